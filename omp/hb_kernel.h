@@ -1,0 +1,70 @@
+/* Kernel registry (DESIGN.md §5): one const descriptor per kernel, default first. Metadata
+ * says what a kernel moves; bandwidth is computed from it in one place (hb_kernel_bytes),
+ * never inside a kernel. */
+#ifndef HB_KERNEL_H
+#define HB_KERNEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum hb_kernel_kind {
+    HB_KIND_BANDWIDTH, /* streams over arrays; figure = bytes / time */
+    HB_KIND_LATENCY,   /* dependent loads; figure = time / load */
+};
+
+/* One thread's part of a task's arrays. Arrays are 64-byte aligned at the start of the
+ * slice; n is any count (kernels handle the tail). */
+struct hb_kslice {
+    double *a, *b, *c; /* streams in kernel order; NULL when unused */
+    size_t n;          /* elements (doubles) per array in this slice; chase uses n / 8 lines */
+    double scalar;     /* triad's scalar */
+    uint64_t seed;     /* chase: permutation seed */
+    size_t group_bytes; /* chase: randomise within groups of this size (TLB reach) */
+};
+
+struct hb_kernel {
+    const char *name;
+    const char *desc;
+    enum hb_kernel_kind kind;
+    int streams;          /* arrays used: the task's bytes are split evenly among them */
+    double bytes_read;    /* per element (or per cache line for latency kernels) per sweep */
+    double bytes_written; /* likewise; write-allocate traffic is not counted (STREAM rule) */
+    double flops;         /* per element per sweep */
+    bool nt;              /* stores are non-temporal */
+    const char *access;   /* "r", "w" or "rw" (40555 label letter) */
+    /* First touch and fill of the slice by the thread that will use it. 0 or -errno. */
+    int (*init)(struct hb_kslice *s);
+    /* `sweeps` passes over the slice with the active SIMD path. The return value depends on
+     * the data (defeats dead-code elimination and feeds check). */
+    double (*run)(struct hb_kslice *s, uint64_t sweeps);
+    /* Validate after sweeps_done passes in total, given the last run()'s return value:
+     * 0, or -HB_EVALIDATE with a message naming array, index, expected and observed. */
+    int (*check)(const struct hb_kslice *s, double last_result, uint64_t sweeps_done);
+};
+
+extern const struct hb_kernel hb_kernels[]; /* default first, NULL name terminates */
+
+/* The kernel with this name, or NULL (then hb_err_set names it and lists valid ones). */
+const struct hb_kernel *hb_kernel_find(const char *name);
+
+/* Number of kernels in the registry. */
+int hb_kernel_count(void);
+
+/* Bytes moved by `sweeps` passes over `elements` elements (per array): the one place where
+ * bandwidth accounting lives. */
+double hb_kernel_bytes(const struct hb_kernel *k, uint64_t elements, uint64_t sweeps);
+
+/* Dependent loads done by `sweeps` passes of a latency kernel over `elements` elements (one
+ * load per 64-byte line = 8 elements). */
+double hb_kernel_loads(const struct hb_kernel *k, uint64_t elements, uint64_t sweeps);
+
+/* Help text generated from the table: one line per kernel (name, streams, bytes, flops, NT,
+ * description). */
+void hb_kernel_help(FILE *f);
+
+/* Comma-separated kernel names (for error messages). */
+const char *hb_kernel_names(void);
+
+#endif

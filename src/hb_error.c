@@ -1,0 +1,41 @@
+#include "hb_error.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+static _Thread_local char hb_err_buf[1024];
+
+void hb_err_set(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(hb_err_buf, sizeof(hb_err_buf), fmt, ap);
+    va_end(ap);
+}
+
+const char *hb_err_msg(void) { return hb_err_buf; }
+
+void hb_err_clear(void) { hb_err_buf[0] = '\0'; }
+
+int hb_err_exit_code(int neg_errno)
+{
+    switch (-neg_errno) {
+    case 0:
+        return HB_EXIT_OK;
+    case EINVAL:
+    case ERANGE:
+    case ENOENT:
+    case EACCES:
+    case EISDIR:
+    case ENOTDIR:
+    case EROFS:
+    case HB_EUSAGE:
+        return HB_EXIT_USAGE;
+    case HB_EVALIDATE:
+    case HB_EPLACEMENT:
+        return HB_EXIT_FAILED;
+    default:
+        return HB_EXIT_ENV;
+    }
+}

@@ -1,0 +1,64 @@
+/* Memory placement: allocate buffers bound to a node, interleaved over nodes, or left for
+ * first touch, with a chosen page size; then verify where every page really is. */
+#ifndef HB_PLACEMENT_H
+#define HB_PLACEMENT_H
+
+#include "hb_topo.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum hb_policy {
+    HB_POLICY_BIND,       /* strict bind to one node (mem_node) */
+    HB_POLICY_INTERLEAVE, /* round-robin over a node set */
+    HB_POLICY_FIRSTTOUCH, /* no policy; the threads that initialise it place it */
+};
+
+enum hb_pages {
+    HB_PAGES_4K,   /* base pages; THP disabled for the buffer (MADV_NOHUGEPAGE) */
+    HB_PAGES_THP,  /* transparent huge pages asked for (MADV_HUGEPAGE, 2 MiB aligned) */
+    HB_PAGES_HUGE, /* hugetlbfs 2 MiB pages (MAP_HUGETLB); must be reserved */
+};
+
+const char *hb_policy_name(enum hb_policy p); /* "bind", "interleave", "firsttouch" */
+const char *hb_pages_name(enum hb_pages p);   /* "4k", "thp", "huge" */
+/* Parse "4k|thp|huge"; -EINVAL with a message naming the value and the valid ones. */
+int hb_pages_parse(const char *text, enum hb_pages *out);
+
+struct hb_buf {
+    void *ptr;
+    size_t bytes;     /* what was asked */
+    size_t map_bytes; /* what was mapped (rounded to the page size) */
+    enum hb_policy policy;
+    enum hb_pages pages;
+    int nodes[HB_MAX_NODES]; /* OS indexes: [0] for bind, the set for interleave */
+    int nnodes;
+};
+
+/* Map a buffer and set its policy; no page is touched yet (the caller's threads first-touch
+ * it, which also places first-touch buffers). For BIND the node must exist and have memory,
+ * and bytes must fit its free memory (-ENOMEM naming node, size and free, before anything is
+ * mapped). Binding is strict: no silent fallback (-EXDEV when the kernel refuses the policy).
+ * HUGE with no free reserved 2 MiB pages on the node: -ENOMEM saying how to reserve them.
+ * t must be this machine (is_this_system). */
+int hb_buf_alloc(const struct hb_topo *t, size_t bytes, enum hb_policy policy, const int *nodes,
+                 int nnodes, enum hb_pages pages, struct hb_buf *out);
+void hb_buf_free(struct hb_buf *b);
+
+/* Where the pages of a touched buffer are. */
+struct hb_pageloc {
+    uint64_t checked;                 /* pages looked at */
+    uint64_t step_bytes;              /* distance between looked-at addresses */
+    uint64_t on_node[HB_MAX_NODES];   /* per node index (not OS index) */
+    uint64_t absent;                  /* not yet faulted in or unknown */
+    double on_target_pct;             /* % of checked pages on the intended node(s) */
+    double share_pct[HB_MAX_NODES];   /* % of checked pages per node index */
+};
+
+/* Locate pages with move_pages(2): every page (4k/THP), one per 2 MiB for hugetlbfs.
+ * The target set is b->nodes (first touch: expected_nodes, e.g. the threads' node; pass
+ * NULL to take every node as target). Returns 0 or -errno with a message. */
+int hb_buf_locate(const struct hb_topo *t, const struct hb_buf *b, const int *expected_nodes,
+                  int nexpected, struct hb_pageloc *out);
+
+#endif

@@ -1,0 +1,64 @@
+/* The experiment model (DESIGN.md §3): a plan is an ordered list of experiments; an
+ * experiment is a set of tasks that run at the same time; a task is threads on one CPU node
+ * running one kernel against memory on one target.
+ *
+ * Every type here is plain data of fixed size so rank 0 can broadcast it as bytes. */
+#ifndef HB_PLAN_H
+#define HB_PLAN_H
+
+#include "hb_placement.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define HB_MAX_TASKS 32
+#define HB_NAME_LEN 64
+
+enum hb_role {
+    HB_ROLE_FG, /* timed; its repetitions are the measurement */
+    HB_ROLE_BG, /* load only; runs until every foreground task of the experiment is done */
+};
+
+struct hb_task {
+    enum hb_role role;
+    int cpu_node;     /* OS index of the node whose rank runs it */
+    int first_thread; /* first slot in that node's thread team (40555 "core" number) */
+    int threads;
+    char kernel[24];
+    enum hb_policy policy;
+    int mem_node;           /* OS index for bind; -1 for interleave / first touch */
+    uint64_t mem_nodes_mask; /* interleave set, bit = OS index */
+    enum hb_pages pages;
+    uint64_t bytes;      /* working set of the task: all its arrays together */
+    double bg_rate_GBps; /* background target per thread; 0 = unpaced */
+    int hops;            /* hop class cpu_node -> mem_node, -1 unknown / not one node */
+    uint64_t distance;   /* firmware distance, 0 unknown */
+    char label[32];      /* AMD 40555 style: node.thread.{r|w|rw}.memnode */
+};
+
+struct hb_experiment {
+    char suite[16];
+    char name[HB_NAME_LEN];
+    char metric[16]; /* "latency" or "bandwidth" */
+    int reps;        /* kept samples per foreground task */
+    double min_time_s;
+    uint64_t seed;
+    int ntasks;
+    struct hb_task tasks[HB_MAX_TASKS];
+};
+
+struct hb_plan {
+    int n, cap;
+    struct hb_experiment *exps;
+};
+
+/* Append a copy of e; returns 0 or -ENOMEM. */
+int hb_plan_add(struct hb_plan *p, const struct hb_experiment *e);
+void hb_plan_free(struct hb_plan *p);
+
+/* Fill hops/distance of a task from the topology (bind targets only) and its 40555 label
+ * from cpu_node, first_thread, the kernel's access and the memory target. */
+struct hb_topo;
+void hb_task_describe(const struct hb_topo *t, struct hb_task *task, const char *access);
+
+#endif

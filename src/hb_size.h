@@ -1,0 +1,18 @@
+/* Byte sizes as users write them. */
+#ifndef HB_SIZE_H
+#define HB_SIZE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Parse "65536", "64K", "64M", "1G", "1GiB", "512KiB", "4kB", "1.5G".
+ * K/M/G/T and KiB/MiB/GiB/TiB are powers of 1024; kB/KB/MB/GB/TB are powers of 1000
+ * (as likwid-bench writes them). Case of the prefix letter is ignored, 'B' is optional.
+ * Returns 0 and *out, or -EINVAL (unparseable, zero, negative: message names the text and
+ * the accepted forms) or -ERANGE (overflows 64 bits). */
+int hb_size_parse(const char *text, uint64_t *out);
+
+/* Format bytes for people: "64 MiB", "1.5 GiB", "512 B" (binary units). Returns buf. */
+char *hb_size_format(uint64_t bytes, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,79 @@
+/* Topology: NUMA nodes, their CPUs and memory, firmware distances, hop classes.
+ *
+ * Loaded from this machine or from an hwloc XML file (then it cannot bind). Nodes are kept
+ * in OS-index order; every matrix is nnodes x nnodes in that order, row = CPU (initiator)
+ * node, column = memory node. */
+#ifndef HB_TOPO_H
+#define HB_TOPO_H
+
+#include <hwloc.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#define HB_MAX_NODES 64
+
+struct hb_node {
+    int os_index;      /* NUMA node OS index (numactl's number) */
+    int ncpus;         /* CPUs whose nearest memory is this node (0 for memory-only) */
+    int *cpus;         /* their OS indexes, ascending */
+    int ncores;        /* physical cores among those CPUs */
+    uint64_t mem_bytes;      /* local memory size */
+    uint64_t mem_free_bytes; /* free now (sysfs MemFree on this machine; = mem_bytes in XML) */
+    bool has_cpus;
+    bool has_memory;
+    hwloc_obj_t obj; /* the hwloc NUMA node object */
+};
+
+struct hb_topo {
+    hwloc_topology_t hw;
+    bool is_this_system; /* false when loaded from XML: nothing may be bound or run */
+    char source[512];    /* "this machine" or the XML path */
+    int nnodes;
+    struct hb_node nodes[HB_MAX_NODES];
+    uint64_t *distances; /* nnodes*nnodes firmware (NUMALatency) distances, or NULL */
+    int *hop_class;      /* nnodes*nnodes, rank of the distance (local = 0), or NULL */
+    int nclasses;        /* distinct hop classes (0 when no distances) */
+    int ncpus_total;
+};
+
+/* Load this machine (xml_path NULL) or an hwloc XML file. Returns 0 and *out, -ENOENT when
+ * the file does not exist, -EINVAL when it is not hwloc XML, -ENODEV when hwloc finds no
+ * NUMA node. Free with hb_topo_free(). */
+int hb_topo_load(const char *xml_path, struct hb_topo **out);
+void hb_topo_free(struct hb_topo *t);
+
+/* Index into nodes[] of the node with this OS index, or -1. */
+int hb_topo_node_index(const struct hb_topo *t, int os_index);
+
+/* Firmware distance / hop class between node indexes (not OS indexes);
+ * 0 and -1 respectively when the machine has no distance table (except hop 0 for i == j). */
+uint64_t hb_topo_distance(const struct hb_topo *t, int i, int j);
+int hb_topo_hops(const struct hb_topo *t, int i, int j);
+
+/* Index of the node whose CPU list contains this OS CPU number, or -1. */
+int hb_topo_node_of_cpu(const struct hb_topo *t, int cpu);
+
+/* Number of nodes with CPUs / with memory. */
+int hb_topo_count_cpu_nodes(const struct hb_topo *t);
+int hb_topo_count_mem_nodes(const struct hb_topo *t);
+
+/* Last-level cache bytes that serve the CPUs of node index i (sum over the distinct caches),
+ * and where the figure came from ("hwloc L3" ...). 0 when unknown. */
+uint64_t hb_topo_llc_bytes(const struct hb_topo *t, int i, const char **source);
+
+/* Cache sizes seen by the first CPU of node index i, per level: levels[k] = size of L(k+1)
+ * data/unified cache in bytes, 0 when absent. Returns the number of levels filled. */
+int hb_topo_cache_sizes(const struct hb_topo *t, int i, uint64_t levels[4]);
+
+/* The exact launch lines for one rank per node with CPUs on this topology, e.g.
+ * "mpirun -np 4 --map-by numa --bind-to numa ..." and
+ * "srun --ntasks-per-node=4 --cpus-per-task=8 --cpu-bind=... ...". They avoid ranks on
+ * memory-only nodes. Written into the caller's buffers. */
+void hb_topo_launch_lines(const struct hb_topo *t, char *mpirun, size_t mpirun_len, char *srun,
+                          size_t srun_len);
+
+/* Comma-separated OS indexes of the nodes matching has_cpus / has_memory (for messages). */
+void hb_topo_node_list(const struct hb_topo *t, bool need_cpus, bool need_memory, char *buf,
+                       size_t len);
+
+#endif
