@@ -1,0 +1,43 @@
+/* Entry points of the kernel families, for the registry table (internal to omp/). Their
+ * contracts are those of struct hb_kernel's init, run and check members. */
+#ifndef HB_KERNEL_IMPL_H
+#define HB_KERNEL_IMPL_H
+
+#include "hb_kernel.h"
+
+/* Initial values of the streaming arrays and triad's default scalar (used when the slice's
+ * scalar is 0); chosen so that every result is exact in binary floating point, which makes
+ * all SIMD paths agree bit for bit. */
+#define HB_STREAM_INIT_A 1.0
+#define HB_STREAM_INIT_B 2.0
+#define HB_STREAM_INIT_C 0.5
+#define HB_STREAM_SCALAR 3.0
+
+int hb_stream_init(struct hb_kslice *s);
+
+double hb_read_run(struct hb_kslice *s, uint64_t sweeps);
+int hb_read_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done);
+double hb_write_run(struct hb_kslice *s, uint64_t sweeps);
+int hb_write_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done);
+double hb_write_nt_run(struct hb_kslice *s, uint64_t sweeps);
+int hb_write_nt_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done);
+double hb_copy_run(struct hb_kslice *s, uint64_t sweeps);
+int hb_copy_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done);
+double hb_copy_nt_run(struct hb_kslice *s, uint64_t sweeps);
+int hb_copy_nt_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done);
+double hb_triad_run(struct hb_kslice *s, uint64_t sweeps);
+int hb_triad_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done);
+double hb_triad_nt_run(struct hb_kslice *s, uint64_t sweeps);
+int hb_triad_nt_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done);
+
+/* Shared by copy, copy-nt and memcpy: a must equal b, b must still hold its initial value. */
+int hb_stream_check_copy(const char *kernel, const struct hb_kslice *s, uint64_t sweeps_done);
+
+double hb_memcpy_run(struct hb_kslice *s, uint64_t sweeps);
+int hb_memcpy_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done);
+
+int hb_chase_init(struct hb_kslice *s);
+double hb_chase_run(struct hb_kslice *s, uint64_t sweeps);
+int hb_chase_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done);
+
+#endif

@@ -1,0 +1,27 @@
+/* One SIMD path of the streaming kernels (internal to omp/). Each function does exactly one
+ * pass over n elements; arrays may start anywhere (the paths align the destination and use
+ * unaligned loads for sources), and NT passes end with a store fence. a is always the array
+ * written; b and c are sources. The kernels in kernel_stream.c pick a path per call. */
+#ifndef HB_STREAM_PATH_H
+#define HB_STREAM_PATH_H
+
+#include <stddef.h>
+
+struct hb_stream_path {
+    double (*read)(const double *a, size_t n);                 /* returns sum of a */
+    void (*write)(double *a, size_t n, double v);              /* a[i] = v */
+    void (*write_nt)(double *a, size_t n, double v);
+    void (*copy)(double *a, const double *b, size_t n);        /* a[i] = b[i] */
+    void (*copy_nt)(double *a, const double *b, size_t n);
+    void (*triad)(double *a, const double *b, const double *c, double s, size_t n);
+    void (*triad_nt)(double *a, const double *b, const double *c, double s, size_t n);
+};
+
+extern const struct hb_stream_path hb_stream_path_c;
+#if defined(__x86_64__)
+extern const struct hb_stream_path hb_stream_path_sse2;
+extern const struct hb_stream_path hb_stream_path_avx2;
+extern const struct hb_stream_path hb_stream_path_avx512;
+#endif
+
+#endif

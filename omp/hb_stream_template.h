@@ -1,0 +1,187 @@
+/* The streaming kernels written once for every SIMD path (internal to omp/). A path file
+ * defines these macros and includes this file once:
+ *   HB_PATH         name suffix (c, sse2, avx2, avx512)
+ *   HB_T            function attribute selecting the instruction set (may be empty)
+ *   HB_V, HB_W      vector type and doubles per vector
+ *   HB_ZERO(), HB_SET1(v), HB_LOAD(p) (aligned), HB_LOADU(p), HB_STORE(p, x) (aligned),
+ *   HB_STREAM(p, x) (non-temporal, aligned), HB_ADD(x, y), HB_MUL(x, y), HB_SUM(x),
+ *   HB_FENCE()      store fence after non-temporal stores
+ * Every pass first steps to a 64-byte boundary of the array written (or read, for read), so
+ * aligned vector stores are legal whatever the caller passed; sources use unaligned loads,
+ * which cost nothing extra on aligned data. Four independent vectors per iteration keep
+ * enough loads in flight and break read's add dependency chain. Multiplication and addition
+ * stay separate (no FMA) so every path rounds like the plain C path. */
+#ifndef HB_PATH
+#error "define the HB_ path macros before including hb_stream_template.h"
+#endif
+
+#include "hb_stream_path.h"
+
+#include <stdint.h>
+
+#define HB_CAT_(a, b) a##_##b
+#define HB_CAT(a, b) HB_CAT_(a, b)
+#define HB_FN(name) HB_CAT(name, HB_PATH)
+#define HB_U (4 * HB_W)
+
+/* Elements before p reaches a 64-byte boundary, at most n. */
+static inline size_t HB_FN(head)(const double *p, size_t n)
+{
+    size_t h = ((64 - ((uintptr_t)p & 63)) & 63) / sizeof(*p);
+    return h < n ? h : n;
+}
+
+HB_T static double HB_FN(read)(const double *a, size_t n)
+{
+    size_t i = 0, h = HB_FN(head)(a, n);
+    double edge = 0.0;
+    for (; i < h; i++)
+        edge += a[i];
+    HB_V x0 = HB_ZERO(), x1 = HB_ZERO(), x2 = HB_ZERO(), x3 = HB_ZERO();
+    for (; i + HB_U <= n; i += HB_U) {
+        x0 = HB_ADD(x0, HB_LOAD(a + i));
+        x1 = HB_ADD(x1, HB_LOAD(a + i + HB_W));
+        x2 = HB_ADD(x2, HB_LOAD(a + i + 2 * HB_W));
+        x3 = HB_ADD(x3, HB_LOAD(a + i + 3 * HB_W));
+    }
+    for (; i + HB_W <= n; i += HB_W)
+        x0 = HB_ADD(x0, HB_LOAD(a + i));
+    for (; i < n; i++)
+        edge += a[i];
+    return edge + HB_SUM(HB_ADD(HB_ADD(x0, x1), HB_ADD(x2, x3)));
+}
+
+HB_T static void HB_FN(write)(double *a, size_t n, double v)
+{
+    size_t i = 0, h = HB_FN(head)(a, n);
+    for (; i < h; i++)
+        a[i] = v;
+    HB_V x = HB_SET1(v);
+    for (; i + HB_U <= n; i += HB_U) {
+        HB_STORE(a + i, x);
+        HB_STORE(a + i + HB_W, x);
+        HB_STORE(a + i + 2 * HB_W, x);
+        HB_STORE(a + i + 3 * HB_W, x);
+    }
+    for (; i + HB_W <= n; i += HB_W)
+        HB_STORE(a + i, x);
+    for (; i < n; i++)
+        a[i] = v;
+}
+
+HB_T static void HB_FN(write_nt)(double *a, size_t n, double v)
+{
+    size_t i = 0, h = HB_FN(head)(a, n);
+    for (; i < h; i++)
+        a[i] = v;
+    HB_V x = HB_SET1(v);
+    for (; i + HB_U <= n; i += HB_U) {
+        HB_STREAM(a + i, x);
+        HB_STREAM(a + i + HB_W, x);
+        HB_STREAM(a + i + 2 * HB_W, x);
+        HB_STREAM(a + i + 3 * HB_W, x);
+    }
+    for (; i + HB_W <= n; i += HB_W)
+        HB_STREAM(a + i, x);
+    for (; i < n; i++)
+        a[i] = v;
+    HB_FENCE();
+}
+
+HB_T static void HB_FN(copy)(double *a, const double *b, size_t n)
+{
+    size_t i = 0, h = HB_FN(head)(a, n);
+    for (; i < h; i++)
+        a[i] = b[i];
+    for (; i + HB_U <= n; i += HB_U) {
+        HB_V x0 = HB_LOADU(b + i);
+        HB_V x1 = HB_LOADU(b + i + HB_W);
+        HB_V x2 = HB_LOADU(b + i + 2 * HB_W);
+        HB_V x3 = HB_LOADU(b + i + 3 * HB_W);
+        HB_STORE(a + i, x0);
+        HB_STORE(a + i + HB_W, x1);
+        HB_STORE(a + i + 2 * HB_W, x2);
+        HB_STORE(a + i + 3 * HB_W, x3);
+    }
+    for (; i + HB_W <= n; i += HB_W)
+        HB_STORE(a + i, HB_LOADU(b + i));
+    for (; i < n; i++)
+        a[i] = b[i];
+}
+
+HB_T static void HB_FN(copy_nt)(double *a, const double *b, size_t n)
+{
+    size_t i = 0, h = HB_FN(head)(a, n);
+    for (; i < h; i++)
+        a[i] = b[i];
+    for (; i + HB_U <= n; i += HB_U) {
+        HB_V x0 = HB_LOADU(b + i);
+        HB_V x1 = HB_LOADU(b + i + HB_W);
+        HB_V x2 = HB_LOADU(b + i + 2 * HB_W);
+        HB_V x3 = HB_LOADU(b + i + 3 * HB_W);
+        HB_STREAM(a + i, x0);
+        HB_STREAM(a + i + HB_W, x1);
+        HB_STREAM(a + i + 2 * HB_W, x2);
+        HB_STREAM(a + i + 3 * HB_W, x3);
+    }
+    for (; i + HB_W <= n; i += HB_W)
+        HB_STREAM(a + i, HB_LOADU(b + i));
+    for (; i < n; i++)
+        a[i] = b[i];
+    HB_FENCE();
+}
+
+HB_T static void HB_FN(triad)(double *a, const double *b, const double *c, double s, size_t n)
+{
+    size_t i = 0, h = HB_FN(head)(a, n);
+    for (; i < h; i++)
+        a[i] = b[i] + s * c[i];
+    HB_V x = HB_SET1(s);
+    for (; i + HB_U <= n; i += HB_U) {
+        HB_V y0 = HB_ADD(HB_LOADU(b + i), HB_MUL(x, HB_LOADU(c + i)));
+        HB_V y1 = HB_ADD(HB_LOADU(b + i + HB_W), HB_MUL(x, HB_LOADU(c + i + HB_W)));
+        HB_V y2 = HB_ADD(HB_LOADU(b + i + 2 * HB_W), HB_MUL(x, HB_LOADU(c + i + 2 * HB_W)));
+        HB_V y3 = HB_ADD(HB_LOADU(b + i + 3 * HB_W), HB_MUL(x, HB_LOADU(c + i + 3 * HB_W)));
+        HB_STORE(a + i, y0);
+        HB_STORE(a + i + HB_W, y1);
+        HB_STORE(a + i + 2 * HB_W, y2);
+        HB_STORE(a + i + 3 * HB_W, y3);
+    }
+    for (; i + HB_W <= n; i += HB_W)
+        HB_STORE(a + i, HB_ADD(HB_LOADU(b + i), HB_MUL(x, HB_LOADU(c + i))));
+    for (; i < n; i++)
+        a[i] = b[i] + s * c[i];
+}
+
+HB_T static void HB_FN(triad_nt)(double *a, const double *b, const double *c, double s, size_t n)
+{
+    size_t i = 0, h = HB_FN(head)(a, n);
+    for (; i < h; i++)
+        a[i] = b[i] + s * c[i];
+    HB_V x = HB_SET1(s);
+    for (; i + HB_U <= n; i += HB_U) {
+        HB_V y0 = HB_ADD(HB_LOADU(b + i), HB_MUL(x, HB_LOADU(c + i)));
+        HB_V y1 = HB_ADD(HB_LOADU(b + i + HB_W), HB_MUL(x, HB_LOADU(c + i + HB_W)));
+        HB_V y2 = HB_ADD(HB_LOADU(b + i + 2 * HB_W), HB_MUL(x, HB_LOADU(c + i + 2 * HB_W)));
+        HB_V y3 = HB_ADD(HB_LOADU(b + i + 3 * HB_W), HB_MUL(x, HB_LOADU(c + i + 3 * HB_W)));
+        HB_STREAM(a + i, y0);
+        HB_STREAM(a + i + HB_W, y1);
+        HB_STREAM(a + i + 2 * HB_W, y2);
+        HB_STREAM(a + i + 3 * HB_W, y3);
+    }
+    for (; i + HB_W <= n; i += HB_W)
+        HB_STREAM(a + i, HB_ADD(HB_LOADU(b + i), HB_MUL(x, HB_LOADU(c + i))));
+    for (; i < n; i++)
+        a[i] = b[i] + s * c[i];
+    HB_FENCE();
+}
+
+const struct hb_stream_path HB_CAT(hb_stream_path, HB_PATH) = {
+    .read = HB_FN(read),
+    .write = HB_FN(write),
+    .write_nt = HB_FN(write_nt),
+    .copy = HB_FN(copy),
+    .copy_nt = HB_FN(copy_nt),
+    .triad = HB_FN(triad),
+    .triad_nt = HB_FN(triad_nt),
+};

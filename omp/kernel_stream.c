@@ -1,0 +1,214 @@
+/* The streaming kernels (read, write, copy, triad and their non-temporal forms): first
+ * touch, one pass per sweep on the active SIMD path, and validation. Array roles are the
+ * same in every kernel: a is written (read only reads it), b and c are sources. */
+#include "hb_error.h"
+#include "hb_kernel_impl.h"
+#include "hb_simd.h"
+#include "hb_stream_path.h"
+
+#include <math.h>
+
+/* Relative tolerance of every check; results are exact with the initial values, so this
+ * only forgives a caller's scalar that does not round the same way on every path. */
+#define HB_CHECK_RTOL 1e-9
+
+static const struct hb_stream_path *hb_stream_path_active(void)
+{
+    switch (hb_simd_active()) {
+#if defined(__x86_64__)
+    case HB_SIMD_AVX512:
+        return &hb_stream_path_avx512;
+    case HB_SIMD_AVX2:
+        return &hb_stream_path_avx2;
+    case HB_SIMD_SSE2:
+        return &hb_stream_path_sse2;
+#endif
+    default:
+        return &hb_stream_path_c;
+    }
+}
+
+static void hb_fill(double *x, size_t n, double v)
+{
+    if (x == NULL)
+        return;
+    for (size_t i = 0; i < n; i++)
+        x[i] = v;
+}
+
+int hb_stream_init(struct hb_kslice *s)
+{
+    if (s->scalar == 0.0)
+        s->scalar = HB_STREAM_SCALAR;
+    hb_fill(s->a, s->n, HB_STREAM_INIT_A);
+    hb_fill(s->b, s->n, HB_STREAM_INIT_B);
+    hb_fill(s->c, s->n, HB_STREAM_INIT_C);
+    return 0;
+}
+
+static bool hb_close(double observed, double expected)
+{
+    /* Written so that NaN fails. */
+    return fabs(observed - expected) <= HB_CHECK_RTOL * fabs(expected);
+}
+
+static int hb_fail(const char *kernel, const char *array, size_t index, double expected,
+                   double observed)
+{
+    hb_err_set("validation failed: kernel %s array %s index %zu: expected %.17g, observed %.17g",
+               kernel, array, index, expected, observed);
+    return -HB_EVALIDATE;
+}
+
+static int hb_check_const(const char *kernel, const char *array, const double *x, size_t n,
+                          double expected)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!hb_close(x[i], expected))
+            return hb_fail(kernel, array, i, expected, x[i]);
+    return 0;
+}
+
+/* The compiler must not merge or drop sweeps: each one really moves the data. */
+static inline void hb_sweep_barrier(void) { __asm__ volatile("" ::: "memory"); }
+
+static double hb_last(const struct hb_kslice *s) { return s->n ? s->a[s->n - 1] : 0.0; }
+
+double hb_read_run(struct hb_kslice *s, uint64_t sweeps)
+{
+    const struct hb_stream_path *p = hb_stream_path_active();
+    double sum = 0.0;
+    for (uint64_t k = 0; k < sweeps; k++) {
+        sum = p->read(s->a, s->n);
+        hb_sweep_barrier();
+    }
+    return sum;
+}
+
+int hb_read_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done)
+{
+    int rc = hb_check_const("read", "a", s->a, s->n, HB_STREAM_INIT_A);
+    if (rc < 0 || sweeps_done == 0)
+        return rc;
+    double expected = (double)s->n * HB_STREAM_INIT_A;
+    if (!hb_close(last_result, expected)) {
+        hb_err_set("validation failed: kernel read array a sum of %zu elements: expected "
+                   "%.17g, observed %.17g",
+                   s->n, expected, last_result);
+        return -HB_EVALIDATE;
+    }
+    return 0;
+}
+
+static double hb_write_sweeps(struct hb_kslice *s, uint64_t sweeps, bool nt)
+{
+    const struct hb_stream_path *p = hb_stream_path_active();
+    void (*pass)(double *, size_t, double) = nt ? p->write_nt : p->write;
+    for (uint64_t k = 0; k < sweeps; k++) {
+        pass(s->a, s->n, s->scalar);
+        hb_sweep_barrier();
+    }
+    return hb_last(s);
+}
+
+double hb_write_run(struct hb_kslice *s, uint64_t sweeps) { return hb_write_sweeps(s, sweeps, false); }
+
+double hb_write_nt_run(struct hb_kslice *s, uint64_t sweeps) { return hb_write_sweeps(s, sweeps, true); }
+
+static int hb_write_check_named(const char *kernel, const struct hb_kslice *s, uint64_t sweeps_done)
+{
+    return hb_check_const(kernel, "a", s->a, s->n, sweeps_done ? s->scalar : HB_STREAM_INIT_A);
+}
+
+int hb_write_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done)
+{
+    (void)last_result;
+    return hb_write_check_named("write", s, sweeps_done);
+}
+
+int hb_write_nt_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done)
+{
+    (void)last_result;
+    return hb_write_check_named("write-nt", s, sweeps_done);
+}
+
+static double hb_copy_sweeps(struct hb_kslice *s, uint64_t sweeps, bool nt)
+{
+    const struct hb_stream_path *p = hb_stream_path_active();
+    void (*pass)(double *, const double *, size_t) = nt ? p->copy_nt : p->copy;
+    for (uint64_t k = 0; k < sweeps; k++) {
+        pass(s->a, s->b, s->n);
+        hb_sweep_barrier();
+    }
+    return hb_last(s);
+}
+
+double hb_copy_run(struct hb_kslice *s, uint64_t sweeps) { return hb_copy_sweeps(s, sweeps, false); }
+
+double hb_copy_nt_run(struct hb_kslice *s, uint64_t sweeps) { return hb_copy_sweeps(s, sweeps, true); }
+
+int hb_stream_check_copy(const char *kernel, const struct hb_kslice *s, uint64_t sweeps_done)
+{
+    int rc = hb_check_const(kernel, "b", s->b, s->n, HB_STREAM_INIT_B);
+    if (rc < 0 || sweeps_done == 0)
+        return rc < 0 ? rc : hb_check_const(kernel, "a", s->a, s->n, HB_STREAM_INIT_A);
+    for (size_t i = 0; i < s->n; i++)
+        if (!hb_close(s->a[i], s->b[i]))
+            return hb_fail(kernel, "a", i, s->b[i], s->a[i]);
+    return 0;
+}
+
+int hb_copy_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done)
+{
+    (void)last_result;
+    return hb_stream_check_copy("copy", s, sweeps_done);
+}
+
+int hb_copy_nt_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done)
+{
+    (void)last_result;
+    return hb_stream_check_copy("copy-nt", s, sweeps_done);
+}
+
+static double hb_triad_sweeps(struct hb_kslice *s, uint64_t sweeps, bool nt)
+{
+    const struct hb_stream_path *p = hb_stream_path_active();
+    void (*pass)(double *, const double *, const double *, double, size_t) =
+        nt ? p->triad_nt : p->triad;
+    for (uint64_t k = 0; k < sweeps; k++) {
+        pass(s->a, s->b, s->c, s->scalar, s->n);
+        hb_sweep_barrier();
+    }
+    return hb_last(s);
+}
+
+double hb_triad_run(struct hb_kslice *s, uint64_t sweeps) { return hb_triad_sweeps(s, sweeps, false); }
+
+double hb_triad_nt_run(struct hb_kslice *s, uint64_t sweeps) { return hb_triad_sweeps(s, sweeps, true); }
+
+static int hb_triad_check_named(const char *kernel, const struct hb_kslice *s, uint64_t sweeps_done)
+{
+    int rc = hb_check_const(kernel, "b", s->b, s->n, HB_STREAM_INIT_B);
+    if (rc == 0)
+        rc = hb_check_const(kernel, "c", s->c, s->n, HB_STREAM_INIT_C);
+    if (rc < 0 || sweeps_done == 0)
+        return rc < 0 ? rc : hb_check_const(kernel, "a", s->a, s->n, HB_STREAM_INIT_A);
+    for (size_t i = 0; i < s->n; i++) {
+        double expected = s->b[i] + s->scalar * s->c[i];
+        if (!hb_close(s->a[i], expected))
+            return hb_fail(kernel, "a", i, expected, s->a[i]);
+    }
+    return 0;
+}
+
+int hb_triad_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done)
+{
+    (void)last_result;
+    return hb_triad_check_named("triad", s, sweeps_done);
+}
+
+int hb_triad_nt_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done)
+{
+    (void)last_result;
+    return hb_triad_check_named("triad-nt", s, sweeps_done);
+}
