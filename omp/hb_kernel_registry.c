@@ -1,0 +1,202 @@
+/* The one kernel table every driver shares (DESIGN.md §5), default first, and what is derived
+ * from it: lookup, bandwidth and load accounting, help text, the list of names. Per-element
+ * figures follow likwid-bench's .ptt headers and STREAM: write-allocate traffic is not
+ * counted. */
+#include "hb_error.h"
+#include "hb_kernel.h"
+#include "hb_kernel_impl.h"
+
+#include <pthread.h>
+#include <string.h>
+
+const struct hb_kernel hb_kernels[] = {
+    {
+        .name = "read",
+        .desc = "sum of a: loads only (likwid load)",
+        .kind = HB_KIND_BANDWIDTH,
+        .streams = 1,
+        .bytes_read = 8,
+        .bytes_written = 0,
+        .flops = 1,
+        .nt = false,
+        .access = "r",
+        .init = hb_stream_init,
+        .run = hb_read_run,
+        .check = hb_read_check,
+    },
+    {
+        .name = "write",
+        .desc = "a[i] = s: stores only (likwid store)",
+        .kind = HB_KIND_BANDWIDTH,
+        .streams = 1,
+        .bytes_read = 0,
+        .bytes_written = 8,
+        .flops = 0,
+        .nt = false,
+        .access = "w",
+        .init = hb_stream_init,
+        .run = hb_write_run,
+        .check = hb_write_check,
+    },
+    {
+        .name = "write-nt",
+        .desc = "a[i] = s with non-temporal stores (likwid store_mem)",
+        .kind = HB_KIND_BANDWIDTH,
+        .streams = 1,
+        .bytes_read = 0,
+        .bytes_written = 8,
+        .flops = 0,
+        .nt = true,
+        .access = "w",
+        .init = hb_stream_init,
+        .run = hb_write_nt_run,
+        .check = hb_write_nt_check,
+    },
+    {
+        .name = "copy",
+        .desc = "a[i] = b[i] (likwid copy)",
+        .kind = HB_KIND_BANDWIDTH,
+        .streams = 2,
+        .bytes_read = 8,
+        .bytes_written = 8,
+        .flops = 0,
+        .nt = false,
+        .access = "rw",
+        .init = hb_stream_init,
+        .run = hb_copy_run,
+        .check = hb_copy_check,
+    },
+    {
+        .name = "copy-nt",
+        .desc = "a[i] = b[i] with non-temporal stores (likwid copy_mem)",
+        .kind = HB_KIND_BANDWIDTH,
+        .streams = 2,
+        .bytes_read = 8,
+        .bytes_written = 8,
+        .flops = 0,
+        .nt = true,
+        .access = "rw",
+        .init = hb_stream_init,
+        .run = hb_copy_nt_run,
+        .check = hb_copy_nt_check,
+    },
+    {
+        .name = "triad",
+        .desc = "a[i] = b[i] + s * c[i] (STREAM triad, likwid stream)",
+        .kind = HB_KIND_BANDWIDTH,
+        .streams = 3,
+        .bytes_read = 16,
+        .bytes_written = 8,
+        .flops = 2,
+        .nt = false,
+        .access = "rw",
+        .init = hb_stream_init,
+        .run = hb_triad_run,
+        .check = hb_triad_check,
+    },
+    {
+        .name = "triad-nt",
+        .desc = "a[i] = b[i] + s * c[i] with non-temporal stores (likwid stream_mem)",
+        .kind = HB_KIND_BANDWIDTH,
+        .streams = 3,
+        .bytes_read = 16,
+        .bytes_written = 8,
+        .flops = 2,
+        .nt = true,
+        .access = "rw",
+        .init = hb_stream_init,
+        .run = hb_triad_nt_run,
+        .check = hb_triad_nt_check,
+    },
+    {
+        .name = "memcpy",
+        .desc = "libc memcpy of b into a",
+        .kind = HB_KIND_BANDWIDTH,
+        .streams = 2,
+        .bytes_read = 8,
+        .bytes_written = 8,
+        .flops = 0,
+        .nt = false,
+        .access = "rw",
+        .init = hb_stream_init,
+        .run = hb_memcpy_run,
+        .check = hb_memcpy_check,
+    },
+    {
+        /* One dependent load per 64-byte line; 8 B per element is that line's 64 B spread
+         * over its 8 elements, so bytes and loads come from the same element count. */
+        .name = "chase",
+        .desc = "dependent loads over a random cycle of 64-byte lines (latency)",
+        .kind = HB_KIND_LATENCY,
+        .streams = 1,
+        .bytes_read = 8,
+        .bytes_written = 0,
+        .flops = 0,
+        .nt = false,
+        .access = "r",
+        .init = hb_chase_init,
+        .run = hb_chase_run,
+        .check = hb_chase_check,
+    },
+    {.name = NULL},
+};
+
+static char hb_kernel_names_buf[256];
+static pthread_once_t hb_kernel_names_once = PTHREAD_ONCE_INIT;
+
+static void hb_kernel_names_build(void)
+{
+    size_t used = 0;
+    for (const struct hb_kernel *k = hb_kernels; k->name && used < sizeof(hb_kernel_names_buf);
+         k++) {
+        int w = snprintf(hb_kernel_names_buf + used, sizeof(hb_kernel_names_buf) - used, "%s%s",
+                         used ? ", " : "", k->name);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+}
+
+const char *hb_kernel_names(void)
+{
+    pthread_once(&hb_kernel_names_once, hb_kernel_names_build);
+    return hb_kernel_names_buf;
+}
+
+const struct hb_kernel *hb_kernel_find(const char *name)
+{
+    for (const struct hb_kernel *k = hb_kernels; name && k->name; k++)
+        if (strcmp(k->name, name) == 0)
+            return k;
+    hb_err_set("unknown kernel '%s'; valid kernels: %s", name ? name : "", hb_kernel_names());
+    return NULL;
+}
+
+int hb_kernel_count(void)
+{
+    int n = 0;
+    while (hb_kernels[n].name)
+        n++;
+    return n;
+}
+
+double hb_kernel_bytes(const struct hb_kernel *k, uint64_t elements, uint64_t sweeps)
+{
+    return (k->bytes_read + k->bytes_written) * (double)elements * (double)sweeps;
+}
+
+double hb_kernel_loads(const struct hb_kernel *k, uint64_t elements, uint64_t sweeps)
+{
+    if (k->kind != HB_KIND_LATENCY)
+        return 0.0;
+    return (double)(elements / 8) * (double)sweeps;
+}
+
+void hb_kernel_help(FILE *f)
+{
+    for (const struct hb_kernel *k = hb_kernels; k->name; k++)
+        fprintf(f, "  %-9s %d stream%s  %2g B read  %2g B written  %g flop/elem  %-2s  %s%s\n",
+                k->name, k->streams, k->streams == 1 ? " " : "s", k->bytes_read,
+                k->bytes_written, k->flops, k->nt ? "NT" : "", k->desc,
+                k == hb_kernels ? " [default]" : "");
+}
