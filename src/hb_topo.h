@@ -50,6 +50,11 @@ int hb_topo_node_index(const struct hb_topo *t, int os_index);
 uint64_t hb_topo_distance(const struct hb_topo *t, int i, int j);
 int hb_topo_hops(const struct hb_topo *t, int i, int j);
 
+/* Hop classes of an n x n distance matrix: the distinct values ranked ascending (10/16/22 ->
+ * 0/1/2, 10/21 -> 0/1), the diagonal always 0. Fills hop_class[n*n]; returns the number of
+ * classes (1 + the largest), -EINVAL when n < 1 or a pointer is NULL, -ENOMEM. */
+int hb_topo_classify(const uint64_t *distances, int n, int *hop_class);
+
 /* Index of the node whose CPU list contains this OS CPU number, or -1. */
 int hb_topo_node_of_cpu(const struct hb_topo *t, int cpu);
 
@@ -57,8 +62,13 @@ int hb_topo_node_of_cpu(const struct hb_topo *t, int cpu);
 int hb_topo_count_cpu_nodes(const struct hb_topo *t);
 int hb_topo_count_mem_nodes(const struct hb_topo *t);
 
+/* Free bytes of node index i now (memory use changes between experiments): sysfs MemFree
+ * re-read on this machine, mem_free_bytes from XML or when sysfs cannot say; 0 for a bad i. */
+uint64_t hb_topo_memfree_read(const struct hb_topo *t, int i);
+
 /* Last-level cache bytes that serve the CPUs of node index i (sum over the distinct caches),
- * and where the figure came from ("hwloc L3" ...). 0 when unknown. */
+ * and where the figure came from ("hwloc L3 (2 x 16 MiB)"; the text stays valid until the
+ * next call in the same thread). 0 when unknown. */
 uint64_t hb_topo_llc_bytes(const struct hb_topo *t, int i, const char **source);
 
 /* Cache sizes seen by the first CPU of node index i, per level: levels[k] = size of L(k+1)

@@ -1,0 +1,590 @@
+#include "hb_topo.h"
+
+#include "hb_error.h"
+#include "hb_size.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define HB_SYSFS_NODE "/sys/devices/system/node/node%d/%s"
+
+/* Read a small sysfs file of node os_index into buf. Returns 0 or -errno. */
+static int topo_sysfs_read(int os_index, const char *file, char *buf, size_t len)
+{
+    char path[128];
+    snprintf(path, sizeof(path), HB_SYSFS_NODE, os_index, file);
+    FILE *f = fopen(path, "r");
+    if (!f) return -errno;
+    size_t got = fread(buf, 1, len - 1, f);
+    int err = ferror(f) ? -EIO : 0;
+    fclose(f);
+    buf[got] = '\0';
+    return err;
+}
+
+/* MemFree of one node as numactl -H shows it; 0 when sysfs cannot say. */
+static uint64_t topo_sysfs_memfree(int os_index)
+{
+    char text[8192];
+    if (topo_sysfs_read(os_index, "meminfo", text, sizeof(text)) != 0) return 0;
+    const char *line = strstr(text, "MemFree:");
+    uint64_t kib = 0;
+    if (!line || sscanf(line, "MemFree: %" SCNu64, &kib) != 1) return 0;
+    return kib * 1024;
+}
+
+uint64_t hb_topo_memfree_read(const struct hb_topo *t, int i)
+{
+    if (i < 0 || i >= t->nnodes) return 0;
+    uint64_t now = t->is_this_system ? topo_sysfs_memfree(t->nodes[i].os_index) : 0;
+    return now ? now : t->nodes[i].mem_free_bytes;
+}
+
+static int topo_cmp_obj(const void *a, const void *b)
+{
+    const hwloc_obj_t *x = a, *y = b;
+    return ((*x)->os_index > (*y)->os_index) - ((*x)->os_index < (*y)->os_index);
+}
+
+static int topo_cmp_u64(const void *a, const void *b)
+{
+    const uint64_t *x = a, *y = b;
+    return (*x > *y) - (*x < *y);
+}
+
+/* Nodes that hwloc marks as special memory (HBM, GPU memory, SPM/CXL dax...) are never the
+ * one that keeps the CPUs of a shared cpuset when a plain DRAM node is there too. */
+static bool topo_node_is_plain(hwloc_obj_t obj)
+{
+    return !obj->subtype || strcmp(obj->subtype, "DRAM") == 0;
+}
+
+/* Which CPUs are "nearest" to each node.
+ *
+ * hwloc gives a CPU-less node (CXL expander, HBM, GPU memory) the cpuset of the object it is
+ * attached to, so it equals (or contains) the cpuset of a node that really has those CPUs.
+ * On this machine the kernel knows: /sys/devices/system/node/nodeN/cpulist is empty for a
+ * memory-only node; it is intersected with hwloc's cpuset, which leaves out CPUs our cgroup
+ * may not use. From an XML file every PU goes to the node with the smallest cpuset that
+ * contains it (the most local one); among equal cpusets a plain node beats a special one
+ * (subtype HBM, GPUMemory, SPM...) and then the lowest OS index wins. A node left with no
+ * PU is memory-only. */
+static int topo_assign_cpus(struct hb_topo *t, hwloc_bitmap_t *cpus)
+{
+    hwloc_const_bitmap_t all = hwloc_topology_get_topology_cpuset(t->hw);
+    if (t->is_this_system) {
+        bool sysfs_ok = true;
+        for (int i = 0; i < t->nnodes && sysfs_ok; i++) {
+            char list[4096];
+            sysfs_ok = topo_sysfs_read(t->nodes[i].os_index, "cpulist", list, sizeof(list)) == 0 &&
+                       hwloc_bitmap_list_sscanf(cpus[i], list) == 0;
+            hwloc_bitmap_and(cpus[i], cpus[i], all);
+        }
+        if (sysfs_ok) return 0;
+        /* No usable sysfs (an unusual container): the XML rule below is the best guess. */
+        for (int i = 0; i < t->nnodes; i++)
+            hwloc_bitmap_zero(cpus[i]);
+    }
+    hwloc_obj_t pu = NULL;
+    while ((pu = hwloc_get_next_obj_by_type(t->hw, HWLOC_OBJ_PU, pu)) != NULL) {
+        int best = -1;
+        for (int i = 0; i < t->nnodes; i++) {
+            hwloc_obj_t obj = t->nodes[i].obj;
+            if (!hwloc_bitmap_isset(obj->cpuset, pu->os_index)) continue;
+            if (best < 0) {
+                best = i;
+                continue;
+            }
+            hwloc_obj_t cur = t->nodes[best].obj;
+            int w = hwloc_bitmap_weight(obj->cpuset), wb = hwloc_bitmap_weight(cur->cpuset);
+            if (w < wb || (w == wb && topo_node_is_plain(obj) && !topo_node_is_plain(cur)))
+                best = i;
+        }
+        if (best >= 0) hwloc_bitmap_set(cpus[best], pu->os_index);
+    }
+    return 0;
+}
+
+/* Fill cpus[], ncpus, ncores of one node from its CPU set. */
+static int topo_node_fill_cpus(struct hb_topo *t, struct hb_node *node, hwloc_const_bitmap_t set)
+{
+    int rc = 0;
+    hwloc_bitmap_t cores = hwloc_bitmap_alloc();
+    node->ncpus = hwloc_bitmap_weight(set);
+    node->cpus = calloc(node->ncpus > 0 ? (size_t)node->ncpus : 1, sizeof(*node->cpus));
+    if (!node->cpus || !cores) {
+        hb_err_set("out of memory listing the CPUs of NUMA node %d", node->os_index);
+        rc = -ENOMEM;
+        goto out;
+    }
+    int k = 0;
+    int cpu;
+    int coreless = 0;
+    hwloc_bitmap_foreach_begin(cpu, set)
+    {
+        node->cpus[k++] = cpu;
+        hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(t->hw, (unsigned)cpu);
+        hwloc_obj_t core = pu ? hwloc_get_ancestor_obj_by_type(t->hw, HWLOC_OBJ_CORE, pu) : NULL;
+        if (core)
+            hwloc_bitmap_set(cores, core->logical_index);
+        else
+            coreless++; /* hwloc shows no core: count the CPU itself as one */
+    }
+    hwloc_bitmap_foreach_end();
+    node->ncores = hwloc_bitmap_weight(cores) + coreless;
+    node->has_cpus = node->ncpus > 0;
+out:
+    hwloc_bitmap_free(cores);
+    return rc;
+}
+
+static int topo_nodes(struct hb_topo *t)
+{
+    int rc = 0;
+    hwloc_bitmap_t cpus[HB_MAX_NODES] = {0};
+    int n = hwloc_get_nbobjs_by_type(t->hw, HWLOC_OBJ_NUMANODE);
+    if (n <= 0) {
+        hb_err_set("hwloc finds no NUMA node in %s; hopbench needs at least one", t->source);
+        return -ENODEV;
+    }
+    if (n > HB_MAX_NODES) {
+        hb_err_set("%s has %d NUMA nodes; hopbench handles at most %d", t->source, n, HB_MAX_NODES);
+        return -E2BIG;
+    }
+    hwloc_obj_t objs[HB_MAX_NODES];
+    for (int i = 0; i < n; i++)
+        objs[i] = hwloc_get_obj_by_type(t->hw, HWLOC_OBJ_NUMANODE, (unsigned)i);
+    qsort(objs, (size_t)n, sizeof(objs[0]), topo_cmp_obj);
+    t->nnodes = n;
+    for (int i = 0; i < n; i++) {
+        struct hb_node *node = &t->nodes[i];
+        node->obj = objs[i];
+        node->os_index = (int)objs[i]->os_index;
+        node->mem_bytes = objs[i]->attr->numanode.local_memory;
+        node->has_memory = node->mem_bytes > 0;
+        uint64_t free_now = t->is_this_system ? topo_sysfs_memfree(node->os_index) : 0;
+        node->mem_free_bytes = free_now ? free_now : node->mem_bytes;
+        cpus[i] = hwloc_bitmap_alloc();
+        if (!cpus[i]) {
+            hb_err_set("out of memory reading NUMA node %d", node->os_index);
+            rc = -ENOMEM;
+            goto out;
+        }
+    }
+    rc = topo_assign_cpus(t, cpus);
+    for (int i = 0; i < n && rc == 0; i++) {
+        rc = topo_node_fill_cpus(t, &t->nodes[i], cpus[i]);
+        t->ncpus_total += t->nodes[i].ncpus;
+    }
+out:
+    for (int i = 0; i < n; i++)
+        hwloc_bitmap_free(cpus[i]);
+    return rc;
+}
+
+int hb_topo_classify(const uint64_t *distances, int n, int *hop_class)
+{
+    if (!distances || !hop_class || n < 1) {
+        hb_err_set("cannot classify a %d x %d distance matrix: need at least 1 x 1", n, n);
+        return -EINVAL;
+    }
+    size_t cells = (size_t)n * (size_t)n;
+    uint64_t *sorted = malloc(cells * sizeof(*sorted));
+    if (!sorted) {
+        hb_err_set("out of memory ranking a %d x %d distance matrix", n, n);
+        return -ENOMEM;
+    }
+    memcpy(sorted, distances, cells * sizeof(*sorted));
+    qsort(sorted, cells, sizeof(*sorted), topo_cmp_u64);
+    size_t ndistinct = 0;
+    for (size_t k = 0; k < cells; k++)
+        if (k == 0 || sorted[k] != sorted[ndistinct - 1]) sorted[ndistinct++] = sorted[k];
+    int nclasses = 1;
+    for (int i = 0; i < n; i++) {
+        for (int j = 0; j < n; j++) {
+            size_t c = (size_t)i * (size_t)n + (size_t)j;
+            const uint64_t *at =
+                bsearch(&distances[c], sorted, ndistinct, sizeof(*sorted), topo_cmp_u64);
+            /* Local is local even if firmware gives a node's own distance an odd value. */
+            hop_class[c] = i == j ? 0 : (int)(at - sorted);
+            if (hop_class[c] + 1 > nclasses) nclasses = hop_class[c] + 1;
+        }
+    }
+    free(sorted);
+    return nclasses;
+}
+
+/* The firmware latency matrix between NUMA nodes: "NUMALatency" as Linux (ACPI SLIT) and XML
+ * give it, else any latency matrix between NUMA nodes. One that leaves a node out is not
+ * used: hop classes need every pair. */
+static int topo_distances(struct hb_topo *t)
+{
+    int rc = 0;
+    struct hwloc_distances_s *d = NULL;
+    unsigned nr = 1;
+    if (hwloc_distances_get_by_name(t->hw, "NUMALatency", &nr, &d, 0) < 0 || nr == 0) {
+        nr = 1;
+        d = NULL;
+        if (hwloc_distances_get_by_type(t->hw, HWLOC_OBJ_NUMANODE, &nr, &d,
+                                        HWLOC_DISTANCES_KIND_MEANS_LATENCY, 0) < 0 ||
+            nr == 0)
+            return 0;
+    }
+    int n = t->nnodes;
+    if (d->nbobjs != (unsigned)n) goto out;
+    int idx[HB_MAX_NODES];
+    for (int k = 0; k < n; k++) {
+        idx[k] = d->objs[k]->type == HWLOC_OBJ_NUMANODE
+                     ? hb_topo_node_index(t, (int)d->objs[k]->os_index)
+                     : -1;
+        if (idx[k] < 0) goto out;
+    }
+    size_t cells = (size_t)n * (size_t)n;
+    t->distances = calloc(cells, sizeof(*t->distances));
+    t->hop_class = calloc(cells, sizeof(*t->hop_class));
+    if (!t->distances || !t->hop_class) {
+        hb_err_set("out of memory storing the %d x %d distance matrix", n, n);
+        rc = -ENOMEM;
+        goto out;
+    }
+    for (int a = 0; a < n; a++)
+        for (int b = 0; b < n; b++)
+            t->distances[idx[a] * n + idx[b]] = d->values[a * n + b];
+    rc = hb_topo_classify(t->distances, n, t->hop_class);
+    if (rc > 0) {
+        t->nclasses = rc;
+        rc = 0;
+    }
+out:
+    hwloc_distances_release(t->hw, d);
+    return rc;
+}
+
+/* Open the XML file or say in one line why it cannot be a topology. */
+static int topo_set_xml(struct hb_topo *t, const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        int err = errno;
+        if (err == ENOENT)
+            hb_err_set("topology file '%s' does not exist", path);
+        else
+            hb_err_set("topology file '%s' cannot be read: %s", path, strerror(err));
+        return -err;
+    }
+    if (hwloc_topology_set_xml(t->hw, path) < 0) {
+        hb_err_set("topology file '%s' is not an hwloc XML file (make one with: lstopo --of "
+                   "xml FILE)",
+                   path);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+int hb_topo_load(const char *xml_path, struct hb_topo **out)
+{
+    int rc = 0;
+    *out = NULL;
+    struct hb_topo *t = calloc(1, sizeof(*t));
+    if (!t) {
+        hb_err_set("out of memory loading the topology");
+        return -ENOMEM;
+    }
+    if (hwloc_topology_init(&t->hw) < 0) {
+        int err = errno;
+        hb_err_set("hwloc cannot start a topology: %s", strerror(err));
+        rc = err ? -err : -ENOMEM;
+        goto fail;
+    }
+    /* Decided by where it came from, not by HWLOC_THISSYSTEM: an XML file is never bound. */
+    t->is_this_system = xml_path == NULL;
+    snprintf(t->source, sizeof(t->source), "%s", xml_path ? xml_path : "this machine");
+    if (xml_path) {
+        rc = topo_set_xml(t, xml_path);
+        if (rc < 0) goto fail;
+    }
+    if (hwloc_topology_load(t->hw) < 0) {
+        int err = errno;
+        if (xml_path) {
+            hb_err_set("topology file '%s' is not an hwloc XML file (make one with: lstopo "
+                       "--of xml FILE)",
+                       xml_path);
+            rc = -EINVAL;
+        } else {
+            hb_err_set("hwloc cannot read the topology of this machine: %s", strerror(err));
+            rc = err ? -err : -ENODEV;
+        }
+        goto fail;
+    }
+    rc = topo_nodes(t);
+    if (rc < 0) goto fail;
+    rc = topo_distances(t);
+    if (rc < 0) goto fail;
+    *out = t;
+    return 0;
+fail:
+    hb_topo_free(t);
+    return rc;
+}
+
+void hb_topo_free(struct hb_topo *t)
+{
+    if (!t) return;
+    for (int i = 0; i < t->nnodes; i++)
+        free(t->nodes[i].cpus);
+    free(t->distances);
+    free(t->hop_class);
+    if (t->hw) hwloc_topology_destroy(t->hw);
+    free(t);
+}
+
+int hb_topo_node_index(const struct hb_topo *t, int os_index)
+{
+    for (int i = 0; i < t->nnodes; i++)
+        if (t->nodes[i].os_index == os_index) return i;
+    return -1;
+}
+
+static bool topo_pair_ok(const struct hb_topo *t, int i, int j)
+{
+    return i >= 0 && j >= 0 && i < t->nnodes && j < t->nnodes;
+}
+
+uint64_t hb_topo_distance(const struct hb_topo *t, int i, int j)
+{
+    if (!t->distances || !topo_pair_ok(t, i, j)) return 0;
+    return t->distances[i * t->nnodes + j];
+}
+
+int hb_topo_hops(const struct hb_topo *t, int i, int j)
+{
+    if (!topo_pair_ok(t, i, j)) return -1;
+    if (i == j) return 0;
+    return t->hop_class ? t->hop_class[i * t->nnodes + j] : -1;
+}
+
+int hb_topo_node_of_cpu(const struct hb_topo *t, int cpu)
+{
+    for (int i = 0; i < t->nnodes; i++)
+        for (int k = 0; k < t->nodes[i].ncpus; k++)
+            if (t->nodes[i].cpus[k] == cpu) return i;
+    return -1;
+}
+
+int hb_topo_count_cpu_nodes(const struct hb_topo *t)
+{
+    int n = 0;
+    for (int i = 0; i < t->nnodes; i++)
+        n += t->nodes[i].has_cpus;
+    return n;
+}
+
+int hb_topo_count_mem_nodes(const struct hb_topo *t)
+{
+    int n = 0;
+    for (int i = 0; i < t->nnodes; i++)
+        n += t->nodes[i].has_memory;
+    return n;
+}
+
+/* The highest-level data (or unified) cache above a PU. */
+static hwloc_obj_t topo_pu_llc(hwloc_obj_t pu)
+{
+    hwloc_obj_t llc = NULL;
+    for (hwloc_obj_t o = pu->parent; o; o = o->parent)
+        if (hwloc_obj_type_is_dcache(o->type)) llc = o;
+    return llc;
+}
+
+uint64_t hb_topo_llc_bytes(const struct hb_topo *t, int i, const char **source)
+{
+    static _Thread_local char text[96];
+    uint64_t total = 0;
+    *source = "unknown (no such node)";
+    if (i < 0 || i >= t->nnodes) return 0;
+    const struct hb_node *node = &t->nodes[i];
+    *source = "none (node has no CPUs)";
+    if (!node->has_cpus) return 0;
+    hwloc_obj_t seen[HB_MAX_NODES * 16];
+    int nseen = 0;
+    bool same_size = true;
+    for (int k = 0; k < node->ncpus; k++) {
+        hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(t->hw, (unsigned)node->cpus[k]);
+        hwloc_obj_t llc = pu ? topo_pu_llc(pu) : NULL;
+        bool dup = llc == NULL;
+        for (int s = 0; s < nseen && !dup; s++)
+            dup = seen[s] == llc;
+        if (dup || nseen == (int)(sizeof(seen) / sizeof(seen[0]))) continue;
+        same_size = same_size && (nseen == 0 || seen[0]->attr->cache.size == llc->attr->cache.size);
+        seen[nseen++] = llc;
+        total += llc->attr->cache.size;
+    }
+    *source = "unknown (hwloc shows no cache)";
+    if (nseen == 0) return 0;
+    char size[32];
+    if (same_size)
+        snprintf(text, sizeof(text), "hwloc L%u (%d x %s)", seen[0]->attr->cache.depth, nseen,
+                 hb_size_format(seen[0]->attr->cache.size, size, sizeof(size)));
+    else
+        snprintf(text, sizeof(text), "hwloc L%u (%d caches, %s)", seen[0]->attr->cache.depth, nseen,
+                 hb_size_format(total, size, sizeof(size)));
+    *source = text;
+    return total;
+}
+
+int hb_topo_cache_sizes(const struct hb_topo *t, int i, uint64_t levels[4])
+{
+    int filled = 0;
+    memset(levels, 0, 4 * sizeof(levels[0]));
+    if (i < 0 || i >= t->nnodes || !t->nodes[i].has_cpus) return 0;
+    hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(t->hw, (unsigned)t->nodes[i].cpus[0]);
+    for (hwloc_obj_t o = pu ? pu->parent : NULL; o; o = o->parent) {
+        unsigned level = o->attr && hwloc_obj_type_is_dcache(o->type) ? o->attr->cache.depth : 0;
+        if (level < 1 || level > 4) continue;
+        levels[level - 1] = o->attr->cache.size;
+        if ((int)level > filled) filled = (int)level;
+    }
+    return filled;
+}
+
+/* snprintf that keeps appending at *pos and never writes past len. */
+__attribute__((format(printf, 4, 5))) static void topo_append(char *buf, size_t len, size_t *pos,
+                                                              const char *fmt, ...)
+{
+    if (*pos >= len) return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf + *pos, len - *pos, fmt, ap);
+    va_end(ap);
+    *pos = n < 0 ? len : *pos + (size_t)n;
+}
+
+/* True when every CPU node is exactly the CPUs of one package and vice versa. */
+static bool topo_nodes_are_packages(const struct hb_topo *t, int ncpu_nodes)
+{
+    if (hwloc_get_nbobjs_by_type(t->hw, HWLOC_OBJ_PACKAGE) != ncpu_nodes) return false;
+    bool same = true;
+    hwloc_bitmap_t set = hwloc_bitmap_alloc();
+    for (int i = 0; i < t->nnodes && same && set; i++) {
+        const struct hb_node *node = &t->nodes[i];
+        if (!node->has_cpus) continue;
+        hwloc_bitmap_zero(set);
+        for (int k = 0; k < node->ncpus; k++)
+            hwloc_bitmap_set(set, (unsigned)node->cpus[k]);
+        hwloc_obj_t pkg = hwloc_get_obj_covering_cpuset(t->hw, set);
+        while (pkg && pkg->type != HWLOC_OBJ_PACKAGE)
+            pkg = pkg->parent;
+        same = pkg && hwloc_bitmap_isequal(pkg->cpuset, set);
+    }
+    same = same && set;
+    hwloc_bitmap_free(set);
+    return same;
+}
+
+/* Print the CPUs of a node as a list ("0-7,16-23") or a taskset mask ("0xff00ff"). */
+static void topo_node_cpus_print(const struct hb_node *node, bool mask, char *buf, size_t len)
+{
+    hwloc_bitmap_t set = hwloc_bitmap_alloc();
+    buf[0] = '\0';
+    if (!set) return;
+    for (int k = 0; k < node->ncpus; k++)
+        hwloc_bitmap_set(set, (unsigned)node->cpus[k]);
+    if (mask)
+        hwloc_bitmap_taskset_snprintf(buf, len, set);
+    else
+        hwloc_bitmap_list_snprintf(buf, len, set);
+    hwloc_bitmap_free(set);
+}
+
+/* mpirun (Open MPI 4.1) with one rank per CPU node.
+ *
+ * --map-by numa counts every hwloc NUMA node, and a memory-only node carries the cpuset of
+ * the package it hangs from, so with one present Open MPI would place a rank "on" it,
+ * overlapping a real node's rank. Then: when each CPU node is exactly one package,
+ * --map-by ppr:1:package --bind-to package gives the same binding. Otherwise (SNC plus CXL,
+ * HBM...) nothing in Open MPI's mapping language names "CPU nodes only", so each rank gets
+ * its own app context, bound by taskset to the exact CPU list of its node, with mpirun's
+ * binding off; the contexts are ranked in order, rank r = r-th CPU node. */
+static void topo_mpirun_line(const struct hb_topo *t, char *buf, size_t len)
+{
+    size_t pos = 0;
+    int ncpu_nodes = hb_topo_count_cpu_nodes(t);
+    buf[0] = '\0';
+    if (ncpu_nodes == t->nnodes) {
+        topo_append(buf, len, &pos, "mpirun -np %d --map-by numa --bind-to numa hopbench ...",
+                    ncpu_nodes);
+        return;
+    }
+    if (topo_nodes_are_packages(t, ncpu_nodes)) {
+        topo_append(buf, len, &pos,
+                    "mpirun -np %d --map-by ppr:1:package --bind-to package hopbench ...",
+                    ncpu_nodes);
+        return;
+    }
+    topo_append(buf, len, &pos, "mpirun --bind-to none");
+    const char *sep = "";
+    for (int i = 0; i < t->nnodes; i++) {
+        if (!t->nodes[i].has_cpus) continue;
+        char cpus[1024];
+        topo_node_cpus_print(&t->nodes[i], false, cpus, sizeof(cpus));
+        topo_append(buf, len, &pos, "%s -np 1 taskset -c %s hopbench ...", sep, cpus);
+        sep = " :";
+    }
+}
+
+/* srun with one task per CPU node. --cpu-bind=ldoms binds each task to a NUMA locality
+ * domain, which is exact while every node has CPUs; with memory-only nodes Slurm's domains
+ * may include them, so each task gets the exact mask of its node instead (mask i goes to
+ * local task i). --cpus-per-task is the smallest node's CPU count so every task fits. */
+static void topo_srun_line(const struct hb_topo *t, char *buf, size_t len)
+{
+    size_t pos = 0;
+    int ncpu_nodes = hb_topo_count_cpu_nodes(t);
+    int per_task = 0;
+    for (int i = 0; i < t->nnodes; i++)
+        if (t->nodes[i].has_cpus && (per_task == 0 || t->nodes[i].ncpus < per_task))
+            per_task = t->nodes[i].ncpus;
+    buf[0] = '\0';
+    topo_append(buf, len, &pos,
+                "srun --ntasks-per-node=%d --cpus-per-task=%d --cpu-bind=", ncpu_nodes, per_task);
+    if (ncpu_nodes == t->nnodes) {
+        topo_append(buf, len, &pos, "ldoms hopbench ...");
+        return;
+    }
+    const char *sep = "mask_cpu:";
+    for (int i = 0; i < t->nnodes; i++) {
+        if (!t->nodes[i].has_cpus) continue;
+        char mask[512];
+        topo_node_cpus_print(&t->nodes[i], true, mask, sizeof(mask));
+        topo_append(buf, len, &pos, "%s%s", sep, mask);
+        sep = ",";
+    }
+    topo_append(buf, len, &pos, " hopbench ...");
+}
+
+void hb_topo_launch_lines(const struct hb_topo *t, char *mpirun, size_t mpirun_len, char *srun,
+                          size_t srun_len)
+{
+    if (mpirun && mpirun_len) topo_mpirun_line(t, mpirun, mpirun_len);
+    if (srun && srun_len) topo_srun_line(t, srun, srun_len);
+}
+
+void hb_topo_node_list(const struct hb_topo *t, bool need_cpus, bool need_memory, char *buf,
+                       size_t len)
+{
+    size_t pos = 0;
+    const char *sep = "";
+    if (!buf || !len) return;
+    buf[0] = '\0';
+    for (int i = 0; i < t->nnodes; i++) {
+        const struct hb_node *node = &t->nodes[i];
+        if ((need_cpus && !node->has_cpus) || (need_memory && !node->has_memory)) continue;
+        topo_append(buf, len, &pos, "%s%d", sep, node->os_index);
+        sep = ",";
+    }
+}

@@ -1,0 +1,67 @@
+/* The smallest test harness that still says what went wrong: each check prints the file,
+ * line, expression and (for the typed ones) both values, counts the failure and goes on, so
+ * one run shows every broken expectation. A test's main returns hb_check_result(). */
+#ifndef HB_CHECK_H
+#define HB_CHECK_H
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+static int hb_check_failures;
+
+#define CHECK(cond)                                                                                \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);               \
+            hb_check_failures++;                                                                   \
+        }                                                                                          \
+    } while (0)
+
+#define CHECK_INT(got, want)                                                                       \
+    do {                                                                                           \
+        long long g_ = (long long)(got), w_ = (long long)(want);                                   \
+        if (g_ != w_) {                                                                            \
+            fprintf(stderr, "%s:%d: %s is %lld, expected %lld\n", __FILE__, __LINE__, #got, g_,    \
+                    w_);                                                                           \
+            hb_check_failures++;                                                                   \
+        }                                                                                          \
+    } while (0)
+
+#define CHECK_STR(got, want)                                                                       \
+    do {                                                                                           \
+        const char *g_ = (got), *w_ = (want);                                                      \
+        if (!g_ || strcmp(g_, w_) != 0) {                                                          \
+            fprintf(stderr, "%s:%d: %s is '%s', expected '%s'\n", __FILE__, __LINE__, #got,        \
+                    g_ ? g_ : "(null)", w_);                                                       \
+            hb_check_failures++;                                                                   \
+        }                                                                                          \
+    } while (0)
+
+#define CHECK_HAS(text, part)                                                                      \
+    do {                                                                                           \
+        const char *g_ = (text), *w_ = (part);                                                     \
+        if (!g_ || !strstr(g_, w_)) {                                                              \
+            fprintf(stderr, "%s:%d: %s is '%s', expected it to contain '%s'\n", __FILE__,          \
+                    __LINE__, #text, g_ ? g_ : "(null)", w_);                                      \
+            hb_check_failures++;                                                                   \
+        }                                                                                          \
+    } while (0)
+
+#define CHECK_LACKS(text, part)                                                                    \
+    do {                                                                                           \
+        const char *g_ = (text), *w_ = (part);                                                     \
+        if (!g_ || strstr(g_, w_)) {                                                               \
+            fprintf(stderr, "%s:%d: %s is '%s', expected it not to contain '%s'\n", __FILE__,      \
+                    __LINE__, #text, g_ ? g_ : "(null)", w_);                                      \
+            hb_check_failures++;                                                                   \
+        }                                                                                          \
+    } while (0)
+
+static inline int hb_check_result(void)
+{
+    if (hb_check_failures) fprintf(stderr, "%d check(s) failed\n", hb_check_failures);
+    return hb_check_failures ? 1 : 0;
+}
+
+#endif

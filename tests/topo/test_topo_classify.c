@@ -1,0 +1,49 @@
+/* Hop classes from distance matrices no fixture has: pure arithmetic, no hwloc. */
+#include "hb_check.h"
+#include "hb_topo.h"
+
+#include <errno.h>
+
+int main(void)
+{
+    int hops[16];
+
+    /* Two sockets as most firmware writes them. */
+    static const uint64_t two[] = {10, 21, 21, 10};
+    CHECK_INT(hb_topo_classify(two, 2, hops), 2);
+    CHECK_INT(hops[0], 0);
+    CHECK_INT(hops[1], 1);
+    CHECK_INT(hops[2], 1);
+    CHECK_INT(hops[3], 0);
+
+    /* Classes are ranks of distinct values, not distances divided by anything. */
+    static const uint64_t three[] = {10, 16, 22, 16, 10, 16, 22, 16, 10};
+    CHECK_INT(hb_topo_classify(three, 3, hops), 3);
+    CHECK_INT(hops[1], 1);
+    CHECK_INT(hops[2], 2);
+    CHECK_INT(hops[5], 1);
+    CHECK_INT(hops[6], 2);
+
+    /* A node's distance to itself is local even when firmware gives it another value, and
+     * classes above it keep their rank. */
+    static const uint64_t odd_local[] = {10, 20, 30, 20, 15, 20, 30, 20, 10};
+    CHECK_INT(hb_topo_classify(odd_local, 3, hops), 4);
+    CHECK_INT(hops[4], 0);
+    CHECK_INT(hops[1], 2);
+    CHECK_INT(hops[2], 3);
+
+    /* Asymmetric matrices (CXL reads vs writes) keep both directions apart. */
+    static const uint64_t asym[] = {10, 14, 17, 10};
+    CHECK_INT(hb_topo_classify(asym, 2, hops), 3);
+    CHECK_INT(hops[1], 1);
+    CHECK_INT(hops[2], 2);
+
+    static const uint64_t one[] = {10};
+    CHECK_INT(hb_topo_classify(one, 1, hops), 1);
+    CHECK_INT(hops[0], 0);
+
+    CHECK_INT(hb_topo_classify(one, 0, hops), -EINVAL);
+    CHECK_INT(hb_topo_classify(NULL, 1, hops), -EINVAL);
+    CHECK_INT(hb_topo_classify(one, 1, NULL), -EINVAL);
+    return hb_check_result();
+}
