@@ -255,7 +255,7 @@ SKIP=77                                   # prerequisite unavailable here
 can_root() { [[ $(id -u) == 0 ]] || { command -v sudo >/dev/null && sudo -n true 2>/dev/null; }; }
 as_root() { if [[ $(id -u) == 0 ]]; then "$@"; else sudo -n "$@"; fi; }
 apt_install() {
-  DEBIAN_FRONTEND=noninteractive as_root apt-get -o DPkg::Lock::Timeout=300 install -y --no-install-recommends "$@"
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 install -y --no-install-recommends "$@"
 }
 if ! command -v qemu-system-x86_64 >/dev/null; then
   command -v apt-get >/dev/null || die "qemu-system-x86_64 is missing and there is no apt-get to install it" $SKIP

@@ -22,6 +22,7 @@ vm_prepare_or_skip
 rm -rf "$OUT"
 start=$SECONDS
 rc=0
+# shellcheck disable=SC2046  # guest options are words without spaces
 vm_run_script $(vm_guest_opts two-smp) -f "$PROBE" -e "PROBE=$PROBE" \
   "$HERE/guest-probe.sh" "$OUT" || rc=$?
 echo "guest run: status $rc, $((SECONDS - start)) s"
