@@ -77,11 +77,10 @@ static long placement_free_hugepages(int os_index)
 
 /* Every node the buffer may take pages from must exist, have memory and (for BIND) room. */
 static int placement_check_nodes(const struct hb_topo *t, size_t bytes, enum hb_policy policy,
-                                 const int *nodes, int nnodes)
+                                 const int *nodes, int nnodes, enum hb_pages pages)
 {
     char list[HB_MAX_NODES * 4];
     if (policy == HB_POLICY_FIRSTTOUCH) return 0;
-    int want = policy == HB_POLICY_BIND ? 1 : nnodes;
     if (!nodes || nnodes < 1 || nnodes > HB_MAX_NODES ||
         (policy == HB_POLICY_BIND && nnodes != 1)) {
         hb_err_set("%s placement got %d nodes; it needs %s", hb_policy_name(policy), nnodes,
@@ -89,7 +88,7 @@ static int placement_check_nodes(const struct hb_topo *t, size_t bytes, enum hb_
                                             : "between 1 and " HB_STR(HB_MAX_NODES));
         return -EINVAL;
     }
-    for (int k = 0; k < want; k++) {
+    for (int k = 0; k < nnodes; k++) {
         int i = hb_topo_node_index(t, nodes[k]);
         if (i < 0) {
             hb_topo_node_list(t, false, false, list, sizeof(list));
@@ -102,7 +101,8 @@ static int placement_check_nodes(const struct hb_topo *t, size_t bytes, enum hb_
             return -EINVAL;
         }
     }
-    if (policy == HB_POLICY_BIND) {
+    /* Reserved huge pages are not part of MemFree; placement_check_huge counts those. */
+    if (policy == HB_POLICY_BIND && pages != HB_PAGES_HUGE) {
         uint64_t free_bytes = hb_topo_memfree_read(t, hb_topo_node_index(t, nodes[0]));
         if (bytes > free_bytes) {
             char need[32], have[32];
@@ -236,7 +236,7 @@ int hb_buf_alloc(const struct hb_topo *t, size_t bytes, enum hb_policy policy, c
                    bytes, (int)policy, (int)pages);
         return -EINVAL;
     }
-    rc = placement_check_nodes(t, bytes, policy, nodes, nnodes);
+    rc = placement_check_nodes(t, bytes, policy, nodes, nnodes, pages);
     if (rc < 0) return rc;
     size_t unit = pages == HB_PAGES_4K ? HB_BASE_BYTES : HB_HUGE_BYTES;
     size_t map_bytes = (bytes + unit - 1) / unit * unit;
