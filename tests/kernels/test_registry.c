@@ -1,0 +1,92 @@
+/* The kernel table: contract names and order, lookup and its error, help text, and the
+ * bandwidth and load accounting derived from the metadata. */
+#include "hb_error.h"
+#include "hb_kernel.h"
+#include "hb_test.h"
+
+static const char *const want_names[] = {"read",  "write",    "write-nt", "copy", "copy-nt",
+                                         "triad", "triad-nt", "memcpy",   "chase"};
+#define N_WANT (int)(sizeof(want_names) / sizeof(want_names[0]))
+
+static void expect_bytes(const char *name, uint64_t elements, uint64_t sweeps, double bytes)
+{
+    const struct hb_kernel *k = hb_kernel_find(name);
+    HB_EXPECT(k != NULL, "%s", hb_err_msg());
+    double got = hb_kernel_bytes(k, elements, sweeps);
+    HB_EXPECT(got == bytes, "%s: %g bytes, want %g", name, got, bytes);
+}
+
+int main(void)
+{
+    HB_EXPECT(hb_kernel_count() == N_WANT, "%d kernels", hb_kernel_count());
+    for (int i = 0; i < N_WANT; i++) {
+        HB_EXPECT(strcmp(hb_kernels[i].name, want_names[i]) == 0, "entry %d is %s", i,
+                  hb_kernels[i].name);
+        const struct hb_kernel *k = hb_kernel_find(want_names[i]);
+        HB_EXPECT(k == &hb_kernels[i], "find(%s)", want_names[i]);
+        HB_EXPECT(k->init && k->run && k->check && k->desc && k->desc[0], "%s", k->name);
+        HB_EXPECT(k->streams >= 1 && k->streams <= 3, "%s streams %d", k->name, k->streams);
+        HB_EXPECT(k->nt == (strstr(k->name, "-nt") != NULL), "%s nt", k->name);
+    }
+    HB_EXPECT(hb_kernels[N_WANT].name == NULL, "table not terminated");
+
+    const char *names = "read, write, write-nt, copy, copy-nt, triad, triad-nt, memcpy, chase";
+    HB_EXPECT(strcmp(hb_kernel_names(), names) == 0, "%s", hb_kernel_names());
+    hb_err_clear();
+    HB_EXPECT(hb_kernel_find("tirad") == NULL, "found a misspelt kernel");
+    HB_EXPECT(strcmp(hb_err_msg(),
+                     "unknown kernel 'tirad'; valid kernels: read, write, write-nt, copy, "
+                     "copy-nt, triad, triad-nt, memcpy, chase") == 0,
+              "%s", hb_err_msg());
+    HB_EXPECT(hb_kernel_find(NULL) == NULL, "found NULL");
+    HB_EXPECT_CONTAINS(hb_err_msg(), "valid kernels: read,");
+
+    const char *access[] = {"r", "w", "w", "rw", "rw", "rw", "rw", "rw", "r"};
+    const int streams[] = {1, 1, 1, 2, 2, 3, 3, 2, 1};
+    const double flops[] = {1, 0, 0, 0, 0, 2, 2, 0, 0};
+    for (int i = 0; i < N_WANT; i++) {
+        HB_EXPECT(strcmp(hb_kernels[i].access, access[i]) == 0, "%s", hb_kernels[i].name);
+        HB_EXPECT(hb_kernels[i].streams == streams[i], "%s", hb_kernels[i].name);
+        HB_EXPECT(hb_kernels[i].flops == flops[i], "%s", hb_kernels[i].name);
+        HB_EXPECT((hb_kernels[i].kind == HB_KIND_LATENCY) == (i == N_WANT - 1), "%s kind",
+                  hb_kernels[i].name);
+    }
+
+    expect_bytes("read", 1000, 3, 24000);
+    expect_bytes("write", 1000, 3, 24000);
+    expect_bytes("write-nt", 1000, 1, 8000);
+    expect_bytes("copy", 1000, 3, 48000);
+    expect_bytes("copy-nt", 1000, 1, 16000);
+    expect_bytes("triad", 1000, 3, 72000);
+    expect_bytes("triad-nt", 1000, 1, 24000);
+    expect_bytes("memcpy", 1000, 2, 32000);
+    expect_bytes("chase", 1024, 2, 16384); /* one 64-byte line per load */
+    expect_bytes("triad", (uint64_t)1 << 27, 10, 24.0 * (double)((uint64_t)10 << 27));
+
+    const struct hb_kernel *chase = hb_kernel_find("chase");
+    HB_EXPECT(hb_kernel_loads(chase, 1024, 3) == 384, "%g", hb_kernel_loads(chase, 1024, 3));
+    HB_EXPECT(hb_kernel_loads(chase, 1023, 1) == 127, "partial line counted");
+    HB_EXPECT(hb_kernel_loads(hb_kernel_find("read"), 1024, 3) == 0, "read has no chase loads");
+
+    char *help = NULL;
+    size_t help_len = 0;
+    FILE *f = open_memstream(&help, &help_len);
+    HB_EXPECT(f != NULL, "open_memstream");
+    hb_kernel_help(f);
+    fclose(f);
+    int lines = 0;
+    for (char *line = help; *line; lines++) {
+        char *end = strchr(line, '\n');
+        HB_EXPECT(end != NULL, "help line without newline: %s", line);
+        *end = '\0';
+        HB_EXPECT(lines < N_WANT, "extra help line: %s", line);
+        char word[32];
+        HB_EXPECT(sscanf(line, "%31s", word) == 1, "%s", line);
+        HB_EXPECT(strcmp(word, want_names[lines]) == 0, "help line %d: %s", lines, line);
+        HB_EXPECT((strstr(line, " NT ") != NULL) == hb_kernels[lines].nt, "%s", line);
+        line = end + 1;
+    }
+    HB_EXPECT(lines == N_WANT, "%d help lines", lines);
+    free(help);
+    return 0;
+}
