@@ -33,6 +33,7 @@ struct hb_task {
     double bg_rate_GBps; /* background target per thread; 0 = unpaced */
     int hops;            /* hop class cpu_node -> mem_node, -1 unknown / not one node */
     uint64_t distance;   /* firmware distance, 0 unknown */
+    char access[4];      /* "r", "w" or "rw", from the kernel */
     char label[32];      /* AMD 40555 style: node.thread.{r|w|rw}.memnode */
 };
 

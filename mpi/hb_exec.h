@@ -1,0 +1,34 @@
+/* The executor: rank 0 broadcasts each experiment, every rank runs its node's tasks, the
+ * results come back to rank 0 as records (DESIGN.md §4). */
+#ifndef HB_EXEC_H
+#define HB_EXEC_H
+
+#include "hb_plan.h"
+#include "hb_world.h"
+
+#include <jansson.h>
+#include <stdbool.h>
+
+/* Called on rank 0 for every record as soon as it exists; steals nothing (the executor keeps
+ * and releases its reference). Returns 0 or -errno to stop. */
+typedef int (*hb_emit_fn)(json_t *rec, void *ctx);
+
+/* Progress hook, rank 0: experiment i (0-based) of n is about to run. May be NULL. */
+typedef void (*hb_progress_fn)(int i, int n, const struct hb_experiment *e, void *ctx);
+
+struct hb_exec_io {
+    hb_emit_fn emit;
+    hb_progress_fn progress;
+    void *ctx;
+    const char *simd;
+    bool allow_misplaced;
+};
+
+/* Run `plan` (meaningful on rank 0; other ranks pass any plan). Every measurement record is
+ * emitted on rank 0 and also appended to `measured` there (a JSON array) for derived records.
+ * Returns the exit code every rank agrees on: 0, or 1 when a measurement failed validation
+ * or placement (the failing rank has printed why). Fatal errors abort the job. */
+int hb_exec_plan(const struct hb_world *w, const struct hb_topo *t, const struct hb_plan *plan,
+                 const struct hb_exec_io *io, json_t *measured);
+
+#endif

@@ -1,0 +1,39 @@
+/* The MPI world: ranks, hosts, and which NUMA node each rank serves (DESIGN.md §4). */
+#ifndef HB_WORLD_H
+#define HB_WORLD_H
+
+#include "hb_topo.h"
+
+#include <mpi.h>
+
+#define HB_HOST_LEN 256
+
+struct hb_world {
+    int rank, size;
+    MPI_Comm host_comm;
+    int host_rank, host_size;
+    int host_index, nhosts;  /* hosts numbered in order of their lowest rank */
+    char host[HB_HOST_LEN];  /* gethostname(), or HOPBENCH_HOST for tests */
+    int node;                /* OS index of this rank's NUMA node, -1 when not one node */
+    char cpus[256];          /* this rank's binding, as a list */
+    int *rank_node;          /* per rank (every rank has the whole table) */
+    int *rank_host;          /* host index per rank */
+    char (*hosts)[HB_HOST_LEN]; /* name per host index */
+};
+
+/* MPI_Init_thread(FUNNELED), then group ranks by host: MPI_Comm_split_type(SHARED), or by the
+ * HOPBENCH_HOST variable when set (lets several ranks on one machine act as several hosts in
+ * tests). Each rank reads its binding with hwloc and finds its node. 0 or -HB_EENV. */
+int hb_world_init(int *argc, char ***argv, const struct hb_topo *t, struct hb_world *w);
+
+/* Check that the ranks of every host cover each node with CPUs exactly once. Same answer on
+ * every rank; -HB_EENV with a message that says what was found and the launch lines that
+ * work (`args` is the hopbench command line without argv[0], to complete them). */
+int hb_world_check_layout(const struct hb_world *w, const struct hb_topo *t, const char *args);
+
+/* Print "hopbench: rank R (host H, node N): MESSAGE" and end the whole job with `code`. */
+void hb_world_abort(const struct hb_world *w, int code, const char *msg) __attribute__((noreturn));
+
+void hb_world_finalize(struct hb_world *w);
+
+#endif

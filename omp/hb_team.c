@@ -1,0 +1,459 @@
+#include "hb_team.h"
+
+#include "hb_error.h"
+#include "hb_kernel.h"
+#include "hb_spin_barrier.h"
+#include "hb_timer.h"
+
+#include <errno.h>
+#include <math.h>
+#include <omp.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Background load moves this much per array between checks of the stop flag and the pace. */
+#define HB_BG_CHUNK_ELEMS ((size_t)1 << 17)
+/* Thread slices start on 4 KiB boundaries so first touch puts each thread's pages apart. */
+#define HB_SLICE_ALIGN_ELEMS 512
+
+struct hb_task_state {
+    const struct hb_task *task;
+    const struct hb_kernel *k;
+    struct hb_task_result *res;
+    struct hb_buf bufs[3];
+    size_t elements; /* per array */
+    size_t per_thread;
+    struct hb_spin_barrier bar;
+    uint64_t sweeps;
+    double warm_s;
+    _Atomic int failed;
+    double bg_bytes[HB_MAX_TEAM];
+    double bg_start[HB_MAX_TEAM], bg_end[HB_MAX_TEAM];
+};
+
+struct hb_slot {
+    int task; /* index into the team's task states, -1 idle */
+    int idx;  /* thread number inside the task */
+};
+
+enum hb_master_state { HB_M_WAIT_BG, HB_M_WAIT_FG_LOCAL, HB_M_WAIT_ALL, HB_M_DONE };
+
+struct hb_team {
+    const struct hb_topo *topo;
+    const struct hb_experiment *e;
+    const struct hb_team_hooks *hooks;
+    int node_index;
+    int nstates;
+    struct hb_task_state states[HB_MAX_TASKS];
+    int nthreads;
+    struct hb_slot slots[HB_MAX_TEAM];
+    int nbg_threads;
+    _Atomic int bg_running;
+    _Atomic int fg_remaining;
+    _Atomic int go;
+    _Atomic int stop;
+    _Atomic int fatal;
+    char fatal_msg[320];
+    enum hb_master_state mstate;
+};
+
+static void hb_master_step(struct hb_team *tm)
+{
+    const struct hb_team_hooks *h = tm->hooks;
+    switch (tm->mstate) {
+    case HB_M_WAIT_BG:
+        if (atomic_load(&tm->bg_running) < tm->nbg_threads)
+            return;
+        if (h)
+            h->started(h->ctx);
+        atomic_store(&tm->go, 1);
+        tm->mstate = HB_M_WAIT_FG_LOCAL;
+        return;
+    case HB_M_WAIT_FG_LOCAL:
+        if (atomic_load(&tm->fg_remaining) > 0)
+            return;
+        if (h)
+            h->fg_done(h->ctx);
+        tm->mstate = HB_M_WAIT_ALL;
+        return;
+    case HB_M_WAIT_ALL:
+        if (h && !h->all_fg_done(h->ctx))
+            return;
+        atomic_store(&tm->stop, 1);
+        tm->mstate = HB_M_DONE;
+        return;
+    case HB_M_DONE:
+        return;
+    }
+}
+
+static void hb_master_until(struct hb_team *tm, enum hb_master_state until)
+{
+    while (tm->mstate < until) {
+        hb_master_step(tm);
+        if (tm->mstate < until)
+            sched_yield();
+    }
+}
+
+static void hb_wait_flag(_Atomic int *flag)
+{
+    while (!atomic_load(flag))
+        sched_yield();
+}
+
+static struct hb_kslice hb_slice_of(const struct hb_task_state *st, int idx, uint64_t seed)
+{
+    struct hb_kslice s = {.scalar = 3.0, .seed = seed + (uint64_t)idx};
+    size_t start = (size_t)idx * st->per_thread;
+    size_t n = start < st->elements ? st->elements - start : 0;
+    if (n > st->per_thread)
+        n = st->per_thread;
+    double **arr[3] = {&s.a, &s.b, &s.c};
+    for (int i = 0; i < st->k->streams && i < 3; i++)
+        *arr[i] = (double *)st->bufs[i].ptr + start;
+    s.n = n;
+    return s;
+}
+
+static void hb_task_fail(struct hb_task_state *st, int err, const char *msg)
+{
+    int expected = 0;
+    if (atomic_compare_exchange_strong(&st->failed, &expected, 1)) {
+        st->res->status = err;
+        snprintf(st->res->note, sizeof(st->res->note), "%s", msg);
+    }
+}
+
+/* Record the thread's CPU and refuse to measure when it may run outside its node. */
+static void hb_thread_check(struct hb_team *tm, int tid)
+{
+    const struct hb_node *nd = &tm->topo->nodes[tm->node_index];
+    int cpu = sched_getcpu();
+    cpu_set_t mask;
+    CPU_ZERO(&mask);
+    int bad_cpu = -1;
+    if (sched_getaffinity(0, sizeof(mask), &mask) == 0) {
+        for (int c = 0; c < CPU_SETSIZE; c++)
+            if (CPU_ISSET(c, &mask) && hb_topo_node_of_cpu(tm->topo, c) != tm->node_index) {
+                bad_cpu = c;
+                break;
+            }
+    }
+    if (hb_topo_node_of_cpu(tm->topo, cpu) != tm->node_index)
+        bad_cpu = cpu;
+    struct hb_slot sl = tm->slots[tid];
+    if (sl.task >= 0)
+        tm->states[sl.task].res->thread_cpus[sl.idx] = cpu;
+    if (bad_cpu >= 0) {
+        int expected = 0;
+        if (atomic_compare_exchange_strong(&tm->fatal, &expected, 1))
+            snprintf(tm->fatal_msg, sizeof(tm->fatal_msg),
+                     "thread %d runs on CPU %d (may run on CPU %d), outside node %d (CPUs %d-%d); "
+                     "bind threads with OMP_PLACES=cores OMP_PROC_BIND=close and one rank per "
+                     "node (--bind-to numa)",
+                     tid, cpu, bad_cpu, nd->os_index, nd->cpus[0], nd->cpus[nd->ncpus - 1]);
+    }
+}
+
+static void hb_run_background(struct hb_team *tm, struct hb_task_state *st, int idx, int tid)
+{
+    struct hb_kslice whole = hb_slice_of(st, idx, tm->e->seed);
+    double rate = st->task->bg_rate_GBps * 1e9;
+    double bytes = 0.0, t0 = hb_now();
+    size_t off = 0;
+    atomic_fetch_add(&tm->bg_running, 1);
+    while (!atomic_load(&tm->stop)) {
+        struct hb_kslice s = whole;
+        if (whole.n > 0) {
+            size_t n = whole.n - off < HB_BG_CHUNK_ELEMS ? whole.n - off : HB_BG_CHUNK_ELEMS;
+            if (s.a)
+                s.a += off;
+            if (s.b)
+                s.b += off;
+            if (s.c)
+                s.c += off;
+            s.n = n;
+            st->k->run(&s, 1);
+            bytes += hb_kernel_bytes(st->k, n, 1);
+            off = off + n >= whole.n ? 0 : off + n;
+        }
+        /* Pace: hold back until the target rate is met (injection delay). */
+        while (rate > 0.0 && hb_now() - t0 < bytes / rate && !atomic_load(&tm->stop))
+            if (tid == 0)
+                hb_master_step(tm);
+        if (tid == 0)
+            hb_master_step(tm);
+    }
+    st->bg_bytes[idx] = bytes;
+    st->bg_start[idx] = t0;
+    st->bg_end[idx] = hb_now();
+}
+
+static void hb_run_foreground(struct hb_team *tm, struct hb_task_state *st, int idx)
+{
+    const struct hb_experiment *e = tm->e;
+    struct hb_kslice s = hb_slice_of(st, idx, e->seed);
+    int sense = 0;
+    double r = 0.0;
+
+    hb_spin_barrier_wait(&st->bar, &sense);
+    double t0 = hb_now();
+    r = st->k->run(&s, 1);
+    hb_spin_barrier_wait(&st->bar, &sense);
+    if (idx == 0) {
+        st->warm_s = hb_now() - t0;
+        double want = hb_timer_min_sample(e->min_time_s);
+        double n = st->warm_s > 0.0 ? ceil(want / st->warm_s) : 1.0;
+        st->sweeps = n < 1.0 ? 1 : (uint64_t)n;
+    }
+    hb_spin_barrier_wait(&st->bar, &sense);
+    uint64_t sweeps = st->sweeps;
+    for (int rep = 0; rep < e->reps; rep++) {
+        hb_spin_barrier_wait(&st->bar, &sense);
+        double ts = hb_now();
+        r = st->k->run(&s, sweeps);
+        hb_spin_barrier_wait(&st->bar, &sense);
+        if (idx == 0) {
+            double te = hb_now();
+            st->res->samples[rep] = te - ts;
+            if (rep == 0)
+                st->res->t_start = ts;
+            st->res->t_end = te;
+        }
+    }
+    if (st->k->check(&s, r, 1 + (uint64_t)e->reps * sweeps) != 0)
+        hb_task_fail(st, -HB_EVALIDATE, hb_err_msg());
+}
+
+static void hb_thread_body(struct hb_team *tm, int tid)
+{
+    struct hb_slot sl = tm->slots[tid];
+    struct hb_task_state *st = sl.task >= 0 ? &tm->states[sl.task] : NULL;
+
+    hb_thread_check(tm, tid);
+    if (st) {
+        struct hb_kslice s = hb_slice_of(st, sl.idx, tm->e->seed);
+        if (st->k->init(&s) != 0)
+            hb_task_fail(st, -HB_EVALIDATE, hb_err_msg());
+    }
+#pragma omp barrier
+    if (atomic_load(&tm->fatal))
+        return;
+    bool bg = st && st->task->role == HB_ROLE_BG;
+    if (bg) {
+        hb_run_background(tm, st, sl.idx, tid);
+    } else if (st) {
+        if (tid == 0)
+            hb_master_until(tm, HB_M_WAIT_FG_LOCAL);
+        else
+            hb_wait_flag(&tm->go);
+        hb_run_foreground(tm, st, sl.idx);
+        atomic_fetch_sub(&tm->fg_remaining, 1);
+    }
+    if (tid == 0)
+        hb_master_until(tm, HB_M_DONE);
+}
+
+static int hb_team_prepare(struct hb_team *tm, struct hb_task_result *results)
+{
+    const struct hb_experiment *e = tm->e;
+    const struct hb_node *nd = &tm->topo->nodes[tm->node_index];
+    for (int i = 0; i < HB_MAX_TEAM; i++)
+        tm->slots[i] = (struct hb_slot){-1, 0};
+    for (int i = 0; i < e->ntasks; i++) {
+        const struct hb_task *task = &e->tasks[i];
+        if (task->cpu_node != nd->os_index)
+            continue;
+        struct hb_task_state *st = &tm->states[tm->nstates];
+        st->task = task;
+        st->res = &results[i];
+        memset(st->res, 0, sizeof(*st->res));
+        st->res->ran = 1;
+        st->k = hb_kernel_find(task->kernel);
+        if (!st->k)
+            return -EINVAL;
+        int end = task->first_thread + task->threads;
+        if (task->threads < 1 || end > nd->ncpus || end > HB_MAX_TEAM) {
+            hb_err_set("task %s needs threads %d-%d on node %d, which has %d CPUs", task->label,
+                       task->first_thread, end - 1, nd->os_index, nd->ncpus);
+            return -EINVAL;
+        }
+        for (int j = 0; j < task->threads; j++) {
+            if (tm->slots[task->first_thread + j].task >= 0) {
+                hb_err_set("tasks overlap on thread %d of node %d", task->first_thread + j,
+                           nd->os_index);
+                return -EINVAL;
+            }
+            tm->slots[task->first_thread + j] = (struct hb_slot){tm->nstates, j};
+        }
+        if (end > tm->nthreads)
+            tm->nthreads = end;
+        if (task->role == HB_ROLE_BG)
+            tm->nbg_threads += task->threads;
+        else
+            tm->fg_remaining += task->threads;
+        hb_spin_barrier_init(&st->bar, task->threads);
+        tm->nstates++;
+    }
+    if (tm->nthreads == 0)
+        tm->nthreads = 1; /* the master still takes part in the protocol */
+    return 0;
+}
+
+static int hb_task_alloc(struct hb_team *tm, struct hb_task_state *st)
+{
+    const struct hb_task *task = st->task;
+    int nodes[HB_MAX_NODES], nn = 0;
+    if (task->policy == HB_POLICY_BIND)
+        nodes[nn++] = task->mem_node;
+    for (int b = 0; b < 64 && task->policy == HB_POLICY_INTERLEAVE; b++)
+        if (task->mem_nodes_mask & ((uint64_t)1 << b))
+            nodes[nn++] = b;
+    /* Whole cache lines per array, so the chase and every SIMD path see the same data. */
+    st->elements = (size_t)(task->bytes / (uint64_t)st->k->streams / 8) & ~(size_t)7;
+    if (st->elements == 0) {
+        hb_err_set("size %llu bytes is too small for kernel %s: it needs at least %d bytes "
+                   "(64 per array)",
+                   (unsigned long long)task->bytes, st->k->name, 64 * st->k->streams);
+        return -EINVAL;
+    }
+    size_t per = (st->elements + (size_t)task->threads - 1) / (size_t)task->threads;
+    st->per_thread = (per + HB_SLICE_ALIGN_ELEMS - 1) / HB_SLICE_ALIGN_ELEMS * HB_SLICE_ALIGN_ELEMS;
+    for (int i = 0; i < st->k->streams; i++) {
+        int rc = hb_buf_alloc(tm->topo, st->elements * sizeof(double), task->policy,
+                              nn ? nodes : NULL, nn, task->pages, &st->bufs[i]);
+        if (rc)
+            return rc;
+    }
+    st->res->elements = st->elements;
+    return 0;
+}
+
+static void hb_task_locate(struct hb_team *tm, struct hb_task_state *st, bool allow_misplaced)
+{
+    const struct hb_task *task = st->task;
+    int expect[HB_MAX_NODES], ne = 0;
+    if (task->policy == HB_POLICY_BIND)
+        expect[ne++] = task->mem_node;
+    else if (task->policy == HB_POLICY_FIRSTTOUCH)
+        expect[ne++] = task->cpu_node;
+    for (int b = 0; b < 64 && task->policy == HB_POLICY_INTERLEAVE; b++)
+        if (task->mem_nodes_mask & ((uint64_t)1 << b))
+            expect[ne++] = b;
+    struct hb_pageloc *sum = &st->res->pages;
+    memset(sum, 0, sizeof(*sum));
+    uint64_t on_target = 0;
+    for (int i = 0; i < st->k->streams; i++) {
+        struct hb_pageloc pl;
+        if (hb_buf_locate(tm->topo, &st->bufs[i], expect, ne, &pl) != 0) {
+            hb_task_fail(st, -HB_EPLACEMENT, hb_err_msg());
+            return;
+        }
+        sum->checked += pl.checked;
+        sum->step_bytes = pl.step_bytes;
+        sum->absent += pl.absent;
+        on_target += (uint64_t)llround(pl.on_target_pct / 100.0 * (double)pl.checked);
+        for (int n = 0; n < tm->topo->nnodes; n++)
+            sum->on_node[n] += pl.on_node[n];
+    }
+    for (int n = 0; n < tm->topo->nnodes && sum->checked; n++)
+        sum->share_pct[n] = 100.0 * (double)sum->on_node[n] / (double)sum->checked;
+    sum->on_target_pct = sum->checked ? 100.0 * (double)on_target / (double)sum->checked : 0.0;
+    if (sum->on_target_pct < 100.0 && !allow_misplaced) {
+        char msg[200];
+        snprintf(msg, sizeof(msg),
+                 "only %.2f%% of %llu pages on the target (%s); rerun with --allow-misplaced to "
+                 "measure anyway",
+                 sum->on_target_pct, (unsigned long long)sum->checked, task->label);
+        hb_task_fail(st, -HB_EPLACEMENT, msg);
+    }
+}
+
+static void hb_task_finish(struct hb_team *tm, struct hb_task_state *st)
+{
+    struct hb_task_result *res = st->res;
+    const struct hb_task *task = st->task;
+    int on_node = 0;
+    for (int j = 0; j < task->threads; j++)
+        on_node += hb_topo_node_of_cpu(tm->topo, res->thread_cpus[j]) == tm->node_index;
+    res->threads_on_node = on_node;
+    res->sweeps_per_sample = st->sweeps;
+    if (task->role == HB_ROLE_BG) {
+        res->t_start = st->bg_start[0];
+        res->t_end = st->bg_end[0];
+        for (int j = 0; j < task->threads; j++) {
+            res->bg_bytes += st->bg_bytes[j];
+            if (st->bg_start[j] > res->t_start)
+                res->t_start = st->bg_start[j];
+            if (st->bg_end[j] < res->t_end)
+                res->t_end = st->bg_end[j];
+        }
+    } else {
+        res->nsamples = tm->e->reps;
+        res->bytes_per_sample = hb_kernel_bytes(st->k, st->elements, st->sweeps);
+        res->loads_per_sample = hb_kernel_loads(st->k, st->elements, st->sweeps);
+    }
+    for (int i = 0; i < st->k->streams; i++)
+        hb_buf_free(&st->bufs[i]);
+}
+
+int hb_team_run(const struct hb_topo *t, const struct hb_experiment *e, int node,
+                bool allow_misplaced, const struct hb_team_hooks *hooks,
+                struct hb_task_result *results)
+{
+    struct hb_team *tm = calloc(1, sizeof(*tm));
+    if (!tm)
+        return -ENOMEM;
+    tm->topo = t;
+    tm->e = e;
+    tm->hooks = hooks;
+    tm->node_index = hb_topo_node_index(t, node);
+    double t_begin = hb_now();
+    int rc = -EINVAL;
+    if (tm->node_index < 0 || e->reps < 1 || e->reps > HB_MAX_REPS) {
+        hb_err_set("experiment %s: node %d unknown or reps %d outside 1-%d", e->name, node,
+                   e->reps, HB_MAX_REPS);
+        goto out;
+    }
+    rc = hb_team_prepare(tm, results);
+    for (int i = 0; rc == 0 && i < tm->nstates; i++)
+        rc = hb_task_alloc(tm, &tm->states[i]);
+    if (rc)
+        goto out;
+
+#pragma omp parallel num_threads(tm->nthreads) proc_bind(close)
+    {
+        int tid = omp_get_thread_num();
+        if (omp_get_num_threads() != tm->nthreads) {
+#pragma omp single
+            {
+                atomic_store(&tm->fatal, 1);
+                snprintf(tm->fatal_msg, sizeof(tm->fatal_msg),
+                         "OpenMP gave %d threads, %d needed (OMP_THREAD_LIMIT or OMP_DYNAMIC?)",
+                         omp_get_num_threads(), tm->nthreads);
+            }
+        } else {
+            hb_thread_body(tm, tid);
+        }
+    }
+    if (atomic_load(&tm->fatal)) {
+        hb_err_set("%s", tm->fatal_msg);
+        rc = -HB_EENV;
+    }
+    for (int i = 0; i < tm->nstates; i++) {
+        if (rc == 0)
+            hb_task_locate(tm, &tm->states[i], allow_misplaced);
+        hb_task_finish(tm, &tm->states[i]);
+        tm->states[i].res->elapsed_s = hb_now() - t_begin;
+    }
+out:
+    for (int i = 0; rc && i < tm->nstates; i++)
+        for (int b = 0; b < 3; b++)
+            hb_buf_free(&tm->states[i].bufs[b]);
+    free(tm);
+    return rc;
+}

@@ -1,0 +1,45 @@
+/* Command-line options, parsed on every rank (argv is the same everywhere). */
+#ifndef HB_OPTIONS_H
+#define HB_OPTIONS_H
+
+#include "hb_placement.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum hb_format { HB_FORMAT_TABLE, HB_FORMAT_CSV, HB_FORMAT_JSONL };
+
+struct hb_options {
+    char command[16];      /* "" = default suite */
+    char kernels[256];     /* comma-separated; "" = the command's default */
+    int cpu_node;          /* -1 = the command's default */
+    int mem_node;          /* -1 = the command's default */
+    bool policy_set;
+    enum hb_policy policy; /* bw: bind (default), interleave, firsttouch */
+    int threads;           /* 0 = every core of the node */
+    uint64_t size;         /* 0 = default for the machine */
+    double min_time_s;
+    int reps;
+    enum hb_format format;
+    char output[4096];     /* "" = stdout */
+    bool dry_run;
+    char topology[4096];   /* "" = this machine */
+    uint64_t seed;
+    bool quiet;
+    bool progress;
+    enum hb_pages pages;
+    char simd[16];         /* "" = best for this CPU */
+    bool allow_misplaced;
+    double threshold_pct;  /* matrix: same-class spread flag */
+    char command_line[4096];
+};
+
+/* Parse argv into o. Returns 0; 1 when --help was printed (the caller adds the kernel list);
+ * 2 when --version was printed; or -EINVAL with
+ * hb_err_msg() naming the offending argument and what is valid. */
+int hb_options_parse(int argc, char **argv, struct hb_options *o);
+
+/* Names of the commands this build knows ("topo, bw, lat, matrix"), for messages. */
+const char *hb_options_commands(void);
+
+#endif

@@ -1,0 +1,143 @@
+#include "hb_output.h"
+
+#include "hb_error.h"
+#include "hb_record.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct hb_sink {
+    enum hb_format format;
+    FILE *f;
+    char path[4096];
+    char partial[4200];
+    bool csv_header_done;
+};
+
+int hb_sink_open(enum hb_format f, const char *path, struct hb_sink **out)
+{
+    struct hb_sink *s = calloc(1, sizeof(*s));
+    if (!s)
+        return -ENOMEM;
+    s->format = f;
+    if (!path || !*path) {
+        s->f = stdout;
+        *out = s;
+        return 0;
+    }
+    snprintf(s->path, sizeof(s->path), "%s", path);
+    snprintf(s->partial, sizeof(s->partial), "%s.partial", path);
+    s->f = fopen(s->partial, "w");
+    if (!s->f) {
+        int err = errno;
+        hb_err_set("cannot write output file '%s': %s; choose a writable --output path", path,
+                   strerror(err));
+        free(s);
+        return -(err == ENOENT || err == EACCES || err == EISDIR || err == EROFS ||
+                         err == ENOTDIR
+                     ? err
+                     : EACCES);
+    }
+    *out = s;
+    return 0;
+}
+
+/* CSV cell: strings quoted when needed, arrays and objects as compact JSON in quotes. */
+static void hb_csv_cell(FILE *f, json_t *v)
+{
+    if (!v || json_is_null(v))
+        return;
+    if (json_is_string(v)) {
+        const char *s = json_string_value(v);
+        if (strpbrk(s, ",\"\n") == NULL) {
+            fputs(s, f);
+            return;
+        }
+        fputc('"', f);
+        for (; *s; s++) {
+            if (*s == '"')
+                fputc('"', f);
+            fputc(*s, f);
+        }
+        fputc('"', f);
+        return;
+    }
+    char *text = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(10));
+    if (!text)
+        return;
+    if (json_is_array(v) || json_is_object(v)) {
+        fputc('"', f);
+        for (const char *p = text; *p; p++) {
+            if (*p == '"')
+                fputc('"', f);
+            fputc(*p, f);
+        }
+        fputc('"', f);
+    } else {
+        fputs(text, f);
+    }
+    free(text);
+}
+
+/* CSV carries measurement-like records (measurements and matrix cells) in one column set. */
+static void hb_csv_write(struct hb_sink *s, json_t *rec)
+{
+    const char *type = json_string_value(json_object_get(rec, "type"));
+    if (!type || (strcmp(type, "measurement") != 0 && strcmp(type, "cell") != 0))
+        return;
+    if (!s->csv_header_done) {
+        for (int i = 0; hb_record_columns[i]; i++)
+            fprintf(s->f, "%s%s", i ? "," : "", hb_record_columns[i]);
+        fputc('\n', s->f);
+        s->csv_header_done = true;
+    }
+    for (int i = 0; hb_record_columns[i]; i++) {
+        if (i)
+            fputc(',', s->f);
+        hb_csv_cell(s->f, json_object_get(rec, hb_record_columns[i]));
+    }
+    fputc('\n', s->f);
+}
+
+int hb_sink_write(struct hb_sink *s, json_t *rec)
+{
+    switch (s->format) {
+    case HB_FORMAT_JSONL:
+        if (json_dumpf(rec, s->f, JSON_COMPACT | JSON_REAL_PRECISION(10)) != 0)
+            return -EIO;
+        fputc('\n', s->f);
+        break;
+    case HB_FORMAT_CSV:
+        hb_csv_write(s, rec);
+        break;
+    case HB_FORMAT_TABLE:
+        hb_table_print(s->f, rec);
+        break;
+    }
+    if (fflush(s->f) != 0 || ferror(s->f)) {
+        hb_err_set("cannot write results to '%s': %s", s->path[0] ? s->path : "stdout",
+                   strerror(errno));
+        return -EIO;
+    }
+    return 0;
+}
+
+int hb_sink_close(struct hb_sink *s, bool complete)
+{
+    int rc = 0;
+    if (!s)
+        return 0;
+    if (s->f != stdout) {
+        if (fclose(s->f) != 0)
+            rc = -errno;
+        if (rc == 0 && complete && rename(s->partial, s->path) != 0) {
+            rc = -errno;
+            hb_err_set("cannot rename '%s' to '%s': %s", s->partial, s->path, strerror(-rc));
+        }
+    }
+    free(s);
+    return rc;
+}

@@ -1,0 +1,81 @@
+/* The run record: what produced the results and on what machine. */
+#include "hb_record.h"
+
+#include "hb_timer.h"
+#include "hb_version.h"
+
+#include <hwloc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* First line of a small sysfs/procfs file, trimmed; "unknown" when it cannot be read. */
+static json_t *hb_read_line(const char *path)
+{
+    char buf[256] = "";
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return json_string("unknown");
+    if (!fgets(buf, sizeof(buf), f))
+        buf[0] = '\0';
+    fclose(f);
+    buf[strcspn(buf, "\n")] = '\0';
+    return json_string(buf[0] ? buf : "unknown");
+}
+
+static json_t *hb_env_or_null(const char *name)
+{
+    const char *v = getenv(name);
+    return v ? json_string(v) : json_null();
+}
+
+json_t *hb_record_run(const struct hb_topo *t, const struct hb_options *o, const char *simd,
+                      uint64_t default_bytes, const char *size_source, uint64_t llc_bytes)
+{
+    char when[64];
+    time_t now = time(NULL);
+    struct tm tmv;
+    gmtime_r(&now, &tmv);
+    strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tmv);
+    char hwloc_version[32];
+    unsigned v = hwloc_get_api_version();
+    snprintf(hwloc_version, sizeof(hwloc_version), "%u.%u.%u", v >> 16, (v >> 8) & 0xff, v & 0xff);
+
+    json_t *rec = json_object();
+    json_object_set_new(rec, "type", json_string("run"));
+    json_object_set_new(rec, "schema_version", json_integer(HB_SCHEMA_VERSION));
+    json_object_set_new(rec, "hopbench_version", json_string(HB_VERSION));
+    json_object_set_new(rec, "git_sha", json_string(HB_GIT_SHA));
+    json_object_set_new(rec, "command_line", json_string(o->command_line));
+    json_object_set_new(rec, "command", json_string(o->command[0] ? o->command : "default"));
+    json_object_set_new(rec, "start_time", json_string(when));
+    json_object_set_new(rec, "versions",
+                        json_pack("{s:s, s:s, s:s}", "hwloc", hwloc_version, "compiler",
+                                  "gcc " __VERSION__, "jansson", JANSSON_VERSION));
+    json_object_set_new(rec, "build", json_pack("{s:s, s:s}", "type", HB_BUILD_TYPE, "c_flags",
+                                                HB_C_FLAGS));
+    json_object_set_new(rec, "simd", json_string(simd));
+    json_object_set_new(rec, "omp",
+                        json_pack("{s:o, s:o, s:o, s:b}", "places", hb_env_or_null("OMP_PLACES"),
+                                  "proc_bind", hb_env_or_null("OMP_PROC_BIND"), "num_threads",
+                                  hb_env_or_null("OMP_NUM_THREADS"), "set_by_hopbench",
+                                  getenv("HOPBENCH_OMP_DEFAULTS") != NULL));
+    json_object_set_new(
+        rec, "thp",
+        json_pack("{s:o, s:o}", "enabled",
+                  hb_read_line("/sys/kernel/mm/transparent_hugepage/enabled"), "defrag",
+                  hb_read_line("/sys/kernel/mm/transparent_hugepage/defrag")));
+    json_object_set_new(rec, "numa_balancing", hb_read_line("/proc/sys/kernel/numa_balancing"));
+    json_t *topo = hb_record_topology(t);
+    json_object_del(topo, "type");
+    json_object_set_new(rec, "topology", topo);
+    json_object_set_new(rec, "sizes",
+                        json_pack("{s:I, s:I, s:I, s:s}", "llc_bytes", (json_int_t)llc_bytes,
+                                  "default_bytes", (json_int_t)default_bytes, "size_bytes",
+                                  (json_int_t)(o->size ? o->size : default_bytes), "size_source",
+                                  o->size ? "--size" : size_source));
+    json_object_set_new(rec, "timer", json_pack("{s:s, s:f}", "clock", "CLOCK_MONOTONIC",
+                                                "granularity_s", hb_timer_granularity()));
+    return rec;
+}

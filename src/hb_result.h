@@ -1,0 +1,31 @@
+/* What one task of one experiment produced on the rank that ran it. Plain data of fixed size:
+ * ranks send it to rank 0 as bytes, and rank 0 turns it into records. */
+#ifndef HB_RESULT_H
+#define HB_RESULT_H
+
+#include "hb_placement.h"
+
+#include <stdint.h>
+
+#define HB_MAX_REPS 1000
+#define HB_MAX_TEAM 512
+
+struct hb_task_result {
+    int ran;        /* 1 when a rank ran this task */
+    int status;     /* 0 ok, or a negative errno (note says why) */
+    char note[320];
+    int nsamples;
+    double samples[HB_MAX_REPS]; /* seconds per kept sample */
+    uint64_t sweeps_per_sample;
+    uint64_t elements;       /* per array, all threads together */
+    double bytes_per_sample; /* bytes moved in one sample (kernel metadata, one place) */
+    double loads_per_sample; /* latency kernels: dependent loads per sample */
+    double t_start, t_end;   /* span of the kept samples (fg) or of the load (bg), monotonic */
+    double bg_bytes;         /* background: bytes moved while running */
+    double elapsed_s;        /* allocation to release, on the rank */
+    struct hb_pageloc pages; /* over all arrays of the task */
+    int threads_on_node;
+    int thread_cpus[HB_MAX_TEAM];
+};
+
+#endif

@@ -1,0 +1,41 @@
+#include "hb_sizes.h"
+
+#include "hb_size.h"
+
+#include <stdio.h>
+
+uint64_t hb_sizes_default(const struct hb_topo *t, char *source, size_t len, uint64_t *llc_bytes)
+{
+    uint64_t llc = 0, min_free = UINT64_MAX;
+    const char *llc_src = "unknown";
+    for (int i = 0; i < t->nnodes; i++) {
+        const char *s = NULL;
+        uint64_t b = t->nodes[i].has_cpus ? hb_topo_llc_bytes(t, i, &s) : 0;
+        if (b > llc) {
+            llc = b;
+            llc_src = s ? s : "hwloc";
+        }
+        if (t->nodes[i].has_memory && t->nodes[i].mem_free_bytes < min_free)
+            min_free = t->nodes[i].mem_free_bytes;
+    }
+    uint64_t want = 4 * llc, size = want;
+    const char *why = "4 x last-level cache";
+    if (size < HB_SIZE_FLOOR) {
+        size = HB_SIZE_FLOOR;
+        why = "floor of 256 MiB (4 x last-level cache is smaller)";
+    }
+    if (size > HB_SIZE_CAP) {
+        size = HB_SIZE_CAP;
+        why = "cap of 1 GiB (4 x last-level cache is larger; firmware cache sizes can lie)";
+    }
+    if (min_free != UINT64_MAX && size > min_free / 4) {
+        size = (min_free / 4) & ~(uint64_t)((1 << 20) - 1);
+        why = "a quarter of the smallest free node memory";
+    }
+    char a[32], b[32];
+    snprintf(source, len, "%s: last-level cache %s (%s), 4x = %s", why,
+             hb_size_format(llc, a, sizeof(a)), llc_src, hb_size_format(want, b, sizeof(b)));
+    if (llc_bytes)
+        *llc_bytes = llc;
+    return size;
+}

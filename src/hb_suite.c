@@ -1,0 +1,136 @@
+#include "hb_suite.h"
+
+#include "hb_error.h"
+#include "hb_size.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+int hb_suite_check_cpu_node(const struct hb_topo *t, int os_index, const char *opt)
+{
+    char valid[256];
+    hb_topo_node_list(t, true, false, valid, sizeof(valid));
+    int i = hb_topo_node_index(t, os_index);
+    if (i < 0) {
+        hb_err_set("%s %d: no such NUMA node; nodes with CPUs: %s", opt, os_index, valid);
+        return -EINVAL;
+    }
+    if (!t->nodes[i].has_cpus) {
+        hb_err_set("%s %d: node %d has no CPUs (memory-only); nodes with CPUs: %s", opt,
+                   os_index, os_index, valid);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+int hb_suite_check_mem_node(const struct hb_topo *t, int os_index, const char *opt)
+{
+    char valid[256];
+    hb_topo_node_list(t, false, true, valid, sizeof(valid));
+    int i = hb_topo_node_index(t, os_index);
+    if (i < 0) {
+        hb_err_set("%s %d: no such NUMA node; nodes with memory: %s", opt, os_index, valid);
+        return -EINVAL;
+    }
+    if (!t->nodes[i].has_memory) {
+        hb_err_set("%s %d: node %d has no memory; nodes with memory: %s", opt, os_index,
+                   os_index, valid);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+int hb_suite_check_threads(const struct hb_topo *t, int cpu_node, int threads)
+{
+    const struct hb_node *n = &t->nodes[hb_topo_node_index(t, cpu_node)];
+    if (threads > n->ncpus) {
+        hb_err_set("--threads %d is more than node %d has CPUs (%d); use 1-%d", threads,
+                   cpu_node, n->ncpus, n->ncpus);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+int hb_suite_check_fits(const struct hb_topo *t, int mem_node, uint64_t bytes)
+{
+    const struct hb_node *n = &t->nodes[hb_topo_node_index(t, mem_node)];
+    if (bytes > n->mem_free_bytes) {
+        char a[32], b[32];
+        hb_err_set("--size %s does not fit node %d: %s free; choose a smaller --size",
+                   hb_size_format(bytes, a, sizeof(a)), mem_node,
+                   hb_size_format(n->mem_free_bytes, b, sizeof(b)));
+        return -ENOMEM;
+    }
+    return 0;
+}
+
+void hb_suite_experiment(const struct hb_suite_env *env, struct hb_experiment *e,
+                         const char *suite, const char *name, const char *metric)
+{
+    memset(e, 0, sizeof(*e));
+    snprintf(e->suite, sizeof(e->suite), "%s", suite);
+    snprintf(e->name, sizeof(e->name), "%s", name);
+    snprintf(e->metric, sizeof(e->metric), "%s", metric);
+    e->reps = env->opts->reps;
+    e->min_time_s = env->opts->min_time_s;
+    e->seed = env->opts->seed;
+}
+
+int hb_suite_task(const struct hb_suite_env *env, struct hb_task *task, int cpu_node,
+                  int first_thread, int threads, const char *kernel, enum hb_policy policy,
+                  int mem_node, uint64_t bytes)
+{
+    const struct hb_topo *t = env->topo;
+    struct hb_kernel_ref k;
+    int rc = env->lookup(kernel, &k);
+    if (rc)
+        return rc;
+    memset(task, 0, sizeof(*task));
+    task->role = HB_ROLE_FG;
+    task->cpu_node = cpu_node;
+    task->first_thread = first_thread;
+    task->threads = threads;
+    snprintf(task->kernel, sizeof(task->kernel), "%s", kernel);
+    task->policy = policy;
+    task->mem_node = policy == HB_POLICY_BIND ? mem_node : -1;
+    task->pages = env->opts->pages;
+    task->bytes = bytes;
+    if (policy == HB_POLICY_INTERLEAVE)
+        for (int i = 0; i < t->nnodes; i++)
+            if (t->nodes[i].has_memory && t->nodes[i].os_index < 64)
+                task->mem_nodes_mask |= (uint64_t)1 << t->nodes[i].os_index;
+    if ((rc = hb_suite_check_threads(t, cpu_node, first_thread + threads)))
+        return rc;
+    if (policy == HB_POLICY_BIND && (rc = hb_suite_check_fits(t, mem_node, bytes)))
+        return rc;
+    if (policy == HB_POLICY_FIRSTTOUCH && (rc = hb_suite_check_fits(t, cpu_node, bytes)))
+        return rc;
+    hb_task_describe(t, task, k.access);
+    return 0;
+}
+
+int hb_suite_plan(const struct hb_suite_env *env, struct hb_plan *out)
+{
+    const char *cmd = env->opts->command;
+    if (strcmp(cmd, "matrix") == 0)
+        return hb_suite_matrix_plan(env, out);
+    return hb_suite_local_plan(env, out);
+}
+
+int hb_suite_derive(const struct hb_suite_env *env, json_t *measured, json_t *derived)
+{
+    const char *cmd = env->opts->command;
+    if (strcmp(cmd, "matrix") == 0 || cmd[0] == '\0')
+        return hb_suite_matrix_derive(env, measured, derived);
+    return 0;
+}
+
+const char *hb_suite_note(const struct hb_suite_env *env)
+{
+    if (hb_topo_count_cpu_nodes(env->topo) > 1 || hb_topo_count_mem_nodes(env->topo) > 1)
+        return NULL;
+    return "this machine has one NUMA node: the cross-node studies (matrix, hops, loaded, "
+           "policy) need a multi-node machine; there run: mpirun -np <nodes> --map-by numa "
+           "--bind-to numa hopbench matrix (or jobs/hopbench-mpirun.sh matrix)";
+}

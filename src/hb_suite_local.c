@@ -1,0 +1,129 @@
+/* The one-node suites: `lat`, `bw` and the quick default suite. */
+#include "hb_suite.h"
+
+#include "hb_error.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Every kernel a default suite measures for bandwidth, in registry order. */
+static const char *const hb_default_bw_kernels[] = {
+    "read", "write", "write-nt", "copy", "copy-nt", "triad", "triad-nt", "memcpy", NULL,
+};
+
+static int hb_first_cpu_node(const struct hb_topo *t)
+{
+    for (int i = 0; i < t->nnodes; i++)
+        if (t->nodes[i].has_cpus)
+            return t->nodes[i].os_index;
+    return -1;
+}
+
+/* The CPU and memory nodes the options name, checked; defaults: first CPU node, local. */
+static int hb_local_nodes(const struct hb_suite_env *env, int *cpu, int *mem)
+{
+    const struct hb_options *o = env->opts;
+    *cpu = o->cpu_node >= 0 ? o->cpu_node : hb_first_cpu_node(env->topo);
+    int rc = hb_suite_check_cpu_node(env->topo, *cpu, "--cpu-node");
+    if (rc)
+        return rc;
+    *mem = o->mem_node >= 0 ? o->mem_node : *cpu;
+    if (o->mem_node < 0 && !env->topo->nodes[hb_topo_node_index(env->topo, *cpu)].has_memory) {
+        hb_err_set("node %d has no memory of its own: choose one with --mem-node", *cpu);
+        return -EINVAL;
+    }
+    return hb_suite_check_mem_node(env->topo, *mem, "--mem-node");
+}
+
+static int hb_add_one(const struct hb_suite_env *env, struct hb_plan *out, const char *name,
+                      const char *kernel, int cpu, int threads, enum hb_policy policy, int mem,
+                      uint64_t bytes)
+{
+    struct hb_kernel_ref k;
+    int rc = env->lookup(kernel, &k);
+    if (rc)
+        return rc;
+    struct hb_experiment e;
+    hb_suite_experiment(env, &e, env->opts->command[0] ? env->opts->command : "default", name,
+                        k.latency ? "latency" : "bandwidth");
+    rc = hb_suite_task(env, &e.tasks[0], cpu, 0, threads, kernel, policy, mem, bytes);
+    if (rc)
+        return rc;
+    e.ntasks = 1;
+    return hb_plan_add(out, &e);
+}
+
+static int hb_lat_plan(const struct hb_suite_env *env, struct hb_plan *out, int cpu, int mem,
+                       uint64_t bytes)
+{
+    char name[HB_NAME_LEN];
+    snprintf(name, sizeof(name), "lat-%d-%d", cpu, mem);
+    return hb_add_one(env, out, name, "chase", cpu, 1, HB_POLICY_BIND, mem, bytes);
+}
+
+static int hb_bw_kernel(const struct hb_suite_env *env, struct hb_plan *out, const char *kernel,
+                        int cpu, int mem, int threads, uint64_t bytes)
+{
+    const struct hb_options *o = env->opts;
+    enum hb_policy policy = o->policy_set ? o->policy : HB_POLICY_BIND;
+    char name[HB_NAME_LEN];
+    snprintf(name, sizeof(name), "bw-%s-%dt", kernel, threads);
+    return hb_add_one(env, out, name, kernel, cpu, threads, policy, mem, bytes);
+}
+
+/* --kernel a,b,c, one experiment each. */
+static int hb_bw_plan(const struct hb_suite_env *env, struct hb_plan *out, int cpu, int mem,
+                      uint64_t bytes)
+{
+    const struct hb_options *o = env->opts;
+    const struct hb_node *n = &env->topo->nodes[hb_topo_node_index(env->topo, cpu)];
+    int threads = o->threads ? o->threads : n->ncores;
+    char list[sizeof(o->kernels)];
+    snprintf(list, sizeof(list), "%s", o->kernels[0] ? o->kernels : "read");
+    char *save = NULL;
+    for (char *k = strtok_r(list, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
+        int rc = hb_bw_kernel(env, out, k, cpu, mem, threads, bytes);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+/* Topology is printed by the caller; here: latency, then every bandwidth kernel with one
+ * thread and with every core of the node. */
+static int hb_default_plan(const struct hb_suite_env *env, struct hb_plan *out, int cpu, int mem,
+                           uint64_t bytes)
+{
+    const struct hb_options *o = env->opts;
+    const struct hb_node *n = &env->topo->nodes[hb_topo_node_index(env->topo, cpu)];
+    int rc = hb_lat_plan(env, out, cpu, mem, bytes);
+    int counts[2] = {1, o->threads ? o->threads : n->ncores};
+    for (int c = 0; c < 2 && rc == 0; c++) {
+        if (c == 1 && counts[1] == counts[0])
+            break;
+        for (int k = 0; hb_default_bw_kernels[k] && rc == 0; k++)
+            rc = hb_bw_kernel(env, out, hb_default_bw_kernels[k], cpu, mem, counts[c], bytes);
+    }
+    return rc;
+}
+
+int hb_suite_local_plan(const struct hb_suite_env *env, struct hb_plan *out)
+{
+    const struct hb_options *o = env->opts;
+    int cpu, mem;
+    int rc = hb_local_nodes(env, &cpu, &mem);
+    if (rc)
+        return rc;
+    if (o->threads && (rc = hb_suite_check_threads(env->topo, cpu, o->threads)))
+        return rc;
+    uint64_t bytes = o->size ? o->size : env->default_bytes;
+    if (strcmp(o->command, "lat") == 0)
+        return hb_lat_plan(env, out, cpu, mem, bytes);
+    if (strcmp(o->command, "bw") == 0)
+        return hb_bw_plan(env, out, cpu, mem, bytes);
+    rc = hb_default_plan(env, out, cpu, mem, bytes);
+    if (rc == 0 && hb_topo_count_cpu_nodes(env->topo) > 1)
+        rc = hb_suite_matrix_plan(env, out);
+    return rc;
+}

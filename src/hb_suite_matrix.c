@@ -1,0 +1,353 @@
+/* `matrix`: latency and bandwidth for every CPU node x memory node, the relative cost in
+ * coreinfo's form, measured classes beside the firmware's, and a fleet table across hosts. */
+#include "hb_suite.h"
+
+#include "hb_error.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HB_MATRIX_KERNELS "read,write-nt,copy"
+
+static int hb_matrix_add(const struct hb_suite_env *env, struct hb_plan *out, const char *kernel,
+                         int cpu, int mem, int threads, uint64_t bytes)
+{
+    struct hb_kernel_ref k;
+    int rc = env->lookup(kernel, &k);
+    if (rc)
+        return rc;
+    struct hb_experiment e;
+    char name[HB_NAME_LEN];
+    snprintf(name, sizeof(name), "matrix-%s-%d-%d", k.latency ? "lat" : kernel, cpu, mem);
+    hb_suite_experiment(env, &e, "matrix", name, k.latency ? "latency" : "bandwidth");
+    rc = hb_suite_task(env, &e.tasks[0], cpu, 0, k.latency ? 1 : threads, kernel, HB_POLICY_BIND,
+                       mem, bytes);
+    e.ntasks = 1;
+    return rc ? rc : hb_plan_add(out, &e);
+}
+
+int hb_suite_matrix_plan(const struct hb_suite_env *env, struct hb_plan *out)
+{
+    const struct hb_options *o = env->opts;
+    const struct hb_topo *t = env->topo;
+    uint64_t bytes = o->size ? o->size : env->default_bytes;
+    char list[sizeof(o->kernels) + 8];
+    snprintf(list, sizeof(list), "chase,%s", o->kernels[0] ? o->kernels : HB_MATRIX_KERNELS);
+    char *save = NULL;
+    for (char *k = strtok_r(list, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
+        if (k != list && strcmp(k, "chase") == 0)
+            continue;
+        for (int i = 0; i < t->nnodes; i++) {
+            if (!t->nodes[i].has_cpus)
+                continue;
+            int threads = o->threads ? o->threads : t->nodes[i].ncores;
+            for (int j = 0; j < t->nnodes; j++) {
+                if (!t->nodes[j].has_memory)
+                    continue;
+                int rc = hb_matrix_add(env, out, k, t->nodes[i].os_index, t->nodes[j].os_index,
+                                       threads, bytes);
+                if (rc)
+                    return rc;
+            }
+        }
+    }
+    return 0;
+}
+
+/* One matrix being assembled: values by node index, NAN where not measured. */
+struct hb_grid {
+    const char *host;
+    const char *kernel;
+    bool latency;
+    double v[HB_MAX_NODES][HB_MAX_NODES];
+    json_t *rec[HB_MAX_NODES][HB_MAX_NODES];
+};
+
+static double hb_cost(const struct hb_grid *g, int i, int j, double best)
+{
+    double v = g->v[i][j];
+    return g->latency ? v / best : best / v;
+}
+
+/* Classes of measured cost: sorted, a new class wherever a value exceeds the first value of
+ * the current class by more than the threshold. */
+static void hb_measured_classes(const struct hb_topo *t, double cost[HB_MAX_NODES][HB_MAX_NODES],
+                                int cls[HB_MAX_NODES][HB_MAX_NODES], double thr)
+{
+    double sorted[HB_MAX_NODES * HB_MAX_NODES];
+    int n = 0;
+    for (int i = 0; i < t->nnodes; i++)
+        for (int j = 0; j < t->nnodes; j++)
+            if (!isnan(cost[i][j]))
+                sorted[n++] = cost[i][j];
+    for (int a = 1; a < n; a++)
+        for (int b = a; b > 0 && sorted[b] < sorted[b - 1]; b--) {
+            double x = sorted[b];
+            sorted[b] = sorted[b - 1];
+            sorted[b - 1] = x;
+        }
+    for (int i = 0; i < t->nnodes; i++)
+        for (int j = 0; j < t->nnodes; j++) {
+            cls[i][j] = -1;
+            if (isnan(cost[i][j]))
+                continue;
+            int c = 0;
+            double start = sorted[0];
+            for (int k = 1; k < n && sorted[k] <= cost[i][j]; k++)
+                if (sorted[k] > start * (1.0 + thr)) {
+                    c++;
+                    start = sorted[k];
+                }
+            cls[i][j] = c;
+        }
+}
+
+static json_t *hb_matrix_json(const struct hb_topo *t, bool cpu_rows, bool mem_cols,
+                              double m[HB_MAX_NODES][HB_MAX_NODES], int im[HB_MAX_NODES][HB_MAX_NODES],
+                              bool use_int)
+{
+    json_t *rows = json_array();
+    for (int i = 0; i < t->nnodes; i++) {
+        if (cpu_rows && !t->nodes[i].has_cpus)
+            continue;
+        json_t *row = json_array();
+        for (int j = 0; j < t->nnodes; j++) {
+            if (mem_cols && !t->nodes[j].has_memory)
+                continue;
+            if (use_int)
+                json_array_append_new(row, im[i][j] < 0 ? json_null() : json_integer(im[i][j]));
+            else
+                json_array_append_new(row, isnan(m[i][j]) ? json_null()
+                                                          : json_real(round(m[i][j] * 1000) / 1000));
+        }
+        json_array_append_new(rows, row);
+    }
+    return rows;
+}
+
+static void hb_flag(json_t *flags, const struct hb_topo *t, int i, int j, const char *reason)
+{
+    json_array_append_new(flags, json_pack("{s:i, s:i, s:s}", "cpu_node", t->nodes[i].os_index,
+                                           "mem_node", t->nodes[j].os_index, "reason", reason));
+}
+
+/* Matrix record and one cell record per measured pair. */
+static void hb_grid_emit(const struct hb_suite_env *env, struct hb_grid *g, json_t *derived)
+{
+    const struct hb_topo *t = env->topo;
+    double thr = env->opts->threshold_pct / 100.0;
+    double best = NAN;
+    for (int i = 0; i < t->nnodes; i++)
+        for (int j = 0; j < t->nnodes; j++)
+            if (!isnan(g->v[i][j]) && g->v[i][j] > 0 &&
+                (isnan(best) || (g->latency ? g->v[i][j] < best : g->v[i][j] > best)))
+                best = g->v[i][j];
+    double cost[HB_MAX_NODES][HB_MAX_NODES];
+    int hop[HB_MAX_NODES][HB_MAX_NODES], cls[HB_MAX_NODES][HB_MAX_NODES];
+    double dist[HB_MAX_NODES][HB_MAX_NODES];
+    for (int i = 0; i < t->nnodes; i++)
+        for (int j = 0; j < t->nnodes; j++) {
+            cost[i][j] = isnan(g->v[i][j]) || isnan(best) ? NAN : hb_cost(g, i, j, best);
+            hop[i][j] = t->hop_class ? hb_topo_hops(t, i, j) : -1;
+            dist[i][j] = t->distances ? (double)hb_topo_distance(t, i, j) : NAN;
+        }
+    hb_measured_classes(t, cost, cls, thr);
+    json_t *flags = json_array();
+    for (int i = 0; i < t->nnodes; i++)
+        for (int j = 0; j < t->nnodes; j++) {
+            if (isnan(cost[i][j]))
+                continue;
+            char why[160];
+            if (hop[i][j] >= 0 && cls[i][j] != hop[i][j]) {
+                snprintf(why, sizeof(why), "measured class %d, firmware hop class %d", cls[i][j],
+                         hop[i][j]);
+                hb_flag(flags, t, i, j, why);
+            }
+            double class_best = NAN;
+            for (int a = 0; a < t->nnodes && hop[i][j] >= 0; a++)
+                for (int b = 0; b < t->nnodes; b++)
+                    if (hop[a][b] == hop[i][j] && !isnan(cost[a][b]) &&
+                        (isnan(class_best) || cost[a][b] < class_best))
+                        class_best = cost[a][b];
+            if (!isnan(class_best) && cost[i][j] > class_best * (1.0 + thr)) {
+                snprintf(why, sizeof(why),
+                         "%.1f%% costlier than the cheapest pair of hop class %d (threshold %g%%)",
+                         (cost[i][j] / class_best - 1.0) * 100.0, hop[i][j],
+                         env->opts->threshold_pct);
+                hb_flag(flags, t, i, j, why);
+            }
+        }
+    json_t *rows = json_array(), *cols = json_array();
+    for (int i = 0; i < t->nnodes; i++) {
+        if (t->nodes[i].has_cpus)
+            json_array_append_new(rows, json_integer(t->nodes[i].os_index));
+        if (t->nodes[i].has_memory)
+            json_array_append_new(cols, json_integer(t->nodes[i].os_index));
+    }
+    json_t *m = json_pack(
+        "{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:f}", "type",
+        "matrix", "suite", "matrix", "host", g->host, "metric", g->latency ? "latency" : "bandwidth",
+        "kernel", g->kernel, "unit", g->latency ? "ns" : "GBps", "rows", rows, "cols", cols,
+        "values", hb_matrix_json(t, true, true, g->v, NULL, false), "relative",
+        hb_matrix_json(t, true, true, cost, NULL, false), "distances",
+        t->distances ? hb_matrix_json(t, true, true, dist, NULL, false) : json_null(), "hop_class",
+        t->hop_class ? hb_matrix_json(t, true, true, NULL, hop, true) : json_null(),
+        "measured_class", hb_matrix_json(t, true, true, NULL, cls, true), "flags", flags,
+        "threshold_pct", env->opts->threshold_pct);
+    json_array_append_new(derived, m);
+    for (int i = 0; i < t->nnodes; i++)
+        for (int j = 0; j < t->nnodes; j++) {
+            if (isnan(cost[i][j]))
+                continue;
+            json_t *src = g->rec[i][j];
+            json_t *cell = json_pack(
+                "{s:s, s:s, s:O, s:s, s:s, s:s, s:i, s:i, s:O, s:O, s:f, s:s, s:f, s:o, s:O}",
+                "type", "cell", "suite", "matrix", "experiment", json_object_get(src, "experiment"),
+                "host", g->host, "metric", g->latency ? "latency" : "bandwidth", "kernel",
+                g->kernel, "cpu_node", t->nodes[i].os_index, "mem_node", t->nodes[j].os_index,
+                "hops", json_object_get(src, "hops"), "distance", json_object_get(src, "distance"),
+                "value", g->v[i][j], "unit", g->latency ? "ns" : "GBps", "relative",
+                round(cost[i][j] * 1000) / 1000, "measured_class", json_integer(cls[i][j]),
+                "status", json_object_get(src, "status"));
+            json_array_append_new(derived, cell);
+        }
+}
+
+static struct hb_grid *hb_grid_get(struct hb_grid **grids, int *n, const char *host,
+                                   const char *kernel, bool latency)
+{
+    for (int g = 0; g < *n; g++)
+        if (strcmp(grids[g]->host, host) == 0 && strcmp(grids[g]->kernel, kernel) == 0)
+            return grids[g];
+    if (*n >= 256)
+        return NULL;
+    struct hb_grid *g = calloc(1, sizeof(*g));
+    if (!g)
+        return NULL;
+    g->host = host;
+    g->kernel = kernel;
+    g->latency = latency;
+    for (int i = 0; i < HB_MAX_NODES; i++)
+        for (int j = 0; j < HB_MAX_NODES; j++)
+            g->v[i][j] = NAN;
+    grids[(*n)++] = g;
+    return g;
+}
+
+static double hb_median(double *v, int n)
+{
+    for (int a = 1; a < n; a++)
+        for (int b = a; b > 0 && v[b] < v[b - 1]; b--) {
+            double x = v[b];
+            v[b] = v[b - 1];
+            v[b - 1] = x;
+        }
+    return n == 0 ? NAN : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
+}
+
+/* Per host: local latency, local read bandwidth, worst remote/local latency ratio; a host more
+ * than 10% worse than the median on any of them is flagged. */
+static void hb_fleet(const struct hb_topo *t, struct hb_grid **grids, int ng, json_t *derived)
+{
+    const char *hosts[256];
+    double lat[256], bw[256], ratio[256];
+    int nh = 0;
+    for (int g = 0; g < ng; g++) {
+        int h = 0;
+        while (h < nh && strcmp(hosts[h], grids[g]->host) != 0)
+            h++;
+        if (h == nh) {
+            hosts[nh] = grids[g]->host;
+            lat[nh] = bw[nh] = ratio[nh] = NAN;
+            nh++;
+        }
+        double local = 0.0, worst = 0.0;
+        int nl = 0;
+        for (int i = 0; i < t->nnodes; i++)
+            if (!isnan(grids[g]->v[i][i])) {
+                local += grids[g]->v[i][i];
+                nl++;
+            }
+        local = nl ? local / nl : NAN;
+        for (int i = 0; i < t->nnodes; i++)
+            for (int j = 0; j < t->nnodes; j++)
+                if (i != j && !isnan(grids[g]->v[i][j]) && grids[g]->v[i][j] > worst)
+                    worst = grids[g]->v[i][j];
+        if (grids[g]->latency) {
+            lat[h] = local;
+            ratio[h] = worst > 0.0 ? worst / local : 1.0;
+        } else if (strcmp(grids[g]->kernel, "read") == 0) {
+            bw[h] = local;
+        }
+    }
+    if (nh < 2)
+        return;
+    double tmp[256];
+    memcpy(tmp, lat, sizeof(double) * (size_t)nh);
+    double mlat = hb_median(tmp, nh);
+    memcpy(tmp, bw, sizeof(double) * (size_t)nh);
+    double mbw = hb_median(tmp, nh);
+    memcpy(tmp, ratio, sizeof(double) * (size_t)nh);
+    double mratio = hb_median(tmp, nh);
+    json_t *list = json_array();
+    for (int h = 0; h < nh; h++) {
+        char why[200] = "";
+        if (lat[h] > mlat * 1.1)
+            snprintf(why + strlen(why), sizeof(why) - strlen(why), "local latency %.0f%% above median; ",
+                     (lat[h] / mlat - 1) * 100);
+        if (bw[h] < mbw / 1.1)
+            snprintf(why + strlen(why), sizeof(why) - strlen(why),
+                     "local read bandwidth %.0f%% below median; ", (1 - bw[h] / mbw) * 100);
+        if (ratio[h] > mratio * 1.1)
+            snprintf(why + strlen(why), sizeof(why) - strlen(why),
+                     "remote/local ratio %.0f%% above median; ", (ratio[h] / mratio - 1) * 100);
+        json_array_append_new(
+            list, json_pack("{s:s, s:o, s:o, s:o, s:b, s:s}", "host", hosts[h], "lat_ns_local",
+                            isnan(lat[h]) ? json_null() : json_real(lat[h]), "bw_GBps_local_read",
+                            isnan(bw[h]) ? json_null() : json_real(bw[h]), "worst_remote_ratio",
+                            isnan(ratio[h]) ? json_null() : json_real(ratio[h]), "outlier",
+                            why[0] != '\0', "reason", why));
+    }
+    json_array_append_new(derived,
+                          json_pack("{s:s, s:s, s:o, s:{s:o, s:o, s:o}}", "type", "fleet", "suite",
+                                    "matrix", "hosts", list, "median", "lat_ns_local",
+                                    isnan(mlat) ? json_null() : json_real(mlat),
+                                    "bw_GBps_local_read", isnan(mbw) ? json_null() : json_real(mbw),
+                                    "worst_remote_ratio",
+                                    isnan(mratio) ? json_null() : json_real(mratio)));
+}
+
+int hb_suite_matrix_derive(const struct hb_suite_env *env, json_t *measured, json_t *derived)
+{
+    const struct hb_topo *t = env->topo;
+    struct hb_grid *grids[256];
+    int ng = 0;
+    size_t k;
+    json_t *rec;
+    json_array_foreach(measured, k, rec)
+    {
+        const char *suite = json_string_value(json_object_get(rec, "suite"));
+        const char *role = json_string_value(json_object_get(rec, "role"));
+        if (!suite || strcmp(suite, "matrix") != 0 || !role || strcmp(role, "foreground") != 0)
+            continue;
+        bool latency = strcmp(json_string_value(json_object_get(rec, "metric")), "latency") == 0;
+        json_t *value = json_object_get(rec, latency ? "lat_ns_median" : "bw_GBps_best");
+        int i = hb_topo_node_index(t, (int)json_integer_value(json_object_get(rec, "cpu_node")));
+        int j = hb_topo_node_index(t, (int)json_integer_value(json_object_get(rec, "mem_node")));
+        struct hb_grid *g =
+            hb_grid_get(grids, &ng, json_string_value(json_object_get(rec, "host")),
+                        json_string_value(json_object_get(rec, "kernel")), latency);
+        if (!g || i < 0 || j < 0 || !value)
+            continue;
+        g->v[i][j] = json_number_value(value);
+        g->rec[i][j] = rec;
+    }
+    for (int g = 0; g < ng; g++)
+        hb_grid_emit(env, grids[g], derived);
+    hb_fleet(t, grids, ng, derived);
+    for (int g = 0; g < ng; g++)
+        free(grids[g]);
+    return 0;
+}

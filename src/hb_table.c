@@ -1,0 +1,175 @@
+/* The table format: records printed for people. */
+#include "hb_output.h"
+
+#include "hb_size.h"
+
+#include <string.h>
+
+static const char *hb_str(json_t *rec, const char *key)
+{
+    const char *s = json_string_value(json_object_get(rec, key));
+    return s ? s : "";
+}
+
+static void hb_table_run(FILE *f, json_t *rec)
+{
+    json_t *sizes = json_object_get(rec, "sizes");
+    char sz[32];
+    fprintf(f, "# hopbench %s (git %s): %s\n", hb_str(rec, "hopbench_version"),
+            hb_str(rec, "git_sha"), hb_str(rec, "command_line"));
+    fprintf(f, "# simd %s, size %s (%s), THP %s, NUMA balancing %s\n", hb_str(rec, "simd"),
+            hb_size_format((uint64_t)json_integer_value(json_object_get(sizes, "size_bytes")), sz,
+                           sizeof(sz)),
+            hb_str(sizes, "size_source"), hb_str(json_object_get(rec, "thp"), "enabled"),
+            hb_str(rec, "numa_balancing"));
+}
+
+/* Cells print with `decimals` digits after the point; integers as they are. */
+static void hb_table_matrix_rows(FILE *f, json_t *rows, json_t *cols, json_t *m, int decimals)
+{
+    fprintf(f, "%8s", "cpu\\mem");
+    size_t j, i;
+    json_t *v;
+    json_array_foreach(cols, j, v) fprintf(f, " %9lld", (long long)json_integer_value(v));
+    fputc('\n', f);
+    json_array_foreach(rows, i, v)
+    {
+        fprintf(f, "%8lld", (long long)json_integer_value(v));
+        json_t *row = json_array_get(m, i);
+        for (j = 0; j < json_array_size(cols); j++) {
+            json_t *c = json_array_get(row, j);
+            if (!c || json_is_null(c))
+                fprintf(f, " %9s", "-");
+            else if (json_is_integer(c))
+                fprintf(f, " %9lld", (long long)json_integer_value(c));
+            else
+                fprintf(f, " %9.*f", decimals, json_number_value(c));
+        }
+        fputc('\n', f);
+    }
+}
+
+static void hb_table_topology(FILE *f, json_t *rec)
+{
+    size_t i;
+    json_t *n;
+    fprintf(f, "%-5s %-6s %-12s %10s %10s\n", "node", "cpus", "cpu list", "memory", "free");
+    json_array_foreach(json_object_get(rec, "nodes"), i, n)
+    {
+        char list[64] = "", a[32], b[32];
+        json_t *cpus = json_object_get(n, "cpus");
+        size_t nc = json_array_size(cpus);
+        if (nc)
+            snprintf(list, sizeof(list), "%lld-%lld",
+                     (long long)json_integer_value(json_array_get(cpus, 0)),
+                     (long long)json_integer_value(json_array_get(cpus, nc - 1)));
+        fprintf(f, "%-5lld %-6zu %-12s %10s %10s%s\n",
+                (long long)json_integer_value(json_object_get(n, "os_index")), nc,
+                nc ? list : "(none)",
+                hb_size_format((uint64_t)json_integer_value(json_object_get(n, "mem_bytes")), a,
+                               sizeof(a)),
+                hb_size_format((uint64_t)json_integer_value(json_object_get(n, "mem_free_bytes")),
+                               b, sizeof(b)),
+                !json_is_true(json_object_get(n, "has_cpus"))     ? "  memory-only"
+                : !json_is_true(json_object_get(n, "has_memory")) ? "  no memory"
+                                                                  : "");
+    }
+    json_t *d = json_object_get(rec, "distances");
+    if (!d || json_is_null(d)) {
+        fprintf(f, "distances: none (the firmware gives no distance table)\n");
+        return;
+    }
+    json_t *ids = json_array();
+    json_array_foreach(json_object_get(rec, "nodes"), i, n)
+        json_array_append(ids, json_object_get(n, "os_index"));
+    fprintf(f, "firmware distances:\n");
+    hb_table_matrix_rows(f, ids, ids, d, 0);
+    fprintf(f, "hop classes:\n");
+    hb_table_matrix_rows(f, ids, ids, json_object_get(rec, "hop_class"), 0);
+    json_decref(ids);
+}
+
+static void hb_table_measurement(FILE *f, json_t *rec)
+{
+    static int header_done;
+    if (!header_done) {
+        fprintf(f, "%-22s %-12s %-9s %4s %9s %12s %-6s %8s %s\n", "experiment", "label", "kernel",
+                "thr", "size", "value", "unit", "pages%", "status");
+        header_done = 1;
+    }
+    char sz[32];
+    json_t *lat = json_object_get(rec, "lat_ns_median");
+    json_t *bw = json_object_get(rec, "bw_GBps_best");
+    json_t *ach = json_object_get(rec, "bw_GBps_achieved");
+    double value = lat ? json_number_value(lat) : bw ? json_number_value(bw) : json_number_value(ach);
+    const char *unit = lat ? "ns" : "GB/s";
+    fprintf(f, "%-22s %-12s %-9s %4lld %9s %12.2f %-6s %8.2f %s%s%s\n", hb_str(rec, "experiment"),
+            hb_str(rec, "label"), hb_str(rec, "kernel"),
+            (long long)json_integer_value(json_object_get(rec, "threads")),
+            hb_size_format((uint64_t)json_integer_value(json_object_get(rec, "bytes")), sz,
+                           sizeof(sz)),
+            value, unit, json_number_value(json_object_get(rec, "pages_on_target_pct")),
+            hb_str(rec, "status"), *hb_str(rec, "note") ? ": " : "", hb_str(rec, "note"));
+}
+
+static void hb_table_matrix(FILE *f, json_t *rec)
+{
+    json_t *rows = json_object_get(rec, "rows"), *cols = json_object_get(rec, "cols");
+    fprintf(f, "\n%s %s matrix (%s), host %s:\n", hb_str(rec, "metric"), hb_str(rec, "kernel"),
+            hb_str(rec, "unit"), hb_str(rec, "host"));
+    hb_table_matrix_rows(f, rows, cols, json_object_get(rec, "values"), 2);
+    fprintf(f, "Approximate Cross-NUMA Node Access Cost (relative to fastest):\n");
+    hb_table_matrix_rows(f, rows, cols, json_object_get(rec, "relative"), 1);
+    json_t *mc = json_object_get(rec, "measured_class");
+    if (json_array_size(rows) * json_array_size(cols) > 1) {
+        fprintf(f, "firmware hop classes:\n");
+        hb_table_matrix_rows(f, rows, cols, json_object_get(rec, "hop_class"), 0);
+        fprintf(f, "measured classes:\n");
+        hb_table_matrix_rows(f, rows, cols, mc, 0);
+    }
+    size_t i;
+    json_t *fl;
+    json_array_foreach(json_object_get(rec, "flags"), i, fl)
+        fprintf(f, "flag: cpu node %lld -> memory node %lld: %s\n",
+                (long long)json_integer_value(json_object_get(fl, "cpu_node")),
+                (long long)json_integer_value(json_object_get(fl, "mem_node")),
+                hb_str(fl, "reason"));
+}
+
+static void hb_table_fleet(FILE *f, json_t *rec)
+{
+    size_t i;
+    json_t *h;
+    fprintf(f, "\nfleet: %-20s %12s %14s %14s %s\n", "host", "local ns", "local GB/s",
+            "remote/local", "");
+    json_array_foreach(json_object_get(rec, "hosts"), i, h)
+        fprintf(f, "       %-20s %12.1f %14.2f %14.2f %s%s\n", hb_str(h, "host"),
+                json_number_value(json_object_get(h, "lat_ns_local")),
+                json_number_value(json_object_get(h, "bw_GBps_local_read")),
+                json_number_value(json_object_get(h, "worst_remote_ratio")),
+                json_is_true(json_object_get(h, "outlier")) ? "OUTLIER: " : "",
+                hb_str(h, "reason"));
+}
+
+void hb_table_print(FILE *f, json_t *rec)
+{
+    const char *type = hb_str(rec, "type");
+    if (strcmp(type, "run") == 0)
+        hb_table_run(f, rec);
+    else if (strcmp(type, "topology") == 0)
+        hb_table_topology(f, rec);
+    else if (strcmp(type, "measurement") == 0)
+        hb_table_measurement(f, rec);
+    else if (strcmp(type, "matrix") == 0)
+        hb_table_matrix(f, rec);
+    else if (strcmp(type, "fleet") == 0)
+        hb_table_fleet(f, rec);
+    else if (strcmp(type, "note") == 0)
+        fprintf(f, "note: %s\n", hb_str(rec, "text"));
+    else if (strcmp(type, "summary") == 0)
+        fprintf(f, "# %s: %lld experiments, %lld ok, %lld failed, %.1f s\n", hb_str(rec, "suite"),
+                (long long)json_integer_value(json_object_get(rec, "experiments")),
+                (long long)json_integer_value(json_object_get(rec, "ok")),
+                (long long)json_integer_value(json_object_get(rec, "failed")),
+                json_number_value(json_object_get(rec, "elapsed_s")));
+}

@@ -1,0 +1,325 @@
+/* hopbench: the entry point. Parses and checks everything before MPI starts, so bad input
+ * fails fast with one line on one rank; then runs the plan under MPI (DESIGN.md §1). */
+#include "hb_error.h"
+#include "hb_exec.h"
+#include "hb_kernel.h"
+#include "hb_options.h"
+#include "hb_output.h"
+#include "hb_progress.h"
+#include "hb_record.h"
+#include "hb_simd.h"
+#include "hb_sizes.h"
+#include "hb_suite.h"
+#include "hb_timer.h"
+#include "hb_world.h"
+
+#include <errno.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Under mpirun/srun every rank parses the same argv: only the first one speaks. */
+static int hb_is_first_rank(void)
+{
+    static const char *const vars[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK",
+                                       "SLURM_PROCID", NULL};
+    for (int i = 0; vars[i]; i++) {
+        const char *v = getenv(vars[i]);
+        if (v)
+            return strcmp(v, "0") == 0;
+    }
+    return 1;
+}
+
+static int hb_fail(int rc)
+{
+    if (hb_is_first_rank())
+        fprintf(stderr, "hopbench: %s\n", hb_err_msg());
+    return hb_err_exit_code(rc);
+}
+
+/* libgomp reads OMP_PLACES / OMP_PROC_BIND when it loads, before main: set sensible defaults
+ * and start again so they take effect. The run record says they were ours. */
+static void hb_omp_defaults(char **argv)
+{
+    if (getenv("HOPBENCH_OMP_DEFAULTS") || (getenv("OMP_PLACES") && getenv("OMP_PROC_BIND")))
+        return;
+    setenv("HOPBENCH_OMP_DEFAULTS", "1", 1);
+    if (!getenv("OMP_PLACES"))
+        setenv("OMP_PLACES", "cores", 1);
+    if (!getenv("OMP_PROC_BIND"))
+        setenv("OMP_PROC_BIND", "close", 1);
+    execv("/proc/self/exe", argv);
+    /* Not fatal: threads are still checked against their node before anything is timed. */
+}
+
+static int hb_lookup_kernel(const char *name, struct hb_kernel_ref *out)
+{
+    const struct hb_kernel *k = hb_kernel_find(name);
+    if (!k)
+        return -EINVAL;
+    out->name = k->name;
+    out->access = k->access;
+    out->latency = k->kind == HB_KIND_LATENCY;
+    return 0;
+}
+
+static int hb_print_topo(const struct hb_topo *t, const struct hb_options *o)
+{
+    json_t *rec = hb_record_topology(t);
+    char mpirun[512], srun[512];
+    hb_topo_launch_lines(t, mpirun, sizeof(mpirun), srun, sizeof(srun));
+    json_object_set_new(rec, "mpirun", json_string(mpirun));
+    json_object_set_new(rec, "srun", json_string(srun));
+    struct hb_sink *sink = NULL;
+    int rc = hb_sink_open(o->format == HB_FORMAT_TABLE ? HB_FORMAT_TABLE : HB_FORMAT_JSONL,
+                          o->output, &sink);
+    if (rc == 0)
+        rc = hb_sink_write(sink, rec);
+    if (rc == 0 && o->format == HB_FORMAT_TABLE && !o->output[0])
+        printf("one rank per NUMA node:\n  %s\n  %s\n", mpirun, srun);
+    json_decref(rec);
+    int crc = hb_sink_close(sink, rc == 0);
+    return rc ? rc : crc;
+}
+
+static int hb_print_plan(const struct hb_plan *plan, const struct hb_options *o)
+{
+    struct hb_sink *sink = NULL;
+    int rc = hb_sink_open(HB_FORMAT_JSONL, o->output, &sink);
+    for (int i = 0; rc == 0 && i < plan->n; i++) {
+        const struct hb_experiment *e = &plan->exps[i];
+        json_t *tasks = json_array();
+        for (int k = 0; k < e->ntasks; k++) {
+            const struct hb_task *task = &e->tasks[k];
+            json_t *set = json_array();
+            for (int b = 0; b < 64; b++)
+                if ((task->mem_nodes_mask >> b) & 1)
+                    json_array_append_new(set, json_integer(b));
+            json_array_append_new(
+                tasks,
+                json_pack("{s:s, s:i, s:i, s:i, s:s, s:s, s:o, s:s, s:o, s:o, s:o, s:I, s:s, "
+                          "s:s, s:f}",
+                          "role", task->role == HB_ROLE_FG ? "foreground" : "background",
+                          "cpu_node", task->cpu_node, "first_thread", task->first_thread,
+                          "threads", task->threads, "kernel", task->kernel, "access",
+                          task->access, "mem_node",
+                          task->mem_node >= 0 ? json_integer(task->mem_node) : json_null(),
+                          "policy", hb_policy_name(task->policy), "mem_nodes", set, "hops",
+                          task->hops >= 0 ? json_integer(task->hops) : json_null(), "distance",
+                          task->distance ? json_integer((json_int_t)task->distance) : json_null(),
+                          "bytes", (json_int_t)task->bytes, "pages", hb_pages_name(task->pages),
+                          "label", task->label, "bg_rate_GBps", task->bg_rate_GBps));
+        }
+        json_t *rec = json_pack("{s:s, s:s, s:s, s:s, s:s, s:i, s:o}", "type", "experiment",
+                                "suite", e->suite, "name", e->name, "label",
+                                e->ntasks ? e->tasks[0].label : "", "metric", e->metric, "reps",
+                                e->reps, "tasks", tasks);
+        rc = hb_sink_write(sink, rec);
+        json_decref(rec);
+    }
+    int crc = sink ? hb_sink_close(sink, rc == 0) : 0;
+    return rc ? rc : crc;
+}
+
+struct hb_run_ctx {
+    struct hb_sink *sink;
+    struct hb_progress *progress;
+};
+
+static int hb_emit(json_t *rec, void *ctx)
+{
+    struct hb_run_ctx *rc = ctx;
+    hb_progress_clear(rc->progress);
+    return hb_sink_write(rc->sink, rec);
+}
+
+static void hb_on_progress(int i, int n, const struct hb_experiment *e, void *ctx)
+{
+    struct hb_run_ctx *rc = ctx;
+    hb_progress_step(rc->progress, i, n, e->name);
+}
+
+/* Add what only the MPI layer knows to the run record. */
+static void hb_run_record_mpi(json_t *run, const struct hb_world *w)
+{
+    char lib[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len = 0, major = 0, minor = 0;
+    MPI_Get_library_version(lib, &len);
+    MPI_Get_version(&major, &minor);
+    lib[strcspn(lib, ",\n")] = '\0';
+    json_t *versions = json_object_get(run, "versions");
+    json_object_set_new(versions, "mpi_library", json_string(lib));
+    char std[16];
+    snprintf(std, sizeof(std), "%d.%d", major, minor);
+    json_object_set_new(versions, "mpi", json_string(std));
+    json_t *hosts = json_array();
+    for (int h = 0; h < w->nhosts; h++)
+        json_array_append_new(hosts, json_string(w->hosts[h]));
+    json_object_set_new(run, "hosts", hosts);
+    json_object_set_new(run, "ranks", json_integer(w->size));
+    json_t *layout = json_array();
+    for (int r = 0; r < w->size; r++)
+        json_array_append_new(layout, json_pack("{s:i, s:s, s:i}", "rank", r, "host",
+                                                w->hosts[w->rank_host[r]], "node",
+                                                w->rank_node[r]));
+    json_object_set_new(run, "rank_layout", layout);
+}
+
+/* Rank 0: derived records (matrices, fleet) and the summary. */
+static int hb_finish(const struct hb_suite_env *env, json_t *measured, struct hb_sink *sink,
+                     double t0)
+{
+    json_t *derived = json_array();
+    int rc = hb_suite_derive(env, measured, derived);
+    size_t i;
+    json_t *rec;
+    json_array_foreach(derived, i, rec) if (rc == 0) rc = hb_sink_write(sink, rec);
+    json_decref(derived);
+    int ok = 0, failed = 0;
+    json_t *cells = json_array();
+    json_array_foreach(measured, i, rec)
+    {
+        const char *st = json_string_value(json_object_get(rec, "status"));
+        ok += st && strcmp(st, "ok") == 0;
+        failed += st && strcmp(st, "failed") == 0;
+        if (strcmp(json_string_value(json_object_get(rec, "role")), "foreground") == 0)
+            json_array_append_new(cells, json_pack("{s:O, s:O}", "experiment",
+                                                   json_object_get(rec, "experiment"), "elapsed_s",
+                                                   json_object_get(rec, "elapsed_s")));
+    }
+    json_t *sum = json_pack("{s:s, s:s, s:I, s:i, s:i, s:f, s:o}", "type", "summary", "suite",
+                            env->opts->command[0] ? env->opts->command : "default", "experiments",
+                            (json_int_t)json_array_size(cells), "ok", ok, "failed", failed,
+                            "elapsed_s", hb_now() - t0, "cell_s", cells);
+    if (rc == 0)
+        rc = hb_sink_write(sink, sum);
+    json_decref(sum);
+    return rc;
+}
+
+static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct hb_plan *plan,
+                  const char *size_source, uint64_t llc)
+{
+    const struct hb_options *o = env->opts;
+    const struct hb_topo *t = env->topo;
+    struct hb_world w;
+    if (hb_world_init(&argc, &argv, t, &w) != 0)
+        return hb_fail(-HB_EENV);
+    const char *args = strchr(o->command_line, ' ');
+    int rc = hb_world_check_layout(&w, t, args ? args + 1 : "");
+    if (rc) {
+        if (w.rank == 0)
+            fprintf(stderr, "hopbench: %s\n", hb_err_msg());
+        hb_world_finalize(&w);
+        return HB_EXIT_ENV;
+    }
+    double t0 = hb_now();
+    struct hb_run_ctx ctx = {0};
+    int open_rc = 0;
+    json_t *measured = json_array();
+    if (w.rank == 0) {
+        open_rc = hb_sink_open(o->format, o->output, &ctx.sink);
+        if (open_rc)
+            fprintf(stderr, "hopbench: %s\n", hb_err_msg());
+    }
+    MPI_Bcast(&open_rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (open_rc) {
+        hb_world_finalize(&w);
+        json_decref(measured);
+        return hb_err_exit_code(open_rc);
+    }
+    const char *simd = hb_simd_name(hb_simd_active());
+    int wrc = 0;
+    if (w.rank == 0) {
+        ctx.progress = hb_progress_new(o->quiet, o->progress);
+        json_t *run = hb_record_run(t, o, simd, env->default_bytes, size_source, llc);
+        hb_run_record_mpi(run, &w);
+        wrc = hb_sink_write(ctx.sink, run);
+        json_decref(run);
+        if (wrc == 0 && o->format == HB_FORMAT_TABLE) {
+            json_t *topo = hb_record_topology(t);
+            wrc = hb_sink_write(ctx.sink, topo);
+            json_decref(topo);
+        }
+        const char *note = hb_suite_note(env);
+        if (wrc == 0 && note) {
+            json_t *rec = json_pack("{s:s, s:s}", "type", "note", "text", note);
+            wrc = hb_sink_write(ctx.sink, rec);
+            json_decref(rec);
+        }
+    }
+    struct hb_exec_io io = {hb_emit, hb_on_progress, &ctx, simd, o->allow_misplaced};
+    int code = hb_exec_plan(&w, t, plan, &io, measured);
+    if (w.rank == 0) {
+        if (code == 0 && wrc == 0)
+            wrc = hb_finish(env, measured, ctx.sink, t0);
+        hb_progress_free(ctx.progress);
+        if (hb_sink_close(ctx.sink, true) != 0 || wrc != 0) {
+            fprintf(stderr, "hopbench: %s\n", hb_err_msg());
+            code = code ? code : HB_EXIT_ENV;
+        }
+    }
+    json_decref(measured);
+    MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    hb_world_finalize(&w);
+    return code;
+}
+
+int main(int argc, char **argv)
+{
+    hb_omp_defaults(argv);
+
+    struct hb_options o;
+    int rc = hb_options_parse(argc, argv, &o);
+    if (rc == 1) {
+        hb_kernel_help(stdout);
+        return HB_EXIT_OK;
+    }
+    if (rc == 2)
+        return HB_EXIT_OK;
+    if (rc)
+        return hb_fail(rc);
+    if (o.kernels[0]) {
+        char list[sizeof(o.kernels)], *save = NULL;
+        snprintf(list, sizeof(list), "%s", o.kernels);
+        for (char *k = strtok_r(list, ",", &save); k; k = strtok_r(NULL, ",", &save))
+            if (!hb_kernel_find(k))
+                return hb_fail(-EINVAL);
+    }
+    if ((rc = hb_simd_select(o.simd[0] ? o.simd : NULL)))
+        return hb_fail(rc);
+
+    struct hb_topo *t = NULL;
+    if ((rc = hb_topo_load(o.topology[0] ? o.topology : NULL, &t)))
+        return hb_fail(rc);
+    if (!t->is_this_system && !o.dry_run && strcmp(o.command, "topo") != 0) {
+        hb_err_set("--topology %s describes another machine: nothing can run on it; add "
+                   "--dry-run to print the plan, or use 'hopbench topo --topology %s'",
+                   o.topology, o.topology);
+        hb_topo_free(t);
+        return hb_fail(-EINVAL);
+    }
+    if (strcmp(o.command, "topo") == 0) {
+        rc = hb_print_topo(t, &o);
+        hb_topo_free(t);
+        return rc ? hb_fail(rc) : HB_EXIT_OK;
+    }
+
+    char size_source[256];
+    uint64_t llc = 0;
+    struct hb_suite_env env = {t, &o, hb_lookup_kernel, 0};
+    env.default_bytes = hb_sizes_default(t, size_source, sizeof(size_source), &llc);
+    struct hb_plan plan = {0};
+    int code = HB_EXIT_OK;
+    rc = hb_suite_plan(&env, &plan);
+    if (rc == 0 && o.dry_run)
+        rc = hb_print_plan(&plan, &o);
+    else if (rc == 0)
+        code = hb_run(argc, argv, &env, &plan, size_source, llc);
+    hb_plan_free(&plan);
+    hb_topo_free(t);
+    return rc ? hb_fail(rc) : code;
+}
