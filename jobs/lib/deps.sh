@@ -1,0 +1,42 @@
+# Debian packages hopbench needs, installed when missing (sourced by jobs/run-local.sh and
+# tests/run.sh). As root they are installed; otherwise the exact command is printed and the
+# caller stops.
+
+HB_PKGS_BUILD="cmake make gcc pkg-config libhwloc-dev hwloc libopenmpi-dev openmpi-bin libjansson-dev"
+HB_PKGS_TEST="qemu-system-x86 munge slurmctld slurmd slurm-client clang libclang-rt-dev chromium"
+
+hb_missing_pkgs() {
+    local p missing=()
+    for p in "$@"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+            missing+=("$p")
+    done
+    echo "${missing[*]}"
+}
+
+# hb_deps_ensure PKG...: install what is missing or say exactly what to install.
+hb_deps_ensure() {
+    command -v dpkg-query >/dev/null 2>&1 || {
+        echo "hopbench: not a Debian system: install $* with your package manager" >&2
+        return 1
+    }
+    local missing
+    missing=$(hb_missing_pkgs "$@")
+    [ -z "$missing" ] && return 0
+    if [ "$(id -u)" != 0 ]; then
+        echo "hopbench: missing packages; run as root: apt-get install -y --no-install-recommends $missing" >&2
+        return 1
+    fi
+    echo "hopbench: installing $missing" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    # shellcheck disable=SC2086
+    apt-get install -y -q --no-install-recommends $missing >/dev/null ||
+        { apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends $missing >/dev/null; }
+}
+
+# Open MPI refuses root unless told; tests and local runs are often root in containers.
+hb_mpi_root_env() {
+    if [ "$(id -u)" = 0 ]; then
+        export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    fi
+}

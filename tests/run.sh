@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs what is missing (Debian packages), builds, and runs every test with CTest:
+# first the unit and cli labels under AddressSanitizer + UBSan (leak checking on), then the
+# whole suite on the release build. Ends with CTest's summary line.
+set -euo pipefail
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=../jobs/lib/deps.sh
+. "$top/jobs/lib/deps.sh"
+# shellcheck disable=SC2086
+hb_deps_ensure $HB_PKGS_BUILD $HB_PKGS_TEST
+hb_mpi_root_env
+jobs=$(nproc)
+
+cmake -S "$top" -B "$top/build" -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$top/build" -j"$jobs"
+cmake -S "$top" -B "$top/build-asan" -DCMAKE_BUILD_TYPE=Debug -DHB_SANITIZE=ON >/dev/null
+cmake --build "$top/build-asan" -j"$jobs"
+
+export LSAN_OPTIONS="suppressions=$top/tests/lsan.supp:print_suppressions=0"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+ctest --test-dir "$top/build-asan" -L '^(unit|cli)$' --output-on-failure -j"$jobs"
+ctest --test-dir "$top/build" --output-on-failure -j"$jobs" "$@"
