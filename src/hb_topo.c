@@ -81,8 +81,11 @@ static int topo_assign_cpus(struct hb_topo *t, hwloc_bitmap_t *cpus)
         bool sysfs_ok = true;
         for (int i = 0; i < t->nnodes && sysfs_ok; i++) {
             char list[4096];
-            sysfs_ok = topo_sysfs_read(t->nodes[i].os_index, "cpulist", list, sizeof(list)) == 0 &&
-                       hwloc_bitmap_list_sscanf(cpus[i], list) == 0;
+            sysfs_ok = topo_sysfs_read(t->nodes[i].os_index, "cpulist", list, sizeof(list)) == 0;
+            /* hwloc 2.9 parses "0\n" (a one-CPU node) as an empty set and still returns 0,
+             * which made every one-CPU node look memory-only: drop the newline first. */
+            list[strcspn(list, "\n")] = '\0';
+            sysfs_ok = sysfs_ok && hwloc_bitmap_list_sscanf(cpus[i], list) == 0;
             hwloc_bitmap_and(cpus[i], cpus[i], all);
         }
         if (sysfs_ok) return 0;
