@@ -11,9 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const hb_commands[] = {"topo", "bw", "lat", "matrix", NULL};
+static const char *const hb_commands[] = {"topo", "bw", "lat", "matrix", "hops", "loaded",
+                                          "run", NULL};
 
-const char *hb_options_commands(void) { return "topo, bw, lat, matrix, report, compare"; }
+const char *hb_options_commands(void) { return "topo, bw, lat, matrix, hops, loaded, run, report, compare"; }
 
 enum {
     OPT_KERNEL = 256,
@@ -34,6 +35,13 @@ enum {
     OPT_SIMD,
     OPT_ALLOW_MISPLACED,
     OPT_THRESHOLD,
+    OPT_QUICK,
+    OPT_TOLERANCE,
+    OPT_BG_RATE,
+    OPT_LEVEL,
+    OPT_SUBSCRIPTION,
+    OPT_LOAD_NODES,
+    OPT_MIX,
     OPT_HELP,
     OPT_VERSION,
 };
@@ -58,6 +66,13 @@ static const struct option hb_long_options[] = {
     {"simd", required_argument, NULL, OPT_SIMD},
     {"allow-misplaced", no_argument, NULL, OPT_ALLOW_MISPLACED},
     {"threshold", required_argument, NULL, OPT_THRESHOLD},
+    {"quick", no_argument, NULL, OPT_QUICK},
+    {"tolerance", required_argument, NULL, OPT_TOLERANCE},
+    {"bg-rate", required_argument, NULL, OPT_BG_RATE},
+    {"level", required_argument, NULL, OPT_LEVEL},
+    {"subscription", required_argument, NULL, OPT_SUBSCRIPTION},
+    {"load-nodes", required_argument, NULL, OPT_LOAD_NODES},
+    {"mix", required_argument, NULL, OPT_MIX},
     {"help", no_argument, NULL, OPT_HELP},
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
@@ -73,6 +88,10 @@ static void hb_usage(void)
            "  bw       bandwidth of --kernel on --cpu-node to --mem-node or --policy\n"
            "  lat      idle pointer-chase latency from --cpu-node to --mem-node\n"
            "  matrix   latency and bandwidth for every CPU node x memory node\n"
+           "  hops     AMD 40555 foreground/background study: single, pairs, crossfire,\n"
+           "           background load levels, and the hop-myth verdicts\n"
+           "  loaded   pointer-chase latency under a sweep of injected load (the knee)\n"
+           "  run      FILE: the experiments of a scenario file (see jobs/scenarios/)\n"
            "  report   RESULTS.jsonl... -o report.html\n"
            "  compare  BASE.jsonl NEW.jsonl\n\n"
            "options:\n"
@@ -94,11 +113,24 @@ static void hb_usage(void)
            "  --simd PATH        auto | avx512 | avx2 | sse2 | c\n"
            "  --allow-misplaced  report pages off target instead of failing\n"
            "  --threshold PCT    matrix: flag same-class pairs differing more (default 5)\n"
+           "  --quick            hops: a representative subset (minutes, not the full study)\n"
+           "  --tolerance PCT    hops: myth 1 holds while a hop class spreads less (default 5)\n"
+           "  --bg-rate GBPS     per background thread at level very-high (default 4; 0 =\n"
+           "                     unpaced); low/medium/high are 1/8, 1/4, 1/2 of it\n"
+           "  --level L[,L]      hops: low | medium | high | very-high (default all)\n"
+           "  --subscription S[,S] hops: under (1 bg thread per node) | high (all but one)\n"
+           "                     | full (every core) (default all)\n"
+           "  --load-nodes N[,N] loaded: nodes that run load threads (default every CPU node)\n"
+           "  --mix M            loaded: read | write | 2:1 (default read)\n"
            "  --quiet            no progress or notes on stderr\n"
            "  --progress         progress on stderr even when it is not a terminal\n"
            "  --help, --version\n\n"
            "kernels:\n");
 }
+
+const char *const hb_bg_level_names[] = {"idle", "low", "medium", "high", "very-high", NULL};
+const char *const hb_subscription_names[] = {"under", "high", "full", NULL};
+const char *const hb_mix_names[] = {"read", "write", "2:1", NULL};
 
 static int hb_parse_int(const char *opt, const char *text, long lo, long hi, const char *what,
                         int *out)
@@ -152,6 +184,44 @@ static int hb_parse_enum(const char *opt, const char *text, const char *const *n
     }
     hb_err_set("invalid %s '%s': valid values are %s", opt, text, valid);
     return -EINVAL;
+}
+
+/* Every comma-separated item of text must be one of names. */
+static int hb_check_list(const char *opt, const char *text, const char *const *names)
+{
+    char list[256], *save = NULL;
+    snprintf(list, sizeof(list), "%s", text);
+    int v = 0, n = 0;
+    for (char *w = strtok_r(list, ",", &save); w; w = strtok_r(NULL, ",", &save), n++) {
+        int rc = hb_parse_enum(opt, w, names, &v);
+        if (rc)
+            return rc;
+    }
+    if (n == 0 || text[strlen(text) - 1] == ',' || strstr(text, ",,")) {
+        hb_err_set("invalid %s '%s': expected a comma-separated list without empty items", opt,
+                   text);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+static int hb_check_int_list(const char *opt, const char *text)
+{
+    const char *p = text;
+    for (;;) {
+        char *end = NULL;
+        errno = 0;
+        long v = strtol(p, &end, 10);
+        if (errno || end == p || v < 0 || v > INT_MAX || *p == '+' || *p == '-' ||
+            (*end != ',' && *end != '\0')) {
+            hb_err_set("invalid %s '%s': expected comma-separated node numbers, e.g. 1,2", opt,
+                       text);
+            return -EINVAL;
+        }
+        if (*end == '\0')
+            return 0;
+        p = end + 1;
+    }
 }
 
 static void hb_join_argv(int argc, char **argv, char *dst, size_t len)
@@ -234,6 +304,31 @@ static int hb_option_apply(struct hb_options *o, int c, const char *arg)
     case OPT_THRESHOLD:
         return hb_parse_double("--threshold", arg, 0.0, 1000.0, "a percentage from 0 to 1000",
                                &o->threshold_pct);
+    case OPT_QUICK:
+        o->quick = true;
+        return 0;
+    case OPT_TOLERANCE:
+        return hb_parse_double("--tolerance", arg, 0.0, 1000.0, "a percentage from 0 to 1000",
+                               &o->tolerance_pct);
+    case OPT_BG_RATE:
+        return hb_parse_double("--bg-rate", arg, 0.0, 1000.0,
+                               "GB/s per thread from 0 (unpaced) to 1000", &o->bg_rate_GBps);
+    case OPT_LEVEL:
+        if ((rc = hb_check_list("--level", arg, hb_bg_level_names + 1)))
+            return rc;
+        return hb_copy_arg("--level", arg, o->levels, sizeof(o->levels));
+    case OPT_SUBSCRIPTION:
+        if ((rc = hb_check_list("--subscription", arg, hb_subscription_names)))
+            return rc;
+        return hb_copy_arg("--subscription", arg, o->subscriptions, sizeof(o->subscriptions));
+    case OPT_LOAD_NODES:
+        if ((rc = hb_check_int_list("--load-nodes", arg)))
+            return rc;
+        return hb_copy_arg("--load-nodes", arg, o->load_nodes, sizeof(o->load_nodes));
+    case OPT_MIX:
+        if ((rc = hb_parse_enum("--mix", arg, hb_mix_names, &v)))
+            return rc;
+        return hb_copy_arg("--mix", arg, o->mix, sizeof(o->mix));
     default:
         return -EINVAL;
     }
@@ -248,31 +343,19 @@ int hb_options_parse(int argc, char **argv, struct hb_options *o)
     o->reps = 5;
     o->seed = 1;
     o->threshold_pct = 5.0;
+    o->tolerance_pct = 5.0;
+    o->bg_rate_GBps = 4.0;
+    snprintf(o->mix, sizeof(o->mix), "read");
     hb_join_argv(argc, argv, o->command_line, sizeof(o->command_line));
 
-    int first = 1;
-    if (argc > 1 && argv[1][0] != '-') {
-        int known = 0;
-        for (int i = 0; hb_commands[i]; i++)
-            known |= strcmp(argv[1], hb_commands[i]) == 0;
-        if (!known) {
-            hb_err_set("unknown command '%s': valid commands are %s", argv[1],
-                       hb_options_commands());
-            return -EINVAL;
-        }
-        snprintf(o->command, sizeof(o->command), "%s", argv[1]);
-        first = 2;
-    }
-    int sub_argc = argc - first + 1;
-    char **sub_argv = argv + first - 1;
     optind = 1;
     opterr = 0;
     for (;;) {
-        int prev = optind;
-        int c = getopt_long(sub_argc, sub_argv, ":o:", hb_long_options, NULL);
+        int c = getopt_long(argc, argv, ":o:", hb_long_options, NULL);
         if (c == -1)
             break;
-        const char *word = sub_argv[prev < sub_argc ? prev : sub_argc - 1];
+        /* After a bad option optind is just past it, wherever getopt has moved it. */
+        const char *word = argv[optind > 0 ? optind - 1 : 0];
         if (c == '?') {
             hb_err_set("unknown option '%s'; see hopbench --help", word);
             return -EINVAL;
@@ -293,9 +376,20 @@ int hb_options_parse(int argc, char **argv, struct hb_options *o)
         if (rc)
             return rc == -ERANGE ? -EINVAL : rc;
     }
-    if (optind < sub_argc) {
-        hb_err_set("unexpected argument '%s'%s; see hopbench --help", sub_argv[optind],
-                   o->command[0] ? "" : " (commands come first)");
+    /* GNU getopt moved the operands to the end: the first is the command. */
+    if (optind < argc) {
+        int known = 0;
+        for (int i = 0; hb_commands[i]; i++)
+            known |= strcmp(argv[optind], hb_commands[i]) == 0;
+        if (!known) {
+            hb_err_set("unknown command '%s': valid commands are %s", argv[optind],
+                       hb_options_commands());
+            return -EINVAL;
+        }
+        snprintf(o->command, sizeof(o->command), "%s", argv[optind++]);
+    }
+    if (optind < argc) {
+        hb_err_set("unexpected argument '%s'; see hopbench --help", argv[optind]);
         return -EINVAL;
     }
     return 0;
