@@ -2,7 +2,7 @@
 # tests/run.sh). As root they are installed; otherwise the exact command is printed and the
 # caller stops.
 
-HB_PKGS_BUILD="cmake make gcc pkg-config libhwloc-dev hwloc libopenmpi-dev openmpi-bin libjansson-dev"
+HB_PKGS_BUILD="cmake make gcc pkg-config libhwloc-dev hwloc libopenmpi-dev openmpi-bin libjansson-dev jq"
 HB_PKGS_TEST="qemu-system-x86 munge slurmctld slurmd slurm-client clang libclang-rt-dev chromium"
 
 hb_missing_pkgs() {
