@@ -1,0 +1,50 @@
+# shellcheck shell=bash
+# Helpers shared by the launchers (hopbench-mpirun.sh, run-local.sh, the Slurm scripts):
+# which hopbench to run, and what its `topo` record says about this machine. The launch
+# lines come from hopbench itself, so the scripts never re-derive the memory-only-node rules.
+
+# hb_find_hopbench [REPO_TOP]: print the binary to run: $HOPBENCH, else hopbench in PATH,
+# else REPO_TOP/build/hopbench. Fails with one hopbench-style line when there is none.
+hb_find_hopbench() {
+    local top=${1:-}
+    if [ -n "${HOPBENCH:-}" ]; then
+        [ -x "$HOPBENCH" ] && { echo "$HOPBENCH"; return 0; }
+        echo "hopbench: HOPBENCH=$HOPBENCH is not an executable file; point it at a built hopbench" >&2
+        return 2
+    fi
+    if command -v hopbench >/dev/null 2>&1; then
+        command -v hopbench
+        return 0
+    fi
+    if [ -n "$top" ] && [ -x "$top/build/hopbench" ]; then
+        echo "$top/build/hopbench"
+        return 0
+    fi
+    echo "hopbench: no hopbench in PATH${top:+ or $top/build}; build it (jobs/run-local.sh) or set HOPBENCH" >&2
+    return 2
+}
+
+# hb_topo_record HOPBENCH: the one-line `topo` JSON record of this machine.
+hb_topo_record() {
+    "$1" topo --format jsonl
+}
+
+# hb_topo_field RECORD KEY: a string field of the record (launch lines hold no quotes).
+hb_topo_field() {
+    sed -n "s/.*\"$2\":\"\\([^\"]*\\)\".*/\\1/p" <<<"$1"
+}
+
+# hb_topo_cpu_nodes RECORD: how many NUMA nodes have CPUs (ranks per host).
+hb_topo_cpu_nodes() {
+    grep -o '"has_cpus":true' <<<"$1" | wc -l
+}
+
+# hb_topo_cores RECORD: cores of the smallest CPU node, so every rank's team fits its node.
+hb_topo_cores() {
+    grep -o '"cores":[0-9]*' <<<"$1" | cut -d: -f2 | awk '$1 > 0' | sort -n | head -n 1
+}
+
+# hb_omp_env CORES: the OpenMP settings every rank runs with (threads bound inside the node).
+hb_omp_env() {
+    export OMP_PLACES=cores OMP_PROC_BIND=close OMP_NUM_THREADS="$1"
+}
