@@ -509,7 +509,8 @@ static void topo_node_cpus_print(const struct hb_node *node, bool mask, char *bu
  * --map-by numa counts every hwloc NUMA node, and a memory-only node carries the cpuset of
  * the package it hangs from, so with one present Open MPI would place a rank "on" it,
  * overlapping a real node's rank. Then: when each CPU node is exactly one package,
- * --map-by ppr:1:package --bind-to package gives the same binding. Otherwise (SNC plus CXL,
+ * --map-by ppr:1:socket --bind-to socket gives the same binding (Open MPI 4.1 calls a
+ * package "socket"; it rejects "package"). Otherwise (SNC plus CXL,
  * HBM...) nothing in Open MPI's mapping language names "CPU nodes only", so each rank gets
  * its own app context, bound by taskset to the exact CPU list of its node, with mpirun's
  * binding off; the contexts are ranked in order, rank r = r-th CPU node. */
@@ -525,7 +526,7 @@ static void topo_mpirun_line(const struct hb_topo *t, char *buf, size_t len)
     }
     if (topo_nodes_are_packages(t, ncpu_nodes)) {
         topo_append(buf, len, &pos,
-                    "mpirun -np %d --map-by ppr:1:package --bind-to package hopbench ...",
+                    "mpirun -np %d --map-by ppr:1:socket --bind-to socket hopbench ...",
                     ncpu_nodes);
         return;
     }

@@ -192,7 +192,7 @@ static void case_memonly(void)
     /* One package per CPU node: Open MPI maps by package and never sees nodes 2 and 3. */
     char mpirun[512], srun[512];
     hb_topo_launch_lines(t, mpirun, sizeof(mpirun), srun, sizeof(srun));
-    CHECK_STR(mpirun, "mpirun -np 2 --map-by ppr:1:package --bind-to package hopbench ...");
+    CHECK_STR(mpirun, "mpirun -np 2 --map-by ppr:1:socket --bind-to socket hopbench ...");
     CHECK_STR(srun, "srun --ntasks-per-node=2 --cpus-per-task=2 --cpu-bind=mask_cpu:0x3,0xc "
                     "hopbench ...");
     CHECK_LACKS(mpirun, "--map-by numa");
