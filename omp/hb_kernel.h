@@ -22,6 +22,7 @@ struct hb_kslice {
     double scalar;     /* triad's scalar */
     uint64_t seed;     /* chase: permutation seed */
     size_t group_bytes; /* chase: randomise within groups of this size (TLB reach) */
+    double param;       /* intensity: flops per byte loaded (the task's param) */
 };
 
 struct hb_kernel {

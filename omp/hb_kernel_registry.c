@@ -5,6 +5,7 @@
 #include "hb_error.h"
 #include "hb_kernel.h"
 #include "hb_kernel_impl.h"
+#include "hb_kernel_work.h"
 
 #include <pthread.h>
 #include <string.h>
@@ -137,6 +138,79 @@ const struct hb_kernel hb_kernels[] = {
         .init = hb_chase_init,
         .run = hb_chase_run,
         .check = hb_chase_check,
+    },
+    /* The workloads of the policy study: irregular, stencil, compute-bound, tunable. */
+    {
+        .name = "gups",
+        .desc = "random read-modify-write updates of a table (HPCC RandomAccess-like)",
+        .kind = HB_KIND_BANDWIDTH,
+        .streams = 1,
+        .bytes_read = 8,
+        .bytes_written = 8,
+        .flops = 0,
+        .nt = false,
+        .access = "rw",
+        .init = hb_gups_init,
+        .run = hb_gups_run,
+        .check = hb_gups_check,
+    },
+    {
+        .name = "blur3",
+        .desc = "3x3 binomial blur stencil of b into a, rows of 512",
+        .kind = HB_KIND_BANDWIDTH,
+        .streams = 2,
+        .bytes_read = 8,
+        .bytes_written = 8,
+        .flops = 13,
+        .nt = false,
+        .access = "rw",
+        .init = hb_blur3_init,
+        .run = hb_blur3_run,
+        .check = hb_blur3_check,
+    },
+    {
+        /* Per element of each array: one product's row of 128 FMAs per result element. */
+        .name = "dgemm",
+        .desc = "batched 128x128 products a = b x c, register-blocked (compute-bound)",
+        .kind = HB_KIND_BANDWIDTH,
+        .streams = 3,
+        .bytes_read = 16,
+        .bytes_written = 8,
+        .flops = 2 * HB_DGEMM_N,
+        .nt = false,
+        .access = "rw",
+        .init = hb_dgemm_init,
+        .run = hb_dgemm_run,
+        .check = hb_dgemm_check,
+    },
+    {
+        .name = "fir",
+        .desc = "64-tap FIR filter of b into a (compute-bound)",
+        .kind = HB_KIND_BANDWIDTH,
+        .streams = 2,
+        .bytes_read = 8,
+        .bytes_written = 8,
+        .flops = 2 * HB_FIR_TAPS,
+        .nt = false,
+        .access = "rw",
+        .init = hb_fir_init,
+        .run = hb_fir_run,
+        .check = hb_fir_check,
+    },
+    {
+        /* flops scale with the task's param: 8 x param per element (hb_intensity_flops). */
+        .name = "intensity",
+        .desc = "read with 8 x param flops per element (param = flops per byte loaded)",
+        .kind = HB_KIND_BANDWIDTH,
+        .streams = 1,
+        .bytes_read = 8,
+        .bytes_written = 0,
+        .flops = 8,
+        .nt = false,
+        .access = "r",
+        .init = hb_intensity_init,
+        .run = hb_intensity_run,
+        .check = hb_intensity_check,
     },
     {.name = NULL},
 };

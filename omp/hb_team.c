@@ -107,7 +107,7 @@ static void hb_wait_flag(_Atomic int *flag)
 
 static struct hb_kslice hb_slice_of(const struct hb_task_state *st, int idx, uint64_t seed)
 {
-    struct hb_kslice s = {.scalar = 3.0, .seed = seed + (uint64_t)idx};
+    struct hb_kslice s = {.scalar = 3.0, .seed = seed + (uint64_t)idx, .param = st->task->param};
     size_t start = (size_t)idx * st->per_thread;
     size_t n = start < st->elements ? st->elements - start : 0;
     if (n > st->per_thread)
@@ -235,8 +235,12 @@ static void hb_thread_body(struct hb_team *tm, int tid)
     struct hb_task_state *st = sl.task >= 0 ? &tm->states[sl.task] : NULL;
 
     hb_thread_check(tm, tid);
-    if (st) {
-        struct hb_kslice s = hb_slice_of(st, sl.idx, tm->e->seed);
+    /* Policy "os": one thread initialises everything, as a serial init loop would, and the
+     * kernel places the pages where it likes; otherwise each thread touches its own slice. */
+    bool master_touch = st && st->task->touch_master;
+    for (int j = sl.idx; st && (master_touch ? sl.idx == 0 && j < st->task->threads : j == sl.idx);
+         j++) {
+        struct hb_kslice s = hb_slice_of(st, j, tm->e->seed);
         if (st->k->init(&s) != 0)
             hb_task_fail(st, -HB_EVALIDATE, hb_err_msg());
     }
@@ -339,8 +343,13 @@ static void hb_task_locate(struct hb_team *tm, struct hb_task_state *st, bool al
     int expect[HB_MAX_NODES], ne = 0;
     if (task->policy == HB_POLICY_BIND)
         expect[ne++] = task->mem_node;
-    else if (task->policy == HB_POLICY_FIRSTTOUCH)
+    else if (task->policy == HB_POLICY_FIRSTTOUCH && !task->mem_nodes_mask)
         expect[ne++] = task->cpu_node;
+    /* First touch with a node set (policy "os") accepts any node of the set: where the pages
+     * land is what it measures. */
+    for (int b = 0; b < 64 && task->policy == HB_POLICY_FIRSTTOUCH; b++)
+        if (task->mem_nodes_mask & ((uint64_t)1 << b))
+            expect[ne++] = b;
     for (int b = 0; b < 64 && task->policy == HB_POLICY_INTERLEAVE; b++)
         if (task->mem_nodes_mask & ((uint64_t)1 << b))
             expect[ne++] = b;

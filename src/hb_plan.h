@@ -35,6 +35,8 @@ struct hb_task {
     uint64_t distance;   /* firmware distance, 0 unknown */
     char access[4];      /* "r", "w" or "rw", from the kernel */
     char label[32];      /* AMD 40555 style: node.thread.{r|w|rw}.memnode */
+    double param;        /* kernel parameter (intensity: flops per byte loaded), 0 = none */
+    int touch_master;    /* 1: thread 0 first-touches all the task's arrays (policy "os") */
 };
 
 struct hb_experiment {
@@ -44,6 +46,7 @@ struct hb_experiment {
     int reps;        /* kept samples per foreground task */
     double min_time_s;
     uint64_t seed;
+    char extra[160]; /* suite keys as JSON object text, merged into each record; "" = none */
     int ntasks;
     struct hb_task tasks[HB_MAX_TASKS];
 };
