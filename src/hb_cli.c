@@ -388,6 +388,16 @@ int hb_options_parse(int argc, char **argv, struct hb_options *o)
         }
         snprintf(o->command, sizeof(o->command), "%s", argv[optind++]);
     }
+    if (strcmp(o->command, "run") == 0) {
+        if (optind >= argc) {
+            hb_err_set("run needs a scenario FILE: hopbench run FILE (examples in "
+                       "jobs/scenarios/)");
+            return -EINVAL;
+        }
+        int rc = hb_copy_arg("run FILE", argv[optind++], o->scenario, sizeof(o->scenario));
+        if (rc)
+            return rc;
+    }
     if (optind < argc) {
         hb_err_set("unexpected argument '%s'; see hopbench --help", argv[optind]);
         return -EINVAL;

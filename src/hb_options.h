@@ -31,6 +31,14 @@ struct hb_options {
     char simd[16];         /* "" = best for this CPU */
     bool allow_misplaced;
     double threshold_pct;  /* matrix: same-class spread flag */
+    bool quick;            /* hops: the representative subset */
+    double tolerance_pct;  /* hops: myth 1 holds while a hop class spreads less */
+    double bg_rate_GBps;   /* hops/run: per-thread rate of level very-high; 0 = unpaced */
+    char levels[64];       /* hops: comma list of low|medium|high|very-high; "" = default */
+    char subscriptions[32]; /* hops: comma list of under|high|full; "" = default */
+    char load_nodes[64];   /* loaded: comma list of node numbers; "" = every CPU node */
+    char mix[8];           /* loaded: read | write | 2:1 */
+    char scenario[4096];   /* run: the scenario FILE */
     char command_line[4096];
 };
 
@@ -38,6 +46,11 @@ struct hb_options {
  * 2 when --version was printed; or -EINVAL with
  * hb_err_msg() naming the offending argument and what is valid. */
 int hb_options_parse(int argc, char **argv, struct hb_options *o);
+
+/* Value names of --level (index 0 "idle": no load), --subscription and --mix, NULL-ended. */
+extern const char *const hb_bg_level_names[];
+extern const char *const hb_subscription_names[];
+extern const char *const hb_mix_names[];
 
 /* Names of the commands this build knows ("topo, bw, lat, matrix"), for messages. */
 const char *hb_options_commands(void);

@@ -202,5 +202,10 @@ json_t *hb_record_measurement(const struct hb_topo *t, const struct hb_experimen
     json_object_set_new(rec, "elapsed_s", json_real(r->elapsed_s));
     json_object_set_new(rec, "status", json_string(!r->ran ? "skipped" : r->status ? "failed" : "ok"));
     json_object_set_new(rec, "note", json_string(r->note));
+    /* Suite keys (case, pair, bg_level...) come last, as the plan wrote them. */
+    json_t *extra = e->extra[0] ? json_loads(e->extra, 0, NULL) : NULL;
+    if (json_is_object(extra))
+        json_object_update(rec, extra);
+    json_decref(extra);
     return rec;
 }

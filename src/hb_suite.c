@@ -115,6 +115,12 @@ int hb_suite_plan(const struct hb_suite_env *env, struct hb_plan *out)
     const char *cmd = env->opts->command;
     if (strcmp(cmd, "matrix") == 0)
         return hb_suite_matrix_plan(env, out);
+    if (strcmp(cmd, "hops") == 0)
+        return hb_suite_hops_plan(env, out);
+    if (strcmp(cmd, "loaded") == 0)
+        return hb_suite_loaded_plan(env, out);
+    if (strcmp(cmd, "run") == 0)
+        return hb_suite_run_plan(env, out);
     return hb_suite_local_plan(env, out);
 }
 
@@ -123,7 +129,20 @@ int hb_suite_derive(const struct hb_suite_env *env, json_t *measured, json_t *de
     const char *cmd = env->opts->command;
     if (strcmp(cmd, "matrix") == 0 || cmd[0] == '\0')
         return hb_suite_matrix_derive(env, measured, derived);
+    if (strcmp(cmd, "hops") == 0 || strcmp(cmd, "run") == 0)
+        return hb_suite_hops_derive(env, measured, derived);
+    if (strcmp(cmd, "loaded") == 0)
+        return hb_suite_loaded_derive(env, measured, derived);
     return 0;
+}
+
+void hb_suite_annotate(const struct hb_suite_env *env, const json_t *measured, json_t *rec)
+{
+    const char *cmd = env->opts->command;
+    if (strcmp(cmd, "hops") == 0 || strcmp(cmd, "run") == 0)
+        hb_suite_hops_annotate(measured, rec);
+    else if (strcmp(cmd, "loaded") == 0)
+        hb_suite_loaded_annotate(rec);
 }
 
 const char *hb_suite_note(const struct hb_suite_env *env)

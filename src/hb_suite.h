@@ -37,6 +37,11 @@ int hb_suite_plan(const struct hb_suite_env *env, struct hb_plan *out);
  * `measured` (a JSON array, rank 0 only). Appends to `derived` (a JSON array). */
 int hb_suite_derive(const struct hb_suite_env *env, json_t *measured, json_t *derived);
 
+/* Rank 0, as each measurement record is made and before it is written: add the keys a suite
+ * computes from what was measured before it (hops: pct_of_local_read; loaded: total_GBps).
+ * `measured` holds the earlier records. */
+void hb_suite_annotate(const struct hb_suite_env *env, const json_t *measured, json_t *rec);
+
 /* One line for people about what this machine cannot show (or NULL). */
 const char *hb_suite_note(const struct hb_suite_env *env);
 
@@ -57,5 +62,21 @@ int hb_suite_task(const struct hb_suite_env *env, struct hb_task *task, int cpu_
 int hb_suite_local_plan(const struct hb_suite_env *env, struct hb_plan *out);
 int hb_suite_matrix_plan(const struct hb_suite_env *env, struct hb_plan *out);
 int hb_suite_matrix_derive(const struct hb_suite_env *env, json_t *measured, json_t *derived);
+int hb_suite_hops_plan(const struct hb_suite_env *env, struct hb_plan *out);
+void hb_suite_hops_annotate(const json_t *measured, json_t *rec);
+int hb_suite_hops_derive(const struct hb_suite_env *env, json_t *measured, json_t *derived);
+int hb_suite_loaded_plan(const struct hb_suite_env *env, struct hb_plan *out);
+void hb_suite_loaded_annotate(json_t *rec);
+int hb_suite_loaded_derive(const struct hb_suite_env *env, json_t *measured, json_t *derived);
+int hb_suite_run_plan(const struct hb_suite_env *env, struct hb_plan *out);
+
+/* Background per-thread rate of a --level name (hb_bg_level_names index, 0 = idle) for a
+ * very-high rate of `very_high` GB/s: 1/8, 1/4, 1/2, 1 of it; 0 = unpaced stays 0. */
+double hb_suite_level_rate(int level, double very_high);
+/* Add background tasks to e: on every CPU node with memory not in `skip_mask` (fg nodes at
+ * under/high subscription) each reading its local memory, `subscription` 0 under (1 thread),
+ * 1 high (all but one), 2 full (every CPU; on fg nodes the CPUs after the fg threads). */
+int hb_suite_add_background(const struct hb_suite_env *env, struct hb_experiment *e,
+                            int subscription, double rate_GBps, uint64_t bytes_per_thread);
 
 #endif

@@ -1,5 +1,6 @@
 /* hopbench: the entry point. Parses and checks everything before MPI starts, so bad input
  * fails fast with one line on one rank; then runs the plan under MPI (DESIGN.md §1). */
+#include "hb_compare.h"
 #include "hb_error.h"
 #include "hb_exec.h"
 #include "hb_kernel.h"
@@ -7,6 +8,7 @@
 #include "hb_output.h"
 #include "hb_progress.h"
 #include "hb_record.h"
+#include "hb_report.h"
 #include "hb_simd.h"
 #include "hb_sizes.h"
 #include "hb_suite.h"
@@ -127,11 +129,14 @@ static int hb_print_plan(const struct hb_plan *plan, const struct hb_options *o)
 struct hb_run_ctx {
     struct hb_sink *sink;
     struct hb_progress *progress;
+    const struct hb_suite_env *env;
+    const json_t *measured;
 };
 
 static int hb_emit(json_t *rec, void *ctx)
 {
     struct hb_run_ctx *rc = ctx;
+    hb_suite_annotate(rc->env, rc->measured, rec);
     hb_progress_clear(rc->progress);
     return hb_sink_write(rc->sink, rec);
 }
@@ -220,6 +225,8 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
     struct hb_run_ctx ctx = {0};
     int open_rc = 0;
     json_t *measured = json_array();
+    ctx.env = env;
+    ctx.measured = measured;
     if (w.rank == 0) {
         open_rc = hb_sink_open(o->format, o->output, &ctx.sink);
         if (open_rc)
@@ -270,6 +277,11 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
 
 int main(int argc, char **argv)
 {
+    /* Reading result files needs neither MPI nor OpenMP placement: no re-exec, no world. */
+    if (argc > 1 && strcmp(argv[1], "report") == 0)
+        return hb_report_main(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "compare") == 0)
+        return hb_compare_main(argc - 1, argv + 1);
     hb_omp_defaults(argv);
 
     struct hb_options o;

@@ -1,0 +1,57 @@
+/* Scenario files for `hopbench run FILE`: one experiment per block, in 40555's labels.
+ *
+ *     # comment
+ *     experiment crossfire-0-1
+ *     fg 0.0.w.1
+ *     fg 1.0.w.0 size=64M
+ *     bg 2.*.r.2 level=high
+ *
+ * A task line is `fg` or `bg`, a label node.thread.access.memnode (thread `*` = every CPU
+ * of the node not taken by an earlier line of the experiment; access r, w or rw = kernels
+ * read, write, copy) and optional key=value words: kernel=NAME, size=SIZE (working set of
+ * the task, per thread for `*`), level=low|medium|high|very-high (bg), rate=GBPS (bg, per
+ * thread; 0 = unpaced). Parsing knows no topology: nodes are checked when the plan is made. */
+#ifndef HB_SCENARIO_H
+#define HB_SCENARIO_H
+
+#include "hb_plan.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct hb_scn_task {
+    bool bg;
+    int node, thread; /* thread -1 = `*` */
+    char access[4];
+    int mem_node;
+    char kernel[24]; /* "" = from access */
+    uint64_t size;   /* 0 = the default */
+    int level;       /* hb_bg_level_names index, 0 = none given */
+    double rate;     /* GB/s per thread, < 0 = none given */
+    int line, col;   /* of the label, for messages */
+};
+
+struct hb_scn_exp {
+    char name[HB_NAME_LEN];
+    int line;
+    int ntasks;
+    struct hb_scn_task tasks[HB_MAX_TASKS];
+};
+
+struct hb_scenario {
+    char file[256];
+    int n, cap;
+    struct hb_scn_exp *exps;
+};
+
+/* Parse `len` bytes of text (need not end in NUL). Returns 0, -EINVAL with
+ * "FILE:LINE:COL: expected ..., got '...'" in hb_err_msg(), or -ENOMEM. `file` names the
+ * text in messages. Free with hb_scenario_free() whatever it returns. */
+int hb_scenario_parse(const char *file, const char *text, size_t len, struct hb_scenario *out);
+
+/* Read and parse a file: as hb_scenario_parse, plus -ENOENT/-EACCES/-EISDIR... naming it. */
+int hb_scenario_load(const char *path, struct hb_scenario *out);
+
+void hb_scenario_free(struct hb_scenario *s);
+
+#endif

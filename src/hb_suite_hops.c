@@ -1,0 +1,260 @@
+/* `hops`: AMD 40555's foreground/background experiments (single threads, pairs, crossfire,
+ * background load levels at three subscriptions) planned from the topology. What the runs
+ * mean (per-thread times as % of the local read, pair totals, the two myth verdicts) is in
+ * hb_suite_hops_derive.c. */
+#include "hb_suite.h"
+
+#include "hb_error.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+/* 40555: every foreground thread walks its own 64 MB array. */
+#define HB_HOPS_BYTES ((uint64_t)64 << 20)
+
+struct hb_hops {
+    const struct hb_suite_env *env;
+    struct hb_plan *out;
+    uint64_t bytes;
+};
+
+static const char *hb_hops_kernel(const char *access)
+{
+    return strcmp(access, "r") == 0 ? "read" : strcmp(access, "w") == 0 ? "write" : "copy";
+}
+
+/* One foreground thread: cpu node, team slot, access, memory node (OS indexes). */
+struct hb_fg {
+    int cpu, thread, mem;
+};
+
+static int hb_hops_add(struct hb_hops *h, const char *name, const char *extra, const char *access,
+                       const struct hb_fg *fg, int nfg, int level, int subscription)
+{
+    const struct hb_options *o = h->env->opts;
+    struct hb_experiment e;
+    hb_suite_experiment(h->env, &e, "hops", name, "bandwidth");
+    snprintf(e.extra, sizeof(e.extra), "%s", extra);
+    for (int k = 0; k < nfg; k++) {
+        int rc = hb_suite_task(h->env, &e.tasks[e.ntasks], fg[k].cpu, fg[k].thread, 1,
+                               hb_hops_kernel(access), HB_POLICY_BIND, fg[k].mem, h->bytes);
+        if (rc)
+            return rc;
+        e.ntasks++;
+    }
+    if (level > 0) {
+        int rc = hb_suite_add_background(h->env, &e, subscription,
+                                         hb_suite_level_rate(level, o->bg_rate_GBps), h->bytes);
+        if (rc)
+            return rc;
+        /* No node is left to load at this subscription (one-node machines): nothing to show. */
+        if (e.ntasks == nfg)
+            return 0;
+    }
+    return hb_plan_add(h->out, &e);
+}
+
+/* Node indexes in order: CPU nodes, memory nodes. */
+static int hb_hops_nodes(const struct hb_topo *t, bool cpus, int *idx)
+{
+    int n = 0;
+    for (int i = 0; i < t->nnodes; i++)
+        if (cpus ? t->nodes[i].has_cpus : t->nodes[i].has_memory)
+            idx[n++] = i;
+    return n;
+}
+
+static int hb_os(const struct hb_topo *t, int i) { return t->nodes[i].os_index; }
+
+/* The memory node (index) closest to CPU node c: its reference "local" target. */
+static int hb_hops_nearest(const struct hb_topo *t, int c, const int *mem, int nmem)
+{
+    int best = mem[0];
+    for (int m = 0; m < nmem; m++) {
+        if (mem[m] == c)
+            return c;
+        uint64_t d = hb_topo_distance(t, c, mem[m]);
+        if (d && d < hb_topo_distance(t, c, best))
+            best = mem[m];
+    }
+    return best;
+}
+
+static int hb_hops_single(struct hb_hops *h, const int *cpu, int ncpu, const int *mem, int nmem,
+                          const char *const *access, int level, int subscription)
+{
+    const struct hb_topo *t = h->env->topo;
+    const char *lvl = hb_bg_level_names[level];
+    const char *sub = level ? hb_subscription_names[subscription] : NULL;
+    /* The reference 0.0.r.0 runs first, so every later record can be put against it. */
+    int first_mem = hb_hops_nearest(t, cpu[0], mem, nmem);
+    for (int a = 0; access[a]; a++)
+        for (int c = 0; c < ncpu; c++)
+            for (int pass = 0; pass < 2; pass++)
+                for (int m = 0; m < nmem; m++) {
+                    bool ref = c == 0 && mem[m] == first_mem;
+                    if ((pass == 0) != ref)
+                        continue;
+                    char name[HB_NAME_LEN], extra[160];
+                    snprintf(name, sizeof(name), "hops-%s%s%s-%s-%d-%d", lvl, sub ? "-" : "",
+                             sub ? sub : "", access[a], hb_os(t, cpu[c]), hb_os(t, mem[m]));
+                    if (sub)
+                        snprintf(extra, sizeof(extra),
+                                 "{\"case\":\"single\",\"bg_level\":\"%s\",\"subscription\":\"%s\"}",
+                                 lvl, sub);
+                    else
+                        snprintf(extra, sizeof(extra), "{\"case\":\"single\",\"bg_level\":\"idle\"}");
+                    struct hb_fg fg = {hb_os(t, cpu[c]), 0, hb_os(t, mem[m])};
+                    int rc = hb_hops_add(h, name, extra, access[a], &fg, 1, level, subscription);
+                    if (rc)
+                        return rc;
+                }
+    return 0;
+}
+
+/* First memory node (index) at hop class `hop` from CPU node c, preferring one not `avoid`. */
+static int hb_hops_at(const struct hb_topo *t, int c, int hop, const int *mem, int nmem, int avoid)
+{
+    int found = -1;
+    for (int m = 0; m < nmem; m++)
+        if (hb_topo_hops(t, c, mem[m]) == hop) {
+            if (mem[m] != avoid)
+                return mem[m];
+            found = mem[m];
+        }
+    return found;
+}
+
+static int hb_hops_classes(const struct hb_topo *t, int c, const int *mem, int nmem, int *cls)
+{
+    int n = 0;
+    for (int hop = 0; hop < HB_MAX_NODES; hop++)
+        if (hb_hops_at(t, c, hop, mem, nmem, -1) >= 0)
+            cls[n++] = hop;
+    return n;
+}
+
+/* Two threads, both on node c0 (c1 < 0) or one on c0 and one on c1, for every pair of hop
+ * classes the topology offers from those nodes. */
+static int hb_hops_pairs(struct hb_hops *h, int c0, int c1, const int *mem, int nmem,
+                         const char *access)
+{
+    const struct hb_topo *t = h->env->topo;
+    int second = c1 < 0 ? c0 : c1;
+    if (c1 < 0 && t->nodes[c0].ncpus < 2)
+        return 0;
+    int ca[HB_MAX_NODES], cb[HB_MAX_NODES];
+    int na = hb_hops_classes(t, c0, mem, nmem, ca), nb = hb_hops_classes(t, second, mem, nmem, cb);
+    for (int x = 0; x < na; x++)
+        for (int y = 0; y < nb; y++) {
+            if (cb[y] < ca[x])
+                continue;
+            int ma = hb_hops_at(t, c0, ca[x], mem, nmem, -1);
+            int mb = hb_hops_at(t, second, cb[y], mem, nmem, ma);
+            struct hb_fg fg[2] = {{hb_os(t, c0), 0, hb_os(t, ma)},
+                                  {hb_os(t, second), c1 < 0 ? 1 : 0, hb_os(t, mb)}};
+            char name[HB_NAME_LEN], extra[160];
+            snprintf(name, sizeof(name), "hops-pair-%s-%d.%d.%d-%d.%d.%d", access, fg[0].cpu,
+                     fg[0].thread, fg[0].mem, fg[1].cpu, fg[1].thread, fg[1].mem);
+            snprintf(extra, sizeof(extra),
+                     "{\"case\":\"pair\",\"pair\":\"%d-%d\",\"placement\":\"%s\",\"bg_level\":\"idle\"}",
+                     ca[x], cb[y], c1 < 0 ? "one-node" : "two-node");
+            int rc = hb_hops_add(h, name, extra, access, fg, 2, 0, 0);
+            if (rc)
+                return rc;
+        }
+    return 0;
+}
+
+/* Every hop-class-1 link a-b with CPUs and memory on both ends: a and b write (read) each
+ * other's memory (crossfire), then b's thread turns to another node at the same hop class
+ * from b (no crossfire). */
+static int hb_hops_crossfire(struct hb_hops *h, const char *access)
+{
+    const struct hb_topo *t = h->env->topo;
+    for (int a = 0; a < t->nnodes; a++)
+        for (int b = a + 1; b < t->nnodes; b++) {
+            const struct hb_node *na = &t->nodes[a], *nb = &t->nodes[b];
+            if (!na->has_cpus || !na->has_memory || !nb->has_cpus || !nb->has_memory ||
+                hb_topo_hops(t, a, b) != 1 || hb_topo_hops(t, b, a) != 1)
+                continue;
+            char name[HB_NAME_LEN], extra[160];
+            struct hb_fg fg[2] = {{na->os_index, 0, nb->os_index}, {nb->os_index, 0, na->os_index}};
+            snprintf(name, sizeof(name), "hops-crossfire-%s-%d-%d", access, na->os_index,
+                     nb->os_index);
+            snprintf(extra, sizeof(extra),
+                     "{\"case\":\"crossfire\",\"link\":\"%d-%d\",\"bg_level\":\"idle\"}",
+                     na->os_index, nb->os_index);
+            int rc = hb_hops_add(h, name, extra, access, fg, 2, 0, 0);
+            if (rc)
+                return rc;
+            for (int k = 0; k < t->nnodes; k++) {
+                if (k == a || k == b || !t->nodes[k].has_memory || hb_topo_hops(t, b, k) != 1)
+                    continue;
+                fg[1].mem = t->nodes[k].os_index;
+                snprintf(name, sizeof(name), "hops-no-crossfire-%s-%d-%d", access, na->os_index,
+                         nb->os_index);
+                snprintf(extra, sizeof(extra),
+                         "{\"case\":\"no-crossfire\",\"link\":\"%d-%d\",\"bg_level\":\"idle\"}",
+                         na->os_index, nb->os_index);
+                if ((rc = hb_hops_add(h, name, extra, access, fg, 2, 0, 0)))
+                    return rc;
+                break;
+            }
+        }
+    return 0;
+}
+
+/* Which of names a comma list selects, as flags by index; all when the list is empty. */
+static void hb_hops_select(const char *list, const char *const *names, bool *on)
+{
+    for (int i = 0; names[i]; i++)
+        on[i] = list[0] == '\0';
+    char buf[128], *save = NULL;
+    snprintf(buf, sizeof(buf), "%s", list);
+    for (char *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save))
+        for (int i = 0; names[i]; i++)
+            if (strcmp(w, names[i]) == 0)
+                on[i] = true;
+}
+
+int hb_suite_hops_plan(const struct hb_suite_env *env, struct hb_plan *out)
+{
+    const struct hb_options *o = env->opts;
+    const struct hb_topo *t = env->topo;
+    struct hb_hops h = {env, out, o->size ? o->size : HB_HOPS_BYTES};
+    int cpu[HB_MAX_NODES], mem[HB_MAX_NODES];
+    int ncpu = hb_hops_nodes(t, true, cpu), nmem = hb_hops_nodes(t, false, mem);
+    if (ncpu == 0 || nmem == 0) {
+        hb_err_set("hops needs a node with CPUs and a node with memory; %s has %d and %d",
+                   t->source, ncpu, nmem);
+        return -EINVAL;
+    }
+    static const char *const quick_single[] = {"r", "w", NULL};
+    static const char *const all_single[] = {"r", "w", "rw", NULL};
+    static const char *const rw_only[] = {"r", "w", NULL};
+    static const char *const r_only[] = {"r", NULL};
+    int rc = hb_hops_single(&h, cpu, ncpu, mem, nmem, o->quick ? quick_single : all_single, 0, 0);
+    const char *const *pair_access = o->quick ? r_only : rw_only;
+    for (int a = 0; rc == 0 && pair_access[a]; a++) {
+        for (int c = 0; rc == 0 && c < (o->quick ? 1 : ncpu); c++)
+            rc = hb_hops_pairs(&h, cpu[c], -1, mem, nmem, pair_access[a]);
+        for (int c = 1; rc == 0 && c < (o->quick ? (ncpu > 1 ? 2 : 1) : ncpu); c++)
+            rc = hb_hops_pairs(&h, cpu[0], cpu[c], mem, nmem, pair_access[a]);
+    }
+    for (int a = 0; rc == 0 && rw_only[a]; a++)
+        rc = hb_hops_crossfire(&h, rw_only[a]);
+    /* Quick: the two ends of the load range at under subscription, from the first node. */
+    bool level_on[8], sub_on[4];
+    hb_hops_select(o->levels[0] ? o->levels : o->quick ? "low,very-high" : "",
+                   hb_bg_level_names + 1, level_on);
+    hb_hops_select(o->subscriptions[0] ? o->subscriptions : o->quick ? "under" : "",
+                   hb_subscription_names, sub_on);
+    for (int l = 1; rc == 0 && hb_bg_level_names[l]; l++)
+        for (int s = 0; rc == 0 && hb_subscription_names[s]; s++)
+            if (level_on[l - 1] && sub_on[s])
+                rc = hb_hops_single(&h, cpu, o->quick ? 1 : ncpu, mem, nmem,
+                                    o->quick ? r_only : rw_only, l, s);
+    return rc;
+}

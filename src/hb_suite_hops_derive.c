@@ -1,0 +1,213 @@
+/* What the hops runs mean: every foreground time as % of the local read 0.0.r.0 (per byte, so
+ * kernels and sizes compare), pair totals, and the verdicts on the two hop myths. Also used
+ * for `run` scenarios, whose records carry the same keys. */
+#include "hb_suite.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *hb_s(const json_t *rec, const char *key)
+{
+    const char *s = json_string_value(json_object_get(rec, key));
+    return s ? s : "";
+}
+
+static bool hb_is_fg_ok(const json_t *rec)
+{
+    return strcmp(hb_s(rec, "type"), "measurement") == 0 &&
+           strcmp(hb_s(rec, "role"), "foreground") == 0 && strcmp(hb_s(rec, "status"), "ok") == 0 &&
+           json_is_number(json_object_get(rec, "t_median_s"));
+}
+
+/* Seconds per byte of working set: samples may hold several sweeps and kernels differ in
+ * arrays, so this is what compares across records. */
+static double hb_time_per_byte(const json_t *rec)
+{
+    double t = json_number_value(json_object_get(rec, "t_median_s"));
+    double sweeps = (double)json_integer_value(json_object_get(rec, "sweeps_per_sample"));
+    double bytes = (double)json_integer_value(json_object_get(rec, "bytes"));
+    return sweeps > 0 && bytes > 0 ? t / sweeps / bytes : NAN;
+}
+
+/* The local read with no load (40555's 0.0.r.0): the first such record measured. */
+static bool hb_is_reference(const json_t *rec)
+{
+    json_t *mem = json_object_get(rec, "mem_node");
+    return hb_is_fg_ok(rec) && strcmp(hb_s(rec, "access"), "r") == 0 && json_is_integer(mem) &&
+           json_integer_value(mem) == json_integer_value(json_object_get(rec, "cpu_node")) &&
+           json_array_size(json_object_get(rec, "background")) == 0;
+}
+
+void hb_suite_hops_annotate(const json_t *measured, json_t *rec)
+{
+    if (!hb_is_fg_ok(rec))
+        return;
+    const json_t *ref = NULL;
+    size_t i;
+    json_t *m;
+    json_array_foreach(measured, i, m) if (!ref && hb_is_reference(m)) ref = m;
+    if (!ref && hb_is_reference(rec))
+        ref = rec;
+    if (!ref)
+        return;
+    double pct = hb_time_per_byte(rec) / hb_time_per_byte(ref) * 100.0;
+    if (isnan(pct))
+        return;
+    json_object_set_new(rec, "pct_of_local_read", json_real(round(pct * 10.0) / 10.0));
+    json_object_set_new(rec, "reference_label", json_string(hb_s(ref, "label")));
+}
+
+static double hb_pct(const json_t *rec)
+{
+    json_t *v = json_object_get(rec, "pct_of_local_read");
+    return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static int hb_hops_of(const json_t *rec)
+{
+    json_t *v = json_object_get(rec, "hops");
+    return json_is_integer(v) ? (int)json_integer_value(v) : -1;
+}
+
+/* Each pair experiment: both threads' times and the pair's total (sum) and span (max). */
+static void hb_hops_pairs(json_t *measured, json_t *derived)
+{
+    size_t i, j;
+    json_t *a, *b;
+    json_array_foreach(measured, i, a)
+    {
+        const char *c = hb_s(a, "case");
+        if (!hb_is_fg_ok(a) || (strcmp(c, "pair") && strcmp(c, "crossfire") && strcmp(c, "no-crossfire")))
+            continue;
+        json_array_foreach(measured, j, b)
+        {
+            if (j <= i || !hb_is_fg_ok(b) || strcmp(hb_s(a, "experiment"), hb_s(b, "experiment")))
+                continue;
+            double ta = json_number_value(json_object_get(a, "t_median_s"));
+            double tb = json_number_value(json_object_get(b, "t_median_s"));
+            json_t *rec = json_pack("{s:s, s:s, s:s, s:s, s:O, s:[s,s], s:[f,f], s:f, s:f, s:o, s:o}",
+                                    "type", "pair", "suite", "hops", "experiment",
+                                    hb_s(a, "experiment"), "case", c, "pair",
+                                    json_object_get(a, strcmp(c, "pair") ? "link" : "pair"),
+                                    "labels", hb_s(a, "label"), hb_s(b, "label"), "t_median_s",
+                                    ta, tb, "t_sum_s", ta + tb, "t_span_s", ta > tb ? ta : tb,
+                                    "pct_of_local_read",
+                                    json_pack("[o,o]",
+                                              isnan(hb_pct(a)) ? json_null() : json_real(hb_pct(a)),
+                                              isnan(hb_pct(b)) ? json_null() : json_real(hb_pct(b))),
+                                    "hops", json_pack("[i,i]", hb_hops_of(a), hb_hops_of(b)));
+            json_array_append_new(derived, rec);
+        }
+    }
+}
+
+/* Myth 1, "all equal hop cases take equal time": per access and hop class, the single-thread
+ * idle cases from every CPU node; holds when slowest/fastest - 1 stays within tolerance. */
+static void hb_myth1(const struct hb_suite_env *env, json_t *measured, json_t *derived)
+{
+    static const char *const access[] = {"r", "w", "rw"};
+    double tol = env->opts->tolerance_pct;
+    for (int a = 0; a < 3; a++)
+        for (int hop = 0; hop < HB_MAX_NODES; hop++) {
+            const json_t *lo = NULL, *hi = NULL;
+            int n = 0;
+            size_t i;
+            json_t *r;
+            json_array_foreach(measured, i, r)
+            {
+                if (strcmp(hb_s(r, "case"), "single") || strcmp(hb_s(r, "bg_level"), "idle") ||
+                    strcmp(hb_s(r, "access"), access[a]) || hb_hops_of(r) != hop ||
+                    isnan(hb_pct(r)))
+                    continue;
+                n++;
+                if (!lo || hb_pct(r) < hb_pct(lo))
+                    lo = r;
+                if (!hi || hb_pct(r) > hb_pct(hi))
+                    hi = r;
+            }
+            if (n < 2)
+                continue;
+            double spread = (hb_pct(hi) / hb_pct(lo) - 1.0) * 100.0;
+            json_array_append_new(
+                derived,
+                json_pack("{s:s, s:s, s:i, s:s, s:s, s:i, s:b, s:f, s:f, s:i, s:[s,s], s:s}", "type",
+                          "verdict", "suite", "hops", "myth", 1, "bg_level", "idle", "access",
+                          access[a], "hops", hop, "holds", spread <= tol, "tolerance_pct", tol,
+                          "spread_pct", round(spread * 10.0) / 10.0, "cases", n, "evidence",
+                          hb_s(lo, "label"), hb_s(hi, "label"), "claim",
+                          "all equal hop cases take equal time"));
+        }
+}
+
+/* Myth 2, "greater hop distance always means slower": per load level (and subscription)
+ * and access, on every CPU node every case of a higher hop class must be slower than every
+ * case of a lower one. spread_pct is the worst inversion found (0 when none). */
+static void hb_myth2_group(const struct hb_suite_env *env, json_t *measured, json_t *derived,
+                           const char *level, const char *sub, const char *access)
+{
+    double worst = 0.0;
+    int classes = 0, rows = 0;
+    bool holds = true;
+    json_t *evidence = json_array();
+    size_t i, j;
+    json_t *a, *b;
+    uint64_t seen_classes = 0;
+    json_array_foreach(measured, i, a)
+    {
+        if (strcmp(hb_s(a, "case"), "single") || strcmp(hb_s(a, "bg_level"), level) ||
+            strcmp(hb_s(a, "subscription"), sub) || strcmp(hb_s(a, "access"), access) ||
+            isnan(hb_pct(a)) || hb_hops_of(a) < 0)
+            continue;
+        rows++;
+        seen_classes |= (uint64_t)1 << (hb_hops_of(a) & 63);
+        json_array_append_new(evidence, json_pack("{s:s, s:i, s:f}", "label", hb_s(a, "label"),
+                                                  "hops", hb_hops_of(a), "pct_of_local_read",
+                                                  hb_pct(a)));
+        json_array_foreach(measured, j, b)
+        {
+            if (strcmp(hb_s(b, "case"), "single") || strcmp(hb_s(b, "bg_level"), level) ||
+                strcmp(hb_s(b, "subscription"), sub) || strcmp(hb_s(b, "access"), access) ||
+                isnan(hb_pct(b)) || hb_hops_of(b) <= hb_hops_of(a) ||
+                !json_equal(json_object_get(a, "cpu_node"), json_object_get(b, "cpu_node")))
+                continue;
+            if (hb_pct(b) <= hb_pct(a)) {
+                holds = false;
+                double inv = (hb_pct(a) / hb_pct(b) - 1.0) * 100.0;
+                worst = inv > worst ? inv : worst;
+            }
+        }
+    }
+    for (int c = 0; c < 64; c++)
+        classes += (int)((seen_classes >> c) & 1);
+    if (classes < 2) {
+        json_decref(evidence);
+        return;
+    }
+    json_t *v = json_pack("{s:s, s:s, s:i, s:s, s:s, s:b, s:f, s:f, s:i, s:o, s:s}", "type",
+                          "verdict", "suite", "hops", "myth", 2, "bg_level", level, "access",
+                          access, "holds", holds, "tolerance_pct", env->opts->tolerance_pct,
+                          "spread_pct", round(worst * 10.0) / 10.0, "cases", rows, "evidence",
+                          evidence, "claim", "greater hop distance always means slower");
+    if (sub[0])
+        json_object_set_new(v, "subscription", json_string(sub));
+    json_array_append_new(derived, v);
+}
+
+static void hb_myth2(const struct hb_suite_env *env, json_t *measured, json_t *derived)
+{
+    static const char *const access[] = {"r", "w", "rw"};
+    for (int l = 0; hb_bg_level_names[l]; l++)
+        for (int s = l ? 0 : -1; s < (l ? 3 : 0); s++)
+            for (int a = 0; a < 3; a++)
+                hb_myth2_group(env, measured, derived, hb_bg_level_names[l],
+                               s < 0 ? "" : hb_subscription_names[s], access[a]);
+}
+
+int hb_suite_hops_derive(const struct hb_suite_env *env, json_t *measured, json_t *derived)
+{
+    hb_hops_pairs(measured, derived);
+    hb_myth1(env, measured, derived);
+    hb_myth2(env, measured, derived);
+    return 0;
+}

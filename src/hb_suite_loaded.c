@@ -1,0 +1,172 @@
+/* `loaded`: pointer-chase latency from one CPU node to one memory node while load threads on
+ * chosen nodes inject read, write or 2:1 traffic into the same memory, at a sweep of injection
+ * delays; the knee is the load bandwidth at which latency has doubled. */
+#include "hb_suite.h"
+
+#include "hb_error.h"
+#include "hb_result.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Injection delay between 64-byte lines of one load thread, in ns; 0 = unpaced. A line per
+ * delay is 64/delay GB/s per thread. The idle point (no load) comes first. */
+static const int hb_delays_full[] = {3200, 1600, 800, 400, 200, 100, 50, 25, 0, -1};
+static const int hb_delays_quick[] = {1600, 400, 100, 0, -1};
+
+static const char *hb_mix_kernel(const char *mix)
+{
+    /* triad reads two arrays per one written: the 2:1 mix. */
+    return strcmp(mix, "write") == 0 ? "write" : strcmp(mix, "2:1") == 0 ? "triad" : "read";
+}
+
+static int hb_loaded_add(const struct hb_suite_env *env, struct hb_plan *out, int cpu, int mem,
+                         const bool *load_on, int delay, uint64_t bytes)
+{
+    const struct hb_options *o = env->opts;
+    const struct hb_topo *t = env->topo;
+    struct hb_experiment e;
+    char name[HB_NAME_LEN];
+    if (delay < 0)
+        snprintf(name, sizeof(name), "loaded-%d-%d-idle", cpu, mem);
+    else
+        snprintf(name, sizeof(name), "loaded-%d-%d-%s-%dns", cpu, mem, o->mix, delay);
+    hb_suite_experiment(env, &e, "loaded", name, "latency");
+    if (delay < 0)
+        snprintf(e.extra, sizeof(e.extra), "{\"delay\":null,\"mix\":\"%s\",\"bg_level\":\"idle\"}",
+                 o->mix);
+    else
+        snprintf(e.extra, sizeof(e.extra), "{\"delay\":%d,\"mix\":\"%s\"}", delay, o->mix);
+    int rc = hb_suite_task(env, &e.tasks[0], cpu, 0, 1, "chase", HB_POLICY_BIND, mem, bytes);
+    if (rc)
+        return rc;
+    e.ntasks = 1;
+    for (int i = 0; delay >= 0 && i < t->nnodes; i++) {
+        if (!load_on[i])
+            continue;
+        int first = t->nodes[i].os_index == cpu ? 1 : 0;
+        int threads = t->nodes[i].ncpus - first;
+        if (threads > HB_MAX_TEAM - first)
+            threads = HB_MAX_TEAM - first;
+        if (threads < 1)
+            continue;
+        struct hb_task *task = &e.tasks[e.ntasks];
+        rc = hb_suite_task(env, task, t->nodes[i].os_index, first, threads, hb_mix_kernel(o->mix),
+                           HB_POLICY_BIND, mem, bytes * (uint64_t)threads);
+        if (rc)
+            return rc;
+        task->role = HB_ROLE_BG;
+        task->bg_rate_GBps = delay > 0 ? 64.0 / delay : 0.0;
+        e.ntasks++;
+    }
+    if (delay >= 0 && e.ntasks == 1) {
+        hb_err_set("loaded: no CPU is left for load threads on --load-nodes %s (node %d's only "
+                   "CPU runs the chase); choose load nodes with more CPUs",
+                   o->load_nodes[0] ? o->load_nodes : "(every CPU node)", cpu);
+        return -EINVAL;
+    }
+    return hb_plan_add(out, &e);
+}
+
+int hb_suite_loaded_plan(const struct hb_suite_env *env, struct hb_plan *out)
+{
+    const struct hb_options *o = env->opts;
+    const struct hb_topo *t = env->topo;
+    int cpu = o->cpu_node, mem = o->mem_node;
+    for (int i = 0; cpu < 0 && i < t->nnodes; i++)
+        if (t->nodes[i].has_cpus)
+            cpu = t->nodes[i].os_index;
+    if (mem < 0)
+        mem = cpu;
+    int rc = hb_suite_check_cpu_node(t, cpu, "--cpu-node");
+    if (rc || (rc = hb_suite_check_mem_node(t, mem, "--mem-node")))
+        return rc;
+    bool load_on[HB_MAX_NODES] = {false};
+    if (o->load_nodes[0]) {
+        char list[sizeof(o->load_nodes)], *save = NULL;
+        snprintf(list, sizeof(list), "%s", o->load_nodes);
+        for (char *w = strtok_r(list, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+            int n = atoi(w);
+            if ((rc = hb_suite_check_cpu_node(t, n, "--load-nodes")))
+                return rc;
+            load_on[hb_topo_node_index(t, n)] = true;
+        }
+    } else {
+        for (int i = 0; i < t->nnodes; i++)
+            load_on[i] = t->nodes[i].has_cpus;
+    }
+    uint64_t bytes = o->size ? o->size : env->default_bytes;
+    const int *delays = o->quick ? hb_delays_quick : hb_delays_full;
+    if ((rc = hb_loaded_add(env, out, cpu, mem, load_on, -1, bytes)))
+        return rc;
+    for (int d = 0; delays[d] >= 0; d++)
+        if ((rc = hb_loaded_add(env, out, cpu, mem, load_on, delays[d], bytes)))
+            return rc;
+    return 0;
+}
+
+void hb_suite_loaded_annotate(json_t *rec)
+{
+    json_t *bg = json_object_get(rec, "background");
+    if (!json_is_array(bg))
+        return;
+    double sum = 0.0;
+    size_t i;
+    json_t *b;
+    json_array_foreach(bg, i, b) sum += json_number_value(json_object_get(b, "achieved_GBps"));
+    json_object_set_new(rec, "total_GBps", json_real(round(sum * 1000.0) / 1000.0));
+}
+
+int hb_suite_loaded_derive(const struct hb_suite_env *env, json_t *measured, json_t *derived)
+{
+    (void)env;
+    double idle = NAN;
+    double bw[64], lat[64];
+    int n = 0, cpu = -1, mem = -1;
+    size_t i;
+    json_t *r;
+    json_array_foreach(measured, i, r)
+    {
+        const char *role = json_string_value(json_object_get(r, "role"));
+        json_t *l = json_object_get(r, "lat_ns_median");
+        if (!role || strcmp(role, "foreground") || !json_is_number(l))
+            continue;
+        cpu = (int)json_integer_value(json_object_get(r, "cpu_node"));
+        mem = (int)json_integer_value(json_object_get(r, "mem_node"));
+        if (json_is_null(json_object_get(r, "delay")))
+            idle = json_number_value(l);
+        else if (n < 64) {
+            bw[n] = json_number_value(json_object_get(r, "total_GBps"));
+            lat[n++] = json_number_value(l);
+        }
+    }
+    if (isnan(idle) || n == 0)
+        return 0;
+    /* Ascending load: the knee lies between the last point below 2x idle and the first above. */
+    for (int a = 1; a < n; a++)
+        for (int b = a; b > 0 && bw[b] < bw[b - 1]; b--) {
+            double x = bw[b], y = lat[b];
+            bw[b] = bw[b - 1];
+            lat[b] = lat[b - 1];
+            bw[b - 1] = x;
+            lat[b - 1] = y;
+        }
+    double knee = NAN, pb = 0.0, pl = idle;
+    for (int k = 0; k < n && isnan(knee); k++) {
+        if (lat[k] >= 2.0 * idle)
+            knee = lat[k] > pl ? pb + (bw[k] - pb) * (2.0 * idle - pl) / (lat[k] - pl) : bw[k];
+        pb = bw[k];
+        pl = lat[k];
+    }
+    json_array_append_new(
+        derived,
+        json_pack("{s:s, s:s, s:s, s:i, s:i, s:o, s:s, s:f, s:f, s:s}", "type", "knee", "suite",
+                  "loaded", "curve", "loaded", "cpu_node", cpu, "mem_node", mem, "value",
+                  isnan(knee) ? json_null() : json_real(round(knee * 1000.0) / 1000.0), "unit",
+                  "GBps", "lat_ns_idle", idle, "max_total_GBps", bw[n - 1], "note",
+                  isnan(knee) ? "latency never doubled over the load sweep" : ""));
+    return 0;
+}

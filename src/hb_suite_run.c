@@ -1,0 +1,120 @@
+/* `run FILE`: the experiments of a scenario file (src/hb_scenario.h), checked against the
+ * topology with the line and column of the offending label. */
+#include "hb_suite.h"
+
+#include "hb_error.h"
+#include "hb_result.h"
+#include "hb_scenario.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+/* 40555 uses a 64 MB array per thread. */
+#define HB_RUN_BYTES ((uint64_t)64 << 20)
+
+static int hb_run_check_nodes(const struct hb_topo *t, const char *file,
+                              const struct hb_scn_task *st)
+{
+    char valid[256];
+    int ci = hb_topo_node_index(t, st->node);
+    if (ci < 0 || !t->nodes[ci].has_cpus) {
+        hb_topo_node_list(t, true, false, valid, sizeof(valid));
+        hb_err_set("%s:%d:%d: node %d %s; nodes with CPUs: %s", file, st->line, st->col,
+                   st->node, ci < 0 ? "does not exist" : "has no CPUs", valid);
+        return -EINVAL;
+    }
+    int mi = hb_topo_node_index(t, st->mem_node);
+    if (mi < 0 || !t->nodes[mi].has_memory) {
+        hb_topo_node_list(t, false, true, valid, sizeof(valid));
+        hb_err_set("%s:%d:%d: memory node %d %s; nodes with memory: %s", file, st->line, st->col,
+                   st->mem_node, mi < 0 ? "does not exist" : "has no memory", valid);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+/* First free thread of a node: after every earlier task of the experiment there. */
+static int hb_run_next_thread(const struct hb_experiment *e, int node)
+{
+    int used = 0;
+    for (int k = 0; k < e->ntasks; k++)
+        if (e->tasks[k].cpu_node == node && e->tasks[k].first_thread + e->tasks[k].threads > used)
+            used = e->tasks[k].first_thread + e->tasks[k].threads;
+    return used;
+}
+
+static int hb_run_task(const struct hb_suite_env *env, const char *file, struct hb_experiment *e,
+                       const struct hb_scn_task *st)
+{
+    const struct hb_topo *t = env->topo;
+    const struct hb_options *o = env->opts;
+    int rc = hb_run_check_nodes(t, file, st);
+    if (rc)
+        return rc;
+    const struct hb_node *n = &t->nodes[hb_topo_node_index(t, st->node)];
+    int first = st->thread, threads = 1;
+    if (first < 0) {
+        first = hb_run_next_thread(e, st->node);
+        threads = n->ncpus - first;
+    }
+    if (threads < 1 || first + threads > n->ncpus || first + threads > HB_MAX_TEAM) {
+        hb_err_set("%s:%d:%d: thread %d of node %d: the node has %d CPUs (threads 0-%d)%s", file,
+                   st->line, st->col, first, st->node, n->ncpus, n->ncpus - 1,
+                   st->thread < 0 ? ", all taken by earlier lines" : "");
+        return -EINVAL;
+    }
+    const char *kernel = st->kernel[0]                  ? st->kernel
+                         : strcmp(st->access, "r") == 0 ? "read"
+                         : strcmp(st->access, "w") == 0 ? "write"
+                                                        : "copy";
+    struct hb_kernel_ref k;
+    if (env->lookup(kernel, &k)) {
+        hb_err_set("%s:%d:%d: unknown kernel '%s'; see hopbench --help for the kernels", file,
+                   st->line, st->col, kernel);
+        return -EINVAL;
+    }
+    uint64_t per = st->size ? st->size : o->size ? o->size : HB_RUN_BYTES;
+    struct hb_task *task = &e->tasks[e->ntasks];
+    if ((rc = hb_suite_task(env, task, st->node, first, threads, kernel, HB_POLICY_BIND,
+                            st->mem_node, per * (uint64_t)threads))) {
+        char msg[512];
+        snprintf(msg, sizeof(msg), "%s", hb_err_msg());
+        hb_err_set("%s:%d:%d: %s", file, st->line, st->col, msg);
+        return rc;
+    }
+    if (st->bg) {
+        task->role = HB_ROLE_BG;
+        task->bg_rate_GBps = st->rate >= 0.0 ? st->rate
+                             : st->level    ? hb_suite_level_rate(st->level, o->bg_rate_GBps)
+                                            : 0.0;
+    }
+    e->ntasks++;
+    return 0;
+}
+
+int hb_suite_run_plan(const struct hb_suite_env *env, struct hb_plan *out)
+{
+    struct hb_scenario s;
+    int rc = hb_scenario_load(env->opts->scenario, &s);
+    for (int x = 0; rc == 0 && x < s.n; x++) {
+        const struct hb_scn_exp *se = &s.exps[x];
+        struct hb_experiment e;
+        hb_suite_experiment(env, &e, "run", se->name, "bandwidth");
+        const char *level = NULL;
+        for (int i = 0; rc == 0 && i < se->ntasks; i++) {
+            rc = hb_run_task(env, s.file, &e, &se->tasks[i]);
+            if (se->tasks[i].bg && se->tasks[i].level)
+                level = hb_bg_level_names[se->tasks[i].level];
+        }
+        bool any_bg = false;
+        for (int i = 0; i < e.ntasks; i++)
+            any_bg |= e.tasks[i].role == HB_ROLE_BG;
+        snprintf(e.extra, sizeof(e.extra), "{\"case\":\"scenario\",\"bg_level\":\"%s\"}",
+                 level ? level : any_bg ? "custom" : "idle");
+        if (rc == 0)
+            rc = hb_plan_add(out, &e);
+    }
+    hb_scenario_free(&s);
+    return rc;
+}
