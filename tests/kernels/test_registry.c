@@ -1,5 +1,6 @@
-/* The kernel table: contract names and order, lookup and its error, help text, and the
- * bandwidth and load accounting derived from the metadata. */
+/* The kernel table: the contract kernels first and in order, lookup and its error, help
+ * text, and the bandwidth and load accounting derived from the metadata. Other families may
+ * follow the contract kernels in the table. */
 #include "hb_error.h"
 #include "hb_kernel.h"
 #include "hb_test.h"
@@ -18,26 +19,32 @@ static void expect_bytes(const char *name, uint64_t elements, uint64_t sweeps, d
 
 int main(void)
 {
-    HB_EXPECT(hb_kernel_count() == N_WANT, "%d kernels", hb_kernel_count());
-    for (int i = 0; i < N_WANT; i++) {
-        HB_EXPECT(strcmp(hb_kernels[i].name, want_names[i]) == 0, "entry %d is %s", i,
-                  hb_kernels[i].name);
-        const struct hb_kernel *k = hb_kernel_find(want_names[i]);
-        HB_EXPECT(k == &hb_kernels[i], "find(%s)", want_names[i]);
+    int count = hb_kernel_count();
+    HB_EXPECT(count >= N_WANT, "%d kernels", count);
+    HB_EXPECT(hb_kernels[count].name == NULL, "table not terminated");
+    char names[512] = "";
+    for (int i = 0; i < count; i++) {
+        if (i < N_WANT)
+            HB_EXPECT(strcmp(hb_kernels[i].name, want_names[i]) == 0, "entry %d is %s", i,
+                      hb_kernels[i].name);
+        const struct hb_kernel *k = hb_kernel_find(hb_kernels[i].name);
+        HB_EXPECT(k == &hb_kernels[i], "find(%s)", hb_kernels[i].name);
         HB_EXPECT(k->init && k->run && k->check && k->desc && k->desc[0], "%s", k->name);
         HB_EXPECT(k->streams >= 1 && k->streams <= 3, "%s streams %d", k->name, k->streams);
         HB_EXPECT(k->nt == (strstr(k->name, "-nt") != NULL), "%s nt", k->name);
+        size_t used = strlen(names);
+        snprintf(names + used, sizeof(names) - used, "%s%s", i ? ", " : "", k->name);
     }
-    HB_EXPECT(hb_kernels[N_WANT].name == NULL, "table not terminated");
 
-    const char *names = "read, write, write-nt, copy, copy-nt, triad, triad-nt, memcpy, chase";
-    HB_EXPECT(strcmp(hb_kernel_names(), names) == 0, "%s", hb_kernel_names());
+    const char *contract = "read, write, write-nt, copy, copy-nt, triad, triad-nt, memcpy, chase";
+    HB_EXPECT(strncmp(hb_kernel_names(), contract, strlen(contract)) == 0, "%s",
+              hb_kernel_names());
+    HB_EXPECT(strcmp(hb_kernel_names(), names) == 0, "%s, want %s", hb_kernel_names(), names);
     hb_err_clear();
     HB_EXPECT(hb_kernel_find("tirad") == NULL, "found a misspelt kernel");
-    HB_EXPECT(strcmp(hb_err_msg(),
-                     "unknown kernel 'tirad'; valid kernels: read, write, write-nt, copy, "
-                     "copy-nt, triad, triad-nt, memcpy, chase") == 0,
-              "%s", hb_err_msg());
+    char want_msg[640];
+    snprintf(want_msg, sizeof(want_msg), "unknown kernel 'tirad'; valid kernels: %s", names);
+    HB_EXPECT(strcmp(hb_err_msg(), want_msg) == 0, "%s", hb_err_msg());
     HB_EXPECT(hb_kernel_find(NULL) == NULL, "found NULL");
     HB_EXPECT_CONTAINS(hb_err_msg(), "valid kernels: read,");
 
@@ -79,14 +86,14 @@ int main(void)
         char *end = strchr(line, '\n');
         HB_EXPECT(end != NULL, "help line without newline: %s", line);
         *end = '\0';
-        HB_EXPECT(lines < N_WANT, "extra help line: %s", line);
+        HB_EXPECT(lines < count, "extra help line: %s", line);
         char word[32];
         HB_EXPECT(sscanf(line, "%31s", word) == 1, "%s", line);
-        HB_EXPECT(strcmp(word, want_names[lines]) == 0, "help line %d: %s", lines, line);
+        HB_EXPECT(strcmp(word, hb_kernels[lines].name) == 0, "help line %d: %s", lines, line);
         HB_EXPECT((strstr(line, " NT ") != NULL) == hb_kernels[lines].nt, "%s", line);
         line = end + 1;
     }
-    HB_EXPECT(lines == N_WANT, "%d help lines", lines);
+    HB_EXPECT(lines == count, "%d help lines", lines);
     free(help);
     return 0;
 }
