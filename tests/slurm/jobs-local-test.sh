@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# jobs-local-test.sh HOPBENCH - CTest test (label slurm, no cluster needed): runs
+# jobs/hopbench-mpirun.sh and jobs/run-local.sh for real with a small study and checks the
+# command line they print and the records they write; bad input leaves no results behind.
+set -euo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+JOBS=$(cd "$HERE/../../jobs" && pwd)
+. "$HERE/expect.sh"
+# shellcheck source=../../jobs/lib/launch.sh
+. "$JOBS/lib/launch.sh"
+HOPBENCH=$(realpath -- "${1:?usage: jobs-local-test.sh HOPBENCH}")
+export HOPBENCH
+WORK=${SLURM_TEST_WORK:-$PWD/jobs-local}
+command -v jq >/dev/null || { echo "SKIP: no jq to read the records"; exit 77; }
+command -v mpirun >/dev/null || { echo "SKIP: no mpirun"; exit 77; }
+rm -rf "$WORK"
+mkdir -p "$WORK"
+cd "$WORK"
+record=$(hb_topo_record "$HOPBENCH")
+cores=$(hb_topo_cores "$record")
+nodes=$(hb_topo_cpu_nodes "$record")
+small=(--size 16M --reps 2 --min-time 0.01)
+
+rc=0
+"$JOBS/hopbench-mpirun.sh" lat "${small[@]}" --format jsonl -o "$WORK/lat.jsonl" 2>"$WORK/mpirun.err" || rc=$?
+cat "$WORK/mpirun.err"
+printed=$(grep '^hopbench-mpirun: ' "$WORK/mpirun.err" || true)
+expect "hopbench-mpirun.sh exits 0" [ "$rc" = 0 ]
+expect "prints the OpenMP settings (OMP_NUM_THREADS=$cores)" \
+    grep -q "OMP_PLACES=cores OMP_PROC_BIND=close OMP_NUM_THREADS=$cores mpirun " <<<"$printed"
+expect "prints the mpirun line of hopbench topo" \
+    grep -qF -- "$(hb_topo_field "$record" mpirun | sed 's/^mpirun //; s/ hopbench \.\.\..*//')" <<<"$printed"
+expect "passes the arguments through" grep -qF -- "$HOPBENCH lat --size 16M --reps 2 --min-time 0.01 --format jsonl -o" <<<"$printed"
+if [ "$(id -u)" = 0 ]; then
+    expect "as root: --allow-run-as-root" grep -qF -- "mpirun --allow-run-as-root" <<<"$printed"
+fi
+expect "run record: ranks == $nodes, OMP_NUM_THREADS $cores seen by hopbench" jq_true "$WORK/lat.jsonl" \
+    ".[] | select(.type == \"run\") | .ranks == $nodes and .omp.num_threads == \"$cores\" and .omp.places == \"cores\""
+expect "lat measurement ok with a latency" jq_true "$WORK/lat.jsonl" \
+    '[.[] | select(.type == "measurement")] | length >= 1 and all(.[]; .status == "ok" and .lat_ns_median > 0)'
+rc=0
+"$JOBS/hopbench-mpirun.sh" lat --bogus 2>"$WORK/bogus.err" || rc=$?
+expect "a rejected option: exit 2 with hopbench's message" \
+    [ "$rc:$(grep -c "^hopbench: unknown option '--bogus'" "$WORK/bogus.err")" = "2:1" ]
+
+out=$WORK/run-local.out
+rc=0
+RESULTS_ROOT=$WORK/results HOPBENCH_ARGS="matrix ${small[*]}" "$JOBS/run-local.sh" >"$out" 2>&1 || rc=$?
+cat "$out"
+dir=$(sed -n 's/^results: //p' "$out")
+expect "run-local.sh exits 0" [ "$rc" = 0 ]
+expect "says where: results/<timestamp>/ under RESULTS_ROOT" grep -Eqx "$WORK/results/[0-9]{8}T[0-9]{6}Z" <<<"$dir"
+expect "results.jsonl: every measurement ok" jq_true "$dir/results.jsonl" \
+    '[.[] | select(.type == "measurement")] | length >= 4 and all(.[]; .status == "ok")'
+expect "table.txt lists the measurements" grep -q '^matrix  *0\.0\.r\.0 ' "$dir/table.txt"
+expect "table.txt ends with the summary" grep -q '^summary: .* 0 failed' "$dir/table.txt"
+expect "nothing else under results/" [ "$(ls -A "$WORK/results")" = "$(basename "$dir")" ]
+rc=0
+RESULTS_ROOT=$WORK/bad "$JOBS/run-local.sh" nosuch >"$out" 2>&1 || rc=$?
+expect "run-local.sh nosuch: exit 2, hopbench's message, no results" \
+    [ "$rc:$(grep -c "^hopbench: unknown command 'nosuch'" "$out"):$(find "$WORK/bad" -mindepth 1 2>/dev/null | wc -l)" = "2:1:0" ]
+expect_done
