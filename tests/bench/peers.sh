@@ -61,9 +61,11 @@ fi
 hb_gbps() {
     local kernel=$1 threads=$2
     if ((use_hopbench)); then
+        # Quoted fields hold commas (JSON lists), so read the CSV properly.
         "$HOPBENCH" bw --kernel "$kernel" --threads "$threads" --size "$size" --format csv |
-            awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "bw_GBps_best") col = i; next }
-                     col && $col != "" { v = $col } END { if (!col) exit 1; print v }'
+            python3 -c 'import csv, sys
+rows = [r for r in csv.DictReader(sys.stdin) if r.get("bw_GBps_best")]
+print(rows[-1]["bw_GBps_best"] if rows else sys.exit("peers.sh: no bw_GBps_best in hopbench output"))'
     else
         "$driver" --kernel "$kernel" --threads "$threads" --size "$size" --reps 10 |
             awk '{ print $5 }'
