@@ -1,0 +1,99 @@
+#include "hb_jsonl_read.h"
+
+#include "hb_error.h"
+#include "hb_version.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+double hb_rec_num(const json_t *rec, const char *key, double def)
+{
+    json_t *v = json_object_get(rec, key);
+    return json_is_number(v) ? json_number_value(v) : def;
+}
+
+const char *hb_rec_str(const json_t *rec, const char *key, const char *def)
+{
+    const char *s = json_string_value(json_object_get(rec, key));
+    return s ? s : def;
+}
+
+static int hb_results_line(struct hb_results *r, const char *line, size_t len, int lineno,
+                           int last_unterminated)
+{
+    json_error_t jerr;
+    json_t *rec = json_loadb(line, len, JSON_REJECT_DUPLICATES, &jerr);
+    if (!rec && last_unterminated) {
+        /* An interrupted writer leaves a partial last line: report everything before it. */
+        r->skipped_line = lineno;
+        return 0;
+    }
+    if (!rec || !json_is_object(rec) || !json_is_string(json_object_get(rec, "type"))) {
+        hb_err_set("%s:%d: not a hopbench JSON Lines record (%s); expected one JSON object "
+                   "with a \"type\" per line, as written by --format jsonl",
+                   r->path, lineno, rec ? "no string \"type\"" : jerr.text);
+        json_decref(rec);
+        return -EINVAL;
+    }
+    if (strcmp(json_string_value(json_object_get(rec, "type")), "run") == 0) {
+        json_t *sv = json_object_get(rec, "schema_version");
+        if (!json_is_integer(sv) || json_integer_value(sv) > HB_SCHEMA_VERSION) {
+            char have[32];
+            snprintf(have, sizeof(have), "%lld",
+                     json_is_integer(sv) ? (long long)json_integer_value(sv) : -1LL);
+            hb_err_set("%s:%d: run record has schema_version %s; this hopbench reads "
+                       "schema_version up to %d: use a newer hopbench",
+                       r->path, lineno, json_is_integer(sv) ? have : "(missing)",
+                       HB_SCHEMA_VERSION);
+            json_decref(rec);
+            return -EINVAL;
+        }
+        if (!r->run)
+            r->run = rec;
+    }
+    json_array_append_new(r->records, rec);
+    return 0;
+}
+
+int hb_results_read(const char *path, struct hb_results *r)
+{
+    memset(r, 0, sizeof(*r));
+    snprintf(r->path, sizeof(r->path), "%s", path);
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        int e = errno;
+        hb_err_set("%s: cannot open: %s", path, strerror(e));
+        return -(e == EACCES ? EACCES : ENOENT);
+    }
+    r->records = json_array();
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    int lineno = 0, rc = 0;
+    while (rc == 0 && (len = getline(&line, &cap, f)) != -1) {
+        lineno++;
+        int terminated = len > 0 && line[len - 1] == '\n';
+        size_t n = (size_t)len - (terminated ? 1 : 0);
+        if (n == 0)
+            continue;
+        rc = hb_results_line(r, line, n, lineno, !terminated);
+    }
+    free(line);
+    fclose(f);
+    if (rc == 0 && json_array_size(r->records) == 0) {
+        hb_err_set("%s: no records; expected hopbench JSON Lines (--format jsonl)", path);
+        rc = -EINVAL;
+    }
+    if (rc)
+        hb_results_free(r);
+    return rc;
+}
+
+void hb_results_free(struct hb_results *r)
+{
+    json_decref(r->records);
+    r->records = NULL;
+    r->run = NULL;
+}

@@ -1,0 +1,30 @@
+/* Reading hopbench result files (JSON Lines) back for report and compare. */
+#ifndef HB_JSONL_READ_H
+#define HB_JSONL_READ_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+/* One result file: every record in file order, and the run record when there is one. */
+struct hb_results {
+    char path[4096];
+    json_t *records; /* array of objects, each with a string "type" */
+    json_t *run;     /* borrowed from records; NULL when the file has no run record */
+    int skipped_line; /* line number of a truncated last line that was skipped, or 0 */
+};
+
+/* Read path into r. A last line without its newline that does not parse is skipped and
+ * r->skipped_line names it (the caller warns). Returns 0; -ENOENT / -EACCES when the file
+ * cannot be opened; -EINVAL when a line is not a JSON object with a string "type", or the
+ * run record's schema_version is newer than this build reads; hb_err_msg() then names the
+ * file and line. On error r holds nothing to free. */
+int hb_results_read(const char *path, struct hb_results *r);
+
+void hb_results_free(struct hb_results *r);
+
+/* Convenience getters on a record: the number at key, or def when absent or not a number. */
+double hb_rec_num(const json_t *rec, const char *key, double def);
+/* The string at key, or def. */
+const char *hb_rec_str(const json_t *rec, const char *key, const char *def);
+
+#endif

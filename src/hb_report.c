@@ -1,0 +1,159 @@
+#include "hb_report.h"
+
+#include "hb_error.h"
+#include "hb_report_draw.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char hb_report_css[] =
+    "body{font:14px sans-serif;margin:20px;color:#222}"
+    "h1{font-size:22px}h2{font-size:18px;border-bottom:1px solid #ccc;margin-top:32px}"
+    "h3{font-size:15px}.row{display:flex;flex-wrap:wrap;gap:24px}"
+    ".panel{border:1px solid #ddd;padding:8px}"
+    "table{border-collapse:collapse;margin:6px 0 14px}"
+    "td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}"
+    "th{background:#f3f3f3}tr.outlier td{background:#fdd;font-weight:bold}"
+    "td.holds{color:#070}td.fails{color:#b00}"
+    ".axis{font-size:12px}.tick{font-size:11px}.val{font-size:11px}.group{font-size:12px;"
+    "font-weight:bold}.ax{stroke:#444}.frame{fill:none;stroke:#888}"
+    ".mark{stroke:#888;stroke-dasharray:4 3}.marklabel{font-size:10px;fill:#555}"
+    ".warn{color:#b00}";
+
+int hb_report_is(const json_t *rec, const char *type, const char *suite, const char *key)
+{
+    return strcmp(hb_rec_str(rec, "type", ""), type) == 0 &&
+           (!suite || strcmp(hb_rec_str(rec, "suite", ""), suite) == 0) &&
+           (!key || json_object_get(rec, key));
+}
+
+int hb_report_has(const struct hb_results *in, int nin, const char *type, const char *suite,
+                  const char *key)
+{
+    for (int i = 0; i < nin; i++) {
+        size_t k;
+        json_t *rec;
+        json_array_foreach(in[i].records, k, rec) if (hb_report_is(rec, type, suite, key))
+            return 1;
+    }
+    return 0;
+}
+
+void hb_report_caption(FILE *f, const struct hb_results *r, const char *what)
+{
+    const char *base = strrchr(r->path, '/');
+    fputs("<h3>", f);
+    hb_html_esc(f, what);
+    fputs(" <small>(", f);
+    hb_html_esc(f, base ? base + 1 : r->path);
+    fputs(")</small></h3>\n", f);
+}
+
+void hb_report_cell(FILE *f, const json_t *v)
+{
+    fputs("<td>", f);
+    if (json_is_string(v))
+        hb_html_esc(f, json_string_value(v));
+    else if (json_is_integer(v))
+        fprintf(f, "%lld", (long long)json_integer_value(v));
+    else if (json_is_real(v))
+        fprintf(f, "%.4g", json_real_value(v));
+    else if (json_is_boolean(v))
+        fputs(json_is_true(v) ? "yes" : "no", f);
+    else if (v && !json_is_null(v)) {
+        char *s = json_dumps(v, JSON_COMPACT);
+        hb_html_esc(f, s);
+        free(s);
+    } else
+        fputs("&#8211;", f);
+    fputs("</td>", f);
+}
+
+static int hb_report_write(FILE *f, const struct hb_results *in, int nin)
+{
+    fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+          "<title>hopbench report</title><style>",
+          f);
+    fputs(hb_report_css, f);
+    fputs("</style></head><body>\n<h1>hopbench report</h1>\n<p>Inputs:", f);
+    for (int i = 0; i < nin; i++) {
+        fputs(" <code>", f);
+        hb_html_esc(f, in[i].path);
+        fputs("</code>", f);
+        if (in[i].skipped_line)
+            fprintf(f, " <span class=\"warn\">(truncated line %d skipped)</span>",
+                    in[i].skipped_line);
+    }
+    fputs("</p>\n", f);
+    hb_report_machine(f, in, nin);
+    hb_report_matrices(f, in, nin, 0);
+    hb_report_hops(f, in, nin);
+    hb_report_verdicts(f, in, nin);
+    hb_report_loaded(f, in, nin);
+    hb_report_sweep(f, in, nin);
+    hb_report_policy(f, in, nin);
+    hb_report_matrices(f, in, nin, 1);
+    hb_report_fleet(f, in, nin);
+    fputs("</body></html>\n", f);
+    return ferror(f) ? -EIO : 0;
+}
+
+static const char hb_report_usage[] = "usage: hopbench report RESULTS.jsonl... -o report.html";
+
+int hb_report_main(int argc, char **argv)
+{
+    const char *out = NULL;
+    int nin = 0, rc = 0;
+    struct hb_results *in = calloc((size_t)argc, sizeof(*in));
+    if (!in)
+        return HB_EXIT_ENV;
+    for (int i = 1; i < argc && rc == 0; i++) {
+        if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0) {
+            out = i + 1 < argc ? argv[++i] : NULL;
+            if (!out) {
+                hb_err_set("%s needs a file name; %s", argv[i], hb_report_usage);
+                rc = -EINVAL;
+            }
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            hb_err_set("report: unknown option '%s'; %s", argv[i], hb_report_usage);
+            rc = -EINVAL;
+        } else if ((rc = hb_results_read(argv[i], &in[nin])) == 0) {
+            nin++;
+        }
+    }
+    if (rc == 0 && (nin == 0 || !out)) {
+        hb_err_set("report needs %s; %s", nin ? "-o FILE.html" : "at least one result file",
+                   hb_report_usage);
+        rc = -EINVAL;
+    }
+    int code = HB_EXIT_OK;
+    if (rc == 0) {
+        for (int i = 0; i < nin; i++)
+            if (in[i].skipped_line)
+                fprintf(stderr, "hopbench: warning: %s:%d: truncated last line skipped\n",
+                        in[i].path, in[i].skipped_line);
+        /* Written beside the target and renamed, so a failed run leaves no half report. */
+        char partial[4200];
+        snprintf(partial, sizeof(partial), "%s.partial", out);
+        FILE *f = fopen(partial, "w");
+        int wrc = f ? hb_report_write(f, in, nin) : -errno;
+        if (f && fclose(f) != 0 && wrc == 0)
+            wrc = -errno;
+        if (wrc == 0 && rename(partial, out) != 0)
+            wrc = -errno;
+        if (wrc) {
+            hb_err_set("cannot write %s: %s", out, strerror(-wrc));
+            remove(partial);
+            code = HB_EXIT_ENV;
+        }
+    } else {
+        code = HB_EXIT_USAGE;
+    }
+    if (code)
+        fprintf(stderr, "hopbench: %s\n", hb_err_msg());
+    for (int i = 0; i < nin; i++)
+        hb_results_free(&in[i]);
+    free(in);
+    return code;
+}

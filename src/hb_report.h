@@ -1,0 +1,31 @@
+/* `hopbench report RESULTS.jsonl... -o report.html`: one self-contained HTML file (inline
+ * SVG and CSS, no scripts, nothing fetched) with a section per kind of record found. */
+#ifndef HB_REPORT_H
+#define HB_REPORT_H
+
+#include "hb_jsonl_read.h"
+
+#include <stdio.h>
+
+/* argv[0] is "report". Returns the exit code: 0 written, 2 bad usage or input (nothing
+ * written), 3 the output could not be written. */
+int hb_report_main(int argc, char **argv);
+
+/* Sections; each writes nothing when no input has records for it. */
+void hb_report_machine(FILE *f, const struct hb_results *in, int nin);
+void hb_report_matrices(FILE *f, const struct hb_results *in, int nin, int c2c);
+void hb_report_fleet(FILE *f, const struct hb_results *in, int nin);
+void hb_report_hops(FILE *f, const struct hb_results *in, int nin);
+void hb_report_verdicts(FILE *f, const struct hb_results *in, int nin);
+void hb_report_loaded(FILE *f, const struct hb_results *in, int nin);
+void hb_report_sweep(FILE *f, const struct hb_results *in, int nin);
+void hb_report_policy(FILE *f, const struct hb_results *in, int nin);
+
+/* Helpers shared by the section files. */
+int hb_report_has(const struct hb_results *in, int nin, const char *type, const char *suite,
+                  const char *key);
+int hb_report_is(const json_t *rec, const char *type, const char *suite, const char *key);
+void hb_report_caption(FILE *f, const struct hb_results *r, const char *what);
+void hb_report_cell(FILE *f, const json_t *v);
+
+#endif

@@ -1,0 +1,258 @@
+/* Report sections built from derived records: machine, matrices (incl. c2c), fleet, verdicts. */
+#include "hb_report.h"
+
+#include "hb_report_draw.h"
+
+#include <string.h>
+
+static void hb_report_matrix_table(FILE *f, const char *name, const json_t *m)
+{
+    if (!json_is_array(m))
+        return;
+    fprintf(f, "<table><tr><th>%s</th>", name);
+    for (size_t c = 0; c < json_array_size(m); c++)
+        fprintf(f, "<th>%zu</th>", c);
+    fputs("</tr>\n", f);
+    size_t r;
+    json_t *row;
+    json_array_foreach(m, r, row)
+    {
+        fprintf(f, "<tr><th>%zu</th>", r);
+        size_t c;
+        json_t *v;
+        json_array_foreach(row, c, v) hb_report_cell(f, v);
+        fputs("</tr>\n", f);
+    }
+    fputs("</table>\n", f);
+}
+
+void hb_report_machine(FILE *f, const struct hb_results *in, int nin)
+{
+    int any = 0;
+    for (int i = 0; i < nin; i++)
+        any |= in[i].run != NULL;
+    if (!any)
+        return;
+    fputs("<section id=\"machine\"><h2>Machine</h2><div class=\"row\">\n", f);
+    static const char *const keys[] = {"hosts", "ranks", "hopbench_version", "git_sha",
+                                       "command_line", "start_time", "versions", "build",
+                                       "simd", "omp", "thp", "numa_balancing", "sizes", NULL};
+    for (int i = 0; i < nin; i++) {
+        const json_t *run = in[i].run;
+        if (!run)
+            continue;
+        fputs("<div class=\"panel\">", f);
+        hb_report_caption(f, &in[i], "run");
+        fputs("<table>\n", f);
+        for (int k = 0; keys[k]; k++) {
+            fprintf(f, "<tr><th>%s</th>", keys[k]);
+            hb_report_cell(f, json_object_get(run, keys[k]));
+            fputs("</tr>\n", f);
+        }
+        fputs("</table>\n", f);
+        const json_t *topo = json_object_get(run, "topology");
+        fputs("<table><tr><th>node</th><th>cpus</th><th>memory GiB</th></tr>\n", f);
+        size_t n;
+        json_t *node;
+        json_array_foreach(json_object_get(topo, "nodes"), n, node)
+        {
+            fputs("<tr>", f);
+            hb_report_cell(f, json_object_get(node, "os_index"));
+            hb_report_cell(f, json_object_get(node, "cpus"));
+            fprintf(f, "<td>%.1f</td></tr>\n", hb_rec_num(node, "mem_bytes", 0) / 1073741824.0);
+        }
+        fputs("</table>\n", f);
+        if (!json_is_array(json_object_get(topo, "distances")))
+            fputs("<p>No firmware distance matrix.</p>\n", f);
+        hb_report_matrix_table(f, "distance", json_object_get(topo, "distances"));
+        hb_report_matrix_table(f, "hop class", json_object_get(topo, "hop_class"));
+        fputs("</div>\n", f);
+    }
+    fputs("</div></section>\n", f);
+}
+
+static void hb_report_matrix_numbers(FILE *f, const json_t *m)
+{
+    const json_t *rows = json_object_get(m, "rows"), *cols = json_object_get(m, "cols");
+    fputs("<table class=\"numbers\"><tr><th>cpu_node</th><th>mem_node</th><th>value</th>"
+          "<th>relative</th><th>distance</th><th>hop class</th><th>measured class</th></tr>\n",
+          f);
+    static const char *const mats[] = {"values", "relative", "distances", "hop_class",
+                                       "measured_class"};
+    for (size_t r = 0; r < json_array_size(rows); r++)
+        for (size_t c = 0; c < json_array_size(cols); c++) {
+            fputs("<tr>", f);
+            hb_report_cell(f, json_array_get(rows, r));
+            hb_report_cell(f, json_array_get(cols, c));
+            for (int k = 0; k < 5; k++)
+                hb_report_cell(f, json_array_get(
+                                      json_array_get(json_object_get(m, mats[k]), r), c));
+            fputs("</tr>\n", f);
+        }
+    fputs("</table>\n", f);
+    size_t i;
+    json_t *fl;
+    json_array_foreach(json_object_get(m, "flags"), i, fl)
+    {
+        fprintf(f, "<p class=\"warn flag\">! CPU node %lld, memory node %lld: ",
+                (long long)hb_rec_num(fl, "cpu_node", -1), (long long)hb_rec_num(fl, "mem_node", -1));
+        hb_html_esc(f, hb_rec_str(fl, "reason", ""));
+        fputs("</p>\n", f);
+    }
+}
+
+void hb_report_matrices(FILE *f, const struct hb_results *in, int nin, int c2c)
+{
+    int any = 0;
+    for (int i = 0; i < nin; i++) {
+        size_t k;
+        json_t *m;
+        json_array_foreach(in[i].records, k, m) if (hb_report_is(m, "matrix", NULL, NULL))
+            any |= (strcmp(hb_rec_str(m, "metric", ""), "c2c") == 0) == c2c;
+    }
+    if (!any)
+        return;
+    fprintf(f, "<section id=\"%s\"><h2>%s</h2>\n", c2c ? "c2c" : "matrices",
+            c2c ? "Core-to-core latency" : "Latency and bandwidth matrices");
+    if (!c2c)
+        fputs("<p>Cells outlined in red with ! are where the firmware hop class and the "
+              "measured class disagree.</p>\n",
+              f);
+    fputs("<div class=\"row\">\n", f);
+    for (int i = 0; i < nin; i++) {
+        size_t k;
+        json_t *m;
+        json_array_foreach(in[i].records, k, m)
+        {
+            if (!hb_report_is(m, "matrix", NULL, NULL) ||
+                (strcmp(hb_rec_str(m, "metric", ""), "c2c") == 0) != c2c)
+                continue;
+            char what[256];
+            snprintf(what, sizeof(what), "%s: %s %s (%s)", hb_rec_str(m, "host", "?"),
+                     hb_rec_str(m, "metric", "?"), hb_rec_str(m, "kernel", "?"),
+                     hb_rec_str(m, "unit", "?"));
+            fputs("<div class=\"panel\">", f);
+            hb_report_caption(f, &in[i], what);
+            const json_t *rows = json_object_get(m, "rows"), *cols = json_object_get(m, "cols");
+            const json_t *flags = json_object_get(m, "flags");
+            hb_svg_heatmap(f, rows, cols, json_object_get(m, "values"), flags,
+                           c2c ? "c2c" : "value", hb_rec_str(m, "unit", ""));
+            if (!c2c && json_is_array(json_object_get(m, "relative"))) {
+                fputs("<p>relative cost (1.0 = fastest)</p>\n", f);
+                hb_svg_heatmap(f, rows, cols, json_object_get(m, "relative"), flags, "relative",
+                               "x fastest");
+            }
+            hb_report_matrix_numbers(f, m);
+            fputs("</div>\n", f);
+        }
+    }
+    fputs("</div></section>\n", f);
+}
+
+void hb_report_fleet(FILE *f, const struct hb_results *in, int nin)
+{
+    if (!hb_report_has(in, nin, "fleet", NULL, NULL))
+        return;
+    fputs("<section id=\"fleet\"><h2>Fleet</h2><div class=\"row\">\n", f);
+    for (int i = 0; i < nin; i++) {
+        size_t k;
+        json_t *fl;
+        json_array_foreach(in[i].records, k, fl)
+        {
+            if (!hb_report_is(fl, "fleet", NULL, NULL))
+                continue;
+            const json_t *hosts = json_object_get(fl, "hosts");
+            size_t nh = json_array_size(hosts), h;
+            struct hb_bar bars[64];
+            json_t *host;
+            json_array_foreach(hosts, h, host) if (h < 64) bars[h] = (struct hb_bar){
+                "local latency", hb_rec_str(host, "host", "?"),
+                json_is_true(json_object_get(host, "outlier")) ? "outlier" : "ok",
+                hb_rec_num(host, "lat_ns_local", 0)};
+            fputs("<div class=\"panel\">", f);
+            hb_report_caption(f, &in[i], "hosts");
+            hb_svg_bars(f, bars, nh < 64 ? (int)nh : 64, "local latency (ns)");
+            fputs("<table class=\"numbers\"><tr><th>host</th><th>lat_ns_local</th>"
+                  "<th>bw_GBps_local_read</th><th>worst_remote_ratio</th><th>outlier</th>"
+                  "<th>reason</th></tr>\n",
+                  f);
+            json_array_foreach(hosts, h, host)
+            {
+                int out = json_is_true(json_object_get(host, "outlier"));
+                fprintf(f, "<tr class=\"%s\">", out ? "outlier" : "ok");
+                static const char *const keys[] = {"host", "lat_ns_local", "bw_GBps_local_read",
+                                                   "worst_remote_ratio", "outlier", "reason"};
+                for (int c = 0; c < 6; c++)
+                    hb_report_cell(f, json_object_get(host, keys[c]));
+                fputs("</tr>\n", f);
+            }
+            const json_t *med = json_object_get(fl, "median");
+            fputs("<tr><td>median</td>", f);
+            hb_report_cell(f, json_object_get(med, "lat_ns_local"));
+            hb_report_cell(f, json_object_get(med, "bw_GBps_local_read"));
+            hb_report_cell(f, json_object_get(med, "worst_remote_ratio"));
+            fputs("<td></td><td></td></tr></table></div>\n", f);
+        }
+    }
+    fputs("</div></section>\n", f);
+}
+
+static int hb_report_in_evidence(const json_t *rec, const json_t *verdict)
+{
+    const char *label = hb_rec_str(rec, "label", "");
+    const char *bg = hb_rec_str(verdict, "bg_level", NULL);
+    if (strcmp(hb_rec_str(rec, "suite", ""), hb_rec_str(verdict, "suite", "")) != 0 ||
+        (bg && strcmp(hb_rec_str(rec, "bg_level", ""), bg) != 0))
+        return 0;
+    size_t i;
+    json_t *e;
+    json_array_foreach(json_object_get(verdict, "evidence"), i, e) if (
+        strcmp(json_string_value(e) ? json_string_value(e) : "", label) == 0) return 1;
+    return 0;
+}
+
+void hb_report_verdicts(FILE *f, const struct hb_results *in, int nin)
+{
+    if (!hb_report_has(in, nin, "verdict", NULL, NULL))
+        return;
+    fputs("<section id=\"verdicts\"><h2>Myth verdicts</h2>\n", f);
+    for (int i = 0; i < nin; i++) {
+        size_t k;
+        json_t *v;
+        json_array_foreach(in[i].records, k, v)
+        {
+            if (!hb_report_is(v, "verdict", NULL, NULL))
+                continue;
+            char what[160];
+            int holds = json_is_true(json_object_get(v, "holds"));
+            snprintf(what, sizeof(what), "myth %lld, background %s: %s",
+                     (long long)hb_rec_num(v, "myth", 0), hb_rec_str(v, "bg_level", "any"),
+                     holds ? "holds" : "does not hold");
+            hb_report_caption(f, &in[i], what);
+            fprintf(f, "<table class=\"verdict\"><tr><th>holds</th><td class=\"%s\">%s</td>"
+                       "<th>tolerance %%</th>",
+                    holds ? "holds" : "fails", holds ? "yes" : "no");
+            hb_report_cell(f, json_object_get(v, "tolerance_pct"));
+            fputs("<th>spread %</th>", f);
+            hb_report_cell(f, json_object_get(v, "spread_pct"));
+            fputs("</tr></table>\n<table class=\"evidence\"><tr><th>label</th><th>case</th>"
+                  "<th>bg_level</th><th>pct_of_local_read</th></tr>\n",
+                  f);
+            size_t j;
+            json_t *m;
+            json_array_foreach(in[i].records, j, m)
+            {
+                if (!hb_report_is(m, "measurement", NULL, NULL) || !hb_report_in_evidence(m, v))
+                    continue;
+                fputs("<tr>", f);
+                hb_report_cell(f, json_object_get(m, "label"));
+                hb_report_cell(f, json_object_get(m, "case"));
+                hb_report_cell(f, json_object_get(m, "bg_level"));
+                hb_report_cell(f, json_object_get(m, "pct_of_local_read"));
+                fputs("</tr>\n", f);
+            }
+            fputs("</table>\n", f);
+        }
+    }
+    fputs("</section>\n", f);
+}
