@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Every kind of bad scenario file fails with exit 2 and its one-line message.
+# Usage: scenario_bad.sh HOPBENCH
+set -uo pipefail
+bin=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+# name | file text (printf format) | expected message fragment
+while IFS='|' read -r name text want; do
+  [ -z "$name" ] && continue
+  f="$tmp/$name.scn"
+  # shellcheck disable=SC2059
+  printf "$text" >"$f"
+  out=$("$bin" run "$f" --dry-run 2>&1 >/dev/null)
+  rc=$?
+  if [ "$rc" -ne 2 ] || [[ "$out" != *"$want"* ]]; then
+    echo "FAIL $name: exit $rc, message: $out (wanted exit 2 and: $want)"
+    fail=1
+  else
+    echo "ok   $name: $out"
+  fi
+done <<'CASES'
+empty||:1:1: expected 'experiment NAME' and task lines, got no experiment
+no-exp|fg 0.0.r.0\n|:1:1: expected 'experiment NAME' before the first task line
+bad-word|experiment a\nfx 0.0.r.0\n|:2:1: expected 'experiment', 'fg' or 'bg', got 'fx'
+no-label|experiment a\nfg\n|:2:3: expected a label node.thread.access.memnode
+bad-node|experiment a\nfg x.0.r.0\n|:2:4: expected a label node.thread.access.memnode such as 0.0.r.1, got 'x.0.r.0'
+bad-thread|experiment a\nfg 0.q.r.0\n|:2:6: expected a thread number or '*' after the node
+bad-access|experiment a\nfg 0.0.x.0\n|:2:8: expected access r, w or rw, got '0.0.x.0'
+bad-mem|experiment a\nfg 0.0.r.\n|:2:10: expected a memory node number ending the label
+trailing|experiment a\nfg 0.0.r.0x\n|:2:11: expected a memory node number ending the label
+bad-key|experiment a\nfg 0.0.r.0 speed=3\n|:2:12: expected a key kernel, size, level or rate, got 'speed'
+bad-level|experiment a\nfg 0.0.r.0\nbg 0.1.r.0 level=max\n|:3:18: expected level low, medium, high or very-high, got 'max'
+level-on-fg|experiment a\nfg 0.0.r.0 level=low\n|:2:12: expected level= only on bg lines
+bad-rate|experiment a\nfg 0.0.r.0\nbg 0.1.r.0 rate=-1\n|:3:17: expected a rate in GB/s from 0 (unpaced) to 1000, got '-1'
+bad-size|experiment a\nfg 0.0.r.0 size=lots\n|:2:17: expected a size such as 64M or 1GiB, got 'lots'
+no-fg|experiment a\nbg 0.0.r.0\n|:1:1: expected at least one fg line in experiment a
+bad-name|experiment a/b\n|:1:13: expected a NAME of letters, digits, '-', '_', '.'
+two-names|experiment a b\n|:1:14: expected one experiment NAME, got 'b'
+unknown-node|experiment a\nfg 9.0.r.0\n|:2:4: node 9 does not exist; nodes with CPUs: 0
+unknown-mem|experiment a\nfg 0.0.r.7\n|:2:4: memory node 7 does not exist; nodes with memory: 0
+too-many-threads|experiment a\nfg 0.999.r.0\n|:2:4: thread 999 of node 0
+bad-kernel|experiment a\nfg 0.0.r.0 kernel=nope\n|:2:4: unknown kernel 'nope'
+CASES
+out=$("$bin" run "$tmp/does-not-exist.scn" --dry-run 2>&1 >/dev/null)
+rc=$?
+if [ "$rc" -ne 2 ] || [[ "$out" != *"cannot open scenario"*"does-not-exist.scn"* ]]; then
+  echo "FAIL missing file: exit $rc, $out"; fail=1
+fi
+out=$("$bin" run --dry-run 2>&1 >/dev/null)
+rc=$?
+if [ "$rc" -ne 2 ] || [[ "$out" != *"run needs a scenario FILE"* ]]; then
+  echo "FAIL no file: exit $rc, $out"; fail=1
+fi
+exit $fail

@@ -1,0 +1,51 @@
+/* The scenario parser on good text: every field of every line, comments and blank lines. */
+#include "../topo/hb_check.h"
+
+#include "hb_error.h"
+#include "hb_scenario.h"
+
+int main(void)
+{
+    static const char text[] = "# 40555 figure\n"
+                               "experiment cf-0.1\n"
+                               "  fg 0.0.w.1   # node 0 writes node 1\n"
+                               "fg 1.12.rw.0 size=1M kernel=triad\r\n"
+                               "\n"
+                               "bg 2.*.r.2 level=very-high\n"
+                               "bg 3.1.r.3 rate=0.5\n"
+                               "experiment second\n"
+                               "fg 0.0.r.0";
+    struct hb_scenario s;
+    int rc = hb_scenario_parse("t.scn", text, sizeof(text) - 1, &s);
+    CHECK_INT(rc, 0);
+    CHECK_INT(s.n, 2);
+    if (s.n == 2) {
+        const struct hb_scn_exp *e = &s.exps[0];
+        CHECK_STR(e->name, "cf-0.1");
+        CHECK_INT(e->ntasks, 4);
+        CHECK_INT(e->tasks[0].bg, 0);
+        CHECK_INT(e->tasks[0].node, 0);
+        CHECK_INT(e->tasks[0].mem_node, 1);
+        CHECK_STR(e->tasks[0].access, "w");
+        CHECK_INT(e->tasks[0].col, 6);
+        CHECK_INT(e->tasks[1].thread, 12);
+        CHECK_STR(e->tasks[1].access, "rw");
+        CHECK_INT(e->tasks[1].size, 1 << 20);
+        CHECK_STR(e->tasks[1].kernel, "triad");
+        CHECK_INT(e->tasks[2].bg, 1);
+        CHECK_INT(e->tasks[2].thread, -1);
+        CHECK_INT(e->tasks[2].level, 4);
+        CHECK(e->tasks[2].rate < 0);
+        CHECK(e->tasks[3].rate == 0.5);
+        CHECK_INT(e->tasks[3].line, 7);
+        CHECK_STR(s.exps[1].name, "second");
+        CHECK_INT(s.exps[1].ntasks, 1);
+    }
+    hb_scenario_free(&s);
+    /* A NUL inside the text is refused at its column, not read past. */
+    static const char nul[] = "experiment a\nfg 0.0\0.r.0\n";
+    CHECK_INT(hb_scenario_parse("n.scn", nul, sizeof(nul) - 1, &s), -22);
+    CHECK_STR(hb_err_msg(), "n.scn:2:7: expected text, not a NUL byte, got ''");
+    hb_scenario_free(&s);
+    return hb_check_result();
+}
