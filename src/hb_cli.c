@@ -12,9 +12,9 @@
 #include <string.h>
 
 static const char *const hb_commands[] = {"topo", "bw", "lat", "matrix", "hops", "loaded",
-                                          "run", NULL};
+                                          "run", "policy", NULL};
 
-const char *hb_options_commands(void) { return "topo, bw, lat, matrix, hops, loaded, run, report, compare"; }
+const char *hb_options_commands(void) { return "topo, bw, lat, matrix, hops, loaded, run, policy, report, compare"; }
 
 enum {
     OPT_KERNEL = 256,
@@ -42,6 +42,8 @@ enum {
     OPT_SUBSCRIPTION,
     OPT_LOAD_NODES,
     OPT_MIX,
+    OPT_INTENSITY,
+    OPT_MODE,
     OPT_HELP,
     OPT_VERSION,
 };
@@ -73,6 +75,8 @@ static const struct option hb_long_options[] = {
     {"subscription", required_argument, NULL, OPT_SUBSCRIPTION},
     {"load-nodes", required_argument, NULL, OPT_LOAD_NODES},
     {"mix", required_argument, NULL, OPT_MIX},
+    {"intensity", no_argument, NULL, OPT_INTENSITY},
+    {"mode", required_argument, NULL, OPT_MODE},
     {"help", no_argument, NULL, OPT_HELP},
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
@@ -92,6 +96,8 @@ static void hb_usage(void)
            "           background load levels, and the hop-myth verdicts\n"
            "  loaded   pointer-chase latency under a sweep of injected load (the knee)\n"
            "  run      FILE: the experiments of a scenario file (see jobs/scenarios/)\n"
+           "  policy   workloads x placement policies (local, interleave, remote, one-node,\n"
+           "           os) in rate and single mode, and the NUMA gain table\n"
            "  report   RESULTS.jsonl... -o report.html\n"
            "  compare  BASE.jsonl NEW.jsonl\n\n"
            "options:\n"
@@ -122,6 +128,10 @@ static void hb_usage(void)
            "                     | full (every core) (default all)\n"
            "  --load-nodes N[,N] loaded: nodes that run load threads (default every CPU node)\n"
            "  --mix M            loaded: read | write | 2:1 (default read)\n"
+           "  --mode M           policy: rate (a task on every CPU node) | single (one task)\n"
+           "                     (default both)\n"
+           "  --intensity        policy: flops per byte 1/8..64 under local, remote and\n"
+           "                     interleave, and the knee where placement stops mattering\n"
            "  --quiet            no progress or notes on stderr\n"
            "  --progress         progress on stderr even when it is not a terminal\n"
            "  --help, --version\n\n"
@@ -329,6 +339,15 @@ static int hb_option_apply(struct hb_options *o, int c, const char *arg)
         if ((rc = hb_parse_enum("--mix", arg, hb_mix_names, &v)))
             return rc;
         return hb_copy_arg("--mix", arg, o->mix, sizeof(o->mix));
+    case OPT_INTENSITY:
+        o->intensity = true;
+        return 0;
+    case OPT_MODE: {
+        static const char *const modes[] = {"rate", "single", NULL};
+        if ((rc = hb_parse_enum("--mode", arg, modes, &v)))
+            return rc;
+        return hb_copy_arg("--mode", arg, o->mode, sizeof(o->mode));
+    }
     default:
         return -EINVAL;
     }

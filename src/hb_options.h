@@ -39,6 +39,8 @@ struct hb_options {
     char load_nodes[64];   /* loaded: comma list of node numbers; "" = every CPU node */
     char mix[8];           /* loaded: read | write | 2:1 */
     char scenario[4096];   /* run: the scenario FILE */
+    bool intensity;        /* policy: the flops-per-byte study instead of the workloads */
+    char mode[8];          /* policy: rate | single; "" = both */
     char command_line[4096];
 };
 

@@ -114,11 +114,21 @@ static int hb_print_plan(const struct hb_plan *plan, const struct hb_options *o)
                           task->distance ? json_integer((json_int_t)task->distance) : json_null(),
                           "bytes", (json_int_t)task->bytes, "pages", hb_pages_name(task->pages),
                           "label", task->label, "bg_rate_GBps", task->bg_rate_GBps));
+            json_t *tr = json_array_get(tasks, json_array_size(tasks) - 1);
+            if (task->param != 0.0)
+                json_object_set_new(tr, "param", json_real(task->param));
+            if (task->touch_master)
+                json_object_set_new(tr, "touch", json_string("master"));
         }
         json_t *rec = json_pack("{s:s, s:s, s:s, s:s, s:s, s:i, s:o}", "type", "experiment",
                                 "suite", e->suite, "name", e->name, "label",
                                 e->ntasks ? e->tasks[0].label : "", "metric", e->metric, "reps",
                                 e->reps, "tasks", tasks);
+        /* The suite's own keys (workload, policy, mode...) as the records will carry them. */
+        json_t *extra = e->extra[0] ? json_loads(e->extra, 0, NULL) : NULL;
+        if (json_is_object(extra))
+            json_object_update(rec, extra);
+        json_decref(extra);
         rc = hb_sink_write(sink, rec);
         json_decref(rec);
     }

@@ -1,0 +1,188 @@
+/* `policy`: what placement is worth for real work. Every workload runs under every policy:
+ *   local       first touch by the threads that use the data (each thread its own slice)
+ *   interleave  pages round-robin over every node with memory
+ *   remote      strict bind to the node farthest from the CPU node (firmware distance)
+ *   one-node    strict bind of every task's memory to the first node with memory (node 0)
+ *   os          no policy at all: the task's first thread initialises all its arrays, as a
+ *               serial init loop would, and the kernel puts the pages where it likes (the
+ *               CPU node of that thread unless it is short of memory or NUMA balancing moves
+ *               them); any node is accepted and the record shows where they went. On a
+ *               healthy idle machine os lands where local does, which is the point: it is
+ *               the baseline that placement-unaware code gets.
+ * in two modes: rate (a task on every CPU node, all its threads, each with its own data, at
+ * the same time) and single (one task, on --cpu-node or the first CPU node).
+ * With --intensity the workload is the intensity kernel at 1/8 .. 64 flops per byte under
+ * local, remote and interleave. */
+#include "hb_suite.h"
+
+#include "hb_error.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#define HB_POLICY_WORKLOADS "triad,read,gups,blur3,dgemm,fir,chase"
+
+static const char *const hb_policy_names[] = {"local", "interleave", "remote", "one-node", "os",
+                                              NULL};
+static const char *const hb_intensity_policies[] = {"local", "remote", "interleave", NULL};
+
+/* Intensities of the --intensity study: 1/8 .. 64 flops per byte, one per octave. */
+#define HB_INTENSITY_LO 0.125
+#define HB_INTENSITY_HI 64.0
+
+/* The memory node farthest from cpu by firmware distance; ties go to the first such node
+ * after cpu in node order, so rate mode spreads its remote traffic. Itself on one node. */
+static int hb_policy_farthest(const struct hb_topo *t, int cpu)
+{
+    int ci = hb_topo_node_index(t, cpu), best = -1;
+    uint64_t best_d = 0;
+    for (int k = 1; k <= t->nnodes; k++) {
+        int j = (ci + k) % t->nnodes;
+        if (!t->nodes[j].has_memory)
+            continue;
+        uint64_t d = t->distances ? hb_topo_distance(t, ci, j) : (j != ci);
+        if (best < 0 || d > best_d) {
+            best = j;
+            best_d = d;
+        }
+    }
+    return best < 0 ? cpu : t->nodes[best].os_index;
+}
+
+static int hb_policy_first_mem(const struct hb_topo *t)
+{
+    for (int i = 0; i < t->nnodes; i++)
+        if (t->nodes[i].has_memory)
+            return t->nodes[i].os_index;
+    return -1;
+}
+
+/* One task of the experiment under the named policy. */
+static int hb_policy_task(const struct hb_suite_env *env, struct hb_task *task, int cpu,
+                          int threads, const char *kernel, const char *policy, uint64_t bytes)
+{
+    const struct hb_topo *t = env->topo;
+    int rc;
+    if (strcmp(policy, "interleave") == 0)
+        rc = hb_suite_task(env, task, cpu, 0, threads, kernel, HB_POLICY_INTERLEAVE, -1, bytes);
+    else if (strcmp(policy, "remote") == 0)
+        rc = hb_suite_task(env, task, cpu, 0, threads, kernel, HB_POLICY_BIND,
+                           hb_policy_farthest(t, cpu), bytes);
+    else if (strcmp(policy, "one-node") == 0)
+        rc = hb_suite_task(env, task, cpu, 0, threads, kernel, HB_POLICY_BIND,
+                           hb_policy_first_mem(t), bytes);
+    else
+        rc = hb_suite_task(env, task, cpu, 0, threads, kernel, HB_POLICY_FIRSTTOUCH, -1, bytes);
+    if (rc == 0 && strcmp(policy, "os") == 0) {
+        task->touch_master = 1;
+        for (int i = 0; i < t->nnodes; i++)
+            if (t->nodes[i].has_memory && t->nodes[i].os_index < 64)
+                task->mem_nodes_mask |= (uint64_t)1 << t->nodes[i].os_index;
+    }
+    return rc;
+}
+
+/* Strict binds of several tasks to one node must fit there together. */
+static int hb_policy_check_total(const struct hb_topo *t, const struct hb_experiment *e)
+{
+    for (int i = 0; i < t->nnodes; i++) {
+        uint64_t sum = 0;
+        for (int k = 0; k < e->ntasks; k++)
+            if (e->tasks[k].policy == HB_POLICY_BIND && e->tasks[k].mem_node == t->nodes[i].os_index)
+                sum += e->tasks[k].bytes;
+        if (sum && hb_suite_check_fits(t, t->nodes[i].os_index, sum))
+            return -ENOMEM;
+    }
+    return 0;
+}
+
+static int hb_policy_add(const struct hb_suite_env *env, struct hb_plan *out, const char *mode,
+                         const char *kernel, double param, const char *policy, int single_cpu)
+{
+    const struct hb_options *o = env->opts;
+    const struct hb_topo *t = env->topo;
+    struct hb_kernel_ref k;
+    int rc = env->lookup(kernel, &k);
+    if (rc)
+        return rc;
+    uint64_t bytes = o->size ? o->size : env->default_bytes;
+    struct hb_experiment e;
+    char name[HB_NAME_LEN], wl[40];
+    if (param > 0.0)
+        snprintf(wl, sizeof(wl), "%s@%g", kernel, param);
+    else
+        snprintf(wl, sizeof(wl), "%s", kernel);
+    snprintf(name, sizeof(name), "policy-%s-%s-%s", mode, wl, policy);
+    hb_suite_experiment(env, &e, "policy", name, k.latency ? "latency" : "bandwidth");
+    if (param > 0.0)
+        snprintf(e.extra, sizeof(e.extra),
+                 "{\"workload\":\"%s\",\"policy\":\"%s\",\"mode\":\"%s\",\"intensity\":%g}",
+                 kernel, policy, mode, param);
+    else
+        snprintf(e.extra, sizeof(e.extra),
+                 "{\"workload\":\"%s\",\"policy\":\"%s\",\"mode\":\"%s\"}", kernel, policy, mode);
+    for (int i = 0; i < t->nnodes; i++) {
+        int cpu = t->nodes[i].os_index;
+        if (!t->nodes[i].has_cpus || (single_cpu >= 0 && cpu != single_cpu))
+            continue;
+        if (e.ntasks == HB_MAX_TASKS) {
+            hb_err_set("policy rate mode: %d CPU nodes, at most %d tasks per experiment",
+                       hb_topo_count_cpu_nodes(t), HB_MAX_TASKS);
+            return -EINVAL;
+        }
+        /* Latency wants one dependent stream; everything else every core of the node. */
+        int threads = k.latency ? 1 : o->threads ? o->threads : t->nodes[i].ncores;
+        struct hb_task *task = &e.tasks[e.ntasks++];
+        if ((rc = hb_policy_task(env, task, cpu, threads, kernel, policy, bytes)))
+            return rc;
+        task->param = param;
+    }
+    if ((rc = hb_policy_check_total(t, &e)))
+        return rc;
+    return hb_plan_add(out, &e);
+}
+
+int hb_suite_policy_plan(const struct hb_suite_env *env, struct hb_plan *out)
+{
+    const struct hb_options *o = env->opts;
+    const struct hb_topo *t = env->topo;
+    int single_cpu = o->cpu_node;
+    if (single_cpu < 0)
+        for (int i = 0; i < t->nnodes && single_cpu < 0; i++)
+            if (t->nodes[i].has_cpus)
+                single_cpu = t->nodes[i].os_index;
+    int rc = hb_suite_check_cpu_node(t, single_cpu, "--cpu-node");
+    if (rc)
+        return rc;
+    const char *modes[] = {"rate", "single", NULL};
+    char list[sizeof(o->kernels)];
+    snprintf(list, sizeof(list), "%s", o->kernels[0] ? o->kernels : HB_POLICY_WORKLOADS);
+    if (o->intensity && o->kernels[0] && strcmp(o->kernels, "intensity") != 0) {
+        hb_err_set("--intensity runs the intensity kernel only, not --kernel %s; drop --kernel",
+                   o->kernels);
+        return -EINVAL;
+    }
+    for (int m = 0; modes[m]; m++) {
+        if (o->mode[0] && strcmp(o->mode, modes[m]) != 0)
+            continue;
+        int cpu = strcmp(modes[m], "single") == 0 ? single_cpu : -1;
+        if (o->intensity) {
+            for (double x = HB_INTENSITY_LO; x <= HB_INTENSITY_HI; x *= 2.0)
+                for (int p = 0; hb_intensity_policies[p]; p++)
+                    if ((rc = hb_policy_add(env, out, modes[m], "intensity", x,
+                                            hb_intensity_policies[p], cpu)))
+                        return rc;
+            continue;
+        }
+        char work[sizeof(list)], *save = NULL;
+        snprintf(work, sizeof(work), "%s", list);
+        for (char *k = strtok_r(work, ",", &save); k; k = strtok_r(NULL, ",", &save))
+            for (int p = 0; hb_policy_names[p]; p++)
+                if ((rc = hb_policy_add(env, out, modes[m], k,
+                                        strcmp(k, "intensity") == 0 ? 1.0 : 0.0,
+                                        hb_policy_names[p], cpu)))
+                    return rc;
+    }
+    return 0;
+}
