@@ -1,6 +1,7 @@
 #include "hb_world.h"
 
 #include "hb_error.h"
+#include "hb_places.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -13,7 +14,8 @@ static int hb_world_find_node(const struct hb_topo *t, char *cpus, size_t len)
 {
     hwloc_bitmap_t set = hwloc_bitmap_alloc();
     int node = -2;
-    if (!set || hwloc_get_cpubind(t->hw, set, HWLOC_CPUBIND_PROCESS) != 0) {
+    if (!set || (hb_places_cpus(set) != 0 &&
+                 hwloc_get_cpubind(t->hw, set, HWLOC_CPUBIND_PROCESS) != 0)) {
         snprintf(cpus, len, "unknown");
         hwloc_bitmap_free(set);
         return -1;
@@ -37,6 +39,9 @@ int hb_world_init(int *argc, char ***argv, const struct hb_topo *t, struct hb_wo
 {
     int provided = 0;
     memset(w, 0, sizeof(*w));
+    /* The launcher's binding, read before MPI_Init: an Open MPI singleton binds itself to one
+     * core during MPI_Init, which says nothing about the node it was started for. */
+    w->node = hb_world_find_node(t, w->cpus, sizeof(w->cpus));
     MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &w->rank);
     MPI_Comm_size(MPI_COMM_WORLD, &w->size);
@@ -46,19 +51,21 @@ int hb_world_init(int *argc, char ***argv, const struct hb_topo *t, struct hb_wo
     else if (gethostname(w->host, sizeof(w->host)) != 0)
         snprintf(w->host, sizeof(w->host), "unknown");
     w->host[sizeof(w->host) - 1] = '\0';
-    w->node = hb_world_find_node(t, w->cpus, sizeof(w->cpus));
 
     char(*names)[HB_HOST_LEN] = calloc((size_t)w->size, sizeof(*names));
     w->rank_node = calloc((size_t)w->size, sizeof(int));
     w->rank_host = calloc((size_t)w->size, sizeof(int));
     w->hosts = calloc((size_t)w->size, sizeof(*w->hosts));
-    if (!names || !w->rank_node || !w->rank_host || !w->hosts) {
+    w->rank_cpus = calloc((size_t)w->size, sizeof(*w->rank_cpus));
+    if (!names || !w->rank_node || !w->rank_host || !w->hosts || !w->rank_cpus) {
         free(names);
         hb_err_set("out of memory for %d ranks", w->size);
         return -HB_EENV;
     }
     MPI_Allgather(w->host, HB_HOST_LEN, MPI_CHAR, names, HB_HOST_LEN, MPI_CHAR, MPI_COMM_WORLD);
     MPI_Allgather(&w->node, 1, MPI_INT, w->rank_node, 1, MPI_INT, MPI_COMM_WORLD);
+    MPI_Allgather(w->cpus, sizeof(w->cpus), MPI_CHAR, w->rank_cpus, sizeof(w->cpus), MPI_CHAR,
+                  MPI_COMM_WORLD);
     for (int r = 0; r < w->size; r++) {
         int h = 0;
         while (h < w->nhosts && strcmp(w->hosts[h], names[r]) != 0)
@@ -179,5 +186,6 @@ void hb_world_finalize(struct hb_world *w)
     free(w->rank_node);
     free(w->rank_host);
     free(w->hosts);
+    free(w->rank_cpus);
     MPI_Finalize();
 }

@@ -18,6 +18,7 @@ struct hb_world {
     char cpus[256];          /* this rank's binding, as a list */
     int *rank_node;          /* per rank (every rank has the whole table) */
     int *rank_host;          /* host index per rank */
+    char (*rank_cpus)[256];  /* binding per rank, as a CPU list */
     char (*hosts)[HB_HOST_LEN]; /* name per host index */
 };
 

@@ -203,7 +203,7 @@ static void hb_grid_emit(const struct hb_suite_env *env, struct hb_grid *g, json
                 continue;
             json_t *src = g->rec[i][j];
             json_t *cell = json_pack(
-                "{s:s, s:s, s:O, s:s, s:s, s:s, s:i, s:i, s:O, s:O, s:f, s:s, s:f, s:o, s:O}",
+                "{s:s, s:s, s:O?, s:s, s:s, s:s, s:i, s:i, s:O?, s:O?, s:f, s:s, s:f, s:o, s:O?}",
                 "type", "cell", "suite", "matrix", "experiment", json_object_get(src, "experiment"),
                 "host", g->host, "metric", g->latency ? "latency" : "bandwidth", "kernel",
                 g->kernel, "cpu_node", t->nodes[i].os_index, "mem_node", t->nodes[j].os_index,

@@ -53,7 +53,13 @@ static void hb_omp_defaults(char **argv)
         setenv("OMP_PLACES", "cores", 1);
     if (!getenv("OMP_PROC_BIND"))
         setenv("OMP_PROC_BIND", "close", 1);
-    execv("/proc/self/exe", argv);
+    /* The resolved path, not /proc/self/exe, so the process is still called hopbench. */
+    char self[4096];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+    if (n > 0) {
+        self[n] = '\0';
+        execv(self, argv);
+    }
     /* Not fatal: threads are still checked against their node before anything is timed. */
 }
 
@@ -177,9 +183,9 @@ static void hb_run_record_mpi(json_t *run, const struct hb_world *w)
     json_object_set_new(run, "ranks", json_integer(w->size));
     json_t *layout = json_array();
     for (int r = 0; r < w->size; r++)
-        json_array_append_new(layout, json_pack("{s:i, s:s, s:i}", "rank", r, "host",
+        json_array_append_new(layout, json_pack("{s:i, s:s, s:i, s:s}", "rank", r, "host",
                                                 w->hosts[w->rank_host[r]], "node",
-                                                w->rank_node[r]));
+                                                w->rank_node[r], "cpus", w->rank_cpus[r]));
     json_object_set_new(run, "rank_layout", layout);
 }
 

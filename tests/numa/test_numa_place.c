@@ -200,7 +200,10 @@ static int smaps_of(const void *p, char *flags, size_t len, long *anon_huge_kb)
             continue;
         }
         if (!inside) continue;
-        if (strncmp(line, "VmFlags:", 8) == 0) snprintf(flags, len, "%s", line + 8);
+        if (strncmp(line, "VmFlags:", 8) == 0) {
+            strncpy(flags, line + 8, len - 1);
+            flags[len - 1] = '\0';
+        }
         sscanf(line, "AnonHugePages: %ld kB", anon_huge_kb);
     }
     fclose(f);

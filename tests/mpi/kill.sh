@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# A rank killed mid-run (SIGKILL), then Ctrl-C to mpirun: the job ends within 30 s with a
+# message naming the rank, and the records written before stay intact (complete lines).
+. "$(dirname "$0")/mpi-lib.sh"
+long=(bw --kernel read,write,copy,triad,read,write,copy,triad --size 64M --reps 200 --min-time 0.02 --threads 1 --format jsonl)
+
+# rank_pid HOST: the pid of the hopbench rank started with HOPBENCH_HOST=HOST
+rank_pid() {
+    local p
+    for p in $(pgrep -x hopbench); do
+        tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "HOPBENCH_HOST=$1" && echo "$p"
+    done
+}
+
+# wait_records FILE N: until FILE has N complete lines (or 60 s)
+wait_records() {
+    local i
+    for i in $(seq 600); do
+        [ -f "$1" ] && [ "$(grep -c '' "$1")" -ge "$2" ] && return 0
+        sleep 0.1
+    done
+    return 1
+}
+
+check_intact() {
+    local f=$1
+    [ -s "$f" ] || { fail "$f is empty"; return; }
+    jq -e -s 'length >= 2 and .[0].type == "run"' "$f" >/dev/null || fail "$f: not complete JSON lines"
+}
+
+for how in KILL INT; do
+    rm -f out.jsonl*
+    start=$(date +%s)
+    timeout 90 mpirun --oversubscribe -np 1 -x HOPBENCH_HOST=hostA "$HB" "${long[@]}" -o out.jsonl : \
+        -np 1 -x HOPBENCH_HOST=hostB "$HB" "${long[@]}" >log.txt 2>&1 &
+    mpirun_pid=$!
+    wait_records out.jsonl.partial 3 || fail "$how: no records appeared"
+    if [ "$how" = KILL ]; then
+        kill -KILL "$(rank_pid hostB)"
+    else
+        kill -INT "$mpirun_pid"
+    fi
+    set +e
+    wait "$mpirun_pid"
+    rc=$?
+    set -e
+    took=$(($(date +%s) - start))
+    [ "$rc" != 0 ] || fail "$how: mpirun exited 0"
+    [ "$rc" != 124 ] || fail "$how: mpirun hung (killed by timeout)"
+    [ "$took" -le 45 ] || fail "$how: took $took s"
+    [ ! -e out.jsonl ] || fail "$how: an interrupted run was renamed to the final name"
+    check_intact out.jsonl.partial
+    if [ "$how" = KILL ]; then
+        expect_has "KILL message" "$(cat log.txt)" "rank 1"
+        expect_has "KILL cause" "$(cat log.txt)" "signal 9"
+    fi
+done
+finish

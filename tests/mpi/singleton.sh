@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# One rank without mpirun on this one-node machine: a 1x1 matrix and a note, not an error.
+. "$(dirname "$0")/mpi-lib.sh"
+"$HB" matrix "${QUICK[@]}" --kernel read --format jsonl -o m.jsonl
+expect_eq "run ranks" "$(jq -s '[.[] | select(.type=="run")][0].ranks' m.jsonl)" 1
+expect_eq "rank 0 node" "$(jq -s '[.[] | select(.type=="run")][0].rank_layout[0].node' m.jsonl)" 0
+expect_eq "matrices" "$(jq -s '[.[] | select(.type=="matrix")] | length' m.jsonl)" 2
+expect_eq "1x1 values" "$(jq -c -s '[.[] | select(.type=="matrix") | .values | [length, (.[0] | length)]] | unique' m.jsonl)" '[[1,1]]'
+expect_eq "relative" "$(jq -s '[.[] | select(.type=="matrix")][0].relative[0][0]' m.jsonl)" 1
+expect_eq "cells" "$(jq -s '[.[] | select(.type=="cell")] | length' m.jsonl)" 2
+expect_eq "all ok" "$(jq -s '[.[] | select(.type=="measurement") | .status] | unique | join(",")' m.jsonl)" '"ok"'
+expect_has "note" "$(jq -r 'select(.type=="note") | .text' m.jsonl)" "one NUMA node"
+finish

@@ -1,0 +1,109 @@
+/* Matrix derivation on synthetic records: relative cost, measured classes, flags, fleet. */
+#include "hb_check.h"
+#include "hb_suite.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const int square[4][4] = {{0, 1, 1, 2}, {1, 0, 2, 1}, {1, 2, 0, 1}, {2, 1, 1, 0}};
+
+static void add_latency(json_t *measured, const char *host, double local, double slow_02)
+{
+    static const double by_class[3] = {0.0, 120.0, 150.0};
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++) {
+            double v = square[i][j] ? by_class[square[i][j]] : local;
+            if (i == 0 && j == 2)
+                v = slow_02;
+            json_array_append_new(
+                measured, json_pack("{s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:f, s:s, s:i}",
+                                    "suite", "matrix", "role", "foreground", "metric", "latency",
+                                    "host", host, "kernel", "chase", "cpu_node", i, "mem_node", j,
+                                    "lat_ns_median", v, "status", "ok", "hops", square[i][j]));
+        }
+}
+
+static json_t *derive(struct hb_topo *t, json_t *measured)
+{
+    struct hb_options o = {.threshold_pct = 5.0, .command = "matrix"};
+    struct hb_suite_env env = {t, &o, NULL, 0};
+    json_t *derived = json_array();
+    CHECK_INT(hb_suite_derive(&env, measured, derived), 0);
+    return derived;
+}
+
+static json_t *first_of(json_t *derived, const char *type, const char *host)
+{
+    size_t i;
+    json_t *r;
+    json_array_foreach(derived, i, r)
+    {
+        if (strcmp(json_string_value(json_object_get(r, "type")), type) != 0)
+            continue;
+        if (!host || strcmp(json_string_value(json_object_get(r, "host")), host) == 0)
+            return r;
+    }
+    return NULL;
+}
+
+static double at(json_t *m, const char *key, int i, int j)
+{
+    return json_number_value(json_array_get(json_array_get(json_object_get(m, key), i), j));
+}
+
+int main(void)
+{
+    struct hb_topo *t = NULL;
+    CHECK_INT(hb_topo_load(HB_FIXTURES "/4n-quartet.xml", &t), 0);
+
+    json_t *measured = json_array();
+    add_latency(measured, "h1", 100.0, 121.0);
+    json_t *derived = derive(t, measured);
+    json_t *m = first_of(derived, "matrix", "h1");
+    CHECK(m != NULL);
+    CHECK_INT(json_array_size(json_object_get(m, "rows")), 4);
+    CHECK_INT(json_array_size(json_object_get(m, "cols")), 4);
+    CHECK(at(m, "relative", 0, 0) == 1.0);
+    CHECK(at(m, "relative", 0, 3) == 1.5);
+    CHECK(at(m, "relative", 0, 2) == 1.21);
+    CHECK_INT(at(m, "measured_class", 0, 2), 1); /* 121 is within 5% of 120 */
+    CHECK_INT(at(m, "measured_class", 1, 2), 2);
+    CHECK_INT(json_array_size(json_object_get(m, "flags")), 0);
+    size_t i, cells = 0;
+    json_t *r;
+    json_array_foreach(derived, i, r) cells +=
+        strcmp(json_string_value(json_object_get(r, "type")), "cell") == 0;
+    CHECK_INT(cells, 16);
+    CHECK(first_of(derived, "fleet", NULL) == NULL); /* one host: no fleet table */
+    json_decref(derived);
+    json_decref(measured);
+
+    /* 0 -> 2 is a one-hop pair that behaves like something farther than two hops. */
+    measured = json_array();
+    add_latency(measured, "h1", 100.0, 160.0);
+    add_latency(measured, "h2", 101.0, 121.0);
+    add_latency(measured, "h3", 130.0, 121.0);
+    derived = derive(t, measured);
+    m = first_of(derived, "matrix", "h1");
+    CHECK_INT(at(m, "measured_class", 0, 2), 3);
+    json_t *flags = json_object_get(m, "flags");
+    CHECK_INT(json_array_size(flags), 2);
+    char *text = json_dumps(flags, JSON_COMPACT);
+    CHECK_HAS(text, "measured class 3, firmware hop class 1");
+    CHECK_HAS(text, "33.3% costlier than the cheapest pair of hop class 1");
+    free(text);
+
+    json_t *fleet = first_of(derived, "fleet", NULL);
+    CHECK(fleet != NULL);
+    json_t *hosts = json_object_get(fleet, "hosts");
+    CHECK_INT(json_array_size(hosts), 3);
+    CHECK(!json_is_true(json_object_get(json_array_get(hosts, 0), "outlier")));
+    CHECK(!json_is_true(json_object_get(json_array_get(hosts, 1), "outlier")));
+    CHECK(json_is_true(json_object_get(json_array_get(hosts, 2), "outlier")));
+    CHECK_HAS(json_string_value(json_object_get(json_array_get(hosts, 2), "reason")),
+              "local latency 29% above median");
+    json_decref(derived);
+    json_decref(measured);
+    hb_topo_free(t);
+    return hb_check_result();
+}

@@ -1,0 +1,55 @@
+/* Size parsing and formatting: the forms users write, and every way to get it wrong. */
+#include "hb_check.h"
+#include "hb_error.h"
+#include "hb_size.h"
+
+#include <errno.h>
+
+static uint64_t parse_ok(const char *text)
+{
+    uint64_t v = 0;
+    int rc = hb_size_parse(text, &v);
+    if (rc != 0)
+        fprintf(stderr, "'%s' refused: %s\n", text, hb_err_msg());
+    CHECK_INT(rc, 0);
+    return v;
+}
+
+static void parse_bad(const char *text, int want_rc, const char *msg_part)
+{
+    uint64_t v = 0;
+    CHECK_INT(hb_size_parse(text, &v), want_rc);
+    CHECK_HAS(hb_err_msg(), msg_part);
+}
+
+int main(void)
+{
+    CHECK_INT(parse_ok("65536"), 65536);
+    CHECK_INT(parse_ok("64K"), 65536);
+    CHECK_INT(parse_ok("512KiB"), 524288);
+    CHECK_INT(parse_ok("64M"), 67108864);
+    CHECK_INT(parse_ok("1G"), 1073741824);
+    CHECK_INT(parse_ok("1GiB"), 1073741824);
+    CHECK_INT(parse_ok("1gib"), 1073741824);
+    CHECK_INT(parse_ok("4kB"), 4000);
+    CHECK_INT(parse_ok("1GB"), 1000000000);
+    CHECK_INT(parse_ok("1.5G"), 1610612736);
+    CHECK_INT(parse_ok("100B"), 100);
+    CHECK_INT(parse_ok("2T"), 2199023255552ULL);
+
+    parse_bad("0", -EINVAL, "invalid size '0'");
+    parse_bad("-5M", -EINVAL, "invalid size '-5M'");
+    parse_bad("", -EINVAL, "invalid size ''");
+    parse_bad("lots", -EINVAL, "expected a positive size");
+    parse_bad("3parsecs", -EINVAL, "unknown unit 'parsecs'");
+    parse_bad("0.1", -EINVAL, "at least 1 byte");
+    parse_bad("99999999999T", -ERANGE, "too large");
+    parse_bad("1e400", -ERANGE, "invalid size");
+
+    char buf[32];
+    CHECK_STR(hb_size_format(512, buf, sizeof(buf)), "512 B");
+    CHECK_STR(hb_size_format(65536, buf, sizeof(buf)), "64 KiB");
+    CHECK_STR(hb_size_format(1610612736, buf, sizeof(buf)), "1.5 GiB");
+    CHECK_STR(hb_size_format(1073741824, buf, sizeof(buf)), "1 GiB");
+    return hb_check_result();
+}
