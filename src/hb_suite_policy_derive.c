@@ -154,16 +154,20 @@ static void hb_pemit_knee(const struct hb_suite_env *env, struct hb_pgroup *gs, 
     }
     double knee = NAN, thr = env->opts->threshold_pct / 100.0;
     int rc = hb_knee_find(x, cost, m, thr, &knee);
-    json_array_append_new(
-        derived,
-        json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:f, s:o, s:s}", "type", "knee", "suite",
-                  "policy", "host", first->host, "mode", first->mode, "against", against,
+    json_t *rec = json_pack(
+        "{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:f, s:o, s:s}", "type", "knee", "suite", "policy",
+                  "host", first->host, "mode", first->mode, "against", against,
                   "intensities", xs, "ratios", ratios, "threshold_pct", env->opts->threshold_pct,
                   "knee_intensity", rc == 0 ? json_real(knee) : json_null(), "note",
                   rc == 0 ? "from this intensity on, local beats this placement by less than "
                             "the threshold"
                   : rc == -ENOENT ? "placement costs more than the threshold at every intensity"
-                                  : hb_err_msg()));
+                                  : hb_err_msg());
+    /* The report marks knees on curves by these keys, as for the loaded-latency knee. */
+    json_object_set_new(rec, "curve", json_string("intensity"));
+    json_object_set_new(rec, "value", rc == 0 ? json_real(knee) : json_null());
+    json_object_set_new(rec, "unit", json_string("flop/B"));
+    json_array_append_new(derived, rec);
 }
 
 int hb_suite_policy_derive(const struct hb_suite_env *env, json_t *measured, json_t *derived)

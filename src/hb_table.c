@@ -151,6 +151,42 @@ static void hb_table_fleet(FILE *f, json_t *rec)
                 hb_str(h, "reason"));
 }
 
+/* Policy study: local placement's speed over each other policy (SiSoftware Sandra's NUMA
+ * gain; above 1 = local is faster), and the intensity knee. */
+static void hb_table_ratio(FILE *f, const char *name, json_t *v)
+{
+    if (json_is_number(v))
+        fprintf(f, "  %s %.2fx", name, json_number_value(v));
+    else
+        fprintf(f, "  %s -", name);
+}
+
+static void hb_table_gain(FILE *f, json_t *rec)
+{
+    json_t *x = json_object_get(rec, "intensity");
+    fprintf(f, "NUMA gain %-6s %-9s", hb_str(rec, "mode"), hb_str(rec, "workload"));
+    if (json_is_number(x))
+        fprintf(f, "@%-5g", json_number_value(x));
+    fprintf(f, " local %.4g %s:", json_number_value(json_object_get(rec, "local_speed")),
+            hb_str(rec, "speed_unit"));
+    hb_table_ratio(f, "vs interleave", json_object_get(rec, "gain_vs_interleave"));
+    hb_table_ratio(f, "vs one-node", json_object_get(rec, "gain_vs_one_node"));
+    hb_table_ratio(f, "vs remote", json_object_get(rec, "gain_vs_remote"));
+    hb_table_ratio(f, "vs os", json_object_get(rec, "gain_vs_os"));
+    fputc('\n', f);
+}
+
+static void hb_table_knee(FILE *f, json_t *rec)
+{
+    json_t *v = json_object_get(rec, "value");
+    fprintf(f, "intensity knee %s, local vs %s (%g%%): ", hb_str(rec, "mode"),
+            hb_str(rec, "against"), json_number_value(json_object_get(rec, "threshold_pct")));
+    if (json_is_number(v))
+        fprintf(f, "%g flop/B\n", json_number_value(v));
+    else
+        fprintf(f, "none (%s)\n", hb_str(rec, "note"));
+}
+
 void hb_table_print(FILE *f, json_t *rec)
 {
     const char *type = hb_str(rec, "type");
@@ -164,6 +200,10 @@ void hb_table_print(FILE *f, json_t *rec)
         hb_table_matrix(f, rec);
     else if (strcmp(type, "fleet") == 0)
         hb_table_fleet(f, rec);
+    else if (strcmp(type, "gain") == 0)
+        hb_table_gain(f, rec);
+    else if (strcmp(type, "knee") == 0 && strcmp(hb_str(rec, "curve"), "intensity") == 0)
+        hb_table_knee(f, rec);
     else if (strcmp(type, "note") == 0)
         fprintf(f, "note: %s\n", hb_str(rec, "text"));
     else if (strcmp(type, "summary") == 0)
