@@ -88,7 +88,7 @@ static int hb_scn_option(const struct hb_scn_cursor *c, const char *w, size_t le
     if (klen == 6 && memcmp(w, "kernel", 6) == 0) {
         if (strlen(val) >= sizeof(t->kernel))
             return hb_scn_error(c, at, "a kernel name (see hopbench --help)", val, strlen(val));
-        snprintf(t->kernel, sizeof(t->kernel), "%s", val);
+        memcpy(t->kernel, val, strlen(val) + 1); /* length checked just above */
     } else if (klen == 4 && memcmp(w, "size", 4) == 0) {
         if (hb_size_parse(val, &t->size) || t->size == 0)
             return hb_scn_error(c, at, "a size such as 64M or 1GiB", val, strlen(val));
