@@ -21,8 +21,7 @@ static atomic_int hb_simd_current = -1;
 
 const char *hb_simd_name(enum hb_simd s)
 {
-    if ((int)s < 0 || s >= HB_SIMD_N)
-        return "unknown";
+    if ((int)s < 0 || s >= HB_SIMD_N) return "unknown";
     return hb_simd_names[s];
 }
 
@@ -49,8 +48,7 @@ static bool hb_simd_supported(enum hb_simd s)
 enum hb_simd hb_simd_best(void)
 {
     for (int s = HB_SIMD_N - 1; s > HB_SIMD_C; s--)
-        if (hb_simd_supported((enum hb_simd)s))
-            return (enum hb_simd)s;
+        if (hb_simd_supported((enum hb_simd)s)) return (enum hb_simd)s;
     return HB_SIMD_C;
 }
 
@@ -59,11 +57,9 @@ static void hb_simd_list_supported(char *buf, size_t len)
     size_t used = 0;
     buf[0] = '\0';
     for (int s = 0; s < HB_SIMD_N && used < len; s++) {
-        if (!hb_simd_supported((enum hb_simd)s))
-            continue;
+        if (!hb_simd_supported((enum hb_simd)s)) continue;
         int w = snprintf(buf + used, len - used, "%s%s", used ? ", " : "", hb_simd_names[s]);
-        if (w < 0)
-            break;
+        if (w < 0) break;
         used += (size_t)w;
     }
 }
@@ -77,8 +73,7 @@ int hb_simd_select(const char *name)
     char supported[64];
     hb_simd_list_supported(supported, sizeof(supported));
     for (int s = 0; s < HB_SIMD_N; s++) {
-        if (strcmp(name, hb_simd_names[s]) != 0)
-            continue;
+        if (strcmp(name, hb_simd_names[s]) != 0) continue;
         if (!hb_simd_supported((enum hb_simd)s)) {
             hb_err_set("SIMD path '%s' is not supported by this CPU or build; supported paths: "
                        "auto, %s",

@@ -8,10 +8,10 @@
 #include <stddef.h>
 
 struct hb_stream_path {
-    double (*read)(const double *a, size_t n);                 /* returns sum of a */
-    void (*write)(double *a, size_t n, double v);              /* a[i] = v */
+    double (*read)(const double *a, size_t n);    /* returns sum of a */
+    void (*write)(double *a, size_t n, double v); /* a[i] = v */
     void (*write_nt)(double *a, size_t n, double v);
-    void (*copy)(double *a, const double *b, size_t n);        /* a[i] = b[i] */
+    void (*copy)(double *a, const double *b, size_t n); /* a[i] = b[i] */
     void (*copy_nt)(double *a, const double *b, size_t n);
     void (*triad)(double *a, const double *b, const double *c, double s, size_t n);
     void (*triad_nt)(double *a, const double *b, const double *c, double s, size_t n);

@@ -47,8 +47,7 @@ int hb_chase_init(struct hb_kslice *s)
         return -EINVAL;
     }
     size_t group = (s->group_bytes ? s->group_bytes : HB_CHASE_GROUP_DEFAULT) / HB_LINE;
-    if (group == 0)
-        group = 1;
+    if (group == 0) group = 1;
     size_t ngroups = (lines + group - 1) / group;
     size_t *order = malloc(ngroups * sizeof(*order));
     if (order == NULL) {
@@ -111,8 +110,7 @@ double hb_chase_run(struct hb_kslice *s, uint64_t sweeps)
 int hb_chase_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done)
 {
     size_t lines = s->n / HB_LINE_DOUBLES;
-    if (lines == 0)
-        return 0;
+    if (lines == 0) return 0;
     unsigned char *seen = calloc((lines + 7) / 8, 1);
     if (seen == NULL) {
         hb_err_set("kernel chase: cannot allocate the check bitmap for %zu lines", lines);
@@ -131,7 +129,8 @@ int hb_chase_check(const struct hb_kslice *s, double last_result, uint64_t sweep
                        "to a line of the slice, observed %p",
                        from * HB_LINE_DOUBLES, (const void *)to);
             rc = -HB_EVALIDATE;
-        } else if (step == lines ? off != 0 : (seen[off / HB_LINE / 8] >> (off / HB_LINE % 8)) & 1) {
+        } else if (step == lines ? off != 0
+                                 : (seen[off / HB_LINE / 8] >> (off / HB_LINE % 8)) & 1) {
             hb_err_set("validation failed: kernel chase array a index %zu: expected a pointer "
                        "to %s, observed line %zu after %zu of %zu steps",
                        from * HB_LINE_DOUBLES, step == lines ? "line 0" : "an unvisited line",

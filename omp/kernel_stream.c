@@ -30,16 +30,14 @@ static const struct hb_stream_path *hb_stream_path_active(void)
 
 static void hb_fill(double *x, size_t n, double v)
 {
-    if (x == NULL)
-        return;
+    if (x == NULL) return;
     for (size_t i = 0; i < n; i++)
         x[i] = v;
 }
 
 int hb_stream_init(struct hb_kslice *s)
 {
-    if (s->scalar == 0.0)
-        s->scalar = HB_STREAM_SCALAR;
+    if (s->scalar == 0.0) s->scalar = HB_STREAM_SCALAR;
     hb_fill(s->a, s->n, HB_STREAM_INIT_A);
     hb_fill(s->b, s->n, HB_STREAM_INIT_B);
     hb_fill(s->c, s->n, HB_STREAM_INIT_C);
@@ -64,15 +62,20 @@ static int hb_check_const(const char *kernel, const char *array, const double *x
                           double expected)
 {
     for (size_t i = 0; i < n; i++)
-        if (!hb_close(x[i], expected))
-            return hb_fail(kernel, array, i, expected, x[i]);
+        if (!hb_close(x[i], expected)) return hb_fail(kernel, array, i, expected, x[i]);
     return 0;
 }
 
 /* The compiler must not merge or drop sweeps: each one really moves the data. */
-static inline void hb_sweep_barrier(void) { __asm__ volatile("" ::: "memory"); }
+static inline void hb_sweep_barrier(void)
+{
+    __asm__ volatile("" ::: "memory");
+}
 
-static double hb_last(const struct hb_kslice *s) { return s->n ? s->a[s->n - 1] : 0.0; }
+static double hb_last(const struct hb_kslice *s)
+{
+    return s->n ? s->a[s->n - 1] : 0.0;
+}
 
 double hb_read_run(struct hb_kslice *s, uint64_t sweeps)
 {
@@ -88,8 +91,7 @@ double hb_read_run(struct hb_kslice *s, uint64_t sweeps)
 int hb_read_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done)
 {
     int rc = hb_check_const("read", "a", s->a, s->n, HB_STREAM_INIT_A);
-    if (rc < 0 || sweeps_done == 0)
-        return rc;
+    if (rc < 0 || sweeps_done == 0) return rc;
     double expected = (double)s->n * HB_STREAM_INIT_A;
     if (!hb_close(last_result, expected)) {
         hb_err_set("validation failed: kernel read array a sum of %zu elements: expected "
@@ -111,9 +113,15 @@ static double hb_write_sweeps(struct hb_kslice *s, uint64_t sweeps, bool nt)
     return hb_last(s);
 }
 
-double hb_write_run(struct hb_kslice *s, uint64_t sweeps) { return hb_write_sweeps(s, sweeps, false); }
+double hb_write_run(struct hb_kslice *s, uint64_t sweeps)
+{
+    return hb_write_sweeps(s, sweeps, false);
+}
 
-double hb_write_nt_run(struct hb_kslice *s, uint64_t sweeps) { return hb_write_sweeps(s, sweeps, true); }
+double hb_write_nt_run(struct hb_kslice *s, uint64_t sweeps)
+{
+    return hb_write_sweeps(s, sweeps, true);
+}
 
 static int hb_write_check_named(const char *kernel, const struct hb_kslice *s, uint64_t sweeps_done)
 {
@@ -143,9 +151,15 @@ static double hb_copy_sweeps(struct hb_kslice *s, uint64_t sweeps, bool nt)
     return hb_last(s);
 }
 
-double hb_copy_run(struct hb_kslice *s, uint64_t sweeps) { return hb_copy_sweeps(s, sweeps, false); }
+double hb_copy_run(struct hb_kslice *s, uint64_t sweeps)
+{
+    return hb_copy_sweeps(s, sweeps, false);
+}
 
-double hb_copy_nt_run(struct hb_kslice *s, uint64_t sweeps) { return hb_copy_sweeps(s, sweeps, true); }
+double hb_copy_nt_run(struct hb_kslice *s, uint64_t sweeps)
+{
+    return hb_copy_sweeps(s, sweeps, true);
+}
 
 int hb_stream_check_copy(const char *kernel, const struct hb_kslice *s, uint64_t sweeps_done)
 {
@@ -153,8 +167,7 @@ int hb_stream_check_copy(const char *kernel, const struct hb_kslice *s, uint64_t
     if (rc < 0 || sweeps_done == 0)
         return rc < 0 ? rc : hb_check_const(kernel, "a", s->a, s->n, HB_STREAM_INIT_A);
     for (size_t i = 0; i < s->n; i++)
-        if (!hb_close(s->a[i], s->b[i]))
-            return hb_fail(kernel, "a", i, s->b[i], s->a[i]);
+        if (!hb_close(s->a[i], s->b[i])) return hb_fail(kernel, "a", i, s->b[i], s->a[i]);
     return 0;
 }
 
@@ -182,21 +195,25 @@ static double hb_triad_sweeps(struct hb_kslice *s, uint64_t sweeps, bool nt)
     return hb_last(s);
 }
 
-double hb_triad_run(struct hb_kslice *s, uint64_t sweeps) { return hb_triad_sweeps(s, sweeps, false); }
+double hb_triad_run(struct hb_kslice *s, uint64_t sweeps)
+{
+    return hb_triad_sweeps(s, sweeps, false);
+}
 
-double hb_triad_nt_run(struct hb_kslice *s, uint64_t sweeps) { return hb_triad_sweeps(s, sweeps, true); }
+double hb_triad_nt_run(struct hb_kslice *s, uint64_t sweeps)
+{
+    return hb_triad_sweeps(s, sweeps, true);
+}
 
 static int hb_triad_check_named(const char *kernel, const struct hb_kslice *s, uint64_t sweeps_done)
 {
     int rc = hb_check_const(kernel, "b", s->b, s->n, HB_STREAM_INIT_B);
-    if (rc == 0)
-        rc = hb_check_const(kernel, "c", s->c, s->n, HB_STREAM_INIT_C);
+    if (rc == 0) rc = hb_check_const(kernel, "c", s->c, s->n, HB_STREAM_INIT_C);
     if (rc < 0 || sweeps_done == 0)
         return rc < 0 ? rc : hb_check_const(kernel, "a", s->a, s->n, HB_STREAM_INIT_A);
     for (size_t i = 0; i < s->n; i++) {
         double expected = s->b[i] + s->scalar * s->c[i];
-        if (!hb_close(s->a[i], expected))
-            return hb_fail(kernel, "a", i, expected, s->a[i]);
+        if (!hb_close(s->a[i], expected)) return hb_fail(kernel, "a", i, expected, s->a[i]);
     }
     return 0;
 }

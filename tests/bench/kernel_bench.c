@@ -49,8 +49,7 @@ static int opts_parse(int argc, char **argv, struct bench_opts *o)
             o->thp = true;
             continue;
         }
-        if (v == NULL)
-            return usage("every option but --thp takes a value");
+        if (v == NULL) return usage("every option but --thp takes a value");
         if (strcmp(argv[i], "--kernel") == 0)
             o->kernel = v;
         else if (strcmp(argv[i], "--simd") == 0)
@@ -62,8 +61,7 @@ static int opts_parse(int argc, char **argv, struct bench_opts *o)
         else if (strcmp(argv[i], "--min-time") == 0)
             o->min_time_s = atof(v);
         else if (strcmp(argv[i], "--size") == 0) {
-            if (hb_size_parse(v, &o->bytes) < 0)
-                return usage(hb_err_msg());
+            if (hb_size_parse(v, &o->bytes) < 0) return usage(hb_err_msg());
         } else
             return usage("unknown option");
         i++;
@@ -76,32 +74,29 @@ static int opts_parse(int argc, char **argv, struct bench_opts *o)
 static double *map_array(size_t bytes, bool thp)
 {
     void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED)
-        return NULL;
-    if (thp)
-        madvise(p, bytes, MADV_HUGEPAGE);
+    if (p == MAP_FAILED) return NULL;
+    if (thp) madvise(p, bytes, MADV_HUGEPAGE);
     return p;
 }
 
 int main(int argc, char **argv)
 {
-    struct bench_opts o = {.kernel = "read", .threads = omp_get_max_threads(), .reps = 10,
-                           .bytes = (uint64_t)1 << 30, .min_time_s = 0.2};
+    struct bench_opts o = {.kernel = "read",
+                           .threads = omp_get_max_threads(),
+                           .reps = 10,
+                           .bytes = (uint64_t)1 << 30,
+                           .min_time_s = 0.2};
     int rc = opts_parse(argc, argv, &o);
-    if (rc)
-        return rc;
+    if (rc) return rc;
     const struct hb_kernel *k = hb_kernel_find(o.kernel);
-    if (k == NULL)
-        return usage(hb_err_msg());
-    if (hb_simd_select(o.simd) < 0)
-        return usage(hb_err_msg());
+    if (k == NULL) return usage(hb_err_msg());
+    if (hb_simd_select(o.simd) < 0) return usage(hb_err_msg());
 
     /* Slices of whole cache lines keep every thread's part 64-byte aligned. */
-    size_t per_thread = (size_t)(o.bytes / (uint64_t)k->streams / sizeof(double)) /
-                        (size_t)o.threads / 8 * 8;
+    size_t per_thread =
+        (size_t)(o.bytes / (uint64_t)k->streams / sizeof(double)) / (size_t)o.threads / 8 * 8;
     size_t total = per_thread * (size_t)o.threads;
-    if (per_thread == 0)
-        return usage("--size too small for this many threads");
+    if (per_thread == 0) return usage("--size too small for this many threads");
     double *arr[3] = {NULL, NULL, NULL};
     for (int i = 0; i < k->streams; i++) {
         arr[i] = map_array(total * sizeof(double), o.thp);
@@ -151,13 +146,11 @@ int main(int argc, char **argv)
 #pragma omp barrier
         }
         if (k->check(&s, result, sweeps_done) < 0) {
-            fprintf(stderr, "hb_kernel_bench: thread %d: %s\n", omp_get_thread_num(),
-                    hb_err_msg());
+            fprintf(stderr, "hb_kernel_bench: thread %d: %s\n", omp_get_thread_num(), hb_err_msg());
             failed = 1;
         }
     }
-    if (failed)
-        return 1;
+    if (failed) return 1;
     if (k->kind == HB_KIND_LATENCY)
         printf("%s %d %zu %s %.3f ns/load\n", k->name, o.threads,
                total * sizeof(double) * (size_t)k->streams, hb_simd_name(hb_simd_active()),

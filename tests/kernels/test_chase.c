@@ -48,12 +48,11 @@ static void test_cycle(size_t lines, size_t extra, size_t group_bytes)
     HB_EXPECT(chase->init(&s) == 0, "%s", hb_err_msg());
     HB_EXPECT(chase->check(&s, 0.0, 0) == 0, "%s", hb_err_msg());
     size_t group_lines = (group_bytes ? group_bytes : 64 * 4096) / 64;
-    if (group_lines == 0)
-        group_lines = 1;
+    if (group_lines == 0) group_lines = 1;
     size_t groups = (lines + group_lines - 1) / group_lines;
     size_t changes = expect_full_cycle(&s, lines, group_lines);
-    HB_EXPECT(changes == (groups > 1 ? groups : 0),
-              "lines %zu groups %zu: left a group %zu times", lines, groups, changes);
+    HB_EXPECT(changes == (groups > 1 ? groups : 0), "lines %zu groups %zu: left a group %zu times",
+              lines, groups, changes);
     double r = chase->run(&s, 3);
     HB_EXPECT(r == 0.0, "ended on line %g", r);
     HB_EXPECT(chase->check(&s, r, 3) == 0, "%s", hb_err_msg());

@@ -37,8 +37,7 @@ int main(void)
     }
 
     const char *contract = "read, write, write-nt, copy, copy-nt, triad, triad-nt, memcpy, chase";
-    HB_EXPECT(strncmp(hb_kernel_names(), contract, strlen(contract)) == 0, "%s",
-              hb_kernel_names());
+    HB_EXPECT(strncmp(hb_kernel_names(), contract, strlen(contract)) == 0, "%s", hb_kernel_names());
     HB_EXPECT(strcmp(hb_kernel_names(), names) == 0, "%s, want %s", hb_kernel_names(), names);
     hb_err_clear();
     HB_EXPECT(hb_kernel_find("tirad") == NULL, "found a misspelt kernel");

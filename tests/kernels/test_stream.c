@@ -39,8 +39,8 @@ static void arrays_expect_guards(const struct arrays *x, const struct hb_kernel 
     for (int i = 0; i < k->streams; i++)
         for (const double *p = x->mem[i]; p < x->mem[i] + x->s.n + 2 * PAD; p++)
             if (p < arr[i] || p >= arr[i] + x->s.n)
-                HB_EXPECT(*p == GUARD, "%s n=%zu: store outside array %d at %td", k->name,
-                          x->s.n, i, p - arr[i]);
+                HB_EXPECT(*p == GUARD, "%s n=%zu: store outside array %d at %td", k->name, x->s.n,
+                          i, p - arr[i]);
 }
 
 static void arrays_free(struct arrays *x)
@@ -74,8 +74,8 @@ static void expect_corruption_caught(const struct hb_kernel *k, struct arrays *x
     HB_EXPECT(k->check(&x->s, r, 3) == -HB_EVALIDATE, "%s: corrupted a[%zu] passed", k->name, i);
     char msg[160];
     snprintf(msg, sizeof(msg),
-             "validation failed: kernel %s array a index %zu: expected %g, observed 0", k->name,
-             i, want);
+             "validation failed: kernel %s array a index %zu: expected %g, observed 0", k->name, i,
+             want);
     HB_EXPECT(strcmp(hb_err_msg(), msg) == 0, "message '%s', want '%s'", hb_err_msg(), msg);
     x->s.a[i] = saved;
     HB_EXPECT(k->check(&x->s, r, 3) == 0, "%s restored: %s", k->name, hb_err_msg());
@@ -83,13 +83,10 @@ static void expect_corruption_caught(const struct hb_kernel *k, struct arrays *x
 
 static double expected_a(const char *name)
 {
-    if (strcmp(name, "read") == 0)
-        return 1.0;
-    if (strncmp(name, "write", 5) == 0)
-        return 3.0; /* the scalar */
-    if (strncmp(name, "triad", 5) == 0)
-        return 3.5; /* 2 + 3 * 0.5 */
-    return 2.0;     /* copies of b */
+    if (strcmp(name, "read") == 0) return 1.0;
+    if (strncmp(name, "write", 5) == 0) return 3.0; /* the scalar */
+    if (strncmp(name, "triad", 5) == 0) return 3.5; /* 2 + 3 * 0.5 */
+    return 2.0;                                     /* copies of b */
 }
 
 static void test_kernel(const struct hb_kernel *k)
@@ -109,8 +106,7 @@ static void test_kernel(const struct hb_kernel *k)
             expect_corruption_caught(k, &ref, r_ref, expected_a(k->name));
 
             for (int p = HB_SIMD_C + 1; p < HB_SIMD_N; p++) {
-                if (hb_simd_select(hb_simd_name((enum hb_simd)p)) != 0)
-                    continue;
+                if (hb_simd_select(hb_simd_name((enum hb_simd)p)) != 0) continue;
                 struct arrays x;
                 double r = run_one(k, &x, n, offsets[oi]);
                 HB_EXPECT(memcmp(&r, &r_ref, sizeof(r)) == 0, "%s/%s n=%zu: %.17g vs c %.17g",
@@ -128,7 +124,7 @@ static void test_kernel(const struct hb_kernel *k)
 
 int main(void)
 {
-    static const char *const names[] = {"read",  "write",    "write-nt", "copy",
+    static const char *const names[] = {"read",    "write", "write-nt", "copy",
                                         "copy-nt", "triad", "triad-nt", "memcpy"};
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
         const struct hb_kernel *k = hb_kernel_find(names[i]);
