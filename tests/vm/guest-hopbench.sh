@@ -1,0 +1,50 @@
+#!/bin/sh
+# guest-hopbench.sh - runs INSIDE a numa-vm guest (busybox sh), started by
+# hopbench-test.sh through vm_run_script, one boot per guest. Runs several
+# hopbench commands; each leaves NAME.jsonl / NAME.out / NAME.err / NAME.rc in
+# /out, and hopbench-test.sh asserts on them (records only, never timings).
+# Needs $HB; $MIGRATOR (hb_vm_migrator) adds the misplaced-pages runs.
+# SMALL, MATRIX, MPI and BW are option lists: split on purpose.
+# shellcheck disable=SC2086
+: "${HB:?HB is not set}"
+SMALL="--size 4M --reps 2 --min-time 0.001 --quiet"
+# latency (chase) and one bandwidth kernel: every cell kind, half the experiments
+MATRIX="--kernel read --format jsonl $SMALL"
+
+# run NAME CMD...: the command's output and status into /out
+run() {
+    name=$1
+    shift
+    t0=$(cut -d' ' -f1 /proc/uptime)
+    "$@" >"/out/$name.out" 2>"/out/$name.err"
+    echo $? >"/out/$name.rc"
+    echo "$name: status $(cat "/out/$name.rc"), from ${t0}s to $(cut -d' ' -f1 /proc/uptime)s uptime"
+}
+
+run topo "$HB" topo --format jsonl
+# The launch line hopbench suggests for this machine, with its "hopbench ..."
+# placeholder cut off (busybox has no JSON tool; the field is a plain string).
+sed -n 's/.*"mpirun":"\([^"]*\) hopbench \.\.\.".*/\1/p' /out/topo.out >/out/suggested.txt
+
+run matrix mpirun --map-by numa --bind-to numa -np "$NUMAVM_CPU_NODES" \
+    "$HB" matrix $MATRIX -o /out/matrix.jsonl
+run layout-np1 mpirun -np 1 "$HB" lat $SMALL
+if [ "$NUMAVM_CPU_NODES" -gt 2 ]; then
+    run layout-np2 mpirun --map-by numa --bind-to numa -np 2 "$HB" lat $SMALL
+fi
+if [ "$NUMAVM_NODES" -gt "$NUMAVM_CPU_NODES" ]; then
+    # one rank per NUMA node, the memory-only ones included: what people try first
+    run layout-all mpirun --map-by numa --oversubscribe -np "$NUMAVM_NODES" "$HB" lat $SMALL
+    # shellcheck disable=SC2046  # the suggested line is words without spaces
+    run suggested $(cat /out/suggested.txt) "$HB" matrix $MATRIX -o /out/suggested.jsonl
+fi
+if [ -n "${MIGRATOR:-}" ]; then
+    # Every rank runs under the migrator, which moves the pages of node 1 to
+    # node 0 every 20 ms while bw runs on node 1 (rank 1); hopbench locates
+    # its pages after the timed samples.
+    MPI="mpirun --map-by numa --bind-to numa -np $NUMAVM_CPU_NODES"
+    BW="bw --cpu-node 1 --mem-node 1 --size 64M --reps 8 --min-time 0.02 --format jsonl --quiet"
+    run misplaced $MPI "$MIGRATOR" 1 0 20 -- "$HB" $BW -o /out/misplaced.jsonl
+    run allowed $MPI "$MIGRATOR" 1 0 20 -- "$HB" $BW --allow-misplaced -o /out/allowed.jsonl
+fi
+exit 0

@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# hopbench-test.sh GUEST [MIGRATOR] - CTest test (label vm): one boot of the
+# numa-vm guest GUEST (two, two-smp, quartet, quartet-mem, eight) runs
+# guest-hopbench.sh, then the records it wrote are checked with jq (placement
+# and coordination only; guest timings mean nothing under TCG):
+#  - run record: SLIT and hop classes of the guest, one rank per CPU node in
+#    order, SIMD path avx2 (the normal build runs on the AVX2-only guest CPU);
+#  - every measurement: status ok, threads on their node and on its CPUs,
+#    100% of the pages on the memory node;
+#  - matrix/cell records: rows = CPU nodes, cols = nodes with memory, one
+#    cell per pair;
+#  - rank layout errors exit 3 and print the launch line that works; with a
+#    memory-only node, that line is run and must work;
+#  - with MIGRATOR (hb_vm_migrator): pages moved off the target by the kernel
+#    while bw runs fail the run (exit 1), and --allow-misplaced reports them.
+# Exit 77 (skip) when the VM cannot run here or jq is missing.
+# jq programs below name jq variables ($r, $slit) in single quotes on purpose.
+# shellcheck disable=SC2016
+set -euo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/vm-lib.sh"
+GUEST=${1:?usage: hopbench-test.sh GUEST [MIGRATOR]}
+MIGRATOR=${2:+$(realpath -- "$2")}
+OUT=${VM_TEST_OUT:-$PWD/vm-hopbench-$GUEST}
+: "${HOPBENCH:?HOPBENCH (the hopbench binary) is not set}"
+command -v jq >/dev/null || { echo "SKIP: jq is not installed (Debian package jq)"; exit 77; }
+
+vm_prepare_or_skip
+rm -rf "$OUT"
+start=$SECONDS
+extra=()
+[[ -z $MIGRATOR ]] || extra=(-f "$MIGRATOR" -e "MIGRATOR=$MIGRATOR")
+rc=0
+# shellcheck disable=SC2046  # guest options are words without spaces
+vm_run_script $(vm_guest_opts "$GUEST") "${extra[@]}" "$HERE/guest-hopbench.sh" "$OUT" || rc=$?
+echo "guest $GUEST: status $rc, wall time $((SECONDS - start)) s"
+[[ $rc -eq 0 ]] || { echo "FAIL: the guest run ended with status $rc"; exit 1; }
+
+fails=0
+expect() {   # expect DESCRIPTION COMMAND...
+  local what=$1; shift
+  if "$@"; then echo "PASS: $what"; else echo "FAIL: $what"; fails=$((fails + 1)); fi
+}
+status_is() { [[ -f $OUT/$1.rc && $(cat "$OUT/$1.rc") == "$2" ]]; }
+err_has() { grep -Eq -- "$2" "$OUT/$1.err"; }
+# recs FILE FILTER: jq -e over all records of FILE as one array, $slit bound
+recs() { [[ -f $OUT/$1 ]] && jq -e -s --argjson slit "$slit" "$2" "$OUT/$1" >/dev/null; }
+
+slit=$(vm_expected_slit_json "$GUEST")
+guest_opts=$(vm_guest_opts "$GUEST")
+nodes=$(jq 'length' <<<"$slit")
+memonly=0
+[[ $guest_opts == *--memonly-nodes* ]] && memonly=$(awk '{for (i = 1; i < NF; i++) if ($i == "--memonly-nodes") print $(i + 1)}' <<<"$guest_opts")
+cpu_nodes=$((nodes - memonly))
+if [[ $memonly -eq 0 ]]; then
+  good_line="mpirun -np $cpu_nodes --map-by numa --bind-to numa"
+  matrix=matrix.jsonl
+else
+  good_line="mpirun -np $cpu_nodes --map-by ppr:1:socket --bind-to socket"
+  matrix=suggested.jsonl
+fi
+
+# --- the launch line hopbench suggests ---
+expect "topo exits 0" status_is topo 0
+expect "topo suggests '$good_line hopbench ...'" [ "$(cat "$OUT/suggested.txt")" = "$good_line" ]
+
+# --- run record ---
+run='(map(select(.type == "run")) | if length == 1 then .[0] else error("not one run record") end)'
+cpus='($r.topology.nodes | map(select(.has_cpus) | .os_index))'
+mems='($r.topology.nodes | map(select(.has_memory) | .os_index))'
+expect "$matrix: run record topology.distances = guest SLIT $slit" \
+  recs "$matrix" "$run | .topology.distances == \$slit"
+if [[ $GUEST == two* ]]; then
+  expect "hop_class 0 local, 1 remote" recs "$matrix" "$run | .topology.hop_class == [[0,1],[1,0]]"
+else
+  # the guests' SLITs are 10 + 6 * hops
+  expect "hop_class = (distance - 10) / 6" \
+    recs "$matrix" "$run | .topology.hop_class == (\$slit | map(map((. - 10) / 6)))"
+fi
+if [[ $GUEST == quartet ]]; then
+  expect "quartet: links 0-1, 0-2, 1-3, 2-3 are class 1; 0-3, 1-2 class 2" \
+    recs "$matrix" "$run | .topology.hop_class as \$h |
+      [\$h[0][1], \$h[0][2], \$h[1][3], \$h[2][3]] == [1,1,1,1] and [\$h[0][3], \$h[1][2]] == [2,2]"
+fi
+if [[ $GUEST == eight ]]; then
+  expect "eight: four hop classes" \
+    recs "$matrix" "$run | [.topology.hop_class[][]] | unique == [0,1,2,3]"
+fi
+expect "$cpu_nodes CPU nodes, $nodes nodes with memory in the run record" \
+  recs "$matrix" "$run as \$r | ($cpus | length) == $cpu_nodes and ($mems | length) == $nodes"
+expect "rank_layout: rank r on the r-th CPU node, one rank per node" \
+  recs "$matrix" "$run as \$r | \$r.ranks == $cpu_nodes and
+    (\$r.rank_layout | map(.node)) == $cpus and (\$r.rank_layout | map(.rank)) == [range($cpu_nodes)]"
+expect "simd is avx2 (normal build on the AVX2-only guest CPU)" recs "$matrix" "$run | .simd == \"avx2\""
+
+# --- measurement records ---
+meas='map(select(.type == "measurement"))'
+expect "measurements: one per CPU node x memory node x kernel, all status ok" \
+  recs "$matrix" "$run as \$r | $meas | length > 0 and
+    length % ($cpu_nodes * $nodes) == 0 and all(.status == \"ok\")"
+expect "measurements: threads_on_node == threads, every thread on a CPU of cpu_node" \
+  recs "$matrix" "$run as \$r | all(${meas}[]; .threads_on_node == .threads and .threads > 0 and
+    (.thread_cpus | length) == .threads and
+    (.cpu_node as \$n | (\$r.topology.nodes[] | select(.os_index == \$n) | .cpus)) as \$ok |
+    all(.thread_cpus[]; IN(\$ok[])))"
+expect "measurements: ran on the rank of cpu_node" \
+  recs "$matrix" "$run as \$r | all(${meas}[]; \$r.rank_layout[.rank].node == .cpu_node)"
+expect "measurements: pages_on_target_pct 100, pages_share_pct {mem_node: 100}" \
+  recs "$matrix" "all(${meas}[]; .pages_on_target_pct == 100 and
+    .pages_share_pct == {(.mem_node | tostring): 100})"
+
+# --- matrix and cell records ---
+expect "matrix records: rows = CPU nodes, cols = memory nodes, rows x cols values" \
+  recs "$matrix" "$run as \$r | map(select(.type == \"matrix\")) | length > 0 and all(.[];
+    .rows == $cpus and .cols == $mems and (.values | length) == (.rows | length) and
+    all(.values[]; length == ($mems | length)))"
+expect "cell records: one per (metric, kernel, CPU node, memory node), every pair" \
+  recs "$matrix" "$run as \$r | [${cpus}[] as \$c | ${mems}[] as \$m | [\$c, \$m]] as \$pairs |
+    map(select(.type == \"cell\")) | group_by([.metric, .kernel]) | length > 0 and
+    all(.[]; (map([.cpu_node, .mem_node]) | sort) == \$pairs and all(.[]; .status == \"ok\"))"
+if [[ $memonly -gt 0 ]]; then
+  expect "memory-only node $cpu_nodes is a column, never a row or a rank" \
+    recs "$matrix" "$run as \$r | (\$r.rank_layout | all(.node != $cpu_nodes)) and
+      (map(select(.type == \"matrix\")) | all(.[]; (.cols | index($cpu_nodes)) != null and
+      (.rows | index($cpu_nodes)) == null))"
+fi
+
+# --- rank layout errors ---
+if [[ $memonly -eq 0 ]]; then
+  expect "mpirun --map-by numa --bind-to numa -np $cpu_nodes matrix exits 0" status_is matrix 0
+else
+  expect "mpirun --map-by numa --bind-to numa -np $cpu_nodes exits 3 (a rank on the memory-only node's CPUs)" \
+    status_is matrix 3
+  expect "... and says two ranks share a node and prints '$good_line'" \
+    err_has matrix "ranks [0-9]+ and [0-9]+ both on node [0-9]+; run: $good_line hopbench matrix"
+  expect "the suggested line '$good_line' runs the matrix (exit 0)" status_is suggested 0
+  expect "mpirun --map-by numa -np $nodes (a rank per node, memory-only included) exits 3" \
+    status_is layout-all 3
+  expect "... and names the memory-only node(s) and '$good_line'" \
+    err_has layout-all "memory-only node.*run: $good_line hopbench lat"
+fi
+expect "mpirun -np 1 lat exits 3 (layout)" status_is layout-np1 3
+expect "... saying 1 rank for $cpu_nodes CPU nodes, no rank on node 1, and '$good_line'" \
+  err_has layout-np1 "1 rank on host [^ ]+ for $cpu_nodes NUMA nodes with CPUs; no rank on node 1; run: $good_line hopbench lat"
+if [[ $cpu_nodes -gt 2 ]]; then
+  expect "mpirun -np 2 lat on $cpu_nodes CPU nodes exits 3" status_is layout-np2 3
+  expect "... naming 2 ranks, $cpu_nodes nodes and '$good_line'" \
+    err_has layout-np2 "2 ranks on host [^ ]+ for $cpu_nodes NUMA nodes with CPUs; .*run: $good_line hopbench lat"
+fi
+
+# --- pages moved off the target by the kernel while bw runs ---
+if [[ -n $MIGRATOR ]]; then
+  fg='map(select(.type == "measurement" and .cpu_node == 1 and .mem_node == 1))'
+  expect "migrator ran (migrate_pages accepted)" err_has misplaced '^MIGRATOR passes [0-9]+ calls_ok [1-9]'
+  expect "misplaced pages: bw exits 1" status_is misplaced 1
+  expect "misplaced pages: record status failed, note names the pages on the target, pct < 100" \
+    recs misplaced.jsonl "$fg | length == 1 and all(.status == \"failed\" and
+      (.note | test(\"pages on the target\")) and .pages_on_target_pct < 100 and
+      (.pages_share_pct[\"0\"] // 0) > 0)"
+  expect "--allow-misplaced: bw exits 0" status_is allowed 0
+  expect "--allow-misplaced: status ok, pages_on_target_pct < 100, the rest on node 0" \
+    recs allowed.jsonl "$fg | length == 1 and all(.status == \"ok\" and
+      .pages_on_target_pct < 100 and (.pages_share_pct[\"0\"] // 0) > 0)"
+fi
+
+echo "$GUEST: $fails failed check(s); total $((SECONDS - start)) s"
+[[ $fails -eq 0 ]]
