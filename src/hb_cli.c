@@ -12,9 +12,9 @@
 #include <string.h>
 
 static const char *const hb_commands[] = {"topo", "bw", "lat", "matrix", "hops", "loaded",
-                                          "run", "policy", NULL};
+                                          "run", "policy", "sweep", NULL};
 
-const char *hb_options_commands(void) { return "topo, bw, lat, matrix, hops, loaded, run, policy, report, compare"; }
+const char *hb_options_commands(void) { return "topo, bw, lat, matrix, hops, loaded, run, policy, sweep, report, compare"; }
 
 enum {
     OPT_KERNEL = 256,
@@ -44,6 +44,7 @@ enum {
     OPT_MIX,
     OPT_INTENSITY,
     OPT_MODE,
+    OPT_MAX_SIZE,
     OPT_HELP,
     OPT_VERSION,
 };
@@ -77,6 +78,7 @@ static const struct option hb_long_options[] = {
     {"mix", required_argument, NULL, OPT_MIX},
     {"intensity", no_argument, NULL, OPT_INTENSITY},
     {"mode", required_argument, NULL, OPT_MODE},
+    {"max-size", required_argument, NULL, OPT_MAX_SIZE},
     {"help", no_argument, NULL, OPT_HELP},
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
@@ -98,6 +100,8 @@ static void hb_usage(void)
            "  run      FILE: the experiments of a scenario file (see jobs/scenarios/)\n"
            "  policy   workloads x placement policies (local, interleave, remote, one-node,\n"
            "           os) in rate and single mode, and the NUMA gain table\n"
+           "  sweep    latency (4k and THP) and memcpy bandwidth vs working set, 1 KiB up to\n"
+           "           --max-size, cache levels marked\n"
            "  report   RESULTS.jsonl... -o report.html\n"
            "  compare  BASE.jsonl NEW.jsonl\n\n"
            "options:\n"
@@ -132,6 +136,8 @@ static void hb_usage(void)
            "                     (default both)\n"
            "  --intensity        policy: flops per byte 1/8..64 under local, remote and\n"
            "                     interleave, and the knee where placement stops mattering\n"
+           "  --max-size S       sweep: largest working set (default 2G; at most 1/4 of the\n"
+           "                     memory node's free memory)\n"
            "  --quiet            no progress or notes on stderr\n"
            "  --progress         progress on stderr even when it is not a terminal\n"
            "  --help, --version\n\n"
@@ -342,6 +348,8 @@ static int hb_option_apply(struct hb_options *o, int c, const char *arg)
     case OPT_INTENSITY:
         o->intensity = true;
         return 0;
+    case OPT_MAX_SIZE:
+        return hb_size_parse(arg, &o->max_size);
     case OPT_MODE: {
         static const char *const modes[] = {"rate", "single", NULL};
         if ((rc = hb_parse_enum("--mode", arg, modes, &v)))

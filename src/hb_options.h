@@ -41,6 +41,7 @@ struct hb_options {
     char scenario[4096];   /* run: the scenario FILE */
     bool intensity;        /* policy: the flops-per-byte study instead of the workloads */
     char mode[8];          /* policy: rate | single; "" = both */
+    uint64_t max_size;     /* sweep: largest working set; 0 = 2 GiB */
     char command_line[4096];
 };
 

@@ -75,6 +75,20 @@ json_t *hb_record_run(const struct hb_topo *t, const struct hb_options *o, const
                                   "default_bytes", (json_int_t)default_bytes, "size_bytes",
                                   (json_int_t)(o->size ? o->size : default_bytes), "size_source",
                                   o->size ? "--size" : size_source));
+    /* Per-level cache sizes of the CPU node measured: the report marks them on sweeps. */
+    int ci = hb_topo_node_index(t, o->cpu_node);
+    for (int i = 0; ci < 0 && i < t->nnodes; i++)
+        if (t->nodes[i].has_cpus)
+            ci = i;
+    uint64_t levels[4];
+    if (hb_topo_cache_sizes(t, ci, levels) > 0) {
+        json_t *caches = json_array();
+        for (int l = 0; l < 4; l++)
+            if (levels[l])
+                json_array_append_new(caches, json_pack("{s:i, s:I}", "level", l + 1, "bytes",
+                                                        (json_int_t)levels[l]));
+        json_object_set_new(rec, "caches", caches);
+    }
     json_object_set_new(rec, "timer", json_pack("{s:s, s:f}", "clock", "CLOCK_MONOTONIC",
                                                 "granularity_s", hb_timer_granularity()));
     return rec;

@@ -123,6 +123,8 @@ int hb_suite_plan(const struct hb_suite_env *env, struct hb_plan *out)
         return hb_suite_run_plan(env, out);
     if (strcmp(cmd, "policy") == 0)
         return hb_suite_policy_plan(env, out);
+    if (strcmp(cmd, "sweep") == 0)
+        return hb_suite_sweep_plan(env, out);
     return hb_suite_local_plan(env, out);
 }
 

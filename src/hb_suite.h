@@ -70,6 +70,7 @@ void hb_suite_loaded_annotate(json_t *rec);
 int hb_suite_loaded_derive(const struct hb_suite_env *env, json_t *measured, json_t *derived);
 int hb_suite_policy_plan(const struct hb_suite_env *env, struct hb_plan *out);
 int hb_suite_policy_derive(const struct hb_suite_env *env, json_t *measured, json_t *derived);
+int hb_suite_sweep_plan(const struct hb_suite_env *env, struct hb_plan *out);
 int hb_suite_run_plan(const struct hb_suite_env *env, struct hb_plan *out);
 
 /* Background per-thread rate of a --level name (hb_bg_level_names index, 0 = idle) for a

@@ -101,8 +101,10 @@ static void hb_table_measurement(FILE *f, json_t *rec)
     json_t *lat = json_object_get(rec, "lat_ns_median");
     json_t *bw = json_object_get(rec, "bw_GBps_best");
     json_t *ach = json_object_get(rec, "bw_GBps_achieved");
-    double value = lat ? json_number_value(lat) : bw ? json_number_value(bw) : json_number_value(ach);
-    const char *unit = lat ? "ns" : "GB/s";
+    double value = json_is_number(lat) ? json_number_value(lat)
+                   : json_is_number(bw) ? json_number_value(bw)
+                                        : json_number_value(ach);
+    const char *unit = json_is_number(lat) ? "ns" : "GB/s";
     fprintf(f, "%-22s %-12s %-9s %4lld %9s %12.2f %-6s %8.2f %s%s%s\n", hb_str(rec, "experiment"),
             hb_str(rec, "label"), hb_str(rec, "kernel"),
             (long long)json_integer_value(json_object_get(rec, "threads")),
@@ -110,6 +112,9 @@ static void hb_table_measurement(FILE *f, json_t *rec)
                            sizeof(sz)),
             value, unit, json_number_value(json_object_get(rec, "pages_on_target_pct")),
             hb_str(rec, "status"), *hb_str(rec, "note") ? ": " : "", hb_str(rec, "note"));
+    /* sweep: the last size that fits a cache level, so the step after it reads as a miss */
+    if (*hb_str(rec, "cache_end"))
+        fprintf(f, "%-22s ^ %s ends here\n", "", hb_str(rec, "cache_end"));
 }
 
 static void hb_table_matrix(FILE *f, json_t *rec)

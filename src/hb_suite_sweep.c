@@ -1,0 +1,113 @@
+/* `sweep`: latency and memcpy bandwidth against working-set size, lmbench lat_mem_rd style.
+ * One thread on --cpu-node against memory bound to --mem-node (default: the CPU node), sizes
+ * from 1 KiB doubling up to --max-size (default 2 GiB), never above a quarter of the memory
+ * node's free memory, each under 4k and THP pages. Records carry `ws_bytes`, the per-level
+ * cache sizes of the CPU node (`cache_bytes`, from hwloc) and, on the largest size that still
+ * fits a cache level, `cache_end` ("L1", "L2,L3"...), which the table marks. The team runner
+ * calibrates sweeps per sample to --min-time, so tiny sets still give a real figure. */
+#include "hb_suite.h"
+
+#include "hb_error.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#define HB_SWEEP_MIN ((uint64_t)1 << 10)
+#define HB_SWEEP_MAX_DEFAULT ((uint64_t)1 << 31)
+
+/* Largest doubling step from 1 KiB that stays within both caps. */
+static uint64_t hb_sweep_top(const struct hb_topo *t, int mem_node, uint64_t max_size)
+{
+    /* A quarter of the free memory leaves room for the OS and the page-location checks. */
+    uint64_t cap = hb_topo_memfree_read(t, hb_topo_node_index(t, mem_node)) / 4;
+    if (max_size < cap)
+        cap = max_size;
+    uint64_t top = HB_SWEEP_MIN;
+    while (top * 2 <= cap)
+        top *= 2;
+    return top;
+}
+
+/* "L1", "L2,L3" for the levels whose cache `ws` is the largest step to fit; "" for none. */
+static void hb_sweep_cache_end(const uint64_t levels[4], uint64_t ws, char *buf, size_t len)
+{
+    size_t pos = 0;
+    buf[0] = '\0';
+    for (int l = 0; l < 4; l++) {
+        if (levels[l] == 0 || ws > levels[l] || ws * 2 <= levels[l])
+            continue;
+        int n = snprintf(buf + pos, len - pos, "%sL%d", pos ? "," : "", l + 1);
+        if (n < 0 || (size_t)n >= len - pos)
+            return;
+        pos += (size_t)n;
+    }
+}
+
+static int hb_sweep_add(const struct hb_suite_env *env, struct hb_plan *out, int cpu, int mem,
+                        const char *kernel, enum hb_pages pages, uint64_t ws,
+                        const uint64_t levels[4])
+{
+    struct hb_kernel_ref k;
+    int rc = env->lookup(kernel, &k);
+    if (rc)
+        return rc;
+    char name[HB_NAME_LEN], mark[16];
+    const char *pname = pages == HB_PAGES_THP ? "thp" : "4k";
+    snprintf(name, sizeof(name), "sweep-%s-%s-%d-%d-%llu", kernel, pname, cpu, mem,
+             (unsigned long long)ws);
+    struct hb_experiment e;
+    hb_suite_experiment(env, &e, "sweep", name, k.latency ? "latency" : "bandwidth");
+    hb_sweep_cache_end(levels, ws, mark, sizeof(mark));
+    int n = snprintf(e.extra, sizeof(e.extra),
+                     "{\"ws_bytes\":%llu,\"cache_bytes\":[%llu,%llu,%llu,%llu]%s%s%s}",
+                     (unsigned long long)ws, (unsigned long long)levels[0],
+                     (unsigned long long)levels[1], (unsigned long long)levels[2],
+                     (unsigned long long)levels[3], mark[0] ? ",\"cache_end\":\"" : "", mark,
+                     mark[0] ? "\"" : "");
+    if (n < 0 || (size_t)n >= sizeof(e.extra)) {
+        hb_err_set("sweep: suite keys of %s do not fit %zu bytes", name, sizeof(e.extra));
+        return -EINVAL;
+    }
+    struct hb_task *task = &e.tasks[e.ntasks++];
+    if ((rc = hb_suite_task(env, task, cpu, 0, 1, kernel, HB_POLICY_BIND, mem, ws)))
+        return rc;
+    task->pages = pages;
+    return hb_plan_add(out, &e);
+}
+
+int hb_suite_sweep_plan(const struct hb_suite_env *env, struct hb_plan *out)
+{
+    const struct hb_options *o = env->opts;
+    const struct hb_topo *t = env->topo;
+    int cpu = o->cpu_node, rc;
+    for (int i = 0; cpu < 0 && i < t->nnodes; i++)
+        if (t->nodes[i].has_cpus)
+            cpu = t->nodes[i].os_index;
+    if ((rc = hb_suite_check_cpu_node(t, cpu, "--cpu-node")))
+        return rc;
+    int mem = o->mem_node >= 0 ? o->mem_node : cpu;
+    if ((rc = hb_suite_check_mem_node(t, mem, "--mem-node")))
+        return rc;
+    if (o->size) {
+        hb_err_set("sweep takes no --size: it runs 1 KiB .. --max-size (default 2 GiB)");
+        return -EINVAL;
+    }
+    uint64_t max_size = o->max_size ? o->max_size : HB_SWEEP_MAX_DEFAULT;
+    if (max_size < HB_SWEEP_MIN) {
+        hb_err_set("--max-size %llu bytes: the sweep starts at 1 KiB; give at least 1K",
+                   (unsigned long long)max_size);
+        return -EINVAL;
+    }
+    uint64_t top = hb_sweep_top(t, mem, max_size);
+    uint64_t levels[4];
+    hb_topo_cache_sizes(t, hb_topo_node_index(t, cpu), levels);
+    static const char *const kernels[] = {"chase", "memcpy"};
+    static const enum hb_pages pages[] = {HB_PAGES_4K, HB_PAGES_THP};
+    for (int ki = 0; ki < 2; ki++)
+        for (int pi = 0; pi < 2; pi++)
+            for (uint64_t ws = HB_SWEEP_MIN; ws <= top; ws *= 2)
+                if ((rc = hb_sweep_add(env, out, cpu, mem, kernels[ki], pages[pi], ws, levels)))
+                    return rc;
+    return 0;
+}
