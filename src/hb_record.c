@@ -202,10 +202,18 @@ json_t *hb_record_measurement(const struct hb_topo *t, const struct hb_experimen
     json_object_set_new(rec, "elapsed_s", json_real(r->elapsed_s));
     json_object_set_new(rec, "status", json_string(!r->ran ? "skipped" : r->status ? "failed" : "ok"));
     json_object_set_new(rec, "note", json_string(r->note));
-    /* Suite keys (case, pair, bg_level...) come last, as the plan wrote them. */
+    /* Every column in CSV's order, null where it does not apply, so JSON Lines and CSV carry
+     * the same keys in the same order; suite keys (case, pair, bg_level...) come last, as the
+     * plan wrote them. */
+    json_t *ordered = json_object();
+    for (int c = 0; hb_record_columns[c]; c++) {
+        json_t *v = json_object_get(rec, hb_record_columns[c]);
+        json_object_set(ordered, hb_record_columns[c], v ? v : json_null());
+    }
+    json_decref(rec);
     json_t *extra = e->extra[0] ? json_loads(e->extra, 0, NULL) : NULL;
     if (json_is_object(extra))
-        json_object_update(rec, extra);
+        json_object_update(ordered, extra);
     json_decref(extra);
-    return rec;
+    return ordered;
 }

@@ -339,7 +339,7 @@ int hb_suite_matrix_derive(const struct hb_suite_env *env, json_t *measured, jso
         struct hb_grid *g =
             hb_grid_get(grids, &ng, json_string_value(json_object_get(rec, "host")),
                         json_string_value(json_object_get(rec, "kernel")), latency);
-        if (!g || i < 0 || j < 0 || !value)
+        if (!g || i < 0 || j < 0 || !json_is_number(value))
             continue;
         g->v[i][j] = json_number_value(value);
         g->rec[i][j] = rec;

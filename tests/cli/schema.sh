@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Schema of a real run's JSON Lines: every key the README promises, with its type, in the
+# run record and in every measurement record; CSV carries the same keys in the same order.
+set -euo pipefail
+HB=${HOPBENCH:?HOPBENCH must name the hopbench binary}
+command -v jq >/dev/null || { echo "SKIP: jq not installed"; exit 77; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+common=(--size 8M --reps 3 --min-time 0.005 --threads 1)
+"$HB" bw --kernel read,triad "${common[@]}" --format jsonl -o r.jsonl
+"$HB" lat "${common[@]}" --format jsonl >>r.jsonl
+"$HB" bw --kernel read,triad "${common[@]}" --format csv -o r.csv
+
+fails=0
+check() { # check WHAT JQ-FILTER (must print true for the file)
+    if [ "$(jq -s "$2" r.jsonl)" != true ]; then
+        echo "FAIL: $1"
+        fails=$((fails + 1))
+    fi
+}
+check "first record is the run record" '.[0].type == "run"'
+check "run record keys and types" '[.[] | select(.type == "run")] | all(
+    (.schema_version | type) == "number" and (.hopbench_version | type) == "string" and
+    (.git_sha | type) == "string" and (.command_line | test("hopbench")) and
+    (.start_time | test("^[0-9]{4}-[0-9]{2}-[0-9]{2}T")) and (.hosts | length) == 1 and
+    .ranks == 1 and (.rank_layout[0] | has("rank") and has("host") and has("node") and has("cpus")) and
+    (.versions | has("hwloc") and has("mpi") and has("mpi_library") and has("compiler") and has("jansson")) and
+    (.build | has("type") and has("c_flags")) and (.simd | IN("avx512", "avx2", "sse2", "c")) and
+    (.omp | has("places") and has("proc_bind") and has("set_by_hopbench")) and
+    (.thp | has("enabled") and has("defrag")) and has("numa_balancing") and
+    (.topology.nodes | length) >= 1 and (.topology | has("distances") and has("hop_class")) and
+    (.sizes | has("llc_bytes") and has("default_bytes") and has("size_source")) and
+    .timer.clock == "CLOCK_MONOTONIC" and .timer.granularity_s > 0)'
+check "measurement keys and types" '[.[] | select(.type == "measurement")] | length == 3 and all(
+    (.suite | type) == "string" and (.experiment | type) == "string" and
+    (.label | test("^[0-9]+\\.[0-9]+\\.(r|w|rw)\\.[0-9]+$")) and (.host | type) == "string" and
+    .rank == 0 and (.metric | IN("latency", "bandwidth")) and (.kernel | type) == "string" and
+    (.access | IN("r", "w", "rw")) and .role == "foreground" and .cpu_node == 0 and
+    .mem_node == 0 and .policy == "bind" and .mem_nodes == [0] and .hops == 0 and
+    .threads == 1 and (.thread_cpus | length) == 1 and .threads_on_node == 1 and
+    .bytes == 8388608 and .array_bytes > 0 and .pages == "4k" and
+    .pages_on_target_pct == 100 and .pages_share_pct == {"0": 100} and .reps == 3 and
+    (.samples_s | length) == 3 and .sweeps_per_sample >= 1 and
+    .t_min_s > 0 and .t_min_s <= .t_median_s and .t_median_s <= .t_p95_s and
+    .t_p95_s <= .t_max_s and .t_mean_s > 0 and .t_cv >= 0 and
+    (if .metric == "latency" then .lat_ns_median > 0 and .lat_ns_min <= .lat_ns_median
+     else .bw_GBps_best >= .bw_GBps_median and .bw_GBps_median > 0 end) and
+    has("relative") and .fg_start_s < .fg_end_s and .background == [] and
+    .bg_overlap == null and (.simd | type) == "string" and .elapsed_s > 0 and
+    .status == "ok" and .note == "")'
+check "summary closes each run" '[.[] | select(.type == "summary")] | length == 2'
+header=$(head -1 r.csv)
+keys=$(jq -r -s '[.[] | select(.type == "measurement")][0] | keys_unsorted | join(",")' r.jsonl)
+if [ "$header" != "$keys" ]; then
+    echo "FAIL: CSV header differs from the JSON keys"
+    echo "  csv:  $header"
+    echo "  json: $keys"
+    fails=$((fails + 1))
+fi
+[ "$(wc -l <r.csv)" = 3 ] || { echo "FAIL: CSV should have a header and 2 rows"; fails=$((fails + 1)); }
+[ "$fails" = 0 ] && echo PASS
+exit "$fails"
