@@ -23,14 +23,20 @@ struct hb_kslice {
     uint64_t seed;     /* chase: permutation seed */
     size_t group_bytes; /* chase: randomise within groups of this size (TLB reach) */
     double param;       /* intensity: flops per byte loaded (the task's param) */
+    void *cursor;       /* chase: the line the last run stopped on (NULL = line 0) */
 };
+
+/* A latency kernel's sweep is at most this many dependent loads, continuing from where the
+ * last one stopped: a sample then lasts --min-time, not a walk over a whole 1 GiB ring, which
+ * keeps a latency cell of an 8-node matrix to seconds. */
+#define HB_LATENCY_SWEEP_LOADS 65536
 
 struct hb_kernel {
     const char *name;
     const char *desc;
     enum hb_kernel_kind kind;
     int streams;          /* arrays used: the task's bytes are split evenly among them */
-    double bytes_read;    /* per element (or per cache line for latency kernels) per sweep */
+    double bytes_read;    /* per element per sweep (chase: 8, i.e. 64 per line it loads) */
     double bytes_written; /* likewise; write-allocate traffic is not counted (STREAM rule) */
     double flops;         /* per element per sweep */
     bool nt;              /* stores are non-temporal */
@@ -57,8 +63,8 @@ int hb_kernel_count(void);
  * bandwidth accounting lives. */
 double hb_kernel_bytes(const struct hb_kernel *k, uint64_t elements, uint64_t sweeps);
 
-/* Dependent loads done by `sweeps` passes of a latency kernel over `elements` elements (one
- * load per 64-byte line = 8 elements). */
+/* Dependent loads one thread does in `sweeps` sweeps of a latency kernel over its `elements`
+ * elements: one load per 64-byte line (8 elements), at most HB_LATENCY_SWEEP_LOADS a sweep. */
 double hb_kernel_loads(const struct hb_kernel *k, uint64_t elements, uint64_t sweeps);
 
 /* Help text generated from the table: one line per kernel (name, streams, bytes, flops, NT,

@@ -263,7 +263,9 @@ double hb_kernel_loads(const struct hb_kernel *k, uint64_t elements, uint64_t sw
 {
     if (k->kind != HB_KIND_LATENCY)
         return 0.0;
-    return (double)(elements / 8) * (double)sweeps;
+    uint64_t lines = elements / 8;
+    uint64_t per_sweep = lines < HB_LATENCY_SWEEP_LOADS ? lines : HB_LATENCY_SWEEP_LOADS;
+    return (double)per_sweep * (double)sweeps;
 }
 
 void hb_kernel_help(FILE *f)

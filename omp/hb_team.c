@@ -404,7 +404,9 @@ static void hb_task_finish(struct hb_team *tm, struct hb_task_state *st)
     } else {
         res->nsamples = tm->e->reps;
         res->bytes_per_sample = hb_kernel_bytes(st->k, st->elements, st->sweeps);
-        res->loads_per_sample = hb_kernel_loads(st->k, st->elements, st->sweeps);
+        /* Threads chase side by side: latency is a sample's time over one thread's loads. */
+        size_t mine = st->per_thread < st->elements ? st->per_thread : st->elements;
+        res->loads_per_sample = hb_kernel_loads(st->k, mine, st->sweeps);
     }
     for (int i = 0; i < st->k->streams; i++)
         hb_buf_free(&st->bufs[i]);

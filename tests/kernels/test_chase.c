@@ -60,6 +60,24 @@ static void test_cycle(size_t lines, size_t extra, size_t group_bytes)
     free(s.a);
 }
 
+/* A ring longer than one sweep: runs continue where the last stopped, and check knows the
+ * line the chase must stand on. */
+static void test_partial_sweeps(void)
+{
+    size_t lines = HB_LATENCY_SWEEP_LOADS + 4464;
+    struct hb_kslice s = make(lines, 0, 9, 0);
+    HB_EXPECT(chase->init(&s) == 0, "%s", hb_err_msg());
+    double r1 = chase->run(&s, 1);
+    double r2 = chase->run(&s, 2);
+    HB_EXPECT(r1 != 0.0 && r2 != r1, "runs did not continue: %g then %g", r1, r2);
+    HB_EXPECT(chase->check(&s, r2, 3) == 0, "%s", hb_err_msg());
+    HB_EXPECT(chase->check(&s, r1, 3) == -HB_EVALIDATE, "wrong end line passed");
+    HB_EXPECT(hb_kernel_loads(chase, lines * 8, 3) == 3.0 * HB_LATENCY_SWEEP_LOADS,
+              "loads per sweep are not capped");
+    HB_EXPECT(hb_kernel_loads(chase, 800, 3) == 300.0, "short ring: one load per line");
+    free(s.a);
+}
+
 static void test_seeds(void)
 {
     size_t lines = 3000;
@@ -110,6 +128,7 @@ int main(void)
 {
     chase = hb_kernel_find("chase");
     HB_EXPECT(chase != NULL, "%s", hb_err_msg());
+    test_partial_sweeps();
     for (size_t n = 1; n < 8; n += 6) {
         struct hb_kslice s = make(0, n, 1, 0);
         HB_EXPECT(chase->init(&s) == -EINVAL, "init of %zu elements", n);
