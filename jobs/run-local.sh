@@ -40,8 +40,8 @@ if ! mkdir -p "$results_root" 2>/dev/null || ! mkdir "$tmp" 2>/dev/null; then
     exit 3
 fi
 # Until the run is complete the results live in a hidden temporary directory; a failed or
-# interrupted run leaves nothing behind.
-trap 'rm -rf -- "$tmp"' EXIT
+# interrupted run keeps only what it measured (hb_results_settle).
+trap 'hb_results_settle "$tmp" "$out"' EXIT
 trap 'exit 130' INT TERM
 
 record=$(hb_topo_record "$hb")

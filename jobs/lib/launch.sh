@@ -48,3 +48,17 @@ hb_topo_cores() {
 hb_omp_env() {
     export OMP_PLACES=cores OMP_PROC_BIND=close OMP_NUM_THREADS="$1"
 }
+
+# hb_results_settle TMP FINAL: after a run that did not complete, keep what it measured
+# (records are flushed one by one) as FINAL.incomplete; a run that wrote no measurement,
+# such as one stopped by bad input or a wrong layout, leaves nothing behind.
+hb_results_settle() {
+    local tmp=$1 final=$2
+    [ -d "$tmp" ] || return 0
+    if grep -qs '"type":"measurement"' "$tmp/results.jsonl.partial"; then
+        mv -T -- "$tmp" "$final.incomplete" &&
+            echo "hopbench: the run did not complete; its records are in $final.incomplete" >&2
+    else
+        rm -rf -- "$tmp"
+    fi
+}

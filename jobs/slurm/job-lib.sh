@@ -28,13 +28,14 @@ hb_slurm_job() {
         echo "hopbench: results directory '$results' exists; set RESULTS_DIR to a new path" >&2
         return 2
     fi
-    # Global: the EXIT trap that removes it runs after this function has returned.
+    # Globals: the EXIT trap that settles them runs after this function has returned.
     HB_SLURM_TMP=$parent/.$(basename "$results").partial
     if ! mkdir -p "$parent" 2>/dev/null || ! mkdir "$HB_SLURM_TMP" 2>/dev/null; then
         echo "hopbench: cannot create results directory '$results'; set RESULTS_DIR to a writable path" >&2
         return 3
     fi
-    trap 'rm -rf -- "$HB_SLURM_TMP"' EXIT
+    HB_SLURM_RESULTS=$results
+    trap 'hb_results_settle "$HB_SLURM_TMP" "$HB_SLURM_RESULTS"' EXIT
     trap 'exit 143' INT TERM
 
     local cmd=(srun --mpi=pmix -m block:block --cpu-bind="$bind")
