@@ -4,7 +4,8 @@
 # hopbench commands; each leaves NAME.jsonl / NAME.out / NAME.err / NAME.rc in
 # /out, and hopbench-test.sh asserts on them (records only, never timings).
 # Needs $HB; $MIGRATOR (hb_vm_migrator) adds the misplaced-pages runs.
-# SMALL, MATRIX, MPI and BW are option lists: split on purpose.
+# SMALL, MATRIX, MPI, TINY and BW are option lists: split on purpose.
+# $GUEST (the preset's name) picks the runs only one guest does.
 # shellcheck disable=SC2086
 : "${HB:?HB is not set}"
 SMALL="--size 4M --reps 2 --min-time 0.001 --quiet"
@@ -37,6 +38,14 @@ if [ "$NUMAVM_NODES" -gt "$NUMAVM_CPU_NODES" ]; then
     run layout-all mpirun --map-by numa --oversubscribe -np "$NUMAVM_NODES" "$HB" lat $SMALL
     # shellcheck disable=SC2046  # the suggested line is words without spaces
     run suggested $(cat /out/suggested.txt) "$HB" matrix $MATRIX -o /out/suggested.jsonl
+fi
+if [ "${GUEST:-}" = quartet ]; then
+    # The square's studies over one rank per node: hops (crossfire on every
+    # link, background load) and policy (interleave, one-node, local pages).
+    MPI="mpirun --map-by numa --bind-to numa -np $NUMAVM_CPU_NODES"
+    TINY="--reps 1 --min-time 0.001 --format jsonl --quiet"
+    run hops $MPI "$HB" hops --quick --size 1M $TINY -o /out/hops.jsonl
+    run policy $MPI "$HB" policy --mode rate --kernel triad --size 4M $TINY -o /out/policy.jsonl
 fi
 if [ -n "${MIGRATOR:-}" ]; then
     # Every rank runs under the migrator, which moves the pages of node 1 to

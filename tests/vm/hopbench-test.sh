@@ -11,6 +11,11 @@
 #    cell per pair;
 #  - rank layout errors exit 3 and print the launch line that works; with a
 #    memory-only node, that line is run and must work;
+#  - quartet: hops --quick crossfire on exactly the square's links with
+#    no-crossfire twins of the same hop classes, background load only on
+#    nodes without foreground threads and covering the foreground; policy
+#    --mode rate pages: interleave ~25% per node, one-node on node 0, local
+#    on the thread's node;
 #  - with MIGRATOR (hb_vm_migrator): pages moved off the target by the kernel
 #    while bw runs fail the run (exit 1), and --allow-misplaced reports them.
 # Exit 77 (skip) when the VM cannot run here or jq is missing.
@@ -28,8 +33,8 @@ command -v jq >/dev/null || { echo "SKIP: jq is not installed (Debian package jq
 vm_prepare_or_skip
 rm -rf "$OUT"
 start=$SECONDS
-extra=()
-[[ -z $MIGRATOR ]] || extra=(-f "$MIGRATOR" -e "MIGRATOR=$MIGRATOR")
+extra=(-e "GUEST=$GUEST")
+[[ -z $MIGRATOR ]] || extra+=(-f "$MIGRATOR" -e "MIGRATOR=$MIGRATOR")
 rc=0
 # shellcheck disable=SC2046  # guest options are words without spaces
 vm_run_script $(vm_guest_opts "$GUEST") "${extra[@]}" "$HERE/guest-hopbench.sh" "$OUT" || rc=$?
@@ -146,6 +151,57 @@ if [[ $cpu_nodes -gt 2 ]]; then
   expect "mpirun -np 2 lat on $cpu_nodes CPU nodes exits 3" status_is layout-np2 3
   expect "... naming 2 ranks, $cpu_nodes nodes and '$good_line'" \
     err_has layout-np2 "2 ranks on host [^ ]+ for $cpu_nodes NUMA nodes with CPUs; .*run: $good_line hopbench lat"
+fi
+
+# --- quartet: hops (crossfire, background load) and policy placements ---
+if [[ $GUEST == quartet ]]; then
+  ok='all(.status == "ok" and .pages_on_target_pct == 100)'
+  expect "hops --quick over mpirun exits 0" status_is hops 0
+  expect "hops: measurements present, every one status ok with 100% of the pages on mem_node" \
+    recs hops.jsonl "$meas | length > 0 and $ok and
+      all(.[]; .pages_share_pct == {(.mem_node | tostring): 100})"
+  cf='map(select(.type == "measurement" and .case == "crossfire"))'
+  expect "hops: crossfire pairs are the square's links 0-1, 0-2, 1-3, 2-3, both directions" \
+    recs hops.jsonl "$cf | (map([.cpu_node, .mem_node]) | unique) ==
+      [[0,1],[0,2],[1,0],[1,3],[2,0],[2,3],[3,1],[3,2]] and (map(.link) | unique) == [\"0-1\",\"0-2\",\"1-3\",\"2-3\"]"
+  expect "hops: each crossfire experiment is two threads across its link, hop class 1 (SLIT 16)" \
+    recs hops.jsonl "$cf | group_by(.experiment) | length > 0 and all(.[]; length == 2 and
+      (map([.cpu_node, .mem_node]) | sort) as \$p | \$p[0] == (\$p[1] | reverse) and
+      (.[0].link == ((\$p[0] | map(tostring)) | join(\"-\"))) and
+      all(.[]; .hops == 1 and \$slit[.cpu_node][.mem_node] == 16))"
+  expect "hops: every crossfire has a no-crossfire twin, same threads and hop classes, second writer turned away" \
+    recs hops.jsonl "$meas | group_by(.experiment) | map({key: .[0].experiment, value: sort_by(.cpu_node)}) |
+      from_entries as \$x | [\$x | keys[] | select(startswith(\"hops-crossfire-\"))] as \$cfs |
+      (\$cfs | length) == 8 and ([\$x[] | select(.[0].case == \"no-crossfire\")] | length) == 8 and
+      all(\$cfs[]; \$x[.] as \$c | \$x[sub(\"^hops-\"; \"hops-no-\")] as \$t | \$t != null and
+        (\$t | map(.cpu_node)) == (\$c | map(.cpu_node)) and (\$t | map(.hops)) == (\$c | map(.hops)) and
+        (\$t | map(.access)) == (\$c | map(.access)) and all(\$t[]; .case == \"no-crossfire\" and .link == \$c[0].link) and
+        ([range(2)] | map(select(\$t[.].mem_node != \$c[.].mem_node)) | length) == 1)"
+  bgexp='map(select(.type == "measurement" and (.subscription == "under" or .subscription == "high"))) | group_by(.experiment)'
+  expect "hops: under/high load: background threads only on nodes without foreground threads, reading their own node" \
+    recs hops.jsonl "$bgexp | length > 0 and all(.[];
+      (map(select(.role == \"foreground\") | .cpu_node)) as \$fg | (\$fg | length) > 0 and
+      (map(select(.role == \"background\")) | length > 0 and all(.[]; .mem_node == .cpu_node and (IN(.cpu_node; \$fg[]) | not))) and
+      all(.[] | select(.role == \"foreground\") | .background[]; .mem_node == .cpu_node and (IN(.cpu_node; \$fg[]) | not)))"
+  expect "hops: every background entry achieved_GBps > 0; every loaded foreground has bg_overlap == 1" \
+    recs hops.jsonl "$meas | map(select(.role == \"foreground\" and (.background | length) > 0)) | length > 0 and
+      all(.[]; .bg_overlap == 1 and all(.background[]; .achieved_GBps > 0))"
+
+  pol='map(select(.type == "measurement" and .suite == "policy" and .mode == "rate"))'
+  expect "policy --mode rate over mpirun exits 0" status_is policy 0
+  expect "policy: one task per CPU node per placement, every one status ok, pages verified" \
+    recs policy.jsonl "$pol | length > 0 and $ok and
+      all(group_by(.policy)[]; (map(.cpu_node) | sort) == [range($cpu_nodes)])"
+  expect "policy: interleave pages spread over all $nodes nodes, each share 25 +/- 3 %" \
+    recs policy.jsonl "$pol | map(select(.policy == \"interleave\")) | length == $cpu_nodes and
+      all(.[]; (.pages_share_pct | keys) == ([range($nodes)] | map(tostring)) and
+        all(.pages_share_pct[]; . >= 22 and . <= 28))"
+  expect "policy: one-node pages all on node 0" \
+    recs policy.jsonl "$pol | map(select(.policy == \"one-node\")) | length == $cpu_nodes and
+      all(.[]; .mem_node == 0 and .pages_share_pct == {\"0\": 100})"
+  expect "policy: local pages all on the thread's node" \
+    recs policy.jsonl "$pol | map(select(.policy == \"local\")) | length == $cpu_nodes and
+      all(.[]; .pages_share_pct == {(.cpu_node | tostring): 100})"
 fi
 
 # --- pages moved off the target by the kernel while bw runs ---
