@@ -1,5 +1,6 @@
 #include "hb_options.h"
 
+#include "hb_c2c.h"
 #include "hb_error.h"
 #include "hb_size.h"
 #include "hb_version.h"
@@ -12,9 +13,9 @@
 #include <string.h>
 
 static const char *const hb_commands[] = {"topo", "bw", "lat", "matrix", "hops", "loaded",
-                                          "run", "policy", "sweep", NULL};
+                                          "run", "policy", "sweep", "c2c", NULL};
 
-const char *hb_options_commands(void) { return "topo, bw, lat, matrix, hops, loaded, run, policy, sweep, report, compare"; }
+const char *hb_options_commands(void) { return "topo, bw, lat, matrix, hops, loaded, run, policy, sweep, c2c, report, compare"; }
 
 enum {
     OPT_KERNEL = 256,
@@ -45,6 +46,8 @@ enum {
     OPT_INTENSITY,
     OPT_MODE,
     OPT_MAX_SIZE,
+    OPT_CORES,
+    OPT_HOME,
     OPT_HELP,
     OPT_VERSION,
 };
@@ -79,6 +82,8 @@ static const struct option hb_long_options[] = {
     {"intensity", no_argument, NULL, OPT_INTENSITY},
     {"mode", required_argument, NULL, OPT_MODE},
     {"max-size", required_argument, NULL, OPT_MAX_SIZE},
+    {"cores", no_argument, NULL, OPT_CORES},
+    {"home", required_argument, NULL, OPT_HOME},
     {"help", no_argument, NULL, OPT_HELP},
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
@@ -102,6 +107,8 @@ static void hb_usage(void)
            "           os) in rate and single mode, and the NUMA gain table\n"
            "  sweep    latency (4k and THP) and memcpy bandwidth vs working set, 1 KiB up to\n"
            "           --max-size, cache levels marked\n"
+           "  c2c      one process, two pinned threads: cache-line ping-pong latency per\n"
+           "           node pair (--cores: per core pair), false sharing, lock hand-off\n"
            "  report   RESULTS.jsonl... -o report.html\n"
            "  compare  BASE.jsonl NEW.jsonl\n\n"
            "options:\n"
@@ -138,6 +145,9 @@ static void hb_usage(void)
            "                     interleave, and the knee where placement stops mattering\n"
            "  --max-size S       sweep: largest working set (default 2G; at most 1/4 of the\n"
            "                     memory node's free memory)\n"
+           "  --cores            c2c: also the core x core latency matrix (cores^2 pairs)\n"
+           "  --home H           c2c: node of the shared line: writer | reader | N (default\n"
+           "                     writer)\n"
            "  --quiet            no progress or notes on stderr\n"
            "  --progress         progress on stderr even when it is not a terminal\n"
            "  --help, --version\n\n"
@@ -350,6 +360,11 @@ static int hb_option_apply(struct hb_options *o, int c, const char *arg)
         return 0;
     case OPT_MAX_SIZE:
         return hb_size_parse(arg, &o->max_size);
+    case OPT_CORES:
+        o->c2c_cores = true;
+        return 0;
+    case OPT_HOME:
+        return hb_c2c_home_parse(arg, &o->c2c_home);
     case OPT_MODE: {
         static const char *const modes[] = {"rate", "single", NULL};
         if ((rc = hb_parse_enum("--mode", arg, modes, &v)))
@@ -372,6 +387,7 @@ int hb_options_parse(int argc, char **argv, struct hb_options *o)
     o->threshold_pct = 5.0;
     o->tolerance_pct = 5.0;
     o->bg_rate_GBps = 4.0;
+    o->c2c_home = HB_C2C_HOME_WRITER;
     snprintf(o->mix, sizeof(o->mix), "read");
     hb_join_argv(argc, argv, o->command_line, sizeof(o->command_line));
 

@@ -42,6 +42,8 @@ struct hb_options {
     bool intensity;        /* policy: the flops-per-byte study instead of the workloads */
     char mode[8];          /* policy: rate | single; "" = both */
     uint64_t max_size;     /* sweep: largest working set; 0 = 2 GiB */
+    bool c2c_cores;        /* c2c: the core x core matrix too */
+    int c2c_home;          /* c2c: HB_C2C_HOME_WRITER (default) / _READER, or a node */
     char command_line[4096];
 };
 

@@ -123,6 +123,14 @@ static void hb_table_matrix(FILE *f, json_t *rec)
     fprintf(f, "\n%s %s matrix (%s), host %s:\n", hb_str(rec, "metric"), hb_str(rec, "kernel"),
             hb_str(rec, "unit"), hb_str(rec, "host"));
     hb_table_matrix_rows(f, rows, cols, json_object_get(rec, "values"), 2);
+    /* c2c matrices are CPU x CPU: no relative cost or hop classes, notes instead */
+    if (strcmp(hb_str(rec, "metric"), "c2c") == 0) {
+        size_t k;
+        json_t *note;
+        json_array_foreach(json_object_get(rec, "notes"), k, note)
+            fprintf(f, "note: %s\n", json_string_value(note));
+        return;
+    }
     fprintf(f, "Approximate Cross-NUMA Node Access Cost (relative to fastest):\n");
     hb_table_matrix_rows(f, rows, cols, json_object_get(rec, "relative"), 1);
     json_t *mc = json_object_get(rec, "measured_class");
@@ -192,6 +200,28 @@ static void hb_table_knee(FILE *f, json_t *rec)
         fprintf(f, "none (%s)\n", hb_str(rec, "note"));
 }
 
+static void hb_table_c2c(FILE *f, json_t *rec)
+{
+    bool fs = strcmp(hb_str(rec, "type"), "c2c_false_sharing") == 0;
+    json_t *cpus = json_object_get(rec, "cpus");
+    fprintf(f, "%-13s %-10s ", fs ? "false sharing" : hb_str(rec, "lock"),
+            hb_str(rec, "placement"));
+    if (json_is_array(cpus))
+        fprintf(f, "cpus %lld-%lld: ", (long long)json_integer_value(json_array_get(cpus, 0)),
+                (long long)json_integer_value(json_array_get(cpus, 1)));
+    if (strcmp(hb_str(rec, "status"), "ok") != 0)
+        fprintf(f, "%s: %s\n", hb_str(rec, "status"), hb_str(rec, "note"));
+    else if (fs)
+        fprintf(f, "%.2f ns per increment in one line, %.2f padded: %.2fx slower\n",
+                json_number_value(json_object_get(rec, "ns_per_inc_shared")),
+                json_number_value(json_object_get(rec, "ns_per_inc_padded")),
+                json_number_value(json_object_get(rec, "slowdown")));
+    else
+        fprintf(f, "%.0f hand-offs/s (%.1f ns each)\n",
+                json_number_value(json_object_get(rec, "handoffs_per_s")),
+                json_number_value(json_object_get(rec, "ns_per_handoff")));
+}
+
 void hb_table_print(FILE *f, json_t *rec)
 {
     const char *type = hb_str(rec, "type");
@@ -209,6 +239,8 @@ void hb_table_print(FILE *f, json_t *rec)
         hb_table_gain(f, rec);
     else if (strcmp(type, "knee") == 0 && strcmp(hb_str(rec, "curve"), "intensity") == 0)
         hb_table_knee(f, rec);
+    else if (strcmp(type, "c2c_false_sharing") == 0 || strcmp(type, "c2c_lock") == 0)
+        hb_table_c2c(f, rec);
     else if (strcmp(type, "note") == 0)
         fprintf(f, "note: %s\n", hb_str(rec, "text"));
     else if (strcmp(type, "summary") == 0)

@@ -1,5 +1,6 @@
 /* hopbench: the entry point. Parses and checks everything before MPI starts, so bad input
  * fails fast with one line on one rank; then runs the plan under MPI (DESIGN.md §1). */
+#include "hb_c2c.h"
 #include "hb_compare.h"
 #include "hb_error.h"
 #include "hb_exec.h"
@@ -90,6 +91,43 @@ static int hb_print_topo(const struct hb_topo *t, const struct hb_options *o)
         printf("one rank per NUMA node:\n  %s\n  %s\n", mpirun, srun);
     json_decref(rec);
     int crc = hb_sink_close(sink, rc == 0);
+    return rc ? rc : crc;
+}
+
+/* c2c is one process whose pinned threads reach every node: no MPI world, no plan. */
+static int hb_run_c2c(const struct hb_topo *t, const struct hb_options *o)
+{
+    int rc = hb_c2c_check_singleton();
+    if (rc == 0)
+        rc = hb_c2c_check(t, o);
+    if (rc == 0 && o->dry_run) {
+        hb_err_set("c2c --dry-run: c2c has no plan to print; run it without --dry-run (a "
+                   "short run: --min-time 0.01 --reps 3)");
+        rc = -EINVAL;
+    }
+    if (rc == 0 && o->format == HB_FORMAT_CSV) {
+        hb_err_set("c2c --format csv: CSV carries measurement records only and c2c makes "
+                   "matrices and its own records; use --format jsonl or table");
+        rc = -EINVAL;
+    }
+    if (rc)
+        return rc;
+    struct hb_sink *sink = NULL;
+    if ((rc = hb_sink_open(o->format, o->output, &sink)))
+        return rc;
+    char size_source[256], host[256] = "localhost";
+    uint64_t llc = 0;
+    uint64_t bytes = hb_sizes_default(t, size_source, sizeof(size_source), &llc);
+    json_t *run = hb_record_run(t, o, hb_simd_name(hb_simd_active()), bytes, size_source, llc);
+    if (gethostname(host, sizeof(host)) == 0)
+        host[sizeof(host) - 1] = '\0';
+    json_object_set_new(run, "hosts", json_pack("[s]", host));
+    json_object_set_new(run, "ranks", json_integer(1));
+    rc = hb_sink_write(sink, run);
+    json_decref(run);
+    if (rc == 0)
+        rc = hb_c2c_run(t, o, sink);
+    int crc = hb_sink_close(sink, true);
     return rc ? rc : crc;
 }
 
@@ -332,6 +370,11 @@ int main(int argc, char **argv)
     }
     if (strcmp(o.command, "topo") == 0) {
         rc = hb_print_topo(t, &o);
+        hb_topo_free(t);
+        return rc ? hb_fail(rc) : HB_EXIT_OK;
+    }
+    if (strcmp(o.command, "c2c") == 0) {
+        rc = hb_run_c2c(t, &o);
         hb_topo_free(t);
         return rc ? hb_fail(rc) : HB_EXIT_OK;
     }

@@ -1,0 +1,639 @@
+#include "hb_c2c.h"
+
+#include "hb_error.h"
+#include "hb_placement.h"
+#include "hb_stats.h"
+#include "hb_suite.h"
+#include "hb_timer.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The padded layout keeps the two counters 128 bytes apart: the adjacent-line prefetcher
+ * pulls cache lines in 128-byte pairs on x86, so 64 bytes would still share a little. */
+#define HB_C2C_PAD 128
+/* Least iterations per sample, and the pilot that calibrates the count to --min-time. */
+#define HB_C2C_MIN_ITERS 1000
+
+enum hb_c2c_kind { HB_C2C_PINGPONG, HB_C2C_FS_SHARED, HB_C2C_FS_PADDED, HB_C2C_SPIN, HB_C2C_MUTEX };
+
+/* What the lock hand-off studies share; lives in the bound buffer. `turn` and `count` are
+ * plain: the lock orders them, which is what the study exercises. */
+struct hb_c2c_lockdata {
+    atomic_flag flag;
+    pthread_mutex_t mutex;
+    int turn;
+    uint64_t count;
+};
+
+struct hb_c2c_pair {
+    const struct hb_topo *t;
+    enum hb_c2c_kind kind;
+    int cpu[2];
+    int bind_err[2]; /* errno of a failed bind, or -1 when the thread ran elsewhere */
+    pthread_barrier_t barrier;
+    atomic_int go; /* 1 once both threads exist, -1 when the second could not be started */
+    char *mem;
+    uint64_t n;   /* iterations per sample per thread */
+    int samples;  /* warm-up included */
+    double *t_s;  /* samples x 2: each thread's time per sample */
+};
+
+struct hb_c2c_res {
+    double median_s, min_s; /* per sample, warm-up dropped */
+    uint64_t n;
+    double on_target_pct;
+};
+
+static inline void hb_c2c_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+int hb_c2c_home_parse(const char *text, int *home)
+{
+    if (strcmp(text, "writer") == 0) {
+        *home = HB_C2C_HOME_WRITER;
+        return 0;
+    }
+    if (strcmp(text, "reader") == 0) {
+        *home = HB_C2C_HOME_READER;
+        return 0;
+    }
+    char *end = NULL;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (errno || end == text || *end || v < 0 || v > INT_MAX || *text == '+') {
+        hb_err_set("invalid --home '%s': expected writer, reader or a node number with memory "
+                   "(see hopbench topo)",
+                   text);
+        return -EINVAL;
+    }
+    *home = (int)v;
+    return 0;
+}
+
+int hb_c2c_check_singleton(void)
+{
+    static const char *const vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_STEP_NUM_TASKS",
+                                       NULL};
+    for (int i = 0; vars[i]; i++) {
+        const char *v = getenv(vars[i]);
+        if (v && atol(v) > 1) {
+            hb_err_set("c2c runs in one process that reaches every node, but this is one of %s "
+                       "ranks (%s=%s); run it without mpirun/srun: hopbench c2c ...",
+                       v, vars[i], v);
+            return -EINVAL;
+        }
+    }
+    return 0;
+}
+
+int hb_c2c_check(const struct hb_topo *t, const struct hb_options *o)
+{
+    if (!t->is_this_system) {
+        hb_err_set("c2c measures this machine; --topology %s cannot run it", t->source);
+        return -EINVAL;
+    }
+    if (o->c2c_home >= 0)
+        return hb_suite_check_mem_node(t, o->c2c_home, "--home");
+    return 0;
+}
+
+/* Physical core of an OS CPU (hwloc logical index), or -1 when hwloc cannot say. */
+static int hb_c2c_core_of(const struct hb_topo *t, int cpu)
+{
+    hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(t->hw, (unsigned)cpu);
+    hwloc_obj_t core = pu ? hwloc_get_ancestor_obj_by_type(t->hw, HWLOC_OBJ_CORE, pu) : NULL;
+    return core ? (int)core->logical_index : -1;
+}
+
+/* A second CPU of node index i for same-node pairs: on another core when there is one, since
+ * SMT siblings share their L1 and would show no transfer at all; else a sibling; else -1. */
+static int hb_c2c_second_cpu(const struct hb_topo *t, int i)
+{
+    const struct hb_node *n = &t->nodes[i];
+    if (n->ncpus < 2)
+        return -1;
+    int core0 = hb_c2c_core_of(t, n->cpus[0]);
+    for (int k = 1; k < n->ncpus; k++)
+        if (core0 < 0 || hb_c2c_core_of(t, n->cpus[k]) != core0)
+            return n->cpus[k];
+    return n->cpus[1];
+}
+
+static void hb_c2c_body(struct hb_c2c_pair *p, int who)
+{
+    uint64_t v = 0;
+    _Atomic uint64_t *line = (_Atomic uint64_t *)p->mem;
+    volatile uint64_t *mine =
+        (volatile uint64_t *)(p->mem +
+                             (p->kind == HB_C2C_FS_PADDED ? HB_C2C_PAD : sizeof(uint64_t)) * who);
+    struct hb_c2c_lockdata *ld = (struct hb_c2c_lockdata *)p->mem;
+    for (int s = 0; s < p->samples; s++) {
+        /* Ping-pong paces itself through the line; the others start each sample together. */
+        if (p->kind != HB_C2C_PINGPONG)
+            pthread_barrier_wait(&p->barrier);
+        double t0 = hb_now();
+        switch (p->kind) {
+        case HB_C2C_PINGPONG:
+            for (uint64_t i = 0; i < p->n; i++) {
+                if (who == 0) {
+                    atomic_store_explicit(line, ++v, memory_order_release);
+                    ++v;
+                    while (atomic_load_explicit(line, memory_order_acquire) != v)
+                        hb_c2c_relax();
+                } else {
+                    ++v;
+                    while (atomic_load_explicit(line, memory_order_acquire) != v)
+                        hb_c2c_relax();
+                    atomic_store_explicit(line, ++v, memory_order_release);
+                }
+            }
+            break;
+        case HB_C2C_FS_SHARED:
+        case HB_C2C_FS_PADDED:
+            /* A volatile load + store per increment, not a locked RMW: each counter has one
+             * writer, and the cost measured should be the line moving, not the lock prefix. */
+            for (uint64_t i = 0; i < p->n; i++)
+                *mine = *mine + 1;
+            break;
+        case HB_C2C_SPIN:
+        case HB_C2C_MUTEX:
+            /* Strict alternation: a thread counts a hand-off only on its turn, so each sample
+             * is exactly 2n hand-offs whoever wins the lock in between. */
+            for (uint64_t done = 0; done < p->n;) {
+                if (p->kind == HB_C2C_SPIN)
+                    while (atomic_flag_test_and_set_explicit(&ld->flag, memory_order_acquire))
+                        hb_c2c_relax();
+                else
+                    pthread_mutex_lock(&ld->mutex);
+                if (ld->turn == who) {
+                    ld->count++;
+                    ld->turn = 1 - who;
+                    done++;
+                }
+                if (p->kind == HB_C2C_SPIN)
+                    atomic_flag_clear_explicit(&ld->flag, memory_order_release);
+                else
+                    pthread_mutex_unlock(&ld->mutex);
+            }
+            break;
+        }
+        p->t_s[2 * s + who] = hb_now() - t0;
+    }
+}
+
+struct hb_c2c_thread {
+    struct hb_c2c_pair *p;
+    int who;
+};
+
+static void *hb_c2c_thread_main(void *arg)
+{
+    struct hb_c2c_thread *th = arg;
+    struct hb_c2c_pair *p = th->p;
+    int go;
+    while ((go = atomic_load(&p->go)) == 0)
+        sched_yield();
+    if (go < 0)
+        return NULL;
+    hwloc_bitmap_t set = hwloc_bitmap_alloc();
+    hwloc_bitmap_only(set, (unsigned)p->cpu[th->who]);
+    if (hwloc_set_cpubind(p->t->hw, set, HWLOC_CPUBIND_THREAD | HWLOC_CPUBIND_STRICT) != 0)
+        p->bind_err[th->who] = errno ? errno : EINVAL;
+    else if (sched_getcpu() != p->cpu[th->who])
+        p->bind_err[th->who] = -1;
+    hwloc_bitmap_free(set);
+    /* Both threads learn whether both are pinned before either starts. */
+    pthread_barrier_wait(&p->barrier);
+    if (p->bind_err[0] == 0 && p->bind_err[1] == 0)
+        hb_c2c_body(p, th->who);
+    return NULL;
+}
+
+/* One run of the two threads: memory set up for the kind, n iterations x samples, checked. */
+static int hb_c2c_once(struct hb_c2c_pair *p, uint64_t n, int samples)
+{
+    p->n = n;
+    p->samples = samples;
+    p->bind_err[0] = p->bind_err[1] = 0;
+    memset(p->mem, 0, 2 * HB_C2C_PAD);
+    struct hb_c2c_lockdata *ld = (struct hb_c2c_lockdata *)p->mem;
+    if (p->kind == HB_C2C_SPIN || p->kind == HB_C2C_MUTEX) {
+        atomic_flag_clear(&ld->flag);
+        pthread_mutex_init(&ld->mutex, NULL);
+    }
+    atomic_store(&p->go, 0);
+    int rc = pthread_barrier_init(&p->barrier, NULL, 2);
+    if (rc) {
+        hb_err_set("c2c: cannot make a thread barrier: %s", strerror(rc));
+        return -rc;
+    }
+    pthread_t tid[2];
+    struct hb_c2c_thread th[2] = {{p, 0}, {p, 1}};
+    int started = 0;
+    for (; started < 2; started++)
+        if ((rc = pthread_create(&tid[started], NULL, hb_c2c_thread_main, &th[started])))
+            break;
+    /* The threads wait for this before they touch the barrier, so a thread whose partner
+     * never started can leave instead of waiting for it forever. */
+    atomic_store(&p->go, started == 2 ? 1 : -1);
+    for (int i = 0; i < started; i++)
+        pthread_join(tid[i], NULL);
+    if (started < 2) {
+        pthread_barrier_destroy(&p->barrier);
+        if (p->kind == HB_C2C_MUTEX)
+            pthread_mutex_destroy(&ld->mutex);
+        hb_err_set("c2c: cannot start a thread for CPU %d: %s", p->cpu[started], strerror(rc));
+        return -HB_EENV;
+    }
+    pthread_barrier_destroy(&p->barrier);
+    if (p->kind == HB_C2C_MUTEX)
+        pthread_mutex_destroy(&ld->mutex);
+    for (int i = 0; i < 2; i++) {
+        if (p->bind_err[i] > 0) {
+            hb_err_set("c2c: cannot pin a thread to CPU %d: %s", p->cpu[i],
+                       strerror(p->bind_err[i]));
+            return -HB_EENV;
+        }
+        if (p->bind_err[i] < 0) {
+            hb_err_set("c2c: a thread pinned to CPU %d ran elsewhere", p->cpu[i]);
+            return -HB_EENV;
+        }
+    }
+    uint64_t want = 2 * n * (uint64_t)samples, got[2] = {0, 0};
+    const uint64_t *c = (const uint64_t *)p->mem;
+    switch (p->kind) {
+    case HB_C2C_PINGPONG:
+        got[0] = got[1] = c[0];
+        break;
+    case HB_C2C_FS_SHARED:
+    case HB_C2C_FS_PADDED:
+        want = n * (uint64_t)samples;
+        got[0] = c[0];
+        got[1] = c[p->kind == HB_C2C_FS_PADDED ? HB_C2C_PAD / sizeof(uint64_t) : 1];
+        break;
+    case HB_C2C_SPIN:
+    case HB_C2C_MUTEX:
+        got[0] = got[1] = ld->count;
+        break;
+    }
+    for (int i = 0; i < 2; i++)
+        if (got[i] != want) {
+            hb_err_set("c2c: counter of CPUs %d-%d ended at %llu, expected %llu", p->cpu[0],
+                       p->cpu[1], (unsigned long long)got[i], (unsigned long long)want);
+            return -HB_EVALIDATE;
+        }
+    return 0;
+}
+
+/* Time per sample: ping-pong from the writer (it starts and ends every round trip), the
+ * concurrent studies from the slower thread. */
+static double hb_c2c_sample(const struct hb_c2c_pair *p, int s)
+{
+    if (p->kind == HB_C2C_PINGPONG)
+        return p->t_s[2 * s];
+    return p->t_s[2 * s] > p->t_s[2 * s + 1] ? p->t_s[2 * s] : p->t_s[2 * s + 1];
+}
+
+/* Measure kind between CPUs a and b with the memory bound to mem_node: a pilot calibrates
+ * the iterations to --min-time, then --reps samples after one warm-up. */
+static int hb_c2c_measure(const struct hb_topo *t, const struct hb_options *o,
+                          enum hb_c2c_kind kind, int a, int b, int mem_node,
+                          struct hb_c2c_res *r)
+{
+    struct hb_buf buf;
+    size_t bytes = kind == HB_C2C_PINGPONG ? 64 : kind == HB_C2C_SPIN || kind == HB_C2C_MUTEX
+                                                       ? sizeof(struct hb_c2c_lockdata)
+                                                       : 2 * HB_C2C_PAD;
+    int rc = hb_buf_alloc(t, bytes, HB_POLICY_BIND, &mem_node, 1, HB_PAGES_4K, &buf);
+    if (rc)
+        return rc;
+    int samples = o->reps + 1;
+    struct hb_c2c_pair p = {.t = t, .kind = kind, .cpu = {a, b}, .mem = buf.ptr};
+    p.t_s = calloc((size_t)samples * 2, sizeof(*p.t_s));
+    double *kept = calloc((size_t)samples, sizeof(*kept));
+    if (!p.t_s || !kept) {
+        hb_err_set("c2c: out of memory for %d samples", samples);
+        rc = -ENOMEM;
+        goto out;
+    }
+    if ((rc = hb_c2c_once(&p, HB_C2C_MIN_ITERS, 1)))
+        goto out;
+    double per_iter = hb_c2c_sample(&p, 0) / HB_C2C_MIN_ITERS;
+    double want = hb_timer_min_sample(o->min_time_s);
+    uint64_t n = per_iter > 0 ? (uint64_t)(want / per_iter) + 1 : HB_C2C_MIN_ITERS;
+    if (n < HB_C2C_MIN_ITERS)
+        n = HB_C2C_MIN_ITERS;
+    if ((rc = hb_c2c_once(&p, n, samples)))
+        goto out;
+    for (int s = 1; s < samples; s++)
+        kept[s - 1] = hb_c2c_sample(&p, s);
+    struct hb_stats st;
+    hb_stats_compute(kept, samples - 1, &st);
+    r->median_s = st.median;
+    r->min_s = st.min;
+    r->n = n;
+    struct hb_pageloc loc;
+    r->on_target_pct = hb_buf_locate(t, &buf, NULL, 0, &loc) == 0 ? loc.on_target_pct : -1.0;
+out:
+    free(kept);
+    free(p.t_s);
+    hb_buf_free(&buf);
+    return rc;
+}
+
+/* Node that holds the line for a writer on CPU a and a reader on CPU b, or -1 (message set)
+ * when that node has no memory. */
+static int hb_c2c_home_node(const struct hb_topo *t, int home, int a, int b)
+{
+    if (home >= 0)
+        return home;
+    int i = hb_topo_node_of_cpu(t, home == HB_C2C_HOME_WRITER ? a : b);
+    if (i < 0 || !t->nodes[i].has_memory) {
+        hb_err_set("the %s's node has no memory; choose --home N", home == HB_C2C_HOME_WRITER
+                                                                        ? "writer"
+                                                                        : "reader");
+        return -1;
+    }
+    return t->nodes[i].os_index;
+}
+
+struct hb_c2c_ctx {
+    const struct hb_topo *t;
+    const struct hb_options *o;
+    struct hb_sink *sink;
+    char host[256];
+    int ok, skipped, failed;
+    int rc; /* first validation/environment failure, kept while the others still run */
+};
+
+static void hb_c2c_fail(struct hb_c2c_ctx *c, int rc)
+{
+    c->failed++;
+    if (!c->rc)
+        c->rc = rc;
+}
+
+/* One ping-pong matrix over ids[]: CPU OS indexes (cores) or CPU node OS indexes, where a
+ * cell runs between the nodes' first CPUs, or two CPUs of the node on the diagonal. */
+static int hb_c2c_matrix(struct hb_c2c_ctx *c, bool cores, const int *ids, int n)
+{
+    const struct hb_topo *t = c->t;
+    json_t *values = json_array(), *mins = json_array(), *homes = json_array(),
+           *pairs = json_array(), *notes = json_array(), *jids = json_array();
+    uint64_t round_trips = 0;
+    double on_target = 100.0;
+    for (int r = 0; r < n; r++) {
+        json_array_append_new(jids, json_integer(ids[r]));
+        json_t *vr = json_array(), *mr = json_array(), *hr = json_array(), *pr = json_array();
+        for (int k = 0; k < n; k++) {
+            int a, b;
+            if (cores) {
+                a = ids[r];
+                b = ids[k];
+            } else {
+                int ni = hb_topo_node_index(t, ids[r]), nj = hb_topo_node_index(t, ids[k]);
+                a = t->nodes[ni].cpus[0];
+                b = r == k ? hb_c2c_second_cpu(t, ni) : t->nodes[nj].cpus[0];
+            }
+            json_t *v = json_null(), *m = json_null(), *h = json_null(), *pc = json_null();
+            if (cores && r == k) {
+                /* a core with itself moves nothing: the diagonal stays empty */
+            } else if (b < 0) {
+                json_array_append_new(notes,
+                                      json_sprintf("node %d has one CPU: no same-node pair",
+                                                   ids[r]));
+                c->skipped++;
+            } else {
+                pc = json_pack("[i, i]", a, b);
+                int home = hb_c2c_home_node(t, c->o->c2c_home, a, b);
+                struct hb_c2c_res res;
+                int rc = home < 0 ? -EINVAL
+                                  : hb_c2c_measure(t, c->o, HB_C2C_PINGPONG, a, b, home, &res);
+                if (home < 0) {
+                    json_array_append_new(notes, json_sprintf("CPUs %d-%d: %s", a, b,
+                                                              hb_err_msg()));
+                    c->skipped++;
+                } else if (rc) {
+                    json_array_append_new(notes, json_sprintf("CPUs %d-%d: %s", a, b,
+                                                              hb_err_msg()));
+                    hb_c2c_fail(c, rc);
+                    h = json_integer(home);
+                } else {
+                    /* One way is half a round trip: the line crosses twice per iteration. */
+                    v = json_real(res.median_s / (double)res.n / 2.0 * 1e9);
+                    m = json_real(res.min_s / (double)res.n / 2.0 * 1e9);
+                    h = json_integer(home);
+                    round_trips = res.n;
+                    if (res.on_target_pct >= 0 && res.on_target_pct < on_target)
+                        on_target = res.on_target_pct;
+                    c->ok++;
+                }
+            }
+            json_array_append_new(vr, v);
+            json_array_append_new(mr, m);
+            json_array_append_new(hr, h);
+            json_array_append_new(pr, pc);
+        }
+        json_array_append_new(values, vr);
+        json_array_append_new(mins, mr);
+        json_array_append_new(homes, hr);
+        json_array_append_new(pairs, pr);
+    }
+    const char *home_name = c->o->c2c_home == HB_C2C_HOME_WRITER   ? "writer"
+                            : c->o->c2c_home == HB_C2C_HOME_READER ? "reader"
+                                                                   : "node";
+    json_t *rec = json_pack(
+        "{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:O, s:O, s:o, s:o, s:s, s:o, s:o, s:I, s:i, "
+        "s:f, s:o, s:o}",
+        "type", "matrix", "suite", "c2c", "host", c->host, "metric", "c2c", "kernel",
+        "pingpong", "unit", "ns", "axis", cores ? "core" : "node", "rows", jids, "cols", jids,
+        "values", values, "lat_ns_min", mins, "home", home_name, "home_nodes", homes, "cpus",
+        pairs, "round_trips", (json_int_t)round_trips, "reps", c->o->reps,
+        "pages_on_target_pct", on_target, "flags", json_array(), "notes", notes);
+    json_decref(jids);
+    int rc = hb_sink_write(c->sink, rec);
+    json_decref(rec);
+    return rc;
+}
+
+/* The two CPUs of a same-node or cross-node pair: the first CPU node's first two cores, or
+ * the first CPUs of the first two CPU nodes. -1 (message set) when the machine has no such
+ * pair. */
+static int hb_c2c_pick(const struct hb_topo *t, bool cross, int *a, int *b)
+{
+    int first = -1, second = -1;
+    for (int i = 0; i < t->nnodes; i++)
+        if (t->nodes[i].has_cpus && t->nodes[i].ncpus > 0) {
+            if (first < 0)
+                first = i;
+            else if (second < 0)
+                second = i;
+        }
+    if (first < 0) {
+        hb_err_set("no node has CPUs");
+        return -1;
+    }
+    *a = t->nodes[first].cpus[0];
+    if (cross) {
+        if (second < 0) {
+            hb_err_set("one node with CPUs: no cross-node pair on this machine");
+            return -1;
+        }
+        *b = t->nodes[second].cpus[0];
+        return 0;
+    }
+    *b = hb_c2c_second_cpu(t, first);
+    if (*b < 0) {
+        hb_err_set("node %d has one CPU: no same-node pair", t->nodes[first].os_index);
+        return -1;
+    }
+    return 0;
+}
+
+/* A record with the pair's placement; status and note from rc (0 ok, >0 skipped, <0 failed). */
+static json_t *hb_c2c_pair_record(struct hb_c2c_ctx *c, const char *type, bool cross, int a,
+                                  int b, int mem_node, int rc)
+{
+    const struct hb_topo *t = c->t;
+    int na = a >= 0 ? hb_topo_node_of_cpu(t, a) : -1, nb = b >= 0 ? hb_topo_node_of_cpu(t, b) : -1;
+    json_t *rec = json_pack("{s:s, s:s, s:s, s:s}", "type", type, "suite", "c2c", "host",
+                            c->host, "placement", cross ? "cross-node" : "same-node");
+    json_object_set_new(rec, "cpus", a >= 0 && b >= 0 ? json_pack("[i, i]", a, b) : json_null());
+    json_object_set_new(rec, "cpu_nodes",
+                        na >= 0 && nb >= 0 ? json_pack("[i, i]", t->nodes[na].os_index,
+                                                       t->nodes[nb].os_index)
+                                           : json_null());
+    json_object_set_new(rec, "mem_node", mem_node >= 0 ? json_integer(mem_node) : json_null());
+    json_object_set_new(rec, "reps", json_integer(c->o->reps));
+    json_object_set_new(rec, "status", json_string(rc == 0 ? "ok" : rc > 0 ? "skipped" : "failed"));
+    json_object_set_new(rec, "note", json_string(rc ? hb_err_msg() : ""));
+    if (rc == 0)
+        c->ok++;
+    else if (rc > 0)
+        c->skipped++;
+    else
+        hb_c2c_fail(c, rc);
+    return rec;
+}
+
+static int hb_c2c_write(struct hb_c2c_ctx *c, json_t *rec)
+{
+    int rc = hb_sink_write(c->sink, rec);
+    json_decref(rec);
+    return rc;
+}
+
+/* Two threads bump their own counters: in one line, then 128 bytes apart. On different nodes
+ * when there are several, since that is where a shared line hurts most. */
+static int hb_c2c_false_sharing(struct hb_c2c_ctx *c)
+{
+    const struct hb_topo *t = c->t;
+    bool cross = hb_topo_count_cpu_nodes(t) > 1;
+    int a = -1, b = -1, mem = -1, rc = 1;
+    struct hb_c2c_res sh = {0}, pad = {0};
+    if (hb_c2c_pick(t, cross, &a, &b) == 0 && (mem = hb_c2c_home_node(t, c->o->c2c_home, a, b)) >= 0)
+        if ((rc = hb_c2c_measure(t, c->o, HB_C2C_FS_SHARED, a, b, mem, &sh)) == 0)
+            rc = hb_c2c_measure(t, c->o, HB_C2C_FS_PADDED, a, b, mem, &pad);
+    json_t *rec = hb_c2c_pair_record(c, "c2c_false_sharing", cross, a, b, mem, rc);
+    if (rc == 0) {
+        double ns_sh = sh.median_s / (double)sh.n * 1e9, ns_pad = pad.median_s / (double)pad.n * 1e9;
+        json_object_set_new(rec, "increments_shared", json_integer((json_int_t)sh.n));
+        json_object_set_new(rec, "increments_padded", json_integer((json_int_t)pad.n));
+        json_object_set_new(rec, "ns_per_inc_shared", json_real(ns_sh));
+        json_object_set_new(rec, "ns_per_inc_padded", json_real(ns_pad));
+        json_object_set_new(rec, "slowdown", json_real(ns_sh / ns_pad));
+    } else {
+        json_object_set_new(rec, "slowdown", json_null());
+    }
+    return hb_c2c_write(c, rec);
+}
+
+/* A lock passed back and forth in strict alternation, on one node and across two. */
+static int hb_c2c_locks(struct hb_c2c_ctx *c)
+{
+    static const struct {
+        const char *name;
+        enum hb_c2c_kind kind;
+    } locks[] = {{"spinlock", HB_C2C_SPIN}, {"mutex", HB_C2C_MUTEX}};
+    for (int x = 0; x < 2; x++)
+        for (int l = 0; l < 2; l++) {
+            bool cross = x == 1;
+            int a = -1, b = -1, mem = -1, rc = 1;
+            struct hb_c2c_res res = {0};
+            if (hb_c2c_pick(c->t, cross, &a, &b) == 0 &&
+                (mem = hb_c2c_home_node(c->t, c->o->c2c_home, a, b)) >= 0)
+                rc = hb_c2c_measure(c->t, c->o, locks[l].kind, a, b, mem, &res);
+            json_t *rec = hb_c2c_pair_record(c, "c2c_lock", cross, a, b, mem, rc);
+            json_object_set_new(rec, "lock", json_string(locks[l].name));
+            if (rc == 0) {
+                double per_s = 2.0 * (double)res.n / res.median_s;
+                json_object_set_new(rec, "handoffs", json_integer((json_int_t)(2 * res.n)));
+                json_object_set_new(rec, "t_median_s", json_real(res.median_s));
+                json_object_set_new(rec, "handoffs_per_s", json_real(per_s));
+                json_object_set_new(rec, "ns_per_handoff", json_real(1e9 / per_s));
+            } else {
+                json_object_set_new(rec, "handoffs_per_s", json_null());
+            }
+            int wrc = hb_c2c_write(c, rec);
+            if (wrc)
+                return wrc;
+        }
+    return 0;
+}
+
+int hb_c2c_run(const struct hb_topo *t, const struct hb_options *o, struct hb_sink *sink)
+{
+    struct hb_c2c_ctx c = {.t = t, .o = o, .sink = sink};
+    if (gethostname(c.host, sizeof(c.host)) != 0)
+        snprintf(c.host, sizeof(c.host), "localhost");
+    c.host[sizeof(c.host) - 1] = '\0';
+    double t0 = hb_now();
+    int ids[HB_MAX_NODES], n = 0;
+    for (int i = 0; i < t->nnodes; i++)
+        if (t->nodes[i].has_cpus && t->nodes[i].ncpus > 0)
+            ids[n++] = t->nodes[i].os_index;
+    int rc = hb_c2c_matrix(&c, false, ids, n);
+    if (rc == 0 && o->c2c_cores) {
+        int *cpus = calloc((size_t)t->ncpus_total + 1, sizeof(*cpus));
+        if (!cpus) {
+            hb_err_set("c2c: out of memory for %d CPUs", t->ncpus_total);
+            return -ENOMEM;
+        }
+        int nc = 0;
+        for (int i = 0; i < t->nnodes; i++)
+            for (int k = 0; k < t->nodes[i].ncpus && nc < t->ncpus_total; k++)
+                cpus[nc++] = t->nodes[i].cpus[k];
+        rc = hb_c2c_matrix(&c, true, cpus, nc);
+        free(cpus);
+    }
+    if (rc == 0)
+        rc = hb_c2c_false_sharing(&c);
+    if (rc == 0)
+        rc = hb_c2c_locks(&c);
+    if (rc)
+        return rc;
+    json_t *sum = json_pack("{s:s, s:s, s:i, s:i, s:i, s:i, s:f}", "type", "summary", "suite",
+                            "c2c", "experiments", c.ok + c.skipped + c.failed, "ok", c.ok,
+                            "skipped", c.skipped, "failed", c.failed, "elapsed_s",
+                            hb_now() - t0);
+    if ((rc = hb_c2c_write(&c, sum)))
+        return rc;
+    if (c.rc)
+        hb_err_set("c2c: %d measurement(s) failed (a count off its exact value, or a thread or "
+                   "line not where asked); the records' notes say which",
+                   c.failed);
+    return c.rc;
+}
