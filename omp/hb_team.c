@@ -14,8 +14,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Background load moves this much per array between checks of the stop flag and the pace. */
+/* Unpaced background load moves this much per array between checks of the stop flag. */
 #define HB_BG_CHUNK_ELEMS ((size_t)1 << 17)
+/* Paced load waits after every 8 lines (64 elements): the injection delay sits between small
+ * groups of lines, so a low rate is a steady trickle rather than 1 MiB bursts. */
+#define HB_BG_PACED_CHUNK_ELEMS ((size_t)64)
 /* Thread slices start on 4 KiB boundaries so first touch puts each thread's pages apart. */
 #define HB_SLICE_ALIGN_ELEMS 512
 
@@ -164,12 +167,12 @@ static void hb_run_background(struct hb_team *tm, struct hb_task_state *st, int 
     struct hb_kslice whole = hb_slice_of(st, idx, tm->e->seed);
     double rate = st->task->bg_rate_GBps * 1e9;
     double bytes = 0.0, t0 = hb_now();
-    size_t off = 0;
+    size_t off = 0, chunk = rate > 0.0 ? HB_BG_PACED_CHUNK_ELEMS : HB_BG_CHUNK_ELEMS;
     atomic_fetch_add(&tm->bg_running, 1);
     while (!atomic_load(&tm->stop)) {
         struct hb_kslice s = whole;
         if (whole.n > 0) {
-            size_t n = whole.n - off < HB_BG_CHUNK_ELEMS ? whole.n - off : HB_BG_CHUNK_ELEMS;
+            size_t n = whole.n - off < chunk ? whole.n - off : chunk;
             if (s.a)
                 s.a += off;
             if (s.b)
