@@ -86,9 +86,11 @@ static void hb_hops_pairs(json_t *measured, json_t *derived)
                 continue;
             double ta = json_number_value(json_object_get(a, "t_median_s"));
             double tb = json_number_value(json_object_get(b, "t_median_s"));
-            json_t *rec = json_pack("{s:s, s:s, s:s, s:s, s:O, s:[s,s], s:[f,f], s:f, s:f, s:o, s:o}",
+            json_t *rec = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:O?, s:[s,s], s:[f,f], s:f, "
+                                    "s:f, s:o, s:o}",
                                     "type", "pair", "suite", "hops", "experiment",
-                                    hb_s(a, "experiment"), "case", c, "pair",
+                                    hb_s(a, "experiment"), "case", c, "access", hb_s(a, "access"),
+                                    "placement", hb_s(a, "placement"), "pair",
                                     json_object_get(a, strcmp(c, "pair") ? "link" : "pair"),
                                     "labels", hb_s(a, "label"), hb_s(b, "label"), "t_median_s",
                                     ta, tb, "t_sum_s", ta + tb, "t_span_s", ta > tb ? ta : tb,
@@ -102,41 +104,69 @@ static void hb_hops_pairs(json_t *measured, json_t *derived)
     }
 }
 
+/* Does rec belong to the single-thread cases of this load level and subscription? */
+static bool hb_is_single_at(const json_t *rec, const char *level, const char *sub)
+{
+    return strcmp(hb_s(rec, "case"), "single") == 0 && strcmp(hb_s(rec, "bg_level"), level) == 0 &&
+           strcmp(hb_s(rec, "subscription"), sub) == 0;
+}
+
+/* Does rec belong to the crossfire study (both directions of a link, or its twin)? */
+static bool hb_is_crossfire_case(const json_t *rec)
+{
+    return strcmp(hb_s(rec, "case"), "crossfire") == 0 ||
+           strcmp(hb_s(rec, "case"), "no-crossfire") == 0;
+}
+
+/* One myth-1 verdict over the records `want` selects with this access and hop class:
+ * holds when slowest/fastest - 1 stays within tolerance. */
+static void hb_myth1_group(const struct hb_suite_env *env, json_t *measured, json_t *derived,
+                           const char *level, const char *sub, bool crossfire, const char *access,
+                           int hop)
+{
+    double tol = env->opts->tolerance_pct;
+    const json_t *lo = NULL, *hi = NULL;
+    int n = 0;
+    size_t i;
+    json_t *r;
+    json_array_foreach(measured, i, r)
+    {
+        bool in = crossfire ? hb_is_crossfire_case(r) : hb_is_single_at(r, level, sub);
+        if (!in || strcmp(hb_s(r, "access"), access) || hb_hops_of(r) != hop || isnan(hb_pct(r)))
+            continue;
+        n++;
+        if (!lo || hb_pct(r) < hb_pct(lo))
+            lo = r;
+        if (!hi || hb_pct(r) > hb_pct(hi))
+            hi = r;
+    }
+    if (n < 2)
+        return;
+    double spread = (hb_pct(hi) / hb_pct(lo) - 1.0) * 100.0;
+    json_t *v = json_pack("{s:s, s:s, s:i, s:s, s:s, s:s, s:i, s:b, s:f, s:f, s:i, s:[s,s], s:s}",
+                          "type", "verdict", "suite", "hops", "myth", 1, "bg_level", level,
+                          "case", crossfire ? "crossfire" : "single", "access", access, "hops",
+                          hop, "holds", spread <= tol, "tolerance_pct", tol, "spread_pct",
+                          round(spread * 10.0) / 10.0, "cases", n, "evidence", hb_s(lo, "label"),
+                          hb_s(hi, "label"), "claim", "all equal hop cases take equal time");
+    if (sub[0])
+        json_object_set_new(v, "subscription", json_string(sub));
+    json_array_append_new(derived, v);
+}
+
 /* Myth 1, "all equal hop cases take equal time": per access and hop class, the single-thread
- * idle cases from every CPU node; holds when slowest/fastest - 1 stays within tolerance. */
+ * cases from every CPU node at each load level, and the two-thread crossfire cases (where
+ * 40555 saw equal hops differ because both directions of one link saturate). */
 static void hb_myth1(const struct hb_suite_env *env, json_t *measured, json_t *derived)
 {
     static const char *const access[] = {"r", "w", "rw"};
-    double tol = env->opts->tolerance_pct;
     for (int a = 0; a < 3; a++)
         for (int hop = 0; hop < HB_MAX_NODES; hop++) {
-            const json_t *lo = NULL, *hi = NULL;
-            int n = 0;
-            size_t i;
-            json_t *r;
-            json_array_foreach(measured, i, r)
-            {
-                if (strcmp(hb_s(r, "case"), "single") || strcmp(hb_s(r, "bg_level"), "idle") ||
-                    strcmp(hb_s(r, "access"), access[a]) || hb_hops_of(r) != hop ||
-                    isnan(hb_pct(r)))
-                    continue;
-                n++;
-                if (!lo || hb_pct(r) < hb_pct(lo))
-                    lo = r;
-                if (!hi || hb_pct(r) > hb_pct(hi))
-                    hi = r;
-            }
-            if (n < 2)
-                continue;
-            double spread = (hb_pct(hi) / hb_pct(lo) - 1.0) * 100.0;
-            json_array_append_new(
-                derived,
-                json_pack("{s:s, s:s, s:i, s:s, s:s, s:i, s:b, s:f, s:f, s:i, s:[s,s], s:s}", "type",
-                          "verdict", "suite", "hops", "myth", 1, "bg_level", "idle", "access",
-                          access[a], "hops", hop, "holds", spread <= tol, "tolerance_pct", tol,
-                          "spread_pct", round(spread * 10.0) / 10.0, "cases", n, "evidence",
-                          hb_s(lo, "label"), hb_s(hi, "label"), "claim",
-                          "all equal hop cases take equal time"));
+            for (int l = 0; hb_bg_level_names[l]; l++)
+                for (int s = l ? 0 : -1; s < (l ? 3 : 0); s++)
+                    hb_myth1_group(env, measured, derived, hb_bg_level_names[l],
+                                   s < 0 ? "" : hb_subscription_names[s], false, access[a], hop);
+            hb_myth1_group(env, measured, derived, "idle", "", true, access[a], hop);
         }
 }
 
@@ -155,8 +185,7 @@ static void hb_myth2_group(const struct hb_suite_env *env, json_t *measured, jso
     uint64_t seen_classes = 0;
     json_array_foreach(measured, i, a)
     {
-        if (strcmp(hb_s(a, "case"), "single") || strcmp(hb_s(a, "bg_level"), level) ||
-            strcmp(hb_s(a, "subscription"), sub) || strcmp(hb_s(a, "access"), access) ||
+        if (!hb_is_single_at(a, level, sub) || strcmp(hb_s(a, "access"), access) ||
             isnan(hb_pct(a)) || hb_hops_of(a) < 0)
             continue;
         rows++;
@@ -166,8 +195,7 @@ static void hb_myth2_group(const struct hb_suite_env *env, json_t *measured, jso
                                                   hb_pct(a)));
         json_array_foreach(measured, j, b)
         {
-            if (strcmp(hb_s(b, "case"), "single") || strcmp(hb_s(b, "bg_level"), level) ||
-                strcmp(hb_s(b, "subscription"), sub) || strcmp(hb_s(b, "access"), access) ||
+            if (!hb_is_single_at(b, level, sub) || strcmp(hb_s(b, "access"), access) ||
                 isnan(hb_pct(b)) || hb_hops_of(b) <= hb_hops_of(a) ||
                 !json_equal(json_object_get(a, "cpu_node"), json_object_get(b, "cpu_node")))
                 continue;
@@ -184,8 +212,9 @@ static void hb_myth2_group(const struct hb_suite_env *env, json_t *measured, jso
         json_decref(evidence);
         return;
     }
-    json_t *v = json_pack("{s:s, s:s, s:i, s:s, s:s, s:b, s:f, s:f, s:i, s:o, s:s}", "type",
-                          "verdict", "suite", "hops", "myth", 2, "bg_level", level, "access",
+    json_t *v = json_pack("{s:s, s:s, s:i, s:s, s:s, s:s, s:b, s:f, s:f, s:i, s:o, s:s}", "type",
+                          "verdict", "suite", "hops", "myth", 2, "bg_level", level, "case",
+                          "single", "access",
                           access, "holds", holds, "tolerance_pct", env->opts->tolerance_pct,
                           "spread_pct", round(worst * 10.0) / 10.0, "cases", rows, "evidence",
                           evidence, "claim", "greater hop distance always means slower");
@@ -194,8 +223,64 @@ static void hb_myth2_group(const struct hb_suite_env *env, json_t *measured, jso
     json_array_append_new(derived, v);
 }
 
+/* Hop classes a pair record's two threads reach, added up. */
+static int hb_pair_hops(const json_t *pair)
+{
+    json_t *h = json_object_get(pair, "hops");
+    return (int)(json_integer_value(json_array_get(h, 0)) + json_integer_value(json_array_get(h, 1)));
+}
+
+/* Myth 2 for two threads on one node (40555's two writers on node 0): a pair whose memory is
+ * farther away in total must not finish sooner than a nearer one. Reads the pair records. */
+static void hb_myth2_pairs(const struct hb_suite_env *env, json_t *derived, const char *access)
+{
+    double worst = 0.0;
+    bool holds = true;
+    int rows = 0;
+    json_t *evidence = json_array();
+    size_t i, j, n = json_array_size(derived);
+    for (i = 0; i < n; i++) {
+        json_t *a = json_array_get(derived, i);
+        if (strcmp(hb_s(a, "type"), "pair") || strcmp(hb_s(a, "case"), "pair") ||
+            strcmp(hb_s(a, "placement"), "one-node") || strcmp(hb_s(a, "access"), access))
+            continue;
+        rows++;
+        double ta = json_number_value(json_object_get(a, "t_span_s"));
+        json_array_append_new(evidence,
+                              json_pack("{s:O, s:i, s:f}", "labels", json_object_get(a, "labels"),
+                                        "hops", hb_pair_hops(a), "t_span_s", ta));
+        for (j = 0; j < n; j++) {
+            json_t *b = json_array_get(derived, j);
+            if (strcmp(hb_s(b, "type"), "pair") || strcmp(hb_s(b, "case"), "pair") ||
+                strcmp(hb_s(b, "placement"), "one-node") || strcmp(hb_s(b, "access"), access) ||
+                hb_pair_hops(b) <= hb_pair_hops(a))
+                continue;
+            double tb = json_number_value(json_object_get(b, "t_span_s"));
+            if (tb < ta) {
+                holds = false;
+                double inv = (ta / tb - 1.0) * 100.0;
+                worst = inv > worst ? inv : worst;
+            }
+        }
+    }
+    if (rows < 2) {
+        json_decref(evidence);
+        return;
+    }
+    json_array_append_new(
+        derived, json_pack("{s:s, s:s, s:i, s:s, s:s, s:s, s:b, s:f, s:f, s:i, s:o, s:s}", "type",
+                           "verdict", "suite", "hops", "myth", 2, "bg_level", "idle", "case",
+                           "pair", "access", access, "holds", holds, "tolerance_pct",
+                           env->opts->tolerance_pct, "spread_pct", round(worst * 10.0) / 10.0,
+                           "cases", rows, "evidence", evidence, "claim",
+                           "greater hop distance always means slower"));
+}
+
 static void hb_myth2(const struct hb_suite_env *env, json_t *measured, json_t *derived)
 {
+    static const char *const pair_access[] = {"r", "w", "rw"};
+    for (int a = 0; a < 3; a++)
+        hb_myth2_pairs(env, derived, pair_access[a]);
     static const char *const access[] = {"r", "w", "rw"};
     for (int l = 0; hb_bg_level_names[l]; l++)
         for (int s = l ? 0 : -1; s < (l ? 3 : 0); s++)
