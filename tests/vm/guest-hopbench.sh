@@ -39,6 +39,12 @@ if [ "$NUMAVM_NODES" -gt "$NUMAVM_CPU_NODES" ]; then
     # shellcheck disable=SC2046  # the suggested line is words without spaces
     run suggested $(cat /out/suggested.txt) "$HB" matrix $MATRIX -o /out/suggested.jsonl
 fi
+if [ "${GUEST:-}" = two-smp ]; then
+    # Ranks and threads left unbound (libgomp ignores OMP_PLACES without binding): the ranks
+    # may run anywhere, so hopbench must refuse before timing anything (exit 3).
+    run unbound mpirun --bind-to none -np 1 -x OMP_PLACES="{0},{1}" -x OMP_PROC_BIND=false \
+        "$HB" lat $SMALL : -np 1 -x OMP_PLACES="{2},{3}" -x OMP_PROC_BIND=false "$HB" lat $SMALL
+fi
 if [ "${GUEST:-}" = quartet ]; then
     # The square's studies over one rank per node: hops (crossfire on every
     # link, background load) and policy (interleave, one-node, local pages).

@@ -82,6 +82,12 @@ else
   expect "hop_class = (distance - 10) / 6" \
     recs "$matrix" "$run | .topology.hop_class == (\$slit | map(map((. - 10) / 6)))"
 fi
+if [[ $GUEST == two-smp ]]; then
+  expect "unbound ranks and threads: exit 3 before measuring" status_is unbound 3
+  expect "... saying which rank is not bound inside one node, and the line that works" \
+    err_has unbound "rank [01] is not bound inside one NUMA node; run: $good_line hopbench lat"
+  expect "... and nothing was measured" [ ! -s "$OUT/unbound.out" ]
+fi
 if [[ $GUEST == quartet ]]; then
   expect "quartet: links 0-1, 0-2, 1-3, 2-3 are class 1; 0-3, 1-2 class 2" \
     recs "$matrix" "$run | .topology.hop_class as \$h |
