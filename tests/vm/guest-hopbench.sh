@@ -44,6 +44,10 @@ if [ "${GUEST:-}" = two-smp ]; then
     # may run anywhere, so hopbench must refuse before timing anything (exit 3).
     run unbound mpirun --bind-to none -np 1 -x OMP_PLACES="{0},{1}" -x OMP_PROC_BIND=false \
         "$HB" lat $SMALL : -np 1 -x OMP_PLACES="{2},{3}" -x OMP_PROC_BIND=false "$HB" lat $SMALL
+    # Core to core, one process: node pairs with the line homed at the writer, then on node 1.
+    C2C="c2c --reps 2 --min-time 0.005 --format jsonl"
+    run c2c "$HB" $C2C -o /out/c2c.jsonl
+    run c2c-home1 "$HB" $C2C --home 1 -o /out/c2c-home1.jsonl
 fi
 if [ "${GUEST:-}" = quartet ]; then
     # The square's studies over one rank per node: hops (crossfire on every

@@ -87,6 +87,18 @@ if [[ $GUEST == two-smp ]]; then
   expect "... saying which rank is not bound inside one node, and the line that works" \
     err_has unbound "rank [01] is not bound inside one NUMA node; run: $good_line hopbench lat"
   expect "... and nothing was measured" [ ! -s "$OUT/unbound.out" ]
+  c2c_matrix='[.[] | select(.type == "matrix" and .metric == "c2c")][0]'
+  expect "c2c exits 0 with a 2x2 node matrix, every value > 0" status_is c2c 0
+  expect "... rows and cols are nodes 0 and 1, all values positive" \
+    recs c2c.jsonl "$c2c_matrix | .rows == [0,1] and .cols == [0,1] and ([.values[][]] | all(. > 0))"
+  expect "... each pair ran on CPUs of its own nodes (node 1 = CPUs 2-3)" \
+    recs c2c.jsonl "$c2c_matrix | .cpus[0][1] == [0,2] and .cpus[1][0] == [2,0] and .cpus[1][1] == [2,3]"
+  expect "... the line homed at the writer's node, pages on target" \
+    recs c2c.jsonl "$c2c_matrix | .home_nodes == [[0,0],[1,1]] and .pages_on_target_pct == 100"
+  expect "--home 1: every line on node 1, pages on target" \
+    recs c2c-home1.jsonl "$c2c_matrix | .home_nodes == [[1,1],[1,1]] and .pages_on_target_pct == 100"
+  expect "cross-node false sharing and lock hand-offs ran on nodes 0 and 1, counts exact (ok)" \
+    recs c2c-home1.jsonl '[.[] | select(.placement == "cross-node")] | length == 3 and all(.status == "ok" and .cpu_nodes == [0,1] and .mem_node == 1)'
 fi
 if [[ $GUEST == quartet ]]; then
   expect "quartet: links 0-1, 0-2, 1-3, 2-3 are class 1; 0-3, 1-2 class 2" \
