@@ -2,7 +2,7 @@
  * --dry-run plan to the rules of AMD 40555 as the topology record states them (LINKS, e.g.
  * "0-1,0-2", must then be exactly the crossfire links); `bgrun RESULTS.jsonl` checks a real
  * run with background load: achieved bandwidth reported and full overlap. */
-#include "../topo/hb_check.h"
+#include "../hb_check.h"
 
 #include <jansson.h>
 #include <stdbool.h>

@@ -1,5 +1,5 @@
 /* The scenario parser on good text: every field of every line, comments and blank lines. */
-#include "../topo/hb_check.h"
+#include "../hb_check.h"
 
 #include "hb_error.h"
 #include "hb_scenario.h"

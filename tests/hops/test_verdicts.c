@@ -1,7 +1,7 @@
 /* The myth verdicts on made-up records whose answer is known: myth 1 holds and breaks for
  * single threads, breaks under crossfire; myth 2 holds idle, breaks under load and for two
  * writers on one node (40555's finding). */
-#include "hb_check.h"
+#include "../hb_check.h"
 #include "hb_suite.h"
 
 #include <string.h>

@@ -2,7 +2,7 @@
  * leaves them for good, depends only on the seed, and corrupt links are caught. */
 #include "hb_error.h"
 #include "hb_kernel.h"
-#include "hb_test.h"
+#include "../hb_check.h"
 
 #include <errno.h>
 #include <stdint.h>

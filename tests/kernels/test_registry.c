@@ -3,7 +3,7 @@
  * follow the contract kernels in the table. */
 #include "hb_error.h"
 #include "hb_kernel.h"
-#include "hb_test.h"
+#include "../hb_check.h"
 
 static const char *const want_names[] = {"read",  "write",    "write-nt", "copy", "copy-nt",
                                          "triad", "triad-nt", "memcpy",   "chase"};

@@ -1,7 +1,7 @@
 /* SIMD path selection: names, the best path, explicit choice and its errors. */
 #include "hb_error.h"
 #include "hb_simd.h"
-#include "hb_test.h"
+#include "../hb_check.h"
 
 #include <errno.h>
 

@@ -4,7 +4,7 @@
 #include "hb_error.h"
 #include "hb_kernel.h"
 #include "hb_simd.h"
-#include "hb_test.h"
+#include "../hb_check.h"
 
 #define GUARD -77.0
 #define PAD 16 /* doubles of guard before and after each array */

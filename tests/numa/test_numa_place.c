@@ -2,7 +2,7 @@
  * with hb_buf_locate and, independently, with hwloc_get_area_memlocation (as hwloc's own
  * tests/hwloc/hwloc_get_area_memlocation.c does). Usage: test_numa_place CASE FIXTURE_DIR.
  * Cases that need two nodes with memory return 77 (skipped) on a smaller machine. */
-#include "hb_check.h"
+#include "../hb_check.h"
 #include "hb_error.h"
 #include "hb_placement.h"
 #include "hb_topo.h"

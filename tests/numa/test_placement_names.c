@@ -1,5 +1,5 @@
 /* Policy and page-size names, and parsing the page size a user types: pure, no memory. */
-#include "hb_check.h"
+#include "../hb_check.h"
 #include "hb_error.h"
 #include "hb_placement.h"
 

@@ -2,7 +2,7 @@
  * and what it refuses. */
 #include "hb_error.h"
 #include "hb_knee.h"
-#include "hb_test.h"
+#include "../hb_check.h"
 
 #include <errno.h>
 #include <math.h>

@@ -4,7 +4,7 @@
 #include "hb_kernel.h"
 #include "hb_kernel_work.h"
 #include "hb_simd.h"
-#include "hb_test.h"
+#include "../hb_check.h"
 
 #include <stdint.h>
 

@@ -1,5 +1,5 @@
 /* The result-file reader: good file, truncated last line, newer schema, not JSON Lines. */
-#include "../kernels/hb_test.h"
+#include "../hb_check.h"
 #include "hb_error.h"
 #include "hb_jsonl_read.h"
 

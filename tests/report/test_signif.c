@@ -1,5 +1,5 @@
 /* Welch's t-test and the Student t tail against reference values (R: 2*pt(-|t|, df)). */
-#include "../kernels/hb_test.h"
+#include "../hb_check.h"
 #include "hb_signif.h"
 
 #include <math.h>

@@ -1,5 +1,5 @@
 /* Hop classes from distance matrices no fixture has: pure arithmetic, no hwloc. */
-#include "hb_check.h"
+#include "../hb_check.h"
 #include "hb_topo.h"
 
 #include <errno.h>

@@ -1,7 +1,7 @@
 /* Topology fixtures: what hb_topo makes of made-up machines written by hwloc's own tools.
  * Usage: test_topo_fixtures CASE FIXTURE_DIR. Fake topologies cannot bind, so nothing here
  * allocates memory. */
-#include "hb_check.h"
+#include "../hb_check.h"
 #include "hb_error.h"
 #include "hb_topo.h"
 

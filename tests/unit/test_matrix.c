@@ -1,5 +1,5 @@
 /* Matrix derivation on synthetic records: relative cost, measured classes, flags, fleet. */
-#include "hb_check.h"
+#include "../hb_check.h"
 #include "hb_suite.h"
 
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* Plans built from topology fixtures: the matrix and local suites, labels, hops, defaults. */
-#include "hb_check.h"
+#include "../hb_check.h"
 #include "hb_error.h"
 #include "hb_sizes.h"
 #include "hb_suite.h"

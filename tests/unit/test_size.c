@@ -1,5 +1,5 @@
 /* Size parsing and formatting: the forms users write, and every way to get it wrong. */
-#include "hb_check.h"
+#include "../hb_check.h"
 #include "hb_error.h"
 #include "hb_size.h"
 

@@ -1,5 +1,5 @@
 /* Statistics over samples: order statistics, interpolated percentiles, spread. */
-#include "hb_check.h"
+#include "../hb_check.h"
 #include "hb_stats.h"
 
 #include <math.h>

@@ -1,11 +1,13 @@
-/* The smallest test harness that still says what went wrong: each check prints the file,
- * line, expression and (for the typed ones) both values, counts the failure and goes on, so
- * one run shows every broken expectation. A test's main returns hb_check_result(). */
+/* The project's one test harness. CHECK* print the file, line, expression and (for the typed
+ * ones) both values, count the failure and go on, so one run shows every broken expectation;
+ * a test's main returns hb_check_result(). HB_EXPECT* are for checks after which going on
+ * makes no sense: they print a formatted reason and exit 1. */
 #ifndef HB_CHECK_H
 #define HB_CHECK_H
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int hb_check_failures;
@@ -63,5 +65,19 @@ static inline int hb_check_result(void)
     if (hb_check_failures) fprintf(stderr, "%d check(s) failed\n", hb_check_failures);
     return hb_check_failures ? 1 : 0;
 }
+
+#define HB_EXPECT(cond, ...)                                                                       \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            fprintf(stderr, "%s:%d: failed: %s: ", __FILE__, __LINE__, #cond);                     \
+            fprintf(stderr, __VA_ARGS__);                                                          \
+            fputc('\n', stderr);                                                                   \
+            exit(1);                                                                               \
+        }                                                                                          \
+    } while (0)
+
+#define HB_EXPECT_CONTAINS(text, part)                                                             \
+    HB_EXPECT(strstr((text), (part)) != NULL, "'%s' does not contain '%s'", (text), (part))
+
 
 #endif
