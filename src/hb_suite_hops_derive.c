@@ -1,22 +1,17 @@
 /* What the hops runs mean: every foreground time as % of the local read 0.0.r.0 (per byte, so
  * kernels and sizes compare), pair totals, and the verdicts on the two hop myths. Also used
  * for `run` scenarios, whose records carry the same keys. */
+#include "hb_jsonl_read.h"
 #include "hb_suite.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-static const char *hb_s(const json_t *rec, const char *key)
-{
-    const char *s = json_string_value(json_object_get(rec, key));
-    return s ? s : "";
-}
-
 static bool hb_is_fg_ok(const json_t *rec)
 {
-    return strcmp(hb_s(rec, "type"), "measurement") == 0 &&
-           strcmp(hb_s(rec, "role"), "foreground") == 0 && strcmp(hb_s(rec, "status"), "ok") == 0 &&
+    return strcmp(hb_rec_str(rec, "type", ""), "measurement") == 0 &&
+           strcmp(hb_rec_str(rec, "role", ""), "foreground") == 0 && strcmp(hb_rec_str(rec, "status", ""), "ok") == 0 &&
            json_is_number(json_object_get(rec, "t_median_s"));
 }
 
@@ -34,7 +29,7 @@ static double hb_time_per_byte(const json_t *rec)
 static bool hb_is_reference(const json_t *rec)
 {
     json_t *mem = json_object_get(rec, "mem_node");
-    return hb_is_fg_ok(rec) && strcmp(hb_s(rec, "access"), "r") == 0 && json_is_integer(mem) &&
+    return hb_is_fg_ok(rec) && strcmp(hb_rec_str(rec, "access", ""), "r") == 0 && json_is_integer(mem) &&
            json_integer_value(mem) == json_integer_value(json_object_get(rec, "cpu_node")) &&
            json_array_size(json_object_get(rec, "background")) == 0;
 }
@@ -55,7 +50,7 @@ void hb_suite_hops_annotate(const json_t *measured, json_t *rec)
     if (isnan(pct))
         return;
     json_object_set_new(rec, "pct_of_local_read", json_real(round(pct * 10.0) / 10.0));
-    json_object_set_new(rec, "reference_label", json_string(hb_s(ref, "label")));
+    json_object_set_new(rec, "reference_label", json_string(hb_rec_str(ref, "label", "")));
 }
 
 static double hb_pct(const json_t *rec)
@@ -77,22 +72,22 @@ static void hb_hops_pairs(json_t *measured, json_t *derived)
     json_t *a, *b;
     json_array_foreach(measured, i, a)
     {
-        const char *c = hb_s(a, "case");
+        const char *c = hb_rec_str(a, "case", "");
         if (!hb_is_fg_ok(a) || (strcmp(c, "pair") && strcmp(c, "crossfire") && strcmp(c, "no-crossfire")))
             continue;
         json_array_foreach(measured, j, b)
         {
-            if (j <= i || !hb_is_fg_ok(b) || strcmp(hb_s(a, "experiment"), hb_s(b, "experiment")))
+            if (j <= i || !hb_is_fg_ok(b) || strcmp(hb_rec_str(a, "experiment", ""), hb_rec_str(b, "experiment", "")))
                 continue;
             double ta = json_number_value(json_object_get(a, "t_median_s"));
             double tb = json_number_value(json_object_get(b, "t_median_s"));
             json_t *rec = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:O?, s:[s,s], s:[f,f], s:f, "
                                     "s:f, s:o, s:o}",
                                     "type", "pair", "suite", "hops", "experiment",
-                                    hb_s(a, "experiment"), "case", c, "access", hb_s(a, "access"),
-                                    "placement", hb_s(a, "placement"), "pair",
+                                    hb_rec_str(a, "experiment", ""), "case", c, "access", hb_rec_str(a, "access", ""),
+                                    "placement", hb_rec_str(a, "placement", ""), "pair",
                                     json_object_get(a, strcmp(c, "pair") ? "link" : "pair"),
-                                    "labels", hb_s(a, "label"), hb_s(b, "label"), "t_median_s",
+                                    "labels", hb_rec_str(a, "label", ""), hb_rec_str(b, "label", ""), "t_median_s",
                                     ta, tb, "t_sum_s", ta + tb, "t_span_s", ta > tb ? ta : tb,
                                     "pct_of_local_read",
                                     json_pack("[o,o]",
@@ -107,15 +102,15 @@ static void hb_hops_pairs(json_t *measured, json_t *derived)
 /* Does rec belong to the single-thread cases of this load level and subscription? */
 static bool hb_is_single_at(const json_t *rec, const char *level, const char *sub)
 {
-    return strcmp(hb_s(rec, "case"), "single") == 0 && strcmp(hb_s(rec, "bg_level"), level) == 0 &&
-           strcmp(hb_s(rec, "subscription"), sub) == 0;
+    return strcmp(hb_rec_str(rec, "case", ""), "single") == 0 && strcmp(hb_rec_str(rec, "bg_level", ""), level) == 0 &&
+           strcmp(hb_rec_str(rec, "subscription", ""), sub) == 0;
 }
 
 /* Does rec belong to the crossfire study (both directions of a link, or its twin)? */
 static bool hb_is_crossfire_case(const json_t *rec)
 {
-    return strcmp(hb_s(rec, "case"), "crossfire") == 0 ||
-           strcmp(hb_s(rec, "case"), "no-crossfire") == 0;
+    return strcmp(hb_rec_str(rec, "case", ""), "crossfire") == 0 ||
+           strcmp(hb_rec_str(rec, "case", ""), "no-crossfire") == 0;
 }
 
 /* One myth-1 verdict over the records `want` selects with this access and hop class:
@@ -132,7 +127,7 @@ static void hb_myth1_group(const struct hb_suite_env *env, json_t *measured, jso
     json_array_foreach(measured, i, r)
     {
         bool in = crossfire ? hb_is_crossfire_case(r) : hb_is_single_at(r, level, sub);
-        if (!in || strcmp(hb_s(r, "access"), access) || hb_hops_of(r) != hop || isnan(hb_pct(r)))
+        if (!in || strcmp(hb_rec_str(r, "access", ""), access) || hb_hops_of(r) != hop || isnan(hb_pct(r)))
             continue;
         n++;
         if (!lo || hb_pct(r) < hb_pct(lo))
@@ -147,8 +142,8 @@ static void hb_myth1_group(const struct hb_suite_env *env, json_t *measured, jso
                           "type", "verdict", "suite", "hops", "myth", 1, "bg_level", level,
                           "case", crossfire ? "crossfire" : "single", "access", access, "hops",
                           hop, "holds", spread <= tol, "tolerance_pct", tol, "spread_pct",
-                          round(spread * 10.0) / 10.0, "cases", n, "evidence", hb_s(lo, "label"),
-                          hb_s(hi, "label"), "claim", "all equal hop cases take equal time");
+                          round(spread * 10.0) / 10.0, "cases", n, "evidence", hb_rec_str(lo, "label", ""),
+                          hb_rec_str(hi, "label", ""), "claim", "all equal hop cases take equal time");
     if (sub[0])
         json_object_set_new(v, "subscription", json_string(sub));
     json_array_append_new(derived, v);
@@ -185,17 +180,17 @@ static void hb_myth2_group(const struct hb_suite_env *env, json_t *measured, jso
     uint64_t seen_classes = 0;
     json_array_foreach(measured, i, a)
     {
-        if (!hb_is_single_at(a, level, sub) || strcmp(hb_s(a, "access"), access) ||
+        if (!hb_is_single_at(a, level, sub) || strcmp(hb_rec_str(a, "access", ""), access) ||
             isnan(hb_pct(a)) || hb_hops_of(a) < 0)
             continue;
         rows++;
         seen_classes |= (uint64_t)1 << (hb_hops_of(a) & 63);
-        json_array_append_new(evidence, json_pack("{s:s, s:i, s:f}", "label", hb_s(a, "label"),
+        json_array_append_new(evidence, json_pack("{s:s, s:i, s:f}", "label", hb_rec_str(a, "label", ""),
                                                   "hops", hb_hops_of(a), "pct_of_local_read",
                                                   hb_pct(a)));
         json_array_foreach(measured, j, b)
         {
-            if (!hb_is_single_at(b, level, sub) || strcmp(hb_s(b, "access"), access) ||
+            if (!hb_is_single_at(b, level, sub) || strcmp(hb_rec_str(b, "access", ""), access) ||
                 isnan(hb_pct(b)) || hb_hops_of(b) <= hb_hops_of(a) ||
                 !json_equal(json_object_get(a, "cpu_node"), json_object_get(b, "cpu_node")))
                 continue;
@@ -241,8 +236,8 @@ static void hb_myth2_pairs(const struct hb_suite_env *env, json_t *derived, cons
     size_t i, j, n = json_array_size(derived);
     for (i = 0; i < n; i++) {
         json_t *a = json_array_get(derived, i);
-        if (strcmp(hb_s(a, "type"), "pair") || strcmp(hb_s(a, "case"), "pair") ||
-            strcmp(hb_s(a, "placement"), "one-node") || strcmp(hb_s(a, "access"), access))
+        if (strcmp(hb_rec_str(a, "type", ""), "pair") || strcmp(hb_rec_str(a, "case", ""), "pair") ||
+            strcmp(hb_rec_str(a, "placement", ""), "one-node") || strcmp(hb_rec_str(a, "access", ""), access))
             continue;
         rows++;
         double ta = json_number_value(json_object_get(a, "t_span_s"));
@@ -251,8 +246,8 @@ static void hb_myth2_pairs(const struct hb_suite_env *env, json_t *derived, cons
                                         "hops", hb_pair_hops(a), "t_span_s", ta));
         for (j = 0; j < n; j++) {
             json_t *b = json_array_get(derived, j);
-            if (strcmp(hb_s(b, "type"), "pair") || strcmp(hb_s(b, "case"), "pair") ||
-                strcmp(hb_s(b, "placement"), "one-node") || strcmp(hb_s(b, "access"), access) ||
+            if (strcmp(hb_rec_str(b, "type", ""), "pair") || strcmp(hb_rec_str(b, "case", ""), "pair") ||
+                strcmp(hb_rec_str(b, "placement", ""), "one-node") || strcmp(hb_rec_str(b, "access", ""), access) ||
                 hb_pair_hops(b) <= hb_pair_hops(a))
                 continue;
             double tb = json_number_value(json_object_get(b, "t_span_s"));

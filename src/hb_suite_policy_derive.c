@@ -2,6 +2,7 @@
  * summed), the NUMA gain of local placement over the others (SiSoftware Sandra's "NUMA
  * gain": local vs interleave), placement checked per record, and for --intensity the ratio
  * local / worse placement per intensity and its knee. */
+#include "hb_jsonl_read.h"
 #include "hb_suite.h"
 
 #include "hb_error.h"
@@ -24,12 +25,6 @@ struct hb_pgroup {
     bool spread_ok; /* interleave: every memory node holds pages of every task */
     json_t *share;  /* pages_share_pct of the tasks, node -> mean */
 };
-
-static const char *hb_pstr(const json_t *rec, const char *key)
-{
-    const char *s = json_string_value(json_object_get(rec, key));
-    return s ? s : "";
-}
 
 /* Higher is better for every group: GB/s, or dependent loads per ns. */
 static double hb_pspeed(const struct hb_pgroup *g)
@@ -58,9 +53,9 @@ static struct hb_pgroup *hb_pgroup_get(struct hb_pgroup *gs, int *n, const char 
 
 static void hb_pgroup_add(const struct hb_topo *t, struct hb_pgroup *g, json_t *rec)
 {
-    g->latency = strcmp(hb_pstr(rec, "metric"), "latency") == 0;
+    g->latency = strcmp(hb_rec_str(rec, "metric", ""), "latency") == 0;
     json_t *v = json_object_get(rec, g->latency ? "lat_ns_median" : "bw_GBps_best");
-    g->failed |= strcmp(hb_pstr(rec, "status"), "ok") != 0 || !json_is_number(v);
+    g->failed |= strcmp(hb_rec_str(rec, "status", ""), "ok") != 0 || !json_is_number(v);
     g->sum += json_number_value(v);
     g->tasks++;
     json_t *share = json_object_get(rec, "pages_share_pct");
@@ -180,12 +175,12 @@ int hb_suite_policy_derive(const struct hb_suite_env *env, json_t *measured, jso
     json_t *rec;
     json_array_foreach(measured, k, rec)
     {
-        if (strcmp(hb_pstr(rec, "suite"), "policy") != 0 ||
-            strcmp(hb_pstr(rec, "role"), "foreground") != 0)
+        if (strcmp(hb_rec_str(rec, "suite", ""), "policy") != 0 ||
+            strcmp(hb_rec_str(rec, "role", ""), "foreground") != 0)
             continue;
         struct hb_pgroup *g = hb_pgroup_get(
-            gs, &n, hb_pstr(rec, "host"), hb_pstr(rec, "mode"), hb_pstr(rec, "workload"),
-            hb_pstr(rec, "policy"), json_number_value(json_object_get(rec, "intensity")));
+            gs, &n, hb_rec_str(rec, "host", ""), hb_rec_str(rec, "mode", ""), hb_rec_str(rec, "workload", ""),
+            hb_rec_str(rec, "policy", ""), json_number_value(json_object_get(rec, "intensity")));
         if (g)
             hb_pgroup_add(env->topo, g, rec);
     }

@@ -1,27 +1,22 @@
 /* The table format: records printed for people. */
 #include "hb_output.h"
 
+#include "hb_jsonl_read.h"
 #include "hb_size.h"
 
 #include <string.h>
-
-static const char *hb_str(json_t *rec, const char *key)
-{
-    const char *s = json_string_value(json_object_get(rec, key));
-    return s ? s : "";
-}
 
 static void hb_table_run(FILE *f, json_t *rec)
 {
     json_t *sizes = json_object_get(rec, "sizes");
     char sz[32];
-    fprintf(f, "# hopbench %s (git %s): %s\n", hb_str(rec, "hopbench_version"),
-            hb_str(rec, "git_sha"), hb_str(rec, "command_line"));
-    fprintf(f, "# simd %s, size %s (%s), THP %s, NUMA balancing %s\n", hb_str(rec, "simd"),
+    fprintf(f, "# hopbench %s (git %s): %s\n", hb_rec_str(rec, "hopbench_version", ""),
+            hb_rec_str(rec, "git_sha", ""), hb_rec_str(rec, "command_line", ""));
+    fprintf(f, "# simd %s, size %s (%s), THP %s, NUMA balancing %s\n", hb_rec_str(rec, "simd", ""),
             hb_size_format((uint64_t)json_integer_value(json_object_get(sizes, "size_bytes")), sz,
                            sizeof(sz)),
-            hb_str(sizes, "size_source"), hb_str(json_object_get(rec, "thp"), "enabled"),
-            hb_str(rec, "numa_balancing"));
+            hb_rec_str(sizes, "size_source", ""), hb_rec_str(json_object_get(rec, "thp"), "enabled", ""),
+            hb_rec_str(rec, "numa_balancing", ""));
 }
 
 /* Cells print with `decimals` digits after the point; integers as they are. */
@@ -105,26 +100,26 @@ static void hb_table_measurement(FILE *f, json_t *rec)
                    : json_is_number(bw) ? json_number_value(bw)
                                         : json_number_value(ach);
     const char *unit = json_is_number(lat) ? "ns" : "GB/s";
-    fprintf(f, "%-22s %-12s %-9s %4lld %9s %12.2f %-6s %8.2f %s%s%s\n", hb_str(rec, "experiment"),
-            hb_str(rec, "label"), hb_str(rec, "kernel"),
+    fprintf(f, "%-22s %-12s %-9s %4lld %9s %12.2f %-6s %8.2f %s%s%s\n", hb_rec_str(rec, "experiment", ""),
+            hb_rec_str(rec, "label", ""), hb_rec_str(rec, "kernel", ""),
             (long long)json_integer_value(json_object_get(rec, "threads")),
             hb_size_format((uint64_t)json_integer_value(json_object_get(rec, "bytes")), sz,
                            sizeof(sz)),
             value, unit, json_number_value(json_object_get(rec, "pages_on_target_pct")),
-            hb_str(rec, "status"), *hb_str(rec, "note") ? ": " : "", hb_str(rec, "note"));
+            hb_rec_str(rec, "status", ""), *hb_rec_str(rec, "note", "") ? ": " : "", hb_rec_str(rec, "note", ""));
     /* sweep: the last size that fits a cache level, so the step after it reads as a miss */
-    if (*hb_str(rec, "cache_end"))
-        fprintf(f, "%-22s ^ %s ends here\n", "", hb_str(rec, "cache_end"));
+    if (*hb_rec_str(rec, "cache_end", ""))
+        fprintf(f, "%-22s ^ %s ends here\n", "", hb_rec_str(rec, "cache_end", ""));
 }
 
 static void hb_table_matrix(FILE *f, json_t *rec)
 {
     json_t *rows = json_object_get(rec, "rows"), *cols = json_object_get(rec, "cols");
-    fprintf(f, "\n%s %s matrix (%s), host %s:\n", hb_str(rec, "metric"), hb_str(rec, "kernel"),
-            hb_str(rec, "unit"), hb_str(rec, "host"));
+    fprintf(f, "\n%s %s matrix (%s), host %s:\n", hb_rec_str(rec, "metric", ""), hb_rec_str(rec, "kernel", ""),
+            hb_rec_str(rec, "unit", ""), hb_rec_str(rec, "host", ""));
     hb_table_matrix_rows(f, rows, cols, json_object_get(rec, "values"), 2);
     /* c2c matrices are CPU x CPU: no relative cost or hop classes, notes instead */
-    if (strcmp(hb_str(rec, "metric"), "c2c") == 0) {
+    if (strcmp(hb_rec_str(rec, "metric", ""), "c2c") == 0) {
         size_t k;
         json_t *note;
         json_array_foreach(json_object_get(rec, "notes"), k, note)
@@ -146,7 +141,7 @@ static void hb_table_matrix(FILE *f, json_t *rec)
         fprintf(f, "flag: cpu node %lld -> memory node %lld: %s\n",
                 (long long)json_integer_value(json_object_get(fl, "cpu_node")),
                 (long long)json_integer_value(json_object_get(fl, "mem_node")),
-                hb_str(fl, "reason"));
+                hb_rec_str(fl, "reason", ""));
 }
 
 static void hb_table_fleet(FILE *f, json_t *rec)
@@ -156,12 +151,12 @@ static void hb_table_fleet(FILE *f, json_t *rec)
     fprintf(f, "\nfleet: %-20s %12s %14s %14s %s\n", "host", "local ns", "local GB/s",
             "remote/local", "");
     json_array_foreach(json_object_get(rec, "hosts"), i, h)
-        fprintf(f, "       %-20s %12.1f %14.2f %14.2f %s%s\n", hb_str(h, "host"),
+        fprintf(f, "       %-20s %12.1f %14.2f %14.2f %s%s\n", hb_rec_str(h, "host", ""),
                 json_number_value(json_object_get(h, "lat_ns_local")),
                 json_number_value(json_object_get(h, "bw_GBps_local_read")),
                 json_number_value(json_object_get(h, "worst_remote_ratio")),
                 json_is_true(json_object_get(h, "outlier")) ? "OUTLIER: " : "",
-                hb_str(h, "reason"));
+                hb_rec_str(h, "reason", ""));
 }
 
 /* Policy study: local placement's speed over each other policy (SiSoftware Sandra's NUMA
@@ -177,11 +172,11 @@ static void hb_table_ratio(FILE *f, const char *name, json_t *v)
 static void hb_table_gain(FILE *f, json_t *rec)
 {
     json_t *x = json_object_get(rec, "intensity");
-    fprintf(f, "NUMA gain %-6s %-9s", hb_str(rec, "mode"), hb_str(rec, "workload"));
+    fprintf(f, "NUMA gain %-6s %-9s", hb_rec_str(rec, "mode", ""), hb_rec_str(rec, "workload", ""));
     if (json_is_number(x))
         fprintf(f, "@%-5g", json_number_value(x));
     fprintf(f, " local %.4g %s:", json_number_value(json_object_get(rec, "local_speed")),
-            hb_str(rec, "speed_unit"));
+            hb_rec_str(rec, "speed_unit", ""));
     hb_table_ratio(f, "vs interleave", json_object_get(rec, "gain_vs_interleave"));
     hb_table_ratio(f, "vs one-node", json_object_get(rec, "gain_vs_one_node"));
     hb_table_ratio(f, "vs remote", json_object_get(rec, "gain_vs_remote"));
@@ -192,25 +187,25 @@ static void hb_table_gain(FILE *f, json_t *rec)
 static void hb_table_knee(FILE *f, json_t *rec)
 {
     json_t *v = json_object_get(rec, "value");
-    fprintf(f, "intensity knee %s, local vs %s (%g%%): ", hb_str(rec, "mode"),
-            hb_str(rec, "against"), json_number_value(json_object_get(rec, "threshold_pct")));
+    fprintf(f, "intensity knee %s, local vs %s (%g%%): ", hb_rec_str(rec, "mode", ""),
+            hb_rec_str(rec, "against", ""), json_number_value(json_object_get(rec, "threshold_pct")));
     if (json_is_number(v))
         fprintf(f, "%g flop/B\n", json_number_value(v));
     else
-        fprintf(f, "none (%s)\n", hb_str(rec, "note"));
+        fprintf(f, "none (%s)\n", hb_rec_str(rec, "note", ""));
 }
 
 static void hb_table_c2c(FILE *f, json_t *rec)
 {
-    bool fs = strcmp(hb_str(rec, "type"), "c2c_false_sharing") == 0;
+    bool fs = strcmp(hb_rec_str(rec, "type", ""), "c2c_false_sharing") == 0;
     json_t *cpus = json_object_get(rec, "cpus");
-    fprintf(f, "%-13s %-10s ", fs ? "false sharing" : hb_str(rec, "lock"),
-            hb_str(rec, "placement"));
+    fprintf(f, "%-13s %-10s ", fs ? "false sharing" : hb_rec_str(rec, "lock", ""),
+            hb_rec_str(rec, "placement", ""));
     if (json_is_array(cpus))
         fprintf(f, "cpus %lld-%lld: ", (long long)json_integer_value(json_array_get(cpus, 0)),
                 (long long)json_integer_value(json_array_get(cpus, 1)));
-    if (strcmp(hb_str(rec, "status"), "ok") != 0)
-        fprintf(f, "%s: %s\n", hb_str(rec, "status"), hb_str(rec, "note"));
+    if (strcmp(hb_rec_str(rec, "status", ""), "ok") != 0)
+        fprintf(f, "%s: %s\n", hb_rec_str(rec, "status", ""), hb_rec_str(rec, "note", ""));
     else if (fs)
         fprintf(f, "%.2f ns per increment in one line, %.2f padded: %.2fx slower\n",
                 json_number_value(json_object_get(rec, "ns_per_inc_shared")),
@@ -224,7 +219,7 @@ static void hb_table_c2c(FILE *f, json_t *rec)
 
 void hb_table_print(FILE *f, json_t *rec)
 {
-    const char *type = hb_str(rec, "type");
+    const char *type = hb_rec_str(rec, "type", "");
     if (strcmp(type, "run") == 0)
         hb_table_run(f, rec);
     else if (strcmp(type, "topology") == 0)
@@ -237,14 +232,14 @@ void hb_table_print(FILE *f, json_t *rec)
         hb_table_fleet(f, rec);
     else if (strcmp(type, "gain") == 0)
         hb_table_gain(f, rec);
-    else if (strcmp(type, "knee") == 0 && strcmp(hb_str(rec, "curve"), "intensity") == 0)
+    else if (strcmp(type, "knee") == 0 && strcmp(hb_rec_str(rec, "curve", ""), "intensity") == 0)
         hb_table_knee(f, rec);
     else if (strcmp(type, "c2c_false_sharing") == 0 || strcmp(type, "c2c_lock") == 0)
         hb_table_c2c(f, rec);
     else if (strcmp(type, "note") == 0)
-        fprintf(f, "note: %s\n", hb_str(rec, "text"));
+        fprintf(f, "note: %s\n", hb_rec_str(rec, "text", ""));
     else if (strcmp(type, "summary") == 0)
-        fprintf(f, "# %s: %lld experiments, %lld ok, %lld failed, %.1f s\n", hb_str(rec, "suite"),
+        fprintf(f, "# %s: %lld experiments, %lld ok, %lld failed, %.1f s\n", hb_rec_str(rec, "suite", ""),
                 (long long)json_integer_value(json_object_get(rec, "experiments")),
                 (long long)json_integer_value(json_object_get(rec, "ok")),
                 (long long)json_integer_value(json_object_get(rec, "failed")),
