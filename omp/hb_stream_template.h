@@ -58,128 +58,103 @@ HB_T static double HB_FN(read)(const double *a, size_t n)
     return edge + HB_SUM(HB_ADD(HB_ADD(x0, x1), HB_ADD(x2, x3)));
 }
 
-HB_T static void HB_FN(write)(double *a, size_t n, double v)
+/* A store kernel is written once with plain or non-temporal stores chosen by nt, a constant
+ * in every caller below, so each instantiation compiles to one kind of store. */
+#define HB_PUT(nt, p, x)                                                                           \
+    do {                                                                                           \
+        if (nt)                                                                                    \
+            HB_STREAM(p, x);                                                                       \
+        else                                                                                       \
+            HB_STORE(p, x);                                                                        \
+    } while (0)
+#define HB_INLINE HB_T static inline __attribute__((always_inline))
+
+HB_INLINE void HB_FN(write_any)(double *a, size_t n, double v, int nt)
 {
     size_t i = 0, h = HB_FN(head)(a, n);
     for (; i < h; i++)
         a[i] = v;
     HB_V x = HB_SET1(v);
     for (; i + HB_U <= n; i += HB_U) {
-        HB_STORE(a + i, x);
-        HB_STORE(a + i + HB_W, x);
-        HB_STORE(a + i + 2 * HB_W, x);
-        HB_STORE(a + i + 3 * HB_W, x);
+        HB_PUT(nt, a + i, x);
+        HB_PUT(nt, a + i + HB_W, x);
+        HB_PUT(nt, a + i + 2 * HB_W, x);
+        HB_PUT(nt, a + i + 3 * HB_W, x);
     }
     for (; i + HB_W <= n; i += HB_W)
-        HB_STORE(a + i, x);
+        HB_PUT(nt, a + i, x);
     for (; i < n; i++)
         a[i] = v;
 }
+
+HB_INLINE void HB_FN(copy_any)(double *a, const double *b, size_t n, int nt)
+{
+    size_t i = 0, h = HB_FN(head)(a, n);
+    for (; i < h; i++)
+        a[i] = b[i];
+    for (; i + HB_U <= n; i += HB_U) {
+        HB_V x0 = HB_LOADU(b + i);
+        HB_V x1 = HB_LOADU(b + i + HB_W);
+        HB_V x2 = HB_LOADU(b + i + 2 * HB_W);
+        HB_V x3 = HB_LOADU(b + i + 3 * HB_W);
+        HB_PUT(nt, a + i, x0);
+        HB_PUT(nt, a + i + HB_W, x1);
+        HB_PUT(nt, a + i + 2 * HB_W, x2);
+        HB_PUT(nt, a + i + 3 * HB_W, x3);
+    }
+    for (; i + HB_W <= n; i += HB_W)
+        HB_PUT(nt, a + i, HB_LOADU(b + i));
+    for (; i < n; i++)
+        a[i] = b[i];
+}
+
+HB_INLINE void HB_FN(triad_any)(double *a, const double *b, const double *c, double s, size_t n,
+                                int nt)
+{
+    size_t i = 0, h = HB_FN(head)(a, n);
+    for (; i < h; i++)
+        a[i] = b[i] + s * c[i];
+    HB_V x = HB_SET1(s);
+    for (; i + HB_U <= n; i += HB_U) {
+        HB_V y0 = HB_ADD(HB_LOADU(b + i), HB_MUL(x, HB_LOADU(c + i)));
+        HB_V y1 = HB_ADD(HB_LOADU(b + i + HB_W), HB_MUL(x, HB_LOADU(c + i + HB_W)));
+        HB_V y2 = HB_ADD(HB_LOADU(b + i + 2 * HB_W), HB_MUL(x, HB_LOADU(c + i + 2 * HB_W)));
+        HB_V y3 = HB_ADD(HB_LOADU(b + i + 3 * HB_W), HB_MUL(x, HB_LOADU(c + i + 3 * HB_W)));
+        HB_PUT(nt, a + i, y0);
+        HB_PUT(nt, a + i + HB_W, y1);
+        HB_PUT(nt, a + i + 2 * HB_W, y2);
+        HB_PUT(nt, a + i + 3 * HB_W, y3);
+    }
+    for (; i + HB_W <= n; i += HB_W)
+        HB_PUT(nt, a + i, HB_ADD(HB_LOADU(b + i), HB_MUL(x, HB_LOADU(c + i))));
+    for (; i < n; i++)
+        a[i] = b[i] + s * c[i];
+}
+
+HB_T static void HB_FN(write)(double *a, size_t n, double v) { HB_FN(write_any)(a, n, v, 0); }
 
 HB_T static void HB_FN(write_nt)(double *a, size_t n, double v)
 {
-    size_t i = 0, h = HB_FN(head)(a, n);
-    for (; i < h; i++)
-        a[i] = v;
-    HB_V x = HB_SET1(v);
-    for (; i + HB_U <= n; i += HB_U) {
-        HB_STREAM(a + i, x);
-        HB_STREAM(a + i + HB_W, x);
-        HB_STREAM(a + i + 2 * HB_W, x);
-        HB_STREAM(a + i + 3 * HB_W, x);
-    }
-    for (; i + HB_W <= n; i += HB_W)
-        HB_STREAM(a + i, x);
-    for (; i < n; i++)
-        a[i] = v;
+    HB_FN(write_any)(a, n, v, 1);
     HB_FENCE();
 }
 
-HB_T static void HB_FN(copy)(double *a, const double *b, size_t n)
-{
-    size_t i = 0, h = HB_FN(head)(a, n);
-    for (; i < h; i++)
-        a[i] = b[i];
-    for (; i + HB_U <= n; i += HB_U) {
-        HB_V x0 = HB_LOADU(b + i);
-        HB_V x1 = HB_LOADU(b + i + HB_W);
-        HB_V x2 = HB_LOADU(b + i + 2 * HB_W);
-        HB_V x3 = HB_LOADU(b + i + 3 * HB_W);
-        HB_STORE(a + i, x0);
-        HB_STORE(a + i + HB_W, x1);
-        HB_STORE(a + i + 2 * HB_W, x2);
-        HB_STORE(a + i + 3 * HB_W, x3);
-    }
-    for (; i + HB_W <= n; i += HB_W)
-        HB_STORE(a + i, HB_LOADU(b + i));
-    for (; i < n; i++)
-        a[i] = b[i];
-}
+HB_T static void HB_FN(copy)(double *a, const double *b, size_t n) { HB_FN(copy_any)(a, b, n, 0); }
 
 HB_T static void HB_FN(copy_nt)(double *a, const double *b, size_t n)
 {
-    size_t i = 0, h = HB_FN(head)(a, n);
-    for (; i < h; i++)
-        a[i] = b[i];
-    for (; i + HB_U <= n; i += HB_U) {
-        HB_V x0 = HB_LOADU(b + i);
-        HB_V x1 = HB_LOADU(b + i + HB_W);
-        HB_V x2 = HB_LOADU(b + i + 2 * HB_W);
-        HB_V x3 = HB_LOADU(b + i + 3 * HB_W);
-        HB_STREAM(a + i, x0);
-        HB_STREAM(a + i + HB_W, x1);
-        HB_STREAM(a + i + 2 * HB_W, x2);
-        HB_STREAM(a + i + 3 * HB_W, x3);
-    }
-    for (; i + HB_W <= n; i += HB_W)
-        HB_STREAM(a + i, HB_LOADU(b + i));
-    for (; i < n; i++)
-        a[i] = b[i];
+    HB_FN(copy_any)(a, b, n, 1);
     HB_FENCE();
 }
 
 HB_T static void HB_FN(triad)(double *a, const double *b, const double *c, double s, size_t n)
 {
-    size_t i = 0, h = HB_FN(head)(a, n);
-    for (; i < h; i++)
-        a[i] = b[i] + s * c[i];
-    HB_V x = HB_SET1(s);
-    for (; i + HB_U <= n; i += HB_U) {
-        HB_V y0 = HB_ADD(HB_LOADU(b + i), HB_MUL(x, HB_LOADU(c + i)));
-        HB_V y1 = HB_ADD(HB_LOADU(b + i + HB_W), HB_MUL(x, HB_LOADU(c + i + HB_W)));
-        HB_V y2 = HB_ADD(HB_LOADU(b + i + 2 * HB_W), HB_MUL(x, HB_LOADU(c + i + 2 * HB_W)));
-        HB_V y3 = HB_ADD(HB_LOADU(b + i + 3 * HB_W), HB_MUL(x, HB_LOADU(c + i + 3 * HB_W)));
-        HB_STORE(a + i, y0);
-        HB_STORE(a + i + HB_W, y1);
-        HB_STORE(a + i + 2 * HB_W, y2);
-        HB_STORE(a + i + 3 * HB_W, y3);
-    }
-    for (; i + HB_W <= n; i += HB_W)
-        HB_STORE(a + i, HB_ADD(HB_LOADU(b + i), HB_MUL(x, HB_LOADU(c + i))));
-    for (; i < n; i++)
-        a[i] = b[i] + s * c[i];
+    HB_FN(triad_any)(a, b, c, s, n, 0);
 }
 
 HB_T static void HB_FN(triad_nt)(double *a, const double *b, const double *c, double s, size_t n)
 {
-    size_t i = 0, h = HB_FN(head)(a, n);
-    for (; i < h; i++)
-        a[i] = b[i] + s * c[i];
-    HB_V x = HB_SET1(s);
-    for (; i + HB_U <= n; i += HB_U) {
-        HB_V y0 = HB_ADD(HB_LOADU(b + i), HB_MUL(x, HB_LOADU(c + i)));
-        HB_V y1 = HB_ADD(HB_LOADU(b + i + HB_W), HB_MUL(x, HB_LOADU(c + i + HB_W)));
-        HB_V y2 = HB_ADD(HB_LOADU(b + i + 2 * HB_W), HB_MUL(x, HB_LOADU(c + i + 2 * HB_W)));
-        HB_V y3 = HB_ADD(HB_LOADU(b + i + 3 * HB_W), HB_MUL(x, HB_LOADU(c + i + 3 * HB_W)));
-        HB_STREAM(a + i, y0);
-        HB_STREAM(a + i + HB_W, y1);
-        HB_STREAM(a + i + 2 * HB_W, y2);
-        HB_STREAM(a + i + 3 * HB_W, y3);
-    }
-    for (; i + HB_W <= n; i += HB_W)
-        HB_STREAM(a + i, HB_ADD(HB_LOADU(b + i), HB_MUL(x, HB_LOADU(c + i))));
-    for (; i < n; i++)
-        a[i] = b[i] + s * c[i];
+    HB_FN(triad_any)(a, b, c, s, n, 1);
     HB_FENCE();
 }
 
