@@ -1,0 +1,273 @@
+/* The pinned pair: two threads bound to chosen CPUs, released together, each timing its
+ * side of a sample; what they do with the shared buffer depends on the study's kind. */
+#include "hb_c2c_pair.h"
+
+#include "hb_error.h"
+#include "hb_placement.h"
+#include "hb_stats.h"
+#include "hb_timer.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The padded layout keeps the two counters 128 bytes apart: the adjacent-line prefetcher
+ * pulls cache lines in 128-byte pairs on x86, so 64 bytes would still share a little. */
+#define HB_C2C_PAD 128
+/* Least iterations per sample, and the pilot that calibrates the count to --min-time. */
+#define HB_C2C_MIN_ITERS 1000
+
+/* What the lock hand-off studies share; lives in the bound buffer. `turn` and `count` are
+ * plain: the lock orders them, which is what the study exercises. */
+struct hb_c2c_lockdata {
+    atomic_flag flag;
+    pthread_mutex_t mutex;
+    int turn;
+    uint64_t count;
+};
+
+struct hb_c2c_pair {
+    const struct hb_topo *t;
+    enum hb_c2c_kind kind;
+    int cpu[2];
+    int bind_err[2]; /* errno of a failed bind, or -1 when the thread ran elsewhere */
+    pthread_barrier_t barrier;
+    atomic_int go; /* 1 once both threads exist, -1 when the second could not be started */
+    char *mem;
+    uint64_t n;   /* iterations per sample per thread */
+    int samples;  /* warm-up included */
+    double *t_s;  /* samples x 2: each thread's time per sample */
+};
+
+static inline void hb_c2c_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+static void hb_c2c_body(struct hb_c2c_pair *p, int who)
+{
+    uint64_t v = 0;
+    _Atomic uint64_t *line = (_Atomic uint64_t *)p->mem;
+    volatile uint64_t *mine =
+        (volatile uint64_t *)(p->mem +
+                             (p->kind == HB_C2C_FS_PADDED ? HB_C2C_PAD : sizeof(uint64_t)) * who);
+    struct hb_c2c_lockdata *ld = (struct hb_c2c_lockdata *)p->mem;
+    for (int s = 0; s < p->samples; s++) {
+        /* Ping-pong paces itself through the line; the others start each sample together. */
+        if (p->kind != HB_C2C_PINGPONG)
+            pthread_barrier_wait(&p->barrier);
+        double t0 = hb_now();
+        switch (p->kind) {
+        case HB_C2C_PINGPONG:
+            for (uint64_t i = 0; i < p->n; i++) {
+                if (who == 0) {
+                    atomic_store_explicit(line, ++v, memory_order_release);
+                    ++v;
+                    while (atomic_load_explicit(line, memory_order_acquire) != v)
+                        hb_c2c_relax();
+                } else {
+                    ++v;
+                    while (atomic_load_explicit(line, memory_order_acquire) != v)
+                        hb_c2c_relax();
+                    atomic_store_explicit(line, ++v, memory_order_release);
+                }
+            }
+            break;
+        case HB_C2C_FS_SHARED:
+        case HB_C2C_FS_PADDED:
+            /* A volatile load + store per increment, not a locked RMW: each counter has one
+             * writer, and the cost measured should be the line moving, not the lock prefix. */
+            for (uint64_t i = 0; i < p->n; i++)
+                *mine = *mine + 1;
+            break;
+        case HB_C2C_SPIN:
+        case HB_C2C_MUTEX:
+            /* Strict alternation: a thread counts a hand-off only on its turn, so each sample
+             * is exactly 2n hand-offs whoever wins the lock in between. */
+            for (uint64_t done = 0; done < p->n;) {
+                if (p->kind == HB_C2C_SPIN)
+                    while (atomic_flag_test_and_set_explicit(&ld->flag, memory_order_acquire))
+                        hb_c2c_relax();
+                else
+                    pthread_mutex_lock(&ld->mutex);
+                if (ld->turn == who) {
+                    ld->count++;
+                    ld->turn = 1 - who;
+                    done++;
+                }
+                if (p->kind == HB_C2C_SPIN)
+                    atomic_flag_clear_explicit(&ld->flag, memory_order_release);
+                else
+                    pthread_mutex_unlock(&ld->mutex);
+            }
+            break;
+        }
+        p->t_s[2 * s + who] = hb_now() - t0;
+    }
+}
+
+struct hb_c2c_thread {
+    struct hb_c2c_pair *p;
+    int who;
+};
+
+static void *hb_c2c_thread_main(void *arg)
+{
+    struct hb_c2c_thread *th = arg;
+    struct hb_c2c_pair *p = th->p;
+    int go;
+    while ((go = atomic_load(&p->go)) == 0)
+        sched_yield();
+    if (go < 0)
+        return NULL;
+    hwloc_bitmap_t set = hwloc_bitmap_alloc();
+    hwloc_bitmap_only(set, (unsigned)p->cpu[th->who]);
+    if (hwloc_set_cpubind(p->t->hw, set, HWLOC_CPUBIND_THREAD | HWLOC_CPUBIND_STRICT) != 0)
+        p->bind_err[th->who] = errno ? errno : EINVAL;
+    else if (sched_getcpu() != p->cpu[th->who])
+        p->bind_err[th->who] = -1;
+    hwloc_bitmap_free(set);
+    /* Both threads learn whether both are pinned before either starts. */
+    pthread_barrier_wait(&p->barrier);
+    if (p->bind_err[0] == 0 && p->bind_err[1] == 0)
+        hb_c2c_body(p, th->who);
+    return NULL;
+}
+
+/* One run of the two threads: memory set up for the kind, n iterations x samples, checked. */
+static int hb_c2c_once(struct hb_c2c_pair *p, uint64_t n, int samples)
+{
+    p->n = n;
+    p->samples = samples;
+    p->bind_err[0] = p->bind_err[1] = 0;
+    memset(p->mem, 0, 2 * HB_C2C_PAD);
+    struct hb_c2c_lockdata *ld = (struct hb_c2c_lockdata *)p->mem;
+    if (p->kind == HB_C2C_SPIN || p->kind == HB_C2C_MUTEX) {
+        atomic_flag_clear(&ld->flag);
+        pthread_mutex_init(&ld->mutex, NULL);
+    }
+    atomic_store(&p->go, 0);
+    int rc = pthread_barrier_init(&p->barrier, NULL, 2);
+    if (rc) {
+        hb_err_set("c2c: cannot make a thread barrier: %s", strerror(rc));
+        return -rc;
+    }
+    pthread_t tid[2];
+    struct hb_c2c_thread th[2] = {{p, 0}, {p, 1}};
+    int started = 0;
+    for (; started < 2; started++)
+        if ((rc = pthread_create(&tid[started], NULL, hb_c2c_thread_main, &th[started])))
+            break;
+    /* The threads wait for this before they touch the barrier, so a thread whose partner
+     * never started can leave instead of waiting for it forever. */
+    atomic_store(&p->go, started == 2 ? 1 : -1);
+    for (int i = 0; i < started; i++)
+        pthread_join(tid[i], NULL);
+    if (started < 2) {
+        pthread_barrier_destroy(&p->barrier);
+        if (p->kind == HB_C2C_MUTEX)
+            pthread_mutex_destroy(&ld->mutex);
+        hb_err_set("c2c: cannot start a thread for CPU %d: %s", p->cpu[started], strerror(rc));
+        return -HB_EENV;
+    }
+    pthread_barrier_destroy(&p->barrier);
+    if (p->kind == HB_C2C_MUTEX)
+        pthread_mutex_destroy(&ld->mutex);
+    for (int i = 0; i < 2; i++) {
+        if (p->bind_err[i] > 0) {
+            hb_err_set("c2c: cannot pin a thread to CPU %d: %s", p->cpu[i],
+                       strerror(p->bind_err[i]));
+            return -HB_EENV;
+        }
+        if (p->bind_err[i] < 0) {
+            hb_err_set("c2c: a thread pinned to CPU %d ran elsewhere", p->cpu[i]);
+            return -HB_EENV;
+        }
+    }
+    uint64_t want = 2 * n * (uint64_t)samples, got[2] = {0, 0};
+    const uint64_t *c = (const uint64_t *)p->mem;
+    switch (p->kind) {
+    case HB_C2C_PINGPONG:
+        got[0] = got[1] = c[0];
+        break;
+    case HB_C2C_FS_SHARED:
+    case HB_C2C_FS_PADDED:
+        want = n * (uint64_t)samples;
+        got[0] = c[0];
+        got[1] = c[p->kind == HB_C2C_FS_PADDED ? HB_C2C_PAD / sizeof(uint64_t) : 1];
+        break;
+    case HB_C2C_SPIN:
+    case HB_C2C_MUTEX:
+        got[0] = got[1] = ld->count;
+        break;
+    }
+    for (int i = 0; i < 2; i++)
+        if (got[i] != want) {
+            hb_err_set("c2c: counter of CPUs %d-%d ended at %llu, expected %llu", p->cpu[0],
+                       p->cpu[1], (unsigned long long)got[i], (unsigned long long)want);
+            return -HB_EVALIDATE;
+        }
+    return 0;
+}
+
+/* Time per sample: ping-pong from the writer (it starts and ends every round trip), the
+ * concurrent studies from the slower thread. */
+static double hb_c2c_sample(const struct hb_c2c_pair *p, int s)
+{
+    if (p->kind == HB_C2C_PINGPONG)
+        return p->t_s[2 * s];
+    return p->t_s[2 * s] > p->t_s[2 * s + 1] ? p->t_s[2 * s] : p->t_s[2 * s + 1];
+}
+
+/* Measure kind between CPUs a and b with the memory bound to mem_node: a pilot calibrates
+ * the iterations to --min-time, then --reps samples after one warm-up. */
+int hb_c2c_measure(const struct hb_topo *t, const struct hb_options *o,
+                          enum hb_c2c_kind kind, int a, int b, int mem_node,
+                          struct hb_c2c_res *r)
+{
+    struct hb_buf buf;
+    size_t bytes = kind == HB_C2C_PINGPONG ? 64 : kind == HB_C2C_SPIN || kind == HB_C2C_MUTEX
+                                                       ? sizeof(struct hb_c2c_lockdata)
+                                                       : 2 * HB_C2C_PAD;
+    int rc = hb_buf_alloc(t, bytes, HB_POLICY_BIND, &mem_node, 1, HB_PAGES_4K, &buf);
+    if (rc)
+        return rc;
+    int samples = o->reps + 1;
+    struct hb_c2c_pair p = {.t = t, .kind = kind, .cpu = {a, b}, .mem = buf.ptr};
+    p.t_s = calloc((size_t)samples * 2, sizeof(*p.t_s));
+    double *kept = calloc((size_t)samples, sizeof(*kept));
+    if (!p.t_s || !kept) {
+        hb_err_set("c2c: out of memory for %d samples", samples);
+        rc = -ENOMEM;
+        goto out;
+    }
+    if ((rc = hb_c2c_once(&p, HB_C2C_MIN_ITERS, 1)))
+        goto out;
+    double per_iter = hb_c2c_sample(&p, 0) / HB_C2C_MIN_ITERS;
+    double want = hb_timer_min_sample(o->min_time_s);
+    uint64_t n = per_iter > 0 ? (uint64_t)(want / per_iter) + 1 : HB_C2C_MIN_ITERS;
+    if (n < HB_C2C_MIN_ITERS)
+        n = HB_C2C_MIN_ITERS;
+    if ((rc = hb_c2c_once(&p, n, samples)))
+        goto out;
+    for (int s = 1; s < samples; s++)
+        kept[s - 1] = hb_c2c_sample(&p, s);
+    struct hb_stats st;
+    hb_stats_compute(kept, samples - 1, &st);
+    r->median_s = st.median;
+    r->min_s = st.min;
+    r->n = n;
+    struct hb_pageloc loc;
+    r->on_target_pct = hb_buf_locate(t, &buf, NULL, 0, &loc) == 0 ? loc.on_target_pct : -1.0;
+out:
+    free(kept);
+    free(p.t_s);
+    hb_buf_free(&buf);
+    return rc;
+}
+
