@@ -5,6 +5,8 @@
 #include "hb_c2c_pair.h"
 
 #include "hb_error.h"
+#include "hb_record.h"
+#include "hb_sizes.h"
 #include "hb_suite.h"
 #include "hb_timer.h"
 
@@ -12,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
 
 int hb_c2c_home_parse(const char *text, int *home)
 {
@@ -367,4 +371,40 @@ int hb_c2c_run(const struct hb_topo *t, const struct hb_options *o, struct hb_si
                    "line not where asked); the records' notes say which",
                    c.failed);
     return c.rc;
+}
+
+int hb_c2c_command(const struct hb_topo *t, const struct hb_options *o, const char *simd)
+{
+    int rc = hb_c2c_check_singleton();
+    if (rc == 0)
+        rc = hb_c2c_check(t, o);
+    if (rc == 0 && o->dry_run) {
+        hb_err_set("c2c --dry-run: c2c has no plan to print; run it without --dry-run (a "
+                   "short run: --min-time 0.01 --reps 3)");
+        rc = -EINVAL;
+    }
+    if (rc == 0 && o->format == HB_FORMAT_CSV) {
+        hb_err_set("c2c --format csv: CSV carries measurement records only and c2c makes "
+                   "matrices and its own records; use --format jsonl or table");
+        rc = -EINVAL;
+    }
+    if (rc)
+        return rc;
+    struct hb_sink *sink = NULL;
+    if ((rc = hb_sink_open(o->format, o->output, &sink)))
+        return rc;
+    char size_source[256], host[256] = "localhost";
+    uint64_t llc = 0;
+    uint64_t bytes = hb_sizes_default(t, size_source, sizeof(size_source), &llc);
+    json_t *run = hb_record_run(t, o, simd, bytes, size_source, llc);
+    if (gethostname(host, sizeof(host)) == 0)
+        host[sizeof(host) - 1] = '\0';
+    json_object_set_new(run, "hosts", json_pack("[s]", host));
+    json_object_set_new(run, "ranks", json_integer(1));
+    rc = hb_sink_write(sink, run);
+    json_decref(run);
+    if (rc == 0)
+        rc = hb_c2c_run(t, o, sink);
+    int crc = hb_sink_close(sink, true);
+    return rc ? rc : crc;
 }

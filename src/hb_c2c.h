@@ -32,4 +32,9 @@ int hb_c2c_check(const struct hb_topo *t, const struct hb_options *o);
  * -HB_EENV when a thread cannot be pinned or the line cannot be bound; -errno from the sink. */
 int hb_c2c_run(const struct hb_topo *t, const struct hb_options *o, struct hb_sink *sink);
 
+/* `hopbench c2c`: refuses several ranks, --dry-run and CSV (-EINVAL with a message), then
+ * writes the run record (simd: the SIMD path name) and every study's records to the output.
+ * Returns what hb_c2c_run returns. */
+int hb_c2c_command(const struct hb_topo *t, const struct hb_options *o, const char *simd);
+
 #endif

@@ -7,6 +7,7 @@
 #include "hb_kernel.h"
 #include "hb_options.h"
 #include "hb_output.h"
+#include "hb_print.h"
 #include "hb_progress.h"
 #include "hb_record.h"
 #include "hb_report.h"
@@ -75,110 +76,8 @@ static int hb_lookup_kernel(const char *name, struct hb_kernel_ref *out)
     return 0;
 }
 
-static int hb_print_topo(const struct hb_topo *t, const struct hb_options *o)
-{
-    json_t *rec = hb_record_topology(t);
-    char mpirun[512], srun[512];
-    hb_topo_launch_lines(t, mpirun, sizeof(mpirun), srun, sizeof(srun));
-    json_object_set_new(rec, "mpirun", json_string(mpirun));
-    json_object_set_new(rec, "srun", json_string(srun));
-    struct hb_sink *sink = NULL;
-    int rc = hb_sink_open(o->format == HB_FORMAT_TABLE ? HB_FORMAT_TABLE : HB_FORMAT_JSONL,
-                          o->output, &sink);
-    if (rc == 0)
-        rc = hb_sink_write(sink, rec);
-    if (rc == 0 && o->format == HB_FORMAT_TABLE && !o->output[0])
-        printf("one rank per NUMA node:\n  %s\n  %s\n", mpirun, srun);
-    json_decref(rec);
-    int crc = hb_sink_close(sink, rc == 0);
-    return rc ? rc : crc;
-}
 
-/* c2c is one process whose pinned threads reach every node: no MPI world, no plan. */
-static int hb_run_c2c(const struct hb_topo *t, const struct hb_options *o)
-{
-    int rc = hb_c2c_check_singleton();
-    if (rc == 0)
-        rc = hb_c2c_check(t, o);
-    if (rc == 0 && o->dry_run) {
-        hb_err_set("c2c --dry-run: c2c has no plan to print; run it without --dry-run (a "
-                   "short run: --min-time 0.01 --reps 3)");
-        rc = -EINVAL;
-    }
-    if (rc == 0 && o->format == HB_FORMAT_CSV) {
-        hb_err_set("c2c --format csv: CSV carries measurement records only and c2c makes "
-                   "matrices and its own records; use --format jsonl or table");
-        rc = -EINVAL;
-    }
-    if (rc)
-        return rc;
-    struct hb_sink *sink = NULL;
-    if ((rc = hb_sink_open(o->format, o->output, &sink)))
-        return rc;
-    char size_source[256], host[256] = "localhost";
-    uint64_t llc = 0;
-    uint64_t bytes = hb_sizes_default(t, size_source, sizeof(size_source), &llc);
-    json_t *run = hb_record_run(t, o, hb_simd_name(hb_simd_active()), bytes, size_source, llc);
-    if (gethostname(host, sizeof(host)) == 0)
-        host[sizeof(host) - 1] = '\0';
-    json_object_set_new(run, "hosts", json_pack("[s]", host));
-    json_object_set_new(run, "ranks", json_integer(1));
-    rc = hb_sink_write(sink, run);
-    json_decref(run);
-    if (rc == 0)
-        rc = hb_c2c_run(t, o, sink);
-    int crc = hb_sink_close(sink, true);
-    return rc ? rc : crc;
-}
 
-static int hb_print_plan(const struct hb_plan *plan, const struct hb_options *o)
-{
-    struct hb_sink *sink = NULL;
-    int rc = hb_sink_open(HB_FORMAT_JSONL, o->output, &sink);
-    for (int i = 0; rc == 0 && i < plan->n; i++) {
-        const struct hb_experiment *e = &plan->exps[i];
-        json_t *tasks = json_array();
-        for (int k = 0; k < e->ntasks; k++) {
-            const struct hb_task *task = &e->tasks[k];
-            json_t *set = json_array();
-            for (int b = 0; b < 64; b++)
-                if ((task->mem_nodes_mask >> b) & 1)
-                    json_array_append_new(set, json_integer(b));
-            json_array_append_new(
-                tasks,
-                json_pack("{s:s, s:i, s:i, s:i, s:s, s:s, s:o, s:s, s:o, s:o, s:o, s:I, s:s, "
-                          "s:s, s:f}",
-                          "role", task->role == HB_ROLE_FG ? "foreground" : "background",
-                          "cpu_node", task->cpu_node, "first_thread", task->first_thread,
-                          "threads", task->threads, "kernel", task->kernel, "access",
-                          task->access, "mem_node",
-                          task->mem_node >= 0 ? json_integer(task->mem_node) : json_null(),
-                          "policy", hb_policy_name(task->policy), "mem_nodes", set, "hops",
-                          task->hops >= 0 ? json_integer(task->hops) : json_null(), "distance",
-                          task->distance ? json_integer((json_int_t)task->distance) : json_null(),
-                          "bytes", (json_int_t)task->bytes, "pages", hb_pages_name(task->pages),
-                          "label", task->label, "bg_rate_GBps", task->bg_rate_GBps));
-            json_t *tr = json_array_get(tasks, json_array_size(tasks) - 1);
-            if (task->param != 0.0)
-                json_object_set_new(tr, "param", json_real(task->param));
-            if (task->touch_master)
-                json_object_set_new(tr, "touch", json_string("master"));
-        }
-        json_t *rec = json_pack("{s:s, s:s, s:s, s:s, s:s, s:i, s:o}", "type", "experiment",
-                                "suite", e->suite, "name", e->name, "label",
-                                e->ntasks ? e->tasks[0].label : "", "metric", e->metric, "reps",
-                                e->reps, "tasks", tasks);
-        /* The suite's own keys (workload, policy, mode...) as the records will carry them. */
-        json_t *extra = e->extra[0] ? json_loads(e->extra, 0, NULL) : NULL;
-        if (json_is_object(extra))
-            json_object_update(rec, extra);
-        json_decref(extra);
-        rc = hb_sink_write(sink, rec);
-        json_decref(rec);
-    }
-    int crc = sink ? hb_sink_close(sink, rc == 0) : 0;
-    return rc ? rc : crc;
-}
 
 struct hb_run_ctx {
     struct hb_sink *sink;
@@ -374,7 +273,7 @@ int main(int argc, char **argv)
         return rc ? hb_fail(rc) : HB_EXIT_OK;
     }
     if (strcmp(o.command, "c2c") == 0) {
-        rc = hb_run_c2c(t, &o);
+        rc = hb_c2c_command(t, &o, hb_simd_name(hb_simd_active()));
         hb_topo_free(t);
         return rc ? hb_fail(rc) : HB_EXIT_OK;
     }
