@@ -32,8 +32,7 @@ static bool hb_sync_all_done(void *ctx)
     struct hb_sync *s = ctx;
     int flag = 0;
     MPI_Test(&s->req, &flag, MPI_STATUS_IGNORE);
-    if (flag)
-        s->pending = false;
+    if (flag) s->pending = false;
     return flag != 0;
 }
 
@@ -51,11 +50,9 @@ static int hb_gather(const struct hb_world *w, const struct hb_experiment *e,
     for (int i = 0; i < e->ntasks; i++)
         n += mine[i].ran;
     struct hb_sent *out = calloc((size_t)(n ? n : 1), sizeof(*out));
-    if (!out)
-        return -ENOMEM;
+    if (!out) return -ENOMEM;
     for (int i = 0, k = 0; i < e->ntasks; i++)
-        if (mine[i].ran)
-            out[k++] = (struct hb_sent){i, w->rank, mine[i]};
+        if (mine[i].ran) out[k++] = (struct hb_sent){i, w->rank, mine[i]};
     int bytes = n * (int)sizeof(*out);
     int *counts = NULL, *displs = NULL, total = 0;
     char *recv = NULL;
@@ -99,8 +96,7 @@ static int hb_emit_records(const struct hb_world *w, const struct hb_topo *t,
             struct hb_record_origin o = {w->hosts[h], host_rank[i], io->simd};
             json_t *rec = hb_record_measurement(t, e, i, host_res, &o);
             rc = io->emit(rec, io->ctx);
-            if (measured)
-                json_array_append(measured, rec);
+            if (measured) json_array_append(measured, rec);
             json_decref(rec);
         }
     }
@@ -128,15 +124,13 @@ int hb_exec_plan(const struct hb_world *w, const struct hb_topo *t, const struct
     int n = w->rank == 0 ? plan->n : 0;
     MPI_Bcast(&n, 1, MPI_INT, 0, MPI_COMM_WORLD);
     struct hb_task_result *mine = calloc(HB_MAX_TASKS, sizeof(*mine));
-    if (!mine)
-        hb_world_abort(w, HB_EXIT_ENV, "out of memory for results");
+    if (!mine) hb_world_abort(w, HB_EXIT_ENV, "out of memory for results");
     int code = 0;
     for (int x = 0; x < n && code == 0; x++) {
         struct hb_experiment e;
         if (w->rank == 0) {
             e = plan->exps[x];
-            if (io->progress)
-                io->progress(x, n, &e, io->ctx);
+            if (io->progress) io->progress(x, n, &e, io->ctx);
         }
         MPI_Bcast(&e, (int)sizeof(e), MPI_BYTE, 0, MPI_COMM_WORLD);
         memset(mine, 0, sizeof(*mine) * HB_MAX_TASKS);
@@ -153,14 +147,13 @@ int hb_exec_plan(const struct hb_world *w, const struct hb_topo *t, const struct
         if (hb_gather(w, &e, mine, &got, &ngot) != 0)
             hb_world_abort(w, HB_EXIT_ENV, "out of memory gathering results");
         int emit_rc = 0;
-        if (w->rank == 0)
-            emit_rc = hb_emit_records(w, t, &e, got, ngot, io, measured);
+        if (w->rank == 0) emit_rc = hb_emit_records(w, t, &e, got, ngot, io, measured);
         free(got);
         char msg[600];
         int local = hb_local_failure(&e, mine, msg, sizeof(msg));
         if (local)
-            fprintf(stderr, "hopbench: rank %d (host %s, node %d): %s\n", w->rank, w->host,
-                    w->node, msg);
+            fprintf(stderr, "hopbench: rank %d (host %s, node %d): %s\n", w->rank, w->host, w->node,
+                    msg);
         if (emit_rc) {
             fprintf(stderr, "hopbench: rank 0 (host %s): %s\n", w->host, hb_err_msg());
             local = HB_EXIT_ENV;

@@ -14,8 +14,8 @@ static int hb_world_find_node(const struct hb_topo *t, char *cpus, size_t len)
 {
     hwloc_bitmap_t set = hwloc_bitmap_alloc();
     int node = -2;
-    if (!set || (hb_places_cpus(set) != 0 &&
-                 hwloc_get_cpubind(t->hw, set, HWLOC_CPUBIND_PROCESS) != 0)) {
+    if (!set ||
+        (hb_places_cpus(set) != 0 && hwloc_get_cpubind(t->hw, set, HWLOC_CPUBIND_PROCESS) != 0)) {
         snprintf(cpus, len, "unknown");
         hwloc_bitmap_free(set);
         return -1;
@@ -70,8 +70,7 @@ int hb_world_init(int *argc, char ***argv, const struct hb_topo *t, struct hb_wo
         int h = 0;
         while (h < w->nhosts && strcmp(w->hosts[h], names[r]) != 0)
             h++;
-        if (h == w->nhosts)
-            snprintf(w->hosts[w->nhosts++], HB_HOST_LEN, "%s", names[r]);
+        if (h == w->nhosts) snprintf(w->hosts[w->nhosts++], HB_HOST_LEN, "%s", names[r]);
         w->rank_host[r] = h;
     }
     free(names);
@@ -86,27 +85,24 @@ int hb_world_init(int *argc, char ***argv, const struct hb_topo *t, struct hb_wo
     /* A lone rank on a one-node host serves that node even when nothing bound it. */
     if (w->node < 0 && w->host_size == 1 && hb_topo_count_cpu_nodes(t) == 1)
         for (int i = 0; i < t->nnodes; i++)
-            if (t->nodes[i].has_cpus)
-                w->node = w->rank_node[w->rank] = t->nodes[i].os_index;
+            if (t->nodes[i].has_cpus) w->node = w->rank_node[w->rank] = t->nodes[i].os_index;
     MPI_Allgather(&w->node, 1, MPI_INT, w->rank_node, 1, MPI_INT, MPI_COMM_WORLD);
     return 0;
 }
 
 /* What is wrong on host h, in words, or "" when it is right. */
-static void hb_layout_problem(const struct hb_world *w, const struct hb_topo *t, int h,
-                              char *what, size_t len)
+static void hb_layout_problem(const struct hb_world *w, const struct hb_topo *t, int h, char *what,
+                              size_t len)
 {
     int count[HB_MAX_NODES] = {0}, first[HB_MAX_NODES], nranks = 0, unbound = -1;
     int cpu_nodes = hb_topo_count_cpu_nodes(t);
     what[0] = '\0';
     for (int r = 0; r < w->size; r++) {
-        if (w->rank_host[r] != h)
-            continue;
+        if (w->rank_host[r] != h) continue;
         nranks++;
         int i = w->rank_node[r] < 0 ? -1 : hb_topo_node_index(t, w->rank_node[r]);
         if (i < 0) {
-            if (unbound < 0)
-                unbound = r;
+            if (unbound < 0) unbound = r;
             continue;
         }
         if (count[i]++ == 0)
@@ -120,8 +116,7 @@ static void hb_layout_problem(const struct hb_world *w, const struct hb_topo *t,
     for (int i = 0; i < t->nnodes && !what[0]; i++)
         if (t->nodes[i].has_cpus && count[i] == 0)
             snprintf(what, len, "no rank on node %d", t->nodes[i].os_index);
-    if (!what[0])
-        return;
+    if (!what[0]) return;
     char head[HB_HOST_LEN + 160];
     snprintf(head, sizeof(head), "%d rank%s on host %s for %d NUMA node%s with CPUs; ", nranks,
              nranks == 1 ? "" : "s", w->hosts[h], cpu_nodes, cpu_nodes == 1 ? "" : "s");
@@ -129,7 +124,8 @@ static void hb_layout_problem(const struct hb_world *w, const struct hb_topo *t,
      * more ranks than CPU nodes, two of them sharing a package. */
     if (nranks == t->nnodes && nranks > cpu_nodes) {
         char tail[200];
-        snprintf(tail, sizeof(tail), "; Open MPI's --map-by numa also put ranks on the %d "
+        snprintf(tail, sizeof(tail),
+                 "; Open MPI's --map-by numa also put ranks on the %d "
                  "memory-only node(s), which have no CPUs of their own",
                  t->nnodes - cpu_nodes);
         strncat(what, tail, len - strlen(what) - 1);
@@ -145,8 +141,7 @@ static void hb_layout_problem(const struct hb_world *w, const struct hb_topo *t,
 static void hb_complete_line(char *line, size_t len, const char *args)
 {
     char *dots = strstr(line, "hopbench");
-    if (!dots)
-        return;
+    if (!dots) return;
     snprintf(dots, len - (size_t)(dots - line), "hopbench%s%s", *args ? " " : "", args);
 }
 
@@ -155,8 +150,7 @@ int hb_world_check_layout(const struct hb_world *w, const struct hb_topo *t, con
     char what[768];
     for (int h = 0; h < w->nhosts; h++) {
         hb_layout_problem(w, t, h, what, sizeof(what));
-        if (!what[0])
-            continue;
+        if (!what[0]) continue;
         char mpirun[512], srun[512];
         hb_topo_launch_lines(t, mpirun, sizeof(mpirun), srun, sizeof(srun));
         hb_complete_line(mpirun, sizeof(mpirun), args);
@@ -181,8 +175,7 @@ void hb_world_abort(const struct hb_world *w, int code, const char *msg)
 
 void hb_world_finalize(struct hb_world *w)
 {
-    if (w->host_comm != MPI_COMM_NULL && w->host_comm)
-        MPI_Comm_free(&w->host_comm);
+    if (w->host_comm != MPI_COMM_NULL && w->host_comm) MPI_Comm_free(&w->host_comm);
     free(w->rank_node);
     free(w->rank_host);
     free(w->hosts);

@@ -17,10 +17,10 @@ enum hb_kernel_kind {
 /* One thread's part of a task's arrays. Arrays are 64-byte aligned at the start of the
  * slice; n is any count (kernels handle the tail). */
 struct hb_kslice {
-    double *a, *b, *c; /* streams in kernel order; NULL when unused */
-    size_t n;          /* elements (doubles) per array in this slice; chase uses n / 8 lines */
-    double scalar;     /* triad's scalar */
-    uint64_t seed;     /* chase: permutation seed */
+    double *a, *b, *c;  /* streams in kernel order; NULL when unused */
+    size_t n;           /* elements (doubles) per array in this slice; chase uses n / 8 lines */
+    double scalar;      /* triad's scalar */
+    uint64_t seed;      /* chase: permutation seed */
     size_t group_bytes; /* chase: randomise within groups of this size (TLB reach) */
     double param;       /* intensity: flops per byte loaded (the task's param) */
     void *cursor;       /* chase: the line the last run stopped on (NULL = line 0) */

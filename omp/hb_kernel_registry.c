@@ -225,8 +225,7 @@ static void hb_kernel_names_build(void)
          k++) {
         int w = snprintf(hb_kernel_names_buf + used, sizeof(hb_kernel_names_buf) - used, "%s%s",
                          used ? ", " : "", k->name);
-        if (w < 0)
-            break;
+        if (w < 0) break;
         used += (size_t)w;
     }
 }
@@ -240,8 +239,7 @@ const char *hb_kernel_names(void)
 const struct hb_kernel *hb_kernel_find(const char *name)
 {
     for (const struct hb_kernel *k = hb_kernels; name && k->name; k++)
-        if (strcmp(k->name, name) == 0)
-            return k;
+        if (strcmp(k->name, name) == 0) return k;
     hb_err_set("unknown kernel '%s'; valid kernels: %s", name ? name : "", hb_kernel_names());
     return NULL;
 }
@@ -261,8 +259,7 @@ double hb_kernel_bytes(const struct hb_kernel *k, uint64_t elements, uint64_t sw
 
 double hb_kernel_loads(const struct hb_kernel *k, uint64_t elements, uint64_t sweeps)
 {
-    if (k->kind != HB_KIND_LATENCY)
-        return 0.0;
+    if (k->kind != HB_KIND_LATENCY) return 0.0;
     uint64_t lines = elements / 8;
     uint64_t per_sweep = lines < HB_LATENCY_SWEEP_LOADS ? lines : HB_LATENCY_SWEEP_LOADS;
     return (double)per_sweep * (double)sweeps;
@@ -272,7 +269,6 @@ void hb_kernel_help(FILE *f)
 {
     for (const struct hb_kernel *k = hb_kernels; k->name; k++)
         fprintf(f, "  %-9s %d stream%s  %2g B read  %2g B written  %g flop/elem  %-2s  %s%s\n",
-                k->name, k->streams, k->streams == 1 ? " " : "s", k->bytes_read,
-                k->bytes_written, k->flops, k->nt ? "NT" : "", k->desc,
-                k == hb_kernels ? " [default]" : "");
+                k->name, k->streams, k->streams == 1 ? " " : "s", k->bytes_read, k->bytes_written,
+                k->flops, k->nt ? "NT" : "", k->desc, k == hb_kernels ? " [default]" : "");
 }

@@ -30,8 +30,7 @@ static inline void hb_spin_barrier_wait(struct hb_spin_barrier *b, int *local_se
         return;
     }
     for (unsigned spins = 0; atomic_load(&b->sense) != *local_sense; spins++)
-        if (spins > 4096)
-            sched_yield();
+        if (spins > 4096) sched_yield();
 }
 
 #endif

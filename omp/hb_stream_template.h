@@ -10,8 +10,8 @@
  * aligned vector stores are legal whatever the caller passed; sources use unaligned loads,
  * which cost nothing extra on aligned data. Four independent vectors per iteration keep
  * enough loads in flight and break read's add dependency chain; read takes eight loads an
- * iteration (added in pairs first), which brought it level with likwid's load_avx512. Multiplication and addition
- * stay separate (no FMA) so every path rounds like the plain C path. */
+ * iteration (added in pairs first), which brought it level with likwid's load_avx512.
+ * Multiplication and addition stay separate (no FMA) so every path rounds like the plain C path. */
 #ifndef HB_PATH
 #error "define the HB_ path macros before including hb_stream_template.h"
 #endif
@@ -131,7 +131,10 @@ HB_INLINE void HB_FN(triad_any)(double *a, const double *b, const double *c, dou
         a[i] = b[i] + s * c[i];
 }
 
-HB_T static void HB_FN(write)(double *a, size_t n, double v) { HB_FN(write_any)(a, n, v, 0); }
+HB_T static void HB_FN(write)(double *a, size_t n, double v)
+{
+    HB_FN(write_any)(a, n, v, 0);
+}
 
 HB_T static void HB_FN(write_nt)(double *a, size_t n, double v)
 {
@@ -139,7 +142,10 @@ HB_T static void HB_FN(write_nt)(double *a, size_t n, double v)
     HB_FENCE();
 }
 
-HB_T static void HB_FN(copy)(double *a, const double *b, size_t n) { HB_FN(copy_any)(a, b, n, 0); }
+HB_T static void HB_FN(copy)(double *a, const double *b, size_t n)
+{
+    HB_FN(copy_any)(a, b, n, 0);
+}
 
 HB_T static void HB_FN(copy_nt)(double *a, const double *b, size_t n)
 {

@@ -68,23 +68,18 @@ static void hb_master_step(struct hb_team *tm)
     const struct hb_team_hooks *h = tm->hooks;
     switch (tm->mstate) {
     case HB_M_WAIT_BG:
-        if (atomic_load(&tm->bg_running) < tm->nbg_threads)
-            return;
-        if (h)
-            h->started(h->ctx);
+        if (atomic_load(&tm->bg_running) < tm->nbg_threads) return;
+        if (h) h->started(h->ctx);
         atomic_store(&tm->go, 1);
         tm->mstate = HB_M_WAIT_FG_LOCAL;
         return;
     case HB_M_WAIT_FG_LOCAL:
-        if (atomic_load(&tm->fg_remaining) > 0)
-            return;
-        if (h)
-            h->fg_done(h->ctx);
+        if (atomic_load(&tm->fg_remaining) > 0) return;
+        if (h) h->fg_done(h->ctx);
         tm->mstate = HB_M_WAIT_ALL;
         return;
     case HB_M_WAIT_ALL:
-        if (h && !h->all_fg_done(h->ctx))
-            return;
+        if (h && !h->all_fg_done(h->ctx)) return;
         atomic_store(&tm->stop, 1);
         tm->mstate = HB_M_DONE;
         return;
@@ -97,8 +92,7 @@ static void hb_master_until(struct hb_team *tm, enum hb_master_state until)
 {
     while (tm->mstate < until) {
         hb_master_step(tm);
-        if (tm->mstate < until)
-            sched_yield();
+        if (tm->mstate < until) sched_yield();
     }
 }
 
@@ -113,8 +107,7 @@ static struct hb_kslice hb_slice_of(const struct hb_task_state *st, int idx, uin
     struct hb_kslice s = {.scalar = 3.0, .seed = seed + (uint64_t)idx, .param = st->task->param};
     size_t start = (size_t)idx * st->per_thread;
     size_t n = start < st->elements ? st->elements - start : 0;
-    if (n > st->per_thread)
-        n = st->per_thread;
+    if (n > st->per_thread) n = st->per_thread;
     double **arr[3] = {&s.a, &s.b, &s.c};
     for (int i = 0; i < st->k->streams && i < 3; i++)
         *arr[i] = (double *)st->bufs[i].ptr + start;
@@ -146,11 +139,9 @@ static void hb_thread_check(struct hb_team *tm, int tid)
                 break;
             }
     }
-    if (hb_topo_node_of_cpu(tm->topo, cpu) != tm->node_index)
-        bad_cpu = cpu;
+    if (hb_topo_node_of_cpu(tm->topo, cpu) != tm->node_index) bad_cpu = cpu;
     struct hb_slot sl = tm->slots[tid];
-    if (sl.task >= 0)
-        tm->states[sl.task].res->thread_cpus[sl.idx] = cpu;
+    if (sl.task >= 0) tm->states[sl.task].res->thread_cpus[sl.idx] = cpu;
     if (bad_cpu >= 0) {
         int expected = 0;
         if (atomic_compare_exchange_strong(&tm->fatal, &expected, 1))
@@ -173,12 +164,9 @@ static void hb_run_background(struct hb_team *tm, struct hb_task_state *st, int 
         struct hb_kslice s = whole;
         if (whole.n > 0) {
             size_t n = whole.n - off < chunk ? whole.n - off : chunk;
-            if (s.a)
-                s.a += off;
-            if (s.b)
-                s.b += off;
-            if (s.c)
-                s.c += off;
+            if (s.a) s.a += off;
+            if (s.b) s.b += off;
+            if (s.c) s.c += off;
             s.n = n;
             st->k->run(&s, 1);
             bytes += hb_kernel_bytes(st->k, n, 1);
@@ -186,10 +174,8 @@ static void hb_run_background(struct hb_team *tm, struct hb_task_state *st, int 
         }
         /* Pace: hold back until the target rate is met (injection delay). */
         while (rate > 0.0 && hb_now() - t0 < bytes / rate && !atomic_load(&tm->stop))
-            if (tid == 0)
-                hb_master_step(tm);
-        if (tid == 0)
-            hb_master_step(tm);
+            if (tid == 0) hb_master_step(tm);
+        if (tid == 0) hb_master_step(tm);
     }
     st->bg_bytes[idx] = bytes;
     st->bg_start[idx] = t0;
@@ -223,8 +209,7 @@ static void hb_run_foreground(struct hb_team *tm, struct hb_task_state *st, int 
         if (idx == 0) {
             double te = hb_now();
             st->res->samples[rep] = te - ts;
-            if (rep == 0)
-                st->res->t_start = ts;
+            if (rep == 0) st->res->t_start = ts;
             st->res->t_end = te;
         }
     }
@@ -244,12 +229,10 @@ static void hb_thread_body(struct hb_team *tm, int tid)
     for (int j = sl.idx; st && (master_touch ? sl.idx == 0 && j < st->task->threads : j == sl.idx);
          j++) {
         struct hb_kslice s = hb_slice_of(st, j, tm->e->seed);
-        if (st->k->init(&s) != 0)
-            hb_task_fail(st, -HB_EVALIDATE, hb_err_msg());
+        if (st->k->init(&s) != 0) hb_task_fail(st, -HB_EVALIDATE, hb_err_msg());
     }
 #pragma omp barrier
-    if (atomic_load(&tm->fatal))
-        return;
+    if (atomic_load(&tm->fatal)) return;
     bool bg = st && st->task->role == HB_ROLE_BG;
     if (bg) {
         hb_run_background(tm, st, sl.idx, tid);
@@ -261,8 +244,7 @@ static void hb_thread_body(struct hb_team *tm, int tid)
         hb_run_foreground(tm, st, sl.idx);
         atomic_fetch_sub(&tm->fg_remaining, 1);
     }
-    if (tid == 0)
-        hb_master_until(tm, HB_M_DONE);
+    if (tid == 0) hb_master_until(tm, HB_M_DONE);
 }
 
 static int hb_team_prepare(struct hb_team *tm, struct hb_task_result *results)
@@ -273,16 +255,14 @@ static int hb_team_prepare(struct hb_team *tm, struct hb_task_result *results)
         tm->slots[i] = (struct hb_slot){-1, 0};
     for (int i = 0; i < e->ntasks; i++) {
         const struct hb_task *task = &e->tasks[i];
-        if (task->cpu_node != nd->os_index)
-            continue;
+        if (task->cpu_node != nd->os_index) continue;
         struct hb_task_state *st = &tm->states[tm->nstates];
         st->task = task;
         st->res = &results[i];
         memset(st->res, 0, sizeof(*st->res));
         st->res->ran = 1;
         st->k = hb_kernel_find(task->kernel);
-        if (!st->k)
-            return -EINVAL;
+        if (!st->k) return -EINVAL;
         int end = task->first_thread + task->threads;
         if (task->threads < 1 || end > nd->ncpus || end > HB_MAX_TEAM) {
             hb_err_set("task %s needs threads %d-%d on node %d, which has %d CPUs", task->label,
@@ -297,8 +277,7 @@ static int hb_team_prepare(struct hb_team *tm, struct hb_task_result *results)
             }
             tm->slots[task->first_thread + j] = (struct hb_slot){tm->nstates, j};
         }
-        if (end > tm->nthreads)
-            tm->nthreads = end;
+        if (end > tm->nthreads) tm->nthreads = end;
         if (task->role == HB_ROLE_BG)
             tm->nbg_threads += task->threads;
         else
@@ -306,8 +285,7 @@ static int hb_team_prepare(struct hb_team *tm, struct hb_task_result *results)
         hb_spin_barrier_init(&st->bar, task->threads);
         tm->nstates++;
     }
-    if (tm->nthreads == 0)
-        tm->nthreads = 1; /* the master still takes part in the protocol */
+    if (tm->nthreads == 0) tm->nthreads = 1; /* the master still takes part in the protocol */
     return 0;
 }
 
@@ -315,11 +293,9 @@ static int hb_task_alloc(struct hb_team *tm, struct hb_task_state *st)
 {
     const struct hb_task *task = st->task;
     int nodes[HB_MAX_NODES], nn = 0;
-    if (task->policy == HB_POLICY_BIND)
-        nodes[nn++] = task->mem_node;
+    if (task->policy == HB_POLICY_BIND) nodes[nn++] = task->mem_node;
     for (int b = 0; b < 64 && task->policy == HB_POLICY_INTERLEAVE; b++)
-        if (task->mem_nodes_mask & ((uint64_t)1 << b))
-            nodes[nn++] = b;
+        if (task->mem_nodes_mask & ((uint64_t)1 << b)) nodes[nn++] = b;
     /* Whole cache lines per array, so the chase and every SIMD path see the same data. */
     st->elements = (size_t)(task->bytes / (uint64_t)st->k->streams / 8) & ~(size_t)7;
     if (st->elements == 0) {
@@ -333,8 +309,7 @@ static int hb_task_alloc(struct hb_team *tm, struct hb_task_state *st)
     for (int i = 0; i < st->k->streams; i++) {
         int rc = hb_buf_alloc(tm->topo, st->elements * sizeof(double), task->policy,
                               nn ? nodes : NULL, nn, task->pages, &st->bufs[i]);
-        if (rc)
-            return rc;
+        if (rc) return rc;
     }
     st->res->elements = st->elements;
     return 0;
@@ -351,11 +326,9 @@ static void hb_task_locate(struct hb_team *tm, struct hb_task_state *st, bool al
     /* First touch with a node set (policy "os") accepts any node of the set: where the pages
      * land is what it measures. */
     for (int b = 0; b < 64 && task->policy == HB_POLICY_FIRSTTOUCH; b++)
-        if (task->mem_nodes_mask & ((uint64_t)1 << b))
-            expect[ne++] = b;
+        if (task->mem_nodes_mask & ((uint64_t)1 << b)) expect[ne++] = b;
     for (int b = 0; b < 64 && task->policy == HB_POLICY_INTERLEAVE; b++)
-        if (task->mem_nodes_mask & ((uint64_t)1 << b))
-            expect[ne++] = b;
+        if (task->mem_nodes_mask & ((uint64_t)1 << b)) expect[ne++] = b;
     struct hb_pageloc *sum = &st->res->pages;
     memset(sum, 0, sizeof(*sum));
     uint64_t on_target = 0;
@@ -399,10 +372,8 @@ static void hb_task_finish(struct hb_team *tm, struct hb_task_state *st)
         res->t_end = st->bg_end[0];
         for (int j = 0; j < task->threads; j++) {
             res->bg_bytes += st->bg_bytes[j];
-            if (st->bg_start[j] > res->t_start)
-                res->t_start = st->bg_start[j];
-            if (st->bg_end[j] < res->t_end)
-                res->t_end = st->bg_end[j];
+            if (st->bg_start[j] > res->t_start) res->t_start = st->bg_start[j];
+            if (st->bg_end[j] < res->t_end) res->t_end = st->bg_end[j];
         }
     } else {
         res->nsamples = tm->e->reps;
@@ -420,8 +391,7 @@ int hb_team_run(const struct hb_topo *t, const struct hb_experiment *e, int node
                 struct hb_task_result *results)
 {
     struct hb_team *tm = calloc(1, sizeof(*tm));
-    if (!tm)
-        return -ENOMEM;
+    if (!tm) return -ENOMEM;
     tm->topo = t;
     tm->e = e;
     tm->hooks = hooks;
@@ -429,15 +399,14 @@ int hb_team_run(const struct hb_topo *t, const struct hb_experiment *e, int node
     double t_begin = hb_now();
     int rc = -EINVAL;
     if (tm->node_index < 0 || e->reps < 1 || e->reps > HB_MAX_REPS) {
-        hb_err_set("experiment %s: node %d unknown or reps %d outside 1-%d", e->name, node,
-                   e->reps, HB_MAX_REPS);
+        hb_err_set("experiment %s: node %d unknown or reps %d outside 1-%d", e->name, node, e->reps,
+                   HB_MAX_REPS);
         goto out;
     }
     rc = hb_team_prepare(tm, results);
     for (int i = 0; rc == 0 && i < tm->nstates; i++)
         rc = hb_task_alloc(tm, &tm->states[i]);
-    if (rc)
-        goto out;
+    if (rc) goto out;
 
 #pragma omp parallel num_threads(tm->nthreads) proc_bind(close)
     {
@@ -459,8 +428,7 @@ int hb_team_run(const struct hb_topo *t, const struct hb_experiment *e, int node
         rc = -HB_EENV;
     }
     for (int i = 0; i < tm->nstates; i++) {
-        if (rc == 0)
-            hb_task_locate(tm, &tm->states[i], allow_misplaced);
+        if (rc == 0) hb_task_locate(tm, &tm->states[i], allow_misplaced);
         hb_task_finish(tm, &tm->states[i]);
         tm->states[i].res->elapsed_s = hb_now() - t_begin;
     }

@@ -10,9 +10,10 @@
 
 #include <string.h>
 
-
-
-static double hb_blur_pixel(size_t i) { return (double)((i * 7 + i / HB_BLUR_W * 3) % 13); }
+static double hb_blur_pixel(size_t i)
+{
+    return (double)((i * 7 + i / HB_BLUR_W * 3) % 13);
+}
 
 int hb_blur3_init(struct hb_kslice *s)
 {
@@ -23,41 +24,43 @@ int hb_blur3_init(struct hb_kslice *s)
     return 0;
 }
 
-#define HB_BLUR_BODY                                                                              \
-    {                                                                                             \
-        size_t rows = n / HB_BLUR_W;                                                              \
-        if (rows < 3) {                                                                           \
-            memcpy(a, b, n * sizeof(*a));                                                         \
-            return;                                                                               \
-        }                                                                                         \
-        memcpy(a, b, HB_BLUR_W * sizeof(*a));                                                     \
-        for (size_t y = 1; y + 1 < rows; y++) {                                                   \
-            const double *restrict r0 = b + (y - 1) * HB_BLUR_W;                                  \
-            const double *restrict r1 = r0 + HB_BLUR_W;                                           \
-            const double *restrict r2 = r1 + HB_BLUR_W;                                           \
-            double *restrict o = a + y * HB_BLUR_W;                                               \
-            o[0] = r1[0];                                                                         \
-            for (size_t x = 1; x + 1 < HB_BLUR_W; x++) {                                          \
-                double top = r0[x - 1] + 2.0 * r0[x] + r0[x + 1];                                 \
-                double mid = r1[x - 1] + 2.0 * r1[x] + r1[x + 1];                                 \
-                double bot = r2[x - 1] + 2.0 * r2[x] + r2[x + 1];                                 \
-                o[x] = (top + 2.0 * mid + bot) * 0.0625;                                          \
-            }                                                                                     \
-            o[HB_BLUR_W - 1] = r1[HB_BLUR_W - 1];                                                 \
-        }                                                                                         \
-        size_t done = (rows - 1) * HB_BLUR_W;                                                     \
-        memcpy(a + done, b + done, (n - done) * sizeof(*a));                                      \
+#define HB_BLUR_BODY                                                                               \
+    {                                                                                              \
+        size_t rows = n / HB_BLUR_W;                                                               \
+        if (rows < 3) {                                                                            \
+            memcpy(a, b, n * sizeof(*a));                                                          \
+            return;                                                                                \
+        }                                                                                          \
+        memcpy(a, b, HB_BLUR_W * sizeof(*a));                                                      \
+        for (size_t y = 1; y + 1 < rows; y++) {                                                    \
+            const double *restrict r0 = b + (y - 1) * HB_BLUR_W;                                   \
+            const double *restrict r1 = r0 + HB_BLUR_W;                                            \
+            const double *restrict r2 = r1 + HB_BLUR_W;                                            \
+            double *restrict o = a + y * HB_BLUR_W;                                                \
+            o[0] = r1[0];                                                                          \
+            for (size_t x = 1; x + 1 < HB_BLUR_W; x++) {                                           \
+                double top = r0[x - 1] + 2.0 * r0[x] + r0[x + 1];                                  \
+                double mid = r1[x - 1] + 2.0 * r1[x] + r1[x + 1];                                  \
+                double bot = r2[x - 1] + 2.0 * r2[x] + r2[x + 1];                                  \
+                o[x] = (top + 2.0 * mid + bot) * 0.0625;                                           \
+            }                                                                                      \
+            o[HB_BLUR_W - 1] = r1[HB_BLUR_W - 1];                                                  \
+        }                                                                                          \
+        size_t done = (rows - 1) * HB_BLUR_W;                                                      \
+        memcpy(a + done, b + done, (n - done) * sizeof(*a));                                       \
     }
 
 static void hb_blur_c(double *restrict a, const double *restrict b, size_t n) HB_BLUR_BODY
 #if defined(__x86_64__)
-__attribute__((target("avx2,fma"))) static void
-hb_blur_avx2(double *restrict a, const double *restrict b, size_t n) HB_BLUR_BODY
-__attribute__((target("avx512f"))) static void
-hb_blur_avx512(double *restrict a, const double *restrict b, size_t n) HB_BLUR_BODY
+    __attribute__((target("avx2,fma"))) static void hb_blur_avx2(double *restrict a,
+                                                                 const double *restrict b,
+                                                                 size_t n) HB_BLUR_BODY
+    __attribute__((target("avx512f"))) static void hb_blur_avx512(double *restrict a,
+                                                                  const double *restrict b,
+                                                                  size_t n) HB_BLUR_BODY
 #endif
 
-static void hb_blur_once(double *a, const double *b, size_t n)
+    static void hb_blur_once(double *a, const double *b, size_t n)
 {
     switch (hb_simd_active()) {
 #if defined(__x86_64__)
@@ -95,8 +98,7 @@ int hb_blur3_check(const struct hb_kslice *s, double last_result, uint64_t sweep
     (void)last_result;
     size_t n = s->n, rows = n / HB_BLUR_W;
     for (size_t i = 0; i < n; i++) {
-        if (s->b[i] != hb_blur_pixel(i))
-            return hb_blur_fail("b", i, hb_blur_pixel(i), s->b[i]);
+        if (s->b[i] != hb_blur_pixel(i)) return hb_blur_fail("b", i, hb_blur_pixel(i), s->b[i]);
         size_t y = i / HB_BLUR_W, x = i % HB_BLUR_W;
         double want = hb_blur_pixel(i);
         if (sweeps_done == 0)
@@ -109,8 +111,7 @@ int hb_blur3_check(const struct hb_kslice *s, double last_result, uint64_t sweep
                            hb_blur_pixel(i + (size_t)((long)dy * HB_BLUR_W + dx));
             want = sum / 16.0;
         }
-        if (s->a[i] != want)
-            return hb_blur_fail("a", i, want, s->a[i]);
+        if (s->a[i] != want) return hb_blur_fail("a", i, want, s->a[i]);
     }
     return 0;
 }

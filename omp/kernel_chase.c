@@ -147,8 +147,7 @@ int hb_chase_check(const struct hb_kslice *s, double last_result, uint64_t sweep
         } else {
             seen[off / HB_LINE / 8] |= (unsigned char)(1u << (off / HB_LINE % 8));
             p = (const struct hb_line *)(const void *)to;
-            if (step == end_step)
-                end_line = off / HB_LINE;
+            if (step == end_step) end_line = off / HB_LINE;
         }
     }
     free(seen);

@@ -19,8 +19,14 @@
 #define N HB_DGEMM_N
 #define NN ((size_t)N * N)
 
-static double hb_dgemm_lhs(size_t m, size_t i, size_t p) { return (double)((i + 2 * p + m) % 5) - 2.0; }
-static double hb_dgemm_rhs(size_t m, size_t p, size_t j) { return (double)((3 * p + j + m) % 7) - 3.0; }
+static double hb_dgemm_lhs(size_t m, size_t i, size_t p)
+{
+    return (double)((i + 2 * p + m) % 5) - 2.0;
+}
+static double hb_dgemm_rhs(size_t m, size_t p, size_t j)
+{
+    return (double)((3 * p + j + m) % 7) - 3.0;
+}
 
 int hb_dgemm_init(struct hb_kslice *s)
 {
@@ -56,9 +62,8 @@ static void hb_dgemm_c(double *restrict c, const double *restrict a, const doubl
 }
 
 #if defined(__x86_64__)
-__attribute__((target("avx2,fma"))) static void hb_dgemm_avx2(double *restrict c,
-                                                               const double *restrict a,
-                                                               const double *restrict b)
+__attribute__((target("avx2,fma"))) static void
+hb_dgemm_avx2(double *restrict c, const double *restrict a, const double *restrict b)
 {
     for (size_t jb = 0; jb < N; jb += 8)
         for (size_t ib = 0; ib < N; ib += 4) {
@@ -81,9 +86,8 @@ __attribute__((target("avx2,fma"))) static void hb_dgemm_avx2(double *restrict c
         }
 }
 
-__attribute__((target("avx512f"))) static void hb_dgemm_avx512(double *restrict c,
-                                                                const double *restrict a,
-                                                                const double *restrict b)
+__attribute__((target("avx512f"))) static void
+hb_dgemm_avx512(double *restrict c, const double *restrict a, const double *restrict b)
 {
     for (size_t jb = 0; jb < N; jb += 16)
         for (size_t ib = 0; ib < N; ib += 8) {

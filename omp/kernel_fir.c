@@ -15,8 +15,14 @@
 
 #define HB_FIR_BLOCK 16
 
-static double hb_fir_tap(int k) { return (double)(k % 4 + 1) / 16.0; }
-static double hb_fir_input(size_t i) { return (double)(i % 11); }
+static double hb_fir_tap(int k)
+{
+    return (double)(k % 4 + 1) / 16.0;
+}
+static double hb_fir_input(size_t i)
+{
+    return (double)(i % 11);
+}
 
 #define HB_FIR_T4 0.0625, 0.125, 0.1875, 0.25
 #define HB_FIR_T16 HB_FIR_T4, HB_FIR_T4, HB_FIR_T4, HB_FIR_T4
@@ -32,23 +38,23 @@ int hb_fir_init(struct hb_kslice *s)
     return 0;
 }
 
-#define HB_FIR_BODY(MADD)                                                                         \
-    {                                                                                             \
-        size_t full = n >= HB_FIR_TAPS ? (n - HB_FIR_TAPS + 1) / HB_FIR_BLOCK * HB_FIR_BLOCK : 0; \
-        for (size_t i = 0; i < full; i += HB_FIR_BLOCK) {                                         \
-            double acc[HB_FIR_BLOCK] = {0};                                                       \
-            for (int k = 0; k < HB_FIR_TAPS; k++)                                                 \
-                for (int j = 0; j < HB_FIR_BLOCK; j++)                                            \
-                    acc[j] = MADD(h[k], b[i + (size_t)j + (size_t)k], acc[j]);                    \
-            for (int j = 0; j < HB_FIR_BLOCK; j++)                                                \
-                a[i + (size_t)j] = acc[j];                                                        \
-        }                                                                                         \
-        for (size_t i = full; i < n; i++) {                                                       \
-            double acc = 0.0;                                                                     \
-            for (size_t k = 0; k < HB_FIR_TAPS && i + k < n; k++)                                 \
-                acc = MADD(h[k], b[i + k], acc);                                                  \
-            a[i] = acc;                                                                           \
-        }                                                                                         \
+#define HB_FIR_BODY(MADD)                                                                          \
+    {                                                                                              \
+        size_t full = n >= HB_FIR_TAPS ? (n - HB_FIR_TAPS + 1) / HB_FIR_BLOCK * HB_FIR_BLOCK : 0;  \
+        for (size_t i = 0; i < full; i += HB_FIR_BLOCK) {                                          \
+            double acc[HB_FIR_BLOCK] = {0};                                                        \
+            for (int k = 0; k < HB_FIR_TAPS; k++)                                                  \
+                for (int j = 0; j < HB_FIR_BLOCK; j++)                                             \
+                    acc[j] = MADD(h[k], b[i + (size_t)j + (size_t)k], acc[j]);                     \
+            for (int j = 0; j < HB_FIR_BLOCK; j++)                                                 \
+                a[i + (size_t)j] = acc[j];                                                         \
+        }                                                                                          \
+        for (size_t i = full; i < n; i++) {                                                        \
+            double acc = 0.0;                                                                      \
+            for (size_t k = 0; k < HB_FIR_TAPS && i + k < n; k++)                                  \
+                acc = MADD(h[k], b[i + k], acc);                                                   \
+            a[i] = acc;                                                                            \
+        }                                                                                          \
     }
 
 #define HB_MADD_PLAIN(x, y, z) ((x) * (y) + (z))
@@ -58,28 +64,28 @@ static void hb_fir_c(double *restrict a, const double *restrict b, const double 
 #if defined(__x86_64__)
 /* Eight vector accumulators of outputs per block: each tap costs 8 loads and one broadcast
  * for 8 FMAs, so the FMA ports, not the loads, set the pace. */
-#define HB_FIR_SIMD(NAME, TARGET, VEC, W, SET1, LOADU, FMADD, STOREU, ZERO)                      \
-    TARGET static void NAME(double *restrict a, const double *restrict b,                         \
-                            const double *restrict h, size_t n)                                   \
-    {                                                                                             \
-        size_t full = n >= HB_FIR_TAPS ? (n - HB_FIR_TAPS + 1) / (8 * W) * (8 * W) : 0;           \
-        for (size_t i = 0; i < full; i += 8 * W) {                                                \
-            VEC acc[8];                                                                           \
-            for (int j = 0; j < 8; j++)                                                           \
-                acc[j] = ZERO();                                                                  \
-            for (size_t k = 0; k < HB_FIR_TAPS; k++) {                                            \
-                VEC t = SET1(h[k]);                                                               \
-                for (size_t j = 0; j < 8; j++)                                                    \
-                    acc[j] = FMADD(t, LOADU(b + i + k + j * W), acc[j]);                          \
-            }                                                                                     \
-            for (size_t j = 0; j < 8; j++)                                                        \
-                STOREU(a + i + j * W, acc[j]);                                                    \
-        }                                                                                         \
-        hb_fir_tail(a, b, h, n, full);                                                            \
+#define HB_FIR_SIMD(NAME, TARGET, VEC, W, SET1, LOADU, FMADD, STOREU, ZERO)                        \
+    TARGET static void NAME(double *restrict a, const double *restrict b,                          \
+                            const double *restrict h, size_t n)                                    \
+    {                                                                                              \
+        size_t full = n >= HB_FIR_TAPS ? (n - HB_FIR_TAPS + 1) / (8 * W) * (8 * W) : 0;            \
+        for (size_t i = 0; i < full; i += 8 * W) {                                                 \
+            VEC acc[8];                                                                            \
+            for (int j = 0; j < 8; j++)                                                            \
+                acc[j] = ZERO();                                                                   \
+            for (size_t k = 0; k < HB_FIR_TAPS; k++) {                                             \
+                VEC t = SET1(h[k]);                                                                \
+                for (size_t j = 0; j < 8; j++)                                                     \
+                    acc[j] = FMADD(t, LOADU(b + i + k + j * W), acc[j]);                           \
+            }                                                                                      \
+            for (size_t j = 0; j < 8; j++)                                                         \
+                STOREU(a + i + j * W, acc[j]);                                                     \
+        }                                                                                          \
+        hb_fir_tail(a, b, h, n, full);                                                             \
     }
 
-static void hb_fir_tail(double *restrict a, const double *restrict b, const double *restrict h,
-                        size_t n, size_t from)
+    static void hb_fir_tail(double *restrict a, const double *restrict b, const double *restrict h,
+                            size_t n, size_t from)
 {
     for (size_t i = from; i < n; i++) {
         double acc = 0.0;

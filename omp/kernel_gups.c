@@ -28,8 +28,7 @@ double hb_gups_run(struct hb_kslice *s, uint64_t sweeps)
     uint64_t *t = (uint64_t *)(void *)s->a;
     /* xorshift never leaves 0, so a zero seed gets a fixed odd start. */
     uint64_t x = s->seed ? s->seed : 0x9e3779b97f4a7c15ULL, n = s->n;
-    if (n == 0)
-        return 0.0;
+    if (n == 0) return 0.0;
     for (uint64_t sw = 0; sw < sweeps; sw++)
         for (uint64_t i = 0; i < n; i++) {
             uint64_t r = hb_gups_next(&x);

@@ -18,13 +18,15 @@
 
 static volatile double hb_intensity_one = 1.0, hb_intensity_zero = 0.0;
 
-static double hb_intensity_value(size_t i) { return (double)(i % 16); }
+static double hb_intensity_value(size_t i)
+{
+    return (double)(i % 16);
+}
 
 uint64_t hb_intensity_flops(double param)
 {
     double f = 8.0 * param;
-    if (f <= 1.5)
-        return 1;
+    if (f <= 1.5) return 1;
     uint64_t m = (uint64_t)llround(f / 2.0);
     return 2 * (m ? m : 1);
 }
@@ -58,9 +60,8 @@ static double hb_intensity_c(const double *x, size_t n, uint64_t fmas, double c,
 }
 
 #if defined(__x86_64__)
-__attribute__((target("avx2,fma"))) static double hb_intensity_avx2(const double *x, size_t n,
-                                                                     uint64_t fmas, double c,
-                                                                     double d)
+__attribute__((target("avx2,fma"))) static double
+hb_intensity_avx2(const double *x, size_t n, uint64_t fmas, double c, double d)
 {
     __m256d acc[8], vc = _mm256_set1_pd(c), vd = _mm256_set1_pd(d);
     for (int k = 0; k < 8; k++)
@@ -85,9 +86,8 @@ __attribute__((target("avx2,fma"))) static double hb_intensity_avx2(const double
     return sum;
 }
 
-__attribute__((target("avx512f"))) static double hb_intensity_avx512(const double *x, size_t n,
-                                                                      uint64_t fmas, double c,
-                                                                      double d)
+__attribute__((target("avx512f"))) static double
+hb_intensity_avx512(const double *x, size_t n, uint64_t fmas, double c, double d)
 {
     __m512d acc[8], vc = _mm512_set1_pd(c), vd = _mm512_set1_pd(d);
     for (int k = 0; k < 8; k++)

@@ -16,7 +16,6 @@
 #include <string.h>
 #include <unistd.h>
 
-
 int hb_c2c_home_parse(const char *text, int *home)
 {
     if (strcmp(text, "writer") == 0) {
@@ -62,8 +61,7 @@ int hb_c2c_check(const struct hb_topo *t, const struct hb_options *o)
         hb_err_set("c2c measures this machine; --topology %s cannot run it", t->source);
         return -EINVAL;
     }
-    if (o->c2c_home >= 0)
-        return hb_suite_check_mem_node(t, o->c2c_home, "--home");
+    if (o->c2c_home >= 0) return hb_suite_check_mem_node(t, o->c2c_home, "--home");
     return 0;
 }
 
@@ -80,12 +78,10 @@ static int hb_c2c_core_of(const struct hb_topo *t, int cpu)
 static int hb_c2c_second_cpu(const struct hb_topo *t, int i)
 {
     const struct hb_node *n = &t->nodes[i];
-    if (n->ncpus < 2)
-        return -1;
+    if (n->ncpus < 2) return -1;
     int core0 = hb_c2c_core_of(t, n->cpus[0]);
     for (int k = 1; k < n->ncpus; k++)
-        if (core0 < 0 || hb_c2c_core_of(t, n->cpus[k]) != core0)
-            return n->cpus[k];
+        if (core0 < 0 || hb_c2c_core_of(t, n->cpus[k]) != core0) return n->cpus[k];
     return n->cpus[1];
 }
 
@@ -93,13 +89,11 @@ static int hb_c2c_second_cpu(const struct hb_topo *t, int i)
  * when that node has no memory. */
 static int hb_c2c_home_node(const struct hb_topo *t, int home, int a, int b)
 {
-    if (home >= 0)
-        return home;
+    if (home >= 0) return home;
     int i = hb_topo_node_of_cpu(t, home == HB_C2C_HOME_WRITER ? a : b);
     if (i < 0 || !t->nodes[i].has_memory) {
-        hb_err_set("the %s's node has no memory; choose --home N", home == HB_C2C_HOME_WRITER
-                                                                        ? "writer"
-                                                                        : "reader");
+        hb_err_set("the %s's node has no memory; choose --home N",
+                   home == HB_C2C_HOME_WRITER ? "writer" : "reader");
         return -1;
     }
     return t->nodes[i].os_index;
@@ -117,8 +111,7 @@ struct hb_c2c_ctx {
 static void hb_c2c_fail(struct hb_c2c_ctx *c, int rc)
 {
     c->failed++;
-    if (!c->rc)
-        c->rc = rc;
+    if (!c->rc) c->rc = rc;
 }
 
 /* One ping-pong matrix over ids[]: CPU OS indexes (cores) or CPU node OS indexes, where a
@@ -147,23 +140,22 @@ static int hb_c2c_matrix(struct hb_c2c_ctx *c, bool cores, const int *ids, int n
             if (cores && r == k) {
                 /* a core with itself moves nothing: the diagonal stays empty */
             } else if (b < 0) {
-                json_array_append_new(notes,
-                                      json_sprintf("node %d has one CPU: no same-node pair",
-                                                   ids[r]));
+                json_array_append_new(
+                    notes, json_sprintf("node %d has one CPU: no same-node pair", ids[r]));
                 c->skipped++;
             } else {
                 pc = json_pack("[i, i]", a, b);
                 int home = hb_c2c_home_node(t, c->o->c2c_home, a, b);
                 struct hb_c2c_res res;
-                int rc = home < 0 ? -EINVAL
-                                  : hb_c2c_measure(t, c->o, HB_C2C_PINGPONG, a, b, home, &res);
+                int rc =
+                    home < 0 ? -EINVAL : hb_c2c_measure(t, c->o, HB_C2C_PINGPONG, a, b, home, &res);
                 if (home < 0) {
-                    json_array_append_new(notes, json_sprintf("CPUs %d-%d: %s", a, b,
-                                                              hb_err_msg()));
+                    json_array_append_new(notes,
+                                          json_sprintf("CPUs %d-%d: %s", a, b, hb_err_msg()));
                     c->skipped++;
                 } else if (rc) {
-                    json_array_append_new(notes, json_sprintf("CPUs %d-%d: %s", a, b,
-                                                              hb_err_msg()));
+                    json_array_append_new(notes,
+                                          json_sprintf("CPUs %d-%d: %s", a, b, hb_err_msg()));
                     hb_c2c_fail(c, rc);
                     h = json_integer(home);
                 } else {
@@ -193,11 +185,11 @@ static int hb_c2c_matrix(struct hb_c2c_ctx *c, bool cores, const int *ids, int n
     json_t *rec = json_pack(
         "{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:O, s:O, s:o, s:o, s:s, s:o, s:o, s:I, s:i, "
         "s:f, s:o, s:o}",
-        "type", "matrix", "suite", "c2c", "host", c->host, "metric", "c2c", "kernel",
-        "pingpong", "unit", "ns", "axis", cores ? "core" : "node", "rows", jids, "cols", jids,
-        "values", values, "lat_ns_min", mins, "home", home_name, "home_nodes", homes, "cpus",
-        pairs, "round_trips", (json_int_t)round_trips, "reps", c->o->reps,
-        "pages_on_target_pct", on_target, "flags", json_array(), "notes", notes);
+        "type", "matrix", "suite", "c2c", "host", c->host, "metric", "c2c", "kernel", "pingpong",
+        "unit", "ns", "axis", cores ? "core" : "node", "rows", jids, "cols", jids, "values", values,
+        "lat_ns_min", mins, "home", home_name, "home_nodes", homes, "cpus", pairs, "round_trips",
+        (json_int_t)round_trips, "reps", c->o->reps, "pages_on_target_pct", on_target, "flags",
+        json_array(), "notes", notes);
     json_decref(jids);
     int rc = hb_sink_write(c->sink, rec);
     json_decref(rec);
@@ -239,18 +231,18 @@ static int hb_c2c_pick(const struct hb_topo *t, bool cross, int *a, int *b)
 }
 
 /* A record with the pair's placement; status and note from rc (0 ok, >0 skipped, <0 failed). */
-static json_t *hb_c2c_pair_record(struct hb_c2c_ctx *c, const char *type, bool cross, int a,
-                                  int b, int mem_node, int rc)
+static json_t *hb_c2c_pair_record(struct hb_c2c_ctx *c, const char *type, bool cross, int a, int b,
+                                  int mem_node, int rc)
 {
     const struct hb_topo *t = c->t;
     int na = a >= 0 ? hb_topo_node_of_cpu(t, a) : -1, nb = b >= 0 ? hb_topo_node_of_cpu(t, b) : -1;
-    json_t *rec = json_pack("{s:s, s:s, s:s, s:s}", "type", type, "suite", "c2c", "host",
-                            c->host, "placement", cross ? "cross-node" : "same-node");
+    json_t *rec = json_pack("{s:s, s:s, s:s, s:s}", "type", type, "suite", "c2c", "host", c->host,
+                            "placement", cross ? "cross-node" : "same-node");
     json_object_set_new(rec, "cpus", a >= 0 && b >= 0 ? json_pack("[i, i]", a, b) : json_null());
     json_object_set_new(rec, "cpu_nodes",
-                        na >= 0 && nb >= 0 ? json_pack("[i, i]", t->nodes[na].os_index,
-                                                       t->nodes[nb].os_index)
-                                           : json_null());
+                        na >= 0 && nb >= 0
+                            ? json_pack("[i, i]", t->nodes[na].os_index, t->nodes[nb].os_index)
+                            : json_null());
     json_object_set_new(rec, "mem_node", mem_node >= 0 ? json_integer(mem_node) : json_null());
     json_object_set_new(rec, "reps", json_integer(c->o->reps));
     json_object_set_new(rec, "status", json_string(rc == 0 ? "ok" : rc > 0 ? "skipped" : "failed"));
@@ -279,12 +271,14 @@ static int hb_c2c_false_sharing(struct hb_c2c_ctx *c)
     bool cross = hb_topo_count_cpu_nodes(t) > 1;
     int a = -1, b = -1, mem = -1, rc = 1;
     struct hb_c2c_res sh = {0}, pad = {0};
-    if (hb_c2c_pick(t, cross, &a, &b) == 0 && (mem = hb_c2c_home_node(t, c->o->c2c_home, a, b)) >= 0)
+    if (hb_c2c_pick(t, cross, &a, &b) == 0 &&
+        (mem = hb_c2c_home_node(t, c->o->c2c_home, a, b)) >= 0)
         if ((rc = hb_c2c_measure(t, c->o, HB_C2C_FS_SHARED, a, b, mem, &sh)) == 0)
             rc = hb_c2c_measure(t, c->o, HB_C2C_FS_PADDED, a, b, mem, &pad);
     json_t *rec = hb_c2c_pair_record(c, "c2c_false_sharing", cross, a, b, mem, rc);
     if (rc == 0) {
-        double ns_sh = sh.median_s / (double)sh.n * 1e9, ns_pad = pad.median_s / (double)pad.n * 1e9;
+        double ns_sh = sh.median_s / (double)sh.n * 1e9,
+               ns_pad = pad.median_s / (double)pad.n * 1e9;
         json_object_set_new(rec, "increments_shared", json_integer((json_int_t)sh.n));
         json_object_set_new(rec, "increments_padded", json_integer((json_int_t)pad.n));
         json_object_set_new(rec, "ns_per_inc_shared", json_real(ns_sh));
@@ -323,8 +317,7 @@ static int hb_c2c_locks(struct hb_c2c_ctx *c)
                 json_object_set_new(rec, "handoffs_per_s", json_null());
             }
             int wrc = hb_c2c_write(c, rec);
-            if (wrc)
-                return wrc;
+            if (wrc) return wrc;
         }
     return 0;
 }
@@ -332,14 +325,12 @@ static int hb_c2c_locks(struct hb_c2c_ctx *c)
 int hb_c2c_run(const struct hb_topo *t, const struct hb_options *o, struct hb_sink *sink)
 {
     struct hb_c2c_ctx c = {.t = t, .o = o, .sink = sink};
-    if (gethostname(c.host, sizeof(c.host)) != 0)
-        snprintf(c.host, sizeof(c.host), "localhost");
+    if (gethostname(c.host, sizeof(c.host)) != 0) snprintf(c.host, sizeof(c.host), "localhost");
     c.host[sizeof(c.host) - 1] = '\0';
     double t0 = hb_now();
     int ids[HB_MAX_NODES], n = 0;
     for (int i = 0; i < t->nnodes; i++)
-        if (t->nodes[i].has_cpus && t->nodes[i].ncpus > 0)
-            ids[n++] = t->nodes[i].os_index;
+        if (t->nodes[i].has_cpus && t->nodes[i].ncpus > 0) ids[n++] = t->nodes[i].os_index;
     int rc = hb_c2c_matrix(&c, false, ids, n);
     if (rc == 0 && o->c2c_cores) {
         int *cpus = calloc((size_t)t->ncpus_total + 1, sizeof(*cpus));
@@ -354,18 +345,13 @@ int hb_c2c_run(const struct hb_topo *t, const struct hb_options *o, struct hb_si
         rc = hb_c2c_matrix(&c, true, cpus, nc);
         free(cpus);
     }
-    if (rc == 0)
-        rc = hb_c2c_false_sharing(&c);
-    if (rc == 0)
-        rc = hb_c2c_locks(&c);
-    if (rc)
-        return rc;
+    if (rc == 0) rc = hb_c2c_false_sharing(&c);
+    if (rc == 0) rc = hb_c2c_locks(&c);
+    if (rc) return rc;
     json_t *sum = json_pack("{s:s, s:s, s:i, s:i, s:i, s:i, s:f}", "type", "summary", "suite",
                             "c2c", "experiments", c.ok + c.skipped + c.failed, "ok", c.ok,
-                            "skipped", c.skipped, "failed", c.failed, "elapsed_s",
-                            hb_now() - t0);
-    if ((rc = hb_c2c_write(&c, sum)))
-        return rc;
+                            "skipped", c.skipped, "failed", c.failed, "elapsed_s", hb_now() - t0);
+    if ((rc = hb_c2c_write(&c, sum))) return rc;
     if (c.rc)
         hb_err_set("c2c: %d measurement(s) failed (a count off its exact value, or a thread or "
                    "line not where asked); the records' notes say which",
@@ -376,8 +362,7 @@ int hb_c2c_run(const struct hb_topo *t, const struct hb_options *o, struct hb_si
 int hb_c2c_command(const struct hb_topo *t, const struct hb_options *o, const char *simd)
 {
     int rc = hb_c2c_check_singleton();
-    if (rc == 0)
-        rc = hb_c2c_check(t, o);
+    if (rc == 0) rc = hb_c2c_check(t, o);
     if (rc == 0 && o->dry_run) {
         hb_err_set("c2c --dry-run: c2c has no plan to print; run it without --dry-run (a "
                    "short run: --min-time 0.01 --reps 3)");
@@ -388,23 +373,19 @@ int hb_c2c_command(const struct hb_topo *t, const struct hb_options *o, const ch
                    "matrices and its own records; use --format jsonl or table");
         rc = -EINVAL;
     }
-    if (rc)
-        return rc;
+    if (rc) return rc;
     struct hb_sink *sink = NULL;
-    if ((rc = hb_sink_open(o->format, o->output, &sink)))
-        return rc;
+    if ((rc = hb_sink_open(o->format, o->output, &sink))) return rc;
     char size_source[256], host[256] = "localhost";
     uint64_t llc = 0;
     uint64_t bytes = hb_sizes_default(t, size_source, sizeof(size_source), &llc);
     json_t *run = hb_record_run(t, o, simd, bytes, size_source, llc);
-    if (gethostname(host, sizeof(host)) == 0)
-        host[sizeof(host) - 1] = '\0';
+    if (gethostname(host, sizeof(host)) == 0) host[sizeof(host) - 1] = '\0';
     json_object_set_new(run, "hosts", json_pack("[s]", host));
     json_object_set_new(run, "ranks", json_integer(1));
     rc = hb_sink_write(sink, run);
     json_decref(run);
-    if (rc == 0)
-        rc = hb_c2c_run(t, o, sink);
+    if (rc == 0) rc = hb_c2c_run(t, o, sink);
     int crc = hb_sink_close(sink, true);
     return rc ? rc : crc;
 }

@@ -37,9 +37,9 @@ struct hb_c2c_pair {
     pthread_barrier_t barrier;
     atomic_int go; /* 1 once both threads exist, -1 when the second could not be started */
     char *mem;
-    uint64_t n;   /* iterations per sample per thread */
-    int samples;  /* warm-up included */
-    double *t_s;  /* samples x 2: each thread's time per sample */
+    uint64_t n;  /* iterations per sample per thread */
+    int samples; /* warm-up included */
+    double *t_s; /* samples x 2: each thread's time per sample */
 };
 
 static inline void hb_c2c_relax(void)
@@ -55,12 +55,11 @@ static void hb_c2c_body(struct hb_c2c_pair *p, int who)
     _Atomic uint64_t *line = (_Atomic uint64_t *)p->mem;
     volatile uint64_t *mine =
         (volatile uint64_t *)(p->mem +
-                             (p->kind == HB_C2C_FS_PADDED ? HB_C2C_PAD : sizeof(uint64_t)) * who);
+                              (p->kind == HB_C2C_FS_PADDED ? HB_C2C_PAD : sizeof(uint64_t)) * who);
     struct hb_c2c_lockdata *ld = (struct hb_c2c_lockdata *)p->mem;
     for (int s = 0; s < p->samples; s++) {
         /* Ping-pong paces itself through the line; the others start each sample together. */
-        if (p->kind != HB_C2C_PINGPONG)
-            pthread_barrier_wait(&p->barrier);
+        if (p->kind != HB_C2C_PINGPONG) pthread_barrier_wait(&p->barrier);
         double t0 = hb_now();
         switch (p->kind) {
         case HB_C2C_PINGPONG:
@@ -123,8 +122,7 @@ static void *hb_c2c_thread_main(void *arg)
     int go;
     while ((go = atomic_load(&p->go)) == 0)
         sched_yield();
-    if (go < 0)
-        return NULL;
+    if (go < 0) return NULL;
     hwloc_bitmap_t set = hwloc_bitmap_alloc();
     hwloc_bitmap_only(set, (unsigned)p->cpu[th->who]);
     if (hwloc_set_cpubind(p->t->hw, set, HWLOC_CPUBIND_THREAD | HWLOC_CPUBIND_STRICT) != 0)
@@ -134,8 +132,7 @@ static void *hb_c2c_thread_main(void *arg)
     hwloc_bitmap_free(set);
     /* Both threads learn whether both are pinned before either starts. */
     pthread_barrier_wait(&p->barrier);
-    if (p->bind_err[0] == 0 && p->bind_err[1] == 0)
-        hb_c2c_body(p, th->who);
+    if (p->bind_err[0] == 0 && p->bind_err[1] == 0) hb_c2c_body(p, th->who);
     return NULL;
 }
 
@@ -161,8 +158,7 @@ static int hb_c2c_once(struct hb_c2c_pair *p, uint64_t n, int samples)
     struct hb_c2c_thread th[2] = {{p, 0}, {p, 1}};
     int started = 0;
     for (; started < 2; started++)
-        if ((rc = pthread_create(&tid[started], NULL, hb_c2c_thread_main, &th[started])))
-            break;
+        if ((rc = pthread_create(&tid[started], NULL, hb_c2c_thread_main, &th[started]))) break;
     /* The threads wait for this before they touch the barrier, so a thread whose partner
      * never started can leave instead of waiting for it forever. */
     atomic_store(&p->go, started == 2 ? 1 : -1);
@@ -170,14 +166,12 @@ static int hb_c2c_once(struct hb_c2c_pair *p, uint64_t n, int samples)
         pthread_join(tid[i], NULL);
     if (started < 2) {
         pthread_barrier_destroy(&p->barrier);
-        if (p->kind == HB_C2C_MUTEX)
-            pthread_mutex_destroy(&ld->mutex);
+        if (p->kind == HB_C2C_MUTEX) pthread_mutex_destroy(&ld->mutex);
         hb_err_set("c2c: cannot start a thread for CPU %d: %s", p->cpu[started], strerror(rc));
         return -HB_EENV;
     }
     pthread_barrier_destroy(&p->barrier);
-    if (p->kind == HB_C2C_MUTEX)
-        pthread_mutex_destroy(&ld->mutex);
+    if (p->kind == HB_C2C_MUTEX) pthread_mutex_destroy(&ld->mutex);
     for (int i = 0; i < 2; i++) {
         if (p->bind_err[i] > 0) {
             hb_err_set("c2c: cannot pin a thread to CPU %d: %s", p->cpu[i],
@@ -219,24 +213,21 @@ static int hb_c2c_once(struct hb_c2c_pair *p, uint64_t n, int samples)
  * concurrent studies from the slower thread. */
 static double hb_c2c_sample(const struct hb_c2c_pair *p, int s)
 {
-    if (p->kind == HB_C2C_PINGPONG)
-        return p->t_s[2 * s];
+    if (p->kind == HB_C2C_PINGPONG) return p->t_s[2 * s];
     return p->t_s[2 * s] > p->t_s[2 * s + 1] ? p->t_s[2 * s] : p->t_s[2 * s + 1];
 }
 
 /* Measure kind between CPUs a and b with the memory bound to mem_node: a pilot calibrates
  * the iterations to --min-time, then --reps samples after one warm-up. */
-int hb_c2c_measure(const struct hb_topo *t, const struct hb_options *o,
-                          enum hb_c2c_kind kind, int a, int b, int mem_node,
-                          struct hb_c2c_res *r)
+int hb_c2c_measure(const struct hb_topo *t, const struct hb_options *o, enum hb_c2c_kind kind,
+                   int a, int b, int mem_node, struct hb_c2c_res *r)
 {
     struct hb_buf buf;
-    size_t bytes = kind == HB_C2C_PINGPONG ? 64 : kind == HB_C2C_SPIN || kind == HB_C2C_MUTEX
-                                                       ? sizeof(struct hb_c2c_lockdata)
-                                                       : 2 * HB_C2C_PAD;
+    size_t bytes = kind == HB_C2C_PINGPONG                       ? 64
+                   : kind == HB_C2C_SPIN || kind == HB_C2C_MUTEX ? sizeof(struct hb_c2c_lockdata)
+                                                                 : 2 * HB_C2C_PAD;
     int rc = hb_buf_alloc(t, bytes, HB_POLICY_BIND, &mem_node, 1, HB_PAGES_4K, &buf);
-    if (rc)
-        return rc;
+    if (rc) return rc;
     int samples = o->reps + 1;
     struct hb_c2c_pair p = {.t = t, .kind = kind, .cpu = {a, b}, .mem = buf.ptr};
     p.t_s = calloc((size_t)samples * 2, sizeof(*p.t_s));
@@ -246,15 +237,12 @@ int hb_c2c_measure(const struct hb_topo *t, const struct hb_options *o,
         rc = -ENOMEM;
         goto out;
     }
-    if ((rc = hb_c2c_once(&p, HB_C2C_MIN_ITERS, 1)))
-        goto out;
+    if ((rc = hb_c2c_once(&p, HB_C2C_MIN_ITERS, 1))) goto out;
     double per_iter = hb_c2c_sample(&p, 0) / HB_C2C_MIN_ITERS;
     double want = hb_timer_min_sample(o->min_time_s);
     uint64_t n = per_iter > 0 ? (uint64_t)(want / per_iter) + 1 : HB_C2C_MIN_ITERS;
-    if (n < HB_C2C_MIN_ITERS)
-        n = HB_C2C_MIN_ITERS;
-    if ((rc = hb_c2c_once(&p, n, samples)))
-        goto out;
+    if (n < HB_C2C_MIN_ITERS) n = HB_C2C_MIN_ITERS;
+    if ((rc = hb_c2c_once(&p, n, samples))) goto out;
     for (int s = 1; s < samples; s++)
         kept[s - 1] = hb_c2c_sample(&p, s);
     struct hb_stats st;
@@ -270,4 +258,3 @@ out:
     hb_buf_free(&buf);
     return rc;
 }
-

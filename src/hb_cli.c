@@ -12,10 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const hb_commands[] = {"topo", "bw", "lat", "matrix", "hops", "loaded",
-                                          "run", "policy", "sweep", "c2c", NULL};
+static const char *const hb_commands[] = {"topo", "bw",     "lat",   "matrix", "hops", "loaded",
+                                          "run",  "policy", "sweep", "c2c",    NULL};
 
-const char *hb_options_commands(void) { return "topo, bw, lat, matrix, hops, loaded, run, policy, sweep, c2c, report, compare"; }
+const char *hb_options_commands(void)
+{
+    return "topo, bw, lat, matrix, hops, loaded, run, policy, sweep, c2c, report, compare";
+}
 
 enum {
     OPT_KERNEL = 256,
@@ -220,8 +223,7 @@ static int hb_check_list(const char *opt, const char *text, const char *const *n
     int v = 0, n = 0;
     for (char *w = strtok_r(list, ",", &save); w; w = strtok_r(NULL, ",", &save), n++) {
         int rc = hb_parse_enum(opt, w, names, &v);
-        if (rc)
-            return rc;
+        if (rc) return rc;
     }
     if (n == 0 || text[strlen(text) - 1] == ',' || strstr(text, ",,")) {
         hb_err_set("invalid %s '%s': expected a comma-separated list without empty items", opt,
@@ -244,8 +246,7 @@ static int hb_check_int_list(const char *opt, const char *text)
                        text);
             return -EINVAL;
         }
-        if (*end == '\0')
-            return 0;
+        if (*end == '\0') return 0;
         p = end + 1;
     }
 }
@@ -256,8 +257,7 @@ static void hb_join_argv(int argc, char **argv, char *dst, size_t len)
     dst[0] = '\0';
     for (int i = 0; i < argc && used < len; i++) {
         int n = snprintf(dst + used, len - used, "%s%s", i ? " " : "", argv[i]);
-        if (n < 0)
-            break;
+        if (n < 0) break;
         used += (size_t)n;
     }
 }
@@ -282,16 +282,14 @@ static int hb_option_apply(struct hb_options *o, int c, const char *arg)
         o->policy_set = true;
         return rc;
     case OPT_THREADS:
-        return hb_parse_int("--threads", arg, 1, 4096, "a thread count of at least 1",
-                            &o->threads);
+        return hb_parse_int("--threads", arg, 1, 4096, "a thread count of at least 1", &o->threads);
     case OPT_SIZE:
         return hb_size_parse(arg, &o->size);
     case OPT_MIN_TIME:
         return hb_parse_double("--min-time", arg, 0.0, 3600.0, "seconds between 0 and 3600",
                                &o->min_time_s);
     case OPT_REPS:
-        return hb_parse_int("--reps", arg, 1, 1000, "a repetition count from 1 to 1000",
-                            &o->reps);
+        return hb_parse_int("--reps", arg, 1, 1000, "a repetition count from 1 to 1000", &o->reps);
     case OPT_FORMAT:
         rc = hb_parse_enum("--format", arg, formats, &v);
         o->format = (enum hb_format)v;
@@ -340,20 +338,16 @@ static int hb_option_apply(struct hb_options *o, int c, const char *arg)
         return hb_parse_double("--bg-rate", arg, 0.0, 1000.0,
                                "GB/s per thread from 0 (unpaced) to 1000", &o->bg_rate_GBps);
     case OPT_LEVEL:
-        if ((rc = hb_check_list("--level", arg, hb_bg_level_names + 1)))
-            return rc;
+        if ((rc = hb_check_list("--level", arg, hb_bg_level_names + 1))) return rc;
         return hb_copy_arg("--level", arg, o->levels, sizeof(o->levels));
     case OPT_SUBSCRIPTION:
-        if ((rc = hb_check_list("--subscription", arg, hb_subscription_names)))
-            return rc;
+        if ((rc = hb_check_list("--subscription", arg, hb_subscription_names))) return rc;
         return hb_copy_arg("--subscription", arg, o->subscriptions, sizeof(o->subscriptions));
     case OPT_LOAD_NODES:
-        if ((rc = hb_check_int_list("--load-nodes", arg)))
-            return rc;
+        if ((rc = hb_check_int_list("--load-nodes", arg))) return rc;
         return hb_copy_arg("--load-nodes", arg, o->load_nodes, sizeof(o->load_nodes));
     case OPT_MIX:
-        if ((rc = hb_parse_enum("--mix", arg, hb_mix_names, &v)))
-            return rc;
+        if ((rc = hb_parse_enum("--mix", arg, hb_mix_names, &v))) return rc;
         return hb_copy_arg("--mix", arg, o->mix, sizeof(o->mix));
     case OPT_INTENSITY:
         o->intensity = true;
@@ -367,8 +361,7 @@ static int hb_option_apply(struct hb_options *o, int c, const char *arg)
         return hb_c2c_home_parse(arg, &o->c2c_home);
     case OPT_MODE: {
         static const char *const modes[] = {"rate", "single", NULL};
-        if ((rc = hb_parse_enum("--mode", arg, modes, &v)))
-            return rc;
+        if ((rc = hb_parse_enum("--mode", arg, modes, &v))) return rc;
         return hb_copy_arg("--mode", arg, o->mode, sizeof(o->mode));
     }
     default:
@@ -395,8 +388,7 @@ int hb_options_parse(int argc, char **argv, struct hb_options *o)
     opterr = 0;
     for (;;) {
         int c = getopt_long(argc, argv, ":o:", hb_long_options, NULL);
-        if (c == -1)
-            break;
+        if (c == -1) break;
         /* After a bad option optind is just past it, wherever getopt has moved it. */
         const char *word = argv[optind > 0 ? optind - 1 : 0];
         if (c == '?') {
@@ -416,8 +408,7 @@ int hb_options_parse(int argc, char **argv, struct hb_options *o)
             return 2;
         }
         int rc = hb_option_apply(o, c, optarg);
-        if (rc)
-            return rc == -ERANGE ? -EINVAL : rc;
+        if (rc) return rc == -ERANGE ? -EINVAL : rc;
     }
     /* GNU getopt moved the operands to the end: the first is the command. */
     if (optind < argc) {
@@ -438,8 +429,7 @@ int hb_options_parse(int argc, char **argv, struct hb_options *o)
             return -EINVAL;
         }
         int rc = hb_copy_arg("run FILE", argv[optind++], o->scenario, sizeof(o->scenario));
-        if (rc)
-            return rc;
+        if (rc) return rc;
     }
     if (optind < argc) {
         hb_err_set("unexpected argument '%s'; see hopbench --help", argv[optind]);

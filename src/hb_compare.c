@@ -71,8 +71,7 @@ static int hb_cmp_parse(int argc, char **argv, struct hb_cmp_opts *o)
             hb_err_set("compare: extra argument '%s'; %s", a, hb_compare_usage);
             rc = -EINVAL;
         }
-        if (rc)
-            return rc;
+        if (rc) return rc;
     }
     if (!o->new) {
         hb_err_set("compare needs two result files; %s", hb_compare_usage);
@@ -132,11 +131,9 @@ static json_t *hb_cmp_index(const json_t *records, int with_host)
     json_array_foreach(records, i, rec)
     {
         char key[1024];
-        if (!hb_cmp_usable(rec))
-            continue;
+        if (!hb_cmp_usable(rec)) continue;
         hb_cmp_key(rec, with_host, key, sizeof(key));
-        if (!json_object_get(idx, key))
-            json_object_set(idx, key, rec);
+        if (!json_object_get(idx, key)) json_object_set(idx, key, rec);
     }
     return idx;
 }
@@ -165,8 +162,7 @@ static int hb_cmp_samples(const json_t *rec, double **out)
     json_t *s = json_object_get(rec, "samples_s");
     int n = (int)json_array_size(s);
     *out = calloc((size_t)n + 1, sizeof(**out));
-    if (!*out)
-        return 0;
+    if (!*out) return 0;
     for (int i = 0; i < n; i++)
         (*out)[i] = json_number_value(json_array_get(s, (size_t)i));
     return n;
@@ -183,12 +179,12 @@ static void hb_cmp_print_row(const struct hb_cmp_opts *o, const struct hb_cmp_ro
         printf("%-8s %+8.2f%%  p=%-8.3g %s: %.4g -> %.4g %s\n", r->verdict, r->change_pct, r->p,
                r->key, r->base, r->now, r->unit);
     } else if (o->format == HB_CMP_CSV) {
-        printf("compared,\"%s\",%s,%s,%.6g,%.6g,%.4f,%.6g,%s\n", r->key, r->metric, r->unit, r->base,
-               r->now, r->change_pct, r->p, r->verdict);
+        printf("compared,\"%s\",%s,%s,%.6g,%.6g,%.4f,%.6g,%s\n", r->key, r->metric, r->unit,
+               r->base, r->now, r->change_pct, r->p, r->verdict);
     } else {
-        json_t *j = json_pack("{s:s, s:s, s:s, s:s, s:f, s:f, s:f, s:f, s:s}", "type",
-                              "comparison", "record", r->key, "metric", r->metric, "unit",
-                              r->unit, "base", r->base, "new", r->now, "change_pct",
+        json_t *j = json_pack("{s:s, s:s, s:s, s:s, s:f, s:f, s:f, s:f, s:s}", "type", "comparison",
+                              "record", r->key, "metric", r->metric, "unit", r->unit, "base",
+                              r->base, "new", r->now, "change_pct",
                               round(r->change_pct * 1e4) / 1e4, "p", r->p, "verdict", r->verdict);
         char *s = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
         printf("%s\n", s);
@@ -239,8 +235,7 @@ static int hb_cmp_only(const struct hb_cmp_opts *o, const json_t *mine, const js
     int n = 0;
     json_object_foreach((json_t *)mine, key, rec)
     {
-        if (json_object_get(other, key))
-            continue;
+        if (json_object_get(other, key)) continue;
         n++;
         if (o->format == HB_CMP_TABLE)
             printf("only in %s: %s\n", side, key);
@@ -268,8 +263,7 @@ static int hb_cmp_run(const struct hb_cmp_opts *o, const struct hb_results *b,
     json_object_foreach(ib, key, rec)
     {
         json_t *other = json_object_get(in, key);
-        if (other)
-            bad += hb_cmp_pair(o, key, rec, other, counts);
+        if (other) bad += hb_cmp_pair(o, key, rec, other, counts);
     }
     int only_b = hb_cmp_only(o, ib, in, "base");
     int only_n = hb_cmp_only(o, in, ib, "new");

@@ -14,9 +14,15 @@ void hb_err_set(const char *fmt, ...)
     va_end(ap);
 }
 
-const char *hb_err_msg(void) { return hb_err_buf; }
+const char *hb_err_msg(void)
+{
+    return hb_err_buf;
+}
 
-void hb_err_clear(void) { hb_err_buf[0] = '\0'; }
+void hb_err_clear(void)
+{
+    hb_err_buf[0] = '\0';
+}
 
 int hb_err_exit_code(int neg_errno)
 {

@@ -50,8 +50,7 @@ static int hb_results_line(struct hb_results *r, const char *line, size_t len, i
             json_decref(rec);
             return -EINVAL;
         }
-        if (!r->run)
-            r->run = rec;
+        if (!r->run) r->run = rec;
     }
     json_array_append_new(r->records, rec);
     return 0;
@@ -76,8 +75,7 @@ int hb_results_read(const char *path, struct hb_results *r)
         lineno++;
         int terminated = len > 0 && line[len - 1] == '\n';
         size_t n = (size_t)len - (terminated ? 1 : 0);
-        if (n == 0)
-            continue;
+        if (n == 0) continue;
         rc = hb_results_line(r, line, n, lineno, !terminated);
     }
     free(line);
@@ -86,8 +84,7 @@ int hb_results_read(const char *path, struct hb_results *r)
         hb_err_set("%s: no records; expected hopbench JSON Lines (--format jsonl)", path);
         rc = -EINVAL;
     }
-    if (rc)
-        hb_results_free(r);
+    if (rc) hb_results_free(r);
     return rc;
 }
 

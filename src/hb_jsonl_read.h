@@ -8,8 +8,8 @@
 /* One result file: every record in file order, and the run record when there is one. */
 struct hb_results {
     char path[4096];
-    json_t *records; /* array of objects, each with a string "type" */
-    json_t *run;     /* borrowed from records; NULL when the file has no run record */
+    json_t *records;  /* array of objects, each with a string "type" */
+    json_t *run;      /* borrowed from records; NULL when the file has no run record */
     int skipped_line; /* line number of a truncated last line that was skipped, or 0 */
 };
 

@@ -23,8 +23,7 @@ int hb_knee_find(const double *x, const double *cost, int n, double threshold, d
     int first = n;
     while (first > 0 && cost[first - 1] < threshold)
         first--;
-    if (first == n)
-        return -ENOENT;
+    if (first == n) return -ENOENT;
     *knee = x[first];
     return 0;
 }

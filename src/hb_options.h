@@ -10,10 +10,10 @@
 enum hb_format { HB_FORMAT_TABLE, HB_FORMAT_CSV, HB_FORMAT_JSONL };
 
 struct hb_options {
-    char command[16];      /* "" = default suite */
-    char kernels[256];     /* comma-separated; "" = the command's default */
-    int cpu_node;          /* -1 = the command's default */
-    int mem_node;          /* -1 = the command's default */
+    char command[16];  /* "" = default suite */
+    char kernels[256]; /* comma-separated; "" = the command's default */
+    int cpu_node;      /* -1 = the command's default */
+    int mem_node;      /* -1 = the command's default */
     bool policy_set;
     enum hb_policy policy; /* bw: bind (default), interleave, firsttouch */
     int threads;           /* 0 = every core of the node */
@@ -21,29 +21,29 @@ struct hb_options {
     double min_time_s;
     int reps;
     enum hb_format format;
-    char output[4096];     /* "" = stdout */
+    char output[4096]; /* "" = stdout */
     bool dry_run;
-    char topology[4096];   /* "" = this machine */
+    char topology[4096]; /* "" = this machine */
     uint64_t seed;
     bool quiet;
     bool progress;
     enum hb_pages pages;
-    char simd[16];         /* "" = best for this CPU */
+    char simd[16]; /* "" = best for this CPU */
     bool allow_misplaced;
-    double threshold_pct;  /* matrix: same-class spread flag */
-    bool quick;            /* hops: the representative subset */
-    double tolerance_pct;  /* hops: myth 1 holds while a hop class spreads less */
-    double bg_rate_GBps;   /* hops/run: per-thread rate of level very-high; 0 = unpaced */
-    char levels[64];       /* hops: comma list of low|medium|high|very-high; "" = default */
+    double threshold_pct;   /* matrix: same-class spread flag */
+    bool quick;             /* hops: the representative subset */
+    double tolerance_pct;   /* hops: myth 1 holds while a hop class spreads less */
+    double bg_rate_GBps;    /* hops/run: per-thread rate of level very-high; 0 = unpaced */
+    char levels[64];        /* hops: comma list of low|medium|high|very-high; "" = default */
     char subscriptions[32]; /* hops: comma list of under|high|full; "" = default */
-    char load_nodes[64];   /* loaded: comma list of node numbers; "" = every CPU node */
-    char mix[8];           /* loaded: read | write | 2:1 */
-    char scenario[4096];   /* run: the scenario FILE */
-    bool intensity;        /* policy: the flops-per-byte study instead of the workloads */
-    char mode[8];          /* policy: rate | single; "" = both */
-    uint64_t max_size;     /* sweep: largest working set; 0 = 2 GiB */
-    bool c2c_cores;        /* c2c: the core x core matrix too */
-    int c2c_home;          /* c2c: HB_C2C_HOME_WRITER (default) / _READER, or a node */
+    char load_nodes[64];    /* loaded: comma list of node numbers; "" = every CPU node */
+    char mix[8];            /* loaded: read | write | 2:1 */
+    char scenario[4096];    /* run: the scenario FILE */
+    bool intensity;         /* policy: the flops-per-byte study instead of the workloads */
+    char mode[8];           /* policy: rate | single; "" = both */
+    uint64_t max_size;      /* sweep: largest working set; 0 = 2 GiB */
+    bool c2c_cores;         /* c2c: the core x core matrix too */
+    int c2c_home;           /* c2c: HB_C2C_HOME_WRITER (default) / _READER, or a node */
     char command_line[4096];
 };
 

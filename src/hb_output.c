@@ -20,8 +20,7 @@ struct hb_sink {
 int hb_sink_open(enum hb_format f, const char *path, struct hb_sink **out)
 {
     struct hb_sink *s = calloc(1, sizeof(*s));
-    if (!s)
-        return -ENOMEM;
+    if (!s) return -ENOMEM;
     s->format = f;
     if (!path || !*path) {
         s->f = stdout;
@@ -36,8 +35,7 @@ int hb_sink_open(enum hb_format f, const char *path, struct hb_sink **out)
         hb_err_set("cannot write output file '%s': %s; choose a writable --output path", path,
                    strerror(err));
         free(s);
-        return -(err == ENOENT || err == EACCES || err == EISDIR || err == EROFS ||
-                         err == ENOTDIR
+        return -(err == ENOENT || err == EACCES || err == EISDIR || err == EROFS || err == ENOTDIR
                      ? err
                      : EACCES);
     }
@@ -48,8 +46,7 @@ int hb_sink_open(enum hb_format f, const char *path, struct hb_sink **out)
 /* CSV cell: strings quoted when needed, arrays and objects as compact JSON in quotes. */
 static void hb_csv_cell(FILE *f, json_t *v)
 {
-    if (!v || json_is_null(v))
-        return;
+    if (!v || json_is_null(v)) return;
     if (json_is_string(v)) {
         const char *s = json_string_value(v);
         if (strpbrk(s, ",\"\n") == NULL) {
@@ -58,21 +55,18 @@ static void hb_csv_cell(FILE *f, json_t *v)
         }
         fputc('"', f);
         for (; *s; s++) {
-            if (*s == '"')
-                fputc('"', f);
+            if (*s == '"') fputc('"', f);
             fputc(*s, f);
         }
         fputc('"', f);
         return;
     }
     char *text = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(10));
-    if (!text)
-        return;
+    if (!text) return;
     if (json_is_array(v) || json_is_object(v)) {
         fputc('"', f);
         for (const char *p = text; *p; p++) {
-            if (*p == '"')
-                fputc('"', f);
+            if (*p == '"') fputc('"', f);
             fputc(*p, f);
         }
         fputc('"', f);
@@ -86,8 +80,7 @@ static void hb_csv_cell(FILE *f, json_t *v)
 static void hb_csv_write(struct hb_sink *s, json_t *rec)
 {
     const char *type = json_string_value(json_object_get(rec, "type"));
-    if (!type || (strcmp(type, "measurement") != 0 && strcmp(type, "cell") != 0))
-        return;
+    if (!type || (strcmp(type, "measurement") != 0 && strcmp(type, "cell") != 0)) return;
     if (!s->csv_header_done) {
         for (int i = 0; hb_record_columns[i]; i++)
             fprintf(s->f, "%s%s", i ? "," : "", hb_record_columns[i]);
@@ -95,8 +88,7 @@ static void hb_csv_write(struct hb_sink *s, json_t *rec)
         s->csv_header_done = true;
     }
     for (int i = 0; hb_record_columns[i]; i++) {
-        if (i)
-            fputc(',', s->f);
+        if (i) fputc(',', s->f);
         hb_csv_cell(s->f, json_object_get(rec, hb_record_columns[i]));
     }
     fputc('\n', s->f);
@@ -106,8 +98,7 @@ int hb_sink_write(struct hb_sink *s, json_t *rec)
 {
     switch (s->format) {
     case HB_FORMAT_JSONL:
-        if (json_dumpf(rec, s->f, JSON_COMPACT | JSON_REAL_PRECISION(10)) != 0)
-            return -EIO;
+        if (json_dumpf(rec, s->f, JSON_COMPACT | JSON_REAL_PRECISION(10)) != 0) return -EIO;
         fputc('\n', s->f);
         break;
     case HB_FORMAT_CSV:
@@ -128,11 +119,9 @@ int hb_sink_write(struct hb_sink *s, json_t *rec)
 int hb_sink_close(struct hb_sink *s, bool complete)
 {
     int rc = 0;
-    if (!s)
-        return 0;
+    if (!s) return 0;
     if (s->f != stdout) {
-        if (fclose(s->f) != 0)
-            rc = -errno;
+        if (fclose(s->f) != 0) rc = -errno;
         if (rc == 0 && complete && rename(s->partial, s->path) != 0) {
             rc = -errno;
             hb_err_set("cannot rename '%s' to '%s': %s", s->partial, s->path, strerror(-rc));

@@ -47,12 +47,12 @@ void hb_buf_free(struct hb_buf *b);
 
 /* Where the pages of a touched buffer are. */
 struct hb_pageloc {
-    uint64_t checked;                 /* pages looked at */
-    uint64_t step_bytes;              /* distance between looked-at addresses */
-    uint64_t on_node[HB_MAX_NODES];   /* per node index (not OS index) */
-    uint64_t absent;                  /* not yet faulted in or unknown */
-    double on_target_pct;             /* % of checked pages on the intended node(s) */
-    double share_pct[HB_MAX_NODES];   /* % of checked pages per node index */
+    uint64_t checked;               /* pages looked at */
+    uint64_t step_bytes;            /* distance between looked-at addresses */
+    uint64_t on_node[HB_MAX_NODES]; /* per node index (not OS index) */
+    uint64_t absent;                /* not yet faulted in or unknown */
+    double on_target_pct;           /* % of checked pages on the intended node(s) */
+    double share_pct[HB_MAX_NODES]; /* % of checked pages per node index */
 };
 
 /* Locate pages with move_pages(2): every page (4k/THP), one per 2 MiB for hugetlbfs.

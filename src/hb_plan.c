@@ -12,8 +12,7 @@ int hb_plan_add(struct hb_plan *p, const struct hb_experiment *e)
     if (p->n == p->cap) {
         int cap = p->cap ? p->cap * 2 : 16;
         struct hb_experiment *grown = realloc(p->exps, sizeof(*grown) * (size_t)cap);
-        if (!grown)
-            return -ENOMEM;
+        if (!grown) return -ENOMEM;
         p->exps = grown;
         p->cap = cap;
     }
@@ -35,7 +34,7 @@ void hb_task_describe(const struct hb_topo *t, struct hb_task *task, const char 
     task->distance = (ci >= 0 && mi >= 0) ? hb_topo_distance(t, ci, mi) : 0;
     snprintf(task->access, sizeof(task->access), "%s", access);
     /* 40555 labels name the memory node; interleave and first touch name the policy. */
-    const char *target = task->policy == HB_POLICY_INTERLEAVE ? "i"
+    const char *target = task->policy == HB_POLICY_INTERLEAVE   ? "i"
                          : task->policy == HB_POLICY_FIRSTTOUCH ? "ft"
                                                                 : NULL;
     if (target)

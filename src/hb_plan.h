@@ -26,7 +26,7 @@ struct hb_task {
     int threads;
     char kernel[24];
     enum hb_policy policy;
-    int mem_node;           /* OS index for bind; -1 for interleave / first touch */
+    int mem_node;            /* OS index for bind; -1 for interleave / first touch */
     uint64_t mem_nodes_mask; /* interleave set, bit = OS index */
     enum hb_pages pages;
     uint64_t bytes;      /* working set of the task: all its arrays together */

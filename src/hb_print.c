@@ -16,8 +16,7 @@ int hb_print_topo(const struct hb_topo *t, const struct hb_options *o)
     struct hb_sink *sink = NULL;
     int rc = hb_sink_open(o->format == HB_FORMAT_TABLE ? HB_FORMAT_TABLE : HB_FORMAT_JSONL,
                           o->output, &sink);
-    if (rc == 0)
-        rc = hb_sink_write(sink, rec);
+    if (rc == 0) rc = hb_sink_write(sink, rec);
     if (rc == 0 && o->format == HB_FORMAT_TABLE && !o->output[0])
         printf("one rank per NUMA node:\n  %s\n  %s\n", mpirun, srun);
     json_decref(rec);
@@ -36,16 +35,14 @@ int hb_print_plan(const struct hb_plan *plan, const struct hb_options *o)
             const struct hb_task *task = &e->tasks[k];
             json_t *set = json_array();
             for (int b = 0; b < 64; b++)
-                if ((task->mem_nodes_mask >> b) & 1)
-                    json_array_append_new(set, json_integer(b));
+                if ((task->mem_nodes_mask >> b) & 1) json_array_append_new(set, json_integer(b));
             json_array_append_new(
                 tasks,
                 json_pack("{s:s, s:i, s:i, s:i, s:s, s:s, s:o, s:s, s:o, s:o, s:o, s:I, s:s, "
                           "s:s, s:f}",
                           "role", task->role == HB_ROLE_FG ? "foreground" : "background",
-                          "cpu_node", task->cpu_node, "first_thread", task->first_thread,
-                          "threads", task->threads, "kernel", task->kernel, "access",
-                          task->access, "mem_node",
+                          "cpu_node", task->cpu_node, "first_thread", task->first_thread, "threads",
+                          task->threads, "kernel", task->kernel, "access", task->access, "mem_node",
                           task->mem_node >= 0 ? json_integer(task->mem_node) : json_null(),
                           "policy", hb_policy_name(task->policy), "mem_nodes", set, "hops",
                           task->hops >= 0 ? json_integer(task->hops) : json_null(), "distance",
@@ -53,19 +50,16 @@ int hb_print_plan(const struct hb_plan *plan, const struct hb_options *o)
                           "bytes", (json_int_t)task->bytes, "pages", hb_pages_name(task->pages),
                           "label", task->label, "bg_rate_GBps", task->bg_rate_GBps));
             json_t *tr = json_array_get(tasks, json_array_size(tasks) - 1);
-            if (task->param != 0.0)
-                json_object_set_new(tr, "param", json_real(task->param));
-            if (task->touch_master)
-                json_object_set_new(tr, "touch", json_string("master"));
+            if (task->param != 0.0) json_object_set_new(tr, "param", json_real(task->param));
+            if (task->touch_master) json_object_set_new(tr, "touch", json_string("master"));
         }
-        json_t *rec = json_pack("{s:s, s:s, s:s, s:s, s:s, s:i, s:o}", "type", "experiment",
-                                "suite", e->suite, "name", e->name, "label",
-                                e->ntasks ? e->tasks[0].label : "", "metric", e->metric, "reps",
-                                e->reps, "tasks", tasks);
+        json_t *rec =
+            json_pack("{s:s, s:s, s:s, s:s, s:s, s:i, s:o}", "type", "experiment", "suite",
+                      e->suite, "name", e->name, "label", e->ntasks ? e->tasks[0].label : "",
+                      "metric", e->metric, "reps", e->reps, "tasks", tasks);
         /* The suite's own keys (workload, policy, mode...) as the records will carry them. */
         json_t *extra = e->extra[0] ? json_loads(e->extra, 0, NULL) : NULL;
-        if (json_is_object(extra))
-            json_object_update(rec, extra);
+        if (json_is_object(extra)) json_object_update(rec, extra);
         json_decref(extra);
         rc = hb_sink_write(sink, rec);
         json_decref(rec);

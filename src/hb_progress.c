@@ -15,8 +15,7 @@ struct hb_progress {
 struct hb_progress *hb_progress_new(bool quiet, bool forced)
 {
     bool tty = isatty(STDERR_FILENO);
-    if (quiet || !(tty || forced))
-        return NULL;
+    if (quiet || !(tty || forced)) return NULL;
     struct hb_progress *p = calloc(1, sizeof(*p));
     if (p) {
         p->tty = tty;
@@ -27,15 +26,13 @@ struct hb_progress *hb_progress_new(bool quiet, bool forced)
 
 void hb_progress_step(struct hb_progress *p, int i, int n, const char *what)
 {
-    if (!p)
-        return;
+    if (!p) return;
     double spent = hb_now() - p->t0;
     double left = i > 0 ? spent / i * (n - i) : 0.0;
     /* On a terminal the line is rewritten; elsewhere (--progress into a log) one per step. */
     fprintf(stderr, "%s[%d/%d] %s, %.0f s elapsed", p->tty ? "\r\033[K" : "", i + 1, n, what,
             spent);
-    if (i > 0)
-        fprintf(stderr, ", about %.0f s left", left);
+    if (i > 0) fprintf(stderr, ", about %.0f s left", left);
     fputs(p->tty ? "" : "\n", stderr);
     fflush(stderr);
     p->shown = p->tty;

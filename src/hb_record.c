@@ -7,28 +7,69 @@
 #include <string.h>
 
 const char *const hb_record_columns[] = {
-    "type", "suite", "experiment", "label", "host", "rank", "metric", "kernel", "access",
-    "role", "cpu_node", "mem_node", "policy", "mem_nodes", "hops", "distance", "threads",
-    "thread_cpus", "threads_on_node", "bytes", "array_bytes", "pages", "pages_on_target_pct",
-    "pages_share_pct", "reps", "sweeps_per_sample", "samples_s", "t_min_s", "t_median_s",
-    "t_p95_s", "t_max_s", "t_mean_s", "t_cv", "lat_ns_median", "lat_ns_min", "bw_GBps_best",
-    "bw_GBps_median", "bw_GBps_achieved", "relative", "value", "unit", "measured_class",
-    "fg_start_s", "fg_end_s", "background", "bg_overlap", "simd", "elapsed_s", "status", "note",
+    "type",
+    "suite",
+    "experiment",
+    "label",
+    "host",
+    "rank",
+    "metric",
+    "kernel",
+    "access",
+    "role",
+    "cpu_node",
+    "mem_node",
+    "policy",
+    "mem_nodes",
+    "hops",
+    "distance",
+    "threads",
+    "thread_cpus",
+    "threads_on_node",
+    "bytes",
+    "array_bytes",
+    "pages",
+    "pages_on_target_pct",
+    "pages_share_pct",
+    "reps",
+    "sweeps_per_sample",
+    "samples_s",
+    "t_min_s",
+    "t_median_s",
+    "t_p95_s",
+    "t_max_s",
+    "t_mean_s",
+    "t_cv",
+    "lat_ns_median",
+    "lat_ns_min",
+    "bw_GBps_best",
+    "bw_GBps_median",
+    "bw_GBps_achieved",
+    "relative",
+    "value",
+    "unit",
+    "measured_class",
+    "fg_start_s",
+    "fg_end_s",
+    "background",
+    "bg_overlap",
+    "simd",
+    "elapsed_s",
+    "status",
+    "note",
     NULL,
 };
 
 static json_t *hb_json_or_null(int ok, json_t *v)
 {
-    if (ok)
-        return v;
+    if (ok) return v;
     json_decref(v);
     return json_null();
 }
 
 json_t *hb_record_int_matrix(const struct hb_topo *t, const int *m)
 {
-    if (!m)
-        return json_null();
+    if (!m) return json_null();
     json_t *rows = json_array();
     for (int i = 0; i < t->nnodes; i++) {
         json_t *row = json_array();
@@ -41,8 +82,7 @@ json_t *hb_record_int_matrix(const struct hb_topo *t, const int *m)
 
 static json_t *hb_record_distances(const struct hb_topo *t)
 {
-    if (!t->distances)
-        return json_null();
+    if (!t->distances) return json_null();
     json_t *rows = json_array();
     for (int i = 0; i < t->nnodes; i++) {
         json_t *row = json_array();
@@ -62,8 +102,8 @@ json_t *hb_record_topology(const struct hb_topo *t)
         for (int c = 0; c < n->ncpus; c++)
             json_array_append_new(cpus, json_integer(n->cpus[c]));
         json_array_append_new(
-            nodes, json_pack("{s:i, s:o, s:i, s:I, s:I, s:b, s:b}", "os_index", n->os_index,
-                             "cpus", cpus, "cores", n->ncores, "mem_bytes", (json_int_t)n->mem_bytes,
+            nodes, json_pack("{s:i, s:o, s:i, s:I, s:I, s:b, s:b}", "os_index", n->os_index, "cpus",
+                             cpus, "cores", n->ncores, "mem_bytes", (json_int_t)n->mem_bytes,
                              "mem_free_bytes", (json_int_t)n->mem_free_bytes, "has_cpus",
                              n->has_cpus, "has_memory", n->has_memory));
     }
@@ -72,9 +112,8 @@ json_t *hb_record_topology(const struct hb_topo *t)
                      hb_record_int_matrix(t, t->hop_class), "hop_classes", t->nclasses);
 }
 
-static json_t *hb_record_background(const struct hb_experiment *e,
-                                    const struct hb_task_result *all, const double span[2],
-                                    double *overlap)
+static json_t *hb_record_background(const struct hb_experiment *e, const struct hb_task_result *all,
+                                    const double span[2], double *overlap)
 {
     json_t *list = json_array();
     double fg_len = span[1] - span[0];
@@ -82,23 +121,21 @@ static json_t *hb_record_background(const struct hb_experiment *e,
     for (int i = 0; i < e->ntasks; i++) {
         const struct hb_task *bt = &e->tasks[i];
         const struct hb_task_result *br = &all[i];
-        if (bt->role != HB_ROLE_BG || !br->ran)
-            continue;
+        if (bt->role != HB_ROLE_BG || !br->ran) continue;
         double len = br->t_end - br->t_start;
         double achieved = len > 0.0 ? br->bg_bytes / len / 1e9 : 0.0;
         double lo = br->t_start > span[0] ? br->t_start : span[0];
         double hi = br->t_end < span[1] ? br->t_end : span[1];
         double cover = fg_len > 0.0 ? (hi - lo) / fg_len : 0.0;
         cover = cover < 0.0 ? 0.0 : cover;
-        if (cover < *overlap)
-            *overlap = cover;
+        if (cover < *overlap) *overlap = cover;
         json_array_append_new(
-            list, json_pack("{s:i, s:i, s:s, s:o, s:f, s:f, s:f, s:f, s:f}", "cpu_node",
-                            bt->cpu_node, "threads", bt->threads, "kernel", bt->kernel,
-                            "mem_node", hb_json_or_null(bt->mem_node >= 0, json_integer(bt->mem_node)),
-                            "target_GBps", bt->bg_rate_GBps * bt->threads, "achieved_GBps",
-                            achieved, "start_s", br->t_start, "end_s", br->t_end, "coverage",
-                            cover));
+            list,
+            json_pack("{s:i, s:i, s:s, s:o, s:f, s:f, s:f, s:f, s:f}", "cpu_node", bt->cpu_node,
+                      "threads", bt->threads, "kernel", bt->kernel, "mem_node",
+                      hb_json_or_null(bt->mem_node >= 0, json_integer(bt->mem_node)), "target_GBps",
+                      bt->bg_rate_GBps * bt->threads, "achieved_GBps", achieved, "start_s",
+                      br->t_start, "end_s", br->t_end, "coverage", cover));
     }
     return list;
 }
@@ -107,8 +144,7 @@ static json_t *hb_record_placement(const struct hb_topo *t, const struct hb_task
 {
     json_t *share = json_object();
     for (int n = 0; n < t->nnodes; n++) {
-        if (!r->pages.on_node[n])
-            continue;
+        if (!r->pages.on_node[n]) continue;
         char key[16];
         snprintf(key, sizeof(key), "%d", t->nodes[n].os_index);
         json_object_set_new(share, key, json_real(round(r->pages.share_pct[n] * 100.0) / 100.0));
@@ -134,18 +170,19 @@ json_t *hb_record_measurement(const struct hb_topo *t, const struct hb_experimen
     json_object_set_new(rec, "access", json_string(task->access));
     json_object_set_new(rec, "role", json_string(fg ? "foreground" : "background"));
     json_object_set_new(rec, "cpu_node", json_integer(task->cpu_node));
-    json_object_set_new(rec, "mem_node", hb_json_or_null(task->policy == HB_POLICY_BIND,
-                                                         json_integer(task->mem_node)));
+    json_object_set_new(
+        rec, "mem_node",
+        hb_json_or_null(task->policy == HB_POLICY_BIND, json_integer(task->mem_node)));
     json_object_set_new(rec, "policy", json_string(hb_policy_name(task->policy)));
     json_t *set = json_array();
     for (int b = 0; b < 64; b++)
-        if (task->policy == HB_POLICY_BIND ? b == task->mem_node
-                                           : (task->mem_nodes_mask >> b) & 1)
+        if (task->policy == HB_POLICY_BIND ? b == task->mem_node : (task->mem_nodes_mask >> b) & 1)
             json_array_append_new(set, json_integer(b));
     json_object_set_new(rec, "mem_nodes", set);
     json_object_set_new(rec, "hops", hb_json_or_null(task->hops >= 0, json_integer(task->hops)));
-    json_object_set_new(rec, "distance", hb_json_or_null(task->distance > 0,
-                                                         json_integer((json_int_t)task->distance)));
+    json_object_set_new(
+        rec, "distance",
+        hb_json_or_null(task->distance > 0, json_integer((json_int_t)task->distance)));
     json_object_set_new(rec, "threads", json_integer(task->threads));
     json_t *cpus = json_array();
     for (int j = 0; j < task->threads && j < HB_MAX_TEAM; j++)
@@ -186,7 +223,8 @@ json_t *hb_record_measurement(const struct hb_topo *t, const struct hb_experimen
     }
     if (!fg) {
         double len = r->t_end - r->t_start;
-        json_object_set_new(rec, "bw_GBps_achieved", json_real(len > 0 ? r->bg_bytes / len / 1e9 : 0));
+        json_object_set_new(rec, "bw_GBps_achieved",
+                            json_real(len > 0 ? r->bg_bytes / len / 1e9 : 0));
     }
     json_object_set_new(rec, "relative", json_null());
     if (fg) {
@@ -200,7 +238,10 @@ json_t *hb_record_measurement(const struct hb_topo *t, const struct hb_experimen
     }
     json_object_set_new(rec, "simd", json_string(o->simd));
     json_object_set_new(rec, "elapsed_s", json_real(r->elapsed_s));
-    json_object_set_new(rec, "status", json_string(!r->ran ? "skipped" : r->status ? "failed" : "ok"));
+    json_object_set_new(rec, "status",
+                        json_string(!r->ran     ? "skipped"
+                                    : r->status ? "failed"
+                                                : "ok"));
     json_object_set_new(rec, "note", json_string(r->note));
     /* Every column in CSV's order, null where it does not apply, so JSON Lines and CSV carry
      * the same keys in the same order; suite keys (case, pair, bg_level...) come last, as the
@@ -212,8 +253,7 @@ json_t *hb_record_measurement(const struct hb_topo *t, const struct hb_experimen
     }
     json_decref(rec);
     json_t *extra = e->extra[0] ? json_loads(e->extra, 0, NULL) : NULL;
-    if (json_is_object(extra))
-        json_object_update(ordered, extra);
+    if (json_is_object(extra)) json_object_update(ordered, extra);
     json_decref(extra);
     return ordered;
 }

@@ -15,10 +15,8 @@ static json_t *hb_read_line(const char *path)
 {
     char buf[256] = "";
     FILE *f = fopen(path, "r");
-    if (!f)
-        return json_string("unknown");
-    if (!fgets(buf, sizeof(buf), f))
-        buf[0] = '\0';
+    if (!f) return json_string("unknown");
+    if (!fgets(buf, sizeof(buf), f)) buf[0] = '\0';
     fclose(f);
     buf[strcspn(buf, "\n")] = '\0';
     return json_string(buf[0] ? buf : "unknown");
@@ -53,19 +51,19 @@ json_t *hb_record_run(const struct hb_topo *t, const struct hb_options *o, const
     json_object_set_new(rec, "versions",
                         json_pack("{s:s, s:s, s:s}", "hwloc", hwloc_version, "compiler",
                                   "gcc " __VERSION__, "jansson", JANSSON_VERSION));
-    json_object_set_new(rec, "build", json_pack("{s:s, s:s}", "type", HB_BUILD_TYPE, "c_flags",
-                                                HB_C_FLAGS));
+    json_object_set_new(rec, "build",
+                        json_pack("{s:s, s:s}", "type", HB_BUILD_TYPE, "c_flags", HB_C_FLAGS));
     json_object_set_new(rec, "simd", json_string(simd));
     json_object_set_new(rec, "omp",
                         json_pack("{s:o, s:o, s:o, s:b}", "places", hb_env_or_null("OMP_PLACES"),
                                   "proc_bind", hb_env_or_null("OMP_PROC_BIND"), "num_threads",
                                   hb_env_or_null("OMP_NUM_THREADS"), "set_by_hopbench",
                                   getenv("HOPBENCH_OMP_DEFAULTS") != NULL));
-    json_object_set_new(
-        rec, "thp",
-        json_pack("{s:o, s:o}", "enabled",
-                  hb_read_line("/sys/kernel/mm/transparent_hugepage/enabled"), "defrag",
-                  hb_read_line("/sys/kernel/mm/transparent_hugepage/defrag")));
+    json_object_set_new(rec, "thp",
+                        json_pack("{s:o, s:o}", "enabled",
+                                  hb_read_line("/sys/kernel/mm/transparent_hugepage/enabled"),
+                                  "defrag",
+                                  hb_read_line("/sys/kernel/mm/transparent_hugepage/defrag")));
     json_object_set_new(rec, "numa_balancing", hb_read_line("/proc/sys/kernel/numa_balancing"));
     json_t *topo = hb_record_topology(t);
     json_object_del(topo, "type");
@@ -78,8 +76,7 @@ json_t *hb_record_run(const struct hb_topo *t, const struct hb_options *o, const
     /* Per-level cache sizes of the CPU node measured: the report marks them on sweeps. */
     int ci = hb_topo_node_index(t, o->cpu_node);
     for (int i = 0; ci < 0 && i < t->nnodes; i++)
-        if (t->nodes[i].has_cpus)
-            ci = i;
+        if (t->nodes[i].has_cpus) ci = i;
     uint64_t levels[4];
     if (hb_topo_cache_sizes(t, ci, levels) > 0) {
         json_t *caches = json_array();
@@ -89,7 +86,8 @@ json_t *hb_record_run(const struct hb_topo *t, const struct hb_options *o, const
                                                         (json_int_t)levels[l]));
         json_object_set_new(rec, "caches", caches);
     }
-    json_object_set_new(rec, "timer", json_pack("{s:s, s:f}", "clock", "CLOCK_MONOTONIC",
-                                                "granularity_s", hb_timer_granularity()));
+    json_object_set_new(rec, "timer",
+                        json_pack("{s:s, s:f}", "clock", "CLOCK_MONOTONIC", "granularity_s",
+                                  hb_timer_granularity()));
     return rec;
 }

@@ -34,8 +34,7 @@ int hb_report_has(const struct hb_results *in, int nin, const char *type, const 
     for (int i = 0; i < nin; i++) {
         size_t k;
         json_t *rec;
-        json_array_foreach(in[i].records, k, rec) if (hb_report_is(rec, type, suite, key))
-            return 1;
+        json_array_foreach(in[i].records, k, rec) if (hb_report_is(rec, type, suite, key)) return 1;
     }
     return 0;
 }
@@ -106,8 +105,7 @@ int hb_report_main(int argc, char **argv)
     const char *out = NULL;
     int nin = 0, rc = 0;
     struct hb_results *in = calloc((size_t)argc, sizeof(*in));
-    if (!in)
-        return HB_EXIT_ENV;
+    if (!in) return HB_EXIT_ENV;
     for (int i = 1; i < argc && rc == 0; i++) {
         if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0) {
             out = i + 1 < argc ? argv[++i] : NULL;
@@ -138,10 +136,8 @@ int hb_report_main(int argc, char **argv)
         snprintf(partial, sizeof(partial), "%s.partial", out);
         FILE *f = fopen(partial, "w");
         int wrc = f ? hb_report_write(f, in, nin) : -errno;
-        if (f && fclose(f) != 0 && wrc == 0)
-            wrc = -errno;
-        if (wrc == 0 && rename(partial, out) != 0)
-            wrc = -errno;
+        if (f && fclose(f) != 0 && wrc == 0) wrc = -errno;
+        if (wrc == 0 && rename(partial, out) != 0) wrc = -errno;
         if (wrc) {
             hb_err_set("cannot write %s: %s", out, strerror(-wrc));
             remove(partial);
@@ -150,8 +146,7 @@ int hb_report_main(int argc, char **argv)
     } else {
         code = HB_EXIT_USAGE;
     }
-    if (code)
-        fprintf(stderr, "hopbench: %s\n", hb_err_msg());
+    if (code) fprintf(stderr, "hopbench: %s\n", hb_err_msg());
     for (int i = 0; i < nin; i++)
         hb_results_free(&in[i]);
     free(in);

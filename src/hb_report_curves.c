@@ -13,15 +13,13 @@ static const char *const hb_bg_order[] = {"idle", "low", "medium", "high", "very
 static int hb_bg_rank(const char *bg)
 {
     for (int i = 0; hb_bg_order[i]; i++)
-        if (strcmp(hb_bg_order[i], bg) == 0)
-            return i;
+        if (strcmp(hb_bg_order[i], bg) == 0) return i;
     return 99;
 }
 
 void hb_report_hops(FILE *f, const struct hb_results *in, int nin)
 {
-    if (!hb_report_has(in, nin, "measurement", NULL, "pct_of_local_read"))
-        return;
+    if (!hb_report_has(in, nin, "measurement", NULL, "pct_of_local_read")) return;
     fputs("<section id=\"hops\"><h2>Hop study (% of local read, 0.0.r.0 = 100)</h2>"
           "<div class=\"row\">\n",
           f);
@@ -39,11 +37,9 @@ void hb_report_hops(FILE *f, const struct hb_results *in, int nin)
             json_t *m;
             json_array_foreach(in[i].records, k, m)
             {
-                if (!hb_report_is(m, "measurement", NULL, "pct_of_local_read"))
-                    continue;
+                if (!hb_report_is(m, "measurement", NULL, "pct_of_local_read")) continue;
                 const char *bg = hb_rec_str(m, "bg_level", "idle");
-                if (hb_bg_rank(bg) != lvl)
-                    continue;
+                if (hb_bg_rank(bg) != lvl) continue;
                 src[nb] = m;
                 bars[nb++] = (struct hb_bar){bg, hb_rec_str(m, "label", "?"),
                                              hb_rec_str(m, "case", "single"),
@@ -59,8 +55,8 @@ void hb_report_hops(FILE *f, const struct hb_results *in, int nin)
                   f);
             for (size_t b = 0; b < nb; b++) {
                 fputs("<tr>", f);
-                static const char *const keys[] = {"bg_level", "case", "label", "pair", "host",
-                                                   "pct_of_local_read"};
+                static const char *const keys[] = {"bg_level", "case", "label",
+                                                   "pair",     "host", "pct_of_local_read"};
                 for (int c = 0; c < 6; c++)
                     hb_report_cell(f, json_object_get(src[b], keys[c]));
                 fputs("</tr>\n", f);
@@ -87,8 +83,7 @@ static int hb_pt_cmp(const void *a, const void *b)
 
 static void hb_curves_add(struct hb_curveset *cs, const char *name, double x, double y)
 {
-    if (!cs->groups)
-        cs->groups = json_object();
+    if (!cs->groups) cs->groups = json_object();
     json_t *pts = json_object_get(cs->groups, name);
     if (!pts) {
         pts = json_array();
@@ -107,8 +102,7 @@ static void hb_curves_build(struct hb_curveset *cs)
     int k = 0;
     json_object_foreach(cs->groups, name, pts)
     {
-        if (!cs->s)
-            break;
+        if (!cs->s) break;
         size_t n = json_array_size(pts);
         double *xy = calloc(2 * n + 2, sizeof(*xy));
         struct hb_series *s = &cs->s[k++];
@@ -145,11 +139,9 @@ static void hb_curves_free(struct hb_curveset *cs)
 }
 
 /* The numbers behind a curve figure. */
-static void hb_curves_table(FILE *f, const struct hb_curveset *cs, const char *xl,
-                            const char *yl)
+static void hb_curves_table(FILE *f, const struct hb_curveset *cs, const char *xl, const char *yl)
 {
-    fprintf(f, "<table class=\"numbers\"><tr><th>series</th><th>%s</th><th>%s</th></tr>\n", xl,
-            yl);
+    fprintf(f, "<table class=\"numbers\"><tr><th>series</th><th>%s</th><th>%s</th></tr>\n", xl, yl);
     for (int k = 0; k < cs->n; k++)
         for (int i = 0; i < cs->s[k].n; i++) {
             fputs("<tr><td>", f);
@@ -188,8 +180,7 @@ static void hb_series_name(char *buf, size_t len, const json_t *m, const char *e
 
 void hb_report_loaded(FILE *f, const struct hb_results *in, int nin)
 {
-    if (!hb_report_has(in, nin, "measurement", "loaded", "total_GBps"))
-        return;
+    if (!hb_report_has(in, nin, "measurement", "loaded", "total_GBps")) return;
     fputs("<section id=\"loaded\"><h2>Loaded latency</h2><div class=\"row\">\n", f);
     for (int i = 0; i < nin; i++) {
         struct hb_curveset cs = {0};
@@ -205,8 +196,7 @@ void hb_report_loaded(FILE *f, const struct hb_results *in, int nin)
             hb_curves_add(&cs, name, hb_rec_num(m, "total_GBps", 0),
                           hb_rec_num(m, "lat_ns_median", 0));
         }
-        if (!cs.groups)
-            continue;
+        if (!cs.groups) continue;
         hb_curves_build(&cs);
         struct hb_mark marks[16];
         char labels[16][96];
@@ -230,8 +220,7 @@ static int hb_cache_marks(const json_t *run, struct hb_mark *marks, int max, cha
     json_t *c;
     json_array_foreach(json_object_get(run, "caches"), k, c)
     {
-        if (n >= max)
-            break;
+        if (n >= max) break;
         snprintf(labels[n], 96, "L%lld %.4g MiB", (long long)hb_rec_num(c, "level", 0),
                  hb_rec_num(c, "bytes", 0) / 1048576.0);
         marks[n] = (struct hb_mark){hb_rec_num(c, "bytes", 0), labels[n]};
@@ -247,8 +236,7 @@ static int hb_cache_marks(const json_t *run, struct hb_mark *marks, int max, cha
 
 void hb_report_sweep(FILE *f, const struct hb_results *in, int nin)
 {
-    if (!hb_report_has(in, nin, "measurement", "sweep", "ws_bytes"))
-        return;
+    if (!hb_report_has(in, nin, "measurement", "sweep", "ws_bytes")) return;
     fputs("<section id=\"sweep\"><h2>Working-set sweep</h2><div class=\"row\">\n", f);
     static const char *const metrics[] = {"latency", "bandwidth"};
     static const char *const ykeys[] = {"lat_ns_median", "bw_GBps_best"};
@@ -265,17 +253,17 @@ void hb_report_sweep(FILE *f, const struct hb_results *in, int nin)
                     continue;
                 char name[200];
                 hb_series_name(name, sizeof(name), m, NULL);
-                hb_curves_add(&cs, name, hb_rec_num(m, "ws_bytes", 0),
-                              hb_rec_num(m, ykeys[mi], 0));
+                hb_curves_add(&cs, name, hb_rec_num(m, "ws_bytes", 0), hb_rec_num(m, ykeys[mi], 0));
             }
-            if (!cs.groups)
-                continue;
+            if (!cs.groups) continue;
             hb_curves_build(&cs);
             struct hb_mark marks[8];
             char labels[8][96];
             int nm = hb_cache_marks(in[i].run, marks, 8, labels);
             fputs("<div class=\"panel\">", f);
-            hb_report_caption(f, &in[i], mi == 0 ? "latency vs working set" : "memcpy / bandwidth vs working set");
+            hb_report_caption(f, &in[i],
+                              mi == 0 ? "latency vs working set"
+                                      : "memcpy / bandwidth vs working set");
             hb_svg_lines(f, cs.s, cs.n, 1, 1, marks, nm, "working set (bytes)",
                          mi == 0 ? "latency (ns)" : "bandwidth (GB/s)");
             hb_curves_table(f, &cs, "ws_bytes", ykeys[mi]);
@@ -301,16 +289,17 @@ static void hb_policy_table(FILE *f, const json_t *records)
             json_object_get(m, "intensity"))
             continue;
         double worst = 0.0, t = hb_rec_num(m, "t_median_s", 0);
-        json_array_foreach(records, j, o) if (
-            hb_report_is(o, "measurement", "policy", "workload") &&
-            !json_object_get(o, "intensity") &&
-            strcmp(hb_rec_str(o, "workload", ""), hb_rec_str(m, "workload", "")) == 0 &&
-            strcmp(hb_rec_str(o, "mode", ""), hb_rec_str(m, "mode", "")) == 0 &&
-            strcmp(hb_rec_str(o, "host", ""), hb_rec_str(m, "host", "")) == 0) worst =
+        json_array_foreach(
+            records, j,
+            o) if (hb_report_is(o, "measurement", "policy", "workload") &&
+                   !json_object_get(o, "intensity") &&
+                   strcmp(hb_rec_str(o, "workload", ""), hb_rec_str(m, "workload", "")) == 0 &&
+                   strcmp(hb_rec_str(o, "mode", ""), hb_rec_str(m, "mode", "")) == 0 &&
+                   strcmp(hb_rec_str(o, "host", ""), hb_rec_str(m, "host", "")) == 0) worst =
             fmax(worst, hb_rec_num(o, "t_median_s", 0));
         fputs("<tr>", f);
-        static const char *const keys[] = {"workload", "mode", "policy", "host", "t_median_s",
-                                           "bw_GBps_best"};
+        static const char *const keys[] = {"workload", "mode",       "policy",
+                                           "host",     "t_median_s", "bw_GBps_best"};
         for (int c = 0; c < 6; c++)
             hb_report_cell(f, json_object_get(m, keys[c]));
         if (t > 0)
@@ -323,8 +312,7 @@ static void hb_policy_table(FILE *f, const json_t *records)
 
 void hb_report_policy(FILE *f, const struct hb_results *in, int nin)
 {
-    if (!hb_report_has(in, nin, "measurement", "policy", NULL))
-        return;
+    if (!hb_report_has(in, nin, "measurement", "policy", NULL)) return;
     fputs("<section id=\"policy\"><h2>Placement policy</h2><div class=\"row\">\n", f);
     for (int i = 0; i < nin; i++) {
         fputs("<div class=\"panel\">", f);

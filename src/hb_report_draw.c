@@ -50,8 +50,9 @@ void hb_svg_heatmap(FILE *f, const json_t *rows, const json_t *cols, const json_
                 hi = fmax(hi, json_number_value(v));
             }
         }
-    fprintf(f, "<svg class=\"fig heatmap\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
-               "height=\"%d\" role=\"img\">\n",
+    fprintf(f,
+            "<svg class=\"fig heatmap\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+            "height=\"%d\" role=\"img\">\n",
             left + nc * cw + 10, top + nr * ch + 10);
     fprintf(f, "<text x=\"%d\" y=\"14\" class=\"axis\">memory node &#8594; (%s)</text>\n", left,
             unit);
@@ -84,7 +85,8 @@ void hb_svg_heatmap(FILE *f, const json_t *rows, const json_t *cols, const json_
                     flag ? " flagged" : "", x, y, cw - 2, ch - 2, (int)(235 - 110 * t),
                     (int)(245 - 90 * t), kind, (long long)row, (long long)col, val,
                     flag ? " stroke=\"#d00\" stroke-width=\"3\"" : "");
-            fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"val\" text-anchor=\"middle\">%.4g%s</text>\n",
+            fprintf(f,
+                    "<text x=\"%d\" y=\"%d\" class=\"val\" text-anchor=\"middle\">%.4g%s</text>\n",
                     x + cw / 2, y + ch / 2 + 4, val, flag ? " !" : "");
         }
     }
@@ -94,8 +96,7 @@ void hb_svg_heatmap(FILE *f, const json_t *rows, const json_t *cols, const json_
 static int hb_index_of(const char **names, int n, const char *s)
 {
     for (int i = 0; i < n; i++)
-        if (strcmp(names[i], s) == 0)
-            return i;
+        if (strcmp(names[i], s) == 0) return i;
     return -1;
 }
 
@@ -115,8 +116,9 @@ void hb_svg_bars(FILE *f, const struct hb_bar *bars, int n, const char *ylabel)
     for (int i = 0; i < n; i++)
         groups += i == 0 || strcmp(bars[i].group, bars[i - 1].group) != 0;
     int width = left + n * bw + groups * gap + 20;
-    fprintf(f, "<svg class=\"fig bars\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
-               "height=\"%d\" role=\"img\">\n",
+    fprintf(f,
+            "<svg class=\"fig bars\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+            "height=\"%d\" role=\"img\">\n",
             width, top + h + 70);
     fprintf(f, "<text x=\"4\" y=\"16\" class=\"axis\">");
     hb_html_esc(f, ylabel);
@@ -133,8 +135,9 @@ void hb_svg_bars(FILE *f, const struct hb_bar *bars, int n, const char *ylabel)
         }
         int si = hb_index_of(series, ns, bars[i].series);
         double bh = bars[i].value / hi * h;
-        fprintf(f, "<rect class=\"bar\" x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" "
-                   "fill=\"%s\" data-group=\"",
+        fprintf(f,
+                "<rect class=\"bar\" x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" "
+                "fill=\"%s\" data-group=\"",
                 x, top + h - bh, bw - 4, bh, hb_colors[si < 0 ? 0 : si]);
         hb_html_esc(f, bars[i].group);
         fputs("\" data-label=\"", f);
@@ -166,14 +169,12 @@ static double hb_tr(double v, int logv)
 }
 
 void hb_svg_lines(FILE *f, const struct hb_series *s, int ns, int logx, int logy,
-                  const struct hb_mark *marks, int nmarks, const char *xlabel,
-                  const char *ylabel)
+                  const struct hb_mark *marks, int nmarks, const char *xlabel, const char *ylabel)
 {
     double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
     for (int k = 0; k < ns; k++)
         for (int i = 0; i < s[k].n; i++) {
-            if ((logx && s[k].x[i] <= 0) || (logy && s[k].y[i] <= 0))
-                continue;
+            if ((logx && s[k].x[i] <= 0) || (logy && s[k].y[i] <= 0)) continue;
             x0 = fmin(x0, hb_tr(s[k].x[i], logx));
             x1 = fmax(x1, hb_tr(s[k].x[i], logx));
             y0 = fmin(y0, hb_tr(s[k].y[i], logy));
@@ -188,8 +189,7 @@ void hb_svg_lines(FILE *f, const struct hb_series *s, int ns, int logx, int logy
         x0 = isfinite(x0) ? x0 - 1 : 0;
         x1 = x0 + 2;
     }
-    if (!logy)
-        y0 = fmin(y0, 0.0);
+    if (!logy) y0 = fmin(y0, 0.0);
     if (!(y1 > y0)) {
         y0 = isfinite(y0) ? y0 - 1 : 0;
         y1 = y0 + 2;
@@ -197,31 +197,31 @@ void hb_svg_lines(FILE *f, const struct hb_series *s, int ns, int logx, int logy
     const int left = 70, top = 20, w = 560, h = 280;
 #define HB_PX(v) (left + (hb_tr((v), logx) - x0) / (x1 - x0) * w)
 #define HB_PY(v) (top + h - (hb_tr((v), logy) - y0) / (y1 - y0) * h)
-    fprintf(f, "<svg class=\"fig lines\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
-               "height=\"%d\" role=\"img\">\n",
+    fprintf(f,
+            "<svg class=\"fig lines\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+            "height=\"%d\" role=\"img\">\n",
             left + w + 170, top + h + 50);
-    fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" class=\"frame\"/>\n", left,
-            top, w, h);
+    fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" class=\"frame\"/>\n", left, top,
+            w, h);
     fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"axis\">", left + w / 2 - 60, top + h + 40);
     hb_html_esc(f, xlabel);
-    fprintf(f, "%s</text>\n<text x=\"4\" y=\"%d\" class=\"axis\">", logx ? " (log)" : "",
-            top + 12);
+    fprintf(f, "%s</text>\n<text x=\"4\" y=\"%d\" class=\"axis\">", logx ? " (log)" : "", top + 12);
     hb_html_esc(f, ylabel);
     fprintf(f, "%s</text>\n", logy ? " (log)" : "");
     fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"tick\">%.3g</text>", left, top + h + 16,
             logx ? pow(10, x0) : x0);
-    fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"tick\" text-anchor=\"end\">%.3g</text>",
-            left + w, top + h + 16, logx ? pow(10, x1) : x1);
+    fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"tick\" text-anchor=\"end\">%.3g</text>", left + w,
+            top + h + 16, logx ? pow(10, x1) : x1);
     fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"tick\" text-anchor=\"end\">%.3g</text>", left - 4,
             top + h, logy ? pow(10, y0) : y0);
-    fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"tick\" text-anchor=\"end\">%.3g</text>\n",
-            left - 4, top + 10, logy ? pow(10, y1) : y1);
+    fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"tick\" text-anchor=\"end\">%.3g</text>\n", left - 4,
+            top + 10, logy ? pow(10, y1) : y1);
     for (int m = 0; m < nmarks; m++) {
-        if (logx && marks[m].x <= 0)
-            continue;
+        if (logx && marks[m].x <= 0) continue;
         double px = HB_PX(marks[m].x);
-        fprintf(f, "<line class=\"mark\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
-                   "data-x=\"%.17g\"/><text x=\"%.1f\" y=\"%d\" class=\"marklabel\">",
+        fprintf(f,
+                "<line class=\"mark\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
+                "data-x=\"%.17g\"/><text x=\"%.1f\" y=\"%d\" class=\"marklabel\">",
                 px, top, px, top + h, marks[m].x, px + 3, top + 12 + 12 * (m % 3));
         hb_html_esc(f, marks[m].label);
         fputs("</text>\n", f);
@@ -235,11 +235,12 @@ void hb_svg_lines(FILE *f, const struct hb_series *s, int ns, int logx, int logy
         fputs("\"/>\n", f);
         for (int i = 0; i < s[k].n; i++)
             if ((!logx || s[k].x[i] > 0) && (!logy || s[k].y[i] > 0))
-                fprintf(f, "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\" "
-                           "data-x=\"%.17g\" data-y=\"%.17g\"/>\n",
+                fprintf(f,
+                        "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\" "
+                        "data-x=\"%.17g\" data-y=\"%.17g\"/>\n",
                         HB_PX(s[k].x[i]), HB_PY(s[k].y[i]), col, s[k].x[i], s[k].y[i]);
-        fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/>", left + w + 10,
-                top + k * 14, col);
+        fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/>",
+                left + w + 10, top + k * 14, col);
         fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"tick\">", left + w + 24, top + k * 14 + 9);
         hb_html_esc(f, s[k].name);
         fputs("</text>\n", f);

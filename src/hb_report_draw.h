@@ -38,7 +38,6 @@ struct hb_mark {
 /* Curves with points; log axes when asked (only positive values are drawn there); vertical
  * marks (cache sizes, knees) dashed and labelled. */
 void hb_svg_lines(FILE *f, const struct hb_series *s, int ns, int logx, int logy,
-                  const struct hb_mark *marks, int nmarks, const char *xlabel,
-                  const char *ylabel);
+                  const struct hb_mark *marks, int nmarks, const char *xlabel, const char *ylabel);
 
 #endif

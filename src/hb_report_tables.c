@@ -7,8 +7,7 @@
 
 static void hb_report_matrix_table(FILE *f, const char *name, const json_t *m)
 {
-    if (!json_is_array(m))
-        return;
+    if (!json_is_array(m)) return;
     fprintf(f, "<table><tr><th>%s</th>", name);
     for (size_t c = 0; c < json_array_size(m); c++)
         fprintf(f, "<th>%zu</th>", c);
@@ -31,16 +30,25 @@ void hb_report_machine(FILE *f, const struct hb_results *in, int nin)
     int any = 0;
     for (int i = 0; i < nin; i++)
         any |= in[i].run != NULL;
-    if (!any)
-        return;
+    if (!any) return;
     fputs("<section id=\"machine\"><h2>Machine</h2><div class=\"row\">\n", f);
-    static const char *const keys[] = {"hosts", "ranks", "hopbench_version", "git_sha",
-                                       "command_line", "start_time", "versions", "build",
-                                       "simd", "omp", "thp", "numa_balancing", "sizes", NULL};
+    static const char *const keys[] = {"hosts",
+                                       "ranks",
+                                       "hopbench_version",
+                                       "git_sha",
+                                       "command_line",
+                                       "start_time",
+                                       "versions",
+                                       "build",
+                                       "simd",
+                                       "omp",
+                                       "thp",
+                                       "numa_balancing",
+                                       "sizes",
+                                       NULL};
     for (int i = 0; i < nin; i++) {
         const json_t *run = in[i].run;
-        if (!run)
-            continue;
+        if (!run) continue;
         fputs("<div class=\"panel\">", f);
         hb_report_caption(f, &in[i], "run");
         fputs("<table>\n", f);
@@ -85,8 +93,8 @@ static void hb_report_matrix_numbers(FILE *f, const json_t *m)
             hb_report_cell(f, json_array_get(rows, r));
             hb_report_cell(f, json_array_get(cols, c));
             for (int k = 0; k < 5; k++)
-                hb_report_cell(f, json_array_get(
-                                      json_array_get(json_object_get(m, mats[k]), r), c));
+                hb_report_cell(f,
+                               json_array_get(json_array_get(json_object_get(m, mats[k]), r), c));
             fputs("</tr>\n", f);
         }
     fputs("</table>\n", f);
@@ -95,7 +103,8 @@ static void hb_report_matrix_numbers(FILE *f, const json_t *m)
     json_array_foreach(json_object_get(m, "flags"), i, fl)
     {
         fprintf(f, "<p class=\"warn flag\">! CPU node %lld, memory node %lld: ",
-                (long long)hb_rec_num(fl, "cpu_node", -1), (long long)hb_rec_num(fl, "mem_node", -1));
+                (long long)hb_rec_num(fl, "cpu_node", -1),
+                (long long)hb_rec_num(fl, "mem_node", -1));
         hb_html_esc(f, hb_rec_str(fl, "reason", ""));
         fputs("</p>\n", f);
     }
@@ -107,11 +116,10 @@ void hb_report_matrices(FILE *f, const struct hb_results *in, int nin, int c2c)
     for (int i = 0; i < nin; i++) {
         size_t k;
         json_t *m;
-        json_array_foreach(in[i].records, k, m) if (hb_report_is(m, "matrix", NULL, NULL))
-            any |= (strcmp(hb_rec_str(m, "metric", ""), "c2c") == 0) == c2c;
+        json_array_foreach(in[i].records, k, m) if (hb_report_is(m, "matrix", NULL, NULL)) any |=
+            (strcmp(hb_rec_str(m, "metric", ""), "c2c") == 0) == c2c;
     }
-    if (!any)
-        return;
+    if (!any) return;
     fprintf(f, "<section id=\"%s\"><h2>%s</h2>\n", c2c ? "c2c" : "matrices",
             c2c ? "Core-to-core latency" : "Latency and bandwidth matrices");
     if (!c2c)
@@ -151,24 +159,22 @@ void hb_report_matrices(FILE *f, const struct hb_results *in, int nin, int c2c)
 
 void hb_report_fleet(FILE *f, const struct hb_results *in, int nin)
 {
-    if (!hb_report_has(in, nin, "fleet", NULL, NULL))
-        return;
+    if (!hb_report_has(in, nin, "fleet", NULL, NULL)) return;
     fputs("<section id=\"fleet\"><h2>Fleet</h2><div class=\"row\">\n", f);
     for (int i = 0; i < nin; i++) {
         size_t k;
         json_t *fl;
         json_array_foreach(in[i].records, k, fl)
         {
-            if (!hb_report_is(fl, "fleet", NULL, NULL))
-                continue;
+            if (!hb_report_is(fl, "fleet", NULL, NULL)) continue;
             const json_t *hosts = json_object_get(fl, "hosts");
             size_t nh = json_array_size(hosts), h;
             struct hb_bar bars[64];
             json_t *host;
-            json_array_foreach(hosts, h, host) if (h < 64) bars[h] = (struct hb_bar){
-                "local latency", hb_rec_str(host, "host", "?"),
-                json_is_true(json_object_get(host, "outlier")) ? "outlier" : "ok",
-                hb_rec_num(host, "lat_ns_local", 0)};
+            json_array_foreach(hosts, h, host) if (h < 64) bars[h] =
+                (struct hb_bar){"local latency", hb_rec_str(host, "host", "?"),
+                                json_is_true(json_object_get(host, "outlier")) ? "outlier" : "ok",
+                                hb_rec_num(host, "lat_ns_local", 0)};
             fputs("<div class=\"panel\">", f);
             hb_report_caption(f, &in[i], "hosts");
             hb_svg_bars(f, bars, nh < 64 ? (int)nh : 64, "local latency (ns)");
@@ -180,8 +186,9 @@ void hb_report_fleet(FILE *f, const struct hb_results *in, int nin)
             {
                 int out = json_is_true(json_object_get(host, "outlier"));
                 fprintf(f, "<tr class=\"%s\">", out ? "outlier" : "ok");
-                static const char *const keys[] = {"host", "lat_ns_local", "bw_GBps_local_read",
-                                                   "worst_remote_ratio", "outlier", "reason"};
+                static const char *const keys[] = {
+                    "host",    "lat_ns_local", "bw_GBps_local_read", "worst_remote_ratio",
+                    "outlier", "reason"};
                 for (int c = 0; c < 6; c++)
                     hb_report_cell(f, json_object_get(host, keys[c]));
                 fputs("</tr>\n", f);
@@ -206,31 +213,31 @@ static int hb_report_in_evidence(const json_t *rec, const json_t *verdict)
         return 0;
     size_t i;
     json_t *e;
-    json_array_foreach(json_object_get(verdict, "evidence"), i, e) if (
-        strcmp(json_string_value(e) ? json_string_value(e) : "", label) == 0) return 1;
+    json_array_foreach(json_object_get(verdict, "evidence"), i,
+                       e) if (strcmp(json_string_value(e) ? json_string_value(e) : "", label) ==
+                              0) return 1;
     return 0;
 }
 
 void hb_report_verdicts(FILE *f, const struct hb_results *in, int nin)
 {
-    if (!hb_report_has(in, nin, "verdict", NULL, NULL))
-        return;
+    if (!hb_report_has(in, nin, "verdict", NULL, NULL)) return;
     fputs("<section id=\"verdicts\"><h2>Myth verdicts</h2>\n", f);
     for (int i = 0; i < nin; i++) {
         size_t k;
         json_t *v;
         json_array_foreach(in[i].records, k, v)
         {
-            if (!hb_report_is(v, "verdict", NULL, NULL))
-                continue;
+            if (!hb_report_is(v, "verdict", NULL, NULL)) continue;
             char what[160];
             int holds = json_is_true(json_object_get(v, "holds"));
             snprintf(what, sizeof(what), "myth %lld, background %s: %s",
                      (long long)hb_rec_num(v, "myth", 0), hb_rec_str(v, "bg_level", "any"),
                      holds ? "holds" : "does not hold");
             hb_report_caption(f, &in[i], what);
-            fprintf(f, "<table class=\"verdict\"><tr><th>holds</th><td class=\"%s\">%s</td>"
-                       "<th>tolerance %%</th>",
+            fprintf(f,
+                    "<table class=\"verdict\"><tr><th>holds</th><td class=\"%s\">%s</td>"
+                    "<th>tolerance %%</th>",
                     holds ? "holds" : "fails", holds ? "yes" : "no");
             hb_report_cell(f, json_object_get(v, "tolerance_pct"));
             fputs("<th>spread %</th>", f);

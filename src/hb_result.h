@@ -11,8 +11,8 @@
 #define HB_MAX_TEAM 512
 
 struct hb_task_result {
-    int ran;        /* 1 when a rank ran this task */
-    int status;     /* 0 ok, or a negative errno (note says why) */
+    int ran;    /* 1 when a rank ran this task */
+    int status; /* 0 ok, or a negative errno (note says why) */
     char note[320];
     int nsamples;
     double samples[HB_MAX_REPS]; /* seconds per kept sample */

@@ -37,8 +37,7 @@ static int hb_scn_number(const char **p, const char *end, int *out)
         s++;
         n++;
     }
-    if (n == 0 || (s < end && isdigit((unsigned char)*s)))
-        return -1;
+    if (n == 0 || (s < end && isdigit((unsigned char)*s))) return -1;
     *p = s;
     *out = v;
     return 0;
@@ -58,8 +57,7 @@ static int hb_scn_label(const struct hb_scn_cursor *c, const char *w, size_t len
     } else if (hb_scn_number(&p, end, &t->thread)) {
         return hb_scn_error(c, p, "a thread number or '*' after the node", w, len);
     }
-    if (p >= end || *p++ != '.')
-        return hb_scn_error(c, p - 1, want, w, len);
+    if (p >= end || *p++ != '.') return hb_scn_error(c, p - 1, want, w, len);
     if (end - p >= 3 && p[0] == 'r' && p[1] == 'w' && p[2] == '.') {
         snprintf(t->access, sizeof(t->access), "rw");
         p += 2;
@@ -95,20 +93,17 @@ static int hb_scn_option(const struct hb_scn_cursor *c, const char *w, size_t le
     } else if (klen == 5 && memcmp(w, "level", 5) == 0) {
         t->level = 0;
         for (int i = 1; hb_bg_level_names[i]; i++)
-            if (strcmp(val, hb_bg_level_names[i]) == 0)
-                t->level = i;
+            if (strcmp(val, hb_bg_level_names[i]) == 0) t->level = i;
         if (t->level == 0)
             return hb_scn_error(c, at, "level low, medium, high or very-high", val, strlen(val));
-        if (!t->bg)
-            return hb_scn_error(c, w, "level= only on bg lines", w, len);
+        if (!t->bg) return hb_scn_error(c, w, "level= only on bg lines", w, len);
     } else if (klen == 4 && memcmp(w, "rate", 4) == 0) {
         char *end = NULL;
         errno = 0;
         t->rate = strtod(val, &end);
         if (errno || *end || end == val || !(t->rate >= 0.0 && t->rate <= 1000.0))
             return hb_scn_error(c, at, "a rate in GB/s from 0 (unpaced) to 1000", val, strlen(val));
-        if (!t->bg)
-            return hb_scn_error(c, w, "rate= only on bg lines", w, len);
+        if (!t->bg) return hb_scn_error(c, w, "rate= only on bg lines", w, len);
     } else {
         return hb_scn_error(c, w, "a key kernel, size, level or rate", w, klen);
     }
@@ -137,12 +132,10 @@ static int hb_scn_add_exp(struct hb_scenario *s, const char *name, size_t len, i
 /* An experiment needs something to time. */
 static int hb_scn_close(const struct hb_scenario *s)
 {
-    if (s->n == 0)
-        return 0;
+    if (s->n == 0) return 0;
     const struct hb_scn_exp *e = &s->exps[s->n - 1];
     for (int i = 0; i < e->ntasks; i++)
-        if (!e->tasks[i].bg)
-            return 0;
+        if (!e->tasks[i].bg) return 0;
     hb_err_set("%s:%d:1: expected at least one fg line in experiment %s", s->file, e->line,
                e->name);
     return -EINVAL;
@@ -157,30 +150,25 @@ static int hb_scn_line(struct hb_scenario *s, struct hb_scn_cursor *c, const cha
     while (p < end) {
         while (p < end && (*p == ' ' || *p == '\t' || *p == '\r'))
             p++;
-        if (p >= end || *p == '#')
-            break;
+        if (p >= end || *p == '#') break;
         const char *w = p;
         while (p < end && *p != ' ' && *p != '\t' && *p != '\r' && *p != '#')
             p++;
-        if (n == 16)
-            return hb_scn_error(c, w, "at most 16 words on a line", w, (size_t)(p - w));
+        if (n == 16) return hb_scn_error(c, w, "at most 16 words on a line", w, (size_t)(p - w));
         words[n] = w;
         lens[n++] = (size_t)(p - w);
     }
-    if (n == 0)
-        return 0;
+    if (n == 0) return 0;
     if (lens[0] == 10 && memcmp(words[0], "experiment", 10) == 0) {
         if (n != 2)
-            return hb_scn_error(c, n < 2 ? words[0] + lens[0] : words[2],
-                                "one experiment NAME", n < 2 ? "" : words[2],
-                                n < 2 ? 0 : lens[2]);
+            return hb_scn_error(c, n < 2 ? words[0] + lens[0] : words[2], "one experiment NAME",
+                                n < 2 ? "" : words[2], n < 2 ? 0 : lens[2]);
         for (size_t i = 0; i < lens[1]; i++)
             if (!isalnum((unsigned char)words[1][i]) && !strchr("-_.", words[1][i]))
                 return hb_scn_error(c, words[1] + i, "a NAME of letters, digits, '-', '_', '.'",
                                     words[1], lens[1]);
         if (lens[1] > 40)
-            return hb_scn_error(c, words[1], "a NAME of at most 40 characters", words[1],
-                                lens[1]);
+            return hb_scn_error(c, words[1], "a NAME of at most 40 characters", words[1], lens[1]);
         int rc = hb_scn_close(s);
         return rc ? rc : hb_scn_add_exp(s, words[1], lens[1], c->line);
     }
@@ -189,12 +177,11 @@ static int hb_scn_line(struct hb_scenario *s, struct hb_scn_cursor *c, const cha
     if (!fg && !bg)
         return hb_scn_error(c, words[0], "'experiment', 'fg' or 'bg'", words[0], lens[0]);
     if (s->n == 0)
-        return hb_scn_error(c, words[0], "'experiment NAME' before the first task line",
-                            words[0], lens[0]);
+        return hb_scn_error(c, words[0], "'experiment NAME' before the first task line", words[0],
+                            lens[0]);
     struct hb_scn_exp *e = &s->exps[s->n - 1];
     if (e->ntasks == HB_MAX_TASKS)
-        return hb_scn_error(c, words[0], "at most 32 task lines per experiment", words[0],
-                            lens[0]);
+        return hb_scn_error(c, words[0], "at most 32 task lines per experiment", words[0], lens[0]);
     if (n < 2)
         return hb_scn_error(c, words[0] + lens[0], "a label node.thread.access.memnode", "", 0);
     struct hb_scn_task *t = &e->tasks[e->ntasks];
@@ -206,8 +193,7 @@ static int hb_scn_line(struct hb_scenario *s, struct hb_scn_cursor *c, const cha
     int rc = hb_scn_label(c, words[1], lens[1], t);
     for (int i = 2; rc == 0 && i < n; i++)
         rc = hb_scn_option(c, words[i], lens[i], t);
-    if (rc == 0)
-        e->ntasks++;
+    if (rc == 0) e->ntasks++;
     return rc;
 }
 
@@ -223,14 +209,12 @@ int hb_scenario_parse(const char *file, const char *text, size_t len, struct hb_
         c.line++;
         c.start = p;
         if (memchr(p, '\0', (size_t)(eol - p)))
-            return hb_scn_error(&c, memchr(p, '\0', (size_t)(eol - p)), "text, not a NUL byte",
-                                "", 0);
+            return hb_scn_error(&c, memchr(p, '\0', (size_t)(eol - p)), "text, not a NUL byte", "",
+                                0);
         if (eol - p > HB_SCN_LINE_MAX)
-            return hb_scn_error(&c, p + HB_SCN_LINE_MAX, "a line of at most 512 characters", p,
-                                40);
+            return hb_scn_error(&c, p + HB_SCN_LINE_MAX, "a line of at most 512 characters", p, 40);
         int rc = hb_scn_line(out, &c, p, eol);
-        if (rc)
-            return rc;
+        if (rc) return rc;
         p = nl ? nl + 1 : end;
     }
     if (out->n == 0) {
@@ -269,8 +253,7 @@ int hb_scenario_load(const char *path, struct hb_scenario *out)
         }
     }
     fclose(f);
-    if (rc == 0)
-        rc = hb_scenario_parse(path, buf, len, out);
+    if (rc == 0) rc = hb_scenario_parse(path, buf, len, out);
     free(buf);
     return rc;
 }

@@ -28,8 +28,7 @@ static double hb_beta_cf(double a, double b, double x)
         d = 1.0 / d;
         double del = d * c;
         h *= del;
-        if (fabs(del - 1.0) < 1e-14)
-            break;
+        if (fabs(del - 1.0) < 1e-14) break;
     }
     return h;
 }
@@ -37,15 +36,12 @@ static double hb_beta_cf(double a, double b, double x)
 /* I_x(a, b). */
 static double hb_beta_inc(double a, double b, double x)
 {
-    if (x <= 0.0)
-        return 0.0;
-    if (x >= 1.0)
-        return 1.0;
+    if (x <= 0.0) return 0.0;
+    if (x >= 1.0) return 1.0;
     double lbt = lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x);
     double bt = exp(lbt);
     /* The continued fraction converges fast only on one side of the mean of the beta law. */
-    if (x < (a + 1.0) / (a + b + 2.0))
-        return bt * hb_beta_cf(a, b, x) / a;
+    if (x < (a + 1.0) / (a + b + 2.0)) return bt * hb_beta_cf(a, b, x) / a;
     return 1.0 - bt * hb_beta_cf(b, a, 1.0 - x) / b;
 }
 
@@ -83,9 +79,7 @@ double hb_signif_welch(const double *a, int na, const double *b, int nb, double 
             p = hb_signif_t_tail(tt, dd);
         }
     }
-    if (t)
-        *t = tt;
-    if (df)
-        *df = dd;
+    if (t) *t = tt;
+    if (df) *df = dd;
     return p;
 }

@@ -46,8 +46,7 @@ int hb_size_parse(const char *text, uint64_t *out)
         return errno == ERANGE ? -ERANGE : -EINVAL;
     }
     for (size_t i = 0; i < sizeof(hb_units) / sizeof(hb_units[0]); i++) {
-        if (strcasecmp(end, hb_units[i].suffix) != 0)
-            continue;
+        if (strcasecmp(end, hb_units[i].suffix) != 0) continue;
         double bytes = value * hb_units[i].factor;
         if (bytes >= 18446744073709551616.0) {
             hb_err_set("size '%s' is too large: at most 16 EiB", text);

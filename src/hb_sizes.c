@@ -35,7 +35,6 @@ uint64_t hb_sizes_default(const struct hb_topo *t, char *source, size_t len, uin
     char a[32], b[32];
     snprintf(source, len, "%s: last-level cache %s (%s), 4x = %s", why,
              hb_size_format(llc, a, sizeof(a)), llc_src, hb_size_format(want, b, sizeof(b)));
-    if (llc_bytes)
-        *llc_bytes = llc;
+    if (llc_bytes) *llc_bytes = llc;
     return size;
 }

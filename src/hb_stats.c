@@ -22,11 +22,9 @@ static double hb_percentile(const double *sorted, int n, double q)
 void hb_stats_compute(const double *samples, int n, struct hb_stats *out)
 {
     memset(out, 0, sizeof(*out));
-    if (n <= 0)
-        return;
+    if (n <= 0) return;
     double *s = malloc(sizeof(*s) * (size_t)n);
-    if (!s)
-        return;
+    if (!s) return;
     memcpy(s, samples, sizeof(*s) * (size_t)n);
     qsort(s, (size_t)n, sizeof(*s), hb_cmp_double);
     double sum = 0.0;

@@ -17,8 +17,8 @@ int hb_suite_check_cpu_node(const struct hb_topo *t, int os_index, const char *o
         return -EINVAL;
     }
     if (!t->nodes[i].has_cpus) {
-        hb_err_set("%s %d: node %d has no CPUs (memory-only); nodes with CPUs: %s", opt,
-                   os_index, os_index, valid);
+        hb_err_set("%s %d: node %d has no CPUs (memory-only); nodes with CPUs: %s", opt, os_index,
+                   os_index, valid);
         return -EINVAL;
     }
     return 0;
@@ -34,8 +34,8 @@ int hb_suite_check_mem_node(const struct hb_topo *t, int os_index, const char *o
         return -EINVAL;
     }
     if (!t->nodes[i].has_memory) {
-        hb_err_set("%s %d: node %d has no memory; nodes with memory: %s", opt, os_index,
-                   os_index, valid);
+        hb_err_set("%s %d: node %d has no memory; nodes with memory: %s", opt, os_index, os_index,
+                   valid);
         return -EINVAL;
     }
     return 0;
@@ -45,8 +45,8 @@ int hb_suite_check_threads(const struct hb_topo *t, int cpu_node, int threads)
 {
     const struct hb_node *n = &t->nodes[hb_topo_node_index(t, cpu_node)];
     if (threads > n->ncpus) {
-        hb_err_set("--threads %d is more than node %d has CPUs (%d); use 1-%d", threads,
-                   cpu_node, n->ncpus, n->ncpus);
+        hb_err_set("--threads %d is more than node %d has CPUs (%d); use 1-%d", threads, cpu_node,
+                   n->ncpus, n->ncpus);
         return -EINVAL;
     }
     return 0;
@@ -65,8 +65,8 @@ int hb_suite_check_fits(const struct hb_topo *t, int mem_node, uint64_t bytes)
     return 0;
 }
 
-void hb_suite_experiment(const struct hb_suite_env *env, struct hb_experiment *e,
-                         const char *suite, const char *name, const char *metric)
+void hb_suite_experiment(const struct hb_suite_env *env, struct hb_experiment *e, const char *suite,
+                         const char *name, const char *metric)
 {
     memset(e, 0, sizeof(*e));
     snprintf(e->suite, sizeof(e->suite), "%s", suite);
@@ -84,8 +84,7 @@ int hb_suite_task(const struct hb_suite_env *env, struct hb_task *task, int cpu_
     const struct hb_topo *t = env->topo;
     struct hb_kernel_ref k;
     int rc = env->lookup(kernel, &k);
-    if (rc)
-        return rc;
+    if (rc) return rc;
     memset(task, 0, sizeof(*task));
     task->role = HB_ROLE_FG;
     task->cpu_node = cpu_node;
@@ -100,12 +99,9 @@ int hb_suite_task(const struct hb_suite_env *env, struct hb_task *task, int cpu_
         for (int i = 0; i < t->nnodes; i++)
             if (t->nodes[i].has_memory && t->nodes[i].os_index < 64)
                 task->mem_nodes_mask |= (uint64_t)1 << t->nodes[i].os_index;
-    if ((rc = hb_suite_check_threads(t, cpu_node, first_thread + threads)))
-        return rc;
-    if (policy == HB_POLICY_BIND && (rc = hb_suite_check_fits(t, mem_node, bytes)))
-        return rc;
-    if (policy == HB_POLICY_FIRSTTOUCH && (rc = hb_suite_check_fits(t, cpu_node, bytes)))
-        return rc;
+    if ((rc = hb_suite_check_threads(t, cpu_node, first_thread + threads))) return rc;
+    if (policy == HB_POLICY_BIND && (rc = hb_suite_check_fits(t, mem_node, bytes))) return rc;
+    if (policy == HB_POLICY_FIRSTTOUCH && (rc = hb_suite_check_fits(t, cpu_node, bytes))) return rc;
     hb_task_describe(t, task, k.access);
     return 0;
 }
@@ -113,18 +109,12 @@ int hb_suite_task(const struct hb_suite_env *env, struct hb_task *task, int cpu_
 int hb_suite_plan(const struct hb_suite_env *env, struct hb_plan *out)
 {
     const char *cmd = env->opts->command;
-    if (strcmp(cmd, "matrix") == 0)
-        return hb_suite_matrix_plan(env, out);
-    if (strcmp(cmd, "hops") == 0)
-        return hb_suite_hops_plan(env, out);
-    if (strcmp(cmd, "loaded") == 0)
-        return hb_suite_loaded_plan(env, out);
-    if (strcmp(cmd, "run") == 0)
-        return hb_suite_run_plan(env, out);
-    if (strcmp(cmd, "policy") == 0)
-        return hb_suite_policy_plan(env, out);
-    if (strcmp(cmd, "sweep") == 0)
-        return hb_suite_sweep_plan(env, out);
+    if (strcmp(cmd, "matrix") == 0) return hb_suite_matrix_plan(env, out);
+    if (strcmp(cmd, "hops") == 0) return hb_suite_hops_plan(env, out);
+    if (strcmp(cmd, "loaded") == 0) return hb_suite_loaded_plan(env, out);
+    if (strcmp(cmd, "run") == 0) return hb_suite_run_plan(env, out);
+    if (strcmp(cmd, "policy") == 0) return hb_suite_policy_plan(env, out);
+    if (strcmp(cmd, "sweep") == 0) return hb_suite_sweep_plan(env, out);
     return hb_suite_local_plan(env, out);
 }
 
@@ -135,10 +125,8 @@ int hb_suite_derive(const struct hb_suite_env *env, json_t *measured, json_t *de
         return hb_suite_matrix_derive(env, measured, derived);
     if (strcmp(cmd, "hops") == 0 || strcmp(cmd, "run") == 0)
         return hb_suite_hops_derive(env, measured, derived);
-    if (strcmp(cmd, "loaded") == 0)
-        return hb_suite_loaded_derive(env, measured, derived);
-    if (strcmp(cmd, "policy") == 0)
-        return hb_suite_policy_derive(env, measured, derived);
+    if (strcmp(cmd, "loaded") == 0) return hb_suite_loaded_derive(env, measured, derived);
+    if (strcmp(cmd, "policy") == 0) return hb_suite_policy_derive(env, measured, derived);
     return 0;
 }
 

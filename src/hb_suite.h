@@ -50,8 +50,8 @@ int hb_suite_check_cpu_node(const struct hb_topo *t, int os_index, const char *o
 int hb_suite_check_mem_node(const struct hb_topo *t, int os_index, const char *opt);
 int hb_suite_check_threads(const struct hb_topo *t, int cpu_node, int threads);
 int hb_suite_check_fits(const struct hb_topo *t, int mem_node, uint64_t bytes);
-void hb_suite_experiment(const struct hb_suite_env *env, struct hb_experiment *e,
-                         const char *suite, const char *name, const char *metric);
+void hb_suite_experiment(const struct hb_suite_env *env, struct hb_experiment *e, const char *suite,
+                         const char *name, const char *metric);
 /* A foreground task: threads on cpu_node running kernel against mem_node (bind) or the
  * given policy. Fills hops, distance and label. */
 int hb_suite_task(const struct hb_suite_env *env, struct hb_task *task, int cpu_node,

@@ -11,8 +11,7 @@ double hb_suite_level_rate(int level, double very_high)
 {
     /* 40555: low 0.5 GB/s ... very high 4 GB/s per thread, i.e. 1/8 ... 1 of very-high. */
     static const double fraction[] = {0.0, 0.125, 0.25, 0.5, 1.0};
-    if (level <= 0 || level > 4)
-        return 0.0;
+    if (level <= 0 || level > 4) return 0.0;
     return very_high * fraction[level];
 }
 
@@ -33,19 +32,14 @@ int hb_suite_add_background(const struct hb_suite_env *env, struct hb_experiment
     const struct hb_topo *t = env->topo;
     for (int i = 0; i < t->nnodes; i++) {
         const struct hb_node *n = &t->nodes[i];
-        if (!n->has_cpus || !n->has_memory)
-            continue;
+        if (!n->has_cpus || !n->has_memory) continue;
         int used = hb_threads_used(e, n->os_index);
         /* Under and high subscription leave foreground nodes alone, as 40555 does. */
-        if (used > 0 && subscription < 2)
-            continue;
+        if (used > 0 && subscription < 2) continue;
         int want = subscription == 0 ? 1 : subscription == 1 ? n->ncpus - 1 : n->ncpus - used;
-        if (want < 1)
-            want = subscription == 1 && used == 0 ? 1 : 0;
-        if (want == 0)
-            continue;
-        if (used + want > HB_MAX_TEAM)
-            want = HB_MAX_TEAM - used;
+        if (want < 1) want = subscription == 1 && used == 0 ? 1 : 0;
+        if (want == 0) continue;
+        if (used + want > HB_MAX_TEAM) want = HB_MAX_TEAM - used;
         if (e->ntasks >= HB_MAX_TASKS) {
             hb_err_set("experiment %s: more than %d tasks with background load; choose fewer "
                        "nodes or a lower --subscription",
@@ -55,8 +49,7 @@ int hb_suite_add_background(const struct hb_suite_env *env, struct hb_experiment
         struct hb_task *task = &e->tasks[e->ntasks];
         int rc = hb_suite_task(env, task, n->os_index, used, want, "read", HB_POLICY_BIND,
                                n->os_index, bytes_per_thread * (uint64_t)want);
-        if (rc)
-            return rc;
+        if (rc) return rc;
         task->role = HB_ROLE_BG;
         task->bg_rate_GBps = rate_GBps;
         e->ntasks++;

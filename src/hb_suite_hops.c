@@ -39,18 +39,15 @@ static int hb_hops_add(struct hb_hops *h, const char *name, const char *extra, c
     for (int k = 0; k < nfg; k++) {
         int rc = hb_suite_task(h->env, &e.tasks[e.ntasks], fg[k].cpu, fg[k].thread, 1,
                                hb_hops_kernel(access), HB_POLICY_BIND, fg[k].mem, h->bytes);
-        if (rc)
-            return rc;
+        if (rc) return rc;
         e.ntasks++;
     }
     if (level > 0) {
         int rc = hb_suite_add_background(h->env, &e, subscription,
                                          hb_suite_level_rate(level, o->bg_rate_GBps), h->bytes);
-        if (rc)
-            return rc;
+        if (rc) return rc;
         /* No node is left to load at this subscription (one-node machines): nothing to show. */
-        if (e.ntasks == nfg)
-            return 0;
+        if (e.ntasks == nfg) return 0;
     }
     return hb_plan_add(h->out, &e);
 }
@@ -60,23 +57,23 @@ static int hb_hops_nodes(const struct hb_topo *t, bool cpus, int *idx)
 {
     int n = 0;
     for (int i = 0; i < t->nnodes; i++)
-        if (cpus ? t->nodes[i].has_cpus : t->nodes[i].has_memory)
-            idx[n++] = i;
+        if (cpus ? t->nodes[i].has_cpus : t->nodes[i].has_memory) idx[n++] = i;
     return n;
 }
 
-static int hb_os(const struct hb_topo *t, int i) { return t->nodes[i].os_index; }
+static int hb_os(const struct hb_topo *t, int i)
+{
+    return t->nodes[i].os_index;
+}
 
 /* The memory node (index) closest to CPU node c: its reference "local" target. */
 static int hb_hops_nearest(const struct hb_topo *t, int c, const int *mem, int nmem)
 {
     int best = mem[0];
     for (int m = 0; m < nmem; m++) {
-        if (mem[m] == c)
-            return c;
+        if (mem[m] == c) return c;
         uint64_t d = hb_topo_distance(t, c, mem[m]);
-        if (d && d < hb_topo_distance(t, c, best))
-            best = mem[m];
+        if (d && d < hb_topo_distance(t, c, best)) best = mem[m];
     }
     return best;
 }
@@ -94,21 +91,21 @@ static int hb_hops_single(struct hb_hops *h, const int *cpu, int ncpu, const int
             for (int pass = 0; pass < 2; pass++)
                 for (int m = 0; m < nmem; m++) {
                     bool ref = c == 0 && mem[m] == first_mem;
-                    if ((pass == 0) != ref)
-                        continue;
+                    if ((pass == 0) != ref) continue;
                     char name[HB_NAME_LEN], extra[160];
                     snprintf(name, sizeof(name), "hops-%s%s%s-%s-%d-%d", lvl, sub ? "-" : "",
                              sub ? sub : "", access[a], hb_os(t, cpu[c]), hb_os(t, mem[m]));
                     if (sub)
-                        snprintf(extra, sizeof(extra),
-                                 "{\"case\":\"single\",\"bg_level\":\"%s\",\"subscription\":\"%s\"}",
-                                 lvl, sub);
+                        snprintf(
+                            extra, sizeof(extra),
+                            "{\"case\":\"single\",\"bg_level\":\"%s\",\"subscription\":\"%s\"}",
+                            lvl, sub);
                     else
-                        snprintf(extra, sizeof(extra), "{\"case\":\"single\",\"bg_level\":\"idle\"}");
+                        snprintf(extra, sizeof(extra),
+                                 "{\"case\":\"single\",\"bg_level\":\"idle\"}");
                     struct hb_fg fg = {hb_os(t, cpu[c]), 0, hb_os(t, mem[m])};
                     int rc = hb_hops_add(h, name, extra, access[a], &fg, 1, level, subscription);
-                    if (rc)
-                        return rc;
+                    if (rc) return rc;
                 }
     return 0;
 }
@@ -119,8 +116,7 @@ static int hb_hops_at(const struct hb_topo *t, int c, int hop, const int *mem, i
     int found = -1;
     for (int m = 0; m < nmem; m++)
         if (hb_topo_hops(t, c, mem[m]) == hop) {
-            if (mem[m] != avoid)
-                return mem[m];
+            if (mem[m] != avoid) return mem[m];
             found = mem[m];
         }
     return found;
@@ -130,8 +126,7 @@ static int hb_hops_classes(const struct hb_topo *t, int c, const int *mem, int n
 {
     int n = 0;
     for (int hop = 0; hop < HB_MAX_NODES; hop++)
-        if (hb_hops_at(t, c, hop, mem, nmem, -1) >= 0)
-            cls[n++] = hop;
+        if (hb_hops_at(t, c, hop, mem, nmem, -1) >= 0) cls[n++] = hop;
     return n;
 }
 
@@ -142,14 +137,12 @@ static int hb_hops_pairs(struct hb_hops *h, int c0, int c1, const int *mem, int 
 {
     const struct hb_topo *t = h->env->topo;
     int second = c1 < 0 ? c0 : c1;
-    if (c1 < 0 && t->nodes[c0].ncpus < 2)
-        return 0;
+    if (c1 < 0 && t->nodes[c0].ncpus < 2) return 0;
     int ca[HB_MAX_NODES], cb[HB_MAX_NODES];
     int na = hb_hops_classes(t, c0, mem, nmem, ca), nb = hb_hops_classes(t, second, mem, nmem, cb);
     for (int x = 0; x < na; x++)
         for (int y = 0; y < nb; y++) {
-            if (cb[y] < ca[x])
-                continue;
+            if (cb[y] < ca[x]) continue;
             int ma = hb_hops_at(t, c0, ca[x], mem, nmem, -1);
             int mb = hb_hops_at(t, second, cb[y], mem, nmem, ma);
             struct hb_fg fg[2] = {{hb_os(t, c0), 0, hb_os(t, ma)},
@@ -157,12 +150,12 @@ static int hb_hops_pairs(struct hb_hops *h, int c0, int c1, const int *mem, int 
             char name[HB_NAME_LEN], extra[160];
             snprintf(name, sizeof(name), "hops-pair-%s-%d.%d.%d-%d.%d.%d", access, fg[0].cpu,
                      fg[0].thread, fg[0].mem, fg[1].cpu, fg[1].thread, fg[1].mem);
-            snprintf(extra, sizeof(extra),
-                     "{\"case\":\"pair\",\"pair\":\"%d-%d\",\"placement\":\"%s\",\"bg_level\":\"idle\"}",
-                     ca[x], cb[y], c1 < 0 ? "one-node" : "two-node");
+            snprintf(
+                extra, sizeof(extra),
+                "{\"case\":\"pair\",\"pair\":\"%d-%d\",\"placement\":\"%s\",\"bg_level\":\"idle\"}",
+                ca[x], cb[y], c1 < 0 ? "one-node" : "two-node");
             int rc = hb_hops_add(h, name, extra, access, fg, 2, 0, 0);
-            if (rc)
-                return rc;
+            if (rc) return rc;
         }
     return 0;
 }
@@ -187,8 +180,7 @@ static int hb_hops_crossfire(struct hb_hops *h, const char *access)
                      "{\"case\":\"crossfire\",\"link\":\"%d-%d\",\"bg_level\":\"idle\"}",
                      na->os_index, nb->os_index);
             int rc = hb_hops_add(h, name, extra, access, fg, 2, 0, 0);
-            if (rc)
-                return rc;
+            if (rc) return rc;
             for (int k = 0; k < t->nnodes; k++) {
                 if (k == a || k == b || !t->nodes[k].has_memory || hb_topo_hops(t, b, k) != 1)
                     continue;
@@ -198,8 +190,7 @@ static int hb_hops_crossfire(struct hb_hops *h, const char *access)
                 snprintf(extra, sizeof(extra),
                          "{\"case\":\"no-crossfire\",\"link\":\"%d-%d\",\"bg_level\":\"idle\"}",
                          na->os_index, nb->os_index);
-                if ((rc = hb_hops_add(h, name, extra, access, fg, 2, 0, 0)))
-                    return rc;
+                if ((rc = hb_hops_add(h, name, extra, access, fg, 2, 0, 0))) return rc;
                 break;
             }
         }
@@ -215,8 +206,7 @@ static void hb_hops_select(const char *list, const char *const *names, bool *on)
     snprintf(buf, sizeof(buf), "%s", list);
     for (char *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save))
         for (int i = 0; names[i]; i++)
-            if (strcmp(w, names[i]) == 0)
-                on[i] = true;
+            if (strcmp(w, names[i]) == 0) on[i] = true;
 }
 
 int hb_suite_hops_plan(const struct hb_suite_env *env, struct hb_plan *out)
@@ -247,9 +237,13 @@ int hb_suite_hops_plan(const struct hb_suite_env *env, struct hb_plan *out)
         rc = hb_hops_crossfire(&h, rw_only[a]);
     /* Quick: the two ends of the load range at under subscription, from the first node. */
     bool level_on[8], sub_on[4];
-    hb_hops_select(o->levels[0] ? o->levels : o->quick ? "low,very-high" : "",
+    hb_hops_select(o->levels[0] ? o->levels
+                   : o->quick   ? "low,very-high"
+                                : "",
                    hb_bg_level_names + 1, level_on);
-    hb_hops_select(o->subscriptions[0] ? o->subscriptions : o->quick ? "under" : "",
+    hb_hops_select(o->subscriptions[0] ? o->subscriptions
+                   : o->quick          ? "under"
+                                       : "",
                    hb_subscription_names, sub_on);
     for (int l = 1; rc == 0 && hb_bg_level_names[l]; l++)
         for (int s = 0; rc == 0 && hb_subscription_names[s]; s++)

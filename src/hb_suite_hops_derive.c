@@ -11,7 +11,8 @@
 static bool hb_is_fg_ok(const json_t *rec)
 {
     return strcmp(hb_rec_str(rec, "type", ""), "measurement") == 0 &&
-           strcmp(hb_rec_str(rec, "role", ""), "foreground") == 0 && strcmp(hb_rec_str(rec, "status", ""), "ok") == 0 &&
+           strcmp(hb_rec_str(rec, "role", ""), "foreground") == 0 &&
+           strcmp(hb_rec_str(rec, "status", ""), "ok") == 0 &&
            json_is_number(json_object_get(rec, "t_median_s"));
 }
 
@@ -29,26 +30,23 @@ static double hb_time_per_byte(const json_t *rec)
 static bool hb_is_reference(const json_t *rec)
 {
     json_t *mem = json_object_get(rec, "mem_node");
-    return hb_is_fg_ok(rec) && strcmp(hb_rec_str(rec, "access", ""), "r") == 0 && json_is_integer(mem) &&
+    return hb_is_fg_ok(rec) && strcmp(hb_rec_str(rec, "access", ""), "r") == 0 &&
+           json_is_integer(mem) &&
            json_integer_value(mem) == json_integer_value(json_object_get(rec, "cpu_node")) &&
            json_array_size(json_object_get(rec, "background")) == 0;
 }
 
 void hb_suite_hops_annotate(const json_t *measured, json_t *rec)
 {
-    if (!hb_is_fg_ok(rec))
-        return;
+    if (!hb_is_fg_ok(rec)) return;
     const json_t *ref = NULL;
     size_t i;
     json_t *m;
     json_array_foreach(measured, i, m) if (!ref && hb_is_reference(m)) ref = m;
-    if (!ref && hb_is_reference(rec))
-        ref = rec;
-    if (!ref)
-        return;
+    if (!ref && hb_is_reference(rec)) ref = rec;
+    if (!ref) return;
     double pct = hb_time_per_byte(rec) / hb_time_per_byte(ref) * 100.0;
-    if (isnan(pct))
-        return;
+    if (isnan(pct)) return;
     json_object_set_new(rec, "pct_of_local_read", json_real(round(pct * 10.0) / 10.0));
     json_object_set_new(rec, "reference_label", json_string(hb_rec_str(ref, "label", "")));
 }
@@ -73,27 +71,28 @@ static void hb_hops_pairs(json_t *measured, json_t *derived)
     json_array_foreach(measured, i, a)
     {
         const char *c = hb_rec_str(a, "case", "");
-        if (!hb_is_fg_ok(a) || (strcmp(c, "pair") && strcmp(c, "crossfire") && strcmp(c, "no-crossfire")))
+        if (!hb_is_fg_ok(a) ||
+            (strcmp(c, "pair") && strcmp(c, "crossfire") && strcmp(c, "no-crossfire")))
             continue;
         json_array_foreach(measured, j, b)
         {
-            if (j <= i || !hb_is_fg_ok(b) || strcmp(hb_rec_str(a, "experiment", ""), hb_rec_str(b, "experiment", "")))
+            if (j <= i || !hb_is_fg_ok(b) ||
+                strcmp(hb_rec_str(a, "experiment", ""), hb_rec_str(b, "experiment", "")))
                 continue;
             double ta = json_number_value(json_object_get(a, "t_median_s"));
             double tb = json_number_value(json_object_get(b, "t_median_s"));
-            json_t *rec = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:O?, s:[s,s], s:[f,f], s:f, "
-                                    "s:f, s:o, s:o}",
-                                    "type", "pair", "suite", "hops", "experiment",
-                                    hb_rec_str(a, "experiment", ""), "case", c, "access", hb_rec_str(a, "access", ""),
-                                    "placement", hb_rec_str(a, "placement", ""), "pair",
-                                    json_object_get(a, strcmp(c, "pair") ? "link" : "pair"),
-                                    "labels", hb_rec_str(a, "label", ""), hb_rec_str(b, "label", ""), "t_median_s",
-                                    ta, tb, "t_sum_s", ta + tb, "t_span_s", ta > tb ? ta : tb,
-                                    "pct_of_local_read",
-                                    json_pack("[o,o]",
-                                              isnan(hb_pct(a)) ? json_null() : json_real(hb_pct(a)),
-                                              isnan(hb_pct(b)) ? json_null() : json_real(hb_pct(b))),
-                                    "hops", json_pack("[i,i]", hb_hops_of(a), hb_hops_of(b)));
+            json_t *rec = json_pack(
+                "{s:s, s:s, s:s, s:s, s:s, s:s, s:O?, s:[s,s], s:[f,f], s:f, "
+                "s:f, s:o, s:o}",
+                "type", "pair", "suite", "hops", "experiment", hb_rec_str(a, "experiment", ""),
+                "case", c, "access", hb_rec_str(a, "access", ""), "placement",
+                hb_rec_str(a, "placement", ""), "pair",
+                json_object_get(a, strcmp(c, "pair") ? "link" : "pair"), "labels",
+                hb_rec_str(a, "label", ""), hb_rec_str(b, "label", ""), "t_median_s", ta, tb,
+                "t_sum_s", ta + tb, "t_span_s", ta > tb ? ta : tb, "pct_of_local_read",
+                json_pack("[o,o]", isnan(hb_pct(a)) ? json_null() : json_real(hb_pct(a)),
+                          isnan(hb_pct(b)) ? json_null() : json_real(hb_pct(b))),
+                "hops", json_pack("[i,i]", hb_hops_of(a), hb_hops_of(b)));
             json_array_append_new(derived, rec);
         }
     }
@@ -102,7 +101,8 @@ static void hb_hops_pairs(json_t *measured, json_t *derived)
 /* Does rec belong to the single-thread cases of this load level and subscription? */
 static bool hb_is_single_at(const json_t *rec, const char *level, const char *sub)
 {
-    return strcmp(hb_rec_str(rec, "case", ""), "single") == 0 && strcmp(hb_rec_str(rec, "bg_level", ""), level) == 0 &&
+    return strcmp(hb_rec_str(rec, "case", ""), "single") == 0 &&
+           strcmp(hb_rec_str(rec, "bg_level", ""), level) == 0 &&
            strcmp(hb_rec_str(rec, "subscription", ""), sub) == 0;
 }
 
@@ -127,25 +127,22 @@ static void hb_myth1_group(const struct hb_suite_env *env, json_t *measured, jso
     json_array_foreach(measured, i, r)
     {
         bool in = crossfire ? hb_is_crossfire_case(r) : hb_is_single_at(r, level, sub);
-        if (!in || strcmp(hb_rec_str(r, "access", ""), access) || hb_hops_of(r) != hop || isnan(hb_pct(r)))
+        if (!in || strcmp(hb_rec_str(r, "access", ""), access) || hb_hops_of(r) != hop ||
+            isnan(hb_pct(r)))
             continue;
         n++;
-        if (!lo || hb_pct(r) < hb_pct(lo))
-            lo = r;
-        if (!hi || hb_pct(r) > hb_pct(hi))
-            hi = r;
+        if (!lo || hb_pct(r) < hb_pct(lo)) lo = r;
+        if (!hi || hb_pct(r) > hb_pct(hi)) hi = r;
     }
-    if (n < 2)
-        return;
+    if (n < 2) return;
     double spread = (hb_pct(hi) / hb_pct(lo) - 1.0) * 100.0;
-    json_t *v = json_pack("{s:s, s:s, s:i, s:s, s:s, s:s, s:i, s:b, s:f, s:f, s:i, s:[s,s], s:s}",
-                          "type", "verdict", "suite", "hops", "myth", 1, "bg_level", level,
-                          "case", crossfire ? "crossfire" : "single", "access", access, "hops",
-                          hop, "holds", spread <= tol, "tolerance_pct", tol, "spread_pct",
-                          round(spread * 10.0) / 10.0, "cases", n, "evidence", hb_rec_str(lo, "label", ""),
-                          hb_rec_str(hi, "label", ""), "claim", "all equal hop cases take equal time");
-    if (sub[0])
-        json_object_set_new(v, "subscription", json_string(sub));
+    json_t *v = json_pack(
+        "{s:s, s:s, s:i, s:s, s:s, s:s, s:i, s:b, s:f, s:f, s:i, s:[s,s], s:s}", "type", "verdict",
+        "suite", "hops", "myth", 1, "bg_level", level, "case", crossfire ? "crossfire" : "single",
+        "access", access, "hops", hop, "holds", spread <= tol, "tolerance_pct", tol, "spread_pct",
+        round(spread * 10.0) / 10.0, "cases", n, "evidence", hb_rec_str(lo, "label", ""),
+        hb_rec_str(hi, "label", ""), "claim", "all equal hop cases take equal time");
+    if (sub[0]) json_object_set_new(v, "subscription", json_string(sub));
     json_array_append_new(derived, v);
 }
 
@@ -185,9 +182,9 @@ static void hb_myth2_group(const struct hb_suite_env *env, json_t *measured, jso
             continue;
         rows++;
         seen_classes |= (uint64_t)1 << (hb_hops_of(a) & 63);
-        json_array_append_new(evidence, json_pack("{s:s, s:i, s:f}", "label", hb_rec_str(a, "label", ""),
-                                                  "hops", hb_hops_of(a), "pct_of_local_read",
-                                                  hb_pct(a)));
+        json_array_append_new(evidence,
+                              json_pack("{s:s, s:i, s:f}", "label", hb_rec_str(a, "label", ""),
+                                        "hops", hb_hops_of(a), "pct_of_local_read", hb_pct(a)));
         json_array_foreach(measured, j, b)
         {
             if (!hb_is_single_at(b, level, sub) || strcmp(hb_rec_str(b, "access", ""), access) ||
@@ -207,14 +204,12 @@ static void hb_myth2_group(const struct hb_suite_env *env, json_t *measured, jso
         json_decref(evidence);
         return;
     }
-    json_t *v = json_pack("{s:s, s:s, s:i, s:s, s:s, s:s, s:b, s:f, s:f, s:i, s:o, s:s}", "type",
-                          "verdict", "suite", "hops", "myth", 2, "bg_level", level, "case",
-                          "single", "access",
-                          access, "holds", holds, "tolerance_pct", env->opts->tolerance_pct,
-                          "spread_pct", round(worst * 10.0) / 10.0, "cases", rows, "evidence",
-                          evidence, "claim", "greater hop distance always means slower");
-    if (sub[0])
-        json_object_set_new(v, "subscription", json_string(sub));
+    json_t *v = json_pack(
+        "{s:s, s:s, s:i, s:s, s:s, s:s, s:b, s:f, s:f, s:i, s:o, s:s}", "type", "verdict", "suite",
+        "hops", "myth", 2, "bg_level", level, "case", "single", "access", access, "holds", holds,
+        "tolerance_pct", env->opts->tolerance_pct, "spread_pct", round(worst * 10.0) / 10.0,
+        "cases", rows, "evidence", evidence, "claim", "greater hop distance always means slower");
+    if (sub[0]) json_object_set_new(v, "subscription", json_string(sub));
     json_array_append_new(derived, v);
 }
 
@@ -222,7 +217,8 @@ static void hb_myth2_group(const struct hb_suite_env *env, json_t *measured, jso
 static int hb_pair_hops(const json_t *pair)
 {
     json_t *h = json_object_get(pair, "hops");
-    return (int)(json_integer_value(json_array_get(h, 0)) + json_integer_value(json_array_get(h, 1)));
+    return (int)(json_integer_value(json_array_get(h, 0)) +
+                 json_integer_value(json_array_get(h, 1)));
 }
 
 /* Myth 2 for two threads on one node (40555's two writers on node 0): a pair whose memory is
@@ -236,8 +232,10 @@ static void hb_myth2_pairs(const struct hb_suite_env *env, json_t *derived, cons
     size_t i, j, n = json_array_size(derived);
     for (i = 0; i < n; i++) {
         json_t *a = json_array_get(derived, i);
-        if (strcmp(hb_rec_str(a, "type", ""), "pair") || strcmp(hb_rec_str(a, "case", ""), "pair") ||
-            strcmp(hb_rec_str(a, "placement", ""), "one-node") || strcmp(hb_rec_str(a, "access", ""), access))
+        if (strcmp(hb_rec_str(a, "type", ""), "pair") ||
+            strcmp(hb_rec_str(a, "case", ""), "pair") ||
+            strcmp(hb_rec_str(a, "placement", ""), "one-node") ||
+            strcmp(hb_rec_str(a, "access", ""), access))
             continue;
         rows++;
         double ta = json_number_value(json_object_get(a, "t_span_s"));
@@ -246,9 +244,10 @@ static void hb_myth2_pairs(const struct hb_suite_env *env, json_t *derived, cons
                                         "hops", hb_pair_hops(a), "t_span_s", ta));
         for (j = 0; j < n; j++) {
             json_t *b = json_array_get(derived, j);
-            if (strcmp(hb_rec_str(b, "type", ""), "pair") || strcmp(hb_rec_str(b, "case", ""), "pair") ||
-                strcmp(hb_rec_str(b, "placement", ""), "one-node") || strcmp(hb_rec_str(b, "access", ""), access) ||
-                hb_pair_hops(b) <= hb_pair_hops(a))
+            if (strcmp(hb_rec_str(b, "type", ""), "pair") ||
+                strcmp(hb_rec_str(b, "case", ""), "pair") ||
+                strcmp(hb_rec_str(b, "placement", ""), "one-node") ||
+                strcmp(hb_rec_str(b, "access", ""), access) || hb_pair_hops(b) <= hb_pair_hops(a))
                 continue;
             double tb = json_number_value(json_object_get(b, "t_span_s"));
             if (tb < ta) {
@@ -262,13 +261,13 @@ static void hb_myth2_pairs(const struct hb_suite_env *env, json_t *derived, cons
         json_decref(evidence);
         return;
     }
-    json_array_append_new(
-        derived, json_pack("{s:s, s:s, s:i, s:s, s:s, s:s, s:b, s:f, s:f, s:i, s:o, s:s}", "type",
-                           "verdict", "suite", "hops", "myth", 2, "bg_level", "idle", "case",
-                           "pair", "access", access, "holds", holds, "tolerance_pct",
-                           env->opts->tolerance_pct, "spread_pct", round(worst * 10.0) / 10.0,
-                           "cases", rows, "evidence", evidence, "claim",
-                           "greater hop distance always means slower"));
+    json_array_append_new(derived,
+                          json_pack("{s:s, s:s, s:i, s:s, s:s, s:s, s:b, s:f, s:f, s:i, s:o, s:s}",
+                                    "type", "verdict", "suite", "hops", "myth", 2, "bg_level",
+                                    "idle", "case", "pair", "access", access, "holds", holds,
+                                    "tolerance_pct", env->opts->tolerance_pct, "spread_pct",
+                                    round(worst * 10.0) / 10.0, "cases", rows, "evidence", evidence,
+                                    "claim", "greater hop distance always means slower"));
 }
 
 static void hb_myth2(const struct hb_suite_env *env, json_t *measured, json_t *derived)

@@ -41,23 +41,18 @@ static int hb_loaded_add(const struct hb_suite_env *env, struct hb_plan *out, in
     else
         snprintf(e.extra, sizeof(e.extra), "{\"delay\":%d,\"mix\":\"%s\"}", delay, o->mix);
     int rc = hb_suite_task(env, &e.tasks[0], cpu, 0, 1, "chase", HB_POLICY_BIND, mem, bytes);
-    if (rc)
-        return rc;
+    if (rc) return rc;
     e.ntasks = 1;
     for (int i = 0; delay >= 0 && i < t->nnodes; i++) {
-        if (!load_on[i])
-            continue;
+        if (!load_on[i]) continue;
         int first = t->nodes[i].os_index == cpu ? 1 : 0;
         int threads = t->nodes[i].ncpus - first;
-        if (threads > HB_MAX_TEAM - first)
-            threads = HB_MAX_TEAM - first;
-        if (threads < 1)
-            continue;
+        if (threads > HB_MAX_TEAM - first) threads = HB_MAX_TEAM - first;
+        if (threads < 1) continue;
         struct hb_task *task = &e.tasks[e.ntasks];
         rc = hb_suite_task(env, task, t->nodes[i].os_index, first, threads, hb_mix_kernel(o->mix),
                            HB_POLICY_BIND, mem, bytes * (uint64_t)threads);
-        if (rc)
-            return rc;
+        if (rc) return rc;
         task->role = HB_ROLE_BG;
         task->bg_rate_GBps = delay > 0 ? 64.0 / delay : 0.0;
         e.ntasks++;
@@ -77,21 +72,17 @@ int hb_suite_loaded_plan(const struct hb_suite_env *env, struct hb_plan *out)
     const struct hb_topo *t = env->topo;
     int cpu = o->cpu_node, mem = o->mem_node;
     for (int i = 0; cpu < 0 && i < t->nnodes; i++)
-        if (t->nodes[i].has_cpus)
-            cpu = t->nodes[i].os_index;
-    if (mem < 0)
-        mem = cpu;
+        if (t->nodes[i].has_cpus) cpu = t->nodes[i].os_index;
+    if (mem < 0) mem = cpu;
     int rc = hb_suite_check_cpu_node(t, cpu, "--cpu-node");
-    if (rc || (rc = hb_suite_check_mem_node(t, mem, "--mem-node")))
-        return rc;
+    if (rc || (rc = hb_suite_check_mem_node(t, mem, "--mem-node"))) return rc;
     bool load_on[HB_MAX_NODES] = {false};
     if (o->load_nodes[0]) {
         char list[sizeof(o->load_nodes)], *save = NULL;
         snprintf(list, sizeof(list), "%s", o->load_nodes);
         for (char *w = strtok_r(list, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
             int n = atoi(w);
-            if ((rc = hb_suite_check_cpu_node(t, n, "--load-nodes")))
-                return rc;
+            if ((rc = hb_suite_check_cpu_node(t, n, "--load-nodes"))) return rc;
             load_on[hb_topo_node_index(t, n)] = true;
         }
     } else {
@@ -100,19 +91,16 @@ int hb_suite_loaded_plan(const struct hb_suite_env *env, struct hb_plan *out)
     }
     uint64_t bytes = o->size ? o->size : env->default_bytes;
     const int *delays = o->quick ? hb_delays_quick : hb_delays_full;
-    if ((rc = hb_loaded_add(env, out, cpu, mem, load_on, -1, bytes)))
-        return rc;
+    if ((rc = hb_loaded_add(env, out, cpu, mem, load_on, -1, bytes))) return rc;
     for (int d = 0; delays[d] >= 0; d++)
-        if ((rc = hb_loaded_add(env, out, cpu, mem, load_on, delays[d], bytes)))
-            return rc;
+        if ((rc = hb_loaded_add(env, out, cpu, mem, load_on, delays[d], bytes))) return rc;
     return 0;
 }
 
 void hb_suite_loaded_annotate(json_t *rec)
 {
     json_t *bg = json_object_get(rec, "background");
-    if (!json_is_array(bg))
-        return;
+    if (!json_is_array(bg)) return;
     double sum = 0.0;
     size_t i;
     json_t *b;
@@ -132,8 +120,7 @@ int hb_suite_loaded_derive(const struct hb_suite_env *env, json_t *measured, jso
     {
         const char *role = json_string_value(json_object_get(r, "role"));
         json_t *l = json_object_get(r, "lat_ns_median");
-        if (!role || strcmp(role, "foreground") || !json_is_number(l))
-            continue;
+        if (!role || strcmp(role, "foreground") || !json_is_number(l)) continue;
         cpu = (int)json_integer_value(json_object_get(r, "cpu_node"));
         mem = (int)json_integer_value(json_object_get(r, "mem_node"));
         if (json_is_null(json_object_get(r, "delay")))
@@ -143,8 +130,7 @@ int hb_suite_loaded_derive(const struct hb_suite_env *env, json_t *measured, jso
             lat[n++] = json_number_value(l);
         }
     }
-    if (isnan(idle) || n == 0)
-        return 0;
+    if (isnan(idle) || n == 0) return 0;
     /* Ascending load: the knee lies between the last point below 2x idle and the first above. */
     for (int a = 1; a < n; a++)
         for (int b = a; b > 0 && bw[b] < bw[b - 1]; b--) {

@@ -15,8 +15,7 @@ static const char *const hb_default_bw_kernels[] = {
 static int hb_first_cpu_node(const struct hb_topo *t)
 {
     for (int i = 0; i < t->nnodes; i++)
-        if (t->nodes[i].has_cpus)
-            return t->nodes[i].os_index;
+        if (t->nodes[i].has_cpus) return t->nodes[i].os_index;
     return -1;
 }
 
@@ -26,8 +25,7 @@ static int hb_local_nodes(const struct hb_suite_env *env, int *cpu, int *mem)
     const struct hb_options *o = env->opts;
     *cpu = o->cpu_node >= 0 ? o->cpu_node : hb_first_cpu_node(env->topo);
     int rc = hb_suite_check_cpu_node(env->topo, *cpu, "--cpu-node");
-    if (rc)
-        return rc;
+    if (rc) return rc;
     *mem = o->mem_node >= 0 ? o->mem_node : *cpu;
     if (o->mem_node < 0 && !env->topo->nodes[hb_topo_node_index(env->topo, *cpu)].has_memory) {
         hb_err_set("node %d has no memory of its own: choose one with --mem-node", *cpu);
@@ -42,14 +40,12 @@ static int hb_add_one(const struct hb_suite_env *env, struct hb_plan *out, const
 {
     struct hb_kernel_ref k;
     int rc = env->lookup(kernel, &k);
-    if (rc)
-        return rc;
+    if (rc) return rc;
     struct hb_experiment e;
     hb_suite_experiment(env, &e, env->opts->command[0] ? env->opts->command : "default", name,
                         k.latency ? "latency" : "bandwidth");
     rc = hb_suite_task(env, &e.tasks[0], cpu, 0, threads, kernel, policy, mem, bytes);
-    if (rc)
-        return rc;
+    if (rc) return rc;
     e.ntasks = 1;
     return hb_plan_add(out, &e);
 }
@@ -84,8 +80,7 @@ static int hb_bw_plan(const struct hb_suite_env *env, struct hb_plan *out, int c
     char *save = NULL;
     for (char *k = strtok_r(list, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
         int rc = hb_bw_kernel(env, out, k, cpu, mem, threads, bytes);
-        if (rc)
-            return rc;
+        if (rc) return rc;
     }
     return 0;
 }
@@ -100,8 +95,7 @@ static int hb_default_plan(const struct hb_suite_env *env, struct hb_plan *out, 
     int rc = hb_lat_plan(env, out, cpu, mem, bytes);
     int counts[2] = {1, o->threads ? o->threads : n->ncores};
     for (int c = 0; c < 2 && rc == 0; c++) {
-        if (c == 1 && counts[1] == counts[0])
-            break;
+        if (c == 1 && counts[1] == counts[0]) break;
         for (int k = 0; hb_default_bw_kernels[k] && rc == 0; k++)
             rc = hb_bw_kernel(env, out, hb_default_bw_kernels[k], cpu, mem, counts[c], bytes);
     }
@@ -113,17 +107,12 @@ int hb_suite_local_plan(const struct hb_suite_env *env, struct hb_plan *out)
     const struct hb_options *o = env->opts;
     int cpu, mem;
     int rc = hb_local_nodes(env, &cpu, &mem);
-    if (rc)
-        return rc;
-    if (o->threads && (rc = hb_suite_check_threads(env->topo, cpu, o->threads)))
-        return rc;
+    if (rc) return rc;
+    if (o->threads && (rc = hb_suite_check_threads(env->topo, cpu, o->threads))) return rc;
     uint64_t bytes = o->size ? o->size : env->default_bytes;
-    if (strcmp(o->command, "lat") == 0)
-        return hb_lat_plan(env, out, cpu, mem, bytes);
-    if (strcmp(o->command, "bw") == 0)
-        return hb_bw_plan(env, out, cpu, mem, bytes);
+    if (strcmp(o->command, "lat") == 0) return hb_lat_plan(env, out, cpu, mem, bytes);
+    if (strcmp(o->command, "bw") == 0) return hb_bw_plan(env, out, cpu, mem, bytes);
     rc = hb_default_plan(env, out, cpu, mem, bytes);
-    if (rc == 0 && hb_topo_count_cpu_nodes(env->topo) > 1)
-        rc = hb_suite_matrix_plan(env, out);
+    if (rc == 0 && hb_topo_count_cpu_nodes(env->topo) > 1) rc = hb_suite_matrix_plan(env, out);
     return rc;
 }

@@ -16,8 +16,7 @@ static int hb_matrix_add(const struct hb_suite_env *env, struct hb_plan *out, co
 {
     struct hb_kernel_ref k;
     int rc = env->lookup(kernel, &k);
-    if (rc)
-        return rc;
+    if (rc) return rc;
     struct hb_experiment e;
     char name[HB_NAME_LEN];
     snprintf(name, sizeof(name), "matrix-%s-%d-%d", k.latency ? "lat" : kernel, cpu, mem);
@@ -37,19 +36,15 @@ int hb_suite_matrix_plan(const struct hb_suite_env *env, struct hb_plan *out)
     snprintf(list, sizeof(list), "chase,%s", o->kernels[0] ? o->kernels : HB_MATRIX_KERNELS);
     char *save = NULL;
     for (char *k = strtok_r(list, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
-        if (k != list && strcmp(k, "chase") == 0)
-            continue;
+        if (k != list && strcmp(k, "chase") == 0) continue;
         for (int i = 0; i < t->nnodes; i++) {
-            if (!t->nodes[i].has_cpus)
-                continue;
+            if (!t->nodes[i].has_cpus) continue;
             int threads = o->threads ? o->threads : t->nodes[i].ncores;
             for (int j = 0; j < t->nnodes; j++) {
-                if (!t->nodes[j].has_memory)
-                    continue;
+                if (!t->nodes[j].has_memory) continue;
                 int rc = hb_matrix_add(env, out, k, t->nodes[i].os_index, t->nodes[j].os_index,
                                        threads, bytes);
-                if (rc)
-                    return rc;
+                if (rc) return rc;
             }
         }
     }
@@ -80,8 +75,7 @@ static void hb_measured_classes(const struct hb_topo *t, double cost[HB_MAX_NODE
     int n = 0;
     for (int i = 0; i < t->nnodes; i++)
         for (int j = 0; j < t->nnodes; j++)
-            if (!isnan(cost[i][j]))
-                sorted[n++] = cost[i][j];
+            if (!isnan(cost[i][j])) sorted[n++] = cost[i][j];
     for (int a = 1; a < n; a++)
         for (int b = a; b > 0 && sorted[b] < sorted[b - 1]; b--) {
             double x = sorted[b];
@@ -91,8 +85,7 @@ static void hb_measured_classes(const struct hb_topo *t, double cost[HB_MAX_NODE
     for (int i = 0; i < t->nnodes; i++)
         for (int j = 0; j < t->nnodes; j++) {
             cls[i][j] = -1;
-            if (isnan(cost[i][j]))
-                continue;
+            if (isnan(cost[i][j])) continue;
             int c = 0;
             double start = sorted[0];
             for (int k = 1; k < n && sorted[k] <= cost[i][j]; k++)
@@ -105,22 +98,20 @@ static void hb_measured_classes(const struct hb_topo *t, double cost[HB_MAX_NODE
 }
 
 static json_t *hb_matrix_json(const struct hb_topo *t, bool cpu_rows, bool mem_cols,
-                              double m[HB_MAX_NODES][HB_MAX_NODES], int im[HB_MAX_NODES][HB_MAX_NODES],
-                              bool use_int)
+                              double m[HB_MAX_NODES][HB_MAX_NODES],
+                              int im[HB_MAX_NODES][HB_MAX_NODES], bool use_int)
 {
     json_t *rows = json_array();
     for (int i = 0; i < t->nnodes; i++) {
-        if (cpu_rows && !t->nodes[i].has_cpus)
-            continue;
+        if (cpu_rows && !t->nodes[i].has_cpus) continue;
         json_t *row = json_array();
         for (int j = 0; j < t->nnodes; j++) {
-            if (mem_cols && !t->nodes[j].has_memory)
-                continue;
+            if (mem_cols && !t->nodes[j].has_memory) continue;
             if (use_int)
                 json_array_append_new(row, im[i][j] < 0 ? json_null() : json_integer(im[i][j]));
             else
-                json_array_append_new(row, isnan(m[i][j]) ? json_null()
-                                                          : json_real(round(m[i][j] * 1000) / 1000));
+                json_array_append_new(
+                    row, isnan(m[i][j]) ? json_null() : json_real(round(m[i][j] * 1000) / 1000));
         }
         json_array_append_new(rows, row);
     }
@@ -157,8 +148,7 @@ static void hb_grid_emit(const struct hb_suite_env *env, struct hb_grid *g, json
     json_t *flags = json_array();
     for (int i = 0; i < t->nnodes; i++)
         for (int j = 0; j < t->nnodes; j++) {
-            if (isnan(cost[i][j]))
-                continue;
+            if (isnan(cost[i][j])) continue;
             char why[160];
             if (hop[i][j] >= 0 && cls[i][j] != hop[i][j]) {
                 snprintf(why, sizeof(why), "measured class %d, firmware hop class %d", cls[i][j],
@@ -181,16 +171,15 @@ static void hb_grid_emit(const struct hb_suite_env *env, struct hb_grid *g, json
         }
     json_t *rows = json_array(), *cols = json_array();
     for (int i = 0; i < t->nnodes; i++) {
-        if (t->nodes[i].has_cpus)
-            json_array_append_new(rows, json_integer(t->nodes[i].os_index));
-        if (t->nodes[i].has_memory)
-            json_array_append_new(cols, json_integer(t->nodes[i].os_index));
+        if (t->nodes[i].has_cpus) json_array_append_new(rows, json_integer(t->nodes[i].os_index));
+        if (t->nodes[i].has_memory) json_array_append_new(cols, json_integer(t->nodes[i].os_index));
     }
     json_t *m = json_pack(
         "{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:f}", "type",
-        "matrix", "suite", "matrix", "host", g->host, "metric", g->latency ? "latency" : "bandwidth",
-        "kernel", g->kernel, "unit", g->latency ? "ns" : "GBps", "rows", rows, "cols", cols,
-        "values", hb_matrix_json(t, true, true, g->v, NULL, false), "relative",
+        "matrix", "suite", "matrix", "host", g->host, "metric",
+        g->latency ? "latency" : "bandwidth", "kernel", g->kernel, "unit",
+        g->latency ? "ns" : "GBps", "rows", rows, "cols", cols, "values",
+        hb_matrix_json(t, true, true, g->v, NULL, false), "relative",
         hb_matrix_json(t, true, true, cost, NULL, false), "distances",
         t->distances ? hb_matrix_json(t, true, true, dist, NULL, false) : json_null(), "hop_class",
         t->hop_class ? hb_matrix_json(t, true, true, NULL, hop, true) : json_null(),
@@ -199,8 +188,7 @@ static void hb_grid_emit(const struct hb_suite_env *env, struct hb_grid *g, json
     json_array_append_new(derived, m);
     for (int i = 0; i < t->nnodes; i++)
         for (int j = 0; j < t->nnodes; j++) {
-            if (isnan(cost[i][j]))
-                continue;
+            if (isnan(cost[i][j])) continue;
             json_t *src = g->rec[i][j];
             json_t *cell = json_pack(
                 "{s:s, s:s, s:O?, s:s, s:s, s:s, s:i, s:i, s:O?, s:O?, s:f, s:s, s:f, s:o, s:O?}",
@@ -221,11 +209,9 @@ static struct hb_grid *hb_grid_get(struct hb_grid **grids, int *n, const char *h
     for (int g = 0; g < *n; g++)
         if (strcmp(grids[g]->host, host) == 0 && strcmp(grids[g]->kernel, kernel) == 0)
             return grids[g];
-    if (*n >= 256)
-        return NULL;
+    if (*n >= 256) return NULL;
     struct hb_grid *g = calloc(1, sizeof(*g));
-    if (!g)
-        return NULL;
+    if (!g) return NULL;
     g->host = host;
     g->kernel = kernel;
     g->latency = latency;
@@ -282,8 +268,7 @@ static void hb_fleet(const struct hb_topo *t, struct hb_grid **grids, int ng, js
             bw[h] = local;
         }
     }
-    if (nh < 2)
-        return;
+    if (nh < 2) return;
     double tmp[256];
     memcpy(tmp, lat, sizeof(double) * (size_t)nh);
     double mlat = hb_median(tmp, nh);
@@ -295,8 +280,8 @@ static void hb_fleet(const struct hb_topo *t, struct hb_grid **grids, int ng, js
     for (int h = 0; h < nh; h++) {
         char why[200] = "";
         if (lat[h] > mlat * 1.1)
-            snprintf(why + strlen(why), sizeof(why) - strlen(why), "local latency %.0f%% above median; ",
-                     (lat[h] / mlat - 1) * 100);
+            snprintf(why + strlen(why), sizeof(why) - strlen(why),
+                     "local latency %.0f%% above median; ", (lat[h] / mlat - 1) * 100);
         if (bw[h] < mbw / 1.1)
             snprintf(why + strlen(why), sizeof(why) - strlen(why),
                      "local read bandwidth %.0f%% below median; ", (1 - bw[h] / mbw) * 100);
@@ -310,13 +295,12 @@ static void hb_fleet(const struct hb_topo *t, struct hb_grid **grids, int ng, js
                             isnan(ratio[h]) ? json_null() : json_real(ratio[h]), "outlier",
                             why[0] != '\0', "reason", why));
     }
-    json_array_append_new(derived,
-                          json_pack("{s:s, s:s, s:o, s:{s:o, s:o, s:o}}", "type", "fleet", "suite",
-                                    "matrix", "hosts", list, "median", "lat_ns_local",
-                                    isnan(mlat) ? json_null() : json_real(mlat),
-                                    "bw_GBps_local_read", isnan(mbw) ? json_null() : json_real(mbw),
-                                    "worst_remote_ratio",
-                                    isnan(mratio) ? json_null() : json_real(mratio)));
+    json_array_append_new(
+        derived,
+        json_pack("{s:s, s:s, s:o, s:{s:o, s:o, s:o}}", "type", "fleet", "suite", "matrix", "hosts",
+                  list, "median", "lat_ns_local", isnan(mlat) ? json_null() : json_real(mlat),
+                  "bw_GBps_local_read", isnan(mbw) ? json_null() : json_real(mbw),
+                  "worst_remote_ratio", isnan(mratio) ? json_null() : json_real(mratio)));
 }
 
 int hb_suite_matrix_derive(const struct hb_suite_env *env, json_t *measured, json_t *derived)
@@ -336,11 +320,9 @@ int hb_suite_matrix_derive(const struct hb_suite_env *env, json_t *measured, jso
         json_t *value = json_object_get(rec, latency ? "lat_ns_median" : "bw_GBps_best");
         int i = hb_topo_node_index(t, (int)json_integer_value(json_object_get(rec, "cpu_node")));
         int j = hb_topo_node_index(t, (int)json_integer_value(json_object_get(rec, "mem_node")));
-        struct hb_grid *g =
-            hb_grid_get(grids, &ng, json_string_value(json_object_get(rec, "host")),
-                        json_string_value(json_object_get(rec, "kernel")), latency);
-        if (!g || i < 0 || j < 0 || !json_is_number(value))
-            continue;
+        struct hb_grid *g = hb_grid_get(grids, &ng, json_string_value(json_object_get(rec, "host")),
+                                        json_string_value(json_object_get(rec, "kernel")), latency);
+        if (!g || i < 0 || j < 0 || !json_is_number(value)) continue;
         g->v[i][j] = json_number_value(value);
         g->rec[i][j] = rec;
     }

@@ -23,8 +23,8 @@
 
 #define HB_POLICY_WORKLOADS "triad,read,gups,blur3,dgemm,fir,chase"
 
-static const char *const hb_policy_names[] = {"local", "interleave", "remote", "one-node", "os",
-                                              NULL};
+static const char *const hb_policy_names[] = {"local",    "interleave", "remote",
+                                              "one-node", "os",         NULL};
 static const char *const hb_intensity_policies[] = {"local", "remote", "interleave", NULL};
 
 /* Intensities of the --intensity study: 1/8 .. 64 flops per byte, one per octave. */
@@ -39,8 +39,7 @@ static int hb_policy_farthest(const struct hb_topo *t, int cpu)
     uint64_t best_d = 0;
     for (int k = 1; k <= t->nnodes; k++) {
         int j = (ci + k) % t->nnodes;
-        if (!t->nodes[j].has_memory)
-            continue;
+        if (!t->nodes[j].has_memory) continue;
         uint64_t d = t->distances ? hb_topo_distance(t, ci, j) : (j != ci);
         if (best < 0 || d > best_d) {
             best = j;
@@ -53,8 +52,7 @@ static int hb_policy_farthest(const struct hb_topo *t, int cpu)
 static int hb_policy_first_mem(const struct hb_topo *t)
 {
     for (int i = 0; i < t->nnodes; i++)
-        if (t->nodes[i].has_memory)
-            return t->nodes[i].os_index;
+        if (t->nodes[i].has_memory) return t->nodes[i].os_index;
     return -1;
 }
 
@@ -89,10 +87,10 @@ static int hb_policy_check_total(const struct hb_topo *t, const struct hb_experi
     for (int i = 0; i < t->nnodes; i++) {
         uint64_t sum = 0;
         for (int k = 0; k < e->ntasks; k++)
-            if (e->tasks[k].policy == HB_POLICY_BIND && e->tasks[k].mem_node == t->nodes[i].os_index)
+            if (e->tasks[k].policy == HB_POLICY_BIND &&
+                e->tasks[k].mem_node == t->nodes[i].os_index)
                 sum += e->tasks[k].bytes;
-        if (sum && hb_suite_check_fits(t, t->nodes[i].os_index, sum))
-            return -ENOMEM;
+        if (sum && hb_suite_check_fits(t, t->nodes[i].os_index, sum)) return -ENOMEM;
     }
     return 0;
 }
@@ -104,8 +102,7 @@ static int hb_policy_add(const struct hb_suite_env *env, struct hb_plan *out, co
     const struct hb_topo *t = env->topo;
     struct hb_kernel_ref k;
     int rc = env->lookup(kernel, &k);
-    if (rc)
-        return rc;
+    if (rc) return rc;
     uint64_t bytes = o->size ? o->size : env->default_bytes;
     struct hb_experiment e;
     char name[HB_NAME_LEN], wl[40];
@@ -117,15 +114,14 @@ static int hb_policy_add(const struct hb_suite_env *env, struct hb_plan *out, co
     hb_suite_experiment(env, &e, "policy", name, k.latency ? "latency" : "bandwidth");
     if (param > 0.0)
         snprintf(e.extra, sizeof(e.extra),
-                 "{\"workload\":\"%s\",\"policy\":\"%s\",\"mode\":\"%s\",\"intensity\":%g}",
-                 kernel, policy, mode, param);
+                 "{\"workload\":\"%s\",\"policy\":\"%s\",\"mode\":\"%s\",\"intensity\":%g}", kernel,
+                 policy, mode, param);
     else
         snprintf(e.extra, sizeof(e.extra),
                  "{\"workload\":\"%s\",\"policy\":\"%s\",\"mode\":\"%s\"}", kernel, policy, mode);
     for (int i = 0; i < t->nnodes; i++) {
         int cpu = t->nodes[i].os_index;
-        if (!t->nodes[i].has_cpus || (single_cpu >= 0 && cpu != single_cpu))
-            continue;
+        if (!t->nodes[i].has_cpus || (single_cpu >= 0 && cpu != single_cpu)) continue;
         if (e.ntasks == HB_MAX_TASKS) {
             hb_err_set("policy rate mode: %d CPU nodes, at most %d tasks per experiment",
                        hb_topo_count_cpu_nodes(t), HB_MAX_TASKS);
@@ -134,12 +130,10 @@ static int hb_policy_add(const struct hb_suite_env *env, struct hb_plan *out, co
         /* Latency wants one dependent stream; everything else every core of the node. */
         int threads = k.latency ? 1 : o->threads ? o->threads : t->nodes[i].ncores;
         struct hb_task *task = &e.tasks[e.ntasks++];
-        if ((rc = hb_policy_task(env, task, cpu, threads, kernel, policy, bytes)))
-            return rc;
+        if ((rc = hb_policy_task(env, task, cpu, threads, kernel, policy, bytes))) return rc;
         task->param = param;
     }
-    if ((rc = hb_policy_check_total(t, &e)))
-        return rc;
+    if ((rc = hb_policy_check_total(t, &e))) return rc;
     return hb_plan_add(out, &e);
 }
 
@@ -150,11 +144,9 @@ int hb_suite_policy_plan(const struct hb_suite_env *env, struct hb_plan *out)
     int single_cpu = o->cpu_node;
     if (single_cpu < 0)
         for (int i = 0; i < t->nnodes && single_cpu < 0; i++)
-            if (t->nodes[i].has_cpus)
-                single_cpu = t->nodes[i].os_index;
+            if (t->nodes[i].has_cpus) single_cpu = t->nodes[i].os_index;
     int rc = hb_suite_check_cpu_node(t, single_cpu, "--cpu-node");
-    if (rc)
-        return rc;
+    if (rc) return rc;
     const char *modes[] = {"rate", "single", NULL};
     char list[sizeof(o->kernels)];
     snprintf(list, sizeof(list), "%s", o->kernels[0] ? o->kernels : HB_POLICY_WORKLOADS);
@@ -164,8 +156,7 @@ int hb_suite_policy_plan(const struct hb_suite_env *env, struct hb_plan *out)
         return -EINVAL;
     }
     for (int m = 0; modes[m]; m++) {
-        if (o->mode[0] && strcmp(o->mode, modes[m]) != 0)
-            continue;
+        if (o->mode[0] && strcmp(o->mode, modes[m]) != 0) continue;
         int cpu = strcmp(modes[m], "single") == 0 ? single_cpu : -1;
         if (o->intensity) {
             for (double x = HB_INTENSITY_LO; x <= HB_INTENSITY_HI; x *= 2.0)
@@ -180,8 +171,8 @@ int hb_suite_policy_plan(const struct hb_suite_env *env, struct hb_plan *out)
         for (char *k = strtok_r(work, ",", &save); k; k = strtok_r(NULL, ",", &save))
             for (int p = 0; hb_policy_names[p]; p++)
                 if ((rc = hb_policy_add(env, out, modes[m], k,
-                                        strcmp(k, "intensity") == 0 ? 1.0 : 0.0,
-                                        hb_policy_names[p], cpu)))
+                                        strcmp(k, "intensity") == 0 ? 1.0 : 0.0, hb_policy_names[p],
+                                        cpu)))
                     return rc;
     }
     return 0;

@@ -19,7 +19,7 @@ struct hb_pgroup {
     const char *host, *mode, *workload, *policy;
     double intensity; /* 0 = not an intensity run */
     bool latency;
-    double sum;  /* bandwidth: GB/s summed over tasks; latency: ns summed (then averaged) */
+    double sum; /* bandwidth: GB/s summed over tasks; latency: ns summed (then averaged) */
     int tasks;
     bool failed;
     bool spread_ok; /* interleave: every memory node holds pages of every task */
@@ -29,8 +29,7 @@ struct hb_pgroup {
 /* Higher is better for every group: GB/s, or dependent loads per ns. */
 static double hb_pspeed(const struct hb_pgroup *g)
 {
-    if (g->failed || g->tasks == 0 || g->sum <= 0.0)
-        return NAN;
+    if (g->failed || g->tasks == 0 || g->sum <= 0.0) return NAN;
     return g->latency ? (double)g->tasks / g->sum : g->sum;
 }
 
@@ -43,11 +42,10 @@ static struct hb_pgroup *hb_pgroup_get(struct hb_pgroup *gs, int *n, const char 
             strcmp(gs[i].workload, workload) == 0 &&
             (!policy || strcmp(gs[i].policy, policy) == 0) && gs[i].intensity == intensity)
             return &gs[i];
-    if (!policy || *n >= HB_POLICY_GROUPS)
-        return NULL;
+    if (!policy || *n >= HB_POLICY_GROUPS) return NULL;
     struct hb_pgroup *g = &gs[(*n)++];
-    *g = (struct hb_pgroup){host, mode, workload, policy, intensity, false, 0.0, 0, false, true,
-                            json_object()};
+    *g = (struct hb_pgroup){host, mode, workload, policy, intensity,    false,
+                            0.0,  0,    false,    true,   json_object()};
     return g;
 }
 
@@ -84,9 +82,8 @@ static void hb_pemit_throughput(struct hb_pgroup *g, json_t *derived)
 {
     const char *key;
     json_t *pct;
-    json_object_foreach(g->share, key, pct)
-        json_object_set_new(g->share, key,
-                            json_real(round(json_number_value(pct) / g->tasks * 100.0) / 100.0));
+    json_object_foreach(g->share, key, pct) json_object_set_new(
+        g->share, key, json_real(round(json_number_value(pct) / g->tasks * 100.0) / 100.0));
     double value = g->latency && g->tasks ? g->sum / g->tasks : g->sum;
     json_array_append_new(
         derived,
@@ -94,24 +91,22 @@ static void hb_pemit_throughput(struct hb_pgroup *g, json_t *derived)
                   "throughput", "suite", "policy", "host", g->host, "mode", g->mode, "workload",
                   g->workload, "policy", g->policy, "intensity",
                   g->intensity > 0.0 ? json_real(g->intensity) : json_null(), "value",
-                  g->failed ? json_null() : hb_preal(value), "unit",
-                  g->latency ? "ns" : "GBps", "tasks", g->tasks, "pages_share_pct", g->share,
-                  "placement_ok", !g->failed && g->spread_ok, "status",
-                  g->failed ? "failed" : "ok"));
+                  g->failed ? json_null() : hb_preal(value), "unit", g->latency ? "ns" : "GBps",
+                  "tasks", g->tasks, "pages_share_pct", g->share, "placement_ok",
+                  !g->failed && g->spread_ok, "status", g->failed ? "failed" : "ok"));
 }
 
 static void hb_pemit_gain(struct hb_pgroup *gs, int n, const struct hb_pgroup *local,
                           json_t *derived)
 {
     static const char *const others[] = {"interleave", "one-node", "remote", "os", NULL};
-    static const char *const keys[] = {"gain_vs_interleave", "gain_vs_one_node",
-                                       "gain_vs_remote", "gain_vs_os", NULL};
-    json_t *rec = json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:s}", "type", "gain", "suite",
-                            "policy", "host", local->host, "mode", local->mode, "workload",
-                            local->workload, "intensity",
-                            local->intensity > 0.0 ? json_real(local->intensity) : json_null(),
-                            "local_speed", hb_preal(hb_pspeed(local)), "speed_unit",
-                            local->latency ? "loads/ns" : "GBps");
+    static const char *const keys[] = {"gain_vs_interleave", "gain_vs_one_node", "gain_vs_remote",
+                                       "gain_vs_os", NULL};
+    json_t *rec = json_pack(
+        "{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:s}", "type", "gain", "suite", "policy", "host",
+        local->host, "mode", local->mode, "workload", local->workload, "intensity",
+        local->intensity > 0.0 ? json_real(local->intensity) : json_null(), "local_speed",
+        hb_preal(hb_pspeed(local)), "speed_unit", local->latency ? "loads/ns" : "GBps");
     for (int i = 0; others[i]; i++) {
         struct hb_pgroup *o = hb_pgroup_get(gs, &n, local->host, local->mode, local->workload,
                                             others[i], local->intensity);
@@ -132,11 +127,10 @@ static void hb_pemit_knee(const struct hb_suite_env *env, struct hb_pgroup *gs, 
         if (g->intensity <= 0.0 || strcmp(g->policy, "local") != 0 ||
             strcmp(g->host, first->host) != 0 || strcmp(g->mode, first->mode) != 0)
             continue;
-        struct hb_pgroup *o = hb_pgroup_get(gs, &n, g->host, g->mode, g->workload, against,
-                                            g->intensity);
+        struct hb_pgroup *o =
+            hb_pgroup_get(gs, &n, g->host, g->mode, g->workload, against, g->intensity);
         double r = o ? hb_pspeed(g) / hb_pspeed(o) : NAN;
-        if (isnan(r))
-            continue;
+        if (isnan(r)) continue;
         x[m] = g->intensity;
         cost[m++] = r - 1.0;
         json_array_append_new(xs, json_real(g->intensity));
@@ -149,9 +143,9 @@ static void hb_pemit_knee(const struct hb_suite_env *env, struct hb_pgroup *gs, 
     }
     double knee = NAN, thr = env->opts->threshold_pct / 100.0;
     int rc = hb_knee_find(x, cost, m, thr, &knee);
-    json_t *rec = json_pack(
-        "{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:f, s:o, s:s}", "type", "knee", "suite", "policy",
-                  "host", first->host, "mode", first->mode, "against", against,
+    json_t *rec =
+        json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:f, s:o, s:s}", "type", "knee", "suite",
+                  "policy", "host", first->host, "mode", first->mode, "against", against,
                   "intensities", xs, "ratios", ratios, "threshold_pct", env->opts->threshold_pct,
                   "knee_intensity", rc == 0 ? json_real(knee) : json_null(), "note",
                   rc == 0 ? "from this intensity on, local beats this placement by less than "
@@ -168,8 +162,7 @@ static void hb_pemit_knee(const struct hb_suite_env *env, struct hb_pgroup *gs, 
 int hb_suite_policy_derive(const struct hb_suite_env *env, json_t *measured, json_t *derived)
 {
     struct hb_pgroup *gs = calloc(HB_POLICY_GROUPS, sizeof(*gs));
-    if (!gs)
-        return -ENOMEM;
+    if (!gs) return -ENOMEM;
     int n = 0;
     size_t k;
     json_t *rec;
@@ -178,27 +171,24 @@ int hb_suite_policy_derive(const struct hb_suite_env *env, json_t *measured, jso
         if (strcmp(hb_rec_str(rec, "suite", ""), "policy") != 0 ||
             strcmp(hb_rec_str(rec, "role", ""), "foreground") != 0)
             continue;
-        struct hb_pgroup *g = hb_pgroup_get(
-            gs, &n, hb_rec_str(rec, "host", ""), hb_rec_str(rec, "mode", ""), hb_rec_str(rec, "workload", ""),
-            hb_rec_str(rec, "policy", ""), json_number_value(json_object_get(rec, "intensity")));
-        if (g)
-            hb_pgroup_add(env->topo, g, rec);
+        struct hb_pgroup *g =
+            hb_pgroup_get(gs, &n, hb_rec_str(rec, "host", ""), hb_rec_str(rec, "mode", ""),
+                          hb_rec_str(rec, "workload", ""), hb_rec_str(rec, "policy", ""),
+                          json_number_value(json_object_get(rec, "intensity")));
+        if (g) hb_pgroup_add(env->topo, g, rec);
     }
     for (int i = 0; i < n; i++)
         hb_pemit_throughput(&gs[i], derived);
     for (int i = 0; i < n; i++)
-        if (strcmp(gs[i].policy, "local") == 0)
-            hb_pemit_gain(gs, n, &gs[i], derived);
+        if (strcmp(gs[i].policy, "local") == 0) hb_pemit_gain(gs, n, &gs[i], derived);
     /* One knee pair per host and mode: at its first local intensity group. */
     for (int i = 0; i < n; i++) {
-        if (gs[i].intensity <= 0.0 || strcmp(gs[i].policy, "local") != 0)
-            continue;
+        if (gs[i].intensity <= 0.0 || strcmp(gs[i].policy, "local") != 0) continue;
         bool seen = false;
         for (int j = 0; j < i && !seen; j++)
             seen = gs[j].intensity > 0.0 && strcmp(gs[j].policy, "local") == 0 &&
                    strcmp(gs[j].host, gs[i].host) == 0 && strcmp(gs[j].mode, gs[i].mode) == 0;
-        if (seen)
-            continue;
+        if (seen) continue;
         hb_pemit_knee(env, gs, n, &gs[i], "remote", derived);
         hb_pemit_knee(env, gs, n, &gs[i], "interleave", derived);
     }

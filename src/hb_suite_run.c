@@ -20,8 +20,8 @@ static int hb_run_check_nodes(const struct hb_topo *t, const char *file,
     int ci = hb_topo_node_index(t, st->node);
     if (ci < 0 || !t->nodes[ci].has_cpus) {
         hb_topo_node_list(t, true, false, valid, sizeof(valid));
-        hb_err_set("%s:%d:%d: node %d %s; nodes with CPUs: %s", file, st->line, st->col,
-                   st->node, ci < 0 ? "does not exist" : "has no CPUs", valid);
+        hb_err_set("%s:%d:%d: node %d %s; nodes with CPUs: %s", file, st->line, st->col, st->node,
+                   ci < 0 ? "does not exist" : "has no CPUs", valid);
         return -EINVAL;
     }
     int mi = hb_topo_node_index(t, st->mem_node);
@@ -50,8 +50,7 @@ static int hb_run_task(const struct hb_suite_env *env, const char *file, struct 
     const struct hb_topo *t = env->topo;
     const struct hb_options *o = env->opts;
     int rc = hb_run_check_nodes(t, file, st);
-    if (rc)
-        return rc;
+    if (rc) return rc;
     const struct hb_node *n = &t->nodes[hb_topo_node_index(t, st->node)];
     int first = st->thread, threads = 1;
     if (first < 0) {
@@ -86,8 +85,8 @@ static int hb_run_task(const struct hb_suite_env *env, const char *file, struct 
     if (st->bg) {
         task->role = HB_ROLE_BG;
         task->bg_rate_GBps = st->rate >= 0.0 ? st->rate
-                             : st->level    ? hb_suite_level_rate(st->level, o->bg_rate_GBps)
-                                            : 0.0;
+                             : st->level     ? hb_suite_level_rate(st->level, o->bg_rate_GBps)
+                                             : 0.0;
     }
     e->ntasks++;
     return 0;
@@ -111,9 +110,10 @@ int hb_suite_run_plan(const struct hb_suite_env *env, struct hb_plan *out)
         for (int i = 0; i < e.ntasks; i++)
             any_bg |= e.tasks[i].role == HB_ROLE_BG;
         snprintf(e.extra, sizeof(e.extra), "{\"case\":\"scenario\",\"bg_level\":\"%s\"}",
-                 level ? level : any_bg ? "custom" : "idle");
-        if (rc == 0)
-            rc = hb_plan_add(out, &e);
+                 level    ? level
+                 : any_bg ? "custom"
+                          : "idle");
+        if (rc == 0) rc = hb_plan_add(out, &e);
     }
     hb_scenario_free(&s);
     return rc;

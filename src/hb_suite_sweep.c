@@ -21,8 +21,7 @@ static uint64_t hb_sweep_top(const struct hb_topo *t, int mem_node, uint64_t max
 {
     /* A quarter of the free memory leaves room for the OS and the page-location checks. */
     uint64_t cap = hb_topo_memfree_read(t, hb_topo_node_index(t, mem_node)) / 4;
-    if (max_size < cap)
-        cap = max_size;
+    if (max_size < cap) cap = max_size;
     uint64_t top = HB_SWEEP_MIN;
     while (top * 2 <= cap)
         top *= 2;
@@ -35,11 +34,9 @@ static void hb_sweep_cache_end(const uint64_t levels[4], uint64_t ws, char *buf,
     size_t pos = 0;
     buf[0] = '\0';
     for (int l = 0; l < 4; l++) {
-        if (levels[l] == 0 || ws > levels[l] || ws * 2 <= levels[l])
-            continue;
+        if (levels[l] == 0 || ws > levels[l] || ws * 2 <= levels[l]) continue;
         int n = snprintf(buf + pos, len - pos, "%sL%d", pos ? "," : "", l + 1);
-        if (n < 0 || (size_t)n >= len - pos)
-            return;
+        if (n < 0 || (size_t)n >= len - pos) return;
         pos += (size_t)n;
     }
 }
@@ -50,8 +47,7 @@ static int hb_sweep_add(const struct hb_suite_env *env, struct hb_plan *out, int
 {
     struct hb_kernel_ref k;
     int rc = env->lookup(kernel, &k);
-    if (rc)
-        return rc;
+    if (rc) return rc;
     char name[HB_NAME_LEN], mark[16];
     const char *pname = pages == HB_PAGES_THP ? "thp" : "4k";
     snprintf(name, sizeof(name), "sweep-%s-%s-%d-%d-%llu", kernel, pname, cpu, mem,
@@ -59,19 +55,17 @@ static int hb_sweep_add(const struct hb_suite_env *env, struct hb_plan *out, int
     struct hb_experiment e;
     hb_suite_experiment(env, &e, "sweep", name, k.latency ? "latency" : "bandwidth");
     hb_sweep_cache_end(levels, ws, mark, sizeof(mark));
-    int n = snprintf(e.extra, sizeof(e.extra),
-                     "{\"ws_bytes\":%llu,\"cache_bytes\":[%llu,%llu,%llu,%llu]%s%s%s}",
-                     (unsigned long long)ws, (unsigned long long)levels[0],
-                     (unsigned long long)levels[1], (unsigned long long)levels[2],
-                     (unsigned long long)levels[3], mark[0] ? ",\"cache_end\":\"" : "", mark,
-                     mark[0] ? "\"" : "");
+    int n = snprintf(
+        e.extra, sizeof(e.extra), "{\"ws_bytes\":%llu,\"cache_bytes\":[%llu,%llu,%llu,%llu]%s%s%s}",
+        (unsigned long long)ws, (unsigned long long)levels[0], (unsigned long long)levels[1],
+        (unsigned long long)levels[2], (unsigned long long)levels[3],
+        mark[0] ? ",\"cache_end\":\"" : "", mark, mark[0] ? "\"" : "");
     if (n < 0 || (size_t)n >= sizeof(e.extra)) {
         hb_err_set("sweep: suite keys of %s do not fit %zu bytes", name, sizeof(e.extra));
         return -EINVAL;
     }
     struct hb_task *task = &e.tasks[e.ntasks++];
-    if ((rc = hb_suite_task(env, task, cpu, 0, 1, kernel, HB_POLICY_BIND, mem, ws)))
-        return rc;
+    if ((rc = hb_suite_task(env, task, cpu, 0, 1, kernel, HB_POLICY_BIND, mem, ws))) return rc;
     task->pages = pages;
     return hb_plan_add(out, &e);
 }
@@ -82,13 +76,10 @@ int hb_suite_sweep_plan(const struct hb_suite_env *env, struct hb_plan *out)
     const struct hb_topo *t = env->topo;
     int cpu = o->cpu_node, rc;
     for (int i = 0; cpu < 0 && i < t->nnodes; i++)
-        if (t->nodes[i].has_cpus)
-            cpu = t->nodes[i].os_index;
-    if ((rc = hb_suite_check_cpu_node(t, cpu, "--cpu-node")))
-        return rc;
+        if (t->nodes[i].has_cpus) cpu = t->nodes[i].os_index;
+    if ((rc = hb_suite_check_cpu_node(t, cpu, "--cpu-node"))) return rc;
     int mem = o->mem_node >= 0 ? o->mem_node : cpu;
-    if ((rc = hb_suite_check_mem_node(t, mem, "--mem-node")))
-        return rc;
+    if ((rc = hb_suite_check_mem_node(t, mem, "--mem-node"))) return rc;
     if (o->size) {
         hb_err_set("sweep takes no --size: it runs 1 KiB .. --max-size (default 2 GiB)");
         return -EINVAL;

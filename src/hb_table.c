@@ -15,7 +15,8 @@ static void hb_table_run(FILE *f, json_t *rec)
     fprintf(f, "# simd %s, size %s (%s), THP %s, NUMA balancing %s\n", hb_rec_str(rec, "simd", ""),
             hb_size_format((uint64_t)json_integer_value(json_object_get(sizes, "size_bytes")), sz,
                            sizeof(sz)),
-            hb_rec_str(sizes, "size_source", ""), hb_rec_str(json_object_get(rec, "thp"), "enabled", ""),
+            hb_rec_str(sizes, "size_source", ""),
+            hb_rec_str(json_object_get(rec, "thp"), "enabled", ""),
             hb_rec_str(rec, "numa_balancing", ""));
 }
 
@@ -96,17 +97,19 @@ static void hb_table_measurement(FILE *f, json_t *rec)
     json_t *lat = json_object_get(rec, "lat_ns_median");
     json_t *bw = json_object_get(rec, "bw_GBps_best");
     json_t *ach = json_object_get(rec, "bw_GBps_achieved");
-    double value = json_is_number(lat) ? json_number_value(lat)
+    double value = json_is_number(lat)  ? json_number_value(lat)
                    : json_is_number(bw) ? json_number_value(bw)
                                         : json_number_value(ach);
     const char *unit = json_is_number(lat) ? "ns" : "GB/s";
-    fprintf(f, "%-22s %-12s %-9s %4lld %9s %12.2f %-6s %8.2f %s%s%s\n", hb_rec_str(rec, "experiment", ""),
-            hb_rec_str(rec, "label", ""), hb_rec_str(rec, "kernel", ""),
-            (long long)json_integer_value(json_object_get(rec, "threads")),
-            hb_size_format((uint64_t)json_integer_value(json_object_get(rec, "bytes")), sz,
-                           sizeof(sz)),
-            value, unit, json_number_value(json_object_get(rec, "pages_on_target_pct")),
-            hb_rec_str(rec, "status", ""), *hb_rec_str(rec, "note", "") ? ": " : "", hb_rec_str(rec, "note", ""));
+    fprintf(
+        f, "%-22s %-12s %-9s %4lld %9s %12.2f %-6s %8.2f %s%s%s\n",
+        hb_rec_str(rec, "experiment", ""), hb_rec_str(rec, "label", ""),
+        hb_rec_str(rec, "kernel", ""),
+        (long long)json_integer_value(json_object_get(rec, "threads")),
+        hb_size_format((uint64_t)json_integer_value(json_object_get(rec, "bytes")), sz, sizeof(sz)),
+        value, unit, json_number_value(json_object_get(rec, "pages_on_target_pct")),
+        hb_rec_str(rec, "status", ""), *hb_rec_str(rec, "note", "") ? ": " : "",
+        hb_rec_str(rec, "note", ""));
     /* sweep: the last size that fits a cache level, so the step after it reads as a miss */
     if (*hb_rec_str(rec, "cache_end", ""))
         fprintf(f, "%-22s ^ %s ends here\n", "", hb_rec_str(rec, "cache_end", ""));
@@ -115,8 +118,9 @@ static void hb_table_measurement(FILE *f, json_t *rec)
 static void hb_table_matrix(FILE *f, json_t *rec)
 {
     json_t *rows = json_object_get(rec, "rows"), *cols = json_object_get(rec, "cols");
-    fprintf(f, "\n%s %s matrix (%s), host %s:\n", hb_rec_str(rec, "metric", ""), hb_rec_str(rec, "kernel", ""),
-            hb_rec_str(rec, "unit", ""), hb_rec_str(rec, "host", ""));
+    fprintf(f, "\n%s %s matrix (%s), host %s:\n", hb_rec_str(rec, "metric", ""),
+            hb_rec_str(rec, "kernel", ""), hb_rec_str(rec, "unit", ""),
+            hb_rec_str(rec, "host", ""));
     hb_table_matrix_rows(f, rows, cols, json_object_get(rec, "values"), 2);
     /* c2c matrices are CPU x CPU: no relative cost or hop classes, notes instead */
     if (strcmp(hb_rec_str(rec, "metric", ""), "c2c") == 0) {
@@ -173,8 +177,7 @@ static void hb_table_gain(FILE *f, json_t *rec)
 {
     json_t *x = json_object_get(rec, "intensity");
     fprintf(f, "NUMA gain %-6s %-9s", hb_rec_str(rec, "mode", ""), hb_rec_str(rec, "workload", ""));
-    if (json_is_number(x))
-        fprintf(f, "@%-5g", json_number_value(x));
+    if (json_is_number(x)) fprintf(f, "@%-5g", json_number_value(x));
     fprintf(f, " local %.4g %s:", json_number_value(json_object_get(rec, "local_speed")),
             hb_rec_str(rec, "speed_unit", ""));
     hb_table_ratio(f, "vs interleave", json_object_get(rec, "gain_vs_interleave"));
@@ -188,7 +191,8 @@ static void hb_table_knee(FILE *f, json_t *rec)
 {
     json_t *v = json_object_get(rec, "value");
     fprintf(f, "intensity knee %s, local vs %s (%g%%): ", hb_rec_str(rec, "mode", ""),
-            hb_rec_str(rec, "against", ""), json_number_value(json_object_get(rec, "threshold_pct")));
+            hb_rec_str(rec, "against", ""),
+            json_number_value(json_object_get(rec, "threshold_pct")));
     if (json_is_number(v))
         fprintf(f, "%g flop/B\n", json_number_value(v));
     else
@@ -239,7 +243,8 @@ void hb_table_print(FILE *f, json_t *rec)
     else if (strcmp(type, "note") == 0)
         fprintf(f, "note: %s\n", hb_rec_str(rec, "text", ""));
     else if (strcmp(type, "summary") == 0)
-        fprintf(f, "# %s: %lld experiments, %lld ok, %lld failed, %.1f s\n", hb_rec_str(rec, "suite", ""),
+        fprintf(f, "# %s: %lld experiments, %lld ok, %lld failed, %.1f s\n",
+                hb_rec_str(rec, "suite", ""),
                 (long long)json_integer_value(json_object_get(rec, "experiments")),
                 (long long)json_integer_value(json_object_get(rec, "ok")),
                 (long long)json_integer_value(json_object_get(rec, "failed")),

@@ -13,15 +13,13 @@ double hb_now(void)
 double hb_timer_granularity(void)
 {
     static double tick;
-    if (tick > 0.0)
-        return tick;
+    if (tick > 0.0) return tick;
     double best = 1.0;
     for (int i = 0; i < 64; i++) {
         double t0 = hb_now(), t1;
         while ((t1 = hb_now()) == t0)
             ;
-        if (t1 - t0 < best)
-            best = t1 - t0;
+        if (t1 - t0 < best) best = t1 - t0;
     }
     tick = best;
     return tick;

@@ -13,10 +13,10 @@
 #define HB_MAX_NODES 64
 
 struct hb_node {
-    int os_index;      /* NUMA node OS index (numactl's number) */
-    int ncpus;         /* CPUs whose nearest memory is this node (0 for memory-only) */
-    int *cpus;         /* their OS indexes, ascending */
-    int ncores;        /* physical cores among those CPUs */
+    int os_index;            /* NUMA node OS index (numactl's number) */
+    int ncpus;               /* CPUs whose nearest memory is this node (0 for memory-only) */
+    int *cpus;               /* their OS indexes, ascending */
+    int ncores;              /* physical cores among those CPUs */
     uint64_t mem_bytes;      /* local memory size */
     uint64_t mem_free_bytes; /* free now (sysfs MemFree on this machine; = mem_bytes in XML) */
     bool has_cpus;

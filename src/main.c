@@ -31,16 +31,14 @@ static int hb_is_first_rank(void)
                                        "SLURM_PROCID", NULL};
     for (int i = 0; vars[i]; i++) {
         const char *v = getenv(vars[i]);
-        if (v)
-            return strcmp(v, "0") == 0;
+        if (v) return strcmp(v, "0") == 0;
     }
     return 1;
 }
 
 static int hb_fail(int rc)
 {
-    if (hb_is_first_rank())
-        fprintf(stderr, "hopbench: %s\n", hb_err_msg());
+    if (hb_is_first_rank()) fprintf(stderr, "hopbench: %s\n", hb_err_msg());
     return hb_err_exit_code(rc);
 }
 
@@ -51,10 +49,8 @@ static void hb_omp_defaults(char **argv)
     if (getenv("HOPBENCH_OMP_DEFAULTS") || (getenv("OMP_PLACES") && getenv("OMP_PROC_BIND")))
         return;
     setenv("HOPBENCH_OMP_DEFAULTS", "1", 1);
-    if (!getenv("OMP_PLACES"))
-        setenv("OMP_PLACES", "cores", 1);
-    if (!getenv("OMP_PROC_BIND"))
-        setenv("OMP_PROC_BIND", "close", 1);
+    if (!getenv("OMP_PLACES")) setenv("OMP_PLACES", "cores", 1);
+    if (!getenv("OMP_PROC_BIND")) setenv("OMP_PROC_BIND", "close", 1);
     /* The resolved path, not /proc/self/exe, so the process is still called hopbench. */
     char self[4096];
     ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
@@ -68,16 +64,12 @@ static void hb_omp_defaults(char **argv)
 static int hb_lookup_kernel(const char *name, struct hb_kernel_ref *out)
 {
     const struct hb_kernel *k = hb_kernel_find(name);
-    if (!k)
-        return -EINVAL;
+    if (!k) return -EINVAL;
     out->name = k->name;
     out->access = k->access;
     out->latency = k->kind == HB_KIND_LATENCY;
     return 0;
 }
-
-
-
 
 struct hb_run_ctx {
     struct hb_sink *sink;
@@ -121,8 +113,8 @@ static void hb_run_record_mpi(json_t *run, const struct hb_world *w)
     json_t *layout = json_array();
     for (int r = 0; r < w->size; r++)
         json_array_append_new(layout, json_pack("{s:i, s:s, s:i, s:s}", "rank", r, "host",
-                                                w->hosts[w->rank_host[r]], "node",
-                                                w->rank_node[r], "cpus", w->rank_cpus[r]));
+                                                w->hosts[w->rank_host[r]], "node", w->rank_node[r],
+                                                "cpus", w->rank_cpus[r]));
     json_object_set_new(run, "rank_layout", layout);
 }
 
@@ -152,8 +144,7 @@ static int hb_finish(const struct hb_suite_env *env, json_t *measured, struct hb
                             env->opts->command[0] ? env->opts->command : "default", "experiments",
                             (json_int_t)json_array_size(cells), "ok", ok, "failed", failed,
                             "elapsed_s", hb_now() - t0, "cell_s", cells);
-    if (rc == 0)
-        rc = hb_sink_write(sink, sum);
+    if (rc == 0) rc = hb_sink_write(sink, sum);
     json_decref(sum);
     return rc;
 }
@@ -164,13 +155,11 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
     const struct hb_options *o = env->opts;
     const struct hb_topo *t = env->topo;
     struct hb_world w;
-    if (hb_world_init(&argc, &argv, t, &w) != 0)
-        return hb_fail(-HB_EENV);
+    if (hb_world_init(&argc, &argv, t, &w) != 0) return hb_fail(-HB_EENV);
     const char *args = strchr(o->command_line, ' ');
     int rc = hb_world_check_layout(&w, t, args ? args + 1 : "");
     if (rc) {
-        if (w.rank == 0)
-            fprintf(stderr, "hopbench: %s\n", hb_err_msg());
+        if (w.rank == 0) fprintf(stderr, "hopbench: %s\n", hb_err_msg());
         hb_world_finalize(&w);
         return HB_EXIT_ENV;
     }
@@ -182,8 +171,7 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
     ctx.measured = measured;
     if (w.rank == 0) {
         open_rc = hb_sink_open(o->format, o->output, &ctx.sink);
-        if (open_rc)
-            fprintf(stderr, "hopbench: %s\n", hb_err_msg());
+        if (open_rc) fprintf(stderr, "hopbench: %s\n", hb_err_msg());
     }
     MPI_Bcast(&open_rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (open_rc) {
@@ -214,8 +202,7 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
     struct hb_exec_io io = {hb_emit, hb_on_progress, &ctx, simd, o->allow_misplaced};
     int code = hb_exec_plan(&w, t, plan, &io, measured);
     if (w.rank == 0) {
-        if (code == 0 && wrc == 0)
-            wrc = hb_finish(env, measured, ctx.sink, t0);
+        if (code == 0 && wrc == 0) wrc = hb_finish(env, measured, ctx.sink, t0);
         hb_progress_free(ctx.progress);
         if (hb_sink_close(ctx.sink, true) != 0 || wrc != 0) {
             fprintf(stderr, "hopbench: %s\n", hb_err_msg());
@@ -231,10 +218,8 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
 int main(int argc, char **argv)
 {
     /* Reading result files needs neither MPI nor OpenMP placement: no re-exec, no world. */
-    if (argc > 1 && strcmp(argv[1], "report") == 0)
-        return hb_report_main(argc - 1, argv + 1);
-    if (argc > 1 && strcmp(argv[1], "compare") == 0)
-        return hb_compare_main(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "report") == 0) return hb_report_main(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "compare") == 0) return hb_compare_main(argc - 1, argv + 1);
     hb_omp_defaults(argv);
 
     struct hb_options o;
@@ -243,23 +228,18 @@ int main(int argc, char **argv)
         hb_kernel_help(stdout);
         return HB_EXIT_OK;
     }
-    if (rc == 2)
-        return HB_EXIT_OK;
-    if (rc)
-        return hb_fail(rc);
+    if (rc == 2) return HB_EXIT_OK;
+    if (rc) return hb_fail(rc);
     if (o.kernels[0]) {
         char list[sizeof(o.kernels)], *save = NULL;
         snprintf(list, sizeof(list), "%s", o.kernels);
         for (char *k = strtok_r(list, ",", &save); k; k = strtok_r(NULL, ",", &save))
-            if (!hb_kernel_find(k))
-                return hb_fail(-EINVAL);
+            if (!hb_kernel_find(k)) return hb_fail(-EINVAL);
     }
-    if ((rc = hb_simd_select(o.simd[0] ? o.simd : NULL)))
-        return hb_fail(rc);
+    if ((rc = hb_simd_select(o.simd[0] ? o.simd : NULL))) return hb_fail(rc);
 
     struct hb_topo *t = NULL;
-    if ((rc = hb_topo_load(o.topology[0] ? o.topology : NULL, &t)))
-        return hb_fail(rc);
+    if ((rc = hb_topo_load(o.topology[0] ? o.topology : NULL, &t))) return hb_fail(rc);
     if (!t->is_this_system && !o.dry_run && strcmp(o.command, "topo") != 0) {
         hb_err_set("--topology %s describes another machine: nothing can run on it; add "
                    "--dry-run to print the plan, or use 'hopbench topo --topology %s'",

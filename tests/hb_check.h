@@ -79,5 +79,4 @@ static inline int hb_check_result(void)
 #define HB_EXPECT_CONTAINS(text, part)                                                             \
     HB_EXPECT(strstr((text), (part)) != NULL, "'%s' does not contain '%s'", (text), (part))
 
-
 #endif

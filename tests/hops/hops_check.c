@@ -35,7 +35,10 @@ static const char *str(json_t *o, const char *k)
     return s ? s : "";
 }
 
-static int num(json_t *o, const char *k) { return (int)json_integer_value(json_object_get(o, k)); }
+static int num(json_t *o, const char *k)
+{
+    return (int)json_integer_value(json_object_get(o, k));
+}
 
 static void load_topo(const char *path)
 {
@@ -50,7 +53,7 @@ static void load_topo(const char *path)
         has_mem[i] = json_is_true(json_object_get(n, "has_memory"));
         for (int j = 0; j < n_nodes; j++)
             hop[i][j] = json_is_array(hc) ? (int)json_integer_value(json_array_get(
-                                                 json_array_get(hc, (size_t)i), (size_t)j))
+                                                json_array_get(hc, (size_t)i), (size_t)j))
                                           : (i == j ? 0 : -1);
     }
     json_decref(all);
@@ -85,14 +88,12 @@ static int check_plan(const char *plan_path, const char *links)
         json_array_foreach(tasks, k, t)
         {
             check_label(t);
-            if (strcmp(str(t, "role"), "foreground") == 0)
-                fg_node[num(t, "cpu_node")] = true;
+            if (strcmp(str(t, "role"), "foreground") == 0) fg_node[num(t, "cpu_node")] = true;
         }
         bool full = strstr(name, "-full-") != NULL, any_bg = false;
         json_array_foreach(tasks, k, t)
         {
-            if (strcmp(str(t, "role"), "background"))
-                continue;
+            if (strcmp(str(t, "role"), "background")) continue;
             any_bg = true;
             /* Background threads read their own node's memory. */
             CHECK_INT(num(t, "mem_node"), num(t, "cpu_node"));
@@ -101,8 +102,7 @@ static int check_plan(const char *plan_path, const char *links)
                 fprintf(stderr, "%s: background on foreground node %d at under/high subscription\n",
                         name, num(t, "cpu_node")),
                     hb_check_failures++;
-            if (strstr(name, "-under-"))
-                CHECK_INT(num(t, "threads"), 1);
+            if (strstr(name, "-under-")) CHECK_INT(num(t, "threads"), 1);
         }
         nbg_exps += any_bg;
         if (strncmp(name, "hops-crossfire-", 15) == 0) {
@@ -124,8 +124,7 @@ static int check_plan(const char *plan_path, const char *links)
             nncf++;
             /* The twin is the crossfire experiment just before it. */
             CHECK(cf_last != NULL);
-            if (!cf_last)
-                continue;
+            if (!cf_last) continue;
             json_t *ta = json_array_get(json_object_get(cf_last, "tasks"), 0);
             json_t *tb = json_array_get(json_object_get(cf_last, "tasks"), 1);
             json_t *a = json_array_get(tasks, 0), *b = json_array_get(tasks, 1);
@@ -145,8 +144,7 @@ static int check_plan(const char *plan_path, const char *links)
                 snprintf(expect + l, sizeof(expect) - l, "%s%d-%d", l ? "," : "", x, y);
             }
     CHECK_STR(found, expect);
-    if (links)
-        CHECK_STR(found, links);
+    if (links) CHECK_STR(found, links);
     CHECK(nexp > 0);
     CHECK(nncf <= ncf);
     printf("%d experiments, %d crossfire, %d no-crossfire, %d with background; links %s\n", nexp,
@@ -163,12 +161,10 @@ static int check_bgrun(const char *path)
     int loaded = 0;
     json_array_foreach(all, i, r)
     {
-        if (strcmp(str(r, "type"), "measurement") || strcmp(str(r, "role"), "foreground"))
-            continue;
+        if (strcmp(str(r, "type"), "measurement") || strcmp(str(r, "role"), "foreground")) continue;
         CHECK_STR(str(r, "status"), "ok");
         json_t *bg = json_object_get(r, "background");
-        if (json_array_size(bg) == 0)
-            continue;
+        if (json_array_size(bg) == 0) continue;
         loaded++;
         CHECK(json_real_value(json_object_get(r, "bg_overlap")) == 1.0);
         json_t *b = json_array_get(bg, 0);
@@ -176,11 +172,10 @@ static int check_bgrun(const char *path)
         double got = json_number_value(json_object_get(b, "achieved_GBps"));
         CHECK(got > 0.0);
         /* A paced thread never runs ahead of its target by more than one chunk's worth. */
-        if (target > 0.0)
-            CHECK(got < target * 1.25);
+        if (target > 0.0) CHECK(got < target * 1.25);
         CHECK(json_is_number(json_object_get(r, "pct_of_local_read")));
-        printf("%s: target %.2f GB/s, achieved %.2f GB/s, overlap %.3f\n", str(r, "label"),
-               target, got, json_real_value(json_object_get(r, "bg_overlap")));
+        printf("%s: target %.2f GB/s, achieved %.2f GB/s, overlap %.3f\n", str(r, "label"), target,
+               got, json_real_value(json_object_get(r, "bg_overlap")));
     }
     CHECK(loaded > 0);
     json_decref(all);
@@ -193,8 +188,7 @@ int main(int argc, char **argv)
         load_topo(argv[2]);
         return check_plan(argv[3], argc > 4 ? argv[4] : NULL);
     }
-    if (argc == 3 && strcmp(argv[1], "bgrun") == 0)
-        return check_bgrun(argv[2]);
+    if (argc == 3 && strcmp(argv[1], "bgrun") == 0) return check_bgrun(argv[2]);
     fprintf(stderr, "usage: hops_check plan TOPO.jsonl PLAN.jsonl [LINKS] | bgrun RESULTS.jsonl\n");
     return 2;
 }

@@ -12,12 +12,11 @@ static json_t *rec(const char *exp, const char *cas, const char *level, const ch
     char label[32];
     snprintf(label, sizeof(label), "%d.0.%s.%d", cpu, access, hops);
     json_t *r = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:f, s:f, s:s, s:s}",
-                          "type", "measurement", "role", "foreground", "status", "ok",
-                          "experiment", exp, "case", cas, "bg_level", level, "access", access,
-                          "cpu_node", cpu, "hops", hops, "pct_of_local_read", pct, "t_median_s",
-                          t, "label", label, "placement", "one-node");
-    if (sub)
-        json_object_set_new(r, "subscription", json_string(sub));
+                          "type", "measurement", "role", "foreground", "status", "ok", "experiment",
+                          exp, "case", cas, "bg_level", level, "access", access, "cpu_node", cpu,
+                          "hops", hops, "pct_of_local_read", pct, "t_median_s", t, "label", label,
+                          "placement", "one-node");
+    if (sub) json_object_set_new(r, "subscription", json_string(sub));
     return r;
 }
 
@@ -34,8 +33,7 @@ static json_t *find(json_t *derived, int myth, const char *cas, const char *leve
             strcmp(json_string_value(json_object_get(v, "bg_level")), level) ||
             strcmp(json_string_value(json_object_get(v, "access")), access))
             continue;
-        if (hops < 0 || json_integer_value(json_object_get(v, "hops")) == hops)
-            return v;
+        if (hops < 0 || json_integer_value(json_object_get(v, "hops")) == hops) return v;
     }
     return NULL;
 }
@@ -43,8 +41,7 @@ static json_t *find(json_t *derived, int myth, const char *cas, const char *leve
 static void expect_verdict(json_t *v, bool holds, double spread)
 {
     CHECK(v != NULL);
-    if (!v)
-        return;
+    if (!v) return;
     CHECK_INT(json_is_true(json_object_get(v, "holds")), holds);
     CHECK(json_number_value(json_object_get(v, "spread_pct")) == spread);
 }
@@ -87,9 +84,9 @@ int main(void)
 
     expect_verdict(find(d, 2, "single", "idle", "r", -1), true, 0.0);
     expect_verdict(find(d, 2, "single", "high", "w", -1), false, 7.7);
-    CHECK_STR(json_string_value(json_object_get(find(d, 2, "single", "high", "w", -1),
-                                                "subscription")),
-              "under");
+    CHECK_STR(
+        json_string_value(json_object_get(find(d, 2, "single", "high", "w", -1), "subscription")),
+        "under");
     expect_verdict(find(d, 2, "pair", "idle", "w", -1), false, 23.5);
     CHECK_INT(json_array_size(json_object_get(find(d, 2, "pair", "idle", "w", -1), "evidence")), 2);
     json_decref(d);

@@ -56,8 +56,7 @@ int main(void)
 {
     const char *paths[] = {"c", "avx2", "avx512"};
     for (int p = 0; p < 3; p++) {
-        if (hb_simd_select(paths[p]) != 0)
-            continue; /* not on this CPU */
+        if (hb_simd_select(paths[p]) != 0) continue; /* not on this CPU */
         exercise("gups", 4096 + 24, 0.0, 17);
         exercise("blur3", 512 * 7 + 100, 0.0, 512 * 3 + 9);
         exercise("blur3", 1000, 0.0, 999); /* fewer than 3 rows: a copy */
@@ -68,7 +67,8 @@ int main(void)
             exercise("intensity", 1000 + 7, x, 0);
     }
     /* The flops the intensity kernel does are what its param asks, 1 or an even count. */
-    HB_EXPECT(hb_intensity_flops(0.125) == 1, "1/8 -> %llu", (unsigned long long)hb_intensity_flops(0.125));
+    HB_EXPECT(hb_intensity_flops(0.125) == 1, "1/8 -> %llu",
+              (unsigned long long)hb_intensity_flops(0.125));
     HB_EXPECT(hb_intensity_flops(0.25) == 2, "1/4");
     HB_EXPECT(hb_intensity_flops(1.0) == 8, "1");
     HB_EXPECT(hb_intensity_flops(64.0) == 512, "64");

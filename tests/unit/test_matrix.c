@@ -13,12 +13,11 @@ static void add_latency(json_t *measured, const char *host, double local, double
     for (int i = 0; i < 4; i++)
         for (int j = 0; j < 4; j++) {
             double v = square[i][j] ? by_class[square[i][j]] : local;
-            if (i == 0 && j == 2)
-                v = slow_02;
+            if (i == 0 && j == 2) v = slow_02;
             json_array_append_new(
-                measured, json_pack("{s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:f, s:s, s:i}",
-                                    "suite", "matrix", "role", "foreground", "metric", "latency",
-                                    "host", host, "kernel", "chase", "cpu_node", i, "mem_node", j,
+                measured, json_pack("{s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:f, s:s, s:i}", "suite",
+                                    "matrix", "role", "foreground", "metric", "latency", "host",
+                                    host, "kernel", "chase", "cpu_node", i, "mem_node", j,
                                     "lat_ns_median", v, "status", "ok", "hops", square[i][j]));
         }
 }
@@ -38,10 +37,8 @@ static json_t *first_of(json_t *derived, const char *type, const char *host)
     json_t *r;
     json_array_foreach(derived, i, r)
     {
-        if (strcmp(json_string_value(json_object_get(r, "type")), type) != 0)
-            continue;
-        if (!host || strcmp(json_string_value(json_object_get(r, "host")), host) == 0)
-            return r;
+        if (strcmp(json_string_value(json_object_get(r, "type")), type) != 0) continue;
+        if (!host || strcmp(json_string_value(json_object_get(r, "host")), host) == 0) return r;
     }
     return NULL;
 }

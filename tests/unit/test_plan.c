@@ -11,7 +11,7 @@
 static int fake_lookup(const char *name, struct hb_kernel_ref *out)
 {
     static const struct hb_kernel_ref refs[] = {
-        {"chase", "r", true}, {"read", "r", false}, {"write-nt", "w", false},
+        {"chase", "r", true},  {"read", "r", false},   {"write-nt", "w", false},
         {"copy", "rw", false}, {"triad", "rw", false},
     };
     for (size_t i = 0; i < sizeof(refs) / sizeof(refs[0]); i++)
@@ -39,8 +39,7 @@ static void plan_for(struct hb_topo *t, struct hb_options *o, const char *cmd, s
     struct hb_suite_env env = {t, o, fake_lookup, (uint64_t)1 << 30};
     memset(p, 0, sizeof(*p));
     int rc = hb_suite_plan(&env, p);
-    if (rc)
-        fprintf(stderr, "plan failed: %s\n", hb_err_msg());
+    if (rc) fprintf(stderr, "plan failed: %s\n", hb_err_msg());
     CHECK_INT(rc, 0);
 }
 
@@ -117,8 +116,8 @@ static void memonly_matrix(void)
 static void labels_and_defaults(void)
 {
     struct hb_topo *t = load("4n-quartet.xml");
-    struct hb_task task = {.cpu_node = 2, .first_thread = 1, .policy = HB_POLICY_BIND,
-                           .mem_node = 3};
+    struct hb_task task = {
+        .cpu_node = 2, .first_thread = 1, .policy = HB_POLICY_BIND, .mem_node = 3};
     hb_task_describe(t, &task, "w");
     CHECK_STR(task.label, "2.1.w.3");
     CHECK_INT(task.hops, 1);

@@ -9,8 +9,7 @@ static uint64_t parse_ok(const char *text)
 {
     uint64_t v = 0;
     int rc = hb_size_parse(text, &v);
-    if (rc != 0)
-        fprintf(stderr, "'%s' refused: %s\n", text, hb_err_msg());
+    if (rc != 0) fprintf(stderr, "'%s' refused: %s\n", text, hb_err_msg());
     CHECK_INT(rc, 0);
     return v;
 }

@@ -8,7 +8,7 @@
     do {                                                                                           \
         double g_ = (got), w_ = (want);                                                            \
         if (fabs(g_ - w_) > 1e-12 * (fabs(w_) + 1.0)) {                                            \
-            fprintf(stderr, "%s:%d: %s is %.15g, expected %.15g\n", __FILE__, __LINE__, #got, g_, \
+            fprintf(stderr, "%s:%d: %s is %.15g, expected %.15g\n", __FILE__, __LINE__, #got, g_,  \
                     w_);                                                                           \
             hb_check_failures++;                                                                   \
         }                                                                                          \

@@ -60,14 +60,14 @@ int main(int argc, char **argv)
             return 3;
         }
         /* maxnode counts bits; +1 because the kernel reads maxnode - 1 of them. */
-        long left = syscall(SYS_migrate_pages, pid, 8 * sizeof(old_nodes) + 1, &old_nodes,
-                            &new_nodes);
+        long left =
+            syscall(SYS_migrate_pages, pid, 8 * sizeof(old_nodes) + 1, &old_nodes, &new_nodes);
         /* ESRCH: gone; EINVAL: exiting, its memory already released. Both end the loop at
          * the next waitpid. */
         if (left < 0 && errno != ESRCH && errno != EINVAL) {
             int err = errno;
-            fprintf(stderr, "hb_vm_migrator: migrate_pages(%d, %d -> %d): %s\n", (int)pid, from,
-                    to, strerror(err));
+            fprintf(stderr, "hb_vm_migrator: migrate_pages(%d, %d -> %d): %s\n", (int)pid, from, to,
+                    strerror(err));
             kill(pid, SIGTERM);
             waitpid(pid, &status, 0);
             return 3;

@@ -33,7 +33,8 @@ struct report {
     int bad;
 };
 
-static void add(struct report *r, int ok, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void add(struct report *r, int ok, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 static void add(struct report *r, int ok, const char *fmt, ...)
 {
@@ -52,8 +53,7 @@ static hwloc_obj_t node_of_binding(hwloc_topology_t topo, hwloc_const_cpuset_t b
 {
     hwloc_obj_t n = NULL;
     while ((n = hwloc_get_next_obj_by_type(topo, HWLOC_OBJ_NUMANODE, n)) != NULL)
-        if (!hwloc_bitmap_iszero(n->cpuset) && hwloc_bitmap_isequal(n->cpuset, bound))
-            return n;
+        if (!hwloc_bitmap_iszero(n->cpuset) && hwloc_bitmap_isequal(n->cpuset, bound)) return n;
     return NULL;
 }
 
@@ -63,8 +63,7 @@ static int cpu_node_position(hwloc_topology_t topo, hwloc_obj_t node)
     int pos = 0;
     hwloc_obj_t n = NULL;
     while ((n = hwloc_get_next_obj_by_type(topo, HWLOC_OBJ_NUMANODE, n)) != NULL) {
-        if (n == node)
-            return pos;
+        if (n == node) return pos;
         pos += !hwloc_bitmap_iszero(n->cpuset);
     }
     return -1;
@@ -118,8 +117,7 @@ static void check_pages(hwloc_topology_t topo, hwloc_obj_t node, size_t bytes, i
     }
     add(r, ok, "PROBE pages rank %d node %u pages %zu on_node_pct %.1f", rank, node->os_index, n,
         n ? 100.0 * (double)on / (double)n : 0.0);
-    if (buf)
-        hwloc_free(topo, buf, bytes);
+    if (buf) hwloc_free(topo, buf, bytes);
     free(pages);
     free(status);
 }
@@ -130,8 +128,9 @@ static void read_slit(hwloc_topology_t topo, char *out, size_t len)
     unsigned nr = 1;
     struct hwloc_distances_s *d = NULL;
     out[0] = '\0';
-    if (hwloc_distances_get_by_type(topo, HWLOC_OBJ_NUMANODE, &nr, &d,
-                                    HWLOC_DISTANCES_KIND_FROM_OS, 0) != 0 || nr == 0)
+    if (hwloc_distances_get_by_type(topo, HWLOC_OBJ_NUMANODE, &nr, &d, HWLOC_DISTANCES_KIND_FROM_OS,
+                                    0) != 0 ||
+        nr == 0)
         return;
     unsigned nb = d->nbobjs;
     int pos[MAX_NODES];
@@ -188,10 +187,8 @@ int main(int argc, char **argv)
     check_binding(topo, rank, size, &rep);
     hwloc_obj_t node = NULL;
     while ((node = hwloc_get_next_obj_by_type(topo, HWLOC_OBJ_NUMANODE, node)) != NULL)
-        if (node->attr->numanode.local_memory > 0)
-            check_pages(topo, node, mib << 20, rank, &rep);
-    if (rank == 0)
-        check_slit_and_simd(topo, &rep);
+        if (node->attr->numanode.local_memory > 0) check_pages(topo, node, mib << 20, rank, &rep);
+    if (rank == 0) check_slit_and_simd(topo, &rep);
 
     for (int i = 0; i < size; i++) {
         if (i == rank) {
@@ -202,8 +199,7 @@ int main(int argc, char **argv)
     }
     int bad = rep.bad, all_bad = 0;
     MPI_Allreduce(&bad, &all_bad, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    if (rank == 0)
-        printf("PROBE-RESULT %s\n", all_bad ? "FAIL" : "PASS");
+    if (rank == 0) printf("PROBE-RESULT %s\n", all_bad ? "FAIL" : "PASS");
     hwloc_topology_destroy(topo);
     MPI_Finalize();
     return all_bad ? 1 : 0;
