@@ -35,6 +35,7 @@ struct hb_task_state {
     _Atomic int failed;
     double bg_bytes[HB_MAX_TEAM];
     double bg_start[HB_MAX_TEAM], bg_end[HB_MAX_TEAM];
+    double bg_target[HB_MAX_TEAM]; /* bytes/s each thread paced to, 0 = unpaced */
 };
 
 struct hb_slot {
@@ -153,13 +154,19 @@ static void hb_thread_check(struct hb_team *tm, int tid)
     }
 }
 
+/* Background threads paced to a fraction of their own unpaced rate first run unpaced this
+ * long, then count as started: the foreground only begins once every pace is set. */
+#define HB_BG_CALIBRATE_S 0.02
+
 static void hb_run_background(struct hb_team *tm, struct hb_task_state *st, int idx, int tid)
 {
     struct hb_kslice whole = hb_slice_of(st, idx, tm->e->seed);
+    double fraction = st->task->bg_fraction;
     double rate = st->task->bg_rate_GBps * 1e9;
     double bytes = 0.0, t0 = hb_now();
     size_t off = 0, chunk = rate > 0.0 ? HB_BG_PACED_CHUNK_ELEMS : HB_BG_CHUNK_ELEMS;
-    atomic_fetch_add(&tm->bg_running, 1);
+    bool calibrating = fraction > 0.0;
+    if (!calibrating) atomic_fetch_add(&tm->bg_running, 1);
     while (!atomic_load(&tm->stop)) {
         struct hb_kslice s = whole;
         if (whole.n > 0) {
@@ -172,14 +179,25 @@ static void hb_run_background(struct hb_team *tm, struct hb_task_state *st, int 
             bytes += hb_kernel_bytes(st->k, n, 1);
             off = off + n >= whole.n ? 0 : off + n;
         }
+        if (calibrating && hb_now() - t0 >= HB_BG_CALIBRATE_S) {
+            double now = hb_now();
+            rate = fraction * bytes / (now - t0);
+            chunk = HB_BG_PACED_CHUNK_ELEMS;
+            calibrating = false;
+            bytes = 0.0;
+            t0 = now;
+            atomic_fetch_add(&tm->bg_running, 1);
+        }
         /* Pace: hold back until the target rate is met (injection delay). */
-        while (rate > 0.0 && hb_now() - t0 < bytes / rate && !atomic_load(&tm->stop))
+        while (rate > 0.0 && !calibrating && hb_now() - t0 < bytes / rate &&
+               !atomic_load(&tm->stop))
             if (tid == 0) hb_master_step(tm);
         if (tid == 0) hb_master_step(tm);
     }
     st->bg_bytes[idx] = bytes;
     st->bg_start[idx] = t0;
     st->bg_end[idx] = hb_now();
+    st->bg_target[idx] = rate;
 }
 
 static void hb_run_foreground(struct hb_team *tm, struct hb_task_state *st, int idx)
@@ -372,6 +390,7 @@ static void hb_task_finish(struct hb_team *tm, struct hb_task_state *st)
         res->t_end = st->bg_end[0];
         for (int j = 0; j < task->threads; j++) {
             res->bg_bytes += st->bg_bytes[j];
+            res->bg_target_GBps += st->bg_target[j] / 1e9;
             if (st->bg_start[j] > res->t_start) res->t_start = st->bg_start[j];
             if (st->bg_end[j] < res->t_end) res->t_end = st->bg_end[j];
         }

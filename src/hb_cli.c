@@ -135,8 +135,9 @@ static void hb_usage(void)
            "  --threshold PCT    matrix: flag same-class pairs differing more (default 5)\n"
            "  --quick            hops: a representative subset (minutes, not the full study)\n"
            "  --tolerance PCT    hops: myth 1 holds while a hop class spreads less (default 5)\n"
-           "  --bg-rate GBPS     per background thread at level very-high (default 4; 0 =\n"
-           "                     unpaced); low/medium/high are 1/8, 1/4, 1/2 of it\n"
+           "  --bg-rate GBPS     per background thread at level very-high; low/medium/high\n"
+           "                     are 1/8, 1/4, 1/2 of it (default: those shares of each\n"
+           "                     thread's own measured unpaced rate, very-high unpaced)\n"
            "  --level L[,L]      hops: low | medium | high | very-high (default all)\n"
            "  --subscription S[,S] hops: under (1 bg thread per node) | high (all but one)\n"
            "                     | full (every core) (default all)\n"
@@ -335,8 +336,16 @@ static int hb_option_apply(struct hb_options *o, int c, const char *arg)
         return hb_parse_double("--tolerance", arg, 0.0, 1000.0, "a percentage from 0 to 1000",
                                &o->tolerance_pct);
     case OPT_BG_RATE:
-        return hb_parse_double("--bg-rate", arg, 0.0, 1000.0,
-                               "GB/s per thread from 0 (unpaced) to 1000", &o->bg_rate_GBps);
+        if ((rc = hb_parse_double("--bg-rate", arg, 0.0, 1000.0,
+                                  "GB/s per thread, above 0 and up to 1000", &o->bg_rate_GBps)) ==
+                0 &&
+            o->bg_rate_GBps <= 0.0) {
+            hb_err_set("invalid --bg-rate '%s': expected GB/s per thread, above 0 and up to 1000 "
+                       "(leave it out to pace from the measured rate)",
+                       arg);
+            rc = -EINVAL;
+        }
+        return rc;
     case OPT_LEVEL:
         if ((rc = hb_check_list("--level", arg, hb_bg_level_names + 1))) return rc;
         return hb_copy_arg("--level", arg, o->levels, sizeof(o->levels));
@@ -379,7 +388,7 @@ int hb_options_parse(int argc, char **argv, struct hb_options *o)
     o->seed = 1;
     o->threshold_pct = 5.0;
     o->tolerance_pct = 5.0;
-    o->bg_rate_GBps = 4.0;
+    o->bg_rate_GBps = 0.0; /* levels from each thread's measured rate */
     o->c2c_home = HB_C2C_HOME_WRITER;
     snprintf(o->mix, sizeof(o->mix), "read");
     hb_join_argv(argc, argv, o->command_line, sizeof(o->command_line));

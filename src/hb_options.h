@@ -33,7 +33,7 @@ struct hb_options {
     double threshold_pct;   /* matrix: same-class spread flag */
     bool quick;             /* hops: the representative subset */
     double tolerance_pct;   /* hops: myth 1 holds while a hop class spreads less */
-    double bg_rate_GBps;    /* hops/run: per-thread rate of level very-high; 0 = unpaced */
+    double bg_rate_GBps;    /* hops/run: per-thread rate of level very-high; 0 = measured */
     char levels[64];        /* hops: comma list of low|medium|high|very-high; "" = default */
     char subscriptions[32]; /* hops: comma list of under|high|full; "" = default */
     char load_nodes[64];    /* loaded: comma list of node numbers; "" = every CPU node */

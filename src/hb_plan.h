@@ -31,6 +31,7 @@ struct hb_task {
     enum hb_pages pages;
     uint64_t bytes;      /* working set of the task: all its arrays together */
     double bg_rate_GBps; /* background target per thread; 0 = unpaced */
+    double bg_fraction;  /* background: else this fraction of the thread's own unpaced rate */
     int hops;            /* hop class cpu_node -> mem_node, -1 unknown / not one node */
     uint64_t distance;   /* firmware distance, 0 unknown */
     char access[4];      /* "r", "w" or "rw", from the kernel */

@@ -21,7 +21,8 @@ struct hb_task_result {
     double bytes_per_sample; /* bytes moved in one sample (kernel metadata, one place) */
     double loads_per_sample; /* latency kernels: dependent loads per sample */
     double t_start, t_end;   /* span of the kept samples (fg) or of the load (bg), monotonic */
-    double bg_bytes;         /* background: bytes moved while running */
+    double bg_bytes;         /* background: bytes moved while running (after calibration) */
+    double bg_target_GBps;   /* background: the pace aimed at, all threads; 0 = unpaced */
     double elapsed_s;        /* allocation to release, on the rank */
     struct hb_pageloc pages; /* over all arrays of the task */
     int threads_on_node;

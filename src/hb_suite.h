@@ -73,13 +73,15 @@ int hb_suite_policy_derive(const struct hb_suite_env *env, json_t *measured, jso
 int hb_suite_sweep_plan(const struct hb_suite_env *env, struct hb_plan *out);
 int hb_suite_run_plan(const struct hb_suite_env *env, struct hb_plan *out);
 
-/* Background per-thread rate of a --level name (hb_bg_level_names index, 0 = idle) for a
- * very-high rate of `very_high` GB/s: 1/8, 1/4, 1/2, 1 of it; 0 = unpaced stays 0. */
-double hb_suite_level_rate(int level, double very_high);
+/* Pace a background task at a --level (hb_bg_level_names index, 0 = idle = unpaced): 1/8,
+ * 1/4, 1/2, 1 of `very_high` GB/s per thread (--bg-rate), or, when that is 0, the same shares
+ * of each thread's own measured unpaced rate (the team measures it before the foreground
+ * starts). Sets task->bg_rate_GBps and task->bg_fraction. */
+void hb_suite_level_pace(int level, double very_high, struct hb_task *task);
 /* Add background tasks to e: on every CPU node with memory not in `skip_mask` (fg nodes at
  * under/high subscription) each reading its local memory, `subscription` 0 under (1 thread),
  * 1 high (all but one), 2 full (every CPU; on fg nodes the CPUs after the fg threads). */
 int hb_suite_add_background(const struct hb_suite_env *env, struct hb_experiment *e,
-                            int subscription, double rate_GBps, uint64_t bytes_per_thread);
+                            int subscription, int level, uint64_t bytes_per_thread);
 
 #endif

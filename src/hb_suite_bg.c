@@ -7,12 +7,15 @@
 #include <errno.h>
 #include <stdio.h>
 
-double hb_suite_level_rate(int level, double very_high)
+void hb_suite_level_pace(int level, double very_high, struct hb_task *task)
 {
     /* 40555: low 0.5 GB/s ... very high 4 GB/s per thread, i.e. 1/8 ... 1 of very-high. */
     static const double fraction[] = {0.0, 0.125, 0.25, 0.5, 1.0};
-    if (level <= 0 || level > 4) return 0.0;
-    return very_high * fraction[level];
+    double f = level > 0 && level <= 4 ? fraction[level] : 0.0;
+    task->bg_rate_GBps = very_high > 0.0 ? very_high * f : 0.0;
+    /* Without --bg-rate the levels are shares of what the thread itself reaches unpaced;
+     * all of it is simply unpaced. */
+    task->bg_fraction = very_high > 0.0 || f >= 1.0 ? 0.0 : f;
 }
 
 /* Threads of node index i already taken by earlier tasks of e (they start at thread 0). */
@@ -27,7 +30,7 @@ static int hb_threads_used(const struct hb_experiment *e, int os_index)
 }
 
 int hb_suite_add_background(const struct hb_suite_env *env, struct hb_experiment *e,
-                            int subscription, double rate_GBps, uint64_t bytes_per_thread)
+                            int subscription, int level, uint64_t bytes_per_thread)
 {
     const struct hb_topo *t = env->topo;
     for (int i = 0; i < t->nnodes; i++) {
@@ -51,7 +54,7 @@ int hb_suite_add_background(const struct hb_suite_env *env, struct hb_experiment
                                n->os_index, bytes_per_thread * (uint64_t)want);
         if (rc) return rc;
         task->role = HB_ROLE_BG;
-        task->bg_rate_GBps = rate_GBps;
+        hb_suite_level_pace(level, env->opts->bg_rate_GBps, task);
         e->ntasks++;
     }
     return 0;

@@ -32,7 +32,6 @@ struct hb_fg {
 static int hb_hops_add(struct hb_hops *h, const char *name, const char *extra, const char *access,
                        const struct hb_fg *fg, int nfg, int level, int subscription)
 {
-    const struct hb_options *o = h->env->opts;
     struct hb_experiment e;
     hb_suite_experiment(h->env, &e, "hops", name, "bandwidth");
     snprintf(e.extra, sizeof(e.extra), "%s", extra);
@@ -43,8 +42,7 @@ static int hb_hops_add(struct hb_hops *h, const char *name, const char *extra, c
         e.ntasks++;
     }
     if (level > 0) {
-        int rc = hb_suite_add_background(h->env, &e, subscription,
-                                         hb_suite_level_rate(level, o->bg_rate_GBps), h->bytes);
+        int rc = hb_suite_add_background(h->env, &e, subscription, level, h->bytes);
         if (rc) return rc;
         /* No node is left to load at this subscription (one-node machines): nothing to show. */
         if (e.ntasks == nfg) return 0;

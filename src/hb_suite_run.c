@@ -84,9 +84,10 @@ static int hb_run_task(const struct hb_suite_env *env, const char *file, struct 
     }
     if (st->bg) {
         task->role = HB_ROLE_BG;
-        task->bg_rate_GBps = st->rate >= 0.0 ? st->rate
-                             : st->level     ? hb_suite_level_rate(st->level, o->bg_rate_GBps)
-                                             : 0.0;
+        if (st->rate >= 0.0)
+            task->bg_rate_GBps = st->rate;
+        else
+            hb_suite_level_pace(st->level, o->bg_rate_GBps, task);
     }
     e->ntasks++;
     return 0;
