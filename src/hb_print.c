@@ -50,6 +50,8 @@ int hb_print_plan(const struct hb_plan *plan, const struct hb_options *o)
                           "bytes", (json_int_t)task->bytes, "pages", hb_pages_name(task->pages),
                           "label", task->label, "bg_rate_GBps", task->bg_rate_GBps));
             json_t *tr = json_array_get(tasks, json_array_size(tasks) - 1);
+            if (task->bg_fraction > 0.0)
+                json_object_set_new(tr, "bg_fraction", json_real(task->bg_fraction));
             if (task->param != 0.0) json_object_set_new(tr, "param", json_real(task->param));
             if (task->touch_master) json_object_set_new(tr, "touch", json_string("master"));
         }
