@@ -130,12 +130,11 @@ static json_t *hb_record_background(const struct hb_experiment *e, const struct 
         cover = cover < 0.0 ? 0.0 : cover;
         if (cover < *overlap) *overlap = cover;
         json_array_append_new(
-            list,
-            json_pack("{s:i, s:i, s:s, s:o, s:f, s:f, s:f, s:f, s:f}", "cpu_node", bt->cpu_node,
-                      "threads", bt->threads, "kernel", bt->kernel, "mem_node",
-                      hb_json_or_null(bt->mem_node >= 0, json_integer(bt->mem_node)), "target_GBps",
-                      br->bg_target_GBps, "achieved_GBps", achieved, "start_s",
-                      br->t_start, "end_s", br->t_end, "coverage", cover));
+            list, json_pack("{s:i, s:i, s:s, s:o, s:f, s:f, s:f, s:f, s:f}", "cpu_node",
+                            bt->cpu_node, "threads", bt->threads, "kernel", bt->kernel, "mem_node",
+                            hb_json_or_null(bt->mem_node >= 0, json_integer(bt->mem_node)),
+                            "target_GBps", br->bg_target_GBps, "achieved_GBps", achieved, "start_s",
+                            br->t_start, "end_s", br->t_end, "coverage", cover));
     }
     return list;
 }
