@@ -51,13 +51,14 @@ void hb_report_hops(FILE *f, const struct hb_results *in, int nin)
             hb_report_caption(f, &in[i], "time in % of local read");
             hb_svg_bars(f, bars, (int)nb, "% of local read");
             fputs("<table class=\"numbers\"><tr><th>bg_level</th><th>case</th><th>label</th>"
-                  "<th>pair</th><th>host</th><th>pct_of_local_read</th></tr>\n",
+                  "<th>pair</th><th>link</th><th>host</th><th>pct_of_local_read</th></tr>\n",
                   f);
             for (size_t b = 0; b < nb; b++) {
                 fputs("<tr>", f);
-                static const char *const keys[] = {"bg_level", "case", "label",
-                                                   "pair",     "host", "pct_of_local_read"};
-                for (int c = 0; c < 6; c++)
+                /* pair: the hop classes of a two-thread case; link: a crossfire's nodes. */
+                static const char *const keys[] = {
+                    "bg_level", "case", "label", "pair", "link", "host", "pct_of_local_read"};
+                for (int c = 0; c < 7; c++)
                     hb_report_cell(f, json_object_get(src[b], keys[c]));
                 fputs("</tr>\n", f);
             }
