@@ -220,6 +220,12 @@ if [[ $GUEST == quartet ]]; then
   expect "policy: local pages all on the thread's node" \
     recs policy.jsonl "$pol | map(select(.policy == \"local\")) | length == $cpu_nodes and
       all(.[]; .pages_share_pct == {(.cpu_node | tostring): 100})"
+  # The report of these real multi-node records: one value cell per matrix cell.
+  "$HOPBENCH" report "$OUT/matrix.jsonl" "$OUT/hops.jsonl" "$OUT/policy.jsonl" \
+    -o "$OUT/report.html" >"$OUT/report.log" 2>&1 && report_rc=0 || report_rc=$?
+  expect "report of the guest's matrix, hops and policy records exits 0" [ "$report_rc" = 0 ]
+  expect "... with a heatmap cell for each of the $((2 * cpu_nodes * nodes)) matrix cells" \
+    [ "$(grep -o 'data-kind="value"' "$OUT/report.html" | wc -l)" = $((2 * cpu_nodes * nodes)) ]
 fi
 
 # --- pages moved off the target by the kernel while bw runs ---
