@@ -2,7 +2,8 @@
 # A rank killed mid-run (SIGKILL), then Ctrl-C to mpirun: the job ends within 30 s with a
 # message naming the rank, and the records written before stay intact (complete lines).
 . "$(dirname "$0")/mpi-lib.sh"
-long=(bw --kernel read,write,copy,triad,read,write,copy,triad --size 64M --reps 200 --min-time 0.02 --threads 1 --format jsonl)
+kernels=read,write,copy,triad,read,write,copy,triad
+long=(bw --kernel "$kernels" --size 64M --reps 200 --min-time 0.02 --threads 1 --format jsonl)
 
 # rank_pid HOST: the pid of the hopbench rank started with HOPBENCH_HOST=HOST
 rank_pid() {
@@ -14,8 +15,7 @@ rank_pid() {
 
 # wait_records FILE N: until FILE has N complete lines (or 60 s)
 wait_records() {
-    local i
-    for i in $(seq 600); do
+    for _ in $(seq 600); do
         [ -f "$1" ] && [ "$(grep -c '' "$1")" -ge "$2" ] && return 0
         sleep 0.1
     done

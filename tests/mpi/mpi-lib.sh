@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2034  # HB and QUICK are for the scripts that source this
 # Shared by the mpi tests: the binary, Open MPI's root flags, a scratch directory, checks.
 set -euo pipefail
 HB=${HOPBENCH:?HOPBENCH must name the hopbench binary}
