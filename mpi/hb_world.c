@@ -169,6 +169,11 @@ void hb_world_abort(const struct hb_world *w, int code, const char *msg)
 {
     fprintf(stderr, "hopbench: rank %d (host %s, node %d): %s\n", w->rank, w->host, w->node, msg);
     fflush(stderr);
+    /* Alone, there is nobody to stop: an Open MPI singleton's MPI_Abort only adds noise. */
+    if (w->size == 1) {
+        MPI_Finalize();
+        exit(code);
+    }
     MPI_Abort(MPI_COMM_WORLD, code);
     exit(code);
 }

@@ -148,6 +148,14 @@ static int placement_check_huge(const struct hb_topo *t, size_t map_bytes, enum 
     return 0;
 }
 
+int hb_buf_check_huge(const struct hb_topo *t, size_t bytes, enum hb_policy policy,
+                      const int *nodes, int nnodes)
+{
+    if (!t->is_this_system) return 0;
+    return placement_check_huge(t, (bytes + HB_HUGE_BYTES - 1) / HB_HUGE_BYTES * HB_HUGE_BYTES,
+                                policy, nodes, nnodes);
+}
+
 /* Map map_bytes with the page size asked for. THP needs a 2 MiB aligned range or the kernel
  * cannot use huge pages at its ends, so THP maps 2 MiB more and trims. */
 static int placement_map(size_t map_bytes, enum hb_pages pages, void **out)

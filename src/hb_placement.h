@@ -45,6 +45,13 @@ int hb_buf_alloc(const struct hb_topo *t, size_t bytes, enum hb_policy policy, c
                  int nnodes, enum hb_pages pages, struct hb_buf *out);
 void hb_buf_free(struct hb_buf *b);
 
+/* Before anything runs: are enough hugetlbfs 2 MiB pages reserved for `bytes` under this
+ * policy (the check hb_buf_alloc makes, so a plan fails before its output exists)? 0, or
+ * -ENOMEM with the message that says how to reserve them. Always 0 for a topology loaded
+ * from XML, which has no page pools to read. */
+int hb_buf_check_huge(const struct hb_topo *t, size_t bytes, enum hb_policy policy,
+                      const int *nodes, int nnodes);
+
 /* Where the pages of a touched buffer are. */
 struct hb_pageloc {
     uint64_t checked;               /* pages looked at */
