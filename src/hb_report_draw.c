@@ -1,6 +1,7 @@
 #include "hb_report_draw.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <string.h>
 
 static const char *const hb_colors[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
@@ -50,13 +51,17 @@ void hb_svg_heatmap(FILE *f, const json_t *rows, const json_t *cols, const json_
                 hi = fmax(hi, json_number_value(v));
             }
         }
+    /* c2c matrices are writer x reader; the others CPU node x memory node. */
+    bool c2c = strcmp(kind, "c2c") == 0;
+    int width = left + nc * cw + 10;
     fprintf(f,
             "<svg class=\"fig heatmap\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
             "height=\"%d\" role=\"img\">\n",
-            left + nc * cw + 10, top + nr * ch + 10);
-    fprintf(f, "<text x=\"%d\" y=\"14\" class=\"axis\">memory node &#8594; (%s)</text>\n", left,
-            unit);
-    fprintf(f, "<text x=\"4\" y=\"%d\" class=\"axis\">CPU node</text>\n", top - 6);
+            width < left + 200 ? left + 200 : width, top + nr * ch + 10);
+    fprintf(f, "<text x=\"%d\" y=\"14\" class=\"axis\">%s &#8594; (%s)</text>\n", left,
+            c2c ? "reader" : "memory node", unit);
+    fprintf(f, "<text x=\"4\" y=\"%d\" class=\"axis\">%s</text>\n", top - 6,
+            c2c ? "writer" : "CPU node");
     for (int c = 0; c < nc; c++)
         fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"tick\" text-anchor=\"middle\">%lld</text>\n",
                 left + c * cw + cw / 2, top - 6,
