@@ -3,6 +3,7 @@
 
 #include "hb_report_draw.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 static void hb_report_matrix_table(FILE *f, const char *name, const json_t *m)
@@ -82,9 +83,11 @@ void hb_report_machine(FILE *f, const struct hb_results *in, int nin)
 static void hb_report_matrix_numbers(FILE *f, const json_t *m)
 {
     const json_t *rows = json_object_get(m, "rows"), *cols = json_object_get(m, "cols");
-    fputs("<table class=\"numbers\"><tr><th>cpu_node</th><th>mem_node</th><th>value</th>"
-          "<th>relative</th><th>distance</th><th>hop class</th><th>measured class</th></tr>\n",
-          f);
+    bool c2c = strcmp(hb_rec_str(m, "metric", ""), "c2c") == 0;
+    fprintf(f,
+            "<table class=\"numbers\"><tr><th>%s</th><th>%s</th><th>value</th>"
+            "<th>relative</th><th>distance</th><th>hop class</th><th>measured class</th></tr>\n",
+            c2c ? "writer" : "cpu_node", c2c ? "reader" : "mem_node");
     static const char *const mats[] = {"values", "relative", "distances", "hop_class",
                                        "measured_class"};
     for (size_t r = 0; r < json_array_size(rows); r++)
