@@ -7,6 +7,7 @@
 uint64_t hb_sizes_default(const struct hb_topo *t, char *source, size_t len, uint64_t *llc_bytes)
 {
     uint64_t llc = 0, min_free = UINT64_MAX;
+    int llc_cores = 1;
     const char *llc_src = "unknown";
     for (int i = 0; i < t->nnodes; i++) {
         const char *s = NULL;
@@ -14,6 +15,7 @@ uint64_t hb_sizes_default(const struct hb_topo *t, char *source, size_t len, uin
         if (b > llc) {
             llc = b;
             llc_src = s ? s : "hwloc";
+            llc_cores = t->nodes[i].ncores > 0 ? t->nodes[i].ncores : 1;
         }
         if (t->nodes[i].has_memory && t->nodes[i].mem_free_bytes < min_free)
             min_free = t->nodes[i].mem_free_bytes;
@@ -24,9 +26,12 @@ uint64_t hb_sizes_default(const struct hb_topo *t, char *source, size_t len, uin
         size = HB_SIZE_FLOOR;
         why = "floor of 256 MiB (4 x last-level cache is smaller)";
     }
-    if (size > HB_SIZE_CAP) {
+    /* Real parts stay far below 32 MiB of last-level cache per core (stacked-cache parts
+     * have about 12); more is a firmware or hypervisor figure, not worth 4x of memory. */
+    if (size > HB_SIZE_CAP && llc / (uint64_t)llc_cores > HB_LLC_PER_CORE_MAX) {
         size = HB_SIZE_CAP;
-        why = "cap of 1 GiB (4 x last-level cache is larger; firmware cache sizes can lie)";
+        why = "cap of 1 GiB (the last-level cache reported, over 32 MiB per core, is not "
+              "believable)";
     }
     if (min_free != UINT64_MAX && size > min_free / 4) {
         size = (min_free / 4) & ~(uint64_t)((1 << 20) - 1);

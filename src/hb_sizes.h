@@ -9,11 +9,12 @@
 
 #define HB_SIZE_FLOOR ((uint64_t)256 << 20)
 #define HB_SIZE_CAP ((uint64_t)1 << 30)
+#define HB_LLC_PER_CORE_MAX ((uint64_t)32 << 20)
 
-/* 4x the largest node's last-level cache (DESIGN.md §6), at least 256 MiB and at most 1 GiB:
- * firmware cache figures can lie (a VM reporting a 480 MiB L3 per core), and beyond 1 GiB
- * nothing new is learnt about memory. Also at most a quarter of the smallest free memory of a
- * node with memory. `source` receives the reasoning in one line. */
+/* 4x the largest node's last-level cache (DESIGN.md §6), at least 256 MiB; at most 1 GiB when
+ * the cache figure is not believable (over 32 MiB per core: a VM reporting a 480 MiB L3 for
+ * two cores), since firmware cache sizes can lie. Also at most a quarter of the smallest free
+ * memory of a node with memory. `source` receives the reasoning in one line. */
 uint64_t hb_sizes_default(const struct hb_topo *t, char *source, size_t len, uint64_t *llc_bytes);
 
 #endif

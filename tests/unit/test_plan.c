@@ -141,8 +141,24 @@ static void labels_and_defaults(void)
     hb_topo_free(t);
 }
 
+/* The default working set and the reason the run record gives for it. */
+static void default_size(const char *file, uint64_t want, const char *why)
+{
+    struct hb_topo *t = load(file);
+    char source[256];
+    uint64_t llc = 0;
+    CHECK_INT(hb_sizes_default(t, source, sizeof(source), &llc), want);
+    CHECK_HAS(source, why);
+    hb_topo_free(t);
+}
+
 int main(void)
 {
+    default_size("1n-single.xml", (uint64_t)256 << 20, "floor of 256 MiB");
+    default_size("1n-bigcache.xml", (uint64_t)4 << 30,
+                 "4 x last-level cache: last-level cache 1 GiB");
+    default_size("1n-vmcache.xml", (uint64_t)1 << 30,
+                 "cap of 1 GiB (the last-level cache reported");
     quartet_matrix();
     ladder_matrix();
     memonly_matrix();
