@@ -3,6 +3,7 @@
 #include "hb_report.h"
 
 #include "hb_report_draw.h"
+#include "hb_size.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -160,8 +161,10 @@ static int hb_knees(const json_t *records, const char *curve, struct hb_mark *ma
     json_t *r;
     json_array_foreach(records, k, r)
     {
+        /* A curve that never reached its knee has a null value: nothing to mark. */
         if (n >= max || !hb_report_is(r, "knee", NULL, NULL) ||
-            strcmp(hb_rec_str(r, "curve", ""), curve) != 0)
+            strcmp(hb_rec_str(r, "curve", ""), curve) != 0 ||
+            !json_is_number(json_object_get(r, "value")))
             continue;
         snprintf(labels[n], 96, "knee %lld->%lld: %.3g %s",
                  (long long)hb_rec_num(r, "cpu_node", -1), (long long)hb_rec_num(r, "mem_node", -1),
@@ -222,14 +225,16 @@ static int hb_cache_marks(const json_t *run, struct hb_mark *marks, int max, cha
     json_array_foreach(json_object_get(run, "caches"), k, c)
     {
         if (n >= max) break;
-        snprintf(labels[n], 96, "L%lld %.4g MiB", (long long)hb_rec_num(c, "level", 0),
-                 hb_rec_num(c, "bytes", 0) / 1048576.0);
+        char size[32];
+        snprintf(labels[n], 96, "L%lld %s", (long long)hb_rec_num(c, "level", 0),
+                 hb_size_format((uint64_t)hb_rec_num(c, "bytes", 0), size, sizeof(size)));
         marks[n] = (struct hb_mark){hb_rec_num(c, "bytes", 0), labels[n]};
         n++;
     }
     double llc = hb_rec_num(json_object_get(run, "sizes"), "llc_bytes", 0);
     if (n == 0 && llc > 0 && max > 0) {
-        snprintf(labels[0], 96, "LLC %.4g MiB", llc / 1048576.0);
+        char size[32];
+        snprintf(labels[0], 96, "LLC %s", hb_size_format((uint64_t)llc, size, sizeof(size)));
         marks[n++] = (struct hb_mark){llc, labels[0]};
     }
     return n;
@@ -252,8 +257,9 @@ void hb_report_sweep(FILE *f, const struct hb_results *in, int nin)
                     strcmp(hb_rec_str(m, "metric", ""), metrics[mi]) != 0 ||
                     !json_is_number(json_object_get(m, ykeys[mi])))
                     continue;
+                /* 4k and THP pages are separate curves, as lat_mem_rd plots them. */
                 char name[200];
-                hb_series_name(name, sizeof(name), m, NULL);
+                hb_series_name(name, sizeof(name), m, hb_rec_str(m, "pages", NULL));
                 hb_curves_add(&cs, name, hb_rec_num(m, "ws_bytes", 0), hb_rec_num(m, ykeys[mi], 0));
             }
             if (!cs.groups) continue;

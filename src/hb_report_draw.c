@@ -199,7 +199,7 @@ void hb_svg_lines(FILE *f, const struct hb_series *s, int ns, int logx, int logy
         y0 = isfinite(y0) ? y0 - 1 : 0;
         y1 = y0 + 2;
     }
-    const int left = 70, top = 20, w = 560, h = 280;
+    const int left = 70, top = 30, w = 560, h = 280;
 #define HB_PX(v) (left + (hb_tr((v), logx) - x0) / (x1 - x0) * w)
 #define HB_PY(v) (top + h - (hb_tr((v), logy) - y0) / (y1 - y0) * h)
     fprintf(f,
@@ -210,7 +210,8 @@ void hb_svg_lines(FILE *f, const struct hb_series *s, int ns, int logx, int logy
             w, h);
     fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"axis\">", left + w / 2 - 60, top + h + 40);
     hb_html_esc(f, xlabel);
-    fprintf(f, "%s</text>\n<text x=\"4\" y=\"%d\" class=\"axis\">", logx ? " (log)" : "", top + 12);
+    /* The y axis title sits above the frame, clear of the top tick. */
+    fprintf(f, "%s</text>\n<text x=\"4\" y=\"%d\" class=\"axis\">", logx ? " (log)" : "", top - 10);
     hb_html_esc(f, ylabel);
     fprintf(f, "%s</text>\n", logy ? " (log)" : "");
     fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"tick\">%.3g</text>", left, top + h + 16,
