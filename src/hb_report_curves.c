@@ -6,6 +6,7 @@
 #include "hb_size.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -166,9 +167,16 @@ static int hb_knees(const json_t *records, const char *curve, struct hb_mark *ma
             strcmp(hb_rec_str(r, "curve", ""), curve) != 0 ||
             !json_is_number(json_object_get(r, "value")))
             continue;
-        snprintf(labels[n], 96, "knee %lld->%lld: %.3g %s",
-                 (long long)hb_rec_num(r, "cpu_node", -1), (long long)hb_rec_num(r, "mem_node", -1),
-                 hb_rec_num(r, "value", 0), hb_rec_str(r, "unit", ""));
+        /* Intensity knees compare local with another placement; loaded knees are per pair. */
+        if (json_object_get(r, "against"))
+            snprintf(labels[n], 96, "knee local/%s %s: %.3g %s", hb_rec_str(r, "against", ""),
+                     hb_rec_str(r, "mode", ""), hb_rec_num(r, "value", 0),
+                     hb_rec_str(r, "unit", ""));
+        else
+            snprintf(labels[n], 96, "knee %lld->%lld: %.3g %s",
+                     (long long)hb_rec_num(r, "cpu_node", -1),
+                     (long long)hb_rec_num(r, "mem_node", -1), hb_rec_num(r, "value", 0),
+                     hb_rec_str(r, "unit", ""));
         marks[n] = (struct hb_mark){hb_rec_num(r, "value", 0), labels[n]};
         n++;
     }
@@ -285,11 +293,15 @@ void hb_report_sweep(FILE *f, const struct hb_results *in, int nin)
  * of the same workload and mode (t_median_s). */
 static void hb_policy_table(FILE *f, const json_t *records)
 {
+    size_t k, j;
+    json_t *m, *o;
+    int rows = 0;
+    json_array_foreach(records, k, m) rows +=
+        hb_report_is(m, "measurement", "policy", "workload") && !json_object_get(m, "intensity");
+    if (rows == 0) return; /* an intensity-only file has its curve, not this table */
     fputs("<table class=\"numbers policy\"><tr><th>workload</th><th>mode</th><th>policy</th>"
           "<th>host</th><th>t_median_s</th><th>bw_GBps_best</th><th>NUMA gain %</th></tr>\n",
           f);
-    size_t k, j;
-    json_t *m, *o;
     json_array_foreach(records, k, m)
     {
         if (!hb_report_is(m, "measurement", "policy", "workload") ||
@@ -328,15 +340,21 @@ void hb_report_policy(FILE *f, const struct hb_results *in, int nin)
         struct hb_curveset cs = {0};
         size_t k;
         json_t *m;
+        /* The policy suite sums a rate run's tasks into throughput records: plot those when
+         * the file has them, else each measurement. */
+        bool sums = hb_report_has(&in[i], 1, "throughput", "policy", "intensity");
+        const char *type = sums ? "throughput" : "measurement";
+        const char *ykey = sums ? "value" : "bw_GBps_best";
         json_array_foreach(in[i].records, k, m)
         {
-            if (!hb_report_is(m, "measurement", "policy", "intensity") ||
-                !json_is_number(json_object_get(m, "bw_GBps_best")))
+            if (!hb_report_is(m, type, "policy", "intensity") ||
+                !json_is_number(json_object_get(m, ykey)))
                 continue;
+            /* One curve per placement and mode: the nodes differ from task to task. */
             char name[200];
-            hb_series_name(name, sizeof(name), m, hb_rec_str(m, "policy", ""));
-            hb_curves_add(&cs, name, hb_rec_num(m, "intensity", 0),
-                          hb_rec_num(m, "bw_GBps_best", 0));
+            snprintf(name, sizeof(name), "%s %s %s", hb_rec_str(m, "host", "?"),
+                     hb_rec_str(m, "policy", "?"), hb_rec_str(m, "mode", "?"));
+            hb_curves_add(&cs, name, hb_rec_num(m, "intensity", 0), hb_rec_num(m, ykey, 0));
         }
         if (cs.groups) {
             hb_curves_build(&cs);
@@ -346,7 +364,7 @@ void hb_report_policy(FILE *f, const struct hb_results *in, int nin)
             fputs("<p>compute intensity</p>\n", f);
             hb_svg_lines(f, cs.s, cs.n, 1, 0, marks, nm, "intensity (flops/byte)",
                          "bandwidth (GB/s)");
-            hb_curves_table(f, &cs, "intensity", "bw_GBps_best");
+            hb_curves_table(f, &cs, "intensity", ykey);
             hb_curves_free(&cs);
         }
         fputs("</div>\n", f);
