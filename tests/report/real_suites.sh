@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The report of real runs of every one-node suite (no browser): each section appears, the
+# sweep has a curve per page size, the intensity study a curve per placement and mode, the
+# c2c core matrix its cells, and a knee never reached draws no mark.
+# Usage: real_suites.sh HOPBENCH
+set -euo pipefail
+hb=$1
+command -v jq >/dev/null || { echo "SKIP: jq not installed"; exit 77; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+tiny=(--reps 2 --min-time 0.002 --format jsonl --quiet)
+"$hb" sweep --max-size 64K "${tiny[@]}" -o sweep.jsonl
+"$hb" policy --intensity --mode single --size 4M "${tiny[@]}" -o intensity.jsonl
+"$hb" loaded --quick --size 4M "${tiny[@]}" -o loaded.jsonl
+"$hb" c2c --cores "${tiny[@]}" -o c2c.jsonl
+"$hb" hops --quick --size 4M "${tiny[@]}" -o hops.jsonl
+"$hb" report sweep.jsonl intensity.jsonl loaded.jsonl c2c.jsonl hops.jsonl -o report.html
+
+fails=0
+expect() { # expect WHAT GOT WANT
+    [ "$2" = "$3" ] || { echo "FAIL: $1: got '$2', want '$3'"; fails=$((fails + 1)); }
+}
+sections=$(grep -o '<section id="[a-z0-9]*"' report.html | cut -d'"' -f2 | tr '\n' ' ')
+expect "sections" "$sections" "machine hops loaded sweep policy c2c "
+host=$(jq -r -s '.[0].hosts[0]' sweep.jsonl)
+expect "sweep curves" "$(grep -o "$host [a-z]* 0-&gt;0 \(4k\|thp\)" report.html | sort -u | tr '\n' ',')" \
+    "$host chase 0-&gt;0 4k,$host chase 0-&gt;0 thp,$host memcpy 0-&gt;0 4k,$host memcpy 0-&gt;0 thp,"
+expect "intensity curves" "$(grep -o "$host \(local\|remote\|interleave\) single" report.html | sort -u | wc -l)" 3
+cells=$(jq -s '[.[] | select(.type == "matrix" and .metric == "c2c") | .values[][] | select(. != null)] | length' c2c.jsonl)
+expect "c2c core cells" "$(grep -o 'data-kind="c2c"' report.html | wc -l)" "$cells"
+knees=$(jq -s '[.[] | select(.type == "knee" and .value != null)] | length' loaded.jsonl intensity.jsonl)
+expect "knee marks only where a knee was reached" "$(grep -o 'class="marklabel">knee' report.html | wc -l)" "$knees"
+[ "$fails" = 0 ] && echo PASS
+exit "$fails"
