@@ -256,3 +256,33 @@ json_t *hb_record_measurement(const struct hb_topo *t, const struct hb_experimen
     json_decref(extra);
     return ordered;
 }
+
+json_t *hb_record_summary(const char *suite, json_t *measured, double elapsed_s)
+{
+    int ok = 0, failed = 0, skipped = 0;
+    json_t *cells = json_array();
+    size_t i;
+    json_t *rec;
+    json_array_foreach(measured, i, rec)
+    {
+        const char *st = json_string_value(json_object_get(rec, "status"));
+        ok += st && strcmp(st, "ok") == 0;
+        failed += st && strcmp(st, "failed") == 0;
+        skipped += st && strcmp(st, "skipped") == 0;
+        json_t *name = json_object_get(rec, "experiment");
+        double t = json_number_value(json_object_get(rec, "elapsed_s"));
+        json_t *last = json_array_get(cells, json_array_size(cells) - 1);
+        /* Records of one experiment arrive together: extend the last cell or start one. */
+        if (last && json_equal(json_object_get(last, "experiment"), name)) {
+            if (t > json_number_value(json_object_get(last, "elapsed_s")))
+                json_object_set_new(last, "elapsed_s", json_real(t));
+        } else {
+            json_array_append_new(cells,
+                                  json_pack("{s:O, s:f}", "experiment", name, "elapsed_s", t));
+        }
+    }
+    return json_pack("{s:s, s:s, s:I, s:I, s:i, s:i, s:i, s:f, s:o}", "type", "summary", "suite",
+                     suite, "experiments", (json_int_t)json_array_size(cells), "measurements",
+                     (json_int_t)json_array_size(measured), "ok", ok, "failed", failed, "skipped",
+                     skipped, "elapsed_s", elapsed_s, "cell_s", cells);
+}

@@ -32,6 +32,11 @@ json_t *hb_record_int_matrix(const struct hb_topo *t, const int *m);
 json_t *hb_record_run(const struct hb_topo *t, const struct hb_options *o, const char *simd,
                       uint64_t default_bytes, const char *size_source, uint64_t llc_bytes);
 
+/* The last record of a run: counts of experiments and of measurement records by status, the
+ * whole suite's time, and each experiment's cost (`cell_s`: the longest of its tasks, which
+ * run at the same time), for projecting larger machines. New reference. */
+json_t *hb_record_summary(const char *suite, json_t *measured, double elapsed_s);
+
 /* The keys of a measurement record, in order (CSV columns). NULL-terminated. */
 extern const char *const hb_record_columns[];
 

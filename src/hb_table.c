@@ -4,6 +4,7 @@
 #include "hb_jsonl_read.h"
 #include "hb_size.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static void hb_table_run(FILE *f, json_t *rec)
@@ -110,6 +111,30 @@ static void hb_table_measurement(FILE *f, json_t *rec)
         value, unit, json_number_value(json_object_get(rec, "pages_on_target_pct")),
         hb_rec_str(rec, "status", ""), *hb_rec_str(rec, "note", "") ? ": " : "",
         hb_rec_str(rec, "note", ""));
+    /* hops: 40555's figure, and the load the background really put on */
+    json_t *pct = json_object_get(rec, "pct_of_local_read");
+    json_t *bg = json_object_get(rec, "background");
+    if (json_is_number(pct) || json_array_size(bg) > 0) {
+        fprintf(f, "%-22s", "");
+        if (json_is_number(pct))
+            fprintf(f, " %.1f%% of %s", json_number_value(pct),
+                    hb_rec_str(rec, "reference_label", "local read"));
+        double target = 0.0, achieved = 0.0;
+        size_t i;
+        json_t *b;
+        json_array_foreach(bg, i, b)
+        {
+            target += json_number_value(json_object_get(b, "target_GBps"));
+            achieved += json_number_value(json_object_get(b, "achieved_GBps"));
+        }
+        if (json_array_size(bg) > 0 && target > 0.0)
+            fprintf(f, "  load %s %s: %.2f of %.2f GB/s", hb_rec_str(rec, "bg_level", ""),
+                    hb_rec_str(rec, "subscription", ""), achieved, target);
+        else if (json_array_size(bg) > 0)
+            fprintf(f, "  load %s %s: %.2f GB/s unpaced", hb_rec_str(rec, "bg_level", ""),
+                    hb_rec_str(rec, "subscription", ""), achieved);
+        fputc('\n', f);
+    }
     /* sweep: the last size that fits a cache level, so the step after it reads as a miss */
     if (*hb_rec_str(rec, "cache_end", ""))
         fprintf(f, "%-22s ^ %s ends here\n", "", hb_rec_str(rec, "cache_end", ""));
@@ -221,6 +246,41 @@ static void hb_table_c2c(FILE *f, json_t *rec)
                 json_number_value(json_object_get(rec, "ns_per_handoff")));
 }
 
+/* A myth verdict in one line, with its evidence. */
+static void hb_table_verdict(FILE *f, json_t *rec)
+{
+    char *evidence = json_dumps(json_object_get(rec, "evidence"), JSON_COMPACT);
+    fprintf(f, "myth %lld \"%s\" [%s, %s %s, %s",
+            (long long)json_integer_value(json_object_get(rec, "myth")),
+            hb_rec_str(rec, "claim", ""), hb_rec_str(rec, "case", ""),
+            hb_rec_str(rec, "bg_level", ""), hb_rec_str(rec, "subscription", ""),
+            hb_rec_str(rec, "access", ""));
+    if (json_is_integer(json_object_get(rec, "hops")))
+        fprintf(f, ", hop class %lld", (long long)json_integer_value(json_object_get(rec, "hops")));
+    fprintf(f, "]: %s, spread %.1f%% (tolerance %g%%); evidence %s\n",
+            json_is_true(json_object_get(rec, "holds")) ? "holds" : "does not hold",
+            json_number_value(json_object_get(rec, "spread_pct")),
+            json_number_value(json_object_get(rec, "tolerance_pct")), evidence ? evidence : "");
+    free(evidence);
+}
+
+/* Loaded latency: the load at which latency doubles. */
+static void hb_table_loaded_knee(FILE *f, json_t *rec)
+{
+    json_t *v = json_object_get(rec, "value");
+    if (json_is_number(v))
+        fprintf(f, "knee %lld -> %lld: latency doubles at %.2f GB/s of load\n",
+                (long long)json_integer_value(json_object_get(rec, "cpu_node")),
+                (long long)json_integer_value(json_object_get(rec, "mem_node")),
+                json_number_value(v));
+    else
+        fprintf(f, "knee %lld -> %lld: %s (up to %.2f GB/s of load)\n",
+                (long long)json_integer_value(json_object_get(rec, "cpu_node")),
+                (long long)json_integer_value(json_object_get(rec, "mem_node")),
+                hb_rec_str(rec, "note", ""),
+                json_number_value(json_object_get(rec, "max_total_GBps")));
+}
+
 void hb_table_print(FILE *f, json_t *rec)
 {
     const char *type = hb_rec_str(rec, "type", "");
@@ -238,14 +298,19 @@ void hb_table_print(FILE *f, json_t *rec)
         hb_table_gain(f, rec);
     else if (strcmp(type, "knee") == 0 && strcmp(hb_rec_str(rec, "curve", ""), "intensity") == 0)
         hb_table_knee(f, rec);
+    else if (strcmp(type, "knee") == 0)
+        hb_table_loaded_knee(f, rec);
+    else if (strcmp(type, "verdict") == 0)
+        hb_table_verdict(f, rec);
     else if (strcmp(type, "c2c_false_sharing") == 0 || strcmp(type, "c2c_lock") == 0)
         hb_table_c2c(f, rec);
     else if (strcmp(type, "note") == 0)
         fprintf(f, "note: %s\n", hb_rec_str(rec, "text", ""));
     else if (strcmp(type, "summary") == 0)
-        fprintf(f, "# %s: %lld experiments, %lld ok, %lld failed, %.1f s\n",
+        fprintf(f, "# %s: %lld experiments, %lld measurements: %lld ok, %lld failed, %.1f s\n",
                 hb_rec_str(rec, "suite", ""),
                 (long long)json_integer_value(json_object_get(rec, "experiments")),
+                (long long)json_integer_value(json_object_get(rec, "measurements")),
                 (long long)json_integer_value(json_object_get(rec, "ok")),
                 (long long)json_integer_value(json_object_get(rec, "failed")),
                 json_number_value(json_object_get(rec, "elapsed_s")));

@@ -128,22 +128,8 @@ static int hb_finish(const struct hb_suite_env *env, json_t *measured, struct hb
     json_t *rec;
     json_array_foreach(derived, i, rec) if (rc == 0) rc = hb_sink_write(sink, rec);
     json_decref(derived);
-    int ok = 0, failed = 0;
-    json_t *cells = json_array();
-    json_array_foreach(measured, i, rec)
-    {
-        const char *st = json_string_value(json_object_get(rec, "status"));
-        ok += st && strcmp(st, "ok") == 0;
-        failed += st && strcmp(st, "failed") == 0;
-        if (strcmp(json_string_value(json_object_get(rec, "role")), "foreground") == 0)
-            json_array_append_new(cells, json_pack("{s:O, s:O}", "experiment",
-                                                   json_object_get(rec, "experiment"), "elapsed_s",
-                                                   json_object_get(rec, "elapsed_s")));
-    }
-    json_t *sum = json_pack("{s:s, s:s, s:I, s:i, s:i, s:f, s:o}", "type", "summary", "suite",
-                            env->opts->command[0] ? env->opts->command : "default", "experiments",
-                            (json_int_t)json_array_size(cells), "ok", ok, "failed", failed,
-                            "elapsed_s", hb_now() - t0, "cell_s", cells);
+    json_t *sum = hb_record_summary(env->opts->command[0] ? env->opts->command : "default",
+                                    measured, hb_now() - t0);
     if (rc == 0) rc = hb_sink_write(sink, sum);
     json_decref(sum);
     return rc;

@@ -18,4 +18,4 @@ def headline:
   | map(cell(10)) | join(" ")),
 "",
 (.[] | select(.type == "summary")
-  | "summary: \(.experiments) experiments, \(.ok) ok, \(.failed) failed, \(.elapsed_s | num) s")
+  | "summary: \(.experiments) experiments, \(.measurements) measurements: \(.ok) ok, \(.failed) failed, \(.elapsed_s | num) s")
