@@ -310,10 +310,8 @@ static int hb_team_prepare(struct hb_team *tm, struct hb_task_result *results)
 static int hb_task_alloc(struct hb_team *tm, struct hb_task_state *st)
 {
     const struct hb_task *task = st->task;
-    int nodes[HB_MAX_NODES], nn = 0;
-    if (task->policy == HB_POLICY_BIND) nodes[nn++] = task->mem_node;
-    for (int b = 0; b < 64 && task->policy == HB_POLICY_INTERLEAVE; b++)
-        if (task->mem_nodes_mask & ((uint64_t)1 << b)) nodes[nn++] = b;
+    int nodes[HB_MAX_NODES];
+    int nn = hb_task_mem_nodes(task, nodes);
     /* Whole cache lines per array, so the chase and every SIMD path see the same data. */
     st->elements = (size_t)(task->bytes / (uint64_t)st->k->streams / 8) & ~(size_t)7;
     if (st->elements == 0) {
@@ -336,17 +334,12 @@ static int hb_task_alloc(struct hb_team *tm, struct hb_task_state *st)
 static void hb_task_locate(struct hb_team *tm, struct hb_task_state *st, bool allow_misplaced)
 {
     const struct hb_task *task = st->task;
-    int expect[HB_MAX_NODES], ne = 0;
-    if (task->policy == HB_POLICY_BIND)
-        expect[ne++] = task->mem_node;
-    else if (task->policy == HB_POLICY_FIRSTTOUCH && !task->mem_nodes_mask)
-        expect[ne++] = task->cpu_node;
-    /* First touch with a node set (policy "os") accepts any node of the set: where the pages
-     * land is what it measures. */
-    for (int b = 0; b < 64 && task->policy == HB_POLICY_FIRSTTOUCH; b++)
-        if (task->mem_nodes_mask & ((uint64_t)1 << b)) expect[ne++] = b;
-    for (int b = 0; b < 64 && task->policy == HB_POLICY_INTERLEAVE; b++)
-        if (task->mem_nodes_mask & ((uint64_t)1 << b)) expect[ne++] = b;
+    /* Pages belong on the task's memory nodes; plain first touch puts them on the threads'
+     * node. First touch with a node set (policy "os") accepts any node of the set: where the
+     * pages land is what it measures. */
+    int expect[HB_MAX_NODES];
+    int ne = hb_task_mem_nodes(task, expect);
+    if (ne == 0) expect[ne++] = task->cpu_node;
     struct hb_pageloc *sum = &st->res->pages;
     memset(sum, 0, sizeof(*sum));
     uint64_t on_target = 0;

@@ -26,6 +26,18 @@ void hb_plan_free(struct hb_plan *p)
     memset(p, 0, sizeof(*p));
 }
 
+int hb_task_mem_nodes(const struct hb_task *task, int nodes[HB_MAX_NODES])
+{
+    int n = 0;
+    if (task->policy == HB_POLICY_BIND) {
+        nodes[n++] = task->mem_node;
+        return n;
+    }
+    for (int b = 0; b < 64 && n < HB_MAX_NODES; b++)
+        if ((task->mem_nodes_mask >> b) & 1) nodes[n++] = b;
+    return n;
+}
+
 void hb_task_describe(const struct hb_topo *t, struct hb_task *task, const char *access)
 {
     int ci = hb_topo_node_index(t, task->cpu_node);

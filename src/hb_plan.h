@@ -61,6 +61,10 @@ struct hb_plan {
 int hb_plan_add(struct hb_plan *p, const struct hb_experiment *e);
 void hb_plan_free(struct hb_plan *p);
 
+/* The OS indexes of the nodes a task's memory is placed on: its node when bound, else its
+ * node set (interleave; first touch under policy "os"). Returns how many. */
+int hb_task_mem_nodes(const struct hb_task *task, int nodes[HB_MAX_NODES]);
+
 /* Fill hops/distance of a task from the topology (bind targets only) and its 40555 label
  * from cpu_node, first_thread, the kernel's access and the memory target. */
 struct hb_topo;

@@ -174,9 +174,9 @@ json_t *hb_record_measurement(const struct hb_topo *t, const struct hb_experimen
         hb_json_or_null(task->policy == HB_POLICY_BIND, json_integer(task->mem_node)));
     json_object_set_new(rec, "policy", json_string(hb_policy_name(task->policy)));
     json_t *set = json_array();
-    for (int b = 0; b < 64; b++)
-        if (task->policy == HB_POLICY_BIND ? b == task->mem_node : (task->mem_nodes_mask >> b) & 1)
-            json_array_append_new(set, json_integer(b));
+    int nodes[HB_MAX_NODES];
+    for (int i = 0, n = hb_task_mem_nodes(task, nodes); i < n; i++)
+        json_array_append_new(set, json_integer(nodes[i]));
     json_object_set_new(rec, "mem_nodes", set);
     json_object_set_new(rec, "hops", hb_json_or_null(task->hops >= 0, json_integer(task->hops)));
     json_object_set_new(

@@ -103,10 +103,8 @@ int hb_suite_task(const struct hb_suite_env *env, struct hb_task *task, int cpu_
     if (policy == HB_POLICY_BIND && (rc = hb_suite_check_fits(t, mem_node, bytes))) return rc;
     if (policy == HB_POLICY_FIRSTTOUCH && (rc = hb_suite_check_fits(t, cpu_node, bytes))) return rc;
     if (task->pages == HB_PAGES_HUGE) {
-        int nodes[HB_MAX_NODES], n = 0;
-        for (int b = 0; b < 64 && n < HB_MAX_NODES; b++)
-            if (policy == HB_POLICY_BIND ? b == mem_node : (task->mem_nodes_mask >> b) & 1)
-                nodes[n++] = b;
+        int nodes[HB_MAX_NODES];
+        int n = hb_task_mem_nodes(task, nodes);
         if ((rc = hb_buf_check_huge(t, bytes, policy, nodes, n))) return rc;
     }
     hb_task_describe(t, task, k.access);
