@@ -1,6 +1,7 @@
 #include "hb_record.h"
 
 #include "hb_stats.h"
+#include "hb_topo_mem.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -107,9 +108,12 @@ json_t *hb_record_topology(const struct hb_topo *t)
                              "mem_free_bytes", (json_int_t)n->mem_free_bytes, "has_cpus",
                              n->has_cpus, "has_memory", n->has_memory));
     }
-    return json_pack("{s:s, s:s, s:o, s:o, s:o, s:i}", "type", "topology", "source", t->source,
-                     "nodes", nodes, "distances", hb_record_distances(t), "hop_class",
-                     hb_record_int_matrix(t, t->hop_class), "hop_classes", t->nclasses);
+    hb_topo_mem_annotate(t, nodes);
+    return json_pack("{s:s, s:s, s:o, s:o, s:o, s:i, s:b, s:o, s:o}", "type", "topology", "source",
+                     t->source, "nodes", nodes, "distances", hb_record_distances(t), "hop_class",
+                     hb_record_int_matrix(t, t->hop_class), "hop_classes", t->nclasses, "hmat",
+                     hb_hmat_present(t), "hmat_conflicts", hb_hmat_conflicts(t), "tiers",
+                     hb_mem_tiers(t));
 }
 
 static json_t *hb_record_background(const struct hb_experiment *e, const struct hb_task_result *all,

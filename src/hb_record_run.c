@@ -2,6 +2,7 @@
 #include "hb_record.h"
 
 #include "hb_timer.h"
+#include "hb_topo_mem.h"
 #include "hb_version.h"
 
 #include <hwloc.h>
@@ -69,7 +70,8 @@ json_t *hb_record_run(const struct hb_topo *t, const struct hb_options *o, const
     json_object_del(topo, "type");
     json_object_set_new(rec, "topology", topo);
     json_object_set_new(rec, "sizes",
-                        json_pack("{s:I, s:I, s:I, s:s}", "llc_bytes", (json_int_t)llc_bytes,
+                        json_pack("{s:I, s:I, s:I, s:I, s:s}", "llc_bytes", (json_int_t)llc_bytes,
+                                  "memside_cache_bytes", (json_int_t)hb_mem_cache_max(t),
                                   "default_bytes", (json_int_t)default_bytes, "size_bytes",
                                   (json_int_t)(o->size ? o->size : default_bytes), "size_source",
                                   o->size ? "--size" : size_source));

@@ -239,6 +239,15 @@ static int hb_cache_marks(const json_t *run, struct hb_mark *marks, int max, cha
         marks[n] = (struct hb_mark){hb_rec_num(c, "bytes", 0), labels[n]};
         n++;
     }
+    /* A memory-side cache is marked like a CPU cache: the step after it reaches memory. */
+    double msc = hb_rec_num(json_object_get(run, "sizes"), "memside_cache_bytes", 0);
+    if (msc > 0 && n < max) {
+        char size[32];
+        snprintf(labels[n], 96, "memory-side cache %s",
+                 hb_size_format((uint64_t)msc, size, sizeof(size)));
+        marks[n] = (struct hb_mark){msc, labels[n]};
+        n++;
+    }
     double llc = hb_rec_num(json_object_get(run, "sizes"), "llc_bytes", 0);
     if (n == 0 && llc > 0 && max > 0) {
         char size[32];

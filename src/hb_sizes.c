@@ -1,6 +1,7 @@
 #include "hb_sizes.h"
 
 #include "hb_size.h"
+#include "hb_topo_mem.h"
 
 #include <stdio.h>
 
@@ -33,13 +34,26 @@ uint64_t hb_sizes_default(const struct hb_topo *t, char *source, size_t len, uin
         why = "cap of 1 GiB (the last-level cache reported, over 32 MiB per core, is not "
               "believable)";
     }
+    /* A memory-side cache (HBM cache mode, Optane memory mode) serves every access to its
+     * node: a set inside it measures the cache, not the memory (firmware figures, believed). */
+    uint64_t msc = hb_mem_cache_max(t);
+    if (msc && size < 4 * msc) {
+        size = 4 * msc;
+        why = "4 x memory-side cache";
+    }
     if (min_free != UINT64_MAX && size > min_free / 4) {
         size = (min_free / 4) & ~(uint64_t)((1 << 20) - 1);
         why = "a quarter of the smallest free node memory";
     }
-    char a[32], b[32];
-    snprintf(source, len, "%s: last-level cache %s (%s), 4x = %s", why,
-             hb_size_format(llc, a, sizeof(a)), llc_src, hb_size_format(want, b, sizeof(b)));
+    char a[32], b[32], c[32];
+    size_t n = (size_t)snprintf(source, len, "%s: last-level cache %s (%s), 4x = %s", why,
+                                hb_size_format(llc, a, sizeof(a)), llc_src,
+                                hb_size_format(want, b, sizeof(b)));
+    if (msc && n < len)
+        snprintf(source + n, len - n, "; memory-side cache %s: the size is %s",
+                 hb_size_format(msc, c, sizeof(c)),
+                 size > msc ? "above it"
+                            : "NOT above it (free memory is too small), figures include its hits");
     if (llc_bytes) *llc_bytes = llc;
     return size;
 }

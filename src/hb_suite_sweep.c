@@ -3,11 +3,13 @@
  * from 1 KiB doubling up to --max-size (default 2 GiB), never above a quarter of the memory
  * node's free memory, each under 4k and THP pages. Records carry `ws_bytes`, the per-level
  * cache sizes of the CPU node (`cache_bytes`, from hwloc) and, on the largest size that still
- * fits a cache level, `cache_end` ("L1", "L2,L3"...), which the table marks. The team runner
+ * fits a cache level, `cache_end` ("L1", "L2,L3", "MemCache" for the memory node's
+ * memory-side cache, `memside_cache_bytes`), which the table marks. The team runner
  * calibrates sweeps per sample to --min-time, so tiny sets still give a real figure. */
 #include "hb_suite.h"
 
 #include "hb_error.h"
+#include "hb_topo_mem.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -28,14 +30,16 @@ static uint64_t hb_sweep_top(const struct hb_topo *t, int mem_node, uint64_t max
     return top;
 }
 
-/* "L1", "L2,L3" for the levels whose cache `ws` is the largest step to fit; "" for none. */
-static void hb_sweep_cache_end(const uint64_t levels[4], uint64_t ws, char *buf, size_t len)
+/* "L1", "L2,L3", "MemCache" for the levels whose cache `ws` is the largest step to fit;
+ * "" for none. levels[4] is the memory node's memory-side cache. */
+static void hb_sweep_cache_end(const uint64_t levels[5], uint64_t ws, char *buf, size_t len)
 {
     size_t pos = 0;
     buf[0] = '\0';
-    for (int l = 0; l < 4; l++) {
+    for (int l = 0; l < 5; l++) {
         if (levels[l] == 0 || ws > levels[l] || ws * 2 <= levels[l]) continue;
-        int n = snprintf(buf + pos, len - pos, "%sL%d", pos ? "," : "", l + 1);
+        int n = l == 4 ? snprintf(buf + pos, len - pos, "%sMemCache", pos ? "," : "")
+                       : snprintf(buf + pos, len - pos, "%sL%d", pos ? "," : "", l + 1);
         if (n < 0 || (size_t)n >= len - pos) return;
         pos += (size_t)n;
     }
@@ -43,23 +47,25 @@ static void hb_sweep_cache_end(const uint64_t levels[4], uint64_t ws, char *buf,
 
 static int hb_sweep_add(const struct hb_suite_env *env, struct hb_plan *out, int cpu, int mem,
                         const char *kernel, enum hb_pages pages, uint64_t ws,
-                        const uint64_t levels[4])
+                        const uint64_t levels[5])
 {
     struct hb_kernel_ref k;
     int rc = env->lookup(kernel, &k);
     if (rc) return rc;
-    char name[HB_NAME_LEN], mark[16];
+    char name[HB_NAME_LEN], mark[32];
     const char *pname = pages == HB_PAGES_THP ? "thp" : "4k";
     snprintf(name, sizeof(name), "sweep-%s-%s-%d-%d-%llu", kernel, pname, cpu, mem,
              (unsigned long long)ws);
     struct hb_experiment e;
     hb_suite_experiment(env, &e, "sweep", name, k.latency ? "latency" : "bandwidth");
     hb_sweep_cache_end(levels, ws, mark, sizeof(mark));
-    int n = snprintf(
-        e.extra, sizeof(e.extra), "{\"ws_bytes\":%llu,\"cache_bytes\":[%llu,%llu,%llu,%llu]%s%s%s}",
-        (unsigned long long)ws, (unsigned long long)levels[0], (unsigned long long)levels[1],
-        (unsigned long long)levels[2], (unsigned long long)levels[3],
-        mark[0] ? ",\"cache_end\":\"" : "", mark, mark[0] ? "\"" : "");
+    int n = snprintf(e.extra, sizeof(e.extra),
+                     "{\"ws_bytes\":%llu,\"cache_bytes\":[%llu,%llu,%llu,%llu],\"memside_cache_"
+                     "bytes\":%llu%s%s%s}",
+                     (unsigned long long)ws, (unsigned long long)levels[0],
+                     (unsigned long long)levels[1], (unsigned long long)levels[2],
+                     (unsigned long long)levels[3], (unsigned long long)levels[4],
+                     mark[0] ? ",\"cache_end\":\"" : "", mark, mark[0] ? "\"" : "");
     if (n < 0 || (size_t)n >= sizeof(e.extra)) {
         hb_err_set("sweep: suite keys of %s do not fit %zu bytes", name, sizeof(e.extra));
         return -EINVAL;
@@ -91,8 +97,13 @@ int hb_suite_sweep_plan(const struct hb_suite_env *env, struct hb_plan *out)
         return -EINVAL;
     }
     uint64_t top = hb_sweep_top(t, mem, max_size);
-    uint64_t levels[4];
+    uint64_t levels[5];
     hb_topo_cache_sizes(t, hb_topo_node_index(t, cpu), levels);
+    struct hb_memcache msc[4];
+    int nmsc = hb_mem_caches(t, hb_topo_node_index(t, mem), msc, 4);
+    levels[4] = 0;
+    for (int k = 0; k < nmsc && k < 4; k++)
+        if (msc[k].size_bytes > levels[4]) levels[4] = msc[k].size_bytes;
     static const char *const kernels[] = {"chase", "memcpy"};
     static const enum hb_pages pages[] = {HB_PAGES_4K, HB_PAGES_THP};
     for (int ki = 0; ki < 2; ki++)

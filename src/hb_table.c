@@ -3,6 +3,7 @@
 
 #include "hb_jsonl_read.h"
 #include "hb_size.h"
+#include "hb_table_mem.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -71,6 +72,7 @@ static void hb_table_topology(FILE *f, json_t *rec)
                 : !json_is_true(json_object_get(n, "has_memory")) ? "  no memory"
                                                                   : "");
     }
+    hb_table_topology_mem(f, rec);
     json_t *d = json_object_get(rec, "distances");
     if (!d || json_is_null(d)) {
         fprintf(f, "distances: none (the firmware gives no distance table)\n");
@@ -171,6 +173,7 @@ static void hb_table_matrix(FILE *f, json_t *rec)
                 (long long)json_integer_value(json_object_get(fl, "cpu_node")),
                 (long long)json_integer_value(json_object_get(fl, "mem_node")),
                 hb_rec_str(fl, "reason", ""));
+    hb_table_matrix_hmat(f, rec);
 }
 
 static void hb_table_fleet(FILE *f, json_t *rec)
@@ -294,6 +297,8 @@ void hb_table_print(FILE *f, json_t *rec)
         hb_table_matrix(f, rec);
     else if (strcmp(type, "fleet") == 0)
         hb_table_fleet(f, rec);
+    else if (strcmp(type, "tiers") == 0)
+        hb_table_tiers(f, rec);
     else if (strcmp(type, "gain") == 0)
         hb_table_gain(f, rec);
     else if (strcmp(type, "knee") == 0 && strcmp(hb_rec_str(rec, "curve", ""), "intensity") == 0)

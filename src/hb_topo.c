@@ -307,6 +307,8 @@ int hb_topo_load(const char *xml_path, struct hb_topo **out)
     /* Decided by where it came from, not by HWLOC_THISSYSTEM: an XML file is never bound. */
     t->is_this_system = xml_path == NULL;
     snprintf(t->source, sizeof(t->source), "%s", xml_path ? xml_path : "this machine");
+    /* Memory-side caches (HBM cache mode, Optane memory mode) are dropped by default. */
+    hwloc_topology_set_type_filter(t->hw, HWLOC_OBJ_MEMCACHE, HWLOC_TYPE_FILTER_KEEP_ALL);
     if (xml_path) {
         rc = topo_set_xml(t, xml_path);
         if (rc < 0) goto fail;

@@ -72,6 +72,18 @@ Topology (default: quartet):
                           uniform:V   10 local, V remote
                           "a b c ..." explicit N*N values, row major
                                       (separators: space , ; )
+      --hmat            give the guest an ACPI HMAT (-machine hmat=on): every
+                        CPU node is its own initiator, a memory-only node's is
+                        the nearest CPU node; latency = SLIT x 10 ns and
+                        bandwidth = 200000 / SLIT MB/s per initiator x target
+                        unless given below (Linux publishes the best
+                        initiators' figures under nodeN/access0, hwloc shows
+                        them as memattrs)
+      --hmat-latency "..."    with --hmat: explicit latencies in ns, one row per
+                        CPU node (initiator), one column per node (target)
+      --hmat-bandwidth "..."  with --hmat: the same for bandwidth in MB/s
+      --hmat-cache MiB  with --hmat: a direct-mapped write-back memory-side
+                        cache of MiB (64-byte lines) on every node
 Payload:
   -f, --file PATH       copy host file PATH into the guest at the same absolute
                         path (symlinks are followed); if it is a dynamic ELF,
@@ -151,6 +163,7 @@ TOPO=quartet NODES='' CPN=1 TPC=1 MEMPN=512 MEMONLY=0 DIST=''
 MACHINE=q35 CPU_MODEL=max,vendor=GenuineIntel APPEND_EXTRA='' QUIET=0 KEEP=0 SHELL_MODE=0
 GUEST_CWD=$PWD OUTDIR='' OUT_MB=4096 CMD_STRING='' HAVE_CMD=0 MODE=run
 FILES=() DIRS=() WITH=() ENVS=() QEMU_EXTRA=() ARGV=()
+HMAT=0 HMAT_LAT='' HMAT_BW='' HMAT_CACHE=0
 
 need_arg() { [[ $# -ge 2 ]] || die "option $1 needs an argument" 2; }
 while [[ $# -gt 0 ]]; do
@@ -162,6 +175,10 @@ while [[ $# -gt 0 ]]; do
     --mem-per-node)     need_arg "$@"; MEMPN=$2; shift 2;;
     --memonly-nodes)    need_arg "$@"; MEMONLY=$2; shift 2;;
     --dist)             need_arg "$@"; DIST=$2; shift 2;;
+    --hmat)             HMAT=1; shift;;
+    --hmat-latency)     need_arg "$@"; HMAT_LAT=$2; shift 2;;
+    --hmat-bandwidth)   need_arg "$@"; HMAT_BW=$2; shift 2;;
+    --hmat-cache)       need_arg "$@"; HMAT_CACHE=$2; shift 2;;
     -f|--file)          need_arg "$@"; FILES+=("$2"); shift 2;;
     -d|--dir)           need_arg "$@"; DIRS+=("$2"); shift 2;;
     --files-from)       need_arg "$@"; [[ -r $2 ]] || die "cannot read $2" 2
@@ -204,7 +221,7 @@ case $TOPO in
   custom)  [[ -n $NODES ]] || die "--topology custom needs --nodes" 2; : "${DIST:=hypercube}";;
   *)       die "unknown topology '$TOPO' (single, two, quartet, eight, custom)" 2;;
 esac
-for v in NODES CPN TPC MEMPN MEMONLY TIMEOUT OUT_MB; do
+for v in NODES CPN TPC MEMPN MEMONLY TIMEOUT OUT_MB HMAT_CACHE; do
   isnum "${!v}" || die "$v must be a number (got '${!v}')" 2
 done
 (( NODES >= 1 && CPN >= 1 && TPC >= 1 && MEMPN >= 64 )) || die "bad topology numbers" 2
@@ -234,6 +251,20 @@ for ((i = 0; i < TOTAL_NODES; i++)); do for ((j = 0; j < TOTAL_NODES; j++)); do
   if (( i == j )); then (( d == 10 )) || die "local distance must be 10 (node $i: $d)" 2
   else (( d > 10 && d <= 255 )) || die "remote distance must be 11..255 ($i->$j: $d)" 2; fi
 done; done
+
+# HMAT figures, HL[i*TOTAL+j] ns and HB[...] MB/s for CPU node i -> node j
+HL=() HB=()
+if (( HMAT == 1 )); then
+  if [[ -n $HMAT_LAT ]]; then read -ra HL <<<"$(tr ',;' '  ' <<<"$HMAT_LAT")"; else
+    for ((i = 0; i < NODES * TOTAL_NODES; i++)); do HL+=($(( DM[i] * 10 ))); done; fi
+  if [[ -n $HMAT_BW ]]; then read -ra HB <<<"$(tr ',;' '  ' <<<"$HMAT_BW")"; else
+    for ((i = 0; i < NODES * TOTAL_NODES; i++)); do HB+=($(( 200000 / DM[i] ))); done; fi
+  (( ${#HL[@]} == NODES * TOTAL_NODES && ${#HB[@]} == NODES * TOTAL_NODES )) ||
+    die "--hmat-latency/--hmat-bandwidth need $NODES x $TOTAL_NODES values (CPU nodes x nodes)" 2
+  for v in "${HL[@]}" "${HB[@]}"; do isnum "$v" && (( v > 0 )) || die "HMAT figure '$v' is not a positive number" 2; done
+elif [[ -n $HMAT_LAT$HMAT_BW ]] || (( HMAT_CACHE > 0 )); then
+  die "--hmat-latency, --hmat-bandwidth and --hmat-cache need --hmat" 2
+fi
 
 # SLIT as "row0;row1;..." with rows formatted like /sys/.../nodeN/distance
 dm_rows() {
@@ -554,17 +585,34 @@ log "payload: ${#COPIED[@]} files, initrd $(( $(stat -c %s "$WORK/initrd.cpio") 
 # QEMU command line
 # ----------------------------------------------------------------------------
 # shellcheck disable=SC2054  # commas are part of QEMU option values
+(( HMAT == 1 )) && MACHINE+=",hmat=on"
 Q=(qemu-system-x86_64 -nodefaults -no-user-config -no-reboot
    -machine "$MACHINE" -accel tcg,thread=multi -cpu "$CPU_MODEL"
    -smp "$NCPUS,sockets=$NODES,cores=$CPN,threads=$TPC" -m "${TOTAL_MEM}M"
    -display none -kernel "$KERNEL" -initrd "$WORK/initrd.cpio")
+# HMAT: a CPU node is its own initiator, a memory-only node's is the nearest CPU node
+nearest_cpu_node() { local m=$1 best=0 bd=999999 c; for ((c = 0; c < NODES; c++)); do
+    (( DM[m * TOTAL_NODES + c] < bd )) && { bd=${DM[m * TOTAL_NODES + c]}; best=$c; }; done; echo "$best"; }
 for ((i = 0; i < TOTAL_NODES; i++)); do
-  Q+=(-object "memory-backend-ram,id=mem$i,size=${MEMPN}M" -numa "node,nodeid=$i,memdev=mem$i")
+  ini=''
+  if (( HMAT == 1 )); then
+    if (( i < NODES )); then ini=",initiator=$i"; else ini=",initiator=$(nearest_cpu_node "$i")"; fi
+  fi
+  Q+=(-object "memory-backend-ram,id=mem$i,size=${MEMPN}M" -numa "node,nodeid=$i,memdev=mem$i$ini")
 done
 for ((i = 0; i < NODES; i++)); do Q+=(-numa "cpu,node-id=$i,socket-id=$i"); done
 if (( TOTAL_NODES > 1 )); then
   for ((i = 0; i < TOTAL_NODES; i++)); do for ((j = 0; j < TOTAL_NODES; j++)); do
     (( i != j )) && Q+=(-numa "dist,src=$i,dst=$j,val=${DM[i * TOTAL_NODES + j]}"); done; done
+fi
+if (( HMAT == 1 )); then
+  for ((i = 0; i < NODES; i++)); do for ((j = 0; j < TOTAL_NODES; j++)); do
+    Q+=(-numa "hmat-lb,initiator=$i,target=$j,hierarchy=memory,data-type=access-latency,latency=${HL[i * TOTAL_NODES + j]}")
+    Q+=(-numa "hmat-lb,initiator=$i,target=$j,hierarchy=memory,data-type=access-bandwidth,bandwidth=${HB[i * TOTAL_NODES + j]}M")
+  done; done
+  if (( HMAT_CACHE > 0 )); then for ((j = 0; j < TOTAL_NODES; j++)); do
+    Q+=(-numa "hmat-cache,node-id=$j,size=${HMAT_CACHE}M,level=1,associativity=direct,policy=write-back,line=64")
+  done; fi
 fi
 if [[ -n $OUTDIR ]]; then           # raw sparse disk that carries /out back
   truncate -s "${OUT_MB}M" "$WORK/out.img"

@@ -1,0 +1,103 @@
+#include "hb_table_mem.h"
+
+#include "hb_jsonl_read.h"
+#include "hb_size.h"
+
+#include <string.h>
+
+static void hb_table_int_list(FILE *f, json_t *list)
+{
+    size_t k;
+    json_t *v;
+    json_array_foreach(list, k, v)
+        fprintf(f, "%s%lld", k ? "," : "", (long long)json_integer_value(v));
+}
+
+void hb_table_topology_mem(FILE *f, json_t *rec)
+{
+    size_t i, k;
+    json_t *n, *x;
+    fprintf(f, "memory kinds and firmware figures:\n");
+    json_array_foreach(json_object_get(rec, "nodes"), i, n)
+    {
+        json_t *tier = json_object_get(n, "tier");
+        fprintf(f, "  node %lld: %s", (long long)json_integer_value(json_object_get(n, "os_index")),
+                hb_rec_str(n, "kind", "DRAM"));
+        if (json_is_integer(tier)) fprintf(f, ", tier %lld", (long long)json_integer_value(tier));
+        json_array_foreach(json_object_get(n, "memory_side_caches"), k, x)
+        {
+            char sz[32];
+            fprintf(f, "; memory-side cache L%lld %s, %lld-byte lines, %s, %s",
+                    (long long)json_integer_value(json_object_get(x, "level")),
+                    hb_size_format((uint64_t)json_integer_value(json_object_get(x, "size_bytes")),
+                                   sz, sizeof(sz)),
+                    (long long)json_integer_value(json_object_get(x, "line_bytes")),
+                    json_integer_value(json_object_get(x, "associativity")) == 1 ? "direct-mapped"
+                                                                                 : "associative",
+                    hb_rec_str(x, "policy", "unknown"));
+        }
+        fputc('\n', f);
+        json_array_foreach(json_object_get(n, "hmat"), k, x)
+        {
+            fprintf(f, "    HMAT %-14s %8lld %-4s from node ", hb_rec_str(x, "attribute", ""),
+                    (long long)json_integer_value(json_object_get(x, "value")),
+                    hb_rec_str(x, "unit", ""));
+            hb_table_int_list(f, json_object_get(x, "initiators"));
+            fprintf(f, " (cpus %s)\n", hb_rec_str(x, "initiator_cpus", ""));
+        }
+    }
+    if (!json_is_true(json_object_get(rec, "hmat")))
+        fprintf(f, "HMAT: none (the firmware gives no latency or bandwidth per initiator)\n");
+    json_array_foreach(json_object_get(rec, "hmat_conflicts"), k, x)
+        fprintf(f, "firmware contradicts itself: %s\n", hb_rec_str(x, "reason", ""));
+}
+
+void hb_table_matrix_hmat(FILE *f, json_t *rec)
+{
+    json_t *h = json_object_get(rec, "hmat");
+    if (!json_is_object(h)) {
+        if (*hb_rec_str(rec, "hmat_note", ""))
+            fprintf(f, "HMAT: %s\n", hb_rec_str(rec, "hmat_note", ""));
+        return;
+    }
+    json_t *rows = json_object_get(rec, "rows"), *cols = json_object_get(rec, "cols");
+    fprintf(f, "firmware HMAT %s (%s) beside measured, ratio measured/firmware:\n",
+            hb_rec_str(h, "attribute", ""), hb_rec_str(h, "unit", ""));
+    size_t i, j;
+    json_t *r;
+    json_array_foreach(rows, i, r)
+    {
+        json_t *vals = json_array_get(json_object_get(h, "values"), i);
+        json_t *ratio = json_array_get(json_object_get(h, "ratio"), i);
+        for (j = 0; j < json_array_size(cols); j++) {
+            json_t *v = json_array_get(vals, j);
+            if (!json_is_number(v)) continue;
+            fprintf(f, "  %lld -> %lld: HMAT %10.2f, measured %10.2f, ratio %.2f\n",
+                    (long long)json_integer_value(r),
+                    (long long)json_integer_value(json_array_get(cols, j)), json_number_value(v),
+                    json_number_value(
+                        json_array_get(json_array_get(json_object_get(rec, "values"), i), j)),
+                    json_number_value(json_array_get(ratio, j)));
+        }
+    }
+    json_t *fl;
+    json_array_foreach(json_object_get(h, "flags"), i, fl)
+        fprintf(f, "HMAT flag: %s\n", hb_rec_str(fl, "reason", ""));
+}
+
+void hb_table_tiers(FILE *f, json_t *rec)
+{
+    size_t i;
+    json_t *g;
+    fprintf(f, "%s: memory nodes by kind and tier:", hb_rec_str(rec, "suite", ""));
+    json_array_foreach(json_object_get(rec, "tiers"), i, g)
+    {
+        json_t *tier = json_object_get(g, "tier");
+        fprintf(f, "%s %s", i ? ";" : "", hb_rec_str(g, "kind", ""));
+        if (json_is_integer(tier)) fprintf(f, " (tier %lld)", (long long)json_integer_value(tier));
+        fprintf(f, " nodes ");
+        hb_table_int_list(f, json_object_get(g, "nodes"));
+        if (json_is_true(json_object_get(g, "memory_only"))) fprintf(f, " memory-only");
+    }
+    fputc('\n', f);
+}

@@ -1,0 +1,18 @@
+/* Table lines for what the firmware says about memory: node kinds and tiers, memory-side
+ * caches, HMAT figures, SLIT/HMAT contradictions, and a matrix's HMAT comparison. */
+#ifndef HB_TABLE_MEM_H
+#define HB_TABLE_MEM_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+/* After the node list of a topology record. */
+void hb_table_topology_mem(FILE *f, json_t *rec);
+
+/* After a matrix record: the firmware's HMAT figure per cell, ratios, and flags. */
+void hb_table_matrix_hmat(FILE *f, json_t *rec);
+
+/* A `tiers` record: memory nodes grouped by kind and tier. */
+void hb_table_tiers(FILE *f, json_t *rec);
+
+#endif
