@@ -2,6 +2,7 @@
 
 #include "hb_error.h"
 #include "hb_size.h"
+#include "hb_topo_mem.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -123,9 +124,26 @@ int hb_suite_plan(const struct hb_suite_env *env, struct hb_plan *out)
     return hb_suite_local_plan(env, out);
 }
 
+void hb_suite_tiers_note(const struct hb_suite_env *env, const char *suite, json_t *derived)
+{
+    json_t *tiers = hb_mem_tiers(env->topo);
+    bool memonly = false;
+    for (int i = 0; i < env->topo->nnodes; i++)
+        memonly = memonly || (env->topo->nodes[i].has_memory && !env->topo->nodes[i].has_cpus);
+    if (memonly || json_array_size(tiers) > 1)
+        json_array_append_new(
+            derived, json_pack("{s:s, s:s, s:o}", "type", "tiers", "suite", suite, "tiers", tiers));
+    else
+        json_decref(tiers);
+}
+
 int hb_suite_derive(const struct hb_suite_env *env, json_t *measured, json_t *derived)
 {
     const char *cmd = env->opts->command;
+    /* The cross-node suites say how they grouped memory of other kinds or tiers. */
+    if (cmd[0] == '\0' || strcmp(cmd, "matrix") == 0 || strcmp(cmd, "hops") == 0 ||
+        strcmp(cmd, "policy") == 0)
+        hb_suite_tiers_note(env, cmd[0] ? cmd : "matrix", derived);
     if (strcmp(cmd, "matrix") == 0 || cmd[0] == '\0')
         return hb_suite_matrix_derive(env, measured, derived);
     if (strcmp(cmd, "hops") == 0 || strcmp(cmd, "run") == 0)

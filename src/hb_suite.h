@@ -45,6 +45,11 @@ void hb_suite_annotate(const struct hb_suite_env *env, const json_t *measured, j
 /* One line for people about what this machine cannot show (or NULL). */
 const char *hb_suite_note(const struct hb_suite_env *env);
 
+/* When the machine has memory-only nodes or more than one kind of memory: a
+ * {"type":"tiers", suite, tiers} record (hb_mem_tiers) appended to derived, so a suite's
+ * results say how it grouped them. */
+void hb_suite_tiers_note(const struct hb_suite_env *env, const char *suite, json_t *derived);
+
 /* Shared by suites: the common checks and task set-up. */
 int hb_suite_check_cpu_node(const struct hb_topo *t, int os_index, const char *opt);
 int hb_suite_check_mem_node(const struct hb_topo *t, int os_index, const char *opt);

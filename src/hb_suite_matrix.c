@@ -3,6 +3,7 @@
 #include "hb_suite.h"
 
 #include "hb_error.h"
+#include "hb_matrix_hmat.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -55,6 +56,7 @@ int hb_suite_matrix_plan(const struct hb_suite_env *env, struct hb_plan *out)
 struct hb_grid {
     const char *host;
     const char *kernel;
+    const char *access; /* the kernel's r / w / rw: which HMAT bandwidth covers it */
     bool latency;
     double v[HB_MAX_NODES][HB_MAX_NODES];
     json_t *rec[HB_MAX_NODES][HB_MAX_NODES];
@@ -185,6 +187,14 @@ static void hb_grid_emit(const struct hb_suite_env *env, struct hb_grid *g, json
         t->hop_class ? hb_matrix_json(t, true, true, NULL, hop, true) : json_null(),
         "measured_class", hb_matrix_json(t, true, true, NULL, cls, true), "flags", flags,
         "threshold_pct", env->opts->threshold_pct);
+    double hmat[HB_MAX_NODES][HB_MAX_NODES];
+    enum hb_hmat_attr attr = HB_HMAT_LATENCY;
+    json_t *h =
+        hb_matrix_hmat(t, g->latency, g->access, g->v, env->opts->threshold_pct, hmat, &attr);
+    json_object_set_new(m, "hmat", h ? h : json_null());
+    if (!h && hb_hmat_present(t))
+        json_object_set_new(m, "hmat_note",
+                            json_string("the firmware's HMAT gives no figure for these cells"));
     json_array_append_new(derived, m);
     for (int i = 0; i < t->nnodes; i++)
         for (int j = 0; j < t->nnodes; j++) {
@@ -199,12 +209,21 @@ static void hb_grid_emit(const struct hb_suite_env *env, struct hb_grid *g, json
                 "value", g->v[i][j], "unit", g->latency ? "ns" : "GBps", "relative",
                 round(cost[i][j] * 1000) / 1000, "measured_class", json_integer(cls[i][j]),
                 "status", json_object_get(src, "status"));
+            bool covered = !isnan(hmat[i][j]);
+            json_object_set_new(cell, "hmat_attribute",
+                                covered ? json_string(hb_hmat_attr_name(attr)) : json_null());
+            json_object_set_new(cell, "hmat_value",
+                                covered ? json_real(round(hmat[i][j] * 1000) / 1000) : json_null());
+            json_object_set_new(cell, "hmat_ratio",
+                                covered && hmat[i][j] > 0
+                                    ? json_real(round(g->v[i][j] / hmat[i][j] * 1000) / 1000)
+                                    : json_null());
             json_array_append_new(derived, cell);
         }
 }
 
 static struct hb_grid *hb_grid_get(struct hb_grid **grids, int *n, const char *host,
-                                   const char *kernel, bool latency)
+                                   const char *kernel, const char *access, bool latency)
 {
     for (int g = 0; g < *n; g++)
         if (strcmp(grids[g]->host, host) == 0 && strcmp(grids[g]->kernel, kernel) == 0)
@@ -214,6 +233,7 @@ static struct hb_grid *hb_grid_get(struct hb_grid **grids, int *n, const char *h
     if (!g) return NULL;
     g->host = host;
     g->kernel = kernel;
+    g->access = access;
     g->latency = latency;
     for (int i = 0; i < HB_MAX_NODES; i++)
         for (int j = 0; j < HB_MAX_NODES; j++)
@@ -321,11 +341,18 @@ int hb_suite_matrix_derive(const struct hb_suite_env *env, json_t *measured, jso
         int i = hb_topo_node_index(t, (int)json_integer_value(json_object_get(rec, "cpu_node")));
         int j = hb_topo_node_index(t, (int)json_integer_value(json_object_get(rec, "mem_node")));
         struct hb_grid *g = hb_grid_get(grids, &ng, json_string_value(json_object_get(rec, "host")),
-                                        json_string_value(json_object_get(rec, "kernel")), latency);
+                                        json_string_value(json_object_get(rec, "kernel")),
+                                        json_string_value(json_object_get(rec, "access")), latency);
         if (!g || i < 0 || j < 0 || !json_is_number(value)) continue;
         g->v[i][j] = json_number_value(value);
         g->rec[i][j] = rec;
     }
+    /* Said once, not per matrix: the firmware has nothing beyond SLIT to compare with. */
+    if (ng > 0 && !hb_hmat_present(t))
+        json_array_append_new(
+            derived, json_pack("{s:s, s:s, s:s}", "type", "note", "suite", "matrix", "text",
+                               "HMAT: none, the firmware gives no latency or bandwidth per "
+                               "initiator; measured matrices are compared with SLIT only"));
     for (int g = 0; g < ng; g++)
         hb_grid_emit(env, grids[g], derived);
     hb_fleet(t, grids, ng, derived);

@@ -1,0 +1,130 @@
+#include "hb_matrix_hmat.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Which firmware attribute a measurement answers, most specific first (-1 ends a list). */
+static const struct {
+    bool latency;
+    const char *access; /* NULL: any */
+    int attrs[3];
+} hb_hmat_map[] = {
+    {true, NULL, {HB_HMAT_READ_LATENCY, HB_HMAT_LATENCY, -1}}, /* chase: dependent reads */
+    {false, "r", {HB_HMAT_READ_BANDWIDTH, HB_HMAT_BANDWIDTH, -1}},
+    {false, "w", {HB_HMAT_WRITE_BANDWIDTH, HB_HMAT_BANDWIDTH, -1}},
+    {false, "rw", {HB_HMAT_BANDWIDTH, -1, -1}}, /* copy, triad: reads and writes */
+};
+
+/* Firmware figure in the measured unit: ns, or MB/s -> GB/s. */
+static double hb_hmat_in_unit(const struct hb_topo *t, enum hb_hmat_attr a, int i, int j)
+{
+    double x = hb_hmat_value(t, a, i, j);
+    return hb_hmat_attr_is_latency(a) ? x : x / 1000.0;
+}
+
+/* Fill hmat[][] from attribute a over the measured cells; how many cells it covers. */
+static int hb_hmat_fill(const struct hb_topo *t, enum hb_hmat_attr a,
+                        double v[HB_MAX_NODES][HB_MAX_NODES],
+                        double hmat[HB_MAX_NODES][HB_MAX_NODES])
+{
+    int covered = 0;
+    for (int i = 0; i < t->nnodes; i++)
+        for (int j = 0; j < t->nnodes; j++) {
+            hmat[i][j] = isnan(v[i][j]) ? NAN : hb_hmat_in_unit(t, a, i, j);
+            covered += !isnan(hmat[i][j]);
+        }
+    return covered;
+}
+
+static json_t *hb_grid_json(const struct hb_topo *t, double m[HB_MAX_NODES][HB_MAX_NODES])
+{
+    json_t *rows = json_array();
+    for (int i = 0; i < t->nnodes; i++) {
+        if (!t->nodes[i].has_cpus) continue;
+        json_t *row = json_array();
+        for (int j = 0; j < t->nnodes; j++)
+            if (t->nodes[j].has_memory)
+                json_array_append_new(
+                    row, isnan(m[i][j]) ? json_null() : json_real(round(m[i][j] * 1000) / 1000));
+        json_array_append_new(rows, row);
+    }
+    return rows;
+}
+
+/* From initiator i, targets j and k: the firmware's order and ratio against the measured. */
+static void hb_hmat_pair(const struct hb_topo *t, bool latency, int i, int j, int k,
+                         double v[HB_MAX_NODES][HB_MAX_NODES], double h[HB_MAX_NODES][HB_MAX_NODES],
+                         double thr, const char *unit, json_t *flags)
+{
+    double hj = h[i][j], hk = h[i][k], mj = v[i][j], mk = v[i][k];
+    if (isnan(hj) || isnan(hk) || isnan(mj) || isnan(mk) || hj <= 0 || hk <= 0 || mj <= 0 ||
+        mk <= 0)
+        return;
+    int ci = t->nodes[i].os_index, cj = t->nodes[j].os_index, ck = t->nodes[k].os_index;
+    char why[320];
+    const char *kind = NULL;
+    if (hj != hk) {
+        /* the target the firmware calls nearer must not measure costlier beyond the threshold */
+        bool j_near = latency ? hj < hk : hj > hk;
+        double near_m = j_near ? mj : mk, far_m = j_near ? mk : mj;
+        double excess = latency ? near_m / far_m : far_m / near_m;
+        if (excess > 1.0 + thr) {
+            kind = "order";
+            snprintf(why, sizeof(why),
+                     "from node %d the firmware puts node %d nearer than node %d (%.4g vs %.4g "
+                     "%s), measured the other way (%.4g vs %.4g %s, %.1f%% beyond the threshold)",
+                     ci, j_near ? cj : ck, j_near ? ck : cj, j_near ? hj : hk, j_near ? hk : hj,
+                     unit, near_m, far_m, unit, (excess - 1.0 - thr) * 100.0);
+        }
+    }
+    if (!kind) {
+        double rh = hj / hk, rm = mj / mk, off = fabs(rm / rh - 1.0);
+        if (off > thr) {
+            kind = "ratio";
+            snprintf(why, sizeof(why),
+                     "from node %d node %d / node %d: firmware %.3g, measured %.3g (differs "
+                     "%.1f%%, threshold %g%%)",
+                     ci, cj, ck, rh, rm, off * 100.0, thr * 100.0);
+        }
+    }
+    if (kind)
+        json_array_append_new(flags,
+                              json_pack("{s:i, s:i, s:i, s:s, s:s}", "cpu_node", ci, "mem_node", cj,
+                                        "other_mem_node", ck, "kind", kind, "reason", why));
+}
+
+json_t *hb_matrix_hmat(const struct hb_topo *t, bool latency, const char *access,
+                       double v[HB_MAX_NODES][HB_MAX_NODES], double threshold_pct,
+                       double hmat[HB_MAX_NODES][HB_MAX_NODES], enum hb_hmat_attr *attr)
+{
+    int chosen = -1;
+    for (size_t m = 0; m < sizeof(hb_hmat_map) / sizeof(hb_hmat_map[0]) && chosen < 0; m++) {
+        if (hb_hmat_map[m].latency != latency) continue;
+        if (hb_hmat_map[m].access && (!access || strcmp(hb_hmat_map[m].access, access) != 0))
+            continue;
+        for (int k = 0; k < 3 && hb_hmat_map[m].attrs[k] >= 0 && chosen < 0; k++)
+            if (hb_hmat_fill(t, (enum hb_hmat_attr)hb_hmat_map[m].attrs[k], v, hmat) > 0)
+                chosen = hb_hmat_map[m].attrs[k];
+    }
+    if (chosen < 0) {
+        for (int i = 0; i < t->nnodes; i++)
+            for (int j = 0; j < t->nnodes; j++)
+                hmat[i][j] = NAN;
+        return NULL;
+    }
+    *attr = (enum hb_hmat_attr)chosen;
+    const char *unit = latency ? "ns" : "GBps";
+    double ratio[HB_MAX_NODES][HB_MAX_NODES];
+    for (int i = 0; i < t->nnodes; i++)
+        for (int j = 0; j < t->nnodes; j++)
+            ratio[i][j] = isnan(hmat[i][j]) || hmat[i][j] <= 0 ? NAN : v[i][j] / hmat[i][j];
+    json_t *flags = json_array();
+    for (int i = 0; i < t->nnodes; i++)
+        for (int j = 0; j < t->nnodes; j++)
+            for (int k = j + 1; k < t->nnodes; k++)
+                hb_hmat_pair(t, latency, i, j, k, v, hmat, threshold_pct / 100.0, unit, flags);
+    return json_pack("{s:s, s:s, s:o, s:o, s:o, s:f}", "attribute", hb_hmat_attr_name(*attr),
+                     "unit", unit, "values", hb_grid_json(t, hmat), "ratio", hb_grid_json(t, ratio),
+                     "flags", flags, "threshold_pct", threshold_pct);
+}

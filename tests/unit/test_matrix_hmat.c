@@ -1,0 +1,189 @@
+/* Measured matrices beside the firmware's HMAT, on recorded measurements with planted
+ * disagreements. 2n1m-hmat-full.xml gives every CPU node x node pair (SLIT 10 21 17 /
+ * 21 10 28): ReadLatency from node 0 = 100 / 210 / 170 ns to nodes 0 / 1 / 2, from node 1 =
+ * 210 / 100 / 280; bandwidths 200000 / SLIT MB/s (20000, 9523, 11764 from node 0). */
+#include "../hb_check.h"
+#include "hb_suite.h"
+
+#include <math.h>
+#include <string.h>
+
+static const double lat_fw[2][3] = {{100, 210, 170}, {210, 100, 280}};
+static const double bw_fw[2][3] = {{20000, 9523, 11764}, {9523, 20000, 7142}};
+
+/* Measured = firmware x scale, except cell (0, 2) times plant. */
+static void add(json_t *measured, const char *kernel, const char *access, double scale,
+                double plant)
+{
+    bool lat = strcmp(kernel, "chase") == 0;
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 3; j++) {
+            double v = (lat ? lat_fw[i][j] : bw_fw[i][j] / 1000.0) * scale;
+            if (i == 0 && j == 2) v *= plant;
+            json_array_append_new(
+                measured,
+                json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:f, s:s}", "suite", "matrix",
+                          "role", "foreground", "metric", lat ? "latency" : "bandwidth", "host",
+                          "h", "kernel", kernel, "access", access, "cpu_node", i, "mem_node", j,
+                          lat ? "lat_ns_median" : "bw_GBps_best", v, "status", "ok"));
+        }
+}
+
+static json_t *derive(struct hb_topo *t, json_t *measured, double threshold)
+{
+    struct hb_options o = {.threshold_pct = threshold, .command = "matrix"};
+    struct hb_suite_env env = {t, &o, NULL, 0};
+    json_t *derived = json_array();
+    CHECK_INT(hb_suite_derive(&env, measured, derived), 0);
+    json_decref(measured);
+    return derived;
+}
+
+static json_t *find(json_t *derived, const char *type, const char *kernel, int n)
+{
+    size_t i;
+    json_t *r;
+    json_array_foreach(derived, i, r)
+    {
+        if (strcmp(json_string_value(json_object_get(r, "type")), type) != 0) continue;
+        const char *k = json_string_value(json_object_get(r, "kernel"));
+        if (kernel && (!k || strcmp(k, kernel) != 0)) continue;
+        if (n-- == 0) return r;
+    }
+    return NULL;
+}
+
+static json_t *hmat_flags(json_t *derived, const char *kernel)
+{
+    return json_object_get(json_object_get(find(derived, "matrix", kernel, 0), "hmat"), "flags");
+}
+
+static int count_kind(json_t *flags, const char *kind)
+{
+    size_t i;
+    json_t *f;
+    int n = 0;
+    json_array_foreach(flags, i, f) n +=
+        strcmp(json_string_value(json_object_get(f, "kind")), kind) == 0;
+    return n;
+}
+
+int main(void)
+{
+    struct hb_topo *t = NULL;
+    CHECK_INT(hb_topo_load(HB_FIXTURES "/2n1m-hmat-full.xml", &t), 0);
+
+    /* Agreement (measured = 1.2 x firmware): every cell covered, ratio 1.2, no flag. */
+    json_t *m = json_array();
+    add(m, "chase", "r", 1.2, 1.0);
+    add(m, "read", "r", 0.5, 1.0);
+    add(m, "write-nt", "w", 0.5, 1.0);
+    add(m, "copy", "rw", 0.5, 1.0);
+    json_t *d = derive(t, m, 5.0);
+    json_t *h = json_object_get(find(d, "matrix", "chase", 0), "hmat");
+    CHECK_STR(json_string_value(json_object_get(h, "attribute")), "ReadLatency");
+    CHECK_STR(json_string_value(json_object_get(
+                  json_object_get(find(d, "matrix", "read", 0), "hmat"), "attribute")),
+              "ReadBandwidth");
+    CHECK_STR(json_string_value(json_object_get(
+                  json_object_get(find(d, "matrix", "write-nt", 0), "hmat"), "attribute")),
+              "WriteBandwidth");
+    CHECK_STR(json_string_value(json_object_get(
+                  json_object_get(find(d, "matrix", "copy", 0), "hmat"), "attribute")),
+              "Bandwidth");
+    CHECK(json_number_value(json_array_get(json_array_get(json_object_get(h, "values"), 1), 2)) ==
+          280.0);
+    for (int c = 0; c < 6; c++) {
+        json_t *cell = find(d, "cell", "chase", c);
+        CHECK(cell != NULL);
+        CHECK_STR(json_string_value(json_object_get(cell, "hmat_attribute")), "ReadLatency");
+        int i = (int)json_integer_value(json_object_get(cell, "cpu_node"));
+        int j = (int)json_integer_value(json_object_get(cell, "mem_node"));
+        CHECK(json_number_value(json_object_get(cell, "hmat_value")) == lat_fw[i][j]);
+        CHECK(json_number_value(json_object_get(cell, "hmat_ratio")) == 1.2);
+        cell = find(d, "cell", "read", c);
+        CHECK(fabs(json_number_value(json_object_get(cell, "hmat_value")) - bw_fw[i][j] / 1000.0) <
+              1e-9);
+        CHECK(json_number_value(json_object_get(cell, "hmat_ratio")) == 0.5);
+    }
+    const char *kernels[] = {"chase", "read", "write-nt", "copy"};
+    for (int k = 0; k < 4; k++)
+        CHECK_INT(json_array_size(hmat_flags(d, kernels[k])), 0);
+    CHECK(find(d, "note", NULL, 0) == NULL);   /* the firmware has an HMAT */
+    json_t *tiers = find(d, "tiers", NULL, 0); /* memory-only node 2: grouped and said */
+    CHECK(tiers != NULL);
+    json_decref(d);
+
+    /* Order: node 2 (firmware 170 ns) measures slower than node 1 (210 x 1.2 = 252 ns) from
+     * node 0: 170 x 1.2 x 1.6 = 326 ns. */
+    m = json_array();
+    add(m, "chase", "r", 1.2, 1.6);
+    d = derive(t, m, 5.0);
+    json_t *fl = hmat_flags(d, "chase");
+    CHECK_INT(count_kind(fl, "order"), 1);
+    size_t i;
+    json_t *f;
+    json_array_foreach(fl, i,
+                       f) if (strcmp(json_string_value(json_object_get(f, "kind")), "order") == 0)
+    {
+        CHECK_INT(json_integer_value(json_object_get(f, "cpu_node")), 0);
+        CHECK_INT(json_integer_value(json_object_get(f, "mem_node")), 1);
+        CHECK_INT(json_integer_value(json_object_get(f, "other_mem_node")), 2);
+        CHECK_HAS(json_string_value(json_object_get(f, "reason")),
+                  "from node 0 the firmware puts node 2 nearer than node 1 (170 vs 210 ns)");
+    }
+    json_decref(d);
+
+    /* Bandwidth order: node 2 measured below node 1 from node 0 (firmware 11764 > 9523). */
+    m = json_array();
+    add(m, "read", "r", 0.5, 0.5);
+    d = derive(t, m, 5.0);
+    CHECK_INT(count_kind(hmat_flags(d, "read"), "order"), 1);
+    json_decref(d);
+
+    /* Ratio: node 2 10% slower than the firmware says, order kept: flagged at 5% against
+     * nodes 0 and 1, not at 15%, and never as an order flag. */
+    m = json_array();
+    add(m, "chase", "r", 1.2, 1.10);
+    d = derive(t, m, 5.0);
+    fl = hmat_flags(d, "chase");
+    CHECK_INT(count_kind(fl, "ratio"), 2);
+    CHECK_INT(count_kind(fl, "order"), 0);
+    CHECK_HAS(json_string_value(json_object_get(json_array_get(fl, 0), "reason")),
+              "firmware 0.588, measured 0.535 (differs 9.1%");
+    json_decref(d);
+    m = json_array();
+    add(m, "chase", "r", 1.2, 1.10);
+    d = derive(t, m, 15.0);
+    CHECK_INT(json_array_size(hmat_flags(d, "chase")), 0);
+    json_decref(d);
+    hb_topo_free(t);
+
+    /* Without HMAT: the matrices carry hmat null and one note says so, once. */
+    CHECK_INT(hb_topo_load(HB_FIXTURES "/2n-nodist.xml", &t), 0);
+    m = json_array();
+    for (int c = 0; c < 2; c++)
+        for (int j = 0; j < 2; j++) {
+            json_array_append_new(m, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:f, s:s}",
+                                               "suite", "matrix", "role", "foreground", "metric",
+                                               "latency", "host", "h", "kernel", "chase", "access",
+                                               "r", "cpu_node", c, "mem_node", j, "lat_ns_median",
+                                               100.0 + 10 * (c != j), "status", "ok"));
+            json_array_append_new(m, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:f, s:s}",
+                                               "suite", "matrix", "role", "foreground", "metric",
+                                               "bandwidth", "host", "h", "kernel", "read", "access",
+                                               "r", "cpu_node", c, "mem_node", j, "bw_GBps_best",
+                                               10.0 - (c != j), "status", "ok"));
+        }
+    d = derive(t, m, 5.0);
+    CHECK(json_is_null(json_object_get(find(d, "matrix", "chase", 0), "hmat")));
+    CHECK(json_is_null(json_object_get(find(d, "cell", "read", 0), "hmat_value")));
+    json_t *note = find(d, "note", NULL, 0);
+    CHECK(note != NULL);
+    CHECK_HAS(json_string_value(json_object_get(note, "text")), "HMAT: none");
+    CHECK(find(d, "note", NULL, 1) == NULL);
+    CHECK(find(d, "tiers", NULL, 0) == NULL); /* one kind, no memory-only node */
+    json_decref(d);
+    hb_topo_free(t);
+    return hb_check_result();
+}
