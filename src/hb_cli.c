@@ -17,7 +17,8 @@ static const char *const hb_commands[] = {"topo", "bw",     "lat",   "matrix", "
 
 const char *hb_options_commands(void)
 {
-    return "topo, bw, lat, matrix, hops, loaded, run, policy, sweep, c2c, report, compare";
+    return "topo, bw, lat, matrix, hops, loaded, run, policy, sweep, c2c, report, compare, "
+           "export";
 }
 
 enum {
@@ -51,6 +52,8 @@ enum {
     OPT_MAX_SIZE,
     OPT_CORES,
     OPT_HOME,
+    OPT_EXPORT_HWLOC,
+    OPT_TIER,
     OPT_HELP,
     OPT_VERSION,
 };
@@ -87,6 +90,8 @@ static const struct option hb_long_options[] = {
     {"max-size", required_argument, NULL, OPT_MAX_SIZE},
     {"cores", no_argument, NULL, OPT_CORES},
     {"home", required_argument, NULL, OPT_HOME},
+    {"export-hwloc", required_argument, NULL, OPT_EXPORT_HWLOC},
+    {"tier", required_argument, NULL, OPT_TIER},
     {"help", no_argument, NULL, OPT_HELP},
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
@@ -113,7 +118,9 @@ static void hb_usage(void)
            "  c2c      one process, two pinned threads: cache-line ping-pong latency per\n"
            "           node pair (--cores: per core pair), false sharing, lock hand-off\n"
            "  report   RESULTS.jsonl... -o report.html\n"
-           "  compare  BASE.jsonl NEW.jsonl\n\n"
+           "  compare  BASE.jsonl NEW.jsonl\n"
+           "  export   RESULTS.jsonl -o FILE.xml [--topology FILE.xml]: the machine's topology\n"
+           "           with the measured matrix as hwloc distances and memory attributes\n\n"
            "options:\n"
            "  --kernel K[,K]     kernels (see below)\n"
            "  --cpu-node N       node whose CPUs run the threads (default: first CPU node)\n"
@@ -132,7 +139,13 @@ static void hb_usage(void)
            "  --seed N           seed for random permutations (default 1)\n"
            "  --simd PATH        auto | avx512 | avx2 | sse2 | c\n"
            "  --allow-misplaced  report pages off target instead of failing\n"
-           "  --threshold PCT    matrix: flag same-class pairs differing more (default 5)\n"
+           "  --threshold PCT    matrix: flag same-class pairs differing more, and target\n"
+           "                     ratios differing more from the firmware's HMAT (default 5)\n"
+           "  --export-hwloc F   matrix: also write hwloc XML F with the measured matrix\n"
+           "                     (one file per host: F.HOST.xml when there are several)\n"
+           "  --tier KIND        policy: remote = the farthest node of memory kind KIND\n"
+           "                     (hwloc subtype: DRAM, HBM, CXL-DRAM...; default the CPU\n"
+           "                     node's own kind and tier)\n"
            "  --quick            hops: a representative subset (minutes, not the full study)\n"
            "  --tolerance PCT    hops: myth 1 holds while a hop class spreads less (default 5)\n"
            "  --bg-rate GBPS     per background thread at level very-high; low/medium/high\n"
@@ -366,6 +379,10 @@ static int hb_option_apply(struct hb_options *o, int c, const char *arg)
     case OPT_CORES:
         o->c2c_cores = true;
         return 0;
+    case OPT_EXPORT_HWLOC:
+        return hb_copy_arg("--export-hwloc", arg, o->export_hwloc, sizeof(o->export_hwloc));
+    case OPT_TIER:
+        return hb_copy_arg("--tier", arg, o->tier, sizeof(o->tier));
     case OPT_HOME:
         return hb_c2c_home_parse(arg, &o->c2c_home);
     case OPT_MODE: {
@@ -442,6 +459,17 @@ int hb_options_parse(int argc, char **argv, struct hb_options *o)
     }
     if (optind < argc) {
         hb_err_set("unexpected argument '%s'; see hopbench --help", argv[optind]);
+        return -EINVAL;
+    }
+    if (o->export_hwloc[0] && strcmp(o->command, "matrix") != 0) {
+        hb_err_set("--export-hwloc needs the measured matrix: hopbench matrix --export-hwloc %s "
+                   "(or hopbench export RESULTS.jsonl -o %s)",
+                   o->export_hwloc, o->export_hwloc);
+        return -EINVAL;
+    }
+    if (o->tier[0] && strcmp(o->command, "policy") != 0) {
+        hb_err_set("--tier '%s' chooses policy's remote node: hopbench policy --tier %s", o->tier,
+                   o->tier);
         return -EINVAL;
     }
     return 0;

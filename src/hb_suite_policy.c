@@ -1,7 +1,8 @@
 /* `policy`: what placement is worth for real work. Every workload runs under every policy:
  *   local       first touch by the threads that use the data (each thread its own slice)
  *   interleave  pages round-robin over every node with memory
- *   remote      strict bind to the node farthest from the CPU node (firmware distance)
+ *   remote      strict bind to the node farthest from the CPU node (firmware distance) among
+ *               those of the CPU node's own memory kind and tier (--tier picks another)
  *   one-node    strict bind of every task's memory to the first node with memory (node 0)
  *   os          no policy at all: the task's first thread initialises all its arrays, as a
  *               serial init loop would, and the kernel puts the pages where it likes (the
@@ -16,10 +17,13 @@
 #include "hb_suite.h"
 
 #include "hb_error.h"
+#include "hb_topo_mem.h"
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define HB_POLICY_WORKLOADS "triad,read,gups,blur3,dgemm,fir,chase"
 
@@ -31,15 +35,29 @@ static const char *const hb_intensity_policies[] = {"local", "remote", "interlea
 #define HB_INTENSITY_LO 0.125
 #define HB_INTENSITY_HI 64.0
 
-/* The memory node farthest from cpu by firmware distance; ties go to the first such node
- * after cpu in node order, so rate mode spreads its remote traffic. Itself on one node. */
-static int hb_policy_farthest(const struct hb_topo *t, int cpu)
+/* May node index j hold remote memory for CPU node index ci? --tier names a kind (hwloc
+ * subtype: DRAM, HBM, CXL-DRAM...) or a tier number; by default the CPU node's own kind and
+ * tier, so a DRAM node's remote is DRAM, not GPU memory, another quadrant's MCDRAM or CXL. */
+static bool hb_policy_remote_ok(const struct hb_topo *t, const char *tier, int ci, int j)
+{
+    if (!t->nodes[j].has_memory) return false;
+    if (!tier[0]) return hb_mem_same_tier(t, ci, j);
+    char *end = NULL;
+    long n = strtol(tier, &end, 10);
+    if (end != tier && *end == '\0') return hb_mem_tier(t, j) == n;
+    return strcasecmp(hb_mem_kind(t, j), tier) == 0;
+}
+
+/* The memory node farthest from cpu by firmware distance among the allowed ones; ties go to
+ * the first such node after cpu in node order, so rate mode spreads its remote traffic.
+ * Itself when it is the only one of its kind. */
+static int hb_policy_farthest(const struct hb_topo *t, const char *tier, int cpu)
 {
     int ci = hb_topo_node_index(t, cpu), best = -1;
     uint64_t best_d = 0;
     for (int k = 1; k <= t->nnodes; k++) {
         int j = (ci + k) % t->nnodes;
-        if (!t->nodes[j].has_memory) continue;
+        if (!hb_policy_remote_ok(t, tier, ci, j)) continue;
         uint64_t d = t->distances ? hb_topo_distance(t, ci, j) : (j != ci);
         if (best < 0 || d > best_d) {
             best = j;
@@ -47,6 +65,21 @@ static int hb_policy_farthest(const struct hb_topo *t, int cpu)
         }
     }
     return best < 0 ? cpu : t->nodes[best].os_index;
+}
+
+/* --tier must name something this machine has. */
+static int hb_policy_check_tier(const struct hb_topo *t, const char *tier)
+{
+    if (!tier[0]) return 0;
+    for (int j = 0; j < t->nnodes; j++)
+        if (hb_policy_remote_ok(t, tier, 0, j)) return 0;
+    json_t *tiers = hb_mem_tiers(t);
+    char *kinds = json_dumps(tiers, JSON_COMPACT);
+    json_decref(tiers);
+    hb_err_set("--tier '%s': no memory node of that kind or tier; this machine has %s", tier,
+               kinds ? kinds : "none");
+    free(kinds);
+    return -EINVAL;
 }
 
 static int hb_policy_first_mem(const struct hb_topo *t)
@@ -66,7 +99,7 @@ static int hb_policy_task(const struct hb_suite_env *env, struct hb_task *task, 
         rc = hb_suite_task(env, task, cpu, 0, threads, kernel, HB_POLICY_INTERLEAVE, -1, bytes);
     else if (strcmp(policy, "remote") == 0)
         rc = hb_suite_task(env, task, cpu, 0, threads, kernel, HB_POLICY_BIND,
-                           hb_policy_farthest(t, cpu), bytes);
+                           hb_policy_farthest(t, env->opts->tier, cpu), bytes);
     else if (strcmp(policy, "one-node") == 0)
         rc = hb_suite_task(env, task, cpu, 0, threads, kernel, HB_POLICY_BIND,
                            hb_policy_first_mem(t), bytes);
@@ -119,6 +152,17 @@ static int hb_policy_add(const struct hb_suite_env *env, struct hb_plan *out, co
     else
         snprintf(e.extra, sizeof(e.extra),
                  "{\"workload\":\"%s\",\"policy\":\"%s\",\"mode\":\"%s\"}", kernel, policy, mode);
+    /* Which kind of memory "remote" is: the CPU node's own unless --tier chose. */
+    if (strcmp(policy, "remote") == 0) {
+        int first = single_cpu >= 0 ? single_cpu : -1;
+        for (int i = 0; first < 0 && i < t->nnodes; i++)
+            if (t->nodes[i].has_cpus) first = t->nodes[i].os_index;
+        int far = hb_topo_node_index(t, hb_policy_farthest(t, o->tier, first));
+        size_t len = strlen(e.extra);
+        snprintf(e.extra + len - 1, sizeof(e.extra) - len + 1,
+                 ",\"remote_kind\":\"%s\",\"remote_rule\":\"%s\"}", hb_mem_kind(t, far),
+                 o->tier[0] ? "--tier" : "same kind and tier as the CPU node");
+    }
     for (int i = 0; i < t->nnodes; i++) {
         int cpu = t->nodes[i].os_index;
         if (!t->nodes[i].has_cpus || (single_cpu >= 0 && cpu != single_cpu)) continue;
@@ -146,7 +190,7 @@ int hb_suite_policy_plan(const struct hb_suite_env *env, struct hb_plan *out)
         for (int i = 0; i < t->nnodes && single_cpu < 0; i++)
             if (t->nodes[i].has_cpus) single_cpu = t->nodes[i].os_index;
     int rc = hb_suite_check_cpu_node(t, single_cpu, "--cpu-node");
-    if (rc) return rc;
+    if (rc || (rc = hb_policy_check_tier(t, o->tier))) return rc;
     const char *modes[] = {"rate", "single", NULL};
     char list[sizeof(o->kernels)];
     snprintf(list, sizeof(list), "%s", o->kernels[0] ? o->kernels : HB_POLICY_WORKLOADS);

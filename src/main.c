@@ -4,6 +4,7 @@
 #include "hb_compare.h"
 #include "hb_error.h"
 #include "hb_exec.h"
+#include "hb_export.h"
 #include "hb_kernel.h"
 #include "hb_options.h"
 #include "hb_output.h"
@@ -127,6 +128,8 @@ static int hb_finish(const struct hb_suite_env *env, json_t *measured, struct hb
     size_t i;
     json_t *rec;
     json_array_foreach(derived, i, rec) if (rc == 0) rc = hb_sink_write(sink, rec);
+    if (rc == 0 && env->opts->export_hwloc[0])
+        rc = hb_export_records(env->topo, derived, env->opts->export_hwloc);
     json_decref(derived);
     json_t *sum = hb_record_summary(env->opts->command[0] ? env->opts->command : "default",
                                     measured, hb_now() - t0);
@@ -156,7 +159,9 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
     ctx.env = env;
     ctx.measured = measured;
     if (w.rank == 0) {
-        open_rc = hb_sink_open(o->format, o->output, &ctx.sink);
+        /* Refused before anything is measured, like an unwritable --output. */
+        if (o->export_hwloc[0]) open_rc = hb_export_check_path(o->export_hwloc, "--export-hwloc");
+        if (open_rc == 0) open_rc = hb_sink_open(o->format, o->output, &ctx.sink);
         if (open_rc) fprintf(stderr, "hopbench: %s\n", hb_err_msg());
     }
     MPI_Bcast(&open_rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
@@ -206,6 +211,7 @@ int main(int argc, char **argv)
     /* Reading result files needs neither MPI nor OpenMP placement: no re-exec, no world. */
     if (argc > 1 && strcmp(argv[1], "report") == 0) return hb_report_main(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "compare") == 0) return hb_compare_main(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "export") == 0) return hb_export_main(argc - 1, argv + 1);
     hb_omp_defaults(argv);
 
     struct hb_options o;

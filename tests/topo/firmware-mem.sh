@@ -5,7 +5,8 @@
 #    the memory-side caches (size, line, associativity);
 #  - a SLIT/HMAT contradiction in the firmware itself is reported (record and table);
 #  - without HMAT: one line saying so, no conflicts;
-#  - kinds and tiers: CXL-DRAM memory-only nodes grouped apart from DRAM;
+#  - kinds and tiers: CXL-DRAM memory-only nodes grouped apart from DRAM; policy's remote
+#    stays on DRAM unless --tier asks for another kind, and its records say which;
 #  - default sizes above every memory-side cache; sweep marks the memory-side cache.
 # jq programs name jq variables in single quotes on purpose.
 # shellcheck disable=SC2016
@@ -63,6 +64,16 @@ x=$(topo 4n-memonly-cxl.xml)
 expect "tiers: DRAM tier 1 = nodes 0,1; CXL-DRAM tier 2 = memory-only nodes 2,3" \
     q "$x" '.tiers == [{kind: "DRAM", tier: 1, nodes: [0,1], memory_only: false},
         {kind: "CXL-DRAM", tier: 2, nodes: [2,3], memory_only: true}] and .nodes[2].kind == "CXL-DRAM"'
+
+remote() { "$HB" policy --topology "$FX/4n-memonly-cxl.xml" --dry-run --kernel read --mode rate "$@" |
+    jq -sc 'map(select(.policy == "remote")) | .[0] | [.remote_kind, [.tasks[] | [.cpu_node, .mem_node]]]'; }
+expect "policy remote: the farthest DRAM node, not the farther CXL nodes; records say DRAM" \
+    [ "$(remote)" = '["DRAM",[[0,1],[1,0]]]' ]
+expect "policy --tier CXL-DRAM (or --tier 2): remote on the farthest CXL node, records say so" \
+    [ "$(remote --tier CXL-DRAM)" = '["CXL-DRAM",[[0,3],[1,2]]]' -a "$(remote --tier 2)" = '["CXL-DRAM",[[0,3],[1,2]]]' ]
+out=$("$HB" policy --topology "$FX/4n-memonly-cxl.xml" --dry-run --tier HBM 2>&1)
+expect "policy --tier HBM on a machine without HBM: exit 2, one line naming the kinds there" \
+    [ $? = 2 -a "$(grep -c . <<<"$out")" = 1 ] && grep -q "tier 'HBM': no memory node of that kind or tier; this machine has .*CXL-DRAM" <<<"$out"
 
 for f in 2n1m-hmat-agree.xml 2n1m-hmat-contra.xml; do
     msc=$(topo "$f" | jq '[.nodes[].memory_side_caches[].size_bytes] | max')

@@ -1,0 +1,334 @@
+#include "hb_export.h"
+
+#include "hb_error.h"
+#include "hb_jsonl_read.h"
+#include "hb_version.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int hb_export_errno(int err)
+{
+    return err == ENOENT || err == EACCES || err == EISDIR || err == EROFS || err == ENOTDIR
+               ? err
+               : EACCES;
+}
+
+int hb_export_check_path(const char *path, const char *opt)
+{
+    char *partial = NULL;
+    if (asprintf(&partial, "%s.partial", path) < 0) {
+        hb_err_set("out of memory checking %s '%s'", opt, path);
+        return -ENOMEM;
+    }
+    FILE *f = fopen(partial, "w");
+    if (!f) {
+        free(partial);
+        int err = errno;
+        hb_err_set("cannot write %s '%s': %s; choose a path in a writable directory", opt, path,
+                   strerror(err));
+        return -hb_export_errno(err);
+    }
+    fclose(f);
+    unlink(partial);
+    free(partial);
+    return 0;
+}
+
+/* One measured matrix in node-index form: NAN where not measured. */
+struct hb_export_grid {
+    const char *kernel;
+    double v[HB_MAX_NODES][HB_MAX_NODES];
+};
+
+/* The matrix record of host/metric: latency from chase; bandwidth from read, else the
+ * first bandwidth kernel. */
+static json_t *hb_export_pick(json_t *records, const char *host, bool latency)
+{
+    json_t *best = NULL, *rec;
+    size_t k;
+    json_array_foreach(records, k, rec)
+    {
+        if (strcmp(hb_rec_str(rec, "type", ""), "matrix") != 0 ||
+            strcmp(hb_rec_str(rec, "host", ""), host) != 0)
+            continue;
+        const char *metric = hb_rec_str(rec, "metric", "");
+        if (strcmp(metric, latency ? "latency" : "bandwidth") != 0) continue;
+        if (!best || strcmp(hb_rec_str(rec, "kernel", ""), "read") == 0) best = rec;
+    }
+    return best;
+}
+
+/* Values of a matrix record by node index of t; false when a row/col is not a node of t. */
+static bool hb_export_grid_fill(const struct hb_topo *t, json_t *m, struct hb_export_grid *g)
+{
+    for (int i = 0; i < HB_MAX_NODES; i++)
+        for (int j = 0; j < HB_MAX_NODES; j++)
+            g->v[i][j] = NAN;
+    g->kernel = hb_rec_str(m, "kernel", "");
+    json_t *rows = json_object_get(m, "rows"), *cols = json_object_get(m, "cols");
+    size_t r, c;
+    json_t *rv, *cv;
+    json_array_foreach(rows, r, rv)
+    {
+        int i = hb_topo_node_index(t, (int)json_integer_value(rv));
+        if (i < 0) return false;
+        json_array_foreach(cols, c, cv)
+        {
+            int j = hb_topo_node_index(t, (int)json_integer_value(cv));
+            if (j < 0) return false;
+            json_t *x = json_array_get(json_array_get(json_object_get(m, "values"), r), c);
+            if (json_is_number(x)) g->v[i][j] = json_number_value(x);
+        }
+    }
+    return true;
+}
+
+/* hwloc distances: every NUMA node, values rounded (ns, MB/s); 0 = not measured (a
+ * memory-only node has no CPUs to measure from). */
+static int hb_export_distances(hwloc_topology_t hw, const struct hb_topo *t,
+                               const struct hb_export_grid *g, bool latency)
+{
+    int n = t->nnodes;
+    hwloc_obj_t objs[HB_MAX_NODES];
+    hwloc_uint64_t *values = calloc((size_t)n * (size_t)n, sizeof(*values));
+    if (!values) return -ENOMEM;
+    for (int i = 0; i < n; i++) {
+        objs[i] = hwloc_get_numanode_obj_by_os_index(hw, (unsigned)t->nodes[i].os_index);
+        for (int j = 0; j < n; j++)
+            if (!isnan(g->v[i][j]))
+                values[i * n + j] =
+                    (hwloc_uint64_t)llround(latency ? g->v[i][j] : g->v[i][j] * 1000.0);
+    }
+    unsigned long kind =
+        HWLOC_DISTANCES_KIND_FROM_USER |
+        (latency ? HWLOC_DISTANCES_KIND_MEANS_LATENCY : HWLOC_DISTANCES_KIND_MEANS_BANDWIDTH);
+    hwloc_distances_add_handle_t h = hwloc_distances_add_create(
+        hw, latency ? HB_EXPORT_DIST_LATENCY : HB_EXPORT_DIST_BANDWIDTH, kind, 0);
+    int rc = h && hwloc_distances_add_values(hw, h, (unsigned)n, objs, values, 0) == 0 &&
+                     hwloc_distances_add_commit(hw, h, 0) == 0
+                 ? 0
+                 : -EINVAL;
+    free(values);
+    if (rc)
+        hb_err_set("hwloc refused the measured %s matrix as distances",
+                   latency ? "latency" : "bandwidth");
+    return rc;
+}
+
+/* Memory attributes per initiator (a CPU node's CPUs) x target: the standard ones runtimes
+ * read, and hopbench's own so the measured figures stay recognisable. */
+static int hb_export_memattrs(hwloc_topology_t hw, const struct hb_topo *t,
+                              const struct hb_export_grid *g, bool latency, bool write_kernel)
+{
+    hwloc_memattr_id_t own;
+    const char *name = latency ? HB_EXPORT_ATTR_LATENCY : HB_EXPORT_ATTR_BANDWIDTH;
+    unsigned long flags =
+        HWLOC_MEMATTR_FLAG_NEED_INITIATOR |
+        (latency ? HWLOC_MEMATTR_FLAG_LOWER_FIRST : HWLOC_MEMATTR_FLAG_HIGHER_FIRST);
+    if (hwloc_memattr_get_by_name(hw, name, &own) < 0 &&
+        hwloc_memattr_register(hw, name, flags, &own) < 0) {
+        hb_err_set("hwloc refused to register memory attribute %s", name);
+        return -EINVAL;
+    }
+    hwloc_memattr_id_t std[2] = {latency ? HWLOC_MEMATTR_ID_LATENCY : HWLOC_MEMATTR_ID_BANDWIDTH,
+                                 latency        ? HWLOC_MEMATTR_ID_READ_LATENCY
+                                 : write_kernel ? HWLOC_MEMATTR_ID_WRITE_BANDWIDTH
+                                                : HWLOC_MEMATTR_ID_READ_BANDWIDTH};
+    for (int i = 0; i < t->nnodes; i++) {
+        if (!t->nodes[i].has_cpus) continue;
+        hwloc_bitmap_t set = hwloc_bitmap_alloc();
+        for (int k = 0; set && k < t->nodes[i].ncpus; k++)
+            hwloc_bitmap_set(set, (unsigned)t->nodes[i].cpus[k]);
+        struct hwloc_location loc = {.type = HWLOC_LOCATION_TYPE_CPUSET};
+        loc.location.cpuset = set;
+        for (int j = 0; set && j < t->nnodes; j++) {
+            if (isnan(g->v[i][j])) continue;
+            hwloc_obj_t target =
+                hwloc_get_numanode_obj_by_os_index(hw, (unsigned)t->nodes[j].os_index);
+            hwloc_uint64_t v = (hwloc_uint64_t)llround(latency ? g->v[i][j] : g->v[i][j] * 1000.0);
+            hwloc_memattr_set_value(hw, own, target, &loc, 0, v);
+            for (int s = 0; s < 2; s++)
+                hwloc_memattr_set_value(hw, std[s], target, &loc, 0, v);
+        }
+        hwloc_bitmap_free(set);
+    }
+    return 0;
+}
+
+/* path for one host: path itself when alone, else STEM.HOST.xml. NULL when out of memory. */
+static char *hb_export_host_path(const char *path, const char *host, bool several)
+{
+    char *out = NULL;
+    const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+    int stem = dot && (!slash || dot > slash) ? (int)(dot - path) : (int)strlen(path);
+    int n = several
+                ? asprintf(&out, "%.*s.%s%s", stem, path, host, path[stem] ? path + stem : ".xml")
+                : asprintf(&out, "%s", path);
+    return n < 0 ? NULL : out;
+}
+
+static int hb_export_host(const struct hb_topo *t, json_t *records, const char *host,
+                          const char *path)
+{
+    json_t *lat = hb_export_pick(records, host, true), *bw = hb_export_pick(records, host, false);
+    struct hb_export_grid *g = calloc(1, sizeof(*g));
+    hwloc_topology_t hw = NULL;
+    int rc = 0;
+    if (!g || hwloc_topology_dup(&hw, t->hw) < 0) {
+        hb_err_set("out of memory exporting the topology of host %s", host);
+        free(g);
+        return -ENOMEM;
+    }
+    json_t *ms[2] = {lat, bw};
+    for (int m = 0; m < 2 && rc == 0; m++) {
+        if (!ms[m]) continue;
+        if (!hb_export_grid_fill(t, ms[m], g)) {
+            hb_err_set("the %s matrix of host %s names nodes this topology (%s) does not have",
+                       m ? "bandwidth" : "latency", host, t->source);
+            rc = -EINVAL;
+            break;
+        }
+        bool write_kernel = strstr(g->kernel, "write") != NULL;
+        /* hwloc keeps no 1 x 1 distance matrix: one node's figures go in memattrs only */
+        if (t->nnodes > 1) rc = hb_export_distances(hw, t, g, m == 0);
+        if (rc == 0) rc = hb_export_memattrs(hw, t, g, m == 0, write_kernel);
+    }
+    char text[512];
+    snprintf(text, sizeof(text), "hopbench %s (git %s), host %s: latency %s, bandwidth %s",
+             HB_VERSION, HB_GIT_SHA, host, lat ? hb_rec_str(lat, "kernel", "") : "none",
+             bw ? hb_rec_str(bw, "kernel", "") : "none");
+    hwloc_obj_add_info(hwloc_get_root_obj(hw), "HopbenchMeasured", text);
+    char *partial = NULL;
+    if (rc == 0 && asprintf(&partial, "%s.partial", path) < 0) {
+        hb_err_set("out of memory naming '%s'", path);
+        partial = NULL;
+        rc = -ENOMEM;
+    }
+    if (rc == 0 && hwloc_topology_export_xml(hw, partial, 0) < 0) {
+        int err = errno;
+        hb_err_set("cannot write hwloc XML '%s': %s", path, strerror(err));
+        rc = -hb_export_errno(err);
+        unlink(partial);
+    }
+    if (rc == 0 && rename(partial, path) != 0) {
+        int err = errno;
+        hb_err_set("cannot rename '%s' to '%s': %s", partial, path, strerror(err));
+        rc = -hb_export_errno(err);
+        unlink(partial);
+    }
+    free(partial);
+    hwloc_topology_destroy(hw);
+    free(g);
+    return rc;
+}
+
+int hb_export_records(const struct hb_topo *t, json_t *records, const char *path)
+{
+    const char *hosts[256];
+    int nh = 0;
+    size_t k;
+    json_t *rec;
+    json_array_foreach(records, k, rec)
+    {
+        const char *m = hb_rec_str(rec, "metric", "");
+        if (strcmp(hb_rec_str(rec, "type", ""), "matrix") != 0 ||
+            (strcmp(m, "latency") != 0 && strcmp(m, "bandwidth") != 0))
+            continue;
+        const char *h = hb_rec_str(rec, "host", "");
+        int seen = 0;
+        for (int i = 0; i < nh && !seen; i++)
+            seen = strcmp(hosts[i], h) == 0;
+        if (seen) continue;
+        if (nh == (int)(sizeof(hosts) / sizeof(hosts[0]))) {
+            hb_err_set("more than %d hosts in one result: export them in parts", nh);
+            return -E2BIG;
+        }
+        hosts[nh++] = h;
+    }
+    if (nh == 0) {
+        hb_err_set("no measured latency or bandwidth matrix to export (run: hopbench matrix)");
+        return -EINVAL;
+    }
+    for (int i = 0; i < nh; i++) {
+        char *out = hb_export_host_path(path, hosts[i], nh > 1);
+        int rc = out ? hb_export_host(t, records, hosts[i], out) : -ENOMEM;
+        if (!out) hb_err_set("out of memory naming the export of host %s", hosts[i]);
+        free(out);
+        if (rc) return rc;
+    }
+    return 0;
+}
+
+/* The results' run record describes the same nodes (OS index, CPUs, memory or not) as t. */
+static int hb_export_same_machine(const struct hb_topo *t, const struct hb_results *r)
+{
+    json_t *nodes = json_object_get(json_object_get(r->run, "topology"), "nodes");
+    bool same = json_array_size(nodes) == (size_t)t->nnodes;
+    for (int i = 0; same && i < t->nnodes; i++) {
+        json_t *n = json_array_get(nodes, (size_t)i);
+        json_t *cpus = json_object_get(n, "cpus");
+        same = json_integer_value(json_object_get(n, "os_index")) == t->nodes[i].os_index &&
+               json_is_true(json_object_get(n, "has_memory")) == t->nodes[i].has_memory &&
+               json_array_size(cpus) == (size_t)t->nodes[i].ncpus;
+        for (int c = 0; same && c < t->nodes[i].ncpus; c++)
+            same = json_integer_value(json_array_get(cpus, (size_t)c)) == t->nodes[i].cpus[c];
+    }
+    if (same) return 0;
+    hb_err_set("'%s' was measured on another topology (%zu nodes) than %s (%d nodes, or other "
+               "CPUs): export on the machine it was measured on, or give its --topology FILE.xml",
+               r->path, json_array_size(nodes), t->source, t->nnodes);
+    return -EINVAL;
+}
+
+int hb_export_main(int argc, char **argv)
+{
+    static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
+                                         {"topology", required_argument, NULL, 't'},
+                                         {NULL, 0, NULL, 0}};
+    const char *out = NULL, *xml = NULL;
+    optind = 1;
+    opterr = 0;
+    for (int c; (c = getopt_long(argc, argv, ":o:", opts, NULL)) != -1;) {
+        if (c == 'o')
+            out = optarg;
+        else if (c == 't')
+            xml = optarg;
+        else {
+            fprintf(stderr,
+                    "hopbench: export: bad option '%s'; usage: hopbench export "
+                    "RESULTS.jsonl -o FILE.xml [--topology FILE.xml]\n",
+                    argv[optind - 1]);
+            return HB_EXIT_USAGE;
+        }
+    }
+    if (optind != argc - 1 || !out) {
+        fprintf(stderr, "hopbench: export needs one results file and -o FILE.xml: hopbench "
+                        "export RESULTS.jsonl -o FILE.xml [--topology FILE.xml]\n");
+        return HB_EXIT_USAGE;
+    }
+    struct hb_results r;
+    struct hb_topo *t = NULL;
+    int rc = hb_results_read(argv[optind], &r);
+    if (rc) {
+        fprintf(stderr, "hopbench: %s\n", hb_err_msg());
+        return hb_err_exit_code(rc);
+    }
+    if (!r.run) {
+        hb_err_set("'%s' has no run record: it does not say which machine it measured", r.path);
+        rc = -EINVAL;
+    }
+    if (rc == 0) rc = hb_export_check_path(out, "-o");
+    if (rc == 0) rc = hb_topo_load(xml, &t);
+    if (rc == 0) rc = hb_export_same_machine(t, &r);
+    if (rc == 0) rc = hb_export_records(t, r.records, out);
+    if (rc) fprintf(stderr, "hopbench: %s\n", hb_err_msg());
+    hb_topo_free(t);
+    hb_results_free(&r);
+    return hb_err_exit_code(rc);
+}

@@ -1,0 +1,33 @@
+/* The measured matrix handed back to hwloc: the machine's topology as hwloc XML with the
+ * measured latency and bandwidth as distance matrices (FROM_USER, named hopbench-measured-*)
+ * and as memory attributes per CPU node (initiator) x memory node (target), so lstopo,
+ * hwloc-info and hwloc-based runtimes (HWLOC_XMLFILE) read measured figures. */
+#ifndef HB_EXPORT_H
+#define HB_EXPORT_H
+
+#include "hb_topo.h"
+
+#include <jansson.h>
+
+/* Names in the exported file. */
+#define HB_EXPORT_DIST_LATENCY "hopbench-measured-latency"
+#define HB_EXPORT_DIST_BANDWIDTH "hopbench-measured-bandwidth"
+#define HB_EXPORT_ATTR_LATENCY "HopbenchMeasuredLatency"
+#define HB_EXPORT_ATTR_BANDWIDTH "HopbenchMeasuredBandwidth"
+
+/* Can path be written? Creates and removes PATH.partial. 0, or -errno with a message naming
+ * the path and `opt` (the option that gave it). */
+int hb_export_check_path(const char *path, const char *opt);
+
+/* Write t with the `matrix` records of `records` (latency: chase; bandwidth: read, else the
+ * first bandwidth kernel) to path, one file per host: path itself for one host, else
+ * "STEM.HOST.xml". Written as FILE.partial and renamed. Returns 0; -ENOENT (-EINVAL) with a
+ * message when records hold no measured latency or bandwidth matrix; -errno when a file
+ * cannot be written. */
+int hb_export_records(const struct hb_topo *t, json_t *records, const char *path);
+
+/* `hopbench export RESULTS.jsonl -o FILE.xml [--topology FILE.xml]`: argv[0] is "export".
+ * Returns the exit code. */
+int hb_export_main(int argc, char **argv);
+
+#endif

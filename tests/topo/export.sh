@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# export.sh HOPBENCH FIXTURES - CTest (label topo): `hopbench export` hands a measured matrix
+# back to hwloc, read back with hwloc's own tools (lstopo --distances / --memattrs,
+# hwloc-info). Results files are made from a fixture's topology record plus planted matrix
+# records, so every figure is known:
+#  - distances hopbench-measured-latency (kind 6 = FROM_USER|MEANS_LATENCY, ns) and
+#    hopbench-measured-bandwidth (kind 10 = FROM_USER|MEANS_BANDWIDTH, MB/s), 0 where not
+#    measured (rows of memory-only nodes); the firmware's NUMALatency kept as it was;
+#  - memory attributes HopbenchMeasured* and the standard Latency/ReadBandwidth per CPU node
+#    (initiator cpuset) x target;
+#  - a fleet result: one file per host (FILE.HOST.xml), each with its own figures;
+#  - no HMAT in the topology: the export still holds the measured matrix;
+#  - bad input: another machine's topology, an unwritable path: exit 2, one line, no file.
+set -uo pipefail
+HB=${1:?usage: export.sh HOPBENCH FIXTURES}
+FX=${2:?usage: export.sh HOPBENCH FIXTURES}
+for t in jq lstopo-no-graphics hwloc-info; do
+    command -v $t >/dev/null || { echo "SKIP: $t is not installed (jq, hwloc)"; exit 77; }
+done
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+expect() { # expect DESCRIPTION COMMAND...
+    local what=$1
+    shift
+    if "$@"; then echo "PASS: $what"; else echo "FAIL: $what"; fails=$((fails + 1)); fi
+}
+# results FIXTURE HOST... : run record of the fixture's topology, latency and read matrices
+# per host (host k adds 1000 * k to every latency)
+results() {
+    local fx=$1 k=0 h
+    shift
+    "$HB" topo --topology "$FX/$fx" --format jsonl | jq -c '{type: "run", schema_version: 1, topology: del(.type)}'
+    for h in "$@"; do
+        jq -nc --arg h "$h" --argjson k $k '{type: "matrix", suite: "matrix", host: $h, metric: "latency",
+            kernel: "chase", unit: "ns", rows: [0,1], cols: [0,1,2],
+            values: [[101.4, 222, 333], [444, 105, 555]] | map(map(. + 1000 * $k))}'
+        jq -nc --arg h "$h" '{type: "matrix", suite: "matrix", host: $h, metric: "bandwidth",
+            kernel: "read", unit: "GBps", rows: [0,1], cols: [0,1,2],
+            values: [[20.5, 9.25, 11], [9, 19.75, 7.5]]}'
+        k=$((k + 1))
+    done
+}
+# matrix XML NAME: the named distance matrix as "row;row;..." in logical order 0 2 1 = OS 0 1 2
+matrix() { lstopo-no-graphics --input "$1" --distances | awk -v n="$2" '
+    index($0, "(name " n " ") { on = 1; getline; next }
+    on && /^ *[0-9]/ { $1 = ""; sub(/^ /, ""); out = out (out ? ";" : "") $0; next }
+    on { exit } END { print out }'; }
+memattr() { lstopo-no-graphics --input "$1" --memattrs | awk -v n="$2" '
+    index($0, "name `" n "'"'"'") { on = 1; next } on && /^Memory attribute/ { exit }
+    on { print $2, $4, $7 }' | sort; }
+
+results 2n1m-hmat-full.xml h1 >"$tmp/r.jsonl"
+"$HB" export "$tmp/r.jsonl" -o "$tmp/r.xml" --topology "$FX/2n1m-hmat-full.xml" 2>"$tmp/err"
+expect "export exits 0 and writes r.xml, no .partial left" [ $? = 0 -a -s "$tmp/r.xml" -a ! -e "$tmp/r.xml.partial" ]
+# logical order 0, 2, 1 = OS nodes 0, 1, 2; rows of memory-only node 2 are 0
+expect "lstopo --distances: hopbench-measured-latency in ns, 0 for the memory-only node's row" \
+    [ "$(matrix "$tmp/r.xml" hopbench-measured-latency)" = "101 222 333;444 105 555;0 0 0" ]
+expect "lstopo --distances: hopbench-measured-bandwidth in MB/s" \
+    [ "$(matrix "$tmp/r.xml" hopbench-measured-bandwidth)" = "20500 9250 11000;9000 19750 7500;0 0 0" ]
+expect "the firmware's NUMALatency is kept" [ "$(matrix "$tmp/r.xml" NUMALatency)" = "10 21 17;21 10 28;17 28 10" ]
+expect "kinds: latency 6 (FROM_USER|MEANS_LATENCY), bandwidth 10 (FROM_USER|MEANS_BANDWIDTH)" \
+    grep -q 'kind=.6. name=.hopbench-measured-latency.*' "$tmp/r.xml"
+expect "... bandwidth kind 10" grep -q 'kind=.10. name=.hopbench-measured-bandwidth' "$tmp/r.xml"
+want_lat=$(printf '%s\n' "L#0 101 0x00000001" "L#0 444 0x00000002" "L#1 333 0x00000001" \
+    "L#1 555 0x00000002" "L#2 105 0x00000002" "L#2 222 0x00000001" | sort)
+for a in HopbenchMeasuredLatency Latency ReadLatency; do
+    got=$(memattr "$tmp/r.xml" $a)
+    expect "lstopo --memattrs: $a = the measured ns per CPU node x node" [ "$got" = "$want_lat" ]
+done
+got=$(memattr "$tmp/r.xml" ReadBandwidth | awk '$1 == "L#1" {print $2, $3}' | sort)
+expect "lstopo --memattrs: ReadBandwidth to memory-only node 2 = 11000 from node 0, 7500 from node 1" \
+    [ "$got" = "$(printf '%s\n' "11000 0x00000001" "7500 0x00000002" | sort)" ]
+expect "hwloc-info reads the file and names the export on the root" \
+    grep -q 'HopbenchMeasured = hopbench .*host h1: latency chase, bandwidth read' \
+    <(hwloc-info --input "$tmp/r.xml" -p root 2>&1)
+
+results 2n1m-hmat-full.xml h1 h2 >"$tmp/fleet.jsonl"
+"$HB" export "$tmp/fleet.jsonl" -o "$tmp/f.xml" --topology "$FX/2n1m-hmat-full.xml"
+expect "fleet: exit 0, one file per host (f.h1.xml, f.h2.xml), no f.xml" \
+    [ $? = 0 -a -s "$tmp/f.h1.xml" -a -s "$tmp/f.h2.xml" -a ! -e "$tmp/f.xml" ]
+expect "fleet: each host's own latencies" \
+    [ "$(matrix "$tmp/f.h2.xml" hopbench-measured-latency)" = "1101 1222 1333;1444 1105 1555;0 0 0" ]
+
+# the same machine without HMAT or caches: the export still holds the measured matrix
+sed -e '/<memattr name="\(Latency\|Bandwidth\|Read\|Write\)/,/<\/memattr>/d' "$FX/2n1m-hmat-full.xml" >"$tmp/nohmat.xml"
+expect "the stripped topology has no HMAT" \
+    jq -e '.hmat == false' <("$HB" topo --topology "$tmp/nohmat.xml" --format jsonl) >/dev/null
+results 2n1m-hmat-full.xml h1 >"$tmp/n.jsonl"
+"$HB" export "$tmp/n.jsonl" -o "$tmp/n.xml" --topology "$tmp/nohmat.xml"
+expect "no HMAT: export exits 0 with the measured latency matrix" \
+    [ $? = 0 -a "$(matrix "$tmp/n.xml" hopbench-measured-latency)" = "101 222 333;444 105 555;0 0 0" ]
+
+"$HB" export "$tmp/r.jsonl" -o "$tmp/other.xml" --topology "$FX/4n-quartet.xml" 2>"$tmp/err"
+rc=$?
+expect "another machine's topology: exit 2, one line naming the file, no output" \
+    [ $rc = 2 -a "$(wc -l <"$tmp/err")" = 1 -a ! -e "$tmp/other.xml" -a ! -e "$tmp/other.xml.partial" ]
+expect "... saying it was measured on another topology" grep -q "r.jsonl' was measured on another topology" "$tmp/err"
+"$HB" export "$tmp/r.jsonl" -o "$tmp/no/such/dir/x.xml" --topology "$FX/2n1m-hmat-full.xml" 2>"$tmp/err"
+rc=$?
+expect "unwritable -o: exit 2 with one line naming the path" \
+    [ $rc = 2 -a "$(wc -l <"$tmp/err")" = 1 ] && grep -q "cannot write -o '$tmp/no/such/dir/x.xml'" "$tmp/err"
+echo '{"type":"run","schema_version":1,"topology":{}}' >"$tmp/empty.jsonl"
+"$HB" export "$tmp/empty.jsonl" -o "$tmp/e.xml" 2>"$tmp/err"
+expect "a result without a matrix: exit 2, no file" [ $? = 2 -a ! -e "$tmp/e.xml" ]
+echo "$fails failed check(s)"
+[ "$fails" -eq 0 ]
