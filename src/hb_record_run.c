@@ -70,11 +70,12 @@ json_t *hb_record_run(const struct hb_topo *t, const struct hb_options *o, const
     json_object_del(topo, "type");
     json_object_set_new(rec, "topology", topo);
     json_object_set_new(rec, "sizes",
-                        json_pack("{s:I, s:I, s:I, s:I, s:s}", "llc_bytes", (json_int_t)llc_bytes,
-                                  "memside_cache_bytes", (json_int_t)hb_mem_cache_max(t),
-                                  "default_bytes", (json_int_t)default_bytes, "size_bytes",
-                                  (json_int_t)(o->size ? o->size : default_bytes), "size_source",
-                                  o->size ? "--size" : size_source));
+                        json_pack("{s:I, s:I, s:I, s:s, s:I, s:s}", "llc_bytes",
+                                  (json_int_t)llc_bytes, "memside_cache_bytes",
+                                  (json_int_t)hb_mem_cache_max(t), "default_bytes",
+                                  (json_int_t)default_bytes, "default_source", size_source,
+                                  "size_bytes", (json_int_t)(o->size ? o->size : default_bytes),
+                                  "size_source", o->size ? "--size" : size_source));
     /* Per-level cache sizes of the CPU node measured: the report marks them on sweeps. */
     int ci = hb_topo_node_index(t, o->cpu_node);
     for (int i = 0; ci < 0 && i < t->nnodes; i++)

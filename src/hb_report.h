@@ -28,4 +28,9 @@ int hb_report_is(const json_t *rec, const char *type, const char *suite, const c
 void hb_report_caption(FILE *f, const struct hb_results *r, const char *what);
 void hb_report_cell(FILE *f, const json_t *v);
 
+/* Below a matrix panel: the firmware's HMAT figures and measured/firmware ratios as
+ * heatmaps (data-kind "hmat" and "hmat-ratio"), HMAT flags outlined and listed; nothing when
+ * the matrix carries no HMAT comparison. */
+void hb_report_matrix_hmat(FILE *f, const json_t *m);
+
 #endif

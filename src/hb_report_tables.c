@@ -127,7 +127,8 @@ void hb_report_matrices(FILE *f, const struct hb_results *in, int nin, int c2c)
             c2c ? "Core-to-core latency" : "Latency and bandwidth matrices");
     if (!c2c)
         fputs("<p>Cells outlined in red with ! are where the firmware hop class and the "
-              "measured class disagree.</p>\n",
+              "measured class disagree; on the HMAT maps, where the measured order or ratio of "
+              "two targets from one CPU node disagrees with the firmware's.</p>\n",
               f);
     fputs("<div class=\"row\">\n", f);
     for (int i = 0; i < nin; i++) {
@@ -154,6 +155,7 @@ void hb_report_matrices(FILE *f, const struct hb_results *in, int nin, int c2c)
                                "x fastest");
             }
             hb_report_matrix_numbers(f, m);
+            hb_report_matrix_hmat(f, m);
             fputs("</div>\n", f);
         }
     }

@@ -1,0 +1,37 @@
+/* Report: the firmware's HMAT beside a measured matrix. */
+#include "hb_jsonl_read.h"
+#include "hb_report.h"
+#include "hb_report_draw.h"
+
+void hb_report_matrix_hmat(FILE *f, const json_t *m)
+{
+    const json_t *h = json_object_get(m, "hmat");
+    if (!json_is_object(h)) {
+        const char *note = hb_rec_str(m, "hmat_note", "");
+        if (*note) {
+            fputs("<p>HMAT: ", f);
+            hb_html_esc(f, note);
+            fputs("</p>\n", f);
+        }
+        return;
+    }
+    const json_t *rows = json_object_get(m, "rows"), *cols = json_object_get(m, "cols");
+    const json_t *flags = json_object_get(h, "flags");
+    fputs("<p>firmware HMAT ", f);
+    hb_html_esc(f, hb_rec_str(h, "attribute", ""));
+    fputs(" (empty: the firmware gives no figure for that initiator)</p>\n", f);
+    hb_svg_heatmap(f, rows, cols, json_object_get(h, "values"), flags, "hmat",
+                   hb_rec_str(h, "unit", ""));
+    fputs("<p>measured / firmware HMAT</p>\n", f);
+    hb_svg_heatmap(f, rows, cols, json_object_get(h, "ratio"), flags, "hmat-ratio", "x HMAT");
+    size_t i;
+    json_t *fl;
+    json_array_foreach(json_object_get(h, "flags"), i, fl)
+    {
+        fputs("<p class=\"warn flag\">! HMAT ", f);
+        hb_html_esc(f, hb_rec_str(fl, "kind", ""));
+        fputs(": ", f);
+        hb_html_esc(f, hb_rec_str(fl, "reason", ""));
+        fputs("</p>\n", f);
+    }
+}
