@@ -261,7 +261,9 @@ if (( HMAT == 1 )); then
     for ((i = 0; i < NODES * TOTAL_NODES; i++)); do HB+=($(( 200000 / DM[i] ))); done; fi
   (( ${#HL[@]} == NODES * TOTAL_NODES && ${#HB[@]} == NODES * TOTAL_NODES )) ||
     die "--hmat-latency/--hmat-bandwidth need $NODES x $TOTAL_NODES values (CPU nodes x nodes)" 2
-  for v in "${HL[@]}" "${HB[@]}"; do isnum "$v" && (( v > 0 )) || die "HMAT figure '$v' is not a positive number" 2; done
+  for v in "${HL[@]}" "${HB[@]}"; do
+    if ! isnum "$v" || (( v == 0 )); then die "HMAT figure '$v' is not a positive number" 2; fi
+  done
 elif [[ -n $HMAT_LAT$HMAT_BW ]] || (( HMAT_CACHE > 0 )); then
   die "--hmat-latency, --hmat-bandwidth and --hmat-cache need --hmat" 2
 fi
@@ -584,8 +586,8 @@ log "payload: ${#COPIED[@]} files, initrd $(( $(stat -c %s "$WORK/initrd.cpio") 
 # ----------------------------------------------------------------------------
 # QEMU command line
 # ----------------------------------------------------------------------------
-# shellcheck disable=SC2054  # commas are part of QEMU option values
 (( HMAT == 1 )) && MACHINE+=",hmat=on"
+# shellcheck disable=SC2054  # commas are part of QEMU option values
 Q=(qemu-system-x86_64 -nodefaults -no-user-config -no-reboot
    -machine "$MACHINE" -accel tcg,thread=multi -cpu "$CPU_MODEL"
    -smp "$NCPUS,sockets=$NODES,cores=$CPN,threads=$TPC" -m "${TOTAL_MEM}M"
