@@ -4,6 +4,8 @@
 #ifndef HB_KERNEL_H
 #define HB_KERNEL_H
 
+#include "hb_chase.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -18,10 +20,12 @@ enum hb_kernel_kind {
  * slice; n is any count (kernels handle the tail). */
 struct hb_kslice {
     double *a, *b, *c;  /* streams in kernel order; NULL when unused */
-    size_t n;           /* elements (doubles) per array in this slice; chase uses n / 8 lines */
+    size_t n;           /* elements (doubles) per array in this slice */
     double scalar;      /* triad's scalar */
     uint64_t seed;      /* chase: permutation seed */
-    size_t group_bytes; /* chase: randomise within groups of this size (TLB reach) */
+    size_t stride;      /* chase: one visited line per this many bytes; 0 = default (256) */
+    size_t group_bytes; /* chase: shuffle within groups of this size (TLB reach); 0 = default
+                         * (256 KiB), HB_CHASE_GROUP_ALL = the whole slice */
     double param;       /* intensity: flops per byte loaded (the task's param) */
     void *cursor;       /* chase: the line the last run stopped on (NULL = line 0) */
 };
@@ -64,8 +68,10 @@ int hb_kernel_count(void);
 double hb_kernel_bytes(const struct hb_kernel *k, uint64_t elements, uint64_t sweeps);
 
 /* Dependent loads one thread does in `sweeps` sweeps of a latency kernel over its `elements`
- * elements: one load per 64-byte line (8 elements), at most HB_LATENCY_SWEEP_LOADS a sweep. */
-double hb_kernel_loads(const struct hb_kernel *k, uint64_t elements, uint64_t sweeps);
+ * elements: one load per `stride` bytes (0 = the default stride), at most
+ * HB_LATENCY_SWEEP_LOADS a sweep. */
+double hb_kernel_loads(const struct hb_kernel *k, uint64_t elements, uint64_t sweeps,
+                       uint64_t stride);
 
 /* Help text generated from the table: one line per kernel (name, streams, bytes, flops, NT,
  * description). */

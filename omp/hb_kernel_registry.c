@@ -124,10 +124,10 @@ const struct hb_kernel hb_kernels[] = {
         .check = hb_memcpy_check,
     },
     {
-        /* One dependent load per 64-byte line; 8 B per element is that line's 64 B spread
-         * over its 8 elements, so bytes and loads come from the same element count. */
+        /* One dependent load per stride (default 256 bytes): a latency kernel, so only its
+         * loads are counted (hb_kernel_loads), never bytes per second. */
         .name = "chase",
-        .desc = "dependent loads over a random cycle of 64-byte lines (latency)",
+        .desc = "dependent loads, one random line per --stride, shuffled within --tlb-group",
         .kind = HB_KIND_LATENCY,
         .streams = 1,
         .bytes_read = 8,
@@ -257,10 +257,11 @@ double hb_kernel_bytes(const struct hb_kernel *k, uint64_t elements, uint64_t sw
     return (k->bytes_read + k->bytes_written) * (double)elements * (double)sweeps;
 }
 
-double hb_kernel_loads(const struct hb_kernel *k, uint64_t elements, uint64_t sweeps)
+double hb_kernel_loads(const struct hb_kernel *k, uint64_t elements, uint64_t sweeps,
+                       uint64_t stride)
 {
     if (k->kind != HB_KIND_LATENCY) return 0.0;
-    uint64_t lines = elements / 8;
+    uint64_t lines = elements * 8 / (stride ? stride : HB_CHASE_STRIDE_DEFAULT);
     uint64_t per_sweep = lines < HB_LATENCY_SWEEP_LOADS ? lines : HB_LATENCY_SWEEP_LOADS;
     return (double)per_sweep * (double)sweeps;
 }

@@ -105,7 +105,11 @@ static void hb_wait_flag(_Atomic int *flag)
 
 static struct hb_kslice hb_slice_of(const struct hb_task_state *st, int idx, uint64_t seed)
 {
-    struct hb_kslice s = {.scalar = 3.0, .seed = seed + (uint64_t)idx, .param = st->task->param};
+    struct hb_kslice s = {.scalar = 3.0,
+                          .seed = seed + (uint64_t)idx,
+                          .param = st->task->param,
+                          .stride = (size_t)st->task->chase_stride,
+                          .group_bytes = (size_t)st->task->chase_group_bytes};
     size_t start = (size_t)idx * st->per_thread;
     size_t n = start < st->elements ? st->elements - start : 0;
     if (n > st->per_thread) n = st->per_thread;
@@ -392,7 +396,7 @@ static void hb_task_finish(struct hb_team *tm, struct hb_task_state *st)
         res->bytes_per_sample = hb_kernel_bytes(st->k, st->elements, st->sweeps);
         /* Threads chase side by side: latency is a sample's time over one thread's loads. */
         size_t mine = st->per_thread < st->elements ? st->per_thread : st->elements;
-        res->loads_per_sample = hb_kernel_loads(st->k, mine, st->sweeps);
+        res->loads_per_sample = hb_kernel_loads(st->k, mine, st->sweeps, task->chase_stride);
     }
     for (int i = 0; i < st->k->streams; i++)
         hb_buf_free(&st->bufs[i]);

@@ -1,8 +1,14 @@
-/* Pointer chase: dependent loads over a random cyclic permutation of the slice's 64-byte
- * lines, one load per line, as google/multichase does. Lines are shuffled within groups of
- * group_bytes (so each group's lines fit the TLB reach being probed) and the groups are
- * visited in random order. The first 8 bytes of each line hold the address of the next line;
- * the next 8 hold scratch used while building. Deterministic for a given seed. */
+/* Pointer chase: dependent loads over a random cycle, google/multichase's default method. The
+ * slice is cut into elements of `stride` bytes; each element contributes one line, chosen at
+ * random inside it (multichase's "mixer"), so the lines it visits are not all at the same
+ * offset. Elements are shuffled within groups of group_bytes (the TLB reach being probed) and
+ * the groups are visited in random order. The shuffle also refuses, wherever the group leaves
+ * a choice, two consecutive lines less than 128 bytes apart (same adjacent-line pair, or next
+ * line) and two equal steps in a row (what a stride prefetcher locks on to).
+ *
+ * Layout: the first 8 bytes of a visited line hold the address of the next one. Line 0 of
+ * every element keeps two scratch words: the element at that position of the visiting order,
+ * and which line of the element is visited. Deterministic for a given seed. */
 #include "hb_error.h"
 #include "hb_kernel_impl.h"
 
@@ -11,16 +17,63 @@
 
 #define HB_LINE 64
 #define HB_LINE_DOUBLES (HB_LINE / sizeof(double))
-#define HB_CHASE_GROUP_DEFAULT (64 * 4096) /* 64 pages of 4 KiB */
+/* How many random swaps may mend one position the shuffle could not keep prefetcher-safe. */
+#define HB_CHASE_MEND_TRIES 64
 
 struct hb_line {
     struct hb_line *next;
-    size_t scratch;
+    size_t seq;  /* element visited at this element's position (line 0 of each element) */
+    size_t line; /* the line of this element that the chase visits (line 0 of each element) */
 };
 
-static struct hb_line *hb_line_at(double *base, size_t i)
+struct hb_chase_geom {
+    char *base;
+    size_t stride, elems, group; /* group: elements per group */
+};
+
+static int hb_chase_geom(const struct hb_kslice *s, struct hb_chase_geom *g)
 {
-    return (struct hb_line *)(void *)((char *)base + i * HB_LINE);
+    g->base = (char *)s->a;
+    g->stride = s->stride ? s->stride : HB_CHASE_STRIDE_DEFAULT;
+    size_t group_bytes = s->group_bytes ? s->group_bytes : HB_CHASE_GROUP_DEFAULT;
+    if (g->stride < HB_LINE || (g->stride & (g->stride - 1))) {
+        hb_err_set("kernel chase: stride %zu bytes: expected a power of two of at least 64",
+                   g->stride);
+        return -EINVAL;
+    }
+    g->elems = s->n * sizeof(double) / g->stride;
+    if (g->elems == 0) {
+        hb_err_set("kernel chase needs at least one stride of %zu bytes per thread, but the "
+                   "slice holds %zu bytes; give each thread at least %zu bytes",
+                   g->stride, s->n * sizeof(double), g->stride);
+        return -EINVAL;
+    }
+    if (group_bytes == HB_CHASE_GROUP_ALL) {
+        g->group = g->elems;
+    } else if (group_bytes < g->stride || group_bytes % g->stride) {
+        hb_err_set("kernel chase: TLB group %zu bytes: expected a multiple of the stride (%zu)",
+                   group_bytes, g->stride);
+        return -EINVAL;
+    } else {
+        g->group = group_bytes / g->stride;
+    }
+    return 0;
+}
+
+static struct hb_line *hb_elem(const struct hb_chase_geom *g, size_t e)
+{
+    return (struct hb_line *)(void *)(g->base + e * g->stride);
+}
+
+/* Byte offset of the line the chase visits in element e. */
+static size_t hb_visit_off(const struct hb_chase_geom *g, size_t e)
+{
+    return e * g->stride + hb_elem(g, e)->line * HB_LINE;
+}
+
+static size_t hb_seq(const struct hb_chase_geom *g, size_t pos)
+{
+    return hb_elem(g, pos % g->elems)->seq;
 }
 
 /* splitmix64: tiny, seedable with any value, good enough to shuffle. */
@@ -37,115 +90,191 @@ static size_t hb_rand_below(uint64_t *state, size_t bound)
     return (size_t)(hb_rand_next(state) % bound);
 }
 
+/* Can the chase go x -> y (-> z)? Offsets of visited lines; z == SIZE_MAX: no third. */
+static bool hb_steps_ok(size_t x, size_t y, size_t z)
+{
+    long long d1 = (long long)y - (long long)x;
+    if (d1 > -2 * HB_LINE && d1 < 2 * HB_LINE) return false;
+    if (z == SIZE_MAX) return true;
+    long long d2 = (long long)z - (long long)y;
+    return d2 != d1 && !(d2 > -2 * HB_LINE && d2 < 2 * HB_LINE);
+}
+
+/* Is the element at position pos safe with the two positions before it? Positions before 0
+ * wrap to the end of the cycle only once it is complete (`whole`). */
+static bool hb_pos_ok_back(const struct hb_chase_geom *g, size_t pos, size_t elem, bool whole)
+{
+    size_t y = hb_visit_off(g, elem);
+    if (pos == 0 && !whole) return true;
+    size_t p1 = (pos + g->elems - 1) % g->elems, x = hb_visit_off(g, hb_seq(g, p1));
+    if (pos == 1 && !whole) return hb_steps_ok(x, y, SIZE_MAX);
+    size_t p2 = (p1 + g->elems - 1) % g->elems;
+    return hb_steps_ok(hb_visit_off(g, hb_seq(g, p2)), x, y) && hb_steps_ok(x, y, SIZE_MAX);
+}
+
+/* Every step through position pos, in the finished cycle, is prefetcher-safe. */
+static bool hb_pos_ok(const struct hb_chase_geom *g, size_t pos)
+{
+    size_t n = g->elems;
+    if (n < 4) return true;
+    size_t a = hb_visit_off(g, hb_seq(g, pos + n - 2)), b = hb_visit_off(g, hb_seq(g, pos + n - 1));
+    size_t c = hb_visit_off(g, hb_seq(g, pos)), d = hb_visit_off(g, hb_seq(g, pos + 1));
+    size_t e = hb_visit_off(g, hb_seq(g, pos + 2));
+    return hb_steps_ok(a, b, c) && hb_steps_ok(b, c, d) && hb_steps_ok(c, d, e);
+}
+
+static void hb_swap_seq(const struct hb_chase_geom *g, size_t i, size_t j)
+{
+    size_t t = hb_elem(g, i)->seq;
+    hb_elem(g, i)->seq = hb_elem(g, j)->seq;
+    hb_elem(g, j)->seq = t;
+}
+
+/* Fisher-Yates over positions [lo, hi) that prefers, at each position, the first candidate
+ * from a random start that keeps the steps so far prefetcher-safe. */
+static void hb_shuffle_run(const struct hb_chase_geom *g, size_t lo, size_t hi, uint64_t *rng)
+{
+    for (size_t i = lo; i + 1 < hi; i++) {
+        size_t len = hi - i, k = hb_rand_below(rng, len), pick = i + k;
+        for (size_t t = 0; t < len; t++) {
+            size_t j = i + (k + t) % len;
+            if (hb_pos_ok_back(g, i, hb_elem(g, j)->seq, false)) {
+                pick = j;
+                break;
+            }
+        }
+        hb_swap_seq(g, i, pick);
+    }
+}
+
+/* Positions the shuffle left unsafe (group ends, the wrap to position 0): swap with random
+ * positions of the same visit slot (slot_lo: first position of each of the nslots slots,
+ * ascending) while that makes both places safe. */
+static void hb_mend(const struct hb_chase_geom *g, const size_t *slot_lo, size_t nslots,
+                    uint64_t *rng)
+{
+    for (size_t pos = 0, slot = 0; pos < g->elems; pos++) {
+        while (slot + 1 < nslots && slot_lo[slot + 1] <= pos)
+            slot++;
+        if (hb_pos_ok(g, pos)) continue;
+        size_t lo = slot_lo[slot], hi = slot + 1 < nslots ? slot_lo[slot + 1] : g->elems;
+        for (int t = 0; t < HB_CHASE_MEND_TRIES; t++) {
+            size_t j = lo + hb_rand_below(rng, hi - lo);
+            hb_swap_seq(g, pos, j);
+            if (hb_pos_ok(g, pos) && hb_pos_ok(g, j)) break;
+            hb_swap_seq(g, pos, j);
+        }
+    }
+}
+
 int hb_chase_init(struct hb_kslice *s)
 {
-    size_t lines = s->n / HB_LINE_DOUBLES;
-    if (lines == 0) {
-        hb_err_set("kernel chase needs at least one 64-byte line per thread, but the slice "
-                   "holds %zu elements (%zu bytes); give each thread at least 64 bytes",
-                   s->n, s->n * sizeof(double));
-        return -EINVAL;
-    }
-    size_t group = (s->group_bytes ? s->group_bytes : HB_CHASE_GROUP_DEFAULT) / HB_LINE;
-    if (group == 0) group = 1;
-    size_t ngroups = (lines + group - 1) / group;
+    struct hb_chase_geom g;
+    int rc = hb_chase_geom(s, &g);
+    if (rc) return rc;
+    size_t ngroups = (g.elems + g.group - 1) / g.group;
     size_t *order = malloc(ngroups * sizeof(*order));
-    if (order == NULL) {
-        hb_err_set("kernel chase: cannot allocate the order of %zu line groups", ngroups);
+    size_t *group_lo = malloc(ngroups * sizeof(*group_lo));
+    if (order == NULL || group_lo == NULL) {
+        free(order);
+        free(group_lo);
+        hb_err_set("kernel chase: cannot allocate the order of %zu groups", ngroups);
         return -ENOMEM;
     }
     uint64_t rng = s->seed;
+    size_t lines_per_elem = g.stride / HB_LINE;
 
     /* Writing every line also first-touches every page of the slice. */
-    for (size_t i = 0; i < lines; i++) {
-        hb_line_at(s->a, i)->next = NULL;
-        hb_line_at(s->a, i)->scratch = i;
-    }
-    for (size_t g = 0; g < ngroups; g++) {
-        size_t lo = g * group, len = lines - lo < group ? lines - lo : group;
-        for (size_t j = len - 1; j > 0; j--) {
-            size_t k = hb_rand_below(&rng, j + 1);
-            size_t t = hb_line_at(s->a, lo + j)->scratch;
-            hb_line_at(s->a, lo + j)->scratch = hb_line_at(s->a, lo + k)->scratch;
-            hb_line_at(s->a, lo + k)->scratch = t;
-        }
-        order[g] = g;
-    }
-    for (size_t g = ngroups - 1; g > 0; g--) {
-        size_t k = hb_rand_below(&rng, g + 1), t = order[g];
-        order[g] = order[k];
+    for (size_t i = 0; i < s->n / HB_LINE_DOUBLES; i++)
+        ((struct hb_line *)(void *)(g.base + i * HB_LINE))->next = NULL;
+    for (size_t e = 0; e < g.elems; e++)
+        hb_elem(&g, e)->line = hb_rand_below(&rng, lines_per_elem);
+    for (size_t i = 0; i < ngroups; i++)
+        order[i] = i;
+    for (size_t i = ngroups - 1; i > 0; i--) {
+        size_t k = hb_rand_below(&rng, i + 1), t = order[i];
+        order[i] = order[k];
         order[k] = t;
     }
-
-    /* Link the lines in visiting order; the scratch words are read, never the next words
-     * being written, so the build needs no second array. */
-    struct hb_line *first = NULL, *prev = NULL;
-    for (size_t g = 0; g < ngroups; g++) {
-        size_t lo = order[g] * group, hi = lo + group < lines ? lo + group : lines;
-        for (size_t j = lo; j < hi; j++) {
-            struct hb_line *l = hb_line_at(s->a, hb_line_at(s->a, j)->scratch);
-            if (prev)
-                prev->next = l;
-            else
-                first = l;
-            prev = l;
-        }
+    /* Visit slot i takes the positions after the groups visited before it. */
+    size_t pos = 0;
+    for (size_t i = 0; i < ngroups; i++) {
+        size_t lo = order[i] * g.group, len = g.elems - lo < g.group ? g.elems - lo : g.group;
+        group_lo[i] = pos;
+        for (size_t j = 0; j < len; j++)
+            hb_elem(&g, pos + j)->seq = lo + j;
+        hb_shuffle_run(&g, pos, pos + len, &rng);
+        pos += len;
     }
-    prev->next = first;
+    hb_mend(&g, group_lo, ngroups, &rng);
+
+    for (size_t p = 0; p < g.elems; p++) {
+        struct hb_line *from = (struct hb_line *)(void *)(g.base + hb_visit_off(&g, hb_seq(&g, p)));
+        from->next = (struct hb_line *)(void *)(g.base + hb_visit_off(&g, hb_seq(&g, p + 1)));
+    }
     free(order);
+    free(group_lo);
     return 0;
 }
 
-static size_t hb_chase_sweep_loads(size_t lines)
+/* Loads in one sweep: the whole cycle, or HB_LATENCY_SWEEP_LOADS of it. */
+static size_t hb_chase_sweep_loads(size_t elems)
 {
-    return lines < HB_LATENCY_SWEEP_LOADS ? lines : HB_LATENCY_SWEEP_LOADS;
+    return elems < HB_LATENCY_SWEEP_LOADS ? elems : HB_LATENCY_SWEEP_LOADS;
+}
+
+/* The chase starts on element 0's line (any line of the cycle would do). */
+static const struct hb_line *hb_chase_start(const struct hb_chase_geom *g)
+{
+    return (const struct hb_line *)(const void *)(g->base + hb_visit_off(g, 0));
 }
 
 double hb_chase_run(struct hb_kslice *s, uint64_t sweeps)
 {
-    uint64_t loads = hb_chase_sweep_loads(s->n / HB_LINE_DOUBLES) * sweeps;
-    struct hb_line *p = s->cursor ? s->cursor : hb_line_at(s->a, 0);
+    struct hb_chase_geom g;
+    if (hb_chase_geom(s, &g) != 0) return -1.0;
+    uint64_t loads = hb_chase_sweep_loads(g.elems) * sweeps;
+    const struct hb_line *p = s->cursor ? s->cursor : hb_chase_start(&g);
     for (uint64_t i = 0; i < loads; i++)
         p = p->next;
-    s->cursor = p;
+    s->cursor = (void *)(uintptr_t)p;
     /* Line index where the chase stopped; check() knows where that must be. */
-    return (double)(size_t)((char *)p - (char *)s->a) / HB_LINE;
+    return (double)(size_t)((const char *)p - g.base) / HB_LINE;
 }
 
 int hb_chase_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done)
 {
-    size_t lines = s->n / HB_LINE_DOUBLES;
-    if (lines == 0) return 0;
-    unsigned char *seen = calloc((lines + 7) / 8, 1);
+    struct hb_chase_geom g;
+    int rc = hb_chase_geom(s, &g);
+    if (rc) return rc;
+    unsigned char *seen = calloc((g.elems + 7) / 8, 1);
     if (seen == NULL) {
-        hb_err_set("kernel chase: cannot allocate the check bitmap for %zu lines", lines);
+        hb_err_set("kernel chase: cannot allocate the check bitmap for %zu elements", g.elems);
         return -ENOMEM;
     }
-    const char *base = (const char *)s->a;
-    const struct hb_line *p = (const struct hb_line *)(const void *)base;
-    int rc = 0;
-    /* Every run continued from the last, so the chase stands loads mod lines steps past 0. */
-    size_t end_step = (size_t)((hb_chase_sweep_loads(lines) * sweeps_done) % lines);
-    size_t end_line = 0;
+    const struct hb_line *start = hb_chase_start(&g), *p = start;
+    /* Every run continued from the last, so the chase stands loads mod elems steps on. */
+    size_t end_step = (size_t)((hb_chase_sweep_loads(g.elems) * sweeps_done) % g.elems);
+    size_t end_line = (size_t)((const char *)start - g.base) / HB_LINE;
     seen[0] = 1;
-    for (size_t step = 1; step <= lines && rc == 0; step++) {
-        size_t from = (size_t)((const char *)p - base) / HB_LINE;
+    for (size_t step = 1; step <= g.elems && rc == 0; step++) {
+        size_t from = (size_t)((const char *)p - g.base) / HB_LINE;
         const char *to = (const char *)p->next;
-        size_t off = (size_t)(to - base);
-        if (to < base || off >= lines * HB_LINE || off % HB_LINE != 0) {
+        size_t off = (size_t)(to - g.base), e = off / g.stride;
+        if (to < g.base || off >= g.elems * g.stride || off % HB_LINE != 0) {
             hb_err_set("validation failed: kernel chase array a index %zu: expected a pointer "
                        "to a line of the slice, observed %p",
                        from * HB_LINE_DOUBLES, (const void *)to);
             rc = -HB_EVALIDATE;
-        } else if (step == lines ? off != 0
-                                 : (seen[off / HB_LINE / 8] >> (off / HB_LINE % 8)) & 1) {
+        } else if (step == g.elems ? to != (const char *)start : (seen[e / 8] >> (e % 8)) & 1) {
             hb_err_set("validation failed: kernel chase array a index %zu: expected a pointer "
                        "to %s, observed line %zu after %zu of %zu steps",
-                       from * HB_LINE_DOUBLES, step == lines ? "line 0" : "an unvisited line",
-                       off / HB_LINE, step, lines);
+                       from * HB_LINE_DOUBLES,
+                       step == g.elems ? "the first line" : "an unvisited element", off / HB_LINE,
+                       step, g.elems);
             rc = -HB_EVALIDATE;
         } else {
-            seen[off / HB_LINE / 8] |= (unsigned char)(1u << (off / HB_LINE % 8));
+            seen[e / 8] |= (unsigned char)(1u << (e % 8));
             p = (const struct hb_line *)(const void *)to;
             if (step == end_step) end_line = off / HB_LINE;
         }

@@ -50,6 +50,8 @@ enum {
     OPT_INTENSITY,
     OPT_MODE,
     OPT_MAX_SIZE,
+    OPT_STRIDE,
+    OPT_TLB_GROUP,
     OPT_CORES,
     OPT_HOME,
     OPT_EXPORT_HWLOC,
@@ -88,6 +90,8 @@ static const struct option hb_long_options[] = {
     {"intensity", no_argument, NULL, OPT_INTENSITY},
     {"mode", required_argument, NULL, OPT_MODE},
     {"max-size", required_argument, NULL, OPT_MAX_SIZE},
+    {"stride", required_argument, NULL, OPT_STRIDE},
+    {"tlb-group", required_argument, NULL, OPT_TLB_GROUP},
     {"cores", no_argument, NULL, OPT_CORES},
     {"home", required_argument, NULL, OPT_HOME},
     {"export-hwloc", required_argument, NULL, OPT_EXPORT_HWLOC},
@@ -160,6 +164,13 @@ static void hb_usage(void)
            "                     (default both)\n"
            "  --intensity        policy: flops per byte 1/8..64 under local, remote and\n"
            "                     interleave, and the knee where placement stops mattering\n"
+           "  --stride B[,B]     latency: one line visited per B bytes, a power of two >= 64\n"
+           "                     (default 256: no two visited lines share a 128-byte pair);\n"
+           "                     a list sweeps strides in lat and sweep (64 shows the\n"
+           "                     prefetchers at work)\n"
+           "  --tlb-group B|all  latency: lines are shuffled within groups of B bytes visited\n"
+           "                     in random order (default 256K, 64 pages of 4 KiB); all = one\n"
+           "                     shuffle over the whole buffer, page walks included\n"
            "  --max-size S       sweep: largest working set (default 2G; at most 1/4 of the\n"
            "                     memory node's free memory)\n"
            "  --cores            c2c: also the core x core latency matrix (cores^2 pairs)\n"
@@ -263,6 +274,44 @@ static int hb_check_int_list(const char *opt, const char *text)
         if (*end == '\0') return 0;
         p = end + 1;
     }
+}
+
+/* --stride 256 or 64,128,256: each a power of two of at least 64 bytes, any size form. */
+static int hb_parse_strides(const char *text, struct hb_options *o)
+{
+    char list[256], *save = NULL;
+    if (hb_copy_arg("--stride", text, list, sizeof(list))) return -EINVAL;
+    o->nstrides = 0;
+    for (char *w = strtok_r(list, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+        if (o->nstrides == HB_CHASE_MAX_STRIDES) {
+            hb_err_set("invalid --stride '%s': at most %d strides in one list", text,
+                       HB_CHASE_MAX_STRIDES);
+            return -EINVAL;
+        }
+        uint64_t v = 0;
+        if (hb_size_parse(w, &v) != 0) v = 0;
+        if (hb_chase_check_stride(w, v)) return -EINVAL;
+        o->strides[o->nstrides++] = v;
+    }
+    if (o->nstrides == 0 || text[strlen(text) - 1] == ',' || strstr(text, ",,")) {
+        hb_err_set("invalid --stride '%s': expected a comma-separated list without empty items",
+                   text);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+static int hb_parse_tlb_group(const char *text, uint64_t *out)
+{
+    if (strcmp(text, "all") == 0) {
+        *out = HB_CHASE_GROUP_ALL;
+        return 0;
+    }
+    if (hb_size_parse(text, out) == 0) return 0;
+    hb_err_set("invalid --tlb-group '%s': expected 'all' or a size that is a multiple of the "
+               "stride, e.g. 256K (default)",
+               text);
+    return -EINVAL;
 }
 
 static void hb_join_argv(int argc, char **argv, char *dst, size_t len)
@@ -376,6 +425,10 @@ static int hb_option_apply(struct hb_options *o, int c, const char *arg)
         return 0;
     case OPT_MAX_SIZE:
         return hb_size_parse(arg, &o->max_size);
+    case OPT_STRIDE:
+        return hb_parse_strides(arg, o);
+    case OPT_TLB_GROUP:
+        return hb_parse_tlb_group(arg, &o->tlb_group);
     case OPT_CORES:
         o->c2c_cores = true;
         return 0;
@@ -408,10 +461,14 @@ int hb_options_parse(int argc, char **argv, struct hb_options *o)
     o->bg_rate_GBps = 0.0; /* levels from each thread's measured rate */
     o->c2c_home = HB_C2C_HOME_WRITER;
     snprintf(o->mix, sizeof(o->mix), "read");
+    o->strides[0] = HB_CHASE_STRIDE_DEFAULT;
+    o->nstrides = 1;
+    o->tlb_group = HB_CHASE_GROUP_DEFAULT;
     hb_join_argv(argc, argv, o->command_line, sizeof(o->command_line));
 
     optind = 1;
     opterr = 0;
+    bool tlb_group_set = false;
     for (;;) {
         int c = getopt_long(argc, argv, ":o:", hb_long_options, NULL);
         if (c == -1) break;
@@ -433,8 +490,19 @@ int hb_options_parse(int argc, char **argv, struct hb_options *o)
             printf("hopbench %s (git %s)\n", HB_VERSION, HB_GIT_SHA);
             return 2;
         }
+        tlb_group_set |= c == OPT_TLB_GROUP;
         int rc = hb_option_apply(o, c, optarg);
         if (rc) return rc == -ERANGE ? -EINVAL : rc;
+    }
+    for (int i = 0; i < o->nstrides; i++) {
+        if (!tlb_group_set && o->strides[i] > o->tlb_group) {
+            char s[32];
+            hb_err_set("--stride %s is larger than the default --tlb-group (256 KiB): give "
+                       "--tlb-group all or a multiple of the stride",
+                       hb_size_format(o->strides[i], s, sizeof(s)));
+            return -EINVAL;
+        }
+        if (hb_chase_check_group(o->tlb_group, o->strides[i])) return -EINVAL;
     }
     /* GNU getopt moved the operands to the end: the first is the command. */
     if (optind < argc) {

@@ -2,6 +2,7 @@
 #ifndef HB_OPTIONS_H
 #define HB_OPTIONS_H
 
+#include "hb_chase.h"
 #include "hb_placement.h"
 
 #include <stdbool.h>
@@ -30,19 +31,22 @@ struct hb_options {
     enum hb_pages pages;
     char simd[16]; /* "" = best for this CPU */
     bool allow_misplaced;
-    double threshold_pct;    /* matrix: same-class spread flag */
-    bool quick;              /* hops: the representative subset */
-    double tolerance_pct;    /* hops: myth 1 holds while a hop class spreads less */
-    double bg_rate_GBps;     /* hops/run: per-thread rate of level very-high; 0 = measured */
-    char levels[64];         /* hops: comma list of low|medium|high|very-high; "" = default */
-    char subscriptions[32];  /* hops: comma list of under|high|full; "" = default */
-    char load_nodes[64];     /* loaded: comma list of node numbers; "" = every CPU node */
-    char mix[8];             /* loaded: read | write | 2:1 */
-    char scenario[4096];     /* run: the scenario FILE */
-    bool intensity;          /* policy: the flops-per-byte study instead of the workloads */
-    char mode[8];            /* policy: rate | single; "" = both */
-    uint64_t max_size;       /* sweep: largest working set; 0 = 2 GiB */
-    bool c2c_cores;          /* c2c: the core x core matrix too */
+    double threshold_pct;   /* matrix: same-class spread flag */
+    bool quick;             /* hops: the representative subset */
+    double tolerance_pct;   /* hops: myth 1 holds while a hop class spreads less */
+    double bg_rate_GBps;    /* hops/run: per-thread rate of level very-high; 0 = measured */
+    char levels[64];        /* hops: comma list of low|medium|high|very-high; "" = default */
+    char subscriptions[32]; /* hops: comma list of under|high|full; "" = default */
+    char load_nodes[64];    /* loaded: comma list of node numbers; "" = every CPU node */
+    char mix[8];            /* loaded: read | write | 2:1 */
+    char scenario[4096];    /* run: the scenario FILE */
+    bool intensity;         /* policy: the flops-per-byte study instead of the workloads */
+    char mode[8];           /* policy: rate | single; "" = both */
+    uint64_t max_size;      /* sweep: largest working set; 0 = 2 GiB */
+    uint64_t strides[HB_CHASE_MAX_STRIDES]; /* chase: bytes per visited line, in order */
+    int nstrides;                           /* 1 unless --stride gave a list (lat, sweep) */
+    uint64_t tlb_group;                     /* chase: TLB group bytes or HB_CHASE_GROUP_ALL */
+    bool c2c_cores;                         /* c2c: the core x core matrix too */
     int c2c_home;            /* c2c: HB_C2C_HOME_WRITER (default) / _READER, or a node */
     char export_hwloc[4096]; /* matrix: hwloc XML with the measured matrix; "" = none */
     char tier[32];           /* policy: memory kind of the remote node; "" = the CPU node's */

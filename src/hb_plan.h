@@ -29,15 +29,17 @@ struct hb_task {
     int mem_node;            /* OS index for bind; -1 for interleave / first touch */
     uint64_t mem_nodes_mask; /* interleave set, bit = OS index */
     enum hb_pages pages;
-    uint64_t bytes;      /* working set of the task: all its arrays together */
-    double bg_rate_GBps; /* background target per thread; 0 = unpaced */
-    double bg_fraction;  /* background: else this fraction of the thread's own unpaced rate */
-    int hops;            /* hop class cpu_node -> mem_node, -1 unknown / not one node */
-    uint64_t distance;   /* firmware distance, 0 unknown */
-    char access[4];      /* "r", "w" or "rw", from the kernel */
-    char label[32];      /* AMD 40555 style: node.thread.{r|w|rw}.memnode */
-    double param;        /* kernel parameter (intensity: flops per byte loaded), 0 = none */
-    int touch_master;    /* 1: thread 0 first-touches all the task's arrays (policy "os") */
+    uint64_t bytes;        /* working set of the task: all its arrays together */
+    double bg_rate_GBps;   /* background target per thread; 0 = unpaced */
+    double bg_fraction;    /* background: else this fraction of the thread's own unpaced rate */
+    int hops;              /* hop class cpu_node -> mem_node, -1 unknown / not one node */
+    uint64_t distance;     /* firmware distance, 0 unknown */
+    char access[4];        /* "r", "w" or "rw", from the kernel */
+    char label[32];        /* AMD 40555 style: node.thread.{r|w|rw}.memnode */
+    double param;          /* kernel parameter (intensity: flops per byte loaded), 0 = none */
+    int touch_master;      /* 1: thread 0 first-touches all the task's arrays (policy "os") */
+    uint64_t chase_stride; /* latency kernels: bytes per visited line (hb_chase.h) */
+    uint64_t chase_group_bytes; /* latency kernels: TLB group, HB_CHASE_GROUP_ALL = whole */
 };
 
 struct hb_experiment {
@@ -47,7 +49,7 @@ struct hb_experiment {
     int reps;        /* kept samples per foreground task */
     double min_time_s;
     uint64_t seed;
-    char extra[160]; /* suite keys as JSON object text, merged into each record; "" = none */
+    char extra[256]; /* suite keys as JSON object text, merged into each record; "" = none */
     int ntasks;
     struct hb_task tasks[HB_MAX_TASKS];
 };

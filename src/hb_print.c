@@ -54,6 +54,14 @@ int hb_print_plan(const struct hb_plan *plan, const struct hb_options *o)
                 json_object_set_new(tr, "bg_fraction", json_real(task->bg_fraction));
             if (task->param != 0.0) json_object_set_new(tr, "param", json_real(task->param));
             if (task->touch_master) json_object_set_new(tr, "touch", json_string("master"));
+            if (task->chase_stride) {
+                json_object_set_new(tr, "chase_stride",
+                                    json_integer((json_int_t)task->chase_stride));
+                json_object_set_new(tr, "chase_group_bytes",
+                                    task->chase_group_bytes == HB_CHASE_GROUP_ALL
+                                        ? json_string("all")
+                                        : json_integer((json_int_t)task->chase_group_bytes));
+            }
         }
         json_t *rec =
             json_pack("{s:s, s:s, s:s, s:s, s:s, s:i, s:o}", "type", "experiment", "suite",

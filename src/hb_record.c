@@ -30,6 +30,8 @@ const char *const hb_record_columns[] = {
     "bytes",
     "array_bytes",
     "pages",
+    "chase_stride",
+    "chase_group_bytes",
     "pages_on_target_pct",
     "pages_share_pct",
     "reps",
@@ -195,6 +197,14 @@ json_t *hb_record_measurement(const struct hb_topo *t, const struct hb_experimen
     json_object_set_new(rec, "bytes", json_integer((json_int_t)task->bytes));
     json_object_set_new(rec, "array_bytes", json_integer((json_int_t)(r->elements * 8)));
     json_object_set_new(rec, "pages", json_string(hb_pages_name(task->pages)));
+    if (fg && strcmp(e->metric, "latency") == 0 && task->chase_stride) {
+        /* --tlb-group all: the group is one thread's whole share of the buffer. */
+        uint64_t group = task->chase_group_bytes == HB_CHASE_GROUP_ALL
+                             ? r->elements * 8 / (uint64_t)task->threads
+                             : task->chase_group_bytes;
+        json_object_set_new(rec, "chase_stride", json_integer((json_int_t)task->chase_stride));
+        json_object_set_new(rec, "chase_group_bytes", json_integer((json_int_t)group));
+    }
     json_object_set_new(rec, "pages_on_target_pct",
                         json_real(round(r->pages.on_target_pct * 100.0) / 100.0));
     json_object_set_new(rec, "pages_share_pct", hb_record_placement(t, r));

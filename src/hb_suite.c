@@ -109,12 +109,30 @@ int hb_suite_task(const struct hb_suite_env *env, struct hb_task *task, int cpu_
         if ((rc = hb_buf_check_huge(t, bytes, policy, nodes, n))) return rc;
     }
     hb_task_describe(t, task, k.access);
+    if (k.latency) {
+        task->chase_group_bytes = env->opts->tlb_group;
+        return hb_suite_chase_stride(task, env->opts->strides[0]);
+    }
     return 0;
+}
+
+int hb_suite_chase_stride(struct hb_task *task, uint64_t stride)
+{
+    task->chase_stride = stride;
+    int rc = hb_chase_check_group(task->chase_group_bytes, stride);
+    return rc ? rc
+              : hb_chase_check_fits(stride, task->bytes / (uint64_t)task->threads, task->threads);
 }
 
 int hb_suite_plan(const struct hb_suite_env *env, struct hb_plan *out)
 {
     const char *cmd = env->opts->command;
+    if (env->opts->nstrides > 1 && strcmp(cmd, "lat") != 0 && strcmp(cmd, "sweep") != 0) {
+        hb_err_set("--stride with %d values: a list of strides is swept by lat and sweep; give "
+                   "%s one stride",
+                   env->opts->nstrides, cmd[0] ? cmd : "the default suite");
+        return -EINVAL;
+    }
     if (strcmp(cmd, "matrix") == 0) return hb_suite_matrix_plan(env, out);
     if (strcmp(cmd, "hops") == 0) return hb_suite_hops_plan(env, out);
     if (strcmp(cmd, "loaded") == 0) return hb_suite_loaded_plan(env, out);

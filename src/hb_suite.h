@@ -63,6 +63,10 @@ int hb_suite_task(const struct hb_suite_env *env, struct hb_task *task, int cpu_
                   int first_thread, int threads, const char *kernel, enum hb_policy policy,
                   int mem_node, uint64_t bytes);
 
+/* Set a latency task's chase stride and check it against its group and per-thread share:
+ * 0 or -EINVAL with a message. hb_suite_task applies the first --stride. */
+int hb_suite_chase_stride(struct hb_task *task, uint64_t stride);
+
 /* The suites behind hb_suite_plan / hb_suite_derive, one file each. */
 int hb_suite_local_plan(const struct hb_suite_env *env, struct hb_plan *out);
 int hb_suite_matrix_plan(const struct hb_suite_env *env, struct hb_plan *out);

@@ -34,9 +34,10 @@ static int hb_local_nodes(const struct hb_suite_env *env, int *cpu, int *mem)
     return hb_suite_check_mem_node(env->topo, *mem, "--mem-node");
 }
 
+/* stride: the chase stride of a latency kernel, 0 = the first --stride. */
 static int hb_add_one(const struct hb_suite_env *env, struct hb_plan *out, const char *name,
                       const char *kernel, int cpu, int threads, enum hb_policy policy, int mem,
-                      uint64_t bytes)
+                      uint64_t bytes, uint64_t stride)
 {
     struct hb_kernel_ref k;
     int rc = env->lookup(kernel, &k);
@@ -45,6 +46,7 @@ static int hb_add_one(const struct hb_suite_env *env, struct hb_plan *out, const
     hb_suite_experiment(env, &e, env->opts->command[0] ? env->opts->command : "default", name,
                         k.latency ? "latency" : "bandwidth");
     rc = hb_suite_task(env, &e.tasks[0], cpu, 0, threads, kernel, policy, mem, bytes);
+    if (rc == 0 && k.latency && stride) rc = hb_suite_chase_stride(&e.tasks[0], stride);
     if (rc) return rc;
     e.ntasks = 1;
     return hb_plan_add(out, &e);
@@ -53,9 +55,19 @@ static int hb_add_one(const struct hb_suite_env *env, struct hb_plan *out, const
 static int hb_lat_plan(const struct hb_suite_env *env, struct hb_plan *out, int cpu, int mem,
                        uint64_t bytes)
 {
-    char name[HB_NAME_LEN];
-    snprintf(name, sizeof(name), "lat-%d-%d", cpu, mem);
-    return hb_add_one(env, out, name, "chase", cpu, 1, HB_POLICY_BIND, mem, bytes);
+    const struct hb_options *o = env->opts;
+    int rc = 0;
+    /* A list of strides is a sweep, as lmbench's lat_mem_rd lets one choose. */
+    for (int i = 0; i < o->nstrides && rc == 0; i++) {
+        char name[HB_NAME_LEN];
+        if (o->nstrides > 1)
+            snprintf(name, sizeof(name), "lat-%d-%d-stride%llu", cpu, mem,
+                     (unsigned long long)o->strides[i]);
+        else
+            snprintf(name, sizeof(name), "lat-%d-%d", cpu, mem);
+        rc = hb_add_one(env, out, name, "chase", cpu, 1, HB_POLICY_BIND, mem, bytes, o->strides[i]);
+    }
+    return rc;
 }
 
 static int hb_bw_kernel(const struct hb_suite_env *env, struct hb_plan *out, const char *kernel,
@@ -65,7 +77,7 @@ static int hb_bw_kernel(const struct hb_suite_env *env, struct hb_plan *out, con
     enum hb_policy policy = o->policy_set ? o->policy : HB_POLICY_BIND;
     char name[HB_NAME_LEN];
     snprintf(name, sizeof(name), "bw-%s-%dt", kernel, threads);
-    return hb_add_one(env, out, name, kernel, cpu, threads, policy, mem, bytes);
+    return hb_add_one(env, out, name, kernel, cpu, threads, policy, mem, bytes, 0);
 }
 
 /* --kernel a,b,c, one experiment each. */

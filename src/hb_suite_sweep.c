@@ -5,10 +5,16 @@
  * cache sizes of the CPU node (`cache_bytes`, from hwloc) and, on the largest size that still
  * fits a cache level, `cache_end` ("L1", "L2,L3", "MemCache" for the memory node's
  * memory-side cache, `memside_cache_bytes`), which the table marks. The team runner
- * calibrates sweeps per sample to --min-time, so tiny sets still give a real figure. */
+ * calibrates sweeps per sample to --min-time, so tiny sets still give a real figure.
+ *
+ * The chase touches one 64-byte line per --stride bytes, so what it keeps in a cache is
+ * `touched_bytes` = ws_bytes x 64 / stride; the cache marks compare that with each level, and
+ * the chase's sizes start where the ring holds HB_SWEEP_MIN_LINES lines. Each stride of a
+ * --stride list is a curve of its own. */
 #include "hb_suite.h"
 
 #include "hb_error.h"
+#include "hb_size.h"
 #include "hb_topo_mem.h"
 
 #include <errno.h>
@@ -17,6 +23,8 @@
 
 #define HB_SWEEP_MIN ((uint64_t)1 << 10)
 #define HB_SWEEP_MAX_DEFAULT ((uint64_t)1 << 31)
+/* Fewest lines in a chase ring: fewer would time the loop more than the loads. */
+#define HB_SWEEP_MIN_LINES 16
 
 /* Largest doubling step from 1 KiB that stays within both caps. */
 static uint64_t hb_sweep_top(const struct hb_topo *t, int mem_node, uint64_t max_size)
@@ -45,33 +53,41 @@ static void hb_sweep_cache_end(const uint64_t levels[5], uint64_t ws, char *buf,
     }
 }
 
+/* stride: the chase's stride, 0 for a bandwidth kernel (it touches every line). */
 static int hb_sweep_add(const struct hb_suite_env *env, struct hb_plan *out, int cpu, int mem,
                         const char *kernel, enum hb_pages pages, uint64_t ws,
-                        const uint64_t levels[5])
+                        const uint64_t levels[5], uint64_t stride)
 {
     struct hb_kernel_ref k;
     int rc = env->lookup(kernel, &k);
     if (rc) return rc;
-    char name[HB_NAME_LEN], mark[32];
+    char name[HB_NAME_LEN], mark[32], kname[32];
     const char *pname = pages == HB_PAGES_THP ? "thp" : "4k";
-    snprintf(name, sizeof(name), "sweep-%s-%s-%d-%d-%llu", kernel, pname, cpu, mem,
+    if (stride && env->opts->nstrides > 1)
+        snprintf(kname, sizeof(kname), "%s%llu", kernel, (unsigned long long)stride);
+    else
+        snprintf(kname, sizeof(kname), "%s", kernel);
+    snprintf(name, sizeof(name), "sweep-%s-%s-%d-%d-%llu", kname, pname, cpu, mem,
              (unsigned long long)ws);
     struct hb_experiment e;
     hb_suite_experiment(env, &e, "sweep", name, k.latency ? "latency" : "bandwidth");
-    hb_sweep_cache_end(levels, ws, mark, sizeof(mark));
-    int n = snprintf(e.extra, sizeof(e.extra),
-                     "{\"ws_bytes\":%llu,\"cache_bytes\":[%llu,%llu,%llu,%llu],\"memside_cache_"
-                     "bytes\":%llu%s%s%s}",
-                     (unsigned long long)ws, (unsigned long long)levels[0],
-                     (unsigned long long)levels[1], (unsigned long long)levels[2],
-                     (unsigned long long)levels[3], (unsigned long long)levels[4],
-                     mark[0] ? ",\"cache_end\":\"" : "", mark, mark[0] ? "\"" : "");
+    uint64_t touched = stride ? ws / stride * 64 : ws;
+    hb_sweep_cache_end(levels, touched, mark, sizeof(mark));
+    int n =
+        snprintf(e.extra, sizeof(e.extra),
+                 "{\"ws_bytes\":%llu,\"touched_bytes\":%llu,\"cache_bytes\":[%llu,%llu,%llu,%"
+                 "llu],\"memside_cache_bytes\":%llu%s%s%s}",
+                 (unsigned long long)ws, (unsigned long long)touched, (unsigned long long)levels[0],
+                 (unsigned long long)levels[1], (unsigned long long)levels[2],
+                 (unsigned long long)levels[3], (unsigned long long)levels[4],
+                 mark[0] ? ",\"cache_end\":\"" : "", mark, mark[0] ? "\"" : "");
     if (n < 0 || (size_t)n >= sizeof(e.extra)) {
         hb_err_set("sweep: suite keys of %s do not fit %zu bytes", name, sizeof(e.extra));
         return -EINVAL;
     }
     struct hb_task *task = &e.tasks[e.ntasks++];
     if ((rc = hb_suite_task(env, task, cpu, 0, 1, kernel, HB_POLICY_BIND, mem, ws))) return rc;
+    if (stride && (rc = hb_suite_chase_stride(task, stride))) return rc;
     task->pages = pages;
     return hb_plan_add(out, &e);
 }
@@ -104,12 +120,29 @@ int hb_suite_sweep_plan(const struct hb_suite_env *env, struct hb_plan *out)
     levels[4] = 0;
     for (int k = 0; k < nmsc && k < 4; k++)
         if (msc[k].size_bytes > levels[4]) levels[4] = msc[k].size_bytes;
-    static const char *const kernels[] = {"chase", "memcpy"};
     static const enum hb_pages pages[] = {HB_PAGES_4K, HB_PAGES_THP};
-    for (int ki = 0; ki < 2; ki++)
+    for (int si = 0; si < o->nstrides; si++) {
+        uint64_t first = HB_SWEEP_MIN;
+        while (first < HB_SWEEP_MIN_LINES * o->strides[si])
+            first *= 2;
+        if (first > top) {
+            char s[32], f[32], m[32];
+            hb_err_set("sweep: --stride %s needs working sets of at least %s (%d lines), but the "
+                       "largest is %s; raise --max-size or choose a smaller --stride",
+                       hb_size_format(o->strides[si], s, sizeof(s)),
+                       hb_size_format(first, f, sizeof(f)), HB_SWEEP_MIN_LINES,
+                       hb_size_format(top, m, sizeof(m)));
+            return -EINVAL;
+        }
         for (int pi = 0; pi < 2; pi++)
-            for (uint64_t ws = HB_SWEEP_MIN; ws <= top; ws *= 2)
-                if ((rc = hb_sweep_add(env, out, cpu, mem, kernels[ki], pages[pi], ws, levels)))
+            for (uint64_t ws = first; ws <= top; ws *= 2)
+                if ((rc = hb_sweep_add(env, out, cpu, mem, "chase", pages[pi], ws, levels,
+                                       o->strides[si])))
                     return rc;
+    }
+    for (int pi = 0; pi < 2; pi++)
+        for (uint64_t ws = HB_SWEEP_MIN; ws <= top; ws *= 2)
+            if ((rc = hb_sweep_add(env, out, cpu, mem, "memcpy", pages[pi], ws, levels, 0)))
+                return rc;
     return 0;
 }

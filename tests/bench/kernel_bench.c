@@ -154,7 +154,7 @@ int main(int argc, char **argv)
     if (k->kind == HB_KIND_LATENCY)
         printf("%s %d %zu %s %.3f ns/load\n", k->name, o.threads,
                total * sizeof(double) * (size_t)k->streams, hb_simd_name(hb_simd_active()),
-               best / hb_kernel_loads(k, per_thread, sweeps) * 1e9);
+               best / hb_kernel_loads(k, per_thread, sweeps, 0) * 1e9);
     else
         printf("%s %d %zu %s %.3f GB/s\n", k->name, o.threads,
                total * sizeof(double) * (size_t)k->streams, hb_simd_name(hb_simd_active()),

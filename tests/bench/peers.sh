@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
-# Compare hopbench's kernels with likwid-bench's on the same working set and threads (a
-# benchmark, not a test). Runs of the two tools alternate so that drifting machine state hits
-# both alike; the best of ROUNDS counts for each. Prints one row per kernel and thread count.
+# Compare hopbench with independent tools on the same working set and threads (a benchmark,
+# not a test). Runs of the tools alternate so that drifting machine state hits both alike;
+# the best of ROUNDS counts for each. Sections (SECTIONS, default all):
+#   latency  idle latency at SIZE_BYTES: hopbench lat at stride 64 and at the default (256)
+#            against chase_ref, google/multichase's default chase written again
+#            (tests/bench/chase_ref.c), with the ratios
+#   bw       kernels against likwid-bench's of the same kind
 #
 #   tests/bench/peers.sh [BUILD_DIR]
-# Environment: HOPBENCH (a hopbench binary with `bw`; else the hb_kernel_bench driver of
-# BUILD_DIR is used), ROUNDS (default 3), SIZE_BYTES (default 1 GiB), THREADS_LIST
-# (default "1 <all cores>"), KERNELS (default "read copy triad write write-nt").
+# Environment: HOPBENCH (a hopbench binary; default BUILD_DIR/hopbench; without `bw` the
+# hb_kernel_bench driver of BUILD_DIR runs the bw section), ROUNDS (default 3), SIZE_BYTES
+# (default 1 GiB), THREADS_LIST (default "1 <all cores>"), KERNELS (default "read copy triad
+# write write-nt"), SECTIONS (default "latency bw").
 set -euo pipefail
 
 build=${1:-build}
@@ -15,9 +20,53 @@ rounds=${ROUNDS:-3}
 size=${SIZE_BYTES:-1073741824}
 threads_list=${THREADS_LIST:-"1 $(nproc)"}
 kernels=${KERNELS:-"read copy triad write write-nt"}
+sections=${SECTIONS:-"latency bw"}
+HOPBENCH=${HOPBENCH:-$build/hopbench}
 export OMP_PLACES=cores OMP_PROC_BIND=close
 
-command -v likwid-bench >/dev/null || { echo "peers.sh: likwid-bench not found (Debian package likwid)" >&2; exit 3; }
+max() { awk -v a="$1" -v b="$2" 'BEGIN { print (b > a ? b : a) }'; }
+min() { awk -v a="$1" -v b="$2" 'BEGIN { print (a == 0 || b < a ? b : a) }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }'; }
+
+# The reference runs on the CPU and memory hopbench lat uses by default: node 0's first CPU.
+pin_ref() {
+    local cpu
+    cpu=$("$HOPBENCH" topo --format jsonl 2>/dev/null | jq -r 'select(.type=="topology") | .nodes[0].cpus[0]' 2>/dev/null || echo 0)
+    if command -v numactl >/dev/null; then
+        numactl --physcpubind="${cpu:-0}" --membind=0 "$@"
+    else
+        taskset -c "${cpu:-0}" "$@"
+    fi
+}
+
+latency_section() {
+    local ref=$build/tests/kernels/hb_chase_ref
+    [[ -x $ref ]] || { echo "peers.sh: $ref missing; build target hb_chase_ref" >&2; exit 3; }
+    echo "# idle latency, $size bytes, 4k pages, ns per load: hopbench median (min) vs chase_ref best (avg)"
+    printf '%-7s %12s %12s %12s %12s %9s\n' stride hb_median hb_min ref_best ref_avg hb/ref
+    local stride hb_med hb_lo rb ra line
+    declare -A med lo best avg
+    for ((r = 0; r < rounds; r++)); do
+        for stride in 64 256; do
+            line=$("$HOPBENCH" lat --size "$size" --stride "$stride" --reps 5 --min-time 0.5 \
+                --format csv --quiet | python3 -c 'import csv, sys
+r = [r for r in csv.DictReader(sys.stdin) if r.get("lat_ns_median")][-1]
+print(r["lat_ns_median"], r["lat_ns_min"])')
+            hb_med=${line% *} hb_lo=${line#* }
+            med[$stride]=$(min "${med[$stride]:-0}" "$hb_med")
+            lo[$stride]=$(min "${lo[$stride]:-0}" "$hb_lo")
+            line=$(pin_ref "$ref" -m "$size" -s "$stride")
+            rb=$(awk '{ print $2 }' <<<"$line") ra=$(awk '{ print $4 }' <<<"$line")
+            best[$stride]=$(min "${best[$stride]:-0}" "$rb")
+            avg[$stride]=$(min "${avg[$stride]:-0}" "$ra")
+        done
+    done
+    for stride in 64 256; do
+        printf '%-7s %12.2f %12.2f %12.2f %12.2f %9s\n' "$stride" "${med[$stride]}" "${lo[$stride]}" \
+            "${best[$stride]}" "${avg[$stride]}" "$(ratio "${med[$stride]}" "${best[$stride]}")"
+    done
+    echo "# default (256) / stride 64: hopbench $(ratio "${med[256]}" "${med[64]}"), chase_ref $(ratio "${best[256]}" "${best[64]}")"
+}
 
 # likwid-bench's counterpart of each kernel: load only, A=B, A=B*s+C, stores, NT stores.
 likwid_base() {
@@ -49,48 +98,53 @@ likwid_test() {
     return 1
 }
 
-use_hopbench=0
-if [[ -n ${HOPBENCH:-} ]] && "$HOPBENCH" bw --kernel read --threads 1 --size 64MiB --format csv >/dev/null 2>&1; then
-    use_hopbench=1
-elif [[ ! -x $driver ]]; then
-    echo "peers.sh: neither \$HOPBENCH (with 'bw') nor $driver works; build target hb_kernel_bench" >&2
-    exit 3
-fi
+bw_section() {
+    command -v likwid-bench >/dev/null || { echo "peers.sh: likwid-bench not found (Debian package likwid)" >&2; exit 3; }
+    use_hopbench=0
+    if "$HOPBENCH" bw --kernel read --threads 1 --size 64MiB --format csv >/dev/null 2>&1; then
+        use_hopbench=1
+    elif [[ ! -x $driver ]]; then
+        echo "peers.sh: neither \$HOPBENCH (with 'bw') nor $driver works; build target hb_kernel_bench" >&2
+        exit 3
+    fi
 
-# GB/s of one hopbench run.
-hb_gbps() {
-    local kernel=$1 threads=$2
-    if ((use_hopbench)); then
-        # Quoted fields hold commas (JSON lists), so read the CSV properly.
-        "$HOPBENCH" bw --kernel "$kernel" --threads "$threads" --size "$size" --format csv |
-            python3 -c 'import csv, sys
+    # GB/s of one hopbench run.
+    hb_gbps() {
+        local kernel=$1 threads=$2
+        if ((use_hopbench)); then
+            # Quoted fields hold commas (JSON lists), so read the CSV properly.
+            "$HOPBENCH" bw --kernel "$kernel" --threads "$threads" --size "$size" --format csv |
+                python3 -c 'import csv, sys
 rows = [r for r in csv.DictReader(sys.stdin) if r.get("bw_GBps_best")]
 print(rows[-1]["bw_GBps_best"] if rows else sys.exit("peers.sh: no bw_GBps_best in hopbench output"))'
-    else
-        "$driver" --kernel "$kernel" --threads "$threads" --size "$size" --reps 10 |
-            awk '{ print $5 }'
-    fi
-}
+        else
+            "$driver" --kernel "$kernel" --threads "$threads" --size "$size" --reps 10 |
+                awk '{ print $5 }'
+        fi
+    }
 
-# GB/s of one likwid-bench run (it prints MByte/s, 10^6 bytes).
-likwid_gbps() {
-    local test=$1 threads=$2
-    likwid-bench -t "$test" -w "S0:${size}B:$threads" 2>&1 |
-        awk '/^MByte\/s:/ { printf "%.3f\n", $2 / 1000; found = 1 } END { exit !found }'
-}
+    # GB/s of one likwid-bench run (it prints MByte/s, 10^6 bytes).
+    likwid_gbps() {
+        local test=$1 threads=$2
+        likwid-bench -t "$test" -w "S0:${size}B:$threads" 2>&1 |
+            awk '/^MByte\/s:/ { printf "%.3f\n", $2 / 1000; found = 1 } END { exit !found }'
+    }
 
-max() { awk -v a="$1" -v b="$2" 'BEGIN { print (b > a ? b : a) }'; }
-
-printf '%-9s %7s %13s %-18s %11s %6s\n' kernel threads hopbench_GBps likwid_test likwid_GBps ratio
-for kernel in $kernels; do
-    test=$(likwid_test "$(likwid_base "$kernel")")
-    for threads in $threads_list; do
-        hb=0 lk=0
-        for ((r = 0; r < rounds; r++)); do
-            hb=$(max "$hb" "$(hb_gbps "$kernel" "$threads")")
-            lk=$(max "$lk" "$(likwid_gbps "$test" "$threads")")
+    printf '%-9s %7s %13s %-18s %11s %6s\n' kernel threads hopbench_GBps likwid_test likwid_GBps ratio
+    for kernel in $kernels; do
+        test=$(likwid_test "$(likwid_base "$kernel")")
+        for threads in $threads_list; do
+            hb=0 lk=0
+            for ((r = 0; r < rounds; r++)); do
+                hb=$(max "$hb" "$(hb_gbps "$kernel" "$threads")")
+                lk=$(max "$lk" "$(likwid_gbps "$test" "$threads")")
+            done
+            printf '%-9s %7d %13.2f %-18s %11.2f %6.2f\n' "$kernel" "$threads" "$hb" "$test" "$lk" \
+                "$(awk -v a="$hb" -v b="$lk" 'BEGIN { print (b > 0 ? a / b : 0) }')"
         done
-        printf '%-9s %7d %13.2f %-18s %11.2f %6.2f\n' "$kernel" "$threads" "$hb" "$test" "$lk" \
-            "$(awk -v a="$hb" -v b="$lk" 'BEGIN { print (b > 0 ? a / b : 0) }')"
     done
+}
+
+for section in $sections; do
+    "${section}_section"
 done

@@ -44,8 +44,10 @@ check "measurement keys and types" '[.[] | select(.type == "measurement")] | len
     (.samples_s | length) == 3 and .sweeps_per_sample >= 1 and
     .t_min_s > 0 and .t_min_s <= .t_median_s and .t_median_s <= .t_p95_s and
     .t_p95_s <= .t_max_s and .t_mean_s > 0 and .t_cv >= 0 and
-    (if .metric == "latency" then .lat_ns_median > 0 and .lat_ns_min <= .lat_ns_median
-     else .bw_GBps_best >= .bw_GBps_median and .bw_GBps_median > 0 end) and
+    (if .metric == "latency" then .lat_ns_median > 0 and .lat_ns_min <= .lat_ns_median and
+       .chase_stride == 256 and .chase_group_bytes == 262144
+     else .bw_GBps_best >= .bw_GBps_median and .bw_GBps_median > 0 and
+       .chase_stride == null and .chase_group_bytes == null end) and
     has("relative") and .fg_start_s < .fg_end_s and .background == [] and
     .bg_overlap == null and (.simd | type) == "string" and .elapsed_s > 0 and
     .status == "ok" and .note == "")'

@@ -70,9 +70,13 @@ int main(void)
     expect_bytes("triad", (uint64_t)1 << 27, 10, 24.0 * (double)((uint64_t)10 << 27));
 
     const struct hb_kernel *chase = hb_kernel_find("chase");
-    HB_EXPECT(hb_kernel_loads(chase, 1024, 3) == 384, "%g", hb_kernel_loads(chase, 1024, 3));
-    HB_EXPECT(hb_kernel_loads(chase, 1023, 1) == 127, "partial line counted");
-    HB_EXPECT(hb_kernel_loads(hb_kernel_find("read"), 1024, 3) == 0, "read has no chase loads");
+    HB_EXPECT(hb_kernel_loads(chase, 1024, 3, 64) == 384, "%g",
+              hb_kernel_loads(chase, 1024, 3, 64));
+    HB_EXPECT(hb_kernel_loads(chase, 1023, 1, 64) == 127, "partial line counted");
+    /* The default stride: one load per 256 bytes (32 elements). */
+    HB_EXPECT(hb_kernel_loads(chase, 1024, 3, 0) == 96, "%g", hb_kernel_loads(chase, 1024, 3, 0));
+    HB_EXPECT(hb_kernel_loads(chase, 1024, 1, 512) == 16, "stride 512");
+    HB_EXPECT(hb_kernel_loads(hb_kernel_find("read"), 1024, 3, 0) == 0, "read has no chase loads");
 
     char *help = NULL;
     size_t help_len = 0;
