@@ -75,14 +75,15 @@ out=$("$HB" policy --topology "$FX/4n-memonly-cxl.xml" --dry-run --tier HBM 2>&1
 expect "policy --tier HBM on a machine without HBM: exit 2, one line naming the kinds there" \
     [ $? = 2 -a "$(grep -c . <<<"$out")" = 1 ] && grep -q "tier 'HBM': no memory node of that kind or tier; this machine has .*CXL-DRAM" <<<"$out"
 
-for f in 2n1m-hmat-agree.xml 2n1m-hmat-contra.xml; do
+# the guests' 32 and 64 MiB caches, and Xeon Max-like 16 GiB caches before 128 GiB nodes
+for f in 2n1m-hmat-agree.xml 2n1m-hmat-contra.xml 2n1m-hbm-cache.xml; do
     msc=$(topo "$f" | jq '[.nodes[].memory_side_caches[].size_bytes] | max')
     for cmd in lat bw matrix; do
         expect "$f: $cmd default size above the $msc-byte memory-side cache" \
             q "$("$HB" $cmd --topology "$FX/$f" --dry-run | jq -s '[.[].tasks[].bytes]')" "all(. > $msc)"
     done
     expect "$f: sweep marks the memory-side cache at its size" \
-        q "$("$HB" sweep --topology "$FX/$f" --dry-run --max-size 256M | jq -s .)" \
+        q "$("$HB" sweep --topology "$FX/$f" --dry-run --max-size 64G | jq -s .)" \
         "[.[] | select(.cache_end == \"MemCache\") | .ws_bytes] | unique == [$msc]"
 done
 echo "$fails failed check(s)"

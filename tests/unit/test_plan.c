@@ -152,8 +152,38 @@ static void default_size(const char *file, uint64_t want, const char *why)
     hb_topo_free(t);
 }
 
+/* Memory-side caches: 4x the largest when memory allows (64 MiB caches: 256 MiB), and when a
+ * quarter of the free memory is below the cache, a size that says it is not above it. */
+static void memside_cache_size(void)
+{
+    default_size("2n1m-hbm-cache.xml", (uint64_t)32 << 30,
+                 "a quarter of the smallest free node memory: last-level cache 16 MiB");
+    default_size("2n1m-hbm-cache.xml", (uint64_t)32 << 30,
+                 "; memory-side cache 16 GiB: the size is above it");
+    struct hb_topo *t = load("2n1m-hmat-contra.xml");
+    char source[256];
+    for (int i = 0; i < t->nnodes; i++)
+        t->nodes[i].mem_free_bytes = (uint64_t)4 << 30;
+    CHECK_INT(hb_sizes_default(t, source, sizeof(source), NULL), (uint64_t)256 << 20);
+    CHECK_HAS(source, "; memory-side cache 64 MiB: the size is above it");
+    for (int i = 0; i < t->nnodes; i++)
+        t->nodes[i].mem_free_bytes = (uint64_t)128 << 20;
+    CHECK_INT(hb_sizes_default(t, source, sizeof(source), NULL), (uint64_t)32 << 20);
+    CHECK_HAS(source, "a quarter of the smallest free node memory");
+    CHECK_HAS(source,
+              "memory-side cache 64 MiB: the size is NOT above it (free memory is too small)");
+    hb_topo_free(t);
+    t = load("2n1m-hbm-cache.xml"); /* memory enough for 4 x 16 GiB */
+    for (int i = 0; i < t->nnodes; i++)
+        t->nodes[i].mem_free_bytes = (uint64_t)1 << 40;
+    CHECK_INT(hb_sizes_default(t, source, sizeof(source), NULL), (uint64_t)64 << 30);
+    CHECK_HAS(source, "4 x memory-side cache: ");
+    hb_topo_free(t);
+}
+
 int main(void)
 {
+    memside_cache_size();
     default_size("1n-single.xml", (uint64_t)256 << 20, "floor of 256 MiB");
     default_size("1n-bigcache.xml", (uint64_t)4 << 30,
                  "4 x last-level cache: last-level cache 1 GiB");
