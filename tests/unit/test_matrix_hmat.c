@@ -3,9 +3,11 @@
  * 21 10 28): ReadLatency from node 0 = 100 / 210 / 170 ns to nodes 0 / 1 / 2, from node 1 =
  * 210 / 100 / 280; bandwidths 200000 / SLIT MB/s (20000, 9523, 11764 from node 0). */
 #include "../hb_check.h"
+#include "hb_output.h"
 #include "hb_suite.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 static const double lat_fw[2][3] = {{100, 210, 170}, {210, 100, 280}};
@@ -132,6 +134,16 @@ int main(void)
         CHECK_HAS(json_string_value(json_object_get(f, "reason")),
                   "from node 0 the firmware puts node 2 nearer than node 1 (170 vs 210 ns)");
     }
+    /* The table shows the firmware figure beside each measured cell, and the flag. */
+    FILE *tab = tmpfile();
+    char text[8192] = "";
+    hb_table_print(tab, find(d, "matrix", "chase", 0));
+    rewind(tab);
+    text[fread(text, 1, sizeof(text) - 1, tab)] = '\0';
+    fclose(tab);
+    CHECK_HAS(text, "firmware HMAT ReadLatency (ns) beside measured, ratio measured/firmware:");
+    CHECK_HAS(text, "  0 -> 2: HMAT     170.00, measured     326.40, ratio 1.92");
+    CHECK_HAS(text, "HMAT flag: from node 0 the firmware puts node 2 nearer than node 1");
     json_decref(d);
 
     /* Bandwidth order: node 2 measured below node 1 from node 0 (firmware 11764 > 9523). */
