@@ -2,6 +2,7 @@
 
 #include "hb_error.h"
 #include "hb_jsonl_read.h"
+#include "hb_topo_mem.h"
 #include "hb_version.h"
 
 #include <errno.h>
@@ -327,6 +328,11 @@ int hb_export_main(int argc, char **argv)
     if (rc == 0) rc = hb_topo_load(xml, &t);
     if (rc == 0) rc = hb_export_same_machine(t, &r);
     if (rc == 0) rc = hb_export_records(t, r.records, out);
+    if (rc == 0 && !hb_hmat_present(t))
+        fprintf(stderr,
+                "hopbench: note: the firmware of %s gives no HMAT (no latency or bandwidth per "
+                "initiator); %s holds the measured matrix only\n",
+                t->source, out);
     if (rc) fprintf(stderr, "hopbench: %s\n", hb_err_msg());
     hb_topo_free(t);
     hb_results_free(&r);

@@ -87,9 +87,13 @@ sed -e '/<memattr name="\(Latency\|Bandwidth\|Read\|Write\)/,/<\/memattr>/d' "$F
 expect "the stripped topology has no HMAT" \
     jq -e '.hmat == false' <("$HB" topo --topology "$tmp/nohmat.xml" --format jsonl) >/dev/null
 results 2n1m-hmat-full.xml h1 >"$tmp/n.jsonl"
-"$HB" export "$tmp/n.jsonl" -o "$tmp/n.xml" --topology "$tmp/nohmat.xml"
+"$HB" export "$tmp/n.jsonl" -o "$tmp/n.xml" --topology "$tmp/nohmat.xml" 2>"$tmp/err"
 expect "no HMAT: export exits 0 with the measured latency matrix" \
     [ $? = 0 -a "$(matrix "$tmp/n.xml" hopbench-measured-latency)" = "101 222 333;444 105 555;0 0 0" ]
+expect "no HMAT: one line saying the firmware gives none" \
+    [ "$(grep -c . "$tmp/err")" = 1 -a "$(grep -c 'gives no HMAT (no latency or bandwidth per initiator); .*n.xml holds the measured matrix only' "$tmp/err")" = 1 ]
+"$HB" export "$tmp/r.jsonl" -o "$tmp/r2.xml" --topology "$FX/2n1m-hmat-full.xml" 2>"$tmp/err"
+expect "with HMAT: export says nothing" [ ! -s "$tmp/err" ]
 
 "$HB" export "$tmp/r.jsonl" -o "$tmp/other.xml" --topology "$FX/4n-quartet.xml" 2>"$tmp/err"
 rc=$?
