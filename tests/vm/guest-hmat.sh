@@ -19,7 +19,7 @@ run plan "$HB" matrix --dry-run
 if [ "${MATRIX:-0}" = 1 ]; then
     # one rank per CPU node: the memory-only node would take a rank with --map-by numa
     run matrix mpirun -np "$NUMAVM_CPU_NODES" --map-by ppr:1:socket --bind-to socket \
-        "$HB" matrix --kernel read --size 4M --reps 2 --min-time 0.001 --quiet --format jsonl \
+        "$HB" matrix --kernel read --size 1M --reps 2 --min-time 0.001 --quiet --format jsonl \
         -o /out/matrix.jsonl --export-hwloc /out/matrix.xml
 fi
 exit 0

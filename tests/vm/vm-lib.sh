@@ -36,6 +36,8 @@
 #   VM_OUT           host directory for /out in vm_run (optional)
 #   VM_TIMEOUT       hard limit per boot in seconds (default 900)
 #   VM_MEM_PER_NODE  MiB per guest node (default 512)
+#   VM_WITH          numa-vm.sh tool bundles (default mpi,hwloc; a guest without mpirun
+#                    boots faster with hwloc)
 #   NUMAVM_CACHE     cache folder (see numa-vm.sh --help)
 
 VM_LIB_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -113,7 +115,7 @@ vm__hopbench() {
 vm__base_opts() {
   local hb
   hb=$(vm__hopbench) || return 2
-  printf '%s\n' --timeout "${VM_TIMEOUT:-900}" --with mpi,hwloc
+  printf '%s\n' --timeout "${VM_TIMEOUT:-900}" --with "${VM_WITH:-mpi,hwloc}"
   [[ -z $hb ]] || printf '%s\n' -f "$hb" -e "HB=$hb"
 }
 
