@@ -350,7 +350,8 @@ int hb_suite_matrix_derive(const struct hb_suite_env *env, json_t *measured, jso
     /* Said once, not per matrix: the firmware has nothing beyond SLIT to compare with. */
     if (ng > 0 && !hb_hmat_present(t))
         json_array_append_new(
-            derived, json_pack("{s:s, s:s, s:s}", "type", "note", "suite", "matrix", "text",
+            derived, json_pack("{s:s, s:s, s:s, s:s}", "type", "note", "suite", "matrix", "about",
+                               "hmat", "text",
                                "HMAT: none, the firmware gives no latency or bandwidth per "
                                "initiator; measured matrices are compared with SLIT only"));
     for (int g = 0; g < ng; g++)

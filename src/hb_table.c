@@ -309,7 +309,8 @@ void hb_table_print(FILE *f, json_t *rec)
         hb_table_verdict(f, rec);
     else if (strcmp(type, "c2c_false_sharing") == 0 || strcmp(type, "c2c_lock") == 0)
         hb_table_c2c(f, rec);
-    else if (strcmp(type, "note") == 0)
+    else if (strcmp(type, "note") == 0 &&
+             (!hb_table_hmat_said || strcmp(hb_rec_str(rec, "about", ""), "hmat") != 0))
         fprintf(f, "note: %s\n", hb_rec_str(rec, "text", ""));
     else if (strcmp(type, "summary") == 0)
         fprintf(f, "# %s: %lld experiments, %lld measurements: %lld ok, %lld failed, %.1f s\n",

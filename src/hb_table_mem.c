@@ -5,6 +5,8 @@
 
 #include <string.h>
 
+bool hb_table_hmat_said;
+
 static void hb_table_int_list(FILE *f, json_t *list)
 {
     size_t k;
@@ -46,8 +48,10 @@ void hb_table_topology_mem(FILE *f, json_t *rec)
             fprintf(f, " (cpus %s)\n", hb_rec_str(x, "initiator_cpus", ""));
         }
     }
-    if (!json_is_true(json_object_get(rec, "hmat")))
+    if (!json_is_true(json_object_get(rec, "hmat"))) {
         fprintf(f, "HMAT: none (the firmware gives no latency or bandwidth per initiator)\n");
+        hb_table_hmat_said = true;
+    }
     json_array_foreach(json_object_get(rec, "hmat_conflicts"), k, x)
         fprintf(f, "firmware contradicts itself: %s\n", hb_rec_str(x, "reason", ""));
 }

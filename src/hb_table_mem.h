@@ -4,7 +4,12 @@
 #define HB_TABLE_MEM_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdio.h>
+
+/* Set once a topology table has said the firmware gives no HMAT, so the same run's note
+ * about it is not printed twice. */
+extern bool hb_table_hmat_said;
 
 /* After the node list of a topology record. */
 void hb_table_topology_mem(FILE *f, json_t *rec);

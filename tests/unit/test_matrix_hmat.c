@@ -4,6 +4,7 @@
  * 210 / 100 / 280; bandwidths 200000 / SLIT MB/s (20000, 9523, 11764 from node 0). */
 #include "../hb_check.h"
 #include "hb_output.h"
+#include "hb_record.h"
 #include "hb_suite.h"
 
 #include <math.h>
@@ -53,6 +54,19 @@ static json_t *find(json_t *derived, const char *type, const char *kernel, int n
         if (n-- == 0) return r;
     }
     return NULL;
+}
+
+/* What the table format prints for these records. */
+static void table_of(json_t *const *recs, int n, char *text, size_t len)
+{
+    FILE *tab = tmpfile();
+    text[0] = '\0';
+    if (!tab) return;
+    for (int i = 0; i < n; i++)
+        hb_table_print(tab, recs[i]);
+    rewind(tab);
+    text[fread(text, 1, len - 1, tab)] = '\0';
+    fclose(tab);
 }
 
 static json_t *hmat_flags(json_t *derived, const char *kernel)
@@ -135,12 +149,9 @@ int main(void)
                   "from node 0 the firmware puts node 2 nearer than node 1 (170 vs 210 ns)");
     }
     /* The table shows the firmware figure beside each measured cell, and the flag. */
-    FILE *tab = tmpfile();
-    char text[8192] = "";
-    hb_table_print(tab, find(d, "matrix", "chase", 0));
-    rewind(tab);
-    text[fread(text, 1, sizeof(text) - 1, tab)] = '\0';
-    fclose(tab);
+    char text[8192];
+    json_t *one[] = {find(d, "matrix", "chase", 0)};
+    table_of(one, 1, text, sizeof(text));
     CHECK_HAS(text, "firmware HMAT ReadLatency (ns) beside measured, ratio measured/firmware:");
     CHECK_HAS(text, "  0 -> 2: HMAT     170.00, measured     326.40, ratio 1.92");
     CHECK_HAS(text, "HMAT flag: from node 0 the firmware puts node 2 nearer than node 1");
@@ -195,6 +206,12 @@ int main(void)
     CHECK_HAS(json_string_value(json_object_get(note, "text")), "HMAT: none");
     CHECK(find(d, "note", NULL, 1) == NULL);
     CHECK(find(d, "tiers", NULL, 0) == NULL); /* one kind, no memory-only node */
+    /* A run's table says it once: the topology's line, not the note again. */
+    json_t *two[] = {hb_record_topology(t), note};
+    table_of(two, 2, text, sizeof(text));
+    json_decref(two[0]);
+    const char *first = strstr(text, "HMAT: none");
+    CHECK(first != NULL && strstr(first + 1, "HMAT: none") == NULL);
     json_decref(d);
     hb_topo_free(t);
     return hb_check_result();
