@@ -1,6 +1,7 @@
 #include "hb_options.h"
 
 #include "hb_c2c.h"
+#include "hb_cli_doc.h"
 #include "hb_error.h"
 #include "hb_size.h"
 #include "hb_version.h"
@@ -12,174 +13,42 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const hb_commands[] = {"topo", "bw",     "lat",   "matrix", "hops", "loaded",
-                                          "run",  "policy", "sweep", "c2c",    NULL};
-
+/* "topo, bw, ..., compare" from the command table, for messages. */
 const char *hb_options_commands(void)
 {
-    return "topo, bw, lat, matrix, hops, loaded, run, policy, sweep, c2c, report, compare, "
-           "export";
+    static char list[512];
+    if (list[0]) return list;
+    size_t used = 0;
+    for (const struct hb_cmd_doc *c = hb_cmd_docs; c->name && used < sizeof(list); c++)
+        if (c->name[0])
+            used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s", used ? ", " : "",
+                                     c->name);
+    return list;
 }
 
-enum {
-    OPT_KERNEL = 256,
-    OPT_CPU_NODE,
-    OPT_MEM_NODE,
-    OPT_POLICY,
-    OPT_THREADS,
-    OPT_SIZE,
-    OPT_MIN_TIME,
-    OPT_REPS,
-    OPT_FORMAT,
-    OPT_DRY_RUN,
-    OPT_TOPOLOGY,
-    OPT_SEED,
-    OPT_QUIET,
-    OPT_PROGRESS,
-    OPT_PAGES,
-    OPT_SIMD,
-    OPT_ALLOW_MISPLACED,
-    OPT_THRESHOLD,
-    OPT_QUICK,
-    OPT_TOLERANCE,
-    OPT_BG_RATE,
-    OPT_LEVEL,
-    OPT_SUBSCRIPTION,
-    OPT_LOAD_NODES,
-    OPT_MIX,
-    OPT_INTENSITY,
-    OPT_MODE,
-    OPT_MAX_SIZE,
-    OPT_STRIDE,
-    OPT_TLB_GROUP,
-    OPT_CORES,
-    OPT_HOME,
-    OPT_EXPORT_HWLOC,
-    OPT_TIER,
-    OPT_HELP,
-    OPT_VERSION,
-};
-
-static const struct option hb_long_options[] = {
-    {"kernel", required_argument, NULL, OPT_KERNEL},
-    {"cpu-node", required_argument, NULL, OPT_CPU_NODE},
-    {"mem-node", required_argument, NULL, OPT_MEM_NODE},
-    {"policy", required_argument, NULL, OPT_POLICY},
-    {"threads", required_argument, NULL, OPT_THREADS},
-    {"size", required_argument, NULL, OPT_SIZE},
-    {"min-time", required_argument, NULL, OPT_MIN_TIME},
-    {"reps", required_argument, NULL, OPT_REPS},
-    {"format", required_argument, NULL, OPT_FORMAT},
-    {"output", required_argument, NULL, 'o'},
-    {"dry-run", no_argument, NULL, OPT_DRY_RUN},
-    {"topology", required_argument, NULL, OPT_TOPOLOGY},
-    {"seed", required_argument, NULL, OPT_SEED},
-    {"quiet", no_argument, NULL, OPT_QUIET},
-    {"progress", no_argument, NULL, OPT_PROGRESS},
-    {"pages", required_argument, NULL, OPT_PAGES},
-    {"simd", required_argument, NULL, OPT_SIMD},
-    {"allow-misplaced", no_argument, NULL, OPT_ALLOW_MISPLACED},
-    {"threshold", required_argument, NULL, OPT_THRESHOLD},
-    {"quick", no_argument, NULL, OPT_QUICK},
-    {"tolerance", required_argument, NULL, OPT_TOLERANCE},
-    {"bg-rate", required_argument, NULL, OPT_BG_RATE},
-    {"level", required_argument, NULL, OPT_LEVEL},
-    {"subscription", required_argument, NULL, OPT_SUBSCRIPTION},
-    {"load-nodes", required_argument, NULL, OPT_LOAD_NODES},
-    {"mix", required_argument, NULL, OPT_MIX},
-    {"intensity", no_argument, NULL, OPT_INTENSITY},
-    {"mode", required_argument, NULL, OPT_MODE},
-    {"max-size", required_argument, NULL, OPT_MAX_SIZE},
-    {"stride", required_argument, NULL, OPT_STRIDE},
-    {"tlb-group", required_argument, NULL, OPT_TLB_GROUP},
-    {"cores", no_argument, NULL, OPT_CORES},
-    {"home", required_argument, NULL, OPT_HOME},
-    {"export-hwloc", required_argument, NULL, OPT_EXPORT_HWLOC},
-    {"tier", required_argument, NULL, OPT_TIER},
-    {"help", no_argument, NULL, OPT_HELP},
-    {"version", no_argument, NULL, OPT_VERSION},
-    {NULL, 0, NULL, 0},
-};
-
-static void hb_usage(void)
+/* getopt_long's table, built once from the option table (NULL when out of memory). */
+static const struct option *hb_long_options(char *shortopts, size_t len)
 {
-    printf("usage: hopbench [COMMAND] [OPTIONS]\n"
-           "       mpirun -np <nodes> --map-by numa --bind-to numa hopbench [COMMAND] ...\n\n"
-           "commands:\n"
-           "  (none)   quick default suite: topology, latency, bandwidth of every kernel\n"
-           "  topo     nodes, CPUs, memory, distances, hop classes and the launch lines\n"
-           "  bw       bandwidth of --kernel on --cpu-node to --mem-node or --policy\n"
-           "  lat      idle pointer-chase latency from --cpu-node to --mem-node\n"
-           "  matrix   latency and bandwidth for every CPU node x memory node\n"
-           "  hops     AMD 40555 foreground/background study: single, pairs, crossfire,\n"
-           "           background load levels, and the hop-myth verdicts\n"
-           "  loaded   pointer-chase latency under a sweep of injected load (the knee)\n"
-           "  run      FILE: the experiments of a scenario file (see jobs/scenarios/)\n"
-           "  policy   workloads x placement policies (local, interleave, remote, one-node,\n"
-           "           os) in rate and single mode, and the NUMA gain table\n"
-           "  sweep    latency (4k and THP) and memcpy bandwidth vs working set, 1 KiB up to\n"
-           "           --max-size, cache levels marked\n"
-           "  c2c      one process, two pinned threads: cache-line ping-pong latency per\n"
-           "           node pair (--cores: per core pair), false sharing, lock hand-off\n"
-           "  report   RESULTS.jsonl... -o report.html\n"
-           "  compare  BASE.jsonl NEW.jsonl\n"
-           "  export   RESULTS.jsonl -o FILE.xml [--topology FILE.xml]: the machine's topology\n"
-           "           with the measured matrix as hwloc distances and memory attributes\n\n"
-           "options:\n"
-           "  --kernel K[,K]     kernels (see below)\n"
-           "  --cpu-node N       node whose CPUs run the threads (default: first CPU node)\n"
-           "  --mem-node N       node that holds the memory (default: the CPU node)\n"
-           "  --policy P         bind | interleave | firsttouch (default bind)\n"
-           "  --threads N        threads (default: every core of the node)\n"
-           "  --size S           working set, e.g. 64M, 1GiB (default: 4x last-level cache,\n"
-           "                     capped; the run record says where the size came from)\n"
-           "  --pages P          4k | thp | huge (hugetlbfs 2 MiB)\n"
-           "  --min-time SEC     least time per sample (default 0.1)\n"
-           "  --reps N           kept samples per measurement (default 5)\n"
-           "  --format F         table | csv | jsonl (default table)\n"
-           "  -o, --output FILE  write results to FILE (default stdout)\n"
-           "  --dry-run          print the plan as JSON Lines, run nothing\n"
-           "  --topology FILE    plan for an hwloc XML topology (only topo and --dry-run)\n"
-           "  --seed N           seed for random permutations (default 1)\n"
-           "  --simd PATH        auto | avx512 | avx2 | sse2 | c\n"
-           "  --allow-misplaced  report pages off target instead of failing\n"
-           "  --threshold PCT    matrix: flag same-class pairs differing more, and target\n"
-           "                     ratios differing more from the firmware's HMAT (default 5)\n"
-           "  --export-hwloc F   matrix: also write hwloc XML F with the measured matrix\n"
-           "                     (one file per host: F.HOST.xml when there are several)\n"
-           "  --tier KIND        policy: remote = the farthest node of memory kind KIND\n"
-           "                     (hwloc subtype: DRAM, HBM, CXL-DRAM...; default the CPU\n"
-           "                     node's own kind and tier)\n"
-           "  --quick            hops: a representative subset (minutes, not the full study)\n"
-           "  --tolerance PCT    hops: myth 1 holds while a hop class spreads less (default 5)\n"
-           "  --bg-rate GBPS     per background thread at level very-high; low/medium/high\n"
-           "                     are 1/8, 1/4, 1/2 of it (default: those shares of each\n"
-           "                     thread's own measured unpaced rate, very-high unpaced)\n"
-           "  --level L[,L]      hops: low | medium | high | very-high (default all)\n"
-           "  --subscription S[,S] hops: under (1 bg thread per node) | high (all but one)\n"
-           "                     | full (every core) (default all)\n"
-           "  --load-nodes N[,N] loaded: nodes that run load threads (default every CPU node)\n"
-           "  --mix M            loaded: read | write | 2:1 (default read)\n"
-           "  --mode M           policy: rate (a task on every CPU node) | single (one task)\n"
-           "                     (default both)\n"
-           "  --intensity        policy: flops per byte 1/8..64 under local, remote and\n"
-           "                     interleave, and the knee where placement stops mattering\n"
-           "  --stride B[,B]     latency: one line visited per B bytes, a power of two >= 64\n"
-           "                     (default 256: no two visited lines share a 128-byte pair);\n"
-           "                     a list sweeps strides in lat and sweep (64 shows the\n"
-           "                     prefetchers at work)\n"
-           "  --tlb-group B|all  latency: lines are shuffled within groups of B bytes visited\n"
-           "                     in random order (default 256K, 64 pages of 4 KiB); all = one\n"
-           "                     shuffle over the whole buffer, page walks included\n"
-           "  --max-size S       sweep: largest working set (default 2G; at most 1/4 of the\n"
-           "                     memory node's free memory)\n"
-           "  --cores            c2c: also the core x core latency matrix (cores^2 pairs)\n"
-           "  --home H           c2c: node of the shared line: writer | reader | N (default\n"
-           "                     writer)\n"
-           "  --quiet            no progress or notes on stderr\n"
-           "  --progress         progress on stderr even when it is not a terminal\n"
-           "  --help, --version\n\n"
-           "kernels:\n");
+    static struct option *opts;
+    size_t n = 0, used = (size_t)snprintf(shortopts, len, ":");
+    while (hb_opt_docs[n].name)
+        n++;
+    if (!opts && !(opts = calloc(n + 1, sizeof(*opts)))) return NULL;
+    for (size_t i = 0; i < n; i++) {
+        const struct hb_opt_doc *d = &hb_opt_docs[i];
+        opts[i] = (struct option){d->name, d->arg ? required_argument : no_argument, NULL, d->id};
+        if (d->short_name && used + 3 < len)
+            used += (size_t)snprintf(shortopts + used, len - used, "%c%s", d->short_name,
+                                     d->arg ? ":" : "");
+    }
+    return opts;
+}
+
+static bool hb_command_known(const char *name)
+{
+    for (const struct hb_cmd_doc *c = hb_cmd_docs; c->name; c++)
+        if (c->name[0] && !c->own_args && strcmp(c->name, name) == 0) return true;
+    return false;
 }
 
 const char *const hb_bg_level_names[] = {"idle", "low", "medium", "high", "very-high", NULL};
@@ -432,12 +301,12 @@ static int hb_option_apply(struct hb_options *o, int c, const char *arg)
     case OPT_CORES:
         o->c2c_cores = true;
         return 0;
+    case OPT_HOME:
+        return hb_c2c_home_parse(arg, &o->c2c_home);
     case OPT_EXPORT_HWLOC:
         return hb_copy_arg("--export-hwloc", arg, o->export_hwloc, sizeof(o->export_hwloc));
     case OPT_TIER:
         return hb_copy_arg("--tier", arg, o->tier, sizeof(o->tier));
-    case OPT_HOME:
-        return hb_c2c_home_parse(arg, &o->c2c_home);
     case OPT_MODE: {
         static const char *const modes[] = {"rate", "single", NULL};
         if ((rc = hb_parse_enum("--mode", arg, modes, &v))) return rc;
@@ -466,11 +335,17 @@ int hb_options_parse(int argc, char **argv, struct hb_options *o)
     o->tlb_group = HB_CHASE_GROUP_DEFAULT;
     hb_join_argv(argc, argv, o->command_line, sizeof(o->command_line));
 
+    char shortopts[64];
+    const struct option *longopts = hb_long_options(shortopts, sizeof(shortopts));
+    if (!longopts) {
+        hb_err_set("out of memory for the option table");
+        return -ENOMEM;
+    }
     optind = 1;
     opterr = 0;
     bool tlb_group_set = false;
     for (;;) {
-        int c = getopt_long(argc, argv, ":o:", hb_long_options, NULL);
+        int c = getopt_long(argc, argv, shortopts, longopts, NULL);
         if (c == -1) break;
         /* After a bad option optind is just past it, wherever getopt has moved it. */
         const char *word = argv[optind > 0 ? optind - 1 : 0];
@@ -482,10 +357,7 @@ int hb_options_parse(int argc, char **argv, struct hb_options *o)
             hb_err_set("option '%s' needs a value; see hopbench --help", word);
             return -EINVAL;
         }
-        if (c == OPT_HELP) {
-            hb_usage();
-            return 1;
-        }
+        if (c == OPT_HELP) return 1;
         if (c == OPT_VERSION) {
             printf("hopbench %s (git %s)\n", HB_VERSION, HB_GIT_SHA);
             return 2;
@@ -506,10 +378,7 @@ int hb_options_parse(int argc, char **argv, struct hb_options *o)
     }
     /* GNU getopt moved the operands to the end: the first is the command. */
     if (optind < argc) {
-        int known = 0;
-        for (int i = 0; hb_commands[i]; i++)
-            known |= strcmp(argv[optind], hb_commands[i]) == 0;
-        if (!known) {
+        if (!hb_command_known(argv[optind])) {
             hb_err_set("unknown command '%s': valid commands are %s", argv[optind],
                        hb_options_commands());
             return -EINVAL;

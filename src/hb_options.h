@@ -53,7 +53,7 @@ struct hb_options {
     char command_line[4096];
 };
 
-/* Parse argv into o. Returns 0; 1 when --help was printed (the caller adds the kernel list);
+/* Parse argv into o. Returns 0; 1 when --help was asked for (the caller prints it);
  * 2 when --version was printed; or -EINVAL with
  * hb_err_msg() naming the offending argument and what is valid. */
 int hb_options_parse(int argc, char **argv, struct hb_options *o);
@@ -63,7 +63,7 @@ extern const char *const hb_bg_level_names[];
 extern const char *const hb_subscription_names[];
 extern const char *const hb_mix_names[];
 
-/* Names of the commands this build knows ("topo, bw, lat, matrix"), for messages. */
+/* Names of the commands this build knows ("topo, bw, lat, matrix, ..."), for messages. */
 const char *hb_options_commands(void);
 
 #endif

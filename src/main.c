@@ -1,6 +1,7 @@
 /* hopbench: the entry point. Parses and checks everything before MPI starts, so bad input
  * fails fast with one line on one rank; then runs the plan under MPI (DESIGN.md §1). */
 #include "hb_c2c.h"
+#include "hb_cli_doc.h"
 #include "hb_compare.h"
 #include "hb_error.h"
 #include "hb_exec.h"
@@ -16,6 +17,7 @@
 #include "hb_sizes.h"
 #include "hb_suite.h"
 #include "hb_timer.h"
+#include "hb_version.h"
 #include "hb_world.h"
 
 #include <errno.h>
@@ -217,7 +219,8 @@ int main(int argc, char **argv)
     struct hb_options o;
     int rc = hb_options_parse(argc, argv, &o);
     if (rc == 1) {
-        hb_kernel_help(stdout);
+        struct hb_doc_kernels k = {hb_kernel_help, hb_kernel_names()};
+        hb_doc_help(stdout, &k, HB_DATADIR);
         return HB_EXIT_OK;
     }
     if (rc == 2) return HB_EXIT_OK;

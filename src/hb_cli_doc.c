@@ -1,0 +1,159 @@
+/* The command-line tables (see hb_cli_doc.h): edit here and --help, the man page and the
+ * shell completion follow. */
+#include "hb_cli_doc.h"
+
+#include <stddef.h>
+
+const struct hb_cmd_doc hb_cmd_docs[] = {
+    {"", NULL, true, false, "quick default suite: topology, latency, bandwidth of every kernel"},
+    {"topo", NULL, false, false,
+     "nodes, CPUs, memory, distances, hop classes and the launch lines"},
+    {"bw", NULL, true, false, "bandwidth of --kernel on --cpu-node to --mem-node or --policy"},
+    {"lat", NULL, true, false, "idle pointer-chase latency from --cpu-node to --mem-node"},
+    {"matrix", NULL, true, false, "latency and bandwidth for every CPU node x memory node"},
+    {"hops", NULL, true, false,
+     "AMD 40555 foreground/background study: single, pairs, crossfire, background load "
+     "levels, and the hop-myth verdicts"},
+    {"loaded", NULL, true, false,
+     "pointer-chase latency under a sweep of injected load (the knee)"},
+    {"run", "FILE", true, false,
+     "the experiments of a scenario file (examples in share/hopbench/scenarios)"},
+    {"policy", NULL, true, false,
+     "workloads x placement policies (local, interleave, remote, one-node, os) in rate and "
+     "single mode, and the NUMA gain table"},
+    {"sweep", NULL, true, false,
+     "latency (4k and THP) and memcpy bandwidth vs working set, 1 KiB up to --max-size, cache "
+     "levels marked"},
+    {"c2c", NULL, false, false,
+     "one process, two pinned threads: cache-line ping-pong latency per node pair (--cores: "
+     "per core pair), false sharing, lock hand-off"},
+    {"report", "RESULTS.jsonl... -o report.html", false, true,
+     "one self-contained HTML report with figures and tables of the records"},
+    {"compare", "BASE.jsonl NEW.jsonl", false, true,
+     "regression gate: worse, better, same or noise per record (Welch's t-test); exit 1 when "
+     "worse"},
+    {"export", "RESULTS.jsonl -o FILE.xml [--topology FILE.xml]", false, true,
+     "the machine's topology with the measured matrix as hwloc distances and memory "
+     "attributes"},
+    {NULL, NULL, false, false, NULL},
+};
+
+const struct hb_opt_doc hb_opt_docs[] = {
+    {"kernel", 0, OPT_KERNEL, "K[,K]", HB_COMPLETE_KERNELS, NULL, "kernels (see the kernel list)"},
+    {"cpu-node", 0, OPT_CPU_NODE, "N", HB_COMPLETE_NONE, NULL,
+     "node whose CPUs run the threads (default: first CPU node)"},
+    {"mem-node", 0, OPT_MEM_NODE, "N", HB_COMPLETE_NONE, NULL,
+     "node that holds the memory (default: the CPU node)"},
+    {"policy", 0, OPT_POLICY, "P", HB_COMPLETE_WORDS, "bind interleave firsttouch",
+     "bind | interleave | firsttouch (default bind)"},
+    {"threads", 0, OPT_THREADS, "N", HB_COMPLETE_NONE, NULL,
+     "threads (default: every core of the node)"},
+    {"size", 0, OPT_SIZE, "S", HB_COMPLETE_NONE, NULL,
+     "working set, e.g. 64M, 1GiB (default: 4x last-level cache, capped; the run record says "
+     "where the size came from)"},
+    {"pages", 0, OPT_PAGES, "P", HB_COMPLETE_WORDS, "4k thp huge",
+     "4k | thp | huge (hugetlbfs 2 MiB)"},
+    {"min-time", 0, OPT_MIN_TIME, "SEC", HB_COMPLETE_NONE, NULL,
+     "least time per sample (default 0.1)"},
+    {"reps", 0, OPT_REPS, "N", HB_COMPLETE_NONE, NULL, "kept samples per measurement (default 5)"},
+    {"format", 0, OPT_FORMAT, "F", HB_COMPLETE_WORDS, "table csv jsonl",
+     "table | csv | jsonl (default table)"},
+    {"output", 'o', 'o', "FILE", HB_COMPLETE_FILE, NULL, "write results to FILE (default stdout)"},
+    {"dry-run", 0, OPT_DRY_RUN, NULL, HB_COMPLETE_NONE, NULL,
+     "print the plan as JSON Lines, run nothing"},
+    {"topology", 0, OPT_TOPOLOGY, "FILE", HB_COMPLETE_FILE, NULL,
+     "plan for an hwloc XML topology (only topo and --dry-run)"},
+    {"seed", 0, OPT_SEED, "N", HB_COMPLETE_NONE, NULL, "seed for random permutations (default 1)"},
+    {"simd", 0, OPT_SIMD, "PATH", HB_COMPLETE_WORDS, "auto avx512 avx2 sse2 c",
+     "auto | avx512 | avx2 | sse2 | c"},
+    {"allow-misplaced", 0, OPT_ALLOW_MISPLACED, NULL, HB_COMPLETE_NONE, NULL,
+     "report pages off target instead of failing"},
+    {"threshold", 0, OPT_THRESHOLD, "PCT", HB_COMPLETE_NONE, NULL,
+     "matrix: flag same-class pairs differing more, and target ratios differing more from the "
+     "firmware's HMAT (default 5)"},
+    {"export-hwloc", 0, OPT_EXPORT_HWLOC, "F", HB_COMPLETE_FILE, NULL,
+     "matrix: also write hwloc XML F with the measured matrix (one file per host: F.HOST.xml "
+     "when there are several)"},
+    {"tier", 0, OPT_TIER, "KIND", HB_COMPLETE_NONE, NULL,
+     "policy: remote = the farthest node of memory kind KIND (hwloc subtype: DRAM, HBM, "
+     "CXL-DRAM...; default the CPU node's own kind and tier)"},
+    {"quick", 0, OPT_QUICK, NULL, HB_COMPLETE_NONE, NULL,
+     "hops: a representative subset (minutes, not the full study)"},
+    {"tolerance", 0, OPT_TOLERANCE, "PCT", HB_COMPLETE_NONE, NULL,
+     "hops: myth 1 holds while a hop class spreads less (default 5)"},
+    {"bg-rate", 0, OPT_BG_RATE, "GBPS", HB_COMPLETE_NONE, NULL,
+     "per background thread at level very-high; low/medium/high are 1/8, 1/4, 1/2 of it "
+     "(default: those shares of each thread's own measured unpaced rate, very-high unpaced)"},
+    {"level", 0, OPT_LEVEL, "L[,L]", HB_COMPLETE_WORDS, "low medium high very-high",
+     "hops: low | medium | high | very-high (default all)"},
+    {"subscription", 0, OPT_SUBSCRIPTION, "S[,S]", HB_COMPLETE_WORDS, "under high full",
+     "hops: under (1 bg thread per node) | high (all but one) | full (every core) (default "
+     "all)"},
+    {"load-nodes", 0, OPT_LOAD_NODES, "N[,N]", HB_COMPLETE_NONE, NULL,
+     "loaded: nodes that run load threads (default every CPU node)"},
+    {"mix", 0, OPT_MIX, "M", HB_COMPLETE_WORDS, "read write 2:1",
+     "loaded: read | write | 2:1 (default read)"},
+    {"mode", 0, OPT_MODE, "M", HB_COMPLETE_WORDS, "rate single",
+     "policy: rate (a task on every CPU node) | single (one task) (default both)"},
+    {"intensity", 0, OPT_INTENSITY, NULL, HB_COMPLETE_NONE, NULL,
+     "policy: flops per byte 1/8..64 under local, remote and interleave, and the knee where "
+     "placement stops mattering"},
+    {"stride", 0, OPT_STRIDE, "B[,B]", HB_COMPLETE_NONE, NULL,
+     "latency: one line visited per B bytes, a power of two >= 64 (default 256: no two visited "
+     "lines share a 128-byte pair); a list sweeps strides in lat and sweep (64 shows the "
+     "prefetchers at work)"},
+    {"tlb-group", 0, OPT_TLB_GROUP, "B|all", HB_COMPLETE_NONE, NULL,
+     "latency: lines are shuffled within groups of B bytes visited in random order (default "
+     "256K, 64 pages of 4 KiB); all = one shuffle over the whole buffer, page walks included"},
+    {"max-size", 0, OPT_MAX_SIZE, "S", HB_COMPLETE_NONE, NULL,
+     "sweep: largest working set (default 2G; at most 1/4 of the memory node's free memory)"},
+    {"cores", 0, OPT_CORES, NULL, HB_COMPLETE_NONE, NULL,
+     "c2c: also the core x core latency matrix (cores^2 pairs)"},
+    {"home", 0, OPT_HOME, "H", HB_COMPLETE_NONE, NULL,
+     "c2c: node of the shared line: writer | reader | N (default writer)"},
+    {"quiet", 0, OPT_QUIET, NULL, HB_COMPLETE_NONE, NULL, "no progress or notes on stderr"},
+    {"progress", 0, OPT_PROGRESS, NULL, HB_COMPLETE_NONE, NULL,
+     "progress on stderr even when it is not a terminal"},
+    {"help", 0, OPT_HELP, NULL, HB_COMPLETE_NONE, NULL, "this text"},
+    {"version", 0, OPT_VERSION, NULL, HB_COMPLETE_NONE, NULL, "version and git commit"},
+    {NULL, 0, 0, NULL, HB_COMPLETE_NONE, NULL, NULL},
+};
+
+const struct hb_term_doc hb_exit_docs[] = {
+    {"0", "success"},
+    {"1", "a measurement failed validation or placement (pages or threads off target)"},
+    {"2", "bad usage or input: the message names the value and what would be valid"},
+    {"3", "environment: binding impossible, wrong rank layout, out of memory, unwritable output"},
+    {NULL, NULL},
+};
+
+const struct hb_term_doc hb_env_docs[] = {
+    {"OMP_PLACES, OMP_PROC_BIND",
+     "thread placement; when unset hopbench sets cores/close and says so in the run record"},
+    {"OMP_NUM_THREADS", "threads per rank when --threads is not given"},
+    {"HOPBENCH_HOST", "tests only: makes ranks on one machine act as separate hosts"},
+    {NULL, NULL},
+};
+
+const struct hb_term_doc hb_example_docs[] = {
+    {"hopbench", "the quick default suite on this machine, as a table"},
+    {"hopbench topo", "the nodes and the mpirun/srun lines for one rank per node"},
+    {"mpirun -np 2 --map-by numa --bind-to numa hopbench matrix -o m.jsonl",
+     "the node x node matrix on a two-node machine, as JSON Lines"},
+    {"hopbench bw --kernel triad --cpu-node 0 --mem-node 1 --size 1G",
+     "one bandwidth figure from node 0's CPUs to node 1's memory"},
+    {"hopbench report m.jsonl -o report.html", "the HTML report of a result file"},
+    {"hopbench compare base.jsonl new.jsonl", "exit 1 when new.jsonl is significantly worse"},
+    {NULL, NULL},
+};
+
+const struct hb_term_doc hb_file_docs[] = {
+    {"hopbench/hopbench-mpirun.sh",
+     "runs hopbench with one MPI rank per NUMA node (the line hopbench topo prints)"},
+    {"hopbench/run-local.sh",
+     "runs a study, writes results/<timestamp>/results.jsonl, its table and report.html"},
+    {"hopbench/slurm/*.sbatch", "Slurm jobs: one host, or the fleet matrix on many"},
+    {"hopbench/studies/", "example studies for the launchers"},
+    {"hopbench/scenarios/", "example scenario files for hopbench run FILE"},
+    {NULL, NULL},
+};

@@ -1,0 +1,99 @@
+/* The command line as tables: commands, options, exit codes, environment, examples and
+ * files. Option parsing, --help, the man page and the bash completion are all generated
+ * from them, so none of them can drift from the others. */
+#ifndef HB_CLI_DOC_H
+#define HB_CLI_DOC_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+/* Option ids (getopt_long's return values; -o is 'o'). */
+enum hb_opt_id {
+    OPT_KERNEL = 256,
+    OPT_CPU_NODE,
+    OPT_MEM_NODE,
+    OPT_POLICY,
+    OPT_THREADS,
+    OPT_SIZE,
+    OPT_MIN_TIME,
+    OPT_REPS,
+    OPT_FORMAT,
+    OPT_DRY_RUN,
+    OPT_TOPOLOGY,
+    OPT_SEED,
+    OPT_QUIET,
+    OPT_PROGRESS,
+    OPT_PAGES,
+    OPT_SIMD,
+    OPT_ALLOW_MISPLACED,
+    OPT_THRESHOLD,
+    OPT_QUICK,
+    OPT_TOLERANCE,
+    OPT_BG_RATE,
+    OPT_LEVEL,
+    OPT_SUBSCRIPTION,
+    OPT_LOAD_NODES,
+    OPT_MIX,
+    OPT_INTENSITY,
+    OPT_MODE,
+    OPT_MAX_SIZE,
+    OPT_STRIDE,
+    OPT_TLB_GROUP,
+    OPT_CORES,
+    OPT_HOME,
+    OPT_EXPORT_HWLOC,
+    OPT_TIER,
+    OPT_HELP,
+    OPT_VERSION,
+};
+
+/* A command. suite: it plans experiments (the default suite has name ""). own_args: it
+ * parses its own arguments (report, compare), not the options below. */
+struct hb_cmd_doc {
+    const char *name;
+    const char *args; /* operands after the name, or NULL */
+    bool suite;
+    bool own_args;
+    const char *help;
+};
+
+/* How the shell completes an option's value. */
+enum hb_complete { HB_COMPLETE_NONE, HB_COMPLETE_FILE, HB_COMPLETE_KERNELS, HB_COMPLETE_WORDS };
+
+struct hb_opt_doc {
+    const char *name; /* long name without "--" */
+    char short_name;  /* 0 = none */
+    int id;           /* enum hb_opt_id or the short name */
+    const char *arg;  /* value placeholder, NULL = takes no value */
+    enum hb_complete complete;
+    const char *words; /* HB_COMPLETE_WORDS: the values, space-separated */
+    const char *help;
+};
+
+/* A term and its explanation: exit codes, environment variables, examples, files (whose
+ * terms are relative to the data directory, e.g. /usr/share). */
+struct hb_term_doc {
+    const char *term;
+    const char *help;
+};
+
+/* Tables, each ended by an entry whose first field is NULL. */
+extern const struct hb_cmd_doc hb_cmd_docs[];
+extern const struct hb_opt_doc hb_opt_docs[];
+extern const struct hb_term_doc hb_exit_docs[];
+extern const struct hb_term_doc hb_env_docs[];
+extern const struct hb_term_doc hb_example_docs[];
+extern const struct hb_term_doc hb_file_docs[];
+
+/* What the documents need from the kernel table (it lives with the kernels, in omp/). */
+struct hb_doc_kernels {
+    void (*help)(FILE *f); /* one line per kernel, as --help shows it */
+    const char *names;     /* comma-separated */
+};
+
+/* --help; the man page hopbench(1); a bash completion script. datadir: where FILES are. */
+void hb_doc_help(FILE *f, const struct hb_doc_kernels *k, const char *datadir);
+void hb_doc_man(FILE *f, const struct hb_doc_kernels *k, const char *datadir);
+void hb_doc_bash(FILE *f, const struct hb_doc_kernels *k);
+
+#endif

@@ -1,0 +1,266 @@
+/* --help, hopbench(1) and the bash completion, each printed from the tables of hb_cli_doc.c. */
+#include "hb_cli_doc.h"
+#include "hb_version.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define HB_DOC_WIDTH 79
+
+/* Words of text from column col, wrapped at HB_DOC_WIDTH with continuation lines indented
+ * to indent; a word longer than the line is printed whole. */
+static void hb_doc_wrap(FILE *f, int col, int indent, const char *text)
+{
+    const char *p = text;
+    while (*p) {
+        size_t len = strcspn(p, " ");
+        if (col > indent && col + 1 + (int)len > HB_DOC_WIDTH) {
+            fprintf(f, "\n%*s", indent, "");
+            col = indent;
+        } else if (col > indent) {
+            fputc(' ', f);
+            col++;
+        }
+        fprintf(f, "%.*s", (int)len, p);
+        col += (int)len;
+        p += len;
+        while (*p == ' ')
+            p++;
+    }
+    fputc('\n', f);
+}
+
+/* "head" then its text at column indent, or on the next line when head is too wide. */
+static void hb_doc_item(FILE *f, const char *head, int indent, const char *text)
+{
+    int col = fprintf(f, "  %s", head);
+    if (col + 2 > indent) {
+        fputc('\n', f);
+        col = 0;
+    }
+    fprintf(f, "%*s", indent - col, "");
+    hb_doc_wrap(f, indent, indent, text);
+}
+
+static void hb_doc_opt_head(char *dst, size_t len, const struct hb_opt_doc *o)
+{
+    char shortname[8] = "";
+    if (o->short_name) snprintf(shortname, sizeof(shortname), "-%c, ", o->short_name);
+    snprintf(dst, len, "%s--%s%s%s", shortname, o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+}
+
+static void hb_doc_terms(FILE *f, const char *title, const struct hb_term_doc *t,
+                         const char *prefix)
+{
+    fprintf(f, "\n%s:\n", title);
+    for (; t->term; t++) {
+        char head[256];
+        snprintf(head, sizeof(head), "%s%s%s", prefix ? prefix : "", prefix ? "/" : "", t->term);
+        hb_doc_item(f, head, 21, t->help);
+    }
+}
+
+void hb_doc_help(FILE *f, const struct hb_doc_kernels *k, const char *datadir)
+{
+    fprintf(f, "usage: hopbench [COMMAND] [OPTIONS]\n"
+               "       mpirun -np <nodes> --map-by numa --bind-to numa hopbench [COMMAND] ...\n"
+               "\ncommands:\n");
+    for (const struct hb_cmd_doc *c = hb_cmd_docs; c->name; c++) {
+        char head[256];
+        snprintf(head, sizeof(head), "%s%s%s", c->name[0] ? c->name : "(none)", c->args ? " " : "",
+                 c->args ? c->args : "");
+        hb_doc_item(f, head, 11, c->help);
+    }
+    fprintf(f, "\noptions:\n");
+    for (const struct hb_opt_doc *o = hb_opt_docs; o->name; o++) {
+        char head[256];
+        hb_doc_opt_head(head, sizeof(head), o);
+        hb_doc_item(f, head, 21, o->help);
+    }
+    fprintf(f, "\nkernels:\n");
+    k->help(f);
+    hb_doc_terms(f, "exit codes", hb_exit_docs, NULL);
+    hb_doc_terms(f, "environment", hb_env_docs, NULL);
+    hb_doc_terms(f, "examples", hb_example_docs, NULL);
+    hb_doc_terms(f, "files", hb_file_docs, datadir);
+}
+
+/* Text as roff: backslashes and minus signs escaped, a leading dot or quote neutralised. */
+static void hb_roff(FILE *f, const char *text)
+{
+    if (*text == '.' || *text == '\'') fputs("\\&", f);
+    for (const char *p = text; *p; p++) {
+        if (*p == '\\')
+            fputs("\\e", f);
+        else if (*p == '-')
+            fputs("\\-", f);
+        else
+            fputc(*p, f);
+    }
+}
+
+static void hb_roff_terms(FILE *f, const char *title, const struct hb_term_doc *t,
+                          const char *prefix, const char *font)
+{
+    fprintf(f, ".SH %s\n", title);
+    for (; t->term; t++) {
+        fprintf(f, ".TP\n\\f%s", font);
+        if (prefix) {
+            hb_roff(f, prefix);
+            fputc('/', f);
+        }
+        hb_roff(f, t->term);
+        fputs("\\fR\n", f);
+        hb_roff(f, t->help);
+        fputc('\n', f);
+    }
+}
+
+/* One tagged paragraph per kernel line of --help: the name, then the rest of the line. */
+static void hb_roff_kernels(FILE *f, const struct hb_doc_kernels *k)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&buf, &len);
+    if (!mem) return;
+    k->help(mem);
+    fclose(mem);
+    fputs(".SH KERNELS\n", f);
+    for (char *line = buf, *nl; line && *line; line = nl ? nl + 1 : NULL) {
+        nl = strchr(line, '\n');
+        if (nl) *nl = '\0';
+        line += strspn(line, " ");
+        size_t name = strcspn(line, " ");
+        char *rest = line + name + strspn(line + name, " ");
+        fprintf(f, ".TP\n\\fB%.*s\\fR\n", (int)name, line);
+        hb_roff(f, rest);
+        fputc('\n', f);
+    }
+    free(buf);
+}
+
+void hb_doc_man(FILE *f, const struct hb_doc_kernels *k, const char *datadir)
+{
+    fprintf(f,
+            ".\\\" Generated from hopbench's command-line tables (src/hb_cli_doc.c).\n"
+            ".TH HOPBENCH 1 \"\" \"hopbench %s\" \"User Commands\"\n"
+            ".SH NAME\nhopbench \\- NUMA memory latency and bandwidth, node by node\n"
+            ".SH SYNOPSIS\n.B hopbench\n[\\fICOMMAND\\fR] [\\fIOPTIONS\\fR]\n.br\n"
+            ".B mpirun\n\\-np \\fInodes\\fR \\-\\-map\\-by numa \\-\\-bind\\-to numa\n"
+            ".B hopbench\n[\\fICOMMAND\\fR] [\\fIOPTIONS\\fR]\n"
+            ".SH DESCRIPTION\n"
+            "hopbench measures what memory placement costs on NUMA machines: latency and\n"
+            "bandwidth between every CPU node and every memory node, under load, against\n"
+            "the firmware's distances. Run one MPI rank per NUMA node; each rank drives\n"
+            "OpenMP threads bound inside its node. Every result is a JSON Lines record\n"
+            "that says where its threads ran and where its pages were.\n",
+            HB_VERSION);
+    fputs(".SH COMMANDS\n", f);
+    for (const struct hb_cmd_doc *c = hb_cmd_docs; c->name; c++) {
+        fputs(".TP\n", f);
+        if (c->name[0])
+            fprintf(f, "\\fB%s\\fR", c->name);
+        else
+            fputs("(none)", f);
+        if (c->args) {
+            fputs(" \\fI", f);
+            hb_roff(f, c->args);
+            fputs("\\fR", f);
+        }
+        fputc('\n', f);
+        hb_roff(f, c->help);
+        fputc('\n', f);
+    }
+    fputs(".SH OPTIONS\n", f);
+    for (const struct hb_opt_doc *o = hb_opt_docs; o->name; o++) {
+        fputs(".TP\n", f);
+        if (o->short_name) fprintf(f, "\\fB\\-%c\\fR, ", o->short_name);
+        fputs("\\fB\\-\\-", f);
+        hb_roff(f, o->name);
+        fputs("\\fR", f);
+        if (o->arg) {
+            fputs(" \\fI", f);
+            hb_roff(f, o->arg);
+            fputs("\\fR", f);
+        }
+        fputc('\n', f);
+        hb_roff(f, o->help);
+        fputc('\n', f);
+    }
+    hb_roff_kernels(f, k);
+    hb_roff_terms(f, "EXIT STATUS", hb_exit_docs, NULL, "B");
+    hb_roff_terms(f, "ENVIRONMENT", hb_env_docs, NULL, "B");
+    hb_roff_terms(f, "EXAMPLES", hb_example_docs, NULL, "B");
+    hb_roff_terms(f, "FILES", hb_file_docs, datadir, "I");
+    fputs(".SH \"SEE ALSO\"\n\\fBmpirun\\fR(1), \\fBlstopo\\fR(1), \\fBnumactl\\fR(8)\n", f);
+}
+
+/* names as one space-separated word list (commas become spaces). */
+static void hb_bash_words(FILE *f, const char *names)
+{
+    for (const char *p = names; *p; p++)
+        fputc(*p == ',' ? ' ' : *p, f);
+}
+
+void hb_doc_bash(FILE *f, const struct hb_doc_kernels *k)
+{
+    fputs("# bash completion for hopbench, generated from its command-line tables\n"
+          "# (src/hb_cli_doc.c); lists of values complete after each comma.\n"
+          "_hopbench_words() {\n"
+          "    local head=\"\" item=$2\n"
+          "    case $item in *,*) head=${item%,*},; item=${item##*,} ;; esac\n"
+          "    mapfile -t COMPREPLY < <(compgen -P \"$head\" -W \"$1\" -- \"$item\")\n"
+          "}\n"
+          "_hopbench() {\n"
+          "    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} w\n"
+          "    COMPREPLY=()\n"
+          "    case $prev in\n",
+          f);
+    for (const struct hb_opt_doc *o = hb_opt_docs; o->name; o++) {
+        if (!o->arg) continue;
+        fputs("    ", f);
+        if (o->short_name) fprintf(f, "-%c|", o->short_name);
+        fprintf(f, "--%s)\n        ", o->name);
+        switch (o->complete) {
+        case HB_COMPLETE_FILE:
+            fputs("mapfile -t COMPREPLY < <(compgen -f -- \"$cur\")", f);
+            break;
+        case HB_COMPLETE_KERNELS:
+            fputs("_hopbench_words \"", f);
+            hb_bash_words(f, k->names);
+            fputs("\" \"$cur\"", f);
+            break;
+        case HB_COMPLETE_WORDS:
+            fprintf(f, "_hopbench_words \"%s\" \"$cur\"", o->words);
+            break;
+        case HB_COMPLETE_NONE:
+            fputs(":", f);
+            break;
+        }
+        fputs("\n        return ;;\n", f);
+    }
+    fputs("    esac\n    if [[ $cur == -* ]]; then\n        _hopbench_words \"", f);
+    for (const struct hb_opt_doc *o = hb_opt_docs; o->name; o++) {
+        if (o->short_name) fprintf(f, "-%c ", o->short_name);
+        fprintf(f, "--%s%s", o->name, o[1].name ? " " : "");
+    }
+    fputs("\" \"$cur\"\n        return\n    fi\n"
+          "    for w in \"${COMP_WORDS[@]:1:COMP_CWORD-1}\"; do\n        case $w in\n        ",
+          f);
+    const char *sep = "";
+    for (const struct hb_cmd_doc *c = hb_cmd_docs; c->name; c++) {
+        if (!c->name[0]) continue;
+        fprintf(f, "%s%s", sep, c->name);
+        sep = "|";
+    }
+    fputs(")\n            mapfile -t COMPREPLY < <(compgen -f -- \"$cur\")\n"
+          "            return ;;\n        esac\n    done\n    _hopbench_words \"",
+          f);
+    sep = "";
+    for (const struct hb_cmd_doc *c = hb_cmd_docs; c->name; c++) {
+        if (!c->name[0]) continue;
+        fprintf(f, "%s%s", sep, c->name);
+        sep = " ";
+    }
+    fputs("\" \"$cur\"\n}\ncomplete -F _hopbench hopbench\n", f);
+}
