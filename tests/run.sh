@@ -11,9 +11,11 @@ hb_deps_ensure $HB_PKGS_BUILD $HB_PKGS_TEST
 hb_mpi_root_env
 jobs=$(nproc)
 
-cmake -S "$top" -B "$top/build" -DCMAKE_BUILD_TYPE=Release >/dev/null
+# Warnings are errors here (and so in CI); a packager's build leaves them warnings.
+cmake -S "$top" -B "$top/build" -DCMAKE_BUILD_TYPE=Release -DHB_WERROR=ON -DBUILD_TESTING=ON >/dev/null
 cmake --build "$top/build" -j"$jobs"
-cmake -S "$top" -B "$top/build-asan" -DCMAKE_BUILD_TYPE=Debug -DHB_SANITIZE=ON >/dev/null
+cmake -S "$top" -B "$top/build-asan" -DCMAKE_BUILD_TYPE=Debug -DHB_SANITIZE=ON -DHB_WERROR=ON \
+    -DBUILD_TESTING=ON >/dev/null
 cmake --build "$top/build-asan" -j"$jobs"
 
 # Open MPI leaks by design at exit; keep its components loaded so the suppressions can name
