@@ -3,13 +3,14 @@
 # node that has CPUs, each rank bound to its node, its OpenMP threads one per core of it.
 # The mpirun line is the one `hopbench topo` computes for this machine (it knows when Open
 # MPI's --map-by numa would put ranks on memory-only nodes). Prints the command, then runs it;
-# the exit status is hopbench's. The binary: $HOPBENCH, else hopbench in PATH, else build/.
+# the exit status is hopbench's. The binary: $HOPBENCH, else the one installed with this
+# script, else hopbench in PATH, else build/ of the clone.
 set -euo pipefail
-top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=lib/launch.sh
-. "$top/jobs/lib/launch.sh"
+. "$here/lib/launch.sh"
 
-hb=$(hb_find_hopbench "$top")
+hb=$(hb_find_hopbench "$here")
 record=$(hb_topo_record "$hb")
 line=$(hb_topo_field "$record" mpirun)
 [ -n "$line" ] || { echo "hopbench: $hb topo gave no mpirun line" >&2; exit 3; }

@@ -1,35 +1,44 @@
 #!/usr/bin/env bash
-# run-local.sh [HOPBENCH ARGS...]: the first command on a fresh Debian machine. Installs the
-# missing build packages, builds hopbench into build/ (Release), runs a study (default: the
-# default suite) with one rank per NUMA node, and writes results/<timestamp>/ with
-# results.jsonl (canonical) and table.txt. Prints where the results are.
+# run-local.sh [HOPBENCH ARGS...]: the first command on a fresh Debian machine. In a clone it
+# installs the missing build packages and builds hopbench into build/ (Release); installed
+# (share/hopbench/) it runs the hopbench installed with it. Runs a study (default: the
+# default suite) with one rank per NUMA node, writes results/<timestamp>/ with results.jsonl
+# (canonical), table.txt and report.html, prints the table and says where all three are.
 #
 # Settings (environment): HOPBENCH_ARGS  study and options when no arguments are given
 #   (word-split; default: empty = the default suite); HOPBENCH  use this binary, skipping
-#   the package check and the build; RESULTS_ROOT  where <timestamp>/ goes [results/].
+#   the package check and the build; RESULTS_ROOT  where <timestamp>/ goes [results/ of the
+#   clone; ./results when installed].
 # Bad arguments fail before anything is created: hopbench checks them with --dry-run first.
 set -euo pipefail
-top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+top=$(dirname "$here")
 # shellcheck source=lib/deps.sh
-. "$top/jobs/lib/deps.sh"
+. "$here/lib/deps.sh"
 # shellcheck source=lib/launch.sh
-. "$top/jobs/lib/launch.sh"
+. "$here/lib/launch.sh"
+installed=0
+[ -f "$here/lib/bindir" ] && installed=1
 
 if [ $# -gt 0 ]; then
     args=("$@")
 else
     read -ra args <<<"${HOPBENCH_ARGS:-}"
 fi
-results_root=${RESULTS_ROOT:-$top/results}
+if [ "$installed" = 1 ]; then
+    results_root=${RESULTS_ROOT:-$PWD/results}
+else
+    results_root=${RESULTS_ROOT:-$top/results}
+fi
 
-if [ -z "${HOPBENCH:-}" ]; then
+if [ -z "${HOPBENCH:-}" ] && [ "$installed" = 0 ]; then
     # shellcheck disable=SC2086
     hb_deps_ensure $HB_PKGS_BUILD
     cmake -S "$top" -B "$top/build" -DCMAKE_BUILD_TYPE=Release >/dev/null
     cmake --build "$top/build" -j"$(nproc)" --target hopbench >/dev/null
     HOPBENCH=$top/build/hopbench
 fi
-hb=$(hb_find_hopbench "$top")
+hb=$(hb_find_hopbench "$here")
 "$hb" "${args[@]}" --dry-run --quiet >/dev/null
 
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
@@ -49,7 +58,7 @@ run=("${args[@]}" --format jsonl -o "$tmp/results.jsonl")
 rc=0
 if [ "$(hb_topo_cpu_nodes "$record")" -gt 1 ]; then
     hb_mpi_root_env
-    HOPBENCH=$hb "$top/jobs/hopbench-mpirun.sh" "${run[@]}" || rc=$?
+    HOPBENCH=$hb "$here/hopbench-mpirun.sh" "${run[@]}" || rc=$?
 else
     # One CPU node: one rank, a singleton MPI process; no mpirun needed.
     hb_omp_env "$(hb_topo_cores "$record")"
@@ -61,12 +70,19 @@ else
 fi
 # Status 1 (a measurement failed its checks) still leaves complete records, marked failed.
 [ "$rc" -le 1 ] || exit "$rc"
+table=0
 if command -v jq >/dev/null 2>&1; then
-    jq -r -s -f "$top/jobs/lib/table.jq" "$tmp/results.jsonl" >"$tmp/table.txt"
+    jq -r -s -f "$here/lib/table.jq" "$tmp/results.jsonl" >"$tmp/table.txt"
+    table=1
 else
     echo "run-local: no jq, so no table.txt (results.jsonl is complete)" >&2
 fi
+"$hb" report "$tmp/results.jsonl" -o "$tmp/report.html"
 mv -T -- "$tmp" "$out"
 trap - EXIT
-echo "results: $out"
+[ "$table" = 0 ] || cat "$out/table.txt"
+echo
+echo "results: $out/results.jsonl"
+[ "$table" = 0 ] || echo "table:   $out/table.txt"
+echo "report:  $out/report.html"
 exit "$rc"

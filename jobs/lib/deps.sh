@@ -3,7 +3,7 @@
 # caller stops.
 
 HB_PKGS_BUILD="cmake make gcc pkg-config libhwloc-dev hwloc libopenmpi-dev openmpi-bin libjansson-dev jq"
-HB_PKGS_TEST="qemu-system-x86 munge slurmctld slurmd slurm-client clang clang-format libclang-rt-dev chromium jq"
+HB_PKGS_TEST="qemu-system-x86 munge slurmctld slurmd slurm-client clang clang-format libclang-rt-dev chromium jq debhelper dpkg-dev man-db groff-base"
 
 hb_missing_pkgs() {
     local p missing=()

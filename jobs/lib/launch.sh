@@ -3,24 +3,35 @@
 # which hopbench to run, and what its `topo` record says about this machine. The launch
 # lines come from hopbench itself, so the scripts never re-derive the memory-only-node rules.
 
-# hb_find_hopbench [REPO_TOP]: print the binary to run: $HOPBENCH, else hopbench in PATH,
-# else REPO_TOP/build/hopbench. Fails with one hopbench-style line when there is none.
+# hb_find_hopbench JOBS_DIR: print the binary to run: $HOPBENCH; else, when the launchers
+# are installed (JOBS_DIR/lib/bindir names the bin directory relative to JOBS_DIR), the
+# hopbench installed with them; else hopbench in PATH; else the clone's build/hopbench.
+# Fails with one hopbench-style line when there is none.
 hb_find_hopbench() {
-    local top=${1:-}
+    local jobs=$1 top
+    top=$(dirname "$jobs")
     if [ -n "${HOPBENCH:-}" ]; then
         [ -x "$HOPBENCH" ] && { echo "$HOPBENCH"; return 0; }
         echo "hopbench: HOPBENCH=$HOPBENCH is not an executable file; point it at a built hopbench" >&2
+        return 2
+    fi
+    if [ -f "$jobs/lib/bindir" ]; then
+        local installed bindir
+        bindir=$(cat "$jobs/lib/bindir")
+        installed=$(cd "$jobs/$bindir" 2>/dev/null && pwd)/hopbench
+        [ -x "$installed" ] && { echo "$installed"; return 0; }
+        echo "hopbench: the launchers in $jobs were installed with $installed, which is missing; reinstall hopbench or set HOPBENCH" >&2
         return 2
     fi
     if command -v hopbench >/dev/null 2>&1; then
         command -v hopbench
         return 0
     fi
-    if [ -n "$top" ] && [ -x "$top/build/hopbench" ]; then
+    if [ -x "$top/build/hopbench" ]; then
         echo "$top/build/hopbench"
         return 0
     fi
-    echo "hopbench: no hopbench in PATH${top:+ or $top/build}; build it (jobs/run-local.sh) or set HOPBENCH" >&2
+    echo "hopbench: no hopbench in PATH or $top/build; build it (jobs/run-local.sh) or set HOPBENCH" >&2
     return 2
 }
 

@@ -12,7 +12,7 @@ HB_JOBS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # hb_slurm_job ARGS...: run one study in this job; exit status is hopbench's.
 hb_slurm_job() {
     local hb record bind results parent rc=0
-    hb=$(hb_find_hopbench "$(dirname "$HB_JOBS_DIR")")
+    hb=$(hb_find_hopbench "$HB_JOBS_DIR")
     echo "hopbench job ${SLURM_JOB_ID:-?}: ${SLURM_JOB_NUM_NODES:-?} node(s) x ${SLURM_NTASKS_PER_NODE:-?} task(s), ${SLURM_CPUS_PER_TASK:-?} CPU(s) per task; study: ${*:-default suite}"
     "$hb" "$@" --dry-run --quiet >/dev/null
 

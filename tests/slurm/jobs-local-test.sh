@@ -47,13 +47,17 @@ out=$WORK/run-local.out
 rc=0
 RESULTS_ROOT=$WORK/results HOPBENCH_ARGS="matrix ${small[*]}" "$JOBS/run-local.sh" >"$out" 2>&1 || rc=$?
 cat "$out"
-dir=$(sed -n 's/^results: //p' "$out")
+dir=$(dirname "$(sed -n 's/^results: //p' "$out")")
 expect "run-local.sh exits 0" [ "$rc" = 0 ]
 expect "says where: results/<timestamp>/ under RESULTS_ROOT" grep -Eqx "$WORK/results/[0-9]{8}T[0-9]{6}Z" <<<"$dir"
 expect "results.jsonl: every measurement ok" jq_true "$dir/results.jsonl" \
     '[.[] | select(.type == "measurement")] | length >= 4 and all(.[]; .status == "ok")'
 expect "table.txt lists the measurements" grep -q '^matrix  *0\.0\.r\.0 ' "$dir/table.txt"
 expect "table.txt ends with the summary" grep -q '^summary: .* 0 failed' "$dir/table.txt"
+expect "prints the table: its summary line" grep -q '^summary: .* 0 failed' "$out"
+expect "says where the table and the report are" \
+    [ "$(sed -n 's/^table: *//p; s/^report: *//p' "$out")" = "$dir/table.txt"$'\n'"$dir/report.html" ]
+expect "report.html beside the records, with the matrix heatmap" grep -q '<svg' "$dir/report.html"
 expect "nothing else under results/" [ "$(ls -A "$WORK/results")" = "$(basename "$dir")" ]
 rc=0
 RESULTS_ROOT=$WORK/bad "$JOBS/run-local.sh" nosuch >"$out" 2>&1 || rc=$?
