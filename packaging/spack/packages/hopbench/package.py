@@ -1,0 +1,35 @@
+# Spack package for hopbench. Use this directory as a repository:
+#   spack repo add packaging/spack && spack install hopbench
+# (packaging/spack/repo.yaml names the namespace.)
+
+from spack.package import *
+
+
+class Hopbench(CMakePackage):
+    """NUMA memory latency and bandwidth, node by node: one MPI rank per NUMA node,
+    OpenMP threads bound inside it, hwloc-verified thread and page placement, JSON Lines
+    results, an HTML report and a regression gate."""
+
+    homepage = "https://github.com/hopbench/hopbench"
+    git = "https://github.com/hopbench/hopbench.git"
+
+    maintainers("hopbench")
+
+    version("main", branch="main")
+
+    variant("werror", default=False, description="Treat compiler warnings as errors")
+
+    depends_on("c", type="build")
+    depends_on("cmake@3.20:", type="build")
+    depends_on("pkgconfig", type="build")
+    depends_on("mpi")
+    depends_on("hwloc@2:")
+    depends_on("jansson")
+    depends_on("jq", type="run")
+
+    def cmake_args(self):
+        return [
+            self.define_from_variant("HB_WERROR", "werror"),
+            self.define("BUILD_TESTING", self.run_tests),
+            self.define("MPI_C_COMPILER", self.spec["mpi"].mpicc),
+        ]

@@ -1,0 +1,59 @@
+# shellcheck shell=bash
+# docs-check.sh - sourced by the install tests: the installed man page and bash completion
+# against the installed binary's --help. hb_docs_check HOPBENCH MANPAGE COMPLETION runs
+# `expect` (tests/slurm/expect.sh) for each: the page renders without warnings, and every
+# command, option and kernel --help lists is on the page and offered by the completion.
+
+# The names --help lists: commands, then options, then kernels (one per line, section first).
+hb_help_names() {
+    "$1" --help | awk '
+        /^commands:/ { s = "command"; next }
+        /^options:/  { s = "option"; next }
+        /^kernels:/  { s = "kernel"; next }
+        /^[a-z ]+:$/ { s = ""; next }
+        s == "command" && /^  [a-z]/ { print s, $1 }
+        s == "kernel"  && /^  [a-z]/ { print s, $1 }
+        s == "option"  && /^  -/ {
+            if ($1 ~ /,$/) { sub(/,$/, "", $1); print s, $1; print s, $2 } else print s, $1
+        }'
+}
+
+# hb_complete COMPLETION WORD...: what the completion offers for the words typed so far
+# (the last one is the word being completed), one per line.
+hb_complete() {
+    local script=$1
+    shift
+    bash -c '. "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _hopbench; printf "%s\n" "${COMPREPLY[@]}"' \
+        _ "$script" "$@"
+}
+
+hb_docs_check() {
+    local hb=$1 page=$2 completion=$3 names text warn kind name missing_page="" missing_comp=""
+    names=$(hb_help_names "$hb")
+    expect "--help lists commands, options and kernels" \
+        [ "$(cut -d' ' -f1 <<<"$names" | sort -u | tr '\n' ' ')" = "command kernel option " ]
+    warn=$(MANWIDTH=80 man --warnings -l "$page" 2>&1 >/dev/null; groff -man -ww -z "$page" 2>&1)
+    expect "man -l renders $page without warnings${warn:+: $warn}" [ -z "$warn" ]
+    text=$(MANWIDTH=200 man -l "$page" 2>/dev/null | col -b)
+    local commands options kernels
+    commands=$(hb_complete "$completion" hopbench "")
+    options=$(hb_complete "$completion" hopbench -)
+    kernels=$(hb_complete "$completion" hopbench --kernel "")
+    while read -r kind name; do
+        grep -qwF -e "$name" <<<"$text" || missing_page+=" $name"
+        case $kind in
+        command) grep -qxF -e "$name" <<<"$commands" || missing_comp+=" $name" ;;
+        option) grep -qxF -e "$name" <<<"$options" || missing_comp+=" $name" ;;
+        kernel) grep -qxF -e "$name" <<<"$kernels" || missing_comp+=" $name" ;;
+        esac
+    done <<<"$names"
+    expect "the page lists all $(wc -l <<<"$names") names of --help${missing_page:+; missing:$missing_page}" \
+        [ -z "$missing_page" ]
+    expect "the completion offers them all${missing_comp:+; missing:$missing_comp}" [ -z "$missing_comp" ]
+    expect "the completion offers exactly the commands of --help" \
+        [ "$(sort <<<"$commands")" = "$(sed -n 's/^command //p' <<<"$names" | grep -vx '(none)' | sort)" ]
+    expect "after a comma the completion offers the next kernel" \
+        grep -qx 'read,triad' <(hb_complete "$completion" hopbench --kernel read,tr)
+    expect "--format completes to its values" \
+        [ "$(hb_complete "$completion" hopbench --format "" | tr '\n' ' ')" = "table csv jsonl " ]
+}
