@@ -40,7 +40,7 @@ expect "installed hopbench topo exits 0 with the nodes" \
     [ "$rc:$(jq -s '[.[] | select(.type == "topology") | .nodes | length] | .[0] > 0' "$work/topo.jsonl")" = 0:true ]
 expect "man hopbench finds the installed page" \
     grep -q '^HOPBENCH(1)' <(MANPATH=$root/usr/share/man man hopbench 2>/dev/null)
-hb_docs_check "$hb" "$root/usr/share/man/man1/hopbench.1" \
+hb_docs_check "$hb" "$root/usr/share/man/man1/hopbench.1.gz" \
     "$root/usr/share/bash-completion/completions/hopbench"
 expect "the README is in /usr/share/doc/hopbench" [ -s "$root/usr/share/doc/hopbench/README.md" ]
 rc=0

@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # docs-check.sh - sourced by the install tests: the installed man page and bash completion
 # against the installed binary's --help. hb_docs_check HOPBENCH MANPAGE COMPLETION runs
-# `expect` (tests/slurm/expect.sh) for each: the page renders without warnings, and every
+# `expect` (tests/slurm/expect.sh) for each: the page (gzipped or not) renders without warnings, and every
 # command, option and kernel --help lists is on the page and offered by the completion.
 
 # The names --help lists: commands, then options, then kernels (one per line, section first).
@@ -27,12 +27,22 @@ hb_complete() {
         _ "$script" "$@"
 }
 
+# hb_man_tag TEXT KIND NAME: the rendered page has NAME as a paragraph tag of its section
+# (COMMANDS, OPTIONS or KERNELS), e.g. "       --kernel K[,K]" or "       -o, --output FILE".
+hb_man_tag() {
+    local section
+    case $2 in command) section=COMMANDS ;; option) section=OPTIONS ;; kernel) section=KERNELS ;; esac
+    awk -v s="$section" '/^[A-Z]/ { on = ($0 == s) } on' <<<"$1" |
+        grep -Eq -- "^ {7}(-[a-z], )?$3( |,|\$)"
+}
+
 hb_docs_check() {
     local hb=$1 page=$2 completion=$3 names text warn kind name missing_page="" missing_comp=""
     names=$(hb_help_names "$hb")
     expect "--help lists commands, options and kernels" \
         [ "$(cut -d' ' -f1 <<<"$names" | sort -u | tr '\n' ' ')" = "command kernel option " ]
-    warn=$(MANWIDTH=80 man --warnings -l "$page" 2>&1 >/dev/null; groff -man -ww -z "$page" 2>&1)
+    warn=$(MANWIDTH=80 man --warnings -l "$page" 2>&1 >/dev/null && zcat -f "$page" | groff -man -ww -z 2>&1) ||
+        warn+=" (man or groff failed)"
     expect "man -l renders $page without warnings${warn:+: $warn}" [ -z "$warn" ]
     text=$(MANWIDTH=200 man -l "$page" 2>/dev/null | col -b)
     local commands options kernels
@@ -40,7 +50,7 @@ hb_docs_check() {
     options=$(hb_complete "$completion" hopbench -)
     kernels=$(hb_complete "$completion" hopbench --kernel "")
     while read -r kind name; do
-        grep -qwF -e "$name" <<<"$text" || missing_page+=" $name"
+        hb_man_tag "$text" "$kind" "$name" || missing_page+=" $name"
         case $kind in
         command) grep -qxF -e "$name" <<<"$commands" || missing_comp+=" $name" ;;
         option) grep -qxF -e "$name" <<<"$options" || missing_comp+=" $name" ;;
