@@ -19,7 +19,8 @@ static const char hb_report_css[] =
     ".axis{font-size:12px}.tick{font-size:11px}.val{font-size:11px}.group{font-size:12px;"
     "font-weight:bold}.ax{stroke:#444}.frame{fill:none;stroke:#888}"
     ".mark{stroke:#888;stroke-dasharray:4 3}.marklabel{font-size:10px;fill:#555}"
-    ".warn{color:#b00}";
+    ".warn{color:#b00}.note{background:#f6f6e8;padding:6px;max-width:60em}"
+    "td.kv{text-align:left}";
 
 int hb_report_is(const json_t *rec, const char *type, const char *suite, const char *key)
 {
@@ -49,23 +50,63 @@ void hb_report_caption(FILE *f, const struct hb_results *r, const char *what)
     fputs(")</small></h3>\n", f);
 }
 
-void hb_report_cell(FILE *f, const json_t *v)
+/* A value for people: numbers and strings as they are, byte counts in KiB/MiB/GiB, lists
+ * joined by commas, objects as "key value" lines; never JSON text. */
+static void hb_report_value(FILE *f, const char *key, const json_t *v)
 {
-    fputs("<td>", f);
+    size_t klen = key ? strlen(key) : 0;
     if (json_is_string(v))
         hb_html_esc(f, json_string_value(v));
-    else if (json_is_integer(v))
+    else if (json_is_number(v) && key &&
+             (strcmp(key, "bytes") == 0 || (klen > 6 && strcmp(key + klen - 6, "_bytes") == 0))) {
+        static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+        double b = json_number_value(v);
+        int u = 0;
+        while (b >= 1024.0 && u < 4) {
+            b /= 1024.0;
+            u++;
+        }
+        fprintf(f, "%.4g %s", b, units[u]);
+    } else if (json_is_integer(v))
         fprintf(f, "%lld", (long long)json_integer_value(v));
     else if (json_is_real(v))
         fprintf(f, "%.4g", json_real_value(v));
     else if (json_is_boolean(v))
         fputs(json_is_true(v) ? "yes" : "no", f);
-    else if (v && !json_is_null(v)) {
-        char *s = json_dumps(v, JSON_COMPACT);
-        hb_html_esc(f, s);
-        free(s);
+    else if (json_is_array(v)) {
+        size_t i;
+        const json_t *e;
+        json_array_foreach(v, i, e)
+        {
+            if (i) fputs(json_is_object(e) ? "<br>" : ", ", f);
+            hb_report_value(f, key, e);
+        }
+    } else if (json_is_object(v)) {
+        const char *k;
+        const json_t *e;
+        int first = 1;
+        json_object_foreach((json_t *)v, k, e)
+        {
+            fputs(first ? "" : json_is_object(e) ? "<br>" : "; ", f);
+            first = 0;
+            fputs("<b>", f);
+            hb_html_esc(f, k);
+            fputs("</b> ", f);
+            hb_report_value(f, k, e);
+        }
     } else
         fputs("&#8211;", f);
+}
+
+void hb_report_cell(FILE *f, const json_t *v)
+{
+    hb_report_cell_key(f, NULL, v);
+}
+
+void hb_report_cell_key(FILE *f, const char *key, const json_t *v)
+{
+    fputs(json_is_object(v) || json_is_array(v) ? "<td class=\"kv\">" : "<td>", f);
+    hb_report_value(f, key, v);
     fputs("</td>", f);
 }
 
@@ -86,6 +127,7 @@ static int hb_report_write(FILE *f, const struct hb_results *in, int nin)
     }
     fputs("</p>\n", f);
     hb_report_machine(f, in, nin);
+    hb_report_basic(f, in, nin);
     hb_report_matrices(f, in, nin, 0);
     hb_report_hops(f, in, nin);
     hb_report_verdicts(f, in, nin);

@@ -20,6 +20,7 @@ void hb_report_verdicts(FILE *f, const struct hb_results *in, int nin);
 void hb_report_loaded(FILE *f, const struct hb_results *in, int nin);
 void hb_report_sweep(FILE *f, const struct hb_results *in, int nin);
 void hb_report_policy(FILE *f, const struct hb_results *in, int nin);
+void hb_report_basic(FILE *f, const struct hb_results *in, int nin);
 
 /* Helpers shared by the section files. */
 int hb_report_has(const struct hb_results *in, int nin, const char *type, const char *suite,
@@ -27,6 +28,8 @@ int hb_report_has(const struct hb_results *in, int nin, const char *type, const 
 int hb_report_is(const json_t *rec, const char *type, const char *suite, const char *key);
 void hb_report_caption(FILE *f, const struct hb_results *r, const char *what);
 void hb_report_cell(FILE *f, const json_t *v);
+/* A cell whose value is named key (byte counts, "_bytes", are shown in KiB/MiB/GiB). */
+void hb_report_cell_key(FILE *f, const char *key, const json_t *v);
 
 /* Below a matrix panel: the firmware's HMAT figures and measured/firmware ratios as
  * heatmaps (data-kind "hmat" and "hmat-ratio"), HMAT flags outlined and listed; nothing when

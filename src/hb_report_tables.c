@@ -33,19 +33,11 @@ void hb_report_machine(FILE *f, const struct hb_results *in, int nin)
         any |= in[i].run != NULL;
     if (!any) return;
     fputs("<section id=\"machine\"><h2>Machine</h2><div class=\"row\">\n", f);
-    static const char *const keys[] = {"hosts",
-                                       "ranks",
-                                       "hopbench_version",
-                                       "git_sha",
-                                       "command_line",
-                                       "start_time",
-                                       "versions",
-                                       "build",
-                                       "simd",
-                                       "omp",
-                                       "thp",
-                                       "numa_balancing",
-                                       "sizes",
+    static const char *const keys[] = {"hosts",    "ranks",        "hopbench_version",
+                                       "git_sha",  "command_line", "start_time",
+                                       "versions", "build",        "simd",
+                                       "omp",      "thp",          "numa_balancing",
+                                       "sizes",    "caches",       "timer",
                                        NULL};
     for (int i = 0; i < nin; i++) {
         const json_t *run = in[i].run;
@@ -55,7 +47,7 @@ void hb_report_machine(FILE *f, const struct hb_results *in, int nin)
         fputs("<table>\n", f);
         for (int k = 0; keys[k]; k++) {
             fprintf(f, "<tr><th>%s</th>", keys[k]);
-            hb_report_cell(f, json_object_get(run, keys[k]));
+            hb_report_cell_key(f, keys[k], json_object_get(run, keys[k]));
             fputs("</tr>\n", f);
         }
         fputs("</table>\n", f);

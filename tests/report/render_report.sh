@@ -23,7 +23,7 @@ run() {
 run --dump-dom "file://$out/report.html" >dom.html 2>console.log
 grep -E 'Uncaught|CONSOLE|console' console.log && { echo "console errors"; fail=1; }
 svgs=$(grep -o '<svg' dom.html | wc -l)
-[ "$svgs" = 11 ] || { echo "figures: $svgs, want 11"; fail=1; }
+[ "$svgs" = 12 ] || { echo "figures: $svgs, want 12"; fail=1; }
 for kind in value:8 relative:8 c2c:4; do
     n=$(grep -o "data-kind=\"${kind%%:*}\"" dom.html | wc -l)
     [ "$n" = "${kind##*:}" ] || { echo "${kind%%:*} cells: $n, want ${kind##*:}"; fail=1; }
@@ -37,8 +37,8 @@ cell=$(grep -o 'data-kind="value" data-row="1" data-col="0" data-value="[^"]*"' 
 grep -q 'class="cell flagged"[^>]*data-row="1" data-col="0"' dom.html || { echo "flag not marked"; fail=1; }
 grep -q '<tr class="outlier"><td>epyc3' dom.html || { echo "outlier host not highlighted"; fail=1; }
 bars=$(grep -o 'class="bar"' dom.html | wc -l)
-[ "$bars" = 8 ] || { echo "bars: $bars, want 8 (5 hop + 3 fleet)"; fail=1; }
-for s in machine matrices hops verdicts loaded sweep policy c2c fleet; do
+[ "$bars" = 9 ] || { echo "bars: $bars, want 9 (5 hop + 3 fleet + 1 latency)"; fail=1; }
+for s in machine basic matrices hops verdicts loaded sweep policy c2c fleet; do
     grep -q "<section id=\"$s\"" dom.html || { echo "section $s missing"; fail=1; }
     sed "s|</style>|section{display:none}#$s{display:block}</style>|" report.html >"sec-$s.html"
     run --screenshot="$out/screenshot-$s.png" --window-size=1400,4000 "file://$out/sec-$s.html" \
