@@ -139,6 +139,19 @@ static void hb_roff_kernels(FILE *f, const struct hb_doc_kernels *k)
     free(buf);
 }
 
+/* The rest of a tag: its operand in italics (when there is one), then the paragraph. */
+static void hb_roff_tail(FILE *f, const char *arg, const char *help)
+{
+    if (arg) {
+        fputs(" \\fI", f);
+        hb_roff(f, arg);
+        fputs("\\fR", f);
+    }
+    fputc('\n', f);
+    hb_roff(f, help);
+    fputc('\n', f);
+}
+
 void hb_doc_man(FILE *f, const struct hb_doc_kernels *k, const char *datadir)
 {
     fprintf(f,
@@ -162,14 +175,7 @@ void hb_doc_man(FILE *f, const struct hb_doc_kernels *k, const char *datadir)
             fprintf(f, "\\fB%s\\fR", c->name);
         else
             fputs("(none)", f);
-        if (c->args) {
-            fputs(" \\fI", f);
-            hb_roff(f, c->args);
-            fputs("\\fR", f);
-        }
-        fputc('\n', f);
-        hb_roff(f, c->help);
-        fputc('\n', f);
+        hb_roff_tail(f, c->args, c->help);
     }
     fputs(".SH OPTIONS\n", f);
     for (const struct hb_opt_doc *o = hb_opt_docs; o->name; o++) {
@@ -178,14 +184,7 @@ void hb_doc_man(FILE *f, const struct hb_doc_kernels *k, const char *datadir)
         fputs("\\fB\\-\\-", f);
         hb_roff(f, o->name);
         fputs("\\fR", f);
-        if (o->arg) {
-            fputs(" \\fI", f);
-            hb_roff(f, o->arg);
-            fputs("\\fR", f);
-        }
-        fputc('\n', f);
-        hb_roff(f, o->help);
-        fputc('\n', f);
+        hb_roff_tail(f, o->arg, o->help);
     }
     hb_roff_kernels(f, k);
     hb_roff_terms(f, "EXIT STATUS", hb_exit_docs, NULL, "B");
