@@ -114,7 +114,9 @@ hb_dgemm_avx512(double *restrict c, const double *restrict a, const double *rest
 double hb_dgemm_run(struct hb_kslice *s, uint64_t sweeps)
 {
     size_t count = s->n / NN;
+#if defined(__x86_64__)
     enum hb_simd path = hb_simd_active();
+#endif
     for (uint64_t sw = 0; sw < sweeps; sw++) {
         for (size_t m = 0; m < count; m++) {
             double *c = s->a + m * NN;

@@ -116,7 +116,9 @@ double hb_intensity_run(struct hb_kslice *s, uint64_t sweeps)
 {
     uint64_t flops = hb_intensity_flops(s->param), fmas = flops == 1 ? 0 : flops / 2;
     double c = hb_intensity_one, d = hb_intensity_zero, sum = 0.0;
+#if defined(__x86_64__)
     enum hb_simd path = hb_simd_active();
+#endif
     for (uint64_t sw = 0; sw < sweeps; sw++) {
 #if defined(__x86_64__)
         if (path == HB_SIMD_AVX512)
