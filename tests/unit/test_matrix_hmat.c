@@ -128,7 +128,24 @@ int main(void)
     CHECK(find(d, "note", NULL, 0) == NULL);   /* the firmware has an HMAT */
     json_t *tiers = find(d, "tiers", NULL, 0); /* memory-only node 2: grouped and said */
     CHECK(tiers != NULL);
+    CHECK_STR(json_string_value(json_object_get(tiers, "suite")), "matrix");
     json_decref(d);
+    /* hops and policy say the same */
+    static const char *const cross[] = {"hops", "policy"};
+    for (int c = 0; c < 2; c++) {
+        struct hb_options o = {.threshold_pct = 5.0, .tolerance_pct = 5.0};
+        snprintf(o.command, sizeof(o.command), "%s", cross[c]);
+        struct hb_suite_env env = {t, &o, NULL, 0};
+        json_t *measured = json_array(), *out = json_array();
+        CHECK_INT(hb_suite_derive(&env, measured, out), 0);
+        tiers = find(out, "tiers", NULL, 0);
+        CHECK(tiers != NULL);
+        CHECK_STR(json_string_value(json_object_get(tiers, "suite")), cross[c]);
+        json_t *g = json_array_get(json_object_get(tiers, "tiers"), 0);
+        CHECK_INT(json_array_size(json_object_get(g, "nodes")), 3);
+        json_decref(measured);
+        json_decref(out);
+    }
 
     /* Order: node 2 (firmware 170 ns) measures slower than node 1 (210 x 1.2 = 252 ns) from
      * node 0: 170 x 1.2 x 1.6 = 326 ns. */
