@@ -200,11 +200,17 @@ static int hb_export_host(const struct hb_topo *t, json_t *records, const char *
         if (t->nnodes > 1) rc = hb_export_distances(hw, t, g, m == 0);
         if (rc == 0) rc = hb_export_memattrs(hw, t, g, m == 0, write_kernel);
     }
-    char text[512];
-    snprintf(text, sizeof(text), "hopbench %s (git %s), host %s: latency %s, bandwidth %s",
-             HB_VERSION, HB_GIT_SHA, host, lat ? hb_rec_str(lat, "kernel", "") : "none",
-             bw ? hb_rec_str(bw, "kernel", "") : "none");
-    hwloc_obj_add_info(hwloc_get_root_obj(hw), "HopbenchMeasured", text);
+    char *text = NULL;
+    if (asprintf(&text, "hopbench %s (git %s), host %s: latency %s, bandwidth %s", HB_VERSION,
+                 HB_GIT_SHA, host, lat ? hb_rec_str(lat, "kernel", "") : "none",
+                 bw ? hb_rec_str(bw, "kernel", "") : "none") < 0)
+        text = NULL;
+    if (!text && rc == 0) {
+        hb_err_set("out of memory describing the export of host %s", host);
+        rc = -ENOMEM;
+    }
+    if (text) hwloc_obj_add_info(hwloc_get_root_obj(hw), "HopbenchMeasured", text);
+    free(text);
     char *partial = NULL;
     if (rc == 0 && asprintf(&partial, "%s.partial", path) < 0) {
         hb_err_set("out of memory naming '%s'", path);

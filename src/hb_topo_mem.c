@@ -100,18 +100,20 @@ static int hb_mem_tier_sysfs(int os_index)
     while (tier < 0 && (e = readdir(d)) != NULL) {
         int n = -1;
         if (sscanf(e->d_name, "memory_tier%d", &n) != 1) continue;
-        char path[512], list[4096] = "";
+        char path[512], *list = NULL;
+        size_t cap = 0;
         snprintf(path, sizeof(path), "%s/%s/nodelist", base, e->d_name);
         FILE *f = fopen(path, "r");
         if (!f) continue;
-        if (!fgets(list, sizeof(list), f)) list[0] = '\0';
+        ssize_t got = getline(&list, &cap, f); /* as long as the list is */
         fclose(f);
-        list[strcspn(list, "\n")] = '\0';
+        if (got > 0) list[strcspn(list, "\n")] = '\0';
         hwloc_bitmap_t set = hwloc_bitmap_alloc();
-        if (set && hwloc_bitmap_list_sscanf(set, list) == 0 &&
+        if (got > 0 && set && hwloc_bitmap_list_sscanf(set, list) == 0 &&
             hwloc_bitmap_isset(set, (unsigned)os_index))
             tier = n;
         hwloc_bitmap_free(set);
+        free(list);
     }
     closedir(d);
     return tier;
@@ -209,14 +211,15 @@ static json_t *hb_node_hmat(const struct hb_topo *t, int j)
                     locs[k].type == HWLOC_LOCATION_TYPE_CPUSET   ? locs[k].location.cpuset
                     : locs[k].type == HWLOC_LOCATION_TYPE_OBJECT ? locs[k].location.object->cpuset
                                                                  : NULL;
-                char cpus[256] = "";
-                if (set) hwloc_bitmap_list_snprintf(cpus, sizeof(cpus), set);
+                char *cpus = NULL;
+                if (set && hwloc_bitmap_list_asprintf(&cpus, set) < 0) cpus = NULL;
                 json_array_append_new(
                     list, json_pack("{s:s, s:I, s:s, s:o, s:s}", "attribute", hb_hmat_attrs[a].name,
                                     "value", (json_int_t)vals[k], "unit",
                                     hb_hmat_attr_unit((enum hb_hmat_attr)a), "initiators",
                                     set ? hb_initiator_nodes(t, set) : json_array(),
-                                    "initiator_cpus", cpus));
+                                    "initiator_cpus", cpus ? cpus : ""));
+                free(cpus);
             }
         }
         free(locs);
