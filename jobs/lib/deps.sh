@@ -3,7 +3,16 @@
 # caller stops.
 
 HB_PKGS_BUILD="cmake make gcc pkg-config libhwloc-dev hwloc libopenmpi-dev openmpi-bin libjansson-dev jq"
-HB_PKGS_TEST="qemu-system-x86 munge slurmctld slurmd slurm-client clang clang-format libclang-rt-dev chromium jq debhelper dpkg-dev man-db groff-base"
+HB_PKGS_TEST="cpio gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static binfmt-support qemu-system-arm qemu-system-x86 munge slurmctld slurmd slurm-client clang clang-format libclang-rt-dev chromium jq debhelper dpkg-dev man-db groff-base"
+# The aarch64 build's libraries (label arm): Debian arm64 packages fetched with
+# `apt-get download` and unpacked into their own root by tests/arm/arm64-root.sh, because
+# Debian's arm64 Open MPI does not co-install with the amd64 one (libmunge2 and
+# libpmix2's dependencies are not Multi-Arch: same).
+HB_PKGS_ARM64_ROOT="libc6 libc6-dev linux-libc-dev libgcc-s1 libgomp1 libhwloc15 libhwloc-dev
+ libjansson4 libjansson-dev libopenmpi3 libopenmpi-dev openmpi-bin libpmix2 libmunge2
+ libevent-core-2.1-7 libevent-pthreads-2.1-7 libudev1 libucx0 libfabric1 libibverbs1
+ librdmacm1 libnl-3-200 libnl-route-3-200 libxml2 zlib1g liblzma5 libicu72 libstdc++6
+ libnuma1 libpciaccess0 libltdl7 libcap2 libgfortran5 libcrypt1 busybox-static"
 
 hb_missing_pkgs() {
     local p missing=()
