@@ -386,6 +386,11 @@ int hb_c2c_command(const struct hb_topo *t, const struct hb_options *o, const ch
     rc = hb_sink_write(sink, run);
     json_decref(run);
     if (rc == 0) rc = hb_c2c_run(t, o, sink);
-    int crc = hb_sink_close(sink, true);
+    /* A failed check still completes the file (its records say so); anything else keeps
+     * the records so far as FILE.partial, and the cause is said before where they are. */
+    bool complete = hb_err_exit_code(rc) <= HB_EXIT_FAILED;
+    if (!complete) fprintf(stderr, "hopbench: %s\n", hb_err_msg());
+    int crc = hb_sink_close(sink, complete);
+    if (crc && complete) return crc;
     return rc ? rc : crc;
 }

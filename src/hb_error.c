@@ -36,6 +36,7 @@ int hb_err_exit_code(int neg_errno)
     case EISDIR:
     case ENOTDIR:
     case EROFS:
+    case ENAMETOOLONG:
     case HB_EUSAGE:
         return HB_EXIT_USAGE;
     case HB_EVALIDATE:

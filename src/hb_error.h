@@ -30,7 +30,7 @@ const char *hb_err_msg(void);
 void hb_err_clear(void);
 
 /* Exit code for a negative errno returned by a hopbench function:
- * EINVAL, ERANGE, ENOENT, EACCES, EISDIR, ENOTDIR, EROFS, HB_EUSAGE -> 2;
+ * EINVAL, ERANGE, ENOENT, EACCES, EISDIR, ENOTDIR, EROFS, ENAMETOOLONG, HB_EUSAGE -> 2;
  * HB_EVALIDATE, HB_EPLACEMENT -> 1; everything else -> 3. 0 -> 0. */
 int hb_err_exit_code(int neg_errno);
 

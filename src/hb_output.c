@@ -1,6 +1,7 @@
 #include "hb_output.h"
 
 #include "hb_error.h"
+#include "hb_outfile.h"
 #include "hb_record.h"
 
 #include <errno.h>
@@ -12,8 +13,7 @@
 struct hb_sink {
     enum hb_format format;
     FILE *f;
-    char path[4096];
-    char partial[4200];
+    struct hb_outfile *out;
     bool csv_header_done;
 };
 
@@ -22,22 +22,10 @@ int hb_sink_open(enum hb_format f, const char *path, struct hb_sink **out)
     struct hb_sink *s = calloc(1, sizeof(*s));
     if (!s) return -ENOMEM;
     s->format = f;
-    if (!path || !*path) {
-        s->f = stdout;
-        *out = s;
-        return 0;
-    }
-    snprintf(s->path, sizeof(s->path), "%s", path);
-    snprintf(s->partial, sizeof(s->partial), "%s.partial", path);
-    s->f = fopen(s->partial, "w");
-    if (!s->f) {
-        int err = errno;
-        hb_err_set("cannot write output file '%s': %s; choose a writable --output path", path,
-                   strerror(err));
+    int rc = hb_outfile_open(path, true, &s->out, &s->f);
+    if (rc) {
         free(s);
-        return -(err == ENOENT || err == EACCES || err == EISDIR || err == EROFS || err == ENOTDIR
-                     ? err
-                     : EACCES);
+        return rc;
     }
     *out = s;
     return 0;
@@ -98,7 +86,8 @@ int hb_sink_write(struct hb_sink *s, json_t *rec)
 {
     switch (s->format) {
     case HB_FORMAT_JSONL:
-        if (json_dumpf(rec, s->f, JSON_COMPACT | JSON_REAL_PRECISION(10)) != 0) return -EIO;
+        /* A failed write shows in the stream's error flag, which the mark below reads. */
+        (void)json_dumpf(rec, s->f, JSON_COMPACT | JSON_REAL_PRECISION(10));
         fputc('\n', s->f);
         break;
     case HB_FORMAT_CSV:
@@ -108,25 +97,13 @@ int hb_sink_write(struct hb_sink *s, json_t *rec)
         hb_table_print(s->f, rec);
         break;
     }
-    if (fflush(s->f) != 0 || ferror(s->f)) {
-        hb_err_set("cannot write results to '%s': %s", s->path[0] ? s->path : "stdout",
-                   strerror(errno));
-        return -EIO;
-    }
-    return 0;
+    return hb_outfile_mark(s->out);
 }
 
 int hb_sink_close(struct hb_sink *s, bool complete)
 {
-    int rc = 0;
     if (!s) return 0;
-    if (s->f != stdout) {
-        if (fclose(s->f) != 0) rc = -errno;
-        if (rc == 0 && complete && rename(s->partial, s->path) != 0) {
-            rc = -errno;
-            hb_err_set("cannot rename '%s' to '%s': %s", s->partial, s->path, strerror(-rc));
-        }
-    }
+    int rc = hb_outfile_close(s->out, complete);
     free(s);
     return rc;
 }

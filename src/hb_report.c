@@ -1,6 +1,7 @@
 #include "hb_report.h"
 
 #include "hb_error.h"
+#include "hb_outfile.h"
 #include "hb_report_draw.h"
 
 #include <errno.h>
@@ -142,55 +143,59 @@ static int hb_report_write(FILE *f, const struct hb_results *in, int nin)
 
 static const char hb_report_usage[] = "usage: hopbench report RESULTS.jsonl... -o report.html";
 
-int hb_report_main(int argc, char **argv)
+/* Options first: the output is checked against every input before anything is read. */
+static int hb_report_args(int argc, char **argv, const char **out, const char **inputs, int *nin)
 {
-    const char *out = NULL;
-    int nin = 0, rc = 0;
-    struct hb_results *in = calloc((size_t)argc, sizeof(*in));
-    if (!in) return HB_EXIT_ENV;
-    for (int i = 1; i < argc && rc == 0; i++) {
+    for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0) {
-            out = i + 1 < argc ? argv[++i] : NULL;
-            if (!out) {
+            *out = i + 1 < argc ? argv[++i] : NULL;
+            if (!*out) {
                 hb_err_set("%s needs a file name; %s", argv[i], hb_report_usage);
-                rc = -EINVAL;
+                return -EINVAL;
             }
         } else if (argv[i][0] == '-' && argv[i][1]) {
             hb_err_set("report: unknown option '%s'; %s", argv[i], hb_report_usage);
-            rc = -EINVAL;
-        } else if ((rc = hb_results_read(argv[i], &in[nin])) == 0) {
-            nin++;
+            return -EINVAL;
+        } else {
+            inputs[(*nin)++] = argv[i];
         }
     }
-    if (rc == 0 && (nin == 0 || !out)) {
-        hb_err_set("report needs %s; %s", nin ? "-o FILE.html" : "at least one result file",
+    if (*nin == 0 || !*out) {
+        hb_err_set("report needs %s; %s", *nin ? "-o FILE.html" : "at least one result file",
                    hb_report_usage);
-        rc = -EINVAL;
+        return -EINVAL;
     }
-    int code = HB_EXIT_OK;
+    return hb_outfile_check(*out, inputs);
+}
+
+int hb_report_main(int argc, char **argv)
+{
+    const char *out = NULL;
+    int nin = 0, nread = 0;
+    struct hb_results *in = calloc((size_t)argc, sizeof(*in));
+    const char **inputs = calloc((size_t)argc + 1, sizeof(*inputs));
+    int rc = in && inputs ? hb_report_args(argc, argv, &out, inputs, &nin) : -ENOMEM;
+    for (; rc == 0 && nread < nin; nread++)
+        if ((rc = hb_results_read(inputs[nread], &in[nread])) != 0) break;
     if (rc == 0) {
         for (int i = 0; i < nin; i++)
             if (in[i].skipped_line)
                 fprintf(stderr, "hopbench: warning: %s:%d: truncated last line skipped\n",
                         in[i].path, in[i].skipped_line);
         /* Written beside the target and renamed, so a failed run leaves no half report. */
-        char partial[4200];
-        snprintf(partial, sizeof(partial), "%s.partial", out);
-        FILE *f = fopen(partial, "w");
-        int wrc = f ? hb_report_write(f, in, nin) : -errno;
-        if (f && fclose(f) != 0 && wrc == 0) wrc = -errno;
-        if (wrc == 0 && rename(partial, out) != 0) wrc = -errno;
-        if (wrc) {
-            hb_err_set("cannot write %s: %s", out, strerror(-wrc));
-            remove(partial);
-            code = HB_EXIT_ENV;
+        struct hb_outfile *of = NULL;
+        FILE *f = NULL;
+        rc = hb_outfile_open(out, false, &of, &f);
+        if (rc == 0) {
+            int wrc = hb_report_write(f, in, nin);
+            int mrc = hb_outfile_mark(of);
+            rc = hb_outfile_close(of, wrc == 0 && mrc == 0);
         }
-    } else {
-        code = HB_EXIT_USAGE;
     }
-    if (code) fprintf(stderr, "hopbench: %s\n", hb_err_msg());
-    for (int i = 0; i < nin; i++)
+    if (rc) fprintf(stderr, "hopbench: %s\n", hb_err_msg());
+    for (int i = 0; i < nread; i++)
         hb_results_free(&in[i]);
     free(in);
-    return code;
+    free(inputs);
+    return hb_err_exit_code(rc);
 }

@@ -8,6 +8,7 @@
 #include "hb_export.h"
 #include "hb_kernel.h"
 #include "hb_options.h"
+#include "hb_outfile.h"
 #include "hb_output.h"
 #include "hb_print.h"
 #include "hb_progress.h"
@@ -140,6 +141,30 @@ static int hb_finish(const struct hb_suite_env *env, json_t *measured, struct hb
     return rc;
 }
 
+/* Rank 0: the run record, the topology for people, the suite's note. */
+static int hb_write_header(const struct hb_suite_env *env, const struct hb_world *w,
+                           const char *simd, const char *size_source, uint64_t llc,
+                           struct hb_sink *sink)
+{
+    const struct hb_options *o = env->opts;
+    json_t *run = hb_record_run(env->topo, o, simd, env->default_bytes, size_source, llc);
+    hb_run_record_mpi(run, w);
+    int rc = hb_sink_write(sink, run);
+    json_decref(run);
+    if (rc == 0 && o->format == HB_FORMAT_TABLE) {
+        json_t *topo = hb_record_topology(env->topo);
+        rc = hb_sink_write(sink, topo);
+        json_decref(topo);
+    }
+    const char *note = hb_suite_note(env);
+    if (rc == 0 && note) {
+        json_t *rec = json_pack("{s:s, s:s}", "type", "note", "text", note);
+        rc = hb_sink_write(sink, rec);
+        json_decref(rec);
+    }
+    return rc;
+}
+
 static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct hb_plan *plan,
                   const char *size_source, uint64_t llc)
 {
@@ -156,48 +181,36 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
     }
     double t0 = hb_now();
     struct hb_run_ctx ctx = {0};
-    int open_rc = 0;
     json_t *measured = json_array();
     ctx.env = env;
     ctx.measured = measured;
-    if (w.rank == 0) {
-        /* Refused before anything is measured, like an unwritable --output. */
-        if (o->export_hwloc[0]) open_rc = hb_export_check_path(o->export_hwloc, "--export-hwloc");
-        if (open_rc == 0) open_rc = hb_sink_open(o->format, o->output, &ctx.sink);
-        if (open_rc) fprintf(stderr, "hopbench: %s\n", hb_err_msg());
-    }
-    MPI_Bcast(&open_rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    if (open_rc) {
-        hb_world_finalize(&w);
-        json_decref(measured);
-        return hb_err_exit_code(open_rc);
-    }
     const char *simd = hb_simd_name(hb_simd_active());
+    /* Rank 0 opens the output and writes the run record before anything is measured: an
+     * output that cannot take it stops every rank now. */
     int wrc = 0;
     if (w.rank == 0) {
-        ctx.progress = hb_progress_new(o->quiet, o->progress);
-        json_t *run = hb_record_run(t, o, simd, env->default_bytes, size_source, llc);
-        hb_run_record_mpi(run, &w);
-        wrc = hb_sink_write(ctx.sink, run);
-        json_decref(run);
-        if (wrc == 0 && o->format == HB_FORMAT_TABLE) {
-            json_t *topo = hb_record_topology(t);
-            wrc = hb_sink_write(ctx.sink, topo);
-            json_decref(topo);
-        }
-        const char *note = hb_suite_note(env);
-        if (wrc == 0 && note) {
-            json_t *rec = json_pack("{s:s, s:s}", "type", "note", "text", note);
-            wrc = hb_sink_write(ctx.sink, rec);
-            json_decref(rec);
-        }
+        /* Refused before anything is measured, like an unwritable --output. */
+        if (o->export_hwloc[0]) wrc = hb_export_check_path(o->export_hwloc, "--export-hwloc");
+        if (wrc == 0) wrc = hb_sink_open(o->format, o->output, &ctx.sink);
+        if (wrc == 0) wrc = hb_write_header(env, &w, simd, size_source, llc, ctx.sink);
+        if (wrc && ctx.sink) hb_sink_close(ctx.sink, false);
+        if (wrc) fprintf(stderr, "hopbench: %s\n", hb_err_msg());
     }
+    MPI_Bcast(&wrc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (wrc) {
+        hb_world_finalize(&w);
+        json_decref(measured);
+        return hb_err_exit_code(wrc);
+    }
+    if (w.rank == 0) ctx.progress = hb_progress_new(o->quiet, o->progress);
     struct hb_exec_io io = {hb_emit, hb_on_progress, &ctx, simd, o->allow_misplaced};
     int code = hb_exec_plan(&w, t, plan, &io, measured);
     if (w.rank == 0) {
         if (code == 0 && wrc == 0) wrc = hb_finish(env, measured, ctx.sink, t0);
         hb_progress_free(ctx.progress);
-        if (hb_sink_close(ctx.sink, true) != 0 || wrc != 0) {
+        /* Status 1 (a measurement failed its checks) still completes the file. */
+        bool complete = wrc == 0 && code <= HB_EXIT_FAILED;
+        if (hb_sink_close(ctx.sink, complete) != 0) {
             fprintf(stderr, "hopbench: %s\n", hb_err_msg());
             code = code ? code : HB_EXIT_ENV;
         }
@@ -225,6 +238,9 @@ int main(int argc, char **argv)
     }
     if (rc == 2) return HB_EXIT_OK;
     if (rc) return hb_fail(rc);
+    /* The output is checked before anything is measured, by the dry run too. */
+    const char *inputs[] = {o.topology, o.scenario, NULL};
+    if ((rc = hb_outfile_check(o.output, inputs))) return hb_fail(rc);
     if (o.kernels[0]) {
         char list[sizeof(o.kernels)], *save = NULL;
         snprintf(list, sizeof(list), "%s", o.kernels);

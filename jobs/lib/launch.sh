@@ -60,13 +60,15 @@ hb_omp_env() {
     export OMP_PLACES=cores OMP_PROC_BIND=close OMP_NUM_THREADS="$1"
 }
 
-# hb_results_settle TMP FINAL: after a run that did not complete, keep what it measured
-# (records are flushed one by one) as FINAL.incomplete; a run that wrote no measurement,
-# such as one stopped by bad input or a wrong layout, leaves nothing behind.
+# hb_results_settle TMP FINAL: after a run that did not complete, whatever failed (hopbench,
+# a full disk, the table, a signal), keep what it measured as FINAL.incomplete: records are
+# flushed one by one into results.jsonl, results.jsonl.partial (a failed or interrupted
+# run) or results.jsonl.partial.XXXXXX (a killed one). A run that wrote no measurement, such
+# as one stopped by bad input or a wrong layout, leaves nothing behind.
 hb_results_settle() {
     local tmp=$1 final=$2
     [ -d "$tmp" ] || return 0
-    if grep -qs '"type":"measurement"' "$tmp/results.jsonl.partial"; then
+    if grep -qs '"type":"measurement"' "$tmp"/results.jsonl*; then
         mv -T -- "$tmp" "$final.incomplete" &&
             echo "hopbench: the run did not complete; its records are in $final.incomplete" >&2
     else

@@ -13,10 +13,14 @@ rank_pid() {
     done
 }
 
-# wait_records FILE N: until FILE has N complete lines (or 60 s)
+# wait_records N: until the run's temporary output (out.jsonl.partial.XXXXXX) has N
+# complete lines (or 60 s)
 wait_records() {
+    local f
     for _ in $(seq 600); do
-        [ -f "$1" ] && [ "$(grep -c '' "$1")" -ge "$2" ] && return 0
+        for f in out.jsonl.partial.*; do
+            [ -f "$f" ] && [ "$(grep -c '' "$f")" -ge "$1" ] && return 0
+        done
         sleep 0.1
     done
     return 1
@@ -34,7 +38,7 @@ for how in KILL INT; do
     timeout 90 mpirun --oversubscribe -np 1 -x HOPBENCH_HOST=hostA "$HB" "${long[@]}" -o out.jsonl : \
         -np 1 -x HOPBENCH_HOST=hostB "$HB" "${long[@]}" >log.txt 2>&1 &
     mpirun_pid=$!
-    wait_records out.jsonl.partial 3 || fail "$how: no records appeared"
+    wait_records 3 || fail "$how: no records appeared"
     killed=$(date +%s)
     if [ "$how" = KILL ]; then
         kill -KILL "$(rank_pid hostB)"
@@ -52,6 +56,7 @@ for how in KILL INT; do
     [ "$took" -le 30 ] || fail "$how: mpirun ended $took s after the signal (limit 30)"
     [ ! -e out.jsonl ] || fail "$how: an interrupted run was renamed to the final name"
     check_intact out.jsonl.partial
+    [ -z "$(ls out.jsonl.partial.* 2>/dev/null)" ] || fail "$how: the temporary file was left"
     if [ "$how" = KILL ]; then
         expect_has "KILL message" "$(cat log.txt)" "rank 1"
         expect_has "KILL cause" "$(cat log.txt)" "signal 9"
