@@ -1,6 +1,7 @@
 #include "hb_compare.h"
 
 #include "hb_error.h"
+#include "hb_escape.h"
 #include "hb_jsonl_read.h"
 #include "hb_signif.h"
 #include "hb_stats.h"
@@ -157,59 +158,110 @@ static double hb_cmp_value(const json_t *rec, const char **unit, int *higher_bet
     return hb_rec_num(rec, "t_median_s", 0);
 }
 
+/* The samples, or -1 when one is not a finite number (no statistic can be computed). */
 static int hb_cmp_samples(const json_t *rec, double **out)
 {
     json_t *s = json_object_get(rec, "samples_s");
     int n = (int)json_array_size(s);
     *out = calloc((size_t)n + 1, sizeof(**out));
-    if (!*out) return 0;
-    for (int i = 0; i < n; i++)
-        (*out)[i] = json_number_value(json_array_get(s, (size_t)i));
+    if (!*out) return -1;
+    for (int i = 0; i < n; i++) {
+        json_t *v = json_array_get(s, (size_t)i);
+        if (!json_is_number(v) || !isfinite(json_number_value(v))) return -1;
+        (*out)[i] = json_number_value(v);
+    }
     return n;
 }
 
 struct hb_cmp_row {
     const char *key, *metric, *unit, *verdict;
-    double base, now, change_pct, p;
+    double base, now, change_pct, p; /* NAN when it cannot be computed */
 };
+
+/* A number, or what a statistic that cannot be computed prints as (a macro: the format
+ * stays a literal the compiler checks). */
+#define hb_cmp_num(fmt, v, none) (isfinite(v) ? (void)printf(fmt, v) : (void)fputs(none, stdout))
+
+/* The change in percent: fixed point while short, else three significant digits. */
+static void hb_cmp_change(double v, int csv)
+{
+    if (!isfinite(v))
+        fputs(csv ? "" : "      n/a", stdout);
+    else if (fabs(v) < 1e7)
+        printf(csv ? "%.4f" : "%+8.2f%%", v);
+    else
+        printf(csv ? "%.6g" : "%+8.3g%%", v);
+}
+
+static json_t *hb_cmp_json_num(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
 
 static void hb_cmp_print_row(const struct hb_cmp_opts *o, const struct hb_cmp_row *r)
 {
     if (o->format == HB_CMP_TABLE) {
-        printf("%-8s %+8.2f%%  p=%-8.3g %s: %.4g -> %.4g %s\n", r->verdict, r->change_pct, r->p,
-               r->key, r->base, r->now, r->unit);
+        printf("%-8s ", r->verdict);
+        hb_cmp_change(r->change_pct, 0);
+        hb_cmp_num("  p=%-8.3g ", r->p, "  p=n/a      ");
+        hb_esc_line(stdout, r->key);
+        fputs(": ", stdout);
+        hb_cmp_num("%.4g", r->base, "n/a");
+        fputs(" -> ", stdout);
+        hb_cmp_num("%.4g", r->now, "n/a");
+        printf(" %s\n", r->unit);
     } else if (o->format == HB_CMP_CSV) {
-        printf("compared,\"%s\",%s,%s,%.6g,%.6g,%.4f,%.6g,%s\n", r->key, r->metric, r->unit,
-               r->base, r->now, r->change_pct, r->p, r->verdict);
+        fputs("compared,", stdout);
+        hb_esc_csv(stdout, r->key);
+        putchar(',');
+        hb_esc_csv(stdout, r->metric);
+        printf(",%s,", r->unit);
+        hb_cmp_num("%.6g", r->base, "");
+        putchar(',');
+        hb_cmp_num("%.6g", r->now, "");
+        putchar(',');
+        hb_cmp_change(r->change_pct, 1);
+        putchar(',');
+        hb_cmp_num("%.6g", r->p, "");
+        printf(",%s\n", r->verdict);
     } else {
-        json_t *j = json_pack("{s:s, s:s, s:s, s:s, s:f, s:f, s:f, s:f, s:s}", "type", "comparison",
-                              "record", r->key, "metric", r->metric, "unit", r->unit, "base",
-                              r->base, "new", r->now, "change_pct",
-                              round(r->change_pct * 1e4) / 1e4, "p", r->p, "verdict", r->verdict);
-        char *s = json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
-        printf("%s\n", s);
+        json_t *j =
+            json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:s}", "type", "comparison",
+                      "record", r->key, "metric", r->metric, "unit", r->unit, "base",
+                      hb_cmp_json_num(r->base), "new", hb_cmp_json_num(r->now), "change_pct",
+                      hb_cmp_json_num(fabs(r->change_pct) < 1e12 ? round(r->change_pct * 1e4) / 1e4
+                                                                 : r->change_pct),
+                      "p", hb_cmp_json_num(r->p), "verdict", r->verdict);
+        char *s =
+            j ? json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6)) : NULL;
+        if (s) printf("%s\n", s);
         free(s);
         json_decref(j);
     }
 }
 
-/* One matched pair: its row; returns 1 when it is a significant regression. */
+/* One matched pair: its row; returns 1 when it is a significant regression. counts: worse,
+ * better, same, noise, undetermined. */
 static int hb_cmp_pair(const struct hb_cmp_opts *o, const char *key, const json_t *b,
-                       const json_t *n, int counts[4])
+                       const json_t *n, int counts[5])
 {
     struct hb_cmp_row r = {.key = key, .metric = hb_rec_str(b, "metric", "?")};
     int hb_better = 0;
     r.base = hb_cmp_value(b, &r.unit, &hb_better);
     r.now = hb_cmp_value(n, &r.unit, &hb_better);
-    r.change_pct = r.base != 0.0 ? (r.now / r.base - 1.0) * 100.0 : 0.0;
+    r.change_pct = r.base != 0.0 ? (r.now / r.base - 1.0) * 100.0 : NAN;
     double *sb = NULL, *sn = NULL;
     int nb = hb_cmp_samples(b, &sb), nn = hb_cmp_samples(n, &sn);
-    r.p = hb_signif_welch(sb, nb, sn, nn, NULL, NULL);
+    r.p = nb >= 0 && nn >= 0 ? hb_signif_welch(sb, nb, sn, nn, NULL, NULL) : NAN;
     free(sb);
     free(sn);
     double worse = hb_better ? -r.change_pct : r.change_pct;
     int sig = r.p < o->alpha, bad = 0;
-    if (fabs(r.change_pct) <= o->threshold_pct) {
+    if (!isfinite(r.change_pct) || !(r.p >= 0.0 && r.p <= 1.0)) {
+        /* Samples or medians no statistic can be computed from (0, inf, 1e308...). */
+        r.verdict = "undetermined";
+        counts[4]++;
+    } else if (fabs(r.change_pct) <= o->threshold_pct) {
         r.verdict = "same";
         counts[2]++;
     } else if (!sig) {
@@ -237,12 +289,23 @@ static int hb_cmp_only(const struct hb_cmp_opts *o, const json_t *mine, const js
     {
         if (json_object_get(other, key)) continue;
         n++;
-        if (o->format == HB_CMP_TABLE)
-            printf("only in %s: %s\n", side, key);
-        else if (o->format == HB_CMP_CSV)
-            printf("only_in_%s,\"%s\",%s,,,,,,\n", side, key, hb_rec_str(rec, "metric", "?"));
-        else
-            printf("{\"type\":\"only\",\"side\":\"%s\",\"record\":\"%s\"}\n", side, key);
+        if (o->format == HB_CMP_TABLE) {
+            printf("only in %s: ", side);
+            hb_esc_line(stdout, key);
+            putchar('\n');
+        } else if (o->format == HB_CMP_CSV) {
+            printf("only_in_%s,", side);
+            hb_esc_csv(stdout, key);
+            putchar(',');
+            hb_esc_csv(stdout, hb_rec_str(rec, "metric", "?"));
+            puts(",,,,,,");
+        } else {
+            json_t *j = json_pack("{s:s, s:s, s:s}", "type", "only", "side", side, "record", key);
+            char *s = j ? json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+            if (s) printf("%s\n", s);
+            free(s);
+            json_decref(j);
+        }
     }
     return n;
 }
@@ -252,11 +315,14 @@ static int hb_cmp_run(const struct hb_cmp_opts *o, const struct hb_results *b,
 {
     int with_host = hb_cmp_hosts(b->records) > 1 && hb_cmp_hosts(n->records) > 1;
     json_t *ib = hb_cmp_index(b->records, with_host), *in = hb_cmp_index(n->records, with_host);
-    int counts[4] = {0}, bad = 0;
-    if (o->format == HB_CMP_TABLE)
-        printf("compare %s -> %s: threshold %.1f%%, Welch t-test alpha %g\n", b->path, n->path,
-               o->threshold_pct, o->alpha);
-    else if (o->format == HB_CMP_CSV)
+    int counts[5] = {0}, bad = 0;
+    if (o->format == HB_CMP_TABLE) {
+        fputs("compare ", stdout);
+        hb_esc_line(stdout, b->path);
+        fputs(" -> ", stdout);
+        hb_esc_line(stdout, n->path);
+        printf(": threshold %.1f%%, Welch t-test alpha %g\n", o->threshold_pct, o->alpha);
+    } else if (o->format == HB_CMP_CSV)
         printf("kind,record,metric,unit,base,new,change_pct,p,verdict\n");
     const char *key;
     json_t *rec;
@@ -268,12 +334,15 @@ static int hb_cmp_run(const struct hb_cmp_opts *o, const struct hb_results *b,
     int only_b = hb_cmp_only(o, ib, in, "base");
     int only_n = hb_cmp_only(o, in, ib, "new");
     if (o->format == HB_CMP_TABLE)
-        printf("%d worse, %d better, %d same, %d noise, %d only in base, %d only in new\n",
-               counts[0], counts[1], counts[2], counts[3], only_b, only_n);
+        printf("%d worse, %d better, %d same, %d noise, %d undetermined, %d only in base, %d "
+               "only in new\n",
+               counts[0], counts[1], counts[2], counts[3], counts[4], only_b, only_n);
     else if (o->format == HB_CMP_JSONL)
         printf("{\"type\":\"compare_summary\",\"worse\":%d,\"better\":%d,\"same\":%d,"
-               "\"noise\":%d,\"only_base\":%d,\"only_new\":%d,\"threshold_pct\":%g}\n",
-               counts[0], counts[1], counts[2], counts[3], only_b, only_n, o->threshold_pct);
+               "\"noise\":%d,\"undetermined\":%d,\"only_base\":%d,\"only_new\":%d,"
+               "\"threshold_pct\":%g}\n",
+               counts[0], counts[1], counts[2], counts[3], counts[4], only_b, only_n,
+               o->threshold_pct);
     json_decref(ib);
     json_decref(in);
     return bad ? HB_EXIT_FAILED : HB_EXIT_OK;
@@ -289,7 +358,7 @@ int hb_compare_main(int argc, char **argv)
         hb_results_free(&b);
     if (rc) {
         fprintf(stderr, "hopbench: %s\n", hb_err_msg());
-        return HB_EXIT_USAGE;
+        return hb_err_exit_code(rc);
     }
     const struct hb_results *both[2] = {&b, &n};
     for (int i = 0; i < 2; i++)

@@ -1,5 +1,7 @@
 #include "hb_error.h"
 
+#include "hb_escape.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -8,10 +10,13 @@ static _Thread_local char hb_err_buf[1024];
 
 void hb_err_set(const char *fmt, ...)
 {
+    char raw[sizeof(hb_err_buf)];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(hb_err_buf, sizeof(hb_err_buf), fmt, ap);
+    vsnprintf(raw, sizeof(raw), fmt, ap);
     va_end(ap);
+    /* Values quoted from files and arguments may hold any byte: the message stays one line. */
+    hb_esc_line_str(hb_err_buf, sizeof(hb_err_buf), raw);
 }
 
 const char *hb_err_msg(void)

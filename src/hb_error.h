@@ -20,7 +20,8 @@ enum hb_exit {
 #define HB_EENV 1004       /* the environment cannot do what was asked -> exit 3 */
 
 /* Record the message for the current error (printf format, one line, no trailing
- * newline). Thread-local: each thread keeps its own. Returns nothing. */
+ * newline; control bytes in it are escaped as \n, \xNN). Thread-local: each thread keeps
+ * its own. Returns nothing. */
 void hb_err_set(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* The message last set in this thread, or "" when none. Never NULL. */

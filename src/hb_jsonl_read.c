@@ -20,11 +20,23 @@ const char *hb_rec_str(const json_t *rec, const char *key, const char *def)
     return s ? s : def;
 }
 
+/* Running out of memory is the machine's limit, not a bad record: exit 3, not 2. */
+static int hb_results_oom(const struct hb_results *r, int lineno)
+{
+    hb_err_set("%s:%d: out of memory after %zu records; give report/compare fewer or smaller "
+               "files, or more memory",
+               r->path, lineno, json_array_size(r->records));
+    return -ENOMEM;
+}
+
 static int hb_results_line(struct hb_results *r, const char *line, size_t len, int lineno,
                            int last_unterminated)
 {
     json_error_t jerr;
     json_t *rec = json_loadb(line, len, JSON_REJECT_DUPLICATES, &jerr);
+    /* jansson leaves the error text empty on some failed allocations. */
+    if (!rec && (json_error_code(&jerr) == json_error_out_of_memory || !jerr.text[0]))
+        return hb_results_oom(r, lineno);
     if (!rec && last_unterminated) {
         /* An interrupted writer leaves a partial last line: report everything before it. */
         r->skipped_line = lineno;
@@ -52,7 +64,7 @@ static int hb_results_line(struct hb_results *r, const char *line, size_t len, i
         }
         if (!r->run) r->run = rec;
     }
-    json_array_append_new(r->records, rec);
+    if (json_array_append_new(r->records, rec) != 0) return hb_results_oom(r, lineno);
     return 0;
 }
 
@@ -70,14 +82,15 @@ int hb_results_read(const char *path, struct hb_results *r)
     char *line = NULL;
     size_t cap = 0;
     ssize_t len;
-    int lineno = 0, rc = 0;
-    while (rc == 0 && (len = getline(&line, &cap, f)) != -1) {
+    int lineno = 0, rc = r->records ? 0 : hb_results_oom(r, 0);
+    while (rc == 0 && (errno = 0, len = getline(&line, &cap, f)) != -1) {
         lineno++;
         int terminated = len > 0 && line[len - 1] == '\n';
         size_t n = (size_t)len - (terminated ? 1 : 0);
         if (n == 0) continue;
         rc = hb_results_line(r, line, n, lineno, !terminated);
     }
+    if (rc == 0 && errno == ENOMEM) rc = hb_results_oom(r, lineno + 1);
     free(line);
     fclose(f);
     if (rc == 0 && json_array_size(r->records) == 0) {

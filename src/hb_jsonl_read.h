@@ -16,8 +16,9 @@ struct hb_results {
 /* Read path into r. A last line without its newline that does not parse is skipped and
  * r->skipped_line names it (the caller warns). Returns 0; -ENOENT / -EACCES when the file
  * cannot be opened; -EINVAL when a line is not a JSON object with a string "type", or the
- * run record's schema_version is newer than this build reads; hb_err_msg() then names the
- * file and line. On error r holds nothing to free. */
+ * run record's schema_version is newer than this build reads; -ENOMEM when memory ran out
+ * (exit 3: "out of memory"); hb_err_msg() then names the file and line. On error r holds
+ * nothing to free. */
 int hb_results_read(const char *path, struct hb_results *r);
 
 void hb_results_free(struct hb_results *r);

@@ -1,6 +1,7 @@
 #include "hb_output.h"
 
 #include "hb_error.h"
+#include "hb_escape.h"
 #include "hb_outfile.h"
 #include "hb_record.h"
 
@@ -36,31 +37,12 @@ static void hb_csv_cell(FILE *f, json_t *v)
 {
     if (!v || json_is_null(v)) return;
     if (json_is_string(v)) {
-        const char *s = json_string_value(v);
-        if (strpbrk(s, ",\"\n") == NULL) {
-            fputs(s, f);
-            return;
-        }
-        fputc('"', f);
-        for (; *s; s++) {
-            if (*s == '"') fputc('"', f);
-            fputc(*s, f);
-        }
-        fputc('"', f);
+        hb_esc_csv(f, json_string_value(v));
         return;
     }
     char *text = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(10));
     if (!text) return;
-    if (json_is_array(v) || json_is_object(v)) {
-        fputc('"', f);
-        for (const char *p = text; *p; p++) {
-            if (*p == '"') fputc('"', f);
-            fputc(*p, f);
-        }
-        fputc('"', f);
-    } else {
-        fputs(text, f);
-    }
+    hb_esc_csv(f, text);
     free(text);
 }
 

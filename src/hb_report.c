@@ -5,6 +5,7 @@
 #include "hb_report_draw.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -109,6 +110,31 @@ void hb_report_cell_key(FILE *f, const char *key, const json_t *v)
     fputs(json_is_object(v) || json_is_array(v) ? "<td class=\"kv\">" : "<td>", f);
     hb_report_value(f, key, v);
     fputs("</td>", f);
+}
+
+int hb_report_too_big(FILE *f, const char *what, const json_t *values, size_t rows, size_t cols)
+{
+    if (rows <= HB_REPORT_MAX_SIDE && cols <= HB_REPORT_MAX_SIDE) return 0;
+    size_t n = 0, r, c;
+    double lo = INFINITY, hi = -INFINITY, sum = 0.0;
+    json_t *row, *v;
+    json_array_foreach(values, r, row) json_array_foreach(row, c, v) if (json_is_number(v))
+    {
+        double x = json_number_value(v);
+        lo = fmin(lo, x);
+        hi = fmax(hi, x);
+        sum += x;
+        n++;
+    }
+    fprintf(f, "<p class=\"warn toobig\">");
+    hb_html_esc(f, what);
+    fprintf(f,
+            ": %zu x %zu cells, more than the %d x %d this report draws; summary of its %zu "
+            "numbers:",
+            rows, cols, HB_REPORT_MAX_SIDE, HB_REPORT_MAX_SIDE, n);
+    if (n) fprintf(f, " min %.4g, mean %.4g, max %.4g", lo, sum / (double)n, hi);
+    fputs(" (the results file has every cell)</p>\n", f);
+    return 1;
 }
 
 static int hb_report_write(FILE *f, const struct hb_results *in, int nin)

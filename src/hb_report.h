@@ -36,4 +36,13 @@ void hb_report_cell_key(FILE *f, const char *key, const json_t *v);
  * the matrix carries no HMAT comparison. */
 void hb_report_matrix_hmat(FILE *f, const json_t *m);
 
+/* Output stays bounded by what a person can read: a matrix with more rows or columns than
+ * this is summarised, not drawn cell by cell. */
+#define HB_REPORT_MAX_SIDE 64
+
+/* When rows or cols exceed HB_REPORT_MAX_SIDE: one paragraph naming what, its size, and
+ * min/mean/max of the numbers in values (an array of rows); returns 1. Else writes nothing
+ * and returns 0. */
+int hb_report_too_big(FILE *f, const char *what, const json_t *values, size_t rows, size_t cols);
+
 #endif

@@ -34,8 +34,11 @@ void hb_report_hops(FILE *f, const struct hb_results *in, int nin)
             free(src);
             continue;
         }
-        /* One group per background level, in load order; record order inside a group. */
-        for (int lvl = 0; lvl <= 99; lvl++) {
+        /* One group per background level, in load order (unknown levels last); record order
+         * inside a group. */
+        static const int ranks[] = {0, 1, 2, 3, 4, 99};
+        for (size_t ri = 0; ri < sizeof(ranks) / sizeof(ranks[0]); ri++) {
+            int lvl = ranks[ri];
             json_t *m;
             json_array_foreach(in[i].records, k, m)
             {
@@ -300,31 +303,45 @@ void hb_report_sweep(FILE *f, const struct hb_results *in, int nin)
 
 /* Policy rows of one file as a table, with the gain of each policy over the slowest policy
  * of the same workload and mode (t_median_s). */
+static int hb_policy_row(const json_t *m)
+{
+    return hb_report_is(m, "measurement", "policy", "workload") && !json_object_get(m, "intensity");
+}
+
+/* Workload, mode and host of a policy row: the rows its gain is computed against. */
+static void hb_policy_key(char *buf, size_t len, const json_t *m)
+{
+    snprintf(buf, len, "%s\x1f%s\x1f%s", hb_rec_str(m, "workload", ""), hb_rec_str(m, "mode", ""),
+             hb_rec_str(m, "host", ""));
+}
+
 static void hb_policy_table(FILE *f, const json_t *records)
 {
-    size_t k, j;
-    json_t *m, *o;
+    size_t k;
+    json_t *m;
     int rows = 0;
-    json_array_foreach(records, k, m) rows +=
-        hb_report_is(m, "measurement", "policy", "workload") && !json_object_get(m, "intensity");
+    char key[1024];
+    json_array_foreach(records, k, m) rows += hb_policy_row(m);
     if (rows == 0) return; /* an intensity-only file has its curve, not this table */
     fputs("<table class=\"numbers policy\"><tr><th>workload</th><th>mode</th><th>policy</th>"
           "<th>host</th><th>t_median_s</th><th>bw_GBps_best</th><th>NUMA gain %</th></tr>\n",
           f);
+    /* The slowest time per workload, mode and host first: one pass, not one per row. */
+    json_t *worst_of = json_object();
     json_array_foreach(records, k, m)
     {
-        if (!hb_report_is(m, "measurement", "policy", "workload") ||
-            json_object_get(m, "intensity"))
-            continue;
-        double worst = 0.0, t = hb_rec_num(m, "t_median_s", 0);
-        json_array_foreach(
-            records, j,
-            o) if (hb_report_is(o, "measurement", "policy", "workload") &&
-                   !json_object_get(o, "intensity") &&
-                   strcmp(hb_rec_str(o, "workload", ""), hb_rec_str(m, "workload", "")) == 0 &&
-                   strcmp(hb_rec_str(o, "mode", ""), hb_rec_str(m, "mode", "")) == 0 &&
-                   strcmp(hb_rec_str(o, "host", ""), hb_rec_str(m, "host", "")) == 0) worst =
-            fmax(worst, hb_rec_num(o, "t_median_s", 0));
+        if (!hb_policy_row(m)) continue;
+        hb_policy_key(key, sizeof(key), m);
+        double t = hb_rec_num(m, "t_median_s", 0);
+        json_t *w = json_object_get(worst_of, key);
+        if (!w || t > json_real_value(w)) json_object_set_new(worst_of, key, json_real(t));
+    }
+    json_array_foreach(records, k, m)
+    {
+        if (!hb_policy_row(m)) continue;
+        hb_policy_key(key, sizeof(key), m);
+        double worst = fmax(0.0, json_real_value(json_object_get(worst_of, key)));
+        double t = hb_rec_num(m, "t_median_s", 0);
         fputs("<tr>", f);
         static const char *const keys[] = {"workload", "mode",       "policy",
                                            "host",     "t_median_s", "bw_GBps_best"};
@@ -335,6 +352,7 @@ static void hb_policy_table(FILE *f, const json_t *records)
         else
             fputs("<td>&#8211;</td></tr>\n", f);
     }
+    json_decref(worst_of);
     fputs("</table>\n", f);
 }
 

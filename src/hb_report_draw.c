@@ -8,22 +8,6 @@ static const char *const hb_colors[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0
                                         "#9467bd", "#8c564b", "#e377c2", "#17becf"};
 #define HB_NCOLORS ((int)(sizeof(hb_colors) / sizeof(hb_colors[0])))
 
-void hb_html_esc(FILE *f, const char *s)
-{
-    for (; s && *s; s++) {
-        if (*s == '&')
-            fputs("&amp;", f);
-        else if (*s == '<')
-            fputs("&lt;", f);
-        else if (*s == '>')
-            fputs("&gt;", f);
-        else if (*s == '"')
-            fputs("&quot;", f);
-        else
-            fputc(*s, f);
-    }
-}
-
 static int hb_flagged(const json_t *flags, json_int_t row, json_int_t col)
 {
     size_t i;
@@ -58,8 +42,10 @@ void hb_svg_heatmap(FILE *f, const json_t *rows, const json_t *cols, const json_
             "<svg class=\"fig heatmap\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
             "height=\"%d\" role=\"img\">\n",
             width < left + 200 ? left + 200 : width, top + nr * ch + 10);
-    fprintf(f, "<text x=\"%d\" y=\"14\" class=\"axis\">%s &#8594; (%s)</text>\n", left,
-            c2c ? "reader" : "memory node", unit);
+    fprintf(f, "<text x=\"%d\" y=\"14\" class=\"axis\">%s &#8594; (", left,
+            c2c ? "reader" : "memory node");
+    hb_html_esc(f, unit);
+    fputs(")</text>\n", f);
     fprintf(f, "<text x=\"4\" y=\"%d\" class=\"axis\">%s</text>\n", top - 6,
             c2c ? "writer" : "CPU node");
     for (int c = 0; c < nc; c++)
@@ -85,10 +71,12 @@ void hb_svg_heatmap(FILE *f, const json_t *rows, const json_t *cols, const json_
             /* Light to dark blue so black text stays readable on every cell. */
             fprintf(f,
                     "<rect class=\"cell%s\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
-                    "fill=\"rgb(%d,%d,255)\" data-kind=\"%s\" data-row=\"%lld\" "
-                    "data-col=\"%lld\" data-value=\"%.17g\"%s/>\n",
+                    "fill=\"rgb(%d,%d,255)\" data-kind=\"",
                     flag ? " flagged" : "", x, y, cw - 2, ch - 2, (int)(235 - 110 * t),
-                    (int)(245 - 90 * t), kind, (long long)row, (long long)col, val,
+                    (int)(245 - 90 * t));
+            hb_html_esc(f, kind);
+            fprintf(f, "\" data-row=\"%lld\" data-col=\"%lld\" data-value=\"%.17g\"%s/>\n",
+                    (long long)row, (long long)col, val,
                     flag ? " stroke=\"#d00\" stroke-width=\"3\"" : "");
             fprintf(f,
                     "<text x=\"%d\" y=\"%d\" class=\"val\" text-anchor=\"middle\">%.4g%s</text>\n",

@@ -2,11 +2,11 @@
 #ifndef HB_REPORT_DRAW_H
 #define HB_REPORT_DRAW_H
 
+#include "hb_escape.h"
+
 #include <jansson.h>
 #include <stdio.h>
 
-/* Write s with &, <, >, " escaped. */
-void hb_html_esc(FILE *f, const char *s);
 
 /* A heatmap of values[r][c] with the value in every cell; cells named in flags
  * ([{cpu_node, mem_node, reason}]) are outlined and marked "!". Each cell is a <rect> with

@@ -9,12 +9,14 @@
 static void hb_report_matrix_table(FILE *f, const char *name, const json_t *m)
 {
     if (!json_is_array(m)) return;
+    size_t width = 0, r;
+    json_t *row;
+    json_array_foreach(m, r, row) if (json_array_size(row) > width) width = json_array_size(row);
+    if (hb_report_too_big(f, name, m, json_array_size(m), width)) return;
     fprintf(f, "<table><tr><th>%s</th>", name);
     for (size_t c = 0; c < json_array_size(m); c++)
         fprintf(f, "<th>%zu</th>", c);
     fputs("</tr>\n", f);
-    size_t r;
-    json_t *row;
     json_array_foreach(m, r, row)
     {
         fprintf(f, "<tr><th>%zu</th>", r);
@@ -138,6 +140,11 @@ void hb_report_matrices(FILE *f, const struct hb_results *in, int nin, int c2c)
             fputs("<div class=\"panel\">", f);
             hb_report_caption(f, &in[i], what);
             const json_t *rows = json_object_get(m, "rows"), *cols = json_object_get(m, "cols");
+            if (hb_report_too_big(f, "values", json_object_get(m, "values"), json_array_size(rows),
+                                  json_array_size(cols))) {
+                fputs("</div>\n", f);
+                continue;
+            }
             const json_t *flags = json_object_get(m, "flags");
             hb_svg_heatmap(f, rows, cols, json_object_get(m, "values"), flags,
                            c2c ? "c2c" : "value", hb_rec_str(m, "unit", ""));
@@ -201,19 +208,58 @@ void hb_report_fleet(FILE *f, const struct hb_results *in, int nin)
     fputs("</div></section>\n", f);
 }
 
+/* A measurement counts as a verdict's evidence when suite, background level (when the
+ * verdict has one) and label match. */
 static int hb_report_in_evidence(const json_t *rec, const json_t *verdict)
 {
-    const char *label = hb_rec_str(rec, "label", "");
     const char *bg = hb_rec_str(verdict, "bg_level", NULL);
-    if (strcmp(hb_rec_str(rec, "suite", ""), hb_rec_str(verdict, "suite", "")) != 0 ||
-        (bg && strcmp(hb_rec_str(rec, "bg_level", ""), bg) != 0))
-        return 0;
-    size_t i;
-    json_t *e;
-    json_array_foreach(json_object_get(verdict, "evidence"), i,
-                       e) if (strcmp(json_string_value(e) ? json_string_value(e) : "", label) ==
-                              0) return 1;
-    return 0;
+    return strcmp(hb_rec_str(rec, "suite", ""), hb_rec_str(verdict, "suite", "")) == 0 &&
+           (!bg || strcmp(hb_rec_str(rec, "bg_level", ""), bg) == 0);
+}
+
+/* label -> [measurements with that label], so evidence is found without a pass per verdict. */
+static json_t *hb_report_by_label(const json_t *records)
+{
+    json_t *by = json_object();
+    size_t k;
+    json_t *m;
+    json_array_foreach(records, k, m)
+    {
+        if (!hb_report_is(m, "measurement", NULL, NULL)) continue;
+        const char *label = hb_rec_str(m, "label", "");
+        json_t *list = json_object_get(by, label);
+        if (!list) {
+            list = json_array();
+            json_object_set_new(by, label, list);
+        }
+        json_array_append(list, m);
+    }
+    return by;
+}
+
+/* The evidence rows of verdict v: each evidence label once, its records in file order. */
+static void hb_report_evidence(FILE *f, const json_t *by_label, const json_t *v)
+{
+    json_t *seen = json_object();
+    size_t i, j;
+    json_t *e, *m;
+    json_array_foreach(json_object_get(v, "evidence"), i, e)
+    {
+        const char *label = json_string_value(e);
+        if (!label || json_object_get(seen, label)) continue;
+        json_object_set_new(seen, label, json_true());
+        json_array_foreach(json_object_get(by_label, label), j, m)
+        {
+            if (!hb_report_in_evidence(m, v)) continue;
+            fputs("<tr>", f);
+            hb_report_cell(f, json_object_get(m, "label"));
+            hb_report_cell(f, json_object_get(m, "case"));
+            hb_report_cell(f, json_object_get(m, "bg_level"));
+            hb_report_cell(f, json_object_get(m, "pct_of_local_read"));
+            fputs("</tr>\n", f);
+        }
+    }
+    json_decref(seen);
 }
 
 void hb_report_verdicts(FILE *f, const struct hb_results *in, int nin)
@@ -223,6 +269,9 @@ void hb_report_verdicts(FILE *f, const struct hb_results *in, int nin)
     for (int i = 0; i < nin; i++) {
         size_t k;
         json_t *v;
+        json_t *by_label = hb_report_has(&in[i], 1, "verdict", NULL, NULL)
+                               ? hb_report_by_label(in[i].records)
+                               : NULL;
         json_array_foreach(in[i].records, k, v)
         {
             if (!hb_report_is(v, "verdict", NULL, NULL)) continue;
@@ -242,21 +291,10 @@ void hb_report_verdicts(FILE *f, const struct hb_results *in, int nin)
             fputs("</tr></table>\n<table class=\"evidence\"><tr><th>label</th><th>case</th>"
                   "<th>bg_level</th><th>pct_of_local_read</th></tr>\n",
                   f);
-            size_t j;
-            json_t *m;
-            json_array_foreach(in[i].records, j, m)
-            {
-                if (!hb_report_is(m, "measurement", NULL, NULL) || !hb_report_in_evidence(m, v))
-                    continue;
-                fputs("<tr>", f);
-                hb_report_cell(f, json_object_get(m, "label"));
-                hb_report_cell(f, json_object_get(m, "case"));
-                hb_report_cell(f, json_object_get(m, "bg_level"));
-                hb_report_cell(f, json_object_get(m, "pct_of_local_read"));
-                fputs("</tr>\n", f);
-            }
+            hb_report_evidence(f, by_label, v);
             fputs("</table>\n", f);
         }
+        json_decref(by_label);
     }
     fputs("</section>\n", f);
 }

@@ -1,6 +1,7 @@
 /* The table format: records printed for people. */
 #include "hb_output.h"
 
+#include "hb_escape.h"
 #include "hb_jsonl_read.h"
 #include "hb_size.h"
 #include "hb_table_mem.h"
@@ -284,7 +285,17 @@ static void hb_table_loaded_knee(FILE *f, json_t *rec)
                 json_number_value(json_object_get(rec, "max_total_GBps")));
 }
 
+static void hb_table_print_clean(FILE *f, json_t *rec);
+
 void hb_table_print(FILE *f, json_t *rec)
+{
+    /* A string from argv or a scenario may hold a newline: rows stay one line each. */
+    json_t *clean = hb_json_esc_lines(rec);
+    hb_table_print_clean(f, clean ? clean : rec);
+    json_decref(clean);
+}
+
+static void hb_table_print_clean(FILE *f, json_t *rec)
 {
     const char *type = hb_rec_str(rec, "type", "");
     if (strcmp(type, "run") == 0)

@@ -1,0 +1,28 @@
+/* Strings from result files, scenarios and the command line are data: every context they
+ * are written to gets them escaped, so no byte can end a line, a cell or a tag early. */
+#ifndef HB_ESCAPE_H
+#define HB_ESCAPE_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* One line of text: control bytes (and DEL) as \n, \r, \t or \xNN; the rest as is. */
+void hb_esc_line(FILE *f, const char *s);
+
+/* The same into dst (always terminated, cut to len - 1 bytes at a whole escape). */
+void hb_esc_line_str(char *dst, size_t len, const char *s);
+
+/* A CSV field (RFC 4180): quoted, with quotes doubled, when it holds a comma, quote, CR, LF
+ * or leading/trailing space; control bytes other than CR/LF escaped as in hb_esc_line. */
+void hb_esc_csv(FILE *f, const char *s);
+
+/* HTML text or a double- or single-quoted attribute value: & < > " ' as entities, control
+ * bytes other than tab and newline as U+FFFD (they are not allowed in HTML). */
+void hb_html_esc(FILE *f, const char *s);
+
+/* A deep copy of v with every string (keys too) escaped as by hb_esc_line, or NULL when
+ * out of memory. */
+json_t *hb_json_esc_lines(const json_t *v);
+
+#endif
