@@ -7,7 +7,6 @@
 #include <jansson.h>
 #include <stdio.h>
 
-
 /* A heatmap of values[r][c] with the value in every cell; cells named in flags
  * ([{cpu_node, mem_node, reason}]) are outlined and marked "!". Each cell is a <rect> with
  * data-row (CPU node), data-col (memory node), data-value and data-kind = kind. */
