@@ -1,8 +1,12 @@
 #include "hb_places.h"
 
+#include "hb_error.h"
+
 #include <errno.h>
 #include <omp.h>
 #include <stdlib.h>
+#include <string.h>
+#include <strings.h>
 
 int hb_places_cpus(hwloc_bitmap_t set)
 {
@@ -17,6 +21,88 @@ int hb_places_cpus(hwloc_bitmap_t set)
         for (int i = 0; i < k; i++)
             hwloc_bitmap_set(set, (unsigned)ids[i]);
         free(ids);
+    }
+    return 0;
+}
+
+/* A comma list of positive decimal counts, as OMP_NUM_THREADS takes it. */
+static int hb_counts_ok(const char *v)
+{
+    for (;;) {
+        v += strspn(v, " ");
+        if (*v < '1' || *v > '9') return 0;
+        v += strspn(v, "0123456789");
+        v += strspn(v, " ");
+        if (*v == '\0') return 1;
+        if (*v++ != ',') return 0;
+    }
+}
+
+/* OMP_PLACES as OpenMP 5 writes it: an abstract name with an optional count, or explicit
+ * places: braces around numbers, ranges (:len:stride) and exclusions (!). */
+static int hb_places_ok(const char *v)
+{
+    static const char *const names[] = {"threads",   "cores",        "sockets",
+                                        "ll_caches", "numa_domains", NULL};
+    v += strspn(v, " ");
+    for (int i = 0; names[i]; i++) {
+        size_t n = strlen(names[i]);
+        if (strncasecmp(v, names[i], n) != 0) continue;
+        const char *p = v + n;
+        if (*p == '(') {
+            p++;
+            size_t d = strspn(p, "0123456789");
+            if (d == 0 || p[d] != ')') return 0;
+            p += d + 1;
+        }
+        return p[strspn(p, " ")] == '\0';
+    }
+    int depth = 0, braces = 0;
+    for (const char *p = v; *p; p++) {
+        if (*p == '{') depth++, braces++;
+        if (*p == '}') depth--;
+        if (depth < 0 || depth > 1 || !strchr("{}0123456789,:!- ", *p)) return 0;
+    }
+    return depth == 0 && braces > 0;
+}
+
+/* OMP_PROC_BIND: a comma list of binding policies. */
+static int hb_bind_ok(const char *v)
+{
+    static const char *const names[] = {"true",  "false",  "master", "primary",
+                                        "close", "spread", NULL};
+    for (;;) {
+        v += strspn(v, " ");
+        size_t n = strcspn(v, ", ");
+        int known = 0;
+        for (int i = 0; names[i]; i++)
+            known |= n == strlen(names[i]) && strncasecmp(v, names[i], n) == 0;
+        if (!known) return 0;
+        v += n;
+        v += strspn(v, " ");
+        if (*v == '\0') return 1;
+        if (*v++ != ',') return 0;
+    }
+}
+
+int hb_omp_env_check(void)
+{
+    static const struct {
+        const char *var;
+        int (*ok)(const char *);
+        const char *valid;
+    } checks[] = {
+        {"OMP_PLACES", hb_places_ok, "cores, threads, sockets or places such as {0},{1}"},
+        {"OMP_PROC_BIND", hb_bind_ok, "close, spread, master, true or false"},
+        {"OMP_NUM_THREADS", hb_counts_ok, "a positive thread count such as 4"},
+    };
+    for (size_t i = 0; i < sizeof(checks) / sizeof(checks[0]); i++) {
+        const char *v = getenv(checks[i].var);
+        if (!v || checks[i].ok(v)) continue;
+        hb_err_set("%s='%s' is not a value the OpenMP runtime takes (it would ignore it and "
+                   "the run record would be wrong); use %s, or unset it",
+                   checks[i].var, v, checks[i].valid);
+        return -EINVAL;
     }
     return 0;
 }

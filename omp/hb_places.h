@@ -10,4 +10,9 @@
  * (OMP_PLACES unset): then the caller reads the process binding instead. */
 int hb_places_cpus(hwloc_bitmap_t set);
 
+/* OpenMP settings the runtime would ignore are refused, never recorded as if used:
+ * OMP_PLACES, OMP_PROC_BIND and OMP_NUM_THREADS must have OpenMP's syntax. 0, or -EINVAL
+ * naming the variable, its value and what is valid. */
+int hb_omp_env_check(void);
+
 #endif

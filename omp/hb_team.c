@@ -311,21 +311,77 @@ static int hb_team_prepare(struct hb_team *tm, struct hb_task_result *results)
     return 0;
 }
 
+/* How the team lays a task out: elements per array (whole cache lines, so the chase and
+ * every SIMD path see the same data) and per thread (aligned slices). Refuses a size that
+ * leaves an array or a thread without data. Shared by the plan check and the run. */
+static int hb_task_geometry(const struct hb_task *task, const struct hb_kernel *k, size_t *elements,
+                            size_t *per_thread)
+{
+    *elements = (size_t)(task->bytes / (uint64_t)k->streams / 8) & ~(size_t)7;
+    if (*elements == 0) {
+        hb_err_set("size %llu bytes is too small for kernel %s: it needs at least %d bytes "
+                   "(64 per array)",
+                   (unsigned long long)task->bytes, k->name, 64 * k->streams);
+        return -EINVAL;
+    }
+    size_t per = (*elements + (size_t)task->threads - 1) / (size_t)task->threads;
+    *per_thread = (per + HB_SLICE_ALIGN_ELEMS - 1) / HB_SLICE_ALIGN_ELEMS * HB_SLICE_ALIGN_ELEMS;
+    if (*per_thread * (size_t)(task->threads - 1) >= *elements) {
+        hb_err_set("size %llu bytes is too small for %d threads of kernel %s: slices are %zu "
+                   "bytes per array, so it needs more than %llu bytes",
+                   (unsigned long long)task->bytes, task->threads, k->name, *per_thread * 8,
+                   (unsigned long long)(*per_thread * 8 * (size_t)(task->threads - 1) *
+                                        (size_t)k->streams));
+        return -EINVAL;
+    }
+    return 0;
+}
+
+int hb_plan_check(const struct hb_topo *t, const struct hb_plan *plan)
+{
+    for (int x = 0; x < plan->n; x++) {
+        const struct hb_experiment *e = &plan->exps[x];
+        if (e->reps < 1 || e->reps > HB_MAX_REPS) {
+            hb_err_set("experiment %s: reps %d outside 1-%d", e->name, e->reps, HB_MAX_REPS);
+            return -EINVAL;
+        }
+        for (int i = 0; i < e->ntasks; i++) {
+            const struct hb_task *a = &e->tasks[i];
+            const struct hb_kernel *k = hb_kernel_find(a->kernel);
+            int ni = hb_topo_node_index(t, a->cpu_node);
+            int end = a->first_thread + a->threads;
+            size_t elements, per;
+            if (!k || ni < 0) return -EINVAL; /* the suites name only known kernels, nodes */
+            if (a->threads < 1 || end > t->nodes[ni].ncpus || end > HB_MAX_TEAM) {
+                hb_err_set("experiment %s: task %s needs threads %d-%d on node %d, which has "
+                           "%d CPUs",
+                           e->name, a->label, a->first_thread, end - 1, a->cpu_node,
+                           t->nodes[ni].ncpus);
+                return -EINVAL;
+            }
+            int rc = hb_task_geometry(a, k, &elements, &per);
+            if (rc) return rc;
+            for (int j = 0; j < i; j++) {
+                const struct hb_task *b = &e->tasks[j];
+                int lo = a->first_thread > b->first_thread ? a->first_thread : b->first_thread;
+                if (b->cpu_node == a->cpu_node && lo < end && lo < b->first_thread + b->threads) {
+                    hb_err_set("experiment %s: tasks %s and %s overlap on thread %d of node %d",
+                               e->name, b->label, a->label, lo, a->cpu_node);
+                    return -EINVAL;
+                }
+            }
+        }
+    }
+    return 0;
+}
+
 static int hb_task_alloc(struct hb_team *tm, struct hb_task_state *st)
 {
     const struct hb_task *task = st->task;
     int nodes[HB_MAX_NODES];
     int nn = hb_task_mem_nodes(task, nodes);
-    /* Whole cache lines per array, so the chase and every SIMD path see the same data. */
-    st->elements = (size_t)(task->bytes / (uint64_t)st->k->streams / 8) & ~(size_t)7;
-    if (st->elements == 0) {
-        hb_err_set("size %llu bytes is too small for kernel %s: it needs at least %d bytes "
-                   "(64 per array)",
-                   (unsigned long long)task->bytes, st->k->name, 64 * st->k->streams);
-        return -EINVAL;
-    }
-    size_t per = (st->elements + (size_t)task->threads - 1) / (size_t)task->threads;
-    st->per_thread = (per + HB_SLICE_ALIGN_ELEMS - 1) / HB_SLICE_ALIGN_ELEMS * HB_SLICE_ALIGN_ELEMS;
+    int grc = hb_task_geometry(task, st->k, &st->elements, &st->per_thread);
+    if (grc) return grc;
     for (int i = 0; i < st->k->streams; i++) {
         int rc = hb_buf_alloc(tm->topo, st->elements * sizeof(double), task->policy,
                               nn ? nodes : NULL, nn, task->pages, &st->bufs[i]);

@@ -6,9 +6,11 @@
 #include "hb_size.h"
 #include "hb_version.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,13 +57,21 @@ const char *const hb_bg_level_names[] = {"idle", "low", "medium", "high", "very-
 const char *const hb_subscription_names[] = {"under", "high", "full", NULL};
 const char *const hb_mix_names[] = {"read", "write", "2:1", NULL};
 
+/* strtol and strtod skip leading blanks and take '+', hex, "inf": a number starts with a
+ * digit (or '-' and a digit where negatives are in range). */
+static bool hb_starts_number(const char *text, bool negative_ok)
+{
+    if (negative_ok && *text == '-') text++;
+    return isdigit((unsigned char)*text) || (*text == '.' && isdigit((unsigned char)text[1]));
+}
+
 static int hb_parse_int(const char *opt, const char *text, long lo, long hi, const char *what,
                         int *out)
 {
     char *end = NULL;
     errno = 0;
     long v = strtol(text, &end, 10);
-    if (errno || end == text || *end || v < lo || v > hi) {
+    if (errno || !hb_starts_number(text, lo < 0) || end == text || *end || v < lo || v > hi) {
         hb_err_set("invalid %s '%s': expected %s", opt, text, what);
         return -EINVAL;
     }
@@ -75,7 +85,8 @@ static int hb_parse_double(const char *opt, const char *text, double lo, double 
     char *end = NULL;
     errno = 0;
     double v = strtod(text, &end);
-    if (errno || end == text || *end || !(v >= lo && v <= hi)) {
+    if (errno || !hb_starts_number(text, lo < 0) || strpbrk(text, "xXpP") || end == text || *end ||
+        !(v >= lo && v <= hi)) {
         hb_err_set("invalid %s '%s': expected %s", opt, text, what);
         return -EINVAL;
     }
@@ -109,21 +120,27 @@ static int hb_parse_enum(const char *opt, const char *text, const char *const *n
     return -EINVAL;
 }
 
-/* Every comma-separated item of text must be one of names. */
-static int hb_check_list(const char *opt, const char *text, const char *const *names)
+/* A comma-separated list has no empty item (strtok would skip it silently). */
+static int hb_check_items(const char *opt, const char *text)
 {
-    char list[256], *save = NULL;
-    snprintf(list, sizeof(list), "%s", text);
-    int v = 0, n = 0;
-    for (char *w = strtok_r(list, ",", &save); w; w = strtok_r(NULL, ",", &save), n++) {
-        int rc = hb_parse_enum(opt, w, names, &v);
-        if (rc) return rc;
-    }
-    if (n == 0 || text[strlen(text) - 1] == ',' || strstr(text, ",,")) {
+    if (!*text || text[0] == ',' || text[strlen(text) - 1] == ',' || strstr(text, ",,")) {
         hb_err_set("invalid %s '%s': expected a comma-separated list without empty items", opt,
                    text);
         return -EINVAL;
     }
+    return 0;
+}
+
+/* Every comma-separated item of text must be one of names. */
+static int hb_check_list(const char *opt, const char *text, const char *const *names)
+{
+    int rc = hb_check_items(opt, text);
+    if (rc) return rc;
+    char list[256], *save = NULL;
+    snprintf(list, sizeof(list), "%s", text);
+    int v = 0;
+    for (char *w = strtok_r(list, ",", &save); w; w = strtok_r(NULL, ",", &save))
+        if ((rc = hb_parse_enum(opt, w, names, &v))) return rc;
     return 0;
 }
 
@@ -134,7 +151,7 @@ static int hb_check_int_list(const char *opt, const char *text)
         char *end = NULL;
         errno = 0;
         long v = strtol(p, &end, 10);
-        if (errno || end == p || v < 0 || v > INT_MAX || *p == '+' || *p == '-' ||
+        if (errno || end == p || v < 0 || v > INT_MAX || !isdigit((unsigned char)*p) ||
             (*end != ',' && *end != '\0')) {
             hb_err_set("invalid %s '%s': expected comma-separated node numbers, e.g. 1,2", opt,
                        text);
@@ -201,6 +218,7 @@ static int hb_option_apply(struct hb_options *o, int c, const char *arg)
     int v = 0, rc = 0;
     switch (c) {
     case OPT_KERNEL:
+        if ((rc = hb_check_items("--kernel", arg))) return rc;
         return hb_copy_arg("--kernel", arg, o->kernels, sizeof(o->kernels));
     case OPT_CPU_NODE:
         return hb_parse_int("--cpu-node", arg, 0, INT_MAX, "a node number (see hopbench topo)",
@@ -236,8 +254,8 @@ static int hb_option_apply(struct hb_options *o, int c, const char *arg)
     case OPT_SEED: {
         char *end = NULL;
         errno = 0;
-        unsigned long long s = strtoull(arg, &end, 0);
-        if (errno || end == arg || *end || *arg == '-') {
+        unsigned long long s = strtoull(arg, &end, 10);
+        if (errno || !hb_starts_number(arg, false) || end == arg || *end) {
             hb_err_set("invalid --seed '%s': expected a non-negative integer", arg);
             return -EINVAL;
         }

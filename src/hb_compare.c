@@ -6,6 +6,7 @@
 #include "hb_signif.h"
 #include "hb_stats.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -28,7 +29,9 @@ static int hb_cmp_number(const char *opt, const char *s, double lo, double hi, d
 {
     char *end = NULL;
     double v = s ? strtod(s, &end) : NAN;
-    if (!s || end == s || *end || !(v >= lo && v <= hi)) {
+    /* Decimal only: strtod would also skip blanks and take "+1", "0x1p3". */
+    if (!s || end == s || *end || !(isdigit((unsigned char)s[0]) || s[0] == '.') ||
+        strpbrk(s, "xXpP") || !(v >= lo && v <= hi)) {
         hb_err_set("%s '%s' is not valid: give a number from %g to %g", opt, s ? s : "", lo, hi);
         return -EINVAL;
     }

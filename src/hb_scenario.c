@@ -101,7 +101,9 @@ static int hb_scn_option(const struct hb_scn_cursor *c, const char *w, size_t le
         char *end = NULL;
         errno = 0;
         t->rate = strtod(val, &end);
-        if (errno || *end || end == val || !(t->rate >= 0.0 && t->rate <= 1000.0))
+        /* Decimal only: strtod would also take "+1", "0x1p3" and "inf". */
+        if (errno || *end || end == val || !isdigit((unsigned char)val[0]) ||
+            strpbrk(val, "xXpP") || !(t->rate >= 0.0 && t->rate <= 1000.0))
             return hb_scn_error(c, at, "a rate in GB/s from 0 (unpaced) to 1000", val, strlen(val));
         if (!t->bg) return hb_scn_error(c, w, "rate= only on bg lines", w, len);
     } else {
@@ -236,18 +238,18 @@ int hb_scenario_load(const char *path, struct hb_scenario *out)
     }
     /* Scenario files are small; a cap keeps a wrong path (a disk image...) from filling memory. */
     size_t cap = (size_t)1 << 20, len = 0;
-    char *buf = malloc(cap);
+    char *buf = malloc(cap + 1); /* one byte more tells "exactly 1 MiB" from "larger" */
     int rc = 0;
     if (!buf) {
         hb_err_set("run: out of memory reading %s", path);
         rc = -ENOMEM;
     } else {
-        len = fread(buf, 1, cap, f);
+        len = fread(buf, 1, cap + 1, f);
         if (ferror(f)) {
             int err = errno ? errno : EIO;
             hb_err_set("run: cannot read scenario %s: %s", path, strerror(err));
             rc = -err;
-        } else if (len == cap) {
+        } else if (len > cap) {
             hb_err_set("run: scenario %s is larger than 1 MiB; is it a scenario file?", path);
             rc = -EINVAL;
         }

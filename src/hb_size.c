@@ -32,9 +32,9 @@ int hb_size_parse(const char *text, uint64_t *out)
         return -EINVAL;
     }
     const char *p = text;
-    while (isspace((unsigned char)*p))
-        p++;
-    if (*p == '-' || *p == '+' || !(isdigit((unsigned char)*p) || *p == '.')) {
+    /* strtod would skip blanks and read signs, hex and "inf": only decimal digits start. */
+    if (!(isdigit((unsigned char)*p) || (*p == '.' && isdigit((unsigned char)p[1]))) ||
+        strpbrk(text, "xXpP") || strchr(text, ' ')) {
         hb_err_set("invalid size '%s': expected %s", text, HB_SIZE_FORMS);
         return -EINVAL;
     }
@@ -56,11 +56,27 @@ int hb_size_parse(const char *text, uint64_t *out)
             hb_err_set("invalid size '%s': must be at least 1 byte (%s)", text, HB_SIZE_FORMS);
             return -EINVAL;
         }
+        if (bytes != floor(bytes)) {
+            hb_err_set("invalid size '%s': %.17g bytes is not a whole number of bytes (%s)", text,
+                       bytes, HB_SIZE_FORMS);
+            return -EINVAL;
+        }
         *out = (uint64_t)bytes;
         return 0;
     }
     hb_err_set("invalid size '%s': unknown unit '%s'; expected %s", text, end, HB_SIZE_FORMS);
     return -EINVAL;
+}
+
+int hb_size_mul(const char *what, uint64_t per, uint64_t count, uint64_t *out)
+{
+    if (__builtin_mul_overflow(per, count, out)) {
+        char a[32];
+        hb_err_set("%s: %s x %llu is more than 16 EiB; choose a smaller size", what,
+                   hb_size_format(per, a, sizeof(a)), (unsigned long long)count);
+        return -ERANGE;
+    }
+    return 0;
 }
 
 char *hb_size_format(uint64_t bytes, char *buf, size_t len)

@@ -12,6 +12,11 @@
  * the accepted forms) or -ERANGE (overflows 64 bits). */
 int hb_size_parse(const char *text, uint64_t *out);
 
+/* *out = per * count, the bytes of `count` threads (or arrays) of `per` bytes each. Returns 0,
+ * or -ERANGE with a message naming `what` and both numbers when the product does not fit
+ * 64 bits (a size a user wrote may be anything up to 16 EiB). */
+int hb_size_mul(const char *what, uint64_t per, uint64_t count, uint64_t *out);
+
 /* Format bytes for people: "64 MiB", "1.5 GiB", "512 B" (binary units). Returns buf. */
 char *hb_size_format(uint64_t bytes, char *buf, size_t len);
 

@@ -3,6 +3,7 @@
 
 #include "hb_error.h"
 #include "hb_result.h"
+#include "hb_size.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -50,8 +51,12 @@ int hb_suite_add_background(const struct hb_suite_env *env, struct hb_experiment
             return -EINVAL;
         }
         struct hb_task *task = &e->tasks[e->ntasks];
-        int rc = hb_suite_task(env, task, n->os_index, used, want, "read", HB_POLICY_BIND,
-                               n->os_index, bytes_per_thread * (uint64_t)want);
+        uint64_t bytes = 0;
+        int rc =
+            hb_size_mul("background size per thread", bytes_per_thread, (uint64_t)want, &bytes);
+        if (rc == 0)
+            rc = hb_suite_task(env, task, n->os_index, used, want, "read", HB_POLICY_BIND,
+                               n->os_index, bytes);
         if (rc) return rc;
         task->role = HB_ROLE_BG;
         hb_suite_level_pace(level, env->opts->bg_rate_GBps, task);

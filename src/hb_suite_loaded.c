@@ -5,6 +5,7 @@
 
 #include "hb_error.h"
 #include "hb_result.h"
+#include "hb_size.h"
 
 #include <errno.h>
 #include <math.h>
@@ -51,8 +52,11 @@ static int hb_loaded_add(const struct hb_suite_env *env, struct hb_plan *out, in
         if (threads > HB_MAX_TEAM - first) threads = HB_MAX_TEAM - first;
         if (threads < 1) continue;
         struct hb_task *task = &e.tasks[e.ntasks];
-        rc = hb_suite_task(env, task, t->nodes[i].os_index, first, threads, hb_mix_kernel(o->mix),
-                           HB_POLICY_BIND, mem, bytes * (uint64_t)threads);
+        uint64_t all = 0;
+        rc = hb_size_mul("load size per thread", bytes, (uint64_t)threads, &all);
+        if (rc == 0)
+            rc = hb_suite_task(env, task, t->nodes[i].os_index, first, threads,
+                               hb_mix_kernel(o->mix), HB_POLICY_BIND, mem, all);
         if (rc) return rc;
         task->role = HB_ROLE_BG;
         task->bg_rate_GBps = delay > 0 ? 64.0 / delay : 0.0;

@@ -4,6 +4,7 @@
 
 #include "hb_error.h"
 #include "hb_result.h"
+#include "hb_size.h"
 #include "hb_scenario.h"
 
 #include <errno.h>
@@ -75,8 +76,10 @@ static int hb_run_task(const struct hb_suite_env *env, const char *file, struct 
     }
     uint64_t per = st->size ? st->size : o->size ? o->size : HB_RUN_BYTES;
     struct hb_task *task = &e->tasks[e->ntasks];
-    if ((rc = hb_suite_task(env, task, st->node, first, threads, kernel, HB_POLICY_BIND,
-                            st->mem_node, per * (uint64_t)threads))) {
+    uint64_t bytes = 0;
+    if ((rc = hb_size_mul("size per thread", per, (uint64_t)threads, &bytes)) ||
+        (rc = hb_suite_task(env, task, st->node, first, threads, kernel, HB_POLICY_BIND,
+                            st->mem_node, bytes))) {
         char msg[512];
         snprintf(msg, sizeof(msg), "%s", hb_err_msg());
         hb_err_set("%s:%d:%d: %s", file, st->line, st->col, msg);

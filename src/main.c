@@ -9,6 +9,7 @@
 #include "hb_kernel.h"
 #include "hb_options.h"
 #include "hb_outfile.h"
+#include "hb_places.h"
 #include "hb_output.h"
 #include "hb_print.h"
 #include "hb_progress.h"
@@ -17,6 +18,7 @@
 #include "hb_simd.h"
 #include "hb_sizes.h"
 #include "hb_suite.h"
+#include "hb_team.h"
 #include "hb_timer.h"
 #include "hb_version.h"
 #include "hb_world.h"
@@ -241,6 +243,7 @@ int main(int argc, char **argv)
     /* The output is checked before anything is measured, by the dry run too. */
     const char *inputs[] = {o.topology, o.scenario, NULL};
     if ((rc = hb_outfile_check(o.output, inputs))) return hb_fail(rc);
+    if ((rc = hb_omp_env_check())) return hb_fail(rc);
     if (o.kernels[0]) {
         char list[sizeof(o.kernels)], *save = NULL;
         snprintf(list, sizeof(list), "%s", o.kernels);
@@ -276,6 +279,7 @@ int main(int argc, char **argv)
     struct hb_plan plan = {0};
     int code = HB_EXIT_OK;
     rc = hb_suite_plan(&env, &plan);
+    if (rc == 0) rc = hb_plan_check(t, &plan);
     if (rc == 0 && o.dry_run)
         rc = hb_print_plan(&plan, &o);
     else if (rc == 0)
