@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 /* The node whose CPU list holds every CPU of this rank's binding, or -1. */
@@ -35,6 +36,34 @@ static int hb_world_find_node(const struct hb_topo *t, char *cpus, size_t len)
     return node < 0 ? -1 : t->nodes[node].os_index;
 }
 
+/* Open MPI ends a process whose MPI_Init fails with status 1 (ours for a failed
+ * measurement) and its own noise. The limits that make it fail are checked first, so the
+ * user reads what to change and status 3. Below these an Open MPI 4.1 singleton cannot
+ * start (it needs about 32 descriptors and 200 MB of address space). */
+#define HB_MIN_FILES 64
+#define HB_MIN_ADDRESS_SPACE ((rlim_t)1 << 30)
+
+int hb_world_limits(void)
+{
+    struct rlimit fl, as;
+    if (getrlimit(RLIMIT_NOFILE, &fl) == 0 && fl.rlim_cur != RLIM_INFINITY &&
+        fl.rlim_cur < HB_MIN_FILES) {
+        hb_err_set("only %llu file descriptors allowed (ulimit -n): MPI_Init needs at least %d; "
+                   "raise it with ulimit -n %d",
+                   (unsigned long long)fl.rlim_cur, HB_MIN_FILES, HB_MIN_FILES);
+        return -HB_EENV;
+    }
+    if (getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY &&
+        as.rlim_cur < HB_MIN_ADDRESS_SPACE) {
+        hb_err_set("address space limited to %llu MiB (ulimit -v): MPI and the measurement "
+                   "need at least %llu MiB; raise or remove the limit",
+                   (unsigned long long)(as.rlim_cur >> 20),
+                   (unsigned long long)(HB_MIN_ADDRESS_SPACE >> 20));
+        return -HB_EENV;
+    }
+    return 0;
+}
+
 int hb_world_init(int *argc, char ***argv, const struct hb_topo *t, struct hb_world *w)
 {
     int provided = 0;
@@ -42,6 +71,8 @@ int hb_world_init(int *argc, char ***argv, const struct hb_topo *t, struct hb_wo
     /* The launcher's binding, read before MPI_Init: an Open MPI singleton binds itself to one
      * core during MPI_Init, which says nothing about the node it was started for. */
     w->node = hb_world_find_node(t, w->cpus, sizeof(w->cpus));
+    int rc = hb_world_limits();
+    if (rc) return rc;
     MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
     MPI_Comm_rank(MPI_COMM_WORLD, &w->rank);
     MPI_Comm_size(MPI_COMM_WORLD, &w->size);

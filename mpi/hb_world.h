@@ -24,7 +24,12 @@ struct hb_world {
 
 /* MPI_Init_thread(FUNNELED), then group ranks by host: MPI_Comm_split_type(SHARED), or by the
  * HOPBENCH_HOST variable when set (lets several ranks on one machine act as several hosts in
- * tests). Each rank reads its binding with hwloc and finds its node. 0 or -HB_EENV. */
+ * tests). Each rank reads its binding with hwloc and finds its node. 0 or -HB_EENV (also
+ * before MPI_Init when ulimit -n or -v is below what MPI_Init needs: it would exit 1). */
+/* The resource limits MPI_Init needs (file descriptors, address space): 0 or -HB_EENV with
+ * the limit and how to raise it. The dry run checks them too. */
+int hb_world_limits(void);
+
 int hb_world_init(int *argc, char ***argv, const struct hb_topo *t, struct hb_world *w);
 
 /* Check that the ranks of every host cover each node with CPUs exactly once. Same answer on

@@ -54,6 +54,7 @@ struct hb_team {
     struct hb_task_state states[HB_MAX_TASKS];
     int nthreads;
     struct hb_slot slots[HB_MAX_TEAM];
+    cpu_set_t masks[HB_MAX_TEAM]; /* each thread's affinity, as it found it */
     int nbg_threads;
     _Atomic int bg_running;
     _Atomic int fg_remaining;
@@ -138,6 +139,7 @@ static void hb_thread_check(struct hb_team *tm, int tid)
     CPU_ZERO(&mask);
     int bad_cpu = -1;
     if (sched_getaffinity(0, sizeof(mask), &mask) == 0) {
+        tm->masks[tid] = mask;
         for (int c = 0; c < CPU_SETSIZE; c++)
             if (CPU_ISSET(c, &mask) && hb_topo_node_of_cpu(tm->topo, c) != tm->node_index) {
                 bad_cpu = c;
@@ -429,6 +431,40 @@ static void hb_task_locate(struct hb_team *tm, struct hb_task_state *st, bool al
     }
 }
 
+/* Two threads of one task on one CPU halve what each measures: a placement failure, found
+ * from their affinity (both pinned to the same single CPU, or fewer CPUs allowed than
+ * threads), never a silent "ok". */
+static void hb_task_cpus_check(struct hb_team *tm, struct hb_task_state *st)
+{
+    const struct hb_task *task = st->task;
+    cpu_set_t all;
+    CPU_ZERO(&all);
+    int t0 = -1, t1 = -1;
+    for (int j = 0; j < task->threads; j++) {
+        const cpu_set_t *mj = &tm->masks[task->first_thread + j];
+        CPU_OR(&all, &all, mj);
+        for (int k = 0; k < j && t0 < 0; k++) {
+            const cpu_set_t *mk = &tm->masks[task->first_thread + k];
+            if (CPU_COUNT(mj) == 1 && CPU_EQUAL(mj, mk)) t0 = k, t1 = j;
+        }
+    }
+    char msg[256];
+    if (t0 >= 0) {
+        snprintf(msg, sizeof(msg),
+                 "threads %d and %d of task %s are both bound to CPU %d only; bind one thread "
+                 "per CPU (OMP_PLACES=cores OMP_PROC_BIND=close)",
+                 t0, t1, task->label, st->res->thread_cpus[t0]);
+    } else if (CPU_COUNT(&all) < task->threads) {
+        snprintf(msg, sizeof(msg),
+                 "the %d threads of task %s may only run on %d CPUs, so some share one; bind one "
+                 "thread per CPU (OMP_PLACES=cores OMP_PROC_BIND=close)",
+                 task->threads, task->label, CPU_COUNT(&all));
+    } else {
+        return;
+    }
+    hb_task_fail(st, -HB_EPLACEMENT, msg);
+}
+
 static void hb_task_finish(struct hb_team *tm, struct hb_task_state *st)
 {
     struct hb_task_result *res = st->res;
@@ -500,6 +536,7 @@ int hb_team_run(const struct hb_topo *t, const struct hb_experiment *e, int node
         rc = -HB_EENV;
     }
     for (int i = 0; i < tm->nstates; i++) {
+        if (rc == 0) hb_task_cpus_check(tm, &tm->states[i]);
         if (rc == 0) hb_task_locate(tm, &tm->states[i], allow_misplaced);
         hb_task_finish(tm, &tm->states[i]);
         tm->states[i].res->elapsed_s = hb_now() - t_begin;

@@ -280,6 +280,7 @@ int main(int argc, char **argv)
     int code = HB_EXIT_OK;
     rc = hb_suite_plan(&env, &plan);
     if (rc == 0) rc = hb_plan_check(t, &plan);
+    if (rc == 0 && t->is_this_system) rc = hb_world_limits();
     if (rc == 0 && o.dry_run)
         rc = hb_print_plan(&plan, &o);
     else if (rc == 0)
