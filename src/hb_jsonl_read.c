@@ -4,6 +4,7 @@
 #include "hb_version.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,17 @@ const char *hb_rec_str(const json_t *rec, const char *key, const char *def)
     return s ? s : def;
 }
 
+/* jansson reports a failed allocation as whatever token it was reading: the allocator
+ * tells instead. */
+static _Thread_local bool hb_json_oom;
+
+static void *hb_json_malloc(size_t n)
+{
+    void *p = malloc(n);
+    if (!p) hb_json_oom = true;
+    return p;
+}
+
 /* Running out of memory is the machine's limit, not a bad record: exit 3, not 2. */
 static int hb_results_oom(const struct hb_results *r, int lineno)
 {
@@ -34,8 +46,7 @@ static int hb_results_line(struct hb_results *r, const char *line, size_t len, i
 {
     json_error_t jerr;
     json_t *rec = json_loadb(line, len, JSON_REJECT_DUPLICATES, &jerr);
-    /* jansson leaves the error text empty on some failed allocations. */
-    if (!rec && (json_error_code(&jerr) == json_error_out_of_memory || !jerr.text[0]))
+    if (!rec && (hb_json_oom || json_error_code(&jerr) == json_error_out_of_memory))
         return hb_results_oom(r, lineno);
     if (!rec && last_unterminated) {
         /* An interrupted writer leaves a partial last line: report everything before it. */
@@ -78,6 +89,8 @@ int hb_results_read(const char *path, struct hb_results *r)
         hb_err_set("%s: cannot open: %s", path, strerror(e));
         return -(e == EACCES ? EACCES : ENOENT);
     }
+    json_set_alloc_funcs(hb_json_malloc, free);
+    hb_json_oom = false;
     r->records = json_array();
     char *line = NULL;
     size_t cap = 0;

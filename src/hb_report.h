@@ -40,9 +40,9 @@ void hb_report_matrix_hmat(FILE *f, const json_t *m);
  * this is summarised, not drawn cell by cell. */
 #define HB_REPORT_MAX_SIDE 64
 
-/* When rows or cols exceed HB_REPORT_MAX_SIDE: one paragraph naming what, its size, and
- * min/mean/max of the numbers in values (an array of rows); returns 1. Else writes nothing
- * and returns 0. */
+/* When rows or cols exceed HB_REPORT_MAX_SIDE, or values (an array of rows) is not rows x
+ * cols: one paragraph naming what, its size, and min/mean/max of its numbers; returns 1.
+ * Else writes nothing and returns 0. Tables of a verdict's evidence stop at as many rows. */
 int hb_report_too_big(FILE *f, const char *what, const json_t *values, size_t rows, size_t cols);
 
 #endif

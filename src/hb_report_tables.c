@@ -208,49 +208,61 @@ void hb_report_fleet(FILE *f, const struct hb_results *in, int nin)
     fputs("</div></section>\n", f);
 }
 
-/* A measurement counts as a verdict's evidence when suite, background level (when the
- * verdict has one) and label match. */
-static int hb_report_in_evidence(const json_t *rec, const json_t *verdict)
+/* The index key of a verdict's evidence: suite, background level (verdicts without one
+ * take any level) and label, so every record under a key is evidence. */
+static void hb_evidence_key(char *buf, size_t len, const char *suite, const char *bg,
+                            const char *label)
 {
-    const char *bg = hb_rec_str(verdict, "bg_level", NULL);
-    return strcmp(hb_rec_str(rec, "suite", ""), hb_rec_str(verdict, "suite", "")) == 0 &&
-           (!bg || strcmp(hb_rec_str(rec, "bg_level", ""), bg) == 0);
+    snprintf(buf, len, "%s\x1f%s\x1f%s%s", suite, bg ? bg : "", bg ? "" : "\x1f*", label);
 }
 
-/* label -> [measurements with that label], so evidence is found without a pass per verdict. */
+static void hb_index_add(json_t *by, const char *key, json_t *m)
+{
+    json_t *list = json_object_get(by, key);
+    if (!list) {
+        list = json_array();
+        json_object_set_new(by, key, list);
+    }
+    json_array_append(list, m);
+}
+
+/* key -> [measurements], so a verdict finds its evidence without a pass over the file. */
 static json_t *hb_report_by_label(const json_t *records)
 {
     json_t *by = json_object();
     size_t k;
     json_t *m;
+    char key[1024];
     json_array_foreach(records, k, m)
     {
         if (!hb_report_is(m, "measurement", NULL, NULL)) continue;
-        const char *label = hb_rec_str(m, "label", "");
-        json_t *list = json_object_get(by, label);
-        if (!list) {
-            list = json_array();
-            json_object_set_new(by, label, list);
-        }
-        json_array_append(list, m);
+        const char *suite = hb_rec_str(m, "suite", ""), *label = hb_rec_str(m, "label", "");
+        hb_evidence_key(key, sizeof(key), suite, hb_rec_str(m, "bg_level", ""), label);
+        hb_index_add(by, key, m);
+        hb_evidence_key(key, sizeof(key), suite, NULL, label);
+        hb_index_add(by, key, m);
     }
     return by;
 }
 
-/* The evidence rows of verdict v: each evidence label once, its records in file order. */
+/* The evidence rows of verdict v: each evidence label once, its records in file order, at
+ * most HB_REPORT_MAX_SIDE rows (output stays bounded: a verdict cites a handful). */
 static void hb_report_evidence(FILE *f, const json_t *by_label, const json_t *v)
 {
     json_t *seen = json_object();
-    size_t i, j;
+    size_t i, j, shown = 0;
     json_t *e, *m;
+    char key[1024];
     json_array_foreach(json_object_get(v, "evidence"), i, e)
     {
         const char *label = json_string_value(e);
-        if (!label || json_object_get(seen, label)) continue;
+        if (!label || json_object_get(seen, label) || shown > HB_REPORT_MAX_SIDE) continue;
         json_object_set_new(seen, label, json_true());
-        json_array_foreach(json_object_get(by_label, label), j, m)
+        hb_evidence_key(key, sizeof(key), hb_rec_str(v, "suite", ""),
+                        hb_rec_str(v, "bg_level", NULL), label);
+        json_array_foreach(json_object_get(by_label, key), j, m)
         {
-            if (!hb_report_in_evidence(m, v)) continue;
+            if (shown++ >= HB_REPORT_MAX_SIDE) break;
             fputs("<tr>", f);
             hb_report_cell(f, json_object_get(m, "label"));
             hb_report_cell(f, json_object_get(m, "case"));
@@ -260,6 +272,11 @@ static void hb_report_evidence(FILE *f, const json_t *by_label, const json_t *v)
         }
     }
     json_decref(seen);
+    if (shown > HB_REPORT_MAX_SIDE)
+        fprintf(f,
+                "<tr><td colspan=\"4\" class=\"warn\">more records are evidence (not drawn "
+                "past %d; the results file has them)</td></tr>\n",
+                HB_REPORT_MAX_SIDE);
 }
 
 void hb_report_verdicts(FILE *f, const struct hb_results *in, int nin)

@@ -33,15 +33,15 @@ int hb_size_parse(const char *text, uint64_t *out)
     }
     const char *p = text;
     /* strtod would skip blanks and read signs, hex and "inf": only decimal digits start. */
-    if (!(isdigit((unsigned char)*p) || (*p == '.' && isdigit((unsigned char)p[1]))) ||
-        strpbrk(text, "xXpP") || strchr(text, ' ')) {
+    if (!(isdigit((unsigned char)*p) || (*p == '.' && isdigit((unsigned char)p[1])))) {
         hb_err_set("invalid size '%s': expected %s", text, HB_SIZE_FORMS);
         return -EINVAL;
     }
     errno = 0;
     char *end = NULL;
     double value = strtod(p, &end);
-    if (end == p || errno == ERANGE || !isfinite(value)) {
+    if (end == p || errno == ERANGE || !isfinite(value) ||
+        strspn(p, "0123456789.eE+-") < (size_t)(end - p)) {
         hb_err_set("invalid size '%s': expected %s", text, HB_SIZE_FORMS);
         return errno == ERANGE ? -ERANGE : -EINVAL;
     }

@@ -42,6 +42,13 @@ int main(void)
     parse_bad("lots", -EINVAL, "expected a positive size");
     parse_bad("3parsecs", -EINVAL, "unknown unit 'parsecs'");
     parse_bad("0.1", -EINVAL, "at least 1 byte");
+    parse_bad("1.5", -EINVAL, "1.5 bytes is not a whole number of bytes");
+    parse_bad("1.3K", -EINVAL, "not a whole number of bytes");
+    parse_bad(" 1M", -EINVAL, "invalid size ' 1M'");
+    parse_bad("+1M", -EINVAL, "invalid size '+1M'");
+    parse_bad("0x10", -EINVAL, "invalid size '0x10'");
+    parse_bad("1M ", -EINVAL, "unknown unit 'M '");
+    CHECK_INT(parse_ok("1.5K"), 1536);
     parse_bad("99999999999T", -ERANGE, "too large");
     parse_bad("1e400", -ERANGE, "invalid size");
 

@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# Output paths: a symlink at the temporary's old fixed name, a symlink as the target, two
+# writers of one file, a device (/dev/full, written through and never replaced), a FIFO, a
+# directory, an input as output, a name near NAME_MAX, SIGTERM mid-run. Each case checks the
+# exit code, the message and the exact files left behind.
+. "$(dirname "$0")/faults-lib.sh"
+
+# A symlink where the old scheme wrote FILE.partial: its target is never written.
+mkdir sym && echo keep >sym/victim && ln -s victim sym/out.jsonl.partial
+run_hb lat "${QUICK[@]}" --format jsonl -o sym/out.jsonl
+expect "symlink at FILE.partial" 0 ""
+[ "$(cat sym/victim)" = keep ] || fail "symlink at FILE.partial: its target was written"
+expect_files "symlink at FILE.partial" sym out.jsonl out.jsonl.partial victim
+expect_jsonl "symlink at FILE.partial" sym/out.jsonl
+
+# A symlink as the target keeps pointing at the (new) file.
+mkdir link && echo old >link/real.jsonl && ln -s real.jsonl link/out.jsonl
+run_hb lat "${QUICK[@]}" --format jsonl -o link/out.jsonl
+expect "symlink target" 0 ""
+[ -L link/out.jsonl ] || fail "symlink target: the link was replaced"
+expect_jsonl "symlink target" link/real.jsonl
+expect_files "symlink target" link out.jsonl real.jsonl
+
+# Two runs given the same output: each writes a whole file, the last rename wins.
+mkdir two
+"$HB" bw --kernel read,write,read,write "${QUICK[@]}" --format jsonl -o two/out.jsonl &
+p1=$!
+"$HB" bw --kernel read,write,read,write "${QUICK[@]}" --format jsonl -o two/out.jsonl &
+p2=$!
+wait "$p1" || fail "concurrent writers: first run exit $?"
+wait "$p2" || fail "concurrent writers: second run exit $?"
+expect_files "concurrent writers" two out.jsonl
+expect_jsonl "concurrent writers" two/out.jsonl
+[ "$(jq -s '[.[] | select(.type == "run")] | length' two/out.jsonl)" = 1 ] ||
+    fail "concurrent writers: not exactly one run record"
+[ "$(jq -s '[.[] | select(.type == "measurement")] | length' two/out.jsonl)" = 4 ] ||
+    fail "concurrent writers: records of both runs mixed"
+! tr -d '\n' <two/out.jsonl | grep -qaP '\x00' || fail "concurrent writers: NUL bytes"
+
+# /dev/full: written straight through, never replaced (as root a rename would remove it).
+before=$(stat -c '%F %t:%T' /dev/full)
+run_hb lat "${QUICK[@]}" --format jsonl -o /dev/full
+expect "/dev/full" 3 "output written straight through to '/dev/full' stopped after 0 complete records: No space left on device"
+[ "$(stat -c '%F %t:%T' /dev/full)" = "$before" ] || fail "/dev/full was replaced: $(stat -c '%F' /dev/full)"
+[ -z "$(find /dev -maxdepth 1 -name 'full.partial*')" ] || fail "/dev/full: a temporary was made in /dev"
+
+# /dev/null takes everything: exit 0, still a device.
+run_hb lat "${QUICK[@]}" --format jsonl -o /dev/null
+expect "/dev/null" 0 ""
+[ -c /dev/null ] || fail "/dev/null is no longer a device"
+
+# A FIFO is written to, not replaced.
+mkdir fifo && mkfifo fifo/pipe
+cat fifo/pipe >fifo.txt &
+reader=$!
+run_hb lat "${QUICK[@]}" --format jsonl -o fifo/pipe
+wait "$reader"
+expect "FIFO" 0 ""
+[ -p fifo/pipe ] || fail "FIFO was replaced"
+expect_jsonl "FIFO" fifo.txt
+expect_files "FIFO" fifo pipe
+
+# A directory is refused before anything is measured (the dry run refuses it too).
+mkdir dir
+for dry in "" --dry-run; do
+    start=$(date +%s%N)
+    run_hb lat --size 64M --reps 50 --quiet -o dir $dry
+    took=$((($(date +%s%N) - start) / 1000000))
+    expect "directory $dry" 2 "output 'dir' is a directory; give a file name"
+    [ "$took" -lt 3000 ] || fail "directory $dry: refused only after $took ms (measured first?)"
+    expect_files "directory $dry" dir
+done
+
+# An input of the same command as its output: refused, the input unchanged.
+cp "$TOP/tests/report/fixtures/base.jsonl" in.jsonl
+sum=$(md5sum <in.jsonl)
+run_hb report in.jsonl -o in.jsonl
+expect "report X -o X" 2 "output 'in.jsonl' is also an input of this command ('in.jsonl')"
+[ "$(md5sum <in.jsonl)" = "$sum" ] || fail "report X -o X: the input changed"
+ln -s in.jsonl alias.jsonl
+run_hb report in.jsonl -o alias.jsonl
+expect "report X -o link-to-X" 2 "is also an input of this command"
+printf 'experiment e\nfg 0.0.r.0\n' >s.scn
+run_hb run s.scn -o s.scn --dry-run
+expect "run S -o S" 2 "output 's.scn' is also an input of this command ('s.scn')"
+cp "$FIX/4n-quartet.xml" t.xml
+run_hb --topology t.xml --dry-run -o t.xml
+expect "--topology T -o T" 2 "output 't.xml' is also an input of this command ('t.xml')"
+[ "$(md5sum <t.xml)" = "$(md5sum <"$FIX/4n-quartet.xml")" ] || fail "--topology T -o T: changed"
+
+# Names near NAME_MAX: refused before measuring when FILE.partial.XXXXXX cannot fit.
+mkdir names
+long=$(printf 'n%.0s' $(seq 241))
+run_hb lat "${QUICK[@]}" -o "names/$long"
+expect "NAME_MAX" 2 "is too long: at most 240 characters here, so that '.partial.XXXXXX' fits"
+expect_files "NAME_MAX" names
+ok=$(printf 'n%.0s' $(seq 240))
+run_hb lat "${QUICK[@]}" --format jsonl -o "names/$ok"
+expect "NAME_MAX - 15" 0 ""
+expect_files "NAME_MAX - 15" names "$ok"
+
+# A missing directory: exit 2, nothing created.
+run_hb lat "${QUICK[@]}" -o nowhere/out.jsonl
+expect "missing directory" 2 "directory 'nowhere' does not exist"
+
+# SIGTERM mid-run: the complete records are kept as FILE.partial, no temporary left.
+mkdir term
+"$HB" bw --kernel read,write,copy,triad --size 16M --reps 200 --min-time 0.02 --threads 1 \
+    --quiet --format jsonl -o term/out.jsonl &
+pid=$!
+for _ in $(seq 300); do
+    f=$(ls term/out.jsonl.partial.* 2>/dev/null | head -n 1)
+    [ -n "$f" ] && [ "$(grep -c '"type":"measurement"' "$f")" -ge 1 ] && break
+    sleep 0.1
+done
+kill -TERM "$pid"
+wait "$pid"
+rc=$?
+[ "$rc" = 143 ] || fail "SIGTERM: exit $rc, expected 143 (killed by SIGTERM)"
+expect_files "SIGTERM" term out.jsonl.partial
+expect_jsonl "SIGTERM" term/out.jsonl.partial
+finish
