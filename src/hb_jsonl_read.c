@@ -81,14 +81,22 @@ static int hb_results_line(struct hb_results *r, const char *line, size_t len, i
 
 int hb_results_read(const char *path, struct hb_results *r)
 {
-    memset(r, 0, sizeof(*r));
-    snprintf(r->path, sizeof(r->path), "%s", path);
     FILE *f = fopen(path, "r");
     if (!f) {
         int e = errno;
+        memset(r, 0, sizeof(*r));
         hb_err_set("%s: cannot open: %s", path, strerror(e));
         return -(e == EACCES ? EACCES : ENOENT);
     }
+    int rc = hb_results_readf(f, path, r);
+    fclose(f);
+    return rc;
+}
+
+int hb_results_readf(FILE *f, const char *path, struct hb_results *r)
+{
+    memset(r, 0, sizeof(*r));
+    snprintf(r->path, sizeof(r->path), "%s", path);
     json_set_alloc_funcs(hb_json_malloc, free);
     hb_json_oom = false;
     r->records = json_array();
@@ -105,7 +113,6 @@ int hb_results_read(const char *path, struct hb_results *r)
     }
     if (rc == 0 && errno == ENOMEM) rc = hb_results_oom(r, lineno + 1);
     free(line);
-    fclose(f);
     if (rc == 0 && json_array_size(r->records) == 0) {
         hb_err_set("%s: no records; expected hopbench JSON Lines (--format jsonl)", path);
         rc = -EINVAL;

@@ -4,6 +4,7 @@
 
 #include <jansson.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* One result file: every record in file order, and the run record when there is one. */
 struct hb_results {
@@ -20,6 +21,9 @@ struct hb_results {
  * (exit 3: "out of memory"); hb_err_msg() then names the file and line. On error r holds
  * nothing to free. */
 int hb_results_read(const char *path, struct hb_results *r);
+
+/* The same from an open stream (not closed here); path names it in messages. */
+int hb_results_readf(FILE *f, const char *path, struct hb_results *r);
 
 void hb_results_free(struct hb_results *r);
 
