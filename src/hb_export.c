@@ -1,6 +1,7 @@
 #include "hb_export.h"
 
 #include "hb_error.h"
+#include "hb_outfile.h"
 #include "hb_jsonl_read.h"
 #include "hb_topo_mem.h"
 #include "hb_version.h"
@@ -13,31 +14,20 @@
 #include <string.h>
 #include <unistd.h>
 
-static int hb_export_errno(int err)
+int hb_export_check_path(const char *path, const char *opt, const char *const *inputs)
 {
-    return err == ENOENT || err == EACCES || err == EISDIR || err == EROFS || err == ENOTDIR
-               ? err
-               : EACCES;
-}
-
-int hb_export_check_path(const char *path, const char *opt)
-{
-    char *partial = NULL;
-    if (asprintf(&partial, "%s.partial", path) < 0) {
-        hb_err_set("out of memory checking %s '%s'", opt, path);
-        return -ENOMEM;
+    /* The same checks as every output: no directory, no dangling link, a name that fits,
+     * not one of the command's inputs. */
+    int rc = hb_outfile_check(path, inputs);
+    if (rc) {
+        char why[1024];
+        snprintf(why, sizeof(why), "%s", hb_err_msg());
+        /* hb_outfile's reason without its own "cannot write output file 'PATH': " */
+        const char *reason = strstr(why, "': ");
+        reason = strncmp(why, "cannot write output file", 24) == 0 && reason ? reason + 3 : why;
+        hb_err_set("cannot write %s '%s': %s", opt, path, reason);
+        return rc;
     }
-    FILE *f = fopen(partial, "w");
-    if (!f) {
-        free(partial);
-        int err = errno;
-        hb_err_set("cannot write %s '%s': %s; choose a path in a writable directory", opt, path,
-                   strerror(err));
-        return -hb_export_errno(err);
-    }
-    fclose(f);
-    unlink(partial);
-    free(partial);
     return 0;
 }
 
@@ -211,25 +201,23 @@ static int hb_export_host(const struct hb_topo *t, json_t *records, const char *
     }
     if (text) hwloc_obj_add_info(hwloc_get_root_obj(hw), "HopbenchMeasured", text);
     free(text);
-    char *partial = NULL;
-    if (rc == 0 && asprintf(&partial, "%s.partial", path) < 0) {
-        hb_err_set("out of memory naming '%s'", path);
-        partial = NULL;
+    /* Through hb_outfile: a temporary made exclusively beside PATH, synced and renamed. */
+    char *xml = NULL;
+    int len = 0;
+    if (rc == 0 && hwloc_topology_export_xmlbuffer(hw, &xml, &len, 0) < 0) {
+        hb_err_set("cannot make hwloc XML for '%s': %s", path, strerror(errno));
         rc = -ENOMEM;
     }
-    if (rc == 0 && hwloc_topology_export_xml(hw, partial, 0) < 0) {
-        int err = errno;
-        hb_err_set("cannot write hwloc XML '%s': %s", path, strerror(err));
-        rc = -hb_export_errno(err);
-        unlink(partial);
+    struct hb_outfile *of = NULL;
+    FILE *f = NULL;
+    if (rc == 0) rc = hb_outfile_open(path, false, &of, &f);
+    if (rc == 0) {
+        /* len counts the terminating NUL */
+        fwrite(xml, 1, len > 0 ? (size_t)len - 1 : 0, f);
+        int mrc = hb_outfile_mark(of);
+        rc = hb_outfile_close(of, mrc == 0);
     }
-    if (rc == 0 && rename(partial, path) != 0) {
-        int err = errno;
-        hb_err_set("cannot rename '%s' to '%s': %s", partial, path, strerror(err));
-        rc = -hb_export_errno(err);
-        unlink(partial);
-    }
-    free(partial);
+    if (xml) hwloc_free_xmlbuffer(hw, xml);
     hwloc_topology_destroy(hw);
     free(g);
     return rc;
@@ -330,7 +318,8 @@ int hb_export_main(int argc, char **argv)
         hb_err_set("'%s' has no run record: it does not say which machine it measured", r.path);
         rc = -EINVAL;
     }
-    if (rc == 0) rc = hb_export_check_path(out, "-o");
+    const char *inputs[] = {argv[optind], xml, NULL};
+    if (rc == 0) rc = hb_export_check_path(out, "-o", inputs);
     if (rc == 0) rc = hb_topo_load(xml, &t);
     if (rc == 0) rc = hb_export_same_machine(t, &r);
     if (rc == 0) rc = hb_export_records(t, r.records, out);

@@ -15,9 +15,10 @@
 #define HB_EXPORT_ATTR_LATENCY "HopbenchMeasuredLatency"
 #define HB_EXPORT_ATTR_BANDWIDTH "HopbenchMeasuredBandwidth"
 
-/* Can path be written? Creates and removes PATH.partial. 0, or -errno with a message naming
- * the path and `opt` (the option that gave it). */
-int hb_export_check_path(const char *path, const char *opt);
+/* Can path be written, as hb_outfile_check (inputs: the command's input files, NULL-ended)?
+ * Creates nothing. 0, or -errno with a message naming the path and `opt` (the option that
+ * gave it). */
+int hb_export_check_path(const char *path, const char *opt, const char *const *inputs);
 
 /* Write t with the `matrix` records of `records` (latency: chase; bandwidth: read, else the
  * first bandwidth kernel) to path, one file per host: path itself for one host, else

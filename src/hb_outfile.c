@@ -86,11 +86,11 @@ static int hb_check_new(const char *target)
     long name_max = pathconf(dir, _PC_NAME_MAX);
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
         hb_err_set("cannot write output file '%s': directory '%s' does not exist; choose a "
-                   "writable --output path",
+                   "path in an existing directory",
                    target, dir);
         rc = -ENOENT;
     } else if (access(dir, W_OK | X_OK) != 0) {
-        hb_err_set("cannot write output file '%s': %s; choose a writable --output path", target,
+        hb_err_set("cannot write output file '%s': %s; choose a writable path", target,
                    strerror(errno));
         rc = -EACCES;
     } else if (!*base) {
@@ -212,7 +212,7 @@ int hb_outfile_open(const char *target, bool keep, struct hb_outfile **out, FILE
         rc = hb_open_file(o);
     }
     if (rc) {
-        hb_err_set("cannot write output file '%s': %s; choose a writable --output path", target,
+        hb_err_set("cannot write output file '%s': %s; choose a writable path", target,
                    strerror(-rc));
         if (o->f)
             fclose(o->f);

@@ -191,9 +191,7 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
      * output that cannot take it stops every rank now. */
     int wrc = 0;
     if (w.rank == 0) {
-        /* Refused before anything is measured, like an unwritable --output. */
-        if (o->export_hwloc[0]) wrc = hb_export_check_path(o->export_hwloc, "--export-hwloc");
-        if (wrc == 0) wrc = hb_sink_open(o->format, o->output, &ctx.sink);
+        wrc = hb_sink_open(o->format, o->output, &ctx.sink);
         if (wrc == 0) wrc = hb_write_header(env, &w, simd, size_source, llc, ctx.sink);
         if (wrc && ctx.sink) hb_sink_close(ctx.sink, false);
         if (wrc) fprintf(stderr, "hopbench: %s\n", hb_err_msg());
@@ -243,6 +241,8 @@ int main(int argc, char **argv)
     /* The output is checked before anything is measured, by the dry run too. */
     const char *inputs[] = {o.topology, o.scenario, NULL};
     if ((rc = hb_outfile_check(o.output, inputs))) return hb_fail(rc);
+    if (o.export_hwloc[0] && (rc = hb_export_check_path(o.export_hwloc, "--export-hwloc", inputs)))
+        return hb_fail(rc);
     if ((rc = hb_omp_env_check())) return hb_fail(rc);
     if (o.kernels[0]) {
         char list[sizeof(o.kernels)], *save = NULL;
