@@ -44,10 +44,13 @@ expect "/dev/full" 3 "output written straight through to '/dev/full' stopped aft
 [ "$(stat -c '%F %t:%T' /dev/full)" = "$before" ] || fail "/dev/full was replaced: $(stat -c '%F' /dev/full)"
 [ -z "$(find /dev -maxdepth 1 -name 'full.partial*')" ] || fail "/dev/full: a temporary was made in /dev"
 
-# /dev/null takes everything: exit 0, still a device.
-run_hb lat "${QUICK[@]}" --format jsonl -o /dev/null
-expect "/dev/null" 0 ""
-[ -c /dev/null ] || fail "/dev/null is no longer a device"
+# /dev/null takes everything: exit 0, still a device (when it was one: another program run
+# as root with an older hopbench may have replaced it).
+if [ -c /dev/null ]; then
+    run_hb lat "${QUICK[@]}" --format jsonl -o /dev/null
+    expect "/dev/null" 0 ""
+    [ -c /dev/null ] || fail "/dev/null is no longer a device"
+fi
 
 # A FIFO is written to, not replaced.
 mkdir fifo && mkfifo fifo/pipe
