@@ -84,6 +84,12 @@ static int hb_cmp_parse(int argc, char **argv, struct hb_cmp_opts *o)
     return 0;
 }
 
+/* Every key compare reads: the identity (hb_cmp_key), the headline values, the samples. */
+static const char *const hb_cmp_keys[] = {
+    "type",      "suite",         "experiment",     "label",      "host", "cpu_node",
+    "mem_node",  "kernel",        "threads",        "bytes",      "role", "metric",
+    "samples_s", "lat_ns_median", "bw_GBps_median", "t_median_s", NULL};
+
 /* Foreground measurement records with samples: the ones a change can be judged on. */
 static int hb_cmp_usable(const json_t *rec)
 {
@@ -356,8 +362,8 @@ int hb_compare_main(int argc, char **argv)
     struct hb_cmp_opts o;
     struct hb_results b, n;
     int rc = hb_cmp_parse(argc, argv, &o);
-    if (rc == 0 && (rc = hb_results_read(o.base, &b)) == 0 &&
-        (rc = hb_results_read(o.new, &n)) != 0)
+    if (rc == 0 && (rc = hb_results_read_only(o.base, "measurement", hb_cmp_keys, &b)) == 0 &&
+        (rc = hb_results_read_only(o.new, "measurement", hb_cmp_keys, &n)) != 0)
         hb_results_free(&b);
     if (rc) {
         fprintf(stderr, "hopbench: %s\n", hb_err_msg());

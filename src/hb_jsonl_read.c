@@ -41,8 +41,32 @@ static int hb_results_oom(const struct hb_results *r, int lineno)
     return -ENOMEM;
 }
 
+/* What a reader keeps of each record besides the run record: NULL keeps everything. */
+struct hb_results_filter {
+    const char *type;
+    const char *const *keys;
+};
+
+/* Drop what the caller will never read, so memory follows what it needs, not the file. */
+static bool hb_results_keep(const struct hb_results_filter *flt, json_t *rec)
+{
+    if (!flt || strcmp(json_string_value(json_object_get(rec, "type")), "run") == 0) return true;
+    if (strcmp(json_string_value(json_object_get(rec, "type")), flt->type) != 0) return false;
+    const char *key;
+    json_t *v;
+    void *tmp;
+    json_object_foreach_safe(rec, tmp, key, v)
+    {
+        bool wanted = false;
+        for (int i = 0; flt->keys[i] && !wanted; i++)
+            wanted = strcmp(flt->keys[i], key) == 0;
+        if (!wanted) json_object_del(rec, key);
+    }
+    return true;
+}
+
 static int hb_results_line(struct hb_results *r, const char *line, size_t len, int lineno,
-                           int last_unterminated)
+                           int last_unterminated, const struct hb_results_filter *flt)
 {
     json_error_t jerr;
     json_t *rec = json_loadb(line, len, JSON_REJECT_DUPLICATES, &jerr);
@@ -75,11 +99,19 @@ static int hb_results_line(struct hb_results *r, const char *line, size_t len, i
         }
         if (!r->run) r->run = rec;
     }
+    if (!hb_results_keep(flt, rec)) {
+        json_decref(rec);
+        return 0;
+    }
     if (json_array_append_new(r->records, rec) != 0) return hb_results_oom(r, lineno);
     return 0;
 }
 
-int hb_results_read(const char *path, struct hb_results *r)
+static int hb_results_load(FILE *f, const char *path, const struct hb_results_filter *flt,
+                           struct hb_results *r);
+
+static int hb_results_open(const char *path, const struct hb_results_filter *flt,
+                           struct hb_results *r)
 {
     FILE *f = fopen(path, "r");
     if (!f) {
@@ -88,12 +120,30 @@ int hb_results_read(const char *path, struct hb_results *r)
         hb_err_set("%s: cannot open: %s", path, strerror(e));
         return -(e == EACCES ? EACCES : ENOENT);
     }
-    int rc = hb_results_readf(f, path, r);
+    int rc = hb_results_load(f, path, flt, r);
     fclose(f);
     return rc;
 }
 
+int hb_results_read(const char *path, struct hb_results *r)
+{
+    return hb_results_open(path, NULL, r);
+}
+
+int hb_results_read_only(const char *path, const char *type, const char *const *keys,
+                         struct hb_results *r)
+{
+    struct hb_results_filter flt = {type, keys};
+    return hb_results_open(path, &flt, r);
+}
+
 int hb_results_readf(FILE *f, const char *path, struct hb_results *r)
+{
+    return hb_results_load(f, path, NULL, r);
+}
+
+static int hb_results_load(FILE *f, const char *path, const struct hb_results_filter *flt,
+                           struct hb_results *r)
 {
     memset(r, 0, sizeof(*r));
     snprintf(r->path, sizeof(r->path), "%s", path);
@@ -109,7 +159,7 @@ int hb_results_readf(FILE *f, const char *path, struct hb_results *r)
         int terminated = len > 0 && line[len - 1] == '\n';
         size_t n = (size_t)len - (terminated ? 1 : 0);
         if (n == 0) continue;
-        rc = hb_results_line(r, line, n, lineno, !terminated);
+        rc = hb_results_line(r, line, n, lineno, !terminated, flt);
     }
     if (rc == 0 && errno == ENOMEM) rc = hb_results_oom(r, lineno + 1);
     free(line);

@@ -22,6 +22,11 @@ struct hb_results {
  * nothing to free. */
 int hb_results_read(const char *path, struct hb_results *r);
 
+/* As hb_results_read, keeping the run record and, of the other records, only those of
+ * `type` with only `keys` (NULL-ended): memory for what the caller reads, not the file. */
+int hb_results_read_only(const char *path, const char *type, const char *const *keys,
+                         struct hb_results *r);
+
 /* The same from an open stream (not closed here); path names it in messages. */
 int hb_results_readf(FILE *f, const char *path, struct hb_results *r);
 
