@@ -15,35 +15,56 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* "topo, bw, ..., compare" from the command table, for messages. */
+/* "topo, bw, ..., compare" from the command table, for messages; built once (the commands
+ * alone when out of memory). */
 const char *hb_options_commands(void)
 {
-    static char list[512];
-    if (list[0]) return list;
-    size_t used = 0;
-    for (const struct hb_cmd_doc *c = hb_cmd_docs; c->name && used < sizeof(list); c++)
-        if (c->name[0])
-            used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s", used ? ", " : "",
-                                     c->name);
+    static char *list;
+    size_t len = 0;
+    if (list) return list;
+    for (const struct hb_cmd_doc *c = hb_cmd_docs; c->name; c++)
+        len += strlen(c->name) + 2;
+    if (!(list = calloc(len + 1, 1))) return "see hopbench --help";
+    for (const struct hb_cmd_doc *c = hb_cmd_docs; c->name; c++)
+        if (c->name[0]) {
+            if (list[0]) strcat(list, ", ");
+            strcat(list, c->name);
+        }
     return list;
 }
 
-/* getopt_long's table, built once from the option table (NULL when out of memory). */
-static const struct option *hb_long_options(char *shortopts, size_t len)
+/* getopt_long's long and short option tables, built once from the option table; false
+ * when out of memory. */
+static bool hb_getopt_tables(const struct option **longopts, const char **shortopts)
 {
     static struct option *opts;
-    size_t n = 0, used = (size_t)snprintf(shortopts, len, ":");
-    while (hb_opt_docs[n].name)
-        n++;
-    if (!opts && !(opts = calloc(n + 1, sizeof(*opts)))) return NULL;
-    for (size_t i = 0; i < n; i++) {
-        const struct hb_opt_doc *d = &hb_opt_docs[i];
-        opts[i] = (struct option){d->name, d->arg ? required_argument : no_argument, NULL, d->id};
-        if (d->short_name && used + 3 < len)
-            used += (size_t)snprintf(shortopts + used, len - used, "%c%s", d->short_name,
-                                     d->arg ? ":" : "");
+    static char *shorts;
+    if (!opts) {
+        size_t n = 0;
+        while (hb_opt_docs[n].name)
+            n++;
+        opts = calloc(n + 1, sizeof(*opts));
+        shorts = calloc(2 * n + 2, 1); /* ":" and at most "x:" per option */
+        if (!opts || !shorts) {
+            free(opts);
+            free(shorts);
+            opts = NULL;
+            return false;
+        }
+        char *p = shorts;
+        *p++ = ':';
+        for (size_t i = 0; i < n; i++) {
+            const struct hb_opt_doc *d = &hb_opt_docs[i];
+            opts[i] =
+                (struct option){d->name, d->arg ? required_argument : no_argument, NULL, d->id};
+            if (!d->short_name) continue;
+            *p++ = d->short_name;
+            if (d->arg) *p++ = ':';
+        }
     }
-    return opts;
+    *longopts = opts;
+    *shortopts = shorts;
+    return true;
 }
 
 static bool hb_command_known(const char *name)
@@ -353,9 +374,9 @@ int hb_options_parse(int argc, char **argv, struct hb_options *o)
     o->tlb_group = HB_CHASE_GROUP_DEFAULT;
     hb_join_argv(argc, argv, o->command_line, sizeof(o->command_line));
 
-    char shortopts[64];
-    const struct option *longopts = hb_long_options(shortopts, sizeof(shortopts));
-    if (!longopts) {
+    const struct option *longopts;
+    const char *shortopts;
+    if (!hb_getopt_tables(&longopts, &shortopts)) {
         hb_err_set("out of memory for the option table");
         return -ENOMEM;
     }
