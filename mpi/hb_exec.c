@@ -118,6 +118,15 @@ static int hb_local_failure(const struct hb_experiment *e, const struct hb_task_
     return 0;
 }
 
+/* Tasks that use the whole node take this host's core count: hosts of a fleet may differ. */
+static void hb_exec_fit_host(const struct hb_topo *t, int node, struct hb_experiment *e)
+{
+    int i = hb_topo_node_index(t, node);
+    for (int k = 0; i >= 0 && k < e->ntasks; k++)
+        if (e->tasks[k].whole_node && e->tasks[k].cpu_node == node)
+            e->tasks[k].threads = t->nodes[i].ncores;
+}
+
 int hb_exec_plan(const struct hb_world *w, const struct hb_topo *t, const struct hb_plan *plan,
                  const struct hb_exec_io *io, json_t *measured)
 {
@@ -136,7 +145,10 @@ int hb_exec_plan(const struct hb_world *w, const struct hb_topo *t, const struct
         memset(mine, 0, sizeof(*mine) * HB_MAX_TASKS);
         struct hb_sync sync = {0};
         struct hb_team_hooks hooks = {hb_sync_started, hb_sync_fg_done, hb_sync_all_done, &sync};
+        hb_exec_fit_host(t, w->node, &e);
         int rc = hb_team_run(t, &e, w->node, io->allow_misplaced, &hooks, mine);
+        for (int i = 0; i < e.ntasks; i++)
+            mine[i].threads = e.tasks[i].threads;
         if (rc) {
             char msg[600];
             snprintf(msg, sizeof(msg), "experiment %s: %s", e.name, hb_err_msg());

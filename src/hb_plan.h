@@ -24,6 +24,8 @@ struct hb_task {
     int cpu_node;     /* OS index of the node whose rank runs it */
     int first_thread; /* first slot in that node's thread team (40555 "core" number) */
     int threads;
+    int whole_node; /* 1: threads = every core of cpu_node on the host that runs it (hosts of a
+                       fleet may differ; the rank sets threads from its own topology) */
     char kernel[24];
     enum hb_policy policy;
     int mem_node;            /* OS index for bind; -1 for interleave / first touch */

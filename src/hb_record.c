@@ -188,9 +188,10 @@ json_t *hb_record_measurement(const struct hb_topo *t, const struct hb_experimen
     json_object_set_new(
         rec, "distance",
         hb_json_or_null(task->distance > 0, json_integer((json_int_t)task->distance)));
-    json_object_set_new(rec, "threads", json_integer(task->threads));
+    int threads = r->ran && r->threads ? r->threads : task->threads;
+    json_object_set_new(rec, "threads", json_integer(threads));
     json_t *cpus = json_array();
-    for (int j = 0; j < task->threads && j < HB_MAX_TEAM; j++)
+    for (int j = 0; j < threads && j < HB_MAX_TEAM; j++)
         json_array_append_new(cpus, json_integer(r->thread_cpus[j]));
     json_object_set_new(rec, "thread_cpus", cpus);
     json_object_set_new(rec, "threads_on_node", json_integer(r->threads_on_node));

@@ -25,6 +25,7 @@ struct hb_task_result {
     double bg_target_GBps;   /* background: the pace aimed at, all threads; 0 = unpaced */
     double elapsed_s;        /* allocation to release, on the rank */
     struct hb_pageloc pages; /* over all arrays of the task */
+    int threads;             /* threads the task ran with (whole_node tasks: this host's cores) */
     int threads_on_node;
     int thread_cpus[HB_MAX_TEAM];
 };

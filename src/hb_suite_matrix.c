@@ -24,6 +24,9 @@ static int hb_matrix_add(const struct hb_suite_env *env, struct hb_plan *out, co
     hb_suite_experiment(env, &e, "matrix", name, k.latency ? "latency" : "bandwidth");
     rc = hb_suite_task(env, &e.tasks[0], cpu, 0, k.latency ? 1 : threads, kernel, HB_POLICY_BIND,
                        mem, bytes);
+    /* Without --threads a bandwidth cell uses every core of the node on each host, so a host
+     * with fewer CPUs in a fleet measures what it has instead of failing. */
+    e.tasks[0].whole_node = !k.latency && !env->opts->threads;
     e.ntasks = 1;
     return rc ? rc : hb_plan_add(out, &e);
 }
@@ -253,12 +256,25 @@ static double hb_median(double *v, int n)
     return n == 0 ? NAN : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
 }
 
+/* Median of v[h] over the hosts whose local read ran with as many threads as host `self`'s:
+ * bandwidth is only compared between hosts of the same size. */
+static double hb_median_peers(const double *v, const int *threads, int nh, int self)
+{
+    double tmp[256];
+    int n = 0;
+    for (int h = 0; h < nh; h++)
+        if (threads[h] == threads[self] && !isnan(v[h])) tmp[n++] = v[h];
+    return hb_median(tmp, n);
+}
+
 /* Per host: local latency, local read bandwidth, worst remote/local latency ratio; a host more
- * than 10% worse than the median on any of them is flagged. */
+ * than 10% worse than the median on any of them is flagged (bandwidth: the median of the hosts
+ * whose nodes have as many cores). */
 static void hb_fleet(const struct hb_topo *t, struct hb_grid **grids, int ng, json_t *derived)
 {
     const char *hosts[256];
     double lat[256], bw[256], ratio[256];
+    int threads[256];
     int nh = 0;
     for (int g = 0; g < ng; g++) {
         int h = 0;
@@ -267,6 +283,7 @@ static void hb_fleet(const struct hb_topo *t, struct hb_grid **grids, int ng, js
         if (h == nh) {
             hosts[nh] = grids[g]->host;
             lat[nh] = bw[nh] = ratio[nh] = NAN;
+            threads[nh] = 0;
             nh++;
         }
         double local = 0.0, worst = 0.0;
@@ -286,6 +303,10 @@ static void hb_fleet(const struct hb_topo *t, struct hb_grid **grids, int ng, js
             ratio[h] = worst > 0.0 ? worst / local : 1.0;
         } else if (strcmp(grids[g]->kernel, "read") == 0) {
             bw[h] = local;
+            for (int i = 0; i < t->nnodes && !threads[h]; i++)
+                if (grids[g]->rec[i][i])
+                    threads[h] =
+                        (int)json_integer_value(json_object_get(grids[g]->rec[i][i], "threads"));
         }
     }
     if (nh < 2) return;
@@ -298,22 +319,26 @@ static void hb_fleet(const struct hb_topo *t, struct hb_grid **grids, int ng, js
     double mratio = hb_median(tmp, nh);
     json_t *list = json_array();
     for (int h = 0; h < nh; h++) {
+        double peers_bw = hb_median_peers(bw, threads, nh, h);
         char why[200] = "";
         if (lat[h] > mlat * 1.1)
             snprintf(why + strlen(why), sizeof(why) - strlen(why),
                      "local latency %.0f%% above median; ", (lat[h] / mlat - 1) * 100);
-        if (bw[h] < mbw / 1.1)
+        if (bw[h] < peers_bw / 1.1)
             snprintf(why + strlen(why), sizeof(why) - strlen(why),
-                     "local read bandwidth %.0f%% below median; ", (1 - bw[h] / mbw) * 100);
+                     "local read bandwidth %.0f%% below median of %d-thread hosts; ",
+                     (1 - bw[h] / peers_bw) * 100, threads[h]);
         if (ratio[h] > mratio * 1.1)
             snprintf(why + strlen(why), sizeof(why) - strlen(why),
                      "remote/local ratio %.0f%% above median; ", (ratio[h] / mratio - 1) * 100);
         json_array_append_new(
-            list, json_pack("{s:s, s:o, s:o, s:o, s:b, s:s}", "host", hosts[h], "lat_ns_local",
-                            isnan(lat[h]) ? json_null() : json_real(lat[h]), "bw_GBps_local_read",
-                            isnan(bw[h]) ? json_null() : json_real(bw[h]), "worst_remote_ratio",
-                            isnan(ratio[h]) ? json_null() : json_real(ratio[h]), "outlier",
-                            why[0] != '\0', "reason", why));
+            list,
+            json_pack("{s:s, s:o, s:o, s:o, s:o, s:b, s:s}", "host", hosts[h], "lat_ns_local",
+                      isnan(lat[h]) ? json_null() : json_real(lat[h]), "bw_GBps_local_read",
+                      isnan(bw[h]) ? json_null() : json_real(bw[h]), "bw_threads",
+                      threads[h] ? json_integer(threads[h]) : json_null(), "worst_remote_ratio",
+                      isnan(ratio[h]) ? json_null() : json_real(ratio[h]), "outlier",
+                      why[0] != '\0', "reason", why));
     }
     json_array_append_new(
         derived,

@@ -181,12 +181,13 @@ static void hb_table_fleet(FILE *f, json_t *rec)
 {
     size_t i;
     json_t *h;
-    fprintf(f, "\nfleet: %-20s %12s %14s %14s %s\n", "host", "local ns", "local GB/s",
-            "remote/local", "");
+    fprintf(f, "\nfleet: %-20s %12s %14s %8s %14s %s\n", "host", "local ns", "local GB/s",
+            "threads", "remote/local", "");
     json_array_foreach(json_object_get(rec, "hosts"), i, h)
-        fprintf(f, "       %-20s %12.1f %14.2f %14.2f %s%s\n", hb_rec_str(h, "host", ""),
+        fprintf(f, "       %-20s %12.1f %14.2f %8lld %14.2f %s%s\n", hb_rec_str(h, "host", ""),
                 json_number_value(json_object_get(h, "lat_ns_local")),
                 json_number_value(json_object_get(h, "bw_GBps_local_read")),
+                (long long)json_integer_value(json_object_get(h, "bw_threads")),
                 json_number_value(json_object_get(h, "worst_remote_ratio")),
                 json_is_true(json_object_get(h, "outlier")) ? "OUTLIER: " : "",
                 hb_rec_str(h, "reason", ""));

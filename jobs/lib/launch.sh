@@ -35,6 +35,15 @@ hb_find_hopbench() {
     return 2
 }
 
+# hb_print_words WORD...: one line, as a shell reads it back; words quoted only when needed.
+hb_print_words() {
+    local w
+    for w in "$@"; do
+        if [[ $w =~ ^[][A-Za-z0-9_./:,=+@%-]+$ ]]; then printf ' %s' "$w"; else printf ' %q' "$w"; fi
+    done
+    printf '\n'
+}
+
 # hb_topo_record HOPBENCH: the one-line `topo` JSON record of this machine.
 hb_topo_record() {
     "$1" topo --format jsonl
@@ -74,4 +83,61 @@ hb_results_settle() {
     else
         rm -rf -- "$tmp"
     fi
+}
+
+# hb_fleet_plan HOPBENCH MPIRUN... -- HOST...: the layout of a run across HOSTs. One mpirun
+# (one process per host, at most HOPBENCH_PROBE_TIMEOUT s) asks every host for its `topo`
+# record, so an unreachable host fails here, before anything is created: one line naming the
+# hosts that did not answer, exit 3. Sets HB_FLEET_SLOTS (h1:R1,h2:R2: each host gets one
+# rank per CPU node it has), HB_FLEET_RANKS (their sum), HB_FLEET_MAP (the mapping options
+# of the hosts' own mpirun lines, which must agree) and HB_FLEET_CORES (the smallest CPU
+# node's cores over all hosts).
+hb_fleet_plan() {
+    local hb=$1 mp=() out err rc=0 i rec line missing=() slots=() map="" first=""
+    shift
+    while [ "$1" != -- ]; do mp+=("$1") && shift; done
+    shift
+    local hosts=("$@") probe
+    probe=$(printf '%s:1,' "${hosts[@]}")
+    err=$(mktemp)
+    out=$(timeout "${HOPBENCH_PROBE_TIMEOUT:-60}" "${mp[@]}" --host "${probe%,}" -np $# \
+        --map-by node --bind-to none --tag-output "$hb" topo --format jsonl 2>"$err") || rc=$?
+    HB_FLEET_RANKS=0 HB_FLEET_CORES=""
+    for i in "${!hosts[@]}"; do
+        # --map-by node puts rank i on the i-th host.
+        rec=$(sed -n "s/^\[[0-9]*,$i\]<stdout>:\(.*\)/\1/p" <<<"$out")
+        if [ -z "$rec" ]; then
+            missing+=("${hosts[i]}")
+            continue
+        fi
+        line=$(hb_topo_field "$rec" mpirun)
+        if [[ ! $line =~ ^mpirun\ -np\ [0-9]+\ (.*)\ hopbench\ \.\.\.$ ]]; then
+            echo "hopbench: host ${hosts[i]} needs one app context per node ($line); run it on its own, not in a fleet" >&2
+            rm -f "$err"
+            return 3
+        fi
+        if [ -z "$first" ]; then
+            first=${hosts[i]} map=${BASH_REMATCH[1]}
+        elif [ "${BASH_REMATCH[1]}" != "$map" ]; then
+            echo "hopbench: hosts $first ($map) and ${hosts[i]} (${BASH_REMATCH[1]}) need different mpirun mappings; run them as separate fleets" >&2
+            rm -f "$err"
+            return 3
+        fi
+        slots+=("${hosts[i]}:$(hb_topo_cpu_nodes "$rec")")
+        HB_FLEET_RANKS=$((HB_FLEET_RANKS + $(hb_topo_cpu_nodes "$rec")))
+        local cores
+        cores=$(hb_topo_cores "$rec")
+        [ -n "$HB_FLEET_CORES" ] && [ "$HB_FLEET_CORES" -le "$cores" ] || HB_FLEET_CORES=$cores
+    done
+    if [ ${#missing[@]} -gt 0 ]; then
+        local why
+        why=$(grep -v '^[[:space:]-]*$' "$err" | head -n 1)
+        [ "$rc" != 124 ] || why="no answer within ${HOPBENCH_PROBE_TIMEOUT:-60} s"
+        echo "hopbench: host(s) ${missing[*]} could not be reached (${why:-mpirun exited $rc}); nothing was started" >&2
+        rm -f "$err"
+        return 3
+    fi
+    rm -f "$err"
+    HB_FLEET_SLOTS=$(IFS=,; echo "${slots[*]}")
+    read -ra HB_FLEET_MAP <<<"$map"
 }
