@@ -85,6 +85,35 @@ hb_results_settle() {
     fi
 }
 
+# hb_hosts_named LOG HOST...: the HOSTs that the launcher's output (LOG) says it could not
+# reach or lost (ssh's "connect to host H", "Connection to H closed", Open MPI's "lost
+# communication with a remote daemon ... on node H"), then the first such line. Not any
+# mention: survivors' own messages start with [their name].
+hb_hosts_named() {
+    local log=$1 h said first=""
+    shift
+    for h in "$@"; do
+        said="([Oo]n node|[Cc]onnection to|to host) ${h//./\\.}([^[:alnum:]_.-]|\$)"
+        if grep -Eq -- "$said" "$log"; then
+            printf '%s ' "$h"
+            [ -n "$first" ] || first=$(grep -E -m 1 -- "$said" "$log")
+        fi
+    done
+    printf '\n%s\n' "$first"
+}
+
+# hb_fleet_lost LOG STATUS HOST...: after a fleet run failed with STATUS, one line naming
+# the hosts LOG says were lost. Nothing when hopbench itself stopped the run: its own
+# message already names rank, host and cause.
+hb_fleet_lost() {
+    local log=$1 rc=$2 named
+    shift 2
+    grep -q '^hopbench: ' "$log" && return 0
+    named=$(hb_hosts_named "$log" "$@")
+    [ -n "${named%%$'\n'*}" ] || return 0
+    echo "hopbench: lost host ${named%% $'\n'*} mid-run (mpirun exit $rc: ${named#*$'\n'}); what was measured before stays in the output's .partial file" >&2
+}
+
 # hb_fleet_plan HOPBENCH MPIRUN... -- HOST...: the layout of a run across HOSTs. One mpirun
 # (one process per host, at most HOPBENCH_PROBE_TIMEOUT s) asks every host for its `topo`
 # record, so an unreachable host fails here, before anything is created: one line naming the
@@ -130,8 +159,12 @@ hb_fleet_plan() {
         [ -n "$HB_FLEET_CORES" ] && [ "$HB_FLEET_CORES" -le "$cores" ] || HB_FLEET_CORES=$cores
     done
     if [ ${#missing[@]} -gt 0 ]; then
-        local why
-        why=$(grep -v '^[[:space:]-]*$' "$err" | head -n 1)
+        # One failed host stops the whole probe: name the ones the launcher named, if any.
+        local named why
+        named=$(hb_hosts_named "$err" "${missing[@]}")
+        why=${named#*$'\n'}
+        [ -z "${named%%$'\n'*}" ] || read -ra missing <<<"${named%%$'\n'*}"
+        [ -n "$why" ] || why=$(grep -v '^[[:space:]*-]*$' "$err" | head -n 1)
         [ "$rc" != 124 ] || why="no answer within ${HOPBENCH_PROBE_TIMEOUT:-60} s"
         echo "hopbench: host(s) ${missing[*]} could not be reached (${why:-mpirun exited $rc}); nothing was started" >&2
         rm -f "$err"

@@ -150,13 +150,14 @@ make_host() {
 
 # pids_of NAME: processes in the host's network namespace or its cgroup.
 pids_of() {
-    local ns cg cpu_cg want p
+    local ns cg cpu_cg p
     ns=/run/netns/$(host_field "$1" 2)
     cg=$(host_field "$1" 6)
     cpu_cg=$(host_field "$1" 7)
-    want=$(stat -L -c %i "$ns" 2>/dev/null) || return 0
+    [ -e "$ns" ] || return 0
+    # -ef: same device and inode, i.e. the same namespace (a builtin: no fork per process).
     for p in /proc/[0-9]*; do
-        [ "$(stat -L -c %i "$p/ns/net" 2>/dev/null)" = "$want" ] && echo "${p#/proc/}"
+        [ "$p/ns/net" -ef "$ns" ] && echo "${p#/proc/}"
     done
     [ "$cg" = - ] || cat "$cg/cgroup.procs" 2>/dev/null || true
     [ "$cpu_cg" = - ] || cat "$cpu_cg/cgroup.procs" 2>/dev/null || true

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Faults across real hosts: hosts of different sizes in one fleet are measured and reported
+# each with its own cores; a host lost mid-run (every process of it killed) ends the run
+# within 30 s with one line naming it and the records measured before kept; a host that
+# cannot be reached at the start fails the run before anything is created.
+. "$(dirname "$0")/hosts-lib.sh"
+hosts_up 2 0-1 0
+
+# Different topologies: h1 has 2 CPUs, h2 one.
+fleet --host h1,h2 matrix --kernel read --size 16M --reps 2 --min-time 0.01 --quiet \
+    --format jsonl -o mixed.jsonl 2>mixed.log || fail "mixed fleet: exit $? ($(cat mixed.log))"
+expect_eq "mixed: each rank bound to its host's CPUs" \
+    "$(jqs mixed.jsonl '[.[] | select(.type=="run")][0].rank_layout | map([.host, .cpus])')" '[["h1","0-1"],["h2","0"]]'
+expect_eq "mixed: bandwidth threads and CPUs per host" \
+    "$(jqs mixed.jsonl '[.[] | select(.type=="measurement" and .kernel=="read") | [.host, .threads, .thread_cpus, .threads_on_node, .status]]')" \
+    '[["h1",2,[0,1],2,"ok"],["h2",1,[0],1,"ok"]]'
+expect_eq "mixed: fleet rows per host with their own thread counts" \
+    "$(jqs mixed.jsonl '[.[] | select(.type=="fleet")][0].hosts | map([.host, .bw_threads, (.bw_GBps_local_read > 0)])')" \
+    '[["h1",2,true],["h2",1,true]]'
+expect_eq "mixed: bandwidth is not compared across sizes" \
+    "$(jqs mixed.jsonl '[.[] | select(.type=="fleet")][0].hosts | map(.reason | test("bandwidth")) | any')" false
+
+# A host lost mid-run.
+long=(bw --kernel read,write,copy,triad,read,write,copy,triad --size 16M --reps 200 --min-time 0.02
+    --threads 1 --quiet --format jsonl -o lost.jsonl)
+fleet --host h1,h2 "${long[@]}" >lost.log 2>&1 &
+run=$!
+for _ in $(seq 600); do
+    [ "$(grep -c '' lost.jsonl.partial 2>/dev/null || echo 0)" -ge 3 ] && break
+    sleep 0.1
+done
+killed=$(date +%s)
+"$HOSTS_LIB/hosts.sh" kill h2
+rc=0
+wait "$run" || rc=$?
+took=$(($(date +%s) - killed))
+echo "lost: the run ended $took s after h2 was killed, status $rc"
+[ "$rc" != 0 ] || fail "lost: exit 0"
+[ "$took" -le 30 ] || fail "lost: ended $took s after the host was lost (limit 30)"
+expect_eq "lost: one hopbench line, naming h2" "$(grep '^hopbench:' lost.log | grep -c 'lost host h2 mid-run')/$(grep -c '^hopbench:' lost.log)" 1/1
+expect_eq "lost: no final file" "$(ls lost.jsonl 2>/dev/null)" ""
+expect_eq "lost: records kept, complete lines from the run's start" \
+    "$(jq -s '.[0].type == "run" and ([.[] | select(.type == "measurement")] | length >= 2)' lost.jsonl.partial)" true
+
+# A host that cannot be reached at the start.
+"$HOSTS_LIB/hosts.sh" cut h2
+rc=0
+fleet --host h1,h2 matrix --size 16M -o cut.jsonl 2>cut.log || rc=$?
+expect_eq "unreachable: exit 3" "$rc" 3
+expect_has "unreachable: one line naming h2" "$(grep '^hopbench:' cut.log)" "hopbench: host(s) h2 could not be reached"
+expect_eq "unreachable: nothing created" "$(ls cut.jsonl* 2>/dev/null)" ""
+finish
