@@ -299,6 +299,9 @@ static int hb_option_apply(struct hb_options *o, int c, const char *arg)
     case OPT_THRESHOLD:
         return hb_parse_double("--threshold", arg, 0.0, 1000.0, "a percentage from 0 to 1000",
                                &o->threshold_pct);
+    case OPT_FLEET_THRESHOLD:
+        return hb_parse_double("--fleet-threshold", arg, 0.0, 1000.0, "a percentage from 0 to 1000",
+                               &o->fleet_threshold_pct);
     case OPT_QUICK:
         o->quick = true;
         return 0;
@@ -365,6 +368,7 @@ int hb_options_parse(int argc, char **argv, struct hb_options *o)
     o->reps = 5;
     o->seed = 1;
     o->threshold_pct = 5.0;
+    o->fleet_threshold_pct = 25.0;
     o->tolerance_pct = 5.0;
     o->bg_rate_GBps = 0.0; /* levels from each thread's measured rate */
     o->c2c_home = HB_C2C_HOME_WRITER;

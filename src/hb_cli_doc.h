@@ -27,6 +27,7 @@ enum hb_opt_id {
     OPT_SIMD,
     OPT_ALLOW_MISPLACED,
     OPT_THRESHOLD,
+    OPT_FLEET_THRESHOLD,
     OPT_QUICK,
     OPT_TOLERANCE,
     OPT_BG_RATE,

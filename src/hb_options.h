@@ -31,7 +31,9 @@ struct hb_options {
     enum hb_pages pages;
     char simd[16]; /* "" = best for this CPU */
     bool allow_misplaced;
-    double threshold_pct;   /* matrix: same-class spread flag */
+    double threshold_pct; /* matrix: same-class spread flag */
+    /* matrix: a host this much worse than the fleet's median is flagged */
+    double fleet_threshold_pct;
     bool quick;             /* hops: the representative subset */
     double tolerance_pct;   /* hops: myth 1 holds while a hop class spreads less */
     double bg_rate_GBps;    /* hops/run: per-thread rate of level very-high; 0 = measured */

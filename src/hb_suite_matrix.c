@@ -267,10 +267,11 @@ static double hb_median_peers(const double *v, const int *threads, int nh, int s
     return hb_median(tmp, n);
 }
 
-/* Per host: local latency, local read bandwidth, worst remote/local latency ratio; a host more
- * than 10% worse than the median on any of them is flagged (bandwidth: the median of the hosts
- * whose nodes have as many cores). */
-static void hb_fleet(const struct hb_topo *t, struct hb_grid **grids, int ng, json_t *derived)
+/* Per host: local latency, local read bandwidth (medians of their samples), worst remote/local
+ * latency ratio; a host more than `pct` percent worse than the fleet's median on any of them is
+ * flagged (bandwidth: the median of the hosts whose nodes have as many cores). */
+static void hb_fleet(const struct hb_topo *t, double pct, struct hb_grid **grids, int ng,
+                     json_t *derived)
 {
     const char *hosts[256];
     double lat[256], bw[256], ratio[256];
@@ -286,11 +287,16 @@ static void hb_fleet(const struct hb_topo *t, struct hb_grid **grids, int ng, js
             threads[nh] = 0;
             nh++;
         }
+        /* Hosts are compared on their median samples: the matrix's bandwidth headline is the
+         * best sample, and one lucky sample on one host is not a difference between hosts. */
         double local = 0.0, worst = 0.0;
         int nl = 0;
         for (int i = 0; i < t->nnodes; i++)
-            if (!isnan(grids[g]->v[i][i])) {
-                local += grids[g]->v[i][i];
+            if (grids[g]->rec[i][i]) {
+                json_t *m = json_object_get(grids[g]->rec[i][i],
+                                            grids[g]->latency ? "lat_ns_median" : "bw_GBps_median");
+                if (!json_is_number(m)) continue;
+                local += json_number_value(m);
                 nl++;
             }
         local = nl ? local / nl : NAN;
@@ -319,16 +325,16 @@ static void hb_fleet(const struct hb_topo *t, struct hb_grid **grids, int ng, js
     double mratio = hb_median(tmp, nh);
     json_t *list = json_array();
     for (int h = 0; h < nh; h++) {
-        double peers_bw = hb_median_peers(bw, threads, nh, h);
+        double peers_bw = hb_median_peers(bw, threads, nh, h), f = 1.0 + pct / 100.0;
         char why[200] = "";
-        if (lat[h] > mlat * 1.1)
+        if (lat[h] > mlat * f)
             snprintf(why + strlen(why), sizeof(why) - strlen(why),
                      "local latency %.0f%% above median; ", (lat[h] / mlat - 1) * 100);
-        if (bw[h] < peers_bw / 1.1)
+        if (bw[h] < peers_bw / f)
             snprintf(why + strlen(why), sizeof(why) - strlen(why),
                      "local read bandwidth %.0f%% below median of %d-thread hosts; ",
                      (1 - bw[h] / peers_bw) * 100, threads[h]);
-        if (ratio[h] > mratio * 1.1)
+        if (ratio[h] > mratio * f)
             snprintf(why + strlen(why), sizeof(why) - strlen(why),
                      "remote/local ratio %.0f%% above median; ", (ratio[h] / mratio - 1) * 100);
         json_array_append_new(
@@ -341,11 +347,11 @@ static void hb_fleet(const struct hb_topo *t, struct hb_grid **grids, int ng, js
                       why[0] != '\0', "reason", why));
     }
     json_array_append_new(
-        derived,
-        json_pack("{s:s, s:s, s:o, s:{s:o, s:o, s:o}}", "type", "fleet", "suite", "matrix", "hosts",
-                  list, "median", "lat_ns_local", isnan(mlat) ? json_null() : json_real(mlat),
-                  "bw_GBps_local_read", isnan(mbw) ? json_null() : json_real(mbw),
-                  "worst_remote_ratio", isnan(mratio) ? json_null() : json_real(mratio)));
+        derived, json_pack("{s:s, s:s, s:o, s:f, s:{s:o, s:o, s:o}}", "type", "fleet", "suite",
+                           "matrix", "hosts", list, "threshold_pct", pct, "median", "lat_ns_local",
+                           isnan(mlat) ? json_null() : json_real(mlat), "bw_GBps_local_read",
+                           isnan(mbw) ? json_null() : json_real(mbw), "worst_remote_ratio",
+                           isnan(mratio) ? json_null() : json_real(mratio)));
 }
 
 int hb_suite_matrix_derive(const struct hb_suite_env *env, json_t *measured, json_t *derived)
@@ -381,7 +387,7 @@ int hb_suite_matrix_derive(const struct hb_suite_env *env, json_t *measured, jso
                                "initiator; measured matrices are compared with SLIT only"));
     for (int g = 0; g < ng; g++)
         hb_grid_emit(env, grids[g], derived);
-    hb_fleet(t, grids, ng, derived);
+    hb_fleet(t, env->opts->fleet_threshold_pct, grids, ng, derived);
     for (int g = 0; g < ng; g++)
         free(grids[g]);
     return 0;

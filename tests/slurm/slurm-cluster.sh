@@ -70,6 +70,8 @@
 #                            (Reason=PartitionConfig) forever
 #   HOPBENCH_SLURM_DEBUG  [info]   SlurmctldDebug / SlurmdDebug
 #   HOPBENCH_SLURM_UP_TIMEOUT  [60]     seconds to wait for the node to be idle
+#   HOPBENCH_SLURM_SLURMD_TIMEOUT [30] SlurmdTimeout: how soon a node that stopped answering
+#                            is DOWN and its jobs end (sites often use 300)
 #   HOPBENCH_SLURM_HOSTS_SH  [unset]  tests/hosts/hosts.sh: a cluster of N nodes on its hosts
 #                            (HOPBENCH_HOSTS_DIR names the set). Run every command of this
 #                            script on the hosts' head (hosts.sh exec head slurm-cluster.sh
@@ -90,6 +92,7 @@ USE_CGROUP=${HOPBENCH_SLURM_CGROUP:-0}
 ENFORCE_PART_LIMITS=${HOPBENCH_SLURM_ENFORCE_PART_LIMITS:-ALL}
 DEBUG_LEVEL=${HOPBENCH_SLURM_DEBUG:-info}
 UP_TIMEOUT=${HOPBENCH_SLURM_UP_TIMEOUT:-60}
+SLURMD_TIMEOUT=${HOPBENCH_SLURM_SLURMD_TIMEOUT:-30}
 SKIP=77     # exit status: the cluster cannot exist here (CTest skip code)
 
 # Packages: slurm-wlm-basic-plugins (pulled in as a dependency) carries
@@ -349,7 +352,8 @@ AccountingStorageType=accounting_storage/none
 JobCompType=jobcomp/none
 MailProg=/bin/true
 SlurmctldTimeout=30
-SlurmdTimeout=30
+# A node whose slurmd stops answering this long is DOWN and its jobs end (NODE_FAIL).
+SlurmdTimeout=$SLURMD_TIMEOUT
 InactiveLimit=0
 # Finished jobs stay visible in 'scontrol show job' (state, ExitCode) for 5
 # min; there is no slurmdbd, so 'sacct' does not work.

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# A real outlier: three hosts sharing this machine's CPUs with equal CPU weights (each host's
+# cgroup gets the same share whatever runs elsewhere). Unloaded, repeated fleet runs flag no
+# host at the default threshold. Then a memory-bandwidth load runs on h3, inside h3's cgroup,
+# so it takes half of h3's share and competes for memory as a noisy neighbour would: the
+# fleet record flags h3, and only h3. Prints the per-host figures of every run.
+. "$(dirname "$0")/hosts-lib.sh"
+hosts_up 3 0-1 0-1 0-1
+study=(matrix --kernel read --size 64M --reps 5 --min-time 0.02 --threads 1 --quiet --format jsonl)
+
+# figures FILE: per host [host, local ns, local GB/s, outlier, reason]
+figures() {
+    jqs "$1" '[.[] | select(.type=="fleet")][0].hosts | map([.host, (.lat_ns_local | round),
+        (.bw_GBps_local_read * 100 | round / 100), .outlier, .reason])'
+}
+
+for run in 1 2; do
+    fleet --host h1,h2,h3 "${study[@]}" -o idle$run.jsonl 2>idle$run.log || fail "idle run $run: exit $? ($(cat idle$run.log))"
+    echo "idle run $run: $(figures idle$run.jsonl)"
+    expect_eq "idle run $run: no host flagged" \
+        "$(jqs idle$run.jsonl '[.[] | select(.type=="fleet")][0].hosts | map(.outlier)')" '[false,false,false]'
+done
+
+on h3 timeout 120 "$HB" bw --kernel copy --size 512M --threads 1 --reps 1000 --min-time 0.1 \
+    --quiet --format jsonl -o /dev/null >load.log 2>&1 &
+load=$!
+sleep 2
+fleet --host h1,h2,h3 "${study[@]}" -o loaded.jsonl 2>loaded.log || fail "loaded run: exit $? ($(cat loaded.log))"
+kill "$load" 2>/dev/null || true
+wait "$load" 2>/dev/null || true
+echo "loaded run (load on h3): $(figures loaded.jsonl)"
+expect_eq "loaded: h3 flagged, h1 and h2 not" \
+    "$(jqs loaded.jsonl '[.[] | select(.type=="fleet")][0].hosts | map([.host, .outlier])')" '[["h1",false],["h2",false],["h3",true]]'
+expect_has "loaded: the reason says what is worse" "$(figures loaded.jsonl)" "above median"
+finish

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Slurm across real hosts: the local Slurm of tests/slurm with one slurmd per host (h1, h2)
+# and slurmctld on the head. `sbatch -N 2` of hopbench-fleet.sbatch and of hopbench.sbatch run
+# hopbench on both hosts with srun --mpi=pmix; results land in results/JOBID/. Then a host is
+# lost mid-job (every process of h2 killed, its slurmd with them): the job ends within 30 s,
+# its output names h2 on one line, and what was measured is kept in results/JOBID.incomplete.
+. "$(dirname "$0")/hosts-lib.sh"
+SLURM_SH=$TOP/tests/slurm/slurm-cluster.sh
+export HOPBENCH_SLURM_DIR=$work/slurm HOPBENCH_SLURM_HOSTS_SH=$HOSTS_LIB/hosts.sh
+# Slurm ends the jobs of a node that stopped answering after SlurmdTimeout (a site's choice,
+# often 300 s); 6 s here so a lost host is seen within the test.
+export HOPBENCH_SLURM_SLURMD_TIMEOUT=6
+export SLURM_CONF=$HOPBENCH_SLURM_DIR/etc/slurm.conf
+chmod 755 "$work" # munged wants every directory above its socket open to all
+hosts_up 2
+slurm_down() {
+    on head "$SLURM_SH" down >/dev/null 2>&1 || echo "slurm-test: stopping the cluster failed" >&2
+    hosts_cleanup
+}
+trap slurm_down EXIT
+rc=0
+on head "$SLURM_SH" up 2>slurm-up.log || rc=$?
+[ "$rc" != 77 ] || { echo "SKIP: no local Slurm here ($(tail -n 1 slurm-up.log))"; exit 77; }
+[ "$rc" = 0 ] || { cat slurm-up.log; fail "slurm-cluster.sh up: exit $rc"; finish; }
+expect_eq "sinfo: two idle nodes, one per host" "$(on head sinfo -h -N -o '%N %t %c' | sort | tr '\n' ' ')" "h1 idle 1 h2 idle 1 "
+
+# submit ARGS...: sbatch on the head, wait (at most 150 s); sets JOB, JOB_OUT, JOB_RC.
+submit() {
+    JOB=$(on head sbatch --parsable -o "$work/job-%j.out" "$@")
+    JOB_RC=0
+    on head "$SLURM_SH" wait "$JOB" 150 || JOB_RC=$?
+    JOB_OUT=$work/job-$JOB.out
+}
+
+# check_job SCRIPT: the job's records: both hosts, one rank each, every measurement ok.
+check_job() {
+    local f=$work/results/$JOB/results.jsonl
+    expect_eq "$1: job $JOB completed" "$JOB_RC" 0
+    expect_eq "$1: results/$JOB/results.jsonl, nothing partial" \
+        "$(cd "$work/results" && ls -A | tr '\n' ' ')" "$JOB "
+    expect_eq "$1: ranks on h1 and h2 with their CPUs" \
+        "$(jqs "$f" '[.[] | select(.type=="run")][0].rank_layout | map([.host, .cpus])')" '[["h1","0"],["h2","1"]]'
+    expect_eq "$1: both hosts measured, all ok" \
+        "$(jqs "$f" '[.[] | select(.type=="measurement") | [.host, .status]] | unique')" '[["h1","ok"],["h2","ok"]]'
+    expect_has "$1: srun --mpi=pmix" "$(cat "$JOB_OUT")" "srun --mpi=pmix"
+}
+
+small=(--size 16M --reps 2 --min-time 0.01)
+submit -N 2 --ntasks-per-node=1 --cpus-per-task=1 "$TOP/jobs/slurm/hopbench-fleet.sbatch" "${small[@]}"
+check_job hopbench-fleet.sbatch
+expect_eq "hopbench-fleet.sbatch: fleet record lists both hosts" \
+    "$(jqs "$work/results/$JOB/results.jsonl" '[.[] | select(.type=="fleet")][0].hosts | map(.host)')" '["h1","h2"]'
+rm -rf "$work/results"
+submit -N 2 --ntasks-per-node=1 --cpus-per-task=1 "$TOP/jobs/slurm/hopbench.sbatch" bw --kernel read "${small[@]}"
+check_job hopbench.sbatch
+rm -rf "$work/results"
+
+# A host lost mid-job.
+JOB=$(on head sbatch --parsable -o "$work/lost-%j.out" -N 2 --ntasks-per-node=1 --cpus-per-task=1 \
+    "$TOP/jobs/slurm/hopbench.sbatch" bw --kernel read,write,copy,triad,read,write,copy,triad \
+    --size 16M --reps 200 --min-time 0.02 --threads 1)
+for _ in $(seq 900); do
+    n=$(grep -sc '"type":"measurement"' "$work/results/.$JOB.partial/results.jsonl.partial") || true
+    [ "${n:-0}" -lt 2 ] || break
+    sleep 0.1
+done
+killed=$(date +%s)
+"$HOSTS_LIB/hosts.sh" kill h2
+# Ended: the batch script is over (COMPLETING while Slurm notices that h2's slurmd is gone).
+state=RUNNING
+for _ in $(seq 120); do
+    state=$(on head scontrol -o show job "$JOB" | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p')
+    case $state in RUNNING | PENDING | CONFIGURING) sleep 0.5 ;; *) break ;; esac
+done
+took=$(($(date +%s) - killed))
+echo "lost: job $JOB was $state $took s after h2 was killed; its output:"
+cat "$work/lost-$JOB.out"
+case $state in RUNNING | PENDING | CONFIGURING | COMPLETED) fail "lost: job $JOB $state" ;; esac
+[ "$took" -le 30 ] || fail "lost: ended $took s after the host was lost (limit 30)"
+expect_eq "lost: one line of the job's output names h2" "$(grep -c 'h2' "$work/lost-$JOB.out")" 1
+expect_eq "lost: records kept in results/$JOB.incomplete" \
+    "$(jq -s '.[0].type == "run" and ([.[] | select(.type=="measurement")] | length >= 2)' "$work/results/$JOB.incomplete/results.jsonl.partial")" true
+expect_eq "lost: no results/$JOB" "$(ls -d "$work/results/$JOB" 2>/dev/null)" ""
+finish
