@@ -22,13 +22,30 @@ static void add_latency(json_t *measured, const char *host, double local, double
         }
 }
 
-static json_t *derive(struct hb_topo *t, json_t *measured)
+/* Local read bandwidth on node 0: best sample far above the median, `threads` per node. */
+static void add_read(json_t *measured, const char *host, double median, int threads)
 {
-    struct hb_options o = {.threshold_pct = 5.0, .command = "matrix"};
+    json_array_append_new(measured,
+                          json_pack("{s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:f, s:f, s:i, s:s, s:i}",
+                                    "suite", "matrix", "role", "foreground", "metric", "bandwidth",
+                                    "host", host, "kernel", "read", "cpu_node", 0, "mem_node", 0,
+                                    "bw_GBps_best", median * 3, "bw_GBps_median", median, "threads",
+                                    threads, "status", "ok", "hops", 0));
+}
+
+static json_t *derive_at(struct hb_topo *t, json_t *measured, double fleet_pct)
+{
+    struct hb_options o = {
+        .threshold_pct = 5.0, .fleet_threshold_pct = fleet_pct, .command = "matrix"};
     struct hb_suite_env env = {t, &o, NULL, 0};
     json_t *derived = json_array();
     CHECK_INT(hb_suite_derive(&env, measured, derived), 0);
     return derived;
+}
+
+static json_t *derive(struct hb_topo *t, json_t *measured)
+{
+    return derive_at(t, measured, 25.0);
 }
 
 static json_t *first_of(json_t *derived, const char *type, const char *host)
@@ -41,6 +58,22 @@ static json_t *first_of(json_t *derived, const char *type, const char *host)
         if (!host || strcmp(json_string_value(json_object_get(r, "host")), host) == 0) return r;
     }
     return NULL;
+}
+
+/* The fleet's outlier flags, e.g. "0010". */
+static const char *outliers(json_t *derived)
+{
+    static char flags[8];
+    json_t *hosts = json_object_get(first_of(derived, "fleet", NULL), "hosts");
+    size_t i;
+    json_t *h;
+    flags[0] = '\0';
+    json_array_foreach(hosts, i, h) if (i < sizeof(flags) - 1)
+    {
+        flags[i] = json_is_true(json_object_get(h, "outlier")) ? '1' : '0';
+        flags[i + 1] = '\0';
+    }
+    return flags;
 }
 
 static double at(json_t *m, const char *key, int i, int j)
@@ -99,6 +132,32 @@ int main(void)
     CHECK(json_is_true(json_object_get(json_array_get(hosts, 2), "outlier")));
     CHECK_HAS(json_string_value(json_object_get(json_array_get(hosts, 2), "reason")),
               "local latency 29% above median");
+    json_decref(derived);
+    derived = derive_at(t, measured, 30.0); /* 29% is within a 30% threshold */
+    CHECK_HAS(outliers(derived), "000");
+    CHECK(json_number_value(json_object_get(first_of(derived, "fleet", NULL), "threshold_pct")) ==
+          30.0);
+    json_decref(derived);
+    json_decref(measured);
+
+    /* Bandwidth: medians compared (the best samples are far off), and only between hosts whose
+     * nodes have as many cores: h3 is a smaller host, h4 a slow one. */
+    measured = json_array();
+    const char *names[4] = {"h1", "h2", "h3", "h4"};
+    double medians[4] = {10.0, 9.0, 5.0, 6.0};
+    int threads[4] = {2, 2, 1, 2};
+    for (int h = 0; h < 4; h++) {
+        add_latency(measured, names[h], 100.0, 121.0);
+        add_read(measured, names[h], medians[h], threads[h]);
+    }
+    derived = derive(t, measured);
+    CHECK_HAS(outliers(derived), "0001");
+    hosts = json_object_get(first_of(derived, "fleet", NULL), "hosts");
+    CHECK(json_number_value(json_object_get(json_array_get(hosts, 0), "bw_GBps_local_read")) ==
+          10.0);
+    CHECK_INT(json_integer_value(json_object_get(json_array_get(hosts, 2), "bw_threads")), 1);
+    CHECK_HAS(json_string_value(json_object_get(json_array_get(hosts, 3), "reason")),
+              "local read bandwidth 33% below median of 2-thread hosts");
     json_decref(derived);
     json_decref(measured);
     hb_topo_free(t);
