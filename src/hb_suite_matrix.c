@@ -330,7 +330,7 @@ static void hb_fleet(const struct hb_topo *t, double pct, struct hb_grid **grids
         if (lat[h] > mlat * f)
             snprintf(why + strlen(why), sizeof(why) - strlen(why),
                      "local latency %.0f%% above median; ", (lat[h] / mlat - 1) * 100);
-        if (bw[h] < peers_bw / f)
+        if (bw[h] < peers_bw * (2.0 - f))
             snprintf(why + strlen(why), sizeof(why) - strlen(why),
                      "local read bandwidth %.0f%% below median of %d-thread hosts; ",
                      (1 - bw[h] / peers_bw) * 100, threads[h]);

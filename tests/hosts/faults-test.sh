@@ -3,6 +3,7 @@
 # each with its own cores; a host lost mid-run (every process of it killed) ends the run
 # within 30 s with one line naming it and the records measured before kept; a host that
 # cannot be reached at the start fails the run before anything is created.
+# shellcheck source=hosts-lib.sh
 . "$(dirname "$0")/hosts-lib.sh"
 hosts_up 2 0-1 0
 
@@ -21,7 +22,7 @@ expect_eq "mixed: bandwidth is not compared across sizes" \
     "$(jqs mixed.jsonl '[.[] | select(.type=="fleet")][0].hosts | map(.reason | test("bandwidth")) | any')" false
 
 # A host lost mid-run.
-long=(bw --kernel read,write,copy,triad,read,write,copy,triad --size 16M --reps 200 --min-time 0.02
+long=(bw --kernel "read,write,copy,triad,read,write,copy,triad" --size 16M --reps 200 --min-time 0.02
     --threads 1 --quiet --format jsonl -o lost.jsonl)
 fleet --host h1,h2 "${long[@]}" >lost.log 2>&1 &
 run=$!

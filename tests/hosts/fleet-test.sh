@@ -3,9 +3,10 @@
 # Open MPI's rsh launcher entering each host's namespaces, TCP between them): the records
 # carry each host's own hostname, every host gets one rank per CPU node it has, bound to its
 # own CPUs, measures its matrix, and the fleet record lists every host.
+# shellcheck source=hosts-lib.sh
 . "$(dirname "$0")/hosts-lib.sh"
 hosts_up 4
-study=(matrix --size 16M --reps 2 --min-time 0.01 --quiet --format jsonl)
+study=(matrix --kernel read --size 16M --reps 2 --min-time 0.01 --quiet --format jsonl)
 declare -A name cpus nodes
 for h in h1 h2 h3 h4; do
     name[$h]=$(on "$h" hostname)
@@ -37,13 +38,13 @@ check_fleet() {
     expect_eq "$f: ranks" "$(jqs "$f" '[.[] | select(.type=="run")][0].ranks')" "$want_ranks"
 }
 
-fleet --host h1,h2 "${study[@]}" --kernel read -o two.jsonl 2>two.log || fail "2 hosts: exit $? ($(cat two.log))"
+fleet --host h1,h2 "${study[@]}" -o two.jsonl 2>two.log || fail "2 hosts: exit $? ($(cat two.log))"
 check_fleet two.jsonl '["chase","read"]' h1 h2
 expect_has "2 hosts: the printed line" "$(cat two.log)" "--host h1:1,h2:1 -np 2 --map-by numa --bind-to numa"
 
 printf 'h%d\n' 1 2 3 4 >hostfile
 start=$(date +%s.%N)
 fleet --hostfile hostfile "${study[@]}" -o four.jsonl 2>four.log || fail "4 hosts: exit $? ($(cat four.log))"
-echo "4-host fleet matrix (${study[*]:0:7}): $(echo "$(date +%s.%N) - $start" | bc) s wall"
-check_fleet four.jsonl '["chase","copy","read","write-nt"]' h1 h2 h3 h4
+echo "4-host fleet matrix (${study[*]:0:9}): $(echo "$(date +%s.%N) - $start" | bc) s wall"
+check_fleet four.jsonl '["chase","read"]' h1 h2 h3 h4
 finish

@@ -2,6 +2,7 @@
 # The hosts harness itself: each host has its own hostname, its address on the private
 # network and its CPUs; hosts reach each other and nothing else; the machine's own network is
 # untouched; and every name it made is gone after a test that failed half way.
+# shellcheck source=hosts-lib.sh
 . "$(dirname "$0")/hosts-lib.sh"
 before=$(ip -o link show | cut -d: -f2 | sort | tr -d ' \n'; ip -o addr show | awk '{ print $2, $4 }' | sort)
 hosts_up 2 1 0

@@ -4,6 +4,7 @@
 # host at the default threshold. Then a memory-bandwidth load runs on h3, inside h3's cgroup,
 # so it takes half of h3's share and competes for memory as a noisy neighbour would: the
 # fleet record flags h3, and only h3. Prints the per-host figures of every run.
+# shellcheck source=hosts-lib.sh
 . "$(dirname "$0")/hosts-lib.sh"
 hosts_up 3 0-1 0-1 0-1
 study=(matrix --kernel read --size 64M --reps 5 --min-time 0.02 --threads 1 --quiet --format jsonl)

@@ -4,6 +4,7 @@
 # hopbench on both hosts with srun --mpi=pmix; results land in results/JOBID/. Then a host is
 # lost mid-job (every process of h2 killed, its slurmd with them): the job ends within 30 s,
 # its output names h2 on one line, and what was measured is kept in results/JOBID.incomplete.
+# shellcheck source=hosts-lib.sh
 . "$(dirname "$0")/hosts-lib.sh"
 SLURM_SH=$TOP/tests/slurm/slurm-cluster.sh
 export HOPBENCH_SLURM_DIR=$work/slurm HOPBENCH_SLURM_HOSTS_SH=$HOSTS_LIB/hosts.sh

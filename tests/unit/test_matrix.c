@@ -160,6 +160,18 @@ int main(void)
               "local read bandwidth 33% below median of 2-thread hosts");
     json_decref(derived);
     json_decref(measured);
+
+    /* 23% below the median is within 25% (the threshold counts down from the median). */
+    measured = json_array();
+    medians[3] = 6.9;
+    for (int h = 0; h < 4; h++) {
+        add_latency(measured, names[h], 100.0, 121.0);
+        add_read(measured, names[h], medians[h], threads[h]);
+    }
+    derived = derive(t, measured);
+    CHECK_HAS(outliers(derived), "0000");
+    json_decref(derived);
+    json_decref(measured);
     hb_topo_free(t);
     return hb_check_result();
 }
