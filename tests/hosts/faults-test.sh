@@ -26,8 +26,10 @@ long=(bw --kernel "read,write,copy,triad,read,write,copy,triad" --size 16M --rep
     --threads 1 --quiet --format jsonl -o lost.jsonl)
 fleet --host h1,h2 "${long[@]}" >lost.log 2>&1 &
 run=$!
+# Records go to lost.jsonl.partial.XXXXXX while the run lasts.
 for _ in $(seq 600); do
-    [ "$(grep -c '' lost.jsonl.partial 2>/dev/null || echo 0)" -ge 3 ] && break
+    n=$(cat lost.jsonl.partial* 2>/dev/null | grep -c '') || true
+    [ "${n:-0}" -lt 3 ] || break
     sleep 0.1
 done
 killed=$(date +%s)

@@ -61,7 +61,7 @@ JOB=$(on head sbatch --parsable -o "$work/lost-%j.out" -N 2 --ntasks-per-node=1 
     "$TOP/jobs/slurm/hopbench.sbatch" bw --kernel read,write,copy,triad,read,write,copy,triad \
     --size 16M --reps 200 --min-time 0.02 --threads 1)
 for _ in $(seq 900); do
-    n=$(grep -sc '"type":"measurement"' "$work/results/.$JOB.partial/results.jsonl.partial") || true
+    n=$(cat "$work/results/.$JOB.partial"/results.jsonl.partial* 2>/dev/null | grep -c '"type":"measurement"') || true
     [ "${n:-0}" -lt 2 ] || break
     sleep 0.1
 done
@@ -80,6 +80,6 @@ case $state in RUNNING | PENDING | CONFIGURING | COMPLETED) fail "lost: job $JOB
 [ "$took" -le 30 ] || fail "lost: ended $took s after the host was lost (limit 30)"
 expect_eq "lost: one line of the job's output names h2" "$(grep -c 'h2' "$work/lost-$JOB.out")" 1
 expect_eq "lost: records kept in results/$JOB.incomplete" \
-    "$(jq -s '.[0].type == "run" and ([.[] | select(.type=="measurement")] | length >= 2)' "$work/results/$JOB.incomplete/results.jsonl.partial")" true
+    "$(jq -s '.[0].type == "run" and ([.[] | select(.type=="measurement")] | length >= 2)' "$work/results/$JOB.incomplete"/results.jsonl.partial*)" true
 expect_eq "lost: no results/$JOB" "$(ls -d "$work/results/$JOB" 2>/dev/null)" ""
 finish
