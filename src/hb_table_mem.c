@@ -28,14 +28,18 @@ void hb_table_topology_mem(FILE *f, json_t *rec)
         if (json_is_integer(tier)) fprintf(f, ", tier %lld", (long long)json_integer_value(tier));
         json_array_foreach(json_object_get(n, "memory_side_caches"), k, x)
         {
-            char sz[32];
-            fprintf(f, "; memory-side cache L%lld %s, %lld-byte lines, %s, %s",
+            char sz[32], ways[32];
+            long long assoc = json_integer_value(json_object_get(x, "associativity"));
+            snprintf(ways, sizeof(ways), "%lld-way", assoc);
+            fprintf(f, "; memory-side cache L%lld %s, %lld-byte lines, %s, %s write policy",
                     (long long)json_integer_value(json_object_get(x, "level")),
                     hb_size_format((uint64_t)json_integer_value(json_object_get(x, "size_bytes")),
                                    sz, sizeof(sz)),
                     (long long)json_integer_value(json_object_get(x, "line_bytes")),
-                    json_integer_value(json_object_get(x, "associativity")) == 1 ? "direct-mapped"
-                                                                                 : "associative",
+                    assoc == 1    ? "direct-mapped"
+                    : assoc == -1 ? "fully associative"
+                    : assoc == 0  ? "associativity unknown"
+                                  : ways,
                     hb_rec_str(x, "policy", "unknown"));
         }
         fputc('\n', f);
