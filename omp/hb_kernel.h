@@ -44,6 +44,7 @@ struct hb_kernel {
     double bytes_written; /* likewise; write-allocate traffic is not counted (STREAM rule) */
     double flops;         /* per element per sweep */
     bool nt;              /* stores are non-temporal */
+    bool dst_read;        /* every store lands on a line the kernel just read (in place) */
     const char *access;   /* "r", "w" or "rw" (40555 label letter) */
     /* First touch and fill of the slice by the thread that will use it. 0 or -errno. */
     int (*init)(struct hb_kslice *s);
@@ -66,6 +67,12 @@ int hb_kernel_count(void);
 /* Bytes moved by `sweeps` passes over `elements` elements (per array): the one place where
  * bandwidth accounting lives. */
 double hb_kernel_bytes(const struct hb_kernel *k, uint64_t elements, uint64_t sweeps);
+
+/* The write-allocate model of the same passes: ordinary stores to lines the kernel did not
+ * read first fetch each line before writing it (copy 24 B per element instead of 16, triad 32
+ * instead of 24); non-temporal stores and in-place updates fetch nothing extra. A model of
+ * what the memory system moves, not a counter reading. */
+double hb_kernel_bytes_wa_model(const struct hb_kernel *k, uint64_t elements, uint64_t sweeps);
 
 /* Dependent loads one thread does in `sweeps` sweeps of a latency kernel over its `elements`
  * elements: one load per `stride` bytes (0 = the default stride), at most

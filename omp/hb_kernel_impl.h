@@ -30,6 +30,18 @@ int hb_triad_check(const struct hb_kslice *s, double last_result, uint64_t sweep
 double hb_triad_nt_run(struct hb_kslice *s, uint64_t sweeps);
 int hb_triad_nt_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done);
 
+/* Read:write mixes, in place (kernel_stream.c). */
+#define HB_MIX_DECL(fn)                                                                            \
+    double hb_##fn##_run(struct hb_kslice *s, uint64_t sweeps);                                    \
+    int hb_##fn##_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done);
+HB_MIX_DECL(mix31)
+HB_MIX_DECL(mix31_nt)
+HB_MIX_DECL(mix21)
+HB_MIX_DECL(mix21_nt)
+HB_MIX_DECL(mix11)
+HB_MIX_DECL(mix11_nt)
+#undef HB_MIX_DECL
+
 /* Shared by copy, copy-nt and memcpy: a must equal b, b must still hold its initial value. */
 int hb_stream_check_copy(const char *kernel, const struct hb_kslice *s, uint64_t sweeps_done);
 

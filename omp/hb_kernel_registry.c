@@ -8,6 +8,7 @@
 #include "hb_kernel_work.h"
 
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 const struct hb_kernel hb_kernels[] = {
@@ -139,6 +140,97 @@ const struct hb_kernel hb_kernels[] = {
         .run = hb_chase_run,
         .check = hb_chase_check,
     },
+    /* MLC's read:write mixes (all reads is `read`); bytes counted the STREAM way. */
+    {
+        .name = "mix3:1",
+        .desc = "a[i] += b[i] + c[i]: 3 reads per write, in place (MLC 3:1; likwid triad)",
+        .kind = HB_KIND_BANDWIDTH,
+        .streams = 3,
+        .bytes_read = 24,
+        .bytes_written = 8,
+        .flops = 2,
+        .nt = false,
+        .dst_read = true,
+        .access = "rw",
+        .init = hb_stream_init,
+        .run = hb_mix31_run,
+        .check = hb_mix31_check,
+    },
+    {
+        .name = "mix3:1-nt",
+        .desc = "mix3:1 with non-temporal stores (likwid triad_mem)",
+        .kind = HB_KIND_BANDWIDTH,
+        .streams = 3,
+        .bytes_read = 24,
+        .bytes_written = 8,
+        .flops = 2,
+        .nt = true,
+        .dst_read = true,
+        .access = "rw",
+        .init = hb_stream_init,
+        .run = hb_mix31_nt_run,
+        .check = hb_mix31_nt_check,
+    },
+    {
+        .name = "mix2:1",
+        .desc = "a[i] += s * b[i]: 2 reads per write, in place (MLC 2:1; likwid daxpy)",
+        .kind = HB_KIND_BANDWIDTH,
+        .streams = 2,
+        .bytes_read = 16,
+        .bytes_written = 8,
+        .flops = 2,
+        .nt = false,
+        .dst_read = true,
+        .access = "rw",
+        .init = hb_stream_init,
+        .run = hb_mix21_run,
+        .check = hb_mix21_check,
+    },
+    {
+        .name = "mix2:1-nt",
+        .desc = "mix2:1 with non-temporal stores (likwid stream_mem)",
+        .kind = HB_KIND_BANDWIDTH,
+        .streams = 2,
+        .bytes_read = 16,
+        .bytes_written = 8,
+        .flops = 2,
+        .nt = true,
+        .dst_read = true,
+        .access = "rw",
+        .init = hb_stream_init,
+        .run = hb_mix21_nt_run,
+        .check = hb_mix21_nt_check,
+    },
+    {
+        .name = "mix1:1",
+        .desc = "a[i] += s: 1 read per write, in place (MLC 1:1; likwid update)",
+        .kind = HB_KIND_BANDWIDTH,
+        .streams = 1,
+        .bytes_read = 8,
+        .bytes_written = 8,
+        .flops = 1,
+        .nt = false,
+        .dst_read = true,
+        .access = "rw",
+        .init = hb_stream_init,
+        .run = hb_mix11_run,
+        .check = hb_mix11_check,
+    },
+    {
+        .name = "mix1:1-nt",
+        .desc = "mix1:1 with non-temporal stores (likwid copy_mem)",
+        .kind = HB_KIND_BANDWIDTH,
+        .streams = 1,
+        .bytes_read = 8,
+        .bytes_written = 8,
+        .flops = 1,
+        .nt = true,
+        .dst_read = true,
+        .access = "rw",
+        .init = hb_stream_init,
+        .run = hb_mix11_nt_run,
+        .check = hb_mix11_nt_check,
+    },
     /* The workloads of the policy study: irregular, stencil, compute-bound, tunable. */
     {
         .name = "gups",
@@ -149,6 +241,7 @@ const struct hb_kernel hb_kernels[] = {
         .bytes_written = 8,
         .flops = 0,
         .nt = false,
+        .dst_read = true,
         .access = "rw",
         .init = hb_gups_init,
         .run = hb_gups_run,
@@ -215,25 +308,27 @@ const struct hb_kernel hb_kernels[] = {
     {.name = NULL},
 };
 
-static char hb_kernel_names_buf[256];
+/* Sized from the table, so a longer table never cuts the list short. */
+static char *hb_kernel_names_buf;
 static pthread_once_t hb_kernel_names_once = PTHREAD_ONCE_INIT;
 
 static void hb_kernel_names_build(void)
 {
-    size_t used = 0;
-    for (const struct hb_kernel *k = hb_kernels; k->name && used < sizeof(hb_kernel_names_buf);
-         k++) {
-        int w = snprintf(hb_kernel_names_buf + used, sizeof(hb_kernel_names_buf) - used, "%s%s",
-                         used ? ", " : "", k->name);
-        if (w < 0) break;
-        used += (size_t)w;
+    size_t len = 1;
+    for (const struct hb_kernel *k = hb_kernels; k->name; k++)
+        len += strlen(k->name) + 2;
+    hb_kernel_names_buf = calloc(len, 1);
+    if (hb_kernel_names_buf == NULL) return;
+    for (const struct hb_kernel *k = hb_kernels; k->name; k++) {
+        if (k != hb_kernels) strcat(hb_kernel_names_buf, ", ");
+        strcat(hb_kernel_names_buf, k->name);
     }
 }
 
 const char *hb_kernel_names(void)
 {
     pthread_once(&hb_kernel_names_once, hb_kernel_names_build);
-    return hb_kernel_names_buf;
+    return hb_kernel_names_buf ? hb_kernel_names_buf : "(out of memory listing the kernels)";
 }
 
 const struct hb_kernel *hb_kernel_find(const char *name)
@@ -257,6 +352,12 @@ double hb_kernel_bytes(const struct hb_kernel *k, uint64_t elements, uint64_t sw
     return (k->bytes_read + k->bytes_written) * (double)elements * (double)sweeps;
 }
 
+double hb_kernel_bytes_wa_model(const struct hb_kernel *k, uint64_t elements, uint64_t sweeps)
+{
+    double allocate = k->nt || k->dst_read ? 0.0 : k->bytes_written;
+    return (k->bytes_read + k->bytes_written + allocate) * (double)elements * (double)sweeps;
+}
+
 double hb_kernel_loads(const struct hb_kernel *k, uint64_t elements, uint64_t sweeps,
                        uint64_t stride)
 {
@@ -269,7 +370,10 @@ double hb_kernel_loads(const struct hb_kernel *k, uint64_t elements, uint64_t sw
 void hb_kernel_help(FILE *f)
 {
     for (const struct hb_kernel *k = hb_kernels; k->name; k++)
-        fprintf(f, "  %-9s %d stream%s  %2g B read  %2g B written  %g flop/elem  %-2s  %s%s\n",
+        fprintf(f,
+                "  %-9s %d stream%s  %2g B read  %2g B written  %2g B WA  %g flop/elem  %-2s  "
+                "%s%s\n",
                 k->name, k->streams, k->streams == 1 ? " " : "s", k->bytes_read, k->bytes_written,
-                k->flops, k->nt ? "NT" : "", k->desc, k == hb_kernels ? " [default]" : "");
+                hb_kernel_bytes_wa_model(k, 1, 1), k->flops, k->nt ? "NT" : "", k->desc,
+                k == hb_kernels ? " [default]" : "");
 }

@@ -15,6 +15,8 @@ struct hb_stream_path {
     void (*copy_nt)(double *a, const double *b, size_t n);
     void (*triad)(double *a, const double *b, const double *c, double s, size_t n);
     void (*triad_nt)(double *a, const double *b, const double *c, double s, size_t n);
+    /* Read:write mixes in place, [reads - 1][nt]: 1:1 a += s, 2:1 a += s * b, 3:1 a += b + c. */
+    void (*mix[3][2])(double *a, const double *b, const double *c, double s, size_t n);
 };
 
 extern const struct hb_stream_path hb_stream_path_c;

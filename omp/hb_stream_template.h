@@ -11,7 +11,12 @@
  * which cost nothing extra on aligned data. Four independent vectors per iteration keep
  * enough loads in flight and break read's add dependency chain; read takes eight loads an
  * iteration (added in pairs first), which brought it level with likwid's load_avx512.
- * Multiplication and addition stay separate (no FMA) so every path rounds like the plain C path. */
+ * Multiplication and addition stay separate (no FMA) so every path rounds like the plain C path.
+ *
+ * Non-temporal passes move HB_NT_PAGES chunks of 4 KiB side by side, as glibc's large memcpy
+ * does: each chunk is a read stream of its own, so several DRAM pages are open per thread
+ * instead of one stream the prefetcher must follow alone (copy-nt went from 0.83x to at least
+ * glibc memcpy's figure with it). */
 #ifndef HB_PATH
 #error "define the HB_ path macros before including hb_stream_template.h"
 #endif
@@ -24,6 +29,17 @@
 #define HB_CAT(a, b) HB_CAT_(a, b)
 #define HB_FN(name) HB_CAT(name, HB_PATH)
 #define HB_U (4 * HB_W)
+#ifndef HB_NT_PAGES
+#define HB_NT_PAGES 4
+#define HB_NT_PAGE (4096 / sizeof(double))
+#define HB_NT_BLOCK (HB_NT_PAGES * HB_NT_PAGE)
+/* Each chunk's lines two iterations ahead are prefetched, as glibc does in its large copy. */
+#define HB_NT_PREFETCH(p)                                                                          \
+    do {                                                                                           \
+        for (size_t l_ = 0; l_ < HB_U * sizeof(double); l_ += 64)                                  \
+            __builtin_prefetch((const char *)(p) + 2 * HB_U * sizeof(double) + l_, 0, 3);          \
+    } while (0)
+#endif
 
 /* Elements before p reaches a 64-byte boundary, at most n. */
 static inline size_t HB_FN(head)(const double *p, size_t n)
@@ -131,6 +147,47 @@ HB_INLINE void HB_FN(triad_any)(double *a, const double *b, const double *c, dou
         a[i] = b[i] + s * c[i];
 }
 
+/* MLC-style read:write mixes, updating a in place so that every store lands on a line just
+ * read: plain stores then cost no extra read for ownership, and the memory system sees the
+ * kernel's own ratio with either kind of store. 3:1 a += b + c, 2:1 a += s * b, 1:1 a += s. */
+HB_INLINE void HB_FN(mix_any)(double *a, const double *b, const double *c, double s, size_t n,
+                              int reads, int nt)
+{
+    size_t i = 0, h = HB_FN(head)(a, n);
+#define HB_MIX_ONE(j) (reads == 3 ? a[j] + b[j] + c[j] : reads == 2 ? a[j] + s * b[j] : a[j] + s)
+    for (; i < h; i++)
+        a[i] = HB_MIX_ONE(i);
+    HB_V k = HB_SET1(s);
+    for (; i + HB_W <= n; i += HB_W) {
+        HB_V x = HB_LOAD(a + i);
+        if (reads == 3)
+            x = HB_ADD(HB_ADD(x, HB_LOADU(b + i)), HB_LOADU(c + i));
+        else if (reads == 2)
+            x = HB_ADD(x, HB_MUL(k, HB_LOADU(b + i)));
+        else
+            x = HB_ADD(x, k);
+        HB_PUT(nt, a + i, x);
+    }
+    for (; i < n; i++)
+        a[i] = HB_MIX_ONE(i);
+#undef HB_MIX_ONE
+}
+
+/* One function per mix and store kind, each compiled with its constants. */
+#define HB_MIX_FN(name, reads, nt)                                                                 \
+    HB_T static void HB_FN(name)(double *a, const double *b, const double *c, double s, size_t n)  \
+    {                                                                                              \
+        HB_FN(mix_any)(a, b, c, s, n, reads, nt);                                                  \
+        if (nt) HB_FENCE();                                                                        \
+    }
+HB_MIX_FN(mix31, 3, 0)
+HB_MIX_FN(mix31_nt, 3, 1)
+HB_MIX_FN(mix21, 2, 0)
+HB_MIX_FN(mix21_nt, 2, 1)
+HB_MIX_FN(mix11, 1, 0)
+HB_MIX_FN(mix11_nt, 1, 1)
+#undef HB_MIX_FN
+
 HB_T static void HB_FN(write)(double *a, size_t n, double v)
 {
     HB_FN(write_any)(a, n, v, 0);
@@ -138,7 +195,19 @@ HB_T static void HB_FN(write)(double *a, size_t n, double v)
 
 HB_T static void HB_FN(write_nt)(double *a, size_t n, double v)
 {
-    HB_FN(write_any)(a, n, v, 1);
+    size_t i = HB_FN(head)(a, n);
+    HB_FN(write_any)(a, i, v, 0);
+    HB_V x = HB_SET1(v);
+    for (; i + HB_NT_BLOCK <= n; i += HB_NT_BLOCK)
+        for (size_t o = 0; o < HB_NT_PAGE; o += HB_U)
+            for (size_t p = 0; p < HB_NT_PAGES; p++) {
+                double *d = a + i + p * HB_NT_PAGE + o;
+                HB_STREAM(d, x);
+                HB_STREAM(d + HB_W, x);
+                HB_STREAM(d + 2 * HB_W, x);
+                HB_STREAM(d + 3 * HB_W, x);
+            }
+    HB_FN(write_any)(a + i, n - i, v, 1);
     HB_FENCE();
 }
 
@@ -149,7 +218,21 @@ HB_T static void HB_FN(copy)(double *a, const double *b, size_t n)
 
 HB_T static void HB_FN(copy_nt)(double *a, const double *b, size_t n)
 {
-    HB_FN(copy_any)(a, b, n, 1);
+    size_t i = HB_FN(head)(a, n);
+    HB_FN(copy_any)(a, b, i, 0);
+    for (; i + HB_NT_BLOCK <= n; i += HB_NT_BLOCK)
+        for (size_t o = 0; o < HB_NT_PAGE; o += HB_U) {
+            HB_V x[HB_NT_PAGES][4];
+            for (size_t p = 0; p < HB_NT_PAGES; p++) {
+                HB_NT_PREFETCH(b + i + p * HB_NT_PAGE + o);
+                for (size_t v = 0; v < 4; v++)
+                    x[p][v] = HB_LOADU(b + i + p * HB_NT_PAGE + o + v * HB_W);
+            }
+            for (size_t p = 0; p < HB_NT_PAGES; p++)
+                for (size_t v = 0; v < 4; v++)
+                    HB_STREAM(a + i + p * HB_NT_PAGE + o + v * HB_W, x[p][v]);
+        }
+    HB_FN(copy_any)(a + i, b + i, n - i, 1);
     HB_FENCE();
 }
 
@@ -160,7 +243,25 @@ HB_T static void HB_FN(triad)(double *a, const double *b, const double *c, doubl
 
 HB_T static void HB_FN(triad_nt)(double *a, const double *b, const double *c, double s, size_t n)
 {
-    HB_FN(triad_any)(a, b, c, s, n, 1);
+    size_t i = HB_FN(head)(a, n);
+    HB_FN(triad_any)(a, b, c, s, i, 0);
+    HB_V k = HB_SET1(s);
+    for (; i + HB_NT_BLOCK <= n; i += HB_NT_BLOCK)
+        for (size_t o = 0; o < HB_NT_PAGE; o += HB_U) {
+            HB_V x[HB_NT_PAGES][4];
+            for (size_t p = 0; p < HB_NT_PAGES; p++) {
+                HB_NT_PREFETCH(b + i + p * HB_NT_PAGE + o);
+                HB_NT_PREFETCH(c + i + p * HB_NT_PAGE + o);
+                for (size_t v = 0; v < 4; v++) {
+                    size_t j = i + p * HB_NT_PAGE + o + v * HB_W;
+                    x[p][v] = HB_ADD(HB_LOADU(b + j), HB_MUL(k, HB_LOADU(c + j)));
+                }
+            }
+            for (size_t p = 0; p < HB_NT_PAGES; p++)
+                for (size_t v = 0; v < 4; v++)
+                    HB_STREAM(a + i + p * HB_NT_PAGE + o + v * HB_W, x[p][v]);
+        }
+    HB_FN(triad_any)(a + i, b + i, c + i, s, n - i, 1);
     HB_FENCE();
 }
 
@@ -172,4 +273,7 @@ const struct hb_stream_path HB_CAT(hb_stream_path, HB_PATH) = {
     .copy_nt = HB_FN(copy_nt),
     .triad = HB_FN(triad),
     .triad_nt = HB_FN(triad_nt),
+    .mix = {{HB_FN(mix11), HB_FN(mix11_nt)},
+            {HB_FN(mix21), HB_FN(mix21_nt)},
+            {HB_FN(mix31), HB_FN(mix31_nt)}},
 };

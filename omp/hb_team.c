@@ -486,6 +486,7 @@ static void hb_task_finish(struct hb_team *tm, struct hb_task_state *st)
     } else {
         res->nsamples = tm->e->reps;
         res->bytes_per_sample = hb_kernel_bytes(st->k, st->elements, st->sweeps);
+        res->bytes_wa_per_sample = hb_kernel_bytes_wa_model(st->k, st->elements, st->sweeps);
         /* Threads chase side by side: latency is a sample's time over one thread's loads. */
         size_t mine = st->per_thread < st->elements ? st->per_thread : st->elements;
         res->loads_per_sample = hb_kernel_loads(st->k, mine, st->sweeps, task->chase_stride);

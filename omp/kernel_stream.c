@@ -229,3 +229,49 @@ int hb_triad_nt_check(const struct hb_kslice *s, double last_result, uint64_t sw
     (void)last_result;
     return hb_triad_check_named("triad-nt", s, sweeps_done);
 }
+
+/* Read:write mixes (in place): a grows by the same exact step every sweep. */
+static double hb_mix_step(const struct hb_kslice *s, int reads)
+{
+    return reads == 3   ? HB_STREAM_INIT_B + HB_STREAM_INIT_C
+           : reads == 2 ? s->scalar * HB_STREAM_INIT_B
+                        : s->scalar;
+}
+
+static double hb_mix_sweeps(struct hb_kslice *s, uint64_t sweeps, int reads, bool nt)
+{
+    const struct hb_stream_path *p = hb_stream_path_active();
+    void (*pass)(double *, const double *, const double *, double, size_t) = p->mix[reads - 1][nt];
+    for (uint64_t k = 0; k < sweeps; k++) {
+        pass(s->a, s->b, s->c, s->scalar, s->n);
+        hb_sweep_barrier();
+    }
+    return hb_last(s);
+}
+
+static int hb_mix_check(const char *kernel, const struct hb_kslice *s, uint64_t sweeps_done,
+                        int reads)
+{
+    int rc = reads >= 2 ? hb_check_const(kernel, "b", s->b, s->n, HB_STREAM_INIT_B) : 0;
+    if (rc == 0 && reads == 3) rc = hb_check_const(kernel, "c", s->c, s->n, HB_STREAM_INIT_C);
+    if (rc) return rc;
+    return hb_check_const(kernel, "a", s->a, s->n,
+                          HB_STREAM_INIT_A + (double)sweeps_done * hb_mix_step(s, reads));
+}
+
+#define HB_MIX_KERNEL(fn, name, reads, nt)                                                         \
+    double hb_##fn##_run(struct hb_kslice *s, uint64_t sweeps)                                     \
+    {                                                                                              \
+        return hb_mix_sweeps(s, sweeps, reads, nt);                                                \
+    }                                                                                              \
+    int hb_##fn##_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done)       \
+    {                                                                                              \
+        (void)last_result;                                                                         \
+        return hb_mix_check(name, s, sweeps_done, reads);                                          \
+    }
+HB_MIX_KERNEL(mix31, "mix3:1", 3, false)
+HB_MIX_KERNEL(mix31_nt, "mix3:1-nt", 3, true)
+HB_MIX_KERNEL(mix21, "mix2:1", 2, false)
+HB_MIX_KERNEL(mix21_nt, "mix2:1-nt", 2, true)
+HB_MIX_KERNEL(mix11, "mix1:1", 1, false)
+HB_MIX_KERNEL(mix11_nt, "mix1:1-nt", 1, true)

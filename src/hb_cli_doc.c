@@ -27,6 +27,10 @@ const struct hb_cmd_doc hb_cmd_docs[] = {
     {"c2c", NULL, false, false,
      "one process, two pinned threads: cache-line ping-pong latency per node pair (--cores: "
      "per core pair), false sharing, lock hand-off"},
+    {"peak", NULL, true, false,
+     "peak injection bandwidth (MLC style): every CPU node's cores at once on its own memory "
+     "(--policy interleave: over all), per read:write mix (--kernel read,mix3:1,...); per-node "
+     "records and the machine's total"},
     {"report", "RESULTS.jsonl... -o report.html", false, true,
      "one self-contained HTML report with figures and tables of the records"},
     {"compare", "BASE.jsonl NEW.jsonl", false, true,

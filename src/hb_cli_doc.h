@@ -7,6 +7,13 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+/* How bandwidth is counted, said above the kernel list of --help and the man page. */
+#define HB_DOC_BYTES_RULE                                                                          \
+    "Bytes per element are counted the STREAM way: each array read or written once per pass, "     \
+    "GB/s = (read + written) x elements / time. WA is the write-allocate model recorded beside "   \
+    "it as bw_GBps_best_wa_model: plain stores to lines not read first fetch them too; NT "        \
+    "stores and in-place updates (the mixes) do not."
+
 /* Option ids (getopt_long's return values; -o is 'o'). */
 enum hb_opt_id {
     OPT_KERNEL = 256,

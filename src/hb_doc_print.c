@@ -78,6 +78,8 @@ void hb_doc_help(FILE *f, const struct hb_doc_kernels *k, const char *datadir)
         hb_doc_item(f, head, 21, o->help);
     }
     fprintf(f, "\nkernels:\n");
+    fputs("  ", f);
+    hb_doc_wrap(f, 2, 2, HB_DOC_BYTES_RULE);
     k->help(f);
     hb_doc_terms(f, "exit codes", hb_exit_docs, NULL);
     hb_doc_terms(f, "environment", hb_env_docs, NULL);
@@ -126,6 +128,8 @@ static void hb_roff_kernels(FILE *f, const struct hb_doc_kernels *k)
     k->help(mem);
     fclose(mem);
     fputs(".SH KERNELS\n", f);
+    hb_roff(f, HB_DOC_BYTES_RULE);
+    fputc('\n', f);
     for (char *line = buf, *nl; line && *line; line = nl ? nl + 1 : NULL) {
         nl = strchr(line, '\n');
         if (nl) *nl = '\0';

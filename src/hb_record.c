@@ -47,6 +47,7 @@ const char *const hb_record_columns[] = {
     "lat_ns_min",
     "bw_GBps_best",
     "bw_GBps_median",
+    "bw_GBps_best_wa_model",
     "bw_GBps_achieved",
     "relative",
     "value",
@@ -233,6 +234,8 @@ json_t *hb_record_measurement(const struct hb_topo *t, const struct hb_experimen
             json_object_set_new(rec, "bw_GBps_best", json_real(r->bytes_per_sample / st.min / 1e9));
             json_object_set_new(rec, "bw_GBps_median",
                                 json_real(r->bytes_per_sample / st.median / 1e9));
+            json_object_set_new(rec, "bw_GBps_best_wa_model",
+                                json_real(r->bytes_wa_per_sample / st.min / 1e9));
         }
     }
     if (!fg) {

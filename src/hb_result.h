@@ -17,15 +17,16 @@ struct hb_task_result {
     int nsamples;
     double samples[HB_MAX_REPS]; /* seconds per kept sample */
     uint64_t sweeps_per_sample;
-    uint64_t elements;       /* per array, all threads together */
-    double bytes_per_sample; /* bytes moved in one sample (kernel metadata, one place) */
-    double loads_per_sample; /* latency kernels: dependent loads per sample */
-    double t_start, t_end;   /* span of the kept samples (fg) or of the load (bg), monotonic */
-    double bg_bytes;         /* background: bytes moved while running (after calibration) */
-    double bg_target_GBps;   /* background: the pace aimed at, all threads; 0 = unpaced */
-    double elapsed_s;        /* allocation to release, on the rank */
-    struct hb_pageloc pages; /* over all arrays of the task */
-    int threads;             /* threads the task ran with (whole_node tasks: this host's cores) */
+    uint64_t elements;          /* per array, all threads together */
+    double bytes_per_sample;    /* bytes moved in one sample (kernel metadata, one place) */
+    double bytes_wa_per_sample; /* the same under the write-allocate model (hb_kernel.h) */
+    double loads_per_sample;    /* latency kernels: dependent loads per sample */
+    double t_start, t_end;      /* span of the kept samples (fg) or of the load (bg), monotonic */
+    double bg_bytes;            /* background: bytes moved while running (after calibration) */
+    double bg_target_GBps;      /* background: the pace aimed at, all threads; 0 = unpaced */
+    double elapsed_s;           /* allocation to release, on the rank */
+    struct hb_pageloc pages;    /* over all arrays of the task */
+    int threads; /* threads the task ran with (whole_node tasks: this host's cores) */
     int threads_on_node;
     int thread_cpus[HB_MAX_TEAM];
 };

@@ -139,6 +139,7 @@ int hb_suite_plan(const struct hb_suite_env *env, struct hb_plan *out)
     if (strcmp(cmd, "run") == 0) return hb_suite_run_plan(env, out);
     if (strcmp(cmd, "policy") == 0) return hb_suite_policy_plan(env, out);
     if (strcmp(cmd, "sweep") == 0) return hb_suite_sweep_plan(env, out);
+    if (strcmp(cmd, "peak") == 0) return hb_suite_peak_plan(env, out);
     return hb_suite_local_plan(env, out);
 }
 
@@ -168,6 +169,7 @@ int hb_suite_derive(const struct hb_suite_env *env, json_t *measured, json_t *de
         return hb_suite_hops_derive(env, measured, derived);
     if (strcmp(cmd, "loaded") == 0) return hb_suite_loaded_derive(env, measured, derived);
     if (strcmp(cmd, "policy") == 0) return hb_suite_policy_derive(env, measured, derived);
+    if (strcmp(cmd, "peak") == 0) return hb_suite_peak_derive(env, measured, derived);
     return 0;
 }
 

@@ -80,6 +80,8 @@ int hb_suite_loaded_derive(const struct hb_suite_env *env, json_t *measured, jso
 int hb_suite_policy_plan(const struct hb_suite_env *env, struct hb_plan *out);
 int hb_suite_policy_derive(const struct hb_suite_env *env, json_t *measured, json_t *derived);
 int hb_suite_sweep_plan(const struct hb_suite_env *env, struct hb_plan *out);
+int hb_suite_peak_plan(const struct hb_suite_env *env, struct hb_plan *out);
+int hb_suite_peak_derive(const struct hb_suite_env *env, json_t *measured, json_t *derived);
 int hb_suite_run_plan(const struct hb_suite_env *env, struct hb_plan *out);
 
 /* Pace a background task at a --level (hb_bg_level_names index, 0 = idle = unpaced): 1/8,

@@ -269,6 +269,22 @@ static void hb_table_verdict(FILE *f, json_t *rec)
     free(evidence);
 }
 
+/* Peak injection bandwidth: the nodes' figures and the machine's total. */
+static void hb_table_peak(FILE *f, json_t *rec)
+{
+    char *nodes = json_dumps(json_object_get(rec, "nodes"), JSON_COMPACT);
+    char *bws =
+        json_dumps(json_object_get(rec, "node_GBps"), JSON_REAL_PRECISION(4) | JSON_COMPACT);
+    const char *note = hb_rec_str(rec, "note", "");
+    fprintf(f, "peak %s %s on %s: nodes %s %s GB/s, total %.2f GB/s (overlap %.2f)%s%s\n",
+            hb_rec_str(rec, "kernel", ""), hb_rec_str(rec, "policy", ""),
+            hb_rec_str(rec, "host", ""), nodes ? nodes : "", bws ? bws : "",
+            json_number_value(json_object_get(rec, "total_GBps")),
+            json_number_value(json_object_get(rec, "fg_overlap")), note[0] ? ": " : "", note);
+    free(nodes);
+    free(bws);
+}
+
 /* Loaded latency: the load at which latency doubles. */
 static void hb_table_loaded_knee(FILE *f, json_t *rec)
 {
@@ -317,6 +333,8 @@ static void hb_table_print_clean(FILE *f, json_t *rec)
         hb_table_knee(f, rec);
     else if (strcmp(type, "knee") == 0)
         hb_table_loaded_knee(f, rec);
+    else if (strcmp(type, "peak") == 0)
+        hb_table_peak(f, rec);
     else if (strcmp(type, "verdict") == 0)
         hb_table_verdict(f, rec);
     else if (strcmp(type, "c2c_false_sharing") == 0 || strcmp(type, "c2c_lock") == 0)

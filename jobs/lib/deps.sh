@@ -3,6 +3,8 @@
 # caller stops.
 
 HB_PKGS_BUILD="cmake make gcc pkg-config libhwloc-dev hwloc libopenmpi-dev openmpi-bin libjansson-dev jq"
+# tests/bench/peers.sh's independent tools (a benchmark, not part of tests/run.sh).
+HB_PKGS_BENCH="likwid numactl jq"
 HB_PKGS_TEST="cpio bsdextrautils python3 gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static binfmt-support qemu-system-arm qemu-system-x86 munge slurmctld slurmd slurm-client clang clang-format libclang-rt-dev chromium jq debhelper dpkg-dev man-db groff-base"
 # The aarch64 build's libraries (label arm): Debian arm64 packages fetched with
 # `apt-get download` and unpacked into their own root by tests/arm/arm64-root.sh, because

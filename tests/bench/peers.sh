@@ -5,13 +5,18 @@
 #   latency  idle latency at SIZE_BYTES: hopbench lat at stride 64 and at the default (256)
 #            against chase_ref, google/multichase's default chase written again
 #            (tests/bench/chase_ref.c), with the ratios
+#   nt       copy-nt and triad-nt against glibc memcpy, write-nt against glibc memset, at
+#            the same threads and working set (tests/bench/libc_ref.c), hopbench's own
+#            memcpy kernel beside them
+#   mixes    the read:write mixes against likwid-bench's kernel of the same kind
 #   bw       kernels against likwid-bench's of the same kind
 #
 #   tests/bench/peers.sh [BUILD_DIR]
 # Environment: HOPBENCH (a hopbench binary; default BUILD_DIR/hopbench; without `bw` the
 # hb_kernel_bench driver of BUILD_DIR runs the bw section), ROUNDS (default 3), SIZE_BYTES
 # (default 1 GiB), THREADS_LIST (default "1 <all cores>"), KERNELS (default "read copy triad
-# write write-nt"), SECTIONS (default "latency bw").
+# write write-nt"), SECTIONS (default "latency nt mixes bw"). likwid-bench and numactl are
+# the Debian packages likwid and numactl (jobs/lib/deps.sh HB_PKGS_BENCH).
 set -euo pipefail
 
 build=${1:-build}
@@ -20,9 +25,13 @@ rounds=${ROUNDS:-3}
 size=${SIZE_BYTES:-1073741824}
 threads_list=${THREADS_LIST:-"1 $(nproc)"}
 kernels=${KERNELS:-"read copy triad write write-nt"}
-sections=${SECTIONS:-"latency bw"}
+sections=${SECTIONS:-"latency nt mixes bw"}
 HOPBENCH=${HOPBENCH:-$build/hopbench}
 export OMP_PLACES=cores OMP_PROC_BIND=close
+# shellcheck source=jobs/lib/deps.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../../jobs/lib/deps.sh"
+# shellcheck disable=SC2086 # a list of package names
+hb_deps_ensure $HB_PKGS_BENCH || exit 3
 
 max() { awk -v a="$1" -v b="$2" 'BEGIN { print (b > a ? b : a) }'; }
 min() { awk -v a="$1" -v b="$2" 'BEGIN { print (a == 0 || b < a ? b : a) }'; }
@@ -76,6 +85,12 @@ likwid_base() {
     triad) echo stream ;;
     write) echo store ;;
     write-nt) echo store_mem ;;
+    mix3:1) echo triad ;;         # A = B + C * D: 3 reads, 1 write
+    mix3:1-nt) echo triad_mem ;;
+    mix2:1) echo daxpy ;;         # A = A + s * B, in place as mix2:1
+    mix2:1-nt) echo daxpy_mem ;;
+    mix1:1) echo update ;;        # A = s * A, in place as mix1:1
+    mix1:1-nt) echo copy_mem ;;   # likwid has no NT update: A = B with NT stores
     *) echo "peers.sh: no likwid counterpart for kernel '$1'" >&2; return 1 ;;
     esac
 }
@@ -96,6 +111,54 @@ likwid_test() {
     done
     echo "peers.sh: likwid-bench has no test named $base" >&2
     return 1
+}
+
+# GB/s of one likwid-bench run (it prints MByte/s, 10^6 bytes).
+likwid_gbps() {
+    local test=$1 threads=$2
+    likwid-bench -t "$test" -w "S0:${size}B:$threads" 2>&1 |
+        awk '/^MByte\/s:/ { printf "%.3f\n", $2 / 1000; found = 1 } END { exit !found }'
+}
+
+# GB/s of one hopbench bw run.
+hb_bw() {
+    local kernel=$1 threads=$2
+    "$HOPBENCH" bw --kernel "$kernel" --threads "$threads" --size "$size" --reps 10 \
+        --format csv --quiet | python3 -c 'import csv, sys
+rows = [r for r in csv.DictReader(sys.stdin) if r.get("bw_GBps_best")]
+print(rows[-1]["bw_GBps_best"] if rows else sys.exit("peers.sh: no bw_GBps_best in hopbench output"))'
+}
+
+nt_section() {
+    local ref=$build/tests/kernels/hb_libc_ref threads kernel r op
+    [[ -x $ref ]] || { echo "peers.sh: $ref missing; build target hb_libc_ref" >&2; exit 3; }
+    echo "# non-temporal kernels vs glibc, $size bytes in all arrays, GB/s counted the STREAM way"
+    printf '%-9s %7s %13s %-8s %11s %6s\n' kernel threads hopbench_GBps glibc glibc_GBps ratio
+    for threads in $threads_list; do
+        declare -A best=()
+        for ((r = 0; r < rounds; r++)); do
+            for kernel in copy-nt triad-nt write-nt memcpy; do
+                best[$kernel]=$(max "${best[$kernel]:-0}" "$(hb_bw "$kernel" "$threads")")
+            done
+            for op in memcpy memset; do
+                best[libc-$op]=$(max "${best[libc-$op]:-0}" \
+                    "$(OMP_NUM_THREADS=$threads "$ref" "$op" "$size" 10 | awk '{ print $4 }')")
+            done
+        done
+        for kernel in copy-nt triad-nt write-nt memcpy; do
+            op=memcpy
+            [[ $kernel == write-nt ]] && op=memset
+            printf '%-9s %7d %13.2f %-8s %11.2f %6s\n' "$kernel" "$threads" "${best[$kernel]}" "$op" \
+                "${best[libc-$op]}" "$(ratio "${best[$kernel]}" "${best[libc-$op]}")"
+        done
+        unset best
+    done
+}
+
+# The mixes are kernels like the others: the bw section over them.
+mixes_section() {
+    echo "# read:write mixes vs likwid-bench's kernel of the same kind, $size bytes, GB/s"
+    kernels="read mix3:1 mix2:1 mix1:1 mix3:1-nt mix2:1-nt mix1:1-nt" bw_section
 }
 
 bw_section() {
@@ -121,13 +184,6 @@ print(rows[-1]["bw_GBps_best"] if rows else sys.exit("peers.sh: no bw_GBps_best 
             "$driver" --kernel "$kernel" --threads "$threads" --size "$size" --reps 10 |
                 awk '{ print $5 }'
         fi
-    }
-
-    # GB/s of one likwid-bench run (it prints MByte/s, 10^6 bytes).
-    likwid_gbps() {
-        local test=$1 threads=$2
-        likwid-bench -t "$test" -w "S0:${size}B:$threads" 2>&1 |
-            awk '/^MByte\/s:/ { printf "%.3f\n", $2 / 1000; found = 1 } END { exit !found }'
     }
 
     printf '%-9s %7s %13s %-18s %11s %6s\n' kernel threads hopbench_GBps likwid_test likwid_GBps ratio

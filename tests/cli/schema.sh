@@ -47,6 +47,8 @@ check "measurement keys and types" '[.[] | select(.type == "measurement")] | len
     (if .metric == "latency" then .lat_ns_median > 0 and .lat_ns_min <= .lat_ns_median and
        .chase_stride == 256 and .chase_group_bytes == 262144
      else .bw_GBps_best >= .bw_GBps_median and .bw_GBps_median > 0 and
+       (.bw_GBps_best_wa_model / .bw_GBps_best * 1e6 | round) ==
+         (if .kernel == "triad" then 1333333 else 1000000 end) and
        .chase_stride == null and .chase_group_bytes == null end) and
     has("relative") and .fg_start_s < .fg_end_s and .background == [] and
     .bg_overlap == null and (.simd | type) == "string" and .elapsed_s > 0 and

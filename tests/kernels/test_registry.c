@@ -69,6 +69,24 @@ int main(void)
     expect_bytes("chase", 1024, 2, 16384); /* one 64-byte line per load */
     expect_bytes("triad", (uint64_t)1 << 27, 10, 24.0 * (double)((uint64_t)10 << 27));
 
+    /* The write-allocate model: plain stores to unread lines fetch them first. */
+    static const struct {
+        const char *name;
+        double per_elem;
+    } wa[] = {{"read", 8},     {"write", 16},     {"write-nt", 8},  {"copy", 24},
+              {"copy-nt", 16}, {"triad", 32},     {"triad-nt", 24}, {"memcpy", 24},
+              {"mix3:1", 32},  {"mix3:1-nt", 32}, {"mix2:1", 24},   {"mix2:1-nt", 24},
+              {"mix1:1", 16},  {"mix1:1-nt", 16}, {"gups", 16}};
+    for (size_t i = 0; i < sizeof(wa) / sizeof(wa[0]); i++) {
+        const struct hb_kernel *k = hb_kernel_find(wa[i].name);
+        HB_EXPECT(k != NULL, "%s", hb_err_msg());
+        CHECK(hb_kernel_bytes_wa_model(k, 1000, 3) == wa[i].per_elem * 3000);
+    }
+    /* Mixes: bytes counted the STREAM way give their read:write ratio. */
+    expect_bytes("mix3:1", 1000, 1, 32000);
+    expect_bytes("mix2:1", 1000, 1, 24000);
+    expect_bytes("mix1:1-nt", 1000, 1, 16000);
+
     const struct hb_kernel *chase = hb_kernel_find("chase");
     HB_EXPECT(hb_kernel_loads(chase, 1024, 3, 64) == 384, "%g",
               hb_kernel_loads(chase, 1024, 3, 64));
@@ -98,5 +116,5 @@ int main(void)
     }
     HB_EXPECT(lines == count, "%d help lines", lines);
     free(help);
-    return 0;
+    return hb_check_result();
 }

@@ -86,7 +86,11 @@ static double expected_a(const char *name)
     if (strcmp(name, "read") == 0) return 1.0;
     if (strncmp(name, "write", 5) == 0) return 3.0; /* the scalar */
     if (strncmp(name, "triad", 5) == 0) return 3.5; /* 2 + 3 * 0.5 */
-    return 2.0;                                     /* copies of b */
+    /* Mixes update a in place, three sweeps: 1 + 3 x (2 + 0.5), 1 + 3 x 3 x 2, 1 + 3 x 3. */
+    if (strncmp(name, "mix3:1", 6) == 0) return 8.5;
+    if (strncmp(name, "mix2:1", 6) == 0) return 19.0;
+    if (strncmp(name, "mix1:1", 6) == 0) return 10.0;
+    return 2.0; /* copies of b */
 }
 
 static void test_kernel(const struct hb_kernel *k)
@@ -124,8 +128,9 @@ static void test_kernel(const struct hb_kernel *k)
 
 int main(void)
 {
-    static const char *const names[] = {"read",    "write", "write-nt", "copy",
-                                        "copy-nt", "triad", "triad-nt", "memcpy"};
+    static const char *const names[] = {"read",   "write",     "write-nt", "copy",     "copy-nt",
+                                        "triad",  "triad-nt",  "memcpy",   "mix3:1",   "mix3:1-nt",
+                                        "mix2:1", "mix2:1-nt", "mix1:1",   "mix1:1-nt"};
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
         const struct hb_kernel *k = hb_kernel_find(names[i]);
         HB_EXPECT(k != NULL, "%s", hb_err_msg());

@@ -1,0 +1,165 @@
+/* `peak`: peak injection bandwidth, as Intel's MLC --peak_injection_bandwidth measures it.
+ * For each read:write mix (--kernel, default every mix), one experiment with one task per CPU
+ * node, every core of each node at once, each on its own node's memory (or with --policy
+ * interleave, each over every memory node). Under mpirun each rank runs its node's task at
+ * the same time through the executor; the records are per node, and a derived `peak` record
+ * per experiment and host sums them into the machine's total and says how well the nodes'
+ * timed spans overlapped (a total of runs that did not overlap is not a peak). */
+#include "hb_suite.h"
+
+#include "hb_error.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* MLC's ratios: all reads, 3:1, 2:1, 1:1, with plain and non-temporal stores. */
+static const char *const hb_peak_mixes[] = {
+    "read", "mix3:1", "mix2:1", "mix1:1", "mix3:1-nt", "mix2:1-nt", "mix1:1-nt", NULL,
+};
+
+/* Below this share of common time the nodes did not run together. */
+#define HB_PEAK_MIN_OVERLAP 0.9
+
+static int hb_peak_check_mix(const char *kernel)
+{
+    for (int i = 0; hb_peak_mixes[i]; i++)
+        if (strcmp(kernel, hb_peak_mixes[i]) == 0) return 0;
+    hb_err_set("peak: '%s' is not a read:write mix; valid mixes: read, mix3:1, mix2:1, mix1:1, "
+               "mix3:1-nt, mix2:1-nt, mix1:1-nt",
+               kernel);
+    return -EINVAL;
+}
+
+static int hb_peak_add(const struct hb_suite_env *env, struct hb_plan *out, const char *kernel,
+                       enum hb_policy policy, uint64_t bytes)
+{
+    const struct hb_options *o = env->opts;
+    const struct hb_topo *t = env->topo;
+    struct hb_experiment e;
+    char name[HB_NAME_LEN];
+    snprintf(name, sizeof(name), "peak-%s-%s", kernel, hb_policy_name(policy));
+    hb_suite_experiment(env, &e, "peak", name, "bandwidth");
+    for (int i = 0; i < t->nnodes; i++) {
+        const struct hb_node *n = &t->nodes[i];
+        /* Bound to its own node, a node needs memory of its own. */
+        if (!n->has_cpus || (policy == HB_POLICY_BIND && !n->has_memory)) continue;
+        if (e.ntasks == HB_MAX_TASKS) {
+            hb_err_set("peak: more than %d CPU nodes; an experiment holds at most %d tasks",
+                       HB_MAX_TASKS, HB_MAX_TASKS);
+            return -EINVAL;
+        }
+        int threads = o->threads ? o->threads : n->ncores;
+        int rc = hb_suite_task(env, &e.tasks[e.ntasks], n->os_index, 0, threads, kernel, policy,
+                               n->os_index, bytes);
+        if (rc) return rc;
+        e.ntasks++;
+    }
+    if (e.ntasks == 0) {
+        hb_err_set("peak: no CPU node has memory of its own to bind to; use --policy interleave");
+        return -EINVAL;
+    }
+    return hb_plan_add(out, &e);
+}
+
+int hb_suite_peak_plan(const struct hb_suite_env *env, struct hb_plan *out)
+{
+    const struct hb_options *o = env->opts;
+    enum hb_policy policy = o->policy_set ? o->policy : HB_POLICY_BIND;
+    if (policy == HB_POLICY_FIRSTTOUCH) {
+        hb_err_set("peak: --policy firsttouch is not a placement to peak at; use bind (each node "
+                   "its own memory, the default) or interleave");
+        return -EINVAL;
+    }
+    if (o->cpu_node >= 0 || o->mem_node >= 0) {
+        hb_err_set("peak runs every CPU node at once: it takes no --cpu-node or --mem-node");
+        return -EINVAL;
+    }
+    uint64_t bytes = o->size ? o->size : env->default_bytes;
+    char list[sizeof(o->kernels)];
+    snprintf(list, sizeof(list), "%s", o->kernels);
+    int rc = 0;
+    if (!list[0]) {
+        for (int i = 0; hb_peak_mixes[i] && rc == 0; i++)
+            rc = hb_peak_add(env, out, hb_peak_mixes[i], policy, bytes);
+        return rc;
+    }
+    char *save = NULL;
+    for (char *k = strtok_r(list, ",", &save); k && rc == 0; k = strtok_r(NULL, ",", &save))
+        if ((rc = hb_peak_check_mix(k)) == 0) rc = hb_peak_add(env, out, k, policy, bytes);
+    return rc;
+}
+
+/* One experiment on one host: the nodes' records so far. */
+struct hb_peak_sum {
+    const char *experiment, *host, *kernel, *policy;
+    json_t *nodes, *node_GBps;
+    double total, start, end, min_span;
+    bool failed;
+};
+
+static void hb_peak_emit(struct hb_peak_sum *p, json_t *derived)
+{
+    if (!p->experiment) return;
+    /* Each node's share of the time all of them ran together, the smallest one. */
+    double common = p->end - p->start;
+    bool any = json_array_size(p->nodes) > 0;
+    double overlap = any && p->min_span > 0.0 && common > 0.0 ? common / p->min_span : 0.0;
+    if (overlap > 1.0) overlap = 1.0;
+    const char *note = p->failed ? "a node's measurement failed: the total leaves it out"
+                       : overlap < HB_PEAK_MIN_OVERLAP
+                           ? "the nodes' timed spans overlapped too little: the total is not a "
+                             "peak of all nodes at once"
+                           : "";
+    json_array_append_new(
+        derived, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:f, s:s, s:f, s:s}", "type",
+                           "peak", "suite", "peak", "experiment", p->experiment, "host", p->host,
+                           "kernel", p->kernel, "policy", p->policy, "nodes", p->nodes, "node_GBps",
+                           p->node_GBps, "total_GBps", round(p->total * 1000.0) / 1000.0, "unit",
+                           "GBps", "fg_overlap", round(overlap * 1000.0) / 1000.0, "note", note));
+    memset(p, 0, sizeof(*p));
+}
+
+int hb_suite_peak_derive(const struct hb_suite_env *env, json_t *measured, json_t *derived)
+{
+    (void)env;
+    struct hb_peak_sum p = {0};
+    size_t i;
+    json_t *r;
+    /* Records of one experiment and host arrive together (one gather per experiment). */
+    json_array_foreach(measured, i, r)
+    {
+        const char *exp = json_string_value(json_object_get(r, "experiment"));
+        const char *host = json_string_value(json_object_get(r, "host"));
+        if (!exp || !host) continue;
+        if (!p.experiment || strcmp(p.experiment, exp) || strcmp(p.host, host)) {
+            hb_peak_emit(&p, derived);
+            p.experiment = exp;
+            p.host = host;
+            p.kernel = json_string_value(json_object_get(r, "kernel"));
+            p.policy = json_string_value(json_object_get(r, "policy"));
+            p.nodes = json_array();
+            p.node_GBps = json_array();
+            p.start = -INFINITY;
+            p.end = INFINITY;
+            p.min_span = INFINITY;
+        }
+        json_t *bw = json_object_get(r, "bw_GBps_best");
+        const char *status = json_string_value(json_object_get(r, "status"));
+        if (!json_is_number(bw) || !status || strcmp(status, "ok") != 0) {
+            p.failed = true;
+            continue;
+        }
+        double s = json_number_value(json_object_get(r, "fg_start_s"));
+        double e = json_number_value(json_object_get(r, "fg_end_s"));
+        json_array_append(p.nodes, json_object_get(r, "cpu_node"));
+        json_array_append_new(p.node_GBps, json_real(json_number_value(bw)));
+        p.total += json_number_value(bw);
+        if (s > p.start) p.start = s;
+        if (e < p.end) p.end = e;
+        if (e - s < p.min_span) p.min_span = e - s;
+    }
+    hb_peak_emit(&p, derived);
+    return 0;
+}
