@@ -41,28 +41,27 @@ static int hb_results_oom(const struct hb_results *r, int lineno)
     return -ENOMEM;
 }
 
-/* What a reader keeps of each record besides the run record: NULL keeps everything. */
+/* What a reader keeps of the records other than the run record: NULL keeps everything. */
 struct hb_results_filter {
     const char *type;
     const char *const *keys;
 };
 
-/* Drop what the caller will never read, so memory follows what it needs, not the file. */
-static bool hb_results_keep(const struct hb_results_filter *flt, json_t *rec)
+/* Only the keys the caller reads, in a new, smaller object (jansson never shrinks an
+ * object's table), so memory follows what it needs, not the file. Takes the reference to
+ * rec; NULL when out of memory. */
+static json_t *hb_results_slim(const char *const *keys, json_t *rec)
 {
-    if (!flt || strcmp(json_string_value(json_object_get(rec, "type")), "run") == 0) return true;
-    if (strcmp(json_string_value(json_object_get(rec, "type")), flt->type) != 0) return false;
-    const char *key;
-    json_t *v;
-    void *tmp;
-    json_object_foreach_safe(rec, tmp, key, v)
-    {
-        bool wanted = false;
-        for (int i = 0; flt->keys[i] && !wanted; i++)
-            wanted = strcmp(flt->keys[i], key) == 0;
-        if (!wanted) json_object_del(rec, key);
+    json_t *slim = json_object();
+    for (int i = 0; slim && keys[i]; i++) {
+        json_t *v = json_object_get(rec, keys[i]);
+        if (v && json_object_set(slim, keys[i], v) != 0) {
+            json_decref(slim);
+            slim = NULL;
+        }
     }
-    return true;
+    json_decref(rec);
+    return slim;
 }
 
 static int hb_results_line(struct hb_results *r, const char *line, size_t len, int lineno,
@@ -99,9 +98,14 @@ static int hb_results_line(struct hb_results *r, const char *line, size_t len, i
         }
         if (!r->run) r->run = rec;
     }
-    if (!hb_results_keep(flt, rec)) {
-        json_decref(rec);
-        return 0;
+    const char *type = json_string_value(json_object_get(rec, "type"));
+    if (flt && strcmp(type, "run") != 0) {
+        /* The caller reads the run record and records of one type only. */
+        if (strcmp(type, flt->type) != 0) {
+            json_decref(rec);
+            return 0;
+        }
+        if (!(rec = hb_results_slim(flt->keys, rec))) return hb_results_oom(r, lineno);
     }
     if (json_array_append_new(r->records, rec) != 0) return hb_results_oom(r, lineno);
     return 0;

@@ -5,6 +5,7 @@
 # so compare matches every one. Prints one row per N and command.
 #
 #   tests/bench/report_scale.sh [N...]          (default: 100000 1000000)
+# Wall seconds depend on the machine's load; cpu_s (user + system) much less.
 # Environment: HOPBENCH (default build/hopbench), WORK (scratch directory, default a new one
 # under /tmp; its files are removed).
 set -euo pipefail
@@ -17,7 +18,7 @@ trap 'rm -rf "$work"' EXIT
 cd "$work"
 "$hb" bw --kernel read,copy --size 4M --reps 5 --min-time 0.01 --threads 1 --quiet \
     --format jsonl -o template.jsonl
-printf '%-8s %-8s %10s %12s %12s\n' records command seconds peak_MiB out_MiB
+printf '%-8s %-8s %10s %10s %12s %12s\n' records command seconds cpu_s peak_MiB out_MiB
 for n in "${sizes[@]}"; do
     jq -c --argjson n "$n" -s '
         (.[] | select(.type == "run")),
@@ -29,13 +30,14 @@ for n in "${sizes[@]}"; do
         else
             args=(compare "in-$n.jsonl" "in-$n.jsonl" --format jsonl)
         fi
-        /usr/bin/time -f '%e %M' -o time.txt "$hb" "${args[@]}" >out.txt 2>err.txt || {
+        /usr/bin/time -f '%e %U %S %M' -o time.txt "$hb" "${args[@]}" >out.txt 2>err.txt || {
             echo "$cmd on $n records failed: $(cat err.txt)"
             exit 1
         }
-        read -r secs kib <time.txt
+        read -r secs user sys kib <time.txt
         out=$([ "$cmd" = report ] && stat -c %s out.html || stat -c %s out.txt)
-        printf '%-8s %-8s %10s %12d %12s\n' "$n" "$cmd" "$secs" $((kib / 1024)) \
+        printf '%-8s %-8s %10s %10s %12d %12s\n' "$n" "$cmd" "$secs" \
+            "$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')" $((kib / 1024)) \
             "$(awk -v b="$out" 'BEGIN { printf "%.1f", b / 1048576 }')"
     done
     rm -f "in-$n.jsonl" out.html out.txt

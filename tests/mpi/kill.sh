@@ -58,6 +58,8 @@ for how in KILL INT; do
     check_intact out.jsonl.partial
     [ -z "$(ls out.jsonl.partial.* 2>/dev/null)" ] || fail "$how: the temporary file was left"
     if [ "$how" = KILL ]; then
+        # What README documents: Open MPI's status, 128 + the killed rank's signal.
+        expect_eq "KILL status" "$rc" 137
         expect_has "KILL message" "$(cat log.txt)" "rank 1"
         expect_has "KILL cause" "$(cat log.txt)" "signal 9"
     fi
