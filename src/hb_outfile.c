@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #define HB_TMP_SUFFIX ".partial.XXXXXX"
+/* The temporary's second name while it is published as TARGET.partial. */
+#define HB_LINK_SUFFIX "+"
 #define HB_KEEP_SUFFIX ".partial"
 
 enum hb_out_kind { HB_OUT_STDOUT, HB_OUT_STREAM, HB_OUT_FILE };
@@ -22,10 +24,13 @@ struct hb_outfile {
     bool keep;
     FILE *f;
     int fd;
-    char *name;   /* as given */
-    char *target; /* regular file: symlinks resolved */
-    char *tmp;    /* TARGET.partial.XXXXXX */
-    char *kept;   /* TARGET.partial */
+    char *name;     /* as given */
+    char *target;   /* regular file: symlinks resolved */
+    char *tmp;      /* TARGET.partial.XXXXXX */
+    char *kept;     /* TARGET.partial */
+    bool published; /* kept is a second name of tmp while the run writes */
+    dev_t dev;
+    ino_t ino;
     off_t good;   /* bytes of complete records */
     long records; /* marks so far */
     int err;      /* first write error, for the message */
@@ -34,16 +39,31 @@ struct hb_outfile {
 /* The open file a signal must settle: one at a time per process (rank 0's sink). */
 static struct hb_outfile *volatile hb_out_live;
 
+/* TARGET.partial still names this run's file (a second run may have taken the name). */
+static bool hb_kept_is_ours(const struct hb_outfile *o)
+{
+    struct stat st;
+    return o->published && stat(o->kept, &st) == 0 && st.st_dev == o->dev && st.st_ino == o->ino;
+}
+
+/* Keep the complete records as TARGET.partial (true), or leave nothing. Only
+ * async-signal-safe calls: the signal handler uses it too. */
+static bool hb_settle(struct hb_outfile *o)
+{
+    if (o->keep && o->good > 0 && ftruncate(o->fd, o->good) == 0) {
+        if (!hb_kept_is_ours(o)) return rename(o->tmp, o->kept) == 0;
+        (void)unlink(o->tmp);
+        return true;
+    }
+    (void)unlink(o->tmp);
+    if (hb_kept_is_ours(o)) (void)unlink(o->kept);
+    return false;
+}
+
 static void hb_out_on_signal(int sig)
 {
     struct hb_outfile *o = hb_out_live;
-    if (o) {
-        /* Only async-signal-safe calls: cut back to the last record, keep or remove. */
-        if (o->keep && o->good > 0 && ftruncate(o->fd, o->good) == 0)
-            (void)rename(o->tmp, o->kept);
-        else
-            (void)unlink(o->tmp);
-    }
+    if (o) (void)hb_settle(o);
     signal(sig, SIG_DFL);
     raise(sig);
 }
@@ -96,10 +116,12 @@ static int hb_check_new(const char *target)
     } else if (!*base) {
         hb_err_set("output '%s' names a directory; give a file name", target);
         rc = -EISDIR;
-    } else if (name_max > 0 && strlen(base) + strlen(HB_TMP_SUFFIX) > (size_t)name_max) {
+    } else if (name_max > 0 &&
+               strlen(base) + strlen(HB_TMP_SUFFIX HB_LINK_SUFFIX) > (size_t)name_max) {
         hb_err_set("output name '%s' is too long: at most %ld characters here, so that "
                    "'%s' fits",
-                   base, name_max - (long)strlen(HB_TMP_SUFFIX), HB_TMP_SUFFIX);
+                   base, name_max - (long)strlen(HB_TMP_SUFFIX HB_LINK_SUFFIX),
+                   HB_TMP_SUFFIX HB_LINK_SUFFIX);
         rc = -ENAMETOOLONG;
     }
     free(dir);
@@ -154,6 +176,33 @@ static void hb_outfile_free(struct hb_outfile *o)
     free(o);
 }
 
+/* Give the temporary its documented second name, TARGET.partial, for the whole run, so the
+ * records are there even when the process is killed with SIGKILL: a hard link made under a
+ * fresh name and renamed (replacing, never following, whatever had the name). Where hard
+ * links are not supported the records move there only when the run fails. */
+static void hb_publish(struct hb_outfile *o)
+{
+    struct stat st;
+    size_t n = strlen(o->tmp);
+    char *lnk = malloc(n + sizeof(HB_LINK_SUFFIX));
+    if (!lnk || fstat(o->fd, &st) != 0) {
+        free(lnk);
+        return;
+    }
+    memcpy(lnk, o->tmp, n);
+    memcpy(lnk + n, HB_LINK_SUFFIX, sizeof(HB_LINK_SUFFIX));
+    if (link(o->tmp, lnk) == 0) {
+        if (rename(lnk, o->kept) == 0) {
+            o->published = true;
+            o->dev = st.st_dev;
+            o->ino = st.st_ino;
+        } else {
+            unlink(lnk);
+        }
+    }
+    free(lnk);
+}
+
 static int hb_open_file(struct hb_outfile *o)
 {
     /* A symlink to a regular file keeps pointing at the new file. */
@@ -175,7 +224,9 @@ static int hb_open_file(struct hb_outfile *o)
     umask(mask);
     if (fchmod(o->fd, 0666 & ~mask) != 0) return -errno;
     o->f = fdopen(o->fd, "w");
-    return o->f ? 0 : -errno;
+    if (!o->f) return -errno;
+    if (o->keep) hb_publish(o);
+    return 0;
 }
 
 static int hb_open_stream(struct hb_outfile *o)
@@ -250,13 +301,11 @@ static void hb_outfile_keep(struct hb_outfile *o, int why)
     const char *cause = why ? strerror(why) : "the run did not complete";
     /* What stdio still holds is past the last record: never let fclose append it. */
     __fpurge(o->f);
-    if (o->keep && o->good > 0 && ftruncate(o->fd, o->good) == 0 && fsync(o->fd) == 0 &&
-        rename(o->tmp, o->kept) == 0) {
+    if (hb_settle(o) && fsync(o->fd) == 0) {
         hb_err_set("%s not written (%s); the %ld records written before are kept in %s", o->name,
                    cause, o->records, o->kept);
         return;
     }
-    unlink(o->tmp);
     hb_err_set("%s not written (%s); nothing was kept", o->name, cause);
 }
 
@@ -268,7 +317,10 @@ int hb_outfile_close(struct hb_outfile *o, bool complete)
     if (o->kind == HB_OUT_FILE && !err && complete && fsync(o->fd) != 0) err = errno;
     if (o->kind == HB_OUT_FILE) {
         if (!err && complete && rename(o->tmp, o->target) != 0) err = errno;
-        if (err || !complete) hb_outfile_keep(o, err);
+        if (err || !complete)
+            hb_outfile_keep(o, err);
+        else if (hb_kept_is_ours(o))
+            unlink(o->kept);
         hb_out_watch(NULL);
     } else if (err) {
         hb_err_set("output written straight through to '%s' stopped after %ld complete "

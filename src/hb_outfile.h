@@ -2,9 +2,10 @@
  *
  * A regular-file target is written to a temporary created exclusively beside it
  * (TARGET.partial.XXXXXX, O_EXCL: never a file someone else made, never through a symlink),
- * synced and renamed onto TARGET when complete. A run that fails keeps what it wrote, cut
- * back to its last complete record, as TARGET.partial; so does one stopped by SIGINT, SIGTERM
- * or SIGHUP (only SIGKILL leaves the temporary name). A character device or FIFO target is
+ * also named TARGET.partial while it is written (a hard link renamed into place, so even a
+ * SIGKILLed run leaves its records there), synced and renamed onto TARGET when complete. A
+ * run that fails, or is stopped by SIGINT, SIGTERM or SIGHUP, keeps what it wrote, cut back
+ * to its last complete record, as TARGET.partial only. A character device or FIFO target is
  * written straight through and never replaced; "-" is stdout. */
 #ifndef HB_OUTFILE_H
 #define HB_OUTFILE_H
@@ -14,7 +15,7 @@
 
 /* Check TARGET before anything is measured. Refuses (-EINVAL / -EISDIR / -ENAMETOOLONG ->
  * exit 2, with a one-line message) a directory, a socket or block device, a dangling
- * symlink, a missing or unwritable directory, a name too long for TARGET.partial.XXXXXX,
+ * symlink, a missing or unwritable directory, a name too long for TARGET.partial.XXXXXX+,
  * and a file that is also one of the command's inputs (NULL-ended list, NULL entries
  * skipped). "" and "-" (stdout) always pass. */
 int hb_outfile_check(const char *target, const char *const *inputs);
