@@ -368,7 +368,7 @@ int hb_options_parse(int argc, char **argv, struct hb_options *o)
     o->reps = 5;
     o->seed = 1;
     o->threshold_pct = 5.0;
-    o->fleet_threshold_pct = 25.0;
+    o->fleet_threshold_pct = 35.0;
     o->tolerance_pct = 5.0;
     o->bg_rate_GBps = 0.0; /* levels from each thread's measured rate */
     o->c2c_home = HB_C2C_HOME_WRITER;
