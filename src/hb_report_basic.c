@@ -1,6 +1,6 @@
 /* Report section for the suites without a figure of their own (the default suite, bw, lat
  * and any new suite): bandwidth per kernel and thread count and latency per placement as
- * bars with their numbers, then the notes that say what this machine cannot show. */
+ * bars with their numbers. */
 #include "hb_report.h"
 
 #include "hb_report_draw.h"
@@ -115,8 +115,7 @@ void hb_report_basic(FILE *f, const struct hb_results *in, int nin)
         size_t k;
         json_t *m;
         json_array_foreach(in[i].records, k, m) any |= hb_basic_is(m, "bandwidth") ||
-                                                       hb_basic_is(m, "latency") ||
-                                                       hb_report_is(m, "note", NULL, "text");
+                                                       hb_basic_is(m, "latency");
     }
     if (!any) return;
     fputs("<section id=\"basic\"><h2>Bandwidth and latency</h2><div class=\"row\">\n", f);
@@ -126,17 +125,5 @@ void hb_report_basic(FILE *f, const struct hb_results *in, int nin)
         hb_basic_figure(f, &in[i], "latency", "lat_ns_median", "idle latency",
                         "ns per load (median)");
     }
-    fputs("</div>\n", f);
-    for (int i = 0; i < nin; i++) {
-        size_t k;
-        json_t *m;
-        json_array_foreach(in[i].records, k, m)
-        {
-            if (!hb_report_is(m, "note", NULL, "text")) continue;
-            fputs("<p class=\"note\">", f);
-            hb_html_esc(f, hb_rec_str(m, "text", ""));
-            fputs("</p>\n", f);
-        }
-    }
-    fputs("</section>\n", f);
+    fputs("</div></section>\n", f);
 }

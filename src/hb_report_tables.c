@@ -28,6 +28,28 @@ static void hb_report_matrix_table(FILE *f, const char *name, const json_t *m)
     fputs("</table>\n", f);
 }
 
+/* What the machine cannot show (the notes every run of a one-node machine carries): each
+ * distinct text once, however many result files repeat it. */
+static void hb_report_notes(FILE *f, const struct hb_results *in, int nin)
+{
+    json_t *seen = json_object();
+    for (int i = 0; seen && i < nin; i++) {
+        size_t k;
+        json_t *m;
+        json_array_foreach(in[i].records, k, m)
+        {
+            if (!hb_report_is(m, "note", NULL, "text")) continue;
+            const char *text = hb_rec_str(m, "text", "");
+            if (json_object_get(seen, text)) continue;
+            json_object_set_new(seen, text, json_true());
+            fputs("<p class=\"note\">", f);
+            hb_html_esc(f, text);
+            fputs("</p>\n", f);
+        }
+    }
+    json_decref(seen);
+}
+
 void hb_report_machine(FILE *f, const struct hb_results *in, int nin)
 {
     int any = 0;
@@ -71,7 +93,9 @@ void hb_report_machine(FILE *f, const struct hb_results *in, int nin)
         hb_report_matrix_table(f, "hop class", json_object_get(topo, "hop_class"));
         fputs("</div>\n", f);
     }
-    fputs("</div></section>\n", f);
+    fputs("</div>\n", f);
+    hb_report_notes(f, in, nin);
+    fputs("</section>\n", f);
 }
 
 static void hb_report_matrix_numbers(FILE *f, const json_t *m)

@@ -4,7 +4,8 @@
 # `expect` (tests/slurm/expect.sh) for each: the page (gzipped or not) renders without warnings, and every
 # command, option and kernel --help lists is on the page and offered by the completion.
 
-# The names --help lists: commands, then options, then kernels (one per line, section first).
+# The names --help lists: commands, then options, then kernels (one per line, section first);
+# a kernel row is NAME N stream(s), the prose above the rows is not a kernel.
 hb_help_names() {
     "$1" --help | awk '
         /^commands:/ { s = "command"; next }
@@ -12,7 +13,7 @@ hb_help_names() {
         /^kernels:/  { s = "kernel"; next }
         /^[a-z ]+:$/ { s = ""; next }
         s == "command" && /^  [a-z]/ { print s, $1 }
-        s == "kernel"  && /^  [a-z]/ { print s, $1 }
+        s == "kernel"  && /^  [a-z]/ && $3 ~ /^streams?$/ { print s, $1 }
         s == "option"  && /^  -/ {
             if ($1 ~ /,$/) { sub(/,$/, "", $1); print s, $1; print s, $2 } else print s, $1
         }'

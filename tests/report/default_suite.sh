@@ -93,8 +93,8 @@ bad = [m["experiment"] for m in meas
        != "%.4g" % (m["bw_GBps_best"] if m["metric"] == "bandwidth" else m["lat_ns_median"])]
 expect(f"numbers tables: a row per record with its value{'; wrong: ' + ', '.join(bad) if bad else ''}", not bad)
 notes = [r["text"] for r in records if r.get("type") == "note"]
-expect("what this machine cannot show (the note) is in the section",
-       all(n in dom.text.get("basic", "") for n in notes))
+expect("what this machine cannot show (the note) is in the machine section",
+       all(n in dom.text.get("machine", "") for n in notes))
 machine = dom.text.get("machine", "")
 expect("machine section: versions readable, no JSON text",
        "hwloc" in machine and '{"' not in machine and '":' not in machine)
