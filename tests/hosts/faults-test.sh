@@ -26,10 +26,11 @@ long=(bw --kernel "read,write,copy,triad,read,write,copy,triad" --size 16M --rep
     --threads 1 --quiet --format jsonl -o lost.jsonl)
 fleet --host h1,h2 "${long[@]}" >lost.log 2>&1 &
 run=$!
-# Records go to lost.jsonl.partial.XXXXXX while the run lasts.
+# While the run lasts its records are in lost.jsonl.partial (a second name of its temporary
+# lost.jsonl.partial.XXXXXX: count one name only). Kill once two measurements are in.
 for _ in $(seq 600); do
-    n=$(cat lost.jsonl.partial* 2>/dev/null | grep -c '') || true
-    [ "${n:-0}" -lt 3 ] || break
+    n=$(grep -c '"type":"measurement"' lost.jsonl.partial 2>/dev/null) || true
+    [ "${n:-0}" -lt 2 ] || break
     sleep 0.1
 done
 killed=$(date +%s)
