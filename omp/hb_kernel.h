@@ -46,6 +46,10 @@ struct hb_kernel {
     bool nt;              /* stores are non-temporal */
     bool dst_read;        /* every store lands on a line the kernel just read (in place) */
     const char *access;   /* "r", "w" or "rw" (40555 label letter) */
+    /* Can init take this slice? Its geometry only (n, stride, group_bytes; no memory is
+     * touched): 0, or -EINVAL with a message. NULL: any slice. The plan check asks it of
+     * every task's slices, so a dry run refuses what init would; init applies it too. */
+    int (*fits)(const struct hb_kslice *s);
     /* First touch and fill of the slice by the thread that will use it. 0 or -errno. */
     int (*init)(struct hb_kslice *s);
     /* `sweeps` passes over the slice with the active SIMD path. The return value depends on

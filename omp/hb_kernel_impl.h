@@ -48,6 +48,7 @@ int hb_stream_check_copy(const char *kernel, const struct hb_kslice *s, uint64_t
 double hb_memcpy_run(struct hb_kslice *s, uint64_t sweeps);
 int hb_memcpy_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done);
 
+int hb_chase_fits(const struct hb_kslice *s);
 int hb_chase_init(struct hb_kslice *s);
 double hb_chase_run(struct hb_kslice *s, uint64_t sweeps);
 int hb_chase_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done);

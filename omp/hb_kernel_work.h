@@ -21,6 +21,7 @@ int hb_blur3_init(struct hb_kslice *s);
 double hb_blur3_run(struct hb_kslice *s, uint64_t sweeps);
 int hb_blur3_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done);
 
+int hb_dgemm_fits(const struct hb_kslice *s);
 int hb_dgemm_init(struct hb_kslice *s);
 double hb_dgemm_run(struct hb_kslice *s, uint64_t sweeps);
 int hb_dgemm_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done);

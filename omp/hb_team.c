@@ -315,7 +315,8 @@ static int hb_team_prepare(struct hb_team *tm, struct hb_task_result *results)
 
 /* How the team lays a task out: elements per array (whole cache lines, so the chase and
  * every SIMD path see the same data) and per thread (aligned slices). Refuses a size that
- * leaves an array or a thread without data. Shared by the plan check and the run. */
+ * leaves an array or a thread without data, or a slice the kernel cannot take. Shared by the
+ * plan check and the run. */
 static int hb_task_geometry(const struct hb_task *task, const struct hb_kernel *k, size_t *elements,
                             size_t *per_thread)
 {
@@ -335,6 +336,18 @@ static int hb_task_geometry(const struct hb_task *task, const struct hb_kernel *
                    (unsigned long long)(*per_thread * 8 * (size_t)(task->threads - 1) *
                                         (size_t)k->streams));
         return -EINVAL;
+    }
+    /* The kernel's own minimum (dgemm: one whole product; chase: one stride) for the first
+     * slice and the last, which holds the rest and may be smaller: what init would refuse. */
+    size_t first = *per_thread < *elements ? *per_thread : *elements;
+    size_t last = *elements - *per_thread * (size_t)(task->threads - 1);
+    for (int i = 0; k->fits && i < 2; i++) {
+        struct hb_kslice s = {.n = i ? last : first,
+                              .param = task->param,
+                              .stride = (size_t)task->chase_stride,
+                              .group_bytes = (size_t)task->chase_group_bytes};
+        int rc = k->fits(&s);
+        if (rc) return rc;
     }
     return 0;
 }

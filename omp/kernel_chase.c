@@ -167,6 +167,12 @@ static void hb_mend(const struct hb_chase_geom *g, const size_t *slot_lo, size_t
     }
 }
 
+int hb_chase_fits(const struct hb_kslice *s)
+{
+    struct hb_chase_geom g;
+    return hb_chase_geom(s, &g);
+}
+
 int hb_chase_init(struct hb_kslice *s)
 {
     struct hb_chase_geom g;

@@ -28,15 +28,20 @@ static double hb_dgemm_rhs(size_t m, size_t p, size_t j)
     return (double)((3 * p + j + m) % 7) - 3.0;
 }
 
+int hb_dgemm_fits(const struct hb_kslice *s)
+{
+    if (s->n >= NN) return 0;
+    hb_err_set("dgemm slice of %zu elements holds no %dx%d product: each thread needs at "
+               "least %zu bytes per array; raise --size or lower --threads",
+               s->n, N, N, NN * sizeof(double));
+    return -EINVAL;
+}
+
 int hb_dgemm_init(struct hb_kslice *s)
 {
+    int rc = hb_dgemm_fits(s);
+    if (rc) return rc;
     size_t count = s->n / NN;
-    if (count == 0) {
-        hb_err_set("dgemm slice of %zu elements holds no %dx%d product: each thread needs at "
-                   "least %zu bytes per array; raise --size or lower --threads",
-                   s->n, N, N, NN * sizeof(double));
-        return -EINVAL;
-    }
     /* The tail past the last whole product is touched too, so its pages are placed. */
     memset(s->a, 0, s->n * sizeof(double));
     memset(s->b, 0, s->n * sizeof(double));

@@ -35,4 +35,30 @@ while IFS=$'\t' read -r -a f; do
 done <"$TOP/tests/cli/cases.tsv"
 [ "$n" -ge 40 ] || fail "only $n cases read from cases.tsv"
 echo "$n cases"
+
+# Every kernel at sizes around the kernels' own minimums (dgemm: one 128x128 product per
+# thread; chase: one stride in the last, smaller slice): a kernel the dry run refuses, the run
+# refuses with the same message; the kernels it accepts, the run measures (together: one
+# start-up per size).
+kernels=$("$HB" bw --kernel nosuch 2>&1 | sed -n 's/.*valid kernels: //p' | tr -d ' ' | tr ',' ' ')
+[ -n "$kernels" ] || fail "no kernel list in hopbench's unknown-kernel message"
+for cfg in "10K 2 4K" "96K 2 256" "1200K 1 256"; do
+    read -r size threads stride <<<"$cfg"
+    opts=(--size "$size" --threads "$threads" --stride "$stride" --reps 1 --min-time 0.01 --quiet)
+    accepted=()
+    for k in $kernels; do
+        dry=$("$HB" --dry-run bw --kernel "$k" "${opts[@]}" 2>&1 >/dev/null)
+        dry_rc=$?
+        [ "$dry_rc" = 0 ] && accepted+=("$k") && continue
+        real=$("$HB" bw --kernel "$k" "${opts[@]}" -o refused.jsonl 2>&1 >/dev/null)
+        real_rc=$?
+        [ "$real_rc: $(head -n 1 <<<"$real")" = "$dry_rc: $(head -n 1 <<<"$dry")" ] ||
+            fail "$k $cfg: the dry run exits $dry_rc ($dry), the run $real_rc ($real)"
+    done
+    [ ${#accepted[@]} -gt 0 ] || continue
+    list=$(IFS=,; echo "${accepted[*]}")
+    run_hb bw --kernel "$list" "${opts[@]}" -o accepted.jsonl
+    [ "$rc" = 0 ] || fail "$cfg: the dry run accepts $list, the run exits $rc: $out"
+    rm -f accepted.jsonl refused.jsonl
+done
 finish

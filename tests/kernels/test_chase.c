@@ -153,6 +153,11 @@ static void test_geometry_errors(void)
     s.n = 255 / 8;
     HB_EXPECT(chase->init(&s) == -EINVAL, "slice smaller than a stride accepted");
     HB_EXPECT_CONTAINS(hb_err_msg(), "at least one stride of 256 bytes per thread");
+    /* The plan check's question, on the geometry alone. */
+    struct hb_kslice g = {.n = 255 / 8, .stride = 256};
+    HB_EXPECT(chase->fits(&g) == -EINVAL, "fits: slice smaller than a stride accepted");
+    g.n = 256 / 8;
+    HB_EXPECT(chase->fits(&g) == 0, "fits: one stride refused: %s", hb_err_msg());
     free(s.a);
 }
 

@@ -77,6 +77,11 @@ int main(void)
     struct hb_kslice s = make(d, 1000);
     HB_EXPECT(d->init(&s) != 0, "tiny dgemm slice accepted");
     HB_EXPECT_CONTAINS(hb_err_msg(), "131072 bytes");
+    /* The plan check asks the same of the slice's geometry, before any memory exists. */
+    struct hb_kslice g = {.n = HB_DGEMM_N * HB_DGEMM_N - 1};
+    HB_EXPECT(d->fits(&g) != 0, "dgemm fits a slice one element short of a product");
+    g.n++;
+    HB_EXPECT(d->fits(&g) == 0, "dgemm refuses a slice of one whole product: %s", hb_err_msg());
     release(&s);
     return 0;
 }
