@@ -10,18 +10,20 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-/* The node whose CPU list holds every CPU of this rank's binding, or -1. */
-static int hb_world_find_node(const struct hb_topo *t, char *cpus, size_t len)
+/* The node whose CPU list holds every CPU of this rank's binding, or -1; *cpus = that
+ * binding as a list (to free), NULL when out of memory. */
+static int hb_world_find_node(const struct hb_topo *t, char **cpus)
 {
     hwloc_bitmap_t set = hwloc_bitmap_alloc();
     int node = -2;
+    *cpus = NULL;
     if (!set ||
         (hb_places_cpus(set) != 0 && hwloc_get_cpubind(t->hw, set, HWLOC_CPUBIND_PROCESS) != 0)) {
-        snprintf(cpus, len, "unknown");
+        *cpus = strdup("unknown");
         hwloc_bitmap_free(set);
         return -1;
     }
-    hwloc_bitmap_list_snprintf(cpus, len, set);
+    if (hwloc_bitmap_list_asprintf(cpus, set) < 0) *cpus = NULL;
     int cpu;
     hwloc_bitmap_foreach_begin(cpu, set)
     {
@@ -64,13 +66,50 @@ int hb_world_limits(void)
     return 0;
 }
 
+/* Every rank's binding text, whatever its length: lengths first, then the texts. */
+static int hb_world_gather_cpus(struct hb_world *w)
+{
+    int len = (int)strlen(w->cpus) + 1;
+    int *lens = calloc((size_t)w->size, sizeof(int));
+    int *displs = calloc((size_t)w->size, sizeof(int));
+    if (!lens || !displs) {
+        free(lens);
+        free(displs);
+        hb_err_set("out of memory for the bindings of %d ranks", w->size);
+        return -HB_EENV;
+    }
+    MPI_Allgather(&len, 1, MPI_INT, lens, 1, MPI_INT, MPI_COMM_WORLD);
+    size_t total = 0;
+    for (int r = 0; r < w->size; r++) {
+        displs[r] = (int)total;
+        total += (size_t)lens[r];
+    }
+    w->cpus_text = malloc(total);
+    if (!w->cpus_text) {
+        free(lens);
+        free(displs);
+        hb_err_set("out of memory for the bindings of %d ranks", w->size);
+        return -HB_EENV;
+    }
+    MPI_Allgatherv(w->cpus, len, MPI_CHAR, w->cpus_text, lens, displs, MPI_CHAR, MPI_COMM_WORLD);
+    for (int r = 0; r < w->size; r++)
+        w->rank_cpus[r] = w->cpus_text + displs[r];
+    free(lens);
+    free(displs);
+    return 0;
+}
+
 int hb_world_init(int *argc, char ***argv, const struct hb_topo *t, struct hb_world *w)
 {
     int provided = 0;
     memset(w, 0, sizeof(*w));
     /* The launcher's binding, read before MPI_Init: an Open MPI singleton binds itself to one
      * core during MPI_Init, which says nothing about the node it was started for. */
-    w->node = hb_world_find_node(t, w->cpus, sizeof(w->cpus));
+    w->node = hb_world_find_node(t, &w->cpus);
+    if (!w->cpus) {
+        hb_err_set("out of memory reading this rank's binding");
+        return -HB_EENV;
+    }
     int rc = hb_world_limits();
     if (rc) return rc;
     MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
@@ -95,8 +134,11 @@ int hb_world_init(int *argc, char ***argv, const struct hb_topo *t, struct hb_wo
     }
     MPI_Allgather(w->host, HB_HOST_LEN, MPI_CHAR, names, HB_HOST_LEN, MPI_CHAR, MPI_COMM_WORLD);
     MPI_Allgather(&w->node, 1, MPI_INT, w->rank_node, 1, MPI_INT, MPI_COMM_WORLD);
-    MPI_Allgather(w->cpus, sizeof(w->cpus), MPI_CHAR, w->rank_cpus, sizeof(w->cpus), MPI_CHAR,
-                  MPI_COMM_WORLD);
+    rc = hb_world_gather_cpus(w);
+    if (rc) {
+        free(names);
+        return rc;
+    }
     for (int r = 0; r < w->size; r++) {
         int h = 0;
         while (h < w->nhosts && strcmp(w->hosts[h], names[r]) != 0)
@@ -121,13 +163,22 @@ int hb_world_init(int *argc, char ***argv, const struct hb_topo *t, struct hb_wo
     return 0;
 }
 
-/* What is wrong on host h, in words, or "" when it is right. */
-static void hb_layout_problem(const struct hb_world *w, const struct hb_topo *t, int h, char *what,
-                              size_t len)
+/* What is wrong on host h, in words (to free), "" when it is right; NULL when out of
+ * memory. */
+static char *hb_layout_problem(const struct hb_world *w, const struct hb_topo *t, int h)
 {
-    int count[HB_MAX_NODES] = {0}, first[HB_MAX_NODES], nranks = 0, unbound = -1;
+    int *count = calloc((size_t)t->nnodes, sizeof(int));
+    int *first = calloc((size_t)t->nnodes, sizeof(int));
+    char *what = NULL;
+    size_t len = 0;
+    FILE *f = count && first ? open_memstream(&what, &len) : NULL;
+    if (!f) {
+        free(count);
+        free(first);
+        return NULL;
+    }
+    int nranks = 0, unbound = -1, dup_a = -1, dup_b = -1, dup_node = -1;
     int cpu_nodes = hb_topo_count_cpu_nodes(t);
-    what[0] = '\0';
     for (int r = 0; r < w->size; r++) {
         if (w->rank_host[r] != h) continue;
         nranks++;
@@ -138,59 +189,60 @@ static void hb_layout_problem(const struct hb_world *w, const struct hb_topo *t,
         }
         if (count[i]++ == 0)
             first[i] = r;
-        else if (!what[0])
-            snprintf(what, len, "ranks %d and %d both on node %d", first[i], r,
-                     t->nodes[i].os_index);
+        else if (dup_a < 0)
+            dup_a = first[i], dup_b = r, dup_node = t->nodes[i].os_index;
     }
-    if (!what[0] && unbound >= 0)
-        snprintf(what, len, "rank %d is not bound inside one NUMA node", unbound);
-    for (int i = 0; i < t->nnodes && !what[0]; i++)
-        if (t->nodes[i].has_cpus && count[i] == 0)
-            snprintf(what, len, "no rank on node %d", t->nodes[i].os_index);
-    if (!what[0]) return;
-    char head[HB_HOST_LEN + 160];
-    snprintf(head, sizeof(head), "%d rank%s on host %s for %d NUMA node%s with CPUs; ", nranks,
-             nranks == 1 ? "" : "s", w->hosts[h], cpu_nodes, cpu_nodes == 1 ? "" : "s");
+    int missing = -1;
+    for (int i = 0; i < t->nnodes && missing < 0; i++)
+        if (t->nodes[i].has_cpus && count[i] == 0) missing = t->nodes[i].os_index;
+    if (dup_a >= 0 || unbound >= 0 || missing >= 0)
+        fprintf(f, "%d rank%s on host %s for %d NUMA node%s with CPUs; ", nranks,
+                nranks == 1 ? "" : "s", w->hosts[h], cpu_nodes, cpu_nodes == 1 ? "" : "s");
+    if (dup_a >= 0)
+        fprintf(f, "ranks %d and %d both on node %d", dup_a, dup_b, dup_node);
+    else if (unbound >= 0)
+        fprintf(f, "rank %d is not bound inside one NUMA node", unbound);
+    else if (missing >= 0)
+        fprintf(f, "no rank on node %d", missing);
     /* Open MPI 4.1's --map-by numa also counts memory-only nodes: one rank per node then gives
      * more ranks than CPU nodes, two of them sharing a package. */
-    if (nranks == t->nnodes && nranks > cpu_nodes) {
-        char tail[200];
-        snprintf(tail, sizeof(tail),
-                 "; Open MPI's --map-by numa also put ranks on the %d "
-                 "memory-only node(s), which have no CPUs of their own",
-                 t->nnodes - cpu_nodes);
-        strncat(what, tail, len - strlen(what) - 1);
+    if (missing + unbound + dup_a > -3 && nranks == t->nnodes && nranks > cpu_nodes)
+        fprintf(f,
+                "; Open MPI's --map-by numa also put ranks on the %d memory-only node(s), which "
+                "have no CPUs of their own",
+                t->nnodes - cpu_nodes);
+    free(count);
+    free(first);
+    if (fclose(f) != 0) {
+        free(what);
+        return NULL;
     }
-    size_t hl = strlen(head);
-    if (hl + strlen(what) + 1 <= len) {
-        memmove(what + hl, what, strlen(what) + 1);
-        memcpy(what, head, hl);
-    }
-}
-
-/* Put the user's arguments where the launch line says "hopbench ...". */
-static void hb_complete_line(char *line, size_t len, const char *args)
-{
-    char *dots = strstr(line, "hopbench");
-    if (!dots) return;
-    snprintf(dots, len - (size_t)(dots - line), "hopbench%s%s", *args ? " " : "", args);
+    return what;
 }
 
 int hb_world_check_layout(const struct hb_world *w, const struct hb_topo *t, const char *args)
 {
-    char what[768];
     for (int h = 0; h < w->nhosts; h++) {
-        hb_layout_problem(w, t, h, what, sizeof(what));
-        if (!what[0]) continue;
-        char mpirun[512], srun[512];
-        hb_topo_launch_lines(t, mpirun, sizeof(mpirun), srun, sizeof(srun));
-        hb_complete_line(mpirun, sizeof(mpirun), args);
-        hb_complete_line(srun, sizeof(srun), args);
-        if (hb_topo_count_cpu_nodes(t) == 1)
+        char *what = hb_layout_problem(w, t, h);
+        char *mpirun = NULL, *srun = NULL;
+        if (!what) {
+            hb_err_set("out of memory checking the ranks of host %s", w->hosts[h]);
+            return -HB_EENV;
+        }
+        if (!what[0]) {
+            free(what);
+            continue;
+        }
+        if (hb_topo_launch_lines(t, args, &mpirun, &srun) != 0)
+            hb_err_set("%s", what);
+        else if (hb_topo_count_cpu_nodes(t) == 1)
             hb_err_set("%s; run one rank: hopbench %s (no mpirun needed) or %s", what, args,
                        mpirun);
         else
             hb_err_set("%s; run: %s  or: %s", what, mpirun, srun);
+        free(what);
+        free(mpirun);
+        free(srun);
         return -HB_EENV;
     }
     return 0;
@@ -216,5 +268,7 @@ void hb_world_finalize(struct hb_world *w)
     free(w->rank_host);
     free(w->hosts);
     free(w->rank_cpus);
+    free(w->cpus_text);
+    free(w->cpus);
     MPI_Finalize();
 }

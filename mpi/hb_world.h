@@ -15,10 +15,11 @@ struct hb_world {
     int host_index, nhosts;     /* hosts numbered in order of their lowest rank */
     char host[HB_HOST_LEN];     /* gethostname(), or HOPBENCH_HOST for tests */
     int node;                   /* OS index of this rank's NUMA node, -1 when not one node */
-    char cpus[256];             /* this rank's binding, as a list */
+    char *cpus;                 /* this rank's binding, as a list (as long as it takes) */
     int *rank_node;             /* per rank (every rank has the whole table) */
     int *rank_host;             /* host index per rank */
-    char (*rank_cpus)[256];     /* binding per rank, as a CPU list */
+    char **rank_cpus;           /* binding per rank, as a CPU list (into cpus_text) */
+    char *cpus_text;            /* every rank's binding, one after another */
     char (*hosts)[HB_HOST_LEN]; /* name per host index */
 };
 

@@ -415,8 +415,9 @@ static void hb_task_locate(struct hb_team *tm, struct hb_task_state *st, bool al
     int expect[HB_MAX_NODES];
     int ne = hb_task_mem_nodes(task, expect);
     if (ne == 0) expect[ne++] = task->cpu_node;
-    struct hb_pageloc *sum = &st->res->pages;
-    memset(sum, 0, sizeof(*sum));
+    struct hb_task_result *res = st->res;
+    memset(res->pages_on_node, 0, sizeof(res->pages_on_node));
+    res->pages_checked = 0;
     uint64_t on_target = 0;
     for (int i = 0; i < st->k->streams; i++) {
         struct hb_pageloc pl;
@@ -424,22 +425,20 @@ static void hb_task_locate(struct hb_team *tm, struct hb_task_state *st, bool al
             hb_task_fail(st, -HB_EPLACEMENT, hb_err_msg());
             return;
         }
-        sum->checked += pl.checked;
-        sum->step_bytes = pl.step_bytes;
-        sum->absent += pl.absent;
+        res->pages_checked += pl.checked;
         on_target += (uint64_t)llround(pl.on_target_pct / 100.0 * (double)pl.checked);
         for (int n = 0; n < tm->topo->nnodes; n++)
-            sum->on_node[n] += pl.on_node[n];
+            res->pages_on_node[n] += pl.on_node[n];
+        hb_pageloc_free(&pl);
     }
-    for (int n = 0; n < tm->topo->nnodes && sum->checked; n++)
-        sum->share_pct[n] = 100.0 * (double)sum->on_node[n] / (double)sum->checked;
-    sum->on_target_pct = sum->checked ? 100.0 * (double)on_target / (double)sum->checked : 0.0;
-    if (sum->on_target_pct < 100.0 && !allow_misplaced) {
+    double pct = res->pages_checked ? 100.0 * (double)on_target / (double)res->pages_checked : 0.0;
+    res->pages_on_target_pct = pct;
+    if (pct < 100.0 && !allow_misplaced) {
         char msg[200];
         snprintf(msg, sizeof(msg),
                  "only %.2f%% of %llu pages on the target (%s); rerun with --allow-misplaced to "
                  "measure anyway",
-                 sum->on_target_pct, (unsigned long long)sum->checked, task->label);
+                 pct, (unsigned long long)res->pages_checked, task->label);
         hb_task_fail(st, -HB_EPLACEMENT, msg);
     }
 }

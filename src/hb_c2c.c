@@ -328,10 +328,15 @@ int hb_c2c_run(const struct hb_topo *t, const struct hb_options *o, struct hb_si
     if (gethostname(c.host, sizeof(c.host)) != 0) snprintf(c.host, sizeof(c.host), "localhost");
     c.host[sizeof(c.host) - 1] = '\0';
     double t0 = hb_now();
-    int ids[HB_MAX_NODES], n = 0;
+    int *ids = calloc((size_t)t->nnodes, sizeof(*ids)), n = 0;
+    if (!ids) {
+        hb_err_set("c2c: out of memory for %d nodes", t->nnodes);
+        return -ENOMEM;
+    }
     for (int i = 0; i < t->nnodes; i++)
         if (t->nodes[i].has_cpus && t->nodes[i].ncpus > 0) ids[n++] = t->nodes[i].os_index;
     int rc = hb_c2c_matrix(&c, false, ids, n);
+    free(ids);
     if (rc == 0 && o->c2c_cores) {
         int *cpus = calloc((size_t)t->ncpus_total + 1, sizeof(*cpus));
         if (!cpus) {

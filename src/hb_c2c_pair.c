@@ -252,6 +252,7 @@ int hb_c2c_measure(const struct hb_topo *t, const struct hb_options *o, enum hb_
     r->n = n;
     struct hb_pageloc loc;
     r->on_target_pct = hb_buf_locate(t, &buf, NULL, 0, &loc) == 0 ? loc.on_target_pct : -1.0;
+    hb_pageloc_free(&loc);
 out:
     free(kept);
     free(p.t_s);

@@ -5,28 +5,42 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
-static _Thread_local char hb_err_buf[1024];
+/* Grown to fit: a message may list every node or CPU of a large machine. */
+static _Thread_local char *hb_err_buf;
 
 void hb_err_set(const char *fmt, ...)
 {
-    char raw[sizeof(hb_err_buf)];
+    char *raw = NULL, *line = NULL;
+    size_t len = 0;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(raw, sizeof(raw), fmt, ap);
+    int n = vasprintf(&raw, fmt, ap);
     va_end(ap);
     /* Values quoted from files and arguments may hold any byte: the message stays one line. */
-    hb_esc_line_str(hb_err_buf, sizeof(hb_err_buf), raw);
+    FILE *f = n >= 0 ? open_memstream(&line, &len) : NULL;
+    if (f) {
+        hb_esc_line(f, raw);
+        if (fclose(f) != 0) {
+            free(line);
+            line = NULL;
+        }
+    }
+    free(raw);
+    if (!line) return; /* out of memory: the previous message is the best there is */
+    free(hb_err_buf);
+    hb_err_buf = line;
 }
 
 const char *hb_err_msg(void)
 {
-    return hb_err_buf;
+    return hb_err_buf ? hb_err_buf : "";
 }
 
 void hb_err_clear(void)
 {
-    hb_err_buf[0] = '\0';
+    if (hb_err_buf) hb_err_buf[0] = '\0';
 }
 
 int hb_err_exit_code(int neg_errno)

@@ -1,6 +1,7 @@
 #include "hb_placement.h"
 
 #include "hb_error.h"
+#include "hb_nodeset.h"
 #include "hb_size.h"
 
 #include <errno.h>
@@ -36,8 +37,6 @@ static const char *const hb_pages_names[] = {
 };
 
 #define HB_COUNT(a) (sizeof(a) / sizeof((a)[0]))
-#define HB_XSTR(x) #x
-#define HB_STR(x) HB_XSTR(x)
 
 const char *hb_policy_name(enum hb_policy p)
 {
@@ -79,27 +78,26 @@ static long placement_free_hugepages(int os_index)
 static int placement_check_nodes(const struct hb_topo *t, size_t bytes, enum hb_policy policy,
                                  const int *nodes, int nnodes, enum hb_pages pages)
 {
-    char list[HB_MAX_NODES * 4];
     if (policy == HB_POLICY_FIRSTTOUCH) return 0;
-    if (!nodes || nnodes < 1 || nnodes > HB_MAX_NODES ||
-        (policy == HB_POLICY_BIND && nnodes != 1)) {
-        hb_err_set("%s placement got %d nodes; it needs %s", hb_policy_name(policy), nnodes,
-                   policy == HB_POLICY_BIND ? "exactly one"
-                                            : "between 1 and " HB_STR(HB_MAX_NODES));
+    if (!nodes || nnodes < 1 || nnodes > t->nnodes || (policy == HB_POLICY_BIND && nnodes != 1)) {
+        if (policy == HB_POLICY_BIND)
+            hb_err_set("bind placement got %d nodes; it needs exactly one", nnodes);
+        else
+            hb_err_set("%s placement got %d nodes; it needs between 1 and %d",
+                       hb_policy_name(policy), nnodes, t->nnodes);
         return -EINVAL;
     }
     for (int k = 0; k < nnodes; k++) {
         int i = hb_topo_node_index(t, nodes[k]);
-        if (i < 0) {
-            hb_topo_node_list(t, false, false, list, sizeof(list));
-            hb_err_set("unknown NUMA node %d; valid nodes: %s", nodes[k], list);
-            return -EINVAL;
-        }
-        if (!t->nodes[i].has_memory) {
-            hb_topo_node_list(t, false, true, list, sizeof(list));
-            hb_err_set("NUMA node %d has no memory; nodes with memory: %s", nodes[k], list);
-            return -EINVAL;
-        }
+        if (i >= 0 && t->nodes[i].has_memory) continue;
+        char *list = hb_topo_node_list(t, false, i >= 0);
+        if (i < 0)
+            hb_err_set("unknown NUMA node %d; valid nodes: %s", nodes[k], hb_text_or_oom(list));
+        else
+            hb_err_set("NUMA node %d has no memory; nodes with memory: %s", nodes[k],
+                       hb_text_or_oom(list));
+        free(list);
+        return -EINVAL;
     }
     /* Reserved huge pages are not part of MemFree; placement_check_huge counts those. */
     if (policy == HB_POLICY_BIND && pages != HB_PAGES_HUGE) {
@@ -218,10 +216,10 @@ static int placement_set_policy(const struct hb_topo *t, struct hb_buf *b)
     int flags = HWLOC_MEMBIND_STRICT | HWLOC_MEMBIND_BYNODESET;
     if (hwloc_set_area_membind(t->hw, b->ptr, b->map_bytes, set, policy, flags) != 0) {
         int err = errno;
-        char nodes[HB_MAX_NODES * 4];
-        hwloc_bitmap_list_snprintf(nodes, sizeof(nodes), set);
+        char *nodes = hb_nodeset_print(set);
         hb_err_set("the kernel refuses to %s memory to node(s) %s: %s", hb_policy_name(b->policy),
-                   nodes, strerror(err));
+                   hb_text_or_oom(nodes), strerror(err));
+        free(nodes);
         rc = -EXDEV;
     }
     hwloc_bitmap_free(set);
@@ -254,14 +252,19 @@ int hb_buf_alloc(const struct hb_topo *t, size_t bytes, enum hb_policy policy, c
     }
     struct hb_buf b = {.bytes = bytes, .map_bytes = map_bytes, .policy = policy, .pages = pages};
     if (policy != HB_POLICY_FIRSTTOUCH) {
+        b.nodes = malloc((size_t)nnodes * sizeof(*nodes));
+        if (!b.nodes) {
+            hb_err_set("out of memory for a set of %d nodes", nnodes);
+            return -ENOMEM;
+        }
         b.nnodes = nnodes;
         memcpy(b.nodes, nodes, (size_t)nnodes * sizeof(*nodes));
     }
     rc = placement_map(map_bytes, pages, &b.ptr);
-    if (rc < 0) return rc;
-    rc = placement_set_policy(t, &b);
+    if (rc == 0) rc = placement_set_policy(t, &b);
     if (rc < 0) {
-        munmap(b.ptr, b.map_bytes);
+        if (b.ptr) munmap(b.ptr, b.map_bytes);
+        free(b.nodes);
         return rc;
     }
     *out = b;
@@ -270,8 +273,31 @@ int hb_buf_alloc(const struct hb_topo *t, size_t bytes, enum hb_policy policy, c
 
 void hb_buf_free(struct hb_buf *b)
 {
-    if (b && b->ptr) munmap(b->ptr, b->map_bytes);
-    if (b) memset(b, 0, sizeof(*b));
+    if (!b) return;
+    if (b->ptr) munmap(b->ptr, b->map_bytes);
+    free(b->nodes);
+    memset(b, 0, sizeof(*b));
+}
+
+int hb_pageloc_init(struct hb_pageloc *pl, int nnodes)
+{
+    memset(pl, 0, sizeof(*pl));
+    pl->on_node = calloc((size_t)(nnodes > 0 ? nnodes : 1), sizeof(*pl->on_node));
+    pl->share_pct = calloc((size_t)(nnodes > 0 ? nnodes : 1), sizeof(*pl->share_pct));
+    if (!pl->on_node || !pl->share_pct) {
+        hb_pageloc_free(pl);
+        hb_err_set("out of memory counting pages on %d nodes", nnodes);
+        return -ENOMEM;
+    }
+    pl->nnodes = nnodes;
+    return 0;
+}
+
+void hb_pageloc_free(struct hb_pageloc *pl)
+{
+    free(pl->on_node);
+    free(pl->share_pct);
+    memset(pl, 0, sizeof(*pl));
 }
 
 /* Ask the kernel where n pages are; status[k] is a node OS index or a negative errno. */
@@ -288,7 +314,6 @@ static int placement_move_pages(void **addrs, unsigned long n, int *status)
 int hb_buf_locate(const struct hb_topo *t, const struct hb_buf *b, const int *expected_nodes,
                   int nexpected, struct hb_pageloc *out)
 {
-    int rc = 0;
     memset(out, 0, sizeof(*out));
     if (!t->is_this_system || !b->ptr) {
         hb_err_set("cannot locate pages of %s: %s", b->ptr ? "a buffer" : "an unmapped buffer",
@@ -296,7 +321,15 @@ int hb_buf_locate(const struct hb_topo *t, const struct hb_buf *b, const int *ex
         return -EINVAL;
     }
     /* Target set by node index; NULL expected nodes and no policy set mean "anywhere". */
-    bool target[HB_MAX_NODES] = {false};
+    bool *target = calloc((size_t)t->nnodes, sizeof(*target));
+    void **addrs = NULL;
+    int *status = NULL;
+    int rc = target ? hb_pageloc_init(out, t->nnodes) : -ENOMEM;
+    if (rc) {
+        free(target);
+        hb_err_set("out of memory locating pages on %d nodes", t->nnodes);
+        return rc;
+    }
     const int *want = expected_nodes ? expected_nodes : b->nodes;
     int nwant = expected_nodes ? nexpected : b->nnodes;
     for (int k = 0; k < nwant; k++) {
@@ -310,8 +343,8 @@ int hb_buf_locate(const struct hb_topo *t, const struct hb_buf *b, const int *ex
     size_t step = b->pages == HB_PAGES_HUGE ? HB_HUGE_BYTES : HB_BASE_BYTES;
     uint64_t npages = (b->bytes + step - 1) / step;
     size_t batch = npages < HB_LOCATE_BATCH ? (size_t)npages : HB_LOCATE_BATCH;
-    void **addrs = malloc(batch * sizeof(*addrs));
-    int *status = malloc(batch * sizeof(*status));
+    addrs = malloc(batch * sizeof(*addrs));
+    status = malloc(batch * sizeof(*status));
     if (!addrs || !status) {
         hb_err_set("out of memory locating %" PRIu64 " pages", npages);
         rc = -ENOMEM;
@@ -341,7 +374,9 @@ int hb_buf_locate(const struct hb_topo *t, const struct hb_buf *b, const int *ex
         out->share_pct[i] = 100.0 * (double)out->on_node[i] / (double)npages;
     out->on_target_pct = npages ? 100.0 * (double)on_target / (double)npages : 0.0;
 out:
+    free(target);
     free(addrs);
     free(status);
+    if (rc) hb_pageloc_free(out);
     return rc;
 }

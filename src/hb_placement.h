@@ -31,7 +31,7 @@ struct hb_buf {
     size_t map_bytes; /* what was mapped (rounded to the page size) */
     enum hb_policy policy;
     enum hb_pages pages;
-    int nodes[HB_MAX_NODES]; /* OS indexes: [0] for bind, the set for interleave */
+    int *nodes; /* OS indexes: [0] for bind, the set for interleave; NULL for first touch */
     int nnodes;
 };
 
@@ -54,17 +54,23 @@ int hb_buf_check_huge(const struct hb_topo *t, size_t bytes, enum hb_policy poli
 
 /* Where the pages of a touched buffer are. */
 struct hb_pageloc {
-    uint64_t checked;               /* pages looked at */
-    uint64_t step_bytes;            /* distance between looked-at addresses */
-    uint64_t on_node[HB_MAX_NODES]; /* per node index (not OS index) */
-    uint64_t absent;                /* not yet faulted in or unknown */
-    double on_target_pct;           /* % of checked pages on the intended node(s) */
-    double share_pct[HB_MAX_NODES]; /* % of checked pages per node index */
+    uint64_t checked;     /* pages looked at */
+    uint64_t step_bytes;  /* distance between looked-at addresses */
+    int nnodes;           /* entries of on_node and share_pct: the topology's nodes */
+    uint64_t *on_node;    /* per node index (not OS index) */
+    uint64_t absent;      /* not yet faulted in or unknown */
+    double on_target_pct; /* % of checked pages on the intended node(s) */
+    double *share_pct;    /* % of checked pages per node index */
 };
+
+/* Empty counts for nnodes nodes: 0 or -ENOMEM with a message. Free with hb_pageloc_free. */
+int hb_pageloc_init(struct hb_pageloc *pl, int nnodes);
+void hb_pageloc_free(struct hb_pageloc *pl);
 
 /* Locate pages with move_pages(2): every page (4k/THP), one per 2 MiB for hugetlbfs.
  * The target set is b->nodes (first touch: expected_nodes, e.g. the threads' node; pass
- * NULL to take every node as target). Returns 0 or -errno with a message. */
+ * NULL to take every node as target). Returns 0 or -errno with a message; on success out
+ * holds counts to free with hb_pageloc_free. */
 int hb_buf_locate(const struct hb_topo *t, const struct hb_buf *b, const int *expected_nodes,
                   int nexpected, struct hb_pageloc *out);
 

@@ -8,18 +8,21 @@
 
 int hb_print_topo(const struct hb_topo *t, const struct hb_options *o)
 {
+    char *mpirun = NULL, *srun = NULL;
+    int rc = hb_topo_launch_lines(t, NULL, &mpirun, &srun);
+    if (rc) return rc;
     json_t *rec = hb_record_topology(t);
-    char mpirun[512], srun[512];
-    hb_topo_launch_lines(t, mpirun, sizeof(mpirun), srun, sizeof(srun));
     json_object_set_new(rec, "mpirun", json_string(mpirun));
     json_object_set_new(rec, "srun", json_string(srun));
     struct hb_sink *sink = NULL;
-    int rc = hb_sink_open(o->format == HB_FORMAT_TABLE ? HB_FORMAT_TABLE : HB_FORMAT_JSONL,
-                          o->output, &sink);
+    rc = hb_sink_open(o->format == HB_FORMAT_TABLE ? HB_FORMAT_TABLE : HB_FORMAT_JSONL, o->output,
+                      &sink);
     if (rc == 0) rc = hb_sink_write(sink, rec);
     if (rc == 0 && o->format == HB_FORMAT_TABLE && !o->output[0])
         printf("one rank per NUMA node:\n  %s\n  %s\n", mpirun, srun);
     json_decref(rec);
+    free(mpirun);
+    free(srun);
     int crc = hb_sink_close(sink, rc == 0);
     return rc ? rc : crc;
 }

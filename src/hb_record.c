@@ -150,10 +150,11 @@ static json_t *hb_record_placement(const struct hb_topo *t, const struct hb_task
 {
     json_t *share = json_object();
     for (int n = 0; n < t->nnodes; n++) {
-        if (!r->pages.on_node[n]) continue;
+        if (!r->pages_on_node[n]) continue;
         char key[16];
         snprintf(key, sizeof(key), "%d", t->nodes[n].os_index);
-        json_object_set_new(share, key, json_real(round(r->pages.share_pct[n] * 100.0) / 100.0));
+        double pct = 100.0 * (double)r->pages_on_node[n] / (double)r->pages_checked;
+        json_object_set_new(share, key, json_real(round(pct * 100.0) / 100.0));
     }
     return share;
 }
@@ -208,7 +209,7 @@ json_t *hb_record_measurement(const struct hb_topo *t, const struct hb_experimen
         json_object_set_new(rec, "chase_group_bytes", json_integer((json_int_t)group));
     }
     json_object_set_new(rec, "pages_on_target_pct",
-                        json_real(round(r->pages.on_target_pct * 100.0) / 100.0));
+                        json_real(round(r->pages_on_target_pct * 100.0) / 100.0));
     json_object_set_new(rec, "pages_share_pct", hb_record_placement(t, r));
 
     struct hb_stats st;

@@ -25,7 +25,9 @@ struct hb_task_result {
     double bg_bytes;            /* background: bytes moved while running (after calibration) */
     double bg_target_GBps;      /* background: the pace aimed at, all threads; 0 = unpaced */
     double elapsed_s;           /* allocation to release, on the rank */
-    struct hb_pageloc pages;    /* over all arrays of the task */
+    uint64_t pages_checked;     /* pages located, over all arrays of the task */
+    double pages_on_target_pct; /* % of them on the intended node(s) */
+    uint64_t pages_on_node[HB_MAX_NODES]; /* per node index */
     int threads; /* threads the task ran with (whole_node tasks: this host's cores) */
     int threads_on_node;
     int thread_cpus[HB_MAX_TEAM];

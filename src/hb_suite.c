@@ -1,45 +1,43 @@
 #include "hb_suite.h"
 
 #include "hb_error.h"
+#include "hb_nodeset.h"
 #include "hb_size.h"
 #include "hb_topo_mem.h"
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int hb_suite_check_cpu_node(const struct hb_topo *t, int os_index, const char *opt)
 {
-    char valid[256];
-    hb_topo_node_list(t, true, false, valid, sizeof(valid));
     int i = hb_topo_node_index(t, os_index);
-    if (i < 0) {
-        hb_err_set("%s %d: no such NUMA node; nodes with CPUs: %s", opt, os_index, valid);
-        return -EINVAL;
-    }
-    if (!t->nodes[i].has_cpus) {
+    if (i >= 0 && t->nodes[i].has_cpus) return 0;
+    char *valid = hb_topo_node_list(t, true, false);
+    if (i < 0)
+        hb_err_set("%s %d: no such NUMA node; nodes with CPUs: %s", opt, os_index,
+                   hb_text_or_oom(valid));
+    else
         hb_err_set("%s %d: node %d has no CPUs (memory-only); nodes with CPUs: %s", opt, os_index,
-                   os_index, valid);
-        return -EINVAL;
-    }
-    return 0;
+                   os_index, hb_text_or_oom(valid));
+    free(valid);
+    return -EINVAL;
 }
 
 int hb_suite_check_mem_node(const struct hb_topo *t, int os_index, const char *opt)
 {
-    char valid[256];
-    hb_topo_node_list(t, false, true, valid, sizeof(valid));
     int i = hb_topo_node_index(t, os_index);
-    if (i < 0) {
-        hb_err_set("%s %d: no such NUMA node; nodes with memory: %s", opt, os_index, valid);
-        return -EINVAL;
-    }
-    if (!t->nodes[i].has_memory) {
+    if (i >= 0 && t->nodes[i].has_memory) return 0;
+    char *valid = hb_topo_node_list(t, false, true);
+    if (i < 0)
+        hb_err_set("%s %d: no such NUMA node; nodes with memory: %s", opt, os_index,
+                   hb_text_or_oom(valid));
+    else
         hb_err_set("%s %d: node %d has no memory; nodes with memory: %s", opt, os_index, os_index,
-                   valid);
-        return -EINVAL;
-    }
-    return 0;
+                   hb_text_or_oom(valid));
+    free(valid);
+    return -EINVAL;
 }
 
 int hb_suite_check_threads(const struct hb_topo *t, int cpu_node, int threads)

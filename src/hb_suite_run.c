@@ -3,12 +3,14 @@
 #include "hb_suite.h"
 
 #include "hb_error.h"
+#include "hb_nodeset.h"
 #include "hb_result.h"
 #include "hb_size.h"
 #include "hb_scenario.h"
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* 40555 uses a 64 MB array per thread. */
@@ -17,19 +19,21 @@
 static int hb_run_check_nodes(const struct hb_topo *t, const char *file,
                               const struct hb_scn_task *st)
 {
-    char valid[256];
     int ci = hb_topo_node_index(t, st->node);
     if (ci < 0 || !t->nodes[ci].has_cpus) {
-        hb_topo_node_list(t, true, false, valid, sizeof(valid));
+        char *valid = hb_topo_node_list(t, true, false);
         hb_err_set("%s:%d:%d: node %d %s; nodes with CPUs: %s", file, st->line, st->col, st->node,
-                   ci < 0 ? "does not exist" : "has no CPUs", valid);
+                   ci < 0 ? "does not exist" : "has no CPUs", hb_text_or_oom(valid));
+        free(valid);
         return -EINVAL;
     }
     int mi = hb_topo_node_index(t, st->mem_node);
     if (mi < 0 || !t->nodes[mi].has_memory) {
-        hb_topo_node_list(t, false, true, valid, sizeof(valid));
+        char *valid = hb_topo_node_list(t, false, true);
         hb_err_set("%s:%d:%d: memory node %d %s; nodes with memory: %s", file, st->line, st->col,
-                   st->mem_node, mi < 0 ? "does not exist" : "has no memory", valid);
+                   st->mem_node, mi < 0 ? "does not exist" : "has no memory",
+                   hb_text_or_oom(valid));
+        free(valid);
         return -EINVAL;
     }
     return 0;

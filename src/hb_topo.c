@@ -1,11 +1,11 @@
 #include "hb_topo.h"
 
 #include "hb_error.h"
+#include "hb_nodeset.h"
 #include "hb_size.h"
 
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,7 +149,6 @@ out:
 static int topo_nodes(struct hb_topo *t)
 {
     int rc = 0;
-    hwloc_bitmap_t cpus[HB_MAX_NODES] = {0};
     int n = hwloc_get_nbobjs_by_type(t->hw, HWLOC_OBJ_NUMANODE);
     if (n <= 0) {
         hb_err_set("hwloc finds no NUMA node in %s; hopbench needs at least one", t->source);
@@ -159,7 +158,15 @@ static int topo_nodes(struct hb_topo *t)
         hb_err_set("%s has %d NUMA nodes; hopbench handles at most %d", t->source, n, HB_MAX_NODES);
         return -E2BIG;
     }
-    hwloc_obj_t objs[HB_MAX_NODES];
+    hwloc_bitmap_t *cpus = calloc((size_t)n, sizeof(*cpus));
+    hwloc_obj_t *objs = calloc((size_t)n, sizeof(*objs));
+    t->nodes = calloc((size_t)n, sizeof(*t->nodes));
+    if (!cpus || !objs || !t->nodes) {
+        hb_err_set("out of memory reading %d NUMA nodes", n);
+        free(cpus);
+        free(objs);
+        return -ENOMEM;
+    }
     for (int i = 0; i < n; i++)
         objs[i] = hwloc_get_obj_by_type(t->hw, HWLOC_OBJ_NUMANODE, (unsigned)i);
     qsort(objs, (size_t)n, sizeof(objs[0]), topo_cmp_obj);
@@ -187,6 +194,8 @@ static int topo_nodes(struct hb_topo *t)
 out:
     for (int i = 0; i < n; i++)
         hwloc_bitmap_free(cpus[i]);
+    free(cpus);
+    free(objs);
     return rc;
 }
 
@@ -239,8 +248,14 @@ static int topo_distances(struct hb_topo *t)
             return 0;
     }
     int n = t->nnodes;
+    int *idx = NULL;
     if (d->nbobjs != (unsigned)n) goto out;
-    int idx[HB_MAX_NODES];
+    idx = calloc((size_t)n, sizeof(*idx));
+    if (!idx) {
+        hb_err_set("out of memory reading the %d x %d distance matrix", n, n);
+        rc = -ENOMEM;
+        goto out;
+    }
     for (int k = 0; k < n; k++) {
         idx[k] = d->objs[k]->type == HWLOC_OBJ_NUMANODE
                      ? hb_topo_node_index(t, (int)d->objs[k]->os_index)
@@ -264,6 +279,7 @@ static int topo_distances(struct hb_topo *t)
         rc = 0;
     }
 out:
+    free(idx);
     hwloc_distances_release(t->hw, d);
     return rc;
 }
@@ -342,6 +358,7 @@ void hb_topo_free(struct hb_topo *t)
     if (!t) return;
     for (int i = 0; i < t->nnodes; i++)
         free(t->nodes[i].cpus);
+    free(t->nodes);
     free(t->distances);
     free(t->hop_class);
     if (t->hw) hwloc_topology_destroy(t->hw);
@@ -415,22 +432,28 @@ uint64_t hb_topo_llc_bytes(const struct hb_topo *t, int i, const char **source)
     const struct hb_node *node = &t->nodes[i];
     *source = "none (node has no CPUs)";
     if (!node->has_cpus) return 0;
-    hwloc_obj_t seen[HB_MAX_NODES * 16];
+    /* At most one cache per CPU of the node. */
+    hwloc_obj_t *seen = calloc((size_t)node->ncpus, sizeof(*seen));
     int nseen = 0;
     bool same_size = true;
+    *source = "unknown (out of memory)";
+    if (!seen) return 0;
     for (int k = 0; k < node->ncpus; k++) {
         hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(t->hw, (unsigned)node->cpus[k]);
         hwloc_obj_t llc = pu ? topo_pu_llc(pu) : NULL;
         bool dup = llc == NULL;
         for (int s = 0; s < nseen && !dup; s++)
             dup = seen[s] == llc;
-        if (dup || nseen == (int)(sizeof(seen) / sizeof(seen[0]))) continue;
+        if (dup) continue;
         same_size = same_size && (nseen == 0 || seen[0]->attr->cache.size == llc->attr->cache.size);
         seen[nseen++] = llc;
         total += llc->attr->cache.size;
     }
     *source = "unknown (hwloc shows no cache)";
-    if (nseen == 0) return 0;
+    if (nseen == 0) {
+        free(seen);
+        return 0;
+    }
     char size[32];
     if (same_size)
         snprintf(text, sizeof(text), "hwloc L%u (%d x %s)", seen[0]->attr->cache.depth, nseen,
@@ -438,6 +461,7 @@ uint64_t hb_topo_llc_bytes(const struct hb_topo *t, int i, const char **source)
     else
         snprintf(text, sizeof(text), "hwloc L%u (%d caches, %s)", seen[0]->attr->cache.depth, nseen,
                  hb_size_format(total, size, sizeof(size)));
+    free(seen);
     *source = text;
     return total;
 }
@@ -455,18 +479,6 @@ int hb_topo_cache_sizes(const struct hb_topo *t, int i, uint64_t levels[4])
         if ((int)level > filled) filled = (int)level;
     }
     return filled;
-}
-
-/* snprintf that keeps appending at *pos and never writes past len. */
-__attribute__((format(printf, 4, 5))) static void topo_append(char *buf, size_t len, size_t *pos,
-                                                              const char *fmt, ...)
-{
-    if (*pos >= len) return;
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(buf + *pos, len - *pos, fmt, ap);
-    va_end(ap);
-    *pos = n < 0 ? len : *pos + (size_t)n;
 }
 
 /* True when every CPU node is exactly the CPUs of one package and vice versa. */
@@ -491,19 +503,22 @@ static bool topo_nodes_are_packages(const struct hb_topo *t, int ncpu_nodes)
     return same;
 }
 
-/* Print the CPUs of a node as a list ("0-7,16-23") or a taskset mask ("0xff00ff"). */
-static void topo_node_cpus_print(const struct hb_node *node, bool mask, char *buf, size_t len)
+/* The CPUs of a node as a list ("0-7,16-23") or a taskset mask ("0xff00ff") into f.
+ * Returns 0 or -ENOMEM. */
+static int topo_node_cpus_print(FILE *f, const struct hb_node *node, bool mask)
 {
     hwloc_bitmap_t set = hwloc_bitmap_alloc();
-    buf[0] = '\0';
-    if (!set) return;
-    for (int k = 0; k < node->ncpus; k++)
+    char *text = NULL;
+    for (int k = 0; set && k < node->ncpus; k++)
         hwloc_bitmap_set(set, (unsigned)node->cpus[k]);
-    if (mask)
-        hwloc_bitmap_taskset_snprintf(buf, len, set);
-    else
-        hwloc_bitmap_list_snprintf(buf, len, set);
+    int rc = set && (mask ? hwloc_bitmap_taskset_asprintf(&text, set)
+                          : hwloc_bitmap_list_asprintf(&text, set)) >= 0
+                 ? 0
+                 : -ENOMEM;
+    if (rc == 0) fputs(text, f);
     hwloc_bitmap_free(set);
+    free(text);
+    return rc;
 }
 
 /* mpirun (Open MPI 4.1) with one rank per CPU node.
@@ -516,81 +531,103 @@ static void topo_node_cpus_print(const struct hb_node *node, bool mask, char *bu
  * HBM...) nothing in Open MPI's mapping language names "CPU nodes only", so each rank gets
  * its own app context, bound by taskset to the exact CPU list of its node, with mpirun's
  * binding off; the contexts are ranked in order, rank r = r-th CPU node. */
-static void topo_mpirun_line(const struct hb_topo *t, char *buf, size_t len)
+static int topo_mpirun_line(const struct hb_topo *t, const char *cmd, FILE *f)
 {
-    size_t pos = 0;
     int ncpu_nodes = hb_topo_count_cpu_nodes(t);
-    buf[0] = '\0';
     if (ncpu_nodes == t->nnodes) {
-        topo_append(buf, len, &pos, "mpirun -np %d --map-by numa --bind-to numa hopbench ...",
-                    ncpu_nodes);
-        return;
+        fprintf(f, "mpirun -np %d --map-by numa --bind-to numa %s", ncpu_nodes, cmd);
+        return 0;
     }
     if (topo_nodes_are_packages(t, ncpu_nodes)) {
-        topo_append(buf, len, &pos,
-                    "mpirun -np %d --map-by ppr:1:socket --bind-to socket hopbench ...",
-                    ncpu_nodes);
-        return;
+        fprintf(f, "mpirun -np %d --map-by ppr:1:socket --bind-to socket %s", ncpu_nodes, cmd);
+        return 0;
     }
-    topo_append(buf, len, &pos, "mpirun --bind-to none");
+    fputs("mpirun --bind-to none", f);
     const char *sep = "";
     for (int i = 0; i < t->nnodes; i++) {
         if (!t->nodes[i].has_cpus) continue;
-        char cpus[1024];
-        topo_node_cpus_print(&t->nodes[i], false, cpus, sizeof(cpus));
-        topo_append(buf, len, &pos, "%s -np 1 taskset -c %s hopbench ...", sep, cpus);
+        fprintf(f, "%s -np 1 taskset -c ", sep);
+        if (topo_node_cpus_print(f, &t->nodes[i], false)) return -ENOMEM;
+        fprintf(f, " %s", cmd);
         sep = " :";
     }
+    return 0;
 }
 
 /* srun with one task per CPU node. --cpu-bind=ldoms binds each task to a NUMA locality
  * domain, which is exact while every node has CPUs; with memory-only nodes Slurm's domains
  * may include them, so each task gets the exact mask of its node instead (mask i goes to
  * local task i). --cpus-per-task is the smallest node's CPU count so every task fits. */
-static void topo_srun_line(const struct hb_topo *t, char *buf, size_t len)
+static int topo_srun_line(const struct hb_topo *t, const char *cmd, FILE *f)
 {
-    size_t pos = 0;
     int ncpu_nodes = hb_topo_count_cpu_nodes(t);
     int per_task = 0;
     for (int i = 0; i < t->nnodes; i++)
         if (t->nodes[i].has_cpus && (per_task == 0 || t->nodes[i].ncpus < per_task))
             per_task = t->nodes[i].ncpus;
-    buf[0] = '\0';
-    topo_append(buf, len, &pos,
-                "srun --ntasks-per-node=%d --cpus-per-task=%d --cpu-bind=", ncpu_nodes, per_task);
+    fprintf(f, "srun --ntasks-per-node=%d --cpus-per-task=%d --cpu-bind=", ncpu_nodes, per_task);
     if (ncpu_nodes == t->nnodes) {
-        topo_append(buf, len, &pos, "ldoms hopbench ...");
-        return;
+        fprintf(f, "ldoms %s", cmd);
+        return 0;
     }
     const char *sep = "mask_cpu:";
     for (int i = 0; i < t->nnodes; i++) {
         if (!t->nodes[i].has_cpus) continue;
-        char mask[512];
-        topo_node_cpus_print(&t->nodes[i], true, mask, sizeof(mask));
-        topo_append(buf, len, &pos, "%s%s", sep, mask);
+        fputs(sep, f);
+        if (topo_node_cpus_print(f, &t->nodes[i], true)) return -ENOMEM;
         sep = ",";
     }
-    topo_append(buf, len, &pos, " hopbench ...");
+    fprintf(f, " %s", cmd);
+    return 0;
 }
 
-void hb_topo_launch_lines(const struct hb_topo *t, char *mpirun, size_t mpirun_len, char *srun,
-                          size_t srun_len)
+/* One launch line written by `line` into a string that grows to fit. */
+static char *topo_line_text(const struct hb_topo *t, const char *cmd,
+                            int (*line)(const struct hb_topo *, const char *, FILE *))
 {
-    if (mpirun && mpirun_len) topo_mpirun_line(t, mpirun, mpirun_len);
-    if (srun && srun_len) topo_srun_line(t, srun, srun_len);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f) return NULL;
+    int rc = line(t, cmd, f);
+    if (fclose(f) != 0 || rc != 0) {
+        free(text);
+        return NULL;
+    }
+    return text;
 }
 
-void hb_topo_node_list(const struct hb_topo *t, bool need_cpus, bool need_memory, char *buf,
-                       size_t len)
+int hb_topo_launch_lines(const struct hb_topo *t, const char *args, char **mpirun, char **srun)
 {
-    size_t pos = 0;
-    const char *sep = "";
-    if (!buf || !len) return;
-    buf[0] = '\0';
-    for (int i = 0; i < t->nnodes; i++) {
+    char *cmd = NULL;
+    if (asprintf(&cmd, "hopbench%s%s", args && !*args ? "" : " ", args ? args : "...") < 0)
+        cmd = NULL;
+    *mpirun = cmd ? topo_line_text(t, cmd, topo_mpirun_line) : NULL;
+    *srun = cmd ? topo_line_text(t, cmd, topo_srun_line) : NULL;
+    free(cmd);
+    if (*mpirun && *srun) return 0;
+    free(*mpirun);
+    free(*srun);
+    *mpirun = *srun = NULL;
+    hb_err_set("out of memory writing the launch lines for %d NUMA nodes", t->nnodes);
+    return -ENOMEM;
+}
+
+hwloc_bitmap_t hb_topo_nodeset(const struct hb_topo *t, bool need_cpus, bool need_memory)
+{
+    hwloc_bitmap_t set = hwloc_bitmap_alloc();
+    for (int i = 0; set && i < t->nnodes; i++) {
         const struct hb_node *node = &t->nodes[i];
         if ((need_cpus && !node->has_cpus) || (need_memory && !node->has_memory)) continue;
-        topo_append(buf, len, &pos, "%s%d", sep, node->os_index);
-        sep = ",";
+        hwloc_bitmap_set(set, (unsigned)node->os_index);
     }
+    return set;
+}
+
+char *hb_topo_node_list(const struct hb_topo *t, bool need_cpus, bool need_memory)
+{
+    hwloc_bitmap_t set = hb_topo_nodeset(t, need_cpus, need_memory);
+    char *list = set ? hb_nodeset_print(set) : NULL;
+    hwloc_bitmap_free(set);
+    return list;
 }

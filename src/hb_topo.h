@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* Arrays of the measurement path not yet sized by the topology stop here. */
 #define HB_MAX_NODES 64
 
 struct hb_node {
@@ -29,10 +30,10 @@ struct hb_topo {
     bool is_this_system; /* false when loaded from XML: nothing may be bound or run */
     char source[512];    /* "this machine" or the XML path */
     int nnodes;
-    struct hb_node nodes[HB_MAX_NODES];
-    uint64_t *distances; /* nnodes*nnodes firmware (NUMALatency) distances, or NULL */
-    int *hop_class;      /* nnodes*nnodes, rank of the distance (local = 0), or NULL */
-    int nclasses;        /* distinct hop classes (0 when no distances) */
+    struct hb_node *nodes; /* nnodes of them: as many as hwloc reports */
+    uint64_t *distances;   /* nnodes*nnodes firmware (NUMALatency) distances, or NULL */
+    int *hop_class;        /* nnodes*nnodes, rank of the distance (local = 0), or NULL */
+    int nclasses;          /* distinct hop classes (0 when no distances) */
     int ncpus_total;
 };
 
@@ -76,14 +77,19 @@ uint64_t hb_topo_llc_bytes(const struct hb_topo *t, int i, const char **source);
 int hb_topo_cache_sizes(const struct hb_topo *t, int i, uint64_t levels[4]);
 
 /* The exact launch lines for one rank per node with CPUs on this topology, e.g.
- * "mpirun -np 4 --map-by numa --bind-to numa ..." and
- * "srun --ntasks-per-node=4 --cpus-per-task=8 --cpu-bind=... ...". They avoid ranks on
- * memory-only nodes. Written into the caller's buffers. */
-void hb_topo_launch_lines(const struct hb_topo *t, char *mpirun, size_t mpirun_len, char *srun,
-                          size_t srun_len);
+ * "mpirun -np 4 --map-by numa --bind-to numa hopbench ..." and
+ * "srun --ntasks-per-node=4 --cpus-per-task=8 --cpu-bind=... hopbench ...", with `args`
+ * (hopbench's arguments) in place of "..." unless NULL. They avoid ranks on memory-only
+ * nodes and are complete however many nodes there are: 0 and two strings to free(), or
+ * -ENOMEM with a message. */
+int hb_topo_launch_lines(const struct hb_topo *t, const char *args, char **mpirun, char **srun);
 
-/* Comma-separated OS indexes of the nodes matching has_cpus / has_memory (for messages). */
-void hb_topo_node_list(const struct hb_topo *t, bool need_cpus, bool need_memory, char *buf,
-                       size_t len);
+/* The nodes matching has_cpus / has_memory as a set of OS indexes (hwloc_bitmap_free it),
+ * or NULL when out of memory. */
+hwloc_bitmap_t hb_topo_nodeset(const struct hb_topo *t, bool need_cpus, bool need_memory);
+
+/* The same as comma-separated OS indexes for messages ("0,1,4"), to free(); NULL when out
+ * of memory. */
+char *hb_topo_node_list(const struct hb_topo *t, bool need_cpus, bool need_memory);
 
 #endif

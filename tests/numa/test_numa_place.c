@@ -88,6 +88,7 @@ static void place_and_check(enum hb_policy policy, const int *nodes, int nnodes,
     CHECK_INT(loc.checked, bytes / step);
     CHECK_INT(loc.absent, loc.checked);
     CHECK(loc.on_target_pct == 0.0);
+    hb_pageloc_free(&loc);
 
     memset(b.ptr, 1, bytes);
     CHECK_INT(hb_buf_locate(topo, &b, want, nwant, &loc), 0);
@@ -103,6 +104,7 @@ static void place_and_check(enum hb_policy policy, const int *nodes, int nnodes,
     for (int i = 0; i < topo->nnodes; i++)
         sum += loc.on_node[i];
     CHECK_INT(sum, loc.checked);
+    hb_pageloc_free(&loc);
     check_memlocation(&b, want, nwant);
     hb_buf_free(&b);
     CHECK(b.ptr == NULL);
@@ -126,11 +128,14 @@ static int case_machine(void)
     /* This process runs on some CPU, and that CPU belongs to a node. */
     int cpu = sched_getcpu();
     CHECK(cpu >= 0 && hb_topo_node_of_cpu(topo, cpu) >= 0);
-    char mpirun[512], srun[512], want[64];
-    hb_topo_launch_lines(topo, mpirun, sizeof(mpirun), srun, sizeof(srun));
+    char *mpirun = NULL, *srun = NULL;
+    char want[64];
+    CHECK_INT(hb_topo_launch_lines(topo, NULL, &mpirun, &srun), 0);
     snprintf(want, sizeof(want), "-np %d ", hb_topo_count_cpu_nodes(topo));
     CHECK_HAS(mpirun, want);
     CHECK_HAS(mpirun, "hopbench");
+    free(mpirun);
+    free(srun);
     return 0;
 }
 
@@ -293,11 +298,11 @@ static int maps_count(void)
 static int case_errors(void)
 {
     struct hb_buf b = {.ptr = &b};
-    char want[1200], list[256];
+    char want[1200], *list = NULL;
     int before = maps_count();
 
     int bad = 999;
-    hb_topo_node_list(topo, false, false, list, sizeof(list));
+    list = hb_topo_node_list(topo, false, false);
     CHECK_INT(hb_buf_alloc(topo, MIB, HB_POLICY_BIND, &bad, 1, HB_PAGES_4K, &b), -EINVAL);
     snprintf(want, sizeof(want), "unknown NUMA node 999; valid nodes: %s", list);
     CHECK_STR(hb_err_msg(), want);
@@ -337,6 +342,7 @@ static int case_errors(void)
         CHECK_STR(hb_err_msg(), want);
         hb_topo_free(xml);
     }
+    free(list);
     return 0;
 }
 
@@ -370,9 +376,11 @@ static int case_multinode(void)
             hb_check_failures++;
         }
     }
+    hb_pageloc_free(&loc);
     /* Against a single expected node, half the pages are off target. */
     CHECK_INT(hb_buf_locate(topo, &b, &os[0], 1, &loc), 0);
     CHECK(loc.on_target_pct > 40.0 && loc.on_target_pct < 60.0);
+    hb_pageloc_free(&loc);
     check_memlocation(&b, os, 2);
     hb_buf_free(&b);
     return 0;

@@ -95,12 +95,15 @@ static void case_quartet(void)
     CHECK_INT(lv[2], 16 * MIB);
     CHECK_INT(lv[3], 0);
 
-    char mpirun[512], srun[512], list[64];
-    hb_topo_launch_lines(t, mpirun, sizeof(mpirun), srun, sizeof(srun));
+    char *mpirun = NULL, *srun = NULL;
+    CHECK_INT(hb_topo_launch_lines(t, NULL, &mpirun, &srun), 0);
     CHECK_STR(mpirun, "mpirun -np 4 --map-by numa --bind-to numa hopbench ...");
     CHECK_STR(srun, "srun --ntasks-per-node=4 --cpus-per-task=2 --cpu-bind=ldoms hopbench ...");
-    hb_topo_node_list(t, true, true, list, sizeof(list));
+    char *list = hb_topo_node_list(t, true, true);
     CHECK_STR(list, "0,1,2,3");
+    free(list);
+    free(mpirun);
+    free(srun);
     hb_topo_free(t);
 }
 
@@ -134,10 +137,12 @@ static void case_ladder(void)
     const char *src = NULL;
     CHECK_INT(hb_topo_llc_bytes(t, 7, &src), 32 * MIB);
     CHECK_STR(src, "hwloc L3 (1 x 32 MiB)");
-    char mpirun[512], srun[512];
-    hb_topo_launch_lines(t, mpirun, sizeof(mpirun), srun, sizeof(srun));
+    char *mpirun = NULL, *srun = NULL;
+    CHECK_INT(hb_topo_launch_lines(t, NULL, &mpirun, &srun), 0);
     CHECK_HAS(mpirun, "-np 8 --map-by numa --bind-to numa");
     CHECK_HAS(srun, "--ntasks-per-node=8 --cpus-per-task=4 --cpu-bind=ldoms");
+    free(mpirun);
+    free(srun);
     hb_topo_free(t);
 }
 
@@ -155,9 +160,11 @@ static void case_snc(void)
     const char *src = NULL;
     CHECK_INT(hb_topo_llc_bytes(t, 2, &src), 60 * MIB);
     CHECK_STR(src, "hwloc L3 (1 x 60 MiB)");
-    char mpirun[512], srun[512];
-    hb_topo_launch_lines(t, mpirun, sizeof(mpirun), srun, sizeof(srun));
+    char *mpirun = NULL, *srun = NULL;
+    CHECK_INT(hb_topo_launch_lines(t, NULL, &mpirun, &srun), 0);
     CHECK_HAS(mpirun, "-np 4 --map-by numa --bind-to numa");
+    free(mpirun);
+    free(srun);
     hb_topo_free(t);
 }
 
@@ -178,11 +185,12 @@ static void case_memonly(void)
     static const int hops[] = {0, 2, 1, 3, 2, 0, 3, 1, 1, 3, 0, 4, 3, 1, 4, 0};
     check_matrix(t, dist, hops);
     CHECK_INT(t->nclasses, 5);
-    char list[64];
-    hb_topo_node_list(t, true, false, list, sizeof(list));
+    char *list = hb_topo_node_list(t, true, false);
     CHECK_STR(list, "0,1");
-    hb_topo_node_list(t, false, true, list, sizeof(list));
+    free(list);
+    list = hb_topo_node_list(t, false, true);
     CHECK_STR(list, "0,1,2,3");
+    free(list);
     const char *src = NULL;
     CHECK_INT(hb_topo_llc_bytes(t, 3, &src), 0);
     CHECK_HAS(src, "no CPUs");
@@ -190,12 +198,14 @@ static void case_memonly(void)
     CHECK_INT(hb_topo_cache_sizes(t, 2, lv), 0);
 
     /* One package per CPU node: Open MPI maps by package and never sees nodes 2 and 3. */
-    char mpirun[512], srun[512];
-    hb_topo_launch_lines(t, mpirun, sizeof(mpirun), srun, sizeof(srun));
+    char *mpirun = NULL, *srun = NULL;
+    CHECK_INT(hb_topo_launch_lines(t, NULL, &mpirun, &srun), 0);
     CHECK_STR(mpirun, "mpirun -np 2 --map-by ppr:1:socket --bind-to socket hopbench ...");
     CHECK_STR(srun, "srun --ntasks-per-node=2 --cpus-per-task=2 --cpu-bind=mask_cpu:0x3,0xc "
                     "hopbench ...");
     CHECK_LACKS(mpirun, "--map-by numa");
+    free(mpirun);
+    free(srun);
     hb_topo_free(t);
 }
 
@@ -210,11 +220,13 @@ static void case_snc_cxl(void)
     static const int hops[] = {0, 1, 2, 1, 0, 2, 2, 2, 0};
     check_matrix(t, dist, hops);
     /* Two CPU nodes in one package: only an explicit per-rank CPU list is exact. */
-    char mpirun[512], srun[512];
-    hb_topo_launch_lines(t, mpirun, sizeof(mpirun), srun, sizeof(srun));
+    char *mpirun = NULL, *srun = NULL;
+    CHECK_INT(hb_topo_launch_lines(t, NULL, &mpirun, &srun), 0);
     CHECK_STR(mpirun, "mpirun --bind-to none -np 1 taskset -c 0-1 hopbench ... : "
                       "-np 1 taskset -c 2-3 hopbench ...");
     CHECK_HAS(srun, "--ntasks-per-node=2 --cpus-per-task=2 --cpu-bind=mask_cpu:0x3,0xc ");
+    free(mpirun);
+    free(srun);
     hb_topo_free(t);
 }
 
@@ -230,10 +242,12 @@ static void case_single(void)
     CHECK_INT(hb_topo_distance(t, 0, 0), 0);
     const char *src = NULL;
     CHECK_INT(hb_topo_llc_bytes(t, 0, &src), 8 * MIB);
-    char mpirun[512], srun[512];
-    hb_topo_launch_lines(t, mpirun, sizeof(mpirun), srun, sizeof(srun));
+    char *mpirun = NULL, *srun = NULL;
+    CHECK_INT(hb_topo_launch_lines(t, NULL, &mpirun, &srun), 0);
     CHECK_HAS(mpirun, "-np 1 --map-by numa --bind-to numa");
     CHECK_HAS(srun, "--ntasks-per-node=1 --cpus-per-task=8");
+    free(mpirun);
+    free(srun);
     hb_topo_free(t);
 }
 
