@@ -4,10 +4,12 @@
 #include "hb_places.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 /* The node whose CPU list holds every CPU of this rank's binding, or -1; *cpus = that
@@ -38,9 +40,31 @@ static int hb_world_find_node(const struct hb_topo *t, char **cpus)
     return node < 0 ? -1 : t->nodes[node].os_index;
 }
 
-/* Open MPI ends a process whose MPI_Init fails with status 1 (ours for a failed
- * measurement) and its own noise. The limits that make it fail are checked first, so the
- * user reads what to change and status 3. Below these an Open MPI 4.1 singleton cannot
+/* Set while MPI_Init runs: an exit then is MPI_Init failing. */
+static atomic_int hb_world_in_init;
+
+/* Open MPI ends a process whose MPI_Init fails with _exit(1) — our status for a failed
+ * measurement — after its own messages, whatever the cause (its MCA settings, the session
+ * directory, PMIx, resources). This definition takes the place of libc's for the MPI
+ * libraries (the executable's symbols come first), so such an exit says in one hopbench line
+ * what failed and ends with 3 (this machine or environment). Any other exit is untouched. */
+void _exit(int status)
+{
+    if (atomic_load(&hb_world_in_init)) {
+        static const char msg[] =
+            "hopbench: MPI_Init failed (Open MPI's messages above say why: its settings, "
+            "OMPI_MCA_*, the session directory under TMPDIR, the launcher, file descriptors or "
+            "memory); nothing was measured\n";
+        ssize_t unused = write(STDERR_FILENO, msg, sizeof(msg) - 1);
+        (void)unused;
+        status = HB_EXIT_ENV;
+    }
+    syscall(SYS_exit_group, status);
+    __builtin_unreachable();
+}
+
+/* The limits that most often make MPI_Init fail are checked before it (by the dry run too),
+ * so the user reads what to change. Below these an Open MPI 4.1 singleton cannot
  * start (it needs about 32 descriptors and 200 MB of address space). */
 #define HB_MIN_FILES 64
 #define HB_MIN_ADDRESS_SPACE ((rlim_t)1 << 30)
@@ -112,7 +136,9 @@ int hb_world_init(int *argc, char ***argv, const struct hb_topo *t, struct hb_wo
     }
     int rc = hb_world_limits();
     if (rc) return rc;
+    atomic_store(&hb_world_in_init, 1);
     MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
+    atomic_store(&hb_world_in_init, 0);
     MPI_Comm_rank(MPI_COMM_WORLD, &w->rank);
     MPI_Comm_size(MPI_COMM_WORLD, &w->size);
     const char *fake = getenv("HOPBENCH_HOST");

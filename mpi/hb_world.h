@@ -26,7 +26,8 @@ struct hb_world {
 /* MPI_Init_thread(FUNNELED), then group ranks by host: MPI_Comm_split_type(SHARED), or by the
  * HOPBENCH_HOST variable when set (lets several ranks on one machine act as several hosts in
  * tests). Each rank reads its binding with hwloc and finds its node. 0 or -HB_EENV (also
- * before MPI_Init when ulimit -n or -v is below what MPI_Init needs: it would exit 1). */
+ * before MPI_Init when ulimit -n or -v is below what MPI_Init needs). When MPI_Init itself
+ * fails, Open MPI ends the process: with one hopbench line and status 3 (see _exit there). */
 /* The resource limits MPI_Init needs (file descriptors, address space): 0 or -HB_EENV with
  * the limit and how to raise it. The dry run checks them too. */
 int hb_world_limits(void);

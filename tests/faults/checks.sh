@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Honest checks: two threads of one task on one CPU, OpenMP settings the runtime ignores,
-# sizes whose product overflows, control bytes in messages, the 1 MiB scenario limit, and
-# resource limits that would make MPI_Init fail. Exit code, message and files left each time.
+# sizes whose product overflows, control bytes in messages, the 1 MiB scenario limit,
+# resource limits that would make MPI_Init fail, and MPI_Init failing. Exit code, message
+# and files left each time.
 . "$(dirname "$0")/faults-lib.sh"
 
 # Duplicated CPUs: a placement failure (exit 1, record failed), never a silent "ok".
@@ -80,5 +81,13 @@ expect "ulimit -v" 3 "address space limited to 292 MiB (ulimit -v)"
 out=$(ulimit -n 16 && "$HB" lat "${QUICK[@]}" --dry-run 2>&1)
 rc=$?
 expect "ulimit -n 16 --dry-run" 3 "only 16 file descriptors allowed"
+# Any other MPI_Init failure (here a transport Open MPI cannot load): after Open MPI's own
+# messages, one hopbench line last and 3, never 1 (a failed measurement).
+out=$(OMPI_MCA_pml=nosuch "$HB" lat "${QUICK[@]}" -o out.jsonl 2>&1)
+rc=$?
+expect "MPI_Init failing" 3 "hopbench: MPI_Init failed (Open MPI's messages above say why"
+if [ "$(grep -c '^hopbench:' <<<"$out")" != 1 ] || [[ $(tail -n 1 <<<"$out") != "hopbench: MPI_Init"* ]]; then
+    fail "MPI_Init failing: not one hopbench line, last: $out"
+fi
 expect_files "resource limits" .
 finish
