@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define HB_SYSFS_NODE "/sys/devices/system/node/node%d/%s"
 
@@ -199,7 +200,7 @@ out:
     return rc;
 }
 
-int hb_topo_classify(const uint64_t *distances, int n, int *hop_class)
+int hb_topo_classify(const uint64_t *distances, int n, const bool *cpu_node, int *hop_class)
 {
     if (!distances || !hop_class || n < 1) {
         hb_err_set("cannot classify a %d x %d distance matrix: need at least 1 x 1", n, n);
@@ -211,19 +212,31 @@ int hb_topo_classify(const uint64_t *distances, int n, int *hop_class)
         hb_err_set("out of memory ranking a %d x %d distance matrix", n, n);
         return -ENOMEM;
     }
-    memcpy(sorted, distances, cells * sizeof(*sorted));
-    qsort(sorted, cells, sizeof(*sorted), topo_cmp_u64);
+    /* The interconnect: distances between two different CPU nodes only. */
+    size_t nremote = 0;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++)
+            if (i != j && (!cpu_node || (cpu_node[i] && cpu_node[j])))
+                sorted[nremote++] = distances[(size_t)i * (size_t)n + (size_t)j];
+    qsort(sorted, nremote, sizeof(*sorted), topo_cmp_u64);
     size_t ndistinct = 0;
-    for (size_t k = 0; k < cells; k++)
+    for (size_t k = 0; k < nremote; k++)
         if (k == 0 || sorted[k] != sorted[ndistinct - 1]) sorted[ndistinct++] = sorted[k];
     int nclasses = 1;
     for (int i = 0; i < n; i++) {
         for (int j = 0; j < n; j++) {
             size_t c = (size_t)i * (size_t)n + (size_t)j;
+            if (i == j) {
+                hop_class[c] = 0; /* local by definition, whatever the firmware says */
+                continue;
+            }
+            if (cpu_node && !(cpu_node[i] && cpu_node[j])) {
+                hop_class[c] = -1; /* no interconnect hop: reported by distance and kind */
+                continue;
+            }
             const uint64_t *at =
                 bsearch(&distances[c], sorted, ndistinct, sizeof(*sorted), topo_cmp_u64);
-            /* Local is local even if firmware gives a node's own distance an odd value. */
-            hop_class[c] = i == j ? 0 : (int)(at - sorted);
+            hop_class[c] = 1 + (int)(at - sorted);
             if (hop_class[c] + 1 > nclasses) nclasses = hop_class[c] + 1;
         }
     }
@@ -273,7 +286,10 @@ static int topo_distances(struct hb_topo *t)
     for (int a = 0; a < n; a++)
         for (int b = 0; b < n; b++)
             t->distances[idx[a] * n + idx[b]] = d->values[a * n + b];
-    rc = hb_topo_classify(t->distances, n, t->hop_class);
+    bool cpu_node[HB_MAX_NODES];
+    for (int k = 0; k < n; k++)
+        cpu_node[k] = t->nodes[k].has_cpus;
+    rc = hb_topo_classify(t->distances, n, cpu_node, t->hop_class);
     if (rc > 0) {
         t->nclasses = rc;
         rc = 0;
@@ -284,8 +300,60 @@ out:
     return rc;
 }
 
-/* Open the XML file or say in one line why it cannot be a topology. */
-static int topo_set_xml(struct hb_topo *t, const char *path)
+/* hwloc says why it refuses an XML file only on stderr, and only with HWLOC_XML_VERBOSE: its
+ * first line is kept (without the newline) in reason[], not shown. */
+struct topo_quiet {
+    int saved_fd;
+    FILE *capture;
+};
+
+static void topo_quiet_begin(struct topo_quiet *q)
+{
+    fflush(stderr);
+    q->capture = tmpfile();
+    q->saved_fd = q->capture ? dup(STDERR_FILENO) : -1;
+    if (q->saved_fd >= 0) dup2(fileno(q->capture), STDERR_FILENO);
+    setenv("HWLOC_XML_VERBOSE", "1", 0);
+}
+
+static void topo_quiet_end(struct topo_quiet *q, char *reason, size_t len)
+{
+    reason[0] = '\0';
+    if (q->saved_fd >= 0) {
+        fflush(stderr);
+        dup2(q->saved_fd, STDERR_FILENO);
+        close(q->saved_fd);
+        rewind(q->capture);
+        if (fgets(reason, (int)len, q->capture)) reason[strcspn(reason, "\n")] = '\0';
+    }
+    if (q->capture) fclose(q->capture);
+}
+
+/* One line for an XML file hwloc refused: hwloc's own reason, and how to write a file this
+ * hwloc reads (a newer hwloc writes its own format version unless asked for v2). */
+static void topo_xml_refused(const char *path, const char *reason)
+{
+    unsigned v = hwloc_get_api_version();
+    char why[400];
+    snprintf(why, sizeof(why), "%s", reason[0] ? reason : "no reason given");
+    /* hwloc prefixes its reason with the file's name; once in the line is enough. */
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    size_t plen = strlen(base);
+    const char *r = strncmp(why, base, plen) == 0 && why[plen] == ':' ? why + plen + 1 : why;
+    r += strspn(r, " ");
+    if (strstr(r, "XML version"))
+        hb_err_set("topology file '%s': the installed hwloc (API %u.%u) refuses it: %s; on the "
+                   "machine, write one this hwloc reads with: lstopo --of xml --export-xml-flags "
+                   "v2 FILE.xml",
+                   path, v >> 16, (v >> 8) & 0xff, r);
+    else
+        hb_err_set("topology file '%s' is not an hwloc XML file the installed hwloc (API %u.%u) "
+                   "reads (%s); make one with: lstopo --of xml FILE.xml",
+                   path, v >> 16, (v >> 8) & 0xff, r);
+}
+
+/* Open and load the XML file or say in one line why it cannot be a topology. */
+static int topo_load_xml(struct hb_topo *t, const char *path)
 {
     struct stat st;
     if (stat(path, &st) != 0) {
@@ -296,10 +364,14 @@ static int topo_set_xml(struct hb_topo *t, const char *path)
             hb_err_set("topology file '%s' cannot be read: %s", path, strerror(err));
         return -err;
     }
-    if (hwloc_topology_set_xml(t->hw, path) < 0) {
-        hb_err_set("topology file '%s' is not an hwloc XML file (make one with: lstopo --of "
-                   "xml FILE)",
-                   path);
+    struct topo_quiet q;
+    char reason[400];
+    topo_quiet_begin(&q);
+    int rc = hwloc_topology_set_xml(t->hw, path);
+    if (rc == 0) rc = hwloc_topology_load(t->hw);
+    topo_quiet_end(&q, reason, sizeof(reason));
+    if (rc < 0) {
+        topo_xml_refused(path, reason);
         return -EINVAL;
     }
     return 0;
@@ -326,20 +398,12 @@ int hb_topo_load(const char *xml_path, struct hb_topo **out)
     /* Memory-side caches (HBM cache mode, Optane memory mode) are dropped by default. */
     hwloc_topology_set_type_filter(t->hw, HWLOC_OBJ_MEMCACHE, HWLOC_TYPE_FILTER_KEEP_ALL);
     if (xml_path) {
-        rc = topo_set_xml(t, xml_path);
+        rc = topo_load_xml(t, xml_path);
         if (rc < 0) goto fail;
-    }
-    if (hwloc_topology_load(t->hw) < 0) {
+    } else if (hwloc_topology_load(t->hw) < 0) {
         int err = errno;
-        if (xml_path) {
-            hb_err_set("topology file '%s' is not an hwloc XML file (make one with: lstopo "
-                       "--of xml FILE)",
-                       xml_path);
-            rc = -EINVAL;
-        } else {
-            hb_err_set("hwloc cannot read the topology of this machine: %s", strerror(err));
-            rc = err ? -err : -ENODEV;
-        }
+        hb_err_set("hwloc cannot read the topology of this machine: %s", strerror(err));
+        rc = err ? -err : -ENODEV;
         goto fail;
     }
     rc = topo_nodes(t);

@@ -46,15 +46,20 @@ void hb_topo_free(struct hb_topo *t);
 /* Index into nodes[] of the node with this OS index, or -1. */
 int hb_topo_node_index(const struct hb_topo *t, int os_index);
 
-/* Firmware distance / hop class between node indexes (not OS indexes);
- * 0 and -1 respectively when the machine has no distance table (except hop 0 for i == j). */
+/* Firmware distance / hop class between node indexes (not OS indexes); 0 and -1
+ * respectively when the machine has no distance table (except hop 0 for i == j); hop class
+ * -1 also when either node has no CPUs (see hb_topo_classify). */
 uint64_t hb_topo_distance(const struct hb_topo *t, int i, int j);
 int hb_topo_hops(const struct hb_topo *t, int i, int j);
 
-/* Hop classes of an n x n distance matrix: the distinct values ranked ascending (10/16/22 ->
- * 0/1/2, 10/21 -> 0/1), the diagonal always 0. Fills hop_class[n*n]; returns the number of
- * classes (1 + the largest), -EINVAL when n < 1 or a pointer is NULL, -ENOMEM. */
-int hb_topo_classify(const uint64_t *distances, int n, int *hop_class);
+/* Hop classes of an n x n distance matrix, defined on the interconnect: the distinct
+ * distances between two different CPU nodes ranked ascending from 1 (10/16/22 -> 0/1/2,
+ * 10/21 -> 0/1; a remote pair is never class 0, even where firmware gives it the local
+ * value); the diagonal is 0 (local by definition); a pair with a node that has no CPUs
+ * (memory-only: HBM, CXL, GPU memory) is -1, reported by its own distance and memory kind.
+ * cpu_node[n] says which nodes have CPUs (NULL: all). Fills hop_class[n*n]; returns the
+ * number of classes (1 + the largest), -EINVAL when n < 1 or a pointer is NULL, -ENOMEM. */
+int hb_topo_classify(const uint64_t *distances, int n, const bool *cpu_node, int *hop_class);
 
 /* Index of the node whose CPU list contains this OS CPU number, or -1. */
 int hb_topo_node_of_cpu(const struct hb_topo *t, int cpu);
