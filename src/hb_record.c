@@ -106,10 +106,13 @@ json_t *hb_record_topology(const struct hb_topo *t)
         for (int c = 0; c < n->ncpus; c++)
             json_array_append_new(cpus, json_integer(n->cpus[c]));
         json_array_append_new(
-            nodes, json_pack("{s:i, s:o, s:i, s:I, s:I, s:b, s:b}", "os_index", n->os_index, "cpus",
-                             cpus, "cores", n->ncores, "mem_bytes", (json_int_t)n->mem_bytes,
-                             "mem_free_bytes", (json_int_t)n->mem_free_bytes, "has_cpus",
-                             n->has_cpus, "has_memory", n->has_memory));
+            nodes,
+            json_pack("{s:i, s:o, s:i, s:I, s:I, s:b, s:b, s:s, s:o}", "os_index", n->os_index,
+                      "cpus", cpus, "cores", n->ncores, "mem_bytes", (json_int_t)n->mem_bytes,
+                      "mem_free_bytes", (json_int_t)n->mem_free_bytes, "has_cpus", n->has_cpus,
+                      "has_memory", n->has_memory, "cpus_state",
+                      hb_topo_cpus_state_name(n->cpus_state), "cpus_shared_with",
+                      n->cpus_shared_with >= 0 ? json_integer(n->cpus_shared_with) : json_null()));
     }
     hb_topo_mem_annotate(t, nodes);
     return json_pack("{s:s, s:s, s:o, s:o, s:o, s:i, s:b, s:o, s:o}", "type", "topology", "source",

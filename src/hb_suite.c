@@ -15,12 +15,19 @@ int hb_suite_check_cpu_node(const struct hb_topo *t, int os_index, const char *o
     int i = hb_topo_node_index(t, os_index);
     if (i >= 0 && t->nodes[i].has_cpus) return 0;
     char *valid = hb_topo_node_list(t, true, false);
-    if (i < 0)
+    if (i < 0) {
         hb_err_set("%s %d: no such NUMA node; nodes with CPUs: %s", opt, os_index,
                    hb_text_or_oom(valid));
-    else
-        hb_err_set("%s %d: node %d has no CPUs (memory-only); nodes with CPUs: %s", opt, os_index,
-                   os_index, hb_text_or_oom(valid));
+    } else {
+        static const char *const why[] = {
+            [HB_CPUS_NONE] = "has no CPUs (memory-only)",
+            [HB_CPUS_NOT_ALLOWED] = "has CPUs, none allowed to this process",
+            [HB_CPUS_SHARED] = "has no CPUs of its own (hwloc gives it another node's)"};
+        enum hb_cpus_state s = t->nodes[i].cpus_state;
+        hb_err_set("%s %d: node %d %s; nodes with CPUs: %s", opt, os_index, os_index,
+                   s > HB_CPUS_OWN && s <= HB_CPUS_SHARED ? why[s] : why[HB_CPUS_NONE],
+                   hb_text_or_oom(valid));
+    }
     free(valid);
     return -EINVAL;
 }

@@ -231,8 +231,15 @@ int hb_suite_hops_plan(const struct hb_suite_env *env, struct hb_plan *out)
         for (int c = 1; rc == 0 && c < (o->quick ? (ncpu > 1 ? 2 : 1) : ncpu); c++)
             rc = hb_hops_pairs(&h, cpu[0], cpu[c], mem, nmem, pair_access[a]);
     }
+    int before = out->n;
     for (int a = 0; rc == 0 && rw_only[a]; a++)
         rc = hb_hops_crossfire(&h, rw_only[a]);
+    /* A study without its crossfire half says why, in one line. */
+    if (rc == 0 && out->n == before && !o->quiet)
+        fprintf(stderr, "hopbench: hops: no crossfire planned: %s\n",
+                ncpu < 2        ? "fewer than two CPU nodes"
+                : !t->hop_class ? "the firmware gives no distance table, so no hop class 1"
+                                : "no two CPU nodes with memory are linked at hop class 1");
     /* Quick: the two ends of the load range at under subscription, from the first node. */
     bool level_on[8], sub_on[4];
     hb_hops_select(o->levels[0] ? o->levels

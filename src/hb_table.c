@@ -6,6 +6,8 @@
 #include "hb_size.h"
 #include "hb_table_mem.h"
 
+#include <hwloc.h>
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,23 +57,37 @@ static void hb_table_topology(FILE *f, json_t *rec)
     fprintf(f, "%-5s %-6s %-12s %10s %10s\n", "node", "cpus", "cpu list", "memory", "free");
     json_array_foreach(json_object_get(rec, "nodes"), i, n)
     {
-        char list[64] = "", a[32], b[32];
-        json_t *cpus = json_object_get(n, "cpus");
-        size_t nc = json_array_size(cpus);
-        if (nc)
-            snprintf(list, sizeof(list), "%lld-%lld",
-                     (long long)json_integer_value(json_array_get(cpus, 0)),
-                     (long long)json_integer_value(json_array_get(cpus, nc - 1)));
+        char a[32], b[32], why[64] = "";
+        json_t *cpus = json_object_get(n, "cpus"), *c;
+        size_t nc = json_array_size(cpus), k;
+        /* The list as hwloc writes it: 0-7,64-71; one CPU as 5. */
+        hwloc_bitmap_t set = hwloc_bitmap_alloc();
+        char *list = NULL;
+        json_array_foreach(cpus, k, c) hwloc_bitmap_set(set, (unsigned)json_integer_value(c));
+        if (set && hwloc_bitmap_list_asprintf(&list, set) < 0) list = NULL;
+        hwloc_bitmap_free(set);
+        /* Why a node without CPUs has none: it takes no task either way. */
+        const char *state = json_string_value(json_object_get(n, "cpus_state"));
+        json_t *with = json_object_get(n, "cpus_shared_with");
+        if (json_is_true(json_object_get(n, "has_cpus")))
+            snprintf(why, sizeof(why), "%s",
+                     json_is_true(json_object_get(n, "has_memory")) ? "" : "  no memory");
+        else if (state && strcmp(state, "not-allowed") == 0)
+            snprintf(why, sizeof(why), "  CPUs not allowed to this process");
+        else if (state && strcmp(state, "shared") == 0 && json_is_integer(with))
+            snprintf(why, sizeof(why), "  no CPUs of its own (hwloc gives it node %lld's)",
+                     (long long)json_integer_value(with));
+        else
+            snprintf(why, sizeof(why), "  memory-only");
         fprintf(f, "%-5lld %-6zu %-12s %10s %10s%s\n",
                 (long long)json_integer_value(json_object_get(n, "os_index")), nc,
-                nc ? list : "(none)",
+                nc && list ? list : "(none)",
                 hb_size_format((uint64_t)json_integer_value(json_object_get(n, "mem_bytes")), a,
                                sizeof(a)),
                 hb_size_format((uint64_t)json_integer_value(json_object_get(n, "mem_free_bytes")),
                                b, sizeof(b)),
-                !json_is_true(json_object_get(n, "has_cpus"))     ? "  memory-only"
-                : !json_is_true(json_object_get(n, "has_memory")) ? "  no memory"
-                                                                  : "");
+                why);
+        free(list);
     }
     hb_table_topology_mem(f, rec);
     json_t *d = json_object_get(rec, "distances");

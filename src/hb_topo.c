@@ -87,12 +87,17 @@ static int topo_assign_cpus(struct hb_topo *t, hwloc_bitmap_t *cpus)
              * which made every one-CPU node look memory-only: drop the newline first. */
             list[strcspn(list, "\n")] = '\0';
             sysfs_ok = sysfs_ok && hwloc_bitmap_list_sscanf(cpus[i], list) == 0;
+            bool some = !hwloc_bitmap_iszero(cpus[i]);
             hwloc_bitmap_and(cpus[i], cpus[i], all);
+            /* The kernel lists CPUs our cgroup or affinity may not use. */
+            if (some && hwloc_bitmap_iszero(cpus[i])) t->nodes[i].cpus_state = HB_CPUS_NOT_ALLOWED;
         }
         if (sysfs_ok) return 0;
         /* No usable sysfs (an unusual container): the XML rule below is the best guess. */
-        for (int i = 0; i < t->nnodes; i++)
+        for (int i = 0; i < t->nnodes; i++) {
             hwloc_bitmap_zero(cpus[i]);
+            t->nodes[i].cpus_state = HB_CPUS_OWN;
+        }
     }
     hwloc_obj_t pu = NULL;
     while ((pu = hwloc_get_next_obj_by_type(t->hw, HWLOC_OBJ_PU, pu)) != NULL) {
@@ -147,6 +152,75 @@ out:
     return rc;
 }
 
+/* Why a node without CPUs of its own has none. On this machine the kernel's empty cpulist
+ * (memory-only) or one outside our allowed set (not-allowed) was seen while assigning. From
+ * XML: CPUs in complete_cpuset but not in cpuset are not allowed to whoever wrote the file; a
+ * cpuset whose CPUs went to another node is shared (hwloc gives an HBM, CXL or Cluster-on-Die
+ * node without groups its package's CPUs). */
+static void topo_cpus_state(struct hb_topo *t, struct hb_node *node)
+{
+    node->cpus_shared_with = -1;
+    if (node->has_cpus) {
+        node->cpus_state = HB_CPUS_OWN;
+        return;
+    }
+    if (node->cpus_state == HB_CPUS_NOT_ALLOWED) return;
+    node->cpus_state = HB_CPUS_NONE;
+    if (t->is_this_system) return;
+    hwloc_obj_t obj = node->obj;
+    int first = hwloc_bitmap_first(obj->cpuset);
+    if (first >= 0) {
+        int owner = hb_topo_node_of_cpu(t, first);
+        node->cpus_state = HB_CPUS_SHARED;
+        node->cpus_shared_with = owner >= 0 ? t->nodes[owner].os_index : -1;
+    } else if (obj->complete_cpuset && !hwloc_bitmap_iszero(obj->complete_cpuset)) {
+        node->cpus_state = HB_CPUS_NOT_ALLOWED;
+    }
+}
+
+const char *hb_topo_cpus_state_name(enum hb_cpus_state s)
+{
+    static const char *const names[] = {"own", "memory-only", "not-allowed", "shared"};
+    return (unsigned)s < sizeof(names) / sizeof(names[0]) ? names[s] : "unknown";
+}
+
+int hb_topo_check_usable(const struct hb_topo *t)
+{
+    int rc = t->is_this_system ? -HB_EENV : -EINVAL;
+    if (hb_topo_count_cpu_nodes(t) == 0) {
+        int exist = 0;
+        for (int i = 0; i < t->nnodes; i++)
+            exist += t->nodes[i].cpus_state == HB_CPUS_NOT_ALLOWED;
+        if (t->is_this_system)
+            hb_err_set("no NUMA node of this machine has a CPU this process may use (%s); run "
+                       "where the cgroup or affinity mask allows the CPUs of a node",
+                       exist ? "CPUs exist but none is allowed" : "hwloc shows none");
+        else
+            hb_err_set("topology file '%s' has no NUMA node with a CPU its process could use (%s); "
+                       "export it where the CPUs are allowed: lstopo --of xml FILE.xml",
+                       t->source, exist ? "CPUs exist but none is allowed" : "hwloc shows none");
+        return rc;
+    }
+    if (hb_topo_count_mem_nodes(t) == 0) {
+        if (t->is_this_system)
+            hb_err_set("hwloc reports no memory size for any NUMA node of this machine; check "
+                       "that /sys/devices/system/node is readable");
+        else
+            hb_err_set("topology file '%s' gives no memory size for any NUMA node (an x86 CPUID "
+                       "export has none); export it on the machine itself: lstopo --of xml "
+                       "FILE.xml",
+                       t->source);
+        return rc;
+    }
+    return 0;
+}
+
+bool hb_topo_is_cpu_node_of_machine(const struct hb_topo *t, int i)
+{
+    return i >= 0 && i < t->nnodes &&
+           (t->nodes[i].has_cpus || t->nodes[i].cpus_state == HB_CPUS_NOT_ALLOWED);
+}
+
 static int topo_nodes(struct hb_topo *t)
 {
     int rc = 0;
@@ -192,6 +266,8 @@ static int topo_nodes(struct hb_topo *t)
         rc = topo_node_fill_cpus(t, &t->nodes[i], cpus[i]);
         t->ncpus_total += t->nodes[i].ncpus;
     }
+    for (int i = 0; i < n && rc == 0; i++)
+        topo_cpus_state(t, &t->nodes[i]);
 out:
     for (int i = 0; i < n; i++)
         hwloc_bitmap_free(cpus[i]);
@@ -288,7 +364,7 @@ static int topo_distances(struct hb_topo *t)
             t->distances[idx[a] * n + idx[b]] = d->values[a * n + b];
     bool cpu_node[HB_MAX_NODES];
     for (int k = 0; k < n; k++)
-        cpu_node[k] = t->nodes[k].has_cpus;
+        cpu_node[k] = hb_topo_is_cpu_node_of_machine(t, k);
     rc = hb_topo_classify(t->distances, n, cpu_node, t->hop_class);
     if (rc > 0) {
         t->nclasses = rc;

@@ -13,6 +13,14 @@
 /* Arrays of the measurement path not yet sized by the topology stop here. */
 #define HB_MAX_NODES 64
 
+/* Why a node has (or lacks) CPUs of its own: a node without CPUs takes no task. */
+enum hb_cpus_state {
+    HB_CPUS_OWN = 0,     /* CPUs whose nearest memory is this node */
+    HB_CPUS_NONE,        /* memory-only: no CPUs at all (HBM, CXL, GPU memory) */
+    HB_CPUS_NOT_ALLOWED, /* CPUs exist (complete_cpuset) but none is allowed to this process */
+    HB_CPUS_SHARED,      /* hwloc gives it CPUs that another node has (same cpuset) */
+};
+
 struct hb_node {
     int os_index;            /* NUMA node OS index (numactl's number) */
     int ncpus;               /* CPUs whose nearest memory is this node (0 for memory-only) */
@@ -22,7 +30,9 @@ struct hb_node {
     uint64_t mem_free_bytes; /* free now (sysfs MemFree on this machine; = mem_bytes in XML) */
     bool has_cpus;
     bool has_memory;
-    hwloc_obj_t obj; /* the hwloc NUMA node object */
+    enum hb_cpus_state cpus_state;
+    int cpus_shared_with; /* HB_CPUS_SHARED: OS index of the node that has them, else -1 */
+    hwloc_obj_t obj;      /* the hwloc NUMA node object */
 };
 
 struct hb_topo {
@@ -63,6 +73,18 @@ int hb_topo_classify(const uint64_t *distances, int n, const bool *cpu_node, int
 
 /* Index of the node whose CPU list contains this OS CPU number, or -1. */
 int hb_topo_node_of_cpu(const struct hb_topo *t, int cpu);
+
+/* What a topology must have before anything is planned on it: a node with CPUs this process
+ * may use and a node with a memory size. Returns 0, or one line saying what is lacking and
+ * what to do: -EINVAL for an XML file (exit 2), -HB_EENV for this machine (exit 3). */
+int hb_topo_check_usable(const struct hb_topo *t);
+
+/* "own", "memory-only", "not-allowed" or "shared" (records and tables). */
+const char *hb_topo_cpus_state_name(enum hb_cpus_state s);
+
+/* Does node index i take part in the interconnect's hop classes: CPUs of its own, allowed to
+ * this process or not? */
+bool hb_topo_is_cpu_node_of_machine(const struct hb_topo *t, int i);
 
 /* Number of nodes with CPUs / with memory. */
 int hb_topo_count_cpu_nodes(const struct hb_topo *t);

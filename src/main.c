@@ -261,6 +261,11 @@ int main(int argc, char **argv)
         hb_topo_free(t);
         return hb_fail(-EINVAL);
     }
+    /* topo shows what a topology lacks; everything else refuses it the same way. */
+    if (strcmp(o.command, "topo") != 0 && (rc = hb_topo_check_usable(t))) {
+        hb_topo_free(t);
+        return hb_fail(rc);
+    }
     if (strcmp(o.command, "topo") == 0) {
         rc = hb_print_topo(t, &o);
         hb_topo_free(t);

@@ -1,0 +1,224 @@
+#!/usr/bin/env bash
+# corpus.sh HOPBENCH CORPUS [FILE...] - CTest (label topo; a subset under label cli):
+# invariants of `hopbench topo` and of every suite's --dry-run on real machines' hwloc
+# topologies (tests/topo/corpus, origins in its README), every file or the FILEs named:
+#  - exit 0, 2 (the file) or 3 (this machine); not 0: one line on stderr, nothing on stdout,
+#    and the same answer from topo and from every suite;
+#  - an hwloc 3.0 XML is refused with hwloc's reason and how to write a file this hwloc
+#    reads; its content is then checked through a copy labelled version 2.0;
+#  - hop classes on CPU-node pairs only: the diagonal 0, no remote pair in class 0, classes
+#    ranked as the distances are; a pair with a node without CPUs of its own is class -1
+#    (CPUs that exist but are not allowed still count: the interconnect is the machine's);
+#  - topo's CPU lists are real ranges; the launch lines are complete, one rank per CPU node;
+#  - tasks run on CPU nodes only, memory goes to nodes with memory only, every node set is
+#    what its policy means (interleave and os: every node with memory, remote: the farthest
+#    node of the CPU node's own kind, one-node: the first node with memory); a task's hop
+#    class is the topology's; strict binds of one experiment fit their node together;
+#  - crossfire wherever two CPU nodes are linked at class 1, or a line saying why not;
+#  - a plan that is empty says why in one line;
+#  - default sizes above every memory-side cache of the memory they use, or a line on stderr
+#    saying why not.
+# jq programs name jq variables in single quotes on purpose.
+# shellcheck disable=SC2016
+set -uo pipefail
+HB=${1:?usage: corpus.sh HOPBENCH CORPUS [FILE...]}
+DIR=${2:?usage: corpus.sh HOPBENCH CORPUS [FILE...]}
+shift 2
+command -v jq >/dev/null || { echo "SKIP: jq is not installed (Debian package jq)"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+checked=0
+fail() {
+    echo "FAIL: $*"
+    fails=$((fails + 1))
+}
+# Suites as command words; "" is the quick default suite.
+suites=(matrix hops loaded policy sweep peak lat bw c2c "")
+# run NAME ARGS...: stdout, stderr and exit code of one hopbench call in $tmp/NAME.{out,err,rc}
+run() {
+    local name=$1
+    shift
+    "$HB" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
+    echo $? >"$tmp/$name.rc"
+}
+# one_line NAME WHAT: a failed call says why in exactly one line and writes no records
+one_line() {
+    local rc
+    rc=$(<"$tmp/$1.rc")
+    case $rc in
+    0) return 0 ;;
+    2 | 3) ;;
+    *) fail "$2: exit $rc, not 0, 2 or 3: $(head -c 300 "$tmp/$1.err")" ;;
+    esac
+    [ "$(wc -l <"$tmp/$1.err")" = 1 ] || fail "$2: exit $rc with $(wc -l <"$tmp/$1.err") lines on stderr, not one"
+    [ -s "$tmp/$1.out" ] && fail "$2: exit $rc but records on stdout"
+    return 0
+}
+
+# Checks of the topology record T (jq, one failure per output line).
+topo_checks='
+def cpu: [.nodes[] | select(.has_cpus) | .os_index];
+def machine_cpu: .has_cpus or .cpus_state == "not-allowed";
+def ix($os): [.nodes[].os_index] | index($os);
+. as $t | cpu as $c | [range(0; .nodes | length)] as $all |
+(if .hop_class then
+   ($all[] | select($t.hop_class[.][.] != 0) | "node \($t.nodes[.].os_index): diagonal hop class \($t.hop_class[.][.]), not 0"),
+   ($all[] as $i | $all[] as $j | select($i != $j) |
+      ($t.nodes[$i] | machine_cpu) as $ci | ($t.nodes[$j] | machine_cpu) as $cj | ($ci and $cj) as $cc |
+      select(($cc and $t.hop_class[$i][$j] < 1) or ((($cc | not)) and $t.hop_class[$i][$j] != -1)) |
+      "nodes \($t.nodes[$i].os_index)->\($t.nodes[$j].os_index): hop class \($t.hop_class[$i][$j]) (\(if $cc then "a remote CPU-node pair" else "a node without CPUs: -1" end))"),
+   ([$all[] as $i | $all[] as $j | select($i != $j and ($t.nodes[$i] | machine_cpu) and ($t.nodes[$j] | machine_cpu)) |
+      [$t.distances[$i][$j], $t.hop_class[$i][$j]]] as $p |
+    $p[] as $a | $p[] as $b | select(($a[0] < $b[0]) != ($a[1] < $b[1])) |
+    "hop classes not ranked as distances: \($a) vs \($b) ([distance, class])") // empty
+ else empty end),
+(.mpirun as $m | ($c | length) as $n |
+ if ($m | test("taskset")) then
+   ([$m | scan("taskset -c ([0-9,-]+)") | .[0]] as $got |
+    [.nodes[] | select(.has_cpus) | .cpus | ranges] as $want |
+    select($got != $want) | "mpirun line: taskset lists \($got), CPU nodes have \($want)")
+ else
+   ($m | capture("-np (?<n>[0-9]+) ").n | tonumber) as $np |
+   select($np != $n) | "mpirun line: -np \($np), \($n) CPU nodes"
+ end),
+(.srun as $s | ($c | length) as $n |
+ ($s | capture("ntasks-per-node=(?<n>[0-9]+)").n | tonumber) as $k |
+ (select($k != $n) | "srun line: \($k) tasks, \($n) CPU nodes"),
+ (if ($s | test("mask_cpu:")) then
+    ($s | capture("mask_cpu:(?<m>[0-9a-fx,]+)").m | split(",") | length) as $masks |
+    select($masks != $n) | "srun line: \($masks) masks, \($n) CPU nodes"
+  else empty end))
+'
+# ranges of an ascending CPU list as hwloc writes them: [0,1,2,5] -> "0-2,5"
+ranges='def ranges: reduce .[] as $x ([]; if length > 0 and .[-1][1] == $x - 1 then .[-1][1] = $x else . + [[$x, $x]] end)
+  | map(if .[0] == .[1] then "\(.[0])" else "\(.[0])-\(.[1])" end) | join(",");'
+
+# Checks of one suite's plan (the experiments, slurped) against the topology $t.
+plan_checks='
+def node($os): $t.nodes[[$t.nodes[].os_index] | index($os)];
+def ix($os): [$t.nodes[].os_index] | index($os);
+def memnodes: [$t.nodes[] | select(.has_memory) | .os_index];
+def msc($os): [node($os).memory_side_caches[]?.size_bytes] | max // 0;
+def same_kind($a; $b): node($a).kind == node($b).kind and (node($a).tier == null or node($b).tier == null or node($a).tier == node($b).tier);
+.[] as $e | $e.tasks[] as $k |
+(select(node($k.cpu_node).has_cpus | not) | "\($e.name): task on node \($k.cpu_node), which has no CPUs"),
+(select($k.mem_node != null and (node($k.mem_node).has_memory | not)) | "\($e.name): memory on node \($k.mem_node), which has none"),
+(($k.mem_nodes - memnodes) | select(length > 0) | "\($e.name): memory nodes \(.) have no memory"),
+(select($k.policy == "interleave" and $k.mem_nodes != memnodes) | "\($e.name): interleave over \($k.mem_nodes), nodes with memory are \(memnodes)"),
+(select($e.policy == "os" and $k.mem_nodes != memnodes) | "\($e.name): os accepts \($k.mem_nodes), nodes with memory are \(memnodes)"),
+(select($e.policy == "one-node" and $k.mem_node != memnodes[0]) | "\($e.name): one-node on \($k.mem_node), first node with memory is \(memnodes[0])"),
+(select($e.policy == "remote" and $tier == "") |
+  [memnodes[] | select(same_kind(.; $k.cpu_node))] as $same |
+  ([$same[] | $t.distances[ix($k.cpu_node)][ix(.)]?] | max) as $far |
+  (select(($same | index($k.mem_node)) == null) | "\($e.name): remote node \($k.mem_node) is not of CPU node \($k.cpu_node)s kind \(node($k.cpu_node).kind)"),
+  (select($t.distances != null and $t.distances[ix($k.cpu_node)][ix($k.mem_node)] != $far) | "\($e.name): remote node \($k.mem_node) is not the farthest of its kind from \($k.cpu_node)"),
+  (select($e.remote_kind != node($k.mem_node).kind) | "\($e.name): remote_kind \($e.remote_kind), node \($k.mem_node) is \(node($k.mem_node).kind)")),
+(select($k.mem_node != null and $t.hop_class != null) | $t.hop_class[ix($k.cpu_node)][ix($k.mem_node)] as $h |
+  select(($k.hops // -1) != $h) | "\($e.name): task hops \($k.hops), topology class \($h) for \($k.cpu_node)->\($k.mem_node)"),
+(select($sized and $e.suite != "sweep") |
+  (if $k.mem_node != null then [$k.mem_node] else memnodes end) as $on |
+  ([$on[] | msc(.)] | max) as $m |
+  select($m > 0 and $k.bytes <= $m and ($note | test("memory-side cache") | not)) |
+  "\($e.name): \($k.bytes) bytes inside a \($m)-byte memory-side cache, and no line says why"),
+(select($e.mode == "rate" and $k == $e.tasks[0]) |
+  (select(($e.tasks | length) != ([$t.nodes[] | select(.has_cpus)] | length)) | "\($e.name): \($e.tasks | length) tasks in rate mode, not one per CPU node"),
+  ([$e.tasks[] | select(.policy == "bind")] | group_by(.mem_node)[] |
+    select((map(.bytes) | add) > node(.[0].mem_node).mem_bytes) |
+    "\($e.name): \(length) tasks bind \(map(.bytes) | add) bytes to node \(.[0].mem_node) of \(node(.[0].mem_node).mem_bytes)"))
+'
+# crossfire: every class-1 link of two CPU nodes with memory, both ways, planned
+crossfire_checks='
+[range(0; $t.nodes | length) as $i | range($i + 1; $t.nodes | length) as $j |
+  select($t.nodes[$i].has_cpus and $t.nodes[$i].has_memory and $t.nodes[$j].has_cpus and $t.nodes[$j].has_memory
+         and $t.hop_class[$i][$j] == 1 and $t.hop_class[$j][$i] == 1) |
+  "\($t.nodes[$i].os_index)-\($t.nodes[$j].os_index)"] as $want |
+[.[] | select(.case == "crossfire") | .link] as $got |
+($want - $got)[] | "hops: class-1 link \(.) has no crossfire"
+'
+
+check_file() { # check_file FILE LABEL
+    local f=$1 label=$2 s name rc0 msg0 t
+    checked=$((checked + 1))
+    run topo topo --topology "$f" --format jsonl
+    one_line topo "$label: topo"
+    rc0=$(<"$tmp/topo.rc")
+    msg0=$(<"$tmp/topo.err")
+    if [ "$rc0" != 0 ]; then
+        for s in "${suites[@]}"; do
+            name=${s:-default}
+            run "$name" ${s:+"$s"} --dry-run --topology "$f"
+            one_line "$name" "$label: $name"
+            if [ "$(<"$tmp/$name.rc")" != "$rc0" ] || [ "$(<"$tmp/$name.err")" != "$msg0" ]; then
+                fail "$label: $name answers '$(<"$tmp/$name.err")' (exit $(<"$tmp/$name.rc")), topo '$msg0' (exit $rc0)"
+            fi
+        done
+        echo "ok: $label: exit $rc0: $msg0"
+        return
+    fi
+    t=$(<"$tmp/topo.out")
+    jq -r "$ranges $topo_checks" <<<"$t" | while read -r line; do echo "FAIL: $label: $line"; done | tee "$tmp/tfail"
+    fails=$((fails + $(wc -l <"$tmp/tfail")))
+    # the table's CPU lists are the record's, as ranges
+    "$HB" topo --topology "$f" >"$tmp/table" 2>/dev/null
+    jq -r "$ranges"' .nodes[] | "\(.os_index) \(if .has_cpus then .cpus | ranges else "(none)" end)"' <<<"$t" |
+        while read -r os want; do
+            got=$(awk -v n="$os" '$1 == n && NF >= 3 { print $3; exit }' "$tmp/table")
+            [ "$got" = "$want" ] || echo "FAIL: $label: table shows node $os CPUs as '$got', not '$want'"
+        done | tee "$tmp/tfail"
+    fails=$((fails + $(wc -l <"$tmp/tfail")))
+    local refused=() answers
+    for s in "${suites[@]}"; do
+        name=${s:-default}
+        run "$name" ${s:+"$s"} --dry-run --topology "$f"
+        one_line "$name" "$label: $name"
+        if [ "$(<"$tmp/$name.rc")" != 0 ]; then
+            [ "$name" = c2c ] || refused+=("$(<"$tmp/$name.rc") $(<"$tmp/$name.err")")
+            continue
+        fi
+        if ! grep -q '"type":"experiment"' "$tmp/$name.out"; then
+            [ "$(wc -l <"$tmp/$name.err")" -ge 1 ] || fail "$label: $name plans nothing and says nothing"
+            continue
+        fi
+        jq -s -r --argjson t "$t" --arg tier "" --argjson sized true --arg note "$(<"$tmp/$name.err")" \
+            "[.[] | select(.type == \"experiment\")] | $plan_checks" "$tmp/$name.out" |
+            sort -u | sed "s|^|FAIL: $label: |" | tee "$tmp/pfail"
+        fails=$((fails + $(wc -l <"$tmp/pfail")))
+        if [ "$name" = hops ]; then
+            jq -s -r --argjson t "$t" "[.[] | select(.type == \"experiment\")] | $crossfire_checks" "$tmp/hops.out" |
+                sed "s|^|FAIL: $label: |" | tee "$tmp/pfail"
+            fails=$((fails + $(wc -l <"$tmp/pfail")))
+            grep -q '"case":"crossfire"' "$tmp/hops.out" || [ -s "$tmp/hops.err" ] ||
+                fail "$label: hops plans no crossfire and says nothing"
+        fi
+    done
+    # a topology that lacks something gets one answer from every suite, not one each
+    if [ ${#refused[@]} = $((${#suites[@]} - 1)) ]; then
+        answers=$(printf '%s\n' "${refused[@]}" | sort -u | wc -l)
+        [ "$answers" = 1 ] || fail "$label: every suite refuses it, with $answers different answers"
+    fi
+    echo "ok: $label: $(jq -r '[.nodes[] | select(.has_cpus)] | length' <<<"$t") CPU nodes, $(jq -r '.nodes | length' <<<"$t") nodes"
+}
+
+if [ $# -eq 0 ]; then
+    set -- "$DIR"/*.xml
+else
+    set -- "${@/#/$DIR/}"
+fi
+for f in "$@"; do
+    label=$(basename "$f")
+    if grep -q '<topology version="3' "$f"; then
+        run v3 topo --topology "$f"
+        one_line v3 "$label: topo"
+        if ! grep -q 'version 3' "$tmp/v3.err" || ! grep -q -- '--export-xml-flags v2' "$tmp/v3.err" ||
+            [ "$(<"$tmp/v3.rc")" != 2 ]; then
+            fail "$label: hwloc 3.0 XML: exit $(<"$tmp/v3.rc"), '$(<"$tmp/v3.err")' (want exit 2, hwloc's reason and --export-xml-flags v2)"
+        fi
+        sed 's/<topology version="3\.[0-9]*">/<topology version="2.0">/' "$f" >"$tmp/as-v2.xml"
+        f=$tmp/as-v2.xml
+        label="$label (as 2.0)"
+    fi
+    check_file "$f" "$label"
+done
+echo "$checked topologies, $fails failures"
+[ "$fails" = 0 ]
