@@ -51,11 +51,15 @@ if [ "${GUEST:-}" = two-smp ]; then
 fi
 if [ "${GUEST:-}" = quartet ]; then
     # The square's studies over one rank per node: hops (crossfire on every
-    # link, background load) and policy (interleave, one-node, local pages).
+    # link, background load), policy (interleave, one-node, local pages) and peak.
     MPI="mpirun --map-by numa --bind-to numa -np $NUMAVM_CPU_NODES"
     TINY="--reps 1 --min-time 0.001 --format jsonl --quiet"
     run hops $MPI "$HB" hops --quick --size 1M $TINY -o /out/hops.jsonl
     run policy $MPI "$HB" policy --mode rate --kernel triad --size 4M $TINY -o /out/policy.jsonl
+    # Peak injection: every node's task at once, one rank each, bound and interleaved.
+    run peak $MPI "$HB" peak --kernel read,mix1:1-nt --size 4M $TINY -o /out/peak.jsonl
+    run peak-il $MPI "$HB" peak --policy interleave --kernel mix2:1 --size 4M $TINY \
+        -o /out/peak-il.jsonl
 fi
 if [ -n "${MIGRATOR:-}" ]; then
     # Every rank runs under the migrator, which moves the pages of node 1 to

@@ -220,6 +220,23 @@ if [[ $GUEST == quartet ]]; then
   expect "policy: local pages all on the thread's node" \
     recs policy.jsonl "$pol | map(select(.policy == \"local\")) | length == $cpu_nodes and
       all(.[]; .pages_share_pct == {(.cpu_node | tostring): 100})"
+  pk='map(select(.type == "measurement" and .suite == "peak"))'
+  expect "peak over mpirun exits 0 (bound and interleaved)" \
+    [ "$(cat "$OUT/peak.rc") $(cat "$OUT/peak-il.rc")" = "0 0" ]
+  expect "peak: per mix one record per CPU node, each from its own rank, on its own node's memory, ok" \
+    recs peak.jsonl "$pk | (map(.kernel) | unique) == [\"mix1:1-nt\", \"read\"] and $ok and
+      all(group_by(.experiment)[]; (map(.cpu_node) | sort) == [range($cpu_nodes)] and
+        (map(.rank) | unique | length) == $cpu_nodes and
+        all(.[]; .mem_node == .cpu_node and .pages_share_pct == {(.cpu_node | tostring): 100}))"
+  # The guest's clocks say nothing of overlap; the record must only say what it saw.
+  expect "peak: one total per mix, the sum of its nodes' figures; an overlap under 0.9 is said" \
+    recs peak.jsonl "($pk) as \$m | map(select(.type == \"peak\")) | length == 2 and all(.[]; . as \$p |
+      (.nodes | sort) == [range($cpu_nodes)] and .fg_overlap >= 0 and .fg_overlap <= 1 and
+      ((.fg_overlap < 0.9) == (.note | test(\"overlapped too little\"))) and
+      (([\$m[] | select(.experiment == \$p.experiment) | .bw_GBps_best] | add) - .total_GBps | fabs) < 0.01)"
+  expect "peak --policy interleave: every node's pages spread over all $nodes nodes" \
+    recs peak-il.jsonl "$pk | length == $cpu_nodes and all(.[]; .policy == \"interleave\" and
+      (.pages_share_pct | keys) == ([range($nodes)] | map(tostring)))"
   # The report of these real multi-node records: one value cell per matrix cell.
   "$HOPBENCH" report "$OUT/matrix.jsonl" "$OUT/hops.jsonl" "$OUT/policy.jsonl" \
     -o "$OUT/report.html" >"$OUT/report.log" 2>&1 && report_rc=0 || report_rc=$?
