@@ -5,6 +5,7 @@
 #include "hb_team.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,29 +37,90 @@ static bool hb_sync_all_done(void *ctx)
     return flag != 0;
 }
 
-/* One slot per task and rank: the results travel as bytes, rank 0 picks the ones that ran. */
+/* One slot per task and rank: the results travel as bytes, rank 0 picks the ones that ran.
+ * Each is followed by its page counts and thread CPUs, every part padded to 8 bytes. */
 struct hb_sent {
     int task;
     int rank;
     struct hb_task_result res;
 };
 
-static int hb_gather(const struct hb_world *w, const struct hb_experiment *e,
-                     const struct hb_task_result *mine, struct hb_sent **all, int *nall)
+#define HB_PAD8(n) (((n) + 7) & ~(size_t)7)
+
+static size_t hb_sent_size(const struct hb_task_result *r)
 {
-    int n = 0;
+    return HB_PAD8(sizeof(struct hb_sent)) +
+           HB_PAD8(sizeof(*r->pages_on_node) * (size_t)r->npages_nodes) +
+           HB_PAD8(sizeof(*r->thread_cpus) * (size_t)r->nthread_cpus);
+}
+
+/* This rank's results that ran, as bytes: 0 or -ENOMEM. */
+static int hb_pack_results(const struct hb_world *w, const struct hb_experiment *e,
+                           const struct hb_task_result *mine, char **out, size_t *len)
+{
+    *len = 0;
     for (int i = 0; i < e->ntasks; i++)
-        n += mine[i].ran;
-    struct hb_sent *out = calloc((size_t)(n ? n : 1), sizeof(*out));
-    if (!out) return -ENOMEM;
-    for (int i = 0, k = 0; i < e->ntasks; i++)
-        if (mine[i].ran) out[k++] = (struct hb_sent){i, w->rank, mine[i]};
-    int bytes = n * (int)sizeof(*out);
+        if (mine[i].ran) *len += hb_sent_size(&mine[i]);
+    char *buf = calloc(*len ? *len : 1, 1);
+    if (!buf) return -ENOMEM;
+    char *p = buf;
+    for (int i = 0; i < e->ntasks; i++) {
+        const struct hb_task_result *r = &mine[i];
+        if (!r->ran) continue;
+        struct hb_sent s = {i, w->rank, *r};
+        memcpy(p, &s, sizeof(s));
+        p += HB_PAD8(sizeof(s));
+        memcpy(p, r->pages_on_node, sizeof(*r->pages_on_node) * (size_t)r->npages_nodes);
+        p += HB_PAD8(sizeof(*r->pages_on_node) * (size_t)r->npages_nodes);
+        memcpy(p, r->thread_cpus, sizeof(*r->thread_cpus) * (size_t)r->nthread_cpus);
+        p += HB_PAD8(sizeof(*r->thread_cpus) * (size_t)r->nthread_cpus);
+    }
+    *out = buf;
+    return 0;
+}
+
+/* Rank 0: the gathered bytes as results whose arrays point into buf (keep it until done). */
+static int hb_unpack_results(char *buf, size_t len, struct hb_sent **all, int *nall)
+{
+    int n = 0, cap = 0;
+    struct hb_sent *list = NULL;
+    for (size_t pos = 0; pos < len;) {
+        if (n == cap) {
+            cap = cap ? cap * 2 : 16;
+            struct hb_sent *grown = realloc(list, sizeof(*grown) * (size_t)cap);
+            if (!grown) {
+                free(list);
+                return -ENOMEM;
+            }
+            list = grown;
+        }
+        struct hb_sent *s = &list[n++];
+        memcpy(s, buf + pos, sizeof(*s));
+        pos += HB_PAD8(sizeof(*s));
+        s->res.pages_on_node = (uint64_t *)(void *)(buf + pos);
+        pos += HB_PAD8(sizeof(uint64_t) * (size_t)s->res.npages_nodes);
+        s->res.thread_cpus = (int *)(void *)(buf + pos);
+        pos += HB_PAD8(sizeof(int) * (size_t)s->res.nthread_cpus);
+    }
+    *all = list;
+    *nall = n;
+    return 0;
+}
+
+/* Rank 0 gets every rank's results; *raw holds the bytes they point into. */
+static int hb_gather(const struct hb_world *w, const struct hb_experiment *e,
+                     const struct hb_task_result *mine, char **raw, struct hb_sent **all, int *nall)
+{
+    char *out = NULL;
+    size_t len = 0;
+    if (hb_pack_results(w, e, mine, &out, &len) != 0 || len > INT_MAX) return -ENOMEM;
+    int bytes = (int)len;
     int *counts = NULL, *displs = NULL, total = 0;
     char *recv = NULL;
     if (w->rank == 0) {
         counts = calloc((size_t)w->size, sizeof(int));
         displs = calloc((size_t)w->size, sizeof(int));
+        if (!counts || !displs) return -ENOMEM;
     }
     MPI_Gather(&bytes, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (w->rank == 0) {
@@ -67,13 +129,16 @@ static int hb_gather(const struct hb_world *w, const struct hb_experiment *e,
             total += counts[r];
         }
         recv = malloc(total ? (size_t)total : 1);
+        if (!recv) return -ENOMEM;
     }
     MPI_Gatherv(out, bytes, MPI_BYTE, recv, counts, displs, MPI_BYTE, 0, MPI_COMM_WORLD);
     free(out);
     free(counts);
     free(displs);
-    *all = (struct hb_sent *)recv;
-    *nall = total / (int)sizeof(struct hb_sent);
+    *raw = recv;
+    *all = NULL;
+    *nall = 0;
+    if (w->rank == 0 && hb_unpack_results(recv, (size_t)total, all, nall) != 0) return -ENOMEM;
     return 0;
 }
 
@@ -127,22 +192,39 @@ static void hb_exec_fit_host(const struct hb_topo *t, int node, struct hb_experi
             e->tasks[k].threads = t->nodes[i].ncores;
 }
 
+/* Experiment x of rank 0's plan on every rank, sent as packed bytes (its tasks and node
+ * sets have any size); the job ends with a message when that fails. */
+static void hb_exec_receive(const struct hb_world *w, const struct hb_plan *plan, int x,
+                            struct hb_experiment *e)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    int ok = 1;
+    if (w->rank == 0) ok = hb_experiment_pack(&plan->exps[x], &buf, &len) == 0 && len <= INT_MAX;
+    MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (!ok) hb_world_abort(w, HB_EXIT_ENV, "out of memory packing an experiment");
+    int n = (int)len;
+    MPI_Bcast(&n, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (w->rank != 0 && !(buf = malloc(n ? (size_t)n : 1)))
+        hb_world_abort(w, HB_EXIT_ENV, "out of memory receiving an experiment");
+    MPI_Bcast(buf, n, MPI_BYTE, 0, MPI_COMM_WORLD);
+    int rc = hb_experiment_unpack(buf, (size_t)n, e);
+    free(buf);
+    if (rc) hb_world_abort(w, hb_err_exit_code(rc), hb_err_msg());
+}
+
 int hb_exec_plan(const struct hb_world *w, const struct hb_topo *t, const struct hb_plan *plan,
                  const struct hb_exec_io *io, json_t *measured)
 {
     int n = w->rank == 0 ? plan->n : 0;
     MPI_Bcast(&n, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    struct hb_task_result *mine = calloc(HB_MAX_TASKS, sizeof(*mine));
-    if (!mine) hb_world_abort(w, HB_EXIT_ENV, "out of memory for results");
     int code = 0;
     for (int x = 0; x < n && code == 0; x++) {
         struct hb_experiment e;
-        if (w->rank == 0) {
-            e = plan->exps[x];
-            if (io->progress) io->progress(x, n, &e, io->ctx);
-        }
-        MPI_Bcast(&e, (int)sizeof(e), MPI_BYTE, 0, MPI_COMM_WORLD);
-        memset(mine, 0, sizeof(*mine) * HB_MAX_TASKS);
+        if (w->rank == 0 && io->progress) io->progress(x, n, &plan->exps[x], io->ctx);
+        hb_exec_receive(w, plan, x, &e);
+        struct hb_task_result *mine = calloc((size_t)(e.ntasks ? e.ntasks : 1), sizeof(*mine));
+        if (!mine) hb_world_abort(w, HB_EXIT_ENV, "out of memory for results");
         struct hb_sync sync = {0};
         struct hb_team_hooks hooks = {hb_sync_started, hb_sync_fg_done, hb_sync_all_done, &sync};
         hb_exec_fit_host(t, w->node, &e);
@@ -155,12 +237,14 @@ int hb_exec_plan(const struct hb_world *w, const struct hb_topo *t, const struct
             hb_world_abort(w, hb_err_exit_code(rc), msg);
         }
         struct hb_sent *got = NULL;
+        char *raw = NULL;
         int ngot = 0;
-        if (hb_gather(w, &e, mine, &got, &ngot) != 0)
+        if (hb_gather(w, &e, mine, &raw, &got, &ngot) != 0)
             hb_world_abort(w, HB_EXIT_ENV, "out of memory gathering results");
         int emit_rc = 0;
         if (w->rank == 0) emit_rc = hb_emit_records(w, t, &e, got, ngot, io, measured);
         free(got);
+        free(raw);
         char msg[600];
         int local = hb_local_failure(&e, mine, msg, sizeof(msg));
         if (local)
@@ -171,7 +255,10 @@ int hb_exec_plan(const struct hb_world *w, const struct hb_topo *t, const struct
             local = HB_EXIT_ENV;
         }
         MPI_Allreduce(&local, &code, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        for (int i = 0; i < e.ntasks; i++)
+            hb_task_result_free(&mine[i]);
+        free(mine);
+        hb_experiment_clear(&e);
     }
-    free(mine);
     return code;
 }

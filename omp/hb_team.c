@@ -33,9 +33,10 @@ struct hb_task_state {
     uint64_t sweeps;
     double warm_s;
     _Atomic int failed;
-    double bg_bytes[HB_MAX_TEAM];
-    double bg_start[HB_MAX_TEAM], bg_end[HB_MAX_TEAM];
-    double bg_target[HB_MAX_TEAM]; /* bytes/s each thread paced to, 0 = unpaced */
+    /* Per thread of the task (task->threads of each). */
+    double *bg_bytes;
+    double *bg_start, *bg_end;
+    double *bg_target; /* bytes/s each thread paced to, 0 = unpaced */
 };
 
 struct hb_slot {
@@ -51,10 +52,11 @@ struct hb_team {
     const struct hb_team_hooks *hooks;
     int node_index;
     int nstates;
-    struct hb_task_state states[HB_MAX_TASKS];
+    struct hb_task_state *states; /* one per task of the experiment at most */
     int nthreads;
-    struct hb_slot slots[HB_MAX_TEAM];
-    cpu_set_t masks[HB_MAX_TEAM]; /* each thread's affinity, as it found it */
+    int nslots;            /* the node's CPUs: one thread each at most */
+    struct hb_slot *slots; /* per thread */
+    cpu_set_t *masks;      /* each thread's affinity, as it found it */
     int nbg_threads;
     _Atomic int bg_running;
     _Atomic int fg_remaining;
@@ -275,23 +277,43 @@ static int hb_team_prepare(struct hb_team *tm, struct hb_task_result *results)
 {
     const struct hb_experiment *e = tm->e;
     const struct hb_node *nd = &tm->topo->nodes[tm->node_index];
-    for (int i = 0; i < HB_MAX_TEAM; i++)
+    /* Thread 0 is the master even when the node runs nothing. */
+    tm->nslots = nd->ncpus > 0 ? nd->ncpus : 1;
+    tm->slots = calloc((size_t)tm->nslots, sizeof(*tm->slots));
+    tm->masks = calloc((size_t)tm->nslots, sizeof(*tm->masks));
+    tm->states = calloc((size_t)(e->ntasks ? e->ntasks : 1), sizeof(*tm->states));
+    if (!tm->slots || !tm->masks || !tm->states) {
+        hb_err_set("out of memory for a team of %d threads and %d tasks", tm->nslots, e->ntasks);
+        return -ENOMEM;
+    }
+    for (int i = 0; i < tm->nslots; i++)
         tm->slots[i] = (struct hb_slot){-1, 0};
     for (int i = 0; i < e->ntasks; i++) {
         const struct hb_task *task = &e->tasks[i];
         if (task->cpu_node != nd->os_index) continue;
-        struct hb_task_state *st = &tm->states[tm->nstates];
+        int si = tm->nstates;
+        struct hb_task_state *st = &tm->states[si];
         st->task = task;
         st->res = &results[i];
-        memset(st->res, 0, sizeof(*st->res));
-        st->res->ran = 1;
-        st->k = hb_kernel_find(task->kernel);
-        if (!st->k) return -EINVAL;
         int end = task->first_thread + task->threads;
-        if (task->threads < 1 || end > nd->ncpus || end > HB_MAX_TEAM) {
+        if (task->threads < 1 || task->first_thread < 0 || end > nd->ncpus) {
             hb_err_set("task %s needs threads %d-%d on node %d, which has %d CPUs", task->label,
                        task->first_thread, end - 1, nd->os_index, nd->ncpus);
             return -EINVAL;
+        }
+        if (hb_task_result_init(st->res, tm->topo->nnodes, task->threads) != 0) return -ENOMEM;
+        st->res->ran = 1;
+        tm->nstates++; /* from here its buffers are the team's to free */
+        st->k = hb_kernel_find(task->kernel);
+        if (!st->k) return -EINVAL;
+        size_t nt = (size_t)task->threads;
+        st->bg_bytes = calloc(nt, sizeof(double));
+        st->bg_start = calloc(nt, sizeof(double));
+        st->bg_end = calloc(nt, sizeof(double));
+        st->bg_target = calloc(nt, sizeof(double));
+        if (!st->bg_bytes || !st->bg_start || !st->bg_end || !st->bg_target) {
+            hb_err_set("out of memory for the %d threads of task %s", task->threads, task->label);
+            return -ENOMEM;
         }
         for (int j = 0; j < task->threads; j++) {
             if (tm->slots[task->first_thread + j].task >= 0) {
@@ -299,7 +321,7 @@ static int hb_team_prepare(struct hb_team *tm, struct hb_task_result *results)
                            nd->os_index);
                 return -EINVAL;
             }
-            tm->slots[task->first_thread + j] = (struct hb_slot){tm->nstates, j};
+            tm->slots[task->first_thread + j] = (struct hb_slot){si, j};
         }
         if (end > tm->nthreads) tm->nthreads = end;
         if (task->role == HB_ROLE_BG)
@@ -307,7 +329,6 @@ static int hb_team_prepare(struct hb_team *tm, struct hb_task_result *results)
         else
             tm->fg_remaining += task->threads;
         hb_spin_barrier_init(&st->bar, task->threads);
-        tm->nstates++;
     }
     if (tm->nthreads == 0) tm->nthreads = 1; /* the master still takes part in the protocol */
     return 0;
@@ -367,7 +388,7 @@ int hb_plan_check(const struct hb_topo *t, const struct hb_plan *plan)
             int end = a->first_thread + a->threads;
             size_t elements, per;
             if (!k || ni < 0) return -EINVAL; /* the suites name only known kernels, nodes */
-            if (a->threads < 1 || end > t->nodes[ni].ncpus || end > HB_MAX_TEAM) {
+            if (a->threads < 1 || a->first_thread < 0 || end > t->nodes[ni].ncpus) {
                 hb_err_set("experiment %s: task %s needs threads %d-%d on node %d, which has "
                            "%d CPUs",
                            e->name, a->label, a->first_thread, end - 1, a->cpu_node,
@@ -393,17 +414,17 @@ int hb_plan_check(const struct hb_topo *t, const struct hb_plan *plan)
 static int hb_task_alloc(struct hb_team *tm, struct hb_task_state *st)
 {
     const struct hb_task *task = st->task;
-    int nodes[HB_MAX_NODES];
-    int nn = hb_task_mem_nodes(task, nodes);
-    int grc = hb_task_geometry(task, st->k, &st->elements, &st->per_thread);
-    if (grc) return grc;
-    for (int i = 0; i < st->k->streams; i++) {
-        int rc = hb_buf_alloc(tm->topo, st->elements * sizeof(double), task->policy,
-                              nn ? nodes : NULL, nn, task->pages, &st->bufs[i]);
-        if (rc) return rc;
-    }
+    int rc = hb_task_geometry(task, st->k, &st->elements, &st->per_thread);
+    if (rc) return rc;
+    int *nodes = NULL;
+    int nn = hb_task_mem_nodes(task, &nodes);
+    if (nn < 0) return nn;
+    for (int i = 0; rc == 0 && i < st->k->streams; i++)
+        rc = hb_buf_alloc(tm->topo, st->elements * sizeof(double), task->policy, nn ? nodes : NULL,
+                          nn, task->pages, &st->bufs[i]);
+    free(nodes);
     st->res->elements = st->elements;
-    return 0;
+    return rc;
 }
 
 static void hb_task_locate(struct hb_team *tm, struct hb_task_state *st, bool allow_misplaced)
@@ -412,25 +433,31 @@ static void hb_task_locate(struct hb_team *tm, struct hb_task_state *st, bool al
     /* Pages belong on the task's memory nodes; plain first touch puts them on the threads'
      * node. First touch with a node set (policy "os") accepts any node of the set: where the
      * pages land is what it measures. */
-    int expect[HB_MAX_NODES];
-    int ne = hb_task_mem_nodes(task, expect);
-    if (ne == 0) expect[ne++] = task->cpu_node;
+    int *expect = NULL;
+    int ne = hb_task_mem_nodes(task, &expect);
+    if (ne < 0) {
+        hb_task_fail(st, ne, hb_err_msg());
+        return;
+    }
+    if (ne == 0) expect[ne++] = task->cpu_node; /* room for one is always there */
     struct hb_task_result *res = st->res;
-    memset(res->pages_on_node, 0, sizeof(res->pages_on_node));
+    memset(res->pages_on_node, 0, sizeof(*res->pages_on_node) * (size_t)res->npages_nodes);
     res->pages_checked = 0;
     uint64_t on_target = 0;
     for (int i = 0; i < st->k->streams; i++) {
         struct hb_pageloc pl;
         if (hb_buf_locate(tm->topo, &st->bufs[i], expect, ne, &pl) != 0) {
             hb_task_fail(st, -HB_EPLACEMENT, hb_err_msg());
+            free(expect);
             return;
         }
         res->pages_checked += pl.checked;
         on_target += (uint64_t)llround(pl.on_target_pct / 100.0 * (double)pl.checked);
-        for (int n = 0; n < tm->topo->nnodes; n++)
+        for (int n = 0; n < res->npages_nodes && n < pl.nnodes; n++)
             res->pages_on_node[n] += pl.on_node[n];
         hb_pageloc_free(&pl);
     }
+    free(expect);
     double pct = res->pages_checked ? 100.0 * (double)on_target / (double)res->pages_checked : 0.0;
     res->pages_on_target_pct = pct;
     if (pct < 100.0 && !allow_misplaced) {
@@ -555,9 +582,18 @@ int hb_team_run(const struct hb_topo *t, const struct hb_experiment *e, int node
         tm->states[i].res->elapsed_s = hb_now() - t_begin;
     }
 out:
-    for (int i = 0; rc && i < tm->nstates; i++)
-        for (int b = 0; b < 3; b++)
-            hb_buf_free(&tm->states[i].bufs[b]);
+    for (int i = 0; i < tm->nstates; i++) {
+        struct hb_task_state *st = &tm->states[i];
+        for (int b = 0; rc && b < 3; b++)
+            hb_buf_free(&st->bufs[b]);
+        free(st->bg_bytes);
+        free(st->bg_start);
+        free(st->bg_end);
+        free(st->bg_target);
+    }
+    free(tm->states);
+    free(tm->slots);
+    free(tm->masks);
     free(tm);
     return rc;
 }

@@ -32,6 +32,17 @@ char *hb_nodeset_print(hwloc_const_bitmap_t set)
     return text;
 }
 
+json_t *hb_nodeset_json(hwloc_const_bitmap_t set)
+{
+    json_t *list = json_array();
+    int node;
+    if (set) {
+        hwloc_bitmap_foreach_begin(node, set) json_array_append_new(list, json_integer(node));
+        hwloc_bitmap_foreach_end();
+    }
+    return list;
+}
+
 /* One decimal index at *p (advanced past it); -1 when there is none or it is too large. */
 static long nodeset_index(const char **p)
 {

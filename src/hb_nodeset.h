@@ -4,10 +4,14 @@
 #define HB_NODESET_H
 
 #include <hwloc.h>
+#include <jansson.h>
 
 /* Comma-separated OS indexes ("0,1,4", "" for an empty set), to free(); NULL when out of
  * memory. */
 char *hb_nodeset_print(hwloc_const_bitmap_t set);
+
+/* The set as a JSON array of OS indexes, ascending ([] for NULL). */
+json_t *hb_nodeset_json(hwloc_const_bitmap_t set);
 
 /* Parse a node list: OS indexes and ranges separated by commas ("0-3,8"). Strict: digits,
  * '-' and ',' only, each range ascending, no empty item, indexes below 2^20. 0 and the set

@@ -2,16 +2,18 @@
  * experiment is a set of tasks that run at the same time; a task is threads on one CPU node
  * running one kernel against memory on one target.
  *
- * Every type here is plain data of fixed size so rank 0 can broadcast it as bytes. */
+ * An experiment holds as many tasks as it needs and each task's node set as an hwloc bitmap
+ * (any OS index), so rank 0 sends one as bytes made by hb_experiment_pack. */
 #ifndef HB_PLAN_H
 #define HB_PLAN_H
 
 #include "hb_placement.h"
 
+#include <hwloc.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
-#define HB_MAX_TASKS 32
 #define HB_NAME_LEN 64
 
 enum hb_role {
@@ -28,8 +30,9 @@ struct hb_task {
                        fleet may differ; the rank sets threads from its own topology) */
     char kernel[24];
     enum hb_policy policy;
-    int mem_node;            /* OS index for bind; -1 for interleave / first touch */
-    uint64_t mem_nodes_mask; /* interleave set, bit = OS index */
+    int mem_node;             /* OS index for bind; -1 for interleave / first touch */
+    hwloc_bitmap_t mem_nodes; /* interleave set (first touch: policy "os"), OS indexes; NULL
+                                 for none. Owned by the task (freed with its experiment) */
     enum hb_pages pages;
     uint64_t bytes;        /* working set of the task: all its arrays together */
     double bg_rate_GBps;   /* background target per thread; 0 = unpaced */
@@ -52,8 +55,8 @@ struct hb_experiment {
     double min_time_s;
     uint64_t seed;
     char extra[256]; /* suite keys as JSON object text, merged into each record; "" = none */
-    int ntasks;
-    struct hb_task tasks[HB_MAX_TASKS];
+    int ntasks, task_cap;
+    struct hb_task *tasks; /* as many as the experiment runs at once */
 };
 
 struct hb_plan {
@@ -61,13 +64,27 @@ struct hb_plan {
     struct hb_experiment *exps;
 };
 
-/* Append a copy of e; returns 0 or -ENOMEM. */
-int hb_plan_add(struct hb_plan *p, const struct hb_experiment *e);
+/* A new zeroed task at the end of e (ntasks counts it); NULL with a message when out of
+ * memory. Pointers to earlier tasks may move. */
+struct hb_task *hb_experiment_task(struct hb_experiment *e);
+/* Free e's tasks and node sets; e keeps its other fields and holds no task. */
+void hb_experiment_clear(struct hb_experiment *e);
+
+/* Move e into the plan (e is left without tasks, also on failure); 0 or -ENOMEM. */
+int hb_plan_add(struct hb_plan *p, struct hb_experiment *e);
 void hb_plan_free(struct hb_plan *p);
 
+/* An experiment as bytes for another rank and back: fixed fields, the tasks, then each
+ * task's node set as an hwloc list ("0-3,252-255"). Pack: 0 and a buffer to free, or
+ * -ENOMEM. Unpack: 0 and a new experiment (hb_experiment_clear it), or -EINVAL when the
+ * bytes are not a packed experiment, -ENOMEM. A message either way. */
+int hb_experiment_pack(const struct hb_experiment *e, char **buf, size_t *len);
+int hb_experiment_unpack(const char *buf, size_t len, struct hb_experiment *e);
+
 /* The OS indexes of the nodes a task's memory is placed on: its node when bound, else its
- * node set (interleave; first touch under policy "os"). Returns how many. */
-int hb_task_mem_nodes(const struct hb_task *task, int nodes[HB_MAX_NODES]);
+ * node set (interleave; first touch under policy "os"). Returns how many (0 for plain first
+ * touch) with *nodes to free, or -ENOMEM with a message. */
+int hb_task_mem_nodes(const struct hb_task *task, int **nodes);
 
 /* Fill hops/distance of a task from the topology (bind targets only) and its 40555 label
  * from cpu_node, first_thread, the kernel's access and the memory target. */

@@ -1,6 +1,7 @@
 /* The commands that print without measuring: topology with its launch lines, and plans. */
 #include "hb_print.h"
 
+#include "hb_nodeset.h"
 #include "hb_output.h"
 #include "hb_record.h"
 
@@ -36,9 +37,7 @@ int hb_print_plan(const struct hb_plan *plan, const struct hb_options *o)
         json_t *tasks = json_array();
         for (int k = 0; k < e->ntasks; k++) {
             const struct hb_task *task = &e->tasks[k];
-            json_t *set = json_array();
-            for (int b = 0; b < 64; b++)
-                if ((task->mem_nodes_mask >> b) & 1) json_array_append_new(set, json_integer(b));
+            json_t *set = hb_nodeset_json(task->mem_nodes);
             json_array_append_new(
                 tasks,
                 json_pack("{s:s, s:i, s:i, s:i, s:s, s:s, s:o, s:s, s:o, s:o, s:o, s:I, s:s, "

@@ -1,5 +1,7 @@
 #include "hb_record.h"
 
+#include "hb_nodeset.h"
+
 #include "hb_stats.h"
 #include "hb_topo_mem.h"
 
@@ -152,7 +154,7 @@ static json_t *hb_record_background(const struct hb_experiment *e, const struct 
 static json_t *hb_record_placement(const struct hb_topo *t, const struct hb_task_result *r)
 {
     json_t *share = json_object();
-    for (int n = 0; n < t->nnodes; n++) {
+    for (int n = 0; n < t->nnodes && n < r->npages_nodes; n++) {
         if (!r->pages_on_node[n]) continue;
         char key[16];
         snprintf(key, sizeof(key), "%d", t->nodes[n].os_index);
@@ -184,10 +186,8 @@ json_t *hb_record_measurement(const struct hb_topo *t, const struct hb_experimen
         rec, "mem_node",
         hb_json_or_null(task->policy == HB_POLICY_BIND, json_integer(task->mem_node)));
     json_object_set_new(rec, "policy", json_string(hb_policy_name(task->policy)));
-    json_t *set = json_array();
-    int nodes[HB_MAX_NODES];
-    for (int i = 0, n = hb_task_mem_nodes(task, nodes); i < n; i++)
-        json_array_append_new(set, json_integer(nodes[i]));
+    json_t *set = hb_nodeset_json(task->mem_nodes);
+    if (task->policy == HB_POLICY_BIND) json_array_append_new(set, json_integer(task->mem_node));
     json_object_set_new(rec, "mem_nodes", set);
     json_object_set_new(rec, "hops", hb_json_or_null(task->hops >= 0, json_integer(task->hops)));
     json_object_set_new(
@@ -196,7 +196,7 @@ json_t *hb_record_measurement(const struct hb_topo *t, const struct hb_experimen
     int threads = r->ran && r->threads ? r->threads : task->threads;
     json_object_set_new(rec, "threads", json_integer(threads));
     json_t *cpus = json_array();
-    for (int j = 0; j < threads && j < HB_MAX_TEAM; j++)
+    for (int j = 0; j < threads && j < r->nthread_cpus; j++)
         json_array_append_new(cpus, json_integer(r->thread_cpus[j]));
     json_object_set_new(rec, "thread_cpus", cpus);
     json_object_set_new(rec, "threads_on_node", json_integer(r->threads_on_node));

@@ -1,5 +1,5 @@
-/* What one task of one experiment produced on the rank that ran it. Plain data of fixed size:
- * ranks send it to rank 0 as bytes, and rank 0 turns it into records. */
+/* What one task of one experiment produced on the rank that ran it: ranks send it to rank 0
+ * as bytes (the fixed part, then its arrays), and rank 0 turns it into records. */
 #ifndef HB_RESULT_H
 #define HB_RESULT_H
 
@@ -8,7 +8,6 @@
 #include <stdint.h>
 
 #define HB_MAX_REPS 1000
-#define HB_MAX_TEAM 512
 
 struct hb_task_result {
     int ran;    /* 1 when a rank ran this task */
@@ -27,10 +26,17 @@ struct hb_task_result {
     double elapsed_s;           /* allocation to release, on the rank */
     uint64_t pages_checked;     /* pages located, over all arrays of the task */
     double pages_on_target_pct; /* % of them on the intended node(s) */
-    uint64_t pages_on_node[HB_MAX_NODES]; /* per node index */
+    int npages_nodes;           /* entries of pages_on_node: the topology's nodes */
+    uint64_t *pages_on_node;    /* per node index */
     int threads; /* threads the task ran with (whole_node tasks: this host's cores) */
     int threads_on_node;
-    int thread_cpus[HB_MAX_TEAM];
+    int nthread_cpus; /* entries of thread_cpus */
+    int *thread_cpus; /* the CPU each thread ran on */
 };
+
+/* An empty result with room for nnodes page counts and `threads` CPUs: 0 or -ENOMEM with
+ * a message. Free with hb_task_result_free (also after a failed init). */
+int hb_task_result_init(struct hb_task_result *r, int nnodes, int threads);
+void hb_task_result_free(struct hb_task_result *r);
 
 #endif

@@ -182,8 +182,16 @@ static int hb_scn_line(struct hb_scenario *s, struct hb_scn_cursor *c, const cha
         return hb_scn_error(c, words[0], "'experiment NAME' before the first task line", words[0],
                             lens[0]);
     struct hb_scn_exp *e = &s->exps[s->n - 1];
-    if (e->ntasks == HB_MAX_TASKS)
-        return hb_scn_error(c, words[0], "at most 32 task lines per experiment", words[0], lens[0]);
+    if (e->ntasks == e->task_cap) {
+        int cap = e->task_cap ? e->task_cap * 2 : 8;
+        struct hb_scn_task *grown = realloc(e->tasks, sizeof(*grown) * (size_t)cap);
+        if (!grown) {
+            hb_err_set("%s: out of memory for %d task lines", s->file, cap);
+            return -ENOMEM;
+        }
+        e->tasks = grown;
+        e->task_cap = cap;
+    }
     if (n < 2)
         return hb_scn_error(c, words[0] + lens[0], "a label node.thread.access.memnode", "", 0);
     struct hb_scn_task *t = &e->tasks[e->ntasks];
@@ -262,6 +270,8 @@ int hb_scenario_load(const char *path, struct hb_scenario *out)
 
 void hb_scenario_free(struct hb_scenario *s)
 {
+    for (int i = 0; i < s->n; i++)
+        free(s->exps[i].tasks);
     free(s->exps);
     memset(s, 0, sizeof(*s));
 }

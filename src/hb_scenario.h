@@ -34,8 +34,8 @@ struct hb_scn_task {
 struct hb_scn_exp {
     char name[HB_NAME_LEN];
     int line;
-    int ntasks;
-    struct hb_scn_task tasks[HB_MAX_TASKS];
+    int ntasks, task_cap;
+    struct hb_scn_task *tasks; /* as many lines as the file gives */
 };
 
 struct hb_scenario {

@@ -101,17 +101,20 @@ int hb_suite_task(const struct hb_suite_env *env, struct hb_task *task, int cpu_
     task->mem_node = policy == HB_POLICY_BIND ? mem_node : -1;
     task->pages = env->opts->pages;
     task->bytes = bytes;
-    if (policy == HB_POLICY_INTERLEAVE)
-        for (int i = 0; i < t->nnodes; i++)
-            if (t->nodes[i].has_memory && t->nodes[i].os_index < 64)
-                task->mem_nodes_mask |= (uint64_t)1 << t->nodes[i].os_index;
+    /* Interleave spreads over every node with memory, whatever its OS index. */
+    if (policy == HB_POLICY_INTERLEAVE && !(task->mem_nodes = hb_topo_nodeset(t, false, true))) {
+        hb_err_set("out of memory for the interleave set of %d nodes", t->nnodes);
+        return -ENOMEM;
+    }
     if ((rc = hb_suite_check_threads(t, cpu_node, first_thread + threads))) return rc;
     if (policy == HB_POLICY_BIND && (rc = hb_suite_check_fits(t, mem_node, bytes))) return rc;
     if (policy == HB_POLICY_FIRSTTOUCH && (rc = hb_suite_check_fits(t, cpu_node, bytes))) return rc;
     if (task->pages == HB_PAGES_HUGE) {
-        int nodes[HB_MAX_NODES];
-        int n = hb_task_mem_nodes(task, nodes);
-        if ((rc = hb_buf_check_huge(t, bytes, policy, nodes, n))) return rc;
+        int *nodes = NULL;
+        int n = hb_task_mem_nodes(task, &nodes);
+        rc = n < 0 ? n : hb_buf_check_huge(t, bytes, policy, nodes, n);
+        free(nodes);
+        if (rc) return rc;
     }
     hb_task_describe(t, task, k.access);
     if (k.latency) {

@@ -43,14 +43,8 @@ int hb_suite_add_background(const struct hb_suite_env *env, struct hb_experiment
         int want = subscription == 0 ? 1 : subscription == 1 ? n->ncpus - 1 : n->ncpus - used;
         if (want < 1) want = subscription == 1 && used == 0 ? 1 : 0;
         if (want == 0) continue;
-        if (used + want > HB_MAX_TEAM) want = HB_MAX_TEAM - used;
-        if (e->ntasks >= HB_MAX_TASKS) {
-            hb_err_set("experiment %s: more than %d tasks with background load; choose fewer "
-                       "nodes or a lower --subscription",
-                       e->name, HB_MAX_TASKS);
-            return -EINVAL;
-        }
-        struct hb_task *task = &e->tasks[e->ntasks];
+        struct hb_task *task = hb_experiment_task(e);
+        if (!task) return -ENOMEM;
         uint64_t bytes = 0;
         int rc =
             hb_size_mul("background size per thread", bytes_per_thread, (uint64_t)want, &bytes);
@@ -60,7 +54,6 @@ int hb_suite_add_background(const struct hb_suite_env *env, struct hb_experiment
         if (rc) return rc;
         task->role = HB_ROLE_BG;
         hb_suite_level_pace(level, env->opts->bg_rate_GBps, task);
-        e->ntasks++;
     }
     return 0;
 }

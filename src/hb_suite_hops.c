@@ -35,17 +35,24 @@ static int hb_hops_add(struct hb_hops *h, const char *name, const char *extra, c
     struct hb_experiment e;
     hb_suite_experiment(h->env, &e, "hops", name, "bandwidth");
     snprintf(e.extra, sizeof(e.extra), "%s", extra);
-    for (int k = 0; k < nfg; k++) {
-        int rc = hb_suite_task(h->env, &e.tasks[e.ntasks], fg[k].cpu, fg[k].thread, 1,
-                               hb_hops_kernel(access), HB_POLICY_BIND, fg[k].mem, h->bytes);
-        if (rc) return rc;
-        e.ntasks++;
+    int rc = 0;
+    for (int k = 0; k < nfg && rc == 0; k++) {
+        struct hb_task *task = hb_experiment_task(&e);
+        rc = task ? hb_suite_task(h->env, task, fg[k].cpu, fg[k].thread, 1, hb_hops_kernel(access),
+                                  HB_POLICY_BIND, fg[k].mem, h->bytes)
+                  : -ENOMEM;
     }
-    if (level > 0) {
-        int rc = hb_suite_add_background(h->env, &e, subscription, level, h->bytes);
-        if (rc) return rc;
+    if (rc == 0 && level > 0) {
+        rc = hb_suite_add_background(h->env, &e, subscription, level, h->bytes);
         /* No node is left to load at this subscription (one-node machines): nothing to show. */
-        if (e.ntasks == nfg) return 0;
+        if (rc == 0 && e.ntasks == nfg) {
+            hb_experiment_clear(&e);
+            return 0;
+        }
+    }
+    if (rc) {
+        hb_experiment_clear(&e);
+        return rc;
     }
     return hb_plan_add(h->out, &e);
 }

@@ -42,31 +42,32 @@ static int hb_loaded_add(const struct hb_suite_env *env, struct hb_plan *out, in
                  o->mix);
     else
         snprintf(e.extra, sizeof(e.extra), "{\"delay\":%d,\"mix\":\"%s\"}", delay, o->mix);
-    int rc = hb_suite_task(env, &e.tasks[0], cpu, 0, 1, "chase", HB_POLICY_BIND, mem, bytes);
-    if (rc) return rc;
-    e.ntasks = 1;
-    for (int i = 0; delay >= 0 && i < t->nnodes; i++) {
+    struct hb_task *fg = hb_experiment_task(&e);
+    int rc = fg ? hb_suite_task(env, fg, cpu, 0, 1, "chase", HB_POLICY_BIND, mem, bytes) : -ENOMEM;
+    for (int i = 0; rc == 0 && delay >= 0 && i < t->nnodes; i++) {
         if (!load_on[i]) continue;
         int first = t->nodes[i].os_index == cpu ? 1 : 0;
         int threads = t->nodes[i].ncpus - first;
-        if (threads > HB_MAX_TEAM - first) threads = HB_MAX_TEAM - first;
         if (threads < 1) continue;
-        struct hb_task *task = &e.tasks[e.ntasks];
+        struct hb_task *task = hb_experiment_task(&e);
         uint64_t all = 0;
-        rc = hb_size_mul("load size per thread", bytes, (uint64_t)threads, &all);
+        rc = task ? hb_size_mul("load size per thread", bytes, (uint64_t)threads, &all) : -ENOMEM;
         if (rc == 0)
             rc = hb_suite_task(env, task, t->nodes[i].os_index, first, threads,
                                hb_mix_kernel(o->mix), HB_POLICY_BIND, mem, all);
-        if (rc) return rc;
+        if (rc) break;
         task->role = HB_ROLE_BG;
         task->bg_rate_GBps = delay > 0 ? 64.0 / delay : 0.0;
-        e.ntasks++;
     }
-    if (delay >= 0 && e.ntasks == 1) {
+    if (rc == 0 && delay >= 0 && e.ntasks == 1) {
         hb_err_set("loaded: no CPU is left for load threads on --load-nodes %s (node %d's only "
                    "CPU runs the chase); choose load nodes with more CPUs",
                    o->load_nodes[0] ? o->load_nodes : "(every CPU node)", cpu);
-        return -EINVAL;
+        rc = -EINVAL;
+    }
+    if (rc) {
+        hb_experiment_clear(&e);
+        return rc;
     }
     return hb_plan_add(out, &e);
 }

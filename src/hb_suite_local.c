@@ -45,10 +45,13 @@ static int hb_add_one(const struct hb_suite_env *env, struct hb_plan *out, const
     struct hb_experiment e;
     hb_suite_experiment(env, &e, env->opts->command[0] ? env->opts->command : "default", name,
                         k.latency ? "latency" : "bandwidth");
-    rc = hb_suite_task(env, &e.tasks[0], cpu, 0, threads, kernel, policy, mem, bytes);
-    if (rc == 0 && k.latency && stride) rc = hb_suite_chase_stride(&e.tasks[0], stride);
-    if (rc) return rc;
-    e.ntasks = 1;
+    struct hb_task *task = hb_experiment_task(&e);
+    rc = task ? hb_suite_task(env, task, cpu, 0, threads, kernel, policy, mem, bytes) : -ENOMEM;
+    if (rc == 0 && k.latency && stride) rc = hb_suite_chase_stride(task, stride);
+    if (rc) {
+        hb_experiment_clear(&e);
+        return rc;
+    }
     return hb_plan_add(out, &e);
 }
 

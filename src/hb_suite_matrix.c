@@ -22,13 +22,18 @@ static int hb_matrix_add(const struct hb_suite_env *env, struct hb_plan *out, co
     char name[HB_NAME_LEN];
     snprintf(name, sizeof(name), "matrix-%s-%d-%d", k.latency ? "lat" : kernel, cpu, mem);
     hb_suite_experiment(env, &e, "matrix", name, k.latency ? "latency" : "bandwidth");
-    rc = hb_suite_task(env, &e.tasks[0], cpu, 0, k.latency ? 1 : threads, kernel, HB_POLICY_BIND,
-                       mem, bytes);
+    struct hb_task *task = hb_experiment_task(&e);
+    rc = task ? hb_suite_task(env, task, cpu, 0, k.latency ? 1 : threads, kernel, HB_POLICY_BIND,
+                              mem, bytes)
+              : -ENOMEM;
+    if (rc) {
+        hb_experiment_clear(&e);
+        return rc;
+    }
     /* Without --threads a bandwidth cell uses every core of the node on each host, so a host
      * with fewer CPUs in a fleet measures what it has instead of failing. */
-    e.tasks[0].whole_node = !k.latency && !env->opts->threads;
-    e.ntasks = 1;
-    return rc ? rc : hb_plan_add(out, &e);
+    task->whole_node = !k.latency && !env->opts->threads;
+    return hb_plan_add(out, &e);
 }
 
 int hb_suite_matrix_plan(const struct hb_suite_env *env, struct hb_plan *out)

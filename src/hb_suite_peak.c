@@ -45,16 +45,15 @@ static int hb_peak_add(const struct hb_suite_env *env, struct hb_plan *out, cons
         const struct hb_node *n = &t->nodes[i];
         /* Bound to its own node, a node needs memory of its own. */
         if (!n->has_cpus || (policy == HB_POLICY_BIND && !n->has_memory)) continue;
-        if (e.ntasks == HB_MAX_TASKS) {
-            hb_err_set("peak: more than %d CPU nodes; an experiment holds at most %d tasks",
-                       HB_MAX_TASKS, HB_MAX_TASKS);
-            return -EINVAL;
-        }
         int threads = o->threads ? o->threads : n->ncores;
-        int rc = hb_suite_task(env, &e.tasks[e.ntasks], n->os_index, 0, threads, kernel, policy,
-                               n->os_index, bytes);
-        if (rc) return rc;
-        e.ntasks++;
+        struct hb_task *task = hb_experiment_task(&e);
+        int rc = task ? hb_suite_task(env, task, n->os_index, 0, threads, kernel, policy,
+                                      n->os_index, bytes)
+                      : -ENOMEM;
+        if (rc) {
+            hb_experiment_clear(&e);
+            return rc;
+        }
     }
     if (e.ntasks == 0) {
         hb_err_set("peak: no CPU node has memory of its own to bind to; use --policy interleave");

@@ -105,11 +105,13 @@ static int hb_policy_task(const struct hb_suite_env *env, struct hb_task *task, 
                            hb_policy_first_mem(t), bytes);
     else
         rc = hb_suite_task(env, task, cpu, 0, threads, kernel, HB_POLICY_FIRSTTOUCH, -1, bytes);
+    /* "os": the kernel may place pages on any node with memory, whatever its OS index. */
     if (rc == 0 && strcmp(policy, "os") == 0) {
         task->touch_master = 1;
-        for (int i = 0; i < t->nnodes; i++)
-            if (t->nodes[i].has_memory && t->nodes[i].os_index < 64)
-                task->mem_nodes_mask |= (uint64_t)1 << t->nodes[i].os_index;
+        if (!(task->mem_nodes = hb_topo_nodeset(t, false, true))) {
+            hb_err_set("out of memory for the node set of %d nodes", t->nnodes);
+            rc = -ENOMEM;
+        }
     }
     return rc;
 }
@@ -166,18 +168,18 @@ static int hb_policy_add(const struct hb_suite_env *env, struct hb_plan *out, co
     for (int i = 0; i < t->nnodes; i++) {
         int cpu = t->nodes[i].os_index;
         if (!t->nodes[i].has_cpus || (single_cpu >= 0 && cpu != single_cpu)) continue;
-        if (e.ntasks == HB_MAX_TASKS) {
-            hb_err_set("policy rate mode: %d CPU nodes, at most %d tasks per experiment",
-                       hb_topo_count_cpu_nodes(t), HB_MAX_TASKS);
-            return -EINVAL;
-        }
         /* Latency wants one dependent stream; everything else every core of the node. */
         int threads = k.latency ? 1 : o->threads ? o->threads : t->nodes[i].ncores;
-        struct hb_task *task = &e.tasks[e.ntasks++];
-        if ((rc = hb_policy_task(env, task, cpu, threads, kernel, policy, bytes))) return rc;
+        struct hb_task *task = hb_experiment_task(&e);
+        rc = task ? hb_policy_task(env, task, cpu, threads, kernel, policy, bytes) : -ENOMEM;
+        if (rc) break;
         task->param = param;
     }
-    if ((rc = hb_policy_check_total(t, &e))) return rc;
+    if (rc == 0) rc = hb_policy_check_total(t, &e);
+    if (rc) {
+        hb_experiment_clear(&e);
+        return rc;
+    }
     return hb_plan_add(out, &e);
 }
 

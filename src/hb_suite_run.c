@@ -62,7 +62,7 @@ static int hb_run_task(const struct hb_suite_env *env, const char *file, struct 
         first = hb_run_next_thread(e, st->node);
         threads = n->ncpus - first;
     }
-    if (threads < 1 || first + threads > n->ncpus || first + threads > HB_MAX_TEAM) {
+    if (threads < 1 || first + threads > n->ncpus) {
         hb_err_set("%s:%d:%d: thread %d of node %d: the node has %d CPUs (threads 0-%d)%s", file,
                    st->line, st->col, first, st->node, n->ncpus, n->ncpus - 1,
                    st->thread < 0 ? ", all taken by earlier lines" : "");
@@ -79,14 +79,15 @@ static int hb_run_task(const struct hb_suite_env *env, const char *file, struct 
         return -EINVAL;
     }
     uint64_t per = st->size ? st->size : o->size ? o->size : HB_RUN_BYTES;
-    struct hb_task *task = &e->tasks[e->ntasks];
+    struct hb_task *task = hb_experiment_task(e);
+    if (!task) return -ENOMEM;
     uint64_t bytes = 0;
     if ((rc = hb_size_mul("size per thread", per, (uint64_t)threads, &bytes)) ||
         (rc = hb_suite_task(env, task, st->node, first, threads, kernel, HB_POLICY_BIND,
                             st->mem_node, bytes))) {
-        char msg[512];
-        snprintf(msg, sizeof(msg), "%s", hb_err_msg());
-        hb_err_set("%s:%d:%d: %s", file, st->line, st->col, msg);
+        char *msg = strdup(hb_err_msg());
+        hb_err_set("%s:%d:%d: %s", file, st->line, st->col, msg ? msg : "out of memory");
+        free(msg);
         return rc;
     }
     if (st->bg) {
@@ -96,7 +97,6 @@ static int hb_run_task(const struct hb_suite_env *env, const char *file, struct 
         else
             hb_suite_level_pace(st->level, o->bg_rate_GBps, task);
     }
-    e->ntasks++;
     return 0;
 }
 
@@ -121,7 +121,10 @@ int hb_suite_run_plan(const struct hb_suite_env *env, struct hb_plan *out)
                  level    ? level
                  : any_bg ? "custom"
                           : "idle");
-        if (rc == 0) rc = hb_plan_add(out, &e);
+        if (rc == 0)
+            rc = hb_plan_add(out, &e);
+        else
+            hb_experiment_clear(&e);
     }
     hb_scenario_free(&s);
     return rc;

@@ -85,9 +85,13 @@ static int hb_sweep_add(const struct hb_suite_env *env, struct hb_plan *out, int
         hb_err_set("sweep: suite keys of %s do not fit %zu bytes", name, sizeof(e.extra));
         return -EINVAL;
     }
-    struct hb_task *task = &e.tasks[e.ntasks++];
-    if ((rc = hb_suite_task(env, task, cpu, 0, 1, kernel, HB_POLICY_BIND, mem, ws))) return rc;
-    if (stride && (rc = hb_suite_chase_stride(task, stride))) return rc;
+    struct hb_task *task = hb_experiment_task(&e);
+    rc = task ? hb_suite_task(env, task, cpu, 0, 1, kernel, HB_POLICY_BIND, mem, ws) : -ENOMEM;
+    if (rc == 0 && stride) rc = hb_suite_chase_stride(task, stride);
+    if (rc) {
+        hb_experiment_clear(&e);
+        return rc;
+    }
     task->pages = pages;
     return hb_plan_add(out, &e);
 }
