@@ -44,4 +44,10 @@ void hb_world_abort(const struct hb_world *w, int code, const char *msg) __attri
 
 void hb_world_finalize(struct hb_world *w);
 
+/* Collective: every host's topology (sent as hwloc XML by its first rank) on rank 0, indexed
+ * by host index; *out stays NULL elsewhere. Rank 0 returns 0 or -errno with a message (the
+ * caller shares the verdict); free with hb_world_host_topos_free. */
+int hb_world_host_topos(const struct hb_world *w, const struct hb_topo *t, struct hb_topo ***out);
+void hb_world_host_topos_free(const struct hb_world *w, struct hb_topo **topos);
+
 #endif

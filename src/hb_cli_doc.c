@@ -36,9 +36,9 @@ const struct hb_cmd_doc hb_cmd_docs[] = {
     {"compare", "BASE.jsonl NEW.jsonl", false, true,
      "regression gate: worse, better, same or noise per record (Welch's t-test); exit 1 when "
      "worse"},
-    {"export", "RESULTS.jsonl -o FILE.xml [--topology FILE.xml]", false, true,
+    {"export", "RESULTS.jsonl -o FILE.xml [--topology FILE.xml] [--host NAME]", false, true,
      "the machine's topology with the measured matrix as hwloc distances and memory "
-     "attributes"},
+     "attributes (one host of a fleet's results: --host)"},
     {NULL, NULL, false, false, NULL},
 };
 

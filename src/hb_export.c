@@ -223,9 +223,22 @@ static int hb_export_host(const struct hb_topo *t, json_t *records, const char *
     return rc;
 }
 
-int hb_export_records(const struct hb_topo *t, json_t *records, const char *path)
+static const struct hb_topo *hb_export_topo_of(const struct hb_host_topo *ht, int n,
+                                                const char *host)
 {
-    const char *hosts[256];
+    for (int i = 0; i < n; i++)
+        if (!ht[i].host || strcmp(ht[i].host, host) == 0) return ht[i].topo;
+    return NULL;
+}
+
+int hb_export_records(const struct hb_host_topo *ht, int nht, json_t *records, const char *path)
+{
+    /* The hosts of ht that have a matrix, in record order; at most one per record. */
+    const char **hosts = calloc(json_array_size(records) + 1, sizeof(*hosts));
+    if (!hosts) {
+        hb_err_set("out of memory listing the hosts to export");
+        return -ENOMEM;
+    }
     int nh = 0;
     size_t k;
     json_t *rec;
@@ -236,28 +249,27 @@ int hb_export_records(const struct hb_topo *t, json_t *records, const char *path
             (strcmp(m, "latency") != 0 && strcmp(m, "bandwidth") != 0))
             continue;
         const char *h = hb_rec_str(rec, "host", "");
-        int seen = 0;
+        int seen = !hb_export_topo_of(ht, nht, h);
         for (int i = 0; i < nh && !seen; i++)
             seen = strcmp(hosts[i], h) == 0;
-        if (seen) continue;
-        if (nh == (int)(sizeof(hosts) / sizeof(hosts[0]))) {
-            hb_err_set("more than %d hosts in one result: export them in parts", nh);
-            return -E2BIG;
-        }
-        hosts[nh++] = h;
+        if (!seen) hosts[nh++] = h;
     }
+    int rc = 0;
     if (nh == 0) {
-        hb_err_set("no measured latency or bandwidth matrix to export (run: hopbench matrix)");
-        return -EINVAL;
+        hb_err_set("no measured latency or bandwidth matrix%s%s to export (run: hopbench matrix)",
+                   nht == 1 && ht[0].host ? " of host " : "",
+                   nht == 1 && ht[0].host ? ht[0].host : "");
+        rc = -EINVAL;
     }
-    for (int i = 0; i < nh; i++) {
+    for (int i = 0; rc == 0 && i < nh; i++) {
+        const struct hb_topo *t = hb_export_topo_of(ht, nht, hosts[i]);
         char *out = hb_export_host_path(path, hosts[i], nh > 1);
-        int rc = out ? hb_export_host(t, records, hosts[i], out) : -ENOMEM;
+        rc = out ? hb_export_host(t, records, hosts[i], out) : -ENOMEM;
         if (!out) hb_err_set("out of memory naming the export of host %s", hosts[i]);
         free(out);
-        if (rc) return rc;
     }
-    return 0;
+    free(hosts);
+    return rc;
 }
 
 /* The results' run record describes the same nodes (OS index, CPUs, memory or not) as t. */
@@ -281,12 +293,45 @@ static int hb_export_same_machine(const struct hb_topo *t, const struct hb_resul
     return -EINVAL;
 }
 
+/* The host to export into *host: --host, else the results' only host (NULL: the results
+ * name none, so whichever). -EINVAL with a message when the results hold several hosts and
+ * none was chosen, or the chosen one is not among them. */
+static int hb_export_pick_host(const struct hb_results *r, const char *want, const char **host)
+{
+    json_t *hosts = json_object_get(r->run, "hosts");
+    size_t n = json_array_size(hosts), i;
+    json_t *h;
+    *host = want;
+    json_array_foreach(hosts, i, h) if (want && strcmp(want, json_string_value(h) ?: "") == 0)
+        return 0;
+    if (!want && n <= 1) {
+        *host = n ? json_string_value(json_array_get(hosts, 0)) : NULL;
+        return 0;
+    }
+    char *list = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&list, &len);
+    json_array_foreach(hosts, i, h) if (f) fprintf(f, "%s%s", i ? ", " : "", json_string_value(h));
+    if (f) fclose(f);
+    if (want)
+        hb_err_set("--host %s is not a host of '%s'; its hosts: %s", want, r->path,
+                   list ? list : "?");
+    else
+        hb_err_set("'%s' holds %zu hosts (%s): export one at a time with --host NAME and that "
+                   "host's --topology FILE.xml (a fleet run with --export-hwloc writes every "
+                   "host's own)",
+                   r->path, n, list ? list : "?");
+    free(list);
+    return -EINVAL;
+}
+
 int hb_export_main(int argc, char **argv)
 {
     static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
                                          {"topology", required_argument, NULL, 't'},
+                                         {"host", required_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
-    const char *out = NULL, *xml = NULL;
+    const char *out = NULL, *xml = NULL, *want = NULL;
     optind = 1;
     opterr = 0;
     for (int c; (c = getopt_long(argc, argv, ":o:", opts, NULL)) != -1;) {
@@ -294,17 +339,19 @@ int hb_export_main(int argc, char **argv)
             out = optarg;
         else if (c == 't')
             xml = optarg;
+        else if (c == 'h')
+            want = optarg;
         else {
             fprintf(stderr,
                     "hopbench: export: bad option '%s'; usage: hopbench export "
-                    "RESULTS.jsonl -o FILE.xml [--topology FILE.xml]\n",
+                    "RESULTS.jsonl -o FILE.xml [--topology FILE.xml] [--host NAME]\n",
                     argv[optind - 1]);
             return HB_EXIT_USAGE;
         }
     }
     if (optind != argc - 1 || !out) {
         fprintf(stderr, "hopbench: export needs one results file and -o FILE.xml: hopbench "
-                        "export RESULTS.jsonl -o FILE.xml [--topology FILE.xml]\n");
+                        "export RESULTS.jsonl -o FILE.xml [--topology FILE.xml] [--host NAME]\n");
         return HB_EXIT_USAGE;
     }
     struct hb_results r;
@@ -320,9 +367,16 @@ int hb_export_main(int argc, char **argv)
     }
     const char *inputs[] = {argv[optind], xml, NULL};
     if (rc == 0) rc = hb_export_check_path(out, "-o", inputs);
+    const char *host = NULL;
+    if (rc == 0) rc = hb_export_pick_host(&r, want, &host);
     if (rc == 0) rc = hb_topo_load(xml, &t);
-    if (rc == 0) rc = hb_export_same_machine(t, &r);
-    if (rc == 0) rc = hb_export_records(t, r.records, out);
+    /* The run record describes the first host's machine (rank 0's); another host's topology
+     * is checked against its matrices only. */
+    json_t *first = json_array_get(json_object_get(r.run, "hosts"), 0);
+    if (rc == 0 && (!host || !first || strcmp(host, json_string_value(first) ?: "") == 0))
+        rc = hb_export_same_machine(t, &r);
+    struct hb_host_topo ht = {host, t};
+    if (rc == 0) rc = hb_export_records(&ht, 1, r.records, out);
     if (rc == 0 && !hb_hmat_present(t))
         fprintf(stderr,
                 "hopbench: note: the firmware of %s gives no HMAT (no latency or bandwidth per "

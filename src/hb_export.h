@@ -20,12 +20,18 @@
  * gave it). */
 int hb_export_check_path(const char *path, const char *opt, const char *const *inputs);
 
-/* Write t with the `matrix` records of `records` (latency: chase; bandwidth: read, else the
- * first bandwidth kernel) to path, one file per host: path itself for one host, else
- * "STEM.HOST.xml". Written as FILE.partial and renamed. Returns 0; -ENOENT (-EINVAL) with a
- * message when records hold no measured latency or bandwidth matrix; -errno when a file
- * cannot be written. */
-int hb_export_records(const struct hb_topo *t, json_t *records, const char *path);
+/* A host's topology; host NULL stands for any host. */
+struct hb_host_topo {
+    const char *host;
+    const struct hb_topo *topo;
+};
+
+/* Write each host of ht (n entries) that has `matrix` records in `records` (latency: chase;
+ * bandwidth: read, else the first bandwidth kernel) with its own topology to path, one file
+ * per host: path itself for one host, else "STEM.HOST.xml". Written through a temporary and
+ * renamed. Returns 0; -EINVAL with a message when no host of ht has a measured latency or
+ * bandwidth matrix; -errno when a file cannot be written. */
+int hb_export_records(const struct hb_host_topo *ht, int n, json_t *records, const char *path);
 
 /* `hopbench export RESULTS.jsonl -o FILE.xml [--topology FILE.xml]`: argv[0] is "export".
  * Returns the exit code. */

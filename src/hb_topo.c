@@ -453,7 +453,9 @@ static int topo_load_xml(struct hb_topo *t, const char *path)
     return 0;
 }
 
-int hb_topo_load(const char *xml_path, struct hb_topo **out)
+/* From this machine (path and buf NULL), an XML file, or an XML buffer named `name`. */
+static int topo_load(const char *path, const char *buf, int len, const char *name,
+                     struct hb_topo **out)
 {
     int rc = 0;
     *out = NULL;
@@ -469,13 +471,19 @@ int hb_topo_load(const char *xml_path, struct hb_topo **out)
         goto fail;
     }
     /* Decided by where it came from, not by HWLOC_THISSYSTEM: an XML file is never bound. */
-    t->is_this_system = xml_path == NULL;
-    snprintf(t->source, sizeof(t->source), "%s", xml_path ? xml_path : "this machine");
+    t->is_this_system = !path && !buf;
+    snprintf(t->source, sizeof(t->source), "%s", path ? path : buf ? name : "this machine");
     /* Memory-side caches (HBM cache mode, Optane memory mode) are dropped by default. */
     hwloc_topology_set_type_filter(t->hw, HWLOC_OBJ_MEMCACHE, HWLOC_TYPE_FILTER_KEEP_ALL);
-    if (xml_path) {
-        rc = topo_load_xml(t, xml_path);
+    if (path) {
+        rc = topo_load_xml(t, path);
         if (rc < 0) goto fail;
+    } else if (buf) {
+        if (hwloc_topology_set_xmlbuffer(t->hw, buf, len) < 0 || hwloc_topology_load(t->hw) < 0) {
+            hb_err_set("hwloc cannot read the topology of %s: %s", name, strerror(errno));
+            rc = -EINVAL;
+            goto fail;
+        }
     } else if (hwloc_topology_load(t->hw) < 0) {
         int err = errno;
         hb_err_set("hwloc cannot read the topology of this machine: %s", strerror(err));
@@ -491,6 +499,16 @@ int hb_topo_load(const char *xml_path, struct hb_topo **out)
 fail:
     hb_topo_free(t);
     return rc;
+}
+
+int hb_topo_load(const char *xml_path, struct hb_topo **out)
+{
+    return topo_load(xml_path, NULL, 0, NULL, out);
+}
+
+int hb_topo_load_xmlbuffer(const char *buf, int len, const char *name, struct hb_topo **out)
+{
+    return topo_load(NULL, buf, len, name, out);
 }
 
 void hb_topo_free(struct hb_topo *t)

@@ -51,6 +51,9 @@ struct hb_topo {
  * the file does not exist, -EINVAL when it is not hwloc XML, -ENODEV when hwloc finds no
  * NUMA node. Free with hb_topo_free(). */
 int hb_topo_load(const char *xml_path, struct hb_topo **out);
+/* The same from hwloc XML in memory (len bytes, its NUL included), e.g. another host's;
+ * `name` says where it came from in messages and in t->source. */
+int hb_topo_load_xmlbuffer(const char *buf, int len, const char *name, struct hb_topo **out);
 void hb_topo_free(struct hb_topo *t);
 
 /* Index into nodes[] of the node with this OS index, or -1. */

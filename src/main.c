@@ -125,16 +125,25 @@ static void hb_run_record_mpi(json_t *run, const struct hb_world *w)
 }
 
 /* Rank 0: derived records (matrices, fleet) and the summary. */
-static int hb_finish(const struct hb_suite_env *env, json_t *measured, struct hb_sink *sink,
-                     double t0)
+static int hb_finish(const struct hb_suite_env *env, const struct hb_world *w,
+                     struct hb_topo **host_topos, json_t *measured, struct hb_sink *sink, double t0)
 {
     json_t *derived = json_array();
     int rc = hb_suite_derive(env, measured, derived);
     size_t i;
     json_t *rec;
     json_array_foreach(derived, i, rec) if (rc == 0) rc = hb_sink_write(sink, rec);
-    if (rc == 0 && env->opts->export_hwloc[0])
-        rc = hb_export_records(env->topo, derived, env->opts->export_hwloc);
+    if (rc == 0 && env->opts->export_hwloc[0]) {
+        /* A fleet: each host with its own topology; one host: this one. */
+        int n = host_topos ? w->nhosts : 1;
+        struct hb_host_topo *ht = calloc((size_t)n, sizeof(*ht));
+        for (int h = 0; ht && h < n; h++)
+            ht[h] = host_topos ? (struct hb_host_topo){w->hosts[h], host_topos[h]}
+                               : (struct hb_host_topo){NULL, env->topo};
+        if (!ht) hb_err_set("out of memory exporting %d hosts", n);
+        rc = ht ? hb_export_records(ht, n, derived, env->opts->export_hwloc) : -ENOMEM;
+        free(ht);
+    }
     json_decref(derived);
     json_t *sum = hb_record_summary(env->opts->command[0] ? env->opts->command : "default",
                                     measured, hb_now() - t0);
@@ -181,6 +190,9 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
         hb_world_finalize(&w);
         return HB_EXIT_ENV;
     }
+    /* Hosts of a fleet may differ: each exports with its own topology. */
+    struct hb_topo **host_topos = NULL;
+    int trc = o->export_hwloc[0] && w.nhosts > 1 ? hb_world_host_topos(&w, t, &host_topos) : 0;
     double t0 = hb_now();
     struct hb_run_ctx ctx = {0};
     json_t *measured = json_array();
@@ -191,13 +203,14 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
      * output that cannot take it stops every rank now. */
     int wrc = 0;
     if (w.rank == 0) {
-        wrc = hb_sink_open(o->format, o->output, &ctx.sink);
+        wrc = trc ? trc : hb_sink_open(o->format, o->output, &ctx.sink);
         if (wrc == 0) wrc = hb_write_header(env, &w, simd, size_source, llc, ctx.sink);
         if (wrc && ctx.sink) hb_sink_close(ctx.sink, false);
         if (wrc) fprintf(stderr, "hopbench: %s\n", hb_err_msg());
     }
     MPI_Bcast(&wrc, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (wrc) {
+        hb_world_host_topos_free(&w, host_topos);
         hb_world_finalize(&w);
         json_decref(measured);
         return hb_err_exit_code(wrc);
@@ -206,7 +219,7 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
     struct hb_exec_io io = {hb_emit, hb_on_progress, &ctx, simd, o->allow_misplaced};
     int code = hb_exec_plan(&w, t, plan, &io, measured);
     if (w.rank == 0) {
-        if (code == 0 && wrc == 0) wrc = hb_finish(env, measured, ctx.sink, t0);
+        if (code == 0 && wrc == 0) wrc = hb_finish(env, &w, host_topos, measured, ctx.sink, t0);
         hb_progress_free(ctx.progress);
         /* Status 1 (a measurement failed its checks) still completes the file. */
         bool complete = wrc == 0 && code <= HB_EXIT_FAILED;
@@ -216,6 +229,7 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
         }
     }
     json_decref(measured);
+    hb_world_host_topos_free(&w, host_topos);
     MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD);
     hb_world_finalize(&w);
     return code;

@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
-# Faults across real hosts: hosts of different sizes in one fleet are measured and reported
-# each with its own cores; a host lost mid-run (every process of it killed) ends the run
-# within 30 s with one line naming it and the records measured before kept; a host that
-# cannot be reached at the start fails the run before anything is created.
+# Faults across real hosts: hosts of different sizes in one fleet are measured, reported and
+# exported (--export-hwloc) each with its own cores; a host lost mid-run (every process of it
+# killed) ends the run within 30 s with one line naming it and the records measured before
+# kept; a host that cannot be reached at the start fails the run before anything is created.
 # shellcheck source=hosts-lib.sh
 . "$(dirname "$0")/hosts-lib.sh"
 hosts_up 2 0-1 0
 
 # Different topologies: h1 has 2 CPUs, h2 one.
 fleet --host h1,h2 matrix --kernel read --size 16M --reps 2 --min-time 0.01 --quiet \
-    --format jsonl -o mixed.jsonl 2>mixed.log || fail "mixed fleet: exit $? ($(cat mixed.log))"
+    --format jsonl -o mixed.jsonl --export-hwloc mixed.xml 2>mixed.log ||
+    fail "mixed fleet: exit $? ($(cat mixed.log))"
 expect_eq "mixed: each rank bound to its host's CPUs" \
     "$(jqs mixed.jsonl '[.[] | select(.type=="run")][0].rank_layout | map([.host, .cpus])')" '[["h1","0-1"],["h2","0"]]'
 expect_eq "mixed: bandwidth threads and CPUs per host" \
@@ -18,6 +19,12 @@ expect_eq "mixed: bandwidth threads and CPUs per host" \
 expect_eq "mixed: fleet rows per host with their own thread counts" \
     "$(jqs mixed.jsonl '[.[] | select(.type=="fleet")][0].hosts | map([.host, .bw_threads, (.bw_GBps_local_read > 0)])')" \
     '[["h1",2,true],["h2",1,true]]'
+# The fleet's export: one file per host, each with that host's own topology and matrix.
+pus() { lstopo-no-graphics --input "$1" --only pu 2>/dev/null | grep -c '^PU'; }
+measured() { hwloc-info --input "$1" -p root 2>/dev/null | grep -o 'host [a-z0-9]*: latency chase'; }
+expect_eq "mixed: --export-hwloc writes each host's own topology (PUs), its matrix named" \
+    "$(pus mixed.h1.xml) $(pus mixed.h2.xml) $(measured mixed.h1.xml), $(measured mixed.h2.xml)" \
+    "2 1 host h1: latency chase, host h2: latency chase"
 expect_eq "mixed: bandwidth is not compared across sizes" \
     "$(jqs mixed.jsonl '[.[] | select(.type=="fleet")][0].hosts | map(.reason | test("bandwidth")) | any')" false
 

@@ -30,7 +30,8 @@ expect() { # expect DESCRIPTION COMMAND...
 results() {
     local fx=$1 k=0 h
     shift
-    "$HB" topo --topology "$FX/$fx" --format jsonl | jq -c '{type: "run", schema_version: 1, topology: del(.type)}'
+    "$HB" topo --topology "$FX/$fx" --format jsonl |
+        jq -c --args '{type: "run", schema_version: 1, hosts: $ARGS.positional, topology: del(.type)}' "$@"
     for h in "$@"; do
         jq -nc --arg h "$h" --argjson k $k '{type: "matrix", suite: "matrix", host: $h, metric: "latency",
             kernel: "chase", unit: "ns", rows: [0,1], cols: [0,1,2],
@@ -75,12 +76,18 @@ expect "hwloc-info reads the file and names the export on the root" \
     grep -q 'HopbenchMeasured = hopbench .*host h1: latency chase, bandwidth read' \
     <(hwloc-info --input "$tmp/r.xml" -p root 2>&1)
 
+# A fleet's results: the file knows only the first host's topology, so one host at a time.
 results 2n1m-hmat-full.xml h1 h2 >"$tmp/fleet.jsonl"
-"$HB" export "$tmp/fleet.jsonl" -o "$tmp/f.xml" --topology "$FX/2n1m-hmat-full.xml"
-expect "fleet: exit 0, one file per host (f.h1.xml, f.h2.xml), no f.xml" \
-    [ $? = 0 -a -s "$tmp/f.h1.xml" -a -s "$tmp/f.h2.xml" -a ! -e "$tmp/f.xml" ]
-expect "fleet: each host's own latencies" \
-    [ "$(matrix "$tmp/f.h2.xml" hopbench-measured-latency)" = "1101 1222 1333;1444 1105 1555;0 0 0" ]
+"$HB" export "$tmp/fleet.jsonl" -o "$tmp/f.xml" --topology "$FX/2n1m-hmat-full.xml" 2>"$tmp/err"
+expect "fleet without --host: exit 2, one line naming both hosts and --host, nothing written" \
+    [ $? = 2 -a "$(wc -l <"$tmp/err")" = 1 -a -z "$(ls "$tmp" | grep '^f\.')" ] &&
+    grep -q "holds 2 hosts (h1, h2): export one at a time with --host NAME" "$tmp/err"
+"$HB" export "$tmp/fleet.jsonl" --host h2 -o "$tmp/f.xml" --topology "$FX/2n1m-hmat-full.xml"
+expect "fleet --host h2: exit 0, f.xml with h2's own latencies" \
+    [ $? = 0 -a "$(matrix "$tmp/f.xml" hopbench-measured-latency)" = "1101 1222 1333;1444 1105 1555;0 0 0" ]
+"$HB" export "$tmp/fleet.jsonl" --host h9 -o "$tmp/f9.xml" --topology "$FX/2n1m-hmat-full.xml" 2>"$tmp/err"
+expect "fleet --host h9: exit 2, one line naming h9 and the hosts, nothing written" \
+    [ $? = 2 -a ! -e "$tmp/f9.xml" ] && grep -q "^hopbench: --host h9 is not a host of .*; its hosts: h1, h2$" "$tmp/err"
 
 # the same machine without HMAT or caches: the export still holds the measured matrix
 sed -e '/<memattr name="\(Latency\|Bandwidth\|Read\|Write\)/,/<\/memattr>/d' "$FX/2n1m-hmat-full.xml" >"$tmp/nohmat.xml"
