@@ -40,7 +40,8 @@ static int hb_world_find_node(const struct hb_topo *t, char **cpus)
     return node < 0 ? -1 : t->nodes[node].os_index;
 }
 
-/* Set while MPI_Init runs: an exit then is MPI_Init failing. */
+/* This process's id while MPI_Init runs, else 0: an exit then is MPI_Init failing (a child
+ * it forks inherits the value but not the id, and exits untouched). */
 static atomic_int hb_world_in_init;
 
 /* Open MPI ends a process whose MPI_Init fails with _exit(1) — our status for a failed
@@ -50,7 +51,7 @@ static atomic_int hb_world_in_init;
  * what failed and ends with 3 (this machine or environment). Any other exit is untouched. */
 void _exit(int status)
 {
-    if (atomic_load(&hb_world_in_init)) {
+    if (atomic_load(&hb_world_in_init) == (int)getpid()) {
         static const char msg[] =
             "hopbench: MPI_Init failed (Open MPI's messages above say why: its settings, "
             "OMPI_MCA_*, the session directory under TMPDIR, the launcher, file descriptors or "
@@ -136,7 +137,7 @@ int hb_world_init(int *argc, char ***argv, const struct hb_topo *t, struct hb_wo
     }
     int rc = hb_world_limits();
     if (rc) return rc;
-    atomic_store(&hb_world_in_init, 1);
+    atomic_store(&hb_world_in_init, (int)getpid());
     MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
     atomic_store(&hb_world_in_init, 0);
     MPI_Comm_rank(MPI_COMM_WORLD, &w->rank);
