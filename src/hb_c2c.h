@@ -1,40 +1,48 @@
-/* c2c: what sharing a cache line between cores costs, inside one process.
- *
- * Two pthreads pinned to chosen CPUs: cache-line ping-pong (one-way latency as node x node
- * and, with --cores, core x core matrices), false sharing (counters in one line vs padded)
- * and lock hand-off (C11 atomic_flag spinlock, pthread mutex) on one node and across nodes.
- * It needs no MPI: one process reaches every node, and a second rank would only disturb it. */
+/* c2c: what sharing a cache line between cores costs, as a suite. The plan is pinned pairs
+ * (omp/hb_pair.h: two one-thread tasks, the writer then the reader, one pair kernel):
+ * cache-line ping-pong for a node x node matrix (with --cores a core x core one too), false
+ * sharing (counters in one line, then padded) and lock hand-off (spinlock, mutex) on one
+ * node and across two. It runs in one process that reaches every node, without MPI: a
+ * second rank would only disturb it. */
 #ifndef HB_C2C_H
 #define HB_C2C_H
 
-#include "hb_options.h"
-#include "hb_output.h"
-#include "hb_topo.h"
+#include "hb_suite.h"
 
-/* Special values of hb_options.c2c_home; any other value is a node OS index. */
-#define HB_C2C_HOME_WRITER (-1)
-#define HB_C2C_HOME_READER (-2)
+#include <jansson.h>
+#include <stdbool.h>
 
-/* Parse --home writer|reader|N into *home. 0, or -EINVAL naming the value and what is valid. */
-int hb_c2c_home_parse(const char *text, int *home);
+/* Every pair's shared buffer: a line for ping-pong, two counters 128 bytes apart (the
+ * adjacent-line prefetcher pulls lines in 128-byte pairs), or a lock. */
+#define HB_C2C_BYTES 256
 
-/* 0 when this process is alone; -EINVAL with a message when a launcher (mpirun, srun, hydra)
- * started it as one of several ranks: c2c runs in a single process. */
-int hb_c2c_check_singleton(void);
+/* The plan. -EINVAL when this process is one of several ranks (c2c runs in one) or --home
+ * names a node without memory; -HB_EENV when the machine has no pair of CPUs. */
+int hb_c2c_plan(const struct hb_suite_env *env, struct hb_plan *out);
 
-/* Check the options against the topology before anything runs: --home N must be a node with
- * memory (-EINVAL naming the nodes that have memory); t must be this machine (-EINVAL). */
-int hb_c2c_check(const struct hb_topo *t, const struct hb_options *o);
+/* After the run: the matrices, the false-sharing record and the lock records, from the
+ * measurement records, with a note for every pair the plan could not make. */
+int hb_c2c_derive(const struct hb_suite_env *env, json_t *measured, json_t *derived);
 
-/* Run every c2c study and write its records (matrix, c2c_false_sharing, c2c_lock, note,
- * summary) to sink as each is made. Returns 0; -HB_EVALIDATE when a counter or count ended
- * off its exact expected value (the record says which, the others are still written);
- * -HB_EENV when a thread cannot be pinned or the line cannot be bound; -errno from the sink. */
-int hb_c2c_run(const struct hb_topo *t, const struct hb_options *o, struct hb_sink *sink);
+/* Shared by the plan and the derived records, so both see the same pairs. */
 
-/* `hopbench c2c`: refuses several ranks, --dry-run and CSV (-EINVAL with a message), then
- * writes the run record (simd: the SIMD path name) and every study's records to the output.
- * Returns what hb_c2c_run returns. */
-int hb_c2c_command(const struct hb_topo *t, const struct hb_options *o, const char *simd);
+/* The ids of a matrix: CPU node OS indexes, or (cores) every CPU in node order. Sets *ids
+ * (free it) and returns how many, or -ENOMEM. */
+int hb_c2c_ids(const struct hb_topo *t, bool cores, int **ids);
+
+/* Cell (r, k) of a matrix over ids: a node cell runs between the nodes' first CPUs, or two
+ * CPUs of the node (on two cores when it has them) on the diagonal. Sets *a, *b and *home
+ * (the node of the line) and returns 0; 1 for a core with itself (nothing to measure); -1
+ * with a message when there is no pair (a node with one CPU) or the home node has no memory. */
+int hb_c2c_cell(const struct hb_topo *t, int home_opt, bool cores, const int *ids, int r, int k,
+                int *a, int *b, int *home);
+
+/* The pair of the false-sharing and lock studies: the first CPU node's first two cores, or
+ * (cross) the first CPUs of the first two CPU nodes. 0, or -1 with a message. */
+int hb_c2c_pick(const struct hb_topo *t, int home_opt, bool cross, int *a, int *b, int *home);
+
+/* Experiment names: "pingpong.node.0-1" for a cell, "spinlock.same-node" for the others. */
+void hb_c2c_cell_name(char *buf, size_t len, bool cores, int id_row, int id_col);
+void hb_c2c_study_name(char *buf, size_t len, const char *kernel, bool cross);
 
 #endif

@@ -1,6 +1,5 @@
 #include "hb_options.h"
 
-#include "hb_c2c.h"
 #include "hb_cli_doc.h"
 #include "hb_error.h"
 #include "hb_size.h"
@@ -344,7 +343,13 @@ static int hb_option_apply(struct hb_options *o, int c, const char *arg)
         o->c2c_cores = true;
         return 0;
     case OPT_HOME:
-        return hb_c2c_home_parse(arg, &o->c2c_home);
+        if (strcmp(arg, "writer") == 0 || strcmp(arg, "reader") == 0) {
+            o->c2c_home = arg[0] == 'w' ? HB_C2C_HOME_WRITER : HB_C2C_HOME_READER;
+            return 0;
+        }
+        return hb_parse_int("--home", arg, 0, INT_MAX,
+                            "writer, reader or a node number with memory (see hopbench topo)",
+                            &o->c2c_home);
     case OPT_EXPORT_HWLOC:
         return hb_copy_arg("--export-hwloc", arg, o->export_hwloc, sizeof(o->export_hwloc));
     case OPT_TIER:

@@ -8,6 +8,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* Special values of hb_options.c2c_home (--home writer|reader); any other is a node. */
+#define HB_C2C_HOME_WRITER (-1)
+#define HB_C2C_HOME_READER (-2)
+
 enum hb_format { HB_FORMAT_TABLE, HB_FORMAT_CSV, HB_FORMAT_JSONL };
 
 struct hb_options {

@@ -11,7 +11,8 @@
 /* Suites whose measurements another section draws (heatmaps, hop bars, curves). */
 static int hb_suite_has_section(const char *suite)
 {
-    static const char *const own[] = {"matrix", "hops", "run", "loaded", "sweep", "policy", NULL};
+    static const char *const own[] = {"matrix", "hops",   "run", "loaded",
+                                      "sweep",  "policy", "c2c", NULL};
     for (int i = 0; own[i]; i++)
         if (strcmp(suite, own[i]) == 0) return 1;
     return 0;

@@ -1,5 +1,6 @@
 #include "hb_suite.h"
 
+#include "hb_c2c.h"
 #include "hb_error.h"
 #include "hb_nodeset.h"
 #include "hb_size.h"
@@ -148,6 +149,7 @@ int hb_suite_plan(const struct hb_suite_env *env, struct hb_plan *out)
     if (strcmp(cmd, "policy") == 0) return hb_suite_policy_plan(env, out);
     if (strcmp(cmd, "sweep") == 0) return hb_suite_sweep_plan(env, out);
     if (strcmp(cmd, "peak") == 0) return hb_suite_peak_plan(env, out);
+    if (strcmp(cmd, "c2c") == 0) return hb_c2c_plan(env, out);
     return hb_suite_local_plan(env, out);
 }
 
@@ -178,6 +180,7 @@ int hb_suite_derive(const struct hb_suite_env *env, json_t *measured, json_t *de
     if (strcmp(cmd, "loaded") == 0) return hb_suite_loaded_derive(env, measured, derived);
     if (strcmp(cmd, "policy") == 0) return hb_suite_policy_derive(env, measured, derived);
     if (strcmp(cmd, "peak") == 0) return hb_suite_peak_derive(env, measured, derived);
+    if (strcmp(cmd, "c2c") == 0) return hb_c2c_derive(env, measured, derived);
     return 0;
 }
 

@@ -1,6 +1,5 @@
 /* hopbench: the entry point. Parses and checks everything before MPI starts, so bad input
  * fails fast with one line on one rank; then runs the plan under MPI (DESIGN.md §1). */
-#include "hb_c2c.h"
 #include "hb_cli_doc.h"
 #include "hb_compare.h"
 #include "hb_error.h"
@@ -11,6 +10,7 @@
 #include "hb_outfile.h"
 #include "hb_places.h"
 #include "hb_output.h"
+#include "hb_pair.h"
 #include "hb_print.h"
 #include "hb_progress.h"
 #include "hb_record.h"
@@ -98,8 +98,9 @@ static void hb_on_progress(int i, int n, const struct hb_experiment *e, void *ct
     hb_progress_step(rc->progress, i, n, e->name);
 }
 
-/* Add what only the MPI layer knows to the run record. */
-static void hb_run_record_mpi(json_t *run, const struct hb_world *w)
+/* The MPI library's versions, in the run record's "versions" (MPI allows asking before
+ * MPI_Init: c2c records them without a world). */
+static void hb_run_record_mpi_versions(json_t *run)
 {
     char lib[MPI_MAX_LIBRARY_VERSION_STRING];
     int len = 0, major = 0, minor = 0;
@@ -111,6 +112,12 @@ static void hb_run_record_mpi(json_t *run, const struct hb_world *w)
     char std[16];
     snprintf(std, sizeof(std), "%d.%d", major, minor);
     json_object_set_new(versions, "mpi", json_string(std));
+}
+
+/* Add what only the MPI layer knows to the run record. */
+static void hb_run_record_mpi(json_t *run, const struct hb_world *w)
+{
+    hb_run_record_mpi_versions(run);
     json_t *hosts = json_array();
     for (int h = 0; h < w->nhosts; h++)
         json_array_append_new(hosts, json_string(w->hosts[h]));
@@ -153,15 +160,10 @@ static int hb_finish(const struct hb_suite_env *env, const struct hb_world *w,
 }
 
 /* Rank 0: the run record, the topology for people, the suite's note. */
-static int hb_write_header(const struct hb_suite_env *env, const struct hb_world *w,
-                           const char *simd, const char *size_source, uint64_t llc,
-                           struct hb_sink *sink)
+static int hb_write_header(const struct hb_suite_env *env, json_t *run, struct hb_sink *sink)
 {
     const struct hb_options *o = env->opts;
-    json_t *run = hb_record_run(env->topo, o, simd, env->default_bytes, size_source, llc);
-    hb_run_record_mpi(run, w);
     int rc = hb_sink_write(sink, run);
-    json_decref(run);
     if (rc == 0 && o->format == HB_FORMAT_TABLE) {
         json_t *topo = hb_record_topology(env->topo);
         rc = hb_sink_write(sink, topo);
@@ -203,8 +205,11 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
      * output that cannot take it stops every rank now. */
     int wrc = 0;
     if (w.rank == 0) {
+        json_t *run = hb_record_run(t, o, simd, env->default_bytes, size_source, llc);
+        hb_run_record_mpi(run, &w);
         wrc = trc ? trc : hb_sink_open(o->format, o->output, &ctx.sink);
-        if (wrc == 0) wrc = hb_write_header(env, &w, simd, size_source, llc, ctx.sink);
+        if (wrc == 0) wrc = hb_write_header(env, run, ctx.sink);
+        json_decref(run);
         if (wrc && ctx.sink) hb_sink_close(ctx.sink, false);
         if (wrc) fprintf(stderr, "hopbench: %s\n", hb_err_msg());
     }
@@ -233,6 +238,43 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
     MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD);
     hb_world_finalize(&w);
     return code;
+}
+
+/* c2c: the plan's pinned pairs in this one process, no MPI world (omp/hb_pair.h). The same
+ * records and output as a run under MPI; a failed measurement still completes the file. */
+static int hb_run_in_process(const struct hb_suite_env *env, const struct hb_plan *plan,
+                             const char *size_source, uint64_t llc)
+{
+    const struct hb_options *o = env->opts;
+    const char *simd = hb_simd_name(hb_simd_active());
+    char host[256] = "localhost";
+    if (gethostname(host, sizeof(host)) == 0) host[sizeof(host) - 1] = '\0';
+    json_t *run = hb_record_run(env->topo, o, simd, env->default_bytes, size_source, llc);
+    hb_run_record_mpi_versions(run);
+    json_object_set_new(run, "hosts", json_pack("[s]", host));
+    json_object_set_new(run, "ranks", json_integer(1));
+    double t0 = hb_now();
+    json_t *measured = json_array();
+    struct hb_run_ctx ctx = {.env = env, .measured = measured};
+    int rc = hb_sink_open(o->format, o->output, &ctx.sink);
+    if (rc == 0) rc = hb_write_header(env, run, ctx.sink);
+    json_decref(run);
+    if (rc == 0) {
+        ctx.progress = hb_progress_new(o->quiet, o->progress);
+        struct hb_pair_io io = {hb_emit, hb_on_progress, &ctx, simd, host};
+        rc = hb_pair_exec(env->topo, plan, &io, measured);
+    }
+    bool complete = ctx.sink && hb_err_exit_code(rc) <= HB_EXIT_FAILED;
+    int frc = complete ? hb_finish(env, NULL, NULL, measured, ctx.sink, t0) : 0;
+    rc = rc ? rc : frc;
+    complete = complete && frc == 0;
+    hb_progress_free(ctx.progress);
+    json_decref(measured);
+    /* The cause first, then where the records are (FILE.partial when incomplete). */
+    if (rc) fprintf(stderr, "hopbench: %s\n", hb_err_msg());
+    int crc = ctx.sink ? hb_sink_close(ctx.sink, complete) : 0;
+    if (crc) fprintf(stderr, "hopbench: %s\n", hb_err_msg());
+    return hb_err_exit_code(rc ? rc : crc);
 }
 
 int main(int argc, char **argv)
@@ -285,11 +327,6 @@ int main(int argc, char **argv)
         hb_topo_free(t);
         return rc ? hb_fail(rc) : HB_EXIT_OK;
     }
-    if (strcmp(o.command, "c2c") == 0) {
-        rc = hb_c2c_command(t, &o, hb_simd_name(hb_simd_active()));
-        hb_topo_free(t);
-        return rc ? hb_fail(rc) : HB_EXIT_OK;
-    }
 
     char size_source[256];
     uint64_t llc = 0;
@@ -297,11 +334,15 @@ int main(int argc, char **argv)
     env.default_bytes = hb_sizes_default(t, size_source, sizeof(size_source), &llc);
     struct hb_plan plan = {0};
     int code = HB_EXIT_OK;
+    /* c2c's pairs share a line between CPUs of any node: one process runs them, no MPI. */
+    bool in_process = strcmp(o.command, "c2c") == 0;
     rc = hb_suite_plan(&env, &plan);
-    if (rc == 0) rc = hb_plan_check(t, &plan);
-    if (rc == 0 && t->is_this_system) rc = hb_world_limits();
+    if (rc == 0) rc = in_process ? hb_pair_check(t, &plan) : hb_plan_check(t, &plan);
+    if (rc == 0 && t->is_this_system && !in_process) rc = hb_world_limits();
     if (rc == 0 && o.dry_run)
         rc = hb_print_plan(&plan, &o);
+    else if (rc == 0 && in_process)
+        code = hb_run_in_process(&env, &plan, size_source, llc);
     else if (rc == 0)
         code = hb_run(argc, argv, &env, &plan, size_source, llc);
     hb_plan_free(&plan);

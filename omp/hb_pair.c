@@ -1,6 +1,6 @@
 /* The pinned pair: two threads bound to chosen CPUs, released together, each timing its
- * side of a sample; what they do with the shared buffer depends on the study's kind. */
-#include "hb_c2c_pair.h"
+ * side of a sample; what they do with the shared buffer depends on the kernel's kind. */
+#include "hb_pair.h"
 
 #include "hb_error.h"
 #include "hb_placement.h"
@@ -10,6 +10,8 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +22,8 @@
 /* Least iterations per sample, and the pilot that calibrates the count to --min-time. */
 #define HB_C2C_MIN_ITERS 1000
 
+enum hb_c2c_kind { HB_C2C_PINGPONG, HB_C2C_FS_SHARED, HB_C2C_FS_PADDED, HB_C2C_SPIN, HB_C2C_MUTEX };
+
 /* What the lock hand-off studies share; lives in the bound buffer. `turn` and `count` are
  * plain: the lock orders them, which is what the study exercises. */
 struct hb_c2c_lockdata {
@@ -29,11 +33,43 @@ struct hb_c2c_lockdata {
     uint64_t count;
 };
 
+static const struct {
+    struct hb_pair_kernel k;
+    enum hb_c2c_kind kind;
+} hb_pair_kernels[] = {
+    /* One way is half a round trip: the line crosses twice per iteration. */
+    {{"pingpong", "one cache line passed back and forth", 64, 2.0}, HB_C2C_PINGPONG},
+    {{"fs_shared", "each thread increments its own counter, both in one line", 2 * HB_C2C_PAD, 1.0},
+     HB_C2C_FS_SHARED},
+    {{"fs_padded", "the same counters 128 bytes apart", 2 * HB_C2C_PAD, 1.0}, HB_C2C_FS_PADDED},
+    /* Each iteration is one hand-off per thread: two per iteration. */
+    {{"spinlock", "a C11 atomic_flag spinlock passed in strict alternation",
+      sizeof(struct hb_c2c_lockdata), 2.0},
+     HB_C2C_SPIN},
+    {{"mutex", "a pthread mutex passed in strict alternation", sizeof(struct hb_c2c_lockdata), 2.0},
+     HB_C2C_MUTEX},
+};
+#define HB_PAIR_NKERNELS ((int)(sizeof(hb_pair_kernels) / sizeof(hb_pair_kernels[0])))
+
+static int hb_pair_index(const char *name)
+{
+    for (int i = 0; i < HB_PAIR_NKERNELS; i++)
+        if (strcmp(hb_pair_kernels[i].k.name, name) == 0) return i;
+    return -1;
+}
+
+const struct hb_pair_kernel *hb_pair_kernel_find(const char *name)
+{
+    int i = hb_pair_index(name);
+    return i < 0 ? NULL : &hb_pair_kernels[i].k;
+}
+
 struct hb_c2c_pair {
     const struct hb_topo *t;
     enum hb_c2c_kind kind;
     int cpu[2];
     int bind_err[2]; /* errno of a failed bind, or -1 when the thread ran elsewhere */
+    int ran_on[2];   /* the CPU each thread found itself on once bound */
     pthread_barrier_t barrier;
     atomic_int go; /* 1 once both threads exist, -1 when the second could not be started */
     char *mem;
@@ -127,7 +163,7 @@ static void *hb_c2c_thread_main(void *arg)
     hwloc_bitmap_only(set, (unsigned)p->cpu[th->who]);
     if (hwloc_set_cpubind(p->t->hw, set, HWLOC_CPUBIND_THREAD | HWLOC_CPUBIND_STRICT) != 0)
         p->bind_err[th->who] = errno ? errno : EINVAL;
-    else if (sched_getcpu() != p->cpu[th->who])
+    else if ((p->ran_on[th->who] = sched_getcpu()) != p->cpu[th->who])
         p->bind_err[th->who] = -1;
     hwloc_bitmap_free(set);
     /* Both threads learn whether both are pinned before either starts. */
@@ -217,45 +253,86 @@ static double hb_c2c_sample(const struct hb_c2c_pair *p, int s)
     return p->t_s[2 * s] > p->t_s[2 * s + 1] ? p->t_s[2 * s] : p->t_s[2 * s + 1];
 }
 
-/* Measure kind between CPUs a and b with the memory bound to mem_node: a pilot calibrates
- * the iterations to --min-time, then --reps samples after one warm-up. */
-int hb_c2c_measure(const struct hb_topo *t, const struct hb_options *o, enum hb_c2c_kind kind,
-                   int a, int b, int mem_node, struct hb_c2c_res *r)
+/* Where a task of the plan runs: the CPU its node lists at first_thread. */
+static int hb_pair_cpu(const struct hb_topo *t, const struct hb_task *task)
 {
+    int ni = hb_topo_node_index(t, task->cpu_node);
+    if (ni < 0 || task->first_thread < 0 || task->first_thread >= t->nodes[ni].ncpus) return -1;
+    return t->nodes[ni].cpus[task->first_thread];
+}
+
+int hb_pair_check(const struct hb_topo *t, const struct hb_plan *plan)
+{
+    for (int x = 0; x < plan->n; x++) {
+        const struct hb_experiment *e = &plan->exps[x];
+        if (e->reps < 1 || e->reps + 1 > HB_MAX_REPS) {
+            hb_err_set("experiment %s: reps %d outside 1-%d", e->name, e->reps, HB_MAX_REPS - 1);
+            return -EINVAL;
+        }
+        bool pair = e->ntasks == 2 && hb_pair_kernel_find(e->tasks[0].kernel) &&
+                    strcmp(e->tasks[0].kernel, e->tasks[1].kernel) == 0;
+        for (int i = 0; pair && i < 2; i++)
+            pair = e->tasks[i].threads == 1 && hb_pair_cpu(t, &e->tasks[i]) >= 0;
+        if (!pair) {
+            hb_err_set("experiment %s: not a pinned pair (two one-thread tasks on CPUs of this "
+                       "topology, one pair kernel)",
+                       e->name);
+            return -EINVAL;
+        }
+    }
+    return 0;
+}
+
+int hb_pair_run(const struct hb_topo *t, const struct hb_experiment *e, struct hb_task_result *r)
+{
+    int ki = hb_pair_index(e->tasks[0].kernel);
+    enum hb_c2c_kind kind = hb_pair_kernels[ki].kind;
+    int a = hb_pair_cpu(t, &e->tasks[0]), b = hb_pair_cpu(t, &e->tasks[1]);
+    int mem_node = e->tasks[0].mem_node;
+    double t_alloc = hb_now();
     struct hb_buf buf;
-    size_t bytes = kind == HB_C2C_PINGPONG                       ? 64
-                   : kind == HB_C2C_SPIN || kind == HB_C2C_MUTEX ? sizeof(struct hb_c2c_lockdata)
-                                                                 : 2 * HB_C2C_PAD;
-    int rc = hb_buf_alloc(t, bytes, HB_POLICY_BIND, &mem_node, 1, HB_PAGES_4K, &buf);
+    int rc = hb_buf_alloc(t, hb_pair_kernels[ki].k.bytes, HB_POLICY_BIND, &mem_node, 1, HB_PAGES_4K,
+                          &buf);
     if (rc) return rc;
-    int samples = o->reps + 1;
+    int samples = e->reps + 1;
     struct hb_c2c_pair p = {.t = t, .kind = kind, .cpu = {a, b}, .mem = buf.ptr};
     p.t_s = calloc((size_t)samples * 2, sizeof(*p.t_s));
-    double *kept = calloc((size_t)samples, sizeof(*kept));
-    if (!p.t_s || !kept) {
+    if (!p.t_s) {
+        hb_buf_free(&buf);
         hb_err_set("c2c: out of memory for %d samples", samples);
-        rc = -ENOMEM;
-        goto out;
+        return -ENOMEM;
     }
-    if ((rc = hb_c2c_once(&p, HB_C2C_MIN_ITERS, 1))) goto out;
-    double per_iter = hb_c2c_sample(&p, 0) / HB_C2C_MIN_ITERS;
-    double want = hb_timer_min_sample(o->min_time_s);
-    uint64_t n = per_iter > 0 ? (uint64_t)(want / per_iter) + 1 : HB_C2C_MIN_ITERS;
-    if (n < HB_C2C_MIN_ITERS) n = HB_C2C_MIN_ITERS;
-    if ((rc = hb_c2c_once(&p, n, samples))) goto out;
-    for (int s = 1; s < samples; s++)
-        kept[s - 1] = hb_c2c_sample(&p, s);
-    struct hb_stats st;
-    hb_stats_compute(kept, samples - 1, &st);
-    r->median_s = st.median;
-    r->min_s = st.min;
-    r->n = n;
-    struct hb_pageloc loc;
-    r->on_target_pct = hb_buf_locate(t, &buf, NULL, 0, &loc) == 0 ? loc.on_target_pct : -1.0;
-    hb_pageloc_free(&loc);
-out:
-    free(kept);
+    r->ran = 1;
+    r->threads = r->threads_on_node = 2;
+    r->status = hb_c2c_once(&p, HB_C2C_MIN_ITERS, 1);
+    if (r->status == 0) {
+        double per_iter = hb_c2c_sample(&p, 0) / HB_C2C_MIN_ITERS;
+        double want = hb_timer_min_sample(e->min_time_s);
+        uint64_t n = per_iter > 0 ? (uint64_t)(want / per_iter) + 1 : HB_C2C_MIN_ITERS;
+        if (n < HB_C2C_MIN_ITERS) n = HB_C2C_MIN_ITERS;
+        r->t_start = hb_now();
+        r->status = hb_c2c_once(&p, n, samples);
+        r->t_end = hb_now();
+        for (int s = 1; r->status == 0 && s < samples; s++)
+            r->samples[r->nsamples++] = hb_c2c_sample(&p, s);
+        r->sweeps_per_sample = n;
+        r->loads_per_sample = hb_pair_kernels[ki].k.events * (double)n;
+    }
+    if (r->status) snprintf(r->note, sizeof(r->note), "%s", hb_err_msg());
+    for (int i = 0; i < 2; i++)
+        r->thread_cpus[i] = p.ran_on[i];
+    struct hb_pageloc pl;
+    if (hb_buf_locate(t, &buf, NULL, 0, &pl) == 0) {
+        r->pages_checked = pl.checked;
+        r->pages_on_target_pct = pl.on_target_pct;
+        for (int n = 0; n < t->nnodes && n < r->npages_nodes; n++)
+            r->pages_on_node[n] = pl.on_node[n];
+        hb_pageloc_free(&pl);
+    } else {
+        r->pages_on_target_pct = -1.0;
+    }
     free(p.t_s);
     hb_buf_free(&buf);
-    return rc;
+    r->elapsed_s = hb_now() - t_alloc;
+    return 0;
 }

@@ -1,0 +1,56 @@
+/* The pinned pair (DESIGN.md §5, beside the other kernels): two threads on chosen CPUs of one
+ * process sharing one bound buffer, for what a cache line shared between cores costs:
+ * ping-pong, false sharing, lock hand-off. c2c plans experiments of two one-thread tasks
+ * (the writer, then the reader) that name a pair kernel; they run here, not in a team, since
+ * a cross-node pair needs both threads in one process. */
+#ifndef HB_PAIR_H
+#define HB_PAIR_H
+
+#include "hb_plan.h"
+#include "hb_result.h"
+#include "hb_topo.h"
+
+#include <jansson.h>
+#include <stddef.h>
+
+/* The pair kernels: "pingpong", "fs_shared", "fs_padded", "spinlock", "mutex". */
+struct hb_pair_kernel {
+    const char *name;
+    const char *desc;
+    size_t bytes;  /* the shared buffer */
+    double events; /* what a sample counts per iteration: one-way transfers, increments per
+                    * thread or hand-offs (the record's lat_ns_* is time per event) */
+};
+
+/* The pair kernel with this name, or NULL. */
+const struct hb_pair_kernel *hb_pair_kernel_find(const char *name);
+
+/* The checks the dry run and the run share: every experiment is a writer and a reader task
+ * of one thread each, on CPUs of this topology, naming a pair kernel, reps in range. 0 or
+ * -EINVAL naming the experiment. */
+int hb_pair_check(const struct hb_topo *t, const struct hb_plan *plan);
+
+/* Run experiment e (checked by hb_pair_check) in this process: a pilot calibrates the
+ * iterations to e->min_time_s, then e->reps samples after one warm-up. Fills *r (fresh from
+ * hb_task_result_init for the topology's nodes and 2 threads) as a team fills the writer's
+ * result (samples, where both threads ran, where the line's page was).
+ * 0 when it ran (r->status says whether the count came out exact and the threads stayed
+ * pinned: -HB_EVALIDATE or -HB_EENV with r->note); -errno when it could not start. */
+int hb_pair_run(const struct hb_topo *t, const struct hb_experiment *e, struct hb_task_result *r);
+
+/* What the in-process run hands each record to, as the MPI executor does (mpi/hb_exec.h). */
+struct hb_pair_io {
+    int (*emit)(json_t *rec, void *ctx); /* 0, or -errno to stop */
+    void (*progress)(int i, int n, const struct hb_experiment *e, void *ctx); /* or NULL */
+    void *ctx;
+    const char *simd;
+    const char *host;
+};
+
+/* Run every experiment of plan, emit each measurement record (hb_record_measurement) and
+ * append it to `measured`. 0; -HB_EVALIDATE or -HB_EENV (message set) when a measurement
+ * failed, after the others ran; -errno from emit or a pair that could not start. */
+int hb_pair_exec(const struct hb_topo *t, const struct hb_plan *plan, const struct hb_pair_io *io,
+                 json_t *measured);
+
+#endif
