@@ -65,6 +65,11 @@ extern const struct hb_kernel hb_kernels[]; /* default first, NULL name terminat
 /* The kernel with this name, or NULL (then hb_err_set names it and lists valid ones). */
 const struct hb_kernel *hb_kernel_find(const char *name);
 
+/* Every name of a comma-separated list ("" = none) is a kernel: 0, or -EINVAL naming the
+ * first that is not (hb_kernel_find's message). Checked before any suite plans, whether or
+ * not the command uses kernels. */
+int hb_kernel_check_list(const char *list);
+
 /* Number of kernels in the registry. */
 int hb_kernel_count(void);
 

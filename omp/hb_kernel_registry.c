@@ -7,6 +7,7 @@
 #include "hb_kernel_impl.h"
 #include "hb_kernel_work.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -339,6 +340,20 @@ const struct hb_kernel *hb_kernel_find(const char *name)
         if (strcmp(k->name, name) == 0) return k;
     hb_err_set("unknown kernel '%s'; valid kernels: %s", name ? name : "", hb_kernel_names());
     return NULL;
+}
+
+int hb_kernel_check_list(const char *list)
+{
+    char *copy = strdup(list), *save = NULL;
+    if (!copy) {
+        hb_err_set("out of memory checking --kernel %s", list);
+        return -ENOMEM;
+    }
+    int rc = 0;
+    for (char *k = strtok_r(copy, ",", &save); k && rc == 0; k = strtok_r(NULL, ",", &save))
+        if (!hb_kernel_find(k)) rc = -EINVAL;
+    free(copy);
+    return rc;
 }
 
 int hb_kernel_count(void)

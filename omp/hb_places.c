@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 int hb_places_cpus(hwloc_bitmap_t set)
 {
@@ -105,4 +106,21 @@ int hb_omp_env_check(void)
         return -EINVAL;
     }
     return 0;
+}
+
+void hb_places_defaults(char **argv)
+{
+    if (getenv("HOPBENCH_OMP_DEFAULTS") || (getenv("OMP_PLACES") && getenv("OMP_PROC_BIND")))
+        return;
+    setenv("HOPBENCH_OMP_DEFAULTS", "1", 1);
+    if (!getenv("OMP_PLACES")) setenv("OMP_PLACES", "cores", 1);
+    if (!getenv("OMP_PROC_BIND")) setenv("OMP_PROC_BIND", "close", 1);
+    /* The resolved path, not /proc/self/exe, so the process is still called hopbench. */
+    char self[4096];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+    if (n > 0) {
+        self[n] = '\0';
+        execv(self, argv);
+    }
+    /* Not fatal: threads are still checked against their node before anything is timed. */
 }

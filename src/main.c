@@ -12,6 +12,7 @@
 #include "hb_output.h"
 #include "hb_pair.h"
 #include "hb_print.h"
+#include "hb_rank0.h"
 #include "hb_progress.h"
 #include "hb_record.h"
 #include "hb_report.h"
@@ -24,7 +25,6 @@
 #include "hb_world.h"
 
 #include <errno.h>
-#include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,25 +46,6 @@ static int hb_fail(int rc)
 {
     if (hb_is_first_rank()) fprintf(stderr, "hopbench: %s\n", hb_err_msg());
     return hb_err_exit_code(rc);
-}
-
-/* libgomp reads OMP_PLACES / OMP_PROC_BIND when it loads, before main: set sensible defaults
- * and start again so they take effect. The run record says they were ours. */
-static void hb_omp_defaults(char **argv)
-{
-    if (getenv("HOPBENCH_OMP_DEFAULTS") || (getenv("OMP_PLACES") && getenv("OMP_PROC_BIND")))
-        return;
-    setenv("HOPBENCH_OMP_DEFAULTS", "1", 1);
-    if (!getenv("OMP_PLACES")) setenv("OMP_PLACES", "cores", 1);
-    if (!getenv("OMP_PROC_BIND")) setenv("OMP_PROC_BIND", "close", 1);
-    /* The resolved path, not /proc/self/exe, so the process is still called hopbench. */
-    char self[4096];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-    if (n > 0) {
-        self[n] = '\0';
-        execv(self, argv);
-    }
-    /* Not fatal: threads are still checked against their node before anything is timed. */
 }
 
 static int hb_lookup_kernel(const char *name, struct hb_kernel_ref *out)
@@ -96,39 +77,6 @@ static void hb_on_progress(int i, int n, const struct hb_experiment *e, void *ct
 {
     struct hb_run_ctx *rc = ctx;
     hb_progress_step(rc->progress, i, n, e->name);
-}
-
-/* The MPI library's versions, in the run record's "versions" (MPI allows asking before
- * MPI_Init: c2c records them without a world). */
-static void hb_run_record_mpi_versions(json_t *run)
-{
-    char lib[MPI_MAX_LIBRARY_VERSION_STRING];
-    int len = 0, major = 0, minor = 0;
-    MPI_Get_library_version(lib, &len);
-    MPI_Get_version(&major, &minor);
-    lib[strcspn(lib, ",\n")] = '\0';
-    json_t *versions = json_object_get(run, "versions");
-    json_object_set_new(versions, "mpi_library", json_string(lib));
-    char std[16];
-    snprintf(std, sizeof(std), "%d.%d", major, minor);
-    json_object_set_new(versions, "mpi", json_string(std));
-}
-
-/* Add what only the MPI layer knows to the run record. */
-static void hb_run_record_mpi(json_t *run, const struct hb_world *w)
-{
-    hb_run_record_mpi_versions(run);
-    json_t *hosts = json_array();
-    for (int h = 0; h < w->nhosts; h++)
-        json_array_append_new(hosts, json_string(w->hosts[h]));
-    json_object_set_new(run, "hosts", hosts);
-    json_object_set_new(run, "ranks", json_integer(w->size));
-    json_t *layout = json_array();
-    for (int r = 0; r < w->size; r++)
-        json_array_append_new(layout, json_pack("{s:i, s:s, s:i, s:s}", "rank", r, "host",
-                                                w->hosts[w->rank_host[r]], "node", w->rank_node[r],
-                                                "cpus", w->rank_cpus[r]));
-    json_object_set_new(run, "rank_layout", layout);
 }
 
 /* Rank 0: derived records (matrices, fleet) and the summary. */
@@ -206,14 +154,14 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
     int wrc = 0;
     if (w.rank == 0) {
         json_t *run = hb_record_run(t, o, simd, env->default_bytes, size_source, llc);
-        hb_run_record_mpi(run, &w);
+        hb_rank0_record_world(run, &w);
         wrc = trc ? trc : hb_sink_open(o->format, o->output, &ctx.sink);
         if (wrc == 0) wrc = hb_write_header(env, run, ctx.sink);
         json_decref(run);
         if (wrc && ctx.sink) hb_sink_close(ctx.sink, false);
         if (wrc) fprintf(stderr, "hopbench: %s\n", hb_err_msg());
     }
-    MPI_Bcast(&wrc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    wrc = hb_rank0_share(wrc);
     if (wrc) {
         hb_world_host_topos_free(&w, host_topos);
         hb_world_finalize(&w);
@@ -235,7 +183,7 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
     }
     json_decref(measured);
     hb_world_host_topos_free(&w, host_topos);
-    MPI_Bcast(&code, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    code = hb_rank0_share(code);
     hb_world_finalize(&w);
     return code;
 }
@@ -250,7 +198,7 @@ static int hb_run_in_process(const struct hb_suite_env *env, const struct hb_pla
     char host[256] = "localhost";
     if (gethostname(host, sizeof(host)) == 0) host[sizeof(host) - 1] = '\0';
     json_t *run = hb_record_run(env->topo, o, simd, env->default_bytes, size_source, llc);
-    hb_run_record_mpi_versions(run);
+    hb_rank0_record_versions(run);
     json_object_set_new(run, "hosts", json_pack("[s]", host));
     json_object_set_new(run, "ranks", json_integer(1));
     double t0 = hb_now();
@@ -283,7 +231,7 @@ int main(int argc, char **argv)
     if (argc > 1 && strcmp(argv[1], "report") == 0) return hb_report_main(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "compare") == 0) return hb_compare_main(argc - 1, argv + 1);
     if (argc > 1 && strcmp(argv[1], "export") == 0) return hb_export_main(argc - 1, argv + 1);
-    hb_omp_defaults(argv);
+    hb_places_defaults(argv);
 
     struct hb_options o;
     int rc = hb_options_parse(argc, argv, &o);
@@ -300,12 +248,7 @@ int main(int argc, char **argv)
     if (o.export_hwloc[0] && (rc = hb_export_check_path(o.export_hwloc, "--export-hwloc", inputs)))
         return hb_fail(rc);
     if ((rc = hb_omp_env_check())) return hb_fail(rc);
-    if (o.kernels[0]) {
-        char list[sizeof(o.kernels)], *save = NULL;
-        snprintf(list, sizeof(list), "%s", o.kernels);
-        for (char *k = strtok_r(list, ",", &save); k; k = strtok_r(NULL, ",", &save))
-            if (!hb_kernel_find(k)) return hb_fail(-EINVAL);
-    }
+    if ((rc = hb_kernel_check_list(o.kernels))) return hb_fail(rc);
     if ((rc = hb_simd_select(o.simd[0] ? o.simd : NULL))) return hb_fail(rc);
 
     struct hb_topo *t = NULL;
