@@ -59,15 +59,49 @@ int hb_suite_check_threads(const struct hb_topo *t, int cpu_node, int threads)
     return 0;
 }
 
-int hb_suite_check_fits(const struct hb_topo *t, int mem_node, uint64_t bytes)
+int hb_suite_check_fits(const struct hb_suite_env *env, int mem_node, uint64_t bytes, int ntasks)
 {
+    const struct hb_topo *t = env->topo;
     const struct hb_node *n = &t->nodes[hb_topo_node_index(t, mem_node)];
-    if (bytes > n->mem_free_bytes) {
-        char a[32], b[32];
-        hb_err_set("--size %s does not fit node %d: %s free; choose a smaller --size",
-                   hb_size_format(bytes, a, sizeof(a)), mem_node,
-                   hb_size_format(n->mem_free_bytes, b, sizeof(b)));
-        return -ENOMEM;
+    if (bytes <= n->mem_free_bytes) return 0;
+    char all[32], fr[32], per[32];
+    hb_size_format(bytes, all, sizeof(all));
+    hb_size_format(n->mem_free_bytes, fr, sizeof(fr));
+    char tasks[64] = "";
+    if (ntasks > 1) snprintf(tasks, sizeof(tasks), " (%d tasks together)", ntasks);
+    /* Say which size it is: a --size nobody gave is not to blame. */
+    if (env->opts->size)
+        hb_err_set("--size %s does not fit node %d: the plan puts %s there%s, %s free; choose a "
+                   "smaller --size",
+                   hb_size_format(env->opts->size, per, sizeof(per)), mem_node, all, tasks, fr);
+    else
+        hb_err_set("the default working set of %s does not fit node %d: the plan puts %s "
+                   "there%s, %s free; give a smaller --size",
+                   hb_size_format(env->default_bytes, per, sizeof(per)), mem_node, all, tasks, fr);
+    return -ENOMEM;
+}
+
+/* Every experiment's strict binds (and first-touch sets on their own node) must fit each
+ * node together, not just task by task. */
+static int hb_suite_check_totals(const struct hb_suite_env *env, const struct hb_plan *plan)
+{
+    const struct hb_topo *t = env->topo;
+    for (int x = 0; x < plan->n; x++) {
+        const struct hb_experiment *e = &plan->exps[x];
+        for (int i = 0; i < t->nnodes; i++) {
+            int os = t->nodes[i].os_index, n = 0;
+            uint64_t sum = 0;
+            for (int k = 0; k < e->ntasks; k++) {
+                const struct hb_task *task = &e->tasks[k];
+                if ((task->policy == HB_POLICY_BIND && task->mem_node == os) ||
+                    (task->policy == HB_POLICY_FIRSTTOUCH && task->cpu_node == os)) {
+                    sum += task->bytes;
+                    n++;
+                }
+            }
+            int rc = n > 1 ? hb_suite_check_fits(env, os, sum, n) : 0;
+            if (rc) return rc;
+        }
     }
     return 0;
 }
@@ -108,8 +142,9 @@ int hb_suite_task(const struct hb_suite_env *env, struct hb_task *task, int cpu_
         return -ENOMEM;
     }
     if ((rc = hb_suite_check_threads(t, cpu_node, first_thread + threads))) return rc;
-    if (policy == HB_POLICY_BIND && (rc = hb_suite_check_fits(t, mem_node, bytes))) return rc;
-    if (policy == HB_POLICY_FIRSTTOUCH && (rc = hb_suite_check_fits(t, cpu_node, bytes))) return rc;
+    if (policy == HB_POLICY_BIND && (rc = hb_suite_check_fits(env, mem_node, bytes, 1))) return rc;
+    if (policy == HB_POLICY_FIRSTTOUCH && (rc = hb_suite_check_fits(env, cpu_node, bytes, 1)))
+        return rc;
     if (task->pages == HB_PAGES_HUGE) {
         int *nodes = NULL;
         int n = hb_task_mem_nodes(task, &nodes);
@@ -133,15 +168,9 @@ int hb_suite_chase_stride(struct hb_task *task, uint64_t stride)
               : hb_chase_check_fits(stride, task->bytes / (uint64_t)task->threads, task->threads);
 }
 
-int hb_suite_plan(const struct hb_suite_env *env, struct hb_plan *out)
+static int hb_suite_plan_one(const struct hb_suite_env *env, struct hb_plan *out)
 {
     const char *cmd = env->opts->command;
-    if (env->opts->nstrides > 1 && strcmp(cmd, "lat") != 0 && strcmp(cmd, "sweep") != 0) {
-        hb_err_set("--stride with %d values: a list of strides is swept by lat and sweep; give "
-                   "%s one stride",
-                   env->opts->nstrides, cmd[0] ? cmd : "the default suite");
-        return -EINVAL;
-    }
     if (strcmp(cmd, "matrix") == 0) return hb_suite_matrix_plan(env, out);
     if (strcmp(cmd, "hops") == 0) return hb_suite_hops_plan(env, out);
     if (strcmp(cmd, "loaded") == 0) return hb_suite_loaded_plan(env, out);
@@ -151,6 +180,19 @@ int hb_suite_plan(const struct hb_suite_env *env, struct hb_plan *out)
     if (strcmp(cmd, "peak") == 0) return hb_suite_peak_plan(env, out);
     if (strcmp(cmd, "c2c") == 0) return hb_c2c_plan(env, out);
     return hb_suite_local_plan(env, out);
+}
+
+int hb_suite_plan(const struct hb_suite_env *env, struct hb_plan *out)
+{
+    const char *cmd = env->opts->command;
+    if (env->opts->nstrides > 1 && strcmp(cmd, "lat") != 0 && strcmp(cmd, "sweep") != 0) {
+        hb_err_set("--stride with %d values: a list of strides is swept by lat and sweep; give "
+                   "%s one stride",
+                   env->opts->nstrides, cmd[0] ? cmd : "the default suite");
+        return -EINVAL;
+    }
+    int rc = hb_suite_plan_one(env, out);
+    return rc ? rc : hb_suite_check_totals(env, out);
 }
 
 void hb_suite_tiers_note(const struct hb_suite_env *env, const char *suite, json_t *derived)

@@ -26,6 +26,8 @@ struct hb_suite_env {
     const struct hb_options *opts;
     hb_kernel_lookup_fn lookup;
     uint64_t default_bytes; /* hb_sizes_default() */
+    char *note;             /* why a suite left part of its study out (one line), shown once */
+    size_t note_len;        /* the plan stands; NULL/0: nowhere to say it */
 };
 
 /* Build the plan for opts->command ("" = default suite). Validates nodes, threads, sizes and
@@ -54,7 +56,9 @@ void hb_suite_tiers_note(const struct hb_suite_env *env, const char *suite, json
 int hb_suite_check_cpu_node(const struct hb_topo *t, int os_index, const char *opt);
 int hb_suite_check_mem_node(const struct hb_topo *t, int os_index, const char *opt);
 int hb_suite_check_threads(const struct hb_topo *t, int cpu_node, int threads);
-int hb_suite_check_fits(const struct hb_topo *t, int mem_node, uint64_t bytes);
+/* bytes (ntasks together) fit the free memory of mem_node, or one line naming the size
+ * (--size or the default) and -ENOMEM. */
+int hb_suite_check_fits(const struct hb_suite_env *env, int mem_node, uint64_t bytes, int ntasks);
 void hb_suite_experiment(const struct hb_suite_env *env, struct hb_experiment *e, const char *suite,
                          const char *name, const char *metric);
 /* A foreground task: threads on cpu_node running kernel against mem_node (bind) or the

@@ -242,11 +242,11 @@ int hb_suite_hops_plan(const struct hb_suite_env *env, struct hb_plan *out)
     for (int a = 0; rc == 0 && rw_only[a]; a++)
         rc = hb_hops_crossfire(&h, rw_only[a]);
     /* A study without its crossfire half says why, in one line. */
-    if (rc == 0 && out->n == before && !o->quiet)
-        fprintf(stderr, "hopbench: hops: no crossfire planned: %s\n",
-                ncpu < 2        ? "fewer than two CPU nodes"
-                : !t->hop_class ? "the firmware gives no distance table, so no hop class 1"
-                                : "no two CPU nodes with memory are linked at hop class 1");
+    if (rc == 0 && out->n == before && env->note)
+        snprintf(env->note, env->note_len, "hops: no crossfire planned: %s",
+                 ncpu < 2        ? "fewer than two CPU nodes"
+                 : !t->hop_class ? "the firmware gives no distance table, so no hop class 1"
+                                 : "no two CPU nodes with memory are linked at hop class 1");
     /* Quick: the two ends of the load range at under subscription, from the first node. */
     bool level_on[8], sub_on[4];
     hb_hops_select(o->levels[0] ? o->levels

@@ -116,20 +116,6 @@ static int hb_policy_task(const struct hb_suite_env *env, struct hb_task *task, 
     return rc;
 }
 
-/* Strict binds of several tasks to one node must fit there together. */
-static int hb_policy_check_total(const struct hb_topo *t, const struct hb_experiment *e)
-{
-    for (int i = 0; i < t->nnodes; i++) {
-        uint64_t sum = 0;
-        for (int k = 0; k < e->ntasks; k++)
-            if (e->tasks[k].policy == HB_POLICY_BIND &&
-                e->tasks[k].mem_node == t->nodes[i].os_index)
-                sum += e->tasks[k].bytes;
-        if (sum && hb_suite_check_fits(t, t->nodes[i].os_index, sum)) return -ENOMEM;
-    }
-    return 0;
-}
-
 static int hb_policy_add(const struct hb_suite_env *env, struct hb_plan *out, const char *mode,
                          const char *kernel, double param, const char *policy, int single_cpu)
 {
@@ -175,7 +161,6 @@ static int hb_policy_add(const struct hb_suite_env *env, struct hb_plan *out, co
         if (rc) break;
         task->param = param;
     }
-    if (rc == 0) rc = hb_policy_check_total(t, &e);
     if (rc) {
         hb_experiment_clear(&e);
         return rc;

@@ -572,12 +572,18 @@ int hb_topo_count_mem_nodes(const struct hb_topo *t)
     return n;
 }
 
-/* The highest-level data (or unified) cache above a PU. */
+bool hb_topo_is_memory_side_cache(const struct hwloc_obj *o)
+{
+    return o->type == HWLOC_OBJ_MEMCACHE || (hwloc_obj_type_is_dcache(o->type) && o->subtype &&
+                                             strcmp(o->subtype, "MemorySideCache") == 0);
+}
+
+/* The highest-level data (or unified) CPU cache above a PU. */
 static hwloc_obj_t topo_pu_llc(hwloc_obj_t pu)
 {
     hwloc_obj_t llc = NULL;
     for (hwloc_obj_t o = pu->parent; o; o = o->parent)
-        if (hwloc_obj_type_is_dcache(o->type)) llc = o;
+        if (hwloc_obj_type_is_dcache(o->type) && !hb_topo_is_memory_side_cache(o)) llc = o;
     return llc;
 }
 
@@ -631,7 +637,10 @@ int hb_topo_cache_sizes(const struct hb_topo *t, int i, uint64_t levels[4])
     if (i < 0 || i >= t->nnodes || !t->nodes[i].has_cpus) return 0;
     hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(t->hw, (unsigned)t->nodes[i].cpus[0]);
     for (hwloc_obj_t o = pu ? pu->parent : NULL; o; o = o->parent) {
-        unsigned level = o->attr && hwloc_obj_type_is_dcache(o->type) ? o->attr->cache.depth : 0;
+        unsigned level =
+            o->attr && hwloc_obj_type_is_dcache(o->type) && !hb_topo_is_memory_side_cache(o)
+                ? o->attr->cache.depth
+                : 0;
         if (level < 1 || level > 4) continue;
         levels[level - 1] = o->attr->cache.size;
         if ((int)level > filled) filled = (int)level;

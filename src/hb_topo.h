@@ -74,6 +74,10 @@ int hb_topo_hops(const struct hb_topo *t, int i, int j);
  * number of classes (1 + the largest), -EINVAL when n < 1 or a pointer is NULL, -ENOMEM. */
 int hb_topo_classify(const uint64_t *distances, int n, const bool *cpu_node, int *hop_class);
 
+/* A memory-side cache: hwloc's MemCache, or a CPU-cache object that an early hwloc 2 export
+ * marks subtype "MemorySideCache" (KNL's MCDRAM cache). Never counted as a CPU cache. */
+bool hb_topo_is_memory_side_cache(const struct hwloc_obj *o);
+
 /* Index of the node whose CPU list contains this OS CPU number, or -1. */
 int hb_topo_node_of_cpu(const struct hb_topo *t, int cpu);
 

@@ -155,7 +155,7 @@ int hb_mem_caches(const struct hb_topo *t, int i, struct hb_memcache *out, int m
 {
     int n = 0;
     if (!hb_node_ok(t, i)) return 0;
-    for (hwloc_obj_t o = t->nodes[i].obj->parent; o && o->type == HWLOC_OBJ_MEMCACHE;
+    for (hwloc_obj_t o = t->nodes[i].obj->parent; o && hb_topo_is_memory_side_cache(o);
          o = o->parent, n++) {
         if (n >= max) continue;
         out[n] = (struct hb_memcache){

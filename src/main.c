@@ -18,6 +18,7 @@
 #include "hb_report.h"
 #include "hb_simd.h"
 #include "hb_sizes.h"
+#include "hb_topo_mem.h"
 #include "hb_suite.h"
 #include "hb_team.h"
 #include "hb_timer.h"
@@ -273,7 +274,8 @@ int main(int argc, char **argv)
 
     char size_source[256];
     uint64_t llc = 0;
-    struct hb_suite_env env = {t, &o, hb_lookup_kernel, 0};
+    char note[256] = "";
+    struct hb_suite_env env = {t, &o, hb_lookup_kernel, 0, note, sizeof(note)};
     env.default_bytes = hb_sizes_default(t, size_source, sizeof(size_source), &llc);
     struct hb_plan plan = {0};
     int code = HB_EXIT_OK;
@@ -282,6 +284,11 @@ int main(int argc, char **argv)
     rc = hb_suite_plan(&env, &plan);
     if (rc == 0) rc = in_process ? hb_pair_check(t, &plan) : hb_plan_check(t, &plan);
     if (rc == 0 && t->is_this_system && !in_process) rc = hb_world_limits();
+    /* A default set inside a memory-side cache measures the cache: say so, and why. */
+    uint64_t msc = hb_mem_cache_max(t);
+    if (rc == 0 && !o.size && msc && env.default_bytes <= msc && !o.quiet)
+        fprintf(stderr, "hopbench: default size: %s\n", size_source);
+    if (rc == 0 && note[0] && !o.quiet) fprintf(stderr, "hopbench: %s\n", note);
     if (rc == 0 && o.dry_run)
         rc = hb_print_plan(&plan, &o);
     else if (rc == 0 && in_process)

@@ -16,8 +16,8 @@
 #    class is the topology's; strict binds of one experiment fit their node together;
 #  - crossfire wherever two CPU nodes are linked at class 1, or a line saying why not;
 #  - a plan that is empty says why in one line;
-#  - default sizes above every memory-side cache of the memory they use, or a line on stderr
-#    saying why not.
+#  - memory-side caches in the file are shown by topo; default sizes are above every
+#    memory-side cache of the memory they use, or a line on stderr says why not.
 # jq programs name jq variables in single quotes on purpose.
 # shellcheck disable=SC2016
 set -uo pipefail
@@ -157,6 +157,11 @@ check_file() { # check_file FILE LABEL
         return
     fi
     t=$(<"$tmp/topo.out")
+    # memory-side caches the file has (MemCache, or an early export's MemorySideCache) are shown
+    if grep -Eq 'type="MemCache"|subtype="MemorySideCache"' "$f" &&
+        ! jq -e 'any(.nodes[]; .memory_side_caches != [])' <<<"$t" >/dev/null; then
+        fail "$label: the file has memory-side caches, topo shows none"
+    fi
     jq -r "$ranges $topo_checks" <<<"$t" | while read -r line; do echo "FAIL: $label: $line"; done | tee "$tmp/tfail"
     fails=$((fails + $(wc -l <"$tmp/tfail")))
     # the table's CPU lists are the record's, as ranges
