@@ -33,35 +33,31 @@ struct hb_c2c_lockdata {
     uint64_t count;
 };
 
-static const struct {
-    struct hb_pair_kernel k;
+/* The pair kernels: the least buffer each needs, and what a sample counts per iteration
+ * (the record's lat_ns_* is time per event). */
+static const struct hb_pair_kernel {
+    const char *name;
     enum hb_c2c_kind kind;
+    size_t bytes;
+    double events;
 } hb_pair_kernels[] = {
-    /* One way is half a round trip: the line crosses twice per iteration. */
-    {{"pingpong", "one cache line passed back and forth", 64, 2.0}, HB_C2C_PINGPONG},
-    {{"fs_shared", "each thread increments its own counter, both in one line", 2 * HB_C2C_PAD, 1.0},
-     HB_C2C_FS_SHARED},
-    {{"fs_padded", "the same counters 128 bytes apart", 2 * HB_C2C_PAD, 1.0}, HB_C2C_FS_PADDED},
-    /* Each iteration is one hand-off per thread: two per iteration. */
-    {{"spinlock", "a C11 atomic_flag spinlock passed in strict alternation",
-      sizeof(struct hb_c2c_lockdata), 2.0},
-     HB_C2C_SPIN},
-    {{"mutex", "a pthread mutex passed in strict alternation", sizeof(struct hb_c2c_lockdata), 2.0},
-     HB_C2C_MUTEX},
+    /* One line passed back and forth; one way is half a round trip: two per iteration. */
+    {"pingpong", HB_C2C_PINGPONG, 64, 2.0},
+    /* Each thread increments its own counter, both in one line, then 128 bytes apart. */
+    {"fs_shared", HB_C2C_FS_SHARED, 2 * HB_C2C_PAD, 1.0},
+    {"fs_padded", HB_C2C_FS_PADDED, 2 * HB_C2C_PAD, 1.0},
+    /* A lock passed in strict alternation: a hand-off per thread per iteration. */
+    {"spinlock", HB_C2C_SPIN, sizeof(struct hb_c2c_lockdata), 2.0},
+    {"mutex", HB_C2C_MUTEX, sizeof(struct hb_c2c_lockdata), 2.0},
 };
 #define HB_PAIR_NKERNELS ((int)(sizeof(hb_pair_kernels) / sizeof(hb_pair_kernels[0])))
 
-static int hb_pair_index(const char *name)
+/* The pair kernel with this name, or NULL. */
+static const struct hb_pair_kernel *hb_pair_kernel_find(const char *name)
 {
     for (int i = 0; i < HB_PAIR_NKERNELS; i++)
-        if (strcmp(hb_pair_kernels[i].k.name, name) == 0) return i;
-    return -1;
-}
-
-const struct hb_pair_kernel *hb_pair_kernel_find(const char *name)
-{
-    int i = hb_pair_index(name);
-    return i < 0 ? NULL : &hb_pair_kernels[i].k;
+        if (strcmp(hb_pair_kernels[i].name, name) == 0) return &hb_pair_kernels[i];
+    return NULL;
 }
 
 struct hb_c2c_pair {
@@ -73,9 +69,10 @@ struct hb_c2c_pair {
     pthread_barrier_t barrier;
     atomic_int go; /* 1 once both threads exist, -1 when the second could not be started */
     char *mem;
-    uint64_t n;  /* iterations per sample per thread */
-    int samples; /* warm-up included */
-    double *t_s; /* samples x 2: each thread's time per sample */
+    size_t bytes; /* of mem: the plan's, at least the kernel's */
+    uint64_t n;   /* iterations per sample per thread */
+    int samples;  /* warm-up included */
+    double *t_s;  /* samples x 2: each thread's time per sample */
 };
 
 static inline void hb_c2c_relax(void)
@@ -178,7 +175,7 @@ static int hb_c2c_once(struct hb_c2c_pair *p, uint64_t n, int samples)
     p->n = n;
     p->samples = samples;
     p->bind_err[0] = p->bind_err[1] = 0;
-    memset(p->mem, 0, 2 * HB_C2C_PAD);
+    memset(p->mem, 0, p->bytes);
     struct hb_c2c_lockdata *ld = (struct hb_c2c_lockdata *)p->mem;
     if (p->kind == HB_C2C_SPIN || p->kind == HB_C2C_MUTEX) {
         atomic_flag_clear(&ld->flag);
@@ -272,11 +269,18 @@ int hb_pair_check(const struct hb_topo *t, const struct hb_plan *plan)
         bool pair = e->ntasks == 2 && hb_pair_kernel_find(e->tasks[0].kernel) &&
                     strcmp(e->tasks[0].kernel, e->tasks[1].kernel) == 0;
         for (int i = 0; pair && i < 2; i++)
-            pair = e->tasks[i].threads == 1 && hb_pair_cpu(t, &e->tasks[i]) >= 0;
+            pair = e->tasks[i].threads == 1 && hb_pair_cpu(t, &e->tasks[i]) >= 0 &&
+                   e->tasks[i].bytes == e->tasks[0].bytes;
         if (!pair) {
             hb_err_set("experiment %s: not a pinned pair (two one-thread tasks on CPUs of this "
-                       "topology, one pair kernel)",
+                       "topology, one pair kernel, one buffer)",
                        e->name);
+            return -EINVAL;
+        }
+        const struct hb_pair_kernel *k = hb_pair_kernel_find(e->tasks[0].kernel);
+        if (e->tasks[0].bytes < k->bytes) {
+            hb_err_set("experiment %s: %s needs a buffer of %zu bytes, the plan gives %llu",
+                       e->name, k->name, k->bytes, (unsigned long long)e->tasks[0].bytes);
             return -EINVAL;
         }
     }
@@ -285,17 +289,17 @@ int hb_pair_check(const struct hb_topo *t, const struct hb_plan *plan)
 
 int hb_pair_run(const struct hb_topo *t, const struct hb_experiment *e, struct hb_task_result *r)
 {
-    int ki = hb_pair_index(e->tasks[0].kernel);
-    enum hb_c2c_kind kind = hb_pair_kernels[ki].kind;
+    const struct hb_pair_kernel *k = hb_pair_kernel_find(e->tasks[0].kernel);
+    enum hb_c2c_kind kind = k->kind;
     int a = hb_pair_cpu(t, &e->tasks[0]), b = hb_pair_cpu(t, &e->tasks[1]);
     int mem_node = e->tasks[0].mem_node;
     double t_alloc = hb_now();
     struct hb_buf buf;
-    int rc = hb_buf_alloc(t, hb_pair_kernels[ki].k.bytes, HB_POLICY_BIND, &mem_node, 1, HB_PAGES_4K,
-                          &buf);
+    int rc = hb_buf_alloc(t, e->tasks[0].bytes, HB_POLICY_BIND, &mem_node, 1, HB_PAGES_4K, &buf);
     if (rc) return rc;
     int samples = e->reps + 1;
-    struct hb_c2c_pair p = {.t = t, .kind = kind, .cpu = {a, b}, .mem = buf.ptr};
+    struct hb_c2c_pair p = {
+        .t = t, .kind = kind, .cpu = {a, b}, .mem = buf.ptr, .bytes = e->tasks[0].bytes};
     p.t_s = calloc((size_t)samples * 2, sizeof(*p.t_s));
     if (!p.t_s) {
         hb_buf_free(&buf);
@@ -316,7 +320,7 @@ int hb_pair_run(const struct hb_topo *t, const struct hb_experiment *e, struct h
         for (int s = 1; r->status == 0 && s < samples; s++)
             r->samples[r->nsamples++] = hb_c2c_sample(&p, s);
         r->sweeps_per_sample = n;
-        r->loads_per_sample = hb_pair_kernels[ki].k.events * (double)n;
+        r->loads_per_sample = k->events * (double)n;
     }
     if (r->status) snprintf(r->note, sizeof(r->note), "%s", hb_err_msg());
     for (int i = 0; i < 2; i++)

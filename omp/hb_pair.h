@@ -1,8 +1,9 @@
 /* The pinned pair (DESIGN.md §5, beside the other kernels): two threads on chosen CPUs of one
  * process sharing one bound buffer, for what a cache line shared between cores costs:
  * ping-pong, false sharing, lock hand-off. c2c plans experiments of two one-thread tasks
- * (the writer, then the reader) that name a pair kernel; they run here, not in a team, since
- * a cross-node pair needs both threads in one process. */
+ * (the writer, then the reader) that name a pair kernel (pingpong, fs_shared, fs_padded,
+ * spinlock, mutex); they run here, not in a team, since a cross-node pair needs both threads
+ * in one process. */
 #ifndef HB_PAIR_H
 #define HB_PAIR_H
 
@@ -11,23 +12,10 @@
 #include "hb_topo.h"
 
 #include <jansson.h>
-#include <stddef.h>
-
-/* The pair kernels: "pingpong", "fs_shared", "fs_padded", "spinlock", "mutex". */
-struct hb_pair_kernel {
-    const char *name;
-    const char *desc;
-    size_t bytes;  /* the shared buffer */
-    double events; /* what a sample counts per iteration: one-way transfers, increments per
-                    * thread or hand-offs (the record's lat_ns_* is time per event) */
-};
-
-/* The pair kernel with this name, or NULL. */
-const struct hb_pair_kernel *hb_pair_kernel_find(const char *name);
 
 /* The checks the dry run and the run share: every experiment is a writer and a reader task
- * of one thread each, on CPUs of this topology, naming a pair kernel, reps in range. 0 or
- * -EINVAL naming the experiment. */
+ * of one thread each, on CPUs of this topology, naming a pair kernel, with one buffer of at
+ * least the kernel's bytes, reps in range. 0 or -EINVAL naming the experiment. */
 int hb_pair_check(const struct hb_topo *t, const struct hb_plan *plan);
 
 /* Run experiment e (checked by hb_pair_check) in this process: a pilot calibrates the
