@@ -5,10 +5,14 @@
 #include "hb_jsonl_read.h"
 #include "hb_signif.h"
 #include "hb_stats.h"
+#include "hb_strtab.h"
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,11 +88,35 @@ static int hb_cmp_parse(int argc, char **argv, struct hb_cmp_opts *o)
     return 0;
 }
 
-/* Every key compare reads: the identity (hb_cmp_key), the headline values, the samples. */
-static const char *const hb_cmp_keys[] = {
-    "type",      "suite",         "experiment",     "label",      "host", "cpu_node",
-    "mem_node",  "kernel",        "threads",        "bytes",      "role", "metric",
-    "samples_s", "lat_ns_median", "bw_GBps_median", "t_median_s", NULL};
+/* What compare keeps of one measurement: its identity in parts (interned: equal strings,
+ * equal ids, across both files), the headline value and where its samples are. */
+struct hb_cmp_rec {
+    uint32_t head;   /* "suite experiment label" */
+    uint32_t host;   /* part of the identity only when both files have several hosts */
+    uint32_t tail;   /* " cpu=C mem=M kernel threads=T bytes=B" */
+    uint32_t metric; /* as the record names it */
+    const char *unit;
+    int higher_better;
+    double value;
+    size_t sample0; /* first of its samples in the side's samples */
+    int nsamples;   /* -1 when one is not a finite number (no statistic can be computed) */
+    bool repeat;    /* an earlier record has its identity: only the first is compared */
+};
+
+/* One file as compare reads it: its foreground measurements with samples, in file order,
+ * and an index of the first record of each identity. */
+struct hb_cmp_side {
+    struct hb_results res;
+    struct hb_strtab *str; /* shared by both sides */
+    struct hb_cmp_rec *v;
+    size_t n, cap;
+    double *samples;
+    size_t nsamples, scap;
+    uint32_t host0;  /* the first record's host */
+    int hosts;       /* 0, 1 or 2 (two or more) */
+    uint32_t *slots; /* open addressing: record + 1, 0 = empty; first of each identity */
+    size_t nslots;
+};
 
 /* Foreground measurement records with samples: the ones a change can be judged on. */
 static int hb_cmp_usable(const json_t *rec)
@@ -98,54 +126,12 @@ static int hb_cmp_usable(const json_t *rec)
            json_array_size(json_object_get(rec, "samples_s")) > 0;
 }
 
-static int hb_cmp_hosts(const json_t *records)
-{
-    json_t *seen = json_object();
-    size_t i;
-    json_t *rec;
-    json_array_foreach(records, i, rec) if (hb_cmp_usable(rec))
-        json_object_set_new(seen, hb_rec_str(rec, "host", ""), json_true());
-    int n = (int)json_object_size(seen);
-    json_decref(seen);
-    return n;
-}
-
 static void hb_cmp_node(char *buf, size_t len, const json_t *v)
 {
     if (json_is_integer(v))
         snprintf(buf, len, "%lld", (long long)json_integer_value(v));
     else
         snprintf(buf, len, "-");
-}
-
-/* Identity of a record: what must be equal for two records to measure the same thing. */
-static void hb_cmp_key(const json_t *rec, int with_host, char *buf, size_t len)
-{
-    char cpu[24], mem[24];
-    hb_cmp_node(cpu, sizeof(cpu), json_object_get(rec, "cpu_node"));
-    hb_cmp_node(mem, sizeof(mem), json_object_get(rec, "mem_node"));
-    snprintf(buf, len, "%s %s %s%s%s cpu=%s mem=%s %s threads=%lld bytes=%lld",
-             hb_rec_str(rec, "suite", "?"), hb_rec_str(rec, "experiment", "?"),
-             hb_rec_str(rec, "label", "?"), with_host ? " host=" : "",
-             with_host ? hb_rec_str(rec, "host", "?") : "", cpu, mem,
-             hb_rec_str(rec, "kernel", "?"), (long long)hb_rec_num(rec, "threads", 0),
-             (long long)hb_rec_num(rec, "bytes", 0));
-}
-
-/* key -> first record with that identity. */
-static json_t *hb_cmp_index(const json_t *records, int with_host)
-{
-    json_t *idx = json_object();
-    size_t i;
-    json_t *rec;
-    json_array_foreach(records, i, rec)
-    {
-        char key[1024];
-        if (!hb_cmp_usable(rec)) continue;
-        hb_cmp_key(rec, with_host, key, sizeof(key));
-        if (!json_object_get(idx, key)) json_object_set(idx, key, rec);
-    }
-    return idx;
 }
 
 /* The headline value and whether higher is better. */
@@ -167,19 +153,147 @@ static double hb_cmp_value(const json_t *rec, const char **unit, int *higher_bet
     return hb_rec_num(rec, "t_median_s", 0);
 }
 
-/* The samples, or -1 when one is not a finite number (no statistic can be computed). */
-static int hb_cmp_samples(const json_t *rec, double **out)
+/* The formatted text, or NULL when out of memory. */
+__attribute__((format(printf, 1, 2))) static char *hb_cmp_text(const char *fmt, ...)
 {
-    json_t *s = json_object_get(rec, "samples_s");
-    int n = (int)json_array_size(s);
-    *out = calloc((size_t)n + 1, sizeof(**out));
-    if (!*out) return -1;
-    for (int i = 0; i < n; i++) {
-        json_t *v = json_array_get(s, (size_t)i);
-        if (!json_is_number(v) || !isfinite(json_number_value(v))) return -1;
-        (*out)[i] = json_number_value(v);
+    char *s = NULL;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vasprintf(&s, fmt, ap);
+    va_end(ap);
+    return n < 0 ? NULL : s;
+}
+
+/* The number at key as a long long (clamped to its range), 0 when absent. */
+static long long hb_cmp_ll(const json_t *rec, const char *key)
+{
+    double v = hb_rec_num(rec, key, 0);
+    return v <= (double)LLONG_MIN ? LLONG_MIN : v >= (double)LLONG_MAX ? LLONG_MAX : (long long)v;
+}
+
+/* The interned copy of s; -1 when out of memory. */
+static int hb_cmp_intern(struct hb_strtab *t, const char *s, uint32_t *id)
+{
+    *id = hb_strtab_add(t, s, strlen(s));
+    return *id == HB_STRTAB_NONE ? -1 : 0;
+}
+
+/* hb_results_take_fn: a usable measurement's identity, value and samples; nothing else. */
+static int hb_cmp_take(void *ctx, const json_t *rec)
+{
+    struct hb_cmp_side *sd = ctx;
+    if (!hb_cmp_usable(rec)) return 0;
+    const json_t *samples = json_object_get(rec, "samples_s");
+    size_t ns = json_array_size(samples);
+    if (sd->n == sd->cap) {
+        size_t cap = sd->cap ? sd->cap * 2 : 1024;
+        struct hb_cmp_rec *v = realloc(sd->v, cap * sizeof(*v));
+        if (!v) return -ENOMEM;
+        sd->v = v;
+        sd->cap = cap;
     }
-    return n;
+    if (ns > sd->scap - sd->nsamples) {
+        size_t cap = sd->scap ? sd->scap : 4096;
+        while (ns > cap - sd->nsamples)
+            cap *= 2;
+        double *v = realloc(sd->samples, cap * sizeof(*v));
+        if (!v) return -ENOMEM;
+        sd->samples = v;
+        sd->scap = cap;
+    }
+    struct hb_cmp_rec *r = &sd->v[sd->n];
+    char cpu[24], mem[24];
+    hb_cmp_node(cpu, sizeof(cpu), json_object_get(rec, "cpu_node"));
+    hb_cmp_node(mem, sizeof(mem), json_object_get(rec, "mem_node"));
+    char *head = hb_cmp_text("%s %s %s", hb_rec_str(rec, "suite", "?"),
+                             hb_rec_str(rec, "experiment", "?"), hb_rec_str(rec, "label", "?"));
+    char *tail = hb_cmp_text(" cpu=%s mem=%s %s threads=%lld bytes=%lld", cpu, mem,
+                             hb_rec_str(rec, "kernel", "?"), hb_cmp_ll(rec, "threads"),
+                             hb_cmp_ll(rec, "bytes"));
+    int rc = head && tail ? 0 : -1;
+    if (rc == 0) rc = hb_cmp_intern(sd->str, head, &r->head);
+    if (rc == 0) rc = hb_cmp_intern(sd->str, tail, &r->tail);
+    if (rc == 0) rc = hb_cmp_intern(sd->str, hb_rec_str(rec, "host", "?"), &r->host);
+    if (rc == 0) rc = hb_cmp_intern(sd->str, hb_rec_str(rec, "metric", "?"), &r->metric);
+    free(head);
+    free(tail);
+    if (rc) return -ENOMEM;
+    /* Hosts are counted as the identity reads them: a record without one is host "". */
+    uint32_t host;
+    if (hb_cmp_intern(sd->str, hb_rec_str(rec, "host", ""), &host)) return -ENOMEM;
+    if (sd->hosts == 0) sd->host0 = host;
+    sd->hosts = sd->hosts == 0 ? 1 : sd->hosts == 1 && host != sd->host0 ? 2 : sd->hosts;
+    r->value = hb_cmp_value(rec, &r->unit, &r->higher_better);
+    r->sample0 = sd->nsamples;
+    r->nsamples = (int)ns;
+    for (size_t i = 0; i < ns; i++) {
+        const json_t *x = json_array_get(samples, i);
+        if (!json_is_number(x) || !isfinite(json_number_value(x))) r->nsamples = -1;
+        sd->samples[sd->nsamples + i] = json_number_value(x);
+    }
+    sd->nsamples += ns;
+    sd->n++;
+    return 0;
+}
+
+static size_t hb_cmp_hash(const struct hb_cmp_rec *r, int with_host, size_t nslots)
+{
+    uint64_t h = r->head * 0x9E3779B97F4A7C15ULL;
+    h = (h ^ (with_host ? r->host : 0)) * 0x9E3779B97F4A7C15ULL;
+    h = (h ^ r->tail) * 0x9E3779B97F4A7C15ULL;
+    return (size_t)(h >> 17) & (nslots - 1);
+}
+
+static int hb_cmp_same(const struct hb_cmp_rec *a, const struct hb_cmp_rec *b, int with_host)
+{
+    return a->head == b->head && a->tail == b->tail && (!with_host || a->host == b->host);
+}
+
+/* The first record of sd with r's identity, or NULL. */
+static const struct hb_cmp_rec *hb_cmp_find(const struct hb_cmp_side *sd,
+                                            const struct hb_cmp_rec *r, int with_host)
+{
+    for (size_t i = hb_cmp_hash(r, with_host, sd->nslots); sd->slots[i];
+         i = (i + 1) & (sd->nslots - 1))
+        if (hb_cmp_same(&sd->v[sd->slots[i] - 1], r, with_host)) return &sd->v[sd->slots[i] - 1];
+    return NULL;
+}
+
+/* Index the first record of each identity and mark the others as repeats. */
+static int hb_cmp_index(struct hb_cmp_side *sd, int with_host)
+{
+    size_t n = 1024;
+    while (n < 2 * sd->n + 2)
+        n *= 2;
+    if (sd->n >= UINT32_MAX || !(sd->slots = calloc(n, sizeof(*sd->slots)))) {
+        hb_err_set("%s: out of memory indexing %zu measurements", sd->res.path, sd->n);
+        return -ENOMEM;
+    }
+    sd->nslots = n;
+    for (size_t k = 0; k < sd->n; k++) {
+        if ((sd->v[k].repeat = hb_cmp_find(sd, &sd->v[k], with_host) != NULL)) continue;
+        size_t i = hb_cmp_hash(&sd->v[k], with_host, n);
+        while (sd->slots[i])
+            i = (i + 1) & (n - 1);
+        sd->slots[i] = (uint32_t)k + 1;
+    }
+    return 0;
+}
+
+/* The identity as people read it. NULL when out of memory. */
+static char *hb_cmp_key(const struct hb_cmp_side *sd, const struct hb_cmp_rec *r, int with_host)
+{
+    return hb_cmp_text("%s%s%s%s", hb_strtab_get(sd->str, r->head), with_host ? " host=" : "",
+                       with_host ? hb_strtab_get(sd->str, r->host) : "",
+                       hb_strtab_get(sd->str, r->tail));
+}
+
+static void hb_cmp_side_free(struct hb_cmp_side *sd)
+{
+    hb_results_free(&sd->res);
+    free(sd->v);
+    free(sd->samples);
+    free(sd->slots);
 }
 
 struct hb_cmp_row {
@@ -251,20 +365,20 @@ static void hb_cmp_print_row(const struct hb_cmp_opts *o, const struct hb_cmp_ro
 
 /* One matched pair: its row; returns 1 when it is a significant regression. counts: worse,
  * better, same, noise, undetermined. */
-static int hb_cmp_pair(const struct hb_cmp_opts *o, const char *key, const json_t *b,
-                       const json_t *n, int counts[5])
+static int hb_cmp_pair(const struct hb_cmp_opts *o, const char *key, const struct hb_cmp_side *bs,
+                       const struct hb_cmp_rec *b, const struct hb_cmp_side *ns,
+                       const struct hb_cmp_rec *n, int counts[5])
 {
-    struct hb_cmp_row r = {.key = key, .metric = hb_rec_str(b, "metric", "?")};
-    int hb_better = 0;
-    r.base = hb_cmp_value(b, &r.unit, &hb_better);
-    r.now = hb_cmp_value(n, &r.unit, &hb_better);
+    struct hb_cmp_row r = {.key = key, .metric = hb_strtab_get(bs->str, b->metric)};
+    r.base = b->value;
+    r.now = n->value;
+    r.unit = n->unit;
     r.change_pct = r.base != 0.0 ? (r.now / r.base - 1.0) * 100.0 : NAN;
-    double *sb = NULL, *sn = NULL;
-    int nb = hb_cmp_samples(b, &sb), nn = hb_cmp_samples(n, &sn);
-    r.p = nb >= 0 && nn >= 0 ? hb_signif_welch(sb, nb, sn, nn, NULL, NULL) : NAN;
-    free(sb);
-    free(sn);
-    double worse = hb_better ? -r.change_pct : r.change_pct;
+    r.p = b->nsamples >= 0 && n->nsamples >= 0
+              ? hb_signif_welch(bs->samples + b->sample0, b->nsamples, ns->samples + n->sample0,
+                                n->nsamples, NULL, NULL)
+              : NAN;
+    double worse = n->higher_better ? -r.change_pct : r.change_pct;
     int sig = r.p < o->alpha, bad = 0;
     if (!isfinite(r.change_pct) || !(r.p >= 0.0 && r.p <= 1.0)) {
         /* Samples or medians no statistic can be computed from (0, inf, 1e308...). */
@@ -288,15 +402,16 @@ static int hb_cmp_pair(const struct hb_cmp_opts *o, const char *key, const json_
     return bad;
 }
 
-static int hb_cmp_only(const struct hb_cmp_opts *o, const json_t *mine, const json_t *other,
-                       const char *side)
+/* The first records of `mine` with no record of their identity in `other`. */
+static int hb_cmp_only(const struct hb_cmp_opts *o, const struct hb_cmp_side *mine,
+                       const struct hb_cmp_side *other, int with_host, const char *side)
 {
-    const char *key;
-    json_t *rec;
     int n = 0;
-    json_object_foreach((json_t *)mine, key, rec)
-    {
-        if (json_object_get(other, key)) continue;
+    for (size_t k = 0; k < mine->n; k++) {
+        const struct hb_cmp_rec *rec = &mine->v[k];
+        if (rec->repeat || hb_cmp_find(other, rec, with_host)) continue;
+        char *key = hb_cmp_key(mine, rec, with_host);
+        if (!key) return -1;
         n++;
         if (o->format == HB_CMP_TABLE) {
             printf("only in %s: ", side);
@@ -306,7 +421,7 @@ static int hb_cmp_only(const struct hb_cmp_opts *o, const json_t *mine, const js
             printf("only_in_%s,", side);
             hb_esc_csv(stdout, key);
             putchar(',');
-            hb_esc_csv(stdout, hb_rec_str(rec, "metric", "?"));
+            hb_esc_csv(stdout, hb_strtab_get(mine->str, rec->metric));
             puts(",,,,,,");
         } else {
             json_t *j = json_pack("{s:s, s:s, s:s}", "type", "only", "side", side, "record", key);
@@ -315,33 +430,39 @@ static int hb_cmp_only(const struct hb_cmp_opts *o, const json_t *mine, const js
             free(s);
             json_decref(j);
         }
+        free(key);
     }
     return n;
 }
 
-static int hb_cmp_run(const struct hb_cmp_opts *o, const struct hb_results *b,
-                      const struct hb_results *n)
+static int hb_cmp_run(const struct hb_cmp_opts *o, const struct hb_cmp_side *b,
+                      const struct hb_cmp_side *n, int with_host)
 {
-    int with_host = hb_cmp_hosts(b->records) > 1 && hb_cmp_hosts(n->records) > 1;
-    json_t *ib = hb_cmp_index(b->records, with_host), *in = hb_cmp_index(n->records, with_host);
     int counts[5] = {0}, bad = 0;
     if (o->format == HB_CMP_TABLE) {
         fputs("compare ", stdout);
-        hb_esc_line(stdout, b->path);
+        hb_esc_line(stdout, b->res.path);
         fputs(" -> ", stdout);
-        hb_esc_line(stdout, n->path);
+        hb_esc_line(stdout, n->res.path);
         printf(": threshold %.1f%%, Welch t-test alpha %g\n", o->threshold_pct, o->alpha);
     } else if (o->format == HB_CMP_CSV)
         printf("kind,record,metric,unit,base,new,change_pct,p,verdict\n");
-    const char *key;
-    json_t *rec;
-    json_object_foreach(ib, key, rec)
-    {
-        json_t *other = json_object_get(in, key);
-        if (other) bad += hb_cmp_pair(o, key, rec, other, counts);
+    int only_b = 0, only_n = 0;
+    for (size_t k = 0; k < b->n && only_b >= 0; k++) {
+        const struct hb_cmp_rec *other =
+            b->v[k].repeat ? NULL : hb_cmp_find(n, &b->v[k], with_host);
+        char *key = other ? hb_cmp_key(b, &b->v[k], with_host) : NULL;
+        if (other && !key) only_b = -1;
+        if (key) bad += hb_cmp_pair(o, key, b, &b->v[k], n, other, counts);
+        free(key);
     }
-    int only_b = hb_cmp_only(o, ib, in, "base");
-    int only_n = hb_cmp_only(o, in, ib, "new");
+    if (only_b >= 0) only_b = hb_cmp_only(o, b, n, with_host, "base");
+    if (only_b >= 0) only_n = hb_cmp_only(o, n, b, with_host, "new");
+    if (only_b < 0 || only_n < 0) {
+        fflush(stdout);
+        fprintf(stderr, "hopbench: out of memory writing the comparison\n");
+        return HB_EXIT_ENV;
+    }
     if (o->format == HB_CMP_TABLE)
         printf("%d worse, %d better, %d same, %d noise, %d undetermined, %d only in base, %d "
                "only in new\n",
@@ -352,31 +473,37 @@ static int hb_cmp_run(const struct hb_cmp_opts *o, const struct hb_results *b,
                "\"threshold_pct\":%g}\n",
                counts[0], counts[1], counts[2], counts[3], counts[4], only_b, only_n,
                o->threshold_pct);
-    json_decref(ib);
-    json_decref(in);
     return bad ? HB_EXIT_FAILED : HB_EXIT_OK;
 }
 
 int hb_compare_main(int argc, char **argv)
 {
     struct hb_cmp_opts o;
-    struct hb_results b, n;
+    struct hb_strtab str = {0};
+    struct hb_cmp_side b = {.str = &str}, n = {.str = &str};
     int rc = hb_cmp_parse(argc, argv, &o);
-    if (rc == 0 && (rc = hb_results_read_only(o.base, "measurement", hb_cmp_keys, &b)) == 0 &&
-        (rc = hb_results_read_only(o.new, "measurement", hb_cmp_keys, &n)) != 0)
-        hb_results_free(&b);
+    /* Each file streamed: only what a comparison needs stays (hb_cmp_take). */
+    if (rc == 0) rc = hb_results_read_take(o.base, hb_cmp_take, &b, &b.res);
+    if (rc == 0) rc = hb_results_read_take(o.new, hb_cmp_take, &n, &n.res);
+    /* Hosts are part of the identity only when both files have several. */
+    int with_host = b.hosts > 1 && n.hosts > 1;
+    if (rc == 0) rc = hb_cmp_index(&b, with_host);
+    if (rc == 0) rc = hb_cmp_index(&n, with_host);
+    int code = HB_EXIT_OK;
     if (rc) {
         fprintf(stderr, "hopbench: %s\n", hb_err_msg());
-        return hb_err_exit_code(rc);
+        code = hb_err_exit_code(rc);
+    } else {
+        const struct hb_cmp_side *both[2] = {&b, &n};
+        for (int i = 0; i < 2; i++)
+            if (both[i]->res.skipped_line)
+                fprintf(stderr, "hopbench: warning: %s:%d: truncated last line skipped\n",
+                        both[i]->res.path, both[i]->res.skipped_line);
+        fflush(stdout);
+        code = hb_cmp_run(&o, &b, &n, with_host);
     }
-    const struct hb_results *both[2] = {&b, &n};
-    for (int i = 0; i < 2; i++)
-        if (both[i]->skipped_line)
-            fprintf(stderr, "hopbench: warning: %s:%d: truncated last line skipped\n",
-                    both[i]->path, both[i]->skipped_line);
-    fflush(stdout);
-    int code = hb_cmp_run(&o, &b, &n);
-    hb_results_free(&b);
-    hb_results_free(&n);
+    hb_cmp_side_free(&b);
+    hb_cmp_side_free(&n);
+    hb_strtab_free(&str);
     return code;
 }

@@ -9,6 +9,8 @@
 
 /* Grown to fit: a message may list every node or CPU of a large machine. */
 static _Thread_local char *hb_err_buf;
+/* When memory ran out, as much of the message as fits here: better than the last one. */
+static _Thread_local char hb_err_oom[512];
 
 void hb_err_set(const char *fmt, ...)
 {
@@ -28,19 +30,25 @@ void hb_err_set(const char *fmt, ...)
         }
     }
     free(raw);
-    if (!line) return; /* out of memory: the previous message is the best there is */
     free(hb_err_buf);
     hb_err_buf = line;
+    hb_err_oom[0] = '\0';
+    if (!line) {
+        va_start(ap, fmt);
+        vsnprintf(hb_err_oom, sizeof(hb_err_oom), fmt, ap);
+        va_end(ap);
+    }
 }
 
 const char *hb_err_msg(void)
 {
-    return hb_err_buf ? hb_err_buf : "";
+    return hb_err_buf ? hb_err_buf : hb_err_oom;
 }
 
 void hb_err_clear(void)
 {
     if (hb_err_buf) hb_err_buf[0] = '\0';
+    hb_err_oom[0] = '\0';
 }
 
 int hb_err_exit_code(int neg_errno)

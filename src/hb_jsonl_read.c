@@ -37,32 +37,15 @@ static int hb_results_oom(const struct hb_results *r, int lineno)
 {
     hb_err_set("%s:%d: out of memory after %zu records; give report/compare fewer or smaller "
                "files, or more memory",
-               r->path, lineno, json_array_size(r->records));
+               r->path, lineno, r->nread);
     return -ENOMEM;
 }
 
-/* What a reader keeps of the records other than the run record: NULL keeps everything. */
+/* What a reader does with the records other than the run record: NULL take keeps them. */
 struct hb_results_filter {
-    const char *type;
-    const char *const *keys;
+    hb_results_take_fn take;
+    void *ctx;
 };
-
-/* Only the keys the caller reads, in a new, smaller object (jansson never shrinks an
- * object's table), so memory follows what it needs, not the file. Takes the reference to
- * rec; NULL when out of memory. */
-static json_t *hb_results_slim(const char *const *keys, json_t *rec)
-{
-    json_t *slim = json_object();
-    for (int i = 0; slim && keys[i]; i++) {
-        json_t *v = json_object_get(rec, keys[i]);
-        if (v && json_object_set(slim, keys[i], v) != 0) {
-            json_decref(slim);
-            slim = NULL;
-        }
-    }
-    json_decref(rec);
-    return slim;
-}
 
 static int hb_results_line(struct hb_results *r, const char *line, size_t len, int lineno,
                            int last_unterminated, const struct hb_results_filter *flt)
@@ -83,7 +66,8 @@ static int hb_results_line(struct hb_results *r, const char *line, size_t len, i
         json_decref(rec);
         return -EINVAL;
     }
-    if (strcmp(json_string_value(json_object_get(rec, "type")), "run") == 0) {
+    bool run = strcmp(json_string_value(json_object_get(rec, "type")), "run") == 0;
+    if (run) {
         json_t *sv = json_object_get(rec, "schema_version");
         if (!json_is_integer(sv) || json_integer_value(sv) > HB_SCHEMA_VERSION) {
             char have[32];
@@ -98,14 +82,12 @@ static int hb_results_line(struct hb_results *r, const char *line, size_t len, i
         }
         if (!r->run) r->run = rec;
     }
-    const char *type = json_string_value(json_object_get(rec, "type"));
-    if (flt && strcmp(type, "run") != 0) {
-        /* The caller reads the run record and records of one type only. */
-        if (strcmp(type, flt->type) != 0) {
-            json_decref(rec);
-            return 0;
-        }
-        if (!(rec = hb_results_slim(flt->keys, rec))) return hb_results_oom(r, lineno);
+    r->nread++;
+    if (flt->take && !run) {
+        int keep = flt->take(flt->ctx, rec);
+        if (keep <= 0) json_decref(rec);
+        if (keep < 0) return hb_results_oom(r, lineno);
+        if (keep == 0) return 0;
     }
     if (json_array_append_new(r->records, rec) != 0) return hb_results_oom(r, lineno);
     return 0;
@@ -131,19 +113,21 @@ static int hb_results_open(const char *path, const struct hb_results_filter *flt
 
 int hb_results_read(const char *path, struct hb_results *r)
 {
-    return hb_results_open(path, NULL, r);
-}
-
-int hb_results_read_only(const char *path, const char *type, const char *const *keys,
-                         struct hb_results *r)
-{
-    struct hb_results_filter flt = {type, keys};
+    struct hb_results_filter flt = {NULL, NULL};
     return hb_results_open(path, &flt, r);
 }
 
-int hb_results_readf(FILE *f, const char *path, struct hb_results *r)
+int hb_results_read_take(const char *path, hb_results_take_fn take, void *ctx, struct hb_results *r)
 {
-    return hb_results_load(f, path, NULL, r);
+    struct hb_results_filter flt = {take, ctx};
+    return hb_results_open(path, &flt, r);
+}
+
+int hb_results_readf(FILE *f, const char *path, hb_results_take_fn take, void *ctx,
+                     struct hb_results *r)
+{
+    struct hb_results_filter flt = {take, ctx};
+    return hb_results_load(f, path, &flt, r);
 }
 
 static int hb_results_load(FILE *f, const char *path, const struct hb_results_filter *flt,
@@ -167,7 +151,7 @@ static int hb_results_load(FILE *f, const char *path, const struct hb_results_fi
     }
     if (rc == 0 && errno == ENOMEM) rc = hb_results_oom(r, lineno + 1);
     free(line);
-    if (rc == 0 && json_array_size(r->records) == 0) {
+    if (rc == 0 && r->nread == 0) {
         hb_err_set("%s: no records; expected hopbench JSON Lines (--format jsonl)", path);
         rc = -EINVAL;
     }

@@ -6,29 +6,35 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* One result file: every record in file order, and the run record when there is one. */
+/* One result file: the records kept, in file order, and the run record when there is one. */
 struct hb_results {
     char path[4096];
     json_t *records;  /* array of objects, each with a string "type" */
     json_t *run;      /* borrowed from records; NULL when the file has no run record */
+    size_t nread;     /* records read, kept or not */
     int skipped_line; /* line number of a truncated last line that was skipped, or 0 */
 };
 
-/* Read path into r. A last line without its newline that does not parse is skipped and
- * r->skipped_line names it (the caller warns). Returns 0; -ENOENT / -EACCES when the file
- * cannot be opened; -EINVAL when a line is not a JSON object with a string "type", or the
- * run record's schema_version is newer than this build reads; -ENOMEM when memory ran out
- * (exit 3: "out of memory"); hb_err_msg() then names the file and line. On error r holds
- * nothing to free. */
+/* Read path into r, keeping every record. A last line without its newline that does not
+ * parse is skipped and r->skipped_line names it (the caller warns). Returns 0; -ENOENT /
+ * -EACCES when the file cannot be opened; -EINVAL when a line is not a JSON object with a
+ * string "type", or the run record's schema_version is newer than this build reads; -ENOMEM
+ * when memory ran out (exit 3: "out of memory"); hb_err_msg() then names the file and line.
+ * On error r holds nothing to free. */
 int hb_results_read(const char *path, struct hb_results *r);
 
-/* As hb_results_read, keeping the run record and, of the other records, only those of
- * `type` with only `keys` (NULL-ended): memory for what the caller reads, not the file. */
-int hb_results_read_only(const char *path, const char *type, const char *const *keys,
+/* What a streaming reader does with each record but the run record (always kept): returns 1
+ * to keep it in records, 0 when it took what it needs from it (it is freed), -ENOMEM when
+ * memory ran out. Memory then follows what the caller keeps, not the file. */
+typedef int (*hb_results_take_fn)(void *ctx, const json_t *rec);
+
+/* As hb_results_read, each record handed to take(ctx, rec) as it is read. */
+int hb_results_read_take(const char *path, hb_results_take_fn take, void *ctx,
                          struct hb_results *r);
 
 /* The same from an open stream (not closed here); path names it in messages. */
-int hb_results_readf(FILE *f, const char *path, struct hb_results *r);
+int hb_results_readf(FILE *f, const char *path, hb_results_take_fn take, void *ctx,
+                     struct hb_results *r);
 
 void hb_results_free(struct hb_results *r);
 

@@ -5,6 +5,7 @@
 #include "hb_report_draw.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,13 +32,14 @@ int hb_report_is(const json_t *rec, const char *type, const char *suite, const c
            (!key || json_object_get(rec, key));
 }
 
-int hb_report_has(const struct hb_results *in, int nin, const char *type, const char *suite,
+int hb_report_has(const struct hb_report_in *in, int nin, const char *type, const char *suite,
                   const char *key)
 {
     for (int i = 0; i < nin; i++) {
         size_t k;
         json_t *rec;
-        json_array_foreach(in[i].records, k, rec) if (hb_report_is(rec, type, suite, key)) return 1;
+        json_array_foreach(in[i].res.records, k,
+                           rec) if (hb_report_is(rec, type, suite, key)) return 1;
     }
     return 0;
 }
@@ -50,6 +52,49 @@ void hb_report_caption(FILE *f, const struct hb_results *r, const char *what)
     fputs(" <small>(", f);
     hb_html_esc(f, base ? base + 1 : r->path);
     fputs(")</small></h3>\n", f);
+}
+
+int hb_report_int(const json_t *rec, const char *key, int def)
+{
+    double v = hb_rec_num(rec, key, def);
+    return v <= INT_MIN ? INT_MIN : v >= INT_MAX ? INT_MAX : (int)v;
+}
+
+static int hb_rbar_cmp(const void *a, const void *b)
+{
+    const struct hb_rbar *x = a, *y = b;
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+struct hb_bar *hb_report_bars(const struct hb_report_in *in, const struct hb_rbars *b,
+                              struct hb_rbar **sorted)
+{
+    *sorted = malloc((b->n + 1) * sizeof(**sorted));
+    struct hb_bar *bars = malloc((b->n + 1) * sizeof(*bars));
+    if (!*sorted || !bars) {
+        free(*sorted);
+        free(bars);
+        *sorted = NULL;
+        return NULL;
+    }
+    memcpy(*sorted, b->v, b->n * sizeof(**sorted));
+    qsort(*sorted, b->n, sizeof(**sorted), hb_rbar_cmp);
+    for (size_t i = 0; i < b->n; i++) {
+        const struct hb_rbar *r = &(*sorted)[i];
+        bars[i] =
+            (struct hb_bar){hb_strtab_get(&in->str, r->group), hb_strtab_get(&in->str, r->label),
+                            hb_strtab_get(&in->str, r->series), r->value};
+    }
+    return bars;
+}
+
+void hb_report_row(FILE *f, const struct hb_report_in *in, uint32_t row, int ncells)
+{
+    fputs("<tr>", f);
+    for (int c = 0; c < ncells; c++)
+        fputs(hb_report_row_cell(in, row, c), f);
+    fputs("</tr>\n", f);
 }
 
 /* A value for people: numbers and strings as they are, byte counts in KiB/MiB/GiB, lists
@@ -137,7 +182,7 @@ int hb_report_too_big(FILE *f, const char *what, const json_t *values, size_t ro
     return 1;
 }
 
-static int hb_report_write(FILE *f, const struct hb_results *in, int nin)
+int hb_report_write(FILE *f, const struct hb_report_in *in, int nin)
 {
     fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
           "<title>hopbench report</title><style>",
@@ -146,11 +191,11 @@ static int hb_report_write(FILE *f, const struct hb_results *in, int nin)
     fputs("</style></head><body>\n<h1>hopbench report</h1>\n<p>Inputs:", f);
     for (int i = 0; i < nin; i++) {
         fputs(" <code>", f);
-        hb_html_esc(f, in[i].path);
+        hb_html_esc(f, in[i].res.path);
         fputs("</code>", f);
-        if (in[i].skipped_line)
+        if (in[i].res.skipped_line)
             fprintf(f, " <span class=\"warn\">(truncated line %d skipped)</span>",
-                    in[i].skipped_line);
+                    in[i].res.skipped_line);
     }
     fputs("</p>\n", f);
     hb_report_machine(f, in, nin);
@@ -198,16 +243,17 @@ int hb_report_main(int argc, char **argv)
 {
     const char *out = NULL;
     int nin = 0, nread = 0;
-    struct hb_results *in = calloc((size_t)argc, sizeof(*in));
+    struct hb_report_in *in = calloc((size_t)argc, sizeof(*in));
     const char **inputs = calloc((size_t)argc + 1, sizeof(*inputs));
     int rc = in && inputs ? hb_report_args(argc, argv, &out, inputs, &nin) : -ENOMEM;
+    /* Each file streamed: only what the sections draw stays (hb_report_data.h). */
     for (; rc == 0 && nread < nin; nread++)
-        if ((rc = hb_results_read(inputs[nread], &in[nread])) != 0) break;
+        if ((rc = hb_report_read(NULL, inputs[nread], &in[nread])) != 0) break;
     if (rc == 0) {
         for (int i = 0; i < nin; i++)
-            if (in[i].skipped_line)
+            if (in[i].res.skipped_line)
                 fprintf(stderr, "hopbench: warning: %s:%d: truncated last line skipped\n",
-                        in[i].path, in[i].skipped_line);
+                        in[i].res.path, in[i].res.skipped_line);
         /* Written beside the target and renamed, so a failed run leaves no half report. */
         struct hb_outfile *of = NULL;
         FILE *f = NULL;
@@ -220,7 +266,7 @@ int hb_report_main(int argc, char **argv)
     }
     if (rc) fprintf(stderr, "hopbench: %s\n", hb_err_msg());
     for (int i = 0; i < nread; i++)
-        hb_results_free(&in[i]);
+        hb_report_in_free(&in[i]);
     free(in);
     free(inputs);
     return hb_err_exit_code(rc);

@@ -3,30 +3,52 @@
 #ifndef HB_REPORT_H
 #define HB_REPORT_H
 
-#include "hb_jsonl_read.h"
+#include "hb_report_data.h"
+#include "hb_report_draw.h"
 
 #include <stdio.h>
 
 /* argv[0] is "report". Returns the exit code: 0 written, 2 bad usage or input (nothing
- * written), 3 the output could not be written. */
+ * written), 3 the output could not be written or memory ran out. */
 int hb_report_main(int argc, char **argv);
 
+/* The whole report of the files read (hb_report_read). 0, or -EIO when f failed. */
+int hb_report_write(FILE *f, const struct hb_report_in *in, int nin);
+
 /* Sections; each writes nothing when no input has records for it. */
-void hb_report_machine(FILE *f, const struct hb_results *in, int nin);
-void hb_report_matrices(FILE *f, const struct hb_results *in, int nin, int c2c);
-void hb_report_fleet(FILE *f, const struct hb_results *in, int nin);
-void hb_report_hops(FILE *f, const struct hb_results *in, int nin);
-void hb_report_verdicts(FILE *f, const struct hb_results *in, int nin);
-void hb_report_loaded(FILE *f, const struct hb_results *in, int nin);
-void hb_report_sweep(FILE *f, const struct hb_results *in, int nin);
-void hb_report_policy(FILE *f, const struct hb_results *in, int nin);
-void hb_report_basic(FILE *f, const struct hb_results *in, int nin);
+void hb_report_machine(FILE *f, const struct hb_report_in *in, int nin);
+void hb_report_matrices(FILE *f, const struct hb_report_in *in, int nin, int c2c);
+void hb_report_fleet(FILE *f, const struct hb_report_in *in, int nin);
+void hb_report_hops(FILE *f, const struct hb_report_in *in, int nin);
+void hb_report_verdicts(FILE *f, const struct hb_report_in *in, int nin);
+void hb_report_loaded(FILE *f, const struct hb_report_in *in, int nin);
+void hb_report_sweep(FILE *f, const struct hb_report_in *in, int nin);
+void hb_report_policy(FILE *f, const struct hb_report_in *in, int nin);
+void hb_report_basic(FILE *f, const struct hb_report_in *in, int nin);
+
+/* What each section keeps of a measurement or throughput record as it is read: 0 or
+ * -ENOMEM. */
+int hb_report_basic_take(struct hb_report_in *in, const json_t *rec);
+int hb_report_hops_take(struct hb_report_in *in, const json_t *rec);
+int hb_report_evidence_take(struct hb_report_in *in, const json_t *rec);
+int hb_report_curves_take(struct hb_report_in *in, const json_t *rec);
 
 /* Helpers shared by the section files. */
-int hb_report_has(const struct hb_results *in, int nin, const char *type, const char *suite,
+/* Whether a kept record of the inputs (run, note, matrix, fleet, verdict, knee) is of type
+ * (and suite, and has key, when not NULL). */
+int hb_report_has(const struct hb_report_in *in, int nin, const char *type, const char *suite,
                   const char *key);
 int hb_report_is(const json_t *rec, const char *type, const char *suite, const char *key);
 void hb_report_caption(FILE *f, const struct hb_results *r, const char *what);
+/* The number at key as an int (clamped to int's range), or def. */
+int hb_report_int(const json_t *rec, const char *key, int def);
+/* The bars of b in drawing order (ascending key, file order inside): *sorted the kept bars in
+ * that order and the return value what hb_svg_bars draws of them (both for the caller to
+ * free); NULL when out of memory. */
+struct hb_bar *hb_report_bars(const struct hb_report_in *in, const struct hb_rbars *b,
+                              struct hb_rbar **sorted);
+/* A kept row of ncells cells as <tr>...</tr>. */
+void hb_report_row(FILE *f, const struct hb_report_in *in, uint32_t row, int ncells);
 void hb_report_cell(FILE *f, const json_t *v);
 /* A cell whose value is named key (byte counts, "_bytes", are shown in KiB/MiB/GiB). */
 void hb_report_cell_key(FILE *f, const char *key, const json_t *v);
@@ -35,10 +57,6 @@ void hb_report_cell_key(FILE *f, const char *key, const json_t *v);
  * heatmaps (data-kind "hmat" and "hmat-ratio"), HMAT flags outlined and listed; nothing when
  * the matrix carries no HMAT comparison. */
 void hb_report_matrix_hmat(FILE *f, const json_t *m);
-
-/* Output stays bounded by what a person can read: a matrix with more rows or columns than
- * this is summarised, not drawn cell by cell. */
-#define HB_REPORT_MAX_SIDE 64
 
 /* When rows or cols exceed HB_REPORT_MAX_SIDE, or values (an array of rows) is not rows x
  * cols: one paragraph naming what, its size, and min/mean/max of its numbers; returns 1.

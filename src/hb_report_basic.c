@@ -26,105 +26,95 @@ static int hb_basic_is(const json_t *m, const char *metric)
            strcmp(hb_rec_str(m, "metric", ""), metric) == 0;
 }
 
-struct hb_basic_bar {
-    char group[32], series[64];
-    const json_t *rec;
-};
-
 /* "node C -> M" (or the policy when the memory is not one node): one colour per placement. */
 static void hb_basic_series(char *dst, size_t len, const json_t *m)
 {
     const json_t *mem = json_object_get(m, "mem_node");
     if (json_is_integer(mem))
-        snprintf(dst, len, "node %d \xe2\x86\x92 node %d", (int)hb_rec_num(m, "cpu_node", -1),
+        snprintf(dst, len, "node %d \xe2\x86\x92 node %d", hb_report_int(m, "cpu_node", -1),
                  (int)json_integer_value(mem));
     else
-        snprintf(dst, len, "node %d \xe2\x86\x92 %s", (int)hb_rec_num(m, "cpu_node", -1),
+        snprintf(dst, len, "node %d \xe2\x86\x92 %s", hb_report_int(m, "cpu_node", -1),
                  hb_rec_str(m, "policy", "?"));
 }
 
-static void hb_basic_numbers(FILE *f, struct hb_basic_bar *b, size_t n, const char *value_key)
+/* The numbers table's columns; NULL is the figure's value. */
+static const char *const hb_basic_keys[] = {"suite",   "experiment", "label",    "kernel",
+                                            "threads", "cpu_node",   "mem_node", "policy",
+                                            "bytes",   "pages",      NULL,       "status"};
+#define HB_BASIC_COLS 12
+
+/* The figures this section draws: bandwidth grouped by thread count, latency by CPU node. */
+static const struct hb_basic_fig {
+    const char *metric, *value_key, *group_key, *title, *ylabel;
+} hb_basic_figs[2] = {
+    {"bandwidth", "bw_GBps_best", "threads", "bandwidth per kernel and thread count",
+     "GB/s (best sample)"},
+    {"latency", "lat_ns_median", "cpu_node", "idle latency", "ns per load (median)"},
+};
+
+int hb_report_basic_take(struct hb_report_in *in, const json_t *m)
 {
-    static const char *const keys[] = {"suite",   "experiment", "label",    "kernel",
-                                       "threads", "cpu_node",   "mem_node", "policy",
-                                       "bytes",   "pages",      NULL,       "status"};
-    fputs("<table class=\"numbers\"><tr>", f);
-    for (int c = 0; c < 12; c++)
-        fprintf(f, "<th>%s</th>", keys[c] ? keys[c] : value_key);
-    fputs("</tr>\n", f);
-    for (size_t i = 0; i < n; i++) {
-        fputs("<tr>", f);
-        for (int c = 0; c < 12; c++)
-            hb_report_cell_key(f, keys[c] ? keys[c] : value_key,
-                               json_object_get(b[i].rec, keys[c] ? keys[c] : value_key));
-        fputs("</tr>\n", f);
+    for (int fi = 0; fi < 2; fi++) {
+        const struct hb_basic_fig *fig = &hb_basic_figs[fi];
+        if (!hb_basic_is(m, fig->metric)) continue;
+        int v = hb_report_int(m, fig->group_key, 0);
+        char group[32], series[64];
+        if (fi == 0)
+            snprintf(group, sizeof(group), "%d thread%s", v, v == 1 ? "" : "s");
+        else
+            snprintf(group, sizeof(group), "CPU node %d", v);
+        hb_basic_series(series, sizeof(series), m);
+        const char *keys[HB_BASIC_COLS];
+        for (int c = 0; c < HB_BASIC_COLS; c++)
+            keys[c] = hb_basic_keys[c] ? hb_basic_keys[c] : fig->value_key;
+        struct hb_rbar bar = {.key = v, .value = hb_rec_num(m, fig->value_key, 0)};
+        int rc = hb_report_intern(in, group, &bar.group);
+        if (rc == 0)
+            rc = hb_report_intern(in, hb_rec_str(m, fi == 0 ? "kernel" : "label", "?"), &bar.label);
+        if (rc == 0) rc = hb_report_intern(in, series, &bar.series);
+        if (rc == 0) rc = hb_report_add_row(in, m, keys, HB_BASIC_COLS, true, &bar.row);
+        if (rc == 0) rc = hb_report_add_bar(&in->basic[fi], &bar);
+        if (rc) return rc;
     }
-    fputs("</table>\n", f);
+    return 0;
 }
 
-/* One figure: the records of metric, grouped by thread count (bandwidth) or CPU node
- * (latency), in record order inside a group. */
-static void hb_basic_figure(FILE *f, const struct hb_results *r, const char *metric,
-                            const char *value_key, const char *title, const char *ylabel)
+/* One figure with its numbers: groups in ascending order of their key, record order inside
+ * a group. */
+static void hb_basic_figure(FILE *f, const struct hb_report_in *in, int fi)
 {
-    size_t total = json_array_size(r->records), n = 0, k;
-    struct hb_basic_bar *b = calloc(total + 1, sizeof(*b));
-    struct hb_bar *bars = calloc(total + 1, sizeof(*bars));
-    if (!b || !bars) goto out;
-    int bw = strcmp(metric, "bandwidth") == 0;
-    /* Groups in ascending order of their key; each record lands in exactly one. */
-    for (int key = -1, next;; key = next) {
-        next = -1;
-        json_t *m;
-        json_array_foreach(r->records, k, m)
-        {
-            if (!hb_basic_is(m, metric)) continue;
-            int v = (int)hb_rec_num(m, bw ? "threads" : "cpu_node", 0);
-            if (v == key) {
-                b[n].rec = m;
-                if (bw)
-                    snprintf(b[n].group, sizeof(b[n].group), "%d thread%s", v, v == 1 ? "" : "s");
-                else
-                    snprintf(b[n].group, sizeof(b[n].group), "CPU node %d", v);
-                hb_basic_series(b[n].series, sizeof(b[n].series), m);
-                bars[n] = (struct hb_bar){
-                    b[n].group, bw ? hb_rec_str(m, "kernel", "?") : hb_rec_str(m, "label", "?"),
-                    b[n].series, hb_rec_num(m, value_key, 0)};
-                n++;
-            } else if (v > key && (next < 0 || v < next)) {
-                next = v;
-            }
-        }
-        if (next < 0) break;
-    }
-    if (n) {
-        fputs("<div class=\"panel\">", f);
-        hb_report_caption(f, r, title);
-        hb_svg_bars(f, bars, (int)n, ylabel);
-        hb_basic_numbers(f, b, n, value_key);
-        fputs("</div>\n", f);
-    }
-out:
-    free(b);
+    const struct hb_basic_fig *fig = &hb_basic_figs[fi];
+    const struct hb_rbars *b = &in->basic[fi];
+    if (b->n == 0) return;
+    struct hb_rbar *sorted = NULL;
+    struct hb_bar *bars = hb_report_bars(in, b, &sorted);
+    if (!bars) return;
+    fputs("<div class=\"panel\">", f);
+    hb_report_caption(f, &in->res, fig->title);
+    hb_svg_bars(f, bars, (int)b->n, fig->ylabel);
+    fputs("<table class=\"numbers\"><tr>", f);
+    for (int c = 0; c < HB_BASIC_COLS; c++)
+        fprintf(f, "<th>%s</th>", hb_basic_keys[c] ? hb_basic_keys[c] : fig->value_key);
+    fputs("</tr>\n", f);
+    for (size_t i = 0; i < b->n; i++)
+        hb_report_row(f, in, sorted[i].row, HB_BASIC_COLS);
+    fputs("</table>\n", f);
+    fputs("</div>\n", f);
+    free(sorted);
     free(bars);
 }
 
-void hb_report_basic(FILE *f, const struct hb_results *in, int nin)
+void hb_report_basic(FILE *f, const struct hb_report_in *in, int nin)
 {
     int any = 0;
-    for (int i = 0; i < nin; i++) {
-        size_t k;
-        json_t *m;
-        json_array_foreach(in[i].records, k, m) any |= hb_basic_is(m, "bandwidth") ||
-                                                       hb_basic_is(m, "latency");
-    }
+    for (int i = 0; i < nin; i++)
+        any |= in[i].basic[0].n > 0 || in[i].basic[1].n > 0;
     if (!any) return;
     fputs("<section id=\"basic\"><h2>Bandwidth and latency</h2><div class=\"row\">\n", f);
     for (int i = 0; i < nin; i++) {
-        hb_basic_figure(f, &in[i], "bandwidth", "bw_GBps_best",
-                        "bandwidth per kernel and thread count", "GB/s (best sample)");
-        hb_basic_figure(f, &in[i], "latency", "lat_ns_median", "idle latency",
-                        "ns per load (median)");
+        hb_basic_figure(f, &in[i], 0);
+        hb_basic_figure(f, &in[i], 1);
     }
     fputs("</div></section>\n", f);
 }

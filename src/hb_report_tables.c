@@ -30,13 +30,13 @@ static void hb_report_matrix_table(FILE *f, const char *name, const json_t *m)
 
 /* What the machine cannot show (the notes every run of a one-node machine carries): each
  * distinct text once, however many result files repeat it. */
-static void hb_report_notes(FILE *f, const struct hb_results *in, int nin)
+static void hb_report_notes(FILE *f, const struct hb_report_in *in, int nin)
 {
     json_t *seen = json_object();
     for (int i = 0; seen && i < nin; i++) {
         size_t k;
         json_t *m;
-        json_array_foreach(in[i].records, k, m)
+        json_array_foreach(in[i].res.records, k, m)
         {
             if (!hb_report_is(m, "note", NULL, "text")) continue;
             const char *text = hb_rec_str(m, "text", "");
@@ -50,11 +50,11 @@ static void hb_report_notes(FILE *f, const struct hb_results *in, int nin)
     json_decref(seen);
 }
 
-void hb_report_machine(FILE *f, const struct hb_results *in, int nin)
+void hb_report_machine(FILE *f, const struct hb_report_in *in, int nin)
 {
     int any = 0;
     for (int i = 0; i < nin; i++)
-        any |= in[i].run != NULL;
+        any |= in[i].res.run != NULL;
     if (!any) return;
     fputs("<section id=\"machine\"><h2>Machine</h2><div class=\"row\">\n", f);
     static const char *const keys[] = {"hosts",    "ranks",        "hopbench_version",
@@ -64,10 +64,10 @@ void hb_report_machine(FILE *f, const struct hb_results *in, int nin)
                                        "sizes",    "caches",       "timer",
                                        NULL};
     for (int i = 0; i < nin; i++) {
-        const json_t *run = in[i].run;
+        const json_t *run = in[i].res.run;
         if (!run) continue;
         fputs("<div class=\"panel\">", f);
-        hb_report_caption(f, &in[i], "run");
+        hb_report_caption(f, &in[i].res, "run");
         fputs("<table>\n", f);
         for (int k = 0; keys[k]; k++) {
             fprintf(f, "<tr><th>%s</th>", keys[k]);
@@ -131,14 +131,14 @@ static void hb_report_matrix_numbers(FILE *f, const json_t *m)
     }
 }
 
-void hb_report_matrices(FILE *f, const struct hb_results *in, int nin, int c2c)
+void hb_report_matrices(FILE *f, const struct hb_report_in *in, int nin, int c2c)
 {
     int any = 0;
     for (int i = 0; i < nin; i++) {
         size_t k;
         json_t *m;
-        json_array_foreach(in[i].records, k, m) if (hb_report_is(m, "matrix", NULL, NULL)) any |=
-            (strcmp(hb_rec_str(m, "metric", ""), "c2c") == 0) == c2c;
+        json_array_foreach(in[i].res.records, k, m) if (hb_report_is(m, "matrix", NULL, NULL))
+            any |= (strcmp(hb_rec_str(m, "metric", ""), "c2c") == 0) == c2c;
     }
     if (!any) return;
     fprintf(f, "<section id=\"%s\"><h2>%s</h2>\n", c2c ? "c2c" : "matrices",
@@ -152,7 +152,7 @@ void hb_report_matrices(FILE *f, const struct hb_results *in, int nin, int c2c)
     for (int i = 0; i < nin; i++) {
         size_t k;
         json_t *m;
-        json_array_foreach(in[i].records, k, m)
+        json_array_foreach(in[i].res.records, k, m)
         {
             if (!hb_report_is(m, "matrix", NULL, NULL) ||
                 (strcmp(hb_rec_str(m, "metric", ""), "c2c") == 0) != c2c)
@@ -162,7 +162,7 @@ void hb_report_matrices(FILE *f, const struct hb_results *in, int nin, int c2c)
                      hb_rec_str(m, "metric", "?"), hb_rec_str(m, "kernel", "?"),
                      hb_rec_str(m, "unit", "?"));
             fputs("<div class=\"panel\">", f);
-            hb_report_caption(f, &in[i], what);
+            hb_report_caption(f, &in[i].res, what);
             const json_t *rows = json_object_get(m, "rows"), *cols = json_object_get(m, "cols");
             if (hb_report_too_big(f, "values", json_object_get(m, "values"), json_array_size(rows),
                                   json_array_size(cols))) {
@@ -185,14 +185,14 @@ void hb_report_matrices(FILE *f, const struct hb_results *in, int nin, int c2c)
     fputs("</div></section>\n", f);
 }
 
-void hb_report_fleet(FILE *f, const struct hb_results *in, int nin)
+void hb_report_fleet(FILE *f, const struct hb_report_in *in, int nin)
 {
     if (!hb_report_has(in, nin, "fleet", NULL, NULL)) return;
     fputs("<section id=\"fleet\"><h2>Fleet</h2><div class=\"row\">\n", f);
     for (int i = 0; i < nin; i++) {
         size_t k;
         json_t *fl;
-        json_array_foreach(in[i].records, k, fl)
+        json_array_foreach(in[i].res.records, k, fl)
         {
             if (!hb_report_is(fl, "fleet", NULL, NULL)) continue;
             const json_t *hosts = json_object_get(fl, "hosts");
@@ -204,7 +204,7 @@ void hb_report_fleet(FILE *f, const struct hb_results *in, int nin)
                                 json_is_true(json_object_get(host, "outlier")) ? "outlier" : "ok",
                                 hb_rec_num(host, "lat_ns_local", 0)};
             fputs("<div class=\"panel\">", f);
-            hb_report_caption(f, &in[i], "hosts");
+            hb_report_caption(f, &in[i].res, "hosts");
             hb_svg_bars(f, bars, nh < 64 ? (int)nh : 64, "local latency (ns)");
             fputs("<table class=\"numbers\"><tr><th>host</th><th>lat_ns_local</th>"
                   "<th>bw_GBps_local_read</th><th>worst_remote_ratio</th><th>outlier</th>"
@@ -232,67 +232,44 @@ void hb_report_fleet(FILE *f, const struct hb_results *in, int nin)
     fputs("</div></section>\n", f);
 }
 
-/* The index key of a verdict's evidence: suite, background level (verdicts without one
- * take any level) and label, so every record under a key is evidence. */
-static void hb_evidence_key(char *buf, size_t len, const char *suite, const char *bg,
-                            const char *label)
-{
-    snprintf(buf, len, "%s\x1f%s\x1f%s%s", suite, bg ? bg : "", bg ? "" : "\x1f*", label);
-}
+/* A verdict's evidence columns. */
+static const char *const hb_evidence_cols[] = {"label", "case", "bg_level", "pct_of_local_read"};
+#define HB_EVIDENCE_COLS 4
 
-static void hb_index_add(json_t *by, const char *key, json_t *m)
+/* Every measurement may be a verdict's evidence, found by suite, background level (verdicts
+ * without one take any level) and label: the first rows of each such key are kept. */
+int hb_report_evidence_take(struct hb_report_in *in, const json_t *m)
 {
-    json_t *list = json_object_get(by, key);
-    if (!list) {
-        list = json_array();
-        json_object_set_new(by, key, list);
-    }
-    json_array_append(list, m);
-}
-
-/* key -> [measurements], so a verdict finds its evidence without a pass over the file. */
-static json_t *hb_report_by_label(const json_t *records)
-{
-    json_t *by = json_object();
-    size_t k;
-    json_t *m;
-    char key[1024];
-    json_array_foreach(records, k, m)
-    {
-        if (!hb_report_is(m, "measurement", NULL, NULL)) continue;
-        const char *suite = hb_rec_str(m, "suite", ""), *label = hb_rec_str(m, "label", "");
-        hb_evidence_key(key, sizeof(key), suite, hb_rec_str(m, "bg_level", ""), label);
-        hb_index_add(by, key, m);
-        hb_evidence_key(key, sizeof(key), suite, NULL, label);
-        hb_index_add(by, key, m);
-    }
-    return by;
+    if (!hb_report_is(m, "measurement", NULL, NULL)) return 0;
+    const char *suite = hb_rec_str(m, "suite", ""), *label = hb_rec_str(m, "label", "");
+    char key[1024], any[1024];
+    hb_report_evidence_key(key, sizeof(key), suite, hb_rec_str(m, "bg_level", ""), label);
+    hb_report_evidence_key(any, sizeof(any), suite, NULL, label);
+    return hb_report_add_evidence(in, key, any, m, hb_evidence_cols, HB_EVIDENCE_COLS);
 }
 
 /* The evidence rows of verdict v: each evidence label once, its records in file order, at
  * most HB_REPORT_MAX_SIDE rows (output stays bounded: a verdict cites a handful). */
-static void hb_report_evidence(FILE *f, const json_t *by_label, const json_t *v)
+static void hb_report_evidence(FILE *f, const struct hb_report_in *in, const json_t *v)
 {
+    const struct hb_revidence *ev = &in->evidence;
     json_t *seen = json_object();
-    size_t i, j, shown = 0;
-    json_t *e, *m;
+    size_t i, shown = 0;
+    json_t *e;
     char key[1024];
     json_array_foreach(json_object_get(v, "evidence"), i, e)
     {
         const char *label = json_string_value(e);
         if (!label || json_object_get(seen, label) || shown > HB_REPORT_MAX_SIDE) continue;
         json_object_set_new(seen, label, json_true());
-        hb_evidence_key(key, sizeof(key), hb_rec_str(v, "suite", ""),
-                        hb_rec_str(v, "bg_level", NULL), label);
-        json_array_foreach(json_object_get(by_label, key), j, m)
-        {
+        hb_report_evidence_key(key, sizeof(key), hb_rec_str(v, "suite", ""),
+                               hb_rec_str(v, "bg_level", NULL), label);
+        uint32_t id = hb_strtab_find(&ev->keys, key, strlen(key));
+        for (uint32_t at = id == HB_STRTAB_NONE || !ev->chain[id].n ? UINT32_MAX
+                                                                    : ev->chain[id].first;
+             at != UINT32_MAX; at = ev->v[at].next) {
             if (shown++ >= HB_REPORT_MAX_SIDE) break;
-            fputs("<tr>", f);
-            hb_report_cell(f, json_object_get(m, "label"));
-            hb_report_cell(f, json_object_get(m, "case"));
-            hb_report_cell(f, json_object_get(m, "bg_level"));
-            hb_report_cell(f, json_object_get(m, "pct_of_local_read"));
-            fputs("</tr>\n", f);
+            hb_report_row(f, in, ev->v[at].row, HB_EVIDENCE_COLS);
         }
     }
     json_decref(seen);
@@ -303,17 +280,14 @@ static void hb_report_evidence(FILE *f, const json_t *by_label, const json_t *v)
                 HB_REPORT_MAX_SIDE);
 }
 
-void hb_report_verdicts(FILE *f, const struct hb_results *in, int nin)
+void hb_report_verdicts(FILE *f, const struct hb_report_in *in, int nin)
 {
     if (!hb_report_has(in, nin, "verdict", NULL, NULL)) return;
     fputs("<section id=\"verdicts\"><h2>Myth verdicts</h2>\n", f);
     for (int i = 0; i < nin; i++) {
         size_t k;
         json_t *v;
-        json_t *by_label = hb_report_has(&in[i], 1, "verdict", NULL, NULL)
-                               ? hb_report_by_label(in[i].records)
-                               : NULL;
-        json_array_foreach(in[i].records, k, v)
+        json_array_foreach(in[i].res.records, k, v)
         {
             if (!hb_report_is(v, "verdict", NULL, NULL)) continue;
             char what[160];
@@ -321,7 +295,7 @@ void hb_report_verdicts(FILE *f, const struct hb_results *in, int nin)
             snprintf(what, sizeof(what), "myth %lld, background %s: %s",
                      (long long)hb_rec_num(v, "myth", 0), hb_rec_str(v, "bg_level", "any"),
                      holds ? "holds" : "does not hold");
-            hb_report_caption(f, &in[i], what);
+            hb_report_caption(f, &in[i].res, what);
             fprintf(f,
                     "<table class=\"verdict\"><tr><th>holds</th><td class=\"%s\">%s</td>"
                     "<th>tolerance %%</th>",
@@ -332,10 +306,9 @@ void hb_report_verdicts(FILE *f, const struct hb_results *in, int nin)
             fputs("</tr></table>\n<table class=\"evidence\"><tr><th>label</th><th>case</th>"
                   "<th>bg_level</th><th>pct_of_local_read</th></tr>\n",
                   f);
-            hb_report_evidence(f, by_label, v);
+            hb_report_evidence(f, &in[i], v);
             fputs("</table>\n", f);
         }
-        json_decref(by_label);
     }
     fputs("</section>\n", f);
 }

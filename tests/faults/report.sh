@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Hostile inputs to report and compare: statistics that cannot be computed (±1e308 samples,
 # a zero median), markup and newlines in every string field, a 1000 x 1000 matrix of empty
-# cells, 20k-record files under a time bound, and out of memory while reading.
+# cells, 20k-record files under a time bound, 30000 records in 40 MB, and out of memory while
+# reading.
 . "$(dirname "$0")/faults-lib.sh"
 FX=$TOP/tests/report/fixtures
 
@@ -89,14 +90,32 @@ for cmd in "report big.jsonl -o big.html" "compare big.jsonl big.jsonl"; do
     [ "$took" -le 15 ] || fail "20k records: $cmd took $took s (limit 15)"
 done
 
-# Out of memory while reading: exit 3 "out of memory", not a bad record; no output file.
-jq -nc '{type:"run",schema_version:1}, (range(60000) | {type:"measurement",suite:"lat",
+# Memory follows what report and compare keep, not the file: 30000 records fit in 40 MB of
+# address space (the whole JSON took more than that), every one of them drawn or compared.
+jq -nc '{type:"run",schema_version:1}, (range(30000) | {type:"measurement",suite:"lat",
     metric:"latency",kernel:"chase",experiment:"e\(.)",label:"l",samples_s:[1,2,3]})' >m.jsonl
-out=$(ulimit -v 80000 && "$HB" report m.jsonl -o m.html 2>&1)
+out=$(ulimit -v 40000 && "$HB" report m.jsonl -o m.html 2>&1)
 rc=$?
-expect "report out of memory" 3 "out of memory after"
+expect "report in 40 MB" 0 ""
+[ "$(grep -c '<td>e[0-9]*</td>' m.html)" = 30000 ] || fail "report in 40 MB: not 30000 rows"
+out=$(ulimit -v 40000 && "$HB" compare m.jsonl m.jsonl 2>&1)
+rc=$?
+expect "compare in 40 MB" 0 "30000 undetermined, 0 only in base, 0 only in new"
+rm -f m.jsonl m.html
+
+# Out of memory while reading (one record of 2 million samples): exit 3 "out of memory",
+# not a bad record; no output file.
+{
+    echo '{"type":"run","schema_version":1}'
+    printf '{"type":"measurement","suite":"lat","metric":"latency","samples_s":['
+    seq -s, 1 2000000
+    echo ']}'
+} >m.jsonl
+out=$(ulimit -v 40000 && "$HB" report m.jsonl -o m.html 2>&1)
+rc=$?
+expect "report out of memory" 3 "m.jsonl:2: out of memory after 1 records"
 [ ! -e m.html ] || fail "report out of memory: m.html written"
-out=$(ulimit -v 80000 && "$HB" compare m.jsonl m.jsonl 2>&1)
+out=$(ulimit -v 40000 && "$HB" compare m.jsonl m.jsonl 2>&1)
 rc=$?
 expect "compare out of memory" 3 "out of memory after"
 finish

@@ -1,0 +1,210 @@
+#include "hb_report_data.h"
+
+#include "hb_report.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Room for one more element in *v (of size bytes, *cap of them); -ENOMEM when out. */
+static int hb_rgrow(void **v, size_t *cap, size_t n, size_t size)
+{
+    if (n < *cap) return 0;
+    size_t c = *cap ? *cap * 2 : 256;
+    void *p = c < SIZE_MAX / size ? realloc(*v, c * size) : NULL;
+    if (!p) return -ENOMEM;
+    *v = p;
+    *cap = c;
+    return 0;
+}
+
+int hb_report_bg_rank(const char *bg)
+{
+    static const char *const order[] = {"idle", "low", "medium", "high", "very-high", NULL};
+    for (int i = 0; order[i]; i++)
+        if (strcmp(order[i], bg) == 0) return i;
+    return 99;
+}
+
+void hb_report_evidence_key(char *buf, size_t len, const char *suite, const char *bg,
+                            const char *label)
+{
+    snprintf(buf, len, "%s\x1f%s\x1f%s%s", suite, bg ? bg : "", bg ? "" : "\x1f*", label);
+}
+
+void hb_report_series_name(char *buf, size_t len, const json_t *m, const char *extra)
+{
+    snprintf(buf, len, "%s %s %lld->%lld%s%s", hb_rec_str(m, "host", "?"),
+             hb_rec_str(m, "kernel", "?"), (long long)hb_rec_num(m, "cpu_node", -1),
+             (long long)hb_rec_num(m, "mem_node", -1), extra ? " " : "", extra ? extra : "");
+}
+
+int hb_report_intern(struct hb_report_in *in, const char *s, uint32_t *id)
+{
+    *id = hb_strtab_add(&in->str, s, strlen(s));
+    return *id == HB_STRTAB_NONE ? -ENOMEM : 0;
+}
+
+int hb_report_add_row(struct hb_report_in *in, const json_t *rec, const char *const *keys, int n,
+                      bool by_key, uint32_t *row)
+{
+    char *html = NULL;
+    size_t len = 0;
+    long end[HB_REPORT_ROW_MAX + 1] = {0};
+    FILE *m = n <= HB_REPORT_ROW_MAX ? open_memstream(&html, &len) : NULL;
+    if (!m) return -ENOMEM;
+    for (int c = 0; c < n; c++) {
+        hb_report_cell_key(m, by_key ? keys[c] : NULL, json_object_get(rec, keys[c]));
+        end[c + 1] = ftell(m);
+    }
+    int rc = fclose(m) == 0 && html ? 0 : -ENOMEM;
+    while (rc == 0 && in->ncells + (size_t)n > in->cellcap)
+        rc = hb_rgrow((void **)&in->cells, &in->cellcap, in->cellcap, sizeof(*in->cells));
+    if (rc == 0 && in->ncells >= UINT32_MAX - (size_t)n) rc = -ENOMEM;
+    for (int c = 0; rc == 0 && c < n; c++) {
+        uint32_t id = hb_strtab_add(&in->str, html + end[c], (size_t)(end[c + 1] - end[c]));
+        if (id == HB_STRTAB_NONE) rc = -ENOMEM;
+        in->cells[in->ncells + (size_t)c] = id;
+    }
+    free(html);
+    if (rc) return rc;
+    *row = (uint32_t)in->ncells;
+    in->ncells += (size_t)n;
+    return 0;
+}
+
+const char *hb_report_row_cell(const struct hb_report_in *in, uint32_t row, int c)
+{
+    return hb_strtab_get(&in->str, in->cells[row + (uint32_t)c]);
+}
+
+int hb_report_add_bar(struct hb_rbars *b, const struct hb_rbar *bar)
+{
+    if (hb_rgrow((void **)&b->v, &b->cap, b->n, sizeof(*b->v))) return -ENOMEM;
+    b->v[b->n] = *bar;
+    b->v[b->n].seq = b->n;
+    b->n++;
+    return 0;
+}
+
+int hb_report_add_point(struct hb_rcurves *c, const char *name, double x, double y)
+{
+    uint32_t id = hb_strtab_add(&c->names, name, strlen(name));
+    if (id == HB_STRTAB_NONE || hb_rgrow((void **)&c->v, &c->cap, c->n, sizeof(*c->v)))
+        return -ENOMEM;
+    c->v[c->n++] = (struct hb_rpoint){id, x, y};
+    return 0;
+}
+
+int hb_report_add_policy(struct hb_rpolicies *p, const char *key, uint32_t row, double t)
+{
+    uint32_t id = hb_strtab_add(&p->keys, key, strlen(key));
+    if (id == HB_STRTAB_NONE || hb_rgrow((void **)&p->v, &p->cap, p->n, sizeof(*p->v)))
+        return -ENOMEM;
+    p->v[p->n++] = (struct hb_rpolicy){id, row, t};
+    return 0;
+}
+
+/* Append row to key's chain when it has room; *full says it had none (nothing added). */
+static int hb_report_chain(struct hb_revidence *e, const char *key, uint32_t row)
+{
+    uint32_t id = hb_strtab_add(&e->keys, key, strlen(key));
+    if (id == HB_STRTAB_NONE) return -ENOMEM;
+    while (id >= e->chaincap) {
+        size_t old = e->chaincap;
+        if (hb_rgrow((void **)&e->chain, &e->chaincap, e->chaincap, sizeof(*e->chain)))
+            return -ENOMEM;
+        memset(e->chain + old, 0, (e->chaincap - old) * sizeof(*e->chain));
+    }
+    struct hb_rchain *ch = &e->chain[id];
+    if (ch->n >= HB_REPORT_EVIDENCE_ROWS) return 0;
+    if (e->n >= UINT32_MAX - 1 || hb_rgrow((void **)&e->v, &e->cap, e->n, sizeof(*e->v)))
+        return -ENOMEM;
+    e->v[e->n] = (struct hb_rlink){row, UINT32_MAX};
+    if (ch->n++)
+        e->v[ch->last].next = (uint32_t)e->n;
+    else
+        ch->first = (uint32_t)e->n;
+    ch->last = (uint32_t)e->n++;
+    return 0;
+}
+
+int hb_report_add_evidence(struct hb_report_in *in, const char *key, const char *any_key,
+                           const json_t *rec, const char *const *cells, int ncells)
+{
+    const char *keys[2] = {key, any_key};
+    bool room = false;
+    for (int k = 0; k < 2; k++) {
+        uint32_t id = hb_strtab_find(&in->evidence.keys, keys[k], strlen(keys[k]));
+        room |= id == HB_STRTAB_NONE || in->evidence.chain[id].n < HB_REPORT_EVIDENCE_ROWS;
+    }
+    if (!room) return 0; /* both chains full: the row is never drawn, so never rendered */
+    uint32_t row;
+    int rc = hb_report_add_row(in, rec, cells, ncells, false, &row);
+    for (int k = 0; rc == 0 && k < 2; k++)
+        rc = hb_report_chain(&in->evidence, keys[k], row);
+    return rc;
+}
+
+/* hb_results_take_fn: each kind of record to the sections that draw it. */
+static int hb_report_take(void *ctx, const json_t *rec)
+{
+    struct hb_report_in *in = ctx;
+    const char *type = hb_rec_str(rec, "type", "");
+    if (strcmp(type, "measurement") == 0 || strcmp(type, "throughput") == 0) {
+        int rc = hb_report_basic_take(in, rec);
+        if (rc == 0) rc = hb_report_hops_take(in, rec);
+        if (rc == 0) rc = hb_report_evidence_take(in, rec);
+        if (rc == 0) rc = hb_report_curves_take(in, rec);
+        return rc;
+    }
+    /* A note is drawn once per text: repeats are not kept. */
+    if (strcmp(type, "note") == 0) {
+        if (!json_object_get(rec, "text")) return 0;
+        const char *text = hb_rec_str(rec, "text", "");
+        if (hb_strtab_find(&in->notes, text, strlen(text)) != HB_STRTAB_NONE) return 0;
+        return hb_strtab_add(&in->notes, text, strlen(text)) == HB_STRTAB_NONE ? -ENOMEM : 1;
+    }
+    /* The derived records the sections read as they are: a few per run. */
+    static const char *const kept[] = {"matrix", "fleet", "verdict", "knee", NULL};
+    for (int i = 0; kept[i]; i++)
+        if (strcmp(type, kept[i]) == 0) return 1;
+    return 0;
+}
+
+int hb_report_read(FILE *f, const char *path, struct hb_report_in *in)
+{
+    memset(in, 0, sizeof(*in));
+    int rc = f ? hb_results_readf(f, path, hb_report_take, in, &in->res)
+               : hb_results_read_take(path, hb_report_take, in, &in->res);
+    if (rc) hb_report_in_free(in);
+    return rc;
+}
+
+static void hb_rcurves_free(struct hb_rcurves *c)
+{
+    hb_strtab_free(&c->names);
+    free(c->v);
+}
+
+void hb_report_in_free(struct hb_report_in *in)
+{
+    hb_results_free(&in->res);
+    hb_strtab_free(&in->str);
+    hb_strtab_free(&in->notes);
+    free(in->cells);
+    free(in->basic[0].v);
+    free(in->basic[1].v);
+    free(in->hops.v);
+    hb_rcurves_free(&in->loaded);
+    for (int i = 0; i < 2; i++) {
+        hb_rcurves_free(&in->sweep[i]);
+        hb_rcurves_free(&in->intensity[i]);
+    }
+    hb_strtab_free(&in->policy.keys);
+    free(in->policy.v);
+    hb_strtab_free(&in->evidence.keys);
+    free(in->evidence.chain);
+    free(in->evidence.v);
+    memset(in, 0, sizeof(*in));
+}

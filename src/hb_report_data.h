@@ -1,0 +1,136 @@
+/* What the report keeps of one results file, read as a stream: the run record and the few
+ * derived records it draws as JSON (matrix, fleet, verdict, knee: a handful per run; a note
+ * once per text), and of each measurement and throughput record only its bars, curve points
+ * and table cells. Strings are interned and table cells kept as interned HTML, so a million
+ * records of a few kinds take tens of bytes each, not a JSON tree. */
+#ifndef HB_REPORT_DATA_H
+#define HB_REPORT_DATA_H
+
+#include "hb_jsonl_read.h"
+#include "hb_strtab.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+
+/* A bar of a figure and its row in the numbers table below it. */
+struct hb_rbar {
+    double key;                    /* groups are drawn in ascending key, file order inside */
+    size_t seq;                    /* file order */
+    uint32_t group, label, series; /* strings of the file */
+    uint32_t row;                  /* first of its cells in the file's cells */
+    double value;
+};
+
+struct hb_rbars {
+    struct hb_rbar *v;
+    size_t n, cap;
+};
+
+struct hb_rpoint {
+    uint32_t series; /* in the curve set's names */
+    double x, y;
+};
+
+/* Curves by name: series in order of first appearance, points in file order. */
+struct hb_rcurves {
+    struct hb_strtab names;
+    struct hb_rpoint *v;
+    size_t n, cap;
+};
+
+/* A row of the policy table: its gain is over the slowest time of its key. */
+struct hb_rpolicy {
+    uint32_t key; /* workload, mode and host, in the rows' keys */
+    uint32_t row;
+    double t_median_s;
+};
+
+struct hb_rpolicies {
+    struct hb_strtab keys;
+    struct hb_rpolicy *v;
+    size_t n, cap;
+};
+
+/* Output stays bounded by what a person can read: a matrix with more rows or columns than
+ * this is summarised, not drawn cell by cell; a verdict lists as many records of evidence. */
+#define HB_REPORT_MAX_SIDE 64
+
+/* A verdict's evidence: per key (suite, background, label; hb_report_evidence_key) the rows
+ * of its first measurements, chained in file order: one more than a verdict draws, so the
+ * report can say there are more. */
+#define HB_REPORT_EVIDENCE_ROWS (HB_REPORT_MAX_SIDE + 1)
+struct hb_revidence {
+    struct hb_strtab keys;
+    struct hb_rchain {
+        uint32_t first, last, n;
+    } * chain; /* per key id */
+    size_t chaincap;
+    struct hb_rlink {
+        uint32_t row, next; /* next: UINT32_MAX ends the chain */
+    } * v;
+    size_t n, cap;
+};
+
+/* Which sections have records of the file. */
+enum {
+    HB_RHAS_LOADED = 1 << 0, /* a loaded measurement with total_GBps */
+    HB_RHAS_SWEEP = 1 << 1,  /* a sweep measurement with ws_bytes */
+    HB_RHAS_POLICY = 1 << 2, /* a policy measurement */
+    HB_RHAS_SUMS = 1 << 3,   /* a policy throughput record with intensity */
+};
+
+struct hb_report_in {
+    struct hb_results res;  /* path, run record, the derived records kept */
+    struct hb_strtab str;   /* labels, series, groups and table cells (HTML) */
+    struct hb_strtab notes; /* texts of the notes kept: each once */
+    uint32_t *cells;        /* rows of cell ids, a row's cells side by side */
+    size_t ncells, cellcap;
+    struct hb_rbars basic[2]; /* bandwidth, latency (default suite, bw, lat, others) */
+    struct hb_rbars hops;
+    struct hb_rcurves loaded, sweep[2], intensity[2]; /* sweep: latency, bandwidth;
+                                                         intensity: measured, summed */
+    struct hb_rpolicies policy;
+    struct hb_revidence evidence;
+    unsigned has; /* HB_RHAS_* */
+};
+
+/* Read path (or the open stream f when not NULL) into in, keeping what the sections draw.
+ * Returns as hb_results_read; on error in holds nothing to free. */
+int hb_report_read(FILE *f, const char *path, struct hb_report_in *in);
+
+void hb_report_in_free(struct hb_report_in *in);
+
+/* Collectors, for the sections' take functions. Each returns 0 or -ENOMEM. */
+/* Interned s: *id names it in in->str. */
+int hb_report_intern(struct hb_report_in *in, const char *s, uint32_t *id);
+/* The cells of rec at keys (n of them, at most HB_REPORT_ROW_MAX) as table cells
+ * (hb_report_cell_key; with their keys when by_key, so byte counts read in KiB/MiB/GiB):
+ * *row names the first. */
+#define HB_REPORT_ROW_MAX 12
+int hb_report_add_row(struct hb_report_in *in, const json_t *rec, const char *const *keys, int n,
+                      bool by_key, uint32_t *row);
+/* A bar; its seq is set here (file order). */
+int hb_report_add_bar(struct hb_rbars *b, const struct hb_rbar *bar);
+/* A point of the curve called name. */
+int hb_report_add_point(struct hb_rcurves *c, const char *name, double x, double y);
+/* A policy table row under key (workload, mode, host). */
+int hb_report_add_policy(struct hb_rpolicies *p, const char *key, uint32_t row, double t);
+/* rec's cells at `cells` as an evidence row of key and any_key, while either has room. */
+int hb_report_add_evidence(struct hb_report_in *in, const char *key, const char *any_key,
+                           const json_t *rec, const char *const *cells, int ncells);
+
+/* The HTML of cell c of a kept row. */
+const char *hb_report_row_cell(const struct hb_report_in *in, uint32_t row, int c);
+
+/* The background levels in load order: their rank, 99 for any other. */
+int hb_report_bg_rank(const char *bg);
+
+/* The evidence key of a measurement or verdict: suite, background level (NULL: any level)
+ * and label. */
+void hb_report_evidence_key(char *buf, size_t len, const char *suite, const char *bg,
+                            const char *label);
+
+/* "host kernel C->M[ extra]": one curve's name. */
+void hb_report_series_name(char *buf, size_t len, const json_t *m, const char *extra);
+
+#endif
