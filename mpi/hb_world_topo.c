@@ -60,8 +60,10 @@ int hb_world_host_topos(const struct hb_world *w, const struct hb_topo *t, struc
             hb_err_set("host %s sent no topology (hwloc could not write it as XML)", w->hosts[h]);
             rc = -HB_EENV;
         }
-    if (rc && topos) hb_world_host_topos_free(w, topos);
-    else *out = topos;
+    if (rc && topos)
+        hb_world_host_topos_free(w, topos);
+    else
+        *out = topos;
     free(all);
     free(lens);
     free(displs);

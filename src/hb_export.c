@@ -224,7 +224,7 @@ static int hb_export_host(const struct hb_topo *t, json_t *records, const char *
 }
 
 static const struct hb_topo *hb_export_topo_of(const struct hb_host_topo *ht, int n,
-                                                const char *host)
+                                               const char *host)
 {
     for (int i = 0; i < n; i++)
         if (!ht[i].host || strcmp(ht[i].host, host) == 0) return ht[i].topo;
@@ -302,8 +302,8 @@ static int hb_export_pick_host(const struct hb_results *r, const char *want, con
     size_t n = json_array_size(hosts), i;
     json_t *h;
     *host = want;
-    json_array_foreach(hosts, i, h) if (want && strcmp(want, json_string_value(h) ?: "") == 0)
-        return 0;
+    json_array_foreach(hosts, i,
+                       h) if (want && strcmp(want, json_string_value(h) ?: "") == 0) return 0;
     if (!want && n <= 1) {
         *host = n ? json_string_value(json_array_get(hosts, 0)) : NULL;
         return 0;
