@@ -42,6 +42,12 @@ print_cmd() {
 }
 
 if [ ${#hosts[@]} -gt 0 ]; then
+    # A host whose link is cut looks alive to TCP for hours; Open MPI's own keepalive on its
+    # daemons' connections (default: idle 300 s, then 9 probes 20 s apart) is shortened so
+    # mpirun declares it lost about 13 s after the cut. The user's settings win.
+    export OMPI_MCA_oob_tcp_keepalive_time=${OMPI_MCA_oob_tcp_keepalive_time:-5}
+    export OMPI_MCA_oob_tcp_keepalive_intvl=${OMPI_MCA_oob_tcp_keepalive_intvl:-2}
+    export OMPI_MCA_oob_tcp_keepalive_probes=${OMPI_MCA_oob_tcp_keepalive_probes:-4}
     hb_fleet_plan "$hb" "${mpirun[@]}" -- "${hosts[@]}"
     hb_omp_env "$HB_FLEET_CORES"
     cmd=("${mpirun[@]}" --host "$HB_FLEET_SLOTS" -np "$HB_FLEET_RANKS" "${HB_FLEET_MAP[@]}"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Faults across real hosts: hosts of different sizes in one fleet are measured, reported and
 # exported (--export-hwloc) each with its own cores; a host lost mid-run (every process of it
-# killed) ends the run within 30 s with one line naming it and the records measured before
-# kept; a host that cannot be reached at the start fails the run before anything is created.
+# killed, or its link cut) ends the run within 30 s with one line naming it and the records
+# measured before kept; a host that cannot be reached at the start fails the run before
+# anything is created.
 # shellcheck source=hosts-lib.sh
 . "$(dirname "$0")/hosts-lib.sh"
 hosts_up 2 0-1 0
@@ -28,33 +29,45 @@ expect_eq "mixed: --export-hwloc writes each host's own topology (PUs), its matr
 expect_eq "mixed: bandwidth is not compared across sizes" \
     "$(jqs mixed.jsonl '[.[] | select(.type=="fleet")][0].hosts | map(.reason | test("bandwidth")) | any')" false
 
-# A host lost mid-run.
-long=(bw --kernel "read,write,copy,triad,read,write,copy,triad" --size 16M --reps 200 --min-time 0.02
-    --threads 1 --quiet --format jsonl -o lost.jsonl)
-fleet --host h1,h2 "${long[@]}" >lost.log 2>&1 &
-run=$!
-# While the run lasts its records are in lost.jsonl.partial (a second name of its temporary
-# lost.jsonl.partial.XXXXXX: count one name only). Kill once two measurements are in.
-for _ in $(seq 600); do
-    n=$(grep -c '"type":"measurement"' lost.jsonl.partial 2>/dev/null) || true
-    [ "${n:-0}" -lt 2 ] || break
-    sleep 0.1
-done
-killed=$(date +%s)
+# A host lost mid-run, HOW = kill (its processes die) or cut (its link goes down, its
+# processes live on, unreachable): the run ends within 30 s, one line names h2, the records
+# measured before are kept under NAME.jsonl.partial.
+lost() {
+    local how=$1 name=$2 run rc took n
+    fleet --host h1,h2 bw --kernel "read,write,copy,triad,read,write,copy,triad" --size 16M \
+        --reps 200 --min-time 0.02 --threads 1 --quiet --format jsonl -o "$name.jsonl" \
+        >"$name.log" 2>&1 &
+    run=$!
+    # While the run lasts its records are in NAME.jsonl.partial (a second name of its
+    # temporary NAME.jsonl.partial.XXXXXX: count one name only). Strike at two measurements.
+    for _ in $(seq 600); do
+        n=$(grep -c '"type":"measurement"' "$name.jsonl.partial" 2>/dev/null) || true
+        [ "${n:-0}" -lt 2 ] || break
+        sleep 0.1
+    done
+    local struck
+    struck=$(date +%s)
+    "$HOSTS_LIB/hosts.sh" "$how" h2
+    rc=0
+    wait "$run" || rc=$?
+    took=$(($(date +%s) - struck))
+    local done_to=killed
+    [ "$how" = kill ] || done_to="cut off"
+    echo "$name: the run ended $took s after h2 was $done_to, status $rc"
+    [ "$rc" != 0 ] || fail "$name: exit 0"
+    [ "$took" -le 30 ] || fail "$name: ended $took s after the host was lost (limit 30)"
+    expect_eq "$name: one hopbench line, naming h2" \
+        "$(grep '^hopbench:' "$name.log" | grep -c 'lost host h2 mid-run')/$(grep -c '^hopbench:' "$name.log")" 1/1
+    expect_eq "$name: no final file" "$(ls "$name.jsonl" 2>/dev/null)" ""
+    expect_eq "$name: records kept, complete lines from the run's start" \
+        "$(jq -s '.[0].type == "run" and ([.[] | select(.type == "measurement")] | length >= 2)' "$name.jsonl.partial")" true
+}
+lost kill lost
+lost cut cut-off
+# h2's processes outlived the cut: stop them (h2 stays cut for the next case).
 "$HOSTS_LIB/hosts.sh" kill h2
-rc=0
-wait "$run" || rc=$?
-took=$(($(date +%s) - killed))
-echo "lost: the run ended $took s after h2 was killed, status $rc"
-[ "$rc" != 0 ] || fail "lost: exit 0"
-[ "$took" -le 30 ] || fail "lost: ended $took s after the host was lost (limit 30)"
-expect_eq "lost: one hopbench line, naming h2" "$(grep '^hopbench:' lost.log | grep -c 'lost host h2 mid-run')/$(grep -c '^hopbench:' lost.log)" 1/1
-expect_eq "lost: no final file" "$(ls lost.jsonl 2>/dev/null)" ""
-expect_eq "lost: records kept, complete lines from the run's start" \
-    "$(jq -s '.[0].type == "run" and ([.[] | select(.type == "measurement")] | length >= 2)' lost.jsonl.partial)" true
 
-# A host that cannot be reached at the start.
-"$HOSTS_LIB/hosts.sh" cut h2
+# A host that cannot be reached at the start (h2's link is still cut).
 rc=0
 fleet --host h1,h2 matrix --size 16M -o cut.jsonl 2>cut.log || rc=$?
 expect_eq "unreachable: exit 3" "$rc" 3
