@@ -60,8 +60,9 @@ static int hb_c2c_home_node(const struct hb_topo *t, int home, int a, int b)
     return t->nodes[i].os_index;
 }
 
-int hb_c2c_ids(const struct hb_topo *t, bool cores, int **ids)
+int hb_c2c_ids(const struct hb_suite_env *env, bool cores, int **ids)
 {
+    const struct hb_topo *t = env->topo;
     *ids = calloc((size_t)(cores ? t->ncpus_total : t->nnodes) + 1, sizeof(**ids));
     if (!*ids) {
         hb_err_set("c2c: out of memory for %d CPUs", t->ncpus_total);
@@ -70,6 +71,7 @@ int hb_c2c_ids(const struct hb_topo *t, bool cores, int **ids)
     int n = 0;
     for (int i = 0; i < t->nnodes; i++) {
         const struct hb_node *nd = &t->nodes[i];
+        if (!hb_suite_node_on(env, i)) continue;
         if (!cores && nd->has_cpus && nd->ncpus > 0) (*ids)[n++] = nd->os_index;
         for (int k = 0; cores && k < nd->ncpus && n < t->ncpus_total; k++)
             (*ids)[n++] = nd->cpus[k];
@@ -97,11 +99,13 @@ int hb_c2c_cell(const struct hb_topo *t, int home_opt, bool cores, const int *id
     return *home < 0 ? -1 : 0;
 }
 
-int hb_c2c_pick(const struct hb_topo *t, int home_opt, bool cross, int *a, int *b, int *home)
+int hb_c2c_pick(const struct hb_suite_env *env, bool cross, int *a, int *b, int *home)
 {
+    const struct hb_topo *t = env->topo;
+    int home_opt = env->opts->c2c_home;
     int first = -1, second = -1;
     for (int i = 0; i < t->nnodes; i++)
-        if (t->nodes[i].has_cpus && t->nodes[i].ncpus > 0) {
+        if (t->nodes[i].has_cpus && t->nodes[i].ncpus > 0 && hb_suite_node_on(env, i)) {
             if (first < 0)
                 first = i;
             else if (second < 0)
@@ -189,7 +193,7 @@ static int hb_c2c_add(const struct hb_suite_env *env, struct hb_plan *out, const
 static int hb_c2c_plan_matrix(const struct hb_suite_env *env, struct hb_plan *out, bool cores)
 {
     int *ids = NULL;
-    int n = hb_c2c_ids(env->topo, cores, &ids), rc = n < 0 ? n : 0;
+    int n = hb_c2c_ids(env, cores, &ids), rc = n < 0 ? n : 0;
     for (int r = 0; rc == 0 && r < n; r++)
         for (int k = 0; rc == 0 && k < n; k++) {
             int a, b, home;
@@ -222,9 +226,9 @@ int hb_c2c_plan(const struct hb_suite_env *env, struct hb_plan *out)
     } studies[] = {{"fs_shared", -1}, {"fs_padded", -1}, {"spinlock", 0},
                    {"mutex", 0},      {"spinlock", 1},   {"mutex", 1}};
     for (size_t s = 0; rc == 0 && s < sizeof(studies) / sizeof(studies[0]); s++) {
-        bool cross = studies[s].cross < 0 ? hb_topo_count_cpu_nodes(t) > 1 : studies[s].cross;
+        bool cross = studies[s].cross < 0 ? hb_suite_count_cpu_nodes(env) > 1 : studies[s].cross;
         int a, b, home;
-        if (hb_c2c_pick(t, o->c2c_home, cross, &a, &b, &home)) continue; /* a record says why */
+        if (hb_c2c_pick(env, cross, &a, &b, &home)) continue; /* a record says why */
         char name[HB_NAME_LEN], keys[96];
         hb_c2c_study_name(name, sizeof(name), studies[s].kernel, cross);
         snprintf(keys, sizeof(keys), "\"study\": \"%s\"",
@@ -234,7 +238,7 @@ int hb_c2c_plan(const struct hb_suite_env *env, struct hb_plan *out)
     if (rc == 0 && out->n == 0) {
         int a, b, home;
         char why[256];
-        hb_c2c_pick(t, o->c2c_home, false, &a, &b, &home);
+        hb_c2c_pick(env, false, &a, &b, &home);
         snprintf(why, sizeof(why), "%s", hb_err_msg());
         hb_err_set("c2c: no pair of CPUs to measure on this machine (%s)", why);
         return -HB_EENV;

@@ -26,9 +26,9 @@ int hb_c2c_derive(const struct hb_suite_env *env, json_t *measured, json_t *deri
 
 /* Shared by the plan and the derived records, so both see the same pairs. */
 
-/* The ids of a matrix: CPU node OS indexes, or (cores) every CPU in node order. Sets *ids
- * (free it) and returns how many, or -ENOMEM. */
-int hb_c2c_ids(const struct hb_topo *t, bool cores, int **ids);
+/* The ids of a matrix: CPU node OS indexes, or (cores) every CPU in node order, of the
+ * nodes taking part (--nodes). Sets *ids (free it) and returns how many, or -ENOMEM. */
+int hb_c2c_ids(const struct hb_suite_env *env, bool cores, int **ids);
 
 /* Cell (r, k) of a matrix over ids: a node cell runs between the nodes' first CPUs, or two
  * CPUs of the node (on two cores when it has them) on the diagonal. Sets *a, *b and *home
@@ -38,8 +38,9 @@ int hb_c2c_cell(const struct hb_topo *t, int home_opt, bool cores, const int *id
                 int *a, int *b, int *home);
 
 /* The pair of the false-sharing and lock studies: the first CPU node's first two cores, or
- * (cross) the first CPUs of the first two CPU nodes. 0, or -1 with a message. */
-int hb_c2c_pick(const struct hb_topo *t, int home_opt, bool cross, int *a, int *b, int *home);
+ * (cross) the first CPUs of the first two CPU nodes, among the nodes taking part (--nodes).
+ * 0, or -1 with a message. */
+int hb_c2c_pick(const struct hb_suite_env *env, bool cross, int *a, int *b, int *home);
 
 /* Experiment names: "pingpong.node.0-1" for a cell, "spinlock.same-node" for the others. */
 void hb_c2c_cell_name(char *buf, size_t len, bool cores, int id_row, int id_col);

@@ -38,7 +38,7 @@ static json_t *hb_c2c_matrix(const struct hb_c2c_in *in, bool cores)
     const struct hb_topo *t = in->env->topo;
     const struct hb_options *o = in->env->opts;
     int *ids = NULL;
-    int n = hb_c2c_ids(t, cores, &ids);
+    int n = hb_c2c_ids(in->env, cores, &ids);
     json_t *values = json_array(), *mins = json_array(), *homes = json_array(),
            *pairs = json_array(), *notes = json_array(), *jids = json_array();
     json_int_t round_trips = 0;
@@ -99,7 +99,7 @@ static json_t *hb_c2c_pair_record(const struct hb_c2c_in *in, const char *type, 
 {
     const struct hb_topo *t = in->env->topo;
     int a, b, home;
-    bool made = hb_c2c_pick(t, in->env->opts->c2c_home, cross, &a, &b, &home) == 0;
+    bool made = hb_c2c_pick(in->env, cross, &a, &b, &home) == 0;
     const char *note = made ? "" : hb_err_msg();
     *ok = made;
     for (int i = 0; made && i < nrecs; i++)
@@ -133,7 +133,7 @@ static const json_t *hb_c2c_find(const struct hb_c2c_in *in, const char *kernel,
 /* Two threads bump their own counters: in one line, then 128 bytes apart. */
 static json_t *hb_c2c_false_sharing(const struct hb_c2c_in *in)
 {
-    bool cross = hb_topo_count_cpu_nodes(in->env->topo) > 1, ok;
+    bool cross = hb_suite_count_cpu_nodes(in->env) > 1, ok;
     const json_t *recs[2] = {hb_c2c_find(in, "fs_shared", cross),
                              hb_c2c_find(in, "fs_padded", cross)};
     json_t *rec = hb_c2c_pair_record(in, "c2c_false_sharing", cross, recs, 2, &ok);

@@ -2,6 +2,7 @@
 
 #include "hb_cli_doc.h"
 #include "hb_error.h"
+#include "hb_nodeset.h"
 #include "hb_size.h"
 #include "hb_version.h"
 
@@ -327,6 +328,14 @@ static int hb_option_apply(struct hb_options *o, int c, const char *arg)
     case OPT_LOAD_NODES:
         if ((rc = hb_check_int_list("--load-nodes", arg))) return rc;
         return hb_copy_arg("--load-nodes", arg, o->load_nodes, sizeof(o->load_nodes));
+    case OPT_NODES: {
+        /* The syntax now; whether the nodes exist once the topology is loaded. */
+        hwloc_bitmap_t set = hwloc_bitmap_alloc();
+        rc = set ? hb_nodeset_parse("--nodes", arg, set) : -ENOMEM;
+        hwloc_bitmap_free(set);
+        if (rc) return rc;
+        return hb_copy_arg("--nodes", arg, o->nodes, sizeof(o->nodes));
+    }
     case OPT_MIX:
         if ((rc = hb_parse_enum("--mix", arg, hb_mix_names, &v))) return rc;
         return hb_copy_arg("--mix", arg, o->mix, sizeof(o->mix));

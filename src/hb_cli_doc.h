@@ -41,6 +41,7 @@ enum hb_opt_id {
     OPT_LEVEL,
     OPT_SUBSCRIPTION,
     OPT_LOAD_NODES,
+    OPT_NODES,
     OPT_MIX,
     OPT_INTENSITY,
     OPT_MODE,

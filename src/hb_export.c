@@ -34,7 +34,7 @@ int hb_export_check_path(const char *path, const char *opt, const char *const *i
 /* One measured matrix in node-index form: NAN where not measured. */
 struct hb_export_grid {
     const char *kernel;
-    double v[HB_MAX_NODES][HB_MAX_NODES];
+    double *v; /* nnodes x nnodes (HB_AT) */
 };
 
 /* The matrix record of host/metric: latency from chase; bandwidth from read, else the
@@ -58,9 +58,8 @@ static json_t *hb_export_pick(json_t *records, const char *host, bool latency)
 /* Values of a matrix record by node index of t; false when a row/col is not a node of t. */
 static bool hb_export_grid_fill(const struct hb_topo *t, json_t *m, struct hb_export_grid *g)
 {
-    for (int i = 0; i < HB_MAX_NODES; i++)
-        for (int j = 0; j < HB_MAX_NODES; j++)
-            g->v[i][j] = NAN;
+    for (size_t c = 0; c < (size_t)t->nnodes * (size_t)t->nnodes; c++)
+        g->v[c] = NAN;
     g->kernel = hb_rec_str(m, "kernel", "");
     json_t *rows = json_object_get(m, "rows"), *cols = json_object_get(m, "cols");
     size_t r, c;
@@ -74,7 +73,7 @@ static bool hb_export_grid_fill(const struct hb_topo *t, json_t *m, struct hb_ex
             int j = hb_topo_node_index(t, (int)json_integer_value(cv));
             if (j < 0) return false;
             json_t *x = json_array_get(json_array_get(json_object_get(m, "values"), r), c);
-            if (json_is_number(x)) g->v[i][j] = json_number_value(x);
+            if (json_is_number(x)) HB_AT(g->v, t, i, j) = json_number_value(x);
         }
     }
     return true;
@@ -86,15 +85,20 @@ static int hb_export_distances(hwloc_topology_t hw, const struct hb_topo *t,
                                const struct hb_export_grid *g, bool latency)
 {
     int n = t->nnodes;
-    hwloc_obj_t objs[HB_MAX_NODES];
+    hwloc_obj_t *objs = calloc((size_t)n, sizeof(*objs));
     hwloc_uint64_t *values = calloc((size_t)n * (size_t)n, sizeof(*values));
-    if (!values) return -ENOMEM;
+    if (!values || !objs) {
+        free(objs);
+        free(values);
+        hb_err_set("out of memory exporting a %d x %d matrix", n, n);
+        return -ENOMEM;
+    }
     for (int i = 0; i < n; i++) {
         objs[i] = hwloc_get_numanode_obj_by_os_index(hw, (unsigned)t->nodes[i].os_index);
         for (int j = 0; j < n; j++)
-            if (!isnan(g->v[i][j]))
-                values[i * n + j] =
-                    (hwloc_uint64_t)llround(latency ? g->v[i][j] : g->v[i][j] * 1000.0);
+            if (!isnan(HB_AT(g->v, t, i, j)))
+                values[i * n + j] = (hwloc_uint64_t)llround(
+                    latency ? HB_AT(g->v, t, i, j) : HB_AT(g->v, t, i, j) * 1000.0);
     }
     unsigned long kind =
         HWLOC_DISTANCES_KIND_FROM_USER |
@@ -106,6 +110,7 @@ static int hb_export_distances(hwloc_topology_t hw, const struct hb_topo *t,
                  ? 0
                  : -EINVAL;
     free(values);
+    free(objs);
     if (rc)
         hb_err_set("hwloc refused the measured %s matrix as distances",
                    latency ? "latency" : "bandwidth");
@@ -139,10 +144,11 @@ static int hb_export_memattrs(hwloc_topology_t hw, const struct hb_topo *t,
         struct hwloc_location loc = {.type = HWLOC_LOCATION_TYPE_CPUSET};
         loc.location.cpuset = set;
         for (int j = 0; set && j < t->nnodes; j++) {
-            if (isnan(g->v[i][j])) continue;
+            if (isnan(HB_AT(g->v, t, i, j))) continue;
             hwloc_obj_t target =
                 hwloc_get_numanode_obj_by_os_index(hw, (unsigned)t->nodes[j].os_index);
-            hwloc_uint64_t v = (hwloc_uint64_t)llround(latency ? g->v[i][j] : g->v[i][j] * 1000.0);
+            hwloc_uint64_t v = (hwloc_uint64_t)llround(latency ? HB_AT(g->v, t, i, j)
+                                                               : HB_AT(g->v, t, i, j) * 1000.0);
             hwloc_memattr_set_value(hw, own, target, &loc, 0, v);
             for (int s = 0; s < 2; s++)
                 hwloc_memattr_set_value(hw, std[s], target, &loc, 0, v);
@@ -171,8 +177,10 @@ static int hb_export_host(const struct hb_topo *t, json_t *records, const char *
     struct hb_export_grid *g = calloc(1, sizeof(*g));
     hwloc_topology_t hw = NULL;
     int rc = 0;
-    if (!g || hwloc_topology_dup(&hw, t->hw) < 0) {
+    if (g) g->v = malloc(sizeof(*g->v) * (size_t)t->nnodes * (size_t)t->nnodes);
+    if (!g || !g->v || hwloc_topology_dup(&hw, t->hw) < 0) {
         hb_err_set("out of memory exporting the topology of host %s", host);
+        if (g) free(g->v);
         free(g);
         return -ENOMEM;
     }
@@ -219,6 +227,7 @@ static int hb_export_host(const struct hb_topo *t, json_t *records, const char *
     }
     if (xml) hwloc_free_xmlbuffer(hw, xml);
     hwloc_topology_destroy(hw);
+    free(g->v);
     free(g);
     return rc;
 }

@@ -1,6 +1,7 @@
 #include "hb_matrix_hmat.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -24,20 +25,18 @@ static double hb_hmat_in_unit(const struct hb_topo *t, enum hb_hmat_attr a, int 
 }
 
 /* Fill hmat[][] from attribute a over the measured cells; how many cells it covers. */
-static int hb_hmat_fill(const struct hb_topo *t, enum hb_hmat_attr a,
-                        double v[HB_MAX_NODES][HB_MAX_NODES],
-                        double hmat[HB_MAX_NODES][HB_MAX_NODES])
+static int hb_hmat_fill(const struct hb_topo *t, enum hb_hmat_attr a, const double *v, double *hmat)
 {
     int covered = 0;
     for (int i = 0; i < t->nnodes; i++)
         for (int j = 0; j < t->nnodes; j++) {
-            hmat[i][j] = isnan(v[i][j]) ? NAN : hb_hmat_in_unit(t, a, i, j);
-            covered += !isnan(hmat[i][j]);
+            HB_AT(hmat, t, i, j) = isnan(HB_AT(v, t, i, j)) ? NAN : hb_hmat_in_unit(t, a, i, j);
+            covered += !isnan(HB_AT(hmat, t, i, j));
         }
     return covered;
 }
 
-static json_t *hb_grid_json(const struct hb_topo *t, double m[HB_MAX_NODES][HB_MAX_NODES])
+static json_t *hb_grid_json(const struct hb_topo *t, const double *m)
 {
     json_t *rows = json_array();
     for (int i = 0; i < t->nnodes; i++) {
@@ -45,8 +44,9 @@ static json_t *hb_grid_json(const struct hb_topo *t, double m[HB_MAX_NODES][HB_M
         json_t *row = json_array();
         for (int j = 0; j < t->nnodes; j++)
             if (t->nodes[j].has_memory)
-                json_array_append_new(
-                    row, isnan(m[i][j]) ? json_null() : json_real(round(m[i][j] * 1000) / 1000));
+                json_array_append_new(row, isnan(HB_AT(m, t, i, j))
+                                               ? json_null()
+                                               : json_real(round(HB_AT(m, t, i, j) * 1000) / 1000));
         json_array_append_new(rows, row);
     }
     return rows;
@@ -54,10 +54,11 @@ static json_t *hb_grid_json(const struct hb_topo *t, double m[HB_MAX_NODES][HB_M
 
 /* From initiator i, targets j and k: the firmware's order and ratio against the measured. */
 static void hb_hmat_pair(const struct hb_topo *t, bool latency, int i, int j, int k,
-                         double v[HB_MAX_NODES][HB_MAX_NODES], double h[HB_MAX_NODES][HB_MAX_NODES],
-                         double thr, const char *unit, json_t *flags)
+                         const double *v, const double *h, double thr, const char *unit,
+                         json_t *flags)
 {
-    double hj = h[i][j], hk = h[i][k], mj = v[i][j], mk = v[i][k];
+    double hj = HB_AT(h, t, i, j), hk = HB_AT(h, t, i, k), mj = HB_AT(v, t, i, j),
+           mk = HB_AT(v, t, i, k);
     if (isnan(hj) || isnan(hk) || isnan(mj) || isnan(mk) || hj <= 0 || hk <= 0 || mj <= 0 ||
         mk <= 0)
         return;
@@ -94,9 +95,8 @@ static void hb_hmat_pair(const struct hb_topo *t, bool latency, int i, int j, in
                                         "other_mem_node", ck, "kind", kind, "reason", why));
 }
 
-json_t *hb_matrix_hmat(const struct hb_topo *t, bool latency, const char *access,
-                       double v[HB_MAX_NODES][HB_MAX_NODES], double threshold_pct,
-                       double hmat[HB_MAX_NODES][HB_MAX_NODES], enum hb_hmat_attr *attr)
+json_t *hb_matrix_hmat(const struct hb_topo *t, bool latency, const char *access, const double *v,
+                       double threshold_pct, double *hmat, enum hb_hmat_attr *attr)
 {
     int chosen = -1;
     for (size_t m = 0; m < sizeof(hb_hmat_map) / sizeof(hb_hmat_map[0]) && chosen < 0; m++) {
@@ -110,21 +110,26 @@ json_t *hb_matrix_hmat(const struct hb_topo *t, bool latency, const char *access
     if (chosen < 0) {
         for (int i = 0; i < t->nnodes; i++)
             for (int j = 0; j < t->nnodes; j++)
-                hmat[i][j] = NAN;
+                HB_AT(hmat, t, i, j) = NAN;
         return NULL;
     }
     *attr = (enum hb_hmat_attr)chosen;
     const char *unit = latency ? "ns" : "GBps";
-    double ratio[HB_MAX_NODES][HB_MAX_NODES];
+    double *ratio = malloc(sizeof(*ratio) * (size_t)t->nnodes * (size_t)t->nnodes);
+    if (!ratio) return NULL;
     for (int i = 0; i < t->nnodes; i++)
         for (int j = 0; j < t->nnodes; j++)
-            ratio[i][j] = isnan(hmat[i][j]) || hmat[i][j] <= 0 ? NAN : v[i][j] / hmat[i][j];
+            HB_AT(ratio, t, i, j) = isnan(HB_AT(hmat, t, i, j)) || HB_AT(hmat, t, i, j) <= 0
+                                        ? NAN
+                                        : HB_AT(v, t, i, j) / HB_AT(hmat, t, i, j);
     json_t *flags = json_array();
     for (int i = 0; i < t->nnodes; i++)
         for (int j = 0; j < t->nnodes; j++)
             for (int k = j + 1; k < t->nnodes; k++)
                 hb_hmat_pair(t, latency, i, j, k, v, hmat, threshold_pct / 100.0, unit, flags);
-    return json_pack("{s:s, s:s, s:o, s:o, s:o, s:f}", "attribute", hb_hmat_attr_name(*attr),
-                     "unit", unit, "values", hb_grid_json(t, hmat), "ratio", hb_grid_json(t, ratio),
-                     "flags", flags, "threshold_pct", threshold_pct);
+    json_t *out = json_pack("{s:s, s:s, s:o, s:o, s:o, s:f}", "attribute", hb_hmat_attr_name(*attr),
+                            "unit", unit, "values", hb_grid_json(t, hmat), "ratio",
+                            hb_grid_json(t, ratio), "flags", flags, "threshold_pct", threshold_pct);
+    free(ratio);
+    return out;
 }

@@ -9,14 +9,13 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-/* v[i][j]: measured values by node index (ns for latency, GB/s for bandwidth), NAN where not
- * measured. access: the kernel's "r", "w" or "rw" (bandwidth). Fills hmat[i][j] with the
- * firmware figure in the same unit (NAN where it gives none) and *attr with the attribute
- * used. Returns {attribute, unit, values, ratio, flags, threshold_pct} (rows = CPU nodes,
- * cols = nodes with memory), or NULL when the firmware gives no figure for any measured cell.
- * New reference. */
-json_t *hb_matrix_hmat(const struct hb_topo *t, bool latency, const char *access,
-                       double v[HB_MAX_NODES][HB_MAX_NODES], double threshold_pct,
-                       double hmat[HB_MAX_NODES][HB_MAX_NODES], enum hb_hmat_attr *attr);
+/* v: measured values by node index, nnodes x nnodes read with HB_AT (ns for latency, GB/s
+ * for bandwidth), NAN where not measured. access: the kernel's "r", "w" or "rw" (bandwidth).
+ * Fills hmat (the same shape) with the firmware figure in the same unit (NAN where it gives none)
+ * and *attr with the attribute used. Returns {attribute, unit, values, ratio, flags, threshold_pct}
+ * (rows = CPU nodes, cols = nodes with memory), or NULL when the firmware gives no figure for any
+ * measured cell. New reference. */
+json_t *hb_matrix_hmat(const struct hb_topo *t, bool latency, const char *access, const double *v,
+                       double threshold_pct, double *hmat, enum hb_hmat_attr *attr);
 
 #endif

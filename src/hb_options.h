@@ -43,7 +43,8 @@ struct hb_options {
     double bg_rate_GBps;    /* hops/run: per-thread rate of level very-high; 0 = measured */
     char levels[64];        /* hops: comma list of low|medium|high|very-high; "" = default */
     char subscriptions[32]; /* hops: comma list of under|high|full; "" = default */
-    char load_nodes[64];    /* loaded: comma list of node numbers; "" = every CPU node */
+    char load_nodes[4096];  /* loaded: node list (0-3,8); "" = every CPU node taking part */
+    char nodes[4096];       /* cross-node suites: node list (0-3,8); "" = every node */
     char mix[8];            /* loaded: read | write | 2:1 */
     char scenario[4096];    /* run: the scenario FILE */
     bool intensity;         /* policy: the flops-per-byte study instead of the workloads */

@@ -7,6 +7,7 @@
 #include "hb_topo_mem.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,6 +107,98 @@ static int hb_suite_check_totals(const struct hb_suite_env *env, const struct hb
     return 0;
 }
 
+/* The suites that plan across nodes, so --nodes means something to them. */
+static const char *const hb_suite_cross_node[] = {"matrix", "hops",  "loaded", "policy",
+                                                  "peak",   "sweep", "c2c",    NULL};
+
+int hb_suite_nodes(const struct hb_topo *t, const struct hb_options *o, hwloc_bitmap_t *out)
+{
+    *out = NULL;
+    if (!o->nodes[0]) return 0;
+    bool cross = false;
+    for (int i = 0; hb_suite_cross_node[i] && !cross; i++)
+        cross = strcmp(o->command, hb_suite_cross_node[i]) == 0;
+    if (!cross) {
+        hb_err_set("--nodes %s: %s measures the nodes of --cpu-node and --mem-node; --nodes "
+                   "chooses nodes for matrix, hops, loaded, policy, peak, sweep and c2c",
+                   o->nodes, o->command[0] ? o->command : "the default suite");
+        return -EINVAL;
+    }
+    hwloc_bitmap_t set = hwloc_bitmap_alloc();
+    if (!set) {
+        hb_err_set("out of memory reading --nodes %s", o->nodes);
+        return -ENOMEM;
+    }
+    int rc = hb_nodeset_parse("--nodes", o->nodes, set);
+    int node, bad = -1;
+    if (rc == 0) {
+        hwloc_bitmap_foreach_begin(node, set) if (bad < 0 && hb_topo_node_index(t, node) < 0) bad =
+            node;
+        hwloc_bitmap_foreach_end();
+    }
+    if (rc == 0 && bad >= 0) {
+        char *valid = hb_topo_node_list(t, false, false);
+        hb_err_set("--nodes %s: node %d does not exist; valid nodes: %s", o->nodes, bad,
+                   hb_text_or_oom(valid));
+        free(valid);
+        rc = -EINVAL;
+    }
+    /* Every cross-node suite runs on a CPU node against memory: both must be chosen. */
+    for (int need_cpus = 1; rc == 0 && need_cpus >= 0; need_cpus--) {
+        hwloc_bitmap_t have = hb_topo_nodeset(t, need_cpus, !need_cpus);
+        bool none = have && !hwloc_bitmap_intersects(have, set);
+        hwloc_bitmap_free(have);
+        if (!none) continue;
+        char *valid = hb_topo_node_list(t, need_cpus, !need_cpus);
+        hb_err_set("--nodes %s: no node with %s among them; nodes with %s: %s", o->nodes,
+                   need_cpus ? "CPUs" : "memory", need_cpus ? "CPUs" : "memory",
+                   hb_text_or_oom(valid));
+        free(valid);
+        rc = -EINVAL;
+    }
+    if (rc) {
+        hwloc_bitmap_free(set);
+        return rc;
+    }
+    *out = set;
+    return 0;
+}
+
+void hb_suite_say(const struct hb_suite_env *env, const char *fmt, ...)
+{
+    if (!env->note || !env->note_len) return;
+    size_t used = strlen(env->note);
+    if (used && used + 2 < env->note_len) {
+        memcpy(env->note + used, "; ", 3);
+        used += 2;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    if (used < env->note_len) vsnprintf(env->note + used, env->note_len - used, fmt, ap);
+    va_end(ap);
+}
+
+bool hb_suite_node_on(const struct hb_suite_env *env, int i)
+{
+    return !env->nodes || hwloc_bitmap_isset(env->nodes, (unsigned)env->topo->nodes[i].os_index);
+}
+
+int hb_suite_count_cpu_nodes(const struct hb_suite_env *env)
+{
+    int n = 0;
+    for (int i = 0; i < env->topo->nnodes; i++)
+        n += env->topo->nodes[i].has_cpus && hb_suite_node_on(env, i);
+    return n;
+}
+
+hwloc_bitmap_t hb_suite_mem_nodes(const struct hb_suite_env *env)
+{
+    hwloc_bitmap_t set = hb_topo_nodeset(env->topo, false, true);
+    if (set && env->nodes) hwloc_bitmap_and(set, set, env->nodes);
+    if (!set) hb_err_set("out of memory for a set of %d nodes", env->topo->nnodes);
+    return set;
+}
+
 void hb_suite_experiment(const struct hb_suite_env *env, struct hb_experiment *e, const char *suite,
                          const char *name, const char *metric)
 {
@@ -136,11 +229,9 @@ int hb_suite_task(const struct hb_suite_env *env, struct hb_task *task, int cpu_
     task->mem_node = policy == HB_POLICY_BIND ? mem_node : -1;
     task->pages = env->opts->pages;
     task->bytes = bytes;
-    /* Interleave spreads over every node with memory, whatever its OS index. */
-    if (policy == HB_POLICY_INTERLEAVE && !(task->mem_nodes = hb_topo_nodeset(t, false, true))) {
-        hb_err_set("out of memory for the interleave set of %d nodes", t->nnodes);
+    /* Interleave spreads over every node with memory taking part, whatever its OS index. */
+    if (policy == HB_POLICY_INTERLEAVE && !(task->mem_nodes = hb_suite_mem_nodes(env)))
         return -ENOMEM;
-    }
     if ((rc = hb_suite_check_threads(t, cpu_node, first_thread + threads))) return rc;
     if (policy == HB_POLICY_BIND && (rc = hb_suite_check_fits(env, mem_node, bytes, 1))) return rc;
     if (policy == HB_POLICY_FIRSTTOUCH && (rc = hb_suite_check_fits(env, cpu_node, bytes, 1)))

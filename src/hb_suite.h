@@ -25,10 +25,30 @@ struct hb_suite_env {
     const struct hb_topo *topo;
     const struct hb_options *opts;
     hb_kernel_lookup_fn lookup;
-    uint64_t default_bytes; /* hb_sizes_default() */
-    char *note;             /* why a suite left part of its study out (one line), shown once */
-    size_t note_len;        /* the plan stands; NULL/0: nowhere to say it */
+    uint64_t default_bytes;     /* hb_sizes_default() */
+    char *note;                 /* why a suite left part of its study out (one line), shown once */
+    size_t note_len;            /* the plan stands; NULL/0: nowhere to say it */
+    hwloc_const_bitmap_t nodes; /* --nodes: the OS indexes cross-node suites use; NULL = all */
 };
+
+/* --nodes checked against t for opts->command: *out NULL when not given, else the set (free
+ * with hwloc_bitmap_free). -EINVAL with one line naming the value and the valid nodes, or
+ * saying which suites choose nodes. */
+int hb_suite_nodes(const struct hb_topo *t, const struct hb_options *o, hwloc_bitmap_t *out);
+
+/* Say why the plan leaves part of a study out: added to env->note (after "; " when it holds
+ * something already), shown once after planning. Nothing when there is no note. */
+void hb_suite_say(const struct hb_suite_env *env, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Whether node index i takes part: every node unless --nodes chose some. */
+bool hb_suite_node_on(const struct hb_suite_env *env, int i);
+/* The nodes with CPUs that take part. */
+int hb_suite_count_cpu_nodes(const struct hb_suite_env *env);
+
+/* The nodes with memory that take part, for interleave and "os" sets (hwloc_bitmap_free
+ * it); NULL with a message when out of memory. */
+hwloc_bitmap_t hb_suite_mem_nodes(const struct hb_suite_env *env);
 
 /* Build the plan for opts->command ("" = default suite). Validates nodes, threads, sizes and
  * kernels against the topology: -EINVAL (usage) or -ENOMEM (does not fit a node's free

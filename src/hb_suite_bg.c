@@ -36,7 +36,7 @@ int hb_suite_add_background(const struct hb_suite_env *env, struct hb_experiment
     const struct hb_topo *t = env->topo;
     for (int i = 0; i < t->nnodes; i++) {
         const struct hb_node *n = &t->nodes[i];
-        if (!n->has_cpus || !n->has_memory) continue;
+        if (!n->has_cpus || !n->has_memory || !hb_suite_node_on(env, i)) continue;
         int used = hb_threads_used(e, n->os_index);
         /* Under and high subscription leave foreground nodes alone, as 40555 does. */
         if (used > 0 && subscription < 2) continue;

@@ -7,11 +7,14 @@
 #include "hb_error.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
 /* 40555: every foreground thread walks its own 64 MB array. */
 #define HB_HOPS_BYTES ((uint64_t)64 << 20)
+/* Up to this many CPU nodes the loaded cases run from every one of them. */
+#define HB_HOPS_LOADED_FROM_ALL 8
 
 struct hb_hops {
     const struct hb_suite_env *env;
@@ -57,12 +60,14 @@ static int hb_hops_add(struct hb_hops *h, const char *name, const char *extra, c
     return hb_plan_add(h->out, &e);
 }
 
-/* Node indexes in order: CPU nodes, memory nodes. */
-static int hb_hops_nodes(const struct hb_topo *t, bool cpus, int *idx)
+/* Node indexes in order, of the nodes taking part: CPU nodes, memory nodes. */
+static int hb_hops_nodes(const struct hb_suite_env *env, bool cpus, int *idx)
 {
+    const struct hb_topo *t = env->topo;
     int n = 0;
     for (int i = 0; i < t->nnodes; i++)
-        if (cpus ? t->nodes[i].has_cpus : t->nodes[i].has_memory) idx[n++] = i;
+        if ((cpus ? t->nodes[i].has_cpus : t->nodes[i].has_memory) && hb_suite_node_on(env, i))
+            idx[n++] = i;
     return n;
 }
 
@@ -127,10 +132,16 @@ static int hb_hops_at(const struct hb_topo *t, int c, int hop, const int *mem, i
     return found;
 }
 
+/* Hop classes run from 0 to nclasses - 1 (just 0, local, without a distance table). */
+static int hb_hops_nclasses(const struct hb_topo *t)
+{
+    return t->nclasses > 1 ? t->nclasses : 1;
+}
+
 static int hb_hops_classes(const struct hb_topo *t, int c, const int *mem, int nmem, int *cls)
 {
     int n = 0;
-    for (int hop = 0; hop < HB_MAX_NODES; hop++)
+    for (int hop = 0; hop < hb_hops_nclasses(t); hop++)
         if (hb_hops_at(t, c, hop, mem, nmem, -1) >= 0) cls[n++] = hop;
     return n;
 }
@@ -143,10 +154,14 @@ static int hb_hops_pairs(struct hb_hops *h, int c0, int c1, const int *mem, int 
     const struct hb_topo *t = h->env->topo;
     int second = c1 < 0 ? c0 : c1;
     if (c1 < 0 && t->nodes[c0].ncpus < 2) return 0;
-    int ca[HB_MAX_NODES], cb[HB_MAX_NODES];
-    int na = hb_hops_classes(t, c0, mem, nmem, ca), nb = hb_hops_classes(t, second, mem, nmem, cb);
-    for (int x = 0; x < na; x++)
-        for (int y = 0; y < nb; y++) {
+    int *ca = calloc((size_t)hb_hops_nclasses(t), sizeof(int));
+    int *cb = calloc((size_t)hb_hops_nclasses(t), sizeof(int));
+    int rc = ca && cb ? 0 : -ENOMEM;
+    if (rc) hb_err_set("out of memory for %d hop classes", hb_hops_nclasses(t));
+    int na = rc ? 0 : hb_hops_classes(t, c0, mem, nmem, ca);
+    int nb = rc ? 0 : hb_hops_classes(t, second, mem, nmem, cb);
+    for (int x = 0; x < na && rc == 0; x++)
+        for (int y = 0; y < nb && rc == 0; y++) {
             if (cb[y] < ca[x]) continue;
             int ma = hb_hops_at(t, c0, ca[x], mem, nmem, -1);
             int mb = hb_hops_at(t, second, cb[y], mem, nmem, ma);
@@ -159,10 +174,11 @@ static int hb_hops_pairs(struct hb_hops *h, int c0, int c1, const int *mem, int 
                 extra, sizeof(extra),
                 "{\"case\":\"pair\",\"pair\":\"%d-%d\",\"placement\":\"%s\",\"bg_level\":\"idle\"}",
                 ca[x], cb[y], c1 < 0 ? "one-node" : "two-node");
-            int rc = hb_hops_add(h, name, extra, access, fg, 2, 0, 0);
-            if (rc) return rc;
+            rc = hb_hops_add(h, name, extra, access, fg, 2, 0, 0);
         }
-    return 0;
+    free(ca);
+    free(cb);
+    return rc;
 }
 
 /* Every hop-class-1 link a-b with CPUs and memory on both ends: a and b write (read) each
@@ -175,6 +191,7 @@ static int hb_hops_crossfire(struct hb_hops *h, const char *access)
         for (int b = a + 1; b < t->nnodes; b++) {
             const struct hb_node *na = &t->nodes[a], *nb = &t->nodes[b];
             if (!na->has_cpus || !na->has_memory || !nb->has_cpus || !nb->has_memory ||
+                !hb_suite_node_on(h->env, a) || !hb_suite_node_on(h->env, b) ||
                 hb_topo_hops(t, a, b) != 1 || hb_topo_hops(t, b, a) != 1)
                 continue;
             char name[HB_NAME_LEN], extra[160];
@@ -187,7 +204,8 @@ static int hb_hops_crossfire(struct hb_hops *h, const char *access)
             int rc = hb_hops_add(h, name, extra, access, fg, 2, 0, 0);
             if (rc) return rc;
             for (int k = 0; k < t->nnodes; k++) {
-                if (k == a || k == b || !t->nodes[k].has_memory || hb_topo_hops(t, b, k) != 1)
+                if (k == a || k == b || !t->nodes[k].has_memory || !hb_suite_node_on(h->env, k) ||
+                    hb_topo_hops(t, b, k) != 1)
                     continue;
                 fg[1].mem = t->nodes[k].os_index;
                 snprintf(name, sizeof(name), "hops-no-crossfire-%s-%d-%d", access, na->os_index,
@@ -214,18 +232,15 @@ static void hb_hops_select(const char *list, const char *const *names, bool *on)
             if (strcmp(w, names[i]) == 0) on[i] = true;
 }
 
-int hb_suite_hops_plan(const struct hb_suite_env *env, struct hb_plan *out)
+/* The study over CPU nodes cpu[] and memory nodes mem[] (indexes). */
+static int hb_hops_plan_nodes(struct hb_hops *hp, const int *cpu, int ncpu, const int *mem,
+                              int nmem)
 {
+    const struct hb_suite_env *env = hp->env;
     const struct hb_options *o = env->opts;
     const struct hb_topo *t = env->topo;
-    struct hb_hops h = {env, out, o->size ? o->size : HB_HOPS_BYTES};
-    int cpu[HB_MAX_NODES], mem[HB_MAX_NODES];
-    int ncpu = hb_hops_nodes(t, true, cpu), nmem = hb_hops_nodes(t, false, mem);
-    if (ncpu == 0 || nmem == 0) {
-        hb_err_set("hops needs a node with CPUs and a node with memory; %s has %d and %d",
-                   t->source, ncpu, nmem);
-        return -EINVAL;
-    }
+    struct hb_plan *out = hp->out;
+    struct hb_hops h = *hp;
     static const char *const quick_single[] = {"r", "w", NULL};
     static const char *const all_single[] = {"r", "w", "rw", NULL};
     static const char *const rw_only[] = {"r", "w", NULL};
@@ -242,11 +257,11 @@ int hb_suite_hops_plan(const struct hb_suite_env *env, struct hb_plan *out)
     for (int a = 0; rc == 0 && rw_only[a]; a++)
         rc = hb_hops_crossfire(&h, rw_only[a]);
     /* A study without its crossfire half says why, in one line. */
-    if (rc == 0 && out->n == before && env->note)
-        snprintf(env->note, env->note_len, "hops: no crossfire planned: %s",
-                 ncpu < 2        ? "fewer than two CPU nodes"
-                 : !t->hop_class ? "the firmware gives no distance table, so no hop class 1"
-                                 : "no two CPU nodes with memory are linked at hop class 1");
+    if (rc == 0 && out->n == before)
+        hb_suite_say(env, "hops: no crossfire planned: %s",
+                     ncpu < 2        ? "fewer than two CPU nodes"
+                     : !t->hop_class ? "the firmware gives no distance table, so no hop class 1"
+                                     : "no two CPU nodes with memory are linked at hop class 1");
     /* Quick: the two ends of the load range at under subscription, from the first node. */
     bool level_on[8], sub_on[4];
     hb_hops_select(o->levels[0] ? o->levels
@@ -257,10 +272,45 @@ int hb_suite_hops_plan(const struct hb_suite_env *env, struct hb_plan *out)
                    : o->quick          ? "under"
                                        : "",
                    hb_subscription_names, sub_on);
+    /* Loaded cases from every CPU node to every memory node grow as nodes squared times
+     * levels and subscriptions (98304 experiments of 65 tasks on 64 nodes): past a few
+     * nodes they run from the first one unless --nodes chose the nodes. */
+    int from = o->quick ? 1 : ncpu;
+    if (from > HB_HOPS_LOADED_FROM_ALL && !env->nodes) {
+        from = 1;
+        hb_suite_say(env,
+                     "hops: %d CPU nodes: the loaded cases run from node %d only; choose the "
+                     "nodes to load from with --nodes",
+                     ncpu, hb_os(t, cpu[0]));
+    }
     for (int l = 1; rc == 0 && hb_bg_level_names[l]; l++)
         for (int s = 0; rc == 0 && hb_subscription_names[s]; s++)
             if (level_on[l - 1] && sub_on[s])
-                rc = hb_hops_single(&h, cpu, o->quick ? 1 : ncpu, mem, nmem,
-                                    o->quick ? r_only : rw_only, l, s);
+                rc = hb_hops_single(&h, cpu, from, mem, nmem, o->quick ? r_only : rw_only, l, s);
+    return rc;
+}
+
+int hb_suite_hops_plan(const struct hb_suite_env *env, struct hb_plan *out)
+{
+    const struct hb_options *o = env->opts;
+    const struct hb_topo *t = env->topo;
+    struct hb_hops h = {env, out, o->size ? o->size : HB_HOPS_BYTES};
+    int *cpu = calloc((size_t)t->nnodes, sizeof(int)),
+        *mem = calloc((size_t)t->nnodes, sizeof(int));
+    int rc = 0;
+    if (!cpu || !mem) {
+        hb_err_set("out of memory listing %d nodes", t->nnodes);
+        rc = -ENOMEM;
+    }
+    int ncpu = rc ? 0 : hb_hops_nodes(env, true, cpu),
+        nmem = rc ? 0 : hb_hops_nodes(env, false, mem);
+    if (rc == 0 && (ncpu == 0 || nmem == 0)) {
+        hb_err_set("hops needs a node with CPUs and a node with memory; %s has %d and %d",
+                   t->source, ncpu, nmem);
+        rc = -EINVAL;
+    }
+    if (rc == 0) rc = hb_hops_plan_nodes(&h, cpu, ncpu, mem, nmem);
+    free(cpu);
+    free(mem);
     return rc;
 }

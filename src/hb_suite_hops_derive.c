@@ -152,8 +152,13 @@ static void hb_myth1_group(const struct hb_suite_env *env, json_t *measured, jso
 static void hb_myth1(const struct hb_suite_env *env, json_t *measured, json_t *derived)
 {
     static const char *const access[] = {"r", "w", "rw"};
+    /* Every hop class the records hold, however many the machine has. */
+    int top = 0;
+    size_t i;
+    json_t *r;
+    json_array_foreach(measured, i, r) if (hb_hops_of(r) > top) top = hb_hops_of(r);
     for (int a = 0; a < 3; a++)
-        for (int hop = 0; hop < HB_MAX_NODES; hop++) {
+        for (int hop = 0; hop <= top; hop++) {
             for (int l = 0; hb_bg_level_names[l]; l++)
                 for (int s = l ? 0 : -1; s < (l ? 3 : 0); s++)
                     hb_myth1_group(env, measured, derived, hb_bg_level_names[l],

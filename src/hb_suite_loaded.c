@@ -25,8 +25,9 @@ static const char *hb_mix_kernel(const char *mix)
     return strcmp(mix, "write") == 0 ? "write" : strcmp(mix, "2:1") == 0 ? "triad" : "read";
 }
 
+/* load_bytes: each load thread's buffer, bytes: the chase's. */
 static int hb_loaded_add(const struct hb_suite_env *env, struct hb_plan *out, int cpu, int mem,
-                         const bool *load_on, int delay, uint64_t bytes)
+                         const bool *load_on, int delay, uint64_t bytes, uint64_t load_bytes)
 {
     const struct hb_options *o = env->opts;
     const struct hb_topo *t = env->topo;
@@ -51,7 +52,8 @@ static int hb_loaded_add(const struct hb_suite_env *env, struct hb_plan *out, in
         if (threads < 1) continue;
         struct hb_task *task = hb_experiment_task(&e);
         uint64_t all = 0;
-        rc = task ? hb_size_mul("load size per thread", bytes, (uint64_t)threads, &all) : -ENOMEM;
+        rc = task ? hb_size_mul("load size per thread", load_bytes, (uint64_t)threads, &all)
+                  : -ENOMEM;
         if (rc == 0)
             rc = hb_suite_task(env, task, t->nodes[i].os_index, first, threads,
                                hb_mix_kernel(o->mix), HB_POLICY_BIND, mem, all);
@@ -72,17 +74,33 @@ static int hb_loaded_add(const struct hb_suite_env *env, struct hb_plan *out, in
     return hb_plan_add(out, &e);
 }
 
-int hb_suite_loaded_plan(const struct hb_suite_env *env, struct hb_plan *out)
+/* Every load thread's buffer and the chase's share memory node mem: without --size each load
+ * thread gets the share that lets them fit there together (on 64 CPU nodes 511 threads of
+ * 256 MiB would need 128 GiB), and the plan says so. */
+static uint64_t hb_loaded_load_bytes(const struct hb_suite_env *env, int cpu, int mem,
+                                     const bool *load_on, uint64_t bytes)
+{
+    const struct hb_topo *t = env->topo;
+    uint64_t threads = 0, free_bytes = t->nodes[hb_topo_node_index(t, mem)].mem_free_bytes;
+    for (int i = 0; i < t->nnodes; i++)
+        if (load_on[i]) threads += (uint64_t)(t->nodes[i].ncpus - (t->nodes[i].os_index == cpu));
+    if (env->opts->size || !threads || free_bytes <= bytes || bytes * (threads + 1) <= free_bytes)
+        return bytes;
+    uint64_t share = (free_bytes - bytes) / threads & ~(uint64_t)((1 << 20) - 1);
+    char a[32], b[32];
+    hb_suite_say(env, "loaded: %llu load threads share node %d: %s each, not %s (--size sets it)",
+                 (unsigned long long)threads, mem, hb_size_format(share, a, sizeof(a)),
+                 hb_size_format(bytes, b, sizeof(b)));
+    return share;
+}
+
+/* The experiments once the chase and its load nodes are known. */
+static int hb_loaded_plan_load(const struct hb_suite_env *env, struct hb_plan *out, int cpu,
+                               int mem, bool *load_on)
 {
     const struct hb_options *o = env->opts;
     const struct hb_topo *t = env->topo;
-    int cpu = o->cpu_node, mem = o->mem_node;
-    for (int i = 0; cpu < 0 && i < t->nnodes; i++)
-        if (t->nodes[i].has_cpus) cpu = t->nodes[i].os_index;
-    if (mem < 0) mem = cpu;
-    int rc = hb_suite_check_cpu_node(t, cpu, "--cpu-node");
-    if (rc || (rc = hb_suite_check_mem_node(t, mem, "--mem-node"))) return rc;
-    bool load_on[HB_MAX_NODES] = {false};
+    int rc = 0;
     if (o->load_nodes[0]) {
         char list[sizeof(o->load_nodes)], *save = NULL;
         snprintf(list, sizeof(list), "%s", o->load_nodes);
@@ -93,14 +111,36 @@ int hb_suite_loaded_plan(const struct hb_suite_env *env, struct hb_plan *out)
         }
     } else {
         for (int i = 0; i < t->nnodes; i++)
-            load_on[i] = t->nodes[i].has_cpus;
+            load_on[i] = t->nodes[i].has_cpus && hb_suite_node_on(env, i);
     }
     uint64_t bytes = o->size ? o->size : env->default_bytes;
+    uint64_t load_bytes = hb_loaded_load_bytes(env, cpu, mem, load_on, bytes);
     const int *delays = o->quick ? hb_delays_quick : hb_delays_full;
-    if ((rc = hb_loaded_add(env, out, cpu, mem, load_on, -1, bytes))) return rc;
+    if ((rc = hb_loaded_add(env, out, cpu, mem, load_on, -1, bytes, load_bytes))) return rc;
     for (int d = 0; delays[d] >= 0; d++)
-        if ((rc = hb_loaded_add(env, out, cpu, mem, load_on, delays[d], bytes))) return rc;
+        if ((rc = hb_loaded_add(env, out, cpu, mem, load_on, delays[d], bytes, load_bytes)))
+            return rc;
     return 0;
+}
+
+int hb_suite_loaded_plan(const struct hb_suite_env *env, struct hb_plan *out)
+{
+    const struct hb_options *o = env->opts;
+    const struct hb_topo *t = env->topo;
+    int cpu = o->cpu_node, mem = o->mem_node;
+    for (int i = 0; cpu < 0 && i < t->nnodes; i++)
+        if (t->nodes[i].has_cpus && hb_suite_node_on(env, i)) cpu = t->nodes[i].os_index;
+    if (mem < 0) mem = cpu;
+    int rc = hb_suite_check_cpu_node(t, cpu, "--cpu-node");
+    if (rc || (rc = hb_suite_check_mem_node(t, mem, "--mem-node"))) return rc;
+    bool *load_on = calloc((size_t)t->nnodes, sizeof(*load_on));
+    if (!load_on) {
+        hb_err_set("out of memory choosing load nodes among %d", t->nnodes);
+        return -ENOMEM;
+    }
+    rc = hb_loaded_plan_load(env, out, cpu, mem, load_on);
+    free(load_on);
+    return rc;
 }
 
 void hb_suite_loaded_annotate(json_t *rec)

@@ -47,10 +47,10 @@ int hb_suite_matrix_plan(const struct hb_suite_env *env, struct hb_plan *out)
     for (char *k = strtok_r(list, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
         if (k != list && strcmp(k, "chase") == 0) continue;
         for (int i = 0; i < t->nnodes; i++) {
-            if (!t->nodes[i].has_cpus) continue;
+            if (!t->nodes[i].has_cpus || !hb_suite_node_on(env, i)) continue;
             int threads = o->threads ? o->threads : t->nodes[i].ncores;
             for (int j = 0; j < t->nnodes; j++) {
-                if (!t->nodes[j].has_memory) continue;
+                if (!t->nodes[j].has_memory || !hb_suite_node_on(env, j)) continue;
                 int rc = hb_matrix_add(env, out, k, t->nodes[i].os_index, t->nodes[j].os_index,
                                        threads, bytes);
                 if (rc) return rc;
@@ -66,26 +66,25 @@ struct hb_grid {
     const char *kernel;
     const char *access; /* the kernel's r / w / rw: which HMAT bandwidth covers it */
     bool latency;
-    double v[HB_MAX_NODES][HB_MAX_NODES];
-    json_t *rec[HB_MAX_NODES][HB_MAX_NODES];
+    double *v;    /* nnodes x nnodes (HB_AT) */
+    json_t **rec; /* the measurement record of each cell, or NULL */
 };
 
-static double hb_cost(const struct hb_grid *g, int i, int j, double best)
+static double hb_cost(const struct hb_topo *t, const struct hb_grid *g, int i, int j, double best)
 {
-    double v = g->v[i][j];
+    double v = HB_AT(g->v, t, i, j);
     return g->latency ? v / best : best / v;
 }
 
 /* Classes of measured cost: sorted, a new class wherever a value exceeds the first value of
  * the current class by more than the threshold. */
-static void hb_measured_classes(const struct hb_topo *t, double cost[HB_MAX_NODES][HB_MAX_NODES],
-                                int cls[HB_MAX_NODES][HB_MAX_NODES], double thr)
+static void hb_measured_classes(const struct hb_topo *t, const double *cost, int *cls, double thr,
+                                double *sorted)
 {
-    double sorted[HB_MAX_NODES * HB_MAX_NODES];
     int n = 0;
     for (int i = 0; i < t->nnodes; i++)
         for (int j = 0; j < t->nnodes; j++)
-            if (!isnan(cost[i][j])) sorted[n++] = cost[i][j];
+            if (!isnan(HB_AT(cost, t, i, j))) sorted[n++] = HB_AT(cost, t, i, j);
     for (int a = 1; a < n; a++)
         for (int b = a; b > 0 && sorted[b] < sorted[b - 1]; b--) {
             double x = sorted[b];
@@ -94,22 +93,21 @@ static void hb_measured_classes(const struct hb_topo *t, double cost[HB_MAX_NODE
         }
     for (int i = 0; i < t->nnodes; i++)
         for (int j = 0; j < t->nnodes; j++) {
-            cls[i][j] = -1;
-            if (isnan(cost[i][j])) continue;
+            HB_AT(cls, t, i, j) = -1;
+            if (isnan(HB_AT(cost, t, i, j))) continue;
             int c = 0;
             double start = sorted[0];
-            for (int k = 1; k < n && sorted[k] <= cost[i][j]; k++)
+            for (int k = 1; k < n && sorted[k] <= HB_AT(cost, t, i, j); k++)
                 if (sorted[k] > start * (1.0 + thr)) {
                     c++;
                     start = sorted[k];
                 }
-            cls[i][j] = c;
+            HB_AT(cls, t, i, j) = c;
         }
 }
 
 static json_t *hb_matrix_json(const struct hb_topo *t, bool cpu_rows, bool mem_cols,
-                              double m[HB_MAX_NODES][HB_MAX_NODES],
-                              int im[HB_MAX_NODES][HB_MAX_NODES], bool use_int)
+                              const double *m, const int *im, bool use_int)
 {
     json_t *rows = json_array();
     for (int i = 0; i < t->nnodes; i++) {
@@ -118,10 +116,12 @@ static json_t *hb_matrix_json(const struct hb_topo *t, bool cpu_rows, bool mem_c
         for (int j = 0; j < t->nnodes; j++) {
             if (mem_cols && !t->nodes[j].has_memory) continue;
             if (use_int)
-                json_array_append_new(row, im[i][j] < 0 ? json_null() : json_integer(im[i][j]));
-            else
                 json_array_append_new(
-                    row, isnan(m[i][j]) ? json_null() : json_real(round(m[i][j] * 1000) / 1000));
+                    row, HB_AT(im, t, i, j) < 0 ? json_null() : json_integer(HB_AT(im, t, i, j)));
+            else
+                json_array_append_new(row, isnan(HB_AT(m, t, i, j))
+                                               ? json_null()
+                                               : json_real(round(HB_AT(m, t, i, j) * 1000) / 1000));
         }
         json_array_append_new(rows, row);
     }
@@ -142,39 +142,49 @@ static void hb_grid_emit(const struct hb_suite_env *env, struct hb_grid *g, json
     double best = NAN;
     for (int i = 0; i < t->nnodes; i++)
         for (int j = 0; j < t->nnodes; j++)
-            if (!isnan(g->v[i][j]) && g->v[i][j] > 0 &&
-                (isnan(best) || (g->latency ? g->v[i][j] < best : g->v[i][j] > best)))
-                best = g->v[i][j];
-    double cost[HB_MAX_NODES][HB_MAX_NODES];
-    int hop[HB_MAX_NODES][HB_MAX_NODES], cls[HB_MAX_NODES][HB_MAX_NODES];
-    double dist[HB_MAX_NODES][HB_MAX_NODES];
+            if (!isnan(HB_AT(g->v, t, i, j)) && HB_AT(g->v, t, i, j) > 0 &&
+                (isnan(best) ||
+                 (g->latency ? HB_AT(g->v, t, i, j) < best : HB_AT(g->v, t, i, j) > best)))
+                best = HB_AT(g->v, t, i, j);
+    size_t cells = (size_t)t->nnodes * (size_t)t->nnodes;
+    double *cost = malloc(sizeof(double) * cells), *dist = malloc(sizeof(double) * cells);
+    double *hmat = malloc(sizeof(double) * cells), *sorted = malloc(sizeof(double) * cells);
+    int *hop = malloc(sizeof(int) * cells), *cls = malloc(sizeof(int) * cells);
+    if (!cost || !dist || !hmat || !sorted || !hop || !cls) {
+        json_array_append_new(derived,
+                              json_pack("{s:s, s:s, s:s}", "type", "note", "suite", "matrix",
+                                        "text", "out of memory assembling a matrix record"));
+        goto out;
+    }
     for (int i = 0; i < t->nnodes; i++)
         for (int j = 0; j < t->nnodes; j++) {
-            cost[i][j] = isnan(g->v[i][j]) || isnan(best) ? NAN : hb_cost(g, i, j, best);
-            hop[i][j] = t->hop_class ? hb_topo_hops(t, i, j) : -1;
-            dist[i][j] = t->distances ? (double)hb_topo_distance(t, i, j) : NAN;
+            HB_AT(cost, t, i, j) =
+                isnan(HB_AT(g->v, t, i, j)) || isnan(best) ? NAN : hb_cost(t, g, i, j, best);
+            HB_AT(hop, t, i, j) = t->hop_class ? hb_topo_hops(t, i, j) : -1;
+            HB_AT(dist, t, i, j) = t->distances ? (double)hb_topo_distance(t, i, j) : NAN;
         }
-    hb_measured_classes(t, cost, cls, thr);
+    hb_measured_classes(t, cost, cls, thr, sorted);
     json_t *flags = json_array();
     for (int i = 0; i < t->nnodes; i++)
         for (int j = 0; j < t->nnodes; j++) {
-            if (isnan(cost[i][j])) continue;
+            if (isnan(HB_AT(cost, t, i, j))) continue;
             char why[160];
-            if (hop[i][j] >= 0 && cls[i][j] != hop[i][j]) {
-                snprintf(why, sizeof(why), "measured class %d, firmware hop class %d", cls[i][j],
-                         hop[i][j]);
+            if (HB_AT(hop, t, i, j) >= 0 && HB_AT(cls, t, i, j) != HB_AT(hop, t, i, j)) {
+                snprintf(why, sizeof(why), "measured class %d, firmware hop class %d",
+                         HB_AT(cls, t, i, j), HB_AT(hop, t, i, j));
                 hb_flag(flags, t, i, j, why);
             }
             double class_best = NAN;
-            for (int a = 0; a < t->nnodes && hop[i][j] >= 0; a++)
+            for (int a = 0; a < t->nnodes && HB_AT(hop, t, i, j) >= 0; a++)
                 for (int b = 0; b < t->nnodes; b++)
-                    if (hop[a][b] == hop[i][j] && !isnan(cost[a][b]) &&
-                        (isnan(class_best) || cost[a][b] < class_best))
-                        class_best = cost[a][b];
-            if (!isnan(class_best) && cost[i][j] > class_best * (1.0 + thr)) {
+                    if (HB_AT(hop, t, a, b) == HB_AT(hop, t, i, j) &&
+                        !isnan(HB_AT(cost, t, a, b)) &&
+                        (isnan(class_best) || HB_AT(cost, t, a, b) < class_best))
+                        class_best = HB_AT(cost, t, a, b);
+            if (!isnan(class_best) && HB_AT(cost, t, i, j) > class_best * (1.0 + thr)) {
                 snprintf(why, sizeof(why),
                          "%.1f%% costlier than the cheapest pair of hop class %d (threshold %g%%)",
-                         (cost[i][j] / class_best - 1.0) * 100.0, hop[i][j],
+                         (HB_AT(cost, t, i, j) / class_best - 1.0) * 100.0, HB_AT(hop, t, i, j),
                          env->opts->threshold_pct);
                 hb_flag(flags, t, i, j, why);
             }
@@ -195,7 +205,6 @@ static void hb_grid_emit(const struct hb_suite_env *env, struct hb_grid *g, json
         t->hop_class ? hb_matrix_json(t, true, true, NULL, hop, true) : json_null(),
         "measured_class", hb_matrix_json(t, true, true, NULL, cls, true), "flags", flags,
         "threshold_pct", env->opts->threshold_pct);
-    double hmat[HB_MAX_NODES][HB_MAX_NODES];
     enum hb_hmat_attr attr = HB_HMAT_LATENCY;
     json_t *h =
         hb_matrix_hmat(t, g->latency, g->access, g->v, env->opts->threshold_pct, hmat, &attr);
@@ -206,46 +215,69 @@ static void hb_grid_emit(const struct hb_suite_env *env, struct hb_grid *g, json
     json_array_append_new(derived, m);
     for (int i = 0; i < t->nnodes; i++)
         for (int j = 0; j < t->nnodes; j++) {
-            if (isnan(cost[i][j])) continue;
-            json_t *src = g->rec[i][j];
+            if (isnan(HB_AT(cost, t, i, j))) continue;
+            json_t *src = HB_AT(g->rec, t, i, j);
             json_t *cell = json_pack(
                 "{s:s, s:s, s:O?, s:s, s:s, s:s, s:i, s:i, s:O?, s:O?, s:f, s:s, s:f, s:o, s:O?}",
                 "type", "cell", "suite", "matrix", "experiment", json_object_get(src, "experiment"),
                 "host", g->host, "metric", g->latency ? "latency" : "bandwidth", "kernel",
                 g->kernel, "cpu_node", t->nodes[i].os_index, "mem_node", t->nodes[j].os_index,
                 "hops", json_object_get(src, "hops"), "distance", json_object_get(src, "distance"),
-                "value", g->v[i][j], "unit", g->latency ? "ns" : "GBps", "relative",
-                round(cost[i][j] * 1000) / 1000, "measured_class", json_integer(cls[i][j]),
-                "status", json_object_get(src, "status"));
-            bool covered = !isnan(hmat[i][j]);
+                "value", HB_AT(g->v, t, i, j), "unit", g->latency ? "ns" : "GBps", "relative",
+                round(HB_AT(cost, t, i, j) * 1000) / 1000, "measured_class",
+                json_integer(HB_AT(cls, t, i, j)), "status", json_object_get(src, "status"));
+            bool covered = !isnan(HB_AT(hmat, t, i, j));
             json_object_set_new(cell, "hmat_attribute",
                                 covered ? json_string(hb_hmat_attr_name(attr)) : json_null());
             json_object_set_new(cell, "hmat_value",
-                                covered ? json_real(round(hmat[i][j] * 1000) / 1000) : json_null());
-            json_object_set_new(cell, "hmat_ratio",
-                                covered && hmat[i][j] > 0
-                                    ? json_real(round(g->v[i][j] / hmat[i][j] * 1000) / 1000)
-                                    : json_null());
+                                covered ? json_real(round(HB_AT(hmat, t, i, j) * 1000) / 1000)
+                                        : json_null());
+            json_object_set_new(
+                cell, "hmat_ratio",
+                covered && HB_AT(hmat, t, i, j) > 0
+                    ? json_real(round(HB_AT(g->v, t, i, j) / HB_AT(hmat, t, i, j) * 1000) / 1000)
+                    : json_null());
             json_array_append_new(derived, cell);
         }
+out:
+    free(cost);
+    free(dist);
+    free(hmat);
+    free(sorted);
+    free(hop);
+    free(cls);
 }
 
-static struct hb_grid *hb_grid_get(struct hb_grid **grids, int *n, const char *host,
-                                   const char *kernel, const char *access, bool latency)
+static void hb_grid_free(struct hb_grid *g)
+{
+    if (!g) return;
+    free(g->v);
+    free(g->rec);
+    free(g);
+}
+
+static struct hb_grid *hb_grid_get(const struct hb_topo *t, struct hb_grid **grids, int *n,
+                                   const char *host, const char *kernel, const char *access,
+                                   bool latency)
 {
     for (int g = 0; g < *n; g++)
         if (strcmp(grids[g]->host, host) == 0 && strcmp(grids[g]->kernel, kernel) == 0)
             return grids[g];
     if (*n >= 256) return NULL;
+    size_t cells = (size_t)t->nnodes * (size_t)t->nnodes;
     struct hb_grid *g = calloc(1, sizeof(*g));
-    if (!g) return NULL;
+    if (g) g->v = malloc(sizeof(*g->v) * cells);
+    if (g) g->rec = calloc(cells, sizeof(*g->rec));
+    if (!g || !g->v || !g->rec) {
+        hb_grid_free(g);
+        return NULL;
+    }
     g->host = host;
     g->kernel = kernel;
     g->access = access;
     g->latency = latency;
-    for (int i = 0; i < HB_MAX_NODES; i++)
-        for (int j = 0; j < HB_MAX_NODES; j++)
-            g->v[i][j] = NAN;
+    for (size_t c = 0; c < cells; c++)
+        g->v[c] = NAN;
     grids[(*n)++] = g;
     return g;
 }
@@ -297,8 +329,8 @@ static void hb_fleet(const struct hb_topo *t, double pct, struct hb_grid **grids
         double local = 0.0, worst = 0.0;
         int nl = 0;
         for (int i = 0; i < t->nnodes; i++)
-            if (grids[g]->rec[i][i]) {
-                json_t *m = json_object_get(grids[g]->rec[i][i],
+            if (HB_AT(grids[g]->rec, t, i, i)) {
+                json_t *m = json_object_get(HB_AT(grids[g]->rec, t, i, i),
                                             grids[g]->latency ? "lat_ns_median" : "bw_GBps_median");
                 if (!json_is_number(m)) continue;
                 local += json_number_value(m);
@@ -307,17 +339,18 @@ static void hb_fleet(const struct hb_topo *t, double pct, struct hb_grid **grids
         local = nl ? local / nl : NAN;
         for (int i = 0; i < t->nnodes; i++)
             for (int j = 0; j < t->nnodes; j++)
-                if (i != j && !isnan(grids[g]->v[i][j]) && grids[g]->v[i][j] > worst)
-                    worst = grids[g]->v[i][j];
+                if (i != j && !isnan(HB_AT(grids[g]->v, t, i, j)) &&
+                    HB_AT(grids[g]->v, t, i, j) > worst)
+                    worst = HB_AT(grids[g]->v, t, i, j);
         if (grids[g]->latency) {
             lat[h] = local;
             ratio[h] = worst > 0.0 ? worst / local : 1.0;
         } else if (strcmp(grids[g]->kernel, "read") == 0) {
             bw[h] = local;
             for (int i = 0; i < t->nnodes && !threads[h]; i++)
-                if (grids[g]->rec[i][i])
-                    threads[h] =
-                        (int)json_integer_value(json_object_get(grids[g]->rec[i][i], "threads"));
+                if (HB_AT(grids[g]->rec, t, i, i))
+                    threads[h] = (int)json_integer_value(
+                        json_object_get(HB_AT(grids[g]->rec, t, i, i), "threads"));
         }
     }
     if (nh < 2) return;
@@ -376,12 +409,13 @@ int hb_suite_matrix_derive(const struct hb_suite_env *env, json_t *measured, jso
         json_t *value = json_object_get(rec, latency ? "lat_ns_median" : "bw_GBps_best");
         int i = hb_topo_node_index(t, (int)json_integer_value(json_object_get(rec, "cpu_node")));
         int j = hb_topo_node_index(t, (int)json_integer_value(json_object_get(rec, "mem_node")));
-        struct hb_grid *g = hb_grid_get(grids, &ng, json_string_value(json_object_get(rec, "host")),
-                                        json_string_value(json_object_get(rec, "kernel")),
-                                        json_string_value(json_object_get(rec, "access")), latency);
+        struct hb_grid *g =
+            hb_grid_get(t, grids, &ng, json_string_value(json_object_get(rec, "host")),
+                        json_string_value(json_object_get(rec, "kernel")),
+                        json_string_value(json_object_get(rec, "access")), latency);
         if (!g || i < 0 || j < 0 || !json_is_number(value)) continue;
-        g->v[i][j] = json_number_value(value);
-        g->rec[i][j] = rec;
+        HB_AT(g->v, t, i, j) = json_number_value(value);
+        HB_AT(g->rec, t, i, j) = rec;
     }
     /* Said once, not per matrix: the firmware has nothing beyond SLIT to compare with. */
     if (ng > 0 && !hb_hmat_present(t))
@@ -394,6 +428,6 @@ int hb_suite_matrix_derive(const struct hb_suite_env *env, json_t *measured, jso
         hb_grid_emit(env, grids[g], derived);
     hb_fleet(t, env->opts->fleet_threshold_pct, grids, ng, derived);
     for (int g = 0; g < ng; g++)
-        free(grids[g]);
+        hb_grid_free(grids[g]);
     return 0;
 }

@@ -44,7 +44,9 @@ static int hb_peak_add(const struct hb_suite_env *env, struct hb_plan *out, cons
     for (int i = 0; i < t->nnodes; i++) {
         const struct hb_node *n = &t->nodes[i];
         /* Bound to its own node, a node needs memory of its own. */
-        if (!n->has_cpus || (policy == HB_POLICY_BIND && !n->has_memory)) continue;
+        if (!n->has_cpus || (policy == HB_POLICY_BIND && !n->has_memory) ||
+            !hb_suite_node_on(env, i))
+            continue;
         int threads = o->threads ? o->threads : n->ncores;
         struct hb_task *task = hb_experiment_task(&e);
         int rc = task ? hb_suite_task(env, task, n->os_index, 0, threads, kernel, policy,
@@ -56,7 +58,9 @@ static int hb_peak_add(const struct hb_suite_env *env, struct hb_plan *out, cons
         }
     }
     if (e.ntasks == 0) {
-        hb_err_set("peak: no CPU node has memory of its own to bind to; use --policy interleave");
+        hb_err_set("peak: no CPU node%s has memory of its own to bind to; use --policy "
+                   "interleave",
+                   env->nodes ? " of --nodes" : "");
         return -EINVAL;
     }
     return hb_plan_add(out, &e);

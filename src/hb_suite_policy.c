@@ -17,6 +17,7 @@
 #include "hb_suite.h"
 
 #include "hb_error.h"
+#include "hb_size.h"
 #include "hb_topo_mem.h"
 
 #include <errno.h>
@@ -51,13 +52,14 @@ static bool hb_policy_remote_ok(const struct hb_topo *t, const char *tier, int c
 /* The memory node farthest from cpu by firmware distance among the allowed ones; ties go to
  * the first such node after cpu in node order, so rate mode spreads its remote traffic.
  * Itself when it is the only one of its kind. */
-static int hb_policy_farthest(const struct hb_topo *t, const char *tier, int cpu)
+static int hb_policy_farthest(const struct hb_suite_env *env, const char *tier, int cpu)
 {
+    const struct hb_topo *t = env->topo;
     int ci = hb_topo_node_index(t, cpu), best = -1;
     uint64_t best_d = 0;
     for (int k = 1; k <= t->nnodes; k++) {
         int j = (ci + k) % t->nnodes;
-        if (!hb_policy_remote_ok(t, tier, ci, j)) continue;
+        if (!hb_policy_remote_ok(t, tier, ci, j) || !hb_suite_node_on(env, j)) continue;
         uint64_t d = t->distances ? hb_topo_distance(t, ci, j) : (j != ci);
         if (best < 0 || d > best_d) {
             best = j;
@@ -82,36 +84,68 @@ static int hb_policy_check_tier(const struct hb_topo *t, const char *tier)
     return -EINVAL;
 }
 
-static int hb_policy_first_mem(const struct hb_topo *t)
+/* The first node with memory that takes part (--nodes). */
+static int hb_policy_first_mem(const struct hb_suite_env *env)
 {
+    const struct hb_topo *t = env->topo;
     for (int i = 0; i < t->nnodes; i++)
-        if (t->nodes[i].has_memory) return t->nodes[i].os_index;
+        if (t->nodes[i].has_memory && hb_suite_node_on(env, i)) return t->nodes[i].os_index;
     return -1;
+}
+
+/* Rate mode binds every CPU node's task to one node (one-node) or to a few (remote): without
+ * --size each task gets the share that lets them fit there together. *busiest: the node most
+ * tasks bind to (-1 when none shares), *count: how many. */
+static uint64_t hb_policy_rate_bytes(const struct hb_suite_env *env, const char *policy,
+                                     uint64_t bytes, int *busiest, int *count)
+{
+    const struct hb_topo *t = env->topo;
+    bool one_node = strcmp(policy, "one-node") == 0;
+    *busiest = -1;
+    *count = 0;
+    if (env->opts->size || (!one_node && strcmp(policy, "remote") != 0)) return bytes;
+    int *binds = calloc((size_t)t->nnodes, sizeof(int));
+    if (!binds) return bytes; /* the sum check after planning says what does not fit */
+    for (int i = 0; i < t->nnodes; i++) {
+        if (!t->nodes[i].has_cpus || !hb_suite_node_on(env, i)) continue;
+        int target = one_node ? hb_policy_first_mem(env)
+                              : hb_policy_farthest(env, env->opts->tier, t->nodes[i].os_index);
+        int ti = hb_topo_node_index(t, target);
+        if (ti >= 0) binds[ti]++;
+    }
+    for (int i = 0; i < t->nnodes; i++) {
+        if (binds[i] < 2) continue;
+        uint64_t share =
+            t->nodes[i].mem_free_bytes / (uint64_t)binds[i] & ~(uint64_t)((1 << 20) - 1);
+        if (share < bytes) {
+            bytes = share;
+            *busiest = t->nodes[i].os_index;
+            *count = binds[i];
+        }
+    }
+    free(binds);
+    return bytes;
 }
 
 /* One task of the experiment under the named policy. */
 static int hb_policy_task(const struct hb_suite_env *env, struct hb_task *task, int cpu,
                           int threads, const char *kernel, const char *policy, uint64_t bytes)
 {
-    const struct hb_topo *t = env->topo;
     int rc;
     if (strcmp(policy, "interleave") == 0)
         rc = hb_suite_task(env, task, cpu, 0, threads, kernel, HB_POLICY_INTERLEAVE, -1, bytes);
     else if (strcmp(policy, "remote") == 0)
         rc = hb_suite_task(env, task, cpu, 0, threads, kernel, HB_POLICY_BIND,
-                           hb_policy_farthest(t, env->opts->tier, cpu), bytes);
+                           hb_policy_farthest(env, env->opts->tier, cpu), bytes);
     else if (strcmp(policy, "one-node") == 0)
         rc = hb_suite_task(env, task, cpu, 0, threads, kernel, HB_POLICY_BIND,
-                           hb_policy_first_mem(t), bytes);
+                           hb_policy_first_mem(env), bytes);
     else
         rc = hb_suite_task(env, task, cpu, 0, threads, kernel, HB_POLICY_FIRSTTOUCH, -1, bytes);
     /* "os": the kernel may place pages on any node with memory, whatever its OS index. */
     if (rc == 0 && strcmp(policy, "os") == 0) {
         task->touch_master = 1;
-        if (!(task->mem_nodes = hb_topo_nodeset(t, false, true))) {
-            hb_err_set("out of memory for the node set of %d nodes", t->nnodes);
-            rc = -ENOMEM;
-        }
+        if (!(task->mem_nodes = hb_suite_mem_nodes(env))) rc = -ENOMEM;
     }
     return rc;
 }
@@ -125,6 +159,8 @@ static int hb_policy_add(const struct hb_suite_env *env, struct hb_plan *out, co
     int rc = env->lookup(kernel, &k);
     if (rc) return rc;
     uint64_t bytes = o->size ? o->size : env->default_bytes;
+    int busiest, count;
+    if (single_cpu < 0) bytes = hb_policy_rate_bytes(env, policy, bytes, &busiest, &count);
     struct hb_experiment e;
     char name[HB_NAME_LEN], wl[40];
     if (param > 0.0)
@@ -145,7 +181,7 @@ static int hb_policy_add(const struct hb_suite_env *env, struct hb_plan *out, co
         int first = single_cpu >= 0 ? single_cpu : -1;
         for (int i = 0; first < 0 && i < t->nnodes; i++)
             if (t->nodes[i].has_cpus) first = t->nodes[i].os_index;
-        int far = hb_topo_node_index(t, hb_policy_farthest(t, o->tier, first));
+        int far = hb_topo_node_index(t, hb_policy_farthest(env, o->tier, first));
         size_t len = strlen(e.extra);
         snprintf(e.extra + len - 1, sizeof(e.extra) - len + 1,
                  ",\"remote_kind\":\"%s\",\"remote_rule\":\"%s\"}", hb_mem_kind(t, far),
@@ -153,7 +189,9 @@ static int hb_policy_add(const struct hb_suite_env *env, struct hb_plan *out, co
     }
     for (int i = 0; i < t->nnodes; i++) {
         int cpu = t->nodes[i].os_index;
-        if (!t->nodes[i].has_cpus || (single_cpu >= 0 && cpu != single_cpu)) continue;
+        if (!t->nodes[i].has_cpus || !hb_suite_node_on(env, i) ||
+            (single_cpu >= 0 && cpu != single_cpu))
+            continue;
         /* Latency wants one dependent stream; everything else every core of the node. */
         int threads = k.latency ? 1 : o->threads ? o->threads : t->nodes[i].ncores;
         struct hb_task *task = hb_experiment_task(&e);
@@ -175,9 +213,22 @@ int hb_suite_policy_plan(const struct hb_suite_env *env, struct hb_plan *out)
     int single_cpu = o->cpu_node;
     if (single_cpu < 0)
         for (int i = 0; i < t->nnodes && single_cpu < 0; i++)
-            if (t->nodes[i].has_cpus) single_cpu = t->nodes[i].os_index;
+            if (t->nodes[i].has_cpus && hb_suite_node_on(env, i)) single_cpu = t->nodes[i].os_index;
     int rc = hb_suite_check_cpu_node(t, single_cpu, "--cpu-node");
     if (rc || (rc = hb_policy_check_tier(t, o->tier))) return rc;
+    /* Said once: rate mode's shared targets take a smaller share per task. */
+    for (int p = 0; hb_policy_names[p] && strcmp(o->mode, "single") != 0; p++) {
+        int busiest, count;
+        uint64_t share =
+            hb_policy_rate_bytes(env, hb_policy_names[p], env->default_bytes, &busiest, &count);
+        char a[32], b[32];
+        if (busiest >= 0)
+            hb_suite_say(env,
+                         "policy: rate mode binds %d tasks to node %d under %s: %s each, not %s, "
+                         "so they fit together (--size sets it)",
+                         count, busiest, hb_policy_names[p], hb_size_format(share, a, sizeof(a)),
+                         hb_size_format(env->default_bytes, b, sizeof(b)));
+    }
     const char *modes[] = {"rate", "single", NULL};
     char list[sizeof(o->kernels)];
     snprintf(list, sizeof(list), "%s", o->kernels[0] ? o->kernels : HB_POLICY_WORKLOADS);

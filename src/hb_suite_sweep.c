@@ -96,20 +96,15 @@ static int hb_sweep_add(const struct hb_suite_env *env, struct hb_plan *out, int
     return hb_plan_add(out, &e);
 }
 
-int hb_suite_sweep_plan(const struct hb_suite_env *env, struct hb_plan *out)
+/* The sweep of CPU node cpu against its memory (or --mem-node). */
+static int hb_sweep_from(const struct hb_suite_env *env, struct hb_plan *out, int cpu)
 {
     const struct hb_options *o = env->opts;
     const struct hb_topo *t = env->topo;
-    int cpu = o->cpu_node, rc;
-    for (int i = 0; cpu < 0 && i < t->nnodes; i++)
-        if (t->nodes[i].has_cpus) cpu = t->nodes[i].os_index;
+    int rc;
     if ((rc = hb_suite_check_cpu_node(t, cpu, "--cpu-node"))) return rc;
     int mem = o->mem_node >= 0 ? o->mem_node : cpu;
     if ((rc = hb_suite_check_mem_node(t, mem, "--mem-node"))) return rc;
-    if (o->size) {
-        hb_err_set("sweep takes no --size: it runs 1 KiB .. --max-size (default 2 GiB)");
-        return -EINVAL;
-    }
     uint64_t max_size = o->max_size ? o->max_size : HB_SWEEP_MAX_DEFAULT;
     if (max_size < HB_SWEEP_MIN) {
         hb_err_set("--max-size %llu bytes: the sweep starts at 1 KiB; give at least 1K",
@@ -149,4 +144,26 @@ int hb_suite_sweep_plan(const struct hb_suite_env *env, struct hb_plan *out)
             if ((rc = hb_sweep_add(env, out, cpu, mem, "memcpy", pages[pi], ws, levels, 0)))
                 return rc;
     return 0;
+}
+
+int hb_suite_sweep_plan(const struct hb_suite_env *env, struct hb_plan *out)
+{
+    const struct hb_options *o = env->opts;
+    const struct hb_topo *t = env->topo;
+    int rc = 0;
+    if (o->size) {
+        hb_err_set("sweep takes no --size: it runs 1 KiB .. --max-size (default 2 GiB)");
+        return -EINVAL;
+    }
+    /* --nodes: a sweep from every CPU node chosen, each to its own memory (or --mem-node). */
+    if (env->nodes && o->cpu_node < 0) {
+        for (int i = 0; rc == 0 && i < t->nnodes; i++)
+            if (t->nodes[i].has_cpus && hb_suite_node_on(env, i))
+                rc = hb_sweep_from(env, out, t->nodes[i].os_index);
+        return rc;
+    }
+    int cpu = o->cpu_node;
+    for (int i = 0; cpu < 0 && i < t->nnodes; i++)
+        if (t->nodes[i].has_cpus) cpu = t->nodes[i].os_index;
+    return hb_sweep_from(env, out, cpu);
 }

@@ -229,10 +229,6 @@ static int topo_nodes(struct hb_topo *t)
         hb_err_set("hwloc finds no NUMA node in %s; hopbench needs at least one", t->source);
         return -ENODEV;
     }
-    if (n > HB_MAX_NODES) {
-        hb_err_set("%s has %d NUMA nodes; hopbench handles at most %d", t->source, n, HB_MAX_NODES);
-        return -E2BIG;
-    }
     hwloc_bitmap_t *cpus = calloc((size_t)n, sizeof(*cpus));
     hwloc_obj_t *objs = calloc((size_t)n, sizeof(*objs));
     t->nodes = calloc((size_t)n, sizeof(*t->nodes));
@@ -338,6 +334,7 @@ static int topo_distances(struct hb_topo *t)
     }
     int n = t->nnodes;
     int *idx = NULL;
+    bool *cpu_node = NULL;
     if (d->nbobjs != (unsigned)n) goto out;
     idx = calloc((size_t)n, sizeof(*idx));
     if (!idx) {
@@ -362,7 +359,12 @@ static int topo_distances(struct hb_topo *t)
     for (int a = 0; a < n; a++)
         for (int b = 0; b < n; b++)
             t->distances[idx[a] * n + idx[b]] = d->values[a * n + b];
-    bool cpu_node[HB_MAX_NODES];
+    cpu_node = calloc((size_t)n, sizeof(*cpu_node));
+    if (!cpu_node) {
+        hb_err_set("out of memory ranking the %d x %d distance matrix", n, n);
+        rc = -ENOMEM;
+        goto out;
+    }
     for (int k = 0; k < n; k++)
         cpu_node[k] = hb_topo_is_cpu_node_of_machine(t, k);
     rc = hb_topo_classify(t->distances, n, cpu_node, t->hop_class);
@@ -372,6 +374,7 @@ static int topo_distances(struct hb_topo *t)
     }
 out:
     free(idx);
+    free(cpu_node);
     hwloc_distances_release(t->hw, d);
     return rc;
 }

@@ -10,9 +10,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* Arrays of the measurement path not yet sized by the topology stop here. */
-#define HB_MAX_NODES 64
-
 /* Why a node has (or lacks) CPUs of its own: a node without CPUs takes no task. */
 enum hb_cpus_state {
     HB_CPUS_OWN = 0,     /* CPUs whose nearest memory is this node */
@@ -46,6 +43,9 @@ struct hb_topo {
     int nclasses;          /* distinct hop classes (0 when no distances) */
     int ncpus_total;
 };
+
+/* Cell (i, j) of an nnodes x nnodes matrix m of topology t, stored row by row. */
+#define HB_AT(m, t, i, j) ((m)[(size_t)(i) * (size_t)(t)->nnodes + (size_t)(j)])
 
 /* Load this machine (xml_path NULL) or an hwloc XML file. Returns 0 and *out, -ENOENT when
  * the file does not exist, -EINVAL when it is not hwloc XML, -ENODEV when hwloc finds no

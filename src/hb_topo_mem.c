@@ -292,7 +292,11 @@ json_t *hb_hmat_conflicts(const struct hb_topo *t)
 json_t *hb_mem_tiers(const struct hb_topo *t)
 {
     json_t *groups = json_array();
-    bool done[HB_MAX_NODES] = {false};
+    bool *done = calloc((size_t)t->nnodes, sizeof(*done));
+    if (!done) {
+        json_decref(groups);
+        return NULL;
+    }
     for (int i = 0; i < t->nnodes; i++) {
         if (!t->nodes[i].has_memory || done[i]) continue;
         json_t *nodes = json_array();
@@ -311,5 +315,6 @@ json_t *hb_mem_tiers(const struct hb_topo *t)
                                         tier >= 0 ? json_integer(tier) : json_null(), "nodes",
                                         nodes, "memory_only", memonly));
     }
+    free(done);
     return groups;
 }

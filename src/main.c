@@ -274,8 +274,13 @@ int main(int argc, char **argv)
 
     char size_source[256];
     uint64_t llc = 0;
-    char note[256] = "";
-    struct hb_suite_env env = {t, &o, hb_lookup_kernel, 0, note, sizeof(note)};
+    char note[1024] = ""; /* a few one-line reasons, joined by hb_suite_say */
+    hwloc_bitmap_t nodes = NULL;
+    if ((rc = hb_suite_nodes(t, &o, &nodes))) {
+        hb_topo_free(t);
+        return hb_fail(rc);
+    }
+    struct hb_suite_env env = {t, &o, hb_lookup_kernel, 0, note, sizeof(note), nodes};
     env.default_bytes = hb_sizes_default(t, size_source, sizeof(size_source), &llc);
     struct hb_plan plan = {0};
     int code = HB_EXIT_OK;
@@ -296,6 +301,7 @@ int main(int argc, char **argv)
     else if (rc == 0)
         code = hb_run(argc, argv, &env, &plan, size_source, llc);
     hb_plan_free(&plan);
+    hwloc_bitmap_free(nodes);
     hb_topo_free(t);
     return rc ? hb_fail(rc) : code;
 }
