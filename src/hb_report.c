@@ -89,6 +89,71 @@ struct hb_bar *hb_report_bars(const struct hb_report_in *in, const struct hb_rba
     return bars;
 }
 
+/* s as one shell word ('...', each ' as '\''), HTML-escaped: a command to copy. */
+static void hb_report_shell_word(FILE *f, const char *s)
+{
+    fputs("&#39;", f);
+    for (char c[2] = {0}; (c[0] = *s) != '\0'; s++)
+        if (c[0] == '\'')
+            fputs("&#39;\\&#39;&#39;", f);
+        else
+            hb_html_esc(f, c);
+    fputs("&#39;", f);
+}
+
+void hb_report_left_out(FILE *f, int colspan, const struct hb_rbudget *b, const char *what,
+                        const char *path, const char *select)
+{
+    if (b->drawn >= b->total) return;
+    if (colspan)
+        fprintf(f, "<tr><td colspan=\"%d\" class=\"warn leftout\">", colspan);
+    else
+        fputs("<p class=\"warn leftout\">", f);
+    fprintf(f, "Drawn: the first %zu of %zu ", b->drawn, b->total);
+    hb_html_esc(f, what);
+    fprintf(f, " (%zu left out, to keep the report readable); to list them all: <code>jq -c ",
+            b->total - b->drawn);
+    hb_report_shell_word(f, select);
+    fputc(' ', f);
+    if (path)
+        hb_report_shell_word(f, path);
+    else
+        fputs("RESULTS.jsonl", f);
+    fputs("</code>", f);
+    fputs(colspan ? "</td></tr>\n" : "</p>\n", f);
+}
+
+void hb_report_left_out_n(FILE *f, size_t n, size_t max, const char *what, const char *path,
+                          const char *select)
+{
+    struct hb_rbudget b = {.drawn = n < max ? n : max, .total = n};
+    hb_report_left_out(f, 0, &b, what, path, select);
+}
+
+void hb_report_bar_panel(FILE *f, const struct hb_report_in *in, const struct hb_rbars *b,
+                         const char *what, const char *ylabel, const char *const *heads, int ncells,
+                         const char *select)
+{
+    struct hb_rbar *sorted = NULL;
+    struct hb_bar *bars = b->n ? hb_report_bars(in, b, &sorted) : NULL;
+    if (!bars) return;
+    size_t n = b->n < HB_REPORT_MAX_BARS ? b->n : HB_REPORT_MAX_BARS;
+    fputs("<div class=\"panel\">", f);
+    hb_report_caption(f, &in->res, what);
+    hb_report_left_out_n(f, b->n, HB_REPORT_MAX_BARS, "bars and rows", in->res.path, select);
+    hb_svg_bars(f, bars, (int)n, ylabel);
+    fputs("<table class=\"numbers\"><tr>", f);
+    for (int c = 0; c < ncells; c++)
+        fprintf(f, "<th>%s</th>", heads[c]);
+    fputs("</tr>\n", f);
+    for (size_t k = 0; k < n; k++)
+        hb_report_row(f, in, sorted[k].row, ncells);
+    fputs("</table>", f);
+    fputs("</div>\n", f);
+    free(bars);
+    free(sorted);
+}
+
 void hb_report_row(FILE *f, const struct hb_report_in *in, uint32_t row, int ncells)
 {
     fputs("<tr>", f);

@@ -47,6 +47,24 @@ int hb_report_int(const json_t *rec, const char *key, int def);
  * free); NULL when out of memory. */
 struct hb_bar *hb_report_bars(const struct hb_report_in *in, const struct hb_rbars *b,
                               struct hb_rbar **sorted);
+/* A panel of the bars b (hb_report_bars order) titled what, with its numbers table (column
+ * heads heads, ncells of them) below: at most HB_REPORT_MAX_BARS of each, and the line that
+ * says what was left out (select: the jq filter of its records). */
+void hb_report_bar_panel(FILE *f, const struct hb_report_in *in, const struct hb_rbars *b,
+                         const char *what, const char *ylabel, const char *const *heads, int ncells,
+                         const char *select);
+/* When b left items out: one line saying that the first b->drawn of b->total `what` are
+ * drawn, and how to see them all (jq -c 'select' on the results file at path, or the
+ * results files when path is NULL). A table row spanning colspan columns, or a paragraph
+ * when colspan is 0. */
+void hb_report_left_out(FILE *f, int colspan, const struct hb_rbudget *b, const char *what,
+                        const char *path, const char *select);
+/* The same for the first max of n items. */
+void hb_report_left_out_n(FILE *f, size_t n, size_t max, const char *what, const char *path,
+                          const char *select);
+/* How much of its section's HB_REPORT_MAX_CELLS a kept matrix or fleet record takes. */
+size_t hb_report_matrix_weight(const json_t *m);
+size_t hb_report_fleet_weight(const json_t *fl);
 /* A kept row of ncells cells as <tr>...</tr>. */
 void hb_report_row(FILE *f, const struct hb_report_in *in, uint32_t row, int ncells);
 void hb_report_cell(FILE *f, const json_t *v);
@@ -55,8 +73,8 @@ void hb_report_cell_key(FILE *f, const char *key, const json_t *v);
 
 /* Below a matrix panel: the firmware's HMAT figures and measured/firmware ratios as
  * heatmaps (data-kind "hmat" and "hmat-ratio"), HMAT flags outlined and listed; nothing when
- * the matrix carries no HMAT comparison. */
-void hb_report_matrix_hmat(FILE *f, const json_t *m);
+ * the matrix carries no HMAT comparison. path: its results file, for the left-out line. */
+void hb_report_matrix_hmat(FILE *f, const json_t *m, const char *path);
 
 /* When rows or cols exceed HB_REPORT_MAX_SIDE, or values (an array of rows) is not rows x
  * cols: one paragraph naming what, its size, and min/mean/max of its numbers; returns 1.

@@ -5,7 +5,6 @@
 
 #include "hb_report_draw.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 /* Suites whose measurements another section draws (heatmaps, hop bars, curves). */
@@ -44,13 +43,20 @@ static const char *const hb_basic_keys[] = {"suite",   "experiment", "label",   
                                             "bytes",   "pages",      NULL,       "status"};
 #define HB_BASIC_COLS 12
 
+/* The jq filter of a figure's records (as hb_basic_is). */
+#define HB_BASIC_SELECT(metric)                                                                    \
+    "select(.type == \"measurement\" and .metric == \"" metric "\" and .role != "                  \
+    "\"background\" and (.suite | IN(\"matrix\", \"hops\", \"run\", \"loaded\", \"sweep\", "       \
+    "\"policy\", \"c2c\") | not))"
+
 /* The figures this section draws: bandwidth grouped by thread count, latency by CPU node. */
 static const struct hb_basic_fig {
-    const char *metric, *value_key, *group_key, *title, *ylabel;
+    const char *metric, *value_key, *group_key, *title, *ylabel, *select;
 } hb_basic_figs[2] = {
     {"bandwidth", "bw_GBps_best", "threads", "bandwidth per kernel and thread count",
-     "GB/s (best sample)"},
-    {"latency", "lat_ns_median", "cpu_node", "idle latency", "ns per load (median)"},
+     "GB/s (best sample)", HB_BASIC_SELECT("bandwidth")},
+    {"latency", "lat_ns_median", "cpu_node", "idle latency", "ns per load (median)",
+     HB_BASIC_SELECT("latency")},
 };
 
 int hb_report_basic_take(struct hb_report_in *in, const json_t *m)
@@ -85,24 +91,11 @@ int hb_report_basic_take(struct hb_report_in *in, const json_t *m)
 static void hb_basic_figure(FILE *f, const struct hb_report_in *in, int fi)
 {
     const struct hb_basic_fig *fig = &hb_basic_figs[fi];
-    const struct hb_rbars *b = &in->basic[fi];
-    if (b->n == 0) return;
-    struct hb_rbar *sorted = NULL;
-    struct hb_bar *bars = hb_report_bars(in, b, &sorted);
-    if (!bars) return;
-    fputs("<div class=\"panel\">", f);
-    hb_report_caption(f, &in->res, fig->title);
-    hb_svg_bars(f, bars, (int)b->n, fig->ylabel);
-    fputs("<table class=\"numbers\"><tr>", f);
+    const char *heads[HB_BASIC_COLS];
     for (int c = 0; c < HB_BASIC_COLS; c++)
-        fprintf(f, "<th>%s</th>", hb_basic_keys[c] ? hb_basic_keys[c] : fig->value_key);
-    fputs("</tr>\n", f);
-    for (size_t i = 0; i < b->n; i++)
-        hb_report_row(f, in, sorted[i].row, HB_BASIC_COLS);
-    fputs("</table>\n", f);
-    fputs("</div>\n", f);
-    free(sorted);
-    free(bars);
+        heads[c] = hb_basic_keys[c] ? hb_basic_keys[c] : fig->value_key;
+    hb_report_bar_panel(f, in, &in->basic[fi], fig->title, fig->ylabel, heads, HB_BASIC_COLS,
+                        fig->select);
 }
 
 void hb_report_basic(FILE *f, const struct hb_report_in *in, int nin)

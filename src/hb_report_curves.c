@@ -38,24 +38,10 @@ void hb_report_hops(FILE *f, const struct hb_report_in *in, int nin)
     fputs("<section id=\"hops\"><h2>Hop study (% of local read, 0.0.r.0 = 100)</h2>"
           "<div class=\"row\">\n",
           f);
-    for (int i = 0; i < nin; i++) {
-        const struct hb_rbars *b = &in[i].hops;
-        struct hb_rbar *sorted = NULL;
-        struct hb_bar *bars = b->n ? hb_report_bars(&in[i], b, &sorted) : NULL;
-        if (!bars) continue;
-        fputs("<div class=\"panel\">", f);
-        hb_report_caption(f, &in[i].res, "time in % of local read");
-        hb_svg_bars(f, bars, (int)b->n, "% of local read");
-        fputs("<table class=\"numbers\"><tr>", f);
-        for (int c = 0; c < HB_HOPS_COLS; c++)
-            fprintf(f, "<th>%s</th>", hb_hops_keys[c]);
-        fputs("</tr>\n", f);
-        for (size_t k = 0; k < b->n; k++)
-            hb_report_row(f, &in[i], sorted[k].row, HB_HOPS_COLS);
-        fputs("</table></div>\n", f);
-        free(bars);
-        free(sorted);
-    }
+    for (int i = 0; i < nin; i++)
+        hb_report_bar_panel(f, &in[i], &in[i].hops, "time in % of local read", "% of local read",
+                            hb_hops_keys, HB_HOPS_COLS,
+                            "select(.type == \"measurement\" and has(\"pct_of_local_read\"))");
     fputs("</div></section>\n", f);
 }
 
@@ -195,7 +181,8 @@ static void hb_curves_table(FILE *f, const struct hb_series *s, int n, const cha
     fputs("</table>\n", f);
 }
 
-static int hb_knees(const json_t *records, const char *curve, struct hb_mark *marks, int max,
+/* The marks of the knee records kept for curve (at most HB_REPORT_MAX_MARKS). */
+static int hb_knees(const json_t *records, const char *curve, struct hb_mark *marks,
                     char labels[][96])
 {
     int n = 0;
@@ -204,7 +191,7 @@ static int hb_knees(const json_t *records, const char *curve, struct hb_mark *ma
     json_array_foreach(records, k, r)
     {
         /* A curve that never reached its knee has a null value: nothing to mark. */
-        if (n >= max || !hb_report_is(r, "knee", NULL, NULL) ||
+        if (n >= HB_REPORT_MAX_MARKS || !hb_report_is(r, "knee", NULL, NULL) ||
             strcmp(hb_rec_str(r, "curve", ""), curve) != 0 ||
             !json_is_number(json_object_get(r, "value")))
             continue;
@@ -224,6 +211,44 @@ static int hb_knees(const json_t *records, const char *curve, struct hb_mark *ma
     return n;
 }
 
+/* How a curve figure is drawn: axes, the numbers table's heads, the jq filter of its
+ * records. */
+struct hb_curve_fig {
+    int logx, logy;
+    const char *xlabel, *ylabel, *xkey, *ykey, *select;
+};
+
+/* The curves c with their marks and numbers: at most HB_REPORT_MAX_ROWS points (series in
+ * order of first appearance, each by x), and the line that says what was left out. */
+static void hb_curves_figure(FILE *f, const struct hb_report_in *in, const struct hb_rcurves *c,
+                             const struct hb_mark *marks, int nm, const struct hb_curve_fig *fig)
+{
+    struct hb_series *s = c->n ? hb_curves_build(c) : NULL;
+    if (!s) return;
+    int ns = (int)c->names.n, shown = 0;
+    size_t left = HB_REPORT_MAX_ROWS;
+    int *all = malloc(((size_t)ns + 1) * sizeof(*all));
+    if (!all) {
+        hb_curves_free(s, ns);
+        return;
+    }
+    /* The first points in drawing order; series left without any are not drawn. */
+    for (int k = 0; k < ns; k++) {
+        all[k] = s[k].n;
+        if ((size_t)s[k].n > left) s[k].n = (int)left;
+        left -= (size_t)s[k].n;
+        if (s[k].n) shown = k + 1;
+    }
+    hb_report_left_out_n(f, c->n, HB_REPORT_MAX_ROWS, "curve points and rows", in->res.path,
+                         fig->select);
+    hb_svg_lines(f, s, shown, fig->logx, fig->logy, marks, nm, fig->xlabel, fig->ylabel);
+    hb_curves_table(f, s, shown, fig->xkey, fig->ykey);
+    for (int k = 0; k < ns; k++)
+        s[k].n = all[k];
+    free(all);
+    hb_curves_free(s, ns);
+}
+
 void hb_report_loaded(FILE *f, const struct hb_report_in *in, int nin)
 {
     int any = 0;
@@ -231,20 +256,27 @@ void hb_report_loaded(FILE *f, const struct hb_report_in *in, int nin)
         any |= (in[i].has & HB_RHAS_LOADED) != 0;
     if (!any) return;
     fputs("<section id=\"loaded\"><h2>Loaded latency</h2><div class=\"row\">\n", f);
+    static const struct hb_curve_fig fig = {
+        0,
+        0,
+        "total bandwidth of load (GB/s)",
+        "latency (ns)",
+        "total_GBps",
+        "lat_ns_median",
+        "select(.type == \"measurement\" and .suite == \"loaded\" and has(\"total_GBps\") and "
+        "(.lat_ns_median | type) == \"number\")"};
     for (int i = 0; i < nin; i++) {
-        const struct hb_rcurves *c = &in[i].loaded;
-        struct hb_series *s = c->n ? hb_curves_build(c) : NULL;
-        if (!s) continue;
-        int ns = (int)c->names.n;
-        struct hb_mark marks[16];
-        char labels[16][96];
-        int nm = hb_knees(in[i].res.records, "loaded", marks, 16, labels);
+        if (!in[i].loaded.n) continue;
+        struct hb_mark marks[HB_REPORT_MAX_MARKS];
+        char labels[HB_REPORT_MAX_MARKS][96];
+        int nm = hb_knees(in[i].res.records, "loaded", marks, labels);
         fputs("<div class=\"panel\">", f);
         hb_report_caption(f, &in[i].res, "latency under load");
-        hb_svg_lines(f, s, ns, 0, 0, marks, nm, "total bandwidth of load (GB/s)", "latency (ns)");
-        hb_curves_table(f, s, ns, "total_GBps", "lat_ns_median");
+        hb_report_left_out(
+            f, 0, &in[i].knees[0], "knees marked", in[i].res.path,
+            "select(.type == \"knee\" and .curve == \"loaded\" and (.value | type) == \"number\")");
+        hb_curves_figure(f, &in[i], &in[i].loaded, marks, nm, &fig);
         fputs("</div>\n", f);
-        hb_curves_free(s, ns);
     }
     fputs("</div></section>\n", f);
 }
@@ -289,13 +321,17 @@ void hb_report_sweep(FILE *f, const struct hb_report_in *in, int nin)
         any |= (in[i].has & HB_RHAS_SWEEP) != 0;
     if (!any) return;
     fputs("<section id=\"sweep\"><h2>Working-set sweep</h2><div class=\"row\">\n", f);
-    static const char *const ykeys[] = {"lat_ns_median", "bw_GBps_best"};
+    static const struct hb_curve_fig figs[2] = {
+        {1, 1, "working set (bytes)", "latency (ns)", "ws_bytes", "lat_ns_median",
+         "select(.type == \"measurement\" and .suite == \"sweep\" and has(\"ws_bytes\") and "
+         ".metric == \"latency\" and (.lat_ns_median | type) == \"number\")"},
+        {1, 1, "working set (bytes)", "bandwidth (GB/s)", "ws_bytes", "bw_GBps_best",
+         "select(.type == \"measurement\" and .suite == \"sweep\" and has(\"ws_bytes\") and "
+         ".metric == \"bandwidth\" and (.bw_GBps_best | type) == \"number\")"},
+    };
     for (int i = 0; i < nin; i++) {
         for (int mi = 0; mi < 2; mi++) {
-            const struct hb_rcurves *c = &in[i].sweep[mi];
-            struct hb_series *s = c->n ? hb_curves_build(c) : NULL;
-            if (!s) continue;
-            int ns = (int)c->names.n;
+            if (!in[i].sweep[mi].n) continue;
             struct hb_mark marks[8];
             char labels[8][96];
             int nm = hb_cache_marks(in[i].res.run, marks, 8, labels);
@@ -303,11 +339,8 @@ void hb_report_sweep(FILE *f, const struct hb_report_in *in, int nin)
             hb_report_caption(f, &in[i].res,
                               mi == 0 ? "latency vs working set"
                                       : "memcpy / bandwidth vs working set");
-            hb_svg_lines(f, s, ns, 1, 1, marks, nm, "working set (bytes)",
-                         mi == 0 ? "latency (ns)" : "bandwidth (GB/s)");
-            hb_curves_table(f, s, ns, "ws_bytes", ykeys[mi]);
+            hb_curves_figure(f, &in[i], &in[i].sweep[mi], marks, nm, &figs[mi]);
             fputs("</div>\n", f);
-            hb_curves_free(s, ns);
         }
     }
     fputs("</div></section>\n", f);
@@ -332,10 +365,15 @@ static void hb_policy_table(FILE *f, const struct hb_report_in *in)
         if (!seen[r->key] || r->t_median_s > worst[r->key]) worst[r->key] = r->t_median_s;
         seen[r->key] = true;
     }
+    hb_report_left_out_n(
+        f, p->n, HB_REPORT_MAX_ROWS, "rows", in->res.path,
+        "select(.type == \"measurement\" and .suite == \"policy\" and has(\"workload\") "
+        "and (has(\"intensity\") | not))");
     fputs("<table class=\"numbers policy\"><tr><th>workload</th><th>mode</th><th>policy</th>"
           "<th>host</th><th>t_median_s</th><th>bw_GBps_best</th><th>NUMA gain %</th></tr>\n",
           f);
-    for (size_t k = 0; k < p->n; k++) {
+    size_t n = p->n < HB_REPORT_MAX_ROWS ? p->n : HB_REPORT_MAX_ROWS;
+    for (size_t k = 0; k < n; k++) {
         const struct hb_rpolicy *r = &p->v[k];
         double w = fmax(0.0, worst[r->key]);
         fputs("<tr>", f);
@@ -364,16 +402,27 @@ void hb_report_policy(FILE *f, const struct hb_report_in *in, int nin)
         hb_policy_table(f, &in[i]);
         bool sums = (in[i].has & HB_RHAS_SUMS) != 0;
         const struct hb_rcurves *c = &in[i].intensity[sums];
-        struct hb_series *s = c->n ? hb_curves_build(c) : NULL;
-        if (s) {
-            int ns = (int)c->names.n;
-            struct hb_mark marks[16];
-            char labels[16][96];
-            int nm = hb_knees(in[i].res.records, "intensity", marks, 16, labels);
+        if (c->n) {
+            const struct hb_curve_fig fig = {
+                1,
+                0,
+                "intensity (flops/byte)",
+                "bandwidth (GB/s)",
+                "intensity",
+                sums ? "value" : "bw_GBps_best",
+                sums ? "select(.type == \"throughput\" and .suite == \"policy\" and "
+                       "has(\"intensity\") "
+                       "and (.value | type) == \"number\")"
+                     : "select(.type == \"measurement\" and .suite == \"policy\" and "
+                       "has(\"intensity\") and (.bw_GBps_best | type) == \"number\")"};
+            struct hb_mark marks[HB_REPORT_MAX_MARKS];
+            char labels[HB_REPORT_MAX_MARKS][96];
+            int nm = hb_knees(in[i].res.records, "intensity", marks, labels);
             fputs("<p>compute intensity</p>\n", f);
-            hb_svg_lines(f, s, ns, 1, 0, marks, nm, "intensity (flops/byte)", "bandwidth (GB/s)");
-            hb_curves_table(f, s, ns, "intensity", sums ? "value" : "bw_GBps_best");
-            hb_curves_free(s, ns);
+            hb_report_left_out(f, 0, &in[i].knees[1], "knees marked", in[i].res.path,
+                               "select(.type == \"knee\" and .curve == \"intensity\" and "
+                               "(.value | type) == \"number\")");
+            hb_curves_figure(f, &in[i], c, marks, nm, &fig);
         }
         fputs("</div>\n", f);
     }

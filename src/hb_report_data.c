@@ -39,6 +39,16 @@ void hb_report_series_name(char *buf, size_t len, const json_t *m, const char *e
              (long long)hb_rec_num(m, "mem_node", -1), extra ? " " : "", extra ? extra : "");
 }
 
+bool hb_report_budget_take(struct hb_rbudget *b, size_t w, size_t max)
+{
+    b->total++;
+    b->full |= b->used + w > max;
+    if (b->full) return false;
+    b->used += w;
+    b->drawn++;
+    return true;
+}
+
 int hb_report_intern(struct hb_report_in *in, const char *s, uint32_t *id)
 {
     *id = hb_strtab_add(&in->str, s, strlen(s));
@@ -117,6 +127,7 @@ static int hb_report_chain(struct hb_revidence *e, const char *key, uint32_t row
         memset(e->chain + old, 0, (e->chaincap - old) * sizeof(*e->chain));
     }
     struct hb_rchain *ch = &e->chain[id];
+    ch->total++;
     if (ch->n >= HB_REPORT_EVIDENCE_ROWS) return 0;
     if (e->n >= UINT32_MAX - 1 || hb_rgrow((void **)&e->v, &e->cap, e->n, sizeof(*e->v)))
         return -ENOMEM;
@@ -133,12 +144,17 @@ int hb_report_add_evidence(struct hb_report_in *in, const char *key, const char 
                            const json_t *rec, const char *const *cells, int ncells)
 {
     const char *keys[2] = {key, any_key};
+    uint32_t ids[2];
     bool room = false;
     for (int k = 0; k < 2; k++) {
-        uint32_t id = hb_strtab_find(&in->evidence.keys, keys[k], strlen(keys[k]));
-        room |= id == HB_STRTAB_NONE || in->evidence.chain[id].n < HB_REPORT_EVIDENCE_ROWS;
+        ids[k] = hb_strtab_find(&in->evidence.keys, keys[k], strlen(keys[k]));
+        room |= ids[k] == HB_STRTAB_NONE || in->evidence.chain[ids[k]].n < HB_REPORT_EVIDENCE_ROWS;
     }
-    if (!room) return 0; /* both chains full: the row is never drawn, so never rendered */
+    if (!room) { /* both chains full: the row is never drawn, so never rendered; counted */
+        in->evidence.chain[ids[0]].total++;
+        in->evidence.chain[ids[1]].total++;
+        return 0;
+    }
     uint32_t row;
     int rc = hb_report_add_row(in, rec, cells, ncells, false, &row);
     for (int k = 0; rc == 0 && k < 2; k++)
@@ -158,17 +174,29 @@ static int hb_report_take(void *ctx, const json_t *rec)
         if (rc == 0) rc = hb_report_curves_take(in, rec);
         return rc;
     }
-    /* A note is drawn once per text: repeats are not kept. */
+    /* A note is drawn once per text: its text is kept, in order of first appearance. */
     if (strcmp(type, "note") == 0) {
         if (!json_object_get(rec, "text")) return 0;
         const char *text = hb_rec_str(rec, "text", "");
-        if (hb_strtab_find(&in->notes, text, strlen(text)) != HB_STRTAB_NONE) return 0;
-        return hb_strtab_add(&in->notes, text, strlen(text)) == HB_STRTAB_NONE ? -ENOMEM : 1;
+        return hb_strtab_add(&in->notes, text, strlen(text)) == HB_STRTAB_NONE ? -ENOMEM : 0;
     }
-    /* The derived records the sections read as they are: a few per run. */
-    static const char *const kept[] = {"matrix", "fleet", "verdict", "knee", NULL};
-    for (int i = 0; kept[i]; i++)
-        if (strcmp(type, kept[i]) == 0) return 1;
+    /* The derived records the sections read as they are, the first that their sections
+     * draw (a few per run); the others are counted. */
+    if (strcmp(type, "matrix") == 0)
+        return hb_report_budget_take(
+            &in->matrices[strcmp(hb_rec_str(rec, "metric", ""), "c2c") == 0],
+            hb_report_matrix_weight(rec), HB_REPORT_MAX_CELLS);
+    if (strcmp(type, "fleet") == 0)
+        return hb_report_budget_take(&in->fleets, hb_report_fleet_weight(rec), HB_REPORT_MAX_CELLS);
+    if (strcmp(type, "verdict") == 0)
+        return hb_report_budget_take(&in->verdicts, 1, HB_REPORT_MAX_PANELS);
+    /* Knees are marks on the loaded and intensity curves; one never reached marks nothing. */
+    if (strcmp(type, "knee") == 0 && json_is_number(json_object_get(rec, "value"))) {
+        static const char *const curves[] = {"loaded", "intensity"};
+        for (int c = 0; c < 2; c++)
+            if (strcmp(hb_rec_str(rec, "curve", ""), curves[c]) == 0)
+                return hb_report_budget_take(&in->knees[c], 1, HB_REPORT_MAX_MARKS);
+    }
     return 0;
 }
 

@@ -55,6 +55,32 @@ struct hb_rpolicies {
  * this is summarised, not drawn cell by cell; a verdict lists as many records of evidence. */
 #define HB_REPORT_MAX_SIDE 64
 
+/* Output stays bounded whatever the input's size: what a figure or section of one file
+ * draws is capped below, the first items in drawing order, and one line in the figure says
+ * how many were left out and how to see them all (hb_report_left_out). Sizes, measured:
+ * - a bar with its numbers row is about 470 bytes: 512 per figure is under 250 KB (the
+ *   SVG is already some 20000 px wide);
+ * - a curve point with its row, or a table row without a figure, is 150-300 bytes: 2048
+ *   per figure or table is under 600 KB;
+ * - a matrix cell is drawn in up to four heatmaps and a table row, up to 1.3 KB: 8192 per
+ *   section (two 64 x 64 matrices, or 128 of 8 x 8 nodes, a panel weighing at least 64)
+ *   is under 11 MB at worst, 2-3 MB without HMAT maps; fleet hosts count alike;
+ * - verdicts (each at most 65 rows) and notes: 64 per section; knees: 16 per figure.
+ * So a report of 1e6 records stays a few MB per results file (tests/bench/report_scale.sh),
+ * where it used to draw every record (467 MB). */
+#define HB_REPORT_MAX_BARS 512
+#define HB_REPORT_MAX_ROWS 2048
+#define HB_REPORT_MAX_CELLS 8192
+#define HB_REPORT_MAX_PANELS 64
+#define HB_REPORT_MAX_MARKS 16
+
+/* Items offered to a capped figure or section, in drawing order: the first ones that fit
+ * max (each weighing w) are drawn, everything after the first that does not is left out. */
+struct hb_rbudget {
+    size_t used, drawn, total;
+    bool full;
+};
+
 /* A verdict's evidence: per key (suite, background, label; hb_report_evidence_key) the rows
  * of its first measurements, chained in file order: one more than a verdict draws, so the
  * report can say there are more. */
@@ -62,8 +88,9 @@ struct hb_rpolicies {
 struct hb_revidence {
     struct hb_strtab keys;
     struct hb_rchain {
-        uint32_t first, last, n;
-    } * chain; /* per key id */
+        uint32_t first, last, n; /* n: rows kept, at most HB_REPORT_EVIDENCE_ROWS */
+        size_t total;            /* measurements of the key, kept or not */
+    } * chain;                   /* per key id */
     size_t chaincap;
     struct hb_rlink {
         uint32_t row, next; /* next: UINT32_MAX ends the chain */
@@ -91,6 +118,9 @@ struct hb_report_in {
                                                          intensity: measured, summed */
     struct hb_rpolicies policy;
     struct hb_revidence evidence;
+    /* The derived records kept: the first of each kind that fit their section's cap
+     * (matrices: not c2c, c2c; knees: loaded, intensity). */
+    struct hb_rbudget matrices[2], fleets, verdicts, knees[2];
     unsigned has; /* HB_RHAS_* */
 };
 
@@ -101,6 +131,8 @@ int hb_report_read(FILE *f, const char *path, struct hb_report_in *in);
 void hb_report_in_free(struct hb_report_in *in);
 
 /* Collectors, for the sections' take functions. Each returns 0 or -ENOMEM. */
+/* Whether an item of weight w (at most max) is drawn, counting it in b either way. */
+bool hb_report_budget_take(struct hb_rbudget *b, size_t w, size_t max);
 /* Interned s: *id names it in in->str. */
 int hb_report_intern(struct hb_report_in *in, const char *s, uint32_t *id);
 /* The cells of rec at keys (n of them, at most HB_REPORT_ROW_MAX) as table cells

@@ -3,7 +3,7 @@
 #include "hb_report.h"
 #include "hb_report_draw.h"
 
-void hb_report_matrix_hmat(FILE *f, const json_t *m)
+void hb_report_matrix_hmat(FILE *f, const json_t *m, const char *path)
 {
     const json_t *h = json_object_get(m, "hmat");
     if (!json_is_object(h)) {
@@ -26,12 +26,15 @@ void hb_report_matrix_hmat(FILE *f, const json_t *m)
     hb_svg_heatmap(f, rows, cols, json_object_get(h, "ratio"), flags, "hmat-ratio", "x HMAT");
     size_t i;
     json_t *fl;
-    json_array_foreach(json_object_get(h, "flags"), i, fl)
+    json_array_foreach(flags, i, fl)
     {
+        if (i >= HB_REPORT_MAX_ROWS) break;
         fputs("<p class=\"warn flag\">! HMAT ", f);
         hb_html_esc(f, hb_rec_str(fl, "kind", ""));
         fputs(": ", f);
         hb_html_esc(f, hb_rec_str(fl, "reason", ""));
         fputs("</p>\n", f);
     }
+    hb_report_left_out_n(f, json_array_size(flags), HB_REPORT_MAX_ROWS, "HMAT flags", path,
+                         "select(.type == \"matrix\") | .hmat.flags[]?");
 }

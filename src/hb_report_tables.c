@@ -4,6 +4,7 @@
 #include "hb_report_draw.h"
 
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void hb_report_matrix_table(FILE *f, const char *name, const json_t *m)
@@ -29,25 +30,24 @@ static void hb_report_matrix_table(FILE *f, const char *name, const json_t *m)
 }
 
 /* What the machine cannot show (the notes every run of a one-node machine carries): each
- * distinct text once, however many result files repeat it. */
+ * distinct text once, however many result files repeat it, at most HB_REPORT_MAX_PANELS. */
 static void hb_report_notes(FILE *f, const struct hb_report_in *in, int nin)
 {
-    json_t *seen = json_object();
-    for (int i = 0; seen && i < nin; i++) {
-        size_t k;
-        json_t *m;
-        json_array_foreach(in[i].res.records, k, m)
-        {
-            if (!hb_report_is(m, "note", NULL, "text")) continue;
-            const char *text = hb_rec_str(m, "text", "");
-            if (json_object_get(seen, text)) continue;
-            json_object_set_new(seen, text, json_true());
+    struct hb_strtab seen = {0};
+    struct hb_rbudget b = {0};
+    for (int i = 0; i < nin; i++)
+        for (uint32_t id = 0; id < in[i].notes.n; id++) {
+            const char *text = hb_strtab_get(&in[i].notes, id);
+            uint32_t n = seen.n;
+            if (hb_strtab_add(&seen, text, strlen(text)) == HB_STRTAB_NONE) break;
+            if (seen.n == n || !hb_report_budget_take(&b, 1, HB_REPORT_MAX_PANELS)) continue;
             fputs("<p class=\"note\">", f);
             hb_html_esc(f, text);
             fputs("</p>\n", f);
         }
-    }
-    json_decref(seen);
+    hb_strtab_free(&seen);
+    hb_report_left_out(f, 0, &b, "notes", nin == 1 ? in[0].res.path : NULL,
+                       "select(.type == \"note\" and has(\"text\")) | .text");
 }
 
 void hb_report_machine(FILE *f, const struct hb_report_in *in, int nin)
@@ -79,14 +79,18 @@ void hb_report_machine(FILE *f, const struct hb_report_in *in, int nin)
         fputs("<table><tr><th>node</th><th>cpus</th><th>memory GiB</th></tr>\n", f);
         size_t n;
         json_t *node;
-        json_array_foreach(json_object_get(topo, "nodes"), n, node)
+        const json_t *nodes = json_object_get(topo, "nodes");
+        json_array_foreach(nodes, n, node)
         {
+            if (n >= HB_REPORT_MAX_ROWS) break;
             fputs("<tr>", f);
             hb_report_cell(f, json_object_get(node, "os_index"));
             hb_report_cell(f, json_object_get(node, "cpus"));
             fprintf(f, "<td>%.1f</td></tr>\n", hb_rec_num(node, "mem_bytes", 0) / 1073741824.0);
         }
         fputs("</table>\n", f);
+        hb_report_left_out_n(f, json_array_size(nodes), HB_REPORT_MAX_ROWS, "nodes", in[i].res.path,
+                             "select(.type == \"run\") | .topology.nodes[]?");
         if (!json_is_array(json_object_get(topo, "distances")))
             fputs("<p>No firmware distance matrix.</p>\n", f);
         hb_report_matrix_table(f, "distance", json_object_get(topo, "distances"));
@@ -98,7 +102,7 @@ void hb_report_machine(FILE *f, const struct hb_report_in *in, int nin)
     fputs("</section>\n", f);
 }
 
-static void hb_report_matrix_numbers(FILE *f, const json_t *m)
+static void hb_report_matrix_numbers(FILE *f, const json_t *m, const char *path)
 {
     const json_t *rows = json_object_get(m, "rows"), *cols = json_object_get(m, "cols");
     bool c2c = strcmp(hb_rec_str(m, "metric", ""), "c2c") == 0;
@@ -121,14 +125,28 @@ static void hb_report_matrix_numbers(FILE *f, const json_t *m)
     fputs("</table>\n", f);
     size_t i;
     json_t *fl;
-    json_array_foreach(json_object_get(m, "flags"), i, fl)
+    const json_t *flags = json_object_get(m, "flags");
+    json_array_foreach(flags, i, fl)
     {
+        if (i >= HB_REPORT_MAX_ROWS) break;
         fprintf(f, "<p class=\"warn flag\">! CPU node %lld, memory node %lld: ",
                 (long long)hb_rec_num(fl, "cpu_node", -1),
                 (long long)hb_rec_num(fl, "mem_node", -1));
         hb_html_esc(f, hb_rec_str(fl, "reason", ""));
         fputs("</p>\n", f);
     }
+    hb_report_left_out_n(f, json_array_size(flags), HB_REPORT_MAX_ROWS, "flags", path,
+                         "select(.type == \"matrix\") | .flags[]?");
+}
+
+size_t hb_report_matrix_weight(const json_t *m)
+{
+    size_t rows = json_array_size(json_object_get(m, "rows")),
+           cols = json_array_size(json_object_get(m, "cols"));
+    /* A summarised matrix is one line; every panel weighs at least a side's worth. */
+    if (rows > HB_REPORT_MAX_SIDE || cols > HB_REPORT_MAX_SIDE || rows * cols < HB_REPORT_MAX_SIDE)
+        return HB_REPORT_MAX_SIDE;
+    return rows * cols;
 }
 
 void hb_report_matrices(FILE *f, const struct hb_report_in *in, int nin, int c2c)
@@ -177,12 +195,24 @@ void hb_report_matrices(FILE *f, const struct hb_report_in *in, int nin, int c2c
                 hb_svg_heatmap(f, rows, cols, json_object_get(m, "relative"), flags, "relative",
                                "x fastest");
             }
-            hb_report_matrix_numbers(f, m);
-            hb_report_matrix_hmat(f, m);
+            hb_report_matrix_numbers(f, m, in[i].res.path);
+            hb_report_matrix_hmat(f, m, in[i].res.path);
             fputs("</div>\n", f);
         }
+        hb_report_left_out(f, 0, &in[i].matrices[c2c], c2c ? "c2c matrices" : "matrices",
+                           in[i].res.path,
+                           c2c ? "select(.type == \"matrix\" and .metric == \"c2c\")"
+                               : "select(.type == \"matrix\" and .metric != \"c2c\")");
     }
     fputs("</div></section>\n", f);
+}
+
+size_t hb_report_fleet_weight(const json_t *fl)
+{
+    size_t n = json_array_size(json_object_get(fl, "hosts"));
+    return n < HB_REPORT_MAX_SIDE   ? HB_REPORT_MAX_SIDE
+           : n < HB_REPORT_MAX_BARS ? n
+                                    : HB_REPORT_MAX_BARS;
 }
 
 void hb_report_fleet(FILE *f, const struct hb_report_in *in, int nin)
@@ -197,21 +227,27 @@ void hb_report_fleet(FILE *f, const struct hb_report_in *in, int nin)
             if (!hb_report_is(fl, "fleet", NULL, NULL)) continue;
             const json_t *hosts = json_object_get(fl, "hosts");
             size_t nh = json_array_size(hosts), h;
-            struct hb_bar bars[64];
+            size_t n = nh < HB_REPORT_MAX_BARS ? nh : HB_REPORT_MAX_BARS;
+            struct hb_bar *bars = malloc((n + 1) * sizeof(*bars));
+            if (!bars) continue;
             json_t *host;
-            json_array_foreach(hosts, h, host) if (h < 64) bars[h] =
+            json_array_foreach(hosts, h, host) if (h < n) bars[h] =
                 (struct hb_bar){"local latency", hb_rec_str(host, "host", "?"),
                                 json_is_true(json_object_get(host, "outlier")) ? "outlier" : "ok",
                                 hb_rec_num(host, "lat_ns_local", 0)};
             fputs("<div class=\"panel\">", f);
             hb_report_caption(f, &in[i].res, "hosts");
-            hb_svg_bars(f, bars, nh < 64 ? (int)nh : 64, "local latency (ns)");
+            hb_report_left_out_n(f, nh, HB_REPORT_MAX_BARS, "hosts", in[i].res.path,
+                                 "select(.type == \"fleet\") | .hosts[]?");
+            hb_svg_bars(f, bars, (int)n, "local latency (ns)");
+            free(bars);
             fputs("<table class=\"numbers\"><tr><th>host</th><th>lat_ns_local</th>"
                   "<th>bw_GBps_local_read</th><th>worst_remote_ratio</th><th>outlier</th>"
                   "<th>reason</th></tr>\n",
                   f);
             json_array_foreach(hosts, h, host)
             {
+                if (h >= n) break;
                 int out = json_is_true(json_object_get(host, "outlier"));
                 fprintf(f, "<tr class=\"%s\">", out ? "outlier" : "ok");
                 static const char *const keys[] = {
@@ -228,6 +264,8 @@ void hb_report_fleet(FILE *f, const struct hb_report_in *in, int nin)
             hb_report_cell(f, json_object_get(med, "worst_remote_ratio"));
             fputs("<td></td><td></td></tr></table></div>\n", f);
         }
+        hb_report_left_out(f, 0, &in[i].fleets, "fleet records", in[i].res.path,
+                           "select(.type == \"fleet\")");
     }
     fputs("</div></section>\n", f);
 }
@@ -248,36 +286,59 @@ int hb_report_evidence_take(struct hb_report_in *in, const json_t *m)
     return hb_report_add_evidence(in, key, any, m, hb_evidence_cols, HB_EVIDENCE_COLS);
 }
 
+/* s as a jq string literal (JSON's). */
+static void hb_jq_string(FILE *f, const char *s)
+{
+    json_t *j = json_string(s);
+    char *text = j ? json_dumps(j, JSON_ENCODE_ANY) : NULL;
+    fputs(text ? text : "\"\"", f);
+    free(text);
+    json_decref(j);
+}
+
 /* The evidence rows of verdict v: each evidence label once, its records in file order, at
  * most HB_REPORT_MAX_SIDE rows (output stays bounded: a verdict cites a handful). */
 static void hb_report_evidence(FILE *f, const struct hb_report_in *in, const json_t *v)
 {
     const struct hb_revidence *ev = &in->evidence;
     json_t *seen = json_object();
-    size_t i, shown = 0;
+    struct hb_rbudget b = {0};
+    size_t i;
     json_t *e;
     char key[1024];
     json_array_foreach(json_object_get(v, "evidence"), i, e)
     {
         const char *label = json_string_value(e);
-        if (!label || json_object_get(seen, label) || shown > HB_REPORT_MAX_SIDE) continue;
+        if (!label || json_object_get(seen, label)) continue;
         json_object_set_new(seen, label, json_true());
         hb_report_evidence_key(key, sizeof(key), hb_rec_str(v, "suite", ""),
                                hb_rec_str(v, "bg_level", NULL), label);
         uint32_t id = hb_strtab_find(&ev->keys, key, strlen(key));
-        for (uint32_t at = id == HB_STRTAB_NONE || !ev->chain[id].n ? UINT32_MAX
-                                                                    : ev->chain[id].first;
-             at != UINT32_MAX; at = ev->v[at].next) {
-            if (shown++ >= HB_REPORT_MAX_SIDE) break;
-            hb_report_row(f, in, ev->v[at].row, HB_EVIDENCE_COLS);
-        }
+        if (id == HB_STRTAB_NONE) continue;
+        for (uint32_t at = ev->chain[id].n ? ev->chain[id].first : UINT32_MAX; at != UINT32_MAX;
+             at = ev->v[at].next)
+            if (hb_report_budget_take(&b, 1, HB_REPORT_MAX_SIDE))
+                hb_report_row(f, in, ev->v[at].row, HB_EVIDENCE_COLS);
+        /* The rows not kept are left out as well. */
+        b.total += ev->chain[id].total - ev->chain[id].n;
     }
     json_decref(seen);
-    if (shown > HB_REPORT_MAX_SIDE)
-        fprintf(f,
-                "<tr><td colspan=\"4\" class=\"warn\">more records are evidence (not drawn "
-                "past %d; the results file has them)</td></tr>\n",
-                HB_REPORT_MAX_SIDE);
+    if (b.drawn >= b.total) return;
+    /* Its records are among the measurements of its suite (and background level). */
+    char *select = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&select, &len);
+    if (!m) return;
+    fputs("select(.type == \"measurement\" and .suite == ", m);
+    hb_jq_string(m, hb_rec_str(v, "suite", ""));
+    if (json_object_get(v, "bg_level")) {
+        fputs(" and .bg_level == ", m);
+        hb_jq_string(m, hb_rec_str(v, "bg_level", ""));
+    }
+    fputc(')', m);
+    if (fclose(m) == 0)
+        hb_report_left_out(f, HB_EVIDENCE_COLS, &b, "records of evidence", in->res.path, select);
+    free(select);
 }
 
 void hb_report_verdicts(FILE *f, const struct hb_report_in *in, int nin)
@@ -309,6 +370,8 @@ void hb_report_verdicts(FILE *f, const struct hb_report_in *in, int nin)
             hb_report_evidence(f, &in[i], v);
             fputs("</table>\n", f);
         }
+        hb_report_left_out(f, 0, &in[i].verdicts, "verdicts", in[i].res.path,
+                           "select(.type == \"verdict\")");
     }
     fputs("</section>\n", f);
 }

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Hostile inputs to report and compare: statistics that cannot be computed (±1e308 samples,
 # a zero median), markup and newlines in every string field, a 1000 x 1000 matrix of empty
-# cells, 20k-record files under a time bound, 30000 records in 40 MB, and out of memory while
-# reading.
+# cells, 20k-record files under a time bound, 30000 records in 40 MB, output bounded in every
+# section, and out of memory while reading.
 . "$(dirname "$0")/faults-lib.sh"
 FX=$TOP/tests/report/fixtures
 
@@ -91,17 +91,83 @@ for cmd in "report big.jsonl -o big.html" "compare big.jsonl big.jsonl"; do
 done
 
 # Memory follows what report and compare keep, not the file: 30000 records fit in 40 MB of
-# address space (the whole JSON took more than that), every one of them drawn or compared.
+# address space (the whole JSON took more than that), every one of them read and compared
+# (the report draws the first 512 and says so).
 jq -nc '{type:"run",schema_version:1}, (range(30000) | {type:"measurement",suite:"lat",
     metric:"latency",kernel:"chase",experiment:"e\(.)",label:"l",samples_s:[1,2,3]})' >m.jsonl
 out=$(ulimit -v 40000 && "$HB" report m.jsonl -o m.html 2>&1)
 rc=$?
 expect "report in 40 MB" 0 ""
-[ "$(grep -c '<td>e[0-9]*</td>' m.html)" = 30000 ] || fail "report in 40 MB: not 30000 rows"
+[ "$(grep -c '<td>e[0-9]*</td>' m.html)" = 512 ] || fail "report in 40 MB: not 512 rows"
+grep -qF "Drawn: the first 512 of 30000 bars and rows (29488 left out" m.html ||
+    fail "report in 40 MB: no line saying 29488 records were left out"
 out=$(ulimit -v 40000 && "$HB" compare m.jsonl m.jsonl 2>&1)
 rc=$?
 expect "compare in 40 MB" 0 "30000 undetermined, 0 only in base, 0 only in new"
 rm -f m.jsonl m.html
+
+# Output bounded in every section: more records of each kind than a figure or section draws
+# (bars, curve points, table rows, matrices, c2c matrices, flags, HMAT flags, nodes, knees,
+# verdicts and their evidence, fleets and their hosts, notes). The report stays under 5 MB
+# (drawing every record took 9.5 MB), and each figure says in one line how many it drew of
+# how many, with a jq command that lists them all: run here, it finds that many.
+jq -nc 'def m: {type: "measurement", experiment: "e\(.)", label: "l\(. % 7)", samples_s: [1]};
+    def mat($m; $h): {type: "matrix", metric: $m, kernel: "k", unit: "ns", host: $h, rows: [0, 1],
+        cols: [0, 1], values: [[1, 2], [2, 1]]};
+    {type: "run", schema_version: 1, topology: {nodes: [range(3000) | {os_index: ., cpus: [0]}]}},
+    (range(3000) | m + {suite: "bw", metric: "bandwidth", threads: (. % 4 + 1), bw_GBps_best: 1}),
+    (range(2000) | m + {suite: "lat", metric: "latency", cpu_node: (. % 2), lat_ns_median: 90}),
+    (range(2000) | m + {suite: "hops", bg_level: "idle", pct_of_local_read: 120}),
+    (range(6000) | m + {suite: "loaded", mem_node: (. % 3), total_GBps: ., lat_ns_median: 1}),
+    (range(6000) | m + {suite: "sweep", metric: "latency", ws_bytes: ., lat_ns_median: 5}),
+    (range(6000) | m + {suite: "sweep", metric: "bandwidth", ws_bytes: ., bw_GBps_best: 5}),
+    (range(6000) | m + {suite: "policy", workload: "w\(. % 50)", t_median_s: (1 + . % 3)}),
+    (range(6000) | m + {suite: "policy", intensity: (1 + .), bw_GBps_best: 2}),
+    (range(20) | {type: "knee", curve: "loaded", mem_node: ., value: .}),
+    (range(20) | {type: "knee", curve: "intensity", against: "remote", value: (1 + .)}),
+    mat("latency"; "flags") + {flags: [range(2100) | {cpu_node: 0, mem_node: 1}],
+        hmat: {values: [[1, 2], [2, 1]], ratio: [[1, 1], [1, 1]], flags: [range(2050) | {}]}},
+    (range(300) | mat("latency"; "h\(.)")), (range(200) | mat("c2c"; "c\(.)")),
+    (range(70) | {type: "verdict", suite: "hops", myth: 1, bg_level: "idle",
+        evidence: ["l0", "l1"]}),
+    {type: "fleet", hosts: [range(600) | {host: "h\(.)", lat_ns_local: 90}]},
+    (range(150) | {type: "fleet", hosts: [{host: "a", lat_ns_local: 90}]}),
+    (range(80) | {type: "note", text: "note \(.)"})' >many.jsonl
+run_hb report many.jsonl -o many.html
+expect "report of many records" 0 ""
+size=$(stat -c %s many.html)
+[ "$size" -lt 5000000 ] || fail "report of many records: $size bytes of HTML"
+# drawn, total, what; the evidence line is there once per verdict drawn.
+want="121 151 fleet records|128 200 c2c matrices|128 301 matrices|16 20 knees marked
+2048 2050 HMAT flags|2048 2100 flags|2048 3000 nodes|2048 6000 curve points and rows
+2048 6000 rows|512 2000 bars and rows|512 3000 bars and rows|512 600 hosts
+64 572 records of evidence|64 70 verdicts|64 80 notes"
+got=$(grep -oE 'Drawn: the first [0-9]+ of [0-9]+ [a-zA-Z0-9 ]+ \([0-9]+ left out' many.html |
+    sed -E 's/Drawn: the first ([0-9]+) of ([0-9]+) (.*) \(([0-9]+) left out/\1 \2 \3 \4/' |
+    awk '$2 - $1 == $NF { $NF = ""; sub(/ $/, ""); print; next } { print "bad sum: " $0 }' |
+    LC_ALL=C sort | uniq -c | awk '{ $1 = $1; print }' | LC_ALL=C sort -k2)
+exp=$(tr '|' '\n' <<<"$want" | sed 's/^/1 /' | LC_ALL=C sort -k2 |
+    sed -E 's/^1 (2048 6000 curve points and rows)$/4 \1/; s/^1 (512 2000 bars)/2 \1/;
+        s/^1 (16 20 knees)/2 \1/; s/^1 (64 572 records)/64 \1/')
+[ "$got" = "$exp" ] || fail "report of many records: left-out lines
+$got
+expected
+$exp"
+# Each line's command, unescaped and run here, lists as many records as it says (hosts and
+# evidence: at least as many, the command lists every fleet's hosts, every suite record).
+grep -oE 'Drawn: the first [0-9]+ of [0-9]+ [a-zA-Z0-9 ]+ \(.*</code>' many.html | LC_ALL=C sort -u |
+    sed -e 's/&quot;/"/g' -e "s/&#39;/'/g" -e 's/&lt;/</g' -e 's/&gt;/>/g' -e 's/&amp;/\&/g' \
+        >commands.txt
+[ "$(grep -c '' commands.txt)" = 20 ] || fail "report of many records: not 20 distinct lines"
+while IFS= read -r line; do
+    total=$(sed -E 's/^Drawn: the first [0-9]+ of ([0-9]+) .*/\1/' <<<"$line")
+    cmd=$(sed -E 's/.*<code>(jq -c .*)<\/code>$/\1/' <<<"$line")
+    n=$(eval "$cmd" | grep -c '')
+    case $line in
+    *hosts* | *evidence*) [ "$n" -ge "$total" ] ;;
+    *) [ "$n" = "$total" ] ;;
+    esac || fail "report of many records: '$cmd' lists $n, the report says $total: $line"
+done <commands.txt
 
 # Out of memory while reading (one record of 2 million samples): exit 3 "out of memory",
 # not a bad record; no output file.
