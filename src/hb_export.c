@@ -334,6 +334,16 @@ static int hb_export_pick_host(const struct hb_results *r, const char *want, con
     return -EINVAL;
 }
 
+/* hb_results_take_fn: only the measured matrices are exported; the run record is kept by the
+ * reader, every other record is freed as it is read. */
+static int hb_export_take(void *ctx, const json_t *rec)
+{
+    (void)ctx;
+    const char *m = hb_rec_str(rec, "metric", "");
+    return strcmp(hb_rec_str(rec, "type", ""), "matrix") == 0 &&
+           (strcmp(m, "latency") == 0 || strcmp(m, "bandwidth") == 0);
+}
+
 int hb_export_main(int argc, char **argv)
 {
     static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
@@ -365,7 +375,7 @@ int hb_export_main(int argc, char **argv)
     }
     struct hb_results r;
     struct hb_topo *t = NULL;
-    int rc = hb_results_read(argv[optind], &r);
+    int rc = hb_results_read_take(argv[optind], hb_export_take, NULL, &r);
     if (rc) {
         fprintf(stderr, "hopbench: %s\n", hb_err_msg());
         return hb_err_exit_code(rc);

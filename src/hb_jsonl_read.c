@@ -35,8 +35,8 @@ static void *hb_json_malloc(size_t n)
 /* Running out of memory is the machine's limit, not a bad record: exit 3, not 2. */
 static int hb_results_oom(const struct hb_results *r, int lineno)
 {
-    hb_err_set("%s:%d: out of memory after %zu records; give report/compare fewer or smaller "
-               "files, or more memory",
+    hb_err_set("%s:%d: out of memory after %zu records; give it fewer or smaller files, or "
+               "more memory",
                r->path, lineno, r->nread);
     return -ENOMEM;
 }

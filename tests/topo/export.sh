@@ -111,6 +111,17 @@ expect "... saying it was measured on another topology" grep -q "r.jsonl' was me
 rc=$?
 expect "unwritable -o: exit 2 with one line naming the path" \
     [ $rc = 2 -a "$(wc -l <"$tmp/err")" = 1 ] && grep -q "cannot write -o '$tmp/no/such/dir/x.xml'" "$tmp/err"
+# Export keeps only the run record and the matrices: 5000 records of 200 samples beside
+# them (some 60 MB as one JSON tree) fit in 25 MB of address space.
+{
+    cat "$tmp/r.jsonl"
+    jq -nc '[range(200) | . + 0.5] as $s | range(5000) | {type: "measurement", suite: "lat",
+        experiment: "e\(.)", samples_s: $s}'
+} >"$tmp/big.jsonl"
+(ulimit -v 25000 && "$HB" export "$tmp/big.jsonl" -o "$tmp/big.xml" \
+    --topology "$FX/2n1m-hmat-full.xml") 2>"$tmp/err"
+expect "5000 bulky records beside the matrices: export in 25 MB exits 0 with the matrix" \
+    [ $? = 0 -a "$(matrix "$tmp/big.xml" hopbench-measured-latency)" = "101 222 333;444 105 555;0 0 0" ]
 echo '{"type":"run","schema_version":1,"topology":{}}' >"$tmp/empty.jsonl"
 "$HB" export "$tmp/empty.jsonl" -o "$tmp/e.xml" 2>"$tmp/err"
 expect "a result without a matrix: exit 2, no file" [ $? = 2 -a ! -e "$tmp/e.xml" ]
