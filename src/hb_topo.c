@@ -14,28 +14,39 @@
 
 #define HB_SYSFS_NODE "/sys/devices/system/node/node%d/%s"
 
-/* Read a small sysfs file of node os_index into buf. Returns 0 or -errno. */
-static int topo_sysfs_read(int os_index, const char *file, char *buf, size_t len)
+/* The whole text of a sysfs file of node os_index, however long (a CPU list of thousands of
+ * CPUs), to free(); NULL when it cannot be read. */
+static char *topo_sysfs_read(int os_index, const char *file)
 {
     char path[128];
     snprintf(path, sizeof(path), HB_SYSFS_NODE, os_index, file);
     FILE *f = fopen(path, "r");
-    if (!f) return -errno;
-    size_t got = fread(buf, 1, len - 1, f);
-    int err = ferror(f) ? -EIO : 0;
+    if (!f) return NULL;
+    char *text = NULL;
+    size_t cap = 0;
+    /* sysfs text holds no NUL: one getdelim reads it all (an empty file is ""). */
+    ssize_t got = getdelim(&text, &cap, '\0', f);
+    bool ok = !ferror(f);
     fclose(f);
-    buf[got] = '\0';
-    return err;
+    if (ok && got < 0) {
+        free(text);
+        text = strdup("");
+    }
+    if (!ok) {
+        free(text);
+        return NULL;
+    }
+    return text;
 }
 
 /* MemFree of one node as numactl -H shows it; 0 when sysfs cannot say. */
 static uint64_t topo_sysfs_memfree(int os_index)
 {
-    char text[8192];
-    if (topo_sysfs_read(os_index, "meminfo", text, sizeof(text)) != 0) return 0;
-    const char *line = strstr(text, "MemFree:");
+    char *text = topo_sysfs_read(os_index, "meminfo");
+    const char *line = text ? strstr(text, "MemFree:") : NULL;
     uint64_t kib = 0;
-    if (!line || sscanf(line, "MemFree: %" SCNu64, &kib) != 1) return 0;
+    if (!line || sscanf(line, "MemFree: %" SCNu64, &kib) != 1) kib = 0;
+    free(text);
     return kib * 1024;
 }
 
@@ -81,12 +92,12 @@ static int topo_assign_cpus(struct hb_topo *t, hwloc_bitmap_t *cpus)
     if (t->is_this_system) {
         bool sysfs_ok = true;
         for (int i = 0; i < t->nnodes && sysfs_ok; i++) {
-            char list[4096];
-            sysfs_ok = topo_sysfs_read(t->nodes[i].os_index, "cpulist", list, sizeof(list)) == 0;
+            char *list = topo_sysfs_read(t->nodes[i].os_index, "cpulist");
             /* hwloc 2.9 parses "0\n" (a one-CPU node) as an empty set and still returns 0,
              * which made every one-CPU node look memory-only: drop the newline first. */
-            list[strcspn(list, "\n")] = '\0';
-            sysfs_ok = sysfs_ok && hwloc_bitmap_list_sscanf(cpus[i], list) == 0;
+            if (list) list[strcspn(list, "\n")] = '\0';
+            sysfs_ok = list && hwloc_bitmap_list_sscanf(cpus[i], list) == 0;
+            free(list);
             bool some = !hwloc_bitmap_iszero(cpus[i]);
             hwloc_bitmap_and(cpus[i], cpus[i], all);
             /* The kernel lists CPUs our cgroup or affinity may not use. */
@@ -475,7 +486,12 @@ static int topo_load(const char *path, const char *buf, int len, const char *nam
     }
     /* Decided by where it came from, not by HWLOC_THISSYSTEM: an XML file is never bound. */
     t->is_this_system = !path && !buf;
-    snprintf(t->source, sizeof(t->source), "%s", path ? path : buf ? name : "this machine");
+    t->source = strdup(path ? path : buf ? name : "this machine");
+    if (!t->source) {
+        hb_err_set("out of memory loading the topology");
+        rc = -ENOMEM;
+        goto fail;
+    }
     /* Memory-side caches (HBM cache mode, Optane memory mode) are dropped by default. */
     hwloc_topology_set_type_filter(t->hw, HWLOC_OBJ_MEMCACHE, HWLOC_TYPE_FILTER_KEEP_ALL);
     if (path) {
@@ -517,6 +533,7 @@ int hb_topo_load_xmlbuffer(const char *buf, int len, const char *name, struct hb
 void hb_topo_free(struct hb_topo *t)
 {
     if (!t) return;
+    free(t->source);
     for (int i = 0; i < t->nnodes; i++)
         free(t->nodes[i].cpus);
     free(t->nodes);

@@ -35,7 +35,7 @@ struct hb_node {
 struct hb_topo {
     hwloc_topology_t hw;
     bool is_this_system; /* false when loaded from XML: nothing may be bound or run */
-    char source[512];    /* "this machine" or the XML path */
+    char *source;        /* "this machine" or the XML path (or host name), whole */
     int nnodes;
     struct hb_node *nodes; /* nnodes of them: as many as hwloc reports */
     uint64_t *distances;   /* nnodes*nnodes firmware (NUMALatency) distances, or NULL */
