@@ -151,21 +151,44 @@ static const char *hb_memcache_policy(const struct hb_topo *t, int os_index, uns
     return v == 0 ? "write-back" : v == 1 ? "write-through" : "unknown";
 }
 
+static struct hb_memcache hb_memcache_of(const struct hb_topo *t, int i, hwloc_obj_t o)
+{
+    return (struct hb_memcache){
+        .level = o->attr->cache.depth,
+        .size_bytes = o->attr->cache.size,
+        .line_bytes = o->attr->cache.linesize,
+        .associativity = o->attr->cache.associativity,
+        .policy = hb_memcache_policy(t, t->nodes[i].os_index, o->attr->cache.depth),
+    };
+}
+
+/* hwloc_obj_is_in_subtree() compares cpusets, which a node shares with its CPU caches. */
+static bool hb_is_ancestor(hwloc_obj_t a, hwloc_obj_t o)
+{
+    for (o = o->parent; o; o = o->parent)
+        if (o == a) return true;
+    return false;
+}
+
 int hb_mem_caches(const struct hb_topo *t, int i, struct hb_memcache *out, int max)
 {
     int n = 0;
     if (!hb_node_ok(t, i)) return 0;
-    for (hwloc_obj_t o = t->nodes[i].obj->parent; o && hb_topo_is_memory_side_cache(o);
-         o = o->parent, n++) {
-        if (n >= max) continue;
-        out[n] = (struct hb_memcache){
-            .level = o->attr->cache.depth,
-            .size_bytes = o->attr->cache.size,
-            .line_bytes = o->attr->cache.linesize,
-            .associativity = o->attr->cache.associativity,
-            .policy = hb_memcache_policy(t, t->nodes[i].os_index, o->attr->cache.depth),
-        };
-    }
+    hwloc_obj_t node = t->nodes[i].obj, o;
+    for (o = node->parent; o && hb_topo_is_memory_side_cache(o); o = o->parent, n++)
+        if (n < max) out[n] = hb_memcache_of(t, i, o);
+    /* An hwloc 1 export puts KNL's cache-mode MCDRAM (L3Cache "MemorySideCache") under the
+     * node, among its CPUs, not above it. */
+    int depth = hwloc_topology_get_depth(t->hw);
+    for (int d = 0; d < depth; d++)
+        for (unsigned k = 0; (o = hwloc_get_obj_by_depth(t->hw, d, k)) != NULL; k++) {
+            if (o->type == HWLOC_OBJ_MEMCACHE || !hb_topo_is_memory_side_cache(o) ||
+                hwloc_bitmap_iszero(o->cpuset) ||
+                !hwloc_bitmap_isincluded(o->cpuset, node->cpuset) || hb_is_ancestor(o, node))
+                continue;
+            if (n < max) out[n] = hb_memcache_of(t, i, o);
+            n++;
+        }
     return n;
 }
 
