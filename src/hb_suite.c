@@ -101,7 +101,13 @@ static int hb_suite_check_totals(const struct hb_suite_env *env, const struct hb
                 }
             }
             int rc = n > 1 ? hb_suite_check_fits(env, os, sum, n) : 0;
-            if (rc) return rc;
+            if (rc) {
+                /* Name the experiment: one-node or loaded piles many tasks on one node. */
+                char *why = strdup(hb_err_msg());
+                hb_err_set("%s: %s", e->name, why ? why : "does not fit");
+                free(why);
+                return rc;
+            }
         }
     }
     return 0;
