@@ -54,9 +54,10 @@ struct hb_team {
     int nstates;
     struct hb_task_state *states; /* one per task of the experiment at most */
     int nthreads;
-    int nslots;            /* the node's CPUs: one thread each at most */
-    struct hb_slot *slots; /* per thread */
-    cpu_set_t *masks;      /* each thread's affinity, as it found it */
+    int nslots;               /* the node's CPUs: one thread each at most */
+    struct hb_slot *slots;    /* per thread */
+    hwloc_bitmap_t *masks;    /* each thread's affinity, as it found it (any number of CPUs) */
+    hwloc_bitmap_t node_cpus; /* the CPUs of this node */
     int nbg_threads;
     _Atomic int bg_running;
     _Atomic int fg_remaining;
@@ -137,18 +138,16 @@ static void hb_thread_check(struct hb_team *tm, int tid)
 {
     const struct hb_node *nd = &tm->topo->nodes[tm->node_index];
     int cpu = sched_getcpu();
-    cpu_set_t mask;
-    CPU_ZERO(&mask);
     int bad_cpu = -1;
-    if (sched_getaffinity(0, sizeof(mask), &mask) == 0) {
-        tm->masks[tid] = mask;
-        for (int c = 0; c < CPU_SETSIZE; c++)
-            if (CPU_ISSET(c, &mask) && hb_topo_node_of_cpu(tm->topo, c) != tm->node_index) {
-                bad_cpu = c;
-                break;
-            }
+    hwloc_bitmap_t mask = tm->masks[tid], outside = hwloc_bitmap_alloc();
+    /* Left empty when it cannot be read: the task's CPU check then fails it, never passes. */
+    if (hwloc_get_cpubind(tm->topo->hw, mask, HWLOC_CPUBIND_THREAD) != 0) hwloc_bitmap_zero(mask);
+    if (outside) {
+        hwloc_bitmap_andnot(outside, mask, tm->node_cpus);
+        bad_cpu = hwloc_bitmap_first(outside);
+        hwloc_bitmap_free(outside);
     }
-    if (hb_topo_node_of_cpu(tm->topo, cpu) != tm->node_index) bad_cpu = cpu;
+    if (!hwloc_bitmap_isset(tm->node_cpus, (unsigned)cpu)) bad_cpu = cpu;
     struct hb_slot sl = tm->slots[tid];
     if (sl.task >= 0) tm->states[sl.task].res->thread_cpus[sl.idx] = cpu;
     if (bad_cpu >= 0) {
@@ -282,10 +281,16 @@ static int hb_team_prepare(struct hb_team *tm, struct hb_task_result *results)
     tm->slots = calloc((size_t)tm->nslots, sizeof(*tm->slots));
     tm->masks = calloc((size_t)tm->nslots, sizeof(*tm->masks));
     tm->states = calloc((size_t)(e->ntasks ? e->ntasks : 1), sizeof(*tm->states));
-    if (!tm->slots || !tm->masks || !tm->states) {
+    tm->node_cpus = hwloc_bitmap_alloc();
+    bool ok = tm->slots && tm->masks && tm->states && tm->node_cpus;
+    for (int i = 0; ok && i < tm->nslots; i++)
+        ok = (tm->masks[i] = hwloc_bitmap_alloc()) != NULL;
+    if (!ok) {
         hb_err_set("out of memory for a team of %d threads and %d tasks", tm->nslots, e->ntasks);
         return -ENOMEM;
     }
+    for (int k = 0; k < nd->ncpus; k++)
+        hwloc_bitmap_set(tm->node_cpus, (unsigned)nd->cpus[k]);
     for (int i = 0; i < tm->nslots; i++)
         tm->slots[i] = (struct hb_slot){-1, 0};
     for (int i = 0; i < e->ntasks; i++) {
@@ -476,28 +481,33 @@ static void hb_task_locate(struct hb_team *tm, struct hb_task_state *st, bool al
 static void hb_task_cpus_check(struct hb_team *tm, struct hb_task_state *st)
 {
     const struct hb_task *task = st->task;
-    cpu_set_t all;
-    CPU_ZERO(&all);
+    hwloc_bitmap_t all = hwloc_bitmap_alloc();
+    if (!all) {
+        hb_task_fail(st, -HB_EENV, "out of memory checking where the threads ran");
+        return;
+    }
     int t0 = -1, t1 = -1;
     for (int j = 0; j < task->threads; j++) {
-        const cpu_set_t *mj = &tm->masks[task->first_thread + j];
-        CPU_OR(&all, &all, mj);
+        hwloc_const_bitmap_t mj = tm->masks[task->first_thread + j];
+        hwloc_bitmap_or(all, all, mj);
         for (int k = 0; k < j && t0 < 0; k++) {
-            const cpu_set_t *mk = &tm->masks[task->first_thread + k];
-            if (CPU_COUNT(mj) == 1 && CPU_EQUAL(mj, mk)) t0 = k, t1 = j;
+            hwloc_const_bitmap_t mk = tm->masks[task->first_thread + k];
+            if (hwloc_bitmap_weight(mj) == 1 && hwloc_bitmap_isequal(mj, mk)) t0 = k, t1 = j;
         }
     }
+    int nall = hwloc_bitmap_weight(all);
+    hwloc_bitmap_free(all);
     char msg[256];
     if (t0 >= 0) {
         snprintf(msg, sizeof(msg),
                  "threads %d and %d of task %s are both bound to CPU %d only; bind one thread "
                  "per CPU (OMP_PLACES=cores OMP_PROC_BIND=close)",
                  t0, t1, task->label, st->res->thread_cpus[t0]);
-    } else if (CPU_COUNT(&all) < task->threads) {
+    } else if (nall < task->threads) {
         snprintf(msg, sizeof(msg),
                  "the %d threads of task %s may only run on %d CPUs, so some share one; bind one "
                  "thread per CPU (OMP_PLACES=cores OMP_PROC_BIND=close)",
-                 task->threads, task->label, CPU_COUNT(&all));
+                 task->threads, task->label, nall);
     } else {
         return;
     }
@@ -593,7 +603,10 @@ out:
     }
     free(tm->states);
     free(tm->slots);
+    for (int i = 0; tm->masks && i < tm->nslots; i++)
+        hwloc_bitmap_free(tm->masks[i]);
     free(tm->masks);
+    hwloc_bitmap_free(tm->node_cpus);
     free(tm);
     return rc;
 }
