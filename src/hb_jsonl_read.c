@@ -111,12 +111,6 @@ static int hb_results_open(const char *path, const struct hb_results_filter *flt
     return rc;
 }
 
-int hb_results_read(const char *path, struct hb_results *r)
-{
-    struct hb_results_filter flt = {NULL, NULL};
-    return hb_results_open(path, &flt, r);
-}
-
 int hb_results_read_take(const char *path, hb_results_take_fn take, void *ctx, struct hb_results *r)
 {
     struct hb_results_filter flt = {take, ctx};

@@ -15,20 +15,18 @@ struct hb_results {
     int skipped_line; /* line number of a truncated last line that was skipped, or 0 */
 };
 
-/* Read path into r, keeping every record. A last line without its newline that does not
- * parse is skipped and r->skipped_line names it (the caller warns). Returns 0; -ENOENT /
- * -EACCES when the file cannot be opened; -EINVAL when a line is not a JSON object with a
- * string "type", or the run record's schema_version is newer than this build reads; -ENOMEM
- * when memory ran out (exit 3: "out of memory"); hb_err_msg() then names the file and line.
- * On error r holds nothing to free. */
-int hb_results_read(const char *path, struct hb_results *r);
-
 /* What a streaming reader does with each record but the run record (always kept): returns 1
  * to keep it in records, 0 when it took what it needs from it (it is freed), -ENOMEM when
  * memory ran out. Memory then follows what the caller keeps, not the file. */
 typedef int (*hb_results_take_fn)(void *ctx, const json_t *rec);
 
-/* As hb_results_read, each record handed to take(ctx, rec) as it is read. */
+/* Read path into r, each record handed to take(ctx, rec) as it is read (take NULL: every
+ * record kept). A last line without its newline that does not parse is skipped and
+ * r->skipped_line names it (the caller warns). Returns 0; -ENOENT / -EACCES when the file
+ * cannot be opened; -EINVAL when a line is not a JSON object with a string "type", or the run
+ * record's schema_version is newer than this build reads; -ENOMEM when memory ran out (exit
+ * 3: "out of memory"); hb_err_msg() then names the file and line. On error r holds nothing
+ * to free. */
 int hb_results_read_take(const char *path, hb_results_take_fn take, void *ctx,
                          struct hb_results *r);
 

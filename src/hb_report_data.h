@@ -125,7 +125,7 @@ struct hb_report_in {
 };
 
 /* Read path (or the open stream f when not NULL) into in, keeping what the sections draw.
- * Returns as hb_results_read; on error in holds nothing to free. */
+ * Returns as hb_results_read_take; on error in holds nothing to free. */
 int hb_report_read(FILE *f, const char *path, struct hb_report_in *in);
 
 void hb_report_in_free(struct hb_report_in *in);
