@@ -437,8 +437,8 @@ static void topo_xml_refused(const char *path, const char *reason)
                    "v2 FILE.xml",
                    path, v >> 16, (v >> 8) & 0xff, r);
     else
-        hb_err_set("topology file '%s' is not an hwloc XML file the installed hwloc (API %u.%u) "
-                   "reads (%s); make one with: lstopo --of xml FILE.xml",
+        hb_err_set("topology file '%s' cannot be loaded by the installed hwloc (API %u.%u): %s; "
+                   "make one with: lstopo --of xml FILE.xml",
                    path, v >> 16, (v >> 8) & 0xff, r);
 }
 
