@@ -7,7 +7,7 @@
 #ifndef HB_C2C_H
 #define HB_C2C_H
 
-#include "hb_suite.h"
+#include "hb_suite_kit.h"
 
 #include <jansson.h>
 #include <stdbool.h>
@@ -15,10 +15,6 @@
 /* Every pair's shared buffer: a line for ping-pong, two counters 128 bytes apart (the
  * adjacent-line prefetcher pulls lines in 128-byte pairs), or a lock. */
 #define HB_C2C_BYTES 256
-
-/* The plan. -EINVAL when this process is one of several ranks (c2c runs in one) or --home
- * names a node without memory; -HB_EENV when the machine has no pair of CPUs. */
-int hb_c2c_plan(const struct hb_suite_env *env, struct hb_plan *out);
 
 /* After the run: the matrices, the false-sharing record and the lock records, from the
  * measurement records, with a note for every pair the plan could not make. */

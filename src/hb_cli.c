@@ -4,6 +4,7 @@
 #include "hb_error.h"
 #include "hb_nodeset.h"
 #include "hb_size.h"
+#include "hb_suite.h"
 #include "hb_version.h"
 
 #include <ctype.h>
@@ -15,20 +16,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* "topo, bw, ..., compare" from the command table, for messages; built once (the commands
- * alone when out of memory). */
+/* "bw, lat, ..., export" from the suite and command tables, for messages; built once (the
+ * commands alone when out of memory). */
 const char *hb_options_commands(void)
 {
     static char *list;
     size_t len = 0;
+    struct hb_cmd_doc c;
     if (list) return list;
-    for (const struct hb_cmd_doc *c = hb_cmd_docs; c->name; c++)
-        len += strlen(c->name) + 2;
+    for (size_t i = 0; hb_command_at(i, &c); i++)
+        len += strlen(c.name) + 2;
     if (!(list = calloc(len + 1, 1))) return "see hopbench --help";
-    for (const struct hb_cmd_doc *c = hb_cmd_docs; c->name; c++)
-        if (c->name[0]) {
+    for (size_t i = 0; hb_command_at(i, &c); i++)
+        if (c.name[0]) {
             if (list[0]) strcat(list, ", ");
-            strcat(list, c->name);
+            strcat(list, c.name);
         }
     return list;
 }
@@ -67,16 +69,14 @@ static bool hb_getopt_tables(const struct option **longopts, const char **shorto
     return true;
 }
 
+/* A suite, or a command that takes these options (topo). */
 static bool hb_command_known(const char *name)
 {
+    if (name[0] && hb_suite_find(name)) return true;
     for (const struct hb_cmd_doc *c = hb_cmd_docs; c->name; c++)
-        if (c->name[0] && !c->own_args && strcmp(c->name, name) == 0) return true;
+        if (!c->main && strcmp(c->name, name) == 0) return true;
     return false;
 }
-
-const char *const hb_bg_level_names[] = {"idle", "low", "medium", "high", "very-high", NULL};
-const char *const hb_subscription_names[] = {"under", "high", "full", NULL};
-const char *const hb_mix_names[] = {"read", "write", "2:1", NULL};
 
 /* strtol and strtod skip leading blanks and take '+', hex, "inf": a number starts with a
  * digit (or '-' and a digit where negatives are in range). */
@@ -442,13 +442,15 @@ int hb_options_parse(int argc, char **argv, struct hb_options *o)
         }
         snprintf(o->command, sizeof(o->command), "%s", argv[optind++]);
     }
-    if (strcmp(o->command, "run") == 0) {
+    const struct hb_suite *suite = hb_suite_find(o->command);
+    if (suite && suite->args) {
+        char what[64];
+        snprintf(what, sizeof(what), "%s %s", suite->name, suite->args);
         if (optind >= argc) {
-            hb_err_set("run needs a scenario FILE: hopbench run FILE (examples in "
-                       "jobs/scenarios/)");
+            hb_err_set("%s needs %s", suite->name, suite->args_need);
             return -EINVAL;
         }
-        int rc = hb_copy_arg("run FILE", argv[optind++], o->scenario, sizeof(o->scenario));
+        int rc = hb_copy_arg(what, argv[optind++], o->operand, sizeof(o->operand));
         if (rc) return rc;
     }
     if (optind < argc) {

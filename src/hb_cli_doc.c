@@ -2,45 +2,49 @@
  * shell completion follow. */
 #include "hb_cli_doc.h"
 
+#include "hb_compare.h"
+#include "hb_export.h"
+#include "hb_report.h"
+#include "hb_suite.h"
+
 #include <stddef.h>
+#include <string.h>
 
 const struct hb_cmd_doc hb_cmd_docs[] = {
-    {"", NULL, true, false, "quick default suite: topology, latency, bandwidth of every kernel"},
-    {"topo", NULL, false, false,
-     "nodes, CPUs, memory, distances, hop classes and the launch lines"},
-    {"bw", NULL, true, false, "bandwidth of --kernel on --cpu-node to --mem-node or --policy"},
-    {"lat", NULL, true, false, "idle pointer-chase latency from --cpu-node to --mem-node"},
-    {"matrix", NULL, true, false, "latency and bandwidth for every CPU node x memory node"},
-    {"hops", NULL, true, false,
-     "AMD 40555 foreground/background study: single, pairs, crossfire, background load "
-     "levels, and the hop-myth verdicts"},
-    {"loaded", NULL, true, false,
-     "pointer-chase latency under a sweep of injected load (the knee)"},
-    {"run", "FILE", true, false,
-     "the experiments of a scenario file (examples in share/hopbench/scenarios)"},
-    {"policy", NULL, true, false,
-     "workloads x placement policies (local, interleave, remote, one-node, os) in rate and "
-     "single mode, and the NUMA gain table"},
-    {"sweep", NULL, true, false,
-     "latency (4k and THP) and memcpy bandwidth vs working set, 1 KiB up to --max-size, cache "
-     "levels marked"},
-    {"c2c", NULL, false, false,
-     "one process, two pinned threads: cache-line ping-pong latency per node pair (--cores: "
-     "per core pair), false sharing, lock hand-off"},
-    {"peak", NULL, true, false,
-     "peak injection bandwidth (MLC style): every CPU node's cores at once on its own memory "
-     "(--policy interleave: over all), per read:write mix (--kernel read,mix3:1,...); per-node "
-     "records and the machine's total"},
-    {"report", "RESULTS.jsonl... -o report.html", false, true,
-     "one self-contained HTML report with figures and tables of the records"},
-    {"compare", "BASE.jsonl NEW.jsonl", false, true,
+    {"topo", NULL, "nodes, CPUs, memory, distances, hop classes and the launch lines", NULL},
+    {"report", "RESULTS.jsonl... -o report.html",
+     "one self-contained HTML report with figures and tables of the records", hb_report_main},
+    {"compare", "BASE.jsonl NEW.jsonl",
      "regression gate: worse, better, same or noise per record (Welch's t-test); exit 1 when "
-     "worse"},
-    {"export", "RESULTS.jsonl -o FILE.xml [--topology FILE.xml] [--host NAME]", false, true,
+     "worse",
+     hb_compare_main},
+    {"export", "RESULTS.jsonl -o FILE.xml [--topology FILE.xml] [--host NAME]",
      "the machine's topology with the measured matrix as hwloc distances and memory "
-     "attributes (one host of a fleet's results: --host)"},
-    {NULL, NULL, false, false, NULL},
+     "attributes (one host of a fleet's results: --host)",
+     hb_export_main},
+    {NULL, NULL, NULL, NULL},
 };
+
+const struct hb_cmd_doc *hb_cmd_own_args(const char *name)
+{
+    for (const struct hb_cmd_doc *c = hb_cmd_docs; c->name; c++)
+        if (c->main && strcmp(c->name, name) == 0) return c;
+    return NULL;
+}
+
+bool hb_command_at(size_t i, struct hb_cmd_doc *out)
+{
+    size_t nsuites = 0;
+    while (hb_suites[nsuites])
+        nsuites++;
+    if (i < nsuites) {
+        const struct hb_suite *st = hb_suites[i];
+        *out = (struct hb_cmd_doc){st->name, st->args, st->help, NULL};
+        return true;
+    }
+    *out = hb_cmd_docs[i - nsuites];
+    return out->name != NULL;
+}
 
 const struct hb_opt_doc hb_opt_docs[] = {
     {"kernel", 0, OPT_KERNEL, "K[,K]", HB_COMPLETE_KERNELS, NULL, "kernels (see the kernel list)"},

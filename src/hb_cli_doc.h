@@ -56,14 +56,14 @@ enum hb_opt_id {
     OPT_VERSION,
 };
 
-/* A command. suite: it plans experiments (the default suite has name ""). own_args: it
- * parses its own arguments (report, compare), not the options below. */
+/* A command that is not a suite (the suites are the table of hb_suite.h; --help lists them
+ * first). main: it reads its own arguments (report, compare, export), not the options below,
+ * and runs without MPI; NULL: main.c runs it after the options (topo). */
 struct hb_cmd_doc {
     const char *name;
     const char *args; /* operands after the name, or NULL */
-    bool suite;
-    bool own_args;
     const char *help;
+    int (*main)(int argc, char **argv);
 };
 
 /* How the shell completes an option's value. */
@@ -88,6 +88,13 @@ struct hb_term_doc {
 
 /* Tables, each ended by an entry whose first field is NULL. */
 extern const struct hb_cmd_doc hb_cmd_docs[];
+
+/* The command of argv[1] that reads its own arguments, or NULL. */
+const struct hb_cmd_doc *hb_cmd_own_args(const char *name);
+
+/* The i-th command (from 0) in --help's order: the suites of hb_suite.h's table, the default
+ * suite ("") first, then hb_cmd_docs. false past the last. */
+bool hb_command_at(size_t i, struct hb_cmd_doc *out);
 extern const struct hb_opt_doc hb_opt_docs[];
 extern const struct hb_term_doc hb_exit_docs[];
 extern const struct hb_term_doc hb_env_docs[];

@@ -65,7 +65,9 @@ void hb_doc_help(FILE *f, const struct hb_doc_kernels *k, const char *datadir)
     fprintf(f, "usage: hopbench [COMMAND] [OPTIONS]\n"
                "       mpirun -np <nodes> --map-by numa --bind-to numa hopbench [COMMAND] ...\n"
                "\ncommands:\n");
-    for (const struct hb_cmd_doc *c = hb_cmd_docs; c->name; c++) {
+    struct hb_cmd_doc cmd;
+    for (size_t i = 0; hb_command_at(i, &cmd); i++) {
+        const struct hb_cmd_doc *c = &cmd;
         char head[256];
         snprintf(head, sizeof(head), "%s%s%s", c->name[0] ? c->name : "(none)", c->args ? " " : "",
                  c->args ? c->args : "");
@@ -173,7 +175,9 @@ void hb_doc_man(FILE *f, const struct hb_doc_kernels *k, const char *datadir)
             "that says where its threads ran and where its pages were.\n",
             HB_VERSION);
     fputs(".SH COMMANDS\n", f);
-    for (const struct hb_cmd_doc *c = hb_cmd_docs; c->name; c++) {
+    struct hb_cmd_doc cmd;
+    for (size_t i = 0; hb_command_at(i, &cmd); i++) {
+        const struct hb_cmd_doc *c = &cmd;
         fputs(".TP\n", f);
         if (c->name[0])
             fprintf(f, "\\fB%s\\fR", c->name);
@@ -203,6 +207,18 @@ static void hb_bash_words(FILE *f, const char *names)
 {
     for (const char *p = names; *p; p++)
         fputc(*p == ',' ? ' ' : *p, f);
+}
+
+/* The commands' names (the default suite has none), sep between them. */
+static void hb_bash_commands(FILE *f, const char *sep)
+{
+    struct hb_cmd_doc c;
+    const char *s = "";
+    for (size_t i = 0; hb_command_at(i, &c); i++) {
+        if (!c.name[0]) continue;
+        fprintf(f, "%s%s", s, c.name);
+        s = sep;
+    }
 }
 
 void hb_doc_bash(FILE *f, const struct hb_doc_kernels *k)
@@ -250,20 +266,10 @@ void hb_doc_bash(FILE *f, const struct hb_doc_kernels *k)
     fputs("\" \"$cur\"\n        return\n    fi\n"
           "    for w in \"${COMP_WORDS[@]:1:COMP_CWORD-1}\"; do\n        case $w in\n        ",
           f);
-    const char *sep = "";
-    for (const struct hb_cmd_doc *c = hb_cmd_docs; c->name; c++) {
-        if (!c->name[0]) continue;
-        fprintf(f, "%s%s", sep, c->name);
-        sep = "|";
-    }
+    hb_bash_commands(f, "|");
     fputs(")\n            mapfile -t COMPREPLY < <(compgen -f -- \"$cur\")\n"
           "            return ;;\n        esac\n    done\n    _hopbench_words \"",
           f);
-    sep = "";
-    for (const struct hb_cmd_doc *c = hb_cmd_docs; c->name; c++) {
-        if (!c->name[0]) continue;
-        fprintf(f, "%s%s", sep, c->name);
-        sep = " ";
-    }
+    hb_bash_commands(f, " ");
     fputs("\" \"$cur\"\n}\ncomplete -F _hopbench hopbench\n", f);
 }

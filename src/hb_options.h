@@ -46,7 +46,7 @@ struct hb_options {
     char load_nodes[4096];  /* loaded: node list (0-3,8); "" = every CPU node taking part */
     char nodes[4096];       /* cross-node suites: node list (0-3,8); "" = every node */
     char mix[8];            /* loaded: read | write | 2:1 */
-    char scenario[4096];    /* run: the scenario FILE */
+    char operand[4096];     /* a suite's operand (run: the scenario FILE) */
     bool intensity;         /* policy: the flops-per-byte study instead of the workloads */
     char mode[8];           /* policy: rate | single; "" = both */
     uint64_t max_size;      /* sweep: largest working set; 0 = 2 GiB */

@@ -1,122 +1,36 @@
-/* Suites: build a plan from the topology and the options, and derive summary records from
- * what the plan measured. A suite never knows about ranks or threads. */
+/* The suites as a table, and the dispatcher main uses: find the suite of a command, build
+ * its plan, annotate and derive its records. A suite never knows about ranks or threads;
+ * what suites share is in hb_suite_kit.h. Adding a suite = one file that defines its
+ * struct hb_suite + one row in the table of hb_suite.c. */
 #ifndef HB_SUITE_H
 #define HB_SUITE_H
 
-#include "hb_options.h"
-#include "hb_plan.h"
-#include "hb_topo.h"
+#include "hb_suite_kit.h"
 
-#include <jansson.h>
-#include <stdbool.h>
+/* Every suite, the default suite ("") first, NULL-ended; --help, the man page, the shell
+ * completion and the command-line parser list them in this order. */
+extern const struct hb_suite *const hb_suites[];
 
-/* What a plan needs to know of a kernel; the registry itself lives in omp/. */
-struct hb_kernel_ref {
-    const char *name;
-    const char *access; /* "r", "w", "rw" */
-    bool latency;
-};
-
-/* Look a kernel up: 0, or -EINVAL with a message naming it and listing the valid ones. */
-typedef int (*hb_kernel_lookup_fn)(const char *name, struct hb_kernel_ref *out);
-
-/* Everything a suite needs to decide. */
-struct hb_suite_env {
-    const struct hb_topo *topo;
-    const struct hb_options *opts;
-    hb_kernel_lookup_fn lookup;
-    uint64_t default_bytes;     /* hb_sizes_default() */
-    char *note;                 /* why a suite left part of its study out (one line), shown once */
-    size_t note_len;            /* the plan stands; NULL/0: nowhere to say it */
-    hwloc_const_bitmap_t nodes; /* --nodes: the OS indexes cross-node suites use; NULL = all */
-};
+/* The suite of a command ("" = the default suite), or NULL when it names none. */
+const struct hb_suite *hb_suite_find(const char *command);
 
 /* --nodes checked against t for opts->command: *out NULL when not given, else the set (free
  * with hwloc_bitmap_free). -EINVAL with one line naming the value and the valid nodes, or
- * saying which suites choose nodes. */
+ * saying which suites choose nodes (HB_SUITE_NODES). */
 int hb_suite_nodes(const struct hb_topo *t, const struct hb_options *o, hwloc_bitmap_t *out);
 
-/* Say why the plan leaves part of a study out: added to env->note (after "; " when it holds
- * something already), shown once after planning. Nothing when there is no note. */
-void hb_suite_say(const struct hb_suite_env *env, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-/* Whether node index i takes part: every node unless --nodes chose some. */
-bool hb_suite_node_on(const struct hb_suite_env *env, int i);
-/* The nodes with CPUs that take part. */
-int hb_suite_count_cpu_nodes(const struct hb_suite_env *env);
-
-/* The nodes with memory that take part, for interleave and "os" sets (hwloc_bitmap_free
- * it); NULL with a message when out of memory. */
-hwloc_bitmap_t hb_suite_mem_nodes(const struct hb_suite_env *env);
-
-/* Build the plan for opts->command ("" = default suite). Validates nodes, threads, sizes and
- * kernels against the topology: -EINVAL (usage) or -ENOMEM (does not fit a node's free
- * memory) with a message. */
+/* Build the plan for opts->command, which must name a suite. Validates nodes, threads,
+ * sizes and kernels against the topology: -EINVAL (usage) or -ENOMEM (does not fit a
+ * node's free memory) with a message. */
 int hb_suite_plan(const struct hb_suite_env *env, struct hb_plan *out);
 
-/* After the run: derived records (matrices, notes...) from the measurement records, in
- * `measured` (a JSON array, rank 0 only). Appends to `derived` (a JSON array). */
+/* After the run: the suite's derived records (struct hb_suite: tiers, derive). */
 int hb_suite_derive(const struct hb_suite_env *env, json_t *measured, json_t *derived);
 
-/* Rank 0, as each measurement record is made and before it is written: add the keys a suite
- * computes from what was measured before it (hops: pct_of_local_read; loaded: total_GBps).
- * `measured` holds the earlier records. */
+/* Rank 0, as each measurement record is made: the suite's annotate, if it has one. */
 void hb_suite_annotate(const struct hb_suite_env *env, const json_t *measured, json_t *rec);
 
 /* One line for people about what this machine cannot show (or NULL). */
 const char *hb_suite_note(const struct hb_suite_env *env);
-
-/* When the machine has memory-only nodes or more than one kind of memory: a
- * {"type":"tiers", suite, tiers} record (hb_mem_tiers) appended to derived, so a suite's
- * results say how it grouped them. */
-void hb_suite_tiers_note(const struct hb_suite_env *env, const char *suite, json_t *derived);
-
-/* Shared by suites: the common checks and task set-up. */
-int hb_suite_check_cpu_node(const struct hb_topo *t, int os_index, const char *opt);
-int hb_suite_check_mem_node(const struct hb_topo *t, int os_index, const char *opt);
-int hb_suite_check_threads(const struct hb_topo *t, int cpu_node, int threads);
-/* bytes (ntasks together) fit the free memory of mem_node, or one line naming the size
- * (--size or the default) and -ENOMEM. */
-int hb_suite_check_fits(const struct hb_suite_env *env, int mem_node, uint64_t bytes, int ntasks);
-void hb_suite_experiment(const struct hb_suite_env *env, struct hb_experiment *e, const char *suite,
-                         const char *name, const char *metric);
-/* A foreground task: threads on cpu_node running kernel against mem_node (bind) or the
- * given policy. Fills hops, distance and label. */
-int hb_suite_task(const struct hb_suite_env *env, struct hb_task *task, int cpu_node,
-                  int first_thread, int threads, const char *kernel, enum hb_policy policy,
-                  int mem_node, uint64_t bytes);
-
-/* Set a latency task's chase stride and check it against its group and per-thread share:
- * 0 or -EINVAL with a message. hb_suite_task applies the first --stride. */
-int hb_suite_chase_stride(struct hb_task *task, uint64_t stride);
-
-/* The suites behind hb_suite_plan / hb_suite_derive, one file each. */
-int hb_suite_local_plan(const struct hb_suite_env *env, struct hb_plan *out);
-int hb_suite_matrix_plan(const struct hb_suite_env *env, struct hb_plan *out);
-int hb_suite_matrix_derive(const struct hb_suite_env *env, json_t *measured, json_t *derived);
-int hb_suite_hops_plan(const struct hb_suite_env *env, struct hb_plan *out);
-void hb_suite_hops_annotate(const json_t *measured, json_t *rec);
-int hb_suite_hops_derive(const struct hb_suite_env *env, json_t *measured, json_t *derived);
-int hb_suite_loaded_plan(const struct hb_suite_env *env, struct hb_plan *out);
-void hb_suite_loaded_annotate(json_t *rec);
-int hb_suite_loaded_derive(const struct hb_suite_env *env, json_t *measured, json_t *derived);
-int hb_suite_policy_plan(const struct hb_suite_env *env, struct hb_plan *out);
-int hb_suite_policy_derive(const struct hb_suite_env *env, json_t *measured, json_t *derived);
-int hb_suite_sweep_plan(const struct hb_suite_env *env, struct hb_plan *out);
-int hb_suite_peak_plan(const struct hb_suite_env *env, struct hb_plan *out);
-int hb_suite_peak_derive(const struct hb_suite_env *env, json_t *measured, json_t *derived);
-int hb_suite_run_plan(const struct hb_suite_env *env, struct hb_plan *out);
-
-/* Pace a background task at a --level (hb_bg_level_names index, 0 = idle = unpaced): 1/8,
- * 1/4, 1/2, 1 of `very_high` GB/s per thread (--bg-rate), or, when that is 0, the same shares
- * of each thread's own measured unpaced rate (the team measures it before the foreground
- * starts). Sets task->bg_rate_GBps and task->bg_fraction. */
-void hb_suite_level_pace(int level, double very_high, struct hb_task *task);
-/* Add background tasks to e: on every CPU node with memory not in `skip_mask` (fg nodes at
- * under/high subscription) each reading its local memory, `subscription` 0 under (1 thread),
- * 1 high (all but one), 2 full (every CPU; on fg nodes the CPUs after the fg threads). */
-int hb_suite_add_background(const struct hb_suite_env *env, struct hb_experiment *e,
-                            int subscription, int level, uint64_t bytes_per_thread);
 
 #endif

@@ -1,5 +1,5 @@
 /* Background load shared by hops, loaded and run: 40555's load levels and subscriptions. */
-#include "hb_suite.h"
+#include "hb_suite_kit.h"
 
 #include "hb_error.h"
 #include "hb_result.h"

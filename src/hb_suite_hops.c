@@ -2,7 +2,7 @@
  * background load levels at three subscriptions) planned from the topology. What the runs
  * mean (per-thread times as % of the local read, pair totals, the two myth verdicts) is in
  * hb_suite_hops_derive.c. */
-#include "hb_suite.h"
+#include "hb_suite_hops.h"
 
 #include "hb_error.h"
 
@@ -290,7 +290,7 @@ static int hb_hops_plan_nodes(struct hb_hops *hp, const int *cpu, int ncpu, cons
     return rc;
 }
 
-int hb_suite_hops_plan(const struct hb_suite_env *env, struct hb_plan *out)
+static int hb_suite_hops_plan(const struct hb_suite_env *env, struct hb_plan *out)
 {
     const struct hb_options *o = env->opts;
     const struct hb_topo *t = env->topo;
@@ -314,3 +314,14 @@ int hb_suite_hops_plan(const struct hb_suite_env *env, struct hb_plan *out)
     free(mem);
     return rc;
 }
+
+const struct hb_suite hb_suite_hops = {
+    .name = "hops",
+    .help = "AMD 40555 foreground/background study: single, pairs, crossfire, background load "
+            "levels, and the hop-myth verdicts",
+    .plan = hb_suite_hops_plan,
+    .annotate = hb_suite_hops_annotate,
+    .derive = hb_suite_hops_derive,
+    .tiers = "hops",
+    .flags = HB_SUITE_NODES,
+};

@@ -2,7 +2,7 @@
  * kernels and sizes compare), pair totals, and the verdicts on the two hop myths. Also used
  * for `run` scenarios, whose records carry the same keys. */
 #include "hb_jsonl_read.h"
-#include "hb_suite.h"
+#include "hb_suite_hops.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -36,8 +36,9 @@ static bool hb_is_reference(const json_t *rec)
            json_array_size(json_object_get(rec, "background")) == 0;
 }
 
-void hb_suite_hops_annotate(const json_t *measured, json_t *rec)
+void hb_suite_hops_annotate(const struct hb_suite_env *env, const json_t *measured, json_t *rec)
 {
+    (void)env;
     if (!hb_is_fg_ok(rec)) return;
     const json_t *ref = NULL;
     size_t i;

@@ -1,7 +1,7 @@
 /* `loaded`: pointer-chase latency from one CPU node to one memory node while load threads on
  * chosen nodes inject read, write or 2:1 traffic into the same memory, at a sweep of injection
  * delays; the knee is the load bandwidth at which latency has doubled. */
-#include "hb_suite.h"
+#include "hb_suite_kit.h"
 
 #include "hb_error.h"
 #include "hb_result.h"
@@ -123,7 +123,7 @@ static int hb_loaded_plan_load(const struct hb_suite_env *env, struct hb_plan *o
     return 0;
 }
 
-int hb_suite_loaded_plan(const struct hb_suite_env *env, struct hb_plan *out)
+static int hb_suite_loaded_plan(const struct hb_suite_env *env, struct hb_plan *out)
 {
     const struct hb_options *o = env->opts;
     const struct hb_topo *t = env->topo;
@@ -143,8 +143,13 @@ int hb_suite_loaded_plan(const struct hb_suite_env *env, struct hb_plan *out)
     return rc;
 }
 
-void hb_suite_loaded_annotate(json_t *rec)
+static void hb_suite_loaded_annotate(const struct hb_suite_env *env, const json_t *measured,
+                                     json_t *rec)
 {
+    (void)env;
+    (void)measured;
+    (void)env;
+    (void)measured;
     json_t *bg = json_object_get(rec, "background");
     if (!json_is_array(bg)) return;
     double sum = 0.0;
@@ -154,7 +159,7 @@ void hb_suite_loaded_annotate(json_t *rec)
     json_object_set_new(rec, "total_GBps", json_real(round(sum * 1000.0) / 1000.0));
 }
 
-int hb_suite_loaded_derive(const struct hb_suite_env *env, json_t *measured, json_t *derived)
+static int hb_suite_loaded_derive(const struct hb_suite_env *env, json_t *measured, json_t *derived)
 {
     (void)env;
     double idle = NAN;
@@ -202,3 +207,12 @@ int hb_suite_loaded_derive(const struct hb_suite_env *env, json_t *measured, jso
                   isnan(knee) ? "latency never doubled over the load sweep" : ""));
     return 0;
 }
+
+const struct hb_suite hb_suite_loaded = {
+    .name = "loaded",
+    .help = "pointer-chase latency under a sweep of injected load (the knee)",
+    .plan = hb_suite_loaded_plan,
+    .annotate = hb_suite_loaded_annotate,
+    .derive = hb_suite_loaded_derive,
+    .flags = HB_SUITE_NODES,
+};

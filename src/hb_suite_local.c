@@ -1,5 +1,6 @@
 /* The one-node suites: `lat`, `bw` and the quick default suite. */
-#include "hb_suite.h"
+#include "hb_suite_kit.h"
+#include "hb_suite_matrix.h"
 
 #include "hb_error.h"
 
@@ -117,7 +118,11 @@ static int hb_default_plan(const struct hb_suite_env *env, struct hb_plan *out, 
     return rc;
 }
 
-int hb_suite_local_plan(const struct hb_suite_env *env, struct hb_plan *out)
+typedef int (*hb_local_body)(const struct hb_suite_env *env, struct hb_plan *out, int cpu, int mem,
+                             uint64_t bytes);
+
+/* The nodes, threads and size the options give, checked, then the suite's own experiments. */
+static int hb_local_plan(const struct hb_suite_env *env, struct hb_plan *out, hb_local_body body)
 {
     const struct hb_options *o = env->opts;
     int cpu, mem;
@@ -125,9 +130,44 @@ int hb_suite_local_plan(const struct hb_suite_env *env, struct hb_plan *out)
     if (rc) return rc;
     if (o->threads && (rc = hb_suite_check_threads(env->topo, cpu, o->threads))) return rc;
     uint64_t bytes = o->size ? o->size : env->default_bytes;
-    if (strcmp(o->command, "lat") == 0) return hb_lat_plan(env, out, cpu, mem, bytes);
-    if (strcmp(o->command, "bw") == 0) return hb_bw_plan(env, out, cpu, mem, bytes);
-    rc = hb_default_plan(env, out, cpu, mem, bytes);
+    return body(env, out, cpu, mem, bytes);
+}
+
+/* On a machine with several CPU nodes the default suite measures the matrix too. */
+static int hb_suite_default_plan(const struct hb_suite_env *env, struct hb_plan *out)
+{
+    int rc = hb_local_plan(env, out, hb_default_plan);
     if (rc == 0 && hb_topo_count_cpu_nodes(env->topo) > 1) rc = hb_suite_matrix_plan(env, out);
     return rc;
 }
+
+static int hb_suite_bw_plan(const struct hb_suite_env *env, struct hb_plan *out)
+{
+    return hb_local_plan(env, out, hb_bw_plan);
+}
+
+static int hb_suite_lat_plan(const struct hb_suite_env *env, struct hb_plan *out)
+{
+    return hb_local_plan(env, out, hb_lat_plan);
+}
+
+const struct hb_suite hb_suite_default = {
+    .name = "",
+    .help = "quick default suite: topology, latency, bandwidth of every kernel",
+    .plan = hb_suite_default_plan,
+    .derive = hb_suite_matrix_derive,
+    .tiers = "matrix",
+};
+
+const struct hb_suite hb_suite_bw = {
+    .name = "bw",
+    .help = "bandwidth of --kernel on --cpu-node to --mem-node or --policy",
+    .plan = hb_suite_bw_plan,
+};
+
+const struct hb_suite hb_suite_lat = {
+    .name = "lat",
+    .help = "idle pointer-chase latency from --cpu-node to --mem-node",
+    .plan = hb_suite_lat_plan,
+    .flags = HB_SUITE_STRIDE_LIST,
+};

@@ -1,6 +1,6 @@
 /* `matrix`: latency and bandwidth for every CPU node x memory node, the relative cost in
  * coreinfo's form, measured classes beside the firmware's, and a fleet table across hosts. */
-#include "hb_suite.h"
+#include "hb_suite_matrix.h"
 
 #include "hb_error.h"
 #include "hb_matrix_hmat.h"
@@ -431,3 +431,12 @@ int hb_suite_matrix_derive(const struct hb_suite_env *env, json_t *measured, jso
         hb_grid_free(grids[g]);
     return 0;
 }
+
+const struct hb_suite hb_suite_matrix = {
+    .name = "matrix",
+    .help = "latency and bandwidth for every CPU node x memory node",
+    .plan = hb_suite_matrix_plan,
+    .derive = hb_suite_matrix_derive,
+    .tiers = "matrix",
+    .flags = HB_SUITE_NODES,
+};

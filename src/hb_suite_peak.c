@@ -5,7 +5,7 @@
  * the same time through the executor; the records are per node, and a derived `peak` record
  * per experiment and host sums them into the machine's total and says how well the nodes'
  * timed spans overlapped (a total of runs that did not overlap is not a peak). */
-#include "hb_suite.h"
+#include "hb_suite_kit.h"
 
 #include "hb_error.h"
 
@@ -66,7 +66,7 @@ static int hb_peak_add(const struct hb_suite_env *env, struct hb_plan *out, cons
     return hb_plan_add(out, &e);
 }
 
-int hb_suite_peak_plan(const struct hb_suite_env *env, struct hb_plan *out)
+static int hb_suite_peak_plan(const struct hb_suite_env *env, struct hb_plan *out)
 {
     const struct hb_options *o = env->opts;
     enum hb_policy policy = o->policy_set ? o->policy : HB_POLICY_BIND;
@@ -124,7 +124,7 @@ static void hb_peak_emit(struct hb_peak_sum *p, json_t *derived)
     memset(p, 0, sizeof(*p));
 }
 
-int hb_suite_peak_derive(const struct hb_suite_env *env, json_t *measured, json_t *derived)
+static int hb_suite_peak_derive(const struct hb_suite_env *env, json_t *measured, json_t *derived)
 {
     (void)env;
     struct hb_peak_sum p = {0};
@@ -166,3 +166,13 @@ int hb_suite_peak_derive(const struct hb_suite_env *env, json_t *measured, json_
     hb_peak_emit(&p, derived);
     return 0;
 }
+
+const struct hb_suite hb_suite_peak = {
+    .name = "peak",
+    .help = "peak injection bandwidth (MLC style): every CPU node's cores at once on its own "
+            "memory (--policy interleave: over all), per read:write mix (--kernel "
+            "read,mix3:1,...); per-node records and the machine's total",
+    .plan = hb_suite_peak_plan,
+    .derive = hb_suite_peak_derive,
+    .flags = HB_SUITE_NODES,
+};

@@ -14,7 +14,7 @@
  * the same time) and single (one task, on --cpu-node or the first CPU node).
  * With --intensity the workload is the intensity kernel at 1/8 .. 64 flops per byte under
  * local, remote and interleave. */
-#include "hb_suite.h"
+#include "hb_suite_policy.h"
 
 #include "hb_error.h"
 #include "hb_size.h"
@@ -206,7 +206,7 @@ static int hb_policy_add(const struct hb_suite_env *env, struct hb_plan *out, co
     return hb_plan_add(out, &e);
 }
 
-int hb_suite_policy_plan(const struct hb_suite_env *env, struct hb_plan *out)
+static int hb_suite_policy_plan(const struct hb_suite_env *env, struct hb_plan *out)
 {
     const struct hb_options *o = env->opts;
     const struct hb_topo *t = env->topo;
@@ -259,3 +259,13 @@ int hb_suite_policy_plan(const struct hb_suite_env *env, struct hb_plan *out)
     }
     return 0;
 }
+
+const struct hb_suite hb_suite_policy = {
+    .name = "policy",
+    .help = "workloads x placement policies (local, interleave, remote, one-node, os) in rate and "
+            "single mode, and the NUMA gain table",
+    .plan = hb_suite_policy_plan,
+    .derive = hb_suite_policy_derive,
+    .tiers = "policy",
+    .flags = HB_SUITE_NODES,
+};

@@ -3,7 +3,7 @@
  * gain": local vs interleave), placement checked per record, and for --intensity the ratio
  * local / worse placement per intensity and its knee. */
 #include "hb_jsonl_read.h"
-#include "hb_suite.h"
+#include "hb_suite_policy.h"
 
 #include "hb_error.h"
 #include "hb_knee.h"

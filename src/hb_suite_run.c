@@ -1,6 +1,6 @@
 /* `run FILE`: the experiments of a scenario file (src/hb_scenario.h), checked against the
  * topology with the line and column of the offending label. */
-#include "hb_suite.h"
+#include "hb_suite_hops.h"
 
 #include "hb_error.h"
 #include "hb_nodeset.h"
@@ -100,10 +100,10 @@ static int hb_run_task(const struct hb_suite_env *env, const char *file, struct 
     return 0;
 }
 
-int hb_suite_run_plan(const struct hb_suite_env *env, struct hb_plan *out)
+static int hb_suite_run_plan(const struct hb_suite_env *env, struct hb_plan *out)
 {
     struct hb_scenario s;
-    int rc = hb_scenario_load(env->opts->scenario, &s);
+    int rc = hb_scenario_load(env->opts->operand, &s);
     for (int x = 0; rc == 0 && x < s.n; x++) {
         const struct hb_scn_exp *se = &s.exps[x];
         struct hb_experiment e;
@@ -129,3 +129,13 @@ int hb_suite_run_plan(const struct hb_suite_env *env, struct hb_plan *out)
     hb_scenario_free(&s);
     return rc;
 }
+
+const struct hb_suite hb_suite_run = {
+    .name = "run",
+    .args = "FILE",
+    .args_need = "a scenario FILE: hopbench run FILE (examples in jobs/scenarios/)",
+    .help = "the experiments of a scenario file (examples in share/hopbench/scenarios)",
+    .plan = hb_suite_run_plan,
+    .annotate = hb_suite_hops_annotate,
+    .derive = hb_suite_hops_derive,
+};

@@ -11,7 +11,7 @@
  * `touched_bytes` = ws_bytes x 64 / stride; the cache marks compare that with each level, and
  * the chase's sizes start where the ring holds HB_SWEEP_MIN_LINES lines. Each stride of a
  * --stride list is a curve of its own. */
-#include "hb_suite.h"
+#include "hb_suite_kit.h"
 
 #include "hb_error.h"
 #include "hb_size.h"
@@ -146,7 +146,7 @@ static int hb_sweep_from(const struct hb_suite_env *env, struct hb_plan *out, in
     return 0;
 }
 
-int hb_suite_sweep_plan(const struct hb_suite_env *env, struct hb_plan *out)
+static int hb_suite_sweep_plan(const struct hb_suite_env *env, struct hb_plan *out)
 {
     const struct hb_options *o = env->opts;
     const struct hb_topo *t = env->topo;
@@ -167,3 +167,11 @@ int hb_suite_sweep_plan(const struct hb_suite_env *env, struct hb_plan *out)
         if (t->nodes[i].has_cpus) cpu = t->nodes[i].os_index;
     return hb_sweep_from(env, out, cpu);
 }
+
+const struct hb_suite hb_suite_sweep = {
+    .name = "sweep",
+    .help = "latency (4k and THP) and memcpy bandwidth vs working set, 1 KiB up to --max-size, "
+            "cache levels marked",
+    .plan = hb_suite_sweep_plan,
+    .flags = HB_SUITE_STRIDE_LIST | HB_SUITE_NODES,
+};

@@ -1,7 +1,6 @@
 /* hopbench: the entry point. Parses and checks everything before MPI starts, so bad input
  * fails fast with one line on one rank; then runs the plan under MPI (DESIGN.md §1). */
 #include "hb_cli_doc.h"
-#include "hb_compare.h"
 #include "hb_error.h"
 #include "hb_exec.h"
 #include "hb_export.h"
@@ -15,7 +14,6 @@
 #include "hb_rank0.h"
 #include "hb_progress.h"
 #include "hb_record.h"
-#include "hb_report.h"
 #include "hb_simd.h"
 #include "hb_sizes.h"
 #include "hb_topo_mem.h"
@@ -229,9 +227,8 @@ static int hb_run_in_process(const struct hb_suite_env *env, const struct hb_pla
 int main(int argc, char **argv)
 {
     /* Reading result files needs neither MPI nor OpenMP placement: no re-exec, no world. */
-    if (argc > 1 && strcmp(argv[1], "report") == 0) return hb_report_main(argc - 1, argv + 1);
-    if (argc > 1 && strcmp(argv[1], "compare") == 0) return hb_compare_main(argc - 1, argv + 1);
-    if (argc > 1 && strcmp(argv[1], "export") == 0) return hb_export_main(argc - 1, argv + 1);
+    const struct hb_cmd_doc *own = argc > 1 ? hb_cmd_own_args(argv[1]) : NULL;
+    if (own) return own->main(argc - 1, argv + 1);
     hb_places_defaults(argv);
 
     struct hb_options o;
@@ -244,7 +241,7 @@ int main(int argc, char **argv)
     if (rc == 2) return HB_EXIT_OK;
     if (rc) return hb_fail(rc);
     /* The output is checked before anything is measured, by the dry run too. */
-    const char *inputs[] = {o.topology, o.scenario, NULL};
+    const char *inputs[] = {o.topology, o.operand, NULL};
     if ((rc = hb_outfile_check(o.output, inputs))) return hb_fail(rc);
     if (o.export_hwloc[0] && (rc = hb_export_check_path(o.export_hwloc, "--export-hwloc", inputs)))
         return hb_fail(rc);
@@ -285,7 +282,7 @@ int main(int argc, char **argv)
     struct hb_plan plan = {0};
     int code = HB_EXIT_OK;
     /* c2c's pairs share a line between CPUs of any node: one process runs them, no MPI. */
-    bool in_process = strcmp(o.command, "c2c") == 0;
+    bool in_process = hb_suite_find(o.command)->flags & HB_SUITE_ONE_PROCESS;
     rc = hb_suite_plan(&env, &plan);
     if (rc == 0) rc = in_process ? hb_pair_check(t, &plan) : hb_plan_check(t, &plan);
     if (rc == 0 && t->is_this_system && !in_process) rc = hb_world_limits();

@@ -2,7 +2,7 @@
  * single threads, breaks under crossfire; myth 2 holds idle, breaks under load and for two
  * writers on one node (40555's finding). */
 #include "../hb_check.h"
-#include "hb_suite.h"
+#include "hb_suite_hops.h"
 
 #include <string.h>
 

@@ -38,7 +38,7 @@ int main(void)
     json_array_append_new(m, rec("peak-read-bind", "a", 0, 50.0, 0.0, 4.0, "ok"));
     json_array_append_new(m, rec("peak-read-bind", "a", 1, 49.0, 0.0, 4.0, "failed"));
     json_t *d = json_array();
-    CHECK_INT(hb_suite_peak_derive(NULL, m, d), 0);
+    CHECK_INT(hb_suite_find("peak")->derive(NULL, m, d), 0);
     CHECK_INT(json_array_size(d), 3);
 
     json_t *a = peak_of(d, "peak-mix2:1-bind", "a");

@@ -1,0 +1,9 @@
+/* The value names of the options that suites read too: the parser (hb_cli.c) checks them,
+ * the suites name their experiments and records with them. */
+#include "hb_options.h"
+
+#include <stddef.h>
+
+const char *const hb_bg_level_names[] = {"idle", "low", "medium", "high", "very-high", NULL};
+const char *const hb_subscription_names[] = {"under", "high", "full", NULL};
+const char *const hb_mix_names[] = {"read", "write", "2:1", NULL};

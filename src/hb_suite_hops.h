@@ -1,0 +1,11 @@
+/* The hops suite's records, which `run FILE` shares: pct_of_local_read on each
+ * measurement, the verdicts and tables after the run. */
+#ifndef HB_SUITE_HOPS_H
+#define HB_SUITE_HOPS_H
+
+#include "hb_suite_kit.h"
+
+void hb_suite_hops_annotate(const struct hb_suite_env *env, const json_t *measured, json_t *rec);
+int hb_suite_hops_derive(const struct hb_suite_env *env, json_t *measured, json_t *derived);
+
+#endif

@@ -1,0 +1,191 @@
+/* What suites share: the checks and task builders of hb_suite_kit.h. */
+#include "hb_suite_kit.h"
+
+#include "hb_error.h"
+#include "hb_nodeset.h"
+#include "hb_size.h"
+#include "hb_topo_mem.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int hb_suite_check_cpu_node(const struct hb_topo *t, int os_index, const char *opt)
+{
+    int i = hb_topo_node_index(t, os_index);
+    if (i >= 0 && t->nodes[i].has_cpus) return 0;
+    char *valid = hb_topo_node_list(t, true, false);
+    if (i < 0) {
+        hb_err_set("%s %d: no such NUMA node; nodes with CPUs: %s", opt, os_index,
+                   hb_text_or_oom(valid));
+    } else {
+        static const char *const why[] = {
+            [HB_CPUS_NONE] = "has no CPUs (memory-only)",
+            [HB_CPUS_NOT_ALLOWED] = "has CPUs, none allowed to this process",
+            [HB_CPUS_SHARED] = "has no CPUs of its own (hwloc gives it another node's)"};
+        enum hb_cpus_state s = t->nodes[i].cpus_state;
+        hb_err_set("%s %d: node %d %s; nodes with CPUs: %s", opt, os_index, os_index,
+                   s > HB_CPUS_OWN && s <= HB_CPUS_SHARED ? why[s] : why[HB_CPUS_NONE],
+                   hb_text_or_oom(valid));
+    }
+    free(valid);
+    return -EINVAL;
+}
+
+int hb_suite_check_mem_node(const struct hb_topo *t, int os_index, const char *opt)
+{
+    int i = hb_topo_node_index(t, os_index);
+    if (i >= 0 && t->nodes[i].has_memory) return 0;
+    char *valid = hb_topo_node_list(t, false, true);
+    if (i < 0)
+        hb_err_set("%s %d: no such NUMA node; nodes with memory: %s", opt, os_index,
+                   hb_text_or_oom(valid));
+    else
+        hb_err_set("%s %d: node %d has no memory; nodes with memory: %s", opt, os_index, os_index,
+                   hb_text_or_oom(valid));
+    free(valid);
+    return -EINVAL;
+}
+
+int hb_suite_check_threads(const struct hb_topo *t, int cpu_node, int threads)
+{
+    const struct hb_node *n = &t->nodes[hb_topo_node_index(t, cpu_node)];
+    if (threads > n->ncpus) {
+        hb_err_set("--threads %d is more than node %d has CPUs (%d); use 1-%d", threads, cpu_node,
+                   n->ncpus, n->ncpus);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+int hb_suite_check_fits(const struct hb_suite_env *env, int mem_node, uint64_t bytes, int ntasks)
+{
+    const struct hb_topo *t = env->topo;
+    const struct hb_node *n = &t->nodes[hb_topo_node_index(t, mem_node)];
+    if (bytes <= n->mem_free_bytes) return 0;
+    char all[32], fr[32], per[32];
+    hb_size_format(bytes, all, sizeof(all));
+    hb_size_format(n->mem_free_bytes, fr, sizeof(fr));
+    char tasks[64] = "";
+    if (ntasks > 1) snprintf(tasks, sizeof(tasks), " (%d tasks together)", ntasks);
+    /* Say which size it is: a --size nobody gave is not to blame. */
+    if (env->opts->size)
+        hb_err_set("--size %s does not fit node %d: the plan puts %s there%s, %s free; choose a "
+                   "smaller --size",
+                   hb_size_format(env->opts->size, per, sizeof(per)), mem_node, all, tasks, fr);
+    else
+        hb_err_set("the default working set of %s does not fit node %d: the plan puts %s "
+                   "there%s, %s free; give a smaller --size",
+                   hb_size_format(env->default_bytes, per, sizeof(per)), mem_node, all, tasks, fr);
+    return -ENOMEM;
+}
+
+void hb_suite_say(const struct hb_suite_env *env, const char *fmt, ...)
+{
+    if (!env->note || !env->note_len) return;
+    size_t used = strlen(env->note);
+    if (used && used + 2 < env->note_len) {
+        memcpy(env->note + used, "; ", 3);
+        used += 2;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    if (used < env->note_len) vsnprintf(env->note + used, env->note_len - used, fmt, ap);
+    va_end(ap);
+}
+
+bool hb_suite_node_on(const struct hb_suite_env *env, int i)
+{
+    return !env->nodes || hwloc_bitmap_isset(env->nodes, (unsigned)env->topo->nodes[i].os_index);
+}
+
+int hb_suite_count_cpu_nodes(const struct hb_suite_env *env)
+{
+    int n = 0;
+    for (int i = 0; i < env->topo->nnodes; i++)
+        n += env->topo->nodes[i].has_cpus && hb_suite_node_on(env, i);
+    return n;
+}
+
+hwloc_bitmap_t hb_suite_mem_nodes(const struct hb_suite_env *env)
+{
+    hwloc_bitmap_t set = hb_topo_nodeset(env->topo, false, true);
+    if (set && env->nodes) hwloc_bitmap_and(set, set, env->nodes);
+    if (!set) hb_err_set("out of memory for a set of %d nodes", env->topo->nnodes);
+    return set;
+}
+
+void hb_suite_experiment(const struct hb_suite_env *env, struct hb_experiment *e, const char *suite,
+                         const char *name, const char *metric)
+{
+    memset(e, 0, sizeof(*e));
+    snprintf(e->suite, sizeof(e->suite), "%s", suite);
+    snprintf(e->name, sizeof(e->name), "%s", name);
+    snprintf(e->metric, sizeof(e->metric), "%s", metric);
+    e->reps = env->opts->reps;
+    e->min_time_s = env->opts->min_time_s;
+    e->seed = env->opts->seed;
+}
+
+int hb_suite_task(const struct hb_suite_env *env, struct hb_task *task, int cpu_node,
+                  int first_thread, int threads, const char *kernel, enum hb_policy policy,
+                  int mem_node, uint64_t bytes)
+{
+    const struct hb_topo *t = env->topo;
+    struct hb_kernel_ref k;
+    int rc = env->lookup(kernel, &k);
+    if (rc) return rc;
+    memset(task, 0, sizeof(*task));
+    task->role = HB_ROLE_FG;
+    task->cpu_node = cpu_node;
+    task->first_thread = first_thread;
+    task->threads = threads;
+    snprintf(task->kernel, sizeof(task->kernel), "%s", kernel);
+    task->policy = policy;
+    task->mem_node = policy == HB_POLICY_BIND ? mem_node : -1;
+    task->pages = env->opts->pages;
+    task->bytes = bytes;
+    /* Interleave spreads over every node with memory taking part, whatever its OS index. */
+    if (policy == HB_POLICY_INTERLEAVE && !(task->mem_nodes = hb_suite_mem_nodes(env)))
+        return -ENOMEM;
+    if ((rc = hb_suite_check_threads(t, cpu_node, first_thread + threads))) return rc;
+    if (policy == HB_POLICY_BIND && (rc = hb_suite_check_fits(env, mem_node, bytes, 1))) return rc;
+    if (policy == HB_POLICY_FIRSTTOUCH && (rc = hb_suite_check_fits(env, cpu_node, bytes, 1)))
+        return rc;
+    if (task->pages == HB_PAGES_HUGE) {
+        int *nodes = NULL;
+        int n = hb_task_mem_nodes(task, &nodes);
+        rc = n < 0 ? n : hb_buf_check_huge(t, bytes, policy, nodes, n);
+        free(nodes);
+        if (rc) return rc;
+    }
+    hb_task_describe(t, task, k.access);
+    if (k.latency) {
+        task->chase_group_bytes = env->opts->tlb_group;
+        return hb_suite_chase_stride(task, env->opts->strides[0]);
+    }
+    return 0;
+}
+
+int hb_suite_chase_stride(struct hb_task *task, uint64_t stride)
+{
+    task->chase_stride = stride;
+    int rc = hb_chase_check_group(task->chase_group_bytes, stride);
+    return rc ? rc
+              : hb_chase_check_fits(stride, task->bytes / (uint64_t)task->threads, task->threads);
+}
+
+void hb_suite_tiers_note(const struct hb_suite_env *env, const char *suite, json_t *derived)
+{
+    json_t *tiers = hb_mem_tiers(env->topo);
+    bool memonly = false;
+    for (int i = 0; i < env->topo->nnodes; i++)
+        memonly = memonly || (env->topo->nodes[i].has_memory && !env->topo->nodes[i].has_cpus);
+    if (memonly || json_array_size(tiers) > 1)
+        json_array_append_new(
+            derived, json_pack("{s:s, s:s, s:o}", "type", "tiers", "suite", suite, "tiers", tiers));
+    else
+        json_decref(tiers);
+}

@@ -1,0 +1,112 @@
+/* What a suite uses: the environment it plans in, its descriptor (struct hb_suite, one per
+ * suite, listed in the table of hb_suite.c) and the shared checks and task builders. A suite
+ * includes this header only; the dispatcher's API (what main uses) is hb_suite.h. */
+#ifndef HB_SUITE_KIT_H
+#define HB_SUITE_KIT_H
+
+#include "hb_options.h"
+#include "hb_plan.h"
+#include "hb_topo.h"
+
+#include <jansson.h>
+#include <stdbool.h>
+
+/* What a plan needs to know of a kernel; the registry itself lives in omp/. */
+struct hb_kernel_ref {
+    const char *name;
+    const char *access; /* "r", "w", "rw" */
+    bool latency;
+};
+
+/* Look a kernel up: 0, or -EINVAL with a message naming it and listing the valid ones. */
+typedef int (*hb_kernel_lookup_fn)(const char *name, struct hb_kernel_ref *out);
+
+/* Everything a suite needs to decide. */
+struct hb_suite_env {
+    const struct hb_topo *topo;
+    const struct hb_options *opts;
+    hb_kernel_lookup_fn lookup;
+    uint64_t default_bytes;     /* hb_sizes_default() */
+    char *note;                 /* why a suite left part of its study out (one line), shown once */
+    size_t note_len;            /* the plan stands; NULL/0: nowhere to say it */
+    hwloc_const_bitmap_t nodes; /* --nodes: the OS indexes cross-node suites use; NULL = all */
+};
+
+/* What sets a suite apart from the others in how it is run. */
+enum hb_suite_flag {
+    HB_SUITE_ONE_PROCESS = 1 << 0, /* runs in this process, no MPI world (c2c) */
+    HB_SUITE_STRIDE_LIST = 1 << 1, /* sweeps a --stride list (others take one stride) */
+    HB_SUITE_NODES = 1 << 2,       /* plans across nodes: --nodes chooses them */
+};
+
+/* A suite: its command, its help line and what it does at each step of a run. */
+struct hb_suite {
+    const char *name;      /* the command; "" = the default suite */
+    const char *args;      /* its operand in --help ("FILE"), or NULL */
+    const char *args_need; /* "<suite> needs <args_need>" when the operand is missing */
+    const char *help;
+    /* The plan: -EINVAL (usage) or -ENOMEM (does not fit a node's free memory) with a
+     * message. */
+    int (*plan)(const struct hb_suite_env *env, struct hb_plan *out);
+    /* Rank 0, as each measurement record is made and before it is written: the keys the
+     * suite computes from what was measured before it (`measured`); NULL: none. */
+    void (*annotate)(const struct hb_suite_env *env, const json_t *measured, json_t *rec);
+    /* After the run: derived records (matrices, notes...) from the measurement records in
+     * `measured` (rank 0), appended to `derived`; NULL: none. */
+    int (*derive)(const struct hb_suite_env *env, json_t *measured, json_t *derived);
+    /* The suite name of the tiers record (hb_suite_tiers_note) derive adds first; NULL: the
+     * suite groups no memory by kind or tier. */
+    const char *tiers;
+    unsigned flags; /* enum hb_suite_flag */
+};
+
+/* When the machine has memory-only nodes or more than one kind of memory: a
+ * {"type":"tiers", suite, tiers} record (hb_mem_tiers) appended to derived, so a suite's
+ * results say how it grouped them. */
+void hb_suite_tiers_note(const struct hb_suite_env *env, const char *suite, json_t *derived);
+
+/* Say why the plan leaves part of a study out: added to env->note (after "; " when it holds
+ * something already), shown once after planning. Nothing when there is no note. */
+void hb_suite_say(const struct hb_suite_env *env, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Whether node index i takes part: every node unless --nodes chose some. */
+bool hb_suite_node_on(const struct hb_suite_env *env, int i);
+/* The nodes with CPUs that take part. */
+int hb_suite_count_cpu_nodes(const struct hb_suite_env *env);
+
+/* The nodes with memory that take part, for interleave and "os" sets (hwloc_bitmap_free
+ * it); NULL with a message when out of memory. */
+hwloc_bitmap_t hb_suite_mem_nodes(const struct hb_suite_env *env);
+
+/* Shared by suites: the common checks and task set-up. */
+int hb_suite_check_cpu_node(const struct hb_topo *t, int os_index, const char *opt);
+int hb_suite_check_mem_node(const struct hb_topo *t, int os_index, const char *opt);
+int hb_suite_check_threads(const struct hb_topo *t, int cpu_node, int threads);
+/* bytes (ntasks together) fit the free memory of mem_node, or one line naming the size
+ * (--size or the default) and -ENOMEM. */
+int hb_suite_check_fits(const struct hb_suite_env *env, int mem_node, uint64_t bytes, int ntasks);
+void hb_suite_experiment(const struct hb_suite_env *env, struct hb_experiment *e, const char *suite,
+                         const char *name, const char *metric);
+/* A foreground task: threads on cpu_node running kernel against mem_node (bind) or the
+ * given policy. Fills hops, distance and label. */
+int hb_suite_task(const struct hb_suite_env *env, struct hb_task *task, int cpu_node,
+                  int first_thread, int threads, const char *kernel, enum hb_policy policy,
+                  int mem_node, uint64_t bytes);
+
+/* Set a latency task's chase stride and check it against its group and per-thread share:
+ * 0 or -EINVAL with a message. hb_suite_task applies the first --stride. */
+int hb_suite_chase_stride(struct hb_task *task, uint64_t stride);
+
+/* Pace a background task at a --level (hb_bg_level_names index, 0 = idle = unpaced): 1/8,
+ * 1/4, 1/2, 1 of `very_high` GB/s per thread (--bg-rate), or, when that is 0, the same shares
+ * of each thread's own measured unpaced rate (the team measures it before the foreground
+ * starts). Sets task->bg_rate_GBps and task->bg_fraction. */
+void hb_suite_level_pace(int level, double very_high, struct hb_task *task);
+/* Add background tasks to e: on every CPU node with memory not in `skip_mask` (fg nodes at
+ * under/high subscription) each reading its local memory, `subscription` 0 under (1 thread),
+ * 1 high (all but one), 2 full (every CPU; on fg nodes the CPUs after the fg threads). */
+int hb_suite_add_background(const struct hb_suite_env *env, struct hb_experiment *e,
+                            int subscription, int level, uint64_t bytes_per_thread);
+
+#endif

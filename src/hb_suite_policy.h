@@ -1,0 +1,9 @@
+/* The policy suite's derived records (the NUMA gain table, the intensity knee). */
+#ifndef HB_SUITE_POLICY_H
+#define HB_SUITE_POLICY_H
+
+#include "hb_suite_kit.h"
+
+int hb_suite_policy_derive(const struct hb_suite_env *env, json_t *measured, json_t *derived);
+
+#endif
