@@ -221,15 +221,24 @@ static int hb_parse_tlb_group(const char *text, uint64_t *out)
     return -EINVAL;
 }
 
-static void hb_join_argv(int argc, char **argv, char *dst, size_t len)
+/* The command line as the run record and the launch-line hints repeat it: whole, or refused
+ * (-EINVAL with a message), never cut. */
+static int hb_join_argv(int argc, char **argv, char *dst, size_t len)
 {
     size_t used = 0;
     dst[0] = '\0';
-    for (int i = 0; i < argc && used < len; i++) {
+    for (int i = 0; i < argc; i++) {
         int n = snprintf(dst + used, len - used, "%s%s", i ? " " : "", argv[i]);
-        if (n < 0) break;
+        if (n < 0 || (size_t)n >= len - used) {
+            hb_err_set("the command line is longer than %zu characters; give shorter paths or "
+                       "node lists",
+                       len - 1);
+            dst[0] = '\0';
+            return -EINVAL;
+        }
         used += (size_t)n;
     }
+    return 0;
 }
 
 static int hb_option_apply(struct hb_options *o, int c, const char *arg)
@@ -390,7 +399,8 @@ int hb_options_parse(int argc, char **argv, struct hb_options *o)
     o->strides[0] = HB_CHASE_STRIDE_DEFAULT;
     o->nstrides = 1;
     o->tlb_group = HB_CHASE_GROUP_DEFAULT;
-    hb_join_argv(argc, argv, o->command_line, sizeof(o->command_line));
+    int jrc = hb_join_argv(argc, argv, o->command_line, sizeof(o->command_line));
+    if (jrc) return jrc;
 
     const struct option *longopts;
     const char *shortopts;
