@@ -5,6 +5,7 @@
 #include "hb_error.h"
 #include "hb_matrix_hmat.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -256,14 +257,26 @@ static void hb_grid_free(struct hb_grid *g)
     free(g);
 }
 
-static struct hb_grid *hb_grid_get(const struct hb_topo *t, struct hb_grid **grids, int *n,
-                                   const char *host, const char *kernel, const char *access,
-                                   bool latency)
+/* The matrices of one run: one per host and kernel, as many as the records hold. */
+struct hb_grids {
+    struct hb_grid **g;
+    int n, cap;
+};
+
+/* The grid of host/kernel, made on first use; NULL only when memory ran out. */
+static struct hb_grid *hb_grid_get(const struct hb_topo *t, struct hb_grids *all, const char *host,
+                                   const char *kernel, const char *access, bool latency)
 {
-    for (int g = 0; g < *n; g++)
-        if (strcmp(grids[g]->host, host) == 0 && strcmp(grids[g]->kernel, kernel) == 0)
-            return grids[g];
-    if (*n >= 256) return NULL;
+    for (int g = 0; g < all->n; g++)
+        if (strcmp(all->g[g]->host, host) == 0 && strcmp(all->g[g]->kernel, kernel) == 0)
+            return all->g[g];
+    if (all->n == all->cap) {
+        int cap = all->cap ? 2 * all->cap : 16;
+        struct hb_grid **grown = realloc(all->g, sizeof(*grown) * (size_t)cap);
+        if (!grown) return NULL;
+        all->g = grown;
+        all->cap = cap;
+    }
     size_t cells = (size_t)t->nnodes * (size_t)t->nnodes;
     struct hb_grid *g = calloc(1, sizeof(*g));
     if (g) g->v = malloc(sizeof(*g->v) * cells);
@@ -278,7 +291,7 @@ static struct hb_grid *hb_grid_get(const struct hb_topo *t, struct hb_grid **gri
     g->latency = latency;
     for (size_t c = 0; c < cells; c++)
         g->v[c] = NAN;
-    grids[(*n)++] = g;
+    all->g[all->n++] = g;
     return g;
 }
 
@@ -295,9 +308,8 @@ static double hb_median(double *v, int n)
 
 /* Median of v[h] over the hosts whose local read ran with as many threads as host `self`'s:
  * bandwidth is only compared between hosts of the same size. */
-static double hb_median_peers(const double *v, const int *threads, int nh, int self)
+static double hb_median_peers(const double *v, const int *threads, int nh, int self, double *tmp)
 {
-    double tmp[256];
     int n = 0;
     for (int h = 0; h < nh; h++)
         if (threads[h] == threads[self] && !isnan(v[h])) tmp[n++] = v[h];
@@ -307,13 +319,21 @@ static double hb_median_peers(const double *v, const int *threads, int nh, int s
 /* Per host: local latency, local read bandwidth (medians of their samples), worst remote/local
  * latency ratio; a host more than `pct` percent worse than the fleet's median on any of them is
  * flagged (bandwidth: the median of the hosts whose nodes have as many cores). */
-static void hb_fleet(const struct hb_topo *t, double pct, struct hb_grid **grids, int ng,
-                     json_t *derived)
+static int hb_fleet(const struct hb_topo *t, double pct, struct hb_grid **grids, int ng,
+                    json_t *derived)
 {
-    const char *hosts[256];
-    double lat[256], bw[256], ratio[256];
-    int threads[256];
-    int nh = 0;
+    /* At most one host per grid. */
+    const char **hosts = calloc((size_t)ng + 1, sizeof(*hosts));
+    double *lat = calloc((size_t)ng + 1, sizeof(*lat)), *bw = calloc((size_t)ng + 1, sizeof(*bw));
+    double *ratio = calloc((size_t)ng + 1, sizeof(*ratio)),
+           *tmp = calloc((size_t)ng + 1, sizeof(*tmp));
+    int *threads = calloc((size_t)ng + 1, sizeof(*threads));
+    int nh = 0, rc = 0;
+    if (!hosts || !lat || !bw || !ratio || !tmp || !threads) {
+        hb_err_set("out of memory comparing the hosts of %d matrices", ng);
+        rc = -ENOMEM;
+        ng = 0;
+    }
     for (int g = 0; g < ng; g++) {
         int h = 0;
         while (h < nh && strcmp(hosts[h], grids[g]->host) != 0)
@@ -353,8 +373,7 @@ static void hb_fleet(const struct hb_topo *t, double pct, struct hb_grid **grids
                         json_object_get(HB_AT(grids[g]->rec, t, i, i), "threads"));
         }
     }
-    if (nh < 2) return;
-    double tmp[256];
+    if (nh < 2) goto out;
     memcpy(tmp, lat, sizeof(double) * (size_t)nh);
     double mlat = hb_median(tmp, nh);
     memcpy(tmp, bw, sizeof(double) * (size_t)nh);
@@ -363,7 +382,7 @@ static void hb_fleet(const struct hb_topo *t, double pct, struct hb_grid **grids
     double mratio = hb_median(tmp, nh);
     json_t *list = json_array();
     for (int h = 0; h < nh; h++) {
-        double peers_bw = hb_median_peers(bw, threads, nh, h), f = 1.0 + pct / 100.0;
+        double peers_bw = hb_median_peers(bw, threads, nh, h, tmp), f = 1.0 + pct / 100.0;
         char why[200] = "";
         if (lat[h] > mlat * f)
             snprintf(why + strlen(why), sizeof(why) - strlen(why),
@@ -390,13 +409,21 @@ static void hb_fleet(const struct hb_topo *t, double pct, struct hb_grid **grids
                            isnan(mlat) ? json_null() : json_real(mlat), "bw_GBps_local_read",
                            isnan(mbw) ? json_null() : json_real(mbw), "worst_remote_ratio",
                            isnan(mratio) ? json_null() : json_real(mratio)));
+out:
+    free(hosts);
+    free(lat);
+    free(bw);
+    free(ratio);
+    free(tmp);
+    free(threads);
+    return rc;
 }
 
 int hb_suite_matrix_derive(const struct hb_suite_env *env, json_t *measured, json_t *derived)
 {
     const struct hb_topo *t = env->topo;
-    struct hb_grid *grids[256];
-    int ng = 0;
+    struct hb_grids all = {0};
+    int rc = 0;
     size_t k;
     json_t *rec;
     json_array_foreach(measured, k, rec)
@@ -409,27 +436,33 @@ int hb_suite_matrix_derive(const struct hb_suite_env *env, json_t *measured, jso
         json_t *value = json_object_get(rec, latency ? "lat_ns_median" : "bw_GBps_best");
         int i = hb_topo_node_index(t, (int)json_integer_value(json_object_get(rec, "cpu_node")));
         int j = hb_topo_node_index(t, (int)json_integer_value(json_object_get(rec, "mem_node")));
-        struct hb_grid *g =
-            hb_grid_get(t, grids, &ng, json_string_value(json_object_get(rec, "host")),
-                        json_string_value(json_object_get(rec, "kernel")),
-                        json_string_value(json_object_get(rec, "access")), latency);
-        if (!g || i < 0 || j < 0 || !json_is_number(value)) continue;
+        struct hb_grid *g = hb_grid_get(t, &all, json_string_value(json_object_get(rec, "host")),
+                                        json_string_value(json_object_get(rec, "kernel")),
+                                        json_string_value(json_object_get(rec, "access")), latency);
+        if (!g) {
+            hb_err_set("out of memory holding %d matrices of %d x %d nodes", all.n + 1, t->nnodes,
+                       t->nnodes);
+            rc = -ENOMEM;
+            break;
+        }
+        if (i < 0 || j < 0 || !json_is_number(value)) continue;
         HB_AT(g->v, t, i, j) = json_number_value(value);
         HB_AT(g->rec, t, i, j) = rec;
     }
     /* Said once, not per matrix: the firmware has nothing beyond SLIT to compare with. */
-    if (ng > 0 && !hb_hmat_present(t))
+    if (rc == 0 && all.n > 0 && !hb_hmat_present(t))
         json_array_append_new(
             derived, json_pack("{s:s, s:s, s:s, s:s}", "type", "note", "suite", "matrix", "about",
                                "hmat", "text",
                                "HMAT: none, the firmware gives no latency or bandwidth per "
                                "initiator; measured matrices are compared with SLIT only"));
-    for (int g = 0; g < ng; g++)
-        hb_grid_emit(env, grids[g], derived);
-    hb_fleet(t, env->opts->fleet_threshold_pct, grids, ng, derived);
-    for (int g = 0; g < ng; g++)
-        hb_grid_free(grids[g]);
-    return 0;
+    for (int g = 0; rc == 0 && g < all.n; g++)
+        hb_grid_emit(env, all.g[g], derived);
+    if (rc == 0) rc = hb_fleet(t, env->opts->fleet_threshold_pct, all.g, all.n, derived);
+    for (int g = 0; g < all.n; g++)
+        hb_grid_free(all.g[g]);
+    free(all.g);
+    return rc;
 }
 
 const struct hb_suite hb_suite_matrix = {
