@@ -244,7 +244,6 @@ static int hb_join_argv(int argc, char **argv, char *dst, size_t len)
 static int hb_option_apply(struct hb_options *o, int c, const char *arg)
 {
     static const char *const policies[] = {"bind", "interleave", "firsttouch", NULL};
-    static const char *const formats[] = {"table", "csv", "jsonl", NULL};
     int v = 0, rc = 0;
     switch (c) {
     case OPT_KERNEL:
@@ -271,7 +270,7 @@ static int hb_option_apply(struct hb_options *o, int c, const char *arg)
     case OPT_REPS:
         return hb_parse_int("--reps", arg, 1, 1000, "a repetition count from 1 to 1000", &o->reps);
     case OPT_FORMAT:
-        rc = hb_parse_enum("--format", arg, formats, &v);
+        rc = hb_parse_enum("--format", arg, hb_format_names, &v);
         o->format = (enum hb_format)v;
         return rc;
     case 'o':

@@ -3,6 +3,7 @@
 #include "hb_error.h"
 #include "hb_escape.h"
 #include "hb_jsonl_read.h"
+#include "hb_options.h"
 #include "hb_signif.h"
 #include "hb_stats.h"
 #include "hb_strtab.h"
@@ -17,12 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum hb_cmp_format { HB_CMP_TABLE, HB_CMP_CSV, HB_CMP_JSONL };
-
 struct hb_cmp_opts {
     const char *base, *new;
     double threshold_pct, alpha;
-    enum hb_cmp_format format;
+    enum hb_format format; /* the run's formats (hb_options.h) */
 };
 
 static const char hb_compare_usage[] =
@@ -45,7 +44,7 @@ static int hb_cmp_number(const char *opt, const char *s, double lo, double hi, d
 
 static int hb_cmp_parse(int argc, char **argv, struct hb_cmp_opts *o)
 {
-    *o = (struct hb_cmp_opts){NULL, NULL, 5.0, 0.05, HB_CMP_TABLE};
+    *o = (struct hb_cmp_opts){NULL, NULL, 5.0, 0.05, HB_FORMAT_TABLE};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -58,13 +57,11 @@ static int hb_cmp_parse(int argc, char **argv, struct hb_cmp_opts *o)
             i++;
         } else if (strcmp(a, "--format") == 0) {
             i++;
-            if (v && strcmp(v, "table") == 0)
-                o->format = HB_CMP_TABLE;
-            else if (v && strcmp(v, "csv") == 0)
-                o->format = HB_CMP_CSV;
-            else if (v && strcmp(v, "jsonl") == 0)
-                o->format = HB_CMP_JSONL;
-            else {
+            int f = 0;
+            while (hb_format_names[f] && (!v || strcmp(v, hb_format_names[f]) != 0))
+                f++;
+            o->format = (enum hb_format)f;
+            if (!hb_format_names[f]) {
                 hb_err_set("--format '%s' is not valid: use table, csv or jsonl", v ? v : "");
                 rc = -EINVAL;
             }
@@ -323,7 +320,7 @@ static json_t *hb_cmp_json_num(double v)
 
 static void hb_cmp_print_row(const struct hb_cmp_opts *o, const struct hb_cmp_row *r)
 {
-    if (o->format == HB_CMP_TABLE) {
+    if (o->format == HB_FORMAT_TABLE) {
         printf("%-8s ", r->verdict);
         hb_cmp_change(r->change_pct, 0);
         hb_cmp_num("  p=%-8.3g ", r->p, "  p=n/a      ");
@@ -333,7 +330,7 @@ static void hb_cmp_print_row(const struct hb_cmp_opts *o, const struct hb_cmp_ro
         fputs(" -> ", stdout);
         hb_cmp_num("%.4g", r->now, "n/a");
         printf(" %s\n", r->unit);
-    } else if (o->format == HB_CMP_CSV) {
+    } else if (o->format == HB_FORMAT_CSV) {
         fputs("compared,", stdout);
         hb_esc_csv(stdout, r->key);
         putchar(',');
@@ -413,11 +410,11 @@ static int hb_cmp_only(const struct hb_cmp_opts *o, const struct hb_cmp_side *mi
         char *key = hb_cmp_key(mine, rec, with_host);
         if (!key) return -1;
         n++;
-        if (o->format == HB_CMP_TABLE) {
+        if (o->format == HB_FORMAT_TABLE) {
             printf("only in %s: ", side);
             hb_esc_line(stdout, key);
             putchar('\n');
-        } else if (o->format == HB_CMP_CSV) {
+        } else if (o->format == HB_FORMAT_CSV) {
             printf("only_in_%s,", side);
             hb_esc_csv(stdout, key);
             putchar(',');
@@ -439,13 +436,13 @@ static int hb_cmp_run(const struct hb_cmp_opts *o, const struct hb_cmp_side *b,
                       const struct hb_cmp_side *n, int with_host)
 {
     int counts[5] = {0}, bad = 0;
-    if (o->format == HB_CMP_TABLE) {
+    if (o->format == HB_FORMAT_TABLE) {
         fputs("compare ", stdout);
         hb_esc_line(stdout, b->res.path);
         fputs(" -> ", stdout);
         hb_esc_line(stdout, n->res.path);
         printf(": threshold %.1f%%, Welch t-test alpha %g\n", o->threshold_pct, o->alpha);
-    } else if (o->format == HB_CMP_CSV)
+    } else if (o->format == HB_FORMAT_CSV)
         printf("kind,record,metric,unit,base,new,change_pct,p,verdict\n");
     int only_b = 0, only_n = 0;
     for (size_t k = 0; k < b->n && only_b >= 0; k++) {
@@ -463,11 +460,11 @@ static int hb_cmp_run(const struct hb_cmp_opts *o, const struct hb_cmp_side *b,
         fprintf(stderr, "hopbench: out of memory writing the comparison\n");
         return HB_EXIT_ENV;
     }
-    if (o->format == HB_CMP_TABLE)
+    if (o->format == HB_FORMAT_TABLE)
         printf("%d worse, %d better, %d same, %d noise, %d undetermined, %d only in base, %d "
                "only in new\n",
                counts[0], counts[1], counts[2], counts[3], counts[4], only_b, only_n);
-    else if (o->format == HB_CMP_JSONL)
+    else if (o->format == HB_FORMAT_JSONL)
         printf("{\"type\":\"compare_summary\",\"worse\":%d,\"better\":%d,\"same\":%d,"
                "\"noise\":%d,\"undetermined\":%d,\"only_base\":%d,\"only_new\":%d,"
                "\"threshold_pct\":%g}\n",

@@ -21,6 +21,11 @@ const char *hb_rec_str(const json_t *rec, const char *key, const char *def)
     return s ? s : def;
 }
 
+const char *hb_rec_headline_key(const json_t *rec)
+{
+    return strcmp(hb_rec_str(rec, "metric", ""), "latency") == 0 ? "lat_ns_median" : "bw_GBps_best";
+}
+
 /* jansson reports a failed allocation as whatever token it was reading: the allocator
  * tells instead. */
 static _Thread_local bool hb_json_oom;

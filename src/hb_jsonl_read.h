@@ -41,4 +41,8 @@ double hb_rec_num(const json_t *rec, const char *key, double def);
 /* The string at key, or def. */
 const char *hb_rec_str(const json_t *rec, const char *key, const char *def);
 
+/* The key of a measurement record's headline value: a latency record's median ns per load
+ * ("lat_ns_median"), any other's best GB/s ("bw_GBps_best"). */
+const char *hb_rec_headline_key(const json_t *rec);
+
 #endif

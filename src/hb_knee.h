@@ -10,4 +10,10 @@
  * (no knee in range); -EINVAL (with a message) for n < 1, x not ascending or a NaN. */
 int hb_knee_find(const double *x, const double *cost, int n, double threshold, double *knee);
 
+/* The knee of a loaded-latency curve: the total bandwidth at which latency first reaches
+ * twice idle, interpolated between the points around it. bw and lat (n >= 1 points) are
+ * sorted by ascending bw in place, points of equal bw kept in their order. NaN when latency
+ * never doubles, or when out of memory (*oom set). */
+double hb_knee_loaded(double *bw, double *lat, int n, double idle, int *oom);
+
 #endif

@@ -1,5 +1,5 @@
-/* The value names of the options that suites read too: the parser (hb_cli.c) checks them,
- * the suites name their experiments and records with them. */
+/* The value names of the options that others read too: the parser (hb_cli.c) checks them,
+ * the suites name their experiments and records with them, compare takes --format. */
 #include "hb_options.h"
 
 #include <stddef.h>
@@ -7,3 +7,4 @@
 const char *const hb_bg_level_names[] = {"idle", "low", "medium", "high", "very-high", NULL};
 const char *const hb_subscription_names[] = {"under", "high", "full", NULL};
 const char *const hb_mix_names[] = {"read", "write", "2:1", NULL};
+const char *const hb_format_names[] = {"table", "csv", "jsonl", NULL};

@@ -69,6 +69,8 @@ int hb_options_parse(int argc, char **argv, struct hb_options *o);
 extern const char *const hb_bg_level_names[];
 extern const char *const hb_subscription_names[];
 extern const char *const hb_mix_names[];
+/* Value names of --format, in enum hb_format's order, NULL-ended (run and compare). */
+extern const char *const hb_format_names[];
 
 /* Names of the commands this build knows ("topo, bw, lat, matrix, ..."), for messages. */
 const char *hb_options_commands(void);

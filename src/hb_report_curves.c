@@ -68,17 +68,17 @@ int hb_report_curves_take(struct hb_report_in *in, const json_t *m)
                                      hb_rec_num(m, "lat_ns_median", 0));
     }
     static const char *const metrics[] = {"latency", "bandwidth"};
-    static const char *const ykeys[] = {"lat_ns_median", "bw_GBps_best"};
     if (rc == 0 && hb_report_is(m, "measurement", "sweep", "ws_bytes")) {
         in->has |= HB_RHAS_SWEEP;
         for (int mi = 0; rc == 0 && mi < 2; mi++) {
+            const char *ykey = hb_rec_headline_key(m);
             if (strcmp(hb_rec_str(m, "metric", ""), metrics[mi]) != 0 ||
-                !json_is_number(json_object_get(m, ykeys[mi])))
+                !json_is_number(json_object_get(m, ykey)))
                 continue;
             /* 4k and THP pages are separate curves, as lat_mem_rd plots them. */
             hb_report_series_name(name, sizeof(name), m, hb_rec_str(m, "pages", NULL));
             rc = hb_report_add_point(&in->sweep[mi], name, hb_rec_num(m, "ws_bytes", 0),
-                                     hb_rec_num(m, ykeys[mi], 0));
+                                     hb_rec_num(m, ykey, 0));
         }
     }
     if (rc == 0 && hb_report_is(m, "measurement", "policy", NULL)) in->has |= HB_RHAS_POLICY;

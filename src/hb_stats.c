@@ -10,6 +10,17 @@ static int hb_cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+void hb_stats_sort(double *v, int n)
+{
+    if (n > 1) qsort(v, (size_t)n, sizeof(*v), hb_cmp_double);
+}
+
+double hb_stats_median(double *v, int n)
+{
+    hb_stats_sort(v, n);
+    return n == 0 ? NAN : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
+}
+
 /* Linear interpolation between closest ranks (numpy's default). */
 static double hb_percentile(const double *sorted, int n, double q)
 {
@@ -26,7 +37,7 @@ void hb_stats_compute(const double *samples, int n, struct hb_stats *out)
     double *s = malloc(sizeof(*s) * (size_t)n);
     if (!s) return;
     memcpy(s, samples, sizeof(*s) * (size_t)n);
-    qsort(s, (size_t)n, sizeof(*s), hb_cmp_double);
+    hb_stats_sort(s, n);
     double sum = 0.0;
     for (int i = 0; i < n; i++)
         sum += s[i];

@@ -11,4 +11,11 @@ struct hb_stats {
  * closest ranks. n == 0 gives all zeros. */
 void hb_stats_compute(const double *samples, int n, struct hb_stats *out);
 
+/* Sort n numbers ascending, in place. */
+void hb_stats_sort(double *v, int n);
+
+/* The median of n numbers (sorted in place): the middle one, or the mean of the two middle
+ * ones; NaN for n == 0. */
+double hb_stats_median(double *v, int n);
+
 #endif

@@ -169,6 +169,21 @@ int hb_suite_task(const struct hb_suite_env *env, struct hb_task *task, int cpu_
     return 0;
 }
 
+int hb_suite_single(const struct hb_suite_env *env, struct hb_experiment *e, const char *suite,
+                    const char *name, const char *kernel, int cpu, int threads,
+                    enum hb_policy policy, int mem, uint64_t bytes, uint64_t stride)
+{
+    struct hb_kernel_ref k;
+    int rc = env->lookup(kernel, &k);
+    if (rc) return rc;
+    hb_suite_experiment(env, e, suite, name, k.latency ? "latency" : "bandwidth");
+    struct hb_task *task = hb_experiment_task(e);
+    rc = task ? hb_suite_task(env, task, cpu, 0, threads, kernel, policy, mem, bytes) : -ENOMEM;
+    if (rc == 0 && k.latency && stride) rc = hb_suite_chase_stride(task, stride);
+    if (rc) hb_experiment_clear(e);
+    return rc;
+}
+
 int hb_suite_chase_stride(struct hb_task *task, uint64_t stride)
 {
     task->chase_stride = stride;

@@ -94,6 +94,13 @@ int hb_suite_task(const struct hb_suite_env *env, struct hb_task *task, int cpu_
                   int first_thread, int threads, const char *kernel, enum hb_policy policy,
                   int mem_node, uint64_t bytes);
 
+/* An experiment of one foreground task (hb_suite_task), its metric latency or bandwidth as
+ * the kernel is; stride: a latency kernel's chase stride, 0 = the first --stride. 0, or the
+ * task's error with e cleared. */
+int hb_suite_single(const struct hb_suite_env *env, struct hb_experiment *e, const char *suite,
+                    const char *name, const char *kernel, int cpu, int threads,
+                    enum hb_policy policy, int mem, uint64_t bytes, uint64_t stride);
+
 /* Set a latency task's chase stride and check it against its group and per-thread share:
  * 0 or -EINVAL with a message. hb_suite_task applies the first --stride. */
 int hb_suite_chase_stride(struct hb_task *task, uint64_t stride);

@@ -4,6 +4,7 @@
 #include "hb_suite_kit.h"
 
 #include "hb_error.h"
+#include "hb_knee.h"
 #include "hb_result.h"
 #include "hb_size.h"
 
@@ -163,7 +164,14 @@ static int hb_suite_loaded_derive(const struct hb_suite_env *env, json_t *measur
 {
     (void)env;
     double idle = NAN;
-    double bw[64], lat[64];
+    size_t most = json_array_size(measured);
+    double *bw = calloc(most + 1, sizeof(*bw)), *lat = calloc(most + 1, sizeof(*lat));
+    if (!bw || !lat) {
+        free(bw);
+        free(lat);
+        hb_err_set("loaded: out of memory for the knee of %zu records", most);
+        return -ENOMEM;
+    }
     int n = 0, cpu = -1, mem = -1;
     size_t i;
     json_t *r;
@@ -176,36 +184,25 @@ static int hb_suite_loaded_derive(const struct hb_suite_env *env, json_t *measur
         mem = (int)json_integer_value(json_object_get(r, "mem_node"));
         if (json_is_null(json_object_get(r, "delay")))
             idle = json_number_value(l);
-        else if (n < 64) {
+        else {
             bw[n] = json_number_value(json_object_get(r, "total_GBps"));
             lat[n++] = json_number_value(l);
         }
     }
-    if (isnan(idle) || n == 0) return 0;
-    /* Ascending load: the knee lies between the last point below 2x idle and the first above. */
-    for (int a = 1; a < n; a++)
-        for (int b = a; b > 0 && bw[b] < bw[b - 1]; b--) {
-            double x = bw[b], y = lat[b];
-            bw[b] = bw[b - 1];
-            lat[b] = lat[b - 1];
-            bw[b - 1] = x;
-            lat[b - 1] = y;
-        }
-    double knee = NAN, pb = 0.0, pl = idle;
-    for (int k = 0; k < n && isnan(knee); k++) {
-        if (lat[k] >= 2.0 * idle)
-            knee = lat[k] > pl ? pb + (bw[k] - pb) * (2.0 * idle - pl) / (lat[k] - pl) : bw[k];
-        pb = bw[k];
-        pl = lat[k];
-    }
-    json_array_append_new(
-        derived,
-        json_pack("{s:s, s:s, s:s, s:i, s:i, s:o, s:s, s:f, s:f, s:s}", "type", "knee", "suite",
-                  "loaded", "curve", "loaded", "cpu_node", cpu, "mem_node", mem, "value",
-                  isnan(knee) ? json_null() : json_real(round(knee * 1000.0) / 1000.0), "unit",
-                  "GBps", "lat_ns_idle", idle, "max_total_GBps", bw[n - 1], "note",
-                  isnan(knee) ? "latency never doubled over the load sweep" : ""));
-    return 0;
+    int oom = 0;
+    double knee = isnan(idle) || n == 0 ? NAN : hb_knee_loaded(bw, lat, n, idle, &oom);
+    if (oom) hb_err_set("loaded: out of memory sorting %d points", n);
+    if (!oom && !isnan(idle) && n > 0)
+        json_array_append_new(
+            derived,
+            json_pack("{s:s, s:s, s:s, s:i, s:i, s:o, s:s, s:f, s:f, s:s}", "type", "knee", "suite",
+                      "loaded", "curve", "loaded", "cpu_node", cpu, "mem_node", mem, "value",
+                      isnan(knee) ? json_null() : json_real(round(knee * 1000.0) / 1000.0), "unit",
+                      "GBps", "lat_ns_idle", idle, "max_total_GBps", bw[n - 1], "note",
+                      isnan(knee) ? "latency never doubled over the load sweep" : ""));
+    free(bw);
+    free(lat);
+    return oom ? -ENOMEM : 0;
 }
 
 const struct hb_suite hb_suite_loaded = {

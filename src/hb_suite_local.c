@@ -40,20 +40,10 @@ static int hb_add_one(const struct hb_suite_env *env, struct hb_plan *out, const
                       const char *kernel, int cpu, int threads, enum hb_policy policy, int mem,
                       uint64_t bytes, uint64_t stride)
 {
-    struct hb_kernel_ref k;
-    int rc = env->lookup(kernel, &k);
-    if (rc) return rc;
     struct hb_experiment e;
-    hb_suite_experiment(env, &e, env->opts->command[0] ? env->opts->command : "default", name,
-                        k.latency ? "latency" : "bandwidth");
-    struct hb_task *task = hb_experiment_task(&e);
-    rc = task ? hb_suite_task(env, task, cpu, 0, threads, kernel, policy, mem, bytes) : -ENOMEM;
-    if (rc == 0 && k.latency && stride) rc = hb_suite_chase_stride(task, stride);
-    if (rc) {
-        hb_experiment_clear(&e);
-        return rc;
-    }
-    return hb_plan_add(out, &e);
+    int rc = hb_suite_single(env, &e, env->opts->command[0] ? env->opts->command : "default", name,
+                             kernel, cpu, threads, policy, mem, bytes, stride);
+    return rc ? rc : hb_plan_add(out, &e);
 }
 
 static int hb_lat_plan(const struct hb_suite_env *env, struct hb_plan *out, int cpu, int mem,

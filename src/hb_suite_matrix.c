@@ -3,7 +3,9 @@
 #include "hb_suite_matrix.h"
 
 #include "hb_error.h"
+#include "hb_jsonl_read.h"
 #include "hb_matrix_hmat.h"
+#include "hb_stats.h"
 
 #include <errno.h>
 #include <math.h>
@@ -22,18 +24,12 @@ static int hb_matrix_add(const struct hb_suite_env *env, struct hb_plan *out, co
     struct hb_experiment e;
     char name[HB_NAME_LEN];
     snprintf(name, sizeof(name), "matrix-%s-%d-%d", k.latency ? "lat" : kernel, cpu, mem);
-    hb_suite_experiment(env, &e, "matrix", name, k.latency ? "latency" : "bandwidth");
-    struct hb_task *task = hb_experiment_task(&e);
-    rc = task ? hb_suite_task(env, task, cpu, 0, k.latency ? 1 : threads, kernel, HB_POLICY_BIND,
-                              mem, bytes)
-              : -ENOMEM;
-    if (rc) {
-        hb_experiment_clear(&e);
-        return rc;
-    }
+    rc = hb_suite_single(env, &e, "matrix", name, kernel, cpu, k.latency ? 1 : threads,
+                         HB_POLICY_BIND, mem, bytes, 0);
+    if (rc) return rc;
     /* Without --threads a bandwidth cell uses every core of the node on each host, so a host
      * with fewer CPUs in a fleet measures what it has instead of failing. */
-    task->whole_node = !k.latency && !env->opts->threads;
+    e.tasks[0].whole_node = !k.latency && !env->opts->threads;
     return hb_plan_add(out, &e);
 }
 
@@ -86,12 +82,7 @@ static void hb_measured_classes(const struct hb_topo *t, const double *cost, int
     for (int i = 0; i < t->nnodes; i++)
         for (int j = 0; j < t->nnodes; j++)
             if (!isnan(HB_AT(cost, t, i, j))) sorted[n++] = HB_AT(cost, t, i, j);
-    for (int a = 1; a < n; a++)
-        for (int b = a; b > 0 && sorted[b] < sorted[b - 1]; b--) {
-            double x = sorted[b];
-            sorted[b] = sorted[b - 1];
-            sorted[b - 1] = x;
-        }
+    hb_stats_sort(sorted, n);
     for (int i = 0; i < t->nnodes; i++)
         for (int j = 0; j < t->nnodes; j++) {
             HB_AT(cls, t, i, j) = -1;
@@ -295,17 +286,6 @@ static struct hb_grid *hb_grid_get(const struct hb_topo *t, struct hb_grids *all
     return g;
 }
 
-static double hb_median(double *v, int n)
-{
-    for (int a = 1; a < n; a++)
-        for (int b = a; b > 0 && v[b] < v[b - 1]; b--) {
-            double x = v[b];
-            v[b] = v[b - 1];
-            v[b - 1] = x;
-        }
-    return n == 0 ? NAN : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
-}
-
 /* Median of v[h] over the hosts whose local read ran with as many threads as host `self`'s:
  * bandwidth is only compared between hosts of the same size. */
 static double hb_median_peers(const double *v, const int *threads, int nh, int self, double *tmp)
@@ -313,7 +293,7 @@ static double hb_median_peers(const double *v, const int *threads, int nh, int s
     int n = 0;
     for (int h = 0; h < nh; h++)
         if (threads[h] == threads[self] && !isnan(v[h])) tmp[n++] = v[h];
-    return hb_median(tmp, n);
+    return hb_stats_median(tmp, n);
 }
 
 /* Per host: local latency, local read bandwidth (medians of their samples), worst remote/local
@@ -375,11 +355,11 @@ static int hb_fleet(const struct hb_topo *t, double pct, struct hb_grid **grids,
     }
     if (nh < 2) goto out;
     memcpy(tmp, lat, sizeof(double) * (size_t)nh);
-    double mlat = hb_median(tmp, nh);
+    double mlat = hb_stats_median(tmp, nh);
     memcpy(tmp, bw, sizeof(double) * (size_t)nh);
-    double mbw = hb_median(tmp, nh);
+    double mbw = hb_stats_median(tmp, nh);
     memcpy(tmp, ratio, sizeof(double) * (size_t)nh);
-    double mratio = hb_median(tmp, nh);
+    double mratio = hb_stats_median(tmp, nh);
     json_t *list = json_array();
     for (int h = 0; h < nh; h++) {
         double peers_bw = hb_median_peers(bw, threads, nh, h, tmp), f = 1.0 + pct / 100.0;
@@ -433,7 +413,7 @@ int hb_suite_matrix_derive(const struct hb_suite_env *env, json_t *measured, jso
         if (!suite || strcmp(suite, "matrix") != 0 || !role || strcmp(role, "foreground") != 0)
             continue;
         bool latency = strcmp(json_string_value(json_object_get(rec, "metric")), "latency") == 0;
-        json_t *value = json_object_get(rec, latency ? "lat_ns_median" : "bw_GBps_best");
+        json_t *value = json_object_get(rec, hb_rec_headline_key(rec));
         int i = hb_topo_node_index(t, (int)json_integer_value(json_object_get(rec, "cpu_node")));
         int j = hb_topo_node_index(t, (int)json_integer_value(json_object_get(rec, "mem_node")));
         struct hb_grid *g = hb_grid_get(t, &all, json_string_value(json_object_get(rec, "host")),

@@ -52,7 +52,7 @@ static struct hb_pgroup *hb_pgroup_get(struct hb_pgroup *gs, int *n, const char 
 static void hb_pgroup_add(const struct hb_topo *t, struct hb_pgroup *g, json_t *rec)
 {
     g->latency = strcmp(hb_rec_str(rec, "metric", ""), "latency") == 0;
-    json_t *v = json_object_get(rec, g->latency ? "lat_ns_median" : "bw_GBps_best");
+    json_t *v = json_object_get(rec, hb_rec_headline_key(rec));
     g->failed |= strcmp(hb_rec_str(rec, "status", ""), "ok") != 0 || !json_is_number(v);
     g->sum += json_number_value(v);
     g->tasks++;

@@ -58,9 +58,6 @@ static int hb_sweep_add(const struct hb_suite_env *env, struct hb_plan *out, int
                         const char *kernel, enum hb_pages pages, uint64_t ws,
                         const uint64_t levels[5], uint64_t stride)
 {
-    struct hb_kernel_ref k;
-    int rc = env->lookup(kernel, &k);
-    if (rc) return rc;
     char name[HB_NAME_LEN], mark[32], kname[32];
     const char *pname = pages == HB_PAGES_THP ? "thp" : "4k";
     if (stride && env->opts->nstrides > 1)
@@ -70,7 +67,10 @@ static int hb_sweep_add(const struct hb_suite_env *env, struct hb_plan *out, int
     snprintf(name, sizeof(name), "sweep-%s-%s-%d-%d-%llu", kname, pname, cpu, mem,
              (unsigned long long)ws);
     struct hb_experiment e;
-    hb_suite_experiment(env, &e, "sweep", name, k.latency ? "latency" : "bandwidth");
+    int rc =
+        hb_suite_single(env, &e, "sweep", name, kernel, cpu, 1, HB_POLICY_BIND, mem, ws, stride);
+    if (rc) return rc;
+    e.tasks[0].pages = pages;
     uint64_t touched = stride ? ws / stride * 64 : ws;
     hb_sweep_cache_end(levels, touched, mark, sizeof(mark));
     int n =
@@ -83,16 +83,9 @@ static int hb_sweep_add(const struct hb_suite_env *env, struct hb_plan *out, int
                  mark[0] ? ",\"cache_end\":\"" : "", mark, mark[0] ? "\"" : "");
     if (n < 0 || (size_t)n >= sizeof(e.extra)) {
         hb_err_set("sweep: suite keys of %s do not fit %zu bytes", name, sizeof(e.extra));
+        hb_experiment_clear(&e);
         return -EINVAL;
     }
-    struct hb_task *task = hb_experiment_task(&e);
-    rc = task ? hb_suite_task(env, task, cpu, 0, 1, kernel, HB_POLICY_BIND, mem, ws) : -ENOMEM;
-    if (rc == 0 && stride) rc = hb_suite_chase_stride(task, stride);
-    if (rc) {
-        hb_experiment_clear(&e);
-        return rc;
-    }
-    task->pages = pages;
     return hb_plan_add(out, &e);
 }
 

@@ -114,13 +114,12 @@ static void hb_table_measurement(FILE *f, json_t *rec)
         header_done = 1;
     }
     char sz[32];
-    json_t *lat = json_object_get(rec, "lat_ns_median");
-    json_t *bw = json_object_get(rec, "bw_GBps_best");
-    json_t *ach = json_object_get(rec, "bw_GBps_achieved");
-    double value = json_is_number(lat)  ? json_number_value(lat)
-                   : json_is_number(bw) ? json_number_value(bw)
-                                        : json_number_value(ach);
-    const char *unit = json_is_number(lat) ? "ns" : "GB/s";
+    /* The headline value; a background task has only what it achieved. */
+    const char *key = hb_rec_headline_key(rec);
+    json_t *head = json_object_get(rec, key);
+    bool has = json_is_number(head);
+    double value = has ? json_number_value(head) : hb_rec_num(rec, "bw_GBps_achieved", 0);
+    const char *unit = has && strcmp(key, "lat_ns_median") == 0 ? "ns" : "GB/s";
     fprintf(
         f, "%-22s %-12s %-9s %4lld %9s %12.2f %-6s %8.2f %s%s%s\n",
         hb_rec_str(rec, "experiment", ""), hb_rec_str(rec, "label", ""),

@@ -42,5 +42,13 @@ int main(void)
     hb_stats_compute(one, 0, &s);
     CHECK_INT(s.n, 0);
     CHECK_NEAR(s.max, 0.0);
+
+    /* The median the matrix derives fleet figures with: sorts in place. */
+    double odd[] = {9.0, 1.0, 5.0}, even[] = {4.0, 1.0, 3.0, 2.0};
+    CHECK_NEAR(hb_stats_median(odd, 3), 5.0);
+    CHECK_NEAR(odd[0], 1.0);
+    CHECK_NEAR(odd[2], 9.0);
+    CHECK_NEAR(hb_stats_median(even, 4), 2.5);
+    HB_EXPECT(isnan(hb_stats_median(even, 0)), "median of nothing is not NaN");
     return hb_check_result();
 }
