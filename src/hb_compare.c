@@ -1,5 +1,6 @@
 #include "hb_compare.h"
 
+#include "hb_args.h"
 #include "hb_error.h"
 #include "hb_escape.h"
 #include "hb_jsonl_read.h"
@@ -45,38 +46,35 @@ static int hb_cmp_number(const char *opt, const char *s, double lo, double hi, d
 static int hb_cmp_parse(int argc, char **argv, struct hb_cmp_opts *o)
 {
     *o = (struct hb_cmp_opts){NULL, NULL, 5.0, 0.05, HB_FORMAT_TABLE};
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        int rc = 0;
-        if (strcmp(a, "--threshold") == 0) {
-            rc = hb_cmp_number(a, v, 0.0, 1000.0, &o->threshold_pct);
-            i++;
-        } else if (strcmp(a, "--alpha") == 0) {
-            rc = hb_cmp_number(a, v, 1e-9, 0.5, &o->alpha);
-            i++;
-        } else if (strcmp(a, "--format") == 0) {
-            i++;
-            int f = 0;
-            while (hb_format_names[f] && (!v || strcmp(v, hb_format_names[f]) != 0))
-                f++;
-            o->format = (enum hb_format)f;
-            if (!hb_format_names[f]) {
-                hb_err_set("--format '%s' is not valid: use table, csv or jsonl", v ? v : "");
-                rc = -EINVAL;
-            }
-        } else if (a[0] == '-' && a[1]) {
-            hb_err_set("compare: unknown option '%s'; %s", a, hb_compare_usage);
-            rc = -EINVAL;
-        } else if (!o->base) {
-            o->base = a;
-        } else if (!o->new) {
-            o->new = a;
-        } else {
-            hb_err_set("compare: extra argument '%s'; %s", a, hb_compare_usage);
-            rc = -EINVAL;
+    const char *threshold = NULL, *alpha = NULL, *format = NULL;
+    const struct hb_arg opts[] = {{"threshold", 0, &threshold},
+                                  {"alpha", 0, &alpha},
+                                  {"format", 0, &format},
+                                  {NULL, 0, NULL}};
+    const char **files = calloc((size_t)argc + 1, sizeof(*files));
+    int n = 0, rc = files ? 0 : -ENOMEM;
+    if (!files) hb_err_set("compare: out of memory reading %d arguments", argc);
+    if (rc == 0) rc = hb_args_parse(argc, argv, "compare", hb_compare_usage, opts, files, &n);
+    if (rc == 0 && n > 2) {
+        hb_err_set("compare: extra argument '%s'; %s", files[2], hb_compare_usage);
+        rc = -EINVAL;
+    }
+    o->base = n > 0 ? files[0] : NULL;
+    o->new = n > 1 ? files[1] : NULL;
+    free(files);
+    if (rc) return rc;
+    if (threshold && (rc = hb_cmp_number("--threshold", threshold, 0.0, 1000.0, &o->threshold_pct)))
+        return rc;
+    if (alpha && (rc = hb_cmp_number("--alpha", alpha, 1e-9, 0.5, &o->alpha))) return rc;
+    if (format) {
+        int f = 0;
+        while (hb_format_names[f] && strcmp(format, hb_format_names[f]) != 0)
+            f++;
+        if (!hb_format_names[f]) {
+            hb_err_set("--format '%s' is not valid: use table, csv or jsonl", format);
+            return -EINVAL;
         }
-        if (rc) return rc;
+        o->format = (enum hb_format)f;
     }
     if (!o->new) {
         hb_err_set("compare needs two result files; %s", hb_compare_usage);

@@ -1,5 +1,7 @@
 #include "hb_export.h"
 
+#include "hb_args.h"
+
 #include "hb_error.h"
 #include "hb_outfile.h"
 #include "hb_jsonl_read.h"
@@ -7,7 +9,6 @@
 #include "hb_version.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -346,36 +347,31 @@ static int hb_export_take(void *ctx, const json_t *rec)
 
 int hb_export_main(int argc, char **argv)
 {
-    static const struct option opts[] = {{"output", required_argument, NULL, 'o'},
-                                         {"topology", required_argument, NULL, 't'},
-                                         {"host", required_argument, NULL, 'h'},
-                                         {NULL, 0, NULL, 0}};
+    static const char usage[] =
+        "usage: hopbench export RESULTS.jsonl -o FILE.xml [--topology FILE.xml] [--host NAME]";
     const char *out = NULL, *xml = NULL, *want = NULL;
-    optind = 1;
-    opterr = 0;
-    for (int c; (c = getopt_long(argc, argv, ":o:", opts, NULL)) != -1;) {
-        if (c == 'o')
-            out = optarg;
-        else if (c == 't')
-            xml = optarg;
-        else if (c == 'h')
-            want = optarg;
-        else {
-            fprintf(stderr,
-                    "hopbench: export: bad option '%s'; usage: hopbench export "
-                    "RESULTS.jsonl -o FILE.xml [--topology FILE.xml] [--host NAME]\n",
-                    argv[optind - 1]);
-            return HB_EXIT_USAGE;
-        }
+    const struct hb_arg opts[] = {
+        {"output", 'o', &out}, {"topology", 0, &xml}, {"host", 0, &want}, {NULL, 0, NULL}};
+    const char **files = calloc((size_t)argc + 1, sizeof(*files));
+    int nfiles = 0, arc = -ENOMEM;
+    if (!files)
+        hb_err_set("export: out of memory reading %d arguments", argc);
+    else
+        arc = hb_args_parse(argc, argv, "export", usage, opts, files, &nfiles);
+    const char *results = nfiles == 1 ? files[0] : NULL;
+    free(files);
+    if (arc) {
+        fprintf(stderr, "hopbench: %s\n", hb_err_msg());
+        return hb_err_exit_code(arc);
     }
-    if (optind != argc - 1 || !out) {
+    if (!results || !out) {
         fprintf(stderr, "hopbench: export needs one results file and -o FILE.xml: hopbench "
                         "export RESULTS.jsonl -o FILE.xml [--topology FILE.xml] [--host NAME]\n");
         return HB_EXIT_USAGE;
     }
     struct hb_results r;
     struct hb_topo *t = NULL;
-    int rc = hb_results_read_take(argv[optind], hb_export_take, NULL, &r);
+    int rc = hb_results_read_take(results, hb_export_take, NULL, &r);
     if (rc) {
         fprintf(stderr, "hopbench: %s\n", hb_err_msg());
         return hb_err_exit_code(rc);
@@ -384,7 +380,7 @@ int hb_export_main(int argc, char **argv)
         hb_err_set("'%s' has no run record: it does not say which machine it measured", r.path);
         rc = -EINVAL;
     }
-    const char *inputs[] = {argv[optind], xml, NULL};
+    const char *inputs[] = {results, xml, NULL};
     if (rc == 0) rc = hb_export_check_path(out, "-o", inputs);
     const char *host = NULL;
     if (rc == 0) rc = hb_export_pick_host(&r, want, &host);

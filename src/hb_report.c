@@ -1,5 +1,7 @@
 #include "hb_report.h"
 
+#include "hb_args.h"
+
 #include "hb_error.h"
 #include "hb_outfile.h"
 #include "hb_report_draw.h"
@@ -282,20 +284,9 @@ static const char hb_report_usage[] = "usage: hopbench report RESULTS.jsonl... -
 /* Options first: the output is checked against every input before anything is read. */
 static int hb_report_args(int argc, char **argv, const char **out, const char **inputs, int *nin)
 {
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0) {
-            *out = i + 1 < argc ? argv[++i] : NULL;
-            if (!*out) {
-                hb_err_set("%s needs a file name; %s", argv[i], hb_report_usage);
-                return -EINVAL;
-            }
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            hb_err_set("report: unknown option '%s'; %s", argv[i], hb_report_usage);
-            return -EINVAL;
-        } else {
-            inputs[(*nin)++] = argv[i];
-        }
-    }
+    const struct hb_arg opts[] = {{"output", 'o', out}, {NULL, 0, NULL}};
+    int rc = hb_args_parse(argc, argv, "report", hb_report_usage, opts, inputs, nin);
+    if (rc) return rc;
     if (*nin == 0 || !*out) {
         hb_err_set("report needs %s; %s", *nin ? "-o FILE.html" : "at least one result file",
                    hb_report_usage);

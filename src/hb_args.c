@@ -1,0 +1,56 @@
+#include "hb_args.h"
+
+#include "hb_error.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+
+int hb_args_parse(int argc, char **argv, const char *cmd, const char *usage,
+                  const struct hb_arg *opts, const char **operands, int *n)
+{
+    size_t nopts = 0;
+    while (opts[nopts].name)
+        nopts++;
+    struct option *longopts = calloc(nopts + 1, sizeof(*longopts));
+    char *shorts = calloc(2 * nopts + 3, 1); /* "+:" would stop at operands: "-:" keeps them */
+    if (!longopts || !shorts) {
+        free(longopts);
+        free(shorts);
+        hb_err_set("%s: out of memory reading %d arguments", cmd, argc);
+        return -ENOMEM;
+    }
+    char *p = shorts;
+    *p++ = '-'; /* operands in order, as option 1 */
+    *p++ = ':';
+    for (size_t i = 0; i < nopts; i++) {
+        longopts[i] = (struct option){opts[i].name, required_argument, NULL, (int)i + 256};
+        if (opts[i].short_name) {
+            *p++ = opts[i].short_name;
+            *p++ = ':';
+        }
+    }
+    int rc = 0;
+    *n = 0;
+    optind = 1;
+    opterr = 0;
+    for (int c; rc == 0 && (c = getopt_long(argc, argv, shorts, longopts, NULL)) != -1;) {
+        const char *word = argv[optind > 0 ? optind - 1 : 0];
+        if (c == 1) {
+            operands[(*n)++] = optarg;
+            continue;
+        }
+        if (c == '?' || c == ':') {
+            hb_err_set(c == '?' ? "%s: unknown option '%s'; %s" : "%s: %s needs a value; %s", cmd,
+                       word, usage);
+            rc = -EINVAL;
+            continue;
+        }
+        for (size_t i = 0; i < nopts; i++)
+            if (c == (int)i + 256 || (opts[i].short_name && c == opts[i].short_name))
+                *opts[i].value = optarg;
+    }
+    free(longopts);
+    free(shorts);
+    return rc;
+}

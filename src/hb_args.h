@@ -1,0 +1,19 @@
+/* The arguments of the commands that read their own (report, compare, export), one style for
+ * all, getopt_long's as for the run's options (hb_cli.c): options from a table, each with a
+ * value (`--output FILE`, `--output=FILE`, `-o FILE`), in any place among the operands. */
+#ifndef HB_ARGS_H
+#define HB_ARGS_H
+
+struct hb_arg {
+    const char *name; /* long name without "--" */
+    char short_name;  /* 0 = none */
+    const char **value;
+};
+
+/* argv[0] is the command (`cmd`, for messages). Each option's value goes to its *value (the
+ * last one given wins); the other arguments to operands, in order (room for argc). 0 with *n
+ * operands, or -EINVAL with one line naming the offending argument and the usage. */
+int hb_args_parse(int argc, char **argv, const char *cmd, const char *usage,
+                  const struct hb_arg *opts, const char **operands, int *n);
+
+#endif
