@@ -49,11 +49,19 @@ uint64_t hb_sizes_default(const struct hb_topo *t, char *source, size_t len, uin
     size_t n = (size_t)snprintf(source, len, "%s: last-level cache %s (%s), 4x = %s", why,
                                 hb_size_format(llc, a, sizeof(a)), llc_src,
                                 hb_size_format(want, b, sizeof(b)));
-    if (msc && n < len)
-        snprintf(source + n, len - n, "; memory-side cache %s: the size is %s",
-                 hb_size_format(msc, c, sizeof(c)),
-                 size > msc ? "above it"
-                            : "NOT above it (free memory is too small), figures include its hits");
+    /* Below the cache, say which limit held it there and what measures the memory behind. */
+    char d[32];
+    if (msc && n < len && size > msc)
+        snprintf(source + n, len - n, "; memory-side cache %s: the size is above it",
+                 hb_size_format(msc, c, sizeof(c)));
+    else if (msc && n < len)
+        snprintf(source + n, len - n,
+                 "; memory-side cache %s: the size is NOT above it (a default takes at most a "
+                 "quarter of the smallest free node memory, which is %s), figures include its "
+                 "hits; "
+                 "--size above %s measures the memory behind it",
+                 hb_size_format(msc, c, sizeof(c)), hb_size_format(min_free, d, sizeof(d)),
+                 c);
     if (llc_bytes) *llc_bytes = llc;
     return size;
 }

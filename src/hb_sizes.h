@@ -10,12 +10,16 @@
 #define HB_SIZE_FLOOR ((uint64_t)256 << 20)
 #define HB_SIZE_CAP ((uint64_t)1 << 30)
 #define HB_LLC_PER_CORE_MAX ((uint64_t)32 << 20)
+/* Room for the longest reasoning hb_sizes_default writes (fixed phrases, sizes, hwloc's short
+ * cache name): about 330 characters. */
+#define HB_SIZES_SOURCE_LEN 512
 
 /* 4x the largest node's last-level cache (DESIGN.md §6), at least 256 MiB; at most 1 GiB when
  * the cache figure is not believable (over 32 MiB per core: a VM reporting a 480 MiB L3 for
  * two cores), since firmware cache sizes can lie; at least 4x the largest memory-side cache
  * (HBM cache mode, Optane memory mode), so the memory behind it is measured. Also at most a quarter
- * of the smallest free memory of a node with memory. `source` receives the reasoning in one line.
+ * of the smallest free memory of a node with memory. `source` (HB_SIZES_SOURCE_LEN bytes)
+ * receives the reasoning in one line.
  */
 uint64_t hb_sizes_default(const struct hb_topo *t, char *source, size_t len, uint64_t *llc_bytes);
 

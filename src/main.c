@@ -269,7 +269,7 @@ int main(int argc, char **argv)
         return rc ? hb_fail(rc) : HB_EXIT_OK;
     }
 
-    char size_source[256];
+    char size_source[HB_SIZES_SOURCE_LEN];
     uint64_t llc = 0;
     char note[1024] = ""; /* a few one-line reasons, joined by hb_suite_say */
     hwloc_bitmap_t nodes = NULL;

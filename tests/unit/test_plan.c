@@ -126,7 +126,7 @@ static void labels_and_defaults(void)
     CHECK_STR(task.label, "2.1.r.i");
     CHECK_INT(task.hops, -1);
 
-    char why[256];
+    char why[HB_SIZES_SOURCE_LEN];
     uint64_t llc = 0;
     uint64_t size = hb_sizes_default(t, why, sizeof(why), &llc);
     CHECK(size >= HB_SIZE_FLOOR && size <= HB_SIZE_CAP);
@@ -145,7 +145,7 @@ static void labels_and_defaults(void)
 static void default_size(const char *file, uint64_t want, const char *why)
 {
     struct hb_topo *t = load(file);
-    char source[256];
+    char source[HB_SIZES_SOURCE_LEN];
     uint64_t llc = 0;
     CHECK_INT(hb_sizes_default(t, source, sizeof(source), &llc), want);
     CHECK_HAS(source, why);
@@ -161,7 +161,7 @@ static void memside_cache_size(void)
     default_size("2n1m-hbm-cache.xml", (uint64_t)32 << 30,
                  "; memory-side cache 16 GiB: the size is above it");
     struct hb_topo *t = load("2n1m-hmat-contra.xml");
-    char source[256];
+    char source[HB_SIZES_SOURCE_LEN];
     for (int i = 0; i < t->nnodes; i++)
         t->nodes[i].mem_free_bytes = (uint64_t)4 << 30;
     CHECK_INT(hb_sizes_default(t, source, sizeof(source), NULL), (uint64_t)256 << 20);
@@ -171,7 +171,10 @@ static void memside_cache_size(void)
     CHECK_INT(hb_sizes_default(t, source, sizeof(source), NULL), (uint64_t)32 << 20);
     CHECK_HAS(source, "a quarter of the smallest free node memory");
     CHECK_HAS(source,
-              "memory-side cache 64 MiB: the size is NOT above it (free memory is too small)");
+              "memory-side cache 64 MiB: the size is NOT above it (a default takes at most a "
+              "quarter of the smallest free node memory, which is 128 MiB), figures include its "
+              "hits; "
+              "--size above 64 MiB measures the memory behind it");
     hb_topo_free(t);
     t = load("2n1m-hbm-cache.xml"); /* memory enough for 4 x 16 GiB */
     for (int i = 0; i < t->nnodes; i++)
