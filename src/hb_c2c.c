@@ -46,10 +46,11 @@ static void hb_c2c_task(const struct hb_topo *t, struct hb_task *task, int cpu, 
     hb_task_describe(t, task, "rw");
 }
 
-/* Append the experiment of a pair: writer on a, reader on b, the line on home. `keys`: the
- * suite keys after "home" and "cpus", as JSON members. */
+/* Append the experiment of a pair: writer on a, reader on b, the line on home. Its keys:
+ * home, cpus, study, and for a matrix cell axis and pair (NULL: none). */
 static int hb_c2c_add(const struct hb_suite_env *env, struct hb_plan *out, const char *name,
-                      const char *kernel, int a, int b, int home, const char *keys)
+                      const char *kernel, int a, int b, int home, const char *study,
+                      const char *axis, const int *pair)
 {
     static const char *const homes[] = {"", "writer", "reader"};
     struct hb_experiment e;
@@ -64,13 +65,16 @@ static int hb_c2c_add(const struct hb_suite_env *env, struct hb_plan *out, const
         hb_c2c_task(env->topo, task, i == 0 ? a : b, kernel, home);
     }
     int h = env->opts->c2c_home;
-    int n = snprintf(e.extra, sizeof(e.extra), "{\"home\": \"%s\", \"cpus\": [%d, %d], %s}",
-                     h == HB_C2C_HOME_WRITER || h == HB_C2C_HOME_READER ? homes[-h] : "node", a, b,
-                     keys);
-    if (n < 0 || (size_t)n >= sizeof(e.extra)) {
-        hb_err_set("c2c: the keys of experiment %s do not fit %zu bytes", name, sizeof(e.extra));
+    const long long cpus[2] = {a, b}, cell[2] = {pair ? pair[0] : 0, pair ? pair[1] : 0};
+    int rc = hb_param_str(&e, "home",
+                          h == HB_C2C_HOME_WRITER || h == HB_C2C_HOME_READER ? homes[-h] : "node");
+    if (rc == 0) rc = hb_param_ints(&e, "cpus", cpus, 2);
+    if (rc == 0) rc = hb_param_str(&e, "study", study);
+    if (rc == 0 && axis) rc = hb_param_str(&e, "axis", axis);
+    if (rc == 0 && pair) rc = hb_param_ints(&e, "pair", cell, 2);
+    if (rc) {
         hb_experiment_clear(&e);
-        return -HB_EUSAGE;
+        return rc;
     }
     return hb_plan_add(out, &e);
 }
@@ -84,12 +88,11 @@ static int hb_c2c_plan_matrix(const struct hb_suite_env *env, struct hb_plan *ou
             int a, b, home;
             if (hb_c2c_cell(env->topo, env->opts->c2c_home, cores, ids, r, k, &a, &b, &home))
                 continue; /* the matrix record says why */
-            char name[HB_NAME_LEN], keys[96];
+            char name[HB_NAME_LEN];
             hb_c2c_cell_name(name, sizeof(name), cores, ids[r], ids[k]);
-            snprintf(keys, sizeof(keys),
-                     "\"study\": \"pingpong\", \"axis\": \"%s\", \"pair\": [%d, %d]",
-                     cores ? "core" : "node", ids[r], ids[k]);
-            rc = hb_c2c_add(env, out, name, "pingpong", a, b, home, keys);
+            const int pair[2] = {ids[r], ids[k]};
+            rc = hb_c2c_add(env, out, name, "pingpong", a, b, home, "pingpong",
+                            cores ? "core" : "node", pair);
         }
     free(ids);
     return rc;
@@ -116,11 +119,10 @@ static int hb_c2c_plan(const struct hb_suite_env *env, struct hb_plan *out)
         bool cross = studies[s].cross < 0 ? hb_suite_count_cpu_nodes(env) > 1 : studies[s].cross;
         int a, b, home;
         if (hb_c2c_pick(env, cross, &a, &b, &home)) continue; /* a record says why */
-        char name[HB_NAME_LEN], keys[96];
+        char name[HB_NAME_LEN];
         hb_c2c_study_name(name, sizeof(name), studies[s].kernel, cross);
-        snprintf(keys, sizeof(keys), "\"study\": \"%s\"",
-                 studies[s].kernel[0] == 'f' ? "false_sharing" : "lock");
-        rc = hb_c2c_add(env, out, name, studies[s].kernel, a, b, home, keys);
+        rc = hb_c2c_add(env, out, name, studies[s].kernel, a, b, home,
+                        studies[s].kernel[0] == 'f' ? "false_sharing" : "lock", NULL, NULL);
     }
     if (rc == 0 && out->n == 0) {
         int a, b, home;

@@ -152,17 +152,23 @@ static int hb_check_items(const char *opt, const char *text)
     return 0;
 }
 
-/* Every comma-separated item of text must be one of names. */
-static int hb_check_list(const char *opt, const char *text, const char *const *names)
+/* Every comma-separated item of text is one of names: *mask gets bit `first + index` of each. */
+static int hb_parse_list(const char *opt, const char *text, const char *const *names, int first,
+                         unsigned *mask)
 {
     int rc = hb_check_items(opt, text);
     if (rc) return rc;
-    char list[256], *save = NULL;
-    snprintf(list, sizeof(list), "%s", text);
+    char *list = strdup(text), *save = NULL;
+    if (!list) {
+        hb_err_set("out of memory reading %s", opt);
+        return -ENOMEM;
+    }
     int v = 0;
-    for (char *w = strtok_r(list, ",", &save); w; w = strtok_r(NULL, ",", &save))
-        if ((rc = hb_parse_enum(opt, w, names, &v))) return rc;
-    return 0;
+    *mask = 0;
+    for (char *w = strtok_r(list, ",", &save); w && rc == 0; w = strtok_r(NULL, ",", &save))
+        if ((rc = hb_parse_enum(opt, w, names, &v)) == 0) *mask |= 1u << (first + v);
+    free(list);
+    return rc;
 }
 
 static int hb_check_int_list(const char *opt, const char *text)
@@ -328,11 +334,10 @@ static int hb_option_apply(struct hb_options *o, int c, const char *arg)
         }
         return rc;
     case OPT_LEVEL:
-        if ((rc = hb_check_list("--level", arg, hb_bg_level_names + 1))) return rc;
-        return hb_copy_arg("--level", arg, o->levels, sizeof(o->levels));
+        return hb_parse_list("--level", arg, hb_bg_level_names + 1, 1, &o->level_mask);
     case OPT_SUBSCRIPTION:
-        if ((rc = hb_check_list("--subscription", arg, hb_subscription_names))) return rc;
-        return hb_copy_arg("--subscription", arg, o->subscriptions, sizeof(o->subscriptions));
+        return hb_parse_list("--subscription", arg, hb_subscription_names, 0,
+                             &o->subscription_mask);
     case OPT_LOAD_NODES:
         if ((rc = hb_check_int_list("--load-nodes", arg))) return rc;
         return hb_copy_arg("--load-nodes", arg, o->load_nodes, sizeof(o->load_nodes));
@@ -345,8 +350,7 @@ static int hb_option_apply(struct hb_options *o, int c, const char *arg)
         return hb_copy_arg("--nodes", arg, o->nodes, sizeof(o->nodes));
     }
     case OPT_MIX:
-        if ((rc = hb_parse_enum("--mix", arg, hb_mix_names, &v))) return rc;
-        return hb_copy_arg("--mix", arg, o->mix, sizeof(o->mix));
+        return hb_parse_enum("--mix", arg, hb_mix_names, &o->mix);
     case OPT_INTENSITY:
         o->intensity = true;
         return 0;
@@ -371,11 +375,8 @@ static int hb_option_apply(struct hb_options *o, int c, const char *arg)
         return hb_copy_arg("--export-hwloc", arg, o->export_hwloc, sizeof(o->export_hwloc));
     case OPT_TIER:
         return hb_copy_arg("--tier", arg, o->tier, sizeof(o->tier));
-    case OPT_MODE: {
-        static const char *const modes[] = {"rate", "single", NULL};
-        if ((rc = hb_parse_enum("--mode", arg, modes, &v))) return rc;
-        return hb_copy_arg("--mode", arg, o->mode, sizeof(o->mode));
-    }
+    case OPT_MODE:
+        return hb_parse_enum("--mode", arg, hb_mode_names, &o->mode);
     default:
         return -EINVAL;
     }
@@ -394,7 +395,7 @@ int hb_options_parse(int argc, char **argv, struct hb_options *o)
     o->tolerance_pct = 5.0;
     o->bg_rate_GBps = 0.0; /* levels from each thread's measured rate */
     o->c2c_home = HB_C2C_HOME_WRITER;
-    snprintf(o->mix, sizeof(o->mix), "read");
+    o->mode = -1;
     o->strides[0] = HB_CHASE_STRIDE_DEFAULT;
     o->nstrides = 1;
     o->tlb_group = HB_CHASE_GROUP_DEFAULT;

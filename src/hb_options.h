@@ -38,18 +38,18 @@ struct hb_options {
     double threshold_pct; /* matrix: same-class spread flag */
     /* matrix: a host this much worse than the fleet's median is flagged */
     double fleet_threshold_pct;
-    bool quick;             /* hops: the representative subset */
-    double tolerance_pct;   /* hops: myth 1 holds while a hop class spreads less */
-    double bg_rate_GBps;    /* hops/run: per-thread rate of level very-high; 0 = measured */
-    char levels[64];        /* hops: comma list of low|medium|high|very-high; "" = default */
-    char subscriptions[32]; /* hops: comma list of under|high|full; "" = default */
-    char load_nodes[4096];  /* loaded: node list (0-3,8); "" = every CPU node taking part */
-    char nodes[4096];       /* cross-node suites: node list (0-3,8); "" = every node */
-    char mix[8];            /* loaded: read | write | 2:1 */
-    char operand[4096];     /* a suite's operand (run: the scenario FILE) */
-    bool intensity;         /* policy: the flops-per-byte study instead of the workloads */
-    char mode[8];           /* policy: rate | single; "" = both */
-    uint64_t max_size;      /* sweep: largest working set; 0 = 2 GiB */
+    bool quick;                 /* hops: the representative subset */
+    double tolerance_pct;       /* hops: myth 1 holds while a hop class spreads less */
+    double bg_rate_GBps;        /* hops/run: per-thread rate of level very-high; 0 = measured */
+    unsigned level_mask;        /* hops: bit i = hb_bg_level_names[i] given; 0 = default */
+    unsigned subscription_mask; /* hops: bit i = hb_subscription_names[i]; 0 = default */
+    char load_nodes[4096];      /* loaded: node list (0-3,8); "" = every CPU node taking part */
+    char nodes[4096];           /* cross-node suites: node list (0-3,8); "" = every node */
+    int mix;                    /* loaded: hb_mix_names index (read, write, 2:1) */
+    char operand[4096];         /* a suite's operand (run: the scenario FILE) */
+    bool intensity;             /* policy: the flops-per-byte study instead of the workloads */
+    int mode;                   /* policy: hb_mode_names index (rate, single); -1 = both */
+    uint64_t max_size;          /* sweep: largest working set; 0 = 2 GiB */
     uint64_t strides[HB_CHASE_MAX_STRIDES]; /* chase: bytes per visited line, in order */
     int nstrides;                           /* 1 unless --stride gave a list (lat, sweep) */
     uint64_t tlb_group;                     /* chase: TLB group bytes or HB_CHASE_GROUP_ALL */
@@ -69,6 +69,7 @@ int hb_options_parse(int argc, char **argv, struct hb_options *o);
 extern const char *const hb_bg_level_names[];
 extern const char *const hb_subscription_names[];
 extern const char *const hb_mix_names[];
+extern const char *const hb_mode_names[];
 /* Value names of --format, in enum hb_format's order, NULL-ended (run and compare). */
 extern const char *const hb_format_names[];
 

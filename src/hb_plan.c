@@ -34,6 +34,104 @@ void hb_experiment_clear(struct hb_experiment *e)
     e->ntasks = e->task_cap = 0;
 }
 
+/* The next free key of e, or NULL with a message. */
+static struct hb_param *hb_param_new(struct hb_experiment *e, const char *key,
+                                     enum hb_param_kind kind)
+{
+    if (e->params.n == HB_PARAMS_MAX || strlen(key) >= HB_PARAM_KEY_LEN) {
+        hb_err_set("experiment %s: no room for suite key '%s' (at most %d keys of %d "
+                   "characters)",
+                   e->name, key, HB_PARAMS_MAX, HB_PARAM_KEY_LEN - 1);
+        return NULL;
+    }
+    struct hb_param *p = &e->params.v[e->params.n++];
+    memset(p, 0, sizeof(*p));
+    memcpy(p->key, key, strlen(key) + 1);
+    p->kind = (unsigned char)kind;
+    return p;
+}
+
+int hb_param_null(struct hb_experiment *e, const char *key)
+{
+    return hb_param_new(e, key, HB_PARAM_NULL) ? 0 : -EINVAL;
+}
+
+int hb_param_int(struct hb_experiment *e, const char *key, long long v)
+{
+    struct hb_param *p = hb_param_new(e, key, HB_PARAM_INT);
+    if (p) p->v.ints[0] = v;
+    return p ? 0 : -EINVAL;
+}
+
+int hb_param_num(struct hb_experiment *e, const char *key, double v)
+{
+    struct hb_param *p = hb_param_new(e, key, HB_PARAM_NUM);
+    if (p) p->v.num = v;
+    return p ? 0 : -EINVAL;
+}
+
+int hb_param_str(struct hb_experiment *e, const char *key, const char *v)
+{
+    if (strlen(v) >= HB_PARAM_STR_LEN) {
+        hb_err_set("experiment %s: suite key %s '%s' is longer than %d characters", e->name, key, v,
+                   HB_PARAM_STR_LEN - 1);
+        return -EINVAL;
+    }
+    struct hb_param *p = hb_param_new(e, key, HB_PARAM_STR);
+    if (p) memcpy(p->v.str, v, strlen(v) + 1);
+    return p ? 0 : -EINVAL;
+}
+
+int hb_param_ints(struct hb_experiment *e, const char *key, const long long *v, int n)
+{
+    if (n < 0 || n > HB_PARAM_INTS_MAX) {
+        hb_err_set("experiment %s: suite key %s holds %d numbers, at most %d", e->name, key, n,
+                   HB_PARAM_INTS_MAX);
+        return -EINVAL;
+    }
+    struct hb_param *p = hb_param_new(e, key, HB_PARAM_INTS);
+    if (!p) return -EINVAL;
+    p->nints = (unsigned char)n;
+    memcpy(p->v.ints, v, sizeof(*v) * (size_t)n);
+    return 0;
+}
+
+static json_t *hb_param_json(const struct hb_param *p)
+{
+    switch (p->kind) {
+    case HB_PARAM_INT:
+        return json_integer(p->v.ints[0]);
+    case HB_PARAM_NUM: {
+        /* As the records always had it: the number's "%g" text read as JSON. */
+        char text[32];
+        snprintf(text, sizeof(text), "%g", p->v.num);
+        return strpbrk(text, ".eEnN") ? json_real(strtod(text, NULL))
+                                      : json_integer(strtoll(text, NULL, 10));
+    }
+    case HB_PARAM_STR:
+        return json_string(p->v.str);
+    case HB_PARAM_INTS: {
+        json_t *a = json_array();
+        for (int i = 0; a && i < p->nints; i++)
+            json_array_append_new(a, json_integer(p->v.ints[i]));
+        return a;
+    }
+    default:
+        return json_null();
+    }
+}
+
+json_t *hb_params_json(const struct hb_params *p)
+{
+    json_t *o = json_object();
+    for (int i = 0; o && i < p->n; i++)
+        if (json_object_set_new(o, p->v[i].key, hb_param_json(&p->v[i])) != 0) {
+            json_decref(o);
+            return NULL;
+        }
+    return o;
+}
+
 int hb_plan_add(struct hb_plan *p, struct hb_experiment *e)
 {
     if (p->n == p->cap) {

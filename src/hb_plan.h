@@ -10,6 +10,7 @@
 #include "hb_placement.h"
 
 #include <hwloc.h>
+#include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -47,6 +48,30 @@ struct hb_task {
     uint64_t chase_group_bytes; /* latency kernels: TLB group, HB_CHASE_GROUP_ALL = whole */
 };
 
+/* A suite's key for the records of an experiment (case, bg_level, workload...): typed, so
+ * the experiment still travels as plain bytes, and written after the standard columns of
+ * every record in the order the suite set them. */
+enum hb_param_kind { HB_PARAM_NULL, HB_PARAM_INT, HB_PARAM_NUM, HB_PARAM_STR, HB_PARAM_INTS };
+#define HB_PARAMS_MAX 6
+#define HB_PARAM_KEY_LEN 20
+#define HB_PARAM_STR_LEN 40
+#define HB_PARAM_INTS_MAX 4
+struct hb_param {
+    char key[HB_PARAM_KEY_LEN];
+    unsigned char kind; /* enum hb_param_kind */
+    unsigned char nints;
+    union {
+        long long ints[HB_PARAM_INTS_MAX]; /* INT: ints[0] */
+        double num;
+        char str[HB_PARAM_STR_LEN];
+    } v;
+};
+
+struct hb_params {
+    int n;
+    struct hb_param v[HB_PARAMS_MAX];
+};
+
 struct hb_experiment {
     char suite[16];
     char name[HB_NAME_LEN];
@@ -54,7 +79,7 @@ struct hb_experiment {
     int reps;        /* kept samples per foreground task */
     double min_time_s;
     uint64_t seed;
-    char extra[256]; /* suite keys as JSON object text, merged into each record; "" = none */
+    struct hb_params params; /* the suite's keys (hb_param_*) */
     int ntasks, task_cap;
     struct hb_task *tasks; /* as many as the experiment runs at once */
 };
@@ -69,6 +94,18 @@ struct hb_plan {
 struct hb_task *hb_experiment_task(struct hb_experiment *e);
 /* Free e's tasks and node sets; e keeps its other fields and holds no task. */
 void hb_experiment_clear(struct hb_experiment *e);
+
+/* Add a suite key to e: 0, or -EINVAL with a message naming the experiment and the key when
+ * e holds HB_PARAMS_MAX keys already or a key or string is longer than its room. */
+int hb_param_null(struct hb_experiment *e, const char *key);
+int hb_param_int(struct hb_experiment *e, const char *key, long long v);
+/* A number as "%g" writes it: an integer when that text is one, else a real of 6 digits. */
+int hb_param_num(struct hb_experiment *e, const char *key, double v);
+int hb_param_str(struct hb_experiment *e, const char *key, const char *v);
+int hb_param_ints(struct hb_experiment *e, const char *key, const long long *v, int n);
+
+/* The keys as a JSON object, in the order set (NULL when out of memory). */
+json_t *hb_params_json(const struct hb_params *p);
 
 /* Move e into the plan (e is left without tasks, also on failure); 0 or -ENOMEM. */
 int hb_plan_add(struct hb_plan *p, struct hb_experiment *e);

@@ -70,9 +70,9 @@ int hb_print_plan(const struct hb_plan *plan, const struct hb_options *o)
                       e->suite, "name", e->name, "label", e->ntasks ? e->tasks[0].label : "",
                       "metric", e->metric, "reps", e->reps, "tasks", tasks);
         /* The suite's own keys (workload, policy, mode...) as the records will carry them. */
-        json_t *extra = e->extra[0] ? json_loads(e->extra, 0, NULL) : NULL;
-        if (json_is_object(extra)) json_object_update(rec, extra);
-        json_decref(extra);
+        json_t *keys = hb_params_json(&e->params);
+        if (keys) json_object_update(rec, keys);
+        json_decref(keys);
         rc = hb_sink_write(sink, rec);
         json_decref(rec);
     }

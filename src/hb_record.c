@@ -273,9 +273,9 @@ json_t *hb_record_measurement(const struct hb_topo *t, const struct hb_experimen
         json_object_set(ordered, hb_record_columns[c], v ? v : json_null());
     }
     json_decref(rec);
-    json_t *extra = e->extra[0] ? json_loads(e->extra, 0, NULL) : NULL;
-    if (json_is_object(extra)) json_object_update(ordered, extra);
-    json_decref(extra);
+    json_t *keys = hb_params_json(&e->params);
+    if (keys) json_object_update(ordered, keys);
+    json_decref(keys);
     return ordered;
 }
 

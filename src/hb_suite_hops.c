@@ -32,13 +32,16 @@ struct hb_fg {
     int cpu, thread, mem;
 };
 
-static int hb_hops_add(struct hb_hops *h, const char *name, const char *extra, const char *access,
-                       const struct hb_fg *fg, int nfg, int level, int subscription)
+/* keys: the experiment's suite keys, name and value in turn, NULL-ended. */
+static int hb_hops_add(struct hb_hops *h, const char *name, const char *const *keys,
+                       const char *access, const struct hb_fg *fg, int nfg, int level,
+                       int subscription)
 {
     struct hb_experiment e;
     hb_suite_experiment(h->env, &e, "hops", name, "bandwidth");
-    snprintf(e.extra, sizeof(e.extra), "%s", extra);
     int rc = 0;
+    for (int k = 0; keys[k] && rc == 0; k += 2)
+        rc = hb_param_str(&e, keys[k], keys[k + 1]);
     for (int k = 0; k < nfg && rc == 0; k++) {
         struct hb_task *task = hb_experiment_task(&e);
         rc = task ? hb_suite_task(h->env, task, fg[k].cpu, fg[k].thread, 1, hb_hops_kernel(access),
@@ -102,19 +105,14 @@ static int hb_hops_single(struct hb_hops *h, const int *cpu, int ncpu, const int
                 for (int m = 0; m < nmem; m++) {
                     bool ref = c == 0 && mem[m] == first_mem;
                     if ((pass == 0) != ref) continue;
-                    char name[HB_NAME_LEN], extra[160];
+                    char name[HB_NAME_LEN];
                     snprintf(name, sizeof(name), "hops-%s%s%s-%s-%d-%d", lvl, sub ? "-" : "",
                              sub ? sub : "", access[a], hb_os(t, cpu[c]), hb_os(t, mem[m]));
-                    if (sub)
-                        snprintf(
-                            extra, sizeof(extra),
-                            "{\"case\":\"single\",\"bg_level\":\"%s\",\"subscription\":\"%s\"}",
-                            lvl, sub);
-                    else
-                        snprintf(extra, sizeof(extra),
-                                 "{\"case\":\"single\",\"bg_level\":\"idle\"}");
+                    const char *keys[] = {"case",         "single", "bg_level", sub ? lvl : "idle",
+                                          "subscription", sub,      NULL};
+                    if (!sub) keys[4] = NULL;
                     struct hb_fg fg = {hb_os(t, cpu[c]), 0, hb_os(t, mem[m])};
-                    int rc = hb_hops_add(h, name, extra, access[a], &fg, 1, level, subscription);
+                    int rc = hb_hops_add(h, name, keys, access[a], &fg, 1, level, subscription);
                     if (rc) return rc;
                 }
     return 0;
@@ -167,14 +165,14 @@ static int hb_hops_pairs(struct hb_hops *h, int c0, int c1, const int *mem, int 
             int mb = hb_hops_at(t, second, cb[y], mem, nmem, ma);
             struct hb_fg fg[2] = {{hb_os(t, c0), 0, hb_os(t, ma)},
                                   {hb_os(t, second), c1 < 0 ? 1 : 0, hb_os(t, mb)}};
-            char name[HB_NAME_LEN], extra[160];
+            char name[HB_NAME_LEN], pair[32];
             snprintf(name, sizeof(name), "hops-pair-%s-%d.%d.%d-%d.%d.%d", access, fg[0].cpu,
                      fg[0].thread, fg[0].mem, fg[1].cpu, fg[1].thread, fg[1].mem);
-            snprintf(
-                extra, sizeof(extra),
-                "{\"case\":\"pair\",\"pair\":\"%d-%d\",\"placement\":\"%s\",\"bg_level\":\"idle\"}",
-                ca[x], cb[y], c1 < 0 ? "one-node" : "two-node");
-            rc = hb_hops_add(h, name, extra, access, fg, 2, 0, 0);
+            snprintf(pair, sizeof(pair), "%d-%d", ca[x], cb[y]);
+            const char *keys[] = {"case",     "pair",      "pair",
+                                  pair,       "placement", c1 < 0 ? "one-node" : "two-node",
+                                  "bg_level", "idle",      NULL};
+            rc = hb_hops_add(h, name, keys, access, fg, 2, 0, 0);
         }
     free(ca);
     free(cb);
@@ -194,14 +192,13 @@ static int hb_hops_crossfire(struct hb_hops *h, const char *access)
                 !hb_suite_node_on(h->env, a) || !hb_suite_node_on(h->env, b) ||
                 hb_topo_hops(t, a, b) != 1 || hb_topo_hops(t, b, a) != 1)
                 continue;
-            char name[HB_NAME_LEN], extra[160];
+            char name[HB_NAME_LEN], link[32];
             struct hb_fg fg[2] = {{na->os_index, 0, nb->os_index}, {nb->os_index, 0, na->os_index}};
             snprintf(name, sizeof(name), "hops-crossfire-%s-%d-%d", access, na->os_index,
                      nb->os_index);
-            snprintf(extra, sizeof(extra),
-                     "{\"case\":\"crossfire\",\"link\":\"%d-%d\",\"bg_level\":\"idle\"}",
-                     na->os_index, nb->os_index);
-            int rc = hb_hops_add(h, name, extra, access, fg, 2, 0, 0);
+            snprintf(link, sizeof(link), "%d-%d", na->os_index, nb->os_index);
+            const char *keys[] = {"case", "crossfire", "link", link, "bg_level", "idle", NULL};
+            int rc = hb_hops_add(h, name, keys, access, fg, 2, 0, 0);
             if (rc) return rc;
             for (int k = 0; k < t->nnodes; k++) {
                 if (k == a || k == b || !t->nodes[k].has_memory || !hb_suite_node_on(h->env, k) ||
@@ -210,10 +207,8 @@ static int hb_hops_crossfire(struct hb_hops *h, const char *access)
                 fg[1].mem = t->nodes[k].os_index;
                 snprintf(name, sizeof(name), "hops-no-crossfire-%s-%d-%d", access, na->os_index,
                          nb->os_index);
-                snprintf(extra, sizeof(extra),
-                         "{\"case\":\"no-crossfire\",\"link\":\"%d-%d\",\"bg_level\":\"idle\"}",
-                         na->os_index, nb->os_index);
-                if ((rc = hb_hops_add(h, name, extra, access, fg, 2, 0, 0))) return rc;
+                keys[1] = "no-crossfire";
+                if ((rc = hb_hops_add(h, name, keys, access, fg, 2, 0, 0))) return rc;
                 break;
             }
         }
@@ -221,15 +216,10 @@ static int hb_hops_crossfire(struct hb_hops *h, const char *access)
 }
 
 /* Which of names a comma list selects, as flags by index; all when the list is empty. */
-static void hb_hops_select(const char *list, const char *const *names, bool *on)
+static void hb_hops_select(unsigned mask, const char *const *names, bool *on)
 {
     for (int i = 0; names[i]; i++)
-        on[i] = list[0] == '\0';
-    char buf[128], *save = NULL;
-    snprintf(buf, sizeof(buf), "%s", list);
-    for (char *w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save))
-        for (int i = 0; names[i]; i++)
-            if (strcmp(w, names[i]) == 0) on[i] = true;
+        on[i] = mask & (1u << i);
 }
 
 /* The study over CPU nodes cpu[] and memory nodes mem[] (indexes). */
@@ -264,13 +254,13 @@ static int hb_hops_plan_nodes(struct hb_hops *hp, const int *cpu, int ncpu, cons
                                      : "no two CPU nodes with memory are linked at hop class 1");
     /* Quick: the two ends of the load range at under subscription, from the first node. */
     bool level_on[8], sub_on[4];
-    hb_hops_select(o->levels[0] ? o->levels
-                   : o->quick   ? "low,very-high"
-                                : "",
+    hb_hops_select(o->level_mask ? o->level_mask >> 1
+                   : o->quick    ? 1u | 1u << 3
+                                 : ~0u,
                    hb_bg_level_names + 1, level_on);
-    hb_hops_select(o->subscriptions[0] ? o->subscriptions
-                   : o->quick          ? "under"
-                                       : "",
+    hb_hops_select(o->subscription_mask ? o->subscription_mask
+                   : o->quick           ? 1u
+                                        : ~0u,
                    hb_subscription_names, sub_on);
     /* Loaded cases from every CPU node to every memory node grow as nodes squared times
      * levels and subscriptions (98304 experiments of 65 tasks on 64 nodes): past a few

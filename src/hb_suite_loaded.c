@@ -20,11 +20,8 @@
 static const int hb_delays_full[] = {6400, 3200, 1600, 800, 400, 200, 100, 50, 25, 0, -1};
 static const int hb_delays_quick[] = {1600, 400, 100, 0, -1};
 
-static const char *hb_mix_kernel(const char *mix)
-{
-    /* triad reads two arrays per one written: the 2:1 mix. */
-    return strcmp(mix, "write") == 0 ? "write" : strcmp(mix, "2:1") == 0 ? "triad" : "read";
-}
+/* The load kernel of each --mix (hb_mix_names): triad reads two arrays per one written. */
+static const char *const hb_mix_kernels[] = {"read", "write", "triad"};
 
 /* load_bytes: each load thread's buffer, bytes: the chase's. */
 static int hb_loaded_add(const struct hb_suite_env *env, struct hb_plan *out, int cpu, int mem,
@@ -37,15 +34,18 @@ static int hb_loaded_add(const struct hb_suite_env *env, struct hb_plan *out, in
     if (delay < 0)
         snprintf(name, sizeof(name), "loaded-%d-%d-idle", cpu, mem);
     else
-        snprintf(name, sizeof(name), "loaded-%d-%d-%s-%dns", cpu, mem, o->mix, delay);
+        snprintf(name, sizeof(name), "loaded-%d-%d-%s-%dns", cpu, mem, hb_mix_names[o->mix], delay);
     hb_suite_experiment(env, &e, "loaded", name, "latency");
+    int rc;
     if (delay < 0)
-        snprintf(e.extra, sizeof(e.extra), "{\"delay\":null,\"mix\":\"%s\",\"bg_level\":\"idle\"}",
-                 o->mix);
+        rc = hb_param_null(&e, "delay");
     else
-        snprintf(e.extra, sizeof(e.extra), "{\"delay\":%d,\"mix\":\"%s\"}", delay, o->mix);
-    struct hb_task *fg = hb_experiment_task(&e);
-    int rc = fg ? hb_suite_task(env, fg, cpu, 0, 1, "chase", HB_POLICY_BIND, mem, bytes) : -ENOMEM;
+        rc = hb_param_int(&e, "delay", delay);
+    if (rc == 0) rc = hb_param_str(&e, "mix", hb_mix_names[o->mix]);
+    if (rc == 0 && delay < 0) rc = hb_param_str(&e, "bg_level", "idle");
+    struct hb_task *fg = rc ? NULL : hb_experiment_task(&e);
+    if (rc == 0)
+        rc = fg ? hb_suite_task(env, fg, cpu, 0, 1, "chase", HB_POLICY_BIND, mem, bytes) : -ENOMEM;
     for (int i = 0; rc == 0 && delay >= 0 && i < t->nnodes; i++) {
         if (!load_on[i]) continue;
         int first = t->nodes[i].os_index == cpu ? 1 : 0;
@@ -57,7 +57,7 @@ static int hb_loaded_add(const struct hb_suite_env *env, struct hb_plan *out, in
                   : -ENOMEM;
         if (rc == 0)
             rc = hb_suite_task(env, task, t->nodes[i].os_index, first, threads,
-                               hb_mix_kernel(o->mix), HB_POLICY_BIND, mem, all);
+                               hb_mix_kernels[o->mix], HB_POLICY_BIND, mem, all);
         if (rc) break;
         task->role = HB_ROLE_BG;
         task->bg_rate_GBps = delay > 0 ? 64.0 / delay : 0.0;

@@ -169,24 +169,22 @@ static int hb_policy_add(const struct hb_suite_env *env, struct hb_plan *out, co
         snprintf(wl, sizeof(wl), "%s", kernel);
     snprintf(name, sizeof(name), "policy-%s-%s-%s", mode, wl, policy);
     hb_suite_experiment(env, &e, "policy", name, k.latency ? "latency" : "bandwidth");
-    if (param > 0.0)
-        snprintf(e.extra, sizeof(e.extra),
-                 "{\"workload\":\"%s\",\"policy\":\"%s\",\"mode\":\"%s\",\"intensity\":%g}", kernel,
-                 policy, mode, param);
-    else
-        snprintf(e.extra, sizeof(e.extra),
-                 "{\"workload\":\"%s\",\"policy\":\"%s\",\"mode\":\"%s\"}", kernel, policy, mode);
+    rc = hb_param_str(&e, "workload", kernel);
+    if (rc == 0) rc = hb_param_str(&e, "policy", policy);
+    if (rc == 0) rc = hb_param_str(&e, "mode", mode);
+    if (rc == 0 && param > 0.0) rc = hb_param_num(&e, "intensity", param);
     /* Which kind of memory "remote" is: the CPU node's own unless --tier chose. */
-    if (strcmp(policy, "remote") == 0) {
+    if (rc == 0 && strcmp(policy, "remote") == 0) {
         int first = single_cpu >= 0 ? single_cpu : -1;
         for (int i = 0; first < 0 && i < t->nnodes; i++)
             if (t->nodes[i].has_cpus) first = t->nodes[i].os_index;
         int far = hb_topo_node_index(t, hb_policy_farthest(env, o->tier, first));
-        size_t len = strlen(e.extra);
-        snprintf(e.extra + len - 1, sizeof(e.extra) - len + 1,
-                 ",\"remote_kind\":\"%s\",\"remote_rule\":\"%s\"}", hb_mem_kind(t, far),
-                 o->tier[0] ? "--tier" : "same kind and tier as the CPU node");
+        rc = hb_param_str(&e, "remote_kind", hb_mem_kind(t, far));
+        if (rc == 0)
+            rc = hb_param_str(&e, "remote_rule",
+                              o->tier[0] ? "--tier" : "same kind and tier as the CPU node");
     }
+    if (rc) return rc;
     for (int i = 0; i < t->nnodes; i++) {
         int cpu = t->nodes[i].os_index;
         if (!t->nodes[i].has_cpus || !hb_suite_node_on(env, i) ||
@@ -217,7 +215,7 @@ static int hb_suite_policy_plan(const struct hb_suite_env *env, struct hb_plan *
     int rc = hb_suite_check_cpu_node(t, single_cpu, "--cpu-node");
     if (rc || (rc = hb_policy_check_tier(t, o->tier))) return rc;
     /* Said once: rate mode's shared targets take a smaller share per task. */
-    for (int p = 0; hb_policy_names[p] && strcmp(o->mode, "single") != 0; p++) {
+    for (int p = 0; hb_policy_names[p] && o->mode != 1; p++) {
         int busiest, count;
         uint64_t share =
             hb_policy_rate_bytes(env, hb_policy_names[p], env->default_bytes, &busiest, &count);
@@ -229,7 +227,6 @@ static int hb_suite_policy_plan(const struct hb_suite_env *env, struct hb_plan *
                          count, busiest, hb_policy_names[p], hb_size_format(share, a, sizeof(a)),
                          hb_size_format(env->default_bytes, b, sizeof(b)));
     }
-    const char *modes[] = {"rate", "single", NULL};
     char list[sizeof(o->kernels)];
     snprintf(list, sizeof(list), "%s", o->kernels[0] ? o->kernels : HB_POLICY_WORKLOADS);
     if (o->intensity && o->kernels[0] && strcmp(o->kernels, "intensity") != 0) {
@@ -237,13 +234,13 @@ static int hb_suite_policy_plan(const struct hb_suite_env *env, struct hb_plan *
                    o->kernels);
         return -EINVAL;
     }
-    for (int m = 0; modes[m]; m++) {
-        if (o->mode[0] && strcmp(o->mode, modes[m]) != 0) continue;
-        int cpu = strcmp(modes[m], "single") == 0 ? single_cpu : -1;
+    for (int m = 0; hb_mode_names[m]; m++) {
+        if (o->mode >= 0 && o->mode != m) continue;
+        int cpu = strcmp(hb_mode_names[m], "single") == 0 ? single_cpu : -1;
         if (o->intensity) {
             for (double x = HB_INTENSITY_LO; x <= HB_INTENSITY_HI; x *= 2.0)
                 for (int p = 0; hb_intensity_policies[p]; p++)
-                    if ((rc = hb_policy_add(env, out, modes[m], "intensity", x,
+                    if ((rc = hb_policy_add(env, out, hb_mode_names[m], "intensity", x,
                                             hb_intensity_policies[p], cpu)))
                         return rc;
             continue;
@@ -252,7 +249,7 @@ static int hb_suite_policy_plan(const struct hb_suite_env *env, struct hb_plan *
         snprintf(work, sizeof(work), "%s", list);
         for (char *k = strtok_r(work, ",", &save); k; k = strtok_r(NULL, ",", &save))
             for (int p = 0; hb_policy_names[p]; p++)
-                if ((rc = hb_policy_add(env, out, modes[m], k,
+                if ((rc = hb_policy_add(env, out, hb_mode_names[m], k,
                                         strcmp(k, "intensity") == 0 ? 1.0 : 0.0, hb_policy_names[p],
                                         cpu)))
                     return rc;

@@ -117,10 +117,8 @@ static int hb_suite_run_plan(const struct hb_suite_env *env, struct hb_plan *out
         bool any_bg = false;
         for (int i = 0; i < e.ntasks; i++)
             any_bg |= e.tasks[i].role == HB_ROLE_BG;
-        snprintf(e.extra, sizeof(e.extra), "{\"case\":\"scenario\",\"bg_level\":\"%s\"}",
-                 level    ? level
-                 : any_bg ? "custom"
-                          : "idle");
+        if (rc == 0) rc = hb_param_str(&e, "case", "scenario");
+        if (rc == 0) rc = hb_param_str(&e, "bg_level", level ? level : any_bg ? "custom" : "idle");
         if (rc == 0)
             rc = hb_plan_add(out, &e);
         else

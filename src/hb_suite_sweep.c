@@ -73,18 +73,16 @@ static int hb_sweep_add(const struct hb_suite_env *env, struct hb_plan *out, int
     e.tasks[0].pages = pages;
     uint64_t touched = stride ? ws / stride * 64 : ws;
     hb_sweep_cache_end(levels, touched, mark, sizeof(mark));
-    int n =
-        snprintf(e.extra, sizeof(e.extra),
-                 "{\"ws_bytes\":%llu,\"touched_bytes\":%llu,\"cache_bytes\":[%llu,%llu,%llu,%"
-                 "llu],\"memside_cache_bytes\":%llu%s%s%s}",
-                 (unsigned long long)ws, (unsigned long long)touched, (unsigned long long)levels[0],
-                 (unsigned long long)levels[1], (unsigned long long)levels[2],
-                 (unsigned long long)levels[3], (unsigned long long)levels[4],
-                 mark[0] ? ",\"cache_end\":\"" : "", mark, mark[0] ? "\"" : "");
-    if (n < 0 || (size_t)n >= sizeof(e.extra)) {
-        hb_err_set("sweep: suite keys of %s do not fit %zu bytes", name, sizeof(e.extra));
+    const long long caches[4] = {(long long)levels[0], (long long)levels[1], (long long)levels[2],
+                                 (long long)levels[3]};
+    rc = hb_param_int(&e, "ws_bytes", (long long)ws);
+    if (rc == 0) rc = hb_param_int(&e, "touched_bytes", (long long)touched);
+    if (rc == 0) rc = hb_param_ints(&e, "cache_bytes", caches, 4);
+    if (rc == 0) rc = hb_param_int(&e, "memside_cache_bytes", (long long)levels[4]);
+    if (rc == 0 && mark[0]) rc = hb_param_str(&e, "cache_end", mark);
+    if (rc) {
         hb_experiment_clear(&e);
-        return -EINVAL;
+        return rc;
     }
     return hb_plan_add(out, &e);
 }

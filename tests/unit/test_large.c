@@ -55,7 +55,13 @@ static void experiment_wire(void)
 {
     struct hb_experiment e = {.reps = 7, .seed = 42};
     snprintf(e.name, sizeof(e.name), "wire-test");
-    snprintf(e.extra, sizeof(e.extra), "{\"k\":1}");
+    const long long pair[2] = {1, 2};
+    CHECK_INT(hb_param_str(&e, "k", "v"), 0);
+    CHECK_INT(hb_param_int(&e, "n", 1LL << 40), 0);
+    CHECK_INT(hb_param_null(&e, "d"), 0);
+    CHECK_INT(hb_param_num(&e, "x", 0.125), 0);
+    CHECK_INT(hb_param_num(&e, "i", 2.0), 0); /* "%g" writes 2: an integer, as always */
+    CHECK_INT(hb_param_ints(&e, "c", pair, 2), 0);
     for (int i = 0; i < 200; i++) {
         struct hb_task *task = hb_experiment_task(&e);
         CHECK(task != NULL);
@@ -79,7 +85,22 @@ static void experiment_wire(void)
     struct hb_experiment got;
     CHECK_INT(hb_experiment_unpack(buf, len, &got), 0);
     CHECK_STR(got.name, "wire-test");
-    CHECK_STR(got.extra, "{\"k\":1}");
+    json_t *keys = hb_params_json(&got.params);
+    char *text = keys ? json_dumps(keys, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+    CHECK_STR(text ? text : "", "{\"k\":\"v\",\"n\":1099511627776,\"d\":null,\"x\":0.125,\"i\":2,"
+                                "\"c\":[1,2]}");
+    free(text);
+    json_decref(keys);
+    /* No room is refused with a message, never cut. */
+    CHECK_INT(hb_param_int(&e, "seventh", 7), -EINVAL);
+    CHECK_HAS(hb_err_msg(), "seventh");
+    struct hb_experiment small = {.params.n = 0};
+    CHECK_INT(
+        hb_param_str(&small, "s", "a string of more than forty characters, which is too long"),
+        -EINVAL);
+    CHECK_HAS(hb_err_msg(), "longer than 39");
+    CHECK_INT(hb_param_str(&small, "a key longer than twenty", "x"), -EINVAL);
+    CHECK_INT(small.params.n, 0);
     CHECK_INT(got.reps, 7);
     CHECK_INT(got.ntasks, 200);
     for (int i = 0; i < got.ntasks && i < e.ntasks; i++) {
