@@ -3,7 +3,7 @@
 # CMAKE_CROSSCOMPILING_EMULATOR when cross-compiling); the README; and the launchers,
 # studies and scenarios under share/hopbench/, told where the binary is relative to them.
 
-add_executable(hb_gendoc src/hb_gendoc.c)
+add_executable(hb_gendoc src/cli/hb_gendoc.c)
 target_link_libraries(hb_gendoc PRIVATE hb_omp)
 
 set(hb_doc_dir ${CMAKE_BINARY_DIR}/doc)

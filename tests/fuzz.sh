@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds a libFuzzer target with clang from SOURCES (paths relative to SRC_DIR, or absolute)
+# Builds a libFuzzer target with clang from SOURCES (file names found under SRC_DIR, or absolute)
 # and runs it for a bounded time on the seed files. Skips (77) where clang or libFuzzer is
 # missing. Shared by the fuzz label's targets.
 # Usage: fuzz.sh SRC_DIR GENERATED_DIR SEED_GLOB SECONDS MAX_LEN SOURCE...
@@ -9,11 +9,13 @@ shift 5
 command -v clang >/dev/null || { echo "clang not installed"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-files=()
+files=() incs=()
 for f in "$@"; do
-  [[ $f == /* ]] && files+=("$f") || files+=("$src/$f")
+  [[ $f == /* ]] && files+=("$f") || files+=("$(find "$src" -name "$f" -print -quit)")
 done
-if ! clang -g -O1 -std=c11 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined -I"$src" -I"$gen" \
+# src/ holds one folder a layer: each is an include folder, as for hb_core.
+while IFS= read -r d; do incs+=(-I"$d"); done < <(find "$src" -type d)
+if ! clang -g -O1 -std=c11 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined "${incs[@]}" -I"$gen" \
     "${files[@]}" -ljansson -lm -o "$tmp/fuzz" 2>"$tmp/cc.log"; then
   if grep -q "fuzzer" "$tmp/cc.log"; then
     echo "libFuzzer not available (libclang-rt-dev):"; cat "$tmp/cc.log"; exit 77

@@ -161,7 +161,7 @@ static void hb_roff_tail(FILE *f, const char *arg, const char *help)
 void hb_doc_man(FILE *f, const struct hb_doc_kernels *k, const char *datadir)
 {
     fprintf(f,
-            ".\\\" Generated from hopbench's command-line tables (src/hb_cli_doc.c).\n"
+            ".\\\" Generated from hopbench's command-line tables (src/cli/hb_cli_doc.c).\n"
             ".TH HOPBENCH 1 \"\" \"hopbench %s\" \"User Commands\"\n"
             ".SH NAME\nhopbench \\- NUMA memory latency and bandwidth, node by node\n"
             ".SH SYNOPSIS\n.B hopbench\n[\\fICOMMAND\\fR] [\\fIOPTIONS\\fR]\n.br\n"
@@ -224,7 +224,7 @@ static void hb_bash_commands(FILE *f, const char *sep)
 void hb_doc_bash(FILE *f, const struct hb_doc_kernels *k)
 {
     fputs("# bash completion for hopbench, generated from its command-line tables\n"
-          "# (src/hb_cli_doc.c); lists of values complete after each comma.\n"
+          "# (src/cli/hb_cli_doc.c); lists of values complete after each comma.\n"
           "_hopbench_words() {\n"
           "    local head=\"\" item=$2\n"
           "    case $item in *,*) head=${item%,*},; item=${item##*,} ;; esac\n"

@@ -1,4 +1,4 @@
-/* `run FILE`: the experiments of a scenario file (src/hb_scenario.h), checked against the
+/* `run FILE`: the experiments of a scenario file (src/suites/hb_scenario.h), checked against the
  * topology with the line and column of the offending label. */
 #include "hb_suite_hops.h"
 
