@@ -271,13 +271,19 @@ int main(int argc, char **argv)
 
     char size_source[HB_SIZES_SOURCE_LEN];
     uint64_t llc = 0;
-    char note[1024] = ""; /* a few one-line reasons, joined by hb_suite_say */
+    /* A few one-line reasons, joined by hb_suite_say, as long as they take. */
+    char *note_text = NULL;
+    size_t note_size = 0;
+    FILE *note = open_memstream(&note_text, &note_size);
     hwloc_bitmap_t nodes = NULL;
-    if ((rc = hb_suite_nodes(t, &o, &nodes))) {
+    if (!note) hb_err_set("out of memory starting the plan");
+    if (!note || (rc = hb_suite_nodes(t, &o, &nodes))) {
+        if (note) fclose(note);
+        free(note_text);
         hb_topo_free(t);
-        return hb_fail(rc);
+        return hb_fail(note ? rc : -ENOMEM);
     }
-    struct hb_suite_env env = {t, &o, hb_lookup_kernel, 0, note, sizeof(note), nodes};
+    struct hb_suite_env env = {t, &o, hb_lookup_kernel, 0, note, nodes};
     env.default_bytes = hb_sizes_default(t, size_source, sizeof(size_source), &llc);
     struct hb_plan plan = {0};
     int code = HB_EXIT_OK;
@@ -290,7 +296,11 @@ int main(int argc, char **argv)
     uint64_t msc = hb_mem_cache_max(t);
     if (rc == 0 && !o.size && msc && env.default_bytes <= msc && !o.quiet)
         fprintf(stderr, "hopbench: default size: %s\n", size_source);
-    if (rc == 0 && note[0] && !o.quiet) fprintf(stderr, "hopbench: %s\n", note);
+    if (fflush(note) != 0 && rc == 0) {
+        hb_err_set("out of memory holding the plan's note");
+        rc = -ENOMEM;
+    }
+    if (rc == 0 && note_size && !o.quiet) fprintf(stderr, "hopbench: %s\n", note_text);
     if (rc == 0 && o.dry_run)
         rc = hb_print_plan(&plan, &o);
     else if (rc == 0 && in_process)
@@ -299,6 +309,8 @@ int main(int argc, char **argv)
         code = hb_run(argc, argv, &env, &plan, size_source, llc);
     hb_plan_free(&plan);
     hwloc_bitmap_free(nodes);
+    fclose(note);
+    free(note_text);
     hb_topo_free(t);
     return rc ? hb_fail(rc) : code;
 }

@@ -60,8 +60,7 @@ uint64_t hb_sizes_default(const struct hb_topo *t, char *source, size_t len, uin
                  "quarter of the smallest free node memory, which is %s), figures include its "
                  "hits; "
                  "--size above %s measures the memory behind it",
-                 hb_size_format(msc, c, sizeof(c)), hb_size_format(min_free, d, sizeof(d)),
-                 c);
+                 hb_size_format(msc, c, sizeof(c)), hb_size_format(min_free, d, sizeof(d)), c);
     if (llc_bytes) *llc_bytes = llc;
     return size;
 }

@@ -84,15 +84,11 @@ int hb_suite_check_fits(const struct hb_suite_env *env, int mem_node, uint64_t b
 
 void hb_suite_say(const struct hb_suite_env *env, const char *fmt, ...)
 {
-    if (!env->note || !env->note_len) return;
-    size_t used = strlen(env->note);
-    if (used && used + 2 < env->note_len) {
-        memcpy(env->note + used, "; ", 3);
-        used += 2;
-    }
+    if (!env->note) return;
+    if (ftell(env->note) > 0) fputs("; ", env->note);
     va_list ap;
     va_start(ap, fmt);
-    if (used < env->note_len) vsnprintf(env->note + used, env->note_len - used, fmt, ap);
+    vfprintf(env->note, fmt, ap);
     va_end(ap);
 }
 

@@ -10,6 +10,7 @@
 
 #include <jansson.h>
 #include <stdbool.h>
+#include <stdio.h>
 
 /* What a plan needs to know of a kernel; the registry itself lives in omp/. */
 struct hb_kernel_ref {
@@ -26,9 +27,9 @@ struct hb_suite_env {
     const struct hb_topo *topo;
     const struct hb_options *opts;
     hb_kernel_lookup_fn lookup;
-    uint64_t default_bytes;     /* hb_sizes_default() */
-    char *note;                 /* why a suite left part of its study out (one line), shown once */
-    size_t note_len;            /* the plan stands; NULL/0: nowhere to say it */
+    uint64_t default_bytes; /* hb_sizes_default() */
+    FILE *note; /* why a suite left part of its study out (one line, as long as it takes), shown
+                 * once the plan stands; NULL: nowhere to say it */
     hwloc_const_bitmap_t nodes; /* --nodes: the OS indexes cross-node suites use; NULL = all */
 };
 
