@@ -1,7 +1,8 @@
 /* Report section for the suites without a figure of their own (the default suite, bw, lat
  * and any new suite): bandwidth per kernel and thread count and latency per placement as
  * bars with their numbers. */
-#include "hb_report.h"
+#include "hb_report_kit.h"
+#include "hb_report_sections.h"
 
 #include "hb_report_draw.h"
 

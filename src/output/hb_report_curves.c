@@ -1,6 +1,7 @@
 /* Report sections built from measurement records: hop study bars, loaded-latency, sweep,
  * policy and intensity curves. */
-#include "hb_report.h"
+#include "hb_report_kit.h"
+#include "hb_report_sections.h"
 
 #include "hb_size.h"
 

@@ -1,6 +1,6 @@
 #include "hb_report_data.h"
 
-#include "hb_report.h"
+#include "hb_escape.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -162,53 +162,6 @@ int hb_report_add_evidence(struct hb_report_in *in, const char *key, const char 
     return rc;
 }
 
-/* hb_results_take_fn: each kind of record to the sections that draw it. */
-static int hb_report_take(void *ctx, const json_t *rec)
-{
-    struct hb_report_in *in = ctx;
-    const char *type = hb_rec_str(rec, "type", "");
-    if (strcmp(type, "measurement") == 0 || strcmp(type, "throughput") == 0) {
-        int rc = hb_report_basic_take(in, rec);
-        if (rc == 0) rc = hb_report_hops_take(in, rec);
-        if (rc == 0) rc = hb_report_evidence_take(in, rec);
-        if (rc == 0) rc = hb_report_curves_take(in, rec);
-        return rc;
-    }
-    /* A note is drawn once per text: its text is kept, in order of first appearance. */
-    if (strcmp(type, "note") == 0) {
-        if (!json_object_get(rec, "text")) return 0;
-        const char *text = hb_rec_str(rec, "text", "");
-        return hb_strtab_add(&in->notes, text, strlen(text)) == HB_STRTAB_NONE ? -ENOMEM : 0;
-    }
-    /* The derived records the sections read as they are, the first that their sections
-     * draw (a few per run); the others are counted. */
-    if (strcmp(type, "matrix") == 0)
-        return hb_report_budget_take(
-            &in->matrices[strcmp(hb_rec_str(rec, "metric", ""), "c2c") == 0],
-            hb_report_matrix_weight(rec), HB_REPORT_MAX_CELLS);
-    if (strcmp(type, "fleet") == 0)
-        return hb_report_budget_take(&in->fleets, hb_report_fleet_weight(rec), HB_REPORT_MAX_CELLS);
-    if (strcmp(type, "verdict") == 0)
-        return hb_report_budget_take(&in->verdicts, 1, HB_REPORT_MAX_PANELS);
-    /* Knees are marks on the loaded and intensity curves; one never reached marks nothing. */
-    if (strcmp(type, "knee") == 0 && json_is_number(json_object_get(rec, "value"))) {
-        static const char *const curves[] = {"loaded", "intensity"};
-        for (int c = 0; c < 2; c++)
-            if (strcmp(hb_rec_str(rec, "curve", ""), curves[c]) == 0)
-                return hb_report_budget_take(&in->knees[c], 1, HB_REPORT_MAX_MARKS);
-    }
-    return 0;
-}
-
-int hb_report_read(FILE *f, const char *path, struct hb_report_in *in)
-{
-    memset(in, 0, sizeof(*in));
-    int rc = f ? hb_results_readf(f, path, hb_report_take, in, &in->res)
-               : hb_results_read_take(path, hb_report_take, in, &in->res);
-    if (rc) hb_report_in_free(in);
-    return rc;
-}
-
 static void hb_rcurves_free(struct hb_rcurves *c)
 {
     hb_strtab_free(&c->names);
@@ -235,4 +188,64 @@ void hb_report_in_free(struct hb_report_in *in)
     free(in->evidence.chain);
     free(in->evidence.v);
     memset(in, 0, sizeof(*in));
+}
+
+/* A value for people: numbers and strings as they are, byte counts in KiB/MiB/GiB, lists
+ * joined by commas, objects as "key value" lines; never JSON text. */
+static void hb_report_value(FILE *f, const char *key, const json_t *v)
+{
+    size_t klen = key ? strlen(key) : 0;
+    if (json_is_string(v))
+        hb_html_esc(f, json_string_value(v));
+    else if (json_is_number(v) && key &&
+             (strcmp(key, "bytes") == 0 || (klen > 6 && strcmp(key + klen - 6, "_bytes") == 0))) {
+        static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+        double b = json_number_value(v);
+        int u = 0;
+        while (b >= 1024.0 && u < 4) {
+            b /= 1024.0;
+            u++;
+        }
+        fprintf(f, "%.4g %s", b, units[u]);
+    } else if (json_is_integer(v))
+        fprintf(f, "%lld", (long long)json_integer_value(v));
+    else if (json_is_real(v))
+        fprintf(f, "%.4g", json_real_value(v));
+    else if (json_is_boolean(v))
+        fputs(json_is_true(v) ? "yes" : "no", f);
+    else if (json_is_array(v)) {
+        size_t i;
+        const json_t *e;
+        json_array_foreach(v, i, e)
+        {
+            if (i) fputs(json_is_object(e) ? "<br>" : ", ", f);
+            hb_report_value(f, key, e);
+        }
+    } else if (json_is_object(v)) {
+        const char *k;
+        const json_t *e;
+        int first = 1;
+        json_object_foreach((json_t *)v, k, e)
+        {
+            fputs(first ? "" : json_is_object(e) ? "<br>" : "; ", f);
+            first = 0;
+            fputs("<b>", f);
+            hb_html_esc(f, k);
+            fputs("</b> ", f);
+            hb_report_value(f, k, e);
+        }
+    } else
+        fputs("&#8211;", f);
+}
+
+void hb_report_cell(FILE *f, const json_t *v)
+{
+    hb_report_cell_key(f, NULL, v);
+}
+
+void hb_report_cell_key(FILE *f, const char *key, const json_t *v)
+{
+    fputs(json_is_object(v) || json_is_array(v) ? "<td class=\"kv\">" : "<td>", f);
+    hb_report_value(f, key, v);
+    fputs("</td>", f);
 }

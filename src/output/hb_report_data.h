@@ -124,10 +124,7 @@ struct hb_report_in {
     unsigned has; /* HB_RHAS_* */
 };
 
-/* Read path (or the open stream f when not NULL) into in, keeping what the sections draw.
- * Returns as hb_results_read_take; on error in holds nothing to free. */
-int hb_report_read(FILE *f, const char *path, struct hb_report_in *in);
-
+/* What hb_report_read kept, freed (in is zeroed). */
 void hb_report_in_free(struct hb_report_in *in);
 
 /* Collectors, for the sections' take functions. Each returns 0 or -ENOMEM. */
@@ -151,6 +148,10 @@ int hb_report_add_policy(struct hb_rpolicies *p, const char *key, uint32_t row, 
 int hb_report_add_evidence(struct hb_report_in *in, const char *key, const char *any_key,
                            const json_t *rec, const char *const *cells, int ncells);
 
+/* A value as a table cell, <td>...</td>. */
+void hb_report_cell(FILE *f, const json_t *v);
+/* A cell whose value is named key (byte counts, "_bytes", are shown in KiB/MiB/GiB). */
+void hb_report_cell_key(FILE *f, const char *key, const json_t *v);
 /* The HTML of cell c of a kept row. */
 const char *hb_report_row_cell(const struct hb_report_in *in, uint32_t row, int c);
 

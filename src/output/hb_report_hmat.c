@@ -1,6 +1,7 @@
 /* Report: the firmware's HMAT beside a measured matrix. */
 #include "hb_jsonl_read.h"
-#include "hb_report.h"
+#include "hb_report_kit.h"
+#include "hb_report_sections.h"
 #include "hb_report_draw.h"
 
 void hb_report_matrix_hmat(FILE *f, const json_t *m, const char *path)

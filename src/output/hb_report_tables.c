@@ -1,5 +1,6 @@
 /* Report sections built from derived records: machine, matrices (incl. c2c), fleet, verdicts. */
-#include "hb_report.h"
+#include "hb_report_kit.h"
+#include "hb_report_sections.h"
 
 #include "hb_report_draw.h"
 

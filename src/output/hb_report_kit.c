@@ -1,0 +1,169 @@
+#include "hb_report_kit.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int hb_report_is(const json_t *rec, const char *type, const char *suite, const char *key)
+{
+    return strcmp(hb_rec_str(rec, "type", ""), type) == 0 &&
+           (!suite || strcmp(hb_rec_str(rec, "suite", ""), suite) == 0) &&
+           (!key || json_object_get(rec, key));
+}
+
+int hb_report_has(const struct hb_report_in *in, int nin, const char *type, const char *suite,
+                  const char *key)
+{
+    for (int i = 0; i < nin; i++) {
+        size_t k;
+        json_t *rec;
+        json_array_foreach(in[i].res.records, k,
+                           rec) if (hb_report_is(rec, type, suite, key)) return 1;
+    }
+    return 0;
+}
+
+void hb_report_caption(FILE *f, const struct hb_results *r, const char *what)
+{
+    const char *base = strrchr(r->path, '/');
+    fputs("<h3>", f);
+    hb_html_esc(f, what);
+    fputs(" <small>(", f);
+    hb_html_esc(f, base ? base + 1 : r->path);
+    fputs(")</small></h3>\n", f);
+}
+
+int hb_report_int(const json_t *rec, const char *key, int def)
+{
+    double v = hb_rec_num(rec, key, def);
+    return v <= INT_MIN ? INT_MIN : v >= INT_MAX ? INT_MAX : (int)v;
+}
+
+static int hb_rbar_cmp(const void *a, const void *b)
+{
+    const struct hb_rbar *x = a, *y = b;
+    if (x->key != y->key) return x->key < y->key ? -1 : 1;
+    return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+struct hb_bar *hb_report_bars(const struct hb_report_in *in, const struct hb_rbars *b,
+                              struct hb_rbar **sorted)
+{
+    *sorted = malloc((b->n + 1) * sizeof(**sorted));
+    struct hb_bar *bars = malloc((b->n + 1) * sizeof(*bars));
+    if (!*sorted || !bars) {
+        free(*sorted);
+        free(bars);
+        *sorted = NULL;
+        return NULL;
+    }
+    memcpy(*sorted, b->v, b->n * sizeof(**sorted));
+    qsort(*sorted, b->n, sizeof(**sorted), hb_rbar_cmp);
+    for (size_t i = 0; i < b->n; i++) {
+        const struct hb_rbar *r = &(*sorted)[i];
+        bars[i] =
+            (struct hb_bar){hb_strtab_get(&in->str, r->group), hb_strtab_get(&in->str, r->label),
+                            hb_strtab_get(&in->str, r->series), r->value};
+    }
+    return bars;
+}
+
+/* s as one shell word ('...', each ' as '\''), HTML-escaped: a command to copy. */
+static void hb_report_shell_word(FILE *f, const char *s)
+{
+    fputs("&#39;", f);
+    for (char c[2] = {0}; (c[0] = *s) != '\0'; s++)
+        if (c[0] == '\'')
+            fputs("&#39;\\&#39;&#39;", f);
+        else
+            hb_html_esc(f, c);
+    fputs("&#39;", f);
+}
+
+void hb_report_left_out(FILE *f, int colspan, const struct hb_rbudget *b, const char *what,
+                        const char *path, const char *select)
+{
+    if (b->drawn >= b->total) return;
+    if (colspan)
+        fprintf(f, "<tr><td colspan=\"%d\" class=\"warn leftout\">", colspan);
+    else
+        fputs("<p class=\"warn leftout\">", f);
+    fprintf(f, "Drawn: the first %zu of %zu ", b->drawn, b->total);
+    hb_html_esc(f, what);
+    fprintf(f, " (%zu left out, to keep the report readable); to list them all: <code>jq -c ",
+            b->total - b->drawn);
+    hb_report_shell_word(f, select);
+    fputc(' ', f);
+    if (path)
+        hb_report_shell_word(f, path);
+    else
+        fputs("RESULTS.jsonl", f);
+    fputs("</code>", f);
+    fputs(colspan ? "</td></tr>\n" : "</p>\n", f);
+}
+
+void hb_report_left_out_n(FILE *f, size_t n, size_t max, const char *what, const char *path,
+                          const char *select)
+{
+    struct hb_rbudget b = {.drawn = n < max ? n : max, .total = n};
+    hb_report_left_out(f, 0, &b, what, path, select);
+}
+
+void hb_report_bar_panel(FILE *f, const struct hb_report_in *in, const struct hb_rbars *b,
+                         const char *what, const char *ylabel, const char *const *heads, int ncells,
+                         const char *select)
+{
+    struct hb_rbar *sorted = NULL;
+    struct hb_bar *bars = b->n ? hb_report_bars(in, b, &sorted) : NULL;
+    if (!bars) return;
+    size_t n = b->n < HB_REPORT_MAX_BARS ? b->n : HB_REPORT_MAX_BARS;
+    fputs("<div class=\"panel\">", f);
+    hb_report_caption(f, &in->res, what);
+    hb_report_left_out_n(f, b->n, HB_REPORT_MAX_BARS, "bars and rows", in->res.path, select);
+    hb_svg_bars(f, bars, (int)n, ylabel);
+    fputs("<table class=\"numbers\"><tr>", f);
+    for (int c = 0; c < ncells; c++)
+        fprintf(f, "<th>%s</th>", heads[c]);
+    fputs("</tr>\n", f);
+    for (size_t k = 0; k < n; k++)
+        hb_report_row(f, in, sorted[k].row, ncells);
+    fputs("</table>", f);
+    fputs("</div>\n", f);
+    free(bars);
+    free(sorted);
+}
+
+void hb_report_row(FILE *f, const struct hb_report_in *in, uint32_t row, int ncells)
+{
+    fputs("<tr>", f);
+    for (int c = 0; c < ncells; c++)
+        fputs(hb_report_row_cell(in, row, c), f);
+    fputs("</tr>\n", f);
+}
+
+int hb_report_too_big(FILE *f, const char *what, const json_t *values, size_t rows, size_t cols)
+{
+    if (rows <= HB_REPORT_MAX_SIDE && cols <= HB_REPORT_MAX_SIDE) return 0;
+    size_t n = 0, r, c;
+    double lo = INFINITY, hi = -INFINITY, sum = 0.0;
+    json_t *row, *v;
+    json_array_foreach(values, r, row) json_array_foreach(row, c, v) if (json_is_number(v))
+    {
+        double x = json_number_value(v);
+        lo = fmin(lo, x);
+        hi = fmax(hi, x);
+        sum += x;
+        n++;
+    }
+    fprintf(f, "<p class=\"warn toobig\">");
+    hb_html_esc(f, what);
+    fprintf(f,
+            ": %zu x %zu cells, more than the %d x %d this report draws; summary of its %zu "
+            "numbers:",
+            rows, cols, HB_REPORT_MAX_SIDE, HB_REPORT_MAX_SIDE, n);
+    if (n) fprintf(f, " min %.4g, mean %.4g, max %.4g", lo, sum / (double)n, hi);
+    fputs(" (the results file has every cell)</p>\n", f);
+    return 1;
+}

@@ -1,0 +1,37 @@
+/* The report's sections, one file or a few each (basic, tables, curves, hmat): what
+ * hb_report.c calls to read records into them and to write them. */
+#ifndef HB_REPORT_SECTIONS_H
+#define HB_REPORT_SECTIONS_H
+
+#include "hb_report_data.h"
+
+#include <stdio.h>
+
+/* Sections; each writes nothing when no input has records for it. */
+void hb_report_machine(FILE *f, const struct hb_report_in *in, int nin);
+void hb_report_matrices(FILE *f, const struct hb_report_in *in, int nin, int c2c);
+void hb_report_fleet(FILE *f, const struct hb_report_in *in, int nin);
+void hb_report_hops(FILE *f, const struct hb_report_in *in, int nin);
+void hb_report_verdicts(FILE *f, const struct hb_report_in *in, int nin);
+void hb_report_loaded(FILE *f, const struct hb_report_in *in, int nin);
+void hb_report_sweep(FILE *f, const struct hb_report_in *in, int nin);
+void hb_report_policy(FILE *f, const struct hb_report_in *in, int nin);
+void hb_report_basic(FILE *f, const struct hb_report_in *in, int nin);
+
+/* What each section keeps of a measurement or throughput record as it is read: 0 or
+ * -ENOMEM. */
+int hb_report_basic_take(struct hb_report_in *in, const json_t *rec);
+int hb_report_hops_take(struct hb_report_in *in, const json_t *rec);
+int hb_report_evidence_take(struct hb_report_in *in, const json_t *rec);
+int hb_report_curves_take(struct hb_report_in *in, const json_t *rec);
+
+/* Below a matrix panel: the firmware's HMAT figures and measured/firmware ratios as
+ * heatmaps (data-kind "hmat" and "hmat-ratio"), HMAT flags outlined and listed; nothing when
+ * the matrix carries no HMAT comparison. path: its results file, for the left-out line. */
+void hb_report_matrix_hmat(FILE *f, const json_t *m, const char *path);
+
+/* How much of its section's HB_REPORT_MAX_CELLS a kept matrix or fleet record takes. */
+size_t hb_report_matrix_weight(const json_t *m);
+size_t hb_report_fleet_weight(const json_t *fl);
+
+#endif
