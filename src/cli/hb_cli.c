@@ -171,10 +171,10 @@ static int hb_parse_list(const char *opt, const char *text, const char *const *n
     return rc;
 }
 
-static int hb_check_int_list(const char *opt, const char *text)
+static int hb_parse_int_list(const char *opt, const char *text, int *out, int cap, int *n)
 {
     const char *p = text;
-    for (;;) {
+    for (*n = 0;; (*n)++) {
         char *end = NULL;
         errno = 0;
         long v = strtol(p, &end, 10);
@@ -184,7 +184,12 @@ static int hb_check_int_list(const char *opt, const char *text)
                        text);
             return -EINVAL;
         }
-        if (*end == '\0') return 0;
+        /* Past cap only for a list too long to keep, which the caller then refuses. */
+        if (*n < cap) out[*n] = (int)v;
+        if (*end == '\0') {
+            (*n)++;
+            return 0;
+        }
         p = end + 1;
     }
 }
@@ -339,8 +344,11 @@ static int hb_option_apply(struct hb_options *o, int c, const char *arg)
         return hb_parse_list("--subscription", arg, hb_subscription_names, 0,
                              &o->subscription_mask);
     case OPT_LOAD_NODES:
-        if ((rc = hb_check_int_list("--load-nodes", arg))) return rc;
-        return hb_copy_arg("--load-nodes", arg, o->load_nodes, sizeof(o->load_nodes));
+        if ((rc = hb_parse_int_list("--load-nodes", arg, o->load_nodes,
+                                    (int)(sizeof(o->load_nodes) / sizeof(o->load_nodes[0])),
+                                    &o->nload_nodes)))
+            return rc;
+        return hb_copy_arg("--load-nodes", arg, o->load_nodes_text, sizeof(o->load_nodes_text));
     case OPT_NODES: {
         /* The syntax now; whether the nodes exist once the topology is loaded. */
         hwloc_bitmap_t set = hwloc_bitmap_alloc();

@@ -43,13 +43,17 @@ struct hb_options {
     double bg_rate_GBps;        /* hops/run: per-thread rate of level very-high; 0 = measured */
     unsigned level_mask;        /* hops: bit i = hb_bg_level_names[i] given; 0 = default */
     unsigned subscription_mask; /* hops: bit i = hb_subscription_names[i]; 0 = default */
-    char load_nodes[4096];      /* loaded: node list (0-3,8); "" = every CPU node taking part */
-    char nodes[4096];           /* cross-node suites: node list (0-3,8); "" = every node */
-    int mix;                    /* loaded: hb_mix_names index (read, write, 2:1) */
-    char operand[4096];         /* a suite's operand (run: the scenario FILE) */
-    bool intensity;             /* policy: the flops-per-byte study instead of the workloads */
-    int mode;                   /* policy: hb_mode_names index (rate, single); -1 = both */
-    uint64_t max_size;          /* sweep: largest working set; 0 = 2 GiB */
+    /* loaded: the nodes of --load-nodes in the order given (none = every CPU node taking
+     * part) and the list as written, for messages; 4095 characters hold at most 2048 numbers. */
+    int load_nodes[2048];
+    int nload_nodes;
+    char load_nodes_text[4096];
+    char nodes[4096];   /* cross-node suites: node list (0-3,8); "" = every node */
+    int mix;            /* loaded: hb_mix_names index (read, write, 2:1) */
+    char operand[4096]; /* a suite's operand (run: the scenario FILE) */
+    bool intensity;     /* policy: the flops-per-byte study instead of the workloads */
+    int mode;           /* policy: hb_mode_names index (rate, single); -1 = both */
+    uint64_t max_size;  /* sweep: largest working set; 0 = 2 GiB */
     uint64_t strides[HB_CHASE_MAX_STRIDES]; /* chase: bytes per visited line, in order */
     int nstrides;                           /* 1 unless --stride gave a list (lat, sweep) */
     uint64_t tlb_group;                     /* chase: TLB group bytes or HB_CHASE_GROUP_ALL */

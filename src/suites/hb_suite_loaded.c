@@ -65,7 +65,7 @@ static int hb_loaded_add(const struct hb_suite_env *env, struct hb_plan *out, in
     if (rc == 0 && delay >= 0 && e.ntasks == 1) {
         hb_err_set("loaded: no CPU is left for load threads on --load-nodes %s (node %d's only "
                    "CPU runs the chase); choose load nodes with more CPUs",
-                   o->load_nodes[0] ? o->load_nodes : "(every CPU node)", cpu);
+                   o->nload_nodes ? o->load_nodes_text : "(every CPU node)", cpu);
         rc = -EINVAL;
     }
     if (rc) {
@@ -102,13 +102,10 @@ static int hb_loaded_plan_load(const struct hb_suite_env *env, struct hb_plan *o
     const struct hb_options *o = env->opts;
     const struct hb_topo *t = env->topo;
     int rc = 0;
-    if (o->load_nodes[0]) {
-        char list[sizeof(o->load_nodes)], *save = NULL;
-        snprintf(list, sizeof(list), "%s", o->load_nodes);
-        for (char *w = strtok_r(list, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
-            int n = atoi(w);
-            if ((rc = hb_suite_check_cpu_node(t, n, "--load-nodes"))) return rc;
-            load_on[hb_topo_node_index(t, n)] = true;
+    if (o->nload_nodes) {
+        for (int k = 0; k < o->nload_nodes; k++) {
+            if ((rc = hb_suite_check_cpu_node(t, o->load_nodes[k], "--load-nodes"))) return rc;
+            load_on[hb_topo_node_index(t, o->load_nodes[k])] = true;
         }
     } else {
         for (int i = 0; i < t->nnodes; i++)
