@@ -1,0 +1,165 @@
+/* Loading a topology (this machine, an XML file or buffer) and freeing it. */
+#include "hb_topo.h"
+#include "hb_topo_read.h"
+
+#include "hb_error.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* hwloc says why it refuses an XML file only on stderr, and only with HWLOC_XML_VERBOSE: its
+ * first line is kept (without the newline) in reason[], not shown. */
+struct topo_quiet {
+    int saved_fd;
+    FILE *capture;
+};
+
+static void topo_quiet_begin(struct topo_quiet *q)
+{
+    fflush(stderr);
+    q->capture = tmpfile();
+    q->saved_fd = q->capture ? dup(STDERR_FILENO) : -1;
+    if (q->saved_fd >= 0) dup2(fileno(q->capture), STDERR_FILENO);
+    setenv("HWLOC_XML_VERBOSE", "1", 0);
+}
+
+static void topo_quiet_end(struct topo_quiet *q, char *reason, size_t len)
+{
+    reason[0] = '\0';
+    if (q->saved_fd >= 0) {
+        fflush(stderr);
+        dup2(q->saved_fd, STDERR_FILENO);
+        close(q->saved_fd);
+        rewind(q->capture);
+        if (fgets(reason, (int)len, q->capture)) reason[strcspn(reason, "\n")] = '\0';
+    }
+    if (q->capture) fclose(q->capture);
+}
+
+/* One line for an XML file hwloc refused: hwloc's own reason, and how to write a file this
+ * hwloc reads (a newer hwloc writes its own format version unless asked for v2). */
+static void topo_xml_refused(const char *path, const char *reason)
+{
+    unsigned v = hwloc_get_api_version();
+    char why[400];
+    snprintf(why, sizeof(why), "%s", reason[0] ? reason : "no reason given");
+    /* hwloc prefixes its reason with the file's name; once in the line is enough. */
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    size_t plen = strlen(base);
+    const char *r = strncmp(why, base, plen) == 0 && why[plen] == ':' ? why + plen + 1 : why;
+    r += strspn(r, " ");
+    if (strstr(r, "XML version"))
+        hb_err_set("topology file '%s': the installed hwloc (API %u.%u) refuses it: %s; on the "
+                   "machine, write one this hwloc reads with: lstopo --of xml --export-xml-flags "
+                   "v2 FILE.xml",
+                   path, v >> 16, (v >> 8) & 0xff, r);
+    else
+        hb_err_set("topology file '%s' cannot be loaded by the installed hwloc (API %u.%u): %s; "
+                   "make one with: lstopo --of xml FILE.xml",
+                   path, v >> 16, (v >> 8) & 0xff, r);
+}
+
+/* Open and load the XML file or say in one line why it cannot be a topology. */
+static int topo_load_xml(struct hb_topo *t, const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        int err = errno;
+        if (err == ENOENT)
+            hb_err_set("topology file '%s' does not exist", path);
+        else
+            hb_err_set("topology file '%s' cannot be read: %s", path, strerror(err));
+        return -err;
+    }
+    struct topo_quiet q;
+    char reason[400];
+    topo_quiet_begin(&q);
+    int rc = hwloc_topology_set_xml(t->hw, path);
+    if (rc == 0) rc = hwloc_topology_load(t->hw);
+    topo_quiet_end(&q, reason, sizeof(reason));
+    if (rc < 0) {
+        topo_xml_refused(path, reason);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+/* From this machine (path and buf NULL), an XML file, or an XML buffer named `name`. */
+static int topo_load(const char *path, const char *buf, int len, const char *name,
+                     struct hb_topo **out)
+{
+    int rc = 0;
+    *out = NULL;
+    struct hb_topo *t = calloc(1, sizeof(*t));
+    if (!t) {
+        hb_err_set("out of memory loading the topology");
+        return -ENOMEM;
+    }
+    if (hwloc_topology_init(&t->hw) < 0) {
+        int err = errno;
+        hb_err_set("hwloc cannot start a topology: %s", strerror(err));
+        rc = err ? -err : -ENOMEM;
+        goto fail;
+    }
+    /* Decided by where it came from, not by HWLOC_THISSYSTEM: an XML file is never bound. */
+    t->is_this_system = !path && !buf;
+    t->source = strdup(path ? path : buf ? name : "this machine");
+    if (!t->source) {
+        hb_err_set("out of memory loading the topology");
+        rc = -ENOMEM;
+        goto fail;
+    }
+    /* Memory-side caches (HBM cache mode, Optane memory mode) are dropped by default. */
+    hwloc_topology_set_type_filter(t->hw, HWLOC_OBJ_MEMCACHE, HWLOC_TYPE_FILTER_KEEP_ALL);
+    if (path) {
+        rc = topo_load_xml(t, path);
+        if (rc < 0) goto fail;
+    } else if (buf) {
+        if (hwloc_topology_set_xmlbuffer(t->hw, buf, len) < 0 || hwloc_topology_load(t->hw) < 0) {
+            hb_err_set("hwloc cannot read the topology of %s: %s", name, strerror(errno));
+            rc = -EINVAL;
+            goto fail;
+        }
+    } else if (hwloc_topology_load(t->hw) < 0) {
+        int err = errno;
+        hb_err_set("hwloc cannot read the topology of this machine: %s", strerror(err));
+        rc = err ? -err : -ENODEV;
+        goto fail;
+    }
+    rc = hb_topo_read_nodes(t);
+    if (rc < 0) goto fail;
+    rc = hb_topo_read_distances(t);
+    if (rc < 0) goto fail;
+    *out = t;
+    return 0;
+fail:
+    hb_topo_free(t);
+    return rc;
+}
+
+int hb_topo_load(const char *xml_path, struct hb_topo **out)
+{
+    return topo_load(xml_path, NULL, 0, NULL, out);
+}
+
+int hb_topo_load_xmlbuffer(const char *buf, int len, const char *name, struct hb_topo **out)
+{
+    return topo_load(NULL, buf, len, name, out);
+}
+
+void hb_topo_free(struct hb_topo *t)
+{
+    if (!t) return;
+    free(t->source);
+    for (int i = 0; i < t->nnodes; i++)
+        free(t->nodes[i].cpus);
+    free(t->nodes);
+    free(t->distances);
+    free(t->hop_class);
+    if (t->hw) hwloc_topology_destroy(t->hw);
+    free(t);
+}
