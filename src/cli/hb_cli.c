@@ -1,16 +1,16 @@
 #include "hb_options.h"
 
 #include "hb_cli_doc.h"
+#include "hb_option_values.h"
 #include "hb_error.h"
-#include "hb_nodeset.h"
 #include "hb_size.h"
 #include "hb_suite.h"
 #include "hb_version.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,160 +78,6 @@ static bool hb_command_known(const char *name)
     return false;
 }
 
-/* strtol and strtod skip leading blanks and take '+', hex, "inf": a number starts with a
- * digit (or '-' and a digit where negatives are in range). */
-static bool hb_starts_number(const char *text, bool negative_ok)
-{
-    if (negative_ok && *text == '-') text++;
-    return isdigit((unsigned char)*text) || (*text == '.' && isdigit((unsigned char)text[1]));
-}
-
-static int hb_parse_int(const char *opt, const char *text, long lo, long hi, const char *what,
-                        int *out)
-{
-    char *end = NULL;
-    errno = 0;
-    long v = strtol(text, &end, 10);
-    if (errno || !hb_starts_number(text, lo < 0) || end == text || *end || v < lo || v > hi) {
-        hb_err_set("invalid %s '%s': expected %s", opt, text, what);
-        return -EINVAL;
-    }
-    *out = (int)v;
-    return 0;
-}
-
-static int hb_parse_double(const char *opt, const char *text, double lo, double hi,
-                           const char *what, double *out)
-{
-    char *end = NULL;
-    errno = 0;
-    double v = strtod(text, &end);
-    if (errno || !hb_starts_number(text, lo < 0) || strpbrk(text, "xXpP") || end == text || *end ||
-        !(v >= lo && v <= hi)) {
-        hb_err_set("invalid %s '%s': expected %s", opt, text, what);
-        return -EINVAL;
-    }
-    *out = v;
-    return 0;
-}
-
-static int hb_copy_arg(const char *opt, const char *text, char *dst, size_t len)
-{
-    if (strlen(text) >= len || !*text) {
-        hb_err_set("invalid %s '%s': expected a non-empty value of at most %zu characters", opt,
-                   text, len - 1);
-        return -EINVAL;
-    }
-    snprintf(dst, len, "%s", text);
-    return 0;
-}
-
-static int hb_parse_enum(const char *opt, const char *text, const char *const *names, int *out)
-{
-    char valid[256] = "";
-    for (int i = 0; names[i]; i++) {
-        if (strcmp(text, names[i]) == 0) {
-            *out = i;
-            return 0;
-        }
-        size_t l = strlen(valid);
-        snprintf(valid + l, sizeof(valid) - l, "%s%s", i ? ", " : "", names[i]);
-    }
-    hb_err_set("invalid %s '%s': valid values are %s", opt, text, valid);
-    return -EINVAL;
-}
-
-/* A comma-separated list has no empty item (strtok would skip it silently). */
-static int hb_check_items(const char *opt, const char *text)
-{
-    if (!*text || text[0] == ',' || text[strlen(text) - 1] == ',' || strstr(text, ",,")) {
-        hb_err_set("invalid %s '%s': expected a comma-separated list without empty items", opt,
-                   text);
-        return -EINVAL;
-    }
-    return 0;
-}
-
-/* Every comma-separated item of text is one of names: *mask gets bit `first + index` of each. */
-static int hb_parse_list(const char *opt, const char *text, const char *const *names, int first,
-                         unsigned *mask)
-{
-    int rc = hb_check_items(opt, text);
-    if (rc) return rc;
-    char *list = strdup(text), *save = NULL;
-    if (!list) {
-        hb_err_set("out of memory reading %s", opt);
-        return -ENOMEM;
-    }
-    int v = 0;
-    *mask = 0;
-    for (char *w = strtok_r(list, ",", &save); w && rc == 0; w = strtok_r(NULL, ",", &save))
-        if ((rc = hb_parse_enum(opt, w, names, &v)) == 0) *mask |= 1u << (first + v);
-    free(list);
-    return rc;
-}
-
-static int hb_parse_int_list(const char *opt, const char *text, int *out, int cap, int *n)
-{
-    const char *p = text;
-    for (*n = 0;; (*n)++) {
-        char *end = NULL;
-        errno = 0;
-        long v = strtol(p, &end, 10);
-        if (errno || end == p || v < 0 || v > INT_MAX || !isdigit((unsigned char)*p) ||
-            (*end != ',' && *end != '\0')) {
-            hb_err_set("invalid %s '%s': expected comma-separated node numbers, e.g. 1,2", opt,
-                       text);
-            return -EINVAL;
-        }
-        /* Past cap only for a list too long to keep, which the caller then refuses. */
-        if (*n < cap) out[*n] = (int)v;
-        if (*end == '\0') {
-            (*n)++;
-            return 0;
-        }
-        p = end + 1;
-    }
-}
-
-/* --stride 256 or 64,128,256: each a power of two of at least 64 bytes, any size form. */
-static int hb_parse_strides(const char *text, struct hb_options *o)
-{
-    char list[256], *save = NULL;
-    if (hb_copy_arg("--stride", text, list, sizeof(list))) return -EINVAL;
-    o->nstrides = 0;
-    for (char *w = strtok_r(list, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
-        if (o->nstrides == HB_CHASE_MAX_STRIDES) {
-            hb_err_set("invalid --stride '%s': at most %d strides in one list", text,
-                       HB_CHASE_MAX_STRIDES);
-            return -EINVAL;
-        }
-        uint64_t v = 0;
-        if (hb_size_parse(w, &v) != 0) v = 0;
-        if (hb_chase_check_stride(w, v)) return -EINVAL;
-        o->strides[o->nstrides++] = v;
-    }
-    if (o->nstrides == 0 || text[strlen(text) - 1] == ',' || strstr(text, ",,")) {
-        hb_err_set("invalid --stride '%s': expected a comma-separated list without empty items",
-                   text);
-        return -EINVAL;
-    }
-    return 0;
-}
-
-static int hb_parse_tlb_group(const char *text, uint64_t *out)
-{
-    if (strcmp(text, "all") == 0) {
-        *out = HB_CHASE_GROUP_ALL;
-        return 0;
-    }
-    if (hb_size_parse(text, out) == 0) return 0;
-    hb_err_set("invalid --tlb-group '%s': expected 'all' or a size that is a multiple of the "
-               "stride, e.g. 256K (default)",
-               text);
-    return -EINVAL;
-}
-
 /* The command line as the run record and the launch-line hints repeat it: whole, or refused
  * (-EINVAL with a message), never cut. */
 static int hb_join_argv(int argc, char **argv, char *dst, size_t len)
@@ -252,139 +98,136 @@ static int hb_join_argv(int argc, char **argv, char *dst, size_t len)
     return 0;
 }
 
+/* The options that only store their value in one field of struct hb_options, by shape: a
+ * flag, a string, a bounded integer or number, a size, a name of a list or a set of names. */
+enum hb_opt_shape {
+    HB_SET_FLAG,
+    HB_SET_TEXT,
+    HB_SET_INT,
+    HB_SET_REAL,
+    HB_SET_SIZE,
+    HB_SET_NAME,
+    HB_SET_NAMES
+};
+
+struct hb_opt_field {
+    int id;          /* enum hb_opt_id or the short name */
+    const char *opt; /* as messages name it */
+    enum hb_opt_shape shape;
+    size_t offset, len;       /* the field; len: HB_SET_TEXT's buffer */
+    double lo, hi;            /* HB_SET_INT, HB_SET_REAL: the valid range */
+    const char *what;         /* HB_SET_INT, HB_SET_REAL: what is valid, for messages */
+    const char *const *names; /* HB_SET_NAME, HB_SET_NAMES: the values, NULL-ended */
+    int first;                /* HB_SET_NAMES: the mask bit of names[0] */
+};
+
+#define HB_OPT_AT(m) .offset = offsetof(struct hb_options, m)
+#define HB_OPT_TEXT(m) HB_OPT_AT(m), .len = sizeof(((struct hb_options *)0)->m)
+#define HB_OPT_RANGE(l, h, w) .lo = (l), .hi = (h), .what = (w)
+#define HB_OPT_PERCENT HB_OPT_RANGE(0.0, 1000.0, "a percentage from 0 to 1000")
+
+static const struct hb_opt_field hb_opt_fields[] = {
+    {OPT_DRY_RUN, "--dry-run", HB_SET_FLAG, HB_OPT_AT(dry_run)},
+    {OPT_QUIET, "--quiet", HB_SET_FLAG, HB_OPT_AT(quiet)},
+    {OPT_PROGRESS, "--progress", HB_SET_FLAG, HB_OPT_AT(progress)},
+    {OPT_ALLOW_MISPLACED, "--allow-misplaced", HB_SET_FLAG, HB_OPT_AT(allow_misplaced)},
+    {OPT_QUICK, "--quick", HB_SET_FLAG, HB_OPT_AT(quick)},
+    {OPT_INTENSITY, "--intensity", HB_SET_FLAG, HB_OPT_AT(intensity)},
+    {OPT_CORES, "--cores", HB_SET_FLAG, HB_OPT_AT(c2c_cores)},
+    {'o', "--output", HB_SET_TEXT, HB_OPT_TEXT(output)},
+    {OPT_TOPOLOGY, "--topology", HB_SET_TEXT, HB_OPT_TEXT(topology)},
+    {OPT_SIMD, "--simd", HB_SET_TEXT, HB_OPT_TEXT(simd)},
+    {OPT_EXPORT_HWLOC, "--export-hwloc", HB_SET_TEXT, HB_OPT_TEXT(export_hwloc)},
+    {OPT_TIER, "--tier", HB_SET_TEXT, HB_OPT_TEXT(tier)},
+    {OPT_CPU_NODE, "--cpu-node", HB_SET_INT, HB_OPT_AT(cpu_node),
+     HB_OPT_RANGE(0, INT_MAX, "a node number (see hopbench topo)")},
+    {OPT_MEM_NODE, "--mem-node", HB_SET_INT, HB_OPT_AT(mem_node),
+     HB_OPT_RANGE(0, INT_MAX, "a node number (see hopbench topo)")},
+    {OPT_THREADS, "--threads", HB_SET_INT, HB_OPT_AT(threads),
+     HB_OPT_RANGE(1, 4096, "a thread count of at least 1")},
+    {OPT_REPS, "--reps", HB_SET_INT, HB_OPT_AT(reps),
+     HB_OPT_RANGE(1, 1000, "a repetition count from 1 to 1000")},
+    {OPT_MIN_TIME, "--min-time", HB_SET_REAL, HB_OPT_AT(min_time_s),
+     HB_OPT_RANGE(0.0, 3600.0, "seconds between 0 and 3600")},
+    {OPT_THRESHOLD, "--threshold", HB_SET_REAL, HB_OPT_AT(threshold_pct), HB_OPT_PERCENT},
+    {OPT_FLEET_THRESHOLD, "--fleet-threshold", HB_SET_REAL, HB_OPT_AT(fleet_threshold_pct),
+     HB_OPT_PERCENT},
+    {OPT_TOLERANCE, "--tolerance", HB_SET_REAL, HB_OPT_AT(tolerance_pct), HB_OPT_PERCENT},
+    {OPT_SIZE, "--size", HB_SET_SIZE, HB_OPT_AT(size)},
+    {OPT_MAX_SIZE, "--max-size", HB_SET_SIZE, HB_OPT_AT(max_size)},
+    {OPT_MIX, "--mix", HB_SET_NAME, HB_OPT_AT(mix), .names = hb_mix_names},
+    {OPT_MODE, "--mode", HB_SET_NAME, HB_OPT_AT(mode), .names = hb_mode_names},
+    /* --level's names start after "idle" (no load), which is not a value to give. */
+    {OPT_LEVEL, "--level", HB_SET_NAMES, HB_OPT_AT(level_mask), .names = hb_bg_level_names + 1,
+     .first = 1},
+    {OPT_SUBSCRIPTION, "--subscription", HB_SET_NAMES, HB_OPT_AT(subscription_mask),
+     .names = hb_subscription_names},
+};
+
+/* Store arg in the field of a table option. */
+static int hb_option_store(struct hb_options *o, const struct hb_opt_field *f, const char *arg)
+{
+    char *at = (char *)o + f->offset;
+    switch (f->shape) {
+    case HB_SET_FLAG:
+        *(bool *)at = true;
+        return 0;
+    case HB_SET_TEXT:
+        return hb_copy_arg(f->opt, arg, at, f->len);
+    case HB_SET_INT:
+        return hb_parse_int(f->opt, arg, (long)f->lo, (long)f->hi, f->what, (int *)at);
+    case HB_SET_REAL:
+        return hb_parse_double(f->opt, arg, f->lo, f->hi, f->what, (double *)at);
+    case HB_SET_SIZE:
+        return hb_size_parse(arg, (uint64_t *)at);
+    case HB_SET_NAME:
+        return hb_parse_enum(f->opt, arg, f->names, (int *)at);
+    case HB_SET_NAMES:
+        return hb_parse_list(f->opt, arg, f->names, f->first, (unsigned *)at);
+    }
+    return -EINVAL;
+}
+
+/* The options whose value needs more than storing: checks across values, typed lists. */
 static int hb_option_apply(struct hb_options *o, int c, const char *arg)
 {
     static const char *const policies[] = {"bind", "interleave", "firsttouch", NULL};
+    for (size_t i = 0; i < sizeof(hb_opt_fields) / sizeof(hb_opt_fields[0]); i++)
+        if (hb_opt_fields[i].id == c) return hb_option_store(o, &hb_opt_fields[i], arg);
     int v = 0, rc = 0;
     switch (c) {
     case OPT_KERNEL:
         if ((rc = hb_check_items("--kernel", arg))) return rc;
         return hb_copy_arg("--kernel", arg, o->kernels, sizeof(o->kernels));
-    case OPT_CPU_NODE:
-        return hb_parse_int("--cpu-node", arg, 0, INT_MAX, "a node number (see hopbench topo)",
-                            &o->cpu_node);
-    case OPT_MEM_NODE:
-        return hb_parse_int("--mem-node", arg, 0, INT_MAX, "a node number (see hopbench topo)",
-                            &o->mem_node);
     case OPT_POLICY:
         rc = hb_parse_enum("--policy", arg, policies, &v);
         o->policy = (enum hb_policy)v;
         o->policy_set = true;
         return rc;
-    case OPT_THREADS:
-        return hb_parse_int("--threads", arg, 1, 4096, "a thread count of at least 1", &o->threads);
-    case OPT_SIZE:
-        return hb_size_parse(arg, &o->size);
-    case OPT_MIN_TIME:
-        return hb_parse_double("--min-time", arg, 0.0, 3600.0, "seconds between 0 and 3600",
-                               &o->min_time_s);
-    case OPT_REPS:
-        return hb_parse_int("--reps", arg, 1, 1000, "a repetition count from 1 to 1000", &o->reps);
     case OPT_FORMAT:
         rc = hb_parse_enum("--format", arg, hb_format_names, &v);
         o->format = (enum hb_format)v;
         return rc;
-    case 'o':
-        return hb_copy_arg("--output", arg, o->output, sizeof(o->output));
-    case OPT_DRY_RUN:
-        o->dry_run = true;
-        return 0;
-    case OPT_TOPOLOGY:
-        return hb_copy_arg("--topology", arg, o->topology, sizeof(o->topology));
-    case OPT_SEED: {
-        char *end = NULL;
-        errno = 0;
-        unsigned long long s = strtoull(arg, &end, 10);
-        if (errno || !hb_starts_number(arg, false) || end == arg || *end) {
-            hb_err_set("invalid --seed '%s': expected a non-negative integer", arg);
-            return -EINVAL;
-        }
-        o->seed = s;
-        return 0;
-    }
-    case OPT_QUIET:
-        o->quiet = true;
-        return 0;
-    case OPT_PROGRESS:
-        o->progress = true;
-        return 0;
+    case OPT_SEED:
+        return hb_parse_seed(arg, &o->seed);
     case OPT_PAGES:
         return hb_pages_parse(arg, &o->pages);
-    case OPT_SIMD:
-        return hb_copy_arg("--simd", arg, o->simd, sizeof(o->simd));
-    case OPT_ALLOW_MISPLACED:
-        o->allow_misplaced = true;
-        return 0;
-    case OPT_THRESHOLD:
-        return hb_parse_double("--threshold", arg, 0.0, 1000.0, "a percentage from 0 to 1000",
-                               &o->threshold_pct);
-    case OPT_FLEET_THRESHOLD:
-        return hb_parse_double("--fleet-threshold", arg, 0.0, 1000.0, "a percentage from 0 to 1000",
-                               &o->fleet_threshold_pct);
-    case OPT_QUICK:
-        o->quick = true;
-        return 0;
-    case OPT_TOLERANCE:
-        return hb_parse_double("--tolerance", arg, 0.0, 1000.0, "a percentage from 0 to 1000",
-                               &o->tolerance_pct);
     case OPT_BG_RATE:
-        if ((rc = hb_parse_double("--bg-rate", arg, 0.0, 1000.0,
-                                  "GB/s per thread, above 0 and up to 1000", &o->bg_rate_GBps)) ==
-                0 &&
-            o->bg_rate_GBps <= 0.0) {
-            hb_err_set("invalid --bg-rate '%s': expected GB/s per thread, above 0 and up to 1000 "
-                       "(leave it out to pace from the measured rate)",
-                       arg);
-            rc = -EINVAL;
-        }
-        return rc;
-    case OPT_LEVEL:
-        return hb_parse_list("--level", arg, hb_bg_level_names + 1, 1, &o->level_mask);
-    case OPT_SUBSCRIPTION:
-        return hb_parse_list("--subscription", arg, hb_subscription_names, 0,
-                             &o->subscription_mask);
+        return hb_parse_bg_rate(arg, &o->bg_rate_GBps);
     case OPT_LOAD_NODES:
         if ((rc = hb_parse_int_list("--load-nodes", arg, o->load_nodes,
                                     (int)(sizeof(o->load_nodes) / sizeof(o->load_nodes[0])),
                                     &o->nload_nodes)))
             return rc;
         return hb_copy_arg("--load-nodes", arg, o->load_nodes_text, sizeof(o->load_nodes_text));
-    case OPT_NODES: {
-        /* The syntax now; whether the nodes exist once the topology is loaded. */
-        hwloc_bitmap_t set = hwloc_bitmap_alloc();
-        rc = set ? hb_nodeset_parse("--nodes", arg, set) : -ENOMEM;
-        hwloc_bitmap_free(set);
-        if (rc) return rc;
-        return hb_copy_arg("--nodes", arg, o->nodes, sizeof(o->nodes));
-    }
-    case OPT_MIX:
-        return hb_parse_enum("--mix", arg, hb_mix_names, &o->mix);
-    case OPT_INTENSITY:
-        o->intensity = true;
-        return 0;
-    case OPT_MAX_SIZE:
-        return hb_size_parse(arg, &o->max_size);
+    case OPT_NODES:
+        return hb_parse_nodes(arg, o);
     case OPT_STRIDE:
         return hb_parse_strides(arg, o);
     case OPT_TLB_GROUP:
         return hb_parse_tlb_group(arg, &o->tlb_group);
-    case OPT_CORES:
-        o->c2c_cores = true;
-        return 0;
     case OPT_HOME:
-        if (strcmp(arg, "writer") == 0 || strcmp(arg, "reader") == 0) {
-            o->c2c_home = arg[0] == 'w' ? HB_C2C_HOME_WRITER : HB_C2C_HOME_READER;
-            return 0;
-        }
-        return hb_parse_int("--home", arg, 0, INT_MAX,
-                            "writer, reader or a node number with memory (see hopbench topo)",
-                            &o->c2c_home);
-    case OPT_EXPORT_HWLOC:
-        return hb_copy_arg("--export-hwloc", arg, o->export_hwloc, sizeof(o->export_hwloc));
-    case OPT_TIER:
-        return hb_copy_arg("--tier", arg, o->tier, sizeof(o->tier));
-    case OPT_MODE:
-        return hb_parse_enum("--mode", arg, hb_mode_names, &o->mode);
+        return hb_parse_home(arg, &o->c2c_home);
     default:
         return -EINVAL;
     }

@@ -1,0 +1,216 @@
+/* Readers of option values (see hb_option_values.h). */
+#include "hb_option_values.h"
+
+#include "hb_error.h"
+#include "hb_nodeset.h"
+#include "hb_size.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* strtol and strtod skip leading blanks and take '+', hex, "inf": a number starts with a
+ * digit (or '-' and a digit where negatives are in range). */
+static bool hb_starts_number(const char *text, bool negative_ok)
+{
+    if (negative_ok && *text == '-') text++;
+    return isdigit((unsigned char)*text) || (*text == '.' && isdigit((unsigned char)text[1]));
+}
+
+int hb_parse_int(const char *opt, const char *text, long lo, long hi, const char *what, int *out)
+{
+    char *end = NULL;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (errno || !hb_starts_number(text, lo < 0) || end == text || *end || v < lo || v > hi) {
+        hb_err_set("invalid %s '%s': expected %s", opt, text, what);
+        return -EINVAL;
+    }
+    *out = (int)v;
+    return 0;
+}
+
+int hb_parse_double(const char *opt, const char *text, double lo, double hi, const char *what,
+                    double *out)
+{
+    char *end = NULL;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (errno || !hb_starts_number(text, lo < 0) || strpbrk(text, "xXpP") || end == text || *end ||
+        !(v >= lo && v <= hi)) {
+        hb_err_set("invalid %s '%s': expected %s", opt, text, what);
+        return -EINVAL;
+    }
+    *out = v;
+    return 0;
+}
+
+int hb_copy_arg(const char *opt, const char *text, char *dst, size_t len)
+{
+    if (strlen(text) >= len || !*text) {
+        hb_err_set("invalid %s '%s': expected a non-empty value of at most %zu characters", opt,
+                   text, len - 1);
+        return -EINVAL;
+    }
+    snprintf(dst, len, "%s", text);
+    return 0;
+}
+
+int hb_parse_enum(const char *opt, const char *text, const char *const *names, int *out)
+{
+    char valid[256] = "";
+    for (int i = 0; names[i]; i++) {
+        if (strcmp(text, names[i]) == 0) {
+            *out = i;
+            return 0;
+        }
+        size_t l = strlen(valid);
+        snprintf(valid + l, sizeof(valid) - l, "%s%s", i ? ", " : "", names[i]);
+    }
+    hb_err_set("invalid %s '%s': valid values are %s", opt, text, valid);
+    return -EINVAL;
+}
+
+/* A comma-separated list has no empty item (strtok would skip it silently). */
+int hb_check_items(const char *opt, const char *text)
+{
+    if (!*text || text[0] == ',' || text[strlen(text) - 1] == ',' || strstr(text, ",,")) {
+        hb_err_set("invalid %s '%s': expected a comma-separated list without empty items", opt,
+                   text);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+/* Every comma-separated item of text is one of names: *mask gets bit `first + index` of each. */
+int hb_parse_list(const char *opt, const char *text, const char *const *names, int first,
+                  unsigned *mask)
+{
+    int rc = hb_check_items(opt, text);
+    if (rc) return rc;
+    char *list = strdup(text), *save = NULL;
+    if (!list) {
+        hb_err_set("out of memory reading %s", opt);
+        return -ENOMEM;
+    }
+    int v = 0;
+    *mask = 0;
+    for (char *w = strtok_r(list, ",", &save); w && rc == 0; w = strtok_r(NULL, ",", &save))
+        if ((rc = hb_parse_enum(opt, w, names, &v)) == 0) *mask |= 1u << (first + v);
+    free(list);
+    return rc;
+}
+
+int hb_parse_int_list(const char *opt, const char *text, int *out, int cap, int *n)
+{
+    const char *p = text;
+    for (*n = 0;; (*n)++) {
+        char *end = NULL;
+        errno = 0;
+        long v = strtol(p, &end, 10);
+        if (errno || end == p || v < 0 || v > INT_MAX || !isdigit((unsigned char)*p) ||
+            (*end != ',' && *end != '\0')) {
+            hb_err_set("invalid %s '%s': expected comma-separated node numbers, e.g. 1,2", opt,
+                       text);
+            return -EINVAL;
+        }
+        /* Past cap only for a list too long to keep, which the caller then refuses. */
+        if (*n < cap) out[*n] = (int)v;
+        if (*end == '\0') {
+            (*n)++;
+            return 0;
+        }
+        p = end + 1;
+    }
+}
+
+/* --stride 256 or 64,128,256: each a power of two of at least 64 bytes, any size form. */
+int hb_parse_strides(const char *text, struct hb_options *o)
+{
+    char list[256], *save = NULL;
+    if (hb_copy_arg("--stride", text, list, sizeof(list))) return -EINVAL;
+    o->nstrides = 0;
+    for (char *w = strtok_r(list, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+        if (o->nstrides == HB_CHASE_MAX_STRIDES) {
+            hb_err_set("invalid --stride '%s': at most %d strides in one list", text,
+                       HB_CHASE_MAX_STRIDES);
+            return -EINVAL;
+        }
+        uint64_t v = 0;
+        if (hb_size_parse(w, &v) != 0) v = 0;
+        if (hb_chase_check_stride(w, v)) return -EINVAL;
+        o->strides[o->nstrides++] = v;
+    }
+    if (o->nstrides == 0 || text[strlen(text) - 1] == ',' || strstr(text, ",,")) {
+        hb_err_set("invalid --stride '%s': expected a comma-separated list without empty items",
+                   text);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+int hb_parse_tlb_group(const char *text, uint64_t *out)
+{
+    if (strcmp(text, "all") == 0) {
+        *out = HB_CHASE_GROUP_ALL;
+        return 0;
+    }
+    if (hb_size_parse(text, out) == 0) return 0;
+    hb_err_set("invalid --tlb-group '%s': expected 'all' or a size that is a multiple of the "
+               "stride, e.g. 256K (default)",
+               text);
+    return -EINVAL;
+}
+
+/* --seed: any non-negative integer that fits 64 bits. */
+int hb_parse_seed(const char *arg, uint64_t *out)
+{
+    char *end = NULL;
+    errno = 0;
+    unsigned long long s = strtoull(arg, &end, 10);
+    if (errno || !hb_starts_number(arg, false) || end == arg || *end) {
+        hb_err_set("invalid --seed '%s': expected a non-negative integer", arg);
+        return -EINVAL;
+    }
+    *out = s;
+    return 0;
+}
+
+/* --bg-rate: GB/s per thread, above 0 (0 is the default: pace from the measured rate). */
+int hb_parse_bg_rate(const char *arg, double *out)
+{
+    int rc = hb_parse_double("--bg-rate", arg, 0.0, 1000.0,
+                             "GB/s per thread, above 0 and up to 1000", out);
+    if (rc == 0 && *out <= 0.0) {
+        hb_err_set("invalid --bg-rate '%s': expected GB/s per thread, above 0 and up to 1000 "
+                   "(leave it out to pace from the measured rate)",
+                   arg);
+        rc = -EINVAL;
+    }
+    return rc;
+}
+
+/* --nodes: the syntax now; whether the nodes exist once the topology is loaded. */
+int hb_parse_nodes(const char *arg, struct hb_options *o)
+{
+    hwloc_bitmap_t set = hwloc_bitmap_alloc();
+    int rc = set ? hb_nodeset_parse("--nodes", arg, set) : -ENOMEM;
+    hwloc_bitmap_free(set);
+    if (rc) return rc;
+    return hb_copy_arg("--nodes", arg, o->nodes, sizeof(o->nodes));
+}
+
+/* --home writer, reader or a node number. */
+int hb_parse_home(const char *arg, int *out)
+{
+    if (strcmp(arg, "writer") == 0 || strcmp(arg, "reader") == 0) {
+        *out = arg[0] == 'w' ? HB_C2C_HOME_WRITER : HB_C2C_HOME_READER;
+        return 0;
+    }
+    return hb_parse_int("--home", arg, 0, INT_MAX,
+                        "writer, reader or a node number with memory (see hopbench topo)", out);
+}

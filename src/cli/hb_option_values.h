@@ -1,0 +1,33 @@
+/* Readers of option values: each checks one value and stores it, or says in one line
+ * (hb_err_msg()) which value is wrong and what is valid, returning -EINVAL. */
+#ifndef HB_OPTION_VALUES_H
+#define HB_OPTION_VALUES_H
+
+#include "hb_options.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+int hb_parse_int(const char *opt, const char *text, long lo, long hi, const char *what, int *out);
+int hb_parse_double(const char *opt, const char *text, double lo, double hi, const char *what,
+                    double *out);
+/* A non-empty text that fits len bytes with its NUL. */
+int hb_copy_arg(const char *opt, const char *text, char *dst, size_t len);
+/* One of names (NULL-ended): *out gets its index. */
+int hb_parse_enum(const char *opt, const char *text, const char *const *names, int *out);
+/* A comma-separated list has no empty item (strtok would skip it silently). */
+int hb_check_items(const char *opt, const char *text);
+/* Every comma-separated item is one of names: *mask gets bit `first + index` of each. */
+int hb_parse_list(const char *opt, const char *text, const char *const *names, int first,
+                  unsigned *mask);
+/* Comma-separated node numbers in the order given: out[0..cap), *n counts them all. */
+int hb_parse_int_list(const char *opt, const char *text, int *out, int cap, int *n);
+int hb_parse_strides(const char *text, struct hb_options *o);
+int hb_parse_tlb_group(const char *text, uint64_t *out);
+int hb_parse_seed(const char *arg, uint64_t *out);
+int hb_parse_bg_rate(const char *arg, double *out);
+/* --nodes: the syntax now, kept as text; the nodes are checked once the topology is loaded. */
+int hb_parse_nodes(const char *arg, struct hb_options *o);
+int hb_parse_home(const char *arg, int *out);
+
+#endif
