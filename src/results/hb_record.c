@@ -164,23 +164,11 @@ static json_t *hb_record_placement(const struct hb_topo *t, const struct hb_task
     return share;
 }
 
-json_t *hb_record_measurement(const struct hb_topo *t, const struct hb_experiment *e, int ti,
-                              const struct hb_task_result *all, const struct hb_record_origin *o)
+/* Where the task ran and where its pages were: nodes, policy, CPUs of its threads, sizes. */
+static void hb_record_where(json_t *rec, const struct hb_topo *t, const struct hb_experiment *e,
+                            const struct hb_task *task, const struct hb_task_result *r)
 {
-    const struct hb_task *task = &e->tasks[ti];
-    const struct hb_task_result *r = &all[ti];
     bool fg = task->role == HB_ROLE_FG;
-    json_t *rec = json_object();
-    json_object_set_new(rec, "type", json_string("measurement"));
-    json_object_set_new(rec, "suite", json_string(e->suite));
-    json_object_set_new(rec, "experiment", json_string(e->name));
-    json_object_set_new(rec, "label", json_string(task->label));
-    json_object_set_new(rec, "host", json_string(o->host));
-    json_object_set_new(rec, "rank", json_integer(o->rank));
-    json_object_set_new(rec, "metric", json_string(fg ? e->metric : "bandwidth"));
-    json_object_set_new(rec, "kernel", json_string(task->kernel));
-    json_object_set_new(rec, "access", json_string(task->access));
-    json_object_set_new(rec, "role", json_string(fg ? "foreground" : "background"));
     json_object_set_new(rec, "cpu_node", json_integer(task->cpu_node));
     json_object_set_new(
         rec, "mem_node",
@@ -214,7 +202,14 @@ json_t *hb_record_measurement(const struct hb_topo *t, const struct hb_experimen
     json_object_set_new(rec, "pages_on_target_pct",
                         json_real(round(r->pages_on_target_pct * 100.0) / 100.0));
     json_object_set_new(rec, "pages_share_pct", hb_record_placement(t, r));
+}
 
+/* The samples and what they give: times, latency or bandwidth (a background task: the rate
+ * it achieved). */
+static void hb_record_timing(json_t *rec, const struct hb_experiment *e, const struct hb_task *task,
+                             const struct hb_task_result *r)
+{
+    bool fg = task->role == HB_ROLE_FG;
     struct hb_stats st;
     hb_stats_compute(r->samples, r->nsamples, &st);
     json_t *samples = json_array();
@@ -247,16 +242,59 @@ json_t *hb_record_measurement(const struct hb_topo *t, const struct hb_experimen
         json_object_set_new(rec, "bw_GBps_achieved",
                             json_real(len > 0 ? r->bg_bytes / len / 1e9 : 0));
     }
-    json_object_set_new(rec, "relative", json_null());
-    if (fg) {
-        double span[2] = {r->t_start, r->t_end}, overlap = 1.0;
-        json_object_set_new(rec, "fg_start_s", json_real(r->t_start));
-        json_object_set_new(rec, "fg_end_s", json_real(r->t_end));
-        json_t *bg = hb_record_background(e, all, span, &overlap);
-        bool any = json_array_size(bg) > 0;
-        json_object_set_new(rec, "background", bg);
-        json_object_set_new(rec, "bg_overlap", hb_json_or_null(any, json_real(overlap)));
+}
+
+/* A foreground task's span and the background tasks that overlapped it. */
+static void hb_record_overlap(json_t *rec, const struct hb_experiment *e,
+                              const struct hb_task_result *all, const struct hb_task_result *r)
+{
+    double span[2] = {r->t_start, r->t_end}, overlap = 1.0;
+    json_object_set_new(rec, "fg_start_s", json_real(r->t_start));
+    json_object_set_new(rec, "fg_end_s", json_real(r->t_end));
+    json_t *bg = hb_record_background(e, all, span, &overlap);
+    bool any = json_array_size(bg) > 0;
+    json_object_set_new(rec, "background", bg);
+    json_object_set_new(rec, "bg_overlap", hb_json_or_null(any, json_real(overlap)));
+}
+
+/* Every column in CSV's order, null where it does not apply, so JSON Lines and CSV carry
+ * the same keys in the same order; suite keys (case, pair, bg_level...) come last, as the
+ * plan wrote them. Takes rec. */
+static json_t *hb_record_in_columns(json_t *rec, const struct hb_params *params)
+{
+    json_t *ordered = json_object();
+    for (int c = 0; hb_record_columns[c]; c++) {
+        json_t *v = json_object_get(rec, hb_record_columns[c]);
+        json_object_set(ordered, hb_record_columns[c], v ? v : json_null());
     }
+    json_decref(rec);
+    json_t *keys = hb_params_json(params);
+    if (keys) json_object_update(ordered, keys);
+    json_decref(keys);
+    return ordered;
+}
+
+json_t *hb_record_measurement(const struct hb_topo *t, const struct hb_experiment *e, int ti,
+                              const struct hb_task_result *all, const struct hb_record_origin *o)
+{
+    const struct hb_task *task = &e->tasks[ti];
+    const struct hb_task_result *r = &all[ti];
+    bool fg = task->role == HB_ROLE_FG;
+    json_t *rec = json_object();
+    json_object_set_new(rec, "type", json_string("measurement"));
+    json_object_set_new(rec, "suite", json_string(e->suite));
+    json_object_set_new(rec, "experiment", json_string(e->name));
+    json_object_set_new(rec, "label", json_string(task->label));
+    json_object_set_new(rec, "host", json_string(o->host));
+    json_object_set_new(rec, "rank", json_integer(o->rank));
+    json_object_set_new(rec, "metric", json_string(fg ? e->metric : "bandwidth"));
+    json_object_set_new(rec, "kernel", json_string(task->kernel));
+    json_object_set_new(rec, "access", json_string(task->access));
+    json_object_set_new(rec, "role", json_string(fg ? "foreground" : "background"));
+    hb_record_where(rec, t, e, task, r);
+    hb_record_timing(rec, e, task, r);
+    json_object_set_new(rec, "relative", json_null());
+    if (fg) hb_record_overlap(rec, e, all, r);
     json_object_set_new(rec, "simd", json_string(o->simd));
     json_object_set_new(rec, "elapsed_s", json_real(r->elapsed_s));
     json_object_set_new(rec, "status",
@@ -264,19 +302,7 @@ json_t *hb_record_measurement(const struct hb_topo *t, const struct hb_experimen
                                     : r->status ? "failed"
                                                 : "ok"));
     json_object_set_new(rec, "note", json_string(r->note));
-    /* Every column in CSV's order, null where it does not apply, so JSON Lines and CSV carry
-     * the same keys in the same order; suite keys (case, pair, bg_level...) come last, as the
-     * plan wrote them. */
-    json_t *ordered = json_object();
-    for (int c = 0; hb_record_columns[c]; c++) {
-        json_t *v = json_object_get(rec, hb_record_columns[c]);
-        json_object_set(ordered, hb_record_columns[c], v ? v : json_null());
-    }
-    json_decref(rec);
-    json_t *keys = hb_params_json(&e->params);
-    if (keys) json_object_update(ordered, keys);
-    json_decref(keys);
-    return ordered;
+    return hb_record_in_columns(rec, &e->params);
 }
 
 json_t *hb_record_summary(const char *suite, json_t *measured, double elapsed_s)
