@@ -127,10 +127,9 @@ static void hb_flag(json_t *flags, const struct hb_topo *t, int i, int j, const 
 }
 
 /* Matrix record and one cell record per measured pair. */
-static void hb_grid_emit(const struct hb_suite_env *env, struct hb_grid *g, json_t *derived)
+/* The best value of the grid (lowest latency, highest bandwidth), NAN when none. */
+static double hb_grid_best(const struct hb_topo *t, const struct hb_grid *g)
 {
-    const struct hb_topo *t = env->topo;
-    double thr = env->opts->threshold_pct / 100.0;
     double best = NAN;
     for (int i = 0; i < t->nnodes; i++)
         for (int j = 0; j < t->nnodes; j++)
@@ -138,24 +137,16 @@ static void hb_grid_emit(const struct hb_suite_env *env, struct hb_grid *g, json
                 (isnan(best) ||
                  (g->latency ? HB_AT(g->v, t, i, j) < best : HB_AT(g->v, t, i, j) > best)))
                 best = HB_AT(g->v, t, i, j);
-    size_t cells = (size_t)t->nnodes * (size_t)t->nnodes;
-    double *cost = malloc(sizeof(double) * cells), *dist = malloc(sizeof(double) * cells);
-    double *hmat = malloc(sizeof(double) * cells), *sorted = malloc(sizeof(double) * cells);
-    int *hop = malloc(sizeof(int) * cells), *cls = malloc(sizeof(int) * cells);
-    if (!cost || !dist || !hmat || !sorted || !hop || !cls) {
-        json_array_append_new(derived,
-                              json_pack("{s:s, s:s, s:s}", "type", "note", "suite", "matrix",
-                                        "text", "out of memory assembling a matrix record"));
-        goto out;
-    }
-    for (int i = 0; i < t->nnodes; i++)
-        for (int j = 0; j < t->nnodes; j++) {
-            HB_AT(cost, t, i, j) =
-                isnan(HB_AT(g->v, t, i, j)) || isnan(best) ? NAN : hb_cost(t, g, i, j, best);
-            HB_AT(hop, t, i, j) = t->hop_class ? hb_topo_hops(t, i, j) : -1;
-            HB_AT(dist, t, i, j) = t->distances ? (double)hb_topo_distance(t, i, j) : NAN;
-        }
-    hb_measured_classes(t, cost, cls, thr, sorted);
+    return best;
+}
+
+/* Pairs whose measured class is not their firmware hop class, or that cost more than the
+ * cheapest pair of their hop class by more than the threshold. */
+static json_t *hb_grid_flags(const struct hb_suite_env *env, const double *cost, const int *hop,
+                             const int *cls)
+{
+    const struct hb_topo *t = env->topo;
+    double thr = env->opts->threshold_pct / 100.0;
     json_t *flags = json_array();
     for (int i = 0; i < t->nnodes; i++)
         for (int j = 0; j < t->nnodes; j++) {
@@ -181,6 +172,16 @@ static void hb_grid_emit(const struct hb_suite_env *env, struct hb_grid *g, json
                 hb_flag(flags, t, i, j, why);
             }
         }
+    return flags;
+}
+
+/* The matrix record: values, relative costs, distances, classes, flags, the HMAT's view
+ * (its figures into hmat[], the attribute they are into *attr). */
+static void hb_grid_matrix(const struct hb_suite_env *env, const struct hb_grid *g,
+                           const double *cost, const double *dist, const int *hop, const int *cls,
+                           json_t *flags, double *hmat, enum hb_hmat_attr *attr, json_t *derived)
+{
+    const struct hb_topo *t = env->topo;
     json_t *rows = json_array(), *cols = json_array();
     for (int i = 0; i < t->nnodes; i++) {
         if (t->nodes[i].has_cpus) json_array_append_new(rows, json_integer(t->nodes[i].os_index));
@@ -197,14 +198,20 @@ static void hb_grid_emit(const struct hb_suite_env *env, struct hb_grid *g, json
         t->hop_class ? hb_matrix_json(t, true, true, NULL, hop, true) : json_null(),
         "measured_class", hb_matrix_json(t, true, true, NULL, cls, true), "flags", flags,
         "threshold_pct", env->opts->threshold_pct);
-    enum hb_hmat_attr attr = HB_HMAT_LATENCY;
     json_t *h =
-        hb_matrix_hmat(t, g->latency, g->access, g->v, env->opts->threshold_pct, hmat, &attr);
+        hb_matrix_hmat(t, g->latency, g->access, g->v, env->opts->threshold_pct, hmat, attr);
     json_object_set_new(m, "hmat", h ? h : json_null());
     if (!h && hb_hmat_present(t))
         json_object_set_new(m, "hmat_note",
                             json_string("the firmware's HMAT gives no figure for these cells"));
     json_array_append_new(derived, m);
+}
+
+/* One cell record per measured pair, with the HMAT's figure beside it where it has one. */
+static void hb_grid_cells(const struct hb_topo *t, const struct hb_grid *g, const double *cost,
+                          const int *cls, const double *hmat, enum hb_hmat_attr attr,
+                          json_t *derived)
+{
     for (int i = 0; i < t->nnodes; i++)
         for (int j = 0; j < t->nnodes; j++) {
             if (isnan(HB_AT(cost, t, i, j))) continue;
@@ -231,6 +238,35 @@ static void hb_grid_emit(const struct hb_suite_env *env, struct hb_grid *g, json
                     : json_null());
             json_array_append_new(derived, cell);
         }
+}
+
+static void hb_grid_emit(const struct hb_suite_env *env, struct hb_grid *g, json_t *derived)
+{
+    const struct hb_topo *t = env->topo;
+    double thr = env->opts->threshold_pct / 100.0;
+    double best = hb_grid_best(t, g);
+    size_t cells = (size_t)t->nnodes * (size_t)t->nnodes;
+    double *cost = malloc(sizeof(double) * cells), *dist = malloc(sizeof(double) * cells);
+    double *hmat = malloc(sizeof(double) * cells), *sorted = malloc(sizeof(double) * cells);
+    int *hop = malloc(sizeof(int) * cells), *cls = malloc(sizeof(int) * cells);
+    if (!cost || !dist || !hmat || !sorted || !hop || !cls) {
+        json_array_append_new(derived,
+                              json_pack("{s:s, s:s, s:s}", "type", "note", "suite", "matrix",
+                                        "text", "out of memory assembling a matrix record"));
+        goto out;
+    }
+    for (int i = 0; i < t->nnodes; i++)
+        for (int j = 0; j < t->nnodes; j++) {
+            HB_AT(cost, t, i, j) =
+                isnan(HB_AT(g->v, t, i, j)) || isnan(best) ? NAN : hb_cost(t, g, i, j, best);
+            HB_AT(hop, t, i, j) = t->hop_class ? hb_topo_hops(t, i, j) : -1;
+            HB_AT(dist, t, i, j) = t->distances ? (double)hb_topo_distance(t, i, j) : NAN;
+        }
+    hb_measured_classes(t, cost, cls, thr, sorted);
+    json_t *flags = hb_grid_flags(env, cost, hop, cls);
+    enum hb_hmat_attr attr = HB_HMAT_LATENCY;
+    hb_grid_matrix(env, g, cost, dist, hop, cls, flags, hmat, &attr, derived);
+    hb_grid_cells(t, g, cost, cls, hmat, attr, derived);
 out:
     free(cost);
     free(dist);
