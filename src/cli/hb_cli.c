@@ -233,7 +233,8 @@ static int hb_option_apply(struct hb_options *o, int c, const char *arg)
     }
 }
 
-int hb_options_parse(int argc, char **argv, struct hb_options *o)
+/* Every option's value when it is not given. */
+static void hb_options_defaults(struct hb_options *o)
 {
     memset(o, 0, sizeof(*o));
     o->cpu_node = -1;
@@ -250,6 +251,57 @@ int hb_options_parse(int argc, char **argv, struct hb_options *o)
     o->strides[0] = HB_CHASE_STRIDE_DEFAULT;
     o->nstrides = 1;
     o->tlb_group = HB_CHASE_GROUP_DEFAULT;
+}
+
+/* Each stride fits the TLB group, the default one included. */
+static int hb_check_strides(const struct hb_options *o, bool tlb_group_set)
+{
+    for (int i = 0; i < o->nstrides; i++) {
+        if (!tlb_group_set && o->strides[i] > o->tlb_group) {
+            char s[32];
+            hb_err_set("--stride %s is larger than the default --tlb-group (256 KiB): give "
+                       "--tlb-group all or a multiple of the stride",
+                       hb_size_format(o->strides[i], s, sizeof(s)));
+            return -EINVAL;
+        }
+        if (hb_chase_check_group(o->tlb_group, o->strides[i])) return -EINVAL;
+    }
+    return 0;
+}
+
+/* The command, the suite's operand (run FILE) and nothing else after the options. */
+static int hb_read_operands(int argc, char **argv, struct hb_options *o)
+{
+    /* GNU getopt moved the operands to the end: the first is the command. */
+    if (optind < argc) {
+        if (!hb_command_known(argv[optind])) {
+            hb_err_set("unknown command '%s': valid commands are %s", argv[optind],
+                       hb_options_commands());
+            return -EINVAL;
+        }
+        snprintf(o->command, sizeof(o->command), "%s", argv[optind++]);
+    }
+    const struct hb_suite *suite = hb_suite_find(o->command);
+    if (suite && suite->args) {
+        char what[64];
+        snprintf(what, sizeof(what), "%s %s", suite->name, suite->args);
+        if (optind >= argc) {
+            hb_err_set("%s needs %s", suite->name, suite->args_need);
+            return -EINVAL;
+        }
+        int rc = hb_copy_arg(what, argv[optind++], o->operand, sizeof(o->operand));
+        if (rc) return rc;
+    }
+    if (optind < argc) {
+        hb_err_set("unexpected argument '%s'; see hopbench --help", argv[optind]);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+int hb_options_parse(int argc, char **argv, struct hb_options *o)
+{
+    hb_options_defaults(o);
     int jrc = hb_join_argv(argc, argv, o->command_line, sizeof(o->command_line));
     if (jrc) return jrc;
 
@@ -284,40 +336,8 @@ int hb_options_parse(int argc, char **argv, struct hb_options *o)
         int rc = hb_option_apply(o, c, optarg);
         if (rc) return rc == -ERANGE ? -EINVAL : rc;
     }
-    for (int i = 0; i < o->nstrides; i++) {
-        if (!tlb_group_set && o->strides[i] > o->tlb_group) {
-            char s[32];
-            hb_err_set("--stride %s is larger than the default --tlb-group (256 KiB): give "
-                       "--tlb-group all or a multiple of the stride",
-                       hb_size_format(o->strides[i], s, sizeof(s)));
-            return -EINVAL;
-        }
-        if (hb_chase_check_group(o->tlb_group, o->strides[i])) return -EINVAL;
-    }
-    /* GNU getopt moved the operands to the end: the first is the command. */
-    if (optind < argc) {
-        if (!hb_command_known(argv[optind])) {
-            hb_err_set("unknown command '%s': valid commands are %s", argv[optind],
-                       hb_options_commands());
-            return -EINVAL;
-        }
-        snprintf(o->command, sizeof(o->command), "%s", argv[optind++]);
-    }
-    const struct hb_suite *suite = hb_suite_find(o->command);
-    if (suite && suite->args) {
-        char what[64];
-        snprintf(what, sizeof(what), "%s %s", suite->name, suite->args);
-        if (optind >= argc) {
-            hb_err_set("%s needs %s", suite->name, suite->args_need);
-            return -EINVAL;
-        }
-        int rc = hb_copy_arg(what, argv[optind++], o->operand, sizeof(o->operand));
-        if (rc) return rc;
-    }
-    if (optind < argc) {
-        hb_err_set("unexpected argument '%s'; see hopbench --help", argv[optind]);
-        return -EINVAL;
-    }
+    int rc = hb_check_strides(o, tlb_group_set);
+    if (rc || (rc = hb_read_operands(argc, argv, o))) return rc;
     if (o->export_hwloc[0] && strcmp(o->command, "matrix") != 0) {
         hb_err_set("--export-hwloc needs the measured matrix: hopbench matrix --export-hwloc %s "
                    "(or hopbench export RESULTS.jsonl -o %s)",
