@@ -2,9 +2,9 @@
 
 #include "hb_args.h"
 #include "hb_error.h"
-#include "hb_escape.h"
 #include "hb_jsonl_read.h"
 #include "hb_options.h"
+#include "hb_output.h"
 #include "hb_signif.h"
 #include "hb_stats.h"
 #include "hb_strtab.h"
@@ -291,84 +291,33 @@ static void hb_cmp_side_free(struct hb_cmp_side *sd)
     free(sd->slots);
 }
 
-struct hb_cmp_row {
-    const char *key, *metric, *unit, *verdict;
-    double base, now, change_pct, p; /* NAN when it cannot be computed */
-};
-
-/* A number, or what a statistic that cannot be computed prints as (a macro: the format
- * stays a literal the compiler checks). */
-#define hb_cmp_num(fmt, v, none) (isfinite(v) ? (void)printf(fmt, v) : (void)fputs(none, stdout))
-
-/* The change in percent: fixed point while short, else three significant digits. */
-static void hb_cmp_change(double v, int csv)
-{
-    if (!isfinite(v))
-        fputs(csv ? "" : "      n/a", stdout);
-    else if (fabs(v) < 1e7)
-        printf(csv ? "%.4f" : "%+8.2f%%", v);
-    else
-        printf(csv ? "%.6g" : "%+8.3g%%", v);
-}
-
+/* A statistic, or null when it cannot be computed. */
 static json_t *hb_cmp_json_num(double v)
 {
     return isfinite(v) ? json_real(v) : json_null();
 }
 
-static void hb_cmp_print_row(const struct hb_cmp_opts *o, const struct hb_cmp_row *r)
+/* Hand rec (NULL: out of memory) to the sink, which writes it in the chosen format; a
+ * failed write is kept by the sink and reported when it closes. -1 when out of memory. */
+static int hb_cmp_put(struct hb_sink *s, json_t *rec)
 {
-    if (o->format == HB_FORMAT_TABLE) {
-        printf("%-8s ", r->verdict);
-        hb_cmp_change(r->change_pct, 0);
-        hb_cmp_num("  p=%-8.3g ", r->p, "  p=n/a      ");
-        hb_esc_line(stdout, r->key);
-        fputs(": ", stdout);
-        hb_cmp_num("%.4g", r->base, "n/a");
-        fputs(" -> ", stdout);
-        hb_cmp_num("%.4g", r->now, "n/a");
-        printf(" %s\n", r->unit);
-    } else if (o->format == HB_FORMAT_CSV) {
-        fputs("compared,", stdout);
-        hb_esc_csv(stdout, r->key);
-        putchar(',');
-        hb_esc_csv(stdout, r->metric);
-        printf(",%s,", r->unit);
-        hb_cmp_num("%.6g", r->base, "");
-        putchar(',');
-        hb_cmp_num("%.6g", r->now, "");
-        putchar(',');
-        hb_cmp_change(r->change_pct, 1);
-        putchar(',');
-        hb_cmp_num("%.6g", r->p, "");
-        printf(",%s\n", r->verdict);
-    } else {
-        json_t *j =
-            json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:s}", "type", "comparison",
-                      "record", r->key, "metric", r->metric, "unit", r->unit, "base",
-                      hb_cmp_json_num(r->base), "new", hb_cmp_json_num(r->now), "change_pct",
-                      hb_cmp_json_num(fabs(r->change_pct) < 1e12 ? round(r->change_pct * 1e4) / 1e4
-                                                                 : r->change_pct),
-                      "p", hb_cmp_json_num(r->p), "verdict", r->verdict);
-        char *s =
-            j ? json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6)) : NULL;
-        if (s) printf("%s\n", s);
-        free(s);
-        json_decref(j);
-    }
+    if (!rec) return -1;
+    (void)hb_sink_write(s, rec);
+    json_decref(rec);
+    return 0;
 }
 
-/* One matched pair: its row; returns 1 when it is a significant regression. counts: worse,
- * better, same, noise, undetermined. */
-static int hb_cmp_pair(const struct hb_cmp_opts *o, const char *key, const struct hb_cmp_side *bs,
-                       const struct hb_cmp_rec *b, const struct hb_cmp_side *ns,
-                       const struct hb_cmp_rec *n, int counts[5])
+/* One matched pair: its row; returns 1 when it is a significant regression, -1 when out of
+ * memory. counts: worse, better, same, noise, undetermined. */
+static int hb_cmp_pair(const struct hb_cmp_opts *o, struct hb_sink *s, const char *key,
+                       const struct hb_cmp_side *bs, const struct hb_cmp_rec *b,
+                       const struct hb_cmp_side *ns, const struct hb_cmp_rec *n, int counts[5])
 {
-    struct hb_cmp_row r = {.key = key, .metric = hb_strtab_get(bs->str, b->metric)};
-    r.base = b->value;
-    r.now = n->value;
-    r.unit = n->unit;
-    r.change_pct = r.base != 0.0 ? (r.now / r.base - 1.0) * 100.0 : NAN;
+    struct {
+        const char *verdict;
+        double change_pct, p;
+    } r;
+    r.change_pct = b->value != 0.0 ? (n->value / b->value - 1.0) * 100.0 : NAN;
     r.p = b->nsamples >= 0 && n->nsamples >= 0
               ? hb_signif_welch(bs->samples + b->sample0, b->nsamples, ns->samples + n->sample0,
                                 n->nsamples, NULL, NULL)
@@ -393,12 +342,16 @@ static int hb_cmp_pair(const struct hb_cmp_opts *o, const char *key, const struc
         r.verdict = "better";
         counts[1]++;
     }
-    hb_cmp_print_row(o, &r);
-    return bad;
+    json_t *row = json_pack(
+        "{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:s}", "type", "comparison", "kind",
+        "compared", "record", key, "metric", hb_strtab_get(bs->str, b->metric), "unit", n->unit,
+        "base", hb_cmp_json_num(b->value), "new", hb_cmp_json_num(n->value), "change_pct",
+        hb_cmp_json_num(r.change_pct), "p", hb_cmp_json_num(r.p), "verdict", r.verdict);
+    return hb_cmp_put(s, row) ? -1 : bad;
 }
 
 /* The first records of `mine` with no record of their identity in `other`. */
-static int hb_cmp_only(const struct hb_cmp_opts *o, const struct hb_cmp_side *mine,
+static int hb_cmp_only(struct hb_sink *s, const struct hb_cmp_side *mine,
                        const struct hb_cmp_side *other, int with_host, const char *side)
 {
     int n = 0;
@@ -408,24 +361,14 @@ static int hb_cmp_only(const struct hb_cmp_opts *o, const struct hb_cmp_side *mi
         char *key = hb_cmp_key(mine, rec, with_host);
         if (!key) return -1;
         n++;
-        if (o->format == HB_FORMAT_TABLE) {
-            printf("only in %s: ", side);
-            hb_esc_line(stdout, key);
-            putchar('\n');
-        } else if (o->format == HB_FORMAT_CSV) {
-            printf("only_in_%s,", side);
-            hb_esc_csv(stdout, key);
-            putchar(',');
-            hb_esc_csv(stdout, hb_strtab_get(mine->str, rec->metric));
-            puts(",,,,,,");
-        } else {
-            json_t *j = json_pack("{s:s, s:s, s:s}", "type", "only", "side", side, "record", key);
-            char *s = j ? json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
-            if (s) printf("%s\n", s);
-            free(s);
-            json_decref(j);
-        }
+        char *kind = hb_cmp_text("only_in_%s", side);
+        json_t *row =
+            kind ? json_pack("{s:s, s:s, s:s, s:s, s:s}", "type", "only", "kind", kind, "side",
+                             side, "record", key, "metric", hb_strtab_get(mine->str, rec->metric))
+                 : NULL;
+        free(kind);
         free(key);
+        if (hb_cmp_put(s, row)) return -1;
     }
     return n;
 }
@@ -433,41 +376,44 @@ static int hb_cmp_only(const struct hb_cmp_opts *o, const struct hb_cmp_side *mi
 static int hb_cmp_run(const struct hb_cmp_opts *o, const struct hb_cmp_side *b,
                       const struct hb_cmp_side *n, int with_host)
 {
+    struct hb_sink *s = NULL;
+    int rc = hb_sink_open_layout(o->format, "", &hb_layout_compare, &s);
+    if (rc) {
+        fprintf(stderr, "hopbench: %s\n", hb_err_msg());
+        return hb_err_exit_code(rc);
+    }
     int counts[5] = {0}, bad = 0;
-    if (o->format == HB_FORMAT_TABLE) {
-        fputs("compare ", stdout);
-        hb_esc_line(stdout, b->res.path);
-        fputs(" -> ", stdout);
-        hb_esc_line(stdout, n->res.path);
-        printf(": threshold %.1f%%, Welch t-test alpha %g\n", o->threshold_pct, o->alpha);
-    } else if (o->format == HB_FORMAT_CSV)
-        printf("kind,record,metric,unit,base,new,change_pct,p,verdict\n");
-    int only_b = 0, only_n = 0;
+    int oom = hb_cmp_put(s, json_pack("{s:s, s:s, s:s, s:f, s:f}", "type", "compare_header",
+                                      "base_path", b->res.path, "new_path", n->res.path,
+                                      "threshold_pct", o->threshold_pct, "alpha", o->alpha));
+    int only_b = oom ? -1 : 0, only_n = 0;
     for (size_t k = 0; k < b->n && only_b >= 0; k++) {
         const struct hb_cmp_rec *other =
             b->v[k].repeat ? NULL : hb_cmp_find(n, &b->v[k], with_host);
         char *key = other ? hb_cmp_key(b, &b->v[k], with_host) : NULL;
-        if (other && !key) only_b = -1;
-        if (key) bad += hb_cmp_pair(o, key, b, &b->v[k], n, other, counts);
+        int one = other && key ? hb_cmp_pair(o, s, key, b, &b->v[k], n, other, counts) : 0;
+        if ((other && !key) || one < 0) only_b = -1;
+        bad += one > 0;
         free(key);
     }
-    if (only_b >= 0) only_b = hb_cmp_only(o, b, n, with_host, "base");
-    if (only_b >= 0) only_n = hb_cmp_only(o, n, b, with_host, "new");
+    if (only_b >= 0) only_b = hb_cmp_only(s, b, n, with_host, "base");
+    if (only_b >= 0) only_n = hb_cmp_only(s, n, b, with_host, "new");
+    if (only_b >= 0 && only_n >= 0 &&
+        hb_cmp_put(s,
+                   json_pack("{s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:f}", "type",
+                             "compare_summary", "worse", counts[0], "better", counts[1], "same",
+                             counts[2], "noise", counts[3], "undetermined", counts[4], "only_base",
+                             only_b, "only_new", only_n, "threshold_pct", o->threshold_pct)))
+        only_n = -1;
     if (only_b < 0 || only_n < 0) {
-        fflush(stdout);
+        (void)hb_sink_close(s, false);
         fprintf(stderr, "hopbench: out of memory writing the comparison\n");
         return HB_EXIT_ENV;
     }
-    if (o->format == HB_FORMAT_TABLE)
-        printf("%d worse, %d better, %d same, %d noise, %d undetermined, %d only in base, %d "
-               "only in new\n",
-               counts[0], counts[1], counts[2], counts[3], counts[4], only_b, only_n);
-    else if (o->format == HB_FORMAT_JSONL)
-        printf("{\"type\":\"compare_summary\",\"worse\":%d,\"better\":%d,\"same\":%d,"
-               "\"noise\":%d,\"undetermined\":%d,\"only_base\":%d,\"only_new\":%d,"
-               "\"threshold_pct\":%g}\n",
-               counts[0], counts[1], counts[2], counts[3], counts[4], only_b, only_n,
-               o->threshold_pct);
+    if ((rc = hb_sink_close(s, true))) {
+        fprintf(stderr, "hopbench: %s\n", hb_err_msg());
+        return HB_EXIT_ENV;
+    }
     return bad ? HB_EXIT_FAILED : HB_EXIT_OK;
 }
 

@@ -13,70 +13,142 @@
 
 struct hb_sink {
     enum hb_format format;
+    const struct hb_layout *layout;
     FILE *f;
     struct hb_outfile *out;
     bool csv_header_done;
 };
 
-int hb_sink_open(enum hb_format f, const char *path, struct hb_sink **out)
+/* The run's records: JSONL whole, measurements and matrix cells as CSV rows. */
+static const struct hb_layout_type hb_run_types[] = {
+    {"measurement", NULL, false, true}, {"cell", NULL, false, true}, {NULL, NULL, false, false}};
+const struct hb_layout hb_layout_run = {10,   hb_record_columns, false, hb_run_types,
+                                        NULL, hb_table_print};
+
+static void hb_csv_names(struct hb_sink *s)
+{
+    for (int i = 0; s->layout->csv[i]; i++)
+        fprintf(s->f, "%s%s", i ? "," : "", s->layout->csv[i]);
+    fputc('\n', s->f);
+    s->csv_header_done = true;
+}
+
+int hb_sink_open_layout(enum hb_format f, const char *path, const struct hb_layout *layout,
+                        struct hb_sink **out)
 {
     struct hb_sink *s = calloc(1, sizeof(*s));
     if (!s) return -ENOMEM;
     s->format = f;
+    s->layout = layout;
     int rc = hb_outfile_open(path, true, &s->out, &s->f);
     if (rc) {
         free(s);
         return rc;
     }
+    if (f == HB_FORMAT_CSV && layout->csv_names_first) hb_csv_names(s);
     *out = s;
     return 0;
 }
 
+int hb_sink_open(enum hb_format f, const char *path, struct hb_sink **out)
+{
+    return hb_sink_open_layout(f, path, &hb_layout_run, out);
+}
+
+/* The layout's entry for rec's type, or NULL. */
+static const struct hb_layout_type *hb_sink_type(const struct hb_layout *l, json_t *rec)
+{
+    const char *type = json_string_value(json_object_get(rec, "type"));
+    for (int i = 0; type && l->types[i].type; i++)
+        if (strcmp(l->types[i].type, type) == 0) return &l->types[i];
+    return NULL;
+}
+
+/* The layout's hooks for the reals at key, or NULL. */
+static const struct hb_layout_real *hb_sink_real(const struct hb_layout *l, const char *key)
+{
+    for (int i = 0; l->reals && l->reals[i].key; i++)
+        if (strcmp(l->reals[i].key, key) == 0) return &l->reals[i];
+    return NULL;
+}
+
+/* A value as JSON text (arrays and objects compact), reals at the layout's digits. */
+static char *hb_sink_json_text(const struct hb_sink *s, json_t *v)
+{
+    return json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(s->layout->digits));
+}
+
 /* CSV cell: strings quoted when needed, arrays and objects as compact JSON in quotes. */
-static void hb_csv_cell(FILE *f, json_t *v)
+static void hb_csv_cell(struct hb_sink *s, const char *key, json_t *v)
 {
     if (!v || json_is_null(v)) return;
     if (json_is_string(v)) {
-        hb_esc_csv(f, json_string_value(v));
+        hb_esc_csv(s->f, json_string_value(v));
         return;
     }
-    char *text = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(10));
+    const struct hb_layout_real *r = json_is_real(v) ? hb_sink_real(s->layout, key) : NULL;
+    if (r && r->csv) {
+        r->csv(s->f, json_real_value(v));
+        return;
+    }
+    char *text = hb_sink_json_text(s, v);
     if (!text) return;
-    hb_esc_csv(f, text);
+    hb_esc_csv(s->f, text);
     free(text);
 }
 
-/* CSV carries measurement-like records (measurements and matrix cells) in one column set. */
+/* CSV: the layout's row types in its one column set. */
 static void hb_csv_write(struct hb_sink *s, json_t *rec)
 {
-    const char *type = json_string_value(json_object_get(rec, "type"));
-    if (!type || (strcmp(type, "measurement") != 0 && strcmp(type, "cell") != 0)) return;
-    if (!s->csv_header_done) {
-        for (int i = 0; hb_record_columns[i]; i++)
-            fprintf(s->f, "%s%s", i ? "," : "", hb_record_columns[i]);
-        fputc('\n', s->f);
-        s->csv_header_done = true;
-    }
-    for (int i = 0; hb_record_columns[i]; i++) {
+    const struct hb_layout_type *t = hb_sink_type(s->layout, rec);
+    if (!t || !t->csv_row) return;
+    if (!s->csv_header_done) hb_csv_names(s);
+    for (int i = 0; s->layout->csv[i]; i++) {
         if (i) fputc(',', s->f);
-        hb_csv_cell(s->f, json_object_get(rec, hb_record_columns[i]));
+        hb_csv_cell(s, s->layout->csv[i], json_object_get(rec, s->layout->csv[i]));
     }
     fputc('\n', s->f);
+}
+
+/* JSONL: the record whole, or the keys its type lists (reals through the layout's hooks). */
+static void hb_jsonl_write(struct hb_sink *s, json_t *rec)
+{
+    const struct hb_layout_type *t = hb_sink_type(s->layout, rec);
+    if (t && t->json_skip) return;
+    if (!t || !t->json) {
+        /* A failed write shows in the stream's error flag, which the mark reads. */
+        (void)json_dumpf(rec, s->f, JSON_COMPACT | JSON_REAL_PRECISION(s->layout->digits));
+        fputc('\n', s->f);
+        return;
+    }
+    fputc('{', s->f);
+    for (int i = 0, n = 0; t->json[i]; i++) {
+        json_t *v = json_object_get(rec, t->json[i]);
+        if (!v) continue;
+        fprintf(s->f, "%s\"%s\":", n++ ? "," : "", t->json[i]);
+        const struct hb_layout_real *r =
+            json_is_real(v) ? hb_sink_real(s->layout, t->json[i]) : NULL;
+        char *text = r && r->json ? NULL : hb_sink_json_text(s, v);
+        if (r && r->json)
+            r->json(s->f, json_real_value(v));
+        else if (text)
+            fputs(text, s->f);
+        free(text);
+    }
+    fputs("}\n", s->f);
 }
 
 int hb_sink_write(struct hb_sink *s, json_t *rec)
 {
     switch (s->format) {
     case HB_FORMAT_JSONL:
-        /* A failed write shows in the stream's error flag, which the mark below reads. */
-        (void)json_dumpf(rec, s->f, JSON_COMPACT | JSON_REAL_PRECISION(10));
-        fputc('\n', s->f);
+        hb_jsonl_write(s, rec);
         break;
     case HB_FORMAT_CSV:
         hb_csv_write(s, rec);
         break;
     case HB_FORMAT_TABLE:
-        hb_table_print(s->f, rec);
+        s->layout->table_print(s->f, rec);
         break;
     }
     return hb_outfile_mark(s->out);

@@ -1,7 +1,8 @@
 /* Output sinks: JSON Lines (canonical), CSV (same keys, same order), a table for people.
  * Records are flushed one by one into the output file of hb_outfile.h: FILE appears only
  * when the run completes, and a failed or interrupted run keeps its complete records as
- * FILE.partial. */
+ * FILE.partial. Every format lives here: a command describes its records (struct
+ * hb_layout) and hands them to the sink, which writes them in the chosen format. */
 #ifndef HB_OUTPUT_H
 #define HB_OUTPUT_H
 
@@ -11,11 +12,46 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+/* How the real numbers at one key are written where the format's default (jansson's text
+ * at the layout's digits) is not wanted; a NULL hook keeps the default. */
+struct hb_layout_real {
+    const char *key;
+    void (*csv)(FILE *f, double v);
+    void (*json)(FILE *f, double v);
+};
+
+/* A record type of a layout: the keys JSONL writes, in order (NULL-ended; NULL = the whole
+ * record as it is), whether JSONL leaves it out, whether it is a CSV row. Types a layout
+ * does not name are written whole in JSONL and left out of CSV. */
+struct hb_layout_type {
+    const char *type;
+    const char *const *json;
+    bool json_skip;
+    bool csv_row;
+};
+
+/* How one command's records are written. */
+struct hb_layout {
+    int digits;                         /* significant digits of reals in JSON and CSV */
+    const char *const *csv;             /* CSV columns (record keys), NULL-ended */
+    bool csv_names_first;               /* the names row at open, else before the first row */
+    const struct hb_layout_type *types; /* NULL-type-ended */
+    const struct hb_layout_real *reals; /* NULL-key-ended, or NULL */
+    void (*table_print)(FILE *f, json_t *rec);
+};
+
+/* The run's records (hb_record.h) and compare's rows (hb_compare.c). */
+extern const struct hb_layout hb_layout_run, hb_layout_compare;
+
 struct hb_sink;
 
 /* Open a sink for format f at path ("" or "-" = stdout; check it first with
- * hb_outfile_check). -errno with a message naming the path when it cannot be written
- * (nothing is created then). */
+ * hb_outfile_check), writing records as layout says. -errno with a message naming the path
+ * when it cannot be written (nothing is created then). */
+int hb_sink_open_layout(enum hb_format f, const char *path, const struct hb_layout *layout,
+                        struct hb_sink **out);
+
+/* The same with the run's layout. */
 int hb_sink_open(enum hb_format f, const char *path, struct hb_sink **out);
 
 /* Write one record and flush. 0 or -errno (disk full...). */
@@ -25,8 +61,8 @@ int hb_sink_write(struct hb_sink *s, json_t *rec);
  * hb_err_msg() says so. Returns 0 when PATH is complete, else -errno. */
 int hb_sink_close(struct hb_sink *s, bool complete);
 
-/* Table format: print one record for people (run, topology, measurement, matrix, fleet,
- * summary); other formats ignore this. */
+/* Table format of the run's records: print one for people (run, topology, measurement,
+ * matrix, fleet, summary); other formats ignore this. */
 void hb_table_print(FILE *f, json_t *rec);
 
 #endif

@@ -1,0 +1,116 @@
+/* How compare's rows are written (hb_compare.c makes them): a header (table and CSV only),
+ * one row per compared pair, one per record found in one file only, a summary (table and
+ * JSONL only). Numbers keep their own digits: 6 significant in JSON and CSV, change_pct
+ * fixed point. */
+#include "hb_output.h"
+
+#include "hb_escape.h"
+#include "hb_jsonl_read.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void hb_cmp_csv_real(FILE *f, double v)
+{
+    fprintf(f, "%.6g", v);
+}
+
+/* The change in percent: fixed point while short, else six significant digits. */
+static void hb_cmp_csv_change(FILE *f, double v)
+{
+    fprintf(f, fabs(v) < 1e7 ? "%.4f" : "%.6g", v);
+}
+
+/* JSON: the change rounded to 4 decimals (while that stays exact enough), 6 digits. */
+static void hb_cmp_json_change(FILE *f, double v)
+{
+    json_t *j = json_real(fabs(v) < 1e12 ? round(v * 1e4) / 1e4 : v);
+    char *s = j ? json_dumps(j, JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(6)) : NULL;
+    if (s) fputs(s, f);
+    free(s);
+    json_decref(j);
+}
+
+static void hb_cmp_json_g(FILE *f, double v)
+{
+    fprintf(f, "%g", v);
+}
+
+/* A real number of rec, NAN when it is null or absent. */
+static double hb_cmp_get(const json_t *rec, const char *key)
+{
+    const json_t *v = json_object_get(rec, key);
+    return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* A number, or what a statistic that cannot be computed prints as (a macro: the format
+ * stays a literal the compiler checks). */
+#define hb_cmp_num(f, fmt, v, none) (isfinite(v) ? (void)fprintf(f, fmt, v) : (void)fputs(none, f))
+
+static long long hb_cmp_int(const json_t *rec, const char *key)
+{
+    return (long long)json_integer_value(json_object_get(rec, key));
+}
+
+static void hb_table_compare(FILE *f, json_t *rec)
+{
+    const char *type = hb_rec_str(rec, "type", "");
+    if (strcmp(type, "compare_header") == 0) {
+        fputs("compare ", f);
+        hb_esc_line(f, hb_rec_str(rec, "base_path", ""));
+        fputs(" -> ", f);
+        hb_esc_line(f, hb_rec_str(rec, "new_path", ""));
+        fprintf(f, ": threshold %.1f%%, Welch t-test alpha %g\n", hb_cmp_get(rec, "threshold_pct"),
+                hb_cmp_get(rec, "alpha"));
+    } else if (strcmp(type, "comparison") == 0) {
+        double change = hb_cmp_get(rec, "change_pct");
+        fprintf(f, "%-8s ", hb_rec_str(rec, "verdict", ""));
+        if (!isfinite(change))
+            fputs("      n/a", f);
+        else
+            fprintf(f, fabs(change) < 1e7 ? "%+8.2f%%" : "%+8.3g%%", change);
+        hb_cmp_num(f, "  p=%-8.3g ", hb_cmp_get(rec, "p"), "  p=n/a      ");
+        hb_esc_line(f, hb_rec_str(rec, "record", ""));
+        fputs(": ", f);
+        hb_cmp_num(f, "%.4g", hb_cmp_get(rec, "base"), "n/a");
+        fputs(" -> ", f);
+        hb_cmp_num(f, "%.4g", hb_cmp_get(rec, "new"), "n/a");
+        fprintf(f, " %s\n", hb_rec_str(rec, "unit", ""));
+    } else if (strcmp(type, "only") == 0) {
+        fprintf(f, "only in %s: ", hb_rec_str(rec, "side", ""));
+        hb_esc_line(f, hb_rec_str(rec, "record", ""));
+        fputc('\n', f);
+    } else if (strcmp(type, "compare_summary") == 0) {
+        fprintf(f,
+                "%lld worse, %lld better, %lld same, %lld noise, %lld undetermined, %lld only "
+                "in base, %lld only in new\n",
+                hb_cmp_int(rec, "worse"), hb_cmp_int(rec, "better"), hb_cmp_int(rec, "same"),
+                hb_cmp_int(rec, "noise"), hb_cmp_int(rec, "undetermined"),
+                hb_cmp_int(rec, "only_base"), hb_cmp_int(rec, "only_new"));
+    }
+}
+
+static const char *const hb_cmp_csv[] = {"kind", "record",     "metric", "unit",    "base",
+                                         "new",  "change_pct", "p",      "verdict", NULL};
+static const char *const hb_cmp_json_row[] = {"type", "record",     "metric", "unit",    "base",
+                                              "new",  "change_pct", "p",      "verdict", NULL};
+static const char *const hb_cmp_json_only[] = {"type", "side", "record", NULL};
+static const char *const hb_cmp_json_summary[] = {
+    "type",         "worse",     "better",   "same",          "noise",
+    "undetermined", "only_base", "only_new", "threshold_pct", NULL};
+
+static const struct hb_layout_type hb_cmp_types[] = {
+    {"compare_header", NULL, true, false},
+    {"comparison", hb_cmp_json_row, false, true},
+    {"only", hb_cmp_json_only, false, true},
+    {"compare_summary", hb_cmp_json_summary, false, false},
+    {NULL, NULL, false, false}};
+
+static const struct hb_layout_real hb_cmp_reals[] = {
+    {"base", hb_cmp_csv_real, NULL},        {"new", hb_cmp_csv_real, NULL},
+    {"p", hb_cmp_csv_real, NULL},           {"change_pct", hb_cmp_csv_change, hb_cmp_json_change},
+    {"threshold_pct", NULL, hb_cmp_json_g}, {NULL, NULL, NULL}};
+
+const struct hb_layout hb_layout_compare = {
+    6, hb_cmp_csv, true, hb_cmp_types, hb_cmp_reals, hb_table_compare};
