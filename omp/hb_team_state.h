@@ -1,0 +1,75 @@
+/* The team of one node as its files share it: each task's state and the threads' slots.
+ * Private to omp/ (hb_team.c runs the team, hb_team_tasks.c sets up and closes its tasks). */
+#ifndef HB_TEAM_STATE_H
+#define HB_TEAM_STATE_H
+
+#include "hb_kernel.h"
+#include "hb_spin_barrier.h"
+#include "hb_team.h"
+
+#include <hwloc.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct hb_task_state {
+    const struct hb_task *task;
+    const struct hb_kernel *k;
+    struct hb_task_result *res;
+    struct hb_buf bufs[3];
+    size_t elements; /* per array */
+    size_t per_thread;
+    struct hb_spin_barrier bar;
+    uint64_t sweeps;
+    double warm_s;
+    _Atomic int failed;
+    /* Per thread of the task (task->threads of each). */
+    double *bg_bytes;
+    double *bg_start, *bg_end;
+    double *bg_target; /* bytes/s each thread paced to, 0 = unpaced */
+};
+
+struct hb_slot {
+    int task; /* index into the team's task states, -1 idle */
+    int idx;  /* thread number inside the task */
+};
+
+enum hb_master_state { HB_M_WAIT_BG, HB_M_WAIT_FG_LOCAL, HB_M_WAIT_ALL, HB_M_DONE };
+
+struct hb_team {
+    const struct hb_topo *topo;
+    const struct hb_experiment *e;
+    const struct hb_team_hooks *hooks;
+    int node_index;
+    int nstates;
+    struct hb_task_state *states; /* one per task of the experiment at most */
+    int nthreads;
+    int nslots;               /* the node's CPUs: one thread each at most */
+    struct hb_slot *slots;    /* per thread */
+    hwloc_bitmap_t *masks;    /* each thread's affinity, as it found it (any number of CPUs) */
+    hwloc_bitmap_t node_cpus; /* the CPUs of this node */
+    int nbg_threads;
+    _Atomic int bg_running;
+    _Atomic int fg_remaining;
+    _Atomic int go;
+    _Atomic int stop;
+    _Atomic int fatal;
+    char fatal_msg[320];
+    enum hb_master_state mstate;
+};
+
+/* The first failure of a task: its status and note (later ones are dropped). */
+void hb_task_fail(struct hb_task_state *st, int err, const char *msg);
+
+/* Allocate and lay out a task's arrays. 0 or -errno with hb_err_msg() set. */
+int hb_task_alloc(struct hb_team *tm, struct hb_task_state *st);
+/* Where the task's pages are; a task whose pages are elsewhere fails (unless allowed). */
+void hb_task_locate(struct hb_team *tm, struct hb_task_state *st, bool allow_misplaced);
+/* A task whose threads shared a CPU fails: each measured half of what it would alone. */
+void hb_task_cpus_check(struct hb_team *tm, struct hb_task_state *st);
+/* What the run leaves in the task's result (threads on the node, sweeps, background spans
+ * and bytes, loads per sample); its arrays freed. */
+void hb_task_finish(struct hb_team *tm, struct hb_task_state *st);
+
+#endif

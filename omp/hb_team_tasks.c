@@ -1,0 +1,219 @@
+/* A team's tasks before and after the run: their layout (shared with the plan check), arrays,
+ * page and CPU placement checks, and results. */
+#include "hb_team_state.h"
+
+#include "hb_error.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Thread slices start on 4 KiB boundaries so first touch puts each thread's pages apart. */
+#define HB_SLICE_ALIGN_ELEMS 512
+
+/* How the team lays a task out: elements per array (whole cache lines, so the chase and
+ * every SIMD path see the same data) and per thread (aligned slices). Refuses a size that
+ * leaves an array or a thread without data, or a slice the kernel cannot take. Shared by the
+ * plan check and the run. */
+static int hb_task_geometry(const struct hb_task *task, const struct hb_kernel *k, size_t *elements,
+                            size_t *per_thread)
+{
+    *elements = (size_t)(task->bytes / (uint64_t)k->streams / 8) & ~(size_t)7;
+    if (*elements == 0) {
+        hb_err_set("size %llu bytes is too small for kernel %s: it needs at least %d bytes "
+                   "(64 per array)",
+                   (unsigned long long)task->bytes, k->name, 64 * k->streams);
+        return -EINVAL;
+    }
+    size_t per = (*elements + (size_t)task->threads - 1) / (size_t)task->threads;
+    *per_thread = (per + HB_SLICE_ALIGN_ELEMS - 1) / HB_SLICE_ALIGN_ELEMS * HB_SLICE_ALIGN_ELEMS;
+    if (*per_thread * (size_t)(task->threads - 1) >= *elements) {
+        hb_err_set("size %llu bytes is too small for %d threads of kernel %s: slices are %zu "
+                   "bytes per array, so it needs more than %llu bytes",
+                   (unsigned long long)task->bytes, task->threads, k->name, *per_thread * 8,
+                   (unsigned long long)(*per_thread * 8 * (size_t)(task->threads - 1) *
+                                        (size_t)k->streams));
+        return -EINVAL;
+    }
+    /* The kernel's own minimum (dgemm: one whole product; chase: one stride) for the first
+     * slice and the last, which holds the rest and may be smaller: what init would refuse. */
+    size_t first = *per_thread < *elements ? *per_thread : *elements;
+    size_t last = *elements - *per_thread * (size_t)(task->threads - 1);
+    for (int i = 0; k->fits && i < 2; i++) {
+        struct hb_kslice s = {.n = i ? last : first,
+                              .param = task->param,
+                              .stride = (size_t)task->chase_stride,
+                              .group_bytes = (size_t)task->chase_group_bytes};
+        int rc = k->fits(&s);
+        if (rc) return rc;
+    }
+    return 0;
+}
+
+int hb_plan_check(const struct hb_topo *t, const struct hb_plan *plan)
+{
+    for (int x = 0; x < plan->n; x++) {
+        const struct hb_experiment *e = &plan->exps[x];
+        if (e->reps < 1 || e->reps > HB_MAX_REPS) {
+            hb_err_set("experiment %s: reps %d outside 1-%d", e->name, e->reps, HB_MAX_REPS);
+            return -EINVAL;
+        }
+        for (int i = 0; i < e->ntasks; i++) {
+            const struct hb_task *a = &e->tasks[i];
+            const struct hb_kernel *k = hb_kernel_find(a->kernel);
+            int ni = hb_topo_node_index(t, a->cpu_node);
+            int end = a->first_thread + a->threads;
+            size_t elements, per;
+            if (!k || ni < 0) return -EINVAL; /* the suites name only known kernels, nodes */
+            if (a->threads < 1 || a->first_thread < 0 || end > t->nodes[ni].ncpus) {
+                hb_err_set("experiment %s: task %s needs threads %d-%d on node %d, which has "
+                           "%d CPUs",
+                           e->name, a->label, a->first_thread, end - 1, a->cpu_node,
+                           t->nodes[ni].ncpus);
+                return -EINVAL;
+            }
+            int rc = hb_task_geometry(a, k, &elements, &per);
+            if (rc) return rc;
+            for (int j = 0; j < i; j++) {
+                const struct hb_task *b = &e->tasks[j];
+                int lo = a->first_thread > b->first_thread ? a->first_thread : b->first_thread;
+                if (b->cpu_node == a->cpu_node && lo < end && lo < b->first_thread + b->threads) {
+                    hb_err_set("experiment %s: tasks %s and %s overlap on thread %d of node %d",
+                               e->name, b->label, a->label, lo, a->cpu_node);
+                    return -EINVAL;
+                }
+            }
+        }
+    }
+    return 0;
+}
+
+int hb_task_alloc(struct hb_team *tm, struct hb_task_state *st)
+{
+    const struct hb_task *task = st->task;
+    int rc = hb_task_geometry(task, st->k, &st->elements, &st->per_thread);
+    if (rc) return rc;
+    int *nodes = NULL;
+    int nn = hb_task_mem_nodes(task, &nodes);
+    if (nn < 0) return nn;
+    for (int i = 0; rc == 0 && i < st->k->streams; i++)
+        rc = hb_buf_alloc(tm->topo, st->elements * sizeof(double), task->policy, nn ? nodes : NULL,
+                          nn, task->pages, &st->bufs[i]);
+    free(nodes);
+    st->res->elements = st->elements;
+    return rc;
+}
+
+void hb_task_locate(struct hb_team *tm, struct hb_task_state *st, bool allow_misplaced)
+{
+    const struct hb_task *task = st->task;
+    /* Pages belong on the task's memory nodes; plain first touch puts them on the threads'
+     * node. First touch with a node set (policy "os") accepts any node of the set: where the
+     * pages land is what it measures. */
+    int *expect = NULL;
+    int ne = hb_task_mem_nodes(task, &expect);
+    if (ne < 0) {
+        hb_task_fail(st, ne, hb_err_msg());
+        return;
+    }
+    if (ne == 0) expect[ne++] = task->cpu_node; /* room for one is always there */
+    struct hb_task_result *res = st->res;
+    memset(res->pages_on_node, 0, sizeof(*res->pages_on_node) * (size_t)res->npages_nodes);
+    res->pages_checked = 0;
+    uint64_t on_target = 0;
+    for (int i = 0; i < st->k->streams; i++) {
+        struct hb_pageloc pl;
+        if (hb_buf_locate(tm->topo, &st->bufs[i], expect, ne, &pl) != 0) {
+            hb_task_fail(st, -HB_EPLACEMENT, hb_err_msg());
+            free(expect);
+            return;
+        }
+        res->pages_checked += pl.checked;
+        on_target += (uint64_t)llround(pl.on_target_pct / 100.0 * (double)pl.checked);
+        for (int n = 0; n < res->npages_nodes && n < pl.nnodes; n++)
+            res->pages_on_node[n] += pl.on_node[n];
+        hb_pageloc_free(&pl);
+    }
+    free(expect);
+    double pct = res->pages_checked ? 100.0 * (double)on_target / (double)res->pages_checked : 0.0;
+    res->pages_on_target_pct = pct;
+    if (pct < 100.0 && !allow_misplaced) {
+        char msg[200];
+        snprintf(msg, sizeof(msg),
+                 "only %.2f%% of %llu pages on the target (%s); rerun with --allow-misplaced to "
+                 "measure anyway",
+                 pct, (unsigned long long)res->pages_checked, task->label);
+        hb_task_fail(st, -HB_EPLACEMENT, msg);
+    }
+}
+
+/* Two threads of one task on one CPU halve what each measures: a placement failure, found
+ * from their affinity (both pinned to the same single CPU, or fewer CPUs allowed than
+ * threads), never a silent "ok". */
+void hb_task_cpus_check(struct hb_team *tm, struct hb_task_state *st)
+{
+    const struct hb_task *task = st->task;
+    hwloc_bitmap_t all = hwloc_bitmap_alloc();
+    if (!all) {
+        hb_task_fail(st, -HB_EENV, "out of memory checking where the threads ran");
+        return;
+    }
+    int t0 = -1, t1 = -1;
+    for (int j = 0; j < task->threads; j++) {
+        hwloc_const_bitmap_t mj = tm->masks[task->first_thread + j];
+        hwloc_bitmap_or(all, all, mj);
+        for (int k = 0; k < j && t0 < 0; k++) {
+            hwloc_const_bitmap_t mk = tm->masks[task->first_thread + k];
+            if (hwloc_bitmap_weight(mj) == 1 && hwloc_bitmap_isequal(mj, mk)) t0 = k, t1 = j;
+        }
+    }
+    int nall = hwloc_bitmap_weight(all);
+    hwloc_bitmap_free(all);
+    char msg[256];
+    if (t0 >= 0) {
+        snprintf(msg, sizeof(msg),
+                 "threads %d and %d of task %s are both bound to CPU %d only; bind one thread "
+                 "per CPU (OMP_PLACES=cores OMP_PROC_BIND=close)",
+                 t0, t1, task->label, st->res->thread_cpus[t0]);
+    } else if (nall < task->threads) {
+        snprintf(msg, sizeof(msg),
+                 "the %d threads of task %s may only run on %d CPUs, so some share one; bind one "
+                 "thread per CPU (OMP_PLACES=cores OMP_PROC_BIND=close)",
+                 task->threads, task->label, nall);
+    } else {
+        return;
+    }
+    hb_task_fail(st, -HB_EPLACEMENT, msg);
+}
+
+void hb_task_finish(struct hb_team *tm, struct hb_task_state *st)
+{
+    struct hb_task_result *res = st->res;
+    const struct hb_task *task = st->task;
+    int on_node = 0;
+    for (int j = 0; j < task->threads; j++)
+        on_node += hb_topo_node_of_cpu(tm->topo, res->thread_cpus[j]) == tm->node_index;
+    res->threads_on_node = on_node;
+    res->sweeps_per_sample = st->sweeps;
+    if (task->role == HB_ROLE_BG) {
+        res->t_start = st->bg_start[0];
+        res->t_end = st->bg_end[0];
+        for (int j = 0; j < task->threads; j++) {
+            res->bg_bytes += st->bg_bytes[j];
+            res->bg_target_GBps += st->bg_target[j] / 1e9;
+            if (st->bg_start[j] > res->t_start) res->t_start = st->bg_start[j];
+            if (st->bg_end[j] < res->t_end) res->t_end = st->bg_end[j];
+        }
+    } else {
+        res->nsamples = tm->e->reps;
+        res->bytes_per_sample = hb_kernel_bytes(st->k, st->elements, st->sweeps);
+        res->bytes_wa_per_sample = hb_kernel_bytes_wa_model(st->k, st->elements, st->sweeps);
+        /* Threads chase side by side: latency is a sample's time over one thread's loads. */
+        size_t mine = st->per_thread < st->elements ? st->per_thread : st->elements;
+        res->loads_per_sample = hb_kernel_loads(st->k, mine, st->sweeps, task->chase_stride);
+    }
+    for (int i = 0; i < st->k->streams; i++)
+        hb_buf_free(&st->bufs[i]);
+}
