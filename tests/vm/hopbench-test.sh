@@ -78,9 +78,12 @@ expect "$matrix: run record topology.distances = guest SLIT $slit" \
 if [[ $GUEST == two* ]]; then
   expect "hop_class 0 local, 1 remote" recs "$matrix" "$run | .topology.hop_class == [[0,1],[1,0]]"
 else
-  # the guests' SLITs are 10 + 6 * hops
-  expect "hop_class = (distance - 10) / 6" \
-    recs "$matrix" "$run | .topology.hop_class == (\$slit | map(map((. - 10) / 6)))"
+  # the guests' SLITs are 10 + 6 * hops between CPU nodes; a pair with a memory-only node
+  # has no interconnect class (-1), the diagonal is local (0)
+  expect "hop_class = (distance - 10) / 6 between CPU nodes, -1 with a memory-only node" \
+    recs "$matrix" "$run | (.topology.nodes | map(.has_cpus)) as \$c | .topology.hop_class ==
+      [range(\$slit | length) as \$i | [range(\$slit | length) as \$j |
+        if \$i == \$j then 0 elif (\$c[\$i] and \$c[\$j]) then (\$slit[\$i][\$j] - 10) / 6 else -1 end]]"
 fi
 if [[ $GUEST == two-smp ]]; then
   expect "unbound ranks and threads: exit 3 before measuring" status_is unbound 3

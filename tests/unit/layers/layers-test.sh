@@ -6,6 +6,8 @@ set -uo pipefail
 cc=$1 incs=$2 src=$3 expect=$4
 args=()
 while IFS= read -r d; do [ -n "$d" ] && args+=("-I$d"); done <"$incs"
+# A cross-build's system headers are under its sysroot (HB_SYSROOT, from CMAKE_SYSROOT).
+[ -z "${HB_SYSROOT:-}" ] || args+=("--sysroot=$HB_SYSROOT")
 out=$("$cc" -std=c11 -D_GNU_SOURCE -fsyntax-only "${args[@]}" "$src" 2>&1); rc=$?
 if [ "$expect" = ok ]; then
   [ "$rc" = 0 ] || { echo "FAIL: $src does not compile with $incs: $out" >&2; exit 1; }
