@@ -30,7 +30,7 @@ int hb_triad_check(const struct hb_kslice *s, double last_result, uint64_t sweep
 double hb_triad_nt_run(struct hb_kslice *s, uint64_t sweeps);
 int hb_triad_nt_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done);
 
-/* Read:write mixes, in place (kernel_stream.c). */
+/* Read:write mixes, in place but for 1:1-nt (kernel_stream.c). */
 #define HB_MIX_DECL(fn)                                                                            \
     double hb_##fn##_run(struct hb_kslice *s, uint64_t sweeps);                                    \
     int hb_##fn##_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done);

@@ -15,7 +15,8 @@ struct hb_stream_path {
     void (*copy_nt)(double *a, const double *b, size_t n);
     void (*triad)(double *a, const double *b, const double *c, double s, size_t n);
     void (*triad_nt)(double *a, const double *b, const double *c, double s, size_t n);
-    /* Read:write mixes in place, [reads - 1][nt]: 1:1 a += s, 2:1 a += s * b, 3:1 a += b + c. */
+    /* Read:write mixes, [reads - 1][nt]: 1:1 a += s (NT a = b + s), 2:1 a += s * b, 3:1 a += b + c
+     */
     void (*mix[3][2])(double *a, const double *b, const double *c, double s, size_t n);
 };
 

@@ -13,10 +13,10 @@
  * iteration (added in pairs first), which brought it level with likwid's load_avx512.
  * Multiplication and addition stay separate (no FMA) so every path rounds like the plain C path.
  *
- * Non-temporal passes move HB_NT_PAGES chunks of 4 KiB side by side, as glibc's large memcpy
- * does: each chunk is a read stream of its own, so several DRAM pages are open per thread
- * instead of one stream the prefetcher must follow alone (copy-nt went from 0.83x to at least
- * glibc memcpy's figure with it). */
+ * Non-temporal passes, and read, move HB_CHUNKS chunks of 4 KiB side by side, as glibc's
+ * large memcpy does: each chunk is a read stream of its own, so several DRAM pages are open
+ * per thread instead of one stream the prefetcher must follow alone (copy-nt went from 0.83x
+ * to at least glibc memcpy's figure with it, read gained 7-8%). */
 #ifndef HB_PATH
 #error "define the HB_ path macros before including hb_stream_template.h"
 #endif
@@ -29,12 +29,12 @@
 #define HB_CAT(a, b) HB_CAT_(a, b)
 #define HB_FN(name) HB_CAT(name, HB_PATH)
 #define HB_U (4 * HB_W)
-#ifndef HB_NT_PAGES
-#define HB_NT_PAGES 4
-#define HB_NT_PAGE (4096 / sizeof(double))
-#define HB_NT_BLOCK (HB_NT_PAGES * HB_NT_PAGE)
+#ifndef HB_CHUNKS
+#define HB_CHUNKS 4
+#define HB_CHUNK (4096 / sizeof(double))
+#define HB_CHUNK_BLOCK (HB_CHUNKS * HB_CHUNK)
 /* Each chunk's lines two iterations ahead are prefetched, as glibc does in its large copy. */
-#define HB_NT_PREFETCH(p)                                                                          \
+#define HB_CHUNK_PREFETCH(p)                                                                       \
     do {                                                                                           \
         for (size_t l_ = 0; l_ < HB_U * sizeof(double); l_ += 64)                                  \
             __builtin_prefetch((const char *)(p) + 2 * HB_U * sizeof(double) + l_, 0, 3);          \
@@ -55,6 +55,21 @@ HB_T static double HB_FN(read)(const double *a, size_t n)
     for (; i < h; i++)
         edge += a[i];
     HB_V x0 = HB_ZERO(), x1 = HB_ZERO(), x2 = HB_ZERO(), x3 = HB_ZERO();
+    /* Chunks side by side, as the -nt kernels do: 7-8% over one stream on 1 and 2 threads. */
+    for (; i + HB_CHUNK_BLOCK <= n; i += HB_CHUNK_BLOCK)
+        for (size_t o = 0; o < HB_CHUNK; o += HB_U)
+            for (size_t p = 0; p < HB_CHUNKS; p++) {
+                const double *q = a + i + p * HB_CHUNK + o;
+                HB_V y = HB_ADD(HB_LOAD(q), HB_LOAD(q + HB_W));
+                HB_V z = HB_ADD(HB_LOAD(q + 2 * HB_W), HB_LOAD(q + 3 * HB_W));
+                if (p & 1) {
+                    x2 = HB_ADD(x2, y);
+                    x3 = HB_ADD(x3, z);
+                } else {
+                    x0 = HB_ADD(x0, y);
+                    x1 = HB_ADD(x1, z);
+                }
+            }
     for (; i + 2 * HB_U <= n; i += 2 * HB_U) {
         x0 = HB_ADD(x0, HB_ADD(HB_LOAD(a + i), HB_LOAD(a + i + 4 * HB_W)));
         x1 = HB_ADD(x1, HB_ADD(HB_LOAD(a + i + HB_W), HB_LOAD(a + i + 5 * HB_W)));
@@ -149,29 +164,64 @@ HB_INLINE void HB_FN(triad_any)(double *a, const double *b, const double *c, dou
 
 /* MLC-style read:write mixes, updating a in place so that every store lands on a line just
  * read: plain stores then cost no extra read for ownership, and the memory system sees the
- * kernel's own ratio with either kind of store. 3:1 a += b + c, 2:1 a += s * b, 1:1 a += s. */
+ * kernel's own ratio. 3:1 a += b + c, 2:1 a += s * b, 1:1 a += s. The 1:1 mix with
+ * non-temporal stores reads b instead (a = b + s): in place, its only load would bring in
+ * the very line the store must then evict, a cost no real 1:1 stream pays (0.82x likwid
+ * copy_mem, which also reads one array and streams another). Plain passes take four
+ * vectors an iteration; non-temporal passes walk HB_CHUNKS pages side by side as copy_nt
+ * does. */
+#define HB_MIX_ONE(j)                                                                              \
+    (reads == 3 ? a[j] + b[j] + c[j] : reads == 2 ? a[j] + s * b[j] : nt ? b[j] + s : a[j] + s)
+#define HB_MIX_VEC(j)                                                                              \
+    (reads == 3   ? HB_ADD(HB_ADD(HB_LOAD(a + (j)), HB_LOADU(b + (j))), HB_LOADU(c + (j)))         \
+     : reads == 2 ? HB_ADD(HB_LOAD(a + (j)), HB_MUL(k, HB_LOADU(b + (j))))                         \
+     : nt         ? HB_ADD(HB_LOADU(b + (j)), k)                                                   \
+                  : HB_ADD(HB_LOAD(a + (j)), k))
+HB_INLINE void HB_FN(mix_tail)(double *a, const double *b, const double *c, double s, size_t n,
+                               int reads, int nt)
+{
+    size_t i = 0;
+    HB_V k = HB_SET1(s);
+    for (; i + HB_U <= n; i += HB_U) {
+        HB_V x0 = HB_MIX_VEC(i), x1 = HB_MIX_VEC(i + HB_W);
+        HB_V x2 = HB_MIX_VEC(i + 2 * HB_W), x3 = HB_MIX_VEC(i + 3 * HB_W);
+        HB_PUT(nt, a + i, x0);
+        HB_PUT(nt, a + i + HB_W, x1);
+        HB_PUT(nt, a + i + 2 * HB_W, x2);
+        HB_PUT(nt, a + i + 3 * HB_W, x3);
+    }
+    for (; i + HB_W <= n; i += HB_W)
+        HB_PUT(nt, a + i, HB_MIX_VEC(i));
+    for (; i < n; i++)
+        a[i] = HB_MIX_ONE(i);
+}
+
 HB_INLINE void HB_FN(mix_any)(double *a, const double *b, const double *c, double s, size_t n,
                               int reads, int nt)
 {
     size_t i = 0, h = HB_FN(head)(a, n);
-#define HB_MIX_ONE(j) (reads == 3 ? a[j] + b[j] + c[j] : reads == 2 ? a[j] + s * b[j] : a[j] + s)
     for (; i < h; i++)
         a[i] = HB_MIX_ONE(i);
     HB_V k = HB_SET1(s);
-    for (; i + HB_W <= n; i += HB_W) {
-        HB_V x = HB_LOAD(a + i);
-        if (reads == 3)
-            x = HB_ADD(HB_ADD(x, HB_LOADU(b + i)), HB_LOADU(c + i));
-        else if (reads == 2)
-            x = HB_ADD(x, HB_MUL(k, HB_LOADU(b + i)));
-        else
-            x = HB_ADD(x, k);
-        HB_PUT(nt, a + i, x);
-    }
-    for (; i < n; i++)
-        a[i] = HB_MIX_ONE(i);
-#undef HB_MIX_ONE
+    for (; nt && i + HB_CHUNK_BLOCK <= n; i += HB_CHUNK_BLOCK)
+        for (size_t o = 0; o < HB_CHUNK; o += HB_U) {
+            HB_V x[HB_CHUNKS][4];
+            for (size_t p = 0; p < HB_CHUNKS; p++) {
+                size_t j = i + p * HB_CHUNK + o;
+                if (reads >= 2) HB_CHUNK_PREFETCH(a + j);
+                HB_CHUNK_PREFETCH(b + j);
+                if (reads == 3) HB_CHUNK_PREFETCH(c + j);
+                for (size_t v = 0; v < 4; v++)
+                    x[p][v] = HB_MIX_VEC(j + v * HB_W);
+            }
+            for (size_t p = 0; p < HB_CHUNKS; p++)
+                for (size_t v = 0; v < 4; v++)
+                    HB_STREAM(a + i + p * HB_CHUNK + o + v * HB_W, x[p][v]);
+        }
+    HB_FN(mix_tail)(a + i, b ? b + i : b, c ? c + i : c, s, n - i, reads, nt);
 }
+#undef HB_MIX_VEC
+#undef HB_MIX_ONE
 
 /* One function per mix and store kind, each compiled with its constants. */
 #define HB_MIX_FN(name, reads, nt)                                                                 \
@@ -198,10 +248,10 @@ HB_T static void HB_FN(write_nt)(double *a, size_t n, double v)
     size_t i = HB_FN(head)(a, n);
     HB_FN(write_any)(a, i, v, 0);
     HB_V x = HB_SET1(v);
-    for (; i + HB_NT_BLOCK <= n; i += HB_NT_BLOCK)
-        for (size_t o = 0; o < HB_NT_PAGE; o += HB_U)
-            for (size_t p = 0; p < HB_NT_PAGES; p++) {
-                double *d = a + i + p * HB_NT_PAGE + o;
+    for (; i + HB_CHUNK_BLOCK <= n; i += HB_CHUNK_BLOCK)
+        for (size_t o = 0; o < HB_CHUNK; o += HB_U)
+            for (size_t p = 0; p < HB_CHUNKS; p++) {
+                double *d = a + i + p * HB_CHUNK + o;
                 HB_STREAM(d, x);
                 HB_STREAM(d + HB_W, x);
                 HB_STREAM(d + 2 * HB_W, x);
@@ -220,17 +270,17 @@ HB_T static void HB_FN(copy_nt)(double *a, const double *b, size_t n)
 {
     size_t i = HB_FN(head)(a, n);
     HB_FN(copy_any)(a, b, i, 0);
-    for (; i + HB_NT_BLOCK <= n; i += HB_NT_BLOCK)
-        for (size_t o = 0; o < HB_NT_PAGE; o += HB_U) {
-            HB_V x[HB_NT_PAGES][4];
-            for (size_t p = 0; p < HB_NT_PAGES; p++) {
-                HB_NT_PREFETCH(b + i + p * HB_NT_PAGE + o);
+    for (; i + HB_CHUNK_BLOCK <= n; i += HB_CHUNK_BLOCK)
+        for (size_t o = 0; o < HB_CHUNK; o += HB_U) {
+            HB_V x[HB_CHUNKS][4];
+            for (size_t p = 0; p < HB_CHUNKS; p++) {
+                HB_CHUNK_PREFETCH(b + i + p * HB_CHUNK + o);
                 for (size_t v = 0; v < 4; v++)
-                    x[p][v] = HB_LOADU(b + i + p * HB_NT_PAGE + o + v * HB_W);
+                    x[p][v] = HB_LOADU(b + i + p * HB_CHUNK + o + v * HB_W);
             }
-            for (size_t p = 0; p < HB_NT_PAGES; p++)
+            for (size_t p = 0; p < HB_CHUNKS; p++)
                 for (size_t v = 0; v < 4; v++)
-                    HB_STREAM(a + i + p * HB_NT_PAGE + o + v * HB_W, x[p][v]);
+                    HB_STREAM(a + i + p * HB_CHUNK + o + v * HB_W, x[p][v]);
         }
     HB_FN(copy_any)(a + i, b + i, n - i, 1);
     HB_FENCE();
@@ -246,20 +296,20 @@ HB_T static void HB_FN(triad_nt)(double *a, const double *b, const double *c, do
     size_t i = HB_FN(head)(a, n);
     HB_FN(triad_any)(a, b, c, s, i, 0);
     HB_V k = HB_SET1(s);
-    for (; i + HB_NT_BLOCK <= n; i += HB_NT_BLOCK)
-        for (size_t o = 0; o < HB_NT_PAGE; o += HB_U) {
-            HB_V x[HB_NT_PAGES][4];
-            for (size_t p = 0; p < HB_NT_PAGES; p++) {
-                HB_NT_PREFETCH(b + i + p * HB_NT_PAGE + o);
-                HB_NT_PREFETCH(c + i + p * HB_NT_PAGE + o);
+    for (; i + HB_CHUNK_BLOCK <= n; i += HB_CHUNK_BLOCK)
+        for (size_t o = 0; o < HB_CHUNK; o += HB_U) {
+            HB_V x[HB_CHUNKS][4];
+            for (size_t p = 0; p < HB_CHUNKS; p++) {
+                HB_CHUNK_PREFETCH(b + i + p * HB_CHUNK + o);
+                HB_CHUNK_PREFETCH(c + i + p * HB_CHUNK + o);
                 for (size_t v = 0; v < 4; v++) {
-                    size_t j = i + p * HB_NT_PAGE + o + v * HB_W;
+                    size_t j = i + p * HB_CHUNK + o + v * HB_W;
                     x[p][v] = HB_ADD(HB_LOADU(b + j), HB_MUL(k, HB_LOADU(c + j)));
                 }
             }
-            for (size_t p = 0; p < HB_NT_PAGES; p++)
+            for (size_t p = 0; p < HB_CHUNKS; p++)
                 for (size_t v = 0; v < 4; v++)
-                    HB_STREAM(a + i + p * HB_NT_PAGE + o + v * HB_W, x[p][v]);
+                    HB_STREAM(a + i + p * HB_CHUNK + o + v * HB_W, x[p][v]);
         }
     HB_FN(triad_any)(a + i, b + i, c + i, s, n - i, 1);
     HB_FENCE();

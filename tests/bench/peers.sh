@@ -90,7 +90,7 @@ likwid_base() {
     mix2:1) echo daxpy ;;         # A = A + s * B, in place as mix2:1
     mix2:1-nt) echo daxpy_mem ;;
     mix1:1) echo update ;;        # A = s * A, in place as mix1:1
-    mix1:1-nt) echo copy_mem ;;   # likwid has no NT update: A = B with NT stores
+    mix1:1-nt) echo copy_mem ;;   # A = B with NT stores, as mix1:1-nt's a = b + s
     *) echo "peers.sh: no likwid counterpart for kernel '$1'" >&2; return 1 ;;
     esac
 }
