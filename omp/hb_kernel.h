@@ -18,16 +18,19 @@ enum hb_kernel_kind {
 
 /* One thread's part of a task's arrays. Arrays are 64-byte aligned at the start of the
  * slice; n is any count (kernels handle the tail). */
+/* Arrays a kernel may stream (a, b, c, d). */
+#define HB_KERNEL_MAX_STREAMS 4
+
 struct hb_kslice {
-    double *a, *b, *c;  /* streams in kernel order; NULL when unused */
-    size_t n;           /* elements (doubles) per array in this slice */
-    double scalar;      /* triad's scalar */
-    uint64_t seed;      /* chase: permutation seed */
-    size_t stride;      /* chase: one visited line per this many bytes; 0 = default (256) */
-    size_t group_bytes; /* chase: shuffle within groups of this size (TLB reach); 0 = default
-                         * (256 KiB), HB_CHASE_GROUP_ALL = the whole slice */
-    double param;       /* intensity: flops per byte loaded (the task's param) */
-    void *cursor;       /* chase: the line the last run stopped on (NULL = line 0) */
+    double *a, *b, *c, *d; /* streams in kernel order; NULL when unused */
+    size_t n;              /* elements (doubles) per array in this slice */
+    double scalar;         /* triad's scalar */
+    uint64_t seed;         /* chase: permutation seed */
+    size_t stride;         /* chase: one visited line per this many bytes; 0 = default (256) */
+    size_t group_bytes;    /* chase: shuffle within groups of this size (TLB reach); 0 = default
+                            * (256 KiB), HB_CHASE_GROUP_ALL = the whole slice */
+    double param;          /* intensity: flops per byte loaded (the task's param) */
+    void *cursor;          /* chase: the line the last run stopped on (NULL = line 0) */
 };
 
 /* A latency kernel's sweep is at most this many dependent loads, continuing from where the
@@ -39,7 +42,8 @@ struct hb_kernel {
     const char *name;
     const char *desc;
     enum hb_kernel_kind kind;
-    int streams;          /* arrays used: the task's bytes are split evenly among them */
+    int streams;          /* arrays used, at most HB_KERNEL_MAX_STREAMS: the task's bytes are split
+                           * evenly among them */
     double bytes_read;    /* per element per sweep (chase: 8, i.e. 64 per line it loads) */
     double bytes_written; /* likewise; write-allocate traffic is not counted (STREAM rule) */
     double flops;         /* per element per sweep */

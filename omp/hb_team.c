@@ -70,8 +70,8 @@ static struct hb_kslice hb_slice_of(const struct hb_task_state *st, int idx, uin
     size_t start = (size_t)idx * st->per_thread;
     size_t n = start < st->elements ? st->elements - start : 0;
     if (n > st->per_thread) n = st->per_thread;
-    double **arr[3] = {&s.a, &s.b, &s.c};
-    for (int i = 0; i < st->k->streams && i < 3; i++)
+    double **arr[HB_KERNEL_MAX_STREAMS] = {&s.a, &s.b, &s.c, &s.d};
+    for (int i = 0; i < st->k->streams && i < HB_KERNEL_MAX_STREAMS; i++)
         *arr[i] = (double *)st->bufs[i].ptr + start;
     s.n = n;
     return s;
@@ -134,6 +134,7 @@ static void hb_run_background(struct hb_team *tm, struct hb_task_state *st, int 
             if (s.a) s.a += off;
             if (s.b) s.b += off;
             if (s.c) s.c += off;
+            if (s.d) s.d += off;
             s.n = n;
             st->k->run(&s, 1);
             bytes += hb_kernel_bytes(st->k, n, 1);

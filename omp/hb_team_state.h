@@ -17,7 +17,7 @@ struct hb_task_state {
     const struct hb_task *task;
     const struct hb_kernel *k;
     struct hb_task_result *res;
-    struct hb_buf bufs[3];
+    struct hb_buf bufs[HB_KERNEL_MAX_STREAMS];
     size_t elements; /* per array */
     size_t per_thread;
     struct hb_spin_barrier bar;

@@ -41,6 +41,7 @@ int hb_stream_init(struct hb_kslice *s)
     hb_fill(s->a, s->n, HB_STREAM_INIT_A);
     hb_fill(s->b, s->n, HB_STREAM_INIT_B);
     hb_fill(s->c, s->n, HB_STREAM_INIT_C);
+    hb_fill(s->d, s->n, HB_STREAM_INIT_D);
     return 0;
 }
 
@@ -230,37 +231,44 @@ int hb_triad_nt_check(const struct hb_kslice *s, double last_result, uint64_t sw
     return hb_triad_check_named("triad-nt", s, sweeps_done);
 }
 
-/* Read:write mixes (in place but for 1:1-nt): a grows by the same exact step every sweep. */
-static double hb_mix_step(const struct hb_kslice *s, int reads)
+/* Read:write mixes. Plain ones update a in place, so a grows by the same exact step every
+ * sweep; -nt ones write a from sources only (hb_stream_template.h says why), so a holds the
+ * same value after every sweep. */
+static double hb_mix_value(const struct hb_kslice *s, uint64_t sweeps_done, int reads, bool nt)
 {
-    return reads == 3   ? HB_STREAM_INIT_B + HB_STREAM_INIT_C
-           : reads == 2 ? s->scalar * HB_STREAM_INIT_B
-                        : s->scalar;
+    if (nt && sweeps_done == 0) return HB_STREAM_INIT_A;
+    if (nt)
+        return reads == 3   ? HB_STREAM_INIT_B + HB_STREAM_INIT_C + HB_STREAM_INIT_D
+               : reads == 2 ? HB_STREAM_INIT_B + s->scalar * HB_STREAM_INIT_C
+                            : HB_STREAM_INIT_B + s->scalar;
+    double step = reads == 3   ? HB_STREAM_INIT_B + HB_STREAM_INIT_C
+                  : reads == 2 ? s->scalar * HB_STREAM_INIT_B
+                               : s->scalar;
+    return HB_STREAM_INIT_A + (double)sweeps_done * step;
 }
 
 static double hb_mix_sweeps(struct hb_kslice *s, uint64_t sweeps, int reads, bool nt)
 {
     const struct hb_stream_path *p = hb_stream_path_active();
-    void (*pass)(double *, const double *, const double *, double, size_t) = p->mix[reads - 1][nt];
+    void (*pass)(double *, const double *, const double *, const double *, double, size_t) =
+        p->mix[reads - 1][nt];
     for (uint64_t k = 0; k < sweeps; k++) {
-        pass(s->a, s->b, s->c, s->scalar, s->n);
+        pass(s->a, s->b, s->c, s->d, s->scalar, s->n);
         hb_sweep_barrier();
     }
     return hb_last(s);
 }
 
-/* The 1:1 mix with non-temporal stores reads b (a = b + s, hb_stream_template.h says why),
- * so a holds the same value after every sweep. */
+/* The sources are untouched and a holds its value everywhere. */
 static int hb_mix_check(const char *kernel, const struct hb_kslice *s, uint64_t sweeps_done,
                         int reads, bool nt)
 {
-    bool from_b = reads == 1 && nt;
-    int rc = reads >= 2 || from_b ? hb_check_const(kernel, "b", s->b, s->n, HB_STREAM_INIT_B) : 0;
-    if (rc == 0 && reads == 3) rc = hb_check_const(kernel, "c", s->c, s->n, HB_STREAM_INIT_C);
+    int sources = reads - 1 + nt; /* arrays besides a */
+    int rc = sources >= 1 ? hb_check_const(kernel, "b", s->b, s->n, HB_STREAM_INIT_B) : 0;
+    if (rc == 0 && sources >= 2) rc = hb_check_const(kernel, "c", s->c, s->n, HB_STREAM_INIT_C);
+    if (rc == 0 && sources >= 3) rc = hb_check_const(kernel, "d", s->d, s->n, HB_STREAM_INIT_D);
     if (rc) return rc;
-    double expected = from_b ? (sweeps_done ? HB_STREAM_INIT_B + s->scalar : HB_STREAM_INIT_A)
-                             : HB_STREAM_INIT_A + (double)sweeps_done * hb_mix_step(s, reads);
-    return hb_check_const(kernel, "a", s->a, s->n, expected);
+    return hb_check_const(kernel, "a", s->a, s->n, hb_mix_value(s, sweeps_done, reads, nt));
 }
 
 #define HB_MIX_KERNEL(fn, name, reads, nt)                                                         \

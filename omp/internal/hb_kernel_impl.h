@@ -11,6 +11,7 @@
 #define HB_STREAM_INIT_A 1.0
 #define HB_STREAM_INIT_B 2.0
 #define HB_STREAM_INIT_C 0.5
+#define HB_STREAM_INIT_D 1.5
 #define HB_STREAM_SCALAR 3.0
 
 int hb_stream_init(struct hb_kslice *s);
@@ -30,7 +31,7 @@ int hb_triad_check(const struct hb_kslice *s, double last_result, uint64_t sweep
 double hb_triad_nt_run(struct hb_kslice *s, uint64_t sweeps);
 int hb_triad_nt_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done);
 
-/* Read:write mixes, in place but for 1:1-nt (kernel_stream.c). */
+/* Read:write mixes: plain ones in place, -nt ones from sources only (kernel_stream.c). */
 #define HB_MIX_DECL(fn)                                                                            \
     double hb_##fn##_run(struct hb_kslice *s, uint64_t sweeps);                                    \
     int hb_##fn##_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done);

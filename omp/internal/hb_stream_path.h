@@ -1,7 +1,7 @@
 /* One SIMD path of the streaming kernels (internal to omp/). Each function does exactly one
  * pass over n elements; arrays may start anywhere (the paths align the destination and use
  * unaligned loads for sources), and NT passes end with a store fence. a is always the array
- * written; b and c are sources. The kernels in kernel_stream.c pick a path per call. */
+ * written; b, c and d are sources. The kernels in kernel_stream.c pick a path per call. */
 #ifndef HB_STREAM_PATH_H
 #define HB_STREAM_PATH_H
 
@@ -15,9 +15,11 @@ struct hb_stream_path {
     void (*copy_nt)(double *a, const double *b, size_t n);
     void (*triad)(double *a, const double *b, const double *c, double s, size_t n);
     void (*triad_nt)(double *a, const double *b, const double *c, double s, size_t n);
-    /* Read:write mixes, [reads - 1][nt]: 1:1 a += s (NT a = b + s), 2:1 a += s * b, 3:1 a += b + c
-     */
-    void (*mix[3][2])(double *a, const double *b, const double *c, double s, size_t n);
+    /* Read:write mixes, [reads - 1][nt]. Plain, in place: 1:1 a += s, 2:1 a += s * b,
+     * 3:1 a += b + c; non-temporal, from sources only: a = b + s, a = b + s * c,
+     * a = b + c + d. */
+    void (*mix[3][2])(double *a, const double *b, const double *c, const double *d, double s,
+                      size_t n);
 };
 
 extern const struct hb_stream_path hb_stream_path_c;

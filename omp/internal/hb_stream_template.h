@@ -162,23 +162,34 @@ HB_INLINE void HB_FN(triad_any)(double *a, const double *b, const double *c, dou
         a[i] = b[i] + s * c[i];
 }
 
-/* MLC-style read:write mixes, updating a in place so that every store lands on a line just
- * read: plain stores then cost no extra read for ownership, and the memory system sees the
- * kernel's own ratio. 3:1 a += b + c, 2:1 a += s * b, 1:1 a += s. The 1:1 mix with
- * non-temporal stores reads b instead (a = b + s): in place, its only load would bring in
- * the very line the store must then evict, a cost no real 1:1 stream pays (0.82x likwid
- * copy_mem, which also reads one array and streams another). Plain passes take four
- * vectors an iteration; non-temporal passes walk HB_CHUNKS pages side by side as copy_nt
- * does. */
+/* MLC-style read:write mixes; the memory system sees exactly the counted ratio. Plain
+ * stores update a in place (3:1 a += b + c, 2:1 a += s * b, 1:1 a += s), so each lands on a
+ * line just read and costs no read for ownership. Non-temporal stores fetch nothing, so the
+ * -nt mixes read sources only and stream a (a = b + c + d, a = b + s * c, a = b + s): in
+ * place, each load would bring in the very line its store must then evict (0.82-0.88x
+ * likwid's copy_mem and triad_mem when they did). Plain passes take four vectors an
+ * iteration; -nt passes walk HB_CHUNKS pages side by side as copy_nt does. */
 #define HB_MIX_ONE(j)                                                                              \
-    (reads == 3 ? a[j] + b[j] + c[j] : reads == 2 ? a[j] + s * b[j] : nt ? b[j] + s : a[j] + s)
-#define HB_MIX_VEC(j)                                                                              \
+    (nt ? (reads == 3   ? b[j] + c[j] + d[j]                                                       \
+           : reads == 2 ? b[j] + s * c[j]                                                          \
+                        : b[j] + s)                                                                \
+        : (reads == 3   ? a[j] + b[j] + c[j]                                                       \
+           : reads == 2 ? a[j] + s * b[j]                                                          \
+                        : a[j] + s))
+#define HB_MIX_NT(j)                                                                               \
+    (reads == 3   ? HB_ADD(HB_ADD(HB_LOADU(b + (j)), HB_LOADU(c + (j))), HB_LOADU(d + (j)))        \
+     : reads == 2 ? HB_ADD(HB_LOADU(b + (j)), HB_MUL(k, HB_LOADU(c + (j))))                        \
+                  : HB_ADD(HB_LOADU(b + (j)), k))
+#define HB_MIX_IN_PLACE(j)                                                                         \
     (reads == 3   ? HB_ADD(HB_ADD(HB_LOAD(a + (j)), HB_LOADU(b + (j))), HB_LOADU(c + (j)))         \
      : reads == 2 ? HB_ADD(HB_LOAD(a + (j)), HB_MUL(k, HB_LOADU(b + (j))))                         \
-     : nt         ? HB_ADD(HB_LOADU(b + (j)), k)                                                   \
                   : HB_ADD(HB_LOAD(a + (j)), k))
-HB_INLINE void HB_FN(mix_tail)(double *a, const double *b, const double *c, double s, size_t n,
-                               int reads, int nt)
+#define HB_MIX_VEC(j) (nt ? HB_MIX_NT(j) : HB_MIX_IN_PLACE(j))
+/* p + i, or NULL for an array the mix does not use. */
+#define HB_MIX_AT(p, i) ((p) ? (p) + (i) : (p))
+
+HB_INLINE void HB_FN(mix_tail)(double *a, const double *b, const double *c, const double *d,
+                               double s, size_t n, int reads, int nt)
 {
     size_t i = 0;
     HB_V k = HB_SET1(s);
@@ -196,8 +207,8 @@ HB_INLINE void HB_FN(mix_tail)(double *a, const double *b, const double *c, doub
         a[i] = HB_MIX_ONE(i);
 }
 
-HB_INLINE void HB_FN(mix_any)(double *a, const double *b, const double *c, double s, size_t n,
-                              int reads, int nt)
+HB_INLINE void HB_FN(mix_any)(double *a, const double *b, const double *c, const double *d,
+                              double s, size_t n, int reads, int nt)
 {
     size_t i = 0, h = HB_FN(head)(a, n);
     for (; i < h; i++)
@@ -208,26 +219,31 @@ HB_INLINE void HB_FN(mix_any)(double *a, const double *b, const double *c, doubl
             HB_V x[HB_CHUNKS][4];
             for (size_t p = 0; p < HB_CHUNKS; p++) {
                 size_t j = i + p * HB_CHUNK + o;
-                if (reads >= 2) HB_CHUNK_PREFETCH(a + j);
                 HB_CHUNK_PREFETCH(b + j);
-                if (reads == 3) HB_CHUNK_PREFETCH(c + j);
+                if (reads >= 2) HB_CHUNK_PREFETCH(c + j);
+                if (reads == 3) HB_CHUNK_PREFETCH(d + j);
                 for (size_t v = 0; v < 4; v++)
-                    x[p][v] = HB_MIX_VEC(j + v * HB_W);
+                    x[p][v] = HB_MIX_NT(j + v * HB_W);
             }
             for (size_t p = 0; p < HB_CHUNKS; p++)
                 for (size_t v = 0; v < 4; v++)
                     HB_STREAM(a + i + p * HB_CHUNK + o + v * HB_W, x[p][v]);
         }
-    HB_FN(mix_tail)(a + i, b ? b + i : b, c ? c + i : c, s, n - i, reads, nt);
+    HB_FN(mix_tail)
+    (a + i, HB_MIX_AT(b, i), HB_MIX_AT(c, i), HB_MIX_AT(d, i), s, n - i, reads, nt);
 }
+#undef HB_MIX_AT
 #undef HB_MIX_VEC
+#undef HB_MIX_IN_PLACE
+#undef HB_MIX_NT
 #undef HB_MIX_ONE
 
 /* One function per mix and store kind, each compiled with its constants. */
 #define HB_MIX_FN(name, reads, nt)                                                                 \
-    HB_T static void HB_FN(name)(double *a, const double *b, const double *c, double s, size_t n)  \
+    HB_T static void HB_FN(name)(double *a, const double *b, const double *c, const double *d,     \
+                                 double s, size_t n)                                               \
     {                                                                                              \
-        HB_FN(mix_any)(a, b, c, s, n, reads, nt);                                                  \
+        HB_FN(mix_any)(a, b, c, d, s, n, reads, nt);                                               \
         if (nt) HB_FENCE();                                                                        \
     }
 HB_MIX_FN(mix31, 3, 0)

@@ -85,12 +85,14 @@ likwid_base() {
     triad) echo stream ;;
     write) echo store ;;
     write-nt) echo store_mem ;;
-    mix3:1) echo triad ;;         # A = B + C * D: 3 reads, 1 write
-    mix3:1-nt) echo triad_mem ;;
+    # Plain mixes are in place (hopbench counts no write-allocate, likwid's triad moves it
+    # and counts it not either); -nt mixes read sources only and stream A, as likwid's _mem do.
+    mix3:1) echo triad ;;         # A = B * C + D: 3 reads, 1 write
+    mix3:1-nt) echo triad_mem ;;  # the same with NT stores, as a = b + c + d
     mix2:1) echo daxpy ;;         # A = A + s * B, in place as mix2:1
-    mix2:1-nt) echo daxpy_mem ;;
+    mix2:1-nt) echo stream_mem ;; # A = B * s + C with NT stores, as a = b + s * c
     mix1:1) echo update ;;        # A = s * A, in place as mix1:1
-    mix1:1-nt) echo copy_mem ;;   # A = B with NT stores, as mix1:1-nt's a = b + s
+    mix1:1-nt) echo copy_mem ;;   # A = B with NT stores, as a = b + s
     *) echo "peers.sh: no likwid counterpart for kernel '$1'" >&2; return 1 ;;
     esac
 }

@@ -30,7 +30,8 @@ int main(void)
         const struct hb_kernel *k = hb_kernel_find(hb_kernels[i].name);
         HB_EXPECT(k == &hb_kernels[i], "find(%s)", hb_kernels[i].name);
         HB_EXPECT(k->init && k->run && k->check && k->desc && k->desc[0], "%s", k->name);
-        HB_EXPECT(k->streams >= 1 && k->streams <= 3, "%s streams %d", k->name, k->streams);
+        HB_EXPECT(k->streams >= 1 && k->streams <= HB_KERNEL_MAX_STREAMS, "%s streams %d", k->name,
+                  k->streams);
         HB_EXPECT(k->nt == (strstr(k->name, "-nt") != NULL), "%s nt", k->name);
         size_t used = strlen(names);
         snprintf(names + used, sizeof(names) - used, "%s%s", i ? ", " : "", k->name);

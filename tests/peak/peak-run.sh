@@ -25,11 +25,16 @@ for policy in bind interleave; do
     ($p.node_GBps | length) == ($nodes | length) and $p.fg_overlap > 0] | unique' --argjson nodes "$nodes")
   [ "$sums" = '[true]' ] || fail "$policy totals: $(q '[.[] | select(.type=="peak")]')"
 done
-# The same kernels placed by bw under each policy: pages where the policy puts them.
+# The same kernels placed by bw under each policy: pages where the policy puts them. Plain
+# mixes work in place; -nt mixes stream a separate array: a kernel's bytes are split evenly
+# among its arrays (1:1-nt 2, 2:1-nt 3, 3:1-nt 4).
 for policy in bind interleave firsttouch; do
-  "$hb" bw --kernel mix3:1,mix2:1-nt,mix1:1 --threads 1 --policy "$policy" "${common[@]}" -o "$tmp/bw.jsonl" \
+  "$hb" bw --kernel mix3:1,mix2:1-nt,mix1:1,mix3:1-nt,mix1:1-nt --threads 1 --policy "$policy" "${common[@]}" -o "$tmp/bw.jsonl" \
     || fail "bw $policy exit $?"
   [ "$(jq -cs '[.[] | select(.type=="measurement") | [.status, .pages_on_target_pct, .policy]] | unique' "$tmp/bw.jsonl")" = "[[\"ok\",100,\"$policy\"]]" ] \
     || fail "bw $policy: $(jq -cs '[.[] | select(.type=="measurement") | [.kernel, .status, .note]]' "$tmp/bw.jsonl")"
+  [ "$(jq -cs '[.[] | select(.type=="measurement") | [.kernel, (.bytes / .array_bytes | floor)]]' "$tmp/bw.jsonl")" = \
+    '[["mix3:1",3],["mix2:1-nt",3],["mix1:1",1],["mix3:1-nt",4],["mix1:1-nt",2]]' ] \
+    || fail "bw $policy arrays: $(jq -cs '[.[] | select(.type=="measurement") | [.kernel, .bytes, .array_bytes]]' "$tmp/bw.jsonl")"
 done
 echo ok
