@@ -224,6 +224,108 @@ static int hb_run_in_process(const struct hb_suite_env *env, const struct hb_pla
     return hb_err_exit_code(rc ? rc : crc);
 }
 
+/* What needs no topology: output paths, the OpenMP environment, kernels, the SIMD path. The
+ * output is checked before anything is measured, by the dry run too. */
+static int hb_check_inputs(const struct hb_options *o)
+{
+    const char *inputs[] = {o->topology, o->operand, NULL};
+    int rc = hb_outfile_check(o->output, inputs);
+    if (rc == 0 && o->export_hwloc[0])
+        rc = hb_export_check_path(o->export_hwloc, "--export-hwloc", inputs);
+    if (rc == 0) rc = hb_omp_env_check();
+    if (rc == 0) rc = hb_kernel_check_list(o->kernels);
+    if (rc == 0) rc = hb_simd_select(o->simd[0] ? o->simd : NULL);
+    return rc;
+}
+
+/* This machine's topology or --topology's. Another machine's serves topo and --dry-run only;
+ * topo shows what a topology lacks, everything else refuses it the same way. */
+static int hb_load_topology(const struct hb_options *o, struct hb_topo **out)
+{
+    struct hb_topo *t = NULL;
+    int rc = hb_topo_load(o->topology[0] ? o->topology : NULL, &t);
+    if (rc) return rc;
+    bool topo = strcmp(o->command, "topo") == 0;
+    if (!t->is_this_system && !o->dry_run && !topo) {
+        hb_err_set("--topology %s describes another machine: nothing can run on it; add "
+                   "--dry-run to print the plan, or use 'hopbench topo --topology %s'",
+                   o->topology, o->topology);
+        rc = -EINVAL;
+    } else if (!topo) {
+        rc = hb_topo_check_usable(t);
+    }
+    if (rc) {
+        hb_topo_free(t);
+        return rc;
+    }
+    *out = t;
+    return 0;
+}
+
+/* The suite's plan, printed (--dry-run) or run: under MPI, or in this process for c2c. */
+static int hb_plan_and_run(int argc, char **argv, const struct hb_options *o,
+                           const struct hb_topo *t)
+{
+    int rc = hb_suite_check_nodes(t, o);
+    if (rc) return hb_fail(rc);
+    /* A few one-line reasons, joined by hb_suite_say, as long as they take. */
+    char *note_text = NULL;
+    size_t note_size = 0;
+    FILE *note = open_memstream(&note_text, &note_size);
+    if (!note) {
+        hb_err_set("out of memory starting the plan");
+        return hb_fail(-ENOMEM);
+    }
+    char size_source[HB_SIZES_SOURCE_LEN];
+    uint64_t llc = 0;
+    struct hb_suite_env env = {t, o, hb_lookup_kernel, 0, note};
+    env.default_bytes = hb_sizes_default(t, size_source, sizeof(size_source), &llc);
+    struct hb_plan plan = {0};
+    int code = HB_EXIT_OK;
+    /* c2c's pairs share a line between CPUs of any node: one process runs them, no MPI. */
+    bool in_process = hb_suite_find(o->command)->flags & HB_SUITE_ONE_PROCESS;
+    rc = hb_suite_plan(&env, &plan);
+    if (rc == 0) rc = in_process ? hb_pair_check(t, &plan) : hb_plan_check(t, &plan);
+    if (rc == 0 && t->is_this_system && !in_process) rc = hb_world_limits();
+    /* A default set inside a memory-side cache measures the cache: say so, and why. */
+    uint64_t msc = hb_mem_cache_max(t);
+    if (rc == 0 && !o->size && msc && env.default_bytes <= msc && !o->quiet)
+        fprintf(stderr, "hopbench: default size: %s\n", size_source);
+    if (fflush(note) != 0 && rc == 0) {
+        hb_err_set("out of memory holding the plan's note");
+        rc = -ENOMEM;
+    }
+    if (rc == 0 && note_size && !o->quiet) fprintf(stderr, "hopbench: %s\n", note_text);
+    if (rc == 0 && o->dry_run)
+        rc = hb_print_plan(&plan, o);
+    else if (rc == 0 && in_process)
+        code = hb_run_in_process(&env, &plan, size_source, llc);
+    else if (rc == 0)
+        code = hb_run(argc, argv, &env, &plan, size_source, llc);
+    hb_plan_free(&plan);
+    fclose(note);
+    free(note_text);
+    return rc ? hb_fail(rc) : code;
+}
+
+/* After the options: the checks, the topology, then topo's printout or the suite. */
+static int hb_main_parsed(int argc, char **argv, const struct hb_options *o)
+{
+    struct hb_topo *t = NULL;
+    int rc = hb_check_inputs(o);
+    if (rc == 0) rc = hb_load_topology(o, &t);
+    if (rc) return hb_fail(rc);
+    int code;
+    if (strcmp(o->command, "topo") == 0) {
+        rc = hb_print_topo(t, o);
+        code = rc ? hb_fail(rc) : HB_EXIT_OK;
+    } else {
+        code = hb_plan_and_run(argc, argv, o, t);
+    }
+    hb_topo_free(t);
+    return code;
+}
+
 int main(int argc, char **argv)
 {
     /* Reading result files needs neither MPI nor OpenMP placement: no re-exec, no world. */
@@ -233,84 +335,13 @@ int main(int argc, char **argv)
 
     struct hb_options o;
     int rc = hb_options_parse(argc, argv, &o);
+    int code = HB_EXIT_OK;
     if (rc == 1) {
         struct hb_doc_kernels k = {hb_kernel_help, hb_kernel_names()};
         hb_doc_help(stdout, &k, HB_DATADIR);
-        return HB_EXIT_OK;
+    } else if (rc != 2) {
+        code = rc ? hb_fail(rc) : hb_main_parsed(argc, argv, &o);
     }
-    if (rc == 2) return HB_EXIT_OK;
-    if (rc) return hb_fail(rc);
-    /* The output is checked before anything is measured, by the dry run too. */
-    const char *inputs[] = {o.topology, o.operand, NULL};
-    if ((rc = hb_outfile_check(o.output, inputs))) return hb_fail(rc);
-    if (o.export_hwloc[0] && (rc = hb_export_check_path(o.export_hwloc, "--export-hwloc", inputs)))
-        return hb_fail(rc);
-    if ((rc = hb_omp_env_check())) return hb_fail(rc);
-    if ((rc = hb_kernel_check_list(o.kernels))) return hb_fail(rc);
-    if ((rc = hb_simd_select(o.simd[0] ? o.simd : NULL))) return hb_fail(rc);
-
-    struct hb_topo *t = NULL;
-    if ((rc = hb_topo_load(o.topology[0] ? o.topology : NULL, &t))) return hb_fail(rc);
-    if (!t->is_this_system && !o.dry_run && strcmp(o.command, "topo") != 0) {
-        hb_err_set("--topology %s describes another machine: nothing can run on it; add "
-                   "--dry-run to print the plan, or use 'hopbench topo --topology %s'",
-                   o.topology, o.topology);
-        hb_topo_free(t);
-        return hb_fail(-EINVAL);
-    }
-    /* topo shows what a topology lacks; everything else refuses it the same way. */
-    if (strcmp(o.command, "topo") != 0 && (rc = hb_topo_check_usable(t))) {
-        hb_topo_free(t);
-        return hb_fail(rc);
-    }
-    if (strcmp(o.command, "topo") == 0) {
-        rc = hb_print_topo(t, &o);
-        hb_topo_free(t);
-        return rc ? hb_fail(rc) : HB_EXIT_OK;
-    }
-
-    char size_source[HB_SIZES_SOURCE_LEN];
-    uint64_t llc = 0;
-    /* A few one-line reasons, joined by hb_suite_say, as long as they take. */
-    char *note_text = NULL;
-    size_t note_size = 0;
-    FILE *note = open_memstream(&note_text, &note_size);
-    hwloc_bitmap_t nodes = NULL;
-    if (!note) hb_err_set("out of memory starting the plan");
-    if (!note || (rc = hb_suite_nodes(t, &o, &nodes))) {
-        if (note) fclose(note);
-        free(note_text);
-        hb_topo_free(t);
-        return hb_fail(note ? rc : -ENOMEM);
-    }
-    struct hb_suite_env env = {t, &o, hb_lookup_kernel, 0, note, nodes};
-    env.default_bytes = hb_sizes_default(t, size_source, sizeof(size_source), &llc);
-    struct hb_plan plan = {0};
-    int code = HB_EXIT_OK;
-    /* c2c's pairs share a line between CPUs of any node: one process runs them, no MPI. */
-    bool in_process = hb_suite_find(o.command)->flags & HB_SUITE_ONE_PROCESS;
-    rc = hb_suite_plan(&env, &plan);
-    if (rc == 0) rc = in_process ? hb_pair_check(t, &plan) : hb_plan_check(t, &plan);
-    if (rc == 0 && t->is_this_system && !in_process) rc = hb_world_limits();
-    /* A default set inside a memory-side cache measures the cache: say so, and why. */
-    uint64_t msc = hb_mem_cache_max(t);
-    if (rc == 0 && !o.size && msc && env.default_bytes <= msc && !o.quiet)
-        fprintf(stderr, "hopbench: default size: %s\n", size_source);
-    if (fflush(note) != 0 && rc == 0) {
-        hb_err_set("out of memory holding the plan's note");
-        rc = -ENOMEM;
-    }
-    if (rc == 0 && note_size && !o.quiet) fprintf(stderr, "hopbench: %s\n", note_text);
-    if (rc == 0 && o.dry_run)
-        rc = hb_print_plan(&plan, &o);
-    else if (rc == 0 && in_process)
-        code = hb_run_in_process(&env, &plan, size_source, llc);
-    else if (rc == 0)
-        code = hb_run(argc, argv, &env, &plan, size_source, llc);
-    hb_plan_free(&plan);
-    hwloc_bitmap_free(nodes);
-    fclose(note);
-    free(note_text);
-    hb_topo_free(t);
-    return rc ? hb_fail(rc) : code;
+    hb_options_free(&o);
+    return code;
 }

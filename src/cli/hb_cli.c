@@ -299,6 +299,12 @@ static int hb_read_operands(int argc, char **argv, struct hb_options *o)
     return 0;
 }
 
+void hb_options_free(struct hb_options *o)
+{
+    hwloc_bitmap_free(o->nodes);
+    o->nodes = NULL;
+}
+
 int hb_options_parse(int argc, char **argv, struct hb_options *o)
 {
     hb_options_defaults(o);

@@ -60,18 +60,32 @@ int hb_copy_arg(const char *opt, const char *text, char *dst, size_t len)
     return 0;
 }
 
+char *hb_names_join(const char *const *names, const char *sep)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f) return NULL;
+    for (int i = 0; names[i]; i++)
+        fprintf(f, "%s%s", i ? sep : "", names[i]);
+    if (fclose(f) != 0) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
 int hb_parse_enum(const char *opt, const char *text, const char *const *names, int *out)
 {
-    char valid[256] = "";
-    for (int i = 0; names[i]; i++) {
+    for (int i = 0; names[i]; i++)
         if (strcmp(text, names[i]) == 0) {
             *out = i;
             return 0;
         }
-        size_t l = strlen(valid);
-        snprintf(valid + l, sizeof(valid) - l, "%s%s", i ? ", " : "", names[i]);
-    }
-    hb_err_set("invalid %s '%s': valid values are %s", opt, text, valid);
+    char *valid = hb_names_join(names, ", ");
+    hb_err_set("invalid %s '%s': valid values are %s", opt, text,
+               valid ? valid : "(out of memory listing them)");
+    free(valid);
     return -EINVAL;
 }
 
@@ -194,14 +208,24 @@ int hb_parse_bg_rate(const char *arg, double *out)
     return rc;
 }
 
-/* --nodes: the syntax now; whether the nodes exist once the topology is loaded. */
+/* --nodes: the set now (the last one given counts); whether its nodes exist once the
+ * topology is loaded (hb_suite_check_nodes). */
 int hb_parse_nodes(const char *arg, struct hb_options *o)
 {
     hwloc_bitmap_t set = hwloc_bitmap_alloc();
-    int rc = set ? hb_nodeset_parse("--nodes", arg, set) : -ENOMEM;
-    hwloc_bitmap_free(set);
-    if (rc) return rc;
-    return hb_copy_arg("--nodes", arg, o->nodes, sizeof(o->nodes));
+    if (!set) {
+        hb_err_set("out of memory reading --nodes %s", arg);
+        return -ENOMEM;
+    }
+    int rc = hb_nodeset_parse("--nodes", arg, set);
+    if (rc == 0) rc = hb_copy_arg("--nodes", arg, o->nodes_text, sizeof(o->nodes_text));
+    if (rc) {
+        hwloc_bitmap_free(set);
+        return rc;
+    }
+    hwloc_bitmap_free(o->nodes);
+    o->nodes = set;
+    return 0;
 }
 
 /* --home writer, reader or a node number. */

@@ -13,6 +13,9 @@ int hb_parse_double(const char *opt, const char *text, double lo, double hi, con
                     double *out);
 /* A non-empty text that fits len bytes with its NUL. */
 int hb_copy_arg(const char *opt, const char *text, char *dst, size_t len);
+/* names (NULL-ended) joined by sep, e.g. "table|csv|jsonl" (free it); NULL when out of
+ * memory. */
+char *hb_names_join(const char *const *names, const char *sep);
 /* One of names (NULL-ended): *out gets its index. */
 int hb_parse_enum(const char *opt, const char *text, const char *const *names, int *out);
 /* A comma-separated list has no empty item (strtok would skip it silently). */
@@ -26,7 +29,8 @@ int hb_parse_strides(const char *text, struct hb_options *o);
 int hb_parse_tlb_group(const char *text, uint64_t *out);
 int hb_parse_seed(const char *arg, uint64_t *out);
 int hb_parse_bg_rate(const char *arg, double *out);
-/* --nodes: the syntax now, kept as text; the nodes are checked once the topology is loaded. */
+/* --nodes: o->nodes (the last one given) and its text; the nodes are checked against the
+ * topology once it is loaded (hb_suite_check_nodes). */
 int hb_parse_nodes(const char *arg, struct hb_options *o);
 int hb_parse_home(const char *arg, int *out);
 

@@ -5,6 +5,7 @@
 #include "hb_chase.h"
 #include "hb_placement.h"
 
+#include <hwloc.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -48,7 +49,10 @@ struct hb_options {
     int load_nodes[2048];
     int nload_nodes;
     char load_nodes_text[4096];
-    char nodes[4096];   /* cross-node suites: node list (0-3,8); "" = every node */
+    /* cross-node suites: --nodes parsed (OS indexes; NULL = every node, hb_options_free)
+     * and as written, for messages */
+    hwloc_bitmap_t nodes;
+    char nodes_text[4096];
     int mix;            /* loaded: hb_mix_names index (read, write, 2:1) */
     char operand[4096]; /* a suite's operand (run: the scenario FILE) */
     bool intensity;     /* policy: the flops-per-byte study instead of the workloads */
@@ -66,8 +70,10 @@ struct hb_options {
 
 /* Parse argv into o. Returns 0; 1 when --help was asked for (the caller prints it);
  * 2 when --version was printed; or -EINVAL with
- * hb_err_msg() naming the offending argument and what is valid. */
+ * hb_err_msg() naming the offending argument and what is valid. Whatever it returns,
+ * hb_options_free(o) releases what it holds. */
 int hb_options_parse(int argc, char **argv, struct hb_options *o);
+void hb_options_free(struct hb_options *o);
 
 /* Value names of --level (index 0 "idle": no load), --subscription and --mix, NULL-ended. */
 extern const char *const hb_bg_level_names[];

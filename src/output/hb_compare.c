@@ -3,6 +3,7 @@
 #include "hb_args.h"
 #include "hb_error.h"
 #include "hb_jsonl_read.h"
+#include "hb_option_values.h"
 #include "hb_options.h"
 #include "hb_output.h"
 #include "hb_signif.h"
@@ -25,9 +26,20 @@ struct hb_cmp_opts {
     enum hb_format format; /* the run's formats (hb_options.h) */
 };
 
-static const char hb_compare_usage[] =
-    "usage: hopbench compare BASE.jsonl NEW.jsonl [--threshold PCT] [--alpha P] "
-    "[--format table|csv|jsonl]";
+/* The usage line, its formats from the run's table (free it); NULL when out of memory. */
+static char *hb_compare_usage(void)
+{
+    char *formats = hb_names_join(hb_format_names, "|"), *usage = NULL;
+    if (formats &&
+        asprintf(&usage,
+                 "usage: hopbench compare BASE.jsonl NEW.jsonl [--threshold PCT] [--alpha P] "
+                 "[--format %s]",
+                 formats) < 0)
+        usage = NULL;
+    free(formats);
+    if (!usage) hb_err_set("compare: out of memory");
+    return usage;
+}
 
 static int hb_cmp_number(const char *opt, const char *s, double lo, double hi, double *out)
 {
@@ -43,7 +55,7 @@ static int hb_cmp_number(const char *opt, const char *s, double lo, double hi, d
     return 0;
 }
 
-static int hb_cmp_parse(int argc, char **argv, struct hb_cmp_opts *o)
+static int hb_cmp_parse_with(int argc, char **argv, const char *usage, struct hb_cmp_opts *o)
 {
     *o = (struct hb_cmp_opts){NULL, NULL, 5.0, 0.05, HB_FORMAT_TABLE};
     const char *threshold = NULL, *alpha = NULL, *format = NULL;
@@ -54,9 +66,9 @@ static int hb_cmp_parse(int argc, char **argv, struct hb_cmp_opts *o)
     const char **files = calloc((size_t)argc + 1, sizeof(*files));
     int n = 0, rc = files ? 0 : -ENOMEM;
     if (!files) hb_err_set("compare: out of memory reading %d arguments", argc);
-    if (rc == 0) rc = hb_args_parse(argc, argv, "compare", hb_compare_usage, opts, files, &n);
+    if (rc == 0) rc = hb_args_parse(argc, argv, "compare", usage, opts, files, &n);
     if (rc == 0 && n > 2) {
-        hb_err_set("compare: extra argument '%s'; %s", files[2], hb_compare_usage);
+        hb_err_set("compare: extra argument '%s'; %s", files[2], usage);
         rc = -EINVAL;
     }
     o->base = n > 0 ? files[0] : NULL;
@@ -66,21 +78,22 @@ static int hb_cmp_parse(int argc, char **argv, struct hb_cmp_opts *o)
     if (threshold && (rc = hb_cmp_number("--threshold", threshold, 0.0, 1000.0, &o->threshold_pct)))
         return rc;
     if (alpha && (rc = hb_cmp_number("--alpha", alpha, 1e-9, 0.5, &o->alpha))) return rc;
-    if (format) {
-        int f = 0;
-        while (hb_format_names[f] && strcmp(format, hb_format_names[f]) != 0)
-            f++;
-        if (!hb_format_names[f]) {
-            hb_err_set("--format '%s' is not valid: use table, csv or jsonl", format);
-            return -EINVAL;
-        }
-        o->format = (enum hb_format)f;
-    }
+    int f = 0;
+    if (format && (rc = hb_parse_enum("--format", format, hb_format_names, &f))) return rc;
+    o->format = (enum hb_format)f;
     if (!o->new) {
-        hb_err_set("compare needs two result files; %s", hb_compare_usage);
+        hb_err_set("compare needs two result files; %s", usage);
         return -EINVAL;
     }
     return 0;
+}
+
+static int hb_cmp_parse(int argc, char **argv, struct hb_cmp_opts *o)
+{
+    char *usage = hb_compare_usage();
+    int rc = usage ? hb_cmp_parse_with(argc, argv, usage, o) : -ENOMEM;
+    free(usage);
+    return rc;
 }
 
 /* What compare keeps of one measurement: its identity in parts (interned: equal strings,

@@ -79,57 +79,44 @@ static char *hb_suite_list(unsigned flag)
     return text;
 }
 
-int hb_suite_nodes(const struct hb_topo *t, const struct hb_options *o, hwloc_bitmap_t *out)
+int hb_suite_check_nodes(const struct hb_topo *t, const struct hb_options *o)
 {
-    *out = NULL;
-    if (!o->nodes[0]) return 0;
+    const hwloc_const_bitmap_t set = o->nodes;
+    if (!set) return 0;
     const struct hb_suite *s = hb_suite_find(o->command);
     if (!s || !(s->flags & HB_SUITE_NODES)) {
         char *which = hb_suite_list(HB_SUITE_NODES);
         hb_err_set("--nodes %s: %s measures the nodes of --cpu-node and --mem-node; --nodes "
                    "chooses nodes for %s",
-                   o->nodes, o->command[0] ? o->command : "the default suite",
+                   o->nodes_text, o->command[0] ? o->command : "the default suite",
                    hb_text_or_oom(which));
         free(which);
         return -EINVAL;
     }
-    hwloc_bitmap_t set = hwloc_bitmap_alloc();
-    if (!set) {
-        hb_err_set("out of memory reading --nodes %s", o->nodes);
-        return -ENOMEM;
-    }
-    int rc = hb_nodeset_parse("--nodes", o->nodes, set);
     int node, bad = -1;
-    if (rc == 0) {
-        hwloc_bitmap_foreach_begin(node, set) if (bad < 0 && hb_topo_node_index(t, node) < 0) bad =
-            node;
-        hwloc_bitmap_foreach_end();
-    }
-    if (rc == 0 && bad >= 0) {
+    hwloc_bitmap_foreach_begin(node, set) if (bad < 0 && hb_topo_node_index(t, node) < 0) bad =
+        node;
+    hwloc_bitmap_foreach_end();
+    if (bad >= 0) {
         char *valid = hb_topo_node_list(t, false, false);
-        hb_err_set("--nodes %s: node %d does not exist; valid nodes: %s", o->nodes, bad,
+        hb_err_set("--nodes %s: node %d does not exist; valid nodes: %s", o->nodes_text, bad,
                    hb_text_or_oom(valid));
         free(valid);
-        rc = -EINVAL;
+        return -EINVAL;
     }
     /* Every cross-node suite runs on a CPU node against memory: both must be chosen. */
-    for (int need_cpus = 1; rc == 0 && need_cpus >= 0; need_cpus--) {
+    for (int need_cpus = 1; need_cpus >= 0; need_cpus--) {
         hwloc_bitmap_t have = hb_topo_nodeset(t, need_cpus, !need_cpus);
         bool none = have && !hwloc_bitmap_intersects(have, set);
         hwloc_bitmap_free(have);
         if (!none) continue;
         char *valid = hb_topo_node_list(t, need_cpus, !need_cpus);
-        hb_err_set("--nodes %s: no node with %s among them; nodes with %s: %s", o->nodes,
+        hb_err_set("--nodes %s: no node with %s among them; nodes with %s: %s", o->nodes_text,
                    need_cpus ? "CPUs" : "memory", need_cpus ? "CPUs" : "memory",
                    hb_text_or_oom(valid));
         free(valid);
-        rc = -EINVAL;
+        return -EINVAL;
     }
-    if (rc) {
-        hwloc_bitmap_free(set);
-        return rc;
-    }
-    *out = set;
     return 0;
 }
 

@@ -14,10 +14,10 @@ extern const struct hb_suite *const hb_suites[];
 /* The suite of a command ("" = the default suite), or NULL when it names none. */
 const struct hb_suite *hb_suite_find(const char *command);
 
-/* --nodes checked against t for opts->command: *out NULL when not given, else the set (free
- * with hwloc_bitmap_free). -EINVAL with one line naming the value and the valid nodes, or
- * saying which suites choose nodes (HB_SUITE_NODES). */
-int hb_suite_nodes(const struct hb_topo *t, const struct hb_options *o, hwloc_bitmap_t *out);
+/* --nodes (opts->nodes) checked against t for opts->command: 0 when not given or valid;
+ * -EINVAL with one line naming the value and the valid nodes, or saying which suites choose
+ * nodes (HB_SUITE_NODES). */
+int hb_suite_check_nodes(const struct hb_topo *t, const struct hb_options *o);
 
 /* Build the plan for opts->command, which must name a suite. Validates nodes, threads,
  * sizes and kernels against the topology: -EINVAL (usage) or -ENOMEM (does not fit a

@@ -266,7 +266,7 @@ static int hb_hops_plan_nodes(struct hb_hops *hp, const int *cpu, int ncpu, cons
      * levels and subscriptions (98304 experiments of 65 tasks on 64 nodes): past a few
      * nodes they run from the first one unless --nodes chose the nodes. */
     int from = o->quick ? 1 : ncpu;
-    if (from > HB_HOPS_LOADED_FROM_ALL && !env->nodes) {
+    if (from > HB_HOPS_LOADED_FROM_ALL && !env->opts->nodes) {
         from = 1;
         hb_suite_say(env,
                      "hops: %d CPU nodes: the loaded cases run from node %d only; choose the "

@@ -94,7 +94,8 @@ void hb_suite_say(const struct hb_suite_env *env, const char *fmt, ...)
 
 bool hb_suite_node_on(const struct hb_suite_env *env, int i)
 {
-    return !env->nodes || hwloc_bitmap_isset(env->nodes, (unsigned)env->topo->nodes[i].os_index);
+    return !env->opts->nodes ||
+           hwloc_bitmap_isset(env->opts->nodes, (unsigned)env->topo->nodes[i].os_index);
 }
 
 int hb_suite_count_cpu_nodes(const struct hb_suite_env *env)
@@ -108,7 +109,7 @@ int hb_suite_count_cpu_nodes(const struct hb_suite_env *env)
 hwloc_bitmap_t hb_suite_mem_nodes(const struct hb_suite_env *env)
 {
     hwloc_bitmap_t set = hb_topo_nodeset(env->topo, false, true);
-    if (set && env->nodes) hwloc_bitmap_and(set, set, env->nodes);
+    if (set && env->opts->nodes) hwloc_bitmap_and(set, set, env->opts->nodes);
     if (!set) hb_err_set("out of memory for a set of %d nodes", env->topo->nnodes);
     return set;
 }

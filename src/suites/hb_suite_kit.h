@@ -30,7 +30,6 @@ struct hb_suite_env {
     uint64_t default_bytes; /* hb_sizes_default() */
     FILE *note; /* why a suite left part of its study out (one line, as long as it takes), shown
                  * once the plan stands; NULL: nowhere to say it */
-    hwloc_const_bitmap_t nodes; /* --nodes: the OS indexes cross-node suites use; NULL = all */
 };
 
 /* What sets a suite apart from the others in how it is run. */

@@ -2,6 +2,8 @@
  * coreinfo's form, measured classes beside the firmware's, and a fleet table across hosts. */
 #include "hb_suite_matrix.h"
 
+#include "hb_matrix_grid.h"
+
 #include "hb_error.h"
 #include "hb_jsonl_read.h"
 #include "hb_matrix_hmat.h"
@@ -56,16 +58,6 @@ int hb_suite_matrix_plan(const struct hb_suite_env *env, struct hb_plan *out)
     }
     return 0;
 }
-
-/* One matrix being assembled: values by node index, NAN where not measured. */
-struct hb_grid {
-    const char *host;
-    const char *kernel;
-    const char *access; /* the kernel's r / w / rw: which HMAT bandwidth covers it */
-    bool latency;
-    double *v;    /* nnodes x nnodes (HB_AT) */
-    json_t **rec; /* the measurement record of each cell, or NULL */
-};
 
 static double hb_cost(const struct hb_topo *t, const struct hb_grid *g, int i, int j, double best)
 {
@@ -322,119 +314,6 @@ static struct hb_grid *hb_grid_get(const struct hb_topo *t, struct hb_grids *all
     return g;
 }
 
-/* Median of v[h] over the hosts whose local read ran with as many threads as host `self`'s:
- * bandwidth is only compared between hosts of the same size. */
-static double hb_median_peers(const double *v, const int *threads, int nh, int self, double *tmp)
-{
-    int n = 0;
-    for (int h = 0; h < nh; h++)
-        if (threads[h] == threads[self] && !isnan(v[h])) tmp[n++] = v[h];
-    return hb_stats_median(tmp, n);
-}
-
-/* Per host: local latency, local read bandwidth (medians of their samples), worst remote/local
- * latency ratio; a host more than `pct` percent worse than the fleet's median on any of them is
- * flagged (bandwidth: the median of the hosts whose nodes have as many cores). */
-static int hb_fleet(const struct hb_topo *t, double pct, struct hb_grid **grids, int ng,
-                    json_t *derived)
-{
-    /* At most one host per grid. */
-    const char **hosts = calloc((size_t)ng + 1, sizeof(*hosts));
-    double *lat = calloc((size_t)ng + 1, sizeof(*lat)), *bw = calloc((size_t)ng + 1, sizeof(*bw));
-    double *ratio = calloc((size_t)ng + 1, sizeof(*ratio)),
-           *tmp = calloc((size_t)ng + 1, sizeof(*tmp));
-    int *threads = calloc((size_t)ng + 1, sizeof(*threads));
-    int nh = 0, rc = 0;
-    if (!hosts || !lat || !bw || !ratio || !tmp || !threads) {
-        hb_err_set("out of memory comparing the hosts of %d matrices", ng);
-        rc = -ENOMEM;
-        ng = 0;
-    }
-    for (int g = 0; g < ng; g++) {
-        int h = 0;
-        while (h < nh && strcmp(hosts[h], grids[g]->host) != 0)
-            h++;
-        if (h == nh) {
-            hosts[nh] = grids[g]->host;
-            lat[nh] = bw[nh] = ratio[nh] = NAN;
-            threads[nh] = 0;
-            nh++;
-        }
-        /* Hosts are compared on their median samples: the matrix's bandwidth headline is the
-         * best sample, and one lucky sample on one host is not a difference between hosts. */
-        double local = 0.0, worst = 0.0;
-        int nl = 0;
-        for (int i = 0; i < t->nnodes; i++)
-            if (HB_AT(grids[g]->rec, t, i, i)) {
-                json_t *m = json_object_get(HB_AT(grids[g]->rec, t, i, i),
-                                            grids[g]->latency ? "lat_ns_median" : "bw_GBps_median");
-                if (!json_is_number(m)) continue;
-                local += json_number_value(m);
-                nl++;
-            }
-        local = nl ? local / nl : NAN;
-        for (int i = 0; i < t->nnodes; i++)
-            for (int j = 0; j < t->nnodes; j++)
-                if (i != j && !isnan(HB_AT(grids[g]->v, t, i, j)) &&
-                    HB_AT(grids[g]->v, t, i, j) > worst)
-                    worst = HB_AT(grids[g]->v, t, i, j);
-        if (grids[g]->latency) {
-            lat[h] = local;
-            ratio[h] = worst > 0.0 ? worst / local : 1.0;
-        } else if (strcmp(grids[g]->kernel, "read") == 0) {
-            bw[h] = local;
-            for (int i = 0; i < t->nnodes && !threads[h]; i++)
-                if (HB_AT(grids[g]->rec, t, i, i))
-                    threads[h] = (int)json_integer_value(
-                        json_object_get(HB_AT(grids[g]->rec, t, i, i), "threads"));
-        }
-    }
-    if (nh < 2) goto out;
-    memcpy(tmp, lat, sizeof(double) * (size_t)nh);
-    double mlat = hb_stats_median(tmp, nh);
-    memcpy(tmp, bw, sizeof(double) * (size_t)nh);
-    double mbw = hb_stats_median(tmp, nh);
-    memcpy(tmp, ratio, sizeof(double) * (size_t)nh);
-    double mratio = hb_stats_median(tmp, nh);
-    json_t *list = json_array();
-    for (int h = 0; h < nh; h++) {
-        double peers_bw = hb_median_peers(bw, threads, nh, h, tmp), f = 1.0 + pct / 100.0;
-        char why[200] = "";
-        if (lat[h] > mlat * f)
-            snprintf(why + strlen(why), sizeof(why) - strlen(why),
-                     "local latency %.0f%% above median; ", (lat[h] / mlat - 1) * 100);
-        if (bw[h] < peers_bw * (2.0 - f))
-            snprintf(why + strlen(why), sizeof(why) - strlen(why),
-                     "local read bandwidth %.0f%% below median of %d-thread hosts; ",
-                     (1 - bw[h] / peers_bw) * 100, threads[h]);
-        if (ratio[h] > mratio * f)
-            snprintf(why + strlen(why), sizeof(why) - strlen(why),
-                     "remote/local ratio %.0f%% above median; ", (ratio[h] / mratio - 1) * 100);
-        json_array_append_new(
-            list,
-            json_pack("{s:s, s:o, s:o, s:o, s:o, s:b, s:s}", "host", hosts[h], "lat_ns_local",
-                      isnan(lat[h]) ? json_null() : json_real(lat[h]), "bw_GBps_local_read",
-                      isnan(bw[h]) ? json_null() : json_real(bw[h]), "bw_threads",
-                      threads[h] ? json_integer(threads[h]) : json_null(), "worst_remote_ratio",
-                      isnan(ratio[h]) ? json_null() : json_real(ratio[h]), "outlier",
-                      why[0] != '\0', "reason", why));
-    }
-    json_array_append_new(
-        derived, json_pack("{s:s, s:s, s:o, s:f, s:{s:o, s:o, s:o}}", "type", "fleet", "suite",
-                           "matrix", "hosts", list, "threshold_pct", pct, "median", "lat_ns_local",
-                           isnan(mlat) ? json_null() : json_real(mlat), "bw_GBps_local_read",
-                           isnan(mbw) ? json_null() : json_real(mbw), "worst_remote_ratio",
-                           isnan(mratio) ? json_null() : json_real(mratio)));
-out:
-    free(hosts);
-    free(lat);
-    free(bw);
-    free(ratio);
-    free(tmp);
-    free(threads);
-    return rc;
-}
-
 int hb_suite_matrix_derive(const struct hb_suite_env *env, json_t *measured, json_t *derived)
 {
     const struct hb_topo *t = env->topo;
@@ -474,7 +353,7 @@ int hb_suite_matrix_derive(const struct hb_suite_env *env, json_t *measured, jso
                                "initiator; measured matrices are compared with SLIT only"));
     for (int g = 0; rc == 0 && g < all.n; g++)
         hb_grid_emit(env, all.g[g], derived);
-    if (rc == 0) rc = hb_fleet(t, env->opts->fleet_threshold_pct, all.g, all.n, derived);
+    if (rc == 0) rc = hb_matrix_fleet(t, env->opts->fleet_threshold_pct, all.g, all.n, derived);
     for (int g = 0; g < all.n; g++)
         hb_grid_free(all.g[g]);
     free(all.g);

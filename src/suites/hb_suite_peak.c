@@ -60,7 +60,7 @@ static int hb_peak_add(const struct hb_suite_env *env, struct hb_plan *out, cons
     if (e.ntasks == 0) {
         hb_err_set("peak: no CPU node%s has memory of its own to bind to; use --policy "
                    "interleave",
-                   env->nodes ? " of --nodes" : "");
+                   env->opts->nodes ? " of --nodes" : "");
         return -EINVAL;
     }
     return hb_plan_add(out, &e);

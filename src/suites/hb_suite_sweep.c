@@ -147,7 +147,7 @@ static int hb_suite_sweep_plan(const struct hb_suite_env *env, struct hb_plan *o
         return -EINVAL;
     }
     /* --nodes: a sweep from every CPU node chosen, each to its own memory (or --mem-node). */
-    if (env->nodes && o->cpu_node < 0) {
+    if (env->opts->nodes && o->cpu_node < 0) {
         for (int i = 0; rc == 0 && i < t->nnodes; i++)
             if (t->nodes[i].has_cpus && hb_suite_node_on(env, i))
                 rc = hb_sweep_from(env, out, t->nodes[i].os_index);

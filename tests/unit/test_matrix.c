@@ -37,7 +37,7 @@ static json_t *derive_at(struct hb_topo *t, json_t *measured, double fleet_pct)
 {
     struct hb_options o = {
         .threshold_pct = 5.0, .fleet_threshold_pct = fleet_pct, .command = "matrix"};
-    struct hb_suite_env env = {t, &o, NULL, 0, NULL, NULL};
+    struct hb_suite_env env = {t, &o, NULL, 0, NULL};
     json_t *derived = json_array();
     CHECK_INT(hb_suite_derive(&env, measured, derived), 0);
     return derived;
@@ -170,6 +170,22 @@ int main(void)
     }
     derived = derive(t, measured);
     CHECK_HAS(outliers(derived), "0000");
+    json_decref(derived);
+    json_decref(measured);
+
+    /* Every reason at once, with huge figures: the reason is never cut short. */
+    measured = json_array();
+    for (int h = 0; h < 3; h++) {
+        add_latency(measured, names[h], h == 2 ? 1e30 : 100.0, h == 2 ? 1e300 : 121.0);
+        add_read(measured, names[h], h == 2 ? 1e-30 : 10.0, 2);
+    }
+    derived = derive(t, measured);
+    CHECK_HAS(outliers(derived), "001");
+    const char *why = json_string_value(json_object_get(
+        json_array_get(json_object_get(first_of(derived, "fleet", NULL), "hosts"), 2), "reason"));
+    CHECK_HAS(why, "% above median; local read bandwidth 100% below median of 2-thread hosts; "
+                   "remote/local ratio ");
+    CHECK(why && strlen(why) > 300 && strcmp(why + strlen(why) - 16, "% above median; ") == 0);
     json_decref(derived);
     json_decref(measured);
     hb_topo_free(t);

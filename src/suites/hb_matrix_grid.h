@@ -1,0 +1,24 @@
+/* One matrix being assembled by the matrix suite (private to src/suites/): shared by the
+ * matrix derivation and the fleet comparison across hosts. */
+#ifndef HB_MATRIX_GRID_H
+#define HB_MATRIX_GRID_H
+
+#include "hb_suite_kit.h"
+
+#include <stdbool.h>
+
+/* Values by node index, NAN where not measured. */
+struct hb_grid {
+    const char *host;
+    const char *kernel;
+    const char *access; /* the kernel's r / w / rw: which HMAT bandwidth covers it */
+    bool latency;
+    double *v;    /* nnodes x nnodes (HB_AT) */
+    json_t **rec; /* the measurement record of each cell, or NULL */
+};
+
+/* With two or more hosts among the grids, appends the fleet record to derived. */
+int hb_matrix_fleet(const struct hb_topo *t, double pct, struct hb_grid **grids, int ng,
+                    json_t *derived);
+
+#endif
