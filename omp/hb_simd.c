@@ -8,12 +8,16 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const hb_simd_names[HB_SIMD_N] = {
-    [HB_SIMD_C] = "c",
-    [HB_SIMD_SSE2] = "sse2",
-    [HB_SIMD_AVX2] = "avx2",
-    [HB_SIMD_AVX512] = "avx512",
+const char *const hb_simd_choices[HB_SIMD_N + 2] = {
+    "auto",
+    [1 + HB_SIMD_C] = "c",
+    [1 + HB_SIMD_SSE2] = "sse2",
+    [1 + HB_SIMD_AVX2] = "avx2",
+    [1 + HB_SIMD_AVX512] = "avx512",
+    NULL,
 };
+/* The paths' own names, by enum hb_simd. */
+static const char *const *const hb_simd_names = hb_simd_choices + 1;
 
 /* -1 until the first query, so a process that never selects still gets the best path; atomic
  * because every kernel thread reads it at call time. */

@@ -14,6 +14,8 @@ enum hb_simd {
 
 /* "c", "sse2", "avx2", "avx512". */
 const char *hb_simd_name(enum hb_simd s);
+/* What --simd takes: "auto", then every path by enum hb_simd, NULL-ended. */
+extern const char *const hb_simd_choices[];
 
 /* Best path this CPU and this build support. */
 enum hb_simd hb_simd_best(void);

@@ -337,7 +337,7 @@ int main(int argc, char **argv)
     int rc = hb_options_parse(argc, argv, &o);
     int code = HB_EXIT_OK;
     if (rc == 1) {
-        struct hb_doc_kernels k = {hb_kernel_help, hb_kernel_names()};
+        struct hb_doc_kernels k = {hb_kernel_help, hb_kernel_names(), hb_simd_choices};
         hb_doc_help(stdout, &k, HB_DATADIR);
     } else if (rc != 2) {
         code = rc ? hb_fail(rc) : hb_main_parsed(argc, argv, &o);

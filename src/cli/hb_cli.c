@@ -191,7 +191,6 @@ static int hb_option_store(struct hb_options *o, const struct hb_opt_field *f, c
 /* The options whose value needs more than storing: checks across values, typed lists. */
 static int hb_option_apply(struct hb_options *o, int c, const char *arg)
 {
-    static const char *const policies[] = {"bind", "interleave", "firsttouch", NULL};
     for (size_t i = 0; i < sizeof(hb_opt_fields) / sizeof(hb_opt_fields[0]); i++)
         if (hb_opt_fields[i].id == c) return hb_option_store(o, &hb_opt_fields[i], arg);
     int v = 0, rc = 0;
@@ -200,7 +199,7 @@ static int hb_option_apply(struct hb_options *o, int c, const char *arg)
         if ((rc = hb_check_items("--kernel", arg))) return rc;
         return hb_copy_arg("--kernel", arg, o->kernels, sizeof(o->kernels));
     case OPT_POLICY:
-        rc = hb_parse_enum("--policy", arg, policies, &v);
+        rc = hb_parse_enum("--policy", arg, hb_policy_names, &v);
         o->policy = (enum hb_policy)v;
         o->policy_set = true;
         return rc;
@@ -211,7 +210,9 @@ static int hb_option_apply(struct hb_options *o, int c, const char *arg)
     case OPT_SEED:
         return hb_parse_seed(arg, &o->seed);
     case OPT_PAGES:
-        return hb_pages_parse(arg, &o->pages);
+        rc = hb_parse_enum("--pages", arg, hb_pages_names, &v);
+        o->pages = (enum hb_pages)v;
+        return rc;
     case OPT_BG_RATE:
         return hb_parse_bg_rate(arg, &o->bg_rate_GBps);
     case OPT_LOAD_NODES:

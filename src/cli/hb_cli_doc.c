@@ -4,6 +4,9 @@
 
 #include "hb_compare.h"
 #include "hb_export.h"
+#include "hb_options.h"
+#include "hb_output.h"
+#include "hb_placement.h"
 #include "hb_report.h"
 #include "hb_suite.h"
 
@@ -52,28 +55,26 @@ const struct hb_opt_doc hb_opt_docs[] = {
      "node whose CPUs run the threads (default: first CPU node)"},
     {"mem-node", 0, OPT_MEM_NODE, "N", HB_COMPLETE_NONE, NULL,
      "node that holds the memory (default: the CPU node)"},
-    {"policy", 0, OPT_POLICY, "P", HB_COMPLETE_WORDS, "bind interleave firsttouch",
-     "bind | interleave | firsttouch (default bind)"},
+    {"policy", 0, OPT_POLICY, "P", HB_COMPLETE_WORDS, hb_policy_names, "{values} (default bind)"},
     {"threads", 0, OPT_THREADS, "N", HB_COMPLETE_NONE, NULL,
      "threads (default: every core of the node)"},
     {"size", 0, OPT_SIZE, "S", HB_COMPLETE_NONE, NULL,
      "working set, e.g. 64M, 1GiB (default: 4x last-level cache, capped; the run record says "
      "where the size came from)"},
-    {"pages", 0, OPT_PAGES, "P", HB_COMPLETE_WORDS, "4k thp huge",
-     "4k | thp | huge (hugetlbfs 2 MiB)"},
+    {"pages", 0, OPT_PAGES, "P", HB_COMPLETE_WORDS, hb_pages_names,
+     "{values} (huge: hugetlbfs 2 MiB pages; default 4k)"},
     {"min-time", 0, OPT_MIN_TIME, "SEC", HB_COMPLETE_NONE, NULL,
      "least time per sample (default 0.1)"},
     {"reps", 0, OPT_REPS, "N", HB_COMPLETE_NONE, NULL, "kept samples per measurement (default 5)"},
-    {"format", 0, OPT_FORMAT, "F", HB_COMPLETE_WORDS, "table csv jsonl",
-     "table | csv | jsonl (default table)"},
+    {"format", 0, OPT_FORMAT, "F", HB_COMPLETE_WORDS, hb_format_names, "{values} (default table)"},
     {"output", 'o', 'o', "FILE", HB_COMPLETE_FILE, NULL, "write results to FILE (default stdout)"},
     {"dry-run", 0, OPT_DRY_RUN, NULL, HB_COMPLETE_NONE, NULL,
      "print the plan as JSON Lines, run nothing"},
     {"topology", 0, OPT_TOPOLOGY, "FILE", HB_COMPLETE_FILE, NULL,
      "plan for an hwloc XML topology (only topo and --dry-run)"},
     {"seed", 0, OPT_SEED, "N", HB_COMPLETE_NONE, NULL, "seed for random permutations (default 1)"},
-    {"simd", 0, OPT_SIMD, "PATH", HB_COMPLETE_WORDS, "auto avx512 avx2 sse2 c",
-     "auto | avx512 | avx2 | sse2 | c"},
+    {"simd", 0, OPT_SIMD, "PATH", HB_COMPLETE_SIMD, NULL,
+     "{values} (default auto: the best path this CPU runs)"},
     {"allow-misplaced", 0, OPT_ALLOW_MISPLACED, NULL, HB_COMPLETE_NONE, NULL,
      "report pages off target instead of failing"},
     {"threshold", 0, OPT_THRESHOLD, "PCT", HB_COMPLETE_NONE, NULL,
@@ -94,20 +95,19 @@ const struct hb_opt_doc hb_opt_docs[] = {
     {"bg-rate", 0, OPT_BG_RATE, "GBPS", HB_COMPLETE_NONE, NULL,
      "per background thread at level very-high; low/medium/high are 1/8, 1/4, 1/2 of it "
      "(default: those shares of each thread's own measured unpaced rate, very-high unpaced)"},
-    {"level", 0, OPT_LEVEL, "L[,L]", HB_COMPLETE_WORDS, "low medium high very-high",
-     "hops: low | medium | high | very-high (default all)"},
-    {"subscription", 0, OPT_SUBSCRIPTION, "S[,S]", HB_COMPLETE_WORDS, "under high full",
-     "hops: under (1 bg thread per node) | high (all but one) | full (every core) (default "
+    {"level", 0, OPT_LEVEL, "L[,L]", HB_COMPLETE_WORDS, hb_bg_level_names + 1,
+     "hops: {values} (default all)"},
+    {"subscription", 0, OPT_SUBSCRIPTION, "S[,S]", HB_COMPLETE_WORDS, hb_subscription_names,
+     "hops: {values}: background threads per node, 1, all but one or every core (default "
      "all)"},
     {"load-nodes", 0, OPT_LOAD_NODES, "N[,N]", HB_COMPLETE_NONE, NULL,
      "loaded: nodes that run load threads (default every CPU node)"},
     {"nodes", 0, OPT_NODES, "LIST", HB_COMPLETE_NONE, NULL,
      "matrix, hops, loaded, policy, peak, sweep, c2c: only these NUMA nodes (OS indexes and "
      "ranges, e.g. 0-3,8; default every node)"},
-    {"mix", 0, OPT_MIX, "M", HB_COMPLETE_WORDS, "read write 2:1",
-     "loaded: read | write | 2:1 (default read)"},
-    {"mode", 0, OPT_MODE, "M", HB_COMPLETE_WORDS, "rate single",
-     "policy: rate (a task on every CPU node) | single (one task) (default both)"},
+    {"mix", 0, OPT_MIX, "M", HB_COMPLETE_WORDS, hb_mix_names, "loaded: {values} (default read)"},
+    {"mode", 0, OPT_MODE, "M", HB_COMPLETE_WORDS, hb_mode_names,
+     "policy: {values}: a task on every CPU node, or one task (default both)"},
     {"intensity", 0, OPT_INTENSITY, NULL, HB_COMPLETE_NONE, NULL,
      "policy: flops per byte 1/8..64 under local, remote and interleave, and the knee where "
      "placement stops mattering"},

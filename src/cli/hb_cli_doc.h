@@ -66,8 +66,15 @@ struct hb_cmd_doc {
     int (*main)(int argc, char **argv);
 };
 
-/* How the shell completes an option's value. */
-enum hb_complete { HB_COMPLETE_NONE, HB_COMPLETE_FILE, HB_COMPLETE_KERNELS, HB_COMPLETE_WORDS };
+/* How the shell completes an option's value: no help, file names, the kernels, the option's
+ * words, the SIMD paths (hb_doc_kernels). */
+enum hb_complete {
+    HB_COMPLETE_NONE,
+    HB_COMPLETE_FILE,
+    HB_COMPLETE_KERNELS,
+    HB_COMPLETE_WORDS,
+    HB_COMPLETE_SIMD
+};
 
 struct hb_opt_doc {
     const char *name; /* long name without "--" */
@@ -75,7 +82,9 @@ struct hb_opt_doc {
     int id;           /* enum hb_opt_id or the short name */
     const char *arg;  /* value placeholder, NULL = takes no value */
     enum hb_complete complete;
-    const char *words; /* HB_COMPLETE_WORDS: the values, space-separated */
+    /* HB_COMPLETE_WORDS: the values, the very NULL-ended table the parser reads */
+    const char *const *words;
+    /* For options with words or SIMD paths, "{values}" marks where "a | b | c" goes. */
     const char *help;
 };
 
@@ -101,10 +110,11 @@ extern const struct hb_term_doc hb_env_docs[];
 extern const struct hb_term_doc hb_example_docs[];
 extern const struct hb_term_doc hb_file_docs[];
 
-/* What the documents need from the kernel table (it lives with the kernels, in omp/). */
+/* What the documents need from omp/: the kernel table and the SIMD paths. */
 struct hb_doc_kernels {
-    void (*help)(FILE *f); /* one line per kernel, as --help shows it */
-    const char *names;     /* comma-separated */
+    void (*help)(FILE *f);   /* one line per kernel, as --help shows it */
+    const char *names;       /* comma-separated */
+    const char *const *simd; /* --simd's values, "auto" first, NULL-ended */
 };
 
 /* --help; the man page hopbench(1); a bash completion script. datadir: where FILES are. */

@@ -1,5 +1,6 @@
 /* --help, hopbench(1) and the bash completion, each printed from the tables of hb_cli_doc.c. */
 #include "hb_cli_doc.h"
+#include "hb_option_values.h"
 #include "hb_version.h"
 
 #include <stdlib.h>
@@ -42,6 +43,29 @@ static void hb_doc_item(FILE *f, const char *head, int indent, const char *text)
     hb_doc_wrap(f, indent, indent, text);
 }
 
+/* The values an option takes, from the parser's own table, or NULL. */
+static const char *const *hb_doc_values(const struct hb_opt_doc *o, const struct hb_doc_kernels *k)
+{
+    return o->complete == HB_COMPLETE_WORDS  ? o->words
+           : o->complete == HB_COMPLETE_SIMD ? k->simd
+                                             : NULL;
+}
+
+/* An option's help with its values in place of "{values}" ("a | b | c"); free it. NULL when
+ * out of memory. */
+static char *hb_doc_opt_help(const struct hb_opt_doc *o, const struct hb_doc_kernels *k)
+{
+    const char *const *values = hb_doc_values(o, k);
+    const char *mark = values ? strstr(o->help, "{values}") : NULL;
+    if (!mark) return strdup(o->help);
+    char *list = hb_names_join(values, " | "), *text = NULL;
+    if (list && asprintf(&text, "%.*s%s%s", (int)(mark - o->help), o->help, list,
+                         mark + strlen("{values}")) < 0)
+        text = NULL;
+    free(list);
+    return text;
+}
+
 static void hb_doc_opt_head(char *dst, size_t len, const struct hb_opt_doc *o)
 {
     char shortname[8] = "";
@@ -77,7 +101,9 @@ void hb_doc_help(FILE *f, const struct hb_doc_kernels *k, const char *datadir)
     for (const struct hb_opt_doc *o = hb_opt_docs; o->name; o++) {
         char head[256];
         hb_doc_opt_head(head, sizeof(head), o);
-        hb_doc_item(f, head, 21, o->help);
+        char *help = hb_doc_opt_help(o, k);
+        hb_doc_item(f, head, 21, help ? help : "(out of memory)");
+        free(help);
     }
     fprintf(f, "\nkernels:\n");
     fputs("  ", f);
@@ -192,7 +218,9 @@ void hb_doc_man(FILE *f, const struct hb_doc_kernels *k, const char *datadir)
         fputs("\\fB\\-\\-", f);
         hb_roff(f, o->name);
         fputs("\\fR", f);
-        hb_roff_tail(f, o->arg, o->help);
+        char *help = hb_doc_opt_help(o, k);
+        hb_roff_tail(f, o->arg, help ? help : "(out of memory)");
+        free(help);
     }
     hb_roff_kernels(f, k);
     hb_roff_terms(f, "EXIT STATUS", hb_exit_docs, NULL, "B");
@@ -250,7 +278,11 @@ void hb_doc_bash(FILE *f, const struct hb_doc_kernels *k)
             fputs("\" \"$cur\"", f);
             break;
         case HB_COMPLETE_WORDS:
-            fprintf(f, "_hopbench_words \"%s\" \"$cur\"", o->words);
+        case HB_COMPLETE_SIMD:
+            fputs("_hopbench_words \"", f);
+            for (const char *const *w = hb_doc_values(o, k); *w; w++)
+                fprintf(f, "%s%s", w == hb_doc_values(o, k) ? "" : " ", *w);
+            fputs("\" \"$cur\"", f);
             break;
         case HB_COMPLETE_NONE:
             fputs(":", f);

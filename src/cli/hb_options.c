@@ -1,5 +1,6 @@
 /* The value names of the options that others read too: the parser (hb_cli.c) checks them,
- * the suites name their experiments and records with them, compare takes --format. */
+ * the suites name their experiments and records with them. --format's are the sinks'
+ * (hb_output.c). */
 #include "hb_options.h"
 
 #include <stddef.h>
@@ -8,4 +9,3 @@ const char *const hb_bg_level_names[] = {"idle", "low", "medium", "high", "very-
 const char *const hb_subscription_names[] = {"under", "high", "full", NULL};
 const char *const hb_mix_names[] = {"read", "write", "2:1", NULL};
 const char *const hb_mode_names[] = {"rate", "single", NULL};
-const char *const hb_format_names[] = {"table", "csv", "jsonl", NULL};

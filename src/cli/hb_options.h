@@ -3,6 +3,7 @@
 #define HB_OPTIONS_H
 
 #include "hb_chase.h"
+#include "hb_output.h"
 #include "hb_placement.h"
 
 #include <hwloc.h>
@@ -12,8 +13,6 @@
 /* Special values of hb_options.c2c_home (--home writer|reader); any other is a node. */
 #define HB_C2C_HOME_WRITER (-1)
 #define HB_C2C_HOME_READER (-2)
-
-enum hb_format { HB_FORMAT_TABLE, HB_FORMAT_CSV, HB_FORMAT_JSONL };
 
 struct hb_options {
     char command[16];  /* "" = default suite */
@@ -80,8 +79,6 @@ extern const char *const hb_bg_level_names[];
 extern const char *const hb_subscription_names[];
 extern const char *const hb_mix_names[];
 extern const char *const hb_mode_names[];
-/* Value names of --format, in enum hb_format's order, NULL-ended (run and compare). */
-extern const char *const hb_format_names[];
 
 /* Names of the commands this build knows ("topo, bw, lat, matrix, ..."), for messages. */
 const char *hb_options_commands(void);

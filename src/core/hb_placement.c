@@ -24,19 +24,21 @@
 /* move_pages(2) takes arrays; this many pages per call keeps them at 1 MiB. */
 #define HB_LOCATE_BATCH 65536
 
-static const char *const hb_policy_names[] = {
+const char *const hb_policy_names[] = {
     [HB_POLICY_BIND] = "bind",
     [HB_POLICY_INTERLEAVE] = "interleave",
     [HB_POLICY_FIRSTTOUCH] = "firsttouch",
+    NULL,
 };
 
-static const char *const hb_pages_names[] = {
+const char *const hb_pages_names[] = {
     [HB_PAGES_4K] = "4k",
     [HB_PAGES_THP] = "thp",
     [HB_PAGES_HUGE] = "huge",
+    NULL,
 };
 
-#define HB_COUNT(a) (sizeof(a) / sizeof((a)[0]))
+#define HB_COUNT(a) (sizeof(a) / sizeof((a)[0]) - 1) /* names before the NULL */
 
 const char *hb_policy_name(enum hb_policy p)
 {
@@ -46,18 +48,6 @@ const char *hb_policy_name(enum hb_policy p)
 const char *hb_pages_name(enum hb_pages p)
 {
     return (unsigned)p < HB_COUNT(hb_pages_names) ? hb_pages_names[p] : "unknown";
-}
-
-int hb_pages_parse(const char *text, enum hb_pages *out)
-{
-    for (unsigned i = 0; text && i < HB_COUNT(hb_pages_names); i++) {
-        if (strcmp(text, hb_pages_names[i]) == 0) {
-            *out = (enum hb_pages)i;
-            return 0;
-        }
-    }
-    hb_err_set("unknown page size '%s'; valid: 4k, thp, huge", text ? text : "");
-    return -EINVAL;
 }
 
 /* Free reserved 2 MiB pages of one node; -1 when sysfs cannot say. */

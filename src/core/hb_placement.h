@@ -20,10 +20,12 @@ enum hb_pages {
     HB_PAGES_HUGE, /* hugetlbfs 2 MiB pages (MAP_HUGETLB); must be reserved */
 };
 
-const char *hb_policy_name(enum hb_policy p); /* "bind", "interleave", "firsttouch" */
-const char *hb_pages_name(enum hb_pages p);   /* "4k", "thp", "huge" */
-/* Parse "4k|thp|huge"; -EINVAL with a message naming the value and the valid ones. */
-int hb_pages_parse(const char *text, enum hb_pages *out);
+/* The names of the values, in enum order, NULL-ended: records, --policy and --pages (the
+ * parser, help, man page and completion) all read them here. */
+extern const char *const hb_policy_names[]; /* "bind", "interleave", "firsttouch" */
+extern const char *const hb_pages_names[];  /* "4k", "thp", "huge" */
+const char *hb_policy_name(enum hb_policy p);
+const char *hb_pages_name(enum hb_pages p);
 
 struct hb_buf {
     void *ptr;

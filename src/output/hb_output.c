@@ -138,19 +138,23 @@ static void hb_jsonl_write(struct hb_sink *s, json_t *rec)
     fputs("}\n", s->f);
 }
 
+/* Table: the layout's printer for people. */
+static void hb_table_write(struct hb_sink *s, json_t *rec)
+{
+    s->layout->table_print(s->f, rec);
+}
+
+/* The formats: a name and a writer each. */
+const char *const hb_format_names[HB_FORMAT_COUNT + 1] = {
+    [HB_FORMAT_TABLE] = "table", [HB_FORMAT_CSV] = "csv", [HB_FORMAT_JSONL] = "jsonl"};
+static void (*const hb_format_writers[HB_FORMAT_COUNT])(struct hb_sink *s, json_t *rec) = {
+    [HB_FORMAT_TABLE] = hb_table_write,
+    [HB_FORMAT_CSV] = hb_csv_write,
+    [HB_FORMAT_JSONL] = hb_jsonl_write};
+
 int hb_sink_write(struct hb_sink *s, json_t *rec)
 {
-    switch (s->format) {
-    case HB_FORMAT_JSONL:
-        hb_jsonl_write(s, rec);
-        break;
-    case HB_FORMAT_CSV:
-        hb_csv_write(s, rec);
-        break;
-    case HB_FORMAT_TABLE:
-        s->layout->table_print(s->f, rec);
-        break;
-    }
+    hb_format_writers[s->format](s, rec);
     return hb_outfile_mark(s->out);
 }
 

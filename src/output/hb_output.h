@@ -6,11 +6,15 @@
 #ifndef HB_OUTPUT_H
 #define HB_OUTPUT_H
 
-#include "hb_options.h"
-
 #include <jansson.h>
 #include <stdbool.h>
 #include <stdio.h>
+
+/* The output formats. A new one is a value here, its name and its writer in hb_output.c;
+ * --format (run and compare), help, man page and completion follow. */
+enum hb_format { HB_FORMAT_TABLE, HB_FORMAT_CSV, HB_FORMAT_JSONL, HB_FORMAT_COUNT };
+/* Their names, in enum hb_format's order, NULL-ended. */
+extern const char *const hb_format_names[];
 
 /* How the real numbers at one key are written where the format's default (jansson's text
  * at the layout's digits) is not wanted; a NULL hook keeps the default. */

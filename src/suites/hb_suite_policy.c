@@ -28,8 +28,8 @@
 
 #define HB_POLICY_WORKLOADS "triad,read,gups,blur3,dgemm,fir,chase"
 
-static const char *const hb_policy_names[] = {"local",    "interleave", "remote",
-                                              "one-node", "os",         NULL};
+static const char *const hb_study_placements[] = {"local",    "interleave", "remote",
+                                                  "one-node", "os",         NULL};
 static const char *const hb_intensity_policies[] = {"local", "remote", "interleave", NULL};
 
 /* Intensities of the --intensity study: 1/8 .. 64 flops per byte, one per octave. */
@@ -215,16 +215,17 @@ static int hb_suite_policy_plan(const struct hb_suite_env *env, struct hb_plan *
     int rc = hb_suite_check_cpu_node(t, single_cpu, "--cpu-node");
     if (rc || (rc = hb_policy_check_tier(t, o->tier))) return rc;
     /* Said once: rate mode's shared targets take a smaller share per task. */
-    for (int p = 0; hb_policy_names[p] && o->mode != 1; p++) {
+    for (int p = 0; hb_study_placements[p] && o->mode != 1; p++) {
         int busiest, count;
         uint64_t share =
-            hb_policy_rate_bytes(env, hb_policy_names[p], env->default_bytes, &busiest, &count);
+            hb_policy_rate_bytes(env, hb_study_placements[p], env->default_bytes, &busiest, &count);
         char a[32], b[32];
         if (busiest >= 0)
             hb_suite_say(env,
                          "policy: rate mode binds %d tasks to node %d under %s: %s each, not %s, "
                          "so they fit together (--size sets it)",
-                         count, busiest, hb_policy_names[p], hb_size_format(share, a, sizeof(a)),
+                         count, busiest, hb_study_placements[p],
+                         hb_size_format(share, a, sizeof(a)),
                          hb_size_format(env->default_bytes, b, sizeof(b)));
     }
     char list[sizeof(o->kernels)];
@@ -248,10 +249,10 @@ static int hb_suite_policy_plan(const struct hb_suite_env *env, struct hb_plan *
         char work[sizeof(list)], *save = NULL;
         snprintf(work, sizeof(work), "%s", list);
         for (char *k = strtok_r(work, ",", &save); k; k = strtok_r(NULL, ",", &save))
-            for (int p = 0; hb_policy_names[p]; p++)
+            for (int p = 0; hb_study_placements[p]; p++)
                 if ((rc = hb_policy_add(env, out, hb_mode_names[m], k,
-                                        strcmp(k, "intensity") == 0 ? 1.0 : 0.0, hb_policy_names[p],
-                                        cpu)))
+                                        strcmp(k, "intensity") == 0 ? 1.0 : 0.0,
+                                        hb_study_placements[p], cpu)))
                     return rc;
     }
     return 0;
