@@ -10,15 +10,36 @@
 #include <stdlib.h>
 #include <string.h>
 
-extern const struct hb_suite hb_suite_default, hb_suite_bw, hb_suite_lat, hb_suite_matrix,
-    hb_suite_hops, hb_suite_loaded, hb_suite_run, hb_suite_policy, hb_suite_peak, hb_suite_sweep,
-    hb_suite_c2c;
+extern const struct hb_suite hb_suite_default;
+extern const struct hb_suite hb_suite_bw;
+extern const struct hb_suite hb_suite_lat;
+extern const struct hb_suite hb_suite_matrix;
+extern const struct hb_suite hb_suite_hops;
+extern const struct hb_suite hb_suite_loaded;
+extern const struct hb_suite hb_suite_run;
+extern const struct hb_suite hb_suite_policy;
+extern const struct hb_suite hb_suite_peak;
+extern const struct hb_suite hb_suite_sweep;
+extern const struct hb_suite hb_suite_c2c;
 
+/* The suites in --help's order, the default first, one a line: a new suite is its extern
+ * line and its row here. */
+// clang-format off
 const struct hb_suite *const hb_suites[] = {
-    &hb_suite_default, &hb_suite_bw,     &hb_suite_lat, &hb_suite_matrix,
-    &hb_suite_hops,    &hb_suite_loaded, &hb_suite_run, &hb_suite_policy,
-    &hb_suite_peak,    &hb_suite_sweep,  &hb_suite_c2c, NULL,
+    &hb_suite_default,
+    &hb_suite_bw,
+    &hb_suite_lat,
+    &hb_suite_matrix,
+    &hb_suite_hops,
+    &hb_suite_loaded,
+    &hb_suite_run,
+    &hb_suite_policy,
+    &hb_suite_peak,
+    &hb_suite_sweep,
+    &hb_suite_c2c,
+    NULL,
 };
+// clang-format on
 
 const struct hb_suite *hb_suite_find(const char *command)
 {
