@@ -69,15 +69,16 @@ hb_docs_check() {
         [ "$(hb_complete "$completion" hopbench --format "" | tr '\n' ' ')" = "table csv jsonl " ]
     # Each option with a fixed set of values completes to exactly what its parser takes: the
     # message refusing a wrong value lists them (both come from one table), and --help too.
-    local opt words listed help
+    local opt words listed help usage
+    usage=$("$hb" --help) # read whole once: awk stopping early must not cut a pipe under pipefail
     for opt in policy pages format level subscription mix mode simd; do
         words=$(hb_complete "$completion" hopbench "--$opt" "" | paste -sd' ')
         listed=$({ "$hb" --dry-run "--$opt" zzz 2>&1 || true; } | sed -n 's/.*\(valid values are\|supported paths:\) //p' |
             sed 's/, / /g')
         # The help starts after the option's head, or on the next line when the head is long.
-        help=$("$hb" --help | awk -v o="  --$opt " 'f { sub(/^ +/, ""); print; exit }
-            index($0, o) == 1 { sub(/^  [^ ]+ [^ ]+ */, ""); if ($0 != "") { print; exit }; f = 1 }' |
-            sed 's/ | / /g')
+        help=$(awk -v o="  --$opt " 'f { sub(/^ +/, ""); print; exit }
+            index($0, o) == 1 { sub(/^  [^ ]+ [^ ]+ */, ""); if ($0 != "") { print; exit }; f = 1 }' \
+            <<<"$usage" | sed 's/ | / /g')
         expect "--$opt completes to what its parser takes: '$words'" hb_same_words "$words" "$listed"
         expect "--help lists --$opt's values: '$help'" hb_words_prefix "$words" "$help"
     done
