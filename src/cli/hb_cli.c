@@ -155,6 +155,8 @@ static const struct hb_opt_field hb_opt_fields[] = {
     {OPT_TOLERANCE, "--tolerance", HB_SET_REAL, HB_OPT_AT(tolerance_pct), HB_OPT_PERCENT},
     {OPT_SIZE, "--size", HB_SET_SIZE, HB_OPT_AT(size)},
     {OPT_MAX_SIZE, "--max-size", HB_SET_SIZE, HB_OPT_AT(max_size)},
+    {OPT_FORMAT, "--format", HB_SET_NAME, HB_OPT_AT(format), .names = hb_format_names},
+    {OPT_PAGES, "--pages", HB_SET_NAME, HB_OPT_AT(pages), .names = hb_pages_names},
     {OPT_MIX, "--mix", HB_SET_NAME, HB_OPT_AT(mix), .names = hb_mix_names},
     {OPT_MODE, "--mode", HB_SET_NAME, HB_OPT_AT(mode), .names = hb_mode_names},
     /* --level's names start after "idle" (no load), which is not a value to give. */
@@ -163,6 +165,10 @@ static const struct hb_opt_field hb_opt_fields[] = {
     {OPT_SUBSCRIPTION, "--subscription", HB_SET_NAMES, HB_OPT_AT(subscription_mask),
      .names = hb_subscription_names},
 };
+
+/* HB_SET_NAME stores an index through an int: the enum fields it fills must be int-sized. */
+_Static_assert(sizeof(enum hb_format) == sizeof(int) && sizeof(enum hb_pages) == sizeof(int),
+               "enum option fields hold an int");
 
 /* Store arg in the field of a table option. */
 static int hb_option_store(struct hb_options *o, const struct hb_opt_field *f, const char *arg)
@@ -203,16 +209,8 @@ static int hb_option_apply(struct hb_options *o, int c, const char *arg)
         o->policy = (enum hb_policy)v;
         o->policy_set = true;
         return rc;
-    case OPT_FORMAT:
-        rc = hb_parse_enum("--format", arg, hb_format_names, &v);
-        o->format = (enum hb_format)v;
-        return rc;
     case OPT_SEED:
         return hb_parse_seed(arg, &o->seed);
-    case OPT_PAGES:
-        rc = hb_parse_enum("--pages", arg, hb_pages_names, &v);
-        o->pages = (enum hb_pages)v;
-        return rc;
     case OPT_BG_RATE:
         return hb_parse_bg_rate(arg, &o->bg_rate_GBps);
     case OPT_LOAD_NODES:

@@ -278,12 +278,12 @@ void hb_doc_bash(FILE *f, const struct hb_doc_kernels *k)
             fputs("\" \"$cur\"", f);
             break;
         case HB_COMPLETE_WORDS:
-        case HB_COMPLETE_SIMD:
-            fputs("_hopbench_words \"", f);
-            for (const char *const *w = hb_doc_values(o, k); *w; w++)
-                fprintf(f, "%s%s", w == hb_doc_values(o, k) ? "" : " ", *w);
-            fputs("\" \"$cur\"", f);
+        case HB_COMPLETE_SIMD: {
+            char *words = hb_names_join(hb_doc_values(o, k), " ");
+            fprintf(f, "_hopbench_words \"%s\" \"$cur\"", words ? words : "");
+            free(words);
             break;
+        }
         case HB_COMPLETE_NONE:
             fputs(":", f);
             break;
