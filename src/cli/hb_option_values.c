@@ -159,12 +159,7 @@ int hb_parse_strides(const char *text, struct hb_options *o)
         if (hb_chase_check_stride(w, v)) return -EINVAL;
         o->strides[o->nstrides++] = v;
     }
-    if (o->nstrides == 0 || text[strlen(text) - 1] == ',' || strstr(text, ",,")) {
-        hb_err_set("invalid --stride '%s': expected a comma-separated list without empty items",
-                   text);
-        return -EINVAL;
-    }
-    return 0;
+    return hb_check_items("--stride", text);
 }
 
 int hb_parse_tlb_group(const char *text, uint64_t *out)
