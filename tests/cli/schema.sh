@@ -63,5 +63,13 @@ if [ "$header" != "$keys" ]; then
     fails=$((fails + 1))
 fi
 [ "$(wc -l <r.csv)" = 3 ] || { echo "FAIL: CSV should have a header and 2 rows"; fails=$((fails + 1)); }
+# A stride list is swept by lat, each record with its own stride; --tlb-group all records
+# one thread's share of the buffer as the group.
+"$HB" lat "${common[@]}" --stride 64,256 --tlb-group all --format jsonl -o s.jsonl
+if [ "$(jq -c -s '[.[] | select(.type == "measurement") | [.chase_stride, .chase_group_bytes, .status]]' s.jsonl)" != \
+    '[[64,8388608,"ok"],[256,8388608,"ok"]]' ]; then
+    echo "FAIL: lat --stride 64,256 --tlb-group all: $(jq -c -s '[.[] | select(.type == "measurement") | [.chase_stride, .chase_group_bytes, .status]]' s.jsonl)"
+    fails=$((fails + 1))
+fi
 [ "$fails" = 0 ] && echo PASS
 exit "$fails"
