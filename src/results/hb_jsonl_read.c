@@ -1,9 +1,11 @@
 #include "hb_jsonl_read.h"
 
 #include "hb_error.h"
+#include "hb_interval.h"
 #include "hb_version.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,7 +25,24 @@ const char *hb_rec_str(const json_t *rec, const char *key, const char *def)
 
 const char *hb_rec_headline_key(const json_t *rec)
 {
+    if (json_is_number(json_object_get(rec, "value"))) return "value";
     return strcmp(hb_rec_str(rec, "metric", ""), "latency") == 0 ? "lat_ns_median" : "bw_GBps_best";
+}
+
+bool hb_rec_interval(const json_t *rec, struct hb_interval *iv)
+{
+    const json_t *ci = json_object_get(rec, "ci95");
+    double v = hb_rec_num(rec, hb_rec_headline_key(rec), NAN);
+    double lo =
+        json_is_number(json_array_get(ci, 0)) ? json_number_value(json_array_get(ci, 0)) : NAN;
+    double hi =
+        json_is_number(json_array_get(ci, 1)) ? json_number_value(json_array_get(ci, 1)) : NAN;
+    double n = hb_rec_num(rec, "repeats", 0);
+    *iv = (struct hb_interval){0, v, v, v, 0.0};
+    if (!isfinite(v) || !isfinite(lo) || !isfinite(hi) || !(lo <= v && v <= hi) || n < 1)
+        return false;
+    *iv = (struct hb_interval){(int)n, v, lo, hi, hb_rec_num(rec, "ci_coverage", 0.0)};
+    return true;
 }
 
 /* jansson reports a failed allocation as whatever token it was reading: the allocator

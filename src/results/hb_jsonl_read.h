@@ -3,6 +3,7 @@
 #define HB_JSONL_READ_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -41,8 +42,15 @@ double hb_rec_num(const json_t *rec, const char *key, double def);
 /* The string at key, or def. */
 const char *hb_rec_str(const json_t *rec, const char *key, const char *def);
 
-/* The key of a measurement record's headline value: a latency record's median ns per load
- * ("lat_ns_median"), any other's best GB/s ("bw_GBps_best"). */
+/* The key of a measurement record's headline value: "value" (the median over independent
+ * repeats) when the record has one; in files from before repeats, a latency record's median
+ * ns per load ("lat_ns_median"), any other's best GB/s ("bw_GBps_best"). */
 const char *hb_rec_headline_key(const json_t *rec);
+
+/* A measurement's headline and its uncertainty over repeats (value, ci95, repeats): true
+ * when the record has a finite value and an interval [lo, hi] around it; false for files
+ * from before repeats, or a record without them (then *iv holds the headline alone, n 0). */
+struct hb_interval;
+bool hb_rec_interval(const json_t *rec, struct hb_interval *iv);
 
 #endif
