@@ -2,6 +2,7 @@
 
 #include "hb_error.h"
 #include "hb_record.h"
+#include "hb_repeat.h"
 #include "hb_team.h"
 
 #include <errno.h>
@@ -142,31 +143,51 @@ static int hb_gather(const struct hb_world *w, const struct hb_experiment *e,
     return 0;
 }
 
-/* Rank 0: records for every task that ran, host by host. */
-static int hb_emit_records(const struct hb_world *w, const struct hb_topo *t,
-                           const struct hb_experiment *e, const struct hb_sent *got, int ngot,
-                           const struct hb_exec_io *io, json_t *measured)
+/* Rank 0: one repeat's records for every task that ran, host by host (NULL when out of
+ * memory). */
+static json_t *hb_repeat_records(const struct hb_world *w, const struct hb_topo *t,
+                                 const struct hb_experiment *e, const struct hb_sent *got, int ngot,
+                                 const struct hb_exec_io *io)
 {
     struct hb_task_result *host_res = calloc((size_t)e->ntasks, sizeof(*host_res));
     int *host_rank = calloc((size_t)e->ntasks, sizeof(int));
-    int rc = host_res && host_rank ? 0 : -ENOMEM;
-    for (int h = 0; h < w->nhosts && rc == 0; h++) {
+    json_t *recs = host_res && host_rank ? json_array() : NULL;
+    for (int h = 0; h < w->nhosts && recs; h++) {
         memset(host_res, 0, sizeof(*host_res) * (size_t)e->ntasks);
         for (int k = 0; k < ngot; k++)
             if (w->rank_host[got[k].rank] == h) {
                 host_res[got[k].task] = got[k].res;
                 host_rank[got[k].task] = got[k].rank;
             }
-        for (int i = 0; i < e->ntasks && rc == 0; i++) {
+        for (int i = 0; i < e->ntasks && recs; i++) {
             struct hb_record_origin o = {w->hosts[h], host_rank[i], io->simd};
-            json_t *rec = hb_record_measurement(t, e, i, host_res, &o);
-            rc = io->emit(rec, io->ctx);
-            if (measured) json_array_append(measured, rec);
-            json_decref(rec);
+            if (json_array_append_new(recs, hb_record_measurement(t, e, i, host_res, &o))) {
+                json_decref(recs);
+                recs = NULL;
+            }
         }
     }
     free(host_res);
     free(host_rank);
+    return recs;
+}
+
+/* Rank 0: experiment x's records merged over the repeats it ran, each emitted and kept in
+ * `measured`. 0, or -errno from emit or memory. */
+static int hb_emit_merged(struct hb_repeats *reps, int x, const struct hb_exec_io *io,
+                          json_t *measured)
+{
+    json_t *merged = hb_repeats_take(reps, x);
+    int rc = merged ? 0 : -ENOMEM;
+    if (!merged) hb_err_set("out of memory merging the repeats of a measurement");
+    size_t i;
+    json_t *rec;
+    json_array_foreach(merged, i, rec)
+    {
+        if (rc == 0) rc = io->emit(rec, io->ctx);
+        if (measured) json_array_append(measured, rec);
+    }
+    json_decref(merged);
     return rc;
 }
 
@@ -213,52 +234,86 @@ static void hb_exec_receive(const struct hb_world *w, const struct hb_plan *plan
     if (rc) hb_world_abort(w, hb_err_exit_code(rc), hb_err_msg());
 }
 
+/* One repeat of experiment x on every rank; rank 0 keeps its records in reps and, after the
+ * last repeat, emits them merged. Returns the exit code every rank agrees on. */
+static int hb_exec_one(const struct hb_world *w, const struct hb_topo *t,
+                       const struct hb_plan *plan, int x, int repeat, bool last,
+                       const struct hb_exec_io *io, struct hb_repeats *reps, json_t *measured)
+{
+    struct hb_experiment e;
+    hb_exec_receive(w, plan, x, &e);
+    /* A new chase permutation each repeat, as the memory is new. */
+    e.seed += (uint64_t)repeat;
+    struct hb_task_result *mine = calloc((size_t)(e.ntasks ? e.ntasks : 1), sizeof(*mine));
+    if (!mine) hb_world_abort(w, HB_EXIT_ENV, "out of memory for results");
+    struct hb_sync sync = {0};
+    struct hb_team_hooks hooks = {hb_sync_started, hb_sync_fg_done, hb_sync_all_done, &sync};
+    hb_exec_fit_host(t, w->node, &e);
+    int rc = hb_team_run(t, &e, w->node, io->allow_misplaced, &hooks, mine);
+    for (int i = 0; i < e.ntasks; i++)
+        mine[i].threads = e.tasks[i].threads;
+    if (rc) {
+        char msg[600];
+        snprintf(msg, sizeof(msg), "experiment %s: %s", e.name, hb_err_msg());
+        hb_world_abort(w, hb_err_exit_code(rc), msg);
+    }
+    struct hb_sent *got = NULL;
+    char *raw = NULL;
+    int ngot = 0;
+    if (hb_gather(w, &e, mine, &raw, &got, &ngot) != 0)
+        hb_world_abort(w, HB_EXIT_ENV, "out of memory gathering results");
+    int keep_rc = 0;
+    if (w->rank == 0 && hb_repeats_add(reps, x, hb_repeat_records(w, t, &e, got, ngot, io))) {
+        hb_err_set("out of memory keeping the records of experiment %s", e.name);
+        keep_rc = -ENOMEM;
+    }
+    if (w->rank == 0 && last && keep_rc == 0) keep_rc = hb_emit_merged(reps, x, io, measured);
+    free(got);
+    free(raw);
+    char msg[600];
+    int local = hb_local_failure(&e, mine, msg, sizeof(msg)), code = 0;
+    if (local)
+        fprintf(stderr, "hopbench: rank %d (host %s, node %d): %s\n", w->rank, w->host, w->node,
+                msg);
+    if (keep_rc) {
+        fprintf(stderr, "hopbench: rank 0 (host %s): %s\n", w->host, hb_err_msg());
+        local = HB_EXIT_ENV;
+    }
+    MPI_Allreduce(&local, &code, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    for (int i = 0; i < e.ntasks; i++)
+        hb_task_result_free(&mine[i]);
+    free(mine);
+    hb_experiment_clear(&e);
+    return code;
+}
+
 int hb_exec_plan(const struct hb_world *w, const struct hb_topo *t, const struct hb_plan *plan,
                  const struct hb_exec_io *io, json_t *measured)
 {
-    int n = w->rank == 0 ? plan->n : 0;
+    int n = w->rank == 0 ? plan->n : 0, repeats = io->repeats > 0 ? io->repeats : 1;
     MPI_Bcast(&n, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    MPI_Bcast(&repeats, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    struct hb_repeats reps = {0};
+    if (w->rank == 0 && hb_repeats_init(&reps, n, io->noise_pct))
+        hb_world_abort(w, HB_EXIT_ENV, "out of memory for the repeats' records");
     int code = 0;
-    for (int x = 0; x < n && code == 0; x++) {
-        struct hb_experiment e;
-        if (w->rank == 0 && io->progress) io->progress(x, n, &plan->exps[x], io->ctx);
-        hb_exec_receive(w, plan, x, &e);
-        struct hb_task_result *mine = calloc((size_t)(e.ntasks ? e.ntasks : 1), sizeof(*mine));
-        if (!mine) hb_world_abort(w, HB_EXIT_ENV, "out of memory for results");
-        struct hb_sync sync = {0};
-        struct hb_team_hooks hooks = {hb_sync_started, hb_sync_fg_done, hb_sync_all_done, &sync};
-        hb_exec_fit_host(t, w->node, &e);
-        int rc = hb_team_run(t, &e, w->node, io->allow_misplaced, &hooks, mine);
-        for (int i = 0; i < e.ntasks; i++)
-            mine[i].threads = e.tasks[i].threads;
-        if (rc) {
-            char msg[600];
-            snprintf(msg, sizeof(msg), "experiment %s: %s", e.name, hb_err_msg());
-            hb_world_abort(w, hb_err_exit_code(rc), msg);
+    /* Repeats go round the whole plan, so drift over the run shows in each figure's spread;
+     * each experiment's records are merged and emitted once its last repeat is in. */
+    for (int r = 0; r < repeats && code == 0; r++)
+        for (int x = 0; x < n && code == 0; x++) {
+            if (w->rank == 0 && io->progress)
+                io->progress(r * n + x, repeats * n, &plan->exps[x], io->ctx);
+            code = hb_exec_one(w, t, plan, x, r, r == repeats - 1, io, &reps, measured);
         }
-        struct hb_sent *got = NULL;
-        char *raw = NULL;
-        int ngot = 0;
-        if (hb_gather(w, &e, mine, &raw, &got, &ngot) != 0)
-            hb_world_abort(w, HB_EXIT_ENV, "out of memory gathering results");
-        int emit_rc = 0;
-        if (w->rank == 0) emit_rc = hb_emit_records(w, t, &e, got, ngot, io, measured);
-        free(got);
-        free(raw);
-        char msg[600];
-        int local = hb_local_failure(&e, mine, msg, sizeof(msg));
-        if (local)
-            fprintf(stderr, "hopbench: rank %d (host %s, node %d): %s\n", w->rank, w->host, w->node,
-                    msg);
-        if (emit_rc) {
-            fprintf(stderr, "hopbench: rank 0 (host %s): %s\n", w->host, hb_err_msg());
-            local = HB_EXIT_ENV;
-        }
-        MPI_Allreduce(&local, &code, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-        for (int i = 0; i < e.ntasks; i++)
-            hb_task_result_free(&mine[i]);
-        free(mine);
-        hb_experiment_clear(&e);
+    /* A measurement failed: what was measured is still written, with the repeats it has
+     * (code stays what every rank agreed on; a write failure here is rank 0's to report). */
+    int emit_rc = 0;
+    for (int x = 0; w->rank == 0 && code <= HB_EXIT_FAILED && x < n; x++)
+        if (reps.kept[x] && emit_rc == 0) emit_rc = hb_emit_merged(&reps, x, io, measured);
+    if (emit_rc) {
+        fprintf(stderr, "hopbench: rank 0 (host %s): %s\n", w->host, hb_err_msg());
+        code = HB_EXIT_ENV;
     }
+    hb_repeats_free(&reps);
     return code;
 }

@@ -22,10 +22,14 @@ struct hb_exec_io {
     void *ctx;
     const char *simd;
     bool allow_misplaced;
+    int repeats;      /* --repeat: independent repeats of every experiment */
+    double noise_pct; /* --noise: a figure is noisy past this half-width */
 };
 
-/* Run `plan` (meaningful on rank 0; other ranks pass any plan). Every measurement record is
- * emitted on rank 0 and also appended to `measured` there (a JSON array) for derived records.
+/* Run `plan` (meaningful on rank 0; other ranks pass any plan) io->repeats times, round the
+ * whole plan each time, every repeat on fresh memory with seed + repeat. Each measurement
+ * record, merged over its repeats (hb_repeat.h), is emitted on rank 0 and also appended to
+ * `measured` there (a JSON array) for derived records.
  * Returns the exit code every rank agrees on: 0, or 1 when a measurement failed validation
  * or placement (the failing rank has printed why). Fatal errors abort the job. */
 int hb_exec_plan(const struct hb_world *w, const struct hb_topo *t, const struct hb_plan *plan,

@@ -33,10 +33,13 @@ struct hb_pair_io {
     void *ctx;
     const char *simd;
     const char *host;
+    int repeats;      /* --repeat: independent repeats of every experiment */
+    double noise_pct; /* --noise */
 };
 
-/* Run every experiment of plan, emit each measurement record (hb_record_measurement) and
- * append it to `measured`. 0; -HB_EVALIDATE or -HB_EENV (message set) when a measurement
+/* Run every experiment of plan io->repeats times (round the plan each time, seed + repeat),
+ * emit each measurement record merged over its repeats (hb_repeat.h) and append it to
+ * `measured`. 0; -HB_EVALIDATE or -HB_EENV (message set) when a measurement
  * failed, after the others ran; -errno from emit or a pair that could not start. */
 int hb_pair_exec(const struct hb_topo *t, const struct hb_plan *plan, const struct hb_pair_io *io,
                  json_t *measured);

@@ -4,33 +4,69 @@
 
 #include "hb_error.h"
 #include "hb_record.h"
+#include "hb_repeat.h"
+
+#include <errno.h>
+
+/* One repeat of experiment x: its record kept in reps; counts a failed measurement. */
+static int hb_pair_one(const struct hb_topo *t, const struct hb_experiment *e, uint64_t seed,
+                       const struct hb_record_origin *origin, struct hb_repeats *reps, int x,
+                       int *failed, int *first)
+{
+    /* Both threads' result is the writer's (task 0); the reader's stays "not run". */
+    struct hb_task_result res[2];
+    struct hb_experiment run = *e;
+    run.seed = seed;
+    int rc = hb_task_result_init(&res[0], t->nnodes, 2);
+    int rc1 = hb_task_result_init(&res[1], t->nnodes, 1);
+    rc = rc ? rc : rc1;
+    if (rc == 0) rc = hb_pair_run(t, &run, &res[0]);
+    if (rc == 0 && res[0].status) {
+        (*failed)++;
+        *first = *first ? *first : res[0].status;
+    }
+    if (rc == 0)
+        rc = hb_repeats_add(reps, x,
+                            json_pack("[o]", hb_record_measurement(t, &run, 0, res, origin)));
+    hb_task_result_free(&res[0]);
+    hb_task_result_free(&res[1]);
+    return rc;
+}
+
+/* Experiment x's record merged over its repeats: emitted and kept in measured. */
+static int hb_pair_emit(struct hb_repeats *reps, int x, const struct hb_pair_io *io,
+                        json_t *measured)
+{
+    json_t *merged = hb_repeats_take(reps, x);
+    int rc = merged ? 0 : -ENOMEM;
+    size_t i;
+    json_t *rec;
+    json_array_foreach(merged, i, rec)
+    {
+        if (rc == 0) rc = io->emit(rec, io->ctx);
+        json_array_append(measured, rec);
+    }
+    json_decref(merged);
+    return rc;
+}
 
 int hb_pair_exec(const struct hb_topo *t, const struct hb_plan *plan, const struct hb_pair_io *io,
                  json_t *measured)
 {
     const struct hb_record_origin origin = {io->host, 0, io->simd};
-    int failed = 0, first = 0, rc = 0;
-    for (int i = 0; rc == 0 && i < plan->n; i++) {
-        const struct hb_experiment *e = &plan->exps[i];
-        if (io->progress) io->progress(i, plan->n, e, io->ctx);
-        /* Both threads' result is the writer's (task 0); the reader's stays "not run". */
-        struct hb_task_result res[2];
-        rc = hb_task_result_init(&res[0], t->nnodes, 2);
-        int rc1 = hb_task_result_init(&res[1], t->nnodes, 1);
-        rc = rc ? rc : rc1;
-        if (rc == 0) rc = hb_pair_run(t, e, &res[0]);
-        if (rc == 0) {
-            if (res[0].status) {
-                failed++;
-                first = first ? first : res[0].status;
-            }
-            json_t *rec = hb_record_measurement(t, e, 0, res, &origin);
-            rc = io->emit(rec, io->ctx);
-            json_array_append_new(measured, rec);
+    int failed = 0, first = 0, repeats = io->repeats > 0 ? io->repeats : 1;
+    struct hb_repeats reps;
+    int rc = hb_repeats_init(&reps, plan->n, io->noise_pct);
+    /* Round the whole plan each repeat, as the MPI executor does. */
+    for (int r = 0; rc == 0 && r < repeats; r++)
+        for (int i = 0; rc == 0 && i < plan->n; i++) {
+            const struct hb_experiment *e = &plan->exps[i];
+            if (io->progress) io->progress(r * plan->n + i, repeats * plan->n, e, io->ctx);
+            rc = hb_pair_one(t, e, e->seed + (uint64_t)r, &origin, &reps, i, &failed, &first);
+            if (rc == 0 && r == repeats - 1) rc = hb_pair_emit(&reps, i, io, measured);
         }
-        hb_task_result_free(&res[0]);
-        hb_task_result_free(&res[1]);
-    }
+    hb_repeats_free(&reps);
+    if (rc == -ENOMEM) hb_err_set("out of memory keeping the repeats of the c2c measurements");
     if (rc || !failed) return rc;
     hb_err_set("%d measurement(s) failed (a count off its exact value, or a thread or line not "
                "where asked); the records' notes say which",

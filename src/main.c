@@ -168,7 +168,8 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
         return hb_err_exit_code(wrc);
     }
     if (w.rank == 0) ctx.progress = hb_progress_new(o->quiet, o->progress);
-    struct hb_exec_io io = {hb_emit, hb_on_progress, &ctx, simd, o->allow_misplaced};
+    struct hb_exec_io io = {hb_emit,    hb_on_progress, &ctx, simd, o->allow_misplaced,
+                            o->repeats, o->noise_pct};
     int code = hb_exec_plan(&w, t, plan, &io, measured);
     if (w.rank == 0) {
         if (code == 0 && wrc == 0) wrc = hb_finish(env, &w, host_topos, measured, ctx.sink, t0);
@@ -208,7 +209,8 @@ static int hb_run_in_process(const struct hb_suite_env *env, const struct hb_pla
     json_decref(run);
     if (rc == 0) {
         ctx.progress = hb_progress_new(o->quiet, o->progress);
-        struct hb_pair_io io = {hb_emit, hb_on_progress, &ctx, simd, host};
+        struct hb_pair_io io = {hb_emit, hb_on_progress, &ctx,        simd,
+                                host,    o->repeats,     o->noise_pct};
         rc = hb_pair_exec(env->topo, plan, &io, measured);
     }
     bool complete = ctx.sink && hb_err_exit_code(rc) <= HB_EXIT_FAILED;

@@ -147,6 +147,8 @@ static const struct hb_opt_field hb_opt_fields[] = {
      HB_OPT_RANGE(1, 4096, "a thread count of at least 1")},
     {OPT_REPS, "--reps", HB_SET_INT, HB_OPT_AT(reps),
      HB_OPT_RANGE(1, 1000, "a repetition count from 1 to 1000")},
+    {OPT_REPEAT, "--repeat", HB_SET_INT, HB_OPT_AT(repeats),
+     HB_OPT_RANGE(1, HB_MAX_REPEATS, "a repeat count from 1 to 1000")},
     {OPT_MIN_TIME, "--min-time", HB_SET_REAL, HB_OPT_AT(min_time_s),
      HB_OPT_RANGE(0.0, 3600.0, "seconds between 0 and 3600")},
     {OPT_THRESHOLD, "--threshold", HB_SET_REAL, HB_OPT_AT(threshold_pct), HB_OPT_PERCENT},
@@ -212,7 +214,13 @@ static int hb_option_apply(struct hb_options *o, int c, const char *arg)
     case OPT_SEED:
         return hb_parse_seed(arg, &o->seed);
     case OPT_BG_RATE:
-        return hb_parse_bg_rate(arg, &o->bg_rate_GBps);
+        return hb_parse_positive("--bg-rate", arg, 1000.0,
+                                 "GB/s per thread, above 0 and up to 1000 (leave it out to pace "
+                                 "from the measured rate)",
+                                 &o->bg_rate_GBps);
+    case OPT_NOISE:
+        return hb_parse_positive("--noise", arg, 1000.0, "a percentage above 0 and up to 1000",
+                                 &o->noise_pct);
     case OPT_LOAD_NODES:
         if ((rc = hb_parse_int_list("--load-nodes", arg, o->load_nodes,
                                     (int)(sizeof(o->load_nodes) / sizeof(o->load_nodes[0])),
@@ -239,7 +247,9 @@ static void hb_options_defaults(struct hb_options *o)
     o->cpu_node = -1;
     o->mem_node = -1;
     o->min_time_s = 0.1;
-    o->reps = 5;
+    o->reps = 3;
+    o->repeats = 5;
+    o->noise_pct = 5.0;
     o->seed = 1;
     o->threshold_pct = 5.0;
     o->fleet_threshold_pct = 35.0;

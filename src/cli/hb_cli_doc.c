@@ -65,7 +65,14 @@ const struct hb_opt_doc hb_opt_docs[] = {
      "{values} (huge: hugetlbfs 2 MiB pages; default 4k)"},
     {"min-time", 0, OPT_MIN_TIME, "SEC", HB_COMPLETE_NONE, NULL,
      "least time per sample (default 0.1)"},
-    {"reps", 0, OPT_REPS, "N", HB_COMPLETE_NONE, NULL, "kept samples per measurement (default 5)"},
+    {"reps", 0, OPT_REPS, "N", HB_COMPLETE_NONE, NULL,
+     "kept samples per repeat of a measurement (default 3)"},
+    {"repeat", 0, OPT_REPEAT, "N", HB_COMPLETE_NONE, NULL,
+     "independent repeats of every measurement, each on fresh memory (new allocation, first "
+     "touch, pages verified, new chase permutation), taken in turn with the other experiments; "
+     "a figure is the median of its repeats with a 95% interval (default 5)"},
+    {"noise", 0, OPT_NOISE, "PCT", HB_COMPLETE_NONE, NULL,
+     "a figure is noisy when its interval's half-width exceeds PCT of it (default 5)"},
     {"format", 0, OPT_FORMAT, "F", HB_COMPLETE_WORDS, hb_format_names, "{values} (default table)"},
     {"output", 'o', 'o', "FILE", HB_COMPLETE_FILE, NULL, "write results to FILE (default stdout)"},
     {"dry-run", 0, OPT_DRY_RUN, NULL, HB_COMPLETE_NONE, NULL,

@@ -52,6 +52,8 @@ enum hb_opt_id {
     OPT_HOME,
     OPT_EXPORT_HWLOC,
     OPT_TIER,
+    OPT_REPEAT,
+    OPT_NOISE,
     OPT_HELP,
     OPT_VERSION,
 };

@@ -189,17 +189,15 @@ int hb_parse_seed(const char *arg, uint64_t *out)
     return 0;
 }
 
-/* --bg-rate: GB/s per thread, above 0 (0 is the default: pace from the measured rate). */
-int hb_parse_bg_rate(const char *arg, double *out)
+int hb_parse_positive(const char *opt, const char *arg, double hi, const char *what, double *out)
 {
-    int rc = hb_parse_double("--bg-rate", arg, 0.0, 1000.0,
-                             "GB/s per thread, above 0 and up to 1000", out);
-    if (rc == 0 && *out <= 0.0) {
-        hb_err_set("invalid --bg-rate '%s': expected GB/s per thread, above 0 and up to 1000 "
-                   "(leave it out to pace from the measured rate)",
-                   arg);
+    double v = 0.0;
+    int rc = hb_parse_double(opt, arg, 0.0, hi, what, &v);
+    if (rc == 0 && v <= 0.0) {
+        hb_err_set("invalid %s '%s': expected %s", opt, arg, what);
         rc = -EINVAL;
     }
+    if (rc == 0) *out = v;
     return rc;
 }
 

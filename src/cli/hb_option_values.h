@@ -28,7 +28,8 @@ int hb_parse_int_list(const char *opt, const char *text, int *out, int cap, int 
 int hb_parse_strides(const char *text, struct hb_options *o);
 int hb_parse_tlb_group(const char *text, uint64_t *out);
 int hb_parse_seed(const char *arg, uint64_t *out);
-int hb_parse_bg_rate(const char *arg, double *out);
+/* A number above 0 and at most hi (--bg-rate, --noise); `what` says what is valid. */
+int hb_parse_positive(const char *opt, const char *arg, double hi, const char *what, double *out);
 /* --nodes: o->nodes (the last one given) and its text; the nodes are checked against the
  * topology once it is loaded (hb_suite_check_nodes). */
 int hb_parse_nodes(const char *arg, struct hb_options *o);

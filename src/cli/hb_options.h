@@ -10,6 +10,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* --repeat's largest value. */
+#define HB_MAX_REPEATS 1000
+
 /* Special values of hb_options.c2c_home (--home writer|reader); any other is a node. */
 #define HB_C2C_HOME_WRITER (-1)
 #define HB_C2C_HOME_READER (-2)
@@ -25,6 +28,8 @@ struct hb_options {
     uint64_t size;         /* 0 = default for the machine */
     double min_time_s;
     int reps;
+    int repeats;      /* independent repeats of each measurement */
+    double noise_pct; /* a figure is noisy past this interval half-width */
     enum hb_format format;
     char output[4096]; /* "" = stdout */
     bool dry_run;

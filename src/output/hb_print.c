@@ -66,9 +66,9 @@ int hb_print_plan(const struct hb_plan *plan, const struct hb_options *o)
             }
         }
         json_t *rec =
-            json_pack("{s:s, s:s, s:s, s:s, s:s, s:i, s:o}", "type", "experiment", "suite",
+            json_pack("{s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:o}", "type", "experiment", "suite",
                       e->suite, "name", e->name, "label", e->ntasks ? e->tasks[0].label : "",
-                      "metric", e->metric, "reps", e->reps, "tasks", tasks);
+                      "metric", e->metric, "reps", e->reps, "repeats", o->repeats, "tasks", tasks);
         /* The suite's own keys (workload, policy, mode...) as the records will carry them. */
         json_t *keys = hb_params_json(&e->params);
         if (keys) json_object_update(rec, keys);

@@ -2,6 +2,7 @@
 #include "hb_output.h"
 
 #include "hb_escape.h"
+#include "hb_interval.h"
 #include "hb_jsonl_read.h"
 #include "hb_size.h"
 #include "hb_table_mem.h"
@@ -109,26 +110,26 @@ static void hb_table_measurement(FILE *f, json_t *rec)
 {
     static int header_done;
     if (!header_done) {
-        fprintf(f, "%-22s %-12s %-9s %4s %9s %12s %-6s %8s %s\n", "experiment", "label", "kernel",
-                "thr", "size", "value", "unit", "pages%", "status");
+        fprintf(f, "%-22s %-12s %-9s %4s %9s %20s %-6s %8s %s\n", "experiment", "label", "kernel",
+                "thr", "size", "value \xC2\xB1 CI", "unit", "pages%", "status");
         header_done = 1;
     }
-    char sz[32];
-    /* The headline value; a background task has only what it achieved. */
-    const char *key = hb_rec_headline_key(rec);
-    json_t *head = json_object_get(rec, key);
-    bool has = json_is_number(head);
-    double value = has ? json_number_value(head) : hb_rec_num(rec, "bw_GBps_achieved", 0);
-    const char *unit = has && strcmp(key, "lat_ns_median") == 0 ? "ns" : "GB/s";
+    char sz[32], pm[32] = "\xC2\xB1?";
+    /* The headline value and its interval's half-width over the repeats. */
+    struct hb_interval iv;
+    if (hb_rec_interval(rec, &iv)) snprintf(pm, sizeof(pm), "\xC2\xB1%.2f", (iv.hi - iv.lo) / 2.0);
+    const char *unit = hb_rec_str(rec, "unit", "");
+    bool noisy = json_is_true(json_object_get(rec, "noisy"));
     fprintf(
-        f, "%-22s %-12s %-9s %4lld %9s %12.2f %-6s %8.2f %s%s%s\n",
+        f, "%-22s %-12s %-9s %4lld %9s %10.2f %-9s %-6s %8.2f %s%s%s%s\n",
         hb_rec_str(rec, "experiment", ""), hb_rec_str(rec, "label", ""),
         hb_rec_str(rec, "kernel", ""),
         (long long)json_integer_value(json_object_get(rec, "threads")),
         hb_size_format((uint64_t)json_integer_value(json_object_get(rec, "bytes")), sz, sizeof(sz)),
-        value, unit, json_number_value(json_object_get(rec, "pages_on_target_pct")),
-        hb_rec_str(rec, "status", ""), *hb_rec_str(rec, "note", "") ? ": " : "",
-        hb_rec_str(rec, "note", ""));
+        iv.value, pm, strcmp(unit, "GBps") == 0 ? "GB/s" : unit,
+        json_number_value(json_object_get(rec, "pages_on_target_pct")),
+        hb_rec_str(rec, "status", ""), noisy ? " noisy" : "",
+        *hb_rec_str(rec, "note", "") ? ": " : "", hb_rec_str(rec, "note", ""));
     /* hops: 40555's figure, and the load the background really put on */
     json_t *pct = json_object_get(rec, "pct_of_local_read");
     json_t *bg = json_object_get(rec, "background");
@@ -358,11 +359,14 @@ static void hb_table_print_clean(FILE *f, json_t *rec)
              (!hb_table_hmat_said || strcmp(hb_rec_str(rec, "about", ""), "hmat") != 0))
         fprintf(f, "note: %s\n", hb_rec_str(rec, "text", ""));
     else if (strcmp(type, "summary") == 0)
-        fprintf(f, "# %s: %lld experiments, %lld measurements: %lld ok, %lld failed, %.1f s\n",
+        fprintf(f,
+                "# %s: %lld experiments, %lld measurements: %lld ok, %lld failed, %lld noisy, "
+                "%.1f s\n",
                 hb_rec_str(rec, "suite", ""),
                 (long long)json_integer_value(json_object_get(rec, "experiments")),
                 (long long)json_integer_value(json_object_get(rec, "measurements")),
                 (long long)json_integer_value(json_object_get(rec, "ok")),
                 (long long)json_integer_value(json_object_get(rec, "failed")),
+                (long long)json_integer_value(json_object_get(rec, "noisy")),
                 json_number_value(json_object_get(rec, "elapsed_s")));
 }

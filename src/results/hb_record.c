@@ -54,6 +54,11 @@ const char *const hb_record_columns[] = {
     "relative",
     "value",
     "unit",
+    "ci95",
+    "ci_coverage",
+    "noisy",
+    "repeats",
+    "repeat_values",
     "measured_class",
     "fg_start_s",
     "fg_end_s",
@@ -307,7 +312,7 @@ json_t *hb_record_measurement(const struct hb_topo *t, const struct hb_experimen
 
 json_t *hb_record_summary(const char *suite, json_t *measured, double elapsed_s)
 {
-    int ok = 0, failed = 0, skipped = 0;
+    int ok = 0, failed = 0, skipped = 0, noisy = 0;
     json_t *cells = json_array();
     size_t i;
     json_t *rec;
@@ -317,6 +322,7 @@ json_t *hb_record_summary(const char *suite, json_t *measured, double elapsed_s)
         ok += st && strcmp(st, "ok") == 0;
         failed += st && strcmp(st, "failed") == 0;
         skipped += st && strcmp(st, "skipped") == 0;
+        noisy += json_is_true(json_object_get(rec, "noisy"));
         json_t *name = json_object_get(rec, "experiment");
         double t = json_number_value(json_object_get(rec, "elapsed_s"));
         json_t *last = json_array_get(cells, json_array_size(cells) - 1);
@@ -329,8 +335,9 @@ json_t *hb_record_summary(const char *suite, json_t *measured, double elapsed_s)
                                   json_pack("{s:O, s:f}", "experiment", name, "elapsed_s", t));
         }
     }
-    return json_pack("{s:s, s:s, s:I, s:I, s:i, s:i, s:i, s:f, s:o}", "type", "summary", "suite",
-                     suite, "experiments", (json_int_t)json_array_size(cells), "measurements",
-                     (json_int_t)json_array_size(measured), "ok", ok, "failed", failed, "skipped",
-                     skipped, "elapsed_s", elapsed_s, "cell_s", cells);
+    return json_pack("{s:s, s:s, s:I, s:I, s:i, s:i, s:i, s:i, s:f, s:o}", "type", "summary",
+                     "suite", suite, "experiments", (json_int_t)json_array_size(cells),
+                     "measurements", (json_int_t)json_array_size(measured), "ok", ok, "failed",
+                     failed, "skipped", skipped, "noisy", noisy, "elapsed_s", elapsed_s, "cell_s",
+                     cells);
 }

@@ -1,6 +1,7 @@
 /* The run record: what produced the results and on what machine. */
 #include "hb_record.h"
 
+#include "hb_interval.h"
 #include "hb_timer.h"
 #include "hb_topo_mem.h"
 #include "hb_version.h"
@@ -92,5 +93,12 @@ json_t *hb_record_run(const struct hb_topo *t, const struct hb_options *o, const
     json_object_set_new(rec, "timer",
                         json_pack("{s:s, s:f}", "clock", "CLOCK_MONOTONIC", "granularity_s",
                                   hb_timer_granularity()));
+    /* How every figure's uncertainty was found (docs/method.md, "Statistics"). */
+    json_object_set_new(rec, "statistics",
+                        json_pack("{s:i, s:i, s:f, s:f, s:f, s:s}", "repeats", o->repeats, "reps",
+                                  o->reps, "min_time_s", o->min_time_s, "noise_pct", o->noise_pct,
+                                  "ci_level", HB_CI_LEVEL, "ci_method",
+                                  "order statistics of the repeats' values (distribution-free "
+                                  "interval for their median)"));
     return rec;
 }

@@ -7,7 +7,7 @@ command -v jq >/dev/null || { echo "SKIP: jq not installed"; exit 77; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
-common=(--size 8M --reps 3 --min-time 0.005 --threads 1)
+common=(--size 8M --reps 3 --min-time 0.005 --threads 1 --repeat 3)
 "$HB" bw --kernel read,triad "${common[@]}" --format jsonl -o r.jsonl
 "$HB" lat "${common[@]}" --format jsonl >>r.jsonl
 "$HB" bw --kernel read,triad "${common[@]}" --format csv -o r.csv
@@ -31,7 +31,9 @@ check "run record keys and types" '[.[] | select(.type == "run")] | all(
     (.thp | has("enabled") and has("defrag")) and has("numa_balancing") and
     (.topology.nodes | length) >= 1 and (.topology | has("distances") and has("hop_class")) and
     (.sizes | has("llc_bytes") and has("default_bytes") and has("size_source")) and
-    .timer.clock == "CLOCK_MONOTONIC" and .timer.granularity_s > 0)'
+    .timer.clock == "CLOCK_MONOTONIC" and .timer.granularity_s > 0 and
+    .statistics.repeats == 3 and .statistics.reps == 3 and .statistics.noise_pct == 5 and
+    .statistics.ci_level == 0.95 and (.statistics.ci_method | test("order statistics")))'
 check "measurement keys and types" '[.[] | select(.type == "measurement")] | length == 3 and all(
     (.suite | type) == "string" and (.experiment | type) == "string" and
     (.label | test("^[0-9]+\\.[0-9]+\\.(r|w|rw)\\.[0-9]+$")) and (.host | type) == "string" and
@@ -53,6 +55,16 @@ check "measurement keys and types" '[.[] | select(.type == "measurement")] | len
     has("relative") and .fg_start_s < .fg_end_s and .background == [] and
     .bg_overlap == null and (.simd | type) == "string" and .elapsed_s > 0 and
     .status == "ok" and .note == "")'
+# Three repeats: the headline is their median, the interval their range (coverage 1 - 2/8),
+# and the samples are those of the median repeat.
+check "repeats, value and interval" '[.[] | select(.type == "measurement")] | all(
+    .repeats == 3 and (.repeat_values | length) == 3 and (.repeat_values | all(. > 0)) and
+    .value == (.repeat_values | sort | .[1]) and
+    .ci95 == [(.repeat_values | min), (.repeat_values | max)] and .ci_coverage == 0.75 and
+    .unit == (if .metric == "latency" then "ns" else "GBps" end) and
+    .value == (if .metric == "latency" then .lat_ns_median else .bw_GBps_best end) and
+    .noisy == ((.ci95[1] - .ci95[0]) / 2 > 0.05 * .value))'
+check "summary counts the noisy figures" '[.[] | select(.type == "summary")] | all(.noisy >= 0)'
 check "summary closes each run" '[.[] | select(.type == "summary")] | length == 2'
 header=$(head -1 r.csv)
 keys=$(jq -r -s '[.[] | select(.type == "measurement")][0] | keys_unsorted | join(",")' r.jsonl)
@@ -69,6 +81,13 @@ fi
 if [ "$(jq -c -s '[.[] | select(.type == "measurement") | [.chase_stride, .chase_group_bytes, .status]]' s.jsonl)" != \
     '[[64,8388608,"ok"],[256,8388608,"ok"]]' ]; then
     echo "FAIL: lat --stride 64,256 --tlb-group all: $(jq -c -s '[.[] | select(.type == "measurement") | [.chase_stride, .chase_group_bytes, .status]]' s.jsonl)"
+    fails=$((fails + 1))
+fi
+# One repeat bounds nothing: no interval, and the figure counts as noisy.
+"$HB" lat --size 8M --reps 2 --min-time 0.005 --repeat 1 --format jsonl -o one.jsonl
+if [ "$(jq -c -s '[.[] | select(.type == "measurement") | [.repeats, (.repeat_values | length), .ci95, .ci_coverage, .noisy, .value == .lat_ns_median]]' one.jsonl)" != \
+    '[[1,1,null,null,true,true]]' ]; then
+    echo "FAIL: --repeat 1: $(jq -c -s '[.[] | select(.type == "measurement") | [.repeats, .ci95, .noisy]]' one.jsonl)"
     fails=$((fails + 1))
 fi
 [ "$fails" = 0 ] && echo PASS

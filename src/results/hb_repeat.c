@@ -1,0 +1,162 @@
+/* Merging a measurement's independent repeats into one record (results layer, rank 0). */
+#include "hb_repeat.h"
+
+#include "hb_interval.h"
+#include "hb_jsonl_read.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The figure one repeat is judged by, and its unit: a latency's median ns per load, a
+ * foreground bandwidth's best GB/s, a background's achieved GB/s, else the median time. */
+static const char *hb_repeat_key(const json_t *rec, const char **unit)
+{
+    bool fg = strcmp(hb_rec_str(rec, "role", "foreground"), "foreground") == 0;
+    const char *metric = hb_rec_str(rec, "metric", "");
+    *unit = "GBps";
+    if (!fg) return "bw_GBps_achieved";
+    if (strcmp(metric, "latency") == 0 && json_is_number(json_object_get(rec, "lat_ns_median"))) {
+        *unit = "ns";
+        return "lat_ns_median";
+    }
+    if (json_is_number(json_object_get(rec, "bw_GBps_best"))) return "bw_GBps_best";
+    *unit = "s";
+    return "t_median_s";
+}
+
+/* The worst of the repeats' placement, status and overlap, and their total cost. */
+static void hb_repeat_worst(json_t *out, json_t *const *recs, int n)
+{
+    double pages = INFINITY, overlap = INFINITY, elapsed = 0.0;
+    const json_t *failed = NULL, *skipped = NULL;
+    for (int i = 0; i < n; i++) {
+        pages = fmin(pages, hb_rec_num(recs[i], "pages_on_target_pct", INFINITY));
+        overlap = fmin(overlap, hb_rec_num(recs[i], "bg_overlap", INFINITY));
+        elapsed += hb_rec_num(recs[i], "elapsed_s", 0.0);
+        const char *st = hb_rec_str(recs[i], "status", "ok");
+        if (!failed && strcmp(st, "failed") == 0) failed = recs[i];
+        if (!skipped && strcmp(st, "skipped") == 0) skipped = recs[i];
+    }
+    if (isfinite(pages)) json_object_set_new(out, "pages_on_target_pct", json_real(pages));
+    if (isfinite(overlap)) json_object_set_new(out, "bg_overlap", json_real(overlap));
+    json_object_set_new(out, "elapsed_s", json_real(elapsed));
+    const json_t *worst = failed ? failed : skipped;
+    if (worst) {
+        json_object_set(out, "status", json_object_get(worst, "status"));
+        json_object_set(out, "note", json_object_get(worst, "note"));
+    }
+}
+
+/* The headline's statistics over the repeats that have one. */
+static void hb_repeat_interval(json_t *out, const double *v, int nv, double noise_pct)
+{
+    double *sorted = malloc(sizeof(*sorted) * (size_t)(nv ? nv : 1));
+    struct hb_interval iv = {0, NAN, NAN, NAN, 0.0};
+    if (sorted && nv) {
+        memcpy(sorted, v, sizeof(*v) * (size_t)nv);
+        hb_interval_median(sorted, nv, HB_CI_LEVEL, &iv);
+    }
+    free(sorted);
+    bool bounded = iv.n >= 2;
+    json_object_set_new(out, "value", isfinite(iv.value) ? json_real(iv.value) : json_null());
+    json_object_set_new(out, "ci95", bounded ? json_pack("[f, f]", iv.lo, iv.hi) : json_null());
+    json_object_set_new(out, "ci_coverage", bounded ? json_real(iv.coverage) : json_null());
+    json_object_set_new(out, "noisy", json_boolean(hb_interval_noisy(&iv, noise_pct)));
+}
+
+/* Index of the representative repeat: the one whose headline is the (lower) median. */
+static int hb_repeat_middle(const double *v, const int *at, int nv)
+{
+    int best = 0;
+    for (int i = 0; i < nv; i++) {
+        int below = 0, equal_before = 0;
+        for (int j = 0; j < nv; j++) {
+            below += v[j] < v[i];
+            equal_before += v[j] == v[i] && j < i;
+        }
+        if (below + equal_before == (nv - 1) / 2) best = at[i];
+    }
+    return best;
+}
+
+json_t *hb_repeat_merge(json_t *const *recs, int n, double noise_pct)
+{
+    const char *unit = "";
+    const char *key = hb_repeat_key(recs[0], &unit);
+    double *v = malloc(sizeof(*v) * (size_t)n);
+    int *at = malloc(sizeof(*at) * (size_t)n), nv = 0;
+    json_t *values = json_array();
+    if (!v || !at || !values) {
+        free(v);
+        free(at);
+        json_decref(values);
+        return NULL;
+    }
+    for (int i = 0; i < n; i++) {
+        json_t *x = json_object_get(recs[i], key);
+        bool ok = json_is_number(x) && isfinite(json_number_value(x));
+        json_array_append_new(values, ok ? json_real(json_number_value(x)) : json_null());
+        if (ok) {
+            v[nv] = json_number_value(x);
+            at[nv++] = i;
+        }
+    }
+    json_t *out = json_deep_copy(recs[nv ? hb_repeat_middle(v, at, nv) : 0]);
+    if (out) {
+        hb_repeat_interval(out, v, nv, noise_pct);
+        json_object_set_new(out, "unit", json_string(unit));
+        json_object_set_new(out, "repeats", json_integer(n));
+        json_object_set(out, "repeat_values", values);
+        hb_repeat_worst(out, recs, n);
+    }
+    json_decref(values);
+    free(v);
+    free(at);
+    return out;
+}
+
+int hb_repeats_init(struct hb_repeats *r, int nexp, double noise_pct)
+{
+    *r = (struct hb_repeats){nexp, noise_pct, calloc((size_t)(nexp ? nexp : 1), sizeof(json_t *))};
+    return r->kept ? 0 : -ENOMEM;
+}
+
+int hb_repeats_add(struct hb_repeats *r, int x, json_t *records)
+{
+    if (!records) return -ENOMEM;
+    if (!r->kept[x] && !(r->kept[x] = json_array())) {
+        json_decref(records);
+        return -ENOMEM;
+    }
+    return json_array_append_new(r->kept[x], records) ? -ENOMEM : 0;
+}
+
+json_t *hb_repeats_take(struct hb_repeats *r, int x)
+{
+    json_t *reps = r->kept[x], *merged = json_array();
+    size_t n = json_array_size(reps), ntasks = json_array_size(json_array_get(reps, 0));
+    json_t **one = calloc(n ? n : 1, sizeof(*one));
+    bool ok = merged && one;
+    for (size_t k = 0; ok && k < ntasks; k++) {
+        size_t m = 0;
+        for (size_t i = 0; i < n; i++)
+            if ((one[m] = json_array_get(json_array_get(reps, i), k))) m++;
+        ok = json_array_append_new(merged, hb_repeat_merge(one, (int)m, r->noise_pct)) == 0;
+    }
+    free(one);
+    json_decref(reps);
+    r->kept[x] = NULL;
+    if (ok) return merged;
+    json_decref(merged);
+    return NULL;
+}
+
+void hb_repeats_free(struct hb_repeats *r)
+{
+    for (int x = 0; r->kept && x < r->nexp; x++)
+        json_decref(r->kept[x]);
+    free(r->kept);
+    r->kept = NULL;
+}

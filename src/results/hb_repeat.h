@@ -1,0 +1,34 @@
+/* Independent repeats: each measurement is taken --repeat times on fresh memory, its repeats
+ * interleaved with other experiments'; rank 0 keeps each repeat's records here and, when the
+ * last is in, merges them into one record per task with the headline's uncertainty. */
+#ifndef HB_REPEAT_H
+#define HB_REPEAT_H
+
+#include <jansson.h>
+
+/* One merged record from the n records of one task, one per repeat, in repeat order (n >= 1;
+ * borrowed). A copy of the representative repeat (the one whose headline is the median; the
+ * lower middle for even n) with: repeats, repeat_values (each repeat's headline), value (their
+ * median), unit, ci95 ([low, high]: hb_interval_median; null for one repeat), ci_coverage,
+ * noisy (half-width over noise_pct of value, or fewer than 2 repeats); pages_on_target_pct the
+ * worst repeat's, status and note the first failed repeat's, elapsed_s their sum, bg_overlap
+ * the least. NULL when out of memory. */
+json_t *hb_repeat_merge(json_t *const *recs, int n, double noise_pct);
+
+/* The records of every experiment of a run over its repeats. */
+struct hb_repeats {
+    int nexp;
+    double noise_pct;
+    json_t **kept; /* per experiment: an array of repeats, each an array of its records */
+};
+
+/* Room for nexp experiments: 0 or -ENOMEM. */
+int hb_repeats_init(struct hb_repeats *r, int nexp, double noise_pct);
+/* Keep one repeat's records of experiment x (an array; stolen): 0 or -ENOMEM. */
+int hb_repeats_add(struct hb_repeats *r, int x, json_t *records);
+/* Experiment x's merged records, task by task as the repeats listed them (a new array, empty
+ * when nothing was kept), and forget its repeats. NULL when out of memory. */
+json_t *hb_repeats_take(struct hb_repeats *r, int x);
+void hb_repeats_free(struct hb_repeats *r);
+
+#endif
