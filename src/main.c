@@ -72,10 +72,17 @@ static int hb_emit(json_t *rec, void *ctx)
     return hb_sink_write(rc->sink, rec);
 }
 
+/* Step i of n goes round the plan once per repeat: say which repeat runs. */
 static void hb_on_progress(int i, int n, const struct hb_experiment *e, void *ctx)
 {
     struct hb_run_ctx *rc = ctx;
-    hb_progress_step(rc->progress, i, n, e->name);
+    int repeats = rc->env->opts->repeats, per = repeats > 0 ? n / repeats : n;
+    char what[HB_NAME_LEN + 48];
+    if (repeats > 1 && per > 0)
+        snprintf(what, sizeof(what), "%s (repeat %d of %d)", e->name, i / per + 1, repeats);
+    else
+        snprintf(what, sizeof(what), "%s", e->name);
+    hb_progress_step(rc->progress, i, n, what);
 }
 
 /* Rank 0: derived records (matrices, fleet) and the summary. */

@@ -39,10 +39,10 @@ static void hb_basic_series(char *dst, size_t len, const json_t *m)
 }
 
 /* The numbers table's columns; NULL is the figure's value. */
-static const char *const hb_basic_keys[] = {"suite",   "experiment", "label",    "kernel",
-                                            "threads", "cpu_node",   "mem_node", "policy",
-                                            "bytes",   "pages",      NULL,       "status"};
-#define HB_BASIC_COLS 12
+static const char *const hb_basic_keys[] = {"suite",    "experiment", "label",  "kernel", "threads",
+                                            "cpu_node", "mem_node",   "policy", "bytes",  "pages",
+                                            NULL,       "ci95",       "noisy",  "status"};
+#define HB_BASIC_COLS 14
 
 /* The jq filter of a figure's records (as hb_basic_is). */
 #define HB_BASIC_SELECT(metric)                                                                    \
@@ -54,10 +54,10 @@ static const char *const hb_basic_keys[] = {"suite",   "experiment", "label",   
 static const struct hb_basic_fig {
     const char *metric, *value_key, *group_key, *title, *ylabel, *select;
 } hb_basic_figs[2] = {
-    {"bandwidth", "bw_GBps_best", "threads", "bandwidth per kernel and thread count",
-     "GB/s (best sample)", HB_BASIC_SELECT("bandwidth")},
-    {"latency", "lat_ns_median", "cpu_node", "idle latency", "ns per load (median)",
-     HB_BASIC_SELECT("latency")},
+    {"bandwidth", "value", "threads", "bandwidth per kernel and thread count",
+     "GB/s (median of repeats' best samples, 95% CI)", HB_BASIC_SELECT("bandwidth")},
+    {"latency", "value", "cpu_node", "idle latency",
+     "ns per load (median of repeats' medians, 95% CI)", HB_BASIC_SELECT("latency")},
 };
 
 int hb_report_basic_take(struct hb_report_in *in, const json_t *m)
@@ -75,7 +75,7 @@ int hb_report_basic_take(struct hb_report_in *in, const json_t *m)
         const char *keys[HB_BASIC_COLS];
         for (int c = 0; c < HB_BASIC_COLS; c++)
             keys[c] = hb_basic_keys[c] ? hb_basic_keys[c] : fig->value_key;
-        struct hb_rbar bar = {.key = v, .value = hb_rec_num(m, fig->value_key, 0)};
+        struct hb_rbar bar = {.key = v, .fig = hb_report_fig(m, hb_rec_headline_key(m))};
         int rc = hb_report_intern(in, group, &bar.group);
         if (rc == 0)
             rc = hb_report_intern(in, hb_rec_str(m, fi == 0 ? "kernel" : "label", "?"), &bar.label);

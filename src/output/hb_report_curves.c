@@ -22,7 +22,7 @@ int hb_report_hops_take(struct hb_report_in *in, const json_t *m)
     /* One group per background level, in load order (unknown levels last). */
     const char *bg = hb_rec_str(m, "bg_level", "idle");
     struct hb_rbar bar = {.key = hb_report_bg_rank(bg),
-                          .value = hb_rec_num(m, "pct_of_local_read", 0)};
+                          .fig = hb_report_fig(m, "pct_of_local_read")};
     int rc = hb_report_intern(in, bg, &bar.group);
     if (rc == 0) rc = hb_report_intern(in, hb_rec_str(m, "label", "?"), &bar.label);
     if (rc == 0) rc = hb_report_intern(in, hb_rec_str(m, "case", "single"), &bar.series);
@@ -64,9 +64,9 @@ int hb_report_curves_take(struct hb_report_in *in, const json_t *m)
     if (hb_report_is(m, "measurement", "loaded", "total_GBps")) {
         in->has |= HB_RHAS_LOADED;
         hb_report_series_name(name, sizeof(name), m, NULL);
-        if (json_is_number(json_object_get(m, "lat_ns_median")))
+        if (json_is_number(json_object_get(m, hb_rec_headline_key(m))))
             rc = hb_report_add_point(&in->loaded, name, hb_rec_num(m, "total_GBps", 0),
-                                     hb_rec_num(m, "lat_ns_median", 0));
+                                     hb_report_fig(m, hb_rec_headline_key(m)));
     }
     static const char *const metrics[] = {"latency", "bandwidth"};
     if (rc == 0 && hb_report_is(m, "measurement", "sweep", "ws_bytes")) {
@@ -79,7 +79,7 @@ int hb_report_curves_take(struct hb_report_in *in, const json_t *m)
             /* 4k and THP pages are separate curves, as lat_mem_rd plots them. */
             hb_report_series_name(name, sizeof(name), m, hb_rec_str(m, "pages", NULL));
             rc = hb_report_add_point(&in->sweep[mi], name, hb_rec_num(m, "ws_bytes", 0),
-                                     hb_rec_num(m, ykey, 0));
+                                     hb_report_fig(m, ykey));
         }
     }
     if (rc == 0 && hb_report_is(m, "measurement", "policy", NULL)) in->has |= HB_RHAS_POLICY;
@@ -96,22 +96,33 @@ int hb_report_curves_take(struct hb_report_in *in, const json_t *m)
     /* The policy suite sums a rate run's tasks into throughput records: those are drawn when
      * the file has them, else each measurement. One curve per placement and mode. */
     for (int sums = 0; rc == 0 && sums < 2; sums++) {
-        const char *ykey = sums ? "value" : "bw_GBps_best";
+        const char *ykey = sums ? "value" : hb_rec_headline_key(m);
         if (!hb_report_is(m, sums ? "throughput" : "measurement", "policy", "intensity")) continue;
         if (sums) in->has |= HB_RHAS_SUMS;
         if (!json_is_number(json_object_get(m, ykey))) continue;
         snprintf(name, sizeof(name), "%s %s %s", hb_rec_str(m, "host", "?"),
                  hb_rec_str(m, "policy", "?"), hb_rec_str(m, "mode", "?"));
         rc = hb_report_add_point(&in->intensity[sums], name, hb_rec_num(m, "intensity", 0),
-                                 hb_rec_num(m, ykey, 0));
+                                 hb_report_fig(m, ykey));
     }
     return rc;
 }
 
 static int hb_pt_cmp(const void *a, const void *b)
 {
-    const double *x = a, *y = b;
-    return (x[0] > y[0]) - (x[0] < y[0]);
+    const struct hb_rpoint *x = a, *y = b;
+    return (x->x > y->x) - (x->x < y->x);
+}
+
+static void hb_curves_free(struct hb_series *s, int n)
+{
+    for (int k = 0; s && k < n; k++) {
+        free(s[k].x);
+        free(s[k].y);
+        free(s[k].lo);
+        free(s[k].hi);
+    }
+    free(s);
 }
 
 /* The kept curves as series for hb_svg_lines, points sorted by x; NULL when out of memory
@@ -120,55 +131,43 @@ static struct hb_series *hb_curves_build(const struct hb_rcurves *c)
 {
     uint32_t ns = c->names.n;
     struct hb_series *s = calloc((size_t)ns + 1, sizeof(*s));
-    double *xy = malloc((2 * c->n + 2) * sizeof(*xy));
+    struct hb_rpoint *pts = malloc((c->n + 1) * sizeof(*pts));
     size_t *at = calloc((size_t)ns + 1, sizeof(*at));
-    bool ok = s && xy && at;
+    bool ok = s && pts && at;
     for (size_t i = 0; ok && i < c->n; i++)
         s[c->v[i].series].n++;
     for (uint32_t k = 0; ok && k < ns; k++) {
+        size_t room = ((size_t)s[k].n + 1) * sizeof(double);
         s[k].name = hb_strtab_get(&c->names, k);
-        s[k].x = malloc(((size_t)s[k].n + 1) * sizeof(double));
-        s[k].y = malloc(((size_t)s[k].n + 1) * sizeof(double));
-        ok = s[k].x && s[k].y;
+        s[k].x = malloc(room);
+        s[k].y = malloc(room);
+        s[k].lo = malloc(room);
+        s[k].hi = malloc(room);
+        ok = s[k].x && s[k].y && s[k].lo && s[k].hi;
         if (k + 1 < ns) at[k + 1] = at[k] + (size_t)s[k].n;
     }
     /* Each series' points side by side in file order, then sorted by x. */
-    for (size_t i = 0; ok && i < c->n; i++) {
-        size_t j = at[c->v[i].series]++;
-        xy[2 * j] = c->v[i].x;
-        xy[2 * j + 1] = c->v[i].y;
-    }
+    for (size_t i = 0; ok && i < c->n; i++)
+        pts[at[c->v[i].series]++] = c->v[i];
     for (uint32_t k = 0, first = 0; ok && k < ns; first += (uint32_t)s[k].n, k++) {
-        double *p = xy + 2 * (size_t)first;
-        qsort(p, (size_t)s[k].n, 2 * sizeof(double), hb_pt_cmp);
+        struct hb_rpoint *p = pts + first;
+        qsort(p, (size_t)s[k].n, sizeof(*p), hb_pt_cmp);
         for (int i = 0; i < s[k].n; i++) {
-            s[k].x[i] = p[2 * i];
-            s[k].y[i] = p[2 * i + 1];
+            s[k].x[i] = p[i].x;
+            s[k].y[i] = p[i].y.v;
+            s[k].lo[i] = p[i].y.lo;
+            s[k].hi[i] = p[i].y.hi;
         }
     }
-    for (uint32_t k = 0; !ok && s && k < ns; k++) {
-        free(s[k].x);
-        free(s[k].y);
-    }
     if (!ok) {
-        free(s);
+        hb_curves_free(s, s ? (int)ns : 0);
         s = NULL;
     }
-    free(xy);
+    free(pts);
     free(at);
     return s;
 }
 
-static void hb_curves_free(struct hb_series *s, int n)
-{
-    for (int k = 0; s && k < n; k++) {
-        free(s[k].x);
-        free(s[k].y);
-    }
-    free(s);
-}
-
-/* The numbers behind a curve figure. */
 static void hb_curves_table(FILE *f, const struct hb_series *s, int n, const char *xl,
                             const char *yl)
 {

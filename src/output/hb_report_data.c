@@ -1,8 +1,11 @@
 #include "hb_report_data.h"
 
 #include "hb_escape.h"
+#include "hb_interval.h"
+#include "hb_jsonl_read.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,9 +63,12 @@ int hb_report_add_row(struct hb_report_in *in, const json_t *rec, const char *co
 {
     char *html = NULL;
     size_t len = 0;
-    long end[HB_REPORT_ROW_MAX + 1] = {0};
-    FILE *m = n <= HB_REPORT_ROW_MAX ? open_memstream(&html, &len) : NULL;
-    if (!m) return -ENOMEM;
+    long *end = calloc((size_t)n + 1, sizeof(*end));
+    FILE *m = end ? open_memstream(&html, &len) : NULL;
+    if (!m) {
+        free(end);
+        return -ENOMEM;
+    }
     for (int c = 0; c < n; c++) {
         hb_report_cell_key(m, by_key ? keys[c] : NULL, json_object_get(rec, keys[c]));
         end[c + 1] = ftell(m);
@@ -77,6 +83,7 @@ int hb_report_add_row(struct hb_report_in *in, const json_t *rec, const char *co
         in->cells[in->ncells + (size_t)c] = id;
     }
     free(html);
+    free(end);
     if (rc) return rc;
     *row = (uint32_t)in->ncells;
     in->ncells += (size_t)n;
@@ -97,7 +104,18 @@ int hb_report_add_bar(struct hb_rbars *b, const struct hb_rbar *bar)
     return 0;
 }
 
-int hb_report_add_point(struct hb_rcurves *c, const char *name, double x, double y)
+struct hb_rfig hb_report_fig(const json_t *m, const char *key)
+{
+    struct hb_interval iv;
+    struct hb_rfig fig = {hb_rec_num(m, key, 0), NAN, NAN};
+    if (strcmp(key, hb_rec_headline_key(m)) == 0 && hb_rec_interval(m, &iv)) {
+        fig.lo = iv.lo;
+        fig.hi = iv.hi;
+    }
+    return fig;
+}
+
+int hb_report_add_point(struct hb_rcurves *c, const char *name, double x, struct hb_rfig y)
 {
     uint32_t id = hb_strtab_add(&c->names, name, strlen(name));
     if (id == HB_STRTAB_NONE || hb_rgrow((void **)&c->v, &c->cap, c->n, sizeof(*c->v)))

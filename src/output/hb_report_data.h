@@ -13,12 +13,20 @@
 #include <stdio.h>
 
 /* A bar of a figure and its row in the numbers table below it. */
+/* A figure and its 95% interval over repeats (lo, hi NaN when it has none). */
+struct hb_rfig {
+    double v, lo, hi;
+};
+
+/* The number at key in m (0 when absent) with m's ci95 when key is m's headline. */
+struct hb_rfig hb_report_fig(const json_t *m, const char *key);
+
 struct hb_rbar {
     double key;                    /* groups are drawn in ascending key, file order inside */
     size_t seq;                    /* file order */
     uint32_t group, label, series; /* strings of the file */
     uint32_t row;                  /* first of its cells in the file's cells */
-    double value;
+    struct hb_rfig fig;
 };
 
 struct hb_rbars {
@@ -28,7 +36,8 @@ struct hb_rbars {
 
 struct hb_rpoint {
     uint32_t series; /* in the curve set's names */
-    double x, y;
+    double x;
+    struct hb_rfig y;
 };
 
 /* Curves by name: series in order of first appearance, points in file order. */
@@ -132,16 +141,14 @@ void hb_report_in_free(struct hb_report_in *in);
 bool hb_report_budget_take(struct hb_rbudget *b, size_t w, size_t max);
 /* Interned s: *id names it in in->str. */
 int hb_report_intern(struct hb_report_in *in, const char *s, uint32_t *id);
-/* The cells of rec at keys (n of them, at most HB_REPORT_ROW_MAX) as table cells
- * (hb_report_cell_key; with their keys when by_key, so byte counts read in KiB/MiB/GiB):
- * *row names the first. */
-#define HB_REPORT_ROW_MAX 12
+/* The cells of rec at keys (n of them) as table cells (hb_report_cell_key; with their keys
+ * when by_key, so byte counts read in KiB/MiB/GiB): *row names the first. */
 int hb_report_add_row(struct hb_report_in *in, const json_t *rec, const char *const *keys, int n,
                       bool by_key, uint32_t *row);
 /* A bar; its seq is set here (file order). */
 int hb_report_add_bar(struct hb_rbars *b, const struct hb_rbar *bar);
 /* A point of the curve called name. */
-int hb_report_add_point(struct hb_rcurves *c, const char *name, double x, double y);
+int hb_report_add_point(struct hb_rcurves *c, const char *name, double x, struct hb_rfig y);
 /* A policy table row under key (workload, mode, host). */
 int hb_report_add_policy(struct hb_rpolicies *p, const char *key, uint32_t row, double t);
 /* rec's cells at `cells` as an evidence row of key and any_key, while either has room. */

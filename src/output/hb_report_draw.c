@@ -86,6 +86,16 @@ void hb_svg_heatmap(FILE *f, const json_t *rows, const json_t *cols, const json_
     fputs("</svg>\n", f);
 }
 
+/* An interval drawn as a vertical line with caps from y_hi (top) to y_lo, in pixels. */
+static void hb_svg_whisker(FILE *f, double x, double y_hi, double y_lo, double lo, double hi)
+{
+    fprintf(f,
+            "<path class=\"ci\" d=\"M%.1f %.1fV%.1fM%.1f %.1fH%.1fM%.1f %.1fH%.1f\" "
+            "stroke=\"#333\" stroke-width=\"1.2\" fill=\"none\" data-lo=\"%.17g\" "
+            "data-hi=\"%.17g\"/>\n",
+            x, y_hi, y_lo, x - 4, y_hi, x + 4, x - 4, y_lo, x + 4, lo, hi);
+}
+
 static int hb_index_of(const char **names, int n, const char *s)
 {
     for (int i = 0; i < n; i++)
@@ -102,6 +112,7 @@ void hb_svg_bars(FILE *f, const struct hb_bar *bars, int n, const char *ylabel)
         if (hb_index_of(series, ns, bars[i].series) < 0 && ns < HB_NCOLORS)
             series[ns++] = bars[i].series;
         hi = fmax(hi, bars[i].value);
+        if (isfinite(bars[i].hi)) hi = fmax(hi, bars[i].hi);
     }
     hi = hi > 0 ? hi * 1.15 : 1.0;
     const int bw = 34, gap = 26, left = 60, top = 30, h = 260;
@@ -138,6 +149,9 @@ void hb_svg_bars(FILE *f, const struct hb_bar *bars, int n, const char *ylabel)
         fputs("\" data-series=\"", f);
         hb_html_esc(f, bars[i].series);
         fprintf(f, "\" data-value=\"%.17g\"/>\n", bars[i].value);
+        if (isfinite(bars[i].lo) && isfinite(bars[i].hi))
+            hb_svg_whisker(f, x + bw / 2 - 2, top + h - bars[i].hi / hi * h,
+                           top + h - bars[i].lo / hi * h, bars[i].lo, bars[i].hi);
         /* Three significant digits: 8.06 GB/s, 123 %, 1052 ns. */
         fprintf(f, "<text x=\"%d\" y=\"%.1f\" class=\"val\" text-anchor=\"middle\">%.*f</text>\n",
                 x + bw / 2 - 2, top + h - bh - 3,
@@ -177,6 +191,9 @@ void hb_svg_lines(FILE *f, const struct hb_series *s, int ns, int logx, int logy
             x1 = fmax(x1, hb_tr(s[k].x[i], logx));
             y0 = fmin(y0, hb_tr(s[k].y[i], logy));
             y1 = fmax(y1, hb_tr(s[k].y[i], logy));
+            if (s[k].hi && isfinite(s[k].hi[i])) y1 = fmax(y1, hb_tr(s[k].hi[i], logy));
+            if (s[k].lo && isfinite(s[k].lo[i]) && (!logy || s[k].lo[i] > 0))
+                y0 = fmin(y0, hb_tr(s[k].lo[i], logy));
         }
     for (int m = 0; m < nmarks; m++)
         if (!logx || marks[m].x > 0) {
@@ -238,6 +255,11 @@ void hb_svg_lines(FILE *f, const struct hb_series *s, int ns, int logx, int logy
                         "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\" "
                         "data-x=\"%.17g\" data-y=\"%.17g\"/>\n",
                         HB_PX(s[k].x[i]), HB_PY(s[k].y[i]), col, s[k].x[i], s[k].y[i]);
+        for (int i = 0; s[k].lo && s[k].hi && i < s[k].n; i++)
+            if ((!logx || s[k].x[i] > 0) && isfinite(s[k].lo[i]) && isfinite(s[k].hi[i]) &&
+                (!logy || s[k].lo[i] > 0))
+                hb_svg_whisker(f, HB_PX(s[k].x[i]), HB_PY(s[k].hi[i]), HB_PY(s[k].lo[i]),
+                               s[k].lo[i], s[k].hi[i]);
         fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/>",
                 left + w + 10, top + k * 14, col);
         fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"tick\">", left + w + 24, top + k * 14 + 9);

@@ -18,15 +18,18 @@ struct hb_bar {
     const char *label;  /* 40555 label */
     const char *series; /* e.g. crossfire / no-crossfire */
     double value;
+    double lo, hi; /* its 95% interval over repeats; NaN when it has none */
 };
 
-/* Grouped bars in record order, one colour per series, a legend, value above each bar. */
+/* Grouped bars in record order, one colour per series, a legend, value above each bar and
+ * its interval as a whisker (class "ci", data-lo and data-hi) where it has one. */
 void hb_svg_bars(FILE *f, const struct hb_bar *bars, int n, const char *ylabel);
 
 struct hb_series {
     const char *name;
     int n;
     double *x, *y;
+    double *lo, *hi; /* each point's 95% interval over repeats; NaN where it has none */
 };
 
 struct hb_mark {
@@ -34,8 +37,9 @@ struct hb_mark {
     const char *label;
 };
 
-/* Curves with points; log axes when asked (only positive values are drawn there); vertical
- * marks (cache sizes, knees) dashed and labelled. */
+/* Curves with points, each point's interval as a vertical whisker (class "ci"); log axes
+ * when asked (only positive values are drawn there); vertical marks (cache sizes, knees)
+ * dashed and labelled. */
 void hb_svg_lines(FILE *f, const struct hb_series *s, int ns, int logx, int logy,
                   const struct hb_mark *marks, int nmarks, const char *xlabel, const char *ylabel);
 

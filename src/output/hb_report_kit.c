@@ -63,9 +63,12 @@ struct hb_bar *hb_report_bars(const struct hb_report_in *in, const struct hb_rba
     qsort(*sorted, b->n, sizeof(**sorted), hb_rbar_cmp);
     for (size_t i = 0; i < b->n; i++) {
         const struct hb_rbar *r = &(*sorted)[i];
-        bars[i] =
-            (struct hb_bar){hb_strtab_get(&in->str, r->group), hb_strtab_get(&in->str, r->label),
-                            hb_strtab_get(&in->str, r->series), r->value};
+        bars[i] = (struct hb_bar){hb_strtab_get(&in->str, r->group),
+                                  hb_strtab_get(&in->str, r->label),
+                                  hb_strtab_get(&in->str, r->series),
+                                  r->fig.v,
+                                  r->fig.lo,
+                                  r->fig.hi};
     }
     return bars;
 }

@@ -4,6 +4,7 @@
 
 #include "hb_report_draw.h"
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -233,9 +234,12 @@ void hb_report_fleet(FILE *f, const struct hb_report_in *in, int nin)
             if (!bars) continue;
             json_t *host;
             json_array_foreach(hosts, h, host) if (h < n) bars[h] =
-                (struct hb_bar){"local latency", hb_rec_str(host, "host", "?"),
+                (struct hb_bar){"local latency",
+                                hb_rec_str(host, "host", "?"),
                                 json_is_true(json_object_get(host, "outlier")) ? "outlier" : "ok",
-                                hb_rec_num(host, "lat_ns_local", 0)};
+                                hb_rec_num(host, "lat_ns_local", 0),
+                                NAN,
+                                NAN};
             fputs("<div class=\"panel\">", f);
             hb_report_caption(f, &in[i].res, "hosts");
             hb_report_left_out_n(f, nh, HB_REPORT_MAX_BARS, "hosts", in[i].res.path,

@@ -10,7 +10,7 @@ browser=$(command -v chromium || command -v chromium-browser || true)
 [ -n "$browser" ] || { echo "SKIP: chromium not installed (apt-get install chromium)"; exit 77; }
 mkdir -p "$out" && cd "$out" || exit 1
 rm -f default.jsonl report.html dom.html
-"$hb" --size 16M --reps 2 --min-time 0.01 --quiet --format jsonl -o default.jsonl ||
+"$hb" --size 16M --reps 2 --min-time 0.01 --repeat 3 --quiet --format jsonl -o default.jsonl ||
     { echo "FAIL: the default suite did not run"; exit 1; }
 "$hb" report default.jsonl -o report.html || { echo "FAIL: report"; exit 1; }
 profile=$(mktemp -d)
@@ -34,7 +34,7 @@ class Dom(HTMLParser):
     """Bars of the basic section, its numbers tables (rows of cell texts), section texts."""
     def __init__(self):
         super().__init__()
-        self.section, self.bars, self.tables, self.text = None, [], [], {}
+        self.section, self.bars, self.cis, self.tables, self.text = None, [], [], [], {}
         self.cell = None
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
@@ -44,6 +44,8 @@ class Dom(HTMLParser):
             return
         if tag == "rect" and a.get("class") == "bar":
             self.bars.append(a)
+        elif tag == "path" and a.get("class") == "ci":
+            self.cis.append(a)
         elif tag == "table":
             self.tables.append([])
         elif tag == "tr" and self.tables:
@@ -73,14 +75,18 @@ expect(f"one bar per measurement: {len(dom.bars)} bars, {len(meas)} records", le
 def group(m):
     t = m["threads"]
     return f"{t} thread" + ("" if t == 1 else "s")
-want = sorted((group(m), m["kernel"], round(m["bw_GBps_best"], 9)) for m in bw)
+want = sorted((group(m), m["kernel"], round(m["value"], 9)) for m in bw)
 got = sorted((b["data-group"], b["data-label"], round(float(b["data-value"]), 9))
              for b in dom.bars if b["data-group"].endswith(("thread", "threads")))
 expect("bandwidth bars: thread-count group, kernel and value equal the records", want == got)
-want = sorted((f"CPU node {m['cpu_node']}", m["label"], round(m["lat_ns_median"], 9)) for m in lat)
+want = sorted((f"CPU node {m['cpu_node']}", m["label"], round(m["value"], 9)) for m in lat)
 got = sorted((b["data-group"], b["data-label"], round(float(b["data-value"]), 9))
              for b in dom.bars if b["data-group"].startswith("CPU node"))
 expect("latency bars: CPU node, label and median equal the records", want == got)
+# Every bar carries its record's interval over the repeats as a whisker.
+want = sorted((round(m["ci95"][0], 9), round(m["ci95"][1], 9)) for m in meas)
+got = sorted((round(float(c["data-lo"]), 9), round(float(c["data-hi"]), 9)) for c in dom.cis)
+expect(f"one whisker per bar with the record's ci95 ({len(got)} of {len(meas)})", want == got)
 rows = {}
 for table in dom.tables:
     head = table[0]
@@ -89,8 +95,7 @@ for table in dom.tables:
         rows[cells.get("experiment")] = cells
 bad = [m["experiment"] for m in meas
        if m["experiment"] not in rows
-       or rows[m["experiment"]].get("bw_GBps_best" if m["metric"] == "bandwidth" else "lat_ns_median")
-       != "%.4g" % (m["bw_GBps_best"] if m["metric"] == "bandwidth" else m["lat_ns_median"])]
+       or rows[m["experiment"]].get("value") != "%.4g" % m["value"]]
 expect(f"numbers tables: a row per record with its value{'; wrong: ' + ', '.join(bad) if bad else ''}", not bad)
 notes = [r["text"] for r in records if r.get("type") == "note"]
 expect("what this machine cannot show (the note) is in the machine section",
