@@ -8,7 +8,7 @@
 # $GUEST (the preset's name) picks the runs only one guest does.
 # shellcheck disable=SC2086
 : "${HB:?HB is not set}"
-SMALL="--size 4M --reps 2 --min-time 0.001 --quiet"
+SMALL="--size 4M --reps 2 --min-time 0.001 --repeat 2 --quiet"
 # latency (chase) and one bandwidth kernel: every cell kind, half the experiments
 MATRIX="--kernel read --format jsonl $SMALL"
 
@@ -53,7 +53,7 @@ if [ "${GUEST:-}" = quartet ]; then
     # The square's studies over one rank per node: hops (crossfire on every
     # link, background load), policy (interleave, one-node, local pages) and peak.
     MPI="mpirun --map-by numa --bind-to numa -np $NUMAVM_CPU_NODES"
-    TINY="--reps 1 --min-time 0.001 --format jsonl --quiet"
+    TINY="--reps 1 --min-time 0.001 --repeat 1 --format jsonl --quiet"
     run hops $MPI "$HB" hops --quick --size 1M $TINY -o /out/hops.jsonl
     run policy $MPI "$HB" policy --mode rate --kernel triad --size 4M $TINY -o /out/policy.jsonl
     # Peak injection: every node's task at once, one rank each, bound and interleaved.
@@ -66,7 +66,7 @@ if [ -n "${MIGRATOR:-}" ]; then
     # node 0 every 20 ms while bw runs on node 1 (rank 1); hopbench locates
     # its pages after the timed samples.
     MPI="mpirun --map-by numa --bind-to numa -np $NUMAVM_CPU_NODES"
-    BW="bw --cpu-node 1 --mem-node 1 --size 64M --reps 8 --min-time 0.02 --format jsonl --quiet"
+    BW="bw --cpu-node 1 --mem-node 1 --size 64M --reps 8 --min-time 0.02 --repeat 1 --format jsonl --quiet"
     run misplaced $MPI "$MIGRATOR" 1 0 20 -- "$HB" $BW -o /out/misplaced.jsonl
     run allowed $MPI "$MIGRATOR" 1 0 20 -- "$HB" $BW --allow-misplaced -o /out/allowed.jsonl
 fi

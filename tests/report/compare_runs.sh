@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# compare_runs.sh HOPBENCH - CTest test (label report): compare on real runs of this machine.
+# The same command twice, back to back, must show no worse or better record (a verdict needs
+# the two runs' repeats to separate and a change over --threshold, never within-run samples);
+# the same command while a busy loop runs on every CPU must show most records worse, exit 1.
+set -u
+hb=$1
+command -v jq >/dev/null || { echo "SKIP: jq not installed"; exit 77; }
+work=$(mktemp -d)
+busy=()
+cleanup() {
+    for p in "${busy[@]}"; do kill "$p" 2>/dev/null; done
+    wait 2>/dev/null
+    rm -rf "$work"
+}
+trap cleanup EXIT
+cd "$work" || exit 1
+fail=0
+# The default suite (latency, every kernel at 1 and all threads), small and quick: 17 records.
+run() { # run OUT
+    "$hb" --size 64M --reps 2 --min-time 0.02 --quiet --format jsonl -o "$1.jsonl"
+}
+verdicts() { # verdicts BASE NEW: "worse better same noise undetermined rc"
+    local out rc
+    out=$("$hb" compare "$1" "$2" --format jsonl)
+    rc=$?
+    jq -r -s --arg rc "$rc" '[.[] | select(.type == "compare_summary")][0] |
+        "\(.worse) \(.better) \(.same) \(.noise) \(.undetermined) \($rc)"' <<<"$out"
+}
+run a && run b || { echo "FAIL: the runs did not complete"; exit 1; }
+read -r worse better same noise undet rc <<<"$(verdicts a.jsonl b.jsonl)"
+echo "identical runs: $worse worse, $better better, $same same, $noise noise, $undet undetermined, exit $rc"
+if [ "$worse" != 0 ] || [ "$better" != 0 ] || [ "$rc" != 0 ] || [ "$undet" != 0 ]; then
+    echo "FAIL: identical back-to-back runs were told apart"
+    "$hb" compare a.jsonl b.jsonl
+    fail=1
+fi
+# Every CPU busy: the measured threads get a share of a CPU.
+for _ in $(seq "$(nproc)"); do
+    (while :; do :; done) &
+    busy+=($!)
+done
+run c || { echo "FAIL: the busy run did not complete"; exit 1; }
+for p in "${busy[@]}"; do kill "$p"; done
+busy=()
+read -r worse better same noise undet rc <<<"$(verdicts a.jsonl c.jsonl)"
+echo "busy loop on every CPU: $worse worse, $better better, $same same, $noise noise, exit $rc"
+if [ "$rc" != 1 ] || [ "$worse" -lt 9 ] || [ "$better" != 0 ]; then
+    echo "FAIL: a run competing with a busy loop per CPU should be worse in most records, exit 1"
+    "$hb" compare a.jsonl c.jsonl
+    fail=1
+fi
+[ "$fail" = 0 ] && echo PASS
+exit "$fail"
