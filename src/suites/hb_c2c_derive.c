@@ -3,6 +3,7 @@
 #include "hb_c2c.h"
 
 #include "hb_error.h"
+#include "hb_jsonl_read.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,7 +60,7 @@ static json_t *hb_c2c_matrix(const struct hb_c2c_in *in, bool cores)
                 json_array_append_new(notes, json_sprintf("CPUs %d-%d: %s", a, b, hb_note(rec)));
             if (rc == 0) h = json_integer(home);
             if (rc == 0 && hb_ok(rec)) {
-                v = json_real(hb_num(rec, "lat_ns_median"));
+                v = json_real(hb_num(rec, hb_rec_headline_key(rec)));
                 m = json_real(hb_num(rec, "lat_ns_min"));
                 round_trips = json_integer_value(json_object_get(rec, "sweeps_per_sample"));
                 double pct = hb_num(rec, "pages_on_target_pct");
@@ -141,7 +142,8 @@ static json_t *hb_c2c_false_sharing(const struct hb_c2c_in *in)
         json_object_set_new(rec, "slowdown", json_null());
         return rec;
     }
-    double ns_sh = hb_num(recs[0], "lat_ns_median"), ns_pad = hb_num(recs[1], "lat_ns_median");
+    double ns_sh = hb_num(recs[0], hb_rec_headline_key(recs[0]));
+    double ns_pad = hb_num(recs[1], hb_rec_headline_key(recs[1]));
     json_object_set(rec, "increments_shared", json_object_get(recs[0], "sweeps_per_sample"));
     json_object_set(rec, "increments_padded", json_object_get(recs[1], "sweeps_per_sample"));
     json_object_set_new(rec, "ns_per_inc_shared", json_real(ns_sh));
@@ -161,7 +163,7 @@ static json_t *hb_c2c_lock(const struct hb_c2c_in *in, const char *lock, bool cr
         json_object_set_new(rec, "handoffs_per_s", json_null());
         return rec;
     }
-    double ns = hb_num(m, "lat_ns_median");
+    double ns = hb_num(m, hb_rec_headline_key(m));
     /* Each iteration of a sample is a hand-off by each thread (omp/hb_pair.c). */
     json_int_t iters = json_integer_value(json_object_get(m, "sweeps_per_sample"));
     json_object_set_new(rec, "handoffs", json_integer(2 * iters));

@@ -4,6 +4,7 @@
 #include "hb_suite_kit.h"
 
 #include "hb_error.h"
+#include "hb_jsonl_read.h"
 #include "hb_knee.h"
 #include "hb_result.h"
 #include "hb_size.h"
@@ -175,7 +176,7 @@ static int hb_suite_loaded_derive(const struct hb_suite_env *env, json_t *measur
     json_array_foreach(measured, i, r)
     {
         const char *role = json_string_value(json_object_get(r, "role"));
-        json_t *l = json_object_get(r, "lat_ns_median");
+        json_t *l = json_object_get(r, hb_rec_headline_key(r));
         if (!role || strcmp(role, "foreground") || !json_is_number(l)) continue;
         cpu = (int)json_integer_value(json_object_get(r, "cpu_node"));
         mem = (int)json_integer_value(json_object_get(r, "mem_node"));

@@ -8,6 +8,7 @@
 #include "hb_suite_kit.h"
 
 #include "hb_error.h"
+#include "hb_jsonl_read.h"
 
 #include <errno.h>
 #include <math.h>
@@ -148,7 +149,7 @@ static int hb_suite_peak_derive(const struct hb_suite_env *env, json_t *measured
             p.end = INFINITY;
             p.min_span = INFINITY;
         }
-        json_t *bw = json_object_get(r, "bw_GBps_best");
+        json_t *bw = json_object_get(r, hb_rec_headline_key(r));
         const char *status = json_string_value(json_object_get(r, "status"));
         if (!json_is_number(bw) || !status || strcmp(status, "ok") != 0) {
             p.failed = true;
