@@ -109,7 +109,7 @@ expect "missing directory" 2 "directory 'nowhere' does not exist"
 
 # SIGTERM mid-run: the complete records are kept as FILE.partial, no temporary left.
 mkdir term
-"$HB" bw --kernel read,write,copy,triad --size 16M --reps 200 --min-time 0.02 --threads 1 \
+"$HB" bw --kernel read,write,copy,triad --size 16M --reps 200 --min-time 0.02 --repeat 1 --threads 1 \
     --quiet --format jsonl -o term/out.jsonl &
 pid=$!
 for _ in $(seq 300); do

@@ -3,7 +3,7 @@
 # message naming the rank, and the records written before stay intact (complete lines).
 . "$(dirname "$0")/mpi-lib.sh"
 kernels=read,write,copy,triad,read,write,copy,triad
-long=(bw --kernel "$kernels" --size 64M --reps 200 --min-time 0.02 --threads 1 --format jsonl)
+long=(bw --kernel "$kernels" --size 64M --reps 200 --min-time 0.02 --repeat 1 --threads 1 --format jsonl)
 
 # rank_pid HOST: the pid of the hopbench rank started with HOPBENCH_HOST=HOST
 rank_pid() {
