@@ -24,10 +24,11 @@ int hb_args_parse(int argc, char **argv, const char *cmd, const char *usage,
     *p++ = '-'; /* operands in order, as option 1 */
     *p++ = ':';
     for (size_t i = 0; i < nopts; i++) {
-        longopts[i] = (struct option){opts[i].name, required_argument, NULL, (int)i + 256};
+        longopts[i] = (struct option){opts[i].name, opts[i].flag ? no_argument : required_argument,
+                                      NULL, (int)i + 256};
         if (opts[i].short_name) {
             *p++ = opts[i].short_name;
-            *p++ = ':';
+            if (!opts[i].flag) *p++ = ':';
         }
     }
     int rc = 0;
@@ -41,15 +42,22 @@ int hb_args_parse(int argc, char **argv, const char *cmd, const char *usage,
             continue;
         }
         if (c == '?' || c == ':') {
+            /* A short option inside a cluster (-zzz) is named by itself: optind may still
+             * point past the word before it. */
+            char shortname[3] = {'-', (char)optopt, '\0'};
+            const char *what = optopt > 0 && optopt < 256 ? shortname : word;
             hb_err_set(c == '?' ? "%s: unknown option '%s'; %s" : "%s: %s needs a value; %s", cmd,
-                       word, usage);
+                       what, usage);
             rc = -EINVAL;
             continue;
         }
         for (size_t i = 0; i < nopts; i++)
             if (c == (int)i + 256 || (opts[i].short_name && c == opts[i].short_name))
-                *opts[i].value = optarg;
+                *opts[i].value = opts[i].flag ? "" : optarg;
     }
+    /* After "--" everything is an operand, a name that starts with '-' too. */
+    while (rc == 0 && optind < argc)
+        operands[(*n)++] = argv[optind++];
     free(longopts);
     free(shorts);
     return rc;

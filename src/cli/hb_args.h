@@ -4,10 +4,13 @@
 #ifndef HB_ARGS_H
 #define HB_ARGS_H
 
+#include <stdbool.h>
+
 struct hb_arg {
     const char *name; /* long name without "--" */
     char short_name;  /* 0 = none */
     const char **value;
+    bool flag; /* takes no value: *value is set to "" when given */
 };
 
 /* argv[0] is the command (`cmd`, for messages). Each option's value goes to its *value (the

@@ -18,8 +18,10 @@ const struct hb_cmd_doc hb_cmd_docs[] = {
     {"report", "RESULTS.jsonl... -o report.html",
      "one self-contained HTML report with figures and tables of the records", hb_report_main},
     {"compare", "BASE.jsonl NEW.jsonl",
-     "regression gate: worse, better, same or noise per record (Welch's t-test); exit 1 when "
-     "worse",
+     "regression gate: worse, better, same, noise or undetermined per record, decided on the "
+     "runs' independent repeats (Mann-Whitney U) and --threshold; exit 1 when worse, 4 when "
+     "measurements of BASE are missing from NEW, 2 for unusable, mismatched or duplicated "
+     "records or runs of different machines (--allow-different-machines)",
      hb_compare_main},
     {"export", "RESULTS.jsonl -o FILE.xml [--topology FILE.xml] [--host NAME]",
      "the machine's topology with the measured matrix as hwloc distances and memory "
@@ -144,6 +146,7 @@ const struct hb_term_doc hb_exit_docs[] = {
     {"1", "a measurement failed validation or placement (pages or threads off target)"},
     {"2", "bad usage or input: the message names the value and what would be valid"},
     {"3", "environment: binding impossible, wrong rank layout, out of memory, unwritable output"},
+    {"4", "compare: measurements of BASE are missing from NEW (a crashed or empty run)"},
     {NULL, NULL},
 };
 

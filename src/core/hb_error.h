@@ -8,9 +8,10 @@
 /* Exit codes (DESIGN.md §8). */
 enum hb_exit {
     HB_EXIT_OK = 0,
-    HB_EXIT_FAILED = 1, /* a measurement failed validation or placement */
-    HB_EXIT_USAGE = 2,  /* bad usage or input */
-    HB_EXIT_ENV = 3,    /* environment: binding impossible, rank layout, out of memory */
+    HB_EXIT_FAILED = 1,  /* a measurement failed validation or placement */
+    HB_EXIT_USAGE = 2,   /* bad usage or input */
+    HB_EXIT_ENV = 3,     /* environment: binding impossible, rank layout, out of memory */
+    HB_EXIT_MISSING = 4, /* compare: measurements of BASE missing from NEW */
 };
 
 /* Errno values with a hopbench meaning, so a caller can map an error to its exit code. */

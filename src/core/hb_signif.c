@@ -1,85 +1,89 @@
+/* The Mann-Whitney U test over repeat values (core layer: arithmetic only). */
 #include "hb_signif.h"
 
-#include <float.h>
 #include <math.h>
+#include <stdlib.h>
 
-/* Continued fraction of the regularized incomplete beta function (modified Lentz). */
-static double hb_beta_cf(double a, double b, double x)
+/* Mid-ranks (1-based) of the pooled values, and the tie term sum(t^3 - t) over tie groups. */
+static double *hb_midranks(const double *v, int n, double *ties)
 {
-    const double tiny = 1e-300;
-    double c = 1.0, d = 1.0 - (a + b) * x / (a + 1.0);
-    d = fabs(d) < tiny ? tiny : d;
-    d = 1.0 / d;
-    double h = d;
-    for (int m = 1; m <= 300; m++) {
-        double m2 = 2.0 * m;
-        double aa = m * (b - m) * x / ((a + m2 - 1.0) * (a + m2));
-        d = 1.0 + aa * d;
-        d = fabs(d) < tiny ? tiny : d;
-        c = 1.0 + aa / c;
-        c = fabs(c) < tiny ? tiny : c;
-        d = 1.0 / d;
-        h *= d * c;
-        aa = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1.0));
-        d = 1.0 + aa * d;
-        d = fabs(d) < tiny ? tiny : d;
-        c = 1.0 + aa / c;
-        c = fabs(c) < tiny ? tiny : c;
-        d = 1.0 / d;
-        double del = d * c;
-        h *= del;
-        if (fabs(del - 1.0) < 1e-14) break;
-    }
-    return h;
-}
-
-/* I_x(a, b). */
-static double hb_beta_inc(double a, double b, double x)
-{
-    if (x <= 0.0) return 0.0;
-    if (x >= 1.0) return 1.0;
-    double lbt = lgamma(a + b) - lgamma(a) - lgamma(b) + a * log(x) + b * log1p(-x);
-    double bt = exp(lbt);
-    /* The continued fraction converges fast only on one side of the mean of the beta law. */
-    if (x < (a + 1.0) / (a + b + 2.0)) return bt * hb_beta_cf(a, b, x) / a;
-    return 1.0 - bt * hb_beta_cf(b, a, 1.0 - x) / b;
-}
-
-double hb_signif_t_tail(double t, double df)
-{
-    return hb_beta_inc(df / 2.0, 0.5, df / (df + t * t));
-}
-
-static void hb_mean_var(const double *v, int n, double *mean, double *var)
-{
-    double s = 0.0;
-    for (int i = 0; i < n; i++)
-        s += v[i];
-    *mean = s / n;
-    double q = 0.0;
-    for (int i = 0; i < n; i++)
-        q += (v[i] - *mean) * (v[i] - *mean);
-    *var = q / (n - 1);
-}
-
-double hb_signif_welch(const double *a, int na, const double *b, int nb, double *t, double *df)
-{
-    double tt = 0.0, dd = 0.0, p = 1.0;
-    if (na >= 2 && nb >= 2) {
-        double ma, va, mb, vb;
-        hb_mean_var(a, na, &ma, &va);
-        hb_mean_var(b, nb, &mb, &vb);
-        double sa = va / na, sb = vb / nb, se2 = sa + sb;
-        if (se2 <= DBL_MIN) {
-            p = ma == mb ? 1.0 : 0.0;
-            tt = ma == mb ? 0.0 : (mb > ma ? INFINITY : -INFINITY);
-        } else {
-            tt = (mb - ma) / sqrt(se2);
-            dd = se2 * se2 / (sa * sa / (na - 1) + sb * sb / (nb - 1));
-            p = hb_signif_t_tail(tt, dd);
+    double *rank = malloc(sizeof(*rank) * (size_t)(n ? n : 1));
+    if (!rank) return NULL;
+    *ties = 0.0;
+    for (int i = 0; i < n; i++) {
+        int below = 0, equal = 0;
+        for (int j = 0; j < n; j++) {
+            below += v[j] < v[i];
+            equal += v[j] == v[i];
         }
+        rank[i] = below + (equal + 1) / 2.0;
+        /* Each of a group of t tied values adds (t^3 - t) / t. */
+        *ties += equal > 1 ? (double)equal * equal - 1.0 : 0.0;
     }
-    if (t) *t = tt;
-    if (df) *df = dd;
-    return p;
+    return rank;
+}
+
+/* Over every way to give k of the ranks rank[from..n) to the first side (sum: the ranks given
+ * so far): *all counts them, *hits those whose rank sum lies at least target_dev from mean
+ * (two-sided, as far as the observed one or farther). */
+static void hb_subsets(const double *rank, int n, int from, int k, double sum, double target_dev,
+                       double mean, double *hits, double *all)
+{
+    if (k == 0) {
+        *all += 1.0;
+        *hits += fabs(sum - mean) >= target_dev - 1e-9;
+        return;
+    }
+    for (int i = from; i <= n - k; i++)
+        hb_subsets(rank, n, i + 1, k - 1, sum + rank[i], target_dev, mean, hits, all);
+}
+
+double hb_signif_mwu(const double *a, int na, const double *b, int nb, double *u)
+{
+    if (u) *u = 0.0;
+    if (na < 1 || nb < 1) return 1.0;
+    int n = na + nb;
+    double *v = malloc(sizeof(*v) * (size_t)n), ties = 0.0;
+    if (!v) return NAN;
+    for (int i = 0; i < na; i++)
+        v[i] = a[i];
+    for (int j = 0; j < nb; j++)
+        v[na + j] = b[j];
+    double *rank = hb_midranks(v, n, &ties);
+    free(v);
+    if (!rank) return NAN;
+    double ra = 0.0;
+    for (int i = 0; i < na; i++)
+        ra += rank[i];
+    double ua = ra - na * (na + 1) / 2.0, mean = na * (n + 1) / 2.0, p;
+    if (u) *u = ua;
+    if (n <= HB_SIGNIF_EXACT_MAX) {
+        double hits = 0.0, all = 0.0;
+        hb_subsets(rank, n, 0, na, 0.0, fabs(ra - mean), mean, &hits, &all);
+        p = hits / all;
+    } else {
+        double var = na * (double)nb / 12.0 * ((n + 1.0) - ties / ((double)n * (n - 1.0)));
+        double dev = fabs(ua - na * (double)nb / 2.0) - 0.5;
+        p = var > 0.0 ? erfc((dev > 0.0 ? dev : 0.0) / sqrt(2.0 * var)) : 1.0;
+    }
+    free(rank);
+    return p > 1.0 ? 1.0 : p;
+}
+
+double hb_signif_mwu_min_p(int na, int nb)
+{
+    if (na < 1 || nb < 1) return 1.0;
+    double c = 1.0; /* C(na + nb, na), built up exactly enough in doubles */
+    for (int i = 1; i <= na; i++)
+        c = c * (nb + i) / i;
+    double p = 2.0 / c;
+    return p > 1.0 ? 1.0 : p;
+}
+
+int hb_signif_mwu_repeats_for(double alpha)
+{
+    int k = 1;
+    while (k < 1000 && hb_signif_mwu_min_p(k, k) > alpha)
+        k++;
+    return k;
 }

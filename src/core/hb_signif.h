@@ -1,15 +1,21 @@
-/* Significance of a change between two sets of samples (compare's regression gate). */
+/* Whether two sets of independent repeats differ: the Mann-Whitney U (Wilcoxon rank-sum)
+ * test, compare's regression gate. Distribution-free: repeats of a benchmark are skewed and
+ * have outliers, so a rank test suits them where a t-test does not. */
 #ifndef HB_SIGNIF_H
 #define HB_SIGNIF_H
 
-/* Welch's two-sample t-test, two-sided: p-value that a and b have the same mean, without
- * assuming equal variances. Needs na >= 2 and nb >= 2; otherwise returns 1.0 (no evidence).
- * When both variances are zero: 0.0 if the means differ, else 1.0. Also stores t and the
- * Welch-Satterthwaite degrees of freedom when t / df are not NULL. */
-double hb_signif_welch(const double *a, int na, const double *b, int nb, double *t, double *df);
+/* Two-sided p-value that a and b come from one distribution. Exact (every assignment of the
+ * pooled ranks, ties as mid-ranks) while na + nb <= HB_SIGNIF_EXACT_MAX; above, the normal
+ * approximation with the tie correction and a continuity correction. 1.0 when a side is
+ * empty. *u (may be NULL) receives U of a: the pairs (a_i, b_j) with a_i > b_j, ties half. */
+#define HB_SIGNIF_EXACT_MAX 20
+double hb_signif_mwu(const double *a, int na, const double *b, int nb, double *u);
 
-/* Two-sided tail probability of Student's t distribution: P(|T| >= |t|) with df degrees of
- * freedom (df > 0). */
-double hb_signif_t_tail(double t, double df);
+/* The smallest two-sided p the exact test can give for na and nb repeats without ties:
+ * 2 / C(na + nb, na) (complete separation). */
+double hb_signif_mwu_min_p(int na, int nb);
+
+/* The fewest repeats per side (both sides equal) whose smallest p is at most alpha. */
+int hb_signif_mwu_repeats_for(double alpha);
 
 #endif

@@ -6,9 +6,8 @@
 #include "hb_option_values.h"
 #include "hb_options.h"
 #include "hb_output.h"
+#include "hb_compare_side.h"
 #include "hb_signif.h"
-#include "hb_stats.h"
-#include "hb_strtab.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -24,6 +23,7 @@ struct hb_cmp_opts {
     const char *base, *new;
     double threshold_pct, alpha;
     enum hb_format format; /* the run's formats (hb_options.h) */
+    bool allow_machines;   /* --allow-different-machines */
 };
 
 /* The usage line, its formats from the run's table (free it); NULL when out of memory. */
@@ -33,7 +33,7 @@ static char *hb_compare_usage(void)
     if (formats &&
         asprintf(&usage,
                  "usage: hopbench compare BASE.jsonl NEW.jsonl [--threshold PCT] [--alpha P] "
-                 "[--format %s]",
+                 "[--format %s] [--allow-different-machines]",
                  formats) < 0)
         usage = NULL;
     free(formats);
@@ -57,12 +57,13 @@ static int hb_cmp_number(const char *opt, const char *s, double lo, double hi, d
 
 static int hb_cmp_parse_with(int argc, char **argv, const char *usage, struct hb_cmp_opts *o)
 {
-    *o = (struct hb_cmp_opts){NULL, NULL, 5.0, 0.05, HB_FORMAT_TABLE};
-    const char *threshold = NULL, *alpha = NULL, *format = NULL;
-    const struct hb_arg opts[] = {{"threshold", 0, &threshold},
-                                  {"alpha", 0, &alpha},
-                                  {"format", 0, &format},
-                                  {NULL, 0, NULL}};
+    *o = (struct hb_cmp_opts){NULL, NULL, 5.0, 0.05, HB_FORMAT_TABLE, false};
+    const char *threshold = NULL, *alpha = NULL, *format = NULL, *allow = NULL;
+    const struct hb_arg opts[] = {{"threshold", 0, &threshold, false},
+                                  {"alpha", 0, &alpha, false},
+                                  {"format", 0, &format, false},
+                                  {"allow-different-machines", 0, &allow, true},
+                                  {NULL, 0, NULL, false}};
     const char **files = calloc((size_t)argc + 1, sizeof(*files));
     int n = 0, rc = files ? 0 : -ENOMEM;
     if (!files) hb_err_set("compare: out of memory reading %d arguments", argc);
@@ -81,6 +82,7 @@ static int hb_cmp_parse_with(int argc, char **argv, const char *usage, struct hb
     int f = 0;
     if (format && (rc = hb_parse_enum("--format", format, hb_format_names, &f))) return rc;
     o->format = (enum hb_format)f;
+    o->allow_machines = allow != NULL;
     if (!o->new) {
         hb_err_set("compare needs two result files; %s", usage);
         return -EINVAL;
@@ -94,214 +96,6 @@ static int hb_cmp_parse(int argc, char **argv, struct hb_cmp_opts *o)
     int rc = usage ? hb_cmp_parse_with(argc, argv, usage, o) : -ENOMEM;
     free(usage);
     return rc;
-}
-
-/* What compare keeps of one measurement: its identity in parts (interned: equal strings,
- * equal ids, across both files), the headline value and where its samples are. */
-struct hb_cmp_rec {
-    uint32_t head;   /* "suite experiment label" */
-    uint32_t host;   /* part of the identity only when both files have several hosts */
-    uint32_t tail;   /* " cpu=C mem=M kernel threads=T bytes=B" */
-    uint32_t metric; /* as the record names it */
-    const char *unit;
-    int higher_better;
-    double value;
-    size_t sample0; /* first of its samples in the side's samples */
-    int nsamples;   /* -1 when one is not a finite number (no statistic can be computed) */
-    bool repeat;    /* an earlier record has its identity: only the first is compared */
-};
-
-/* One file as compare reads it: its foreground measurements with samples, in file order,
- * and an index of the first record of each identity. */
-struct hb_cmp_side {
-    struct hb_results res;
-    struct hb_strtab *str; /* shared by both sides */
-    struct hb_cmp_rec *v;
-    size_t n, cap;
-    double *samples;
-    size_t nsamples, scap;
-    uint32_t host0;  /* the first record's host */
-    int hosts;       /* 0, 1 or 2 (two or more) */
-    uint32_t *slots; /* open addressing: record + 1, 0 = empty; first of each identity */
-    size_t nslots;
-};
-
-/* Foreground measurement records with samples: the ones a change can be judged on. */
-static int hb_cmp_usable(const json_t *rec)
-{
-    return strcmp(hb_rec_str(rec, "type", ""), "measurement") == 0 &&
-           strcmp(hb_rec_str(rec, "role", "foreground"), "foreground") == 0 &&
-           json_array_size(json_object_get(rec, "samples_s")) > 0;
-}
-
-static void hb_cmp_node(char *buf, size_t len, const json_t *v)
-{
-    if (json_is_integer(v))
-        snprintf(buf, len, "%lld", (long long)json_integer_value(v));
-    else
-        snprintf(buf, len, "-");
-}
-
-/* The headline value and whether higher is better. */
-static double hb_cmp_value(const json_t *rec, const char **unit, int *higher_better)
-{
-    const char *metric = hb_rec_str(rec, "metric", "");
-    *higher_better = 0;
-    if (strcmp(metric, "latency") == 0 && json_is_number(json_object_get(rec, "lat_ns_median"))) {
-        *unit = "ns";
-        return hb_rec_num(rec, "lat_ns_median", 0);
-    }
-    if (strcmp(metric, "bandwidth") == 0 &&
-        json_is_number(json_object_get(rec, "bw_GBps_median"))) {
-        *unit = "GBps";
-        *higher_better = 1;
-        return hb_rec_num(rec, "bw_GBps_median", 0);
-    }
-    *unit = "s";
-    return hb_rec_num(rec, "t_median_s", 0);
-}
-
-/* The formatted text, or NULL when out of memory. */
-__attribute__((format(printf, 1, 2))) static char *hb_cmp_text(const char *fmt, ...)
-{
-    char *s = NULL;
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vasprintf(&s, fmt, ap);
-    va_end(ap);
-    return n < 0 ? NULL : s;
-}
-
-/* The number at key as a long long (clamped to its range), 0 when absent. */
-static long long hb_cmp_ll(const json_t *rec, const char *key)
-{
-    double v = hb_rec_num(rec, key, 0);
-    return v <= (double)LLONG_MIN ? LLONG_MIN : v >= (double)LLONG_MAX ? LLONG_MAX : (long long)v;
-}
-
-/* The interned copy of s; -1 when out of memory. */
-static int hb_cmp_intern(struct hb_strtab *t, const char *s, uint32_t *id)
-{
-    *id = hb_strtab_add(t, s, strlen(s));
-    return *id == HB_STRTAB_NONE ? -1 : 0;
-}
-
-/* hb_results_take_fn: a usable measurement's identity, value and samples; nothing else. */
-static int hb_cmp_take(void *ctx, const json_t *rec)
-{
-    struct hb_cmp_side *sd = ctx;
-    if (!hb_cmp_usable(rec)) return 0;
-    const json_t *samples = json_object_get(rec, "samples_s");
-    size_t ns = json_array_size(samples);
-    if (sd->n == sd->cap) {
-        size_t cap = sd->cap ? sd->cap * 2 : 1024;
-        struct hb_cmp_rec *v = realloc(sd->v, cap * sizeof(*v));
-        if (!v) return -ENOMEM;
-        sd->v = v;
-        sd->cap = cap;
-    }
-    if (ns > sd->scap - sd->nsamples) {
-        size_t cap = sd->scap ? sd->scap : 4096;
-        while (ns > cap - sd->nsamples)
-            cap *= 2;
-        double *v = realloc(sd->samples, cap * sizeof(*v));
-        if (!v) return -ENOMEM;
-        sd->samples = v;
-        sd->scap = cap;
-    }
-    struct hb_cmp_rec *r = &sd->v[sd->n];
-    char cpu[24], mem[24];
-    hb_cmp_node(cpu, sizeof(cpu), json_object_get(rec, "cpu_node"));
-    hb_cmp_node(mem, sizeof(mem), json_object_get(rec, "mem_node"));
-    char *head = hb_cmp_text("%s %s %s", hb_rec_str(rec, "suite", "?"),
-                             hb_rec_str(rec, "experiment", "?"), hb_rec_str(rec, "label", "?"));
-    char *tail = hb_cmp_text(" cpu=%s mem=%s %s threads=%lld bytes=%lld", cpu, mem,
-                             hb_rec_str(rec, "kernel", "?"), hb_cmp_ll(rec, "threads"),
-                             hb_cmp_ll(rec, "bytes"));
-    int rc = head && tail ? 0 : -1;
-    if (rc == 0) rc = hb_cmp_intern(sd->str, head, &r->head);
-    if (rc == 0) rc = hb_cmp_intern(sd->str, tail, &r->tail);
-    if (rc == 0) rc = hb_cmp_intern(sd->str, hb_rec_str(rec, "host", "?"), &r->host);
-    if (rc == 0) rc = hb_cmp_intern(sd->str, hb_rec_str(rec, "metric", "?"), &r->metric);
-    free(head);
-    free(tail);
-    if (rc) return -ENOMEM;
-    /* Hosts are counted as the identity reads them: a record without one is host "". */
-    uint32_t host;
-    if (hb_cmp_intern(sd->str, hb_rec_str(rec, "host", ""), &host)) return -ENOMEM;
-    if (sd->hosts == 0) sd->host0 = host;
-    sd->hosts = sd->hosts == 0 ? 1 : sd->hosts == 1 && host != sd->host0 ? 2 : sd->hosts;
-    r->value = hb_cmp_value(rec, &r->unit, &r->higher_better);
-    r->sample0 = sd->nsamples;
-    r->nsamples = (int)ns;
-    for (size_t i = 0; i < ns; i++) {
-        const json_t *x = json_array_get(samples, i);
-        if (!json_is_number(x) || !isfinite(json_number_value(x))) r->nsamples = -1;
-        sd->samples[sd->nsamples + i] = json_number_value(x);
-    }
-    sd->nsamples += ns;
-    sd->n++;
-    return 0;
-}
-
-static size_t hb_cmp_hash(const struct hb_cmp_rec *r, int with_host, size_t nslots)
-{
-    uint64_t h = r->head * 0x9E3779B97F4A7C15ULL;
-    h = (h ^ (with_host ? r->host : 0)) * 0x9E3779B97F4A7C15ULL;
-    h = (h ^ r->tail) * 0x9E3779B97F4A7C15ULL;
-    return (size_t)(h >> 17) & (nslots - 1);
-}
-
-static int hb_cmp_same(const struct hb_cmp_rec *a, const struct hb_cmp_rec *b, int with_host)
-{
-    return a->head == b->head && a->tail == b->tail && (!with_host || a->host == b->host);
-}
-
-/* The first record of sd with r's identity, or NULL. */
-static const struct hb_cmp_rec *hb_cmp_find(const struct hb_cmp_side *sd,
-                                            const struct hb_cmp_rec *r, int with_host)
-{
-    for (size_t i = hb_cmp_hash(r, with_host, sd->nslots); sd->slots[i];
-         i = (i + 1) & (sd->nslots - 1))
-        if (hb_cmp_same(&sd->v[sd->slots[i] - 1], r, with_host)) return &sd->v[sd->slots[i] - 1];
-    return NULL;
-}
-
-/* Index the first record of each identity and mark the others as repeats. */
-static int hb_cmp_index(struct hb_cmp_side *sd, int with_host)
-{
-    size_t n = 1024;
-    while (n < 2 * sd->n + 2)
-        n *= 2;
-    if (sd->n >= UINT32_MAX || !(sd->slots = calloc(n, sizeof(*sd->slots)))) {
-        hb_err_set("%s: out of memory indexing %zu measurements", sd->res.path, sd->n);
-        return -ENOMEM;
-    }
-    sd->nslots = n;
-    for (size_t k = 0; k < sd->n; k++) {
-        if ((sd->v[k].repeat = hb_cmp_find(sd, &sd->v[k], with_host) != NULL)) continue;
-        size_t i = hb_cmp_hash(&sd->v[k], with_host, n);
-        while (sd->slots[i])
-            i = (i + 1) & (n - 1);
-        sd->slots[i] = (uint32_t)k + 1;
-    }
-    return 0;
-}
-
-/* The identity as people read it. NULL when out of memory. */
-static char *hb_cmp_key(const struct hb_cmp_side *sd, const struct hb_cmp_rec *r, int with_host)
-{
-    return hb_cmp_text("%s%s%s%s", hb_strtab_get(sd->str, r->head), with_host ? " host=" : "",
-                       with_host ? hb_strtab_get(sd->str, r->host) : "",
-                       hb_strtab_get(sd->str, r->tail));
-}
-
-static void hb_cmp_side_free(struct hb_cmp_side *sd)
-{
-    hb_results_free(&sd->res);
-    free(sd->v);
-    free(sd->samples);
-    free(sd->slots);
 }
 
 /* A statistic, or null when it cannot be computed. */
@@ -320,74 +114,197 @@ static int hb_cmp_put(struct hb_sink *s, json_t *rec)
     return 0;
 }
 
-/* One matched pair: its row; returns 1 when it is a significant regression, -1 when out of
- * memory. counts: worse, better, same, noise, undetermined. */
-static int hb_cmp_pair(const struct hb_cmp_opts *o, struct hb_sink *s, const char *key,
-                       const struct hb_cmp_side *bs, const struct hb_cmp_rec *b,
-                       const struct hb_cmp_side *ns, const struct hb_cmp_rec *n, int counts[5])
+/* What compare counts, and so its exit code. */
+struct hb_cmp_counts {
+    int worse, better, same, noise, undetermined, only_base, only_new, errors;
+};
+
+/* The verdict on one pair, decided on the repeats (never on samples within a run): first
+ * whether the repeats can decide at all, then the change against --threshold, then the rank
+ * test. *why (a new string, or NULL) says why a pair is undetermined. */
+static const char *hb_cmp_verdict(const struct hb_cmp_opts *o, const struct hb_cmp_side *bs,
+                                  const struct hb_cmp_rec *b, const struct hb_cmp_side *ns,
+                                  const struct hb_cmp_rec *n, double change, double *p, char **why)
 {
-    struct {
-        const char *verdict;
-        double change_pct, p;
-    } r;
-    r.change_pct = b->value != 0.0 ? (n->value / b->value - 1.0) * 100.0 : NAN;
-    r.p = b->nsamples >= 0 && n->nsamples >= 0
-              ? hb_signif_welch(bs->samples + b->sample0, b->nsamples, ns->samples + n->sample0,
-                                n->nsamples, NULL, NULL)
-              : NAN;
-    double worse = n->higher_better ? -r.change_pct : r.change_pct;
-    int sig = r.p < o->alpha, bad = 0;
-    if (!isfinite(r.change_pct) || !(r.p >= 0.0 && r.p <= 1.0)) {
-        /* Samples or medians no statistic can be computed from (0, inf, 1e308...). */
-        r.verdict = "undetermined";
-        counts[4]++;
-    } else if (fabs(r.change_pct) <= o->threshold_pct) {
-        r.verdict = "same";
-        counts[2]++;
-    } else if (!sig) {
-        r.verdict = "noise";
-        counts[3]++;
-    } else if (worse > 0) {
-        r.verdict = "worse";
-        counts[0]++;
-        bad = 1;
-    } else {
-        r.verdict = "better";
-        counts[1]++;
+    *why = NULL;
+    *p = NAN;
+    int need = hb_signif_mwu_repeats_for(o->alpha);
+    if (b->nrep < 2 || n->nrep < 2) {
+        const char *side = b->nrep < 2 && n->nrep < 2 ? "either file"
+                           : b->nrep < 2              ? "BASE"
+                                                      : "NEW";
+        if (asprintf(why,
+                     "no independent repeats in %s (results from before --repeat, or --repeat "
+                     "1): rerun with --repeat %d or more",
+                     side, need > 5 ? need : 5) < 0)
+            *why = NULL;
+        return "undetermined";
     }
-    json_t *row = json_pack(
-        "{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:o, s:s}", "type", "comparison", "kind",
-        "compared", "record", key, "metric", hb_strtab_get(bs->str, b->metric), "unit", n->unit,
-        "base", hb_cmp_json_num(b->value), "new", hb_cmp_json_num(n->value), "change_pct",
-        hb_cmp_json_num(r.change_pct), "p", hb_cmp_json_num(r.p), "verdict", r.verdict);
-    return hb_cmp_put(s, row) ? -1 : bad;
+    *p = hb_signif_mwu(bs->reps + b->rep0, b->nrep, ns->reps + n->rep0, n->nrep, NULL);
+    if (hb_signif_mwu_min_p(b->nrep, n->nrep) > o->alpha) {
+        if (asprintf(why,
+                     "too few repeats (%d and %d): the rank test cannot reach alpha %g; %d per "
+                     "side would do",
+                     b->nrep, n->nrep, o->alpha, need) < 0)
+            *why = NULL;
+        return "undetermined";
+    }
+    if (fabs(change) <= o->threshold_pct) return "same";
+    if (!(*p < o->alpha)) return "noise";
+    return (n->higher_better ? -change : change) > 0 ? "worse" : "better";
 }
 
-/* The first records of `mine` with no record of their identity in `other`. */
-static int hb_cmp_only(struct hb_sink *s, const struct hb_cmp_side *mine,
-                       const struct hb_cmp_side *other, int with_host, const char *side)
+/* A side's figure as the row gives it: value, interval, repeat count. */
+static void hb_cmp_side_cells(json_t *row, const char *pre, const struct hb_cmp_rec *r)
 {
-    int n = 0;
+    char key[32];
+    snprintf(key, sizeof(key), "%s", pre);
+    json_object_set_new(row, key, hb_cmp_json_num(r->value));
+    snprintf(key, sizeof(key), "%s_ci95", pre);
+    json_object_set_new(row, key,
+                        isfinite(r->lo) ? json_pack("[f, f]", r->lo, r->hi) : json_null());
+    snprintf(key, sizeof(key), "%s_low", pre);
+    json_object_set_new(row, key, hb_cmp_json_num(r->lo));
+    snprintf(key, sizeof(key), "%s_high", pre);
+    json_object_set_new(row, key, hb_cmp_json_num(r->hi));
+    snprintf(key, sizeof(key), "%s_repeats", pre);
+    json_object_set_new(row, key, json_integer(r->nrep));
+}
+
+static void hb_cmp_count(struct hb_cmp_counts *c, const char *verdict)
+{
+    int *at[] = {&c->worse, &c->better, &c->same, &c->noise, &c->undetermined};
+    static const char *const names[] = {"worse", "better", "same", "noise", "undetermined"};
+    for (int i = 0; i < 5; i++)
+        if (strcmp(verdict, names[i]) == 0) (*at[i])++;
+}
+
+/* One matched pair: its row and its count. -1 when out of memory. */
+static int hb_cmp_pair(const struct hb_cmp_opts *o, struct hb_sink *s, const char *key,
+                       const struct hb_cmp_side *bs, const struct hb_cmp_rec *b,
+                       const struct hb_cmp_side *ns, const struct hb_cmp_rec *n,
+                       struct hb_cmp_counts *c)
+{
+    double change = (n->value / b->value - 1.0) * 100.0, p = NAN;
+    char *why = NULL;
+    const char *verdict = hb_cmp_verdict(o, bs, b, ns, n, change, &p, &why);
+    hb_cmp_count(c, verdict);
+    json_t *row = json_pack("{s:s, s:s, s:s, s:s, s:s}", "type", "comparison", "kind", "compared",
+                            "record", key, "metric", hb_strtab_get(bs->str, b->metric), "unit",
+                            hb_strtab_get(bs->str, b->unit));
+    if (row) {
+        hb_cmp_side_cells(row, "base", b);
+        hb_cmp_side_cells(row, "new", n);
+        json_object_set_new(row, "change_pct", hb_cmp_json_num(change));
+        json_object_set_new(row, "p", hb_cmp_json_num(p));
+        json_object_set_new(row, "verdict", json_string(verdict));
+        json_object_set_new(row, "reason", why ? json_string(why) : json_null());
+    }
+    free(why);
+    return hb_cmp_put(s, row);
+}
+
+/* An input error: a record that cannot be judged, a duplicated identity, a pair whose
+ * metric or unit differ. -1 when out of memory. */
+static int hb_cmp_error(struct hb_sink *s, const char *kind, const struct hb_cmp_side *sd,
+                        const struct hb_cmp_rec *r, int with_host, const char *reason,
+                        struct hb_cmp_counts *c)
+{
+    char *key = hb_cmp_side_key(sd, r, with_host), *where = NULL;
+    if (asprintf(&where, "%s:%d", sd->res.path, r->line) < 0) where = NULL;
+    json_t *row = key && where ? json_pack("{s:s, s:s, s:s, s:s, s:s}", "type", "error", "kind",
+                                           kind, "where", where, "record", key, "reason", reason)
+                               : NULL;
+    free(key);
+    free(where);
+    c->errors++;
+    return hb_cmp_put(s, row);
+}
+
+/* Each side's records that cannot be judged, and identities given twice. */
+static int hb_cmp_errors(struct hb_sink *s, const struct hb_cmp_side *sd, int with_host,
+                         struct hb_cmp_counts *c)
+{
+    int rc = 0;
+    for (size_t k = 0; rc == 0 && k < sd->n; k++) {
+        const struct hb_cmp_rec *r = &sd->v[k];
+        char *why = NULL;
+        if (r->first &&
+            asprintf(&why,
+                     "the same measurement as line %d: a file holds each identity once (a "
+                     "scenario repeating an experiment name, or files concatenated)",
+                     sd->v[r->first - 1].line) < 0)
+            return -1;
+        if (why) rc = hb_cmp_error(s, "duplicate", sd, r, with_host, why, c);
+        free(why);
+        if (rc == 0 && r->bad != HB_STRTAB_NONE)
+            rc = hb_cmp_error(s, "unusable", sd, r, with_host, hb_strtab_get(sd->str, r->bad), c);
+    }
+    return rc;
+}
+
+/* The first records of `mine` with no record of their identity in `other`: missing from NEW
+ * (the gate fails) or only in NEW. */
+static int hb_cmp_only(struct hb_sink *s, const struct hb_cmp_side *mine,
+                       const struct hb_cmp_side *other, int with_host, const char *side, int *n)
+{
     for (size_t k = 0; k < mine->n; k++) {
         const struct hb_cmp_rec *rec = &mine->v[k];
-        if (rec->repeat || hb_cmp_find(other, rec, with_host)) continue;
-        char *key = hb_cmp_key(mine, rec, with_host);
-        if (!key) return -1;
-        n++;
-        char *kind = hb_cmp_text("only_in_%s", side);
+        if (rec->first || hb_cmp_side_find(other, rec, with_host)) continue;
+        char *key = hb_cmp_side_key(mine, rec, with_host), *kind = NULL;
+        if (!key || asprintf(&kind, "only_in_%s", side) < 0) kind = NULL;
         json_t *row =
             kind ? json_pack("{s:s, s:s, s:s, s:s, s:s}", "type", "only", "kind", kind, "side",
                              side, "record", key, "metric", hb_strtab_get(mine->str, rec->metric))
                  : NULL;
         free(kind);
         free(key);
+        (*n)++;
         if (hb_cmp_put(s, row)) return -1;
     }
-    return n;
+    return 0;
+}
+
+/* Every base record against its match: errors, verdicts, what is on one side only. */
+static int hb_cmp_rows(const struct hb_cmp_opts *o, struct hb_sink *s, const struct hb_cmp_side *b,
+                       const struct hb_cmp_side *n, int with_host, struct hb_cmp_counts *c)
+{
+    int rc = hb_cmp_errors(s, b, with_host, c);
+    if (rc == 0) rc = hb_cmp_errors(s, n, with_host, c);
+    for (size_t k = 0; rc == 0 && k < b->n; k++) {
+        const struct hb_cmp_rec *br = &b->v[k];
+        const struct hb_cmp_rec *nr = br->first ? NULL : hb_cmp_side_find(n, br, with_host);
+        if (!nr || br->bad != HB_STRTAB_NONE || nr->bad != HB_STRTAB_NONE) continue;
+        char *key = hb_cmp_side_key(b, br, with_host), *why = NULL;
+        if (!key) return -1;
+        if (br->metric != nr->metric || br->unit != nr->unit) {
+            if (asprintf(&why, "BASE measures %s in %s, NEW %s in %s: not the same figure",
+                         hb_strtab_get(b->str, br->metric), hb_strtab_get(b->str, br->unit),
+                         hb_strtab_get(n->str, nr->metric), hb_strtab_get(n->str, nr->unit)) < 0)
+                why = NULL;
+            rc = why ? hb_cmp_error(s, "mismatch", n, nr, with_host, why, c) : -1;
+        } else {
+            rc = hb_cmp_pair(o, s, key, b, br, n, nr, c);
+        }
+        free(why);
+        free(key);
+    }
+    if (rc == 0) rc = hb_cmp_only(s, b, n, with_host, "base", &c->only_base);
+    if (rc == 0) rc = hb_cmp_only(s, n, b, with_host, "new", &c->only_new);
+    return rc;
+}
+
+/* The exit code: bad input, then missing measurements, then a regression. */
+static int hb_cmp_exit(const struct hb_cmp_counts *c)
+{
+    return c->errors      ? HB_EXIT_USAGE
+           : c->only_base ? HB_EXIT_MISSING
+           : c->worse     ? HB_EXIT_FAILED
+                          : HB_EXIT_OK;
 }
 
 static int hb_cmp_run(const struct hb_cmp_opts *o, const struct hb_cmp_side *b,
-                      const struct hb_cmp_side *n, int with_host)
+                      const struct hb_cmp_side *n, int with_host, const char *machines)
 {
     struct hb_sink *s = NULL;
     int rc = hb_sink_open_layout(o->format, "", &hb_layout_compare, &s);
@@ -395,30 +312,23 @@ static int hb_cmp_run(const struct hb_cmp_opts *o, const struct hb_cmp_side *b,
         fprintf(stderr, "hopbench: %s\n", hb_err_msg());
         return hb_err_exit_code(rc);
     }
-    int counts[5] = {0}, bad = 0;
+    struct hb_cmp_counts c = {0};
     int oom = hb_cmp_put(s, json_pack("{s:s, s:s, s:s, s:f, s:f}", "type", "compare_header",
                                       "base_path", b->res.path, "new_path", n->res.path,
                                       "threshold_pct", o->threshold_pct, "alpha", o->alpha));
-    int only_b = oom ? -1 : 0, only_n = 0;
-    for (size_t k = 0; k < b->n && only_b >= 0; k++) {
-        const struct hb_cmp_rec *other =
-            b->v[k].repeat ? NULL : hb_cmp_find(n, &b->v[k], with_host);
-        char *key = other ? hb_cmp_key(b, &b->v[k], with_host) : NULL;
-        int one = other && key ? hb_cmp_pair(o, s, key, b, &b->v[k], n, other, counts) : 0;
-        if ((other && !key) || one < 0) only_b = -1;
-        bad += one > 0;
-        free(key);
-    }
-    if (only_b >= 0) only_b = hb_cmp_only(s, b, n, with_host, "base");
-    if (only_b >= 0) only_n = hb_cmp_only(s, n, b, with_host, "new");
-    if (only_b >= 0 && only_n >= 0 &&
-        hb_cmp_put(s,
-                   json_pack("{s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:f}", "type",
-                             "compare_summary", "worse", counts[0], "better", counts[1], "same",
-                             counts[2], "noise", counts[3], "undetermined", counts[4], "only_base",
-                             only_b, "only_new", only_n, "threshold_pct", o->threshold_pct)))
-        only_n = -1;
-    if (only_b < 0 || only_n < 0) {
+    /* Runs of different machines or builds, allowed: said before any verdict. */
+    if (!oom && machines[0])
+        oom = hb_cmp_put(
+            s, json_pack("{s:s, s:s, s:s}", "type", "note", "about", "machines", "text", machines));
+    if (!oom) oom = hb_cmp_rows(o, s, b, n, with_host, &c);
+    if (!oom)
+        oom =
+            hb_cmp_put(s, json_pack("{s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:f}", "type",
+                                    "compare_summary", "worse", c.worse, "better", c.better, "same",
+                                    c.same, "noise", c.noise, "undetermined", c.undetermined,
+                                    "only_base", c.only_base, "only_new", c.only_new, "errors",
+                                    c.errors, "threshold_pct", o->threshold_pct));
+    if (oom) {
         (void)hb_sink_close(s, false);
         fprintf(stderr, "hopbench: out of memory writing the comparison\n");
         return HB_EXIT_ENV;
@@ -427,7 +337,38 @@ static int hb_cmp_run(const struct hb_cmp_opts *o, const struct hb_cmp_side *b,
         fprintf(stderr, "hopbench: %s\n", hb_err_msg());
         return HB_EXIT_ENV;
     }
-    return bad ? HB_EXIT_FAILED : HB_EXIT_OK;
+    if (c.only_base)
+        fprintf(stderr,
+                "hopbench: %d measurement(s) of %s are missing from %s (listed as only "
+                "in base): a crashed or incomplete run?\n",
+                c.only_base, b->res.path, n->res.path);
+    return hb_cmp_exit(&c);
+}
+
+/* Both files hold one run each, of one machine and build (unless allowed): 0, or -EINVAL
+ * with a message; *machines says what differs ("" when nothing does). */
+static int hb_cmp_check_runs(const struct hb_cmp_opts *o, const struct hb_cmp_side *both[2],
+                             char **machines)
+{
+    for (int i = 0; i < 2; i++)
+        if (both[i]->res.run_line2) {
+            hb_err_set("%s:%d: a second run record: the file holds several runs; split it per "
+                       "run and compare one run with another",
+                       both[i]->res.path, both[i]->res.run_line2);
+            return -EINVAL;
+        }
+    *machines = hb_cmp_machines(both[0]->res.run, both[1]->res.run);
+    if (!*machines) {
+        hb_err_set("compare: out of memory");
+        return -ENOMEM;
+    }
+    if ((*machines)[0] && !o->allow_machines) {
+        hb_err_set("%s and %s come from different machines or builds (%s): their figures "
+                   "need not agree; compare them anyway with --allow-different-machines",
+                   both[0]->res.path, both[1]->res.path, *machines);
+        return -EINVAL;
+    }
+    return 0;
 }
 
 int hb_compare_main(int argc, char **argv)
@@ -435,27 +376,30 @@ int hb_compare_main(int argc, char **argv)
     struct hb_cmp_opts o;
     struct hb_strtab str = {0};
     struct hb_cmp_side b = {.str = &str}, n = {.str = &str};
+    const struct hb_cmp_side *both[2] = {&b, &n};
+    char *machines = NULL;
     int rc = hb_cmp_parse(argc, argv, &o);
-    /* Each file streamed: only what a comparison needs stays (hb_cmp_take). */
-    if (rc == 0) rc = hb_results_read_take(o.base, hb_cmp_take, &b, &b.res);
-    if (rc == 0) rc = hb_results_read_take(o.new, hb_cmp_take, &n, &n.res);
+    /* Each file streamed: only what a comparison needs stays (hb_compare_side.c). */
+    if (rc == 0) rc = hb_cmp_side_read(o.base, &b);
+    if (rc == 0) rc = hb_cmp_side_read(o.new, &n);
+    if (rc == 0) rc = hb_cmp_check_runs(&o, both, &machines);
     /* Hosts are part of the identity only when both files have several. */
     int with_host = b.hosts > 1 && n.hosts > 1;
-    if (rc == 0) rc = hb_cmp_index(&b, with_host);
-    if (rc == 0) rc = hb_cmp_index(&n, with_host);
+    if (rc == 0) rc = hb_cmp_side_index(&b, with_host);
+    if (rc == 0) rc = hb_cmp_side_index(&n, with_host);
     int code = HB_EXIT_OK;
     if (rc) {
         fprintf(stderr, "hopbench: %s\n", hb_err_msg());
         code = hb_err_exit_code(rc);
     } else {
-        const struct hb_cmp_side *both[2] = {&b, &n};
         for (int i = 0; i < 2; i++)
             if (both[i]->res.skipped_line)
                 fprintf(stderr, "hopbench: warning: %s:%d: truncated last line skipped\n",
                         both[i]->res.path, both[i]->res.skipped_line);
         fflush(stdout);
-        code = hb_cmp_run(&o, &b, &n, with_host);
+        code = hb_cmp_run(&o, &b, &n, with_host, machines);
     }
+    free(machines);
     hb_cmp_side_free(&b);
     hb_cmp_side_free(&n);
     hb_strtab_free(&str);

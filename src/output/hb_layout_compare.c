@@ -8,6 +8,7 @@
 #include "hb_jsonl_read.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,6 +54,20 @@ static long long hb_cmp_int(const json_t *rec, const char *key)
     return (long long)json_integer_value(json_object_get(rec, key));
 }
 
+/* One side of a pair for people: value [low, high] xN. */
+static void hb_table_cmp_side(FILE *f, const json_t *rec, const char *pre)
+{
+    char key[32];
+    snprintf(key, sizeof(key), "%s", pre);
+    hb_cmp_num(f, "%.4g", hb_cmp_get(rec, key), "n/a");
+    snprintf(key, sizeof(key), "%s_low", pre);
+    double lo = hb_cmp_get(rec, key);
+    snprintf(key, sizeof(key), "%s_high", pre);
+    if (isfinite(lo)) fprintf(f, " [%.4g, %.4g]", lo, hb_cmp_get(rec, key));
+    snprintf(key, sizeof(key), "%s_repeats", pre);
+    fprintf(f, " x%lld", hb_cmp_int(rec, key));
+}
+
 static void hb_table_compare(FILE *f, json_t *rec)
 {
     const char *type = hb_rec_str(rec, "type", "");
@@ -61,11 +76,13 @@ static void hb_table_compare(FILE *f, json_t *rec)
         hb_esc_line(f, hb_rec_str(rec, "base_path", ""));
         fputs(" -> ", f);
         hb_esc_line(f, hb_rec_str(rec, "new_path", ""));
-        fprintf(f, ": threshold %.1f%%, Welch t-test alpha %g\n", hb_cmp_get(rec, "threshold_pct"),
-                hb_cmp_get(rec, "alpha"));
+        fprintf(f,
+                ": threshold %.1f%%, Mann-Whitney U over repeats, alpha %g; value [95%% CI] "
+                "xrepeats\n",
+                hb_cmp_get(rec, "threshold_pct"), hb_cmp_get(rec, "alpha"));
     } else if (strcmp(type, "comparison") == 0) {
         double change = hb_cmp_get(rec, "change_pct");
-        fprintf(f, "%-8s ", hb_rec_str(rec, "verdict", ""));
+        fprintf(f, "%-12s ", hb_rec_str(rec, "verdict", ""));
         if (!isfinite(change))
             fputs("      n/a", f);
         else
@@ -73,42 +90,71 @@ static void hb_table_compare(FILE *f, json_t *rec)
         hb_cmp_num(f, "  p=%-8.3g ", hb_cmp_get(rec, "p"), "  p=n/a      ");
         hb_esc_line(f, hb_rec_str(rec, "record", ""));
         fputs(": ", f);
-        hb_cmp_num(f, "%.4g", hb_cmp_get(rec, "base"), "n/a");
+        hb_table_cmp_side(f, rec, "base");
         fputs(" -> ", f);
-        hb_cmp_num(f, "%.4g", hb_cmp_get(rec, "new"), "n/a");
-        fprintf(f, " %s\n", hb_rec_str(rec, "unit", ""));
+        hb_table_cmp_side(f, rec, "new");
+        fputc(' ', f);
+        hb_esc_line(f, hb_rec_str(rec, "unit", ""));
+        if (json_is_string(json_object_get(rec, "reason"))) {
+            fputs(" (", f);
+            hb_esc_line(f, hb_rec_str(rec, "reason", ""));
+            fputc(')', f);
+        }
+        fputc('\n', f);
+    } else if (strcmp(type, "error") == 0) {
+        fprintf(f, "error %s: ", hb_rec_str(rec, "kind", ""));
+        hb_esc_line(f, hb_rec_str(rec, "where", ""));
+        fputs(": ", f);
+        hb_esc_line(f, hb_rec_str(rec, "record", ""));
+        fputs(": ", f);
+        hb_esc_line(f, hb_rec_str(rec, "reason", ""));
+        fputc('\n', f);
+    } else if (strcmp(type, "note") == 0) {
+        fputs("note: different machines or builds: ", f);
+        hb_esc_line(f, hb_rec_str(rec, "text", ""));
+        fputc('\n', f);
     } else if (strcmp(type, "only") == 0) {
-        fprintf(f, "only in %s: ", hb_rec_str(rec, "side", ""));
+        bool base = strcmp(hb_rec_str(rec, "side", ""), "base") == 0;
+        fputs(base ? "MISSING from new (only in base): " : "only in new: ", f);
         hb_esc_line(f, hb_rec_str(rec, "record", ""));
         fputc('\n', f);
     } else if (strcmp(type, "compare_summary") == 0) {
         fprintf(f,
                 "%lld worse, %lld better, %lld same, %lld noise, %lld undetermined, %lld only "
-                "in base, %lld only in new\n",
+                "in base, %lld only in new, %lld errors\n",
                 hb_cmp_int(rec, "worse"), hb_cmp_int(rec, "better"), hb_cmp_int(rec, "same"),
                 hb_cmp_int(rec, "noise"), hb_cmp_int(rec, "undetermined"),
-                hb_cmp_int(rec, "only_base"), hb_cmp_int(rec, "only_new"));
+                hb_cmp_int(rec, "only_base"), hb_cmp_int(rec, "only_new"),
+                hb_cmp_int(rec, "errors"));
     }
 }
 
-static const char *const hb_cmp_csv[] = {"kind", "record",     "metric", "unit",    "base",
-                                         "new",  "change_pct", "p",      "verdict", NULL};
-static const char *const hb_cmp_json_row[] = {"type", "record",     "metric", "unit",    "base",
-                                              "new",  "change_pct", "p",      "verdict", NULL};
+static const char *const hb_cmp_csv[] = {
+    "kind",         "record", "metric",  "unit",     "base",        "base_low",   "base_high",
+    "base_repeats", "new",    "new_low", "new_high", "new_repeats", "change_pct", "p",
+    "verdict",      "reason", "where",   NULL};
+static const char *const hb_cmp_json_row[] = {
+    "type",         "record", "metric",   "unit",        "base",       "base_ci95",
+    "base_repeats", "new",    "new_ci95", "new_repeats", "change_pct", "p",
+    "verdict",      "reason", NULL};
+static const char *const hb_cmp_json_error[] = {"type", "kind", "where", "record", "reason", NULL};
 static const char *const hb_cmp_json_only[] = {"type", "side", "record", NULL};
 static const char *const hb_cmp_json_summary[] = {
-    "type",         "worse",     "better",   "same",          "noise",
-    "undetermined", "only_base", "only_new", "threshold_pct", NULL};
+    "type",      "worse",    "better", "same",          "noise", "undetermined",
+    "only_base", "only_new", "errors", "threshold_pct", NULL};
 
 static const struct hb_layout_type hb_cmp_types[] = {
     {"compare_header", NULL, true, false},
     {"comparison", hb_cmp_json_row, false, true},
+    {"error", hb_cmp_json_error, false, true},
     {"only", hb_cmp_json_only, false, true},
     {"compare_summary", hb_cmp_json_summary, false, false},
     {NULL, NULL, false, false}};
 
 static const struct hb_layout_real hb_cmp_reals[] = {
     {"base", hb_cmp_csv_real, NULL},        {"new", hb_cmp_csv_real, NULL},
+    {"base_low", hb_cmp_csv_real, NULL},    {"base_high", hb_cmp_csv_real, NULL},
+    {"new_low", hb_cmp_csv_real, NULL},     {"new_high", hb_cmp_csv_real, NULL},
     {"p", hb_cmp_csv_real, NULL},           {"change_pct", hb_cmp_csv_change, hb_cmp_json_change},
     {"threshold_pct", NULL, hb_cmp_json_g}, {NULL, NULL, NULL}};
 

@@ -109,7 +109,7 @@ static const char hb_report_usage[] = "usage: hopbench report RESULTS.jsonl... -
 /* Options first: the output is checked against every input before anything is read. */
 static int hb_report_args(int argc, char **argv, const char **out, const char **inputs, int *nin)
 {
-    const struct hb_arg opts[] = {{"output", 'o', out}, {NULL, 0, NULL}};
+    const struct hb_arg opts[] = {{"output", 'o', out, false}, {NULL, 0, NULL, false}};
     int rc = hb_args_parse(argc, argv, "report", hb_report_usage, opts, inputs, nin);
     if (rc) return rc;
     if (*nin == 0 || !*out) {

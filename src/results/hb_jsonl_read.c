@@ -104,8 +104,12 @@ static int hb_results_line(struct hb_results *r, const char *line, size_t len, i
             json_decref(rec);
             return -EINVAL;
         }
-        if (!r->run) r->run = rec;
+        if (!r->run)
+            r->run = rec;
+        else if (!r->run_line2)
+            r->run_line2 = lineno;
     }
+    r->line = lineno;
     r->nread++;
     if (flt->take && !run) {
         int keep = flt->take(flt->ctx, rec);

@@ -14,6 +14,8 @@ struct hb_results {
     json_t *run;      /* borrowed from records; NULL when the file has no run record */
     size_t nread;     /* records read, kept or not */
     int skipped_line; /* line number of a truncated last line that was skipped, or 0 */
+    int line;         /* the line of the record being handed to take */
+    int run_line2;    /* the line of a second run record (several runs in one file), or 0 */
 };
 
 /* What a streaming reader does with each record but the run record (always kept): returns 1

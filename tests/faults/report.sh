@@ -6,23 +6,23 @@
 . "$(dirname "$0")/faults-lib.sh"
 FX=$TOP/tests/report/fixtures
 
-# Samples no statistic can be computed from: verdict undetermined, never a crash or "same".
-jq -c 'if .type == "measurement" then .samples_s = [1e308, -1e308, 1e308] else . end' \
-    "$FX/base.jsonl" >nan.jsonl
+# Figures no statistic can be computed from (±1e308 repeats, a zero or negative headline):
+# named as unusable errors (exit 2), never a verdict, never a crash.
+jq -c 'if .type == "measurement" then .repeat_values = [1e308, -1e308, 1e308] |
+    .value = 1e308 else . end' "$FX/base.jsonl" >nan.jsonl
 for fmt in table csv jsonl; do
     run_hb compare "$FX/base.jsonl" nan.jsonl --format "$fmt"
-    [ "$rc" -lt 2 ] || fail "compare NaN --format $fmt: exit $rc: $out"
-    grep -q undetermined <<<"$out" || fail "compare NaN --format $fmt: no undetermined verdict"
-    ! grep -qE '^(same|noise)|,(same|noise)$|"verdict":"(same|noise)"' <<<"$out" ||
-        fail "compare NaN --format $fmt: a verdict from statistics that cannot be computed"
+    [ "$rc" = 2 ] || fail "compare NaN --format $fmt: exit $rc: $out"
+    grep -q unusable <<<"$out" || fail "compare NaN --format $fmt: no unusable error"
+    ! grep -qE '^(same|noise|worse|better)|,(same|noise|worse|better),|"verdict":"(same|noise|worse|better)"' <<<"$out" ||
+        fail "compare NaN --format $fmt: a verdict from figures that cannot be judged"
 done
-jq -e -s 'all(.[]; .type != "comparison" or (.p == null and .verdict == "undetermined"))' \
-    <<<"$out" >/dev/null || fail "compare NaN jsonl: p not null: $out"
-jq -c 'if .type == "measurement" then .lat_ns_median = 0 | .bw_GBps_median = 0 else . end' \
-    "$FX/base.jsonl" >zero.jsonl
+jq -c 'if .type == "measurement" then .value = 0 | .lat_ns_median = 0 | .bw_GBps_median = 0
+    else . end' "$FX/base.jsonl" >zero.jsonl
 run_hb compare zero.jsonl zero.jsonl --format jsonl
-expect "compare zero medians" 0 '"change_pct":null'
-expect "compare zero medians" 0 '"verdict":"undetermined"'
+expect "compare zero medians" 2 '"kind":"unusable"'
+expect "compare zero medians" 2 'is not a positive figure'
+! grep -q '"type":"comparison"' <<<"$out" || fail "compare zero medians: a comparison was made"
 
 # Markup, quotes and newlines in every string field (type, suite, metric and role stay, so
 # the records are still drawn and compared).
@@ -41,8 +41,8 @@ expect "report markup" 0 ""
 grep -qF '&lt;script&gt;alert(1)&lt;/script&gt;&quot;&#39;&amp;' evil.html ||
     fail "report markup: the escaped payload is missing"
 grep -qF "(ns&lt;script&gt;" evil.html || fail "report markup: the heatmap unit is not escaped"
-# One line per row: a title, 5 rows and the summary; JSON Lines: 5 rows and the summary.
-for fmt_lines in table:7 jsonl:6; do
+# One line per row: a title, 6 rows and the summary; JSON Lines: 6 rows and the summary.
+for fmt_lines in table:8 jsonl:7; do
     run_hb compare evil-base.jsonl evil-base.jsonl --format "${fmt_lines%:*}"
     expect "compare markup ${fmt_lines%:*}" 0 ""
     lines=$(grep -c '' <<<"$out")
@@ -57,7 +57,7 @@ if command -v python3 >/dev/null; then
     run_hb compare evil-base.jsonl evil-base.jsonl --format csv
     python3 -c 'import csv, sys
 rows = list(csv.reader(sys.stdin))
-assert all(len(r) == 9 for r in rows), rows
+assert all(len(r) == 17 for r in rows), rows
 assert all(sys.argv[1] in r[1] for r in rows[1:]), rows' "$payload" <<<"$out" ||
         fail "compare markup csv: fields do not parse back"
 fi
@@ -94,7 +94,8 @@ done
 # address space (the whole JSON took more than that), every one of them read and compared
 # (the report draws the first 512 and says so).
 jq -nc '{type:"run",schema_version:1}, (range(30000) | {type:"measurement",suite:"lat",
-    metric:"latency",kernel:"chase",experiment:"e\(.)",label:"l",samples_s:[1,2,3]})' >m.jsonl
+    metric:"latency",kernel:"chase",experiment:"e\(.)",label:"l",samples_s:[1,2,3],
+    lat_ns_median:90})' >m.jsonl
 out=$(ulimit -v 40000 && "$HB" report m.jsonl -o m.html 2>&1)
 rc=$?
 expect "report in 40 MB" 0 ""

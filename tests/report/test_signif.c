@@ -1,25 +1,90 @@
-/* Welch's t-test and the Student t tail against reference values (R: 2*pt(-|t|, df)). */
+/* The Mann-Whitney U test: exact probabilities, published critical values, ties, and the
+ * normal approximation against the exact distribution. */
 #include "../hb_check.h"
 #include "hb_signif.h"
 
 #include <math.h>
 
+#define CHECK_NEAR(got, want, tol)                                                                 \
+    do {                                                                                           \
+        double g_ = (got), w_ = (want);                                                            \
+        if (!(fabs(g_ - w_) <= (tol))) {                                                           \
+            fprintf(stderr, "%s:%d: %s is %.9g, expected %.9g\n", __FILE__, __LINE__, #got, g_,    \
+                    w_);                                                                           \
+            hb_check_failures++;                                                                   \
+        }                                                                                          \
+    } while (0)
+
+/* Samples of n1 and n2 values without ties whose U (pairs a_i > b_j) is exactly u. */
+static void samples_with_u(int n1, int n2, int u, double *a, double *b)
+{
+    /* Start completely separated (every a below every b: U = 0), then raise a's values one
+     * pair at a time past b's, largest a first. */
+    for (int i = 0; i < n1; i++)
+        a[i] = i;
+    for (int j = 0; j < n2; j++)
+        b[j] = 1000 + j;
+    for (int i = n1 - 1; u > 0 && i >= 0; i--) {
+        int pass = u < n2 ? u : n2;
+        a[i] = 1000 + pass - 0.5; /* above b[0..pass) */
+        u -= pass;
+    }
+}
+
 int main(void)
 {
-    HB_EXPECT(fabs(hb_signif_t_tail(2.0, 10.0) - 0.07338803) < 1e-6, "p=%g",
-              hb_signif_t_tail(2.0, 10.0));
-    HB_EXPECT(fabs(hb_signif_t_tail(0.0, 5.0) - 1.0) < 1e-12, "t=0 must give p=1");
-    HB_EXPECT(fabs(hb_signif_t_tail(-3.5, 3.0) - 0.03949) < 1e-4, "p=%g",
-              hb_signif_t_tail(-3.5, 3.0));
-    /* R: t.test(c(1,2,3,4,5), c(2,4,6,8,10)) -> t = -1.8974, df = 5.8824, p = 0.1075 */
-    const double a[] = {1, 2, 3, 4, 5}, b[] = {2, 4, 6, 8, 10};
-    double t = 0, df = 0, p = hb_signif_welch(a, 5, b, 5, &t, &df);
-    HB_EXPECT(fabs(t - 1.8974) < 1e-3, "t=%g (b minus a)", t);
-    HB_EXPECT(fabs(df - 5.8824) < 1e-3, "df=%g", df);
-    HB_EXPECT(fabs(p - 0.1075) < 1e-3, "p=%g", p);
-    HB_EXPECT(hb_signif_welch(a, 1, b, 5, NULL, NULL) == 1.0, "one sample: no evidence");
-    const double c[] = {3, 3, 3}, d[] = {4, 4, 4};
-    HB_EXPECT(hb_signif_welch(c, 3, d, 3, NULL, NULL) == 0.0, "constant, different means");
-    HB_EXPECT(hb_signif_welch(c, 3, c, 3, NULL, NULL) == 1.0, "constant, same means");
-    return 0;
+    double a[40], b[40], u = -1;
+    /* 3 against 3, separated: U = 0, two-sided p = 2 / C(6,3) = 0.1. */
+    const double x3[] = {1, 2, 3}, y3[] = {4, 5, 6};
+    CHECK_NEAR(hb_signif_mwu(x3, 3, y3, 3, &u), 0.1, 1e-12);
+    CHECK_NEAR(u, 0, 0);
+    CHECK_NEAR(hb_signif_mwu(y3, 3, x3, 3, &u), 0.1, 1e-12);
+    CHECK_NEAR(u, 9, 0);
+    CHECK_NEAR(hb_signif_mwu_min_p(3, 3), 0.1, 1e-12);
+    CHECK_NEAR(hb_signif_mwu_min_p(5, 5), 2.0 / 252.0, 1e-12);
+    CHECK_INT(hb_signif_mwu_repeats_for(0.05), 4);
+    CHECK_INT(hb_signif_mwu_repeats_for(0.01), 5);
+
+    /* Published two-tailed critical values of U at alpha 0.05 (n1 = n2): significant at the
+     * critical value, not one above it. */
+    const int n[] = {4, 5, 6, 7, 8, 10}, crit[] = {0, 2, 5, 8, 13, 23};
+    for (int k = 0; k < 6; k++) {
+        samples_with_u(n[k], n[k], crit[k], a, b);
+        double p = hb_signif_mwu(a, n[k], b, n[k], &u);
+        CHECK_NEAR(u, crit[k], 0);
+        CHECK(p <= 0.05);
+        samples_with_u(n[k], n[k], crit[k] + 1, a, b);
+        p = hb_signif_mwu(a, n[k], b, n[k], &u);
+        CHECK_NEAR(u, crit[k] + 1, 0);
+        CHECK(p > 0.05);
+    }
+    /* 5 against 5 with U = 2: 2 * 4 / 252 (U = 0, 1 and 2 come about 1, 1 and 2 ways). */
+    samples_with_u(5, 5, 2, a, b);
+    CHECK_NEAR(hb_signif_mwu(a, 5, b, 5, NULL), 8.0 / 252.0, 1e-12);
+
+    /* Identical samples: no evidence at all. Ties across the sides count half. */
+    const double same[] = {7, 7, 7, 7, 7};
+    CHECK_NEAR(hb_signif_mwu(same, 5, same, 5, &u), 1.0, 1e-12);
+    CHECK_NEAR(u, 12.5, 0);
+    /* {1,2,2} against {2,3,3}: each 2 of a ties the 2 of b (half a pair each): U = 1. */
+    const double t1[] = {1, 2, 2}, t2[] = {2, 3, 3};
+    hb_signif_mwu(t1, 3, t2, 3, &u);
+    CHECK_NEAR(u, 1.0, 0);
+
+    /* Normal approximation (n1 + n2 > 20) near the exact value for moderate n: 11 against
+     * 11 at U = 30, the published critical value (exact two-sided p 0.0473; the
+     * approximation gives 0.0488), and significant at alpha 0.05 as the tables say. */
+    samples_with_u(11, 11, 30, a, b);
+    double p_approx = hb_signif_mwu(a, 11, b, 11, &u);
+    CHECK_NEAR(u, 30, 0);
+    CHECK_NEAR(p_approx, 0.0473, 0.003);
+    CHECK(p_approx <= 0.05);
+    /* 10 against 10 (exact) and the same shift at 20 against 20 (approximate): more repeats,
+     * smaller p for the same separation. */
+    samples_with_u(10, 10, 23, a, b);
+    double p10 = hb_signif_mwu(a, 10, b, 10, NULL);
+    samples_with_u(20, 20, 92, a, b);
+    CHECK(hb_signif_mwu(a, 20, b, 20, NULL) < p10);
+    CHECK_NEAR(hb_signif_mwu(a, 0, b, 3, NULL), 1.0, 0);
+    return hb_check_result();
 }

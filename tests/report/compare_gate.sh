@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# compare_gate.sh HOPBENCH FIXTURES - CTest test (label cli): the regression gate on inputs
+# that must not pass: measurements missing from NEW (exit 4, listed), records that cannot be
+# judged, a metric or unit that changed, an identity given twice, several runs in one file,
+# runs of different machines (refused; allowed with the flag, said first). Each case is a
+# jq edit of the golden files, the exit code and a text the output must hold.
+set -u
+hb=$1 fx=$2
+command -v jq >/dev/null || { echo "SKIP: jq not installed"; exit 77; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+fail=0
+# edit FILE JQ: a copy of the fixture with JQ applied to every record (-c keeps JSON Lines).
+edit() { jq -c "$2" "$fx/$1"; }
+# case NAME WANT_RC TEXT BASE NEW [ARGS...]: compare and check the exit code and the text.
+case_() {
+    local name=$1 want=$2 text=$3 base=$4 new=$5
+    shift 5
+    out=$("$hb" compare "$base" "$new" "$@" 2>&1)
+    rc=$?
+    if [ "$rc" != "$want" ] || [[ $out != *"$text"* ]]; then
+        echo "FAIL: $name: exit $rc (want $want), output lacks '$text':"
+        echo "$out" | sed 's/^/    /'
+        fail=1
+    else
+        echo "ok: $name"
+    fi
+}
+cp "$fx/base.jsonl" base.jsonl
+# Missing: NEW lost measurements (a crashed or empty run).
+edit new.jsonl 'select(.experiment != "lat-regress" and .experiment != "lat-same")' >lost.jsonl
+case_ missing 4 "MISSING from new (only in base): lat lat-regress" base.jsonl lost.jsonl
+case_ missing-count 4 "2 measurement(s) of base.jsonl are missing from lost.jsonl" base.jsonl lost.jsonl
+edit new.jsonl 'select(.type != "measurement")' >empty.jsonl
+case_ missing-all 4 "6 measurement(s) of base.jsonl are missing" base.jsonl empty.jsonl
+# Unusable records are errors, never "only in base".
+for bad in 'null' '-5' '"fast"' '0' '1e300'; do
+    edit new.jsonl "if .experiment == \"lat-same\" then .value = $bad else . end" >bad.jsonl
+    case_ "unusable value $bad" 2 "error unusable: bad.jsonl:5: lat lat-same" base.jsonl bad.jsonl
+done
+edit new.jsonl 'if .experiment == "lat-same" then del(.value, .lat_ns_median) else . end' >bad.jsonl
+case_ "unusable no headline" 2 "its headline value is missing" base.jsonl bad.jsonl
+edit new.jsonl 'if .experiment == "lat-same" then .repeat_values[2] = null else . end' >bad.jsonl
+case_ "unusable repeat" 2 "repeat 3 of repeat_values is not a positive figure" base.jsonl bad.jsonl
+edit base.jsonl 'if .experiment == "bw-improve" then .value = -20 else . end' >badbase.jsonl
+case_ "unusable in base" 2 "error unusable: badbase.jsonl:3: bw bw-improve" badbase.jsonl \
+    "$fx/new.jsonl"
+# A changed metric or unit: not the same figure.
+edit new.jsonl 'if .experiment == "lat-same" then .unit = "s" else . end' >unit.jsonl
+case_ "unit changed" 2 "BASE measures latency in ns, NEW latency in s" base.jsonl unit.jsonl
+edit new.jsonl 'if .experiment == "lat-same" then .metric = "bandwidth" else . end' >metric.jsonl
+case_ "metric changed" 2 "BASE measures latency in ns, NEW bandwidth in ns" base.jsonl metric.jsonl
+# One identity twice in one file.
+{ cat "$fx/new.jsonl"; grep lat-noise "$fx/new.jsonl"; } >dup.jsonl
+case_ duplicate 2 "error duplicate: dup.jsonl:9: lat lat-noise" base.jsonl dup.jsonl
+case_ duplicate-line 2 "the same measurement as line 4" base.jsonl dup.jsonl
+# Two runs in one file (files concatenated): refused at the second run record.
+cat "$fx/new.jsonl" "$fx/new.jsonl" >two.jsonl
+case_ "two runs" 2 "two.jsonl:9: a second run record" base.jsonl two.jsonl
+# Different machines or builds: refused, or compared with the flag and said first.
+for fact in '.hosts = ["h2"]' '.simd = "avx2"' '.hopbench_version = "0.2.0"' \
+    '.build = {"type": "Debug"}' '.git_sha = "abc"'; do
+    edit new.jsonl "if .type == \"run\" then $fact else . end" >other.jsonl
+    jq -c 'if .type == "run" then .build = {"type": "Release"} | .git_sha = "def" else . end' \
+        "$fx/base.jsonl" >base2.jsonl
+    case_ "machine $fact" 2 "come from different machines or builds" base2.jsonl other.jsonl
+done
+edit new.jsonl 'if .type == "run" then .hosts = ["h2"] else . end' >other.jsonl
+case_ "machines allowed" 1 'note: different machines or builds: hosts ["vm"] -> ["h2"]' \
+    base.jsonl other.jsonl --allow-different-machines
+out=$("$hb" compare base.jsonl other.jsonl --allow-different-machines 2>&1 | sed -n 2p)
+[[ $out == "note: different machines"* ]] || { echo "FAIL: the machines' note is not said first: $out"; fail=1; }
+# Files from before repeats: undetermined with the reason, never a verdict.
+edit base.jsonl 'del(.value, .ci95, .repeat_values, .repeats, .unit)' >old-base.jsonl
+edit new.jsonl 'del(.value, .ci95, .repeat_values, .repeats, .unit)' >old-new.jsonl
+case_ "old files" 0 "6 undetermined" old-base.jsonl old-new.jsonl
+n=$("$hb" compare old-base.jsonl old-new.jsonl --format jsonl 2>/dev/null |
+    jq -s '[.[] | select(.type == "comparison" and .verdict != "undetermined")] | length')
+[ "$n" = 0 ] || { echo "FAIL: old files gave $n verdicts"; fail=1; }
+[ "$fail" = 0 ] && echo PASS
+exit "$fail"
