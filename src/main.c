@@ -5,6 +5,7 @@
 #include "hb_exec.h"
 #include "hb_export.h"
 #include "hb_kernel.h"
+#include "hb_level.h"
 #include "hb_options.h"
 #include "hb_outfile.h"
 #include "hb_places.h"
@@ -305,6 +306,15 @@ static int hb_plan_and_run(int argc, char **argv, const struct hb_options *o,
         rc = -ENOMEM;
     }
     if (rc == 0 && note_size && !o->quiet) fprintf(stderr, "hopbench: %s\n", note_text);
+    /* A working set inside a cache measures the cache: say so before anything runs. */
+    char level[256];
+    int in_cache = rc == 0 && !o->quiet ? hb_level_plan(t, &plan, level, sizeof(level)) : 0;
+    if (in_cache == 1) fprintf(stderr, "hopbench: %s\n", level);
+    if (in_cache > 1)
+        fprintf(stderr,
+                "hopbench: %d measurements fit a CPU or memory-side cache, e.g. %s (each "
+                "record's level says which)\n",
+                in_cache, level);
     if (rc == 0 && o->dry_run)
         rc = hb_print_plan(&plan, o);
     else if (rc == 0 && in_process)

@@ -246,7 +246,7 @@ static void hb_options_defaults(struct hb_options *o)
     memset(o, 0, sizeof(*o));
     o->cpu_node = -1;
     o->mem_node = -1;
-    o->min_time_s = 0.1;
+    o->min_time_s = 0.05;
     o->reps = 3;
     o->repeats = 5;
     o->noise_pct = 5.0;

@@ -66,7 +66,7 @@ const struct hb_opt_doc hb_opt_docs[] = {
     {"pages", 0, OPT_PAGES, "P", HB_COMPLETE_WORDS, hb_pages_names,
      "{values} (huge: hugetlbfs 2 MiB pages; default 4k)"},
     {"min-time", 0, OPT_MIN_TIME, "SEC", HB_COMPLETE_NONE, NULL,
-     "least time per sample (default 0.1)"},
+     "least time per sample (default 0.05)"},
     {"reps", 0, OPT_REPS, "N", HB_COMPLETE_NONE, NULL,
      "kept samples per repeat of a measurement (default 3)"},
     {"repeat", 0, OPT_REPEAT, "N", HB_COMPLETE_NONE, NULL,

@@ -5,6 +5,11 @@
 
 #include <stdio.h>
 
+bool hb_sizes_llc_unbelievable(uint64_t bytes, int cores)
+{
+    return bytes / (uint64_t)(cores > 0 ? cores : 1) > HB_LLC_PER_CORE_MAX;
+}
+
 uint64_t hb_sizes_default(const struct hb_topo *t, char *source, size_t len, uint64_t *llc_bytes)
 {
     uint64_t llc = 0, min_free = UINT64_MAX;
@@ -23,16 +28,22 @@ uint64_t hb_sizes_default(const struct hb_topo *t, char *source, size_t len, uin
     }
     uint64_t want = 4 * llc, size = want;
     const char *why = "4 x last-level cache";
+    /* Real parts stay far below 32 MiB of last-level cache per core (stacked-cache parts
+     * have about 12); more is a firmware or hypervisor figure: size for the most a real part
+     * of that many cores could have, 4 x 32 MiB per core, at most 1 GiB. Each repeat of a
+     * measurement allocates and touches the set again, so a lie must not multiply it. */
+    bool believable = !hb_sizes_llc_unbelievable(llc, llc_cores);
+    if (!believable) {
+        uint64_t most = 4 * HB_LLC_PER_CORE_MAX * (uint64_t)llc_cores;
+        size = most < HB_SIZE_CAP ? most : HB_SIZE_CAP;
+        why = "4 x 32 MiB per core, at most 1 GiB (the last-level cache reported, over 32 MiB "
+              "per core, is not believable)";
+    }
     if (size < HB_SIZE_FLOOR) {
         size = HB_SIZE_FLOOR;
-        why = "floor of 256 MiB (4 x last-level cache is smaller)";
-    }
-    /* Real parts stay far below 32 MiB of last-level cache per core (stacked-cache parts
-     * have about 12); more is a firmware or hypervisor figure, not worth 4x of memory. */
-    if (size > HB_SIZE_CAP && llc / (uint64_t)llc_cores > HB_LLC_PER_CORE_MAX) {
-        size = HB_SIZE_CAP;
-        why = "cap of 1 GiB (the last-level cache reported, over 32 MiB per core, is not "
-              "believable)";
+        why = believable ? "floor of 256 MiB (4 x last-level cache is smaller)"
+                         : "floor of 256 MiB (the last-level cache reported, over 32 MiB per "
+                           "core, is not believable)";
     }
     /* A memory-side cache (HBM cache mode, Optane memory mode) serves every access to its
      * node: a set inside it measures the cache, not the memory (firmware figures, believed). */

@@ -4,6 +4,7 @@
 
 #include "hb_topo.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -14,9 +15,13 @@
  * cache name): about 330 characters. */
 #define HB_SIZES_SOURCE_LEN 512
 
-/* 4x the largest node's last-level cache (DESIGN.md §6), at least 256 MiB; at most 1 GiB when
- * the cache figure is not believable (over 32 MiB per core: a VM reporting a 480 MiB L3 for
- * two cores), since firmware cache sizes can lie; at least 4x the largest memory-side cache
+/* A cache of `bytes` serving `cores` cores is not believable: over 32 MiB per core (a VM
+ * reporting a 508 MiB L3 per core, while memory starts at about 32 MiB). Firmware lies. */
+bool hb_sizes_llc_unbelievable(uint64_t bytes, int cores);
+
+/* 4x the largest node's last-level cache (DESIGN.md §6), at least 256 MiB; when the cache
+ * figure is not believable (hb_sizes_llc_unbelievable), 4x the most a real part of that
+ * many cores has (32 MiB per core), at most 1 GiB; at least 4x the largest memory-side cache
  * (HBM cache mode, Optane memory mode), so the memory behind it is measured. Also at most a quarter
  * of the smallest free memory of a node with memory. `source` (HB_SIZES_SOURCE_LEN bytes)
  * receives the reasoning in one line.

@@ -154,6 +154,11 @@ static void hb_table_measurement(FILE *f, json_t *rec)
                     hb_rec_str(rec, "subscription", ""), achieved);
         fputc('\n', f);
     }
+    /* a figure of a cache, not of memory: said under its row */
+    const char *level = hb_rec_str(rec, "level", "memory");
+    if (strcmp(level, "memory") != 0)
+        fprintf(f, "%-22s ^ the working set fits in %s: this measures %s, not memory\n", "", level,
+                level);
     /* sweep: the last size that fits a cache level, so the step after it reads as a miss */
     if (*hb_rec_str(rec, "cache_end", ""))
         fprintf(f, "%-22s ^ %s ends here\n", "", hb_rec_str(rec, "cache_end", ""));

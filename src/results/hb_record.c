@@ -1,5 +1,6 @@
 #include "hb_record.h"
 
+#include "hb_level.h"
 #include "hb_nodeset.h"
 
 #include "hb_stats.h"
@@ -32,6 +33,7 @@ const char *const hb_record_columns[] = {
     "bytes",
     "array_bytes",
     "pages",
+    "level",
     "chase_stride",
     "chase_group_bytes",
     "pages_on_target_pct",
@@ -169,6 +171,21 @@ static json_t *hb_record_placement(const struct hb_topo *t, const struct hb_task
     return share;
 }
 
+/* The level of the memory hierarchy the task's working set lives in, from the CPUs its
+ * threads ran on (the node's first CPUs when it did not run). */
+static const char *hb_record_level(const struct hb_topo *t, const struct hb_task *task,
+                                   const struct hb_task_result *r, int threads)
+{
+    static _Thread_local struct hb_level l;
+    int ni = hb_topo_node_index(t, task->cpu_node);
+    const int *cpus = r->nthread_cpus > 0 ? r->thread_cpus : ni >= 0 ? t->nodes[ni].cpus : NULL;
+    int n = r->nthread_cpus > 0 ? r->nthread_cpus : ni >= 0 ? t->nodes[ni].ncpus : 0;
+    n = n < threads ? n : threads;
+    int mem = task->policy == HB_POLICY_BIND ? hb_topo_node_index(t, task->mem_node) : -1;
+    hb_level_of(t, cpus, cpus ? n : 0, task->bytes, mem, &l);
+    return l.name;
+}
+
 /* Where the task ran and where its pages were: nodes, policy, CPUs of its threads, sizes. */
 static void hb_record_where(json_t *rec, const struct hb_topo *t, const struct hb_experiment *e,
                             const struct hb_task *task, const struct hb_task_result *r)
@@ -196,6 +213,7 @@ static void hb_record_where(json_t *rec, const struct hb_topo *t, const struct h
     json_object_set_new(rec, "bytes", json_integer((json_int_t)task->bytes));
     json_object_set_new(rec, "array_bytes", json_integer((json_int_t)(r->elements * 8)));
     json_object_set_new(rec, "pages", json_string(hb_pages_name(task->pages)));
+    json_object_set_new(rec, "level", json_string(hb_record_level(t, task, r, threads)));
     if (fg && strcmp(e->metric, "latency") == 0 && task->chase_stride) {
         /* --tlb-group all: the group is one thread's whole share of the buffer. */
         uint64_t group = task->chase_group_bytes == HB_CHASE_GROUP_ALL

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# level.sh HOPBENCH - CTest test (label numa): the working set's level on this machine for
+# bw and lat at 32 KiB (L1), 512 KiB (L2) and 1 GiB (memory, though this VM's firmware
+# reports a 508 MiB L3 per core: no real part has that, it is taken as 32 MiB per core). The
+# record's level, the one line on stderr before the run, and the table's line under the row.
+set -u
+hb=$1
+command -v jq >/dev/null || { echo "SKIP: jq not installed"; exit 77; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+fail=0
+# The smallest data cache hwloc shows above CPU 0 at each level (lstopo's view).
+cache() { # cache LEVEL: its size in bytes, or nothing
+    hwloc-calc --physical-input pu:0 --intersect "l${1}cache" >/dev/null 2>&1 || return 0
+    lstopo-no-graphics --of xml 2>/dev/null |
+        grep -o "type=\"L${1}Cache\"[^>]*cache_size=\"[0-9]*\"" | head -1 | grep -o '[0-9]*"$' | tr -d '"'
+}
+l1=$(cache 1) l2=$(cache 2)
+for cmd in "bw --kernel read --threads 1" "lat"; do
+    for case in "32K L1 $l1" "512K L2 $l2" "1G memory x"; do
+        read -r size want have <<<"$case"
+        if [ -z "$have" ] || { [ "$have" != x ] && [ "$have" -lt $((${size%K} * 1024)) ]; }; then
+            echo "note: no $want big enough for $size here; skipped"
+            continue
+        fi
+        # shellcheck disable=SC2086
+        "$hb" $cmd --size "$size" --reps 1 --min-time 0.001 --repeat 1 --format jsonl -o r.jsonl \
+            2>err.txt || { echo "FAIL: $cmd --size $size: $(cat err.txt)"; fail=1; continue; }
+        got=$(jq -r 'select(.type == "measurement") | .level' r.jsonl)
+        [ "$got" = "$want" ] || { echo "FAIL: $cmd --size $size: level $got, want $want"; fail=1; }
+        if [ "$want" = memory ]; then
+            ! grep -q "fits in" err.txt || { echo "FAIL: $cmd $size: $(cat err.txt)"; fail=1; }
+        else
+            grep -qx "hopbench: ${size%K} KiB fits in $want (.*): this measures $want, not memory" \
+                err.txt ||
+                { echo "FAIL: $cmd --size $size: stderr '$(cat err.txt)'"; fail=1; }
+        fi
+        # shellcheck disable=SC2086
+        "$hb" $cmd --size "$size" --reps 1 --min-time 0.001 --repeat 1 --quiet >table.txt
+        if [ "$want" != memory ]; then
+            grep -q "\^ the working set fits in $want: this measures $want, not memory" table.txt ||
+                { echo "FAIL: $cmd --size $size: the table does not say $want"; fail=1; }
+        fi
+        echo "ok: $cmd --size $size: $got"
+    done
+done
+[ "$fail" = 0 ] && echo PASS
+exit "$fail"
