@@ -29,6 +29,28 @@ const char *hb_rec_headline_key(const json_t *rec)
     return strcmp(hb_rec_str(rec, "metric", ""), "latency") == 0 ? "lat_ns_median" : "bw_GBps_best";
 }
 
+enum hb_separation hb_rec_separation(const json_t *a, const json_t *b)
+{
+    struct hb_interval x, y;
+    if (!hb_rec_interval(a, &x) || !hb_rec_interval(b, &y) || x.n < 2 || y.n < 2)
+        return HB_NO_INTERVAL;
+    return hb_intervals_separate(&x, &y) ? HB_SEPARATE : HB_OVERLAP;
+}
+
+const char *hb_separation_name(enum hb_separation s)
+{
+    return s == HB_SEPARATE ? "clear" : s == HB_OVERLAP ? "inconclusive" : "unknown noise";
+}
+
+json_t *hb_rec_figure(const json_t *rec)
+{
+    struct hb_interval iv;
+    if (!rec) return json_null();
+    bool has = hb_rec_interval(rec, &iv) && iv.n >= 2;
+    return json_pack("{s:o, s:o}", "value", isfinite(iv.value) ? json_real(iv.value) : json_null(),
+                     "ci95", has ? json_pack("[f, f]", iv.lo, iv.hi) : json_null());
+}
+
 bool hb_rec_interval(const json_t *rec, struct hb_interval *iv)
 {
     const json_t *ci = json_object_get(rec, "ci95");

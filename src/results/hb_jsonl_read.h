@@ -55,4 +55,17 @@ const char *hb_rec_headline_key(const json_t *rec);
 struct hb_interval;
 bool hb_rec_interval(const json_t *rec, struct hb_interval *iv);
 
+/* How two measurements' headlines stand against their noise: their 95% intervals do not
+ * overlap (a difference), overlap (inconclusive), or one has none (one repeat, an old file:
+ * the noise is unknown). The one rule every conclusion (matrix flags, HMAT comparisons, myth
+ * verdicts, fleet outliers, policy gains) goes by before it raises anything. */
+enum hb_separation { HB_SEPARATE, HB_OVERLAP, HB_NO_INTERVAL };
+enum hb_separation hb_rec_separation(const json_t *a, const json_t *b);
+/* The word a conclusion writes for it: "clear", "inconclusive" or "unknown noise". */
+const char *hb_separation_name(enum hb_separation s);
+
+/* A measurement's figure with its interval, {"value": v, "ci95": [low, high] or null}, for
+ * the records that conclude from it (new reference; null for NULL). */
+json_t *hb_rec_figure(const json_t *rec);
+
 #endif

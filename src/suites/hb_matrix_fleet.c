@@ -1,14 +1,18 @@
 /* The matrix suite's fleet table: per host, local latency, local read bandwidth (medians of
- * their samples) and the worst remote/local latency ratio; a host more than `pct` percent
- * worse than the fleet's median on any of them is flagged (bandwidth: against the median of
- * the hosts whose nodes have as many cores). */
+ * their repeats, with their intervals) and the worst remote/local latency ratio; a host more
+ * than `pct` percent worse than the fleet's median on any of them is flagged (bandwidth:
+ * against the median of the hosts whose nodes have as many cores), unless its interval and
+ * the median's overlap: then the difference is within the noise and said as inconclusive. */
 #include "hb_matrix_grid.h"
 
 #include "hb_error.h"
+#include "hb_interval.h"
+#include "hb_jsonl_read.h"
 #include "hb_stats.h"
 
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,24 +21,40 @@
 struct hb_fleet_host {
     const char *host;
     double lat, bw, ratio; /* NAN where the host has no such matrix */
-    int threads;           /* of its local read, 0 if none */
+    double lat_lo, lat_hi; /* their 95% intervals, NAN when unknown (one repeat) */
+    double bw_lo, bw_hi;
+    int threads; /* of its local read, 0 if none */
 };
 
-/* Hosts are compared on their median samples: the matrix's bandwidth headline is the best
- * sample, and one lucky sample on one host is not a difference between hosts. */
-static double hb_grid_local(const struct hb_topo *t, const struct hb_grid *g)
+/* A host's local figure: the mean over its local cells of their median over repeats (files
+ * from before repeats: of their median sample: a best sample is one lucky moment), and the
+ * mean of their intervals' ends (NAN when a cell has none). */
+static double hb_grid_local(const struct hb_topo *t, const struct hb_grid *g, double *lo,
+                            double *hi)
 {
-    double sum = 0.0;
+    double sum = 0.0, slo = 0.0, shi = 0.0;
     int n = 0;
+    bool all = true;
     for (int i = 0; i < t->nnodes; i++) {
-        json_t *m = HB_AT(g->rec, t, i, i)
-                        ? json_object_get(HB_AT(g->rec, t, i, i),
-                                          g->latency ? "lat_ns_median" : "bw_GBps_median")
+        const json_t *rec = HB_AT(g->rec, t, i, i);
+        bool repeats = rec && json_is_number(json_object_get(rec, "value"));
+        json_t *m = rec ? json_object_get(rec, repeats      ? "value"
+                                               : g->latency ? "lat_ns_median"
+                                                            : "bw_GBps_median")
                         : NULL;
         if (!json_is_number(m)) continue;
+        struct hb_interval iv;
+        if (repeats && hb_rec_interval(rec, &iv) && iv.n >= 2) {
+            slo += iv.lo;
+            shi += iv.hi;
+        } else {
+            all = false;
+        }
         sum += json_number_value(m);
         n++;
     }
+    *lo = n && all ? slo / n : NAN;
+    *hi = n && all ? shi / n : NAN;
     return n ? sum / n : NAN;
 }
 
@@ -65,14 +85,20 @@ static int hb_fleet_collect(const struct hb_topo *t, struct hb_grid **grids, int
         int h = 0;
         while (h < nh && strcmp(hosts[h].host, grids[g]->host) != 0)
             h++;
-        if (h == nh) hosts[nh++] = (struct hb_fleet_host){grids[g]->host, NAN, NAN, NAN, 0};
-        double local = hb_grid_local(t, grids[g]);
+        if (h == nh)
+            hosts[nh++] =
+                (struct hb_fleet_host){grids[g]->host, NAN, NAN, NAN, NAN, NAN, NAN, NAN, 0};
+        double lo, hi, local = hb_grid_local(t, grids[g], &lo, &hi);
         if (grids[g]->latency) {
             double worst = hb_grid_worst_remote(t, grids[g]);
             hosts[h].lat = local;
+            hosts[h].lat_lo = lo;
+            hosts[h].lat_hi = hi;
             hosts[h].ratio = worst > 0.0 ? worst / local : 1.0;
         } else if (strcmp(grids[g]->kernel, "read") == 0) {
             hosts[h].bw = local;
+            hosts[h].bw_lo = lo;
+            hosts[h].bw_hi = hi;
             hosts[h].threads = hb_grid_local_threads(t, grids[g]);
         }
     }
@@ -91,32 +117,48 @@ static double hb_fleet_median(const struct hb_fleet_host *hosts, int nh, size_t 
     return hb_stats_median(tmp, n);
 }
 
-/* Why a host is an outlier, "" if it is not; NULL (error set) when out of memory. */
-static char *hb_fleet_reason(const struct hb_fleet_host *x, const struct hb_fleet_host *median,
-                             double peers_bw, double pct)
+/* Whether a difference beyond the threshold is also beyond the noise: the host's interval
+ * and the median's do not overlap (or either is unknown: one repeat, an old file). */
+static bool hb_fleet_clear(double lo, double hi, double mlo, double mhi)
 {
-    char *why = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&why, &len);
-    if (!f) {
+    return isnan(lo) || isnan(mlo) || hi < mlo || lo > mhi;
+}
+
+/* Why a host is an outlier, "" if it is not, into *why; what exceeds the threshold within
+ * the noise into *noise. -ENOMEM (error set) when out of memory. */
+static int hb_fleet_reason(const struct hb_fleet_host *x, const struct hb_fleet_host *median,
+                           double peers_bw, double pct, char **why, char **noise)
+{
+    size_t len = 0, nlen = 0;
+    FILE *f = open_memstream(why, &len), *n = open_memstream(noise, &nlen);
+    if (!f || !n) {
+        if (f) fclose(f);
+        if (n) fclose(n);
+        free(*why);
+        free(*noise);
         hb_err_set("out of memory explaining host %s", x->host);
-        return NULL;
+        return -ENOMEM;
     }
     double over = 1.0 + pct / 100.0;
     if (x->lat > median->lat * over)
-        fprintf(f, "local latency %.0f%% above median; ", (x->lat / median->lat - 1) * 100);
+        fprintf(hb_fleet_clear(x->lat_lo, x->lat_hi, median->lat_lo, median->lat_hi) ? f : n,
+                "local latency %.0f%% above median; ", (x->lat / median->lat - 1) * 100);
     if (x->bw < peers_bw * (2.0 - over))
-        fprintf(f, "local read bandwidth %.0f%% below median of %d-thread hosts; ",
+        fprintf(hb_fleet_clear(x->bw_lo, x->bw_hi, median->bw_lo, median->bw_hi) ? f : n,
+                "local read bandwidth %.0f%% below median of %d-thread hosts; ",
                 (1 - x->bw / peers_bw) * 100, x->threads);
     if (x->ratio > median->ratio * over)
         fprintf(f, "remote/local ratio %.0f%% above median; ",
                 (x->ratio / median->ratio - 1) * 100);
-    if (fclose(f) != 0) {
-        free(why);
+    int bad = fclose(f) != 0;
+    bad |= fclose(n) != 0;
+    if (bad) {
+        free(*why);
+        free(*noise);
         hb_err_set("out of memory explaining host %s", x->host);
-        return NULL;
+        return -ENOMEM;
     }
-    return why;
+    return 0;
 }
 
 static json_t *hb_real_or_null(double v)
@@ -124,34 +166,48 @@ static json_t *hb_real_or_null(double v)
     return isnan(v) ? json_null() : json_real(v);
 }
 
-static json_t *hb_fleet_host_json(const struct hb_fleet_host *x, const char *why)
+static json_t *hb_ci_or_null(double lo, double hi)
 {
-    return json_pack("{s:s, s:o, s:o, s:o, s:o, s:b, s:s}", "host", x->host, "lat_ns_local",
-                     hb_real_or_null(x->lat), "bw_GBps_local_read", hb_real_or_null(x->bw),
-                     "bw_threads", x->threads ? json_integer(x->threads) : json_null(),
-                     "worst_remote_ratio", hb_real_or_null(x->ratio), "outlier", why[0] != '\0',
-                     "reason", why);
+    return isnan(lo) ? json_null() : json_pack("[f, f]", lo, hi);
+}
+
+static json_t *hb_fleet_host_json(const struct hb_fleet_host *x, const char *why, const char *noise)
+{
+    return json_pack(
+        "{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:s, s:s}", "host", x->host, "lat_ns_local",
+        hb_real_or_null(x->lat), "lat_ns_local_ci95", hb_ci_or_null(x->lat_lo, x->lat_hi),
+        "bw_GBps_local_read", hb_real_or_null(x->bw), "bw_GBps_local_read_ci95",
+        hb_ci_or_null(x->bw_lo, x->bw_hi), "bw_threads",
+        x->threads ? json_integer(x->threads) : json_null(), "worst_remote_ratio",
+        hb_real_or_null(x->ratio), "outlier", why[0] != '\0', "reason", why, "inconclusive", noise);
 }
 
 static int hb_fleet_emit(const struct hb_fleet_host *hosts, int nh, double pct, double *tmp,
                          json_t *derived)
 {
+#define HB_MEDIAN(f) hb_fleet_median(hosts, nh, offsetof(struct hb_fleet_host, f), 0, tmp)
     struct hb_fleet_host median = {
-        .lat = hb_fleet_median(hosts, nh, offsetof(struct hb_fleet_host, lat), 0, tmp),
-        .bw = hb_fleet_median(hosts, nh, offsetof(struct hb_fleet_host, bw), 0, tmp),
-        .ratio = hb_fleet_median(hosts, nh, offsetof(struct hb_fleet_host, ratio), 0, tmp),
+        .lat = HB_MEDIAN(lat),
+        .bw = HB_MEDIAN(bw),
+        .ratio = HB_MEDIAN(ratio),
+        .lat_lo = HB_MEDIAN(lat_lo),
+        .lat_hi = HB_MEDIAN(lat_hi),
+        .bw_lo = HB_MEDIAN(bw_lo),
+        .bw_hi = HB_MEDIAN(bw_hi),
     };
+#undef HB_MEDIAN
     json_t *list = json_array();
     for (int h = 0; h < nh; h++) {
         double peers_bw =
             hb_fleet_median(hosts, nh, offsetof(struct hb_fleet_host, bw), hosts[h].threads, tmp);
-        char *why = hb_fleet_reason(&hosts[h], &median, peers_bw, pct);
-        if (!why) {
+        char *why = NULL, *noise = NULL;
+        if (hb_fleet_reason(&hosts[h], &median, peers_bw, pct, &why, &noise)) {
             json_decref(list);
             return -ENOMEM;
         }
-        json_array_append_new(list, hb_fleet_host_json(&hosts[h], why));
+        json_array_append_new(list, hb_fleet_host_json(&hosts[h], why, noise));
         free(why);
+        free(noise);
     }
     json_array_append_new(derived,
                           json_pack("{s:s, s:s, s:o, s:f, s:{s:o, s:o, s:o}}", "type", "fleet",

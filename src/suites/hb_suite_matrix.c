@@ -112,10 +112,37 @@ static json_t *hb_matrix_json(const struct hb_topo *t, bool cpu_rows, bool mem_c
     return rows;
 }
 
-static void hb_flag(json_t *flags, const struct hb_topo *t, int i, int j, const char *reason)
+/* A flag on cell (i, j) against the reference cell (a, b) it was measured against: raised
+ * (flags) when the two figures' intervals separate or their noise is unknown, else kept as
+ * inconclusive; either way with both figures and their intervals. */
+static void hb_flag(json_t *flags[2], const struct hb_topo *t, const struct hb_grid *g, int i,
+                    int j, int a, int b, const char *reason)
 {
-    json_array_append_new(flags, json_pack("{s:i, s:i, s:s}", "cpu_node", t->nodes[i].os_index,
-                                           "mem_node", t->nodes[j].os_index, "reason", reason));
+    const json_t *rc = HB_AT(g->rec, t, i, j), *rr = HB_AT(g->rec, t, a, b);
+    enum hb_separation sep = hb_rec_separation(rc, rr);
+    json_t *flag = json_pack("{s:i, s:i, s:s, s:s, s:o, s:{s:i, s:i, s:o}}", "cpu_node",
+                             t->nodes[i].os_index, "mem_node", t->nodes[j].os_index, "reason",
+                             reason, "evidence", hb_separation_name(sep), "figure",
+                             hb_rec_figure(rc), "against", "cpu_node", t->nodes[a].os_index,
+                             "mem_node", t->nodes[b].os_index, "figure", hb_rec_figure(rr));
+    json_array_append_new(flags[sep == HB_OVERLAP], flag);
+}
+
+/* The cell of hop class `hop` with the lowest cost other than (i, j) when skip is set, and
+ * *cost its cost (NAN when none). */
+static void hb_class_best(const struct hb_topo *t, const double *cost, const int *hop, int want,
+                          int si, int sj, int *bi, int *bj, double *best)
+{
+    *best = NAN;
+    *bi = *bj = -1;
+    for (int a = 0; a < t->nnodes; a++)
+        for (int b = 0; b < t->nnodes; b++)
+            if (HB_AT(hop, t, a, b) == want && !(a == si && b == sj) &&
+                !isnan(HB_AT(cost, t, a, b)) && (isnan(*best) || HB_AT(cost, t, a, b) < *best)) {
+                *best = HB_AT(cost, t, a, b);
+                *bi = a;
+                *bj = b;
+            }
 }
 
 /* Matrix record and one cell record per measured pair. */
@@ -132,46 +159,43 @@ static double hb_grid_best(const struct hb_topo *t, const struct hb_grid *g)
     return best;
 }
 
-/* Pairs whose measured class is not their firmware hop class, or that cost more than the
- * cheapest pair of their hop class by more than the threshold. */
-static json_t *hb_grid_flags(const struct hb_suite_env *env, const double *cost, const int *hop,
-                             const int *cls)
+/* Pairs whose measured class is not their firmware hop class (against the cheapest other
+ * pair of that hop class, or of the next one when there is none), or that cost more than
+ * the cheapest pair of their hop class by more than the threshold: flags[0] raised,
+ * flags[1] inconclusive (within the noise of the two figures). */
+static void hb_grid_flags(const struct hb_suite_env *env, const struct hb_grid *g,
+                          const double *cost, const int *hop, const int *cls, json_t *flags[2])
 {
     const struct hb_topo *t = env->topo;
     double thr = env->opts->threshold_pct / 100.0;
-    json_t *flags = json_array();
     for (int i = 0; i < t->nnodes; i++)
         for (int j = 0; j < t->nnodes; j++) {
-            if (isnan(HB_AT(cost, t, i, j))) continue;
+            int h = HB_AT(hop, t, i, j), a, b;
+            if (isnan(HB_AT(cost, t, i, j)) || h < 0) continue;
             char why[160];
-            if (HB_AT(hop, t, i, j) >= 0 && HB_AT(cls, t, i, j) != HB_AT(hop, t, i, j)) {
+            double best;
+            if (HB_AT(cls, t, i, j) != h) {
+                hb_class_best(t, cost, hop, h, i, j, &a, &b, &best);
+                if (a < 0) hb_class_best(t, cost, hop, h + 1, i, j, &a, &b, &best);
                 snprintf(why, sizeof(why), "measured class %d, firmware hop class %d",
-                         HB_AT(cls, t, i, j), HB_AT(hop, t, i, j));
-                hb_flag(flags, t, i, j, why);
+                         HB_AT(cls, t, i, j), h);
+                hb_flag(flags, t, g, i, j, a < 0 ? i : a, a < 0 ? j : b, why);
             }
-            double class_best = NAN;
-            for (int a = 0; a < t->nnodes && HB_AT(hop, t, i, j) >= 0; a++)
-                for (int b = 0; b < t->nnodes; b++)
-                    if (HB_AT(hop, t, a, b) == HB_AT(hop, t, i, j) &&
-                        !isnan(HB_AT(cost, t, a, b)) &&
-                        (isnan(class_best) || HB_AT(cost, t, a, b) < class_best))
-                        class_best = HB_AT(cost, t, a, b);
-            if (!isnan(class_best) && HB_AT(cost, t, i, j) > class_best * (1.0 + thr)) {
+            hb_class_best(t, cost, hop, h, -1, -1, &a, &b, &best);
+            if (!isnan(best) && HB_AT(cost, t, i, j) > best * (1.0 + thr)) {
                 snprintf(why, sizeof(why),
                          "%.1f%% costlier than the cheapest pair of hop class %d (threshold %g%%)",
-                         (HB_AT(cost, t, i, j) / class_best - 1.0) * 100.0, HB_AT(hop, t, i, j),
-                         env->opts->threshold_pct);
-                hb_flag(flags, t, i, j, why);
+                         (HB_AT(cost, t, i, j) / best - 1.0) * 100.0, h, env->opts->threshold_pct);
+                hb_flag(flags, t, g, i, j, a, b, why);
             }
         }
-    return flags;
 }
 
 /* The matrix record: values, relative costs, distances, classes, flags, the HMAT's view
  * (its figures into hmat[], the attribute they are into *attr). */
 static void hb_grid_matrix(const struct hb_suite_env *env, const struct hb_grid *g,
                            const double *cost, const double *dist, const int *hop, const int *cls,
-                           json_t *flags, double *hmat, enum hb_hmat_attr *attr, json_t *derived)
+                           json_t *flags[2], double *hmat, enum hb_hmat_attr *attr, json_t *derived)
 {
     const struct hb_topo *t = env->topo;
     json_t *rows = json_array(), *cols = json_array();
@@ -188,8 +212,10 @@ static void hb_grid_matrix(const struct hb_suite_env *env, const struct hb_grid 
         hb_matrix_json(t, true, true, cost, NULL, false), "distances",
         t->distances ? hb_matrix_json(t, true, true, dist, NULL, false) : json_null(), "hop_class",
         t->hop_class ? hb_matrix_json(t, true, true, NULL, hop, true) : json_null(),
-        "measured_class", hb_matrix_json(t, true, true, NULL, cls, true), "flags", flags,
+        "measured_class", hb_matrix_json(t, true, true, NULL, cls, true), "flags", flags[0],
         "threshold_pct", env->opts->threshold_pct);
+    /* Differences within the two figures' noise: shown, never flagged. */
+    json_object_set_new(m, "inconclusive", flags[1]);
     json_t *h =
         hb_matrix_hmat(t, g->latency, g->access, g->v, env->opts->threshold_pct, hmat, attr);
     json_object_set_new(m, "hmat", h ? h : json_null());
@@ -255,7 +281,8 @@ static void hb_grid_emit(const struct hb_suite_env *env, struct hb_grid *g, json
             HB_AT(dist, t, i, j) = t->distances ? (double)hb_topo_distance(t, i, j) : NAN;
         }
     hb_measured_classes(t, cost, cls, thr, sorted);
-    json_t *flags = hb_grid_flags(env, cost, hop, cls);
+    json_t *flags[2] = {json_array(), json_array()};
+    hb_grid_flags(env, g, cost, hop, cls, flags);
     enum hb_hmat_attr attr = HB_HMAT_LATENCY;
     hb_grid_matrix(env, g, cost, dist, hop, cls, flags, hmat, &attr, derived);
     hb_grid_cells(t, g, cost, cls, hmat, attr, derived);

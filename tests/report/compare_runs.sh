@@ -45,8 +45,10 @@ for p in "${busy[@]}"; do kill "$p"; done
 busy=()
 read -r worse better same noise undet rc <<<"$(verdicts a.jsonl c.jsonl)"
 echo "busy loop on every CPU: $worse worse, $better better, $same same, $noise noise, exit $rc"
-if [ "$rc" != 1 ] || [ "$worse" -lt 9 ] || [ "$better" != 0 ]; then
-    echo "FAIL: a run competing with a busy loop per CPU should be worse in most records, exit 1"
+# Most records worse; the rest may be too spread to tell (noise), none better or same-ish
+# beyond one.
+if [ "$rc" != 1 ] || [ "$worse" -lt 6 ] || [ $((worse + noise)) -lt 15 ] || [ "$better" != 0 ]; then
+    echo "FAIL: a run competing with a busy loop per CPU should be worse (or too spread) in nearly every record, exit 1"
     "$hb" compare a.jsonl c.jsonl
     fail=1
 fi
