@@ -9,6 +9,7 @@
 
 #include <hwloc.h>
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -216,10 +217,13 @@ static void hb_table_fleet(FILE *f, json_t *rec)
 
 /* Policy study: local placement's speed over each other policy (SiSoftware Sandra's NUMA
  * gain; above 1 = local is faster), and the intensity knee. */
-static void hb_table_ratio(FILE *f, const char *name, json_t *v)
+static void hb_table_ratio(FILE *f, const char *name, json_t *rec, const char *key)
 {
+    json_t *v = json_object_get(rec, key);
+    const char *noise = hb_rec_str(json_object_get(rec, "gain_noise"), key, "");
     if (json_is_number(v))
-        fprintf(f, "  %s %.2fx", name, json_number_value(v));
+        fprintf(f, "  %s %.2fx%s", name, json_number_value(v),
+                strcmp(noise, "inconclusive") == 0 ? " (inconclusive: within the noise)" : "");
     else
         fprintf(f, "  %s -", name);
 }
@@ -231,10 +235,10 @@ static void hb_table_gain(FILE *f, json_t *rec)
     if (json_is_number(x)) fprintf(f, "@%-5g", json_number_value(x));
     fprintf(f, " local %.4g %s:", json_number_value(json_object_get(rec, "local_speed")),
             hb_rec_str(rec, "speed_unit", ""));
-    hb_table_ratio(f, "vs interleave", json_object_get(rec, "gain_vs_interleave"));
-    hb_table_ratio(f, "vs one-node", json_object_get(rec, "gain_vs_one_node"));
-    hb_table_ratio(f, "vs remote", json_object_get(rec, "gain_vs_remote"));
-    hb_table_ratio(f, "vs os", json_object_get(rec, "gain_vs_os"));
+    hb_table_ratio(f, "vs interleave", rec, "gain_vs_interleave");
+    hb_table_ratio(f, "vs one-node", rec, "gain_vs_one_node");
+    hb_table_ratio(f, "vs remote", rec, "gain_vs_remote");
+    hb_table_ratio(f, "vs os", rec, "gain_vs_os");
     fputc('\n', f);
 }
 
@@ -283,11 +287,26 @@ static void hb_table_verdict(FILE *f, json_t *rec)
             hb_rec_str(rec, "access", ""));
     if (json_is_integer(json_object_get(rec, "hops")))
         fprintf(f, ", hop class %lld", (long long)json_integer_value(json_object_get(rec, "hops")));
-    fprintf(f, "]: %s, spread %.1f%% (tolerance %g%%); evidence %s\n",
-            json_is_true(json_object_get(rec, "holds")) ? "holds" : "does not hold",
+    /* Older files have holds alone; inconclusive: a difference within the figures' noise. */
+    const char *verdict = hb_rec_str(
+        rec, "verdict", json_is_true(json_object_get(rec, "holds")) ? "holds" : "does not hold");
+    fprintf(f, "]: %s, spread %.1f%% (tolerance %g%%); evidence %s", verdict,
             json_number_value(json_object_get(rec, "spread_pct")),
             json_number_value(json_object_get(rec, "tolerance_pct")), evidence ? evidence : "");
     free(evidence);
+    /* The two figures the spread is between, with their intervals over the repeats. */
+    size_t i;
+    json_t *fig;
+    json_array_foreach(json_object_get(rec, "figures"), i, fig)
+    {
+        fprintf(f, "%s %s %.1f%%", i ? "," : "; figures", hb_rec_str(fig, "label", ""),
+                hb_rec_num(fig, "pct_of_local_read", NAN));
+        json_t *ci = json_object_get(fig, "ci95");
+        if (json_is_array(ci))
+            fprintf(f, " [%.1f, %.1f]", json_number_value(json_array_get(ci, 0)),
+                    json_number_value(json_array_get(ci, 1)));
+    }
+    fputc('\n', f);
 }
 
 /* Peak injection bandwidth: the nodes' figures and the machine's total. */

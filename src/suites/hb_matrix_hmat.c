@@ -1,5 +1,8 @@
 #include "hb_matrix_hmat.h"
 
+#include "hb_interval.h"
+#include "hb_jsonl_read.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -52,10 +55,27 @@ static json_t *hb_grid_json(const struct hb_topo *t, const double *m)
     return rows;
 }
 
-/* From initiator i, targets j and k: the firmware's order and ratio against the measured. */
+/* Whether a disagreement between the firmware and cells (i, j), (i, k) is beyond the noise:
+ * an order needs the two cells' intervals apart; a ratio needs the firmware's ratio outside
+ * the range the two intervals allow. Unknown noise (one repeat) counts as beyond. */
+static bool hb_hmat_clear(const struct hb_topo *t, json_t *const *rec, int i, int j, int k,
+                          bool order, double firmware_ratio)
+{
+    const json_t *a = HB_AT(rec, t, i, j), *b = HB_AT(rec, t, i, k);
+    enum hb_separation sep = hb_rec_separation(a, b);
+    if (sep == HB_NO_INTERVAL) return true;
+    if (order) return sep == HB_SEPARATE;
+    struct hb_interval x, y;
+    hb_rec_interval(a, &x);
+    hb_rec_interval(b, &y);
+    return y.lo > 0 && y.hi > 0 && (firmware_ratio < x.lo / y.hi || firmware_ratio > x.hi / y.lo);
+}
+
+/* From initiator i, targets j and k: the firmware's order and ratio against the measured;
+ * flags[0] beyond the noise, flags[1] within it. */
 static void hb_hmat_pair(const struct hb_topo *t, bool latency, int i, int j, int k,
-                         const double *v, const double *h, double thr, const char *unit,
-                         json_t *flags)
+                         const double *v, json_t *const *rec, const double *h, double thr,
+                         const char *unit, json_t *flags[2])
 {
     double hj = HB_AT(h, t, i, j), hk = HB_AT(h, t, i, k), mj = HB_AT(v, t, i, j),
            mk = HB_AT(v, t, i, k);
@@ -89,14 +109,20 @@ static void hb_hmat_pair(const struct hb_topo *t, bool latency, int i, int j, in
                      ci, cj, ck, rh, rm, off * 100.0, thr * 100.0);
         }
     }
-    if (kind)
-        json_array_append_new(flags,
-                              json_pack("{s:i, s:i, s:i, s:s, s:s}", "cpu_node", ci, "mem_node", cj,
-                                        "other_mem_node", ck, "kind", kind, "reason", why));
+    if (!kind) return;
+    bool clear = hb_hmat_clear(t, rec, i, j, k, strcmp(kind, "order") == 0, hj / hk);
+    json_array_append_new(flags[!clear],
+                          json_pack("{s:i, s:i, s:i, s:s, s:s, s:s, s:o, s:o}", "cpu_node", ci,
+                                    "mem_node", cj, "other_mem_node", ck, "kind", kind, "reason",
+                                    why, "evidence",
+                                    clear ? "beyond the noise or noise unknown" : "inconclusive",
+                                    "figure", hb_rec_figure(HB_AT(rec, t, i, j)), "other_figure",
+                                    hb_rec_figure(HB_AT(rec, t, i, k))));
 }
 
 json_t *hb_matrix_hmat(const struct hb_topo *t, bool latency, const char *access, const double *v,
-                       double threshold_pct, double *hmat, enum hb_hmat_attr *attr)
+                       json_t *const *rec, double threshold_pct, double *hmat,
+                       enum hb_hmat_attr *attr)
 {
     int chosen = -1;
     for (size_t m = 0; m < sizeof(hb_hmat_map) / sizeof(hb_hmat_map[0]) && chosen < 0; m++) {
@@ -122,14 +148,15 @@ json_t *hb_matrix_hmat(const struct hb_topo *t, bool latency, const char *access
             HB_AT(ratio, t, i, j) = isnan(HB_AT(hmat, t, i, j)) || HB_AT(hmat, t, i, j) <= 0
                                         ? NAN
                                         : HB_AT(v, t, i, j) / HB_AT(hmat, t, i, j);
-    json_t *flags = json_array();
+    json_t *flags[2] = {json_array(), json_array()};
     for (int i = 0; i < t->nnodes; i++)
         for (int j = 0; j < t->nnodes; j++)
             for (int k = j + 1; k < t->nnodes; k++)
-                hb_hmat_pair(t, latency, i, j, k, v, hmat, threshold_pct / 100.0, unit, flags);
-    json_t *out = json_pack("{s:s, s:s, s:o, s:o, s:o, s:f}", "attribute", hb_hmat_attr_name(*attr),
-                            "unit", unit, "values", hb_grid_json(t, hmat), "ratio",
-                            hb_grid_json(t, ratio), "flags", flags, "threshold_pct", threshold_pct);
+                hb_hmat_pair(t, latency, i, j, k, v, rec, hmat, threshold_pct / 100.0, unit, flags);
+    json_t *out =
+        json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:f}", "attribute", hb_hmat_attr_name(*attr),
+                  "unit", unit, "values", hb_grid_json(t, hmat), "ratio", hb_grid_json(t, ratio),
+                  "flags", flags[0], "inconclusive", flags[1], "threshold_pct", threshold_pct);
     free(ratio);
     return out;
 }

@@ -10,12 +10,15 @@
 #include <stdbool.h>
 
 /* v: measured values by node index, nnodes x nnodes read with HB_AT (ns for latency, GB/s
- * for bandwidth), NAN where not measured. access: the kernel's "r", "w" or "rw" (bandwidth).
+ * for bandwidth), NAN where not measured; rec: each cell's measurement record (or NULL), whose
+ * interval decides whether a disagreement is beyond the noise (flags) or within it
+ * (inconclusive, with both figures). access: the kernel's "r", "w" or "rw" (bandwidth).
  * Fills hmat (the same shape) with the firmware figure in the same unit (NAN where it gives none)
  * and *attr with the attribute used. Returns {attribute, unit, values, ratio, flags, threshold_pct}
  * (rows = CPU nodes, cols = nodes with memory), or NULL when the firmware gives no figure for any
  * measured cell. New reference. */
 json_t *hb_matrix_hmat(const struct hb_topo *t, bool latency, const char *access, const double *v,
-                       double threshold_pct, double *hmat, enum hb_hmat_attr *attr);
+                       json_t *const *rec, double threshold_pct, double *hmat,
+                       enum hb_hmat_attr *attr);
 
 #endif

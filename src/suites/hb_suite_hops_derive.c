@@ -1,6 +1,7 @@
 /* What the hops runs mean: every foreground time as % of the local read 0.0.r.0 (per byte, so
  * kernels and sizes compare), pair totals, and the verdicts on the two hop myths. Also used
  * for `run` scenarios, whose records carry the same keys. */
+#include "hb_interval.h"
 #include "hb_jsonl_read.h"
 #include "hb_suite_hops.h"
 
@@ -49,7 +50,51 @@ void hb_suite_hops_annotate(const struct hb_suite_env *env, const json_t *measur
     double pct = hb_time_per_byte(rec) / hb_time_per_byte(ref) * 100.0;
     if (isnan(pct)) return;
     json_object_set_new(rec, "pct_of_local_read", json_real(round(pct * 10.0) / 10.0));
+    /* Its interval, from the record's own over its repeats (time: latency grows with it,
+     * bandwidth shrinks); the reference is common to every record it is compared with. */
+    struct hb_interval iv;
+    bool lat = strcmp(hb_rec_str(rec, "unit", ""), "ns") == 0;
+    json_object_set_new(
+        rec, "pct_of_local_read_ci95",
+        hb_rec_interval(rec, &iv) && iv.n >= 2 && iv.lo > 0
+            ? json_pack("[f, f]", pct * (lat ? iv.lo : iv.value / iv.hi) / (lat ? iv.value : 1),
+                        pct * (lat ? iv.hi : iv.value / iv.lo) / (lat ? iv.value : 1))
+            : json_null());
     json_object_set_new(rec, "reference_label", json_string(hb_rec_str(ref, "label", "")));
+}
+
+/* Two records' % of local read differ beyond their noise: their intervals are apart, or
+ * unknown (one repeat, an old file: the figures are taken as they are). */
+static bool hb_pct_clear(const json_t *a, const json_t *b)
+{
+    const json_t *x = json_object_get(a, "pct_of_local_read_ci95");
+    const json_t *y = json_object_get(b, "pct_of_local_read_ci95");
+    if (!json_is_array(x) || !json_is_array(y)) return true;
+    double xl = json_number_value(json_array_get(x, 0)),
+           xh = json_number_value(json_array_get(x, 1));
+    double yl = json_number_value(json_array_get(y, 0)),
+           yh = json_number_value(json_array_get(y, 1));
+    return xh < yl || yh < xl;
+}
+
+/* The verdict's word: holds, does not hold, or inconclusive (a difference within the noise),
+ * with holds as JSON (null when inconclusive). */
+static void hb_verdict_set(json_t *v, bool holds, bool clear)
+{
+    json_object_set_new(v, "verdict",
+                        json_string(holds   ? "holds"
+                                    : clear ? "does not hold"
+                                            : "inconclusive"));
+    json_object_set_new(v, "holds", holds || clear ? json_boolean(holds) : json_null());
+}
+
+/* A record's % of local read with its interval, as verdicts show their evidence. */
+static json_t *hb_pct_figure(const json_t *rec)
+{
+    json_t *ci = json_object_get(rec, "pct_of_local_read_ci95");
+    return json_pack("{s:s, s:f, s:O}", "label", hb_rec_str(rec, "label", ""), "pct_of_local_read",
+                     json_number_value(json_object_get(rec, "pct_of_local_read")), "ci95",
+                     ci ? ci : json_null());
 }
 
 static double hb_pct(const json_t *rec)
@@ -138,11 +183,14 @@ static void hb_myth1_group(const struct hb_suite_env *env, json_t *measured, jso
     if (n < 2) return;
     double spread = (hb_pct(hi) / hb_pct(lo) - 1.0) * 100.0;
     json_t *v = json_pack(
-        "{s:s, s:s, s:i, s:s, s:s, s:s, s:i, s:b, s:f, s:f, s:i, s:[s,s], s:s}", "type", "verdict",
-        "suite", "hops", "myth", 1, "bg_level", level, "case", crossfire ? "crossfire" : "single",
-        "access", access, "hops", hop, "holds", spread <= tol, "tolerance_pct", tol, "spread_pct",
-        round(spread * 10.0) / 10.0, "cases", n, "evidence", hb_rec_str(lo, "label", ""),
-        hb_rec_str(hi, "label", ""), "claim", "all equal hop cases take equal time");
+        "{s:s, s:s, s:i, s:s, s:s, s:s, s:i, s:b, s:f, s:f, s:i, s:[s,s], s:s, s:[o,o]}", "type",
+        "verdict", "suite", "hops", "myth", 1, "bg_level", level, "case",
+        crossfire ? "crossfire" : "single", "access", access, "hops", hop, "holds", spread <= tol,
+        "tolerance_pct", tol, "spread_pct", round(spread * 10.0) / 10.0, "cases", n, "evidence",
+        hb_rec_str(lo, "label", ""), hb_rec_str(hi, "label", ""), "claim",
+        "all equal hop cases take equal time", "figures", hb_pct_figure(lo), hb_pct_figure(hi));
+    /* A spread over the tolerance says the myth fails only beyond the two figures' noise. */
+    hb_verdict_set(v, spread <= tol, hb_pct_clear(lo, hi));
     if (sub[0]) json_object_set_new(v, "subscription", json_string(sub));
     json_array_append_new(derived, v);
 }
@@ -176,7 +224,7 @@ static void hb_myth2_group(const struct hb_suite_env *env, json_t *measured, jso
 {
     double worst = 0.0;
     int classes = 0, rows = 0;
-    bool holds = true;
+    bool holds = true, clear = false;
     json_t *evidence = json_array();
     size_t i, j;
     json_t *a, *b;
@@ -199,6 +247,7 @@ static void hb_myth2_group(const struct hb_suite_env *env, json_t *measured, jso
                 continue;
             if (hb_pct(b) <= hb_pct(a)) {
                 holds = false;
+                clear |= hb_pct_clear(a, b); /* one inversion beyond the noise busts it */
                 double inv = (hb_pct(a) / hb_pct(b) - 1.0) * 100.0;
                 worst = inv > worst ? inv : worst;
             }
@@ -215,6 +264,7 @@ static void hb_myth2_group(const struct hb_suite_env *env, json_t *measured, jso
         "hops", "myth", 2, "bg_level", level, "case", "single", "access", access, "holds", holds,
         "tolerance_pct", env->opts->tolerance_pct, "spread_pct", round(worst * 10.0) / 10.0,
         "cases", rows, "evidence", evidence, "claim", "greater hop distance always means slower");
+    hb_verdict_set(v, holds, clear);
     if (sub[0]) json_object_set_new(v, "subscription", json_string(sub));
     json_array_append_new(derived, v);
 }
@@ -267,13 +317,14 @@ static void hb_myth2_pairs(const struct hb_suite_env *env, json_t *derived, cons
         json_decref(evidence);
         return;
     }
-    json_array_append_new(derived,
-                          json_pack("{s:s, s:s, s:i, s:s, s:s, s:s, s:b, s:f, s:f, s:i, s:o, s:s}",
-                                    "type", "verdict", "suite", "hops", "myth", 2, "bg_level",
-                                    "idle", "case", "pair", "access", access, "holds", holds,
-                                    "tolerance_pct", env->opts->tolerance_pct, "spread_pct",
-                                    round(worst * 10.0) / 10.0, "cases", rows, "evidence", evidence,
-                                    "claim", "greater hop distance always means slower"));
+    json_t *v = json_pack(
+        "{s:s, s:s, s:i, s:s, s:s, s:s, s:b, s:f, s:f, s:i, s:o, s:s, s:s}", "type", "verdict",
+        "suite", "hops", "myth", 2, "bg_level", "idle", "case", "pair", "access", access, "holds",
+        holds, "tolerance_pct", env->opts->tolerance_pct, "spread_pct", round(worst * 10.0) / 10.0,
+        "cases", rows, "evidence", evidence, "claim", "greater hop distance always means slower",
+        "noise", "unknown: a pair's span is one figure of the representative repeats");
+    hb_verdict_set(v, holds, true);
+    json_array_append_new(derived, v);
 }
 
 static void hb_myth2(const struct hb_suite_env *env, json_t *measured, json_t *derived)

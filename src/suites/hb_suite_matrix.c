@@ -216,8 +216,8 @@ static void hb_grid_matrix(const struct hb_suite_env *env, const struct hb_grid 
         "threshold_pct", env->opts->threshold_pct);
     /* Differences within the two figures' noise: shown, never flagged. */
     json_object_set_new(m, "inconclusive", flags[1]);
-    json_t *h =
-        hb_matrix_hmat(t, g->latency, g->access, g->v, env->opts->threshold_pct, hmat, attr);
+    json_t *h = hb_matrix_hmat(t, g->latency, g->access, g->v, g->rec, env->opts->threshold_pct,
+                               hmat, attr);
     json_object_set_new(m, "hmat", h ? h : json_null());
     if (!h && hb_hmat_present(t))
         json_object_set_new(m, "hmat_note",

@@ -2,6 +2,7 @@
  * summed), the NUMA gain of local placement over the others (SiSoftware Sandra's "NUMA
  * gain": local vs interleave), placement checked per record, and for --intensity the ratio
  * local / worse placement per intensity and its knee. */
+#include "hb_interval.h"
 #include "hb_jsonl_read.h"
 #include "hb_suite_policy.h"
 
@@ -19,7 +20,8 @@ struct hb_pgroup {
     const char *host, *mode, *workload, *policy;
     double intensity; /* 0 = not an intensity run */
     bool latency;
-    double sum; /* bandwidth: GB/s summed over tasks; latency: ns summed (then averaged) */
+    double sum;    /* bandwidth: GB/s summed over tasks; latency: ns summed (then averaged) */
+    double lo, hi; /* the same over the ends of the tasks' intervals; NAN when one has none */
     int tasks;
     bool failed;
     bool spread_ok; /* interleave: every memory node holds pages of every task */
@@ -44,8 +46,8 @@ static struct hb_pgroup *hb_pgroup_get(struct hb_pgroup *gs, int *n, const char 
             return &gs[i];
     if (!policy || *n >= HB_POLICY_GROUPS) return NULL;
     struct hb_pgroup *g = &gs[(*n)++];
-    *g = (struct hb_pgroup){host, mode, workload, policy, intensity,    false,
-                            0.0,  0,    false,    true,   json_object()};
+    *g = (struct hb_pgroup){host, mode, workload, policy, intensity, false,        0.0,
+                            0.0,  0.0,  0,        false,  true,      json_object()};
     return g;
 }
 
@@ -55,6 +57,10 @@ static void hb_pgroup_add(const struct hb_topo *t, struct hb_pgroup *g, json_t *
     json_t *v = json_object_get(rec, hb_rec_headline_key(rec));
     g->failed |= strcmp(hb_rec_str(rec, "status", ""), "ok") != 0 || !json_is_number(v);
     g->sum += json_number_value(v);
+    struct hb_interval iv;
+    bool has = hb_rec_interval(rec, &iv) && iv.n >= 2;
+    g->lo += has ? iv.lo : NAN;
+    g->hi += has ? iv.hi : NAN;
     g->tasks++;
     json_t *share = json_object_get(rec, "pages_share_pct");
     const char *key;
@@ -96,6 +102,31 @@ static void hb_pemit_throughput(struct hb_pgroup *g, json_t *derived)
                   !g->failed && g->spread_ok, "status", g->failed ? "failed" : "ok"));
 }
 
+/* The group's speed interval (as hb_pspeed: higher is better), false when unknown. */
+static bool hb_pspeed_ci(const struct hb_pgroup *g, double *lo, double *hi)
+{
+    if (isnan(hb_pspeed(g)) || isnan(g->lo) || isnan(g->hi) || g->lo <= 0.0) return false;
+    *lo = g->latency ? (double)g->tasks / g->hi : g->lo;
+    *hi = g->latency ? (double)g->tasks / g->lo : g->hi;
+    return true;
+}
+
+/* Whether local's speed and o's differ beyond their noise: "clear", "inconclusive" (the
+ * intervals overlap: the gain is within the noise) or "unknown noise" (one repeat). */
+static const char *hb_pgain_noise(const struct hb_pgroup *local, const struct hb_pgroup *o)
+{
+    double a, b, c, d;
+    if (!o || !hb_pspeed_ci(local, &a, &b) || !hb_pspeed_ci(o, &c, &d))
+        return hb_separation_name(HB_NO_INTERVAL);
+    return hb_separation_name(b < c || d < a ? HB_SEPARATE : HB_OVERLAP);
+}
+
+static json_t *hb_pspeed_json(const struct hb_pgroup *g)
+{
+    double lo, hi;
+    return g && hb_pspeed_ci(g, &lo, &hi) ? json_pack("[f, f]", lo, hi) : json_null();
+}
+
 static void hb_pemit_gain(struct hb_pgroup *gs, int n, const struct hb_pgroup *local,
                           json_t *derived)
 {
@@ -107,11 +138,18 @@ static void hb_pemit_gain(struct hb_pgroup *gs, int n, const struct hb_pgroup *l
         local->host, "mode", local->mode, "workload", local->workload, "intensity",
         local->intensity > 0.0 ? json_real(local->intensity) : json_null(), "local_speed",
         hb_preal(hb_pspeed(local)), "speed_unit", local->latency ? "loads/ns" : "GBps");
+    /* Each gain with whether it exceeds the two speeds' noise, and the speeds' intervals. */
+    json_t *noise = json_object(), *speeds = json_object();
+    json_object_set_new(speeds, "local", hb_pspeed_json(local));
     for (int i = 0; others[i]; i++) {
         struct hb_pgroup *o = hb_pgroup_get(gs, &n, local->host, local->mode, local->workload,
                                             others[i], local->intensity);
         json_object_set_new(rec, keys[i], hb_preal(o ? hb_pspeed(local) / hb_pspeed(o) : NAN));
+        json_object_set_new(noise, keys[i], json_string(hb_pgain_noise(local, o)));
+        json_object_set_new(speeds, others[i], hb_pspeed_json(o));
     }
+    json_object_set_new(rec, "gain_noise", noise);
+    json_object_set_new(rec, "speed_ci95", speeds);
     json_array_append_new(derived, rec);
 }
 
