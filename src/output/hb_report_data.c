@@ -5,6 +5,7 @@
 #include "hb_jsonl_read.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,7 +109,13 @@ struct hb_rfig hb_report_fig(const json_t *m, const char *key)
 {
     struct hb_interval iv;
     struct hb_rfig fig = {hb_rec_num(m, key, 0), NAN, NAN};
-    if (strcmp(key, hb_rec_headline_key(m)) == 0 && hb_rec_interval(m, &iv)) {
+    char ci_key[64];
+    snprintf(ci_key, sizeof(ci_key), "%s_ci95", key);
+    const json_t *ci = json_object_get(m, ci_key);
+    if (json_is_array(ci) && json_array_size(ci) == 2) {
+        fig.lo = json_number_value(json_array_get(ci, 0));
+        fig.hi = json_number_value(json_array_get(ci, 1));
+    } else if (strcmp(key, hb_rec_headline_key(m)) == 0 && hb_rec_interval(m, &iv)) {
         fig.lo = iv.lo;
         fig.hi = iv.hi;
     }

@@ -18,7 +18,8 @@ struct hb_rfig {
     double v, lo, hi;
 };
 
-/* The number at key in m (0 when absent) with m's ci95 when key is m's headline. */
+/* The number at key in m (0 when absent) with its interval: KEY_ci95 when m has one, m's ci95
+ * when key is m's headline. */
 struct hb_rfig hb_report_fig(const json_t *m, const char *key);
 
 struct hb_rbar {

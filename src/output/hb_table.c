@@ -52,6 +52,16 @@ static void hb_table_matrix_rows(FILE *f, json_t *rows, json_t *cols, json_t *m,
     }
 }
 
+/* A figure with its interval: 120.5 [118, 123], or the value alone. */
+static void hb_table_figure(FILE *f, const json_t *fig)
+{
+    const json_t *ci = json_object_get(fig, "ci95");
+    fprintf(f, "%.4g", hb_rec_num(fig, "value", NAN));
+    if (json_is_array(ci))
+        fprintf(f, " [%.4g, %.4g]", json_number_value(json_array_get(ci, 0)),
+                json_number_value(json_array_get(ci, 1)));
+}
+
 static void hb_table_topology(FILE *f, json_t *rec)
 {
     size_t i;
@@ -196,6 +206,20 @@ static void hb_table_matrix(FILE *f, json_t *rec)
                 (long long)json_integer_value(json_object_get(fl, "cpu_node")),
                 (long long)json_integer_value(json_object_get(fl, "mem_node")),
                 hb_rec_str(fl, "reason", ""));
+    /* Differences within the figures' noise: said, not flagged. */
+    json_array_foreach(json_object_get(rec, "inconclusive"), i, fl)
+    {
+        const json_t *a = json_object_get(fl, "figure");
+        const json_t *b = json_object_get(json_object_get(fl, "against"), "figure");
+        fprintf(f, "inconclusive: cpu node %lld -> memory node %lld: %s, within the noise (",
+                (long long)json_integer_value(json_object_get(fl, "cpu_node")),
+                (long long)json_integer_value(json_object_get(fl, "mem_node")),
+                hb_rec_str(fl, "reason", ""));
+        hb_table_figure(f, a);
+        fputs(" against ", f);
+        hb_table_figure(f, b);
+        fputs(")\n", f);
+    }
     hb_table_matrix_hmat(f, rec);
 }
 
@@ -205,14 +229,15 @@ static void hb_table_fleet(FILE *f, json_t *rec)
     json_t *h;
     fprintf(f, "\nfleet: %-20s %12s %14s %8s %14s %s\n", "host", "local ns", "local GB/s",
             "threads", "remote/local", "");
-    json_array_foreach(json_object_get(rec, "hosts"), i, h)
-        fprintf(f, "       %-20s %12.1f %14.2f %8lld %14.2f %s%s\n", hb_rec_str(h, "host", ""),
-                json_number_value(json_object_get(h, "lat_ns_local")),
-                json_number_value(json_object_get(h, "bw_GBps_local_read")),
-                (long long)json_integer_value(json_object_get(h, "bw_threads")),
-                json_number_value(json_object_get(h, "worst_remote_ratio")),
-                json_is_true(json_object_get(h, "outlier")) ? "OUTLIER: " : "",
-                hb_rec_str(h, "reason", ""));
+    json_array_foreach(json_object_get(rec, "hosts"), i, h) fprintf(
+        f, "       %-20s %12.1f %14.2f %8lld %14.2f %s%s%s%s\n", hb_rec_str(h, "host", ""),
+        json_number_value(json_object_get(h, "lat_ns_local")),
+        json_number_value(json_object_get(h, "bw_GBps_local_read")),
+        (long long)json_integer_value(json_object_get(h, "bw_threads")),
+        json_number_value(json_object_get(h, "worst_remote_ratio")),
+        json_is_true(json_object_get(h, "outlier")) ? "OUTLIER: " : "", hb_rec_str(h, "reason", ""),
+        *hb_rec_str(h, "inconclusive", "") ? "inconclusive (within the noise): " : "",
+        hb_rec_str(h, "inconclusive", ""));
 }
 
 /* Policy study: local placement's speed over each other policy (SiSoftware Sandra's NUMA

@@ -91,6 +91,9 @@ void hb_table_matrix_hmat(FILE *f, json_t *rec)
     json_t *fl;
     json_array_foreach(json_object_get(h, "flags"), i, fl)
         fprintf(f, "HMAT flag: %s\n", hb_rec_str(fl, "reason", ""));
+    json_array_foreach(json_object_get(h, "inconclusive"), i, fl)
+        fprintf(f, "HMAT inconclusive (within the measured figures' noise): %s\n",
+                hb_rec_str(fl, "reason", ""));
 }
 
 void hb_table_tiers(FILE *f, json_t *rec)
