@@ -144,7 +144,7 @@ static const struct hb_opt_field hb_opt_fields[] = {
     {OPT_MEM_NODE, "--mem-node", HB_SET_INT, HB_OPT_AT(mem_node),
      HB_OPT_RANGE(0, INT_MAX, "a node number (see hopbench topo)")},
     {OPT_THREADS, "--threads", HB_SET_INT, HB_OPT_AT(threads),
-     HB_OPT_RANGE(1, 4096, "a thread count of at least 1")},
+     HB_OPT_RANGE(1, 4096, "a thread count from 1 to 4096")},
     {OPT_REPS, "--reps", HB_SET_INT, HB_OPT_AT(reps),
      HB_OPT_RANGE(1, 1000, "a repetition count from 1 to 1000")},
     {OPT_REPEAT, "--repeat", HB_SET_INT, HB_OPT_AT(repeats),

@@ -49,6 +49,9 @@ json_t *hb_record_run(const struct hb_topo *t, const struct hb_options *o, const
     json_object_set_new(rec, "git_sha", json_string(HB_GIT_SHA));
     json_object_set_new(rec, "command_line", json_string(o->command_line));
     json_object_set_new(rec, "command", json_string(o->command[0] ? o->command : "default"));
+    /* The chase permutations' seed (repeat r uses seed + r): with the command line, what
+     * reproduces the run. */
+    json_object_set_new(rec, "seed", json_integer((json_int_t)o->seed));
     json_object_set_new(rec, "start_time", json_string(when));
     json_object_set_new(rec, "versions",
                         json_pack("{s:s, s:s, s:s}", "hwloc", hwloc_version, "compiler",

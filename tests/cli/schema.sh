@@ -32,7 +32,7 @@ check "run record keys and types" '[.[] | select(.type == "run")] | all(
     (.topology.nodes | length) >= 1 and (.topology | has("distances") and has("hop_class")) and
     (.sizes | has("llc_bytes") and has("default_bytes") and has("size_source")) and
     .timer.clock == "CLOCK_MONOTONIC" and .timer.granularity_s > 0 and
-    .statistics.repeats == 3 and .statistics.reps == 3 and .statistics.noise_pct == 5 and
+    .seed == 1 and .statistics.repeats == 3 and .statistics.reps == 3 and .statistics.noise_pct == 5 and
     .statistics.ci_level == 0.95 and (.statistics.ci_method | test("order statistics")))'
 check "measurement keys and types" '[.[] | select(.type == "measurement")] | length == 3 and all(
     (.suite | type) == "string" and (.experiment | type) == "string" and
