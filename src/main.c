@@ -308,7 +308,9 @@ static int hb_plan_and_run(int argc, char **argv, const struct hb_options *o,
     if (rc == 0 && note_size && !o->quiet) fprintf(stderr, "hopbench: %s\n", note_text);
     /* A working set inside a cache measures the cache: say so before anything runs. */
     char level[256];
-    int in_cache = rc == 0 && !o->quiet ? hb_level_plan(t, &plan, level, sizeof(level)) : 0;
+    int in_cache = rc == 0 && !o->quiet && hb_is_first_rank()
+                       ? hb_level_plan(t, &plan, level, sizeof(level))
+                       : 0;
     if (in_cache == 1) fprintf(stderr, "hopbench: %s\n", level);
     if (in_cache > 1)
         fprintf(stderr,

@@ -9,7 +9,7 @@
 hosts_up 2 0-1 0
 
 # Different topologies: h1 has 2 CPUs, h2 one.
-fleet --host h1,h2 matrix --kernel read --size 16M --reps 2 --min-time 0.01 --quiet \
+fleet --host h1,h2 matrix --kernel read --size 16M --reps 2 --min-time 0.01 --repeat 2 --quiet \
     --format jsonl -o mixed.jsonl --export-hwloc mixed.xml 2>mixed.log ||
     fail "mixed fleet: exit $? ($(cat mixed.log))"
 expect_eq "mixed: each rank bound to its host's CPUs" \
@@ -35,7 +35,7 @@ expect_eq "mixed: bandwidth is not compared across sizes" \
 lost() {
     local how=$1 name=$2 run rc took n
     fleet --host h1,h2 bw --kernel "read,write,copy,triad,read,write,copy,triad" --size 16M \
-        --reps 200 --min-time 0.02 --threads 1 --quiet --format jsonl -o "$name.jsonl" \
+        --reps 200 --min-time 0.02 --repeat 1 --threads 1 --quiet --format jsonl -o "$name.jsonl" \
         >"$name.log" 2>&1 &
     run=$!
     # While the run lasts its records are in NAME.jsonl.partial (a second name of its
