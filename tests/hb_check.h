@@ -30,6 +30,17 @@ static int hb_check_failures;
         }                                                                                          \
     } while (0)
 
+/* |got - want| <= tol, both values printed when not. */
+#define CHECK_WITHIN(got, want, tol)                                                               \
+    do {                                                                                           \
+        double g_ = (got), w_ = (want);                                                            \
+        if (!(g_ - w_ <= (tol) && w_ - g_ <= (tol))) {                                             \
+            fprintf(stderr, "%s:%d: %s is %.9g, expected %.9g\n", __FILE__, __LINE__, #got, g_,    \
+                    w_);                                                                           \
+            hb_check_failures++;                                                                   \
+        }                                                                                          \
+    } while (0)
+
 #define CHECK_STR(got, want)                                                                       \
     do {                                                                                           \
         const char *g_ = (got), *w_ = (want);                                                      \

@@ -6,16 +6,6 @@
 #include <math.h>
 #include <stdint.h>
 
-#define CHECK_NEAR(got, want, tol)                                                                 \
-    do {                                                                                           \
-        double g_ = (got), w_ = (want);                                                            \
-        if (!(fabs(g_ - w_) <= (tol))) {                                                           \
-            fprintf(stderr, "%s:%d: %s is %.9g, expected %.9g\n", __FILE__, __LINE__, #got, g_,    \
-                    w_);                                                                           \
-            hb_check_failures++;                                                                   \
-        }                                                                                          \
-    } while (0)
-
 /* xorshift64*: a fixed sequence, so the coverage checks never flake. */
 static uint64_t rng = 0x9E3779B97F4A7C15ULL;
 static double uniform(void)
@@ -41,19 +31,19 @@ static const double true_median[] = {0.5, 0.69314718055994531, 1.587401051968199
 int main(void)
 {
     /* Exact coverages: 1 - 2 P(Bin(n, 1/2) < k). */
-    CHECK_NEAR(hb_interval_coverage(5, 1), 0.9375, 1e-12);
-    CHECK_NEAR(hb_interval_coverage(6, 1), 0.96875, 1e-12);
-    CHECK_NEAR(hb_interval_coverage(9, 2), 1.0 - 2.0 * 10.0 / 512.0, 1e-12);
-    CHECK_NEAR(hb_interval_coverage(20, 6), 1.0 - 2.0 * 21700.0 / 1048576.0, 1e-12);
+    CHECK_WITHIN(hb_interval_coverage(5, 1), 0.9375, 1e-12);
+    CHECK_WITHIN(hb_interval_coverage(6, 1), 0.96875, 1e-12);
+    CHECK_WITHIN(hb_interval_coverage(9, 2), 1.0 - 2.0 * 10.0 / 512.0, 1e-12);
+    CHECK_WITHIN(hb_interval_coverage(20, 6), 1.0 - 2.0 * 21700.0 / 1048576.0, 1e-12);
 
     struct hb_interval iv;
     double five[] = {5, 1, 4, 2, 3};
     CHECK_INT(hb_interval_median(five, 5, HB_CI_LEVEL, &iv), 0);
-    CHECK_NEAR(iv.value, 3, 0);
-    CHECK_NEAR(iv.lo, 1, 0);
-    CHECK_NEAR(iv.hi, 5, 0);
-    CHECK_NEAR(iv.coverage, 0.9375, 1e-12);
-    CHECK_NEAR(hb_interval_halfwidth_pct(&iv), 200.0 / 3.0, 1e-9);
+    CHECK_WITHIN(iv.value, 3, 0);
+    CHECK_WITHIN(iv.lo, 1, 0);
+    CHECK_WITHIN(iv.hi, 5, 0);
+    CHECK_WITHIN(iv.coverage, 0.9375, 1e-12);
+    CHECK_WITHIN(hb_interval_halfwidth_pct(&iv), 200.0 / 3.0, 1e-9);
     CHECK(hb_interval_noisy(&iv, 50.0));
     CHECK(!hb_interval_noisy(&iv, 70.0));
 
@@ -62,9 +52,9 @@ int main(void)
     for (int i = 0; i < 20; i++)
         twenty[i] = 20 - i;
     CHECK_INT(hb_interval_median(twenty, 20, HB_CI_LEVEL, &iv), 0);
-    CHECK_NEAR(iv.lo, 6, 0);
-    CHECK_NEAR(iv.hi, 15, 0);
-    CHECK_NEAR(iv.value, 10.5, 0);
+    CHECK_WITHIN(iv.lo, 6, 0);
+    CHECK_WITHIN(iv.hi, 15, 0);
+    CHECK_WITHIN(iv.value, 10.5, 0);
 
     double one[] = {7};
     CHECK_INT(hb_interval_median(one, 1, HB_CI_LEVEL, &iv), 0);
@@ -91,7 +81,7 @@ int main(void)
                 hits += iv.lo <= true_median[shape] && true_median[shape] <= iv.hi;
                 claimed = iv.coverage;
             }
-            CHECK_NEAR((double)hits / trials, claimed, 0.006);
+            CHECK_WITHIN((double)hits / trials, claimed, 0.006);
             if (n >= 6) CHECK(claimed >= HB_CI_LEVEL);
         }
     return hb_check_result();
