@@ -36,9 +36,9 @@ for cmd in "bw --kernel read --threads 1" "lat"; do
                 err.txt ||
                 { echo "FAIL: $cmd --size $size: stderr '$(cat err.txt)'"; fail=1; }
         fi
-        # shellcheck disable=SC2086
-        "$hb" $cmd --size "$size" --reps 1 --min-time 0.001 --repeat 1 --quiet >table.txt
         if [ "$want" != memory ]; then
+            # shellcheck disable=SC2086
+            "$hb" $cmd --size "$size" --reps 1 --min-time 0.001 --repeat 1 --quiet >table.txt
             grep -q "\^ the working set fits in $want: this measures $want, not memory" table.txt ||
                 { echo "FAIL: $cmd --size $size: the table does not say $want"; fail=1; }
         fi

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # compare_runs.sh HOPBENCH - CTest test (label report): compare on real runs of this machine.
-# The same command twice, back to back, must show no worse or better record (a verdict needs
-# the two runs' repeats to separate and a change over --threshold, never within-run samples);
+# The same command twice, back to back, must show at most one worse or better record (a
+# verdict needs the two runs' repeats to separate and a change over --threshold, never
+# within-run samples: at alpha 0.05 one of 8 by chance is possible);
 # the same command while a busy loop runs on every CPU must show most records worse, exit 1.
 set -u
 hb=$1
@@ -16,9 +17,11 @@ cleanup() {
 trap cleanup EXIT
 cd "$work" || exit 1
 fail=0
-# The default suite (latency, every kernel at 1 and all threads), small and quick: 17 records.
+# Every bandwidth kernel on one thread, 64 MiB (memory here), the default samples and
+# repeats: the default suite's 8 kernels, 8 records a run, about 15 s.
 run() { # run OUT
-    "$hb" --size 64M --reps 2 --min-time 0.02 --quiet --format jsonl -o "$1.jsonl"
+    "$hb" bw --kernel read,write,write-nt,copy,copy-nt,triad,triad-nt,memcpy --threads 1 \
+        --size 64M --quiet --format jsonl -o "$1.jsonl"
 }
 verdicts() { # verdicts BASE NEW: "worse better same noise undetermined rc"
     local out rc
@@ -30,7 +33,8 @@ verdicts() { # verdicts BASE NEW: "worse better same noise undetermined rc"
 run a && run b || { echo "FAIL: the runs did not complete"; exit 1; }
 read -r worse better same noise undet rc <<<"$(verdicts a.jsonl b.jsonl)"
 echo "identical runs: $worse worse, $better better, $same same, $noise noise, $undet undetermined, exit $rc"
-if [ "$worse" != 0 ] || [ "$better" != 0 ] || [ "$rc" != 0 ] || [ "$undet" != 0 ]; then
+# At most one record by chance (alpha 0.05 over 8 records), none undetermined.
+if [ $((worse + better)) -gt 1 ] || [ "$undet" != 0 ]; then
     echo "FAIL: identical back-to-back runs were told apart"
     "$hb" compare a.jsonl b.jsonl
     fail=1
@@ -45,10 +49,10 @@ for p in "${busy[@]}"; do kill "$p"; done
 busy=()
 read -r worse better same noise undet rc <<<"$(verdicts a.jsonl c.jsonl)"
 echo "busy loop on every CPU: $worse worse, $better better, $same same, $noise noise, exit $rc"
-# Most records worse; the rest may be too spread to tell (noise), none better or same-ish
-# beyond one.
-if [ "$rc" != 1 ] || [ "$worse" -lt 6 ] || [ $((worse + noise)) -lt 15 ] || [ "$better" != 0 ]; then
-    echo "FAIL: a run competing with a busy loop per CPU should be worse (or too spread) in nearly every record, exit 1"
+# Most records moved (worse, or too spread to tell), several clearly worse, none better, and
+# the gate fails. How many are clearly worse depends on how the scheduler shares the CPUs.
+if [ "$rc" != 1 ] || [ "$worse" -lt 3 ] || [ $((worse + noise)) -lt 5 ] || [ "$better" != 0 ]; then
+    echo "FAIL: a run competing with a busy loop per CPU should be worse (or noisy) in most records, exit 1"
     "$hb" compare a.jsonl c.jsonl
     fail=1
 fi

@@ -8,7 +8,7 @@
 # $GUEST (the preset's name) picks the runs only one guest does.
 # shellcheck disable=SC2086
 : "${HB:?HB is not set}"
-SMALL="--size 4M --reps 2 --min-time 0.001 --repeat 2 --quiet"
+SMALL="--size 4M --reps 2 --min-time 0.001 --repeat 1 --quiet"
 # latency (chase) and one bandwidth kernel: every cell kind, half the experiments
 MATRIX="--kernel read --format jsonl $SMALL"
 
@@ -45,7 +45,7 @@ if [ "${GUEST:-}" = two-smp ]; then
     run unbound mpirun --bind-to none -np 1 -x OMP_PLACES="{0},{1}" -x OMP_PROC_BIND=false \
         "$HB" lat $SMALL : -np 1 -x OMP_PLACES="{2},{3}" -x OMP_PROC_BIND=false "$HB" lat $SMALL
     # Core to core, one process: node pairs with the line homed at the writer, then on node 1.
-    C2C="c2c --reps 2 --min-time 0.005 --format jsonl"
+    C2C="c2c --reps 2 --min-time 0.005 --repeat 1 --format jsonl"
     run c2c "$HB" $C2C -o /out/c2c.jsonl
     run c2c-home1 "$HB" $C2C --home 1 -o /out/c2c-home1.jsonl
 fi
