@@ -1,3 +1,5 @@
+/* The thread team: one OpenMP thread per CPU of a node running the tasks of an experiment
+ * (omp layer): placement checks, first touch, pacing, the timed samples. */
 #include "hb_team.h"
 #include "hb_team_state.h"
 
@@ -11,9 +13,12 @@
 #include <omp.h>
 #include <sched.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 /* Unpaced background load moves this much per array between checks of the stop flag. */
 #define HB_BG_CHUNK_ELEMS ((size_t)1 << 17)
@@ -196,6 +201,27 @@ static void hb_run_foreground(struct hb_team *tm, struct hb_task_state *st, int 
         hb_task_fail(st, -HB_EVALIDATE, hb_err_msg());
 }
 
+/* Fault a slice's whole pages in with one call per array (MADV_POPULATE_WRITE, Linux 5.14):
+ * they land where this thread's first touch would put them (the same thread, the same memory
+ * policy, still verified afterwards), about twice as fast as a fault per page on a virtual
+ * machine, and every repeat allocates anew. The kernel's init still writes every element, so
+ * an older kernel that refuses the advice only loses the speed. */
+static void hb_populate(const struct hb_kslice *s)
+{
+#ifdef MADV_POPULATE_WRITE
+    double *arrays[4] = {s->a, s->b, s->c, s->d};
+    long page = sysconf(_SC_PAGESIZE);
+    for (int i = 0; i < 4 && page > 0 && s->n; i++) {
+        if (!arrays[i]) continue;
+        uintptr_t lo = ((uintptr_t)arrays[i] + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
+        uintptr_t hi = (uintptr_t)(arrays[i] + s->n) & ~((uintptr_t)page - 1);
+        if (hi > lo) (void)madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
+    }
+#else
+    (void)s;
+#endif
+}
+
 static void hb_thread_body(struct hb_team *tm, int tid)
 {
     struct hb_slot sl = tm->slots[tid];
@@ -208,6 +234,7 @@ static void hb_thread_body(struct hb_team *tm, int tid)
     for (int j = sl.idx; st && (master_touch ? sl.idx == 0 && j < st->task->threads : j == sl.idx);
          j++) {
         struct hb_kslice s = hb_slice_of(st, j, tm->e->seed);
+        hb_populate(&s);
         if (st->k->init(&s) != 0) hb_task_fail(st, -HB_EVALIDATE, hb_err_msg());
     }
 #pragma omp barrier
