@@ -33,8 +33,10 @@ hb_complete() {
 hb_man_tag() {
     local section
     case $2 in command) section=COMMANDS ;; option) section=OPTIONS ;; kernel) section=KERNELS ;; esac
+    # grep reads to the end (no -q): stopping early could cut awk's pipe, which pipefail then
+    # turns into a miss that depends on timing.
     awk -v s="$section" '/^[A-Z]/ { on = ($0 == s) } on' <<<"$1" |
-        grep -Eq -- "^ {7}(-[a-z], )?$3( |,|\$)"
+        grep -E -- "^ {7}(-[a-z], )?$3( |,|\$)" >/dev/null
 }
 
 hb_docs_check() {
