@@ -49,9 +49,11 @@ for p in "${busy[@]}"; do kill "$p"; done
 busy=()
 read -r worse better same noise undet rc <<<"$(verdicts a.jsonl c.jsonl)"
 echo "busy loop on every CPU: $worse worse, $better better, $same same, $noise noise, exit $rc"
-# Most records moved (worse, or too spread to tell), several clearly worse, none better, and
-# the gate fails. How many are clearly worse depends on how the scheduler shares the CPUs.
-if [ "$rc" != 1 ] || [ "$worse" -lt 3 ] || [ $((worse + noise)) -lt 5 ] || [ "$better" != 0 ]; then
+# Most records moved beyond the threshold (worse, or worse but too spread to tell: a repeat
+# that had its CPU alone is as fast as before), none better, and the gate fails. How many are
+# clearly worse depends on how the scheduler shares the CPUs with the loops (on the
+# development VM 1 to 12 of 17 in the default suite).
+if [ "$rc" != 1 ] || [ "$worse" -lt 1 ] || [ $((worse + noise)) -lt 5 ] || [ "$better" != 0 ]; then
     echo "FAIL: a run competing with a busy loop per CPU should be worse (or noisy) in most records, exit 1"
     "$hb" compare a.jsonl c.jsonl
     fail=1
