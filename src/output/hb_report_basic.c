@@ -41,8 +41,8 @@ static void hb_basic_series(char *dst, size_t len, const json_t *m)
 /* The numbers table's columns; NULL is the figure's value. */
 static const char *const hb_basic_keys[] = {"suite",    "experiment", "label",  "kernel", "threads",
                                             "cpu_node", "mem_node",   "policy", "bytes",  "pages",
-                                            NULL,       "ci95",       "noisy",  "status"};
-#define HB_BASIC_COLS 14
+                                            "level",    NULL,         "ci95",   "noisy",  "status"};
+#define HB_BASIC_COLS 15
 
 /* The jq filter of a figure's records (as hb_basic_is). */
 #define HB_BASIC_SELECT(metric)                                                                    \

@@ -66,7 +66,8 @@ int hb_report_curves_take(struct hb_report_in *in, const json_t *m)
         hb_report_series_name(name, sizeof(name), m, NULL);
         if (json_is_number(json_object_get(m, hb_rec_headline_key(m))))
             rc = hb_report_add_point(&in->loaded, name, hb_rec_num(m, "total_GBps", 0),
-                                     hb_report_fig(m, hb_rec_headline_key(m)));
+                                     hb_report_fig(m, hb_rec_headline_key(m)),
+                                     hb_rec_str(m, "level", ""));
     }
     static const char *const metrics[] = {"latency", "bandwidth"};
     if (rc == 0 && hb_report_is(m, "measurement", "sweep", "ws_bytes")) {
@@ -79,7 +80,7 @@ int hb_report_curves_take(struct hb_report_in *in, const json_t *m)
             /* 4k and THP pages are separate curves, as lat_mem_rd plots them. */
             hb_report_series_name(name, sizeof(name), m, hb_rec_str(m, "pages", NULL));
             rc = hb_report_add_point(&in->sweep[mi], name, hb_rec_num(m, "ws_bytes", 0),
-                                     hb_report_fig(m, ykey));
+                                     hb_report_fig(m, ykey), hb_rec_str(m, "level", ""));
         }
     }
     if (rc == 0 && hb_report_is(m, "measurement", "policy", NULL)) in->has |= HB_RHAS_POLICY;
@@ -103,7 +104,7 @@ int hb_report_curves_take(struct hb_report_in *in, const json_t *m)
         snprintf(name, sizeof(name), "%s %s %s", hb_rec_str(m, "host", "?"),
                  hb_rec_str(m, "policy", "?"), hb_rec_str(m, "mode", "?"));
         rc = hb_report_add_point(&in->intensity[sums], name, hb_rec_num(m, "intensity", 0),
-                                 hb_report_fig(m, ykey));
+                                 hb_report_fig(m, ykey), hb_rec_str(m, "level", ""));
     }
     return rc;
 }
@@ -121,6 +122,7 @@ static void hb_curves_free(struct hb_series *s, int n)
         free(s[k].y);
         free(s[k].lo);
         free(s[k].hi);
+        free(s[k].level);
     }
     free(s);
 }
@@ -143,7 +145,8 @@ static struct hb_series *hb_curves_build(const struct hb_rcurves *c)
         s[k].y = malloc(room);
         s[k].lo = malloc(room);
         s[k].hi = malloc(room);
-        ok = s[k].x && s[k].y && s[k].lo && s[k].hi;
+        s[k].level = malloc(((size_t)s[k].n + 1) * sizeof(*s[k].level));
+        ok = s[k].x && s[k].y && s[k].lo && s[k].hi && s[k].level;
         if (k + 1 < ns) at[k + 1] = at[k] + (size_t)s[k].n;
     }
     /* Each series' points side by side in file order, then sorted by x. */
@@ -157,6 +160,7 @@ static struct hb_series *hb_curves_build(const struct hb_rcurves *c)
             s[k].y[i] = p[i].y.v;
             s[k].lo[i] = p[i].y.lo;
             s[k].hi[i] = p[i].y.hi;
+            memcpy(s[k].level[i], p[i].level, sizeof(s[k].level[i]));
         }
     }
     if (!ok) {
@@ -171,12 +175,19 @@ static struct hb_series *hb_curves_build(const struct hb_rcurves *c)
 static void hb_curves_table(FILE *f, const struct hb_series *s, int n, const char *xl,
                             const char *yl)
 {
-    fprintf(f, "<table class=\"numbers\"><tr><th>series</th><th>%s</th><th>%s</th></tr>\n", xl, yl);
+    fprintf(f,
+            "<table class=\"numbers\"><tr><th>series</th><th>%s</th><th>%s</th><th>95%% CI</th>"
+            "<th>level</th></tr>\n",
+            xl, yl);
     for (int k = 0; k < n; k++)
         for (int i = 0; i < s[k].n; i++) {
             fputs("<tr><td>", f);
             hb_html_esc(f, s[k].name);
-            fprintf(f, "</td><td>%.6g</td><td>%.6g</td></tr>\n", s[k].x[i], s[k].y[i]);
+            fprintf(f, "</td><td>%.6g</td><td>%.6g</td><td>", s[k].x[i], s[k].y[i]);
+            if (isfinite(s[k].lo[i])) fprintf(f, "%.4g &#8211; %.4g", s[k].lo[i], s[k].hi[i]);
+            fputs("</td><td>", f);
+            hb_html_esc(f, s[k].level[i]);
+            fputs("</td></tr>\n", f);
         }
     fputs("</table>\n", f);
 }

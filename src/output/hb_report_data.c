@@ -122,12 +122,14 @@ struct hb_rfig hb_report_fig(const json_t *m, const char *key)
     return fig;
 }
 
-int hb_report_add_point(struct hb_rcurves *c, const char *name, double x, struct hb_rfig y)
+int hb_report_add_point(struct hb_rcurves *c, const char *name, double x, struct hb_rfig y,
+                        const char *level)
 {
     uint32_t id = hb_strtab_add(&c->names, name, strlen(name));
     if (id == HB_STRTAB_NONE || hb_rgrow((void **)&c->v, &c->cap, c->n, sizeof(*c->v)))
         return -ENOMEM;
-    c->v[c->n++] = (struct hb_rpoint){id, x, y};
+    c->v[c->n] = (struct hb_rpoint){id, x, y, ""};
+    snprintf(c->v[c->n++].level, sizeof(c->v[0].level), "%s", level);
     return 0;
 }
 

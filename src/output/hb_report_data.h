@@ -39,6 +39,7 @@ struct hb_rpoint {
     uint32_t series; /* in the curve set's names */
     double x;
     struct hb_rfig y;
+    char level[20]; /* the record's memory level (L1..memory), "" when it has none */
 };
 
 /* Curves by name: series in order of first appearance, points in file order. */
@@ -149,7 +150,8 @@ int hb_report_add_row(struct hb_report_in *in, const json_t *rec, const char *co
 /* A bar; its seq is set here (file order). */
 int hb_report_add_bar(struct hb_rbars *b, const struct hb_rbar *bar);
 /* A point of the curve called name. */
-int hb_report_add_point(struct hb_rcurves *c, const char *name, double x, struct hb_rfig y);
+int hb_report_add_point(struct hb_rcurves *c, const char *name, double x, struct hb_rfig y,
+                        const char *level);
 /* A policy table row under key (workload, mode, host). */
 int hb_report_add_policy(struct hb_rpolicies *p, const char *key, uint32_t row, double t);
 /* rec's cells at `cells` as an evidence row of key and any_key, while either has room. */

@@ -29,7 +29,8 @@ struct hb_series {
     const char *name;
     int n;
     double *x, *y;
-    double *lo, *hi; /* each point's 95% interval over repeats; NaN where it has none */
+    double *lo, *hi;   /* each point's 95% interval over repeats; NaN where it has none */
+    char (*level)[20]; /* each point's memory level, for the numbers table ("" = none) */
 };
 
 struct hb_mark {
