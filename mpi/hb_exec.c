@@ -1,5 +1,7 @@
 #include "hb_exec.h"
 
+#include "hb_comm.h"
+
 #include "hb_error.h"
 #include "hb_record.h"
 #include "hb_repeat.h"
@@ -19,23 +21,22 @@ struct hb_sync {
 static void hb_sync_started(void *ctx)
 {
     (void)ctx;
-    MPI_Barrier(MPI_COMM_WORLD);
+    hb_comm_barrier();
 }
 
 static void hb_sync_fg_done(void *ctx)
 {
     struct hb_sync *s = ctx;
-    MPI_Ibarrier(MPI_COMM_WORLD, &s->req);
+    hb_comm_ibarrier(&s->req);
     s->pending = true;
 }
 
 static bool hb_sync_all_done(void *ctx)
 {
     struct hb_sync *s = ctx;
-    int flag = 0;
-    MPI_Test(&s->req, &flag, MPI_STATUS_IGNORE);
-    if (flag) s->pending = false;
-    return flag != 0;
+    bool done = hb_comm_test(&s->req);
+    if (done) s->pending = false;
+    return done;
 }
 
 /* One slot per task and rank: the results travel as bytes, rank 0 picks the ones that ran.
@@ -123,7 +124,7 @@ static int hb_gather(const struct hb_world *w, const struct hb_experiment *e,
         displs = calloc((size_t)w->size, sizeof(int));
         if (!counts || !displs) return -ENOMEM;
     }
-    MPI_Gather(&bytes, 1, MPI_INT, counts, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    hb_comm_gather_int(bytes, counts);
     if (w->rank == 0) {
         for (int r = 0; r < w->size; r++) {
             displs[r] = total;
@@ -132,7 +133,7 @@ static int hb_gather(const struct hb_world *w, const struct hb_experiment *e,
         recv = malloc(total ? (size_t)total : 1);
         if (!recv) return -ENOMEM;
     }
-    MPI_Gatherv(out, bytes, MPI_BYTE, recv, counts, displs, MPI_BYTE, 0, MPI_COMM_WORLD);
+    hb_comm_gatherv_bytes(out, bytes, recv, counts, displs);
     free(out);
     free(counts);
     free(displs);
@@ -222,13 +223,13 @@ static void hb_exec_receive(const struct hb_world *w, const struct hb_plan *plan
     size_t len = 0;
     int ok = 1;
     if (w->rank == 0) ok = hb_experiment_pack(&plan->exps[x], &buf, &len) == 0 && len <= INT_MAX;
-    MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    hb_comm_bcast_ints(&ok, 1);
     if (!ok) hb_world_abort(w, HB_EXIT_ENV, "out of memory packing an experiment");
     int n = (int)len;
-    MPI_Bcast(&n, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    hb_comm_bcast_ints(&n, 1);
     if (w->rank != 0 && !(buf = malloc(n ? (size_t)n : 1)))
         hb_world_abort(w, HB_EXIT_ENV, "out of memory receiving an experiment");
-    MPI_Bcast(buf, n, MPI_BYTE, 0, MPI_COMM_WORLD);
+    hb_comm_bcast_bytes(buf, n);
     int rc = hb_experiment_unpack(buf, (size_t)n, e);
     free(buf);
     if (rc) hb_world_abort(w, hb_err_exit_code(rc), hb_err_msg());
@@ -271,7 +272,7 @@ static int hb_exec_one(const struct hb_world *w, const struct hb_topo *t,
     free(got);
     free(raw);
     char msg[600];
-    int local = hb_local_failure(&e, mine, msg, sizeof(msg)), code = 0;
+    int local = hb_local_failure(&e, mine, msg, sizeof(msg)), code;
     if (local)
         fprintf(stderr, "hopbench: rank %d (host %s, node %d): %s\n", w->rank, w->host, w->node,
                 msg);
@@ -279,7 +280,7 @@ static int hb_exec_one(const struct hb_world *w, const struct hb_topo *t,
         fprintf(stderr, "hopbench: rank 0 (host %s): %s\n", w->host, hb_err_msg());
         local = HB_EXIT_ENV;
     }
-    MPI_Allreduce(&local, &code, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    code = hb_comm_max_int(local);
     for (int i = 0; i < e.ntasks; i++)
         hb_task_result_free(&mine[i]);
     free(mine);
@@ -291,8 +292,8 @@ int hb_exec_plan(const struct hb_world *w, const struct hb_topo *t, const struct
                  const struct hb_exec_io *io, json_t *measured)
 {
     int n = w->rank == 0 ? plan->n : 0, repeats = io->repeats > 0 ? io->repeats : 1;
-    MPI_Bcast(&n, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    MPI_Bcast(&repeats, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    hb_comm_bcast_ints(&n, 1);
+    hb_comm_bcast_ints(&repeats, 1);
     struct hb_repeats reps = {0};
     if (w->rank == 0 && hb_repeats_init(&reps, n, io->noise_pct))
         hb_world_abort(w, HB_EXIT_ENV, "out of memory for the repeats' records");

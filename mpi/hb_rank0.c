@@ -2,6 +2,8 @@
  * the status every rank adopts. */
 #include "hb_rank0.h"
 
+#include "hb_comm.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -37,6 +39,6 @@ void hb_rank0_record_world(json_t *run, const struct hb_world *w)
 
 int hb_rank0_share(int value)
 {
-    MPI_Bcast(&value, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    hb_comm_bcast_ints(&value, 1);
     return value;
 }

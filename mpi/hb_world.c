@@ -1,6 +1,8 @@
 #include "hb_world.h"
 
+#include "hb_comm.h"
 #include "hb_error.h"
+#include "hb_launcher.h"
 #include "hb_places.h"
 
 #include <errno.h>
@@ -64,15 +66,17 @@ void _exit(int status)
     __builtin_unreachable();
 }
 
-/* The limits that most often make MPI_Init fail are checked before it (by the dry run too),
- * so the user reads what to change. Below these an Open MPI 4.1 singleton cannot
- * start (it needs about 32 descriptors and 200 MB of address space). */
+/* The limits that most often make MPI_Init fail are checked before it, so the user reads
+ * what to change. Below these an Open MPI 4.1 rank cannot start (it needs about 32
+ * descriptors and 200 MB of address space). A process started alone never starts MPI. */
 #define HB_MIN_FILES 64
 #define HB_MIN_ADDRESS_SPACE ((rlim_t)1 << 30)
 
 int hb_world_limits(void)
 {
     struct rlimit fl, as;
+    struct hb_launch launch;
+    if (!hb_launched(&launch)) return 0;
     if (getrlimit(RLIMIT_NOFILE, &fl) == 0 && fl.rlim_cur != RLIM_INFINITY &&
         fl.rlim_cur < HB_MIN_FILES) {
         hb_err_set("only %llu file descriptors allowed (ulimit -n): MPI_Init needs at least %d; "
@@ -103,7 +107,7 @@ static int hb_world_gather_cpus(struct hb_world *w)
         hb_err_set("out of memory for the bindings of %d ranks", w->size);
         return -HB_EENV;
     }
-    MPI_Allgather(&len, 1, MPI_INT, lens, 1, MPI_INT, MPI_COMM_WORLD);
+    hb_comm_allgather_int(len, lens);
     size_t total = 0;
     for (int r = 0; r < w->size; r++) {
         displs[r] = (int)total;
@@ -116,7 +120,7 @@ static int hb_world_gather_cpus(struct hb_world *w)
         hb_err_set("out of memory for the bindings of %d ranks", w->size);
         return -HB_EENV;
     }
-    MPI_Allgatherv(w->cpus, len, MPI_CHAR, w->cpus_text, lens, displs, MPI_CHAR, MPI_COMM_WORLD);
+    hb_comm_allgatherv_bytes(w->cpus, len, w->cpus_text, lens, displs);
     for (int r = 0; r < w->size; r++)
         w->rank_cpus[r] = w->cpus_text + displs[r];
     free(lens);
@@ -137,11 +141,19 @@ int hb_world_init(int *argc, char ***argv, const struct hb_topo *t, struct hb_wo
     }
     int rc = hb_world_limits();
     if (rc) return rc;
-    atomic_store(&hb_world_in_init, (int)getpid());
-    MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
-    atomic_store(&hb_world_in_init, 0);
-    MPI_Comm_rank(MPI_COMM_WORLD, &w->rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &w->size);
+    struct hb_launch launch;
+    w->host_comm = MPI_COMM_NULL;
+    if (!hb_launched(&launch)) {
+        /* Alone: a world of one, and MPI never starts (hb_comm.h). */
+        hb_comm_set_solo();
+        w->size = 1;
+    } else {
+        atomic_store(&hb_world_in_init, (int)getpid());
+        MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
+        atomic_store(&hb_world_in_init, 0);
+        MPI_Comm_rank(MPI_COMM_WORLD, &w->rank);
+        MPI_Comm_size(MPI_COMM_WORLD, &w->size);
+    }
     const char *fake = getenv("HOPBENCH_HOST");
     if (fake && *fake)
         snprintf(w->host, sizeof(w->host), "%s", fake);
@@ -159,8 +171,8 @@ int hb_world_init(int *argc, char ***argv, const struct hb_topo *t, struct hb_wo
         hb_err_set("out of memory for %d ranks", w->size);
         return -HB_EENV;
     }
-    MPI_Allgather(w->host, HB_HOST_LEN, MPI_CHAR, names, HB_HOST_LEN, MPI_CHAR, MPI_COMM_WORLD);
-    MPI_Allgather(&w->node, 1, MPI_INT, w->rank_node, 1, MPI_INT, MPI_COMM_WORLD);
+    hb_comm_allgather_bytes(w->host, HB_HOST_LEN, names);
+    hb_comm_allgather_int(w->node, w->rank_node);
     rc = hb_world_gather_cpus(w);
     if (rc) {
         free(names);
@@ -175,18 +187,22 @@ int hb_world_init(int *argc, char ***argv, const struct hb_topo *t, struct hb_wo
     }
     free(names);
     w->host_index = w->rank_host[w->rank];
-    if (fake && *fake)
-        MPI_Comm_split(MPI_COMM_WORLD, w->host_index, w->rank, &w->host_comm);
-    else
-        MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, w->rank, MPI_INFO_NULL,
-                            &w->host_comm);
-    MPI_Comm_rank(w->host_comm, &w->host_rank);
-    MPI_Comm_size(w->host_comm, &w->host_size);
+    if (hb_comm_solo()) {
+        w->host_size = 1;
+    } else {
+        if (fake && *fake)
+            MPI_Comm_split(MPI_COMM_WORLD, w->host_index, w->rank, &w->host_comm);
+        else
+            MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, w->rank, MPI_INFO_NULL,
+                                &w->host_comm);
+        MPI_Comm_rank(w->host_comm, &w->host_rank);
+        MPI_Comm_size(w->host_comm, &w->host_size);
+    }
     /* A lone rank on a one-node host serves that node even when nothing bound it. */
     if (w->node < 0 && w->host_size == 1 && hb_topo_count_cpu_nodes(t) == 1)
         for (int i = 0; i < t->nnodes; i++)
             if (t->nodes[i].has_cpus) w->node = w->rank_node[w->rank] = t->nodes[i].os_index;
-    MPI_Allgather(&w->node, 1, MPI_INT, w->rank_node, 1, MPI_INT, MPI_COMM_WORLD);
+    hb_comm_allgather_int(w->node, w->rank_node);
     return 0;
 }
 
@@ -247,32 +263,92 @@ static char *hb_layout_problem(const struct hb_world *w, const struct hb_topo *t
     return what;
 }
 
+/* What is wrong, then the launch lines that work for this topology. */
+static void hb_world_say_launch(const struct hb_topo *t, const char *args, const char *what)
+{
+    char *mpirun = NULL, *srun = NULL;
+    if (hb_topo_launch_lines(t, args, &mpirun, &srun) != 0)
+        hb_err_set("%s", what);
+    else if (hb_topo_count_cpu_nodes(t) == 1)
+        hb_err_set("%s; run one rank: hopbench %s (no mpirun needed) or %s", what, args, mpirun);
+    else
+        hb_err_set("%s; run: %s  or: %s", what, mpirun, srun);
+    free(mpirun);
+    free(srun);
+}
+
 int hb_world_check_layout(const struct hb_world *w, const struct hb_topo *t, const char *args)
 {
     for (int h = 0; h < w->nhosts; h++) {
         char *what = hb_layout_problem(w, t, h);
-        char *mpirun = NULL, *srun = NULL;
         if (!what) {
             hb_err_set("out of memory checking the ranks of host %s", w->hosts[h]);
             return -HB_EENV;
         }
-        if (!what[0]) {
-            free(what);
-            continue;
-        }
-        if (hb_topo_launch_lines(t, args, &mpirun, &srun) != 0)
-            hb_err_set("%s", what);
-        else if (hb_topo_count_cpu_nodes(t) == 1)
-            hb_err_set("%s; run one rank: hopbench %s (no mpirun needed) or %s", what, args,
-                       mpirun);
-        else
-            hb_err_set("%s; run: %s  or: %s", what, mpirun, srun);
+        if (what[0]) hb_world_say_launch(t, args, what);
+        bool bad = what[0] != '\0';
         free(what);
-        free(mpirun);
-        free(srun);
-        return -HB_EENV;
+        if (bad) return -HB_EENV;
     }
     return 0;
+}
+
+/* How many of node i's cores this rank's binding reaches (OMP_PLACES=cores: one place each). */
+static int hb_world_cores_bound(const struct hb_world *w, const struct hb_topo *t, int i)
+{
+    hwloc_bitmap_t bound = hwloc_bitmap_alloc();
+    int n = 0;
+    if (!bound || hwloc_bitmap_list_sscanf(bound, w->cpus) != 0) {
+        hwloc_bitmap_free(bound);
+        return -1;
+    }
+    hwloc_obj_t core = NULL;
+    while ((core = hwloc_get_next_obj_by_type(t->hw, HWLOC_OBJ_CORE, core)))
+        if (hwloc_bitmap_intersects(core->cpuset, bound) &&
+            hwloc_bitmap_intersects(core->cpuset, t->nodes[i].obj->cpuset))
+            n++;
+    hwloc_bitmap_free(bound);
+    return n;
+}
+
+int hb_world_check_binding(const struct hb_world *w, const struct hb_topo *t, int need,
+                           const char *args)
+{
+    int i = w->node < 0 ? -1 : hb_topo_node_index(t, w->node);
+    int have = i < 0 ? need : hb_world_cores_bound(w, t, i);
+    int bad = have >= 0 && have < need;
+    /* Collective: the lowest rank that is short says why; every rank returns the same. */
+    int first = w->size - hb_comm_max_int(bad ? w->size - w->rank : 0);
+    if (first == w->size) return 0;
+    if (first == w->rank) {
+        /* What narrowed it: an explicit place list, a launcher's default, or the affinity. */
+        const char *places = getenv("OMP_PLACES"), *why = "this process's CPU affinity allows "
+                                                          "no more (taskset, numactl -C, a "
+                                                          "cgroup)";
+        struct hb_launch launch;
+        char cause[256];
+        if (places && strchr(places, '{')) {
+            snprintf(cause, sizeof(cause), "OMP_PLACES='%s' lists only these", places);
+            why = cause;
+        } else if (hb_launched(&launch)) {
+            snprintf(cause, sizeof(cause),
+                     "%s binds a rank to one core unless told to bind it to its NUMA node",
+                     launch.launcher);
+            why = cause;
+        }
+        char *what = NULL;
+        if (asprintf(&what,
+                     "rank %d (host %s) is bound to %d core%s of node %d (CPUs %s), but the "
+                     "plan runs %d thread%s there, one per core (%s)",
+                     w->rank, w->host, have, have == 1 ? "" : "s", w->node, w->cpus, need,
+                     need == 1 ? "" : "s", why) < 0) {
+            hb_err_set("out of memory checking rank %d's binding", w->rank);
+            return -HB_EENV;
+        }
+        hb_world_say_launch(t, args, what);
+        free(what);
+    }
+    return -HB_EENV;
 }
 
 void hb_world_abort(const struct hb_world *w, int code, const char *msg)
@@ -281,7 +357,7 @@ void hb_world_abort(const struct hb_world *w, int code, const char *msg)
     fflush(stderr);
     /* Alone, there is nobody to stop: an Open MPI singleton's MPI_Abort only adds noise. */
     if (w->size == 1) {
-        MPI_Finalize();
+        if (!hb_comm_solo()) MPI_Finalize();
         exit(code);
     }
     MPI_Abort(MPI_COMM_WORLD, code);
@@ -297,5 +373,5 @@ void hb_world_finalize(struct hb_world *w)
     free(w->rank_cpus);
     free(w->cpus_text);
     free(w->cpus);
-    MPI_Finalize();
+    if (!hb_comm_solo()) MPI_Finalize();
 }

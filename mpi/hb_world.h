@@ -23,21 +23,29 @@ struct hb_world {
     char (*hosts)[HB_HOST_LEN]; /* name per host index */
 };
 
-/* MPI_Init_thread(FUNNELED), then group ranks by host: MPI_Comm_split_type(SHARED), or by the
- * HOPBENCH_HOST variable when set (lets several ranks on one machine act as several hosts in
- * tests). Each rank reads its binding with hwloc and finds its node. 0 or -HB_EENV (also
- * before MPI_Init when ulimit -n or -v is below what MPI_Init needs). When MPI_Init itself
- * fails, Open MPI ends the process: with one hopbench line and status 3 (see _exit there). */
 /* The resource limits MPI_Init needs (file descriptors, address space): 0 or -HB_EENV with
- * the limit and how to raise it. The dry run checks them too. */
+ * the limit and how to raise it; 0 when no launcher started this process (no MPI then). */
 int hb_world_limits(void);
 
+/* Started by a launcher: MPI_Init_thread(FUNNELED), then group ranks by host:
+ * MPI_Comm_split_type(SHARED), or by the HOPBENCH_HOST variable when set (lets several ranks
+ * on one machine act as several hosts in tests). Started alone: a world of one rank, without
+ * MPI (hb_comm.h). Each rank reads its binding with hwloc and finds its node. 0 or -HB_EENV
+ * (also before MPI_Init when ulimit -n or -v is below what MPI_Init needs). When MPI_Init
+ * itself fails, Open MPI ends the process: with one hopbench line and status 3 (see _exit
+ * there). */
 int hb_world_init(int *argc, char ***argv, const struct hb_topo *t, struct hb_world *w);
 
 /* Check that the ranks of every host cover each node with CPUs exactly once. Same answer on
  * every rank; -HB_EENV with a message that says what was found and the launch lines that
  * work (`args` is the hopbench command line without argv[0], to complete them). */
 int hb_world_check_layout(const struct hb_world *w, const struct hb_topo *t, const char *args);
+
+/* Check that this rank's binding reaches `need` cores of its node (the plan's threads there,
+ * hb_plan_threads_on). Collective; -HB_EENV on every rank when any rank is short, with the
+ * message (and the launch lines that work) set on the lowest such rank only. */
+int hb_world_check_binding(const struct hb_world *w, const struct hb_topo *t, int need,
+                           const char *args);
 
 /* Print "hopbench: rank R (host H, node N): MESSAGE" and end the whole job with `code`. */
 void hb_world_abort(const struct hb_world *w, int code, const char *msg) __attribute__((noreturn));

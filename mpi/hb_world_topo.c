@@ -2,6 +2,7 @@
  * one fleet need not be alike (fewer cores, other nodes). */
 #include "hb_world.h"
 
+#include "hb_comm.h"
 #include "hb_error.h"
 
 #include <errno.h>
@@ -23,7 +24,7 @@ int hb_world_host_topos(const struct hb_world *w, const struct hb_topo *t, struc
         lens = calloc((size_t)w->size, sizeof(*lens));
         displs = calloc((size_t)w->size, sizeof(*displs));
     }
-    MPI_Gather(&len, 1, MPI_INT, lens, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    hb_comm_gather_int(len, lens);
     long total = 0;
     if (w->rank == 0 && lens && displs)
         for (int r = 0; r < w->size; r++) {
@@ -34,13 +35,12 @@ int hb_world_host_topos(const struct hb_world *w, const struct hb_topo *t, struc
         hb_err_set("out of memory gathering the hosts' topologies (%ld bytes)", total);
         rc = -ENOMEM;
     }
-    MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    hb_comm_bcast_ints(&rc, 1);
     if (rc == 0) {
         if (w->rank == 0)
             for (int r = 0; r < w->size; r++)
                 if (lens[r] < 0) lens[r] = 0;
-        MPI_Gatherv(xml, len > 0 ? len : 0, MPI_CHAR, all, lens, displs, MPI_CHAR, 0,
-                    MPI_COMM_WORLD);
+        hb_comm_gatherv_bytes(xml, len > 0 ? len : 0, all, lens, displs);
     }
     if (xml) hwloc_free_xmlbuffer(t->hw, xml);
     struct hb_topo **topos = NULL;

@@ -105,6 +105,15 @@ int hb_omp_env_check(void)
                    checks[i].var, v, checks[i].valid);
         return -EINVAL;
     }
+    /* Valid, but a thread that may move between CPUs and nodes while it is timed measures
+     * no placement: every record would claim CPUs it did not keep. */
+    const char *bind = getenv("OMP_PROC_BIND");
+    if (bind && strncasecmp(bind + strspn(bind, " "), "false", 5) == 0) {
+        hb_err_set("OMP_PROC_BIND='%s' leaves threads unbound, free to move between CPUs and "
+                   "nodes while they are timed; use close or spread, or unset it",
+                   bind);
+        return -HB_EENV;
+    }
     return 0;
 }
 

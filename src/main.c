@@ -5,6 +5,7 @@
 #include "hb_exec.h"
 #include "hb_export.h"
 #include "hb_kernel.h"
+#include "hb_launcher.h"
 #include "hb_level.h"
 #include "hb_options.h"
 #include "hb_outfile.h"
@@ -30,21 +31,9 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Under mpirun/srun every rank parses the same argv: only the first one speaks. */
-static int hb_is_first_rank(void)
-{
-    static const char *const vars[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK",
-                                       "SLURM_PROCID", NULL};
-    for (int i = 0; vars[i]; i++) {
-        const char *v = getenv(vars[i]);
-        if (v) return strcmp(v, "0") == 0;
-    }
-    return 1;
-}
-
 static int hb_fail(int rc)
 {
-    if (hb_is_first_rank()) fprintf(stderr, "hopbench: %s\n", hb_err_msg());
+    if (hb_launch_is_first()) fprintf(stderr, "hopbench: %s\n", hb_err_msg());
     return hb_err_exit_code(rc);
 }
 
@@ -144,6 +133,14 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
     int rc = hb_world_check_layout(&w, t, args ? args + 1 : "");
     if (rc) {
         if (w.rank == 0) fprintf(stderr, "hopbench: %s\n", hb_err_msg());
+        hb_world_finalize(&w);
+        return HB_EXIT_ENV;
+    }
+    /* Threads that would share a core measure nothing: refuse before measuring. */
+    hb_err_clear();
+    rc = hb_world_check_binding(&w, t, hb_plan_threads_on(plan, t, w.node), args ? args + 1 : "");
+    if (rc) {
+        if (hb_err_msg()[0]) fprintf(stderr, "hopbench: %s\n", hb_err_msg());
         hb_world_finalize(&w);
         return HB_EXIT_ENV;
     }
@@ -256,11 +253,18 @@ static int hb_load_topology(const struct hb_options *o, struct hb_topo **out)
     int rc = hb_topo_load(o->topology[0] ? o->topology : NULL, &t);
     if (rc) return rc;
     bool topo = strcmp(o->command, "topo") == 0;
-    if (!t->is_this_system && !o->dry_run && !topo) {
+    if (!t->is_this_system && !o->dry_run && !topo && o->topology[0]) {
         hb_err_set("--topology %s describes another machine: nothing can run on it; add "
                    "--dry-run to print the plan, or use 'hopbench topo --topology %s'",
                    o->topology, o->topology);
         rc = -EINVAL;
+    } else if (!t->is_this_system && !o->dry_run && !topo) {
+        /* hwloc's variables replaced this machine: its memory and CPUs are not these. */
+        hb_err_set("%s gives hwloc another machine's topology: nothing can run on it; unset "
+                   "it (or set HWLOC_THISSYSTEM=1 if it describes this machine), or add "
+                   "--dry-run to print the plan",
+                   t->source);
+        rc = -HB_EENV;
     } else if (!topo) {
         rc = hb_topo_check_usable(t);
     }
@@ -296,7 +300,6 @@ static int hb_plan_and_run(int argc, char **argv, const struct hb_options *o,
     bool in_process = hb_suite_find(o->command)->flags & HB_SUITE_ONE_PROCESS;
     rc = hb_suite_plan(&env, &plan);
     if (rc == 0) rc = in_process ? hb_pair_check(t, &plan) : hb_plan_check(t, &plan);
-    if (rc == 0 && t->is_this_system && !in_process) rc = hb_world_limits();
     /* A default set inside a memory-side cache measures the cache: say so, and why. */
     uint64_t msc = hb_mem_cache_max(t);
     if (rc == 0 && !o->size && msc && env.default_bytes <= msc && !o->quiet)
@@ -308,7 +311,7 @@ static int hb_plan_and_run(int argc, char **argv, const struct hb_options *o,
     if (rc == 0 && note_size && !o->quiet) fprintf(stderr, "hopbench: %s\n", note_text);
     /* A working set inside a cache measures the cache: say so before anything runs. */
     char level[256];
-    int in_cache = rc == 0 && !o->quiet && hb_is_first_rank()
+    int in_cache = rc == 0 && !o->quiet && hb_launch_is_first()
                        ? hb_level_plan(t, &plan, level, sizeof(level))
                        : 0;
     if (in_cache == 1) fprintf(stderr, "hopbench: %s\n", level);
@@ -333,7 +336,15 @@ static int hb_plan_and_run(int argc, char **argv, const struct hb_options *o,
 static int hb_main_parsed(int argc, char **argv, const struct hb_options *o)
 {
     struct hb_topo *t = NULL;
-    int rc = hb_check_inputs(o);
+    int rc = 0;
+    /* What prints or writes without measuring, once: not once per rank. */
+    if (strcmp(o->command, "topo") == 0) rc = hb_launch_refuse_ranks("topo");
+    if (rc == 0 && o->dry_run) {
+        char what[sizeof(o->command) + 16];
+        snprintf(what, sizeof(what), "%s%s--dry-run", o->command, o->command[0] ? " " : "");
+        rc = hb_launch_refuse_ranks(what);
+    }
+    if (rc == 0) rc = hb_check_inputs(o);
     if (rc == 0) rc = hb_load_topology(o, &t);
     if (rc) return hb_fail(rc);
     int code;
@@ -351,7 +362,11 @@ int main(int argc, char **argv)
 {
     /* Reading result files needs neither MPI nor OpenMP placement: no re-exec, no world. */
     const struct hb_cmd_doc *own = argc > 1 ? hb_cmd_own_args(argv[1]) : NULL;
-    if (own) return own->main(argc - 1, argv + 1);
+    if (own) {
+        /* Under a launcher each rank would print, and write one -o, once per rank. */
+        int lrc = hb_launch_refuse_ranks(own->name);
+        return lrc ? hb_fail(lrc) : own->main(argc - 1, argv + 1);
+    }
     hb_places_defaults(argv);
 
     struct hb_options o;

@@ -144,7 +144,7 @@ static const struct hb_opt_field hb_opt_fields[] = {
     {OPT_MEM_NODE, "--mem-node", HB_SET_INT, HB_OPT_AT(mem_node),
      HB_OPT_RANGE(0, INT_MAX, "a node number (see hopbench topo)")},
     {OPT_THREADS, "--threads", HB_SET_INT, HB_OPT_AT(threads),
-     HB_OPT_RANGE(1, 4096, "a thread count from 1 to 4096")},
+     HB_OPT_RANGE(1, HB_MAX_THREADS, "a thread count from 1 to 4096")},
     {OPT_REPS, "--reps", HB_SET_INT, HB_OPT_AT(reps),
      HB_OPT_RANGE(1, 1000, "a repetition count from 1 to 1000")},
     {OPT_REPEAT, "--repeat", HB_SET_INT, HB_OPT_AT(repeats),
@@ -314,6 +314,26 @@ void hb_options_free(struct hb_options *o)
     o->nodes = NULL;
 }
 
+/* OMP_NUM_THREADS (its outer level) means what --threads means; --threads wins. */
+static int hb_threads_from_env(struct hb_options *o)
+{
+    const char *v = getenv("OMP_NUM_THREADS");
+    o->threads_from = "--threads ";
+    if (o->threads || !v) return 0;
+    char *end = NULL;
+    errno = 0;
+    long n = strtol(v, &end, 10);
+    if (errno || end == v || (*end && *end != ',') || n < 1 || n > HB_MAX_THREADS) {
+        hb_err_set("OMP_NUM_THREADS='%s' is taken as --threads: use a thread count from 1 to %d, "
+                   "or unset it",
+                   v, HB_MAX_THREADS);
+        return -EINVAL;
+    }
+    o->threads = (int)n;
+    o->threads_from = "OMP_NUM_THREADS=";
+    return 0;
+}
+
 int hb_options_parse(int argc, char **argv, struct hb_options *o)
 {
     hb_options_defaults(o);
@@ -353,6 +373,7 @@ int hb_options_parse(int argc, char **argv, struct hb_options *o)
     }
     int rc = hb_check_strides(o, tlb_group_set);
     if (rc || (rc = hb_read_operands(argc, argv, o))) return rc;
+    if ((rc = hb_threads_from_env(o))) return rc;
     if (o->export_hwloc[0] && strcmp(o->command, "matrix") != 0) {
         hb_err_set("--export-hwloc needs the measured matrix: hopbench matrix --export-hwloc %s "
                    "(or hopbench export RESULTS.jsonl -o %s)",

@@ -12,6 +12,7 @@
 
 /* --repeat's largest value. */
 #define HB_MAX_REPEATS 1000
+#define HB_MAX_THREADS 4096
 
 /* Special values of hb_options.c2c_home (--home writer|reader); any other is a node. */
 #define HB_C2C_HOME_WRITER (-1)
@@ -23,9 +24,11 @@ struct hb_options {
     int cpu_node;      /* -1 = the command's default */
     int mem_node;      /* -1 = the command's default */
     bool policy_set;
-    enum hb_policy policy; /* bw: bind (default), interleave, firsttouch */
-    int threads;           /* 0 = every core of the node */
-    uint64_t size;         /* 0 = default for the machine */
+    enum hb_policy policy;    /* bw: bind (default), interleave, firsttouch */
+    int threads;              /* 0 = every core of the node */
+    const char *threads_from; /* where threads came from, as messages name it: "--threads "
+                                 or "OMP_NUM_THREADS=" (OpenMP's variable means the same) */
+    uint64_t size;            /* 0 = default for the machine */
     double min_time_s;
     int reps;
     int repeats;      /* independent repeats of each measurement */

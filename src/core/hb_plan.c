@@ -159,6 +159,19 @@ void hb_plan_free(struct hb_plan *p)
     memset(p, 0, sizeof(*p));
 }
 
+int hb_plan_threads_on(const struct hb_plan *p, const struct hb_topo *t, int node)
+{
+    int i = hb_topo_node_index(t, node), need = 0;
+    for (int x = 0; i >= 0 && x < p->n; x++)
+        for (int k = 0; k < p->exps[x].ntasks; k++) {
+            const struct hb_task *task = &p->exps[x].tasks[k];
+            if (task->cpu_node != node) continue;
+            int end = task->first_thread + (task->whole_node ? t->nodes[i].ncores : task->threads);
+            if (end > need) need = end;
+        }
+    return need;
+}
+
 /* The wire form: the experiment's bytes, each task's bytes, then per task the length of its
  * node set text (0 = no set) and the text. Pointers travel as bytes and are rebuilt. */
 int hb_experiment_pack(const struct hb_experiment *e, char **buf, size_t *len)

@@ -109,6 +109,10 @@ json_t *hb_params_json(const struct hb_params *p);
 
 /* Move e into the plan (e is left without tasks, also on failure); 0 or -ENOMEM. */
 int hb_plan_add(struct hb_plan *p, struct hb_experiment *e);
+/* How many of node `node`'s thread slots (cores) the plan uses: the rank that serves it must
+ * be bound to at least that many of its cores. */
+struct hb_topo;
+int hb_plan_threads_on(const struct hb_plan *p, const struct hb_topo *t, int node);
 void hb_plan_free(struct hb_plan *p);
 
 /* An experiment as bytes for another rank and back: fixed fields, the tasks, then each

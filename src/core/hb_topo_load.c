@@ -88,6 +88,35 @@ static int topo_load_xml(struct hb_topo *t, const char *path)
     return 0;
 }
 
+static bool topo_env_is(const char *var, const char *value)
+{
+    const char *v = getenv(var);
+    return v && strcmp(v, value) == 0;
+}
+
+/* A topology that hwloc's environment loaded from elsewhere: not this system, named by the
+ * variable that did it. */
+static int topo_env_source(struct hb_topo *t)
+{
+    static const char *const vars[] = {"HWLOC_XMLFILE", "HWLOC_SYNTHETIC", "HWLOC_FSROOT",
+                                       "HWLOC_COMPONENTS"};
+    const char *var = "HWLOC_COMPONENTS", *val = "";
+    for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++)
+        if (getenv(vars[i])) {
+            var = vars[i];
+            val = getenv(vars[i]);
+            break;
+        }
+    t->is_this_system = false;
+    free(t->source);
+    if (asprintf(&t->source, "%s=%s", var, val) < 0) {
+        t->source = NULL;
+        hb_err_set("out of memory loading the topology");
+        return -ENOMEM;
+    }
+    return 0;
+}
+
 /* From this machine (path and buf NULL), an XML file, or an XML buffer named `name`. */
 static int topo_load(const char *path, const char *buf, int len, const char *name,
                      struct hb_topo **out)
@@ -126,9 +155,30 @@ static int topo_load(const char *path, const char *buf, int len, const char *nam
         }
     } else if (hwloc_topology_load(t->hw) < 0) {
         int err = errno;
-        hb_err_set("hwloc cannot read the topology of this machine: %s", strerror(err));
+        const char *xml = getenv("HWLOC_XMLFILE");
+        if (xml)
+            hb_err_set("hwloc cannot load HWLOC_XMLFILE=%s: %s; unset it, or check the file "
+                       "with: hopbench topo --topology %s",
+                       xml, strerror(err), xml);
+        else
+            hb_err_set("hwloc cannot read the topology of this machine: %s", strerror(err));
         rc = err ? -err : -ENODEV;
         goto fail;
+    } else if (getenv("HWLOC_XMLFILE") && hwloc_topology_is_thissystem(t->hw) &&
+               !topo_env_is("HWLOC_THISSYSTEM", "1")) {
+        /* hwloc falls back to this machine without a word when the file does not load (a
+         * file it loads is "not this system" unless HWLOC_THISSYSTEM=1 says it is). */
+        const char *xml = getenv("HWLOC_XMLFILE");
+        hb_err_set("hwloc cannot load HWLOC_XMLFILE=%s (it fell back to this machine); unset "
+                   "it, or check the file with: hopbench topo --topology %s",
+                   xml, xml);
+        rc = -EINVAL;
+        goto fail;
+    } else if (!hwloc_topology_is_thissystem(t->hw)) {
+        /* hwloc's own variables (HWLOC_XMLFILE, HWLOC_SYNTHETIC, HWLOC_FSROOT) can load
+         * another machine in place of this one; only HWLOC_THISSYSTEM=1 says it is this one. */
+        rc = topo_env_source(t);
+        if (rc < 0) goto fail;
     }
     rc = hb_topo_read_nodes(t);
     if (rc < 0) goto fail;

@@ -2,6 +2,7 @@
 #include "hb_record.h"
 
 #include "hb_interval.h"
+#include "hb_launcher.h"
 #include "hb_timer.h"
 #include "hb_topo_mem.h"
 #include "hb_version.h"
@@ -53,6 +54,10 @@ json_t *hb_record_run(const struct hb_topo *t, const struct hb_options *o, const
      * reproduces the run. */
     json_object_set_new(rec, "seed", json_integer((json_int_t)o->seed));
     json_object_set_new(rec, "start_time", json_string(when));
+    /* Alone, no MPI started (mpi/hb_comm.h); else the launcher that made the ranks. */
+    struct hb_launch launch;
+    json_object_set_new(rec, "launcher",
+                        json_string(hb_launched(&launch) ? launch.launcher : "none"));
     json_object_set_new(rec, "versions",
                         json_pack("{s:s, s:s, s:s}", "hwloc", hwloc_version, "compiler",
                                   "gcc " __VERSION__, "jansson", JANSSON_VERSION));

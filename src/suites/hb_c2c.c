@@ -2,29 +2,12 @@
 #include "hb_c2c.h"
 
 #include "hb_error.h"
+#include "hb_launcher.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* 0 when this process is alone; -EINVAL with a message when a launcher (mpirun, srun, hydra)
- * started it as one of several ranks. */
-static int hb_c2c_check_singleton(void)
-{
-    static const char *const vars[] = {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "SLURM_STEP_NUM_TASKS",
-                                       NULL};
-    for (int i = 0; vars[i]; i++) {
-        const char *v = getenv(vars[i]);
-        if (v && atol(v) > 1) {
-            hb_err_set("c2c runs in one process that reaches every node, but this is one of %s "
-                       "ranks (%s=%s); run it without mpirun/srun: hopbench c2c ...",
-                       v, vars[i], v);
-            return -EINVAL;
-        }
-    }
-    return 0;
-}
 
 /* One thread of a pair on `cpu`: its node, its place in the node's CPU list. */
 static void hb_c2c_task(const struct hb_topo *t, struct hb_task *task, int cpu, const char *kernel,
@@ -104,7 +87,7 @@ static int hb_c2c_plan(const struct hb_suite_env *env, struct hb_plan *out)
 {
     const struct hb_topo *t = env->topo;
     const struct hb_options *o = env->opts;
-    int rc = hb_c2c_check_singleton();
+    int rc = hb_launch_refuse_ranks("c2c");
     if (rc == 0 && o->c2c_home >= 0) rc = hb_suite_check_mem_node(t, o->c2c_home, "--home");
     if (rc == 0) rc = hb_c2c_plan_matrix(env, out, false);
     if (rc == 0 && o->c2c_cores) rc = hb_c2c_plan_matrix(env, out, true);

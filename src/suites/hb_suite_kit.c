@@ -49,15 +49,17 @@ int hb_suite_check_mem_node(const struct hb_topo *t, int os_index, const char *o
     return -EINVAL;
 }
 
-int hb_suite_check_threads(const struct hb_topo *t, int cpu_node, int threads)
+int hb_suite_check_threads(const struct hb_suite_env *env, int cpu_node, int threads)
 {
+    const struct hb_topo *t = env->topo;
+    const struct hb_options *o = env->opts;
     const struct hb_node *n = &t->nodes[hb_topo_node_index(t, cpu_node)];
-    if (threads > n->ncpus) {
-        hb_err_set("--threads %d is more than node %d has CPUs (%d); use 1-%d", threads, cpu_node,
-                   n->ncpus, n->ncpus);
-        return -EINVAL;
-    }
-    return 0;
+    if (threads <= n->ncpus) return 0;
+    /* Past the node's CPUs only when the user's count is (a suite's own layout fits). */
+    hb_err_set("%s%d is more than node %d has CPUs (%d); use 1-%d",
+               o->threads_from ? o->threads_from : "--threads ", o->threads ? o->threads : threads,
+               cpu_node, n->ncpus, n->ncpus);
+    return -EINVAL;
 }
 
 int hb_suite_check_fits(const struct hb_suite_env *env, int mem_node, uint64_t bytes, int ntasks)
@@ -147,7 +149,7 @@ int hb_suite_task(const struct hb_suite_env *env, struct hb_task *task, int cpu_
     /* Interleave spreads over every node with memory taking part, whatever its OS index. */
     if (policy == HB_POLICY_INTERLEAVE && !(task->mem_nodes = hb_suite_mem_nodes(env)))
         return -ENOMEM;
-    if ((rc = hb_suite_check_threads(t, cpu_node, first_thread + threads))) return rc;
+    if ((rc = hb_suite_check_threads(env, cpu_node, first_thread + threads))) return rc;
     if (policy == HB_POLICY_BIND && (rc = hb_suite_check_fits(env, mem_node, bytes, 1))) return rc;
     if (policy == HB_POLICY_FIRSTTOUCH && (rc = hb_suite_check_fits(env, cpu_node, bytes, 1)))
         return rc;

@@ -82,7 +82,7 @@ hwloc_bitmap_t hb_suite_mem_nodes(const struct hb_suite_env *env);
 /* Shared by suites: the common checks and task set-up. */
 int hb_suite_check_cpu_node(const struct hb_topo *t, int os_index, const char *opt);
 int hb_suite_check_mem_node(const struct hb_topo *t, int os_index, const char *opt);
-int hb_suite_check_threads(const struct hb_topo *t, int cpu_node, int threads);
+int hb_suite_check_threads(const struct hb_suite_env *env, int cpu_node, int threads);
 /* bytes (ntasks together) fit the free memory of mem_node, or one line naming the size
  * (--size or the default) and -ENOMEM. */
 int hb_suite_check_fits(const struct hb_suite_env *env, int mem_node, uint64_t bytes, int ntasks);

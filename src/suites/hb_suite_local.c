@@ -118,7 +118,7 @@ static int hb_local_plan(const struct hb_suite_env *env, struct hb_plan *out, hb
     int cpu, mem;
     int rc = hb_local_nodes(env, &cpu, &mem);
     if (rc) return rc;
-    if (o->threads && (rc = hb_suite_check_threads(env->topo, cpu, o->threads))) return rc;
+    if (o->threads && (rc = hb_suite_check_threads(env, cpu, o->threads))) return rc;
     uint64_t bytes = o->size ? o->size : env->default_bytes;
     return body(env, out, cpu, mem, bytes);
 }

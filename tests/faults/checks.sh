@@ -5,19 +5,50 @@
 # and files left each time.
 . "$(dirname "$0")/faults-lib.sh"
 
-# Duplicated CPUs: a placement failure (exit 1, record failed), never a silent "ok".
+# Fewer cores than threads (places, affinity, a launcher's binding): refused before anything
+# is measured (exit 3), naming what narrowed it, never a silent "ok" nor a failed measurement.
 if [ "$(nproc)" -ge 2 ]; then
     for env in "OMP_PLACES={0}" "OMP_PLACES={0},{0} OMP_PROC_BIND=close"; do
         out=$(env $env "$HB" bw --threads 2 --size 16M --reps 2 --min-time 0.01 --quiet \
             --format jsonl -o dup.jsonl 2>&1)
         rc=$?
-        expect "$env" 1 "threads 0 and 1 of task 0.0.r.0 are both bound to CPU"
-        expect_jsonl "$env" dup.jsonl
-        jq -e -s '[.[] | select(.type == "measurement")] | length == 1 and
-            (.[0].status == "failed") and (.[0].note | contains("both bound to CPU"))' \
-            dup.jsonl >/dev/null || fail "$env: the record does not say failed"
-        rm -f dup.jsonl
+        expect "$env" 3 "rank 0 (host $(hostname)) is bound to 1 core of node 0 (CPUs 0), but the plan runs 2 threads there, one per core (OMP_PLACES="
+        [ ! -e dup.jsonl ] || fail "$env: wrote dup.jsonl"
     done
+    out=$(taskset -c 1 "$HB" bw --threads 2 --size 16M --reps 2 --min-time 0.01 --quiet \
+        --format jsonl -o dup.jsonl 2>&1)
+    rc=$?
+    expect "taskset -c 1" 3 "is bound to 1 core of node 0 (CPUs 1), but the plan runs 2 threads there, one per core (this process's CPU affinity allows no more"
+    out=$(taskset -c 1 "$HB" bw --threads 1 --size 16M --reps 2 --min-time 0.01 --quiet \
+        --repeat 1 --format jsonl -o one.jsonl 2>&1)
+    rc=$?
+    expect "taskset -c 1, one thread" 0 ""
+    [ "$(jq -c 'select(.type=="measurement") | .thread_cpus' one.jsonl)" = "[1]" ] ||
+        fail "taskset -c 1, one thread: $(jq -c 'select(.type=="measurement")' one.jsonl)"
+    rm -f one.jsonl
+    # OMP_NUM_THREADS means --threads (which wins); the records say what ran.
+    for n in 1 2; do
+        out=$(OMP_NUM_THREADS=$n "$HB" bw --size 16M --reps 2 --min-time 0.01 --quiet \
+            --repeat 1 --format jsonl -o omp.jsonl 2>&1)
+        rc=$?
+        expect "OMP_NUM_THREADS=$n" 0 ""
+        [ "$(jq -c 'select(.type=="measurement") | [.threads, (.thread_cpus | length)]' omp.jsonl)" = "[$n,$n]" ] ||
+            fail "OMP_NUM_THREADS=$n: $(jq -c 'select(.type=="measurement") | [.threads, .thread_cpus]' omp.jsonl)"
+        rm -f omp.jsonl
+    done
+    out=$(OMP_NUM_THREADS=2 "$HB" bw --threads 1 --size 16M --reps 2 --min-time 0.01 --quiet \
+        --repeat 1 --format jsonl -o omp.jsonl 2>&1)
+    rc=$?
+    expect "--threads 1 beats OMP_NUM_THREADS=2" 0 ""
+    [ "$(jq -c 'select(.type=="measurement") | .threads' omp.jsonl)" = 1 ] || fail "--threads 1 beats OMP_NUM_THREADS=2"
+    rm -f omp.jsonl
+    run_hb_env() { out=$(env "$@" 2>&1); rc=$?; }
+    run_hb_env OMP_NUM_THREADS=$(($(nproc) + 1)) "$HB" bw --size 16M --dry-run
+    expect "OMP_NUM_THREADS past the CPUs" 2 "OMP_NUM_THREADS=$(($(nproc) + 1)) is more than node 0 has CPUs ($(nproc)); use 1-$(nproc)"
+    run_hb_env OMP_NUM_THREADS=5000 "$HB" bw --size 16M --dry-run
+    expect "OMP_NUM_THREADS=5000" 2 "OMP_NUM_THREADS='5000' is taken as --threads: use a thread count from 1 to 4096"
+    run_hb_env OMP_PROC_BIND=false "$HB" bw --size 16M --dry-run
+    expect "OMP_PROC_BIND=false" 3 "OMP_PROC_BIND='false' leaves threads unbound"
     run_hb bw --threads 2 --size 16M --reps 2 --min-time 0.01 --quiet --format jsonl -o ok.jsonl
     expect "two threads, two CPUs" 0 ""
     jq -e -s '[.[] | select(.type == "measurement")][0] | .status == "ok" and
@@ -70,24 +101,72 @@ run_hb run mib.scn --dry-run
 expect "1 MiB + 1 scenario" 2 "is larger than 1 MiB"
 rm -f mib.scn
 
-# Resource limits MPI_Init cannot start under: hopbench's line and exit 3, nothing written.
-out=$(ulimit -n 16 && "$HB" lat "${QUICK[@]}" -o out.jsonl 2>&1)
-rc=$?
-expect "ulimit -n 16" 3 "only 16 file descriptors allowed (ulimit -n): MPI_Init needs at least 64"
-[ "$(grep -c '' <<<"$out")" = 1 ] || fail "ulimit -n 16: not one line: $out"
-out=$(ulimit -v 300000 && "$HB" lat "${QUICK[@]}" -o out.jsonl 2>&1)
-rc=$?
-expect "ulimit -v" 3 "address space limited to 292 MiB (ulimit -v)"
-out=$(ulimit -n 16 && "$HB" lat "${QUICK[@]}" --dry-run 2>&1)
-rc=$?
-expect "ulimit -n 16 --dry-run" 3 "only 16 file descriptors allowed"
-# Any other MPI_Init failure (here a transport Open MPI cannot load): after Open MPI's own
-# messages, one hopbench line last and 3, never 1 (a failed measurement).
-out=$(OMPI_MCA_pml=nosuch "$HB" lat "${QUICK[@]}" -o out.jsonl 2>&1)
-rc=$?
-expect "MPI_Init failing" 3 "hopbench: MPI_Init failed (Open MPI's messages above say why"
-if [ "$(grep -c '^hopbench:' <<<"$out")" != 1 ] || [[ $(tail -n 1 <<<"$out") != "hopbench: MPI_Init"* ]]; then
-    fail "MPI_Init failing: not one hopbench line, last: $out"
+# Resource limits MPI_Init cannot start under, for a rank that mpirun started (a process
+# started alone never starts MPI): hopbench's line and exit 3, nothing written.
+if command -v mpirun >/dev/null; then
+    if [ "$(id -u)" = 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
+    MPIRUN=(mpirun -np 1 --bind-to none)
+    out=$("${MPIRUN[@]}" bash -c 'ulimit -n 16 && exec "$0" "$@"' "$HB" lat "${QUICK[@]}" -o out.jsonl 2>&1)
+    rc=$?
+    expect "ulimit -n 16" 3 "only 16 file descriptors allowed (ulimit -n): MPI_Init needs at least 64"
+    [ "$(grep -c '^hopbench:' <<<"$out")" = 1 ] || fail "ulimit -n 16: not one hopbench line: $out"
+    out=$("${MPIRUN[@]}" bash -c 'ulimit -v 300000 && exec "$0" "$@"' "$HB" lat "${QUICK[@]}" -o out.jsonl 2>&1)
+    rc=$?
+    expect "ulimit -v" 3 "address space limited to 292 MiB (ulimit -v)"
+    # Any other MPI_Init failure (here a transport Open MPI cannot load): after Open MPI's own
+    # messages, one hopbench line and 3, never 1 (a failed measurement).
+    out=$(OMPI_MCA_pml=nosuch "${MPIRUN[@]}" "$HB" lat "${QUICK[@]}" -o out.jsonl 2>&1)
+    rc=$?
+    # mpirun itself ends with 1 when a rank's MPI_Init fails; the rank ends with 3.
+    [ "$rc" != 0 ] || fail "MPI_Init failing: exit 0"
+    [ "$(grep -c '^hopbench: MPI_Init failed (Open MPI.s messages above say why' <<<"$out")" = 1 ] ||
+        fail "MPI_Init failing: not one hopbench line: $out"
+    unset OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
 fi
+# hwloc's variables that load another machine: it never passes for this one. topo and the
+# dry run show and plan it; a run refuses before anything is measured (exit 3).
+other=$TOP/tests/topo/corpus/64intel64-fakeKNL-SNC4-hybrid.xml
+run_env() { out=$(env "$@" 2>&1); rc=$?; }
+run_env HWLOC_XMLFILE="$other" "$HB" bw "${QUICK[@]}" --format jsonl -o xml.jsonl
+expect "HWLOC_XMLFILE run" 3 "HWLOC_XMLFILE=$other gives hwloc another machine's topology: nothing can run on it"
+[ ! -e xml.jsonl ] || fail "HWLOC_XMLFILE run: wrote xml.jsonl"
+run_env HWLOC_SYNTHETIC="node:2 core:2 pu:1" "$HB" lat "${QUICK[@]}"
+expect "HWLOC_SYNTHETIC run" 3 "HWLOC_SYNTHETIC=node:2 core:2 pu:1 gives hwloc another machine's topology"
+run_env HWLOC_XMLFILE="$other" "$HB" bw "${QUICK[@]}" --dry-run
+expect "HWLOC_XMLFILE --dry-run" 0 '"cpu_node":0'
+run_env HWLOC_XMLFILE="$other" "$HB" topo --format jsonl
+expect "HWLOC_XMLFILE topo" 0 '"type":"topology"'
+[ "$(jq -s '[.[] | select(.type=="topology")][0].nodes | length' <<<"$out")" -gt 1 ] ||
+    fail "HWLOC_XMLFILE topo: not the file's nodes: $out"
+run_env HWLOC_XMLFILE=/nonexistent.xml "$HB" lat "${QUICK[@]}"
+expect "HWLOC_XMLFILE missing" 2 "hwloc cannot load HWLOC_XMLFILE=/nonexistent.xml"
+
+# Started alone, nothing of MPI's start-up is needed: the same limits, no ssh on PATH, an
+# empty environment, no usable TMPDIR, a small stack: a run that measures, one rank, no MPI.
+solo_ok() {
+    local what=$1
+    expect "$what" 0 ""
+    [ -z "$out" ] || fail "$what: printed: $out"
+    [ "$(jq -r 'select(.type=="run") | "\(.launcher) \(.ranks)"' out.jsonl)" = "none 1" ] ||
+        fail "$what: run record: $(jq -c 'select(.type=="run") | {launcher, ranks}' out.jsonl)"
+    [ "$(jq -r 'select(.type=="measurement") | .status' out.jsonl)" = ok ] ||
+        fail "$what: measurement: $(jq -c 'select(.type=="measurement")' out.jsonl)"
+    rm -f out.jsonl
+}
+out=$(ulimit -n 16 && "$HB" lat "${QUICK[@]}" --repeat 1 --format jsonl -o out.jsonl 2>&1)
+rc=$?
+solo_ok "alone, ulimit -n 16"
+out=$(env PATH=/nonexistent "$HB" lat "${QUICK[@]}" --repeat 1 --format jsonl -o out.jsonl 2>&1)
+rc=$?
+solo_ok "alone, no ssh (no PATH)"
+out=$(env -i "$HB" lat "${QUICK[@]}" --repeat 1 --format jsonl -o out.jsonl 2>&1)
+rc=$?
+solo_ok "alone, env -i"
+out=$(TMPDIR=/nonexistent/tmp "$HB" lat "${QUICK[@]}" --repeat 1 --format jsonl -o out.jsonl 2>&1)
+rc=$?
+solo_ok "alone, TMPDIR missing"
+out=$(ulimit -s 256 && "$HB" lat "${QUICK[@]}" --repeat 1 --format jsonl -o out.jsonl 2>&1)
+rc=$?
+solo_ok "alone, ulimit -s 256"
 expect_files "resource limits" .
 finish

@@ -44,6 +44,8 @@ if [ "${GUEST:-}" = two-smp ]; then
     # may run anywhere, so hopbench must refuse before timing anything (exit 3).
     run unbound mpirun --bind-to none -np 1 -x OMP_PLACES="{0},{1}" -x OMP_PROC_BIND=false \
         "$HB" lat $SMALL : -np 1 -x OMP_PLACES="{2},{3}" -x OMP_PROC_BIND=false "$HB" lat $SMALL
+    # Ranks bound to nothing: each spans both nodes, so none serves one (exit 3, the line).
+    run unbound-ranks mpirun --bind-to none -np 2 "$HB" lat $SMALL
     # Core to core, one process: node pairs with the line homed at the writer, then on node 1.
     C2C="c2c --reps 2 --min-time 0.005 --repeat 1 --format jsonl"
     run c2c "$HB" $C2C -o /out/c2c.jsonl

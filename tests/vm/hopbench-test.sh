@@ -86,10 +86,13 @@ else
         if \$i == \$j then 0 elif (\$c[\$i] and \$c[\$j]) then (\$slit[\$i][\$j] - 10) / 6 else -1 end]]"
 fi
 if [[ $GUEST == two-smp ]]; then
-  expect "unbound ranks and threads: exit 3 before measuring" status_is unbound 3
-  expect "... saying which rank is not bound inside one node, and the line that works" \
-    err_has unbound "rank [01] is not bound inside one NUMA node; run: $good_line hopbench lat"
+  expect "unbound threads (OMP_PROC_BIND=false): exit 3 before measuring" status_is unbound 3
+  expect "... saying why" err_has unbound "OMP_PROC_BIND='false' leaves threads unbound"
   expect "... and nothing was measured" [ ! -s "$OUT/unbound.out" ]
+  expect "unbound ranks: exit 3 before measuring" status_is unbound-ranks 3
+  expect "... saying which rank is not bound inside one node, and the line that works" \
+    err_has unbound-ranks "rank [01] is not bound inside one NUMA node; run: $good_line hopbench lat"
+  expect "... and nothing was measured" [ ! -s "$OUT/unbound-ranks.out" ]
   c2c_matrix='[.[] | select(.type == "matrix" and .metric == "c2c")][0]'
   expect "c2c exits 0 with a 2x2 node matrix, every value > 0" status_is c2c 0
   expect "... rows and cols are nodes 0 and 1, all values positive" \

@@ -1,0 +1,93 @@
+#include "hb_comm.h"
+
+#include <string.h>
+
+static bool hb_solo;
+
+void hb_comm_set_solo(void)
+{
+    hb_solo = true;
+}
+
+bool hb_comm_solo(void)
+{
+    return hb_solo;
+}
+
+void hb_comm_barrier(void)
+{
+    if (!hb_solo) MPI_Barrier(MPI_COMM_WORLD);
+}
+
+void hb_comm_ibarrier(MPI_Request *req)
+{
+    if (hb_solo)
+        *req = MPI_REQUEST_NULL;
+    else
+        MPI_Ibarrier(MPI_COMM_WORLD, req);
+}
+
+bool hb_comm_test(MPI_Request *req)
+{
+    int flag = 1;
+    if (!hb_solo) MPI_Test(req, &flag, MPI_STATUS_IGNORE);
+    return flag != 0;
+}
+
+void hb_comm_bcast_ints(int *values, int n)
+{
+    if (!hb_solo) MPI_Bcast(values, n, MPI_INT, 0, MPI_COMM_WORLD);
+}
+
+void hb_comm_bcast_bytes(void *buf, int n)
+{
+    if (!hb_solo) MPI_Bcast(buf, n, MPI_BYTE, 0, MPI_COMM_WORLD);
+}
+
+void hb_comm_gather_int(int mine, int *all)
+{
+    if (hb_solo)
+        all[0] = mine;
+    else
+        MPI_Gather(&mine, 1, MPI_INT, all, 1, MPI_INT, 0, MPI_COMM_WORLD);
+}
+
+void hb_comm_allgather_int(int mine, int *all)
+{
+    if (hb_solo)
+        all[0] = mine;
+    else
+        MPI_Allgather(&mine, 1, MPI_INT, all, 1, MPI_INT, MPI_COMM_WORLD);
+}
+
+void hb_comm_allgather_bytes(const void *mine, int n, void *all)
+{
+    if (hb_solo && n > 0)
+        memcpy(all, mine, (size_t)n);
+    else if (!hb_solo)
+        MPI_Allgather(mine, n, MPI_BYTE, all, n, MPI_BYTE, MPI_COMM_WORLD);
+}
+
+void hb_comm_gatherv_bytes(const void *mine, int n, void *all, const int *counts, const int *displs)
+{
+    if (hb_solo && n > 0)
+        memcpy((char *)all + displs[0], mine, (size_t)n);
+    else if (!hb_solo)
+        MPI_Gatherv(mine, n, MPI_BYTE, all, counts, displs, MPI_BYTE, 0, MPI_COMM_WORLD);
+}
+
+void hb_comm_allgatherv_bytes(const void *mine, int n, void *all, const int *counts,
+                              const int *displs)
+{
+    if (hb_solo && n > 0)
+        memcpy((char *)all + displs[0], mine, (size_t)n);
+    else if (!hb_solo)
+        MPI_Allgatherv(mine, n, MPI_BYTE, all, counts, displs, MPI_BYTE, MPI_COMM_WORLD);
+}
+
+int hb_comm_max_int(int mine)
+{
+    int max = mine;
+    if (!hb_solo) MPI_Allreduce(&mine, &max, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    return max;
+}

@@ -1,0 +1,50 @@
+#include "hb_launcher.h"
+
+#include "hb_error.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Each launcher's variables for this rank and for the job's size, most specific first:
+ * Open MPI's mpirun also sets PMIX_RANK, srun with PMI-2 also sets PMI_RANK. */
+static const struct hb_launcher_vars {
+    const char *launcher, *rank, *size;
+} hb_launchers[] = {
+    {"mpirun", "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"},
+    {"srun", "SLURM_PROCID", "SLURM_STEP_NUM_TASKS"},
+    {"pmix", "PMIX_RANK", "PMIX_SIZE"},
+    {"pmi", "PMI_RANK", "PMI_SIZE"},
+};
+
+bool hb_launched(struct hb_launch *l)
+{
+    memset(l, 0, sizeof(*l));
+    for (size_t i = 0; i < sizeof(hb_launchers) / sizeof(hb_launchers[0]); i++) {
+        const struct hb_launcher_vars *v = &hb_launchers[i];
+        const char *rank = getenv(v->rank), *size = getenv(v->size);
+        if (!rank && !size) continue;
+        l->launcher = v->launcher;
+        l->var = size ? v->size : v->rank;
+        l->rank = rank ? atol(rank) : 0;
+        l->ranks = size ? atol(size) : 0;
+        return true;
+    }
+    return false;
+}
+
+bool hb_launch_is_first(void)
+{
+    struct hb_launch l;
+    return !hb_launched(&l) || l.rank == 0;
+}
+
+int hb_launch_refuse_ranks(const char *what)
+{
+    struct hb_launch l;
+    if (!hb_launched(&l) || l.ranks <= 1) return 0;
+    hb_err_set("'hopbench %s' runs in one process, but %s started this one as one of %ld ranks "
+               "(%s=%ld); run it without mpirun/srun",
+               what, l.launcher, l.ranks, l.var, l.ranks);
+    return -EINVAL;
+}

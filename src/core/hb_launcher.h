@@ -1,0 +1,27 @@
+/* How this process was started: alone, or by a launcher (mpirun, srun, MPICH's hydra) as one
+ * rank of a job. Read from the launchers' environment variables, before MPI starts, so a
+ * process started alone never needs MPI's machinery and every command can tell whether it is
+ * one of several copies. */
+#ifndef HB_LAUNCHER_H
+#define HB_LAUNCHER_H
+
+#include <stdbool.h>
+
+struct hb_launch {
+    const char *launcher; /* "mpirun", "srun", "pmix", "pmi"; NULL when started alone */
+    const char *var;      /* the variable that says so, e.g. OMPI_COMM_WORLD_SIZE */
+    long rank;            /* this process's rank, 0 when unknown or alone */
+    long ranks;           /* the job's ranks, 0 when the launcher does not say */
+};
+
+/* Fills *l; true when a launcher started this process. */
+bool hb_launched(struct hb_launch *l);
+
+/* True for rank 0 of a job and for a process started alone: the one that speaks. */
+bool hb_launch_is_first(void);
+
+/* 0, or -EINVAL with a one-line message when this process is one of several ranks: `what`
+ * (a command and its telling options, e.g. "hops --dry-run") runs once, in one process. */
+int hb_launch_refuse_ranks(const char *what);
+
+#endif
