@@ -36,8 +36,7 @@ mpirun+=("${mpi_extra[@]}")
 
 # print_cmd CMD...: the command the way it runs, with its OpenMP settings.
 print_cmd() {
-    printf 'hopbench-mpirun: OMP_PLACES=%s OMP_PROC_BIND=%s OMP_NUM_THREADS=%s' \
-        "$OMP_PLACES" "$OMP_PROC_BIND" "$OMP_NUM_THREADS" >&2
+    printf 'hopbench-mpirun: %s' "$(hb_omp_words)" >&2
     hb_print_words "$@" >&2
 }
 
@@ -49,9 +48,11 @@ if [ ${#hosts[@]} -gt 0 ]; then
     export OMPI_MCA_oob_tcp_keepalive_intvl=${OMPI_MCA_oob_tcp_keepalive_intvl:-2}
     export OMPI_MCA_oob_tcp_keepalive_probes=${OMPI_MCA_oob_tcp_keepalive_probes:-4}
     hb_fleet_plan "$hb" "${mpirun[@]}" -- "${hosts[@]}"
-    hb_omp_env "$HB_FLEET_CORES"
+    hb_omp_env
+    forward=(-x OMP_PLACES -x OMP_PROC_BIND)
+    [ -z "${OMP_NUM_THREADS+set}" ] || forward+=(-x OMP_NUM_THREADS)
     cmd=("${mpirun[@]}" --host "$HB_FLEET_SLOTS" -np "$HB_FLEET_RANKS" "${HB_FLEET_MAP[@]}"
-        -x OMP_PLACES -x OMP_PROC_BIND -x OMP_NUM_THREADS "$hb" "$@")
+        "${forward[@]}" "$hb" "$@")
     print_cmd "${cmd[@]}"
     # mpirun's account of a lost host is a box of text; hb_fleet_lost sums it up in a line.
     log=$(mktemp)
@@ -67,7 +68,7 @@ fi
 record=$(hb_topo_record "$hb")
 line=$(hb_topo_field "$record" mpirun)
 [ -n "$line" ] || { echo "hopbench: $hb topo gave no mpirun line" >&2; exit 3; }
-hb_omp_env "$(hb_topo_cores "$record")"
+hb_omp_env
 
 # The line is plain words; each "hopbench ..." becomes the binary and our arguments (several
 # times when every rank has its own app context).

@@ -60,10 +60,9 @@ if [ "$(hb_topo_cpu_nodes "$record")" -gt 1 ]; then
     hb_mpi_root_env
     HOPBENCH=$hb "$here/hopbench-mpirun.sh" "${run[@]}" || rc=$?
 else
-    # One CPU node: one rank, a singleton MPI process; no mpirun needed.
-    hb_omp_env "$(hb_topo_cores "$record")"
-    printf 'run-local: OMP_PLACES=%s OMP_PROC_BIND=%s OMP_NUM_THREADS=%s' \
-        "$OMP_PLACES" "$OMP_PROC_BIND" "$OMP_NUM_THREADS" >&2
+    # One CPU node: one process, which starts no MPI; no mpirun needed.
+    hb_omp_env
+    printf 'run-local: %s' "$(hb_omp_words)" >&2
     printf ' %q' "$hb" "${run[@]}" >&2
     printf '\n' >&2
     "$hb" "${run[@]}" || rc=$?

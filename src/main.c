@@ -239,6 +239,10 @@ static int hb_check_inputs(const struct hb_options *o)
     int rc = hb_outfile_check(o->output, inputs);
     if (rc == 0 && o->export_hwloc[0])
         rc = hb_export_check_path(o->export_hwloc, "--export-hwloc", inputs);
+    if (rc == 0 && o->export_hwloc[0]) {
+        const char *outputs[] = {o->output, o->export_hwloc}, *opts[] = {"-o", "--export-hwloc"};
+        rc = hb_outfile_check_apart(outputs, opts, 2);
+    }
     if (rc == 0) rc = hb_omp_env_check();
     if (rc == 0) rc = hb_kernel_check_list(o->kernels);
     if (rc == 0) rc = hb_simd_select(o->simd[0] ? o->simd : NULL);
@@ -338,11 +342,14 @@ static int hb_main_parsed(int argc, char **argv, const struct hb_options *o)
     struct hb_topo *t = NULL;
     int rc = 0;
     /* What prints or writes without measuring, once: not once per rank. */
-    if (strcmp(o->command, "topo") == 0) rc = hb_launch_refuse_ranks("topo");
+    /* topo prints each host's machine, one rank per host (on stdout: an -o would be one
+     * file written by every host when they share it). */
+    if (strcmp(o->command, "topo") == 0)
+        rc = hb_launch_refuse_ranks(o->output[0] ? "topo -o" : "topo", !o->output[0]);
     if (rc == 0 && o->dry_run) {
         char what[sizeof(o->command) + 16];
         snprintf(what, sizeof(what), "%s%s--dry-run", o->command, o->command[0] ? " " : "");
-        rc = hb_launch_refuse_ranks(what);
+        rc = hb_launch_refuse_ranks(what, false);
     }
     if (rc == 0) rc = hb_check_inputs(o);
     if (rc == 0) rc = hb_load_topology(o, &t);
@@ -364,7 +371,7 @@ int main(int argc, char **argv)
     const struct hb_cmd_doc *own = argc > 1 ? hb_cmd_own_args(argv[1]) : NULL;
     if (own) {
         /* Under a launcher each rank would print, and write one -o, once per rank. */
-        int lrc = hb_launch_refuse_ranks(own->name);
+        int lrc = hb_launch_refuse_ranks(own->name, false);
         return lrc ? hb_fail(lrc) : own->main(argc - 1, argv + 1);
     }
     hb_places_defaults(argv);

@@ -59,14 +59,17 @@ hb_topo_cpu_nodes() {
     grep -o '"has_cpus":true' <<<"$1" | wc -l
 }
 
-# hb_topo_cores RECORD: cores of the smallest CPU node, so every rank's team fits its node.
-hb_topo_cores() {
-    grep -o '"cores":[0-9]*' <<<"$1" | cut -d: -f2 | awk '$1 > 0' | sort -n | head -n 1
+# hb_omp_env: the OpenMP settings every rank runs with (threads bound inside the node). The
+# thread counts are hopbench's (--threads, else every core of each rank's node on its own
+# host); an OMP_NUM_THREADS the user set is kept, and means --threads.
+hb_omp_env() {
+    export OMP_PLACES=cores OMP_PROC_BIND=close
 }
 
-# hb_omp_env CORES: the OpenMP settings every rank runs with (threads bound inside the node).
-hb_omp_env() {
-    export OMP_PLACES=cores OMP_PROC_BIND=close OMP_NUM_THREADS="$1"
+# hb_omp_words: those settings as the words printed before a command.
+hb_omp_words() {
+    printf 'OMP_PLACES=%s OMP_PROC_BIND=%s' "$OMP_PLACES" "$OMP_PROC_BIND"
+    [ -z "${OMP_NUM_THREADS+set}" ] || printf ' OMP_NUM_THREADS=%s' "$OMP_NUM_THREADS"
 }
 
 # hb_results_settle TMP FINAL: after a run that did not complete, whatever failed (hopbench,
@@ -108,7 +111,8 @@ hb_hosts_named() {
 hb_fleet_lost() {
     local log=$1 rc=$2 named
     shift 2
-    grep -q '^hopbench: ' "$log" && return 0
+    # hopbench said why already; its "stopped by SIGTERM" line says where, not why.
+    grep '^hopbench: ' "$log" | grep -qv '^hopbench: stopped by SIG' && return 0
     named=$(hb_hosts_named "$log" "$@")
     [ -n "${named%%$'\n'*}" ] || return 0
     echo "hopbench: lost host ${named%% $'\n'*} mid-run (mpirun exit $rc: ${named#*$'\n'}); what was measured before stays in the output's .partial file" >&2
@@ -118,9 +122,8 @@ hb_fleet_lost() {
 # (one process per host, at most HOPBENCH_PROBE_TIMEOUT s) asks every host for its `topo`
 # record, so an unreachable host fails here, before anything is created: one line naming the
 # hosts that did not answer, exit 3. Sets HB_FLEET_SLOTS (h1:R1,h2:R2: each host gets one
-# rank per CPU node it has), HB_FLEET_RANKS (their sum), HB_FLEET_MAP (the mapping options
-# of the hosts' own mpirun lines, which must agree) and HB_FLEET_CORES (the smallest CPU
-# node's cores over all hosts).
+# rank per CPU node it has), HB_FLEET_RANKS (their sum) and HB_FLEET_MAP (the mapping
+# options of the hosts' own mpirun lines, which must agree).
 hb_fleet_plan() {
     local hb=$1 mp=() out err rc=0 i rec line missing=() slots=() map="" first=""
     shift
@@ -131,7 +134,7 @@ hb_fleet_plan() {
     err=$(mktemp)
     out=$(timeout "${HOPBENCH_PROBE_TIMEOUT:-60}" "${mp[@]}" --host "${probe%,}" -np $# \
         --map-by node --bind-to none --tag-output "$hb" topo --format jsonl 2>"$err") || rc=$?
-    HB_FLEET_RANKS=0 HB_FLEET_CORES=""
+    HB_FLEET_RANKS=0
     for i in "${!hosts[@]}"; do
         # --map-by node puts rank i on the i-th host.
         rec=$(sed -n "s/^\[[0-9]*,$i\]<stdout>:\(.*\)/\1/p" <<<"$out")
@@ -154,9 +157,6 @@ hb_fleet_plan() {
         fi
         slots+=("${hosts[i]}:$(hb_topo_cpu_nodes "$rec")")
         HB_FLEET_RANKS=$((HB_FLEET_RANKS + $(hb_topo_cpu_nodes "$rec")))
-        local cores
-        cores=$(hb_topo_cores "$rec")
-        [ -n "$HB_FLEET_CORES" ] && [ "$HB_FLEET_CORES" -le "$cores" ] || HB_FLEET_CORES=$cores
     done
     if [ ${#missing[@]} -gt 0 ]; then
         # One failed host stops the whole probe: name the ones the launcher named, if any.

@@ -20,7 +20,7 @@ hb_slurm_job() {
     # Only the binding comes from topo: the task count stays the allocation's, so a wrong
     # --ntasks-per-node reaches hopbench, which stops with the layout message and the fix.
     bind=$(hb_topo_field "$record" srun | sed -n 's/.*--cpu-bind=\([^ ]*\).*/\1/p')
-    hb_omp_env "$(hb_topo_cores "$record")"
+    hb_omp_env
 
     results=${RESULTS_DIR:-${SLURM_SUBMIT_DIR:-$PWD}/results/${SLURM_JOB_ID:?}}
     parent=$(dirname "$results")
@@ -41,8 +41,7 @@ hb_slurm_job() {
     local cmd=(srun --mpi=pmix -m block:block --cpu-bind="$bind")
     [ -n "${SLURM_CPUS_PER_TASK:-}" ] && cmd+=(--cpus-per-task="$SLURM_CPUS_PER_TASK")
     cmd+=("$hb" "$@" --format jsonl -o "$HB_SLURM_TMP/results.jsonl")
-    printf 'OMP_PLACES=%s OMP_PROC_BIND=%s OMP_NUM_THREADS=%s' \
-        "$OMP_PLACES" "$OMP_PROC_BIND" "$OMP_NUM_THREADS"
+    hb_omp_words
     printf ' %q' "${cmd[@]}"
     printf '\n'
     "${cmd[@]}" || rc=$?

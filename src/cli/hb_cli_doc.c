@@ -152,8 +152,16 @@ const struct hb_term_doc hb_exit_docs[] = {
 
 const struct hb_term_doc hb_env_docs[] = {
     {"OMP_PLACES, OMP_PROC_BIND",
-     "thread placement; when unset hopbench sets cores/close and says so in the run record"},
-    {"OMP_NUM_THREADS", "threads per rank when --threads is not given"},
+     "thread placement; when unset hopbench sets cores/close and says so in the run record; "
+     "OMP_PROC_BIND=false (unbound threads) is refused"},
+    {"OMP_NUM_THREADS", "threads per task when --threads is not given (means --threads)"},
+    {"OMPI_COMM_WORLD_SIZE, SLURM_PROCID, PMIX_RANK, PMI_RANK",
+     "set by mpirun, srun or hydra; without them hopbench runs alone and starts no MPI; with "
+     "several ranks, report, compare, export, c2c, --dry-run and topo -o refuse (topo: one "
+     "rank per host)"},
+    {"HWLOC_XMLFILE, HWLOC_SYNTHETIC, HWLOC_FSROOT",
+     "another machine's topology: topo and --dry-run only, unless HWLOC_THISSYSTEM=1 says it "
+     "is this machine"},
     {"HOPBENCH_HOST", "tests only: makes ranks on one machine act as separate hosts"},
     {NULL, NULL},
 };

@@ -9,12 +9,12 @@
 /* Each launcher's variables for this rank and for the job's size, most specific first:
  * Open MPI's mpirun also sets PMIX_RANK, srun with PMI-2 also sets PMI_RANK. */
 static const struct hb_launcher_vars {
-    const char *launcher, *rank, *size;
+    const char *launcher, *rank, *size, *local_size;
 } hb_launchers[] = {
-    {"mpirun", "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"},
-    {"srun", "SLURM_PROCID", "SLURM_STEP_NUM_TASKS"},
-    {"pmix", "PMIX_RANK", "PMIX_SIZE"},
-    {"pmi", "PMI_RANK", "PMI_SIZE"},
+    {"mpirun", "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_SIZE"},
+    {"srun", "SLURM_PROCID", "SLURM_STEP_NUM_TASKS", "SLURM_STEP_TASKS_PER_NODE"},
+    {"pmix", "PMIX_RANK", "PMIX_SIZE", "PMIX_LOCAL_SIZE"},
+    {"pmi", "PMI_RANK", "PMI_SIZE", "MPI_LOCALNRANKS"},
 };
 
 bool hb_launched(struct hb_launch *l)
@@ -28,6 +28,10 @@ bool hb_launched(struct hb_launch *l)
         l->var = size ? v->size : v->rank;
         l->rank = rank ? atol(rank) : 0;
         l->ranks = size ? atol(size) : 0;
+        /* srun's "2(x3)" starts with the count of this host's tasks too. */
+        const char *local = getenv(v->local_size);
+        l->local_ranks = local ? atol(local) : 0;
+        l->local_var = v->local_size;
         return true;
     }
     return false;
@@ -39,12 +43,18 @@ bool hb_launch_is_first(void)
     return !hb_launched(&l) || l.rank == 0;
 }
 
-int hb_launch_refuse_ranks(const char *what)
+int hb_launch_refuse_ranks(const char *what, bool per_host)
 {
     struct hb_launch l;
     if (!hb_launched(&l) || l.ranks <= 1) return 0;
-    hb_err_set("'hopbench %s' runs in one process, but %s started this one as one of %ld ranks "
-               "(%s=%ld); run it without mpirun/srun",
-               what, l.launcher, l.ranks, l.var, l.ranks);
+    if (per_host && l.local_ranks == 1) return 0;
+    if (per_host)
+        hb_err_set("'hopbench %s' runs once per host, but %s started %ld ranks on this one "
+                   "(%s=%ld); run one rank per host, or run it without mpirun/srun",
+                   what, l.launcher, l.local_ranks, l.local_var, l.local_ranks);
+    else
+        hb_err_set("'hopbench %s' runs in one process, but %s started this one as one of %ld "
+                   "ranks (%s=%ld); run it without mpirun/srun",
+                   what, l.launcher, l.ranks, l.var, l.ranks);
     return -EINVAL;
 }

@@ -8,10 +8,12 @@
 #include <stdbool.h>
 
 struct hb_launch {
-    const char *launcher; /* "mpirun", "srun", "pmix", "pmi"; NULL when started alone */
-    const char *var;      /* the variable that says so, e.g. OMPI_COMM_WORLD_SIZE */
-    long rank;            /* this process's rank, 0 when unknown or alone */
-    long ranks;           /* the job's ranks, 0 when the launcher does not say */
+    const char *launcher;  /* "mpirun", "srun", "pmix", "pmi"; NULL when started alone */
+    const char *var;       /* the variable that says so, e.g. OMPI_COMM_WORLD_SIZE */
+    long rank;             /* this process's rank, 0 when unknown or alone */
+    long ranks;            /* the job's ranks, 0 when the launcher does not say */
+    long local_ranks;      /* its ranks on this host, 0 when the launcher does not say */
+    const char *local_var; /* the variable that says how many */
 };
 
 /* Fills *l; true when a launcher started this process. */
@@ -21,7 +23,9 @@ bool hb_launched(struct hb_launch *l);
 bool hb_launch_is_first(void);
 
 /* 0, or -EINVAL with a one-line message when this process is one of several ranks: `what`
- * (a command and its telling options, e.g. "hops --dry-run") runs once, in one process. */
-int hb_launch_refuse_ranks(const char *what);
+ * (a command and its telling options, e.g. "hops --dry-run") runs once, in one process; or,
+ * per_host, once on each host (topo, printing each host's machine: how jobs/ probes a
+ * fleet), refused only when the launcher put several ranks on this host or did not say. */
+int hb_launch_refuse_ranks(const char *what, bool per_host);
 
 #endif

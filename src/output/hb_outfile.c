@@ -1,6 +1,7 @@
 #include "hb_outfile.h"
 
 #include "hb_error.h"
+#include "hb_outpath.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -9,6 +10,7 @@
 #include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -16,6 +18,8 @@
 /* The temporary's second name while it is published as TARGET.partial. */
 #define HB_LINK_SUFFIX "+"
 #define HB_KEEP_SUFFIX ".partial"
+/* Held (flock) by the one run that writes TARGET; removed when it ends. */
+#define HB_LOCK_SUFFIX ".lock"
 
 enum hb_out_kind { HB_OUT_STDOUT, HB_OUT_STREAM, HB_OUT_FILE };
 
@@ -24,10 +28,12 @@ struct hb_outfile {
     bool keep;
     FILE *f;
     int fd;
-    char *name;     /* as given */
-    char *target;   /* regular file: symlinks resolved */
-    char *tmp;      /* TARGET.partial.XXXXXX */
-    char *kept;     /* TARGET.partial */
+    char *name;   /* as given */
+    char *target; /* regular file: symlinks resolved */
+    char *tmp;    /* TARGET.partial.XXXXXX */
+    char *kept;   /* TARGET.partial */
+    char *lock;   /* TARGET.lock, while lock_fd holds it */
+    int lock_fd;
     bool published; /* kept is a second name of tmp while the run writes */
     dev_t dev;
     ino_t ino;
@@ -60,26 +66,106 @@ static bool hb_settle(struct hb_outfile *o)
     return false;
 }
 
+/* Decimal digits of v into buf (at least 24 bytes): async-signal-safe. */
+static const char *hb_sig_ltoa(long v, char *buf)
+{
+    char *p = buf + 23;
+    *p = '\0';
+    do {
+        *--p = (char)('0' + v % 10);
+        v /= 10;
+    } while (v > 0 && p > buf);
+    return p;
+}
+
+static void hb_sig_say(const char *const *parts)
+{
+    for (int i = 0; parts[i]; i++) {
+        ssize_t unused = write(STDERR_FILENO, parts[i], strlen(parts[i]));
+        (void)unused;
+    }
+}
+
+/* The signals whose default ends the process and that a handler can catch. */
+static const int hb_out_sigs[] = {SIGHUP,  SIGINT,  SIGQUIT, SIGILL,   SIGTRAP,   SIGABRT,
+                                  SIGBUS,  SIGFPE,  SIGUSR1, SIGSEGV,  SIGUSR2,   SIGPIPE,
+                                  SIGALRM, SIGTERM, SIGXCPU, SIGXFSZ,  SIGVTALRM, SIGPROF,
+                                  SIGSYS,  SIGIO,   SIGPWR,  SIGSTKFLT};
+#define HB_NSIGS (sizeof(hb_out_sigs) / sizeof(hb_out_sigs[0]))
+/* The actions found before, given back when the file is closed or the signal comes. */
+static struct sigaction hb_out_old[HB_NSIGS + 1 + 32];
+
+static int hb_sig_slot(int sig)
+{
+    for (size_t i = 0; i < HB_NSIGS; i++)
+        if (hb_out_sigs[i] == sig) return (int)i;
+    return sig >= SIGRTMIN && sig <= SIGRTMAX ? (int)HB_NSIGS + (sig - SIGRTMIN) : -1;
+}
+
 static void hb_out_on_signal(int sig)
 {
     struct hb_outfile *o = hb_out_live;
-    if (o) (void)hb_settle(o);
-    signal(sig, SIG_DFL);
+    if (o) {
+        /* Say where the records are: the user who stopped the run needs nothing else. */
+        char n[24], rt[24];
+        const char *abbrev = sigabbrev_np(sig);
+        bool kept = hb_settle(o);
+        if (o->lock) (void)unlink(o->lock);
+        const char *head[] = {"hopbench: stopped by SIG", abbrev, NULL, NULL};
+        if (!abbrev && sig == SIGRTMIN) {
+            head[1] = "RTMIN";
+        } else if (!abbrev && sig > SIGRTMIN) {
+            head[1] = "RTMIN+";
+            head[2] = hb_sig_ltoa(sig - SIGRTMIN, rt);
+        } else if (!abbrev) {
+            head[1] = hb_sig_ltoa(sig, rt);
+        }
+        hb_sig_say(head);
+        if (kept) {
+            const char *parts[] = {"; the ",
+                                   hb_sig_ltoa(o->records, n),
+                                   " records written before are kept in ",
+                                   o->kept,
+                                   "\n",
+                                   NULL};
+            hb_sig_say(parts);
+        } else {
+            const char *parts[] = {"; nothing was written to ", o->name, "\n", NULL};
+            hb_sig_say(parts);
+        }
+        hb_out_live = NULL;
+    }
+    /* Whatever was there before (a runtime's handler, or the default) takes it from here. */
+    int slot = hb_sig_slot(sig);
+    if (slot >= 0)
+        sigaction(sig, &hb_out_old[slot], NULL);
+    else
+        signal(sig, SIG_DFL);
     raise(sig);
+}
+
+static void hb_out_watch_one(int sig, int slot, bool on)
+{
+    struct sigaction sa = {0}, old;
+    if (on) {
+        /* Never take over a signal someone chose to ignore (nohup). */
+        if (sigaction(sig, NULL, &old) != 0 || old.sa_handler == SIG_IGN) return;
+        hb_out_old[slot] = old;
+        sa.sa_handler = hb_out_on_signal;
+        sigfillset(&sa.sa_mask);
+        sigaction(sig, &sa, NULL);
+    } else if (sigaction(sig, NULL, &old) == 0 && old.sa_handler == hb_out_on_signal) {
+        sigaction(sig, &hb_out_old[slot], NULL);
+    }
 }
 
 static void hb_out_watch(struct hb_outfile *o)
 {
-    static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
     hb_out_live = o;
-    for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
-        struct sigaction sa = {0}, old;
-        sa.sa_handler = o ? hb_out_on_signal : SIG_DFL;
-        sigemptyset(&sa.sa_mask);
-        /* Never take over a signal someone chose to ignore (nohup). */
-        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN) continue;
-        sigaction(sigs[i], &sa, NULL);
-    }
+    for (size_t i = 0; i < HB_NSIGS; i++)
+        hb_out_watch_one(hb_out_sigs[i], (int)i, o != NULL);
+    for (int sig = SIGRTMIN; sig <= SIGRTMAX && sig - SIGRTMIN < 32; sig++)
+        hb_out_watch_one(sig, (int)HB_NSIGS + (sig - SIGRTMIN), o != NULL);
 }
 
 static int hb_is_stdout(const char *target)
@@ -87,83 +173,44 @@ static int hb_is_stdout(const char *target)
     return !target || !*target || strcmp(target, "-") == 0;
 }
 
-/* dirname of path in a fresh string ("." when it has no slash). */
-static char *hb_dir_of(const char *path)
-{
-    const char *slash = strrchr(path, '/');
-    if (!slash) return strdup(".");
-    if (slash == path) return strdup("/");
-    return strndup(path, (size_t)(slash - path));
-}
-
-static int hb_check_new(const char *target)
-{
-    char *dir = hb_dir_of(target);
-    if (!dir) return -ENOMEM;
-    struct stat st;
-    int rc = 0;
-    const char *base = strrchr(target, '/') ? strrchr(target, '/') + 1 : target;
-    long name_max = pathconf(dir, _PC_NAME_MAX);
-    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-        hb_err_set("cannot write output file '%s': directory '%s' does not exist; choose a "
-                   "path in an existing directory",
-                   target, dir);
-        rc = -ENOENT;
-    } else if (access(dir, W_OK | X_OK) != 0) {
-        hb_err_set("cannot write output file '%s': %s; choose a writable path", target,
-                   strerror(errno));
-        rc = -EACCES;
-    } else if (!*base) {
-        hb_err_set("output '%s' names a directory; give a file name", target);
-        rc = -EISDIR;
-    } else if (name_max > 0 &&
-               strlen(base) + strlen(HB_TMP_SUFFIX HB_LINK_SUFFIX) > (size_t)name_max) {
-        hb_err_set("output name '%s' is too long: at most %ld characters here, so that "
-                   "'%s' fits",
-                   base, name_max - (long)strlen(HB_TMP_SUFFIX HB_LINK_SUFFIX),
-                   HB_TMP_SUFFIX HB_LINK_SUFFIX);
-        rc = -ENAMETOOLONG;
-    }
-    free(dir);
-    return rc;
-}
-
 int hb_outfile_check(const char *target, const char *const *inputs)
 {
-    if (hb_is_stdout(target)) return 0;
-    struct stat st, lst;
-    if (lstat(target, &lst) != 0) return errno == ENOENT ? hb_check_new(target) : -EACCES;
-    if (stat(target, &st) != 0) {
-        hb_err_set("output '%s' is a symbolic link to nothing (%s); give a file name", target,
-                   strerror(errno));
-        return -EINVAL;
-    }
-    if (S_ISDIR(st.st_mode)) {
-        hb_err_set("output '%s' is a directory; give a file name, e.g. %s/results.jsonl", target,
-                   target);
-        return -EISDIR;
-    }
-    if (!S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode) && !S_ISFIFO(st.st_mode)) {
-        hb_err_set("output '%s' is neither a regular file, a character device nor a FIFO; "
-                   "give a file name",
-                   target);
-        return -EINVAL;
-    }
-    for (int i = 0; inputs && inputs[i]; i++) {
+    struct hb_outpath p;
+    int rc = hb_outpath_resolve(target, &p);
+    if (rc) return rc;
+    for (int i = 0; p.kind == HB_OUTPATH_FILE && p.exists && inputs && inputs[i]; i++) {
         struct stat in;
-        if (*inputs[i] && stat(inputs[i], &in) == 0 && in.st_dev == st.st_dev &&
-            in.st_ino == st.st_ino && S_ISREG(st.st_mode)) {
+        if (rc == 0 && *inputs[i] && stat(inputs[i], &in) == 0 && in.st_dev == p.dev &&
+            in.st_ino == p.ino) {
             hb_err_set("output '%s' is also an input of this command ('%s'); write the "
                        "results to another file",
                        target, inputs[i]);
-            return -EINVAL;
+            rc = -EINVAL;
         }
     }
-    if (!S_ISREG(st.st_mode)) return 0;
-    char *real = realpath(target, NULL);
-    if (!real) return -ENOMEM;
-    int rc = hb_check_new(real);
-    free(real);
+    hb_outpath_free(&p);
+    return rc;
+}
+
+int hb_outfile_check_apart(const char *const *targets, const char *const *opts, int n)
+{
+    struct hb_outpath *p = calloc((size_t)(n > 0 ? n : 1), sizeof(*p));
+    if (!p) return -ENOMEM;
+    int rc = 0, done = 0;
+    for (; rc == 0 && done < n; done++)
+        rc = hb_outpath_resolve(targets[done], &p[done]);
+    for (int i = 0; rc == 0 && i < n; i++)
+        for (int j = i + 1; rc == 0 && j < n; j++)
+            if (hb_outpath_same(&p[i], &p[j])) {
+                hb_err_set("%s '%s' and %s '%s' are the same file: one output would be lost; "
+                           "give each its own",
+                           opts[i], *targets[i] ? targets[i] : "stdout", opts[j],
+                           *targets[j] ? targets[j] : "stdout");
+                rc = -EINVAL;
+            }
+    for (int i = 0; i < done; i++)
+        hb_outpath_free(&p[i]);
+    free(p);
     return rc;
 }
 
@@ -173,6 +220,7 @@ static void hb_outfile_free(struct hb_outfile *o)
     free(o->target);
     free(o->tmp);
     free(o->kept);
+    free(o->lock);
     free(o);
 }
 
@@ -203,12 +251,63 @@ static void hb_publish(struct hb_outfile *o)
     free(lnk);
 }
 
-static int hb_open_file(struct hb_outfile *o)
+/* Hold TARGET.lock for the whole run: a second writer of TARGET fails at once instead of
+ * losing one run's records to the other's rename. The name is checked after locking, since
+ * a run that ends removes it (a lock on a removed file guards nothing). */
+static int hb_lock(struct hb_outfile *o)
 {
-    /* A symlink to a regular file keeps pointing at the new file. */
-    struct stat st;
-    o->target = lstat(o->name, &st) == 0 ? realpath(o->name, NULL) : strdup(o->name);
+    if (asprintf(&o->lock, "%s%s", o->target, HB_LOCK_SUFFIX) < 0) {
+        o->lock = NULL;
+        return -ENOMEM;
+    }
+    for (int tries = 0; tries < 100; tries++) {
+        /* Read-only, never through a link: nothing is written into it, whoever owns it. */
+        int fd = open(o->lock, O_RDONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+        if (fd < 0) {
+            int err = errno;
+            hb_err_set("cannot write output file '%s': cannot make its lock '%s': %s", o->name,
+                       o->lock, strerror(err));
+            return -HB_EENV;
+        }
+        if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+            int err = errno;
+            close(fd);
+            if (err == EWOULDBLOCK)
+                hb_err_set("output '%s' is being written by another run (it holds '%s'); wait "
+                           "for it or choose another output",
+                           o->name, o->lock);
+            else
+                hb_err_set("cannot write output file '%s': cannot lock '%s': %s", o->name, o->lock,
+                           strerror(err));
+            return -HB_EENV;
+        }
+        struct stat held, named;
+        if (fstat(fd, &held) == 0 && stat(o->lock, &named) == 0 && held.st_dev == named.st_dev &&
+            held.st_ino == named.st_ino) {
+            o->lock_fd = fd;
+            return 0;
+        }
+        close(fd);
+    }
+    hb_err_set("cannot write output file '%s': its lock '%s' keeps changing", o->name, o->lock);
+    return -HB_EENV;
+}
+
+static void hb_unlock(struct hb_outfile *o)
+{
+    if (o->lock_fd < 0) return;
+    unlink(o->lock);
+    close(o->lock_fd);
+    o->lock_fd = -1;
+}
+
+static int hb_open_file(struct hb_outfile *o, const char *path)
+{
+    /* Where the user's own links lead (hb_outpath.h): a link keeps pointing at the new file. */
+    o->target = strdup(path);
     if (!o->target) return -ENOMEM;
+    int rc = hb_lock(o);
+    if (rc) return rc;
     size_t n = strlen(o->target);
     o->tmp = malloc(n + sizeof(HB_TMP_SUFFIX));
     o->kept = malloc(n + sizeof(HB_KEEP_SUFFIX));
@@ -229,16 +328,17 @@ static int hb_open_file(struct hb_outfile *o)
     return 0;
 }
 
-static int hb_open_stream(struct hb_outfile *o)
+/* Written through, never replaced, never truncated: a device, a FIFO, a descriptor. */
+static int hb_open_through(struct hb_outfile *o, const struct hb_outpath *p)
 {
-    /* No O_CREAT, no O_TRUNC: a device or FIFO is written to, never replaced. */
-    o->fd = open(o->name, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    if (p->fd >= 0)
+        o->fd = fcntl(p->fd, F_DUPFD_CLOEXEC, 3); /* shares the shell's offset and O_APPEND */
+    else
+        o->fd = open(p->path, O_WRONLY | O_NOCTTY | O_CLOEXEC |
+                                  (p->kind == HB_OUTPATH_DESCRIPTOR ? O_APPEND : 0));
     if (o->fd < 0) return -errno;
     struct stat st;
-    if (fstat(o->fd, &st) != 0 || !(S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))) {
-        close(o->fd);
-        return -EINVAL;
-    }
+    if (fstat(o->fd, &st) != 0 || st.st_dev != p->dev || st.st_ino != p->ino) return -EAGAIN;
     o->f = fdopen(o->fd, "w");
     return o->f ? 0 : -errno;
 }
@@ -248,30 +348,35 @@ int hb_outfile_open(const char *target, bool keep, struct hb_outfile **out, FILE
     struct hb_outfile *o = calloc(1, sizeof(*o));
     if (!o) return -ENOMEM;
     o->keep = keep;
-    o->fd = -1;
+    o->fd = o->lock_fd = -1;
     o->name = strdup(hb_is_stdout(target) ? "stdout" : target);
-    int rc = o->name ? 0 : -ENOMEM;
-    struct stat st;
-    if (rc == 0 && hb_is_stdout(target)) {
+    struct hb_outpath p;
+    int rc = o->name ? hb_outpath_resolve(target, &p) : -ENOMEM;
+    bool resolved = rc == 0, said = rc != 0;
+    if (rc == 0 && p.kind == HB_OUTPATH_STDOUT) {
         o->kind = HB_OUT_STDOUT;
         o->f = stdout;
-    } else if (rc == 0 && stat(target, &st) == 0 && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))) {
-        o->kind = HB_OUT_STREAM;
-        rc = hb_open_stream(o);
-    } else if (rc == 0) {
+    } else if (rc == 0 && p.kind == HB_OUTPATH_FILE) {
         o->kind = HB_OUT_FILE;
-        rc = hb_open_file(o);
+        rc = hb_open_file(o, p.path);
+        said = rc == -HB_EENV;
+    } else if (rc == 0) {
+        o->kind = HB_OUT_STREAM;
+        rc = hb_open_through(o, &p);
     }
+    if (resolved) hb_outpath_free(&p);
     if (rc) {
-        hb_err_set("cannot write output file '%s': %s; choose a writable path", target,
-                   strerror(-rc));
+        if (!said)
+            hb_err_set("cannot write output file '%s': %s; choose a writable path", target,
+                       rc == -EAGAIN ? "it changed while it was opened" : strerror(-rc));
         if (o->f)
             fclose(o->f);
         else if (o->fd >= 0)
             close(o->fd);
         if (o->tmp && o->fd >= 0) unlink(o->tmp);
+        hb_unlock(o);
         hb_outfile_free(o);
-        return rc;
+        return rc == -EAGAIN || rc == -EACCES || rc == -EROFS || rc == -ENOSPC ? -HB_EENV : rc;
     }
     if (o->kind == HB_OUT_FILE) hb_out_watch(o);
     *out = o;
@@ -322,6 +427,7 @@ int hb_outfile_close(struct hb_outfile *o, bool complete)
         else if (hb_kept_is_ours(o))
             unlink(o->kept);
         hb_out_watch(NULL);
+        hb_unlock(o);
     } else if (err) {
         hb_err_set("output written straight through to '%s' stopped after %ld complete "
                    "records: %s",

@@ -87,7 +87,7 @@ static int hb_c2c_plan(const struct hb_suite_env *env, struct hb_plan *out)
 {
     const struct hb_topo *t = env->topo;
     const struct hb_options *o = env->opts;
-    int rc = hb_launch_refuse_ranks("c2c");
+    int rc = hb_launch_refuse_ranks("c2c", false);
     if (rc == 0 && o->c2c_home >= 0) rc = hb_suite_check_mem_node(t, o->c2c_home, "--home");
     if (rc == 0) rc = hb_c2c_plan_matrix(env, out, false);
     if (rc == 0 && o->c2c_cores) rc = hb_c2c_plan_matrix(env, out, true);

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Output paths: a symlink at the temporary's old fixed name, a symlink as the target, two
-# writers of one file, a device (/dev/full, written through and never replaced), a FIFO, a
-# directory, an input as output, a name near NAME_MAX, SIGTERM mid-run. Each case checks the
-# exit code, the message and the exact files left behind.
+# Output paths: a symlink at the temporary's old fixed name, a symlink as the target, a
+# device (/dev/full, written through and never replaced), a FIFO, a directory, an input as
+# output, a name near NAME_MAX, missing and unwritable directories, a path beyond PATH_MAX,
+# SIGTERM mid-run (faults/outputs.sh: descriptors, links, two writers; faults/signals.sh:
+# every signal). Each case checks the exit code, the message and the exact files left behind.
 . "$(dirname "$0")/faults-lib.sh"
 
 # A symlink at FILE.partial: replaced (never followed) while the run writes, its target
@@ -21,22 +22,6 @@ expect "symlink target" 0 ""
 [ -L link/out.jsonl ] || fail "symlink target: the link was replaced"
 expect_jsonl "symlink target" link/real.jsonl
 expect_files "symlink target" link out.jsonl real.jsonl
-
-# Two runs given the same output: each writes a whole file, the last rename wins.
-mkdir two
-"$HB" bw --kernel read,write,read,write "${QUICK[@]}" --format jsonl -o two/out.jsonl &
-p1=$!
-"$HB" bw --kernel read,write,read,write "${QUICK[@]}" --format jsonl -o two/out.jsonl &
-p2=$!
-wait "$p1" || fail "concurrent writers: first run exit $?"
-wait "$p2" || fail "concurrent writers: second run exit $?"
-expect_files "concurrent writers" two out.jsonl
-expect_jsonl "concurrent writers" two/out.jsonl
-[ "$(jq -s '[.[] | select(.type == "run")] | length' two/out.jsonl)" = 1 ] ||
-    fail "concurrent writers: not exactly one run record"
-[ "$(jq -s '[.[] | select(.type == "measurement")] | length' two/out.jsonl)" = 4 ] ||
-    fail "concurrent writers: records of both runs mixed"
-! tr -d '\n' <two/out.jsonl | grep -qaP '\x00' || fail "concurrent writers: NUL bytes"
 
 # /dev/full: written straight through, never replaced (as root a rename would remove it).
 before=$(stat -c '%F %t:%T' /dev/full)
@@ -103,9 +88,28 @@ run_hb lat "${QUICK[@]}" --format jsonl -o "names/$ok"
 expect "NAME_MAX - 16" 0 ""
 expect_files "NAME_MAX - 16" names "$ok"
 
-# A missing directory: exit 2, nothing created.
+# A missing or unwritable directory: the file system refuses (exit 3), nothing created.
 run_hb lat "${QUICK[@]}" -o nowhere/out.jsonl
-expect "missing directory" 2 "directory 'nowhere' does not exist"
+expect "missing directory" 3 "directory 'nowhere' does not exist"
+run_hb lat "${QUICK[@]}" -o in.jsonl/out.jsonl
+expect "a file as directory" 3 "cannot write output file 'in.jsonl/out.jsonl': 'in.jsonl': Not a directory"
+mkdir ro && chmod 555 ro
+if ! : 2>/dev/null >ro/probe; then
+    run_hb lat "${QUICK[@]}" -o ro/out.jsonl
+    expect "unwritable directory" 3 "cannot write output file 'ro/out.jsonl': directory 'ro': Permission denied"
+fi
+rm -f ro/probe
+# A path longer than PATH_MAX from / (fine relative to here): written, or refused with words.
+deep=.
+for _ in $(seq 20); do
+    d=$(printf 'd%.0s' $(seq 250))
+    mkdir "$deep/$d" && deep=$deep/$d
+done
+(cd "$deep" && "$HB" lat "${QUICK[@]}" --format jsonl -o out.jsonl >/dev/null 2>../err.txt)
+rc=$?
+[ "$rc" = 0 ] || fail "beyond PATH_MAX: exit $rc: $(cat "$deep/../err.txt")"
+[ -s "$deep/out.jsonl" ] || fail "beyond PATH_MAX: nothing written"
+rm -rf "./$(printf 'd%.0s' $(seq 250))" ro
 
 # SIGTERM mid-run: the complete records are kept as FILE.partial, no temporary left.
 mkdir term

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Launched as several ranks, what runs once (topo, report, compare, export, c2c, any dry run)
-# refuses in one line, exit 2, nothing written; a rank bound to fewer cores than its threads
+# Launched as several ranks, what runs once (report, compare, export, c2c, any dry run, topo
+# with -o; topo itself once per host) refuses in one line, exit 2, nothing written; a rank bound to fewer cores than its threads
 # (mpirun's default binding for 1-2 ranks is one core each) refuses before measuring, exit 3,
 # with the launch line that works. The commands are those hopbench --help lists.
 . "$(dirname "$0")/mpi-lib.sh"
@@ -10,7 +10,8 @@ commands=$("$HB" --help | sed -n '/^commands:/,/^options:/s/^  \([a-z0-9]\{2,\}\
 tried=0
 for c in $commands; do
     case $c in
-    topo | report | compare | export | c2c) args=("$c") what=$c ;;
+    topo) args=("$c") what="topo -o" ;;
+    report | compare | export | c2c) args=("$c") what=$c ;;
     run) args=("$c" "$(cd "$(dirname "$0")/../.." && pwd)/jobs/scenarios/one-node-load.scn" --dry-run) what="$c --dry-run" ;;
     *) args=("$c" --dry-run) what="$c --dry-run" ;;
     esac
@@ -29,6 +30,9 @@ for c in $commands; do
     tried=$((tried + 1))
 done
 if ls out.* >/dev/null 2>&1; then fail "an output was written: $(ls out.*)"; fi
+# topo prints each host's machine with one rank per host; two on this host are refused.
+err=$(timeout 60 mpirun --oversubscribe -np 2 "$HB" topo 2>&1)
+expect_has "topo, 2 ranks on one host" "$err" "'hopbench topo' runs once per host, but mpirun started 2 ranks on this one (OMPI_COMM_WORLD_LOCAL_SIZE=2)"
 # The default suite's dry run too.
 err=$(timeout 60 mpirun --oversubscribe -np 2 "$HB" --dry-run 2>&1)
 expect_has "default --dry-run" "$err" "'hopbench --dry-run' runs in one process"

@@ -10,7 +10,7 @@
 #    (initiator cpuset) x target;
 #  - a fleet result: one file per host (FILE.HOST.xml), each with its own figures;
 #  - no HMAT in the topology: the export still holds the measured matrix;
-#  - bad input: another machine's topology, an unwritable path: exit 2, one line, no file.
+#  - bad input: another machine's topology: exit 2; an unwritable path: exit 3; one line, no file.
 set -uo pipefail
 HB=${1:?usage: export.sh HOPBENCH FIXTURES}
 FX=${2:?usage: export.sh HOPBENCH FIXTURES}
@@ -109,8 +109,8 @@ expect "another machine's topology: exit 2, one line naming the file, no output"
 expect "... saying it was measured on another topology" grep -q "r.jsonl' was measured on another topology" "$tmp/err"
 "$HB" export "$tmp/r.jsonl" -o "$tmp/no/such/dir/x.xml" --topology "$FX/2n1m-hmat-full.xml" 2>"$tmp/err"
 rc=$?
-expect "unwritable -o: exit 2 with one line naming the path" \
-    [ $rc = 2 -a "$(wc -l <"$tmp/err")" = 1 ] && grep -q "cannot write -o '$tmp/no/such/dir/x.xml'" "$tmp/err"
+expect "unwritable -o: exit 3 (the file system refuses) with one line naming the path" \
+    [ $rc = 3 -a "$(wc -l <"$tmp/err")" = 1 ] && grep -q "cannot write -o '$tmp/no/such/dir/x.xml'" "$tmp/err"
 # Export keeps only the run record and the matrices: 5000 records of 200 samples beside
 # them (some 60 MB as one JSON tree) fit in 25 MB of address space.
 {

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Every command that writes -o (the list hopbench --help gives, suites by their dry run),
+# each with: a descriptor (/dev/stdout appended to a log, /dev/fd/N, /proc/self/fd/N) written
+# through and never replaced; a link of the user's own, followed; a link that belongs to
+# someone else, refused with the file it points to untouched; a second writer of one path,
+# refused while the first holds it. Then every pair of outputs of one command that name one
+# file. Each case checks the exit code, the message and what the files hold.
+. "$(dirname "$0")/faults-lib.sh"
+cp "$TOP/tests/report/fixtures/base.jsonl" in.jsonl
+"$HB" matrix "${QUICK[@]}" --repeat 1 --format jsonl -o m.jsonl || fail "matrix for export: exit $?"
+scn=$TOP/jobs/scenarios/one-node-load.scn
+other=$(id -u nobody 2>/dev/null || echo 65534)
+commands=$("$HB" --help | sed -n '/^commands:/,/^options:/s/^  \([a-z0-9]\{2,\}\)\( .*\)\{0,1\}$/\1/p')
+# args_for COMMAND: the cheapest invocation of COMMAND that writes its -o.
+args_for() {
+    case $1 in
+    topo) echo topo --format jsonl ;;
+    report) echo report in.jsonl ;;
+    export) echo export m.jsonl ;;
+    compare) ;; # prints to stdout only: no -o
+    run) echo run "$scn" --dry-run ;;
+    *) echo "$1" --dry-run ;;
+    esac
+}
+tried=0
+for c in $commands; do
+    read -r -a args <<<"$(args_for "$c")"
+    [ "${#args[@]}" -gt 0 ] || continue
+    tried=$((tried + 1))
+    # Appended to a log through /dev/stdout, /dev/fd/1, /proc/self/fd/1: earlier lines stay.
+    for dev in /dev/stdout /dev/fd/1 /proc/self/fd/1; do
+        echo "earlier line" >app.log
+        inode=$(stat -c %i app.log)
+        "$HB" "${args[@]}" -o "$dev" >>app.log 2>err.txt
+        rc=$?
+        [ "$rc" = 0 ] || fail "$c -o $dev: exit $rc: $(cat err.txt)"
+        [ "$(head -n 1 app.log)" = "earlier line" ] || fail "$c -o $dev >>log: the log's first line is gone"
+        [ "$(wc -l <app.log)" -gt 1 ] || fail "$c -o $dev >>log: nothing written"
+        [ "$(stat -c %i app.log)" = "$inode" ] || fail "$c -o $dev >>log: the log was replaced"
+    done
+    # A descriptor other than 1, and one not open for writing.
+    "$HB" "${args[@]}" -o /dev/fd/7 7>>app.log 2>err.txt >/dev/null
+    rc=$?
+    [ "$rc" = 0 ] && [ "$(head -n 1 app.log)" = "earlier line" ] || fail "$c -o /dev/fd/7: exit $rc: $(cat err.txt)"
+    run_hb "${args[@]}" -o /dev/fd/8 8<in.jsonl
+    expect "$c -o /dev/fd/8 (read-only)" 2 "is descriptor 8, which is not open for writing"
+    # The user's own link: followed (also to a file still to be made), the link kept.
+    rm -f real.out own.out && ln -s real.out own.out
+    run_hb "${args[@]}" -o own.out
+    expect "$c -o own link" 0 ""
+    [ -L own.out ] && [ -s real.out ] || fail "$c -o own link: link replaced or target empty"
+    # Someone else's link: refused, its target untouched.
+    echo victim >victim.txt
+    rm -f theirs.out && ln -s victim.txt theirs.out && chown -h "$other" theirs.out 2>/dev/null
+    if [ "$(stat -c %u theirs.out)" != "$(id -u)" ]; then
+        run_hb "${args[@]}" -o theirs.out
+        expect "$c -o someone else's link" 2 "the symbolic link 'theirs.out' belongs to uid $other, not to you (uid $(id -u)); hopbench follows only your own links"
+        [ "$(cat victim.txt)" = victim ] || fail "$c -o someone else's link: the target was written"
+        ln -sf theirs.out chain.out
+        run_hb "${args[@]}" -o chain.out
+        expect "$c -o own link to someone else's" 2 "the symbolic link 'theirs.out' belongs to uid $other"
+    fi
+    rm -f real.out own.out theirs.out chain.out victim.txt
+    expect_files "$c: files left" . app.log err.txt in.jsonl m.jsonl
+done
+[ "$tried" -ge 13 ] || fail "only $tried commands tried"
+
+# A second writer of one path fails at once (exit 3) while the first holds it; the first
+# completes its file alone.
+mkdir two
+"$HB" bw --kernel read,write,copy,triad --size 16M --reps 50 --min-time 0.02 --repeat 1 \
+    --threads 1 --quiet --format jsonl -o two/out.jsonl &
+first=$!
+for _ in $(seq 100); do [ -e two/out.jsonl.lock ] && break; sleep 0.05; done
+run_hb lat "${QUICK[@]}" --format jsonl -o two/out.jsonl
+expect "second writer" 3 "output 'two/out.jsonl' is being written by another run (it holds 'two/out.jsonl.lock')"
+wait "$first" || fail "first writer: exit $?"
+expect_files "two writers" two out.jsonl
+expect_jsonl "two writers" two/out.jsonl
+[ "$(jq -s '[.[] | select(.type == "measurement")] | length' two/out.jsonl)" = 4 ] ||
+    fail "two writers: not the first run's 4 measurements"
+rm -rf two
+
+# Two outputs of one command that are one file: refused before anything runs.
+ln -s same.xml alias.xml
+for pair in "-o same.xml --export-hwloc same.xml" "-o same.xml --export-hwloc alias.xml" \
+    "--export-hwloc /dev/stdout" "-o /dev/stdout --export-hwloc /dev/fd/1"; do
+    # shellcheck disable=SC2086  # the pair is words
+    run_hb matrix "${QUICK[@]}" $pair
+    expect "matrix $pair" 2 "are the same file: one output would be lost; give each its own"
+done
+expect_files "same-path outputs" . alias.xml err.txt in.jsonl app.log m.jsonl
+echo "$tried commands tried"
+finish

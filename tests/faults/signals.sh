@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Every signal that ends a process and can be caught, sent while a run writes its file: the
+# process ends by that signal, its complete records are kept as FILE.partial (valid JSON
+# Lines, the run record first), nothing else is left (no temporary, no lock), and one line
+# says which signal and where the records are. A signal the run was started with ignored
+# (nohup) stays ignored.
+. "$(dirname "$0")/faults-lib.sh"
+ulimit -c 0
+sigs="HUP INT QUIT ILL TRAP ABRT BUS FPE USR1 SEGV USR2 PIPE ALRM TERM XCPU XFSZ VTALRM PROF SYS IO PWR STKFLT RTMIN RTMIN+5 RTMAX"
+tried=0
+for sig in $sigs; do
+    num=$(kill -l "$sig") || { fail "$sig: unknown to kill -l"; continue; }
+    rm -rf s && mkdir s
+    # env --default-signal: a background job of a script starts with SIGINT/SIGQUIT ignored.
+    env --default-signal "$HB" bw --kernel read,write,copy,triad --size 16M --reps 100 \
+        --min-time 0.02 --repeat 1 --threads 1 --quiet --format jsonl -o s/out.jsonl 2>err.txt &
+    pid=$!
+    for _ in $(seq 200); do
+        f=$(ls s/out.jsonl.partial.* 2>/dev/null | head -n 1)
+        [ -n "$f" ] && [ -s "$f" ] && break
+        sleep 0.02
+    done
+    kill -s "$sig" "$pid"
+    wait "$pid"
+    rc=$?
+    [ "$rc" = $((128 + num)) ] || fail "$sig: exit $rc, expected $((128 + num))"
+    # The C library's names: SIGIO is SIGPOLL, real-time signals count from SIGRTMIN.
+    case $sig in
+    IO) name=POLL ;;
+    RTMAX) name="RTMIN+$(($(kill -l RTMAX) - $(kill -l RTMIN)))" ;;
+    *) name=$sig ;;
+    esac
+    { grep -qF "hopbench: stopped by SIG$name; the " err.txt &&
+        grep -qE " [0-9]+ records written before are kept in s/out\.jsonl\.partial$" err.txt &&
+        [ "$(wc -l <err.txt)" = 1 ]; } || fail "$sig: message: $(cat err.txt)"
+    expect_files "$sig" s out.jsonl.partial
+    expect_jsonl "$sig" s/out.jsonl.partial
+    tried=$((tried + 1))
+done
+# Ignored at start (nohup): the run is not stopped and completes its file.
+rm -rf s && mkdir s
+(trap '' USR1 && exec "$HB" lat "${QUICK[@]}" --repeat 1 --format jsonl -o s/out.jsonl) &
+pid=$!
+for _ in $(seq 200); do [ -e s/out.jsonl.lock ] && break; sleep 0.02; done
+kill -USR1 "$pid" 2>/dev/null
+wait "$pid" || fail "USR1 ignored at start: exit $?"
+expect_files "USR1 ignored" s out.jsonl
+echo "$tried signals"
+finish
