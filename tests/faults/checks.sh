@@ -5,6 +5,25 @@
 # and files left each time.
 . "$(dirname "$0")/faults-lib.sh"
 
+# run_env VAR=VALUE... COMMAND...: like run_hb, in that environment.
+run_env() {
+    out=$(env "$@" 2>&1)
+    rc=$?
+}
+# ran_as CASE JQ WANT COMMAND...: COMMAND, a quick run writing ran.jsonl, exits 0 and its
+# measurement's JQ is WANT.
+ran_as() {
+    local what=$1 filter=$2 want=$3
+    shift 3
+    out=$("$@" --size 16M --reps 2 --min-time 0.01 --quiet --repeat 1 --format jsonl \
+        -o ran.jsonl 2>&1)
+    rc=$?
+    expect "$what" 0 ""
+    [ "$(jq -c "select(.type == \"measurement\") | $filter" ran.jsonl)" = "$want" ] ||
+        fail "$what: $(jq -c 'select(.type == "measurement")' ran.jsonl)"
+    rm -f ran.jsonl
+}
+
 # Fewer cores than threads (places, affinity, a launcher's binding): refused before anything
 # is measured (exit 3), naming what narrowed it, never a silent "ok" nor a failed measurement.
 if [ "$(nproc)" -ge 2 ]; then
@@ -19,35 +38,18 @@ if [ "$(nproc)" -ge 2 ]; then
         --format jsonl -o dup.jsonl 2>&1)
     rc=$?
     expect "taskset -c 1" 3 "is bound to 1 core of node 0 (CPUs 1), but the plan runs 2 threads there, one per core (this process's CPU affinity allows no more"
-    out=$(taskset -c 1 "$HB" bw --threads 1 --size 16M --reps 2 --min-time 0.01 --quiet \
-        --repeat 1 --format jsonl -o one.jsonl 2>&1)
-    rc=$?
-    expect "taskset -c 1, one thread" 0 ""
-    [ "$(jq -c 'select(.type=="measurement") | .thread_cpus' one.jsonl)" = "[1]" ] ||
-        fail "taskset -c 1, one thread: $(jq -c 'select(.type=="measurement")' one.jsonl)"
-    rm -f one.jsonl
+    ran_as "taskset -c 1, one thread" .thread_cpus "[1]" taskset -c 1 "$HB" bw --threads 1
     # OMP_NUM_THREADS means --threads (which wins); the records say what ran.
     for n in 1 2; do
-        out=$(OMP_NUM_THREADS=$n "$HB" bw --size 16M --reps 2 --min-time 0.01 --quiet \
-            --repeat 1 --format jsonl -o omp.jsonl 2>&1)
-        rc=$?
-        expect "OMP_NUM_THREADS=$n" 0 ""
-        [ "$(jq -c 'select(.type=="measurement") | [.threads, (.thread_cpus | length)]' omp.jsonl)" = "[$n,$n]" ] ||
-            fail "OMP_NUM_THREADS=$n: $(jq -c 'select(.type=="measurement") | [.threads, .thread_cpus]' omp.jsonl)"
-        rm -f omp.jsonl
+        ran_as "OMP_NUM_THREADS=$n" "[.threads, (.thread_cpus | length)]" "[$n,$n]" \
+            env OMP_NUM_THREADS=$n "$HB" bw
     done
-    out=$(OMP_NUM_THREADS=2 "$HB" bw --threads 1 --size 16M --reps 2 --min-time 0.01 --quiet \
-        --repeat 1 --format jsonl -o omp.jsonl 2>&1)
-    rc=$?
-    expect "--threads 1 beats OMP_NUM_THREADS=2" 0 ""
-    [ "$(jq -c 'select(.type=="measurement") | .threads' omp.jsonl)" = 1 ] || fail "--threads 1 beats OMP_NUM_THREADS=2"
-    rm -f omp.jsonl
-    run_hb_env() { out=$(env "$@" 2>&1); rc=$?; }
-    run_hb_env OMP_NUM_THREADS=$(($(nproc) + 1)) "$HB" bw --size 16M --dry-run
+    ran_as "--threads 1 beats OMP_NUM_THREADS=2" .threads 1 env OMP_NUM_THREADS=2 "$HB" bw --threads 1
+    run_env OMP_NUM_THREADS=$(($(nproc) + 1)) "$HB" bw --size 16M --dry-run
     expect "OMP_NUM_THREADS past the CPUs" 2 "OMP_NUM_THREADS=$(($(nproc) + 1)) is more than node 0 has CPUs ($(nproc)); use 1-$(nproc)"
-    run_hb_env OMP_NUM_THREADS=5000 "$HB" bw --size 16M --dry-run
+    run_env OMP_NUM_THREADS=5000 "$HB" bw --size 16M --dry-run
     expect "OMP_NUM_THREADS=5000" 2 "OMP_NUM_THREADS='5000' is taken as --threads: use a thread count from 1 to 4096"
-    run_hb_env OMP_PROC_BIND=false "$HB" bw --size 16M --dry-run
+    run_env OMP_PROC_BIND=false "$HB" bw --size 16M --dry-run
     expect "OMP_PROC_BIND=false" 3 "OMP_PROC_BIND='false' leaves threads unbound"
     run_hb bw --threads 2 --size 16M --reps 2 --min-time 0.01 --quiet --format jsonl -o ok.jsonl
     expect "two threads, two CPUs" 0 ""
@@ -126,7 +128,6 @@ fi
 # hwloc's variables that load another machine: it never passes for this one. topo and the
 # dry run show and plan it; a run refuses before anything is measured (exit 3).
 other=$TOP/tests/topo/corpus/64intel64-fakeKNL-SNC4-hybrid.xml
-run_env() { out=$(env "$@" 2>&1); rc=$?; }
 run_env HWLOC_XMLFILE="$other" "$HB" bw "${QUICK[@]}" --format jsonl -o xml.jsonl
 expect "HWLOC_XMLFILE run" 3 "HWLOC_XMLFILE=$other gives hwloc another machine's topology: nothing can run on it"
 [ ! -e xml.jsonl ] || fail "HWLOC_XMLFILE run: wrote xml.jsonl"
