@@ -3,6 +3,7 @@
 #include "hb_cli_doc.h"
 #include "hb_option_values.h"
 #include "hb_error.h"
+#include "hb_launcher.h"
 #include "hb_size.h"
 #include "hb_suite.h"
 #include "hb_version.h"
@@ -247,6 +248,7 @@ static void hb_options_defaults(struct hb_options *o)
     o->cpu_node = -1;
     o->mem_node = -1;
     o->min_time_s = 0.05;
+    o->format = HB_FORMAT_COUNT; /* from -o's name unless --format is given */
     o->reps = 3;
     o->repeats = 5;
     o->noise_pct = 5.0;
@@ -334,6 +336,21 @@ static int hb_threads_from_env(struct hb_options *o)
     return 0;
 }
 
+/* -o FILE's name chooses the format when --format is not given (defaults leave it at
+ * HB_FORMAT_COUNT); a --format that contradicts the name wins, with a warning. */
+static void hb_format_from_output(struct hb_options *o)
+{
+    enum hb_format named = HB_FORMAT_TABLE;
+    bool says = hb_format_of_name(o->output, &named);
+    if (o->format == HB_FORMAT_COUNT) {
+        o->format = named;
+    } else if (says && o->format != named && !o->dry_run && hb_launch_is_first()) {
+        fprintf(stderr, "hopbench: warning: --format %s writes %s into '%s', whose name says %s\n",
+                hb_format_names[o->format], hb_format_names[o->format], o->output,
+                hb_format_names[named]);
+    }
+}
+
 int hb_options_parse(int argc, char **argv, struct hb_options *o)
 {
     hb_options_defaults(o);
@@ -374,6 +391,7 @@ int hb_options_parse(int argc, char **argv, struct hb_options *o)
     int rc = hb_check_strides(o, tlb_group_set);
     if (rc || (rc = hb_read_operands(argc, argv, o))) return rc;
     if ((rc = hb_threads_from_env(o))) return rc;
+    hb_format_from_output(o);
     if (o->export_hwloc[0] && strcmp(o->command, "matrix") != 0) {
         hb_err_set("--export-hwloc needs the measured matrix: hopbench matrix --export-hwloc %s "
                    "(or hopbench export RESULTS.jsonl -o %s)",

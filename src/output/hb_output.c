@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 struct hb_sink {
@@ -147,6 +148,26 @@ static void hb_table_write(struct hb_sink *s, json_t *rec)
 /* The formats: a name and a writer each. */
 const char *const hb_format_names[HB_FORMAT_COUNT + 1] = {
     [HB_FORMAT_TABLE] = "table", [HB_FORMAT_CSV] = "csv", [HB_FORMAT_JSONL] = "jsonl"};
+/* The file names that say a format; anything else is a table for people. */
+static const struct {
+    const char *suffix;
+    enum hb_format format;
+} hb_format_suffixes[] = {{".jsonl", HB_FORMAT_JSONL}, {".json", HB_FORMAT_JSONL},
+                          {".csv", HB_FORMAT_CSV}};
+
+bool hb_format_of_name(const char *path, enum hb_format *f)
+{
+    size_t n = path ? strlen(path) : 0;
+    for (size_t i = 0; i < sizeof(hb_format_suffixes) / sizeof(hb_format_suffixes[0]); i++) {
+        size_t k = strlen(hb_format_suffixes[i].suffix);
+        if (n > k && strcasecmp(path + n - k, hb_format_suffixes[i].suffix) == 0) {
+            *f = hb_format_suffixes[i].format;
+            return true;
+        }
+    }
+    return false;
+}
+
 static void (*const hb_format_writers[HB_FORMAT_COUNT])(struct hb_sink *s, json_t *rec) = {
     [HB_FORMAT_TABLE] = hb_table_write,
     [HB_FORMAT_CSV] = hb_csv_write,

@@ -15,6 +15,9 @@
 enum hb_format { HB_FORMAT_TABLE, HB_FORMAT_CSV, HB_FORMAT_JSONL, HB_FORMAT_COUNT };
 /* Their names, in enum hb_format's order, NULL-ended. */
 extern const char *const hb_format_names[];
+/* The format a file name says (.jsonl and .json: JSON Lines, .csv: CSV, any case): true and
+ * *f, or false when the name says none. */
+bool hb_format_of_name(const char *path, enum hb_format *f);
 
 /* How the real numbers at one key are written where the format's default (jansson's text
  * at the layout's digits) is not wanted; a NULL hook keeps the default. */
