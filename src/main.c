@@ -193,6 +193,14 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
     return code;
 }
 
+/* This machine's name, "localhost" when it has none. */
+static const char *hb_this_host(char *buf, size_t len)
+{
+    if (gethostname(buf, len) != 0) snprintf(buf, len, "localhost");
+    buf[len - 1] = '\0';
+    return buf;
+}
+
 /* c2c: the plan's pinned pairs in this one process, no MPI world (omp/hb_pair.h). The same
  * records and output as a run under MPI; a failed measurement still completes the file. */
 static int hb_run_in_process(const struct hb_suite_env *env, const struct hb_plan *plan,
@@ -200,8 +208,8 @@ static int hb_run_in_process(const struct hb_suite_env *env, const struct hb_pla
 {
     const struct hb_options *o = env->opts;
     const char *simd = hb_simd_name(hb_simd_active());
-    char host[256] = "localhost";
-    if (gethostname(host, sizeof(host)) == 0) host[sizeof(host) - 1] = '\0';
+    char host[HB_HOST_LEN];
+    hb_this_host(host, sizeof(host));
     json_t *run = hb_record_run(env->topo, o, simd, env->default_bytes, size_source, llc);
     hb_rank0_record_versions(run);
     json_object_set_new(run, "hosts", json_pack("[s]", host));
@@ -324,12 +332,19 @@ static int hb_plan_and_run(int argc, char **argv, const struct hb_options *o,
                 "hopbench: %d measurements fit a CPU or memory-side cache, e.g. %s (each "
                 "record's level says which)\n",
                 in_cache, level);
+    /* What it will cost, before it runs (the dry run's last record says the same). */
+    struct hb_estimate est = {0};
+    char host[HB_HOST_LEN];
+    if (rc == 0) rc = hb_estimate_plan(&plan, o->repeats, &est);
+    if (rc == 0 && !o->quiet && hb_launch_is_first()) hb_print_plan_line(&est);
     if (rc == 0 && o->dry_run)
-        rc = hb_print_plan(&plan, o);
+        rc = hb_print_plan(&plan, o, &est,
+                           t->is_this_system ? hb_this_host(host, sizeof(host)) : t->source);
     else if (rc == 0 && in_process)
         code = hb_run_in_process(&env, &plan, size_source, llc);
     else if (rc == 0)
         code = hb_run(argc, argv, &env, &plan, size_source, llc);
+    hb_estimate_free(&est);
     hb_plan_free(&plan);
     fclose(note);
     free(note_text);

@@ -152,8 +152,8 @@ const char *const hb_format_names[HB_FORMAT_COUNT + 1] = {
 static const struct {
     const char *suffix;
     enum hb_format format;
-} hb_format_suffixes[] = {{".jsonl", HB_FORMAT_JSONL}, {".json", HB_FORMAT_JSONL},
-                          {".csv", HB_FORMAT_CSV}};
+} hb_format_suffixes[] = {
+    {".jsonl", HB_FORMAT_JSONL}, {".json", HB_FORMAT_JSONL}, {".csv", HB_FORMAT_CSV}};
 
 bool hb_format_of_name(const char *path, enum hb_format *f)
 {

@@ -28,7 +28,27 @@ int hb_print_topo(const struct hb_topo *t, const struct hb_options *o)
     return rc ? rc : crc;
 }
 
-int hb_print_plan(const struct hb_plan *plan, const struct hb_options *o)
+void hb_print_plan_line(const struct hb_estimate *est)
+{
+    char when[48];
+    fprintf(stderr, "hopbench: plan: %d experiment%s, %d measurement%s x %d repeat%s, %s\n",
+            est->experiments, est->experiments == 1 ? "" : "s", est->measurements,
+            est->measurements == 1 ? "" : "s", est->repeats, est->repeats == 1 ? "" : "s",
+            hb_estimate_words(est->seconds, when, sizeof(when)));
+}
+
+/* The last record of a dry run: what the plan will cost, and where. */
+static json_t *hb_plan_summary(const struct hb_estimate *est, const char *where)
+{
+    return json_pack("{s:s, s:i, s:i, s:i, s:f, s:o, s:o, s:[s]}", "type", "plan_summary",
+                     "experiments", est->experiments, "measurements", est->measurements, "repeats",
+                     est->repeats, "estimated_s", est->seconds, "cpu_nodes",
+                     hb_nodeset_json(est->cpu_nodes), "mem_nodes", hb_nodeset_json(est->mem_nodes),
+                     "hosts", where);
+}
+
+int hb_print_plan(const struct hb_plan *plan, const struct hb_options *o,
+                  const struct hb_estimate *est, const char *where)
 {
     struct hb_sink *sink = NULL;
     int rc = hb_sink_open(HB_FORMAT_JSONL, o->output, &sink);
@@ -75,6 +95,11 @@ int hb_print_plan(const struct hb_plan *plan, const struct hb_options *o)
         json_decref(keys);
         rc = hb_sink_write(sink, rec);
         json_decref(rec);
+    }
+    if (rc == 0) {
+        json_t *sum = hb_plan_summary(est, where);
+        rc = hb_sink_write(sink, sum);
+        json_decref(sum);
     }
     int crc = sink ? hb_sink_close(sink, rc == 0) : 0;
     return rc ? rc : crc;

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# plan-summary.sh HOPBENCH FIXTURES - CTest test (label cli): every command's dry run, on this
+# machine and on the fixture topologies, ends with one plan_summary whose counts are those
+# of the plan's own records (experiments; measurements = foreground tasks; repeats =
+# --repeat), whose nodes are those the tasks use and whose estimate is positive and grows
+# with --repeat; stderr says the same in one line. A real run prints that line first.
+set -u
+hb=$1 fx=$2
+command -v jq >/dev/null || { echo "SKIP: jq not installed"; exit 77; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+fail=0
+scn=$(cd "$(dirname "$0")/../.." && pwd)/jobs/scenarios/one-node-load.scn
+commands=$("$hb" --help | sed -n '/^commands:/,/^options:/s/^  \([a-z0-9]\{2,\}\)\( .*\)\{0,1\}$/\1/p')
+checked=0
+for topo in "" "$fx/4n-quartet.xml" "$fx/4n-memonly-cxl.xml" "$fx/2n1m-hbm-cache.xml"; do
+    [ -z "$topo" ] || [ -e "$topo" ] || continue
+    for c in "" $commands; do
+        case $c in topo | report | compare | export) continue ;; esac
+        args=(${c:+"$c"})
+        [ "$c" = run ] && args+=("$scn")
+        [ -z "$topo" ] || args+=(--topology "$topo")
+        for r in 1 3; do
+            "$hb" "${args[@]}" --dry-run --repeat "$r" >plan.jsonl 2>err.txt || continue
+            want=$(jq -s -c --argjson r "$r" '[.[] | select(.type == "experiment")] as $e |
+                {experiments: ($e | length),
+                 measurements: ([$e[].tasks[] | select(.role == "foreground")] | length),
+                 repeats: $r,
+                 cpu_nodes: ([$e[].tasks[].cpu_node] | unique),
+                 mem_nodes: ([$e[].tasks[] | if .mem_node != null then [.mem_node]
+                              elif (.mem_nodes | type) == "array" then .mem_nodes
+                              else [.cpu_node] end] | add | unique)}' plan.jsonl)
+            got=$(jq -s -c 'last | select(.type == "plan_summary") |
+                {experiments, measurements, repeats, cpu_nodes, mem_nodes}' plan.jsonl)
+            [ "$got" = "$want" ] || { echo "FAIL: ${args[*]} --repeat $r: $got, expected $want"; fail=1; }
+            est=$(jq -s 'last | .estimated_s' plan.jsonl)
+            hosts=$(jq -s -c 'last | .hosts | length' plan.jsonl)
+            [ "$hosts" = 1 ] || { echo "FAIL: ${args[*]}: hosts $hosts"; fail=1; }
+            [ "$(jq -n "$est > 0")" = true ] || { echo "FAIL: ${args[*]}: estimated_s $est"; fail=1; }
+            [ "$r" = 1 ] && est1=$est
+            [ "$r" = 3 ] && { [ "$(jq -n "$est > $est1")" = true ] || { echo "FAIL: ${args[*]}: 3 repeats ($est s) not longer than 1 ($est1 s)"; fail=1; }; }
+            n=$(jq -s 'last | .experiments' plan.jsonl)
+            grep -qE "^hopbench: plan: $n experiments?, [0-9]+ measurements? x $r repeats?, about [0-9.]+ (s|min|h)$" err.txt ||
+                { echo "FAIL: ${args[*]}: stderr: $(cat err.txt)"; fail=1; }
+            checked=$((checked + 1))
+        done
+    done
+done
+[ "$checked" -ge 40 ] || { echo "FAIL: only $checked dry runs checked"; fail=1; }
+# A real run says its plan before it starts; --quiet does not.
+"$hb" lat --size 1M --reps 1 --min-time 0.001 --repeat 1 -o r.jsonl 2>err.txt
+grep -q "^hopbench: plan: 1 experiment, 1 measurement x 1 repeat, about " err.txt ||
+    { echo "FAIL: run: $(cat err.txt)"; fail=1; }
+"$hb" lat --size 1M --reps 1 --min-time 0.001 --repeat 1 --quiet -o r.jsonl 2>err.txt
+[ ! -s err.txt ] || { echo "FAIL: --quiet run said: $(cat err.txt)"; fail=1; }
+echo "$checked dry runs checked"
+[ "$fail" = 0 ] && echo PASS
+exit "$fail"
