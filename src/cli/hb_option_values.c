@@ -7,7 +7,9 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <limits.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,13 +23,23 @@ static bool hb_starts_number(const char *text, bool negative_ok)
     return isdigit((unsigned char)*text) || (*text == '.' && isdigit((unsigned char)text[1]));
 }
 
+/* Plain decimal digits (after a '-' where negatives are in range): the only form an integer
+ * option takes, so a message about another form ("1e3", "+2", "-0") says so rather than
+ * giving a range the number is in. */
+static bool hb_plain_digits(const char *text, bool negative_ok)
+{
+    if (negative_ok && *text == '-') text++;
+    return *text && strspn(text, "0123456789") == strlen(text);
+}
+
 int hb_parse_int(const char *opt, const char *text, long lo, long hi, const char *what, int *out)
 {
     char *end = NULL;
     errno = 0;
     long v = strtol(text, &end, 10);
     if (errno || !hb_starts_number(text, lo < 0) || end == text || *end || v < lo || v > hi) {
-        hb_err_set("invalid %s '%s': expected %s", opt, text, what);
+        hb_err_set("invalid %s '%s': expected %s%s", opt, text, what,
+                   hb_plain_digits(text, lo < 0) ? "" : ", in plain digits");
         return -EINVAL;
     }
     *out = (int)v;
@@ -40,9 +52,25 @@ int hb_parse_double(const char *opt, const char *text, double lo, double hi, con
     char *end = NULL;
     errno = 0;
     double v = strtod(text, &end);
-    if (errno || !hb_starts_number(text, lo < 0) || strpbrk(text, "xXpP") || end == text || *end ||
-        !(v >= lo && v <= hi)) {
-        hb_err_set("invalid %s '%s': expected %s", opt, text, what);
+    bool form = hb_starts_number(text, lo < 0) && !strpbrk(text, "xXpP") && end != text && !*end;
+    /* A number under the smallest double is not 0 and not "outside" a range from 0: say it
+     * cannot be held ("1e-400" is above 0 and below 1000). */
+    if (form && errno == ERANGE && fabs(v) < 1.0) {
+        hb_err_set("invalid %s '%s': too close to 0 to hold as a number (the least is "
+                   "%.17g); expected %s",
+                   opt, text, DBL_MIN, what);
+        return -EINVAL;
+    }
+    if (errno || !form || !(v >= lo && v <= hi)) {
+        /* "-0" is 0 and "+1" is 1, in a range from 0: it is the sign that is refused. */
+        const char *digits = text + ((*text == '-' && lo >= 0) || *text == '+');
+        bool sign = digits != text && hb_starts_number(digits, false) && !strpbrk(text, "xXpP") &&
+                    end != text && !*end && !errno && v >= lo && v <= hi;
+        /* 0x5 is 5 to strtod: the form is what is wrong. */
+        hb_err_set("invalid %s '%s': expected %s%s", opt, text, what,
+                   sign                    ? ", without a sign"
+                   : strpbrk(text, "xXpP") ? ", in decimal"
+                                           : "");
         return -EINVAL;
     }
     *out = v;
@@ -182,7 +210,10 @@ int hb_parse_seed(const char *arg, uint64_t *out)
     errno = 0;
     unsigned long long s = strtoull(arg, &end, 10);
     if (errno || !hb_starts_number(arg, false) || end == arg || *end) {
-        hb_err_set("invalid --seed '%s': expected a non-negative integer", arg);
+        /* 2^64 is a non-negative integer too, and "-0" is 0: name the range and the form. */
+        hb_err_set("invalid --seed '%s': expected a non-negative integer up to %llu, in plain "
+                   "digits",
+                   arg, (unsigned long long)ULLONG_MAX);
         return -EINVAL;
     }
     *out = s;
@@ -192,7 +223,8 @@ int hb_parse_seed(const char *arg, uint64_t *out)
 int hb_parse_positive(const char *opt, const char *arg, double hi, const char *what, double *out)
 {
     double v = 0.0;
-    int rc = hb_parse_double(opt, arg, 0.0, hi, what, &v);
+    /* From the least normal double: 0 and -0 are not above 0. */
+    int rc = hb_parse_double(opt, arg, DBL_MIN, hi, what, &v);
     if (rc == 0 && v <= 0.0) {
         hb_err_set("invalid %s '%s': expected %s", opt, arg, what);
         rc = -EINVAL;
