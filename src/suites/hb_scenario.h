@@ -10,7 +10,13 @@
  * of the node not taken by an earlier line of the experiment; access r, w or rw = kernels
  * read, write, copy) and optional key=value words: kernel=NAME, size=SIZE (working set of
  * the task, per thread for `*`), level=low|medium|high|very-high (bg), rate=GBPS (bg, per
- * thread; 0 = unpaced). Parsing knows no topology: nodes are checked when the plan is made. */
+ * thread; 0 = unpaced). Parsing knows no topology: nodes are checked when the plan is made.
+ *
+ * Rules, each refused (exit 2) with one line "FILE:LINE:COL: ..." naming the value and what
+ * would be valid:
+ * - Each experiment has a NAME of its own: it is the identity of its records, and a second
+ *   one would merge two experiments' results. The repeat is refused at its name, naming the
+ *   line that first defined it ("t.scn:6:12: experiment a is already defined at line 1"). */
 #ifndef HB_SCENARIO_H
 #define HB_SCENARIO_H
 
@@ -42,6 +48,7 @@ struct hb_scenario {
     char file[256];
     int n, cap;
     struct hb_scn_exp *exps;
+    int *names, names_cap; /* the experiments by name (index + 1, 0 = free), for repeats */
 };
 
 /* Parse `len` bytes of text (need not end in NUL). Returns 0, -EINVAL with

@@ -5,17 +5,22 @@ set -uo pipefail
 bin=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+fix=$(cd "$(dirname "${BASH_SOURCE[0]}")/../topo/fixtures" && pwd)
 fail=0
-# name | file text (printf format) | expected message fragment
-while IFS='|' read -r name text want; do
+# name | file text (printf format) | expected message fragment [| exit code (default 2)
+# [| more arguments, @FIX@ = tests/topo/fixtures]]. A fragment starting with ':' follows the
+# file's path; every message is one line.
+while IFS='|' read -r name text want code more; do
   [ -z "$name" ] && continue
   f="$tmp/$name.scn"
   # shellcheck disable=SC2059
   printf "$text" >"$f"
-  out=$("$bin" run "$f" --dry-run 2>&1 >/dev/null)
+  # shellcheck disable=SC2086
+  out=$("$bin" run "$f" --dry-run ${more//@FIX@/$fix} 2>&1 >/dev/null)
   rc=$?
-  if [ "$rc" -ne 2 ] || [[ "$out" != *"$want"* ]]; then
-    echo "FAIL $name: exit $rc, message: $out (wanted exit 2 and: $want)"
+  [[ "$want" == :* ]] && want="$f$want"
+  if [ "$rc" -ne "${code:-2}" ] || [[ "$out" != *"$want"* ]] || [ "$(grep -c . <<<"$out")" != 1 ]; then
+    echo "FAIL $name: exit $rc, message: $out (wanted exit ${code:-2} and one line with: $want)"
     fail=1
   else
     echo "ok   $name: $out"
@@ -42,6 +47,9 @@ unknown-node|experiment a\nfg 9.0.r.0\n|:2:4: node 9 does not exist; nodes with 
 unknown-mem|experiment a\nfg 0.0.r.7\n|:2:4: memory node 7 does not exist; nodes with memory: 0
 too-many-threads|experiment a\nfg 0.999.r.0\n|:2:4: thread 999 of node 0
 bad-kernel|experiment a\nfg 0.0.r.0 kernel=nope\n|:2:4: unknown kernel 'nope'
+repeated-name|experiment a\nfg 0.0.r.0\nexperiment b\nfg 0.0.r.0\n\nexperiment a\nfg 0.0.w.0\n|:6:12: experiment a is already defined at line 1; expected a NAME no other experiment of the file has
+repeated-name-empty-first|experiment a\nexperiment a\nfg 0.0.r.0\n|:1:1: expected at least one fg line in experiment a
+same-name-other-case|experiment a\nfg 0.0.r.0\nexperiment A\nfg 0.0.r.0\nexperiment A\nfg 0.0.r.0\n|:5:12: experiment A is already defined at line 3
 CASES
 out=$("$bin" run "$tmp/does-not-exist.scn" --dry-run 2>&1 >/dev/null)
 rc=$?
