@@ -58,6 +58,7 @@ static int hb_scn_label(const struct hb_scn_cursor *c, const char *w, size_t len
         return hb_scn_error(c, p, "a thread number or '*' after the node", w, len);
     }
     if (p >= end || *p++ != '.') return hb_scn_error(c, p - 1, want, w, len);
+    t->access_col = (int)(p - c->start) + 1;
     if (end - p >= 3 && p[0] == 'r' && p[1] == 'w' && p[2] == '.') {
         snprintf(t->access, sizeof(t->access), "rw");
         p += 2;

@@ -16,7 +16,12 @@
  * would be valid:
  * - Each experiment has a NAME of its own: it is the identity of its records, and a second
  *   one would merge two experiments' results. The repeat is refused at its name, naming the
- *   line that first defined it ("t.scn:6:12: experiment a is already defined at line 1"). */
+ *   line that first defined it ("t.scn:6:12: experiment a is already defined at line 1").
+ * - The access is what the task does and what its records' label says. Without kernel= it
+ *   chooses the kernel (r read, w write, rw copy); with kernel= it must be that kernel's own
+ *   access (r: read, chase, intensity; w: write, write-nt; rw: the kernels that read and
+ *   write, copy, triad, memcpy, gups...), so `fg 0.0.w.1 kernel=read` is refused at the w:
+ *   "expected access r for kernel=read, which only reads, got 'w'". */
 #ifndef HB_SCENARIO_H
 #define HB_SCENARIO_H
 
@@ -35,6 +40,7 @@ struct hb_scn_task {
     int level;       /* hb_bg_level_names index, 0 = none given */
     double rate;     /* GB/s per thread, < 0 = none given */
     int line, col;   /* of the label, for messages */
+    int access_col;  /* of the access letters */
 };
 
 struct hb_scn_exp {

@@ -16,6 +16,19 @@
 /* 40555 uses a 64 MB array per thread. */
 #define HB_RUN_BYTES ((uint64_t)64 << 20)
 
+/* The kernel a label's access runs when the line gives no kernel=. */
+static const char *hb_run_access_kernel(const char *access)
+{
+    return strcmp(access, "r") == 0 ? "read" : strcmp(access, "w") == 0 ? "write" : "copy";
+}
+
+static const char *hb_run_access_words(const char *access)
+{
+    return strcmp(access, "r") == 0   ? "only reads"
+           : strcmp(access, "w") == 0 ? "only writes"
+                                      : "reads and writes";
+}
+
 static int hb_run_check_nodes(const struct hb_topo *t, const char *file,
                               const struct hb_scn_task *st)
 {
@@ -68,14 +81,20 @@ static int hb_run_task(const struct hb_suite_env *env, const char *file, struct 
                    st->thread < 0 ? ", all taken by earlier lines" : "");
         return -EINVAL;
     }
-    const char *kernel = st->kernel[0]                  ? st->kernel
-                         : strcmp(st->access, "r") == 0 ? "read"
-                         : strcmp(st->access, "w") == 0 ? "write"
-                                                        : "copy";
+    const char *kernel = st->kernel[0] ? st->kernel : hb_run_access_kernel(st->access);
     struct hb_kernel_ref k;
     if (env->lookup(kernel, &k)) {
         hb_err_set("%s:%d:%d: unknown kernel '%s'; see hopbench --help for the kernels", file,
                    st->line, st->col, kernel);
+        return -EINVAL;
+    }
+    /* The label's access is what the record's label says the task does: with kernel= it must
+     * be the kernel's, or the record would call a read a write. */
+    if (strcmp(k.access, st->access) != 0) {
+        hb_err_set("%s:%d:%d: expected access %s for kernel=%s, which %s, got '%s' (without "
+                   "kernel=, access %s runs %s)",
+                   file, st->line, st->access_col, k.access, kernel, hb_run_access_words(k.access),
+                   st->access, st->access, hb_run_access_kernel(st->access));
         return -EINVAL;
     }
     uint64_t per = st->size ? st->size : o->size ? o->size : HB_RUN_BYTES;

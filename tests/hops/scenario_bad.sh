@@ -47,6 +47,11 @@ unknown-node|experiment a\nfg 9.0.r.0\n|:2:4: node 9 does not exist; nodes with 
 unknown-mem|experiment a\nfg 0.0.r.7\n|:2:4: memory node 7 does not exist; nodes with memory: 0
 too-many-threads|experiment a\nfg 0.999.r.0\n|:2:4: thread 999 of node 0
 bad-kernel|experiment a\nfg 0.0.r.0 kernel=nope\n|:2:4: unknown kernel 'nope'
+access-w-read|experiment a\nfg 0.0.w.0 kernel=read\n|:2:8: expected access r for kernel=read, which only reads, got 'w' (without kernel=, access w runs write)
+access-rw-chase|experiment a\nfg 0.0.r.0\nbg 0.1.rw.0 kernel=chase\n|:3:8: expected access r for kernel=chase, which only reads, got 'rw' (without kernel=, access rw runs copy)
+access-r-write-nt|experiment a\nfg 0.0.r.0 kernel=write-nt\n|:2:8: expected access w for kernel=write-nt, which only writes, got 'r' (without kernel=, access r runs read)
+access-w-triad|experiment a\nfg 0.0.w.0 kernel=triad\n|:2:8: expected access rw for kernel=triad, which reads and writes, got 'w' (without kernel=, access w runs write)
+access-r-intensity|experiment a\nfg 0.0.r.0 kernel=intensity\nfg 0.1.rw.0 kernel=gups size=1K\nexperiment b\nfg 0.0.w.0 kernel=write\nfg 0.1.r.0 kernel=copy\n|:6:8: expected access rw for kernel=copy, which reads and writes, got 'r'
 repeated-name|experiment a\nfg 0.0.r.0\nexperiment b\nfg 0.0.r.0\n\nexperiment a\nfg 0.0.w.0\n|:6:12: experiment a is already defined at line 1; expected a NAME no other experiment of the file has
 repeated-name-empty-first|experiment a\nexperiment a\nfg 0.0.r.0\n|:1:1: expected at least one fg line in experiment a
 same-name-other-case|experiment a\nfg 0.0.r.0\nexperiment A\nfg 0.0.r.0\nexperiment A\nfg 0.0.r.0\n|:5:12: experiment A is already defined at line 3

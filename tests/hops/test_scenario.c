@@ -31,6 +31,9 @@ int main(void)
         CHECK_INT(e->tasks[1].thread, 12);
         CHECK_STR(e->tasks[1].access, "rw");
         CHECK_INT(e->tasks[1].size, 1 << 20);
+        /* Columns for messages: the access letters. */
+        CHECK_INT(e->tasks[0].access_col, 10);
+        CHECK_INT(e->tasks[1].access_col, 9);
         CHECK_STR(e->tasks[1].kernel, "triad");
         CHECK_INT(e->tasks[2].bg, 1);
         CHECK_INT(e->tasks[2].thread, -1);
