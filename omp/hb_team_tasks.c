@@ -142,11 +142,20 @@ static int hb_task_size_error(const struct hb_task *task, const struct hb_kernel
         hb_err_set("%s", why ? why : "the kernel refuses every slice");
         return -EINVAL;
     }
-    uint64_t unit = 1, size = task->bytes;
+    /* A scenario's size is per thread and named by its line: the sizes that work are told in
+     * its terms. */
+    bool named = task->size_from[0] != '\0';
+    uint64_t unit = named && task->size_per_thread ? (uint64_t)task->threads : 1;
+    uint64_t size = task->bytes / unit;
     struct hb_size_near near;
     hb_size_nearest(size, unit, k->streams, task->threads, m8, &near);
-    char who[64], works[200], slices[160];
-    hb_size_works(&near, "bytes", works, sizeof(works));
+    char who[64], works[240], slices[160], subject[sizeof(task->size_from) + 32];
+    hb_size_works(&near, unit > 1 ? "bytes per thread" : "bytes", works, sizeof(works));
+    if (named)
+        snprintf(subject, sizeof(subject), "%s", task->size_from);
+    else
+        snprintf(subject, sizeof(subject), "size %llu %s", (unsigned long long)size,
+                 size == 1 ? "byte" : "bytes");
     if (task->threads == 1)
         snprintf(who, sizeof(who), "kernel %s", k->name);
     else
@@ -161,7 +170,7 @@ static int hb_task_size_error(const struct hb_task *task, const struct hb_kernel
                  "each thread's slice of an array starts on a 4 KiB page, which leaves the last "
                  "thread no data");
     /* "Too small" only when nothing smaller works. */
-    hb_err_set("size %llu %s %s %s: %s; %s", (unsigned long long)size, size == 1 ? "byte" : "bytes",
+    hb_err_set("%s %s %s: %s; %s", subject,
                near.below ? "cannot be laid out for" : "is too small for", who, why ? why : slices,
                works);
     return -EINVAL;

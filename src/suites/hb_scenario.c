@@ -89,8 +89,17 @@ static int hb_scn_option(const struct hb_scn_cursor *c, const char *w, size_t le
             return hb_scn_error(c, at, "a kernel name (see hopbench --help)", val, strlen(val));
         memcpy(t->kernel, val, strlen(val) + 1); /* length checked just above */
     } else if (klen == 4 && memcmp(w, "size", 4) == 0) {
-        if (hb_size_parse(val, &t->size) || t->size == 0)
-            return hb_scn_error(c, at, "a size such as 64M or 1GiB", val, strlen(val));
+        /* The size reader's own message names the value and what is valid ("too large: it
+         * must be less than 16 EiB", "at least 1 byte"), at the value's column. */
+        if (hb_size_parse(val, &t->size)) {
+            char *why = strdup(hb_err_msg());
+            hb_err_set("%s:%d:%d: %s", c->file, c->line, (int)(at - c->start) + 1,
+                       why ? why : "invalid size");
+            free(why);
+            return -EINVAL;
+        }
+        t->size_col = (int)(at - c->start) + 1;
+        memcpy(t->size_text, val, strlen(val) + 1); /* as long as val at most */
     } else if (klen == 5 && memcmp(w, "level", 5) == 0) {
         t->level = 0;
         for (int i = 1; hb_bg_level_names[i]; i++)

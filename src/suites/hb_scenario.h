@@ -21,7 +21,14 @@
  *   chooses the kernel (r read, w write, rw copy); with kernel= it must be that kernel's own
  *   access (r: read, chase, intensity; w: write, write-nt; rw: the kernels that read and
  *   write, copy, triad, memcpy, gups...), so `fg 0.0.w.1 kernel=read` is refused at the w:
- *   "expected access r for kernel=read, which only reads, got 'w'". */
+ *   "expected access r for kernel=read, which only reads, got 'w'".
+ * - size= is per thread (a `*` line's task has it times its threads). A size is refused by
+ *   the parser as --size is (at the value: "size '1e400' is too large: it must be less than
+ *   16 EiB"); when the plan refuses it (too small for the kernel or its threads' slices, one
+ *   --stride per thread, the node's free memory: exit 3, 16 EiB once times the threads), the
+ *   message starts with the line and the value that set it, "t.scn:3:17: size=1000", or
+ *   "t.scn:3:4: --size 1000" / "the default size of 64 MiB" for a line without size=, and
+ *   gives the sizes that would work per thread. */
 #ifndef HB_SCENARIO_H
 #define HB_SCENARIO_H
 
@@ -35,12 +42,14 @@ struct hb_scn_task {
     int node, thread; /* thread -1 = `*` */
     char access[4];
     int mem_node;
-    char kernel[24]; /* "" = from access */
-    uint64_t size;   /* 0 = the default */
-    int level;       /* hb_bg_level_names index, 0 = none given */
-    double rate;     /* GB/s per thread, < 0 = none given */
-    int line, col;   /* of the label, for messages */
-    int access_col;  /* of the access letters */
+    char kernel[24];    /* "" = from access */
+    uint64_t size;      /* 0 = the default */
+    int level;          /* hb_bg_level_names index, 0 = none given */
+    double rate;        /* GB/s per thread, < 0 = none given */
+    int line, col;      /* of the label, for messages */
+    int access_col;     /* of the access letters */
+    int size_col;       /* of the size= value (0: none given) */
+    char size_text[64]; /* the size as written, for messages: "64M" */
 };
 
 struct hb_scn_exp {

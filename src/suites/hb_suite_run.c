@@ -97,16 +97,34 @@ static int hb_run_task(const struct hb_suite_env *env, const char *file, struct 
                    st->access, st->access, hb_run_access_kernel(st->access));
         return -EINVAL;
     }
+    /* Messages about the size name where it came from: the line's size=, --size or the
+     * default, each per thread. */
     uint64_t per = st->size ? st->size : o->size ? o->size : HB_RUN_BYTES;
+    char size_from[sizeof(((struct hb_task *)0)->size_from)];
+    int col = st->size ? st->size_col : st->col;
+    if (st->size)
+        snprintf(size_from, sizeof(size_from), "%s:%d:%d: size=%s", file, st->line, col,
+                 st->size_text);
+    else if (o->size)
+        snprintf(size_from, sizeof(size_from), "%s:%d:%d: --size %llu", file, st->line, col,
+                 (unsigned long long)o->size);
+    else
+        snprintf(size_from, sizeof(size_from), "%s:%d:%d: the default size of 64 MiB", file,
+                 st->line, col);
     struct hb_task *task = hb_experiment_task(e);
     if (!task) return -ENOMEM;
     uint64_t bytes = 0;
-    if ((rc = hb_size_mul("size per thread", per, (uint64_t)threads, &bytes)) ||
-        (rc = hb_suite_task(env, task, st->node, first, threads, kernel, HB_POLICY_BIND,
-                            st->mem_node, bytes))) {
-        char *msg = strdup(hb_err_msg());
-        hb_err_set("%s:%d:%d: %s", file, st->line, st->col, msg ? msg : "out of memory");
-        free(msg);
+    if ((rc = hb_size_mul(size_from, per, (uint64_t)threads, &bytes)) ||
+        (rc = hb_suite_task_from(env, task, st->node, first, threads, kernel, HB_POLICY_BIND,
+                                 st->mem_node, bytes, size_from, true))) {
+        /* Every message names the line; those that name the size start with it already. */
+        char at[300];
+        snprintf(at, sizeof(at), "%s:%d:", file, st->line);
+        if (strncmp(hb_err_msg(), at, strlen(at)) != 0) {
+            char *msg = strdup(hb_err_msg());
+            hb_err_set("%s:%d:%d: %s", file, st->line, col, msg ? msg : "out of memory");
+            free(msg);
+        }
         return rc;
     }
     if (st->bg) {
