@@ -140,7 +140,7 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
     const struct hb_topo *t = env->topo;
     struct hb_world w;
     if (hb_world_init(&argc, &argv, t, &w) != 0) return hb_fail(-HB_EENV);
-    const char *args = strchr(o->command_line, ' ');
+    const char *args = o->command_argv0_end;
     int rc = hb_world_check_layout(&w, t, args ? args + 1 : "");
     if (rc) {
         if (w.rank == 0) fprintf(stderr, "hopbench: %s\n", hb_err_msg());
