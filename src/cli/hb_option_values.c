@@ -183,7 +183,13 @@ int hb_parse_strides(const char *text, struct hb_options *o)
             return -EINVAL;
         }
         uint64_t v = 0;
-        if (hb_size_parse(w, &v) != 0) v = 0;
+        if (hb_size_parse(w, &v) == -ERANGE) {
+            /* 2^70 is a power of two of at least 64 bytes: it is its size that is wrong. */
+            hb_err_set("invalid --stride '%s': too large: expected a power of two from 64 bytes "
+                       "to 8 EiB, e.g. 64, 128, 256 (default), 512, 4K",
+                       w);
+            return -EINVAL;
+        }
         if (hb_chase_check_stride(w, v)) return -EINVAL;
         o->strides[o->nstrides++] = v;
     }
@@ -196,10 +202,12 @@ int hb_parse_tlb_group(const char *text, uint64_t *out)
         *out = HB_CHASE_GROUP_ALL;
         return 0;
     }
-    if (hb_size_parse(text, out) == 0) return 0;
-    hb_err_set("invalid --tlb-group '%s': expected 'all' or a size that is a multiple of the "
-               "stride, e.g. 256K (default)",
-               text);
+    int rc = hb_size_parse(text, out);
+    if (rc == 0) return 0;
+    /* 0 and 2^70 are multiples of any stride: say what else is wrong with them. */
+    hb_err_set("invalid --tlb-group '%s': %sexpected 'all' or a positive size that is a multiple "
+               "of the stride, e.g. 256K (default)",
+               text, rc == -ERANGE ? "too large (16 EiB or more): " : "");
     return -EINVAL;
 }
 
