@@ -25,13 +25,17 @@ static void hb_ctl_esc(unsigned char c, char buf[5])
 void hb_esc_line(FILE *f, const char *s)
 {
     char buf[5];
-    for (; s && *s; s++) {
-        if (!hb_is_ctl((unsigned char)*s)) {
-            fputc(*s, f);
-            continue;
-        }
+    while (s && *s) {
+        /* The bytes up to the next control byte at once: every message passes here. */
+        size_t n = 0;
+        while (s[n] && !hb_is_ctl((unsigned char)s[n]))
+            n++;
+        fwrite(s, 1, n, f);
+        s += n;
+        if (!*s) break;
         hb_ctl_esc((unsigned char)*s, buf);
         fputs(buf, f);
+        s++;
     }
 }
 
