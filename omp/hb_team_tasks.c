@@ -91,10 +91,14 @@ static uint64_t hb_kernel_least_slice(const struct hb_task *task, const struct h
     struct hb_kslice s = {.param = task->param,
                           .stride = (size_t)task->chase_stride,
                           .group_bytes = (size_t)task->chase_group_bytes};
-    uint64_t lo = 0, hi = (uint64_t)1 << 57; /* fits(lo) fails, fits(hi) holds */
+    uint64_t lo = 0, hi = 8, top = (uint64_t)1 << 57; /* fits(lo) fails, fits(hi) holds */
     if (!k->fits) return 8;
-    s.n = (size_t)hi;
-    if (k->fits(&s)) return 0;
+    /* Doubling, then halving: about 2 log2 of the answer tries, each a message when it fails. */
+    for (s.n = (size_t)hi; k->fits(&s); s.n = (size_t)hi) {
+        if (hi >= top) return 0;
+        lo = hi;
+        hi *= 2;
+    }
     while (hi - lo > 1) {
         uint64_t mid = lo + (hi - lo) / 2;
         s.n = (size_t)mid;
