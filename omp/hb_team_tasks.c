@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,30 +14,185 @@
 /* Thread slices start on 4 KiB boundaries so first touch puts each thread's pages apart. */
 #define HB_SLICE_ALIGN_ELEMS 512
 
+/* The sizes near a refused one that lay out (in the units the message names it): the largest
+ * under it, the smallest over it, and where every larger size works; 0 = none (within 64
+ * bits). Slices start on 4 KiB pages, so the good sizes are not one range: 3 threads of read
+ * take 8256 to 12288 bytes and every size from 16448, but not 12352. */
+struct hb_size_near {
+    uint64_t below, above, from;
+};
+
+/* A window of element counts that lays out ([lo, hi], hi UINT64_MAX = no end) in size
+ * units: bytes of the task / unit (unit = threads when the size is per thread). Merged into
+ * *cur while it touches it, else *cur is done and goes to near. */
+static void hb_size_window(uint64_t lo, uint64_t hi, uint64_t size, uint64_t unit, int streams,
+                           uint64_t cur[2], bool *have, struct hb_size_near *near)
+{
+    /* elements e (a multiple of 8) come from e * 8 * streams to (e + 8) * 8 * streams - 1
+     * bytes; past 64 bits nothing is reachable */
+    uint64_t per = 8 * (uint64_t)streams, blo, bhi = UINT64_MAX;
+    if (__builtin_mul_overflow(lo, per, &blo)) return;
+    if (hi != UINT64_MAX &&
+        (__builtin_add_overflow(hi, 8, &bhi) || __builtin_mul_overflow(bhi, per, &bhi)))
+        bhi = UINT64_MAX;
+    else if (hi != UINT64_MAX)
+        bhi--;
+    uint64_t slo = blo / unit + (blo % unit != 0), shi = bhi == UINT64_MAX ? bhi : bhi / unit;
+    if (slo > shi) return;
+    if (*have && slo <= cur[1] + 1) {
+        if (shi > cur[1]) cur[1] = shi;
+        return;
+    }
+    if (*have) {
+        if (cur[1] < size) near->below = cur[1];
+        if (cur[0] > size && !near->above) near->above = cur[0];
+    }
+    cur[0] = slo;
+    cur[1] = shi;
+    *have = true;
+}
+
+/* size (per thread when unit = threads) refused for threads of a kernel with `streams` arrays
+ * whose slices need at least m8 elements (a multiple of 8): what works near it. A slice
+ * starts every P = 512 k elements (k = 1, 2, ...: the thread's share rounded up to 4 KiB);
+ * with e elements per array that takes (512 (k-1) T, 512 k T], and it leaves the last thread
+ * e - P (T - 1), which must hold m8 too. From k = T + m8 / 512 + 1 on the windows touch. */
+static void hb_size_nearest(uint64_t size, uint64_t unit, int streams, int threads, uint64_t m8,
+                            struct hb_size_near *near)
+{
+    memset(near, 0, sizeof(*near));
+    uint64_t cur[2] = {0, 0}, t = (uint64_t)threads, kmin = (m8 + 511) / 512;
+    bool have = false;
+    if (threads == 1) {
+        hb_size_window(m8, UINT64_MAX, size, unit, streams, cur, &have, near);
+    } else {
+        uint64_t last = t + kmin + 1;
+        for (uint64_t k = kmin ? kmin : 1; k <= last; k++) {
+            uint64_t lo1, lo2, hi;
+            if (__builtin_mul_overflow(512 * (k - 1), t, &lo1) ||
+                __builtin_mul_overflow(512 * k, t - 1, &lo2) ||
+                __builtin_add_overflow(lo2, m8, &lo2) || __builtin_mul_overflow(512 * k, t, &hi))
+                break;
+            lo1 += 8;
+            uint64_t lo = lo1 > lo2 ? lo1 : lo2;
+            if (k == last) hi = UINT64_MAX;
+            if (lo <= hi) hb_size_window(lo, hi, size, unit, streams, cur, &have, near);
+        }
+    }
+    if (!have) return;
+    if (cur[0] > size && !near->above) near->above = cur[0];
+    if (cur[1] == UINT64_MAX) near->from = cur[0];
+}
+
+/* The least slice (elements, a multiple of 8) the kernel takes with this task's stride and
+ * group; 0 when no length would do (a stride or group it refuses whatever the slice). */
+static uint64_t hb_kernel_least_slice(const struct hb_task *task, const struct hb_kernel *k)
+{
+    struct hb_kslice s = {.param = task->param,
+                          .stride = (size_t)task->chase_stride,
+                          .group_bytes = (size_t)task->chase_group_bytes};
+    uint64_t lo = 0, hi = 8, top = (uint64_t)1 << 57; /* fits(lo) fails, fits(hi) holds */
+    if (!k->fits) return 8;
+    /* Doubling, then halving: about 2 log2 of the answer tries, each a message when it fails. */
+    for (s.n = (size_t)hi; k->fits(&s); s.n = (size_t)hi) {
+        if (hi >= top) return 0;
+        lo = hi;
+        hi *= 2;
+    }
+    while (hi - lo > 1) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        s.n = (size_t)mid;
+        if (k->fits(&s))
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return hi < 8 ? 8 : (hi + 7) & ~(uint64_t)7;
+}
+
+/* What works near a refused size: "it needs at least N bytes" and the like, into buf. */
+static void hb_size_works(const struct hb_size_near *near, const char *u, char *buf, size_t len)
+{
+    unsigned long long b = near->below, a = near->above, f = near->from;
+    if (!a)
+        snprintf(buf, len,
+                 b ? "%llu %s works, and nothing larger under 16 EiB"
+                   : "no size under 16 EiB works",
+                 b, u);
+    else if (!b && (a == f || !f))
+        snprintf(buf, len, "it needs at least %llu %s", a, u);
+    else if (!b)
+        snprintf(buf, len, "it needs at least %llu %s, and every size from %llu %s works", a, u, f,
+                 u);
+    else if (a == f)
+        snprintf(buf, len, "%llu %s works, as does every size from %llu %s", b, u, f, u);
+    else if (!f)
+        snprintf(buf, len, "the nearest sizes that work are %llu and %llu %s", b, a, u);
+    else
+        snprintf(buf, len,
+                 "the nearest sizes that work are %llu and %llu %s, and every size from %llu %s "
+                 "works",
+                 b, a, u, f, u);
+}
+
+/* The one line for a task whose size does not lay out: what is wrong (`why`, the kernel's
+ * message, not hb_err_msg() itself; NULL: the slices), then the sizes near it that work.
+ * -EINVAL. */
+static int hb_task_size_error(const struct hb_task *task, const struct hb_kernel *k,
+                              const char *why)
+{
+    uint64_t m8 = hb_kernel_least_slice(task, k);
+    if (!m8) { /* no size would do: the kernel's reason is the whole story */
+        hb_err_set("%s", why ? why : "the kernel refuses every slice");
+        return -EINVAL;
+    }
+    /* A scenario's size is per thread and named by its line: the sizes that work are told in
+     * its terms. */
+    bool named = task->size_from[0] != '\0';
+    uint64_t unit = named && task->size_per_thread ? (uint64_t)task->threads : 1;
+    uint64_t size = task->bytes / unit;
+    struct hb_size_near near;
+    hb_size_nearest(size, unit, k->streams, task->threads, m8, &near);
+    char who[64], works[240], slices[160], subject[sizeof(task->size_from) + 32];
+    hb_size_works(&near, unit > 1 ? "bytes per thread" : "bytes", works, sizeof(works));
+    if (named)
+        snprintf(subject, sizeof(subject), "%s", task->size_from);
+    else
+        snprintf(subject, sizeof(subject), "size %llu %s", (unsigned long long)size,
+                 size == 1 ? "byte" : "bytes");
+    if (task->threads == 1)
+        snprintf(who, sizeof(who), "kernel %s", k->name);
+    else
+        snprintf(who, sizeof(who), "%d threads of kernel %s", task->threads, k->name);
+    if (task->threads == 1 && k->streams == 1)
+        snprintf(slices, sizeof(slices), "its array needs a whole 64-byte line");
+    else if (task->threads == 1)
+        snprintf(slices, sizeof(slices), "each of its %d arrays needs a whole 64-byte line",
+                 k->streams);
+    else
+        snprintf(slices, sizeof(slices),
+                 "each thread's slice of an array starts on a 4 KiB page, which leaves the last "
+                 "thread no data");
+    /* "Too small" only when nothing smaller works. */
+    hb_err_set("%s %s %s: %s; %s", subject,
+               near.below ? "cannot be laid out for" : "is too small for", who, why ? why : slices,
+               works);
+    return -EINVAL;
+}
+
 /* How the team lays a task out: elements per array (whole cache lines, so the chase and
  * every SIMD path see the same data) and per thread (aligned slices). Refuses a size that
- * leaves an array or a thread without data, or a slice the kernel cannot take. Shared by the
- * plan check and the run. */
+ * leaves an array or a thread without data, or a slice the kernel cannot take, with the
+ * sizes near it that work. Shared by the plan check and the run. */
 static int hb_task_geometry(const struct hb_task *task, const struct hb_kernel *k, size_t *elements,
                             size_t *per_thread)
 {
     *elements = (size_t)(task->bytes / (uint64_t)k->streams / 8) & ~(size_t)7;
-    if (*elements == 0) {
-        hb_err_set("size %llu bytes is too small for kernel %s: it needs at least %d bytes "
-                   "(64 per array)",
-                   (unsigned long long)task->bytes, k->name, 64 * k->streams);
-        return -EINVAL;
-    }
+    if (*elements == 0) return hb_task_size_error(task, k, NULL);
     size_t per = (*elements + (size_t)task->threads - 1) / (size_t)task->threads;
     *per_thread = (per + HB_SLICE_ALIGN_ELEMS - 1) / HB_SLICE_ALIGN_ELEMS * HB_SLICE_ALIGN_ELEMS;
-    if (*per_thread * (size_t)(task->threads - 1) >= *elements) {
-        hb_err_set("size %llu bytes is too small for %d threads of kernel %s: slices are %zu "
-                   "bytes per array, so it needs more than %llu bytes",
-                   (unsigned long long)task->bytes, task->threads, k->name, *per_thread * 8,
-                   (unsigned long long)(*per_thread * 8 * (size_t)(task->threads - 1) *
-                                        (size_t)k->streams));
-        return -EINVAL;
-    }
+    if (*per_thread * (size_t)(task->threads - 1) >= *elements)
+        return hb_task_size_error(task, k, NULL);
     /* The kernel's own minimum (dgemm: one whole product; chase: one stride) for the first
      * slice and the last, which holds the rest and may be smaller: what init would refuse. */
     size_t first = *per_thread < *elements ? *per_thread : *elements;
@@ -46,8 +202,12 @@ static int hb_task_geometry(const struct hb_task *task, const struct hb_kernel *
                               .param = task->param,
                               .stride = (size_t)task->chase_stride,
                               .group_bytes = (size_t)task->chase_group_bytes};
-        int rc = k->fits(&s);
-        if (rc) return rc;
+        if (k->fits(&s)) {
+            char *why = strdup(hb_err_msg());
+            int rc = hb_task_size_error(task, k, why ? why : "the kernel refuses the slice");
+            free(why);
+            return rc;
+        }
     }
     return 0;
 }

@@ -123,13 +123,13 @@ static int hb_write_header(const struct hb_suite_env *env, json_t *run, struct h
 }
 
 static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct hb_plan *plan,
-                  const char *size_source, uint64_t llc)
+                  const char *size_source, uint64_t llc, const struct hb_estimate *est)
 {
     const struct hb_options *o = env->opts;
     const struct hb_topo *t = env->topo;
     struct hb_world w;
     if (hb_world_init(&argc, &argv, t, &w) != 0) return hb_fail(-HB_EENV);
-    const char *args = strchr(o->command_line, ' ');
+    const char *args = o->command_argv0_end;
     int rc = hb_world_check_layout(&w, t, args ? args + 1 : "");
     if (rc) {
         if (w.rank == 0) fprintf(stderr, "hopbench: %s\n", hb_err_msg());
@@ -173,6 +173,8 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
         return hb_err_exit_code(wrc);
     }
     if (w.rank == 0) ctx.progress = hb_progress_new(o->quiet, o->progress);
+    /* Where progress shows, the plan and its estimate come first. */
+    if (ctx.progress) hb_print_plan_line(est);
     struct hb_exec_io io = {hb_emit,    hb_on_progress, &ctx, simd, o->allow_misplaced,
                             o->repeats, o->noise_pct};
     int code = hb_exec_plan(&w, t, plan, &io, measured);
@@ -204,7 +206,7 @@ static const char *hb_this_host(char *buf, size_t len)
 /* c2c: the plan's pinned pairs in this one process, no MPI world (omp/hb_pair.h). The same
  * records and output as a run under MPI; a failed measurement still completes the file. */
 static int hb_run_in_process(const struct hb_suite_env *env, const struct hb_plan *plan,
-                             const char *size_source, uint64_t llc)
+                             const char *size_source, uint64_t llc, const struct hb_estimate *est)
 {
     const struct hb_options *o = env->opts;
     const char *simd = hb_simd_name(hb_simd_active());
@@ -222,6 +224,7 @@ static int hb_run_in_process(const struct hb_suite_env *env, const struct hb_pla
     json_decref(run);
     if (rc == 0) {
         ctx.progress = hb_progress_new(o->quiet, o->progress);
+        if (ctx.progress) hb_print_plan_line(est);
         struct hb_pair_io io = {hb_emit, hb_on_progress, &ctx,        simd,
                                 host,    o->repeats,     o->noise_pct};
         rc = hb_pair_exec(env->topo, plan, &io, measured);
@@ -336,14 +339,14 @@ static int hb_plan_and_run(int argc, char **argv, const struct hb_options *o,
     struct hb_estimate est = {0};
     char host[HB_HOST_LEN];
     if (rc == 0) rc = hb_estimate_plan(&plan, o->repeats, &est);
-    if (rc == 0 && !o->quiet && hb_launch_is_first()) hb_print_plan_line(&est);
+    if (rc == 0 && o->dry_run && !o->quiet) hb_print_plan_line(&est);
     if (rc == 0 && o->dry_run)
         rc = hb_print_plan(&plan, o, &est,
                            t->is_this_system ? hb_this_host(host, sizeof(host)) : t->source);
     else if (rc == 0 && in_process)
-        code = hb_run_in_process(&env, &plan, size_source, llc);
+        code = hb_run_in_process(&env, &plan, size_source, llc, &est);
     else if (rc == 0)
-        code = hb_run(argc, argv, &env, &plan, size_source, llc);
+        code = hb_run(argc, argv, &env, &plan, size_source, llc, &est);
     hb_estimate_free(&est);
     hb_plan_free(&plan);
     fclose(note);

@@ -3,6 +3,7 @@
 #include "hb_cli_doc.h"
 #include "hb_option_values.h"
 #include "hb_error.h"
+#include "hb_escape.h"
 #include "hb_launcher.h"
 #include "hb_size.h"
 #include "hb_suite.h"
@@ -77,26 +78,6 @@ static bool hb_command_known(const char *name)
     for (const struct hb_cmd_doc *c = hb_cmd_docs; c->name; c++)
         if (!c->main && strcmp(c->name, name) == 0) return true;
     return false;
-}
-
-/* The command line as the run record and the launch-line hints repeat it: whole, or refused
- * (-EINVAL with a message), never cut. */
-static int hb_join_argv(int argc, char **argv, char *dst, size_t len)
-{
-    size_t used = 0;
-    dst[0] = '\0';
-    for (int i = 0; i < argc; i++) {
-        int n = snprintf(dst + used, len - used, "%s%s", i ? " " : "", argv[i]);
-        if (n < 0 || (size_t)n >= len - used) {
-            hb_err_set("the command line is longer than %zu characters; give shorter paths or "
-                       "node lists",
-                       len - 1);
-            dst[0] = '\0';
-            return -EINVAL;
-        }
-        used += (size_t)n;
-    }
-    return 0;
 }
 
 /* The options that only store their value in one field of struct hb_options, by shape: a
@@ -314,6 +295,9 @@ void hb_options_free(struct hb_options *o)
 {
     hwloc_bitmap_free(o->nodes);
     o->nodes = NULL;
+    free(o->command_line);
+    o->command_line = NULL;
+    o->command_argv0_end = NULL;
 }
 
 /* OMP_NUM_THREADS (its outer level) means what --threads means; --threads wins. */
@@ -354,8 +338,13 @@ static void hb_format_from_output(struct hb_options *o)
 int hb_options_parse(int argc, char **argv, struct hb_options *o)
 {
     hb_options_defaults(o);
-    int jrc = hb_join_argv(argc, argv, o->command_line, sizeof(o->command_line));
-    if (jrc) return jrc;
+    /* The command line as the run record and the launch-line hints repeat it: whole, quoted
+     * so a shell re-runs the same argv, and valid UTF-8 so JSON keeps it. */
+    o->command_line = hb_sh_line(argc, argv, &o->command_argv0_end);
+    if (!o->command_line) {
+        hb_err_set("out of memory holding the command line (%d arguments)", argc);
+        return -ENOMEM;
+    }
 
     const struct option *longopts;
     const char *shortopts;

@@ -7,7 +7,9 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <limits.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,13 +23,23 @@ static bool hb_starts_number(const char *text, bool negative_ok)
     return isdigit((unsigned char)*text) || (*text == '.' && isdigit((unsigned char)text[1]));
 }
 
+/* Plain decimal digits (after a '-' where negatives are in range): the only form an integer
+ * option takes, so a message about another form ("1e3", "+2", "-0") says so rather than
+ * giving a range the number is in. */
+static bool hb_plain_digits(const char *text, bool negative_ok)
+{
+    if (negative_ok && *text == '-') text++;
+    return *text && strspn(text, "0123456789") == strlen(text);
+}
+
 int hb_parse_int(const char *opt, const char *text, long lo, long hi, const char *what, int *out)
 {
     char *end = NULL;
     errno = 0;
     long v = strtol(text, &end, 10);
     if (errno || !hb_starts_number(text, lo < 0) || end == text || *end || v < lo || v > hi) {
-        hb_err_set("invalid %s '%s': expected %s", opt, text, what);
+        hb_err_set("invalid %s '%s': expected %s%s", opt, text, what,
+                   hb_plain_digits(text, lo < 0) ? "" : ", in plain digits");
         return -EINVAL;
     }
     *out = (int)v;
@@ -40,9 +52,25 @@ int hb_parse_double(const char *opt, const char *text, double lo, double hi, con
     char *end = NULL;
     errno = 0;
     double v = strtod(text, &end);
-    if (errno || !hb_starts_number(text, lo < 0) || strpbrk(text, "xXpP") || end == text || *end ||
-        !(v >= lo && v <= hi)) {
-        hb_err_set("invalid %s '%s': expected %s", opt, text, what);
+    bool form = hb_starts_number(text, lo < 0) && !strpbrk(text, "xXpP") && end != text && !*end;
+    /* A number under the smallest double is not 0 and not "outside" a range from 0: say it
+     * cannot be held ("1e-400" is above 0 and below 1000). */
+    if (form && errno == ERANGE && fabs(v) < 1.0) {
+        hb_err_set("invalid %s '%s': too close to 0 to hold as a number (the least is "
+                   "%.17g); expected %s",
+                   opt, text, DBL_MIN, what);
+        return -EINVAL;
+    }
+    if (errno || !form || !(v >= lo && v <= hi)) {
+        /* "-0" is 0 and "+1" is 1, in a range from 0: it is the sign that is refused. */
+        const char *digits = text + ((*text == '-' && lo >= 0) || *text == '+');
+        bool sign = digits != text && hb_starts_number(digits, false) && !strpbrk(text, "xXpP") &&
+                    end != text && !*end && !errno && v >= lo && v <= hi;
+        /* 0x5 is 5 to strtod: the form is what is wrong. */
+        hb_err_set("invalid %s '%s': expected %s%s", opt, text, what,
+                   sign                    ? ", without a sign"
+                   : strpbrk(text, "xXpP") ? ", in decimal"
+                                           : "");
         return -EINVAL;
     }
     *out = v;
@@ -155,7 +183,13 @@ int hb_parse_strides(const char *text, struct hb_options *o)
             return -EINVAL;
         }
         uint64_t v = 0;
-        if (hb_size_parse(w, &v) != 0) v = 0;
+        if (hb_size_parse(w, &v) == -ERANGE) {
+            /* 2^70 is a power of two of at least 64 bytes: it is its size that is wrong. */
+            hb_err_set("invalid --stride '%s': too large: expected a power of two from 64 bytes "
+                       "to 8 EiB, e.g. 64, 128, 256 (default), 512, 4K",
+                       w);
+            return -EINVAL;
+        }
         if (hb_chase_check_stride(w, v)) return -EINVAL;
         o->strides[o->nstrides++] = v;
     }
@@ -168,10 +202,12 @@ int hb_parse_tlb_group(const char *text, uint64_t *out)
         *out = HB_CHASE_GROUP_ALL;
         return 0;
     }
-    if (hb_size_parse(text, out) == 0) return 0;
-    hb_err_set("invalid --tlb-group '%s': expected 'all' or a size that is a multiple of the "
-               "stride, e.g. 256K (default)",
-               text);
+    int rc = hb_size_parse(text, out);
+    if (rc == 0) return 0;
+    /* 0 and 2^70 are multiples of any stride: say what else is wrong with them. */
+    hb_err_set("invalid --tlb-group '%s': %sexpected 'all' or a positive size that is a multiple "
+               "of the stride, e.g. 256K (default)",
+               text, rc == -ERANGE ? "too large (16 EiB or more): " : "");
     return -EINVAL;
 }
 
@@ -182,7 +218,10 @@ int hb_parse_seed(const char *arg, uint64_t *out)
     errno = 0;
     unsigned long long s = strtoull(arg, &end, 10);
     if (errno || !hb_starts_number(arg, false) || end == arg || *end) {
-        hb_err_set("invalid --seed '%s': expected a non-negative integer", arg);
+        /* 2^64 is a non-negative integer too, and "-0" is 0: name the range and the form. */
+        hb_err_set("invalid --seed '%s': expected a non-negative integer up to %llu, in plain "
+                   "digits",
+                   arg, (unsigned long long)ULLONG_MAX);
         return -EINVAL;
     }
     *out = s;
@@ -192,7 +231,8 @@ int hb_parse_seed(const char *arg, uint64_t *out)
 int hb_parse_positive(const char *opt, const char *arg, double hi, const char *what, double *out)
 {
     double v = 0.0;
-    int rc = hb_parse_double(opt, arg, 0.0, hi, what, &v);
+    /* From the least normal double: 0 and -0 are not above 0. */
+    int rc = hb_parse_double(opt, arg, DBL_MIN, hi, what, &v);
     if (rc == 0 && v <= 0.0) {
         hb_err_set("invalid %s '%s': expected %s", opt, arg, what);
         rc = -EINVAL;

@@ -72,7 +72,14 @@ struct hb_options {
     int c2c_home;            /* c2c: HB_C2C_HOME_WRITER (default) / _READER, or a node */
     char export_hwloc[4096]; /* matrix: hwloc XML with the measured matrix; "" = none */
     char tier[32];           /* policy: memory kind of the remote node; "" = the CPU node's */
-    char command_line[4096];
+    /* argv as a shell line that re-runs it (hb_sh_line: quoted where a word needs it, $'\xNN'
+     * for bytes that are not UTF-8), any length; hb_options_free frees it. NULL until
+     * parsed. */
+    char *command_line;
+    /* In command_line: the space that ends argv[0]'s word, the arguments after it (NULL when
+     * there are none); argv[0] may hold a quoted space, so strchr(command_line, ' ') may not
+     * find this one. */
+    const char *command_argv0_end;
 };
 
 /* Parse argv into o. Returns 0; 1 when --help was asked for (the caller prints it);

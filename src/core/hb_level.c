@@ -41,7 +41,8 @@ void hb_level_of(const struct hb_topo *t, const int *cpus, int n, uint64_t bytes
         *out = (struct hb_level){.share_bytes = size / (uint64_t)k,
                                  .cache_bytes = size,
                                  .sharers = k,
-                                 .per_thread = out->per_thread};
+                                 .per_thread = out->per_thread,
+                                 .threads = n > k ? n : k};
         snprintf(out->name, sizeof(out->name), "L%u", c->attr->cache.depth);
         return;
     }
@@ -52,6 +53,7 @@ void hb_level_of(const struct hb_topo *t, const int *cpus, int n, uint64_t bytes
             snprintf(out->name, sizeof(out->name), "memory-side cache");
             out->cache_bytes = out->share_bytes = mc[i].size_bytes;
             out->sharers = 1;
+            out->threads = 1;
             return;
         }
 }
@@ -77,18 +79,28 @@ int hb_level_plan(const struct hb_topo *t, const struct hb_plan *plan, char *buf
 
 void hb_level_line(const struct hb_level *l, uint64_t bytes, char *buf, size_t len)
 {
-    char a[32], b[32], c[32];
-    if (strcmp(l->name, "memory") == 0)
+    char a[32], b[32], c[32], d[32], set[96];
+    if (strcmp(l->name, "memory") == 0) {
         snprintf(buf, len, "%s", "");
-    else if (l->sharers > 1)
-        snprintf(buf, len,
-                 "%s fits in %s (%s shared by %d threads, %s each): this measures %s, "
-                 "not memory",
-                 hb_size_format(bytes, a, sizeof(a)), l->name,
-                 hb_size_format(l->cache_bytes, b, sizeof(b)), l->sharers,
-                 hb_size_format(l->share_bytes, c, sizeof(c)), l->name);
+        return;
+    }
+    /* Threads under caches of their own: the set is more than one cache holds, each thread's
+     * part is what fits ("64 KiB fits in L1 (48 KiB)" of 2 threads would contradict). */
+    hb_size_format(bytes, a, sizeof(a));
+    if (l->threads > l->sharers)
+        snprintf(set, sizeof(set), "%s over %d threads (%s each)", a, l->threads,
+                 hb_size_format(l->per_thread, d, sizeof(d)));
     else
-        snprintf(buf, len, "%s fits in %s (%s): this measures %s, not memory",
-                 hb_size_format(bytes, a, sizeof(a)), l->name,
+        snprintf(set, sizeof(set), "%s", a);
+    if (l->sharers > 1)
+        snprintf(buf, len,
+                 "%s fits in %s (%s shared by %d threads, %s each): this measures %s, not memory",
+                 set, l->name, hb_size_format(l->cache_bytes, b, sizeof(b)), l->sharers,
+                 hb_size_format(l->share_bytes, c, sizeof(c)), l->name);
+    else if (l->threads > 1)
+        snprintf(buf, len, "%s fits in %s (%s per thread): this measures %s, not memory", set,
+                 l->name, hb_size_format(l->cache_bytes, b, sizeof(b)), l->name);
+    else
+        snprintf(buf, len, "%s fits in %s (%s): this measures %s, not memory", set, l->name,
                  hb_size_format(l->cache_bytes, b, sizeof(b)), l->name);
 }

@@ -15,6 +15,9 @@ struct hb_level {
     uint64_t cache_bytes; /* the cache's size as believed (0 for memory) */
     int sharers;          /* threads of the task under one such cache */
     uint64_t per_thread;  /* the working set per thread */
+    int threads;          /* threads the set is spread over: more than sharers when each group of
+                           * sharers has a cache of its own (a private L1, an L3 per CCX); 1 for a
+                           * memory-side cache, which holds the whole set */
 };
 
 /* The level of `bytes` (all arrays of a task) spread over the threads on cpus[0..n) (OS
@@ -27,7 +30,8 @@ void hb_level_of(const struct hb_topo *t, const int *cpus, int n, uint64_t bytes
                  struct hb_level *out);
 
 /* The one line a run says when a working set fits a cache ("32 KiB fits in L1 (48 KiB):
- * this measures L1, not memory"), into buf; "" for memory. */
+ * this measures L1, not memory"; spread over threads with caches of their own, "64 KiB over
+ * 2 threads (32 KiB each) fits in L1 (48 KiB per thread): ..."), into buf; "" for memory. */
 void hb_level_line(const struct hb_level *l, uint64_t bytes, char *buf, size_t len);
 
 /* The plan's foreground tasks whose working set fits a cache (their node's first CPUs, as

@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,30 @@ static const struct hb_unit hb_units[] = {
 
 #define HB_SIZE_FORMS "a positive size such as 65536, 64K, 512KiB, 64M, 1G, 1GiB, 4kB, 1GB"
 
+/* 2^64: the first byte count 64 bits cannot hold. */
+#define HB_SIZE_LIMIT 18446744073709551616.0L
+
+static int hb_size_too_large(const char *text)
+{
+    hb_err_set("size '%s' is too large: it must be less than 16 EiB (at most %llu bytes)", text,
+               (unsigned long long)UINT64_MAX);
+    return -ERANGE;
+}
+
+/* A number of plain digits, exact (a long double may not hold 20 digits everywhere): 0 and
+ * *out, or -ERANGE past 64 bits. end: where the digits stop. */
+static int hb_size_digits(const char *p, const char **end, uint64_t *out)
+{
+    uint64_t v = 0;
+    int rc = 0;
+    for (; isdigit((unsigned char)*p); p++)
+        if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, *p - '0', &v))
+            rc = -ERANGE;
+    *end = p;
+    *out = v;
+    return rc;
+}
+
 int hb_size_parse(const char *text, uint64_t *out)
 {
     if (!text || !*text) {
@@ -32,48 +57,59 @@ int hb_size_parse(const char *text, uint64_t *out)
         return -EINVAL;
     }
     const char *p = text;
-    /* strtod would skip blanks and read signs, hex and "inf": only decimal digits start. */
+    /* strtold would skip blanks and read signs, hex and "inf": only decimal digits start. */
     if (!(isdigit((unsigned char)*p) || (*p == '.' && isdigit((unsigned char)p[1])))) {
         hb_err_set("invalid size '%s': expected %s", text, HB_SIZE_FORMS);
         return -EINVAL;
     }
     errno = 0;
     char *end = NULL;
-    double value = strtod(p, &end);
-    if (end == p || errno == ERANGE || !isfinite(value) ||
-        strspn(p, "0123456789.eE+-") < (size_t)(end - p)) {
+    long double value = strtold(p, &end);
+    if (end == p || strspn(p, "0123456789.eE+-") < (size_t)(end - p)) {
         hb_err_set("invalid size '%s': expected %s", text, HB_SIZE_FORMS);
-        return errno == ERANGE ? -ERANGE : -EINVAL;
+        return -EINVAL;
     }
-    for (size_t i = 0; i < sizeof(hb_units) / sizeof(hb_units[0]); i++) {
-        if (strcasecmp(end, hb_units[i].suffix) != 0) continue;
-        double bytes = value * hb_units[i].factor;
-        if (bytes >= 18446744073709551616.0) {
-            hb_err_set("size '%s' is too large: at most 16 EiB", text);
-            return -ERANGE;
-        }
-        if (bytes < 1.0) {
-            hb_err_set("invalid size '%s': must be at least 1 byte (%s)", text, HB_SIZE_FORMS);
+    /* Out of range either way is still a number: past the largest long double it is too
+     * large, below the smallest too small, whatever the unit. */
+    bool huge = errno == ERANGE && value > 1.0L, tiny = errno == ERANGE && !huge;
+    const struct hb_unit *unit = NULL;
+    for (size_t i = 0; i < sizeof(hb_units) / sizeof(hb_units[0]) && !unit; i++)
+        if (strcasecmp(end, hb_units[i].suffix) == 0) unit = &hb_units[i];
+    if (!unit) {
+        hb_err_set("invalid size '%s': unknown unit '%s'; expected %s", text, end, HB_SIZE_FORMS);
+        return -EINVAL;
+    }
+    uint64_t whole = 0, bytes = 0;
+    const char *digits_end = p;
+    int whole_rc = hb_size_digits(p, &digits_end, &whole);
+    if (digits_end == end) { /* plain digits: counted exactly */
+        if (whole_rc || __builtin_mul_overflow(whole, (uint64_t)unit->factor, &bytes))
+            return hb_size_too_large(text);
+    } else {
+        long double v = value * (long double)unit->factor;
+        if (huge || v >= HB_SIZE_LIMIT) return hb_size_too_large(text);
+        if (!tiny && v >= 1.0L && v != floorl(v)) {
+            hb_err_set("invalid size '%s': %.17Lg bytes is not a whole number of bytes (%s)", text,
+                       v, HB_SIZE_FORMS);
             return -EINVAL;
         }
-        if (bytes != floor(bytes)) {
-            hb_err_set("invalid size '%s': %.17g bytes is not a whole number of bytes (%s)", text,
-                       bytes, HB_SIZE_FORMS);
-            return -EINVAL;
-        }
-        *out = (uint64_t)bytes;
-        return 0;
+        bytes = tiny || v < 1.0L ? 0 : (uint64_t)v;
     }
-    hb_err_set("invalid size '%s': unknown unit '%s'; expected %s", text, end, HB_SIZE_FORMS);
-    return -EINVAL;
+    if (bytes == 0) {
+        hb_err_set("invalid size '%s': must be at least 1 byte (%s)", text, HB_SIZE_FORMS);
+        return -EINVAL;
+    }
+    *out = bytes;
+    return 0;
 }
 
 int hb_size_mul(const char *what, uint64_t per, uint64_t count, uint64_t *out)
 {
     if (__builtin_mul_overflow(per, count, out)) {
         char a[32];
-        hb_err_set("%s: %s x %llu is more than 16 EiB; choose a smaller size", what,
-                   hb_size_format(per, a, sizeof(a)), (unsigned long long)count);
+        /* The product is 2^64 or more: 8 EiB x 2 is exactly 16 EiB, not more. */
+        hb_err_set("%s: %s x %llu comes to 16 EiB or more, past 64 bits; choose a smaller size",
+                   what, hb_size_format(per, a, sizeof(a)), (unsigned long long)count);
         return -ERANGE;
     }
     return 0;
@@ -81,16 +117,23 @@ int hb_size_mul(const char *what, uint64_t per, uint64_t count, uint64_t *out)
 
 char *hb_size_format(uint64_t bytes, char *buf, size_t len)
 {
-    static const char *const names[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
-    double v = (double)bytes;
+    static const char *const names[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    long double v = (long double)bytes;
     int u = 0;
-    while (v >= 1024.0 && u < 5) {
-        v /= 1024.0;
+    while (v >= 1024.0L && u < 6) {
+        v /= 1024.0L;
         u++;
     }
-    if (u == 0 || v == floor(v))
-        snprintf(buf, len, "%.0f %s", v, names[u]);
-    else
-        snprintf(buf, len, "%.3g %s", v, names[u]);
+    if (u == 0 || v == floorl(v)) {
+        snprintf(buf, len, "%.0Lf %s", v, names[u]);
+        return buf;
+    }
+    /* Three digits, or as many more as it takes not to look whole (4095 B is "3.999 KiB", not
+     * "4 KiB", which a message comparing it with 4 KiB would contradict) nor to need an
+     * exponent (1023.5 KiB is not "1.02e+03 KiB"). */
+    for (int digits = 3; digits <= 21; digits++) {
+        snprintf(buf, len, "%.*Lg %s", digits, v, names[u]);
+        if (strchr(buf, '.') && !strchr(buf, 'e')) break;
+    }
     return buf;
 }

@@ -25,13 +25,17 @@ static void hb_ctl_esc(unsigned char c, char buf[5])
 void hb_esc_line(FILE *f, const char *s)
 {
     char buf[5];
-    for (; s && *s; s++) {
-        if (!hb_is_ctl((unsigned char)*s)) {
-            fputc(*s, f);
-            continue;
-        }
+    while (s && *s) {
+        /* The bytes up to the next control byte at once: every message passes here. */
+        size_t n = 0;
+        while (s[n] && !hb_is_ctl((unsigned char)s[n]))
+            n++;
+        fwrite(s, 1, n, f);
+        s += n;
+        if (!*s) break;
         hb_ctl_esc((unsigned char)*s, buf);
         fputs(buf, f);
+        s++;
     }
 }
 
@@ -92,6 +96,98 @@ void hb_html_esc(FILE *f, const char *s)
         else
             fputc(c, f);
     }
+}
+
+/* Bytes at s that are one valid UTF-8 character (strict, as jansson checks: no overlong
+ * form, no surrogate, nothing past U+10FFFF): how many, 0 when they are not one. */
+static size_t hb_utf8_char(const unsigned char *s)
+{
+    if (s[0] < 0x80) return 1;
+    size_t n = s[0] >= 0xc2 && s[0] <= 0xdf   ? 2
+               : s[0] >= 0xe0 && s[0] <= 0xef ? 3
+               : s[0] >= 0xf0 && s[0] <= 0xf4 ? 4
+                                              : 0;
+    unsigned char lo = 0x80, hi = 0xbf; /* the second byte's range */
+    if (s[0] == 0xe0) lo = 0xa0;        /* overlong */
+    if (s[0] == 0xed) hi = 0x9f;        /* surrogates */
+    if (s[0] == 0xf0) lo = 0x90;        /* overlong */
+    if (s[0] == 0xf4) hi = 0x8f;        /* past U+10FFFF */
+    if (n == 0 || s[1] < lo || s[1] > hi) return 0;
+    for (size_t i = 2; i < n; i++)
+        if (s[i] < 0x80 || s[i] > 0xbf) return 0;
+    return n;
+}
+
+/* A word only $'...' can write: a control character (C0, DEL, C1 as U+0080-U+009F) or bytes
+ * that are not UTF-8. */
+static bool hb_sh_needs_bytes(const unsigned char *s)
+{
+    while (*s) {
+        size_t n = hb_utf8_char(s);
+        if (n == 0 || hb_is_ctl(*s) || (s[0] == 0xc2 && s[1] < 0xa0)) return true;
+        s += n;
+    }
+    return false;
+}
+
+void hb_sh_word(FILE *f, const char *s, bool first)
+{
+    static const char plain[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                "0123456789-_./:=@%+,";
+    /* As the command word these would be syntax, not a command. */
+    static const char *const reserved[] = {"case",   "coproc", "do",   "done",     "elif",  "else",
+                                           "esac",   "fi",     "for",  "function", "if",    "in",
+                                           "select", "then",   "time", "until",    "while", NULL};
+    bool keyword = false;
+    for (int i = 0; first && reserved[i]; i++)
+        keyword |= strcmp(s, reserved[i]) == 0;
+    const unsigned char *u = (const unsigned char *)s;
+    if (*s && strspn(s, plain) == strlen(s) && !(first && (strchr(s, '=') || keyword))) {
+        fputs(s, f);
+        return;
+    }
+    if (!hb_sh_needs_bytes(u)) {
+        fputc('\'', f);
+        for (; *s; s++)
+            fputs(*s == '\'' ? "'\\''" : (char[]){*s, '\0'}, f);
+        fputc('\'', f);
+        return;
+    }
+    fputs("$'", f);
+    while (*u) {
+        size_t n = hb_utf8_char(u);
+        if (n == 0 || hb_is_ctl(*u) || (u[0] == 0xc2 && u[1] < 0xa0)) {
+            /* A C1 control is two bytes; anything else here is one byte. */
+            size_t k = n == 2 ? 2 : 1;
+            for (size_t i = 0; i < k; i++)
+                fprintf(f, "\\x%02x", u[i]);
+            u += k;
+            continue;
+        }
+        if (*u == '\\' || *u == '\'') fputc('\\', f);
+        fwrite(u, 1, n, f);
+        u += n;
+    }
+    fputc('\'', f);
+}
+
+char *hb_sh_line(int argc, char *const *argv, const char **args)
+{
+    char *text = NULL;
+    size_t len = 0, argv0 = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f) return NULL;
+    for (int i = 0; i < argc; i++) {
+        if (i) fputc(' ', f);
+        hb_sh_word(f, argv[i], i == 0);
+        if (i == 0 && fflush(f) == 0) argv0 = len;
+    }
+    if (fclose(f) != 0) {
+        free(text);
+        return NULL;
+    }
+    if (args) *args = argc > 1 ? text + argv0 : NULL;
+    return text;
 }
 
 static json_t *hb_json_esc_string(const char *s)

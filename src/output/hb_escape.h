@@ -4,6 +4,7 @@
 #define HB_ESCAPE_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -20,6 +21,19 @@ void hb_esc_csv(FILE *f, const char *s);
 /* HTML text or a double- or single-quoted attribute value: & < > " ' as entities, control
  * bytes other than tab and newline as U+FFFD (they are not allowed in HTML). */
 void hb_html_esc(FILE *f, const char *s);
+
+/* One argument as a word a POSIX shell (bash) reads back as the same bytes: a plain word
+ * (letters, digits and -_./:=@%+, only; not empty; as the `first` word, no '=', which would
+ * be an assignment, nor a reserved word such as `if`) as it is; one holding a control character
+ * (C0, DEL, C1) or bytes that are not valid UTF-8 as bash's $'...' with \xNN for those bytes,
+ * \\ and \'; any other in single quotes with ' as '\''. What it writes is valid UTF-8 either way.
+ */
+void hb_sh_word(FILE *f, const char *s, bool first);
+
+/* argv as one shell-quoted line (hb_sh_word, separated by one space) that re-runs it with the
+ * same argv, malloc'd; *args (may be NULL): in that line, the space that ends argv[0]'s word,
+ * NULL when there are no arguments. NULL when out of memory. */
+char *hb_sh_line(int argc, char *const *argv, const char **args);
 
 /* A deep copy of v with every string (keys too) escaped as by hb_esc_line, or NULL when
  * out of memory. */

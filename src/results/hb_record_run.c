@@ -48,7 +48,8 @@ json_t *hb_record_run(const struct hb_topo *t, const struct hb_options *o, const
     json_object_set_new(rec, "schema_version", json_integer(HB_SCHEMA_VERSION));
     json_object_set_new(rec, "hopbench_version", json_string(HB_VERSION));
     json_object_set_new(rec, "git_sha", json_string(HB_GIT_SHA));
-    json_object_set_new(rec, "command_line", json_string(o->command_line));
+    /* Shell-quoted and valid UTF-8 (hb_sh_line): jansson keeps it whatever argv held. */
+    json_object_set_new(rec, "command_line", json_string(o->command_line ? o->command_line : ""));
     json_object_set_new(rec, "command", json_string(o->command[0] ? o->command : "default"));
     /* The chase permutations' seed (repeat r uses seed + r): with the command line, what
      * reproduces the run. */

@@ -58,6 +58,7 @@ static int hb_scn_label(const struct hb_scn_cursor *c, const char *w, size_t len
         return hb_scn_error(c, p, "a thread number or '*' after the node", w, len);
     }
     if (p >= end || *p++ != '.') return hb_scn_error(c, p - 1, want, w, len);
+    t->access_col = (int)(p - c->start) + 1;
     if (end - p >= 3 && p[0] == 'r' && p[1] == 'w' && p[2] == '.') {
         snprintf(t->access, sizeof(t->access), "rw");
         p += 2;
@@ -88,8 +89,17 @@ static int hb_scn_option(const struct hb_scn_cursor *c, const char *w, size_t le
             return hb_scn_error(c, at, "a kernel name (see hopbench --help)", val, strlen(val));
         memcpy(t->kernel, val, strlen(val) + 1); /* length checked just above */
     } else if (klen == 4 && memcmp(w, "size", 4) == 0) {
-        if (hb_size_parse(val, &t->size) || t->size == 0)
-            return hb_scn_error(c, at, "a size such as 64M or 1GiB", val, strlen(val));
+        /* The size reader's own message names the value and what is valid ("too large: it
+         * must be less than 16 EiB", "at least 1 byte"), at the value's column. */
+        if (hb_size_parse(val, &t->size)) {
+            char *why = strdup(hb_err_msg());
+            hb_err_set("%s:%d:%d: %s", c->file, c->line, (int)(at - c->start) + 1,
+                       why ? why : "invalid size");
+            free(why);
+            return -EINVAL;
+        }
+        t->size_col = (int)(at - c->start) + 1;
+        memcpy(t->size_text, val, strlen(val) + 1); /* as long as val at most */
     } else if (klen == 5 && memcmp(w, "level", 5) == 0) {
         t->level = 0;
         for (int i = 1; hb_bg_level_names[i]; i++)
@@ -112,6 +122,61 @@ static int hb_scn_option(const struct hb_scn_cursor *c, const char *w, size_t le
     return 0;
 }
 
+static uint32_t hb_scn_hash(const char *name, size_t len)
+{
+    uint32_t h = 2166136261u; /* FNV-1a */
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (unsigned char)name[i]) * 16777619u;
+    return h;
+}
+
+/* The experiment already named name (len bytes), or NULL in *first; the table grows so the
+ * next experiment has room (kept at most half full: a file may hold tens of thousands).
+ * 0 or -ENOMEM. */
+static int hb_scn_name_find(struct hb_scenario *s, const char *name, size_t len,
+                            const struct hb_scn_exp **first)
+{
+    *first = NULL;
+    if (2 * (s->n + 1) > s->names_cap) {
+        int cap = s->names_cap ? s->names_cap * 2 : 64;
+        int *grown = calloc((size_t)cap, sizeof(*grown));
+        if (!grown) {
+            hb_err_set("%s: out of memory for %d experiment names", s->file, cap);
+            return -ENOMEM;
+        }
+        for (int i = 0; i < s->n; i++) {
+            uint32_t h = hb_scn_hash(s->exps[i].name, strlen(s->exps[i].name));
+            size_t at = h & (size_t)(cap - 1);
+            while (grown[at])
+                at = (at + 1) & (size_t)(cap - 1);
+            grown[at] = i + 1;
+        }
+        free(s->names);
+        s->names = grown;
+        s->names_cap = cap;
+    }
+    size_t mask = (size_t)s->names_cap - 1;
+    for (size_t at = hb_scn_hash(name, len) & mask; s->names[at]; at = (at + 1) & mask) {
+        const struct hb_scn_exp *e = &s->exps[s->names[at] - 1];
+        if (strlen(e->name) == len && memcmp(e->name, name, len) == 0) {
+            *first = e;
+            return 0;
+        }
+    }
+    return 0;
+}
+
+/* Note the newest experiment in the name table (hb_scn_name_find made room). */
+static void hb_scn_name_add(struct hb_scenario *s)
+{
+    const struct hb_scn_exp *e = &s->exps[s->n - 1];
+    size_t mask = (size_t)s->names_cap - 1;
+    size_t at = hb_scn_hash(e->name, strlen(e->name)) & mask;
+    while (s->names[at])
+        at = (at + 1) & mask;
+    s->names[at] = s->n;
+}
+
 static int hb_scn_add_exp(struct hb_scenario *s, const char *name, size_t len, int line)
 {
     if (s->n == s->cap) {
@@ -128,6 +193,7 @@ static int hb_scn_add_exp(struct hb_scenario *s, const char *name, size_t len, i
     memset(e, 0, sizeof(*e));
     snprintf(e->name, sizeof(e->name), "%.*s", (int)len, name);
     e->line = line;
+    hb_scn_name_add(s);
     return 0;
 }
 
@@ -171,8 +237,20 @@ static int hb_scn_line(struct hb_scenario *s, struct hb_scn_cursor *c, const cha
                                     words[1], lens[1]);
         if (lens[1] > 40)
             return hb_scn_error(c, words[1], "a NAME of at most 40 characters", words[1], lens[1]);
+        /* The experiment before must be whole first: its error is on an earlier line. */
         int rc = hb_scn_close(s);
-        return rc ? rc : hb_scn_add_exp(s, words[1], lens[1], c->line);
+        if (rc) return rc;
+        /* A name is the experiment's identity in the records: a second one would merge two
+         * experiments' results under it (compare calls that an error duplicate). */
+        const struct hb_scn_exp *first = NULL;
+        if ((rc = hb_scn_name_find(s, words[1], lens[1], &first))) return rc;
+        if (first) {
+            hb_err_set("%s:%d:%d: experiment %s is already defined at line %d; expected a NAME "
+                       "no other experiment of the file has",
+                       c->file, c->line, (int)(words[1] - c->start) + 1, first->name, first->line);
+            return -EINVAL;
+        }
+        return hb_scn_add_exp(s, words[1], lens[1], c->line);
     }
     bool fg = lens[0] == 2 && memcmp(words[0], "fg", 2) == 0;
     bool bg = lens[0] == 2 && memcmp(words[0], "bg", 2) == 0;
@@ -273,5 +351,6 @@ void hb_scenario_free(struct hb_scenario *s)
     for (int i = 0; i < s->n; i++)
         free(s->exps[i].tasks);
     free(s->exps);
+    free(s->names);
     memset(s, 0, sizeof(*s));
 }

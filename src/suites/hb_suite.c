@@ -58,15 +58,24 @@ static int hb_suite_check_totals(const struct hb_suite_env *env, const struct hb
         for (int i = 0; i < t->nnodes; i++) {
             int os = t->nodes[i].os_index, n = 0;
             uint64_t sum = 0;
+            const char *from = NULL; /* a scenario line among them: its size is to name */
             for (int k = 0; k < e->ntasks; k++) {
                 const struct hb_task *task = &e->tasks[k];
                 if ((task->policy == HB_POLICY_BIND && task->mem_node == os) ||
                     (task->policy == HB_POLICY_FIRSTTOUCH && task->cpu_node == os)) {
-                    sum += task->bytes;
+                    if (__builtin_add_overflow(sum, task->bytes, &sum)) sum = UINT64_MAX;
                     n++;
+                    if (!from && task->size_from[0]) from = task->size_from;
                 }
             }
-            int rc = n > 1 ? hb_suite_check_fits(env, os, sum, n) : 0;
+            int rc = n > 1 ? hb_suite_check_fits_from(env, os, sum, n, from) : 0;
+            if (rc && from) {
+                /* The line comes first, as every scenario message has it. */
+                char *why = strdup(hb_err_msg());
+                hb_err_set("%s (experiment %s)", why ? why : "does not fit", e->name);
+                free(why);
+                return rc;
+            }
             if (rc) {
                 /* Name the experiment: one-node or loaded piles many tasks on one node. */
                 char *why = strdup(hb_err_msg());

@@ -64,6 +64,12 @@ int hb_suite_check_threads(const struct hb_suite_env *env, int cpu_node, int thr
 
 int hb_suite_check_fits(const struct hb_suite_env *env, int mem_node, uint64_t bytes, int ntasks)
 {
+    return hb_suite_check_fits_from(env, mem_node, bytes, ntasks, NULL);
+}
+
+int hb_suite_check_fits_from(const struct hb_suite_env *env, int mem_node, uint64_t bytes,
+                             int ntasks, const char *size_from)
+{
     const struct hb_topo *t = env->topo;
     const struct hb_node *n = &t->nodes[hb_topo_node_index(t, mem_node)];
     if (bytes <= n->mem_free_bytes) return 0;
@@ -72,8 +78,17 @@ int hb_suite_check_fits(const struct hb_suite_env *env, int mem_node, uint64_t b
     hb_size_format(n->mem_free_bytes, fr, sizeof(fr));
     char tasks[64] = "";
     if (ntasks > 1) snprintf(tasks, sizeof(tasks), " (%d tasks together)", ntasks);
+    /* 4 significant digits can print both alike: then the bytes say which is more. */
+    if (strcmp(all, fr) == 0) {
+        snprintf(all, sizeof(all), "%llu bytes", (unsigned long long)bytes);
+        snprintf(fr, sizeof(fr), "%llu bytes", (unsigned long long)n->mem_free_bytes);
+    }
     /* Say which size it is: a --size nobody gave is not to blame. */
-    if (env->opts->size)
+    if (size_from)
+        hb_err_set("%s does not fit node %d: the plan puts %s there%s, %s free; choose a smaller "
+                   "size",
+                   size_from, mem_node, all, tasks, fr);
+    else if (env->opts->size)
         hb_err_set("--size %s does not fit node %d: the plan puts %s there%s, %s free; choose a "
                    "smaller --size",
                    hb_size_format(env->opts->size, per, sizeof(per)), mem_node, all, tasks, fr);
@@ -132,11 +147,23 @@ int hb_suite_task(const struct hb_suite_env *env, struct hb_task *task, int cpu_
                   int first_thread, int threads, const char *kernel, enum hb_policy policy,
                   int mem_node, uint64_t bytes)
 {
+    return hb_suite_task_from(env, task, cpu_node, first_thread, threads, kernel, policy, mem_node,
+                              bytes, NULL, false);
+}
+
+int hb_suite_task_from(const struct hb_suite_env *env, struct hb_task *task, int cpu_node,
+                       int first_thread, int threads, const char *kernel, enum hb_policy policy,
+                       int mem_node, uint64_t bytes, const char *size_from, bool per_thread)
+{
     const struct hb_topo *t = env->topo;
     struct hb_kernel_ref k;
     int rc = env->lookup(kernel, &k);
     if (rc) return rc;
     memset(task, 0, sizeof(*task));
+    if (size_from) {
+        snprintf(task->size_from, sizeof(task->size_from), "%s", size_from);
+        task->size_per_thread = per_thread;
+    }
     task->role = HB_ROLE_FG;
     task->cpu_node = cpu_node;
     task->first_thread = first_thread;
@@ -150,8 +177,11 @@ int hb_suite_task(const struct hb_suite_env *env, struct hb_task *task, int cpu_
     if (policy == HB_POLICY_INTERLEAVE && !(task->mem_nodes = hb_suite_mem_nodes(env)))
         return -ENOMEM;
     if ((rc = hb_suite_check_threads(env, cpu_node, first_thread + threads))) return rc;
-    if (policy == HB_POLICY_BIND && (rc = hb_suite_check_fits(env, mem_node, bytes, 1))) return rc;
-    if (policy == HB_POLICY_FIRSTTOUCH && (rc = hb_suite_check_fits(env, cpu_node, bytes, 1)))
+    if (policy == HB_POLICY_BIND &&
+        (rc = hb_suite_check_fits_from(env, mem_node, bytes, 1, size_from)))
+        return rc;
+    if (policy == HB_POLICY_FIRSTTOUCH &&
+        (rc = hb_suite_check_fits_from(env, cpu_node, bytes, 1, size_from)))
         return rc;
     if (task->pages == HB_PAGES_HUGE) {
         int *nodes = NULL;
@@ -187,8 +217,20 @@ int hb_suite_chase_stride(struct hb_task *task, uint64_t stride)
 {
     task->chase_stride = stride;
     int rc = hb_chase_check_group(task->chase_group_bytes, stride);
-    return rc ? rc
-              : hb_chase_check_fits(stride, task->bytes / (uint64_t)task->threads, task->threads);
+    if (rc) return rc;
+    uint64_t per = task->bytes / (uint64_t)task->threads;
+    if (!task->size_from[0] || per >= stride)
+        return hb_chase_check_fits(stride, per, task->threads);
+    /* Not --size's fault: name the size that is too small, in its own terms. */
+    char s[32], b[32], need[32];
+    hb_err_set("%s is smaller than one --stride (%s) per thread: each thread gets %s; choose a "
+               "smaller --stride or a size of at least %s%s",
+               task->size_from, hb_size_format(stride, s, sizeof(s)),
+               hb_size_format(per, b, sizeof(b)),
+               hb_size_format(task->size_per_thread ? stride : stride * (uint64_t)task->threads,
+                              need, sizeof(need)),
+               task->size_per_thread ? " per thread" : "");
+    return -EINVAL;
 }
 
 void hb_suite_tiers_note(const struct hb_suite_env *env, const char *suite, json_t *derived)

@@ -86,6 +86,10 @@ int hb_suite_check_threads(const struct hb_suite_env *env, int cpu_node, int thr
 /* bytes (ntasks together) fit the free memory of mem_node, or one line naming the size
  * (--size or the default) and -ENOMEM. */
 int hb_suite_check_fits(const struct hb_suite_env *env, int mem_node, uint64_t bytes, int ntasks);
+/* The same for a size that is not plainly --size or the default (a scenario line's size=):
+ * size_from says how messages name it ("t.scn:3:13: size=4K"); NULL: as hb_suite_check_fits. */
+int hb_suite_check_fits_from(const struct hb_suite_env *env, int mem_node, uint64_t bytes,
+                             int ntasks, const char *size_from);
 void hb_suite_experiment(const struct hb_suite_env *env, struct hb_experiment *e, const char *suite,
                          const char *name, const char *metric);
 /* A foreground task: threads on cpu_node running kernel against mem_node (bind) or the
@@ -93,6 +97,12 @@ void hb_suite_experiment(const struct hb_suite_env *env, struct hb_experiment *e
 int hb_suite_task(const struct hb_suite_env *env, struct hb_task *task, int cpu_node,
                   int first_thread, int threads, const char *kernel, enum hb_policy policy,
                   int mem_node, uint64_t bytes);
+/* hb_suite_task for a size that is not plainly --size or the default: its messages, and the
+ * plan check's (the task's size_from), name it as size_from says, per thread when
+ * per_thread (bytes = that size x threads). */
+int hb_suite_task_from(const struct hb_suite_env *env, struct hb_task *task, int cpu_node,
+                       int first_thread, int threads, const char *kernel, enum hb_policy policy,
+                       int mem_node, uint64_t bytes, const char *size_from, bool per_thread);
 
 /* An experiment of one foreground task (hb_suite_task), its metric latency or bandwidth as
  * the kernel is; stride: a latency kernel's chase stride, 0 = the first --stride. 0, or the

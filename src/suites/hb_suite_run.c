@@ -16,6 +16,19 @@
 /* 40555 uses a 64 MB array per thread. */
 #define HB_RUN_BYTES ((uint64_t)64 << 20)
 
+/* The kernel a label's access runs when the line gives no kernel=. */
+static const char *hb_run_access_kernel(const char *access)
+{
+    return strcmp(access, "r") == 0 ? "read" : strcmp(access, "w") == 0 ? "write" : "copy";
+}
+
+static const char *hb_run_access_words(const char *access)
+{
+    return strcmp(access, "r") == 0   ? "only reads"
+           : strcmp(access, "w") == 0 ? "only writes"
+                                      : "reads and writes";
+}
+
 static int hb_run_check_nodes(const struct hb_topo *t, const char *file,
                               const struct hb_scn_task *st)
 {
@@ -68,26 +81,50 @@ static int hb_run_task(const struct hb_suite_env *env, const char *file, struct 
                    st->thread < 0 ? ", all taken by earlier lines" : "");
         return -EINVAL;
     }
-    const char *kernel = st->kernel[0]                  ? st->kernel
-                         : strcmp(st->access, "r") == 0 ? "read"
-                         : strcmp(st->access, "w") == 0 ? "write"
-                                                        : "copy";
+    const char *kernel = st->kernel[0] ? st->kernel : hb_run_access_kernel(st->access);
     struct hb_kernel_ref k;
     if (env->lookup(kernel, &k)) {
         hb_err_set("%s:%d:%d: unknown kernel '%s'; see hopbench --help for the kernels", file,
                    st->line, st->col, kernel);
         return -EINVAL;
     }
+    /* The label's access is what the record's label says the task does: with kernel= it must
+     * be the kernel's, or the record would call a read a write. */
+    if (strcmp(k.access, st->access) != 0) {
+        hb_err_set("%s:%d:%d: expected access %s for kernel=%s, which %s, got '%s' (without "
+                   "kernel=, access %s runs %s)",
+                   file, st->line, st->access_col, k.access, kernel, hb_run_access_words(k.access),
+                   st->access, st->access, hb_run_access_kernel(st->access));
+        return -EINVAL;
+    }
+    /* Messages about the size name where it came from: the line's size=, --size or the
+     * default, each per thread. */
     uint64_t per = st->size ? st->size : o->size ? o->size : HB_RUN_BYTES;
+    char size_from[sizeof(((struct hb_task *)0)->size_from)];
+    int col = st->size ? st->size_col : st->col;
+    if (st->size)
+        snprintf(size_from, sizeof(size_from), "%s:%d:%d: size=%s", file, st->line, col,
+                 st->size_text);
+    else if (o->size)
+        snprintf(size_from, sizeof(size_from), "%s:%d:%d: --size %llu", file, st->line, col,
+                 (unsigned long long)o->size);
+    else
+        snprintf(size_from, sizeof(size_from), "%s:%d:%d: the default size of 64 MiB", file,
+                 st->line, col);
     struct hb_task *task = hb_experiment_task(e);
     if (!task) return -ENOMEM;
     uint64_t bytes = 0;
-    if ((rc = hb_size_mul("size per thread", per, (uint64_t)threads, &bytes)) ||
-        (rc = hb_suite_task(env, task, st->node, first, threads, kernel, HB_POLICY_BIND,
-                            st->mem_node, bytes))) {
-        char *msg = strdup(hb_err_msg());
-        hb_err_set("%s:%d:%d: %s", file, st->line, st->col, msg ? msg : "out of memory");
-        free(msg);
+    if ((rc = hb_size_mul(size_from, per, (uint64_t)threads, &bytes)) ||
+        (rc = hb_suite_task_from(env, task, st->node, first, threads, kernel, HB_POLICY_BIND,
+                                 st->mem_node, bytes, size_from, true))) {
+        /* Every message names the line; those that name the size start with it already. */
+        char at[300];
+        snprintf(at, sizeof(at), "%s:%d:", file, st->line);
+        if (strncmp(hb_err_msg(), at, strlen(at)) != 0) {
+            char *msg = strdup(hb_err_msg());
+            hb_err_set("%s:%d:%d: %s", file, st->line, col, msg ? msg : "out of memory");
+            free(msg);
+        }
         return rc;
     }
     if (st->bg) {

@@ -32,8 +32,8 @@ fs=$(q '.[] | select(.type=="c2c_false_sharing")')
 
 # The plan is what ran: one measurement per experiment, each pair where the plan put it.
 "$hb" c2c --cores --dry-run --min-time 0.005 --reps 2 > "$tmp/plan.jsonl"
-[ "$(jq -cs '[.[].name]' "$tmp/plan.jsonl")" = "$(q '[.[] | select(.type=="measurement") | .experiment]')" ] ||
-  fail "dry run and run differ: $(jq -cs '[.[].name]' "$tmp/plan.jsonl")"
+[ "$(jq -cs '[.[] | select(.type == "experiment") | .name]' "$tmp/plan.jsonl")" = "$(q '[.[] | select(.type=="measurement") | .experiment]')" ] ||
+  fail "dry run and run differ: $(jq -cs '[.[] | select(.type == "experiment") | .name]' "$tmp/plan.jsonl")"
 bad=$(q '.[] | select(.type=="measurement") | select(.suite != "c2c" or .status != "ok" or .threads != 2
          or .thread_cpus != .cpus or .pages_on_target_pct != 100 or .mem_node != .cpu_node
          or .policy != "bind" or .reps != 2 or .lat_ns_median <= 0 or .simd == null) | .experiment')
@@ -41,7 +41,7 @@ bad=$(q '.[] | select(.type=="measurement") | select(.suite != "c2c" or .status 
 
 # CSV: the measurement columns, a row per measurement, the threads' CPUs in each.
 timeout 10 "$hb" c2c --min-time 0.005 --reps 2 --format csv -o "$tmp/r.csv" --quiet
-python3 - "$tmp/r.csv" "$(jq -cs length "$tmp/plan.jsonl")" "$ncpu" <<'PY' || fail "CSV"
+python3 - "$tmp/r.csv" "$(jq -cs '[.[] | select(.type == "experiment")] | length' "$tmp/plan.jsonl")" "$ncpu" <<'PY' || fail "CSV"
 import csv, json, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 ncpu = int(sys.argv[3])

@@ -74,7 +74,7 @@ printf 'experiment big\nfg 0.*.r.0 size=8388608T\n' >big.scn
 for dry in "" --dry-run; do
     run_hb run big.scn "${QUICK[@]}" -o out.jsonl $dry
     if [ "$(nproc)" -ge 2 ]; then
-        expect "scenario overflow $dry" 2 "big.scn:2:4: size per thread: 8192 PiB x 2 is more than 16 EiB"
+        expect "scenario overflow $dry" 2 "big.scn:2:17: size=8388608T: 8 EiB x 2 comes to 16 EiB or more"
     fi
 done
 run_hb loaded --size 8388608T --dry-run

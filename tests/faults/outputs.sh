@@ -65,6 +65,28 @@ for c in $commands; do
 done
 [ "$tried" -ge 13 ] || fail "only $tried commands tried"
 
+# After --, a word that starts with - is an operand: a file for the commands that read one,
+# an unexpected argument for the others; never an option.
+cp in.jsonl ./-in.jsonl && cp m.jsonl ./-m.jsonl && cp "$scn" ./-s.scn
+dashed=0
+for c in $commands; do
+    case $c in
+    run) run_hb run --dry-run -o dd.out -- -s.scn; expect "run -- -s.scn" 0 "" ;;
+    report) run_hb report -o dd.out -- -in.jsonl; expect "report -- -in.jsonl" 0 "" ;;
+    export) run_hb export -o dd.out -- -m.jsonl; expect "export -- -m.jsonl" 0 "" ;;
+    compare) run_hb compare -- -in.jsonl -in.jsonl; expect "compare -- -in.jsonl -in.jsonl" 0 "" ;;
+    *)
+        read -r -a args <<<"$(args_for "$c")"
+        run_hb "${args[@]}" -o dd.out -- -x
+        expect "$c -- -x" 2 "unexpected argument '-x'"
+        ;;
+    esac
+    dashed=$((dashed + 1))
+    rm -f dd.out
+done
+[ "$dashed" -ge 14 ] || fail "only $dashed commands tried with --"
+rm -f ./-in.jsonl ./-m.jsonl ./-s.scn
+
 # A second writer of one path fails at once (exit 3) while the first holds it; the first
 # completes its file alone.
 mkdir two

@@ -5,17 +5,22 @@ set -uo pipefail
 bin=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+fix=$(cd "$(dirname "${BASH_SOURCE[0]}")/../topo/fixtures" && pwd)
 fail=0
-# name | file text (printf format) | expected message fragment
-while IFS='|' read -r name text want; do
+# name | file text (printf format) | expected message fragment [| exit code (default 2)
+# [| more arguments, @FIX@ = tests/topo/fixtures]]. A fragment starting with ':' follows the
+# file's path; every message is one line.
+while IFS='|' read -r name text want code more; do
   [ -z "$name" ] && continue
   f="$tmp/$name.scn"
   # shellcheck disable=SC2059
   printf "$text" >"$f"
-  out=$("$bin" run "$f" --dry-run 2>&1 >/dev/null)
+  # shellcheck disable=SC2086
+  out=$("$bin" run "$f" --dry-run ${more//@FIX@/$fix} 2>&1 >/dev/null)
   rc=$?
-  if [ "$rc" -ne 2 ] || [[ "$out" != *"$want"* ]]; then
-    echo "FAIL $name: exit $rc, message: $out (wanted exit 2 and: $want)"
+  [[ "$want" == :* ]] && want="$f$want"
+  if [ "$rc" -ne "${code:-2}" ] || [[ "$out" != *"$want"* ]] || [ "$(grep -c . <<<"$out")" != 1 ]; then
+    echo "FAIL $name: exit $rc, message: $out (wanted exit ${code:-2} and one line with: $want)"
     fail=1
   else
     echo "ok   $name: $out"
@@ -34,7 +39,18 @@ bad-key|experiment a\nfg 0.0.r.0 speed=3\n|:2:12: expected a key kernel, size, l
 bad-level|experiment a\nfg 0.0.r.0\nbg 0.1.r.0 level=max\n|:3:18: expected level low, medium, high or very-high, got 'max'
 level-on-fg|experiment a\nfg 0.0.r.0 level=low\n|:2:12: expected level= only on bg lines
 bad-rate|experiment a\nfg 0.0.r.0\nbg 0.1.r.0 rate=-1\n|:3:17: expected a rate in GB/s from 0 (unpaced) to 1000, got '-1'
-bad-size|experiment a\nfg 0.0.r.0 size=lots\n|:2:17: expected a size such as 64M or 1GiB, got 'lots'
+bad-size|experiment a\nfg 0.0.r.0 size=lots\n|:2:17: invalid size 'lots': expected a positive size such as 65536, 64K
+size-huge|experiment a\nfg 0.0.r.0 size=1e400\n|:2:17: size '1e400' is too large: it must be less than 16 EiB (at most 18446744073709551615 bytes)
+size-2-64|experiment a\nfg 0.0.r.0 size=16777216T\n|:2:17: size '16777216T' is too large: it must be less than 16 EiB
+size-zero|experiment a\nfg 0.0.r.0 size=0\n|:2:17: invalid size '0': must be at least 1 byte
+size-one-line|experiment a\nfg 0.0.r.0 size=63\n|:2:17: size=63 is too small for kernel read: its array needs a whole 64-byte line; it needs at least 64 bytes
+size-per-thread|experiment a\nfg 0.*.r.0 size=3591\n|:2:17: size=3591 is too small for 8 threads of kernel read: each thread's slice of an array starts on a 4 KiB page, which leaves the last thread no data; it needs at least 3592 bytes per thread, and every size from 25096 bytes per thread works|2|--topology @FIX@/1n-single.xml
+size-cli-per-thread|experiment a\nfg 0.*.r.0\n|:2:4: --size 1000 is too small for 8 threads of kernel read|2|--topology @FIX@/1n-single.xml --size 1000
+size-chase-stride|experiment a\nfg 0.0.r.0 kernel=chase size=128\n|:2:30: size=128 is smaller than one --stride (256 B) per thread: each thread gets 128 B; choose a smaller --stride or a size of at least 256 B per thread
+size-dgemm|experiment a\nfg 0.0.rw.0 kernel=dgemm size=64K\n|:2:31: size=64K is too small for kernel dgemm: dgemm slice of 2728 elements holds no 128x128 product: each thread needs at least 131072 bytes per array; it needs at least 393216 bytes
+size-overflow|experiment a\nfg 0.*.r.0 size=8388608T\n|:2:17: size=8388608T: 8 EiB x 8 comes to 16 EiB or more, past 64 bits; choose a smaller size|2|--topology @FIX@/1n-single.xml
+size-over-free|experiment a\nfg 0.0.r.0 size=64T\n|:2:17: size=64T does not fit node 0: the plan puts 64 TiB there, 8 GiB free; choose a smaller size|3|--topology @FIX@/1n-single.xml
+size-over-free-together|experiment a\nfg 0.0.r.0 size=5G\nfg 0.1.r.0 size=5G\n|:2:17: size=5G does not fit node 0: the plan puts 10 GiB there (2 tasks together), 8 GiB free; choose a smaller size (experiment a)|3|--topology @FIX@/1n-single.xml
 no-fg|experiment a\nbg 0.0.r.0\n|:1:1: expected at least one fg line in experiment a
 bad-name|experiment a/b\n|:1:13: expected a NAME of letters, digits, '-', '_', '.'
 two-names|experiment a b\n|:1:14: expected one experiment NAME, got 'b'
@@ -42,6 +58,14 @@ unknown-node|experiment a\nfg 9.0.r.0\n|:2:4: node 9 does not exist; nodes with 
 unknown-mem|experiment a\nfg 0.0.r.7\n|:2:4: memory node 7 does not exist; nodes with memory: 0
 too-many-threads|experiment a\nfg 0.999.r.0\n|:2:4: thread 999 of node 0
 bad-kernel|experiment a\nfg 0.0.r.0 kernel=nope\n|:2:4: unknown kernel 'nope'
+access-w-read|experiment a\nfg 0.0.w.0 kernel=read\n|:2:8: expected access r for kernel=read, which only reads, got 'w' (without kernel=, access w runs write)
+access-rw-chase|experiment a\nfg 0.0.r.0\nbg 0.1.rw.0 kernel=chase\n|:3:8: expected access r for kernel=chase, which only reads, got 'rw' (without kernel=, access rw runs copy)
+access-r-write-nt|experiment a\nfg 0.0.r.0 kernel=write-nt\n|:2:8: expected access w for kernel=write-nt, which only writes, got 'r' (without kernel=, access r runs read)
+access-w-triad|experiment a\nfg 0.0.w.0 kernel=triad\n|:2:8: expected access rw for kernel=triad, which reads and writes, got 'w' (without kernel=, access w runs write)
+access-r-intensity|experiment a\nfg 0.0.r.0 kernel=intensity\nfg 0.1.rw.0 kernel=gups size=1K\nexperiment b\nfg 0.0.w.0 kernel=write\nfg 0.1.r.0 kernel=copy\n|:6:8: expected access rw for kernel=copy, which reads and writes, got 'r'
+repeated-name|experiment a\nfg 0.0.r.0\nexperiment b\nfg 0.0.r.0\n\nexperiment a\nfg 0.0.w.0\n|:6:12: experiment a is already defined at line 1; expected a NAME no other experiment of the file has
+repeated-name-empty-first|experiment a\nexperiment a\nfg 0.0.r.0\n|:1:1: expected at least one fg line in experiment a
+same-name-other-case|experiment a\nfg 0.0.r.0\nexperiment A\nfg 0.0.r.0\nexperiment A\nfg 0.0.r.0\n|:5:12: experiment A is already defined at line 3
 CASES
 out=$("$bin" run "$tmp/does-not-exist.scn" --dry-run 2>&1 >/dev/null)
 rc=$?

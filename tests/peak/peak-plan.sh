@@ -7,7 +7,8 @@ set -euo pipefail
 hb=$1 fx=$2
 fail() { echo "FAIL: $*" >&2; exit 1; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-q() { local file=$1; shift; jq -cs "$@" "$file"; }
+# The plan's experiment records (its last, the plan_summary, is checked in cli.plan-summary).
+q() { local file=$1; shift; jq -c 'select(.type == "experiment")' "$file" | jq -cs "$@"; }
 
 "$hb" --topology "$fx/4n-quartet.xml" peak --dry-run > "$tmp/b.jsonl"
 [ "$(q "$tmp/b.jsonl" '[.[].name]')" = '["peak-read-bind","peak-mix3:1-bind","peak-mix2:1-bind","peak-mix1:1-bind","peak-mix3:1-nt-bind","peak-mix2:1-nt-bind","peak-mix1:1-nt-bind"]' ] || fail "mixes: $(q "$tmp/b.jsonl" '[.[].name]')"

@@ -7,7 +7,8 @@ hb=$1 fx=$2
 fail() { echo "FAIL: $*" >&2; exit 1; }
 plan() { "$hb" --topology "$fx/$1" policy --dry-run "${@:2}"; }
 # jq over the plan; prints the result compactly.
-q() { local file=$1; shift; jq -cs "$@" "$file"; }
+# The plan's experiment records (its last, the plan_summary, is checked in cli.plan-summary).
+q() { local file=$1; shift; jq -c 'select(.type == "experiment")' "$file" | jq -cs "$@"; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
 plan 4n-quartet.xml --kernel triad,chase --size 64M > "$tmp/q.jsonl"

@@ -7,7 +7,8 @@ set -euo pipefail
 hb=$1 fx=$2
 fail() { echo "FAIL: $*" >&2; exit 1; }
 plan() { "$hb" --topology "$fx/$1" sweep --dry-run "${@:2}"; }
-q() { local file=$1; shift; jq -cs "$@" "$file"; }
+# The plan's experiment records (its last, the plan_summary, is checked in cli.plan-summary).
+q() { local file=$1; shift; jq -c 'select(.type == "experiment")' "$file" | jq -cs "$@"; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
 # quartet: L1 48 KiB, L2 1 MiB, L3 16 MiB per core; 16 GiB per node.

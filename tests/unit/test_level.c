@@ -51,6 +51,34 @@ int main(void)
     CHECK_STR(line, "");
     hb_topo_free(t);
 
+    /* 4n-quartet: a 48 KiB L1 per CPU. 64 KiB over node 0's 2 CPUs is 32 KiB in each: L1, and
+     * the line says so per thread rather than "64 KiB fits in L1 (48 KiB)". */
+    t = load("4n-quartet.xml");
+    CHECK_STR(level(t, 2, 64 * 1024, 0, &l), "L1");
+    CHECK_INT(l.threads, 2);
+    CHECK_INT(l.sharers, 1);
+    hb_level_line(&l, 64 * 1024, line, sizeof(line));
+    CHECK_STR(line, "64 KiB over 2 threads (32 KiB each) fits in L1 (48 KiB per thread): this "
+                    "measures L1, not memory");
+    /* One thread: the set is what the cache holds, as before. */
+    level(t, 1, 32 * 1024, 0, &l);
+    hb_level_line(&l, 32 * 1024, line, sizeof(line));
+    CHECK_STR(line, "32 KiB fits in L1 (48 KiB): this measures L1, not memory");
+    hb_topo_free(t);
+
+    /* 8n-amd-numbers: a 32 MiB L3 per 8 CPUs. 48 MiB over CPUs 0-15 (two L3s, 8 threads
+     * under each) is 3 MiB a thread, within each L3's 4 MiB per thread. */
+    t = load("8n-amd-numbers.xml");
+    int cpus[16];
+    for (int i = 0; i < 16; i++)
+        cpus[i] = i;
+    hb_level_of(t, cpus, 16, 48 * MiB, 0, &l);
+    CHECK_STR(l.name, "L3");
+    hb_level_line(&l, 48 * MiB, line, sizeof(line));
+    CHECK_STR(line, "48 MiB over 16 threads (3 MiB each) fits in L3 (32 MiB shared by 8 threads, "
+                    "4 MiB each): this measures L3, not memory");
+    hb_topo_free(t);
+
     /* 1n-vmcache: a 480 MiB L3 for 2 cores, as this project's VM reports: taken as 64 MiB. */
     t = load("1n-vmcache.xml");
     CHECK_STR(level(t, 1, 32 * MiB, 0, &l), "L3");

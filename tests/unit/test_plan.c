@@ -71,6 +71,7 @@ static void quartet_matrix(void)
     CHECK_STR(p.exps[1].tasks[0].label, "0.0.r.1");
     CHECK_STR(p.exps[1].name, "matrix-lat-0-1");
     hb_plan_free(&p);
+    hb_options_free(&o);
     hb_topo_free(t);
 }
 
@@ -92,6 +93,7 @@ static void ladder_matrix(void)
     CHECK_INT(classes[2], 24);
     CHECK_INT(classes[3], 8);
     hb_plan_free(&p);
+    hb_options_free(&o);
     hb_topo_free(t);
 }
 
@@ -110,6 +112,7 @@ static void memonly_matrix(void)
     CHECK_INT(p.n, 2 * 4 * 4);
     CHECK_INT(as_column, 2 * 2 * 4); /* nodes 2 and 3 are memory targets */
     hb_plan_free(&p);
+    hb_options_free(&o);
     hb_topo_free(t);
 }
 
@@ -138,6 +141,7 @@ static void labels_and_defaults(void)
     CHECK_INT(p.n, 1);
     CHECK_STR(p.exps[0].tasks[0].label, "0.0.r.0");
     hb_plan_free(&p);
+    hb_options_free(&o);
     hb_topo_free(t);
 }
 

@@ -50,12 +50,45 @@ int main(void)
     parse_bad("1M ", -EINVAL, "unknown unit 'M '");
     CHECK_INT(parse_ok("1.5K"), 1536);
     parse_bad("99999999999T", -ERANGE, "too large");
-    parse_bad("1e400", -ERANGE, "invalid size");
+    /* Each side of 64 bits, exactly: 2^64 - 1 is a size, 2^64 (16 EiB) is not, and no message
+     * says a size it refuses is within the limit it names. */
+    CHECK_INT(parse_ok("18446744073709551615"), UINT64_MAX);
+    CHECK_INT(parse_ok("16777215T"), 16777215ULL << 40);
+    static const char *const large[] = {
+        "18446744073709551616", "16777216T", "1e30", "1e400", "1e5000", "99999999999999999999999K"};
+    for (size_t i = 0; i < sizeof(large) / sizeof(large[0]); i++) {
+        char want[160];
+        snprintf(want, sizeof(want),
+                 "size '%s' is too large: it must be less than 16 EiB (at most "
+                 "18446744073709551615 bytes)",
+                 large[i]);
+        parse_bad(large[i], -ERANGE, want);
+    }
+    /* Positive but under a byte, however small: never "expected a positive size". */
+    parse_bad("1e-400", -EINVAL, "invalid size '1e-400': must be at least 1 byte");
+    parse_bad("1e-5000", -EINVAL, "invalid size '1e-5000': must be at least 1 byte");
+    parse_bad("0.5", -EINVAL, "invalid size '0.5': must be at least 1 byte");
+    parse_bad("0", -EINVAL, "invalid size '0': must be at least 1 byte");
+    CHECK_INT(parse_ok("1"), 1);
+    CHECK_INT(parse_ok("1e0"), 1);
+
+    /* A product past 64 bits: 8 EiB x 2 is exactly 16 EiB, which is not "more than" it. */
+    uint64_t prod = 0;
+    CHECK_INT(hb_size_mul("size per thread", (uint64_t)1 << 63, 2, &prod), -ERANGE);
+    CHECK_STR(hb_err_msg(), "size per thread: 8 EiB x 2 comes to 16 EiB or more, past 64 bits; "
+                            "choose a smaller size");
+    CHECK_INT(hb_size_mul("x", ((uint64_t)1 << 62) - 1, 4, &prod), 0);
 
     char buf[32];
     CHECK_STR(hb_size_format(512, buf, sizeof(buf)), "512 B");
     CHECK_STR(hb_size_format(65536, buf, sizeof(buf)), "64 KiB");
     CHECK_STR(hb_size_format(1610612736, buf, sizeof(buf)), "1.5 GiB");
     CHECK_STR(hb_size_format(1073741824, buf, sizeof(buf)), "1 GiB");
+    /* Never rounded to a whole number it is not, nor to an exponent. */
+    CHECK_STR(hb_size_format(4095, buf, sizeof(buf)), "3.999 KiB");
+    CHECK_STR(hb_size_format(4097, buf, sizeof(buf)), "4.001 KiB");
+    CHECK_STR(hb_size_format(1048064, buf, sizeof(buf)), "1023.5 KiB");
+    CHECK_STR(hb_size_format((uint64_t)1 << 63, buf, sizeof(buf)), "8 EiB");
+    CHECK_STR(hb_size_format(1234567, buf, sizeof(buf)), "1.18 MiB");
     return hb_check_result();
 }
