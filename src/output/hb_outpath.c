@@ -97,6 +97,21 @@ static char *hb_follow(const char *path, const struct stat *lst)
     return joined;
 }
 
+/* The first directory on path's way that cannot be searched or is not a directory (a fresh
+ * string), else its parent directory. */
+static char *hb_blocking_dir(const char *path)
+{
+    char *dir = hb_dir_of(path);
+    for (char *slash = dir ? strchr(dir + (dir[0] == '/'), '/') : NULL;;
+         slash = strchr(slash + 1, '/')) {
+        if (slash) *slash = '\0';
+        struct stat st;
+        bool blocks = stat(dir, &st) != 0 || !S_ISDIR(st.st_mode) || access(dir, X_OK) != 0;
+        if (blocks || !slash) return dir;
+        *slash = '/';
+    }
+}
+
 /* A file that does not exist yet: its directory must exist and take it, its name must
  * leave room for the temporary's suffix. */
 static int hb_check_new(const char *name, struct hb_outpath *p)
@@ -224,11 +239,10 @@ int hb_outpath_resolve(const char *name, struct hb_outpath *p)
                 p->kind = HB_OUTPATH_FILE;
                 rc = hb_check_new(name, p);
             } else {
-                /* A directory on the way cannot be searched or is not one. */
-                char *dir = hb_dir_of(p->path);
-                bool on_way = dir && (err == ENOTDIR || err == EACCES);
+                /* A directory on the way cannot be searched or is not one: name it. */
+                char *dir = err == ENOTDIR || err == EACCES ? hb_blocking_dir(p->path) : NULL;
                 hb_err_set("cannot write output file '%s': '%s': %s; choose a writable path", name,
-                           on_way ? dir : p->path, strerror(err));
+                           dir ? dir : p->path, strerror(err));
                 free(dir);
                 rc = err == ENAMETOOLONG ? -ENAMETOOLONG : -HB_EENV;
             }

@@ -99,6 +99,17 @@ if ! : 2>/dev/null >ro/probe; then
     expect "unwritable directory" 3 "cannot write output file 'ro/out.jsonl': directory 'ro': Permission denied"
 fi
 rm -f ro/probe
+# As another user, a directory on the way that cannot be searched is named, with the reason.
+as_nobody() { setpriv --reuid nobody --regid nogroup --clear-groups "$@"; }
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && id nobody >/dev/null 2>&1 &&
+    as_nobody "$HB" --version >/dev/null 2>&1; then
+    open=$(mktemp -d) && chmod 755 "$open" && mkdir -m 700 "$open/locked"
+    out=$(as_nobody "$HB" lat --dry-run \
+        -o "$open/locked/sub/x.jsonl" 2>&1)
+    rc=$?
+    expect "unsearchable directory (nobody)" 3 "cannot write output file '$open/locked/sub/x.jsonl': '$open/locked': Permission denied"
+    rm -rf "$open"
+fi
 # A path longer than PATH_MAX from / (fine relative to here): written, or refused with words.
 deep=.
 for _ in $(seq 20); do
