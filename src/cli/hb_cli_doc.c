@@ -14,7 +14,10 @@
 #include <string.h>
 
 const struct hb_cmd_doc hb_cmd_docs[] = {
-    {"topo", NULL, "nodes, CPUs, memory, distances, hop classes and the launch lines", NULL},
+    {"topo", NULL,
+     "nodes with their packages, cores, SMT and CPU caches, memory, distances, hop classes and "
+     "the launch lines",
+     NULL},
     {"report", "RESULTS.jsonl... -o report.html",
      "one self-contained HTML report with figures and tables of the records", hb_report_main},
     {"compare", "BASE.jsonl NEW.jsonl",

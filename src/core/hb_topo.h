@@ -101,6 +101,14 @@ int hb_topo_count_mem_nodes(const struct hb_topo *t);
  * re-read on this machine, mem_free_bytes from XML or when sysfs cannot say; 0 for a bad i. */
 uint64_t hb_topo_memfree_read(const struct hb_topo *t, int i);
 
+/* Node index i's CPU side as topo shows it: {"packages": [OS indexes], "smt": hardware
+ * threads per core (0 without CPUs), "caches": [{level, type, bytes, count, cpus_each,
+ * believable (false over 32 MiB per core: hb_sizes_llc_unbelievable)}]}, the
+ * data or unified CPU caches of each level above its CPUs (memory-side caches are the memory's;
+ * hb_topo_mem.h). A new json_t. */
+struct json_t;
+struct json_t *hb_topo_cpu_json(const struct hb_topo *t, int i);
+
 /* Last-level cache bytes that serve the CPUs of node index i (sum over the distinct caches),
  * and where the figure came from ("hwloc L3 (2 x 16 MiB)"; the text stays valid until the
  * next call in the same thread). 0 when unknown. */

@@ -62,11 +62,60 @@ static void hb_table_figure(FILE *f, const json_t *fig)
                 json_number_value(json_array_get(ci, 1)));
 }
 
+/* A JSON array of integers as "0,1" (to free); "" when empty, NULL when out of memory. */
+static char *hb_table_int_list(const json_t *a)
+{
+    char *text = NULL;
+    size_t len = 0, i;
+    FILE *m = open_memstream(&text, &len);
+    json_t *v;
+    if (!m) return NULL;
+    json_array_foreach(a, i, v)
+        fprintf(m, "%s%lld", i ? "," : "", (long long)json_integer_value(v));
+    fclose(m);
+    return text;
+}
+
+/* The CPU caches of each node with CPUs: "node 0: L1d 48 KiB x2 (1 CPU each), ...". */
+static void hb_table_topology_caches(FILE *f, json_t *rec)
+{
+    size_t i, k;
+    json_t *n, *c;
+    bool any = false;
+    json_array_foreach(json_object_get(rec, "nodes"), i, n)
+    {
+        json_t *caches = json_object_get(n, "caches");
+        if (!json_array_size(caches)) continue;
+        if (!any) fprintf(f, "CPU caches (per node: size x how many, CPUs sharing each):\n");
+        any = true;
+        fprintf(f, "  node %lld:", (long long)json_integer_value(json_object_get(n, "os_index")));
+        json_array_foreach(caches, k, c)
+        {
+            char size[32];
+            const char *type = json_string_value(json_object_get(c, "type"));
+            long long each = json_integer_value(json_object_get(c, "cpus_each"));
+            fprintf(f, "%s L%lld%s %s x%lld (%lld CPU%s each%s)", k ? "," : "",
+                    (long long)json_integer_value(json_object_get(c, "level")),
+                    type && strcmp(type, "data") == 0 ? "d" : "",
+                    hb_size_format((uint64_t)json_integer_value(json_object_get(c, "bytes")), size,
+                                   sizeof(size)),
+                    (long long)json_integer_value(json_object_get(c, "count")), each,
+                    each == 1 ? "" : "s",
+                    json_is_false(json_object_get(c, "believable"))
+                        ? "; not believable, over 32 MiB per core: taken as 32 MiB per core"
+                        : "");
+        }
+        fputc('\n', f);
+    }
+    if (!any) fprintf(f, "CPU caches: none shown by hwloc\n");
+}
+
 static void hb_table_topology(FILE *f, json_t *rec)
 {
     size_t i;
     json_t *n;
-    fprintf(f, "%-5s %-6s %-12s %10s %10s\n", "node", "cpus", "cpu list", "memory", "free");
+    fprintf(f, "%-5s %5s %5s %4s %-9s %10s %10s  %s\n", "node", "cpus", "cores", "smt", "packages",
+            "memory", "free", "cpu list");
     json_array_foreach(json_object_get(rec, "nodes"), i, n)
     {
         char a[32], b[32], why[64] = "";
@@ -91,16 +140,21 @@ static void hb_table_topology(FILE *f, json_t *rec)
                      (long long)json_integer_value(with));
         else
             snprintf(why, sizeof(why), "  memory-only");
-        fprintf(f, "%-5lld %-6zu %-12s %10s %10s%s\n",
+        char *pk = hb_table_int_list(json_object_get(n, "packages"));
+        /* The list last: it is as long as the node's CPUs make it. */
+        fprintf(f, "%-5lld %5zu %5lld %4lld %-9s %10s %10s  %s%s\n",
                 (long long)json_integer_value(json_object_get(n, "os_index")), nc,
-                nc && list ? list : "(none)",
+                (long long)json_integer_value(json_object_get(n, "cores")),
+                (long long)json_integer_value(json_object_get(n, "smt")), pk && *pk ? pk : "-",
                 hb_size_format((uint64_t)json_integer_value(json_object_get(n, "mem_bytes")), a,
                                sizeof(a)),
                 hb_size_format((uint64_t)json_integer_value(json_object_get(n, "mem_free_bytes")),
                                b, sizeof(b)),
-                why);
+                nc && list ? list : "(none)", why);
+        free(pk);
         free(list);
     }
+    hb_table_topology_caches(f, rec);
     hb_table_topology_mem(f, rec);
     json_t *d = json_object_get(rec, "distances");
     if (!d || json_is_null(d)) {

@@ -122,6 +122,9 @@ json_t *hb_record_topology(const struct hb_topo *t)
                       "has_memory", n->has_memory, "cpus_state",
                       hb_topo_cpus_state_name(n->cpus_state), "cpus_shared_with",
                       n->cpus_shared_with >= 0 ? json_integer(n->cpus_shared_with) : json_null()));
+        json_t *cpu = hb_topo_cpu_json(t, i);
+        json_object_update(json_array_get(nodes, (size_t)i), cpu);
+        json_decref(cpu);
     }
     hb_topo_mem_annotate(t, nodes);
     return json_pack("{s:s, s:s, s:o, s:o, s:o, s:i, s:b, s:o, s:o}", "type", "topology", "source",

@@ -9,6 +9,9 @@
 #  - hop classes on CPU-node pairs only: the diagonal 0, no remote pair in class 0, classes
 #    ranked as the distances are; a pair with a node without CPUs of its own is class -1
 #    (CPUs that exist but are not allowed still count: the interconnect is the machine's);
+#  - each CPU node lies in a package, its CPUs fit its cores x SMT, its caches' levels are
+#    distinct and cover its CPUs, a cache over 32 MiB per core is marked not believable;
+#    a node without CPUs has none of these;
 #  - topo's CPU lists are real ranges; the launch lines are complete, one rank per CPU node;
 #  - tasks run on CPU nodes only, memory goes to nodes with memory only, every node set is
 #    what its policy means (interleave and os: every node with memory, remote: the farthest
@@ -60,6 +63,20 @@ def cpu: [.nodes[] | select(.has_cpus) | .os_index];
 def machine_cpu: .has_cpus or .cpus_state == "not-allowed";
 def ix($os): [.nodes[].os_index] | index($os);
 . as $t | cpu as $c | [range(0; .nodes | length)] as $all |
+(.nodes[] | . as $n | "node \(.os_index)" as $w |
+ if .has_cpus then
+   (select((.packages | length) < 1) | "\($w): CPUs in no package"),
+   (select(.smt < 1 or .cores * .smt < (.cpus | length)) |
+      "\($w): \(.cpus | length) CPUs on \(.cores) cores x \(.smt) threads"),
+   (select([.caches[].level] != ([.caches[].level] | unique)) | "\($w): cache levels \([.caches[].level])"),
+   (.caches[] | select(.bytes < 1 or .count < 1 or .cpus_each < 1 or .count * .cpus_each < ($n.cpus | length)) |
+      "\($w): L\(.level) \(.bytes) B x\(.count), \(.cpus_each) CPUs each, for \($n.cpus | length) CPUs"),
+   (.caches[] | select(.believable != (.bytes <= 33554432 * ([1, (.cpus_each / $n.smt | floor)] | max))) |
+      "\($w): L\(.level) of \(.bytes) B for \(.cpus_each) CPUs marked believable \(.believable)")
+ else
+   select(.packages != [] or .smt != 0 or .caches != []) |
+     "\($w) without CPUs: packages \(.packages), smt \(.smt), caches \(.caches | length)"
+ end),
 (if .hop_class then
    ($all[] | select($t.hop_class[.][.] != 0) | "node \($t.nodes[.].os_index): diagonal hop class \($t.hop_class[.][.]), not 0"),
    ($all[] as $i | $all[] as $j | select($i != $j) |
