@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# format-name.sh HOPBENCH - CTest test (label cli): -o FILE's name chooses the format when
-# --format is not given (.jsonl, .json: JSON Lines; .csv: CSV; any case; anything else, and
-# descriptors: a table); --format wins, with one warning line when it contradicts the name.
+# format-name.sh HOPBENCH - CTest test (label numa: real runs): -o FILE's name chooses the
+# format when --format is not given (.jsonl, .json: JSON Lines; .csv: CSV; any case; anything
+# else, and descriptors: a table); --format wins, with one warning line when it contradicts
+# the name. And a run's plan line, shown where progress shows.
 set -u
 hb=$1
 work=$(mktemp -d)
@@ -39,5 +40,14 @@ done
 # A descriptor has no name to read: a table, as on stdout.
 "$hb" "${quick[@]}" -o /dev/stdout >out.txt 2>/dev/null
 [ "$(starts out.txt)" = table ] || { echo "FAIL: -o /dev/stdout: $(starts out.txt)"; fail=1; }
+# A real run says its plan before it starts where progress shows (--progress here, or a
+# terminal); otherwise, and with --quiet, stderr stays silent.
+"$hb" lat --size 64M --reps 1 --min-time 0.001 --repeat 1 --progress -o r.jsonl 2>err.txt
+grep -qE "^hopbench: plan: 1 experiment, 1 measurement x 1 repeat, about [0-9]+ s$" err.txt ||
+    { echo "FAIL: run with --progress: $(cat err.txt)"; fail=1; }
+for quiet in "" --quiet; do
+    "$hb" lat --size 64M --reps 1 --min-time 0.001 --repeat 1 $quiet -o r.jsonl 2>err.txt
+    [ ! -s err.txt ] || { echo "FAIL: run ${quiet:-without --progress} said: $(cat err.txt)"; fail=1; }
+done
 [ "$fail" = 0 ] && echo PASS
 exit "$fail"
