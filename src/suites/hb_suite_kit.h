@@ -58,6 +58,9 @@ struct hb_suite {
      * suite groups no memory by kind or tier. */
     const char *tiers;
     unsigned flags; /* enum hb_suite_flag */
+    /* Its own options (enum hb_opt_id, 0-ended), besides the run options every suite takes
+     * (hb_cli_doc.h): any other is refused, and --help lists these under the command. */
+    const int *takes;
 };
 
 /* When the machine has memory-only nodes or more than one kind of memory: a
