@@ -59,6 +59,8 @@ json_t *hb_topo_cpu_json(const struct hb_topo *t, int i)
         if (pus > smt) smt = pus;
     }
     free(cores);
+    /* A file without Core objects: each CPU counts as a core of its own, as ncores does. */
+    if (smt == 0 && t->nodes[i].ncpus > 0) smt = 1;
     for (unsigned level = 1; level <= 5; level++) {
         hwloc_obj_t *c = topo_above(t, i, HWLOC_OBJ_TYPE_MAX, level, &n);
         if (c && n > 0) {
