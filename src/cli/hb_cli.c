@@ -334,7 +334,9 @@ static int hb_threads_from_env(struct hb_options *o)
     char *end = NULL;
     errno = 0;
     long n = strtol(v, &end, 10);
-    if (errno || end == v || (*end && *end != ',') || n < 1 || n > HB_MAX_THREADS) {
+    /* Not a count at all: the OpenMP settings' check says what the runtime takes. */
+    if (end == v || n < 1 || (*end && *end != ',')) return 0;
+    if (errno || n > HB_MAX_THREADS) {
         hb_err_set("OMP_NUM_THREADS='%s' is taken as --threads: use a thread count from 1 to %d, "
                    "or unset it",
                    v, HB_MAX_THREADS);

@@ -15,9 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-const int hb_run_takes[] = {OPT_MIN_TIME, OPT_REPS,     OPT_REPEAT,          OPT_NOISE, OPT_FORMAT,
-                            OPT_DRY_RUN,  OPT_TOPOLOGY, OPT_SEED,            OPT_QUIET, OPT_PROGRESS,
-                            OPT_SIMD,     OPT_HELP,     OPT_ALLOW_MISPLACED, OPT_VERSION, 0};
+const int hb_run_takes[] = {
+    OPT_MIN_TIME,        OPT_REPS,    OPT_REPEAT, OPT_NOISE,    OPT_FORMAT, OPT_DRY_RUN,
+    OPT_TOPOLOGY,        OPT_SEED,    OPT_QUIET,  OPT_PROGRESS, OPT_SIMD,   OPT_HELP,
+    OPT_ALLOW_MISPLACED, OPT_VERSION, 0};
 static const int hb_topo_takes[] = {OPT_TOPOLOGY, OPT_FORMAT, OPT_QUIET, OPT_HELP, OPT_VERSION, 0};
 
 const struct hb_cmd_doc hb_cmd_docs[] = {
@@ -26,7 +27,8 @@ const struct hb_cmd_doc hb_cmd_docs[] = {
      "the launch lines",
      NULL, hb_topo_takes, false},
     {"report", "RESULTS.jsonl... -o report.html",
-     "one self-contained HTML report with figures and tables of the records", hb_report_main, NULL, false},
+     "one self-contained HTML report with figures and tables of the records", hb_report_main, NULL,
+     false},
     {"compare", "BASE.jsonl NEW.jsonl",
      "regression gate: worse, better, same, noise or undetermined per record, decided on the "
      "runs' independent repeats (Mann-Whitney U) and --threshold; exit 1 when worse, 4 when "

@@ -121,10 +121,10 @@ void hb_doc_help(FILE *f, const struct hb_doc_kernels *k, const char *datadir)
         hb_doc_item(f, head, 11, help ? help : c->help);
         free(help);
     }
-    char *run = hb_doc_run_options();
-    if (run) hb_doc_item(f, "run options", 11, run);
-    free(run);
     fprintf(f, "\noptions:\n");
+    char *run = hb_doc_run_options();
+    if (run) hb_doc_item(f, "run options", 21, run);
+    free(run);
     for (const struct hb_opt_doc *o = hb_opt_docs; o->name; o++) {
         char head[256];
         hb_doc_opt_head(head, sizeof(head), o);
@@ -325,7 +325,8 @@ void hb_doc_bash(FILE *f, const struct hb_doc_kernels *k)
         fputs("\n        return ;;\n", f);
     }
     /* Options: those of the command on the line; the default suite's when none is. */
-    fputs("    esac\n    if [[ $cur == -* ]]; then\n        case \" ${COMP_WORDS[*]:1:COMP_CWORD-1} \" "
+    fputs("    esac\n    if [[ $cur == -* ]]; then\n        case \" "
+          "${COMP_WORDS[*]:1:COMP_CWORD-1} \" "
           "in\n",
           f);
     struct hb_cmd_doc c;
@@ -336,7 +337,7 @@ void hb_doc_bash(FILE *f, const struct hb_doc_kernels *k)
                 fprintf(f, "        *\" %s \"*)\n", c.name);
             else
                 fputs("        *)\n", f);
-            fputs("            _hopbench_words \"-o", f);
+            fputs("            _hopbench_words \"-o --output", f);
             for (const struct hb_opt_doc *o = hb_opt_docs; o->name; o++)
                 if (hb_cmd_takes(&c, o->id) && o->id != 'o') fprintf(f, " --%s", o->name);
             fputs("\" \"$cur\"\n            return ;;\n", f);

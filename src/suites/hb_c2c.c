@@ -129,5 +129,5 @@ const struct hb_suite hb_suite_c2c = {
             "(--cores: per core pair), false sharing, lock hand-off",
     .plan = hb_c2c_plan,
     .derive = hb_c2c_derive,
-    .flags = HB_SUITE_ONE_PROCESS | HB_SUITE_NODES,
+    .flags = HB_SUITE_ONE_PROCESS,
 };

@@ -307,7 +307,9 @@ static int hb_suite_hops_plan(const struct hb_suite_env *env, struct hb_plan *ou
 }
 
 /* The options of its own it takes, besides the run options (hb_cli_doc.h). */
-static const int hb_hops_takes[] = {OPT_SIZE, OPT_PAGES, OPT_STRIDE, OPT_TLB_GROUP, OPT_NODES, OPT_QUICK, OPT_LEVEL, OPT_SUBSCRIPTION, OPT_TOLERANCE, OPT_BG_RATE, 0};
+static const int hb_hops_takes[] = {OPT_SIZE,      OPT_PAGES,   OPT_STRIDE, OPT_TLB_GROUP,
+                                    OPT_NODES,     OPT_QUICK,   OPT_LEVEL,  OPT_SUBSCRIPTION,
+                                    OPT_TOLERANCE, OPT_BG_RATE, 0};
 
 const struct hb_suite hb_suite_hops = {
     .takes = hb_hops_takes,
@@ -318,5 +320,4 @@ const struct hb_suite hb_suite_hops = {
     .annotate = hb_suite_hops_annotate,
     .derive = hb_suite_hops_derive,
     .tiers = "hops",
-    .flags = HB_SUITE_NODES,
 };

@@ -205,7 +205,9 @@ static int hb_suite_loaded_derive(const struct hb_suite_env *env, json_t *measur
 }
 
 /* The options of its own it takes, besides the run options (hb_cli_doc.h). */
-static const int hb_loaded_takes[] = {OPT_CPU_NODE, OPT_MEM_NODE, OPT_SIZE, OPT_PAGES, OPT_STRIDE, OPT_TLB_GROUP, OPT_NODES, OPT_LOAD_NODES, OPT_MIX, OPT_QUICK, 0};
+static const int hb_loaded_takes[] = {OPT_CPU_NODE, OPT_MEM_NODE,  OPT_SIZE,  OPT_PAGES,
+                                      OPT_STRIDE,   OPT_TLB_GROUP, OPT_NODES, OPT_LOAD_NODES,
+                                      OPT_MIX,      OPT_QUICK,     0};
 
 const struct hb_suite hb_suite_loaded = {
     .takes = hb_loaded_takes,
@@ -214,5 +216,4 @@ const struct hb_suite hb_suite_loaded = {
     .plan = hb_suite_loaded_plan,
     .annotate = hb_suite_loaded_annotate,
     .derive = hb_suite_loaded_derive,
-    .flags = HB_SUITE_NODES,
 };

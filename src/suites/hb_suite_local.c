@@ -154,7 +154,8 @@ static int hb_suite_lat_plan(const struct hb_suite_env *env, struct hb_plan *out
 }
 
 /* The options of its own it takes, besides the run options (hb_cli_doc.h). */
-static const int hb_default_takes[] = {OPT_CPU_NODE, OPT_MEM_NODE, OPT_THREADS, OPT_SIZE, OPT_PAGES, OPT_STRIDE, OPT_TLB_GROUP, 0};
+static const int hb_default_takes[] = {OPT_CPU_NODE, OPT_MEM_NODE, OPT_THREADS,   OPT_SIZE,
+                                       OPT_PAGES,    OPT_STRIDE,   OPT_TLB_GROUP, 0};
 
 const struct hb_suite hb_suite_default = {
     .takes = hb_default_takes,
@@ -166,7 +167,9 @@ const struct hb_suite hb_suite_default = {
 };
 
 /* The options of its own it takes, besides the run options (hb_cli_doc.h). */
-static const int hb_bw_takes[] = {OPT_KERNEL, OPT_CPU_NODE, OPT_MEM_NODE, OPT_POLICY, OPT_THREADS, OPT_SIZE, OPT_PAGES, OPT_STRIDE, OPT_TLB_GROUP, 0};
+static const int hb_bw_takes[] = {
+    OPT_KERNEL, OPT_CPU_NODE, OPT_MEM_NODE, OPT_POLICY,    OPT_THREADS,
+    OPT_SIZE,   OPT_PAGES,    OPT_STRIDE,   OPT_TLB_GROUP, 0};
 
 const struct hb_suite hb_suite_bw = {
     .takes = hb_bw_takes,
@@ -176,7 +179,8 @@ const struct hb_suite hb_suite_bw = {
 };
 
 /* The options of its own it takes, besides the run options (hb_cli_doc.h). */
-static const int hb_lat_takes[] = {OPT_CPU_NODE, OPT_MEM_NODE, OPT_SIZE, OPT_PAGES, OPT_STRIDE, OPT_TLB_GROUP, 0};
+static const int hb_lat_takes[] = {OPT_CPU_NODE, OPT_MEM_NODE,  OPT_SIZE, OPT_PAGES,
+                                   OPT_STRIDE,   OPT_TLB_GROUP, 0};
 
 const struct hb_suite hb_suite_lat = {
     .takes = hb_lat_takes,

@@ -166,7 +166,8 @@ static int hb_suite_peak_derive(const struct hb_suite_env *env, json_t *measured
 }
 
 /* The options of its own it takes, besides the run options (hb_cli_doc.h). */
-static const int hb_peak_takes[] = {OPT_KERNEL, OPT_POLICY, OPT_THREADS, OPT_SIZE, OPT_PAGES, OPT_NODES, 0};
+static const int hb_peak_takes[] = {OPT_KERNEL, OPT_POLICY, OPT_THREADS, OPT_SIZE, OPT_PAGES,
+                                    OPT_NODES,  0};
 
 const struct hb_suite hb_suite_peak = {
     .takes = hb_peak_takes,
@@ -176,5 +177,4 @@ const struct hb_suite hb_suite_peak = {
             "read,mix3:1,...); per-node records and the machine's total",
     .plan = hb_suite_peak_plan,
     .derive = hb_suite_peak_derive,
-    .flags = HB_SUITE_NODES,
 };

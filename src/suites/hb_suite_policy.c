@@ -260,7 +260,9 @@ static int hb_suite_policy_plan(const struct hb_suite_env *env, struct hb_plan *
 }
 
 /* The options of its own it takes, besides the run options (hb_cli_doc.h). */
-static const int hb_policy_takes[] = {OPT_KERNEL, OPT_CPU_NODE, OPT_THREADS, OPT_SIZE, OPT_PAGES, OPT_STRIDE, OPT_TLB_GROUP, OPT_NODES, OPT_MODE, OPT_INTENSITY, OPT_TIER, OPT_THRESHOLD, 0};
+static const int hb_policy_takes[] = {
+    OPT_KERNEL, OPT_CPU_NODE, OPT_THREADS,   OPT_SIZE, OPT_PAGES,     OPT_STRIDE, OPT_TLB_GROUP,
+    OPT_NODES,  OPT_MODE,     OPT_INTENSITY, OPT_TIER, OPT_THRESHOLD, 0};
 
 const struct hb_suite hb_suite_policy = {
     .takes = hb_policy_takes,
@@ -270,5 +272,4 @@ const struct hb_suite hb_suite_policy = {
     .plan = hb_suite_policy_plan,
     .derive = hb_suite_policy_derive,
     .tiers = "policy",
-    .flags = HB_SUITE_NODES,
 };

@@ -167,7 +167,8 @@ static int hb_suite_run_plan(const struct hb_suite_env *env, struct hb_plan *out
 }
 
 /* The options of its own it takes, besides the run options (hb_cli_doc.h). */
-static const int hb_suite_run_takes[] = {OPT_SIZE, OPT_PAGES, OPT_STRIDE, OPT_TLB_GROUP, OPT_BG_RATE, 0};
+static const int hb_suite_run_takes[] = {OPT_SIZE,      OPT_PAGES,   OPT_STRIDE,
+                                         OPT_TLB_GROUP, OPT_BG_RATE, 0};
 
 const struct hb_suite hb_suite_run = {
     .takes = hb_suite_run_takes,

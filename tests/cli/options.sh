@@ -29,7 +29,9 @@ mapfile -t opts < <(sed -n '/^options:/,/^kernels:/s/^  \(-o, \)\{0,1\}\(--[a-z-
                              /^options:/,/^kernels:/s/^  \(-o, \)\{0,1\}\(--[a-z-]*\) \{2,\}.*/\2/p' <<<"$help" |
     awk '{print $1, ($2 ~ /^[A-Z]/ ? "arg" : "flag")}' | sort -u)
 [ "${#opts[@]}" -ge 35 ] || { echo "FAIL: only ${#opts[@]} options read from --help"; exit 1; }
-run_opts=$(sed -n '/^  run options/,/^$/p' <<<"$help" | tr -s ' \n' ' ')
+run_opts=$(awk '/^  run options/ { on = 1; print; next } on && /^  [^ ]/ { exit } on' <<<"$help" |
+    tr -s ' \n' ' ')
+[[ $run_opts == *" --min-time "* ]] || { echo "FAIL: no run options in --help: $run_opts"; exit 1; }
 # The commands and, per command, the text of its help entry.
 mapfile -t cmds < <(sed -n '/^commands:/,/^options:/s/^  \([a-z0-9()]\{2,\}\)\( .*\)\{0,1\}$/\1/p' <<<"$help")
 pairs=0
