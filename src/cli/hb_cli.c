@@ -300,6 +300,31 @@ void hb_options_free(struct hb_options *o)
     o->command_argv0_end = NULL;
 }
 
+_Static_assert(OPT_VERSION - OPT_KERNEL < 64, "struct hb_options.given holds every option");
+
+/* Every option given is one the command takes (hb_cli_doc.h): nothing is silently ignored. */
+static int hb_check_takes(const struct hb_options *o)
+{
+    struct hb_cmd_doc c;
+    if (!hb_command_find(o->command, &c)) return 0;
+    for (const struct hb_opt_doc *d = hb_opt_docs; d->name; d++) {
+        if (d->id < OPT_KERNEL || !(o->given & ((uint64_t)1 << (d->id - OPT_KERNEL))) ||
+            hb_cmd_takes(&c, d->id))
+            continue;
+        char *own = hb_cmd_takes_list(&c);
+        const char *who = c.name[0] ? c.name : "the default suite";
+        if (c.runs)
+            hb_err_set("%s takes no --%s; its own options are %s, besides the run options "
+                       "(see hopbench --help)",
+                       who, d->name, own && *own ? own : "none");
+        else
+            hb_err_set("%s takes no --%s; it takes %s and -o", who, d->name, own ? own : "");
+        free(own);
+        return -EINVAL;
+    }
+    return 0;
+}
+
 /* OMP_NUM_THREADS (its outer level) means what --threads means; --threads wins. */
 static int hb_threads_from_env(struct hb_options *o)
 {
@@ -309,7 +334,9 @@ static int hb_threads_from_env(struct hb_options *o)
     char *end = NULL;
     errno = 0;
     long n = strtol(v, &end, 10);
-    if (errno || end == v || (*end && *end != ',') || n < 1 || n > HB_MAX_THREADS) {
+    /* Not a count at all: the OpenMP settings' check says what the runtime takes. */
+    if (end == v || n < 1 || (*end && *end != ',')) return 0;
+    if (errno || n > HB_MAX_THREADS) {
         hb_err_set("OMP_NUM_THREADS='%s' is taken as --threads: use a thread count from 1 to %d, "
                    "or unset it",
                    v, HB_MAX_THREADS);
@@ -374,6 +401,7 @@ int hb_options_parse(int argc, char **argv, struct hb_options *o)
             return 2;
         }
         tlb_group_set |= c == OPT_TLB_GROUP;
+        if (c >= OPT_KERNEL) o->given |= (uint64_t)1 << (c - OPT_KERNEL);
         int rc = hb_option_apply(o, c, optarg);
         if (rc) return rc == -ERANGE ? -EINVAL : rc;
     }
@@ -381,16 +409,5 @@ int hb_options_parse(int argc, char **argv, struct hb_options *o)
     if (rc || (rc = hb_read_operands(argc, argv, o))) return rc;
     if ((rc = hb_threads_from_env(o))) return rc;
     hb_format_from_output(o);
-    if (o->export_hwloc[0] && strcmp(o->command, "matrix") != 0) {
-        hb_err_set("--export-hwloc needs the measured matrix: hopbench matrix --export-hwloc %s "
-                   "(or hopbench export RESULTS.jsonl -o %s)",
-                   o->export_hwloc, o->export_hwloc);
-        return -EINVAL;
-    }
-    if (o->tier[0] && strcmp(o->command, "policy") != 0) {
-        hb_err_set("--tier '%s' chooses policy's remote node: hopbench policy --tier %s", o->tier,
-                   o->tier);
-        return -EINVAL;
-    }
-    return 0;
+    return hb_check_takes(o);
 }

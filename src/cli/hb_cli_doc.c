@@ -11,26 +11,35 @@
 #include "hb_suite.h"
 
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+const int hb_run_takes[] = {
+    OPT_MIN_TIME,        OPT_REPS,    OPT_REPEAT, OPT_NOISE,    OPT_FORMAT, OPT_DRY_RUN,
+    OPT_TOPOLOGY,        OPT_SEED,    OPT_QUIET,  OPT_PROGRESS, OPT_SIMD,   OPT_HELP,
+    OPT_ALLOW_MISPLACED, OPT_VERSION, 0};
+static const int hb_topo_takes[] = {OPT_TOPOLOGY, OPT_FORMAT, OPT_QUIET, OPT_HELP, OPT_VERSION, 0};
 
 const struct hb_cmd_doc hb_cmd_docs[] = {
     {"topo", NULL,
      "nodes with their packages, cores, SMT and CPU caches, memory, distances, hop classes and "
      "the launch lines",
-     NULL},
+     NULL, hb_topo_takes, false},
     {"report", "RESULTS.jsonl... -o report.html",
-     "one self-contained HTML report with figures and tables of the records", hb_report_main},
+     "one self-contained HTML report with figures and tables of the records", hb_report_main, NULL,
+     false},
     {"compare", "BASE.jsonl NEW.jsonl",
      "regression gate: worse, better, same, noise or undetermined per record, decided on the "
      "runs' independent repeats (Mann-Whitney U) and --threshold; exit 1 when worse, 4 when "
      "measurements of BASE are missing from NEW, 2 for unusable, mismatched or duplicated "
      "records or runs of different machines (--allow-different-machines)",
-     hb_compare_main},
+     hb_compare_main, NULL, false},
     {"export", "RESULTS.jsonl -o FILE.xml [--topology FILE.xml] [--host NAME]",
      "the machine's topology with the measured matrix as hwloc distances and memory "
      "attributes (one host of a fleet's results: --host)",
-     hb_export_main},
-    {NULL, NULL, NULL, NULL},
+     hb_export_main, NULL, false},
+    {NULL, NULL, NULL, NULL, NULL, false},
 };
 
 const struct hb_cmd_doc *hb_cmd_own_args(const char *name)
@@ -47,11 +56,57 @@ bool hb_command_at(size_t i, struct hb_cmd_doc *out)
         nsuites++;
     if (i < nsuites) {
         const struct hb_suite *st = hb_suites[i];
-        *out = (struct hb_cmd_doc){st->name, st->args, st->help, NULL};
+        *out = (struct hb_cmd_doc){st->name, st->args, st->help, NULL, st->takes, true};
         return true;
     }
     *out = hb_cmd_docs[i - nsuites];
     return out->name != NULL;
+}
+
+static bool hb_in(const int *ids, int id)
+{
+    for (; ids && *ids; ids++)
+        if (*ids == id) return true;
+    return false;
+}
+
+bool hb_cmd_takes(const struct hb_cmd_doc *c, int id)
+{
+    return id == 'o' || hb_in(c->takes, id) || (c->runs && hb_in(hb_run_takes, id));
+}
+
+const char *hb_opt_name(int id)
+{
+    for (const struct hb_opt_doc *o = hb_opt_docs; o->name; o++)
+        if (o->id == id) return o->name;
+    return "?";
+}
+
+char *hb_cmd_takes_list(const struct hb_cmd_doc *c)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f) return NULL;
+    /* In the option table's order, as --help lists them; help and version go unsaid. */
+    const char *sep = "";
+    for (const struct hb_opt_doc *o = hb_opt_docs; o->name; o++)
+        if (hb_in(c->takes, o->id) && o->id != OPT_HELP && o->id != OPT_VERSION) {
+            fprintf(f, "%s--%s", sep, o->name);
+            sep = " ";
+        }
+    if (fclose(f) != 0) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
+bool hb_command_find(const char *name, struct hb_cmd_doc *out)
+{
+    for (size_t i = 0; hb_command_at(i, out); i++)
+        if (strcmp(out->name, name) == 0) return true;
+    return false;
 }
 
 const struct hb_opt_doc hb_opt_docs[] = {

@@ -66,7 +66,26 @@ struct hb_cmd_doc {
     const char *args; /* operands after the name, or NULL */
     const char *help;
     int (*main)(int argc, char **argv);
+    /* The options it takes (enum hb_opt_id, 0-ended; -o always), besides hb_run_takes when
+     * it runs (the suites); NULL when main reads its own arguments. Any other is refused. */
+    const int *takes;
+    bool runs;
 };
+
+/* The options every suite takes: how long, how often, where the records go, what runs. */
+extern const int hb_run_takes[];
+
+/* Whether command c takes option id (-o: always). */
+bool hb_cmd_takes(const struct hb_cmd_doc *c, int id);
+
+/* "--cpu-node --mem-node ..." of c's own options (to free); NULL when out of memory. */
+char *hb_cmd_takes_list(const struct hb_cmd_doc *c);
+
+/* The option's long name, without dashes ("?" when no option has that id). */
+const char *hb_opt_name(int id);
+
+/* The command named `name` ("" = the default suite): true and *out, or false. */
+bool hb_command_find(const char *name, struct hb_cmd_doc *out);
 
 /* How the shell completes an option's value: no help, file names, the kernels, the option's
  * words, the SIMD paths (hb_doc_kernels). */

@@ -32,6 +32,28 @@ static void hb_doc_wrap(FILE *f, int col, int indent, const char *text)
 }
 
 /* "head" then its text at column indent, or on the next line when head is too wide. */
+/* "taken by every suite: --min-time ..." (to free), NULL when out of memory. */
+static char *hb_doc_run_options(void)
+{
+    struct hb_cmd_doc run = {.takes = hb_run_takes};
+    char *list = hb_cmd_takes_list(&run), *text = NULL;
+    if (list && asprintf(&text, "taken by every suite: %s -o", list) < 0) text = NULL;
+    free(list);
+    return text;
+}
+
+/* A command's help with the options it takes (to free); NULL when it reads its own
+ * arguments or memory runs out. */
+static char *hb_doc_cmd_help(const struct hb_cmd_doc *c)
+{
+    char *own = c->takes ? hb_cmd_takes_list(c) : NULL, *text = NULL;
+    if (own && asprintf(&text, "%s. Takes %s%s%s", c->help, own, *own ? ", " : "",
+                        c->runs ? "and the run options" : "-o") < 0)
+        text = NULL;
+    free(own);
+    return text;
+}
+
 static void hb_doc_item(FILE *f, const char *head, int indent, const char *text)
 {
     int col = fprintf(f, "  %s", head);
@@ -95,9 +117,14 @@ void hb_doc_help(FILE *f, const struct hb_doc_kernels *k, const char *datadir)
         char head[256];
         snprintf(head, sizeof(head), "%s%s%s", c->name[0] ? c->name : "(none)", c->args ? " " : "",
                  c->args ? c->args : "");
-        hb_doc_item(f, head, 11, c->help);
+        char *help = hb_doc_cmd_help(c);
+        hb_doc_item(f, head, 11, help ? help : c->help);
+        free(help);
     }
     fprintf(f, "\noptions:\n");
+    char *run = hb_doc_run_options();
+    if (run) hb_doc_item(f, "run options", 21, run);
+    free(run);
     for (const struct hb_opt_doc *o = hb_opt_docs; o->name; o++) {
         char head[256];
         hb_doc_opt_head(head, sizeof(head), o);
@@ -209,8 +236,15 @@ void hb_doc_man(FILE *f, const struct hb_doc_kernels *k, const char *datadir)
             fprintf(f, "\\fB%s\\fR", c->name);
         else
             fputs("(none)", f);
-        hb_roff_tail(f, c->args, c->help);
+        char *help = hb_doc_cmd_help(c);
+        hb_roff_tail(f, c->args, help ? help : c->help);
+        free(help);
     }
+    char *run = hb_doc_run_options();
+    fputs(".TP\nrun options\n", f);
+    hb_roff(f, run ? run : "");
+    fputc('\n', f);
+    free(run);
     fputs(".SH OPTIONS\n", f);
     for (const struct hb_opt_doc *o = hb_opt_docs; o->name; o++) {
         fputs(".TP\n", f);
@@ -290,12 +324,25 @@ void hb_doc_bash(FILE *f, const struct hb_doc_kernels *k)
         }
         fputs("\n        return ;;\n", f);
     }
-    fputs("    esac\n    if [[ $cur == -* ]]; then\n        _hopbench_words \"", f);
-    for (const struct hb_opt_doc *o = hb_opt_docs; o->name; o++) {
-        if (o->short_name) fprintf(f, "-%c ", o->short_name);
-        fprintf(f, "--%s%s", o->name, o[1].name ? " " : "");
-    }
-    fputs("\" \"$cur\"\n        return\n    fi\n"
+    /* Options: those of the command on the line; the default suite's when none is. */
+    fputs("    esac\n    if [[ $cur == -* ]]; then\n        case \" "
+          "${COMP_WORDS[*]:1:COMP_CWORD-1} \" "
+          "in\n",
+          f);
+    struct hb_cmd_doc c;
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; hb_command_at(i, &c); i++) {
+            if (!c.takes || (pass == 0) != (c.name[0] != '\0')) continue;
+            if (pass == 0)
+                fprintf(f, "        *\" %s \"*)\n", c.name);
+            else
+                fputs("        *)\n", f);
+            fputs("            _hopbench_words \"-o --output", f);
+            for (const struct hb_opt_doc *o = hb_opt_docs; o->name; o++)
+                if (hb_cmd_takes(&c, o->id) && o->id != 'o') fprintf(f, " --%s", o->name);
+            fputs("\" \"$cur\"\n            return ;;\n", f);
+        }
+    fputs("        esac\n    fi\n"
           "    for w in \"${COMP_WORDS[@]:1:COMP_CWORD-1}\"; do\n        case $w in\n        ",
           f);
     hb_bash_commands(f, "|");

@@ -25,6 +25,7 @@ struct hb_options {
     int mem_node;      /* -1 = the command's default */
     bool policy_set;
     enum hb_policy policy;    /* bw: bind (default), interleave, firsttouch */
+    uint64_t given;           /* the options given: bit (id - OPT_KERNEL) of enum hb_opt_id */
     int threads;              /* 0 = every core of the node */
     const char *threads_from; /* where threads came from, as messages name it: "--threads "
                                  or "OMP_NUM_THREADS=" (OpenMP's variable means the same) */

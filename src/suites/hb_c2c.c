@@ -1,5 +1,6 @@
 /* The c2c plan: which pairs of CPUs, which kernel, where the line lives. */
 #include "hb_c2c.h"
+#include "hb_cli_doc.h"
 
 #include "hb_error.h"
 #include "hb_launcher.h"
@@ -118,11 +119,15 @@ static int hb_c2c_plan(const struct hb_suite_env *env, struct hb_plan *out)
     return rc;
 }
 
+/* The options of its own it takes, besides the run options (hb_cli_doc.h). */
+static const int hb_c2c_takes[] = {OPT_NODES, OPT_CORES, OPT_HOME, 0};
+
 const struct hb_suite hb_suite_c2c = {
+    .takes = hb_c2c_takes,
     .name = "c2c",
     .help = "one process, two pinned threads: cache-line ping-pong latency per node pair "
             "(--cores: per core pair), false sharing, lock hand-off",
     .plan = hb_c2c_plan,
     .derive = hb_c2c_derive,
-    .flags = HB_SUITE_ONE_PROCESS | HB_SUITE_NODES,
+    .flags = HB_SUITE_ONE_PROCESS,
 };

@@ -88,41 +88,10 @@ static int hb_suite_check_totals(const struct hb_suite_env *env, const struct hb
     return 0;
 }
 
-/* "matrix, hops and c2c": the suites with a flag, for messages (free it); NULL when out of
- * memory. */
-static char *hb_suite_list(unsigned flag)
-{
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    if (!f) return NULL;
-    int n = 0, total = 0;
-    for (const struct hb_suite *const *s = hb_suites; *s; s++)
-        total += ((*s)->flags & flag) != 0;
-    for (const struct hb_suite *const *s = hb_suites; *s; s++)
-        if ((*s)->flags & flag)
-            fprintf(f, "%s%s", n++ == 0 ? "" : n == total ? " and " : ", ", (*s)->name);
-    if (fclose(f) != 0) {
-        free(text);
-        return NULL;
-    }
-    return text;
-}
-
 int hb_suite_check_nodes(const struct hb_topo *t, const struct hb_options *o)
 {
     const hwloc_const_bitmap_t set = o->nodes;
     if (!set) return 0;
-    const struct hb_suite *s = hb_suite_find(o->command);
-    if (!s || !(s->flags & HB_SUITE_NODES)) {
-        char *which = hb_suite_list(HB_SUITE_NODES);
-        hb_err_set("--nodes %s: %s measures the nodes of --cpu-node and --mem-node; --nodes "
-                   "chooses nodes for %s",
-                   o->nodes_text, o->command[0] ? o->command : "the default suite",
-                   hb_text_or_oom(which));
-        free(which);
-        return -EINVAL;
-    }
     int node, bad = -1;
     hwloc_bitmap_foreach_begin(node, set) if (bad < 0 && hb_topo_node_index(t, node) < 0) bad =
         node;

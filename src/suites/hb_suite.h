@@ -14,9 +14,8 @@ extern const struct hb_suite *const hb_suites[];
 /* The suite of a command ("" = the default suite), or NULL when it names none. */
 const struct hb_suite *hb_suite_find(const char *command);
 
-/* --nodes (opts->nodes) checked against t for opts->command: 0 when not given or valid;
- * -EINVAL with one line naming the value and the valid nodes, or saying which suites choose
- * nodes (HB_SUITE_NODES). */
+/* --nodes (opts->nodes) checked against t: 0 when not given or valid; -EINVAL with one line
+ * naming the value and the valid nodes. (Which suites take --nodes: struct hb_suite.takes.) */
 int hb_suite_check_nodes(const struct hb_topo *t, const struct hb_options *o);
 
 /* Build the plan for opts->command, which must name a suite. Validates nodes, threads,

@@ -3,6 +3,7 @@
  * mean (per-thread times as % of the local read, pair totals, the two myth verdicts) is in
  * hb_suite_hops_derive.c. */
 #include "hb_suite_hops.h"
+#include "hb_cli_doc.h"
 
 #include "hb_error.h"
 
@@ -305,7 +306,13 @@ static int hb_suite_hops_plan(const struct hb_suite_env *env, struct hb_plan *ou
     return rc;
 }
 
+/* The options of its own it takes, besides the run options (hb_cli_doc.h). */
+static const int hb_hops_takes[] = {OPT_SIZE,      OPT_PAGES,   OPT_STRIDE, OPT_TLB_GROUP,
+                                    OPT_NODES,     OPT_QUICK,   OPT_LEVEL,  OPT_SUBSCRIPTION,
+                                    OPT_TOLERANCE, OPT_BG_RATE, 0};
+
 const struct hb_suite hb_suite_hops = {
+    .takes = hb_hops_takes,
     .name = "hops",
     .help = "AMD 40555 foreground/background study: single, pairs, crossfire, background load "
             "levels, and the hop-myth verdicts",
@@ -313,5 +320,4 @@ const struct hb_suite hb_suite_hops = {
     .annotate = hb_suite_hops_annotate,
     .derive = hb_suite_hops_derive,
     .tiers = "hops",
-    .flags = HB_SUITE_NODES,
 };

@@ -36,7 +36,6 @@ struct hb_suite_env {
 enum hb_suite_flag {
     HB_SUITE_ONE_PROCESS = 1 << 0, /* runs in this process, no MPI world (c2c) */
     HB_SUITE_STRIDE_LIST = 1 << 1, /* sweeps a --stride list (others take one stride) */
-    HB_SUITE_NODES = 1 << 2,       /* plans across nodes: --nodes chooses them */
 };
 
 /* A suite: its command, its help line and what it does at each step of a run. */
@@ -58,6 +57,9 @@ struct hb_suite {
      * suite groups no memory by kind or tier. */
     const char *tiers;
     unsigned flags; /* enum hb_suite_flag */
+    /* Its own options (enum hb_opt_id, 0-ended), besides the run options every suite takes
+     * (hb_cli_doc.h): any other is refused, and --help lists these under the command. */
+    const int *takes;
 };
 
 /* When the machine has memory-only nodes or more than one kind of memory: a

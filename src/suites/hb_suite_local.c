@@ -1,5 +1,6 @@
 /* The one-node suites: `lat`, `bw` and the quick default suite. */
 #include "hb_suite_kit.h"
+#include "hb_cli_doc.h"
 #include "hb_suite_matrix.h"
 
 #include "hb_error.h"
@@ -133,6 +134,17 @@ static int hb_suite_default_plan(const struct hb_suite_env *env, struct hb_plan 
 
 static int hb_suite_bw_plan(const struct hb_suite_env *env, struct hb_plan *out)
 {
+    const struct hb_options *o = env->opts;
+    /* A policy that places the pages itself leaves no node to bind them to. */
+    if (o->policy_set && o->policy != HB_POLICY_BIND && o->mem_node >= 0) {
+        hb_err_set("bw --policy %s places the pages itself (%s): --mem-node %d contradicts it; "
+                   "give one or the other",
+                   hb_policy_name(o->policy),
+                   o->policy == HB_POLICY_INTERLEAVE ? "over every node with memory"
+                                                     : "where each thread first touches them",
+                   o->mem_node);
+        return -EINVAL;
+    }
     return hb_local_plan(env, out, hb_bw_plan);
 }
 
@@ -141,7 +153,12 @@ static int hb_suite_lat_plan(const struct hb_suite_env *env, struct hb_plan *out
     return hb_local_plan(env, out, hb_lat_plan);
 }
 
+/* The options of its own it takes, besides the run options (hb_cli_doc.h). */
+static const int hb_default_takes[] = {OPT_CPU_NODE, OPT_MEM_NODE, OPT_THREADS,   OPT_SIZE,
+                                       OPT_PAGES,    OPT_STRIDE,   OPT_TLB_GROUP, 0};
+
 const struct hb_suite hb_suite_default = {
+    .takes = hb_default_takes,
     .name = "",
     .help = "quick default suite: topology, latency, bandwidth of every kernel",
     .plan = hb_suite_default_plan,
@@ -149,13 +166,24 @@ const struct hb_suite hb_suite_default = {
     .tiers = "matrix",
 };
 
+/* The options of its own it takes, besides the run options (hb_cli_doc.h). */
+static const int hb_bw_takes[] = {
+    OPT_KERNEL, OPT_CPU_NODE, OPT_MEM_NODE, OPT_POLICY,    OPT_THREADS,
+    OPT_SIZE,   OPT_PAGES,    OPT_STRIDE,   OPT_TLB_GROUP, 0};
+
 const struct hb_suite hb_suite_bw = {
+    .takes = hb_bw_takes,
     .name = "bw",
     .help = "bandwidth of --kernel on --cpu-node to --mem-node or --policy",
     .plan = hb_suite_bw_plan,
 };
 
+/* The options of its own it takes, besides the run options (hb_cli_doc.h). */
+static const int hb_lat_takes[] = {OPT_CPU_NODE, OPT_MEM_NODE,  OPT_SIZE, OPT_PAGES,
+                                   OPT_STRIDE,   OPT_TLB_GROUP, 0};
+
 const struct hb_suite hb_suite_lat = {
+    .takes = hb_lat_takes,
     .name = "lat",
     .help = "idle pointer-chase latency from --cpu-node to --mem-node",
     .plan = hb_suite_lat_plan,

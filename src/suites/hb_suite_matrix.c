@@ -1,6 +1,7 @@
 /* `matrix`: latency and bandwidth for every CPU node x memory node, the relative cost in
  * coreinfo's form, measured classes beside the firmware's, and a fleet table across hosts. */
 #include "hb_suite_matrix.h"
+#include "hb_cli_doc.h"
 
 #include "hb_matrix_grid.h"
 
@@ -387,11 +388,17 @@ int hb_suite_matrix_derive(const struct hb_suite_env *env, json_t *measured, jso
     return rc;
 }
 
+/* The options of its own it takes, besides the run options (hb_cli_doc.h). */
+static const int hb_matrix_takes[] = {
+    OPT_KERNEL,          OPT_THREADS,      OPT_SIZE,  OPT_PAGES,
+    OPT_STRIDE,          OPT_TLB_GROUP,    OPT_NODES, OPT_THRESHOLD,
+    OPT_FLEET_THRESHOLD, OPT_EXPORT_HWLOC, 0};
+
 const struct hb_suite hb_suite_matrix = {
+    .takes = hb_matrix_takes,
     .name = "matrix",
     .help = "latency and bandwidth for every CPU node x memory node",
     .plan = hb_suite_matrix_plan,
     .derive = hb_suite_matrix_derive,
     .tiers = "matrix",
-    .flags = HB_SUITE_NODES,
 };

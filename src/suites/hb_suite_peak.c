@@ -6,6 +6,7 @@
  * per experiment and host sums them into the machine's total and says how well the nodes'
  * timed spans overlapped (a total of runs that did not overlap is not a peak). */
 #include "hb_suite_kit.h"
+#include "hb_cli_doc.h"
 
 #include "hb_error.h"
 #include "hb_jsonl_read.h"
@@ -74,10 +75,6 @@ static int hb_suite_peak_plan(const struct hb_suite_env *env, struct hb_plan *ou
     if (policy == HB_POLICY_FIRSTTOUCH) {
         hb_err_set("peak: --policy firsttouch is not a placement to peak at; use bind (each node "
                    "its own memory, the default) or interleave");
-        return -EINVAL;
-    }
-    if (o->cpu_node >= 0 || o->mem_node >= 0) {
-        hb_err_set("peak runs every CPU node at once: it takes no --cpu-node or --mem-node");
         return -EINVAL;
     }
     uint64_t bytes = o->size ? o->size : env->default_bytes;
@@ -168,12 +165,16 @@ static int hb_suite_peak_derive(const struct hb_suite_env *env, json_t *measured
     return 0;
 }
 
+/* The options of its own it takes, besides the run options (hb_cli_doc.h). */
+static const int hb_peak_takes[] = {OPT_KERNEL, OPT_POLICY, OPT_THREADS, OPT_SIZE, OPT_PAGES,
+                                    OPT_NODES,  0};
+
 const struct hb_suite hb_suite_peak = {
+    .takes = hb_peak_takes,
     .name = "peak",
     .help = "peak injection bandwidth (MLC style): every CPU node's cores at once on its own "
             "memory (--policy interleave: over all), per read:write mix (--kernel "
             "read,mix3:1,...); per-node records and the machine's total",
     .plan = hb_suite_peak_plan,
     .derive = hb_suite_peak_derive,
-    .flags = HB_SUITE_NODES,
 };

@@ -15,6 +15,7 @@
  * With --intensity the workload is the intensity kernel at 1/8 .. 64 flops per byte under
  * local, remote and interleave. */
 #include "hb_suite_policy.h"
+#include "hb_cli_doc.h"
 
 #include "hb_error.h"
 #include "hb_size.h"
@@ -258,12 +259,17 @@ static int hb_suite_policy_plan(const struct hb_suite_env *env, struct hb_plan *
     return 0;
 }
 
+/* The options of its own it takes, besides the run options (hb_cli_doc.h). */
+static const int hb_policy_takes[] = {
+    OPT_KERNEL, OPT_CPU_NODE, OPT_THREADS,   OPT_SIZE, OPT_PAGES,     OPT_STRIDE, OPT_TLB_GROUP,
+    OPT_NODES,  OPT_MODE,     OPT_INTENSITY, OPT_TIER, OPT_THRESHOLD, 0};
+
 const struct hb_suite hb_suite_policy = {
+    .takes = hb_policy_takes,
     .name = "policy",
     .help = "workloads x placement policies (local, interleave, remote, one-node, os) in rate and "
             "single mode, and the NUMA gain table",
     .plan = hb_suite_policy_plan,
     .derive = hb_suite_policy_derive,
     .tiers = "policy",
-    .flags = HB_SUITE_NODES,
 };

@@ -12,6 +12,7 @@
  * the chase's sizes start where the ring holds HB_SWEEP_MIN_LINES lines. Each stride of a
  * --stride list is a curve of its own. */
 #include "hb_suite_kit.h"
+#include "hb_cli_doc.h"
 
 #include "hb_error.h"
 #include "hb_size.h"
@@ -159,10 +160,15 @@ static int hb_suite_sweep_plan(const struct hb_suite_env *env, struct hb_plan *o
     return hb_sweep_from(env, out, cpu);
 }
 
+/* The options of its own it takes, besides the run options (hb_cli_doc.h). */
+static const int hb_sweep_takes[] = {OPT_CPU_NODE, OPT_MEM_NODE,  OPT_NODES, OPT_MAX_SIZE,
+                                     OPT_STRIDE,   OPT_TLB_GROUP, 0};
+
 const struct hb_suite hb_suite_sweep = {
+    .takes = hb_sweep_takes,
     .name = "sweep",
     .help = "latency (4k and THP) and memcpy bandwidth vs working set, 1 KiB up to --max-size, "
             "cache levels marked",
     .plan = hb_suite_sweep_plan,
-    .flags = HB_SUITE_STRIDE_LIST | HB_SUITE_NODES,
+    .flags = HB_SUITE_STRIDE_LIST,
 };

@@ -7,10 +7,10 @@ command -v jq >/dev/null || { echo "SKIP: jq not installed"; exit 77; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
-common=(--size 8M --reps 3 --min-time 0.005 --threads 1 --repeat 3)
-"$HB" bw --kernel read,triad "${common[@]}" --format jsonl -o r.jsonl
+common=(--size 8M --reps 3 --min-time 0.005 --repeat 3)
+"$HB" bw --kernel read,triad --threads 1 "${common[@]}" --format jsonl -o r.jsonl
 "$HB" lat "${common[@]}" --format jsonl >>r.jsonl
-"$HB" bw --kernel read,triad "${common[@]}" --format csv -o r.csv
+"$HB" bw --kernel read,triad --threads 1 "${common[@]}" --format csv -o r.csv
 
 fails=0
 check() { # check WHAT JQ-FILTER (must print true for the file)

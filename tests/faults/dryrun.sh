@@ -8,8 +8,8 @@ while IFS=$'\t' read -r -a f; do
     [ "${#f[@]}" -ge 2 ] || continue
     [[ ${f[0]} == \#* ]] && continue
     name=${f[0]}
-    # report, compare and export read files: they have no dry run.
-    [[ ${f[3]:-} =~ ^(report|compare|export)$ ]] && continue
+    # report, compare and export read files, topo prints: they have no dry run.
+    [[ ${f[3]:-} =~ ^(report|compare|export|topo)$ ]] && continue
     args=()
     for a in "${f[@]:3}"; do
         a=${a//@SEMI@/;}

@@ -10,7 +10,7 @@ work=$(mktemp -d)
 trap 'cleanup' EXIT
 cleanup() { cd / && rm -rf "$work"; }
 cd "$work" || exit 1
-QUICK=(--size 1M --reps 2 --min-time 0.01 --threads 1 --quiet)
+QUICK=(--size 1M --reps 2 --min-time 0.01 --quiet)
 failures=0
 
 fail() {

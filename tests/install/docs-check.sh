@@ -50,7 +50,8 @@ hb_docs_check() {
     text=$(MANWIDTH=200 man -l "$page" 2>/dev/null | col -b)
     local commands options kernels
     commands=$(hb_complete "$completion" hopbench "")
-    options=$(hb_complete "$completion" hopbench -)
+    # Each command offers its own options: all of them, over every command.
+    options=$(for c in "" $commands; do hb_complete "$completion" hopbench $c -; done | sort -u)
     kernels=$(hb_complete "$completion" hopbench --kernel "")
     while read -r kind name; do
         hb_man_tag "$text" "$kind" "$name" || missing_page+=" $name"

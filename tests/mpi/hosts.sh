@@ -2,7 +2,7 @@
 # Two ranks acting as two hosts (HOPBENCH_HOST, MPMD): each measures its own matrix at the
 # same time, rank 0 gathers per-host records and the fleet table.
 . "$(dirname "$0")/mpi-lib.sh"
-args=(matrix "${QUICK[@]}" --kernel read --format jsonl -o f.jsonl)
+args=(matrix "${QUICK[@]}" --threads 1 --kernel read --format jsonl -o f.jsonl)
 timeout 120 mpirun --oversubscribe -np 1 -x HOPBENCH_HOST=hostA "$HB" "${args[@]}" : \
     -np 1 -x HOPBENCH_HOST=hostB "$HB" "${args[@]}"
 expect_eq "hosts" "$(jq -c -s '[.[] | select(.type=="run")][0].hosts' f.jsonl)" '["hostA","hostB"]'

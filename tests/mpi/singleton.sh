@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One rank without mpirun on this one-node machine: a 1x1 matrix and a note, not an error.
 . "$(dirname "$0")/mpi-lib.sh"
-"$HB" matrix "${QUICK[@]}" --kernel read --format jsonl -o m.jsonl
+"$HB" matrix "${QUICK[@]}" --threads 1 --kernel read --format jsonl -o m.jsonl
 expect_eq "run ranks" "$(jq -s '[.[] | select(.type=="run")][0].ranks' m.jsonl)" 1
 expect_eq "rank 0 node" "$(jq -s '[.[] | select(.type=="run")][0].rank_layout[0].node' m.jsonl)" 0
 expect_eq "matrices" "$(jq -s '[.[] | select(.type=="matrix")] | length' m.jsonl)" 2

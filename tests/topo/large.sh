@@ -111,6 +111,6 @@ expect "--nodes 0-3,999: node 999 does not exist; valid nodes: 0,1,2," matrix --
 expect ",63,252,253," matrix --dry-run --topology "$f" --nodes 999
 expect "--nodes '0-3,x': not a node list" hops --dry-run --topology "$f" --nodes 0-3,x
 expect "--nodes 252-267: no node with CPUs among them; nodes with CPUs: 0,1," peak --dry-run --topology "$f" --nodes 252-267
-expect "--nodes 0: bw measures the nodes of --cpu-node and --mem-node" bw --dry-run --topology "$f" --nodes 0
+expect "bw takes no --nodes; its own options are --kernel --cpu-node --mem-node" bw --dry-run --topology "$f" --nodes 0
 echo "$fails failures"
 [ "$fails" = 0 ]

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# options.sh HOPBENCH SCENARIO - CTest test (label cli): every command that takes hopbench's
+# options, with every option of the table, as --help lists both. An option the command's help
+# line (or the run options, for suites) names is taken: never "takes no". Any other exits 2
+# with one line naming the command and the option, before anything runs.
+set -u
+hb=$1 scn=$2
+TOPO=$(cd "$(dirname "$0")/../topo/fixtures" && pwd)/4n-quartet.xml
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+fail=0
+help=$("$hb" --help)
+# value OPTION: a value the option's parser accepts.
+value() {
+    case $1 in
+    --kernel) echo read ;; --cpu-node | --mem-node | --nodes | --load-nodes) echo 0 ;;
+    --policy) echo bind ;; --threads | --reps | --repeat | --seed) echo 1 ;;
+    --size | --max-size) echo 64M ;; --pages) echo 4k ;; --min-time) echo 0.01 ;;
+    --noise | --threshold | --fleet-threshold | --tolerance | --bg-rate) echo 5 ;;
+    --format) echo jsonl ;; --topology) echo "$TOPO" ;; --simd) echo auto ;;
+    --export-hwloc) echo x.xml ;; --tier) echo DRAM ;; --level) echo low ;;
+    --subscription) echo full ;; --mix) echo read ;; --mode) echo rate ;; --stride) echo 256 ;;
+    --tlb-group) echo all ;; --home) echo writer ;;
+    esac
+}
+# The options with a value (a metavariable after the name) and the flags, from --help.
+mapfile -t opts < <(sed -n '/^options:/,/^kernels:/s/^  \(-o, \)\{0,1\}\(--[a-z-]*\)\( [A-Z].*\)\{0,1\}$/\2 \3/p;
+                             /^options:/,/^kernels:/s/^  \(-o, \)\{0,1\}\(--[a-z-]*\) \{2,\}.*/\2/p' <<<"$help" |
+    awk '{print $1, ($2 ~ /^[A-Z]/ ? "arg" : "flag")}' | sort -u)
+[ "${#opts[@]}" -ge 35 ] || { echo "FAIL: only ${#opts[@]} options read from --help"; exit 1; }
+run_opts=$(awk '/^  run options/ { on = 1; print; next } on && /^  [^ ]/ { exit } on' <<<"$help" |
+    tr -s ' \n' ' ')
+[[ $run_opts == *" --min-time "* ]] || { echo "FAIL: no run options in --help: $run_opts"; exit 1; }
+# The commands and, per command, the text of its help entry.
+mapfile -t cmds < <(sed -n '/^commands:/,/^options:/s/^  \([a-z0-9()]\{2,\}\)\( .*\)\{0,1\}$/\1/p' <<<"$help")
+pairs=0
+for c in "${cmds[@]}"; do
+    [ "$c" = "run" ] && cmd=(run "$scn") || cmd=("$c")
+    [ "$c" = "(none)" ] && cmd=()
+    entry=$(awk -v c="$c" '/^options:/ { exit } $1 == c { on = 1; print; next }
+        on && /^  [^ ]/ { exit } on { print }' <<<"$help" | tr -s ' \n' ' ')
+    case $entry in *"Takes "*) ;; *) continue ;; esac # reads its own arguments
+    case $entry in *"the run options"*) suite=1 ;; *) suite=0 ;; esac
+    for line in "${opts[@]}"; do
+        read -r opt kind <<<"$line"
+        case $opt in --help | --version | --output) continue ;; esac
+        args=("$opt")
+        [ "$kind" = arg ] && args+=("$(value "$opt")")
+        [ "$kind" = arg ] && [ -z "${args[1]}" ] && { echo "FAIL: no sample value for $opt"; fail=1; continue; }
+        dry=(--dry-run)
+        [ "$c" = topo ] && dry=()
+        [ "$opt" = --dry-run ] && dry=()
+        out=$("$hb" "${cmd[@]}" "${args[@]}" "${dry[@]}" 2>&1 >/dev/null)
+        rc=$?
+        takes=0
+        case " $entry " in *" $opt "* | *" $opt,"*) takes=1 ;; esac
+        [ "$suite" = 1 ] && case " $run_opts " in *" $opt "*) takes=1 ;; esac
+        name=${c/(none)/the default suite}
+        if [ "$takes" = 1 ]; then
+            case $out in *"takes no"*) echo "FAIL: $name $opt: refused though listed: $out"; fail=1 ;; esac
+        else
+            [ "$rc" = 2 ] && [ "$(wc -l <<<"$out")" = 1 ] && [[ $out == "hopbench: $name takes no $opt;"* ]] ||
+                { echo "FAIL: $name $opt: exit $rc: $out"; fail=1; }
+        fi
+        pairs=$((pairs + 1))
+    done
+done
+[ "$pairs" -ge 400 ] || { echo "FAIL: only $pairs pairs tried"; fail=1; }
+echo "$pairs command x option pairs"
+[ "$fail" = 0 ] && echo PASS
+exit "$fail"
