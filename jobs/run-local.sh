@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # run-local.sh [HOPBENCH ARGS...]: the first command on a fresh Debian machine. In a clone it
-# installs the missing build packages and builds hopbench into build/ (Release); installed
-# (share/hopbench/) it runs the hopbench installed with it. Runs a study (default: the
+# installs the missing build packages and builds hopbench, its man page and its bash
+# completion into build/ (Release; build/doc/, said at the end); installed (share/hopbench/)
+# it runs the hopbench installed with it. Runs a study (default: the
 # default suite) with one rank per NUMA node, writes results/<timestamp>/ with results.jsonl
 # (canonical), table.txt and report.html, prints the table and says where all three are.
 #
@@ -17,7 +18,7 @@ top=$(dirname "$here")
 . "$here/lib/deps.sh"
 # shellcheck source=lib/launch.sh
 . "$here/lib/launch.sh"
-installed=0
+installed=0 docs=""
 [ -f "$here/lib/bindir" ] && installed=1
 
 if [ $# -gt 0 ]; then
@@ -35,8 +36,10 @@ if [ -z "${HOPBENCH:-}" ] && [ "$installed" = 0 ]; then
     # shellcheck disable=SC2086
     hb_deps_ensure $HB_PKGS_BUILD
     cmake -S "$top" -B "$top/build" -DCMAKE_BUILD_TYPE=Release >/dev/null
-    cmake --build "$top/build" -j"$(nproc)" --target hopbench >/dev/null
+    # The man page and the bash completion come with it, generated from the same tables.
+    cmake --build "$top/build" -j"$(nproc)" --target hopbench hb_docs >/dev/null
     HOPBENCH=$top/build/hopbench
+    docs=$top/build/doc
 fi
 hb=$(hb_find_hopbench "$here")
 "$hb" "${args[@]}" --dry-run --quiet >/dev/null
@@ -84,4 +87,8 @@ echo
 echo "results: $out/results.jsonl"
 [ "$table" = 0 ] || echo "table:   $out/table.txt"
 echo "report:  $out/report.html"
+if [ -n "$docs" ]; then
+    echo "manual:  man -l $docs/hopbench.1"
+    echo "completion: . $docs/hopbench.bash"
+fi
 exit "$rc"
