@@ -3,12 +3,9 @@
 # format when --format is not given (.jsonl, .json: JSON Lines; .csv: CSV; any case; anything
 # else, and descriptors: a table); --format wins, with one warning line when it contradicts
 # the name. And a run's plan line, shown where progress shows.
-set -u
 hb=$1
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/cli-lib.sh"
 cd "$work" || exit 1
-fail=0
 quick=(lat --size 64K --reps 1 --min-time 0.001 --repeat 1 --quiet)
 # starts FILE: what the file's first line is: run record, CSV header or table comment.
 starts() {
@@ -49,5 +46,4 @@ for quiet in "" --quiet; do
     "$hb" lat --size 64M --reps 1 --min-time 0.001 --repeat 1 $quiet -o r.jsonl 2>err.txt
     [ ! -s err.txt ] || { echo "FAIL: run ${quiet:-without --progress} said: $(cat err.txt)"; fail=1; }
 done
-[ "$fail" = 0 ] && echo PASS
-exit "$fail"
+cli_finish

@@ -3,13 +3,9 @@
 # bw and lat at 32 KiB (L1), 512 KiB (L2) and 1 GiB (memory, though this VM's firmware
 # reports a 508 MiB L3 per core: no real part has that, it is taken as 32 MiB per core). The
 # record's level, the one line on stderr before the run, and the table's line under the row.
-set -u
 hb=$1
-command -v jq >/dev/null || { echo "SKIP: jq not installed"; exit 77; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/cli-lib.sh"
 cd "$work" || exit 1
-fail=0
 # The smallest data cache hwloc shows above CPU 0 at each level (lstopo's view).
 cache() { # cache LEVEL: its size in bytes, or nothing
     hwloc-calc --physical-input pu:0 --intersect "l${1}cache" >/dev/null 2>&1 || return 0
@@ -45,5 +41,4 @@ for cmd in "bw --kernel read --threads 1" "lat"; do
         echo "ok: $cmd --size $size: $got"
     done
 done
-[ "$fail" = 0 ] && echo PASS
-exit "$fail"
+cli_finish

@@ -3,13 +3,9 @@
 # injection delay (idle first), with the delay, the mix, the load the loaders achieved (of
 # the target, or unpaced), the latency with its interval and the status; the loaders' own
 # records are in those rows, not beside them. The rows are the records' own delays.
-set -u
 hb=$1
-command -v jq >/dev/null || { echo "SKIP: jq not installed"; exit 77; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+. "$(dirname "$0")/cli-lib.sh"
 cd "$work" || exit 1
-fail=0
 args=(loaded --quick --repeat 1 --reps 1 --min-time 0.002 --size 64M --quiet)
 "$hb" "${args[@]}" >table.txt || { echo "FAIL: table run: exit $?"; exit 1; }
 "$hb" "${args[@]}" -o r.jsonl || { echo "FAIL: jsonl run: exit $?"; exit 1; }
@@ -28,5 +24,4 @@ grep -qE '^[0-9]+->[0-9]+ +0 ns +read +[0-9.]+ \(unpaced\)' table.txt ||
     { echo "FAIL: no unpaced row at delay 0"; fail=1; }
 # No loader row of its own (label node.1.r.node) beside the latency rows.
 ! grep -qE '^loaded-' table.txt || { echo "FAIL: per-task rows: $(grep -E '^loaded-' table.txt)"; fail=1; }
-[ "$fail" = 0 ] && echo PASS
-exit "$fail"
+cli_finish

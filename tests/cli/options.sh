@@ -3,13 +3,10 @@
 # options, with every option of the table, as --help lists both. An option the command's help
 # line (or the run options, for suites) names is taken: never "takes no". Any other exits 2
 # with one line naming the command and the option, before anything runs.
-set -u
 hb=$1 scn=$2
+. "$(dirname "$0")/cli-lib.sh"
 TOPO=$(cd "$(dirname "$0")/../topo/fixtures" && pwd)/4n-quartet.xml
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
-fail=0
 help=$("$hb" --help)
 # value OPTION: a value the option's parser accepts.
 value() {
@@ -68,5 +65,4 @@ for c in "${cmds[@]}"; do
 done
 [ "$pairs" -ge 400 ] || { echo "FAIL: only $pairs pairs tried"; fail=1; }
 echo "$pairs command x option pairs"
-[ "$fail" = 0 ] && echo PASS
-exit "$fail"
+cli_finish

@@ -4,14 +4,10 @@
 # of the plan's own records (experiments; measurements = foreground tasks; repeats =
 # --repeat), whose nodes are those the tasks use and whose estimate is positive and grows
 # with --repeat; stderr says the same in one line (a real run's line: format-name.sh).
-set -u
 hb=$1 fx=$2
-command -v jq >/dev/null || { echo "SKIP: jq not installed"; exit 77; }
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work" || exit 1
-fail=0
+. "$(dirname "$0")/cli-lib.sh"
 scn=$(cd "$(dirname "$0")/../.." && pwd)/jobs/scenarios/one-node-load.scn
+cd "$work" || exit 1
 commands=$("$hb" --help | sed -n '/^commands:/,/^options:/s/^  \([a-z0-9]\{2,\}\)\( .*\)\{0,1\}$/\1/p')
 checked=0
 for topo in "" "$fx/4n-quartet.xml" "$fx/4n-memonly-cxl.xml" "$fx/2n1m-hbm-cache.xml"; do
@@ -49,5 +45,4 @@ for topo in "" "$fx/4n-quartet.xml" "$fx/4n-memonly-cxl.xml" "$fx/2n1m-hbm-cache
 done
 [ "$checked" -ge 40 ] || { echo "FAIL: only $checked dry runs checked"; fail=1; }
 echo "$checked dry runs checked"
-[ "$fail" = 0 ] && echo PASS
-exit "$fail"
+cli_finish
