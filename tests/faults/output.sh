@@ -110,17 +110,23 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && id nobody >/dev/null 2
     expect "unsearchable directory (nobody)" 3 "cannot write output file '$open/locked/sub/x.jsonl': '$open/locked': Permission denied"
     rm -rf "$open"
 fi
-# A path longer than PATH_MAX from / (fine relative to here): written, or refused with words.
-deep=.
-for _ in $(seq 20); do
-    d=$(printf 'd%.0s' $(seq 250))
-    mkdir "$deep/$d" && deep=$deep/$d
-done
-(cd "$deep" && "$HB" lat "${QUICK[@]}" --format jsonl -o out.jsonl >/dev/null 2>../err.txt)
+# A directory deeper than PATH_MAX from / (each step entered, so every path used is short):
+# a new output is written there, an existing one replaced, and report reads and writes there.
+top_name=$(printf 'd%.0s' $(seq 250))
+(
+    for _ in $(seq 20); do mkdir "$top_name" && cd "$top_name" || exit 9; done
+    [ "$(pwd | wc -c)" -gt 4096 ] || exit 8
+    for round in new existing; do
+        "$HB" lat "${QUICK[@]}" --repeat 1 --format jsonl -o out.jsonl >/dev/null 2>err.txt ||
+            { echo "$round: exit $?: $(cat err.txt)"; exit 7; }
+        [ "$(jq -s '[.[] | select(.type == "measurement")] | length' out.jsonl)" = 1 ] || exit 6
+    done
+    "$HB" report out.jsonl -o r.html 2>err.txt || { echo "report: $(cat err.txt)"; exit 5; }
+    [ "$(ls | tr '\n' ' ')" = "err.txt out.jsonl r.html " ] || { echo "left: $(ls)"; exit 4; }
+) >deep.txt
 rc=$?
-[ "$rc" = 0 ] || fail "beyond PATH_MAX: exit $rc: $(cat "$deep/../err.txt")"
-[ -s "$deep/out.jsonl" ] || fail "beyond PATH_MAX: nothing written"
-rm -rf "./$(printf 'd%.0s' $(seq 250))" ro
+[ "$rc" = 0 ] || fail "beyond PATH_MAX: step $rc: $(cat deep.txt)"
+rm -rf "./$top_name" ro deep.txt
 
 # SIGTERM mid-run: the complete records are kept as FILE.partial, no temporary left.
 mkdir term
