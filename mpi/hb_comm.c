@@ -1,3 +1,5 @@
+/* The run's collectives (hb_comm.h): each an MPI call on MPI_COMM_WORLD, or, in a world of one
+ * started without a launcher, a copy or nothing, so MPI is never initialised. */
 #include "hb_comm.h"
 
 #include <string.h>

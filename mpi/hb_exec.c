@@ -1,3 +1,5 @@
+/* The executor (hb_exec.h): rank 0 sends each experiment, every rank runs its node's tasks
+ * between barriers, the results come back to rank 0 as bytes and leave it merged over repeats. */
 #include "hb_exec.h"
 
 #include "hb_comm.h"

@@ -1,3 +1,5 @@
+/* The MPI world (hb_world.h): started or not (a process alone), every rank's host, binding and
+ * node gathered, and the layout and binding checks that refuse a launch before measuring. */
 #include "hb_world.h"
 
 #include "hb_comm.h"

@@ -1,3 +1,5 @@
+/* The OpenMP settings (hb_places.h): the CPUs OpenMP's places give this process, the OMP_*
+ * variables checked against what the runtime takes, and hopbench's defaults set by re-exec. */
 #include "hb_places.h"
 
 #include "hb_error.h"

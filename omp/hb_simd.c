@@ -1,3 +1,4 @@
+/* The SIMD path chosen at run time (hb_simd.h): what the CPU has, what was built, --simd. */
 #include "hb_simd.h"
 
 #include "hb_error.h"

@@ -1,3 +1,5 @@
+/* The argument reader of report, compare and export (hb_args.h): getopt_long over their own
+ * small option tables, with `--` honoured and the offending word named. */
 #include "hb_args.h"
 
 #include "hb_error.h"

@@ -1,3 +1,6 @@
+/* The run's command line: argv parsed against the option table (hb_cli_doc.c) into struct
+ * hb_options, every value checked where it is read, and each option checked against what its
+ * command takes. */
 #include "hb_options.h"
 
 #include "hb_cli_doc.h"

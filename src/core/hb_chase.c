@@ -1,3 +1,4 @@
+/* The pointer chase's method (hb_chase.h): the stride and TLB-group rules and their checks. */
 #include "hb_chase.h"
 
 #include "hb_error.h"

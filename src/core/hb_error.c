@@ -1,3 +1,4 @@
+/* The one error message of a call chain and the exit code of each error (hb_error.h). */
 #include "hb_error.h"
 
 #include "hb_escape.h"

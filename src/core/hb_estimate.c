@@ -1,3 +1,4 @@
+/* The plan's cost (hb_estimate.h): counts, nodes and a time model that errs long. */
 #include "hb_estimate.h"
 
 #include "hb_error.h"

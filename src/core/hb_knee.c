@@ -1,3 +1,4 @@
+/* The knee of an intensity curve (hb_knee.h), pure so it is tested on synthetic data. */
 #include "hb_knee.h"
 
 #include "hb_error.h"

@@ -1,3 +1,4 @@
+/* Who started this process (hb_launcher.h): one table of the launchers' environment variables. */
 #include "hb_launcher.h"
 
 #include "hb_error.h"

@@ -1,3 +1,4 @@
+/* Node sets as hwloc bitmaps (hb_nodeset.h): parsing, printing, JSON. */
 #include "hb_nodeset.h"
 
 #include "hb_error.h"

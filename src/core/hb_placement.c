@@ -1,3 +1,5 @@
+/* Memory placement (hb_placement.h): allocate bound, interleaved or first-touch buffers with
+ * a chosen page size, then ask the kernel where every page landed. */
 #include "hb_placement.h"
 
 #include "hb_error.h"

@@ -1,3 +1,5 @@
+/* The experiment model (hb_plan.h): plans, experiments and tasks, their parameters, and the
+ * wire form an experiment travels in from rank 0 to every rank. */
 #include "hb_plan.h"
 
 #include "hb_error.h"

@@ -1,3 +1,4 @@
+/* Byte sizes as users write them (hb_size.h): parsing, overflow-checked products, printing. */
 #include "hb_size.h"
 
 #include "hb_error.h"

@@ -1,3 +1,5 @@
+/* The default working set and the rule that chose it (hb_sizes.h), firmware cache figures
+ * checked for belief. */
 #include "hb_sizes.h"
 
 #include "hb_size.h"

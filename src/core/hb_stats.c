@@ -1,3 +1,4 @@
+/* Statistics over a measurement's kept samples (hb_stats.h). */
 #include "hb_stats.h"
 
 #include <math.h>

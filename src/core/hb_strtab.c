@@ -1,3 +1,4 @@
+/* Interned strings (hb_strtab.h): one growing buffer, a hash, dense ids. */
 #include "hb_strtab.h"
 
 #include <stdlib.h>

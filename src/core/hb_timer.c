@@ -1,3 +1,4 @@
+/* The clock (hb_timer.h): CLOCK_MONOTONIC and its measured granularity. */
 #include "hb_timer.h"
 
 #include <time.h>

@@ -1,3 +1,5 @@
+/* The firmware's account of memory (hb_topo_mem.h): kinds, tiers, memory-side caches, HMAT
+ * figures and where they contradict the SLIT. */
 #include "hb_topo_mem.h"
 
 #include <dirent.h>

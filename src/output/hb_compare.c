@@ -1,3 +1,5 @@
+/* `hopbench compare` (hb_compare.h): two result files read, matched record by record and
+ * judged over their repeats; the gate's exit code. */
 #include "hb_compare.h"
 
 #include "hb_args.h"

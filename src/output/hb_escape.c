@@ -1,3 +1,5 @@
+/* Escaping for every place a string from a file or argv goes (hb_escape.h): HTML, SVG, CSV,
+ * one-line tables and messages, and a shell line that re-runs argv. */
 #include "hb_escape.h"
 
 #include <stdbool.h>

@@ -1,3 +1,5 @@
+/* `hopbench export` and --export-hwloc (hb_export.h): the measured matrix written into the
+ * machine's hwloc XML as distances and memory attributes. */
 #include "hb_export.h"
 
 #include "hb_args.h"

@@ -1,3 +1,5 @@
+/* Output files (hb_outfile.h): the temporary beside the target, its lock, its second name,
+ * the signals that keep its records, and the rename that completes it. */
 #include "hb_outfile.h"
 
 #include "hb_error.h"

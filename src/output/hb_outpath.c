@@ -1,3 +1,5 @@
+/* Where an output name leads (hb_outpath.h): links followed one at a time under the
+ * ownership rule, descriptors recognised, new files checked against their directory. */
 #include "hb_outpath.h"
 
 #include "hb_error.h"

@@ -1,3 +1,5 @@
+/* Output sinks (hb_output.h): a record written as JSON Lines, CSV or a table row, each flushed
+ * whole into its output file. */
 #include "hb_output.h"
 
 #include "hb_error.h"

@@ -1,3 +1,4 @@
+/* Progress on stderr (hb_progress.h): one line rewritten in place, or forced lines. */
 #include "hb_progress.h"
 
 #include "hb_timer.h"

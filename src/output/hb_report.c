@@ -1,3 +1,5 @@
+/* `hopbench report` (hb_report.h): its arguments, the files read as streams, the sections in
+ * order into one HTML file. */
 #include "hb_report.h"
 
 #include "hb_args.h"

@@ -1,3 +1,4 @@
+/* What the report keeps of each results file (hb_report_data.h), read record by record. */
 #include "hb_report_data.h"
 
 #include "hb_escape.h"

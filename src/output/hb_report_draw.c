@@ -1,3 +1,4 @@
+/* The report's inline SVG (hb_report_draw.h): heatmaps, bars, curves, whiskers. */
 #include "hb_report_draw.h"
 
 #include <math.h>

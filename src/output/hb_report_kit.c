@@ -1,3 +1,4 @@
+/* Helpers every report section shares (hb_report_kit.h). */
 #include "hb_report_kit.h"
 
 #include <errno.h>

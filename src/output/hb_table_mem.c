@@ -1,3 +1,4 @@
+/* Table lines about memory (hb_table_mem.h): kinds, tiers, memory-side caches, HMAT. */
 #include "hb_table_mem.h"
 
 #include "hb_jsonl_read.h"

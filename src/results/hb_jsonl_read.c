@@ -1,3 +1,5 @@
+/* Result files read back (hb_jsonl_read.h): JSON Lines parsed line by line, records checked
+ * and their figures and intervals taken out for report and compare. */
 #include "hb_jsonl_read.h"
 
 #include "hb_error.h"

@@ -1,3 +1,4 @@
+/* Records built on rank 0 (hb_record.h): measurements, topology, summary. */
 #include "hb_record.h"
 
 #include "hb_level.h"

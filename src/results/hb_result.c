@@ -1,3 +1,4 @@
+/* A task's result as it travels (hb_result.h): packed on its rank, unpacked on rank 0. */
 #include "hb_result.h"
 
 #include "hb_error.h"

@@ -1,3 +1,4 @@
+/* A measured matrix beside the firmware's HMAT (hb_matrix_hmat.h): coverage, ratios, flags. */
 #include "hb_matrix_hmat.h"
 
 #include "hb_interval.h"
