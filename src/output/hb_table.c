@@ -171,6 +171,19 @@ static void hb_table_topology(FILE *f, json_t *rec)
     json_decref(ids);
 }
 
+/* The load a record's background tasks were asked for and put on, all together (GB/s). */
+static void hb_table_bg_load(json_t *rec, double *target, double *achieved)
+{
+    size_t i;
+    json_t *b;
+    *target = *achieved = 0.0;
+    json_array_foreach(json_object_get(rec, "background"), i, b)
+    {
+        *target += json_number_value(json_object_get(b, "target_GBps"));
+        *achieved += json_number_value(json_object_get(b, "achieved_GBps"));
+    }
+}
+
 /* The loaded-latency curve: one row per injection delay, its load and the latency under it.
  * A loader's own record is in its row's load (shown alone only when it did not run well). */
 static bool hb_table_loaded(FILE *f, json_t *rec)
@@ -194,14 +207,8 @@ static bool hb_table_loaded(FILE *f, json_t *rec)
         snprintf(delay, sizeof(delay), "%lld ns", (long long)json_integer_value(d));
     else
         snprintf(delay, sizeof(delay), "idle");
-    double target = 0.0, achieved = 0.0;
-    size_t i;
-    json_t *b;
-    json_array_foreach(json_object_get(rec, "background"), i, b)
-    {
-        target += json_number_value(json_object_get(b, "target_GBps"));
-        achieved += json_number_value(json_object_get(b, "achieved_GBps"));
-    }
+    double target, achieved;
+    hb_table_bg_load(rec, &target, &achieved);
     char load[48] = "-";
     if (json_array_size(json_object_get(rec, "background")) > 0 && target > 0.0)
         snprintf(load, sizeof(load), "%.2f (of %.2f)", achieved, target);
@@ -255,14 +262,8 @@ static void hb_table_measurement(FILE *f, json_t *rec)
         if (json_is_number(pct))
             fprintf(f, " %.1f%% of %s", json_number_value(pct),
                     hb_rec_str(rec, "reference_label", "local read"));
-        double target = 0.0, achieved = 0.0;
-        size_t i;
-        json_t *b;
-        json_array_foreach(bg, i, b)
-        {
-            target += json_number_value(json_object_get(b, "target_GBps"));
-            achieved += json_number_value(json_object_get(b, "achieved_GBps"));
-        }
+        double target, achieved;
+        hb_table_bg_load(rec, &target, &achieved);
         if (json_array_size(bg) > 0 && target > 0.0)
             fprintf(f, "  load %s %s: %.2f of %.2f GB/s", hb_rec_str(rec, "bg_level", ""),
                     hb_rec_str(rec, "subscription", ""), achieved, target);

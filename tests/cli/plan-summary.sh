@@ -10,7 +10,7 @@ scn=$(cd "$(dirname "$0")/../.." && pwd)/jobs/scenarios/one-node-load.scn
 cd "$work" || exit 1
 commands=$("$hb" --help | sed -n '/^commands:/,/^options:/s/^  \([a-z0-9]\{2,\}\)\( .*\)\{0,1\}$/\1/p')
 checked=0
-for topo in "" "$fx/4n-quartet.xml" "$fx/4n-memonly-cxl.xml" "$fx/2n1m-hbm-cache.xml"; do
+for topo in "" "$fx/4n-memonly-cxl.xml"; do
     [ -z "$topo" ] || [ -e "$topo" ] || continue
     for c in "" $commands; do
         case $c in topo | report | compare | export) continue ;; esac
