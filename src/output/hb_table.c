@@ -5,6 +5,7 @@
 #include "hb_interval.h"
 #include "hb_jsonl_read.h"
 #include "hb_size.h"
+#include "hb_table_io.h"
 #include "hb_table_mem.h"
 
 #include <hwloc.h>
@@ -156,6 +157,7 @@ static void hb_table_topology(FILE *f, json_t *rec)
     }
     hb_table_topology_caches(f, rec);
     hb_table_topology_mem(f, rec);
+    hb_table_topology_nics(f, rec);
     json_t *d = json_object_get(rec, "distances");
     if (!d || json_is_null(d)) {
         fprintf(f, "distances: none (the firmware gives no distance table)\n");

@@ -128,11 +128,11 @@ json_t *hb_record_topology(const struct hb_topo *t)
         json_decref(cpu);
     }
     hb_topo_mem_annotate(t, nodes);
-    return json_pack("{s:s, s:s, s:o, s:o, s:o, s:i, s:b, s:o, s:o}", "type", "topology", "source",
-                     t->source, "nodes", nodes, "distances", hb_record_distances(t), "hop_class",
-                     hb_record_int_matrix(t, t->hop_class), "hop_classes", t->nclasses, "hmat",
-                     hb_hmat_present(t), "hmat_conflicts", hb_hmat_conflicts(t), "tiers",
-                     hb_mem_tiers(t));
+    return json_pack("{s:s, s:s, s:o, s:o, s:o, s:i, s:b, s:o, s:o, s:o}", "type", "topology",
+                     "source", t->source, "nodes", nodes, "distances", hb_record_distances(t),
+                     "hop_class", hb_record_int_matrix(t, t->hop_class), "hop_classes", t->nclasses,
+                     "hmat", hb_hmat_present(t), "hmat_conflicts", hb_hmat_conflicts(t), "tiers",
+                     hb_mem_tiers(t), "nics", hb_topo_nics_json(t));
 }
 
 static json_t *hb_record_background(const struct hb_experiment *e, const struct hb_task_result *all,
