@@ -2,7 +2,6 @@
 #include "hb_print.h"
 
 #include "hb_error.h"
-#include "hb_jsonl_read.h"
 #include "hb_nodeset.h"
 #include "hb_output.h"
 #include "hb_record.h"
@@ -29,21 +28,6 @@ int hb_print_topo(const struct hb_topo *t, const struct hb_options *o)
         rc = hb_sink_open(o->format == HB_FORMAT_TABLE ? HB_FORMAT_TABLE : HB_FORMAT_JSONL,
                           o->output, &sink);
     if (rc == 0) rc = hb_sink_write(sink, rec);
-    if (rc == 0 && o->format == HB_FORMAT_TABLE && !o->output[0]) {
-        printf("one rank per NUMA node:\n  %s\n  %s\n", mpirun, srun);
-        size_t k;
-        json_t *l;
-        json_array_foreach(near, k, l)
-        {
-            size_t m;
-            json_t *name;
-            printf("two hosts, one rank each on node %lld, near",
-                   (long long)json_integer_value(json_object_get(l, "node")));
-            json_array_foreach(json_object_get(l, "nics"), m, name)
-                printf("%s %s", m ? "," : "", json_string_value(name));
-            printf(":\n  %s\n  %s\n", hb_rec_str(l, "mpirun", ""), hb_rec_str(l, "srun", ""));
-        }
-    }
     json_decref(rec);
     free(mpirun);
     free(srun);

@@ -161,6 +161,7 @@ static void hb_table_topology(FILE *f, json_t *rec)
     json_t *d = json_object_get(rec, "distances");
     if (!d || json_is_null(d)) {
         fprintf(f, "distances: none (the firmware gives no distance table)\n");
+        hb_table_topology_launch(f, rec);
         return;
     }
     json_t *ids = json_array();
@@ -171,6 +172,7 @@ static void hb_table_topology(FILE *f, json_t *rec)
     fprintf(f, "hop classes:\n");
     hb_table_matrix_rows(f, ids, ids, json_object_get(rec, "hop_class"), 0);
     json_decref(ids);
+    hb_table_topology_launch(f, rec);
 }
 
 /* The load a record's background tasks were asked for and put on, all together (GB/s). */

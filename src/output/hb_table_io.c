@@ -23,3 +23,20 @@ void hb_table_topology_nics(FILE *f, json_t *rec)
         fputc('\n', f);
     }
 }
+
+void hb_table_topology_launch(FILE *f, json_t *rec)
+{
+    json_t *l, *name;
+    size_t k, m;
+    if (!json_is_string(json_object_get(rec, "mpirun"))) return;
+    fprintf(f, "one rank per NUMA node:\n  %s\n  %s\n", hb_rec_str(rec, "mpirun", ""),
+            hb_rec_str(rec, "srun", ""));
+    json_array_foreach(json_object_get(rec, "nic_launch"), k, l)
+    {
+        fprintf(f, "two hosts, one rank each on node %lld, near",
+                (long long)json_integer_value(json_object_get(l, "node")));
+        json_array_foreach(json_object_get(l, "nics"), m, name)
+            fprintf(f, "%s %s", m ? "," : "", json_string_value(name));
+        fprintf(f, ":\n  %s\n  %s\n", hb_rec_str(l, "mpirun", ""), hb_rec_str(l, "srun", ""));
+    }
+}

@@ -1,4 +1,5 @@
-/* Table lines for a machine's I/O: the NICs of a topology record and the nodes near each. */
+/* Table lines for a machine's I/O: the NICs of a topology record, the nodes near each, and
+ * the launch lines that place ranks. */
 #ifndef HB_TABLE_IO_H
 #define HB_TABLE_IO_H
 
@@ -7,5 +8,8 @@
 
 /* After the memory lines of a topology record: one line per NIC, or one saying none. */
 void hb_table_topology_nics(FILE *f, json_t *rec);
+
+/* Last, the launch lines topo adds to its record (one rank per node; two hosts near a NIC). */
+void hb_table_topology_launch(FILE *f, json_t *rec);
 
 #endif
