@@ -31,6 +31,8 @@ struct hb_kslice {
                             * (256 KiB), HB_CHASE_GROUP_ALL = the whole slice */
     double param;          /* intensity: flops per byte loaded (the task's param) */
     void *cursor;          /* chase: the line the last run stopped on (NULL = line 0) */
+    int chains;            /* chase: independent chases run interleaved; 0 or 1 = one */
+    void *cursors[HB_CHASE_MAX_CHAINS]; /* chase: where chains 1.. stopped (NULL = not begun) */
 };
 
 /* A latency kernel's sweep is at most this many dependent loads, continuing from where the

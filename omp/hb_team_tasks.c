@@ -90,7 +90,8 @@ static uint64_t hb_kernel_least_slice(const struct hb_task *task, const struct h
 {
     struct hb_kslice s = {.param = task->param,
                           .stride = (size_t)task->chase_stride,
-                          .group_bytes = (size_t)task->chase_group_bytes};
+                          .group_bytes = (size_t)task->chase_group_bytes,
+                          .chains = task->chase_chains};
     uint64_t lo = 0, hi = 8, top = (uint64_t)1 << 57; /* fits(lo) fails, fits(hi) holds */
     if (!k->fits) return 8;
     /* Doubling, then halving: about 2 log2 of the answer tries, each a message when it fails. */
@@ -201,7 +202,8 @@ static int hb_task_geometry(const struct hb_task *task, const struct hb_kernel *
         struct hb_kslice s = {.n = i ? last : first,
                               .param = task->param,
                               .stride = (size_t)task->chase_stride,
-                              .group_bytes = (size_t)task->chase_group_bytes};
+                              .group_bytes = (size_t)task->chase_group_bytes,
+                              .chains = task->chase_chains};
         if (k->fits(&s)) {
             char *why = strdup(hb_err_msg());
             int rc = hb_task_size_error(task, k, why ? why : "the kernel refuses the slice");

@@ -48,6 +48,7 @@ enum hb_opt_id {
     OPT_MAX_SIZE,
     OPT_STRIDE,
     OPT_TLB_GROUP,
+    OPT_CHAINS,
     OPT_CORES,
     OPT_HOME,
     OPT_EXPORT_HWLOC,

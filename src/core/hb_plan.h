@@ -46,6 +46,7 @@ struct hb_task {
     int touch_master;      /* 1: thread 0 first-touches all the task's arrays (policy "os") */
     uint64_t chase_stride; /* latency kernels: bytes per visited line (hb_chase.h) */
     uint64_t chase_group_bytes; /* latency kernels: TLB group, HB_CHASE_GROUP_ALL = whole */
+    int chase_chains;           /* latency kernels: chases per thread (--chains); 0 = one */
     /* How messages about the task's size name it, where that is more than "size N bytes" of
      * `bytes`: the scenario line and value that set it ("t.scn:3:13: size=4K"); "" = that.
      * size_per_thread: the size so named is per thread (bytes = it x threads). */

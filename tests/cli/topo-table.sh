@@ -9,9 +9,17 @@ for input in "" "$corpus/32em64t-2n8c2t-pci-normalio.xml" "$corpus/96em64t-4n4d3
     name=${input:-this machine}
     args=(topo ${input:+--topology "$input"})
     "$HB" "${args[@]}" >"$work/term.txt" || { echo "FAIL: $name: topo exit $?"; fail=1; continue; }
-    "$HB" "${args[@]}" -o "$work/file.txt" && "$HB" "${args[@]}" -o "$work/rec.jsonl" ||
-        { echo "FAIL: $name: topo -o exit $?"; fail=1; continue; }
-    cmp -s "$work/term.txt" "$work/file.txt" || { echo "FAIL: $name: the file's table differs from the terminal's"; fail=1; }
+    if ! "$HB" "${args[@]}" -o "$work/file.txt" || ! "$HB" "${args[@]}" -o "$work/rec.jsonl"; then
+        echo "FAIL: $name: topo -o failed"
+        fail=1
+        continue
+    fi
+    # (this machine's free memory moves between two runs: its node rows are left out)
+    if [ -n "$input" ]; then
+        cmp -s "$work/term.txt" "$work/file.txt"
+    else
+        cmp -s <(grep -v '^[0-9]' "$work/term.txt") <(grep -v '^[0-9]' "$work/file.txt")
+    fi || { echo "FAIL: $name: the file's table differs from the terminal's"; fail=1; }
     # every line the record implies is in the table
     jq -r '(.nics[] | "  \(.name): \(.kind), PCI \(.pci // "none (virtual)"), near node\(if (.nodes | length) == 1 then "" else "s" end) \(.nodes | map(tostring) | join(","))"),
         "  " + .mpirun, "  " + .srun, (.nic_launch[] | "  " + .mpirun, "  " + .srun)' "$work/rec.jsonl" >"$work/want"
