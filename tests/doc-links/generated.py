@@ -2,8 +2,9 @@
 """generated.py HB_GENDOC [ROOT] [--update]: the parts of docs/*.md made from the code's tables
 are what the tables say now. Such a part sits between `<!-- hb_gendoc ARGS -->` and
 `<!-- end hb_gendoc -->` and holds exactly what `hb_gendoc ARGS` prints (a command's options,
-the measurement record's keys). Keys printed by `hb_gendoc columns` must each be explained
-elsewhere in the same page (as `key`). Exit 1 naming each stale part; --update rewrites them
+the measurement record's keys). Every command `hb_gendoc commands` lists has its part somewhere
+(a page per command), and keys printed by `hb_gendoc columns` must each be explained elsewhere
+in the same page (as `key`). Exit 1 naming each stale part; --update rewrites them
 (cmake --build build --target docs-update)."""
 import os
 import re
@@ -20,7 +21,7 @@ def main():
     root = os.path.abspath(args[1] if len(args) > 1 else
                            os.path.join(os.path.dirname(__file__), "..", ".."))
     docs = os.path.join(root, "docs")
-    errors, nblocks = [], 0
+    errors, nblocks, documented = [], 0, set()
     for name in sorted(f for f in os.listdir(docs) if f.endswith(".md")):
         path = os.path.join(docs, name)
         text = open(path, encoding="utf-8").read()
@@ -28,6 +29,8 @@ def main():
         def fill(m):
             nonlocal nblocks
             nblocks += 1
+            if m.group(2).split()[0] == "md":
+                documented.update(m.group(2).split()[1:])
             line = text.count("\n", 0, m.start()) + 1
             out = subprocess.run([gendoc] + m.group(2).split(), capture_output=True, text=True)
             if out.returncode != 0:
@@ -49,6 +52,11 @@ def main():
             with open(path, "w", encoding="utf-8") as f:
                 f.write(new)
             print(f"updated docs/{name}")
+    names = subprocess.run([gendoc, "commands"], capture_output=True, text=True, check=True)
+    for command in names.stdout.split():
+        if command not in documented:
+            errors.append(f"command {command} has no section in docs/ (add one to docs/suites.md "
+                          f"with <!-- hb_gendoc md {command} --> and docs-update)")
     for e in errors:
         print(f"FAIL: {e}")
     if not errors:
