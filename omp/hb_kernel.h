@@ -1,5 +1,5 @@
-/* Kernel registry (DESIGN.md §5): one const descriptor per kernel, default first. Metadata
- * says what a kernel moves; bandwidth is computed from it in one place (hb_kernel_bytes),
+/* Kernel registry (docs/design.md#kernels): one const descriptor per kernel, default first.
+ * Metadata says what a kernel moves; bandwidth is computed from it in one place (hb_kernel_bytes),
  * never inside a kernel. */
 #ifndef HB_KERNEL_H
 #define HB_KERNEL_H

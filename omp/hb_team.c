@@ -83,15 +83,6 @@ static struct hb_kslice hb_slice_of(const struct hb_task_state *st, int idx, uin
     return s;
 }
 
-void hb_task_fail(struct hb_task_state *st, int err, const char *msg)
-{
-    int expected = 0;
-    if (atomic_compare_exchange_strong(&st->failed, &expected, 1)) {
-        st->res->status = err;
-        snprintf(st->res->note, sizeof(st->res->note), "%s", msg);
-    }
-}
-
 /* Record the thread's CPU and refuse to measure when it may run outside its node. */
 static void hb_thread_check(struct hb_team *tm, int tid)
 {

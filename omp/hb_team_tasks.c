@@ -1,15 +1,25 @@
-/* A team's tasks before and after the run: their layout (shared with the plan check), arrays,
- * page and CPU placement checks, and results. */
+/* A team's tasks before and after the run (omp layer, below hb_team.c): their layout (shared
+ * with the plan check), arrays, first failure, page and CPU placement checks, and results. */
 #include "hb_team_state.h"
 
 #include "hb_error.h"
 
 #include <errno.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+void hb_task_fail(struct hb_task_state *st, int err, const char *msg)
+{
+    int expected = 0;
+    if (atomic_compare_exchange_strong(&st->failed, &expected, 1)) {
+        st->res->status = err;
+        snprintf(st->res->note, sizeof(st->res->note), "%s", msg);
+    }
+}
 
 /* Thread slices start on 4 KiB boundaries so first touch puts each thread's pages apart. */
 #define HB_SLICE_ALIGN_ELEMS 512

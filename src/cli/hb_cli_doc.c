@@ -157,7 +157,7 @@ const struct hb_opt_doc hb_opt_docs[] = {
      "policy: remote = the farthest node of memory kind KIND (hwloc subtype: DRAM, HBM, "
      "CXL-DRAM...; default the CPU node's own kind and tier)"},
     {"quick", 0, OPT_QUICK, NULL, HB_COMPLETE_NONE, NULL,
-     "hops: a representative subset (minutes, not the full study)"},
+     "hops, loaded: a representative subset (minutes, not the full study)"},
     {"tolerance", 0, OPT_TOLERANCE, "PCT", HB_COMPLETE_NONE, NULL,
      "hops: myth 1 holds while a hop class spreads less (default 5)"},
     {"bg-rate", 0, OPT_BG_RATE, "GBPS", HB_COMPLETE_NONE, NULL,

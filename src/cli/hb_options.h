@@ -47,7 +47,7 @@ struct hb_options {
     double threshold_pct; /* matrix: same-class spread flag */
     /* matrix: a host this much worse than the fleet's median is flagged */
     double fleet_threshold_pct;
-    bool quick;                 /* hops: the representative subset */
+    bool quick;                 /* hops, loaded: the representative subset */
     double tolerance_pct;       /* hops: myth 1 holds while a hop class spreads less */
     double bg_rate_GBps;        /* hops/run: per-thread rate of level very-high; 0 = measured */
     unsigned level_mask;        /* hops: bit i = hb_bg_level_names[i] given; 0 = default */

@@ -1,6 +1,6 @@
-/* The experiment model (DESIGN.md §3): a plan is an ordered list of experiments; an
- * experiment is a set of tasks that run at the same time; a task is threads on one CPU node
- * running one kernel against memory on one target.
+/* The experiment model (docs/design.md#plans-and-experiments): a plan is an ordered list of
+ * experiments; an experiment is a set of tasks that run at the same time; a task is threads on one
+ * CPU node running one kernel against memory on one target.
  *
  * An experiment holds as many tasks as it needs and each task's node set as an hwloc bitmap
  * (any OS index), so rank 0 sends one as bytes made by hb_experiment_pack. */
