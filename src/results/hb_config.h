@@ -17,6 +17,10 @@ json_t *hb_config_read(const struct hb_topo *t);
  * compact JSON. A new string; NULL when out of memory. */
 char *hb_config_words(const json_t *v);
 
+/* {key: words, ...} as "governor=powersave, thp_enabled=never" ("" for none): a new string,
+ * NULL when out of memory. */
+char *hb_config_pairs(const json_t *words);
+
 /* Every knob that differs between two config objects, objects walked into ("hugepages.node0.
  * 2048kB.free"): fn(key, base value or NULL, new value or NULL, ctx) in key order of base,
  * then keys only in new; stops at and returns fn's first non-zero (-1: out of memory). */

@@ -71,3 +71,20 @@ int hb_config_diff(const json_t *base, const json_t *new_, hb_config_diff_fn fn,
 {
     return hb_config_diff_at("", base, new_, fn, ctx);
 }
+
+char *hb_config_pairs(const json_t *words)
+{
+    char *s = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&s, &len);
+    const char *key;
+    const json_t *v;
+    int n = 0;
+    json_object_foreach((json_t *)words, key, v) if (f)
+        fprintf(f, "%s%s=%s", n++ ? ", " : "", key, json_string_value(v));
+    if (!f || fclose(f) != 0) {
+        free(s);
+        return NULL;
+    }
+    return s;
+}
