@@ -4,10 +4,10 @@
 #include "hb_config.h"
 
 #include "hb_config_knob.h"
+#include "hb_error.h"
 #include "hb_sysfs.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,16 +16,6 @@
 
 /* Knob files are a page or so; /proc/cpuinfo of a large machine is some MiB. */
 #define HB_KNOB_CAP (64u << 20)
-
-char *hb_knob_why(const char *fmt, ...)
-{
-    char *s = NULL;
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vasprintf(&s, fmt, ap);
-    va_end(ap);
-    return n < 0 ? NULL : s;
-}
 
 /* Up to 40 bytes of what a file held, printable ASCII kept, other bytes as \xNN: a reason
  * quotes it and must stay valid text whatever the file held. */
@@ -62,7 +52,7 @@ int hb_knob_line(const char *path, char **line, char **why)
     size_t n = 0;
     int rc = hb_sysfs_read(path, HB_KNOB_CAP, &s, &n);
     if (rc) {
-        *why = hb_knob_why("%s: %s", path, strerror(-rc));
+        *why = hb_strf("%s: %s", path, strerror(-rc));
         return -1;
     }
     const char *fault = hb_knob_line_fault(s, n);
@@ -72,7 +62,7 @@ int hb_knob_line(const char *path, char **line, char **why)
     if (fault) {
         char quoted[200];
         hb_knob_quote(s, n, quoted, sizeof(quoted));
-        *why = hb_knob_why("%s %s: \"%s\"", path, fault, quoted);
+        *why = hb_strf("%s %s: \"%s\"", path, fault, quoted);
         free(s);
         return -1;
     }
@@ -89,7 +79,7 @@ int hb_knob_long(const char *path, long long *v, char **why)
     *v = strtoll(line, &end, 10);
     bool ok = end != line && *end == '\0' && errno == 0 &&
               (line[0] == '-' || (line[0] >= '0' && line[0] <= '9'));
-    if (!ok) *why = hb_knob_why("%s holds \"%.40s\", not an integer", path, line);
+    if (!ok) *why = hb_strf("%s holds \"%.40s\", not an integer", path, line);
     free(line);
     return ok ? 0 : -1;
 }
@@ -123,7 +113,7 @@ static json_t *hb_knob_word(const struct hb_knob *k, const struct hb_topo *t, ch
     if (hb_sysfs_word(line, &word, &len) == 0)
         v = json_stringn(word, len);
     else
-        *why = hb_knob_why("%s holds \"%.40s\", not a selection like \"a [b] c\"", k->path, line);
+        *why = hb_strf("%s holds \"%.40s\", not a selection like \"a [b] c\"", k->path, line);
     free(line);
     return v;
 }
@@ -135,12 +125,12 @@ static json_t *hb_knob_uname(const struct hb_knob *k, const struct hb_topo *t, c
     (void)t;
     struct utsname u;
     if (uname(&u) != 0) {
-        *why = hb_knob_why("uname: %s", strerror(errno));
+        *why = hb_strf("uname: %s", strerror(errno));
         return NULL;
     }
-    char *s = hb_knob_why("%s %s", u.release, u.version);
+    char *s = hb_strf("%s %s", u.release, u.version);
     json_t *v = s ? json_string(s) : NULL;
-    if (s && !v) *why = hb_knob_why("uname gives text that is not UTF-8");
+    if (s && !v) *why = hb_strf("uname gives text that is not UTF-8");
     free(s);
     return v;
 }
@@ -153,7 +143,7 @@ static json_t *hb_knob_cpuinfo(const struct hb_knob *k, const struct hb_topo *t,
     size_t n = 0, flen = strlen(k->arg);
     int rc = hb_sysfs_read(k->path, HB_KNOB_CAP, &s, &n);
     if (rc) {
-        *why = hb_knob_why("%s: %s", k->path, strerror(-rc));
+        *why = hb_strf("%s: %s", k->path, strerror(-rc));
         return NULL;
     }
     json_t *v = NULL;
@@ -167,9 +157,9 @@ static json_t *hb_knob_cpuinfo(const struct hb_knob *k, const struct hb_topo *t,
         if (v && json_string_length(v)) break;
         json_decref(v);
         v = NULL;
-        *why = hb_knob_why("%s: its '%s' line holds no text (or not UTF-8)", k->path, k->arg);
+        *why = hb_strf("%s: its '%s' line holds no text (or not UTF-8)", k->path, k->arg);
     }
-    if (!v && !*why) *why = hb_knob_why("%s has no '%s' line", k->path, k->arg);
+    if (!v && !*why) *why = hb_strf("%s has no '%s' line", k->path, k->arg);
     free(s);
     return v;
 }

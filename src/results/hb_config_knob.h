@@ -16,9 +16,6 @@ struct hb_knob {
     json_t *(*read)(const struct hb_knob *k, const struct hb_topo *t, char **why);
 };
 
-/* The formatted reason (or path), NULL when out of memory. */
-char *hb_knob_why(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
 /* The one line of path, its newline cut, into *line (free it): 0, or -1 with *why (path and
  * strerror; empty, several lines, no newline (truncated), NUL or control bytes, not UTF-8). */
 int hb_knob_line(const char *path, char **line, char **why);

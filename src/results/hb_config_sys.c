@@ -3,6 +3,7 @@
  * NPS/SNC mode the topology shows (hb_config.c's table names them). */
 #include "hb_config_knob.h"
 
+#include "hb_error.h"
 #include "hb_sysfs.h"
 
 #include <dirent.h>
@@ -60,7 +61,7 @@ json_t *hb_knob_governor(const struct hb_knob *k, const struct hb_topo *t, char 
     int bad = !values;
     hwloc_obj_t pu = NULL;
     while (!bad && !*why && (pu = hwloc_get_next_obj_by_type(t->hw, HWLOC_OBJ_PU, pu))) {
-        char *path = hb_knob_why("%s%u%s", k->path, pu->os_index, k->arg), *line = NULL;
+        char *path = hb_strf("%s%u%s", k->path, pu->os_index, k->arg), *line = NULL;
         bad = !path;
         if (path && hb_knob_line(path, &line, why) == 0)
             bad = hb_knob_group(values, &sets, line, pu->os_index) != 0;
@@ -80,30 +81,26 @@ json_t *hb_knob_boost(const struct hb_knob *k, const struct hb_topo *t, char **w
 {
     (void)t;
     long long v = 0;
-    char *why2 = NULL;
     const char *from = k->path;
     int rc = hb_knob_long(from, &v, why);
     if (rc && access(k->path, F_OK) != 0 && errno == ENOENT) {
-        from = k->arg;
-        rc = hb_knob_long(from, &v, &why2);
-        if (rc == 0) v = !v;
-    }
-    if (rc == 0 && v != 0 && v != 1) {
-        rc = -1;
-        why2 = hb_knob_why("%s holds %lld, neither 0 nor 1", from, from == k->path ? v : !v);
-    }
-    if (rc == 0) {
-        free(*why);
+        char *first = *why;
         *why = NULL;
-        return json_integer((json_int_t)v);
+        from = k->arg;
+        rc = hb_knob_long(from, &v, why);
+        if (rc && first && *why) {
+            char *both = hb_strf("%s; %s", first, *why);
+            free(*why);
+            *why = both;
+        }
+        free(first);
     }
-    if (why2) {
-        char *both = *why ? hb_knob_why("%s; %s", *why, why2) : NULL;
-        free(*why);
-        free(why2);
-        *why = both;
+    if (rc) return NULL;
+    if (v != 0 && v != 1) {
+        *why = hb_strf("%s holds %lld, neither 0 nor 1", from, v);
+        return NULL;
     }
-    return NULL;
+    return json_integer(from == k->path ? v : !v);
 }
 
 /* The entries of dir whose names start with prefix, sorted; -1 with *why when it cannot be
@@ -113,7 +110,7 @@ static int hb_knob_scan(const char *dir, const char *prefix, struct dirent ***na
     *names = NULL;
     int n = scandir(dir, names, NULL, alphasort);
     if (n < 0) {
-        *why = hb_knob_why("%s: %s", dir, strerror(errno));
+        *why = hb_strf("%s: %s", dir, strerror(errno));
         return -1;
     }
     int kept = 0;
@@ -142,8 +139,8 @@ static json_t *hb_knob_node_pages(const char *dir, char **why)
     for (int i = 0; out && i < n; i++) {
         const char *size = names[i]->d_name + strlen("hugepages-");
         long long nfree = 0, total = 0;
-        char *fpath = hb_knob_why("%s/%s/free_hugepages", dir, names[i]->d_name);
-        char *npath = hb_knob_why("%s/%s/nr_hugepages", dir, names[i]->d_name);
+        char *fpath = hb_strf("%s/%s/free_hugepages", dir, names[i]->d_name);
+        char *npath = hb_strf("%s/%s/nr_hugepages", dir, names[i]->d_name);
         int rc = fpath && npath ? hb_knob_long(fpath, &nfree, why) : -1;
         if (rc == 0) rc = hb_knob_long(npath, &total, why);
         free(fpath);
@@ -162,7 +159,7 @@ json_t *hb_knob_hugepages(const struct hb_knob *k, const struct hb_topo *t, char
 {
     json_t *out = json_object();
     for (int i = 0; out && i < t->nnodes; i++) {
-        char *dir = hb_knob_why("%s%d%s", k->path, t->nodes[i].os_index, k->arg), name[32];
+        char *dir = hb_strf("%s%d%s", k->path, t->nodes[i].os_index, k->arg), name[32];
         snprintf(name, sizeof(name), "node%d", t->nodes[i].os_index);
         json_t *node = dir ? hb_knob_node_pages(dir, why) : NULL;
         free(dir);
@@ -182,7 +179,7 @@ json_t *hb_knob_mitigations(const struct hb_knob *k, const struct hb_topo *t, ch
     int n = hb_knob_scan(k->path, "", &names, why);
     json_t *out = n < 0 ? NULL : json_object();
     for (int i = 0; out && i < n; i++) {
-        char *path = hb_knob_why("%s/%s", k->path, names[i]->d_name), *line = NULL;
+        char *path = hb_strf("%s/%s", k->path, names[i]->d_name), *line = NULL;
         int rc = path ? hb_knob_line(path, &line, why) : -1;
         free(path);
         if (rc || json_object_set_new(out, names[i]->d_name, json_string(line))) {
@@ -245,20 +242,20 @@ json_t *hb_knob_memory_speed(const struct hb_knob *k, const struct hb_topo *t, c
     int n = hb_knob_scan(k->path, "17-", &names, why), ns = 0;
     long *speeds = n > 0 ? calloc((size_t)n, sizeof(*speeds)) : NULL;
     for (int i = 0; i < n && speeds && !*why; i++) {
-        char *path = hb_knob_why("%s/%s/raw", k->path, names[i]->d_name), *raw = NULL;
+        char *path = hb_strf("%s/%s/raw", k->path, names[i]->d_name), *raw = NULL;
         size_t len = 0;
         if (!path) break;
         int rc = hb_sysfs_read(path, 1 << 16, &raw, &len);
         long v = rc ? 0 : hb_knob_dimm_speed((const unsigned char *)raw, len);
-        if (rc) *why = hb_knob_why("%s: %s", path, strerror(-rc));
-        if (v < 0) *why = hb_knob_why("%s is not a whole SMBIOS memory device (type 17)", path);
+        if (rc) *why = hb_strf("%s: %s", path, strerror(-rc));
+        if (v < 0) *why = hb_strf("%s is not a whole SMBIOS memory device (type 17)", path);
         if (v > 0) speeds[ns++] = v;
         free(raw);
         free(path);
     }
     if (n >= 0) hb_knob_scan_free(names, n);
     if (n >= 0 && !*why && ns == 0)
-        *why = hb_knob_why("%s: no installed memory device gives its speed", k->path);
+        *why = hb_strf("%s: no installed memory device gives its speed", k->path);
     json_t *v = *why || (n > 0 && !speeds) ? NULL : hb_knob_speeds_text(speeds, ns);
     free(speeds);
     return v;
@@ -271,7 +268,7 @@ json_t *hb_knob_nps(const struct hb_knob *k, const struct hb_topo *t, char **why
     (void)k;
     int npkg = hwloc_get_nbobjs_by_type(t->hw, HWLOC_OBJ_PACKAGE), first = -1;
     if (npkg <= 0) {
-        *why = hb_knob_why("hwloc finds no package in this machine's topology");
+        *why = hb_strf("hwloc finds no package in this machine's topology");
         return NULL;
     }
     for (int p = 0; p < npkg; p++) {
@@ -282,9 +279,9 @@ json_t *hb_knob_nps(const struct hb_knob *k, const struct hb_topo *t, char **why
                      hwloc_bitmap_intersects(t->nodes[i].obj->cpuset, pkg->cpuset);
         if (first < 0) first = count;
         if (count != first) {
-            *why = hb_knob_why("packages have different numbers of NUMA nodes with CPUs (%d "
-                               "on package %u, %d on the first)",
-                               count, pkg->os_index, first);
+            *why = hb_strf("packages have different numbers of NUMA nodes with CPUs (%d "
+                           "on package %u, %d on the first)",
+                           count, pkg->os_index, first);
             return NULL;
         }
     }

@@ -37,6 +37,18 @@ expect_has "not an integer: why" "$(run_rec "$work/bad.jsonl" .config_unreadable
 expect_has "two lines where one belongs: why" "$(run_rec "$work/bad.jsonl" .config_unreadable.smt)" "holds more than one line"
 expect "the run measured anyway" "$(jq -s '[.[] | select(.type == "measurement")] | length' "$work/bad.jsonl")" 1
 
+# boost, where this machine has no cpufreq files: a folder mounted over cpufreq's holds them.
+if [ -d /sys/devices/system/cpu/cpufreq ]; then
+    mkdir "$work/off" "$work/odd"
+    printf '0\n' >"$work/off/boost"
+    printf '2\n' >"$work/odd/boost"
+    with_knobs "$work/off" /sys/devices/system/cpu/cpufreq -- "$HB" "${RUN[@]}" -o "$work/boost.jsonl"
+    with_knobs "$work/odd" /sys/devices/system/cpu/cpufreq -- "$HB" "${RUN[@]}" -o "$work/odd.jsonl"
+    expect "boost off is 0" "$(run_rec "$work/boost.jsonl" .config.boost)" 0
+    expect "boost 2 is null with why" "$(run_rec "$work/odd.jsonl" '[.config.boost, .config_unreadable.boost]')" \
+        '[null,"/sys/devices/system/cpu/cpufreq/boost holds 2, neither 0 nor 1"]'
+fi
+
 # A knob this user cannot read: mode 000, the run as nobody.
 locked=$(knob locked '20\n')
 chmod 000 "$locked"
