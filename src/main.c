@@ -123,6 +123,21 @@ static int hb_write_header(const struct hb_suite_env *env, json_t *run, struct h
     return rc;
 }
 
+/* Each host's knobs, read now by its first rank; a fleet's, all of them on rank 0. Collective;
+ * rank 0 returns 0 or -errno with a message. */
+static int hb_read_configs(const struct hb_world *w, const struct hb_topo *t, json_t **cfg,
+                           json_t **host_cfgs)
+{
+    *cfg = w->host_rank == 0 ? hb_config_read(t) : NULL;
+    int rc = 0;
+    if (w->rank == 0 && !*cfg) {
+        hb_err_set("out of memory reading this machine's configuration");
+        rc = -ENOMEM;
+    }
+    int grc = w->nhosts > 1 ? hb_world_host_configs(w, *cfg, host_cfgs) : 0;
+    return rc ? rc : grc;
+}
+
 static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct hb_plan *plan,
                   const char *size_source, uint64_t llc, const struct hb_estimate *est)
 {
@@ -148,13 +163,8 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
     /* Hosts of a fleet may differ: each exports with its own topology. */
     struct hb_topo **host_topos = NULL;
     int trc = o->export_hwloc[0] && w.nhosts > 1 ? hb_world_host_topos(&w, t, &host_topos) : 0;
-    /* Each host's knobs, read now by its first rank (a fleet: all of them on rank 0). */
-    json_t *cfg = w.host_rank == 0 ? hb_config_read(t) : NULL, *host_cfgs = NULL;
-    if (w.rank == 0 && !cfg && !trc) {
-        hb_err_set("out of memory reading this machine's configuration");
-        trc = -ENOMEM;
-    }
-    int crc = w.nhosts > 1 ? hb_world_host_configs(&w, cfg, &host_cfgs) : 0;
+    json_t *cfg = NULL, *host_cfgs = NULL;
+    int crc = hb_read_configs(&w, t, &cfg, &host_cfgs);
     trc = trc ? trc : crc;
     struct hb_suite_env fleet_env = *env;
     fleet_env.host_configs = host_cfgs;
