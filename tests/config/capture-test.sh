@@ -49,6 +49,27 @@ if [ -d /sys/devices/system/cpu/cpufreq ]; then
         '[null,"/sys/devices/system/cpu/cpufreq/boost holds 2, neither 0 nor 1"]'
 fi
 
+# The governor per CPU set, where this machine has no cpufreq either: each CPU's folder copied
+# with a cpufreq/scaling_governor added (the last CPU powersave, the others performance) and
+# mounted over the real one (hwloc reads the same topology from the copies).
+cpus=(/sys/devices/system/cpu/cpu[0-9]*)
+if [ ! -e "${cpus[0]}/cpufreq/scaling_governor" ]; then
+    binds=()
+    for c in "${cpus[@]}"; do
+        cp -r "$c" "$work/" 2>/dev/null
+        mkdir -p "$work/${c##*/}/cpufreq"
+        echo performance >"$work/${c##*/}/cpufreq/scaling_governor"
+        binds+=("$work/${c##*/}" "$c")
+    done
+    last=${cpus[-1]##*/cpu}
+    echo powersave >"$work/cpu$last/cpufreq/scaling_governor"
+    with_knobs "${binds[@]}" -- "$HB" "${RUN[@]}" -o "$work/gov.jsonl" || { echo "FAIL: governor run: exit $?"; fail=1; }
+    want='["powersave","'$last'"]'
+    [ "${#cpus[@]}" = 1 ] || want='["performance","powersave","'$last'"]'
+    expect "the governor: each value with its CPUs" \
+        "$(run_rec "$work/gov.jsonl" '.config.governor | map(.value) + [.[-1].cpus]')" "$want"
+fi
+
 # A knob this user cannot read: mode 000, the run as nobody.
 locked=$(knob locked '20\n')
 chmod 000 "$locked"
