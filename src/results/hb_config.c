@@ -79,7 +79,9 @@ int hb_knob_long(const char *path, long long *v, char **why)
     *v = strtoll(line, &end, 10);
     bool ok = end != line && *end == '\0' && errno == 0 &&
               (line[0] == '-' || (line[0] >= '0' && line[0] <= '9'));
-    if (!ok) *why = hb_strf("%s holds \"%.40s\", not an integer", path, line);
+    char quoted[200];
+    hb_knob_quote(line, strlen(line), quoted, sizeof(quoted));
+    if (!ok) *why = hb_strf("%s holds \"%s\", not an integer", path, quoted);
     free(line);
     return ok ? 0 : -1;
 }
@@ -110,10 +112,12 @@ static json_t *hb_knob_word(const struct hb_knob *k, const struct hb_topo *t, ch
     const char *word = NULL;
     size_t len = 0;
     json_t *v = NULL;
+    char quoted[200];
+    hb_knob_quote(line, strlen(line), quoted, sizeof(quoted));
     if (hb_sysfs_word(line, &word, &len) == 0)
         v = json_stringn(word, len);
     else
-        *why = hb_strf("%s holds \"%.40s\", not a selection like \"a [b] c\"", k->path, line);
+        *why = hb_strf("%s holds \"%s\", not a selection like \"a [b] c\"", k->path, quoted);
     free(line);
     return v;
 }

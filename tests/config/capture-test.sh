@@ -28,13 +28,18 @@ expect "the machine's own file is untouched" "$(sed 's/.*\[\(.*\)\].*/\1/' "$THP
 # Malformed and truncated content: null with a reason, the run measures all the same.
 with_knobs "$(knob defrag 'bogus\n')" "$THP/defrag" "$(knob cut 'always [mad')" "$THP/enabled" \
     "$(knob bal 'x1\n')" /proc/sys/kernel/numa_balancing \
-    "$(knob lines 'off\non\n')" /sys/devices/system/cpu/smt/control -- \
+    "$(knob lines 'off\non\n')" /sys/devices/system/cpu/smt/control \
+    "$(knob binary '\xff\xfe\n')" /sys/devices/system/cpu/cpuidle/current_driver \
+    "$(knob accents "x$(printf 'é%.0s' {1..45})\n")" /proc/sys/vm/dirty_background_ratio -- \
     "$HB" "${RUN[@]}" -o "$work/bad.jsonl" || { echo "FAIL: run with malformed knobs: exit $?"; fail=1; }
 expect "malformed knobs are null" "$(run_rec "$work/bad.jsonl" '[.config.thp_defrag, .config.thp_enabled, .config.numa_balancing, .config.smt, .numa_balancing]')" '[null,null,null,null,null]'
 expect_has "a word that is no selection: why" "$(run_rec "$work/bad.jsonl" .config_unreadable.thp_defrag)" "$THP/defrag holds \\\"bogus\\\", not a selection"
 expect_has "a truncated file: why" "$(run_rec "$work/bad.jsonl" .config_unreadable.thp_enabled)" "$THP/enabled has no end of line (truncated?)"
 expect_has "not an integer: why" "$(run_rec "$work/bad.jsonl" .config_unreadable.numa_balancing)" "/proc/sys/kernel/numa_balancing holds \\\"x1\\\", not an integer"
 expect_has "two lines where one belongs: why" "$(run_rec "$work/bad.jsonl" .config_unreadable.smt)" "holds more than one line"
+expect "bytes that are not text: quoted as such" "$(run_rec "$work/bad.jsonl" .config_unreadable.cpuidle_driver)" \
+    '"/sys/devices/system/cpu/cpuidle/current_driver is not UTF-8 text: \"\\xff\\xfe\\x0a\""'
+expect_has "a long non-ASCII line: quoted whole bytes, cut" "$(run_rec "$work/bad.jsonl" .config_unreadable.dirty_background_ratio)" 'not an integer'
 expect "the run measured anyway" "$(jq -s '[.[] | select(.type == "measurement")] | length' "$work/bad.jsonl")" 1
 
 # boost, where this machine has no cpufreq files: a folder mounted over cpufreq's holds them.
