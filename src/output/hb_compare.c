@@ -206,7 +206,8 @@ static int hb_cmp_pair(const struct hb_cmp_opts *o, struct hb_sink *s, const cha
         /* A knob that moves this metric and differs may explain what the verdict says. */
         json_t *marks =
             strcmp(verdict, "same") != 0
-                ? hb_cmp_config_marks(o->config_diffs, hb_strtab_get(bs->str, b->metric))
+                ? hb_cmp_config_marks(o->config_diffs, hb_strtab_get(bs->str, b->metric),
+                                      hb_strtab_get(bs->str, b->host))
                 : NULL;
         if (marks) json_object_set_new(row, "config_may_explain", marks);
     }

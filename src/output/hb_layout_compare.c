@@ -88,6 +88,11 @@ static void hb_table_cmp_config(FILE *f, const json_t *rec)
     char *base = hb_config_words(json_object_get(rec, "base"));
     char *now = hb_config_words(json_object_get(rec, "new"));
     fputs("config differs: ", f);
+    if (json_is_string(json_object_get(rec, "host"))) {
+        fputs("host ", f);
+        hb_esc_line(f, hb_rec_str(rec, "host", ""));
+        fputs(": ", f);
+    }
     hb_esc_line(f, hb_rec_str(rec, "key", ""));
     fputc(' ', f);
     hb_esc_line(f, base ? base : "?");

@@ -4,7 +4,8 @@
 # differs: thp_enabled W -> never" before any verdict, JSONL gives one config_diff record,
 # identical configurations say nothing. Which verdicts a knob is marked on (THP: latency
 # only; the governor: every metric) is checked on copies of a real run scaled 100-fold
-# so that the verdict is certain. A config that is not an object: exit 2, one line.
+# so that the verdict is certain; fleets are compared host by host. A config that is not an
+# object: exit 2, one line.
 # shellcheck source=config-lib.sh
 . "$(dirname "$0")/config-lib.sh"
 THP=/sys/kernel/mm/transparent_hugepage/enabled
@@ -41,6 +42,22 @@ expect "THP is not marked on bandwidth" \
 jq -c "$scaled | if .type == \"run\" then .config.governor = [{value: \"powersave\", cpus: \"0-1\"}] else . end" "$work/bw.jsonl" >"$work/bw-gov.jsonl"
 expect "the governor is marked on bandwidth" \
     "$("$HB" compare "$work/bw.jsonl" "$work/bw-gov.jsonl" --format jsonl | jq -c 'select(.type == "comparison") | .config_may_explain')" '["governor"]'
+
+# Fleets on both sides: host by host; a knob is marked on the records of its host only.
+fleetify='if .type == "run" then .host_configs = [{host: "a", config: .config}, {host: "b", config: .config}] elif .type == "measurement" then .host = "b" else . end'
+jq -c "$fleetify" "$work/base.jsonl" >"$work/fleet.jsonl"
+for h in 0 1; do
+    jq -c "$fleetify | $scaled | if .type == \"run\" then .host_configs[$h].config.thp_enabled = \"never\" else . end" \
+        "$work/base.jsonl" >"$work/fleet$h.jsonl"
+done
+expect "fleets: the drift of host b, marked on b's latency" \
+    "$("$HB" compare "$work/fleet.jsonl" "$work/fleet1.jsonl" --format jsonl | jq -c 'select(.type == "config_diff" or .type == "comparison") | [.host, .key, .config_may_explain]' | paste -sd' ')" \
+    '["b","thp_enabled",null] [null,null,["thp_enabled"]]'
+expect "fleets: host a's drift is not marked on b's records" \
+    "$("$HB" compare "$work/fleet.jsonl" "$work/fleet0.jsonl" --format jsonl | jq -c 'select(.type == "config_diff" or .type == "comparison") | [.host, .key, .config_may_explain]' | paste -sd' ')" \
+    '["a","thp_enabled",null] [null,null,null]'
+expect_has "fleets: the table names the host" "$("$HB" compare "$work/fleet.jsonl" "$work/fleet1.jsonl")" \
+    "config differs: host b: thp_enabled $real -> never"
 
 # A config block that is not an object: the file and line, exit 2.
 jq -c 'if .type == "run" then .config = "fast" else . end' "$work/base.jsonl" >"$work/bad.jsonl"
