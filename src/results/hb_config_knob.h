@@ -1,6 +1,6 @@
-/* The knob table's readers (private to hb_config*.c): each returns the knob's value (a new
- * reference), or NULL with *why, a new string saying why it is null (NULL too: out of
- * memory). */
+/* The knob table's readers (private to hb_config*.c; the line readers in hb_config_knob.c): each
+ * returns the knob's value (a new reference), or NULL with *why, a new string saying why it is null
+ * (NULL too: out of memory). */
 #ifndef HB_CONFIG_KNOB_H
 #define HB_CONFIG_KNOB_H
 
@@ -15,6 +15,13 @@ struct hb_knob {
     const char *arg;  /* per CPU or node: the part after; else a field name, a second path */
     json_t *(*read)(const struct hb_knob *k, const struct hb_topo *t, char **why);
 };
+
+/* Knob files are a page or so; /proc/cpuinfo of a large machine is some MiB. */
+#define HB_KNOB_CAP (64u << 20)
+
+/* Up to 40 bytes of what a file held into out (len bytes), printable ASCII kept, other bytes
+ * as \xNN: a reason quotes it and must stay valid text whatever the file held. */
+void hb_knob_quote(const char *s, size_t n, char *out, size_t len);
 
 /* The one line of path, its newline cut, into *line (free it): 0, or -1 with *why (path and
  * strerror; empty, several lines, no newline (truncated), NUL or control bytes, not UTF-8). */
