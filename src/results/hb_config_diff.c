@@ -2,6 +2,7 @@
  * knob's value as the words those lines print. */
 #include "hb_config.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,14 @@ char *hb_config_words(const json_t *v)
     return json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
 }
 
+/* State, not configuration: free huge pages change with whatever ran last, while the
+ * reservation (total) is what an administrator set. Two runs never differ by these. */
+static bool hb_config_volatile(const char *path)
+{
+    size_t n = strlen(path);
+    return strncmp(path, "hugepages.", 10) == 0 && n >= 5 && strcmp(path + n - 5, ".free") == 0;
+}
+
 static int hb_config_diff_at(const char *prefix, const json_t *base, const json_t *new_,
                              hb_config_diff_fn fn, void *ctx)
 {
@@ -49,7 +58,7 @@ static int hb_config_diff_at(const char *prefix, const json_t *base, const json_
             char *dot = NULL;
             rc = asprintf(&dot, "%s.", path) < 0 ? -1 : hb_config_diff_at(dot, b, n, fn, ctx);
             free(dot);
-        } else if (!n || !json_equal((json_t *)b, (json_t *)n)) {
+        } else if ((!n || !json_equal((json_t *)b, (json_t *)n)) && !hb_config_volatile(path)) {
             rc = fn(path, b, n, ctx);
         }
         free(path);
@@ -60,7 +69,7 @@ static int hb_config_diff_at(const char *prefix, const json_t *base, const json_
         if (json_object_get(base, key)) continue;
         char *path = NULL;
         if (asprintf(&path, "%s%s", prefix, key) < 0) return -1;
-        rc = fn(path, NULL, n, ctx);
+        rc = hb_config_volatile(path) ? 0 : fn(path, NULL, n, ctx);
         free(path);
         if (rc) return rc;
     }
