@@ -39,9 +39,10 @@ void hb_report_evidence_key(char *buf, size_t len, const char *suite, const char
 
 void hb_report_series_name(char *buf, size_t len, const json_t *m, const char *extra)
 {
-    snprintf(buf, len, "%s %s %lld->%lld%s%s", hb_rec_str(m, "host", "?"),
-             hb_rec_str(m, "kernel", "?"), (long long)hb_rec_num(m, "cpu_node", -1),
-             (long long)hb_rec_num(m, "mem_node", -1), extra ? " " : "", extra ? extra : "");
+    snprintf(buf, len, "%s: %s, CPU node %lld \xe2\x86\x92 memory node %lld%s%s%s",
+             hb_rec_str(m, "host", "?"), hb_rec_str(m, "kernel", "?"),
+             (long long)hb_rec_num(m, "cpu_node", -1), (long long)hb_rec_num(m, "mem_node", -1),
+             extra ? ", " : "", extra ? extra : "", extra ? " pages" : "");
 }
 
 bool hb_report_budget_take(struct hb_rbudget *b, size_t w, size_t max)
@@ -201,6 +202,8 @@ void hb_report_in_free(struct hb_report_in *in)
     hb_results_free(&in->res);
     hb_strtab_free(&in->str);
     hb_strtab_free(&in->notes);
+    hb_strtab_free(&in->labels[0]);
+    hb_strtab_free(&in->labels[1]);
     free(in->cells);
     free(in->basic[0].v);
     free(in->basic[1].v);
