@@ -55,6 +55,9 @@ static int hb_report_take(void *ctx, const json_t *rec)
             hb_report_matrix_weight(rec), HB_REPORT_MAX_CELLS);
     if (strcmp(type, "fleet") == 0)
         return hb_report_budget_take(&in->fleets, hb_report_fleet_weight(rec), HB_REPORT_MAX_CELLS);
+    if (strncmp(type, "c2c_", 4) == 0)
+        return hb_report_budget_take(&in->c2c_studies, 1, HB_REPORT_MAX_PANELS);
+    if (strcmp(type, "peak") == 0) return hb_report_budget_take(&in->peaks, 1, HB_REPORT_MAX_ROWS);
     if (strcmp(type, "verdict") == 0)
         return hb_report_budget_take(&in->verdicts, 1, HB_REPORT_MAX_PANELS);
     /* Knees are marks on the loaded and intensity curves; one never reached marks nothing. */
@@ -94,6 +97,7 @@ int hb_report_write(FILE *f, const struct hb_report_in *in, int nin)
     fputs("</p>\n", f);
     hb_report_machine(f, in, nin);
     hb_report_basic(f, in, nin);
+    hb_report_peak(f, in, nin);
     hb_report_matrices(f, in, nin, 0);
     hb_report_hops(f, in, nin);
     hb_report_verdicts(f, in, nin);

@@ -14,8 +14,8 @@
 /* Suites whose measurements another section draws (heatmaps, hop bars, curves). */
 static int hb_suite_has_section(const char *suite)
 {
-    static const char *const own[] = {"matrix", "hops",   "run", "loaded",
-                                      "sweep",  "policy", "c2c", NULL};
+    static const char *const own[] = {"matrix", "hops", "run",  "loaded", "sweep",
+                                      "policy", "c2c",  "peak", NULL};
     for (int i = 0; own[i]; i++)
         if (strcmp(suite, own[i]) == 0) return 1;
     return 0;
@@ -51,7 +51,7 @@ static const char *const hb_basic_keys[] = {"suite",    "experiment", "label",  
 #define HB_BASIC_SELECT(metric)                                                                    \
     "select(.type == \"measurement\" and .metric == \"" metric "\" and .role != "                  \
     "\"background\" and (.suite | IN(\"matrix\", \"hops\", \"run\", \"loaded\", \"sweep\", "       \
-    "\"policy\", \"c2c\") | not))"
+    "\"policy\", \"c2c\", \"peak\") | not))"
 
 /* The figures this section draws: bandwidth grouped by thread count, latency by CPU node. */
 static const struct hb_basic_fig {

@@ -134,7 +134,8 @@ struct hb_report_in {
     /* The derived records kept: the first of each kind that fit their section's cap
      * (matrices: not c2c, c2c; knees: loaded, intensity). */
     struct hb_rbudget matrices[2], fleets, verdicts, knees[2];
-    unsigned has;      /* HB_RHAS_* */
+    struct hb_rbudget c2c_studies, peaks; /* c2c_false_sharing and c2c_lock; peak */
+    unsigned has;                         /* HB_RHAS_* */
     int sweep_threads; /* the most threads of a sweep measurement (its x is per thread) */
 };
 
@@ -161,6 +162,13 @@ int hb_report_add_policy(struct hb_rpolicies *p, const char *key, uint32_t row, 
 int hb_report_add_evidence(struct hb_report_in *in, const char *key, const char *any_key,
                            const json_t *rec, const char *const *cells, int ncells);
 
+/* The selected word of a sysfs choice list ("always [madvise] never": "madvise") in buf, or
+ * NULL when s is not such a list. */
+const char *hb_sysfs_choice(const char *s, char *buf, size_t len);
+
+/* A value as HTML text, named key (byte counts, "_bytes", in KiB/MiB/GiB; sysfs choice lists
+ * as their choice; objects as "key: value; ..."). */
+void hb_report_value_text(FILE *f, const char *key, const json_t *v);
 /* A value as a table cell, <td>...</td>. */
 void hb_report_cell(FILE *f, const json_t *v);
 /* A cell whose value is named key (byte counts, "_bytes", are shown in KiB/MiB/GiB). */

@@ -123,9 +123,10 @@ static int hb_text_px(const char *s)
     return n * 7;
 }
 
-/* A legend: one entry per name (colour box and text), flowing in rows of width w from x, y;
- * returns its height. */
-static int hb_svg_legend(FILE *f, const char *const *names, int n, int x, int y, int w)
+/* A legend: one entry per name (colour box of colour[k], or the k-th colour when colour is
+ * NULL, and text), flowing in rows of width w from x, y; returns its height. */
+static int hb_svg_legend(FILE *f, const char *const *names, const int *colour, int n, int x, int y,
+                         int w)
 {
     int cx = x, cy = y;
     fputs("<g class=\"legend\">\n", f);
@@ -136,7 +137,7 @@ static int hb_svg_legend(FILE *f, const char *const *names, int n, int x, int y,
             cy += 16;
         }
         fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/>", cx, cy,
-                hb_colors[k % HB_NCOLORS]);
+                hb_colors[(colour ? colour[k] : k) % HB_NCOLORS]);
         fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"tick\">", cx + 14, cy + 9);
         hb_html_esc(f, names[k]);
         fputs("</text>\n", f);
@@ -161,15 +162,22 @@ static void hb_svg_yticks(FILE *f, const struct hb_axis *a, int x0, int x1, int 
     }
 }
 
-void hb_svg_bars(FILE *f, const struct hb_bar *bars, int n, const char *ylabel, const char *metric,
-                 double ymax)
+void hb_svg_bars(FILE *f, const struct hb_bar *bars, int n, const struct hb_bar *all, int nall,
+                 const char *ylabel, const char *metric, double ymax)
 {
-    const char *series[HB_NCOLORS];
-    int ns = 0, longest = 0;
+    /* Colours follow the series' order in all, so that every figure of a split set agrees. */
+    const char *palette[HB_NCOLORS], *series[HB_NCOLORS];
+    int np = 0, ns = 0, colour[HB_NCOLORS], longest = 0;
+    for (int i = 0; i < nall; i++)
+        if (hb_index_of(palette, np, all[i].series) < 0 && np < HB_NCOLORS)
+            palette[np++] = all[i].series;
     double hi = 0.0;
     for (int i = 0; i < n; i++) {
-        if (hb_index_of(series, ns, bars[i].series) < 0 && ns < HB_NCOLORS)
+        if (hb_index_of(series, ns, bars[i].series) < 0 && ns < HB_NCOLORS) {
+            colour[ns] = hb_index_of(palette, np, bars[i].series);
+            colour[ns] = colour[ns] < 0 ? 0 : colour[ns];
             series[ns++] = bars[i].series;
+        }
         hi = fmax(hi, bars[i].value);
         if (isfinite(bars[i].hi)) hi = fmax(hi, bars[i].hi);
         if (hb_text_px(bars[i].label) > longest) longest = hb_text_px(bars[i].label);
@@ -188,7 +196,7 @@ void hb_svg_bars(FILE *f, const struct hb_bar *bars, int n, const char *ylabel, 
     char *legend = NULL;
     size_t llen = 0;
     FILE *lf = open_memstream(&legend, &llen);
-    int lh = lf ? hb_svg_legend(lf, series, ns, left, 24, width - left - 10) : 0;
+    int lh = lf ? hb_svg_legend(lf, series, colour, ns, left, 24, width - left - 10) : 0;
     if (lf) fclose(lf);
     int top = 24 + lh + 18, height = top + h + drop + 24;
     fprintf(f,
@@ -212,7 +220,7 @@ void hb_svg_bars(FILE *f, const struct hb_bar *bars, int n, const char *ylabel, 
             hb_html_esc(f, bars[i].group);
             fputs("</text>\n", f);
         }
-        int si = hb_index_of(series, ns, bars[i].series);
+        int si = hb_index_of(palette, np, bars[i].series);
         double bh = hb_axis_pos(&ya, bars[i].value) * h;
         fprintf(f,
                 "<rect class=\"bar\" x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" "
@@ -226,7 +234,8 @@ void hb_svg_bars(FILE *f, const struct hb_bar *bars, int n, const char *ylabel, 
         fprintf(f, "\" data-value=\"%.17g\"/>\n", bars[i].value);
         double top_px = top + h - bh;
         if (isfinite(bars[i].lo) && isfinite(bars[i].hi)) {
-            double y_hi = top + h - hb_axis_pos(&ya, bars[i].hi) * h;
+            /* An interval beyond the shared scale is cut at the plot's top. */
+            double y_hi = fmax(top, top + h - hb_axis_pos(&ya, bars[i].hi) * h);
             hb_svg_whisker(f, x + bw / 2 - 2, y_hi, top + h - hb_axis_pos(&ya, bars[i].lo) * h,
                            bars[i].lo, bars[i].hi);
             top_px = fmin(top_px, y_hi);
@@ -373,7 +382,7 @@ void hb_svg_lines(FILE *f, const struct hb_series *s, int ns, const struct hb_ma
     char *legend = NULL;
     size_t llen = 0;
     FILE *lf = open_memstream(&legend, &llen);
-    int lh = lf ? hb_svg_legend(lf, names, nl + (ns > nl), left, top + h + 52, w) : 0;
+    int lh = lf ? hb_svg_legend(lf, names, NULL, nl + (ns > nl), left, top + h + 52, w) : 0;
     if (lf) fclose(lf);
     int height = top + h + 56 + lh;
     fprintf(f,

@@ -26,10 +26,11 @@ struct hb_bar {
 
 /* Grouped bars in record order, one colour per series, a legend above them, y ticks from 0 to
  * ymax (the caller's, so that figures of one metric share it; NaN: the bars' own), value above
- * each bar and its interval as a whisker (class "ci", data-lo and data-hi) where it has one.
- * metric names the y scale (data-metric). */
-void hb_svg_bars(FILE *f, const struct hb_bar *bars, int n, const char *ylabel, const char *metric,
-                 double ymax);
+ * each bar and its interval as a whisker (class "ci", data-lo and data-hi; cut at ymax) where
+ * it has one. metric names the y scale (data-metric); colours follow the order of the series
+ * in all (nall bars: those of every figure the bars are split into). */
+void hb_svg_bars(FILE *f, const struct hb_bar *bars, int n, const struct hb_bar *all, int nall,
+                 const char *ylabel, const char *metric, double ymax);
 
 struct hb_series {
     const char *name;

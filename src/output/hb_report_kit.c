@@ -118,23 +118,19 @@ void hb_report_left_out_n(FILE *f, size_t n, size_t max, const char *what, const
 double hb_report_bars_top(const struct hb_rbars *b)
 {
     double top = 0.0;
-    for (size_t i = 0; i < b->n && i < HB_REPORT_MAX_BARS; i++) {
+    for (size_t i = 0; i < b->n && i < HB_REPORT_MAX_BARS; i++)
         top = fmax(top, b->v[i].fig.v);
-        if (isfinite(b->v[i].fig.hi)) top = fmax(top, b->v[i].fig.hi);
-    }
     return top;
 }
 
 /* Bars per figure: wider figures would not fit a 1280 px page. */
 #define HB_BARS_PER_FIG 24
 
-/* The bars as figures: all in one when they fit, else per group in figures of at most
- * HB_BARS_PER_FIG, each titled with its group and which of its bars it shows. */
-static void hb_report_bar_figs(FILE *f, const struct hb_bar *bars, size_t n, const char *ylabel,
-                               const char *metric, double ymax)
+void hb_report_bar_figs(FILE *f, const struct hb_bar *bars, size_t n, const char *ylabel,
+                        const char *metric, double ymax)
 {
     if (n <= HB_BARS_PER_FIG) {
-        hb_svg_bars(f, bars, (int)n, ylabel, metric, ymax);
+        hb_svg_bars(f, bars, (int)n, bars, (int)n, ylabel, metric, ymax);
         return;
     }
     for (size_t g = 0, end; g < n; g = end) {
@@ -145,7 +141,7 @@ static void hb_report_bar_figs(FILE *f, const struct hb_bar *bars, size_t n, con
             fputs("<p class=\"figtitle\">", f);
             hb_html_esc(f, bars[g].group);
             fprintf(f, ": bars %zu&#8211;%zu of %zu</p>\n", at - g + 1, at - g + k, end - g);
-            hb_svg_bars(f, bars + at, (int)k, ylabel, metric, ymax);
+            hb_svg_bars(f, bars + at, (int)k, bars, (int)n, ylabel, metric, ymax);
         }
     }
 }

@@ -12,9 +12,6 @@
 /* A 40555 label ("0.0.r.1") in words ("CPU node 0 \u2192 memory node 1, read"); false when label
  * is not one. */
 bool hb_label_words(const char *label, char *buf, size_t len);
-/* The selected word of a sysfs choice list ("always [madvise] never": "madvise") in buf, or
- * NULL when s is not such a list. */
-const char *hb_sysfs_choice(const char *s, char *buf, size_t len);
 /* label into labels when it is a 40555 label (0, or -1 when out of memory). */
 int hb_report_label_add(struct hb_strtab *labels, const char *label);
 /* The labels spelled out, sorted: a <dl class="labelkey">; nothing when there are none. */
@@ -43,8 +40,13 @@ struct hb_bar_fig {
     int ncells;
     const char *select;
 };
-/* The largest bar or interval top of b (what hb_report_bar_panel draws of it). */
+/* The largest bar of b (what hb_report_bar_panel draws of it; intervals above are cut). */
 double hb_report_bars_top(const struct hb_rbars *b);
+/* The bars (n, in groups) as figures that fit a 1280 px page: all in one when they fit, else
+ * per group in figures of at most 24 bars, each titled with its group and which of its bars
+ * it shows (hb_svg_bars for ylabel, metric, ymax). */
+void hb_report_bar_figs(FILE *f, const struct hb_bar *bars, size_t n, const char *ylabel,
+                        const char *metric, double ymax);
 /* A panel of the bars b (hb_report_bars order), in figures that fit the page, with the
  * numbers table below: at most HB_REPORT_MAX_BARS of each, and the line that says what was
  * left out. */

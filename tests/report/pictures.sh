@@ -20,6 +20,8 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 quick=(--reps 1 --repeat 2 --min-time 0.005 --quiet)
+"$hb" lat --size 16M "${quick[@]}" -o lat.jsonl || bad "lat run"
+"$hb" bw --kernel read,copy --size 16M "${quick[@]}" -o bw.jsonl || bad "bw run"
 "$hb" sweep --max-size 64M "${quick[@]}" -o sweep.jsonl || bad "sweep run"
 "$hb" peak --size 16M "${quick[@]}" -o peak.jsonl || bad "peak run"
 "$hb" c2c "${quick[@]}" -o c2c.jsonl || bad "c2c run"
@@ -28,7 +30,7 @@ quick=(--reps 1 --repeat 2 --min-time 0.005 --quiet)
 "$hb" matrix --size 16M "${quick[@]}" -o matrix.jsonl || bad "matrix run"
 "$here/hops_fixture.sh" "$hb" "$here/../topo/corpus/16amd64-8n2c-cpusets.xml" >hops8.jsonl ||
     bad "hop study fixture"
-inputs=(sweep.jsonl peak.jsonl c2c.jsonl policy.jsonl hops.jsonl matrix.jsonl
+inputs=(lat.jsonl bw.jsonl sweep.jsonl peak.jsonl c2c.jsonl policy.jsonl hops.jsonl matrix.jsonl
     "$fx/multinode.jsonl" hops8.jsonl)
 "$hb" report "${inputs[@]}" -o report.html || { echo "FAIL: report"; exit 1; }
 
@@ -38,7 +40,10 @@ inputs=(sweep.jsonl peak.jsonl c2c.jsonl policy.jsonl hops.jsonl matrix.jsonl
 ! grep -Eq '\.partial|XXXXXX|/tmp/' report.html || bad "report names a temporary path: $(grep -Eo '[^ <>"]*(\.partial|XXXXXX|/tmp/)[^ <>"]*' report.html | head -3)"
 ! grep -Eq '[a-z+]+ \[[a-z+]+\]' report.html || bad "raw sysfs list: $(grep -Eo '[a-z+ ]*\[[a-z+]+\][a-z+ ]*' report.html | head -2)"
 want_thp=$(jq -r 'select(.type=="run") | .thp.enabled' sweep.jsonl | sed 's/.*\[\(.*\)\].*/\1/')
-grep -q "<th>THP</th><td[^>]*>enabled: $want_thp" report.html || bad "THP not shown as '$want_thp'"
+want_thp="THPenabled: $want_thp; defrag: $(jq -r 'select(.type=="run") | .thp.defrag' sweep.jsonl |
+    sed 's/.*\[\(.*\)\].*/\1/')"
+thp=$(grep -o '<th>THP</th>.*' report.html | sed 's|</tr>.*||; s/<[^>]*>//g')
+grep -qxF "$want_thp" <<<"$thp" || bad "THP shown as '$thp', want '$want_thp'"
 
 # Layout and pictures, checked in Chromium at 1280 px on a copy with the checker.
 {
@@ -73,8 +78,8 @@ want_myths=$(jq -s '[.[] | select(.type=="verdict")] | length' "${inputs[@]}")
 want_mach=$(jq -sc '[.[] | select(.type=="run") | [.hosts, [.topology.nodes[] | [.os_index, .cpus]]]] | unique | length' "${inputs[@]}")
 got_mach=$(grep -o '<div class="panel machine"' dom.html | wc -l)
 [ "$got_mach" = "$want_mach" ] || bad "Machine blocks: $got_mach, want $want_mach"
-grep -q 'class="files">[^<]*sweep.jsonl, peak.jsonl, c2c.jsonl, policy.jsonl, hops.jsonl, matrix.jsonl<' dom.html ||
-    bad "the machine of the real runs does not list their six files"
+grep -q 'class="files">lat.jsonl, bw.jsonl, sweep.jsonl, peak.jsonl, c2c.jsonl, policy.jsonl, hops.jsonl, matrix.jsonl<' dom.html ||
+    bad "the machine of the real runs does not list their eight files"
 # c2c notes are shown.
 while IFS= read -r note; do
     grep -qF "$note" dom.html || bad "c2c note not shown: $note"
@@ -85,8 +90,8 @@ done < <(jq -r 'select(.suite=="c2c") | (.note // empty), (.notes[]? // empty) |
 while IFS=$'\t' read -r kernel total nodes; do
     grep -q "<tr><td>$kernel</td><td>[^<]*</td><td>$nodes</td><td class=\"total\">$total</td>" dom.html ||
         bad "peak $kernel: no row with per-node $nodes and total $total"
-done < <(jq -r 'select(.type=="peak") | [.kernel, (.total_GBps * 10 | round / 10 | tostring),
-    ([.node_GBps[] | .*10 | round / 10 | tostring] | join(" / "))] | @tsv' peak.jsonl)
+done < <(jq -r 'def f1: (. * 10 | round) as $t | "\($t / 10 | floor).\($t % 10)";
+    select(.type=="peak") | [.kernel, (.total_GBps | f1), ([.node_GBps[] | f1] | join(" / "))] | @tsv' peak.jsonl)
 grep -q '<section id="peak"' dom.html || bad "no peak section"
 # The policy run without --intensity draws no intensity figure.
 ! grep -q 'compute intensity (policy.jsonl)' dom.html || bad "empty compute-intensity figure"

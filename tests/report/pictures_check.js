@@ -50,6 +50,16 @@
       for (const t of texts) if (!g.contains(t) && meets(lb, box(t))) { say('legend over text "' + t.textContent + '": ' + where); break; }
     }
   }
+  // In a panel, a series has one colour in every legend.
+  for (const p of document.querySelectorAll('.panel')) {
+    const col = {};
+    for (const g of p.querySelectorAll('.legend'))
+      for (const t of g.querySelectorAll('text')) {
+        const r = t.previousElementSibling, c = r && r.getAttribute('fill');
+        if (t.textContent in col && col[t.textContent] !== c) say('series "' + t.textContent + '" in two colours: ' + name(p));
+        col[t.textContent] = c;
+      }
+  }
   // A figure is drawn only with its data; a panel is never a caption alone.
   for (const svg of document.querySelectorAll('svg.fig'))
     if (!svg.querySelector('.bar, .pt, .cell[data-value]')) say('empty figure: ' + name(svg));
