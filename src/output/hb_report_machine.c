@@ -86,6 +86,18 @@ static const char *const hb_machine_rows[][2] = {
     {"timer", "timer"},
 };
 
+/* A setting as a cell; the kernel's NUMA balancing mode (/proc/sys/kernel/numa_balancing)
+ * in words. */
+static void hb_machine_cell(FILE *f, const char *key, const json_t *v)
+{
+    static const char *const modes[] = {"off", "on", "memory tiering"};
+    const char *s = json_string_value(v);
+    if (strcmp(key, "numa_balancing") == 0 && s && s[0] >= '0' && s[0] <= '2' && !s[1])
+        fprintf(f, "<td>%s (%s)</td>", modes[s[0] - '0'], s);
+    else
+        hb_report_cell_key(f, key, v);
+}
+
 /* A setting of the files of one machine (their ids in at[], n of them): one cell when they
  * agree, else each file's value under its name. */
 static void hb_machine_row(FILE *f, const struct hb_report_in *in, const int *at, int n, int r)
@@ -98,7 +110,7 @@ static void hb_machine_row(FILE *f, const struct hb_report_in *in, const int *at
                 (!first && !json_object_get(in[at[k]].res.run, key));
     fprintf(f, "<tr><th>%s</th>", hb_machine_rows[r][1]);
     if (same) {
-        hb_report_cell_key(f, key, first);
+        hb_machine_cell(f, key, first);
         fputs("</tr>\n", f);
         return;
     }
@@ -108,7 +120,7 @@ static void hb_machine_row(FILE *f, const struct hb_report_in *in, const int *at
         fputs("<tr><th>", f);
         hb_html_esc(f, base ? base + 1 : in[at[k]].res.path);
         fputs("</th>", f);
-        hb_report_cell_key(f, key, json_object_get(in[at[k]].res.run, key));
+        hb_machine_cell(f, key, json_object_get(in[at[k]].res.run, key));
         fputs("</tr>", f);
     }
     fputs("</table></td></tr>\n", f);

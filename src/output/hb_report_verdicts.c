@@ -121,8 +121,9 @@ static void hb_verdict_heading(char *buf, size_t len, const json_t *v)
              hb_rec_str(v, "bg_level", "any"), *sub ? ", subscription " : "", sub);
 }
 
-/* One row of a verdict's figures: label(s), hop classes, the figure and its interval. */
-static void hb_figure_row(FILE *f, const json_t *e, struct hb_strtab *labels)
+/* One row of a verdict's figures: label(s), hop classes (its own, else hops), the figure and
+ * its interval. */
+static void hb_figure_row(FILE *f, const json_t *e, const json_t *hops, struct hb_strtab *labels)
 {
     char num[32];
     fputs("<tr><td>", f);
@@ -141,7 +142,8 @@ static void hb_figure_row(FILE *f, const json_t *e, struct hb_strtab *labels)
         hb_report_label_add(labels, hb_rec_str(e, "label", ""));
     }
     fputs("</td>", f);
-    hb_report_cell(f, json_object_get(e, "hops"));
+    /* Myth 1 compares cases of one hop class: the verdict's. */
+    hb_report_cell(f, json_object_get(e, "hops") ? json_object_get(e, "hops") : hops);
     bool span = json_is_number(json_object_get(e, "t_span_s"));
     fprintf(
         f, "<td>%s</td>",
@@ -170,7 +172,8 @@ static void hb_verdict_figures(FILE *f, const struct hb_report_in *in, const jso
               f);
         size_t i;
         json_t *e;
-        json_array_foreach(figs, i, e) if (i < HB_REPORT_MAX_SIDE) hb_figure_row(f, e, labels);
+        json_array_foreach(figs, i, e) if (i < HB_REPORT_MAX_SIDE)
+            hb_figure_row(f, e, json_object_get(v, "hops"), labels);
         fputs("</table>\n", f);
         return;
     }
