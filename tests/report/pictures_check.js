@@ -20,12 +20,12 @@
   for (const svg of svgs) {
     const where = name(svg);
     const vb = svg.viewBox && svg.viewBox.baseVal;
-    if (!vb || !vb.width || !vb.height) { say('no viewBox: ' + where); continue; }
+    if (!vb || !vb.width || !vb.height) say('no viewBox: ' + where);
     const r = box(svg);
     if (r.height > 1000) say('taller than 1000 px (' + Math.round(r.height) + '): ' + where);
     if (r.right > width + 0.5) say('wider than the page (' + Math.round(r.right) + ' > ' + width + '): ' + where);
     const texts = [...svg.querySelectorAll('text')];
-    // Every text inside its svg's drawing area (its viewBox, as laid out).
+    // Every text inside its svg's drawing area (as laid out: the viewBox scaled to its size).
     for (const t of texts) {
       ntext++;
       const b = box(t);
