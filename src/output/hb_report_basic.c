@@ -29,16 +29,17 @@ static int hb_basic_is(const json_t *m, const char *metric)
            strcmp(hb_rec_str(m, "metric", ""), metric) == 0;
 }
 
-/* "node C -> M" (or the policy when the memory is not one node): one colour per placement. */
+/* "CPU node C -> memory node M" (or the policy when the memory is not one node): one colour
+ * per placement. */
 static void hb_basic_series(char *dst, size_t len, const json_t *m)
 {
     const json_t *mem = json_object_get(m, "mem_node");
     if (json_is_integer(mem))
-        snprintf(dst, len, "node %d \xe2\x86\x92 node %d", hb_report_int(m, "cpu_node", -1),
-                 (int)json_integer_value(mem));
+        snprintf(dst, len, "CPU node %d \xe2\x86\x92 memory node %d",
+                 hb_report_int(m, "cpu_node", -1), (int)json_integer_value(mem));
     else
-        snprintf(dst, len, "node %d \xe2\x86\x92 %s", hb_report_int(m, "cpu_node", -1),
-                 hb_rec_str(m, "policy", "?"));
+        snprintf(dst, len, "CPU node %d \xe2\x86\x92 memory by policy %s",
+                 hb_report_int(m, "cpu_node", -1), hb_rec_str(m, "policy", "?"));
 }
 
 /* The numbers table's columns; NULL is the figure's value. */

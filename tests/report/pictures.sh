@@ -36,8 +36,17 @@ quick=(--reps 1 --repeat 2 --min-time 0.005 --quiet)
     echo '{"type":"peak","suite":"peak","host":"epyc1","kernel":"read","policy":"bind","nodes":[0,1],"node_GBps":[61.4,58.3],"total_GBps":119.7,"unit":"GBps","note":""}'
     echo '{"type":"peak","suite":"peak","host":"epyc1","kernel":"mix1:1","policy":"interleave","nodes":[0,1],"node_GBps":[40.1,39.9],"total_GBps":80,"unit":"GBps","note":""}'
 } >peak2.jsonl
+# A matrix with the firmware's HMAT beside it (as hmat.sh): two more heatmaps, each with a scale.
+{
+    echo '{"type":"run","schema_version":1,"hosts":["h"]}'
+    jq -nc '{type: "matrix", suite: "matrix", host: "h", metric: "latency", kernel: "chase",
+        unit: "ns", rows: [0,1], cols: [0,1,2], values: [[120, 252, 326], [252, 120, 336]],
+        relative: [[1, 2.1, 2.7], [2.1, 1, 2.8]], flags: [],
+        hmat: {attribute: "ReadLatency", unit: "ns", values: [[100, 210, 170], [210, 100, null]],
+               ratio: [[1.2, 1.2, 1.918], [1.2, 1.2, null]], threshold_pct: 5, flags: []}}'
+} >hmat.jsonl
 inputs=(lat.jsonl bw.jsonl sweep.jsonl peak.jsonl c2c.jsonl policy.jsonl hops.jsonl matrix.jsonl
-    "$fx/multinode.jsonl" peak2.jsonl hops8.jsonl)
+    "$fx/multinode.jsonl" peak2.jsonl hops8.jsonl hmat.jsonl)
 "$hb" report "${inputs[@]}" -o report.html || { echo "FAIL: report"; exit 1; }
 
 # The page itself: no script, no network, no temporary path, no raw sysfs list.
@@ -99,7 +108,7 @@ done
     bad "cache marks: $(grep -o 'class="mark cache"' dom.html | wc -l), want >= $((want_sweep * 3))"
 
 # One Machine block per distinct machine (hosts and nodes), naming its files.
-want_mach=$(jq -sc '[.[] | select(.type=="run") | [.hosts, [.topology.nodes[] | [.os_index, .cpus]]]] | unique | length' "${inputs[@]}")
+want_mach=$(jq -sc '[.[] | select(.type=="run") | [.hosts, [(.topology.nodes // [])[] | [.os_index, .cpus]]]] | unique | length' "${inputs[@]}")
 got_mach=$(grep -o '<div class="panel machine"' dom.html | wc -l)
 [ "$got_mach" = "$want_mach" ] || bad "Machine blocks: $got_mach, want $want_mach"
 grep -q 'class="files">lat.jsonl, bw.jsonl, sweep.jsonl, peak.jsonl, c2c.jsonl, policy.jsonl, hops.jsonl, matrix.jsonl<' dom.html ||
