@@ -162,6 +162,38 @@ static void hb_svg_yticks(FILE *f, const struct hb_axis *a, int x0, int x1, int 
     }
 }
 
+/* One bar of width bw - 4 at x of a plot (top, h tall, y axis ya): its rect with data-*, its
+ * whisker (cut at the plot's top when beyond the shared scale), its value and its label. */
+static void hb_svg_bar(FILE *f, const struct hb_bar *bar, int x, int bw, int top, int h,
+                       const struct hb_axis *ya, const char *colour)
+{
+    double bh = hb_axis_pos(ya, bar->value) * h;
+    fprintf(f,
+            "<rect class=\"bar\" x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" "
+            "fill=\"%s\" data-group=\"",
+            x, top + h - bh, bw - 4, bh, colour);
+    hb_html_esc(f, bar->group);
+    fputs("\" data-label=\"", f);
+    hb_html_esc(f, bar->label);
+    fputs("\" data-series=\"", f);
+    hb_html_esc(f, bar->series);
+    fprintf(f, "\" data-value=\"%.17g\"/>\n", bar->value);
+    double top_px = top + h - bh;
+    if (isfinite(bar->lo) && isfinite(bar->hi)) {
+        double y_hi = fmax(top, top + h - hb_axis_pos(ya, bar->hi) * h);
+        hb_svg_whisker(f, x + bw / 2 - 2, y_hi, top + h - hb_axis_pos(ya, bar->lo) * h, bar->lo,
+                       bar->hi);
+        top_px = fmin(top_px, y_hi);
+    }
+    char num[32];
+    fprintf(f, "<text x=\"%d\" y=\"%.1f\" class=\"val\" text-anchor=\"middle\">%s</text>\n",
+            x + bw / 2 - 2, top_px - 3, hb_num_plain(bar->value, num, sizeof(num)));
+    fprintf(f, "<text class=\"tick\" transform=\"translate(%d,%d) rotate(45)\">", x + 6,
+            top + h + 10);
+    hb_html_esc(f, bar->label);
+    fputs("</text>\n", f);
+}
+
 void hb_svg_bars(FILE *f, const struct hb_bar *bars, int n, const struct hb_bar *all, int nall,
                  const char *ylabel, const char *metric, double ymax)
 {
@@ -221,32 +253,7 @@ void hb_svg_bars(FILE *f, const struct hb_bar *bars, int n, const struct hb_bar 
             fputs("</text>\n", f);
         }
         int si = hb_index_of(palette, np, bars[i].series);
-        double bh = hb_axis_pos(&ya, bars[i].value) * h;
-        fprintf(f,
-                "<rect class=\"bar\" x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" "
-                "fill=\"%s\" data-group=\"",
-                x, top + h - bh, bw - 4, bh, hb_colors[si < 0 ? 0 : si]);
-        hb_html_esc(f, bars[i].group);
-        fputs("\" data-label=\"", f);
-        hb_html_esc(f, bars[i].label);
-        fputs("\" data-series=\"", f);
-        hb_html_esc(f, bars[i].series);
-        fprintf(f, "\" data-value=\"%.17g\"/>\n", bars[i].value);
-        double top_px = top + h - bh;
-        if (isfinite(bars[i].lo) && isfinite(bars[i].hi)) {
-            /* An interval beyond the shared scale is cut at the plot's top. */
-            double y_hi = fmax(top, top + h - hb_axis_pos(&ya, bars[i].hi) * h);
-            hb_svg_whisker(f, x + bw / 2 - 2, y_hi, top + h - hb_axis_pos(&ya, bars[i].lo) * h,
-                           bars[i].lo, bars[i].hi);
-            top_px = fmin(top_px, y_hi);
-        }
-        char num[32];
-        fprintf(f, "<text x=\"%d\" y=\"%.1f\" class=\"val\" text-anchor=\"middle\">%s</text>\n",
-                x + bw / 2 - 2, top_px - 3, hb_num_plain(bars[i].value, num, sizeof(num)));
-        fprintf(f, "<text class=\"tick\" transform=\"translate(%d,%d) rotate(45)\">", x + 6,
-                top + h + 10);
-        hb_html_esc(f, bars[i].label);
-        fputs("</text>\n", f);
+        hb_svg_bar(f, &bars[i], x, bw, top, h, &ya, hb_colors[si < 0 ? 0 : si]);
         x += bw;
     }
     fputs("</svg>\n", f);

@@ -66,6 +66,14 @@ static int hb_cache_marks(const json_t *run, int threads, struct hb_mark *marks,
         if (sharers > 1) fprintf(caption, " (shared by %d of the threads)", sharers);
         n++;
     }
+    /* A run record without per-level caches names its last-level cache at most. */
+    double llc = hb_rec_num(json_object_get(run, "sizes"), "llc_bytes", 0);
+    if (n == 0 && llc > 0) {
+        snprintf(labels[n], 96, "LLC %s", hb_size_format((uint64_t)llc, size, sizeof(size)));
+        marks[n] = (struct hb_mark){llc, labels[n], NULL};
+        fprintf(caption, "%s (the last-level cache)", labels[n]);
+        n++;
+    }
     /* A memory-side cache is marked like a CPU cache: the step after it reaches memory. */
     double msc = hb_rec_num(json_object_get(run, "sizes"), "memside_cache_bytes", 0);
     if (msc > 0) {
