@@ -50,6 +50,9 @@
       for (const t of texts) if (!g.contains(t) && meets(lb, box(t))) { say('legend over text "' + t.textContent + '": ' + where); break; }
     }
   }
+  // Every bar and curve figure has a legend naming its series.
+  for (const svg of document.querySelectorAll('svg.bars, svg.lines'))
+    if (!svg.querySelector('.legend text')) say('figure without legend: ' + name(svg));
   // In a panel, a series has one colour in every legend.
   for (const p of document.querySelectorAll('.panel')) {
     const col = {};
