@@ -50,7 +50,7 @@ void hb_report_c2c_studies(FILE *f, const struct hb_report_in *in, int nin)
 {
     for (int i = 0; i < nin; i++) {
         if (!in[i].c2c_studies.total) continue;
-        fputs("<div class=\"panel\">", f);
+        fputs("<div class=\"row\" style=\"margin-top:24px\"><div class=\"panel\">", f);
         hb_report_caption(f, &in[i].res, "false sharing and lock hand-off");
         fputs("<table class=\"numbers c2cstudies\"><tr><th>study</th><th>placement</th>"
               "<th>CPUs</th><th>figure</th><th>status</th><th>note</th></tr>\n",
@@ -62,6 +62,6 @@ void hb_report_c2c_studies(FILE *f, const struct hb_report_in *in, int nin)
         fputs("</table>\n", f);
         hb_report_left_out(f, 0, &in[i].c2c_studies, "studies", in[i].res.path,
                            "select(.type | startswith(\"c2c_\"))");
-        fputs("</div>\n", f);
+        fputs("</div></div>\n", f);
     }
 }
