@@ -27,7 +27,13 @@ static const char hb_report_css[] =
     "font-weight:bold}.ax{stroke:#444}.frame{fill:none;stroke:#888}"
     ".mark{stroke:#888;stroke-dasharray:4 3}.marklabel{font-size:10px;fill:#555}"
     ".warn{color:#b00}.note{background:#f6f6e8;padding:6px;max-width:60em}"
-    "td.kv{text-align:left}";
+    "td.kv{text-align:left}"
+    "dl.labelkey{display:grid;grid-template-columns:repeat(3,max-content 1fr);gap:2px 10px;"
+    "font-size:13px}dl.labelkey dt{font-family:monospace}dl.labelkey dd{margin:0}"
+    ".keyhead{font-weight:bold;margin-bottom:2px}.figtitle{font-weight:bold;margin:10px 0 0}"
+    "figure{margin:0}figcaption{max-width:46em;font-size:13px;color:#444}"
+    "strong.holds{color:#070}strong.fails{color:#b00}.verdict{margin-bottom:18px}"
+    "p.files{font-family:monospace}";
 
 /* hb_results_take_fn: each kind of record to the sections that draw it. */
 static int hb_report_take(void *ctx, const json_t *rec)
@@ -55,6 +61,9 @@ static int hb_report_take(void *ctx, const json_t *rec)
             hb_report_matrix_weight(rec), HB_REPORT_MAX_CELLS);
     if (strcmp(type, "fleet") == 0)
         return hb_report_budget_take(&in->fleets, hb_report_fleet_weight(rec), HB_REPORT_MAX_CELLS);
+    if (strncmp(type, "c2c_", 4) == 0)
+        return hb_report_budget_take(&in->c2c_studies, 1, HB_REPORT_MAX_PANELS);
+    if (strcmp(type, "peak") == 0) return hb_report_budget_take(&in->peaks, 1, HB_REPORT_MAX_ROWS);
     if (strcmp(type, "verdict") == 0)
         return hb_report_budget_take(&in->verdicts, 1, HB_REPORT_MAX_PANELS);
     /* Knees are marks on the loaded and intensity curves; one never reached marks nothing. */
@@ -94,6 +103,7 @@ int hb_report_write(FILE *f, const struct hb_report_in *in, int nin)
     fputs("</p>\n", f);
     hb_report_machine(f, in, nin);
     hb_report_basic(f, in, nin);
+    hb_report_peak(f, in, nin);
     hb_report_matrices(f, in, nin, 0);
     hb_report_hops(f, in, nin);
     hb_report_verdicts(f, in, nin);

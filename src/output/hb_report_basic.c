@@ -6,13 +6,16 @@
 
 #include "hb_report_draw.h"
 
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
 #include <string.h>
 
 /* Suites whose measurements another section draws (heatmaps, hop bars, curves). */
 static int hb_suite_has_section(const char *suite)
 {
-    static const char *const own[] = {"matrix", "hops",   "run", "loaded",
-                                      "sweep",  "policy", "c2c", NULL};
+    static const char *const own[] = {"matrix", "hops", "run",  "loaded", "sweep",
+                                      "policy", "c2c",  "peak", NULL};
     for (int i = 0; own[i]; i++)
         if (strcmp(suite, own[i]) == 0) return 1;
     return 0;
@@ -26,16 +29,17 @@ static int hb_basic_is(const json_t *m, const char *metric)
            strcmp(hb_rec_str(m, "metric", ""), metric) == 0;
 }
 
-/* "node C -> M" (or the policy when the memory is not one node): one colour per placement. */
+/* "CPU node C -> memory node M" (or the policy when the memory is not one node): one colour
+ * per placement. */
 static void hb_basic_series(char *dst, size_t len, const json_t *m)
 {
     const json_t *mem = json_object_get(m, "mem_node");
     if (json_is_integer(mem))
-        snprintf(dst, len, "node %d \xe2\x86\x92 node %d", hb_report_int(m, "cpu_node", -1),
-                 (int)json_integer_value(mem));
+        snprintf(dst, len, "CPU node %d \xe2\x86\x92 memory node %d",
+                 hb_report_int(m, "cpu_node", -1), (int)json_integer_value(mem));
     else
-        snprintf(dst, len, "node %d \xe2\x86\x92 %s", hb_report_int(m, "cpu_node", -1),
-                 hb_rec_str(m, "policy", "?"));
+        snprintf(dst, len, "CPU node %d \xe2\x86\x92 memory by policy %s",
+                 hb_report_int(m, "cpu_node", -1), hb_rec_str(m, "policy", "?"));
 }
 
 /* The numbers table's columns; NULL is the figure's value. */
@@ -48,7 +52,7 @@ static const char *const hb_basic_keys[] = {"suite",    "experiment", "label",  
 #define HB_BASIC_SELECT(metric)                                                                    \
     "select(.type == \"measurement\" and .metric == \"" metric "\" and .role != "                  \
     "\"background\" and (.suite | IN(\"matrix\", \"hops\", \"run\", \"loaded\", \"sweep\", "       \
-    "\"policy\", \"c2c\") | not))"
+    "\"policy\", \"c2c\", \"peak\") | not))"
 
 /* The figures this section draws: bandwidth grouped by thread count, latency by CPU node. */
 static const struct hb_basic_fig {
@@ -80,6 +84,8 @@ int hb_report_basic_take(struct hb_report_in *in, const json_t *m)
         if (rc == 0)
             rc = hb_report_intern(in, hb_rec_str(m, fi == 0 ? "kernel" : "label", "?"), &bar.label);
         if (rc == 0) rc = hb_report_intern(in, series, &bar.series);
+        if (rc == 0 && hb_report_label_add(&in->labels[0], hb_rec_str(m, "label", "")) < 0)
+            rc = -ENOMEM;
         if (rc == 0) rc = hb_report_add_row(in, m, keys, HB_BASIC_COLS, true, &bar.row);
         if (rc == 0) rc = hb_report_add_bar(&in->basic[fi], &bar);
         if (rc) return rc;
@@ -88,27 +94,40 @@ int hb_report_basic_take(struct hb_report_in *in, const json_t *m)
 }
 
 /* One figure with its numbers: groups in ascending order of their key, record order inside
- * a group. */
-static void hb_basic_figure(FILE *f, const struct hb_report_in *in, int fi)
+ * a group; its y scale is ymax, shared by every input's figure of the metric. */
+static void hb_basic_figure(FILE *f, const struct hb_report_in *in, int fi, double ymax)
 {
     const struct hb_basic_fig *fig = &hb_basic_figs[fi];
     const char *heads[HB_BASIC_COLS];
     for (int c = 0; c < HB_BASIC_COLS; c++)
         heads[c] = hb_basic_keys[c] ? hb_basic_keys[c] : fig->value_key;
-    hb_report_bar_panel(f, in, &in->basic[fi], fig->title, fig->ylabel, heads, HB_BASIC_COLS,
-                        fig->select);
+    const struct hb_bar_fig bf = {fig->title, fig->ylabel,   fig->metric, ymax,
+                                  heads,      HB_BASIC_COLS, fig->select};
+    hb_report_bar_panel(f, in, &in->basic[fi], &bf);
 }
 
 void hb_report_basic(FILE *f, const struct hb_report_in *in, int nin)
 {
-    int any = 0;
-    for (int i = 0; i < nin; i++)
-        any |= in[i].basic[0].n > 0 || in[i].basic[1].n > 0;
-    if (!any) return;
-    fputs("<section id=\"basic\"><h2>Bandwidth and latency</h2><div class=\"row\">\n", f);
+    double top[2] = {0.0, 0.0};
+    struct hb_strtab labels = {0};
+    bool any = false;
     for (int i = 0; i < nin; i++) {
-        hb_basic_figure(f, &in[i], 0);
-        hb_basic_figure(f, &in[i], 1);
+        for (int fi = 0; fi < 2; fi++) {
+            top[fi] = fmax(top[fi], hb_report_bars_top(&in[i].basic[fi]));
+            any |= in[i].basic[fi].n > 0;
+        }
+        for (uint32_t l = 0; l < in[i].labels[0].n; l++)
+            hb_report_label_add(&labels, hb_strtab_get(&in[i].labels[0], l));
     }
-    fputs("</div></section>\n", f);
+    if (any) {
+        fputs("<section id=\"basic\"><h2>Bandwidth and latency</h2><div class=\"row\">\n", f);
+        for (int i = 0; i < nin; i++) {
+            hb_basic_figure(f, &in[i], 0, top[0] * 1.05);
+            hb_basic_figure(f, &in[i], 1, top[1] * 1.05);
+        }
+        fputs("</div>\n", f);
+        hb_report_label_key(f, &labels);
+        fputs("</section>\n", f);
+    }
+    hb_strtab_free(&labels);
 }

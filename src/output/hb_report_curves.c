@@ -3,8 +3,9 @@
 #include "hb_report_kit.h"
 #include "hb_report_sections.h"
 
-#include "hb_size.h"
+#include "hb_report_axis.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -25,6 +26,8 @@ int hb_report_hops_take(struct hb_report_in *in, const json_t *m)
                           .fig = hb_report_fig(m, "pct_of_local_read")};
     int rc = hb_report_intern(in, bg, &bar.group);
     if (rc == 0) rc = hb_report_intern(in, hb_rec_str(m, "label", "?"), &bar.label);
+    if (rc == 0 && hb_report_label_add(&in->labels[1], hb_rec_str(m, "label", "")) < 0)
+        rc = -ENOMEM;
     if (rc == 0) rc = hb_report_intern(in, hb_rec_str(m, "case", "single"), &bar.series);
     if (rc == 0) rc = hb_report_add_row(in, m, hb_hops_keys, HB_HOPS_COLS, false, &bar.row);
     return rc ? rc : hb_report_add_bar(&in->hops, &bar);
@@ -32,18 +35,36 @@ int hb_report_hops_take(struct hb_report_in *in, const json_t *m)
 
 void hb_report_hops(FILE *f, const struct hb_report_in *in, int nin)
 {
-    int any = 0;
-    for (int i = 0; i < nin; i++)
+    bool any = false;
+    double top = 0.0;
+    struct hb_strtab labels = {0};
+    for (int i = 0; i < nin; i++) {
         any |= in[i].hops.n > 0;
-    if (!any) return;
-    fputs("<section id=\"hops\"><h2>Hop study (% of local read, 0.0.r.0 = 100)</h2>"
-          "<div class=\"row\">\n",
-          f);
-    for (int i = 0; i < nin; i++)
-        hb_report_bar_panel(f, &in[i], &in[i].hops, "time in % of local read", "% of local read",
-                            hb_hops_keys, HB_HOPS_COLS,
-                            "select(.type == \"measurement\" and has(\"pct_of_local_read\"))");
-    fputs("</div></section>\n", f);
+        top = fmax(top, hb_report_bars_top(&in[i].hops));
+        for (uint32_t l = 0; l < in[i].labels[1].n; l++)
+            hb_report_label_add(&labels, hb_strtab_get(&in[i].labels[1], l));
+    }
+    if (any) {
+        fputs("<section id=\"hops\"><h2>Hop study (% of local read; 100 = the local read of "
+              "the same CPU node)</h2><p>One figure per background load level; bars are the "
+              "placements, coloured by case (single thread, two-thread pair, crossfire).</p>"
+              "<div class=\"row\">\n",
+              f);
+        const struct hb_bar_fig fig = {
+            "time in % of local read",
+            "% of local read (lower is faster)",
+            "pct_of_local_read",
+            top * 1.05,
+            hb_hops_keys,
+            HB_HOPS_COLS,
+            "select(.type == \"measurement\" and has(\"pct_of_local_read\"))"};
+        for (int i = 0; i < nin; i++)
+            hb_report_bar_panel(f, &in[i], &in[i].hops, &fig);
+        fputs("</div>\n", f);
+        hb_report_label_key(f, &labels);
+        fputs("</section>\n", f);
+    }
+    hb_strtab_free(&labels);
 }
 
 /* Policy rows: the policy suite's measurements but its intensity study's. */
@@ -79,7 +100,11 @@ int hb_report_curves_take(struct hb_report_in *in, const json_t *m)
                 continue;
             /* 4k and THP pages are separate curves, as lat_mem_rd plots them. */
             hb_report_series_name(name, sizeof(name), m, hb_rec_str(m, "pages", NULL));
-            rc = hb_report_add_point(&in->sweep[mi], name, hb_rec_num(m, "ws_bytes", 0),
+            /* x is each thread's part: where it outgrows a cache, the curve steps. */
+            int threads = hb_report_int(m, "threads", 1);
+            threads = threads > 0 ? threads : 1;
+            if (threads > in->sweep_threads) in->sweep_threads = threads;
+            rc = hb_report_add_point(&in->sweep[mi], name, hb_rec_num(m, "ws_bytes", 0) / threads,
                                      hb_report_fig(m, ykey), hb_rec_str(m, "level", ""));
         }
     }
@@ -98,7 +123,10 @@ int hb_report_curves_take(struct hb_report_in *in, const json_t *m)
      * the file has them, else each measurement. One curve per placement and mode. */
     for (int sums = 0; rc == 0 && sums < 2; sums++) {
         const char *ykey = sums ? "value" : hb_rec_headline_key(m);
-        if (!hb_report_is(m, sums ? "throughput" : "measurement", "policy", "intensity")) continue;
+        /* A run without --intensity writes intensity null: no point of this curve. */
+        if (!hb_report_is(m, sums ? "throughput" : "measurement", "policy", NULL) ||
+            !json_is_number(json_object_get(m, "intensity")))
+            continue;
         if (sums) in->has |= HB_RHAS_SUMS;
         if (!json_is_number(json_object_get(m, ykey))) continue;
         snprintf(name, sizeof(name), "%s %s %s", hb_rec_str(m, "host", "?"),
@@ -172,24 +200,34 @@ static struct hb_series *hb_curves_build(const struct hb_rcurves *c)
     return s;
 }
 
-static void hb_curves_table(FILE *f, const struct hb_series *s, int n, const char *xl,
-                            const char *yl)
+static void hb_curves_table(FILE *f, const struct hb_series *s, int n,
+                            const struct hb_curve_fig *fig)
 {
+    size_t rows = 0;
+    for (int k = 0; k < n; k++)
+        rows += (size_t)s[k].n;
+    hb_report_numbers_open(f, rows);
     fprintf(f,
             "<table class=\"numbers\"><tr><th>series</th><th>%s</th><th>%s</th><th>95%% CI</th>"
             "<th>level</th></tr>\n",
-            xl, yl);
+            fig->xkey, fig->ykey);
+    char a[48], b[48];
+    const struct hb_axis xa = {.bytes = fig->opt.xbytes};
     for (int k = 0; k < n; k++)
         for (int i = 0; i < s[k].n; i++) {
             fputs("<tr><td>", f);
             hb_html_esc(f, s[k].name);
-            fprintf(f, "</td><td>%.6g</td><td>%.6g</td><td>", s[k].x[i], s[k].y[i]);
-            if (isfinite(s[k].lo[i])) fprintf(f, "%.4g &#8211; %.4g", s[k].lo[i], s[k].hi[i]);
+            fprintf(f, "</td><td>%s</td>", hb_axis_label(&xa, s[k].x[i], a, sizeof(a)));
+            fprintf(f, "<td>%s</td><td>", hb_num_plain(s[k].y[i], b, sizeof(b)));
+            if (isfinite(s[k].lo[i]))
+                fprintf(f, "%s &#8211; %s", hb_num_plain(s[k].lo[i], a, sizeof(a)),
+                        hb_num_plain(s[k].hi[i], b, sizeof(b)));
             fputs("</td><td>", f);
             hb_html_esc(f, s[k].level[i]);
             fputs("</td></tr>\n", f);
         }
     fputs("</table>\n", f);
+    hb_report_numbers_close(f, rows);
 }
 
 /* The marks of the knee records kept for curve (at most HB_REPORT_MAX_MARKS). */
@@ -206,32 +244,36 @@ static int hb_knees(const json_t *records, const char *curve, struct hb_mark *ma
             strcmp(hb_rec_str(r, "curve", ""), curve) != 0 ||
             !json_is_number(json_object_get(r, "value")))
             continue;
+        char v[32];
+        hb_num_plain(hb_rec_num(r, "value", 0), v, sizeof(v));
         /* Intensity knees compare local with another placement; loaded knees are per pair. */
         if (json_object_get(r, "against"))
-            snprintf(labels[n], 96, "knee local/%s %s: %.3g %s", hb_rec_str(r, "against", ""),
-                     hb_rec_str(r, "mode", ""), hb_rec_num(r, "value", 0),
-                     hb_rec_str(r, "unit", ""));
+            snprintf(labels[n], 96, "knee local/%s %s: %s %s", hb_rec_str(r, "against", ""),
+                     hb_rec_str(r, "mode", ""), v, hb_rec_str(r, "unit", ""));
         else
-            snprintf(labels[n], 96, "knee %lld->%lld: %.3g %s",
+            snprintf(labels[n], 96, "knee of CPU node %lld \xe2\x86\x92 memory node %lld: %s %s",
                      (long long)hb_rec_num(r, "cpu_node", -1),
-                     (long long)hb_rec_num(r, "mem_node", -1), hb_rec_num(r, "value", 0),
-                     hb_rec_str(r, "unit", ""));
-        marks[n] = (struct hb_mark){hb_rec_num(r, "value", 0), labels[n]};
+                     (long long)hb_rec_num(r, "mem_node", -1), v, hb_rec_str(r, "unit", ""));
+        marks[n] = (struct hb_mark){hb_rec_num(r, "value", 0), labels[n], NULL};
         n++;
     }
     return n;
 }
 
-/* How a curve figure is drawn: axes, the numbers table's heads, the jq filter of its
- * records. */
-struct hb_curve_fig {
-    int logx, logy;
-    const char *xlabel, *ylabel, *xkey, *ykey, *select;
-};
+void hb_report_curves_range(const struct hb_rcurves *c, bool logy, double *lo, double *hi)
+{
+    for (size_t i = 0; i < c->n && i < HB_REPORT_MAX_ROWS; i++) {
+        const struct hb_rfig *y = &c->v[i].y;
+        double v[3] = {y->v, y->lo, y->hi};
+        for (int k = 0; k < 3; k++)
+            if (isfinite(v[k]) && (!logy || v[k] > 0)) {
+                *lo = fmin(*lo, v[k]);
+                *hi = fmax(*hi, v[k]);
+            }
+    }
+}
 
-/* The curves c with their marks and numbers: at most HB_REPORT_MAX_ROWS points (series in
- * order of first appearance, each by x), and the line that says what was left out. */
-static void hb_curves_figure(FILE *f, const struct hb_report_in *in, const struct hb_rcurves *c,
+void hb_report_curves_figure(FILE *f, const struct hb_report_in *in, const struct hb_rcurves *c,
                              const struct hb_mark *marks, int nm, const struct hb_curve_fig *fig)
 {
     struct hb_series *s = c->n ? hb_curves_build(c) : NULL;
@@ -252,8 +294,8 @@ static void hb_curves_figure(FILE *f, const struct hb_report_in *in, const struc
     }
     hb_report_left_out_n(f, c->n, HB_REPORT_MAX_ROWS, "curve points and rows", in->res.path,
                          fig->select);
-    hb_svg_lines(f, s, shown, fig->logx, fig->logy, marks, nm, fig->xlabel, fig->ylabel);
-    hb_curves_table(f, s, shown, fig->xkey, fig->ykey);
+    hb_svg_lines(f, s, shown, marks, nm, &fig->opt);
+    hb_curves_table(f, s, shown, fig);
     for (int k = 0; k < ns; k++)
         s[k].n = all[k];
     free(all);
@@ -263,15 +305,16 @@ static void hb_curves_figure(FILE *f, const struct hb_report_in *in, const struc
 void hb_report_loaded(FILE *f, const struct hb_report_in *in, int nin)
 {
     int any = 0;
-    for (int i = 0; i < nin; i++)
+    double lo = INFINITY, hi = -INFINITY;
+    for (int i = 0; i < nin; i++) {
         any |= (in[i].has & HB_RHAS_LOADED) != 0;
+        hb_report_curves_range(&in[i].loaded, false, &lo, &hi);
+    }
     if (!any) return;
     fputs("<section id=\"loaded\"><h2>Loaded latency</h2><div class=\"row\">\n", f);
-    static const struct hb_curve_fig fig = {
-        0,
-        0,
-        "total bandwidth of load (GB/s)",
-        "latency (ns)",
+    const struct hb_curve_fig fig = {
+        {false, false, false, "total bandwidth of load (GB/s)", "latency (ns)", "loaded latency",
+         lo, hi},
         "total_GBps",
         "lat_ns_median",
         "select(.type == \"measurement\" and .suite == \"loaded\" and has(\"total_GBps\") and "
@@ -286,73 +329,8 @@ void hb_report_loaded(FILE *f, const struct hb_report_in *in, int nin)
         hb_report_left_out(
             f, 0, &in[i].knees[0], "knees marked", in[i].res.path,
             "select(.type == \"knee\" and .curve == \"loaded\" and (.value | type) == \"number\")");
-        hb_curves_figure(f, &in[i], &in[i].loaded, marks, nm, &fig);
+        hb_report_curves_figure(f, &in[i], &in[i].loaded, marks, nm, &fig);
         fputs("</div>\n", f);
-    }
-    fputs("</div></section>\n", f);
-}
-
-/* Cache sizes from the run record: `caches` ([{level, bytes}]) when present, else the LLC. */
-static int hb_cache_marks(const json_t *run, struct hb_mark *marks, int max, char labels[][96])
-{
-    int n = 0;
-    size_t k;
-    json_t *c;
-    json_array_foreach(json_object_get(run, "caches"), k, c)
-    {
-        if (n >= max) break;
-        char size[32];
-        snprintf(labels[n], 96, "L%lld %s", (long long)hb_rec_num(c, "level", 0),
-                 hb_size_format((uint64_t)hb_rec_num(c, "bytes", 0), size, sizeof(size)));
-        marks[n] = (struct hb_mark){hb_rec_num(c, "bytes", 0), labels[n]};
-        n++;
-    }
-    /* A memory-side cache is marked like a CPU cache: the step after it reaches memory. */
-    double msc = hb_rec_num(json_object_get(run, "sizes"), "memside_cache_bytes", 0);
-    if (msc > 0 && n < max) {
-        char size[32];
-        snprintf(labels[n], 96, "memory-side cache %s",
-                 hb_size_format((uint64_t)msc, size, sizeof(size)));
-        marks[n] = (struct hb_mark){msc, labels[n]};
-        n++;
-    }
-    double llc = hb_rec_num(json_object_get(run, "sizes"), "llc_bytes", 0);
-    if (n == 0 && llc > 0 && max > 0) {
-        char size[32];
-        snprintf(labels[0], 96, "LLC %s", hb_size_format((uint64_t)llc, size, sizeof(size)));
-        marks[n++] = (struct hb_mark){llc, labels[0]};
-    }
-    return n;
-}
-
-void hb_report_sweep(FILE *f, const struct hb_report_in *in, int nin)
-{
-    int any = 0;
-    for (int i = 0; i < nin; i++)
-        any |= (in[i].has & HB_RHAS_SWEEP) != 0;
-    if (!any) return;
-    fputs("<section id=\"sweep\"><h2>Working-set sweep</h2><div class=\"row\">\n", f);
-    static const struct hb_curve_fig figs[2] = {
-        {1, 1, "working set (bytes)", "latency (ns)", "ws_bytes", "lat_ns_median",
-         "select(.type == \"measurement\" and .suite == \"sweep\" and has(\"ws_bytes\") and "
-         ".metric == \"latency\" and (.lat_ns_median | type) == \"number\")"},
-        {1, 1, "working set (bytes)", "bandwidth (GB/s)", "ws_bytes", "bw_GBps_best",
-         "select(.type == \"measurement\" and .suite == \"sweep\" and has(\"ws_bytes\") and "
-         ".metric == \"bandwidth\" and (.bw_GBps_best | type) == \"number\")"},
-    };
-    for (int i = 0; i < nin; i++) {
-        for (int mi = 0; mi < 2; mi++) {
-            if (!in[i].sweep[mi].n) continue;
-            struct hb_mark marks[8];
-            char labels[8][96];
-            int nm = hb_cache_marks(in[i].res.run, marks, 8, labels);
-            fputs("<div class=\"panel\">", f);
-            hb_report_caption(f, &in[i].res,
-                              mi == 0 ? "latency vs working set"
-                                      : "memcpy / bandwidth vs working set");
-            hb_curves_figure(f, &in[i], &in[i].sweep[mi], marks, nm, &figs[mi]);
-            fputs("</div>\n", f);
-        }
     }
     fputs("</div></section>\n", f);
 }
@@ -380,10 +358,11 @@ static void hb_policy_table(FILE *f, const struct hb_report_in *in)
         f, p->n, HB_REPORT_MAX_ROWS, "rows", in->res.path,
         "select(.type == \"measurement\" and .suite == \"policy\" and has(\"workload\") "
         "and (has(\"intensity\") | not))");
+    size_t n = p->n < HB_REPORT_MAX_ROWS ? p->n : HB_REPORT_MAX_ROWS;
+    hb_report_numbers_open(f, n);
     fputs("<table class=\"numbers policy\"><tr><th>workload</th><th>mode</th><th>policy</th>"
           "<th>host</th><th>t_median_s</th><th>bw_GBps_best</th><th>NUMA gain %</th></tr>\n",
           f);
-    size_t n = p->n < HB_REPORT_MAX_ROWS ? p->n : HB_REPORT_MAX_ROWS;
     for (size_t k = 0; k < n; k++) {
         const struct hb_rpolicy *r = &p->v[k];
         double w = fmax(0.0, worst[r->key]);
@@ -396,6 +375,7 @@ static void hb_policy_table(FILE *f, const struct hb_report_in *in)
             fputs("<td>&#8211;</td></tr>\n", f);
     }
     fputs("</table>\n", f);
+    hb_report_numbers_close(f, n);
     free(worst);
     free(seen);
 }
@@ -403,37 +383,40 @@ static void hb_policy_table(FILE *f, const struct hb_report_in *in)
 void hb_report_policy(FILE *f, const struct hb_report_in *in, int nin)
 {
     int any = 0;
-    for (int i = 0; i < nin; i++)
+    double lo = INFINITY, hi = -INFINITY;
+    for (int i = 0; i < nin; i++) {
         any |= (in[i].has & HB_RHAS_POLICY) != 0;
+        hb_report_curves_range(&in[i].intensity[(in[i].has & HB_RHAS_SUMS) != 0], false, &lo, &hi);
+    }
     if (!any) return;
     fputs("<section id=\"policy\"><h2>Placement policy</h2><div class=\"row\">\n", f);
     for (int i = 0; i < nin; i++) {
+        if (!(in[i].has & HB_RHAS_POLICY)) continue;
         fputs("<div class=\"panel\">", f);
         hb_report_caption(f, &in[i].res, "policies per workload");
         hb_policy_table(f, &in[i]);
         bool sums = (in[i].has & HB_RHAS_SUMS) != 0;
         const struct hb_rcurves *c = &in[i].intensity[sums];
+        /* Only a run with --intensity has this curve. */
         if (c->n) {
             const struct hb_curve_fig fig = {
-                1,
-                0,
-                "intensity (flops/byte)",
-                "bandwidth (GB/s)",
+                {true, false, false, "intensity (flops/byte)", "bandwidth (GB/s)",
+                 "intensity bandwidth", lo, hi},
                 "intensity",
                 sums ? "value" : "bw_GBps_best",
                 sums ? "select(.type == \"throughput\" and .suite == \"policy\" and "
-                       "has(\"intensity\") "
-                       "and (.value | type) == \"number\")"
+                       "(.intensity | type) == \"number\" and (.value | type) == \"number\")"
                      : "select(.type == \"measurement\" and .suite == \"policy\" and "
-                       "has(\"intensity\") and (.bw_GBps_best | type) == \"number\")"};
+                       "(.intensity | type) == \"number\" and (.bw_GBps_best | type) == "
+                       "\"number\")"};
             struct hb_mark marks[HB_REPORT_MAX_MARKS];
             char labels[HB_REPORT_MAX_MARKS][96];
             int nm = hb_knees(in[i].res.records, "intensity", marks, labels);
-            fputs("<p>compute intensity</p>\n", f);
+            fputs("<p class=\"figtitle\">bandwidth by compute intensity</p>\n", f);
             hb_report_left_out(f, 0, &in[i].knees[1], "knees marked", in[i].res.path,
                                "select(.type == \"knee\" and .curve == \"intensity\" and "
                                "(.value | type) == \"number\")");
-            hb_curves_figure(f, &in[i], c, marks, nm, &fig);
+            hb_report_curves_figure(f, &in[i], c, marks, nm, &fig);
         }
         fputs("</div>\n", f);
     }

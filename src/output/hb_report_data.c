@@ -39,9 +39,10 @@ void hb_report_evidence_key(char *buf, size_t len, const char *suite, const char
 
 void hb_report_series_name(char *buf, size_t len, const json_t *m, const char *extra)
 {
-    snprintf(buf, len, "%s %s %lld->%lld%s%s", hb_rec_str(m, "host", "?"),
-             hb_rec_str(m, "kernel", "?"), (long long)hb_rec_num(m, "cpu_node", -1),
-             (long long)hb_rec_num(m, "mem_node", -1), extra ? " " : "", extra ? extra : "");
+    snprintf(buf, len, "%s: %s, CPU node %lld \xe2\x86\x92 memory node %lld%s%s%s",
+             hb_rec_str(m, "host", "?"), hb_rec_str(m, "kernel", "?"),
+             (long long)hb_rec_num(m, "cpu_node", -1), (long long)hb_rec_num(m, "mem_node", -1),
+             extra ? ", " : "", extra ? extra : "", extra ? " pages" : "");
 }
 
 bool hb_report_budget_take(struct hb_rbudget *b, size_t w, size_t max)
@@ -201,6 +202,8 @@ void hb_report_in_free(struct hb_report_in *in)
     hb_results_free(&in->res);
     hb_strtab_free(&in->str);
     hb_strtab_free(&in->notes);
+    hb_strtab_free(&in->labels[0]);
+    hb_strtab_free(&in->labels[1]);
     free(in->cells);
     free(in->basic[0].v);
     free(in->basic[1].v);
@@ -220,10 +223,14 @@ void hb_report_in_free(struct hb_report_in *in)
 
 /* A value for people: numbers and strings as they are, byte counts in KiB/MiB/GiB, lists
  * joined by commas, objects as "key value" lines; never JSON text. */
-static void hb_report_value(FILE *f, const char *key, const json_t *v)
+void hb_report_value_text(FILE *f, const char *key, const json_t *v)
 {
     size_t klen = key ? strlen(key) : 0;
-    if (json_is_string(v))
+    char word[64];
+    /* A sysfs choice list ("always [madvise] never") reads as its choice. */
+    if (json_is_string(v) && hb_sysfs_choice(json_string_value(v), word, sizeof(word)))
+        hb_html_esc(f, word);
+    else if (json_is_string(v))
         hb_html_esc(f, json_string_value(v));
     else if (json_is_number(v) && key &&
              (strcmp(key, "bytes") == 0 || (klen > 6 && strcmp(key + klen - 6, "_bytes") == 0))) {
@@ -247,7 +254,7 @@ static void hb_report_value(FILE *f, const char *key, const json_t *v)
         json_array_foreach(v, i, e)
         {
             if (i) fputs(json_is_object(e) ? "<br>" : ", ", f);
-            hb_report_value(f, key, e);
+            hb_report_value_text(f, key, e);
         }
     } else if (json_is_object(v)) {
         const char *k;
@@ -259,8 +266,8 @@ static void hb_report_value(FILE *f, const char *key, const json_t *v)
             first = 0;
             fputs("<b>", f);
             hb_html_esc(f, k);
-            fputs("</b> ", f);
-            hb_report_value(f, k, e);
+            fputs("</b>: ", f);
+            hb_report_value_text(f, k, e);
         }
     } else
         fputs("&#8211;", f);
@@ -274,6 +281,6 @@ void hb_report_cell(FILE *f, const json_t *v)
 void hb_report_cell_key(FILE *f, const char *key, const json_t *v)
 {
     fputs(json_is_object(v) || json_is_array(v) ? "<td class=\"kv\">" : "<td>", f);
-    hb_report_value(f, key, v);
+    hb_report_value_text(f, key, v);
     fputs("</td>", f);
 }

@@ -118,10 +118,12 @@ enum {
 };
 
 struct hb_report_in {
-    struct hb_results res;  /* path, run record, the derived records kept */
-    struct hb_strtab str;   /* labels, series, groups and table cells (HTML) */
-    struct hb_strtab notes; /* texts of the notes kept: each once */
-    uint32_t *cells;        /* rows of cell ids, a row's cells side by side */
+    struct hb_results res;      /* path, run record, the derived records kept */
+    struct hb_strtab str;       /* labels, series, groups and table cells (HTML) */
+    struct hb_strtab notes;     /* texts of the notes kept: each once */
+    struct hb_strtab labels[2]; /* the 40555 labels of the rows kept (hb_report_label_key):
+                                   basic section, hop study */
+    uint32_t *cells;            /* rows of cell ids, a row's cells side by side */
     size_t ncells, cellcap;
     struct hb_rbars basic[2]; /* bandwidth, latency (default suite, bw, lat, others) */
     struct hb_rbars hops;
@@ -132,7 +134,9 @@ struct hb_report_in {
     /* The derived records kept: the first of each kind that fit their section's cap
      * (matrices: not c2c, c2c; knees: loaded, intensity). */
     struct hb_rbudget matrices[2], fleets, verdicts, knees[2];
-    unsigned has; /* HB_RHAS_* */
+    struct hb_rbudget c2c_studies, peaks; /* c2c_false_sharing and c2c_lock; peak */
+    unsigned has;                         /* HB_RHAS_* */
+    int sweep_threads; /* the most threads of a sweep measurement (its x is per thread) */
 };
 
 /* What hb_report_read kept, freed (in is zeroed). */
@@ -158,6 +162,13 @@ int hb_report_add_policy(struct hb_rpolicies *p, const char *key, uint32_t row, 
 int hb_report_add_evidence(struct hb_report_in *in, const char *key, const char *any_key,
                            const json_t *rec, const char *const *cells, int ncells);
 
+/* The selected word of a sysfs choice list ("always [madvise] never": "madvise") in buf, or
+ * NULL when s is not such a list. */
+const char *hb_sysfs_choice(const char *s, char *buf, size_t len);
+
+/* A value as HTML text, named key (byte counts, "_bytes", in KiB/MiB/GiB; sysfs choice lists
+ * as their choice; objects as "key: value; ..."). */
+void hb_report_value_text(FILE *f, const char *key, const json_t *v);
 /* A value as a table cell, <td>...</td>. */
 void hb_report_cell(FILE *f, const json_t *v);
 /* A cell whose value is named key (byte counts, "_bytes", are shown in KiB/MiB/GiB). */
@@ -173,7 +184,7 @@ int hb_report_bg_rank(const char *bg);
 void hb_report_evidence_key(char *buf, size_t len, const char *suite, const char *bg,
                             const char *label);
 
-/* "host kernel C->M[ extra]": one curve's name. */
+/* "host: kernel, CPU node C \u2192 memory node M[, extra pages]": one curve's name. */
 void hb_report_series_name(char *buf, size_t len, const json_t *m, const char *extra);
 
 #endif

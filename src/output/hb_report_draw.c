@@ -1,6 +1,8 @@
 /* The report's inline SVG (hb_report_draw.h): heatmaps, bars, curves, whiskers. */
 #include "hb_report_draw.h"
 
+#include "hb_report_axis.h"
+
 #include <math.h>
 #include <stdbool.h>
 #include <string.h>
@@ -23,10 +25,10 @@ static int hb_flagged(const json_t *flags, json_int_t row, json_int_t col)
 }
 
 void hb_svg_heatmap(FILE *f, const json_t *rows, const json_t *cols, const json_t *values,
-                    const json_t *flags, const char *kind, const char *unit)
+                    const json_t *flags, const char *kind, const char *unit, bool higher_better)
 {
     int nr = (int)json_array_size(rows), nc = (int)json_array_size(cols);
-    const int cw = 70, ch = 34, left = 70, top = 40;
+    const int cw = 70, ch = 34, left = 70, top = 40, scale_w = 300;
     double lo = INFINITY, hi = -INFINITY;
     for (int r = 0; r < nr; r++)
         for (int c = 0; c < nc; c++) {
@@ -38,12 +40,15 @@ void hb_svg_heatmap(FILE *f, const json_t *rows, const json_t *cols, const json_
         }
     /* c2c matrices are writer x reader; the others CPU node x memory node. */
     bool c2c = strcmp(kind, "c2c") == 0;
-    int width = left + nc * cw + 10;
+    int width = left + (nc * cw > scale_w ? nc * cw : scale_w) + 10;
+    int height = top + nr * ch + (lo <= hi ? 50 : 10);
     fprintf(f,
             "<svg class=\"fig heatmap\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
-            "height=\"%d\" role=\"img\">\n",
-            width < left + 200 ? left + 200 : width, top + nr * ch + 10);
-    fprintf(f, "<text x=\"%d\" y=\"14\" class=\"axis\">%s &#8594; (", left,
+            "height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" data-better-is=\"%s\" "
+            "data-unit=\"",
+            width, height, width, height, higher_better ? "higher" : "lower");
+    hb_html_esc(f, unit);
+    fprintf(f, "\">\n<text x=\"%d\" y=\"14\" class=\"axis\">%s &#8594; (", left,
             c2c ? "reader" : "memory node");
     hb_html_esc(f, unit);
     fputs(")</text>\n", f);
@@ -62,28 +67,33 @@ void hb_svg_heatmap(FILE *f, const json_t *rows, const json_t *cols, const json_
             json_t *v = json_array_get(json_array_get(values, (size_t)r), (size_t)c);
             int x = left + c * cw, y = top + r * ch;
             if (!json_is_number(v)) {
-                fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#eee\"/>\n",
+                fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#ddd\"/>\n",
                         x, y, cw - 2, ch - 2);
                 continue;
             }
             double val = json_number_value(v);
-            double t = hi > lo ? (val - lo) / (hi - lo) : 0.0;
+            /* t: 1 at the better end, whichever way the metric is better. */
+            double t = hi > lo ? (val - lo) / (hi - lo) : 1.0;
+            char col_hex[8];
+            hb_heat_color(higher_better || !(hi > lo) ? t : 1.0 - t, col_hex);
             int flag = hb_flagged(flags, row, col);
-            /* Light to dark blue so black text stays readable on every cell. */
             fprintf(f,
                     "<rect class=\"cell%s\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
-                    "fill=\"rgb(%d,%d,255)\" data-kind=\"",
-                    flag ? " flagged" : "", x, y, cw - 2, ch - 2, (int)(235 - 110 * t),
-                    (int)(245 - 90 * t));
+                    "fill=\"%s\" data-kind=\"",
+                    flag ? " flagged" : "", x, y, cw - 2, ch - 2, col_hex);
             hb_html_esc(f, kind);
             fprintf(f, "\" data-row=\"%lld\" data-col=\"%lld\" data-value=\"%.17g\"%s/>\n",
                     (long long)row, (long long)col, val,
                     flag ? " stroke=\"#d00\" stroke-width=\"3\"" : "");
-            fprintf(f,
-                    "<text x=\"%d\" y=\"%d\" class=\"val\" text-anchor=\"middle\">%.4g%s</text>\n",
-                    x + cw / 2, y + ch / 2 + 4, val, flag ? " !" : "");
+            char num[32];
+            fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"val\" text-anchor=\"middle\">%s%s</text>\n",
+                    x + cw / 2, y + ch / 2 + 4, hb_num_plain(val, num, sizeof(num)),
+                    flag ? " !" : "");
         }
     }
+    if (lo <= hi)
+        hb_svg_colorscale(f, left, top + nr * ch + 4, width - left - 10, lo, hi, higher_better,
+                          unit);
     fputs("</svg>\n", f);
 }
 
@@ -104,170 +114,303 @@ static int hb_index_of(const char **names, int n, const char *s)
     return -1;
 }
 
-void hb_svg_bars(FILE *f, const struct hb_bar *bars, int n, const char *ylabel)
+/* Approximate width of s in pixels at the 11 px tick font (layout only; no script measures). */
+static int hb_text_px(const char *s)
 {
-    const char *series[HB_NCOLORS];
-    int ns = 0;
+    int n = 0;
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xc0) != 0x80; /* UTF-8: count characters */
+    return n * 7;
+}
+
+/* A legend: one entry per name (colour box of colour[k], or the k-th colour when colour is
+ * NULL, and text), flowing in rows of width w from x, y; returns its height. */
+static int hb_svg_legend(FILE *f, const char *const *names, const int *colour, int n, int x, int y,
+                         int w)
+{
+    int cx = x, cy = y;
+    fputs("<g class=\"legend\">\n", f);
+    for (int k = 0; k < n; k++) {
+        int ew = 20 + hb_text_px(names[k]);
+        if (cx > x && cx + ew > x + w) {
+            cx = x;
+            cy += 16;
+        }
+        fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/>", cx, cy,
+                hb_colors[(colour ? colour[k] : k) % HB_NCOLORS]);
+        fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"tick\">", cx + 14, cy + 9);
+        hb_html_esc(f, names[k]);
+        fputs("</text>\n", f);
+        cx += ew + 12;
+    }
+    fputs("</g>\n", f);
+    return n ? cy - y + 16 : 0;
+}
+
+/* Horizontal y ticks from the left edge of a plot (x0..x1, value v at pixel py(v)). */
+static void hb_svg_yticks(FILE *f, const struct hb_axis *a, int x0, int x1, int top, int h)
+{
+    double v[HB_AXIS_MAX_TICKS];
+    char num[48];
+    int n = hb_axis_ticks(a, v, HB_AXIS_MAX_TICKS);
+    for (int i = 0; i < n; i++) {
+        double py = top + h - hb_axis_pos(a, v[i]) * h;
+        fprintf(f,
+                "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#eee\"/>"
+                "<text x=\"%d\" y=\"%.1f\" class=\"tick ytick\" text-anchor=\"end\">%s</text>\n",
+                x0, py, x1, py, x0 - 5, py + 4, hb_axis_label(a, v[i], num, sizeof(num)));
+    }
+}
+
+/* One bar of width bw - 4 at x of a plot (top, h tall, y axis ya): its rect with data-*, its
+ * whisker (cut at the plot's top when beyond the shared scale), its value and its label. */
+static void hb_svg_bar(FILE *f, const struct hb_bar *bar, int x, int bw, int top, int h,
+                       const struct hb_axis *ya, const char *colour)
+{
+    double bh = hb_axis_pos(ya, bar->value) * h;
+    fprintf(f,
+            "<rect class=\"bar\" x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" "
+            "fill=\"%s\" data-group=\"",
+            x, top + h - bh, bw - 4, bh, colour);
+    hb_html_esc(f, bar->group);
+    fputs("\" data-label=\"", f);
+    hb_html_esc(f, bar->label);
+    fputs("\" data-series=\"", f);
+    hb_html_esc(f, bar->series);
+    fprintf(f, "\" data-value=\"%.17g\"/>\n", bar->value);
+    double top_px = top + h - bh;
+    if (isfinite(bar->lo) && isfinite(bar->hi)) {
+        double y_hi = fmax(top, top + h - hb_axis_pos(ya, bar->hi) * h);
+        hb_svg_whisker(f, x + bw / 2 - 2, y_hi, top + h - hb_axis_pos(ya, bar->lo) * h, bar->lo,
+                       bar->hi);
+        top_px = fmin(top_px, y_hi);
+    }
+    char num[32];
+    fprintf(f, "<text x=\"%d\" y=\"%.1f\" class=\"val\" text-anchor=\"middle\">%s</text>\n",
+            x + bw / 2 - 2, top_px - 3, hb_num_plain(bar->value, num, sizeof(num)));
+    fprintf(f, "<text class=\"tick\" transform=\"translate(%d,%d) rotate(45)\">", x + 6,
+            top + h + 10);
+    hb_html_esc(f, bar->label);
+    fputs("</text>\n", f);
+}
+
+void hb_svg_bars(FILE *f, const struct hb_bar *bars, int n, const struct hb_bar *all, int nall,
+                 const char *ylabel, const char *metric, double ymax)
+{
+    /* Colours follow the series' order in all, so that every figure of a split set agrees. */
+    const char *palette[HB_NCOLORS], *series[HB_NCOLORS];
+    int np = 0, ns = 0, colour[HB_NCOLORS], longest = 0;
+    for (int i = 0; i < nall; i++)
+        if (hb_index_of(palette, np, all[i].series) < 0 && np < HB_NCOLORS)
+            palette[np++] = all[i].series;
     double hi = 0.0;
     for (int i = 0; i < n; i++) {
-        if (hb_index_of(series, ns, bars[i].series) < 0 && ns < HB_NCOLORS)
+        if (hb_index_of(series, ns, bars[i].series) < 0 && ns < HB_NCOLORS) {
+            colour[ns] = hb_index_of(palette, np, bars[i].series);
+            colour[ns] = colour[ns] < 0 ? 0 : colour[ns];
             series[ns++] = bars[i].series;
+        }
         hi = fmax(hi, bars[i].value);
         if (isfinite(bars[i].hi)) hi = fmax(hi, bars[i].hi);
+        if (hb_text_px(bars[i].label) > longest) longest = hb_text_px(bars[i].label);
     }
-    hi = hi > 0 ? hi * 1.15 : 1.0;
-    const int bw = 34, gap = 26, left = 60, top = 30, h = 260;
-    int groups = 0;
+    struct hb_axis ya = {0};
+    hb_axis_nice(&ya, 0.0, isfinite(ymax) ? ymax : hi * 1.05);
+    const int bw = 34, gap = 26, left = 60, h = 260;
+    /* Labels under the bars are turned 45 degrees: they reach down and right by 0.71 of
+     * their length. */
+    int drop = 14 + longest * 71 / 100, groups = 0;
     for (int i = 0; i < n; i++)
         groups += i == 0 || strcmp(bars[i].group, bars[i - 1].group) != 0;
-    int width = left + n * bw + groups * gap + 20;
+    int width = left + n * bw + groups * gap + drop + 10;
+    if (width < left + 360) width = left + 360;
+    /* The legend above the plot, clear of every bar. */
+    char *legend = NULL;
+    size_t llen = 0;
+    FILE *lf = open_memstream(&legend, &llen);
+    int lh = lf ? hb_svg_legend(lf, series, colour, ns, left, 24, width - left - 10) : 0;
+    if (lf) fclose(lf);
+    int top = 24 + lh + 18, height = top + h + drop + 24;
     fprintf(f,
             "<svg class=\"fig bars\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
-            "height=\"%d\" role=\"img\">\n",
-            width, top + h + 70);
-    fprintf(f, "<text x=\"4\" y=\"16\" class=\"axis\">");
+            "height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" data-metric=\"",
+            width, height, width, height);
+    hb_html_esc(f, metric);
+    fputs("\">\n<text x=\"4\" y=\"14\" class=\"axis\">", f);
     hb_html_esc(f, ylabel);
     fputs("</text>\n", f);
+    if (legend) fputs(legend, f);
+    free(legend);
+    hb_svg_yticks(f, &ya, left, width - 10, top, h);
     fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" class=\"ax\"/>\n", left, top + h,
             width - 10, top + h);
     int x = left;
     for (int i = 0; i < n; i++) {
         if (i == 0 || strcmp(bars[i].group, bars[i - 1].group) != 0) {
             x += gap;
-            fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"group\">", x, top + h + 58);
+            fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"group\">", x, top + h + drop + 16);
             hb_html_esc(f, bars[i].group);
             fputs("</text>\n", f);
         }
-        int si = hb_index_of(series, ns, bars[i].series);
-        double bh = bars[i].value / hi * h;
-        fprintf(f,
-                "<rect class=\"bar\" x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" "
-                "fill=\"%s\" data-group=\"",
-                x, top + h - bh, bw - 4, bh, hb_colors[si < 0 ? 0 : si]);
-        hb_html_esc(f, bars[i].group);
-        fputs("\" data-label=\"", f);
-        hb_html_esc(f, bars[i].label);
-        fputs("\" data-series=\"", f);
-        hb_html_esc(f, bars[i].series);
-        fprintf(f, "\" data-value=\"%.17g\"/>\n", bars[i].value);
-        if (isfinite(bars[i].lo) && isfinite(bars[i].hi))
-            hb_svg_whisker(f, x + bw / 2 - 2, top + h - bars[i].hi / hi * h,
-                           top + h - bars[i].lo / hi * h, bars[i].lo, bars[i].hi);
-        /* Three significant digits: 8.06 GB/s, 123 %, 1052 ns. */
-        fprintf(f, "<text x=\"%d\" y=\"%.1f\" class=\"val\" text-anchor=\"middle\">%.*f</text>\n",
-                x + bw / 2 - 2, top + h - bh - 3,
-                bars[i].value >= 100  ? 0
-                : bars[i].value >= 10 ? 1
-                                      : 2,
-                bars[i].value);
-        fprintf(f, "<text class=\"tick\" transform=\"translate(%d,%d) rotate(45)\">", x + 6,
-                top + h + 10);
-        hb_html_esc(f, bars[i].label);
-        fputs("</text>\n", f);
+        int si = hb_index_of(palette, np, bars[i].series);
+        hb_svg_bar(f, &bars[i], x, bw, top, h, &ya, hb_colors[si < 0 ? 0 : si]);
         x += bw;
-    }
-    for (int s = 0; s < ns; s++) {
-        fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/>", width - 150,
-                top + s * 14, hb_colors[s]);
-        fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"tick\">", width - 136, top + s * 14 + 9);
-        hb_html_esc(f, series[s]);
-        fputs("</text>\n", f);
     }
     fputs("</svg>\n", f);
 }
 
-static double hb_tr(double v, int logv)
+/* The x ticks of a plot (x0 + pos * w) below it at y, with data-x. */
+static void hb_svg_xticks(FILE *f, const struct hb_axis *a, int x0, int w, int y)
 {
-    return logv ? log10(v) : v;
+    double v[HB_AXIS_MAX_TICKS];
+    char num[48];
+    int n = hb_axis_ticks(a, v, HB_AXIS_MAX_TICKS);
+    for (int i = 0; i < n; i++)
+        fprintf(f,
+                "<text x=\"%.1f\" y=\"%d\" class=\"tick xtick\" text-anchor=\"middle\" "
+                "data-x=\"%.17g\">%s</text>\n",
+                x0 + hb_axis_pos(a, v[i]) * w, y, v[i], hb_axis_label(a, v[i], num, sizeof(num)));
 }
 
-void hb_svg_lines(FILE *f, const struct hb_series *s, int ns, int logx, int logy,
-                  const struct hb_mark *marks, int nmarks, const char *xlabel, const char *ylabel)
+/* Whether point i of s is drawn on these axes (log axes take positive values only). */
+static bool hb_drawn(const struct hb_series *s, int i, const struct hb_lines_opt *o)
+{
+    return (!(o->logx || o->xbytes) || s->x[i] > 0) && (!o->logy || s->y[i] > 0);
+}
+
+/* The data's range on each axis (marks count on x). */
+static void hb_lines_axes(const struct hb_series *s, int ns, const struct hb_mark *marks,
+                          int nmarks, const struct hb_lines_opt *o, struct hb_axis *xa,
+                          struct hb_axis *ya)
 {
     double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
     for (int k = 0; k < ns; k++)
         for (int i = 0; i < s[k].n; i++) {
-            if ((logx && s[k].x[i] <= 0) || (logy && s[k].y[i] <= 0)) continue;
-            x0 = fmin(x0, hb_tr(s[k].x[i], logx));
-            x1 = fmax(x1, hb_tr(s[k].x[i], logx));
-            y0 = fmin(y0, hb_tr(s[k].y[i], logy));
-            y1 = fmax(y1, hb_tr(s[k].y[i], logy));
-            if (s[k].hi && isfinite(s[k].hi[i])) y1 = fmax(y1, hb_tr(s[k].hi[i], logy));
-            if (s[k].lo && isfinite(s[k].lo[i]) && (!logy || s[k].lo[i] > 0))
-                y0 = fmin(y0, hb_tr(s[k].lo[i], logy));
+            if (!hb_drawn(&s[k], i, o)) continue;
+            x0 = fmin(x0, s[k].x[i]);
+            x1 = fmax(x1, s[k].x[i]);
+            y0 = fmin(y0, s[k].y[i]);
+            y1 = fmax(y1, s[k].y[i]);
+            if (s[k].hi && isfinite(s[k].hi[i])) y1 = fmax(y1, s[k].hi[i]);
+            if (s[k].lo && isfinite(s[k].lo[i]) && (!o->logy || s[k].lo[i] > 0))
+                y0 = fmin(y0, s[k].lo[i]);
         }
     for (int m = 0; m < nmarks; m++)
-        if (!logx || marks[m].x > 0) {
-            x0 = fmin(x0, hb_tr(marks[m].x, logx));
-            x1 = fmax(x1, hb_tr(marks[m].x, logx));
+        if (!(o->logx || o->xbytes) || marks[m].x > 0) {
+            x0 = fmin(x0, marks[m].x);
+            x1 = fmax(x1, marks[m].x);
         }
-    if (!(x1 > x0)) {
-        x0 = isfinite(x0) ? x0 - 1 : 0;
-        x1 = x0 + 2;
-    }
-    if (!logy) y0 = fmin(y0, 0.0);
-    if (!(y1 > y0)) {
-        y0 = isfinite(y0) ? y0 - 1 : 0;
-        y1 = y0 + 2;
-    }
-    const int left = 70, top = 30, w = 560, h = 280;
-#define HB_PX(v) (left + (hb_tr((v), logx) - x0) / (x1 - x0) * w)
-#define HB_PY(v) (top + h - (hb_tr((v), logy) - y0) / (y1 - y0) * h)
-    fprintf(f,
-            "<svg class=\"fig lines\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
-            "height=\"%d\" role=\"img\">\n",
-            left + w + 170, top + h + 50);
-    fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" class=\"frame\"/>\n", left, top,
-            w, h);
-    fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"axis\">", left + w / 2 - 60, top + h + 40);
-    hb_html_esc(f, xlabel);
-    /* The y axis title sits above the frame, clear of the top tick. */
-    fprintf(f, "%s</text>\n<text x=\"4\" y=\"%d\" class=\"axis\">", logx ? " (log)" : "", top - 10);
-    hb_html_esc(f, ylabel);
-    fprintf(f, "%s</text>\n", logy ? " (log)" : "");
-    fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"tick\">%.3g</text>", left, top + h + 16,
-            logx ? pow(10, x0) : x0);
-    fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"tick\" text-anchor=\"end\">%.3g</text>", left + w,
-            top + h + 16, logx ? pow(10, x1) : x1);
-    fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"tick\" text-anchor=\"end\">%.3g</text>", left - 4,
-            top + h, logy ? pow(10, y0) : y0);
-    fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"tick\" text-anchor=\"end\">%.3g</text>\n", left - 4,
-            top + 10, logy ? pow(10, y1) : y1);
+    *xa = (struct hb_axis){.log = o->logx, .bytes = o->xbytes};
+    *ya = (struct hb_axis){.log = o->logy};
+    hb_axis_nice(xa, x0, x1);
+    /* Figures of one metric share the y range their caller found over all inputs. */
+    hb_axis_nice(ya, isfinite(o->ylo) ? o->ylo : y0, isfinite(o->yhi) ? o->yhi : y1);
+}
+
+/* The vertical marks: dashed lines through the plot, labels in three rows above it. */
+static void hb_svg_marks(FILE *f, const struct hb_mark *marks, int nmarks, const struct hb_axis *xa,
+                         int left, int w, int top, int h)
+{
     for (int m = 0; m < nmarks; m++) {
-        if (logx && marks[m].x <= 0) continue;
-        double px = HB_PX(marks[m].x);
-        fprintf(f,
-                "<line class=\"mark\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
-                "data-x=\"%.17g\"/><text x=\"%.1f\" y=\"%d\" class=\"marklabel\">",
-                px, top, px, top + h, marks[m].x, px + 3, top + 12 + 12 * (m % 3));
+        if ((xa->log || xa->bytes) && marks[m].x <= 0) continue;
+        double px = left + hb_axis_pos(xa, marks[m].x) * w;
+        bool end = px > left + w * 0.6;
+        fprintf(
+            f,
+            "<line class=\"mark%s\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" data-x=\"%.17g\"",
+            marks[m].level ? " cache" : "", px, top, px, top + h, marks[m].x);
+        if (marks[m].level) {
+            fputs(" data-level=\"", f);
+            hb_html_esc(f, marks[m].level);
+            fputc('"', f);
+        }
+        fprintf(f, "/><text x=\"%.1f\" y=\"%d\" class=\"marklabel\"%s>", end ? px - 3 : px + 3,
+                top - 36 + 12 * (m % 3), end ? " text-anchor=\"end\"" : "");
         hb_html_esc(f, marks[m].label);
         fputs("</text>\n", f);
     }
+}
+
+/* The curves, their points and whiskers. */
+static void hb_svg_curves(FILE *f, const struct hb_series *s, int ns, const struct hb_lines_opt *o,
+                          const struct hb_axis *xa, const struct hb_axis *ya, int left, int w,
+                          int top, int h)
+{
+#define HB_PX(v) (left + hb_axis_pos(xa, (v)) * w)
+#define HB_PY(v) (top + h - hb_axis_pos(ya, (v)) * h)
     for (int k = 0; k < ns; k++) {
         const char *col = hb_colors[k % HB_NCOLORS];
         fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", col);
         for (int i = 0; i < s[k].n; i++)
-            if ((!logx || s[k].x[i] > 0) && (!logy || s[k].y[i] > 0))
-                fprintf(f, "%.1f,%.1f ", HB_PX(s[k].x[i]), HB_PY(s[k].y[i]));
+            if (hb_drawn(&s[k], i, o)) fprintf(f, "%.1f,%.1f ", HB_PX(s[k].x[i]), HB_PY(s[k].y[i]));
         fputs("\"/>\n", f);
-        for (int i = 0; i < s[k].n; i++)
-            if ((!logx || s[k].x[i] > 0) && (!logy || s[k].y[i] > 0))
-                fprintf(f,
-                        "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\" "
-                        "data-x=\"%.17g\" data-y=\"%.17g\"/>\n",
-                        HB_PX(s[k].x[i]), HB_PY(s[k].y[i]), col, s[k].x[i], s[k].y[i]);
+        for (int i = 0; i < s[k].n; i++) {
+            if (!hb_drawn(&s[k], i, o)) continue;
+            fprintf(f,
+                    "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\" "
+                    "data-x=\"%.17g\" data-y=\"%.17g\"",
+                    HB_PX(s[k].x[i]), HB_PY(s[k].y[i]), col, s[k].x[i], s[k].y[i]);
+            if (s[k].level && s[k].level[i][0]) {
+                fputs(" data-level=\"", f);
+                hb_html_esc(f, s[k].level[i]);
+                fputc('"', f);
+            }
+            fputs("/>\n", f);
+        }
         for (int i = 0; s[k].lo && s[k].hi && i < s[k].n; i++)
-            if ((!logx || s[k].x[i] > 0) && isfinite(s[k].lo[i]) && isfinite(s[k].hi[i]) &&
-                (!logy || s[k].lo[i] > 0))
+            if (hb_drawn(&s[k], i, o) && isfinite(s[k].lo[i]) && isfinite(s[k].hi[i]) &&
+                (!o->logy || s[k].lo[i] > 0))
                 hb_svg_whisker(f, HB_PX(s[k].x[i]), HB_PY(s[k].hi[i]), HB_PY(s[k].lo[i]),
                                s[k].lo[i], s[k].hi[i]);
-        fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/>",
-                left + w + 10, top + k * 14, col);
-        fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"tick\">", left + w + 24, top + k * 14 + 9);
-        hb_html_esc(f, s[k].name);
-        fputs("</text>\n", f);
     }
 #undef HB_PX
 #undef HB_PY
+}
+
+/* Series named in a legend at most; the numbers table below names them all. */
+#define HB_LEGEND_MAX 24
+
+void hb_svg_lines(FILE *f, const struct hb_series *s, int ns, const struct hb_mark *marks,
+                  int nmarks, const struct hb_lines_opt *o)
+{
+    struct hb_axis xa, ya;
+    hb_lines_axes(s, ns, marks, nmarks, o, &xa, &ya);
+    const int left = 70, w = 600, h = 280, width = left + w + 50;
+    int top = nmarks ? 70 : 30;
+    const char *names[HB_LEGEND_MAX + 1];
+    int nl = ns < HB_LEGEND_MAX ? ns : HB_LEGEND_MAX;
+    for (int k = 0; k < nl; k++)
+        names[k] = s[k].name;
+    char more[64];
+    if (ns > nl) {
+        snprintf(more, sizeof(more), "and %d more series (in the table)", ns - nl);
+        names[nl] = more;
+    }
+    char *legend = NULL;
+    size_t llen = 0;
+    FILE *lf = open_memstream(&legend, &llen);
+    int lh = lf ? hb_svg_legend(lf, names, NULL, nl + (ns > nl), left, top + h + 52, w) : 0;
+    if (lf) fclose(lf);
+    int height = top + h + 56 + lh;
+    fprintf(f,
+            "<svg class=\"fig lines\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+            "height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\"%s data-metric=\"",
+            width, height, width, height, o->xbytes ? " data-xunit=\"bytes\"" : "");
+    hb_html_esc(f, o->metric);
+    fprintf(f, "\">\n<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" class=\"frame\"/>\n", left,
+            top, w, h);
+    fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"axis\" text-anchor=\"middle\">", left + w / 2,
+            top + h + 40);
+    hb_html_esc(f, o->xlabel);
+    fprintf(f, "%s</text>\n<text x=\"4\" y=\"14\" class=\"axis\">",
+            o->logx || o->xbytes ? " (log)" : "");
+    hb_html_esc(f, o->ylabel);
+    fprintf(f, "%s</text>\n", o->logy ? " (log)" : "");
+    hb_svg_yticks(f, &ya, left, left + w, top, h);
+    hb_svg_xticks(f, &xa, left, w, top + h + 20);
+    hb_svg_marks(f, marks, nmarks, &xa, left, w, top, h);
+    hb_svg_curves(f, s, ns, o, &xa, &ya, left, w, top, h);
+    if (legend) fputs(legend, f);
+    free(legend);
     fputs("</svg>\n", f);
 }

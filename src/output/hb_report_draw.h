@@ -5,13 +5,16 @@
 #include "hb_escape.h"
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdio.h>
 
-/* A heatmap of values[r][c] with the value in every cell; cells named in flags
- * ([{cpu_node, mem_node, reason}]) are outlined and marked "!". Each cell is a <rect> with
- * data-row (CPU node), data-col (memory node), data-value and data-kind = kind. */
+/* A heatmap of values[r][c] with the value in every cell and a colour scale below (its min
+ * and max in unit; the better end is the same colour for every metric: higher_better says
+ * which end that is); cells named in flags ([{cpu_node, mem_node, reason}]) are outlined and
+ * marked "!". Each cell is a <rect> with data-row (CPU node), data-col (memory node),
+ * data-value and data-kind = kind. */
 void hb_svg_heatmap(FILE *f, const json_t *rows, const json_t *cols, const json_t *values,
-                    const json_t *flags, const char *kind, const char *unit);
+                    const json_t *flags, const char *kind, const char *unit, bool higher_better);
 
 struct hb_bar {
     const char *group;  /* e.g. background level */
@@ -21,9 +24,13 @@ struct hb_bar {
     double lo, hi; /* its 95% interval over repeats; NaN when it has none */
 };
 
-/* Grouped bars in record order, one colour per series, a legend, value above each bar and
- * its interval as a whisker (class "ci", data-lo and data-hi) where it has one. */
-void hb_svg_bars(FILE *f, const struct hb_bar *bars, int n, const char *ylabel);
+/* Grouped bars in record order, one colour per series, a legend above them, y ticks from 0 to
+ * ymax (the caller's, so that figures of one metric share it; NaN: the bars' own), value above
+ * each bar and its interval as a whisker (class "ci", data-lo and data-hi; cut at ymax) where
+ * it has one. metric names the y scale (data-metric); colours follow the order of the series
+ * in all (nall bars: those of every figure the bars are split into). */
+void hb_svg_bars(FILE *f, const struct hb_bar *bars, int n, const struct hb_bar *all, int nall,
+                 const char *ylabel, const char *metric, double ymax);
 
 struct hb_series {
     const char *name;
@@ -36,12 +43,23 @@ struct hb_series {
 struct hb_mark {
     double x;
     const char *label;
+    const char *level; /* a cache's level ("L2"), NULL for other marks (knees) */
 };
 
-/* Curves with points, each point's interval as a vertical whisker (class "ci"); log axes
- * when asked (only positive values are drawn there); vertical marks (cache sizes, knees)
- * dashed and labelled. */
-void hb_svg_lines(FILE *f, const struct hb_series *s, int ns, int logx, int logy,
-                  const struct hb_mark *marks, int nmarks, const char *xlabel, const char *ylabel);
+/* How a curve figure is drawn. */
+struct hb_lines_opt {
+    bool logx, logy;
+    bool xbytes; /* x is a byte count: log2 axis, ticks at powers of two in KiB/MiB/GiB */
+    const char *xlabel, *ylabel;
+    const char *metric; /* names the y scale (data-metric) */
+    double ylo, yhi;    /* the y range figures of the metric share; NaN: the curves' own */
+};
+
+/* Curves with points (data-x, data-y, data-level), each point's interval as a vertical
+ * whisker (class "ci"); log axes when asked (only positive values are drawn there); vertical
+ * marks (cache sizes: class "mark cache" with data-level; knees) dashed and labelled above
+ * the plot; the legend below it. */
+void hb_svg_lines(FILE *f, const struct hb_series *s, int ns, const struct hb_mark *marks,
+                  int nmarks, const struct hb_lines_opt *o);
 
 #endif

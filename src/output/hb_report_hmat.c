@@ -4,6 +4,8 @@
 #include "hb_report_sections.h"
 #include "hb_report_draw.h"
 
+#include <string.h>
+
 void hb_report_matrix_hmat(FILE *f, const json_t *m, const char *path)
 {
     const json_t *h = json_object_get(m, "hmat");
@@ -21,10 +23,12 @@ void hb_report_matrix_hmat(FILE *f, const json_t *m, const char *path)
     fputs("<p>firmware HMAT ", f);
     hb_html_esc(f, hb_rec_str(h, "attribute", ""));
     fputs(" (empty: the firmware gives no figure for that initiator)</p>\n", f);
+    /* Bandwidth is better higher, latency lower; the ratio follows the measured metric. */
     hb_svg_heatmap(f, rows, cols, json_object_get(h, "values"), flags, "hmat",
-                   hb_rec_str(h, "unit", ""));
+                   hb_rec_str(h, "unit", ""), strstr(hb_rec_str(h, "attribute", ""), "andwidth"));
     fputs("<p>measured / firmware HMAT</p>\n", f);
-    hb_svg_heatmap(f, rows, cols, json_object_get(h, "ratio"), flags, "hmat-ratio", "x HMAT");
+    hb_svg_heatmap(f, rows, cols, json_object_get(h, "ratio"), flags, "hmat-ratio", "x HMAT",
+                   strcmp(hb_rec_str(m, "metric", ""), "bandwidth") == 0);
     size_t i;
     json_t *fl;
     json_array_foreach(flags, i, fl)

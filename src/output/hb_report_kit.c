@@ -115,28 +115,75 @@ void hb_report_left_out_n(FILE *f, size_t n, size_t max, const char *what, const
     hb_report_left_out(f, 0, &b, what, path, select);
 }
 
+double hb_report_bars_top(const struct hb_rbars *b)
+{
+    double top = 0.0;
+    for (size_t i = 0; i < b->n && i < HB_REPORT_MAX_BARS; i++)
+        top = fmax(top, b->v[i].fig.v);
+    return top;
+}
+
+/* Bars per figure: wider figures would not fit a 1280 px page. */
+#define HB_BARS_PER_FIG 24
+
+void hb_report_bar_figs(FILE *f, const struct hb_bar *bars, size_t n, const char *ylabel,
+                        const char *metric, double ymax)
+{
+    if (n <= HB_BARS_PER_FIG) {
+        hb_svg_bars(f, bars, (int)n, bars, (int)n, ylabel, metric, ymax);
+        return;
+    }
+    for (size_t g = 0, end; g < n; g = end) {
+        for (end = g + 1; end < n && strcmp(bars[end].group, bars[g].group) == 0; end++)
+            ;
+        for (size_t at = g; at < end; at += HB_BARS_PER_FIG) {
+            size_t k = end - at < HB_BARS_PER_FIG ? end - at : HB_BARS_PER_FIG;
+            fputs("<p class=\"figtitle\">", f);
+            hb_html_esc(f, bars[g].group);
+            fprintf(f, ": bars %zu&#8211;%zu of %zu</p>\n", at - g + 1, at - g + k, end - g);
+            hb_svg_bars(f, bars + at, (int)k, bars, (int)n, ylabel, metric, ymax);
+        }
+    }
+}
+
 void hb_report_bar_panel(FILE *f, const struct hb_report_in *in, const struct hb_rbars *b,
-                         const char *what, const char *ylabel, const char *const *heads, int ncells,
-                         const char *select)
+                         const struct hb_bar_fig *fig)
 {
     struct hb_rbar *sorted = NULL;
     struct hb_bar *bars = b->n ? hb_report_bars(in, b, &sorted) : NULL;
     if (!bars) return;
     size_t n = b->n < HB_REPORT_MAX_BARS ? b->n : HB_REPORT_MAX_BARS;
     fputs("<div class=\"panel\">", f);
-    hb_report_caption(f, &in->res, what);
-    hb_report_left_out_n(f, b->n, HB_REPORT_MAX_BARS, "bars and rows", in->res.path, select);
-    hb_svg_bars(f, bars, (int)n, ylabel);
+    hb_report_caption(f, &in->res, fig->what);
+    hb_report_left_out_n(f, b->n, HB_REPORT_MAX_BARS, "bars and rows", in->res.path, fig->select);
+    hb_report_bar_figs(f, bars, n, fig->ylabel, fig->metric, fig->ymax);
+    hb_report_numbers_open(f, n);
     fputs("<table class=\"numbers\"><tr>", f);
-    for (int c = 0; c < ncells; c++)
-        fprintf(f, "<th>%s</th>", heads[c]);
+    for (int c = 0; c < fig->ncells; c++)
+        fprintf(f, "<th>%s</th>", fig->heads[c]);
     fputs("</tr>\n", f);
     for (size_t k = 0; k < n; k++)
-        hb_report_row(f, in, sorted[k].row, ncells);
+        hb_report_row(f, in, sorted[k].row, fig->ncells);
     fputs("</table>", f);
+    hb_report_numbers_close(f, n);
     fputs("</div>\n", f);
     free(bars);
     free(sorted);
+}
+
+/* Tables of more rows than this are folded (a <details>, no script): the figure is the
+ * summary, the rows are there for who opens them. */
+#define HB_REPORT_OPEN_ROWS 24
+
+void hb_report_numbers_open(FILE *f, size_t rows)
+{
+    if (rows > HB_REPORT_OPEN_ROWS)
+        fprintf(f, "<details><summary>numbers (%zu rows)</summary>\n", rows);
+}
+
+void hb_report_numbers_close(FILE *f, size_t rows)
+{
+    if (rows > HB_REPORT_OPEN_ROWS) fputs("</details>\n", f);
 }
 
 void hb_report_row(FILE *f, const struct hb_report_in *in, uint32_t row, int ncells)

@@ -6,7 +6,16 @@
 #include "hb_report_data.h"
 #include "hb_report_draw.h"
 
+#include <stdbool.h>
 #include <stdio.h>
+
+/* A 40555 label ("0.0.r.1") in words ("CPU node 0 \u2192 memory node 1, read"); false when label
+ * is not one. */
+bool hb_label_words(const char *label, char *buf, size_t len);
+/* label into labels when it is a 40555 label (0, or -1 when out of memory). */
+int hb_report_label_add(struct hb_strtab *labels, const char *label);
+/* The labels spelled out, sorted: a <dl class="labelkey">; nothing when there are none. */
+void hb_report_label_key(FILE *f, const struct hb_strtab *labels);
 
 /* Whether a kept record of the inputs (run, note, matrix, fleet, verdict, knee) is of type
  * (and suite, and has key, when not NULL). */
@@ -21,12 +30,31 @@ int hb_report_int(const json_t *rec, const char *key, int def);
  * free); NULL when out of memory. */
 struct hb_bar *hb_report_bars(const struct hb_report_in *in, const struct hb_rbars *b,
                               struct hb_rbar **sorted);
-/* A panel of the bars b (hb_report_bars order) titled what, with its numbers table (column
- * heads heads, ncells of them) below: at most HB_REPORT_MAX_BARS of each, and the line that
- * says what was left out (select: the jq filter of its records). */
+/* How a panel of bars is drawn: its title, y label and scale, numbers table heads and the
+ * jq filter of its records. */
+struct hb_bar_fig {
+    const char *what, *ylabel;
+    const char *metric; /* the y scale's name: figures of one metric share it */
+    double ymax;        /* that scale's top over every input; NaN: the bars' own */
+    const char *const *heads;
+    int ncells;
+    const char *select;
+};
+/* The largest bar of b (what hb_report_bar_panel draws of it; intervals above are cut). */
+double hb_report_bars_top(const struct hb_rbars *b);
+/* The bars (n, in groups) as figures that fit a 1280 px page: all in one when they fit, else
+ * per group in figures of at most 24 bars, each titled with its group and which of its bars
+ * it shows (hb_svg_bars for ylabel, metric, ymax). */
+void hb_report_bar_figs(FILE *f, const struct hb_bar *bars, size_t n, const char *ylabel,
+                        const char *metric, double ymax);
+/* A panel of the bars b (hb_report_bars order), in figures that fit the page, with the
+ * numbers table below: at most HB_REPORT_MAX_BARS of each, and the line that says what was
+ * left out. */
 void hb_report_bar_panel(FILE *f, const struct hb_report_in *in, const struct hb_rbars *b,
-                         const char *what, const char *ylabel, const char *const *heads, int ncells,
-                         const char *select);
+                         const struct hb_bar_fig *fig);
+/* Around a numbers table of rows rows: a long one is folded under a summary line. */
+void hb_report_numbers_open(FILE *f, size_t rows);
+void hb_report_numbers_close(FILE *f, size_t rows);
 /* When b left items out: one line saying that the first b->drawn of b->total `what` are
  * drawn, and how to see them all (jq -c 'select' on the results file at path, or the
  * results files when path is NULL). A table row spanning colspan columns, or a paragraph
@@ -38,6 +66,20 @@ void hb_report_left_out_n(FILE *f, size_t n, size_t max, const char *what, const
                           const char *select);
 /* A kept row of ncells cells as <tr>...</tr>. */
 void hb_report_row(FILE *f, const struct hb_report_in *in, uint32_t row, int ncells);
+
+/* How a curve figure is drawn: axes, the numbers table's heads, the jq filter of its
+ * records. */
+struct hb_curve_fig {
+    struct hb_lines_opt opt;
+    const char *xkey, *ykey, *select;
+};
+/* Widens [*lo, *hi] to the y values and intervals of the curves c (positive ones only when
+ * logy): the range figures of one metric share. */
+void hb_report_curves_range(const struct hb_rcurves *c, bool logy, double *lo, double *hi);
+/* The curves c with their marks and numbers: at most HB_REPORT_MAX_ROWS points (series in
+ * order of first appearance, each by x), and the line that says what was left out. */
+void hb_report_curves_figure(FILE *f, const struct hb_report_in *in, const struct hb_rcurves *c,
+                             const struct hb_mark *marks, int nm, const struct hb_curve_fig *fig);
 
 /* When rows or cols exceed HB_REPORT_MAX_SIDE, or values (an array of rows) is not rows x
  * cols: one paragraph naming what, its size, and min/mean/max of its numbers; returns 1.

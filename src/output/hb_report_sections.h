@@ -18,6 +18,13 @@ void hb_report_sweep(FILE *f, const struct hb_report_in *in, int nin);
 void hb_report_policy(FILE *f, const struct hb_report_in *in, int nin);
 void hb_report_basic(FILE *f, const struct hb_report_in *in, int nin);
 
+/* The peak section: per mix, each node's figure and the machine's total. */
+void hb_report_peak(FILE *f, const struct hb_report_in *in, int nin);
+/* In the c2c section: the false-sharing and lock studies with their notes. */
+void hb_report_c2c_studies(FILE *f, const struct hb_report_in *in, int nin);
+/* Below a matrix: its notes (why cells are empty), each a line. */
+void hb_report_matrix_notes(FILE *f, const json_t *m);
+
 /* What each section keeps of a measurement or throughput record as it is read: 0 or
  * -ENOMEM. */
 int hb_report_basic_take(struct hb_report_in *in, const json_t *rec);

@@ -1,4 +1,4 @@
-/* Report sections built from derived records: machine, matrices (incl. c2c), fleet, verdicts. */
+/* Report sections built from derived records: matrices (incl. c2c) and fleet. */
 #include "hb_report_kit.h"
 #include "hb_report_sections.h"
 
@@ -8,101 +8,6 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void hb_report_matrix_table(FILE *f, const char *name, const json_t *m)
-{
-    if (!json_is_array(m)) return;
-    size_t width = 0, r;
-    json_t *row;
-    json_array_foreach(m, r, row) if (json_array_size(row) > width) width = json_array_size(row);
-    if (hb_report_too_big(f, name, m, json_array_size(m), width)) return;
-    fprintf(f, "<table><tr><th>%s</th>", name);
-    for (size_t c = 0; c < json_array_size(m); c++)
-        fprintf(f, "<th>%zu</th>", c);
-    fputs("</tr>\n", f);
-    json_array_foreach(m, r, row)
-    {
-        fprintf(f, "<tr><th>%zu</th>", r);
-        size_t c;
-        json_t *v;
-        json_array_foreach(row, c, v) hb_report_cell(f, v);
-        fputs("</tr>\n", f);
-    }
-    fputs("</table>\n", f);
-}
-
-/* What the machine cannot show (the notes every run of a one-node machine carries): each
- * distinct text once, however many result files repeat it, at most HB_REPORT_MAX_PANELS. */
-static void hb_report_notes(FILE *f, const struct hb_report_in *in, int nin)
-{
-    struct hb_strtab seen = {0};
-    struct hb_rbudget b = {0};
-    for (int i = 0; i < nin; i++)
-        for (uint32_t id = 0; id < in[i].notes.n; id++) {
-            const char *text = hb_strtab_get(&in[i].notes, id);
-            uint32_t n = seen.n;
-            if (hb_strtab_add(&seen, text, strlen(text)) == HB_STRTAB_NONE) break;
-            if (seen.n == n || !hb_report_budget_take(&b, 1, HB_REPORT_MAX_PANELS)) continue;
-            fputs("<p class=\"note\">", f);
-            hb_html_esc(f, text);
-            fputs("</p>\n", f);
-        }
-    hb_strtab_free(&seen);
-    hb_report_left_out(f, 0, &b, "notes", nin == 1 ? in[0].res.path : NULL,
-                       "select(.type == \"note\" and has(\"text\")) | .text");
-}
-
-void hb_report_machine(FILE *f, const struct hb_report_in *in, int nin)
-{
-    int any = 0;
-    for (int i = 0; i < nin; i++)
-        any |= in[i].res.run != NULL;
-    if (!any) return;
-    fputs("<section id=\"machine\"><h2>Machine</h2><div class=\"row\">\n", f);
-    static const char *const keys[] = {"hosts",    "ranks",        "hopbench_version",
-                                       "git_sha",  "command_line", "start_time",
-                                       "versions", "build",        "simd",
-                                       "omp",      "thp",          "numa_balancing",
-                                       "sizes",    "caches",       "timer",
-                                       NULL};
-    for (int i = 0; i < nin; i++) {
-        const json_t *run = in[i].res.run;
-        if (!run) continue;
-        fputs("<div class=\"panel\">", f);
-        hb_report_caption(f, &in[i].res, "run");
-        fputs("<table>\n", f);
-        for (int k = 0; keys[k]; k++) {
-            fprintf(f, "<tr><th>%s</th>", keys[k]);
-            hb_report_cell_key(f, keys[k], json_object_get(run, keys[k]));
-            fputs("</tr>\n", f);
-        }
-        fputs("</table>\n", f);
-        const json_t *topo = json_object_get(run, "topology");
-        fputs("<table><tr><th>node</th><th>cpus</th><th>memory GiB</th></tr>\n", f);
-        size_t n;
-        json_t *node;
-        const json_t *nodes = json_object_get(topo, "nodes");
-        json_array_foreach(nodes, n, node)
-        {
-            if (n >= HB_REPORT_MAX_ROWS) break;
-            fputs("<tr>", f);
-            hb_report_cell(f, json_object_get(node, "os_index"));
-            hb_report_cell(f, json_object_get(node, "cpus"));
-            fprintf(f, "<td>%.1f</td></tr>\n", hb_rec_num(node, "mem_bytes", 0) / 1073741824.0);
-        }
-        fputs("</table>\n", f);
-        hb_report_left_out_n(f, json_array_size(nodes), HB_REPORT_MAX_ROWS, "nodes", in[i].res.path,
-                             "select(.type == \"run\") | .topology.nodes[]?");
-        if (!json_is_array(json_object_get(topo, "distances")))
-            fputs("<p>No firmware distance matrix.</p>\n", f);
-        hb_report_matrix_table(f, "distance", json_object_get(topo, "distances"));
-        hb_report_matrix_table(f, "hop class", json_object_get(topo, "hop_class"));
-        fputs("</div>\n", f);
-    }
-    fputs("</div>\n", f);
-    hb_report_notes(f, in, nin);
-    fputs("</section>\n", f);
-}
 
 static void hb_report_matrix_numbers(FILE *f, const json_t *m, const char *path)
 {
@@ -159,6 +64,8 @@ void hb_report_matrices(FILE *f, const struct hb_report_in *in, int nin, int c2c
         json_t *m;
         json_array_foreach(in[i].res.records, k, m) if (hb_report_is(m, "matrix", NULL, NULL))
             any |= (strcmp(hb_rec_str(m, "metric", ""), "c2c") == 0) == c2c;
+        /* The c2c section also has the false-sharing and lock studies. */
+        any |= c2c && in[i].c2c_studies.total > 0;
     }
     if (!any) return;
     fprintf(f, "<section id=\"%s\"><h2>%s</h2>\n", c2c ? "c2c" : "matrices",
@@ -190,14 +97,17 @@ void hb_report_matrices(FILE *f, const struct hb_report_in *in, int nin, int c2c
                 continue;
             }
             const json_t *flags = json_object_get(m, "flags");
+            /* Bandwidth is better higher; latency, c2c and relative cost lower. */
             hb_svg_heatmap(f, rows, cols, json_object_get(m, "values"), flags,
-                           c2c ? "c2c" : "value", hb_rec_str(m, "unit", ""));
+                           c2c ? "c2c" : "value", hb_rec_str(m, "unit", ""),
+                           strcmp(hb_rec_str(m, "metric", ""), "bandwidth") == 0);
             if (!c2c && json_is_array(json_object_get(m, "relative"))) {
                 fputs("<p>relative cost (1.0 = fastest)</p>\n", f);
                 hb_svg_heatmap(f, rows, cols, json_object_get(m, "relative"), flags, "relative",
-                               "x fastest");
+                               "x fastest", false);
             }
             hb_report_matrix_numbers(f, m, in[i].res.path);
+            hb_report_matrix_notes(f, m);
             hb_report_matrix_hmat(f, m, in[i].res.path);
             fputs("</div>\n", f);
         }
@@ -206,7 +116,9 @@ void hb_report_matrices(FILE *f, const struct hb_report_in *in, int nin, int c2c
                            c2c ? "select(.type == \"matrix\" and .metric == \"c2c\")"
                                : "select(.type == \"matrix\" and .metric != \"c2c\")");
     }
-    fputs("</div></section>\n", f);
+    fputs("</div>\n", f);
+    if (c2c) hb_report_c2c_studies(f, in, nin);
+    fputs("</section>\n", f);
 }
 
 size_t hb_report_fleet_weight(const json_t *fl)
@@ -244,7 +156,8 @@ void hb_report_fleet(FILE *f, const struct hb_report_in *in, int nin)
             hb_report_caption(f, &in[i].res, "hosts");
             hb_report_left_out_n(f, nh, HB_REPORT_MAX_BARS, "hosts", in[i].res.path,
                                  "select(.type == \"fleet\") | .hosts[]?");
-            hb_svg_bars(f, bars, (int)n, "local latency (ns)");
+            hb_svg_bars(f, bars, (int)n, bars, (int)n, "local latency (ns)", "fleet local latency",
+                        NAN);
             free(bars);
             fputs("<table class=\"numbers\"><tr><th>host</th><th>lat_ns_local</th>"
                   "<th>bw_GBps_local_read</th><th>worst_remote_ratio</th><th>outlier</th>"
@@ -273,110 +186,4 @@ void hb_report_fleet(FILE *f, const struct hb_report_in *in, int nin)
                            "select(.type == \"fleet\")");
     }
     fputs("</div></section>\n", f);
-}
-
-/* A verdict's evidence columns. */
-static const char *const hb_evidence_cols[] = {"label", "case", "bg_level", "pct_of_local_read"};
-#define HB_EVIDENCE_COLS 4
-
-/* Every measurement may be a verdict's evidence, found by suite, background level (verdicts
- * without one take any level) and label: the first rows of each such key are kept. */
-int hb_report_evidence_take(struct hb_report_in *in, const json_t *m)
-{
-    if (!hb_report_is(m, "measurement", NULL, NULL)) return 0;
-    const char *suite = hb_rec_str(m, "suite", ""), *label = hb_rec_str(m, "label", "");
-    char key[1024], any[1024];
-    hb_report_evidence_key(key, sizeof(key), suite, hb_rec_str(m, "bg_level", ""), label);
-    hb_report_evidence_key(any, sizeof(any), suite, NULL, label);
-    return hb_report_add_evidence(in, key, any, m, hb_evidence_cols, HB_EVIDENCE_COLS);
-}
-
-/* s as a jq string literal (JSON's). */
-static void hb_jq_string(FILE *f, const char *s)
-{
-    json_t *j = json_string(s);
-    char *text = j ? json_dumps(j, JSON_ENCODE_ANY) : NULL;
-    fputs(text ? text : "\"\"", f);
-    free(text);
-    json_decref(j);
-}
-
-/* The evidence rows of verdict v: each evidence label once, its records in file order, at
- * most HB_REPORT_MAX_SIDE rows (output stays bounded: a verdict cites a handful). */
-static void hb_report_evidence(FILE *f, const struct hb_report_in *in, const json_t *v)
-{
-    const struct hb_revidence *ev = &in->evidence;
-    json_t *seen = json_object();
-    struct hb_rbudget b = {0};
-    size_t i;
-    json_t *e;
-    char key[1024];
-    json_array_foreach(json_object_get(v, "evidence"), i, e)
-    {
-        const char *label = json_string_value(e);
-        if (!label || json_object_get(seen, label)) continue;
-        json_object_set_new(seen, label, json_true());
-        hb_report_evidence_key(key, sizeof(key), hb_rec_str(v, "suite", ""),
-                               hb_rec_str(v, "bg_level", NULL), label);
-        uint32_t id = hb_strtab_find(&ev->keys, key, strlen(key));
-        if (id == HB_STRTAB_NONE) continue;
-        for (uint32_t at = ev->chain[id].n ? ev->chain[id].first : UINT32_MAX; at != UINT32_MAX;
-             at = ev->v[at].next)
-            if (hb_report_budget_take(&b, 1, HB_REPORT_MAX_SIDE))
-                hb_report_row(f, in, ev->v[at].row, HB_EVIDENCE_COLS);
-        /* The rows not kept are left out as well. */
-        b.total += ev->chain[id].total - ev->chain[id].n;
-    }
-    json_decref(seen);
-    if (b.drawn >= b.total) return;
-    /* Its records are among the measurements of its suite (and background level). */
-    char *select = NULL;
-    size_t len = 0;
-    FILE *m = open_memstream(&select, &len);
-    if (!m) return;
-    fputs("select(.type == \"measurement\" and .suite == ", m);
-    hb_jq_string(m, hb_rec_str(v, "suite", ""));
-    if (json_object_get(v, "bg_level")) {
-        fputs(" and .bg_level == ", m);
-        hb_jq_string(m, hb_rec_str(v, "bg_level", ""));
-    }
-    fputc(')', m);
-    if (fclose(m) == 0)
-        hb_report_left_out(f, HB_EVIDENCE_COLS, &b, "records of evidence", in->res.path, select);
-    free(select);
-}
-
-void hb_report_verdicts(FILE *f, const struct hb_report_in *in, int nin)
-{
-    if (!hb_report_has(in, nin, "verdict", NULL, NULL)) return;
-    fputs("<section id=\"verdicts\"><h2>Myth verdicts</h2>\n", f);
-    for (int i = 0; i < nin; i++) {
-        size_t k;
-        json_t *v;
-        json_array_foreach(in[i].res.records, k, v)
-        {
-            if (!hb_report_is(v, "verdict", NULL, NULL)) continue;
-            char what[160];
-            int holds = json_is_true(json_object_get(v, "holds"));
-            snprintf(what, sizeof(what), "myth %lld, background %s: %s",
-                     (long long)hb_rec_num(v, "myth", 0), hb_rec_str(v, "bg_level", "any"),
-                     holds ? "holds" : "does not hold");
-            hb_report_caption(f, &in[i].res, what);
-            fprintf(f,
-                    "<table class=\"verdict\"><tr><th>holds</th><td class=\"%s\">%s</td>"
-                    "<th>tolerance %%</th>",
-                    holds ? "holds" : "fails", holds ? "yes" : "no");
-            hb_report_cell(f, json_object_get(v, "tolerance_pct"));
-            fputs("<th>spread %</th>", f);
-            hb_report_cell(f, json_object_get(v, "spread_pct"));
-            fputs("</tr></table>\n<table class=\"evidence\"><tr><th>label</th><th>case</th>"
-                  "<th>bg_level</th><th>pct_of_local_read</th></tr>\n",
-                  f);
-            hb_report_evidence(f, &in[i], v);
-            fputs("</table>\n", f);
-        }
-        hb_report_left_out(f, 0, &in[i].verdicts, "verdicts", in[i].res.path,
-                           "select(.type == \"verdict\")");
-    }
-    fputs("</section>\n", f);
 }

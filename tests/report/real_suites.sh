@@ -24,12 +24,13 @@ expect() { # expect WHAT GOT WANT
 sections=$(grep -o '<section id="[a-z0-9]*"' report.html | cut -d'"' -f2 | tr '\n' ' ')
 expect "sections" "$sections" "machine hops loaded sweep policy c2c "
 host=$(jq -r -s '.[0].hosts[0]' sweep.jsonl)
-expect "sweep curves" "$(grep -o "$host [a-z]* 0-&gt;0 \(4k\|thp\)" report.html | sort -u | tr '\n' ',')" \
-    "$host chase 0-&gt;0 4k,$host chase 0-&gt;0 thp,$host memcpy 0-&gt;0 4k,$host memcpy 0-&gt;0 thp,"
+to="CPU node 0 \xe2\x86\x92 memory node 0"
+expect "sweep curves" "$(grep -o "$host: [a-z]*, $(printf "$to"), \(4k\|thp\) pages" report.html | sort -u | tr '\n' ',')" \
+    "$(printf "$host: chase, $to, 4k pages,$host: chase, $to, thp pages,$host: memcpy, $to, 4k pages,$host: memcpy, $to, thp pages,")"
 expect "intensity curves" "$(grep -o "$host \(local\|remote\|interleave\) single" report.html | sort -u | wc -l)" 3
 cells=$(jq -s '[.[] | select(.type == "matrix" and .metric == "c2c") | .values[][] | select(. != null)] | length' c2c.jsonl)
 expect "c2c core cells" "$(grep -o 'data-kind="c2c"' report.html | wc -l)" "$cells"
 knees=$(jq -s '[.[] | select(.type == "knee" and .value != null)] | length' loaded.jsonl intensity.jsonl)
-expect "knee marks only where a knee was reached" "$(grep -o 'class="marklabel">knee' report.html | wc -l)" "$knees"
+expect "knee marks only where a knee was reached" "$(grep -o 'class="marklabel"[^>]*>knee' report.html | wc -l)" "$knees"
 [ "$fails" = 0 ] && echo PASS
 exit "$fails"

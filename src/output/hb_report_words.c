@@ -1,0 +1,86 @@
+/* The report's codes in words (hb_report_kit.h): 40555 labels ("0.0.r.1": CPU node 0 ->
+ * memory node 1, read) and sysfs choice lists ("always [madvise] never": madvise). */
+#include "hb_report_kit.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+bool hb_label_words(const char *label, char *buf, size_t len)
+{
+    int cpu = -1, thread = -1, used = 0;
+    char access[4] = "", target[8] = "";
+    if (sscanf(label, "%d.%d.%3[rw].%7[0-9a-z]%n", &cpu, &thread, access, target, &used) != 4 ||
+        label[used] != '\0' || cpu < 0 || thread < 0)
+        return false;
+    const char *what = strcmp(access, "r") == 0    ? "read"
+                       : strcmp(access, "w") == 0  ? "write"
+                       : strcmp(access, "rw") == 0 ? "read and write"
+                                                   : NULL;
+    char where[64];
+    if (strcmp(target, "i") == 0)
+        snprintf(where, sizeof(where), "memory interleaved over the nodes");
+    else if (strcmp(target, "ft") == 0)
+        snprintf(where, sizeof(where), "first-touch memory (the OS places each page)");
+    else if (strspn(target, "0123456789") == strlen(target))
+        snprintf(where, sizeof(where), "memory node %s", target);
+    else
+        return false;
+    if (!what) return false;
+    char from[48];
+    if (thread)
+        snprintf(from, sizeof(from), "CPU node %d, from its thread %d", cpu, thread);
+    else
+        snprintf(from, sizeof(from), "CPU node %d", cpu);
+    snprintf(buf, len, "%s \xe2\x86\x92 %s, %s", from, where, what);
+    return true;
+}
+
+const char *hb_sysfs_choice(const char *s, char *buf, size_t len)
+{
+    const char *open = strchr(s, '['), *close = open ? strchr(open, ']') : NULL;
+    /* One bracketed word among plain words: "always [madvise] never". */
+    if (!open || !close || close == open + 1 || strchr(close + 1, '[') || strchr(s, '\n'))
+        return NULL;
+    for (const char *p = s; *p; p++)
+        if (!(*p == ' ' || *p == '[' || *p == ']' || *p == '+' || *p == '_' || *p == '-' ||
+              (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')))
+            return NULL;
+    snprintf(buf, len, "%.*s", (int)(close - open - 1), open + 1);
+    return buf;
+}
+
+int hb_report_label_add(struct hb_strtab *labels, const char *label)
+{
+    char words[160];
+    if (!hb_label_words(label, words, sizeof(words))) return 0;
+    return hb_strtab_add(labels, label, strlen(label)) == HB_STRTAB_NONE ? -1 : 0;
+}
+
+static int hb_label_cmp(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+void hb_report_label_key(FILE *f, const struct hb_strtab *labels)
+{
+    if (labels->n == 0) return;
+    const char **v = malloc(labels->n * sizeof(*v));
+    if (!v) return;
+    for (uint32_t i = 0; i < labels->n; i++)
+        v[i] = hb_strtab_get(labels, i);
+    qsort(v, labels->n, sizeof(*v), hb_label_cmp);
+    fputs("<p class=\"keyhead\">Labels (AMD 40555 style: CPU node.thread.access.memory):</p>"
+          "<dl class=\"labelkey\">\n",
+          f);
+    char words[160];
+    for (uint32_t i = 0; i < labels->n; i++) {
+        if (!hb_label_words(v[i], words, sizeof(words))) continue;
+        fputs("<dt>", f);
+        hb_html_esc(f, v[i]);
+        fputs("</dt><dd>", f);
+        hb_html_esc(f, words);
+        fputs("</dd>\n", f);
+    }
+    fputs("</dl>\n", f);
+    free(v);
+}

@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# pictures.sh HOPBENCH FIXTURES OUT - CTest test (labels report, numa): the report of real runs
+# of this machine (sweep, peak, c2c, policy, hops, matrix), the hand-made multi-node fixture and
+# an 8-node hop study made from a dry run, rendered in headless Chromium at 1280 px with
+# pictures_check.js injected into a copy (the report itself stays script-free). Checks: colour
+# scales on every heatmap, better one colour, no empty figure or panel, byte axes in KiB/MiB/GiB
+# at powers of two, cache marks where the records' level changes, labels spelled out, no figure
+# over 1000 px, myths with claim/verdict/figures, one y scale per metric, one Machine block per
+# machine, c2c notes, the peak total, nothing clipped or overlapping, no temporary path, sysfs
+# values as words. Screenshots of each section at 1280 px stay in OUT.
+set -u
+hb=$1 fx=$2 out=$3
+here=$(cd "$(dirname "$0")" && pwd)
+browser=$(command -v chromium || command -v chromium-browser || true)
+[ -n "$browser" ] || { echo "SKIP: chromium not installed (apt-get install chromium)"; exit 77; }
+command -v jq >/dev/null || { echo "SKIP: jq not installed"; exit 77; }
+mkdir -p "$out" && cd "$out" || exit 1
+rm -f ./*.jsonl ./*.html ./*.png
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+quick=(--reps 1 --repeat 2 --min-time 0.005 --quiet)
+"$hb" lat --size 16M "${quick[@]}" -o lat.jsonl || bad "lat run"
+"$hb" bw --kernel read,copy --size 16M "${quick[@]}" -o bw.jsonl || bad "bw run"
+"$hb" sweep --max-size 64M "${quick[@]}" -o sweep.jsonl || bad "sweep run"
+"$hb" peak --size 16M "${quick[@]}" -o peak.jsonl || bad "peak run"
+"$hb" c2c "${quick[@]}" -o c2c.jsonl || bad "c2c run"
+"$hb" policy --kernel triad --size 4M "${quick[@]}" -o policy.jsonl || bad "policy run"
+"$hb" hops --quick --size 16M "${quick[@]}" -o hops.jsonl || bad "hops run"
+"$hb" matrix --size 16M "${quick[@]}" -o matrix.jsonl || bad "matrix run"
+"$here/hops_fixture.sh" "$hb" "$here/../topo/corpus/16amd64-8n2c-cpusets.xml" >hops8.jsonl ||
+    bad "hop study fixture"
+# Peak on two nodes: the multi-node fixture's machine with its per-node figures and total.
+{
+    jq -c 'select(.type=="run")' "$fx/multinode.jsonl"
+    echo '{"type":"peak","suite":"peak","host":"epyc1","kernel":"read","policy":"bind","nodes":[0,1],"node_GBps":[61.4,58.3],"total_GBps":119.7,"unit":"GBps","note":""}'
+    echo '{"type":"peak","suite":"peak","host":"epyc1","kernel":"mix1:1","policy":"interleave","nodes":[0,1],"node_GBps":[40.1,39.9],"total_GBps":80,"unit":"GBps","note":""}'
+} >peak2.jsonl
+# A matrix with the firmware's HMAT beside it (as hmat.sh): two more heatmaps, each with a scale.
+{
+    echo '{"type":"run","schema_version":1,"hosts":["h"]}'
+    jq -nc '{type: "matrix", suite: "matrix", host: "h", metric: "latency", kernel: "chase",
+        unit: "ns", rows: [0,1], cols: [0,1,2], values: [[120, 252, 326], [252, 120, 336]],
+        relative: [[1, 2.1, 2.7], [2.1, 1, 2.8]], flags: [],
+        hmat: {attribute: "ReadLatency", unit: "ns", values: [[100, 210, 170], [210, 100, null]],
+               ratio: [[1.2, 1.2, 1.918], [1.2, 1.2, null]], threshold_pct: 5, flags: []}}'
+} >hmat.jsonl
+inputs=(lat.jsonl bw.jsonl sweep.jsonl peak.jsonl c2c.jsonl policy.jsonl hops.jsonl matrix.jsonl
+    "$fx/multinode.jsonl" peak2.jsonl hops8.jsonl hmat.jsonl)
+"$hb" report "${inputs[@]}" -o report.html || { echo "FAIL: report"; exit 1; }
+
+# The page itself: no script, no network, no temporary path, no raw sysfs list.
+! grep -qi '<script' report.html || bad "report embeds a script"
+! grep -Eqi '(src|href)="https?:' report.html || bad "report fetches from the network"
+! grep -Eq '\.partial|XXXXXX' report.html || bad "report names a temporary path: $(grep -Eo '[^ <>"]*(\.partial|XXXXXX)[^ <>"]*' report.html | head -3)"
+! grep -Eq '[a-z+]+ \[[a-z+]+\]' report.html || bad "raw sysfs list: $(grep -Eo '[a-z+ ]*\[[a-z+]+\][a-z+ ]*' report.html | head -2)"
+want_thp=$(jq -r 'select(.type=="run") | .thp.enabled' sweep.jsonl | sed 's/.*\[\(.*\)\].*/\1/')
+want_thp="THPenabled: $want_thp; defrag: $(jq -r 'select(.type=="run") | .thp.defrag' sweep.jsonl |
+    sed 's/.*\[\(.*\)\].*/\1/')"
+thp=$(grep -o '<th>THP</th>.*' report.html | sed 's|</tr>.*||; s/<[^>]*>//g')
+grep -qxF "$want_thp" <<<"$thp" || bad "THP shown as '$thp', want '$want_thp'"
+nb=$(jq -r 'select(.type=="run") | .numa_balancing' sweep.jsonl)
+words=(off on "memory tiering")
+grep -qF "<th>NUMA balancing</th><td>${words[$nb]} ($nb)</td>" report.html ||
+    bad "NUMA balancing $nb not shown as '${words[$nb]} ($nb)'"
+
+# Layout and pictures, checked in Chromium at 1280 px on a copy with the checker.
+{
+    sed 's|</body></html>||' report.html
+    printf '<pre id="layout-count"></pre><pre id="layout-check">not run</pre><script>\n'
+    cat "$here/pictures_check.js"
+    printf '</script></body></html>\n'
+} >check.html
+profile=$(mktemp -d)
+chrome() {
+    timeout 120 "$browser" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+        --disable-background-networking --disable-component-update --disable-sync \
+        --hide-scrollbars --user-data-dir="$profile" "$@"
+}
+chrome --window-size=1280,1000 --dump-dom "file://$out/check.html" >dom.html 2>console.log
+found=$(perl -0ne 'print $1 if /<pre id="layout-check">(.*?)<\/pre>/s' dom.html)
+count=$(grep -o '<pre id="layout-count">[^<]*' dom.html | sed 's/.*>//')
+echo "checked: $count"
+[ -z "$(echo "$found" | tr -d '[:space:]')" ] || { bad "layout and picture findings:"; echo "$found" | sed 's/&quot;/"/g; s/&gt;/>/g; s/&lt;/</g' | head -60; }
+# The checker looked at real figures: heatmaps each with a scale, shared scales, myths.
+read -r svgs heat scales shared myths < <(echo "$count" |
+    sed -E 's/([0-9]+) svgs, [0-9]+ texts, ([0-9]+) heatmaps, ([0-9]+) colour scales, ([0-9]+) shared scales, ([0-9]+) myths/\1 \2 \3 \4 \5/')
+[ "${svgs:-0}" -ge 20 ] || bad "checker saw ${svgs:-no} svgs"
+want_heat=$(jq -s '[.[] | select(.type=="matrix") | (1 + (if .relative then 1 else 0 end) + (if .hmat then 2 else 0 end))] | add' "${inputs[@]}")
+[ "${heat:-0}" = "$want_heat" ] && [ "${scales:-0}" = "$want_heat" ] ||
+    bad "heatmaps ${heat:-?}, colour scales ${scales:-?}, want $want_heat of each"
+[ "${shared:-0}" -ge 4 ] || bad "metrics on a shared y scale: ${shared:-0}, want >= 4"
+want_myths=$(jq -s '[.[] | select(.type=="verdict")] | length' "${inputs[@]}")
+[ "${myths:-0}" = "$want_myths" ] || bad "myth sections ${myths:-0}, want $want_myths"
+
+# The sweeps (two figures per file with sweep records) have byte axes with ticks, cache marks
+# and captions, so the checker's byte-axis and cache-mark findings are not vacuous.
+want_sweep=0
+for f in "${inputs[@]}"; do
+    want_sweep=$((want_sweep + $(jq -s '[.[] | select(.suite=="sweep" and .type=="measurement") | .metric] | unique | length' "$f")))
+done
+[ "$(grep -o '<svg [^>]*data-xunit="bytes"' dom.html | wc -l)" = "$want_sweep" ] ||
+    bad "byte-axis figures: $(grep -o '<svg [^>]*data-xunit="bytes"' dom.html | wc -l), want $want_sweep"
+[ "$(grep -o 'class="tick xtick"' dom.html | wc -l)" -ge $((want_sweep * 4)) ] || bad "too few x ticks"
+[ "$(grep -o '<figcaption>x: the working set per thread' dom.html | wc -l)" = "$want_sweep" ] ||
+    bad "sweep figures without the caption on cache marks"
+[ "$(grep -o 'class="mark cache"' dom.html | wc -l)" -ge $((want_sweep * 3)) ] ||
+    bad "cache marks: $(grep -o 'class="mark cache"' dom.html | wc -l), want >= $((want_sweep * 3))"
+
+# One Machine block per distinct machine (hosts and nodes), naming its files.
+want_mach=$(jq -sc '[.[] | select(.type=="run") | [.hosts, [(.topology.nodes // [])[] | [.os_index, .cpus]]]] | unique | length' "${inputs[@]}")
+got_mach=$(grep -o '<div class="panel machine"' dom.html | wc -l)
+[ "$got_mach" = "$want_mach" ] || bad "Machine blocks: $got_mach, want $want_mach"
+grep -q 'class="files">lat.jsonl, bw.jsonl, sweep.jsonl, peak.jsonl, c2c.jsonl, policy.jsonl, hops.jsonl, matrix.jsonl<' dom.html ||
+    bad "the machine of the real runs does not list their eight files"
+# c2c notes are shown.
+while IFS= read -r note; do
+    grep -qF "$note" dom.html || bad "c2c note not shown: $note"
+done < <(jq -r 'select(.suite=="c2c") | (.note // empty), (.notes[]? // empty) | select(. != "")' c2c.jsonl | sort -u)
+[ "$(jq -r 'select(.suite=="c2c") | (.note // empty), (.notes[]? // empty) | select(. != "")' c2c.jsonl | wc -l)" -gt 0 ] ||
+    bad "the c2c run has no note to show"
+# peak: every kernel's machine total and per-node figures.
+while IFS=$'\t' read -r kernel total nodes; do
+    grep -q "<tr><td>$kernel</td><td>[^<]*</td><td>$nodes</td><td class=\"total\">$total</td>" dom.html ||
+        bad "peak $kernel: no row with per-node $nodes and total $total"
+done < <(jq -r 'def f1: (. * 10 | round) as $t | "\($t / 10 | floor).\($t % 10)";
+    select(.type=="peak") | [.kernel, (.total_GBps | f1), ([.node_GBps[] | f1] | join(" / "))] | @tsv' \
+    peak.jsonl peak2.jsonl)
+grep -q '<section id="peak"' dom.html || bad "no peak section"
+# The policy run without --intensity draws no intensity figure.
+! grep -q 'compute intensity (policy.jsonl)' dom.html || bad "empty compute-intensity figure"
+
+# One screenshot per section at 1280 px.
+for s in $(grep -o '<section id="[a-z0-9]*"' report.html | sed 's/.*id="//; s/"//'); do
+    sed "s|</style>|section{display:none}#$s{display:block}</style>|" report.html >"sec-$s.html"
+    chrome --screenshot="$out/screenshot-$s.png" --window-size=1280,2400 "file://$out/sec-$s.html" \
+        >/dev/null 2>&1
+    [ -s "screenshot-$s.png" ] || bad "no screenshot for $s"
+    rm -f "sec-$s.html"
+done
+rm -rf "$profile"
+[ $fail = 0 ] && echo "PASS: report pictures ($count)"
+exit $fail
