@@ -90,10 +90,14 @@ static const char *const hb_machine_rows[][2] = {
  * in words. */
 static void hb_machine_cell(FILE *f, const char *key, const json_t *v)
 {
-    static const char *const modes[] = {"off", "on", "memory tiering"};
+    static const char *const modes[] = {"off", "on", "memory tiering", "on and memory tiering"};
+    /* A number since the configuration capture; a string in files from before. */
     const char *s = json_string_value(v);
-    if (strcmp(key, "numa_balancing") == 0 && s && s[0] >= '0' && s[0] <= '2' && !s[1])
-        fprintf(f, "<td>%s (%s)</td>", modes[s[0] - '0'], s);
+    long long m = json_is_integer(v)                         ? json_integer_value(v)
+                  : s && s[0] >= '0' && s[0] <= '3' && !s[1] ? s[0] - '0'
+                                                             : -1;
+    if (strcmp(key, "numa_balancing") == 0 && m >= 0 && m <= 3)
+        fprintf(f, "<td>%s (%lld)</td>", modes[m], m);
     else
         hb_report_cell_key(f, key, v);
 }

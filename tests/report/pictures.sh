@@ -60,7 +60,7 @@ want_thp="THPenabled: $want_thp; defrag: $(jq -r 'select(.type=="run") | .thp.de
 thp=$(grep -o '<th>THP</th>.*' report.html | sed 's|</tr>.*||; s/<[^>]*>//g')
 grep -qxF "$want_thp" <<<"$thp" || bad "THP shown as '$thp', want '$want_thp'"
 nb=$(jq -r 'select(.type=="run") | .numa_balancing' sweep.jsonl)
-words=(off on "memory tiering")
+words=(off on "memory tiering" "on and memory tiering")
 grep -qF "<th>NUMA balancing</th><td>${words[$nb]} ($nb)</td>" report.html ||
     bad "NUMA balancing $nb not shown as '${words[$nb]} ($nb)'"
 
