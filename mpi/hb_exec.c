@@ -175,9 +175,7 @@ static json_t *hb_repeat_records(const struct hb_world *w, const struct hb_topo 
     return recs;
 }
 
-/* Rank 0: experiment x's records merged over the repeats it ran, each emitted and kept in
- * `measured`. 0, or -errno from emit or memory. */
-static int hb_emit_merged(struct hb_repeats *reps, int x, const struct hb_exec_io *io,
+int hb_exec_emit_merged(struct hb_repeats *reps, int x, const struct hb_exec_io *io,
                           json_t *measured)
 {
     json_t *merged = hb_repeats_take(reps, x);
@@ -216,9 +214,7 @@ static void hb_exec_fit_host(const struct hb_topo *t, int node, struct hb_experi
             e->tasks[k].threads = t->nodes[i].ncores;
 }
 
-/* Experiment x of rank 0's plan on every rank, sent as packed bytes (its tasks and node
- * sets have any size); the job ends with a message when that fails. */
-static void hb_exec_receive(const struct hb_world *w, const struct hb_plan *plan, int x,
+void hb_exec_receive(const struct hb_world *w, const struct hb_plan *plan, int x,
                             struct hb_experiment *e)
 {
     char *buf = NULL;
@@ -270,7 +266,7 @@ static int hb_exec_one(const struct hb_world *w, const struct hb_topo *t,
         hb_err_set("out of memory keeping the records of experiment %s", e.name);
         keep_rc = -ENOMEM;
     }
-    if (w->rank == 0 && last && keep_rc == 0) keep_rc = hb_emit_merged(reps, x, io, measured);
+    if (w->rank == 0 && last && keep_rc == 0) keep_rc = hb_exec_emit_merged(reps, x, io, measured);
     free(got);
     free(raw);
     char msg[600];
@@ -312,7 +308,7 @@ int hb_exec_plan(const struct hb_world *w, const struct hb_topo *t, const struct
      * (code stays what every rank agreed on; a write failure here is rank 0's to report). */
     int emit_rc = 0;
     for (int x = 0; w->rank == 0 && code <= HB_EXIT_FAILED && x < n; x++)
-        if (reps.kept[x] && emit_rc == 0) emit_rc = hb_emit_merged(&reps, x, io, measured);
+        if (reps.kept[x] && emit_rc == 0) emit_rc = hb_exec_emit_merged(&reps, x, io, measured);
     if (emit_rc) {
         fprintf(stderr, "hopbench: rank 0 (host %s): %s\n", w->host, hb_err_msg());
         code = HB_EXIT_ENV;

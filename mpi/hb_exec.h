@@ -35,4 +35,15 @@ struct hb_exec_io {
 int hb_exec_plan(const struct hb_world *w, const struct hb_topo *t, const struct hb_plan *plan,
                  const struct hb_exec_io *io, json_t *measured);
 
+/* Experiment x of rank 0's plan on every rank, sent as packed bytes (its tasks and node
+ * sets have any size); the job ends with a message when that fails. hb_experiment_clear e. */
+void hb_exec_receive(const struct hb_world *w, const struct hb_plan *plan, int x,
+                     struct hb_experiment *e);
+
+/* Rank 0: experiment x's records merged over the repeats it ran, each emitted and kept in
+ * `measured`. 0, or -errno from emit or memory. */
+struct hb_repeats;
+int hb_exec_emit_merged(struct hb_repeats *reps, int x, const struct hb_exec_io *io,
+                        json_t *measured);
+
 #endif

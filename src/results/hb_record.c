@@ -284,10 +284,7 @@ static void hb_record_overlap(json_t *rec, const struct hb_experiment *e,
     json_object_set_new(rec, "bg_overlap", hb_json_or_null(any, json_real(overlap)));
 }
 
-/* Every column in CSV's order, null where it does not apply, so JSON Lines and CSV carry
- * the same keys in the same order; suite keys (case, pair, bg_level...) come last, as the
- * plan wrote them. Takes rec. */
-static json_t *hb_record_in_columns(json_t *rec, const struct hb_params *params)
+json_t *hb_record_in_columns(json_t *rec, const struct hb_params *params)
 {
     json_t *ordered = json_object();
     for (int c = 0; hb_record_columns[c]; c++) {

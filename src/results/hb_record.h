@@ -21,6 +21,10 @@ struct hb_record_origin {
 json_t *hb_record_measurement(const struct hb_topo *t, const struct hb_experiment *e, int ti,
                               const struct hb_task_result *all, const struct hb_record_origin *o);
 
+/* Every column in CSV's order, null where it does not apply, so JSON Lines and CSV carry
+ * the same keys in the same order; suite keys (case, pair, bg_level...) come last, as the
+ * plan wrote them. Takes rec; a new reference. */
+json_t *hb_record_in_columns(json_t *rec, const struct hb_params *params);
 /* {"type":"topology", nodes, distances, hop_class}. New reference. */
 json_t *hb_record_topology(const struct hb_topo *t);
 
