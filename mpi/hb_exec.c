@@ -176,7 +176,7 @@ static json_t *hb_repeat_records(const struct hb_world *w, const struct hb_topo 
 }
 
 int hb_exec_emit_merged(struct hb_repeats *reps, int x, const struct hb_exec_io *io,
-                          json_t *measured)
+                        json_t *measured)
 {
     json_t *merged = hb_repeats_take(reps, x);
     int rc = merged ? 0 : -ENOMEM;
@@ -215,7 +215,7 @@ static void hb_exec_fit_host(const struct hb_topo *t, int node, struct hb_experi
 }
 
 void hb_exec_receive(const struct hb_world *w, const struct hb_plan *plan, int x,
-                            struct hb_experiment *e)
+                     struct hb_experiment *e)
 {
     char *buf = NULL;
     size_t len = 0;

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define HB_TAG_RESULT 7201
 
@@ -40,8 +41,10 @@ struct hb_msg_run {
     const struct hb_world *w;
     const struct hb_topo *t;
     const struct hb_exec_io *io;
-    char transport[2][160]; /* rank 0: [1] one host, [0] two */
-    json_t *unpaired;       /* rank 0: "src-dst" node pairs that had no ranks */
+    char transport[2][160];       /* rank 0: [1] one host, [0] two */
+    char (*machine)[HB_HOST_LEN]; /* per rank: gethostname(), even where HOPBENCH_HOST names
+                                   * emulated hosts (which still share memory) */
+    json_t *unpaired;             /* rank 0: "src-dst" node pairs that had no ranks */
 };
 
 static enum hb_msg_metric hb_msg_metric_of(const char *metric)
@@ -60,8 +63,7 @@ static void hb_msg_collect(const struct hb_world *w, int sender, struct hb_comm_
         MPI_Send(r, sizeof(*r), MPI_BYTE, 0, HB_TAG_RESULT, MPI_COMM_WORLD);
         MPI_Send(samples, r->nsamples, MPI_DOUBLE, 0, HB_TAG_RESULT, MPI_COMM_WORLD);
     } else if (w->rank == 0) {
-        MPI_Recv(r, sizeof(*r), MPI_BYTE, sender, HB_TAG_RESULT, MPI_COMM_WORLD,
-                 MPI_STATUS_IGNORE);
+        MPI_Recv(r, sizeof(*r), MPI_BYTE, sender, HB_TAG_RESULT, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         MPI_Recv(samples, r->nsamples, MPI_DOUBLE, sender, HB_TAG_RESULT, MPI_COMM_WORLD,
                  MPI_STATUS_IGNORE);
     }
@@ -95,8 +97,8 @@ static int hb_msg_pair(struct hb_msg_run *run, const struct hb_experiment *e, in
     hb_msg_collect(w, a, &res, samples);
     if (w->rank != 0) return 0;
     const char *src_host = w->hosts[w->rank_host[a]], *dst_host = w->hosts[w->rank_host[b]];
-    struct hb_comm_origin o = {src_host, dst_host,
-                               run->transport[strcmp(src_host, dst_host) == 0]};
+    bool one_machine = strcmp(run->machine[a], run->machine[b]) == 0;
+    struct hb_comm_origin o = {src_host, dst_host, run->transport[one_machine]};
     if (res.status)
         fprintf(stderr, "hopbench: experiment %s, ranks %d -> %d: %s\n", e->name, a, b, res.note);
     json_t *rec = hb_record_comm(run->t, e, &res, samples, &o);
@@ -109,7 +111,8 @@ static int hb_msg_pairs(struct hb_msg_run *run, const struct hb_experiment *e, j
                         int *failed)
 {
     const struct hb_world *w = run->w;
-    int src = (int)hb_param_int_of(e, "src_node", -1), dst = (int)hb_param_int_of(e, "dst_node", -1);
+    int src = (int)hb_param_int_of(e, "src_node", -1),
+        dst = (int)hb_param_int_of(e, "dst_node", -1);
     double *samples = calloc((size_t)e->reps, sizeof(*samples));
     if (!samples) hb_world_abort(w, HB_EXIT_ENV, "out of memory for samples");
     int pairs = 0;
@@ -174,10 +177,14 @@ int hb_msg_exec_plan(const struct hb_world *w, const struct hb_topo *t, const st
     int n = w->rank == 0 ? plan->n : 0, repeats = io->repeats > 0 ? io->repeats : 1;
     hb_comm_bcast_ints(&n, 1);
     hb_comm_bcast_ints(&repeats, 1);
-    struct hb_msg_run run = {w, t, io, {"", ""}, json_array()};
+    struct hb_msg_run run = {w,           t, io, {"", ""}, calloc((size_t)w->size, HB_HOST_LEN),
+                             json_array()};
     struct hb_repeats reps = {0};
-    if (!run.unpaired || (w->rank == 0 && hb_repeats_init(&reps, n, io->noise_pct)))
+    if (!run.unpaired || !run.machine || (w->rank == 0 && hb_repeats_init(&reps, n, io->noise_pct)))
         hb_world_abort(w, HB_EXIT_ENV, "out of memory for the repeats' records");
+    char me[HB_HOST_LEN] = "";
+    if (gethostname(me, sizeof(me) - 1) != 0) snprintf(me, sizeof(me), "unknown");
+    hb_comm_allgather_bytes(me, HB_HOST_LEN, run.machine);
     if (w->rank == 0) {
         hb_msg_transport(false, run.transport[0], sizeof(run.transport[0]));
         hb_msg_transport(true, run.transport[1], sizeof(run.transport[1]));
@@ -199,6 +206,7 @@ int hb_msg_exec_plan(const struct hb_world *w, const struct hb_topo *t, const st
     }
     if (w->rank == 0) hb_msg_say_unpaired(run.unpaired);
     json_decref(run.unpaired);
+    free(run.machine);
     hb_repeats_free(&reps);
     return code;
 }

@@ -21,10 +21,10 @@ struct hb_msg_job {
     int peer;    /* the other end's rank */
     bool sender; /* the src end: it drives the exchange, times it and fills the result */
     enum hb_msg_metric metric;
-    size_t bytes;  /* one message */
-    int mem_node;  /* this end's buffers, bound (OS index) */
+    size_t bytes; /* one message */
+    int mem_node; /* this end's buffers, bound (OS index) */
     enum hb_pages pages;
-    int reps;      /* samples */
+    int reps; /* samples */
     double min_time_s;
     bool allow_misplaced;
 };

@@ -42,7 +42,8 @@ static void hb_comm_where(json_t *rec, const struct hb_topo *t, const struct hb_
                           const struct hb_comm_result *r)
 {
     const struct hb_task *task = &e->tasks[0];
-    int src = (int)hb_param_int_of(e, "src_node", -1), dst = (int)hb_param_int_of(e, "dst_node", -1);
+    int src = (int)hb_param_int_of(e, "src_node", -1),
+        dst = (int)hb_param_int_of(e, "dst_node", -1);
     int si = hb_topo_node_index(t, src), di = hb_topo_node_index(t, dst);
     uint64_t distance = si >= 0 && di >= 0 ? hb_topo_distance(t, si, di) : 0;
     json_object_set_new(rec, "cpu_node", json_integer(src));
@@ -51,7 +52,8 @@ static void hb_comm_where(json_t *rec, const struct hb_topo *t, const struct hb_
     json_object_set_new(rec, "mem_nodes",
                         json_pack("[I, I]", (json_int_t)task->mem_node,
                                   (json_int_t)hb_param_int_of(e, "dst_mem_node", -1)));
-    json_object_set_new(rec, "distance", distance ? json_integer((json_int_t)distance) : json_null());
+    json_object_set_new(rec, "distance",
+                        distance ? json_integer((json_int_t)distance) : json_null());
     json_object_set_new(rec, "threads", json_integer(1));
     json_object_set_new(rec, "bytes", json_integer(hb_param_int_of(e, "message_bytes", 0)));
     json_object_set_new(rec, "pages", json_string(hb_pages_name(task->pages)));

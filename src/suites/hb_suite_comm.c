@@ -108,8 +108,8 @@ static int hb_suite_comm_plan(const struct hb_suite_env *env, struct hb_plan *ou
     /* Sizes x4 from 8 B, and --size itself last when the steps miss it. */
     for (int src = 0; rc == 0 && src < t->nnodes; src++)
         for (int dst = 0; rc == 0 && dst < t->nnodes; dst++) {
-            if (!t->nodes[src].has_cpus || !t->nodes[dst].has_cpus ||
-                !hb_suite_node_on(env, src) || !hb_suite_node_on(env, dst))
+            if (!t->nodes[src].has_cpus || !t->nodes[dst].has_cpus || !hb_suite_node_on(env, src) ||
+                !hb_suite_node_on(env, dst))
                 continue;
             for (int m = 0; rc == 0 && hb_comm_metrics[m]; m++) {
                 uint64_t b = HB_COMM_MIN_SIZE;
