@@ -304,15 +304,21 @@ int hb_exec_plan(const struct hb_world *w, const struct hb_topo *t, const struct
                 io->progress(r * n + x, repeats * n, &plan->exps[x], io->ctx);
             code = hb_exec_one(w, t, plan, x, r, r == repeats - 1, io, &reps, measured);
         }
-    /* A measurement failed: what was measured is still written, with the repeats it has
-     * (code stays what every rank agreed on; a write failure here is rank 0's to report). */
+    code = hb_exec_emit_rest(w, &reps, io, measured, code);
+    hb_repeats_free(&reps);
+    return code;
+}
+
+int hb_exec_emit_rest(const struct hb_world *w, struct hb_repeats *reps,
+                      const struct hb_exec_io *io, json_t *measured, int code)
+{
+    /* code stays what every rank agreed on; a write failure here is rank 0's to report. */
     int emit_rc = 0;
-    for (int x = 0; w->rank == 0 && code <= HB_EXIT_FAILED && x < n; x++)
-        if (reps.kept[x] && emit_rc == 0) emit_rc = hb_exec_emit_merged(&reps, x, io, measured);
+    for (int x = 0; w->rank == 0 && code <= HB_EXIT_FAILED && x < reps->nexp; x++)
+        if (reps->kept[x] && emit_rc == 0) emit_rc = hb_exec_emit_merged(reps, x, io, measured);
     if (emit_rc) {
         fprintf(stderr, "hopbench: rank 0 (host %s): %s\n", w->host, hb_err_msg());
         code = HB_EXIT_ENV;
     }
-    hb_repeats_free(&reps);
     return code;
 }

@@ -46,4 +46,10 @@ struct hb_repeats;
 int hb_exec_emit_merged(struct hb_repeats *reps, int x, const struct hb_exec_io *io,
                         json_t *measured);
 
+/* Rank 0, after a run stopped on a failed measurement (code <= 1): what was measured is
+ * still written, each experiment with the repeats it has. Returns code, or 3 when writing
+ * failed (said on stderr). Other ranks: code. */
+int hb_exec_emit_rest(const struct hb_world *w, struct hb_repeats *reps,
+                      const struct hb_exec_io *io, json_t *measured, int code);
+
 #endif

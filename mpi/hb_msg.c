@@ -197,13 +197,7 @@ int hb_msg_exec_plan(const struct hb_world *w, const struct hb_topo *t, const st
             code = hb_msg_one(&run, plan, x, r, r == repeats - 1, &reps, measured);
         }
     /* A pair failed: what was measured is still written, with the repeats it has. */
-    int emit_rc = 0;
-    for (int x = 0; w->rank == 0 && code <= HB_EXIT_FAILED && x < n; x++)
-        if (reps.kept[x] && emit_rc == 0) emit_rc = hb_exec_emit_merged(&reps, x, io, measured);
-    if (emit_rc) {
-        fprintf(stderr, "hopbench: rank 0 (host %s): %s\n", w->host, hb_err_msg());
-        code = HB_EXIT_ENV;
-    }
+    code = hb_exec_emit_rest(w, &reps, io, measured, code);
     if (w->rank == 0) hb_msg_say_unpaired(run.unpaired);
     json_decref(run.unpaired);
     free(run.machine);

@@ -19,20 +19,8 @@ static void hb_comm_timing(json_t *rec, const struct hb_experiment *e,
                            const struct hb_comm_result *r, const double *samples)
 {
     struct hb_stats st;
-    hb_stats_compute(samples, r->nsamples, &st);
-    json_t *list = json_array();
-    for (int s = 0; s < r->nsamples; s++)
-        json_array_append_new(list, json_real(samples[s]));
-    json_object_set_new(rec, "reps", json_integer(r->nsamples));
-    json_object_set_new(rec, "samples_s", list);
-    if (r->nsamples < 1 || st.min <= 0.0) return;
-    json_object_set_new(rec, "t_min_s", json_real(st.min));
-    json_object_set_new(rec, "t_median_s", json_real(st.median));
-    json_object_set_new(rec, "t_p95_s", json_real(st.p95));
-    json_object_set_new(rec, "t_max_s", json_real(st.max));
-    json_object_set_new(rec, "t_mean_s", json_real(st.mean));
-    json_object_set_new(rec, "t_cv", json_real(st.cv));
-    if (strcmp(e->metric, "latency") == 0) return;
+    hb_record_samples(rec, samples, r->nsamples, true, &st);
+    if (r->nsamples < 1 || st.min <= 0.0 || strcmp(e->metric, "latency") == 0) return;
     json_object_set_new(rec, "bw_GBps_best", json_real(r->bytes_per_sample / st.min / 1e9));
     json_object_set_new(rec, "bw_GBps_median", json_real(r->bytes_per_sample / st.median / 1e9));
 }
