@@ -1,7 +1,7 @@
 /* `comm`: what an MPI message costs between two ranks' NUMA nodes. The plan is one experiment
  * per ordered node pair, metric (latency, bandwidth, bibandwidth) and message size; the
  * executor (mpi/hb_msg.h) runs it for every pair of ranks on those nodes, one pair at a time. */
-#include "hb_suite_kit.h"
+#include "hb_suite_comm.h"
 #include "hb_cli_doc.h"
 
 #include "hb_error.h"
@@ -132,5 +132,6 @@ const struct hb_suite hb_suite_comm = {
             "--size (default 4 MiB) x4, every ordered pair of ranks' nodes, one pair at a time; "
             "buffers on each rank's node or --mem-node",
     .plan = hb_suite_comm_plan,
+    .derive = hb_comm_derive,
     .flags = HB_SUITE_MESSAGES,
 };

@@ -251,6 +251,37 @@ if [[ $GUEST == quartet ]]; then
     [ "$(grep -o 'data-kind="value"' "$OUT/report.html" | wc -l)" = $((2 * cpu_nodes * nodes)) ]
 fi
 
+# --- comm: MPI messages between the ranks' nodes ---
+if [[ $GUEST == quartet ]]; then
+  cm='map(select(.type == "measurement" and .suite == "comm"))'
+  expect "comm over mpirun exits 0" status_is comm 0
+  expect "comm: all 12 ordered node pairs, each with latency, bandwidth and bibandwidth" \
+    recs comm.jsonl "$cm | length == 36 and (map([.src_node, .dst_node]) | unique) ==
+      [[0,1],[0,2],[0,3],[1,0],[1,2],[1,3],[2,0],[2,1],[2,3],[3,0],[3,1],[3,2]] and
+      all(group_by([.src_node, .dst_node])[]; (map(.metric) | sort) == [\"bandwidth\",\"bibandwidth\",\"latency\"])"
+  expect "comm: hop class from the guest's SLIT (10 + 6 x hops), rank r on node r, pages verified" \
+    recs comm.jsonl "$cm | all(.hops == ((\$slit[.src_node][.dst_node] - 10) / 6) and
+      .src_rank == .src_node and .dst_rank == .dst_node and .mem_nodes == [.src_node, .dst_node] and
+      .pages_on_target_pct == 100 and .status == \"ok\" and .message_bytes == 8 and .value > 0)"
+  expect "comm: latency and bandwidth matrices, 4 x 4, measured off the diagonal, hop classes of the SLIT" \
+    recs comm.jsonl "map(select(.type == \"comm_matrix\")) | length == 2 and
+      (map(.metric) | sort) == [\"bandwidth\",\"latency\"] and all(.[]; . as \$m | .rows == [0,1,2,3] and
+        all(range(4) as \$i | range(4) as \$j | [\$i, \$j]; (\$m.values[.[0]][.[1]] == null) == (.[0] == .[1]) and
+          \$m.hop_class[.[0]][.[1]] == ((\$slit[.[0]][.[1]] - 10) / 6)))"
+  expect "comm: export writes the MPI latency as hwloc distances hopbench-mpi-latency" \
+    bash -c "[ \"\$(cat '$OUT/comm-export.rc')\" = 0 ] && grep -q 'name=\"hopbench-mpi-latency\"' '$OUT/comm.xml'"
+  expect "comm: the same-node pairs (no two ranks share a node) are named as not measured" \
+    err_has comm "no two ranks on node pair\\(s\\) 0-0 1-1 2-2 3-3"
+fi
+if [[ $GUEST == quartet-mem ]]; then
+  cm='map(select(.type == "measurement" and .suite == "comm"))'
+  expect "comm --mem-node 4 (memory-only) over mpirun exits 0" status_is comm-mem 0
+  expect "comm --mem-node 4: pairs 0-1 both ways, both ends' pages on node 4" \
+    recs comm-mem.jsonl "$cm | length == 6 and (map([.src_node, .dst_node]) | unique) == [[0,1],[1,0]] and
+      all(.mem_nodes == [4,4] and .src_mem_node == 4 and .dst_mem_node == 4 and
+        .pages_on_target_pct == 100 and .status == \"ok\")"
+fi
+
 # --- pages moved off the target by the kernel while bw runs ---
 if [[ -n $MIGRATOR ]]; then
   fg='map(select(.type == "measurement" and .cpu_node == 1 and .mem_node == 1))'
