@@ -10,6 +10,11 @@
 #            memcpy kernel beside them
 #   mixes    the read:write mixes against likwid-bench's kernel of the same kind
 #   bw       kernels against likwid-bench's of the same kind
+#   comm     (only when named) two ranks on one node: hopbench comm's 8 B latency (p50 of
+#            the exchanges) and 4 MiB streaming bandwidth (best sample, window 64) against
+#            osu_latency and osu_bw of OSU Micro-Benchmarks, built under /tmp from a copy of
+#            its sources in OSU_DIR (none of it enters hopbench); runs alternate, the best of
+#            ROUNDS counts, both under the same mpirun line (MPIRUN_ARGS adds to it)
 #
 #   tests/bench/peers.sh [BUILD_DIR]
 # Environment: HOPBENCH (a hopbench binary; default BUILD_DIR/hopbench; without `bw` the
@@ -205,6 +210,41 @@ print(rows[-1]["bw_GBps_best"] if rows else sys.exit("peers.sh: no bw_GBps_best 
                 "$(awk -v a="$hb" -v b="$lk" 'BEGIN { print (b > 0 ? a / b : 0) }')"
         done
     done
+}
+
+# OSU's osu_latency and osu_bw, built once under /tmp from OSU_DIR's sources.
+osu_build() {
+    local src=${OSU_DIR:?peers.sh: comm needs OSU_DIR, a copy of OSU Micro-Benchmarks sources}
+    local out=/tmp/hopbench-peers-osu b
+    [[ -f $src/mpi/pt2pt/osu_latency.c ]] || { echo "peers.sh: OSU_DIR=$src has no mpi/pt2pt/osu_latency.c" >&2; exit 3; }
+    mkdir -p "$out"
+    for b in osu_latency osu_bw; do
+        [[ -x $out/$b ]] || mpicc -O2 -I"$src/mpi/pt2pt" -I"$src" -DPACKAGE_VERSION='"peer"' \
+            -o "$out/$b" "$src/mpi/pt2pt/$b.c" "$src/mpi/pt2pt/osu_pt2pt.c" >&2 || exit 3
+    done
+    echo "$out"
+}
+
+comm_section() {
+    local osu hb_lat=0 hb_bw=0 osu_lat=0 osu_bw=0 r line
+    osu=$(osu_build)
+    [[ $(id -u) != 0 ]] || export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    # shellcheck disable=SC2206 # extra mpirun words
+    local mpi=(mpirun -np 2 --bind-to core --map-by core ${MPIRUN_ARGS:-})
+    for ((r = 0; r < rounds; r++)); do
+        line=$("${mpi[@]}" "$HOPBENCH" comm --size 4M --reps 5 --min-time 0.05 --repeat 1 \
+            --quiet --format jsonl | jq -r -s '[.[] | select(.type == "measurement" and .src_rank == 0)] |
+            [(.[] | select(.metric == "latency" and .message_bytes == 8) | .value),
+             (.[] | select(.metric == "bandwidth" and .message_bytes == 4194304) | .value)] | @tsv')
+        hb_lat=$(min "$hb_lat" "${line%%$'\t'*}") hb_bw=$(max "$hb_bw" "${line##*$'\t'}")
+        osu_lat=$(min "$osu_lat" "$("${mpi[@]}" "$osu/osu_latency" | awk '$1 == 8 { print $2 }')")
+        osu_bw=$(max "$osu_bw" "$("${mpi[@]}" "$osu/osu_bw" | awk '$1 == 4194304 { print $2 / 1000 }')")
+    done
+    echo "# two ranks on one node, best of $rounds alternating runs"
+    printf '%-22s %10s %10s %6s\n' measure hopbench osu ratio
+    printf '%-22s %10.3f %10.3f %6s\n' "latency 8 B (us)" "$hb_lat" "$osu_lat" "$(ratio "$hb_lat" "$osu_lat")"
+    printf '%-22s %10.3f %10.3f %6s\n' "bandwidth 4 MiB (GB/s)" "$hb_bw" "$osu_bw" "$(ratio "$hb_bw" "$osu_bw")"
+    echo "# targets: latency ratio <= 1.10, bandwidth ratio >= 0.95"
 }
 
 for section in $sections; do
