@@ -228,7 +228,7 @@ osu_build() {
 comm_section() {
     local osu hb_lat=0 hb_bw=0 osu_lat=0 osu_bw=0 r line
     osu=$(osu_build)
-    [[ $(id -u) != 0 ]] || export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    hb_mpi_root_env
     # shellcheck disable=SC2206 # extra mpirun words
     local mpi=(mpirun -np 2 --bind-to core --map-by core ${MPIRUN_ARGS:-})
     for ((r = 0; r < rounds; r++)); do
