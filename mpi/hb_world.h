@@ -1,4 +1,4 @@
-/* The MPI world: ranks, hosts, and which NUMA node each rank serves (DESIGN.md §4). */
+/* The MPI world: ranks, hosts, and which NUMA node each rank serves (docs/design.md#executor). */
 #ifndef HB_WORLD_H
 #define HB_WORLD_H
 

@@ -1,5 +1,5 @@
-/* The pinned pair (DESIGN.md §5, beside the other kernels): two threads on chosen CPUs of one
- * process sharing one bound buffer, for what a cache line shared between cores costs:
+/* The pinned pair (docs/design.md#kernels, beside the other kernels): two threads on chosen CPUs of
+ * one process sharing one bound buffer, for what a cache line shared between cores costs:
  * ping-pong, false sharing, lock hand-off. c2c plans experiments of two one-thread tasks
  * (the writer, then the reader) that name a pair kernel (pingpong, fs_shared, fs_padded,
  * spinlock, mutex); they run here, not in a team, since a cross-node pair needs both threads

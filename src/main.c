@@ -1,5 +1,5 @@
 /* hopbench: the entry point. Parses and checks everything before MPI starts, so bad input
- * fails fast with one line on one rank; then runs the plan under MPI (DESIGN.md §1). */
+ * fails fast with one line on one rank; then runs the plan under MPI (docs/design.md#data-flow). */
 #include "hb_cli_doc.h"
 #include "hb_error.h"
 #include "hb_exec.h"

@@ -5,7 +5,7 @@
 #ifndef HB_ERROR_H
 #define HB_ERROR_H
 
-/* Exit codes (DESIGN.md §8). */
+/* Exit codes (docs/design.md#errors-and-exit-codes). */
 enum hb_exit {
     HB_EXIT_OK = 0,
     HB_EXIT_FAILED = 1,  /* a measurement failed validation or placement */

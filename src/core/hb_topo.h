@@ -126,6 +126,16 @@ int hb_topo_cache_sizes(const struct hb_topo *t, int i, uint64_t levels[4]);
  * -ENOMEM with a message. */
 int hb_topo_launch_lines(const struct hb_topo *t, const char *args, char **mpirun, char **srun);
 
+/* The network and OpenFabrics devices hwloc's I/O discovery found: [{name, kind ("network"
+ * or "openfabrics"), pci (bus id or null), nodes: [OS indexes of the NUMA nodes local to it]}],
+ * a new json_t. */
+struct json_t *hb_topo_nics_json(const struct hb_topo *t);
+
+/* For each CPU node that some NIC of `nics` is nearer than to other CPU nodes: {node, nics:
+ * [names], mpirun, srun} with one rank on each of two hosts on that node's CPUs; a new
+ * json_t, NULL when out of memory. */
+struct json_t *hb_topo_nic_launch_json(const struct hb_topo *t, const struct json_t *nics);
+
 /* The nodes matching has_cpus / has_memory as a set of OS indexes (hwloc_bitmap_free it),
  * or NULL when out of memory. */
 hwloc_bitmap_t hb_topo_nodeset(const struct hb_topo *t, bool need_cpus, bool need_memory);

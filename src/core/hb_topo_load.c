@@ -144,6 +144,9 @@ static int topo_load(const char *path, const char *buf, int len, const char *nam
     }
     /* Memory-side caches (HBM cache mode, Optane memory mode) are dropped by default. */
     hwloc_topology_set_type_filter(t->hw, HWLOC_OBJ_MEMCACHE, HWLOC_TYPE_FILTER_KEEP_ALL);
+    /* NICs and the PCI path to them (hwloc keeps no I/O by default): which node a NIC hangs
+     * from decides where a message-passing rank should sit. */
+    hwloc_topology_set_io_types_filter(t->hw, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
     if (path) {
         rc = topo_load_xml(t, path);
         if (rc < 0) goto fail;

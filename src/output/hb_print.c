@@ -1,10 +1,12 @@
 /* The commands that print without measuring: topology with its launch lines, and plans. */
 #include "hb_print.h"
 
+#include "hb_error.h"
 #include "hb_nodeset.h"
 #include "hb_output.h"
 #include "hb_record.h"
 
+#include <errno.h>
 #include <stdio.h>
 
 int hb_print_topo(const struct hb_topo *t, const struct hb_options *o)
@@ -15,12 +17,17 @@ int hb_print_topo(const struct hb_topo *t, const struct hb_options *o)
     json_t *rec = hb_record_topology(t);
     json_object_set_new(rec, "mpirun", json_string(mpirun));
     json_object_set_new(rec, "srun", json_string(srun));
+    json_t *near = hb_topo_nic_launch_json(t, json_object_get(rec, "nics"));
+    if (!near) {
+        hb_err_set("out of memory writing the launch lines near the NICs");
+        rc = -ENOMEM;
+    }
+    json_object_set_new(rec, "nic_launch", near ? near : json_null());
     struct hb_sink *sink = NULL;
-    rc = hb_sink_open(o->format == HB_FORMAT_TABLE ? HB_FORMAT_TABLE : HB_FORMAT_JSONL, o->output,
-                      &sink);
+    if (rc == 0)
+        rc = hb_sink_open(o->format == HB_FORMAT_TABLE ? HB_FORMAT_TABLE : HB_FORMAT_JSONL,
+                          o->output, &sink);
     if (rc == 0) rc = hb_sink_write(sink, rec);
-    if (rc == 0 && o->format == HB_FORMAT_TABLE && !o->output[0])
-        printf("one rank per NUMA node:\n  %s\n  %s\n", mpirun, srun);
     json_decref(rec);
     free(mpirun);
     free(srun);
@@ -83,6 +90,8 @@ int hb_print_plan(const struct hb_plan *plan, const struct hb_options *o,
                                     task->chase_group_bytes == HB_CHASE_GROUP_ALL
                                         ? json_string("all")
                                         : json_integer((json_int_t)task->chase_group_bytes));
+                json_object_set_new(tr, "chains",
+                                    json_integer(task->chase_chains > 1 ? task->chase_chains : 1));
             }
         }
         json_t *rec =

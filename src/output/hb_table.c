@@ -6,6 +6,7 @@
 #include "hb_jsonl_read.h"
 #include "hb_size.h"
 #include "hb_table_comm.h"
+#include "hb_table_io.h"
 #include "hb_table_mem.h"
 
 #include <hwloc.h>
@@ -156,9 +157,11 @@ static void hb_table_topology(FILE *f, json_t *rec)
     }
     hb_table_topology_caches(f, rec);
     hb_table_topology_mem(f, rec);
+    hb_table_topology_nics(f, rec);
     json_t *d = json_object_get(rec, "distances");
     if (!d || json_is_null(d)) {
         fprintf(f, "distances: none (the firmware gives no distance table)\n");
+        hb_table_topology_launch(f, rec);
         return;
     }
     json_t *ids = json_array();
@@ -169,6 +172,7 @@ static void hb_table_topology(FILE *f, json_t *rec)
     fprintf(f, "hop classes:\n");
     hb_table_grid(f, "cpu\\mem", ids, ids, json_object_get(rec, "hop_class"), 0);
     json_decref(ids);
+    hb_table_topology_launch(f, rec);
 }
 
 /* The load a record's background tasks were asked for and put on, all together (GB/s). */

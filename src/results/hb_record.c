@@ -37,6 +37,11 @@ const char *const hb_record_columns[] = {
     "level",
     "chase_stride",
     "chase_group_bytes",
+    "chains",
+    "loads_per_s",
+    "loads_per_s_ci95",
+    "concurrency",
+    "concurrency_ci95",
     "pages_on_target_pct",
     "pages_share_pct",
     "reps",
@@ -128,11 +133,11 @@ json_t *hb_record_topology(const struct hb_topo *t)
         json_decref(cpu);
     }
     hb_topo_mem_annotate(t, nodes);
-    return json_pack("{s:s, s:s, s:o, s:o, s:o, s:i, s:b, s:o, s:o}", "type", "topology", "source",
-                     t->source, "nodes", nodes, "distances", hb_record_distances(t), "hop_class",
-                     hb_record_int_matrix(t, t->hop_class), "hop_classes", t->nclasses, "hmat",
-                     hb_hmat_present(t), "hmat_conflicts", hb_hmat_conflicts(t), "tiers",
-                     hb_mem_tiers(t));
+    return json_pack("{s:s, s:s, s:o, s:o, s:o, s:i, s:b, s:o, s:o, s:o}", "type", "topology",
+                     "source", t->source, "nodes", nodes, "distances", hb_record_distances(t),
+                     "hop_class", hb_record_int_matrix(t, t->hop_class), "hop_classes", t->nclasses,
+                     "hmat", hb_hmat_present(t), "hmat_conflicts", hb_hmat_conflicts(t), "tiers",
+                     hb_mem_tiers(t), "nics", hb_topo_nics_json(t));
 }
 
 static json_t *hb_record_background(const struct hb_experiment *e, const struct hb_task_result *all,
@@ -225,6 +230,8 @@ static void hb_record_where(json_t *rec, const struct hb_topo *t, const struct h
                              : task->chase_group_bytes;
         json_object_set_new(rec, "chase_stride", json_integer((json_int_t)task->chase_stride));
         json_object_set_new(rec, "chase_group_bytes", json_integer((json_int_t)group));
+        json_object_set_new(rec, "chains",
+                            json_integer(task->chase_chains > 1 ? task->chase_chains : 1));
     }
     json_object_set_new(rec, "pages_on_target_pct",
                         json_real(round(r->pages_on_target_pct * 100.0) / 100.0));

@@ -1,4 +1,4 @@
-/* Result records (README "Result records"): built on rank 0 from plain results. */
+/* Result records (docs/records.md): built on rank 0 from plain results. */
 #ifndef HB_RECORD_H
 #define HB_RECORD_H
 

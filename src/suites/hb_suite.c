@@ -135,6 +135,12 @@ int hb_suite_plan(const struct hb_suite_env *env, struct hb_plan *out)
                    env->opts->nstrides, cmd[0] ? cmd : "the default suite");
         return -EINVAL;
     }
+    if (env->opts->nchains > 1 && !(s->flags & HB_SUITE_CHAINS_LIST)) {
+        hb_err_set("--chains with %d values: a list of chain counts is measured by lat; give "
+                   "%s one count",
+                   env->opts->nchains, cmd[0] ? cmd : "the default suite");
+        return -EINVAL;
+    }
     int rc = s->plan(env, out);
     return rc ? rc : hb_suite_check_totals(env, out);
 }
@@ -151,6 +157,7 @@ int hb_suite_derive(const struct hb_suite_env *env, json_t *measured, json_t *de
 void hb_suite_annotate(const struct hb_suite_env *env, const json_t *measured, json_t *rec)
 {
     const struct hb_suite *s = hb_suite_find(env->opts->command);
+    hb_mlp_annotate(measured, rec);
     if (s && s->annotate) s->annotate(env, measured, rec);
 }
 

@@ -36,7 +36,8 @@ struct hb_suite_env {
 enum hb_suite_flag {
     HB_SUITE_ONE_PROCESS = 1 << 0, /* runs in this process, no MPI world (c2c) */
     HB_SUITE_STRIDE_LIST = 1 << 1, /* sweeps a --stride list (others take one stride) */
-    HB_SUITE_MESSAGES = 1 << 2,    /* MPI messages between pairs of ranks (comm, mpi/hb_msg.h):
+    HB_SUITE_CHAINS_LIST = 1 << 2, /* measures a --chains list (others take one count) */
+    HB_SUITE_MESSAGES = 1 << 3,    /* MPI messages between pairs of ranks (comm, mpi/hb_msg.h):
                                     * its tasks name no kernel of omp/ */
 };
 
@@ -129,5 +130,10 @@ void hb_suite_level_pace(int level, double very_high, struct hb_task *task);
  * 1 high (all but one), 2 full (every CPU; on fg nodes the CPUs after the fg threads). */
 int hb_suite_add_background(const struct hb_suite_env *env, struct hb_experiment *e,
                             int subscription, int level, uint64_t bytes_per_thread);
+
+/* A chase record with `chains` (hb_suite_mlp.c): loads_per_s (all chains and threads) and
+ * concurrency (loads_per_s x the latency of one chain of the same pair measured before it in
+ * `measured`; null without one), each with its ci95 from the latencies' intervals. */
+void hb_mlp_annotate(const json_t *measured, json_t *rec);
 
 #endif

@@ -389,10 +389,10 @@ int hb_suite_matrix_derive(const struct hb_suite_env *env, json_t *measured, jso
 }
 
 /* The options of its own it takes, besides the run options (hb_cli_doc.h). */
-static const int hb_matrix_takes[] = {
-    OPT_KERNEL,          OPT_THREADS,      OPT_SIZE,  OPT_PAGES,
-    OPT_STRIDE,          OPT_TLB_GROUP,    OPT_NODES, OPT_THRESHOLD,
-    OPT_FLEET_THRESHOLD, OPT_EXPORT_HWLOC, 0};
+static const int hb_matrix_takes[] = {OPT_KERNEL,       OPT_THREADS,   OPT_SIZE,
+                                      OPT_PAGES,        OPT_STRIDE,    OPT_TLB_GROUP,
+                                      OPT_NODES,        OPT_THRESHOLD, OPT_FLEET_THRESHOLD,
+                                      OPT_EXPORT_HWLOC, OPT_CHAINS,    0};
 
 const struct hb_suite hb_suite_matrix = {
     .takes = hb_matrix_takes,

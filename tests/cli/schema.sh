@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Schema of a real run's JSON Lines: every key the README promises, with its type, in the
+# Schema of a real run's JSON Lines: every key docs/records.md promises, with its type, in the
 # run record and in every measurement record; CSV carries the same keys in the same order.
 set -euo pipefail
 HB=${HOPBENCH:?HOPBENCH must name the hopbench binary}

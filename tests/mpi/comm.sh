@@ -24,6 +24,20 @@ expect_eq "bandwidth window" "$(jq -s "$m | map(select(.metric != \"latency\") |
 expect_has "transport" "$(jq -r -s "$m | .[0].transport" c.jsonl)" "btl vader, single copy"
 expect_eq "summary" "$(jq -c -s '[.[] | select(.type=="summary")][0] | [.suite, .measurements, .ok]' c.jsonl)" '["comm",36,36]'
 
+expect_eq "node matrices: latency at 8 B, bandwidth at 4 KiB, one node" \
+    "$(jq -c -s '[.[] | select(.type=="comm_matrix") | [.metric, .message_bytes, .unit, .rows, (.values[0][0] > 0), .hop_class]]' c.jsonl)" \
+    "[[\"latency\",8,\"us\",[$node],true,[[0]]],[\"bandwidth\",4096,\"GBps\",[$node],true,[[0]]]]"
+# compare and export read comm's records.
+out=$("$HB" compare c.jsonl c.jsonl 2>&1) || fail "compare of a file with itself: exit $?"
+expect_has "compare: every record matched" "$out" "0 only in base, 0 only in new, 0 errors"
+"$HB" export c.jsonl -o c.xml 2>/dev/null || fail "export: exit $?"
+expect_has "export: the MPI latency" "$(cat c.xml)" "MPI latency comm"
+# The table: the records, then the node matrices.
+out=$(timeout 120 mpirun --oversubscribe -np 2 "$HB" comm --size 8 --reps 1 --min-time 0.001 \
+    --repeat 1 --quiet --format table 2>&1) || fail "comm --format table: exit $?"
+expect_has "table: latency matrix" "$out" "MPI message latency at 8 B (us), sending node x receiving node"
+expect_has "table: bandwidth matrix" "$out" "MPI message bandwidth at 8 B (GB/s)"
+
 # Two emulated hosts: the pair crosses hosts (names), the transport is still this machine's.
 timeout 120 mpirun --oversubscribe -np 1 -x HOPBENCH_HOST=hostA "$HB" "${args[@]}" --size 8 -o h.jsonl : \
     -np 1 -x HOPBENCH_HOST=hostB "$HB" "${args[@]}" --size 8 -o h.jsonl

@@ -19,6 +19,8 @@
 #    class is the topology's; strict binds of one experiment fit their node together;
 #  - crossfire wherever two CPU nodes are linked at class 1, or a line saying why not;
 #  - a plan that is empty says why in one line;
+#  - every network and OpenFabrics device is in the record and the table, near the NUMA
+#    nodes hwloc-calc gives it (os=NAME -I numa --po);
 #  - memory-side caches in the file are shown by topo; default sizes are above every
 #    memory-side cache of the memory they use, or a line on stderr says why not (sweep's sizes
 #    and c2c's cache lines are small on purpose).
@@ -29,6 +31,7 @@ HB=${1:?usage: corpus.sh HOPBENCH CORPUS [FILE...]}
 DIR=${2:?usage: corpus.sh HOPBENCH CORPUS [FILE...]}
 shift 2
 command -v jq >/dev/null || { echo "SKIP: jq is not installed (Debian package jq)"; exit 77; }
+command -v hwloc-calc >/dev/null || { echo "SKIP: hwloc-calc is not installed (Debian package hwloc)"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() {
@@ -188,6 +191,26 @@ check_file() { # check_file FILE LABEL
             got=$(awk -v n="$os" '$1 == n && NF >= 10 { print $10; exit }' "$tmp/table")
             [ "$got" = "$want" ] || echo "FAIL: $label: table shows node $os CPUs as '$got', not '$want'"
         done
+    # every network and OpenFabrics device, near the NUMA nodes hwloc's own tool gives it
+    if [[ $label != *"(as 2.0)"* ]]; then
+        want=$(grep -Ec '<object type="OSDev"[^>]* osdev_type="[23]"' "$f")
+        got=$(jq '.nics | length' <<<"$t")
+        [ "$got" = "$want" ] || fail "$label: $got NICs in the record, the file has $want"
+    fi
+    jq -r '.nics[] | "\(.name) \(.nodes | map(tostring) | join(","))"' <<<"$t" | while read -r nic near; do
+        calc=$(hwloc-calc --input "$f" "os=$nic" -I numa --po 2>&1)
+        [ "$near" = "$calc" ] || echo "FAIL: $label: NIC $nic near nodes '$near', hwloc-calc says '$calc'"
+        grep -q "^  $nic: .* near nodes\? $near\$" "$tmp/table" ||
+            echo "FAIL: $label: the table does not show NIC $nic near $near"
+    done
+    # a launch line near NICs puts the rank on a CPU node that each NIC it names is near
+    jq -r "$ranges"' . as $t | .nic_launch[] | . as $l | .nics[] as $n
+        | ($t.nodes[] | select(.os_index == $l.node)) as $node
+        | ($t.nics[] | select(.name == $n)) as $nic
+        | if ($nic.nodes | index($l.node)) == null then "NIC \($n) is not near node \($l.node)"
+          elif ($l.mpirun | contains("taskset -c \($node.cpus | ranges) hopbench comm")) | not
+          then "node \($l.node)'"'"'s launch line is not on its CPUs: \($l.mpirun)" else empty end' \
+        <<<"$t" | sed "s|^|FAIL: $label: |"
     local refused=() answers
     for s in "${suites[@]}"; do
         name=${s:-default}
