@@ -1,6 +1,8 @@
 /* comm's matrices as a table (hb_table_comm.h): message latency or bandwidth per node pair. */
 #include "hb_table_comm.h"
 
+#include "hb_table_grid.h"
+
 #include "hb_jsonl_read.h"
 #include "hb_size.h"
 
