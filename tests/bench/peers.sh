@@ -14,7 +14,10 @@
 #            the exchanges) and 4 MiB streaming bandwidth (best sample, window 64) against
 #            osu_latency and osu_bw of OSU Micro-Benchmarks, built under /tmp from a copy of
 #            its sources in OSU_DIR (none of it enters hopbench); runs alternate, the best of
-#            ROUNDS counts, both under the same mpirun line (MPIRUN_ARGS adds to it)
+#            ROUNDS counts, both under the same mpirun line (MPIRUN_ARGS adds to it);
+#            COMM_MIN_TIME (default 0.05) is hopbench's --min-time: a batch of about that long
+#            (OSU's loop of 10000 8 B exchanges lasts a few ms: on a busy machine a long batch
+#            holds more preemptions, which the batch mean shows and the p50 does not)
 #
 #   tests/bench/peers.sh [BUILD_DIR]
 # Environment: HOPBENCH (a hopbench binary; default BUILD_DIR/hopbench; without `bw` the
@@ -234,7 +237,7 @@ comm_section() {
     # hopbench's headline (the median exchange; the best sample's bandwidth) and, like with
     # like, what OSU prints: the mean over a batch (its median batch) and the median sample.
     for ((r = 0; r < rounds; r++)); do
-        line=$("${mpi[@]}" "$HOPBENCH" comm --size 4M --reps 5 --min-time 0.05 --repeat 1 \
+        line=$("${mpi[@]}" "$HOPBENCH" comm --size 4M --reps 5 --min-time "${COMM_MIN_TIME:-0.05}" --repeat 1 \
             --quiet --format jsonl | jq -r -s '[.[] | select(.type == "measurement" and .src_rank == 0)] |
             (.[] | select(.metric == "latency" and .message_bytes == 8)) as $l |
             (.[] | select(.metric == "bandwidth" and .message_bytes == 4194304)) as $b |
