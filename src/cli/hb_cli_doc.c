@@ -33,7 +33,8 @@ const struct hb_cmd_doc hb_cmd_docs[] = {
      "regression gate: worse, better, same, noise or undetermined per record, decided on the "
      "runs' independent repeats (Mann-Whitney U) and --threshold; exit 1 when worse, 4 when "
      "measurements of BASE are missing from NEW, 2 for unusable, mismatched or duplicated "
-     "records or runs of different machines (--allow-different-machines)",
+     "records or runs of different machines (--allow-different-machines); the configuration "
+     "knobs in which the runs differ come first (docs/config.md)",
      hb_compare_main, NULL, false},
     {"export", "RESULTS.jsonl -o FILE.xml [--topology FILE.xml] [--host NAME]",
      "the machine's topology with the measured matrix as hwloc distances and memory "

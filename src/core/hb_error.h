@@ -25,6 +25,9 @@ enum hb_exit {
  * its own. Returns nothing. */
 void hb_err_set(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* A formatted new string (a reason, a path): free it; NULL when out of memory. */
+char *hb_strf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
 /* The message last set in this thread, or "" when none. Never NULL. */
 const char *hb_err_msg(void);
 

@@ -21,6 +21,7 @@ extern const struct hb_suite hb_suite_policy;
 extern const struct hb_suite hb_suite_peak;
 extern const struct hb_suite hb_suite_sweep;
 extern const struct hb_suite hb_suite_c2c;
+extern const struct hb_suite hb_suite_migrate;
 extern const struct hb_suite hb_suite_comm;
 
 /* The suites in --help's order, the default first, one a line: a new suite is its extern
@@ -38,6 +39,7 @@ const struct hb_suite *const hb_suites[] = {
     &hb_suite_peak,
     &hb_suite_sweep,
     &hb_suite_c2c,
+    &hb_suite_migrate,
     &hb_suite_comm,
     NULL,
 };

@@ -30,6 +30,7 @@ struct hb_suite_env {
     uint64_t default_bytes; /* hb_sizes_default() */
     FILE *note; /* why a suite left part of its study out (one line, as long as it takes), shown
                  * once the plan stands; NULL: nowhere to say it */
+    const json_t *host_configs; /* a fleet's: the run record's host_configs; NULL: one host */
 };
 
 /* What sets a suite apart from the others in how it is run. */

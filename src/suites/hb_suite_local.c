@@ -60,7 +60,12 @@ static int hb_lat_plan(const struct hb_suite_env *env, struct hb_plan *out, int 
             if (o->nstrides > 1)
                 snprintf(stride, sizeof(stride), "-stride%llu", (unsigned long long)o->strides[i]);
             if (o->nchains > 1) snprintf(chains, sizeof(chains), "-chains%d", o->chains[c]);
-            snprintf(name, sizeof(name), "lat-%d-%d%s%s", cpu, mem, stride, chains);
+            if (snprintf(name, sizeof(name), "lat-%d-%d%s%s", cpu, mem, stride, chains) >=
+                (int)sizeof(name)) {
+                hb_err_set("lat: the experiment name for stride %s and chains %s is too long",
+                           stride, chains);
+                return -EINVAL;
+            }
             struct hb_experiment e;
             rc = hb_suite_single(env, &e, o->command[0] ? o->command : "default", name, "chase",
                                  cpu, 1, HB_POLICY_BIND, mem, bytes, o->strides[i]);
