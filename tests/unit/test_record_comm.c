@@ -94,7 +94,7 @@ static void check_matrix(const struct hb_topo *t)
 {
     struct hb_options o = {0};
     o.mem_node = -1;
-    struct hb_suite_env env = {t, &o, NULL, 0, NULL};
+    struct hb_suite_env env = {.topo = t, .opts = &o};
     json_t *measured = json_array(), *derived = json_array();
     json_array_append_new(measured, measured_rec("a", 0, 1, "latency", 8, 2.0));
     json_array_append_new(measured, measured_rec("a", 0, 1, "latency", 32, 9.0));
