@@ -175,10 +175,8 @@ static json_t *hb_repeat_records(const struct hb_world *w, const struct hb_topo 
     return recs;
 }
 
-/* Rank 0: experiment x's records merged over the repeats it ran, each emitted and kept in
- * `measured`. 0, or -errno from emit or memory. */
-static int hb_emit_merged(struct hb_repeats *reps, int x, const struct hb_exec_io *io,
-                          json_t *measured)
+int hb_exec_emit_merged(struct hb_repeats *reps, int x, const struct hb_exec_io *io,
+                        json_t *measured)
 {
     json_t *merged = hb_repeats_take(reps, x);
     int rc = merged ? 0 : -ENOMEM;
@@ -216,10 +214,8 @@ static void hb_exec_fit_host(const struct hb_topo *t, int node, struct hb_experi
             e->tasks[k].threads = t->nodes[i].ncores;
 }
 
-/* Experiment x of rank 0's plan on every rank, sent as packed bytes (its tasks and node
- * sets have any size); the job ends with a message when that fails. */
-static void hb_exec_receive(const struct hb_world *w, const struct hb_plan *plan, int x,
-                            struct hb_experiment *e)
+void hb_exec_receive(const struct hb_world *w, const struct hb_plan *plan, int x,
+                     struct hb_experiment *e)
 {
     char *buf = NULL;
     size_t len = 0;
@@ -270,7 +266,7 @@ static int hb_exec_one(const struct hb_world *w, const struct hb_topo *t,
         hb_err_set("out of memory keeping the records of experiment %s", e.name);
         keep_rc = -ENOMEM;
     }
-    if (w->rank == 0 && last && keep_rc == 0) keep_rc = hb_emit_merged(reps, x, io, measured);
+    if (w->rank == 0 && last && keep_rc == 0) keep_rc = hb_exec_emit_merged(reps, x, io, measured);
     free(got);
     free(raw);
     char msg[600];
@@ -308,15 +304,21 @@ int hb_exec_plan(const struct hb_world *w, const struct hb_topo *t, const struct
                 io->progress(r * n + x, repeats * n, &plan->exps[x], io->ctx);
             code = hb_exec_one(w, t, plan, x, r, r == repeats - 1, io, &reps, measured);
         }
-    /* A measurement failed: what was measured is still written, with the repeats it has
-     * (code stays what every rank agreed on; a write failure here is rank 0's to report). */
+    code = hb_exec_emit_rest(w, &reps, io, measured, code);
+    hb_repeats_free(&reps);
+    return code;
+}
+
+int hb_exec_emit_rest(const struct hb_world *w, struct hb_repeats *reps,
+                      const struct hb_exec_io *io, json_t *measured, int code)
+{
+    /* code stays what every rank agreed on; a write failure here is rank 0's to report. */
     int emit_rc = 0;
-    for (int x = 0; w->rank == 0 && code <= HB_EXIT_FAILED && x < n; x++)
-        if (reps.kept[x] && emit_rc == 0) emit_rc = hb_emit_merged(&reps, x, io, measured);
+    for (int x = 0; w->rank == 0 && code <= HB_EXIT_FAILED && x < reps->nexp; x++)
+        if (reps->kept[x] && emit_rc == 0) emit_rc = hb_exec_emit_merged(reps, x, io, measured);
     if (emit_rc) {
         fprintf(stderr, "hopbench: rank 0 (host %s): %s\n", w->host, hb_err_msg());
         code = HB_EXIT_ENV;
     }
-    hb_repeats_free(&reps);
     return code;
 }

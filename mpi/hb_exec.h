@@ -35,4 +35,21 @@ struct hb_exec_io {
 int hb_exec_plan(const struct hb_world *w, const struct hb_topo *t, const struct hb_plan *plan,
                  const struct hb_exec_io *io, json_t *measured);
 
+/* Experiment x of rank 0's plan on every rank, sent as packed bytes (its tasks and node
+ * sets have any size); the job ends with a message when that fails. hb_experiment_clear e. */
+void hb_exec_receive(const struct hb_world *w, const struct hb_plan *plan, int x,
+                     struct hb_experiment *e);
+
+/* Rank 0: experiment x's records merged over the repeats it ran, each emitted and kept in
+ * `measured`. 0, or -errno from emit or memory. */
+struct hb_repeats;
+int hb_exec_emit_merged(struct hb_repeats *reps, int x, const struct hb_exec_io *io,
+                        json_t *measured);
+
+/* Rank 0, after a run stopped on a failed measurement (code <= 1): what was measured is
+ * still written, each experiment with the repeats it has. Returns code, or 3 when writing
+ * failed (said on stderr). Other ranks: code. */
+int hb_exec_emit_rest(const struct hb_world *w, struct hb_repeats *reps,
+                      const struct hb_exec_io *io, json_t *measured, int code);
+
 #endif

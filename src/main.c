@@ -8,6 +8,7 @@
 #include "hb_kernel.h"
 #include "hb_launcher.h"
 #include "hb_level.h"
+#include "hb_msg.h"
 #include "hb_options.h"
 #include "hb_outfile.h"
 #include "hb_places.h"
@@ -146,7 +147,15 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
     struct hb_world w;
     if (hb_world_init(&argc, &argv, t, &w) != 0) return hb_fail(-HB_EENV);
     const char *args = o->command_argv0_end;
-    int rc = hb_world_check_layout(&w, t, args ? args + 1 : "");
+    /* comm pairs ranks wherever they are bound; the other suites want one rank per node. */
+    bool messages = hb_suite_find(o->command)->flags & HB_SUITE_MESSAGES;
+    int rc = messages ? hb_msg_check_layout(&w, args ? args + 1 : "")
+                      : hb_world_check_layout(&w, t, args ? args + 1 : "");
+    if (rc && messages) {
+        if (w.rank == 0) fprintf(stderr, "hopbench: %s\n", hb_err_msg());
+        hb_world_finalize(&w);
+        return hb_err_exit_code(rc);
+    }
     if (rc) {
         if (w.rank == 0) fprintf(stderr, "hopbench: %s\n", hb_err_msg());
         hb_world_finalize(&w);
@@ -202,7 +211,8 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
     if (ctx.progress) hb_print_plan_line(est);
     struct hb_exec_io io = {hb_emit,    hb_on_progress, &ctx, simd, o->allow_misplaced,
                             o->repeats, o->noise_pct};
-    int code = hb_exec_plan(&w, t, plan, &io, measured);
+    int code = messages ? hb_msg_exec_plan(&w, t, plan, &io, measured)
+                        : hb_exec_plan(&w, t, plan, &io, measured);
     if (w.rank == 0) {
         if (code == 0 && wrc == 0) wrc = hb_finish(env, &w, host_topos, measured, ctx.sink, t0);
         hb_progress_free(ctx.progress);
@@ -345,9 +355,11 @@ static int hb_plan_and_run(int argc, char **argv, const struct hb_options *o,
     struct hb_plan plan = {0};
     int code = HB_EXIT_OK;
     /* c2c's pairs share a line between CPUs of any node: one process runs them, no MPI. */
-    bool in_process = hb_suite_find(o->command)->flags & HB_SUITE_ONE_PROCESS;
+    unsigned flags = hb_suite_find(o->command)->flags;
+    bool in_process = flags & HB_SUITE_ONE_PROCESS, messages = flags & HB_SUITE_MESSAGES;
     rc = hb_suite_plan(&env, &plan);
-    if (rc == 0) rc = in_process ? hb_pair_check(t, &plan) : hb_plan_check(t, &plan);
+    /* comm's tasks run no kernel: its plan checked itself. */
+    if (rc == 0 && !messages) rc = in_process ? hb_pair_check(t, &plan) : hb_plan_check(t, &plan);
     /* A default set inside a memory-side cache measures the cache: say so, and why. */
     uint64_t msc = hb_mem_cache_max(t);
     if (rc == 0 && !o->size && msc && env.default_bytes <= msc && !o->quiet)
@@ -359,7 +371,7 @@ static int hb_plan_and_run(int argc, char **argv, const struct hb_options *o,
     if (rc == 0 && note_size && !o->quiet) fprintf(stderr, "hopbench: %s\n", note_text);
     /* A working set inside a cache measures the cache: say so before anything runs. */
     char level[256];
-    int in_cache = rc == 0 && !o->quiet && hb_launch_is_first()
+    int in_cache = rc == 0 && !o->quiet && !messages && hb_launch_is_first()
                        ? hb_level_plan(t, &plan, level, sizeof(level))
                        : 0;
     if (in_cache == 1) fprintf(stderr, "hopbench: %s\n", level);

@@ -172,8 +172,8 @@ const struct hb_opt_doc hb_opt_docs[] = {
     {"load-nodes", 0, OPT_LOAD_NODES, "N[,N]", HB_COMPLETE_NONE, NULL,
      "loaded: nodes that run load threads (default every CPU node)"},
     {"nodes", 0, OPT_NODES, "LIST", HB_COMPLETE_NONE, NULL,
-     "matrix, hops, loaded, policy, peak, sweep, c2c: only these NUMA nodes (OS indexes and "
-     "ranges, e.g. 0-3,8; default every node)"},
+     "matrix, hops, loaded, policy, peak, sweep, c2c, comm: only these NUMA nodes (OS indexes "
+     "and ranges, e.g. 0-3,8; default every node)"},
     {"mix", 0, OPT_MIX, "M", HB_COMPLETE_WORDS, hb_mix_names, "loaded: {values} (default read)"},
     {"mode", 0, OPT_MODE, "M", HB_COMPLETE_WORDS, hb_mode_names,
      "policy: {values}: a task on every CPU node, or one task (default both)"},

@@ -65,6 +65,14 @@ int hb_param_int(struct hb_experiment *e, const char *key, long long v)
     return p ? 0 : -EINVAL;
 }
 
+long long hb_param_int_of(const struct hb_experiment *e, const char *key, long long dflt)
+{
+    for (int i = 0; i < e->params.n; i++)
+        if (e->params.v[i].kind == HB_PARAM_INT && strcmp(e->params.v[i].key, key) == 0)
+            return e->params.v[i].v.ints[0];
+    return dflt;
+}
+
 int hb_param_num(struct hb_experiment *e, const char *key, double v)
 {
     struct hb_param *p = hb_param_new(e, key, HB_PARAM_NUM);

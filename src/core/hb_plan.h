@@ -110,6 +110,9 @@ int hb_param_num(struct hb_experiment *e, const char *key, double v);
 int hb_param_str(struct hb_experiment *e, const char *key, const char *v);
 int hb_param_ints(struct hb_experiment *e, const char *key, const long long *v, int n);
 
+/* The value of e's integer key `key`, or dflt when e has none. */
+long long hb_param_int_of(const struct hb_experiment *e, const char *key, long long dflt);
+
 /* The keys as a JSON object, in the order set (NULL when out of memory). */
 json_t *hb_params_json(const struct hb_params *p);
 

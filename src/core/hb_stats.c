@@ -22,8 +22,7 @@ double hb_stats_median(double *v, int n)
     return n == 0 ? NAN : n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2.0;
 }
 
-/* Linear interpolation between closest ranks (numpy's default). */
-static double hb_percentile(const double *sorted, int n, double q)
+double hb_stats_percentile(const double *sorted, int n, double q)
 {
     double pos = q * (n - 1);
     int lo = (int)floor(pos);
@@ -48,8 +47,8 @@ void hb_stats_compute(const double *samples, int n, struct hb_stats *out)
     out->n = n;
     out->min = s[0];
     out->max = s[n - 1];
-    out->median = hb_percentile(s, n, 0.5);
-    out->p95 = hb_percentile(s, n, 0.95);
+    out->median = hb_stats_percentile(s, n, 0.5);
+    out->p95 = hb_stats_percentile(s, n, 0.95);
     out->mean = mean;
     out->stddev = n > 1 ? sqrt(var / (n - 1)) : 0.0;
     out->cv = mean > 0.0 ? out->stddev / mean : 0.0;

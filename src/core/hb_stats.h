@@ -18,4 +18,8 @@ void hb_stats_sort(double *v, int n);
  * ones; NaN for n == 0. */
 double hb_stats_median(double *v, int n);
 
+/* The q-quantile (0..1) of n >= 1 numbers sorted ascending, by linear interpolation between
+ * closest ranks (numpy's default). */
+double hb_stats_percentile(const double *sorted, int n, double q);
+
 #endif

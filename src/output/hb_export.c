@@ -34,6 +34,30 @@ int hb_export_check_path(const char *path, const char *opt, const char *const *i
     return 0;
 }
 
+/* What export writes out: a memory matrix (type matrix) of latency or bandwidth, or comm's
+ * matrix of MPI message latency (type comm_matrix). */
+static bool hb_export_wanted(const json_t *rec)
+{
+    const char *type = hb_rec_str(rec, "type", ""), *m = hb_rec_str(rec, "metric", "");
+    if (strcmp(type, "comm_matrix") == 0) return strcmp(m, "latency") == 0;
+    return strcmp(type, "matrix") == 0 &&
+           (strcmp(m, "latency") == 0 || strcmp(m, "bandwidth") == 0);
+}
+
+/* comm's message latency matrix of host, or NULL. */
+static json_t *hb_export_pick_mpi(json_t *records, const char *host)
+{
+    json_t *rec;
+    size_t k;
+    json_array_foreach(records, k, rec)
+    {
+        bool comm = strcmp(hb_rec_str(rec, "type", ""), "comm_matrix") == 0;
+        if (comm && strcmp(hb_rec_str(rec, "host", ""), host) == 0 && hb_export_wanted(rec))
+            return rec;
+    }
+    return NULL;
+}
+
 /* One measured matrix in node-index form: NAN where not measured. */
 struct hb_export_grid {
     const char *kernel;
@@ -82,10 +106,11 @@ static bool hb_export_grid_fill(const struct hb_topo *t, json_t *m, struct hb_ex
     return true;
 }
 
-/* hwloc distances: every NUMA node, values rounded (ns, MB/s); 0 = not measured (a
- * memory-only node has no CPUs to measure from). */
+/* hwloc distances `name`: every NUMA node, values x scale rounded (ns, MB/s); 0 = not
+ * measured (a memory-only node has no CPUs to measure from). */
 static int hb_export_distances(hwloc_topology_t hw, const struct hb_topo *t,
-                               const struct hb_export_grid *g, bool latency)
+                               const struct hb_export_grid *g, bool latency, const char *name,
+                               double scale)
 {
     int n = t->nnodes;
     hwloc_obj_t *objs = calloc((size_t)n, sizeof(*objs));
@@ -100,23 +125,19 @@ static int hb_export_distances(hwloc_topology_t hw, const struct hb_topo *t,
         objs[i] = hwloc_get_numanode_obj_by_os_index(hw, (unsigned)t->nodes[i].os_index);
         for (int j = 0; j < n; j++)
             if (!isnan(HB_AT(g->v, t, i, j)))
-                values[i * n + j] = (hwloc_uint64_t)llround(
-                    latency ? HB_AT(g->v, t, i, j) : HB_AT(g->v, t, i, j) * 1000.0);
+                values[i * n + j] = (hwloc_uint64_t)llround(HB_AT(g->v, t, i, j) * scale);
     }
     unsigned long kind =
         HWLOC_DISTANCES_KIND_FROM_USER |
         (latency ? HWLOC_DISTANCES_KIND_MEANS_LATENCY : HWLOC_DISTANCES_KIND_MEANS_BANDWIDTH);
-    hwloc_distances_add_handle_t h = hwloc_distances_add_create(
-        hw, latency ? HB_EXPORT_DIST_LATENCY : HB_EXPORT_DIST_BANDWIDTH, kind, 0);
+    hwloc_distances_add_handle_t h = hwloc_distances_add_create(hw, name, kind, 0);
     int rc = h && hwloc_distances_add_values(hw, h, (unsigned)n, objs, values, 0) == 0 &&
                      hwloc_distances_add_commit(hw, h, 0) == 0
                  ? 0
                  : -EINVAL;
     free(values);
     free(objs);
-    if (rc)
-        hb_err_set("hwloc refused the measured %s matrix as distances",
-                   latency ? "latency" : "bandwidth");
+    if (rc) hb_err_set("hwloc refused the measured matrix %s as distances", name);
     return rc;
 }
 
@@ -198,13 +219,26 @@ static int hb_export_host(const struct hb_topo *t, json_t *records, const char *
         }
         bool write_kernel = strstr(g->kernel, "write") != NULL;
         /* hwloc keeps no 1 x 1 distance matrix: one node's figures go in memattrs only */
-        if (t->nnodes > 1) rc = hb_export_distances(hw, t, g, m == 0);
+        if (t->nnodes > 1)
+            rc = hb_export_distances(hw, t, g, m == 0,
+                                     m ? HB_EXPORT_DIST_BANDWIDTH : HB_EXPORT_DIST_LATENCY,
+                                     m ? 1000.0 : 1.0);
         if (rc == 0) rc = hb_export_memattrs(hw, t, g, m == 0, write_kernel);
     }
+    /* MPI messages between the nodes' ranks (comm), in ns as the memory latency is. */
+    json_t *mpi = hb_export_pick_mpi(records, host);
+    if (rc == 0 && mpi && !hb_export_grid_fill(t, mpi, g)) {
+        hb_err_set("the MPI latency matrix of host %s names nodes this topology (%s) does not "
+                   "have",
+                   host, t->source);
+        rc = -EINVAL;
+    }
+    if (rc == 0 && mpi && t->nnodes > 1)
+        rc = hb_export_distances(hw, t, g, true, HB_EXPORT_DIST_MPI, 1000.0);
     char *text = NULL;
-    if (asprintf(&text, "hopbench %s (git %s), host %s: latency %s, bandwidth %s", HB_VERSION,
-                 HB_GIT_SHA, host, lat ? hb_rec_str(lat, "kernel", "") : "none",
-                 bw ? hb_rec_str(bw, "kernel", "") : "none") < 0)
+    if (asprintf(&text, "hopbench %s (git %s), host %s: latency %s, bandwidth %s, MPI latency %s",
+                 HB_VERSION, HB_GIT_SHA, host, lat ? hb_rec_str(lat, "kernel", "") : "none",
+                 bw ? hb_rec_str(bw, "kernel", "") : "none", mpi ? "comm" : "none") < 0)
         text = NULL;
     if (!text && rc == 0) {
         hb_err_set("out of memory describing the export of host %s", host);
@@ -256,10 +290,7 @@ int hb_export_records(const struct hb_host_topo *ht, int nht, json_t *records, c
     json_t *rec;
     json_array_foreach(records, k, rec)
     {
-        const char *m = hb_rec_str(rec, "metric", "");
-        if (strcmp(hb_rec_str(rec, "type", ""), "matrix") != 0 ||
-            (strcmp(m, "latency") != 0 && strcmp(m, "bandwidth") != 0))
-            continue;
+        if (!hb_export_wanted(rec)) continue;
         const char *h = hb_rec_str(rec, "host", "");
         int seen = !hb_export_topo_of(ht, nht, h);
         for (int i = 0; i < nh && !seen; i++)
@@ -268,7 +299,8 @@ int hb_export_records(const struct hb_host_topo *ht, int nht, json_t *records, c
     }
     int rc = 0;
     if (nh == 0) {
-        hb_err_set("no measured latency or bandwidth matrix%s%s to export (run: hopbench matrix)",
+        hb_err_set("no measured latency or bandwidth matrix%s%s to export (run: hopbench matrix, "
+                   "or comm for MPI latency)",
                    nht == 1 && ht[0].host ? " of host " : "",
                    nht == 1 && ht[0].host ? ht[0].host : "");
         rc = -EINVAL;
@@ -342,9 +374,7 @@ static int hb_export_pick_host(const struct hb_results *r, const char *want, con
 static int hb_export_take(void *ctx, const json_t *rec)
 {
     (void)ctx;
-    const char *m = hb_rec_str(rec, "metric", "");
-    return strcmp(hb_rec_str(rec, "type", ""), "matrix") == 0 &&
-           (strcmp(m, "latency") == 0 || strcmp(m, "bandwidth") == 0);
+    return hb_export_wanted(rec);
 }
 
 int hb_export_main(int argc, char **argv)

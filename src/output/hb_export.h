@@ -11,6 +11,8 @@
 
 /* Names in the exported file. */
 #define HB_EXPORT_DIST_LATENCY "hopbench-measured-latency"
+/* comm: one-way MPI message latency between the ranks of two nodes, ns (8 B messages). */
+#define HB_EXPORT_DIST_MPI "hopbench-mpi-latency"
 #define HB_EXPORT_DIST_BANDWIDTH "hopbench-measured-bandwidth"
 #define HB_EXPORT_ATTR_LATENCY "HopbenchMeasuredLatency"
 #define HB_EXPORT_ATTR_BANDWIDTH "HopbenchMeasuredBandwidth"

@@ -6,6 +6,8 @@
 #include "hb_interval.h"
 #include "hb_jsonl_read.h"
 #include "hb_size.h"
+#include "hb_table_comm.h"
+#include "hb_table_grid.h"
 #include "hb_table_io.h"
 #include "hb_table_mem.h"
 
@@ -31,31 +33,6 @@ static void hb_table_run(FILE *f, json_t *rec)
             hb_rec_str(sizes, "size_source", ""), thp ? thp : "?", bal ? bal : "?");
     free(thp);
     free(bal);
-}
-
-/* Cells print with `decimals` digits after the point; integers as they are. */
-static void hb_table_matrix_rows(FILE *f, json_t *rows, json_t *cols, json_t *m, int decimals)
-{
-    fprintf(f, "%8s", "cpu\\mem");
-    size_t j, i;
-    json_t *v;
-    json_array_foreach(cols, j, v) fprintf(f, " %9lld", (long long)json_integer_value(v));
-    fputc('\n', f);
-    json_array_foreach(rows, i, v)
-    {
-        fprintf(f, "%8lld", (long long)json_integer_value(v));
-        json_t *row = json_array_get(m, i);
-        for (j = 0; j < json_array_size(cols); j++) {
-            json_t *c = json_array_get(row, j);
-            if (!c || json_is_null(c))
-                fprintf(f, " %9s", "-");
-            else if (json_is_integer(c))
-                fprintf(f, " %9lld", (long long)json_integer_value(c));
-            else
-                fprintf(f, " %9.*f", decimals, json_number_value(c));
-        }
-        fputc('\n', f);
-    }
 }
 
 /* A figure with its interval: 120.5 [118, 123], or the value alone. */
@@ -173,9 +150,9 @@ static void hb_table_topology(FILE *f, json_t *rec)
     json_array_foreach(json_object_get(rec, "nodes"), i, n)
         json_array_append(ids, json_object_get(n, "os_index"));
     fprintf(f, "firmware distances:\n");
-    hb_table_matrix_rows(f, ids, ids, d, 0);
+    hb_table_grid(f, "cpu\\mem", ids, ids, d, 0);
     fprintf(f, "hop classes:\n");
-    hb_table_matrix_rows(f, ids, ids, json_object_get(rec, "hop_class"), 0);
+    hb_table_grid(f, "cpu\\mem", ids, ids, json_object_get(rec, "hop_class"), 0);
     json_decref(ids);
     hb_table_topology_launch(f, rec);
 }
@@ -297,7 +274,7 @@ static void hb_table_matrix(FILE *f, json_t *rec)
     fprintf(f, "\n%s %s matrix (%s), host %s:\n", hb_rec_str(rec, "metric", ""),
             hb_rec_str(rec, "kernel", ""), hb_rec_str(rec, "unit", ""),
             hb_rec_str(rec, "host", ""));
-    hb_table_matrix_rows(f, rows, cols, json_object_get(rec, "values"), 2);
+    hb_table_grid(f, "cpu\\mem", rows, cols, json_object_get(rec, "values"), 2);
     /* c2c matrices are CPU x CPU: no relative cost or hop classes, notes instead */
     if (strcmp(hb_rec_str(rec, "metric", ""), "c2c") == 0) {
         size_t k;
@@ -307,13 +284,13 @@ static void hb_table_matrix(FILE *f, json_t *rec)
         return;
     }
     fprintf(f, "Approximate Cross-NUMA Node Access Cost (relative to fastest):\n");
-    hb_table_matrix_rows(f, rows, cols, json_object_get(rec, "relative"), 1);
+    hb_table_grid(f, "cpu\\mem", rows, cols, json_object_get(rec, "relative"), 1);
     json_t *mc = json_object_get(rec, "measured_class");
     if (json_array_size(rows) * json_array_size(cols) > 1) {
         fprintf(f, "firmware hop classes:\n");
-        hb_table_matrix_rows(f, rows, cols, json_object_get(rec, "hop_class"), 0);
+        hb_table_grid(f, "cpu\\mem", rows, cols, json_object_get(rec, "hop_class"), 0);
         fprintf(f, "measured classes:\n");
-        hb_table_matrix_rows(f, rows, cols, mc, 0);
+        hb_table_grid(f, "cpu\\mem", rows, cols, mc, 0);
     }
     size_t i;
     json_t *fl;
@@ -515,6 +492,8 @@ static void hb_table_print_clean(FILE *f, json_t *rec)
         hb_table_measurement(f, rec);
     else if (strcmp(type, "matrix") == 0)
         hb_table_matrix(f, rec);
+    else if (strcmp(type, "comm_matrix") == 0)
+        hb_table_comm_matrix(f, rec);
     else if (strcmp(type, "fleet") == 0)
         hb_table_fleet(f, rec);
     else if (strcmp(type, "tiers") == 0)

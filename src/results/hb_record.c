@@ -238,6 +238,23 @@ static void hb_record_where(json_t *rec, const struct hb_topo *t, const struct h
     json_object_set_new(rec, "pages_share_pct", hb_record_placement(t, r));
 }
 
+void hb_record_samples(json_t *rec, const double *samples, int n, bool times, struct hb_stats *st)
+{
+    hb_stats_compute(samples, n, st);
+    json_t *list = json_array();
+    for (int s = 0; s < n; s++)
+        json_array_append_new(list, json_real(samples[s]));
+    json_object_set_new(rec, "reps", json_integer(n));
+    json_object_set_new(rec, "samples_s", list);
+    if (!times || n < 1) return;
+    json_object_set_new(rec, "t_min_s", json_real(st->min));
+    json_object_set_new(rec, "t_median_s", json_real(st->median));
+    json_object_set_new(rec, "t_p95_s", json_real(st->p95));
+    json_object_set_new(rec, "t_max_s", json_real(st->max));
+    json_object_set_new(rec, "t_mean_s", json_real(st->mean));
+    json_object_set_new(rec, "t_cv", json_real(st->cv));
+}
+
 /* The samples and what they give: times, latency or bandwidth (a background task: the rate
  * it achieved). */
 static void hb_record_timing(json_t *rec, const struct hb_experiment *e, const struct hb_task *task,
@@ -245,20 +262,9 @@ static void hb_record_timing(json_t *rec, const struct hb_experiment *e, const s
 {
     bool fg = task->role == HB_ROLE_FG;
     struct hb_stats st;
-    hb_stats_compute(r->samples, r->nsamples, &st);
-    json_t *samples = json_array();
-    for (int s = 0; s < r->nsamples; s++)
-        json_array_append_new(samples, json_real(r->samples[s]));
-    json_object_set_new(rec, "reps", json_integer(r->nsamples));
+    hb_record_samples(rec, r->samples, r->nsamples, fg, &st);
     json_object_set_new(rec, "sweeps_per_sample", json_integer((json_int_t)r->sweeps_per_sample));
-    json_object_set_new(rec, "samples_s", samples);
     if (fg && r->nsamples > 0) {
-        json_object_set_new(rec, "t_min_s", json_real(st.min));
-        json_object_set_new(rec, "t_median_s", json_real(st.median));
-        json_object_set_new(rec, "t_p95_s", json_real(st.p95));
-        json_object_set_new(rec, "t_max_s", json_real(st.max));
-        json_object_set_new(rec, "t_mean_s", json_real(st.mean));
-        json_object_set_new(rec, "t_cv", json_real(st.cv));
         if (strcmp(e->metric, "latency") == 0 && r->loads_per_sample > 0) {
             json_object_set_new(rec, "lat_ns_median",
                                 json_real(st.median / r->loads_per_sample * 1e9));
@@ -291,10 +297,7 @@ static void hb_record_overlap(json_t *rec, const struct hb_experiment *e,
     json_object_set_new(rec, "bg_overlap", hb_json_or_null(any, json_real(overlap)));
 }
 
-/* Every column in CSV's order, null where it does not apply, so JSON Lines and CSV carry
- * the same keys in the same order; suite keys (case, pair, bg_level...) come last, as the
- * plan wrote them. Takes rec. */
-static json_t *hb_record_in_columns(json_t *rec, const struct hb_params *params)
+json_t *hb_record_in_columns(json_t *rec, const struct hb_params *params)
 {
     json_t *ordered = json_object();
     for (int c = 0; hb_record_columns[c]; c++) {

@@ -8,6 +8,7 @@
 #include "hb_topo.h"
 
 #include <jansson.h>
+#include <stdbool.h>
 
 /* Where a result came from. */
 struct hb_record_origin {
@@ -21,6 +22,14 @@ struct hb_record_origin {
 json_t *hb_record_measurement(const struct hb_topo *t, const struct hb_experiment *e, int ti,
                               const struct hb_task_result *all, const struct hb_record_origin *o);
 
+/* Every column in CSV's order, null where it does not apply, so JSON Lines and CSV carry
+ * the same keys in the same order; suite keys (case, pair, bg_level...) come last, as the
+ * plan wrote them. Takes rec; a new reference. */
+json_t *hb_record_in_columns(json_t *rec, const struct hb_params *params);
+/* A measurement's samples (seconds each) as reps and samples_s, and, when `times`, their
+ * statistics as t_min_s, t_median_s, t_p95_s, t_max_s, t_mean_s and t_cv; *st gets them. */
+struct hb_stats;
+void hb_record_samples(json_t *rec, const double *samples, int n, bool times, struct hb_stats *st);
 /* {"type":"topology", nodes, distances, hop_class}. New reference. */
 json_t *hb_record_topology(const struct hb_topo *t);
 

@@ -38,6 +38,8 @@ enum hb_suite_flag {
     HB_SUITE_ONE_PROCESS = 1 << 0, /* runs in this process, no MPI world (c2c) */
     HB_SUITE_STRIDE_LIST = 1 << 1, /* sweeps a --stride list (others take one stride) */
     HB_SUITE_CHAINS_LIST = 1 << 2, /* measures a --chains list (others take one count) */
+    HB_SUITE_MESSAGES = 1 << 3,    /* MPI messages between pairs of ranks (comm, mpi/hb_msg.h):
+                                    * its tasks name no kernel of omp/ */
 };
 
 /* A suite: its command, its help line and what it does at each step of a run. */

@@ -10,6 +10,14 @@
 #            memcpy kernel beside them
 #   mixes    the read:write mixes against likwid-bench's kernel of the same kind
 #   bw       kernels against likwid-bench's of the same kind
+#   comm     (only when named) two ranks on one node: hopbench comm's 8 B latency (p50 of
+#            the exchanges) and 4 MiB streaming bandwidth (best sample, window 64) against
+#            osu_latency and osu_bw of OSU Micro-Benchmarks, built under /tmp from a copy of
+#            its sources in OSU_DIR (none of it enters hopbench); runs alternate, the best of
+#            ROUNDS counts, both under the same mpirun line (MPIRUN_ARGS adds to it);
+#            COMM_MIN_TIME (default 0.05) is hopbench's --min-time: a batch of about that long
+#            (OSU's loop of 10000 8 B exchanges lasts a few ms: on a busy machine a long batch
+#            holds more preemptions, which the batch mean shows and the p50 does not)
 #
 #   tests/bench/peers.sh [BUILD_DIR]
 # Environment: HOPBENCH (a hopbench binary; default BUILD_DIR/hopbench; without `bw` the
@@ -205,6 +213,48 @@ print(rows[-1]["bw_GBps_best"] if rows else sys.exit("peers.sh: no bw_GBps_best 
                 "$(awk -v a="$hb" -v b="$lk" 'BEGIN { print (b > 0 ? a / b : 0) }')"
         done
     done
+}
+
+# OSU's osu_latency and osu_bw, built once under /tmp from OSU_DIR's sources.
+osu_build() {
+    local src=${OSU_DIR:?peers.sh: comm needs OSU_DIR, a copy of OSU Micro-Benchmarks sources}
+    local out=/tmp/hopbench-peers-osu b
+    [[ -f $src/mpi/pt2pt/osu_latency.c ]] || { echo "peers.sh: OSU_DIR=$src has no mpi/pt2pt/osu_latency.c" >&2; exit 3; }
+    mkdir -p "$out"
+    for b in osu_latency osu_bw; do
+        [[ -x $out/$b ]] || mpicc -O2 -I"$src/mpi/pt2pt" -I"$src" -DPACKAGE_VERSION='"peer"' \
+            -o "$out/$b" "$src/mpi/pt2pt/$b.c" "$src/mpi/pt2pt/osu_pt2pt.c" >&2 || exit 3
+    done
+    echo "$out"
+}
+
+comm_section() {
+    local osu hb_lat=0 hb_mean=0 hb_bw=0 hb_bwmed=0 osu_lat=0 osu_bw=0 r line lat mean bw bwmed
+    osu=$(osu_build)
+    hb_mpi_root_env
+    # shellcheck disable=SC2206 # extra mpirun words
+    local mpi=(mpirun -np 2 --bind-to core --map-by core ${MPIRUN_ARGS:-})
+    # hopbench's headline (the median exchange; the best sample's bandwidth) and, like with
+    # like, what OSU prints: the mean over a batch (its median batch) and the median sample.
+    for ((r = 0; r < rounds; r++)); do
+        line=$("${mpi[@]}" "$HOPBENCH" comm --size 4M --reps 5 --min-time "${COMM_MIN_TIME:-0.05}" --repeat 1 \
+            --quiet --format jsonl | jq -r -s '[.[] | select(.type == "measurement" and .src_rank == 0)] |
+            (.[] | select(.metric == "latency" and .message_bytes == 8)) as $l |
+            (.[] | select(.metric == "bandwidth" and .message_bytes == 4194304)) as $b |
+            [$l.value, $l.t_median_s / $l.iterations / 2 * 1e6, $b.value, $b.bw_GBps_median] | @tsv')
+        read -r lat mean bw bwmed <<<"$line"
+        hb_lat=$(min "$hb_lat" "$lat") hb_mean=$(min "$hb_mean" "$mean")
+        hb_bw=$(max "$hb_bw" "$bw") hb_bwmed=$(max "$hb_bwmed" "$bwmed")
+        osu_lat=$(min "$osu_lat" "$("${mpi[@]}" "$osu/osu_latency" | awk '$1 == 8 { print $2 }')")
+        osu_bw=$(max "$osu_bw" "$("${mpi[@]}" "$osu/osu_bw" | awk '$1 == 4194304 { print $2 / 1000 }')")
+    done
+    echo "# two ranks on one node, best of $rounds alternating runs; osu: its mean over the loop"
+    printf '%-28s %10s %10s %6s\n' measure hopbench osu ratio
+    printf '%-28s %10.3f %10.3f %6s\n' "latency 8 B, p50 (us)" "$hb_lat" "$osu_lat" "$(ratio "$hb_lat" "$osu_lat")"
+    printf '%-28s %10.3f %10.3f %6s\n' "latency 8 B, batch mean (us)" "$hb_mean" "$osu_lat" "$(ratio "$hb_mean" "$osu_lat")"
+    printf '%-28s %10.3f %10.3f %6s\n' "bandwidth 4 MiB, best (GB/s)" "$hb_bw" "$osu_bw" "$(ratio "$hb_bw" "$osu_bw")"
+    printf '%-28s %10.3f %10.3f %6s\n' "bandwidth 4 MiB, median" "$hb_bwmed" "$osu_bw" "$(ratio "$hb_bwmed" "$osu_bw")"
+    echo "# targets: latency ratio <= 1.10, bandwidth ratio >= 0.95"
 }
 
 for section in $sections; do

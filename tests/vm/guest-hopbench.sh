@@ -62,6 +62,15 @@ if [ "${GUEST:-}" = quartet ]; then
     run peak $MPI "$HB" peak --kernel read,mix1:1-nt --size 4M $TINY -o /out/peak.jsonl
     run peak-il $MPI "$HB" peak --policy interleave --kernel mix2:1 --size 4M $TINY \
         -o /out/peak-il.jsonl
+    # MPI messages between every ordered pair of the four ranks' nodes, 8 B only.
+    run comm $MPI "$HB" comm --size 8 $TINY -o /out/comm.jsonl
+    run comm-export "$HB" export /out/comm.jsonl -o /out/comm.xml
+fi
+if [ "${GUEST:-}" = quartet-mem ]; then
+    # Both ends' buffers on the memory-only node 4, the pairs of nodes 0 and 1.
+    run comm-mem mpirun --map-by numa --bind-to numa -np "$NUMAVM_CPU_NODES" "$HB" comm \
+        --size 8 --nodes 0,1 --mem-node 4 --reps 1 --min-time 0.001 --repeat 1 --quiet \
+        -o /out/comm-mem.jsonl
 fi
 if [ "${GUEST:-}" = two ] || [ "${GUEST:-}" = quartet-mem ]; then
     # Page migration between every ordered pair of the chosen memory nodes (on quartet-mem a

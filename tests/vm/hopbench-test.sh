@@ -16,6 +16,9 @@
 #    nodes without foreground threads and covering the foreground; policy
 #    --mode rate pages: interleave ~25% per node, one-node on node 0, local
 #    on the thread's node;
+#  - quartet: comm over every ordered pair of the four ranks' nodes, hop classes from
+#    the SLIT, its node matrices and the hwloc export of its latency; quartet-mem: comm
+#    with both ends' buffers on the memory-only node, pairs as the rank layout has them;
 #  - with MIGRATOR (hb_vm_migrator): pages moved off the target by the kernel
 #    while bw runs fail the run (exit 1), and --allow-misplaced reports them.
 # Exit 77 (skip) when the VM cannot run here or jq is missing.
@@ -267,6 +270,47 @@ if [[ $GUEST == quartet ]]; then
   expect "report of the guest's matrix, hops and policy records exits 0" [ "$report_rc" = 0 ]
   expect "... with a heatmap cell for each of the $((2 * cpu_nodes * nodes)) matrix cells" \
     [ "$(grep -o 'data-kind="value"' "$OUT/report.html" | wc -l)" = $((2 * cpu_nodes * nodes)) ]
+fi
+
+# --- comm: MPI messages between the ranks' nodes ---
+if [[ $GUEST == quartet ]]; then
+  cm='map(select(.type == "measurement" and .suite == "comm"))'
+  expect "comm over mpirun exits 0" status_is comm 0
+  expect "comm: all 12 ordered node pairs, each with latency, bandwidth and bibandwidth" \
+    recs comm.jsonl "$cm | length == 36 and (map([.src_node, .dst_node]) | unique) ==
+      [[0,1],[0,2],[0,3],[1,0],[1,2],[1,3],[2,0],[2,1],[2,3],[3,0],[3,1],[3,2]] and
+      all(group_by([.src_node, .dst_node])[]; (map(.metric) | sort) == [\"bandwidth\",\"bibandwidth\",\"latency\"])"
+  expect "comm: hop class from the guest's SLIT (10 + 6 x hops), rank r on node r, pages verified" \
+    recs comm.jsonl "$cm | all(.hops == ((\$slit[.src_node][.dst_node] - 10) / 6) and
+      .src_rank == .src_node and .dst_rank == .dst_node and .mem_nodes == [.src_node, .dst_node] and
+      .pages_on_target_pct == 100 and .status == \"ok\" and .message_bytes == 8 and .value > 0)"
+  expect "comm: latency and bandwidth matrices, 4 x 4, measured off the diagonal, hop classes of the SLIT" \
+    recs comm.jsonl "map(select(.type == \"comm_matrix\")) | length == 2 and
+      (map(.metric) | sort) == [\"bandwidth\",\"latency\"] and all(.[]; . as \$m | .rows == [0,1,2,3] and
+        all(range(4) as \$i | range(4) as \$j | [\$i, \$j]; (\$m.values[.[0]][.[1]] == null) == (.[0] == .[1]) and
+          \$m.hop_class[.[0]][.[1]] == ((\$slit[.[0]][.[1]] - 10) / 6)))"
+  expect "comm: export writes the MPI latency as hwloc distances hopbench-mpi-latency" \
+    bash -c "[ \"\$(cat '$OUT/comm-export.rc')\" = 0 ] && grep -q 'name=\"hopbench-mpi-latency\"' '$OUT/comm.xml'"
+  expect "comm: the same-node pairs (no two ranks share a node) are named as not measured" \
+    err_has comm "no two ranks on node pair\\(s\\) 0-0 1-1 2-2 3-3"
+fi
+if [[ $GUEST == quartet-mem ]]; then
+  cm='map(select(.type == "measurement" and .suite == "comm"))'
+  expect "comm --mem-node 4 (memory-only) over mpirun exits 0" status_is comm-mem 0
+  # Open MPI's --map-by numa counts node 4 too: ranks 0 and 1 share node 0 here, so the
+  # pairs follow the run record's layout, same-node ones included.
+  pairs='(map(select(.type == "run"))[0].rank_layout | map(select(.node <= 1))) as $l |
+    [$l[] as $a | $l[] as $b | select($a.rank != $b.rank) | [$a.rank, $b.rank, $a.node, $b.node]] | sort'
+  expect "comm --mem-node 4: every ordered pair of ranks on nodes 0 and 1, three metrics each" \
+    recs comm-mem.jsonl "($pairs) as \$want | \$want != [] and
+      ($cm | map([.src_rank, .dst_rank, .src_node, .dst_node]) | unique) == \$want and ($cm | length) == 3 * (\$want | length)"
+  expect "comm --mem-node 4: both ends' pages on the memory-only node 4" \
+    recs comm-mem.jsonl "$cm | all(.mem_nodes == [4,4] and .src_mem_node == 4 and .dst_mem_node == 4 and
+      .pages_on_target_pct == 100 and .status == \"ok\")"
+  expect "comm: where two ranks share a node, its same-node pairs are measured" \
+    recs comm-mem.jsonl "($pairs | map(select(.[2] == .[3])) | length) as \$same |
+      ($cm | map(select(.src_node == .dst_node)) | length) == 3 * \$same"
+
 fi
 
 # --- pages moved off the target by the kernel while bw runs ---

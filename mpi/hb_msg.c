@@ -1,0 +1,206 @@
+/* The comm executor (hb_msg.h): the plan's experiments round the repeats, each for every
+ * ordered pair of ranks on its nodes, one pair at a time between barriers. */
+#include "hb_msg.h"
+
+#include "hb_comm.h"
+#include "hb_error.h"
+#include "hb_msg_pair.h"
+#include "hb_msg_transport.h"
+#include "hb_record_comm.h"
+#include "hb_repeat.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define HB_TAG_RESULT 7201
+
+int hb_msg_check_layout(const struct hb_world *w, const char *args)
+{
+    if (w->size < 2) {
+        hb_err_set("comm needs two or more ranks (this launch has 1); run mpirun -np 2 "
+                   "hopbench %s",
+                   args);
+        return -EINVAL;
+    }
+    for (int r = 0; r < w->size; r++)
+        if (w->rank_node[r] < 0) {
+            hb_err_set("rank %d (host %s, CPUs %s) is not bound inside one NUMA node: comm runs "
+                       "each rank on one node; run mpirun --map-by numa --bind-to numa hopbench "
+                       "%s (two ranks per node: --map-by ppr:2:numa)",
+                       r, w->hosts[w->rank_host[r]], w->rank_cpus[r], args);
+            return -HB_EENV;
+        }
+    return 0;
+}
+
+/* What every pair of an experiment shares. */
+struct hb_msg_run {
+    const struct hb_world *w;
+    const struct hb_topo *t;
+    const struct hb_exec_io *io;
+    char transport[2][160];       /* rank 0: [1] one host, [0] two */
+    char (*machine)[HB_HOST_LEN]; /* per rank: gethostname(), even where HOPBENCH_HOST names
+                                   * emulated hosts (which still share memory) */
+    json_t *unpaired;             /* rank 0: "src-dst" node pairs that had no ranks */
+};
+
+static enum hb_msg_metric hb_msg_metric_of(const char *metric)
+{
+    return strcmp(metric, "latency") == 0     ? HB_MSG_LATENCY
+           : strcmp(metric, "bandwidth") == 0 ? HB_MSG_BANDWIDTH
+                                              : HB_MSG_BIBANDWIDTH;
+}
+
+/* The sender's result and samples on rank 0. */
+static void hb_msg_collect(const struct hb_world *w, int sender, struct hb_comm_result *r,
+                           double *samples)
+{
+    if (sender == 0) return;
+    if (w->rank == sender) {
+        MPI_Send(r, sizeof(*r), MPI_BYTE, 0, HB_TAG_RESULT, MPI_COMM_WORLD);
+        MPI_Send(samples, r->nsamples, MPI_DOUBLE, 0, HB_TAG_RESULT, MPI_COMM_WORLD);
+    } else if (w->rank == 0) {
+        MPI_Recv(r, sizeof(*r), MPI_BYTE, sender, HB_TAG_RESULT, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Recv(samples, r->nsamples, MPI_DOUBLE, sender, HB_TAG_RESULT, MPI_COMM_WORLD,
+                 MPI_STATUS_IGNORE);
+    }
+}
+
+/* One pair (a sends, b receives); rank 0 appends its record to recs. 1 when it failed. */
+static int hb_msg_pair(struct hb_msg_run *run, const struct hb_experiment *e, int a, int b,
+                       double *samples, json_t *recs)
+{
+    const struct hb_world *w = run->w;
+    struct hb_comm_result res = {0};
+    res.src_rank = a;
+    res.dst_rank = b;
+    hb_comm_barrier();
+    if (w->rank == a || w->rank == b) {
+        bool sender = w->rank == a;
+        struct hb_msg_job job = {
+            run->t,
+            sender ? b : a,
+            sender,
+            hb_msg_metric_of(e->metric),
+            (size_t)hb_param_int_of(e, "message_bytes", 8),
+            (int)hb_param_int_of(e, sender ? "src_mem_node" : "dst_mem_node", w->node),
+            e->tasks[0].pages,
+            e->reps,
+            e->min_time_s,
+            run->io->allow_misplaced,
+        };
+        hb_msg_pair_run(&job, &res, samples);
+    }
+    hb_msg_collect(w, a, &res, samples);
+    if (w->rank != 0) return 0;
+    const char *src_host = w->hosts[w->rank_host[a]], *dst_host = w->hosts[w->rank_host[b]];
+    bool one_machine = strcmp(run->machine[a], run->machine[b]) == 0;
+    struct hb_comm_origin o = {src_host, dst_host, run->transport[one_machine]};
+    if (res.status)
+        fprintf(stderr, "hopbench: experiment %s, ranks %d -> %d: %s\n", e->name, a, b, res.note);
+    json_t *rec = hb_record_comm(run->t, e, &res, samples, &o);
+    if (!rec || json_array_append_new(recs, rec)) hb_world_abort(w, HB_EXIT_ENV, "out of memory");
+    return res.status != 0;
+}
+
+/* Every ordered pair of ranks on e's nodes; how many there were, *failed when one failed. */
+static int hb_msg_pairs(struct hb_msg_run *run, const struct hb_experiment *e, json_t *recs,
+                        int *failed)
+{
+    const struct hb_world *w = run->w;
+    int src = (int)hb_param_int_of(e, "src_node", -1),
+        dst = (int)hb_param_int_of(e, "dst_node", -1);
+    double *samples = calloc((size_t)e->reps, sizeof(*samples));
+    if (!samples) hb_world_abort(w, HB_EXIT_ENV, "out of memory for samples");
+    int pairs = 0;
+    for (int a = 0; a < w->size; a++)
+        for (int b = 0; b < w->size; b++)
+            if (a != b && w->rank_node[a] == src && w->rank_node[b] == dst) {
+                pairs++;
+                *failed |= hb_msg_pair(run, e, a, b, samples, recs);
+            }
+    free(samples);
+    return pairs;
+}
+
+/* Rank 0: remember a node pair no two ranks served (said once, at the end). */
+static void hb_msg_unpaired(struct hb_msg_run *run, const struct hb_experiment *e)
+{
+    char pair[48];
+    snprintf(pair, sizeof(pair), "%lld-%lld", hb_param_int_of(e, "src_node", -1),
+             hb_param_int_of(e, "dst_node", -1));
+    size_t i;
+    json_t *v;
+    json_array_foreach(run->unpaired, i, v) if (strcmp(json_string_value(v), pair) == 0) return;
+    json_array_append_new(run->unpaired, json_string(pair));
+}
+
+static void hb_msg_say_unpaired(const json_t *unpaired)
+{
+    if (!json_array_size(unpaired)) return;
+    fprintf(stderr, "hopbench: comm: no two ranks on node pair(s)");
+    size_t i;
+    json_t *v;
+    json_array_foreach(unpaired, i, v) fprintf(stderr, " %s", json_string_value(v));
+    fprintf(stderr, " (src-dst), so they were not measured; two ranks per node (mpirun "
+                    "--map-by ppr:2:numa --bind-to numa) measure same-node pairs\n");
+}
+
+/* One repeat of experiment x; rank 0 keeps its records and emits them after the last. */
+static int hb_msg_one(struct hb_msg_run *run, const struct hb_plan *plan, int x, int repeat,
+                      bool last, struct hb_repeats *reps, json_t *measured)
+{
+    const struct hb_world *w = run->w;
+    struct hb_experiment e;
+    hb_exec_receive(w, plan, x, &e);
+    json_t *recs = w->rank == 0 ? json_array() : NULL;
+    int failed = 0, keep_rc = 0;
+    int pairs = hb_msg_pairs(run, &e, recs, &failed);
+    if (w->rank == 0 && repeat == 0 && pairs == 0) hb_msg_unpaired(run, &e);
+    if (w->rank == 0 && hb_repeats_add(reps, x, recs)) {
+        hb_err_set("out of memory keeping the records of experiment %s", e.name);
+        keep_rc = -ENOMEM;
+    }
+    if (w->rank == 0 && last && keep_rc == 0)
+        keep_rc = hb_exec_emit_merged(reps, x, run->io, measured);
+    if (keep_rc) fprintf(stderr, "hopbench: rank 0 (host %s): %s\n", w->host, hb_err_msg());
+    hb_experiment_clear(&e);
+    return hb_comm_max_int(keep_rc ? HB_EXIT_ENV : failed ? HB_EXIT_FAILED : 0);
+}
+
+int hb_msg_exec_plan(const struct hb_world *w, const struct hb_topo *t, const struct hb_plan *plan,
+                     const struct hb_exec_io *io, json_t *measured)
+{
+    int n = w->rank == 0 ? plan->n : 0, repeats = io->repeats > 0 ? io->repeats : 1;
+    hb_comm_bcast_ints(&n, 1);
+    hb_comm_bcast_ints(&repeats, 1);
+    struct hb_msg_run run = {w,           t, io, {"", ""}, calloc((size_t)w->size, HB_HOST_LEN),
+                             json_array()};
+    struct hb_repeats reps = {0};
+    if (!run.unpaired || !run.machine || (w->rank == 0 && hb_repeats_init(&reps, n, io->noise_pct)))
+        hb_world_abort(w, HB_EXIT_ENV, "out of memory for the repeats' records");
+    char me[HB_HOST_LEN] = "";
+    if (gethostname(me, sizeof(me) - 1) != 0) snprintf(me, sizeof(me), "unknown");
+    hb_comm_allgather_bytes(me, HB_HOST_LEN, run.machine);
+    if (w->rank == 0) {
+        hb_msg_transport(false, run.transport[0], sizeof(run.transport[0]));
+        hb_msg_transport(true, run.transport[1], sizeof(run.transport[1]));
+    }
+    int code = 0;
+    for (int r = 0; r < repeats && code == 0; r++)
+        for (int x = 0; x < n && code == 0; x++) {
+            if (w->rank == 0 && io->progress)
+                io->progress(r * n + x, repeats * n, &plan->exps[x], io->ctx);
+            code = hb_msg_one(&run, plan, x, r, r == repeats - 1, &reps, measured);
+        }
+    /* A pair failed: what was measured is still written, with the repeats it has. */
+    code = hb_exec_emit_rest(w, &reps, io, measured, code);
+    if (w->rank == 0) hb_msg_say_unpaired(run.unpaired);
+    json_decref(run.unpaired);
+    free(run.machine);
+    hb_repeats_free(&reps);
+    return code;
+}

@@ -1,0 +1,11 @@
+/* Table lines for comm's node x node matrices. */
+#ifndef HB_TABLE_COMM_H
+#define HB_TABLE_COMM_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+/* A comm_matrix record: the figures (sending node x receiving node), then the hop classes. */
+void hb_table_comm_matrix(FILE *f, json_t *rec);
+
+#endif

@@ -1,0 +1,117 @@
+/* comm's derived records: per host, the node x node matrices of message latency at the
+ * smallest size and of streaming bandwidth at the largest, beside the pairs' hop classes. */
+#include "hb_suite_comm.h"
+
+#include "hb_jsonl_read.h"
+#include "hb_stats.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Whether the record is a pair of two ranks on host `host` of `metric` and `bytes`. */
+static bool hb_comm_cell_of(const json_t *rec, const char *host, const char *metric, double bytes)
+{
+    return strcmp(hb_rec_str(rec, "suite", ""), "comm") == 0 &&
+           strcmp(hb_rec_str(rec, "src_host", ""), host) == 0 &&
+           strcmp(hb_rec_str(rec, "dst_host", ""), host) == 0 &&
+           strcmp(hb_rec_str(rec, "metric", ""), metric) == 0 &&
+           hb_rec_num(rec, "message_bytes", -1) == bytes;
+}
+
+/* The figure of cell (src, dst): the median over the rank pairs on those nodes (several when
+ * ranks share a node), null when none measured it. */
+static json_t *hb_comm_cell(json_t *measured, const char *host, const char *metric, double bytes,
+                            int src, int dst)
+{
+    size_t i, n = 0;
+    json_t *rec;
+    double *v = malloc(sizeof(*v) * (json_array_size(measured) + 1));
+    if (!v) return NULL;
+    json_array_foreach(measured, i, rec)
+    {
+        double x = hb_rec_num(rec, "value", NAN);
+        if (hb_comm_cell_of(rec, host, metric, bytes) && hb_rec_num(rec, "src_node", -1) == src &&
+            hb_rec_num(rec, "dst_node", -1) == dst && isfinite(x) &&
+            strcmp(hb_rec_str(rec, "status", ""), "ok") == 0)
+            v[n++] = x;
+    }
+    json_t *out = n ? json_real(hb_stats_median(v, (int)n)) : json_null();
+    free(v);
+    return out;
+}
+
+/* One matrix of host: rows the src nodes, cols the dst nodes, in `nodes` order. */
+static json_t *hb_comm_matrix(const struct hb_suite_env *env, json_t *measured, const char *host,
+                              const char *metric, double bytes, const char *unit)
+{
+    const struct hb_topo *t = env->topo;
+    json_t *nodes = json_array(), *values = json_array(), *hops = json_array();
+    for (int i = 0; i < t->nnodes; i++)
+        if (t->nodes[i].has_cpus && hb_suite_node_on(env, i))
+            json_array_append_new(nodes, json_integer(t->nodes[i].os_index));
+    size_t a, b;
+    json_t *x, *y;
+    json_array_foreach(nodes, a, x)
+    {
+        json_t *row = json_array(), *hrow = json_array();
+        json_array_foreach(nodes, b, y)
+        {
+            int src = (int)json_integer_value(x), dst = (int)json_integer_value(y);
+            int si = hb_topo_node_index(t, src), di = hb_topo_node_index(t, dst);
+            json_array_append_new(row, hb_comm_cell(measured, host, metric, bytes, src, dst));
+            json_array_append_new(hrow, json_integer(hb_topo_hops(t, si, di)));
+        }
+        json_array_append_new(values, row);
+        json_array_append_new(hops, hrow);
+    }
+    return json_pack("{s:s, s:s, s:s, s:s, s:s, s:I, s:O, s:o, s:o, s:o}", "type", "comm_matrix",
+                     "suite", "comm", "host", host, "metric", metric, "unit", unit, "message_bytes",
+                     (json_int_t)bytes, "rows", nodes, "cols", nodes, "values", values, "hop_class",
+                     hops);
+}
+
+/* The smallest and largest message size of the pairs on one host. */
+static void hb_comm_sizes(json_t *measured, double *least, double *most)
+{
+    size_t i;
+    json_t *rec;
+    *least = INFINITY;
+    *most = 0;
+    json_array_foreach(measured, i, rec)
+    {
+        double b = hb_rec_num(rec, "message_bytes", NAN);
+        if (!isfinite(b)) continue;
+        *least = fmin(*least, b);
+        *most = fmax(*most, b);
+    }
+}
+
+int hb_comm_derive(const struct hb_suite_env *env, json_t *measured, json_t *derived)
+{
+    double least, most;
+    hb_comm_sizes(measured, &least, &most);
+    json_t *hosts = json_array();
+    size_t i, k;
+    json_t *rec, *h;
+    /* The hosts in order of first appearance, each with a pair of its own. */
+    json_array_foreach(measured, i, rec)
+    {
+        const char *host = hb_rec_str(rec, "src_host", "");
+        bool seen = strcmp(host, hb_rec_str(rec, "dst_host", "")) != 0;
+        json_array_foreach(hosts, k, h) seen = seen || strcmp(json_string_value(h), host) == 0;
+        if (!seen) json_array_append_new(hosts, json_string(host));
+    }
+    int rc = 0;
+    json_array_foreach(hosts, k, h)
+    {
+        const char *host = json_string_value(h);
+        json_t *lat = hb_comm_matrix(env, measured, host, "latency", least, "us");
+        json_t *bw = hb_comm_matrix(env, measured, host, "bandwidth", most, "GBps");
+        if (!lat || json_array_append_new(derived, lat)) rc = -ENOMEM;
+        if (!bw || json_array_append_new(derived, bw)) rc = -ENOMEM;
+    }
+    json_decref(hosts);
+    return rc;
+}

@@ -1,0 +1,137 @@
+/* `comm`: what an MPI message costs between two ranks' NUMA nodes. The plan is one experiment
+ * per ordered node pair, metric (latency, bandwidth, bibandwidth) and message size; the
+ * executor (mpi/hb_msg.h) runs it for every pair of ranks on those nodes, one pair at a time. */
+#include "hb_suite_comm.h"
+#include "hb_cli_doc.h"
+
+#include "hb_error.h"
+#include "hb_launcher.h"
+#include "hb_size.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+/* osu_latency's and osu_bw's largest message by default. */
+#define HB_COMM_DEFAULT_SIZE ((uint64_t)4 << 20)
+#define HB_COMM_MIN_SIZE 8
+
+/* The metrics and the name of what each end runs (the task's kernel). */
+static const char *const hb_comm_metrics[] = {"latency", "bandwidth", "bibandwidth", NULL};
+static const char *const hb_comm_kernels[] = {"pingpong", "window", "biwindow", NULL};
+
+/* A run needs a second rank to talk to: refuse a launch of one before anything starts. */
+static int hb_comm_check_ranks(const struct hb_suite_env *env)
+{
+    struct hb_launch l;
+    bool launched = hb_launched(&l);
+    if (env->opts->dry_run || (launched && l.ranks != 1)) return 0;
+    const char *args = env->opts->command_argv0_end;
+    hb_err_set("comm needs two or more ranks (this launch has 1); run mpirun -np 2 "
+               "hopbench%s, or one rank per NUMA node: mpirun --map-by numa --bind-to numa "
+               "hopbench%s",
+               args ? args : " comm", args ? args : " comm");
+    return -EINVAL;
+}
+
+/* --size: from 8 B to what an MPI count (an int) holds and both ends' buffers fit. */
+static int hb_comm_check_size(const struct hb_suite_env *env, uint64_t size, int mem_node)
+{
+    char text[32];
+    hb_size_format(size, text, sizeof(text));
+    if (size < HB_COMM_MIN_SIZE || size > INT_MAX) {
+        hb_err_set("--size %s: comm sends messages of 8 B up to --size; give 8 B to %d bytes "
+                   "(an MPI count is an int)",
+                   text, INT_MAX);
+        return -EINVAL;
+    }
+    /* Each end holds a send and a receive buffer; with --mem-node both ends are there. */
+    for (int i = 0; i < env->topo->nnodes; i++) {
+        const struct hb_node *n = &env->topo->nodes[i];
+        bool both = mem_node >= 0;
+        if (!n->has_memory || (both && n->os_index != mem_node) ||
+            (!both && !hb_suite_node_on(env, i)))
+            continue;
+        if (hb_suite_check_fits(env, n->os_index, (both ? 4 : 2) * size, both ? 2 : 1) != 0)
+            return -EINVAL; /* a usage error: a smaller --size runs */
+    }
+    return 0;
+}
+
+/* The experiment of one node pair, metric and size. */
+static int hb_comm_add(const struct hb_suite_env *env, struct hb_plan *out, int src, int dst,
+                       int metric, uint64_t bytes)
+{
+    const struct hb_topo *t = env->topo;
+    int mem = env->opts->mem_node, src_os = t->nodes[src].os_index;
+    int dst_os = t->nodes[dst].os_index;
+    int src_mem = mem >= 0 ? mem : src_os, dst_mem = mem >= 0 ? mem : dst_os;
+    struct hb_experiment e;
+    char name[HB_NAME_LEN];
+    snprintf(name, sizeof(name), "comm-%s-%d-%d-%llu", hb_comm_metrics[metric], src_os, dst_os,
+             (unsigned long long)bytes);
+    hb_suite_experiment(env, &e, "comm", name, hb_comm_metrics[metric]);
+    struct hb_task *task = hb_experiment_task(&e);
+    if (!task) return -ENOMEM;
+    /* The sending end: one thread on src, its send and receive buffers bound to src_mem. */
+    task->role = HB_ROLE_FG;
+    task->cpu_node = src_os;
+    task->threads = 1;
+    snprintf(task->kernel, sizeof(task->kernel), "%s", hb_comm_kernels[metric]);
+    task->policy = HB_POLICY_BIND;
+    task->mem_node = src_mem;
+    task->pages = env->opts->pages;
+    task->bytes = 2 * bytes;
+    hb_task_describe(t, task, "rw");
+    int rc = hb_param_int(&e, "src_node", src_os);
+    if (rc == 0) rc = hb_param_int(&e, "dst_node", dst_os);
+    if (rc == 0) rc = hb_param_int(&e, "hops", hb_topo_hops(t, src, dst));
+    if (rc == 0) rc = hb_param_int(&e, "message_bytes", (long long)bytes);
+    if (rc == 0) rc = hb_param_int(&e, "src_mem_node", src_mem);
+    if (rc == 0) rc = hb_param_int(&e, "dst_mem_node", dst_mem);
+    if (rc) {
+        hb_experiment_clear(&e);
+        return rc;
+    }
+    return hb_plan_add(out, &e);
+}
+
+static int hb_suite_comm_plan(const struct hb_suite_env *env, struct hb_plan *out)
+{
+    const struct hb_options *o = env->opts;
+    const struct hb_topo *t = env->topo;
+    uint64_t size = o->size ? o->size : HB_COMM_DEFAULT_SIZE;
+    int rc = o->mem_node >= 0 ? hb_suite_check_mem_node(t, o->mem_node, "--mem-node") : 0;
+    if (rc == 0) rc = hb_comm_check_size(env, size, o->mem_node);
+    if (rc == 0) rc = hb_comm_check_ranks(env);
+    /* Sizes x4 from 8 B, and --size itself last when the steps miss it. */
+    for (int src = 0; rc == 0 && src < t->nnodes; src++)
+        for (int dst = 0; rc == 0 && dst < t->nnodes; dst++) {
+            if (!t->nodes[src].has_cpus || !t->nodes[dst].has_cpus || !hb_suite_node_on(env, src) ||
+                !hb_suite_node_on(env, dst))
+                continue;
+            for (int m = 0; rc == 0 && hb_comm_metrics[m]; m++) {
+                uint64_t b = HB_COMM_MIN_SIZE;
+                for (; rc == 0 && b <= size; b *= 4)
+                    rc = hb_comm_add(env, out, src, dst, m, b);
+                if (rc == 0 && b / 4 != size) rc = hb_comm_add(env, out, src, dst, m, size);
+            }
+        }
+    return rc;
+}
+
+/* The options of its own it takes, besides the run options (hb_cli_doc.h). */
+static const int hb_comm_takes[] = {OPT_SIZE, OPT_MEM_NODE, OPT_NODES, OPT_PAGES, 0};
+
+const struct hb_suite hb_suite_comm = {
+    .takes = hb_comm_takes,
+    .name = "comm",
+    .help = "MPI message cost between ranks' NUMA nodes (under mpirun, two or more ranks): "
+            "ping-pong latency (p50, p99, max), streaming and bidirectional bandwidth, 8 B to "
+            "--size (default 4 MiB) x4, every ordered pair of ranks' nodes, one pair at a time; "
+            "buffers on each rank's node or --mem-node",
+    .plan = hb_suite_comm_plan,
+    .derive = hb_comm_derive,
+    .flags = HB_SUITE_MESSAGES,
+};
