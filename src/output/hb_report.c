@@ -22,6 +22,7 @@ static const char hb_report_css[] =
     "table{border-collapse:collapse;margin:6px 0 14px}"
     "td,th{border:1px solid #ccc;padding:2px 6px;text-align:right}"
     "th{background:#f3f3f3}tr.outlier td{background:#fdd;font-weight:bold}"
+    "td.differs{background:#fdd;font-weight:bold}"
     "td.holds{color:#070}td.fails{color:#b00}"
     ".axis{font-size:12px}.tick{font-size:11px}.val{font-size:11px}.group{font-size:12px;"
     "font-weight:bold}.ax{stroke:#444}.frame{fill:none;stroke:#888}"

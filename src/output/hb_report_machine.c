@@ -147,6 +147,7 @@ static void hb_machine_panel(FILE *f, const struct hb_report_in *in, const int *
     for (int r = 0; r < (int)(sizeof(hb_machine_rows) / sizeof(hb_machine_rows[0])); r++)
         hb_machine_row(f, in, at, n, r);
     fputs("</table>\n", f);
+    hb_report_config(f, in, at, n);
     const json_t *topo = json_object_get(run, "topology");
     fputs("<table><tr><th>node</th><th>cpus</th><th>memory GiB</th></tr>\n", f);
     size_t k;

@@ -9,6 +9,8 @@
 
 /* Sections; each writes nothing when no input has records for it. */
 void hb_report_machine(FILE *f, const struct hb_report_in *in, int nin);
+/* In a Machine panel: the configuration of the files at[] (n of them) that ran there. */
+void hb_report_config(FILE *f, const struct hb_report_in *in, const int *at, int n);
 void hb_report_matrices(FILE *f, const struct hb_report_in *in, int nin, int c2c);
 void hb_report_fleet(FILE *f, const struct hb_report_in *in, int nin);
 void hb_report_hops(FILE *f, const struct hb_report_in *in, int nin);

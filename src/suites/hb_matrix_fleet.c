@@ -4,12 +4,12 @@
  * against the median of the hosts whose nodes have as many cores), unless its interval and
  * the median's overlap: then the difference is within the noise and said as inconclusive.
  * An outlier's reason names the knobs in which its configuration differs from the fleet's
- * majority (hb_fleet_config.h), every host's record lists them. */
+ * majority (hb_config_drift.h), every host's record lists them. */
 #include "hb_matrix_grid.h"
 
 #include "hb_config.h"
 #include "hb_error.h"
-#include "hb_fleet_config.h"
+#include "hb_config_drift.h"
 #include "hb_interval.h"
 #include "hb_jsonl_read.h"
 #include "hb_stats.h"

@@ -23,6 +23,16 @@ json=$("$HB" compare "$work/base.jsonl" "$work/never.jsonl" --format jsonl 2>/de
 expect "JSONL: one config_diff record per knob" \
     "$(jq -c 'select(.type == "config_diff")' <<<"$json")" "{\"type\":\"config_diff\",\"key\":\"thp_enabled\",\"base\":\"$real\",\"new\":\"never\"}"
 expect "it comes before the verdicts" "$(jq -r .type <<<"$json" | head -1)" config_diff
+# The report: one configuration table with a column per file, THP's cell marked in the second
+"$HB" report "$work/base.jsonl" "$work/never.jsonl" -o "$work/two.html" || { echo "FAIL: report: exit $?"; fail=1; }
+expect "report: a column per file" \
+    "$(grep -o '<table class="config"><tr><th>configuration</th><th>base.jsonl</th><th>never.jsonl</th></tr>' "$work/two.html" | wc -l)" 1
+expect "report: THP's cell of never.jsonl marked, as a word" \
+    "$(grep -o '<tr><th>thp_enabled</th><td>[a-z]*</td><td class="differs">never</td></tr>' "$work/two.html" | wc -l)" 1
+expect "report: nothing else marked" "$(grep -o 'class="differs"' "$work/two.html" | wc -l)" 1
+"$HB" report "$work/base.jsonl" -o "$work/one.html" || { echo "FAIL: report: exit $?"; fail=1; }
+expect "report of one run: its configuration in words, nothing marked" \
+    "$(grep -c "<tr><th>thp_enabled</th><td>$real</td></tr>" "$work/one.html")/$(grep -c 'class="differs"' "$work/one.html")" 1/0
 same=$("$HB" compare "$work/base.jsonl" "$work/base.jsonl" --format jsonl)
 expect "identical configurations: no config_diff" "$(jq -s '[.[] | select(.type == "config_diff")] | length' <<<"$same")" 0
 expect "identical configurations: no drift line" "$("$HB" compare "$work/base.jsonl" "$work/base.jsonl" | grep -c 'config differs')" 0

@@ -34,6 +34,9 @@ expect_eq "only h3 differs from the majority, in thp_enabled" \
     '[["h1",{}],["h2",{}],["h3",{"thp_enabled":"never"}]]'
 expect_eq "the machine's own THP is untouched" "$(sed 's/.*\[\(.*\)\].*/\1/' "$THP")" "$real"
 
+"$HB" report idle.jsonl -o idle.html || fail "report: exit $?"
+expect_eq "report: the hosts side by side, h3's THP marked and nothing else" \
+    "$(grep -o '<tr><th>thp_enabled</th><td>[a-z]*</td><td>[a-z]*</td><td class="differs">never</td></tr>' idle.html | wc -l)/$(grep -o 'class="differs"' idle.html | wc -l)" 1/1
 fleet --host h1,h2,h3 "${quick[@]}" --format table -o idle.txt 2>idle-table.log || fail "table run: exit $? ($(cat idle-table.log))"
 grep -A5 '^fleet:' idle.txt
 expect_eq "the table names the drift on h3's line only" "$(grep -o '^ *h[123] .*thp_enabled=never' idle.txt | awk '{print $1}' | sort -u)" h3

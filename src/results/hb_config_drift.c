@@ -1,7 +1,7 @@
-/* The knobs in which each host of a fleet differs from the fleet's majority: each pair of
- * hosts compared (hb_config_diff), each knob's agreement counted per host; a host differs in
- * a knob when fewer hosts share its value than share the most common one. */
-#include "hb_fleet_config.h"
+/* Configuration drift: the knobs in which each host of a fleet differs from its majority,
+ * each pair of hosts compared (hb_config_diff), each knob's agreement counted per host; a
+ * host differs in a knob when fewer hosts share its value than share the most common one. */
+#include "hb_config_drift.h"
 
 #include "hb_config.h"
 

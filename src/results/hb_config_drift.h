@@ -1,7 +1,7 @@
-/* A fleet's configuration drift (private to src/suites/): per host, the knobs in which it
- * differs from the fleet's majority, for the fleet record and its outliers' reasons. */
-#ifndef HB_FLEET_CONFIG_H
-#define HB_FLEET_CONFIG_H
+/* A fleet's configuration drift: per host, the knobs in which it differs from the fleet's
+ * majority, for the fleet record, its outliers' reasons and the report's table. */
+#ifndef HB_CONFIG_DRIFT_H
+#define HB_CONFIG_DRIFT_H
 
 #include <jansson.h>
 

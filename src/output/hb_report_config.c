@@ -1,0 +1,112 @@
+/* The Machine panel's configuration (hb_report_sections.h): each knob of the runs' config in
+ * words, one column when the files agree, else one per file with what differs from the first
+ * marked; a fleet's hosts side by side, the knobs in which a host differs from the fleet's
+ * majority marked (hb_config_drift.h). */
+#include "hb_report_kit.h"
+#include "hb_report_sections.h"
+
+#include "hb_config.h"
+#include "hb_config_drift.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* One knob of a configuration as a cell: its words, or why it could not be read. */
+static void hb_config_cell(FILE *f, const json_t *config, const json_t *unreadable, const char *key,
+                           bool marked)
+{
+    const json_t *v = json_object_get(config, key);
+    const char *why = json_string_value(json_object_get(unreadable, key));
+    char *words = json_is_null(v) && why ? NULL : hb_config_words(v);
+    fputs(marked ? "<td class=\"differs\">" : "<td>", f);
+    if (words) {
+        hb_html_esc(f, words);
+    } else {
+        fputs("unreadable: ", f);
+        hb_html_esc(f, why ? why : "no reason kept");
+    }
+    fputs("</td>", f);
+    free(words);
+}
+
+static const char *hb_config_file(const struct hb_report_in *in, int i)
+{
+    const char *base = strrchr(in[i].res.path, '/');
+    return base ? base + 1 : in[i].res.path;
+}
+
+/* The files at[] (n) of one machine: every knob of the first file's configuration. */
+static void hb_config_files(FILE *f, const struct hb_report_in *in, const int *at, int n)
+{
+    const json_t *first = json_object_get(in[at[0]].res.run, "config");
+    bool same = true;
+    for (int k = 1; k < n; k++)
+        same &= json_equal(first, json_object_get(in[at[k]].res.run, "config"));
+    fputs("<table class=\"config\"><tr><th>configuration</th>", f);
+    for (int k = 0; k < (same ? 1 : n); k++) {
+        fputs("<th>", f);
+        hb_html_esc(f, same ? (n == 1 ? "value" : "every file") : hb_config_file(in, at[k]));
+        fputs("</th>", f);
+    }
+    fputs("</tr>\n", f);
+    const char *key;
+    const json_t *v;
+    json_object_foreach((json_t *)first, key, v)
+    {
+        fputs("<tr><th>", f);
+        hb_html_esc(f, key);
+        fputs("</th>", f);
+        for (int k = 0; k < (same ? 1 : n); k++) {
+            const json_t *run = in[at[k]].res.run, *mine = json_object_get(run, "config");
+            hb_config_cell(f, mine, json_object_get(run, "config_unreadable"), key,
+                           k > 0 && !json_equal(v, json_object_get(mine, key)));
+        }
+        fputs("</tr>\n", f);
+    }
+    fputs("</table>\n", f);
+}
+
+/* A fleet's hosts side by side, their drift from the majority marked. */
+static void hb_config_hosts(FILE *f, const json_t *hosts)
+{
+    json_t *drift = hb_fleet_config_drift(hosts);
+    const json_t *first = json_object_get(json_array_get(hosts, 0), "config"), *h, *v;
+    size_t i;
+    fputs("<table class=\"config\"><tr><th>configuration per host</th>", f);
+    json_array_foreach(hosts, i, h)
+    {
+        fputs("<th>", f);
+        hb_html_esc(f, hb_rec_str(h, "host", "?"));
+        fputs("</th>", f);
+    }
+    fputs("</tr>\n", f);
+    const char *key;
+    json_object_foreach((json_t *)first, key, v)
+    {
+        fputs("<tr><th>", f);
+        hb_html_esc(f, key);
+        fputs("</th>", f);
+        json_array_foreach(hosts, i, h)
+        {
+            /* A knob marked when the host differs in it or in a part of it (hugepages.node0...). */
+            const json_t *mine = json_object_get(drift, hb_rec_str(h, "host", "?")), *d;
+            const char *dk;
+            bool marked = false;
+            size_t len = strlen(key);
+            json_object_foreach((json_t *)mine, dk, d) marked |=
+                strncmp(dk, key, len) == 0 && (dk[len] == '\0' || dk[len] == '.');
+            hb_config_cell(f, json_object_get(h, "config"), json_object_get(h, "config_unreadable"),
+                           key, marked);
+        }
+        fputs("</tr>\n", f);
+    }
+    fputs("</table>\n", f);
+    json_decref(drift);
+}
+
+void hb_report_config(FILE *f, const struct hb_report_in *in, const int *at, int n)
+{
+    const json_t *run = in[at[0]].res.run, *hosts = json_object_get(run, "host_configs");
+    if (json_is_object(json_object_get(run, "config"))) hb_config_files(f, in, at, n);
+    if (json_array_size(hosts) > 1) hb_config_hosts(f, hosts);
+}
