@@ -13,8 +13,9 @@
 json_t *hb_config_read(const struct hb_topo *t);
 
 /* A knob's value as words: a string as it is, a CPU-set list as "performance on 0-3,
- * powersave on 4-7" (one value alone: just it), null as "unreadable", anything else as
- * compact JSON. A new string; NULL when out of memory. */
+ * powersave on 4-7" (one value alone: just it), null as "unreadable", an object as "key:
+ * value, ..." (nested in brackets), a list as its items, a number as written; never JSON.
+ * A new string; NULL when out of memory. */
 char *hb_config_words(const json_t *v);
 
 /* {key: words, ...} as "governor=powersave, thp_enabled=never" ("" for none): a new string,

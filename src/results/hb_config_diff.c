@@ -32,7 +32,33 @@ char *hb_config_words(const json_t *v)
         }
         return s;
     }
-    return json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+    if (!json_is_object(v) && !json_is_array(v))
+        return json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+    /* Objects and lists in words too ("node0: [2048kB: [free: 0, total: 8]]"), never JSON. */
+    size_t len = 0;
+    FILE *f = open_memstream(&s, &len);
+    const char *key;
+    json_t *e;
+    size_t i, n = 0;
+    if (f && json_is_object(v)) json_object_foreach((json_t *)v, key, e)
+        {
+            char *w = hb_config_words(e);
+            bool nest = json_is_object(e) || json_is_array(e);
+            fprintf(f, "%s%s: %s%s%s", n++ ? ", " : "", key, nest ? "[" : "", w ? w : "?",
+                    nest ? "]" : "");
+            free(w);
+        }
+    if (f && json_is_array(v)) json_array_foreach(v, i, e)
+        {
+            char *w = hb_config_words(e);
+            fprintf(f, "%s%s", i ? ", " : "", w ? w : "?");
+            free(w);
+        }
+    if (!f || fclose(f) != 0) {
+        free(s);
+        return NULL;
+    }
+    return s;
 }
 
 /* State, not configuration: free huge pages change with whatever ran last, while the
