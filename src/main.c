@@ -33,7 +33,10 @@
 
 static int hb_fail(int rc)
 {
-    if (hb_launch_is_first()) fprintf(stderr, "hopbench: %s\n", hb_err_msg());
+    if (hb_launch_is_first())
+        fprintf(stderr, "hopbench: %s\n", hb_err_msg());
+    else
+        hb_launch_wait_for_first();
     return hb_err_exit_code(rc);
 }
 

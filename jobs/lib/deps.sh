@@ -50,9 +50,6 @@ hb_deps_ensure() {
         { apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends $missing >/dev/null; }
 }
 
-# Open MPI refuses root unless told; tests and local runs are often root in containers.
-hb_mpi_root_env() {
-    if [ "$(id -u)" = 0 ]; then
-        export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-    fi
-}
+# hb_mpi_root_env and what else differs between Open MPI 4.1 and 5.
+# shellcheck source=mpi.sh
+. "$(dirname "${BASH_SOURCE[0]}")/mpi.sh"
