@@ -7,6 +7,7 @@
 #include "hb_kernel.h"
 #include "hb_launcher.h"
 #include "hb_level.h"
+#include "hb_mpi_conv.h"
 #include "hb_options.h"
 #include "hb_outfile.h"
 #include "hb_places.h"
@@ -362,6 +363,10 @@ static int hb_main_parsed(int argc, char **argv, const struct hb_options *o)
 {
     struct hb_topo *t = NULL;
     int rc = 0;
+    /* The launch lines follow this MPI's mpirun; one hopbench does not know is said once. */
+    hb_rank0_choose_conventions();
+    const char *assumed = hb_mpi_conv_assumed();
+    if (assumed && !o->quiet && hb_launch_is_first()) fprintf(stderr, "hopbench: %s\n", assumed);
     /* What prints or writes without measuring, once: not once per rank. */
     /* topo prints each host's machine, one rank per host (on stdout: an -o would be one
      * file written by every host when they share it). */
