@@ -5,11 +5,11 @@
 HB_PKGS_BUILD="cmake make gcc pkg-config libhwloc-dev hwloc libopenmpi-dev openmpi-bin libjansson-dev jq"
 # tests/bench/peers.sh's independent tools (a benchmark, not part of tests/run.sh).
 HB_PKGS_BENCH="likwid numactl jq"
-HB_PKGS_TEST="cpio bsdextrautils python3 gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static binfmt-support qemu-system-arm qemu-system-x86 munge slurmctld slurmd slurm-client clang clang-format libclang-rt-dev chromium jq debhelper dpkg-dev build-essential man-db groff-base"
+HB_PKGS_TEST="cpio bsdextrautils python3 gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static binfmt-support qemu-system-arm qemu-system-x86 munge slurmctld slurmd slurm-client clang clang-format libclang-rt-dev chromium jq debhelper dpkg-dev build-essential man-db groff-base chromium"
 # tests/distros/trixie.sh: the Debian 13 root's packages (the build's and the tests' of the
 # labels it runs: unit cli topo report mpi style install), and what makes the root here.
 HB_PKGS_TRIXIE="$HB_PKGS_BUILD git ca-certificates procps python3 bsdextrautils cpio clang-format
- debhelper dpkg-dev build-essential man-db groff-base"
+ debhelper dpkg-dev build-essential man-db groff-base chromium"
 HB_PKGS_DISTRO="mmdebstrap"
 # The aarch64 build's libraries (label arm): Debian arm64 packages fetched with
 # `apt-get download` and unpacked into their own root by tests/arm/arm64-root.sh, because
