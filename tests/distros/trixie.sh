@@ -29,7 +29,7 @@ debian_mirror() {
     [ -z "${HB_DEBIAN_MIRROR:-}" ] || { echo "$HB_DEBIAN_MIRROR"; return; }
     cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources \
         2>/dev/null | grep -oE '(URIs:|^deb)[[:space:]]+[^[:space:]]+/debian/?($|[[:space:]])' |
-        awk '{ print $2; exit }'
+        awk '!found { print $2; found = 1 }'
 }
 
 # in_root CMD...: CMD inside the root, with a clean environment.
@@ -51,7 +51,7 @@ make_root() {
     local mirror
     mirror=$(debian_mirror)
     [ -n "$mirror" ] || { echo "SKIP: no Debian mirror in /etc/apt (set HB_DEBIAN_MIRROR)"; exit 77; }
-    command -v mmdebstrap >/dev/null || command -v debootstrap >/dev/null || hb_deps_ensure $HB_PKGS_DISTRO
+    command -v mmdebstrap >/dev/null || command -v debootstrap >/dev/null || hb_deps_ensure "$HB_PKGS_DISTRO"
     rm -rf "$root.tmp"
     mkdir -p "$cache"
     echo "trixie: making a Debian 13 root from $mirror in $root"
@@ -88,6 +88,7 @@ echo "trixie: testing $(git -C "$top" rev-parse --short=12 HEAD) on $(cat "$root
     "$(in_root gcc -dumpfullversion | sed 's/^/gcc /'), $(in_root jq --version)"
 jobs=$(nproc)
 rc=0
+# shellcheck disable=SC2016  # the root's shell expands these
 in_root bash -c 'set -e; cd "$0"; . jobs/lib/deps.sh; hb_mpi_root_env
     cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DHB_WERROR=ON -DBUILD_TESTING=ON >/dev/null
     cmake --build build -j"$1" >build.log 2>&1 || { tail -n 40 build.log; exit 1; }
