@@ -24,12 +24,15 @@ if [ -z "${HB_DISTRO_NS:-}" ]; then
     HB_DISTRO_NS=1 exec unshare --mount --propagation private "$0" "$cache" "$@"
 fi
 
-# debian_mirror: the Debian archive apt uses here (deb822 URIs: or a one-line deb entry).
+# debian_mirror: the Debian archive apt uses here (deb822 URIs: or a one-line deb entry);
+# nothing when there is none (some of the files may not exist).
 debian_mirror() {
     [ -z "${HB_DEBIAN_MIRROR:-}" ] || { echo "$HB_DEBIAN_MIRROR"; return; }
-    cat /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources \
-        2>/dev/null | grep -oE '(URIs:|^deb)[[:space:]]+[^[:space:]]+/debian/?($|[[:space:]])' |
-        awk '!found { print $2; found = 1 }'
+    local f
+    for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; do
+        if [ -f "$f" ]; then cat "$f"; fi
+    done | awk 'match($0, /^(URIs:|deb)[ \t]+[^ \t]+\/debian\/?([ \t]|$)/) && !found {
+        print $2; found = 1 }'
 }
 
 # in_root CMD...: CMD inside the root, with a clean environment.
