@@ -1,5 +1,5 @@
 /* The executor: rank 0 broadcasts each experiment, every rank runs its node's tasks, the
- * results come back to rank 0 as records (DESIGN.md §4). */
+ * results come back to rank 0 as records (docs/design.md#executor). */
 #ifndef HB_EXEC_H
 #define HB_EXEC_H
 

@@ -1,9 +1,10 @@
-/* The MPI world: ranks, hosts, and which NUMA node each rank serves (DESIGN.md §4). */
+/* The MPI world: ranks, hosts, and which NUMA node each rank serves (docs/design.md#executor). */
 #ifndef HB_WORLD_H
 #define HB_WORLD_H
 
 #include "hb_topo.h"
 
+#include <jansson.h>
 #include <mpi.h>
 
 #define HB_HOST_LEN 256
@@ -51,6 +52,25 @@ int hb_world_check_binding(const struct hb_world *w, const struct hb_topo *t, in
 void hb_world_abort(const struct hb_world *w, int code, const char *msg) __attribute__((noreturn));
 
 void hb_world_finalize(struct hb_world *w);
+
+/* What each host's first rank sent, on rank 0: rank r's lens[r] bytes at all + displs[r]
+ * (0 bytes from the other ranks, and from a first rank that had nothing to send). */
+struct hb_host_bytes {
+    char *all;
+    int *lens, *displs;
+};
+
+/* Collective: the `len` bytes at `mine` of each host's first rank (len <= 0: nothing) on
+ * rank 0. 0, or -ENOMEM with a message, the same on every rank. Free with
+ * hb_host_bytes_free. */
+int hb_world_gather_hosts(const struct hb_world *w, const char *mine, int len,
+                          struct hb_host_bytes *out);
+void hb_host_bytes_free(struct hb_host_bytes *b);
+
+/* Collective: every host's configuration (hb_config_read of its first rank, `mine` there) on
+ * rank 0, in host order: [{"host", "config", "config_unreadable"}, ...]; *out stays NULL
+ * elsewhere. Rank 0 returns 0 or -errno with a message (the caller shares the verdict). */
+int hb_world_host_configs(const struct hb_world *w, const json_t *mine, json_t **out);
 
 /* Collective: every host's topology (sent as hwloc XML by its first rank) on rank 0, indexed
  * by host index; *out stays NULL elsewhere. Rank 0 returns 0 or -errno with a message (the

@@ -6,7 +6,6 @@
 #include "hb_error.h"
 
 #include <errno.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -17,31 +16,8 @@ int hb_world_host_topos(const struct hb_world *w, const struct hb_topo *t, struc
     char *xml = NULL;
     int len = 0;
     if (w->host_rank == 0 && hwloc_topology_export_xmlbuffer(t->hw, &xml, &len, 0) < 0) len = -1;
-    int *lens = NULL, *displs = NULL;
-    char *all = NULL;
-    int rc = 0;
-    if (w->rank == 0) {
-        lens = calloc((size_t)w->size, sizeof(*lens));
-        displs = calloc((size_t)w->size, sizeof(*displs));
-    }
-    hb_comm_gather_int(len, lens);
-    long total = 0;
-    if (w->rank == 0 && lens && displs)
-        for (int r = 0; r < w->size; r++) {
-            displs[r] = (int)total;
-            total += lens[r] > 0 ? lens[r] : 0;
-        }
-    if (w->rank == 0 && (!lens || !displs || total > INT_MAX || !(all = malloc(total + 1)))) {
-        hb_err_set("out of memory gathering the hosts' topologies (%ld bytes)", total);
-        rc = -ENOMEM;
-    }
-    hb_comm_bcast_ints(&rc, 1);
-    if (rc == 0) {
-        if (w->rank == 0)
-            for (int r = 0; r < w->size; r++)
-                if (lens[r] < 0) lens[r] = 0;
-        hb_comm_gatherv_bytes(xml, len > 0 ? len : 0, all, lens, displs);
-    }
+    struct hb_host_bytes g;
+    int rc = hb_world_gather_hosts(w, xml, len, &g);
     if (xml) hwloc_free_xmlbuffer(t->hw, xml);
     struct hb_topo **topos = NULL;
     if (rc == 0 && w->rank == 0 && !(topos = calloc((size_t)w->nhosts, sizeof(*topos)))) {
@@ -50,10 +26,10 @@ int hb_world_host_topos(const struct hb_world *w, const struct hb_topo *t, struc
     }
     for (int r = 0; rc == 0 && w->rank == 0 && r < w->size; r++) {
         int h = w->rank_host[r];
-        if (lens[r] == 0 || topos[h]) continue;
+        if (g.lens[r] == 0 || topos[h]) continue;
         char name[HB_HOST_LEN + 16];
         snprintf(name, sizeof(name), "host %s", w->hosts[h]);
-        rc = hb_topo_load_xmlbuffer(all + displs[r], lens[r], name, &topos[h]);
+        rc = hb_topo_load_xmlbuffer(g.all + g.displs[r], g.lens[r], name, &topos[h]);
     }
     for (int h = 0; rc == 0 && w->rank == 0 && h < w->nhosts; h++)
         if (!topos[h]) {
@@ -64,9 +40,7 @@ int hb_world_host_topos(const struct hb_world *w, const struct hb_topo *t, struc
         hb_world_host_topos_free(w, topos);
     else
         *out = topos;
-    free(all);
-    free(lens);
-    free(displs);
+    hb_host_bytes_free(&g);
     return rc;
 }
 

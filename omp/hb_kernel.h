@@ -1,5 +1,5 @@
-/* Kernel registry (DESIGN.md §5): one const descriptor per kernel, default first. Metadata
- * says what a kernel moves; bandwidth is computed from it in one place (hb_kernel_bytes),
+/* Kernel registry (docs/design.md#kernels): one const descriptor per kernel, default first.
+ * Metadata says what a kernel moves; bandwidth is computed from it in one place (hb_kernel_bytes),
  * never inside a kernel. */
 #ifndef HB_KERNEL_H
 #define HB_KERNEL_H
@@ -31,6 +31,8 @@ struct hb_kslice {
                             * (256 KiB), HB_CHASE_GROUP_ALL = the whole slice */
     double param;          /* intensity: flops per byte loaded (the task's param) */
     void *cursor;          /* chase: the line the last run stopped on (NULL = line 0) */
+    int chains;            /* chase: independent chases run interleaved; 0 or 1 = one */
+    void *cursors[HB_CHASE_MAX_CHAINS]; /* chase: where chains 1.. stopped (NULL = not begun) */
 };
 
 /* A latency kernel's sweep is at most this many dependent loads, continuing from where the

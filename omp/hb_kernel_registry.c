@@ -1,5 +1,5 @@
-/* The one kernel table every driver shares (DESIGN.md §5), default first, and what is derived
- * from it: lookup, bandwidth and load accounting, help text, the list of names. Per-element
+/* The one kernel table every driver shares (docs/design.md#kernels), default first, and what is
+ * derived from it: lookup, bandwidth and load accounting, help text, the list of names. Per-element
  * figures follow likwid-bench's .ptt headers and STREAM: write-allocate traffic is not
  * counted. */
 #include "hb_error.h"

@@ -3,6 +3,7 @@
 #include "hb_pair.h"
 
 #include "hb_error.h"
+#include "hb_migrate.h"
 #include "hb_placement.h"
 #include "hb_stats.h"
 #include "hb_timer.h"
@@ -262,6 +263,11 @@ int hb_pair_check(const struct hb_topo *t, const struct hb_plan *plan)
 {
     for (int x = 0; x < plan->n; x++) {
         const struct hb_experiment *e = &plan->exps[x];
+        if (hb_migrate_is(e)) {
+            int rc = hb_migrate_check(t, e);
+            if (rc) return rc;
+            continue;
+        }
         if (e->reps < 1 || e->reps + 1 > HB_MAX_REPS) {
             hb_err_set("experiment %s: reps %d outside 1-%d", e->name, e->reps, HB_MAX_REPS - 1);
             return -EINVAL;

@@ -1,5 +1,5 @@
-/* The pinned pair (DESIGN.md §5, beside the other kernels): two threads on chosen CPUs of one
- * process sharing one bound buffer, for what a cache line shared between cores costs:
+/* The pinned pair (docs/design.md#kernels, beside the other kernels): two threads on chosen CPUs of
+ * one process sharing one bound buffer, for what a cache line shared between cores costs:
  * ping-pong, false sharing, lock hand-off. c2c plans experiments of two one-thread tasks
  * (the writer, then the reader) that name a pair kernel (pingpong, fs_shared, fs_padded,
  * spinlock, mutex); they run here, not in a team, since a cross-node pair needs both threads
@@ -15,7 +15,8 @@
 
 /* The checks the dry run and the run share: every experiment is a writer and a reader task
  * of one thread each, on CPUs of this topology, naming a pair kernel, with one buffer of at
- * least the kernel's bytes, reps in range. 0 or -EINVAL naming the experiment. */
+ * least the kernel's bytes, reps in range; or a migration (hb_migrate_check). 0 or -EINVAL
+ * naming the experiment. */
 int hb_pair_check(const struct hb_topo *t, const struct hb_plan *plan);
 
 /* Run experiment e (checked by hb_pair_check) in this process: a pilot calibrates the
@@ -37,10 +38,11 @@ struct hb_pair_io {
     double noise_pct; /* --noise */
 };
 
-/* Run every experiment of plan io->repeats times (round the plan each time, seed + repeat),
- * emit each measurement record merged over its repeats (hb_repeat.h) and append it to
- * `measured`. 0; -HB_EVALIDATE or -HB_EENV (message set) when a measurement
- * failed, after the others ran; -errno from emit or a pair that could not start. */
+/* Run every experiment of plan io->repeats times (round the plan each time, seed + repeat;
+ * a migration by hb_migrate_run, a pair by hb_pair_run), emit each measurement record merged over
+ * its repeats (hb_repeat.h) and append it to `measured`. 0; -HB_EVALIDATE or -HB_EENV (message set)
+ * when a measurement failed, after the others ran; -errno from emit or a pair that could not start.
+ */
 int hb_pair_exec(const struct hb_topo *t, const struct hb_plan *plan, const struct hb_pair_io *io,
                  json_t *measured);
 

@@ -1,8 +1,9 @@
-/* The in-process executor of pinned-pair plans (c2c): what mpi/hb_exec.c does for a team,
- * for experiments whose two threads must share one process. */
+/* The in-process executor of pinned-pair plans (c2c) and page migrations (migrate): what
+ * mpi/hb_exec.c does for a team, for experiments that must run in one process. */
 #include "hb_pair.h"
 
 #include "hb_error.h"
+#include "hb_migrate.h"
 #include "hb_record.h"
 #include "hb_repeat.h"
 
@@ -20,7 +21,8 @@ static int hb_pair_one(const struct hb_topo *t, const struct hb_experiment *e, u
     int rc = hb_task_result_init(&res[0], t->nnodes, 2);
     int rc1 = hb_task_result_init(&res[1], t->nnodes, 1);
     rc = rc ? rc : rc1;
-    if (rc == 0) rc = hb_pair_run(t, &run, &res[0]);
+    if (rc == 0)
+        rc = hb_migrate_is(&run) ? hb_migrate_run(t, &run, &res[0]) : hb_pair_run(t, &run, &res[0]);
     if (rc == 0 && res[0].status) {
         (*failed)++;
         *first = *first ? *first : res[0].status;

@@ -71,7 +71,8 @@ static struct hb_kslice hb_slice_of(const struct hb_task_state *st, int idx, uin
                           .seed = seed + (uint64_t)idx,
                           .param = st->task->param,
                           .stride = (size_t)st->task->chase_stride,
-                          .group_bytes = (size_t)st->task->chase_group_bytes};
+                          .group_bytes = (size_t)st->task->chase_group_bytes,
+                          .chains = st->task->chase_chains};
     size_t start = (size_t)idx * st->per_thread;
     size_t n = start < st->elements ? st->elements - start : 0;
     if (n > st->per_thread) n = st->per_thread;
@@ -80,15 +81,6 @@ static struct hb_kslice hb_slice_of(const struct hb_task_state *st, int idx, uin
         *arr[i] = (double *)st->bufs[i].ptr + start;
     s.n = n;
     return s;
-}
-
-void hb_task_fail(struct hb_task_state *st, int err, const char *msg)
-{
-    int expected = 0;
-    if (atomic_compare_exchange_strong(&st->failed, &expected, 1)) {
-        st->res->status = err;
-        snprintf(st->res->note, sizeof(st->res->note), "%s", msg);
-    }
 }
 
 /* Record the thread's CPU and refuse to measure when it may run outside its node. */

@@ -1,5 +1,6 @@
 /* The team of one node as its files share it: each task's state and the threads' slots.
- * Private to omp/ (hb_team.c runs the team, hb_team_tasks.c sets up and closes its tasks). */
+ * Private to omp/. One way only: hb_team.c runs the team and calls hb_team_tasks.c (set up,
+ * fail, check and close a task), which calls nothing of hb_team.c. */
 #ifndef HB_TEAM_STATE_H
 #define HB_TEAM_STATE_H
 

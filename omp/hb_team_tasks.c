@@ -1,15 +1,25 @@
-/* A team's tasks before and after the run: their layout (shared with the plan check), arrays,
- * page and CPU placement checks, and results. */
+/* A team's tasks before and after the run (omp layer, below hb_team.c): their layout (shared
+ * with the plan check), arrays, first failure, page and CPU placement checks, and results. */
 #include "hb_team_state.h"
 
 #include "hb_error.h"
 
 #include <errno.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+void hb_task_fail(struct hb_task_state *st, int err, const char *msg)
+{
+    int expected = 0;
+    if (atomic_compare_exchange_strong(&st->failed, &expected, 1)) {
+        st->res->status = err;
+        snprintf(st->res->note, sizeof(st->res->note), "%s", msg);
+    }
+}
 
 /* Thread slices start on 4 KiB boundaries so first touch puts each thread's pages apart. */
 #define HB_SLICE_ALIGN_ELEMS 512
@@ -90,7 +100,8 @@ static uint64_t hb_kernel_least_slice(const struct hb_task *task, const struct h
 {
     struct hb_kslice s = {.param = task->param,
                           .stride = (size_t)task->chase_stride,
-                          .group_bytes = (size_t)task->chase_group_bytes};
+                          .group_bytes = (size_t)task->chase_group_bytes,
+                          .chains = task->chase_chains};
     uint64_t lo = 0, hi = 8, top = (uint64_t)1 << 57; /* fits(lo) fails, fits(hi) holds */
     if (!k->fits) return 8;
     /* Doubling, then halving: about 2 log2 of the answer tries, each a message when it fails. */
@@ -201,7 +212,8 @@ static int hb_task_geometry(const struct hb_task *task, const struct hb_kernel *
         struct hb_kslice s = {.n = i ? last : first,
                               .param = task->param,
                               .stride = (size_t)task->chase_stride,
-                              .group_bytes = (size_t)task->chase_group_bytes};
+                              .group_bytes = (size_t)task->chase_group_bytes,
+                              .chains = task->chase_chains};
         if (k->fits(&s)) {
             char *why = strdup(hb_err_msg());
             int rc = hb_task_size_error(task, k, why ? why : "the kernel refuses the slice");

@@ -49,6 +49,12 @@ static int hb_chase_geom(const struct hb_kslice *s, struct hb_chase_geom *g)
                    g->stride, s->n * sizeof(double));
         return -EINVAL;
     }
+    if (s->chains > 1 && g->elems < (size_t)s->chains) {
+        hb_err_set("%d chains need %d strides of %zu bytes per thread, but the "
+                   "slice holds %zu bytes",
+                   s->chains, s->chains, g->stride, s->n * sizeof(double));
+        return -EINVAL;
+    }
     if (group_bytes == HB_CHASE_GROUP_ALL) {
         g->group = g->elems;
     } else if (group_bytes < g->stride || group_bytes % g->stride) {
@@ -230,10 +236,63 @@ static size_t hb_chase_sweep_loads(size_t elems)
     return elems < HB_LATENCY_SWEEP_LOADS ? elems : HB_LATENCY_SWEEP_LOADS;
 }
 
-/* The chase starts on element 0's line (any line of the cycle would do). */
+/* Where the chase visits position pos of its order (line 0 of each element keeps the order). */
+static const struct hb_line *hb_chase_at(const struct hb_chase_geom *g, size_t pos)
+{
+    return (const struct hb_line *)(const void *)(g->base + hb_visit_off(g, hb_seq(g, pos)));
+}
+
+/* The chase starts at position 0 of its order (any line of the cycle would do; from there,
+ * chain k of n starts k/n of the way round). */
 static const struct hb_line *hb_chase_start(const struct hb_chase_geom *g)
 {
-    return (const struct hb_line *)(const void *)(g->base + hb_visit_off(g, 0));
+    return hb_chase_at(g, 0);
+}
+
+/* n chases in lockstep, `steps` each: every step issues n independent loads, so the core can
+ * keep up to n misses in flight (multichase's parallel chases in one thread). Inlined with n
+ * a constant, the cursors live in registers. */
+static inline __attribute__((always_inline)) void hb_chase_lockstep(const struct hb_line **c, int n,
+                                                                    uint64_t steps)
+{
+    const struct hb_line *p[HB_CHASE_MAX_CHAINS];
+    for (int k = 0; k < n; k++)
+        p[k] = c[k];
+    for (uint64_t i = 0; i < steps; i++)
+        for (int k = 0; k < n; k++)
+            p[k] = p[k]->next;
+    for (int k = 0; k < n; k++)
+        c[k] = p[k];
+}
+
+/* Chain k starts k/n of the way round the cycle (chains never meet: they move together). */
+static void hb_chase_chains(struct hb_kslice *s, const struct hb_chase_geom *g, int n,
+                            uint64_t steps)
+{
+    const struct hb_line *c[HB_CHASE_MAX_CHAINS];
+    c[0] = s->cursor ? s->cursor : hb_chase_start(g);
+    for (int k = 1; k < n; k++)
+        c[k] = s->cursors[k] ? s->cursors[k] : hb_chase_at(g, g->elems * (size_t)k / (size_t)n);
+    switch (n) {
+    case 2:
+        hb_chase_lockstep(c, 2, steps);
+        break;
+    case 4:
+        hb_chase_lockstep(c, 4, steps);
+        break;
+    case 8:
+        hb_chase_lockstep(c, 8, steps);
+        break;
+    case 16:
+        hb_chase_lockstep(c, 16, steps);
+        break;
+    default:
+        hb_chase_lockstep(c, n, steps);
+        break;
+    }
+    s->cursor = (void *)(uintptr_t)c[0];
+    for (int k = 1; k < n; k++)
+        s->cursors[k] = (void *)(uintptr_t)c[k];
 }
 
 double hb_chase_run(struct hb_kslice *s, uint64_t sweeps)
@@ -241,6 +300,11 @@ double hb_chase_run(struct hb_kslice *s, uint64_t sweeps)
     struct hb_chase_geom g;
     if (hb_chase_geom(s, &g) != 0) return -1.0;
     uint64_t loads = hb_chase_sweep_loads(g.elems) * sweeps;
+    int n = s->chains > 1 ? s->chains : 1;
+    if (n > 1) {
+        hb_chase_chains(s, &g, n, loads);
+        return (double)(size_t)((const char *)s->cursor - g.base) / HB_LINE;
+    }
     const struct hb_line *p = s->cursor ? s->cursor : hb_chase_start(&g);
     for (uint64_t i = 0; i < loads; i++)
         p = p->next;
@@ -263,7 +327,8 @@ int hb_chase_check(const struct hb_kslice *s, double last_result, uint64_t sweep
     /* Every run continued from the last, so the chase stands loads mod elems steps on. */
     size_t end_step = (size_t)((hb_chase_sweep_loads(g.elems) * sweeps_done) % g.elems);
     size_t end_line = (size_t)((const char *)start - g.base) / HB_LINE;
-    seen[0] = 1;
+    size_t first = (size_t)((const char *)start - g.base) / g.stride;
+    seen[first / 8] = (unsigned char)(1u << (first % 8));
     for (size_t step = 1; step <= g.elems && rc == 0; step++) {
         size_t from = (size_t)((const char *)p - g.base) / HB_LINE;
         const char *to = (const char *)p->next;

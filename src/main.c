@@ -1,6 +1,7 @@
 /* hopbench: the entry point. Parses and checks everything before MPI starts, so bad input
- * fails fast with one line on one rank; then runs the plan under MPI (DESIGN.md §1). */
+ * fails fast with one line on one rank; then runs the plan under MPI (docs/design.md#data-flow). */
 #include "hb_cli_doc.h"
+#include "hb_config.h"
 #include "hb_error.h"
 #include "hb_exec.h"
 #include "hb_export.h"
@@ -126,6 +127,21 @@ static int hb_write_header(const struct hb_suite_env *env, json_t *run, struct h
     return rc;
 }
 
+/* Each host's knobs, read now by its first rank; a fleet's, all of them on rank 0. Collective;
+ * rank 0 returns 0 or -errno with a message. */
+static int hb_read_configs(const struct hb_world *w, const struct hb_topo *t, json_t **cfg,
+                           json_t **host_cfgs)
+{
+    *cfg = w->host_rank == 0 ? hb_config_read(t) : NULL;
+    int rc = 0;
+    if (w->rank == 0 && !*cfg) {
+        hb_err_set("out of memory reading this machine's configuration");
+        rc = -ENOMEM;
+    }
+    int grc = w->nhosts > 1 ? hb_world_host_configs(w, *cfg, host_cfgs) : 0;
+    return rc ? rc : grc;
+}
+
 static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct hb_plan *plan,
                   const char *size_source, uint64_t llc, const struct hb_estimate *est)
 {
@@ -151,6 +167,12 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
     /* Hosts of a fleet may differ: each exports with its own topology. */
     struct hb_topo **host_topos = NULL;
     int trc = o->export_hwloc[0] && w.nhosts > 1 ? hb_world_host_topos(&w, t, &host_topos) : 0;
+    json_t *cfg = NULL, *host_cfgs = NULL;
+    int crc = hb_read_configs(&w, t, &cfg, &host_cfgs);
+    trc = trc ? trc : crc;
+    struct hb_suite_env fleet_env = *env;
+    fleet_env.host_configs = host_cfgs;
+    env = &fleet_env;
     double t0 = hb_now();
     struct hb_run_ctx ctx = {0};
     json_t *measured = json_array();
@@ -161,8 +183,9 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
      * output that cannot take it stops every rank now. */
     int wrc = 0;
     if (w.rank == 0) {
-        json_t *run = hb_record_run(t, o, simd, env->default_bytes, size_source, llc);
+        json_t *run = hb_record_run(t, o, simd, env->default_bytes, size_source, llc, cfg);
         hb_rank0_record_world(run, &w);
+        if (host_cfgs) json_object_set(run, "host_configs", host_cfgs);
         wrc = trc ? trc : hb_sink_open(o->format, o->output, &ctx.sink);
         if (wrc == 0) wrc = hb_write_header(env, run, ctx.sink);
         json_decref(run);
@@ -171,6 +194,8 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
     }
     wrc = hb_rank0_share(wrc);
     if (wrc) {
+        json_decref(cfg);
+        json_decref(host_cfgs);
         hb_world_host_topos_free(&w, host_topos);
         hb_world_finalize(&w);
         json_decref(measured);
@@ -193,6 +218,8 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
         }
     }
     json_decref(measured);
+    json_decref(cfg);
+    json_decref(host_cfgs);
     hb_world_host_topos_free(&w, host_topos);
     code = hb_rank0_share(code);
     hb_world_finalize(&w);
@@ -216,7 +243,13 @@ static int hb_run_in_process(const struct hb_suite_env *env, const struct hb_pla
     const char *simd = hb_simd_name(hb_simd_active());
     char host[HB_HOST_LEN];
     hb_this_host(host, sizeof(host));
-    json_t *run = hb_record_run(env->topo, o, simd, env->default_bytes, size_source, llc);
+    json_t *cfg = hb_config_read(env->topo);
+    if (!cfg) {
+        fprintf(stderr, "hopbench: out of memory reading this machine's configuration\n");
+        return HB_EXIT_ENV;
+    }
+    json_t *run = hb_record_run(env->topo, o, simd, env->default_bytes, size_source, llc, cfg);
+    json_decref(cfg);
     hb_rank0_record_versions(run);
     json_object_set_new(run, "hosts", json_pack("[s]", host));
     json_object_set_new(run, "ranks", json_integer(1));
@@ -311,7 +344,7 @@ static int hb_plan_and_run(int argc, char **argv, const struct hb_options *o,
     }
     char size_source[HB_SIZES_SOURCE_LEN];
     uint64_t llc = 0;
-    struct hb_suite_env env = {t, o, hb_lookup_kernel, 0, note};
+    struct hb_suite_env env = {t, o, hb_lookup_kernel, 0, note, NULL};
     env.default_bytes = hb_sizes_default(t, size_source, sizeof(size_source), &llc);
     struct hb_plan plan = {0};
     int code = HB_EXIT_OK;

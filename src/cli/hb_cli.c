@@ -218,6 +218,8 @@ static int hb_option_apply(struct hb_options *o, int c, const char *arg)
         return hb_parse_strides(arg, o);
     case OPT_TLB_GROUP:
         return hb_parse_tlb_group(arg, &o->tlb_group);
+    case OPT_CHAINS:
+        return hb_parse_chains(arg, o);
     case OPT_HOME:
         return hb_parse_home(arg, &o->c2c_home);
     default:
@@ -245,6 +247,8 @@ static void hb_options_defaults(struct hb_options *o)
     o->mode = -1;
     o->strides[0] = HB_CHASE_STRIDE_DEFAULT;
     o->nstrides = 1;
+    o->chains[0] = 1;
+    o->nchains = 1;
     o->tlb_group = HB_CHASE_GROUP_DEFAULT;
 }
 

@@ -33,7 +33,8 @@ const struct hb_cmd_doc hb_cmd_docs[] = {
      "regression gate: worse, better, same, noise or undetermined per record, decided on the "
      "runs' independent repeats (Mann-Whitney U) and --threshold; exit 1 when worse, 4 when "
      "measurements of BASE are missing from NEW, 2 for unusable, mismatched or duplicated "
-     "records or runs of different machines (--allow-different-machines)",
+     "records or runs of different machines (--allow-different-machines); the configuration "
+     "knobs in which the runs differ come first (docs/config.md)",
      hb_compare_main, NULL, false},
     {"export", "RESULTS.jsonl -o FILE.xml [--topology FILE.xml] [--host NAME]",
      "the machine's topology with the measured matrix as hwloc distances and memory "
@@ -157,7 +158,7 @@ const struct hb_opt_doc hb_opt_docs[] = {
      "policy: remote = the farthest node of memory kind KIND (hwloc subtype: DRAM, HBM, "
      "CXL-DRAM...; default the CPU node's own kind and tier)"},
     {"quick", 0, OPT_QUICK, NULL, HB_COMPLETE_NONE, NULL,
-     "hops: a representative subset (minutes, not the full study)"},
+     "hops, loaded: a representative subset (minutes, not the full study)"},
     {"tolerance", 0, OPT_TOLERANCE, "PCT", HB_COMPLETE_NONE, NULL,
      "hops: myth 1 holds while a hop class spreads less (default 5)"},
     {"bg-rate", 0, OPT_BG_RATE, "GBPS", HB_COMPLETE_NONE, NULL,
@@ -186,6 +187,9 @@ const struct hb_opt_doc hb_opt_docs[] = {
     {"tlb-group", 0, OPT_TLB_GROUP, "B|all", HB_COMPLETE_NONE, NULL,
      "latency: lines are shuffled within groups of B bytes visited in random order (default "
      "256K, 64 pages of 4 KiB); all = one shuffle over the whole buffer, page walks included"},
+    {"chains", 0, OPT_CHAINS, "N[,N]", HB_COMPLETE_NONE, NULL,
+     "latency: N independent chases interleaved in each thread, 1 to 64 (default 1); a list "
+     "measures each count: the misses a core keeps in flight (memory-level parallelism)"},
     {"max-size", 0, OPT_MAX_SIZE, "S", HB_COMPLETE_NONE, NULL,
      "sweep: largest working set (default 2G; at most 1/4 of the memory node's free memory)"},
     {"cores", 0, OPT_CORES, NULL, HB_COMPLETE_NONE, NULL,

@@ -48,6 +48,7 @@ enum hb_opt_id {
     OPT_MAX_SIZE,
     OPT_STRIDE,
     OPT_TLB_GROUP,
+    OPT_CHAINS,
     OPT_CORES,
     OPT_HOME,
     OPT_EXPORT_HWLOC,
@@ -142,5 +143,9 @@ struct hb_doc_kernels {
 void hb_doc_help(FILE *f, const struct hb_doc_kernels *k, const char *datadir);
 void hb_doc_man(FILE *f, const struct hb_doc_kernels *k, const char *datadir);
 void hb_doc_bash(FILE *f, const struct hb_doc_kernels *k);
+/* docs/suites.md's part about a command ("default": the default suite; "run-options": the
+ * options every suite takes): its help line and its options as a Markdown list. -1 when no
+ * command has that name. */
+int hb_doc_markdown(FILE *f, const struct hb_doc_kernels *k, const char *command);
 
 #endif

@@ -142,6 +142,50 @@ void hb_doc_help(FILE *f, const struct hb_doc_kernels *k, const char *datadir)
     hb_doc_terms(f, "files", hb_file_docs, datadir);
 }
 
+/* One Markdown item per option c takes, in the option table's order: -o only when with_o
+ * (the suites have it among the run options), never --help and --version. */
+static void hb_md_options(FILE *f, const struct hb_doc_kernels *k, const struct hb_cmd_doc *c,
+                          bool with_o)
+{
+    for (const struct hb_opt_doc *o = hb_opt_docs; o->name; o++) {
+        if (!hb_cmd_takes(c, o->id) || (o->id == 'o' && !with_o) || o->id == OPT_HELP ||
+            o->id == OPT_VERSION)
+            continue;
+        char head[256];
+        hb_doc_opt_head(head, sizeof(head), o);
+        char *help = hb_doc_opt_help(o, k);
+        fprintf(f, "- `%s`: %s\n", head, help ? help : "(out of memory)");
+        free(help);
+    }
+}
+
+int hb_doc_markdown(FILE *f, const struct hb_doc_kernels *k, const char *command)
+{
+    struct hb_cmd_doc c;
+    if (strcmp(command, "run-options") == 0) {
+        struct hb_cmd_doc run = {.takes = hb_run_takes};
+        hb_md_options(f, k, &run, true);
+        return 0;
+    }
+    if (!hb_command_find(strcmp(command, "default") == 0 ? "" : command, &c)) return -1;
+    fprintf(f, "`hopbench%s%s%s%s`: %s.\n\n", c.name[0] ? " " : "", c.name, c.args ? " " : "",
+            c.args ? c.args : "", c.help);
+    if (!c.takes) {
+        fputs("It reads its own arguments (see `hopbench --help`).\n", f);
+        return 0;
+    }
+    /* The suites' run options are listed once, under their own heading. */
+    struct hb_cmd_doc own = {.takes = c.takes};
+    char *list = hb_cmd_takes_list(&own);
+    if (list && !*list && c.runs)
+        fputs("Only the [run options](#run-options).\n", f);
+    else
+        hb_md_options(f, k, &own, !c.runs);
+    if (list && *list && c.runs) fputs("\nAnd the [run options](#run-options).\n", f);
+    free(list);
+    return 0;
+}
+
 /* Text as roff: backslashes and minus signs escaped, a leading dot or quote neutralised. */
 static void hb_roff(FILE *f, const char *text)
 {

@@ -196,6 +196,27 @@ int hb_parse_strides(const char *text, struct hb_options *o)
     return hb_check_items("--stride", text);
 }
 
+int hb_parse_chains(const char *text, struct hb_options *o)
+{
+    char list[256], *save = NULL;
+    if (hb_copy_arg("--chains", text, list, sizeof(list))) return -EINVAL;
+    o->nchains = 0;
+    for (char *w = strtok_r(list, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+        if (o->nchains == HB_CHASE_MAX_STRIDES) {
+            hb_err_set("invalid --chains '%s': at most %d chain counts in one list", text,
+                       HB_CHASE_MAX_STRIDES);
+            return -EINVAL;
+        }
+        char *end = NULL;
+        errno = 0;
+        long long v = strtoll(w, &end, 10);
+        if (errno || end == w || *end || !isdigit((unsigned char)*w)) v = 0;
+        if (hb_chase_check_chains(w, v)) return -EINVAL;
+        o->chains[o->nchains++] = (int)v;
+    }
+    return hb_check_items("--chains", text);
+}
+
 int hb_parse_tlb_group(const char *text, uint64_t *out)
 {
     if (strcmp(text, "all") == 0) {

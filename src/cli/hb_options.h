@@ -47,7 +47,7 @@ struct hb_options {
     double threshold_pct; /* matrix: same-class spread flag */
     /* matrix: a host this much worse than the fleet's median is flagged */
     double fleet_threshold_pct;
-    bool quick;                 /* hops: the representative subset */
+    bool quick;                 /* hops, loaded: the representative subset */
     double tolerance_pct;       /* hops: myth 1 holds while a hop class spreads less */
     double bg_rate_GBps;        /* hops/run: per-thread rate of level very-high; 0 = measured */
     unsigned level_mask;        /* hops: bit i = hb_bg_level_names[i] given; 0 = default */
@@ -68,6 +68,8 @@ struct hb_options {
     uint64_t max_size;  /* sweep: largest working set; 0 = 2 GiB */
     uint64_t strides[HB_CHASE_MAX_STRIDES]; /* chase: bytes per visited line, in order */
     int nstrides;                           /* 1 unless --stride gave a list (lat, sweep) */
+    int chains[HB_CHASE_MAX_STRIDES];       /* chase: independent chases per thread, in order */
+    int nchains;                            /* 1 unless --chains gave a list */
     uint64_t tlb_group;                     /* chase: TLB group bytes or HB_CHASE_GROUP_ALL */
     bool c2c_cores;                         /* c2c: the core x core matrix too */
     int c2c_home;            /* c2c: HB_C2C_HOME_WRITER (default) / _READER, or a node */

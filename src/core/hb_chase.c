@@ -17,6 +17,14 @@ int hb_chase_check_stride(const char *text, uint64_t stride)
     return 0;
 }
 
+int hb_chase_check_chains(const char *text, long long chains)
+{
+    if (chains >= 1 && chains <= HB_CHASE_MAX_CHAINS) return 0;
+    hb_err_set("invalid --chains '%s': expected whole numbers from 1 to %d, e.g. 1,2,4,8,16", text,
+               HB_CHASE_MAX_CHAINS);
+    return -EINVAL;
+}
+
 int hb_chase_check_group(uint64_t group, uint64_t stride)
 {
     if (group == HB_CHASE_GROUP_ALL || (group >= stride && group % stride == 0)) return 0;

@@ -14,10 +14,16 @@
 #define HB_CHASE_GROUP_ALL UINT64_MAX
 /* A stride list (--stride 64,128,...) holds at most this many values. */
 #define HB_CHASE_MAX_STRIDES 16
+/* Independent chases one thread runs interleaved (--chains): at most this many, far beyond
+ * the 10-48 misses a core keeps in flight; a list holds at most HB_CHASE_MAX_STRIDES counts. */
+#define HB_CHASE_MAX_CHAINS 64
 
 /* 0 when stride is a power of two of at least 64 bytes; else -EINVAL with a message naming
  * `text` (the value as the user wrote it) and what is valid. */
 int hb_chase_check_stride(const char *text, uint64_t stride);
+
+/* 0 when chains is 1 to HB_CHASE_MAX_CHAINS; else -EINVAL naming `text` and what is valid. */
+int hb_chase_check_chains(const char *text, long long chains);
 
 /* 0 when group is HB_CHASE_GROUP_ALL or a multiple of stride (at least one stride); else
  * -EINVAL naming both. */

@@ -74,3 +74,13 @@ int hb_err_exit_code(int neg_errno)
         return HB_EXIT_ENV;
     }
 }
+
+char *hb_strf(const char *fmt, ...)
+{
+    char *s = NULL;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vasprintf(&s, fmt, ap);
+    va_end(ap);
+    return n < 0 ? NULL : s;
+}

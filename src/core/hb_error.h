@@ -5,7 +5,7 @@
 #ifndef HB_ERROR_H
 #define HB_ERROR_H
 
-/* Exit codes (DESIGN.md §8). */
+/* Exit codes (docs/design.md#errors-and-exit-codes). */
 enum hb_exit {
     HB_EXIT_OK = 0,
     HB_EXIT_FAILED = 1,  /* a measurement failed validation or placement */
@@ -24,6 +24,9 @@ enum hb_exit {
  * newline; control bytes in it are escaped as \n, \xNN). Thread-local: each thread keeps
  * its own. Returns nothing. */
 void hb_err_set(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* A formatted new string (a reason, a path): free it; NULL when out of memory. */
+char *hb_strf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* The message last set in this thread, or "" when none. Never NULL. */
 const char *hb_err_msg(void);

@@ -1,6 +1,6 @@
-/* The experiment model (DESIGN.md §3): a plan is an ordered list of experiments; an
- * experiment is a set of tasks that run at the same time; a task is threads on one CPU node
- * running one kernel against memory on one target.
+/* The experiment model (docs/design.md#plans-and-experiments): a plan is an ordered list of
+ * experiments; an experiment is a set of tasks that run at the same time; a task is threads on one
+ * CPU node running one kernel against memory on one target.
  *
  * An experiment holds as many tasks as it needs and each task's node set as an hwloc bitmap
  * (any OS index), so rank 0 sends one as bytes made by hb_experiment_pack. */
@@ -46,6 +46,7 @@ struct hb_task {
     int touch_master;      /* 1: thread 0 first-touches all the task's arrays (policy "os") */
     uint64_t chase_stride; /* latency kernels: bytes per visited line (hb_chase.h) */
     uint64_t chase_group_bytes; /* latency kernels: TLB group, HB_CHASE_GROUP_ALL = whole */
+    int chase_chains;           /* latency kernels: chases per thread (--chains); 0 = one */
     /* How messages about the task's size name it, where that is more than "size N bytes" of
      * `bytes`: the scenario line and value that set it ("t.scn:3:13: size=4K"); "" = that.
      * size_per_thread: the size so named is per thread (bytes = it x threads). */

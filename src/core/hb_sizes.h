@@ -19,8 +19,8 @@
  * reporting a 508 MiB L3 per core, while memory starts at about 32 MiB). Firmware lies. */
 bool hb_sizes_llc_unbelievable(uint64_t bytes, int cores);
 
-/* 4x the largest node's last-level cache (DESIGN.md §6), at least 256 MiB; when the cache
- * figure is not believable (hb_sizes_llc_unbelievable), 4x the most a real part of that
+/* 4x the largest node's last-level cache (docs/method.md#working-set-sizes), at least 256 MiB; when
+ * the cache figure is not believable (hb_sizes_llc_unbelievable), 4x the most a real part of that
  * many cores has (32 MiB per core), at most 1 GiB; at least 4x the largest memory-side cache
  * (HBM cache mode, Optane memory mode), so the memory behind it is measured. Also at most a quarter
  * of the smallest free memory of a node with memory. `source` (HB_SIZES_SOURCE_LEN bytes)

@@ -147,6 +147,9 @@ static int topo_load(const char *path, const char *buf, int len, const char *nam
     /* NICs and the PCI path to them (hwloc keeps no I/O by default): which node a NIC hangs
      * from decides where a message-passing rank should sit. */
     hwloc_topology_set_io_types_filter(t->hw, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
+    /* Linux's sysfs backend finds the PCI tree and the NICs by itself; the pci component
+     * would add libpciaccess, which scans config space and leaks when hwloc unloads it. */
+    hwloc_topology_set_components(t->hw, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "pci");
     if (path) {
         rc = topo_load_xml(t, path);
         if (rc < 0) goto fail;

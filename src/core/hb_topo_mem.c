@@ -261,6 +261,9 @@ void hb_topo_mem_annotate(const struct hb_topo *t, json_t *nodes)
         int tier = hb_mem_tier(t, i);
         json_object_set_new(n, "kind", json_string(hb_mem_kind(t, i)));
         json_object_set_new(n, "tier", tier >= 0 ? json_integer(tier) : json_null());
+        /* The kernel's own tiering, beside hwloc's: it decides promotion and demotion. */
+        int kt = t->is_this_system ? hb_mem_tier_sysfs(t->nodes[i].os_index) : -1;
+        json_object_set_new(n, "kernel_tier", kt >= 0 ? json_integer(kt) : json_null());
         struct hb_memcache c[8];
         int nc = hb_mem_caches(t, i, c, 8);
         json_t *caches = json_array();

@@ -8,6 +8,7 @@
 #include "hb_option_values.h"
 #include "hb_options.h"
 #include "hb_output.h"
+#include "hb_compare_config.h"
 #include "hb_compare_side.h"
 #include "hb_signif.h"
 
@@ -26,6 +27,7 @@ struct hb_cmp_opts {
     double threshold_pct, alpha;
     enum hb_format format; /* the run's formats (hb_options.h) */
     bool allow_machines;   /* --allow-different-machines */
+    json_t *config_diffs;  /* once both files are read: the knobs that differ (config_diff) */
 };
 
 /* The usage line, its formats from the run's table (free it); NULL when out of memory. */
@@ -59,7 +61,7 @@ static int hb_cmp_number(const char *opt, const char *s, double lo, double hi, d
 
 static int hb_cmp_parse_with(int argc, char **argv, const char *usage, struct hb_cmp_opts *o)
 {
-    *o = (struct hb_cmp_opts){NULL, NULL, 5.0, 0.05, HB_FORMAT_TABLE, false};
+    *o = (struct hb_cmp_opts){NULL, NULL, 5.0, 0.05, HB_FORMAT_TABLE, false, NULL};
     const char *threshold = NULL, *alpha = NULL, *format = NULL, *allow = NULL;
     const struct hb_arg opts[] = {{"threshold", 0, &threshold, false},
                                   {"alpha", 0, &alpha, false},
@@ -201,6 +203,13 @@ static int hb_cmp_pair(const struct hb_cmp_opts *o, struct hb_sink *s, const cha
         json_object_set_new(row, "p", hb_cmp_json_num(p));
         json_object_set_new(row, "verdict", json_string(verdict));
         json_object_set_new(row, "reason", why ? json_string(why) : json_null());
+        /* A knob that moves this metric and differs may explain what the verdict says. */
+        json_t *marks =
+            strcmp(verdict, "same") != 0
+                ? hb_cmp_config_marks(o->config_diffs, hb_strtab_get(bs->str, b->metric),
+                                      hb_strtab_get(bs->str, b->host))
+                : NULL;
+        if (marks) json_object_set_new(row, "config_may_explain", marks);
     }
     free(why);
     return hb_cmp_put(s, row);
@@ -322,6 +331,10 @@ static int hb_cmp_run(const struct hb_cmp_opts *o, const struct hb_cmp_side *b,
     if (!oom && machines[0])
         oom = hb_cmp_put(
             s, json_pack("{s:s, s:s, s:s}", "type", "note", "about", "machines", "text", machines));
+    /* The knobs that differ, first: they may explain the verdicts below. */
+    size_t i;
+    json_t *d;
+    json_array_foreach(o->config_diffs, i, d) if (!oom) oom = hb_cmp_put(s, json_incref(d));
     if (!oom) oom = hb_cmp_rows(o, s, b, n, with_host, &c);
     if (!oom)
         oom =
@@ -359,6 +372,10 @@ static int hb_cmp_check_runs(const struct hb_cmp_opts *o, const struct hb_cmp_si
                        both[i]->res.path, both[i]->res.run_line2);
             return -EINVAL;
         }
+    for (int i = 0; i < 2; i++) {
+        int rc = hb_cmp_config_check(&both[i]->res);
+        if (rc) return rc;
+    }
     *machines = hb_cmp_machines(both[0]->res.run, both[1]->res.run);
     if (!*machines) {
         hb_err_set("compare: out of memory");
@@ -375,7 +392,7 @@ static int hb_cmp_check_runs(const struct hb_cmp_opts *o, const struct hb_cmp_si
 
 int hb_compare_main(int argc, char **argv)
 {
-    struct hb_cmp_opts o;
+    struct hb_cmp_opts o = {0};
     struct hb_strtab str = {0};
     struct hb_cmp_side b = {.str = &str}, n = {.str = &str};
     const struct hb_cmp_side *both[2] = {&b, &n};
@@ -385,6 +402,10 @@ int hb_compare_main(int argc, char **argv)
     if (rc == 0) rc = hb_cmp_side_read(o.base, &b);
     if (rc == 0) rc = hb_cmp_side_read(o.new, &n);
     if (rc == 0) rc = hb_cmp_check_runs(&o, both, &machines);
+    if (rc == 0 && !(o.config_diffs = hb_cmp_config_diffs(b.res.run, n.res.run))) {
+        hb_err_set("compare: out of memory");
+        rc = -ENOMEM;
+    }
     /* Hosts are part of the identity only when both files have several. */
     int with_host = b.hosts > 1 && n.hosts > 1;
     if (rc == 0) rc = hb_cmp_side_index(&b, with_host);
@@ -402,6 +423,7 @@ int hb_compare_main(int argc, char **argv)
         code = hb_cmp_run(&o, &b, &n, with_host, machines);
     }
     free(machines);
+    json_decref(o.config_diffs);
     hb_cmp_side_free(&b);
     hb_cmp_side_free(&n);
     hb_strtab_free(&str);

@@ -8,21 +8,9 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* The formatted text, or NULL when out of memory. */
-__attribute__((format(printf, 1, 2))) static char *hb_cmp_text(const char *fmt, ...)
-{
-    char *s = NULL;
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vasprintf(&s, fmt, ap);
-    va_end(ap);
-    return n < 0 ? NULL : s;
-}
 
 static int hb_cmp_intern(struct hb_strtab *t, const char *s, uint32_t *id)
 {
@@ -68,23 +56,23 @@ static char *hb_cmp_unusable(const json_t *rec, const char *key, const char *uni
 {
     const json_t *v = json_object_get(rec, key);
     if (!json_is_number(v))
-        return hb_cmp_text("its headline %s is %s", key, v ? "not a number" : "missing");
+        return hb_strf("its headline %s is %s", key, v ? "not a number" : "missing");
     double x = json_number_value(v);
     double most = strcmp(unit, "ns") == 0 ? 1e10 : strcmp(unit, "GBps") == 0 ? 1e5 : 1e6;
     if (!(x > 0.0) || !isfinite(x))
-        return hb_cmp_text("its headline %s = %g is not a positive figure", key, x);
-    if (x > most) return hb_cmp_text("its headline %s = %g %s is beyond any machine", key, x, unit);
+        return hb_strf("its headline %s = %g is not a positive figure", key, x);
+    if (x > most) return hb_strf("its headline %s = %g %s is beyond any machine", key, x, unit);
     const json_t *reps = json_object_get(rec, "repeat_values"), *r;
     size_t i;
     if (reps && !json_is_array(reps) && !json_is_null(reps))
-        return hb_cmp_text("repeat_values is not a list");
+        return hb_strf("repeat_values is not a list");
     json_array_foreach(
         reps, i,
         r) if (!json_is_number(r) || !(json_number_value(r) > 0.0) ||
                !isfinite(json_number_value(
-                   r))) return hb_cmp_text("repeat %zu of repeat_values is not a positive figure",
-                                           i + 1);
-    return hb_cmp_text("%s", "");
+                   r))) return hb_strf("repeat %zu of repeat_values is not a positive figure",
+                                       i + 1);
+    return hb_strf("%s", "");
 }
 
 /* Room for one more record and ns more repeat values. */
@@ -115,11 +103,11 @@ static int hb_cmp_identity(struct hb_cmp_side *sd, const json_t *rec, struct hb_
     char cpu[24], mem[24];
     hb_cmp_node(cpu, sizeof(cpu), json_object_get(rec, "cpu_node"));
     hb_cmp_node(mem, sizeof(mem), json_object_get(rec, "mem_node"));
-    char *head = hb_cmp_text("%s %s %s", hb_rec_str(rec, "suite", "?"),
-                             hb_rec_str(rec, "experiment", "?"), hb_rec_str(rec, "label", "?"));
-    char *tail = hb_cmp_text(" cpu=%s mem=%s %s threads=%lld bytes=%lld", cpu, mem,
-                             hb_rec_str(rec, "kernel", "?"), hb_cmp_ll(rec, "threads"),
-                             hb_cmp_ll(rec, "bytes"));
+    char *head = hb_strf("%s %s %s", hb_rec_str(rec, "suite", "?"),
+                         hb_rec_str(rec, "experiment", "?"), hb_rec_str(rec, "label", "?"));
+    char *tail =
+        hb_strf(" cpu=%s mem=%s %s threads=%lld bytes=%lld", cpu, mem,
+                hb_rec_str(rec, "kernel", "?"), hb_cmp_ll(rec, "threads"), hb_cmp_ll(rec, "bytes"));
     int rc = head && tail ? 0 : -ENOMEM;
     if (rc == 0) rc = hb_cmp_intern(sd->str, head, &r->head);
     if (rc == 0) rc = hb_cmp_intern(sd->str, tail, &r->tail);
@@ -219,9 +207,9 @@ int hb_cmp_side_index(struct hb_cmp_side *sd, int with_host)
 
 char *hb_cmp_side_key(const struct hb_cmp_side *sd, const struct hb_cmp_rec *r, int with_host)
 {
-    return hb_cmp_text("%s%s%s%s", hb_strtab_get(sd->str, r->head), with_host ? " host=" : "",
-                       with_host ? hb_strtab_get(sd->str, r->host) : "",
-                       hb_strtab_get(sd->str, r->tail));
+    return hb_strf("%s%s%s%s", hb_strtab_get(sd->str, r->head), with_host ? " host=" : "",
+                   with_host ? hb_strtab_get(sd->str, r->host) : "",
+                   hb_strtab_get(sd->str, r->tail));
 }
 
 /* A run record's fact as text (NULL when it does not say): hosts, CPUs, SIMD, build, version. */
@@ -238,7 +226,7 @@ static char *hb_cmp_fact(const json_t *run, int which)
     case 1:
         json_array_foreach(json_object_get(json_object_get(run, "topology"), "nodes"), i, x) cpus +=
             (long long)json_array_size(json_object_get(x, "cpus"));
-        return cpus ? hb_cmp_text("%lld", cpus) : NULL;
+        return cpus ? hb_strf("%lld", cpus) : NULL;
     case 2:
         v = json_object_get(run, "simd");
         break;
@@ -257,11 +245,11 @@ static char *hb_cmp_fact(const json_t *run, int which)
 char *hb_cmp_machines(const json_t *base_run, const json_t *new_run)
 {
     static const char *const names[] = {"hosts", "CPUs", "simd", "build", "version", "git"};
-    char *out = hb_cmp_text("%s", "");
+    char *out = hb_strf("%s", "");
     for (int k = 0; out && k < 6; k++) {
         char *a = hb_cmp_fact(base_run, k), *b = hb_cmp_fact(new_run, k);
         if (a && b && strcmp(a, b) != 0) {
-            char *more = hb_cmp_text("%s%s%s %s -> %s", out, out[0] ? "; " : "", names[k], a, b);
+            char *more = hb_strf("%s%s%s %s -> %s", out, out[0] ? "; " : "", names[k], a, b);
             free(out);
             out = more;
         }

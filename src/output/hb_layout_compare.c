@@ -4,6 +4,7 @@
  * fixed point. */
 #include "hb_output.h"
 
+#include "hb_config.h"
 #include "hb_escape.h"
 #include "hb_jsonl_read.h"
 
@@ -68,6 +69,40 @@ static void hb_table_cmp_side(FILE *f, const json_t *rec, const char *pre)
     fprintf(f, " x%lld", hb_cmp_int(rec, key));
 }
 
+/* The knobs that may explain a verdict: " [config differs: thp_enabled, governor]". */
+static void hb_table_cmp_marks(FILE *f, const json_t *marks)
+{
+    size_t i;
+    const json_t *k;
+    json_array_foreach(marks, i, k)
+    {
+        fputs(i ? ", " : " [config differs: ", f);
+        hb_esc_line(f, json_string_value(k) ? json_string_value(k) : "?");
+    }
+    if (json_array_size(marks)) fputc(']', f);
+}
+
+/* "config differs: thp_enabled madvise -> never" */
+static void hb_table_cmp_config(FILE *f, const json_t *rec)
+{
+    char *base = hb_config_words(json_object_get(rec, "base"));
+    char *now = hb_config_words(json_object_get(rec, "new"));
+    fputs("config differs: ", f);
+    if (json_is_string(json_object_get(rec, "host"))) {
+        fputs("host ", f);
+        hb_esc_line(f, hb_rec_str(rec, "host", ""));
+        fputs(": ", f);
+    }
+    hb_esc_line(f, hb_rec_str(rec, "key", ""));
+    fputc(' ', f);
+    hb_esc_line(f, base ? base : "?");
+    fputs(" -> ", f);
+    hb_esc_line(f, now ? now : "?");
+    fputc('\n', f);
+    free(base);
+    free(now);
+}
+
 static void hb_table_compare(FILE *f, json_t *rec)
 {
     const char *type = hb_rec_str(rec, "type", "");
@@ -100,7 +135,10 @@ static void hb_table_compare(FILE *f, json_t *rec)
             hb_esc_line(f, hb_rec_str(rec, "reason", ""));
             fputc(')', f);
         }
+        hb_table_cmp_marks(f, json_object_get(rec, "config_may_explain"));
         fputc('\n', f);
+    } else if (strcmp(type, "config_diff") == 0) {
+        hb_table_cmp_config(f, rec);
     } else if (strcmp(type, "error") == 0) {
         fprintf(f, "error %s: ", hb_rec_str(rec, "kind", ""));
         hb_esc_line(f, hb_rec_str(rec, "where", ""));
@@ -133,10 +171,22 @@ static const char *const hb_cmp_csv[] = {
     "kind",         "record", "metric",  "unit",     "base",        "base_low",   "base_high",
     "base_repeats", "new",    "new_low", "new_high", "new_repeats", "change_pct", "p",
     "verdict",      "reason", "where",   NULL};
-static const char *const hb_cmp_json_row[] = {
-    "type",         "record", "metric",   "unit",        "base",       "base_ci95",
-    "base_repeats", "new",    "new_ci95", "new_repeats", "change_pct", "p",
-    "verdict",      "reason", NULL};
+static const char *const hb_cmp_json_row[] = {"type",
+                                              "record",
+                                              "metric",
+                                              "unit",
+                                              "base",
+                                              "base_ci95",
+                                              "base_repeats",
+                                              "new",
+                                              "new_ci95",
+                                              "new_repeats",
+                                              "change_pct",
+                                              "p",
+                                              "verdict",
+                                              "reason",
+                                              "config_may_explain",
+                                              NULL};
 static const char *const hb_cmp_json_error[] = {"type", "kind", "where", "record", "reason", NULL};
 static const char *const hb_cmp_json_only[] = {"type", "side", "record", NULL};
 static const char *const hb_cmp_json_summary[] = {

@@ -92,6 +92,8 @@ int hb_print_plan(const struct hb_plan *plan, const struct hb_options *o,
                                     task->chase_group_bytes == HB_CHASE_GROUP_ALL
                                         ? json_string("all")
                                         : json_integer((json_int_t)task->chase_group_bytes));
+                json_object_set_new(tr, "chains",
+                                    json_integer(task->chase_chains > 1 ? task->chase_chains : 1));
             }
         }
         json_t *rec =

@@ -1,6 +1,7 @@
 /* The table format: records printed for people. */
 #include "hb_output.h"
 
+#include "hb_config.h"
 #include "hb_escape.h"
 #include "hb_interval.h"
 #include "hb_jsonl_read.h"
@@ -20,12 +21,16 @@ static void hb_table_run(FILE *f, json_t *rec)
     char sz[32];
     fprintf(f, "# hopbench %s (git %s): %s\n", hb_rec_str(rec, "hopbench_version", ""),
             hb_rec_str(rec, "git_sha", ""), hb_rec_str(rec, "command_line", ""));
+    /* The knobs as words (docs/config.md); a file from before them has none to say. */
+    json_t *cfg = json_object_get(rec, "config");
+    char *thp = cfg ? hb_config_words(json_object_get(cfg, "thp_enabled")) : NULL;
+    char *bal = cfg ? hb_config_words(json_object_get(cfg, "numa_balancing")) : NULL;
     fprintf(f, "# simd %s, size %s (%s), THP %s, NUMA balancing %s\n", hb_rec_str(rec, "simd", ""),
             hb_size_format((uint64_t)json_integer_value(json_object_get(sizes, "size_bytes")), sz,
                            sizeof(sz)),
-            hb_rec_str(sizes, "size_source", ""),
-            hb_rec_str(json_object_get(rec, "thp"), "enabled", ""),
-            hb_rec_str(rec, "numa_balancing", ""));
+            hb_rec_str(sizes, "size_source", ""), thp ? thp : "?", bal ? bal : "?");
+    free(thp);
+    free(bal);
 }
 
 /* Cells print with `decimals` digits after the point; integers as they are. */
@@ -349,6 +354,17 @@ static void hb_table_fleet(FILE *f, json_t *rec)
         json_is_true(json_object_get(h, "outlier")) ? "OUTLIER: " : "", hb_rec_str(h, "reason", ""),
         *hb_rec_str(h, "inconclusive", "") ? "inconclusive (within the noise): " : "",
         hb_rec_str(h, "inconclusive", ""));
+    /* What an outlier's reason does not already say: the drift of the hosts not flagged. */
+    json_array_foreach(json_object_get(rec, "hosts"), i, h)
+    {
+        char *drift = json_is_true(json_object_get(h, "outlier"))
+                          ? NULL
+                          : hb_config_pairs(json_object_get(h, "config_differs"));
+        if (drift && drift[0])
+            fprintf(f, "       %-20s configuration differs from the fleet's: %s\n",
+                    hb_rec_str(h, "host", ""), drift);
+        free(drift);
+    }
 }
 
 /* Policy study: local placement's speed over each other policy (SiSoftware Sandra's NUMA

@@ -26,7 +26,10 @@ void hb_table_topology_mem(FILE *f, json_t *rec)
         json_t *tier = json_object_get(n, "tier");
         fprintf(f, "  node %lld: %s", (long long)json_integer_value(json_object_get(n, "os_index")),
                 hb_rec_str(n, "kind", "DRAM"));
+        json_t *ktier = json_object_get(n, "kernel_tier");
         if (json_is_integer(tier)) fprintf(f, ", tier %lld", (long long)json_integer_value(tier));
+        if (json_is_integer(ktier))
+            fprintf(f, ", kernel memory_tier%lld", (long long)json_integer_value(ktier));
         json_array_foreach(json_object_get(n, "memory_side_caches"), k, x)
         {
             char sz[32], ways[32];

@@ -128,9 +128,10 @@ static int hb_results_line(struct hb_results *r, const char *line, size_t len, i
             json_decref(rec);
             return -EINVAL;
         }
-        if (!r->run)
+        if (!r->run) {
             r->run = rec;
-        else if (!r->run_line2)
+            r->run_line = lineno;
+        } else if (!r->run_line2)
             r->run_line2 = lineno;
     }
     r->line = lineno;

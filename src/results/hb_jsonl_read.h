@@ -15,6 +15,7 @@ struct hb_results {
     size_t nread;     /* records read, kept or not */
     int skipped_line; /* line number of a truncated last line that was skipped, or 0 */
     int line;         /* the line of the record being handed to take */
+    int run_line;     /* the line of the run record, or 0 */
     int run_line2;    /* the line of a second run record (several runs in one file), or 0 */
 };
 

@@ -37,6 +37,11 @@ const char *const hb_record_columns[] = {
     "level",
     "chase_stride",
     "chase_group_bytes",
+    "chains",
+    "loads_per_s",
+    "loads_per_s_ci95",
+    "concurrency",
+    "concurrency_ci95",
     "pages_on_target_pct",
     "pages_share_pct",
     "reps",
@@ -225,6 +230,8 @@ static void hb_record_where(json_t *rec, const struct hb_topo *t, const struct h
                              : task->chase_group_bytes;
         json_object_set_new(rec, "chase_stride", json_integer((json_int_t)task->chase_stride));
         json_object_set_new(rec, "chase_group_bytes", json_integer((json_int_t)group));
+        json_object_set_new(rec, "chains",
+                            json_integer(task->chase_chains > 1 ? task->chase_chains : 1));
     }
     json_object_set_new(rec, "pages_on_target_pct",
                         json_real(round(r->pages_on_target_pct * 100.0) / 100.0));

@@ -1,4 +1,4 @@
-/* Result records (README "Result records"): built on rank 0 from plain results. */
+/* Result records (docs/records.md): built on rank 0 from plain results. */
 #ifndef HB_RECORD_H
 #define HB_RECORD_H
 
@@ -28,9 +28,11 @@ json_t *hb_record_topology(const struct hb_topo *t);
 json_t *hb_record_int_matrix(const struct hb_topo *t, const int *m);
 
 /* Everything the run record says about this process and machine, except what only the MPI
- * layer knows (hosts, ranks, rank layout, MPI version: the caller adds them). */
+ * layer knows (hosts, ranks, rank layout, MPI version, other hosts' configurations: the
+ * caller adds them). cfg: this host's knobs as hb_config_read gives them. */
 json_t *hb_record_run(const struct hb_topo *t, const struct hb_options *o, const char *simd,
-                      uint64_t default_bytes, const char *size_source, uint64_t llc_bytes);
+                      uint64_t default_bytes, const char *size_source, uint64_t llc_bytes,
+                      const json_t *cfg);
 
 /* The last record of a run: counts of experiments and of measurement records by status, the
  * whole suite's time, and each experiment's cost (`cell_s`: the longest of its tasks, which

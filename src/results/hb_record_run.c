@@ -13,18 +13,6 @@
 #include <string.h>
 #include <time.h>
 
-/* First line of a small sysfs/procfs file, trimmed; "unknown" when it cannot be read. */
-static json_t *hb_read_line(const char *path)
-{
-    char buf[256] = "";
-    FILE *f = fopen(path, "r");
-    if (!f) return json_string("unknown");
-    if (!fgets(buf, sizeof(buf), f)) buf[0] = '\0';
-    fclose(f);
-    buf[strcspn(buf, "\n")] = '\0';
-    return json_string(buf[0] ? buf : "unknown");
-}
-
 static json_t *hb_env_or_null(const char *name)
 {
     const char *v = getenv(name);
@@ -32,7 +20,8 @@ static json_t *hb_env_or_null(const char *name)
 }
 
 json_t *hb_record_run(const struct hb_topo *t, const struct hb_options *o, const char *simd,
-                      uint64_t default_bytes, const char *size_source, uint64_t llc_bytes)
+                      uint64_t default_bytes, const char *size_source, uint64_t llc_bytes,
+                      const json_t *cfg)
 {
     char when[64];
     time_t now = time(NULL);
@@ -70,12 +59,14 @@ json_t *hb_record_run(const struct hb_topo *t, const struct hb_options *o, const
                                   "proc_bind", hb_env_or_null("OMP_PROC_BIND"), "num_threads",
                                   hb_env_or_null("OMP_NUM_THREADS"), "set_by_hopbench",
                                   getenv("HOPBENCH_OMP_DEFAULTS") != NULL));
+    /* The knobs (hb_config.h); thp and numa_balancing as before, the same values. */
+    const json_t *knobs = json_object_get(cfg, "config");
+    json_object_set(rec, "config", (json_t *)knobs);
+    json_object_set(rec, "config_unreadable", json_object_get(cfg, "config_unreadable"));
     json_object_set_new(rec, "thp",
-                        json_pack("{s:o, s:o}", "enabled",
-                                  hb_read_line("/sys/kernel/mm/transparent_hugepage/enabled"),
-                                  "defrag",
-                                  hb_read_line("/sys/kernel/mm/transparent_hugepage/defrag")));
-    json_object_set_new(rec, "numa_balancing", hb_read_line("/proc/sys/kernel/numa_balancing"));
+                        json_pack("{s:O, s:O}", "enabled", json_object_get(knobs, "thp_enabled"),
+                                  "defrag", json_object_get(knobs, "thp_defrag")));
+    json_object_set(rec, "numa_balancing", json_object_get(knobs, "numa_balancing"));
     json_t *topo = hb_record_topology(t);
     json_object_del(topo, "type");
     json_object_set_new(rec, "topology", topo);

@@ -2,10 +2,14 @@
  * their repeats, with their intervals) and the worst remote/local latency ratio; a host more
  * than `pct` percent worse than the fleet's median on any of them is flagged (bandwidth:
  * against the median of the hosts whose nodes have as many cores), unless its interval and
- * the median's overlap: then the difference is within the noise and said as inconclusive. */
+ * the median's overlap: then the difference is within the noise and said as inconclusive.
+ * An outlier's reason names the knobs in which its configuration differs from the fleet's
+ * majority (hb_fleet_config.h), every host's record lists them. */
 #include "hb_matrix_grid.h"
 
+#include "hb_config.h"
 #include "hb_error.h"
+#include "hb_fleet_config.h"
 #include "hb_interval.h"
 #include "hb_jsonl_read.h"
 #include "hb_stats.h"
@@ -124,10 +128,12 @@ static bool hb_fleet_clear(double lo, double hi, double mlo, double mhi)
     return isnan(lo) || isnan(mlo) || hi < mlo || lo > mhi;
 }
 
-/* Why a host is an outlier, "" if it is not, into *why; what exceeds the threshold within
- * the noise into *noise. -ENOMEM (error set) when out of memory. */
+/* Why a host is an outlier, "" if it is not, into *why (with `config`, the knobs in which it
+ * differs, when it is one); what exceeds the threshold within the noise into *noise. -ENOMEM
+ * (error set) when out of memory. */
 static int hb_fleet_reason(const struct hb_fleet_host *x, const struct hb_fleet_host *median,
-                           double peers_bw, double pct, char **why, char **noise)
+                           double peers_bw, double pct, const char *config, char **why,
+                           char **noise)
 {
     size_t len = 0, nlen = 0;
     FILE *f = open_memstream(why, &len), *n = open_memstream(noise, &nlen);
@@ -150,6 +156,7 @@ static int hb_fleet_reason(const struct hb_fleet_host *x, const struct hb_fleet_
     if (x->ratio > median->ratio * over)
         fprintf(f, "remote/local ratio %.0f%% above median; ",
                 (x->ratio / median->ratio - 1) * 100);
+    if (config[0] && ftell(f) > 0) fprintf(f, "differs in %s; ", config);
     int bad = fclose(f) != 0;
     bad |= fclose(n) != 0;
     if (bad) {
@@ -171,19 +178,21 @@ static json_t *hb_ci_or_null(double lo, double hi)
     return isnan(lo) ? json_null() : json_pack("[f, f]", lo, hi);
 }
 
-static json_t *hb_fleet_host_json(const struct hb_fleet_host *x, const char *why, const char *noise)
+static json_t *hb_fleet_host_json(const struct hb_fleet_host *x, const char *why, const char *noise,
+                                  const json_t *drift)
 {
-    return json_pack(
-        "{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:s, s:s}", "host", x->host, "lat_ns_local",
-        hb_real_or_null(x->lat), "lat_ns_local_ci95", hb_ci_or_null(x->lat_lo, x->lat_hi),
-        "bw_GBps_local_read", hb_real_or_null(x->bw), "bw_GBps_local_read_ci95",
-        hb_ci_or_null(x->bw_lo, x->bw_hi), "bw_threads",
-        x->threads ? json_integer(x->threads) : json_null(), "worst_remote_ratio",
-        hb_real_or_null(x->ratio), "outlier", why[0] != '\0', "reason", why, "inconclusive", noise);
+    return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:s, s:s, s:O}", "host", x->host,
+                     "lat_ns_local", hb_real_or_null(x->lat), "lat_ns_local_ci95",
+                     hb_ci_or_null(x->lat_lo, x->lat_hi), "bw_GBps_local_read",
+                     hb_real_or_null(x->bw), "bw_GBps_local_read_ci95",
+                     hb_ci_or_null(x->bw_lo, x->bw_hi), "bw_threads",
+                     x->threads ? json_integer(x->threads) : json_null(), "worst_remote_ratio",
+                     hb_real_or_null(x->ratio), "outlier", why[0] != '\0', "reason", why,
+                     "inconclusive", noise, "config_differs", drift ? drift : json_null());
 }
 
 static int hb_fleet_emit(const struct hb_fleet_host *hosts, int nh, double pct, double *tmp,
-                         json_t *derived)
+                         const json_t *drift, json_t *derived)
 {
 #define HB_MEDIAN(f) hb_fleet_median(hosts, nh, offsetof(struct hb_fleet_host, f), 0, tmp)
     struct hb_fleet_host median = {
@@ -201,11 +210,16 @@ static int hb_fleet_emit(const struct hb_fleet_host *hosts, int nh, double pct, 
         double peers_bw =
             hb_fleet_median(hosts, nh, offsetof(struct hb_fleet_host, bw), hosts[h].threads, tmp);
         char *why = NULL, *noise = NULL;
-        if (hb_fleet_reason(&hosts[h], &median, peers_bw, pct, &why, &noise)) {
+        const json_t *mine = json_object_get(drift, hosts[h].host);
+        char *config = hb_config_pairs(mine);
+        if (!config || hb_fleet_reason(&hosts[h], &median, peers_bw, pct, config, &why, &noise)) {
+            if (!config) hb_err_set("out of memory explaining host %s", hosts[h].host);
+            free(config);
             json_decref(list);
             return -ENOMEM;
         }
-        json_array_append_new(list, hb_fleet_host_json(&hosts[h], why, noise));
+        json_array_append_new(list, hb_fleet_host_json(&hosts[h], why, noise, mine));
+        free(config);
         free(why);
         free(noise);
     }
@@ -219,7 +233,7 @@ static int hb_fleet_emit(const struct hb_fleet_host *hosts, int nh, double pct, 
 }
 
 int hb_matrix_fleet(const struct hb_topo *t, double pct, struct hb_grid **grids, int ng,
-                    json_t *derived)
+                    const json_t *host_configs, json_t *derived)
 {
     struct hb_fleet_host *hosts = calloc((size_t)ng + 1, sizeof(*hosts));
     double *tmp = calloc((size_t)ng + 1, sizeof(*tmp));
@@ -229,7 +243,14 @@ int hb_matrix_fleet(const struct hb_topo *t, double pct, struct hb_grid **grids,
         rc = -ENOMEM;
     } else {
         int nh = hb_fleet_collect(t, grids, ng, hosts);
-        if (nh >= 2) rc = hb_fleet_emit(hosts, nh, pct, tmp, derived);
+        json_t *drift = nh >= 2 && host_configs ? hb_fleet_config_drift(host_configs) : NULL;
+        if (nh >= 2 && host_configs && !drift) {
+            hb_err_set("out of memory comparing the configurations of %d hosts", nh);
+            rc = -ENOMEM;
+        } else if (nh >= 2) {
+            rc = hb_fleet_emit(hosts, nh, pct, tmp, drift, derived);
+        }
+        json_decref(drift);
     }
     free(hosts);
     free(tmp);

@@ -17,8 +17,9 @@ struct hb_grid {
     json_t **rec; /* the measurement record of each cell, or NULL */
 };
 
-/* With two or more hosts among the grids, appends the fleet record to derived. */
+/* With two or more hosts among the grids, appends the fleet record to derived; with the run
+ * record's host_configs (NULL: none), each host's configuration drift. */
 int hb_matrix_fleet(const struct hb_topo *t, double pct, struct hb_grid **grids, int ng,
-                    json_t *derived);
+                    const json_t *host_configs, json_t *derived);
 
 #endif

@@ -21,6 +21,7 @@ extern const struct hb_suite hb_suite_policy;
 extern const struct hb_suite hb_suite_peak;
 extern const struct hb_suite hb_suite_sweep;
 extern const struct hb_suite hb_suite_c2c;
+extern const struct hb_suite hb_suite_migrate;
 
 /* The suites in --help's order, the default first, one a line: a new suite is its extern
  * line and its row here. */
@@ -37,6 +38,7 @@ const struct hb_suite *const hb_suites[] = {
     &hb_suite_peak,
     &hb_suite_sweep,
     &hb_suite_c2c,
+    &hb_suite_migrate,
     NULL,
 };
 // clang-format on
@@ -133,6 +135,12 @@ int hb_suite_plan(const struct hb_suite_env *env, struct hb_plan *out)
                    env->opts->nstrides, cmd[0] ? cmd : "the default suite");
         return -EINVAL;
     }
+    if (env->opts->nchains > 1 && !(s->flags & HB_SUITE_CHAINS_LIST)) {
+        hb_err_set("--chains with %d values: a list of chain counts is measured by lat; give "
+                   "%s one count",
+                   env->opts->nchains, cmd[0] ? cmd : "the default suite");
+        return -EINVAL;
+    }
     int rc = s->plan(env, out);
     return rc ? rc : hb_suite_check_totals(env, out);
 }
@@ -149,6 +157,7 @@ int hb_suite_derive(const struct hb_suite_env *env, json_t *measured, json_t *de
 void hb_suite_annotate(const struct hb_suite_env *env, const json_t *measured, json_t *rec)
 {
     const struct hb_suite *s = hb_suite_find(env->opts->command);
+    hb_mlp_annotate(measured, rec);
     if (s && s->annotate) s->annotate(env, measured, rec);
 }
 

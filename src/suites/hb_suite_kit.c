@@ -193,6 +193,7 @@ int hb_suite_task_from(const struct hb_suite_env *env, struct hb_task *task, int
     hb_task_describe(t, task, k.access);
     if (k.latency) {
         task->chase_group_bytes = env->opts->tlb_group;
+        task->chase_chains = env->opts->chains[0];
         return hb_suite_chase_stride(task, env->opts->strides[0]);
     }
     return 0;

@@ -30,12 +30,14 @@ struct hb_suite_env {
     uint64_t default_bytes; /* hb_sizes_default() */
     FILE *note; /* why a suite left part of its study out (one line, as long as it takes), shown
                  * once the plan stands; NULL: nowhere to say it */
+    const json_t *host_configs; /* a fleet's: the run record's host_configs; NULL: one host */
 };
 
 /* What sets a suite apart from the others in how it is run. */
 enum hb_suite_flag {
     HB_SUITE_ONE_PROCESS = 1 << 0, /* runs in this process, no MPI world (c2c) */
     HB_SUITE_STRIDE_LIST = 1 << 1, /* sweeps a --stride list (others take one stride) */
+    HB_SUITE_CHAINS_LIST = 1 << 2, /* measures a --chains list (others take one count) */
 };
 
 /* A suite: its command, its help line and what it does at each step of a run. */
@@ -127,5 +129,10 @@ void hb_suite_level_pace(int level, double very_high, struct hb_task *task);
  * 1 high (all but one), 2 full (every CPU; on fg nodes the CPUs after the fg threads). */
 int hb_suite_add_background(const struct hb_suite_env *env, struct hb_experiment *e,
                             int subscription, int level, uint64_t bytes_per_thread);
+
+/* A chase record with `chains` (hb_suite_mlp.c): loads_per_s (all chains and threads) and
+ * concurrency (loads_per_s x the latency of one chain of the same pair measured before it in
+ * `measured`; null without one), each with its ci95 from the latencies' intervals. */
+void hb_mlp_annotate(const json_t *measured, json_t *rec);
 
 #endif

@@ -52,16 +52,28 @@ static int hb_lat_plan(const struct hb_suite_env *env, struct hb_plan *out, int 
 {
     const struct hb_options *o = env->opts;
     int rc = 0;
-    /* A list of strides is a sweep, as lmbench's lat_mem_rd lets one choose. */
-    for (int i = 0; i < o->nstrides && rc == 0; i++) {
-        char name[HB_NAME_LEN];
-        if (o->nstrides > 1)
-            snprintf(name, sizeof(name), "lat-%d-%d-stride%llu", cpu, mem,
-                     (unsigned long long)o->strides[i]);
-        else
-            snprintf(name, sizeof(name), "lat-%d-%d", cpu, mem);
-        rc = hb_add_one(env, out, name, "chase", cpu, 1, HB_POLICY_BIND, mem, bytes, o->strides[i]);
-    }
+    /* A list of strides is a sweep, as lmbench's lat_mem_rd lets one choose; a list of chain
+     * counts, multichase's parallel chases. */
+    for (int i = 0; i < o->nstrides && rc == 0; i++)
+        for (int c = 0; c < o->nchains && rc == 0; c++) {
+            char name[HB_NAME_LEN], stride[32] = "", chains[32] = "";
+            if (o->nstrides > 1)
+                snprintf(stride, sizeof(stride), "-stride%llu", (unsigned long long)o->strides[i]);
+            if (o->nchains > 1) snprintf(chains, sizeof(chains), "-chains%d", o->chains[c]);
+            if (snprintf(name, sizeof(name), "lat-%d-%d%s%s", cpu, mem, stride, chains) >=
+                (int)sizeof(name)) {
+                hb_err_set("lat: the experiment name for stride %s and chains %s is too long",
+                           stride, chains);
+                return -EINVAL;
+            }
+            struct hb_experiment e;
+            rc = hb_suite_single(env, &e, o->command[0] ? o->command : "default", name, "chase",
+                                 cpu, 1, HB_POLICY_BIND, mem, bytes, o->strides[i]);
+            if (rc == 0) {
+                e.tasks[0].chase_chains = o->chains[c];
+                rc = hb_plan_add(out, &e);
+            }
+        }
     return rc;
 }
 
@@ -179,13 +191,13 @@ const struct hb_suite hb_suite_bw = {
 };
 
 /* The options of its own it takes, besides the run options (hb_cli_doc.h). */
-static const int hb_lat_takes[] = {OPT_CPU_NODE, OPT_MEM_NODE,  OPT_SIZE, OPT_PAGES,
-                                   OPT_STRIDE,   OPT_TLB_GROUP, 0};
+static const int hb_lat_takes[] = {OPT_CPU_NODE, OPT_MEM_NODE,  OPT_SIZE,   OPT_PAGES,
+                                   OPT_STRIDE,   OPT_TLB_GROUP, OPT_CHAINS, 0};
 
 const struct hb_suite hb_suite_lat = {
     .takes = hb_lat_takes,
     .name = "lat",
     .help = "idle pointer-chase latency from --cpu-node to --mem-node",
     .plan = hb_suite_lat_plan,
-    .flags = HB_SUITE_STRIDE_LIST,
+    .flags = HB_SUITE_STRIDE_LIST | HB_SUITE_CHAINS_LIST,
 };

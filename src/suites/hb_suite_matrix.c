@@ -381,7 +381,9 @@ int hb_suite_matrix_derive(const struct hb_suite_env *env, json_t *measured, jso
                                "initiator; measured matrices are compared with SLIT only"));
     for (int g = 0; rc == 0 && g < all.n; g++)
         hb_grid_emit(env, all.g[g], derived);
-    if (rc == 0) rc = hb_matrix_fleet(t, env->opts->fleet_threshold_pct, all.g, all.n, derived);
+    if (rc == 0)
+        rc = hb_matrix_fleet(t, env->opts->fleet_threshold_pct, all.g, all.n, env->host_configs,
+                             derived);
     for (int g = 0; g < all.n; g++)
         hb_grid_free(all.g[g]);
     free(all.g);
@@ -389,10 +391,10 @@ int hb_suite_matrix_derive(const struct hb_suite_env *env, json_t *measured, jso
 }
 
 /* The options of its own it takes, besides the run options (hb_cli_doc.h). */
-static const int hb_matrix_takes[] = {
-    OPT_KERNEL,          OPT_THREADS,      OPT_SIZE,  OPT_PAGES,
-    OPT_STRIDE,          OPT_TLB_GROUP,    OPT_NODES, OPT_THRESHOLD,
-    OPT_FLEET_THRESHOLD, OPT_EXPORT_HWLOC, 0};
+static const int hb_matrix_takes[] = {OPT_KERNEL,       OPT_THREADS,   OPT_SIZE,
+                                      OPT_PAGES,        OPT_STRIDE,    OPT_TLB_GROUP,
+                                      OPT_NODES,        OPT_THRESHOLD, OPT_FLEET_THRESHOLD,
+                                      OPT_EXPORT_HWLOC, OPT_CHAINS,    0};
 
 const struct hb_suite hb_suite_matrix = {
     .takes = hb_matrix_takes,

@@ -165,8 +165,8 @@ static int hb_suite_sweep_plan(const struct hb_suite_env *env, struct hb_plan *o
 }
 
 /* The options of its own it takes, besides the run options (hb_cli_doc.h). */
-static const int hb_sweep_takes[] = {OPT_CPU_NODE, OPT_MEM_NODE,  OPT_NODES, OPT_MAX_SIZE,
-                                     OPT_STRIDE,   OPT_TLB_GROUP, 0};
+static const int hb_sweep_takes[] = {OPT_CPU_NODE, OPT_MEM_NODE,  OPT_NODES,  OPT_MAX_SIZE,
+                                     OPT_STRIDE,   OPT_TLB_GROUP, OPT_CHAINS, 0};
 
 const struct hb_suite hb_suite_sweep = {
     .takes = hb_sweep_takes,

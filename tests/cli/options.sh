@@ -17,7 +17,7 @@ value() {
     --noise | --threshold | --fleet-threshold | --tolerance | --bg-rate) echo 5 ;;
     --format) echo jsonl ;; --topology) echo "$TOPO" ;; --simd) echo auto ;;
     --export-hwloc) echo x.xml ;; --tier) echo DRAM ;; --level) echo low ;;
-    --subscription) echo full ;; --mix) echo read ;; --mode) echo rate ;; --stride) echo 256 ;;
+    --subscription) echo full ;; --mix) echo read ;; --mode) echo rate ;; --stride) echo 256 ;; --chains) echo 2 ;;
     --tlb-group) echo all ;; --home) echo writer ;;
     esac
 }

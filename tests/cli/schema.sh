@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Schema of a real run's JSON Lines: every key the README promises, with its type, in the
+# Schema of a real run's JSON Lines: every key docs/records.md promises, with its type, in the
 # run record and in every measurement record; CSV carries the same keys in the same order.
 set -euo pipefail
 HB=${HOPBENCH:?HOPBENCH must name the hopbench binary}
@@ -29,6 +29,8 @@ check "run record keys and types" '[.[] | select(.type == "run")] | all(
     (.build | has("type") and has("c_flags")) and (.simd | IN("avx512", "avx2", "sse2", "c")) and
     (.omp | has("places") and has("proc_bind") and has("set_by_hopbench")) and
     (.thp | has("enabled") and has("defrag")) and has("numa_balancing") and
+    (.config | type) == "object" and (.config_unreadable | type) == "object" and
+    .config.thp_enabled == .thp.enabled and .config.numa_balancing == .numa_balancing and
     (.topology.nodes | length) >= 1 and (.topology | has("distances") and has("hop_class")) and
     (.sizes | has("llc_bytes") and has("default_bytes") and has("size_source")) and
     .timer.clock == "CLOCK_MONOTONIC" and .timer.granularity_s > 0 and

@@ -78,7 +78,8 @@ echo "lost: job $JOB was $state $took s after h2 was killed; its output:"
 cat "$work/lost-$JOB.out"
 case $state in RUNNING | PENDING | CONFIGURING | COMPLETED) fail "lost: job $JOB $state" ;; esac
 [ "$took" -le 30 ] || fail "lost: ended $took s after the host was lost (limit 30)"
-# Slurm's own line (README); Open MPI may add its peer-hangup box naming h2 too, by timing.
+# Slurm's own line (docs/running.md#many-hosts-a-fleet); Open MPI may add its peer-hangup box
+# naming h2 too, by timing.
 expect_eq "lost: srun's line names h2, once" "$(grep -c '^srun: error: Node failure on h2$' "$work/lost-$JOB.out")" 1
 expect_eq "lost: records kept in results/$JOB.incomplete" \
     "$(jq -s '.[0].type == "run" and ([.[] | select(.type=="measurement")] | length >= 2)' "$work/results/$JOB.incomplete"/results.jsonl.partial*)" true

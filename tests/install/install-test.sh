@@ -21,6 +21,7 @@ expected=$(
         share/bash-completion/completions/hopbench share/doc/hopbench/README.md \
         share/hopbench/lib/bindir
     (cd "$src/jobs" && find . -type f | sed 's|^\./|share/hopbench/|')
+    (cd "$src/docs" && find . -type f | sed 's|^\./|share/doc/hopbench/docs/|')
 )
 got=$(cd "$root" && find . -type f -o -type l | sed 's|^\./||')
 expect "installed files are exactly the expected $(wc -l <<<"$expected")" \

@@ -117,6 +117,40 @@ static void test_partial_sweeps(void)
     free(s.a);
 }
 
+/* n chains step together, each from its own place k/n round the cycle: chain 0 ends where one
+ * chain alone would (check holds), every chain stands on a distinct line, each has moved as
+ * far as chain 0 (the same distance behind the next chain as at the start), and a slice
+ * with fewer strides than chains is refused. */
+static void test_chains(int n)
+{
+    size_t elems = 3000;
+    struct hb_kslice one = make(elems * 256, 0, 0, 5), s = make(elems * 256, 0, 0, 5);
+    s.chains = n;
+    HB_EXPECT(chase->init(&one) == 0 && chase->init(&s) == 0, "%s", hb_err_msg());
+    double r1 = chase->run(&one, 7), r = chase->run(&s, 7);
+    CHECK(r == r1);
+    HB_EXPECT(chase->check(&s, r, 7) == 0, "%d chains: %s", n, hb_err_msg());
+    for (int k = 1; k < n; k++) {
+        const char *at = s.cursors[k];
+        HB_EXPECT(at && at != (const char *)s.cursor, "%d chains: chain %d at %p", n, k,
+                  (const void *)at);
+        for (int j = 1; j < k; j++)
+            HB_EXPECT(at != (const char *)s.cursors[j], "chains %d and %d meet", j, k);
+        /* From chain 0, the cycle reaches chain k in k/n of its length, as at the start. */
+        size_t steps = 0;
+        for (const char *p = s.cursor; p != at && steps <= elems; steps++)
+            p = *(const char *const *)(const void *)p;
+        CHECK_INT(steps, elems * (size_t)k / (size_t)n);
+    }
+    struct hb_kslice small = make((size_t)(n - 1) * 256, 0, 0, 5);
+    small.chains = n;
+    HB_EXPECT(chase->fits(&small) == -EINVAL, "%d chains on %d strides accepted", n, n - 1);
+    HB_EXPECT_CONTAINS(hb_err_msg(), "chains need");
+    free(one.a);
+    free(s.a);
+    free(small.a);
+}
+
 static void test_seeds(void)
 {
     size_t bytes = 3000 * 256;
@@ -188,6 +222,10 @@ int main(void)
     HB_EXPECT(chase != NULL, "%s", hb_err_msg());
     test_geometry_errors();
     test_partial_sweeps();
+    test_chains(2);
+    test_chains(3);
+    test_chains(8);
+    test_chains(64);
     test_cycle(256, 0, 0, false);                /* one element */
     test_cycle(512 + 100, 0, 0, false);          /* two, and a partial one left out */
     test_cycle(1000 * 256, 0, 0, true);          /* one default group */

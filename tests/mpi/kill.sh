@@ -61,7 +61,7 @@ for how in KILL INT; do
     [ ! -e out.jsonl ] || fail "$how: an interrupted run was renamed to the final name"
     check_intact out.jsonl.partial
     if [ "$how" = KILL ]; then
-        # What README documents: Open MPI's status, 128 + the killed rank's signal.
+        # What docs/running.md#when-a-run-stops documents: Open MPI's status, 128 + the killed rank's signal.
         expect_eq "KILL status" "$rc" 137
         expect_has "KILL message" "$(cat log.txt)" "rank 1"
         expect_has "KILL cause" "$(cat log.txt)" "signal 9"

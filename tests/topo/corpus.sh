@@ -24,7 +24,7 @@
 #    nodes hwloc-calc gives it (os=NAME -I numa --po);
 #  - memory-side caches in the file are shown by topo; default sizes are above every
 #    memory-side cache of the memory they use, or a line on stderr says why not (sweep's sizes
-#    and c2c's cache lines are small on purpose).
+#    and c2c's cache lines are small on purpose; migrate moves pages, whatever caches them).
 # jq programs name jq variables in single quotes on purpose.
 # shellcheck disable=SC2016
 set -uo pipefail
@@ -39,7 +39,7 @@ fail() {
     echo "FAIL: $*"
 }
 # Suites as command words; "" is the quick default suite.
-suites=(matrix hops loaded policy sweep peak lat bw c2c "")
+suites=(matrix hops loaded policy sweep peak lat bw c2c migrate "")
 # run NAME ARGS...: stdout, stderr and exit code of one hopbench call in $tmp/NAME.{out,err,rc}
 run() {
     local name=$1
@@ -140,7 +140,7 @@ select(.type == "experiment") | . as $e | $e.tasks[] as $k |
   (select($e.remote_kind != node($k.mem_node).kind) | "\($e.name): remote_kind \($e.remote_kind), node \($k.mem_node) is \(node($k.mem_node).kind)")),
 (select($k.mem_node != null and $t.hop_class != null) | $t.hop_class[at($k.cpu_node)][at($k.mem_node)] as $h |
   select(($k.hops // -1) != $h) | "\($e.name): task hops \($k.hops), topology class \($h) for \($k.cpu_node)->\($k.mem_node)"),
-(select($e.suite | IN("sweep", "c2c") | not) |
+(select($e.suite | IN("sweep", "c2c", "migrate") | not) |
   (if $k.mem_node != null then $l.msc[at($k.mem_node)] else $l.msc | max end) as $m |
   select($m > 0 and $k.bytes <= $m and ($note | test("memory-side cache") | not)) |
   "\($e.name): \($k.bytes) bytes inside a \($m)-byte memory-side cache, and no line says why"),

@@ -33,14 +33,21 @@ static void add_read(json_t *measured, const char *host, double median, int thre
                                     threads, "status", "ok", "hops", 0));
 }
 
-static json_t *derive_at(struct hb_topo *t, json_t *measured, double fleet_pct)
+/* configs: the run record's host_configs, or NULL. */
+static json_t *derive_with(struct hb_topo *t, json_t *measured, double fleet_pct,
+                           const json_t *configs)
 {
     struct hb_options o = {
         .threshold_pct = 5.0, .fleet_threshold_pct = fleet_pct, .command = "matrix"};
-    struct hb_suite_env env = {t, &o, NULL, 0, NULL};
+    struct hb_suite_env env = {t, &o, NULL, 0, NULL, configs};
     json_t *derived = json_array();
     CHECK_INT(hb_suite_derive(&env, measured, derived), 0);
     return derived;
+}
+
+static json_t *derive_at(struct hb_topo *t, json_t *measured, double fleet_pct)
+{
+    return derive_with(t, measured, fleet_pct, NULL);
 }
 
 static json_t *derive(struct hb_topo *t, json_t *measured)
@@ -138,6 +145,41 @@ int main(void)
     CHECK(json_number_value(json_object_get(first_of(derived, "fleet", NULL), "threshold_pct")) ==
           30.0);
     json_decref(derived);
+
+    /* With the hosts' configurations: h3, the outlier, and h2 differ from the majority; the
+     * outlier's reason names its knobs, h2's drift is listed but flags nothing. */
+    json_t *configs = json_loads(
+        "[{\"host\": \"h1\", \"config\": {\"thp_enabled\": \"madvise\", \"smt\": \"on\", "
+        "\"governor\": [{\"value\": \"performance\", \"cpus\": \"0-3\"}]}},"
+        " {\"host\": \"h2\", \"config\": {\"thp_enabled\": \"madvise\", \"smt\": \"off\", "
+        "\"governor\": [{\"value\": \"performance\", \"cpus\": \"0-3\"}]}},"
+        " {\"host\": \"h3\", \"config\": {\"thp_enabled\": \"never\", \"smt\": \"on\", "
+        "\"governor\": [{\"value\": \"powersave\", \"cpus\": \"0-3\"}]}}]",
+        0, NULL);
+    derived = derive_with(t, measured, 25.0, configs);
+    hosts = json_object_get(first_of(derived, "fleet", NULL), "hosts");
+    CHECK_HAS(outliers(derived), "001");
+    CHECK_STR(json_string_value(json_object_get(json_array_get(hosts, 2), "reason")),
+              "local latency 29% above median; differs in thp_enabled=never, governor=powersave; ");
+    text = json_dumps(hosts, JSON_COMPACT);
+    CHECK_HAS(text, "\"host\":\"h1\",");
+    CHECK_HAS(text, "\"config_differs\":{}}");
+    CHECK_HAS(text, "\"config_differs\":{\"smt\":\"off\"}}");
+    CHECK_HAS(text, "\"config_differs\":{\"thp_enabled\":\"never\",\"governor\":\"powersave\"}}");
+    free(text);
+    CHECK_STR(json_string_value(json_object_get(json_array_get(hosts, 1), "reason")), "");
+    json_decref(derived);
+    /* Two hosts that differ: no majority, neither is the odd one out. */
+    json_decref(measured);
+    json_array_remove(configs, 2);
+    measured = json_array();
+    add_latency(measured, "h1", 100.0, 121.0);
+    add_latency(measured, "h2", 101.0, 121.0);
+    derived = derive_with(t, measured, 25.0, configs);
+    json_array_foreach(json_object_get(first_of(derived, "fleet", NULL), "hosts"), i, r)
+        CHECK_INT(json_object_size(json_object_get(r, "config_differs")), 0);
+    json_decref(derived);
+    json_decref(configs);
     json_decref(measured);
 
     /* Bandwidth: medians compared (the best samples are far off), and only between hosts whose

@@ -63,6 +63,13 @@ if [ "${GUEST:-}" = quartet ]; then
     run peak-il $MPI "$HB" peak --policy interleave --kernel mix2:1 --size 4M $TINY \
         -o /out/peak-il.jsonl
 fi
+if [ "${GUEST:-}" = two ] || [ "${GUEST:-}" = quartet-mem ]; then
+    # Page migration between every ordered pair of the chosen memory nodes (on quartet-mem a
+    # CPU node and the memory-only node), both methods, base pages and THP.
+    MIG="--size 2M --reps 2 --min-time 0.001 --repeat 2 --format jsonl --quiet"
+    [ "$GUEST" = two ] || MIG="$MIG --nodes 0,4"
+    run migrate "$HB" migrate $MIG -o /out/migrate.jsonl
+fi
 if [ -n "${MIGRATOR:-}" ]; then
     # Every rank runs under the migrator, which moves the pages of node 1 to
     # node 0 every 20 ms while bw runs on node 1 (rank 1); hopbench locates

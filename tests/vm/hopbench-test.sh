@@ -106,6 +106,24 @@ if [[ $GUEST == two-smp ]]; then
   expect "cross-node false sharing and lock hand-offs ran on nodes 0 and 1, counts exact (ok)" \
     recs c2c-home1.jsonl '[.[] | select(.placement == "cross-node")] | length == 3 and all(.status == "ok" and .cpu_nodes == [0,1] and .mem_node == 1)'
 fi
+if [[ $GUEST == two || $GUEST == quartet-mem ]]; then
+  # the memory nodes migrate ran over: both of the 2-node guest's, or node 0 and memory-only 4
+  mig_nodes='[0,1]'
+  [[ $GUEST == two ]] || mig_nodes='[0,4]'
+  mig='[.[] | select(.type == "measurement" and .suite == "migrate")]'
+  expect "migrate exits 0" status_is migrate 0
+  expect "... one record per ordered pair of $mig_nodes x {move_pages, mbind} x {4k, thp}" \
+    recs migrate.jsonl "$mig | map([.src_node, .dst_node, .method, .pages]) | sort ==
+      ([$mig_nodes[] as \$s | $mig_nodes[] as \$d | select(\$s != \$d) |
+        [\"move_pages\", \"mbind\"][] as \$m | [\"4k\", \"thp\"][] as \$p | [\$s, \$d, \$m, \$p]] | sort)"
+  expect "... every move complete: status ok, all pages on dst_node afterwards" \
+    recs migrate.jsonl "$mig | all(.status == \"ok\" and .pages_on_target_pct == 100 and
+      .mem_node == .src_node and .pages_share_pct[.dst_node | tostring] == 100)"
+  expect "... GB/s and us per page, each with its interval, from the thread on CPU node 0" \
+    recs migrate.jsonl "$mig | all(.unit == \"GBps\" and .value > 0 and .us_per_page > 0 and
+      (.ci95 | length) == 2 and (.us_per_page_ci95 | length) == 2 and .cpu_node == 0 and
+      .threads_on_node == 1)"
+fi
 if [[ $GUEST == quartet ]]; then
   expect "quartet: links 0-1, 0-2, 1-3, 2-3 are class 1; 0-3, 1-2 class 2" \
     recs "$matrix" "$run | .topology.hop_class as \$h |

@@ -1,0 +1,31 @@
+/* The machine's configuration as the run record carries it (docs/config.md): the knobs that
+ * move memory performance, read live, each a value or null with the reason it is null. */
+#ifndef HB_CONFIG_H
+#define HB_CONFIG_H
+
+#include "hb_topo.h"
+
+#include <jansson.h>
+
+/* This machine's knobs now: {"config": {key: value or null}, "config_unreadable": {key:
+ * reason}}, every key of the table present in config. t must be this machine (NUMA nodes,
+ * CPUs, packages). New reference; NULL only when out of memory. */
+json_t *hb_config_read(const struct hb_topo *t);
+
+/* A knob's value as words: a string as it is, a CPU-set list as "performance on 0-3,
+ * powersave on 4-7" (one value alone: just it), null as "unreadable", anything else as
+ * compact JSON. A new string; NULL when out of memory. */
+char *hb_config_words(const json_t *v);
+
+/* {key: words, ...} as "governor=powersave, thp_enabled=never" ("" for none): a new string,
+ * NULL when out of memory. */
+char *hb_config_pairs(const json_t *words);
+
+/* Every knob that differs between two config objects, objects walked into ("hugepages.node0.
+ * 2048kB.free"): fn(key, base value or NULL, new value or NULL, ctx) in key order of base,
+ * then keys only in new; stops at and returns fn's first non-zero (-1: out of memory). */
+typedef int (*hb_config_diff_fn)(const char *key, const json_t *base, const json_t *new_,
+                                 void *ctx);
+int hb_config_diff(const json_t *base, const json_t *new_, hb_config_diff_fn fn, void *ctx);
+
+#endif

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# The run record's config block reads the knobs live: a knob changed for one run (a file
+# bind-mounted over it in a private mount namespace) shows in that run's record and no other;
+# malformed or truncated content, and a file this user cannot read, give null with a reason
+# naming the file, and the run goes on to measure.
+# shellcheck source=config-lib.sh
+. "$(dirname "$0")/config-lib.sh"
+THP=/sys/kernel/mm/transparent_hugepage
+"$HB" "${RUN[@]}" -o "$work/plain.jsonl" || { echo "FAIL: plain run: exit $?"; fail=1; }
+keys='["boost","cmdline","cpu_model","cpuidle_driver","dirty_background_ratio","dirty_ratio","governor","hugepages","kernel","max_cstate","memory_speed","microcode","mitigations","nodes_per_package","numa_balancing","smt","thp_defrag","thp_enabled","zone_reclaim_mode"]'
+expect "every knob of the table is in config" "$(run_rec "$work/plain.jsonl" '.config | keys')" "$keys"
+expect "a knob is null exactly when it has a reason" \
+    "$(run_rec "$work/plain.jsonl" '([.config | to_entries[] | select(.value == null) | .key] | sort) == (.config_unreadable | keys)')" true
+real=$(sed 's/.*\[\(.*\)\].*/\1/' "$THP/enabled")
+expect "thp_enabled is the selected word of $THP/enabled" "$(run_rec "$work/plain.jsonl" .config.thp_enabled)" "\"$real\""
+expect "thp.enabled says the same" "$(run_rec "$work/plain.jsonl" .thp.enabled)" "\"$real\""
+expect "numa_balancing as a number, the file's" "$(run_rec "$work/plain.jsonl" .config.numa_balancing)" "$(cat /proc/sys/kernel/numa_balancing)"
+
+# A changed knob: THP never, SMT off, a dirty ratio, for one run.
+with_knobs "$(knob never 'always madvise [never]\n')" "$THP/enabled" \
+    "$(knob smt 'off\n')" /sys/devices/system/cpu/smt/control \
+    "$(knob dirty '33\n')" /proc/sys/vm/dirty_ratio -- \
+    "$HB" "${RUN[@]}" -o "$work/never.jsonl" || { echo "FAIL: run with THP never: exit $?"; fail=1; }
+expect "the record reflects THP never" "$(run_rec "$work/never.jsonl" '[.config.thp_enabled, .thp.enabled]')" '["never","never"]'
+expect "the record reflects SMT off and dirty_ratio 33" "$(run_rec "$work/never.jsonl" '[.config.smt, .config.dirty_ratio]')" '["off",33]'
+expect "the machine's own file is untouched" "$(sed 's/.*\[\(.*\)\].*/\1/' "$THP/enabled")" "$real"
+
+# Malformed and truncated content: null with a reason, the run measures all the same.
+with_knobs "$(knob defrag 'bogus\n')" "$THP/defrag" "$(knob cut 'always [mad')" "$THP/enabled" \
+    "$(knob bal 'x1\n')" /proc/sys/kernel/numa_balancing \
+    "$(knob lines 'off\non\n')" /sys/devices/system/cpu/smt/control \
+    "$(knob binary '\xff\xfe\n')" /sys/devices/system/cpu/cpuidle/current_driver \
+    "$(knob accents "x$(printf 'é%.0s' {1..45})\n")" /proc/sys/vm/dirty_background_ratio -- \
+    "$HB" "${RUN[@]}" -o "$work/bad.jsonl" || { echo "FAIL: run with malformed knobs: exit $?"; fail=1; }
+expect "malformed knobs are null" "$(run_rec "$work/bad.jsonl" '[.config.thp_defrag, .config.thp_enabled, .config.numa_balancing, .config.smt, .numa_balancing]')" '[null,null,null,null,null]'
+expect_has "a word that is no selection: why" "$(run_rec "$work/bad.jsonl" .config_unreadable.thp_defrag)" "$THP/defrag holds \\\"bogus\\\", not a selection"
+expect_has "a truncated file: why" "$(run_rec "$work/bad.jsonl" .config_unreadable.thp_enabled)" "$THP/enabled has no end of line (truncated?)"
+expect_has "not an integer: why" "$(run_rec "$work/bad.jsonl" .config_unreadable.numa_balancing)" "/proc/sys/kernel/numa_balancing holds \\\"x1\\\", not an integer"
+expect_has "two lines where one belongs: why" "$(run_rec "$work/bad.jsonl" .config_unreadable.smt)" "holds more than one line"
+expect "bytes that are not text: quoted as such" "$(run_rec "$work/bad.jsonl" .config_unreadable.cpuidle_driver)" \
+    '"/sys/devices/system/cpu/cpuidle/current_driver is not UTF-8 text: \"\\xff\\xfe\\x0a\""'
+expect_has "a long non-ASCII line: quoted whole bytes, cut" "$(run_rec "$work/bad.jsonl" .config_unreadable.dirty_background_ratio)" 'not an integer'
+expect "the run measured anyway" "$(jq -s '[.[] | select(.type == "measurement")] | length' "$work/bad.jsonl")" 1
+
+# boost, where this machine has no cpufreq files: a folder mounted over cpufreq's holds them.
+if [ -d /sys/devices/system/cpu/cpufreq ]; then
+    mkdir "$work/off" "$work/odd"
+    printf '0\n' >"$work/off/boost"
+    printf '2\n' >"$work/odd/boost"
+    with_knobs "$work/off" /sys/devices/system/cpu/cpufreq -- "$HB" "${RUN[@]}" -o "$work/boost.jsonl"
+    with_knobs "$work/odd" /sys/devices/system/cpu/cpufreq -- "$HB" "${RUN[@]}" -o "$work/odd.jsonl"
+    expect "boost off is 0" "$(run_rec "$work/boost.jsonl" .config.boost)" 0
+    expect "boost 2 is null with why" "$(run_rec "$work/odd.jsonl" '[.config.boost, .config_unreadable.boost]')" \
+        '[null,"/sys/devices/system/cpu/cpufreq/boost holds 2, neither 0 nor 1"]'
+fi
+
+# The governor per CPU set, where this machine has no cpufreq either: each CPU's folder copied
+# with a cpufreq/scaling_governor added (the last CPU powersave, the others performance) and
+# mounted over the real one (hwloc reads the same topology from the copies).
+cpus=(/sys/devices/system/cpu/cpu[0-9]*)
+if [ ! -e "${cpus[0]}/cpufreq/scaling_governor" ]; then
+    binds=()
+    for c in "${cpus[@]}"; do
+        cp -r "$c" "$work/" 2>/dev/null
+        mkdir -p "$work/${c##*/}/cpufreq"
+        echo performance >"$work/${c##*/}/cpufreq/scaling_governor"
+        binds+=("$work/${c##*/}" "$c")
+    done
+    last=${cpus[-1]##*/cpu}
+    echo powersave >"$work/cpu$last/cpufreq/scaling_governor"
+    with_knobs "${binds[@]}" -- "$HB" "${RUN[@]}" -o "$work/gov.jsonl" || { echo "FAIL: governor run: exit $?"; fail=1; }
+    want='["powersave","'$last'"]'
+    [ "${#cpus[@]}" = 1 ] || want='["performance","powersave","'$last'"]'
+    expect "the governor: each value with its CPUs" \
+        "$(run_rec "$work/gov.jsonl" '.config.governor | map(.value) + [.[-1].cpus]')" "$want"
+fi
+
+# A knob this user cannot read: mode 000, the run as nobody.
+locked=$(knob locked '20\n')
+chmod 000 "$locked"
+chmod 777 "$work"
+with_knobs "$locked" /proc/sys/vm/dirty_ratio -- \
+    setpriv --reuid=65534 --regid=65534 --clear-groups "$HB" "${RUN[@]}" -o "$work/locked.jsonl" ||
+    { echo "FAIL: run as nobody: exit $?"; fail=1; }
+expect "an unreadable knob is null" "$(run_rec "$work/locked.jsonl" .config.dirty_ratio)" null
+expect "its reason: path and strerror" "$(run_rec "$work/locked.jsonl" .config_unreadable.dirty_ratio)" '"/proc/sys/vm/dirty_ratio: Permission denied"'
+config_finish

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# The fleet names configuration drift: three hosts, h3 with THP set to never (a file
+# bind-mounted over the knob in a private mount namespace around h3's hopbench: its
+# processes see it, the machine and the other hosts do not). Every host's configuration is
+# in the run record, only h3 is listed as differing from the majority, and when a memory
+# load on h3 makes it the outlier (as in outlier-test.sh), its flag's reason names the knob.
+# The table shows the drift on h3's line only.
+# shellcheck source=hosts-lib.sh
+. "$(dirname "$0")/hosts-lib.sh"
+hosts_up 3 0-1 0-1 0-1
+THP=/sys/kernel/mm/transparent_hugepage/enabled
+real=$(sed 's/.*\[\(.*\)\].*/\1/' "$THP")
+[ "$real" != never ] || { echo "SKIP: THP is already never here: nothing to change"; exit 77; }
+printf 'always madvise [never]\n' >"$work/never"
+# The binary every host runs: on h3, hopbench inside its own mount namespace with the knob.
+cat >"$work/hopbench-h3-never" <<WRAP
+#!/usr/bin/env bash
+[ "\$(hostname)" = h3 ] || exec "$HB" "\$@"
+exec unshare -m --propagation private bash -c 'mount --bind "\$1" "\$2" && shift 2 && exec "\$@"' \
+    _ "$work/never" "$THP" "$HB" "\$@"
+WRAP
+chmod +x "$work/hopbench-h3-never"
+export HOPBENCH=$work/hopbench-h3-never
+quick=(matrix --kernel read --size 16M --reps 2 --min-time 0.01 --threads 1 --quiet)
+# The outlier run as outlier-test.sh makes it: nine repeats, so the load is beyond the noise.
+study=(matrix --kernel read --size 64M --reps 9 --min-time 0.02 --threads 1 --quiet)
+
+fleet --host h1,h2,h3 "${quick[@]}" --format jsonl -o idle.jsonl 2>idle.log || fail "idle run: exit $? ($(cat idle.log))"
+expect_eq "every host's configuration is in the run record" \
+    "$(jqs idle.jsonl '[.[] | select(.type=="run")][0].host_configs | map([.host, .config.thp_enabled])')" \
+    "[[\"h1\",\"$real\"],[\"h2\",\"$real\"],[\"h3\",\"never\"]]"
+expect_eq "only h3 differs from the majority, in thp_enabled" \
+    "$(jqs idle.jsonl '[.[] | select(.type=="fleet")][0].hosts | map([.host, .config_differs])')" \
+    '[["h1",{}],["h2",{}],["h3",{"thp_enabled":"never"}]]'
+expect_eq "the machine's own THP is untouched" "$(sed 's/.*\[\(.*\)\].*/\1/' "$THP")" "$real"
+
+fleet --host h1,h2,h3 "${quick[@]}" --format table -o idle.txt 2>idle-table.log || fail "table run: exit $? ($(cat idle-table.log))"
+grep -A5 '^fleet:' idle.txt
+expect_eq "the table names the drift on h3's line only" "$(grep -o '^ *h[123] .*thp_enabled=never' idle.txt | awk '{print $1}' | sort -u)" h3
+
+# loaded_run N: the study with a memory load on h3, into loaded$N.jsonl.
+loaded_run() {
+    on h3 timeout 120 "$HB" bw --kernel copy --size 512M --threads 1 --reps 1000 --min-time 0.1 \
+        --quiet --format jsonl -o /dev/null >"load$1.log" 2>&1 &
+    local load=$!
+    sleep 2
+    fleet --host h1,h2,h3 "${study[@]}" --format jsonl -o "loaded$1.jsonl" 2>"loaded$1.log" ||
+        fail "loaded run $1: exit $? ($(cat "loaded$1.log"))"
+    kill "$load" 2>/dev/null || true
+    wait "$load" 2>/dev/null || true
+    echo "loaded run $1: $(jqs "loaded$1.jsonl" '[.[] | select(.type=="fleet")][0].hosts | map([.host, .outlier, .reason])')"
+}
+# On a machine that others load too, the noise can hide the load once: a second try.
+flags='[.[] | select(.type=="fleet")][0].hosts | map([.host, .outlier])'
+loaded_run 1
+try=1
+[ "$(jqs loaded1.jsonl "$flags")" = '[["h1",false],["h2",false],["h3",true]]' ] || { loaded_run 2; try=2; }
+expect_eq "loaded: h3 flagged, h1 and h2 not" "$(jqs "loaded$try.jsonl" "$flags")" '[["h1",false],["h2",false],["h3",true]]'
+expect_eq "h3's flag names the knob, after what is worse" \
+    "$(jqs "loaded$try.jsonl" -r '[.[] | select(.type=="fleet")][0].hosts[2].reason | sub("^.*(above|below) median[^;]*; "; "")')" \
+    "differs in thp_enabled=never; "
+finish
