@@ -16,6 +16,8 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=lib/launch.sh
 . "$here/lib/launch.sh"
+# shellcheck source=lib/mpi.sh
+. "$here/lib/mpi.sh"
 
 hosts=()
 case ${1:-} in
@@ -41,12 +43,10 @@ print_cmd() {
 }
 
 if [ ${#hosts[@]} -gt 0 ]; then
-    # A host whose link is cut looks alive to TCP for hours; Open MPI's own keepalive on its
-    # daemons' connections (default: idle 300 s, then 9 probes 20 s apart) is shortened so
-    # mpirun declares it lost about 13 s after the cut. The user's settings win.
-    export OMPI_MCA_oob_tcp_keepalive_time=${OMPI_MCA_oob_tcp_keepalive_time:-5}
-    export OMPI_MCA_oob_tcp_keepalive_intvl=${OMPI_MCA_oob_tcp_keepalive_intvl:-2}
-    export OMPI_MCA_oob_tcp_keepalive_probes=${OMPI_MCA_oob_tcp_keepalive_probes:-4}
+    # A host whose link is cut looks alive to TCP for hours: mpirun's daemons' keepalive is
+    # shortened so it declares the host lost about 13 s after the cut.
+    hb_mpi_detect
+    hb_mpi_keepalive_env
     hb_fleet_plan "$hb" "${mpirun[@]}" -- "${hosts[@]}"
     hb_omp_env
     forward=(-x OMP_PLACES -x OMP_PROC_BIND)

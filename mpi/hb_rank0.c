@@ -3,9 +3,18 @@
 #include "hb_rank0.h"
 
 #include "hb_comm.h"
+#include "hb_mpi_conv.h"
 
 #include <stdio.h>
 #include <string.h>
+
+void hb_rank0_choose_conventions(void)
+{
+    char lib[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len = 0;
+    MPI_Get_library_version(lib, &len);
+    hb_mpi_conv_choose(lib);
+}
 
 void hb_rank0_record_versions(json_t *run)
 {
@@ -16,6 +25,7 @@ void hb_rank0_record_versions(json_t *run)
     lib[strcspn(lib, ",\n")] = '\0';
     json_t *versions = json_object_get(run, "versions");
     json_object_set_new(versions, "mpi_library", json_string(lib));
+    json_object_set_new(versions, "mpi_launcher", json_string(hb_mpi_conv()->name));
     char std[16];
     snprintf(std, sizeof(std), "%d.%d", major, minor);
     json_object_set_new(versions, "mpi", json_string(std));

@@ -7,9 +7,14 @@
 
 #include <jansson.h>
 
-/* The MPI library's and standard's versions into run's "versions" (mpi_library, mpi). MPI
- * allows asking before MPI_Init: c2c records them without a world. */
+/* The MPI library's and standard's versions into run's "versions" (mpi_library, mpi), and the
+ * launcher conventions chosen for it (mpi_launcher). MPI allows asking before MPI_Init: c2c
+ * records them without a world. */
 void hb_rank0_record_versions(json_t *run);
+
+/* Choose the launcher conventions (hb_mpi_conv.h) from this MPI library's version, which MPI
+ * allows asking before MPI_Init. */
+void hb_rank0_choose_conventions(void);
 
 /* The versions, then hosts, ranks and rank_layout (host, node and CPUs of every rank). */
 void hb_rank0_record_world(json_t *run, const struct hb_world *w);

@@ -8,6 +8,7 @@
 #include "hb_kernel.h"
 #include "hb_launcher.h"
 #include "hb_level.h"
+#include "hb_mpi_conv.h"
 #include "hb_msg.h"
 #include "hb_options.h"
 #include "hb_outfile.h"
@@ -35,7 +36,10 @@
 
 static int hb_fail(int rc)
 {
-    if (hb_launch_is_first()) fprintf(stderr, "hopbench: %s\n", hb_err_msg());
+    if (hb_launch_is_first())
+        fprintf(stderr, "hopbench: %s\n", hb_err_msg());
+    else
+        hb_launch_wait_for_first();
     return hb_err_exit_code(rc);
 }
 
@@ -404,6 +408,10 @@ static int hb_main_parsed(int argc, char **argv, const struct hb_options *o)
 {
     struct hb_topo *t = NULL;
     int rc = 0;
+    /* The launch lines follow this MPI's mpirun; one hopbench does not know is said once. */
+    hb_rank0_choose_conventions();
+    const char *assumed = hb_mpi_conv_assumed();
+    if (assumed && !o->quiet && hb_launch_is_first()) fprintf(stderr, "hopbench: %s\n", assumed);
     /* What prints or writes without measuring, once: not once per rank. */
     /* topo prints each host's machine, one rank per host (on stdout: an -o would be one
      * file written by every host when they share it). */

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what is missing (Debian packages), builds, and runs every test with CTest:
 # first the unit and cli labels under AddressSanitizer + UBSan (leak checking on), then the
-# whole suite on the release build. Ends with CTest's summary line.
+# whole suite on the release build (the label distro only with HOPBENCH_DISTROS=1). Ends with
+# CTest's summary line.
 set -euo pipefail
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=../jobs/lib/deps.sh
@@ -25,4 +26,8 @@ export ASAN_OPTIONS="fast_unwind_on_malloc=0:detect_leaks=1"
 export OMPI_MCA_mca_base_component_disable_dlclose=1
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 ctest --test-dir "$top/build-asan" -L '^(unit|cli)$' --output-on-failure -j"$jobs"
-ctest --test-dir "$top/build" --output-on-failure -j"$jobs" "$@"
+# Another Debian release in its own root (label distro) takes minutes even when its root is
+# cached: only on request.
+distro=(-LE '^distro$')
+[ "${HOPBENCH_DISTROS:-0}" = 0 ] || distro=()
+ctest --test-dir "$top/build" --output-on-failure -j"$jobs" "${distro[@]}" "$@"

@@ -5,7 +5,12 @@
 HB_PKGS_BUILD="cmake make gcc pkg-config libhwloc-dev hwloc libopenmpi-dev openmpi-bin libjansson-dev jq"
 # tests/bench/peers.sh's independent tools (a benchmark, not part of tests/run.sh).
 HB_PKGS_BENCH="likwid numactl jq"
-HB_PKGS_TEST="cpio bsdextrautils python3 gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static binfmt-support qemu-system-arm qemu-system-x86 munge slurmctld slurmd slurm-client clang clang-format libclang-rt-dev chromium jq debhelper dpkg-dev man-db groff-base"
+HB_PKGS_TEST="cpio bsdextrautils python3 gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static binfmt-support qemu-system-arm qemu-system-x86 munge slurmctld slurmd slurm-client clang clang-format libclang-rt-dev chromium jq debhelper dpkg-dev build-essential man-db groff-base chromium"
+# tests/distros/trixie.sh: the Debian 13 root's packages (the build's and the tests' of the
+# labels it runs: unit cli topo report mpi style install), and what makes the root here.
+HB_PKGS_TRIXIE="$HB_PKGS_BUILD git ca-certificates procps python3 bsdextrautils cpio clang-format
+ debhelper dpkg-dev build-essential man-db groff-base chromium"
+HB_PKGS_DISTRO="mmdebstrap"
 # The aarch64 build's libraries (label arm): Debian arm64 packages fetched with
 # `apt-get download` and unpacked into their own root by tests/arm/arm64-root.sh, because
 # Debian's arm64 Open MPI does not co-install with the amd64 one (libmunge2 and
@@ -45,9 +50,6 @@ hb_deps_ensure() {
         { apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends $missing >/dev/null; }
 }
 
-# Open MPI refuses root unless told; tests and local runs are often root in containers.
-hb_mpi_root_env() {
-    if [ "$(id -u)" = 0 ]; then
-        export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-    fi
-}
+# hb_mpi_root_env and what else differs between Open MPI 4.1 and 5.
+# shellcheck source=mpi.sh
+. "$(dirname "${BASH_SOURCE[0]}")/mpi.sh"

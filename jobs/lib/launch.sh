@@ -90,16 +90,17 @@ hb_results_settle() {
 
 # hb_hosts_named LOG HOST...: the HOSTs that the launcher's output (LOG) says it could not
 # reach or lost (ssh's "connect to host H", "Connection to H closed", Open MPI's "lost
-# communication with a remote daemon ... on node H"), then the first such line. Not any
-# mention: survivors' own messages start with [their name].
+# communication with a remote daemon ... on node H", 4.1's and 5's alike), then the first such
+# line. Not any mention: survivors' own messages start with [their name]. Read as text:
+# Open MPI 5's messages carry NUL bytes.
 hb_hosts_named() {
     local log=$1 h said first=""
     shift
     for h in "$@"; do
         said="([Oo]n node|[Cc]onnection to|to host) ${h//./\\.}([^[:alnum:]_.-]|\$)"
-        if grep -Eq -- "$said" "$log"; then
+        if grep -aEq -- "$said" "$log"; then
             printf '%s ' "$h"
-            [ -n "$first" ] || first=$(grep -E -m 1 -- "$said" "$log")
+            [ -n "$first" ] || first=$(grep -aE -m 1 -- "$said" "$log" | tr -d '\0')
         fi
     done
     printf '\n%s\n' "$first"
@@ -112,7 +113,7 @@ hb_fleet_lost() {
     local log=$1 rc=$2 named
     shift 2
     # hopbench said why already; its "stopped by SIGTERM" line says where, not why.
-    grep '^hopbench: ' "$log" | grep -qv '^hopbench: stopped by SIG' && return 0
+    grep -a '^hopbench: ' "$log" | grep -qv '^hopbench: stopped by SIG' && return 0
     named=$(hb_hosts_named "$log" "$@")
     [ -n "${named%%$'\n'*}" ] || return 0
     echo "hopbench: lost host ${named%% $'\n'*} mid-run (mpirun exit $rc: ${named#*$'\n'}); what was measured before stays in the output's .partial file" >&2
@@ -164,7 +165,7 @@ hb_fleet_plan() {
         named=$(hb_hosts_named "$err" "${missing[@]}")
         why=${named#*$'\n'}
         [ -z "${named%%$'\n'*}" ] || read -ra missing <<<"${named%%$'\n'*}"
-        [ -n "$why" ] || why=$(grep -v '^[[:space:]*-]*$' "$err" | head -n 1)
+        [ -n "$why" ] || why=$(grep -av '^[[:space:]*-]*$' "$err" | head -n 1 | tr -d '\0')
         [ "$rc" != 124 ] || why="no answer within ${HOPBENCH_PROBE_TIMEOUT:-60} s"
         echo "hopbench: host(s) ${missing[*]} could not be reached (${why:-mpirun exited $rc}); nothing was started" >&2
         rm -f "$err"

@@ -261,8 +261,10 @@ HB_T static void HB_FN(write)(double *a, size_t n, double v)
 
 HB_T static void HB_FN(write_nt)(double *a, size_t n, double v)
 {
-    size_t i = HB_FN(head)(a, n);
-    HB_FN(write_any)(a, i, v, 0);
+    /* The head before the 64-byte boundary is a few plain stores. */
+    size_t i = 0, h = HB_FN(head)(a, n);
+    for (; i < h; i++)
+        a[i] = v;
     HB_V x = HB_SET1(v);
     for (; i + HB_CHUNK_BLOCK <= n; i += HB_CHUNK_BLOCK)
         for (size_t o = 0; o < HB_CHUNK; o += HB_U)

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Each launcher's variables for this rank and for the job's size, most specific first:
  * Open MPI's mpirun also sets PMIX_RANK, srun with PMI-2 also sets PMI_RANK. */
@@ -42,6 +43,12 @@ bool hb_launch_is_first(void)
 {
     struct hb_launch l;
     return !hb_launched(&l) || l.rank == 0;
+}
+
+void hb_launch_wait_for_first(void)
+{
+    /* The launcher ends the job once the first rank has failed: usually at once. */
+    if (!hb_launch_is_first()) sleep(5);
 }
 
 int hb_launch_refuse_ranks(const char *what, bool per_host)

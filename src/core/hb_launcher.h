@@ -22,6 +22,12 @@ bool hb_launched(struct hb_launch *l);
 /* True for rank 0 of a job and for a process started alone: the one that speaks. */
 bool hb_launch_is_first(void);
 
+/* In a rank other than the first, before it fails ahead of MPI: wait (at most a few seconds)
+ * for the launcher to end the job. Every rank fails alike and only the first says why; a rank
+ * that left first would have the launcher kill the first before it speaks (Open MPI 5's
+ * prterun does). */
+void hb_launch_wait_for_first(void);
+
 /* 0, or -EINVAL with a one-line message when this process is one of several ranks: `what`
  * (a command and its telling options, e.g. "hops --dry-run") runs once, in one process; or,
  * per_host, once on each host (topo, printing each host's machine: how jobs/ probes a

@@ -2,6 +2,7 @@
 #include "hb_topo.h"
 
 #include "hb_error.h"
+#include "hb_mpi_conv.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -47,16 +48,17 @@ static int topo_node_cpus_print(FILE *f, const struct hb_node *node, bool mask)
     return rc;
 }
 
-/* mpirun (Open MPI 4.1) with one rank per CPU node.
+/* mpirun (Open MPI 4.1 or 5: hb_mpi_conv) with one rank per CPU node.
  *
  * --map-by numa counts every hwloc NUMA node, and a memory-only node carries the cpuset of
  * the package it hangs from, so with one present Open MPI would place a rank "on" it,
  * overlapping a real node's rank. Then: when each CPU node is exactly one package,
- * --map-by ppr:1:socket --bind-to socket gives the same binding (Open MPI 4.1 calls a
+ * --map-by ppr:1:package --bind-to package gives the same binding (Open MPI 4.1 calls a
  * package "socket"; it rejects "package"). Otherwise (SNC plus CXL,
  * HBM...) nothing in Open MPI's mapping language names "CPU nodes only", so each rank gets
  * its own app context, bound by taskset to the exact CPU list of its node, with mpirun's
- * binding off; the contexts are ranked in order, rank r = r-th CPU node. */
+ * binding off; the contexts are ranked in order, rank r = r-th CPU node. (Open MPI 5.0.7 as
+ * Debian 13 builds it crashes on any launch with several app contexts: open-mpi/ompi#13303.) */
 static int topo_mpirun_line(const struct hb_topo *t, const char *cmd, FILE *f)
 {
     int ncpu_nodes = hb_topo_count_cpu_nodes(t);
@@ -65,7 +67,8 @@ static int topo_mpirun_line(const struct hb_topo *t, const char *cmd, FILE *f)
         return 0;
     }
     if (topo_nodes_are_packages(t, ncpu_nodes)) {
-        fprintf(f, "mpirun -np %d --map-by ppr:1:socket --bind-to socket %s", ncpu_nodes, cmd);
+        const char *pkg = hb_mpi_conv()->package;
+        fprintf(f, "mpirun -np %d --map-by ppr:1:%s --bind-to %s %s", ncpu_nodes, pkg, pkg, cmd);
         return 0;
     }
     fputs("mpirun --bind-to none", f);

@@ -96,16 +96,18 @@ struct hb_rbudget {
  * of its first measurements, chained in file order: one more than a verdict draws, so the
  * report can say there are more. */
 #define HB_REPORT_EVIDENCE_ROWS (HB_REPORT_MAX_SIDE + 1)
+struct hb_rchain {
+    uint32_t first, last, n; /* n: rows kept, at most HB_REPORT_EVIDENCE_ROWS */
+    size_t total;            /* measurements of the key, kept or not */
+};
+struct hb_rlink {
+    uint32_t row, next; /* next: UINT32_MAX ends the chain */
+};
 struct hb_revidence {
     struct hb_strtab keys;
-    struct hb_rchain {
-        uint32_t first, last, n; /* n: rows kept, at most HB_REPORT_EVIDENCE_ROWS */
-        size_t total;            /* measurements of the key, kept or not */
-    } * chain;                   /* per key id */
+    struct hb_rchain *chain; /* per key id */
     size_t chaincap;
-    struct hb_rlink {
-        uint32_t row, next; /* next: UINT32_MAX ends the chain */
-    } * v;
+    struct hb_rlink *v;
     size_t n, cap;
 };
 

@@ -59,14 +59,18 @@ static int hb_sweep_add(const struct hb_suite_env *env, struct hb_plan *out, int
                         const char *kernel, enum hb_pages pages, uint64_t ws,
                         const uint64_t levels[5], uint64_t stride)
 {
-    char name[HB_NAME_LEN], mark[32], kname[32];
+    char name[HB_NAME_LEN], mark[32], stride_text[24] = "";
     const char *pname = pages == HB_PAGES_THP ? "thp" : "4k";
     if (stride && env->opts->nstrides > 1)
-        snprintf(kname, sizeof(kname), "%s%llu", kernel, (unsigned long long)stride);
-    else
-        snprintf(kname, sizeof(kname), "%s", kernel);
-    snprintf(name, sizeof(name), "sweep-%s-%s-%d-%d-%llu", kname, pname, cpu, mem,
-             (unsigned long long)ws);
+        snprintf(stride_text, sizeof(stride_text), "%llu", (unsigned long long)stride);
+    int n = snprintf(name, sizeof(name), "sweep-%s%s-%s-%d-%d-%llu", kernel, stride_text, pname,
+                     cpu, mem, (unsigned long long)ws);
+    if (n < 0 || (size_t)n >= sizeof(name)) {
+        hb_err_set("sweep: the name of the %s%s experiment at %llu bytes on nodes %d/%d would "
+                   "exceed %d characters; choose a smaller --stride or --max-size",
+                   kernel, stride_text, (unsigned long long)ws, cpu, mem, HB_NAME_LEN - 1);
+        return -EINVAL;
+    }
     struct hb_experiment e;
     int rc =
         hb_suite_single(env, &e, "sweep", name, kernel, cpu, 1, HB_POLICY_BIND, mem, ws, stride);

@@ -120,7 +120,7 @@ int main(int argc, char **argv)
     random_permutation(groups, ngroups, 0);
     for (size_t g = 0; g < ngroups; g++)
         random_permutation(perm + g * per_group, per_group, groups[g] * per_group);
-#define SLOT(x) (arena + (x)*stride + mixer[(x) % MIXERS] * 8)
+#define SLOT(x) (arena + stride * (x) + mixer[(x) % MIXERS] * 8)
     for (size_t i = 0; i < nelts; i++)
         *(char **)(void *)SLOT(perm[i]) = SLOT(perm[(i + 1) % nelts]);
     char **p = (char **)(void *)SLOT(perm[0]);

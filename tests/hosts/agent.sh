@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# agent.sh HOST COMMAND... - Open MPI's rsh launcher agent for the hosts of hosts.sh
-# (mpirun --mca plm_rsh_agent tests/hosts/agent.sh): where ssh would connect to HOST and hand
-# COMMAND to its shell, this connects to HOST's address over the hosts' network (nothing
+# agent.sh HOST COMMAND... - mpirun's remote launch agent for the hosts of hosts.sh (Open MPI
+# 4.1's plm_rsh_agent, 5's plm_ssh_agent: jobs/lib/mpi.sh): where ssh would connect to HOST
+# and hand COMMAND to its shell, this connects to HOST's address over the hosts' network (nothing
 # listens: a refusal proves the host is there), then enters its namespaces and cpuset and
 # does the same. Like ssh, it names the host it cannot reach or loses. The set of hosts is the
 # one in $HOPBENCH_HOSTS_DIR (mpirun passes its environment on to the agent).

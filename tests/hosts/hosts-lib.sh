@@ -12,12 +12,17 @@ HB=$(realpath -- "${HOPBENCH:?HOPBENCH must name the hopbench binary}")
 export HOPBENCH=$HB
 command -v mpirun >/dev/null || { echo "SKIP: mpirun not installed"; exit 77; }
 command -v jq >/dev/null || { echo "SKIP: jq not installed"; exit 77; }
-[ "$(id -u)" != 0 ] || export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# shellcheck source=../../jobs/lib/mpi.sh
+. "$TOP/jobs/lib/mpi.sh"
+hb_mpi_detect
+hb_mpi_root_env
 work=$(mktemp -d)
 export HOPBENCH_HOSTS_DIR=$work/hosts
-# Open MPI's rsh launcher with the agent instead of ssh, TCP only, on the hosts' network only.
-MPIRUN_ARGS="--mca plm_rsh_agent $HOSTS_LIB/agent.sh --mca btl tcp,self"
-export MPIRUN_ARGS+=" --mca btl_tcp_if_include 10.117.0.0/24 --mca oob_tcp_if_include 10.117.0.0/24"
+# mpirun's remote launcher with the agent instead of ssh, TCP only, on the hosts' network only
+# (the daemons' own parameters in this mpirun's words: jobs/lib/mpi.sh).
+MPIRUN_ARGS="$(hb_mpi_agent_args "$HOSTS_LIB/agent.sh") --mca btl tcp,self"
+MPIRUN_ARGS+=" --mca btl_tcp_if_include 10.117.0.0/24 $(hb_mpi_oob_args oob_tcp_if_include 10.117.0.0/24)"
+export MPIRUN_ARGS
 hosts_cleanup() {
     "$HOSTS_LIB/hosts.sh" down || echo "hosts-lib: teardown failed" >&2
     rm -rf "$work"

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """spack-check.py PACKAGE_PY - CTest test (label install), without Spack: the recipe parses,
 is a CMakePackage named after the directory, depends on what the build finds (mpi, hwloc@2:,
-jansson, pkgconfig, cmake@3.20:) and passes the packager options CMakeLists.txt defines."""
+jansson, pkgconfig, cmake@3.20:), names the Open MPI versions it was tested with and passes
+the packager options CMakeLists.txt defines."""
 import ast
 import pathlib
 import re
@@ -25,6 +26,8 @@ cmake = (path.parents[4] / "CMakeLists.txt").read_text()
 for opt in re.findall(r'"(HB_WERROR|BUILD_TESTING)"', text):
     if opt not in cmake:
         fails.append(f"{opt} is an option of CMakeLists.txt")
+if not re.search(r"Tested with Open MPI 4\.1\.\d+ .*Open MPI 5\.\d+\.\d+", " ".join(text.split())):
+    fails.append("a comment names the Open MPI versions the recipe was tested with")
 if "def cmake_args" not in text:
     fails.append("cmake_args()")
 for f in fails:

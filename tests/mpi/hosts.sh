@@ -1,10 +1,9 @@
 #!/usr/bin/env bash
-# Two ranks acting as two hosts (HOPBENCH_HOST, MPMD): each measures its own matrix at the
+# Two ranks acting as two hosts (HOPBENCH_HOST): each measures its own matrix at the
 # same time, rank 0 gathers per-host records and the fleet table.
 . "$(dirname "$0")/mpi-lib.sh"
 args=(matrix "${QUICK[@]}" --threads 1 --kernel read --format jsonl -o f.jsonl)
-timeout 120 mpirun --oversubscribe -np 1 -x HOPBENCH_HOST=hostA "$HB" "${args[@]}" : \
-    -np 1 -x HOPBENCH_HOST=hostB "$HB" "${args[@]}"
+timeout 120 "${TWO_HOSTS[@]}" "${args[@]}"
 expect_eq "hosts" "$(jq -c -s '[.[] | select(.type=="run")][0].hosts' f.jsonl)" '["hostA","hostB"]'
 expect_eq "layout" "$(jq -c -s '[.[] | select(.type=="run")][0].rank_layout | map([.rank, .host, .node])' f.jsonl)" '[[0,"hostA",0],[1,"hostB",0]]'
 expect_eq "records per host" "$(jq -c -s '[.[] | select(.type=="measurement")] | group_by(.host) | map([.[0].host, length, (map(.rank) | unique)])' f.jsonl)" '[["hostA",2,[0]],["hostB",2,[1]]]'

@@ -3,7 +3,7 @@
 # line that works.
 . "$(dirname "$0")/mpi-lib.sh"
 set +e
-err=$(timeout 60 mpirun --oversubscribe -np 2 "$HB" lat --size 64M -o out.jsonl 2>&1)
+err=$(timeout 60 mpirun "${OVERSUB[@]}" -np 2 "$HB" lat --size 64M -o out.jsonl 2>&1)
 rc=$?
 set -e
 expect_eq "exit code" "$rc" 3

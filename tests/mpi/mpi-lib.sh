@@ -1,17 +1,29 @@
 # shellcheck shell=bash disable=SC2034  # HB and QUICK are for the scripts that source this
-# Shared by the mpi tests: the binary, Open MPI's root flags, a scratch directory, checks.
+# Shared by the mpi tests: the binary, Open MPI's root and oversubscribe words (jobs/lib/mpi.sh),
+# two emulated hosts, a scratch directory, checks.
 set -euo pipefail
 HB=${HOPBENCH:?HOPBENCH must name the hopbench binary}
 command -v mpirun >/dev/null || { echo "SKIP: mpirun not installed"; exit 77; }
 command -v jq >/dev/null || { echo "SKIP: jq not installed"; exit 77; }
-if [ "$(id -u)" = 0 ]; then
-    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-fi
+# shellcheck source=../../jobs/lib/mpi.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../../jobs/lib/mpi.sh"
+hb_mpi_detect
+hb_mpi_root_env
+# More ranks than this machine has cores, in the words of this mpirun.
+read -ra OVERSUB <<<"$(hb_mpi_oversubscribe)"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
 QUICK=(--size 16M --reps 2 --min-time 0.01)
 failures=0
+
+# TWO_HOSTS ARGS...: hopbench ARGS as two ranks acting as hosts hostA and hostB
+# (HOPBENCH_HOST). One app context whose ranks name themselves: Open MPI 5.0.7's prterun (as
+# Debian 13 packages it) segfaults on any launch with two app contexts (`-np 1 A : -np 1 B`),
+# open-mpi/ompi#13303.
+# shellcheck disable=SC2016  # expanded by each rank's shell
+TWO_HOSTS=(mpirun "${OVERSUB[@]}" -np 2 bash -c
+    'h=(hostA hostB); HOPBENCH_HOST=${h[OMPI_COMM_WORLD_RANK]} exec "$0" "$@"' "$HB")
 
 fail() {
     echo "FAIL: $*"

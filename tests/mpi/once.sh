@@ -22,7 +22,7 @@ for c in $commands; do
     export) args+=(in.jsonl -o out.xml) ;;
     *) args+=(-o out.jsonl) ;;
     esac
-    err=$(timeout 60 mpirun --oversubscribe -np 2 "$HB" "${args[@]}" 2>&1)
+    err=$(timeout 60 mpirun "${OVERSUB[@]}" -np 2 "$HB" "${args[@]}" 2>&1)
     rc=$?
     expect_eq "$c: exit under 2 ranks" "$rc" 2
     expect_has "$c: message" "$err" "'hopbench $what' runs in one process, but mpirun started this one as one of 2 ranks (OMPI_COMM_WORLD_SIZE=2); run it without mpirun/srun"
@@ -31,10 +31,10 @@ for c in $commands; do
 done
 if ls out.* >/dev/null 2>&1; then fail "an output was written: $(ls out.*)"; fi
 # topo prints each host's machine with one rank per host; two on this host are refused.
-err=$(timeout 60 mpirun --oversubscribe -np 2 "$HB" topo 2>&1)
+err=$(timeout 60 mpirun "${OVERSUB[@]}" -np 2 "$HB" topo 2>&1)
 expect_has "topo, 2 ranks on one host" "$err" "'hopbench topo' runs once per host, but mpirun started 2 ranks on this one (OMPI_COMM_WORLD_LOCAL_SIZE=2)"
 # The default suite's dry run too.
-err=$(timeout 60 mpirun --oversubscribe -np 2 "$HB" --dry-run 2>&1)
+err=$(timeout 60 mpirun "${OVERSUB[@]}" -np 2 "$HB" --dry-run 2>&1)
 expect_has "default --dry-run" "$err" "'hopbench --dry-run' runs in one process"
 [ "$tried" -ge 14 ] || fail "only $tried commands tried"
 

@@ -3,6 +3,7 @@
  * allocates memory. */
 #include "../hb_check.h"
 #include "hb_error.h"
+#include "hb_mpi_conv.h"
 #include "hb_topo.h"
 
 #include <errno.h>
@@ -207,6 +208,13 @@ static void case_memonly(void)
     CHECK_STR(srun, "srun --ntasks-per-node=2 --cpus-per-task=2 --cpu-bind=mask_cpu:0x3,0xc "
                     "hopbench ...");
     CHECK_LACKS(mpirun, "--map-by numa");
+    free(mpirun);
+    free(srun);
+    /* Open MPI 5's mpirun (PRRTE) calls a package a package. */
+    hb_mpi_conv_choose("Open MPI v5.0.7, package: Debian OpenMPI");
+    CHECK_INT(hb_topo_launch_lines(t, NULL, &mpirun, &srun), 0);
+    CHECK_STR(mpirun, "mpirun -np 2 --map-by ppr:1:package --bind-to package hopbench ...");
+    hb_mpi_conv_choose("Open MPI v4.1.4");
     free(mpirun);
     free(srun);
     hb_topo_free(t);

@@ -22,6 +22,9 @@ class Hopbench(CMakePackage):
     depends_on("c", type="build")
     depends_on("cmake@3.20:", type="build")
     depends_on("pkgconfig", type="build")
+    # Tested with Open MPI 4.1.4 (Debian 12) and Open MPI 5.0.7 (Debian 13,
+    # tests/distros/trixie.sh), hwloc 2.9 and 2.12. Another MPI builds and runs; hopbench then
+    # gives Open MPI 4.1's mpirun options in its launch lines and says so once.
     depends_on("mpi")
     depends_on("hwloc@2:")
     depends_on("jansson")

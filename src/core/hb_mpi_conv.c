@@ -1,0 +1,43 @@
+/* Which mpirun conventions the launch lines follow (hb_mpi_conv.h): one table of what
+ * differs between Open MPI 4.1 and 5. */
+#include "hb_mpi_conv.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ORTE calls a package "socket" and refuses "package"; PRRTE's word is "package". */
+static const struct hb_mpi_conv hb_mpi_convs[] = {
+    {"Open MPI 4.1 (ORTE)", "socket"},
+    {"Open MPI 5 (PRRTE)", "package"},
+};
+
+static const struct hb_mpi_conv *hb_mpi_chosen = &hb_mpi_convs[0];
+static char hb_mpi_note[256];
+
+void hb_mpi_conv_choose(const char *library)
+{
+    static const char ompi[] = "Open MPI v";
+    hb_mpi_note[0] = '\0';
+    hb_mpi_chosen = &hb_mpi_convs[0];
+    if (strncmp(library, ompi, sizeof(ompi) - 1) == 0) {
+        if (atoi(library + sizeof(ompi) - 1) >= 5) hb_mpi_chosen = &hb_mpi_convs[1];
+        return;
+    }
+    /* The library's first line names it; what follows is build detail. */
+    int len = (int)strcspn(library, ",\n");
+    snprintf(hb_mpi_note, sizeof(hb_mpi_note),
+             "MPI library '%.*s' is not one hopbench knows: its mpirun lines follow %s's "
+             "conventions",
+             len > 120 ? 120 : len, library, hb_mpi_chosen->name);
+}
+
+const struct hb_mpi_conv *hb_mpi_conv(void)
+{
+    return hb_mpi_chosen;
+}
+
+const char *hb_mpi_conv_assumed(void)
+{
+    return hb_mpi_note[0] ? hb_mpi_note : NULL;
+}

@@ -1,0 +1,23 @@
+/* The launcher conventions hopbench's mpirun lines follow, chosen once from the MPI library
+ * it was built with (MPI_Get_library_version, which main reads before any command): Open MPI
+ * 4.1's mpirun (ORTE) or Open MPI 5's (PRRTE). The core layer knows no MPI, so it is told. */
+#ifndef HB_MPI_CONV_H
+#define HB_MPI_CONV_H
+
+struct hb_mpi_conv {
+    const char *name;    /* e.g. "Open MPI 5 (PRRTE)": records and messages say it */
+    const char *package; /* the mapping and binding word for a package */
+};
+
+/* Choose from the library's version text ("Open MPI v5.0.7, package: ..."); an MPI hopbench
+ * does not know (MPICH, Intel MPI) gets Open MPI 4.1's conventions, and hb_mpi_conv_assumed
+ * says so. Until chosen, Open MPI 4.1's hold. */
+void hb_mpi_conv_choose(const char *library);
+
+/* The conventions chosen. */
+const struct hb_mpi_conv *hb_mpi_conv(void);
+
+/* NULL, or the one line that says which conventions were assumed for an unknown library. */
+const char *hb_mpi_conv_assumed(void);
+
+#endif
