@@ -21,12 +21,14 @@
 static const char *const hb_comm_metrics[] = {"latency", "bandwidth", "bibandwidth", NULL};
 static const char *const hb_comm_kernels[] = {"pingpong", "window", "biwindow", NULL};
 
-/* A run needs a second rank to talk to: refuse a launch of one before anything starts. */
+/* A run needs a second rank to talk to: refuse a launch of one before anything starts, its
+ * dry run too (it checks what the run checks); another machine's topology can only be
+ * dry-run, and is planned for the ranks it will have. */
 static int hb_comm_check_ranks(const struct hb_suite_env *env)
 {
     struct hb_launch l;
     bool launched = hb_launched(&l);
-    if (env->opts->dry_run || (launched && l.ranks != 1)) return 0;
+    if ((env->opts->dry_run && env->opts->topology[0]) || (launched && l.ranks != 1)) return 0;
     const char *args = env->opts->command_argv0_end;
     hb_err_set("comm needs two or more ranks (this launch has 1); run mpirun -np 2 "
                "hopbench%s, or one rank per NUMA node: mpirun --map-by numa --bind-to numa "

@@ -26,6 +26,8 @@ while IFS=$'\t' read -r -a f; do
     # Free memory moves between the two runs.
     real=$(sed -E 's/[0-9.]+ (B|KiB|MiB|GiB|TiB) free/N free/' <<<"$real")
     dry=$(sed -E 's/[0-9.]+ (B|KiB|MiB|GiB|TiB) free/N free/' <<<"$dry")
+    # A message that quotes the command line quotes the dry run's with its --dry-run.
+    dry=${dry// --dry-run/}
     [ "$real_rc" = "$dry_rc" ] || fail "$name: the run exits $real_rc, the dry run $dry_rc ($real | $dry)"
     if [ "$real_rc" != 0 ] && [ "$(head -n 1 <<<"$real")" != "$(head -n 1 <<<"$dry")" ]; then
         fail "$name: messages differ: run '$real', dry run '$dry'"
