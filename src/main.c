@@ -2,6 +2,7 @@
  * fails fast with one line on one rank; then runs the plan under MPI (docs/design.md#data-flow). */
 #include "hb_cli_doc.h"
 #include "hb_config.h"
+#include "hb_config_drift.h"
 #include "hb_error.h"
 #include "hb_exec.h"
 #include "hb_export.h"
@@ -194,7 +195,13 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
     if (w.rank == 0) {
         json_t *run = hb_record_run(t, o, simd, env->default_bytes, size_source, llc, cfg);
         hb_rank0_record_world(run, &w);
-        if (host_cfgs) json_object_set(run, "host_configs", host_cfgs);
+        if (host_cfgs) {
+            /* Every multi-host run (matrix, peak, comm...) lists each host's drift from the
+             * majority; matrix's fleet record repeats it beside its outliers. */
+            json_object_set(run, "host_configs", host_cfgs);
+            json_t *drift = hb_fleet_config_drift(host_cfgs);
+            json_object_set_new(run, "config_drift", drift ? drift : json_null());
+        }
         wrc = trc ? trc : hb_sink_open(o->format, o->output, &ctx.sink);
         if (wrc == 0) wrc = hb_write_header(env, run, ctx.sink);
         json_decref(run);

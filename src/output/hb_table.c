@@ -33,6 +33,15 @@ static void hb_table_run(FILE *f, json_t *rec)
             hb_rec_str(sizes, "size_source", ""), thp ? thp : "?", bal ? bal : "?");
     free(thp);
     free(bal);
+    /* A fleet's hosts that differ from the majority, each on a line of its own. */
+    const char *host;
+    json_t *knobs;
+    json_object_foreach(json_object_get(rec, "config_drift"), host, knobs)
+    {
+        char *pairs = json_object_size(knobs) ? hb_config_pairs(knobs) : NULL;
+        if (pairs) fprintf(f, "# config of %s differs from the other hosts': %s\n", host, pairs);
+        free(pairs);
+    }
 }
 
 /* A figure with its interval: 120.5 [118, 123], or the value alone. */

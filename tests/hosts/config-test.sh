@@ -2,7 +2,8 @@
 # The fleet names configuration drift: three hosts, h3 with THP set to never (a file
 # bind-mounted over the knob in a private mount namespace around h3's hopbench: its
 # processes see it, the machine and the other hosts do not). Every host's configuration is
-# in the run record, only h3 is listed as differing from the majority, and when a memory
+# in the run record, only h3 is listed as differing from the majority (in the fleet record
+# and in the run record's config_drift, for peak as for matrix), and when a memory
 # load on h3 makes it the outlier (as in outlier-test.sh), its flag's reason names the knob.
 # The table shows the drift on h3's line only.
 # shellcheck source=hosts-lib.sh
@@ -32,6 +33,13 @@ expect_eq "every host's configuration is in the run record" \
 expect_eq "only h3 differs from the majority, in thp_enabled" \
     "$(jqs idle.jsonl '[.[] | select(.type=="fleet")][0].hosts | map([.host, .config_differs])')" \
     '[["h1",{}],["h2",{}],["h3",{"thp_enabled":"never"}]]'
+expect_eq "the run record lists each host's drift too" \
+    "$(jqs idle.jsonl '[.[] | select(.type=="run")][0].config_drift')" '{"h1":{},"h2":{},"h3":{"thp_enabled":"never"}}'
+# Any multi-host study, not only matrix's fleet: peak's run record names h3's drift.
+fleet --host h1,h2,h3 peak --kernel read --size 4M --reps 1 --repeat 1 --min-time 0.001 --threads 1 \
+    --quiet --format jsonl -o peak.jsonl 2>peak.log || fail "peak run: exit $? ($(cat peak.log))"
+expect_eq "peak over three hosts: h3's drift in the run record" \
+    "$(jqs peak.jsonl '[.[] | select(.type=="run")][0].config_drift')" '{"h1":{},"h2":{},"h3":{"thp_enabled":"never"}}'
 expect_eq "the machine's own THP is untouched" "$(sed 's/.*\[\(.*\)\].*/\1/' "$THP")" "$real"
 
 "$HB" report idle.jsonl -o idle.html || fail "report: exit $?"
@@ -40,6 +48,8 @@ expect_eq "report: the hosts side by side, h3's THP marked and nothing else" \
 fleet --host h1,h2,h3 "${quick[@]}" --format table -o idle.txt 2>idle-table.log || fail "table run: exit $? ($(cat idle-table.log))"
 grep -A5 '^fleet:' idle.txt
 expect_eq "the table names the drift on h3's line only" "$(grep -o '^ *h[123] .*thp_enabled=never' idle.txt | awk '{print $1}' | sort -u)" h3
+expect_eq "the table's header names h3's drift, once" \
+    "$(grep -c "^# config of h3 differs from the other hosts': thp_enabled=never$" idle.txt)/$(grep -c '^# config of' idle.txt)" 1/1
 
 # loaded_run N: the study with a memory load on h3, into loaded$N.jsonl.
 loaded_run() {
