@@ -83,9 +83,9 @@ install_pkgs
 ready=$(date +%s)
 
 # A fresh clone of HEAD: nothing of this tree's builds or uncommitted changes goes in.
-rm -rf "$root/work"
-git clone -q --no-checkout "$top" "$root/work/hopbench"
-git -C "$root/work/hopbench" checkout -q --detach "$(git -C "$top" rev-parse HEAD)"
+rm -rf "$root/srv/hopbench-src"
+git clone -q --no-checkout "$top" "$root/srv/hopbench-src/hopbench"
+git -C "$root/srv/hopbench-src/hopbench" checkout -q --detach "$(git -C "$top" rev-parse HEAD)"
 echo "trixie: testing $(git -C "$top" rev-parse --short=12 HEAD) on $(cat "$root/etc/debian_version")," \
     "$(in_root mpirun --version | head -n 1), hwloc $(in_root hwloc-info --version | awk '{ print $2 }')," \
     "$(in_root gcc -dumpfullversion | sed 's/^/gcc /'), $(in_root jq --version)"
@@ -99,6 +99,6 @@ in_root bash -c 'set -e; cd "$0"; . jobs/lib/deps.sh; hb_mpi_root_env
     jobs=$1 labels=$3
     shift 3
     ctest --test-dir build -L "$labels" --output-on-failure -j"$jobs" "$@"' \
-    /work/hopbench "$jobs" "$(date +%s)" "$labels" "$@" || rc=$?
+    /srv/hopbench-src/hopbench "$jobs" "$(date +%s)" "$labels" "$@" || rc=$?
 echo "trixie: root ready in $((ready - start)) s, all done in $(($(date +%s) - start)) s (exit $rc)"
 [ "$rc" = 0 ] || exit 1
