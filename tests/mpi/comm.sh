@@ -27,6 +27,13 @@ expect_eq "summary" "$(jq -c -s '[.[] | select(.type=="summary")][0] | [.suite, 
 expect_eq "node matrices: latency at 8 B, bandwidth at 4 KiB, one node" \
     "$(jq -c -s '[.[] | select(.type=="comm_matrix") | [.metric, .message_bytes, .unit, .rows, (.values[0][0] > 0), .hop_class]]' c.jsonl)" \
     "[[\"latency\",8,\"us\",[$node],true,[[0]]],[\"bandwidth\",4096,\"GBps\",[$node],true,[[0]]]]"
+# A list of sizes: those messages, and the matrices' bandwidth at the largest.
+timeout 120 mpirun --oversubscribe -np 2 "$HB" comm --size 2K,8,100 --reps 1 --min-time 0.001 \
+    --repeat 1 --quiet -o l.jsonl || fail "comm --size 2K,8,100: exit $?"
+expect_eq "a size list: its sizes, in order" \
+    "$(jq -c -s "$m | map(.message_bytes) | unique" l.jsonl)" '[8,100,2048]'
+expect_eq "a size list: bandwidth matrix at its largest" \
+    "$(jq -c -s '[.[] | select(.type=="comm_matrix") | .message_bytes]' l.jsonl)" '[8,2048]'
 # compare and export read comm's records.
 out=$("$HB" compare c.jsonl c.jsonl 2>&1) || fail "compare of a file with itself: exit $?"
 expect_has "compare: every record matched" "$out" "0 only in base, 0 only in new, 0 errors"
