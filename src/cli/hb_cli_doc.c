@@ -226,6 +226,10 @@ const struct hb_term_doc hb_env_docs[] = {
     {"HWLOC_XMLFILE, HWLOC_SYNTHETIC, HWLOC_FSROOT",
      "another machine's topology: topo and --dry-run only, unless HWLOC_THISSYSTEM=1 says it "
      "is this machine"},
+    {"HOPBENCH_RANK_CPUS",
+     "CPU lists separated by ':' (0-7:8-15): each rank binds itself to the list of its rank on "
+     "its host before anything starts (the line topo prints where CPU nodes are neither all "
+     "nodes nor packages: mpirun --bind-to none -x HOPBENCH_RANK_CPUS=...)"},
     {"HOPBENCH_HOST", "tests only: makes ranks on one machine act as separate hosts"},
     {NULL, NULL},
 };
