@@ -24,6 +24,9 @@ static int hb_flagged(const json_t *flags, json_int_t row, json_int_t col)
     return 0;
 }
 
+/* A heatmap cell's width and height in px. */
+enum { HB_CELL_W = 70, HB_CELL_H = 34 };
+
 /* What a heatmap draws: its matrices, the names of its axes and how its cells read. */
 struct hb_heat {
     const json_t *rows, *cols, *values, *flags;
@@ -37,7 +40,7 @@ struct hb_heat {
 static void hb_heat_cell(FILE *f, const struct hb_heat *h, size_t r, size_t c, int x, int y,
                          double lo, double hi)
 {
-    const int cw = 70, ch = 34;
+    const int cw = HB_CELL_W, ch = HB_CELL_H;
     json_int_t row = json_integer_value(json_array_get(h->rows, r));
     json_int_t col = json_integer_value(json_array_get(h->cols, c));
     json_t *v = json_array_get(json_array_get(h->values, r), c);
@@ -81,7 +84,7 @@ static void hb_heat_cell(FILE *f, const struct hb_heat *h, size_t r, size_t c, i
 static void hb_heatmap_draw(FILE *f, const struct hb_heat *h)
 {
     size_t nr = json_array_size(h->rows), nc = json_array_size(h->cols);
-    const int cw = 70, ch = 34, left = 70, top = 40, scale_w = 300;
+    const int cw = HB_CELL_W, ch = HB_CELL_H, left = 70, top = 40, scale_w = 300;
     double lo = INFINITY, hi = -INFINITY;
     for (size_t r = 0; r < nr; r++)
         for (size_t c = 0; c < nc; c++) {
