@@ -233,8 +233,7 @@ static void case_snc_cxl(void)
     /* Two CPU nodes in one package: only an explicit per-rank CPU list is exact. */
     char *mpirun = NULL, *srun = NULL;
     CHECK_INT(hb_topo_launch_lines(t, NULL, &mpirun, &srun), 0);
-    CHECK_STR(mpirun, "mpirun --bind-to none -np 1 taskset -c 0-1 hopbench ... : "
-                      "-np 1 taskset -c 2-3 hopbench ...");
+    CHECK_STR(mpirun, "mpirun -np 2 --bind-to none -x HOPBENCH_RANK_CPUS=0-1:2-3 hopbench ...");
     CHECK_HAS(srun, "--ntasks-per-node=2 --cpus-per-task=2 --cpu-bind=mask_cpu:0x3,0xc ");
     free(mpirun);
     free(srun);
