@@ -20,7 +20,9 @@
 #   vm_expected_slit NAME|OPTS...   expected SLIT rows, "10 21;21 10", exactly
 #                                   as the guest's $NUMAVM_SLIT
 #   vm_expected_slit_json NAME|OPTS...  the same as a JSON matrix [[10,21],[21,10]]
-#   vm_prepare_or_skip              qemu + kernel + busybox ready, or exit 77
+#   vm_prepare_or_skip [OPTS...]    qemu + kernel + busybox ready, or exit 77;
+#                                   OPTS: numa-vm.sh options that choose the
+#                                   kernel (--kernel-suite S)
 #   vm_run OPTS... -- CMD [ARGS...] one boot: CMD with Open MPI and hwloc, and
 #                                   hopbench copied in (guest env HB=its path);
 #                                   /out comes back to $VM_OUT when that is set
@@ -92,7 +94,7 @@ vm_prepare_or_skip() {
     command -v "$t" >/dev/null ||
       { echo "SKIP: $t is not installed on the host (openmpi-bin, hwloc)"; exit 77; }
   done
-  err=$("$VM_RUNNER" -t two --prepare 2>&1) || rc=$?
+  err=$("$VM_RUNNER" -t two "$@" --prepare 2>&1) || rc=$?
   if [[ $rc -eq 77 ]]; then
     echo "SKIP: the NUMA guest cannot run here: $(grep 'ERROR' <<<"$err" | tail -n 1)"
     exit 77
