@@ -28,6 +28,7 @@
 #include "hb_timer.h"
 #include "hb_version.h"
 #include "hb_world.h"
+#include "hb_world_wil.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -174,6 +175,12 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
         hb_world_finalize(&w);
         return HB_EXIT_ENV;
     }
+    /* --policy weighted: the kernel's weights for the run, before the output exists. */
+    bool weighted = o->policy_set && o->policy == HB_POLICY_WEIGHTED;
+    if (weighted && hb_world_wil_apply(&w, o->mem_nodes, o->weights, o->nweights) != 0) {
+        hb_world_finalize(&w);
+        return HB_EXIT_ENV;
+    }
     /* Hosts of a fleet may differ: each exports with its own topology. */
     struct hb_topo **host_topos = NULL;
     int trc = o->export_hwloc[0] && w.nhosts > 1 ? hb_world_host_topos(&w, t, &host_topos) : 0;
@@ -239,6 +246,7 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
     json_decref(host_cfgs);
     hb_world_host_topos_free(&w, host_topos);
     code = hb_rank0_share(code);
+    if (weighted) hb_world_wil_restore(&w); /* error paths: at exit (hb_wil.h) */
     hb_world_finalize(&w);
     return code;
 }

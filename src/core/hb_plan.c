@@ -300,6 +300,7 @@ void hb_task_describe(const struct hb_topo *t, struct hb_task *task, const char 
     /* 40555 labels name the memory node; interleave and first touch name the policy. */
     const char *target = task->policy == HB_POLICY_INTERLEAVE   ? "i"
                          : task->policy == HB_POLICY_FIRSTTOUCH ? "ft"
+                         : task->policy == HB_POLICY_WEIGHTED   ? "wi"
                                                                 : NULL;
     if (target)
         snprintf(task->label, sizeof(task->label), "%d.%d.%s.%s", task->cpu_node,
