@@ -175,12 +175,6 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
         hb_world_finalize(&w);
         return HB_EXIT_ENV;
     }
-    /* --policy weighted: the kernel's weights for the run, before the output exists. */
-    bool weighted = o->policy_set && o->policy == HB_POLICY_WEIGHTED;
-    if (weighted && hb_world_wil_apply(&w, o->mem_nodes, o->weights, o->nweights) != 0) {
-        hb_world_finalize(&w);
-        return HB_EXIT_ENV;
-    }
     /* Hosts of a fleet may differ: each exports with its own topology. */
     struct hb_topo **host_topos = NULL;
     int trc = o->export_hwloc[0] && w.nhosts > 1 ? hb_world_host_topos(&w, t, &host_topos) : 0;
@@ -216,6 +210,12 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
         if (wrc) fprintf(stderr, "hopbench: %s\n", hb_err_msg());
     }
     wrc = hb_rank0_share(wrc);
+    /* --policy weighted: the kernel's weights for the run. Set after the output opens, their
+     * signal handler runs before the output's: a job killed right after still restores them. */
+    bool weighted = o->policy_set && o->policy == HB_POLICY_WEIGHTED;
+    if (wrc == 0 && weighted &&
+        (wrc = hb_world_wil_apply(&w, o->mem_nodes, o->weights, o->nweights)) && ctx.sink)
+        hb_sink_close(ctx.sink, false);
     if (wrc) {
         json_decref(cfg);
         json_decref(host_cfgs);

@@ -10,6 +10,8 @@
 # Guests (vm_guest_opts NAME prints their numa-vm.sh options, words without
 # spaces, so unquoted $(vm_guest_opts NAME) is safe):
 #   two           2 nodes x 1 core, SLIT 10/21
+#   two-612       the same on Linux 6.12 (--kernel-suite bookworm-backports): weighted
+#                 interleave, memory tiers
 #   two-smp       2 nodes x 2 cores, SLIT 10/21
 #   quartet       4 nodes, Opteron square, SLIT 10/16/22
 #   quartet-mem   4 CPU nodes + 1 memory-only node (node 4), hypercube SLIT
@@ -50,11 +52,12 @@ vm_guest_opts() {
   local mem="--mem-per-node ${VM_MEM_PER_NODE:-512}"
   case ${1:-} in
     two)         echo "-t two $mem";;
+    two-612)     echo "-t two --kernel-suite bookworm-backports $mem";;
     two-smp)     echo "-t two --cpus-per-node 2 $mem";;
     quartet)     echo "-t quartet $mem";;
     quartet-mem) echo "-t quartet --memonly-nodes 1 $mem";;
     eight)       echo "-t eight $mem";;
-    *) echo "vm_guest_opts: unknown guest '${1:-}' (two, two-smp, quartet, quartet-mem, eight)" >&2
+    *) echo "vm_guest_opts: unknown guest '${1:-}' (two, two-612, two-smp, quartet, quartet-mem, eight)" >&2
        return 2;;
   esac
 }
