@@ -344,14 +344,20 @@ static int hb_check_weighted(const struct hb_options *o)
     bool weighted = o->policy_set && o->policy == HB_POLICY_WEIGHTED;
     struct hb_cmd_doc c;
     const char *why = NULL;
-    if (HB_GIVEN(o, OPT_WEIGHTS) && !weighted)
+    bool known = hb_command_find(o->command, &c), search = known && !hb_cmd_takes(&c, OPT_POLICY);
+    if (o->weights_auto != search && HB_GIVEN(o, OPT_WEIGHTS))
+        why = search ? "policy --weights takes auto (the weight search over a ladder of ratios); "
+                       "fixed weights are bw --policy weighted's"
+                     : "--weights auto is policy's weight search; bw --policy weighted takes one "
+                       "weight from 1 to 255 per --mem-node node";
+    else if (HB_GIVEN(o, OPT_WEIGHTS) && !weighted && !search)
         why = "--weights needs --policy weighted (they are MPOL_WEIGHTED_INTERLEAVE's per-node "
               "weights): add it or drop --weights";
-    else if (o->nmem_nodes > 1 && !weighted)
+    else if (o->nmem_nodes > 1 && !weighted && !o->weights_auto)
         hb_err_set("--mem-node names %d nodes: a list is for --policy weighted only; give one "
                    "node",
                    o->nmem_nodes);
-    else if (!weighted || !hb_command_find(o->command, &c) || !hb_cmd_takes(&c, OPT_MEM_NODE))
+    else if (!weighted || !known || !hb_cmd_takes(&c, OPT_MEM_NODE))
         return 0;
     else if (o->nmem_nodes < 1)
         why = "--policy weighted needs --mem-node A,B,... (the nodes to interleave over)";

@@ -354,6 +354,8 @@ int hb_parse_weights(const char *text, struct hb_options *o)
 {
     if (hb_check_items("--weights", text)) return -EINVAL;
     o->nweights = 0;
+    o->weights_auto = strcmp(text, "auto") == 0;
+    if (o->weights_auto) return 0;
     for (const char *p = text;; p++) {
         int len = (int)strcspn(p, ",");
         char *end = NULL;

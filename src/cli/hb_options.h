@@ -36,6 +36,7 @@ struct hb_options {
     int nmem_nodes;
     int weights[HB_MAX_WEIGHTED];
     int nweights;
+    bool weights_auto;        /* policy --weights auto: the weight search */
     uint64_t given;           /* the options given: bit (id - OPT_KERNEL) of enum hb_opt_id */
     int threads;              /* 0 = every core of the node */
     const char *threads_from; /* where threads came from, as messages name it: "--threads "

@@ -323,6 +323,10 @@ if [[ $GUEST == two ]]; then
     eval 'status_is weighted-61 2 && [[ $(wc -l <"$OUT/weighted-61.err") == 1 ]] &&
       err_has weighted-61 "^hopbench: --policy weighted needs Linux 6\.9 or later \(MPOL_WEIGHTED_INTERLEAVE, /sys/kernel/mm/mempolicy/weighted_interleave/\); this machine runs Linux 6\.1\." &&
       [[ ! -e $OUT/weighted-61.jsonl && ! -e $OUT/weighted-61.jsonl.partial ]]'
+  expect "6.1: policy --weights auto exits 2 naming 6.9 and 6.1, no output" \
+    eval 'status_is weights-auto-61 2 && [[ $(wc -l <"$OUT/weights-auto-61.err") == 1 ]] &&
+      err_has weights-auto-61 "^hopbench: policy --weights auto needs Linux 6\.9 or later .*; this machine runs Linux 6\.1\." &&
+      [[ ! -e $OUT/weights-auto-61.jsonl ]]'
 fi
 if [[ $GUEST == two-612 ]]; then
   wil='map(select(.type == "measurement" and .policy == "weighted"))'
@@ -341,6 +345,20 @@ if [[ $GUEST == two-612 ]]; then
     [ "$(tr '\n' ' ' <"$OUT/weights-during.txt")" = "3 1 " ]
   expect "SIGTERM mid-run: not 0 ($(cat "$OUT/weighted-term.rc")), weights put back ($(tr '\n' ' ' <"$OUT/weights-after-term.txt"))" \
     eval '! status_is weighted-term 0 && cmp -s "$OUT/weights-before.txt" "$OUT/weights-after-term.txt"'
+  steps='map(select(.type == "measurement" and .mode == "weights"))'
+  expect "policy --weights auto exits 0" status_is weights-auto 0
+  expect "weight search: the two binds and 8 ladder steps, all ok, each step's pages within 5 points of its weights" \
+    recs weights-auto.jsonl "$steps | length == 10 and all(.status == \"ok\" and .weight_nodes == [0,1]) and
+      (map(select(.policy == \"weighted\")) | length == 8 and all(
+        (.pages_share_pct[\"0\"] - 100 * .weights[0] / (.weights[0] + .weights[1]) | fabs) <= 5))"
+  expect "weights record: nodes [0,1], the best step is the ladder's fastest, ratios consistent ($(jq -c 'select(.type == "weights") | {best_weights, bw_ratio, best_vs_bw_ratio, best_vs_next}' "$OUT/weights-auto.jsonl" 2>/dev/null))" \
+    recs weights-auto.jsonl "map(select(.type == \"weights\")) | length == 1 and (.[0] |
+      .nodes == [0,1] and (.ladder | length) == 8 and .bw_ratio > 0 and
+      .best.value == (.ladder | map(.value) | max) and
+      .best_ratio == .best_weights[0] / .best_weights[1] and
+      (.best_vs_bw_ratio - .best_ratio / .bw_ratio | fabs) < 1e-9)"
+  expect "the kernel's weights put back after the search ($(tr '\n' ' ' <"$OUT/weights-after-auto.txt"))" \
+    cmp -s "$OUT/weights-before.txt" "$OUT/weights-after-auto.txt"
 fi
 
 # --- pages moved off the target by the kernel while bw runs ---
