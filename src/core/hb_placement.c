@@ -131,7 +131,9 @@ static int placement_check_huge(const struct hb_topo *t, size_t map_bytes, enum 
                    pages, found, pages);
         return -ENOMEM;
     }
-    long share = (pages + nnodes - 1) / nnodes;
+    /* Weighted interleave's shares follow the kernel's weights, unknown here: any node may
+     * be asked for all of them. */
+    long share = policy == HB_POLICY_WEIGHTED ? pages : (pages + nnodes - 1) / nnodes;
     for (int k = 0; k < nnodes; k++) {
         long found = placement_free_hugepages(nodes[k]);
         if (found >= share) continue;

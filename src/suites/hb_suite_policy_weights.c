@@ -3,6 +3,7 @@
  * interleaved at a ladder of weights A:B; the derived `weights` record names the best ratio
  * beside the ratio of the two nodes' own bandwidths, the usual rule of thumb. */
 #include "hb_suite_policy.h"
+#include "hb_cli_doc.h"
 
 #include "hb_error.h"
 #include "hb_jsonl_read.h"
@@ -98,10 +99,21 @@ static int hb_weights_add(const struct hb_suite_env *env, struct hb_plan *out, c
     return hb_plan_add(out, &e);
 }
 
+/* The study's options that the search has no use for: refused, never ignored. */
+static const int hb_weights_refuses[] = {OPT_MODE,  OPT_INTENSITY, OPT_TIER,
+                                         OPT_NODES, OPT_THRESHOLD, 0};
+
 int hb_policy_weights_plan(const struct hb_suite_env *env, struct hb_plan *out, int cpu)
 {
     const struct hb_options *o = env->opts;
     const struct hb_topo *t = env->topo;
+    for (int i = 0; hb_weights_refuses[i]; i++)
+        if (o->given & ((uint64_t)1 << (hb_weights_refuses[i] - OPT_KERNEL))) {
+            hb_err_set("policy --weights auto takes no --%s: it weighs one pair of nodes from "
+                       "one task on --cpu-node",
+                       hb_opt_name(hb_weights_refuses[i]));
+            return -EINVAL;
+        }
     char kernel[sizeof(o->kernels)];
     snprintf(kernel, sizeof(kernel), "%s", o->kernels[0] ? o->kernels : "read");
     struct hb_kernel_ref k;
