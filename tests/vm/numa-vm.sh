@@ -348,7 +348,7 @@ suite_apt_opts() {
   local d=$CACHE/apt-$KSUITE uri
   APT_OPTS=(-o "Dir::Etc::sourcelist=$d/sources.list" -o "Dir::Etc::sourceparts=-"
             -o "Dir::State::Lists=$d/lists" -o "Dir::Cache=$d/cache" -o APT::Sandbox::User=root)
-  [[ -s $d/sources.list && -n $(ls "$d/lists" 2>/dev/null | grep -v partial) ]] && return 0
+  [[ -s $d/sources.list ]] && compgen -G "$d/lists/*Packages*" >/dev/null && return 0
   uri=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null | awk '/^URIs:/ {print $2; exit}')
   [[ -n $uri ]] || uri=$(awk '/^deb / {print $2; exit}' /etc/apt/sources.list 2>/dev/null)
   [[ -n $uri ]] || die "--kernel-suite $KSUITE: no Debian mirror found in the machine's apt sources" $SKIP
