@@ -8,6 +8,7 @@
 #include "hb_record.h"
 #include "hb_repeat.h"
 #include "hb_team.h"
+#include "hb_world_wil.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -241,6 +242,7 @@ static int hb_exec_one(const struct hb_world *w, const struct hb_topo *t,
 {
     struct hb_experiment e;
     hb_exec_receive(w, plan, x, &e);
+    hb_world_wil_experiment(w, &e);
     /* A new chase permutation each repeat, as the memory is new. */
     e.seed += (uint64_t)repeat;
     struct hb_task_result *mine = calloc((size_t)(e.ntasks ? e.ntasks : 1), sizeof(*mine));
@@ -305,6 +307,7 @@ int hb_exec_plan(const struct hb_world *w, const struct hb_topo *t, const struct
             code = hb_exec_one(w, t, plan, x, r, r == repeats - 1, io, &reps, measured);
         }
     code = hb_exec_emit_rest(w, &reps, io, measured, code);
+    hb_world_wil_restore(w); /* the weights an experiment or the run set */
     hb_repeats_free(&reps);
     return code;
 }

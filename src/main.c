@@ -29,6 +29,7 @@
 #include "hb_timer.h"
 #include "hb_version.h"
 #include "hb_world.h"
+#include "hb_world_wil.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -210,6 +211,12 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
         if (wrc) fprintf(stderr, "hopbench: %s\n", hb_err_msg());
     }
     wrc = hb_rank0_share(wrc);
+    /* --policy weighted: the kernel's weights for the run. Set after the output opens, their
+     * signal handler runs before the output's: a job killed right after still restores them. */
+    bool weighted = o->policy_set && o->policy == HB_POLICY_WEIGHTED;
+    if (wrc == 0 && weighted &&
+        (wrc = hb_world_wil_apply(&w, o->mem_nodes, o->weights, o->nweights)) && ctx.sink)
+        hb_sink_close(ctx.sink, false);
     if (wrc) {
         json_decref(cfg);
         json_decref(host_cfgs);
@@ -240,6 +247,7 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
     json_decref(host_cfgs);
     hb_world_host_topos_free(&w, host_topos);
     code = hb_rank0_share(code);
+    if (weighted) hb_world_wil_restore(&w); /* error paths: at exit (hb_wil.h) */
     hb_world_finalize(&w);
     return code;
 }

@@ -126,8 +126,6 @@ static const struct hb_opt_field hb_opt_fields[] = {
     {OPT_TIER, "--tier", HB_SET_TEXT, HB_OPT_TEXT(tier)},
     {OPT_CPU_NODE, "--cpu-node", HB_SET_INT, HB_OPT_AT(cpu_node),
      HB_OPT_RANGE(0, INT_MAX, "a node number (see hopbench topo)")},
-    {OPT_MEM_NODE, "--mem-node", HB_SET_INT, HB_OPT_AT(mem_node),
-     HB_OPT_RANGE(0, INT_MAX, "a node number (see hopbench topo)")},
     {OPT_THREADS, "--threads", HB_SET_INT, HB_OPT_AT(threads),
      HB_OPT_RANGE(1, HB_MAX_THREADS, "a thread count from 1 to 4096")},
     {OPT_REPS, "--reps", HB_SET_INT, HB_OPT_AT(reps),
@@ -195,6 +193,10 @@ static int hb_option_apply(struct hb_options *o, int c, const char *arg)
         o->policy = (enum hb_policy)v;
         o->policy_set = true;
         return rc;
+    case OPT_MEM_NODE:
+        return hb_parse_mem_nodes(arg, o);
+    case OPT_WEIGHTS:
+        return hb_parse_weights(arg, o);
     case OPT_SEED:
         return hb_parse_seed(arg, &o->seed);
     case OPT_BG_RATE:
@@ -333,6 +335,45 @@ static int hb_check_takes(const struct hb_options *o)
     return 0;
 }
 
+#define HB_GIVEN(o, id) (((o)->given >> ((id)-OPT_KERNEL)) & 1)
+
+/* --policy weighted, --mem-node's list and --weights go together. A command without
+ * --mem-node (peak) says itself what it makes of the policy. */
+static int hb_check_weighted(const struct hb_options *o)
+{
+    bool weighted = o->policy_set && o->policy == HB_POLICY_WEIGHTED;
+    struct hb_cmd_doc c;
+    const char *why = NULL;
+    bool known = hb_command_find(o->command, &c), search = known && !hb_cmd_takes(&c, OPT_POLICY);
+    if (o->weights_auto != search && HB_GIVEN(o, OPT_WEIGHTS))
+        why = search ? "policy --weights takes auto (the weight search over a ladder of ratios); "
+                       "fixed weights are bw --policy weighted's"
+                     : "--weights auto is policy's weight search; bw --policy weighted takes one "
+                       "weight from 1 to 255 per --mem-node node";
+    else if (HB_GIVEN(o, OPT_WEIGHTS) && !weighted && !search)
+        why = "--weights needs --policy weighted (they are MPOL_WEIGHTED_INTERLEAVE's per-node "
+              "weights): add it or drop --weights";
+    else if (o->nmem_nodes > 1 && !weighted && !o->weights_auto)
+        hb_err_set("--mem-node names %d nodes: a list is for --policy weighted only; give one "
+                   "node",
+                   o->nmem_nodes);
+    else if (!weighted || !known || !hb_cmd_takes(&c, OPT_MEM_NODE))
+        return 0;
+    else if (o->nmem_nodes < 1)
+        why = "--policy weighted needs --mem-node A,B,... (the nodes to interleave over)";
+    else if (!HB_GIVEN(o, OPT_WEIGHTS))
+        why = "--policy weighted needs --weights W,W,... (one weight from 1 to 255 per "
+              "--mem-node node)";
+    else if (o->nweights != o->nmem_nodes)
+        hb_err_set("--weights gives %d weight%s for the %d nodes of --mem-node: give one weight "
+                   "from 1 to 255 per node, in --mem-node's order",
+                   o->nweights, o->nweights == 1 ? "" : "s", o->nmem_nodes);
+    else
+        return 0;
+    if (why) hb_err_set("%s", why);
+    return -EINVAL;
+}
+
 /* OMP_NUM_THREADS (its outer level) means what --threads means; --threads wins. */
 static int hb_threads_from_env(struct hb_options *o)
 {
@@ -417,5 +458,6 @@ int hb_options_parse(int argc, char **argv, struct hb_options *o)
     if (rc || (rc = hb_read_operands(argc, argv, o))) return rc;
     if ((rc = hb_threads_from_env(o))) return rc;
     hb_format_from_output(o);
-    return hb_check_takes(o);
+    if ((rc = hb_check_takes(o))) return rc;
+    return hb_check_weighted(o);
 }

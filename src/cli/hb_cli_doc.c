@@ -115,8 +115,16 @@ const struct hb_opt_doc hb_opt_docs[] = {
     {"cpu-node", 0, OPT_CPU_NODE, "N", HB_COMPLETE_NONE, NULL,
      "node whose CPUs run the threads (default: first CPU node)"},
     {"mem-node", 0, OPT_MEM_NODE, "N", HB_COMPLETE_NONE, NULL,
-     "node that holds the memory (default: the CPU node)"},
-    {"policy", 0, OPT_POLICY, "P", HB_COMPLETE_WORDS, hb_policy_names, "{values} (default bind)"},
+     "node that holds the memory (default: the CPU node); bw --policy weighted: the nodes to "
+     "interleave over, A,B,..."},
+    {"policy", 0, OPT_POLICY, "P", HB_COMPLETE_WORDS, hb_policy_names,
+     "{values} (default bind; weighted: MPOL_WEIGHTED_INTERLEAVE over --mem-node's nodes by "
+     "--weights, Linux 6.9+)"},
+    {"weights", 0, OPT_WEIGHTS, "W,W", HB_COMPLETE_NONE, NULL,
+     "bw --policy weighted: one weight from 1 to 255 per --mem-node node, set in "
+     "/sys/kernel/mm/mempolicy/weighted_interleave/ for the run and put back after it (as "
+     "root; otherwise the kernel's current weights are used and the records say weights_set "
+     "false)"},
     {"threads", 0, OPT_THREADS, "N", HB_COMPLETE_NONE, NULL,
      "threads (default: every core of the node)"},
     {"size", 0, OPT_SIZE, "S", HB_COMPLETE_NONE, NULL,

@@ -4,6 +4,7 @@
 #include "hb_error.h"
 #include "hb_nodeset.h"
 #include "hb_size.h"
+#include "hb_wil.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -320,4 +321,57 @@ int hb_parse_home(const char *arg, int *out)
     }
     return hb_parse_int("--home", arg, 0, INT_MAX,
                         "writer, reader or a node number with memory (see hopbench topo)", out);
+}
+
+int hb_parse_mem_nodes(const char *text, struct hb_options *o)
+{
+    if (!strchr(text, ',')) {
+        int rc = hb_parse_int("--mem-node", text, 0, INT_MAX, "a node number (see hopbench topo)",
+                              &o->mem_node);
+        o->mem_nodes[0] = o->mem_node;
+        o->nmem_nodes = rc ? 0 : 1;
+        return rc;
+    }
+    int n = 0, rc = hb_parse_int_list("--mem-node", text, o->mem_nodes, HB_MAX_WEIGHTED, &n);
+    if (rc) return rc;
+    if (n > HB_MAX_WEIGHTED) {
+        hb_err_set("invalid --mem-node '%s': at most %d nodes", text, HB_MAX_WEIGHTED);
+        return -EINVAL;
+    }
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < i; j++)
+            if (o->mem_nodes[i] == o->mem_nodes[j]) {
+                hb_err_set("invalid --mem-node '%s': node %d is named twice; name each node once",
+                           text, o->mem_nodes[i]);
+                return -EINVAL;
+            }
+    o->nmem_nodes = n;
+    o->mem_node = -1; /* a list is --policy weighted's set, checked after the options */
+    return 0;
+}
+
+int hb_parse_weights(const char *text, struct hb_options *o)
+{
+    if (hb_check_items("--weights", text)) return -EINVAL;
+    o->nweights = 0;
+    o->weights_auto = strcmp(text, "auto") == 0;
+    if (o->weights_auto) return 0;
+    for (const char *p = text;; p++) {
+        int len = (int)strcspn(p, ",");
+        char *end = NULL;
+        errno = 0;
+        long v = isdigit((unsigned char)*p) ? strtol(p, &end, 10) : 0;
+        if (errno || end != p + len || v < 1 || v > HB_WIL_MAX) {
+            hb_err_set("invalid --weights '%s': weight '%.*s' is not an integer from 1 to %d", text,
+                       len, p, HB_WIL_MAX);
+            return -EINVAL;
+        }
+        if (o->nweights == HB_MAX_WEIGHTED) {
+            hb_err_set("invalid --weights '%s': at most %d weights", text, HB_MAX_WEIGHTED);
+            return -EINVAL;
+        }
+        o->weights[o->nweights++] = (int)v;
+        p += len;
+        if (!*p) return 0;
+    }
 }

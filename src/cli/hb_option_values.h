@@ -40,5 +40,9 @@ int hb_parse_positive(const char *opt, const char *arg, double hi, const char *w
  * topology once it is loaded (hb_suite_check_nodes). */
 int hb_parse_nodes(const char *arg, struct hb_options *o);
 int hb_parse_home(const char *arg, int *out);
+/* --mem-node N, or a list A,B,... of distinct nodes (o->mem_nodes; --policy weighted's). */
+int hb_parse_mem_nodes(const char *text, struct hb_options *o);
+/* --weights 3,1: each an integer from 1 to 255 (o->weights); or auto (o->weights_auto). */
+int hb_parse_weights(const char *text, struct hb_options *o);
 
 #endif

@@ -15,6 +15,9 @@
 #define HB_MAX_THREADS 4096
 /* comm's message sizes from 8 B to 2 GiB in x2 steps are 29. */
 #define HB_MAX_SIZE_LIST 32
+/* bw --policy weighted: nodes of --mem-node's list and --weights (the kernel's MAX_NUMNODES
+ * is at most 1024). */
+#define HB_MAX_WEIGHTED 1024
 
 /* Special values of hb_options.c2c_home (--home writer|reader); any other is a node. */
 #define HB_C2C_HOME_WRITER (-1)
@@ -26,7 +29,14 @@ struct hb_options {
     int cpu_node;      /* -1 = the command's default */
     int mem_node;      /* -1 = the command's default */
     bool policy_set;
-    enum hb_policy policy;    /* bw: bind (default), interleave, firsttouch */
+    enum hb_policy policy; /* bw: bind (default), interleave, firsttouch, weighted */
+    /* --mem-node's nodes in the order given (one: mem_node too; a list: --policy weighted's
+     * set, mem_node -1) and --weights' weights in the same order, 1..255 each */
+    int mem_nodes[HB_MAX_WEIGHTED];
+    int nmem_nodes;
+    int weights[HB_MAX_WEIGHTED];
+    int nweights;
+    bool weights_auto;        /* policy --weights auto: the weight search */
     uint64_t given;           /* the options given: bit (id - OPT_KERNEL) of enum hb_opt_id */
     int threads;              /* 0 = every core of the node */
     const char *threads_from; /* where threads came from, as messages name it: "--threads "

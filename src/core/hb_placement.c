@@ -1,5 +1,5 @@
-/* Memory placement (hb_placement.h): allocate bound, interleaved or first-touch buffers with
- * a chosen page size, then ask the kernel where every page landed. */
+/* Memory placement (hb_placement.h): allocate bound, (weighted) interleaved or first-touch
+ * buffers with a chosen page size, then ask the kernel where every page landed. */
 #include "hb_placement.h"
 
 #include "hb_error.h"
@@ -21,6 +21,11 @@
 #define MAP_HUGE_2MB (21 << MAP_HUGE_SHIFT)
 #endif
 
+/* Linux 6.9's policy; older headers lack it (the value is fixed by the kernel's ABI). */
+#ifndef MPOL_WEIGHTED_INTERLEAVE
+#define MPOL_WEIGHTED_INTERLEAVE 6
+#endif
+
 #define HB_HUGE_BYTES ((size_t)2 << 20)
 #define HB_BASE_BYTES ((size_t)4096)
 /* move_pages(2) takes arrays; this many pages per call keeps them at 1 MiB. */
@@ -30,6 +35,7 @@ const char *const hb_policy_names[] = {
     [HB_POLICY_BIND] = "bind",
     [HB_POLICY_INTERLEAVE] = "interleave",
     [HB_POLICY_FIRSTTOUCH] = "firsttouch",
+    [HB_POLICY_WEIGHTED] = "weighted",
     NULL,
 };
 
@@ -125,7 +131,9 @@ static int placement_check_huge(const struct hb_topo *t, size_t map_bytes, enum 
                    pages, found, pages);
         return -ENOMEM;
     }
-    long share = (pages + nnodes - 1) / nnodes;
+    /* Weighted interleave's shares follow the kernel's weights, unknown here: any node may
+     * be asked for all of them. */
+    long share = policy == HB_POLICY_WEIGHTED ? pages : (pages + nnodes - 1) / nnodes;
     for (int k = 0; k < nnodes; k++) {
         long found = placement_free_hugepages(nodes[k]);
         if (found >= share) continue;
@@ -191,10 +199,37 @@ static int placement_map(size_t map_bytes, enum hb_pages pages, void **out)
     return 0;
 }
 
+/* MPOL_WEIGHTED_INTERLEAVE on the range with mbind(2) itself: hwloc has no such policy. The
+ * mask spans the largest node; maxnode is one more than its bits, as the kernel reads it. */
+static int placement_set_weighted(struct hb_buf *b)
+{
+    int top = 0;
+    for (int k = 0; k < b->nnodes; k++)
+        top = b->nodes[k] > top ? b->nodes[k] : top;
+    size_t bits = sizeof(unsigned long) * 8, nlongs = (size_t)top / bits + 1;
+    unsigned long *mask = calloc(nlongs, sizeof(*mask));
+    if (!mask) {
+        hb_err_set("out of memory building a node mask up to node %d", top);
+        return -ENOMEM;
+    }
+    for (int k = 0; k < b->nnodes; k++)
+        mask[(size_t)b->nodes[k] / bits] |= 1UL << ((size_t)b->nodes[k] % bits);
+    long rc = syscall(SYS_mbind, b->ptr, b->map_bytes, MPOL_WEIGHTED_INTERLEAVE, mask,
+                      nlongs * bits + 1, 0);
+    int err = errno;
+    free(mask);
+    if (rc == 0) return 0;
+    hb_err_set("the kernel refuses weighted interleave (MPOL_WEIGHTED_INTERLEAVE, Linux 6.9+) "
+               "over %d node(s): %s",
+               b->nnodes, strerror(err));
+    return -EXDEV;
+}
+
 /* Strict policy on the range: MPOL_BIND or MPOL_INTERLEAVE through hwloc, by OS node index. */
 static int placement_set_policy(const struct hb_topo *t, struct hb_buf *b)
 {
     if (b->policy == HB_POLICY_FIRSTTOUCH) return 0;
+    if (b->policy == HB_POLICY_WEIGHTED) return placement_set_weighted(b);
     int rc = 0;
     hwloc_bitmap_t set = hwloc_bitmap_alloc();
     if (!set) {
@@ -230,7 +265,7 @@ int hb_buf_alloc(const struct hb_topo *t, size_t bytes, enum hb_policy policy, c
     if (bytes == 0 || (unsigned)policy >= HB_COUNT(hb_policy_names) ||
         (unsigned)pages >= HB_COUNT(hb_pages_names)) {
         hb_err_set("cannot allocate %zu bytes with policy %d, pages %d: need bytes > 0, policy "
-                   "bind|interleave|firsttouch, pages 4k|thp|huge",
+                   "bind|interleave|firsttouch|weighted, pages 4k|thp|huge",
                    bytes, (int)policy, (int)pages);
         return -EINVAL;
     }

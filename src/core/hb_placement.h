@@ -1,5 +1,6 @@
-/* Memory placement: allocate buffers bound to a node, interleaved over nodes, or left for
- * first touch, with a chosen page size; then verify where every page really is. */
+/* Memory placement: allocate buffers bound to a node, interleaved (evenly or by the kernel's
+ * per-node weights) over nodes, or left for first touch, with a chosen page size; then verify where
+ * every page really is. */
 #ifndef HB_PLACEMENT_H
 #define HB_PLACEMENT_H
 
@@ -12,6 +13,8 @@ enum hb_policy {
     HB_POLICY_BIND,       /* strict bind to one node (mem_node) */
     HB_POLICY_INTERLEAVE, /* round-robin over a node set */
     HB_POLICY_FIRSTTOUCH, /* no policy; the threads that initialise it place it */
+    HB_POLICY_WEIGHTED,   /* MPOL_WEIGHTED_INTERLEAVE over a node set (Linux 6.9+): each node
+                             takes pages in proportion to its weight (hb_wil.h) */
 };
 
 enum hb_pages {
@@ -22,7 +25,7 @@ enum hb_pages {
 
 /* The names of the values, in enum order, NULL-ended: records, --policy and --pages (the
  * parser, help, man page and completion) all read them here. */
-extern const char *const hb_policy_names[]; /* "bind", "interleave", "firsttouch" */
+extern const char *const hb_policy_names[]; /* "bind", "interleave", "firsttouch", "weighted" */
 extern const char *const hb_pages_names[];  /* "4k", "thp", "huge" */
 const char *hb_policy_name(enum hb_policy p);
 const char *hb_pages_name(enum hb_pages p);
@@ -33,7 +36,8 @@ struct hb_buf {
     size_t map_bytes; /* what was mapped (rounded to the page size) */
     enum hb_policy policy;
     enum hb_pages pages;
-    int *nodes; /* OS indexes: [0] for bind, the set for interleave; NULL for first touch */
+    int *nodes; /* OS indexes: [0] for bind, the set for (weighted) interleave; NULL for first
+                   touch */
     int nnodes;
 };
 

@@ -73,6 +73,17 @@ long long hb_param_int_of(const struct hb_experiment *e, const char *key, long l
     return dflt;
 }
 
+int hb_param_ints_of(const struct hb_experiment *e, const char *key, long long *out)
+{
+    for (int i = 0; i < e->params.n; i++) {
+        const struct hb_param *p = &e->params.v[i];
+        if (p->kind != HB_PARAM_INTS || strcmp(p->key, key) != 0) continue;
+        memcpy(out, p->v.ints, (size_t)p->nints * sizeof(*out));
+        return p->nints;
+    }
+    return 0;
+}
+
 int hb_param_num(struct hb_experiment *e, const char *key, double v)
 {
     struct hb_param *p = hb_param_new(e, key, HB_PARAM_NUM);
@@ -300,6 +311,7 @@ void hb_task_describe(const struct hb_topo *t, struct hb_task *task, const char 
     /* 40555 labels name the memory node; interleave and first touch name the policy. */
     const char *target = task->policy == HB_POLICY_INTERLEAVE   ? "i"
                          : task->policy == HB_POLICY_FIRSTTOUCH ? "ft"
+                         : task->policy == HB_POLICY_WEIGHTED   ? "wi"
                                                                 : NULL;
     if (target)
         snprintf(task->label, sizeof(task->label), "%d.%d.%s.%s", task->cpu_node,

@@ -131,6 +131,16 @@ hwloc_bitmap_t hb_suite_mem_nodes(const struct hb_suite_env *env)
     return set;
 }
 
+/* --mem-node's nodes as a set (bw --policy weighted). */
+static hwloc_bitmap_t hb_suite_weighted_nodes(const struct hb_suite_env *env)
+{
+    hwloc_bitmap_t set = hwloc_bitmap_alloc();
+    for (int k = 0; set && k < env->opts->nmem_nodes; k++)
+        hwloc_bitmap_set(set, (unsigned)env->opts->mem_nodes[k]);
+    if (!set) hb_err_set("out of memory for a set of %d nodes", env->opts->nmem_nodes);
+    return set;
+}
+
 void hb_suite_experiment(const struct hb_suite_env *env, struct hb_experiment *e, const char *suite,
                          const char *name, const char *metric)
 {
@@ -175,6 +185,9 @@ int hb_suite_task_from(const struct hb_suite_env *env, struct hb_task *task, int
     task->bytes = bytes;
     /* Interleave spreads over every node with memory taking part, whatever its OS index. */
     if (policy == HB_POLICY_INTERLEAVE && !(task->mem_nodes = hb_suite_mem_nodes(env)))
+        return -ENOMEM;
+    /* Weighted interleave spreads over --mem-node's nodes (their weights are the kernel's). */
+    if (policy == HB_POLICY_WEIGHTED && !(task->mem_nodes = hb_suite_weighted_nodes(env)))
         return -ENOMEM;
     if ((rc = hb_suite_check_threads(env, cpu_node, first_thread + threads))) return rc;
     if (policy == HB_POLICY_BIND &&

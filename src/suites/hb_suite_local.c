@@ -4,8 +4,11 @@
 #include "hb_suite_matrix.h"
 
 #include "hb_error.h"
+#include "hb_jsonl_read.h"
+#include "hb_wil.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -29,6 +32,7 @@ static int hb_local_nodes(const struct hb_suite_env *env, int *cpu, int *mem)
     int rc = hb_suite_check_cpu_node(env->topo, *cpu, "--cpu-node");
     if (rc) return rc;
     *mem = o->mem_node >= 0 ? o->mem_node : *cpu;
+    if (o->policy_set && o->policy == HB_POLICY_WEIGHTED) return 0; /* bw checked its set */
     if (o->mem_node < 0 && !env->topo->nodes[hb_topo_node_index(env->topo, *cpu)].has_memory) {
         hb_err_set("node %d has no memory of its own: choose one with --mem-node", *cpu);
         return -EINVAL;
@@ -144,11 +148,55 @@ static int hb_suite_default_plan(const struct hb_suite_env *env, struct hb_plan 
     return rc;
 }
 
+/* --policy weighted: --mem-node's nodes hold memory and this kernel has the policy (another
+ * machine's topology only plans). Without root the kernel's own weights will be used. */
+static int hb_bw_check_weighted(const struct hb_suite_env *env)
+{
+    const struct hb_options *o = env->opts;
+    for (int k = 0; k < o->nmem_nodes; k++) {
+        int rc = hb_suite_check_mem_node(env->topo, o->mem_nodes[k], "--mem-node");
+        if (rc) return rc;
+    }
+    if (!env->topo->is_this_system) return 0;
+    int rc = hb_wil_check("--policy weighted");
+    if (rc == 0 && !hb_wil_writable())
+        hb_suite_say(env, "bw: not root, so --weights cannot be set: the kernel's current "
+                          "weights are used (the records say weights_set false)");
+    return rc;
+}
+
+/* The weights in force during the run (hb_wil.h), the share of pages they give each node and
+ * whether hopbench set them, beside each weighted record's pages_share_pct. */
+static void hb_bw_annotate(const struct hb_suite_env *env, const json_t *measured, json_t *rec)
+{
+    (void)env;
+    (void)measured;
+    const struct hb_wil_state *w = hb_wil_current();
+    if (!w || strcmp(hb_rec_str(rec, "policy", ""), "weighted") != 0) return;
+    json_t *weights = json_object(), *share = json_object();
+    long sum = 0;
+    for (int k = 0; k < w->n; k++)
+        sum += w->weights[k];
+    for (int k = 0; k < w->n && sum > 0; k++) {
+        char key[16];
+        snprintf(key, sizeof(key), "%d", w->nodes[k]);
+        json_object_set_new(weights, key, json_integer(w->weights[k]));
+        json_object_set_new(share, key,
+                            json_real(round(10000.0 * w->weights[k] / (double)sum) / 100.0));
+    }
+    json_object_set_new(rec, "weights", weights);
+    json_object_set_new(rec, "weights_set", json_boolean(w->set));
+    json_object_set_new(rec, "weights_share_pct", share);
+}
+
 static int hb_suite_bw_plan(const struct hb_suite_env *env, struct hb_plan *out)
 {
     const struct hb_options *o = env->opts;
-    /* A policy that places the pages itself leaves no node to bind them to. */
-    if (o->policy_set && o->policy != HB_POLICY_BIND && o->mem_node >= 0) {
+    if (o->policy_set && o->policy == HB_POLICY_WEIGHTED) {
+        int rc = hb_bw_check_weighted(env);
+        if (rc) return rc;
+    } else if (o->policy_set && o->policy != HB_POLICY_BIND && o->mem_node >= 0) {
+        /* A policy that places the pages itself leaves no node to bind them to. */
         hb_err_set("bw --policy %s places the pages itself (%s): --mem-node %d contradicts it; "
                    "give one or the other",
                    hb_policy_name(o->policy),
@@ -180,14 +228,16 @@ const struct hb_suite hb_suite_default = {
 
 /* The options of its own it takes, besides the run options (hb_cli_doc.h). */
 static const int hb_bw_takes[] = {
-    OPT_KERNEL, OPT_CPU_NODE, OPT_MEM_NODE, OPT_POLICY,    OPT_THREADS,
-    OPT_SIZE,   OPT_PAGES,    OPT_STRIDE,   OPT_TLB_GROUP, 0};
+    OPT_KERNEL, OPT_CPU_NODE, OPT_MEM_NODE,  OPT_POLICY, OPT_WEIGHTS, OPT_THREADS, OPT_SIZE,
+    OPT_PAGES,  OPT_STRIDE,   OPT_TLB_GROUP, 0};
 
 const struct hb_suite hb_suite_bw = {
     .takes = hb_bw_takes,
     .name = "bw",
-    .help = "bandwidth of --kernel on --cpu-node to --mem-node or --policy",
+    .help = "bandwidth of --kernel on --cpu-node to --mem-node or --policy (weighted: "
+            "--weights over --mem-node's nodes)",
     .plan = hb_suite_bw_plan,
+    .annotate = hb_bw_annotate,
 };
 
 /* The options of its own it takes, besides the run options (hb_cli_doc.h). */

@@ -72,9 +72,11 @@ static int hb_suite_peak_plan(const struct hb_suite_env *env, struct hb_plan *ou
 {
     const struct hb_options *o = env->opts;
     enum hb_policy policy = o->policy_set ? o->policy : HB_POLICY_BIND;
-    if (policy == HB_POLICY_FIRSTTOUCH) {
-        hb_err_set("peak: --policy firsttouch is not a placement to peak at; use bind (each node "
-                   "its own memory, the default) or interleave");
+    if (policy == HB_POLICY_FIRSTTOUCH || policy == HB_POLICY_WEIGHTED) {
+        hb_err_set("peak: --policy %s is not a placement to peak at; use bind (each node its own "
+                   "memory, the default) or interleave%s",
+                   hb_policy_name(policy),
+                   policy == HB_POLICY_WEIGHTED ? " (bw takes weighted)" : "");
         return -EINVAL;
     }
     uint64_t bytes = o->size ? o->size : env->default_bytes;

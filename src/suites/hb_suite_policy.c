@@ -215,6 +215,11 @@ static int hb_suite_policy_plan(const struct hb_suite_env *env, struct hb_plan *
             if (t->nodes[i].has_cpus && hb_suite_node_on(env, i)) single_cpu = t->nodes[i].os_index;
     int rc = hb_suite_check_cpu_node(t, single_cpu, "--cpu-node");
     if (rc || (rc = hb_policy_check_tier(t, o->tier))) return rc;
+    if (o->weights_auto) return hb_policy_weights_plan(env, out, single_cpu);
+    if (o->nmem_nodes) {
+        hb_err_set("policy takes --mem-node only with --weights auto (the pair to weigh)");
+        return -EINVAL;
+    }
     /* Said once: rate mode's shared targets take a smaller share per task. */
     for (int p = 0; hb_study_placements[p] && o->mode != 1; p++) {
         int busiest, count;
@@ -261,14 +266,16 @@ static int hb_suite_policy_plan(const struct hb_suite_env *env, struct hb_plan *
 
 /* The options of its own it takes, besides the run options (hb_cli_doc.h). */
 static const int hb_policy_takes[] = {
-    OPT_KERNEL, OPT_CPU_NODE, OPT_THREADS,   OPT_SIZE, OPT_PAGES,     OPT_STRIDE, OPT_TLB_GROUP,
-    OPT_NODES,  OPT_MODE,     OPT_INTENSITY, OPT_TIER, OPT_THRESHOLD, 0};
+    OPT_KERNEL, OPT_CPU_NODE,  OPT_THREADS,  OPT_SIZE,    OPT_PAGES,
+    OPT_STRIDE, OPT_TLB_GROUP, OPT_NODES,    OPT_MODE,    OPT_INTENSITY,
+    OPT_TIER,   OPT_THRESHOLD, OPT_MEM_NODE, OPT_WEIGHTS, 0};
 
 const struct hb_suite hb_suite_policy = {
     .takes = hb_policy_takes,
     .name = "policy",
     .help = "workloads x placement policies (local, interleave, remote, one-node, os) in rate and "
-            "single mode, and the NUMA gain table",
+            "single mode, and the NUMA gain table; --weights auto: the weighted-interleave "
+            "weights that give the most bandwidth over a pair of memory nodes",
     .plan = hb_suite_policy_plan,
     .derive = hb_suite_policy_derive,
     .tiers = "policy",

@@ -199,6 +199,7 @@ static void hb_pemit_knee(const struct hb_suite_env *env, struct hb_pgroup *gs, 
 
 int hb_suite_policy_derive(const struct hb_suite_env *env, json_t *measured, json_t *derived)
 {
+    if (env->opts->weights_auto) return hb_policy_weights_derive(measured, derived);
     struct hb_pgroup *gs = calloc(HB_POLICY_GROUPS, sizeof(*gs));
     if (!gs) return -ENOMEM;
     int n = 0;

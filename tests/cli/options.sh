@@ -18,6 +18,7 @@ value() {
     --format) echo jsonl ;; --topology) echo "$TOPO" ;; --simd) echo auto ;;
     --export-hwloc) echo x.xml ;; --tier) echo DRAM ;; --level) echo low ;;
     --subscription) echo full ;; --mix) echo read ;; --mode) echo rate ;; --stride) echo 256 ;; --chains) echo 2 ;;
+    --weights) echo 3 ;;
     --tlb-group) echo all ;; --home) echo writer ;;
     esac
 }

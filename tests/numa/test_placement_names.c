@@ -12,7 +12,8 @@ int main(void)
     CHECK_STR(hb_policy_name(HB_POLICY_BIND), "bind");
     CHECK_STR(hb_policy_name(HB_POLICY_INTERLEAVE), "interleave");
     CHECK_STR(hb_policy_name(HB_POLICY_FIRSTTOUCH), "firsttouch");
-    CHECK(hb_policy_names[HB_POLICY_FIRSTTOUCH + 1] == NULL);
+    CHECK_STR(hb_policy_name(HB_POLICY_WEIGHTED), "weighted");
+    CHECK(hb_policy_names[HB_POLICY_WEIGHTED + 1] == NULL);
     CHECK_STR(hb_pages_name(HB_PAGES_4K), "4k");
     CHECK_STR(hb_pages_name(HB_PAGES_THP), "thp");
     CHECK_STR(hb_pages_name(HB_PAGES_HUGE), "huge");

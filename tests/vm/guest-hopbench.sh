@@ -83,6 +83,43 @@ if [ "${GUEST:-}" = two ] || [ "${GUEST:-}" = quartet-mem ]; then
     [ "$GUEST" = two ] || MIG="$MIG --nodes 0,4"
     run migrate "$HB" migrate $MIG -o /out/migrate.jsonl
 fi
+WIL_DIR=/sys/kernel/mm/mempolicy/weighted_interleave
+WIL="bw --cpu-node 0 --policy weighted --mem-node 0,1 --weights 3,1 --format jsonl"
+if [ "${GUEST:-}" = two ]; then
+    # Linux 6.1 has no weighted interleave: refused in one line before any output (one
+    # process: the plan is refused before the rank layout is looked at).
+    run weighted-61 "$HB" $WIL --size 4M -o /out/weighted-61.jsonl
+    run weights-auto-61 "$HB" policy --weights auto --size 4M -o /out/weights-auto-61.jsonl
+fi
+if [ "${GUEST:-}" = two-612 ]; then
+    # Linux 6.12: pages 3:1 over nodes 0 and 1, the kernel's weights set for the run and put
+    # back after it, and after a SIGTERM to mpirun mid-run (as Ctrl-C would).
+    MPI="mpirun --map-by numa --bind-to numa -np $NUMAVM_CPU_NODES"
+    uname -r >/out/uname.txt
+    cat $WIL_DIR/node0 $WIL_DIR/node1 >/out/weights-before.txt
+    run weighted $MPI "$HB" $WIL --size 32M --reps 2 --min-time 0.001 --repeat 1 --quiet \
+        -o /out/weighted.jsonl
+    cat $WIL_DIR/node0 $WIL_DIR/node1 >/out/weights-after.txt
+    # mpirun SIGKILLs the ranks 1 s after its SIGTERM (odls_base_sigkill_timeout); a loaded
+    # 2-core machine under TCG can take longer than that to write two weights back.
+    mpirun --mca odls_base_sigkill_timeout 10 --map-by numa --bind-to numa \
+        -np "$NUMAVM_CPU_NODES" "$HB" $WIL --size 64M --reps 1000 --min-time 0.05 --repeat 1 \
+        --quiet -o /out/weighted-term.jsonl >/out/weighted-term.out 2>/out/weighted-term.err &
+    pid=$!
+    i=0
+    while [ "$(cat $WIL_DIR/node0)" != 3 ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
+    cat $WIL_DIR/node0 $WIL_DIR/node1 >/out/weights-during.txt
+    sleep 1
+    kill -TERM $pid
+    wait $pid
+    echo $? >/out/weighted-term.rc
+    cat $WIL_DIR/node0 $WIL_DIR/node1 >/out/weights-after-term.txt
+    # The weight search: bound to each node, then 1:1 .. 16:1, each step's weights set in turn.
+    run weights-auto $MPI "$HB" policy --weights auto --mem-node 0,1 --cpu-node 0 --kernel read \
+        --size 8M --reps 2 --min-time 0.001 --repeat 1 --format jsonl --quiet \
+        -o /out/weights-auto.jsonl
+    cat $WIL_DIR/node0 $WIL_DIR/node1 >/out/weights-after-auto.txt
+fi
 if [ -n "${MIGRATOR:-}" ]; then
     # Every rank runs under the migrator, which moves the pages of node 1 to
     # node 0 every 20 ms while bw runs on node 1 (rank 1); hopbench locates

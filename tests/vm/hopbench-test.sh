@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # hopbench-test.sh GUEST [MIGRATOR] - CTest test (label vm): one boot of the
-# numa-vm guest GUEST (two, two-smp, quartet, quartet-mem, eight) runs
+# numa-vm guest GUEST (two, two-612, two-smp, quartet, quartet-mem, eight) runs
 # guest-hopbench.sh, then the records it wrote are checked with jq (placement
 # and coordination only; guest timings mean nothing under TCG):
 #  - run record: SLIT and hop classes of the guest, one rank per CPU node in
@@ -19,6 +19,9 @@
 #  - quartet: comm over every ordered pair of the four ranks' nodes, hop classes from
 #    the SLIT, its node matrices and the hwloc export of its latency; quartet-mem: comm
 #    with both ends' buffers on the memory-only node, pairs as the rank layout has them;
+#  - two (Linux 6.1): bw --policy weighted refused in one line naming 6.9 and 6.1, exit 2,
+#    no output; two-612 (Linux 6.12): weighted interleave 3:1 gives pages within 5 points
+#    of 75/25, the kernel's weights are put back after the run and after a SIGTERM mid-run;
 #  - with MIGRATOR (hb_vm_migrator): pages moved off the target by the kernel
 #    while bw runs fail the run (exit 1), and --allow-misplaced reports them.
 # Exit 77 (skip) when the VM cannot run here or jq is missing.
@@ -33,7 +36,8 @@ OUT=${VM_TEST_OUT:-$PWD/vm-hopbench-$GUEST}
 : "${HOPBENCH:?HOPBENCH (the hopbench binary) is not set}"
 command -v jq >/dev/null || { echo "SKIP: jq is not installed (Debian package jq)"; exit 77; }
 
-vm_prepare_or_skip
+# shellcheck disable=SC2046  # guest options are words without spaces
+vm_prepare_or_skip $(vm_guest_opts "$GUEST")
 rm -rf "$OUT"
 start=$SECONDS
 extra=(-e "GUEST=$GUEST")
@@ -315,6 +319,50 @@ if [[ $GUEST == quartet-mem ]]; then
     recs comm-mem.jsonl "($pairs | map(select(.[2] == .[3])) | length) as \$same |
       ($cm | map(select(.src_node == .dst_node)) | length) == 3 * \$same"
 
+fi
+
+# --- weighted interleave: refused on 6.1, 3:1 pages and the weights put back on 6.12 ---
+if [[ $GUEST == two ]]; then
+  expect "6.1: bw --policy weighted exits 2, one line naming 6.9 and the running 6.1, no output" \
+    eval 'status_is weighted-61 2 && [[ $(wc -l <"$OUT/weighted-61.err") == 1 ]] &&
+      err_has weighted-61 "^hopbench: --policy weighted needs Linux 6\.9 or later \(MPOL_WEIGHTED_INTERLEAVE, /sys/kernel/mm/mempolicy/weighted_interleave/\); this machine runs Linux 6\.1\." &&
+      [[ ! -e $OUT/weighted-61.jsonl && ! -e $OUT/weighted-61.jsonl.partial ]]'
+  expect "6.1: policy --weights auto exits 2 naming 6.9 and 6.1, no output" \
+    eval 'status_is weights-auto-61 2 && [[ $(wc -l <"$OUT/weights-auto-61.err") == 1 ]] &&
+      err_has weights-auto-61 "^hopbench: policy --weights auto needs Linux 6\.9 or later .*; this machine runs Linux 6\.1\." &&
+      [[ ! -e $OUT/weights-auto-61.jsonl ]]'
+fi
+if [[ $GUEST == two-612 ]]; then
+  wil='map(select(.type == "measurement" and .policy == "weighted"))'
+  expect "the guest runs Linux 6.12 ($(cat "$OUT/uname.txt" 2>/dev/null))" grep -q '^6\.12\.' "$OUT/uname.txt"
+  expect "weighted bw exits 0" status_is weighted 0
+  expect "weighted record: nodes [0,1], weights 3:1 set, share 75/25 expected, all pages on the set" \
+    recs weighted.jsonl "$wil | length == 1 and all(.status == \"ok\" and .mem_nodes == [0,1] and
+      .weights == {\"0\": 3, \"1\": 1} and .weights_set == true and
+      .weights_share_pct == {\"0\": 75, \"1\": 25} and .pages_on_target_pct == 100)"
+  expect "weighted pages within 5 points of 75/25 ($(jq -c 'select(.policy == "weighted") | .pages_share_pct' "$OUT/weighted.jsonl" 2>/dev/null))" \
+    recs weighted.jsonl "$wil | all((.pages_share_pct[\"0\"] - 75 | fabs) <= 5 and
+      (.pages_share_pct[\"1\"] - 25 | fabs) <= 5)"
+  expect "the kernel's weights put back after the run ($(tr '\n' ' ' <"$OUT/weights-after.txt"))" \
+    cmp -s "$OUT/weights-before.txt" "$OUT/weights-after.txt"
+  expect "weights 3 1 while the run that gets SIGTERM runs" \
+    [ "$(tr '\n' ' ' <"$OUT/weights-during.txt")" = "3 1 " ]
+  expect "SIGTERM mid-run: not 0 ($(cat "$OUT/weighted-term.rc")), weights put back ($(tr '\n' ' ' <"$OUT/weights-after-term.txt"))" \
+    eval '! status_is weighted-term 0 && cmp -s "$OUT/weights-before.txt" "$OUT/weights-after-term.txt"'
+  steps='map(select(.type == "measurement" and .mode == "weights"))'
+  expect "policy --weights auto exits 0" status_is weights-auto 0
+  expect "weight search: the two binds and 8 ladder steps, all ok, each step's pages within 5 points of its weights" \
+    recs weights-auto.jsonl "$steps | length == 10 and all(.status == \"ok\" and .weight_nodes == [0,1]) and
+      (map(select(.policy == \"weighted\")) | length == 8 and all(
+        (.pages_share_pct[\"0\"] - 100 * .weights[0] / (.weights[0] + .weights[1]) | fabs) <= 5))"
+  expect "weights record: nodes [0,1], the best step is the ladder's fastest, ratios consistent ($(jq -c 'select(.type == "weights") | {best_weights, bw_ratio, best_vs_bw_ratio, best_vs_next}' "$OUT/weights-auto.jsonl" 2>/dev/null))" \
+    recs weights-auto.jsonl "map(select(.type == \"weights\")) | length == 1 and (.[0] |
+      .nodes == [0,1] and (.ladder | length) == 8 and .bw_ratio > 0 and
+      .best.value == (.ladder | map(.value) | max) and
+      .best_ratio == .best_weights[0] / .best_weights[1] and
+      (.best_vs_bw_ratio - .best_ratio / .bw_ratio | fabs) < 1e-9)"
+  expect "the kernel's weights put back after the search ($(tr '\n' ' ' <"$OUT/weights-after-auto.txt"))" \
+    cmp -s "$OUT/weights-before.txt" "$OUT/weights-after-auto.txt"
 fi
 
 # --- pages moved off the target by the kernel while bw runs ---

@@ -8,7 +8,8 @@
 # prerequisites exit 77 (the CTest skip code), and --prepare / --print-slit
 # serve tests/vm/vm-lib.sh.
 #
-# The guest is a Debian 6.1 kernel plus an initramfs built on the fly from
+# The guest is a Debian 6.1 kernel (or, with --kernel-suite, another Debian suite's, e.g.
+# bookworm-backports' 6.12) plus an initramfs built on the fly from
 # busybox-static and the host files you name (their shared libraries are found
 # with ldd and copied too).  Nothing else: no disk image, no network, no root
 # file system.  The guest runs your command once, sends back its stdout,
@@ -113,6 +114,20 @@ Machine:
                         TCG cannot describe for AMD CPUs (no topoext))
       --append ARGS     extra kernel command line arguments
       --qemu-arg ARG    extra QEMU argument (repeatable)
+      --kernel-suite S  take the guest kernel from Debian suite S instead of
+                        the machine's own, e.g. bookworm-backports (Linux
+                        6.12: /sys/kernel/mm/mempolicy/weighted_interleave/,
+                        memory tiers from the HMAT) or trixie: the suite's
+                        linux-image-cloud-amd64, through a private apt list
+                        under the cache on the mirror of the machine's apt
+                        sources (which stay as they are); the package is
+                        remembered in \$NUMAVM_CACHE/kernel-pkg-S and its
+                        vmlinuz cached like the default kernel's. Linux 6.12
+                        under this TCG (QEMU 7.2) panics in SLUB's cmpxchg16b
+                        fast path in about half the boots, so a suite kernel
+                        boots with slub_debug=F (debug caches take the locked
+                        path; 22 of 22 boots); dropping cx16 from the CPU
+                        instead would stop Open MPI, which needs it
 Other:
       --shell           interactive busybox shell on the console instead of a
                         command (exit the shell to power off; Ctrl-A X kills)
@@ -130,6 +145,7 @@ Environment:
                         \$NUMAVM_CACHE/kernel-pkg; delete that file to move to
                         a newer one); the generic linux-image-*-amd64 works too
                         but boots ~2x slower under TCG
+  NUMAVM_KERNEL_SUITE   default for --kernel-suite
   NUMAVM_KERNEL         path to a vmlinuz to use instead (no download)
   NUMAVM_TIMEOUT        default for --timeout
 
@@ -160,7 +176,7 @@ default_cache() {
 CACHE=${NUMAVM_CACHE:-$(default_cache)}
 TIMEOUT=${NUMAVM_TIMEOUT:-1800}
 TOPO=quartet NODES='' CPN=1 TPC=1 MEMPN=512 MEMONLY=0 DIST=''
-MACHINE=q35 CPU_MODEL=max,vendor=GenuineIntel APPEND_EXTRA='' QUIET=0 KEEP=0 SHELL_MODE=0
+MACHINE=q35 CPU_MODEL=max,vendor=GenuineIntel KSUITE=${NUMAVM_KERNEL_SUITE:-} APPEND_EXTRA='' QUIET=0 KEEP=0 SHELL_MODE=0
 GUEST_CWD=$PWD OUTDIR='' OUT_MB=4096 CMD_STRING='' HAVE_CMD=0 MODE=run
 FILES=() DIRS=() WITH=() ENVS=() QEMU_EXTRA=() ARGV=()
 HMAT=0 HMAT_LAT='' HMAT_BW='' HMAT_CACHE=0
@@ -193,6 +209,7 @@ while [[ $# -gt 0 ]]; do
     --cpu)              need_arg "$@"; CPU_MODEL=$2; shift 2;;
     --append)           need_arg "$@"; APPEND_EXTRA+=" $2"; shift 2;;
     --qemu-arg)         need_arg "$@"; QEMU_EXTRA+=("$2"); shift 2;;
+    --kernel-suite)     need_arg "$@"; KSUITE=$2; shift 2;;
     -c|--command)       need_arg "$@"; CMD_STRING=$2; HAVE_CMD=1; shift 2;;
     --shell)            SHELL_MODE=1; shift;;
     --prepare)          MODE=prepare; shift;;
@@ -209,6 +226,12 @@ done
 [[ -n $CMD_STRING && ${#ARGV[@]} -gt 0 ]] && die "give either -c STRING or -- ARGV, not both" 2
 
 isnum() { [[ $1 =~ ^[0-9]+$ ]]; }
+[[ -z $KSUITE || $KSUITE =~ ^[a-z0-9][a-z0-9.-]*$ ]] ||
+  die "bad --kernel-suite '$KSUITE' (a Debian suite name such as bookworm-backports)" 2
+# Linux 6.12 under QEMU 7.2's TCG panics in SLUB's cmpxchg16b fast path in about half the
+# boots; SLUB's debug caches take the locked path (slub_debug=F: 22 of 22 boots). Without cx16
+# the kernel would boot too, but Open MPI's atomics need it (SIGILL).
+[[ -z $KSUITE ]] || APPEND_EXTRA=" slub_debug=F$APPEND_EXTRA"
 
 # ----------------------------------------------------------------------------
 # topology -> node count and distance matrix
@@ -306,14 +329,36 @@ mkdir -p "$CACHE"
 exec 9>"$CACHE/.lock"
 flock 9                                  # serialise cache population between runs
 
-# apt-get download PKG into $CACHE/deb, running apt-get update once if needed
+# apt-get download PKG into $CACHE/deb, running apt-get update once if needed; with
+# --kernel-suite the private list of that suite (APT_OPTS) updates instead
+APT_OPTS=()
 apt_download() {
   local pkg=$1
   mkdir -p "$CACHE/deb"; chmod 755 "$CACHE/deb" 2>/dev/null || true
-  ( cd "$CACHE/deb" && apt-get download -o APT::Sandbox::User=root "$pkg" ) >&2 ||
-    { can_root && as_root apt-get update >&2 && ( cd "$CACHE/deb" && apt-get download -o APT::Sandbox::User=root "$pkg" ) >&2; } ||
+  ( cd "$CACHE/deb" && apt-get "${APT_OPTS[@]}" download -o APT::Sandbox::User=root "$pkg" ) >&2 ||
+    { if (( ${#APT_OPTS[@]} )); then apt-get "${APT_OPTS[@]}" update >&2; else can_root && as_root apt-get update >&2; fi &&
+      ( cd "$CACHE/deb" && apt-get "${APT_OPTS[@]}" download -o APT::Sandbox::User=root "$pkg" ) >&2; } ||
     die "apt-get download $pkg failed (no network or package mirror?)" $SKIP
   ls -t "$CACHE/deb/${pkg}_"*.deb | head -1
+}
+
+# APT_OPTS: a private apt list of suite $KSUITE on the mirror of the machine's own sources,
+# under the cache (apt-get update there needs no root); the machine's lists stay as they are
+suite_apt_opts() {
+  local d=$CACHE/apt-$KSUITE uri
+  APT_OPTS=(-o "Dir::Etc::sourcelist=$d/sources.list" -o "Dir::Etc::sourceparts=-"
+            -o "Dir::State::Lists=$d/lists" -o "Dir::Cache=$d/cache" -o APT::Sandbox::User=root)
+  [[ -s $d/sources.list ]] && compgen -G "$d/lists/*Packages*" >/dev/null && return 0
+  uri=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null | awk '/^URIs:/ {print $2; exit}')
+  [[ -n $uri ]] || uri=$(awk '/^deb / {print $2; exit}' /etc/apt/sources.list 2>/dev/null)
+  [[ -n $uri ]] || die "--kernel-suite $KSUITE: no Debian mirror found in the machine's apt sources" $SKIP
+  mkdir -p "$d/lists/partial" "$d/cache/archives/partial"
+  echo "deb $uri $KSUITE main" >"$d/sources.list"
+  apt-get "${APT_OPTS[@]}" update >&2 || die "--kernel-suite $KSUITE: apt-get update failed ($uri)" $SKIP
+}
+# the kernel package linux-image-cloud-amd64 depends on, in the lists APT_OPTS names
+cloud_kernel_pkg() {
+  apt-cache "${APT_OPTS[@]}" depends linux-image-cloud-amd64 2>/dev/null | awk '/Depends: linux-image-/ {print $2; exit}'
 }
 
 # --- kernel -----------------------------------------------------------------
@@ -321,18 +366,25 @@ if [[ -n ${NUMAVM_KERNEL:-} ]]; then
   KERNEL=$NUMAVM_KERNEL; [[ -r $KERNEL ]] || die "NUMAVM_KERNEL=$KERNEL not readable" $SKIP
 else
   KPKG=${NUMAVM_KERNEL_PKG:-}
+  KPKG_FILE=$CACHE/kernel-pkg${KSUITE:+-$KSUITE}   # which package, remembered per suite
   if [[ -z $KPKG ]]; then
-    if [[ -f $CACHE/kernel-pkg ]]; then KPKG=$(cat "$CACHE/kernel-pkg")
+    if [[ -f $KPKG_FILE ]]; then KPKG=$(cat "$KPKG_FILE")
+    elif [[ -n $KSUITE ]]; then
+      suite_apt_opts
+      KPKG=$(cloud_kernel_pkg)
+      [[ -n $KPKG ]] || die "--kernel-suite $KSUITE: no linux-image-cloud-amd64 there" $SKIP
+      echo "$KPKG" >"$KPKG_FILE"
     else
-      KPKG=$(apt-cache depends linux-image-cloud-amd64 2>/dev/null | awk '/Depends: linux-image-/ {print $2; exit}')
+      KPKG=$(cloud_kernel_pkg)
       if [[ -z $KPKG ]] && can_root; then as_root apt-get update >&2 || true
-        KPKG=$(apt-cache depends linux-image-cloud-amd64 2>/dev/null | awk '/Depends: linux-image-/ {print $2; exit}'); fi
+        KPKG=$(cloud_kernel_pkg); fi
       [[ -n $KPKG ]] || die "cannot resolve linux-image-cloud-amd64 to a kernel package (apt lists missing?)" $SKIP
-      echo "$KPKG" >"$CACHE/kernel-pkg"
+      echo "$KPKG" >"$KPKG_FILE"
     fi
   fi
   KERNEL=$CACHE/kernel/$KPKG/vmlinuz
   if [[ ! -s $KERNEL ]]; then
+    [[ -z $KSUITE ]] || suite_apt_opts
     log "fetching kernel $KPKG (apt-get download; only /boot is extracted)"
     deb=$(apt_download "$KPKG")
     tmpx=$(mktemp -d "$CACHE/x.XXXXXX")

@@ -10,6 +10,8 @@
 # Guests (vm_guest_opts NAME prints their numa-vm.sh options, words without
 # spaces, so unquoted $(vm_guest_opts NAME) is safe):
 #   two           2 nodes x 1 core, SLIT 10/21
+#   two-612       the same on Linux 6.12 (--kernel-suite bookworm-backports): weighted
+#                 interleave, memory tiers
 #   two-smp       2 nodes x 2 cores, SLIT 10/21
 #   quartet       4 nodes, Opteron square, SLIT 10/16/22
 #   quartet-mem   4 CPU nodes + 1 memory-only node (node 4), hypercube SLIT
@@ -20,7 +22,9 @@
 #   vm_expected_slit NAME|OPTS...   expected SLIT rows, "10 21;21 10", exactly
 #                                   as the guest's $NUMAVM_SLIT
 #   vm_expected_slit_json NAME|OPTS...  the same as a JSON matrix [[10,21],[21,10]]
-#   vm_prepare_or_skip              qemu + kernel + busybox ready, or exit 77
+#   vm_prepare_or_skip [OPTS...]    qemu + kernel + busybox ready, or exit 77;
+#                                   OPTS: numa-vm.sh options that choose the
+#                                   kernel (--kernel-suite S)
 #   vm_run OPTS... -- CMD [ARGS...] one boot: CMD with Open MPI and hwloc, and
 #                                   hopbench copied in (guest env HB=its path);
 #                                   /out comes back to $VM_OUT when that is set
@@ -48,11 +52,12 @@ vm_guest_opts() {
   local mem="--mem-per-node ${VM_MEM_PER_NODE:-512}"
   case ${1:-} in
     two)         echo "-t two $mem";;
+    two-612)     echo "-t two --kernel-suite bookworm-backports $mem";;
     two-smp)     echo "-t two --cpus-per-node 2 $mem";;
     quartet)     echo "-t quartet $mem";;
     quartet-mem) echo "-t quartet --memonly-nodes 1 $mem";;
     eight)       echo "-t eight $mem";;
-    *) echo "vm_guest_opts: unknown guest '${1:-}' (two, two-smp, quartet, quartet-mem, eight)" >&2
+    *) echo "vm_guest_opts: unknown guest '${1:-}' (two, two-612, two-smp, quartet, quartet-mem, eight)" >&2
        return 2;;
   esac
 }
@@ -92,7 +97,7 @@ vm_prepare_or_skip() {
     command -v "$t" >/dev/null ||
       { echo "SKIP: $t is not installed on the host (openmpi-bin, hwloc)"; exit 77; }
   done
-  err=$("$VM_RUNNER" -t two --prepare 2>&1) || rc=$?
+  err=$("$VM_RUNNER" -t two "$@" --prepare 2>&1) || rc=$?
   if [[ $rc -eq 77 ]]; then
     echo "SKIP: the NUMA guest cannot run here: $(grep 'ERROR' <<<"$err" | tail -n 1)"
     exit 77

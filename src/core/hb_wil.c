@@ -1,0 +1,200 @@
+/* Weighted interleave's per-node weights (hb_wil.h): set in sysfs for a run, put back after it
+ * by the run, by exit() or by the handler of a fatal signal (open/write/close only there). */
+#include "hb_wil.h"
+
+#include "hb_error.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+/* What a run changed: each node's file and the text it held before. */
+struct hb_wil_saved {
+    char path[96];
+    char old[8];
+};
+
+static struct hb_wil_state hb_wil_now;
+static int *hb_wil_nodes, *hb_wil_weights;
+static struct hb_wil_saved *hb_wil_saved;
+static int hb_wil_nsaved;
+static volatile sig_atomic_t hb_wil_live; /* weights of ours are in force */
+
+/* The signals whose default ends the process: the weights go back before it ends. */
+static const int hb_wil_sigs[] = {SIGHUP,  SIGINT,  SIGQUIT, SIGILL,  SIGABRT,
+                                  SIGBUS,  SIGFPE,  SIGSEGV, SIGPIPE, SIGALRM,
+                                  SIGTERM, SIGUSR1, SIGUSR2, SIGXCPU, SIGXFSZ};
+#define HB_WIL_NSIGS (sizeof(hb_wil_sigs) / sizeof(hb_wil_sigs[0]))
+static struct sigaction hb_wil_old[HB_WIL_NSIGS];
+
+int hb_wil_check(const char *what)
+{
+    if (access(HB_WIL_DIR, F_OK) == 0) return 0;
+    struct utsname u;
+    if (uname(&u) != 0) snprintf(u.release, sizeof(u.release), "unknown");
+    hb_err_set("%s needs Linux 6.9 or later (MPOL_WEIGHTED_INTERLEAVE, %s/); this machine runs "
+               "Linux %s",
+               what, HB_WIL_DIR, u.release);
+    return -EINVAL;
+}
+
+bool hb_wil_writable(void)
+{
+    return geteuid() == 0;
+}
+
+static void hb_wil_path(int node, char *path, size_t len)
+{
+    snprintf(path, len, "%s/node%d", HB_WIL_DIR, node);
+}
+
+int hb_wil_read(int node, int *weight)
+{
+    char path[96];
+    hb_wil_path(node, path, sizeof(path));
+    FILE *f = fopen(path, "r");
+    int ok = f && fscanf(f, "%d", weight) == 1;
+    int err = f ? EIO : errno;
+    if (f) fclose(f);
+    if (ok) return 0;
+    hb_err_set("cannot read the weighted-interleave weight of node %d (%s): %s", node, path,
+               strerror(err));
+    return -err;
+}
+
+/* Async-signal-safe: the saved texts back into their files, last changed first. */
+static void hb_wil_put_back(void)
+{
+    if (!hb_wil_live) return;
+    hb_wil_live = 0;
+    for (int k = hb_wil_nsaved - 1; k >= 0; k--) {
+        int fd = open(hb_wil_saved[k].path, O_WRONLY);
+        if (fd < 0) continue;
+        ssize_t unused = write(fd, hb_wil_saved[k].old, strlen(hb_wil_saved[k].old));
+        (void)unused;
+        close(fd);
+    }
+}
+
+static void hb_wil_on_signal(int sig)
+{
+    hb_wil_put_back();
+    /* Whatever was there before (the output file's handler, a runtime's, the default) goes on. */
+    for (size_t i = 0; i < HB_WIL_NSIGS; i++)
+        if (hb_wil_sigs[i] == sig) sigaction(sig, &hb_wil_old[i], NULL);
+    raise(sig);
+}
+
+static void hb_wil_watch(bool on)
+{
+    for (size_t i = 0; i < HB_WIL_NSIGS; i++) {
+        struct sigaction sa = {0}, cur;
+        if (sigaction(hb_wil_sigs[i], NULL, &cur) != 0) continue;
+        if (on && cur.sa_handler != SIG_IGN) { /* never take over an ignored signal (nohup) */
+            hb_wil_old[i] = cur;
+            sa.sa_handler = hb_wil_on_signal;
+            sigfillset(&sa.sa_mask);
+            sigaction(hb_wil_sigs[i], &sa, NULL);
+        } else if (!on && cur.sa_handler == hb_wil_on_signal) {
+            sigaction(hb_wil_sigs[i], &hb_wil_old[i], NULL);
+        }
+    }
+}
+
+static void hb_wil_forget(void)
+{
+    free(hb_wil_nodes);
+    free(hb_wil_weights);
+    free(hb_wil_saved);
+    hb_wil_nodes = hb_wil_weights = NULL;
+    hb_wil_saved = NULL;
+    hb_wil_nsaved = 0;
+    memset(&hb_wil_now, 0, sizeof(hb_wil_now));
+}
+
+/* Linux 6.16+ derives the weights from the firmware's bandwidths while `auto` is true, and a
+ * weight written by hand turns it false: saved first, it goes back last. */
+static void hb_wil_save_auto(void)
+{
+    struct hb_wil_saved *s = &hb_wil_saved[hb_wil_nsaved];
+    snprintf(s->path, sizeof(s->path), "%s/auto", HB_WIL_DIR);
+    FILE *f = fopen(s->path, "r");
+    if (!f) return;
+    if (fgets(s->old, sizeof(s->old), f) && strchr(s->old, '\n')) hb_wil_nsaved++;
+    fclose(f);
+}
+
+/* Write each weight, saving the old text first; on a failure the ones written go back. */
+static int hb_wil_write_all(const int *nodes, const int *weights, int n)
+{
+    static bool at_exit;
+    if (!at_exit && atexit(hb_wil_restore) == 0) at_exit = true;
+    hb_wil_watch(true);
+    hb_wil_save_auto();
+    for (int k = 0; k < n; k++) {
+        struct hb_wil_saved *s = &hb_wil_saved[hb_wil_nsaved];
+        int old = 0, rc = hb_wil_read(nodes[k], &old);
+        if (rc) return rc;
+        hb_wil_path(nodes[k], s->path, sizeof(s->path));
+        snprintf(s->old, sizeof(s->old), "%d\n", old);
+        errno = 0;
+        FILE *f = fopen(s->path, "w");
+        int err = f ? 0 : errno;
+        /* sysfs takes the value at the flush, so fclose says whether it was taken. */
+        if (f && (fprintf(f, "%d\n", weights[k]) < 0) + (fclose(f) != 0)) err = errno ? errno : EIO;
+        hb_wil_nsaved++;
+        hb_wil_live = 1;
+        if (err) {
+            hb_err_set("cannot set the weighted-interleave weight of node %d to %d (%s): %s",
+                       nodes[k], weights[k], s->path, strerror(err));
+            return -err;
+        }
+    }
+    return 0;
+}
+
+int hb_wil_apply(const int *nodes, const int *weights, int n)
+{
+    hb_wil_restore();
+    hb_wil_nodes = malloc((size_t)(n > 0 ? n : 1) * sizeof(int));
+    hb_wil_weights = malloc((size_t)(n > 0 ? n : 1) * sizeof(int));
+    hb_wil_saved = calloc((size_t)n + 1, sizeof(*hb_wil_saved)); /* the nodes and `auto` */
+    if (!hb_wil_nodes || !hb_wil_weights || !hb_wil_saved) {
+        hb_wil_forget();
+        hb_err_set("out of memory holding the weights of %d nodes", n);
+        return -ENOMEM;
+    }
+    memcpy(hb_wil_nodes, nodes, (size_t)n * sizeof(int));
+    int rc = 0;
+    bool set = hb_wil_writable();
+    if (set) {
+        memcpy(hb_wil_weights, weights, (size_t)n * sizeof(int));
+        rc = hb_wil_write_all(nodes, weights, n);
+    } else {
+        for (int k = 0; k < n && rc == 0; k++)
+            rc = hb_wil_read(nodes[k], &hb_wil_weights[k]);
+    }
+    if (rc) {
+        hb_wil_restore();
+        return rc;
+    }
+    hb_wil_now = (struct hb_wil_state){n, hb_wil_nodes, hb_wil_weights, set};
+    return 0;
+}
+
+const struct hb_wil_state *hb_wil_current(void)
+{
+    return hb_wil_now.nodes ? &hb_wil_now : NULL;
+}
+
+void hb_wil_restore(void)
+{
+    hb_wil_put_back();
+    hb_wil_watch(false);
+    hb_wil_forget();
+}

@@ -1,0 +1,41 @@
+/* Weighted interleave's per-node weights (Linux 6.9+: /sys/kernel/mm/mempolicy/
+ * weighted_interleave/nodeN, 1..255): checked before a plan, set for a run and put back after
+ * it, also when the run ends on an error, exit() or a signal. */
+#ifndef HB_WIL_H
+#define HB_WIL_H
+
+#include <stdbool.h>
+
+#define HB_WIL_DIR "/sys/kernel/mm/mempolicy/weighted_interleave"
+#define HB_WIL_MAX 255 /* the largest weight the kernel takes */
+
+/* Does this kernel have weighted interleave? 0, or -EINVAL naming `what` (the option that
+ * needs it), the version it needs (6.9) and the running one (uname). */
+int hb_wil_check(const char *what);
+
+/* May this process write the weights (root)? */
+bool hb_wil_writable(void);
+
+/* The weight of node `node` now: 0, or -errno with a message. */
+int hb_wil_read(int node, int *weight);
+
+/* The weights as a run has them: the nodes, the weights in effect, and whether hopbench set
+ * them (false: not root, so the kernel's current ones). */
+struct hb_wil_state {
+    int n;
+    const int *nodes, *weights;
+    bool set;
+};
+
+/* For the run: set weights[k] on nodes[k] (root; what was there is put back by
+ * hb_wil_restore, at exit() or on a fatal signal), or without root read the current ones.
+ * One at a time per process. 0, or -errno with a message (nothing left changed). */
+int hb_wil_apply(const int *nodes, const int *weights, int n);
+
+/* What hb_wil_apply left in force; NULL when nothing was applied in this process. */
+const struct hb_wil_state *hb_wil_current(void);
+
+/* Put back the weights hb_wil_apply replaced (nothing when it set none); safe to call twice. */
+void hb_wil_restore(void);
+
+#endif

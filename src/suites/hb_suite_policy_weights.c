@@ -1,0 +1,221 @@
+/* policy --weights auto: the weighted-interleave weight search for a pair of memory nodes A
+ * (the faster, DRAM) and B (the slower: CXL, a far node): bandwidth bound to each, then
+ * interleaved at a ladder of weights A:B; the derived `weights` record names the best ratio
+ * beside the ratio of the two nodes' own bandwidths, the usual rule of thumb. */
+#include "hb_suite_policy.h"
+#include "hb_cli_doc.h"
+
+#include "hb_error.h"
+#include "hb_jsonl_read.h"
+#include "hb_topo_mem.h"
+#include "hb_wil.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The weights of A for one page of B: from even to DRAM-heavy, as DRAM + CXL parts need. */
+static const int hb_weight_ladder[] = {1, 2, 3, 4, 6, 8, 12, 16};
+#define HB_LADDER (sizeof(hb_weight_ladder) / sizeof(hb_weight_ladder[0]))
+
+/* --mem-node A,B, or the CPU node's own memory and the memory node farthest from it. */
+static int hb_weights_pair(const struct hb_suite_env *env, int cpu, int pair[2])
+{
+    const struct hb_options *o = env->opts;
+    const struct hb_topo *t = env->topo;
+    if (o->nmem_nodes) {
+        if (o->nmem_nodes != 2) {
+            hb_err_set("policy --weights auto weighs a pair: --mem-node gives %d node%s; give "
+                       "two, A,B (A the faster)",
+                       o->nmem_nodes, o->nmem_nodes == 1 ? "" : "s");
+            return -EINVAL;
+        }
+        for (int k = 0; k < 2; k++) {
+            int rc = hb_suite_check_mem_node(t, o->mem_nodes[k], "--mem-node");
+            if (rc) return rc;
+            pair[k] = o->mem_nodes[k];
+        }
+        return 0;
+    }
+    /* The slower node: of another kind or tier (CXL, a memory-only node) before the farthest
+     * of the CPU node's own. */
+    int ci = hb_topo_node_index(t, cpu), far = -1;
+    uint64_t far_d = 0;
+    for (int j = 0; ci >= 0 && t->nodes[ci].has_memory && j < t->nnodes; j++) {
+        uint64_t d = (t->distances ? hb_topo_distance(t, ci, j) : 1) +
+                     (hb_mem_same_tier(t, ci, j) ? 0 : (uint64_t)1 << 32);
+        if (j == ci || !t->nodes[j].has_memory || (far >= 0 && d <= far_d)) continue;
+        far = j;
+        far_d = d;
+    }
+    if (far < 0) {
+        hb_err_set("policy --weights auto needs two memory nodes, node %d's own and another; "
+                   "%s: nothing to weigh (give the pair with --mem-node A,B)",
+                   cpu,
+                   ci >= 0 && t->nodes[ci].has_memory ? "this machine has no other"
+                                                      : "it has no memory of its own");
+        return -EINVAL;
+    }
+    pair[0] = cpu;
+    pair[1] = t->nodes[far].os_index;
+    return 0;
+}
+
+/* One step: bound to one node (weights 1:0 or 0:1) or weighted over both. */
+static int hb_weights_add(const struct hb_suite_env *env, struct hb_plan *out, const char *kernel,
+                          int cpu, int threads, uint64_t bytes, const int pair[2],
+                          const long long weights[2])
+{
+    bool weighted = weights[0] && weights[1];
+    char name[HB_NAME_LEN];
+    if (weighted)
+        snprintf(name, sizeof(name), "policy-weights-%s-%lldto%lld", kernel, weights[0],
+                 weights[1]);
+    else
+        snprintf(name, sizeof(name), "policy-weights-%s-bind%d", kernel, pair[weights[0] ? 0 : 1]);
+    struct hb_experiment e;
+    hb_suite_experiment(env, &e, "policy", name, "bandwidth");
+    int rc = hb_param_str(&e, "workload", kernel);
+    if (rc == 0) rc = hb_param_str(&e, "policy", weighted ? "weighted" : "bind");
+    if (rc == 0) rc = hb_param_str(&e, "mode", "weights");
+    if (rc == 0) rc = hb_param_ints(&e, "weights", weights, 2);
+    const long long nodes[2] = {pair[0], pair[1]};
+    if (rc == 0) rc = hb_param_ints(&e, "weight_nodes", nodes, 2);
+    struct hb_task *task = rc ? NULL : hb_experiment_task(&e);
+    if (!rc && !task) rc = -ENOMEM;
+    if (rc == 0)
+        rc = hb_suite_task(env, task, cpu, 0, threads, kernel,
+                           weighted ? HB_POLICY_WEIGHTED : HB_POLICY_BIND, pair[weights[0] ? 0 : 1],
+                           bytes);
+    if (rc == 0 && weighted) { /* the pair, whatever --mem-node said */
+        hwloc_bitmap_only(task->mem_nodes, (unsigned)pair[0]);
+        hwloc_bitmap_set(task->mem_nodes, (unsigned)pair[1]);
+    }
+    if (rc) {
+        hb_experiment_clear(&e);
+        return rc;
+    }
+    return hb_plan_add(out, &e);
+}
+
+/* The study's options that the search has no use for: refused, never ignored. */
+static const int hb_weights_refuses[] = {OPT_MODE,  OPT_INTENSITY, OPT_TIER,
+                                         OPT_NODES, OPT_THRESHOLD, 0};
+
+int hb_policy_weights_plan(const struct hb_suite_env *env, struct hb_plan *out, int cpu)
+{
+    const struct hb_options *o = env->opts;
+    const struct hb_topo *t = env->topo;
+    for (int i = 0; hb_weights_refuses[i]; i++)
+        if (o->given & ((uint64_t)1 << (hb_weights_refuses[i] - OPT_KERNEL))) {
+            hb_err_set("policy --weights auto takes no --%s: it weighs one pair of nodes from "
+                       "one task on --cpu-node",
+                       hb_opt_name(hb_weights_refuses[i]));
+            return -EINVAL;
+        }
+    char kernel[sizeof(o->kernels)];
+    snprintf(kernel, sizeof(kernel), "%s", o->kernels[0] ? o->kernels : "read");
+    struct hb_kernel_ref k;
+    int rc = strchr(kernel, ',') ? -EINVAL : env->lookup(kernel, &k);
+    if (rc == 0 && k.latency) rc = -EINVAL;
+    if (rc) {
+        hb_err_set("policy --weights auto measures one bandwidth kernel; --kernel %s is not one "
+                   "(e.g. read, triad)",
+                   kernel);
+        return rc;
+    }
+    if (t->is_this_system && (rc = hb_wil_check("policy --weights auto"))) return rc;
+    int pair[2];
+    if ((rc = hb_weights_pair(env, cpu, pair))) return rc;
+    if (t->is_this_system && !hb_wil_writable()) {
+        hb_err_set("policy --weights auto sets the kernel's weighted-interleave weights in %s: "
+                   "run it as root",
+                   HB_WIL_DIR);
+        return -HB_EENV;
+    }
+    int threads = o->threads ? o->threads : t->nodes[hb_topo_node_index(t, cpu)].ncores;
+    uint64_t bytes = o->size ? o->size : env->default_bytes;
+    const long long binds[2][2] = {{1, 0}, {0, 1}};
+    for (int b = 0; b < 2 && rc == 0; b++)
+        rc = hb_weights_add(env, out, kernel, cpu, threads, bytes, pair, binds[b]);
+    for (size_t r = 0; r < HB_LADDER && rc == 0; r++) {
+        const long long w[2] = {hb_weight_ladder[r], 1};
+        rc = hb_weights_add(env, out, kernel, cpu, threads, bytes, pair, w);
+    }
+    return rc;
+}
+
+/* The weights [a, b] of a search record, or false. */
+static bool hb_weights_of(const json_t *rec, long long w[2])
+{
+    const json_t *a = json_object_get(rec, "weights");
+    if (strcmp(hb_rec_str(rec, "mode", ""), "weights") != 0 || json_array_size(a) != 2)
+        return false;
+    w[0] = json_integer_value(json_array_get(a, 0));
+    w[1] = json_integer_value(json_array_get(a, 1));
+    return true;
+}
+
+/* One host's search: the ladder, the two binds, the best step and the bandwidth ratio. */
+static json_t *hb_weights_record(json_t *measured, const char *host)
+{
+    const json_t *bind[2] = {NULL, NULL}, *best = NULL, *next = NULL;
+    json_t *ladder = json_array(), *rec;
+    size_t i;
+    json_array_foreach(measured, i, rec)
+    {
+        long long w[2];
+        if (strcmp(hb_rec_str(rec, "host", ""), host) != 0 || !hb_weights_of(rec, w)) continue;
+        if (!w[0] || !w[1]) {
+            bind[w[0] ? 0 : 1] = rec;
+            continue;
+        }
+        json_t *step = hb_rec_figure(rec);
+        json_object_set_new(step, "weights", json_pack("[I,I]", w[0], w[1]));
+        json_object_set_new(step, "ratio", json_real((double)w[0] / (double)w[1]));
+        json_array_append_new(ladder, step);
+        double v = hb_rec_num(rec, "value", 0.0);
+        if (!best || v > hb_rec_num(best, "value", 0.0)) {
+            next = best;
+            best = rec;
+        } else if (!next || v > hb_rec_num(next, "value", 0.0)) {
+            next = rec;
+        }
+    }
+    double a = bind[0] ? hb_rec_num(bind[0], "value", 0.0) : 0.0;
+    double b = bind[1] ? hb_rec_num(bind[1], "value", 0.0) : 0.0;
+    long long bw[2] = {0, 0};
+    if (best) hb_weights_of(best, bw);
+    double best_ratio = best ? (double)bw[0] / (double)bw[1] : 0.0, bw_ratio = b > 0 ? a / b : 0;
+    return json_pack(
+        "{s:s, s:s, s:s, s:[o,o], s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:s}", "type", "weights",
+        "suite", "policy", "host", host, "nodes",
+        bind[0] ? json_incref(json_object_get(bind[0], "mem_node")) : json_null(),
+        bind[1] ? json_incref(json_object_get(bind[1], "mem_node")) : json_null(), "ladder", ladder,
+        "bind", json_pack("[o,o]", hb_rec_figure(bind[0]), hb_rec_figure(bind[1])), "bw_ratio",
+        bw_ratio > 0 ? json_real(bw_ratio) : json_null(), "best_weights",
+        best ? json_pack("[I,I]", bw[0], bw[1]) : json_null(), "best", hb_rec_figure(best),
+        "best_ratio", best ? json_real(best_ratio) : json_null(), "best_vs_bw_ratio",
+        best && bw_ratio > 0 ? json_real(best_ratio / bw_ratio) : json_null(), "best_vs_next",
+        hb_separation_name(best && next ? hb_rec_separation(best, next) : HB_NO_INTERVAL));
+}
+
+int hb_policy_weights_derive(json_t *measured, json_t *derived)
+{
+    size_t i;
+    json_t *rec;
+    json_array_foreach(measured, i, rec)
+    {
+        long long w[2];
+        const char *host = hb_rec_str(rec, "host", "");
+        bool first = hb_weights_of(rec, w);
+        for (size_t j = 0; first && j < i; j++)
+            first = strcmp(hb_rec_str(json_array_get(measured, j), "host", ""), host) != 0 ||
+                    !hb_weights_of(json_array_get(measured, j), w);
+        json_t *out = first ? hb_weights_record(measured, host) : NULL;
+        if (first && !out) return -ENOMEM;
+        if (out) json_array_append_new(derived, out);
+    }
+    return 0;
+}
