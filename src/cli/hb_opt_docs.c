@@ -1,0 +1,120 @@
+/* The option table (hb_cli_doc.h): every option's name, value, completion and help, from
+ * which parsing, --help, the man page and the completion are made. Apart from the command
+ * table, so that a suite may name an option without reaching the suites' table back. */
+#include "hb_cli_doc.h"
+
+#include "hb_options.h"
+#include "hb_output.h"
+#include "hb_placement.h"
+
+#include <stddef.h>
+
+const struct hb_opt_doc hb_opt_docs[] = {
+    {"kernel", 0, OPT_KERNEL, "K[,K]", HB_COMPLETE_KERNELS, NULL, "kernels (see the kernel list)"},
+    {"cpu-node", 0, OPT_CPU_NODE, "N", HB_COMPLETE_NONE, NULL,
+     "node whose CPUs run the threads (default: first CPU node)"},
+    {"mem-node", 0, OPT_MEM_NODE, "N", HB_COMPLETE_NONE, NULL,
+     "node that holds the memory (default: the CPU node); bw --policy weighted: the nodes to "
+     "interleave over, A,B,..."},
+    {"policy", 0, OPT_POLICY, "P", HB_COMPLETE_WORDS, hb_policy_names,
+     "{values} (default bind; weighted: MPOL_WEIGHTED_INTERLEAVE over --mem-node's nodes by "
+     "--weights, Linux 6.9+)"},
+    {"weights", 0, OPT_WEIGHTS, "W,W", HB_COMPLETE_NONE, NULL,
+     "bw --policy weighted: one weight from 1 to 255 per --mem-node node, set in "
+     "/sys/kernel/mm/mempolicy/weighted_interleave/ for the run and put back after it (as "
+     "root; otherwise the kernel's current weights are used and the records say weights_set "
+     "false)"},
+    {"threads", 0, OPT_THREADS, "N", HB_COMPLETE_NONE, NULL,
+     "threads (default: every core of the node)"},
+    {"size", 0, OPT_SIZE, "S", HB_COMPLETE_NONE, NULL,
+     "working set, e.g. 64M, 1GiB (default: 4x last-level cache, capped; the run record says "
+     "where the size came from); comm: the largest message (default 4 MiB), or a list of "
+     "message sizes, e.g. 8,1K,64K"},
+    {"pages", 0, OPT_PAGES, "P", HB_COMPLETE_WORDS, hb_pages_names,
+     "{values} (huge: hugetlbfs 2 MiB pages; default 4k)"},
+    {"min-time", 0, OPT_MIN_TIME, "SEC", HB_COMPLETE_NONE, NULL,
+     "least time per sample (default 0.05)"},
+    {"reps", 0, OPT_REPS, "N", HB_COMPLETE_NONE, NULL,
+     "kept samples per repeat of a measurement (default 3)"},
+    {"repeat", 0, OPT_REPEAT, "N", HB_COMPLETE_NONE, NULL,
+     "independent repeats of every measurement, each on fresh memory (new allocation, first "
+     "touch, pages verified, new chase permutation), taken in turn with the other experiments; "
+     "a figure is the median of its repeats with a 95% interval (default 5)"},
+    {"noise", 0, OPT_NOISE, "PCT", HB_COMPLETE_NONE, NULL,
+     "a figure is noisy when its interval's half-width exceeds PCT of it (default 5)"},
+    {"format", 0, OPT_FORMAT, "F", HB_COMPLETE_WORDS, hb_format_names,
+     "{values} (default: from -o FILE's name, .jsonl or .json: jsonl, .csv: csv, else table)"},
+    {"output", 'o', 'o', "FILE", HB_COMPLETE_FILE, NULL, "write results to FILE (default stdout)"},
+    {"dry-run", 0, OPT_DRY_RUN, NULL, HB_COMPLETE_NONE, NULL,
+     "print the plan as JSON Lines, run nothing"},
+    {"topology", 0, OPT_TOPOLOGY, "FILE", HB_COMPLETE_FILE, NULL,
+     "plan for an hwloc XML topology (only topo and --dry-run)"},
+    {"seed", 0, OPT_SEED, "N", HB_COMPLETE_NONE, NULL, "seed for random permutations (default 1)"},
+    {"simd", 0, OPT_SIMD, "PATH", HB_COMPLETE_SIMD, NULL,
+     "{values} (default auto: the best path this CPU runs)"},
+    {"allow-misplaced", 0, OPT_ALLOW_MISPLACED, NULL, HB_COMPLETE_NONE, NULL,
+     "report pages off target instead of failing"},
+    {"threshold", 0, OPT_THRESHOLD, "PCT", HB_COMPLETE_NONE, NULL,
+     "matrix: flag same-class pairs differing more, and target ratios differing more from the "
+     "firmware's HMAT (default 5)"},
+    {"fleet-threshold", 0, OPT_FLEET_THRESHOLD, "PCT", HB_COMPLETE_NONE, NULL,
+     "matrix: flag hosts worse than the fleet's median by more (default 35)"},
+    {"export-hwloc", 0, OPT_EXPORT_HWLOC, "F", HB_COMPLETE_FILE, NULL,
+     "matrix: also write hwloc XML F with the measured matrix (one file per host: F.HOST.xml "
+     "when there are several)"},
+    {"tier", 0, OPT_TIER, "KIND", HB_COMPLETE_NONE, NULL,
+     "policy: remote = the farthest node of memory kind KIND (hwloc subtype: DRAM, HBM, "
+     "CXL-DRAM...; default the CPU node's own kind and tier)"},
+    {"quick", 0, OPT_QUICK, NULL, HB_COMPLETE_NONE, NULL,
+     "hops, loaded: a representative subset (minutes, not the full study)"},
+    {"tolerance", 0, OPT_TOLERANCE, "PCT", HB_COMPLETE_NONE, NULL,
+     "hops: myth 1 holds while a hop class spreads less (default 5)"},
+    {"bg-rate", 0, OPT_BG_RATE, "GBPS", HB_COMPLETE_NONE, NULL,
+     "per background thread at level very-high; low/medium/high are 1/8, 1/4, 1/2 of it "
+     "(default: those shares of each thread's own measured unpaced rate, very-high unpaced)"},
+    {"level", 0, OPT_LEVEL, "L[,L]", HB_COMPLETE_WORDS, hb_bg_level_names + 1,
+     "hops: {values} (default all)"},
+    {"subscription", 0, OPT_SUBSCRIPTION, "S[,S]", HB_COMPLETE_WORDS, hb_subscription_names,
+     "hops: {values}: background threads per node, 1, all but one or every core (default "
+     "all)"},
+    {"load-nodes", 0, OPT_LOAD_NODES, "N[,N]", HB_COMPLETE_NONE, NULL,
+     "loaded: nodes that run load threads (default every CPU node)"},
+    {"nodes", 0, OPT_NODES, "LIST", HB_COMPLETE_NONE, NULL,
+     "matrix, hops, loaded, policy, peak, sweep, c2c, comm: only these NUMA nodes (OS indexes "
+     "and ranges, e.g. 0-3,8; default every node)"},
+    {"mix", 0, OPT_MIX, "M", HB_COMPLETE_WORDS, hb_mix_names, "loaded: {values} (default read)"},
+    {"mode", 0, OPT_MODE, "M", HB_COMPLETE_WORDS, hb_mode_names,
+     "policy: {values}: a task on every CPU node, or one task (default both)"},
+    {"intensity", 0, OPT_INTENSITY, NULL, HB_COMPLETE_NONE, NULL,
+     "policy: flops per byte 1/8..64 under local, remote and interleave, and the knee where "
+     "placement stops mattering"},
+    {"stride", 0, OPT_STRIDE, "B[,B]", HB_COMPLETE_NONE, NULL,
+     "latency: one line visited per B bytes, a power of two >= 64 (default 256: no two visited "
+     "lines share a 128-byte pair); a list sweeps strides in lat and sweep (64 shows the "
+     "prefetchers at work)"},
+    {"tlb-group", 0, OPT_TLB_GROUP, "B|all", HB_COMPLETE_NONE, NULL,
+     "latency: lines are shuffled within groups of B bytes visited in random order (default "
+     "256K, 64 pages of 4 KiB); all = one shuffle over the whole buffer, page walks included"},
+    {"chains", 0, OPT_CHAINS, "N[,N]", HB_COMPLETE_NONE, NULL,
+     "latency: N independent chases interleaved in each thread, 1 to 64 (default 1); a list "
+     "measures each count: the misses a core keeps in flight (memory-level parallelism)"},
+    {"max-size", 0, OPT_MAX_SIZE, "S", HB_COMPLETE_NONE, NULL,
+     "sweep: largest working set (default 2G; at most 1/4 of the memory node's free memory)"},
+    {"cores", 0, OPT_CORES, NULL, HB_COMPLETE_NONE, NULL,
+     "c2c: also the core x core latency matrix (cores^2 pairs)"},
+    {"home", 0, OPT_HOME, "H", HB_COMPLETE_NONE, NULL,
+     "c2c: node of the shared line: writer | reader | N (default writer)"},
+    {"quiet", 0, OPT_QUIET, NULL, HB_COMPLETE_NONE, NULL, "no progress or notes on stderr"},
+    {"progress", 0, OPT_PROGRESS, NULL, HB_COMPLETE_NONE, NULL,
+     "progress on stderr even when it is not a terminal"},
+    {"help", 0, OPT_HELP, NULL, HB_COMPLETE_NONE, NULL, "this text"},
+    {"version", 0, OPT_VERSION, NULL, HB_COMPLETE_NONE, NULL, "version and git commit"},
+    {NULL, 0, 0, NULL, HB_COMPLETE_NONE, NULL, NULL},
+};
+
+const char *hb_opt_name(int id)
+{
+    for (const struct hb_opt_doc *o = hb_opt_docs; o->name; o++)
+        if (o->id == id) return o->name;
+    return "?";
+}
