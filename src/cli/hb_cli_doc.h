@@ -55,6 +55,7 @@ enum hb_opt_id {
     OPT_TIER,
     OPT_REPEAT,
     OPT_NOISE,
+    OPT_BG,
     OPT_HELP,
     OPT_VERSION,
 };
