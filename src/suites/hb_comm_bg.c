@@ -32,11 +32,16 @@ int hb_comm_bg_check(const struct hb_suite_env *env)
 {
     const struct hb_options *o = env->opts;
     const struct hb_topo *t = env->topo;
-    if (o->bg < 0 && (o->nload_nodes || o->bg_rate_GBps > 0.0)) {
-        hb_err_set("%s%s: comm loads nodes only under --bg LEVEL (low, medium, high or "
-                   "very-high); add --bg or leave it out",
-                   o->nload_nodes ? "--load-nodes " : "--bg-rate",
-                   o->nload_nodes ? o->load_nodes_text : "");
+    if (o->bg < 0 && o->nload_nodes) {
+        hb_err_set("--load-nodes %s: comm loads nodes only under --bg LEVEL (low, medium, high or "
+                   "very-high); add --bg or leave --load-nodes out",
+                   o->load_nodes_text);
+        return -EINVAL;
+    }
+    if (o->bg < 0 && o->bg_rate_GBps > 0.0) {
+        hb_err_set("--bg-rate %g: comm paces a load only under --bg LEVEL (low, medium, high or "
+                   "very-high); add --bg or leave --bg-rate out",
+                   o->bg_rate_GBps);
         return -EINVAL;
     }
     if (o->bg < 0) return 0;
@@ -71,8 +76,9 @@ int hb_comm_bg_check(const struct hb_suite_env *env)
     }
     if (any) return 0;
     hb_err_set("--bg %s: no node taking part has memory and two cores or more (one for a "
-               "rank's messages, one for the load); name the nodes with --load-nodes",
-               hb_bg_level_names[o->bg + 1]);
+               "rank's messages, one for the load), so none can carry the load%s",
+               hb_bg_level_names[o->bg + 1],
+               o->nodes ? "; choose such nodes with --nodes" : " (no node has)");
     return -EINVAL;
 }
 
