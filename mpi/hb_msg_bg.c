@@ -49,31 +49,48 @@ static int hb_msg_check_bg_cores(const struct hb_world *w, const struct hb_topo 
     return 0;
 }
 
+/* The nodes a load of the plan runs on (each once, however many experiments load it); NULL
+ * when out of memory. */
+static hwloc_bitmap_t hb_msg_bg_nodes(const struct hb_plan *plan)
+{
+    hwloc_bitmap_t set = hwloc_bitmap_alloc();
+    for (int x = 0; set && x < plan->n; x++)
+        for (int k = 0; k < plan->exps[x].ntasks; k++)
+            if (plan->exps[x].tasks[k].role == HB_ROLE_BG)
+                hwloc_bitmap_set(set, (unsigned)plan->exps[x].tasks[k].cpu_node);
+    return set;
+}
+
 int hb_msg_check_bg(const struct hb_world *w, const struct hb_topo *t, const struct hb_plan *plan,
                     bool named, const char *args)
 {
-    for (int x = 0; x < plan->n; x++)
-        for (int k = 0; k < plan->exps[x].ntasks; k++) {
-            const struct hb_task *task = &plan->exps[x].tasks[k];
-            bool seated = false;
-            for (int r = 0; r < w->size && !seated; r++)
-                seated = w->rank_node[r] == task->cpu_node;
-            if (task->role != HB_ROLE_BG) continue;
-            if (seated || !named) {
-                int rc = hb_msg_check_bg_cores(w, t, task->cpu_node, args);
-                if (rc) return rc;
-                continue;
-            }
+    hwloc_bitmap_t loads = hb_msg_bg_nodes(plan);
+    if (!loads) {
+        hb_err_set("out of memory listing the nodes --bg loads");
+        return -ENOMEM;
+    }
+    int rc = 0, node;
+    hwloc_bitmap_foreach_begin(node, loads)
+    {
+        bool seated = false;
+        for (int r = 0; r < w->size && !seated; r++)
+            seated = w->rank_node[r] == node;
+        if (rc == 0 && (seated || !named)) {
+            rc = hb_msg_check_bg_cores(w, t, node, args);
+        } else if (rc == 0) {
             char *nodes = hb_msg_rank_nodes(w);
             hb_err_set("--load-nodes %d: no rank runs on node %d (ranks sit on node%s %s), and "
                        "the load of a node is run by a rank there; name nodes of ranks, or "
                        "launch one there (mpirun --map-by numa --bind-to numa)",
-                       task->cpu_node, task->cpu_node, nodes && strpbrk(nodes, ",-") ? "s" : "",
+                       node, node, nodes && strpbrk(nodes, ",-") ? "s" : "",
                        nodes ? nodes : "(out of memory listing them)");
             free(nodes);
-            return -EINVAL;
+            rc = -EINVAL;
         }
-    return 0;
+    }
+    hwloc_bitmap_foreach_end();
+    hwloc_bitmap_free(loads);
+    return rc;
 }
 
 /* The background task of e this rank runs for pair (a, b), or -1: the first rank on its
