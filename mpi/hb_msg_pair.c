@@ -4,6 +4,7 @@
 
 #include "hb_error.h"
 #include "hb_stats.h"
+#include "hb_ticks.h"
 #include "hb_timer.h"
 
 #include <errno.h>
@@ -66,22 +67,22 @@ static void hb_msg_alloc(const struct hb_msg_job *job, struct hb_msg_bufs *b, st
     }
 }
 
-/* n exchanges; lat: each one's one-way time (the sender's ping-pong), or NULL. */
+/* n exchanges; lat: each one's round trip in hb_ticks (the sender's ping-pong), or NULL. */
 static void hb_msg_batch(const struct hb_msg_job *job, struct hb_msg_bufs *b, uint64_t n,
                          double *lat)
 {
     const int count = (int)job->bytes, peer = job->peer, w = HB_MSG_WINDOW;
     MPI_Comm c = MPI_COMM_WORLD;
     int ack = 0;
-    double t0 = lat ? hb_now() : 0.0;
+    uint64_t k0 = lat ? hb_ticks() : 0;
     for (uint64_t i = 0; i < n; i++) {
         if (job->metric == HB_MSG_LATENCY && job->sender) {
             MPI_Send(b->s.ptr, count, MPI_BYTE, peer, HB_TAG_DATA, c);
             MPI_Recv(b->r.ptr, count, MPI_BYTE, peer, HB_TAG_DATA, c, MPI_STATUS_IGNORE);
             if (lat) {
-                double t1 = hb_now();
-                lat[i] = (t1 - t0) / 2.0;
-                t0 = t1;
+                uint64_t k1 = hb_ticks();
+                lat[i] = (double)(k1 - k0);
+                k0 = k1;
             }
         } else if (job->metric == HB_MSG_LATENCY) {
             MPI_Recv(b->r.ptr, count, MPI_BYTE, peer, HB_TAG_DATA, c, MPI_STATUS_IGNORE);
@@ -107,14 +108,22 @@ static void hb_msg_batch(const struct hb_msg_job *job, struct hb_msg_bufs *b, ui
     }
 }
 
-/* The sender says how many exchanges come next (0: none, the end); both run them. */
+/* The sender says how many exchanges come next (0: none, the end); both run them. lat: each
+ * exchange's one-way time in seconds. */
 static double hb_msg_timed(const struct hb_msg_job *job, struct hb_msg_bufs *b, uint64_t n,
                            double *lat)
 {
     MPI_Send(&n, 1, MPI_UINT64_T, job->peer, HB_TAG_CTRL, MPI_COMM_WORLD);
+    uint64_t k0 = hb_ticks();
     double t0 = hb_now();
     hb_msg_batch(job, b, n, lat);
-    return hb_now() - t0;
+    double t = hb_now() - t0;
+    uint64_t k = hb_ticks() - k0;
+    /* Ticks to seconds by the batch, timed both ways; half a round trip is one way. */
+    double one_way = k ? t / (double)k / 2.0 : 0.0;
+    for (uint64_t i = 0; lat && i < n; i++)
+        lat[i] *= one_way;
+    return t;
 }
 
 /* The receiver: batches until the sender says 0. */
@@ -143,6 +152,7 @@ static void hb_msg_lead(const struct hb_msg_job *job, struct hb_msg_bufs *b,
 {
     uint64_t n = 1, done = 0;
     double t = 0.0;
+    snprintf(r->timer, sizeof(r->timer), "%s", hb_ticks_source());
     for (;; n *= 2) {
         t = hb_msg_timed(job, b, n, NULL);
         done += n;
@@ -161,6 +171,8 @@ static void hb_msg_lead(const struct hb_msg_job *job, struct hb_msg_bufs *b,
         snprintf(r->note, sizeof(r->note), "out of memory for %llu x %d latency samples",
                  (unsigned long long)iters, job->reps);
     }
+    /* Touched now, so that no page fault falls inside a timed exchange (p99, max). */
+    if (lat) memset(lat, 0, sizeof(*lat) * iters * (size_t)job->reps);
     for (int s = 0; s < job->reps && r->status == 0; s++)
         samples[r->nsamples++] = hb_msg_timed(job, b, iters, lat ? lat + (size_t)s * iters : NULL);
     uint64_t end = 0;

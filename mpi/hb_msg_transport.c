@@ -1,8 +1,10 @@
 /* comm's transport in words (hb_msg_transport.h), from the MCA parameters as MPI_T control
- * variables: btl, pml and btl_vader_single_copy_mechanism. */
+ * variables: btl, pml and the shared-memory btl's single-copy mechanism (vader's in Open MPI
+ * 4.1, sm's in 5). */
 #include "hb_msg_transport.h"
 
 #include "hb_comm.h"
+#include "hb_mpi_conv.h"
 
 #include <mpi.h>
 #include <stdio.h>
@@ -68,14 +70,17 @@ void hb_msg_transport(bool same_host, char *out, size_t len)
         snprintf(out, len, "unknown: MPI_T did not start");
         return;
     }
-    char btl[256], pml[256], copy[64];
+    const char *shm = hb_mpi_conv()->shm_btl;
+    char btl[256], pml[256], copy[64], copy_var[64];
+    snprintf(copy_var, sizeof(copy_var), "btl_%s_single_copy_mechanism", shm);
     hb_cvar("btl", btl, sizeof(btl));
     hb_cvar("pml", pml, sizeof(pml));
-    hb_cvar("btl_vader_single_copy_mechanism", copy, sizeof(copy));
+    hb_cvar(copy_var, copy, sizeof(copy));
     MPI_T_finalize();
     const char *pml_text = pml[0] ? pml : "default";
-    if (same_host && hb_btl_allows(btl, "vader"))
-        snprintf(out, len, "btl vader, single copy %s; pml %s", copy[0] ? copy : "unknown",
+    /* A list may name Open MPI 5's sm by its old name: vader is its alias there. */
+    if (same_host && (hb_btl_allows(btl, shm) || hb_btl_allows(btl, "vader")))
+        snprintf(out, len, "btl %s, single copy %s; pml %s", shm, copy[0] ? copy : "unknown",
                  pml_text);
     else if (!same_host && hb_btl_allows(btl, "tcp"))
         snprintf(out, len, "btl tcp; pml %s", pml_text);

@@ -8,8 +8,8 @@
 /* In words, for two ranks on one host (same_host) or on two: the byte transport the `btl`
  * list allows for that pair (vader with its single-copy mechanism inside a host, tcp between
  * hosts; the list itself when it allows neither) and the `pml` asked for, e.g.
- * "btl vader, single copy cma; pml default". Call after MPI_Init; "none: one process" when
- * MPI did not start. */
+ * "btl vader, single copy cma; pml default" (Open MPI 5: "btl sm, ..."). Call after MPI_Init;
+ * "none: one process" when MPI did not start. */
 void hb_msg_transport(bool same_host, char *out, size_t len);
 
 #endif

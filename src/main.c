@@ -15,6 +15,7 @@
 #include "hb_options.h"
 #include "hb_outfile.h"
 #include "hb_places.h"
+#include "hb_rank_cpus.h"
 #include "hb_output.h"
 #include "hb_pair.h"
 #include "hb_print.h"
@@ -456,6 +457,9 @@ int main(int argc, char **argv)
         int lrc = hb_launch_refuse_ranks(own->name, false);
         return lrc ? hb_fail(lrc) : own->main(argc - 1, argv + 1);
     }
+    /* A rank told to bind itself does so, and restarts, before OpenMP reads its binding. */
+    int brc = hb_rank_cpus_bind(argv);
+    if (brc) return hb_fail(brc);
     hb_places_defaults(argv);
 
     struct hb_options o;

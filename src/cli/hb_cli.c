@@ -140,7 +140,6 @@ static const struct hb_opt_field hb_opt_fields[] = {
     {OPT_FLEET_THRESHOLD, "--fleet-threshold", HB_SET_REAL, HB_OPT_AT(fleet_threshold_pct),
      HB_OPT_PERCENT},
     {OPT_TOLERANCE, "--tolerance", HB_SET_REAL, HB_OPT_AT(tolerance_pct), HB_OPT_PERCENT},
-    {OPT_SIZE, "--size", HB_SET_SIZE, HB_OPT_AT(size)},
     {OPT_MAX_SIZE, "--max-size", HB_SET_SIZE, HB_OPT_AT(max_size)},
     {OPT_FORMAT, "--format", HB_SET_NAME, HB_OPT_AT(format), .names = hb_format_names},
     {OPT_PAGES, "--pages", HB_SET_NAME, HB_OPT_AT(pages), .names = hb_pages_names},
@@ -216,6 +215,8 @@ static int hb_option_apply(struct hb_options *o, int c, const char *arg)
         return hb_copy_arg("--load-nodes", arg, o->load_nodes_text, sizeof(o->load_nodes_text));
     case OPT_NODES:
         return hb_parse_nodes(arg, o);
+    case OPT_SIZE:
+        return hb_parse_sizes(arg, o);
     case OPT_STRIDE:
         return hb_parse_strides(arg, o);
     case OPT_TLB_GROUP:

@@ -121,7 +121,8 @@ const struct hb_opt_doc hb_opt_docs[] = {
      "threads (default: every core of the node)"},
     {"size", 0, OPT_SIZE, "S", HB_COMPLETE_NONE, NULL,
      "working set, e.g. 64M, 1GiB (default: 4x last-level cache, capped; the run record says "
-     "where the size came from)"},
+     "where the size came from); comm: the largest message (default 4 MiB), or a list of "
+     "message sizes, e.g. 8,1K,64K"},
     {"pages", 0, OPT_PAGES, "P", HB_COMPLETE_WORDS, hb_pages_names,
      "{values} (huge: hugetlbfs 2 MiB pages; default 4k)"},
     {"min-time", 0, OPT_MIN_TIME, "SEC", HB_COMPLETE_NONE, NULL,
@@ -229,6 +230,10 @@ const struct hb_term_doc hb_env_docs[] = {
     {"HWLOC_XMLFILE, HWLOC_SYNTHETIC, HWLOC_FSROOT",
      "another machine's topology: topo and --dry-run only, unless HWLOC_THISSYSTEM=1 says it "
      "is this machine"},
+    {"HOPBENCH_RANK_CPUS",
+     "CPU lists separated by ':' (0-7:8-15): each rank binds itself to the list of its rank on "
+     "its host before anything starts (the line topo prints where CPU nodes are neither all "
+     "nodes nor packages: mpirun --bind-to none -x HOPBENCH_RANK_CPUS=...)"},
     {"HOPBENCH_HOST", "tests only: makes ranks on one machine act as separate hosts"},
     {NULL, NULL},
 };

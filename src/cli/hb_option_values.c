@@ -170,6 +170,35 @@ int hb_parse_int_list(const char *opt, const char *text, int *out, int cap, int 
     }
 }
 
+int hb_parse_sizes(const char *text, struct hb_options *o)
+{
+    char list[256], *save = NULL;
+    if (hb_copy_arg("--size", text, list, sizeof(list))) return -EINVAL;
+    o->nsizes = 0;
+    for (char *w = strtok_r(list, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+        if (o->nsizes == HB_MAX_SIZE_LIST) {
+            hb_err_set("invalid --size '%s': at most %d sizes in one list", text, HB_MAX_SIZE_LIST);
+            return -EINVAL;
+        }
+        uint64_t v = 0;
+        if (hb_size_parse(w, &v)) return -EINVAL;
+        /* Insert in order: a list is a set of sizes, measured smallest first. */
+        int at = o->nsizes;
+        while (at > 0 && o->sizes[at - 1] > v)
+            at--;
+        if (at > 0 && o->sizes[at - 1] == v) {
+            hb_err_set("invalid --size '%s': %s is given twice; give each size once", text, w);
+            return -EINVAL;
+        }
+        memmove(&o->sizes[at + 1], &o->sizes[at], sizeof(o->sizes[0]) * (size_t)(o->nsizes - at));
+        o->sizes[at] = v;
+        o->nsizes++;
+    }
+    int rc = hb_check_items("--size", text);
+    if (rc == 0) o->size = o->sizes[o->nsizes - 1];
+    return rc;
+}
+
 /* --stride 256 or 64,128,256: each a power of two of at least 64 bytes, any size form. */
 int hb_parse_strides(const char *text, struct hb_options *o)
 {

@@ -26,6 +26,10 @@ int hb_parse_list(const char *opt, const char *text, const char *const *names, i
 /* Comma-separated node numbers in the order given: out[0..cap), *n counts them all. */
 int hb_parse_int_list(const char *opt, const char *text, int *out, int cap, int *n);
 int hb_parse_strides(const char *text, struct hb_options *o);
+
+/* --size 64M, or a list 8,1K,64K (comm's message sizes): kept ascending, each size once;
+ * o->size is the largest. */
+int hb_parse_sizes(const char *text, struct hb_options *o);
 /* --chains 1,2,4,8: each 1 to HB_CHASE_MAX_CHAINS, at most HB_CHASE_MAX_STRIDES of them. */
 int hb_parse_chains(const char *text, struct hb_options *o);
 int hb_parse_tlb_group(const char *text, uint64_t *out);

@@ -13,6 +13,8 @@
 /* --repeat's largest value. */
 #define HB_MAX_REPEATS 1000
 #define HB_MAX_THREADS 4096
+/* comm's message sizes from 8 B to 2 GiB in x2 steps are 29. */
+#define HB_MAX_SIZE_LIST 32
 
 /* Special values of hb_options.c2c_home (--home writer|reader); any other is a node. */
 #define HB_C2C_HOME_WRITER (-1)
@@ -29,7 +31,9 @@ struct hb_options {
     int threads;              /* 0 = every core of the node */
     const char *threads_from; /* where threads came from, as messages name it: "--threads "
                                  or "OMP_NUM_THREADS=" (OpenMP's variable means the same) */
-    uint64_t size;            /* 0 = default for the machine */
+    uint64_t size;            /* 0 = default for the machine; a list's largest */
+    uint64_t sizes[HB_MAX_SIZE_LIST]; /* --size's values, ascending (comm's message sizes) */
+    int nsizes;                       /* 1 unless --size gave a list; 0: not given */
     double min_time_s;
     int reps;
     int repeats;      /* independent repeats of each measurement */

@@ -11,12 +11,13 @@
 /* Each launcher's variables for this rank and for the job's size, most specific first:
  * Open MPI's mpirun also sets PMIX_RANK, srun with PMI-2 also sets PMI_RANK. */
 static const struct hb_launcher_vars {
-    const char *launcher, *rank, *size, *local_size;
+    const char *launcher, *rank, *size, *local_size, *local_rank;
 } hb_launchers[] = {
-    {"mpirun", "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_SIZE"},
-    {"srun", "SLURM_PROCID", "SLURM_STEP_NUM_TASKS", "SLURM_STEP_TASKS_PER_NODE"},
-    {"pmix", "PMIX_RANK", "PMIX_SIZE", "PMIX_LOCAL_SIZE"},
-    {"pmi", "PMI_RANK", "PMI_SIZE", "MPI_LOCALNRANKS"},
+    {"mpirun", "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_SIZE",
+     "OMPI_COMM_WORLD_LOCAL_RANK"},
+    {"srun", "SLURM_PROCID", "SLURM_STEP_NUM_TASKS", "SLURM_STEP_TASKS_PER_NODE", "SLURM_LOCALID"},
+    {"pmix", "PMIX_RANK", "PMIX_SIZE", "PMIX_LOCAL_SIZE", "PMIX_LOCAL_RANK"},
+    {"pmi", "PMI_RANK", "PMI_SIZE", "MPI_LOCALNRANKS", "MPI_LOCALRANKID"},
 };
 
 bool hb_launched(struct hb_launch *l)
@@ -34,6 +35,9 @@ bool hb_launched(struct hb_launch *l)
         const char *local = getenv(v->local_size);
         l->local_ranks = local ? atol(local) : 0;
         l->local_var = v->local_size;
+        const char *local_rank = getenv(v->local_rank);
+        l->local_rank = local_rank ? atol(local_rank) : -1;
+        l->local_rank_var = v->local_rank;
         return true;
     }
     return false;

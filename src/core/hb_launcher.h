@@ -14,6 +14,8 @@ struct hb_launch {
     long ranks;            /* the job's ranks, 0 when the launcher does not say */
     long local_ranks;      /* its ranks on this host, 0 when the launcher does not say */
     const char *local_var; /* the variable that says how many */
+    long local_rank;       /* its rank among them, -1 when the launcher does not say */
+    const char *local_rank_var;
 };
 
 /* Fills *l; true when a launcher started this process. */

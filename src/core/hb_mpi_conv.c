@@ -6,10 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ORTE calls a package "socket" and refuses "package"; PRRTE's word is "package". */
+/* ORTE calls a package "socket" and refuses "package"; PRRTE's word is "package". Open MPI 5
+ * renamed the shared-memory btl vader to sm (its parameters btl_sm_*). */
 static const struct hb_mpi_conv hb_mpi_convs[] = {
-    {"Open MPI 4.1 (ORTE)", "socket"},
-    {"Open MPI 5 (PRRTE)", "package"},
+    {"Open MPI 4.1 (ORTE)", "socket", "vader"},
+    {"Open MPI 5 (PRRTE)", "package", "sm"},
 };
 
 static const struct hb_mpi_conv *hb_mpi_chosen = &hb_mpi_convs[0];

@@ -7,6 +7,7 @@
 struct hb_mpi_conv {
     const char *name;    /* e.g. "Open MPI 5 (PRRTE)": records and messages say it */
     const char *package; /* the mapping and binding word for a package */
+    const char *shm_btl; /* the shared-memory btl: vader (4.1), sm (5; vader is its alias) */
 };
 
 /* Choose from the library's version text ("Open MPI v5.0.7, package: ..."); an MPI hopbench

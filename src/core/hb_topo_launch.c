@@ -54,11 +54,10 @@ static int topo_node_cpus_print(FILE *f, const struct hb_node *node, bool mask)
  * the package it hangs from, so with one present Open MPI would place a rank "on" it,
  * overlapping a real node's rank. Then: when each CPU node is exactly one package,
  * --map-by ppr:1:package --bind-to package gives the same binding (Open MPI 4.1 calls a
- * package "socket"; it rejects "package"). Otherwise (SNC plus CXL,
- * HBM...) nothing in Open MPI's mapping language names "CPU nodes only", so each rank gets
- * its own app context, bound by taskset to the exact CPU list of its node, with mpirun's
- * binding off; the contexts are ranked in order, rank r = r-th CPU node. (Open MPI 5.0.7 as
- * Debian 13 builds it crashes on any launch with several app contexts: open-mpi/ompi#13303.) */
+ * package "socket"; it rejects "package"). Otherwise (SNC plus CXL, HBM...) nothing in Open
+ * MPI's mapping language names "CPU nodes only": mpirun's binding is off and each rank binds
+ * itself to the exact CPU list of its node, local rank r the r-th CPU node (hb_rank_cpus.h).
+ * One app context: Open MPI 5.0.7 crashes on several (open-mpi/ompi#13303). */
 static int topo_mpirun_line(const struct hb_topo *t, const char *cmd, FILE *f)
 {
     int ncpu_nodes = hb_topo_count_cpu_nodes(t);
@@ -71,15 +70,15 @@ static int topo_mpirun_line(const struct hb_topo *t, const char *cmd, FILE *f)
         fprintf(f, "mpirun -np %d --map-by ppr:1:%s --bind-to %s %s", ncpu_nodes, pkg, pkg, cmd);
         return 0;
     }
-    fputs("mpirun --bind-to none", f);
+    fprintf(f, "mpirun -np %d --bind-to none -x HOPBENCH_RANK_CPUS=", ncpu_nodes);
     const char *sep = "";
     for (int i = 0; i < t->nnodes; i++) {
         if (!t->nodes[i].has_cpus) continue;
-        fprintf(f, "%s -np 1 taskset -c ", sep);
+        fputs(sep, f);
         if (topo_node_cpus_print(f, &t->nodes[i], false)) return -ENOMEM;
-        fprintf(f, " %s", cmd);
-        sep = " :";
+        sep = ":";
     }
+    fprintf(f, " %s", cmd);
     return 0;
 }
 

@@ -24,7 +24,8 @@ static const char hb_report_css[] =
     "th{background:#f3f3f3}tr.outlier td{background:#fdd;font-weight:bold}"
     "td.differs{background:#fdd;font-weight:bold}"
     "td.holds{color:#070}td.fails{color:#b00}"
-    ".axis{font-size:12px}.tick{font-size:11px}.val{font-size:11px}.group{font-size:12px;"
+    ".axis{font-size:12px}.tick{font-size:11px}.val{font-size:11px}.hop{font-size:10px;fill:#444}."
+    "group{font-size:12px;"
     "font-weight:bold}.ax{stroke:#444}.frame{fill:none;stroke:#888}"
     ".mark{stroke:#888;stroke-dasharray:4 3}.marklabel{font-size:10px;fill:#555}"
     ".warn{color:#b00}.note{background:#f6f6e8;padding:6px;max-width:60em}"
@@ -46,6 +47,7 @@ static int hb_report_take(void *ctx, const json_t *rec)
         if (rc == 0) rc = hb_report_hops_take(in, rec);
         if (rc == 0) rc = hb_report_evidence_take(in, rec);
         if (rc == 0) rc = hb_report_curves_take(in, rec);
+        if (rc == 0) rc = hb_report_comm_take(in, rec);
         return rc;
     }
     /* A note is drawn once per text: its text is kept, in order of first appearance. */
@@ -60,6 +62,9 @@ static int hb_report_take(void *ctx, const json_t *rec)
         return hb_report_budget_take(
             &in->matrices[strcmp(hb_rec_str(rec, "metric", ""), "c2c") == 0],
             hb_report_matrix_weight(rec), HB_REPORT_MAX_CELLS);
+    if (strcmp(type, "comm_matrix") == 0)
+        return hb_report_budget_take(&in->comm_matrices, hb_report_matrix_weight(rec),
+                                     HB_REPORT_MAX_CELLS);
     if (strcmp(type, "fleet") == 0)
         return hb_report_budget_take(&in->fleets, hb_report_fleet_weight(rec), HB_REPORT_MAX_CELLS);
     if (strncmp(type, "c2c_", 4) == 0)
@@ -112,6 +117,7 @@ int hb_report_write(FILE *f, const struct hb_report_in *in, int nin)
     hb_report_sweep(f, in, nin);
     hb_report_policy(f, in, nin);
     hb_report_matrices(f, in, nin, 1);
+    hb_report_comm(f, in, nin);
     hb_report_fleet(f, in, nin);
     fputs("</body></html>\n", f);
     return ferror(f) ? -EIO : 0;

@@ -15,7 +15,7 @@
 static int hb_suite_has_section(const char *suite)
 {
     static const char *const own[] = {"matrix", "hops", "run",  "loaded", "sweep",
-                                      "policy", "c2c",  "peak", NULL};
+                                      "policy", "c2c",  "peak", "comm",   NULL};
     for (int i = 0; own[i]; i++)
         if (strcmp(suite, own[i]) == 0) return 1;
     return 0;
@@ -52,7 +52,7 @@ static const char *const hb_basic_keys[] = {"suite",    "experiment", "label",  
 #define HB_BASIC_SELECT(metric)                                                                    \
     "select(.type == \"measurement\" and .metric == \"" metric "\" and .role != "                  \
     "\"background\" and (.suite | IN(\"matrix\", \"hops\", \"run\", \"loaded\", \"sweep\", "       \
-    "\"policy\", \"c2c\", \"peak\") | not))"
+    "\"policy\", \"c2c\", \"peak\", \"comm\") | not))"
 
 /* The figures this section draws: bandwidth grouped by thread count, latency by CPU node. */
 static const struct hb_basic_fig {

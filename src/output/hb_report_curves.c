@@ -204,13 +204,17 @@ static void hb_curves_table(FILE *f, const struct hb_series *s, int n,
                             const struct hb_curve_fig *fig)
 {
     size_t rows = 0;
-    for (int k = 0; k < n; k++)
+    bool levels = false; /* a level column only when a point has one (comm's have none) */
+    for (int k = 0; k < n; k++) {
         rows += (size_t)s[k].n;
+        for (int i = 0; i < s[k].n; i++)
+            levels |= s[k].level[i][0] != '\0';
+    }
     hb_report_numbers_open(f, rows);
     fprintf(f,
             "<table class=\"numbers\"><tr><th>series</th><th>%s</th><th>%s</th><th>95%% CI</th>"
-            "<th>level</th></tr>\n",
-            fig->xkey, fig->ykey);
+            "%s</tr>\n",
+            fig->xkey, fig->ykey, levels ? "<th>level</th>" : "");
     char a[48], b[48];
     const struct hb_axis xa = {.bytes = fig->opt.xbytes};
     for (int k = 0; k < n; k++)
@@ -222,7 +226,7 @@ static void hb_curves_table(FILE *f, const struct hb_series *s, int n,
             if (isfinite(s[k].lo[i]))
                 fprintf(f, "%s &#8211; %s", hb_num_plain(s[k].lo[i], a, sizeof(a)),
                         hb_num_plain(s[k].hi[i], b, sizeof(b)));
-            fputs("</td><td>", f);
+            fputs(levels ? "</td><td>" : "", f);
             hb_html_esc(f, s[k].level[i]);
             fputs("</td></tr>\n", f);
         }

@@ -135,6 +135,13 @@ int hb_report_add_point(struct hb_rcurves *c, const char *name, double x, struct
     return 0;
 }
 
+int hb_report_add_comm(struct hb_rcomms *c, const struct hb_rcomm *p)
+{
+    if (hb_rgrow((void **)&c->v, &c->cap, c->n, sizeof(*c->v))) return -ENOMEM;
+    c->v[c->n++] = *p;
+    return 0;
+}
+
 int hb_report_add_policy(struct hb_rpolicies *p, const char *key, uint32_t row, double t)
 {
     uint32_t id = hb_strtab_add(&p->keys, key, strlen(key));
@@ -191,7 +198,7 @@ int hb_report_add_evidence(struct hb_report_in *in, const char *key, const char 
     return rc;
 }
 
-static void hb_rcurves_free(struct hb_rcurves *c)
+void hb_report_curves_free(struct hb_rcurves *c)
 {
     hb_strtab_free(&c->names);
     free(c->v);
@@ -208,13 +215,14 @@ void hb_report_in_free(struct hb_report_in *in)
     free(in->basic[0].v);
     free(in->basic[1].v);
     free(in->hops.v);
-    hb_rcurves_free(&in->loaded);
+    hb_report_curves_free(&in->loaded);
     for (int i = 0; i < 2; i++) {
-        hb_rcurves_free(&in->sweep[i]);
-        hb_rcurves_free(&in->intensity[i]);
+        hb_report_curves_free(&in->sweep[i]);
+        hb_report_curves_free(&in->intensity[i]);
     }
     hb_strtab_free(&in->policy.keys);
     free(in->policy.v);
+    free(in->comm.v);
     hb_strtab_free(&in->evidence.keys);
     free(in->evidence.chain);
     free(in->evidence.v);

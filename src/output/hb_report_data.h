@@ -49,6 +49,23 @@ struct hb_rcurves {
     size_t n, cap;
 };
 
+/* A comm pair's figure at one message size (its median of repeats with the 95% interval):
+ * the comm curves take per pair class the median over the pairs of the class. */
+enum { HB_RCOMM_LATENCY, HB_RCOMM_BANDWIDTH, HB_RCOMM_BIBANDWIDTH, HB_RCOMM_METRICS };
+#define HB_RCOMM_HOSTS (-1)   /* the class of a pair between two hosts */
+#define HB_RCOMM_UNKNOWN (-2) /* a pair of one host whose hop class the firmware does not give */
+struct hb_rcomm {
+    int metric; /* HB_RCOMM_* */
+    int cls;    /* the pair's hop class, or HB_RCOMM_HOSTS, HB_RCOMM_UNKNOWN */
+    double bytes;
+    struct hb_rfig y;
+};
+
+struct hb_rcomms {
+    struct hb_rcomm *v;
+    size_t n, cap;
+};
+
 /* A row of the policy table: its gain is over the slowest time of its key. */
 struct hb_rpolicy {
     uint32_t key; /* workload, mode and host, in the rows' keys */
@@ -132,17 +149,21 @@ struct hb_report_in {
     struct hb_rcurves loaded, sweep[2], intensity[2]; /* sweep: latency, bandwidth;
                                                          intensity: measured, summed */
     struct hb_rpolicies policy;
+    struct hb_rcomms comm;
     struct hb_revidence evidence;
     /* The derived records kept: the first of each kind that fit their section's cap
      * (matrices: not c2c, c2c; knees: loaded, intensity). */
     struct hb_rbudget matrices[2], fleets, verdicts, knees[2];
     struct hb_rbudget c2c_studies, peaks; /* c2c_false_sharing and c2c_lock; peak */
-    unsigned has;                         /* HB_RHAS_* */
+    struct hb_rbudget comm_matrices;
+    unsigned has;      /* HB_RHAS_* */
     int sweep_threads; /* the most threads of a sweep measurement (its x is per thread) */
 };
 
 /* What hb_report_read kept, freed (in is zeroed). */
 void hb_report_in_free(struct hb_report_in *in);
+/* The curves c, freed (not c itself). */
+void hb_report_curves_free(struct hb_rcurves *c);
 
 /* Collectors, for the sections' take functions. Each returns 0 or -ENOMEM. */
 /* Whether an item of weight w (at most max) is drawn, counting it in b either way. */
@@ -158,6 +179,8 @@ int hb_report_add_bar(struct hb_rbars *b, const struct hb_rbar *bar);
 /* A point of the curve called name. */
 int hb_report_add_point(struct hb_rcurves *c, const char *name, double x, struct hb_rfig y,
                         const char *level);
+/* A comm pair's figure. */
+int hb_report_add_comm(struct hb_rcomms *c, const struct hb_rcomm *p);
 /* A policy table row under key (workload, mode, host). */
 int hb_report_add_policy(struct hb_rpolicies *p, const char *key, uint32_t row, double t);
 /* rec's cells at `cells` as an evidence row of key and any_key, while either has room. */

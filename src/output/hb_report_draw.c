@@ -24,77 +24,129 @@ static int hb_flagged(const json_t *flags, json_int_t row, json_int_t col)
     return 0;
 }
 
-void hb_svg_heatmap(FILE *f, const json_t *rows, const json_t *cols, const json_t *values,
-                    const json_t *flags, const char *kind, const char *unit, bool higher_better)
+/* A heatmap cell's width and height in px. */
+enum { HB_CELL_W = 70, HB_CELL_H = 34 };
+
+/* What a heatmap draws: its matrices, the names of its axes and how its cells read. */
+struct hb_heat {
+    const json_t *rows, *cols, *values, *flags;
+    const json_t *hops; /* each cell's hop class, written under its value; NULL: none */
+    const char *kind, *unit, *row_name, *col_name;
+    bool higher_better;
+};
+
+/* Cell (r, c) at x, y (cw x ch px) coloured between lo and hi, with its value (and its hop
+ * class when the heatmap has them). */
+static void hb_heat_cell(FILE *f, const struct hb_heat *h, size_t r, size_t c, int x, int y,
+                         double lo, double hi)
 {
-    int nr = (int)json_array_size(rows), nc = (int)json_array_size(cols);
-    const int cw = 70, ch = 34, left = 70, top = 40, scale_w = 300;
+    const int cw = HB_CELL_W, ch = HB_CELL_H;
+    json_int_t row = json_integer_value(json_array_get(h->rows, r));
+    json_int_t col = json_integer_value(json_array_get(h->cols, c));
+    json_t *v = json_array_get(json_array_get(h->values, r), c);
+    const json_t *hop = h->hops ? json_array_get(json_array_get(h->hops, r), c) : NULL;
+    if (!json_is_number(v)) {
+        fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#ddd\"/>\n", x, y,
+                cw - 2, ch - 2);
+        return;
+    }
+    double val = json_number_value(v);
+    /* t: 1 at the better end, whichever way the metric is better. */
+    double t = hi > lo ? (val - lo) / (hi - lo) : 1.0;
+    char col_hex[8];
+    hb_heat_color(h->higher_better || !(hi > lo) ? t : 1.0 - t, col_hex);
+    int flag = hb_flagged(h->flags, row, col);
+    fprintf(f,
+            "<rect class=\"cell%s\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
+            "fill=\"%s\" data-kind=\"",
+            flag ? " flagged" : "", x, y, cw - 2, ch - 2, col_hex);
+    hb_html_esc(f, h->kind);
+    fprintf(f, "\" data-row=\"%lld\" data-col=\"%lld\" data-value=\"%.17g\"", (long long)row,
+            (long long)col, val);
+    if (json_is_integer(hop)) fprintf(f, " data-hops=\"%lld\"", (long long)json_integer_value(hop));
+    fprintf(f, "%s/>\n", flag ? " stroke=\"#d00\" stroke-width=\"3\"" : "");
+    char num[32];
+    fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"val\" text-anchor=\"middle\">%s%s</text>\n",
+            x + cw / 2, y + (hop ? 14 : ch / 2 + 4), hb_num_plain(val, num, sizeof(num)),
+            flag ? " !" : "");
+    if (!hop) return;
+    /* A hop class below 0 is one the firmware's distances do not give. */
+    json_int_t n = json_integer_value(hop);
+    if (json_is_integer(hop) && n >= 0)
+        fprintf(f,
+                "<text x=\"%d\" y=\"%d\" class=\"hop\" text-anchor=\"middle\">%lld hop%s</text>\n",
+                x + cw / 2, y + 28, (long long)n, n == 1 ? "" : "s");
+    else
+        fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"hop\" text-anchor=\"middle\">hops ?</text>\n",
+                x + cw / 2, y + 28);
+}
+
+static void hb_heatmap_draw(FILE *f, const struct hb_heat *h)
+{
+    size_t nr = json_array_size(h->rows), nc = json_array_size(h->cols);
+    const int cw = HB_CELL_W, ch = HB_CELL_H, left = 70, top = 40, scale_w = 300;
     double lo = INFINITY, hi = -INFINITY;
-    for (int r = 0; r < nr; r++)
-        for (int c = 0; c < nc; c++) {
-            json_t *v = json_array_get(json_array_get(values, (size_t)r), (size_t)c);
+    for (size_t r = 0; r < nr; r++)
+        for (size_t c = 0; c < nc; c++) {
+            json_t *v = json_array_get(json_array_get(h->values, r), c);
             if (json_is_number(v)) {
                 lo = fmin(lo, json_number_value(v));
                 hi = fmax(hi, json_number_value(v));
             }
         }
-    /* c2c matrices are writer x reader; the others CPU node x memory node. */
-    bool c2c = strcmp(kind, "c2c") == 0;
-    int width = left + (nc * cw > scale_w ? nc * cw : scale_w) + 10;
-    int height = top + nr * ch + (lo <= hi ? 50 : 10);
+    int width = left + ((int)nc * cw > scale_w ? (int)nc * cw : scale_w) + 10;
+    int height = top + (int)nr * ch + (lo <= hi ? 50 : 10);
     fprintf(f,
             "<svg class=\"fig heatmap\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
             "height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" data-better-is=\"%s\" "
             "data-unit=\"",
-            width, height, width, height, higher_better ? "higher" : "lower");
-    hb_html_esc(f, unit);
-    fprintf(f, "\">\n<text x=\"%d\" y=\"14\" class=\"axis\">%s &#8594; (", left,
-            c2c ? "reader" : "memory node");
-    hb_html_esc(f, unit);
+            width, height, width, height, h->higher_better ? "higher" : "lower");
+    hb_html_esc(f, h->unit);
+    fprintf(f, "\">\n<text x=\"%d\" y=\"14\" class=\"axis\">%s &#8594; (", left, h->col_name);
+    hb_html_esc(f, h->unit);
     fputs(")</text>\n", f);
-    fprintf(f, "<text x=\"4\" y=\"%d\" class=\"axis\">%s</text>\n", top - 6,
-            c2c ? "writer" : "CPU node");
-    for (int c = 0; c < nc; c++)
+    fprintf(f, "<text x=\"4\" y=\"%d\" class=\"axis\">%s</text>\n", top - 6, h->row_name);
+    for (size_t c = 0; c < nc; c++)
         fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"tick\" text-anchor=\"middle\">%lld</text>\n",
-                left + c * cw + cw / 2, top - 6,
-                (long long)json_integer_value(json_array_get(cols, (size_t)c)));
-    for (int r = 0; r < nr; r++) {
-        json_int_t row = json_integer_value(json_array_get(rows, (size_t)r));
+                left + (int)c * cw + cw / 2, top - 6,
+                (long long)json_integer_value(json_array_get(h->cols, c)));
+    for (size_t r = 0; r < nr; r++) {
         fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"tick\" text-anchor=\"end\">%lld</text>\n",
-                left - 8, top + r * ch + ch / 2 + 4, (long long)row);
-        for (int c = 0; c < nc; c++) {
-            json_int_t col = json_integer_value(json_array_get(cols, (size_t)c));
-            json_t *v = json_array_get(json_array_get(values, (size_t)r), (size_t)c);
-            int x = left + c * cw, y = top + r * ch;
-            if (!json_is_number(v)) {
-                fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#ddd\"/>\n",
-                        x, y, cw - 2, ch - 2);
-                continue;
-            }
-            double val = json_number_value(v);
-            /* t: 1 at the better end, whichever way the metric is better. */
-            double t = hi > lo ? (val - lo) / (hi - lo) : 1.0;
-            char col_hex[8];
-            hb_heat_color(higher_better || !(hi > lo) ? t : 1.0 - t, col_hex);
-            int flag = hb_flagged(flags, row, col);
-            fprintf(f,
-                    "<rect class=\"cell%s\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
-                    "fill=\"%s\" data-kind=\"",
-                    flag ? " flagged" : "", x, y, cw - 2, ch - 2, col_hex);
-            hb_html_esc(f, kind);
-            fprintf(f, "\" data-row=\"%lld\" data-col=\"%lld\" data-value=\"%.17g\"%s/>\n",
-                    (long long)row, (long long)col, val,
-                    flag ? " stroke=\"#d00\" stroke-width=\"3\"" : "");
-            char num[32];
-            fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"val\" text-anchor=\"middle\">%s%s</text>\n",
-                    x + cw / 2, y + ch / 2 + 4, hb_num_plain(val, num, sizeof(num)),
-                    flag ? " !" : "");
-        }
+                left - 8, top + (int)r * ch + ch / 2 + 4,
+                (long long)json_integer_value(json_array_get(h->rows, r)));
+        for (size_t c = 0; c < nc; c++)
+            hb_heat_cell(f, h, r, c, left + (int)c * cw, top + (int)r * ch, lo, hi);
     }
     if (lo <= hi)
-        hb_svg_colorscale(f, left, top + nr * ch + 4, width - left - 10, lo, hi, higher_better,
-                          unit);
+        hb_svg_colorscale(f, left, top + (int)nr * ch + 4, width - left - 10, lo, hi,
+                          h->higher_better, h->unit);
     fputs("</svg>\n", f);
+}
+
+void hb_svg_heatmap(FILE *f, const json_t *rows, const json_t *cols, const json_t *values,
+                    const json_t *flags, const char *kind, const char *unit, bool higher_better)
+{
+    /* c2c matrices are writer x reader; the others CPU node x memory node. */
+    bool c2c = strcmp(kind, "c2c") == 0;
+    const struct hb_heat h = {rows,
+                              cols,
+                              values,
+                              flags,
+                              NULL,
+                              kind,
+                              unit,
+                              c2c ? "writer" : "CPU node",
+                              c2c ? "reader" : "memory node",
+                              higher_better};
+    hb_heatmap_draw(f, &h);
+}
+
+void hb_svg_heatmap_hops(FILE *f, const json_t *rows, const json_t *cols, const json_t *values,
+                         const json_t *hops, const char *kind, const char *unit, bool higher_better)
+{
+    const struct hb_heat h = {rows, cols,           values,           NULL,         hops, kind,
+                              unit, "sending node", "receiving node", higher_better};
+    hb_heatmap_draw(f, &h);
 }
 
 /* An interval drawn as a vertical line with caps from y_hi (top) to y_lo, in pixels. */

@@ -15,6 +15,12 @@
  * data-value and data-kind = kind. */
 void hb_svg_heatmap(FILE *f, const json_t *rows, const json_t *cols, const json_t *values,
                     const json_t *flags, const char *kind, const char *unit, bool higher_better);
+/* The same for MPI messages between NUMA nodes: rows the sending node, columns the receiving
+ * node, each cell's hop class (hops: rows x cols integers, below 0 unknown) written under its
+ * value and in data-hops; nothing outlined. */
+void hb_svg_heatmap_hops(FILE *f, const json_t *rows, const json_t *cols, const json_t *values,
+                         const json_t *hops, const char *kind, const char *unit,
+                         bool higher_better);
 
 struct hb_bar {
     const char *group;  /* e.g. background level */

@@ -12,6 +12,9 @@
 /* A 40555 label ("0.0.r.1") in words ("CPU node 0 \u2192 memory node 1, read"); false when label
  * is not one. */
 bool hb_label_words(const char *label, char *buf, size_t len);
+/* A comm pair class (a hop class, HB_RCOMM_HOSTS or HB_RCOMM_UNKNOWN) of `pairs` rank pairs in
+ * words: "1 hop, 4 pairs", "same node (0 hops), 2 pairs", "between hosts, 2 pairs". */
+void hb_comm_class_words(int cls, size_t pairs, char *buf, size_t len);
 /* label into labels when it is a 40555 label (0, or -1 when out of memory). */
 int hb_report_label_add(struct hb_strtab *labels, const char *label);
 /* The labels spelled out, sorted: a <dl class="labelkey">; nothing when there are none. */

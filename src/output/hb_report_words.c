@@ -1,5 +1,6 @@
 /* The report's codes in words (hb_report_kit.h): 40555 labels ("0.0.r.1": CPU node 0 ->
- * memory node 1, read) and sysfs choice lists ("always [madvise] never": madvise). */
+ * memory node 1, read), sysfs choice lists ("always [madvise] never": madvise) and the pair
+ * classes of MPI messages ("same node (0 hops)", "between hosts"). */
 #include "hb_report_kit.h"
 
 #include <stdlib.h>
@@ -33,6 +34,20 @@ bool hb_label_words(const char *label, char *buf, size_t len)
         snprintf(from, sizeof(from), "CPU node %d", cpu);
     snprintf(buf, len, "%s \xe2\x86\x92 %s, %s", from, where, what);
     return true;
+}
+
+void hb_comm_class_words(int cls, size_t pairs, char *buf, size_t len)
+{
+    char what[32];
+    if (cls == HB_RCOMM_HOSTS)
+        snprintf(what, sizeof(what), "between hosts");
+    else if (cls < 0)
+        snprintf(what, sizeof(what), "hop class unknown");
+    else if (cls == 0)
+        snprintf(what, sizeof(what), "same node (0 hops)");
+    else
+        snprintf(what, sizeof(what), "%d hop%s", cls, cls == 1 ? "" : "s");
+    snprintf(buf, len, "%s, %zu pair%s", what, pairs, pairs == 1 ? "" : "s");
 }
 
 const char *hb_sysfs_choice(const char *s, char *buf, size_t len)

@@ -86,6 +86,7 @@ json_t *hb_record_comm(const struct hb_topo *t, const struct hb_experiment *e,
     json_object_set_new(out, "p50_us", lat ? hb_comm_us(r->p50_us) : json_null());
     json_object_set_new(out, "p99_us", lat ? hb_comm_us(r->p99_us) : json_null());
     json_object_set_new(out, "max_us", lat ? hb_comm_us(r->max_us) : json_null());
+    json_object_set_new(out, "timer", lat ? json_string(r->timer) : json_null());
     json_object_set_new(out, "transport", json_string(o->transport));
     /* Hop classes are a host's own: two hosts' nodes have none between them. */
     if (strcmp(o->src_host, o->dst_host) != 0) {

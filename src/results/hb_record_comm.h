@@ -21,6 +21,7 @@ struct hb_comm_result {
     int window;                          /* messages in flight per window (bandwidth) */
     int nsamples;                        /* samples_s of the record */
     double p50_us, p99_us, max_us;       /* latency: one-way, over every timed iteration */
+    char timer[16];                      /* latency: what timed each exchange (hb_ticks_source) */
     double bytes_per_sample;             /* bandwidth: payload moved in one sample */
     double elapsed_s;
     char note[HB_COMM_NOTE_LEN];
@@ -34,8 +35,8 @@ struct hb_comm_origin {
 
 /* The record: the columns of every measurement record (hb_record_columns) for the sending end,
  * the plan's keys (src_node, dst_node, hops, message_bytes, src_mem_node, dst_mem_node), then
- * src_rank, dst_rank, src_host, dst_host, iterations, window, p50_us, p99_us, max_us and
- * transport; hops and distance are null for two hosts. samples: the nsamples sample times. New
+ * src_rank, dst_rank, src_host, dst_host, iterations, window, p50_us, p99_us, max_us, timer
+ * and transport; hops and distance are null for two hosts. samples: the nsamples sample times. New
  * reference, NULL when out of memory. */
 json_t *hb_record_comm(const struct hb_topo *t, const struct hb_experiment *e,
                        const struct hb_comm_result *r, const double *samples,

@@ -143,6 +143,12 @@ int hb_suite_plan(const struct hb_suite_env *env, struct hb_plan *out)
                    env->opts->nchains, cmd[0] ? cmd : "the default suite");
         return -EINVAL;
     }
+    if (env->opts->nsizes > 1 && !(s->flags & HB_SUITE_SIZE_LIST)) {
+        hb_err_set("--size with %d values: a list of sizes is comm's message sizes; give %s one "
+                   "size",
+                   env->opts->nsizes, cmd[0] ? cmd : "the default suite");
+        return -EINVAL;
+    }
     int rc = s->plan(env, out);
     return rc ? rc : hb_suite_check_totals(env, out);
 }

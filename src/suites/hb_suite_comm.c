@@ -38,16 +38,21 @@ static int hb_comm_check_ranks(const struct hb_suite_env *env)
     return -EINVAL;
 }
 
-/* --size: from 8 B to what an MPI count (an int) holds and both ends' buffers fit. */
+/* --size: each message from 8 B to what an MPI count (an int) holds; the largest fits both
+ * ends' buffers. */
 static int hb_comm_check_size(const struct hb_suite_env *env, uint64_t size, int mem_node)
 {
-    char text[32];
-    hb_size_format(size, text, sizeof(text));
-    if (size < HB_COMM_MIN_SIZE || size > INT_MAX) {
-        hb_err_set("--size %s: comm sends messages of 8 B up to --size; give 8 B to %d bytes "
-                   "(an MPI count is an int)",
-                   text, INT_MAX);
-        return -EINVAL;
+    const struct hb_options *o = env->opts;
+    for (int i = 0; i < o->nsizes || (i == 0 && o->nsizes == 0); i++) {
+        uint64_t s = o->nsizes ? o->sizes[i] : size;
+        char text[32];
+        hb_size_format(s, text, sizeof(text));
+        if (s < HB_COMM_MIN_SIZE || s > INT_MAX) {
+            hb_err_set("--size %s: comm sends messages of 8 B up to --size (or the sizes of a "
+                       "list); give 8 B to %d bytes (an MPI count is an int)",
+                       text, INT_MAX);
+            return -EINVAL;
+        }
     }
     /* Each end holds a send and a receive buffer; with --mem-node both ends are there. */
     for (int i = 0; i < env->topo->nnodes; i++) {
@@ -119,18 +124,27 @@ static int hb_suite_comm_plan(const struct hb_suite_env *env, struct hb_plan *ou
     if (rc == 0) rc = hb_comm_check_size(env, size, o->mem_node);
     if (rc == 0) rc = hb_comm_bg_check(env);
     if (rc == 0) rc = hb_comm_check_ranks(env);
-    /* Sizes x4 from 8 B, and --size itself last when the steps miss it. */
+    /* Sizes x4 from 8 B, and --size itself last when the steps miss it (16 sizes at most up
+     * to an int's bytes); or a list's sizes. */
+    uint64_t steps[HB_MAX_SIZE_LIST];
+    int nsteps = 0;
+    if (rc == 0 && o->nsizes > 1) {
+        for (; nsteps < o->nsizes; nsteps++)
+            steps[nsteps] = o->sizes[nsteps];
+    } else if (rc == 0) {
+        uint64_t b = HB_COMM_MIN_SIZE;
+        for (; b <= size; b *= 4)
+            steps[nsteps++] = b;
+        if (b / 4 != size) steps[nsteps++] = size;
+    }
     for (int src = 0; rc == 0 && src < t->nnodes; src++)
         for (int dst = 0; rc == 0 && dst < t->nnodes; dst++) {
             if (!t->nodes[src].has_cpus || !t->nodes[dst].has_cpus || !hb_suite_node_on(env, src) ||
                 !hb_suite_node_on(env, dst))
                 continue;
-            for (int m = 0; rc == 0 && hb_comm_metrics[m]; m++) {
-                uint64_t b = HB_COMM_MIN_SIZE;
-                for (; rc == 0 && b <= size; b *= 4)
-                    rc = hb_comm_add_both(env, out, src, dst, m, b);
-                if (rc == 0 && b / 4 != size) rc = hb_comm_add_both(env, out, src, dst, m, size);
-            }
+            for (int m = 0; rc == 0 && hb_comm_metrics[m]; m++)
+                for (int k = 0; rc == 0 && k < nsteps; k++)
+                    rc = hb_comm_add_both(env, out, src, dst, m, steps[k]);
         }
     return rc;
 }
@@ -148,5 +162,5 @@ const struct hb_suite hb_suite_comm = {
             "buffers on each rank's node or --mem-node; --bg: idle and under memory load",
     .plan = hb_suite_comm_plan,
     .derive = hb_comm_derive,
-    .flags = HB_SUITE_MESSAGES,
+    .flags = HB_SUITE_MESSAGES | HB_SUITE_SIZE_LIST,
 };

@@ -40,6 +40,7 @@ enum hb_suite_flag {
     HB_SUITE_CHAINS_LIST = 1 << 2, /* measures a --chains list (others take one count) */
     HB_SUITE_MESSAGES = 1 << 3,    /* MPI messages between pairs of ranks (comm, mpi/hb_msg.h):
                                     * its tasks name no kernel of omp/ */
+    HB_SUITE_SIZE_LIST = 1 << 4,   /* measures a --size list (others take one size) */
 };
 
 /* A suite: its command, its help line and what it does at each step of a run. */

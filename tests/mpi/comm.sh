@@ -5,7 +5,7 @@
 . "$(dirname "$0")/mpi-lib.sh"
 node=$("$HB" topo --format jsonl | jq -r '.nodes[0].os_index')
 args=(comm --size 4K --reps 2 --min-time 0.002 --repeat 2 --quiet)
-timeout 180 mpirun --oversubscribe -np 2 "$HB" "${args[@]}" -o c.jsonl
+timeout 180 mpirun "${OVERSUB[@]}" -np 2 "$HB" "${args[@]}" -o c.jsonl
 m='[.[] | select(.type=="measurement")]'
 expect_eq "records: 3 metrics x 6 sizes x 2 ordered pairs" "$(jq -s "$m | length" c.jsonl)" 36
 expect_eq "pairs" "$(jq -c -s "$m | map([.src_rank, .dst_rank]) | unique" c.jsonl)" '[[0,1],[1,0]]'
@@ -21,33 +21,42 @@ expect_eq "values" "$(jq -s "$m | map(.value > 0 and .value >= (.repeat_values |
 expect_eq "latency percentiles" \
     "$(jq -s "$m | map(select(.metric == \"latency\") | .p50_us > 0 and .p50_us <= .p99_us and .p99_us <= .max_us and (. as \$r | \$r.repeat_values | any(. == \$r.p50_us))) | all" c.jsonl)" true
 expect_eq "bandwidth window" "$(jq -s "$m | map(select(.metric != \"latency\") | .window == 64 and .p50_us == null and (. as \$r | \$r.repeat_values | any(. == \$r.bw_GBps_best))) | all" c.jsonl)" true
-expect_has "transport" "$(jq -r -s "$m | .[0].transport" c.jsonl)" "btl vader, single copy"
+# Open MPI 5 renamed the shared-memory btl vader to sm.
+shm=vader
+[ "$(hb_mpi_flavor)" != ompi5 ] || shm=sm
+expect_has "transport" "$(jq -r -s "$m | .[0].transport" c.jsonl)" "btl $shm, single copy"
 expect_eq "summary" "$(jq -c -s '[.[] | select(.type=="summary")][0] | [.suite, .measurements, .ok]' c.jsonl)" '["comm",36,36]'
 
 expect_eq "node matrices: latency at 8 B, bandwidth at 4 KiB, one node" \
     "$(jq -c -s '[.[] | select(.type=="comm_matrix") | [.metric, .message_bytes, .unit, .rows, (.values[0][0] > 0), .hop_class]]' c.jsonl)" \
     "[[\"latency\",8,\"us\",[$node],true,[[0]]],[\"bandwidth\",4096,\"GBps\",[$node],true,[[0]]]]"
+# A list of sizes: those messages, and the matrices' bandwidth at the largest.
+timeout 120 mpirun "${OVERSUB[@]}" -np 2 "$HB" comm --size 2K,8,100 --reps 1 --min-time 0.001 \
+    --repeat 1 --quiet -o l.jsonl || fail "comm --size 2K,8,100: exit $?"
+expect_eq "a size list: its sizes, in order" \
+    "$(jq -c -s "$m | map(.message_bytes) | unique" l.jsonl)" '[8,100,2048]'
+expect_eq "a size list: bandwidth matrix at its largest" \
+    "$(jq -c -s '[.[] | select(.type=="comm_matrix") | .message_bytes]' l.jsonl)" '[8,2048]'
 # compare and export read comm's records.
 out=$("$HB" compare c.jsonl c.jsonl 2>&1) || fail "compare of a file with itself: exit $?"
 expect_has "compare: every record matched" "$out" "0 only in base, 0 only in new, 0 errors"
 "$HB" export c.jsonl -o c.xml 2>/dev/null || fail "export: exit $?"
 expect_has "export: the MPI latency" "$(cat c.xml)" "MPI latency comm"
 # The table: the records, then the node matrices.
-out=$(timeout 120 mpirun --oversubscribe -np 2 "$HB" comm --size 8 --reps 1 --min-time 0.001 \
+out=$(timeout 120 mpirun "${OVERSUB[@]}" -np 2 "$HB" comm --size 8 --reps 1 --min-time 0.001 \
     --repeat 1 --quiet --format table 2>&1) || fail "comm --format table: exit $?"
 expect_has "table: latency matrix" "$out" "MPI message latency at 8 B (us), sending node x receiving node"
 expect_has "table: bandwidth matrix" "$out" "MPI message bandwidth at 8 B (GB/s)"
 
 # Two emulated hosts: the pair crosses hosts (names), the transport is still this machine's.
-timeout 120 mpirun --oversubscribe -np 1 -x HOPBENCH_HOST=hostA "$HB" "${args[@]}" --size 8 -o h.jsonl : \
-    -np 1 -x HOPBENCH_HOST=hostB "$HB" "${args[@]}" --size 8 -o h.jsonl
+timeout 120 "${TWO_HOSTS[@]}" "${args[@]}" --size 8 -o h.jsonl
 expect_eq "host pairs" "$(jq -c -s "$m | map([.src_host, .dst_host, .src_rank]) | unique" h.jsonl)" \
     '[["hostA","hostB",0],["hostB","hostA",1]]'
-expect_has "one machine's transport" "$(jq -r -s "$m | .[0].transport" h.jsonl)" "btl vader"
+expect_has "one machine's transport" "$(jq -r -s "$m | .[0].transport" h.jsonl)" "btl $shm"
 
 # One rank: refused before anything is written.
 rc=0
-out=$(timeout 60 mpirun --oversubscribe -np 1 "$HB" comm --size 8 -o one.jsonl 2>&1) || rc=$?
+out=$(timeout 60 mpirun "${OVERSUB[@]}" -np 1 "$HB" comm --size 8 -o one.jsonl 2>&1) || rc=$?
 expect_eq "one rank: exit" "$rc" 2
 expect_has "one rank: message" "$out" "comm needs two or more ranks (this launch has 1); run mpirun -np 2"
 [ ! -e one.jsonl ] || fail "one rank: one.jsonl was written"

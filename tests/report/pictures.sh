@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # pictures.sh HOPBENCH FIXTURES OUT - CTest test (labels report, numa): the report of real runs
-# of this machine (sweep, peak, c2c, policy, hops, matrix), the hand-made multi-node fixture and
-# an 8-node hop study made from a dry run, rendered in headless Chromium at 1280 px with
+# of this machine (sweep, peak, c2c, policy, hops, matrix, comm under mpirun), the hand-made
+# multi-node fixture, an 8-node hop study made from a dry run and a 4-node comm run drawn from
+# the real one, rendered in headless Chromium at 1280 px with
 # pictures_check.js injected into a copy (the report itself stays script-free). Checks: colour
 # scales on every heatmap, better one colour, no empty figure or panel, byte axes in KiB/MiB/GiB
 # at powers of two, cache marks where the records' level changes, labels spelled out, no figure
@@ -30,6 +31,14 @@ quick=(--reps 1 --repeat 2 --min-time 0.005 --quiet)
 "$hb" matrix --size 16M "${quick[@]}" -o matrix.jsonl || bad "matrix run"
 "$here/hops_fixture.sh" "$hb" "$here/../topo/corpus/16amd64-8n2c-cpusets.xml" >hops8.jsonl ||
     bad "hop study fixture"
+# comm: two ranks on node 0 under mpirun, and a 4-node run drawn from it (comm_fixture.sh).
+command -v mpirun >/dev/null || { echo "SKIP: mpirun not installed (the comm pictures need it)"; exit 77; }
+. "$here/../../jobs/lib/mpi.sh"
+read -ra oversub <<<"$(hb_mpi_oversubscribe)"
+timeout 180 mpirun "${oversub[@]}" -np 2 "$hb" comm --size 64K "${quick[@]}" -o comm.jsonl ||
+    bad "comm run"
+"$here/comm_fixture.sh" "$hb" "$here/../topo/fixtures/2s-4n-snc.xml" comm.jsonl >comm4.jsonl ||
+    bad "comm fixture"
 # Peak on two nodes: the multi-node fixture's machine with its per-node figures and total.
 {
     jq -c 'select(.type=="run")' "$fx/multinode.jsonl"
@@ -46,7 +55,7 @@ quick=(--reps 1 --repeat 2 --min-time 0.005 --quiet)
                ratio: [[1.2, 1.2, 1.918], [1.2, 1.2, null]], threshold_pct: 5, flags: []}}'
 } >hmat.jsonl
 inputs=(lat.jsonl bw.jsonl sweep.jsonl peak.jsonl c2c.jsonl policy.jsonl hops.jsonl matrix.jsonl
-    "$fx/multinode.jsonl" peak2.jsonl hops8.jsonl hmat.jsonl)
+    "$fx/multinode.jsonl" peak2.jsonl hops8.jsonl hmat.jsonl comm.jsonl comm4.jsonl)
 "$hb" report "${inputs[@]}" -o report.html || { echo "FAIL: report"; exit 1; }
 
 # The page itself: no script, no network, no temporary path, no raw sysfs list.
@@ -86,7 +95,8 @@ echo "checked: $count"
 read -r svgs heat scales shared myths < <(echo "$count" |
     sed -E 's/([0-9]+) svgs, [0-9]+ texts, ([0-9]+) heatmaps, ([0-9]+) colour scales, ([0-9]+) shared scales, ([0-9]+) myths/\1 \2 \3 \4 \5/')
 [ "${svgs:-0}" -ge 20 ] || bad "checker saw ${svgs:-no} svgs"
-want_heat=$(jq -s '[.[] | select(.type=="matrix") | (1 + (if .relative then 1 else 0 end) + (if .hmat then 2 else 0 end))] | add' "${inputs[@]}")
+want_heat=$(jq -s '[.[] | (select(.type=="matrix") | 1 + (if .relative then 1 else 0 end) + (if .hmat then 2 else 0 end)),
+    (select(.type=="comm_matrix" and any(.values[][]; . != null)) | 1)] | add' "${inputs[@]}")
 [ "${heat:-0}" = "$want_heat" ] && [ "${scales:-0}" = "$want_heat" ] ||
     bad "heatmaps ${heat:-?}, colour scales ${scales:-?}, want $want_heat of each"
 [ "${shared:-0}" -ge 4 ] || bad "metrics on a shared y scale: ${shared:-0}, want >= 4"
@@ -94,13 +104,16 @@ want_myths=$(jq -s '[.[] | select(.type=="verdict")] | length' "${inputs[@]}")
 [ "${myths:-0}" = "$want_myths" ] || bad "myth sections ${myths:-0}, want $want_myths"
 
 # The sweeps (two figures per file with sweep records) have byte axes with ticks, cache marks
-# and captions, so the checker's byte-axis and cache-mark findings are not vacuous.
-want_sweep=0
+# and captions, so the checker's byte-axis and cache-mark findings are not vacuous; so do the
+# comm figures against message size (one per metric and file), without cache marks.
+want_sweep=0 want_comm=0
 for f in "${inputs[@]}"; do
     want_sweep=$((want_sweep + $(jq -s '[.[] | select(.suite=="sweep" and .type=="measurement") | .metric] | unique | length' "$f")))
+    want_comm=$((want_comm + $(jq -s '[.[] | select(.suite=="comm" and .type=="measurement") | .metric] | unique | length' "$f")))
 done
-[ "$(grep -o '<svg [^>]*data-xunit="bytes"' dom.html | wc -l)" = "$want_sweep" ] ||
-    bad "byte-axis figures: $(grep -o '<svg [^>]*data-xunit="bytes"' dom.html | wc -l), want $want_sweep"
+[ "$want_comm" = 6 ] || bad "comm figures in the inputs: $want_comm, want 6"
+[ "$(grep -o '<svg [^>]*data-xunit="bytes"' dom.html | wc -l)" = "$((want_sweep + want_comm))" ] ||
+    bad "byte-axis figures: $(grep -o '<svg [^>]*data-xunit="bytes"' dom.html | wc -l), want $((want_sweep + want_comm))"
 [ "$(grep -o 'class="tick xtick"' dom.html | wc -l)" -ge $((want_sweep * 4)) ] || bad "too few x ticks"
 [ "$(grep -o '<figcaption>x: the working set per thread' dom.html | wc -l)" = "$want_sweep" ] ||
     bad "sweep figures without the caption on cache marks"
@@ -111,8 +124,8 @@ done
 want_mach=$(jq -sc '[.[] | select(.type=="run") | [.hosts, [(.topology.nodes // [])[] | [.os_index, .cpus]]]] | unique | length' "${inputs[@]}")
 got_mach=$(grep -o '<div class="panel machine"' dom.html | wc -l)
 [ "$got_mach" = "$want_mach" ] || bad "Machine blocks: $got_mach, want $want_mach"
-grep -q 'class="files">lat.jsonl, bw.jsonl, sweep.jsonl, peak.jsonl, c2c.jsonl, policy.jsonl, hops.jsonl, matrix.jsonl<' dom.html ||
-    bad "the machine of the real runs does not list their eight files"
+grep -q 'class="files">lat.jsonl, bw.jsonl, sweep.jsonl, peak.jsonl, c2c.jsonl, policy.jsonl, hops.jsonl, matrix.jsonl, comm.jsonl<' dom.html ||
+    bad "the machine of the real runs does not list their nine files"
 # c2c notes are shown.
 while IFS= read -r note; do
     grep -qF "$note" dom.html || bad "c2c note not shown: $note"

@@ -93,14 +93,14 @@ def ix($os): [.nodes[].os_index] | index($os);
       "hop classes not ranked as distances: \($g[. - 1][0]) is class \($g[. - 1][1][0]), \($g[.][0]) is class \($g[.][1][0])"))
  else empty end),
 (.mpirun as $m | ($c | length) as $n |
- if ($m | test("taskset")) then
-   ([$m | scan("taskset -c ([0-9,-]+)") | .[0]] as $got |
+ (if ($m | test("HOPBENCH_RANK_CPUS")) then
+   ($m | capture("--bind-to none -x HOPBENCH_RANK_CPUS=(?<l>[0-9,:-]+) hopbench").l // "" | split(":")) as $got |
     [.nodes[] | select(.has_cpus) | .cpus | ranges] as $want |
-    select($got != $want) | "mpirun line: taskset lists \($got), CPU nodes have \($want)")
- else
-   ($m | capture("-np (?<n>[0-9]+) ").n | tonumber) as $np |
-   select($np != $n) | "mpirun line: -np \($np), \($n) CPU nodes"
- end),
+    select($got != $want) | "mpirun line: HOPBENCH_RANK_CPUS lists \($got), CPU nodes have \($want)"
+  else empty end),
+ (select($m | test(" : ")) | "mpirun line: several app contexts (Open MPI 5.0.7 crashes): \($m)"),
+ (($m | capture("-np (?<n>[0-9]+) ").n | tonumber) as $np |
+   select($np != $n) | "mpirun line: -np \($np), \($n) CPU nodes")),
 (.srun as $s | ($c | length) as $n |
  ($s | capture("ntasks-per-node=(?<n>[0-9]+)").n | tonumber) as $k |
  (select($k != $n) | "srun line: \($k) tasks, \($n) CPU nodes"),

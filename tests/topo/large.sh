@@ -50,15 +50,18 @@ for name in "$@"; do
     cpu=$(jq -c '[.nodes[] | select(.has_cpus) | {key: (.os_index | tostring), value: true}] | from_entries' "$tmp/topo")
     mem=$(jq -c '[.nodes[] | select(.has_memory) | {key: (.os_index | tostring), value: true}] | from_entries' "$tmp/topo")
     all=$(jq -c '[.nodes[] | select(.has_memory) | .os_index]' "$tmp/topo")
-    # one rank per CPU node: -np N, or one taskset context per node; srun's task count/masks
+    # one rank per CPU node: -np N in one app context (HOPBENCH_RANK_CPUS: one list per CPU
+    # node); srun's task count/masks
     mpirun=$(jq -r .mpirun "$tmp/topo")
     srun=$(jq -r .srun "$tmp/topo")
-    if [[ $mpirun == *taskset* ]]; then
-        got=$(grep -o 'taskset -c [0-9,-]* hopbench' <<<"$mpirun" | wc -l)
-    else
-        got=$(sed -n 's/.*-np \([0-9]*\) .*/\1/p' <<<"$mpirun")
-    fi
+    got=$(sed -n 's/^mpirun -np \([0-9]*\) .*/\1/p' <<<"$mpirun")
     [ "$got" = "$ncpu" ] || fail "$name: mpirun line starts $got ranks for $ncpu CPU nodes"
+    [[ $mpirun != *" : "* ]] || fail "$name: mpirun line has several app contexts: ${mpirun:0:120}"
+    if [[ $mpirun == *HOPBENCH_RANK_CPUS=* ]]; then
+        lists=${mpirun#*HOPBENCH_RANK_CPUS=}
+        lists=$(tr ':' '\n' <<<"${lists%% *}" | wc -l)
+        [ "$lists" = "$ncpu" ] || fail "$name: mpirun line binds $lists lists for $ncpu CPU nodes"
+    fi
     [[ $srun == *"--ntasks-per-node=$ncpu "* ]] || fail "$name: srun line is not $ncpu tasks: ${srun:0:120}"
     if [[ $srun == *mask_cpu:* ]]; then
         list=${srun#*mask_cpu:}

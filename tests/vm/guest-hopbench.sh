@@ -46,6 +46,10 @@ if [ "${GUEST:-}" = two-smp ]; then
         "$HB" lat $SMALL : -np 1 -x OMP_PLACES="{2},{3}" -x OMP_PROC_BIND=false "$HB" lat $SMALL
     # Ranks bound to nothing: each spans both nodes, so none serves one (exit 3, the line).
     run unbound-ranks mpirun --bind-to none -np 2 "$HB" lat $SMALL
+    # The ranks bind themselves (the one-app-context line topo prints for SNC + CXL machines),
+    # here in reverse: local rank 0 on node 1's CPUs, rank 1 on node 0's.
+    run rank-cpus mpirun --bind-to none -np 2 -x HOPBENCH_RANK_CPUS=2-3:0-1 "$HB" lat $SMALL \
+        --format jsonl -o /out/rank-cpus.jsonl
     # Core to core, one process: node pairs with the line homed at the writer, then on node 1.
     C2C="c2c --reps 2 --min-time 0.005 --repeat 1 --format jsonl"
     run c2c "$HB" $C2C -o /out/c2c.jsonl

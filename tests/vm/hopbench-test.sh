@@ -97,6 +97,10 @@ if [[ $GUEST == two-smp ]]; then
   expect "... saying which rank is not bound inside one node, and the line that works" \
     err_has unbound-ranks "rank [01] is not bound inside one NUMA node; run: $good_line hopbench lat"
   expect "... and nothing was measured" [ ! -s "$OUT/unbound-ranks.out" ]
+  expect "HOPBENCH_RANK_CPUS=2-3:0-1: exit 0" status_is rank-cpus 0
+  expect "... rank 0 bound to node 1's CPUs, rank 1 to node 0's: node 0's latency is rank 1's" \
+    recs rank-cpus.jsonl '([.[] | select(.type == "run")][0].rank_layout | map([.rank, .node, .cpus])) ==
+        [[0,1,"2-3"],[1,0,"0-1"]] and [.[] | select(.type == "measurement") | [.rank, .cpu_node, .pages_on_target_pct]] == [[1,0,100]]'
   c2c_matrix='[.[] | select(.type == "matrix" and .metric == "c2c")][0]'
   expect "c2c exits 0 with a 2x2 node matrix, every value > 0" status_is c2c 0
   expect "... rows and cols are nodes 0 and 1, all values positive" \
