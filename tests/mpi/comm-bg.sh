@@ -3,7 +3,8 @@
 # whole node (a core for each rank's messages, the others for the load). Every experiment runs
 # idle, then loaded; the loaded records say what the load was and read; comm_bg puts the two
 # side by side; the matrices stay idle. Then the launches --bg refuses: ranks bound to one core
-# (exit 3), a named node no rank sits on (exit 2, a two-node HWLOC_SYNTHETIC topology).
+# (exit 3), a named node no rank sits on (exit 2, a two-node HWLOC_SYNTHETIC topology). The
+# report draws the idle records.
 . "$(dirname "$0")/mpi-lib.sh"
 topo=$("$HB" topo --format jsonl)
 node=$(jq -r 'select(.type=="topology") | .nodes[0].os_index' <<<"$topo")
@@ -47,6 +48,12 @@ expect_eq "comm_bg: verdicts" \
             .verdict == (if .loaded.value > .idle.value then (if .unit == \"us\" then \"slower under load\" else \"higher under load\" end)
                          else (if .unit == \"us\" then \"faster under load\" else \"lower under load\" end) end)
         else .verdict == null end) | all" b.jsonl)" true
+# The report's latency curve takes the idle pairs only: its 8 B point is their median.
+"$HB" report b.jsonl -o b.html 2>/dev/null || fail "report of a --bg run: exit $?"
+point=$(perl -0ne 'print "$1\n" if /<svg class="fig lines"[^>]*data-metric="comm latency">.*?class="pt"[^>]*data-x="8" data-y="([^"]+)"/s' b.html)
+expect_eq "report: the latency curve from idle records only" \
+    "$(jq -s --argjson y "${point:-null}" "$m | map(select(.bg_level == \"idle\" and .metric == \"latency\") | .value) | add / 2 |
+        \$y != null and ((. - \$y) | fabs) < 1e-6 * ." b.jsonl)" true
 
 # The table: the comparison under the matrices.
 out=$(timeout 120 mpirun "${OVERSUB[@]}" "${BIND[@]}" -np 2 "$HB" comm --bg low --size 8 --reps 1 \
