@@ -4,6 +4,7 @@
 
 #include "hb_comm.h"
 #include "hb_error.h"
+#include "hb_msg_bg.h"
 #include "hb_msg_pair.h"
 #include "hb_msg_transport.h"
 #include "hb_record_comm.h"
@@ -45,6 +46,7 @@ struct hb_msg_run {
     char (*machine)[HB_HOST_LEN]; /* per rank: gethostname(), even where HOPBENCH_HOST names
                                    * emulated hosts (which still share memory) */
     json_t *unpaired;             /* rank 0: "src-dst" node pairs that had no ranks */
+    struct hb_msg_bg_got *bg;     /* rank 0: every rank's load of a loaded pair */
 };
 
 static enum hb_msg_metric hb_msg_metric_of(const char *metric)
@@ -69,7 +71,50 @@ static void hb_msg_collect(const struct hb_world *w, int sender, struct hb_comm_
     }
 }
 
-/* One pair (a sends, b receives); rank 0 appends its record to recs. 1 when it failed. */
+/* What the two ends of a pair run (the others return at once). */
+struct hb_msg_ends {
+    struct hb_msg_run *run;
+    const struct hb_experiment *e;
+    int a, b;
+    double *samples;
+    struct hb_comm_result *res;
+};
+
+static void hb_msg_ends_run(void *ctx)
+{
+    struct hb_msg_ends *p = ctx;
+    const struct hb_world *w = p->run->w;
+    if (w->rank != p->a && w->rank != p->b) return;
+    bool sender = w->rank == p->a;
+    struct hb_msg_job job = {
+        p->run->t,
+        sender ? p->b : p->a,
+        sender,
+        hb_msg_metric_of(p->e->metric),
+        (size_t)hb_param_int_of(p->e, "message_bytes", 8),
+        (int)hb_param_int_of(p->e, sender ? "src_mem_node" : "dst_mem_node", w->node),
+        p->e->tasks[0].pages,
+        p->e->reps,
+        p->e->min_time_s,
+        p->run->io->allow_misplaced,
+    };
+    hb_msg_pair_run(&job, p->res, p->samples);
+}
+
+/* Rank 0: a load that failed fails the pair (its record says which node and why). */
+static void hb_msg_bg_verdict(const struct hb_world *w, const struct hb_msg_bg_got *got,
+                              struct hb_comm_result *res)
+{
+    for (int r = 0; got && r < w->size && res->status == 0; r++)
+        if (got[r].node >= 0 && got[r].status) {
+            res->status = got[r].status;
+            snprintf(res->note, sizeof(res->note), "load on node %d (rank %d): %s", got[r].node, r,
+                     got[r].note);
+        }
+}
+
+/* One pair (a sends, b receives), under e's load when it has one; rank 0 appends its record
+ * to recs. 1 when it failed. */
 static int hb_msg_pair(struct hb_msg_run *run, const struct hb_experiment *e, int a, int b,
                        double *samples, json_t *recs)
 {
@@ -77,32 +122,25 @@ static int hb_msg_pair(struct hb_msg_run *run, const struct hb_experiment *e, in
     struct hb_comm_result res = {0};
     res.src_rank = a;
     res.dst_rank = b;
+    struct hb_msg_ends ends = {run, e, a, b, samples, &res};
     hb_comm_barrier();
-    if (w->rank == a || w->rank == b) {
-        bool sender = w->rank == a;
-        struct hb_msg_job job = {
-            run->t,
-            sender ? b : a,
-            sender,
-            hb_msg_metric_of(e->metric),
-            (size_t)hb_param_int_of(e, "message_bytes", 8),
-            (int)hb_param_int_of(e, sender ? "src_mem_node" : "dst_mem_node", w->node),
-            e->tasks[0].pages,
-            e->reps,
-            e->min_time_s,
-            run->io->allow_misplaced,
-        };
-        hb_msg_pair_run(&job, &res, samples);
-    }
+    bool loaded = hb_msg_bg_loaded(e);
+    if (loaded)
+        hb_msg_bg_around(w, run->t, e, a, b, run->io->allow_misplaced, hb_msg_ends_run, &ends,
+                         run->bg);
+    else
+        hb_msg_ends_run(&ends);
     hb_msg_collect(w, a, &res, samples);
     if (w->rank != 0) return 0;
+    if (loaded) hb_msg_bg_verdict(w, run->bg, &res);
     const char *src_host = w->hosts[w->rank_host[a]], *dst_host = w->hosts[w->rank_host[b]];
     bool one_machine = strcmp(run->machine[a], run->machine[b]) == 0;
     struct hb_comm_origin o = {src_host, dst_host, run->transport[one_machine]};
     if (res.status)
         fprintf(stderr, "hopbench: experiment %s, ranks %d -> %d: %s\n", e->name, a, b, res.note);
     json_t *rec = hb_record_comm(run->t, e, &res, samples, &o);
-    if (!rec || json_array_append_new(recs, rec)) hb_world_abort(w, HB_EXIT_ENV, "out of memory");
+    if (!rec || (loaded && hb_msg_bg_columns(w, run->bg, rec)) || json_array_append_new(recs, rec))
+        hb_world_abort(w, HB_EXIT_ENV, "out of memory");
     return res.status != 0;
 }
 
@@ -177,10 +215,16 @@ int hb_msg_exec_plan(const struct hb_world *w, const struct hb_topo *t, const st
     int n = w->rank == 0 ? plan->n : 0, repeats = io->repeats > 0 ? io->repeats : 1;
     hb_comm_bcast_ints(&n, 1);
     hb_comm_bcast_ints(&repeats, 1);
-    struct hb_msg_run run = {w,           t, io, {"", ""}, calloc((size_t)w->size, HB_HOST_LEN),
-                             json_array()};
+    struct hb_msg_run run = {w,
+                             t,
+                             io,
+                             {"", ""},
+                             calloc((size_t)w->size, HB_HOST_LEN),
+                             json_array(),
+                             calloc((size_t)w->size, sizeof(struct hb_msg_bg_got))};
     struct hb_repeats reps = {0};
-    if (!run.unpaired || !run.machine || (w->rank == 0 && hb_repeats_init(&reps, n, io->noise_pct)))
+    if (!run.unpaired || !run.machine || !run.bg ||
+        (w->rank == 0 && hb_repeats_init(&reps, n, io->noise_pct)))
         hb_world_abort(w, HB_EXIT_ENV, "out of memory for the repeats' records");
     char me[HB_HOST_LEN] = "";
     if (gethostname(me, sizeof(me) - 1) != 0) snprintf(me, sizeof(me), "unknown");
@@ -201,6 +245,7 @@ int hb_msg_exec_plan(const struct hb_world *w, const struct hb_topo *t, const st
     if (w->rank == 0) hb_msg_say_unpaired(run.unpaired);
     json_decref(run.unpaired);
     free(run.machine);
+    free(run.bg);
     hb_repeats_free(&reps);
     return code;
 }

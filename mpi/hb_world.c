@@ -295,12 +295,11 @@ int hb_world_check_layout(const struct hb_world *w, const struct hb_topo *t, con
     return 0;
 }
 
-/* How many of node i's cores this rank's binding reaches (OMP_PLACES=cores: one place each). */
-static int hb_world_cores_bound(const struct hb_world *w, const struct hb_topo *t, int i)
+int hb_world_cores_in(const struct hb_topo *t, const char *cpus, int i)
 {
     hwloc_bitmap_t bound = hwloc_bitmap_alloc();
     int n = 0;
-    if (!bound || hwloc_bitmap_list_sscanf(bound, w->cpus) != 0) {
+    if (!bound || hwloc_bitmap_list_sscanf(bound, cpus) != 0) {
         hwloc_bitmap_free(bound);
         return -1;
     }
@@ -317,7 +316,7 @@ int hb_world_check_binding(const struct hb_world *w, const struct hb_topo *t, in
                            const char *args)
 {
     int i = w->node < 0 ? -1 : hb_topo_node_index(t, w->node);
-    int have = i < 0 ? need : hb_world_cores_bound(w, t, i);
+    int have = i < 0 ? need : hb_world_cores_in(t, w->cpus, i);
     int bad = have >= 0 && have < need;
     /* Collective: the lowest rank that is short says why; every rank returns the same. */
     int first = w->size - hb_comm_max_int(bad ? w->size - w->rank : 0);

@@ -42,6 +42,10 @@ int hb_world_init(int *argc, char ***argv, const struct hb_topo *t, struct hb_wo
  * work (`args` is the hopbench command line without argv[0], to complete them). */
 int hb_world_check_layout(const struct hb_world *w, const struct hb_topo *t, const char *args);
 
+/* How many of node index i's cores a binding (a CPU list: w->cpus, w->rank_cpus[r]) reaches
+ * (OMP_PLACES=cores: one place each); -1 when out of memory. */
+int hb_world_cores_in(const struct hb_topo *t, const char *cpus, int i);
+
 /* Check that this rank's binding reaches `need` cores of its node (the plan's threads there,
  * hb_plan_threads_on). Collective; -HB_EENV on every rank when any rank is short, with the
  * message (and the launch lines that work) set on the lowest such rank only. */

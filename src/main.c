@@ -11,6 +11,7 @@
 #include "hb_level.h"
 #include "hb_mpi_conv.h"
 #include "hb_msg.h"
+#include "hb_msg_bg.h"
 #include "hb_options.h"
 #include "hb_outfile.h"
 #include "hb_places.h"
@@ -158,6 +159,9 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
     bool messages = hb_suite_find(o->command)->flags & HB_SUITE_MESSAGES;
     int rc = messages ? hb_msg_check_layout(&w, args ? args + 1 : "")
                       : hb_world_check_layout(&w, t, args ? args + 1 : "");
+    /* comm --bg: a node named to load needs a rank there, as the world now shows. */
+    if (rc == 0 && messages)
+        rc = hb_msg_check_bg(&w, t, plan, o->nload_nodes > 0, args ? args + 1 : "");
     if (rc && messages) {
         if (w.rank == 0) fprintf(stderr, "hopbench: %s\n", hb_err_msg());
         hb_world_finalize(&w);

@@ -148,6 +148,8 @@ static const struct hb_opt_field hb_opt_fields[] = {
      .first = 1},
     {OPT_SUBSCRIPTION, "--subscription", HB_SET_NAMES, HB_OPT_AT(subscription_mask),
      .names = hb_subscription_names},
+    /* --bg names one level of load; idle is its absence. */
+    {OPT_BG, "--bg", HB_SET_NAME, HB_OPT_AT(bg), .names = hb_bg_level_names + 1},
 };
 
 /* HB_SET_NAME stores an index through an int: the enum fields it fills must be int-sized. */
@@ -246,6 +248,7 @@ static void hb_options_defaults(struct hb_options *o)
     o->fleet_threshold_pct = 35.0;
     o->tolerance_pct = 5.0;
     o->bg_rate_GBps = 0.0; /* levels from each thread's measured rate */
+    o->bg = -1;
     o->c2c_home = HB_C2C_HOME_WRITER;
     o->mode = -1;
     o->strides[0] = HB_CHASE_STRIDE_DEFAULT;

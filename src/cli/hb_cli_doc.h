@@ -56,6 +56,7 @@ enum hb_opt_id {
     OPT_REPEAT,
     OPT_NOISE,
     OPT_WEIGHTS,
+    OPT_BG,
     OPT_HELP,
     OPT_VERSION,
 };

@@ -78,7 +78,11 @@ const struct hb_opt_doc hb_opt_docs[] = {
      "hops: {values}: background threads per node, 1, all but one or every core (default "
      "all)"},
     {"load-nodes", 0, OPT_LOAD_NODES, "N[,N]", HB_COMPLETE_NONE, NULL,
-     "loaded: nodes that run load threads (default every CPU node)"},
+     "loaded, comm --bg: nodes that run load threads (default every CPU node; comm: those a "
+     "rank sits on)"},
+    {"bg", 0, OPT_BG, "LEVEL", HB_COMPLETE_WORDS, hb_bg_level_names + 1,
+     "comm: also run each experiment under the hops suite's background read load at LEVEL "
+     "({values}) on --load-nodes, idle and loaded in turn"},
     {"nodes", 0, OPT_NODES, "LIST", HB_COMPLETE_NONE, NULL,
      "matrix, hops, loaded, policy, peak, sweep, c2c, comm: only these NUMA nodes (OS indexes "
      "and ranges, e.g. 0-3,8; default every node)"},

@@ -66,8 +66,10 @@ struct hb_options {
     double bg_rate_GBps;        /* hops/run: per-thread rate of level very-high; 0 = measured */
     unsigned level_mask;        /* hops: bit i = hb_bg_level_names[i] given; 0 = default */
     unsigned subscription_mask; /* hops: bit i = hb_subscription_names[i]; 0 = default */
-    /* loaded: the nodes of --load-nodes in the order given (none = every CPU node taking
-     * part) and the list as written, for messages; 4095 characters hold at most 2048 numbers. */
+    int bg;                     /* comm --bg: hb_bg_level_names index - 1 (low = 0); -1 = no load */
+    /* loaded, comm --bg: the nodes of --load-nodes in the order given (none = every CPU node
+     * taking part) and the list as written, for messages; 4095 characters hold at most 2048
+     * numbers. */
     int load_nodes[2048];
     int nload_nodes;
     char load_nodes_text[4096];

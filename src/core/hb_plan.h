@@ -58,7 +58,7 @@ struct hb_task {
  * the experiment still travels as plain bytes, and written after the standard columns of
  * every record in the order the suite set them. */
 enum hb_param_kind { HB_PARAM_NULL, HB_PARAM_INT, HB_PARAM_NUM, HB_PARAM_STR, HB_PARAM_INTS };
-#define HB_PARAMS_MAX 6
+#define HB_PARAMS_MAX 8
 #define HB_PARAM_KEY_LEN 20
 #define HB_PARAM_STR_LEN 40
 #define HB_PARAM_INTS_MAX 4

@@ -20,19 +20,24 @@ static const struct hb_comm_fig {
 } hb_comm_figs[HB_RCOMM_METRICS] = {
     {"latency", "MPI message latency vs message size", "one-way latency (us, p50)",
      "latency (us, p50)", "comm latency",
-     "select(.type == \"measurement\" and .suite == \"comm\" and .metric == \"latency\")"},
+     "select(.type == \"measurement\" and .suite == \"comm\" and .metric == \"latency\" and "
+     "(.bg_level // \"idle\") == \"idle\")"},
     {"bandwidth", "MPI streaming bandwidth vs message size", "bandwidth (GB/s)", "bandwidth (GB/s)",
      "comm bandwidth",
-     "select(.type == \"measurement\" and .suite == \"comm\" and .metric == \"bandwidth\")"},
+     "select(.type == \"measurement\" and .suite == \"comm\" and .metric == \"bandwidth\" and "
+     "(.bg_level // \"idle\") == \"idle\")"},
     {"bibandwidth", "MPI bidirectional bandwidth vs message size",
      "bandwidth, both directions (GB/s)", "bandwidth, both directions (GB/s)", "comm bibandwidth",
-     "select(.type == \"measurement\" and .suite == \"comm\" and .metric == \"bibandwidth\")"},
+     "select(.type == \"measurement\" and .suite == \"comm\" and .metric == \"bibandwidth\" and "
+     "(.bg_level // \"idle\") == \"idle\")"},
 };
 
 int hb_report_comm_take(struct hb_report_in *in, const json_t *m)
 {
+    /* The curves are idle pairs: comm --bg's loaded twins are its comm_bg records. */
     if (!hb_report_is(m, "measurement", "comm", NULL) ||
         strcmp(hb_rec_str(m, "status", ""), "ok") != 0 ||
+        strcmp(hb_rec_str(m, "bg_level", "idle"), "idle") != 0 ||
         !json_is_number(json_object_get(m, hb_rec_headline_key(m))))
         return 0;
     struct hb_rcomm p = {.metric = -1, .bytes = hb_rec_num(m, "message_bytes", NAN)};

@@ -503,6 +503,8 @@ static void hb_table_print_clean(FILE *f, json_t *rec)
         hb_table_matrix(f, rec);
     else if (strcmp(type, "comm_matrix") == 0)
         hb_table_comm_matrix(f, rec);
+    else if (strcmp(type, "comm_bg") == 0)
+        hb_table_comm_bg(f, rec);
     else if (strcmp(type, "fleet") == 0)
         hb_table_fleet(f, rec);
     else if (strcmp(type, "tiers") == 0)

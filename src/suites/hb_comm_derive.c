@@ -1,6 +1,7 @@
 /* comm's derived records: per host, the node x node matrices of message latency at the
  * smallest size and of streaming bandwidth at the largest, beside the pairs' hop classes. */
 #include "hb_suite_comm.h"
+#include "hb_comm_bg.h"
 
 #include "hb_jsonl_read.h"
 #include "hb_stats.h"
@@ -10,10 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Whether the record is a pair of two ranks on host `host` of `metric` and `bytes`. */
+/* Whether the record is a pair of two ranks on host `host` of `metric` and `bytes`, idle (not
+ * under --bg's load). */
 static bool hb_comm_cell_of(const json_t *rec, const char *host, const char *metric, double bytes)
 {
     return strcmp(hb_rec_str(rec, "suite", ""), "comm") == 0 &&
+           strcmp(hb_rec_str(rec, "bg_level", "idle"), "idle") == 0 &&
            strcmp(hb_rec_str(rec, "src_host", ""), host) == 0 &&
            strcmp(hb_rec_str(rec, "dst_host", ""), host) == 0 &&
            strcmp(hb_rec_str(rec, "metric", ""), metric) == 0 &&
@@ -113,5 +116,5 @@ int hb_comm_derive(const struct hb_suite_env *env, json_t *measured, json_t *der
         if (!bw || json_array_append_new(derived, bw)) rc = -ENOMEM;
     }
     json_decref(hosts);
-    return rc;
+    return rc ? rc : hb_comm_bg_derive(env, measured, derived);
 }

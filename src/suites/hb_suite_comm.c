@@ -3,6 +3,7 @@
  * executor (mpi/hb_msg.h) runs it for every pair of ranks on those nodes, one pair at a time. */
 #include "hb_suite_comm.h"
 #include "hb_cli_doc.h"
+#include "hb_comm_bg.h"
 
 #include "hb_error.h"
 #include "hb_launcher.h"
@@ -66,9 +67,9 @@ static int hb_comm_check_size(const struct hb_suite_env *env, uint64_t size, int
     return 0;
 }
 
-/* The experiment of one node pair, metric and size. */
+/* The experiment of one node pair, metric and size; under --bg, idle (level 0) or loaded. */
 static int hb_comm_add(const struct hb_suite_env *env, struct hb_plan *out, int src, int dst,
-                       int metric, uint64_t bytes)
+                       int metric, uint64_t bytes, int level)
 {
     const struct hb_topo *t = env->topo;
     int mem = env->opts->mem_node, src_os = t->nodes[src].os_index;
@@ -76,8 +77,8 @@ static int hb_comm_add(const struct hb_suite_env *env, struct hb_plan *out, int 
     int src_mem = mem >= 0 ? mem : src_os, dst_mem = mem >= 0 ? mem : dst_os;
     struct hb_experiment e;
     char name[HB_NAME_LEN];
-    snprintf(name, sizeof(name), "comm-%s-%d-%d-%llu", hb_comm_metrics[metric], src_os, dst_os,
-             (unsigned long long)bytes);
+    snprintf(name, sizeof(name), "comm-%s-%d-%d-%llu%s%s", hb_comm_metrics[metric], src_os, dst_os,
+             (unsigned long long)bytes, level ? "-bg-" : "", level ? hb_bg_level_names[level] : "");
     hb_suite_experiment(env, &e, "comm", name, hb_comm_metrics[metric]);
     struct hb_task *task = hb_experiment_task(&e);
     if (!task) return -ENOMEM;
@@ -97,11 +98,21 @@ static int hb_comm_add(const struct hb_suite_env *env, struct hb_plan *out, int 
     if (rc == 0) rc = hb_param_int(&e, "message_bytes", (long long)bytes);
     if (rc == 0) rc = hb_param_int(&e, "src_mem_node", src_mem);
     if (rc == 0) rc = hb_param_int(&e, "dst_mem_node", dst_mem);
+    if (rc == 0 && env->opts->bg >= 0) rc = hb_comm_bg_add(env, &e, level);
     if (rc) {
         hb_experiment_clear(&e);
         return rc;
     }
     return hb_plan_add(out, &e);
+}
+
+/* The experiment, and under --bg the same loaded right after it (drift falls on both). */
+static int hb_comm_add_both(const struct hb_suite_env *env, struct hb_plan *out, int src, int dst,
+                            int metric, uint64_t bytes)
+{
+    int rc = hb_comm_add(env, out, src, dst, metric, bytes, 0);
+    int bg = env->opts->bg;
+    return rc == 0 && bg >= 0 ? hb_comm_add(env, out, src, dst, metric, bytes, bg + 1) : rc;
 }
 
 static int hb_suite_comm_plan(const struct hb_suite_env *env, struct hb_plan *out)
@@ -111,6 +122,7 @@ static int hb_suite_comm_plan(const struct hb_suite_env *env, struct hb_plan *ou
     uint64_t size = o->size ? o->size : HB_COMM_DEFAULT_SIZE;
     int rc = o->mem_node >= 0 ? hb_suite_check_mem_node(t, o->mem_node, "--mem-node") : 0;
     if (rc == 0) rc = hb_comm_check_size(env, size, o->mem_node);
+    if (rc == 0) rc = hb_comm_bg_check(env);
     if (rc == 0) rc = hb_comm_check_ranks(env);
     /* Sizes x4 from 8 B, and --size itself last when the steps miss it (16 sizes at most up
      * to an int's bytes); or a list's sizes. */
@@ -132,13 +144,14 @@ static int hb_suite_comm_plan(const struct hb_suite_env *env, struct hb_plan *ou
                 continue;
             for (int m = 0; rc == 0 && hb_comm_metrics[m]; m++)
                 for (int k = 0; rc == 0 && k < nsteps; k++)
-                    rc = hb_comm_add(env, out, src, dst, m, steps[k]);
+                    rc = hb_comm_add_both(env, out, src, dst, m, steps[k]);
         }
     return rc;
 }
 
 /* The options of its own it takes, besides the run options (hb_cli_doc.h). */
-static const int hb_comm_takes[] = {OPT_SIZE, OPT_MEM_NODE, OPT_NODES, OPT_PAGES, 0};
+static const int hb_comm_takes[] = {OPT_SIZE, OPT_MEM_NODE,   OPT_NODES,   OPT_PAGES,
+                                    OPT_BG,   OPT_LOAD_NODES, OPT_BG_RATE, 0};
 
 const struct hb_suite hb_suite_comm = {
     .takes = hb_comm_takes,
@@ -146,7 +159,7 @@ const struct hb_suite hb_suite_comm = {
     .help = "MPI message cost between ranks' NUMA nodes (under mpirun, two or more ranks): "
             "ping-pong latency (p50, p99, max), streaming and bidirectional bandwidth, 8 B to "
             "--size (default 4 MiB) x4, every ordered pair of ranks' nodes, one pair at a time; "
-            "buffers on each rank's node or --mem-node",
+            "buffers on each rank's node or --mem-node; --bg: idle and under memory load",
     .plan = hb_suite_comm_plan,
     .derive = hb_comm_derive,
     .flags = HB_SUITE_MESSAGES | HB_SUITE_SIZE_LIST,

@@ -16,7 +16,7 @@ value() {
     --size | --max-size) echo 64M ;; --pages) echo 4k ;; --min-time) echo 0.01 ;;
     --noise | --threshold | --fleet-threshold | --tolerance | --bg-rate) echo 5 ;;
     --format) echo jsonl ;; --topology) echo "$TOPO" ;; --simd) echo auto ;;
-    --export-hwloc) echo x.xml ;; --tier) echo DRAM ;; --level) echo low ;;
+    --export-hwloc) echo x.xml ;; --tier) echo DRAM ;; --level | --bg) echo low ;;
     --subscription) echo full ;; --mix) echo read ;; --mode) echo rate ;; --stride) echo 256 ;; --chains) echo 2 ;;
     --weights) echo 3 ;;
     --tlb-group) echo all ;; --home) echo writer ;;

@@ -92,8 +92,10 @@ static void experiment_wire(void)
     free(text);
     json_decref(keys);
     /* No room is refused with a message, never cut. */
-    CHECK_INT(hb_param_int(&e, "seventh", 7), -EINVAL);
-    CHECK_HAS(hb_err_msg(), "seventh");
+    for (int k = e.params.n; k < HB_PARAMS_MAX; k++)
+        CHECK_INT(hb_param_int(&e, "filler", k), 0);
+    CHECK_INT(hb_param_int(&e, "one_too_many", 7), -EINVAL);
+    CHECK_HAS(hb_err_msg(), "one_too_many");
     struct hb_experiment small = {.params.n = 0};
     CHECK_INT(
         hb_param_str(&small, "s", "a string of more than forty characters, which is too long"),

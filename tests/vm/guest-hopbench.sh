@@ -54,6 +54,10 @@ if [ "${GUEST:-}" = two-smp ]; then
     C2C="c2c --reps 2 --min-time 0.005 --repeat 1 --format jsonl"
     run c2c "$HB" $C2C -o /out/c2c.jsonl
     run c2c-home1 "$HB" $C2C --home 1 -o /out/c2c-home1.jsonl
+    # comm --bg: node 1's rank loads it (one load thread beside its messaging thread) while
+    # each pair runs, the pair it is in and the one it is not.
+    run comm-bg mpirun --map-by numa --bind-to numa -np 2 "$HB" comm --bg low --load-nodes 1 \
+        --size 8 --reps 1 --min-time 0.001 --repeat 1 --quiet --format jsonl -o /out/comm-bg.jsonl
 fi
 if [ "${GUEST:-}" = quartet ]; then
     # The square's studies over one rank per node: hops (crossfire on every

@@ -22,6 +22,7 @@
 #  - two (Linux 6.1): bw --policy weighted refused in one line naming 6.9 and 6.1, exit 2,
 #    no output; two-612 (Linux 6.12): weighted interleave 3:1 gives pages within 5 points
 #    of 75/25, the kernel's weights are put back after the run and after a SIGTERM mid-run;
+#  - two-smp: comm --bg, idle then loaded, node 1 loaded by its rank during each pair;
 #  - with MIGRATOR (hb_vm_migrator): pages moved off the target by the kernel
 #    while bw runs fail the run (exit 1), and --allow-misplaced reports them.
 # Exit 77 (skip) when the VM cannot run here or jq is missing.
@@ -116,6 +117,17 @@ if [[ $GUEST == two-smp ]]; then
     recs c2c-home1.jsonl "$c2c_matrix | .home_nodes == [[1,1],[1,1]] and .pages_on_target_pct == 100"
   expect "cross-node false sharing and lock hand-offs ran on nodes 0 and 1, counts exact (ok)" \
     recs c2c-home1.jsonl '[.[] | select(.placement == "cross-node")] | length == 3 and all(.status == "ok" and .cpu_nodes == [0,1] and .mem_node == 1)'
+  cm='map(select(.type == "measurement" and .suite == "comm"))'
+  expect "comm --bg low --load-nodes 1 exits 0" status_is comm-bg 0
+  expect "... pairs 0->1 and 1->0, three metrics each, idle then loaded" \
+    recs comm-bg.jsonl "$cm | length == 12 and (map([.src_node, .dst_node]) | unique) == [[0,1],[1,0]] and
+      map(.bg_level) == [range(12) | if . % 2 == 0 then \"idle\" else \"low\" end]"
+  expect "... each loaded pair: node 1 loaded by its rank on one thread, read > 0 GB/s" \
+    recs comm-bg.jsonl "$cm | map(select(.bg_level == \"low\")) | all(.bg_nodes == [1] and .bg_threads == [1] and
+      .bg_GBps[0] > 0 and .status == \"ok\" and .pages_on_target_pct == 100)"
+  expect "... comm_bg per rank pair across the link (hop class 1), latency and bandwidth ratios" \
+    recs comm-bg.jsonl 'map(select(.type == "comm_bg")) | length == 2 and all(.hops == 1 and .src_node != .dst_node and
+      .latency.ratio > 0 and .bandwidth.ratio > 0)'
 fi
 if [[ $GUEST == two || $GUEST == quartet-mem ]]; then
   # the memory nodes migrate ran over: both of the 2-node guest's, or node 0 and memory-only 4
