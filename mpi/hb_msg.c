@@ -63,7 +63,10 @@ static void hb_msg_collect(const struct hb_world *w, int sender, struct hb_comm_
         MPI_Send(r, sizeof(*r), MPI_BYTE, 0, HB_TAG_RESULT, MPI_COMM_WORLD);
         MPI_Send(samples, r->nsamples, MPI_DOUBLE, 0, HB_TAG_RESULT, MPI_COMM_WORLD);
     } else if (w->rank == 0) {
-        MPI_Recv(r, sizeof(*r), MPI_BYTE, sender, HB_TAG_RESULT, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        /* While the pair measures, rank 0 waits without spinning. */
+        MPI_Request req;
+        MPI_Irecv(r, sizeof(*r), MPI_BYTE, sender, HB_TAG_RESULT, MPI_COMM_WORLD, &req);
+        hb_comm_wait_idle(&req);
         MPI_Recv(samples, r->nsamples, MPI_DOUBLE, sender, HB_TAG_RESULT, MPI_COMM_WORLD,
                  MPI_STATUS_IGNORE);
     }
@@ -77,7 +80,9 @@ static int hb_msg_pair(struct hb_msg_run *run, const struct hb_experiment *e, in
     struct hb_comm_result res = {0};
     res.src_rank = a;
     res.dst_rank = b;
-    hb_comm_barrier();
+    /* The ranks that wait sleep: on a host with fewer CPUs than ranks, spinning ones would
+     * take the pair's CPUs. */
+    hb_comm_barrier_idle();
     if (w->rank == a || w->rank == b) {
         bool sender = w->rank == a;
         struct hb_msg_job job = {

@@ -1,5 +1,6 @@
 /* comm's derived records: per host, the node x node matrices of message latency at the
- * smallest size and of streaming bandwidth at the largest, beside the pairs' hop classes. */
+ * smallest size and of streaming bandwidth at the largest, beside the pairs' hop classes;
+ * across hosts, the links (hb_comm_links.c) and NIC locality (hb_comm_nic.c). */
 #include "hb_suite_comm.h"
 
 #include "hb_jsonl_read.h"
@@ -72,22 +73,6 @@ static json_t *hb_comm_matrix(const struct hb_suite_env *env, json_t *measured, 
                      hops);
 }
 
-/* The smallest and largest message size of the pairs on one host. */
-static void hb_comm_sizes(json_t *measured, double *least, double *most)
-{
-    size_t i;
-    json_t *rec;
-    *least = INFINITY;
-    *most = 0;
-    json_array_foreach(measured, i, rec)
-    {
-        double b = hb_rec_num(rec, "message_bytes", NAN);
-        if (!isfinite(b)) continue;
-        *least = fmin(*least, b);
-        *most = fmax(*most, b);
-    }
-}
-
 int hb_comm_derive(const struct hb_suite_env *env, json_t *measured, json_t *derived)
 {
     double least, most;
@@ -113,5 +98,8 @@ int hb_comm_derive(const struct hb_suite_env *env, json_t *measured, json_t *der
         if (!bw || json_array_append_new(derived, bw)) rc = -ENOMEM;
     }
     json_decref(hosts);
+    /* Across hosts: the links side by side, and what a rank's distance from a NIC costs. */
+    if (rc == 0) rc = hb_comm_links_derive(measured, env->opts->fleet_threshold_pct, derived);
+    if (rc == 0) rc = hb_comm_nic_derive(measured, env->host_nics, derived);
     return rc;
 }
