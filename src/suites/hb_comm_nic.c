@@ -88,7 +88,8 @@ static json_t *hb_nic_compare(const json_t *measured, struct hb_nic_side *side, 
                      "message_bytes", (json_int_t)bytes, "near", hb_comm_figure_json(&near), "far",
                      hb_comm_figure_json(&far), "near_pairs", nn, "far_pairs", nf, "ratio",
                      isfinite(ratio) ? json_real(ratio) : json_null(), "ratio_ci95",
-                     known ? json_pack("[f, f]", far.lo / near.hi, far.hi / near.lo) : json_null(),
+                     known && near.lo > 0 ? json_pack("[f, f]", far.lo / near.hi, far.hi / near.lo)
+                                          : json_null(),
                      "noise", hb_separation_name(sep), "verdict",
                      sep == HB_SEPARATE ? json_string(verdict) : json_null());
 }
