@@ -18,6 +18,12 @@ void hb_comm_barrier(void);
 void hb_comm_ibarrier(MPI_Request *req);
 bool hb_comm_test(MPI_Request *req);
 
+/* Wait for req, sleeping between tests: a rank that only waits takes no CPU from the ranks that
+ * measure (comm's pairs, on hosts with fewer CPUs than ranks). */
+void hb_comm_wait_idle(MPI_Request *req);
+/* A barrier waited for so. */
+void hb_comm_barrier_idle(void);
+
 /* From rank 0 to every rank. */
 void hb_comm_bcast_ints(int *values, int n);
 void hb_comm_bcast_bytes(void *buf, int n);

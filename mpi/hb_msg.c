@@ -65,7 +65,10 @@ static void hb_msg_collect(const struct hb_world *w, int sender, struct hb_comm_
         MPI_Send(r, sizeof(*r), MPI_BYTE, 0, HB_TAG_RESULT, MPI_COMM_WORLD);
         MPI_Send(samples, r->nsamples, MPI_DOUBLE, 0, HB_TAG_RESULT, MPI_COMM_WORLD);
     } else if (w->rank == 0) {
-        MPI_Recv(r, sizeof(*r), MPI_BYTE, sender, HB_TAG_RESULT, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        /* While the pair measures, rank 0 waits without spinning. */
+        MPI_Request req;
+        MPI_Irecv(r, sizeof(*r), MPI_BYTE, sender, HB_TAG_RESULT, MPI_COMM_WORLD, &req);
+        hb_comm_wait_idle(&req);
         MPI_Recv(samples, r->nsamples, MPI_DOUBLE, sender, HB_TAG_RESULT, MPI_COMM_WORLD,
                  MPI_STATUS_IGNORE);
     }
@@ -123,7 +126,9 @@ static int hb_msg_pair(struct hb_msg_run *run, const struct hb_experiment *e, in
     res.src_rank = a;
     res.dst_rank = b;
     struct hb_msg_ends ends = {run, e, a, b, samples, &res};
-    hb_comm_barrier();
+    /* The ranks that wait sleep: on a host with fewer CPUs than ranks, spinning ones would
+     * take the pair's CPUs. */
+    hb_comm_barrier_idle();
     bool loaded = hb_msg_bg_loaded(e);
     if (loaded)
         hb_msg_bg_around(w, run->t, e, a, b, run->io->allow_misplaced, hb_msg_ends_run, &ends,

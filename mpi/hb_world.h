@@ -81,5 +81,8 @@ int hb_world_host_configs(const struct hb_world *w, const json_t *mine, json_t *
  * caller shares the verdict); free with hb_world_host_topos_free. */
 int hb_world_host_topos(const struct hb_world *w, const struct hb_topo *t, struct hb_topo ***out);
 void hb_world_host_topos_free(const struct hb_world *w, struct hb_topo **topos);
+/* Rank 0, from hb_world_host_topos: {host: its NICs (hb_topo_nics_json)}; NULL with a message
+ * when out of memory. */
+json_t *hb_world_host_nics(const struct hb_world *w, struct hb_topo **topos);
 
 #endif

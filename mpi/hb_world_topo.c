@@ -1,5 +1,5 @@
 /* Each host's own topology on rank 0: what a fleet's per-host export writes, since hosts of
- * one fleet need not be alike (fewer cores, other nodes). */
+ * one fleet need not be alike (fewer cores, other nodes), and each host's NICs for comm. */
 #include "hb_world.h"
 
 #include "hb_comm.h"
@@ -50,4 +50,16 @@ void hb_world_host_topos_free(const struct hb_world *w, struct hb_topo **topos)
     for (int h = 0; h < w->nhosts; h++)
         hb_topo_free(topos[h]);
     free(topos);
+}
+
+json_t *hb_world_host_nics(const struct hb_world *w, struct hb_topo **topos)
+{
+    json_t *all = json_object();
+    for (int h = 0; all && h < w->nhosts; h++)
+        if (json_object_set_new(all, w->hosts[h], hb_topo_nics_json(topos[h]))) {
+            json_decref(all);
+            all = NULL;
+        }
+    if (!all) hb_err_set("out of memory listing %d hosts' NICs", w->nhosts);
+    return all;
 }

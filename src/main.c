@@ -180,14 +180,20 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
         hb_world_finalize(&w);
         return HB_EXIT_ENV;
     }
-    /* Hosts of a fleet may differ: each exports with its own topology. */
+    /* Hosts of a fleet may differ: each exports with its own topology; comm tells ranks near
+     * each host's NICs from far ones. */
     struct hb_topo **host_topos = NULL;
-    int trc = o->export_hwloc[0] && w.nhosts > 1 ? hb_world_host_topos(&w, t, &host_topos) : 0;
+    int trc = (o->export_hwloc[0] || messages) && w.nhosts > 1
+                  ? hb_world_host_topos(&w, t, &host_topos)
+                  : 0;
+    json_t *host_nics = host_topos && messages ? hb_world_host_nics(&w, host_topos) : NULL;
+    trc = trc ? trc : host_topos && messages && !host_nics ? -ENOMEM : 0;
     json_t *cfg = NULL, *host_cfgs = NULL;
     int crc = hb_read_configs(&w, t, &cfg, &host_cfgs);
     trc = trc ? trc : crc;
     struct hb_suite_env fleet_env = *env;
     fleet_env.host_configs = host_cfgs;
+    fleet_env.host_nics = host_nics;
     env = &fleet_env;
     double t0 = hb_now();
     struct hb_run_ctx ctx = {0};
@@ -224,6 +230,7 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
     if (wrc) {
         json_decref(cfg);
         json_decref(host_cfgs);
+        json_decref(host_nics);
         hb_world_host_topos_free(&w, host_topos);
         hb_world_finalize(&w);
         json_decref(measured);
@@ -249,6 +256,7 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
     json_decref(measured);
     json_decref(cfg);
     json_decref(host_cfgs);
+    json_decref(host_nics);
     hb_world_host_topos_free(&w, host_topos);
     code = hb_rank0_share(code);
     if (weighted) hb_world_wil_restore(&w); /* error paths: at exit (hb_wil.h) */
@@ -374,7 +382,7 @@ static int hb_plan_and_run(int argc, char **argv, const struct hb_options *o,
     }
     char size_source[HB_SIZES_SOURCE_LEN];
     uint64_t llc = 0;
-    struct hb_suite_env env = {t, o, hb_lookup_kernel, 0, note, NULL};
+    struct hb_suite_env env = {t, o, hb_lookup_kernel, 0, note, NULL, NULL};
     env.default_bytes = hb_sizes_default(t, size_source, sizeof(size_source), &llc);
     struct hb_plan plan = {0};
     int code = HB_EXIT_OK;

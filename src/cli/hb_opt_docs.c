@@ -58,7 +58,8 @@ const struct hb_opt_doc hb_opt_docs[] = {
      "matrix: flag same-class pairs differing more, and target ratios differing more from the "
      "firmware's HMAT (default 5)"},
     {"fleet-threshold", 0, OPT_FLEET_THRESHOLD, "PCT", HB_COMPLETE_NONE, NULL,
-     "matrix: flag hosts worse than the fleet's median by more (default 35)"},
+     "matrix: flag hosts worse than the fleet's median by more; comm: host pairs worse than "
+     "the better half's median (default 35)"},
     {"export-hwloc", 0, OPT_EXPORT_HWLOC, "F", HB_COMPLETE_FILE, NULL,
      "matrix: also write hwloc XML F with the measured matrix (one file per host: F.HOST.xml "
      "when there are several)"},

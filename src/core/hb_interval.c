@@ -44,3 +44,14 @@ bool hb_intervals_separate(const struct hb_interval *a, const struct hb_interval
 {
     return a->hi < b->lo || b->hi < a->lo;
 }
+
+enum hb_worse hb_interval_worse(const struct hb_interval *x, const struct hb_interval *ref,
+                                double pct, bool higher_worse)
+{
+    double over = pct / 100.0;
+    bool worse =
+        higher_worse ? x->value > ref->value * (1.0 + over) : x->value < ref->value * (1.0 - over);
+    if (!worse) return HB_NOT_WORSE;
+    bool unknown = isnan(x->lo) || isnan(ref->lo);
+    return unknown || hb_intervals_separate(x, ref) ? HB_WORSE : HB_WORSE_WITHIN_NOISE;
+}

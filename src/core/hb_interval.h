@@ -36,4 +36,12 @@ bool hb_interval_noisy(const struct hb_interval *iv, double noise_pct);
 /* Two figures differ beyond their noise only when their intervals do not overlap. */
 bool hb_intervals_separate(const struct hb_interval *a, const struct hb_interval *b);
 
+/* How a figure stands against a reference (a fleet's median host or link): not worse, worse
+ * by more than pct percent (above the reference when higher_worse, else below it) and beyond
+ * the noise (the intervals apart, or either unknown: a NAN end, one repeat, an old file), or
+ * worse but within the noise (the intervals overlap: inconclusive). */
+enum hb_worse { HB_NOT_WORSE, HB_WORSE, HB_WORSE_WITHIN_NOISE };
+enum hb_worse hb_interval_worse(const struct hb_interval *x, const struct hb_interval *ref,
+                                double pct, bool higher_worse);
+
 #endif

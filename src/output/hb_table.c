@@ -505,6 +505,10 @@ static void hb_table_print_clean(FILE *f, json_t *rec)
         hb_table_comm_matrix(f, rec);
     else if (strcmp(type, "comm_bg") == 0)
         hb_table_comm_bg(f, rec);
+    else if (strcmp(type, "comm_links") == 0)
+        hb_table_comm_links(f, rec);
+    else if (strcmp(type, "comm_nic") == 0)
+        hb_table_comm_nic(f, rec);
     else if (strcmp(type, "fleet") == 0)
         hb_table_fleet(f, rec);
     else if (strcmp(type, "tiers") == 0)

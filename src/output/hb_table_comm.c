@@ -1,5 +1,5 @@
-/* comm's derived records as a table (hb_table_comm.h): message latency or bandwidth per node
- * pair, and what --bg's load did to a pair. */
+/* comm's derived records as tables (hb_table_comm.h): message latency or bandwidth per node
+ * pair, what --bg's load did to a pair, per host pair (link), and near or far from a NIC. */
 #include "hb_table_comm.h"
 
 #include "hb_table_grid.h"
@@ -7,6 +7,7 @@
 #include "hb_jsonl_read.h"
 #include "hb_size.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -65,4 +66,79 @@ void hb_table_comm_bg(FILE *f, json_t *rec)
     fprintf(f, "\n");
     hb_table_comm_bg_line(f, "latency", json_object_get(rec, "latency"));
     hb_table_comm_bg_line(f, "bandwidth", json_object_get(rec, "bandwidth"));
+}
+
+/* A figure with its interval: "12.3 [11.9, 12.8]", or the value alone, or "-". */
+static void hb_table_comm_figure(FILE *f, const json_t *fig, int width)
+{
+    const json_t *ci = json_object_get(fig, "ci95");
+    char text[96];
+    double v = hb_rec_num(fig, "value", NAN);
+    if (isnan(v))
+        snprintf(text, sizeof(text), "-");
+    else if (json_is_array(ci))
+        snprintf(text, sizeof(text), "%.4g [%.4g, %.4g]", v,
+                 json_number_value(json_array_get(ci, 0)),
+                 json_number_value(json_array_get(ci, 1)));
+    else
+        snprintf(text, sizeof(text), "%.4g", v);
+    fprintf(f, " %-*s", width, text);
+}
+
+void hb_table_comm_links(FILE *f, json_t *rec)
+{
+    char lat[32], bw[32];
+    hb_size_format((uint64_t)hb_rec_num(rec, "latency_bytes", 0), lat, sizeof(lat));
+    hb_size_format((uint64_t)hb_rec_num(rec, "bandwidth_bytes", 0), bw, sizeof(bw));
+    fprintf(f,
+            "\nMPI links (host pairs): latency (us) at %s, bandwidth (GB/s) at %s; flagged %.0f%% "
+            "worse than the better half's median beyond the noise\n",
+            lat, bw, hb_rec_num(rec, "threshold_pct", 0));
+    fprintf(f, "  %-31s %-24s %-24s\n", "link", "latency us [95% CI]", "bandwidth GB/s [95% CI]");
+    size_t i;
+    json_t *l;
+    json_array_foreach(json_object_get(rec, "links"), i, l)
+    {
+        const json_t *h = json_object_get(l, "hosts");
+        char name[128];
+        snprintf(name, sizeof(name), "%s - %s", json_string_value(json_array_get(h, 0)),
+                 json_string_value(json_array_get(h, 1)));
+        fprintf(f, "  %-31s", name);
+        hb_table_comm_figure(f, json_object_get(l, "latency_us"), 24);
+        hb_table_comm_figure(f, json_object_get(l, "bandwidth_GBps"), 24);
+        fprintf(f, " %s%s%s%s\n", json_is_true(json_object_get(l, "outlier")) ? "OUTLIER: " : "",
+                hb_rec_str(l, "reason", ""),
+                *hb_rec_str(l, "inconclusive", "") ? "inconclusive (within the noise): " : "",
+                hb_rec_str(l, "inconclusive", ""));
+    }
+    fprintf(f, "  %-31s", "reference");
+    hb_table_comm_figure(f, json_object_get(json_object_get(rec, "reference"), "latency_us"), 24);
+    hb_table_comm_figure(f, json_object_get(json_object_get(rec, "reference"), "bandwidth_GBps"),
+                         24);
+    fprintf(f, "\n");
+}
+
+void hb_table_comm_nic(FILE *f, json_t *rec)
+{
+    const char *host = hb_rec_str(rec, "host", ""), *peer = hb_rec_str(rec, "peer", "");
+    const char *note = hb_rec_str(rec, "note", NULL);
+    if (note) {
+        fprintf(f, "NIC locality, %s -> %s: %s\n", host, peer, note);
+        return;
+    }
+    fprintf(f, "NIC locality, %s -> %s, NIC %s:\n", host, peer, hb_rec_str(rec, "nic", ""));
+    const char *metric[] = {"latency", "bandwidth"};
+    for (int m = 0; m < 2; m++) {
+        const json_t *c = json_object_get(rec, metric[m]);
+        char size[32];
+        hb_size_format((uint64_t)hb_rec_num(c, "message_bytes", 0), size, sizeof(size));
+        fprintf(f, "  %-9s %-6s near", metric[m], size);
+        hb_table_comm_figure(f, json_object_get(c, "near"), 20);
+        fprintf(f, " far");
+        hb_table_comm_figure(f, json_object_get(c, "far"), 20);
+        fprintf(f, " far/near %.2f (%s)%s%s\n", hb_rec_num(c, "ratio", NAN),
+                hb_rec_str(c, "noise", ""),
+                json_is_string(json_object_get(c, "verdict")) ? ": " : "",
+                hb_rec_str(c, "verdict", ""));
+    }
 }

@@ -1,5 +1,6 @@
 /* comm's derived records: per host, the node x node matrices of message latency at the
- * smallest size and of streaming bandwidth at the largest, beside the pairs' hop classes. */
+ * smallest size and of streaming bandwidth at the largest, beside the pairs' hop classes;
+ * across hosts, the links (hb_comm_links.c) and NIC locality (hb_comm_nic.c). */
 #include "hb_suite_comm.h"
 #include "hb_comm_bg.h"
 
@@ -21,6 +22,23 @@ static bool hb_comm_cell_of(const json_t *rec, const char *host, const char *met
            strcmp(hb_rec_str(rec, "dst_host", ""), host) == 0 &&
            strcmp(hb_rec_str(rec, "metric", ""), metric) == 0 &&
            hb_rec_num(rec, "message_bytes", -1) == bytes;
+}
+
+/* The records measured without --bg's load (a new array; NULL when out of memory). */
+static json_t *hb_comm_idle(json_t *measured)
+{
+    json_t *idle = json_array();
+    size_t i;
+    json_t *rec;
+    json_array_foreach(measured, i, rec)
+    {
+        if (idle && strcmp(hb_rec_str(rec, "bg_level", "idle"), "idle") == 0 &&
+            json_array_append(idle, rec) != 0) {
+            json_decref(idle);
+            idle = NULL;
+        }
+    }
+    return idle;
 }
 
 /* The figure of cell (src, dst): the median over the rank pairs on those nodes (several when
@@ -75,22 +93,6 @@ static json_t *hb_comm_matrix(const struct hb_suite_env *env, json_t *measured, 
                      hops);
 }
 
-/* The smallest and largest message size of the pairs on one host. */
-static void hb_comm_sizes(json_t *measured, double *least, double *most)
-{
-    size_t i;
-    json_t *rec;
-    *least = INFINITY;
-    *most = 0;
-    json_array_foreach(measured, i, rec)
-    {
-        double b = hb_rec_num(rec, "message_bytes", NAN);
-        if (!isfinite(b)) continue;
-        *least = fmin(*least, b);
-        *most = fmax(*most, b);
-    }
-}
-
 int hb_comm_derive(const struct hb_suite_env *env, json_t *measured, json_t *derived)
 {
     double least, most;
@@ -116,5 +118,12 @@ int hb_comm_derive(const struct hb_suite_env *env, json_t *measured, json_t *der
         if (!bw || json_array_append_new(derived, bw)) rc = -ENOMEM;
     }
     json_decref(hosts);
+    /* Across hosts: the links side by side, and what a rank's distance from a NIC costs, from
+     * the idle records (--bg's loaded ones are compared with them in comm_bg). */
+    json_t *idle = rc == 0 ? hb_comm_idle(measured) : NULL;
+    if (rc == 0 && !idle) rc = -ENOMEM;
+    if (rc == 0) rc = hb_comm_links_derive(idle, env->opts->fleet_threshold_pct, derived);
+    if (rc == 0) rc = hb_comm_nic_derive(idle, env->host_nics, derived);
+    json_decref(idle);
     return rc ? rc : hb_comm_bg_derive(env, measured, derived);
 }

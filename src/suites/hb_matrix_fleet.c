@@ -121,11 +121,14 @@ static double hb_fleet_median(const struct hb_fleet_host *hosts, int nh, size_t 
     return hb_stats_median(tmp, n);
 }
 
-/* Whether a difference beyond the threshold is also beyond the noise: the host's interval
- * and the median's do not overlap (or either is unknown: one repeat, an old file). */
-static bool hb_fleet_clear(double lo, double hi, double mlo, double mhi)
+/* Where a figure worse than the fleet's goes: the reasons (beyond the noise), the
+ * inconclusive (within it), or nowhere. */
+static FILE *hb_fleet_worse(double v, double lo, double hi, double ref, double mlo, double mhi,
+                            double pct, bool higher_worse, FILE *why, FILE *noise)
 {
-    return isnan(lo) || isnan(mlo) || hi < mlo || lo > mhi;
+    struct hb_interval x = {2, v, lo, hi, 0.0}, m = {2, ref, mlo, mhi, 0.0};
+    enum hb_worse w = hb_interval_worse(&x, &m, pct, higher_worse);
+    return w == HB_WORSE ? why : w == HB_WORSE_WITHIN_NOISE ? noise : NULL;
 }
 
 /* Why a host is an outlier, "" if it is not, into *why (with `config`, the knobs in which it
@@ -145,15 +148,15 @@ static int hb_fleet_reason(const struct hb_fleet_host *x, const struct hb_fleet_
         hb_err_set("out of memory explaining host %s", x->host);
         return -ENOMEM;
     }
-    double over = 1.0 + pct / 100.0;
-    if (x->lat > median->lat * over)
-        fprintf(hb_fleet_clear(x->lat_lo, x->lat_hi, median->lat_lo, median->lat_hi) ? f : n,
-                "local latency %.0f%% above median; ", (x->lat / median->lat - 1) * 100);
-    if (x->bw < peers_bw * (2.0 - over))
-        fprintf(hb_fleet_clear(x->bw_lo, x->bw_hi, median->bw_lo, median->bw_hi) ? f : n,
-                "local read bandwidth %.0f%% below median of %d-thread hosts; ",
+    FILE *to = hb_fleet_worse(x->lat, x->lat_lo, x->lat_hi, median->lat, median->lat_lo,
+                              median->lat_hi, pct, true, f, n);
+    if (to) fprintf(to, "local latency %.0f%% above median; ", (x->lat / median->lat - 1) * 100);
+    to = hb_fleet_worse(x->bw, x->bw_lo, x->bw_hi, peers_bw, median->bw_lo, median->bw_hi, pct,
+                        false, f, n);
+    if (to)
+        fprintf(to, "local read bandwidth %.0f%% below median of %d-thread hosts; ",
                 (1 - x->bw / peers_bw) * 100, x->threads);
-    if (x->ratio > median->ratio * over)
+    if (x->ratio > median->ratio * (1.0 + pct / 100.0))
         fprintf(f, "remote/local ratio %.0f%% above median; ",
                 (x->ratio / median->ratio - 1) * 100);
     if (config[0] && ftell(f) > 0) fprintf(f, "differs in %s; ", config);

@@ -151,7 +151,8 @@ static int hb_suite_comm_plan(const struct hb_suite_env *env, struct hb_plan *ou
 
 /* The options of its own it takes, besides the run options (hb_cli_doc.h). */
 static const int hb_comm_takes[] = {OPT_SIZE, OPT_MEM_NODE,   OPT_NODES,   OPT_PAGES,
-                                    OPT_BG,   OPT_LOAD_NODES, OPT_BG_RATE, 0};
+                                    OPT_BG,   OPT_LOAD_NODES, OPT_BG_RATE, OPT_FLEET_THRESHOLD,
+                                    0};
 
 const struct hb_suite hb_suite_comm = {
     .takes = hb_comm_takes,

@@ -2,6 +2,7 @@
 #ifndef HB_SUITE_COMM_H
 #define HB_SUITE_COMM_H
 
+#include "hb_interval.h"
 #include "hb_suite_kit.h"
 
 /* Per host that has pairs of its own: a {"type":"comm_matrix"} record of latency (us) at the
@@ -10,5 +11,37 @@
  * pairs on those nodes (null when none measured it), with the pairs' hop classes. 0 or
  * -ENOMEM. */
 int hb_comm_derive(const struct hb_suite_env *env, json_t *measured, json_t *derived);
+
+/* The smallest and largest message size among the records (INFINITY and 0 when none). */
+void hb_comm_sizes(const json_t *measured, double *least, double *most);
+
+/* Whether a comm record belongs to a group (a link, the ranks near a NIC...). */
+typedef bool (*hb_comm_pick_fn)(const json_t *rec, const void *ctx);
+
+/* A group's figure: the median of every repeat value (repeat_values, else value) of the ok
+ * records of `metric` and `bytes` that pick takes, pooled, so that the interval holds the
+ * spread between the group's rank pairs as well as between repeats; NAN ends with fewer than
+ * two values, a NAN value with none. Returns the records taken, or -ENOMEM. */
+int hb_comm_pool(const json_t *measured, const char *metric, double bytes, hb_comm_pick_fn pick,
+                 const void *ctx, struct hb_interval *out);
+
+/* A figure as records conclude from it: {"value": v or null, "ci95": [lo, hi] or null}. */
+json_t *hb_comm_figure_json(const struct hb_interval *iv);
+
+/* The unordered host pairs (links) of the cross-host records, in order of first appearance:
+ * [[a, b], ...] (new reference, NULL when out of memory). */
+json_t *hb_comm_links_of(const json_t *measured);
+
+/* With three hosts or more: a {"type":"comm_links"} record, one entry per link (8 B latency
+ * and largest-size bandwidth pooled over its rank pairs, with intervals), a link worse than
+ * the reference (the median of the better half of the links) by more than pct percent
+ * flagged beyond the noise, or said inconclusive within it. 0 or -ENOMEM. */
+int hb_comm_links_derive(const json_t *measured, double pct, json_t *derived);
+
+/* Per link and NIC of either host (host_nics: {host: nics of its topology}): a
+ * {"type":"comm_nic"} record comparing the pairs whose rank on that host sits on a node local
+ * to the NIC (near) with those whose rank does not (far); where one side has no rank, a note
+ * says why nothing is compared (also on stderr, once per text). 0 or -ENOMEM. */
+int hb_comm_nic_derive(const json_t *measured, const json_t *host_nics, json_t *derived);
 
 #endif

@@ -31,6 +31,7 @@ struct hb_suite_env {
     FILE *note; /* why a suite left part of its study out (one line, as long as it takes), shown
                  * once the plan stands; NULL: nowhere to say it */
     const json_t *host_configs; /* a fleet's: the run record's host_configs; NULL: one host */
+    const json_t *host_nics;    /* comm across hosts: {host: its NICs (hb_topo_nics_json)} */
 };
 
 /* What sets a suite apart from the others in how it is run. */

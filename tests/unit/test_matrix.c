@@ -39,7 +39,7 @@ static json_t *derive_with(struct hb_topo *t, json_t *measured, double fleet_pct
 {
     struct hb_options o = {
         .threshold_pct = 5.0, .fleet_threshold_pct = fleet_pct, .command = "matrix"};
-    struct hb_suite_env env = {t, &o, NULL, 0, NULL, configs};
+    struct hb_suite_env env = {t, &o, NULL, 0, NULL, configs, NULL};
     json_t *derived = json_array();
     CHECK_INT(hb_suite_derive(&env, measured, derived), 0);
     return derived;
