@@ -5,6 +5,7 @@
 #include "hb_comm.h"
 #include "hb_error.h"
 #include "hb_msg_bg.h"
+#include "hb_msg_core.h"
 #include "hb_msg_pair.h"
 #include "hb_msg_transport.h"
 #include "hb_record_comm.h"
@@ -228,6 +229,7 @@ int hb_msg_exec_plan(const struct hb_world *w, const struct hb_topo *t, const st
                              json_array(),
                              calloc((size_t)w->size, sizeof(struct hb_msg_bg_got))};
     struct hb_repeats reps = {0};
+    if (hb_msg_own_core(w, t) != 0) hb_world_abort(w, HB_EXIT_ENV, hb_err_msg());
     if (!run.unpaired || !run.machine || !run.bg ||
         (w->rank == 0 && hb_repeats_init(&reps, n, io->noise_pct)))
         hb_world_abort(w, HB_EXIT_ENV, "out of memory for the repeats' records");

@@ -31,7 +31,8 @@ static char *hb_msg_rank_nodes(const struct hb_world *w)
     return text;
 }
 
-/* A rank on a load node needs a core for its messages and one for the load at least. */
+/* A rank on a load node needs a core for its messages and one for the load at least (with
+ * several ranks there, the load gets what their messages leave, hb_msg_bg_team). */
 static int hb_msg_check_bg_cores(const struct hb_world *w, const struct hb_topo *t, int node,
                                  const char *args)
 {
@@ -140,8 +141,10 @@ static void hb_msg_bg_team(const struct hb_world *w, const struct hb_topo *t,
 {
     int i = hb_topo_node_index(t, w->node);
     struct hb_task task = e->tasks[k];
-    /* The cores of its binding but the first, whose place the messaging thread holds. */
-    int threads = hb_world_cores_in(t, w->cpus, i) - 1;
+    /* The cores of its binding but those of the node's messaging threads: the first (this
+     * rank's, the node's lowest) and the last ones (the others', hb_msg_own_core). */
+    int below = 0, ranks = hb_world_node_ranks(w, &below);
+    int threads = hb_world_cores_in(t, w->cpus, i) - ranks;
     if (threads > t->nodes[i].ncpus - 1) threads = t->nodes[i].ncpus - 1;
     if (threads < 1) threads = 1;
     task.bytes = task.bytes / (uint64_t)task.threads * (uint64_t)threads;

@@ -376,3 +376,15 @@ void hb_world_finalize(struct hb_world *w)
     free(w->cpus);
     if (!hb_comm_solo()) MPI_Finalize();
 }
+
+int hb_world_node_ranks(const struct hb_world *w, int *below)
+{
+    int n = 0;
+    *below = 0;
+    for (int r = 0; r < w->size; r++) {
+        if (w->rank_host[r] != w->host_index || w->rank_node[r] != w->node) continue;
+        n++;
+        if (r < w->rank) (*below)++;
+    }
+    return n;
+}

@@ -46,6 +46,10 @@ int hb_world_check_layout(const struct hb_world *w, const struct hb_topo *t, con
  * (OMP_PLACES=cores: one place each); -1 when out of memory. */
 int hb_world_cores_in(const struct hb_topo *t, const char *cpus, int i);
 
+/* How many ranks of this rank's host sit on its node (itself included); *below: how many of
+ * them have a lower rank. */
+int hb_world_node_ranks(const struct hb_world *w, int *below);
+
 /* Check that this rank's binding reaches `need` cores of its node (the plan's threads there,
  * hb_plan_threads_on). Collective; -HB_EENV on every rank when any rank is short, with the
  * message (and the launch lines that work) set on the lowest such rank only. */
