@@ -48,6 +48,7 @@ struct hb_msg_run {
                                    * emulated hosts (which still share memory) */
     json_t *unpaired;             /* rank 0: "src-dst" node pairs that had no ranks */
     struct hb_msg_bg_got *bg;     /* rank 0: every rank's load of a loaded pair */
+    int *cpu;                     /* per rank: the CPU its messaging thread runs on, -1 unknown */
 };
 
 static enum hb_msg_metric hb_msg_metric_of(const char *metric)
@@ -141,7 +142,8 @@ static int hb_msg_pair(struct hb_msg_run *run, const struct hb_experiment *e, in
     if (loaded) hb_msg_bg_verdict(w, run->bg, &res);
     const char *src_host = w->hosts[w->rank_host[a]], *dst_host = w->hosts[w->rank_host[b]];
     bool one_machine = strcmp(run->machine[a], run->machine[b]) == 0;
-    struct hb_comm_origin o = {src_host, dst_host, run->transport[one_machine]};
+    struct hb_comm_origin o = {src_host, dst_host, run->transport[one_machine], run->cpu[a],
+                               run->cpu[b]};
     if (res.status)
         fprintf(stderr, "hopbench: experiment %s, ranks %d -> %d: %s\n", e->name, a, b, res.note);
     json_t *rec = hb_record_comm(run->t, e, &res, samples, &o);
@@ -227,9 +229,12 @@ int hb_msg_exec_plan(const struct hb_world *w, const struct hb_topo *t, const st
                              {"", ""},
                              calloc((size_t)w->size, HB_HOST_LEN),
                              json_array(),
-                             calloc((size_t)w->size, sizeof(struct hb_msg_bg_got))};
+                             calloc((size_t)w->size, sizeof(struct hb_msg_bg_got)),
+                             calloc((size_t)w->size, sizeof(int))};
     struct hb_repeats reps = {0};
     if (hb_msg_own_core(w, t) != 0) hb_world_abort(w, HB_EXIT_ENV, hb_err_msg());
+    if (!run.cpu) hb_world_abort(w, HB_EXIT_ENV, "out of memory for the ranks' CPUs");
+    hb_comm_allgather_int(hb_msg_cpu_now(t), run.cpu);
     if (!run.unpaired || !run.machine || !run.bg ||
         (w->rank == 0 && hb_repeats_init(&reps, n, io->noise_pct)))
         hb_world_abort(w, HB_EXIT_ENV, "out of memory for the repeats' records");
@@ -253,6 +258,7 @@ int hb_msg_exec_plan(const struct hb_world *w, const struct hb_topo *t, const st
     json_decref(run.unpaired);
     free(run.machine);
     free(run.bg);
+    free(run.cpu);
     hb_repeats_free(&reps);
     return code;
 }

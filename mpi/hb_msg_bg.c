@@ -50,6 +50,28 @@ static int hb_msg_check_bg_cores(const struct hb_world *w, const struct hb_topo 
     return 0;
 }
 
+/* Rank 0: say where a node's ranks' messaging threads leave its load no core of its own (the
+ * load then shares one, and its figures hold CPU contention besides memory traffic). */
+static void hb_msg_bg_say_shared(const struct hb_world *w, const struct hb_topo *t, int node)
+{
+    int i = hb_topo_node_index(t, node);
+    for (int h = 0; i >= 0 && h < w->nhosts; h++) {
+        int ranks = 0, first = -1;
+        for (int r = 0; r < w->size; r++)
+            if (w->rank_host[r] == h && w->rank_node[r] == node) {
+                ranks++;
+                first = first < 0 ? r : first;
+            }
+        int cores = first >= 0 ? hb_world_cores_in(t, w->rank_cpus[first], i) : 0;
+        if (ranks > 1 && cores <= ranks)
+            fprintf(stderr,
+                    "hopbench: note: comm --bg: on host %s, node %d's %d ranks message from "
+                    "%d of its %d cores; the load's thread shares a core with one of them, so "
+                    "the loaded figures hold CPU contention besides memory traffic\n",
+                    w->hosts[h], node, ranks, ranks < cores ? ranks : cores, cores);
+    }
+}
+
 /* The nodes a load of the plan runs on (each once, however many experiments load it); NULL
  * when out of memory. */
 static hwloc_bitmap_t hb_msg_bg_nodes(const struct hb_plan *plan)
@@ -78,6 +100,7 @@ int hb_msg_check_bg(const struct hb_world *w, const struct hb_topo *t, const str
             seated = w->rank_node[r] == node;
         if (rc == 0 && (seated || !named)) {
             rc = hb_msg_check_bg_cores(w, t, node, args);
+            if (rc == 0 && w->rank == 0) hb_msg_bg_say_shared(w, t, node);
         } else if (rc == 0) {
             char *nodes = hb_msg_rank_nodes(w);
             hb_err_set("--load-nodes %d: no rank runs on node %d (ranks sit on node%s %s), and "

@@ -29,3 +29,13 @@ int hb_msg_own_core(const struct hb_world *w, const struct hb_topo *t)
     hwloc_bitmap_free(set);
     return rc;
 }
+
+int hb_msg_cpu_now(const struct hb_topo *t)
+{
+    hwloc_bitmap_t at = hwloc_bitmap_alloc();
+    int cpu = at && hwloc_get_last_cpu_location(t->hw, at, HWLOC_CPUBIND_THREAD) == 0
+                  ? hwloc_bitmap_first(at)
+                  : -1;
+    hwloc_bitmap_free(at);
+    return cpu;
+}

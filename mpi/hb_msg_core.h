@@ -13,4 +13,7 @@
  * of one core stays as it is. 0, or -HB_EENV with a message when the binding fails. */
 int hb_msg_own_core(const struct hb_world *w, const struct hb_topo *t);
 
+/* The CPU this thread last ran on (the records' src_cpu, dst_cpu), -1 when unknown. */
+int hb_msg_cpu_now(const struct hb_topo *t);
+
 #endif

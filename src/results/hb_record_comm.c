@@ -81,6 +81,10 @@ json_t *hb_record_comm(const struct hb_topo *t, const struct hb_experiment *e,
     json_object_set_new(out, "dst_rank", json_integer(r->dst_rank));
     json_object_set_new(out, "src_host", json_string(o->src_host));
     json_object_set_new(out, "dst_host", json_string(o->dst_host));
+    json_object_set_new(out, "src_cpu", o->src_cpu >= 0 ? json_integer(o->src_cpu) : json_null());
+    json_object_set_new(out, "dst_cpu", o->dst_cpu >= 0 ? json_integer(o->dst_cpu) : json_null());
+    json_object_set_new(out, "thread_cpus",
+                        o->src_cpu >= 0 ? json_pack("[i]", o->src_cpu) : json_null());
     json_object_set_new(out, "iterations", json_integer((json_int_t)r->iterations));
     json_object_set_new(out, "window", lat ? json_null() : json_integer(r->window));
     json_object_set_new(out, "p50_us", lat ? hb_comm_us(r->p50_us) : json_null());

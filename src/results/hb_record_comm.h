@@ -31,13 +31,14 @@ struct hb_comm_result {
 struct hb_comm_origin {
     const char *src_host, *dst_host;
     const char *transport; /* hb_msg_transport's words */
+    int src_cpu, dst_cpu;  /* where each end's messaging thread ran (-1: unknown) */
 };
 
 /* The record: the columns of every measurement record (hb_record_columns) for the sending end,
  * the plan's keys (src_node, dst_node, hops, message_bytes, src_mem_node, dst_mem_node), then
- * src_rank, dst_rank, src_host, dst_host, iterations, window, p50_us, p99_us, max_us, timer
- * and transport; hops and distance are null for two hosts. samples: the nsamples sample times. New
- * reference, NULL when out of memory. */
+ * src_rank, dst_rank, src_host, dst_host, src_cpu, dst_cpu (thread_cpus: [src_cpu]),
+ * iterations, window, p50_us, p99_us, max_us, timer and transport; hops and distance are null for
+ * two hosts. samples: the nsamples sample times. New reference, NULL when out of memory. */
 json_t *hb_record_comm(const struct hb_topo *t, const struct hb_experiment *e,
                        const struct hb_comm_result *r, const double *samples,
                        const struct hb_comm_origin *o);

@@ -49,7 +49,7 @@ static void check_record(const struct hb_topo *t)
                                .p99_us = 0.9,
                                .max_us = 3.0};
     double samples[2] = {0.002, 0.001};
-    struct hb_comm_origin o = {"a", "a", "btl vader"};
+    struct hb_comm_origin o = {"a", "a", "btl vader", 3, 5};
     json_t *rec = hb_record_comm(t, &e, &r, samples, &o);
     CHECK_WITHIN(json_number_value(json_object_get(rec, "p50_us")), 0.444, 1e-9);
     CHECK_WITHIN(json_number_value(json_object_get(rec, "pages_on_target_pct")), 87.5, 1e-9);
@@ -60,6 +60,12 @@ static void check_record(const struct hb_topo *t)
     json_decref(want);
     CHECK(strcmp(json_string_value(json_object_get(rec, "label")), "r0.n0-r1.n1") == 0);
     CHECK(json_is_null(json_object_get(rec, "window")));
+    /* Each end's messaging CPU; the sender's is the record's thread_cpus. */
+    CHECK_INT(json_integer_value(json_object_get(rec, "src_cpu")), 3);
+    CHECK_INT(json_integer_value(json_object_get(rec, "dst_cpu")), 5);
+    want = json_pack("[i]", 3);
+    CHECK(json_equal(json_object_get(rec, "thread_cpus"), want));
+    json_decref(want);
     /* Merged over one repeat, the headline is the median latency in microseconds. */
     json_t *merged = hb_repeat_merge(&rec, 1, 5.0);
     CHECK(strcmp(json_string_value(json_object_get(merged, "unit")), "us") == 0);
