@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* What a run changed: each node's file and the text it held before. */
@@ -24,6 +25,8 @@ static int *hb_wil_nodes, *hb_wil_weights;
 static struct hb_wil_saved *hb_wil_saved;
 static int hb_wil_nsaved;
 static volatile sig_atomic_t hb_wil_live; /* weights of ours are in force */
+static int hb_wil_guard_fd = -1;          /* to the guardian: a byte = put back already */
+static pid_t hb_wil_guard_pid = -1;
 
 /* The signals whose default ends the process: the weights go back before it ends. */
 static const int hb_wil_sigs[] = {SIGHUP,  SIGINT,  SIGQUIT, SIGILL,  SIGABRT,
@@ -68,10 +71,8 @@ int hb_wil_read(int node, int *weight)
 }
 
 /* Async-signal-safe: the saved texts back into their files, last changed first. */
-static void hb_wil_put_back(void)
+static void hb_wil_write_back(void)
 {
-    if (!hb_wil_live) return;
-    hb_wil_live = 0;
     for (int k = hb_wil_nsaved - 1; k >= 0; k--) {
         int fd = open(hb_wil_saved[k].path, O_WRONLY);
         if (fd < 0) continue;
@@ -79,6 +80,56 @@ static void hb_wil_put_back(void)
         (void)unused;
         close(fd);
     }
+}
+
+/* Async-signal-safe: the weights back, then the guardian told it has nothing to do. */
+static void hb_wil_put_back(void)
+{
+    if (!hb_wil_live) return;
+    hb_wil_live = 0;
+    hb_wil_write_back();
+    if (hb_wil_guard_fd >= 0) {
+        ssize_t unused = write(hb_wil_guard_fd, "d", 1);
+        (void)unused;
+        close(hb_wil_guard_fd);
+        hb_wil_guard_fd = -1;
+        waitpid(hb_wil_guard_pid, NULL, 0); /* it ends at once: no zombie left */
+    }
+}
+
+/* No handler catches SIGKILL (mpirun sends it a second after SIGTERM): a guardian process in a
+ * session of its own (a launcher that kills this process's group spares it), holding only a
+ * pipe from this one, puts the weights back when the pipe closes without a byte, however this
+ * process ended. It holds no other descriptor, so no peer or file waits for it. */
+static void hb_wil_guard(void)
+{
+    int p[2];
+    if (pipe(p) != 0) return;
+    pid_t pid = fork();
+    if (pid == 0) {
+        setsid();
+        for (size_t i = 0; i < HB_WIL_NSIGS; i++)
+            signal(hb_wil_sigs[i], SIG_IGN);
+        dup2(p[0], 0);
+        /* No descriptor of the run stays open here (close_range: Linux 5.9). */
+        if (close_range(1, ~0U, 0) != 0)
+            for (long fd = 1, max = sysconf(_SC_OPEN_MAX); fd < max; fd++)
+                close((int)fd);
+        char c;
+        ssize_t n;
+        while ((n = read(0, &c, 1)) < 0 && errno == EINTR)
+            ;
+        if (n == 0) hb_wil_write_back();
+        _exit(0);
+    }
+    close(p[0]);
+    if (pid < 0) {
+        close(p[1]);
+        return;
+    }
+    fcntl(p[1], F_SETFD, FD_CLOEXEC);
+    hb_wil_guard_fd = p[1];
+    hb_wil_guard_pid = pid;
 }
 
 static void hb_wil_on_signal(int sig)
@@ -136,19 +187,25 @@ static int hb_wil_write_all(const int *nodes, const int *weights, int n)
     if (!at_exit && atexit(hb_wil_restore) == 0) at_exit = true;
     hb_wil_watch(true);
     hb_wil_save_auto();
+    /* Every old text saved before anything is written, so the guardian knows them all. */
     for (int k = 0; k < n; k++) {
-        struct hb_wil_saved *s = &hb_wil_saved[hb_wil_nsaved];
+        struct hb_wil_saved *s = &hb_wil_saved[hb_wil_nsaved + k];
         int old = 0, rc = hb_wil_read(nodes[k], &old);
         if (rc) return rc;
         hb_wil_path(nodes[k], s->path, sizeof(s->path));
         snprintf(s->old, sizeof(s->old), "%d\n", old);
+    }
+    int first = hb_wil_nsaved;
+    hb_wil_nsaved += n;
+    hb_wil_guard();
+    hb_wil_live = 1;
+    for (int k = 0; k < n; k++) {
+        struct hb_wil_saved *s = &hb_wil_saved[first + k];
         errno = 0;
         FILE *f = fopen(s->path, "w");
         int err = f ? 0 : errno;
         /* sysfs takes the value at the flush, so fclose says whether it was taken. */
         if (f && (fprintf(f, "%d\n", weights[k]) < 0) + (fclose(f) != 0)) err = errno ? errno : EIO;
-        hb_wil_nsaved++;
-        hb_wil_live = 1;
         if (err) {
             hb_err_set("cannot set the weighted-interleave weight of node %d to %d (%s): %s",
                        nodes[k], weights[k], s->path, strerror(err));
