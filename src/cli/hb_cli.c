@@ -338,7 +338,11 @@ static int hb_check_takes(const struct hb_options *o)
     return 0;
 }
 
-#define HB_GIVEN(o, id) (((o)->given >> ((id)-OPT_KERNEL)) & 1)
+/* Whether option id was given. */
+static bool hb_given(const struct hb_options *o, int id)
+{
+    return (o->given >> (id - OPT_KERNEL)) & 1;
+}
 
 /* --policy weighted, --mem-node's list and --weights go together. A command without
  * --mem-node (peak) says itself what it makes of the policy. */
@@ -348,12 +352,12 @@ static int hb_check_weighted(const struct hb_options *o)
     struct hb_cmd_doc c;
     const char *why = NULL;
     bool known = hb_command_find(o->command, &c), search = known && !hb_cmd_takes(&c, OPT_POLICY);
-    if (o->weights_auto != search && HB_GIVEN(o, OPT_WEIGHTS))
+    if (o->weights_auto != search && hb_given(o, OPT_WEIGHTS))
         why = search ? "policy --weights takes auto (the weight search over a ladder of ratios); "
                        "fixed weights are bw --policy weighted's"
                      : "--weights auto is policy's weight search; bw --policy weighted takes one "
                        "weight from 1 to 255 per --mem-node node";
-    else if (HB_GIVEN(o, OPT_WEIGHTS) && !weighted && !search)
+    else if (hb_given(o, OPT_WEIGHTS) && !weighted && !search)
         why = "--weights needs --policy weighted (they are MPOL_WEIGHTED_INTERLEAVE's per-node "
               "weights): add it or drop --weights";
     else if (o->nmem_nodes > 1 && !weighted && !o->weights_auto)
@@ -364,7 +368,7 @@ static int hb_check_weighted(const struct hb_options *o)
         return 0;
     else if (o->nmem_nodes < 1)
         why = "--policy weighted needs --mem-node A,B,... (the nodes to interleave over)";
-    else if (!HB_GIVEN(o, OPT_WEIGHTS))
+    else if (!hb_given(o, OPT_WEIGHTS))
         why = "--policy weighted needs --weights W,W,... (one weight from 1 to 255 per "
               "--mem-node node)";
     else if (o->nweights != o->nmem_nodes)

@@ -9,6 +9,7 @@
 #include "hb_size.h"
 
 #include <errno.h>
+#include <hwloc.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -102,19 +103,27 @@ static int hb_nic_why_not(const char *host, const char *nic, const json_t *nic_n
     *why = NULL;
     bool none_far = json_array_size(far) == 0, none_near = json_array_size(near) == 0;
     if (!none_far && !none_near) return 0;
-    char *list = json_dumps(nic_nodes, JSON_COMPACT);
-    int rc = list ? 0 : -ENOMEM;
+    /* The NIC's nodes in words: "node 0", "nodes 0-1,4". */
+    hwloc_bitmap_t set = hwloc_bitmap_alloc();
+    size_t i;
+    json_t *n;
+    json_array_foreach(nic_nodes, i, n) if (set)
+        hwloc_bitmap_set(set, (unsigned)json_integer_value(n));
+    char *list = NULL;
+    int rc = set && hwloc_bitmap_list_asprintf(&list, set) >= 0 ? 0 : -ENOMEM;
+    const char *s = hwloc_bitmap_weight(set) == 1 ? "" : "s";
+    hwloc_bitmap_free(set);
     if (rc == 0 && none_far &&
         asprintf(why,
-                 "every rank of host %s sits on a node local to its NIC %s (nodes %s): no far "
+                 "every rank of host %s sits on a node local to its NIC %s (node%s %s): no far "
                  "rank to compare",
-                 host, nic, list) < 0)
+                 host, nic, s, list) < 0)
         rc = -ENOMEM;
     else if (rc == 0 && !none_far &&
              asprintf(why,
-                      "no rank of host %s sits on a node local to its NIC %s (nodes %s): no "
+                      "no rank of host %s sits on a node local to its NIC %s (node%s %s): no "
                       "near rank to compare",
-                      host, nic, list) < 0)
+                      host, nic, s, list) < 0)
         rc = -ENOMEM;
     if (rc) *why = NULL;
     free(list);

@@ -37,5 +37,6 @@ expect_eq "comm_nic: 3 links x 2 ends x 1 NIC" "$(jqs c.jsonl "$nic | length")" 
 expect_eq "comm_nic: nothing compared, the note says why" \
     "$(jqs c.jsonl "$nic | map(.latency == null and (.note | test(\"every rank of host .* sits on a node local to its NIC .*: no far rank to compare\"))) | all")" true
 expect_has "the note on stderr" "$(cat c.log)" "hopbench: comm: every rank of host $a sits on a node local to its NIC"
+expect_has "... the NIC's node in words" "$(cat c.log)" " (node 0): no far rank to compare"
 expect_eq "the note said once per host" "$(grep -c 'hopbench: comm: every rank of host' c.log)" 3
 finish

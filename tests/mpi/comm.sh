@@ -31,14 +31,18 @@ expect_eq "node matrices: latency at 8 B, bandwidth at 4 KiB, one node" \
     "$(jq -c -s '[.[] | select(.type=="comm_matrix") | [.metric, .message_bytes, .unit, .rows, (.values[0][0] > 0), .hop_class]]' c.jsonl)" \
     "[[\"latency\",8,\"us\",[$node],true,[[0]]],[\"bandwidth\",4096,\"GBps\",[$node],true,[[0]]]]"
 # Two ranks bound to the whole node message from cores of their own (the OpenMP runtime pins
-# both main threads to the binding's first core otherwise), and the records say which.
-timeout 120 mpirun "${OVERSUB[@]}" -np 2 --map-by ppr:2:numa --bind-to numa "$HB" comm --size 8 \
-    --reps 1 --min-time 0.001 --repeat 1 --quiet -o n.jsonl || fail "comm --bind-to numa: exit $?"
+# both main threads to the binding's first core otherwise), and the records say which. (No
+# oversubscribe words: Open MPI 5 spells them as a --map-by modifier, and two ranks on a node
+# of two cores or more need no more slots than it has.)
 cpus=$("$HB" topo --format jsonl | jq -c '.nodes[0].cpus')
-expect_eq "bound to the node: each end on its own CPU of node $node, the sender's in thread_cpus" \
-    "$(jq -s --argjson cpus "$cpus" "$m | map(.src_cpu != .dst_cpu and ([.src_cpu, .dst_cpu] - \$cpus == []) and .thread_cpus == [.src_cpu]) | all" n.jsonl)" true
-expect_eq "... rank 0 on the binding's first CPU, rank 1 on its last" \
-    "$(jq -c -s "$m | map([.src_rank, .src_cpu]) | unique" n.jsonl)" "[[0,$(jq '.[0]' <<<"$cpus")],[1,$(jq '.[-1]' <<<"$cpus")]]"
+if [ "$(jq length <<<"$cpus")" -ge 2 ]; then
+    timeout 120 mpirun -np 2 --map-by ppr:2:numa --bind-to numa "$HB" comm --size 8 --reps 1 \
+        --min-time 0.001 --repeat 1 --quiet -o n.jsonl || fail "comm --bind-to numa: exit $?"
+    expect_eq "bound to the node: each end on its own CPU of node $node, the sender's in thread_cpus" \
+        "$(jq -s --argjson cpus "$cpus" "$m | map(.src_cpu != .dst_cpu and ([.src_cpu, .dst_cpu] - \$cpus == []) and .thread_cpus == [.src_cpu]) | all" n.jsonl)" true
+    expect_eq "... rank 0 on the binding's first CPU, rank 1 on its last" \
+        "$(jq -c -s "$m | map([.src_rank, .src_cpu]) | unique" n.jsonl)" "[[0,$(jq '.[0]' <<<"$cpus")],[1,$(jq '.[-1]' <<<"$cpus")]]"
+fi
 
 # A list of sizes: those messages, and the matrices' bandwidth at the largest.
 timeout 120 mpirun "${OVERSUB[@]}" -np 2 "$HB" comm --size 2K,8,100 --reps 1 --min-time 0.001 \
