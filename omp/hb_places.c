@@ -3,6 +3,7 @@
 #include "hb_places.h"
 
 #include "hb_error.h"
+#include "hb_restart.h"
 
 #include <errno.h>
 #include <omp.h>
@@ -126,12 +127,6 @@ void hb_places_defaults(char **argv)
     setenv("HOPBENCH_OMP_DEFAULTS", "1", 1);
     if (!getenv("OMP_PLACES")) setenv("OMP_PLACES", "cores", 1);
     if (!getenv("OMP_PROC_BIND")) setenv("OMP_PROC_BIND", "close", 1);
-    /* The resolved path, not /proc/self/exe, so the process is still called hopbench. */
-    char self[4096];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-    if (n > 0) {
-        self[n] = '\0';
-        execv(self, argv);
-    }
+    hb_restart(argv);
     /* Not fatal: threads are still checked against their node before anything is timed. */
 }

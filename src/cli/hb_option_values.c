@@ -171,80 +171,98 @@ int hb_parse_int_list(const char *opt, const char *text, int *out, int cap, int 
     }
 }
 
-int hb_parse_sizes(const char *text, struct hb_options *o)
+/* Each comma-separated item of an option's list (at most cap; `what` names them in the
+ * message) to item(word, k, ctx), k counting from 0 in *n; then the list's shape is checked. */
+static int hb_each_item(const char *opt, const char *what, const char *text, int cap,
+                        int (*item)(const char *w, int k, void *ctx), void *ctx, int *n)
 {
     char list[256], *save = NULL;
-    if (hb_copy_arg("--size", text, list, sizeof(list))) return -EINVAL;
-    o->nsizes = 0;
-    for (char *w = strtok_r(list, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
-        if (o->nsizes == HB_MAX_SIZE_LIST) {
-            hb_err_set("invalid --size '%s': at most %d sizes in one list", text, HB_MAX_SIZE_LIST);
+    if (hb_copy_arg(opt, text, list, sizeof(list))) return -EINVAL;
+    *n = 0;
+    for (char *w = strtok_r(list, ",", &save); w; w = strtok_r(NULL, ",", &save), (*n)++) {
+        if (*n == cap) {
+            hb_err_set("invalid %s '%s': at most %d %s in one list", opt, text, cap, what);
             return -EINVAL;
         }
-        uint64_t v = 0;
-        if (hb_size_parse(w, &v)) return -EINVAL;
-        /* Insert in order: a list is a set of sizes, measured smallest first. */
-        int at = o->nsizes;
-        while (at > 0 && o->sizes[at - 1] > v)
-            at--;
-        if (at > 0 && o->sizes[at - 1] == v) {
-            hb_err_set("invalid --size '%s': %s is given twice; give each size once", text, w);
-            return -EINVAL;
-        }
-        memmove(&o->sizes[at + 1], &o->sizes[at], sizeof(o->sizes[0]) * (size_t)(o->nsizes - at));
-        o->sizes[at] = v;
-        o->nsizes++;
+        int rc = item(w, *n, ctx);
+        if (rc) return rc;
     }
-    int rc = hb_check_items("--size", text);
+    return hb_check_items(opt, text);
+}
+
+/* One size of --size's list, kept in order: a list is a set of sizes, measured smallest
+ * first. */
+struct hb_size_list {
+    struct hb_options *o;
+    const char *text; /* the whole list, as messages name it */
+};
+
+static int hb_size_item(const char *w, int k, void *ctx)
+{
+    const struct hb_size_list *l = ctx;
+    struct hb_options *o = l->o;
+    uint64_t v = 0;
+    if (hb_size_parse(w, &v)) return -EINVAL;
+    int at = k;
+    while (at > 0 && o->sizes[at - 1] > v)
+        at--;
+    if (at > 0 && o->sizes[at - 1] == v) {
+        hb_err_set("invalid --size '%s': %s is given twice; give each size once", l->text, w);
+        return -EINVAL;
+    }
+    memmove(&o->sizes[at + 1], &o->sizes[at], sizeof(o->sizes[0]) * (size_t)(k - at));
+    o->sizes[at] = v;
+    return 0;
+}
+
+int hb_parse_sizes(const char *text, struct hb_options *o)
+{
+    struct hb_size_list l = {o, text};
+    int rc = hb_each_item("--size", "sizes", text, HB_MAX_SIZE_LIST, hb_size_item, &l, &o->nsizes);
     if (rc == 0) o->size = o->sizes[o->nsizes - 1];
     return rc;
 }
 
-/* --stride 256 or 64,128,256: each a power of two of at least 64 bytes, any size form. */
+/* One stride: a power of two of at least 64 bytes, any size form. */
+static int hb_stride_item(const char *w, int k, void *ctx)
+{
+    struct hb_options *o = ctx;
+    uint64_t v = 0;
+    if (hb_size_parse(w, &v) == -ERANGE) {
+        /* 2^70 is a power of two of at least 64 bytes: it is its size that is wrong. */
+        hb_err_set("invalid --stride '%s': too large: expected a power of two from 64 bytes "
+                   "to 8 EiB, e.g. 64, 128, 256 (default), 512, 4K",
+                   w);
+        return -EINVAL;
+    }
+    if (hb_chase_check_stride(w, v)) return -EINVAL;
+    o->strides[k] = v;
+    return 0;
+}
+
+/* --stride 256 or 64,128,256. */
 int hb_parse_strides(const char *text, struct hb_options *o)
 {
-    char list[256], *save = NULL;
-    if (hb_copy_arg("--stride", text, list, sizeof(list))) return -EINVAL;
-    o->nstrides = 0;
-    for (char *w = strtok_r(list, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
-        if (o->nstrides == HB_CHASE_MAX_STRIDES) {
-            hb_err_set("invalid --stride '%s': at most %d strides in one list", text,
-                       HB_CHASE_MAX_STRIDES);
-            return -EINVAL;
-        }
-        uint64_t v = 0;
-        if (hb_size_parse(w, &v) == -ERANGE) {
-            /* 2^70 is a power of two of at least 64 bytes: it is its size that is wrong. */
-            hb_err_set("invalid --stride '%s': too large: expected a power of two from 64 bytes "
-                       "to 8 EiB, e.g. 64, 128, 256 (default), 512, 4K",
-                       w);
-            return -EINVAL;
-        }
-        if (hb_chase_check_stride(w, v)) return -EINVAL;
-        o->strides[o->nstrides++] = v;
-    }
-    return hb_check_items("--stride", text);
+    return hb_each_item("--stride", "strides", text, HB_CHASE_MAX_STRIDES, hb_stride_item, o,
+                        &o->nstrides);
+}
+
+static int hb_chains_item(const char *w, int k, void *ctx)
+{
+    struct hb_options *o = ctx;
+    char *end = NULL;
+    errno = 0;
+    long long v = strtoll(w, &end, 10);
+    if (errno || end == w || *end || !isdigit((unsigned char)*w)) v = 0;
+    if (hb_chase_check_chains(w, v)) return -EINVAL;
+    o->chains[k] = (int)v;
+    return 0;
 }
 
 int hb_parse_chains(const char *text, struct hb_options *o)
 {
-    char list[256], *save = NULL;
-    if (hb_copy_arg("--chains", text, list, sizeof(list))) return -EINVAL;
-    o->nchains = 0;
-    for (char *w = strtok_r(list, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
-        if (o->nchains == HB_CHASE_MAX_STRIDES) {
-            hb_err_set("invalid --chains '%s': at most %d chain counts in one list", text,
-                       HB_CHASE_MAX_STRIDES);
-            return -EINVAL;
-        }
-        char *end = NULL;
-        errno = 0;
-        long long v = strtoll(w, &end, 10);
-        if (errno || end == w || *end || !isdigit((unsigned char)*w)) v = 0;
-        if (hb_chase_check_chains(w, v)) return -EINVAL;
-        o->chains[o->nchains++] = (int)v;
-    }
-    return hb_check_items("--chains", text);
+    return hb_each_item("--chains", "chain counts", text, HB_CHASE_MAX_STRIDES, hb_chains_item, o,
+                        &o->nchains);
 }
 
 int hb_parse_tlb_group(const char *text, uint64_t *out)

@@ -4,12 +4,12 @@
 
 #include "hb_error.h"
 #include "hb_launcher.h"
+#include "hb_restart.h"
 
 #include <errno.h>
 #include <hwloc.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #define HB_RANK_CPUS_VAR "HOPBENCH_RANK_CPUS"
 #define HB_RANK_CPUS_BOUND "HOPBENCH_RANK_CPUS_BOUND"
@@ -114,12 +114,7 @@ int hb_rank_cpus_bind(char **argv)
     if (rc) return rc;
     /* The restarted process (OpenMP reads the new binding as it loads) knows it is bound. */
     setenv(HB_RANK_CPUS_BOUND, "1", 1);
-    char self[4096];
-    ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-    if (n > 0) {
-        self[n] = '\0';
-        execv(self, argv);
-    }
+    hb_restart(argv);
     hb_err_set("%s: cannot restart hopbench bound to its CPUs: %s", HB_RANK_CPUS_VAR,
                strerror(errno));
     return -HB_EENV;
