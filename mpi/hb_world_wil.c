@@ -8,12 +8,35 @@
 
 #include <stdio.h>
 
+/* Collective. Rank 0 writes every host's records from its own state: they say weights_set only
+ * when every host set the weights, and weights kept as found (not root) that differ between
+ * hosts are refused, since one record could not say which host had which. */
+static int hb_world_wil_agree(const struct hb_world *w, const int *nodes, int n)
+{
+    const struct hb_wil_state *s = w->host_rank == 0 ? hb_wil_current() : NULL;
+    if (hb_comm_max_int(s && !s->set) && hb_wil_current()) hb_wil_set_elsewhere_failed();
+    for (int k = 0; k < n; k++) {
+        int hi = hb_comm_max_int(s ? s->weights[k] : 0);
+        int lo = -hb_comm_max_int(s ? -s->weights[k] : -HB_WIL_MAX - 1);
+        if (hi == lo) continue;
+        if (w->rank == 0)
+            fprintf(stderr,
+                    "hopbench: --policy weighted: node %d's weight differs between hosts (%d to "
+                    "%d) and cannot be set without root: run as root, or give every host the "
+                    "same weights (%s/node%d)\n",
+                    nodes[k], lo, hi, HB_WIL_DIR, nodes[k]);
+        return -HB_EENV;
+    }
+    return 0;
+}
+
 int hb_world_wil_apply(const struct hb_world *w, const int *nodes, const int *weights, int n)
 {
     int rc = w->host_rank == 0 ? hb_wil_apply(nodes, weights, n) : 0;
     if (rc) fprintf(stderr, "hopbench: host %s: %s\n", w->host, hb_err_msg());
     /* Collective: no rank touches a page before every host's weights are in force. */
-    return hb_comm_max_int(rc ? 1 : 0) ? -HB_EENV : 0;
+    if (hb_comm_max_int(rc ? 1 : 0)) return -HB_EENV;
+    return w->nhosts > 1 ? hb_world_wil_agree(w, nodes, n) : 0;
 }
 
 void hb_world_wil_experiment(const struct hb_world *w, const struct hb_experiment *e)

@@ -249,6 +249,11 @@ const struct hb_wil_state *hb_wil_current(void)
     return hb_wil_now.nodes ? &hb_wil_now : NULL;
 }
 
+void hb_wil_set_elsewhere_failed(void)
+{
+    hb_wil_now.set = false;
+}
+
 void hb_wil_restore(void)
 {
     hb_wil_put_back();

@@ -35,6 +35,10 @@ int hb_wil_apply(const int *nodes, const int *weights, int n);
 /* What hb_wil_apply left in force; NULL when nothing was applied in this process. */
 const struct hb_wil_state *hb_wil_current(void);
 
+/* Another host of the run kept the kernel's weights (not root there): the run's records, which
+ * this process writes, must not say weights_set. */
+void hb_wil_set_elsewhere_failed(void);
+
 /* Put back the weights hb_wil_apply replaced (nothing when it set none); safe to call twice. */
 void hb_wil_restore(void);
 
