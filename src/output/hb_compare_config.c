@@ -89,17 +89,12 @@ json_t *hb_cmp_config_diffs(const json_t *base_run, const json_t *new_run)
 static const struct {
     const char *key, *metric;
 } hb_cmp_moves[] = {
-    {"governor", NULL},
-    {"boost", NULL},
-    {"max_cstate", NULL},
-    {"cpuidle_driver", NULL},
-    {"smt", NULL},
-    {"thp_enabled", "latency"},
-    {"thp_defrag", "latency"},
-    {"numa_balancing", NULL},
-    {"zone_reclaim_mode", NULL},
-    {"nodes_per_package", NULL},
-    {"memory_speed", NULL},
+    {"governor", NULL},          {"boost", NULL},
+    {"max_cstate", NULL},        {"acpi_max_cstate", NULL},
+    {"cpuidle_driver", NULL},    {"smt", NULL},
+    {"thp_enabled", "latency"},  {"thp_defrag", "latency"},
+    {"numa_balancing", NULL},    {"zone_reclaim_mode", NULL},
+    {"nodes_per_package", NULL}, {"memory_speed", NULL},
 };
 
 json_t *hb_cmp_config_marks(const json_t *diffs, const char *metric, const char *host)
