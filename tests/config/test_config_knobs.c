@@ -12,15 +12,19 @@
 
 static char work[] = "/tmp/hb-test-knobs-XXXXXX";
 
-/* The knob's value as JSON text ("null" when null), its reason into *why (to free). */
-static char *knob_value(const struct hb_knob *k, const struct hb_topo *t, char **why)
+/* The knob's value as JSON text ("null" when null) is want, its reason holds why_has. */
+static void check_knob(const struct hb_knob *k, const struct hb_topo *t, const char *want,
+                       const char *why_has)
 {
-    *why = NULL;
-    json_t *v = k->read(k, t, why);
-    char *s = v ? json_dumps(v, JSON_ENCODE_ANY) : strdup("null");
-    CHECK(v ? *why == NULL : *why != NULL); /* null exactly when there is a reason */
+    char *why = NULL;
+    json_t *v = k->read(k, t, &why);
+    char *got = v ? json_dumps(v, JSON_ENCODE_ANY) : strdup("null");
+    CHECK(v ? why == NULL : why != NULL); /* null exactly when there is a reason */
+    CHECK_STR(got, want);
+    if (why_has) CHECK_HAS(why, why_has);
     json_decref(v);
-    return s;
+    free(got);
+    free(why);
 }
 
 static void put(unsigned char *s, int at, uint32_t v, int bytes)
@@ -60,11 +64,7 @@ static void dimm(const char *dir, const char *name, int type, int len, unsigned 
 static void check_speed(const char *dir, const char *want, const char *why_has)
 {
     struct hb_knob k = {"memory_speed", dir, NULL, hb_knob_memory_speed};
-    char *why, *got = knob_value(&k, NULL, &why);
-    CHECK_STR(got, want);
-    if (why_has) CHECK_HAS(why, why_has);
-    free(got);
-    free(why);
+    check_knob(&k, NULL, want, why_has);
 }
 
 static void check_memory_speed(void)
@@ -122,11 +122,7 @@ static void check_boost(const char *boost, const char *no_turbo, const char *wan
     if (*boost) write_file("boost", boost);
     if (*no_turbo) write_file("no_turbo", no_turbo);
     struct hb_knob k = {"boost", bp, np, hb_knob_boost};
-    char *why, *got = knob_value(&k, NULL, &why);
-    CHECK_STR(got, want);
-    if (why_has) CHECK_HAS(why, why_has);
-    free(got);
-    free(why);
+    check_knob(&k, NULL, want, why_has);
     free(bp);
     free(np);
 }
@@ -138,12 +134,10 @@ static void check_nps(const char *dir, const char *file, const char *want, const
     struct hb_topo *t = NULL;
     CHECK_INT(hb_topo_load(path, &t), 0);
     struct hb_knob k = {"nodes_per_package", NULL, NULL, hb_knob_nps};
-    char *why = NULL, *got = t ? knob_value(&k, t, &why) : NULL;
-    if (!got) fprintf(stderr, "%s: %s\n", path, hb_err_msg());
-    CHECK_STR(got, want);
-    if (why_has) CHECK_HAS(why, why_has);
-    free(got);
-    free(why);
+    if (t)
+        check_knob(&k, t, want, why_has);
+    else
+        fprintf(stderr, "%s: %s\n", path, hb_err_msg());
     free(path);
     hb_topo_free(t);
 }
