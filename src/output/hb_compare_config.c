@@ -7,7 +7,17 @@
 #include "hb_error.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <string.h>
+
+static const char *hb_cmp_json_kind(const json_t *v)
+{
+    return json_is_null(v)     ? "null"
+           : json_is_array(v)  ? "a list"
+           : json_is_string(v) ? "a string"
+           : json_is_object(v) ? "an object"
+                               : "a number or boolean";
+}
 
 int hb_cmp_config_check(const struct hb_results *r)
 {
@@ -17,13 +27,23 @@ int hb_cmp_config_check(const struct hb_results *r)
         if (v && !json_is_object(v)) {
             hb_err_set("%s:%d: the run record's %s is %s, not an object of knobs: the file "
                        "was changed or damaged",
-                       r->path, r->run_line, blocks[i],
-                       json_is_null(v)     ? "null"
-                       : json_is_array(v)  ? "a list"
-                       : json_is_string(v) ? "a string"
-                                           : "a number or boolean");
+                       r->path, r->run_line, blocks[i], hb_cmp_json_kind(v));
             return -EINVAL;
         }
+    }
+    /* A fleet's: [{"host": name, "config": {...}}, ...] */
+    const json_t *hosts = json_object_get(r->run, "host_configs"), *h;
+    size_t i;
+    bool bad = hosts && !json_is_array(hosts);
+    json_array_foreach(hosts, i, h) bad = bad || !json_is_string(json_object_get(h, "host")) ||
+                                          !json_is_object(json_object_get(h, "config"));
+    if (bad) {
+        hb_err_set("%s:%d: the run record's host_configs is %s, not a list of {\"host\": name, "
+                   "\"config\": {knobs}}: the file was changed or damaged",
+                   r->path, r->run_line,
+                   json_is_array(hosts) ? "a list with an entry that is not"
+                                        : hb_cmp_json_kind(hosts));
+        return -EINVAL;
     }
     return 0;
 }
@@ -89,17 +109,12 @@ json_t *hb_cmp_config_diffs(const json_t *base_run, const json_t *new_run)
 static const struct {
     const char *key, *metric;
 } hb_cmp_moves[] = {
-    {"governor", NULL},
-    {"boost", NULL},
-    {"max_cstate", NULL},
-    {"cpuidle_driver", NULL},
-    {"smt", NULL},
-    {"thp_enabled", "latency"},
-    {"thp_defrag", "latency"},
-    {"numa_balancing", NULL},
-    {"zone_reclaim_mode", NULL},
-    {"nodes_per_package", NULL},
-    {"memory_speed", NULL},
+    {"governor", NULL},          {"boost", NULL},
+    {"max_cstate", NULL},        {"acpi_max_cstate", NULL},
+    {"cpuidle_driver", NULL},    {"smt", NULL},
+    {"thp_enabled", "latency"},  {"thp_defrag", "latency"},
+    {"numa_balancing", NULL},    {"zone_reclaim_mode", NULL},
+    {"nodes_per_package", NULL}, {"memory_speed", NULL},
 };
 
 json_t *hb_cmp_config_marks(const json_t *diffs, const char *metric, const char *host)

@@ -3,6 +3,7 @@
 #include "hb_report.h"
 
 #include "hb_args.h"
+#include "hb_compare_config.h"
 #include "hb_error.h"
 #include "hb_outfile.h"
 #include "hb_report_draw.h"
@@ -87,6 +88,7 @@ int hb_report_read(FILE *f, const char *path, struct hb_report_in *in)
     memset(in, 0, sizeof(*in));
     int rc = f ? hb_results_readf(f, path, hb_report_take, in, &in->res)
                : hb_results_read_take(path, hb_report_take, in, &in->res);
+    if (rc == 0) rc = hb_cmp_config_check(&in->res); /* the Machine panel's configuration */
     if (rc) hb_report_in_free(in);
     return rc;
 }

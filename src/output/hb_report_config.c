@@ -35,13 +35,44 @@ static const char *hb_config_file(const struct hb_report_in *in, int i)
     return base ? base + 1 : in[i].res.path;
 }
 
-/* The files at[] (n) of one machine: every knob of the first file's configuration. */
+/* hb_config_diff_fn: a knob in which a file or host differs, kept in the object ctx. */
+static int hb_config_keep(const char *key, const json_t *base, const json_t *new_, void *ctx)
+{
+    (void)base;
+    (void)new_;
+    return json_object_set_new(ctx, key, json_true());
+}
+
+/* Whether differs ({knob path: ...}) holds key or a part of it (hugepages.node0...). */
+static bool hb_config_marked(const json_t *differs, const char *key)
+{
+    const char *dk;
+    const json_t *d;
+    bool marked = false;
+    size_t len = strlen(key);
+    json_object_foreach((json_t *)differs, dk, d) marked |=
+        strncmp(dk, key, len) == 0 && (dk[len] == '\0' || dk[len] == '.');
+    return marked;
+}
+
+/* The files at[] (n) of one machine: every knob of the first file's configuration, a column
+ * per file where they differ as compare sees it (hb_config_diff: not by free huge pages). */
 static void hb_config_files(FILE *f, const struct hb_report_in *in, const int *at, int n)
 {
     const json_t *first = json_object_get(in[at[0]].res.run, "config");
+    json_t *differs = json_array();
     bool same = true;
-    for (int k = 1; k < n; k++)
-        same &= json_equal(first, json_object_get(in[at[k]].res.run, "config"));
+    for (int k = 0; differs && k < n; k++) {
+        const json_t *config = json_object_get(in[at[k]].res.run, "config");
+        json_t *mine = json_object();
+        if (!mine || json_array_append_new(differs, mine) ||
+            (k > 0 && hb_config_diff(first, config, hb_config_keep, mine))) {
+            json_decref(differs);
+            differs = NULL; /* out of memory: every column, nothing marked */
+        }
+        /* A file from before the capture has none to agree with: its own column. */
+        same = same && differs && json_is_object(config) && json_object_size(mine) == 0;
+    }
     fputs("<table class=\"config\"><tr><th>configuration</th>", f);
     for (int k = 0; k < (same ? 1 : n); k++) {
         fputs("<th>", f);
@@ -57,13 +88,15 @@ static void hb_config_files(FILE *f, const struct hb_report_in *in, const int *a
         hb_html_esc(f, key);
         fputs("</th>", f);
         for (int k = 0; k < (same ? 1 : n); k++) {
-            const json_t *run = in[at[k]].res.run, *mine = json_object_get(run, "config");
-            hb_config_cell(f, mine, json_object_get(run, "config_unreadable"), key,
-                           k > 0 && !json_equal(v, json_object_get(mine, key)));
+            const json_t *run = in[at[k]].res.run;
+            hb_config_cell(f, json_object_get(run, "config"),
+                           json_object_get(run, "config_unreadable"), key,
+                           hb_config_marked(json_array_get(differs, (size_t)k), key));
         }
         fputs("</tr>\n", f);
     }
     fputs("</table>\n", f);
+    json_decref(differs);
 }
 
 /* A fleet's hosts side by side, their drift from the majority marked. */
@@ -88,15 +121,9 @@ static void hb_config_hosts(FILE *f, const json_t *hosts)
         fputs("</th>", f);
         json_array_foreach(hosts, i, h)
         {
-            /* A knob marked when the host differs in it or in a part of it (hugepages.node0...). */
-            const json_t *mine = json_object_get(drift, hb_rec_str(h, "host", "?")), *d;
-            const char *dk;
-            bool marked = false;
-            size_t len = strlen(key);
-            json_object_foreach((json_t *)mine, dk, d) marked |=
-                strncmp(dk, key, len) == 0 && (dk[len] == '\0' || dk[len] == '.');
+            const json_t *mine = json_object_get(drift, hb_rec_str(h, "host", "?"));
             hb_config_cell(f, json_object_get(h, "config"), json_object_get(h, "config_unreadable"),
-                           key, marked);
+                           key, hb_config_marked(mine, key));
         }
         fputs("</tr>\n", f);
     }

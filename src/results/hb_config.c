@@ -114,6 +114,7 @@ static const struct hb_knob hb_knobs[] = {
     {"mitigations", "/sys/devices/system/cpu/vulnerabilities", NULL, hb_knob_mitigations},
     {"cpuidle_driver", "/sys/devices/system/cpu/cpuidle/current_driver", NULL, hb_knob_text},
     {"max_cstate", "/sys/module/intel_idle/parameters/max_cstate", NULL, hb_knob_int},
+    {"acpi_max_cstate", "/sys/module/processor/parameters/max_cstate", NULL, hb_knob_int},
     {"dirty_ratio", "/proc/sys/vm/dirty_ratio", NULL, hb_knob_int},
     {"dirty_background_ratio", "/proc/sys/vm/dirty_background_ratio", NULL, hb_knob_int},
     {"nodes_per_package", NULL, NULL, hb_knob_nps},

@@ -23,8 +23,10 @@ char *hb_config_words(const json_t *v);
 char *hb_config_pairs(const json_t *words);
 
 /* Every knob that differs between two config objects, objects walked into ("hugepages.node0.
- * 2048kB.free"): fn(key, base value or NULL, new value or NULL, ctx) in key order of base,
- * then keys only in new; stops at and returns fn's first non-zero (-1: out of memory). */
+ * 2048kB.total"): fn(key, base value or NULL, new value or NULL, ctx) in key order of base,
+ * then keys only in new. A knob that only one side has at the top (read by a newer hopbench)
+ * is not a difference; a part of one (a node, a page size) is. Free huge pages never differ
+ * (state, not configuration). Stops at and returns fn's first non-zero (-1: out of memory). */
 typedef int (*hb_config_diff_fn)(const char *key, const json_t *base, const json_t *new_,
                                  void *ctx);
 int hb_config_diff(const json_t *base, const json_t *new_, hb_config_diff_fn fn, void *ctx);

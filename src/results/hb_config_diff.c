@@ -77,9 +77,10 @@ static int hb_config_diff_at(const char *prefix, const json_t *base, const json_
     int rc = 0;
     json_object_foreach((json_t *)base, key, b)
     {
+        n = json_object_get(new_, key);
+        if (!n && !*prefix) continue; /* a knob NEW's hopbench did not read: no difference */
         char *path = NULL;
         if (asprintf(&path, "%s%s", prefix, key) < 0) return -1;
-        n = json_object_get(new_, key);
         if (json_is_object(b) && json_is_object(n)) {
             char *dot = NULL;
             rc = asprintf(&dot, "%s.", path) < 0 ? -1 : hb_config_diff_at(dot, b, n, fn, ctx);
@@ -92,7 +93,7 @@ static int hb_config_diff_at(const char *prefix, const json_t *base, const json_
     }
     json_object_foreach((json_t *)new_, key, n)
     {
-        if (json_object_get(base, key)) continue;
+        if (!*prefix || json_object_get(base, key)) continue; /* nor one BASE's did not read */
         char *path = NULL;
         if (asprintf(&path, "%s%s", prefix, key) < 0) return -1;
         rc = hb_config_volatile(path) ? 0 : fn(path, NULL, n, ctx);

@@ -122,7 +122,8 @@ int hb_comm_derive(const struct hb_suite_env *env, json_t *measured, json_t *der
      * the idle records (--bg's loaded ones are compared with them in comm_bg). */
     json_t *idle = rc == 0 ? hb_comm_idle(measured) : NULL;
     if (rc == 0 && !idle) rc = -ENOMEM;
-    if (rc == 0) rc = hb_comm_links_derive(idle, env->opts->fleet_threshold_pct, derived);
+    if (rc == 0)
+        rc = hb_comm_links_derive(idle, env->opts->fleet_threshold_pct, env->host_configs, derived);
     if (rc == 0) rc = hb_comm_nic_derive(idle, env->host_nics, derived);
     json_decref(idle);
     return rc ? rc : hb_comm_bg_derive(env, measured, derived);

@@ -3,9 +3,13 @@
  * and beyond the noise (hb_interval_worse), inconclusive within it. The reference is the
  * median of the better half of the links, not of all: one slow host slows every link it has,
  * which with three or four hosts is half of them or more, and would make a slow link the
- * median. */
+ * median. A flagged link names the configuration drift of its hosts, as a fleet's outlier does
+ * (hb_config_drift.h). */
 #include "hb_suite_comm.h"
 
+#include "hb_config.h"
+#include "hb_config_drift.h"
+#include "hb_error.h"
 #include "hb_jsonl_read.h"
 #include "hb_size.h"
 #include "hb_stats.h"
@@ -66,9 +70,32 @@ static struct hb_interval hb_link_reference(const struct hb_link *links, int n, 
     return ref;
 }
 
-/* One link's entry: its figures and, against the references, why it is an outlier. */
+/* "h3 differs in thp_enabled=never; " for each host of the link that differs from the fleet's
+ * majority (drift: hb_fleet_config_drift's), "" for none; NULL when out of memory. */
+static char *hb_link_drift(const struct hb_link *l, const json_t *drift)
+{
+    const char *host[2] = {l->a, l->b};
+    char *end[2] = {NULL, NULL};
+    for (int e = 0; e < 2; e++) {
+        const json_t *knobs = json_object_get(drift, host[e]);
+        char *pairs = json_object_size(knobs) ? hb_config_pairs(knobs) : NULL;
+        if (pairs)
+            end[e] = hb_strf("%s differs in %s; ", host[e], pairs);
+        else if (!json_object_size(knobs))
+            end[e] = strdup("");
+        free(pairs);
+    }
+    char *out = end[0] && end[1] ? hb_strf("%s%s", end[0], end[1]) : NULL;
+    free(end[0]);
+    free(end[1]);
+    return out;
+}
+
+/* One link's entry: its figures and, against the references, why it is an outlier (ending
+ * with its hosts' configuration drift). NULL when out of memory. */
 static json_t *hb_link_json(const struct hb_link *l, const struct hb_interval *rlat,
-                            const struct hb_interval *rbw, double pct, const char *size)
+                            const struct hb_interval *rbw, double pct, const char *size,
+                            const json_t *drift)
 {
     char why[256] = "", noise[256] = "", *to;
     enum hb_worse w = hb_interval_worse(&l->lat, rlat, pct, true);
@@ -81,15 +108,22 @@ static json_t *hb_link_json(const struct hb_link *l, const struct hb_interval *r
     if (to)
         snprintf(to + strlen(to), 128, "%s bandwidth %.0f%% below the reference; ", size,
                  (1 - l->bw.value / rbw->value) * 100);
-    return json_pack("{s:[s, s], s:i, s:o, s:o, s:b, s:s, s:s}", "hosts", l->a, l->b, "pairs",
-                     l->pairs, "latency_us", hb_comm_figure_json(&l->lat), "bandwidth_GBps",
-                     hb_comm_figure_json(&l->bw), "outlier", why[0] != '\0', "reason", why,
-                     "inconclusive", noise);
+    char *config = why[0] ? hb_link_drift(l, drift) : strdup("");
+    char *reason = config ? hb_strf("%s%s", why, config) : NULL;
+    json_t *entry = reason
+                        ? json_pack("{s:[s, s], s:i, s:o, s:o, s:b, s:s, s:s}", "hosts", l->a, l->b,
+                                    "pairs", l->pairs, "latency_us", hb_comm_figure_json(&l->lat),
+                                    "bandwidth_GBps", hb_comm_figure_json(&l->bw), "outlier",
+                                    why[0] != '\0', "reason", reason, "inconclusive", noise)
+                        : NULL;
+    free(config);
+    free(reason);
+    return entry;
 }
 
 /* The record of n links (n >= 3), figures filled in. */
 static json_t *hb_links_record(const struct hb_link *links, int n, double pct, double least,
-                               double most, double *tmp)
+                               double most, double *tmp, const json_t *drift)
 {
     struct hb_interval rlat = hb_link_reference(links, n, true, tmp);
     struct hb_interval rbw = hb_link_reference(links, n, false, tmp);
@@ -97,7 +131,7 @@ static json_t *hb_links_record(const struct hb_link *links, int n, double pct, d
     hb_size_format((uint64_t)most, size, sizeof(size));
     json_t *list = json_array();
     for (int i = 0; list && i < n; i++)
-        if (json_array_append_new(list, hb_link_json(&links[i], &rlat, &rbw, pct, size))) {
+        if (json_array_append_new(list, hb_link_json(&links[i], &rlat, &rbw, pct, size, drift))) {
             json_decref(list);
             list = NULL;
         }
@@ -109,7 +143,8 @@ static json_t *hb_links_record(const struct hb_link *links, int n, double pct, d
                      "links", rlat.n, "links", list);
 }
 
-int hb_comm_links_derive(const json_t *measured, double pct, json_t *derived)
+int hb_comm_links_derive(const json_t *measured, double pct, const json_t *host_configs,
+                         json_t *derived)
 {
     json_t *pairs = hb_comm_links_of(measured);
     if (!pairs) return -ENOMEM;
@@ -130,8 +165,12 @@ int hb_comm_links_derive(const json_t *measured, double pct, json_t *derived)
         int b = hb_comm_pool(measured, "bandwidth", most, hb_link_pick, l, &l->bw);
         if (l->pairs < 0 || b < 0) rc = -ENOMEM;
     }
-    json_t *rec = links && tmp && rc == 0 ? hb_links_record(links, n, pct, least, most, tmp) : NULL;
+    json_t *drift = hb_fleet_config_drift(host_configs);
+    json_t *rec = links && tmp && drift && rc == 0
+                      ? hb_links_record(links, n, pct, least, most, tmp, drift)
+                      : NULL;
     if (!rec || json_array_append_new(derived, rec)) rc = -ENOMEM;
+    json_decref(drift);
     free(links);
     free(tmp);
     json_decref(pairs);

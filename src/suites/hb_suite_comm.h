@@ -35,8 +35,11 @@ json_t *hb_comm_links_of(const json_t *measured);
 /* With three hosts or more: a {"type":"comm_links"} record, one entry per link (8 B latency
  * and largest-size bandwidth pooled over its rank pairs, with intervals), a link worse than
  * the reference (the median of the better half of the links) by more than pct percent
- * flagged beyond the noise, or said inconclusive within it. 0 or -ENOMEM. */
-int hb_comm_links_derive(const json_t *measured, double pct, json_t *derived);
+ * flagged beyond the noise, or said inconclusive within it; a flagged link's reason names the
+ * knobs in which either of its hosts differs from the fleet's majority (host_configs: the run
+ * record's, NULL: none known). 0 or -ENOMEM. */
+int hb_comm_links_derive(const json_t *measured, double pct, const json_t *host_configs,
+                         json_t *derived);
 
 /* Per link and NIC of either host (host_nics: {host: nics of its topology}): a
  * {"type":"comm_nic"} record comparing the pairs whose rank on that host sits on a node local

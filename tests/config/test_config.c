@@ -1,6 +1,7 @@
 /* The configuration's pure parts: a sysfs selection line's word, small files read whole (and
  * refused past their cap), a knob's value as words, and the knobs two configurations differ
- * in (objects walked into, keys on one side only). */
+ * in (objects walked into; a part on one side only differs, a knob only one side's hopbench
+ * read does not). */
 #include "../hb_check.h"
 #include "hb_config.h"
 #include "hb_sysfs.h"
@@ -58,22 +59,25 @@ static int collect(const char *key, const json_t *base, const json_t *new_, void
 
 static void check_diff(void)
 {
-    json_t *a = json_loads("{\"thp_enabled\": \"madvise\", \"boost\": 1, \"governor\": "
-                           "[{\"value\": \"performance\", \"cpus\": \"0-3\"}], \"hugepages\": "
-                           "{\"node0\": {\"2048kB\": {\"free\": 0, \"total\": 0}}}, \"gone\": 1}",
-                           0, NULL);
-    json_t *b = json_loads("{\"thp_enabled\": \"never\", \"boost\": 1, \"governor\": "
-                           "[{\"value\": \"performance\", \"cpus\": \"0-1\"}, {\"value\": "
-                           "\"powersave\", \"cpus\": \"2-3\"}], \"hugepages\": {\"node0\": "
-                           "{\"2048kB\": {\"free\": 300, \"total\": 512}}}, \"smt\": null}",
-                           0, NULL);
+    json_t *a = json_loads(
+        "{\"thp_enabled\": \"madvise\", \"boost\": 1, \"governor\": "
+        "[{\"value\": \"performance\", \"cpus\": \"0-3\"}], \"hugepages\": "
+        "{\"node0\": {\"2048kB\": {\"free\": 0, \"total\": 0}}}, \"smt\": \"on\", \"gone\": 1}",
+        0, NULL);
+    json_t *b = json_loads(
+        "{\"thp_enabled\": \"never\", \"boost\": 1, \"governor\": "
+        "[{\"value\": \"performance\", \"cpus\": \"0-1\"}, {\"value\": "
+        "\"powersave\", \"cpus\": \"2-3\"}], \"hugepages\": {\"node0\": "
+        "{\"2048kB\": {\"free\": 300, \"total\": 512}}, \"node1\": "
+        "{\"2048kB\": {\"free\": 0, \"total\": 0}}}, \"smt\": null, \"acpi_max_cstate\": 8}",
+        0, NULL);
     char out[512] = "";
     CHECK_INT(hb_config_diff(a, b, collect, out), 0);
     CHECK_STR(out, "thp_enabled madvise -> never\n"
                    "governor performance -> performance on 0-1, powersave on 2-3\n"
                    "hugepages.node0.2048kB.total 0 -> 512\n"
-                   "gone 1 -> absent\n"
-                   "smt absent -> unreadable\n");
+                   "hugepages.node1 absent -> 2048kB: [free: 0, total: 0]\n"
+                   "smt on -> unreadable\n");
     out[0] = '\0';
     CHECK_INT(hb_config_diff(a, a, collect, out), 0);
     CHECK_STR(out, "");

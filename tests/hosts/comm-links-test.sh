@@ -4,7 +4,9 @@
 # has no netem to delay packets; a bucket lets a ping-pong through on its burst but holds a
 # window of messages to the rate, so the link is slow in bandwidth, both ways. The comm_links
 # record flags h3's two links and not h1-h2's, and every comm_nic record says why nothing is
-# compared: each host's ranks all sit on the one node its NIC is local to. Prints the links.
+# compared: each host's ranks all sit on the one node its NIC is local to. h3 also runs with
+# THP set otherwise (a file bind-mounted over the knob around h3's hopbench): the flagged
+# links' reasons name that drift, h1-h2's has none. Prints the links.
 # shellcheck source=hosts-lib.sh
 . "$(dirname "$0")/hosts-lib.sh"
 hosts_up 3 0-1 0-1 0-1
@@ -19,6 +21,11 @@ for end in "h3 eth0" "head h3"; do
     on ${end% *} tc qdisc add dev ${end#* } root tbf rate 2mbit burst 1600 latency 500ms ||
         { echo "SKIP: cannot add a tbf qdisc on $end"; exit 77; }
 done
+THP=/sys/kernel/mm/transparent_hugepage/enabled
+thp=never
+[ "$(sed 's/.*\[\(.*\)\].*/\1/' "$THP")" != never ] || thp=always
+sed "s/\[\(.*\)\]/\1/; s/\b$thp\b/[$thp]/" "$THP" >"$work/thp"
+knob_on h3 "$work/thp" "$THP"
 a=$(on h1 hostname)
 b=$(on h2 hostname)
 c=$(on h3 hostname)
@@ -32,6 +39,9 @@ expect_eq "h3's links flagged, h1-h2 not" \
     "[[[\"$a\",\"$b\"],false],[[\"$a\",\"$c\"],true],[[\"$b\",\"$c\"],true]]"
 expect_eq "h3's links: the reason is the bandwidth" \
     "$(jqs c.jsonl "$links | map(select(.outlier) | .reason | test(\"8 B bandwidth [0-9]+% below the reference\"))")" '[true,true]'
+expect_eq "the flagged links name h3's drift, h1-h2 names none" \
+    "$(jqs c.jsonl "$links | map([(.hosts | sort), (.reason | sub(\"^.*reference; \"; \"\"))]) | sort")" \
+    "[[[\"$a\",\"$b\"],\"\"],[[\"$a\",\"$c\"],\"$c differs in thp_enabled=$thp; \"],[[\"$b\",\"$c\"],\"$c differs in thp_enabled=$thp; \"]]"
 nic='[.[] | select(.type=="comm_nic")]'
 expect_eq "comm_nic: 3 links x 2 ends x 1 NIC" "$(jqs c.jsonl "$nic | length")" 6
 expect_eq "comm_nic: nothing compared, the note says why" \

@@ -13,15 +13,7 @@ THP=/sys/kernel/mm/transparent_hugepage/enabled
 real=$(sed 's/.*\[\(.*\)\].*/\1/' "$THP")
 [ "$real" != never ] || { echo "SKIP: THP is already never here: nothing to change"; exit 77; }
 printf 'always madvise [never]\n' >"$work/never"
-# The binary every host runs: on h3, hopbench inside its own mount namespace with the knob.
-cat >"$work/hopbench-h3-never" <<WRAP
-#!/usr/bin/env bash
-[ "\$(hostname)" = h3 ] || exec "$HB" "\$@"
-exec unshare -m --propagation private bash -c 'mount --bind "\$1" "\$2" && shift 2 && exec "\$@"' \
-    _ "$work/never" "$THP" "$HB" "\$@"
-WRAP
-chmod +x "$work/hopbench-h3-never"
-export HOPBENCH=$work/hopbench-h3-never
+knob_on h3 "$work/never" "$THP"
 quick=(matrix --kernel read --size 16M --reps 2 --min-time 0.01 --threads 1 --quiet)
 # The outlier run as outlier-test.sh makes it: nine repeats, so the load is beyond the noise.
 study=(matrix --kernel read --size 64M --reps 9 --min-time 0.02 --threads 1 --quiet)

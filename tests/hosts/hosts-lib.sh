@@ -5,6 +5,7 @@
 #   hosts_up N [CPULIST...]   make h1..hN (exit 77 with the reason where that is impossible)
 #   on HOST CMD...            run CMD on HOST (head is the login node: mpirun, sbatch)
 #   fleet ARGS...             jobs/hopbench-mpirun.sh ARGS... on head
+#   knob_on HOST FILE PATH    from now on, HOST's hopbench runs with FILE over PATH
 set -euo pipefail
 HOSTS_LIB=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 TOP=$(cd "$HOSTS_LIB/../.." && pwd)
@@ -44,6 +45,21 @@ on() {
 
 fleet() {
     on head "$TOP/jobs/hopbench-mpirun.sh" "$@"
+}
+
+# knob_on HOST FILE PATH: a knob changed on one host, for real, without touching the machine:
+# every host runs the wrapper made here as its hopbench; on HOST it runs hopbench inside a
+# mount namespace of its own with FILE bind-mounted over PATH (HOST's processes see it, the
+# machine and the other hosts do not).
+knob_on() {
+    cat >"$work/hopbench-$1" <<WRAP
+#!/usr/bin/env bash
+[ "\$(hostname)" = $1 ] || exec "$HB" "\$@"
+exec unshare -m --propagation private bash -c 'mount --bind "\$1" "\$2" && shift 2 && exec "\$@"' \\
+    _ "$2" "$3" "$HB" "\$@"
+WRAP
+    chmod +x "$work/hopbench-$1"
+    export HOPBENCH=$work/hopbench-$1
 }
 
 fail() {

@@ -1,6 +1,7 @@
 /* comm's cross-host derivations over many synthetic runs: the links record (a link flagged
  * exactly when it is worse than the reference by more than the threshold and its interval
- * clears the reference's; one slow host's links, or one slow link, and nothing else) and the
+ * clears the reference's; one slow host's links, or one slow link, and nothing else; a flagged
+ * link's reason names its hosts' configuration drift) and the
  * NIC records (near and far from the NICs' nodes, a verdict only beyond the noise, a note
  * where one side has no rank). */
 #include "../hb_check.h"
@@ -124,7 +125,7 @@ static int check_links(const json_t *rec, double pct)
 static json_t *links_of(json_t *m, double pct)
 {
     json_t *d = json_array();
-    CHECK_INT(hb_comm_links_derive(m, pct, d), 0);
+    CHECK_INT(hb_comm_links_derive(m, pct, NULL, d), 0);
     json_t *rec = json_incref(json_array_get(d, 0));
     json_decref(d);
     return rec;
@@ -144,7 +145,7 @@ static void test_links(void)
     /* Two hosts: one link, nothing to set it beside. */
     struct link_costs even = {{1, 1, 1, 1, 1, 1}, 1};
     json_t *m = run(2, 1, node, link_cost, &even, 0.02), *d = json_array();
-    CHECK_INT(hb_comm_links_derive(m, 35, d), 0);
+    CHECK_INT(hb_comm_links_derive(m, 35, NULL, d), 0);
     CHECK_INT(json_array_size(d), 0);
     json_decref(d);
     json_decref(m);
@@ -176,6 +177,38 @@ static void test_links(void)
         json_decref(rec);
         json_decref(m);
     }
+}
+
+/* A fleet of four, h4 slow with THP never, h1 with another governor: the links of h4 flagged,
+ * each reason ending with the drift of its hosts (h1-h4: both), the links not flagged with no
+ * reason at all. */
+static void test_links_drift(void)
+{
+    int node[MAX_HOSTS][MAX_RANKS] = {{0}, {0}, {0}, {0}};
+    struct link_costs c = {{1, 1, 1, 20, 1, 1}, 1};
+    json_t *m = run(4, 1, node, link_cost, &c, 0.02), *cfgs = json_array();
+    for (int h = 0; h < 4; h++)
+        json_array_append_new(cfgs, json_pack("{s:s, s:{s:s, s:[{s:s, s:s}]}}", "host",
+                                              host_name(h), "config", "thp_enabled",
+                                              h == 3 ? "never" : "madvise", "governor", "value",
+                                              h == 0 ? "powersave" : "performance", "cpus", "0-1"));
+    json_t *d = json_array();
+    CHECK_INT(hb_comm_links_derive(m, 35, cfgs, d), 0);
+    size_t i;
+    json_t *l;
+    json_array_foreach(json_object_get(json_array_get(d, 0), "links"), i, l)
+    {
+        const char *why = hb_rec_str(l, "reason", "?");
+        if (!joins(l, 3)) CHECK_STR(why, "");
+        if (joins(l, 3) && joins(l, 0))
+            CHECK_HAS(why, "; h1 differs in governor=powersave; h4 differs in thp_enabled=never; ");
+        else if (joins(l, 3))
+            CHECK_HAS(why, "below the reference; h4 differs in thp_enabled=never; ");
+        CHECK(json_is_true(json_object_get(l, "outlier")) == joins(l, 3));
+    }
+    json_decref(d);
+    json_decref(cfgs);
+    json_decref(m);
 }
 
 /* NICs: far[h] multiplies the latency of host h's end when its rank's node is not local to
@@ -322,6 +355,7 @@ static void test_table(void)
 int main(void)
 {
     test_links();
+    test_links_drift();
     test_nic();
     test_table();
     return hb_check_result();

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# config.sh HOPBENCH FIXTURES - CTest (label cli): the report's configuration tables (and what
+# compare calls a difference) on copies of the golden run with a config block: each knob in words (a governor per CPU set, huge
+# pages per node, an unreadable knob with its reason); files that differ get a column each
+# with only the differing cells marked, as compare sees them (free huge pages are state, not
+# a difference; a file from before the capture is absent, not different); a fleet's hosts
+# side by side with the odd host's knob marked; a knob only a newer hopbench reads is no
+# difference either; a block of the wrong shape: FILE:LINE, exit 2, no report.
+set -uo pipefail
+HB=${1:?usage: config.sh HOPBENCH FIXTURES}
+FX=${2:?usage: config.sh HOPBENCH FIXTURES}
+command -v jq >/dev/null || { echo "SKIP: jq is not installed (Debian package jq)"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+# expect WHAT GOT WANT
+expect() {
+    if [ "$2" = "$3" ]; then echo "ok: $1"; else echo "FAIL: $1: got '$2', expected '$3'"; fails=$((fails + 1)); fi
+}
+# run_with NAME JQ: the golden base run, its run record edited by JQ, into $tmp/NAME.jsonl
+run_with() {
+    jq -c "if .type == \"run\" then $2 else . end" "$FX/base.jsonl" >"$tmp/$1.jsonl"
+}
+# report NAME FILE...: the report of FILEs into $tmp/NAME.html
+report() {
+    local name=$1
+    shift
+    "$HB" report "$@" -o "$tmp/$name.html" || { echo "FAIL: report $name: exit $?"; fails=$((fails + 1)); }
+}
+marks() { grep -o 'class="differs"' "$tmp/$1.html" | wc -l; }
+config='.config = {thp_enabled: "madvise", governor: [{value: "performance", cpus: "0-1"},
+    {value: "powersave", cpus: "2-3"}], hugepages: {node0: {"2048kB": {free: 3, total: 512}}},
+    memory_speed: null} | .config_unreadable = {memory_speed: "/sys/firmware/dmi/entries: No such file or directory"}'
+run_with one "$config"
+report one "$tmp/one.jsonl"
+expect "one file: one column, nothing marked" \
+    "$(grep -c '<table class="config"><tr><th>configuration</th><th>value</th></tr>' "$tmp/one.html")/$(marks one)" 1/0
+expect "the governor per CPU set, in words" \
+    "$(grep -c '<tr><th>governor</th><td>performance on 0-1, powersave on 2-3</td></tr>' "$tmp/one.html")" 1
+expect "huge pages per node and size, in words" \
+    "$(grep -c '<tr><th>hugepages</th><td>node0: \[2048kB: \[free: 3, total: 512\]\]</td></tr>' "$tmp/one.html")" 1
+expect "an unreadable knob: its reason" \
+    "$(grep -c '<tr><th>memory_speed</th><td>unreadable: /sys/firmware/dmi/entries: No such file or directory</td></tr>' "$tmp/one.html")" 1
+
+run_with never "$config | .config.thp_enabled = \"never\" | .config.hugepages.node0[\"2048kB\"].free = 0"
+report two "$tmp/one.jsonl" "$tmp/never.jsonl"
+expect "two files that differ: a column each" \
+    "$(grep -c '<table class="config"><tr><th>configuration</th><th>one.jsonl</th><th>never.jsonl</th></tr>' "$tmp/two.html")" 1
+expect "THP's cell marked in the second, nothing else (free huge pages are no difference)" \
+    "$(grep -c '<tr><th>thp_enabled</th><td>madvise</td><td class="differs">never</td></tr>' "$tmp/two.html")/$(marks two)" 1/1
+run_with free "$config | .config.hugepages.node0[\"2048kB\"].free = 0"
+report free "$tmp/one.jsonl" "$tmp/free.jsonl"
+expect "files that differ in free huge pages only: one column, nothing marked" \
+    "$(grep -c '<th>every file</th>' "$tmp/free.html")/$(marks free)" 1/0
+run_with total "$config | .config.hugepages.node0[\"2048kB\"].total = 0"
+report total "$tmp/one.jsonl" "$tmp/total.jsonl"
+expect "a reservation that differs is marked" \
+    "$(grep -c '<tr><th>hugepages</th><td>[^<]*</td><td class="differs">node0: \[2048kB: \[free: 3, total: 0\]\]</td></tr>' "$tmp/total.html")/$(marks total)" 1/1
+report old "$tmp/one.jsonl" "$FX/base.jsonl"
+expect "a file from before the capture: its own column, absent, nothing marked" \
+    "$(grep -c '<tr><th>thp_enabled</th><td>madvise</td><td>absent</td></tr>' "$tmp/old.html")/$(marks old)" 1/0
+
+# compare agrees: free huge pages, and a knob that only the newer file's hopbench read, are
+# no configuration drift; a reservation is.
+drift() { "$HB" compare "$tmp/one.jsonl" "$tmp/$1.jsonl" | grep '^config differs'; }
+run_with newer "$config | .config.acpi_max_cstate = 8"
+expect "compare: free huge pages and a newer knob are no drift" "$(drift free)$(drift newer)" ""
+expect "compare: a reservation is" "$(drift total)" "config differs: hugepages.node0.2048kB.total 512 -> 0"
+
+# A fleet: three hosts, h3 with another governor.
+run_with fleet "$config | .host_configs = [range(3) as \$i | {host: \"h\(\$i + 1)\", config: .config,
+    config_unreadable: .config_unreadable}] | .host_configs[2].config.governor = [{value: \"powersave\", cpus: \"0-3\"}]"
+report fleet "$tmp/fleet.jsonl"
+expect "a fleet: its hosts side by side" \
+    "$(grep -c '<table class="config"><tr><th>configuration per host</th><th>h1</th><th>h2</th><th>h3</th></tr>' "$tmp/fleet.html")" 1
+expect "h3's governor marked, nothing else" \
+    "$(grep -c '<tr><th>governor</th><td>performance on 0-1, powersave on 2-3</td><td>performance on 0-1, powersave on 2-3</td><td class="differs">powersave</td></tr>' "$tmp/fleet.html")/$(marks fleet)" 1/1
+
+# Blocks of the wrong shape: one line naming the file and the run record's line, exit 2.
+for bad in '.config = [1]' '.config_unreadable = "x"' '.host_configs = {}' '.host_configs = [{host: "h1"}]'; do
+    run_with bad "$bad"
+    err=$("$HB" report "$tmp/bad.jsonl" -o "$tmp/bad.html" 2>&1)
+    rc=$?
+    expect "$bad: exit 2, one line naming $tmp/bad.jsonl:1, no report" \
+        "$rc/$(wc -l <<<"$err")/$(grep -c "^hopbench: $tmp/bad.jsonl:1: the run record's " <<<"$err")/$([ -e "$tmp/bad.html" ] && echo written)" 2/1/1/
+    "$HB" compare "$tmp/one.jsonl" "$tmp/bad.jsonl" >/dev/null 2>&1
+    expect "$bad: compare exits 2 too" $? 2
+done
+[ "$fails" = 0 ] && echo PASS
+exit "$fails"
