@@ -42,6 +42,9 @@ int hb_report_comm_take(struct hb_report_in *in, const json_t *rec);
  * heatmaps (data-kind "hmat" and "hmat-ratio"), HMAT flags outlined and listed; nothing when
  * the matrix carries no HMAT comparison. path: its results file, for the left-out line. */
 void hb_report_matrix_hmat(FILE *f, const json_t *m, const char *path);
+/* Below it: the kernel's memory tier of each measured node, and each flag (class "warn flag")
+ * and inconclusive where the measured order contradicts the tiers; nothing without them. */
+void hb_report_matrix_kernel_tiers(FILE *f, const json_t *m, const char *path);
 
 /* How much of its section's HB_REPORT_MAX_CELLS a kept matrix or fleet record takes. */
 size_t hb_report_matrix_weight(const json_t *m);
