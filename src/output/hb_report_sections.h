@@ -16,6 +16,9 @@ void hb_report_fleet(FILE *f, const struct hb_report_in *in, int nin);
 void hb_report_hops(FILE *f, const struct hb_report_in *in, int nin);
 void hb_report_verdicts(FILE *f, const struct hb_report_in *in, int nin);
 void hb_report_loaded(FILE *f, const struct hb_report_in *in, int nin);
+/* Memory-level parallelism: per file whose chase records have two or more chain counts, the
+ * latency per load against the loads a second, one curve per node pair, a point per count. */
+void hb_report_mlp(FILE *f, const struct hb_report_in *in, int nin);
 void hb_report_sweep(FILE *f, const struct hb_report_in *in, int nin);
 void hb_report_policy(FILE *f, const struct hb_report_in *in, int nin);
 void hb_report_basic(FILE *f, const struct hb_report_in *in, int nin);
@@ -37,6 +40,7 @@ int hb_report_hops_take(struct hb_report_in *in, const json_t *rec);
 int hb_report_evidence_take(struct hb_report_in *in, const json_t *rec);
 int hb_report_curves_take(struct hb_report_in *in, const json_t *rec);
 int hb_report_comm_take(struct hb_report_in *in, const json_t *rec);
+int hb_report_mlp_take(struct hb_report_in *in, const json_t *rec);
 
 /* Below a matrix panel: the firmware's HMAT figures and measured/firmware ratios as
  * heatmaps (data-kind "hmat" and "hmat-ratio"), HMAT flags outlined and listed; nothing when

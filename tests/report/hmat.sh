@@ -3,17 +3,8 @@
 # measured matrix: one "hmat" and one "hmat-ratio" heatmap cell per covered cell, the flagged
 # cell outlined, the flag's reason listed; a matrix without HMAT gets its note instead. The
 # kernel's memory tiers beside it: the tiers, a flag and an inconclusive listed.
-set -uo pipefail
 HB=${1:?usage: hmat.sh HOPBENCH}
-command -v jq >/dev/null || { echo "SKIP: jq is not installed (Debian package jq)"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-expect() { # expect DESCRIPTION COMMAND...
-    local what=$1
-    shift
-    if "$@"; then echo "PASS: $what"; else echo "FAIL: $what"; fails=$((fails + 1)); fi
-}
+. "$(dirname "$0")/expect-lib.sh"
 {
     echo '{"type":"run","schema_version":1,"hosts":["h"]}'
     jq -nc '{type: "matrix", suite: "matrix", host: "h", metric: "latency", kernel: "chase",
@@ -47,5 +38,4 @@ expect "the kernel tier flag listed as a warning" grep -q '<p class="warn flag">
 expect "the kernel tier inconclusive listed as a note" grep -q '<p class="note">kernel tier, inconclusive (within the noise): from node 1 the kernel puts node 0' "$tmp/r.html"
 expect "one kernel tier line for the one matrix that has them" [ "$(grep -c 'kernel memory tiers:' "$tmp/r.html")" = 1 ]
 expect "the matrix without HMAT shows its note" grep -q 'HMAT: the firmware&#39;s HMAT gives no figure\|HMAT: the firmware.s HMAT gives no figure' "$tmp/r.html"
-echo "$fails failed check(s)"
-[ "$fails" -eq 0 ]
+expect_done
