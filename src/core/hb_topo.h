@@ -29,6 +29,7 @@ struct hb_node {
     bool has_memory;
     enum hb_cpus_state cpus_state;
     int cpus_shared_with; /* HB_CPUS_SHARED: OS index of the node that has them, else -1 */
+    int kernel_tier;      /* the Linux memory_tierN that holds it (this machine), else -1 */
     hwloc_obj_t obj;      /* the hwloc NUMA node object */
 };
 

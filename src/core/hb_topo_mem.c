@@ -2,7 +2,6 @@
  * figures and where they contradict the SLIT. */
 #include "hb_topo_mem.h"
 
-#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,42 +90,12 @@ const char *hb_mem_kind(const struct hb_topo *t, int i)
     return sub && *sub ? sub : "DRAM";
 }
 
-/* Linux: the memory_tierN directory whose nodelist holds the node; -1 when none does. */
-static int hb_mem_tier_sysfs(int os_index)
-{
-    const char *base = "/sys/devices/virtual/memory_tiering";
-    DIR *d = opendir(base);
-    if (!d) return -1;
-    int tier = -1;
-    struct dirent *e;
-    while (tier < 0 && (e = readdir(d)) != NULL) {
-        int n = -1;
-        if (sscanf(e->d_name, "memory_tier%d", &n) != 1) continue;
-        char path[512], *list = NULL;
-        size_t cap = 0;
-        snprintf(path, sizeof(path), "%s/%s/nodelist", base, e->d_name);
-        FILE *f = fopen(path, "r");
-        if (!f) continue;
-        ssize_t got = getline(&list, &cap, f); /* as long as the list is */
-        fclose(f);
-        if (got > 0) list[strcspn(list, "\n")] = '\0';
-        hwloc_bitmap_t set = hwloc_bitmap_alloc();
-        if (got > 0 && set && hwloc_bitmap_list_sscanf(set, list) == 0 &&
-            hwloc_bitmap_isset(set, (unsigned)os_index))
-            tier = n;
-        hwloc_bitmap_free(set);
-        free(list);
-    }
-    closedir(d);
-    return tier;
-}
-
 int hb_mem_tier(const struct hb_topo *t, int i)
 {
     if (!hb_node_ok(t, i)) return -1;
     const char *info = hwloc_obj_get_info_by_name(t->nodes[i].obj, "MemoryTier");
     if (info) return atoi(info);
-    return t->is_this_system ? hb_mem_tier_sysfs(t->nodes[i].os_index) : -1;
+    return t->nodes[i].kernel_tier;
 }
 
 bool hb_mem_same_tier(const struct hb_topo *t, int i, int j)
@@ -262,7 +231,7 @@ void hb_topo_mem_annotate(const struct hb_topo *t, json_t *nodes)
         json_object_set_new(n, "kind", json_string(hb_mem_kind(t, i)));
         json_object_set_new(n, "tier", tier >= 0 ? json_integer(tier) : json_null());
         /* The kernel's own tiering, beside hwloc's: it decides promotion and demotion. */
-        int kt = t->is_this_system ? hb_mem_tier_sysfs(t->nodes[i].os_index) : -1;
+        int kt = t->nodes[i].kernel_tier;
         json_object_set_new(n, "kernel_tier", kt >= 0 ? json_integer(kt) : json_null());
         struct hb_memcache c[8];
         int nc = hb_mem_caches(t, i, c, 8);

@@ -5,6 +5,7 @@
 #include "hb_error.h"
 #include "hb_nodeset.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -54,6 +55,37 @@ uint64_t hb_topo_memfree_read(const struct hb_topo *t, int i)
     if (i < 0 || i >= t->nnodes) return 0;
     uint64_t now = t->is_this_system ? topo_sysfs_memfree(t->nodes[i].os_index) : 0;
     return now ? now : t->nodes[i].mem_free_bytes;
+}
+
+/* Linux: the memory_tierN directory whose nodelist holds the node (the kernel's own tier,
+ * beside hwloc's); -1 when none does. */
+static int topo_sysfs_kernel_tier(int os_index)
+{
+    const char *base = "/sys/devices/virtual/memory_tiering";
+    DIR *d = opendir(base);
+    if (!d) return -1;
+    int tier = -1;
+    struct dirent *e;
+    while (tier < 0 && (e = readdir(d)) != NULL) {
+        int n = -1;
+        if (sscanf(e->d_name, "memory_tier%d", &n) != 1) continue;
+        char path[512], *list = NULL;
+        size_t cap = 0;
+        snprintf(path, sizeof(path), "%s/%s/nodelist", base, e->d_name);
+        FILE *f = fopen(path, "r");
+        if (!f) continue;
+        ssize_t got = getline(&list, &cap, f); /* as long as the list is */
+        fclose(f);
+        if (got > 0) list[strcspn(list, "\n")] = '\0';
+        hwloc_bitmap_t set = hwloc_bitmap_alloc();
+        if (got > 0 && set && hwloc_bitmap_list_sscanf(set, list) == 0 &&
+            hwloc_bitmap_isset(set, (unsigned)os_index))
+            tier = n;
+        hwloc_bitmap_free(set);
+        free(list);
+    }
+    closedir(d);
+    return tier;
 }
 
 static int topo_cmp_obj(const void *a, const void *b)
@@ -254,6 +286,7 @@ int hb_topo_read_nodes(struct hb_topo *t)
         node->has_memory = node->mem_bytes > 0;
         uint64_t free_now = t->is_this_system ? topo_sysfs_memfree(node->os_index) : 0;
         node->mem_free_bytes = free_now ? free_now : node->mem_bytes;
+        node->kernel_tier = t->is_this_system ? topo_sysfs_kernel_tier(node->os_index) : -1;
         cpus[i] = hwloc_bitmap_alloc();
         if (!cpus[i]) {
             hb_err_set("out of memory reading NUMA node %d", node->os_index);

@@ -49,6 +49,7 @@ static int hb_report_take(void *ctx, const json_t *rec)
         if (rc == 0) rc = hb_report_evidence_take(in, rec);
         if (rc == 0) rc = hb_report_curves_take(in, rec);
         if (rc == 0) rc = hb_report_comm_take(in, rec);
+        if (rc == 0) rc = hb_report_mlp_take(in, rec);
         return rc;
     }
     /* A note is drawn once per text: its text is kept, in order of first appearance. */
@@ -116,6 +117,7 @@ int hb_report_write(FILE *f, const struct hb_report_in *in, int nin)
     hb_report_hops(f, in, nin);
     hb_report_verdicts(f, in, nin);
     hb_report_loaded(f, in, nin);
+    hb_report_mlp(f, in, nin);
     hb_report_sweep(f, in, nin);
     hb_report_policy(f, in, nin);
     hb_report_matrices(f, in, nin, 1);

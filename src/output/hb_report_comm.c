@@ -196,7 +196,8 @@ static void hb_comm_figure(FILE *f, const struct hb_report_in *in, const struct 
         {false, true, true, "message size", cf->ylabel, cf->scale, lo, hi},
         "message size",
         cf->ykey,
-        cf->select};
+        cf->select,
+        NULL};
     fputs("<div class=\"panel\">", f);
     hb_report_caption(f, &in->res, cf->title);
     fputs("<figure>", f);

@@ -211,10 +211,10 @@ static void hb_curves_table(FILE *f, const struct hb_series *s, int n,
             levels |= s[k].level[i][0] != '\0';
     }
     hb_report_numbers_open(f, rows);
-    fprintf(f,
-            "<table class=\"numbers\"><tr><th>series</th><th>%s</th><th>%s</th><th>95%% CI</th>"
-            "%s</tr>\n",
-            fig->xkey, fig->ykey, levels ? "<th>level</th>" : "");
+    fprintf(f, "<table class=\"numbers\"><tr><th>series</th><th>%s</th><th>%s</th><th>95%% CI</th>",
+            fig->xkey, fig->ykey);
+    if (levels) fprintf(f, "<th>%s</th>", fig->levelhead ? fig->levelhead : "level");
+    fputs("</tr>\n", f);
     char a[48], b[48];
     const struct hb_axis xa = {.bytes = fig->opt.xbytes};
     for (int k = 0; k < n; k++)
@@ -322,7 +322,8 @@ void hb_report_loaded(FILE *f, const struct hb_report_in *in, int nin)
         "total_GBps",
         "lat_ns_median",
         "select(.type == \"measurement\" and .suite == \"loaded\" and has(\"total_GBps\") and "
-        "(.lat_ns_median | type) == \"number\")"};
+        "(.lat_ns_median | type) == \"number\")",
+        NULL};
     for (int i = 0; i < nin; i++) {
         if (!in[i].loaded.n) continue;
         struct hb_mark marks[HB_REPORT_MAX_MARKS];
@@ -412,7 +413,8 @@ void hb_report_policy(FILE *f, const struct hb_report_in *in, int nin)
                        "(.intensity | type) == \"number\" and (.value | type) == \"number\")"
                      : "select(.type == \"measurement\" and .suite == \"policy\" and "
                        "(.intensity | type) == \"number\" and (.bw_GBps_best | type) == "
-                       "\"number\")"};
+                       "\"number\")",
+                NULL};
             struct hb_mark marks[HB_REPORT_MAX_MARKS];
             char labels[HB_REPORT_MAX_MARKS][96];
             int nm = hb_knees(in[i].res.records, "intensity", marks, labels);

@@ -216,6 +216,7 @@ void hb_report_in_free(struct hb_report_in *in)
     free(in->basic[1].v);
     free(in->hops.v);
     hb_report_curves_free(&in->loaded);
+    hb_report_curves_free(&in->mlp);
     for (int i = 0; i < 2; i++) {
         hb_report_curves_free(&in->sweep[i]);
         hb_report_curves_free(&in->intensity[i]);

@@ -148,6 +148,8 @@ struct hb_report_in {
     struct hb_rbars hops;
     struct hb_rcurves loaded, sweep[2], intensity[2]; /* sweep: latency, bandwidth;
                                                          intensity: measured, summed */
+    struct hb_rcurves mlp; /* latency per load against loads a second, per chain count */
+    int mlp_chains[2];     /* the fewest and most chains of its points (0: none yet) */
     struct hb_rpolicies policy;
     struct hb_rcomms comm;
     struct hb_revidence evidence;

@@ -1,9 +1,10 @@
-/* Report: the firmware's HMAT beside a measured matrix. */
+/* Report: the firmware's HMAT and the kernel's memory tiers beside a measured matrix. */
 #include "hb_jsonl_read.h"
 #include "hb_report_kit.h"
 #include "hb_report_sections.h"
 #include "hb_report_draw.h"
 
+#include <stdio.h>
 #include <string.h>
 
 void hb_report_matrix_hmat(FILE *f, const json_t *m, const char *path)
@@ -42,4 +43,43 @@ void hb_report_matrix_hmat(FILE *f, const json_t *m, const char *path)
     }
     hb_report_left_out_n(f, json_array_size(flags), HB_REPORT_MAX_ROWS, "HMAT flags", path,
                          "select(.type == \"matrix\") | .hmat.flags[]?");
+}
+
+/* One line per kernel-tier disagreement of kind ("flags" or "inconclusive"), the first
+ * HB_REPORT_MAX_ROWS of them. */
+static void hb_report_ktier_list(FILE *f, const json_t *k, const char *kind, const char *path)
+{
+    bool flag = strcmp(kind, "flags") == 0;
+    const json_t *list = json_object_get(k, kind);
+    size_t i;
+    json_t *fl;
+    json_array_foreach(list, i, fl)
+    {
+        if (i >= HB_REPORT_MAX_ROWS) break;
+        fputs(flag ? "<p class=\"warn flag\">! kernel tier: "
+                   : "<p class=\"note\">kernel tier, inconclusive (within the noise): ",
+              f);
+        hb_html_esc(f, hb_rec_str(fl, "reason", ""));
+        fputs("</p>\n", f);
+    }
+    char select[96];
+    snprintf(select, sizeof(select), "select(.type == \"matrix\") | .kernel_tiers.%s[]?", kind);
+    hb_report_left_out_n(f, json_array_size(list), HB_REPORT_MAX_ROWS,
+                         flag ? "kernel tier flags" : "kernel tier inconclusives", path, select);
+}
+
+void hb_report_matrix_kernel_tiers(FILE *f, const json_t *m, const char *path)
+{
+    const json_t *k = json_object_get(m, "kernel_tiers");
+    if (!json_is_object(k)) return;
+    fputs("<p class=\"ktiers\">kernel memory tiers:", f);
+    size_t i;
+    json_t *x;
+    json_array_foreach(json_object_get(k, "tiers"), i, x)
+        fprintf(f, "%s node %lld memory_tier%lld", i ? "," : "",
+                (long long)json_integer_value(json_object_get(x, "node")),
+                (long long)json_integer_value(json_object_get(x, "kernel_tier")));
+    fputs(" (a higher number is a slower tier)</p>\n", f);
+    hb_report_ktier_list(f, k, "flags", path);
+    hb_report_ktier_list(f, k, "inconclusive", path);
 }

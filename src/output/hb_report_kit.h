@@ -71,10 +71,11 @@ void hb_report_left_out_n(FILE *f, size_t n, size_t max, const char *what, const
 void hb_report_row(FILE *f, const struct hb_report_in *in, uint32_t row, int ncells);
 
 /* How a curve figure is drawn: axes, the numbers table's heads, the jq filter of its
- * records. */
+ * records; levelhead heads the column of the points' level strings (NULL: "level"). */
 struct hb_curve_fig {
     struct hb_lines_opt opt;
     const char *xkey, *ykey, *select;
+    const char *levelhead;
 };
 /* Widens [*lo, *hi] to the y values and intervals of the curves c (positive ones only when
  * logy): the range figures of one metric share. */

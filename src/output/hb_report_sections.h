@@ -16,6 +16,9 @@ void hb_report_fleet(FILE *f, const struct hb_report_in *in, int nin);
 void hb_report_hops(FILE *f, const struct hb_report_in *in, int nin);
 void hb_report_verdicts(FILE *f, const struct hb_report_in *in, int nin);
 void hb_report_loaded(FILE *f, const struct hb_report_in *in, int nin);
+/* Memory-level parallelism: per file whose chase records have two or more chain counts, the
+ * latency per load against the loads a second, one curve per node pair, a point per count. */
+void hb_report_mlp(FILE *f, const struct hb_report_in *in, int nin);
 void hb_report_sweep(FILE *f, const struct hb_report_in *in, int nin);
 void hb_report_policy(FILE *f, const struct hb_report_in *in, int nin);
 void hb_report_basic(FILE *f, const struct hb_report_in *in, int nin);
@@ -37,11 +40,15 @@ int hb_report_hops_take(struct hb_report_in *in, const json_t *rec);
 int hb_report_evidence_take(struct hb_report_in *in, const json_t *rec);
 int hb_report_curves_take(struct hb_report_in *in, const json_t *rec);
 int hb_report_comm_take(struct hb_report_in *in, const json_t *rec);
+int hb_report_mlp_take(struct hb_report_in *in, const json_t *rec);
 
 /* Below a matrix panel: the firmware's HMAT figures and measured/firmware ratios as
  * heatmaps (data-kind "hmat" and "hmat-ratio"), HMAT flags outlined and listed; nothing when
  * the matrix carries no HMAT comparison. path: its results file, for the left-out line. */
 void hb_report_matrix_hmat(FILE *f, const json_t *m, const char *path);
+/* Below it: the kernel's memory tier of each measured node, and each flag (class "warn flag")
+ * and inconclusive where the measured order contradicts the tiers; nothing without them. */
+void hb_report_matrix_kernel_tiers(FILE *f, const json_t *m, const char *path);
 
 /* How much of its section's HB_REPORT_MAX_CELLS a kept matrix or fleet record takes. */
 size_t hb_report_matrix_weight(const json_t *m);

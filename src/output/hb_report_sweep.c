@@ -136,13 +136,15 @@ void hb_report_sweep(FILE *f, const struct hb_report_in *in, int nin)
          "working set per thread",
          "lat_ns_median",
          "select(.type == \"measurement\" and .suite == \"sweep\" and has(\"ws_bytes\") and "
-         ".metric == \"latency\" and (.lat_ns_median | type) == \"number\")"},
+         ".metric == \"latency\" and (.lat_ns_median | type) == \"number\")",
+         NULL},
         {{false, true, true, "working set per thread", "bandwidth (GB/s)", "sweep bandwidth", lo[1],
           hi[1]},
          "working set per thread",
          "bw_GBps_best",
          "select(.type == \"measurement\" and .suite == \"sweep\" and has(\"ws_bytes\") and "
-         ".metric == \"bandwidth\" and (.bw_GBps_best | type) == \"number\")"},
+         ".metric == \"bandwidth\" and (.bw_GBps_best | type) == \"number\")",
+         NULL},
     };
     for (int i = 0; i < nin; i++)
         for (int mi = 0; mi < 2; mi++)

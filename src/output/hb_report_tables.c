@@ -73,7 +73,10 @@ void hb_report_matrices(FILE *f, const struct hb_report_in *in, int nin, int c2c
     if (!c2c)
         fputs("<p>Cells outlined in red with ! are where the firmware hop class and the "
               "measured class disagree; on the HMAT maps, where the measured order or ratio of "
-              "two targets from one CPU node disagrees with the firmware's.</p>\n",
+              "two targets from one CPU node disagrees with the firmware's. A node the kernel puts "
+              "in a "
+              "slower memory tier that measures faster than one of a faster tier is listed under "
+              "its matrix.</p>\n",
               f);
     fputs("<div class=\"row\">\n", f);
     for (int i = 0; i < nin; i++) {
@@ -109,6 +112,7 @@ void hb_report_matrices(FILE *f, const struct hb_report_in *in, int nin, int c2c
             hb_report_matrix_numbers(f, m, in[i].res.path);
             hb_report_matrix_notes(f, m);
             hb_report_matrix_hmat(f, m, in[i].res.path);
+            hb_report_matrix_kernel_tiers(f, m, in[i].res.path);
             fputs("</div>\n", f);
         }
         hb_report_left_out(f, 0, &in[i].matrices[c2c], c2c ? "c2c matrices" : "matrices",

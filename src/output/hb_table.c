@@ -323,6 +323,7 @@ static void hb_table_matrix(FILE *f, json_t *rec)
         fputs(")\n", f);
     }
     hb_table_matrix_hmat(f, rec);
+    hb_table_matrix_kernel_tiers(f, rec);
 }
 
 static void hb_table_fleet(FILE *f, json_t *rec)

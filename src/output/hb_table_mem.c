@@ -100,6 +100,25 @@ void hb_table_matrix_hmat(FILE *f, json_t *rec)
                 hb_rec_str(fl, "reason", ""));
 }
 
+void hb_table_matrix_kernel_tiers(FILE *f, json_t *rec)
+{
+    json_t *k = json_object_get(rec, "kernel_tiers");
+    if (!json_is_object(k)) return;
+    size_t i;
+    json_t *x;
+    fputs("kernel memory tiers:", f);
+    json_array_foreach(json_object_get(k, "tiers"), i, x)
+        fprintf(f, "%s node %lld memory_tier%lld", i ? "," : "",
+                (long long)json_integer_value(json_object_get(x, "node")),
+                (long long)json_integer_value(json_object_get(x, "kernel_tier")));
+    fputc('\n', f);
+    json_array_foreach(json_object_get(k, "flags"), i, x)
+        fprintf(f, "kernel tier flag: %s\n", hb_rec_str(x, "reason", ""));
+    json_array_foreach(json_object_get(k, "inconclusive"), i, x)
+        fprintf(f, "kernel tier inconclusive (within the measured figures' noise): %s\n",
+                hb_rec_str(x, "reason", ""));
+}
+
 void hb_table_tiers(FILE *f, json_t *rec)
 {
     size_t i;

@@ -1,5 +1,6 @@
 /* Table lines for what the firmware says about memory: node kinds and tiers, memory-side
- * caches, HMAT figures, SLIT/HMAT contradictions, and a matrix's HMAT comparison. */
+ * caches, HMAT figures, SLIT/HMAT contradictions, and a matrix's HMAT and kernel-tier
+ * comparisons. */
 #ifndef HB_TABLE_MEM_H
 #define HB_TABLE_MEM_H
 
@@ -16,6 +17,10 @@ void hb_table_topology_mem(FILE *f, json_t *rec);
 
 /* After a matrix record: the firmware's HMAT figure per cell, ratios, and flags. */
 void hb_table_matrix_hmat(FILE *f, json_t *rec);
+
+/* After a matrix record: the kernel's memory tiers of its nodes and where the measured order
+ * contradicts them; nothing when the record has no kernel_tiers. */
+void hb_table_matrix_kernel_tiers(FILE *f, json_t *rec);
 
 /* A `tiers` record: memory nodes grouped by kind and tier. */
 void hb_table_tiers(FILE *f, json_t *rec);

@@ -8,6 +8,7 @@
 #include "hb_error.h"
 #include "hb_jsonl_read.h"
 #include "hb_matrix_hmat.h"
+#include "hb_matrix_ktier.h"
 #include "hb_stats.h"
 
 #include <errno.h>
@@ -223,6 +224,9 @@ static void hb_grid_matrix(const struct hb_suite_env *env, const struct hb_grid 
     if (!h && hb_hmat_present(t))
         json_object_set_new(m, "hmat_note",
                             json_string("the firmware's HMAT gives no figure for these cells"));
+    /* The kernel's tiers decide promotion and demotion: do they order the nodes as measured? */
+    json_t *kt = hb_matrix_kernel_tiers(t, g->latency, g->v, g->rec, env->opts->threshold_pct);
+    json_object_set_new(m, "kernel_tiers", kt ? kt : json_null());
     json_array_append_new(derived, m);
 }
 

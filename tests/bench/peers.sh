@@ -18,12 +18,25 @@
 #            COMM_MIN_TIME (default 0.05) is hopbench's --min-time: a batch of about that long
 #            (OSU's loop of 10000 8 B exchanges lasts a few ms: on a busy machine a long batch
 #            holds more preemptions, which the batch mean shows and the p50 does not)
+#   mlp      (only when named) memory-level parallelism at SIZE_BYTES: hopbench lat --chains
+#            against google/multichase's simple and parallelN chases (N chases interleaved in
+#            one thread), built under /tmp from a copy of its sources in MULTICHASE_DIR;
+#            loads a second of each chain count (multichase prints ns per load over all
+#            chains; its best sample against hopbench's lat_ns_min, like with like) and the
+#            ratio, then N chains / 1 chain for each; MLP_CHAINS (default "1 2 4 8", at most
+#            10: multichase's widest)
+#   migrate  (only when named) page migration from the first node with memory to the second:
+#            hopbench migrate's mbind MPOL_MF_MOVE and move_pages GB/s against numactl's
+#            migspeed (mbind MPOL_MF_MOVE of as many 4 KiB pages, timed once), built under
+#            /tmp from a copy of numactl's sources in NUMACTL_DIR; MIGRATE_BYTES (default
+#            64 MiB). A machine with one node with memory has nothing to migrate: one line
+#            says so and the section is skipped
 #
 #   tests/bench/peers.sh [BUILD_DIR]
 # Environment: HOPBENCH (a hopbench binary; default BUILD_DIR/hopbench; without `bw` the
 # hb_kernel_bench driver of BUILD_DIR runs the bw section), ROUNDS (default 3), SIZE_BYTES
 # (default 1 GiB), THREADS_LIST (default "1 <all cores>"), KERNELS (default "read copy triad
-# write write-nt"), SECTIONS (default "latency nt mixes bw"). likwid-bench and numactl are
+# write write-nt"), SECTIONS (default "latency nt mixes bw"; add mlp, migrate, comm). likwid-bench and numactl are
 # the Debian packages likwid and numactl (jobs/lib/deps.sh HB_PKGS_BENCH).
 set -euo pipefail
 
@@ -213,6 +226,97 @@ print(rows[-1]["bw_GBps_best"] if rows else sys.exit("peers.sh: no bw_GBps_best 
                 "$(awk -v a="$hb" -v b="$lk" 'BEGIN { print (b > 0 ? a / b : 0) }')"
         done
     done
+}
+
+# google/multichase, built once under /tmp from MULTICHASE_DIR's sources.
+multichase_build() {
+    local src=${MULTICHASE_DIR:?peers.sh: mlp needs MULTICHASE_DIR, a copy of google/multichase sources}
+    local out=/tmp/hopbench-peers-multichase
+    [[ -f $src/multichase.c ]] || { echo "peers.sh: MULTICHASE_DIR=$src has no multichase.c" >&2; exit 3; }
+    if [[ ! -x $out/multichase ]]; then
+        rm -rf "$out" && cp -r "$src" "$out" && make -C "$out" multichase >&2 || exit 3
+    fi
+    echo "$out/multichase"
+}
+
+# Loads a second of one multichase run of N chains (its best sample, ns per load of all chains).
+multichase_loads() {
+    local mc=$1 n=$2 chase=simple
+    ((n > 1)) && chase=parallel$n
+    pin_ref "$mc" -m "$size" -c "$chase" -n 5 | awk '{ printf "%.0f\n", 1e9 / $1 }'
+}
+
+mlp_section() {
+    local mc n r line hb hb_best m
+    mc=$(multichase_build)
+    local counts=${MLP_CHAINS:-"1 2 4 8"}
+    declare -A hbl hbb mcl
+    # hopbench's loads a second from its median (the headline) and from its best sample.
+    for ((r = 0; r < rounds; r++)); do
+        while read -r n hb hb_best; do
+            hbl[$n]=$(max "${hbl[$n]:-0}" "$hb") hbb[$n]=$(max "${hbb[$n]:-0}" "$hb_best")
+        done < <("$HOPBENCH" lat --size "$size" --chains "${counts// /,}" --quiet --format jsonl |
+            jq -r 'select(.type == "measurement" and .chains) |
+                [.chains, .loads_per_s, .chains * 1e9 / .lat_ns_min] | @tsv')
+        for n in $counts; do
+            m=$(multichase_loads "$mc" "$n")
+            mcl[$n]=$(max "${mcl[$n]:-0}" "$m")
+        done
+    done
+    echo "# memory-level parallelism, $size bytes, million loads a second (all chains), best of $rounds alternating runs"
+    printf '%-7s %14s %14s %14s %10s\n' chains hb_median hb_best multichase best/best
+    for n in $counts; do
+        printf '%-7s %14.2f %14.2f %14.2f %10s\n' "$n" "$(awk -v a="${hbl[$n]}" 'BEGIN { print a / 1e6 }')" \
+            "$(awk -v a="${hbb[$n]}" 'BEGIN { print a / 1e6 }')" "$(awk -v a="${mcl[$n]}" 'BEGIN { print a / 1e6 }')" \
+            "$(ratio "${hbb[$n]}" "${mcl[$n]}")"
+    done
+    local first=${counts%% *}
+    for n in $counts; do
+        [[ $n == "$first" ]] && continue
+        echo "# $n chains / $first: hopbench $(ratio "${hbl[$n]}" "${hbl[$first]}") (best $(ratio "${hbb[$n]}" "${hbb[$first]}")), multichase $(ratio "${mcl[$n]}" "${mcl[$first]}")"
+    done
+    echo "# target: 8 chains complete at least 2x the loads a second of 1"
+}
+
+# numactl's migspeed, built once under /tmp from NUMACTL_DIR's sources (autotools, as numactl
+# builds itself; its own libnuma).
+migspeed_build() {
+    local src=${NUMACTL_DIR:?peers.sh: migrate needs NUMACTL_DIR, a copy of numactl sources}
+    local out=/tmp/hopbench-peers-numactl
+    [[ -f $src/migspeed.c ]] || { echo "peers.sh: NUMACTL_DIR=$src has no migspeed.c" >&2; exit 3; }
+    if [[ ! -x $out/migspeed ]]; then
+        rm -rf "$out" && cp -r "$src" "$out" &&
+            (cd "$out" && ./autogen.sh && ./configure && make migspeed) >&2 || exit 3
+    fi
+    echo "$out/migspeed"
+}
+
+migrate_section() {
+    local nodes
+    nodes=$("$HOPBENCH" topo --format jsonl | jq -r 'select(.type == "topology") | [.nodes[] | select(.has_memory) | .os_index] | @tsv')
+    read -ra nodes <<<"$nodes"
+    if ((${#nodes[@]} < 2)); then
+        echo "# migrate: skipped: this machine has ${#nodes[@]} node(s) with memory; migspeed and hopbench migrate move pages between two"
+        return 0
+    fi
+    local ms a=${nodes[0]} b=${nodes[1]} bytes=${MIGRATE_BYTES:-67108864} r line mb mp m
+    local hb_mbind=0 hb_mp=0 mig=0
+    ms=$(migspeed_build)
+    for ((r = 0; r < rounds; r++)); do
+        line=$("$HOPBENCH" migrate --nodes "$a,$b" --pages 4k --size "$bytes" --quiet --format jsonl |
+            jq -r -s --argjson a "$a" --argjson b "$b" '[.[] | select(.type == "measurement" and
+                .src_node == $a and .dst_node == $b)] |
+                [(.[] | select(.method == "mbind") | .value), (.[] | select(.method == "move_pages") | .value)] | @tsv')
+        read -r mb mp <<<"$line"
+        hb_mbind=$(max "$hb_mbind" "$mb") hb_mp=$(max "$hb_mp" "$mp")
+        # migspeed prints MiB/s: GB/s as hopbench counts them.
+        m=$("$ms" -p $((bytes / 4096)) "$a" "$b" | awk '/Mbytes\/second/ { printf "%.3f\n", $(NF-1) * 1048576 / 1e9 }')
+        mig=$(max "$mig" "$m")
+    done
+    echo "# page migration node $a -> node $b, $bytes bytes of 4 KiB pages, GB/s, best of $rounds alternating runs"
+    printf '%-26s %10s %10s %6s\n' measure hopbench migspeed ratio
+    printf '%-26s %10.3f %10.3f %6s\n' "mbind MPOL_MF_MOVE" "$hb_mbind" "$mig" "$(ratio "$hb_mbind" "$mig")"
+    printf '%-26s %10.3f %10.3f %6s\n' "move_pages" "$hb_mp" "$mig" "$(ratio "$hb_mp" "$mig")"
 }
 
 # OSU's osu_latency and osu_bw, built once under /tmp from OSU_DIR's sources.

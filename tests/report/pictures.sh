@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # pictures.sh HOPBENCH FIXTURES OUT - CTest test (labels report, numa): the report of real runs
-# of this machine (sweep, peak, c2c, policy, hops, matrix, comm under mpirun), the hand-made
-# multi-node fixture, an 8-node hop study made from a dry run and a 4-node comm run drawn from
+# of this machine (sweep, peak, c2c, policy, hops, matrix, lat --chains, comm under mpirun),
+# the hand-made multi-node fixture, an 8-node hop study made from a dry run and a 4-node comm run drawn from
 # the real one, rendered in headless Chromium at 1280 px with
 # pictures_check.js injected into a copy (the report itself stays script-free). Checks: colour
 # scales on every heatmap, better one colour, no empty figure or panel, byte axes in KiB/MiB/GiB
@@ -29,6 +29,7 @@ quick=(--reps 1 --repeat 2 --min-time 0.005 --quiet)
 "$hb" policy --kernel triad --size 4M "${quick[@]}" -o policy.jsonl || bad "policy run"
 "$hb" hops --quick --size 16M "${quick[@]}" -o hops.jsonl || bad "hops run"
 "$hb" matrix --size 16M "${quick[@]}" -o matrix.jsonl || bad "matrix run"
+"$hb" lat --chains 1,8 --size 16M "${quick[@]}" -o chains.jsonl || bad "lat --chains run"
 "$here/hops_fixture.sh" "$hb" "$here/../topo/corpus/16amd64-8n2c-cpusets.xml" >hops8.jsonl ||
     bad "hop study fixture"
 # comm: two ranks on node 0 under mpirun, and a 4-node run drawn from it (comm_fixture.sh).
@@ -55,7 +56,7 @@ timeout 180 mpirun "${oversub[@]}" -np 2 "$hb" comm --size 64K "${quick[@]}" -o 
                ratio: [[1.2, 1.2, 1.918], [1.2, 1.2, null]], threshold_pct: 5, flags: []}}'
 } >hmat.jsonl
 inputs=(lat.jsonl bw.jsonl sweep.jsonl peak.jsonl c2c.jsonl policy.jsonl hops.jsonl matrix.jsonl
-    "$fx/multinode.jsonl" peak2.jsonl hops8.jsonl hmat.jsonl comm.jsonl comm4.jsonl)
+    "$fx/multinode.jsonl" peak2.jsonl hops8.jsonl hmat.jsonl comm.jsonl comm4.jsonl chains.jsonl)
 "$hb" report "${inputs[@]}" -o report.html || { echo "FAIL: report"; exit 1; }
 
 # The page itself: no script, no network, no temporary path, no raw sysfs list.
@@ -124,8 +125,14 @@ done
 want_mach=$(jq -sc '[.[] | select(.type=="run") | [.hosts, [(.topology.nodes // [])[] | [.os_index, .cpus]]]] | unique | length' "${inputs[@]}")
 got_mach=$(grep -o '<div class="panel machine"' dom.html | wc -l)
 [ "$got_mach" = "$want_mach" ] || bad "Machine blocks: $got_mach, want $want_mach"
-grep -q 'class="files">lat.jsonl, bw.jsonl, sweep.jsonl, peak.jsonl, c2c.jsonl, policy.jsonl, hops.jsonl, matrix.jsonl, comm.jsonl<' dom.html ||
-    bad "the machine of the real runs does not list their nine files"
+grep -q 'class="files">lat.jsonl, bw.jsonl, sweep.jsonl, peak.jsonl, c2c.jsonl, policy.jsonl, hops.jsonl, matrix.jsonl, comm.jsonl, chains.jsonl<' dom.html ||
+    bad "the machine of the real runs does not list their ten files"
+# Memory-level parallelism: one figure, from the file with two chain counts (every chase
+# record has a chain count: the others have one each), a point per count, under the checks.
+[ "$(grep -o '<svg [^>]*data-metric="latency per load"' dom.html | wc -l)" = 1 ] ||
+    bad "latency-per-load figures: $(grep -o '<svg [^>]*data-metric="latency per load"' dom.html | wc -l), want 1"
+[ "$(sed -n '/<section id="mlp">/,/<\/section>/p' dom.html | grep -c 'class="pt"')" = 2 ] ||
+    bad "the MLP figure does not have a point for each of chains 1 and 8"
 # c2c notes are shown.
 while IFS= read -r note; do
     grep -qF "$note" dom.html || bad "c2c note not shown: $note"

@@ -1,0 +1,73 @@
+/* A measured matrix beside the kernel's memory tiers (hb_matrix_ktier.h). */
+#include "hb_matrix_ktier.h"
+
+#include "hb_jsonl_read.h"
+
+#include <math.h>
+#include <stdio.h>
+
+/* Node index j is tiered by the kernel and measured from some CPU node. */
+static bool hb_ktier_known(const struct hb_topo *t, const double *v, int j)
+{
+    if (t->nodes[j].kernel_tier < 0) return false;
+    for (int i = 0; i < t->nnodes; i++)
+        if (!isnan(HB_AT(v, t, i, j))) return true;
+    return false;
+}
+
+/* From CPU node i: fast sits in a faster kernel tier than slow. When fast measures costlier
+ * than slow by more than thr, a flag (flags[0]: the intervals apart or the noise unknown) or
+ * an inconclusive (flags[1]: within the noise). */
+static void hb_ktier_pair(const struct hb_topo *t, bool latency, int i, int fast, int slow,
+                          const double *v, json_t *const *rec, double thr, json_t *flags[2])
+{
+    double mf = HB_AT(v, t, i, fast), ms = HB_AT(v, t, i, slow);
+    if (isnan(mf) || isnan(ms) || mf <= 0 || ms <= 0) return;
+    double excess = latency ? mf / ms : ms / mf; /* > 1: the faster tier measures costlier */
+    if (excess <= 1.0 + thr) return;
+    const json_t *a = HB_AT(rec, t, i, fast), *b = HB_AT(rec, t, i, slow);
+    enum hb_separation sep = hb_rec_separation(a, b);
+    int ci = t->nodes[i].os_index, cf = t->nodes[fast].os_index, cs = t->nodes[slow].os_index;
+    int tf = t->nodes[fast].kernel_tier, ts = t->nodes[slow].kernel_tier;
+    const char *unit = latency ? "ns" : "GB/s";
+    char why[320];
+    snprintf(why, sizeof(why),
+             "from node %d the kernel puts node %d in a faster tier than node %d (memory_tier%d "
+             "vs memory_tier%d), measured the other way (%.4g vs %.4g %s, %.1f%% beyond the "
+             "threshold)",
+             ci, cf, cs, tf, ts, mf, ms, unit, (excess - 1.0 - thr) * 100.0);
+    json_array_append_new(flags[sep == HB_OVERLAP],
+                          json_pack("{s:i, s:i, s:i, s:i, s:i, s:s, s:s, s:o, s:o}", "cpu_node", ci,
+                                    "mem_node", cf, "other_mem_node", cs, "kernel_tier", tf,
+                                    "other_kernel_tier", ts, "reason", why, "evidence",
+                                    hb_separation_name(sep), "figure", hb_rec_figure(a),
+                                    "other_figure", hb_rec_figure(b)));
+}
+
+json_t *hb_matrix_kernel_tiers(const struct hb_topo *t, bool latency, const double *v,
+                               json_t *const *rec, double threshold_pct)
+{
+    json_t *tiers = json_array();
+    int first = -1;
+    bool differ = false;
+    for (int j = 0; j < t->nnodes; j++) {
+        if (!hb_ktier_known(t, v, j)) continue;
+        json_array_append_new(tiers, json_pack("{s:i, s:i}", "node", t->nodes[j].os_index,
+                                               "kernel_tier", t->nodes[j].kernel_tier));
+        if (first < 0) first = t->nodes[j].kernel_tier;
+        differ |= t->nodes[j].kernel_tier != first;
+    }
+    if (!differ) {
+        json_decref(tiers);
+        return NULL;
+    }
+    json_t *flags[2] = {json_array(), json_array()};
+    for (int i = 0; i < t->nnodes; i++)
+        for (int j = 0; j < t->nnodes; j++)
+            for (int k = 0; k < t->nnodes; k++)
+                if (hb_ktier_known(t, v, j) && hb_ktier_known(t, v, k) &&
+                    t->nodes[j].kernel_tier < t->nodes[k].kernel_tier)
+                    hb_ktier_pair(t, latency, i, j, k, v, rec, threshold_pct / 100.0, flags);
+    return json_pack("{s:o, s:o, s:o, s:f}", "tiers", tiers, "flags", flags[0], "inconclusive",
+                     flags[1], "threshold_pct", threshold_pct);
+}
