@@ -14,6 +14,16 @@ run() {
 }
 
 run topo "$HB" topo --format jsonl
+if [ "${TIERS:-0}" = 1 ]; then
+    # The kernel's memory tiers as sysfs lists them ("memory_tierN NODELIST" per line), and page
+    # migration between a CPU node and the memory-only node, both ways, in one process.
+    uname -r >/out/uname.txt
+    for d in /sys/devices/virtual/memory_tiering/memory_tier*; do
+        echo "${d##*/} $(cat "$d/nodelist")"
+    done >/out/tiers.txt
+    run migrate "$HB" migrate --nodes 0,2 --size 2M --reps 2 --min-time 0.001 --repeat 2 \
+        --format jsonl --quiet -o /out/migrate.jsonl
+fi
 run topo-table "$HB" topo
 run plan "$HB" matrix --dry-run
 if [ "${MATRIX:-0}" = 1 ]; then

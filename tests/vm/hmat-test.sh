@@ -5,7 +5,11 @@
 # under TCG):
 #  agree   HMAT from SLIT (latency 10 x SLIT ns, bandwidth 200000 / SLIT MB/s), 32 MiB
 #          caches: topo reports exactly those figures for the initiators Linux publishes,
-#          no contradiction; the matrix plan's size is above the caches.
+#          no contradiction; the matrix plan's size is above the caches. On Linux 6.12
+#          (bookworm-backports), which ranks memory tiers by the HMAT: each node's
+#          kernel_tier is the memory_tierN sysfs lists it in, the slower memory-only node in
+#          a lower tier than the DRAM of the CPU nodes, in the record and the table; migrate
+#          moves pages between CPU node 0 and memory-only node 2 both ways, every page.
 #  contra  node 2 nearer than node 0 from node 0 by HMAT (90 vs 100 ns, 40000 vs 20000
 #          MB/s), farther by SLIT (17 vs 10), 64 MiB caches: topo reports the figures and
 #          the contradiction; a matrix over mpirun puts the HMAT figure beside each covered
@@ -22,10 +26,15 @@ OUT=${VM_TEST_OUT:-$PWD/vm-hmat-$CASE}
 : "${HOPBENCH:?HOPBENCH (the hopbench binary) is not set}"
 command -v jq >/dev/null || { echo "SKIP: jq is not installed (Debian package jq)"; exit 77; }
 
+kernel=()
 opts=(-t custom -n 2 --memonly-nodes 1 --dist "10 21 17; 21 10 28; 17 28 10" --hmat)
 case $CASE in
-    agree) # latency 10 x SLIT, bandwidth 200000 / SLIT: numa-vm.sh's default
+    agree) # latency 10 x SLIT, bandwidth 200000 / SLIT: numa-vm.sh's default. On Linux 6.12
+        # (bookworm-backports), whose memory tiers come from the HMAT: the memory-only node,
+        # slower than the CPU nodes' DRAM, must sit in a lower tier
         lat="100 210 170; 210 100 280" bw="20000 9523 11764; 9523 20000 7142" cache=32 matrix=0
+        kernel=(--kernel-suite bookworm-backports)
+        opts+=("${kernel[@]}" -e TIERS=1)
         export VM_WITH=hwloc ;; # no mpirun: a smaller guest boots faster
     contra)
         lat="100 210 90; 210 100 280" bw="20000 9000 40000; 9000 20000 7000" cache=64 matrix=1 ;;
@@ -33,7 +42,7 @@ case $CASE in
 esac
 opts+=(--hmat-latency "$lat" --hmat-bandwidth "$bw" --hmat-cache "$cache" -e "MATRIX=$matrix")
 
-vm_prepare_or_skip
+vm_prepare_or_skip "${kernel[@]}"
 rm -rf "$OUT"
 start=$SECONDS
 rc=0
@@ -66,10 +75,42 @@ done
 expect "topo: every node has one $cache MiB direct-mapped write-back memory-side cache, 64-byte lines" \
     jqf topo.out ".[0].nodes | length == 3 and all(.[]; .memory_side_caches == [{level: 1,
         size_bytes: ($cache * 1048576), line_bytes: 64, associativity: 1, policy: \"write-back\"}])"
-expect "topo: memory-only node 2 grouped with DRAM by the kernel's memory tier" \
-    jqf topo.out '.[0].tiers | length == 1 and .[0].kind == "DRAM" and .[0].nodes == [0,1,2] and (.[0].tier | type) == "number"'
+if [[ $CASE == agree ]]; then # Linux 6.12: the tiers from the HMAT
+    expect "topo: the DRAM of the CPU nodes in one tier, the slower memory-only node 2 in a lower one" \
+        jqf topo.out '.[0].tiers | length == 2 and map([.kind, .nodes, .memory_only]) ==
+            [["DRAM", [0,1], false], ["DRAM", [2], true]] and .[0].tier < .[1].tier'
+else # Linux 6.1 puts every node in the default tier
+    expect "topo: memory-only node 2 grouped with DRAM by the kernel's memory tier" \
+        jqf topo.out '.[0].tiers | length == 1 and .[0].kind == "DRAM" and .[0].nodes == [0,1,2] and (.[0].tier | type) == "number"'
+fi
 if [[ $CASE == agree ]]; then
     expect "topo: no SLIT/HMAT contradiction" jqf topo.out '.[0].hmat_conflicts == []'
+    # the kernel's tiers as sysfs lists them: {"0": N, "1": N, "2": M} from "memory_tierN 0-1"
+    ktiers=$(awk '{ t = substr($1, 12); n = split($2, parts, ","); for (i = 1; i <= n; i++) {
+        if (split(parts[i], r, "-") == 1) r[2] = r[1]; for (k = r[1]; k <= r[2]; k++) printf "%s\"%d\": %d", (c++ ? ", " : "{"), k, t } }
+        END { print (c ? "}" : "{}") }' "$OUT/tiers.txt" 2>/dev/null)
+    expect "the guest runs Linux 6.12 ($(cat "$OUT/uname.txt" 2>/dev/null)); sysfs tiers: $(paste -sd';' "$OUT/tiers.txt" 2>/dev/null)" \
+        grep -q '^6\.12\.' "$OUT/uname.txt"
+    expect "topo: each node's kernel_tier is the memory_tierN sysfs lists it in ($ktiers)" \
+        jqf topo.out "($ktiers) as \$k | .[0].nodes | length == 3 and
+            all(.[]; .kernel_tier == \$k[.os_index | tostring])"
+    expect "topo: the memory-only node, slower in the HMAT, sits in a lower tier than both CPU nodes' DRAM" \
+        jqf topo.out '.[0].nodes | .[0].kernel_tier == .[1].kernel_tier and .[2].kernel_tier > .[0].kernel_tier'
+    table_tiers() { # every node's line in topo's table names the kernel tier of its record
+        local j
+        for j in 0 1 2; do
+            grep -Eq "^  node $j: DRAM.*, kernel memory_tier$(jq -s ".[0].nodes[$j].kernel_tier" \
+                "$OUT/topo.out")(;|\$)" "$OUT/topo-table.out" || return 1
+        done
+    }
+    expect "topo table: each node's kernel tier beside its kind" table_tiers
+    mig='[.[] | select(.type == "measurement" and .suite == "migrate")]'
+    expect "migrate exits 0" status_is migrate 0
+    expect "migrate: CPU node 0 and memory-only node 2, both ways x {move_pages, mbind} x {4k, thp}, every page on dst_node" \
+        jqf migrate.jsonl "$mig | (map([.src_node, .dst_node, .method, .pages]) | sort) ==
+            ([[[0,2],[2,0]][] as [\$s, \$d] | [\"move_pages\", \"mbind\"][] as \$m | [\"4k\", \"thp\"][] as \$p |
+              [\$s, \$d, \$m, \$p]] | sort) and all(.status == \"ok\" and .pages_on_target_pct == 100 and
+            .pages_share_pct[.dst_node | tostring] == 100 and .unit == \"GBps\" and .value > 0)"
 else
     expect "topo: the firmware's own contradiction, from node 0 on nodes 0 and 2, latency and bandwidth" \
         jqf topo.out '.[0].hmat_conflicts | map([.cpu_node, .mem_nodes, .attribute, .slit, .hmat]) ==
