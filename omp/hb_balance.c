@@ -172,7 +172,8 @@ static void hb_balance_sleep_until(double when)
 
 /* The series, a point per interval from the moment the bind was dropped: until the local
  * share has held HB_BALANCE_TARGET_PCT for HB_BALANCE_HELD points (and there are
- * HB_BALANCE_MIN_POINTS), or max_time_s has passed. Its bandwidths are also the samples. */
+ * HB_BALANCE_MIN_POINTS), or max_time_s has passed. The bandwidths of the intervals that
+ * ended at HB_BALANCE_TARGET_PCT or more are the samples: the figure once placement is fixed. */
 static json_t *hb_balance_series(struct hb_balance_team *tm, double every, double most,
                                  double *reached)
 {
@@ -192,7 +193,7 @@ static json_t *hb_balance_series(struct hb_balance_team *tm, double every, doubl
         }
         json_array_append_new(series, json_pack("{s:f, s:f, s:f}", "t_s", now - t0, "local_pct",
                                                 round(local * 100) / 100, "GBps", gbps));
-        if (bytes > prev_bytes && tm->r->nsamples < HB_MAX_REPS)
+        if (local >= HB_BALANCE_TARGET_PCT && bytes > prev_bytes && tm->r->nsamples < HB_MAX_REPS)
             tm->r->samples[tm->r->nsamples++] = (now - prev_t) * sweep / (bytes - prev_bytes);
         held = local >= HB_BALANCE_TARGET_PCT ? held + 1 : 0;
         if (held == 1) *reached = isnan(*reached) ? now - t0 : *reached;

@@ -32,10 +32,11 @@ int hb_balance_check(const struct hb_topo *t, const struct hb_experiment *e);
 
 /* Run e: first touch on mem_node, the bind dropped, then the kernel on cpu_node's threads
  * while the series is sampled. Fills *r (samples: seconds per sweep of the whole buffer in
- * each interval that moved data; where the pages are at the end, against cpu_node; the
- * threads' CPUs) and *keys with the suite's record keys (series, time_to_90pct_s and why it
- * is null, vmstat_moved, numa_balancing, interval_s, page_bytes). 0 when it ran (r->status
- * says whether the kernel's data checked out); -errno when it could not start. */
+ * each interval that ended with HB_BALANCE_TARGET_PCT or more of the pages local; where the pages
+ * are at the end, against cpu_node; the threads' CPUs) and *keys with the suite's record keys
+ * (series, time_to_90pct_s and why it is null, vmstat_moved, numa_balancing, interval_s,
+ * page_bytes). 0 when it ran (r->status says whether the kernel's data checked out); -errno when it
+ * could not start. */
 int hb_balance_run(const struct hb_topo *t, const struct hb_experiment *e, struct hb_task_result *r,
                    json_t **keys);
 
