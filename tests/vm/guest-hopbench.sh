@@ -136,6 +136,10 @@ if [ "${GUEST:-}" = two-612 ]; then
     run balance-off "$HB" $BAL -o /out/balance-off.jsonl
     echo 1 >/proc/sys/kernel/numa_balancing
     run balance "$HB" $BAL --quiet -o /out/balance.jsonl
+    # Mode 2 (memory tiering alone) scans no page on a top-tier node, and both of this
+    # guest's nodes are DRAM: nothing moves, and the series runs to --max-time.
+    echo 2 >/proc/sys/kernel/numa_balancing
+    run balance-tiering "$HB" $BAL --max-time 2 --quiet -o /out/balance-tiering.jsonl
     echo 0 >/proc/sys/kernel/numa_balancing
 fi
 if [ -n "${MIGRATOR:-}" ]; then
