@@ -136,6 +136,7 @@ if [ "${GUEST:-}" = two-612 ]; then
     run balance-off "$HB" $BAL -o /out/balance-off.jsonl
     echo 1 >/proc/sys/kernel/numa_balancing
     run balance "$HB" $BAL --quiet -o /out/balance.jsonl
+    run balance-thp "$HB" $BAL --pages thp --quiet -o /out/balance-thp.jsonl
     # Mode 2 (memory tiering alone) scans no page on a top-tier node, and both of this
     # guest's nodes are DRAM: nothing moves, and the series runs to --max-time.
     echo 2 >/proc/sys/kernel/numa_balancing

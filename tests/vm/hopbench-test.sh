@@ -402,6 +402,10 @@ if [[ $GUEST == two-612 ]]; then
   expect "... GB/s with its repeat, the pages on node 0 at the end" \
     recs balance.jsonl "$bal | .unit == \"GBps\" and .value > 0 and .repeats == 1 and
       .pages_on_target_pct >= 90 and .pages_share_pct[\"0\"] == .pages_on_target_pct"
+  expect "balance --pages thp: exit 0, 2 MiB pages brought to node 0: >= 90% local within max-time, numa_pages_migrated moved ($(jq -c 'select(.suite == "balance") | [.time_to_90pct_s, .vmstat_moved.numa_pages_migrated, .vmstat_moved.thp_migration_success]' "$OUT/balance-thp.jsonl" 2>/dev/null))" \
+    eval 'status_is balance-thp 0 && recs balance-thp.jsonl "$bal | .pages == \"thp\" and
+      .page_bytes == 2097152 and .first_touch_pct == 100 and .series[-1].local_pct >= 90 and
+      .time_to_90pct_s <= .max_time_s and .vmstat_moved.numa_pages_migrated > 0"'
   expect "balance under mode 2 (tiering alone; both nodes DRAM): exit 0, >= 5 points on to --max-time 2, all at 0% local, time_to_90pct_s null and why, no page migrated, value null ($(jq -c 'select(.suite == "balance") | [.time_to_90pct_why, .vmstat_moved]' "$OUT/balance-tiering.jsonl" 2>/dev/null))" \
     eval 'status_is balance-tiering 0 && recs balance-tiering.jsonl "$bal | .numa_balancing == 2 and
       (.series | length >= 5 and .[-1].t_s > 1.75 and all(.[]; .local_pct == 0)) and
