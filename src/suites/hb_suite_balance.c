@@ -4,11 +4,13 @@
 #include "hb_cli_doc.h"
 
 #include "hb_error.h"
+#include "hb_jsonl_read.h"
 #include "hb_launcher.h"
 #include "hb_vmstat.h"
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The bandwidth kernel the threads run: it reads every page, so every page takes NUMA
@@ -102,6 +104,38 @@ static int hb_balance_plan(const struct hb_suite_env *env, struct hb_plan *out)
     return hb_plan_add(out, &e);
 }
 
+/* A note per record for people (the table shows notes, not series): when the pages came
+ * local, or how far they got. */
+static int hb_balance_derive(const struct hb_suite_env *env, json_t *measured, json_t *derived)
+{
+    (void)env;
+    size_t i;
+    json_t *rec;
+    json_array_foreach(measured, i, rec)
+    {
+        const json_t *t90 = json_object_get(rec, "time_to_90pct_s");
+        json_t *moved =
+            json_object_get(json_object_get(rec, "vmstat_moved"), "numa_pages_migrated");
+        char *text = NULL;
+        if (json_is_number(t90))
+            text = hb_strf("%s: 90%% of the pages on node %lld after %.2f s (%zu samples; "
+                           "numa_pages_migrated %lld)",
+                           hb_rec_str(rec, "experiment", ""),
+                           (long long)hb_rec_num(rec, "cpu_node", -1), json_number_value(t90),
+                           json_array_size(json_object_get(rec, "series")),
+                           (long long)json_integer_value(moved));
+        else if (json_is_string(json_object_get(rec, "time_to_90pct_why")))
+            text = hb_strf("%s: %s", hb_rec_str(rec, "experiment", ""),
+                           hb_rec_str(rec, "time_to_90pct_why", ""));
+        json_t *note =
+            text ? json_pack("{s:s, s:s, s:s}", "type", "note", "suite", "balance", "text", text)
+                 : NULL;
+        free(text);
+        if (note) json_array_append_new(derived, note);
+    }
+    return 0;
+}
+
 /* The options of its own it takes, besides the run options (hb_cli_doc.h). */
 static const int hb_balance_takes[] = {
     OPT_CPU_NODE, OPT_MEM_NODE, OPT_THREADS, OPT_SIZE, OPT_PAGES, OPT_MAX_TIME, 0};
@@ -113,5 +147,6 @@ const struct hb_suite hb_suite_balance = {
             "--mem-node to threads on --cpu-node, as a series of the local share and the "
             "bandwidth",
     .plan = hb_balance_plan,
+    .derive = hb_balance_derive,
     .flags = HB_SUITE_ONE_PROCESS,
 };

@@ -399,6 +399,9 @@ if [[ $GUEST == two-612 ]]; then
       .time_to_90pct_s <= .max_time_s and .time_to_90pct_why == null"
   expect "... the kernel moved the pages: numa_pages_migrated and numa_hint_faults moved ($(jq -c 'select(.suite == "balance") | .vmstat_moved' "$OUT/balance.jsonl" 2>/dev/null))" \
     recs balance.jsonl "$bal | .vmstat_moved.numa_pages_migrated > 0 and .vmstat_moved.numa_hint_faults > 0"
+  expect "... and a note for people: when 90% of the pages were on node 0 ($(jq -r 'select(.type == "note") | .text' "$OUT/balance.jsonl" 2>/dev/null))" \
+    recs balance.jsonl "map(select(.type == \"note\" and .suite == \"balance\")) | length == 1 and
+      (.[0].text | test(\"^balance-0-1: 90% of the pages on node 0 after [0-9.]+ s \\\\([0-9]+ samples; numa_pages_migrated [1-9][0-9]*\\\\)$\"))"
   expect "... GB/s with its repeat, the pages on node 0 at the end" \
     recs balance.jsonl "$bal | .unit == \"GBps\" and .value > 0 and .repeats == 1 and
       .pages_on_target_pct >= 90 and .pages_share_pct[\"0\"] == .pages_on_target_pct"
@@ -411,7 +414,8 @@ if [[ $GUEST == two-612 ]]; then
       (.series | length >= 5 and .[-1].t_s > 1.75 and all(.[]; .local_pct == 0)) and
       .time_to_90pct_s == null and
       (.time_to_90pct_why | test(\"^the local share reached 0.0%, not 90%, in [0-9.]+ s$\")) and
-      (.vmstat_moved.numa_pages_migrated // 0) == 0 and .value == null and .status == \"ok\""'
+      (.vmstat_moved.numa_pages_migrated // 0) == 0 and .value == null and .status == \"ok\"" &&
+      recs balance-tiering.jsonl "map(select(.type == \"note\")) | .[0].text | test(\"^balance-0-1: the local share reached 0.0%\")"'
 fi
 # --- pages moved off the target by the kernel while bw runs ---
 if [[ -n $MIGRATOR ]]; then
