@@ -2,6 +2,7 @@
  * side of a sample; what they do with the shared buffer depends on the kernel's kind. */
 #include "hb_pair.h"
 
+#include "hb_balance.h"
 #include "hb_error.h"
 #include "hb_migrate.h"
 #include "hb_placement.h"
@@ -265,6 +266,11 @@ int hb_pair_check(const struct hb_topo *t, const struct hb_plan *plan)
         const struct hb_experiment *e = &plan->exps[x];
         if (hb_migrate_is(e)) {
             int rc = hb_migrate_check(t, e);
+            if (rc) return rc;
+            continue;
+        }
+        if (hb_balance_is(e)) {
+            int rc = hb_balance_check(t, e);
             if (rc) return rc;
             continue;
         }

@@ -1,7 +1,9 @@
-/* The in-process executor of pinned-pair plans (c2c) and page migrations (migrate): what
- * mpi/hb_exec.c does for a team, for experiments that must run in one process. */
+/* The in-process executor of pinned-pair plans (c2c), page migrations (migrate) and NUMA
+ * balancing watches (balance): what mpi/hb_exec.c does for a team, for experiments that must
+ * run in one process. */
 #include "hb_pair.h"
 
+#include "hb_balance.h"
 #include "hb_error.h"
 #include "hb_migrate.h"
 #include "hb_record.h"
@@ -14,22 +16,28 @@ static int hb_pair_one(const struct hb_topo *t, const struct hb_experiment *e, u
                        const struct hb_record_origin *origin, struct hb_repeats *reps, int x,
                        int *failed, int *first)
 {
-    /* Both threads' result is the writer's (task 0); the reader's stays "not run". */
+    /* Both threads' result is the writer's (task 0); the reader's stays "not run". A balance
+     * watch's threads are its one task's, and its series comes as keys of its own. */
     struct hb_task_result res[2];
     struct hb_experiment run = *e;
     run.seed = seed;
-    int rc = hb_task_result_init(&res[0], t->nnodes, 2);
+    json_t *keys = NULL, *rec = NULL;
+    int rc =
+        hb_task_result_init(&res[0], t->nnodes, e->tasks[0].threads > 2 ? e->tasks[0].threads : 2);
     int rc1 = hb_task_result_init(&res[1], t->nnodes, 1);
     rc = rc ? rc : rc1;
     if (rc == 0)
-        rc = hb_migrate_is(&run) ? hb_migrate_run(t, &run, &res[0]) : hb_pair_run(t, &run, &res[0]);
+        rc = hb_migrate_is(&run)   ? hb_migrate_run(t, &run, &res[0])
+             : hb_balance_is(&run) ? hb_balance_run(t, &run, &res[0], &keys)
+                                   : hb_pair_run(t, &run, &res[0]);
     if (rc == 0 && res[0].status) {
         (*failed)++;
         *first = *first ? *first : res[0].status;
     }
-    if (rc == 0)
-        rc = hb_repeats_add(reps, x,
-                            json_pack("[o]", hb_record_measurement(t, &run, 0, res, origin)));
+    if (rc == 0 && (rec = hb_record_measurement(t, &run, 0, res, origin)) && keys)
+        json_object_update(rec, keys);
+    if (rc == 0) rc = hb_repeats_add(reps, x, json_pack("[o]", rec));
+    json_decref(keys);
     hb_task_result_free(&res[0]);
     hb_task_result_free(&res[1]);
     return rc;

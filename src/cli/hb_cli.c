@@ -134,6 +134,8 @@ static const struct hb_opt_field hb_opt_fields[] = {
      HB_OPT_RANGE(1, HB_MAX_REPEATS, "a repeat count from 1 to 1000")},
     {OPT_MIN_TIME, "--min-time", HB_SET_REAL, HB_OPT_AT(min_time_s),
      HB_OPT_RANGE(0.0, 3600.0, "seconds between 0 and 3600")},
+    {OPT_MAX_TIME, "--max-time", HB_SET_REAL, HB_OPT_AT(max_time_s),
+     HB_OPT_RANGE(2.0, 3600.0, "seconds from 2 to 3600")},
     {OPT_THRESHOLD, "--threshold", HB_SET_REAL, HB_OPT_AT(threshold_pct), HB_OPT_PERCENT},
     {OPT_FLEET_THRESHOLD, "--fleet-threshold", HB_SET_REAL, HB_OPT_AT(fleet_threshold_pct),
      HB_OPT_PERCENT},
@@ -239,6 +241,7 @@ static void hb_options_defaults(struct hb_options *o)
     o->cpu_node = -1;
     o->mem_node = -1;
     o->min_time_s = 0.05;
+    o->max_time_s = 60.0;
     o->format = HB_FORMAT_COUNT; /* from -o's name unless --format is given */
     o->reps = 3;
     o->repeats = 5;

@@ -57,6 +57,7 @@ enum hb_opt_id {
     OPT_NOISE,
     OPT_WEIGHTS,
     OPT_BG,
+    OPT_MAX_TIME,
     OPT_HELP,
     OPT_VERSION,
 };

@@ -15,7 +15,8 @@ const struct hb_opt_doc hb_opt_docs[] = {
      "node whose CPUs run the threads (default: first CPU node)"},
     {"mem-node", 0, OPT_MEM_NODE, "N", HB_COMPLETE_NONE, NULL,
      "node that holds the memory (default: the CPU node); bw --policy weighted: the nodes to "
-     "interleave over, A,B,..."},
+     "interleave over, A,B,...; balance: the node the pages start on (default: the first other "
+     "node with memory)"},
     {"policy", 0, OPT_POLICY, "P", HB_COMPLETE_WORDS, hb_policy_names,
      "{values} (default bind; weighted: MPOL_WEIGHTED_INTERLEAVE over --mem-node's nodes by "
      "--weights, Linux 6.9+)"},
@@ -105,6 +106,9 @@ const struct hb_opt_doc hb_opt_docs[] = {
      "measures each count: the misses a core keeps in flight (memory-level parallelism)"},
     {"max-size", 0, OPT_MAX_SIZE, "S", HB_COMPLETE_NONE, NULL,
      "sweep: largest working set (default 2G; at most 1/4 of the memory node's free memory)"},
+    {"max-time", 0, OPT_MAX_TIME, "SEC", HB_COMPLETE_NONE, NULL,
+     "balance: longest wait for automatic NUMA balancing to bring the pages to the CPU node, "
+     "from 2 to 3600 seconds (default 60)"},
     {"cores", 0, OPT_CORES, NULL, HB_COMPLETE_NONE, NULL,
      "c2c: also the core x core latency matrix (cores^2 pairs)"},
     {"home", 0, OPT_HOME, "H", HB_COMPLETE_NONE, NULL,

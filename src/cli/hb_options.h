@@ -45,6 +45,7 @@ struct hb_options {
     uint64_t sizes[HB_MAX_SIZE_LIST]; /* --size's values, ascending (comm's message sizes) */
     int nsizes;                       /* 1 unless --size gave a list; 0: not given */
     double min_time_s;
+    double max_time_s; /* balance: longest wait for the pages to converge */
     int reps;
     int repeats;      /* independent repeats of each measurement */
     double noise_pct; /* a figure is noisy past this interval half-width */

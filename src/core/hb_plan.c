@@ -73,6 +73,17 @@ long long hb_param_int_of(const struct hb_experiment *e, const char *key, long l
     return dflt;
 }
 
+double hb_param_num_of(const struct hb_experiment *e, const char *key, double dflt)
+{
+    for (int i = 0; i < e->params.n; i++) {
+        const struct hb_param *p = &e->params.v[i];
+        if (strcmp(p->key, key) != 0) continue;
+        if (p->kind == HB_PARAM_NUM) return p->v.num;
+        if (p->kind == HB_PARAM_INT) return (double)p->v.ints[0];
+    }
+    return dflt;
+}
+
 int hb_param_ints_of(const struct hb_experiment *e, const char *key, long long *out)
 {
     for (int i = 0; i < e->params.n; i++) {

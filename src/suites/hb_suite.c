@@ -22,6 +22,7 @@ extern const struct hb_suite hb_suite_peak;
 extern const struct hb_suite hb_suite_sweep;
 extern const struct hb_suite hb_suite_c2c;
 extern const struct hb_suite hb_suite_migrate;
+extern const struct hb_suite hb_suite_balance;
 extern const struct hb_suite hb_suite_comm;
 
 /* The suites in --help's order, the default first, one a line: a new suite is its extern
@@ -40,6 +41,7 @@ const struct hb_suite *const hb_suites[] = {
     &hb_suite_sweep,
     &hb_suite_c2c,
     &hb_suite_migrate,
+    &hb_suite_balance,
     &hb_suite_comm,
     NULL,
 };

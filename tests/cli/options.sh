@@ -13,7 +13,7 @@ value() {
     case $1 in
     --kernel) echo read ;; --cpu-node | --mem-node | --nodes | --load-nodes) echo 0 ;;
     --policy) echo bind ;; --threads | --reps | --repeat | --seed) echo 1 ;;
-    --size | --max-size) echo 64M ;; --pages) echo 4k ;; --min-time) echo 0.01 ;;
+    --size | --max-size) echo 64M ;; --pages) echo 4k ;; --min-time) echo 0.01 ;; --max-time) echo 5 ;;
     --noise | --threshold | --fleet-threshold | --tolerance | --bg-rate) echo 5 ;;
     --format) echo jsonl ;; --topology) echo "$TOPO" ;; --simd) echo auto ;;
     --export-hwloc) echo x.xml ;; --tier) echo DRAM ;; --level | --bg) echo low ;;

@@ -39,7 +39,7 @@ fail() {
     echo "FAIL: $*"
 }
 # Suites as command words; "" is the quick default suite.
-suites=(matrix hops loaded policy sweep peak lat bw c2c migrate "")
+suites=(matrix hops loaded policy sweep peak lat bw c2c migrate balance "")
 # run NAME ARGS...: stdout, stderr and exit code of one hopbench call in $tmp/NAME.{out,err,rc}
 run() {
     local name=$1

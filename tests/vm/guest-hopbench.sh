@@ -127,6 +127,22 @@ if [ "${GUEST:-}" = two-612 ]; then
         -o /out/weights-auto.jsonl
     cat $WIL_DIR/node0 $WIL_DIR/node1 >/out/weights-after-auto.txt
 fi
+if [ "${GUEST:-}" = two-612 ]; then
+    # balance: threads on node 0, 32 MiB first touched on node 1. The guest boots with NUMA
+    # balancing off (numa-vm.sh), which balance refuses without changing it; then the guest
+    # itself turns it on (sysctl kernel.numa_balancing=1) for the run, and off again.
+    BAL="balance --cpu-node 0 --mem-node 1 --size 32M --max-time 30 --repeat 1 --format jsonl"
+    cat /proc/sys/kernel/numa_balancing >/out/numa-balancing-boot.txt
+    run balance-off "$HB" $BAL -o /out/balance-off.jsonl
+    echo 1 >/proc/sys/kernel/numa_balancing
+    run balance "$HB" $BAL --quiet -o /out/balance.jsonl
+    run balance-thp "$HB" $BAL --pages thp --quiet -o /out/balance-thp.jsonl
+    # Mode 2 (memory tiering alone) scans no page on a top-tier node, and both of this
+    # guest's nodes are DRAM: nothing moves, and the series runs to --max-time.
+    echo 2 >/proc/sys/kernel/numa_balancing
+    run balance-tiering "$HB" $BAL --max-time 2 --quiet -o /out/balance-tiering.jsonl
+    echo 0 >/proc/sys/kernel/numa_balancing
+fi
 if [ -n "${MIGRATOR:-}" ]; then
     # Every rank runs under the migrator, which moves the pages of node 1 to
     # node 0 every 20 ms while bw runs on node 1 (rank 1); hopbench locates

@@ -22,6 +22,8 @@
 #  - two (Linux 6.1): bw --policy weighted refused in one line naming 6.9 and 6.1, exit 2,
 #    no output; two-612 (Linux 6.12): weighted interleave 3:1 gives pages within 5 points
 #    of 75/25, the kernel's weights are put back after the run and after a SIGTERM mid-run;
+#    balance refused while NUMA balancing is off, then (the guest turns it on) 32 MiB first
+#    touched on node 1 brought to node 0's thread: a series rising to >= 90% local;
 #  - two-smp: comm --bg, idle then loaded, node 1 loaded by its rank during each pair;
 #  - with MIGRATOR (hb_vm_migrator): pages moved off the target by the kernel
 #    while bw runs fail the run (exit 1), and --allow-misplaced reports them.
@@ -377,6 +379,44 @@ if [[ $GUEST == two-612 ]]; then
     cmp -s "$OUT/weights-before.txt" "$OUT/weights-after-auto.txt"
 fi
 
+if [[ $GUEST == two-612 ]]; then
+  bal='map(select(.type == "measurement" and .suite == "balance")) | .[0]'
+  expect "balance with NUMA balancing off (boot: $(cat "$OUT/numa-balancing-boot.txt")): exit 2, one line naming numa_balancing and the sysctl that turns it on, no records" \
+    eval 'status_is balance-off 2 && [[ $(wc -l <"$OUT/balance-off.err") == 1 ]] &&
+      err_has balance-off "^hopbench: balance .*numa_balancing is 0 .*sysctl kernel\.numa_balancing=1. \(2 for memory tiering\)" &&
+      [[ ! -e $OUT/balance-off.jsonl && ! -e $OUT/balance-off.jsonl.partial ]]'
+  expect "balance exits 0" status_is balance 0
+  expect "... one record: threads on node 0, 32 MiB first touched on node 1 (all of it), balancing mode 1, 4 KiB pages" \
+    recs balance.jsonl "[$bal] | length == 1 and all(.status == \"ok\" and .cpu_node == 0 and
+      .mem_node == 1 and .bytes == 33554432 and .first_touch_pct == 100 and .numa_balancing == 1 and
+      .page_bytes == 4096 and .threads_on_node == .threads and .max_time_s == 30)"
+  expect "... series: >= 5 points, the k-th no earlier than k intervals, local share rising from under 90% to >= 90% ($(jq -c 'select(.suite == "balance") | [.series[] | [(.t_s * 100 | round / 100), .local_pct, (.GBps * 1000 | round / 1000)]]' "$OUT/balance.jsonl" 2>/dev/null))" \
+    recs balance.jsonl "$bal | .interval_s as \$i | .series | length >= 5 and
+      all(range(length) as \$k | .[\$k].t_s - (\$k + 1) * \$i; . >= -1e-6) and
+      .[0].local_pct < 90 and .[-1].local_pct >= 90 and (map(.GBps) | max > 0)"
+  expect "... time_to_90pct_s: the first point at >= 90%, within max_time_s ($(jq -c 'select(.suite == "balance") | .time_to_90pct_s' "$OUT/balance.jsonl" 2>/dev/null) s)" \
+    recs balance.jsonl "$bal | .time_to_90pct_s == (.series | map(select(.local_pct >= 90)) | .[0].t_s) and
+      .time_to_90pct_s <= .max_time_s and .time_to_90pct_why == null"
+  expect "... the kernel moved the pages: numa_pages_migrated and numa_hint_faults moved ($(jq -c 'select(.suite == "balance") | .vmstat_moved' "$OUT/balance.jsonl" 2>/dev/null))" \
+    recs balance.jsonl "$bal | .vmstat_moved.numa_pages_migrated > 0 and .vmstat_moved.numa_hint_faults > 0"
+  expect "... and a note for people: when 90% of the pages were on node 0 ($(jq -r 'select(.type == "note") | .text' "$OUT/balance.jsonl" 2>/dev/null))" \
+    recs balance.jsonl "map(select(.type == \"note\" and .suite == \"balance\")) | length == 1 and
+      (.[0].text | test(\"^balance-0-1: 90% of the pages on node 0 after [0-9.]+ s \\\\([0-9]+ samples; numa_pages_migrated [1-9][0-9]*\\\\)$\"))"
+  expect "... GB/s with its repeat, the pages on node 0 at the end" \
+    recs balance.jsonl "$bal | .unit == \"GBps\" and .value > 0 and .repeats == 1 and
+      .pages_on_target_pct >= 90 and .pages_share_pct[\"0\"] == .pages_on_target_pct"
+  expect "balance --pages thp: exit 0, 2 MiB pages brought to node 0: >= 90% local within max-time, numa_pages_migrated moved ($(jq -c 'select(.suite == "balance") | [.time_to_90pct_s, .vmstat_moved.numa_pages_migrated, .vmstat_moved.thp_migration_success]' "$OUT/balance-thp.jsonl" 2>/dev/null))" \
+    eval 'status_is balance-thp 0 && recs balance-thp.jsonl "$bal | .pages == \"thp\" and
+      .page_bytes == 2097152 and .first_touch_pct == 100 and .series[-1].local_pct >= 90 and
+      .time_to_90pct_s <= .max_time_s and .vmstat_moved.numa_pages_migrated > 0"'
+  expect "balance under mode 2 (tiering alone; both nodes DRAM): exit 0, >= 5 points on to --max-time 2, all at 0% local, time_to_90pct_s null and why, no page migrated, value null ($(jq -c 'select(.suite == "balance") | [.time_to_90pct_why, .vmstat_moved]' "$OUT/balance-tiering.jsonl" 2>/dev/null))" \
+    eval 'status_is balance-tiering 0 && recs balance-tiering.jsonl "$bal | .numa_balancing == 2 and
+      (.series | length >= 5 and .[-1].t_s > 1.75 and all(.[]; .local_pct == 0)) and
+      .time_to_90pct_s == null and
+      (.time_to_90pct_why | test(\"^the local share reached 0.0%, not 90%, in [0-9.]+ s$\")) and
+      (.vmstat_moved.numa_pages_migrated // 0) == 0 and .value == null and .status == \"ok\"" &&
+      recs balance-tiering.jsonl "map(select(.type == \"note\")) | .[0].text | test(\"^balance-0-1: the local share reached 0.0%\")"'
+fi
 # --- pages moved off the target by the kernel while bw runs ---
 if [[ -n $MIGRATOR ]]; then
   fg='map(select(.type == "measurement" and .cpu_node == 1 and .mem_node == 1))'
