@@ -329,12 +329,19 @@ static int hb_check_takes(const struct hb_options *o)
             continue;
         char *own = hb_cmd_takes_list(&c);
         const char *who = c.name[0] ? c.name : "the default suite";
-        if (c.runs)
+        struct hb_cmd_doc dropped = {.takes = c.drops};
+        char *drops = c.drops ? hb_cmd_takes_list(&dropped) : NULL;
+        if (drops && hb_cmd_takes(&dropped, d->id))
+            hb_err_set("%s takes no --%s: it takes the run options except %s, which mean nothing "
+                       "to it (see hopbench --help)",
+                       who, d->name, drops);
+        else if (c.runs)
             hb_err_set("%s takes no --%s; its own options are %s, besides the run options "
                        "(see hopbench --help)",
                        who, d->name, own && *own ? own : "none");
         else
             hb_err_set("%s takes no --%s; it takes %s and -o", who, d->name, own ? own : "");
+        free(drops);
         free(own);
         return -EINVAL;
     }

@@ -25,22 +25,22 @@ const struct hb_cmd_doc hb_cmd_docs[] = {
     {"topo", NULL,
      "nodes with their packages, cores, SMT and CPU caches, memory, distances, hop classes and "
      "the launch lines",
-     NULL, hb_topo_takes, false},
+     NULL, hb_topo_takes, false, NULL},
     {"report", "RESULTS.jsonl... -o report.html",
      "one self-contained HTML report with figures and tables of the records", hb_report_main, NULL,
-     false},
+     false, NULL},
     {"compare", "BASE.jsonl NEW.jsonl",
      "regression gate: worse, better, same, noise or undetermined per record, decided on the "
      "runs' independent repeats (Mann-Whitney U) and --threshold; exit 1 when worse, 4 when "
      "measurements of BASE are missing from NEW, 2 for unusable, mismatched or duplicated "
      "records or runs of different machines (--allow-different-machines); the configuration "
      "knobs in which the runs differ come first (docs/config.md)",
-     hb_compare_main, NULL, false},
+     hb_compare_main, NULL, false, NULL},
     {"export", "RESULTS.jsonl -o FILE.xml [--topology FILE.xml] [--host NAME]",
      "the machine's topology with the measured matrix as hwloc distances and memory "
      "attributes (one host of a fleet's results: --host)",
-     hb_export_main, NULL, false},
-    {NULL, NULL, NULL, NULL, NULL, false},
+     hb_export_main, NULL, false, NULL},
+    {NULL, NULL, NULL, NULL, NULL, false, NULL},
 };
 
 const struct hb_cmd_doc *hb_cmd_own_args(const char *name)
@@ -57,7 +57,7 @@ bool hb_command_at(size_t i, struct hb_cmd_doc *out)
         nsuites++;
     if (i < nsuites) {
         const struct hb_suite *st = hb_suites[i];
-        *out = (struct hb_cmd_doc){st->name, st->args, st->help, NULL, st->takes, true};
+        *out = (struct hb_cmd_doc){st->name, st->args, st->help, NULL, st->takes, true, st->drops};
         return true;
     }
     *out = hb_cmd_docs[i - nsuites];
@@ -73,7 +73,8 @@ static bool hb_in(const int *ids, int id)
 
 bool hb_cmd_takes(const struct hb_cmd_doc *c, int id)
 {
-    return id == 'o' || hb_in(c->takes, id) || (c->runs && hb_in(hb_run_takes, id));
+    return id == 'o' || hb_in(c->takes, id) ||
+           (c->runs && hb_in(hb_run_takes, id) && !hb_in(c->drops, id));
 }
 
 char *hb_cmd_takes_list(const struct hb_cmd_doc *c)

@@ -74,6 +74,7 @@ struct hb_cmd_doc {
      * it runs (the suites); NULL when main reads its own arguments. Any other is refused. */
     const int *takes;
     bool runs;
+    const int *drops; /* run options a suite does not take (0-ended; NULL: none) */
 };
 
 /* The options every suite takes: how long, how often, where the records go, what runs. */

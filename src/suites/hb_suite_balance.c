@@ -140,8 +140,13 @@ static int hb_balance_derive(const struct hb_suite_env *env, json_t *measured, j
 static const int hb_balance_takes[] = {
     OPT_CPU_NODE, OPT_MEM_NODE, OPT_THREADS, OPT_SIZE, OPT_PAGES, OPT_MAX_TIME, 0};
 
+/* A sample lasts the sampling interval and the run --max-time: --reps and --min-time would do
+ * nothing. */
+static const int hb_balance_drops[] = {OPT_REPS, OPT_MIN_TIME, 0};
+
 const struct hb_suite hb_suite_balance = {
     .takes = hb_balance_takes,
+    .drops = hb_balance_drops,
     .name = "balance",
     .help = "one process: how fast automatic NUMA balancing brings pages first touched on "
             "--mem-node to threads on --cpu-node, as a series of the local share and the "

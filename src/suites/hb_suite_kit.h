@@ -66,6 +66,8 @@ struct hb_suite {
     /* Its own options (enum hb_opt_id, 0-ended), besides the run options every suite takes
      * (hb_cli_doc.h): any other is refused, and --help lists these under the command. */
     const int *takes;
+    /* Run options that mean nothing to it (0-ended; NULL: none): refused like any other. */
+    const int *drops;
 };
 
 /* When the machine has memory-only nodes or more than one kind of memory: a
