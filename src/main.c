@@ -484,13 +484,16 @@ int main(int argc, char **argv)
     if (rc == 1) {
         struct hb_doc_kernels k = {hb_kernel_help, hb_kernel_names(), hb_simd_choices};
         hb_doc_help(stdout, &k, HB_DATADIR);
-        /* Help that could not be written (a full disk, a closed pipe) is not success. */
+    }
+    if (rc == 1 || rc == 2) {
+        /* Help or version that could not be written (a full disk, a closed pipe) is not
+         * success. */
         if (fflush(stdout) != 0 || ferror(stdout)) {
-            fprintf(stderr, "hopbench: cannot write the help to standard output: %s\n",
-                    strerror(errno));
+            fprintf(stderr, "hopbench: cannot write the %s to standard output: %s\n",
+                    rc == 1 ? "help" : "version", strerror(errno));
             code = HB_EXIT_ENV;
         }
-    } else if (rc != 2) {
+    } else {
         code = rc ? hb_fail(rc) : hb_main_parsed(argc, argv, &o);
     }
     hb_options_free(&o);

@@ -144,9 +144,10 @@ rc=$?
 [ "$rc" = 143 ] || fail "SIGTERM: exit $rc, expected 143 (killed by SIGTERM)"
 expect_files "SIGTERM" term out.jsonl.partial
 expect_jsonl "SIGTERM" term/out.jsonl.partial
-# Help and dry runs to a full device: a write that failed is not success (exit 3).
+# Help, version and dry runs to a full device: a write that failed is not success (exit 3);
+# faults/outputs.sh tries every command's -o /dev/stdout.
 if [ -w /dev/full ]; then
-    for args in "--help" "lat --dry-run" "topo"; do
+    for args in "--help" "--version" "lat --dry-run" "topo"; do
         # shellcheck disable=SC2086
         out=$("$HB" $args 2>&1 >/dev/full)
         rc=$?

@@ -29,18 +29,28 @@ for c in $commands; do
     read -r -a args <<<"$(args_for "$c")"
     [ "${#args[@]}" -gt 0 ] || continue
     tried=$((tried + 1))
-    # Appended to a log through /dev/stdout, /dev/fd/1, /proc/self/fd/1: earlier lines stay.
-    for dev in /dev/stdout /dev/fd/1 /proc/self/fd/1; do
+    # Appended to a log through standard output or standard error, by each of their names:
+    # earlier lines stay.
+    for dev in /dev/stdout /dev/fd/1 /proc/self/fd/1 /dev/stderr /dev/fd/2 /proc/self/fd/2; do
         echo "earlier line" >app.log
         inode=$(stat -c %i app.log)
-        "$HB" "${args[@]}" -o "$dev" >>app.log 2>err.txt
+        case $dev in
+        *err | */2) "$HB" "${args[@]}" -o "$dev" 2>>app.log >err.txt ;;
+        *) "$HB" "${args[@]}" -o "$dev" >>app.log 2>err.txt ;;
+        esac
         rc=$?
         [ "$rc" = 0 ] || fail "$c -o $dev: exit $rc: $(cat err.txt)"
         [ "$(head -n 1 app.log)" = "earlier line" ] || fail "$c -o $dev >>log: the log's first line is gone"
         [ "$(wc -l <app.log)" -gt 1 ] || fail "$c -o $dev >>log: nothing written"
         [ "$(stat -c %i app.log)" = "$inode" ] || fail "$c -o $dev >>log: the log was replaced"
     done
-    # A descriptor other than 1, and one not open for writing.
+    # Standard output on a full device: the failed write is said, exit 3.
+    if [ -w /dev/full ]; then
+        out=$("$HB" "${args[@]}" -o /dev/stdout 2>&1 >/dev/full)
+        rc=$?
+        expect "$c -o /dev/stdout >/dev/full" 3 "output written straight through to '/dev/stdout' stopped after 0 complete records: No space left on device"
+    fi
+    # A descriptor other than 1 and 2, and one not open for writing.
     "$HB" "${args[@]}" -o /dev/fd/7 7>>app.log 2>err.txt >/dev/null
     rc=$?
     [ "$rc" = 0 ] && [ "$(head -n 1 app.log)" = "earlier line" ] || fail "$c -o /dev/fd/7: exit $rc: $(cat err.txt)"
@@ -66,6 +76,11 @@ for c in $commands; do
     expect_files "$c: files left" . app.log err.txt in.jsonl m.jsonl
 done
 [ "$tried" -ge 13 ] || fail "only $tried commands tried"
+if [ -w /dev/full ]; then
+    out=$("$HB" compare in.jsonl in.jsonl 2>&1 >/dev/full)
+    rc=$?
+    expect "compare >/dev/full" 3 "output written straight through to 'stdout' stopped after 0 complete records: No space left on device"
+fi
 
 # After --, a word that starts with - is an operand: a file for the commands that read one,
 # an unexpected argument for the others; never an option.
