@@ -28,6 +28,7 @@
 #include "hb_suite.h"
 #include "hb_team.h"
 #include "hb_timer.h"
+#include "hb_stack.h"
 #include "hb_version.h"
 #include "hb_world.h"
 #include "hb_world_wil.h"
@@ -464,7 +465,8 @@ static int hb_main_parsed(int argc, char **argv, const struct hb_options *o)
     return code;
 }
 
-int main(int argc, char **argv)
+/* main's work, in a frame of its own: its options alone take tens of KiB of stack. */
+static __attribute__((noinline)) int hb_main(int argc, char **argv)
 {
     /* Reading result files needs neither MPI nor OpenMP placement: no re-exec, no world. */
     const struct hb_cmd_doc *own = argc > 1 ? hb_cmd_own_args(argv[1]) : NULL;
@@ -498,4 +500,11 @@ int main(int argc, char **argv)
     }
     hb_options_free(&o);
     return code;
+}
+
+int main(int argc, char **argv)
+{
+    /* Checked before hb_main's frame is entered, which a small stack could not hold. */
+    int rc = hb_stack_check();
+    return rc ? hb_fail(rc) : hb_main(argc, argv);
 }

@@ -169,5 +169,13 @@ solo_ok "alone, TMPDIR missing"
 out=$(ulimit -s 256 && "$HB" lat "${QUICK[@]}" --repeat 1 --format jsonl -o out.jsonl 2>&1)
 rc=$?
 solo_ok "alone, ulimit -s 256"
+# A stack too small for hopbench's own start-up: one line and exit 3, not SIGSEGV (a 64 KiB
+# stack crashed now and then inside the C library, before anything was said).
+for kib in 32 64 127; do
+    out=$(ulimit -s "$kib" && "$HB" lat "${QUICK[@]}" --repeat 1 --format jsonl -o out.jsonl 2>&1)
+    rc=$?
+    expect "alone, ulimit -s $kib" 3 "hopbench: stack limited to $kib KiB (ulimit -s $kib): hopbench needs at least 128 KiB; raise it with ulimit -s 128"
+    [ "$(wc -l <<<"$out")" = 1 ] || fail "alone, ulimit -s $kib: not one line: $out"
+done
 expect_files "resource limits" .
 finish
