@@ -39,6 +39,13 @@ if [ "$(nproc)" -ge 2 ]; then
     rc=$?
     expect "taskset -c 1" 3 "is bound to 1 core of node 0 (CPUs 1), but the plan runs 2 threads there, one per core (this process's CPU affinity allows no more"
     ran_as "taskset -c 1, one thread" .thread_cpus "[1]" taskset -c 1 "$HB" bw --threads 1
+    # One of OMP_PLACES and OMP_PROC_BIND given: the runtime binds the first thread before
+    # hopbench sets the other and restarts; the restarted run still has every CPU it had.
+    for env in OMP_PLACES=threads OMP_PLACES=cores OMP_PROC_BIND=close OMP_PROC_BIND=spread \
+        OMP_PROC_BIND=true; do
+        ran_as "$env alone" '[.threads, (.thread_cpus | unique | length), .status]' '[2,2,"ok"]' \
+            env "$env" "$HB" bw --threads 2
+    done
     # OMP_NUM_THREADS means --threads (which wins); the records say what ran.
     for n in 1 2; do
         ran_as "OMP_NUM_THREADS=$n" "[.threads, (.thread_cpus | length)]" "[$n,$n]" \
