@@ -98,6 +98,11 @@ for c in $commands; do
         expect "$c -- -x" 2 "unexpected argument '-x'"
         ;;
     esac
+    # An unknown option in a cluster is named by itself, never by the word before it.
+    read -r -a args <<<"$(args_for "$c")"
+    [ "${#args[@]}" -gt 0 ] && args+=(-o dd.out) || args=(compare in.jsonl in.jsonl)
+    run_hb "${args[@]}" -zzz
+    expect "${args[*]} -zzz" 2 "unknown option '-z'"
     dashed=$((dashed + 1))
     rm -f dd.out
 done
