@@ -66,6 +66,11 @@ for fact in '.hosts = ["h2"]' '.simd = "avx2"' '.hopbench_version = "0.2.0"' \
         "$fx/base.jsonl" >base2.jsonl
     case_ "machine $fact" 2 "come from different machines or builds" base2.jsonl other.jsonl
 done
+# The CPU count, from each run record's topology (2 against 4 CPUs).
+jq -c 'if .type == "run" then .topology = {"nodes": [{"cpus": [0, 1]}]} else . end' \
+    "$fx/base.jsonl" >base2.jsonl
+edit new.jsonl 'if .type == "run" then .topology = {"nodes": [{"cpus": [0, 1]}, {"cpus": [2, 3]}]} else . end' >other.jsonl
+case_ "machine CPUs" 2 "come from different machines or builds (CPUs 2 -> 4)" base2.jsonl other.jsonl
 edit new.jsonl 'if .type == "run" then .hosts = ["h2"] else . end' >other.jsonl
 case_ "machines allowed" 1 'note: different machines or builds: hosts ["vm"] -> ["h2"]' \
     base.jsonl other.jsonl --allow-different-machines
