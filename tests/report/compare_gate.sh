@@ -43,6 +43,11 @@ edit new.jsonl 'if .experiment == "lat-same" then del(.value, .lat_ns_median) el
 case_ "unusable no headline" 2 "its headline value is missing" base.jsonl bad.jsonl
 edit new.jsonl 'if .experiment == "lat-same" then .repeat_values[2] = null else . end' >bad.jsonl
 case_ "unusable repeat" 2 "repeat 3 of repeat_values is not a positive figure" base.jsonl bad.jsonl
+# A measurement that failed its checks or was skipped has no figure to judge.
+for st in failed skipped; do
+    edit new.jsonl "if .experiment == \"lat-same\" then .status = \"$st\" | .note = \"why\" else . end" >bad.jsonl
+    case_ "unusable status $st" 2 "error unusable: bad.jsonl:5: lat lat-same 0.0.r.0 cpu=0 mem=0 chase threads=1 bytes=67108864: its measurement has status $st (why)" base.jsonl bad.jsonl
+done
 edit base.jsonl 'if .experiment == "bw-improve" then .value = -20 else . end' >badbase.jsonl
 case_ "unusable in base" 2 "error unusable: badbase.jsonl:3: bw bw-improve" badbase.jsonl \
     "$fx/new.jsonl"
