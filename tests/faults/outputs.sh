@@ -134,5 +134,32 @@ for pair in "-o same.xml --export-hwloc same.xml" "-o same.xml --export-hwloc al
     expect "matrix $pair" 2 "are the same file: one output would be lost; give each its own"
 done
 expect_files "same-path outputs" . alias.xml err.txt in.jsonl app.log m.jsonl
-echo "$tried commands tried"
+# An output that is an input of the same command (the file itself, or through the user's own
+# link): refused before anything runs, the input unchanged. Every command that writes -o,
+# with --topology's file; report, export and run with their operand too.
+cp "$FIX/2n-nodist.xml" t.xml && cp "$scn" s.scn && ln -s t.xml t-alias.xml
+sums=$(md5sum t.xml in.jsonl m.jsonl s.scn)
+inputs=0
+for c in $commands; do
+    case $c in
+    compare) continue ;;
+    report) pairs=("in.jsonl in.jsonl") ;;
+    export) pairs=("m.jsonl m.jsonl" "m.jsonl --topology t.xml t.xml" "m.jsonl --topology t.xml t-alias.xml") ;;
+    run) pairs=("s.scn --dry-run s.scn" "s.scn --dry-run --topology t.xml t.xml") ;;
+    topo) pairs=("--topology t.xml t.xml" "--topology t.xml t-alias.xml") ;;
+    *) pairs=("--dry-run --topology t.xml t.xml" "--dry-run --topology t.xml t-alias.xml") ;;
+    esac
+    for pair in "${pairs[@]}"; do
+        read -r -a words <<<"$pair"
+        out_name=${words[-1]}
+        unset 'words[-1]'
+        run_hb "$c" "${words[@]}" -o "$out_name"
+        expect "$c ${words[*]} -o $out_name" 2 "output '$out_name' is also an input of this command"
+        inputs=$((inputs + 1))
+    done
+done
+[ "$(md5sum t.xml in.jsonl m.jsonl s.scn)" = "$sums" ] || fail "input as output: an input changed"
+[ "$inputs" -ge 27 ] || fail "only $inputs input-as-output cases tried"
+rm -f t.xml s.scn t-alias.xml
+echo "$tried commands tried, $inputs input-as-output cases"
 finish
