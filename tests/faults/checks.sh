@@ -164,12 +164,14 @@ solo_ok() {
 out=$(ulimit -n 16 && "$HB" lat "${QUICK[@]}" --repeat 1 --format jsonl -o out.jsonl 2>&1)
 rc=$?
 solo_ok "alone, ulimit -n 16"
-out=$(env PATH=/nonexistent "$HB" lat "${QUICK[@]}" --repeat 1 --format jsonl -o out.jsonl 2>&1)
-rc=$?
-solo_ok "alone, no ssh (no PATH)"
-out=$(env -i "$HB" lat "${QUICK[@]}" --repeat 1 --format jsonl -o out.jsonl 2>&1)
-rc=$?
-solo_ok "alone, env -i"
+for suite in lat bw; do
+    out=$(env PATH=/nonexistent "$HB" "$suite" "${QUICK[@]}" --repeat 1 --format jsonl -o out.jsonl 2>&1)
+    rc=$?
+    solo_ok "$suite alone, no ssh (no PATH)"
+    out=$(env -i "$HB" "$suite" "${QUICK[@]}" --repeat 1 --format jsonl -o out.jsonl 2>&1)
+    rc=$?
+    solo_ok "$suite alone, env -i"
+done
 out=$(TMPDIR=/nonexistent/tmp "$HB" lat "${QUICK[@]}" --repeat 1 --format jsonl -o out.jsonl 2>&1)
 rc=$?
 solo_ok "alone, TMPDIR missing"
