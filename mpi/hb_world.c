@@ -142,7 +142,11 @@ int hb_world_init(int *argc, char ***argv, const struct hb_topo *t, struct hb_wo
         return -HB_EENV;
     }
     int rc = hb_world_limits();
-    if (rc) return rc;
+    if (rc) {
+        free(w->cpus);
+        w->cpus = NULL;
+        return rc;
+    }
     struct hb_launch launch;
     w->host_comm = MPI_COMM_NULL;
     if (!hb_launched(&launch)) {

@@ -6,6 +6,7 @@
 #include "hb_restart.h"
 
 #include <errno.h>
+#include <sched.h>
 #include <omp.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,6 +121,28 @@ int hb_omp_env_check(void)
     return 0;
 }
 
+/* Given OMP_PLACES or OMP_PROC_BIND, the runtime binds the initial thread to its first
+ * place before main runs, and exec keeps that binding: the restarted process would find one
+ * place's CPUs and refuse a run its affinity allows. The places are made of the CPUs the
+ * process was allowed at start, so their union gives that affinity back. */
+static void hb_places_unbind(void)
+{
+    hwloc_bitmap_t cpus = hwloc_bitmap_alloc();
+    int last = cpus && hb_places_cpus(cpus) == 0 ? hwloc_bitmap_last(cpus) : -1;
+    cpu_set_t *set = last >= 0 ? CPU_ALLOC((size_t)last + 1) : NULL;
+    if (set) {
+        size_t size = CPU_ALLOC_SIZE((size_t)last + 1);
+        unsigned cpu;
+        CPU_ZERO_S(size, set);
+        hwloc_bitmap_foreach_begin(cpu, cpus) CPU_SET_S(cpu, size, set);
+        hwloc_bitmap_foreach_end();
+        /* Not fatal: the restarted process checks its threads' CPUs before anything is timed. */
+        (void)sched_setaffinity(0, size, set);
+        CPU_FREE(set);
+    }
+    hwloc_bitmap_free(cpus);
+}
+
 void hb_places_defaults(char **argv)
 {
     if (getenv("HOPBENCH_OMP_DEFAULTS") || (getenv("OMP_PLACES") && getenv("OMP_PROC_BIND")))
@@ -127,6 +150,7 @@ void hb_places_defaults(char **argv)
     setenv("HOPBENCH_OMP_DEFAULTS", "1", 1);
     if (!getenv("OMP_PLACES")) setenv("OMP_PLACES", "cores", 1);
     if (!getenv("OMP_PROC_BIND")) setenv("OMP_PROC_BIND", "close", 1);
+    hb_places_unbind();
     hb_restart(argv);
     /* Not fatal: threads are still checked against their node before anything is timed. */
 }

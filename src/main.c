@@ -28,6 +28,7 @@
 #include "hb_suite.h"
 #include "hb_team.h"
 #include "hb_timer.h"
+#include "hb_stack.h"
 #include "hb_version.h"
 #include "hb_world.h"
 #include "hb_world_wil.h"
@@ -464,7 +465,8 @@ static int hb_main_parsed(int argc, char **argv, const struct hb_options *o)
     return code;
 }
 
-int main(int argc, char **argv)
+/* main's work, in a frame of its own: its options alone take tens of KiB of stack. */
+static __attribute__((noinline)) int hb_main(int argc, char **argv)
 {
     /* Reading result files needs neither MPI nor OpenMP placement: no re-exec, no world. */
     const struct hb_cmd_doc *own = argc > 1 ? hb_cmd_own_args(argv[1]) : NULL;
@@ -484,15 +486,25 @@ int main(int argc, char **argv)
     if (rc == 1) {
         struct hb_doc_kernels k = {hb_kernel_help, hb_kernel_names(), hb_simd_choices};
         hb_doc_help(stdout, &k, HB_DATADIR);
-        /* Help that could not be written (a full disk, a closed pipe) is not success. */
+    }
+    if (rc == 1 || rc == 2) {
+        /* Help or version that could not be written (a full disk, a closed pipe) is not
+         * success. */
         if (fflush(stdout) != 0 || ferror(stdout)) {
-            fprintf(stderr, "hopbench: cannot write the help to standard output: %s\n",
-                    strerror(errno));
+            fprintf(stderr, "hopbench: cannot write the %s to standard output: %s\n",
+                    rc == 1 ? "help" : "version", strerror(errno));
             code = HB_EXIT_ENV;
         }
-    } else if (rc != 2) {
+    } else {
         code = rc ? hb_fail(rc) : hb_main_parsed(argc, argv, &o);
     }
     hb_options_free(&o);
     return code;
+}
+
+int main(int argc, char **argv)
+{
+    /* Checked before hb_main's frame is entered, which a small stack could not hold. */
+    int rc = hb_stack_check();
+    return rc ? hb_fail(rc) : hb_main(argc, argv);
 }

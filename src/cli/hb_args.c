@@ -7,6 +7,20 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
+#include <string.h>
+
+const char *hb_args_refused(char **argv, bool missing_value, char short_buf[3])
+{
+    const char *word = argv[optind > 0 ? optind - 1 : 0];
+    if (missing_value && strncmp(word, "--", 2) == 0) return word;
+    if (optopt > 0 && optopt < 256) {
+        short_buf[0] = '-';
+        short_buf[1] = (char)optopt;
+        short_buf[2] = '\0';
+        return short_buf;
+    }
+    return word;
+}
 
 int hb_args_parse(int argc, char **argv, const char *cmd, const char *usage,
                   const struct hb_arg *opts, const char **operands, int *n)
@@ -38,16 +52,13 @@ int hb_args_parse(int argc, char **argv, const char *cmd, const char *usage,
     optind = 1;
     opterr = 0;
     for (int c; rc == 0 && (c = getopt_long(argc, argv, shorts, longopts, NULL)) != -1;) {
-        const char *word = argv[optind > 0 ? optind - 1 : 0];
         if (c == 1) {
             operands[(*n)++] = optarg;
             continue;
         }
         if (c == '?' || c == ':') {
-            /* A short option inside a cluster (-zzz) is named by itself: optind may still
-             * point past the word before it. */
-            char shortname[3] = {'-', (char)optopt, '\0'};
-            const char *what = optopt > 0 && optopt < 256 ? shortname : word;
+            char shortname[3];
+            const char *what = hb_args_refused(argv, c == ':', shortname);
             hb_err_set(c == '?' ? "%s: unknown option '%s'; %s" : "%s: %s needs a value; %s", cmd,
                        what, usage);
             rc = -EINVAL;

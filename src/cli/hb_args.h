@@ -19,4 +19,10 @@ struct hb_arg {
 int hb_args_parse(int argc, char **argv, const char *cmd, const char *usage,
                   const struct hb_arg *opts, const char **operands, int *n);
 
+/* The option getopt_long just refused ('?', or ':' when missing_value): a short option by
+ * itself, since inside a cluster (-zzz) optind may still point past the word before it; a
+ * long one (and a missing value, which ends its word) by its word. short_buf holds the "-z"
+ * returned. */
+const char *hb_args_refused(char **argv, bool missing_value, char short_buf[3]);
+
 #endif

@@ -3,6 +3,7 @@
  * command takes. */
 #include "hb_options.h"
 
+#include "hb_args.h"
 #include "hb_cli_doc.h"
 #include "hb_option_values.h"
 #include "hb_error.h"
@@ -451,14 +452,11 @@ int hb_options_parse(int argc, char **argv, struct hb_options *o)
     for (;;) {
         int c = getopt_long(argc, argv, shortopts, longopts, NULL);
         if (c == -1) break;
-        /* After a bad option optind is just past it, wherever getopt has moved it. */
-        const char *word = argv[optind > 0 ? optind - 1 : 0];
-        if (c == '?') {
-            hb_err_set("unknown option '%s'; see hopbench --help", word);
-            return -EINVAL;
-        }
-        if (c == ':') {
-            hb_err_set("option '%s' needs a value; see hopbench --help", word);
+        if (c == '?' || c == ':') {
+            char shortname[3];
+            hb_err_set(c == '?' ? "unknown option '%s'; see hopbench --help"
+                                : "option '%s' needs a value; see hopbench --help",
+                       hb_args_refused(argv, c == ':', shortname));
             return -EINVAL;
         }
         if (c == OPT_HELP) return 1;

@@ -280,17 +280,19 @@ int hb_parse_tlb_group(const char *text, uint64_t *out)
     return -EINVAL;
 }
 
-/* --seed: any non-negative integer that fits 64 bits. */
+/* --seed: any non-negative integer the run record's JSON integer (jansson's, 64 bits
+ * signed) holds exactly; a larger one was recorded as a negative number. */
 int hb_parse_seed(const char *arg, uint64_t *out)
 {
     char *end = NULL;
     errno = 0;
     unsigned long long s = strtoull(arg, &end, 10);
-    if (errno || !hb_starts_number(arg, false) || end == arg || *end) {
-        /* 2^64 is a non-negative integer too, and "-0" is 0: name the range and the form. */
-        hb_err_set("invalid --seed '%s': expected a non-negative integer up to %llu, in plain "
+    if (errno || !hb_starts_number(arg, false) || end == arg || *end ||
+        s > (unsigned long long)LLONG_MAX) {
+        /* 2^63 is a non-negative integer too, and "-0" is 0: name the range and the form. */
+        hb_err_set("invalid --seed '%s': expected a non-negative integer up to %lld, in plain "
                    "digits",
-                   arg, (unsigned long long)ULLONG_MAX);
+                   arg, LLONG_MAX);
         return -EINVAL;
     }
     *out = s;

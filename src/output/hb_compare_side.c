@@ -51,9 +51,15 @@ static const char *hb_cmp_key_of(const json_t *rec, const char **unit)
 }
 
 /* Why the record cannot be judged (a new string), "" when it can; NULL when out of memory.
- * A headline must be a positive finite figure within what any machine gives. */
+ * Its measurement must have passed its checks (a failed one's figure is no measurement of
+ * the placement it names), and its headline be a positive finite figure within what any
+ * machine gives. */
 static char *hb_cmp_unusable(const json_t *rec, const char *key, const char *unit)
 {
+    const char *status = hb_rec_str(rec, "status", "ok");
+    if (strcmp(status, "ok") != 0)
+        return hb_strf("its measurement has status %s (%s)", status,
+                       hb_rec_str(rec, "note", "no note"));
     const json_t *v = json_object_get(rec, key);
     if (!json_is_number(v))
         return hb_strf("its headline %s is %s", key, v ? "not a number" : "missing");

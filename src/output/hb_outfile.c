@@ -303,10 +303,10 @@ static void hb_unlock(struct hb_outfile *o)
     o->lock_fd = -1;
 }
 
-static int hb_open_file(struct hb_outfile *o, const char *path)
+static int hb_open_file(struct hb_outfile *o, const struct hb_outpath *p)
 {
     /* Where the user's own links lead (hb_outpath.h): a link keeps pointing at the new file. */
-    o->target = strdup(path);
+    o->target = strdup(p->path);
     if (!o->target) return -ENOMEM;
     int rc = hb_lock(o);
     if (rc) return rc;
@@ -321,9 +321,12 @@ static int hb_open_file(struct hb_outfile *o, const char *path)
     /* mkostemp: O_CREAT|O_EXCL with a unique name, so never someone else's file or link. */
     o->fd = mkostemp(o->tmp, O_CLOEXEC);
     if (o->fd < 0) return -errno;
+    /* A file that replaces another keeps its permissions and, as root, its owner: a private
+     * file stays private, a user's file stays theirs. */
     mode_t mask = umask(0);
     umask(mask);
-    if (fchmod(o->fd, 0666 & ~mask) != 0) return -errno;
+    if (fchmod(o->fd, p->exists ? p->mode : 0666 & ~mask) != 0) return -errno;
+    if (p->exists && geteuid() == 0 && fchown(o->fd, p->uid, p->gid) != 0) return -errno;
     o->f = fdopen(o->fd, "w");
     if (!o->f) return -errno;
     if (o->keep) hb_publish(o);
@@ -360,7 +363,7 @@ int hb_outfile_open(const char *target, bool keep, struct hb_outfile **out, FILE
         o->f = stdout;
     } else if (rc == 0 && p.kind == HB_OUTPATH_FILE) {
         o->kind = HB_OUT_FILE;
-        rc = hb_open_file(o, p.path);
+        rc = hb_open_file(o, &p);
         said = rc == -HB_EENV;
     } else if (rc == 0) {
         o->kind = HB_OUT_STREAM;

@@ -151,6 +151,31 @@ static int hb_check_new(const char *name, struct hb_outpath *p)
     return rc;
 }
 
+/* An existing file is replaced by a rename, refused up front where the user could not write
+ * it (a read-only file, someone else's file) or where a sticky directory lets only its owner
+ * replace it: the rename would fail after the measurements. */
+static int hb_check_replace(const char *name, const struct hb_outpath *p, const struct stat *st)
+{
+    if (faccessat(AT_FDCWD, p->path, W_OK, AT_EACCESS) != 0) {
+        hb_err_set("cannot write output file '%s': '%s' (mode %04o, uid %ld) is not writable "
+                   "for you: %s; choose a writable path",
+                   name, p->path, (unsigned)(st->st_mode & 07777), (long)st->st_uid,
+                   strerror(errno));
+        return -HB_EENV;
+    }
+    uid_t me = geteuid();
+    if (me == 0 || st->st_uid == me) return 0;
+    char *dir = hb_dir_of(p->path);
+    struct stat d;
+    bool sticky = dir && stat(dir, &d) == 0 && (d.st_mode & S_ISVTX) && d.st_uid != me;
+    if (sticky)
+        hb_err_set("cannot write output file '%s': '%s' belongs to uid %ld in the sticky "
+                   "directory '%s', where only its owner can replace it; choose another name",
+                   name, p->path, (long)st->st_uid, dir);
+    free(dir);
+    return sticky ? -HB_EENV : 0;
+}
+
 /* What is at p->path (lst: its lstat), once no link is left to follow. */
 static int hb_settle_kind(const char *name, struct hb_outpath *p, const struct stat *st)
 {
@@ -173,8 +198,12 @@ static int hb_settle_kind(const char *name, struct hb_outpath *p, const struct s
         return -EINVAL;
     }
     p->kind = HB_OUTPATH_FILE;
+    p->mode = st->st_mode & 0777;
+    p->uid = st->st_uid;
+    p->gid = st->st_gid;
     /* The temporary is made beside it: the same checks as a new file. */
-    return hb_check_new(name, p);
+    int rc = hb_check_new(name, p);
+    return rc ? rc : hb_check_replace(name, p, st);
 }
 
 static int hb_own_fd(const char *name, int fd, struct hb_outpath *p)

@@ -27,12 +27,16 @@ struct hb_outpath {
     dev_t dev;
     ino_t ino;
     char *canon; /* FILE that does not exist yet: its directory resolved + its name */
+    mode_t mode; /* FILE that exists: its permission bits and owner, which the new file takes */
+    uid_t uid;
+    gid_t gid;
 };
 
 /* Resolve `name`; 0, or a negative errno with a one-line message naming `name`: -EINVAL
  * (someone else's link, too many links, a dangling link, a socket, a descriptor not open for
  * writing), -EISDIR, -ENAMETOOLONG (exit 2), or -HB_EENV when the file system refuses: a
- * missing or unwritable directory (exit 3). Free with hb_outpath_free. */
+ * missing or unwritable directory, an existing file this user may not write or replace
+ * (exit 3). Free with hb_outpath_free. */
 int hb_outpath_resolve(const char *name, struct hb_outpath *out);
 void hb_outpath_free(struct hb_outpath *p);
 

@@ -13,7 +13,8 @@ mkdir "$work/b'in dir" "$work/first" "$work/again"
 bin="$work/b'in dir/hopbench"
 ln -s "$(readlink -f "$HB")" "$bin"
 out="o'u t é"$'\t\xff\xc2\x85'"\$(x) * ! \\ \".jsonl"
-args=(bw --size 64K --repeat 1 --reps 1 --min-time 0.001 --quiet --format jsonl -o "$out")
+args=(bw --size 64K --repeat 1 --reps 1 --min-time 0.001 --quiet --seed 9223372036854775807
+    --format jsonl -o "$out")
 (cd "$work/first" && "$bin" "${args[@]}") || { echo "FAIL: the run failed"; exit 1; }
 rec="$work/first/$out"
 [ -f "$rec" ] || { echo "FAIL: no output file named by the awkward -o"; exit 1; }
@@ -29,6 +30,9 @@ if ! cmp -s "$work/got" "$work/want"; then
     diff <(od -c "$work/want") <(od -c "$work/got")
     fail=1
 fi
+# The seed is kept exactly, the largest one too (jq reads numbers as doubles: the text).
+grep -q '"seed":9223372036854775807,' "$rec" ||
+    { echo "FAIL: the record's seed: $(grep -o '"seed":[^,]*' "$rec")"; fail=1; }
 # Plain words stay plain; the rest is quoted as promised.
 for want in " bw --size 64K --repeat 1 " "b'\\''in dir/hopbench' bw" \
     "-o \$'o\\'u t é\\x09\\xff\\xc2\\x85\$(x) * ! \\\\ \".jsonl'"; do

@@ -39,6 +39,13 @@ if [ "$(nproc)" -ge 2 ]; then
     rc=$?
     expect "taskset -c 1" 3 "is bound to 1 core of node 0 (CPUs 1), but the plan runs 2 threads there, one per core (this process's CPU affinity allows no more"
     ran_as "taskset -c 1, one thread" .thread_cpus "[1]" taskset -c 1 "$HB" bw --threads 1
+    # One of OMP_PLACES and OMP_PROC_BIND given: the runtime binds the first thread before
+    # hopbench sets the other and restarts; the restarted run still has every CPU it had.
+    for env in OMP_PLACES=threads OMP_PLACES=cores OMP_PROC_BIND=close OMP_PROC_BIND=spread \
+        OMP_PROC_BIND=true; do
+        ran_as "$env alone" '[.threads, (.thread_cpus | unique | length), .status]' '[2,2,"ok"]' \
+            env "$env" "$HB" bw --threads 2
+    done
     # OMP_NUM_THREADS means --threads (which wins); the records say what ran.
     for n in 1 2; do
         ran_as "OMP_NUM_THREADS=$n" "[.threads, (.thread_cpus | length)]" "[$n,$n]" \
@@ -157,17 +164,27 @@ solo_ok() {
 out=$(ulimit -n 16 && "$HB" lat "${QUICK[@]}" --repeat 1 --format jsonl -o out.jsonl 2>&1)
 rc=$?
 solo_ok "alone, ulimit -n 16"
-out=$(env PATH=/nonexistent "$HB" lat "${QUICK[@]}" --repeat 1 --format jsonl -o out.jsonl 2>&1)
-rc=$?
-solo_ok "alone, no ssh (no PATH)"
-out=$(env -i "$HB" lat "${QUICK[@]}" --repeat 1 --format jsonl -o out.jsonl 2>&1)
-rc=$?
-solo_ok "alone, env -i"
+for suite in lat bw; do
+    out=$(env PATH=/nonexistent "$HB" "$suite" "${QUICK[@]}" --repeat 1 --format jsonl -o out.jsonl 2>&1)
+    rc=$?
+    solo_ok "$suite alone, no ssh (no PATH)"
+    out=$(env -i "$HB" "$suite" "${QUICK[@]}" --repeat 1 --format jsonl -o out.jsonl 2>&1)
+    rc=$?
+    solo_ok "$suite alone, env -i"
+done
 out=$(TMPDIR=/nonexistent/tmp "$HB" lat "${QUICK[@]}" --repeat 1 --format jsonl -o out.jsonl 2>&1)
 rc=$?
 solo_ok "alone, TMPDIR missing"
 out=$(ulimit -s 256 && "$HB" lat "${QUICK[@]}" --repeat 1 --format jsonl -o out.jsonl 2>&1)
 rc=$?
 solo_ok "alone, ulimit -s 256"
+# A stack too small for hopbench's own start-up: one line and exit 3, not SIGSEGV (a 64 KiB
+# stack crashed now and then inside the C library, before anything was said).
+for kib in 32 64 127; do
+    out=$(ulimit -s "$kib" && "$HB" lat "${QUICK[@]}" --repeat 1 --format jsonl -o out.jsonl 2>&1)
+    rc=$?
+    expect "alone, ulimit -s $kib" 3 "hopbench: stack limited to $kib KiB (ulimit -s $kib): hopbench needs at least 128 KiB; raise it with ulimit -s 128"
+    [ "$(wc -l <<<"$out")" = 1 ] || fail "alone, ulimit -s $kib: not one line: $out"
+done
 expect_files "resource limits" .
 finish

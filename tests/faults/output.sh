@@ -109,6 +109,29 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && id nobody >/dev/null 2
     rc=$?
     expect "unsearchable directory (nobody)" 3 "cannot write output file '$open/locked/sub/x.jsonl': '$open/locked': Permission denied"
     rm -rf "$open"
+    # An existing file is replaced by a rename: refused before anything runs where its user
+    # may not write it, or where a sticky directory lets only its owner replace it.
+    open=$(mktemp -d) && chmod 1777 "$open"
+    nobody=$(id -u nobody)
+    as_nobody sh -c 'echo mine >"$1" && chmod 444 "$1"' sh "$open/ro.jsonl"
+    out=$(as_nobody "$HB" lat "${QUICK[@]}" -o "$open/ro.jsonl" 2>&1)
+    rc=$?
+    expect "read-only file (nobody)" 3 "cannot write output file '$open/ro.jsonl': '$open/ro.jsonl' (mode 0444, uid $nobody) is not writable for you: Permission denied"
+    echo theirs >"$open/root.jsonl" && chmod 666 "$open/root.jsonl"
+    out=$(as_nobody "$HB" lat "${QUICK[@]}" -o "$open/root.jsonl" 2>&1)
+    rc=$?
+    expect "root's file in a sticky directory (nobody)" 3 "'$open/root.jsonl' belongs to uid 0 in the sticky directory '$open', where only its owner can replace it"
+    [ "$(cat "$open/ro.jsonl") $(cat "$open/root.jsonl")" = "mine theirs" ] ||
+        fail "refused replacements: a file changed"
+    expect_files "refused replacements" "$open" ro.jsonl root.jsonl
+    # Replaced by root, a user's private file keeps its permissions and its owner.
+    as_nobody sh -c 'echo old >"$1" && chmod 600 "$1"' sh "$open/priv.jsonl"
+    run_hb lat "${QUICK[@]}" --repeat 1 --format jsonl -o "$open/priv.jsonl"
+    expect "root replacing nobody's private file" 0 ""
+    [ "$(stat -c '%a %u' "$open/priv.jsonl")" = "600 $nobody" ] ||
+        fail "root replacing nobody's private file: now $(stat -c '%a %u' "$open/priv.jsonl")"
+    expect_jsonl "root replacing nobody's private file" "$open/priv.jsonl"
+    rm -rf "$open"
 fi
 # A directory deeper than PATH_MAX from / (each step entered, so every path used is short):
 # a new output is written there, an existing one replaced, and report reads and writes there.
@@ -144,9 +167,10 @@ rc=$?
 [ "$rc" = 143 ] || fail "SIGTERM: exit $rc, expected 143 (killed by SIGTERM)"
 expect_files "SIGTERM" term out.jsonl.partial
 expect_jsonl "SIGTERM" term/out.jsonl.partial
-# Help and dry runs to a full device: a write that failed is not success (exit 3).
+# Help, version and dry runs to a full device: a write that failed is not success (exit 3);
+# faults/outputs.sh tries every command's -o /dev/stdout.
 if [ -w /dev/full ]; then
-    for args in "--help" "lat --dry-run" "topo"; do
+    for args in "--help" "--version" "lat --dry-run" "topo"; do
         # shellcheck disable=SC2086
         out=$("$HB" $args 2>&1 >/dev/full)
         rc=$?

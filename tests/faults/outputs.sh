@@ -29,18 +29,28 @@ for c in $commands; do
     read -r -a args <<<"$(args_for "$c")"
     [ "${#args[@]}" -gt 0 ] || continue
     tried=$((tried + 1))
-    # Appended to a log through /dev/stdout, /dev/fd/1, /proc/self/fd/1: earlier lines stay.
-    for dev in /dev/stdout /dev/fd/1 /proc/self/fd/1; do
+    # Appended to a log through standard output or standard error, by each of their names:
+    # earlier lines stay.
+    for dev in /dev/stdout /dev/fd/1 /proc/self/fd/1 /dev/stderr /dev/fd/2 /proc/self/fd/2; do
         echo "earlier line" >app.log
         inode=$(stat -c %i app.log)
-        "$HB" "${args[@]}" -o "$dev" >>app.log 2>err.txt
+        case $dev in
+        *err | */2) "$HB" "${args[@]}" -o "$dev" 2>>app.log >err.txt ;;
+        *) "$HB" "${args[@]}" -o "$dev" >>app.log 2>err.txt ;;
+        esac
         rc=$?
         [ "$rc" = 0 ] || fail "$c -o $dev: exit $rc: $(cat err.txt)"
         [ "$(head -n 1 app.log)" = "earlier line" ] || fail "$c -o $dev >>log: the log's first line is gone"
         [ "$(wc -l <app.log)" -gt 1 ] || fail "$c -o $dev >>log: nothing written"
         [ "$(stat -c %i app.log)" = "$inode" ] || fail "$c -o $dev >>log: the log was replaced"
     done
-    # A descriptor other than 1, and one not open for writing.
+    # Standard output on a full device: the failed write is said, exit 3.
+    if [ -w /dev/full ]; then
+        out=$("$HB" "${args[@]}" -o /dev/stdout 2>&1 >/dev/full)
+        rc=$?
+        expect "$c -o /dev/stdout >/dev/full" 3 "output written straight through to '/dev/stdout' stopped after 0 complete records: No space left on device"
+    fi
+    # A descriptor other than 1 and 2, and one not open for writing.
     "$HB" "${args[@]}" -o /dev/fd/7 7>>app.log 2>err.txt >/dev/null
     rc=$?
     [ "$rc" = 0 ] && [ "$(head -n 1 app.log)" = "earlier line" ] || fail "$c -o /dev/fd/7: exit $rc: $(cat err.txt)"
@@ -66,6 +76,11 @@ for c in $commands; do
     expect_files "$c: files left" . app.log err.txt in.jsonl m.jsonl
 done
 [ "$tried" -ge 13 ] || fail "only $tried commands tried"
+if [ -w /dev/full ]; then
+    out=$("$HB" compare in.jsonl in.jsonl 2>&1 >/dev/full)
+    rc=$?
+    expect "compare >/dev/full" 3 "output written straight through to 'stdout' stopped after 0 complete records: No space left on device"
+fi
 
 # After --, a word that starts with - is an operand: a file for the commands that read one,
 # an unexpected argument for the others; never an option.
@@ -83,6 +98,11 @@ for c in $commands; do
         expect "$c -- -x" 2 "unexpected argument '-x'"
         ;;
     esac
+    # An unknown option in a cluster is named by itself, never by the word before it.
+    read -r -a args <<<"$(args_for "$c")"
+    [ "${#args[@]}" -gt 0 ] && args+=(-o dd.out) || args=(compare in.jsonl in.jsonl)
+    run_hb "${args[@]}" -zzz
+    expect "${args[*]} -zzz" 2 "unknown option '-z'"
     dashed=$((dashed + 1))
     rm -f dd.out
 done
@@ -114,5 +134,32 @@ for pair in "-o same.xml --export-hwloc same.xml" "-o same.xml --export-hwloc al
     expect "matrix $pair" 2 "are the same file: one output would be lost; give each its own"
 done
 expect_files "same-path outputs" . alias.xml err.txt in.jsonl app.log m.jsonl
-echo "$tried commands tried"
+# An output that is an input of the same command (the file itself, or through the user's own
+# link): refused before anything runs, the input unchanged. Every command that writes -o,
+# with --topology's file; report, export and run with their operand too.
+cp "$FIX/2n-nodist.xml" t.xml && cp "$scn" s.scn && ln -s t.xml t-alias.xml
+sums=$(md5sum t.xml in.jsonl m.jsonl s.scn)
+inputs=0
+for c in $commands; do
+    case $c in
+    compare) continue ;;
+    report) pairs=("in.jsonl in.jsonl") ;;
+    export) pairs=("m.jsonl m.jsonl" "m.jsonl --topology t.xml t.xml" "m.jsonl --topology t.xml t-alias.xml") ;;
+    run) pairs=("s.scn --dry-run s.scn" "s.scn --dry-run --topology t.xml t.xml") ;;
+    topo) pairs=("--topology t.xml t.xml" "--topology t.xml t-alias.xml") ;;
+    *) pairs=("--dry-run --topology t.xml t.xml" "--dry-run --topology t.xml t-alias.xml") ;;
+    esac
+    for pair in "${pairs[@]}"; do
+        read -r -a words <<<"$pair"
+        out_name=${words[-1]}
+        unset 'words[-1]'
+        run_hb "$c" "${words[@]}" -o "$out_name"
+        expect "$c ${words[*]} -o $out_name" 2 "output '$out_name' is also an input of this command"
+        inputs=$((inputs + 1))
+    done
+done
+[ "$(md5sum t.xml in.jsonl m.jsonl s.scn)" = "$sums" ] || fail "input as output: an input changed"
+[ "$inputs" -ge 27 ] || fail "only $inputs input-as-output cases tried"
+rm -f t.xml s.scn t-alias.xml
+echo "$tried commands tried, $inputs input-as-output cases"
 finish

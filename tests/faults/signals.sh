@@ -1,12 +1,22 @@
 #!/usr/bin/env bash
-# Every signal that ends a process and can be caught, sent while a run writes its file: the
-# process ends by that signal, its complete records are kept as FILE.partial (valid JSON
-# Lines, the run record first), nothing else is left (no temporary, no lock), and one line
-# says which signal and where the records are. A signal the run was started with ignored
+# Every signal that ends a process and can be caught (the list generated from kill -l), sent
+# while a run writes its file: the process ends by that signal, its complete records are kept
+# as FILE.partial (valid JSON Lines, the run record first), nothing else is left (no
+# temporary, no lock), and one line says which signal and where the records are. A signal the run was started with ignored
 # (nohup) stays ignored.
 . "$(dirname "$0")/faults-lib.sh"
 ulimit -c 0
-sigs="HUP INT QUIT ILL TRAP ABRT BUS FPE USR1 SEGV USR2 PIPE ALRM TERM XCPU XFSZ VTALRM PROF SYS IO PWR STKFLT RTMIN RTMIN+5 RTMAX"
+# Every signal number the shell knows, but those that cannot be caught (KILL, STOP) and those
+# whose default action does not end a process (stop, continue, or ignore).
+rtmin=$(kill -l RTMIN)
+sigs=""
+for num in $(seq 1 "$(kill -l RTMAX)"); do
+    sig=$(kill -l "$num" 2>/dev/null) && [ -n "$sig" ] || continue # 32, 33: the C library's
+    case $sig in
+    KILL | STOP | TSTP | TTIN | TTOU | CONT | CHLD | URG | WINCH) ;;
+    *) sigs="$sigs $sig" ;;
+    esac
+done
 tried=0
 for sig in $sigs; do
     num=$(kill -l "$sig") || { fail "$sig: unknown to kill -l"; continue; }
@@ -27,7 +37,8 @@ for sig in $sigs; do
     # The C library's names: SIGIO is SIGPOLL, real-time signals count from SIGRTMIN.
     case $sig in
     IO) name=POLL ;;
-    RTMAX) name="RTMIN+$(($(kill -l RTMAX) - $(kill -l RTMIN)))" ;;
+    RTMIN) name=RTMIN ;;
+    RTM*) name="RTMIN+$((num - rtmin))" ;;
     *) name=$sig ;;
     esac
     { grep -qF "hopbench: stopped by SIG$name; the " err.txt &&
@@ -45,5 +56,6 @@ for _ in $(seq 200); do [ -e s/out.jsonl.lock ] && break; sleep 0.02; done
 kill -USR1 "$pid" 2>/dev/null
 wait "$pid" || fail "USR1 ignored at start: exit $?"
 expect_files "USR1 ignored" s out.jsonl
+[ "$tried" -ge 50 ] || fail "only $tried signals tried"
 echo "$tried signals"
 finish

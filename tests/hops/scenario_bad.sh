@@ -67,6 +67,27 @@ repeated-name|experiment a\nfg 0.0.r.0\nexperiment b\nfg 0.0.r.0\n\nexperiment a
 repeated-name-empty-first|experiment a\nexperiment a\nfg 0.0.r.0\n|:1:1: expected at least one fg line in experiment a
 same-name-other-case|experiment a\nfg 0.0.r.0\nexperiment A\nfg 0.0.r.0\nexperiment A\nfg 0.0.r.0\n|:5:12: experiment A is already defined at line 3
 CASES
+# Every kernel --help lists takes exactly one access letter (the one its kernel does); the
+# two others are refused at the letter, naming the one it takes.
+kernels=$("$bin" --help | sed -n '/^kernels:/,$s/^  \([a-z][a-z0-9:-]*\) .* streams\{0,1\} .*/\1/p')
+tried=0
+for k in $kernels; do
+  took=""
+  for a in r w rw; do
+    printf 'experiment a\nfg 0.0.%s.0 kernel=%s size=4M\n' "$a" "$k" >"$tmp/k.scn"
+    out=$("$bin" run "$tmp/k.scn" --dry-run 2>&1 >/dev/null)
+    rc=$?
+    if [ "$rc" = 0 ]; then
+      took="$took$a "
+    elif [ "$rc" != 2 ] || [[ "$out" != *":2:8: expected access "*" for kernel=$k, "*", got '$a'"* ]]; then
+      echo "FAIL access $a kernel=$k: exit $rc, $out"; fail=1
+    fi
+    tried=$((tried + 1))
+  done
+  [ "$(wc -w <<<"$took")" = 1 ] || { echo "FAIL kernel=$k takes access: '$took' (expected one)"; fail=1; }
+done
+[ "$tried" -ge 60 ] || { echo "FAIL only $tried access cases"; fail=1; }
+echo "ok   $tried access x kernel cases"
 out=$("$bin" run "$tmp/does-not-exist.scn" --dry-run 2>&1 >/dev/null)
 rc=$?
 if [ "$rc" -ne 2 ] || [[ "$out" != *"cannot open scenario"*"does-not-exist.scn"* ]]; then

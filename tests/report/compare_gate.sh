@@ -43,6 +43,11 @@ edit new.jsonl 'if .experiment == "lat-same" then del(.value, .lat_ns_median) el
 case_ "unusable no headline" 2 "its headline value is missing" base.jsonl bad.jsonl
 edit new.jsonl 'if .experiment == "lat-same" then .repeat_values[2] = null else . end' >bad.jsonl
 case_ "unusable repeat" 2 "repeat 3 of repeat_values is not a positive figure" base.jsonl bad.jsonl
+# A measurement that failed its checks or was skipped has no figure to judge.
+for st in failed skipped; do
+    edit new.jsonl "if .experiment == \"lat-same\" then .status = \"$st\" | .note = \"why\" else . end" >bad.jsonl
+    case_ "unusable status $st" 2 "error unusable: bad.jsonl:5: lat lat-same 0.0.r.0 cpu=0 mem=0 chase threads=1 bytes=67108864: its measurement has status $st (why)" base.jsonl bad.jsonl
+done
 edit base.jsonl 'if .experiment == "bw-improve" then .value = -20 else . end' >badbase.jsonl
 case_ "unusable in base" 2 "error unusable: badbase.jsonl:3: bw bw-improve" badbase.jsonl \
     "$fx/new.jsonl"
@@ -66,6 +71,11 @@ for fact in '.hosts = ["h2"]' '.simd = "avx2"' '.hopbench_version = "0.2.0"' \
         "$fx/base.jsonl" >base2.jsonl
     case_ "machine $fact" 2 "come from different machines or builds" base2.jsonl other.jsonl
 done
+# The CPU count, from each run record's topology (2 against 4 CPUs).
+jq -c 'if .type == "run" then .topology = {"nodes": [{"cpus": [0, 1]}]} else . end' \
+    "$fx/base.jsonl" >base2.jsonl
+edit new.jsonl 'if .type == "run" then .topology = {"nodes": [{"cpus": [0, 1]}, {"cpus": [2, 3]}]} else . end' >other.jsonl
+case_ "machine CPUs" 2 "come from different machines or builds (CPUs 2 -> 4)" base2.jsonl other.jsonl
 edit new.jsonl 'if .type == "run" then .hosts = ["h2"] else . end' >other.jsonl
 case_ "machines allowed" 1 'note: different machines or builds: hosts ["vm"] -> ["h2"]' \
     base.jsonl other.jsonl --allow-different-machines
