@@ -404,18 +404,40 @@ static int hb_threads_from_env(struct hb_options *o)
 }
 
 /* -o FILE's name chooses the format when --format is not given (defaults leave it at
- * HB_FORMAT_COUNT); a --format that contradicts the name wins, with a warning. */
-static void hb_format_from_output(struct hb_options *o)
+ * HB_FORMAT_COUNT); a --format that contradicts the name wins, with a warning. A dry run
+ * writes JSON Lines whatever is asked (it says so); topo has no CSV (its record nests). */
+static int hb_format_from_output(struct hb_options *o)
 {
     enum hb_format named = HB_FORMAT_TABLE;
-    bool says = hb_format_of_name(o->output, &named);
-    if (o->format == HB_FORMAT_COUNT) {
-        o->format = named;
-    } else if (says && o->format != named && !o->dry_run && hb_launch_is_first()) {
+    bool says = hb_format_of_name(o->output, &named), given = o->format != HB_FORMAT_COUNT;
+    if (!given) o->format = named;
+    if (o->format == HB_FORMAT_CSV && strcmp(o->command, "topo") == 0) {
+        if (given)
+            hb_err_set("topo writes no CSV (its record nests nodes, caches and distances): "
+                       "use --format table or jsonl");
+        else
+            hb_err_set("topo writes no CSV (its record nests nodes, caches and distances), "
+                       "which -o '%s' asks for by its name: name it .jsonl or .txt, or give "
+                       "--format table or jsonl",
+                       o->output);
+        return -EINVAL;
+    }
+    if (!hb_launch_is_first()) return 0;
+    if (o->dry_run && given && o->format != HB_FORMAT_JSONL)
+        fprintf(stderr,
+                "hopbench: warning: --dry-run writes the plan as JSON Lines, whatever --format "
+                "says (%s)\n",
+                hb_format_names[o->format]);
+    else if (o->dry_run && !given && says && named != HB_FORMAT_JSONL)
+        fprintf(stderr,
+                "hopbench: warning: --dry-run writes the plan as JSON Lines into '%s', whose "
+                "name says %s\n",
+                o->output, hb_format_names[named]);
+    else if (given && says && o->format != named)
         fprintf(stderr, "hopbench: warning: --format %s writes %s into '%s', whose name says %s\n",
                 hb_format_names[o->format], hb_format_names[o->format], o->output,
                 hb_format_names[named]);
-    }
+    return 0;
 }
 
 int hb_options_parse(int argc, char **argv, struct hb_options *o)
@@ -464,7 +486,6 @@ int hb_options_parse(int argc, char **argv, struct hb_options *o)
     int rc = hb_check_strides(o, tlb_group_set);
     if (rc || (rc = hb_read_operands(argc, argv, o))) return rc;
     if ((rc = hb_threads_from_env(o))) return rc;
-    hb_format_from_output(o);
-    if ((rc = hb_check_takes(o))) return rc;
+    if ((rc = hb_check_takes(o)) || (rc = hb_format_from_output(o))) return rc;
     return hb_check_weighted(o);
 }

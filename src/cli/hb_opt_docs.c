@@ -43,10 +43,11 @@ const struct hb_opt_doc hb_opt_docs[] = {
     {"noise", 0, OPT_NOISE, "PCT", HB_COMPLETE_NONE, NULL,
      "a figure is noisy when its interval's half-width exceeds PCT of it (default 5)"},
     {"format", 0, OPT_FORMAT, "F", HB_COMPLETE_WORDS, hb_format_names,
-     "{values} (default: from -o FILE's name, .jsonl or .json: jsonl, .csv: csv, else table)"},
+     "{values} (default: from -o FILE's name, .jsonl or .json: jsonl, .csv: csv, else table; "
+     "topo: no csv)"},
     {"output", 'o', 'o', "FILE", HB_COMPLETE_FILE, NULL, "write results to FILE (default stdout)"},
     {"dry-run", 0, OPT_DRY_RUN, NULL, HB_COMPLETE_NONE, NULL,
-     "print the plan as JSON Lines, run nothing"},
+     "print the plan as JSON Lines (whatever --format says), run nothing"},
     {"topology", 0, OPT_TOPOLOGY, "FILE", HB_COMPLETE_FILE, NULL,
      "plan for an hwloc XML topology (only topo and --dry-run)"},
     {"seed", 0, OPT_SEED, "N", HB_COMPLETE_NONE, NULL, "seed for random permutations (default 1)"},
