@@ -326,12 +326,14 @@ static int hb_check_takes(const struct hb_options *o)
             continue;
         char *own = hb_cmd_takes_list(&c);
         const char *who = c.name[0] ? c.name : "the default suite";
+        const char *why = hb_opt_why_not(c.name, d->id);
         if (c.runs)
-            hb_err_set("%s takes no --%s; its own options are %s, besides the run options "
+            hb_err_set("%s takes no --%s%s%s; its own options are %s, besides the run options "
                        "(see hopbench --help)",
-                       who, d->name, own && *own ? own : "none");
+                       who, d->name, why ? ": " : "", why ? why : "", own && *own ? own : "none");
         else
-            hb_err_set("%s takes no --%s; it takes %s and -o", who, d->name, own ? own : "");
+            hb_err_set("%s takes no --%s%s%s; it takes %s and -o", who, d->name, why ? ": " : "",
+                       why ? why : "", own ? own : "");
         free(own);
         return -EINVAL;
     }
