@@ -330,6 +330,7 @@ static int hb_check_takes(const struct hb_options *o)
             continue;
         char *own = hb_cmd_takes_list(&c);
         const char *who = c.name[0] ? c.name : "the default suite";
+        const char *why = hb_opt_why_not(c.name, d->id);
         struct hb_cmd_doc dropped = {.takes = c.drops};
         char *drops = c.drops ? hb_cmd_takes_list(&dropped) : NULL;
         if (drops && hb_cmd_takes(&dropped, d->id))
@@ -337,11 +338,12 @@ static int hb_check_takes(const struct hb_options *o)
                        "to it (see hopbench --help)",
                        who, d->name, drops);
         else if (c.runs)
-            hb_err_set("%s takes no --%s; its own options are %s, besides the run options "
+            hb_err_set("%s takes no --%s%s%s; its own options are %s, besides the run options "
                        "(see hopbench --help)",
-                       who, d->name, own && *own ? own : "none");
+                       who, d->name, why ? ": " : "", why ? why : "", own && *own ? own : "none");
         else
-            hb_err_set("%s takes no --%s; it takes %s and -o", who, d->name, own ? own : "");
+            hb_err_set("%s takes no --%s%s%s; it takes %s and -o", who, d->name, why ? ": " : "",
+                       why ? why : "", own ? own : "");
         free(drops);
         free(own);
         return -EINVAL;
@@ -415,18 +417,40 @@ static int hb_threads_from_env(struct hb_options *o)
 }
 
 /* -o FILE's name chooses the format when --format is not given (defaults leave it at
- * HB_FORMAT_COUNT); a --format that contradicts the name wins, with a warning. */
-static void hb_format_from_output(struct hb_options *o)
+ * HB_FORMAT_COUNT); a --format that contradicts the name wins, with a warning. A dry run
+ * writes JSON Lines whatever is asked (it says so); topo has no CSV (its record nests). */
+static int hb_format_from_output(struct hb_options *o)
 {
     enum hb_format named = HB_FORMAT_TABLE;
-    bool says = hb_format_of_name(o->output, &named);
-    if (o->format == HB_FORMAT_COUNT) {
-        o->format = named;
-    } else if (says && o->format != named && !o->dry_run && hb_launch_is_first()) {
+    bool says = hb_format_of_name(o->output, &named), given = o->format != HB_FORMAT_COUNT;
+    if (!given) o->format = named;
+    if (o->format == HB_FORMAT_CSV && strcmp(o->command, "topo") == 0) {
+        if (given)
+            hb_err_set("topo writes no CSV (its record nests nodes, caches and distances): "
+                       "use --format table or jsonl");
+        else
+            hb_err_set("topo writes no CSV (its record nests nodes, caches and distances), "
+                       "which -o '%s' asks for by its name: name it .jsonl or .txt, or give "
+                       "--format table or jsonl",
+                       o->output);
+        return -EINVAL;
+    }
+    if (!hb_launch_is_first()) return 0;
+    if (o->dry_run && given && o->format != HB_FORMAT_JSONL)
+        fprintf(stderr,
+                "hopbench: warning: --dry-run writes the plan as JSON Lines, whatever --format "
+                "says (%s)\n",
+                hb_format_names[o->format]);
+    else if (o->dry_run && !given && says && named != HB_FORMAT_JSONL)
+        fprintf(stderr,
+                "hopbench: warning: --dry-run writes the plan as JSON Lines into '%s', whose "
+                "name says %s\n",
+                o->output, hb_format_names[named]);
+    else if (given && says && o->format != named)
         fprintf(stderr, "hopbench: warning: --format %s writes %s into '%s', whose name says %s\n",
                 hb_format_names[o->format], hb_format_names[o->format], o->output,
                 hb_format_names[named]);
-    }
+    return 0;
 }
 
 int hb_options_parse(int argc, char **argv, struct hb_options *o)
@@ -472,7 +496,6 @@ int hb_options_parse(int argc, char **argv, struct hb_options *o)
     int rc = hb_check_strides(o, tlb_group_set);
     if (rc || (rc = hb_read_operands(argc, argv, o))) return rc;
     if ((rc = hb_threads_from_env(o))) return rc;
-    hb_format_from_output(o);
-    if ((rc = hb_check_takes(o))) return rc;
+    if ((rc = hb_check_takes(o)) || (rc = hb_format_from_output(o))) return rc;
     return hb_check_weighted(o);
 }

@@ -89,6 +89,10 @@ char *hb_cmd_takes_list(const struct hb_cmd_doc *c);
 /* The option's long name, without dashes ("?" when no option has that id). */
 const char *hb_opt_name(int id);
 
+/* Why command has no use for option id, for its refusal ("it always runs the pointer
+ * chase"); NULL when its option list says enough. */
+const char *hb_opt_why_not(const char *command, int id);
+
 /* The command named `name` ("" = the default suite): true and *out, or false. */
 bool hb_command_find(const char *name, struct hb_cmd_doc *out);
 

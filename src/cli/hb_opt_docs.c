@@ -8,6 +8,7 @@
 #include "hb_placement.h"
 
 #include <stddef.h>
+#include <string.h>
 
 const struct hb_opt_doc hb_opt_docs[] = {
     {"kernel", 0, OPT_KERNEL, "K[,K]", HB_COMPLETE_KERNELS, NULL, "kernels (see the kernel list)"},
@@ -44,10 +45,11 @@ const struct hb_opt_doc hb_opt_docs[] = {
     {"noise", 0, OPT_NOISE, "PCT", HB_COMPLETE_NONE, NULL,
      "a figure is noisy when its interval's half-width exceeds PCT of it (default 5)"},
     {"format", 0, OPT_FORMAT, "F", HB_COMPLETE_WORDS, hb_format_names,
-     "{values} (default: from -o FILE's name, .jsonl or .json: jsonl, .csv: csv, else table)"},
+     "{values} (default: from -o FILE's name, .jsonl or .json: jsonl, .csv: csv, else table; "
+     "topo: no csv)"},
     {"output", 'o', 'o', "FILE", HB_COMPLETE_FILE, NULL, "write results to FILE (default stdout)"},
     {"dry-run", 0, OPT_DRY_RUN, NULL, HB_COMPLETE_NONE, NULL,
-     "print the plan as JSON Lines, run nothing"},
+     "print the plan as JSON Lines (whatever --format says), run nothing"},
     {"topology", 0, OPT_TOPOLOGY, "FILE", HB_COMPLETE_FILE, NULL,
      "plan for an hwloc XML topology (only topo and --dry-run)"},
     {"seed", 0, OPT_SEED, "N", HB_COMPLETE_NONE, NULL,
@@ -127,4 +129,27 @@ const char *hb_opt_name(int id)
     for (const struct hb_opt_doc *o = hb_opt_docs; o->name; o++)
         if (o->id == id) return o->name;
     return "?";
+}
+
+/* Why a command has no use for an option, where the option's name suggests it might: the
+ * refusal says so. id 0: any option the command does not take. */
+static const struct {
+    const char *command;
+    int id;
+    const char *why;
+} hb_why_not[] = {
+    {"lat", OPT_KERNEL, "it always runs the pointer chase"},
+    {"lat", OPT_THREADS, "one thread chases (--chains N: N chains at once from it)"},
+    {"c2c", OPT_SIZE, "it ping-pongs single cache lines"},
+    {"bw", OPT_INTENSITY, "the compute-intensity study is policy --intensity"},
+    {"topo", 0, "it measures nothing, it shows the machine"},
+};
+
+const char *hb_opt_why_not(const char *command, int id)
+{
+    for (size_t i = 0; i < sizeof(hb_why_not) / sizeof(hb_why_not[0]); i++)
+        if (strcmp(hb_why_not[i].command, command) == 0 &&
+            (hb_why_not[i].id == id || hb_why_not[i].id == 0))
+            return hb_why_not[i].why;
+    return NULL;
 }

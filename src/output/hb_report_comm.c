@@ -178,8 +178,8 @@ static void hb_comm_matrix_panel(FILE *f, const struct hb_report_in *in, const j
         /* Bandwidth is better higher, latency lower. */
         if (any)
             hb_svg_heatmap_hops(f, rows, cols, values, json_object_get(m, "hop_class"),
-                                bw ? "comm-bandwidth" : "comm-latency", hb_rec_str(m, "unit", ""),
-                                bw);
+                                bw ? "comm-bandwidth" : "comm-latency",
+                                hb_unit_words(hb_rec_str(m, "unit", "")), bw);
         else
             fputs("<p class=\"nodata\">No two ranks of this host measured a pair.</p>\n", f);
         hb_comm_numbers(f, m, head);

@@ -253,11 +253,12 @@ static int hb_knees(const json_t *records, const char *curve, struct hb_mark *ma
         /* Intensity knees compare local with another placement; loaded knees are per pair. */
         if (json_object_get(r, "against"))
             snprintf(labels[n], 96, "knee local/%s %s: %s %s", hb_rec_str(r, "against", ""),
-                     hb_rec_str(r, "mode", ""), v, hb_rec_str(r, "unit", ""));
+                     hb_rec_str(r, "mode", ""), v, hb_unit_words(hb_rec_str(r, "unit", "")));
         else
             snprintf(labels[n], 96, "knee of CPU node %lld \xe2\x86\x92 memory node %lld: %s %s",
                      (long long)hb_rec_num(r, "cpu_node", -1),
-                     (long long)hb_rec_num(r, "mem_node", -1), v, hb_rec_str(r, "unit", ""));
+                     (long long)hb_rec_num(r, "mem_node", -1), v,
+                     hb_unit_words(hb_rec_str(r, "unit", "")));
         marks[n] = (struct hb_mark){hb_rec_num(r, "value", 0), labels[n], NULL};
         n++;
     }

@@ -215,7 +215,7 @@ static void hb_svg_yticks(FILE *f, const struct hb_axis *a, int x0, int x1, int 
 }
 
 /* One bar of width bw - 4 at x of a plot (top, h tall, y axis ya): its rect with data-*, its
- * whisker (cut at the plot's top when beyond the shared scale), its value and its label. */
+ * whisker (the scale holds it: hb_report_bars_top), its value and its label. */
 static void hb_svg_bar(FILE *f, const struct hb_bar *bar, int x, int bw, int top, int h,
                        const struct hb_axis *ya, const char *colour)
 {
@@ -232,7 +232,7 @@ static void hb_svg_bar(FILE *f, const struct hb_bar *bar, int x, int bw, int top
     fprintf(f, "\" data-value=\"%.17g\"/>\n", bar->value);
     double top_px = top + h - bh;
     if (isfinite(bar->lo) && isfinite(bar->hi)) {
-        double y_hi = fmax(top, top + h - hb_axis_pos(ya, bar->hi) * h);
+        double y_hi = top + h - hb_axis_pos(ya, bar->hi) * h;
         hb_svg_whisker(f, x + bw / 2 - 2, y_hi, top + h - hb_axis_pos(ya, bar->lo) * h, bar->lo,
                        bar->hi);
         top_px = fmin(top_px, y_hi);

@@ -26,7 +26,8 @@ void hb_report_matrix_hmat(FILE *f, const json_t *m, const char *path)
     fputs(" (empty: the firmware gives no figure for that initiator)</p>\n", f);
     /* Bandwidth is better higher, latency lower; the ratio follows the measured metric. */
     hb_svg_heatmap(f, rows, cols, json_object_get(h, "values"), flags, "hmat",
-                   hb_rec_str(h, "unit", ""), strstr(hb_rec_str(h, "attribute", ""), "andwidth"));
+                   hb_unit_words(hb_rec_str(h, "unit", "")),
+                   strstr(hb_rec_str(h, "attribute", ""), "andwidth"));
     fputs("<p>measured / firmware HMAT</p>\n", f);
     hb_svg_heatmap(f, rows, cols, json_object_get(h, "ratio"), flags, "hmat-ratio", "x HMAT",
                    strcmp(hb_rec_str(m, "metric", ""), "bandwidth") == 0);

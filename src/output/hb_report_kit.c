@@ -118,8 +118,11 @@ void hb_report_left_out_n(FILE *f, size_t n, size_t max, const char *what, const
 double hb_report_bars_top(const struct hb_rbars *b)
 {
     double top = 0.0;
-    for (size_t i = 0; i < b->n && i < HB_REPORT_MAX_BARS; i++)
+    /* The intervals too: a whisker cut at the plot's top would hide where it ends. */
+    for (size_t i = 0; i < b->n && i < HB_REPORT_MAX_BARS; i++) {
         top = fmax(top, b->v[i].fig.v);
+        if (isfinite(b->v[i].fig.hi)) top = fmax(top, b->v[i].fig.hi);
+    }
     return top;
 }
 

@@ -12,6 +12,8 @@
 /* A 40555 label ("0.0.r.1") in words ("CPU node 0 \u2192 memory node 1, read"); false when label
  * is not one. */
 bool hb_label_words(const char *label, char *buf, size_t len);
+/* A record's unit as people write it: "GBps" is "GB/s"; any other unit as it is. */
+const char *hb_unit_words(const char *unit);
 /* A comm pair class (a hop class, HB_RCOMM_HOSTS or HB_RCOMM_UNKNOWN) of `pairs` rank pairs in
  * words: "1 hop, 4 pairs", "same node (0 hops), 2 pairs", "between hosts, 2 pairs". */
 void hb_comm_class_words(int cls, size_t pairs, char *buf, size_t len);
@@ -43,7 +45,7 @@ struct hb_bar_fig {
     int ncells;
     const char *select;
 };
-/* The largest bar of b (what hb_report_bar_panel draws of it; intervals above are cut). */
+/* The top of b's bars and of their intervals (what hb_report_bar_panel draws of it). */
 double hb_report_bars_top(const struct hb_rbars *b);
 /* The bars (n, in groups) as figures that fit a 1280 px page: all in one when they fit, else
  * per group in figures of at most 24 bars, each titled with its group and which of its bars

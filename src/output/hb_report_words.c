@@ -6,6 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *hb_unit_words(const char *unit)
+{
+    return strcmp(unit, "GBps") == 0 ? "GB/s" : unit;
+}
+
 bool hb_label_words(const char *label, char *buf, size_t len)
 {
     int cpu = -1, thread = -1, used = 0;

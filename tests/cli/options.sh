@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # options.sh HOPBENCH SCENARIO - CTest test (label cli): every command that takes hopbench's
 # options, with every option of the table, as --help lists both. An option the command's help
-# line (or the run options, for suites, but those it names after "except") names is taken: never "takes no". Any other exits 2
-# with one line naming the command and the option, before anything runs.
+# line (or the run options, for suites, but those it names after "except") names is taken:
+# never "takes no". Any other exits 2 with one line naming the command and the option (and,
+# where the name suggests a use, why there is none), before anything runs.
 hb=$1 scn=$2
 . "$(dirname "$0")/cli-lib.sh"
 TOPO=$(cd "$(dirname "$0")/../topo/fixtures" && pwd)/4n-quartet.xml

@@ -3,7 +3,7 @@
 # machine and on the fixture topologies, ends with one plan_summary whose counts are those
 # of the plan's own records (experiments; measurements = foreground tasks; repeats =
 # --repeat), whose nodes are those the tasks use and whose estimate is positive and grows
-# with --repeat; stderr says the same in one line (a real run's line: format-name.sh).
+# with --repeat (and with --min-time, --reps and --size); stderr says the same in one line (a real run's line: format-name.sh).
 hb=$1 fx=$2
 . "$(dirname "$0")/cli-lib.sh"
 scn=$(cd "$(dirname "$0")/../.." && pwd)/jobs/scenarios/one-node-load.scn
@@ -42,6 +42,14 @@ for topo in "" "$fx/4n-memonly-cxl.xml"; do
             checked=$((checked + 1))
         done
     done
+done
+# The estimate follows what a run costs: more time per sample, more samples, a larger set.
+est() { "$hb" bw --size 64M "$@" --dry-run 2>/dev/null | jq -s 'last | .estimated_s'; }
+base=$(est)
+for more in "--min-time 0.5" "--reps 10" "--size 4G"; do
+    read -ra m <<<"$more"
+    e=$(est "${m[@]}")
+    [ "$(jq -n "$e > $base")" = true ] || { echo "FAIL: bw $more: estimated_s $e, not above $base"; fail=1; }
 done
 [ "$checked" -ge 40 ] || { echo "FAIL: only $checked dry runs checked"; fail=1; }
 echo "$checked dry runs checked"

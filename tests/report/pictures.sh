@@ -75,23 +75,10 @@ grep -qF "<th>NUMA balancing</th><td>${words[$nb]} ($nb)</td>" report.html ||
     bad "NUMA balancing $nb not shown as '${words[$nb]} ($nb)'"
 
 # Layout and pictures, checked in Chromium at 1280 px on a copy with the checker.
-{
-    sed 's|</body></html>||' report.html
-    printf '<pre id="layout-count"></pre><pre id="layout-check">not run</pre><script>\n'
-    cat "$here/pictures_check.js"
-    printf '</script></body></html>\n'
-} >check.html
-profile=$(mktemp -d)
-chrome() {
-    timeout 120 "$browser" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
-        --disable-background-networking --disable-component-update --disable-sync \
-        --hide-scrollbars --user-data-dir="$profile" "$@"
-}
-chrome --window-size=1280,1000 --dump-dom "file://$out/check.html" >dom.html 2>console.log
-found=$(perl -0ne 'print $1 if /<pre id="layout-check">(.*?)<\/pre>/s' dom.html)
-count=$(grep -o '<pre id="layout-count">[^<]*' dom.html | sed 's/.*>//')
+. "$here/pictures-lib.sh"
+pictures_check report.html "$out"
 echo "checked: $count"
-[ -z "$(echo "$found" | tr -d '[:space:]')" ] || { bad "layout and picture findings:"; echo "$found" | sed 's/&quot;/"/g; s/&gt;/>/g; s/&lt;/</g' | head -60; }
+[ -z "$(echo "$found" | tr -d '[:space:]')" ] || { bad "layout and picture findings:"; echo "$found" | head -60; }
 # The checker looked at real figures: heatmaps each with a scale, shared scales, myths.
 read -r svgs heat scales shared myths < <(echo "$count" |
     sed -E 's/([0-9]+) svgs, [0-9]+ texts, ([0-9]+) heatmaps, ([0-9]+) colour scales, ([0-9]+) shared scales, ([0-9]+) myths/\1 \2 \3 \4 \5/')

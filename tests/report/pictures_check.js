@@ -42,6 +42,15 @@
         if (meets(box(texts[i]), box(texts[j])))
           say('texts overlap "' + texts[i].textContent + '" / "' + texts[j].textContent + '": ' + where);
       }
+    // Every interval ends inside the y range its ticks span (a whisker cut at the plot's
+    // edge would hide where it ends).
+    const yt = [...svg.querySelectorAll('.ytick')].map((t) => +t.textContent.replace(/,/g, ''));
+    if (yt.length && yt.every((v) => isFinite(v)))
+      for (const c of svg.querySelectorAll('path.ci')) {
+        const lo = +c.dataset.lo, hi = +c.dataset.hi, top = Math.max(...yt), bottom = Math.min(...yt);
+        if (hi > top * (1 + 1e-9) || lo < bottom * (1 - 1e-9))
+          say('interval ' + lo + '..' + hi + ' beyond the y range ' + bottom + '..' + top + ': ' + where);
+      }
     // Legends keep clear of the data and of every other text.
     const marks = [...svg.querySelectorAll('.bar, .pt, .cell, .ci, line.mark')];
     for (const g of svg.querySelectorAll('.legend')) {
@@ -50,6 +59,17 @@
       for (const t of texts) if (!g.contains(t) && meets(lb, box(t))) { say('legend over text "' + t.textContent + '": ' + where); break; }
     }
   }
+  // Nothing else reaches past the page's right edge either (a wide table is cut off there):
+  // the outermost such element is named.
+  const wide = [];
+  for (const el of document.body.querySelectorAll('section *'))
+    if (!(el instanceof SVGElement) && box(el).right > width + 0.5 && !wide.some((w) => w.contains(el))) {
+      wide.push(el);
+      say('wider than the page (' + Math.round(box(el).right) + ' > ' + width + '): ' + el.tagName.toLowerCase() + ' in ' + name(el));
+    }
+  // Units in words: GB/s, never the records' GBps.
+  for (const el of document.querySelectorAll('section svg text, section h3'))
+    if (/\bGBps\b/.test(el.textContent)) say('unit GBps, not GB/s: "' + el.textContent.trim() + '": ' + name(el));
   // Every bar and curve figure has a legend naming its series.
   for (const svg of document.querySelectorAll('svg.bars, svg.lines'))
     if (!svg.querySelector('.legend text')) say('figure without legend: ' + name(svg));
