@@ -465,11 +465,32 @@ static int hb_main_parsed(int argc, char **argv, const struct hb_options *o)
     return code;
 }
 
+/* Help or version that could not be written (a full disk, a closed pipe) is not success. */
+static int hb_stdout_flushed(const char *what)
+{
+    if (fflush(stdout) == 0 && !ferror(stdout)) return HB_EXIT_OK;
+    fprintf(stderr, "hopbench: cannot write the %s to standard output: %s\n", what,
+            strerror(errno));
+    return HB_EXIT_ENV;
+}
+
+/* report, compare and export --help (or -h) before any "--": their usage and help. */
+static bool hb_asks_help(int argc, char **argv)
+{
+    for (int i = 2; i < argc && strcmp(argv[i], "--") != 0; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) return true;
+    return false;
+}
+
 /* main's work, in a frame of its own: its options alone take tens of KiB of stack. */
 static __attribute__((noinline)) int hb_main(int argc, char **argv)
 {
     /* Reading result files needs neither MPI nor OpenMP placement: no re-exec, no world. */
     const struct hb_cmd_doc *own = argc > 1 ? hb_cmd_own_args(argv[1]) : NULL;
+    if (own && hb_asks_help(argc, argv)) {
+        hb_doc_command_help(stdout, own);
+        return hb_stdout_flushed("help");
+    }
     if (own) {
         /* Under a launcher each rank would print, and write one -o, once per rank. */
         int lrc = hb_launch_refuse_ranks(own->name, false);
@@ -488,13 +509,7 @@ static __attribute__((noinline)) int hb_main(int argc, char **argv)
         hb_doc_help(stdout, &k, HB_DATADIR);
     }
     if (rc == 1 || rc == 2) {
-        /* Help or version that could not be written (a full disk, a closed pipe) is not
-         * success. */
-        if (fflush(stdout) != 0 || ferror(stdout)) {
-            fprintf(stderr, "hopbench: cannot write the %s to standard output: %s\n",
-                    rc == 1 ? "help" : "version", strerror(errno));
-            code = HB_EXIT_ENV;
-        }
+        code = hb_stdout_flushed(rc == 1 ? "help" : "version");
     } else {
         code = rc ? hb_fail(rc) : hb_main_parsed(argc, argv, &o);
     }

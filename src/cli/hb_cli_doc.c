@@ -29,7 +29,9 @@ const struct hb_cmd_doc hb_cmd_docs[] = {
     {"report", "RESULTS.jsonl... -o report.html",
      "one self-contained HTML report with figures and tables of the records", hb_report_main, NULL,
      false, NULL},
-    {"compare", "BASE.jsonl NEW.jsonl",
+    {"compare",
+     "BASE.jsonl NEW.jsonl [--threshold PCT] [--alpha P] [--format table|csv|jsonl] "
+     "[--allow-different-machines]",
      "regression gate: worse, better, same, noise or undetermined per record, decided on the "
      "runs' independent repeats (Mann-Whitney U) and --threshold; exit 1 when worse, 4 when "
      "measurements of BASE are missing from NEW, 2 for unusable, mismatched or duplicated "

@@ -149,6 +149,8 @@ struct hb_doc_kernels {
 
 /* --help; the man page hopbench(1); a bash completion script. datadir: where FILES are. */
 void hb_doc_help(FILE *f, const struct hb_doc_kernels *k, const char *datadir);
+/* `hopbench report --help` (and compare's, export's): the command's usage line and help. */
+void hb_doc_command_help(FILE *f, const struct hb_cmd_doc *c);
 void hb_doc_man(FILE *f, const struct hb_doc_kernels *k, const char *datadir);
 void hb_doc_bash(FILE *f, const struct hb_doc_kernels *k);
 /* docs/suites.md's part about a command ("default": the default suite; "run-options": the

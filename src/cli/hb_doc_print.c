@@ -110,6 +110,13 @@ static void hb_doc_terms(FILE *f, const char *title, const struct hb_term_doc *t
     }
 }
 
+void hb_doc_command_help(FILE *f, const struct hb_cmd_doc *c)
+{
+    fprintf(f, "usage: hopbench %s%s%s\n\n", c->name, c->args ? " " : "", c->args ? c->args : "");
+    hb_doc_wrap(f, 0, 0, c->help);
+    fputs("\nThe whole manual: hopbench --help, man hopbench.\n", f);
+}
+
 void hb_doc_help(FILE *f, const struct hb_doc_kernels *k, const char *datadir)
 {
     fprintf(f, "usage: hopbench [COMMAND] [OPTIONS]\n"
