@@ -4,7 +4,8 @@
 # completion into build/ (Release; build/doc/, said at the end); installed (share/hopbench/)
 # it runs the hopbench installed with it. Runs a study (default: the
 # default suite) with one rank per NUMA node, writes results/<timestamp>/ with results.jsonl
-# (canonical), table.txt and report.html, prints the table and says where all three are.
+# (canonical), table.txt (hopbench report -o table.txt: the table a run prints) and report.html,
+# prints the table and says where all three are.
 #
 # Settings (environment): HOPBENCH_ARGS  study and options when no arguments are given
 #   (word-split; default: empty = the default suite); HOPBENCH  use this binary, skipping
@@ -72,20 +73,15 @@ else
 fi
 # Status 1 (a measurement failed its checks) still leaves complete records, marked failed.
 [ "$rc" -le 1 ] || exit "$rc"
-table=0
-if command -v jq >/dev/null 2>&1; then
-    jq -r -s -f "$here/lib/table.jq" "$tmp/results.jsonl" >"$tmp/table.txt"
-    table=1
-else
-    echo "run-local: no jq, so no table.txt (results.jsonl is complete)" >&2
-fi
+# The table as hopbench prints it while it runs, and the report, both from the records.
+"$hb" report "$tmp/results.jsonl" -o "$tmp/table.txt"
 "$hb" report "$tmp/results.jsonl" -o "$tmp/report.html"
 mv -T -- "$tmp" "$out"
 trap - EXIT
-[ "$table" = 0 ] || cat "$out/table.txt"
+cat "$out/table.txt"
 echo
 echo "results: $out/results.jsonl"
-[ "$table" = 0 ] || echo "table:   $out/table.txt"
+echo "table:   $out/table.txt"
 echo "report:  $out/report.html"
 if [ -n "$docs" ]; then
     echo "manual:  man -l $docs/hopbench.1"

@@ -27,8 +27,9 @@ const struct hb_cmd_doc hb_cmd_docs[] = {
      "the launch lines",
      NULL, hb_topo_takes, false, NULL},
     {"report", "RESULTS.jsonl... -o report.html",
-     "one self-contained HTML report with figures and tables of the records", hb_report_main, NULL,
-     false, NULL},
+     "one self-contained HTML report with figures and tables of the records; -o NAME.txt or "
+     "NAME.csv: the records as the table or CSV a run prints",
+     hb_report_main, NULL, false, NULL},
     {"compare",
      "BASE.jsonl NEW.jsonl [--threshold PCT] [--alpha P] [--format table|csv|jsonl] "
      "[--allow-different-machines]",

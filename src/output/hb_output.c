@@ -36,14 +36,14 @@ static void hb_csv_names(struct hb_sink *s)
     s->csv_header_done = true;
 }
 
-int hb_sink_open_layout(enum hb_format f, const char *path, const struct hb_layout *layout,
-                        struct hb_sink **out)
+static int hb_sink_open_keep(enum hb_format f, const char *path, const struct hb_layout *layout,
+                             bool keep, struct hb_sink **out)
 {
     struct hb_sink *s = calloc(1, sizeof(*s));
     if (!s) return -ENOMEM;
     s->format = f;
     s->layout = layout;
-    int rc = hb_outfile_open(path, true, &s->out, &s->f);
+    int rc = hb_outfile_open(path, keep, &s->out, &s->f);
     if (rc) {
         free(s);
         return rc;
@@ -51,6 +51,17 @@ int hb_sink_open_layout(enum hb_format f, const char *path, const struct hb_layo
     if (f == HB_FORMAT_CSV && layout->csv_names_first) hb_csv_names(s);
     *out = s;
     return 0;
+}
+
+int hb_sink_open_layout(enum hb_format f, const char *path, const struct hb_layout *layout,
+                        struct hb_sink **out)
+{
+    return hb_sink_open_keep(f, path, layout, true, out);
+}
+
+int hb_sink_open_whole(enum hb_format f, const char *path, struct hb_sink **out)
+{
+    return hb_sink_open_keep(f, path, &hb_layout_run, false, out);
 }
 
 int hb_sink_open(enum hb_format f, const char *path, struct hb_sink **out)

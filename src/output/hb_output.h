@@ -61,6 +61,10 @@ int hb_sink_open_layout(enum hb_format f, const char *path, const struct hb_layo
 /* The same with the run's layout. */
 int hb_sink_open(enum hb_format f, const char *path, struct hb_sink **out);
 
+/* The run's layout, for records read back from files (report -o FILE.txt): a failure leaves
+ * nothing at path, since the file can be made again. */
+int hb_sink_open_whole(enum hb_format f, const char *path, struct hb_sink **out);
+
 /* Write one record and flush. 0 or -errno (disk full...). */
 int hb_sink_write(struct hb_sink *s, json_t *rec);
 

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <strings.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -127,7 +128,16 @@ int hb_report_write(FILE *f, const struct hb_report_in *in, int nin)
     return ferror(f) ? -EIO : 0;
 }
 
-static const char hb_report_usage[] = "usage: hopbench report RESULTS.jsonl... -o report.html";
+static const char hb_report_usage[] =
+    "usage: hopbench report RESULTS.jsonl... -o report.html|table.txt|table.csv";
+
+/* -o NAME.txt: the table a run prints; NAME.csv: its CSV (anything else: the HTML report). */
+static bool hb_report_table_name(const char *out, enum hb_format *f)
+{
+    size_t n = strlen(out);
+    if (n > 4 && strcasecmp(out + n - 4, ".txt") == 0) return (*f = HB_FORMAT_TABLE), true;
+    return hb_format_of_name(out, f) && *f == HB_FORMAT_CSV;
+}
 
 /* Options first: the output is checked against every input before anything is read. */
 static int hb_report_args(int argc, char **argv, const char **out, const char **inputs, int *nin)
@@ -150,6 +160,14 @@ int hb_report_main(int argc, char **argv)
     struct hb_report_in *in = calloc((size_t)argc, sizeof(*in));
     const char **inputs = calloc((size_t)argc + 1, sizeof(*inputs));
     int rc = in && inputs ? hb_report_args(argc, argv, &out, inputs, &nin) : -ENOMEM;
+    enum hb_format tf = HB_FORMAT_TABLE;
+    if (rc == 0 && hb_report_table_name(out, &tf)) {
+        rc = hb_report_table(tf, out, inputs, nin);
+        if (rc) fprintf(stderr, "hopbench: %s\n", hb_err_msg());
+        free(in);
+        free(inputs);
+        return hb_err_exit_code(rc);
+    }
     /* Each file streamed: only what the sections draw stays (hb_report_data.h). */
     for (; rc == 0 && nread < nin; nread++)
         if ((rc = hb_report_read(NULL, inputs[nread], &in[nread])) != 0) break;

@@ -3,6 +3,7 @@
 #ifndef HB_REPORT_H
 #define HB_REPORT_H
 
+#include "hb_output.h"
 #include "hb_report_data.h"
 
 #include <stdio.h>
@@ -10,6 +11,11 @@
 /* argv[0] is "report". Returns the exit code: 0 written, 2 bad usage or input (nothing
  * written), 3 the output could not be written or memory ran out. */
 int hb_report_main(int argc, char **argv);
+
+/* report -o FILE.txt or FILE.csv: the records of the inputs, each file's run record first, in
+ * format f (table or CSV) as a run prints them. 0, or -errno with a message; nothing is left
+ * at out on failure. */
+int hb_report_table(enum hb_format f, const char *out, const char *const *inputs, int nin);
 
 /* The whole report of the files read (hb_report_read). 0, or -EIO when f failed. */
 int hb_report_write(FILE *f, const struct hb_report_in *in, int nin);

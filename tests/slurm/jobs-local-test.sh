@@ -51,9 +51,18 @@ expect "run-local.sh exits 0" [ "$rc" = 0 ]
 expect "says where: results/<timestamp>/ under RESULTS_ROOT" grep -Eqx "$WORK/results/[0-9]{8}T[0-9]{6}Z" <<<"$dir"
 expect "results.jsonl: every measurement ok" jq_true "$dir/results.jsonl" \
     '[.[] | select(.type == "measurement")] | length >= 4 and all(.[]; .status == "ok")'
-expect "table.txt lists the measurements" grep -q '^matrix  *0\.0\.r\.0 ' "$dir/table.txt"
-expect "table.txt ends with the summary" grep -q '^summary: .* 0 failed' "$dir/table.txt"
-expect "prints the table: its summary line" grep -q '^summary: .* 0 failed' "$out"
+# table.txt is hopbench's own table (report -o table.txt): its columns, and a row per record
+table_rows() {
+    local e l
+    while read -r e l; do
+        grep -Eq "^$e +$l +" "$dir/table.txt" || { echo "no row for $e $l"; return 1; }
+    done < <(jq -r 'select(.type == "measurement") | "\(.experiment) \(.label)"' "$dir/results.jsonl")
+}
+expect "table.txt has the columns of hopbench's table" \
+    grep -Eq '^experiment +label +kernel +thr +size +value ± CI unit +pages% status$' "$dir/table.txt"
+expect "table.txt has a row per measurement record" table_rows
+expect "table.txt ends with the summary" grep -q '^# matrix: .* 0 failed' "$dir/table.txt"
+expect "prints the table: its summary line" grep -q '^# matrix: .* 0 failed' "$out"
 expect "says where the table and the report are" \
     [ "$(sed -n 's/^table: *//p; s/^report: *//p' "$out")" = "$dir/table.txt"$'\n'"$dir/report.html" ]
 expect "report.html beside the records, with the matrix heatmap" grep -q '<svg' "$dir/report.html"

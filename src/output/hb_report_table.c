@@ -1,0 +1,72 @@
+/* report -o FILE.txt or FILE.csv (hb_report.h): result files laid out as the run printed them,
+ * in the table or CSV format of hb_output.h, so a saved table (run-local's table.txt) has the
+ * columns, headlines and intervals of the terminal's. */
+#include "hb_report.h"
+
+#include "hb_error.h"
+#include "hb_jsonl_read.h"
+#include "hb_output.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct hb_table_ctx {
+    struct hb_sink *sink;
+    const struct hb_results *res; /* the file being read: its run record goes first */
+    bool run_written;
+    int rc; /* the first write error */
+};
+
+static void hb_table_put(struct hb_table_ctx *c, const json_t *rec)
+{
+    if (c->rc == 0) c->rc = hb_sink_write(c->sink, (json_t *)rec);
+}
+
+/* Every record but the run record, in file order, after the run record. */
+static int hb_table_take(void *ctx, const json_t *rec)
+{
+    struct hb_table_ctx *c = ctx;
+    if (!c->run_written && c->res->run) hb_table_put(c, c->res->run);
+    c->run_written = c->run_written || c->res->run;
+    hb_table_put(c, rec);
+    return 0;
+}
+
+static int hb_table_file(struct hb_table_ctx *c, const char *path)
+{
+    struct hb_results r;
+    c->res = &r;
+    c->run_written = false;
+    int rc = hb_results_read_take(path, hb_table_take, c, &r);
+    if (rc) return rc;
+    if (!c->run_written && r.run) hb_table_put(c, r.run);
+    if (r.run_line2) {
+        hb_err_set("%s:%d: a second run record (several runs in one file): give each run a "
+                   "file of its own",
+                   r.path, r.run_line2);
+        rc = -EINVAL;
+    } else if (r.skipped_line) {
+        fprintf(stderr, "hopbench: warning: %s:%d: truncated last line skipped\n", r.path,
+                r.skipped_line);
+    }
+    hb_results_free(&r);
+    return rc;
+}
+
+int hb_report_table(enum hb_format f, const char *out, const char *const *inputs, int nin)
+{
+    struct hb_table_ctx c = {0};
+    int rc = hb_sink_open_whole(f, out, &c.sink);
+    for (int i = 0; rc == 0 && i < nin; i++)
+        if ((rc = hb_table_file(&c, inputs[i])) == 0 && c.rc) rc = c.rc;
+    if (!c.sink) return rc;
+    if (rc == 0) return hb_sink_close(c.sink, true);
+    /* The reason stays the message, not the closing's "not written". */
+    char *why = strdup(hb_err_msg());
+    hb_sink_close(c.sink, false);
+    if (why) hb_err_set("%s", why);
+    free(why);
+    return rc;
+}
