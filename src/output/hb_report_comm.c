@@ -16,18 +16,16 @@
 
 /* The three figures against message size, in HB_RCOMM_* order. */
 static const struct hb_comm_fig {
-    const char *metric, *title, *ylabel, *ykey, *scale, *select;
+    const char *metric, *title, *ylabel, *scale, *select;
 } hb_comm_figs[HB_RCOMM_METRICS] = {
-    {"latency", "MPI message latency vs message size", "one-way latency (us, p50)",
-     "latency (us, p50)", "comm latency",
+    {"latency", "MPI message latency vs message size", "one-way latency (us, p50)", "comm latency",
      "select(.type == \"measurement\" and .suite == \"comm\" and .metric == \"latency\" and "
      "(.bg_level // \"idle\") == \"idle\")"},
-    {"bandwidth", "MPI streaming bandwidth vs message size", "bandwidth (GB/s)", "bandwidth (GB/s)",
-     "comm bandwidth",
+    {"bandwidth", "MPI streaming bandwidth vs message size", "bandwidth (GB/s)", "comm bandwidth",
      "select(.type == \"measurement\" and .suite == \"comm\" and .metric == \"bandwidth\" and "
      "(.bg_level // \"idle\") == \"idle\")"},
     {"bibandwidth", "MPI bidirectional bandwidth vs message size",
-     "bandwidth, both directions (GB/s)", "bandwidth, both directions (GB/s)", "comm bibandwidth",
+     "bandwidth, both directions (GB/s)", "comm bibandwidth",
      "select(.type == \"measurement\" and .suite == \"comm\" and .metric == \"bibandwidth\" and "
      "(.bg_level // \"idle\") == \"idle\")"},
 };
@@ -193,11 +191,7 @@ static void hb_comm_figure(FILE *f, const struct hb_report_in *in, const struct 
 {
     const struct hb_comm_fig *cf = &hb_comm_figs[mi];
     const struct hb_curve_fig fig = {
-        {false, true, true, "message size", cf->ylabel, cf->scale, lo, hi},
-        "message size",
-        cf->ykey,
-        cf->select,
-        NULL};
+        {false, true, true, "message size", cf->ylabel, cf->scale, lo, hi}, cf->select, NULL};
     fputs("<div class=\"panel\">", f);
     hb_report_caption(f, &in->res, cf->title);
     fputs("<figure>", f);

@@ -85,10 +85,14 @@ int hb_report_curves_take(struct hb_report_in *in, const json_t *m)
     if (hb_report_is(m, "measurement", "loaded", "total_GBps")) {
         in->has |= HB_RHAS_LOADED;
         hb_report_series_name(name, sizeof(name), m, NULL);
+        /* Each point's injection delay, as the table shows it (none: the idle point). */
+        char delay[32] = "idle";
+        json_t *d = json_object_get(m, "delay");
+        if (json_is_integer(d))
+            snprintf(delay, sizeof(delay), "%lld ns", (long long)json_integer_value(d));
         if (json_is_number(json_object_get(m, hb_rec_headline_key(m))))
             rc = hb_report_add_point(&in->loaded, name, hb_rec_num(m, "total_GBps", 0),
-                                     hb_report_fig(m, hb_rec_headline_key(m)),
-                                     hb_rec_str(m, "level", ""));
+                                     hb_report_fig(m, hb_rec_headline_key(m)), delay);
     }
     static const char *const metrics[] = {"latency", "bandwidth"};
     if (rc == 0 && hb_report_is(m, "measurement", "sweep", "ws_bytes")) {
@@ -211,8 +215,9 @@ static void hb_curves_table(FILE *f, const struct hb_series *s, int n,
             levels |= s[k].level[i][0] != '\0';
     }
     hb_report_numbers_open(f, rows);
+    /* Heads in words, as the axes say them (the record keys are in the figure's query). */
     fprintf(f, "<table class=\"numbers\"><tr><th>series</th><th>%s</th><th>%s</th><th>95%% CI</th>",
-            fig->xkey, fig->ykey);
+            fig->opt.xlabel, fig->opt.ylabel);
     if (levels) fprintf(f, "<th>%s</th>", fig->levelhead ? fig->levelhead : "level");
     fputs("</tr>\n", f);
     char a[48], b[48];
@@ -320,11 +325,9 @@ void hb_report_loaded(FILE *f, const struct hb_report_in *in, int nin)
     const struct hb_curve_fig fig = {
         {false, false, false, "total bandwidth of load (GB/s)", "latency (ns)", "loaded latency",
          lo, hi},
-        "total_GBps",
-        "lat_ns_median",
         "select(.type == \"measurement\" and .suite == \"loaded\" and has(\"total_GBps\") and "
         "(.lat_ns_median | type) == \"number\")",
-        NULL};
+        "injection delay"};
     for (int i = 0; i < nin; i++) {
         if (!in[i].loaded.n) continue;
         struct hb_mark marks[HB_REPORT_MAX_MARKS];
@@ -367,7 +370,8 @@ static void hb_policy_table(FILE *f, const struct hb_report_in *in)
     size_t n = p->n < HB_REPORT_MAX_ROWS ? p->n : HB_REPORT_MAX_ROWS;
     hb_report_numbers_open(f, n);
     fputs("<table class=\"numbers policy\"><tr><th>workload</th><th>mode</th><th>policy</th>"
-          "<th>host</th><th>t_median_s</th><th>bw_GBps_best</th><th>NUMA gain %</th></tr>\n",
+          "<th>host</th><th>time (s, median sample)</th><th>bandwidth (GB/s, best sample)</th>"
+          "<th>NUMA gain %</th></tr>\n",
           f);
     for (size_t k = 0; k < n; k++) {
         const struct hb_rpolicy *r = &p->v[k];
@@ -408,8 +412,6 @@ void hb_report_policy(FILE *f, const struct hb_report_in *in, int nin)
             const struct hb_curve_fig fig = {
                 {true, false, false, "intensity (flops/byte)", "bandwidth (GB/s)",
                  "intensity bandwidth", lo, hi},
-                "intensity",
-                sums ? "value" : "bw_GBps_best",
                 sums ? "select(.type == \"throughput\" and .suite == \"policy\" and "
                        "(.intensity | type) == \"number\" and (.value | type) == \"number\")"
                      : "select(.type == \"measurement\" and .suite == \"policy\" and "

@@ -76,7 +76,7 @@ void hb_report_row(FILE *f, const struct hb_report_in *in, uint32_t row, int nce
  * records; levelhead heads the column of the points' level strings (NULL: "level"). */
 struct hb_curve_fig {
     struct hb_lines_opt opt;
-    const char *xkey, *ykey, *select;
+    const char *select; /* the records drawn, as a jq filter (for what was left out) */
     const char *levelhead;
 };
 /* Widens [*lo, *hi] to the y values and intervals of the curves c (positive ones only when

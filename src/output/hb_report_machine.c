@@ -96,9 +96,15 @@ static void hb_machine_cell(FILE *f, const char *key, const json_t *v)
     long long m = json_is_integer(v)                         ? json_integer_value(v)
                   : s && s[0] >= '0' && s[0] <= '3' && !s[1] ? s[0] - '0'
                                                              : -1;
-    if (strcmp(key, "numa_balancing") == 0 && m >= 0 && m <= 3)
+    const json_t *g = json_object_get(v, "granularity_s");
+    if (strcmp(key, "numa_balancing") == 0 && m >= 0 && m <= 3) {
         fprintf(f, "<td>%s (%lld)</td>", modes[m], m);
-    else
+    } else if (strcmp(key, "timer") == 0 && json_is_number(g)) {
+        /* The clock's name and its step in ns, not seconds in e-notation. */
+        fputs("<td>", f);
+        hb_html_esc(f, hb_rec_str(v, "clock", "?"));
+        fprintf(f, ", %.0f ns between two readings</td>", json_number_value(g) * 1e9);
+    } else
         hb_report_cell_key(f, key, v);
 }
 

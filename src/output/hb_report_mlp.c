@@ -73,8 +73,6 @@ void hb_report_mlp(FILE *f, const struct hb_report_in *in, int nin)
     const struct hb_curve_fig fig = {
         {false, false, false, "million loads per second (all chains)", "latency per load (ns)",
          "latency per load", lo, hi},
-        "million loads per second",
-        "latency per load (ns)",
         "select(.type == \"measurement\" and .metric == \"latency\" and has(\"loads_per_s\"))",
         "chains"};
     for (int i = 0; i < nin; i++) {

@@ -133,15 +133,11 @@ void hb_report_sweep(FILE *f, const struct hb_report_in *in, int nin)
     const struct hb_curve_fig figs[2] = {
         {{false, true, true, "working set per thread", "latency (ns)", "sweep latency", lo[0],
           hi[0]},
-         "working set per thread",
-         "lat_ns_median",
          "select(.type == \"measurement\" and .suite == \"sweep\" and has(\"ws_bytes\") and "
          ".metric == \"latency\" and (.lat_ns_median | type) == \"number\")",
          NULL},
         {{false, true, true, "working set per thread", "bandwidth (GB/s)", "sweep bandwidth", lo[1],
           hi[1]},
-         "working set per thread",
-         "bw_GBps_best",
          "select(.type == \"measurement\" and .suite == \"sweep\" and has(\"ws_bytes\") and "
          ".metric == \"bandwidth\" and (.bw_GBps_best | type) == \"number\")",
          NULL},

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The report of real runs of every one-node suite (no browser): each section appears, the
 # sweep has a curve per page size, the intensity study a curve per placement and mode, the
-# c2c core matrix its cells, and a knee never reached draws no mark.
+# c2c core matrix its cells, a knee never reached draws no mark, and the loaded curve's
+# numbers table has heads in words and each point's injection delay.
 # Usage: real_suites.sh HOPBENCH
 set -euo pipefail
 hb=$1
@@ -32,5 +33,14 @@ cells=$(jq -s '[.[] | select(.type == "matrix" and .metric == "c2c") | .values[]
 expect "c2c core cells" "$(grep -o 'data-kind="c2c"' report.html | wc -l)" "$cells"
 knees=$(jq -s '[.[] | select(.type == "knee" and .value != null)] | length' loaded.jsonl intensity.jsonl)
 expect "knee marks only where a knee was reached" "$(grep -o 'class="marklabel"[^>]*>knee' report.html | wc -l)" "$knees"
+# The loaded numbers table: heads in words and a row per point with its injection delay
+loaded_table=$(sed -n '/<section id="loaded"/,/<\/section>/p' report.html | grep -o '<table class="numbers">.*' | head -1)
+expect "loaded table heads" "$(grep -o '<th>[^<]*</th>' <<<"$loaded_table" | sed 's/<[^>]*>//g' | tr '\n' ',')" \
+    "series,total bandwidth of load (GB/s),latency (ns),95% CI,injection delay,"
+delays=$(jq -r 'select(.type == "measurement" and .role == "foreground") |
+    if .delay == null then "idle" else "\(.delay) ns" end' loaded.jsonl | sort | tr '\n' ',')
+expect "loaded table: a row per foreground measurement with its delay" \
+    "$(sed -n '/<section id="loaded"/,/<\/section>/p' report.html | grep -o '<td>\(idle\|[0-9]* ns\)</td></tr>' |
+        sed 's/<[^>]*>//g' | sort | tr '\n' ',')" "$delays"
 [ "$fails" = 0 ] && echo PASS
 exit "$fails"
