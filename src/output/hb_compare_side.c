@@ -124,6 +124,18 @@ static int hb_cmp_identity(struct hb_cmp_side *sd, const json_t *rec, struct hb_
     return rc;
 }
 
+/* Whether rec's host is one the run record lists (true when either says nothing of hosts). */
+static bool hb_cmp_host_of_run(const json_t *run, const json_t *rec)
+{
+    const json_t *hosts = json_object_get(run, "hosts"), *h;
+    const char *host = json_string_value(json_object_get(rec, "host"));
+    size_t i;
+    if (!json_is_array(hosts) || !host) return true;
+    json_array_foreach(hosts, i, h) if (json_is_string(h) &&
+                                        strcmp(json_string_value(h), host) == 0) return true;
+    return false;
+}
+
 /* hb_results_take_fn: a foreground measurement's identity, headline and repeats. */
 static int hb_cmp_take(void *ctx, const json_t *rec)
 {
@@ -139,6 +151,12 @@ static int hb_cmp_take(void *ctx, const json_t *rec)
     const char *unit = "";
     const char *key = hb_cmp_key_of(rec, &unit);
     char *why = hb_cmp_unusable(rec, key, unit);
+    if (why && !why[0] && !hb_cmp_host_of_run(sd->res.run, rec)) {
+        free(why);
+        why = hb_strf("its host %s is not one of the run record's hosts (a record of another "
+                      "run?)",
+                      hb_rec_str(rec, "host", "?"));
+    }
     int rc = why ? hb_cmp_identity(sd, rec, r) : -ENOMEM;
     if (rc == 0) rc = hb_cmp_intern(sd->str, unit, &r->unit);
     if (rc == 0 && why[0]) rc = hb_cmp_intern(sd->str, why, &r->bad);
@@ -254,8 +272,11 @@ char *hb_cmp_machines(const json_t *base_run, const json_t *new_run)
     char *out = hb_strf("%s", "");
     for (int k = 0; out && k < 6; k++) {
         char *a = hb_cmp_fact(base_run, k), *b = hb_cmp_fact(new_run, k);
-        if (a && b && strcmp(a, b) != 0) {
-            char *more = hb_strf("%s%s%s %s -> %s", out, out[0] ? "; " : "", names[k], a, b);
+        /* A fact one run records and the other does not (an older file) is no evidence of
+         * the same machine either. */
+        if ((a || b) && !(a && b && strcmp(a, b) == 0)) {
+            char *more = hb_strf("%s%s%s %s -> %s", out, out[0] ? "; " : "", names[k],
+                                 a ? a : "(not recorded)", b ? b : "(not recorded)");
             free(out);
             out = more;
         }

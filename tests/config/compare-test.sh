@@ -54,7 +54,7 @@ expect "the governor is marked on bandwidth" \
     "$("$HB" compare "$work/bw.jsonl" "$work/bw-gov.jsonl" --format jsonl | jq -c 'select(.type == "comparison") | .config_may_explain')" '["governor"]'
 
 # Fleets on both sides: host by host; a knob is marked on the records of its host only.
-fleetify='if .type == "run" then .host_configs = [{host: "a", config: .config}, {host: "b", config: .config}] elif .type == "measurement" then .host = "b" else . end'
+fleetify='if .type == "run" then .hosts = ["a", "b"] | .host_configs = [{host: "a", config: .config}, {host: "b", config: .config}] elif .type == "measurement" then .host = "b" else . end'
 jq -c "$fleetify" "$work/base.jsonl" >"$work/fleet.jsonl"
 for h in 0 1; do
     jq -c "$fleetify | $scaled | if .type == \"run\" then .host_configs[$h].config.thp_enabled = \"never\" else . end" \

@@ -76,7 +76,15 @@ jq -c 'if .type == "run" then .topology = {"nodes": [{"cpus": [0, 1]}]} else . e
     "$fx/base.jsonl" >base2.jsonl
 edit new.jsonl 'if .type == "run" then .topology = {"nodes": [{"cpus": [0, 1]}, {"cpus": [2, 3]}]} else . end' >other.jsonl
 case_ "machine CPUs" 2 "come from different machines or builds (CPUs 2 -> 4)" base2.jsonl other.jsonl
-edit new.jsonl 'if .type == "run" then .hosts = ["h2"] else . end' >other.jsonl
+# A fact one run records and the other does not: not the same machine by evidence either.
+edit new.jsonl 'if .type == "run" then del(.simd) else . end' >other.jsonl
+case_ "machine fact not recorded" 2 'come from different machines or builds (simd "avx512" -> (not recorded))' \
+    base.jsonl other.jsonl
+# A measurement of a host its run record does not list (records of two runs mixed).
+edit new.jsonl 'if .experiment == "lat-same" then .host = "h9" else . end' >mixed.jsonl
+case_ "host not of the run" 2 "error unusable: mixed.jsonl:5: lat lat-same 0.0.r.0 cpu=0 mem=0 chase threads=1 bytes=67108864: its host h9 is not one of the run record's hosts" \
+    base.jsonl mixed.jsonl
+edit new.jsonl 'if .type == "run" then .hosts = ["h2"] elif .type == "measurement" then .host = "h2" else . end' >other.jsonl
 case_ "machines allowed" 1 'note: different machines or builds: hosts ["vm"] -> ["h2"]' \
     base.jsonl other.jsonl --allow-different-machines
 out=$("$hb" compare base.jsonl other.jsonl --allow-different-machines 2>&1 | sed -n 2p)
