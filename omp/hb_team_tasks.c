@@ -323,7 +323,7 @@ void hb_task_locate(struct hb_team *tm, struct hb_task_state *st, bool allow_mis
 
 /* Two threads of one task on one CPU halve what each measures: a placement failure, found
  * from their affinity (both pinned to the same single CPU, or fewer CPUs allowed than
- * threads), never a silent "ok". */
+ * threads) or from where they were seen running, never a silent "ok". */
 void hb_task_cpus_check(struct hb_team *tm, struct hb_task_state *st)
 {
     const struct hb_task *task = st->task;
@@ -332,13 +332,23 @@ void hb_task_cpus_check(struct hb_team *tm, struct hb_task_state *st)
         hb_task_fail(st, -HB_EENV, "out of memory checking where the threads ran");
         return;
     }
-    int t0 = -1, t1 = -1;
+    int t0 = -1, t1 = -1, s0 = -1, s1 = -1, wide = -1;
+    const int *ran = st->res->thread_cpus;
     for (int j = 0; j < task->threads; j++) {
         hwloc_const_bitmap_t mj = tm->masks[task->first_thread + j];
         hwloc_bitmap_or(all, all, mj);
+        /* A place wider than one core (OMP_PLACES=numa_domains, sockets): the thread may
+         * move between cores, and meet another on one, while it is timed. */
+        hwloc_obj_t in = hwloc_get_obj_covering_cpuset(tm->topo->hw, mj);
+        bool one_core =
+            in && (in->type == HWLOC_OBJ_PU || in->type == HWLOC_OBJ_CORE ||
+                   hwloc_get_nbobjs_inside_cpuset_by_type(tm->topo->hw, mj, HWLOC_OBJ_CORE) <= 1);
+        if (wide < 0 && !one_core) wide = j;
         for (int k = 0; k < j && t0 < 0; k++) {
             hwloc_const_bitmap_t mk = tm->masks[task->first_thread + k];
             if (hwloc_bitmap_weight(mj) == 1 && hwloc_bitmap_isequal(mj, mk)) t0 = k, t1 = j;
+            /* Places wider than a CPU (OMP_PLACES=numa_domains): seen sharing one. */
+            if (s0 < 0 && ran[j] >= 0 && ran[j] == ran[k]) s0 = k, s1 = j;
         }
     }
     int nall = hwloc_bitmap_weight(all);
@@ -349,6 +359,18 @@ void hb_task_cpus_check(struct hb_team *tm, struct hb_task_state *st)
                  "threads %d and %d of task %s are both bound to CPU %d only; bind one thread "
                  "per CPU (OMP_PLACES=cores OMP_PROC_BIND=close)",
                  t0, t1, task->label, st->res->thread_cpus[t0]);
+    } else if (wide >= 0) {
+        snprintf(msg, sizeof(msg),
+                 "thread %d of task %s may run on %d CPUs of several cores (an OpenMP place "
+                 "wider than a core); bind one thread per CPU or core (OMP_PLACES=cores "
+                 "OMP_PROC_BIND=close)",
+                 wide, task->label, hwloc_bitmap_weight(tm->masks[task->first_thread + wide]));
+    } else if (s0 >= 0) {
+        snprintf(msg, sizeof(msg),
+                 "threads %d and %d of task %s were both found running on CPU %d (each may run "
+                 "on %d CPUs); bind one thread per CPU (OMP_PLACES=cores OMP_PROC_BIND=close)",
+                 s0, s1, task->label, ran[s0],
+                 hwloc_bitmap_weight(tm->masks[task->first_thread + s1]));
     } else if (nall < task->threads) {
         snprintf(msg, sizeof(msg),
                  "the %d threads of task %s may only run on %d CPUs, so some share one; bind one "

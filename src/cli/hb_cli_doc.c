@@ -119,7 +119,8 @@ const struct hb_term_doc hb_exit_docs[] = {
 const struct hb_term_doc hb_env_docs[] = {
     {"OMP_PLACES, OMP_PROC_BIND",
      "thread placement; when unset hopbench sets cores/close and says so in the run record; "
-     "OMP_PROC_BIND=false (unbound threads) is refused"},
+     "OMP_PROC_BIND=false (unbound threads) is refused, and places wider than a core "
+     "(numa_domains, sockets) fail the measurement"},
     {"OMP_NUM_THREADS", "threads per task when --threads is not given (means --threads)"},
     {"OMPI_COMM_WORLD_SIZE, SLURM_PROCID, PMIX_RANK, PMI_RANK",
      "set by mpirun, srun or hydra; without them hopbench runs alone and starts no MPI; with "

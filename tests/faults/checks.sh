@@ -46,6 +46,20 @@ if [ "$(nproc)" -ge 2 ]; then
         ran_as "$env alone" '[.threads, (.thread_cpus | unique | length), .status]' '[2,2,"ok"]' \
             env "$env" "$HB" bw --threads 2
     done
+    # Places wider than a core: each thread may move between cores while it is timed (and meet
+    # the other on one): the measurement fails (exit 1) and says why, never a silent "ok".
+    if [ "$(hwloc-calc --number-of core all 2>/dev/null)" -ge 2 ]; then
+        for env in OMP_PLACES=numa_domains OMP_PLACES=sockets; do
+            out=$(env "$env" OMP_PROC_BIND=close "$HB" bw --threads 2 --size 16M --reps 2 \
+                --min-time 0.01 --quiet --repeat 1 --format jsonl -o wide.jsonl 2>&1)
+            rc=$?
+            expect "$env: the run fails its checks" 1 ""
+            jq -e -s '[.[] | select(.type == "measurement")][0] | .status == "failed" and
+                (.note | test("may run on [0-9]+ CPUs of several cores \\(an OpenMP place wider"))' \
+                wide.jsonl >/dev/null || fail "$env: $(jq -c 'select(.type == "measurement") | [.status, .note]' wide.jsonl)"
+            rm -f wide.jsonl
+        done
+    fi
     # OMP_NUM_THREADS means --threads (which wins); the records say what ran.
     for n in 1 2; do
         ran_as "OMP_NUM_THREADS=$n" "[.threads, (.thread_cpus | length)]" "[$n,$n]" \
