@@ -327,13 +327,17 @@ int hb_world_check_binding(const struct hb_world *w, const struct hb_topo *t, in
     if (first == w->size) return 0;
     if (first == w->rank) {
         /* What narrowed it: an explicit place list, a launcher's default, or the affinity. */
-        const char *places = getenv("OMP_PLACES"), *why = "this process's CPU affinity allows "
-                                                          "no more (taskset, numactl -C, a "
-                                                          "cgroup)";
+        const char *places = getenv("OMP_PLACES"), *gomp = getenv("GOMP_CPU_AFFINITY"),
+                   *why = "this process's CPU affinity allows no more (taskset, numactl -C, a "
+                          "cgroup)";
         struct hb_launch launch;
         char cause[256];
         if (places && strchr(places, '{')) {
             snprintf(cause, sizeof(cause), "OMP_PLACES='%s' lists only these", places);
+            why = cause;
+        } else if (gomp && *gomp) {
+            /* libgomp binds the first thread by its own list before main, and exec keeps it. */
+            snprintf(cause, sizeof(cause), "GOMP_CPU_AFFINITY='%s' lists only these", gomp);
             why = cause;
         } else if (hb_launched(&launch)) {
             snprintf(cause, sizeof(cause),

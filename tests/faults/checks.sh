@@ -34,6 +34,10 @@ if [ "$(nproc)" -ge 2 ]; then
         expect "$env" 3 "rank 0 (host $(hostname)) is bound to 1 core of node 0 (CPUs 0), but the plan runs 2 threads there, one per core (OMP_PLACES="
         [ ! -e dup.jsonl ] || fail "$env: wrote dup.jsonl"
     done
+    out=$(GOMP_CPU_AFFINITY=0 "$HB" bw --threads 2 --size 16M --reps 2 --min-time 0.01 --quiet \
+        --format jsonl -o dup.jsonl 2>&1)
+    rc=$?
+    expect "GOMP_CPU_AFFINITY=0" 3 "is bound to 1 core of node 0 (CPUs 0), but the plan runs 2 threads there, one per core (GOMP_CPU_AFFINITY='0' lists only these)"
     out=$(taskset -c 1 "$HB" bw --threads 2 --size 16M --reps 2 --min-time 0.01 --quiet \
         --format jsonl -o dup.jsonl 2>&1)
     rc=$?
