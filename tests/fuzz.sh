@@ -16,7 +16,7 @@ done
 # src/ holds one folder a layer: each is an include folder, as for hb_core.
 while IFS= read -r d; do incs+=(-I"$d"); done < <(find "$src" -type d)
 if ! clang -g -O1 -std=c11 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined "${incs[@]}" -I"$gen" \
-    "${files[@]}" -ljansson -lm -o "$tmp/fuzz" 2>"$tmp/cc.log"; then
+    "${files[@]}" -ljansson -lhwloc -lm -o "$tmp/fuzz" 2>"$tmp/cc.log"; then
   if grep -q "fuzzer" "$tmp/cc.log"; then
     echo "libFuzzer not available (libclang-rt-dev):"; cat "$tmp/cc.log"; exit 77
   fi
