@@ -332,7 +332,7 @@ static int hb_check_takes(const struct hb_options *o)
         const char *who = c.name[0] ? c.name : "the default suite";
         const char *why = hb_opt_why_not(c.name, d->id);
         struct hb_cmd_doc dropped = {.takes = c.drops};
-        char *drops = c.drops ? hb_cmd_takes_list(&dropped) : NULL;
+        char *drops = hb_cmd_drops_list(&c);
         if (drops && hb_cmd_takes(&dropped, d->id))
             hb_err_set("%s takes no --%s: it takes the run options except %s, which mean nothing "
                        "to it (see hopbench --help)",

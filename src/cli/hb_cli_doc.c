@@ -80,6 +80,12 @@ bool hb_cmd_takes(const struct hb_cmd_doc *c, int id)
            (c->runs && hb_in(hb_run_takes, id) && !hb_in(c->drops, id));
 }
 
+char *hb_cmd_drops_list(const struct hb_cmd_doc *c)
+{
+    struct hb_cmd_doc dropped = {.takes = c->drops};
+    return c->drops ? hb_cmd_takes_list(&dropped) : NULL;
+}
+
 char *hb_cmd_takes_list(const struct hb_cmd_doc *c)
 {
     char *text = NULL;

@@ -86,6 +86,10 @@ bool hb_cmd_takes(const struct hb_cmd_doc *c, int id);
 /* "--cpu-node --mem-node ..." of c's own options (to free); NULL when out of memory. */
 char *hb_cmd_takes_list(const struct hb_cmd_doc *c);
 
+/* "--min-time --reps": the run options suite c leaves out (to free); NULL when it leaves none
+ * out or memory runs out. */
+char *hb_cmd_drops_list(const struct hb_cmd_doc *c);
+
 /* The option's long name, without dashes ("?" when no option has that id). */
 const char *hb_opt_name(int id);
 

@@ -46,9 +46,7 @@ static char *hb_doc_run_options(void)
  * arguments or memory runs out. */
 static char *hb_doc_cmd_help(const struct hb_cmd_doc *c)
 {
-    struct hb_cmd_doc dropped = {.takes = c->drops};
-    char *own = c->takes ? hb_cmd_takes_list(c) : NULL, *text = NULL,
-         *drops = c->drops ? hb_cmd_takes_list(&dropped) : NULL;
+    char *own = c->takes ? hb_cmd_takes_list(c) : NULL, *text = NULL, *drops = hb_cmd_drops_list(c);
     if (own && asprintf(&text, "%s. Takes %s%s%s%s%s", c->help, own, *own ? ", " : "",
                         c->runs ? "and the run options" : "-o", drops ? " except " : "",
                         drops ? drops : "") < 0)
@@ -192,8 +190,7 @@ int hb_doc_markdown(FILE *f, const struct hb_doc_kernels *k, const char *command
         fputs("Only the [run options](#run-options).\n", f);
     else
         hb_md_options(f, k, &own, !c.runs);
-    struct hb_cmd_doc dropped = {.takes = c.drops};
-    char *drops = c.drops ? hb_cmd_takes_list(&dropped) : NULL;
+    char *drops = hb_cmd_drops_list(&c);
     if (list && *list && c.runs)
         fprintf(f, "\nAnd the [run options](#run-options)%s%s%s.\n", drops ? " except `" : "",
                 drops ? drops : "", drops ? "`" : "");

@@ -124,16 +124,23 @@ static int hb_cmp_identity(struct hb_cmp_side *sd, const json_t *rec, struct hb_
     return rc;
 }
 
-/* Whether rec's host is one the run record lists (true when either says nothing of hosts). */
-static bool hb_cmp_host_of_run(const json_t *run, const json_t *rec)
+/* Whether rec's host is one the run record lists (true when either says nothing of hosts):
+ * the list is interned once, so a fleet's records cost one lookup each. -ENOMEM when memory
+ * ran out. */
+static int hb_cmp_host_of_run(struct hb_cmp_side *sd, const json_t *rec)
 {
-    const json_t *hosts = json_object_get(run, "hosts"), *h;
-    const char *host = json_string_value(json_object_get(rec, "host"));
+    const json_t *hosts = json_object_get(sd->res.run, "hosts"), *h;
     size_t i;
-    if (!json_is_array(hosts) || !host) return true;
-    json_array_foreach(hosts, i, h) if (json_is_string(h) &&
-                                        strcmp(json_string_value(h), host) == 0) return true;
-    return false;
+    if (sd->run_hosts_state == 0 && sd->res.run) {
+        sd->run_hosts_state = json_is_array(hosts) ? 1 : -1;
+        json_array_foreach(hosts, i, h) if (json_is_string(h) &&
+                                            hb_strtab_add(&sd->run_hosts, json_string_value(h),
+                                                          json_string_length(h)) ==
+                                                HB_STRTAB_NONE) return -ENOMEM;
+    }
+    const char *host = json_string_value(json_object_get(rec, "host"));
+    if (sd->run_hosts_state != 1 || !host) return 1;
+    return hb_strtab_find(&sd->run_hosts, host, strlen(host)) != HB_STRTAB_NONE;
 }
 
 /* hb_results_take_fn: a foreground measurement's identity, headline and repeats. */
@@ -151,7 +158,12 @@ static int hb_cmp_take(void *ctx, const json_t *rec)
     const char *unit = "";
     const char *key = hb_cmp_key_of(rec, &unit);
     char *why = hb_cmp_unusable(rec, key, unit);
-    if (why && !why[0] && !hb_cmp_host_of_run(sd->res.run, rec)) {
+    int listed = why && !why[0] ? hb_cmp_host_of_run(sd, rec) : 1;
+    if (listed < 0) {
+        free(why);
+        return -ENOMEM;
+    }
+    if (!listed) {
         free(why);
         why = hb_strf("its host %s is not one of the run record's hosts (a record of another "
                       "run?)",
@@ -289,6 +301,7 @@ char *hb_cmp_machines(const json_t *base_run, const json_t *new_run)
 void hb_cmp_side_free(struct hb_cmp_side *sd)
 {
     hb_results_free(&sd->res);
+    hb_strtab_free(&sd->run_hosts);
     free(sd->v);
     free(sd->reps);
     free(sd->slots);

@@ -38,6 +38,8 @@ struct hb_cmp_side {
     int hosts;       /* 0, 1 or 2 (two or more) */
     uint32_t *slots; /* open addressing: record + 1, 0 = empty; first of each identity */
     size_t nslots;
+    struct hb_strtab run_hosts; /* the run record's hosts, once it is read */
+    int run_hosts_state;        /* 0 not read yet, 1 read, -1 the run lists no hosts */
 };
 
 /* Read path into sd (sd->str set by the caller): 0, or -errno with a message. */

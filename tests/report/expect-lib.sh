@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# Shared by the report's hand-made-record tests (hmat.sh, mlp.sh): a scratch directory $tmp,
+# Shared by the hand-made-record tests (report: hmat.sh, mlp.sh, table.sh; topo: export.sh): $tmp,
 # expect DESCRIPTION COMMAND... counting failures, and expect_done for the exit status.
 set -uo pipefail
 command -v jq >/dev/null || { echo "SKIP: jq is not installed (Debian package jq)"; exit 77; }

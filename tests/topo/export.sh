@@ -11,20 +11,13 @@
 #  - a fleet result: one file per host (FILE.HOST.xml), each with its own figures;
 #  - no HMAT in the topology: the export still holds the measured matrix;
 #  - bad input: another machine's topology: exit 2; an unwritable path: exit 3; one line, no file.
-set -uo pipefail
 HB=${1:?usage: export.sh HOPBENCH FIXTURES}
 FX=${2:?usage: export.sh HOPBENCH FIXTURES}
-for t in jq lstopo-no-graphics hwloc-info; do
-    command -v $t >/dev/null || { echo "SKIP: $t is not installed (jq, hwloc)"; exit 77; }
+for t in lstopo-no-graphics hwloc-info; do
+    command -v $t >/dev/null || { echo "SKIP: $t is not installed (hwloc)"; exit 77; }
 done
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-expect() { # expect DESCRIPTION COMMAND...
-    local what=$1
-    shift
-    if "$@"; then echo "PASS: $what"; else echo "FAIL: $what"; fails=$((fails + 1)); fi
-}
+# jq, a scratch directory $tmp, expect and expect_done
+. "$(dirname "$0")/../report/expect-lib.sh"
 # results FIXTURE HOST... : run record of the fixture's topology, latency and read matrices
 # per host (host k adds 1000 * k to every latency)
 results() {
@@ -125,5 +118,4 @@ expect "5000 bulky records beside the matrices: export in 25 MB exits 0 with the
 echo '{"type":"run","schema_version":1,"topology":{}}' >"$tmp/empty.jsonl"
 "$HB" export "$tmp/empty.jsonl" -o "$tmp/e.xml" 2>"$tmp/err"
 expect "a result without a matrix: exit 2, no file" [ $? = 2 -a ! -e "$tmp/e.xml" ]
-echo "$fails failed check(s)"
-[ "$fails" -eq 0 ]
+expect_done

@@ -6,6 +6,7 @@
 #include "hb_output.h"
 #include "hb_record.h"
 #include "hb_suite.h"
+#include "matrix_derive.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -30,16 +31,6 @@ static void add(json_t *measured, const char *kernel, const char *access, double
                           "h", "kernel", kernel, "access", access, "cpu_node", i, "mem_node", j,
                           lat ? "lat_ns_median" : "bw_GBps_best", v, "status", "ok"));
         }
-}
-
-static json_t *derive(struct hb_topo *t, json_t *measured, double threshold)
-{
-    struct hb_options o = {.threshold_pct = threshold, .command = "matrix"};
-    struct hb_suite_env env = {t, &o, NULL, 0, NULL, NULL, NULL};
-    json_t *derived = json_array();
-    CHECK_INT(hb_suite_derive(&env, measured, derived), 0);
-    json_decref(measured);
-    return derived;
 }
 
 static json_t *find(json_t *derived, const char *type, const char *kernel, int n)

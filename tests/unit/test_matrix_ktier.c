@@ -6,6 +6,7 @@
 #include "hb_jsonl_read.h"
 #include "hb_output.h"
 #include "hb_suite.h"
+#include "matrix_derive.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -40,11 +41,7 @@ static json_t *cells(bool lat, double spread)
 /* The matrix record's kernel_tiers after deriving measured at threshold (percent). */
 static json_t *kernel_tiers(struct hb_topo *t, json_t *measured, double threshold, json_t **matrix)
 {
-    struct hb_options o = {.threshold_pct = threshold, .command = "matrix"};
-    struct hb_suite_env env = {t, &o, NULL, 0, NULL, NULL, NULL};
-    json_t *derived = json_array();
-    CHECK_INT(hb_suite_derive(&env, measured, derived), 0);
-    json_decref(measured);
+    json_t *derived = derive(t, measured, threshold);
     size_t i;
     json_t *r;
     *matrix = NULL;
