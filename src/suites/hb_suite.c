@@ -176,7 +176,8 @@ bool hb_suite_reads_measured(const struct hb_suite_env *env)
     const struct hb_suite *s = hb_suite_find(env->opts->command);
     /* hb_mlp_annotate looks for the one-chain record of a chase with more chains. */
     bool chains = env->opts->nchains > 1 || env->opts->chains[0] > 1;
-    return !s || s->derive || s->annotate || chains;
+    bool annotate = s && s->annotate && !(s->flags & HB_SUITE_PER_RECORD);
+    return !s || s->derive || annotate || chains;
 }
 
 const char *hb_suite_note(const struct hb_suite_env *env)
