@@ -2,8 +2,8 @@
 # Rank 0's peak memory as ranks grow (a benchmark, not a test): N oversubscribed ranks, each
 # acting as its own host (HOPBENCH_HOST), run `sweep` (many records per rank, repeats round
 # the whole plan) and rank 0 writes them all. Rank 0's peak RSS must stay nearly flat in N
-# beyond what the MPI library itself costs per peer, measured by a trivial MPI program (init,
-# one gather, finalize) under the same mpirun. Prints one row per N and binary.
+# beyond what the MPI library itself costs per peer, measured by a trivial MPI program (a
+# broadcast and two gathers of 4 KiB from every rank) under the same mpirun. Prints one row per N and binary.
 #
 #   tests/bench/gather_rss.sh [N...]          (default: 4 16 64)
 # Environment: HOPBENCH (default build/hopbench), BEFORE (another binary to compare, e.g. an
@@ -26,9 +26,16 @@ read -ra sweep <<<"${SWEEP:---max-size 1M --reps 1 --min-time 0.0005 --repeat 3}
 work=${WORK:-$(mktemp -d)}
 trap 'rm -rf "$work"' EXIT
 cd "$work"
-printf '%s\n' '#include <mpi.h>' 'int main(int argc, char **argv)' '{' \
-    '    int one = 1, all[4096];' '    MPI_Init(&argc, &argv);' \
-    '    MPI_Gather(&one, 1, MPI_INT, all, 1, MPI_INT, 0, MPI_COMM_WORLD);' \
+# The trivial program talks as hopbench does: a broadcast, and every rank's bytes gathered on
+# rank 0 and on all ranks, so the library makes its buffers for every peer.
+printf '%s\n' '#include <mpi.h>' '#include <stdlib.h>' 'int main(int argc, char **argv)' '{' \
+    '    int n, mine = 1, *all, *at;' '    char one[4096] = {0}, *got;' \
+    '    MPI_Init(&argc, &argv);' '    MPI_Comm_size(MPI_COMM_WORLD, &n);' \
+    '    all = calloc(n, sizeof(int)), at = calloc(n, sizeof(int)), got = malloc(4096 * n);' \
+    '    for (int r = 0; r < n; r++) all[r] = 4096, at[r] = 4096 * r;' \
+    '    MPI_Bcast(&mine, 1, MPI_INT, 0, MPI_COMM_WORLD);' \
+    '    MPI_Gatherv(one, 4096, MPI_BYTE, got, all, at, MPI_BYTE, 0, MPI_COMM_WORLD);' \
+    '    MPI_Allgather(one, 4096, MPI_BYTE, got, 4096, MPI_BYTE, MPI_COMM_WORLD);' \
     '    MPI_Finalize();' '    return 0;' '}' >mpi_base.c
 mpicc -O2 -o mpi_base mpi_base.c
 
