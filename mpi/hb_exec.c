@@ -5,6 +5,7 @@
 #include "hb_comm.h"
 
 #include "hb_error.h"
+#include "hb_held.h"
 #include "hb_record.h"
 #include "hb_repeat.h"
 #include "hb_team.h"
@@ -179,9 +180,8 @@ static json_t *hb_repeat_records(const struct hb_world *w, const struct hb_topo 
 int hb_exec_emit_merged(struct hb_repeats *reps, int x, const struct hb_exec_io *io,
                         json_t *measured)
 {
-    json_t *merged = hb_repeats_take(reps, x);
-    int rc = merged ? 0 : -ENOMEM;
-    if (!merged) hb_err_set("out of memory merging the repeats of a measurement");
+    json_t *merged = NULL;
+    int rc = hb_repeats_take(reps, x, &merged);
     size_t i;
     json_t *rec;
     json_array_foreach(merged, i, rec)
@@ -189,6 +189,8 @@ int hb_exec_emit_merged(struct hb_repeats *reps, int x, const struct hb_exec_io 
         if (rc == 0) rc = io->emit(rec, io->ctx);
         if (measured) json_array_append(measured, rec);
     }
+    /* Kept for the suite's derived records, or gone once written. */
+    if (!measured) hb_held_add(-(long)json_array_size(merged));
     json_decref(merged);
     return rc;
 }
@@ -264,10 +266,7 @@ static int hb_exec_one(const struct hb_world *w, const struct hb_topo *t,
     if (hb_gather(w, &e, mine, &raw, &got, &ngot) != 0)
         hb_world_abort(w, HB_EXIT_ENV, "out of memory gathering results");
     int keep_rc = 0;
-    if (w->rank == 0 && hb_repeats_add(reps, x, hb_repeat_records(w, t, &e, got, ngot, io))) {
-        hb_err_set("out of memory keeping the records of experiment %s", e.name);
-        keep_rc = -ENOMEM;
-    }
+    if (w->rank == 0) keep_rc = hb_repeats_add(reps, x, hb_repeat_records(w, t, &e, got, ngot, io));
     if (w->rank == 0 && last && keep_rc == 0) keep_rc = hb_exec_emit_merged(reps, x, io, measured);
     free(got);
     free(raw);
@@ -318,7 +317,8 @@ int hb_exec_emit_rest(const struct hb_world *w, struct hb_repeats *reps,
     /* code stays what every rank agreed on; a write failure here is rank 0's to report. */
     int emit_rc = 0;
     for (int x = 0; w->rank == 0 && code <= HB_EXIT_FAILED && x < reps->nexp; x++)
-        if (reps->kept[x] && emit_rc == 0) emit_rc = hb_exec_emit_merged(reps, x, io, measured);
+        if (hb_repeats_has(reps, x) && emit_rc == 0)
+            emit_rc = hb_exec_emit_merged(reps, x, io, measured);
     if (emit_rc) {
         fprintf(stderr, "hopbench: rank 0 (host %s): %s\n", w->host, hb_err_msg());
         code = HB_EXIT_ENV;

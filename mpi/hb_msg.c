@@ -206,10 +206,7 @@ static int hb_msg_one(struct hb_msg_run *run, const struct hb_plan *plan, int x,
     int failed = 0, keep_rc = 0;
     int pairs = hb_msg_pairs(run, &e, recs, &failed);
     if (w->rank == 0 && repeat == 0 && pairs == 0) hb_msg_unpaired(run, &e);
-    if (w->rank == 0 && hb_repeats_add(reps, x, recs)) {
-        hb_err_set("out of memory keeping the records of experiment %s", e.name);
-        keep_rc = -ENOMEM;
-    }
+    if (w->rank == 0) keep_rc = hb_repeats_add(reps, x, recs);
     if (w->rank == 0 && last && keep_rc == 0)
         keep_rc = hb_exec_emit_merged(reps, x, run->io, measured);
     if (keep_rc) fprintf(stderr, "hopbench: rank 0 (host %s): %s\n", w->host, hb_err_msg());

@@ -5,6 +5,7 @@
 
 #include "hb_balance.h"
 #include "hb_error.h"
+#include "hb_held.h"
 #include "hb_migrate.h"
 #include "hb_record.h"
 #include "hb_repeat.h"
@@ -43,19 +44,21 @@ static int hb_pair_one(const struct hb_topo *t, const struct hb_experiment *e, u
     return rc;
 }
 
-/* Experiment x's record merged over its repeats: emitted and kept in measured. */
+/* Experiment x's record merged over its repeats: emitted, and kept in measured (when the
+ * suite reads it). */
 static int hb_pair_emit(struct hb_repeats *reps, int x, const struct hb_pair_io *io,
                         json_t *measured)
 {
-    json_t *merged = hb_repeats_take(reps, x);
-    int rc = merged ? 0 : -ENOMEM;
+    json_t *merged = NULL;
+    int rc = hb_repeats_take(reps, x, &merged);
     size_t i;
     json_t *rec;
     json_array_foreach(merged, i, rec)
     {
         if (rc == 0) rc = io->emit(rec, io->ctx);
-        json_array_append(measured, rec);
+        if (measured) json_array_append(measured, rec);
     }
+    if (!measured) hb_held_add(-(long)json_array_size(merged));
     json_decref(merged);
     return rc;
 }

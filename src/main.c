@@ -5,6 +5,7 @@
 #include "hb_config_drift.h"
 #include "hb_error.h"
 #include "hb_exec.h"
+#include "hb_held.h"
 #include "hb_export.h"
 #include "hb_kernel.h"
 #include "hb_launcher.h"
@@ -62,7 +63,8 @@ struct hb_run_ctx {
     struct hb_sink *sink;
     struct hb_progress *progress;
     const struct hb_suite_env *env;
-    const json_t *measured;
+    json_t *measured; /* NULL unless the suite reads it (hb_suite_reads_measured) */
+    struct hb_summary summary;
 };
 
 static int hb_emit(json_t *rec, void *ctx)
@@ -70,6 +72,10 @@ static int hb_emit(json_t *rec, void *ctx)
     struct hb_run_ctx *rc = ctx;
     hb_suite_annotate(rc->env, rc->measured, rec);
     hb_progress_clear(rc->progress);
+    if (hb_summary_add(&rc->summary, rec) != 0) {
+        hb_err_set("out of memory counting the records for the summary");
+        return -ENOMEM;
+    }
     return hb_sink_write(rc->sink, rec);
 }
 
@@ -86,10 +92,13 @@ static void hb_on_progress(int i, int n, const struct hb_experiment *e, void *ct
     hb_progress_step(rc->progress, i, n, what);
 }
 
-/* Rank 0: derived records (matrices, fleet) and the summary. */
+/* Rank 0: derived records (matrices, fleet), the summary, and the debug count of records
+ * held (hb_held.h). */
 static int hb_finish(const struct hb_suite_env *env, const struct hb_world *w,
-                     struct hb_topo **host_topos, json_t *measured, struct hb_sink *sink, double t0)
+                     struct hb_topo **host_topos, const struct hb_run_ctx *ctx, double t0)
 {
+    json_t *measured = ctx->measured;
+    struct hb_sink *sink = ctx->sink;
     json_t *derived = json_array();
     int rc = hb_suite_derive(env, measured, derived);
     size_t i;
@@ -108,10 +117,10 @@ static int hb_finish(const struct hb_suite_env *env, const struct hb_world *w,
     }
     json_decref(derived);
     json_t *sum = hb_record_summary(env->opts->command[0] ? env->opts->command : "default",
-                                    measured, hb_now() - t0);
-    if (rc == 0) rc = hb_sink_write(sink, sum);
+                                    &ctx->summary, hb_now() - t0);
+    if (rc == 0) rc = sum ? hb_sink_write(sink, sum) : -ENOMEM;
     json_decref(sum);
-    return rc;
+    return rc ? rc : hb_held_report();
 }
 
 /* Rank 0: the run record, the topology for people, the suite's note. */
@@ -198,7 +207,7 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
     env = &fleet_env;
     double t0 = hb_now();
     struct hb_run_ctx ctx = {0};
-    json_t *measured = json_array();
+    json_t *measured = hb_suite_reads_measured(env) ? json_array() : NULL;
     ctx.env = env;
     ctx.measured = measured;
     const char *simd = hb_simd_name(hb_simd_active());
@@ -245,7 +254,7 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
     int code = messages ? hb_msg_exec_plan(&w, t, plan, &io, measured)
                         : hb_exec_plan(&w, t, plan, &io, measured);
     if (w.rank == 0) {
-        if (code == 0 && wrc == 0) wrc = hb_finish(env, &w, host_topos, measured, ctx.sink, t0);
+        if (code == 0 && wrc == 0) wrc = hb_finish(env, &w, host_topos, &ctx, t0);
         hb_progress_free(ctx.progress);
         /* Status 1 (a measurement failed its checks) still completes the file. */
         bool complete = wrc == 0 && code <= HB_EXIT_FAILED;
@@ -255,6 +264,7 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
         }
     }
     json_decref(measured);
+    hb_summary_free(&ctx.summary);
     json_decref(cfg);
     json_decref(host_cfgs);
     json_decref(host_nics);
@@ -293,7 +303,7 @@ static int hb_run_in_process(const struct hb_suite_env *env, const struct hb_pla
     json_object_set_new(run, "hosts", json_pack("[s]", host));
     json_object_set_new(run, "ranks", json_integer(1));
     double t0 = hb_now();
-    json_t *measured = json_array();
+    json_t *measured = hb_suite_reads_measured(env) ? json_array() : NULL;
     struct hb_run_ctx ctx = {.env = env, .measured = measured};
     int rc = hb_sink_open(o->format, o->output, &ctx.sink);
     if (rc == 0) rc = hb_write_header(env, run, ctx.sink);
@@ -306,11 +316,12 @@ static int hb_run_in_process(const struct hb_suite_env *env, const struct hb_pla
         rc = hb_pair_exec(env->topo, plan, &io, measured);
     }
     bool complete = ctx.sink && hb_err_exit_code(rc) <= HB_EXIT_FAILED;
-    int frc = complete ? hb_finish(env, NULL, NULL, measured, ctx.sink, t0) : 0;
+    int frc = complete ? hb_finish(env, NULL, NULL, &ctx, t0) : 0;
     rc = rc ? rc : frc;
     complete = complete && frc == 0;
     hb_progress_free(ctx.progress);
     json_decref(measured);
+    hb_summary_free(&ctx.summary);
     /* The cause first, then where the records are (FILE.partial when incomplete). */
     if (rc) fprintf(stderr, "hopbench: %s\n", hb_err_msg());
     int crc = ctx.sink ? hb_sink_close(ctx.sink, complete) : 0;

@@ -140,6 +140,12 @@ const struct hb_term_doc hb_env_docs[] = {
      "its host before anything starts (the line topo prints where CPU nodes are neither all "
      "nodes nor packages: mpirun --bind-to none -x HOPBENCH_RANK_CPUS=...)"},
     {"HOPBENCH_HOST", "tests only: makes ranks on one machine act as separate hosts"},
+    {"TMPDIR",
+     "where rank 0 keeps the records that wait for their last --repeat (an unlinked file; "
+     "default /tmp)"},
+    {"HOPBENCH_DEBUG_HELD",
+     "tests only: a file where rank 0 writes the most measurement records it held in memory "
+     "at once"},
     {NULL, NULL},
 };
 

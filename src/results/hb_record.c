@@ -7,6 +7,7 @@
 #include "hb_stats.h"
 #include "hb_topo_mem.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -274,34 +275,40 @@ json_t *hb_record_measurement(const struct hb_topo *t, const struct hb_experimen
     return hb_record_in_columns(rec, &e->params);
 }
 
-json_t *hb_record_summary(const char *suite, json_t *measured, double elapsed_s)
+int hb_summary_add(struct hb_summary *s, const json_t *rec)
 {
-    int ok = 0, failed = 0, skipped = 0, noisy = 0;
-    json_t *cells = json_array();
-    size_t i;
-    json_t *rec;
-    json_array_foreach(measured, i, rec)
-    {
-        const char *st = json_string_value(json_object_get(rec, "status"));
-        ok += st && strcmp(st, "ok") == 0;
-        failed += st && strcmp(st, "failed") == 0;
-        skipped += st && strcmp(st, "skipped") == 0;
-        noisy += json_is_true(json_object_get(rec, "noisy"));
-        json_t *name = json_object_get(rec, "experiment");
-        double t = json_number_value(json_object_get(rec, "elapsed_s"));
-        json_t *last = json_array_get(cells, json_array_size(cells) - 1);
-        /* Records of one experiment arrive together: extend the last cell or start one. */
-        if (last && json_equal(json_object_get(last, "experiment"), name)) {
-            if (t > json_number_value(json_object_get(last, "elapsed_s")))
-                json_object_set_new(last, "elapsed_s", json_real(t));
-        } else {
-            json_array_append_new(cells,
-                                  json_pack("{s:O, s:f}", "experiment", name, "elapsed_s", t));
-        }
+    const char *st = json_string_value(json_object_get(rec, "status"));
+    s->measurements++;
+    s->ok += st && strcmp(st, "ok") == 0;
+    s->failed += st && strcmp(st, "failed") == 0;
+    s->skipped += st && strcmp(st, "skipped") == 0;
+    s->noisy += json_is_true(json_object_get(rec, "noisy"));
+    json_t *name = json_object_get(rec, "experiment");
+    double t = json_number_value(json_object_get(rec, "elapsed_s"));
+    if (!s->cells && !(s->cells = json_array())) return -ENOMEM;
+    json_t *last = json_array_get(s->cells, json_array_size(s->cells) - 1);
+    /* Records of one experiment arrive together: extend the last cell or start one. */
+    if (last && json_equal(json_object_get(last, "experiment"), name)) {
+        if (t > json_number_value(json_object_get(last, "elapsed_s")))
+            json_object_set_new(last, "elapsed_s", json_real(t));
+        return 0;
     }
+    json_t *cell = json_pack("{s:O, s:f}", "experiment", name, "elapsed_s", t);
+    return json_array_append_new(s->cells, cell) ? -ENOMEM : 0;
+}
+
+void hb_summary_free(struct hb_summary *s)
+{
+    json_decref(s->cells);
+    *s = (struct hb_summary){0};
+}
+
+json_t *hb_record_summary(const char *suite, const struct hb_summary *s, double elapsed_s)
+{
+    json_t *cells = s->cells ? json_deep_copy(s->cells) : json_array();
     return json_pack("{s:s, s:s, s:I, s:I, s:i, s:i, s:i, s:i, s:f, s:o}", "type", "summary",
                      "suite", suite, "experiments", (json_int_t)json_array_size(cells),
-                     "measurements", (json_int_t)json_array_size(measured), "ok", ok, "failed",
-                     failed, "skipped", skipped, "noisy", noisy, "elapsed_s", elapsed_s, "cell_s",
+                     "measurements", (json_int_t)s->measurements, "ok", s->ok, "failed", s->failed,
+                     "skipped", s->skipped, "noisy", s->noisy, "elapsed_s", elapsed_s, "cell_s",
                      cells);
 }

@@ -43,10 +43,22 @@ json_t *hb_record_run(const struct hb_topo *t, const struct hb_options *o, const
                       uint64_t default_bytes, const char *size_source, uint64_t llc_bytes,
                       const json_t *cfg);
 
+/* What the last record of a run counts, gathered as each measurement record is written so
+ * that no record need stay: by status, and each experiment's cost (`cells`: [{experiment,
+ * elapsed_s}], one per experiment in order; NULL before the first). Start from {0}. */
+struct hb_summary {
+    long measurements;
+    int ok, failed, skipped, noisy;
+    json_t *cells;
+};
+/* Count one measurement record: 0 or -ENOMEM. */
+int hb_summary_add(struct hb_summary *s, const json_t *rec);
+void hb_summary_free(struct hb_summary *s);
+
 /* The last record of a run: counts of experiments and of measurement records by status, the
  * whole suite's time, and each experiment's cost (`cell_s`: the longest of its tasks, which
  * run at the same time), for projecting larger machines. New reference. */
-json_t *hb_record_summary(const char *suite, json_t *measured, double elapsed_s);
+json_t *hb_record_summary(const char *suite, const struct hb_summary *s, double elapsed_s);
 
 /* The keys of a measurement record, in order (CSV columns). NULL-terminated. */
 extern const char *const hb_record_columns[];

@@ -5,6 +5,8 @@
 #define HB_REPEAT_H
 
 #include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
 
 /* One merged record from the n records of one task, one per repeat, in repeat order (n >= 1;
  * borrowed). A copy of the representative repeat (the one whose headline is the median; the
@@ -15,20 +17,31 @@
  * the least. NULL when out of memory. */
 json_t *hb_repeat_merge(json_t *const *recs, int n, double noise_pct);
 
-/* The records of every experiment of a run over its repeats. */
+/* The records of every experiment of a run over its repeats. Only the latest repeat added
+ * stays in memory; the earlier ones wait in a temporary file (unlinked once made, in TMPDIR
+ * or /tmp, made at the first one), so rank 0 holds one experiment's records at a time
+ * however many hosts and experiments the run has (docs/design.md#gather). */
+struct hb_repeat_spans;
 struct hb_repeats {
     int nexp;
     double noise_pct;
-    json_t **kept; /* per experiment: an array of repeats, each an array of its records */
+    struct hb_repeat_spans *spilled; /* per experiment: its repeats in the file */
+    FILE *file;
+    int last_x;   /* experiment of the repeat in memory; -1: none */
+    json_t *last; /* its records */
 };
 
 /* Room for nexp experiments: 0 or -ENOMEM. */
 int hb_repeats_init(struct hb_repeats *r, int nexp, double noise_pct);
-/* Keep one repeat's records of experiment x (an array; stolen): 0 or -ENOMEM. */
+/* Keep one repeat's records of experiment x (an array; stolen; NULL: out of memory making
+ * it): 0, or -ENOMEM or -HB_EENV (the temporary file) with a message. */
 int hb_repeats_add(struct hb_repeats *r, int x, json_t *records);
-/* Experiment x's merged records, task by task as the repeats listed them (a new array, empty
- * when nothing was kept), and forget its repeats. NULL when out of memory. */
-json_t *hb_repeats_take(struct hb_repeats *r, int x);
+/* Whether experiment x has repeats kept. */
+bool hb_repeats_has(const struct hb_repeats *r, int x);
+/* Experiment x's merged records, task by task as the repeats listed them, in *merged (a new
+ * array, empty when nothing was kept), and forget its repeats: 0, or -ENOMEM or -HB_EENV (the
+ * temporary file) with a message and *merged NULL. */
+int hb_repeats_take(struct hb_repeats *r, int x, json_t **merged);
 void hb_repeats_free(struct hb_repeats *r);
 
 #endif

@@ -171,6 +171,15 @@ void hb_suite_annotate(const struct hb_suite_env *env, const json_t *measured, j
     if (s && s->annotate) s->annotate(env, measured, rec);
 }
 
+bool hb_suite_reads_measured(const struct hb_suite_env *env)
+{
+    const struct hb_suite *s = hb_suite_find(env->opts->command);
+    /* hb_mlp_annotate looks for the one-chain record of a chase with more chains. */
+    bool chains = env->opts->nchains > 1 || env->opts->chains[0] > 1;
+    bool annotate = s && s->annotate && !(s->flags & HB_SUITE_PER_RECORD);
+    return !s || s->derive || annotate || chains;
+}
+
 const char *hb_suite_note(const struct hb_suite_env *env)
 {
     if (hb_topo_count_cpu_nodes(env->topo) > 1 || hb_topo_count_mem_nodes(env->topo) > 1)

@@ -42,6 +42,8 @@ enum hb_suite_flag {
     HB_SUITE_MESSAGES = 1 << 3,    /* MPI messages between pairs of ranks (comm, mpi/hb_msg.h):
                                     * its tasks name no kernel of omp/ */
     HB_SUITE_SIZE_LIST = 1 << 4,   /* measures a --size list (others take one size) */
+    HB_SUITE_PER_RECORD = 1 << 5,  /* its annotate reads the record alone, never `measured`:
+                                    * without derive, rank 0 keeps no records (design: Gather) */
 };
 
 /* A suite: its command, its help line and what it does at each step of a run. */

@@ -238,6 +238,7 @@ const struct hb_suite hb_suite_bw = {
             "--weights over --mem-node's nodes)",
     .plan = hb_suite_bw_plan,
     .annotate = hb_bw_annotate,
+    .flags = HB_SUITE_PER_RECORD,
 };
 
 /* The options of its own it takes, besides the run options (hb_cli_doc.h). */

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Rank 0 writes a fleet's records as they come and holds one experiment's at a time: four
+# ranks acting as four hosts run sweep (many experiments, repeats round the whole plan);
+# every record is there once, in plan order, host by host, merged over all its repeats, and
+# the most records rank 0 held at once (HOPBENCH_DEBUG_HELD) is one experiment's repeats and
+# their merge, far fewer than the run wrote. A TMPDIR that cannot take the repeats that wait
+# is named, and no result file is left under its final name.
+. "$(dirname "$0")/mpi-lib.sh"
+n=4 repeats=3
+args=(sweep --max-size 256K --reps 1 --min-time 0.0005 --repeat "$repeats" --quiet --format jsonl)
+# shellcheck disable=SC2016  # expanded by each rank's shell
+hosts=(mpirun "${OVERSUB[@]}" -np "$n" bash -c
+    'r=$OMPI_COMM_WORLD_RANK; export HOPBENCH_HOST=h$r;
+     [ "$r" = 0 ] && export HOPBENCH_DEBUG_HELD=held.txt; exec "$0" "$@"' "$HB")
+timeout 300 "${hosts[@]}" "${args[@]}" -o f.jsonl
+m='[.[] | select(.type == "measurement")]'
+total=$(jq -s "$m | length" f.jsonl)
+nexp=$(jq -s '.[] | select(.type == "summary") | .experiments' f.jsonl)
+per=$(jq -s "$m | group_by(.experiment) | map(length) | max" f.jsonl)
+expect_eq "records" "$total" "$((nexp * per))"
+expect_eq "one record per host and experiment" "$(jq -s "$m | map([.experiment, .host]) | unique | length" f.jsonl)" "$total"
+# Output order: experiments as the summary lists them, each host by host.
+expect_eq "order" "$(jq -c -s "$m | map([.experiment, .host])" f.jsonl)" \
+    "$(jq -c -s '.[] | select(.type == "summary") | [.cell_s[].experiment as $e | range('"$n"') as $h | [$e, "h\($h)"]]' f.jsonl)"
+expect_eq "merged over every repeat" "$(jq -s "$m | map(.repeats == $repeats and (.repeat_values | length) == $repeats) | all" f.jsonl)" true
+expect_eq "summary counts" "$(jq -c -s '.[] | select(.type == "summary") | [.measurements, .ok + .failed + .skipped]' f.jsonl)" "[$total,$total]"
+held=$(cat held.txt 2>/dev/null || true)
+bound=$((per * (repeats + 1)))
+[[ $held =~ ^[0-9]+$ ]] || fail "rank 0 wrote no count to HOPBENCH_DEBUG_HELD's file (got '$held')"
+[ "${held:-0}" -le "$bound" ] || fail "rank 0 held $held records at once, more than one experiment's $per records x ($repeats repeats + their merge) = $bound"
+[ "$total" -gt $((2 * bound)) ] || fail "the run wrote $total records: too few to tell a bounded window ($bound) from the whole run"
+
+# The repeats that wait need a temporary file: a TMPDIR that cannot take it stops the run.
+# One rank without mpirun (the same executor): mpirun would make TMPDIR for its own files.
+out=$(TMPDIR=$PWD/none timeout 300 "$HB" "${args[@]}" -o g.jsonl 2>&1) && rc=0 || rc=$?
+expect_eq "unwritable TMPDIR exit" "$rc" 3
+expect_has "unwritable TMPDIR message" "$out" "cannot make a temporary file in $PWD/none"
+[ ! -e g.jsonl ] || fail "an incomplete result was left as g.jsonl"
+finish
