@@ -1,0 +1,139 @@
+/* A fleet's measurements folded as they are read (hb_report_fleet.h): each record gives one
+ * entry of its host and cell (interned), its headline and interval; the record is not kept. */
+#include "hb_report_fleet.h"
+
+#include "hb_interval.h"
+#include "hb_jsonl_read.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const hb_report_fleet_keys[] = {
+    "type",     "role",     "status",  "host",    "suite",         "experiment",   "label",
+    "cpu_node", "mem_node", "kernel",  "threads", "bytes",         "metric",       "unit",
+    "value",    "ci95",     "repeats", "noisy",   "lat_ns_median", "bw_GBps_best", NULL};
+
+/* Room for id in the array *v of *cap elements of size bytes, new ones zeroed. */
+static int hb_rfleet_room(void **v, size_t *cap, uint32_t id, size_t size)
+{
+    if (id < *cap) return 0;
+    size_t c = *cap ? *cap : 64;
+    while (c <= id)
+        c *= 2;
+    void *p = realloc(*v, c * size);
+    if (!p) return -ENOMEM;
+    memset((char *)p + *cap * size, 0, (c - *cap) * size);
+    *v = p;
+    *cap = c;
+    return 0;
+}
+
+/* A node (a number, a string such as "i" for interleaved) as text, "-" when absent. */
+static const char *hb_rfleet_node(const json_t *v, char *buf, size_t len)
+{
+    if (json_is_integer(v)) snprintf(buf, len, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+    return json_is_integer(v) ? buf : json_is_string(v) ? json_string_value(v) : "-";
+}
+
+/* The id of rec's cell: its identity without the host, fields apart by \x1f (the cells
+ * table's columns, hb_rfleet_cell_field), interned. HB_STRTAB_NONE when out of memory. */
+static uint32_t hb_rfleet_cell_id(struct hb_rfleet *fl, const json_t *rec)
+{
+    char cpu[24], mem[24], small[512];
+#define HB_CELL_FMT "%s\x1f%s\x1f%s\x1f%s\x1f%s\x1f%s\x1f%lld\x1f%lld\x1f%s"
+#define HB_CELL_ARGS                                                                               \
+    hb_rec_str(rec, "suite", "?"), hb_rec_str(rec, "experiment", "?"),                             \
+        hb_rec_str(rec, "label", "?"), hb_rec_str(rec, "kernel", "-"),                             \
+        hb_rfleet_node(json_object_get(rec, "cpu_node"), cpu, sizeof(cpu)),                        \
+        hb_rfleet_node(json_object_get(rec, "mem_node"), mem, sizeof(mem)),                        \
+        (long long)hb_rec_num(rec, "threads", 0), (long long)hb_rec_num(rec, "bytes", 0),          \
+        hb_rec_str(rec, "metric", "?")
+    int n = snprintf(small, sizeof(small), HB_CELL_FMT, HB_CELL_ARGS);
+    if (n < 0) return HB_STRTAB_NONE;
+    char *key = (size_t)n < sizeof(small) ? small : malloc((size_t)n + 1);
+    if (key != small && key) snprintf(key, (size_t)n + 1, HB_CELL_FMT, HB_CELL_ARGS);
+#undef HB_CELL_ARGS
+#undef HB_CELL_FMT
+    uint32_t id = key ? hb_strtab_add(&fl->cells, key, (size_t)n) : HB_STRTAB_NONE;
+    if (key != small) free(key);
+    return id;
+}
+
+/* A new cell's unit (the record's, or the one its headline key implies) and direction. */
+static int hb_rfleet_new_cell(struct hb_rfleet *fl, uint32_t c, const json_t *rec, const char *key)
+{
+    if (hb_rfleet_room((void **)&fl->cell, &fl->cellcap, c, sizeof(*fl->cell))) return -ENOMEM;
+    const char *unit = hb_rec_str(rec, "unit",
+                                  strcmp(key, "lat_ns_median") == 0 ? "ns"
+                                  : strcmp(key, "value") == 0       ? "?"
+                                                                    : "GBps");
+    uint32_t u = hb_strtab_add(&fl->units, unit, strlen(unit));
+    if (u == HB_STRTAB_NONE) return -ENOMEM;
+    fl->cell[c].unit = u;
+    fl->cell[c].higher_better = strcmp(unit, "GBps") == 0; /* as compare judges */
+    return 0;
+}
+
+char *hb_rfleet_cell_field(const struct hb_rfleet *fl, uint32_t c, int k)
+{
+    const char *s = hb_strtab_get(&fl->cells, c);
+    for (; k > 0 && s; k--)
+        if ((s = strchr(s, '\x1f'))) s++;
+    return s ? strndup(s, strcspn(s, "\x1f")) : strdup("?");
+}
+
+static int hb_rfleet_add(struct hb_rfleet *fl, const struct hb_rfleet_obs *o)
+{
+    if (fl->n == fl->cap) {
+        size_t cap = fl->cap ? fl->cap * 2 : 4096;
+        struct hb_rfleet_obs *v = realloc(fl->v, cap * sizeof(*v));
+        if (!v) return -ENOMEM;
+        fl->v = v;
+        fl->cap = cap;
+    }
+    fl->v[fl->n++] = *o;
+    return 0;
+}
+
+int hb_rfleet_take(struct hb_rfleet *fl, const json_t *rec)
+{
+    if (strcmp(hb_rec_str(rec, "type", ""), "measurement") != 0) return 0;
+    fl->measurements++;
+    if (strcmp(hb_rec_str(rec, "role", "foreground"), "foreground") != 0) {
+        fl->background++;
+        return 0;
+    }
+    const char *host = hb_rec_str(rec, "host", "?");
+    uint32_t h = hb_strtab_add(&fl->hosts, host, strlen(host));
+    if (h == HB_STRTAB_NONE ||
+        hb_rfleet_room((void **)&fl->host, &fl->hostcap, h, sizeof(*fl->host)))
+        return -ENOMEM;
+    fl->on |= fl->hosts.n >= HB_FLEET_MIN_HOSTS;
+    struct hb_rfleet_host *hs = &fl->host[h];
+    if (strcmp(hb_rec_str(rec, "status", "ok"), "ok") != 0) return hs->failed++, 0;
+    const char *key = hb_rec_headline_key(rec);
+    double v = hb_rec_num(rec, key, NAN);
+    if (!(v > 0.0) || !isfinite(v)) return hs->unusable++, 0;
+    uint32_t ncells = fl->cells.n, c = hb_rfleet_cell_id(fl, rec);
+    if (c == HB_STRTAB_NONE || (c == ncells && hb_rfleet_new_cell(fl, c, rec, key))) return -ENOMEM;
+    struct hb_interval iv;
+    bool has = hb_rec_interval(rec, &iv) && iv.n >= 2;
+    hs->noisy += json_is_true(json_object_get(rec, "noisy"));
+    return hb_rfleet_add(fl,
+                         &(struct hb_rfleet_obs){h, c, v, has ? iv.lo : NAN, has ? iv.hi : NAN});
+}
+
+void hb_rfleet_free(struct hb_rfleet *fl)
+{
+    hb_strtab_free(&fl->hosts);
+    hb_strtab_free(&fl->cells);
+    hb_strtab_free(&fl->units);
+    free(fl->host);
+    free(fl->cell);
+    free(fl->v);
+    free(fl->rank);
+    memset(fl, 0, sizeof(*fl));
+}
