@@ -174,7 +174,7 @@ void hb_report_fleet_summary(FILE *f, const struct hb_report_in *in, int nin)
     for (int i = 0; i < nin; i++)
         any |= in[i].fleet && in[i].fleet->on;
     if (!any) return;
-    fputs("<section id=\"fleet-summary\"><h2>Fleet summary</h2>\n", f);
+    fputs("<section id=\"fleetsummary\"><h2>Fleet summary</h2>\n", f);
     for (int i = 0; i < nin; i++) {
         const struct hb_rfleet *fl = in[i].fleet;
         if (!fl || !fl->on) continue;

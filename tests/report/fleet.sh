@@ -85,7 +85,7 @@ expect "the cells table: every cell (1200 rows)" grep -q 'numbers (1200 rows)' "
 gen 15 4 -1 -1 >"$tmp/few.jsonl"
 "$HB" report "$tmp/few.jsonl" -o "$tmp/few.html" 2>"$tmp/err"
 expect "15 hosts are no fleet: no summary, their bars drawn" \
-    eval '! grep -q fleet-summary "$tmp/few.html" && grep -q "<svg class=\"fig bars" "$tmp/few.html"'
+    eval '! grep -q fleetsummary "$tmp/few.html" && grep -q "<svg class=\"fig bars" "$tmp/few.html"'
 
 { cat "$tmp/f.jsonl"; grep -v '"type":"run"' "$tmp/f.jsonl" | head -500 |
     sed '0,/"host":"h5"/s//"host":"h5","status":"failed"/'; } >"$tmp/dup.jsonl"
