@@ -31,33 +31,52 @@ static int hb_rfleet_room(void **v, size_t *cap, uint32_t id, size_t size)
     return 0;
 }
 
-/* A node (a number, a string such as "i" for interleaved) as text, "-" when absent. */
-static const char *hb_rfleet_node(const json_t *v, char *buf, size_t len)
+/* A whole number as decimal text at the end of buf[24]: its start. */
+static const char *hb_rfleet_int(long long v, char *buf)
 {
-    if (json_is_integer(v)) snprintf(buf, len, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
-    return json_is_integer(v) ? buf : json_is_string(v) ? json_string_value(v) : "-";
+    char *p = buf + 23;
+    unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+    *p = '\0';
+    do
+        *--p = (char)('0' + u % 10);
+    while (u /= 10);
+    if (v < 0) *--p = '-';
+    return p;
+}
+
+/* A node (a number, a string such as "i" for interleaved) as text, "-" when absent. */
+static const char *hb_rfleet_node(const json_t *v, char *buf)
+{
+    if (json_is_integer(v)) return hb_rfleet_int((long long)json_integer_value(v), buf);
+    return json_is_string(v) ? json_string_value(v) : "-";
 }
 
 /* The id of rec's cell: its identity without the host, fields apart by \x1f (the cells
- * table's columns, hb_rfleet_cell_field), interned. HB_STRTAB_NONE when out of memory. */
+ * table's columns, hb_rfleet_cell_field), interned. HB_STRTAB_NONE when out of memory.
+ * Built without printf: it runs once per record. */
 static uint32_t hb_rfleet_cell_id(struct hb_rfleet *fl, const json_t *rec)
 {
-    char cpu[24], mem[24], small[512];
-#define HB_CELL_FMT "%s\x1f%s\x1f%s\x1f%s\x1f%s\x1f%s\x1f%lld\x1f%lld\x1f%s"
-#define HB_CELL_ARGS                                                                               \
-    hb_rec_str(rec, "suite", "?"), hb_rec_str(rec, "experiment", "?"),                             \
-        hb_rec_str(rec, "label", "?"), hb_rec_str(rec, "kernel", "-"),                             \
-        hb_rfleet_node(json_object_get(rec, "cpu_node"), cpu, sizeof(cpu)),                        \
-        hb_rfleet_node(json_object_get(rec, "mem_node"), mem, sizeof(mem)),                        \
-        (long long)hb_rec_num(rec, "threads", 0), (long long)hb_rec_num(rec, "bytes", 0),          \
-        hb_rec_str(rec, "metric", "?")
-    int n = snprintf(small, sizeof(small), HB_CELL_FMT, HB_CELL_ARGS);
-    if (n < 0) return HB_STRTAB_NONE;
-    char *key = (size_t)n < sizeof(small) ? small : malloc((size_t)n + 1);
-    if (key != small && key) snprintf(key, (size_t)n + 1, HB_CELL_FMT, HB_CELL_ARGS);
-#undef HB_CELL_ARGS
-#undef HB_CELL_FMT
-    uint32_t id = key ? hb_strtab_add(&fl->cells, key, (size_t)n) : HB_STRTAB_NONE;
+    char cpu[24], mem[24], threads[24], bytes[24], small[512];
+    const char *part[] = {hb_rec_str(rec, "suite", "?"),
+                          hb_rec_str(rec, "experiment", "?"),
+                          hb_rec_str(rec, "label", "?"),
+                          hb_rec_str(rec, "kernel", "-"),
+                          hb_rfleet_node(json_object_get(rec, "cpu_node"), cpu),
+                          hb_rfleet_node(json_object_get(rec, "mem_node"), mem),
+                          hb_rfleet_int((long long)hb_rec_num(rec, "threads", 0), threads),
+                          hb_rfleet_int((long long)hb_rec_num(rec, "bytes", 0), bytes),
+                          hb_rec_str(rec, "metric", "?")};
+    enum { NPART = sizeof(part) / sizeof(part[0]) };
+    size_t len[NPART], n = NPART - 1;
+    for (int k = 0; k < NPART; k++)
+        n += len[k] = strlen(part[k]);
+    char *key = n < sizeof(small) ? small : malloc(n + 1);
+    if (!key) return HB_STRTAB_NONE;
+    for (size_t k = 0, at = 0; k < NPART; at += len[k++] + 1) {
+        memcpy(key + at, part[k], len[k]);
+        key[at + len[k]] = k + 1 < NPART ? '\x1f' : '\0';
+    }
+    uint32_t id = hb_strtab_add(&fl->cells, key, n);
     if (key != small) free(key);
     return id;
 }
@@ -106,11 +125,15 @@ int hb_rfleet_take(struct hb_rfleet *fl, const json_t *rec)
         fl->background++;
         return 0;
     }
+    /* A fleet's records come host by host: the last host's id is reused. */
     const char *host = hb_rec_str(rec, "host", "?");
-    uint32_t h = hb_strtab_add(&fl->hosts, host, strlen(host));
+    uint32_t h = fl->hosts.n && strcmp(host, hb_strtab_get(&fl->hosts, fl->last_host)) == 0
+                     ? fl->last_host
+                     : hb_strtab_add(&fl->hosts, host, strlen(host));
     if (h == HB_STRTAB_NONE ||
         hb_rfleet_room((void **)&fl->host, &fl->hostcap, h, sizeof(*fl->host)))
         return -ENOMEM;
+    fl->last_host = h;
     fl->on |= fl->hosts.n >= HB_FLEET_MIN_HOSTS;
     struct hb_rfleet_host *hs = &fl->host[h];
     if (strcmp(hb_rec_str(rec, "status", "ok"), "ok") != 0) return hs->failed++, 0;

@@ -58,6 +58,7 @@ struct hb_rfleet_host {
 struct hb_rfleet {
     bool on; /* a fleet: HB_FLEET_MIN_HOSTS hosts seen */
     struct hb_strtab hosts, cells, units;
+    uint32_t last_host;          /* the host of the last record */
     struct hb_rfleet_host *host; /* per host id */
     struct hb_rfleet_cell *cell; /* per cell id */
     size_t hostcap, cellcap;
