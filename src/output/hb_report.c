@@ -66,10 +66,11 @@ static int hb_report_take(void *ctx, const json_t *rec)
 {
     struct hb_report_in *in = ctx;
     const char *type = hb_rec_str(rec, "type", "");
-    if (strcmp(type, "measurement") == 0 || strcmp(type, "throughput") == 0) {
+    bool measurement = strcmp(type, "measurement") == 0;
+    if (measurement || strcmp(type, "throughput") == 0) {
         /* A fleet's measurements are only folded (hb_report_fleet.h). */
-        int rc = hb_report_fleet_take(in, rec);
-        if (rc || in->fleet->on) return rc;
+        int rc = measurement ? hb_report_fleet_take(in, rec) : 0;
+        if (rc || (in->fleet && in->fleet->on)) return rc;
         rc = hb_report_basic_take(in, rec);
         if (rc == 0) rc = hb_report_hops_take(in, rec);
         if (rc == 0) rc = hb_report_evidence_take(in, rec);

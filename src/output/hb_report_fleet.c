@@ -82,8 +82,9 @@ static uint32_t hb_rfleet_cell_id(struct hb_rfleet *fl, const json_t *rec)
 }
 
 /* A new cell's unit (the record's, or the one its headline key implies) and direction. */
-static int hb_rfleet_new_cell(struct hb_rfleet *fl, uint32_t c, const json_t *rec, const char *key)
+static int hb_rfleet_new_cell(struct hb_rfleet *fl, uint32_t c, const json_t *rec)
 {
+    const char *key = hb_rec_headline_key(rec);
     if (hb_rfleet_room((void **)&fl->cell, &fl->cellcap, c, sizeof(*fl->cell))) return -ENOMEM;
     const char *unit = hb_rec_str(rec, "unit",
                                   strcmp(key, "lat_ns_median") == 0 ? "ns"
@@ -119,7 +120,6 @@ static int hb_rfleet_add(struct hb_rfleet *fl, const struct hb_rfleet_obs *o)
 
 int hb_rfleet_take(struct hb_rfleet *fl, const json_t *rec)
 {
-    if (strcmp(hb_rec_str(rec, "type", ""), "measurement") != 0) return 0;
     fl->measurements++;
     if (strcmp(hb_rec_str(rec, "role", "foreground"), "foreground") != 0) {
         fl->background++;
@@ -137,13 +137,12 @@ int hb_rfleet_take(struct hb_rfleet *fl, const json_t *rec)
     fl->on |= fl->hosts.n >= HB_FLEET_MIN_HOSTS;
     struct hb_rfleet_host *hs = &fl->host[h];
     if (strcmp(hb_rec_str(rec, "status", "ok"), "ok") != 0) return hs->failed++, 0;
-    const char *key = hb_rec_headline_key(rec);
-    double v = hb_rec_num(rec, key, NAN);
+    struct hb_interval iv; /* its value the headline even without an interval */
+    bool has = hb_rec_interval(rec, &iv) && iv.n >= 2;
+    double v = iv.value;
     if (!(v > 0.0) || !isfinite(v)) return hs->unusable++, 0;
     uint32_t ncells = fl->cells.n, c = hb_rfleet_cell_id(fl, rec);
-    if (c == HB_STRTAB_NONE || (c == ncells && hb_rfleet_new_cell(fl, c, rec, key))) return -ENOMEM;
-    struct hb_interval iv;
-    bool has = hb_rec_interval(rec, &iv) && iv.n >= 2;
+    if (c == HB_STRTAB_NONE || (c == ncells && hb_rfleet_new_cell(fl, c, rec))) return -ENOMEM;
     hs->noisy += json_is_true(json_object_get(rec, "noisy"));
     return hb_rfleet_add(fl,
                          &(struct hb_rfleet_obs){h, c, v, has ? iv.lo : NAN, has ? iv.hi : NAN});

@@ -72,7 +72,7 @@ struct hb_rfleet {
     double cost_min, cost_max; /* over every (host, cell) */
 };
 
-/* Fold a measurement record into fl: 0, or -ENOMEM. */
+/* Fold a measurement record (of type "measurement") into fl: 0, or -ENOMEM. */
 int hb_rfleet_take(struct hb_rfleet *fl, const json_t *rec);
 
 /* The summaries of a fleet (fl->on): 0, or -ENOMEM (error set). */
