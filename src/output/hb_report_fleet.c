@@ -12,9 +12,10 @@
 #include <string.h>
 
 const char *const hb_report_fleet_keys[] = {
-    "type",     "role",     "status",  "host",    "suite",         "experiment",   "label",
-    "cpu_node", "mem_node", "kernel",  "threads", "bytes",         "metric",       "unit",
-    "value",    "ci95",     "repeats", "noisy",   "lat_ns_median", "bw_GBps_best", NULL};
+    "type",          "role",         "status",      "host",   "suite",   "experiment",
+    "label",         "cpu_node",     "mem_node",    "kernel", "threads", "bytes",
+    "metric",        "unit",         "value",       "ci95",   "repeats", "noisy",
+    "lat_ns_median", "bw_GBps_best", "ci_coverage", NULL};
 
 /* Room for id in the array *v of *cap elements of size bytes, new ones zeroed. */
 static int hb_rfleet_room(void **v, size_t *cap, uint32_t id, size_t size)

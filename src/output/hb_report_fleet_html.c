@@ -88,7 +88,7 @@ static void hb_rfleet_hosts_table(FILE *f, const struct hb_rfleet *fl, const cha
     hb_report_numbers_open(f, n < HB_REPORT_MAX_ROWS ? n : HB_REPORT_MAX_ROWS);
     fputs("<table class=\"fleet-hosts\"><tr><th>rank</th><th>host</th><th>cost</th>"
           "<th>ci95</th><th>cells</th><th>flagged cells</th><th>within noise</th>"
-          "<th>noisy cells</th><th>failed</th><th>no headline</th><th>verdict</th></tr>\n",
+          "<th>noisy records</th><th>failed</th><th>no headline</th><th>verdict</th></tr>\n",
           f);
     for (uint32_t r = 0; r < fl->hosts.n && shown < HB_REPORT_MAX_ROWS; r++) {
         const struct hb_rfleet_host *hs = &fl->host[fl->rank[r]];
