@@ -11,6 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Box plot figures at most (one per unit, in order of first appearance). */
+#define HB_RFLEET_UNITS 8
+
 /* Hosts listed besides the outliers, inconclusive ones and those with failed records. */
 #define HB_RFLEET_WORST_HOSTS 20
 
@@ -184,8 +187,13 @@ void hb_report_fleet_summary(FILE *f, const struct hb_report_in *in, int nin)
         hb_report_caption(f, &in[i].res, what);
         hb_rfleet_what(f, fl);
         hb_rfleet_hosts_table(f, fl, in[i].res.path);
-        for (uint32_t u = 0; u < fl->units.n; u++)
+        for (uint32_t u = 0; u < fl->units.n && u < HB_RFLEET_UNITS; u++)
             hb_rfleet_boxes(f, fl, u);
+        if (fl->units.n > HB_RFLEET_UNITS)
+            fprintf(f,
+                    "<p class=\"warn leftout\">Box plots of the first %d of %u units drawn; "
+                    "the cells table has every unit.</p>\n",
+                    HB_RFLEET_UNITS, fl->units.n);
         hb_rfleet_cells_table(f, fl, in[i].res.path);
         hb_rfleet_heatmap(f, fl);
         fputs("</div>\n", f);

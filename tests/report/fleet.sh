@@ -82,6 +82,12 @@ expect "at most 40 boxes a unit, the widest spread: 40 of 960 in ns, 40 of 240 i
         grep -q "The 40 of 960 cells in ns whose costliest host is furthest" "$tmp/wide.html"'
 expect "the cells table: every cell (1200 rows)" grep -q 'numbers (1200 rows)' "$tmp/wide.html"
 
+gen 16 20 -1 -1 | awk 'NR > 1 { sub(/"unit":"[^"]*"/, "\"unit\":\"u" NR % 20 "\"") } 1' >"$tmp/units.jsonl"
+"$HB" report "$tmp/units.jsonl" -o "$tmp/units.html" 2>"$tmp/err"
+expect "20 units: box plots of the first 8, and a line saying so" \
+    eval '[ "$(grep -c "<svg class=\"boxplot" "$tmp/units.html")" = 8 ] &&
+        grep -q "Box plots of the first 8 of 20 units drawn" "$tmp/units.html"'
+
 gen 15 4 -1 -1 >"$tmp/few.jsonl"
 "$HB" report "$tmp/few.jsonl" -o "$tmp/few.html" 2>"$tmp/err"
 expect "15 hosts are no fleet: no summary, their bars drawn" \
