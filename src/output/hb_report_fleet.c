@@ -121,6 +121,12 @@ static int hb_rfleet_add(struct hb_rfleet *fl, const struct hb_rfleet_obs *o)
 
 int hb_rfleet_take(struct hb_rfleet *fl, const json_t *rec)
 {
+    if (fl->off) return 0;
+    if (!fl->on && fl->hosts.n <= 1 && fl->measurements >= HB_FLEET_PROBE) {
+        hb_rfleet_free(fl); /* one host's many records: no fleet, nothing more to fold */
+        fl->off = true;
+        return 0;
+    }
     fl->measurements++;
     if (strcmp(hb_rec_str(rec, "role", "foreground"), "foreground") != 0) {
         fl->background++;

@@ -16,8 +16,11 @@
 #include <stdio.h>
 
 /* A file is a fleet from its HB_FLEET_MIN_HOSTS-th host on: fewer hosts are drawn as bars
- * and curves side by side as they always were. */
+ * and curves side by side as they always were. A file whose first HB_FLEET_PROBE
+ * measurements all name one host is no fleet: its folds are dropped there, so that one host's
+ * million records cost no more than they did. */
 #define HB_FLEET_MIN_HOSTS 16
+#define HB_FLEET_PROBE 131072
 /* A host worse than the fleet's median host by more than this (percent) is flagged: the
  * matrix suite's default --fleet-threshold, so that both call the same host an outlier. */
 #define HB_FLEET_PCT 35.0
@@ -56,7 +59,8 @@ struct hb_rfleet_host {
 };
 
 struct hb_rfleet {
-    bool on; /* a fleet: HB_FLEET_MIN_HOSTS hosts seen */
+    bool on;  /* a fleet: HB_FLEET_MIN_HOSTS hosts seen */
+    bool off; /* no fleet: HB_FLEET_PROBE measurements of one host, nothing folded */
     struct hb_strtab hosts, cells, units;
     uint32_t last_host;          /* the host of the last record */
     struct hb_rfleet_host *host; /* per host id */

@@ -2,7 +2,9 @@
  * records cut down to those keys is the same, entry by entry and host by host, as one folded
  * from the whole records (a reader that parses only those keys gives the same report). The
  * records take every shape the fold meets: value and ci95, old files' lat_ns_median and
- * bw_GBps_best, a failed, a background, an interleaved and a noisy one. */
+ * bw_GBps_best, a failed, a background, an interleaved and a noisy one. And a file whose
+ * first HB_FLEET_PROBE measurements name one host is no fleet, one measurement fewer still
+ * can be. */
 #include "../hb_check.h"
 #include "hb_report_fleet.h"
 
@@ -76,8 +78,32 @@ static bool same(double a, double b)
     return a == b || (isnan(a) && isnan(b));
 }
 
+/* Whether a file of `first` measurements of one host, then one of each of 16 more hosts, is
+ * a fleet. */
+static bool fleet_after(size_t first)
+{
+    struct hb_rfleet fl = {0};
+    json_t *rec = json_pack("{s:s, s:s, s:s, s:f}", "type", "measurement", "host", "h0",
+                            "experiment", "e", "value", 1.0);
+    for (size_t i = 0; i < first; i++)
+        CHECK_INT(hb_rfleet_take(&fl, rec), 0);
+    for (int h = 1; h <= 16; h++) {
+        char host[16];
+        snprintf(host, sizeof(host), "h%d", h);
+        json_object_set_new(rec, "host", json_string(host));
+        CHECK_INT(hb_rfleet_take(&fl, rec), 0);
+    }
+    bool on = fl.on;
+    CHECK(on ? fl.n == first + 16 : fl.n == 0);
+    json_decref(rec);
+    hb_rfleet_free(&fl);
+    return on;
+}
+
 int main(void)
 {
+    CHECK(fleet_after(HB_FLEET_PROBE - 1));
+    CHECK(!fleet_after(HB_FLEET_PROBE));
     struct hb_rfleet all, some;
     fold(&all, false);
     fold(&some, true);
