@@ -7,6 +7,7 @@
 #include "hb_error.h"
 #include "hb_outfile.h"
 #include "hb_report_draw.h"
+#include "hb_report_fleet.h"
 #include "hb_report_sections.h"
 
 #include <errno.h>
@@ -39,13 +40,38 @@ static const char hb_report_css[] =
     "strong.holds{color:#070}strong.fails{color:#b00}.verdict{margin-bottom:18px}"
     "p.files{font-family:monospace}";
 
+/* Every measurement folded into in->fleet (made on the first); when the file becomes a
+ * fleet, what the per-record sections kept is freed. 0, or -ENOMEM. */
+static int hb_report_fleet_take(struct hb_report_in *in, const json_t *rec)
+{
+    if (!in->fleet && !(in->fleet = calloc(1, sizeof(*in->fleet)))) return -ENOMEM;
+    bool was = in->fleet->on;
+    int rc = hb_rfleet_take(in->fleet, rec);
+    if (rc == 0 && in->fleet->on && !was) hb_report_records_free(in);
+    return rc;
+}
+
+/* After the file is read: a fleet's summaries (0, or -ENOMEM), or else its folds freed. */
+static int hb_report_fleet_done(struct hb_report_in *in)
+{
+    if (in->fleet && in->fleet->on) return hb_rfleet_finish(in->fleet);
+    if (in->fleet) hb_rfleet_free(in->fleet);
+    free(in->fleet);
+    in->fleet = NULL;
+    return 0;
+}
+
 /* hb_results_take_fn: each kind of record to the sections that draw it. */
 static int hb_report_take(void *ctx, const json_t *rec)
 {
     struct hb_report_in *in = ctx;
     const char *type = hb_rec_str(rec, "type", "");
-    if (strcmp(type, "measurement") == 0 || strcmp(type, "throughput") == 0) {
-        int rc = hb_report_basic_take(in, rec);
+    bool measurement = strcmp(type, "measurement") == 0;
+    if (measurement || strcmp(type, "throughput") == 0) {
+        /* A fleet's measurements are only folded (hb_report_fleet.h). */
+        int rc = measurement ? hb_report_fleet_take(in, rec) : 0;
+        if (rc || (in->fleet && in->fleet->on)) return rc;
+        rc = hb_report_basic_take(in, rec);
         if (rc == 0) rc = hb_report_hops_take(in, rec);
         if (rc == 0) rc = hb_report_evidence_take(in, rec);
         if (rc == 0) rc = hb_report_curves_take(in, rec);
@@ -91,6 +117,7 @@ int hb_report_read(FILE *f, const char *path, struct hb_report_in *in)
     int rc = f ? hb_results_readf(f, path, hb_report_take, in, &in->res)
                : hb_results_read_take(path, hb_report_take, in, &in->res);
     if (rc == 0) rc = hb_cmp_config_check(&in->res); /* the Machine panel's configuration */
+    if (rc == 0) rc = hb_report_fleet_done(in);
     if (rc) hb_report_in_free(in);
     return rc;
 }
@@ -112,6 +139,7 @@ int hb_report_write(FILE *f, const struct hb_report_in *in, int nin)
     }
     fputs("</p>\n", f);
     hb_report_machine(f, in, nin);
+    hb_report_fleet_summary(f, in, nin);
     hb_report_basic(f, in, nin);
     hb_report_peak(f, in, nin);
     hb_report_matrices(f, in, nin, 0);

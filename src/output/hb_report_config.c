@@ -1,7 +1,7 @@
 /* The Machine panel's configuration (hb_report_sections.h): each knob of the runs' config in
  * words, one column when the files agree, else one per file with what differs from the first
- * marked; a fleet's hosts side by side, the knobs in which a host differs from the fleet's
- * majority marked (hb_config_drift.h). */
+ * marked; a fleet's hosts side by side (at most 8: the first and those that differ), the
+ * knobs in which a host differs from the fleet's majority marked (hb_config_drift.h). */
 #include "hb_report_kit.h"
 #include "hb_report_sections.h"
 
@@ -99,17 +99,44 @@ static void hb_config_files(FILE *f, const struct hb_report_in *in, const int *a
     json_decref(differs);
 }
 
+/* Hosts side by side at most: a fleet of more shows its first host and those that differ
+ * from the majority (a table of 1000 columns is no page). */
+#define HB_CONFIG_HOSTS 8
+
+/* The hosts shown (indices into hosts, *n of them, malloc'd; NULL when out of memory): all of
+ * them when they fit, else the first and the first ones that differ from the majority. */
+static size_t *hb_config_shown(const json_t *hosts, const json_t *drift, size_t *n, size_t *differ)
+{
+    size_t all = json_array_size(hosts), *at = malloc((all + 1) * sizeof(*at)), i;
+    const json_t *h;
+    *n = *differ = 0;
+    if (!at) return NULL;
+    json_array_foreach(hosts, i, h)
+    {
+        const json_t *mine = json_object_get(drift, hb_rec_str(h, "host", "?"));
+        bool differs = json_object_size(mine) > 0;
+        *differ += differs;
+        if (*n < HB_CONFIG_HOSTS && (all <= HB_CONFIG_HOSTS || i == 0 || differs)) at[(*n)++] = i;
+    }
+    return at;
+}
+
 /* A fleet's hosts side by side, their drift from the majority marked. */
 static void hb_config_hosts(FILE *f, const json_t *hosts)
 {
     json_t *drift = hb_fleet_config_drift(hosts);
-    const json_t *first = json_object_get(json_array_get(hosts, 0), "config"), *h, *v;
-    size_t i;
+    const json_t *first = json_object_get(json_array_get(hosts, 0), "config"), *v;
+    size_t n, differ, *at = hb_config_shown(hosts, drift, &n, &differ);
+    if (at && n < json_array_size(hosts))
+        fprintf(f,
+                "<p class=\"note\">%zu hosts: shown, the first and the first of the %zu that "
+                "differ from the majority in a knob (%zu of them); the others agree with the "
+                "majority.</p>\n",
+                json_array_size(hosts), differ, n);
     fputs("<table class=\"config\"><tr><th>configuration per host</th>", f);
-    json_array_foreach(hosts, i, h)
-    {
+    for (size_t k = 0; at && k < n; k++) {
         fputs("<th>", f);
-        hb_html_esc(f, hb_rec_str(h, "host", "?"));
+        hb_html_esc(f, hb_rec_str(json_array_get(hosts, at[k]), "host", "?"));
         fputs("</th>", f);
     }
     fputs("</tr>\n", f);
@@ -119,8 +146,8 @@ static void hb_config_hosts(FILE *f, const json_t *hosts)
         fputs("<tr><th>", f);
         hb_html_esc(f, key);
         fputs("</th>", f);
-        json_array_foreach(hosts, i, h)
-        {
+        for (size_t k = 0; at && k < n; k++) {
+            const json_t *h = json_array_get(hosts, at[k]);
             const json_t *mine = json_object_get(drift, hb_rec_str(h, "host", "?"));
             hb_config_cell(f, json_object_get(h, "config"), json_object_get(h, "config_unreadable"),
                            key, hb_config_marked(mine, key));
@@ -128,6 +155,7 @@ static void hb_config_hosts(FILE *f, const json_t *hosts)
         fputs("</tr>\n", f);
     }
     fputs("</table>\n", f);
+    free(at);
     json_decref(drift);
 }
 

@@ -2,6 +2,7 @@
 #include "hb_report_data.h"
 
 #include "hb_escape.h"
+#include "hb_report_fleet.h"
 #include "hb_interval.h"
 #include "hb_jsonl_read.h"
 
@@ -204,11 +205,9 @@ void hb_report_curves_free(struct hb_rcurves *c)
     free(c->v);
 }
 
-void hb_report_in_free(struct hb_report_in *in)
+void hb_report_records_free(struct hb_report_in *in)
 {
-    hb_results_free(&in->res);
     hb_strtab_free(&in->str);
-    hb_strtab_free(&in->notes);
     hb_strtab_free(&in->labels[0]);
     hb_strtab_free(&in->labels[1]);
     free(in->cells);
@@ -227,6 +226,28 @@ void hb_report_in_free(struct hb_report_in *in)
     hb_strtab_free(&in->evidence.keys);
     free(in->evidence.chain);
     free(in->evidence.v);
+    /* What stays: the file, its notes, the derived records' budgets, the fleet's folds. */
+    struct hb_report_in keep = *in;
+    memset(in, 0, sizeof(*in));
+    in->res = keep.res;
+    in->notes = keep.notes;
+    in->fleet = keep.fleet;
+    memcpy(in->matrices, keep.matrices, sizeof(in->matrices));
+    memcpy(in->knees, keep.knees, sizeof(in->knees));
+    in->fleets = keep.fleets;
+    in->verdicts = keep.verdicts;
+    in->c2c_studies = keep.c2c_studies;
+    in->peaks = keep.peaks;
+    in->comm_matrices = keep.comm_matrices;
+}
+
+void hb_report_in_free(struct hb_report_in *in)
+{
+    hb_results_free(&in->res);
+    hb_strtab_free(&in->notes);
+    hb_report_records_free(in);
+    if (in->fleet) hb_rfleet_free(in->fleet);
+    free(in->fleet);
     memset(in, 0, sizeof(*in));
 }
 

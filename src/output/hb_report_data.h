@@ -160,10 +160,16 @@ struct hb_report_in {
     struct hb_rbudget comm_matrices;
     unsigned has;      /* HB_RHAS_* */
     int sweep_threads; /* the most threads of a sweep measurement (its x is per thread) */
+    /* Every measurement folded for the fleet summary (hb_report_fleet.h); once the file is a
+     * fleet, the per-record parts above are freed and no longer fed. */
+    struct hb_rfleet *fleet;
 };
 
 /* What hb_report_read kept, freed (in is zeroed). */
 void hb_report_in_free(struct hb_report_in *in);
+/* What the sections kept of each measurement and throughput record, freed: the file, its
+ * notes, the derived records and the fleet's folds stay. */
+void hb_report_records_free(struct hb_report_in *in);
 /* The curves c, freed (not c itself). */
 void hb_report_curves_free(struct hb_rcurves *c);
 

@@ -76,6 +76,13 @@ expect "a fleet: its hosts side by side" \
 expect "h3's governor marked, nothing else" \
     "$(grep -c '<tr><th>governor</th><td>performance on 0-1, powersave on 2-3</td><td>performance on 0-1, powersave on 2-3</td><td class="differs">powersave</td></tr>' "$tmp/fleet.html")/$(marks fleet)" 1/1
 
+# A fleet of 40 hosts, h7 and h30 with another governor: the first host and those two shown.
+run_with fleet40 "$config | .host_configs = [range(40) as \$i | {host: \"h\(\$i + 1)\", config: .config,
+    config_unreadable: .config_unreadable}] | .host_configs[6,29].config.governor = [{value: \"powersave\", cpus: \"0-3\"}]"
+report fleet40 "$tmp/fleet40.jsonl"
+expect "40 hosts: the first and the two that differ side by side, the others said to agree" \
+    "$(grep -c '<table class="config"><tr><th>configuration per host</th><th>h1</th><th>h7</th><th>h30</th></tr>' "$tmp/fleet40.html")/$(grep -c '40 hosts: shown, the first and the first of the 2 that differ from the majority in a knob (3 of them)' "$tmp/fleet40.html")/$(marks fleet40)" 1/1/2
+
 # Blocks of the wrong shape: one line naming the file and the run record's line, exit 2.
 for bad in '.config = [1]' '.config_unreadable = "x"' '.host_configs = {}' '.host_configs = [{host: "h1"}]'; do
     run_with bad "$bad"

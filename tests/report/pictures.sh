@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # pictures.sh HOPBENCH FIXTURES OUT - CTest test (labels report, numa): the report of real runs
 # of this machine (sweep, peak, c2c, policy, hops, matrix, lat --chains, comm under mpirun),
-# the hand-made multi-node fixture, an 8-node hop study made from a dry run and a 4-node comm run drawn from
-# the real one, rendered in headless Chromium at 1280 px with
+# the hand-made multi-node fixture, an 8-node hop study made from a dry run, a 4-node comm run drawn from
+# the real one and a made fleet (its heatmap is the + 1 of want_heat), rendered in headless Chromium at 1280 px with
 # pictures_check.js injected into a copy (the report itself stays script-free). Checks: colour
 # scales on every heatmap, better one colour, no empty figure or panel, byte axes in KiB/MiB/GiB
 # at powers of two, cache marks where the records' level changes, labels spelled out, no figure
@@ -55,8 +55,12 @@ timeout 180 mpirun "${oversub[@]}" -np 2 "$hb" comm --size 64K "${quick[@]}" -o 
         hmat: {attribute: "ReadLatency", unit: "ns", values: [[100, 210, 170], [210, 100, null]],
                ratio: [[1.2, 1.2, 1.918], [1.2, 1.2, null]], threshold_pct: 5, flags: []}}'
 } >hmat.jsonl
+# A fleet of 200 hosts x 50 cells (fleet.sh): its summary, with one heatmap drawn as an image.
+awk -v hosts=200 -v cells=50 -v slow=17 -v vague=42 -f "$here/fleet_gen.awk" "$fx/base.jsonl" \
+    >fleet.jsonl || bad "fleet"
 inputs=(lat.jsonl bw.jsonl sweep.jsonl peak.jsonl c2c.jsonl policy.jsonl hops.jsonl matrix.jsonl
-    "$fx/multinode.jsonl" peak2.jsonl hops8.jsonl hmat.jsonl comm.jsonl comm4.jsonl chains.jsonl)
+    "$fx/multinode.jsonl" peak2.jsonl hops8.jsonl hmat.jsonl comm.jsonl comm4.jsonl chains.jsonl
+    fleet.jsonl)
 "$hb" report "${inputs[@]}" -o report.html || { echo "FAIL: report"; exit 1; }
 
 # The page itself: no script, no network, no temporary path, no raw sysfs list.
@@ -84,7 +88,7 @@ read -r svgs heat scales shared myths < <(echo "$count" |
     sed -E 's/([0-9]+) svgs, [0-9]+ texts, ([0-9]+) heatmaps, ([0-9]+) colour scales, ([0-9]+) shared scales, ([0-9]+) myths/\1 \2 \3 \4 \5/')
 [ "${svgs:-0}" -ge 20 ] || bad "checker saw ${svgs:-no} svgs"
 want_heat=$(jq -s '[.[] | (select(.type=="matrix") | 1 + (if .relative then 1 else 0 end) + (if .hmat then 2 else 0 end)),
-    (select(.type=="comm_matrix" and any(.values[][]; . != null)) | 1)] | add' "${inputs[@]}")
+    (select(.type=="comm_matrix" and any(.values[][]; . != null)) | 1)] | add + 1' "${inputs[@]}")
 [ "${heat:-0}" = "$want_heat" ] && [ "${scales:-0}" = "$want_heat" ] ||
     bad "heatmaps ${heat:-?}, colour scales ${scales:-?}, want $want_heat of each"
 [ "${shared:-0}" -ge 4 ] || bad "metrics on a shared y scale: ${shared:-0}, want >= 4"
