@@ -12,6 +12,8 @@ trap 'rm -rf "$tmp"' EXIT
 files=() incs=()
 for f in "$@"; do
   [[ $f == /* ]] && files+=("$f") || files+=("$(find "$src" -name "$f" -print -quit)")
+  # a source from outside src/ (third_party/yyjson) brings its folder's headers
+  [[ $f == /* ]] && incs+=(-I"$(dirname "$f")")
 done
 # src/ holds one folder a layer: each is an include folder, as for hb_core.
 while IFS= read -r d; do incs+=(-I"$d"); done < <(find "$src" -type d)

@@ -172,14 +172,14 @@ static char *deep_line(int depth)
 /* Lines of big strings: across the 8 MiB read blocks, and one longer than a block. */
 static void check_big(void)
 {
-    static const size_t sizes[] = {1u << 20, 3u << 20, 9u << 20, 100, 5u << 20};
+    static const size_t sizes[] = {1u << 20, 9u << 20, 100};
     size_t cap = 0;
-    for (size_t i = 0; i < 5; i++)
+    for (size_t i = 0; i < 3; i++)
         cap += sizes[i] + 64;
     char *text = malloc(cap);
     HB_EXPECT(text, "memory");
     size_t len = 0;
-    for (size_t i = 0; i < 5; i++) {
+    for (size_t i = 0; i < 3; i++) {
         len += (size_t)sprintf(text + len, "{\"type\":\"note\",\"text\":\"");
         memset(text + len, 'a' + (int)i, sizes[i]);
         len += sizes[i];
