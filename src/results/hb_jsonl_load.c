@@ -7,14 +7,19 @@
 #include "hb_version.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 enum {
     HB_JSONL_BLOCK = 8 << 20, /* bytes read at once; the buffer grows for a longer line */
-    HB_JSONL_BATCH = 4096,    /* lines parsed together: a few MiB of records in memory */
+    HB_JSONL_BATCH = 1024,    /* lines parsed together: a few MiB of records in memory */
 };
 
 /* What a reader does with the records other than the run record: NULL take keeps them. */
@@ -154,12 +159,31 @@ static int hb_results_line(struct hb_results *r, struct hb_jsonl_line *ln,
     return 0;
 }
 
-/* Parses n lines on all threads, then hands them on in order; after an error the rest are
+/* Threads to parse with: OMP_NUM_THREADS when set, else the CPUs other work leaves idle, as
+ * OMP_DYNAMIC would. A thread that waits for a CPU holds up the whole batch: on a busy
+ * 2-CPU machine two threads read a file slower than one. */
+static int hb_jsonl_threads(void)
+{
+#ifdef _OPENMP
+    double load = 0;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    int n = omp_get_max_threads();
+    if (!getenv("OMP_NUM_THREADS") && getloadavg(&load, 1) == 1 && cpus > 0 &&
+        cpus - lround(load) < n)
+        n = (int)(cpus - lround(load));
+    return n < 1 ? 1 : n;
+#else
+    return 1;
+#endif
+}
+
+/* Parses n lines on threads, then hands them on in order; after an error the rest are
  * freed. */
 static int hb_jsonl_batch(struct hb_results *r, struct hb_jsonl_line *lines, int n,
-                          const struct hb_results_filter *flt)
+                          const struct hb_results_filter *flt, int threads)
 {
-#pragma omp parallel
+    (void)threads; /* without OpenMP, one */
+#pragma omp parallel num_threads(threads)
     {
         void *alc = hb_jsonl_alc_new(); /* NULL: yyjson's default allocator */
 #pragma omp for schedule(dynamic, 64)
@@ -187,8 +211,9 @@ static int hb_results_load(FILE *f, const char *path, const struct hb_results_fi
     s.buf = malloc(s.cap);
     r->records = json_array();
     int n = 0, rc = r->records && s.buf && lines ? 0 : hb_results_oom(r, 0);
+    int threads = hb_jsonl_threads();
     while (rc == 0 && (n = hb_jsonl_next(&s, lines, r)) > 0)
-        rc = hb_jsonl_batch(r, lines, n, flt);
+        rc = hb_jsonl_batch(r, lines, n, flt, threads);
     if (rc == 0 && n < 0) rc = n;
     free(lines);
     free(s.buf);
