@@ -405,7 +405,9 @@ int hb_export_main(int argc, char **argv)
     }
     struct hb_results r;
     struct hb_topo *t = NULL;
-    int rc = hb_results_read_take(results, hb_export_take, NULL, &r);
+    /* what hb_export_wanted and the matrices read of a record: only these are built */
+    static const char *const keys[] = {"metric", "host", "kernel", "rows", "cols", "values", NULL};
+    int rc = hb_results_read_keys(results, keys, hb_export_take, NULL, &r);
     if (rc) {
         fprintf(stderr, "hopbench: %s\n", hb_err_msg());
         return hb_err_exit_code(rc);

@@ -38,6 +38,15 @@ int hb_results_read_take(const char *path, hb_results_take_fn take, void *ctx,
 int hb_results_readf(FILE *f, const char *path, hb_results_take_fn take, void *ctx,
                      struct hb_results *r);
 
+/* The same, each record but the run record holding only the top-level keys a caller reads:
+ * keys is a NULL-terminated list ("type" is always kept; keys NULL: every key). Lines are
+ * checked whole all the same. The fewer keys, the faster: building jansson values is most
+ * of the reading time. f NULL: open path. */
+int hb_results_readf_keys(FILE *f, const char *path, const char *const *keys,
+                          hb_results_take_fn take, void *ctx, struct hb_results *r);
+int hb_results_read_keys(const char *path, const char *const *keys, hb_results_take_fn take,
+                         void *ctx, struct hb_results *r);
+
 void hb_results_free(struct hb_results *r);
 
 /* Convenience getters on a record: the number at key, or def when absent or not a number. */

@@ -1,0 +1,279 @@
+/* Result files (hb_jsonl_read.h) read in large blocks and parsed in parallel, a batch of lines
+ * at a time (OpenMP); each record is then checked and handed to take in file order. */
+#include "hb_jsonl_parse.h"
+#include "hb_jsonl_read.h"
+
+#include "hb_error.h"
+#include "hb_version.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+enum {
+    HB_JSONL_BLOCK = 8 << 20, /* bytes read at once; the buffer grows for a longer line */
+    HB_JSONL_BATCH = 1024,    /* lines parsed together: a few MiB of records in memory */
+};
+
+/* What a reader does with the records other than the run record: NULL take keeps them. */
+struct hb_results_filter {
+    hb_results_take_fn take;
+    void *ctx;
+    struct hb_jsonl_want want;
+};
+
+/* The file's bytes: buf[pos, len) not yet cut into lines. */
+struct hb_jsonl_src {
+    FILE *f;
+    char *buf;
+    size_t cap, len, pos;
+    bool eof;
+    int lineno;
+};
+
+/* Running out of memory is the machine's limit, not a bad record: exit 3, not 2. */
+static int hb_results_oom(const struct hb_results *r, int lineno)
+{
+    hb_err_set("%s:%d: out of memory after %zu records; give it fewer or smaller files, or "
+               "more memory",
+               r->path, lineno, r->nread);
+    return -ENOMEM;
+}
+
+/* Moves the unread bytes to the front and reads more after them, growing the buffer when
+ * one line fills it. 0, -ENOMEM, or the read's -errno (hb_err_msg set). */
+static int hb_jsonl_fill(struct hb_jsonl_src *s, const struct hb_results *r)
+{
+    memmove(s->buf, s->buf + s->pos, s->len - s->pos);
+    s->len -= s->pos;
+    s->pos = 0;
+    if (s->len == s->cap) {
+        char *grown = s->cap < ((size_t)-1) / 2 ? realloc(s->buf, s->cap * 2) : NULL;
+        if (!grown) return hb_results_oom(r, s->lineno + 1);
+        s->buf = grown;
+        s->cap *= 2;
+    }
+    errno = 0;
+    size_t got = fread(s->buf + s->len, 1, s->cap - s->len, s->f);
+    s->len += got;
+    if (got == 0 && ferror(s->f)) {
+        int e = errno ? errno : EIO;
+        hb_err_set("%s: cannot read after line %d: %s", r->path, s->lineno, strerror(e));
+        return -e;
+    }
+    s->eof = got == 0;
+    return 0;
+}
+
+/* The next lines (up to HB_JSONL_BATCH, empty ones passed over) into lines: their count, 0
+ * at the end of the file, or a negative errno. */
+static int hb_jsonl_next(struct hb_jsonl_src *s, struct hb_jsonl_line *lines,
+                         const struct hb_results *r)
+{
+    int n = 0;
+    while (n < HB_JSONL_BATCH) {
+        char *start = s->buf + s->pos;
+        char *nl = memchr(start, '\n', s->len - s->pos);
+        size_t len = nl ? (size_t)(nl - start) : s->len - s->pos;
+        if (!nl && !s->eof) {
+            if (n > 0) break; /* the lines in hand point into buf: parse them first */
+            int rc = hb_jsonl_fill(s, r);
+            if (rc) return rc;
+            continue;
+        }
+        if (!nl && len == 0) break; /* the end */
+        s->lineno++;
+        s->pos += len + (nl ? 1 : 0);
+        if (len > 0)
+            lines[n++] = (struct hb_jsonl_line){
+                .text = start, .len = len, .lineno = s->lineno, .unterminated = !nl};
+    }
+    return n;
+}
+
+/* The run record: its schema must be one this build reads. */
+static int hb_results_run(struct hb_results *r, json_t *rec, int lineno)
+{
+    json_t *sv = json_object_get(rec, "schema_version");
+    if (!json_is_integer(sv) || json_integer_value(sv) > HB_SCHEMA_VERSION) {
+        char have[32];
+        snprintf(have, sizeof(have), "%lld",
+                 json_is_integer(sv) ? (long long)json_integer_value(sv) : -1LL);
+        hb_err_set("%s:%d: run record has schema_version %s; this hopbench reads "
+                   "schema_version up to %d: use a newer hopbench",
+                   r->path, lineno, json_is_integer(sv) ? have : "(missing)", HB_SCHEMA_VERSION);
+        return -EINVAL;
+    }
+    if (!r->run) {
+        r->run = rec;
+        r->run_line = lineno;
+    } else if (!r->run_line2)
+        r->run_line2 = lineno;
+    return 0;
+}
+
+/* One parsed line, in file order: checked, then kept or handed to take. Takes ln->rec. */
+static int hb_results_line(struct hb_results *r, struct hb_jsonl_line *ln,
+                           const struct hb_results_filter *flt)
+{
+    json_t *rec = ln->rec;
+    ln->rec = NULL;
+    if (ln->oom) {
+        json_decref(rec);
+        return hb_results_oom(r, ln->lineno);
+    }
+    if (!rec && ln->unterminated) {
+        /* An interrupted writer leaves a partial last line: report everything before it. */
+        r->skipped_line = ln->lineno;
+        return 0;
+    }
+    if (!rec || !json_is_object(rec) || !json_is_string(json_object_get(rec, "type"))) {
+        hb_err_set("%s:%d: not a hopbench JSON Lines record (%s); expected one JSON object "
+                   "with a \"type\" per line, as written by --format jsonl",
+                   r->path, ln->lineno, rec ? "no string \"type\"" : ln->err);
+        json_decref(rec);
+        return -EINVAL;
+    }
+    bool run = strcmp(json_string_value(json_object_get(rec, "type")), "run") == 0;
+    int rc = run ? hb_results_run(r, rec, ln->lineno) : 0;
+    if (rc) {
+        json_decref(rec);
+        return rc;
+    }
+    r->line = ln->lineno;
+    r->nread++;
+    if (flt->take && !run) {
+        int keep = flt->take(flt->ctx, rec);
+        if (keep <= 0) json_decref(rec);
+        if (keep < 0) return hb_results_oom(r, ln->lineno);
+        if (keep == 0) return 0;
+    }
+    if (json_array_append_new(r->records, rec) != 0) return hb_results_oom(r, ln->lineno);
+    return 0;
+}
+
+/* Threads to parse with: OMP_NUM_THREADS when set, else the CPUs other work leaves idle, as
+ * OMP_DYNAMIC would. A thread that waits for a CPU holds up the whole batch: on a busy
+ * 2-CPU machine two threads read a file slower than one. */
+static int hb_jsonl_threads(void)
+{
+#ifdef _OPENMP
+    double load = 0;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    int n = omp_get_max_threads();
+    if (!getenv("OMP_NUM_THREADS") && getloadavg(&load, 1) == 1 && cpus > 0 &&
+        cpus - lround(load) < n)
+        n = (int)(cpus - lround(load));
+    return n < 1 ? 1 : n;
+#else
+    return 1;
+#endif
+}
+
+/* Parses n lines on threads, then hands them on in order; after an error the rest are
+ * freed. */
+static int hb_jsonl_batch(struct hb_results *r, struct hb_jsonl_line *lines, int n,
+                          const struct hb_results_filter *flt, int threads)
+{
+    (void)threads; /* without OpenMP, one */
+#pragma omp parallel num_threads(threads)
+    {
+        void *alc = hb_jsonl_alc_new(); /* NULL: yyjson's default allocator */
+#pragma omp for schedule(dynamic, 64)
+        for (int i = 0; i < n; i++)
+            hb_jsonl_parse_line(&lines[i], &flt->want, alc);
+        hb_jsonl_alc_free(alc);
+    }
+    int rc = 0;
+    for (int i = 0; i < n; i++)
+        if (rc == 0)
+            rc = hb_results_line(r, &lines[i], flt);
+        else
+            json_decref(lines[i].rec);
+    return rc;
+}
+
+static int hb_results_load(FILE *f, const char *path, const struct hb_results_filter *flt,
+                           struct hb_results *r)
+{
+    memset(r, 0, sizeof(*r));
+    snprintf(r->path, sizeof(r->path), "%s", path);
+    hb_jsonl_alloc_funcs();
+    struct hb_jsonl_src s = {.f = f, .cap = HB_JSONL_BLOCK};
+    struct hb_jsonl_line *lines = malloc(HB_JSONL_BATCH * sizeof(*lines));
+    s.buf = malloc(s.cap);
+    r->records = json_array();
+    int n = 0, rc = r->records && s.buf && lines ? 0 : hb_results_oom(r, 0);
+    int threads = hb_jsonl_threads();
+    while (rc == 0 && (n = hb_jsonl_next(&s, lines, r)) > 0)
+        rc = hb_jsonl_batch(r, lines, n, flt, threads);
+    if (rc == 0 && n < 0) rc = n;
+    free(lines);
+    free(s.buf);
+    if (rc == 0 && r->nread == 0) {
+        hb_err_set("%s: no records; expected hopbench JSON Lines (--format jsonl)", path);
+        rc = -EINVAL;
+    }
+    if (rc) hb_results_free(r);
+    return rc;
+}
+
+static int hb_results_open(const char *path, const struct hb_results_filter *flt,
+                           struct hb_results *r)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        int e = errno;
+        memset(r, 0, sizeof(*r));
+        hb_err_set("%s: cannot open: %s", path, strerror(e));
+        return -(e == EACCES ? EACCES : ENOENT);
+    }
+    int rc = hb_results_load(f, path, flt, r);
+    fclose(f);
+    return rc;
+}
+
+int hb_results_readf_keys(FILE *f, const char *path, const char *const *keys,
+                          hb_results_take_fn take, void *ctx, struct hb_results *r)
+{
+    struct hb_results_filter flt = {take, ctx, {0}};
+    if (hb_jsonl_want_init(&flt.want, keys) != 0) {
+        memset(r, 0, sizeof(*r));
+        snprintf(r->path, sizeof(r->path), "%s", path);
+        return hb_results_oom(r, 0);
+    }
+    int rc = f ? hb_results_load(f, path, &flt, r) : hb_results_open(path, &flt, r);
+    hb_jsonl_want_free(&flt.want);
+    return rc;
+}
+
+int hb_results_read_keys(const char *path, const char *const *keys, hb_results_take_fn take,
+                         void *ctx, struct hb_results *r)
+{
+    return hb_results_readf_keys(NULL, path, keys, take, ctx, r);
+}
+
+int hb_results_read_take(const char *path, hb_results_take_fn take, void *ctx, struct hb_results *r)
+{
+    return hb_results_readf_keys(NULL, path, NULL, take, ctx, r);
+}
+
+int hb_results_readf(FILE *f, const char *path, hb_results_take_fn take, void *ctx,
+                     struct hb_results *r)
+{
+    return hb_results_readf_keys(f, path, NULL, take, ctx, r);
+}
+
+void hb_results_free(struct hb_results *r)
+{
+    json_decref(r->records);
+    r->records = NULL;
+    r->run = NULL;
+}

@@ -1,0 +1,44 @@
+/* Inside the result-file reader (hb_jsonl_read.h): one line parsed into a jansson record, by
+ * yyjson where it can vouch for jansson's verdict, by jansson itself where it cannot. */
+#ifndef HB_JSONL_PARSE_H
+#define HB_JSONL_PARSE_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The top-level keys a caller reads: every record keeps "type", a run record every key. */
+struct hb_jsonl_want {
+    const char *const *keys; /* NULL: every key */
+    size_t *lens;            /* strlen of each key */
+    int n;
+};
+
+/* One line of a file and what became of it. */
+struct hb_jsonl_line {
+    const char *text;
+    size_t len;
+    int lineno;
+    bool unterminated; /* the file's last line, without its newline */
+    bool oom;          /* memory ran out parsing it */
+    json_t *rec;       /* the parsed value (any JSON value), or NULL with err */
+    char err[JSON_ERROR_TEXT_LENGTH];
+};
+
+/* Makes want from a NULL-terminated list (keys NULL: every key). 0, or -ENOMEM. */
+int hb_jsonl_want_init(struct hb_jsonl_want *want, const char *const *keys);
+void hb_jsonl_want_free(struct hb_jsonl_want *want);
+
+/* Parses ln->text into ln->rec (or err, or oom). alc: the calling thread's yyjson allocator
+ * (void * so that callers need not see yyjson). Thread-safe; jansson's allocator must be
+ * hb_jsonl_alloc_funcs'. */
+void hb_jsonl_parse_line(struct hb_jsonl_line *ln, const struct hb_jsonl_want *want, void *alc);
+
+/* A yyjson allocator for one thread (NULL when out of memory), and its release. */
+void *hb_jsonl_alc_new(void);
+void hb_jsonl_alc_free(void *alc);
+
+/* Sets jansson's allocator to one that tells a failed allocation from a bad token. */
+void hb_jsonl_alloc_funcs(void);
+
+#endif

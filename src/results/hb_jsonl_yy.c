@@ -1,0 +1,265 @@
+/* Result-file lines parsed by yyjson and built as jansson records (hb_jsonl_parse.h). A line
+ * yyjson cannot vouch for (an error, a duplicate key, ...) is parsed again by jansson, whose
+ * verdict and message are then those of the reader before yyjson. */
+#include "hb_jsonl_parse.h"
+
+#include <yyjson.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What building a value came to: built, jansson must decide, or memory ran out. */
+enum hb_yy { HB_YY_OK, HB_YY_DEFER, HB_YY_OOM };
+
+/* jansson reports a failed allocation as whatever token it was reading: the allocator
+ * tells instead. */
+static _Thread_local bool hb_json_oom;
+
+static void *hb_json_malloc(size_t n)
+{
+    void *p = malloc(n);
+    if (!p) hb_json_oom = true;
+    return p;
+}
+
+void hb_jsonl_alloc_funcs(void)
+{
+    json_set_alloc_funcs(hb_json_malloc, free);
+}
+
+void *hb_jsonl_alc_new(void)
+{
+    return yyjson_alc_dyn_new();
+}
+
+void hb_jsonl_alc_free(void *alc)
+{
+    yyjson_alc_dyn_free(alc);
+}
+
+/* jansson refuses NUL in strings and keys; yyjson keeps it. */
+static bool hb_yy_has_nul(yyjson_val *s)
+{
+    return memchr(yyjson_get_str(s), 0, yyjson_get_len(s));
+}
+
+static enum hb_yy hb_yy_scalar(yyjson_val *v, json_t **out)
+{
+    switch (yyjson_get_type(v)) {
+    case YYJSON_TYPE_NULL:
+        *out = json_null();
+        break;
+    case YYJSON_TYPE_BOOL:
+        *out = json_boolean(yyjson_get_bool(v));
+        break;
+    case YYJSON_TYPE_STR:
+        if (hb_yy_has_nul(v)) return HB_YY_DEFER;
+        *out = json_stringn_nocheck(yyjson_get_str(v), yyjson_get_len(v));
+        break;
+    case YYJSON_TYPE_NUM:
+        if (yyjson_is_real(v) && !isfinite(yyjson_get_real(v))) return HB_YY_DEFER;
+        /* jansson's integers are signed 64-bit: a larger one is its error to word */
+        if (yyjson_is_uint(v) && yyjson_get_uint(v) > INT64_MAX) return HB_YY_DEFER;
+        *out = yyjson_is_real(v)   ? json_real(yyjson_get_real(v))
+               : yyjson_is_sint(v) ? json_integer(yyjson_get_sint(v))
+                                   : json_integer((json_int_t)yyjson_get_uint(v));
+        break;
+    default: /* raw: a number beyond int64 or double (YYJSON_READ_BIGNUM_AS_RAW) */
+        return HB_YY_DEFER;
+    }
+    return *out ? HB_YY_OK : HB_YY_OOM;
+}
+
+static enum hb_yy hb_yy_value(yyjson_val *v, int depth, json_t **out);
+
+static enum hb_yy hb_yy_array(yyjson_val *v, int depth, json_t **out)
+{
+    json_t *a = json_array();
+    if (!a) return HB_YY_OOM;
+    yyjson_arr_iter it = yyjson_arr_iter_with(v);
+    for (yyjson_val *e; (e = yyjson_arr_iter_next(&it));) {
+        json_t *x;
+        enum hb_yy rc = hb_yy_value(e, depth + 1, &x);
+        if (rc == HB_YY_OK && json_array_append_new(a, x) != 0) rc = HB_YY_OOM;
+        if (rc != HB_YY_OK) {
+            json_decref(a);
+            return rc;
+        }
+    }
+    *out = a;
+    return HB_YY_OK;
+}
+
+/* The top-level keys a caller reads ("type" always). */
+static bool hb_yy_wanted(const struct hb_jsonl_want *w, yyjson_val *k)
+{
+    const char *key = yyjson_get_str(k);
+    size_t n = yyjson_get_len(k);
+    if (n == 4 && memcmp(key, "type", 4) == 0) return true;
+    for (int i = 0; i < w->n; i++)
+        if (w->lens[i] == n && memcmp(w->keys[i], key, n) == 0) return true;
+    return false;
+}
+
+/* Whether a value left unbuilt nests deeper than jansson reads (it counts every value). */
+static bool hb_yy_too_deep(yyjson_val *v, int depth)
+{
+    if (depth > JSON_PARSER_MAX_DEPTH) return true;
+    size_t i, max;
+    yyjson_val *k, *x;
+    if (yyjson_is_arr(v))
+        yyjson_arr_foreach(v, i, max, x) if (hb_yy_too_deep(x, depth + 1)) return true;
+    if (yyjson_is_obj(v))
+        yyjson_obj_foreach(v, i, max, k, x) if (hb_yy_too_deep(x, depth + 1)) return true;
+    return false;
+}
+
+/* Whether two keys of an object are the same (jansson refuses the line): an open-addressing
+ * table of the keys, for those the object built here does not see. */
+static enum hb_yy hb_yy_unique_keys(yyjson_val *obj)
+{
+    yyjson_val *small[512]; /* a measurement record has about 80 keys */
+    size_t cap = 16;
+    while (cap < 2 * yyjson_obj_size(obj))
+        cap *= 2;
+    yyjson_val **slot = cap <= 512 ? small : calloc(cap, sizeof(*slot));
+    if (!slot) return HB_YY_OOM;
+    if (slot == small) memset(small, 0, cap * sizeof(*slot));
+    enum hb_yy rc = HB_YY_OK;
+    yyjson_obj_iter it = yyjson_obj_iter_with(obj);
+    for (yyjson_val *k; rc == HB_YY_OK && (k = yyjson_obj_iter_next(&it));) {
+        const unsigned char *s = (const unsigned char *)yyjson_get_str(k);
+        size_t n = yyjson_get_len(k);
+        /* length and end letters: hopbench's keys differ there; equal ones are compared */
+        size_t h = n ? (n * 31 + s[0]) * 131 + s[n - 1] * 7 + s[n / 2] : 0;
+        for (h &= cap - 1; slot[h]; h = (h + 1) & (cap - 1))
+            if (yyjson_equals_strn(slot[h], (const char *)s, n)) rc = HB_YY_DEFER;
+        slot[h] = k;
+    }
+    if (slot != small) free(slot);
+    return rc;
+}
+
+/* One member into o: built when wanted (w NULL: all), else only checked. */
+static enum hb_yy hb_yy_member(json_t *o, yyjson_val *k, yyjson_val *v, int depth,
+                               const struct hb_jsonl_want *w, size_t line_len)
+{
+    if (hb_yy_has_nul(k)) return HB_YY_DEFER;
+    if (w && !hb_yy_wanted(w, k)) /* a line shorter than the limit cannot nest deeper than it */
+        return line_len > JSON_PARSER_MAX_DEPTH && hb_yy_too_deep(v, depth + 1) ? HB_YY_DEFER
+                                                                                : HB_YY_OK;
+    json_t *x;
+    enum hb_yy rc = hb_yy_value(v, depth + 1, &x);
+    if (rc != HB_YY_OK) return rc;
+    size_t before = json_object_size(o);
+    if (json_object_setn_new_nocheck(o, yyjson_get_str(k), yyjson_get_len(k), x) != 0)
+        return HB_YY_OOM;
+    /* jansson refuses duplicate keys (JSON_REJECT_DUPLICATES); yyjson keeps both */
+    return json_object_size(o) > before ? HB_YY_OK : HB_YY_DEFER;
+}
+
+static enum hb_yy hb_yy_object(yyjson_val *v, int depth, const struct hb_jsonl_want *w,
+                               size_t line_len, json_t **out)
+{
+    enum hb_yy rc = w ? hb_yy_unique_keys(v) : HB_YY_OK;
+    json_t *o = rc == HB_YY_OK ? json_object() : NULL;
+    if (rc != HB_YY_OK) return rc;
+    if (!o) return HB_YY_OOM;
+    yyjson_obj_iter it = yyjson_obj_iter_with(v);
+    for (yyjson_val *k; rc == HB_YY_OK && (k = yyjson_obj_iter_next(&it));)
+        rc = hb_yy_member(o, k, yyjson_obj_iter_get_val(k), depth, w, line_len);
+    if (rc != HB_YY_OK) {
+        json_decref(o);
+        return rc;
+    }
+    *out = o;
+    return HB_YY_OK;
+}
+
+static enum hb_yy hb_yy_value(yyjson_val *v, int depth, json_t **out)
+{
+    if (depth > JSON_PARSER_MAX_DEPTH) return HB_YY_DEFER; /* jansson's limit, its message */
+    if (yyjson_is_arr(v)) return hb_yy_array(v, depth, out);
+    if (yyjson_is_obj(v)) return hb_yy_object(v, depth, NULL, 0, out);
+    return hb_yy_scalar(v, out);
+}
+
+/* A record: an object, with only the wanted keys unless it is the run record. */
+static enum hb_yy hb_yy_record(yyjson_val *root, const struct hb_jsonl_want *w, size_t len,
+                               json_t **out)
+{
+    if (!yyjson_is_obj(root)) return HB_YY_DEFER; /* jansson words what it is instead */
+    bool all = !w->keys || yyjson_equals_str(yyjson_obj_get(root, "type"), "run");
+    return hb_yy_object(root, 1, all ? NULL : w, len, out);
+}
+
+/* Only the wanted keys of a record jansson parsed (it went that way for its verdict). */
+static void hb_jsonl_prune(json_t *rec, const struct hb_jsonl_want *w)
+{
+    if (!w->keys || !json_is_object(rec)) return;
+    const char *type = json_string_value(json_object_get(rec, "type"));
+    if (type && strcmp(type, "run") == 0) return;
+    const char *key;
+    json_t *v;
+    void *tmp;
+    json_object_foreach_safe(rec, tmp, key, v)
+    {
+        bool keep = strcmp(key, "type") == 0;
+        for (int i = 0; i < w->n && !keep; i++)
+            keep = strcmp(key, w->keys[i]) == 0;
+        if (!keep) json_object_del(rec, key);
+    }
+}
+
+static enum hb_yy hb_jsonl_jansson(struct hb_jsonl_line *ln, const struct hb_jsonl_want *w)
+{
+    json_error_t jerr;
+    ln->rec = json_loadb(ln->text, ln->len, JSON_REJECT_DUPLICATES, &jerr);
+    if (ln->rec) {
+        hb_jsonl_prune(ln->rec, w);
+        return HB_YY_OK;
+    }
+    snprintf(ln->err, sizeof(ln->err), "%s", jerr.text);
+    return json_error_code(&jerr) == json_error_out_of_memory ? HB_YY_OOM : HB_YY_OK;
+}
+
+void hb_jsonl_parse_line(struct hb_jsonl_line *ln, const struct hb_jsonl_want *w, void *alc)
+{
+    yyjson_read_err yerr;
+    enum hb_yy rc = HB_YY_DEFER;
+    hb_json_oom = false;
+    ln->rec = NULL;
+    /* not YYJSON_READ_INSITU: the text is only read */
+    yyjson_doc *doc =
+        yyjson_read_opts((char *)ln->text, ln->len, YYJSON_READ_BIGNUM_AS_RAW, alc, &yerr);
+    if (doc) {
+        rc = hb_yy_record(yyjson_doc_get_root(doc), w, ln->len, &ln->rec);
+        yyjson_doc_free(doc);
+    } else if (yerr.code == YYJSON_READ_ERROR_MEMORY_ALLOCATION)
+        rc = HB_YY_OOM;
+    if (rc == HB_YY_DEFER) rc = hb_jsonl_jansson(ln, w);
+    ln->oom = rc == HB_YY_OOM || hb_json_oom;
+}
+
+int hb_jsonl_want_init(struct hb_jsonl_want *want, const char *const *keys)
+{
+    *want = (struct hb_jsonl_want){keys, NULL, 0};
+    while (keys && keys[want->n])
+        want->n++;
+    if (want->n == 0) return 0;
+    want->lens = malloc((size_t)want->n * sizeof(*want->lens));
+    if (!want->lens) return -ENOMEM;
+    for (int i = 0; i < want->n; i++)
+        want->lens[i] = strlen(keys[i]);
+    return 0;
+}
+
+void hb_jsonl_want_free(struct hb_jsonl_want *want)
+{
+    free(want->lens);
+    want->lens = NULL;
+}

@@ -1,0 +1,277 @@
+/* The fast reader (yyjson, blocks, parallel batches, key lists) against a plain jansson parse
+ * of each line: every record shape the project writes agrees field by field, and hostile
+ * lines (NaN, duplicate keys, deep nesting, huge strings, big integers, NUL, CRLF, a cut last
+ * line) get the same verdict and message as before. */
+#include "../hb_check.h"
+#include "hb_error.h"
+#include "hb_jsonl_read.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <unistd.h>
+
+static char tmp_path[64];
+
+static void put_file(const char *text, size_t len)
+{
+    FILE *f = fopen(tmp_path, "wb");
+    HB_EXPECT(f && fwrite(text, 1, len, f) == len && fclose(f) == 0, "cannot write %s", tmp_path);
+}
+
+static bool wanted(const char *key, const char *const *keys)
+{
+    if (!keys || strcmp(key, "type") == 0) return true;
+    for (; *keys; keys++)
+        if (strcmp(key, *keys) == 0) return true;
+    return false;
+}
+
+/* got holds exactly the wanted keys of want (all of a run record's), each json_equal. */
+static bool same_record(const json_t *got, const json_t *want, const char *const *keys)
+{
+    bool run = strcmp(hb_rec_str(want, "type", ""), "run") == 0;
+    size_t n = 0;
+    const char *key;
+    json_t *v;
+    json_object_foreach((json_t *)want, key, v)
+    {
+        if (!run && !wanted(key, keys)) continue;
+        n++;
+        if (!json_equal(json_object_get(got, key), v)) {
+            fprintf(stderr, "key %s differs\n", key);
+            return false;
+        }
+    }
+    return json_object_size(got) == n;
+}
+
+/* The reader before yyjson, line by line: the records it keeps, or its error for one line. */
+struct plain {
+    json_t *records;
+    int bad_line, skipped_line;
+    char why[200];
+};
+
+static void plain_read(const char *text, size_t len, struct plain *p)
+{
+    *p = (struct plain){json_array(), 0, 0, ""};
+    int lineno = 0;
+    for (size_t at = 0; at < len && !p->bad_line;) {
+        const char *nl = memchr(text + at, '\n', len - at);
+        size_t n = nl ? (size_t)(nl - (text + at)) : len - at;
+        lineno++;
+        json_error_t e;
+        json_t *rec = n ? json_loadb(text + at, n, JSON_REJECT_DUPLICATES, &e) : NULL;
+        at += n + 1;
+        if (n == 0) continue;
+        if (!rec && !nl) {
+            p->skipped_line = lineno;
+        } else if (!rec || !json_is_string(json_object_get(rec, "type"))) {
+            p->bad_line = lineno;
+            snprintf(p->why, sizeof(p->why), "(%s)", rec ? "no string \"type\"" : e.text);
+        }
+        if (rec && !p->bad_line) json_array_append(p->records, rec);
+        json_decref(rec);
+    }
+}
+
+/* text read by the fast reader with keys: the plain reader's verdict and records. */
+static void check_same(const char *name, const char *text, size_t len, const char *const *keys)
+{
+    struct plain p;
+    struct hb_results r;
+    put_file(text, len);
+    plain_read(text, len, &p);
+    int rc = hb_results_read_keys(tmp_path, keys, NULL, NULL, &r);
+    if (p.bad_line) {
+        char want[300];
+        snprintf(want, sizeof(want), "%s:%d: not a hopbench JSON Lines record %s", tmp_path,
+                 p.bad_line, p.why);
+        if (rc != -EINVAL || !strstr(hb_err_msg(), want))
+            fprintf(stderr, "%s: got %d '%s', expected '%s'\n", name, rc, rc ? hb_err_msg() : "",
+                    want);
+        CHECK(rc == -EINVAL && strstr(hb_err_msg(), want));
+        if (rc == 0) hb_results_free(&r);
+    } else {
+        if (rc) fprintf(stderr, "%s: %s\n", name, hb_err_msg());
+        HB_EXPECT(rc == 0, "%s: read", name);
+        CHECK_INT(r.skipped_line, p.skipped_line);
+        CHECK_INT(json_array_size(r.records), json_array_size(p.records));
+        for (size_t i = 0; i < json_array_size(p.records); i++)
+            if (!same_record(json_array_get(r.records, i), json_array_get(p.records, i), keys)) {
+                fprintf(stderr, "%s: record %zu differs\n", name, i);
+                hb_check_failures++;
+            }
+        hb_results_free(&r);
+    }
+    json_decref(p.records);
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    HB_EXPECT(f, "cannot open %s", path);
+    char *buf = NULL;
+    size_t cap = 0;
+    FILE *m = open_memstream(&buf, &cap);
+    int c;
+    while ((c = getc(f)) != EOF)
+        putc(c, m);
+    fclose(f);
+    fclose(m);
+    *len = cap;
+    return buf;
+}
+
+/* Each fixture, whole and with a key list; and the shapes file holds what it should. */
+static void check_fixtures(const char *dir)
+{
+    static const char *const files[] = {"shapes.jsonl", "multinode.jsonl", "base.jsonl",
+                                        "new.jsonl", "truncated.jsonl"};
+    static const char *const keys[] = {"value", "ci95", "host", "rows", "absent", NULL};
+    static const char *const none[] = {NULL};
+    for (size_t i = 0; i < sizeof(files) / sizeof(*files); i++) {
+        char p[4096];
+        size_t len;
+        snprintf(p, sizeof(p), "%s/%s", dir, files[i]);
+        char *text = slurp(p, &len);
+        check_same(files[i], text, len, NULL);
+        check_same(files[i], text, len, keys);
+        check_same(files[i], text, len, none);
+        if (i == 0)
+            for (const char *const *t =
+                     (const char *const[]){"run", "measurement", "summary", "note", "matrix",
+                                           "comm_matrix", "plan_summary", "peak", "throughput",
+                                           "gain", "cell", "knee", "c2c_lock", "experiment",
+                                           "topology", "pair", NULL};
+                 *t; t++) {
+                char want[64];
+                snprintf(want, sizeof(want), "{\"type\":\"%s\"", *t);
+                if (!strstr(text, want)) fprintf(stderr, "shapes.jsonl: no %s record\n", *t);
+                CHECK(strstr(text, want));
+            }
+        free(text);
+    }
+}
+
+/* {"type":"note","deep": depth brackets} */
+static char *deep_line(int depth)
+{
+    size_t n = 64 + 2 * (size_t)depth;
+    char *s = malloc(n);
+    HB_EXPECT(s, "memory");
+    int at = snprintf(s, n, "{\"type\":\"note\",\"deep\":");
+    for (int i = 0; i < depth; i++)
+        s[at++] = '[';
+    for (int i = 0; i < depth; i++)
+        s[at++] = ']';
+    snprintf(s + at, n - (size_t)at, "}\n");
+    return s;
+}
+
+/* Lines of big strings: across the 8 MiB read blocks, and one longer than a block. */
+static void check_big(void)
+{
+    static const size_t sizes[] = {1u << 20, 9u << 20, 100};
+    size_t cap = 0;
+    for (size_t i = 0; i < 3; i++)
+        cap += sizes[i] + 64;
+    char *text = malloc(cap);
+    HB_EXPECT(text, "memory");
+    size_t len = 0;
+    for (size_t i = 0; i < 3; i++) {
+        len += (size_t)sprintf(text + len, "{\"type\":\"note\",\"text\":\"");
+        memset(text + len, 'a' + (int)i, sizes[i]);
+        len += sizes[i];
+        len += (size_t)sprintf(text + len, "\",\"n\":%zu}\n", i);
+    }
+    static const char *const keys[] = {"n", NULL};
+    check_same("big strings", text, len, NULL);
+    check_same("big strings, no text", text, len, keys);
+    free(text);
+}
+
+/* Many short lines: batches of lines follow one another in file order. */
+static void check_many(void)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    for (int i = 0; i < 20000; i++)
+        fprintf(m, "{\"type\":\"measurement\",\"experiment\":\"e%d\",\"value\":%d.5}\n%s", i, i,
+                i % 7 ? "" : "\n");
+    fclose(m);
+    static const char *const keys[] = {"experiment", NULL};
+    check_same("many", text, len, NULL);
+    check_same("many, experiment", text, len, keys);
+    free(text);
+}
+
+int main(int argc, char **argv)
+{
+    HB_EXPECT(argc == 2, "usage: test_jsonl_fast FIXTURE_DIR");
+    snprintf(tmp_path, sizeof(tmp_path), "/tmp/hb_jsonl_fast.%d.jsonl", (int)getpid());
+    check_fixtures(argv[1]);
+    static const char *const keys[] = {"value", "o", NULL};
+    static const char *const cases[] = {
+        "{\"type\":\"measurement\",\"zzz_unknown\":{\"a\":[1,{\"b\":null}]},\"value\":1.5}\n",
+        "{\"type\":\"measurement\",\"value\":NaN}\n",
+        "{\"type\":\"measurement\",\"value\":Infinity}\n",
+        "{\"type\":\"measurement\",\"value\":-Infinity}\n",
+        "{\"type\":\"measurement\",\"value\":1,\"value\":2}\n",
+        "{\"type\":\"measurement\",\"x\":1,\"x\":2}\n",
+        "{\"type\":\"measurement\",\"type\":\"note\"}\n",
+        "{\"type\":\"measurement\",\"o\":{\"b\":1,\"b\":2}}\n",
+        "{\"type\":\"run\",\"schema_version\":1,\"o\":{\"b\":1,\"b\":2}}\n",
+        "{\"type\":\"note\",\"text\":\"x\"}\r\n{\"type\":\"note\"}\r\n",
+        "{\"type\":\"note\"}\n{\"type\":\"note\",\"te",
+        "{\"type\":\"note\"}\n{\"type\":\"note\"}",
+        "{\"type\":\"note\"}\n\n\n{\"type\":\"note\",}\n",
+        "{\"type\":\"m\",\"value\":9223372036854775807,\"o\":-9223372036854775808}\n",
+        "{\"type\":\"m\",\"value\":9223372036854775808}\n",
+        "{\"type\":\"m\",\"value\":18446744073709551616}\n",
+        "{\"type\":\"m\",\"value\":-9223372036854775809}\n",
+        "{\"type\":\"m\",\"value\":1e400}\n",
+        "{\"type\":\"m\",\"value\":1e-400,\"o\":[-0,-0.0,0.1,1E5,2.5e-3,123456789.123456789]}\n",
+        "{\"type\":\"m\",\"value\":\"a\\u0000b\"}\n",
+        "{\"type\":\"m\",\"a\\u0000b\":1}\n",
+        "{\"type\":\"m\",\"value\":\"\\ud800\"}\n",
+        "{\"type\":\"m\",\"value\":\"\\ud83d\\ude00 \\u00e9 \\\" \\\\ \\/ \\n\"}\n",
+        "{\"type\":\"m\",\"value\":\"\xff\"}\n",
+        "{\"type\":\"m\",\"value\":\"\xed\xa0\x80\"}\n",
+        "{\"type\":\"m\",\"value\":\"\xc0\xaf\"}\n",
+        "{\"type\":\"m\",\"value\":01}\n",
+        "[1,2]\n",
+        "{\"type\":1}\n",
+        "{\"value\":1}\n",
+        "{\"type\":\"note\"} x\n",
+        "\xef\xbb\xbf{\"type\":\"note\"}\n",
+        "{\"type\":\"note\"}\n\r\n",
+        "{\"type\":\"note\",\"value\":1,}\n",
+        "{\"type\":\"note\"/* c */}\n",
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+        char name[32];
+        snprintf(name, sizeof(name), "case %zu", i);
+        check_same(name, cases[i], strlen(cases[i]), NULL);
+        check_same(name, cases[i], strlen(cases[i]), keys);
+    }
+    /* jansson counts every value to its limit of 2048: either side of it, wanted or not */
+    static const int depths[] = {2046, 2047, 2048, 3000};
+    for (size_t i = 0; i < sizeof(depths) / sizeof(*depths); i++) {
+        char *s = deep_line(depths[i]);
+        check_same("deep", s, strlen(s), NULL);
+        check_same("deep, not read", s, strlen(s), keys);
+        free(s);
+    }
+    char *s = deep_line(3000);
+    put_file(s, strlen(s));
+    free(s);
+    struct hb_results r;
+    CHECK(hb_results_read_take(tmp_path, NULL, NULL, &r) == -EINVAL);
+    CHECK_HAS(hb_err_msg(), ":1: not a hopbench JSON Lines record (maximum parsing depth");
+    check_big();
+    check_many();
+    unlink(tmp_path);
+    return hb_check_result();
+}
