@@ -4,7 +4,9 @@
 # through and never replaced; a link of the user's own, followed; a link that belongs to
 # someone else, refused with the file it points to untouched; a second writer of one path,
 # refused while the first holds it. Then every pair of outputs of one command that name one
-# file. Each case checks the exit code, the message and what the files hold.
+# file. Each case checks the exit code, the message and what the files hold. A run takes a
+# third of the command x output-case pairs, every case at least once (tests/sample-lib.sh).
+# shellcheck disable=SC2317  # the output cases are functions called by name from $cases
 . "$(dirname "$0")/faults-lib.sh"
 cp "$TOP/tests/report/fixtures/base.jsonl" in.jsonl
 "$HB" matrix "${QUICK[@]}" --repeat 1 --format jsonl -o m.jsonl || fail "matrix for export: exit $?"
@@ -24,57 +26,85 @@ args_for() {
     *) echo "$1" --dry-run ;;
     esac
 }
+# to_log C DEV: appended to a log through standard output or standard error, by each of their
+# names: earlier lines stay.
+to_log() {
+    echo "earlier line" >app.log
+    inode=$(stat -c %i app.log)
+    case $2 in
+    *err | */2) "$HB" "${args[@]}" -o "$2" 2>>app.log >err.txt ;;
+    *) "$HB" "${args[@]}" -o "$2" >>app.log 2>err.txt ;;
+    esac
+    rc=$?
+    [ "$rc" = 0 ] || fail "$1 -o $2: exit $rc: $(cat err.txt)"
+    [ "$(head -n 1 app.log)" = "earlier line" ] || fail "$1 -o $2 >>log: the log's first line is gone"
+    [ "$(wc -l <app.log)" -gt 1 ] || fail "$1 -o $2 >>log: nothing written"
+    [ "$(stat -c %i app.log)" = "$inode" ] || fail "$1 -o $2 >>log: the log was replaced"
+}
+# full C: standard output on a full device: the failed write is said, exit 3.
+full() {
+    [ -w /dev/full ] || return 0
+    out=$("$HB" "${args[@]}" -o /dev/stdout 2>&1 >/dev/full)
+    rc=$?
+    expect "$1 -o /dev/stdout >/dev/full" 3 "output written straight through to '/dev/stdout' stopped after 0 complete records: No space left on device"
+}
+# fd7 C, fd8 C: a descriptor other than 1 and 2, and one not open for writing.
+fd7() {
+    echo "earlier line" >app.log
+    "$HB" "${args[@]}" -o /dev/fd/7 7>>app.log 2>err.txt >/dev/null
+    rc=$?
+    [ "$rc" = 0 ] && [ "$(head -n 1 app.log)" = "earlier line" ] || fail "$1 -o /dev/fd/7: exit $rc: $(cat err.txt)"
+}
+fd8() {
+    run_hb "${args[@]}" -o /dev/fd/8 8<in.jsonl
+    expect "$1 -o /dev/fd/8 (read-only)" 2 "is descriptor 8, which is not open for writing"
+}
+# own C: the user's own link: followed (also to a file still to be made), the link kept.
+own() {
+    rm -f real.out own.out && ln -s real.out own.out
+    run_hb "${args[@]}" -o own.out
+    expect "$1 -o own link" 0 ""
+    [ -L own.out ] && [ -s real.out ] || fail "$1 -o own link: link replaced or target empty"
+    rm -f real.out own.out
+}
+# theirs C: someone else's link, and the user's own link to it: refused, the target untouched.
+theirs() {
+    echo victim >victim.txt
+    rm -f theirs.out && ln -s victim.txt theirs.out && chown -h "$other" theirs.out 2>/dev/null
+    if [ "$(stat -c %u theirs.out)" != "$(id -u)" ]; then
+        run_hb "${args[@]}" -o theirs.out
+        expect "$1 -o someone else's link" 2 "the symbolic link 'theirs.out' belongs to uid $other, not to you (uid $(id -u)); hopbench follows only your own links"
+        [ "$(cat victim.txt)" = victim ] || fail "$1 -o someone else's link: the target was written"
+        ln -sf theirs.out chain.out
+        run_hb "${args[@]}" -o chain.out
+        expect "$1 -o own link to someone else's" 2 "the symbolic link 'theirs.out' belongs to uid $other"
+    fi
+    rm -f theirs.out chain.out victim.txt
+}
+# Each command meets a share of the cases, each case a share of the commands
+# (tests/sample-lib.sh); every case is met in every run.
+. "$TOP/tests/sample-lib.sh"
+hb_sample_init faults.outputs 3
+cases=(/dev/stdout /dev/fd/1 /proc/self/fd/1 /dev/stderr /dev/fd/2 /proc/self/fd/2 full fd7 fd8 own theirs)
+declare -A met
 tried=0
 for c in $commands; do
     read -r -a args <<<"$(args_for "$c")"
     [ "${#args[@]}" -gt 0 ] || continue
     tried=$((tried + 1))
-    # Appended to a log through standard output or standard error, by each of their names:
-    # earlier lines stay.
-    for dev in /dev/stdout /dev/fd/1 /proc/self/fd/1 /dev/stderr /dev/fd/2 /proc/self/fd/2; do
-        echo "earlier line" >app.log
-        inode=$(stat -c %i app.log)
-        case $dev in
-        *err | */2) "$HB" "${args[@]}" -o "$dev" 2>>app.log >err.txt ;;
-        *) "$HB" "${args[@]}" -o "$dev" >>app.log 2>err.txt ;;
+    echo "earlier line" >app.log && : >err.txt
+    for j in "${!cases[@]}"; do
+        hb_sample_pick "$tried" "$j" || continue
+        k=${cases[$j]}
+        met[$k]=1
+        case $k in
+        /*) to_log "$c" "$k" ;;
+        *) "$k" "$c" ;;
         esac
-        rc=$?
-        [ "$rc" = 0 ] || fail "$c -o $dev: exit $rc: $(cat err.txt)"
-        [ "$(head -n 1 app.log)" = "earlier line" ] || fail "$c -o $dev >>log: the log's first line is gone"
-        [ "$(wc -l <app.log)" -gt 1 ] || fail "$c -o $dev >>log: nothing written"
-        [ "$(stat -c %i app.log)" = "$inode" ] || fail "$c -o $dev >>log: the log was replaced"
     done
-    # Standard output on a full device: the failed write is said, exit 3.
-    if [ -w /dev/full ]; then
-        out=$("$HB" "${args[@]}" -o /dev/stdout 2>&1 >/dev/full)
-        rc=$?
-        expect "$c -o /dev/stdout >/dev/full" 3 "output written straight through to '/dev/stdout' stopped after 0 complete records: No space left on device"
-    fi
-    # A descriptor other than 1 and 2, and one not open for writing.
-    "$HB" "${args[@]}" -o /dev/fd/7 7>>app.log 2>err.txt >/dev/null
-    rc=$?
-    [ "$rc" = 0 ] && [ "$(head -n 1 app.log)" = "earlier line" ] || fail "$c -o /dev/fd/7: exit $rc: $(cat err.txt)"
-    run_hb "${args[@]}" -o /dev/fd/8 8<in.jsonl
-    expect "$c -o /dev/fd/8 (read-only)" 2 "is descriptor 8, which is not open for writing"
-    # The user's own link: followed (also to a file still to be made), the link kept.
-    rm -f real.out own.out && ln -s real.out own.out
-    run_hb "${args[@]}" -o own.out
-    expect "$c -o own link" 0 ""
-    [ -L own.out ] && [ -s real.out ] || fail "$c -o own link: link replaced or target empty"
-    # Someone else's link: refused, its target untouched.
-    echo victim >victim.txt
-    rm -f theirs.out && ln -s victim.txt theirs.out && chown -h "$other" theirs.out 2>/dev/null
-    if [ "$(stat -c %u theirs.out)" != "$(id -u)" ]; then
-        run_hb "${args[@]}" -o theirs.out
-        expect "$c -o someone else's link" 2 "the symbolic link 'theirs.out' belongs to uid $other, not to you (uid $(id -u)); hopbench follows only your own links"
-        [ "$(cat victim.txt)" = victim ] || fail "$c -o someone else's link: the target was written"
-        ln -sf theirs.out chain.out
-        run_hb "${args[@]}" -o chain.out
-        expect "$c -o own link to someone else's" 2 "the symbolic link 'theirs.out' belongs to uid $other"
-    fi
-    rm -f real.out own.out theirs.out chain.out victim.txt
     expect_files "$c: files left" . app.log err.txt in.jsonl m.jsonl
 done
+for k in "${cases[@]}"; do [ -n "${met[$k]:-}" ] || fail "output case $k met no command"; done
 [ "$tried" -ge 13 ] || fail "only $tried commands tried"
 if [ -w /dev/full ]; then
     out=$("$HB" compare in.jsonl in.jsonl 2>&1 >/dev/full)

@@ -18,7 +18,11 @@ mkdir -p "$work/src"
 (cd "$src" && git ls-files -co --exclude-standard -z | xargs -0 cp --parents -t "$work/src")
 sha=$(git -C "$src" rev-parse --short=12 HEAD)
 rc=0
-(cd "$work/src" && HB_GIT_SHA=$sha dpkg-buildpackage -b -us -uc -j"$(nproc)" >"$work/build.log" 2>&1) || rc=$?
+# noopt noddebs: the package is what is tested here, not the compiler's optimiser (the
+# release tree builds -O3 with warnings as errors): an unoptimised build and no debug-symbol
+# package take a quarter less CPU time.
+(cd "$work/src" && HB_GIT_SHA=$sha DEB_BUILD_OPTIONS="noopt noddebs" \
+    dpkg-buildpackage -b -us -uc -j"$(nproc)" >"$work/build.log" 2>&1) || rc=$?
 [ "$rc" = 0 ] || tail -40 "$work/build.log"
 version=$(sed -n 's/^project(hopbench VERSION \([0-9.]*\).*/\1/p' "$src/CMakeLists.txt")
 deb=$(ls "$work"/hopbench_*.deb 2>/dev/null | head -1)

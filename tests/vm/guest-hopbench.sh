@@ -3,7 +3,9 @@
 # hopbench-test.sh through vm_run_script, one boot per guest. Runs several
 # hopbench commands; each leaves NAME.jsonl / NAME.out / NAME.err / NAME.rc in
 # /out, and hopbench-test.sh asserts on them (records only, never timings).
-# Needs $HB; $MIGRATOR (hb_vm_migrator) adds the misplaced-pages runs.
+# Needs $HB; $MIGRATOR (hb_vm_migrator) adds the misplaced-pages runs, $PROBE (hb_vm_probe)
+# the guest's own checks (selftest/guest-probe.sh, $PROBE_SH). LAYOUT=1: the rank layout
+# errors of too few ranks; MATRIX_NODES: the matrix's --nodes.
 # SMALL, MATRIX, MPI, TINY and BW are option lists: split on purpose.
 # $GUEST (the preset's name) picks the runs only one guest does.
 # shellcheck disable=SC2086
@@ -22,16 +24,19 @@ run() {
     echo "$name: status $(cat "/out/$name.rc"), from ${t0}s to $(cut -d' ' -f1 /proc/uptime)s uptime"
 }
 
+[ -z "${PROBE:-}" ] || sh "$PROBE_SH"
 run topo "$HB" topo --format jsonl
 # The launch line hopbench suggests for this machine, with its "hopbench ..."
 # placeholder cut off (busybox has no JSON tool; the field is a plain string).
 sed -n 's/.*"mpirun":"\([^"]*\) hopbench \.\.\.".*/\1/p' /out/topo.out >/out/suggested.txt
 
 run matrix mpirun --map-by numa --bind-to numa -np "$NUMAVM_CPU_NODES" \
-    "$HB" matrix $MATRIX -o /out/matrix.jsonl
-run layout-np1 mpirun -np 1 "$HB" lat $SMALL
-if [ "$NUMAVM_CPU_NODES" -gt 2 ]; then
-    run layout-np2 mpirun --map-by numa --bind-to numa -np 2 "$HB" lat $SMALL
+    "$HB" matrix $MATRIX ${MATRIX_NODES:+--nodes "$MATRIX_NODES"} -o /out/matrix.jsonl
+if [ "${LAYOUT:-0}" = 1 ]; then
+    run layout-np1 mpirun -np 1 "$HB" lat $SMALL
+    if [ "$NUMAVM_CPU_NODES" -gt 2 ]; then
+        run layout-np2 mpirun --map-by numa --bind-to numa -np 2 "$HB" lat $SMALL
+    fi
 fi
 if [ "$NUMAVM_NODES" -gt "$NUMAVM_CPU_NODES" ]; then
     # one rank per NUMA node, the memory-only ones included: what people try first
@@ -148,7 +153,7 @@ if [ -n "${MIGRATOR:-}" ]; then
     # node 0 every 20 ms while bw runs on node 1 (rank 1); hopbench locates
     # its pages after the timed samples.
     MPI="mpirun --map-by numa --bind-to numa -np $NUMAVM_CPU_NODES"
-    BW="bw --cpu-node 1 --mem-node 1 --size 64M --reps 8 --min-time 0.02 --repeat 1 --format jsonl --quiet"
+    BW="bw --cpu-node 1 --mem-node 1 --size 16M --reps 8 --min-time 0.02 --repeat 1 --format jsonl --quiet"
     run misplaced $MPI "$MIGRATOR" 1 0 20 -- "$HB" $BW -o /out/misplaced.jsonl
     run allowed $MPI "$MIGRATOR" 1 0 20 -- "$HB" $BW --allow-misplaced -o /out/allowed.jsonl
 fi

@@ -1,8 +1,9 @@
 #!/bin/sh
-# guest-probe.sh - runs INSIDE the numa-vm guest (busybox sh), started by
-# probe-test.sh through vm_run_script. Needs $PROBE (hb_vm_probe); $HB
-# (hopbench) is optional. Everything the host checks goes to /out.
+# guest-probe.sh - runs INSIDE the numa-vm guest (busybox sh), started by guest-hopbench.sh
+# when hopbench-test.sh gives it $PROBE (hb_vm_probe). Runs the probe and $HB --version;
+# everything probe-checks.sh checks goes to /out.
 : "${PROBE:?PROBE is not set}"
+: "${HB:?HB is not set}"
 grep -m 1 '^flags' /proc/cpuinfo >/out/cpuflags
 k=0
 while [ -d "/sys/devices/system/node/node$k" ]; do
@@ -12,9 +13,7 @@ done >/out/sysfs-distance
 mpirun --map-by numa --bind-to numa -np "$NUMAVM_CPU_NODES" --report-bindings \
     "$PROBE" 16 >/out/probe.txt 2>/out/probe.err
 echo $? >/out/probe.rc
-if [ -n "${HB:-}" ]; then
-    "$HB" --version >/out/hb-version.txt 2>&1
-    echo $? >/out/hb-version.rc
-fi
+"$HB" --version >/out/hb-version.txt 2>&1
+echo $? >/out/hb-version.rc
 cat /out/probe.txt
 cat /out/probe.err >&2
