@@ -192,9 +192,17 @@ static int hb_cmp_take(void *ctx, const json_t *rec)
     return 0;
 }
 
+/* The keys hb_cmp_take and what it calls read (the reader builds no others): identity,
+ * headline in every file generation's spelling, interval, repeats, status. */
+static const char *const hb_cmp_keys[] = {
+    "role",        "suite",         "experiment",    "label",          "host",       "cpu_node",
+    "mem_node",    "kernel",        "threads",       "bytes",          "metric",     "unit",
+    "value",       "lat_ns_median", "bw_GBps_best",  "bw_GBps_median", "t_median_s", "ci95",
+    "ci_coverage", "repeats",       "repeat_values", "status",         "note",       NULL};
+
 int hb_cmp_side_read(const char *path, struct hb_cmp_side *sd)
 {
-    return hb_results_read_take(path, hb_cmp_take, sd, &sd->res);
+    return hb_results_read_keys(path, hb_cmp_keys, hb_cmp_take, sd, &sd->res);
 }
 
 static size_t hb_cmp_hash(const struct hb_cmp_rec *r, int with_host, size_t nslots)

@@ -47,7 +47,10 @@ static int hb_report_fleet_take(struct hb_report_in *in, const json_t *rec)
     if (!in->fleet && !(in->fleet = calloc(1, sizeof(*in->fleet)))) return -ENOMEM;
     bool was = in->fleet->on;
     int rc = hb_rfleet_take(in->fleet, rec);
-    if (rc == 0 && in->fleet->on && !was) hb_report_records_free(in);
+    if (rc == 0 && in->fleet->on && !was) {
+        hb_report_records_free(in);
+        in->res.measurement_keys = hb_report_fleet_keys; /* the rest only fold */
+    }
     return rc;
 }
 

@@ -27,6 +27,7 @@ struct hb_results_filter {
     hb_results_take_fn take;
     void *ctx;
     struct hb_jsonl_want want;
+    struct hb_jsonl_want mwant; /* r->measurement_keys, once a take callback sets them */
 };
 
 /* The file's bytes: buf[pos, len) not yet cut into lines. */
@@ -200,7 +201,17 @@ static int hb_jsonl_batch(struct hb_results *r, struct hb_jsonl_line *lines, int
     return rc;
 }
 
-static int hb_results_load(FILE *f, const char *path, const struct hb_results_filter *flt,
+/* The measurement keys a take callback narrowed to, for the lines not yet parsed. */
+static int hb_jsonl_narrow(struct hb_results_filter *flt, struct hb_results *r)
+{
+    hb_jsonl_want_free(&flt->mwant);
+    if (hb_jsonl_want_init(&flt->mwant, r->measurement_keys) != 0)
+        return hb_results_oom(r, r->line);
+    flt->want.measurement = &flt->mwant;
+    return 0;
+}
+
+static int hb_results_load(FILE *f, const char *path, struct hb_results_filter *flt,
                            struct hb_results *r)
 {
     memset(r, 0, sizeof(*r));
@@ -212,8 +223,10 @@ static int hb_results_load(FILE *f, const char *path, const struct hb_results_fi
     r->records = json_array();
     int n = 0, rc = r->records && s.buf && lines ? 0 : hb_results_oom(r, 0);
     int threads = hb_jsonl_threads();
-    while (rc == 0 && (n = hb_jsonl_next(&s, lines, r)) > 0)
+    while (rc == 0 && (n = hb_jsonl_next(&s, lines, r)) > 0) {
         rc = hb_jsonl_batch(r, lines, n, flt, threads);
+        if (rc == 0 && r->measurement_keys != flt->mwant.keys) rc = hb_jsonl_narrow(flt, r);
+    }
     if (rc == 0 && n < 0) rc = n;
     free(lines);
     free(s.buf);
@@ -225,8 +238,7 @@ static int hb_results_load(FILE *f, const char *path, const struct hb_results_fi
     return rc;
 }
 
-static int hb_results_open(const char *path, const struct hb_results_filter *flt,
-                           struct hb_results *r)
+static int hb_results_open(const char *path, struct hb_results_filter *flt, struct hb_results *r)
 {
     FILE *f = fopen(path, "r");
     if (!f) {
@@ -243,7 +255,7 @@ static int hb_results_open(const char *path, const struct hb_results_filter *flt
 int hb_results_readf_keys(FILE *f, const char *path, const char *const *keys,
                           hb_results_take_fn take, void *ctx, struct hb_results *r)
 {
-    struct hb_results_filter flt = {take, ctx, {0}};
+    struct hb_results_filter flt = {take, ctx, {0}, {0}};
     if (hb_jsonl_want_init(&flt.want, keys) != 0) {
         memset(r, 0, sizeof(*r));
         snprintf(r->path, sizeof(r->path), "%s", path);
@@ -251,6 +263,7 @@ int hb_results_readf_keys(FILE *f, const char *path, const char *const *keys,
     }
     int rc = f ? hb_results_load(f, path, &flt, r) : hb_results_open(path, &flt, r);
     hb_jsonl_want_free(&flt.want);
+    hb_jsonl_want_free(&flt.mwant);
     return rc;
 }
 

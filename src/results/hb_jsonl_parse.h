@@ -12,6 +12,8 @@ struct hb_jsonl_want {
     const char *const *keys; /* NULL: every key */
     size_t *lens;            /* strlen of each key */
     int n;
+    /* Measurement records' own keys, when a caller narrowed them (NULL: as the others). */
+    const struct hb_jsonl_want *measurement;
 };
 
 /* One line of a file and what became of it. */

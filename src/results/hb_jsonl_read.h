@@ -17,6 +17,11 @@ struct hb_results {
     int line;         /* the line of the record being handed to take */
     int run_line;     /* the line of the run record, or 0 */
     int run_line2;    /* the line of a second run record (several runs in one file), or 0 */
+    /* A take callback may set this (a NULL-terminated list, "type" always kept) when it
+     * needs fewer keys of the measurement records still to come, e.g. once a report knows
+     * its file is a fleet: it holds from the next batch of lines (records already parsed
+     * may carry more keys). Other records keep the reader's keys. */
+    const char *const *measurement_keys;
 };
 
 /* What a streaming reader does with each record but the run record (always kept): returns 1

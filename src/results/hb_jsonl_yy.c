@@ -188,21 +188,32 @@ static enum hb_yy hb_yy_value(yyjson_val *v, int depth, json_t **out)
     return hb_yy_scalar(v, out);
 }
 
+/* The keys a record of this type keeps: NULL for every key (always the run record's). */
+static const struct hb_jsonl_want *hb_jsonl_scope(const struct hb_jsonl_want *w, bool run,
+                                                  bool measurement)
+{
+    if (measurement && w->measurement) w = w->measurement;
+    return run || !w->keys ? NULL : w;
+}
+
 /* A record: an object, with only the wanted keys unless it is the run record. */
 static enum hb_yy hb_yy_record(yyjson_val *root, const struct hb_jsonl_want *w, size_t len,
                                json_t **out)
 {
     if (!yyjson_is_obj(root)) return HB_YY_DEFER; /* jansson words what it is instead */
-    bool all = !w->keys || yyjson_equals_str(yyjson_obj_get(root, "type"), "run");
-    return hb_yy_object(root, 1, all ? NULL : w, len, out);
+    yyjson_val *type = yyjson_obj_get(root, "type");
+    w = hb_jsonl_scope(w, yyjson_equals_str(type, "run"), yyjson_equals_str(type, "measurement"));
+    return hb_yy_object(root, 1, w, len, out);
 }
 
 /* Only the wanted keys of a record jansson parsed (it went that way for its verdict). */
 static void hb_jsonl_prune(json_t *rec, const struct hb_jsonl_want *w)
 {
-    if (!w->keys || !json_is_object(rec)) return;
+    if (!json_is_object(rec)) return;
     const char *type = json_string_value(json_object_get(rec, "type"));
-    if (type && strcmp(type, "run") == 0) return;
+    w = hb_jsonl_scope(w, type && strcmp(type, "run") == 0,
+                       type && strcmp(type, "measurement") == 0);
+    if (!w) return;
     const char *key;
     json_t *v;
     void *tmp;
@@ -247,7 +258,7 @@ void hb_jsonl_parse_line(struct hb_jsonl_line *ln, const struct hb_jsonl_want *w
 
 int hb_jsonl_want_init(struct hb_jsonl_want *want, const char *const *keys)
 {
-    *want = (struct hb_jsonl_want){keys, NULL, 0};
+    *want = (struct hb_jsonl_want){keys, NULL, 0, NULL};
     while (keys && keys[want->n])
         want->n++;
     if (want->n == 0) return 0;
