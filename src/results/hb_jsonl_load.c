@@ -181,17 +181,19 @@ static int hb_jsonl_threads(void)
 /* Parses n lines on threads, then hands them on in order; after an error the rest are
  * freed. */
 static int hb_jsonl_batch(struct hb_results *r, struct hb_jsonl_line *lines, int n,
-                          const struct hb_results_filter *flt, int threads)
+                          const struct hb_results_filter *flt, void *const *alcs, int threads)
 {
-    (void)threads; /* without OpenMP, one */
-#pragma omp parallel num_threads(threads)
-    {
-        void *alc = hb_jsonl_alc_new(); /* NULL: yyjson's default allocator */
-#pragma omp for schedule(dynamic, 64)
+    /* One thread starts no team: libgomp allocates one per parallel region, and that
+     * aligned allocation made malloc sweep the records just freed, every batch. */
+    if (threads == 1)
         for (int i = 0; i < n; i++)
-            hb_jsonl_parse_line(&lines[i], &flt->want, alc);
-        hb_jsonl_alc_free(alc);
-    }
+            hb_jsonl_parse_line(&lines[i], &flt->want, alcs[0]);
+#ifdef _OPENMP
+    else
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 64)
+        for (int i = 0; i < n; i++)
+            hb_jsonl_parse_line(&lines[i], &flt->want, alcs[omp_get_thread_num()]);
+#endif
     int rc = 0;
     for (int i = 0; i < n; i++)
         if (rc == 0)
@@ -223,11 +225,18 @@ static int hb_results_load(FILE *f, const char *path, struct hb_results_filter *
     r->records = json_array();
     int n = 0, rc = r->records && s.buf && lines ? 0 : hb_results_oom(r, 0);
     int threads = hb_jsonl_threads();
+    void **alcs = calloc((size_t)threads, sizeof(*alcs)); /* each thread's, for every batch */
+    for (int t = 0; alcs && t < threads; t++)
+        alcs[t] = hb_jsonl_alc_new(); /* NULL: yyjson's default allocator */
+    if (rc == 0 && !alcs) rc = hb_results_oom(r, 0);
     while (rc == 0 && (n = hb_jsonl_next(&s, lines, r)) > 0) {
-        rc = hb_jsonl_batch(r, lines, n, flt, threads);
+        rc = hb_jsonl_batch(r, lines, n, flt, alcs, threads);
         if (rc == 0 && r->measurement_keys != flt->mwant.keys) rc = hb_jsonl_narrow(flt, r);
     }
     if (rc == 0 && n < 0) rc = n;
+    for (int t = 0; alcs && t < threads; t++)
+        hb_jsonl_alc_free(alcs[t]);
+    free(alcs);
     free(lines);
     free(s.buf);
     if (rc == 0 && r->nread == 0) {
