@@ -43,7 +43,7 @@
 static int hb_fail(int rc)
 {
     if (hb_launch_is_first())
-        fprintf(stderr, "hopbench: %s\n", hb_err_msg());
+        hb_err_print(rc);
     else
         hb_launch_wait_for_first();
     return hb_err_exit_code(rc);
@@ -173,12 +173,12 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
     if (rc == 0 && messages)
         rc = hb_msg_check_bg(&w, t, plan, o->nload_nodes > 0, args ? args + 1 : "");
     if (rc && messages) {
-        if (w.rank == 0) fprintf(stderr, "hopbench: %s\n", hb_err_msg());
+        if (w.rank == 0) hb_err_print(rc);
         hb_world_finalize(&w);
         return hb_err_exit_code(rc);
     }
     if (rc) {
-        if (w.rank == 0) fprintf(stderr, "hopbench: %s\n", hb_err_msg());
+        if (w.rank == 0) hb_err_print(rc);
         hb_world_finalize(&w);
         return HB_EXIT_ENV;
     }
@@ -228,7 +228,7 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
         if (wrc == 0) wrc = hb_write_header(env, run, ctx.sink);
         json_decref(run);
         if (wrc && ctx.sink) hb_sink_close(ctx.sink, false);
-        if (wrc) fprintf(stderr, "hopbench: %s\n", hb_err_msg());
+        if (wrc) hb_err_print(wrc);
     }
     wrc = hb_rank0_share(wrc);
     /* --policy weighted: the kernel's weights for the run. Set after the output opens, their
@@ -258,8 +258,9 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
         hb_progress_free(ctx.progress);
         /* Status 1 (a measurement failed its checks) still completes the file. */
         bool complete = wrc == 0 && code <= HB_EXIT_FAILED;
-        if (hb_sink_close(ctx.sink, complete) != 0) {
-            fprintf(stderr, "hopbench: %s\n", hb_err_msg());
+        int closed = hb_sink_close(ctx.sink, complete);
+        if (closed != 0) {
+            hb_err_print(closed);
             code = code ? code : HB_EXIT_ENV;
         }
     }
@@ -323,9 +324,9 @@ static int hb_run_in_process(const struct hb_suite_env *env, const struct hb_pla
     json_decref(measured);
     hb_summary_free(&ctx.summary);
     /* The cause first, then where the records are (FILE.partial when incomplete). */
-    if (rc) fprintf(stderr, "hopbench: %s\n", hb_err_msg());
+    if (rc) hb_err_print(rc);
     int crc = ctx.sink ? hb_sink_close(ctx.sink, complete) : 0;
-    if (crc) fprintf(stderr, "hopbench: %s\n", hb_err_msg());
+    if (crc) hb_err_print(crc);
     return hb_err_exit_code(rc ? rc : crc);
 }
 

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Grown to fit: a message may list every node or CPU of a large machine. */
 static _Thread_local char *hb_err_buf;
@@ -50,6 +51,23 @@ void hb_err_clear(void)
 {
     if (hb_err_buf) hb_err_buf[0] = '\0';
     hb_err_oom[0] = '\0';
+}
+
+void hb_err_print(int neg_errno)
+{
+    static const char *const own[] = {"a result check failed",
+                                      "pages or threads were not "
+                                      "where they were asked to be",
+                                      "bad usage or input",
+                                      "the environment cannot do what was asked"};
+    if (hb_err_msg()[0]) {
+        fprintf(stderr, "hopbench: %s\n", hb_err_msg());
+        return;
+    }
+    /* A path that set no message still says what failed, never "hopbench: " alone. */
+    int e = -neg_errno;
+    fprintf(stderr, "hopbench: %s (no more detail was recorded: please report it)\n",
+            e >= HB_EVALIDATE && e <= HB_EENV ? own[e - HB_EVALIDATE] : strerror(e));
 }
 
 int hb_err_exit_code(int neg_errno)

@@ -31,6 +31,10 @@ char *hb_strf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The message last set in this thread, or "" when none. Never NULL. */
 const char *hb_err_msg(void);
 
+/* Prints "hopbench: MESSAGE" to standard error: the message set, or when none was, what
+ * neg_errno means (a path that sets none still never prints an empty line). */
+void hb_err_print(int neg_errno);
+
 /* Forget the current message. */
 void hb_err_clear(void);
 

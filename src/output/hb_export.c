@@ -395,7 +395,7 @@ int hb_export_main(int argc, char **argv)
     const char *results = nfiles == 1 ? files[0] : NULL;
     free(files);
     if (arc) {
-        fprintf(stderr, "hopbench: %s\n", hb_err_msg());
+        hb_err_print(arc);
         return hb_err_exit_code(arc);
     }
     if (!results || !out) {
@@ -409,7 +409,7 @@ int hb_export_main(int argc, char **argv)
     static const char *const keys[] = {"metric", "host", "kernel", "rows", "cols", "values", NULL};
     int rc = hb_results_read_keys(results, keys, hb_export_take, NULL, &r);
     if (rc) {
-        fprintf(stderr, "hopbench: %s\n", hb_err_msg());
+        hb_err_print(rc);
         return hb_err_exit_code(rc);
     }
     if (!r.run) {
@@ -433,7 +433,7 @@ int hb_export_main(int argc, char **argv)
                 "hopbench: note: the firmware of %s gives no HMAT (no latency or bandwidth per "
                 "initiator); %s holds the measured matrix only\n",
                 t->source, out);
-    if (rc) fprintf(stderr, "hopbench: %s\n", hb_err_msg());
+    if (rc) hb_err_print(rc);
     hb_topo_free(t);
     hb_results_free(&r);
     return hb_err_exit_code(rc);
