@@ -320,7 +320,7 @@ static int hb_cmp_run(const struct hb_cmp_opts *o, const struct hb_cmp_side *b,
     struct hb_sink *s = NULL;
     int rc = hb_sink_open_layout(o->format, "", &hb_layout_compare, &s);
     if (rc) {
-        fprintf(stderr, "hopbench: %s\n", hb_err_msg());
+        hb_err_print(rc);
         return hb_err_exit_code(rc);
     }
     struct hb_cmp_counts c = {0};
@@ -349,7 +349,7 @@ static int hb_cmp_run(const struct hb_cmp_opts *o, const struct hb_cmp_side *b,
         return HB_EXIT_ENV;
     }
     if ((rc = hb_sink_close(s, true))) {
-        fprintf(stderr, "hopbench: %s\n", hb_err_msg());
+        hb_err_print(rc);
         return HB_EXIT_ENV;
     }
     if (c.only_base)
@@ -372,10 +372,6 @@ static int hb_cmp_check_runs(const struct hb_cmp_opts *o, const struct hb_cmp_si
                        both[i]->res.path, both[i]->res.run_line2);
             return -EINVAL;
         }
-    for (int i = 0; i < 2; i++) {
-        int rc = hb_cmp_config_check(&both[i]->res);
-        if (rc) return rc;
-    }
     *machines = hb_cmp_machines(both[0]->res.run, both[1]->res.run);
     if (!*machines) {
         hb_err_set("compare: out of memory");
@@ -412,7 +408,7 @@ int hb_compare_main(int argc, char **argv)
     if (rc == 0) rc = hb_cmp_side_index(&n, with_host);
     int code = HB_EXIT_OK;
     if (rc) {
-        fprintf(stderr, "hopbench: %s\n", hb_err_msg());
+        hb_err_print(rc);
         code = hb_err_exit_code(rc);
     } else {
         for (int i = 0; i < 2; i++)

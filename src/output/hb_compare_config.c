@@ -10,44 +10,6 @@
 #include <stdbool.h>
 #include <string.h>
 
-static const char *hb_cmp_json_kind(const json_t *v)
-{
-    return json_is_null(v)     ? "null"
-           : json_is_array(v)  ? "a list"
-           : json_is_string(v) ? "a string"
-           : json_is_object(v) ? "an object"
-                               : "a number or boolean";
-}
-
-int hb_cmp_config_check(const struct hb_results *r)
-{
-    static const char *const blocks[] = {"config", "config_unreadable"};
-    for (int i = 0; r->run && i < 2; i++) {
-        const json_t *v = json_object_get(r->run, blocks[i]);
-        if (v && !json_is_object(v)) {
-            hb_err_set("%s:%d: the run record's %s is %s, not an object of knobs: the file "
-                       "was changed or damaged",
-                       r->path, r->run_line, blocks[i], hb_cmp_json_kind(v));
-            return -EINVAL;
-        }
-    }
-    /* A fleet's: [{"host": name, "config": {...}}, ...] */
-    const json_t *hosts = json_object_get(r->run, "host_configs"), *h;
-    size_t i;
-    bool bad = hosts && !json_is_array(hosts);
-    json_array_foreach(hosts, i, h) bad = bad || !json_is_string(json_object_get(h, "host")) ||
-                                          !json_is_object(json_object_get(h, "config"));
-    if (bad) {
-        hb_err_set("%s:%d: the run record's host_configs is %s, not a list of {\"host\": name, "
-                   "\"config\": {knobs}}: the file was changed or damaged",
-                   r->path, r->run_line,
-                   json_is_array(hosts) ? "a list with an entry that is not"
-                                        : hb_cmp_json_kind(hosts));
-        return -EINVAL;
-    }
-    return 0;
-}
-
 struct hb_cmp_config_ctx {
     json_t *diffs;
     const char *host; /* a fleet's host, NULL for a run's one configuration */

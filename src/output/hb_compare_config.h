@@ -1,16 +1,11 @@
 /* compare's view of the two runs' configurations: the knobs that differ, and which of them may
- * explain a verdict on a given metric; the check of the blocks, which report shares. */
+ * explain a verdict on a given metric. */
 #ifndef HB_COMPARE_CONFIG_H
 #define HB_COMPARE_CONFIG_H
 
 #include "hb_jsonl_read.h"
 
 #include <jansson.h>
-
-/* The run record's config and config_unreadable are objects where present, and host_configs
- * a list of {"host": name, "config": object}: 0, or -EINVAL with "FILE:LINE: ..." naming the
- * run record. */
-int hb_cmp_config_check(const struct hb_results *r);
 
 /* One {"type": "config_diff", "key", "base", "new"} per knob that differs between the two
  * run records' configs (none when either has no config: files from before it); when both

@@ -3,7 +3,6 @@
 #include "hb_report.h"
 
 #include "hb_args.h"
-#include "hb_compare_config.h"
 #include "hb_error.h"
 #include "hb_outfile.h"
 #include "hb_report_draw.h"
@@ -119,7 +118,6 @@ int hb_report_read(FILE *f, const char *path, struct hb_report_in *in)
     memset(in, 0, sizeof(*in));
     int rc = f ? hb_results_readf(f, path, hb_report_take, in, &in->res)
                : hb_results_read_take(path, hb_report_take, in, &in->res);
-    if (rc == 0) rc = hb_cmp_config_check(&in->res); /* the Machine panel's configuration */
     if (rc == 0) rc = hb_report_fleet_done(in);
     if (rc) hb_report_in_free(in);
     return rc;
@@ -194,7 +192,7 @@ int hb_report_main(int argc, char **argv)
     enum hb_format tf = HB_FORMAT_TABLE;
     if (rc == 0 && hb_report_table_name(out, &tf)) {
         rc = hb_report_table(tf, out, inputs, nin);
-        if (rc) fprintf(stderr, "hopbench: %s\n", hb_err_msg());
+        if (rc) hb_err_print(rc);
         free(in);
         free(inputs);
         return hb_err_exit_code(rc);
@@ -217,7 +215,7 @@ int hb_report_main(int argc, char **argv)
             rc = hb_outfile_close(of, wrc == 0 && mrc == 0);
         }
     }
-    if (rc) fprintf(stderr, "hopbench: %s\n", hb_err_msg());
+    if (rc) hb_err_print(rc);
     for (int i = 0; i < nread; i++)
         hb_report_in_free(&in[i]);
     free(in);

@@ -31,4 +31,9 @@ typedef int (*hb_config_diff_fn)(const char *key, const json_t *base, const json
                                  void *ctx);
 int hb_config_diff(const json_t *base, const json_t *new_, hb_config_diff_fn fn, void *ctx);
 
+/* A run record's config and config_unreadable are objects where present, and host_configs a
+ * list of {"host": name, "config": object}: 0, or -EINVAL with "PATH:LINE: ..." (every
+ * reader of result files checks each run record so, whether it shows the knobs or not). */
+int hb_config_check_run(const json_t *run, const char *path, int line);
+
 #endif

@@ -3,6 +3,7 @@
 #include "hb_jsonl_parse.h"
 #include "hb_jsonl_read.h"
 
+#include "hb_config.h"
 #include "hb_error.h"
 #include "hb_version.h"
 
@@ -99,7 +100,8 @@ static int hb_jsonl_next(struct hb_jsonl_src *s, struct hb_jsonl_line *lines,
     return n;
 }
 
-/* The run record: its schema must be one this build reads. */
+/* The run record: its schema must be one this build reads, its configuration blocks the
+ * shapes hopbench writes. */
 static int hb_results_run(struct hb_results *r, json_t *rec, int lineno)
 {
     json_t *sv = json_object_get(rec, "schema_version");
@@ -112,6 +114,8 @@ static int hb_results_run(struct hb_results *r, json_t *rec, int lineno)
                    r->path, lineno, json_is_integer(sv) ? have : "(missing)", HB_SCHEMA_VERSION);
         return -EINVAL;
     }
+    int rc = hb_config_check_run(rec, r->path, lineno);
+    if (rc) return rc;
     if (!r->run) {
         r->run = rec;
         r->run_line = lineno;

@@ -5,7 +5,8 @@
 # with only the differing cells marked, as compare sees them (free huge pages are state, not
 # a difference; a file from before the capture is absent, not different); a fleet's hosts
 # side by side with the odd host's knob marked; a knob only a newer hopbench reads is no
-# difference either; a block of the wrong shape: FILE:LINE, exit 2, no report.
+# difference either; a block of the wrong shape: FILE:LINE, exit 2, no report (report,
+# compare and export alike: the reader checks every run record).
 set -uo pipefail
 HB=${1:?usage: config.sh HOPBENCH FIXTURES}
 FX=${2:?usage: config.sh HOPBENCH FIXTURES}
@@ -92,6 +93,11 @@ for bad in '.config = [1]' '.config_unreadable = "x"' '.host_configs = {}' '.hos
         "$rc/$(wc -l <<<"$err")/$(grep -c "^hopbench: $tmp/bad.jsonl:1: the run record's " <<<"$err")/$([ -e "$tmp/bad.html" ] && echo written)" 2/1/1/
     "$HB" compare "$tmp/one.jsonl" "$tmp/bad.jsonl" >/dev/null 2>&1
     expect "$bad: compare exits 2 too" $? 2
+    # export shows no knob, yet reads the same file: it refuses it the same way.
+    err=$("$HB" export "$tmp/bad.jsonl" -o "$tmp/bad.xml" 2>&1)
+    rc=$?
+    expect "$bad: export exits 2 naming $tmp/bad.jsonl:1, no output" \
+        "$rc/$(grep -c "^hopbench: $tmp/bad.jsonl:1: the run record's " <<<"$err")/$([ -e "$tmp/bad.xml" ] && echo written)" 2/1/
 done
 [ "$fails" = 0 ] && echo PASS
 exit "$fails"
