@@ -50,6 +50,11 @@ static const char *hb_cmp_key_of(const json_t *rec, const char **unit)
     return "t_median_s";
 }
 
+static bool hb_cmp_positive(const json_t *v)
+{
+    return json_is_number(v) && json_number_value(v) > 0.0 && isfinite(json_number_value(v));
+}
+
 /* Why the record cannot be judged (a new string), "" when it can; NULL when out of memory.
  * Its measurement must have passed its checks (a failed one's figure is no measurement of
  * the placement it names), and its headline be a positive finite figure within what any
@@ -68,16 +73,24 @@ static char *hb_cmp_unusable(const json_t *rec, const char *key, const char *uni
     if (!(x > 0.0) || !isfinite(x))
         return hb_strf("its headline %s = %g is not a positive figure", key, x);
     if (x > most) return hb_strf("its headline %s = %g %s is beyond any machine", key, x, unit);
-    const json_t *reps = json_object_get(rec, "repeat_values"), *r;
+    /* The samples the figure was made from: a record without them made it from nothing. */
+    const json_t *samples = json_object_get(rec, "samples_s"), *r;
     size_t i;
+    if (samples && (!json_is_array(samples) || json_array_size(samples) == 0))
+        return hb_strf("its samples_s is %s", json_is_array(samples) ? "empty" : "not a list");
+    json_array_foreach(samples, i, r)
+    {
+        if (!hb_cmp_positive(r))
+            return hb_strf("sample %zu of samples_s is not a positive time", i + 1);
+    }
+    const json_t *reps = json_object_get(rec, "repeat_values");
     if (reps && !json_is_array(reps) && !json_is_null(reps))
         return hb_strf("repeat_values is not a list");
-    json_array_foreach(
-        reps, i,
-        r) if (!json_is_number(r) || !(json_number_value(r) > 0.0) ||
-               !isfinite(json_number_value(
-                   r))) return hb_strf("repeat %zu of repeat_values is not a positive figure",
-                                       i + 1);
+    json_array_foreach(reps, i, r)
+    {
+        if (!hb_cmp_positive(r))
+            return hb_strf("repeat %zu of repeat_values is not a positive figure", i + 1);
+    }
     return hb_strf("%s", "");
 }
 
@@ -193,12 +206,13 @@ static int hb_cmp_take(void *ctx, const json_t *rec)
 }
 
 /* The keys hb_cmp_take and what it calls read (the reader builds no others): identity,
- * headline in every file generation's spelling, interval, repeats, status. */
+ * headline in every file generation's spelling, interval, repeats, samples, status. */
 static const char *const hb_cmp_keys[] = {
-    "role",        "suite",         "experiment",    "label",          "host",       "cpu_node",
-    "mem_node",    "kernel",        "threads",       "bytes",          "metric",     "unit",
-    "value",       "lat_ns_median", "bw_GBps_best",  "bw_GBps_median", "t_median_s", "ci95",
-    "ci_coverage", "repeats",       "repeat_values", "status",         "note",       NULL};
+    "role",           "suite",      "experiment", "label",         "host",
+    "cpu_node",       "mem_node",   "kernel",     "threads",       "bytes",
+    "metric",         "unit",       "value",      "lat_ns_median", "bw_GBps_best",
+    "bw_GBps_median", "t_median_s", "ci95",       "ci_coverage",   "repeats",
+    "repeat_values",  "samples_s",  "status",     "note",          NULL};
 
 int hb_cmp_side_read(const char *path, struct hb_cmp_side *sd)
 {

@@ -43,6 +43,12 @@ edit new.jsonl 'if .experiment == "lat-same" then del(.value, .lat_ns_median) el
 case_ "unusable no headline" 2 "its headline value is missing" base.jsonl bad.jsonl
 edit new.jsonl 'if .experiment == "lat-same" then .repeat_values[2] = null else . end' >bad.jsonl
 case_ "unusable repeat" 2 "repeat 3 of repeat_values is not a positive figure" base.jsonl bad.jsonl
+# The samples behind the figure: none, not a list, or not times.
+for bad in '[]:its samples_s is empty' 'null:its samples_s is not a list' '"x":its samples_s is not a list' \
+    '[0.1,"x"]:sample 2 of samples_s is not a positive time' '[0.1,-1]:sample 2 of samples_s is not a positive time'; do
+    edit new.jsonl "if .experiment == \"lat-same\" then .samples_s = ${bad%%:*} else . end" >bad.jsonl
+    case_ "unusable samples ${bad%%:*}" 2 "error unusable: bad.jsonl:5: lat lat-same 0.0.r.0 cpu=0 mem=0 chase threads=1 bytes=67108864: ${bad#*:}" base.jsonl bad.jsonl
+done
 # A measurement that failed its checks or was skipped has no figure to judge.
 for st in failed skipped; do
     edit new.jsonl "if .experiment == \"lat-same\" then .status = \"$st\" | .note = \"why\" else . end" >bad.jsonl
