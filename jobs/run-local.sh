@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # run-local.sh [HOPBENCH ARGS...]: the first command on a fresh Debian machine. In a clone it
-# installs the missing build packages and builds hopbench, its man page and its bash
-# completion into build/ (Release; build/doc/, said at the end); installed (share/hopbench/)
-# it runs the hopbench installed with it. Runs a study (default: the
+# installs the missing build packages, builds hopbench, its man page and its bash completion
+# into build/ (Release) and installs them into a prefix (HOPBENCH_PREFIX, said at the end);
+# installed (share/hopbench/) it runs the hopbench installed with it. Runs a study (default: the
 # default suite) with one rank per NUMA node, writes results/<timestamp>/ with results.jsonl
 # (canonical), table.txt (hopbench report -o table.txt: the table a run prints) and report.html,
 # prints the table and says where all three are.
@@ -10,7 +10,9 @@
 # Settings (environment): HOPBENCH_ARGS  study and options when no arguments are given
 #   (word-split; default: empty = the default suite); HOPBENCH  use this binary, skipping
 #   the package check and the build; RESULTS_ROOT  where <timestamp>/ goes [results/ of the
-#   clone; ./results when installed].
+#   clone; ./results when installed]; HOPBENCH_PREFIX  where a clone's build is installed
+#   [build/install of the clone; $HOME/.local puts the man page and the completion where man
+#   and bash-completion look].
 # Bad arguments fail before anything is created: hopbench checks them with --dry-run first.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -39,8 +41,13 @@ if [ -z "${HOPBENCH:-}" ] && [ "$installed" = 0 ]; then
     cmake -S "$top" -B "$top/build" -DCMAKE_BUILD_TYPE=Release >/dev/null
     # The man page and the bash completion come with it, generated from the same tables.
     cmake --build "$top/build" -j"$(nproc)" --target hopbench hb_docs >/dev/null
-    HOPBENCH=$top/build/hopbench
-    docs=$top/build/doc
+    prefix=${HOPBENCH_PREFIX:-$top/build/install}
+    if ! cmake --install "$top/build" --prefix "$prefix" >/dev/null; then
+        echo "hopbench: cannot install into HOPBENCH_PREFIX '$prefix'; set it to a writable directory" >&2
+        exit 3
+    fi
+    HOPBENCH=$prefix/bin/hopbench
+    docs=$prefix/share
 fi
 hb=$(hb_find_hopbench "$here")
 "$hb" "${args[@]}" --dry-run --quiet >/dev/null
@@ -84,7 +91,7 @@ echo "results: $out/results.jsonl"
 echo "table:   $out/table.txt"
 echo "report:  $out/report.html"
 if [ -n "$docs" ]; then
-    echo "manual:  man -l $docs/hopbench.1"
-    echo "completion: . $docs/hopbench.bash"
+    echo "manual:  man -l $docs/man/man1/hopbench.1"
+    echo "completion: . $docs/bash-completion/completions/hopbench"
 fi
 exit "$rc"
