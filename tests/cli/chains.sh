@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Memory-level parallelism (lat --chains): one record per chain count, named for it, with
 # chains, loads_per_s = chains x threads / latency and concurrency = loads_per_s x the
-# one-chain latency of the same pair, each inside its interval; in JSON Lines and in CSV.
+# one-chain latency of the same pair, each inside its interval; in JSON Lines and in CSV;
+# matrix and sweep chase the chain count given.
 # The chains overlap their misses: in one run, 8 chains complete more loads a second than 1
 # (a ratio in one run on a DRAM-sized buffer; the 2x target is for tests/bench/peers.sh).
 # shellcheck source=cli-lib.sh
@@ -39,5 +40,17 @@ done
 col=$(grep -nx chains cols.txt | cut -d: -f1)
 got=$(awk -F, -v c="$col" 'NR > 1 && $c != "" { print $c }' mlp.csv | tr '\n' ' ')
 [ "$got" = "1 8 " ] || { echo "FAIL: CSV chains column: '$got'"; fail=1; }
+# matrix and sweep take one chain count (a list is lat's): every latency record chases 4.
+"$HB" matrix --chains 4 --size 16M --repeat 2 --reps 2 --min-time 0.01 -o matrix.jsonl 2>err.txt ||
+    { echo "FAIL: matrix --chains: exit $? ($(cat err.txt))"; fail=1; }
+"$HB" sweep --chains 4 --max-size 64K --repeat 2 --reps 2 --min-time 0.01 -o sweep.jsonl 2>err.txt ||
+    { echo "FAIL: sweep --chains: exit $? ($(cat err.txt))"; fail=1; }
+for f in matrix sweep; do
+    got=$(jq -sr '[.[] | select(.type == "measurement" and .metric == "latency")]
+        | "\(length > 0) \([.[] | .chains] | unique) \(all(.[]; .status == "ok" and .loads_per_s > 0))"' \
+        "$f.jsonl" | tr -s ' \n' ' ')
+    [ "$got" = "true [4] true " ] ||
+        { echo "FAIL: $f --chains 4: latency records (any, chain counts, ok with loads_per_s): '$got'"; fail=1; }
+done
 echo "loads/s: $(jq -sc '[.[] | select(.type == "measurement") | [.chains, (.loads_per_s / 1e6 | round), (.concurrency * 10 | round / 10)]]' mlp.jsonl)"
 cli_finish
