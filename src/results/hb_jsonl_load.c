@@ -8,7 +8,6 @@
 #include "hb_version.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -164,18 +163,22 @@ static int hb_results_line(struct hb_results *r, struct hb_jsonl_line *ln,
     return 0;
 }
 
-/* Threads to parse with: OMP_NUM_THREADS when set, else the CPUs other work leaves idle, as
- * OMP_DYNAMIC would. A thread that waits for a CPU holds up the whole batch: on a busy
- * 2-CPU machine two threads read a file slower than one. */
+/* Threads to parse with: OMP_NUM_THREADS when set, else the CPUs that other work leaves idle
+ * now, as OMP_DYNAMIC would. A thread that waits for a CPU holds up the whole batch: on a
+ * busy 2-CPU machine two threads read a file slower than one. "Now" is the kernel's count of
+ * runnable threads (/proc/loadavg's fourth field), less this one: the load average would
+ * count the command that just ran before this one, or this one's own first seconds. */
 static int hb_jsonl_threads(void)
 {
 #ifdef _OPENMP
-    double load = 0;
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     int n = omp_get_max_threads();
-    if (!getenv("OMP_NUM_THREADS") && getloadavg(&load, 1) == 1 && cpus > 0 &&
-        cpus - lround(load) < n)
-        n = (int)(cpus - lround(load));
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    FILE *f = getenv("OMP_NUM_THREADS") ? NULL : fopen("/proc/loadavg", "r");
+    long running = 0;
+    if (f && fscanf(f, "%*f %*f %*f %ld/", &running) == 1 && cpus > 0 && running >= 1 &&
+        cpus - (running - 1) < n)
+        n = (int)(cpus - (running - 1));
+    if (f) fclose(f);
     return n < 1 ? 1 : n;
 #else
     return 1;
