@@ -328,6 +328,27 @@ static void hb_bash_words(FILE *f, const char *names)
         fputc(*p == ',' ? ' ' : *p, f);
 }
 
+/* The options a command that reads its own arguments names in its usage line ("[--alpha P]",
+ * "-o FILE.xml"), -o with its long name: what it takes, from the same table row as --help. */
+static void hb_bash_usage_options(FILE *f, const char *usage)
+{
+    const char *sep = "";
+    for (const char *p = usage; (p = strchr(p, '-')) != NULL;) {
+        size_t n = strspn(p, "-abcdefghijklmnopqrstuvwxyz");
+        bool word_start = p == usage || p[-1] == ' ' || p[-1] == '[';
+        if (word_start && n == 2 && p[1] == 'o')
+            fprintf(f, "%s-o --output", sep);
+        else if (word_start && n > 2 && p[1] == '-')
+            fprintf(f, "%s%.*s", sep, (int)n, p);
+        else {
+            p += n ? n : 1;
+            continue;
+        }
+        sep = " ";
+        p += n;
+    }
+}
+
 /* The commands' names (the default suite has none), sep between them. */
 static void hb_bash_commands(FILE *f, const char *sep)
 {
@@ -389,14 +410,20 @@ void hb_doc_bash(FILE *f, const struct hb_doc_kernels *k)
     struct hb_cmd_doc c;
     for (int pass = 0; pass < 2; pass++)
         for (size_t i = 0; hb_command_at(i, &c); i++) {
-            if (!c.takes || (pass == 0) != (c.name[0] != '\0')) continue;
+            if ((pass == 0) != (c.name[0] != '\0')) continue;
             if (pass == 0)
                 fprintf(f, "        *\" %s \"*)\n", c.name);
             else
                 fputs("        *)\n", f);
-            fputs("            _hopbench_words \"-o --output", f);
-            for (const struct hb_opt_doc *o = hb_opt_docs; o->name; o++)
-                if (hb_cmd_takes(&c, o->id) && o->id != 'o') fprintf(f, " --%s", o->name);
+            fputs("            _hopbench_words \"", f);
+            if (c.takes) {
+                fputs("-o --output", f);
+                for (const struct hb_opt_doc *o = hb_opt_docs; o->name; o++)
+                    if (hb_cmd_takes(&c, o->id) && o->id != 'o') fprintf(f, " --%s", o->name);
+            } else {
+                hb_bash_usage_options(f, c.args ? c.args : "");
+                fputs(" --help", f);
+            }
             fputs("\" \"$cur\"\n            return ;;\n", f);
         }
     fputs("        esac\n    fi\n"

@@ -74,6 +74,31 @@ hb_docs_check() {
     # message refusing a wrong value lists them (both come from one table), and --help too.
     local opt words listed help usage
     usage=$("$hb" --help) # read whole once: awk stopping early must not cut a pipe under pipefail
+    # Each command is offered exactly the options --help gives it: its "Takes" list and the
+    # run options (but those after "except"), or, when it reads its own arguments, the options
+    # of its usage line (-o also as --output; --help and --version aside).
+    local c entry own excepts want got typed wrong=""
+    for c in "(none)" $commands; do
+        entry=$(awk -v c="$c" '/^options:/ { exit } $1 == c { on = 1; print; next }
+            on && /^  [^ ]/ { exit } on { print }' <<<"$usage")
+        if [[ $(tr -s ' \n' ' ' <<<"$entry") == *"Takes "* ]]; then
+            entry=$(tr -s ' \n' ' ' <<<"$entry")
+            own=${entry#*Takes }
+            want=$(hb_dash_words "${own%%and the run options*}")
+            if [[ $entry == *"the run options"* ]]; then
+                excepts=""
+                [[ $entry == *"the run options except "* ]] && excepts=$(hb_dash_words "${entry#*the run options except }")
+                want+=$'\n'$(hb_run_options "$usage" | { grep -vxF -e "$excepts" || true; })
+            fi
+        else
+            want=$(head -n 1 <<<"$entry" | hb_dash_words_in)
+        fi
+        [ "$c" = "(none)" ] && typed=(hopbench -) || typed=(hopbench "$c" -)
+        got=$(hb_complete "$completion" "${typed[@]}" | { grep -vxE -e '--help|--version|--output|-o' || true; })
+        want=$({ grep -vxE -e '--help|--version|--output|-o|' || true; } <<<"$want" | sort -u)
+        [ "$(sort -u <<<"$got")" = "$want" ] || wrong+=" $c:[$(comm -3 <(sort -u <<<"$got") <(echo "$want") | tr -s '\t\n' '  ')]"
+    done
+    expect "each command's completion offers exactly the options --help gives it${wrong:+:$wrong}" [ -z "$wrong" ]
     for opt in policy pages format level subscription mix mode simd; do
         words=$(hb_complete "$completion" hopbench "--$opt" "" | paste -sd' ')
         listed=$({ "$hb" --dry-run "--$opt" zzz 2>&1 || true; } | sed -n 's/.*\(valid values are\|supported paths:\) //p' |
@@ -85,6 +110,18 @@ hb_docs_check() {
         expect "--$opt completes to what its parser takes: '$words'" hb_same_words "$words" "$listed"
         expect "--help lists --$opt's values: '$help'" hb_words_prefix "$words" "$help"
     done
+}
+
+# hb_dash_words TEXT: the options TEXT names (--name and -o), one per line.
+hb_dash_words() {
+    { grep -oE -- '(^|[ [(])--?[a-z][a-z-]*' <<<"$1" || true; } | sed 's/^[ [(]//'
+}
+hb_dash_words_in() { hb_dash_words "$(cat)"; }
+
+# hb_run_options HELP: the run options --help lists, one per line.
+hb_run_options() {
+    awk '/^  run options/ { on = 1; print; next } on && /^  [^ ]/ { exit } on' <<<"$1" |
+        tr -s ' \n' ' ' | sed 's/.*taken by every suite://' | hb_dash_words_in
 }
 
 # hb_same_words A B: two non-empty, equal word lists (on an x86-64 CPU with AVX-512 the SIMD
