@@ -11,7 +11,7 @@
 /* Latency's p50/p99/max, to the nanosecond the timer can tell. */
 static json_t *hb_comm_us(double us)
 {
-    return isfinite(us) && us > 0.0 ? json_real(round(us * 1000.0) / 1000.0) : json_null();
+    return isfinite(us) && us > 0.0 ? json_real(hb_round_figure(us, 3)) : json_null();
 }
 
 /* The sample times and what they give: bandwidth per sample (best and median). */

@@ -5,6 +5,7 @@
 
 #include "hb_interval.h"
 #include "hb_jsonl_read.h"
+#include "hb_stats.h"
 
 #include <errno.h>
 #include <math.h>
@@ -51,13 +52,12 @@ static json_t *hb_comm_bg_ratio(const json_t *idle, const json_t *loaded, double
     double ratio = a.value > 0.0 ? b.value / a.value : NAN;
     bool ci = ia && ib && a.n >= 2 && b.n >= 2 && a.lo > 0.0;
     const char *verdict = sep != HB_SEPARATE ? NULL : b.value > a.value ? more : less;
-    return json_pack("{s:I, s:s, s:o, s:o, s:o, s:o, s:s, s:o}", "message_bytes", (json_int_t)bytes,
-                     "unit", hb_rec_str(idle, "unit", ""), "idle", hb_rec_figure(idle), "loaded",
-                     hb_rec_figure(loaded), "ratio",
-                     isfinite(ratio) ? json_real(round(ratio * 1000.0) / 1000.0) : json_null(),
-                     "ratio_ci95", ci ? json_pack("[f, f]", b.lo / a.hi, b.hi / a.lo) : json_null(),
-                     "separation", hb_separation_name(sep), "verdict",
-                     verdict ? json_string(verdict) : json_null());
+    return json_pack(
+        "{s:I, s:s, s:o, s:o, s:o, s:o, s:s, s:o}", "message_bytes", (json_int_t)bytes, "unit",
+        hb_rec_str(idle, "unit", ""), "idle", hb_rec_figure(idle), "loaded", hb_rec_figure(loaded),
+        "ratio", isfinite(ratio) ? json_real(hb_round_figure(ratio, 3)) : json_null(), "ratio_ci95",
+        ci ? json_pack("[f, f]", b.lo / a.hi, b.hi / a.lo) : json_null(), "separation",
+        hb_separation_name(sep), "verdict", verdict ? json_string(verdict) : json_null());
 }
 
 /* The comm_bg record of the rank pair of loaded latency record `lat`. */

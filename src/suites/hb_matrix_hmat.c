@@ -3,6 +3,7 @@
 
 #include "hb_interval.h"
 #include "hb_jsonl_read.h"
+#include "hb_stats.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -50,7 +51,7 @@ static json_t *hb_grid_json(const struct hb_topo *t, const double *m)
             if (t->nodes[j].has_memory)
                 json_array_append_new(row, isnan(HB_AT(m, t, i, j))
                                                ? json_null()
-                                               : json_real(round(HB_AT(m, t, i, j) * 1000) / 1000));
+                                               : json_real(hb_round_figure(HB_AT(m, t, i, j), 3)));
         json_array_append_new(rows, row);
     }
     return rows;

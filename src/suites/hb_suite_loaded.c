@@ -9,6 +9,7 @@
 #include "hb_knee.h"
 #include "hb_result.h"
 #include "hb_size.h"
+#include "hb_stats.h"
 
 #include <errno.h>
 #include <math.h>
@@ -156,7 +157,7 @@ static void hb_suite_loaded_annotate(const struct hb_suite_env *env, const json_
     size_t i;
     json_t *b;
     json_array_foreach(bg, i, b) sum += json_number_value(json_object_get(b, "achieved_GBps"));
-    json_object_set_new(rec, "total_GBps", json_real(round(sum * 1000.0) / 1000.0));
+    json_object_set_new(rec, "total_GBps", json_real(hb_round_figure(sum, 3)));
 }
 
 static int hb_suite_loaded_derive(const struct hb_suite_env *env, json_t *measured, json_t *derived)
@@ -196,7 +197,7 @@ static int hb_suite_loaded_derive(const struct hb_suite_env *env, json_t *measur
             derived,
             json_pack("{s:s, s:s, s:s, s:i, s:i, s:o, s:s, s:f, s:f, s:s}", "type", "knee", "suite",
                       "loaded", "curve", "loaded", "cpu_node", cpu, "mem_node", mem, "value",
-                      isnan(knee) ? json_null() : json_real(round(knee * 1000.0) / 1000.0), "unit",
+                      isnan(knee) ? json_null() : json_real(hb_round_figure(knee, 3)), "unit",
                       "GBps", "lat_ns_idle", idle, "max_total_GBps", bw[n - 1], "note",
                       isnan(knee) ? "latency never doubled over the load sweep" : ""));
     free(bw);

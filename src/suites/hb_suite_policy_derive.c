@@ -8,6 +8,7 @@
 
 #include "hb_error.h"
 #include "hb_knee.h"
+#include "hb_stats.h"
 
 #include <errno.h>
 #include <math.h>
@@ -81,7 +82,7 @@ static void hb_pgroup_add(const struct hb_topo *t, struct hb_pgroup *g, json_t *
 
 static json_t *hb_preal(double v)
 {
-    return isnan(v) ? json_null() : json_real(round(v * 10000.0) / 10000.0);
+    return isnan(v) ? json_null() : json_real(hb_round_figure(v, 4));
 }
 
 static void hb_pemit_throughput(struct hb_pgroup *g, json_t *derived)
