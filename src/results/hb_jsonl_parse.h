@@ -12,6 +12,10 @@ struct hb_jsonl_want {
     const char *const *keys; /* NULL: every key */
     size_t *lens;            /* strlen of each key */
     int n;
+    /* The keys by hash (hb_jsonl_key_hash, open addressing): index + 1, 0 for none. A record's
+     * 80 keys are each looked up once, not compared with every wanted key. */
+    int *slots;
+    size_t nslots;
     /* Measurement records' own keys, when a caller narrowed them (NULL: as the others). */
     const struct hb_jsonl_want *measurement;
 };
@@ -26,6 +30,9 @@ struct hb_jsonl_line {
     json_t *rec;       /* the parsed value (any JSON value), or NULL with err */
     char err[JSON_ERROR_TEXT_LENGTH];
 };
+
+/* A key's hash: its length and three letters (hopbench's keys differ there). */
+size_t hb_jsonl_key_hash(const char *s, size_t n);
 
 /* Makes want from a NULL-terminated list (keys NULL: every key). 0, or -ENOMEM. */
 int hb_jsonl_want_init(struct hb_jsonl_want *want, const char *const *keys);

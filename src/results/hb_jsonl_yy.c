@@ -94,14 +94,24 @@ static enum hb_yy hb_yy_array(yyjson_val *v, int depth, json_t **out)
     return HB_YY_OK;
 }
 
+size_t hb_jsonl_key_hash(const char *s, size_t n)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    return n ? (n * 31 + u[0]) * 131 + u[n - 1] * 7 + u[n / 2] : 0;
+}
+
 /* The top-level keys a caller reads ("type" always). */
 static bool hb_yy_wanted(const struct hb_jsonl_want *w, yyjson_val *k)
 {
     const char *key = yyjson_get_str(k);
     size_t n = yyjson_get_len(k);
     if (n == 4 && memcmp(key, "type", 4) == 0) return true;
-    for (int i = 0; i < w->n; i++)
+    if (w->nslots == 0) return false; /* an empty list: "type" alone */
+    for (size_t h = hb_jsonl_key_hash(key, n) & (w->nslots - 1); w->slots[h];
+         h = (h + 1) & (w->nslots - 1)) {
+        int i = w->slots[h] - 1;
         if (w->lens[i] == n && memcmp(w->keys[i], key, n) == 0) return true;
+    }
     return false;
 }
 
@@ -134,8 +144,7 @@ static enum hb_yy hb_yy_unique_keys(yyjson_val *obj)
     for (yyjson_val *k; rc == HB_YY_OK && (k = yyjson_obj_iter_next(&it));) {
         const unsigned char *s = (const unsigned char *)yyjson_get_str(k);
         size_t n = yyjson_get_len(k);
-        /* length and end letters: hopbench's keys differ there; equal ones are compared */
-        size_t h = n ? (n * 31 + s[0]) * 131 + s[n - 1] * 7 + s[n / 2] : 0;
+        size_t h = hb_jsonl_key_hash((const char *)s, n); /* equal hashes are compared */
         for (h &= cap - 1; slot[h]; h = (h + 1) & (cap - 1))
             if (yyjson_equals_strn(slot[h], (const char *)s, n)) rc = HB_YY_DEFER;
         slot[h] = k;
@@ -258,19 +267,33 @@ void hb_jsonl_parse_line(struct hb_jsonl_line *ln, const struct hb_jsonl_want *w
 
 int hb_jsonl_want_init(struct hb_jsonl_want *want, const char *const *keys)
 {
-    *want = (struct hb_jsonl_want){keys, NULL, 0, NULL};
+    *want = (struct hb_jsonl_want){.keys = keys};
     while (keys && keys[want->n])
         want->n++;
     if (want->n == 0) return 0;
+    want->nslots = 16;
+    while (want->nslots < 2 * (size_t)want->n)
+        want->nslots *= 2;
     want->lens = malloc((size_t)want->n * sizeof(*want->lens));
-    if (!want->lens) return -ENOMEM;
-    for (int i = 0; i < want->n; i++)
+    want->slots = calloc(want->nslots, sizeof(*want->slots));
+    if (!want->lens || !want->slots) {
+        hb_jsonl_want_free(want);
+        return -ENOMEM;
+    }
+    for (int i = 0; i < want->n; i++) {
         want->lens[i] = strlen(keys[i]);
+        size_t h = hb_jsonl_key_hash(keys[i], want->lens[i]) & (want->nslots - 1);
+        while (want->slots[h])
+            h = (h + 1) & (want->nslots - 1);
+        want->slots[h] = i + 1;
+    }
     return 0;
 }
 
 void hb_jsonl_want_free(struct hb_jsonl_want *want)
 {
     free(want->lens);
+    free(want->slots);
     want->lens = NULL;
+    want->slots = NULL;
 }
