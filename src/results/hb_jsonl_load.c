@@ -8,10 +8,13 @@
 #include "hb_version.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 #ifdef _OPENMP
 #include <omp.h>
@@ -123,9 +126,10 @@ static int hb_results_run(struct hb_results *r, json_t *rec, int lineno)
     return 0;
 }
 
-/* One parsed line, in file order: checked, then kept or handed to take. Takes ln->rec. */
+/* One parsed line, in file order: checked, then kept or handed to take. Takes ln->rec; a
+ * record take is done with goes to *spent, for the thread that built it to free. */
 static int hb_results_line(struct hb_results *r, struct hb_jsonl_line *ln,
-                           const struct hb_results_filter *flt)
+                           const struct hb_results_filter *flt, json_t **spent)
 {
     json_t *rec = ln->rec;
     ln->rec = NULL;
@@ -155,9 +159,14 @@ static int hb_results_line(struct hb_results *r, struct hb_jsonl_line *ln,
     r->nread++;
     if (flt->take && !run) {
         int keep = flt->take(flt->ctx, rec);
-        if (keep <= 0) json_decref(rec);
-        if (keep < 0) return hb_results_oom(r, ln->lineno);
-        if (keep == 0) return 0;
+        if (keep < 0) {
+            json_decref(rec);
+            return hb_results_oom(r, ln->lineno);
+        }
+        if (keep == 0) {
+            *spent = rec;
+            return 0;
+        }
     }
     if (json_array_append_new(r->records, rec) != 0) return hb_results_oom(r, ln->lineno);
     return 0;
@@ -166,19 +175,31 @@ static int hb_results_line(struct hb_results *r, struct hb_jsonl_line *ln,
 /* Threads to parse with: OMP_NUM_THREADS when set, else the CPUs that other work leaves idle
  * now, as OMP_DYNAMIC would. A thread that waits for a CPU holds up the whole batch: on a
  * busy 2-CPU machine two threads read a file slower than one. "Now" is the kernel's count of
- * runnable threads (/proc/loadavg's fourth field), less this one: the load average would
- * count the command that just ran before this one, or this one's own first seconds. */
+ * runnable threads (/proc/loadavg's fourth field, the fewest of a few looks), less this one:
+ * the load average would count the command that ran just before. Under an address-space
+ * limit below 1 GiB (ulimit -v) one thread: each other one takes its stack and a malloc
+ * arena's 64 MiB reservation, which a small limit cannot give. */
 static int hb_jsonl_threads(void)
 {
 #ifdef _OPENMP
     int n = omp_get_max_threads();
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    FILE *f = getenv("OMP_NUM_THREADS") ? NULL : fopen("/proc/loadavg", "r");
-    long running = 0;
-    if (f && fscanf(f, "%*f %*f %*f %ld/", &running) == 1 && cpus > 0 && running >= 1 &&
-        cpus - (running - 1) < n)
+    if (getenv("OMP_NUM_THREADS")) return n < 1 ? 1 : n;
+    struct rlimit as;
+    if (getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY &&
+        as.rlim_cur < ((rlim_t)1 << 30))
+        return 1;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN), running = LONG_MAX;
+    /* The fewest of 5 looks 1 ms apart: one look may catch a kernel thread's moment. */
+    for (int look = 0; look < 5; look++) {
+        FILE *f = fopen("/proc/loadavg", "r");
+        long now = 0;
+        if (f && fscanf(f, "%*f %*f %*f %ld/", &now) == 1 && now >= 1 && now < running)
+            running = now;
+        if (f) fclose(f);
+        if (look < 4) nanosleep(&(struct timespec){0, 1000000}, NULL);
+    }
+    if (running != LONG_MAX && cpus > 0 && cpus - (running - 1) < n)
         n = (int)(cpus - (running - 1));
-    if (f) fclose(f);
     return n < 1 ? 1 : n;
 #else
     return 1;
@@ -186,25 +207,34 @@ static int hb_jsonl_threads(void)
 }
 
 /* Parses n lines on threads, then hands them on in order; after an error the rest are
- * freed. */
-static int hb_jsonl_batch(struct hb_results *r, struct hb_jsonl_line *lines, int n,
+ * freed. spent[i]: the record of line slot i that take was done with in the batch before,
+ * freed by the thread that parses slot i, the one that built it (a fixed schedule): records
+ * freed where they were allocated keep malloc on its fast path, and the frees off the
+ * sequential hand-on. */
+static int hb_jsonl_batch(struct hb_results *r, struct hb_jsonl_line *lines, json_t **spent, int n,
                           const struct hb_results_filter *flt, void *const *alcs, int threads)
 {
     /* One thread starts no team: libgomp allocates one per parallel region, and that
      * aligned allocation made malloc sweep the records just freed, every batch. */
     if (threads == 1)
-        for (int i = 0; i < n; i++)
+        for (int i = 0; i < n; i++) {
+            json_decref(spent[i]);
+            spent[i] = NULL;
             hb_jsonl_parse_line(&lines[i], &flt->want, alcs[0]);
+        }
 #ifdef _OPENMP
     else
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 64)
-        for (int i = 0; i < n; i++)
+#pragma omp parallel for num_threads(threads) schedule(static, 64)
+        for (int i = 0; i < n; i++) {
+            json_decref(spent[i]);
+            spent[i] = NULL;
             hb_jsonl_parse_line(&lines[i], &flt->want, alcs[omp_get_thread_num()]);
+        }
 #endif
     int rc = 0;
     for (int i = 0; i < n; i++)
         if (rc == 0)
-            rc = hb_results_line(r, &lines[i], flt);
+            rc = hb_results_line(r, &lines[i], flt, &spent[i]);
         else
             json_decref(lines[i].rec);
     return rc;
@@ -228,22 +258,26 @@ static int hb_results_load(FILE *f, const char *path, struct hb_results_filter *
     hb_jsonl_alloc_funcs();
     struct hb_jsonl_src s = {.f = f, .cap = HB_JSONL_BLOCK};
     struct hb_jsonl_line *lines = malloc(HB_JSONL_BATCH * sizeof(*lines));
+    json_t **spent = calloc(HB_JSONL_BATCH, sizeof(*spent));
     s.buf = malloc(s.cap);
     r->records = json_array();
-    int n = 0, rc = r->records && s.buf && lines ? 0 : hb_results_oom(r, 0);
+    int n = 0, rc = r->records && s.buf && lines && spent ? 0 : hb_results_oom(r, 0);
     int threads = hb_jsonl_threads();
     void **alcs = calloc((size_t)threads, sizeof(*alcs)); /* each thread's, for every batch */
     for (int t = 0; alcs && t < threads; t++)
         alcs[t] = hb_jsonl_alc_new(); /* NULL: yyjson's default allocator */
     if (rc == 0 && !alcs) rc = hb_results_oom(r, 0);
     while (rc == 0 && (n = hb_jsonl_next(&s, lines, r)) > 0) {
-        rc = hb_jsonl_batch(r, lines, n, flt, alcs, threads);
+        rc = hb_jsonl_batch(r, lines, spent, n, flt, alcs, threads);
         if (rc == 0 && r->measurement_keys != flt->mwant.keys) rc = hb_jsonl_narrow(flt, r);
     }
     if (rc == 0 && n < 0) rc = n;
     for (int t = 0; alcs && t < threads; t++)
         hb_jsonl_alc_free(alcs[t]);
     free(alcs);
+    for (int i = 0; spent && i < HB_JSONL_BATCH; i++)
+        json_decref(spent[i]);
+    free(spent);
     free(lines);
     free(s.buf);
     if (rc == 0 && r->nread == 0) {
