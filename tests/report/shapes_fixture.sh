@@ -25,6 +25,8 @@ for r in "${runs[@]}"; do
 done
 timeout 120 mpirun --oversubscribe -np 2 "$hb" comm --size 64K --reps 2 --min-time 0.001 \
     --quiet --format jsonl -o "$tmp/comm.jsonl" >/dev/null 2>&1 || echo "skipped: comm" >&2
-# the boot command line says nothing about records: a neutral one
-cat "$tmp"/*.jsonl | sed -E 's/"cmdline":"[^"]*"/"cmdline":"BOOT_IMAGE=\/vmlinuz root=\/dev\/vda1 ro quiet"/g' >"$out"
+# the boot command line says nothing about records: a neutral one; nor do this machine's paths
+# to the binary and the temporary folder in each command_line
+cat "$tmp"/*.jsonl | sed -E -e 's/"cmdline":"[^"]*"/"cmdline":"BOOT_IMAGE=\/vmlinuz root=\/dev\/vda1 ro quiet"/g' \
+    -e "s#$hb #hopbench #g" -e "s#$tmp/#/tmp/shapes/#g" >"$out"
 cut -d'"' -f4 "$out" | sort | uniq -c >&2
