@@ -333,19 +333,17 @@ static void hb_bash_words(FILE *f, const char *names)
 static void hb_bash_usage_options(FILE *f, const char *usage)
 {
     const char *sep = "";
-    for (const char *p = usage; (p = strchr(p, '-')) != NULL;) {
-        size_t n = strspn(p, "-abcdefghijklmnopqrstuvwxyz");
-        bool word_start = p == usage || p[-1] == ' ' || p[-1] == '[';
-        if (word_start && n == 2 && p[1] == 'o')
+    size_t n;
+    for (const char *p = usage; (p = strchr(p, '-')) != NULL; p += n ? n : 1) {
+        n = strspn(p, "-abcdefghijklmnopqrstuvwxyz");
+        if (p != usage && p[-1] != ' ' && p[-1] != '[') continue; /* inside a word */
+        if (n == 2 && p[1] == 'o')
             fprintf(f, "%s-o --output", sep);
-        else if (word_start && n > 2 && p[1] == '-')
+        else if (n > 2 && p[1] == '-')
             fprintf(f, "%s%.*s", sep, (int)n, p);
-        else {
-            p += n ? n : 1;
+        else
             continue;
-        }
         sep = " ";
-        p += n;
     }
 }
 

@@ -55,11 +55,9 @@ void hb_err_clear(void)
 
 void hb_err_print(int neg_errno)
 {
-    static const char *const own[] = {"a result check failed",
-                                      "pages or threads were not "
-                                      "where they were asked to be",
-                                      "bad usage or input",
-                                      "the environment cannot do what was asked"};
+    static const char *const own[] = {
+        "a result check failed", "pages or threads were not where they were asked to be",
+        "bad usage or input", "the environment cannot do what was asked"};
     if (hb_err_msg()[0]) {
         fprintf(stderr, "hopbench: %s\n", hb_err_msg());
         return;

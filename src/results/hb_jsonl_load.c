@@ -183,7 +183,7 @@ static int hb_jsonl_threads(void)
 {
 #ifdef _OPENMP
     int n = omp_get_max_threads();
-    if (getenv("OMP_NUM_THREADS")) return n < 1 ? 1 : n;
+    if (getenv("OMP_NUM_THREADS") || n <= 1) return n < 1 ? 1 : n;
     struct rlimit as;
     if (getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY &&
         as.rlim_cur < ((rlim_t)1 << 30))
@@ -206,6 +206,16 @@ static int hb_jsonl_threads(void)
 #endif
 }
 
+/* One line slot on its thread: the record it held the batch before freed, its new line
+ * parsed. */
+static void hb_jsonl_slot(struct hb_jsonl_line *ln, json_t **spent,
+                          const struct hb_jsonl_want *want, void *alc)
+{
+    json_decref(*spent);
+    *spent = NULL;
+    hb_jsonl_parse_line(ln, want, alc);
+}
+
 /* Parses n lines on threads, then hands them on in order; after an error the rest are
  * freed. spent[i]: the record of line slot i that take was done with in the batch before,
  * freed by the thread that parses slot i, the one that built it (a fixed schedule): records
@@ -217,19 +227,13 @@ static int hb_jsonl_batch(struct hb_results *r, struct hb_jsonl_line *lines, jso
     /* One thread starts no team: libgomp allocates one per parallel region, and that
      * aligned allocation made malloc sweep the records just freed, every batch. */
     if (threads == 1)
-        for (int i = 0; i < n; i++) {
-            json_decref(spent[i]);
-            spent[i] = NULL;
-            hb_jsonl_parse_line(&lines[i], &flt->want, alcs[0]);
-        }
+        for (int i = 0; i < n; i++)
+            hb_jsonl_slot(&lines[i], &spent[i], &flt->want, alcs[0]);
 #ifdef _OPENMP
     else
 #pragma omp parallel for num_threads(threads) schedule(static, 64)
-        for (int i = 0; i < n; i++) {
-            json_decref(spent[i]);
-            spent[i] = NULL;
-            hb_jsonl_parse_line(&lines[i], &flt->want, alcs[omp_get_thread_num()]);
-        }
+        for (int i = 0; i < n; i++)
+            hb_jsonl_slot(&lines[i], &spent[i], &flt->want, alcs[omp_get_thread_num()]);
 #endif
     int rc = 0;
     for (int i = 0; i < n; i++)
