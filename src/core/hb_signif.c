@@ -2,6 +2,8 @@
 #include "hb_signif.h"
 
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 
 /* Mid-ranks (1-based) of the pooled values, and the tie term sum(t^3 - t) over tie groups. */
@@ -38,6 +40,56 @@ static void hb_subsets(const double *rank, int n, int from, int k, double sum, d
         hb_subsets(rank, n, i + 1, k - 1, sum + rank[i], target_dev, mean, hits, all);
 }
 
+/* The largest rank sum of n ranks 1..n. */
+static int hb_rank_sum_max(int n)
+{
+    return n * (n + 1) / 2;
+}
+
+/* Without ties the ranks are 1..n, so the rank sum's distribution depends on n and na alone:
+ * counted once per n (subsets of each size k by their sum, exact in doubles up to C(20, 10)),
+ * then shared by every comparison of that size. A million rows take a lookup each. */
+static _Atomic(double *) hb_null_sums[HB_SIGNIF_EXACT_MAX + 1];
+static pthread_mutex_t hb_null_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* counts[k * (max + 1) + s]: subsets of size k of 1..n summing to s; NULL when out of memory. */
+static const double *hb_null_counts(int n)
+{
+    double *c = atomic_load(&hb_null_sums[n]);
+    if (c) return c;
+    pthread_mutex_lock(&hb_null_lock);
+    if (!(c = atomic_load(&hb_null_sums[n]))) {
+        int max = hb_rank_sum_max(n), w = max + 1;
+        c = calloc((size_t)(n + 1) * (size_t)w, sizeof(*c));
+        if (c) {
+            c[0] = 1.0;
+            for (int r = 1; r <= n; r++) /* rank r joins: sizes downwards, so it counts once */
+                for (int k = r; k >= 1; k--)
+                    for (int sum = max; sum >= r; sum--)
+                        c[k * w + sum] += c[(k - 1) * w + sum - r];
+            atomic_store(&hb_null_sums[n], c);
+        }
+    }
+    pthread_mutex_unlock(&hb_null_lock);
+    return c;
+}
+
+/* The exact two-sided p without ties: the share of rank sums at least dev from the mean, as
+ * hb_subsets counts them; NAN when out of memory. */
+static double hb_null_p(int n, int na, double dev, double mean)
+{
+    const double *c = hb_null_counts(n);
+    if (!c) return NAN;
+    int max = hb_rank_sum_max(n);
+    double hits = 0.0, all = 0.0;
+    for (int sum = 0; sum <= max; sum++) {
+        double k = c[na * (max + 1) + sum];
+        all += k;
+        if (fabs(sum - mean) >= dev - 1e-9) hits += k;
+    }
+    return hits / all;
+}
+
 double hb_signif_mwu(const double *a, int na, const double *b, int nb, double *u)
 {
     if (u) *u = 0.0;
@@ -57,7 +109,9 @@ double hb_signif_mwu(const double *a, int na, const double *b, int nb, double *u
         ra += rank[i];
     double ua = ra - na * (na + 1) / 2.0, mean = na * (n + 1) / 2.0, p;
     if (u) *u = ua;
-    if (n <= HB_SIGNIF_EXACT_MAX) {
+    if (n <= HB_SIGNIF_EXACT_MAX && ties == 0.0) {
+        p = hb_null_p(n, na, fabs(ra - mean), mean);
+    } else if (n <= HB_SIGNIF_EXACT_MAX) {
         double hits = 0.0, all = 0.0;
         hb_subsets(rank, n, 0, na, 0.0, fabs(ra - mean), mean, &hits, &all);
         p = hits / all;
