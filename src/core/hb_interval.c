@@ -55,3 +55,14 @@ enum hb_worse hb_interval_worse(const struct hb_interval *x, const struct hb_int
     bool unknown = isnan(x->lo) || isnan(ref->lo);
     return unknown || hb_intervals_separate(x, ref) ? HB_WORSE : HB_WORSE_WITHIN_NOISE;
 }
+
+bool hb_interval_of_record(double value, double lo, double hi, double n, double coverage,
+                           struct hb_interval *iv)
+{
+    *iv = (struct hb_interval){0, value, value, value, 0.0};
+    if (!isfinite(value) || !isfinite(lo) || !isfinite(hi) || !(lo <= value && value <= hi) ||
+        n < 1)
+        return false;
+    *iv = (struct hb_interval){(int)n, value, lo, hi, coverage};
+    return true;
+}

@@ -23,6 +23,12 @@ struct hb_interval {
  * matters for bandwidth and latency (skewed, with outliers). Returns -1 for n < 1. */
 int hb_interval_median(double *v, int n, double level, struct hb_interval *out);
 
+/* A figure as a record gives it (value, ci95 [lo, hi], repeats n, ci_coverage) as an
+ * interval: true when all of it is there and lo <= value <= hi with n >= 1; false otherwise,
+ * *iv then the value alone (n 0): a file from before repeats, or a damaged record. */
+bool hb_interval_of_record(double value, double lo, double hi, double n, double coverage,
+                           struct hb_interval *iv);
+
 /* The exact coverage of [x(k), x(n+1-k)] for the median of n values (k >= 1). */
 double hb_interval_coverage(int n, int k);
 

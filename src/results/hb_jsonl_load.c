@@ -7,6 +7,7 @@
 #include "hb_error.h"
 #include "hb_version.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -25,12 +26,15 @@ enum {
     HB_JSONL_BATCH = 1024,    /* lines parsed together: a few MiB of records in memory */
 };
 
-/* What a reader does with the records other than the run record: NULL take keeps them. */
+/* What a reader does with the records other than the run record: NULL take (and no scan)
+ * keeps them. */
 struct hb_results_filter {
     hb_results_take_fn take;
     void *ctx;
     struct hb_jsonl_want want;
-    struct hb_jsonl_want mwant; /* r->measurement_keys, once a take callback sets them */
+    struct hb_jsonl_want mwant;         /* r->measurement_keys, once a take callback sets them */
+    const struct hb_results_scan *scan; /* a scan's (want its keys), or NULL */
+    char *slots;                        /* the scan's slot of each line of a batch */
 };
 
 /* The file's bytes: buf[pos, len) not yet cut into lines. */
@@ -133,6 +137,11 @@ static int hb_results_line(struct hb_results *r, struct hb_jsonl_line *ln,
 {
     json_t *rec = ln->rec;
     ln->rec = NULL;
+    if (ln->viewed && !ln->oom) {
+        r->line = ln->lineno;
+        r->nread++;
+        return flt->scan->take(flt->scan->ctx, ln->slot) ? hb_results_oom(r, ln->lineno) : 0;
+    }
     if (ln->oom) {
         json_decref(rec);
         return hb_results_oom(r, ln->lineno);
@@ -172,14 +181,40 @@ static int hb_results_line(struct hb_results *r, struct hb_jsonl_line *ln,
     return 0;
 }
 
+/* This process's threads that are runnable now (at least this one): /proc/self/task/N/stat's
+ * state. An OpenMP worker that just finished the file before spins a while (GOMP_SPINCOUNT):
+ * it is no other work. */
+static long hb_jsonl_own_running(void)
+{
+    DIR *d = opendir("/proc/self/task");
+    long n = 0;
+    for (struct dirent *e; d && (e = readdir(d));) {
+        if (e->d_name[0] == '.') continue;
+        char path[64], state = 0;
+        snprintf(path, sizeof(path), "/proc/self/task/%.20s/stat", e->d_name);
+        FILE *f = fopen(path, "r");
+        /* "pid (comm) S ...": comm may hold spaces and parentheses, the state follows the last ')'
+         */
+        char line[512];
+        if (f && fgets(line, sizeof(line), f)) {
+            char *close = strrchr(line, ')');
+            if (close && close[1] == ' ') state = close[2];
+        }
+        if (f) fclose(f);
+        n += state == 'R';
+    }
+    if (d) closedir(d);
+    return n < 1 ? 1 : n;
+}
+
 /* Threads to parse with: OMP_NUM_THREADS when set, else the CPUs that other work leaves idle
  * now, as OMP_DYNAMIC would. A thread that waits for a CPU holds up the whole batch: on a
  * busy 2-CPU machine two threads read a file slower than one. "Now" is the kernel's count of
- * runnable threads (/proc/loadavg's fourth field, the fewest of a few looks), less this one:
- * the load average would count the command that ran just before. Under an address-space
- * limit below 1 GiB (ulimit -v) one thread: each other one takes its stack and a malloc
- * arena's 64 MiB reservation, which a small limit cannot give. */
-static int hb_jsonl_threads(void)
+ * runnable threads (/proc/loadavg's fourth field, the fewest of a few looks), less this
+ * process's own: the load average would count the command that ran just before. Under an
+ * address-space limit below 1 GiB (ulimit -v) one thread: each other one takes its stack and
+ * a malloc arena's 64 MiB reservation, which a small limit cannot give. */
+int hb_results_threads(void)
 {
 #ifdef _OPENMP
     int n = omp_get_max_threads();
@@ -188,52 +223,63 @@ static int hb_jsonl_threads(void)
     if (getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY &&
         as.rlim_cur < ((rlim_t)1 << 30))
         return 1;
-    long cpus = sysconf(_SC_NPROCESSORS_ONLN), running = LONG_MAX;
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN), others = LONG_MAX;
     /* The fewest of 5 looks 1 ms apart: one look may catch a kernel thread's moment. */
     for (int look = 0; look < 5; look++) {
         FILE *f = fopen("/proc/loadavg", "r");
         long now = 0;
-        if (f && fscanf(f, "%*f %*f %*f %ld/", &now) == 1 && now >= 1 && now < running)
-            running = now;
+        if (f && fscanf(f, "%*f %*f %*f %ld/", &now) == 1 && now >= 1) {
+            now -= hb_jsonl_own_running();
+            if (now < others) others = now;
+        }
         if (f) fclose(f);
         if (look < 4) nanosleep(&(struct timespec){0, 1000000}, NULL);
     }
-    if (running != LONG_MAX && cpus > 0 && cpus - (running - 1) < n)
-        n = (int)(cpus - (running - 1));
+    if (others < 0) others = 0;
+    if (others != LONG_MAX && cpus > 0 && cpus - others < n) n = (int)(cpus - others);
     return n < 1 ? 1 : n;
 #else
     return 1;
 #endif
 }
 
-/* One line slot on its thread: the record it held the batch before freed, its new line
+/* Line slot i on its thread: the record it held the batch before freed, its new line
  * parsed. */
-static void hb_jsonl_slot(struct hb_jsonl_line *ln, json_t **spent,
-                          const struct hb_jsonl_want *want, void *alc)
+static void hb_jsonl_slot(struct hb_jsonl_line *lines, json_t **spent, int i,
+                          const struct hb_results_filter *flt, struct hb_jsonl_thread *th)
 {
-    json_decref(*spent);
-    *spent = NULL;
-    hb_jsonl_parse_line(ln, want, alc);
+    json_decref(spent[i]);
+    spent[i] = NULL;
+    lines[i].slot = flt->slots ? flt->slots + (size_t)i * flt->scan->slot : NULL;
+    hb_jsonl_parse_line(&lines[i], &flt->want, th, flt->scan);
 }
 
 /* Parses n lines on threads, then hands them on in order; after an error the rest are
  * freed. spent[i]: the record of line slot i that take was done with in the batch before,
  * freed by the thread that parses slot i, the one that built it (a fixed schedule): records
  * freed where they were allocated keep malloc on its fast path, and the frees off the
- * sequential hand-on. */
+ * sequential hand-on. A scan's arenas are emptied first: the batch before is handed on. */
 static int hb_jsonl_batch(struct hb_results *r, struct hb_jsonl_line *lines, json_t **spent, int n,
-                          const struct hb_results_filter *flt, void *const *alcs, int threads)
+                          const struct hb_results_filter *flt, struct hb_jsonl_thread *ths,
+                          int threads)
 {
     /* One thread starts no team: libgomp allocates one per parallel region, and that
      * aligned allocation made malloc sweep the records just freed, every batch. */
-    if (threads == 1)
+    if (threads == 1) {
+        hb_arena_reset(&ths[0].arena);
         for (int i = 0; i < n; i++)
-            hb_jsonl_slot(&lines[i], &spent[i], &flt->want, alcs[0]);
+            hb_jsonl_slot(lines, spent, i, flt, &ths[0]);
+    }
 #ifdef _OPENMP
     else
-#pragma omp parallel for num_threads(threads) schedule(static, 64)
+#pragma omp parallel num_threads(threads)
+    {
+        struct hb_jsonl_thread *th = &ths[omp_get_thread_num()];
+        hb_arena_reset(&th->arena);
+#pragma omp for schedule(static, 64)
         for (int i = 0; i < n; i++)
-            hb_jsonl_slot(&lines[i], &spent[i], &flt->want, alcs[omp_get_thread_num()]);
+            hb_jsonl_slot(lines, spent, i, flt, th);
+    }
 #endif
     int rc = 0;
     for (int i = 0; i < n; i++)
@@ -266,19 +312,24 @@ static int hb_results_load(FILE *f, const char *path, struct hb_results_filter *
     s.buf = malloc(s.cap);
     r->records = json_array();
     int n = 0, rc = r->records && s.buf && lines && spent ? 0 : hb_results_oom(r, 0);
-    int threads = hb_jsonl_threads();
-    void **alcs = calloc((size_t)threads, sizeof(*alcs)); /* each thread's, for every batch */
-    for (int t = 0; alcs && t < threads; t++)
-        alcs[t] = hb_jsonl_alc_new(); /* NULL: yyjson's default allocator */
-    if (rc == 0 && !alcs) rc = hb_results_oom(r, 0);
+    int threads = hb_results_threads(), made = 0;
+    /* each thread's, for every batch */
+    struct hb_jsonl_thread *ths = calloc((size_t)threads, sizeof(*ths));
+    while (ths && made < threads && hb_jsonl_thread_init(&ths[made], flt->want.n) == 0)
+        made++;
+    if (flt->scan && rc == 0 && !(flt->slots = malloc(HB_JSONL_BATCH * flt->scan->slot)))
+        rc = hb_results_oom(r, 0);
+    if (rc == 0 && made < threads) rc = hb_results_oom(r, 0);
     while (rc == 0 && (n = hb_jsonl_next(&s, lines, r)) > 0) {
-        rc = hb_jsonl_batch(r, lines, spent, n, flt, alcs, threads);
+        rc = hb_jsonl_batch(r, lines, spent, n, flt, ths, threads);
         if (rc == 0 && r->measurement_keys != flt->mwant.keys) rc = hb_jsonl_narrow(flt, r);
     }
     if (rc == 0 && n < 0) rc = n;
-    for (int t = 0; alcs && t < threads; t++)
-        hb_jsonl_alc_free(alcs[t]);
-    free(alcs);
+    for (int t = 0; t < made; t++)
+        hb_jsonl_thread_free(&ths[t]);
+    free(ths);
+    free(flt->slots);
+    flt->slots = NULL;
     for (int i = 0; spent && i < HB_JSONL_BATCH; i++)
         json_decref(spent[i]);
     free(spent);
@@ -306,19 +357,32 @@ static int hb_results_open(const char *path, struct hb_results_filter *flt, stru
     return rc;
 }
 
-int hb_results_readf_keys(FILE *f, const char *path, const char *const *keys,
-                          hb_results_take_fn take, void *ctx, struct hb_results *r)
+/* Read with the filter's take or scan, and keys (NULL: all). */
+static int hb_results_filtered(FILE *f, const char *path, const char *const *keys,
+                               struct hb_results_filter *flt, struct hb_results *r)
 {
-    struct hb_results_filter flt = {take, ctx, {0}, {0}};
-    if (hb_jsonl_want_init(&flt.want, keys) != 0) {
+    if (hb_jsonl_want_init(&flt->want, keys) != 0) {
         memset(r, 0, sizeof(*r));
         snprintf(r->path, sizeof(r->path), "%s", path);
         return hb_results_oom(r, 0);
     }
-    int rc = f ? hb_results_load(f, path, &flt, r) : hb_results_open(path, &flt, r);
-    hb_jsonl_want_free(&flt.want);
-    hb_jsonl_want_free(&flt.mwant);
+    int rc = f ? hb_results_load(f, path, flt, r) : hb_results_open(path, flt, r);
+    hb_jsonl_want_free(&flt->want);
+    hb_jsonl_want_free(&flt->mwant);
     return rc;
+}
+
+int hb_results_readf_keys(FILE *f, const char *path, const char *const *keys,
+                          hb_results_take_fn take, void *ctx, struct hb_results *r)
+{
+    struct hb_results_filter flt = {.take = take, .ctx = ctx};
+    return hb_results_filtered(f, path, keys, &flt, r);
+}
+
+int hb_results_scan(const char *path, const struct hb_results_scan *scan, struct hb_results *r)
+{
+    struct hb_results_filter flt = {.scan = scan};
+    return hb_results_filtered(NULL, path, scan->keys, &flt, r);
 }
 
 int hb_results_read_keys(const char *path, const char *const *keys, hb_results_take_fn take,

@@ -3,6 +3,9 @@
 #ifndef HB_JSONL_PARSE_H
 #define HB_JSONL_PARSE_H
 
+#include "hb_arena.h"
+#include "hb_jsonl_read.h"
+
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -28,7 +31,18 @@ struct hb_jsonl_line {
     bool unterminated; /* the file's last line, without its newline */
     bool oom;          /* memory ran out parsing it */
     json_t *rec;       /* the parsed value (any JSON value), or NULL with err */
+    void *slot;        /* a scan's: where its prepare puts what it made of the record */
+    bool viewed;       /* a scan's prepare took the record (no rec then) */
     char err[JSON_ERROR_TEXT_LENGTH];
+};
+
+/* What one parsing thread keeps for a whole file: its yyjson allocator (void * so that
+ * callers need not see yyjson), and for a scan the arena its prepare allocates from (emptied
+ * each batch) and room for a record's values by key. */
+struct hb_jsonl_thread {
+    void *alc;
+    struct hb_arena arena;
+    void **vals;
 };
 
 /* A key's hash: its length and three letters (hopbench's keys differ there). */
@@ -38,14 +52,15 @@ size_t hb_jsonl_key_hash(const char *s, size_t n);
 int hb_jsonl_want_init(struct hb_jsonl_want *want, const char *const *keys);
 void hb_jsonl_want_free(struct hb_jsonl_want *want);
 
-/* Parses ln->text into ln->rec (or err, or oom). alc: the calling thread's yyjson allocator
- * (void * so that callers need not see yyjson). Thread-safe; jansson's allocator must be
- * hb_jsonl_alloc_funcs'. */
-void hb_jsonl_parse_line(struct hb_jsonl_line *ln, const struct hb_jsonl_want *want, void *alc);
+/* Parses ln->text into ln->rec (or err, or oom) on thread th; with a scan (NULL: none) a
+ * record other than the run record is instead shown to scan->prepare (ln->viewed), its
+ * view holding want's keys. Thread-safe; jansson's allocator must be hb_jsonl_alloc_funcs'. */
+void hb_jsonl_parse_line(struct hb_jsonl_line *ln, const struct hb_jsonl_want *want,
+                         struct hb_jsonl_thread *th, const struct hb_results_scan *scan);
 
-/* A yyjson allocator for one thread (NULL when out of memory), and its release. */
-void *hb_jsonl_alc_new(void);
-void hb_jsonl_alc_free(void *alc);
+/* A thread's state for a file whose scan reads nkeys keys (0: no scan). 0, or -ENOMEM. */
+int hb_jsonl_thread_init(struct hb_jsonl_thread *th, int nkeys);
+void hb_jsonl_thread_free(struct hb_jsonl_thread *th);
 
 /* Sets jansson's allocator to one that tells a failed allocation from a bad token. */
 void hb_jsonl_alloc_funcs(void);

@@ -51,15 +51,10 @@ json_t *hb_rec_figure(const json_t *rec)
 bool hb_rec_interval(const json_t *rec, struct hb_interval *iv)
 {
     const json_t *ci = json_object_get(rec, "ci95");
-    double v = hb_rec_num(rec, hb_rec_headline_key(rec), NAN);
-    double lo =
-        json_is_number(json_array_get(ci, 0)) ? json_number_value(json_array_get(ci, 0)) : NAN;
-    double hi =
-        json_is_number(json_array_get(ci, 1)) ? json_number_value(json_array_get(ci, 1)) : NAN;
-    double n = hb_rec_num(rec, "repeats", 0);
-    *iv = (struct hb_interval){0, v, v, v, 0.0};
-    if (!isfinite(v) || !isfinite(lo) || !isfinite(hi) || !(lo <= v && v <= hi) || n < 1)
-        return false;
-    *iv = (struct hb_interval){(int)n, v, lo, hi, hb_rec_num(rec, "ci_coverage", 0.0)};
-    return true;
+    const json_t *lo = json_array_get(ci, 0), *hi = json_array_get(ci, 1);
+    return hb_interval_of_record(hb_rec_num(rec, hb_rec_headline_key(rec), NAN),
+                                 json_is_number(lo) ? json_number_value(lo) : NAN,
+                                 json_is_number(hi) ? json_number_value(hi) : NAN,
+                                 hb_rec_num(rec, "repeats", 0), hb_rec_num(rec, "ci_coverage", 0.0),
+                                 iv);
 }

@@ -52,7 +52,55 @@ int hb_results_readf_keys(FILE *f, const char *path, const char *const *keys,
 int hb_results_read_keys(const char *path, const char *const *keys, hb_results_take_fn take,
                          void *ctx, struct hb_results *r);
 
+/* A scan: the records read without building any (compare reads a few figures of each of a
+ * million records). Each record but the run record is shown on the thread that parsed it
+ * to prepare, through a view of the keys the scan names, and what prepare made of it is
+ * handed to take in file order. The run record is built and kept as by the other readers
+ * (r->run, the only one of r->records); lines are checked whole as they are (the same
+ * file:line errors). */
+struct hb_view;
+struct hb_results_scan {
+    const char *const *keys; /* the top-level keys prepare reads, named by index; NULL-ended */
+    size_t slot;             /* bytes prepare may fill for each record */
+    /* Any parsing thread, any order: 0, or -ENOMEM. */
+    int (*prepare)(void *ctx, const struct hb_view *rec, void *slot);
+    /* In file order, r->line the record's line: 0, or -ENOMEM. */
+    int (*take)(void *ctx, void *slot);
+    void *ctx;
+};
+int hb_results_scan(const char *path, const struct hb_results_scan *scan, struct hb_results *r);
+
+/* What a view holds at a key (by index in the scan's keys). */
+enum hb_view_type {
+    HB_VIEW_ABSENT,
+    HB_VIEW_NULL,
+    HB_VIEW_BOOL,
+    HB_VIEW_NUMBER,
+    HB_VIEW_STRING,
+    HB_VIEW_ARRAY,
+    HB_VIEW_OBJECT
+};
+enum hb_view_type hb_view_type(const struct hb_view *v, int key);
+/* The string at key (no NUL inside), or def. */
+const char *hb_view_str(const struct hb_view *v, int key, const char *def);
+/* The number at key, or def. */
+double hb_view_num(const struct hb_view *v, int key, double def);
+/* Whether the number at key is an integer (as written: no fraction, no exponent), and *out. */
+bool hb_view_integer(const struct hb_view *v, int key, long long *out);
+/* The length of the list at key (0 when it is none). */
+size_t hb_view_len(const struct hb_view *v, int key);
+/* The items of the list at key into out (room for hb_view_len of them), NAN for one that is
+ * not a number (JSON has no NaN): how many. */
+size_t hb_view_numbers(const struct hb_view *v, int key, double *out);
+/* n bytes (aligned for any type) that live until the record's take has returned: where
+ * prepare puts what its slot points to. NULL when out of memory. */
+void *hb_view_alloc(const struct hb_view *v, size_t n);
+
 void hb_results_free(struct hb_results *r);
+
+/* The threads a reader parses with now: OMP_NUM_THREADS when set, else the CPUs other work
+ * leaves idle (at least 1). Work as parallel as reading (compare's rows) takes as many. */
+int hb_results_threads(void);
 
 /* Convenience getters on a record: the number at key, or def when absent or not a number. */
 double hb_rec_num(const json_t *rec, const char *key, double def);

@@ -1,9 +1,7 @@
 /* Result-file lines parsed by yyjson and built as jansson records (hb_jsonl_parse.h). A line
  * yyjson cannot vouch for (an error, a duplicate key, ...) is parsed again by jansson, whose
  * verdict and message are then those of the reader before yyjson. */
-#include "hb_jsonl_parse.h"
-
-#include <yyjson.h>
+#include "hb_jsonl_yy.h"
 
 #include <errno.h>
 #include <math.h>
@@ -11,9 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* What building a value came to: built, jansson must decide, or memory ran out. */
-enum hb_yy { HB_YY_OK, HB_YY_DEFER, HB_YY_OOM };
 
 /* jansson reports a failed allocation as whatever token it was reading: the allocator
  * tells instead. */
@@ -31,24 +26,50 @@ void hb_jsonl_alloc_funcs(void)
     json_set_alloc_funcs(hb_json_malloc, free);
 }
 
-void *hb_jsonl_alc_new(void)
+int hb_jsonl_thread_init(struct hb_jsonl_thread *th, int nkeys)
 {
-    return yyjson_alc_dyn_new();
+    *th = (struct hb_jsonl_thread){.alc = yyjson_alc_dyn_new()};
+    if (nkeys > 0) th->vals = calloc((size_t)nkeys, sizeof(*th->vals));
+    if (!th->alc || (nkeys > 0 && !th->vals)) {
+        hb_jsonl_thread_free(th);
+        return -ENOMEM;
+    }
+    return 0;
 }
 
-void hb_jsonl_alc_free(void *alc)
+void hb_jsonl_thread_free(struct hb_jsonl_thread *th)
 {
-    yyjson_alc_dyn_free(alc);
+    if (th->alc) yyjson_alc_dyn_free(th->alc);
+    hb_arena_free(&th->arena);
+    free(th->vals);
+    *th = (struct hb_jsonl_thread){0};
 }
 
-/* jansson refuses NUL in strings and keys; yyjson keeps it. */
-static bool hb_yy_has_nul(yyjson_val *s)
+bool hb_yy_has_nul(yyjson_val *s)
 {
     return memchr(yyjson_get_str(s), 0, yyjson_get_len(s));
 }
 
+enum hb_yy hb_yy_scalar_ok(yyjson_val *v)
+{
+    switch (yyjson_get_type(v)) {
+    case YYJSON_TYPE_NULL:
+    case YYJSON_TYPE_BOOL:
+        return HB_YY_OK;
+    case YYJSON_TYPE_STR:
+        return hb_yy_has_nul(v) ? HB_YY_DEFER : HB_YY_OK;
+    case YYJSON_TYPE_NUM:
+        if (yyjson_is_real(v) && !isfinite(yyjson_get_real(v))) return HB_YY_DEFER;
+        /* jansson's integers are signed 64-bit: a larger one is its error to word */
+        return yyjson_is_uint(v) && yyjson_get_uint(v) > INT64_MAX ? HB_YY_DEFER : HB_YY_OK;
+    default: /* raw: a number beyond int64 or double (YYJSON_READ_BIGNUM_AS_RAW) */
+        return HB_YY_DEFER;
+    }
+}
+
 static enum hb_yy hb_yy_scalar(yyjson_val *v, json_t **out)
 {
+    if (hb_yy_scalar_ok(v) != HB_YY_OK) return HB_YY_DEFER;
     switch (yyjson_get_type(v)) {
     case YYJSON_TYPE_NULL:
         *out = json_null();
@@ -57,19 +78,13 @@ static enum hb_yy hb_yy_scalar(yyjson_val *v, json_t **out)
         *out = json_boolean(yyjson_get_bool(v));
         break;
     case YYJSON_TYPE_STR:
-        if (hb_yy_has_nul(v)) return HB_YY_DEFER;
         *out = json_stringn_nocheck(yyjson_get_str(v), yyjson_get_len(v));
         break;
-    case YYJSON_TYPE_NUM:
-        if (yyjson_is_real(v) && !isfinite(yyjson_get_real(v))) return HB_YY_DEFER;
-        /* jansson's integers are signed 64-bit: a larger one is its error to word */
-        if (yyjson_is_uint(v) && yyjson_get_uint(v) > INT64_MAX) return HB_YY_DEFER;
+    default:
         *out = yyjson_is_real(v)   ? json_real(yyjson_get_real(v))
                : yyjson_is_sint(v) ? json_integer(yyjson_get_sint(v))
                                    : json_integer((json_int_t)yyjson_get_uint(v));
         break;
-    default: /* raw: a number beyond int64 or double (YYJSON_READ_BIGNUM_AS_RAW) */
-        return HB_YY_DEFER;
     }
     return *out ? HB_YY_OK : HB_YY_OOM;
 }
@@ -100,19 +115,23 @@ size_t hb_jsonl_key_hash(const char *s, size_t n)
     return n ? (n * 31 + u[0]) * 131 + u[n - 1] * 7 + u[n / 2] : 0;
 }
 
-/* The top-level keys a caller reads ("type" always). */
-static bool hb_yy_wanted(const struct hb_jsonl_want *w, yyjson_val *k)
+int hb_yy_key_index(const struct hb_jsonl_want *w, yyjson_val *k)
 {
     const char *key = yyjson_get_str(k);
     size_t n = yyjson_get_len(k);
-    if (n == 4 && memcmp(key, "type", 4) == 0) return true;
-    if (w->nslots == 0) return false; /* an empty list: "type" alone */
+    if (w->nslots == 0) return -1; /* an empty list */
     for (size_t h = hb_jsonl_key_hash(key, n) & (w->nslots - 1); w->slots[h];
          h = (h + 1) & (w->nslots - 1)) {
         int i = w->slots[h] - 1;
-        if (w->lens[i] == n && memcmp(w->keys[i], key, n) == 0) return true;
+        if (w->lens[i] == n && memcmp(w->keys[i], key, n) == 0) return i;
     }
-    return false;
+    return -1;
+}
+
+/* The top-level keys a caller reads ("type" always). */
+static bool hb_yy_wanted(const struct hb_jsonl_want *w, yyjson_val *k)
+{
+    return yyjson_equals_strn(k, "type", 4) || hb_yy_key_index(w, k) >= 0;
 }
 
 /* Whether a value left unbuilt nests deeper than jansson reads (it counts every value). */
@@ -128,28 +147,36 @@ static bool hb_yy_too_deep(yyjson_val *v, int depth)
     return false;
 }
 
-/* Whether two keys of an object are the same (jansson refuses the line): an open-addressing
- * table of the keys, for those the object built here does not see. */
-static enum hb_yy hb_yy_unique_keys(yyjson_val *obj)
+/* An open-addressing table of the keys, for those the object built here does not see: for
+ * a record's 80 keys one byte a slot (their index + 1), on the stack. */
+enum hb_yy hb_yy_unique_keys(yyjson_val *obj)
 {
-    yyjson_val *small[512]; /* a measurement record has about 80 keys */
-    size_t cap = 16;
-    while (cap < 2 * yyjson_obj_size(obj))
+    size_t n = yyjson_obj_size(obj), cap = 16;
+    if (n < 2) return HB_YY_OK;
+    while (cap < 2 * n)
         cap *= 2;
-    yyjson_val **slot = cap <= 512 ? small : calloc(cap, sizeof(*slot));
-    if (!slot) return HB_YY_OOM;
-    if (slot == small) memset(small, 0, cap * sizeof(*slot));
+    uint8_t small[512];
+    yyjson_val *seen[255];
+    yyjson_val **slot = n < 255 ? NULL : calloc(cap, sizeof(*slot));
+    if (n >= 255 && !slot) return HB_YY_OOM;
+    if (!slot) memset(small, 0, cap);
     enum hb_yy rc = HB_YY_OK;
+    size_t i = 0;
     yyjson_obj_iter it = yyjson_obj_iter_with(obj);
-    for (yyjson_val *k; rc == HB_YY_OK && (k = yyjson_obj_iter_next(&it));) {
-        const unsigned char *s = (const unsigned char *)yyjson_get_str(k);
-        size_t n = yyjson_get_len(k);
-        size_t h = hb_jsonl_key_hash((const char *)s, n); /* equal hashes are compared */
-        for (h &= cap - 1; slot[h]; h = (h + 1) & (cap - 1))
-            if (yyjson_equals_strn(slot[h], (const char *)s, n)) rc = HB_YY_DEFER;
-        slot[h] = k;
+    for (yyjson_val *k; rc == HB_YY_OK && (k = yyjson_obj_iter_next(&it)); i++) {
+        const char *s = yyjson_get_str(k);
+        size_t len = yyjson_get_len(k);
+        size_t h = hb_jsonl_key_hash(s, len) & (cap - 1); /* equal hashes are compared */
+        for (; slot ? slot[h] != NULL : small[h] != 0; h = (h + 1) & (cap - 1))
+            if (yyjson_equals_strn(slot ? slot[h] : seen[small[h] - 1], s, len)) rc = HB_YY_DEFER;
+        if (slot) {
+            slot[h] = k;
+        } else {
+            seen[i] = k;
+            small[h] = (uint8_t)(i + 1);
+        }
     }
-    if (slot != small) free(slot);
+    free(slot);
     return rc;
 }
 
@@ -235,7 +262,7 @@ static void hb_jsonl_prune(json_t *rec, const struct hb_jsonl_want *w)
     }
 }
 
-static enum hb_yy hb_jsonl_jansson(struct hb_jsonl_line *ln, const struct hb_jsonl_want *w)
+enum hb_yy hb_jsonl_jansson(struct hb_jsonl_line *ln, const struct hb_jsonl_want *w)
 {
     json_error_t jerr;
     ln->rec = json_loadb(ln->text, ln->len, JSON_REJECT_DUPLICATES, &jerr);
@@ -247,21 +274,43 @@ static enum hb_yy hb_jsonl_jansson(struct hb_jsonl_line *ln, const struct hb_jso
     return json_error_code(&jerr) == json_error_out_of_memory ? HB_YY_OOM : HB_YY_OK;
 }
 
-void hb_jsonl_parse_line(struct hb_jsonl_line *ln, const struct hb_jsonl_want *w, void *alc)
+/* A record a scan is shown: an object with a string "type", not the run record. */
+static bool hb_jsonl_viewable(yyjson_val *root)
+{
+    yyjson_val *type = yyjson_obj_get(root, "type");
+    return yyjson_is_str(type) && !yyjson_equals_str(type, "run");
+}
+
+void hb_jsonl_parse_line(struct hb_jsonl_line *ln, const struct hb_jsonl_want *w,
+                         struct hb_jsonl_thread *th, const struct hb_results_scan *scan)
 {
     yyjson_read_err yerr;
     enum hb_yy rc = HB_YY_DEFER;
     hb_json_oom = false;
     ln->rec = NULL;
+    ln->viewed = false;
+    ln->err[0] = 0;
     /* not YYJSON_READ_INSITU: the text is only read */
     yyjson_doc *doc =
-        yyjson_read_opts((char *)ln->text, ln->len, YYJSON_READ_BIGNUM_AS_RAW, alc, &yerr);
-    if (doc) {
-        rc = hb_yy_record(yyjson_doc_get_root(doc), w, ln->len, &ln->rec);
+        yyjson_read_opts((char *)ln->text, ln->len, YYJSON_READ_BIGNUM_AS_RAW, th->alc, &yerr);
+    yyjson_val *root = yyjson_doc_get_root(doc);
+    if (doc && scan && hb_jsonl_viewable(root)) {
+        rc = hb_jsonl_view(ln, root, w, th, scan);
+        yyjson_doc_free(doc);
+    } else if (doc) {
+        rc = hb_yy_record(root, w, ln->len, &ln->rec);
         yyjson_doc_free(doc);
     } else if (yerr.code == YYJSON_READ_ERROR_MEMORY_ALLOCATION)
         rc = HB_YY_OOM;
     if (rc == HB_YY_DEFER) rc = hb_jsonl_jansson(ln, w);
+    /* A scan sees records through yyjson alone: one yyjson cannot read is an error, whatever
+     * jansson makes of it. */
+    const char *type = json_string_value(json_object_get(ln->rec, "type"));
+    if (!doc && scan && type && strcmp(type, "run") != 0) {
+        json_decref(ln->rec);
+        ln->rec = NULL;
+        snprintf(ln->err, sizeof(ln->err), "%s at byte %zu", yerr.msg, yerr.pos);
+    }
     ln->oom = rc == HB_YY_OOM || hb_json_oom;
 }
 

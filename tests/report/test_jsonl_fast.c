@@ -1,12 +1,14 @@
-/* The fast reader (yyjson, blocks, parallel batches, key lists) against a plain jansson parse
- * of each line: every record shape the project writes agrees field by field, and hostile
- * lines (NaN, duplicate keys, deep nesting, huge strings, big integers, NUL, CRLF, a cut last
- * line) get the same verdict and message as before. */
+/* The fast reader (yyjson, blocks, parallel batches, key lists) and the scan (records shown
+ * through views, never built) against a plain jansson parse of each line: every record shape
+ * the project writes agrees field by field, and hostile lines (NaN, duplicate keys, deep
+ * nesting, huge strings, big integers, NUL, CRLF, a cut last line) get the same verdict and
+ * message as before. */
 #include "../hb_check.h"
 #include "hb_error.h"
 #include "hb_jsonl_read.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdbool.h>
 #include <unistd.h>
 
@@ -107,6 +109,150 @@ static void check_same(const char *name, const char *text, size_t len, const cha
     json_decref(p.records);
 }
 
+/* A scan's record as the test rebuilds it from the view: each key's type, and its value
+ * where a view gives one (strings, numbers and whether they are integers, lists of numbers). */
+static const char *const scan_default[] = {"value", "ci95", "host", "experiment", "samples_s",
+                                           "o",     "n",    "text", "deep",       NULL};
+static const char *const *scan_keys;
+
+static json_t *view_value(const struct hb_view *v, int k)
+{
+    long long i;
+    switch (hb_view_type(v, k)) {
+    case HB_VIEW_NULL:
+        return json_null();
+    case HB_VIEW_BOOL:
+        return json_string("(bool)");
+    case HB_VIEW_NUMBER:
+        return hb_view_integer(v, k, &i) ? json_integer(i) : json_real(hb_view_num(v, k, 0));
+    case HB_VIEW_STRING:
+        return json_string(hb_view_str(v, k, NULL));
+    case HB_VIEW_ARRAY: {
+        size_t n = hb_view_len(v, k);
+        double *x = malloc((n ? n : 1) * sizeof(*x));
+        json_t *a = json_array();
+        HB_EXPECT(x && a && hb_view_numbers(v, k, x) == n, "memory");
+        for (size_t j = 0; j < n; j++)
+            json_array_append_new(a, isnan(x[j]) ? json_string("(not a number)") : json_real(x[j]));
+        free(x);
+        return a;
+    }
+    case HB_VIEW_OBJECT:
+        return json_string("(object)");
+    default:
+        return NULL;
+    }
+}
+
+/* The same of a plain parse's value: what the view must have shown. */
+static json_t *plain_value(const json_t *v)
+{
+    size_t j;
+    json_t *x, *a;
+    switch (json_typeof(v)) {
+    case JSON_TRUE:
+    case JSON_FALSE:
+        return json_string("(bool)");
+    case JSON_REAL:
+        return json_real(json_real_value(v));
+    case JSON_ARRAY:
+        a = json_array();
+        json_array_foreach(v, j, x) json_array_append_new(
+            a, json_is_number(x) ? json_real(json_number_value(x)) : json_string("(not a number)"));
+        return a;
+    case JSON_OBJECT:
+        return json_string("(object)");
+    default:
+        return json_deep_copy(v);
+    }
+}
+
+static int scan_prepare(void *ctx, const struct hb_view *v, void *slot)
+{
+    (void)ctx;
+    json_t *rec = json_object();
+    HB_EXPECT(rec, "memory");
+    for (int k = 0; scan_keys[k]; k++) {
+        json_t *x = view_value(v, k);
+        if (x) json_object_set_new(rec, scan_keys[k], x);
+    }
+    /* the arena's memory stays until take: a string kept there must come back intact */
+    char *kept = hb_view_alloc(v, 32);
+    HB_EXPECT(kept, "memory");
+    snprintf(kept, 32, "%s", "kept until take");
+    *(json_t **)slot = rec;
+    ((char **)slot)[1] = kept;
+    return 0;
+}
+
+struct scan_got {
+    json_t *records;
+};
+
+static int scan_take(void *ctx, void *slot)
+{
+    struct scan_got *g = ctx;
+    CHECK_STR(((char **)slot)[1], "kept until take");
+    json_array_append_new(g->records, *(json_t **)slot);
+    return 0;
+}
+
+/* text scanned with keys (NULL: scan_default): the plain reader's verdict, its run record
+ * whole, and every other record's keys as the view shows them, in file order. */
+static void check_scan(const char *name, const char *text, size_t len, const char *const *keys)
+{
+    struct plain p;
+    struct hb_results r;
+    struct scan_got g = {json_array()};
+    scan_keys = keys ? keys : scan_default;
+    const struct hb_results_scan scan = {scan_keys, 2 * sizeof(void *), scan_prepare, scan_take,
+                                         &g};
+    put_file(text, len);
+    plain_read(text, len, &p);
+    int rc = hb_results_scan(tmp_path, &scan, &r);
+    if (p.bad_line) {
+        char want[300];
+        snprintf(want, sizeof(want), "%s:%d: not a hopbench JSON Lines record %s", tmp_path,
+                 p.bad_line, p.why);
+        if (rc != -EINVAL || !strstr(hb_err_msg(), want))
+            fprintf(stderr, "scan %s: got %d '%s', expected '%s'\n", name, rc,
+                    rc ? hb_err_msg() : "", want);
+        CHECK(rc == -EINVAL && strstr(hb_err_msg(), want));
+        if (rc == 0) hb_results_free(&r);
+    } else {
+        if (rc) fprintf(stderr, "scan %s: %s\n", name, hb_err_msg());
+        HB_EXPECT(rc == 0, "scan %s: read", name);
+        CHECK_INT(r.skipped_line, p.skipped_line);
+        size_t runs = 0, others = 0, i;
+        json_t *want;
+        json_array_foreach(p.records, i, want)
+        {
+            if (strcmp(hb_rec_str(want, "type", ""), "run") == 0) {
+                CHECK(json_equal(json_array_get(r.records, runs++), want));
+                continue;
+            }
+            json_t *got = json_array_get(g.records, others++), *expect = json_object();
+            for (int k = 0; scan_keys[k]; k++) {
+                json_t *v = json_object_get(want, scan_keys[k]);
+                if (v) json_object_set_new(expect, scan_keys[k], plain_value(v));
+            }
+            if (!json_equal(got, expect)) {
+                char *a = json_dumps(got, 0), *b = json_dumps(expect, 0);
+                fprintf(stderr, "scan %s: record %zu shows %s, expected %s\n", name, i, a, b);
+                free(a);
+                free(b);
+                hb_check_failures++;
+            }
+            json_decref(expect);
+        }
+        CHECK_INT(json_array_size(r.records), runs);
+        CHECK_INT(json_array_size(g.records), others);
+        hb_results_free(&r);
+    }
+    json_decref(g.records);
+    json_decref(p.records);
+}
+
 static char *slurp(const char *path, size_t *len)
 {
     FILE *f = fopen(path, "rb");
@@ -138,6 +284,9 @@ static void check_fixtures(const char *dir)
         check_same(files[i], text, len, NULL);
         check_same(files[i], text, len, keys);
         check_same(files[i], text, len, none);
+        check_scan(files[i], text, len, NULL);
+        check_scan(files[i], text, len, keys);
+        check_scan(files[i], text, len, none);
         if (i == 0)
             for (const char *const *t =
                      (const char *const[]){"run", "measurement", "summary", "note", "matrix",
@@ -188,6 +337,8 @@ static void check_big(void)
     static const char *const keys[] = {"n", NULL};
     check_same("big strings", text, len, NULL);
     check_same("big strings, no text", text, len, keys);
+    check_scan("big strings", text, len, NULL);
+    check_scan("big strings, no text", text, len, keys);
     free(text);
 }
 
@@ -204,6 +355,7 @@ static void check_many(void)
     static const char *const keys[] = {"experiment", NULL};
     check_same("many", text, len, NULL);
     check_same("many, experiment", text, len, keys);
+    check_scan("many", text, len, keys);
     free(text);
 }
 
@@ -305,6 +457,8 @@ int main(int argc, char **argv)
         snprintf(name, sizeof(name), "case %zu", i);
         check_same(name, cases[i], strlen(cases[i]), NULL);
         check_same(name, cases[i], strlen(cases[i]), keys);
+        check_scan(name, cases[i], strlen(cases[i]), NULL);
+        check_scan(name, cases[i], strlen(cases[i]), keys);
     }
     /* jansson counts every value to its limit of 2048: either side of it, wanted or not */
     static const int depths[] = {2046, 2047, 2048, 3000};
@@ -312,6 +466,8 @@ int main(int argc, char **argv)
         char *s = deep_line(depths[i]);
         check_same("deep", s, strlen(s), NULL);
         check_same("deep, not read", s, strlen(s), keys);
+        check_scan("deep", s, strlen(s), NULL);
+        check_scan("deep, not read", s, strlen(s), keys);
         free(s);
     }
     char *s = deep_line(3000);

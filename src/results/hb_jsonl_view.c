@@ -1,0 +1,118 @@
+/* A scan's records (hb_jsonl_read.h: hb_results_scan): each checked whole as jansson would
+ * read it, then shown to the scan's prepare through a view of the keys it names, straight
+ * from yyjson's values: no record is built. */
+#include "hb_jsonl_yy.h"
+
+#include <math.h>
+
+struct hb_view {
+    yyjson_val *const *vals; /* by key index; NULL when the record lacks the key */
+    struct hb_arena *arena;
+};
+
+/* Whether jansson takes v whole: scalars in its range, no NUL, no key twice, no deeper than
+ * its limit (it counts every value: the record is depth 1). */
+static enum hb_yy hb_yy_check(yyjson_val *v, int depth)
+{
+    if (depth > JSON_PARSER_MAX_DEPTH) return HB_YY_DEFER;
+    enum hb_yy rc = HB_YY_OK;
+    size_t i, max;
+    yyjson_val *k, *x;
+    if (yyjson_is_arr(v)) {
+        yyjson_arr_foreach(v, i, max, x)
+        {
+            if ((rc = hb_yy_check(x, depth + 1)) != HB_YY_OK) return rc;
+        }
+        return HB_YY_OK;
+    }
+    if (!yyjson_is_obj(v)) return hb_yy_scalar_ok(v);
+    if (yyjson_obj_size(v) > 1 && (rc = hb_yy_unique_keys(v)) != HB_YY_OK) return rc;
+    yyjson_obj_foreach(v, i, max, k, x)
+    {
+        if (hb_yy_has_nul(k)) return HB_YY_DEFER;
+        if ((rc = hb_yy_check(x, depth + 1)) != HB_YY_OK) return rc;
+    }
+    return HB_YY_OK;
+}
+
+enum hb_yy hb_jsonl_view(struct hb_jsonl_line *ln, yyjson_val *root, const struct hb_jsonl_want *w,
+                         struct hb_jsonl_thread *th, const struct hb_results_scan *scan)
+{
+    enum hb_yy rc = hb_yy_check(root, 1);
+    if (rc == HB_YY_DEFER) {
+        /* jansson's verdict and message; a line it takes after all is shown as yyjson read it */
+        if ((rc = hb_jsonl_jansson(ln, w)) != HB_YY_OK || !ln->rec) return rc;
+        json_decref(ln->rec);
+        ln->rec = NULL;
+    }
+    if (rc != HB_YY_OK) return rc;
+    for (int i = 0; i < w->n; i++)
+        th->vals[i] = NULL;
+    size_t i, max;
+    yyjson_val *k, *x;
+    yyjson_obj_foreach(root, i, max, k, x)
+    {
+        int at = hb_yy_key_index(w, k);
+        if (at >= 0) th->vals[at] = x;
+    }
+    const struct hb_view view = {(yyjson_val *const *)th->vals, &th->arena};
+    ln->viewed = true;
+    return scan->prepare(scan->ctx, &view, ln->slot) == 0 ? HB_YY_OK : HB_YY_OOM;
+}
+
+enum hb_view_type hb_view_type(const struct hb_view *v, int key)
+{
+    switch (yyjson_get_type(v->vals[key])) {
+    case YYJSON_TYPE_NULL:
+        return HB_VIEW_NULL;
+    case YYJSON_TYPE_BOOL:
+        return HB_VIEW_BOOL;
+    case YYJSON_TYPE_NUM:
+        return HB_VIEW_NUMBER;
+    case YYJSON_TYPE_STR:
+        return HB_VIEW_STRING;
+    case YYJSON_TYPE_ARR:
+        return HB_VIEW_ARRAY;
+    case YYJSON_TYPE_OBJ:
+        return HB_VIEW_OBJECT;
+    default: /* absent (raw numbers never pass the check) */
+        return HB_VIEW_ABSENT;
+    }
+}
+
+const char *hb_view_str(const struct hb_view *v, int key, const char *def)
+{
+    const char *s = yyjson_get_str(v->vals[key]);
+    return s ? s : def;
+}
+
+double hb_view_num(const struct hb_view *v, int key, double def)
+{
+    return yyjson_is_num(v->vals[key]) ? yyjson_get_num(v->vals[key]) : def;
+}
+
+bool hb_view_integer(const struct hb_view *v, int key, long long *out)
+{
+    if (!yyjson_is_int(v->vals[key])) return false;
+    *out = yyjson_is_sint(v->vals[key]) ? (long long)yyjson_get_sint(v->vals[key])
+                                        : (long long)yyjson_get_uint(v->vals[key]);
+    return true;
+}
+
+size_t hb_view_len(const struct hb_view *v, int key)
+{
+    return yyjson_arr_size(v->vals[key]);
+}
+
+size_t hb_view_numbers(const struct hb_view *v, int key, double *out)
+{
+    size_t i, max;
+    yyjson_val *x;
+    yyjson_arr_foreach(v->vals[key], i, max, x) out[i] = yyjson_is_num(x) ? yyjson_get_num(x) : NAN;
+    return yyjson_arr_size(v->vals[key]);
+}
+
+void *hb_view_alloc(const struct hb_view *v, size_t n)
+{
+    return hb_arena_alloc(v->arena, n);
+}
