@@ -6,6 +6,7 @@
 
 #include "hb_config.h"
 #include "hb_escape.h"
+#include "hb_json_text.h"
 #include "hb_jsonl_read.h"
 
 #include <math.h>
@@ -27,11 +28,8 @@ static void hb_cmp_csv_change(FILE *f, double v)
 /* JSON: the change rounded to 4 decimals (while that stays exact enough), 6 digits. */
 static void hb_cmp_json_change(FILE *f, double v)
 {
-    json_t *j = json_real(fabs(v) < 1e12 ? round(v * 1e4) / 1e4 : v);
-    char *s = j ? json_dumps(j, JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(6)) : NULL;
-    if (s) fputs(s, f);
-    free(s);
-    json_decref(j);
+    char text[HB_JSON_REAL_MAX];
+    fwrite(text, 1, hb_json_real_text(text, fabs(v) < 1e12 ? round(v * 1e4) / 1e4 : v, 6), f);
 }
 
 static void hb_cmp_json_g(FILE *f, double v)
@@ -209,4 +207,4 @@ static const struct hb_layout_real hb_cmp_reals[] = {
     {"threshold_pct", NULL, hb_cmp_json_g}, {NULL, NULL, NULL}};
 
 const struct hb_layout hb_layout_compare = {
-    6, hb_cmp_csv, true, hb_cmp_types, hb_cmp_reals, hb_table_compare};
+    6, hb_cmp_csv, true, hb_cmp_types, hb_cmp_reals, hb_table_compare, true};

@@ -4,6 +4,7 @@
 
 #include "hb_error.h"
 #include "hb_escape.h"
+#include "hb_json_text.h"
 #include "hb_outfile.h"
 #include "hb_record.h"
 
@@ -20,13 +21,14 @@ struct hb_sink {
     FILE *f;
     struct hb_outfile *out;
     bool csv_header_done;
+    int unflushed; /* records of a burst layout written since the last flush */
 };
 
 /* The run's records: JSONL whole, measurements and matrix cells as CSV rows. */
 static const struct hb_layout_type hb_run_types[] = {
     {"measurement", NULL, false, true}, {"cell", NULL, false, true}, {NULL, NULL, false, false}};
 const struct hb_layout hb_layout_run = {10,   hb_record_columns, false, hb_run_types,
-                                        NULL, hb_table_print};
+                                        NULL, hb_table_print,    false};
 
 static void hb_csv_names(struct hb_sink *s)
 {
@@ -105,6 +107,10 @@ static void hb_csv_cell(struct hb_sink *s, const char *key, json_t *v)
         r->csv(s->f, json_real_value(v));
         return;
     }
+    if (json_is_number(v)) { /* no character of a number needs quoting */
+        hb_json_put(s->f, v, s->layout->digits);
+        return;
+    }
     char *text = hb_sink_json_text(s, v);
     if (!text) return;
     hb_esc_csv(s->f, text);
@@ -129,9 +135,9 @@ static void hb_jsonl_write(struct hb_sink *s, json_t *rec)
 {
     const struct hb_layout_type *t = hb_sink_type(s->layout, rec);
     if (t && t->json_skip) return;
+    /* A failed write shows in the stream's error flag, which the mark reads. */
     if (!t || !t->json) {
-        /* A failed write shows in the stream's error flag, which the mark reads. */
-        (void)json_dumpf(rec, s->f, JSON_COMPACT | JSON_REAL_PRECISION(s->layout->digits));
+        hb_json_put(s->f, rec, s->layout->digits);
         fputc('\n', s->f);
         return;
     }
@@ -139,15 +145,16 @@ static void hb_jsonl_write(struct hb_sink *s, json_t *rec)
     for (int i = 0, n = 0; t->json[i]; i++) {
         json_t *v = json_object_get(rec, t->json[i]);
         if (!v) continue;
-        fprintf(s->f, "%s\"%s\":", n++ ? "," : "", t->json[i]);
+        if (n++) fputc(',', s->f);
+        fputc('"', s->f);
+        fputs(t->json[i], s->f);
+        fputs("\":", s->f);
         const struct hb_layout_real *r =
             json_is_real(v) ? hb_sink_real(s->layout, t->json[i]) : NULL;
-        char *text = r && r->json ? NULL : hb_sink_json_text(s, v);
         if (r && r->json)
             r->json(s->f, json_real_value(v));
-        else if (text)
-            fputs(text, s->f);
-        free(text);
+        else
+            hb_json_put(s->f, v, s->layout->digits);
     }
     fputs("}\n", s->f);
 }
@@ -189,7 +196,41 @@ static void (*const hb_format_writers[HB_FORMAT_COUNT])(struct hb_sink *s, json_
 int hb_sink_write(struct hb_sink *s, json_t *rec)
 {
     hb_format_writers[s->format](s, rec);
+    if (s->layout->burst && ++s->unflushed < HB_SINK_BURST) return 0;
+    s->unflushed = 0;
     return hb_outfile_mark(s->out);
+}
+
+int hb_sink_block_open(struct hb_sink *s, struct hb_sink_block *b)
+{
+    *b = (struct hb_sink_block){0};
+    if (s->format == HB_FORMAT_CSV && !s->csv_header_done) hb_csv_names(s);
+    b->f = open_memstream(&b->text, &b->len);
+    return b->f ? 0 : -ENOMEM;
+}
+
+void hb_sink_block_write(const struct hb_sink *s, struct hb_sink_block *b, json_t *rec)
+{
+    struct hb_sink into = *s;
+    into.f = b->f;
+    hb_format_writers[s->format](&into, rec);
+}
+
+void hb_sink_block_free(struct hb_sink_block *b)
+{
+    if (b->f) fclose(b->f);
+    free(b->text);
+    *b = (struct hb_sink_block){0};
+}
+
+int hb_sink_block_put(struct hb_sink *s, struct hb_sink_block *b)
+{
+    /* A memory stream that could not grow has lost records: no write may pass for whole. */
+    bool lost = fflush(b->f) != 0 || ferror(b->f);
+    if (!lost) fwrite(b->text, 1, b->len, s->f);
+    hb_sink_block_free(b);
+    s->unflushed = 0;
+    return lost ? -ENOMEM : hb_outfile_mark(s->out);
 }
 
 int hb_sink_close(struct hb_sink *s, bool complete)

@@ -45,7 +45,12 @@ struct hb_layout {
     const struct hb_layout_type *types; /* NULL-type-ended */
     const struct hb_layout_real *reals; /* NULL-key-ended, or NULL */
     void (*table_print)(FILE *f, json_t *rec);
+    /* Its records come all at once (compare's rows, a million for a fleet): flushed in
+     * blocks of HB_SINK_BURST records, not one by one (a record takes microseconds, not the
+     * seconds a measurement takes, and a flush is a system call). */
+    bool burst;
 };
+enum { HB_SINK_BURST = 4096 };
 
 /* The run's records (hb_record.h) and compare's rows (hb_compare.c). */
 extern const struct hb_layout hb_layout_run, hb_layout_compare;
@@ -65,9 +70,25 @@ int hb_sink_open(enum hb_format f, const char *path, struct hb_sink **out);
  * nothing at path, since the file can be made again. */
 int hb_sink_open_whole(enum hb_format f, const char *path, struct hb_sink **out);
 
-/* Write one record and flush. 0 or -errno (disk full...). */
+/* Write one record and flush (a burst layout: every HB_SINK_BURST records, and at close).
+ * 0 or -errno (disk full...). */
 int hb_sink_write(struct hb_sink *s, json_t *rec);
 
+/* Records rendered apart from the sink, on any thread, then put into it in order: a command
+ * with many records at once (compare's rows) renders blocks of them in parallel. */
+struct hb_sink_block {
+    FILE *f; /* what the records are rendered into (a memory stream) */
+    char *text;
+    size_t len;
+};
+/* An empty block for s (s writes its CSV names first when they are due): 0 or -ENOMEM. */
+int hb_sink_block_open(struct hb_sink *s, struct hb_sink_block *b);
+/* rec rendered into b as s would write it; s is only read (any thread). */
+void hb_sink_block_write(const struct hb_sink *s, struct hb_sink_block *b, json_t *rec);
+/* b's records written to s and flushed, b freed: 0 or -errno as hb_sink_write. */
+int hb_sink_block_put(struct hb_sink *s, struct hb_sink_block *b);
+/* b freed unwritten. */
+void hb_sink_block_free(struct hb_sink_block *b);
 /* Close; complete: PATH is written; else the records so far are kept in PATH.partial and
  * hb_err_msg() says so. Returns 0 when PATH is complete, else -errno. */
 int hb_sink_close(struct hb_sink *s, bool complete);
