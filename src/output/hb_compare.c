@@ -21,6 +21,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 
 struct hb_cmp_opts {
     const char *base, *new;
@@ -108,20 +111,36 @@ static json_t *hb_cmp_json_num(double v)
     return isfinite(v) ? json_real(v) : json_null();
 }
 
-/* Hand rec (NULL: out of memory) to the sink, which writes it in the chosen format; a
- * failed write is kept by the sink and reported when it closes. -1 when out of memory. */
-static int hb_cmp_put(struct hb_sink *s, json_t *rec)
-{
-    if (!rec) return -1;
-    (void)hb_sink_write(s, rec);
-    json_decref(rec);
-    return 0;
-}
-
 /* What compare counts, and so its exit code. */
 struct hb_cmp_counts {
     int worse, better, same, noise, undetermined, only_base, only_new, errors;
 };
+
+/* Where rows go: a block of the sink (rendered on any thread; hb_cmp_flush writes it), and
+ * what they count. */
+struct hb_cmp_out {
+    const struct hb_sink *sink;
+    struct hb_sink_block block;
+    struct hb_cmp_counts c;
+    bool oom;
+};
+
+/* Hand rec (NULL: out of memory) to the block, in the sink's format. -1 when out of memory. */
+static int hb_cmp_put(struct hb_cmp_out *out, json_t *rec)
+{
+    if (!rec) return -1;
+    hb_sink_block_write(out->sink, &out->block, rec);
+    json_decref(rec);
+    return 0;
+}
+
+/* The block's rows written (a failed write is kept by the sink and reported when it
+ * closes), and a new block opened: -1 when out of memory. */
+static int hb_cmp_flush(struct hb_sink *s, struct hb_cmp_out *out)
+{
+    if (hb_sink_block_put(s, &out->block) == -ENOMEM) return -1;
+    return hb_sink_block_open(s, &out->block) ? -1 : 0;
+}
 
 /* The verdict on one pair, decided on the repeats (never on samples within a run): first
  * whether the repeats can decide at all, then the change against --threshold, then the rank
@@ -184,15 +203,14 @@ static void hb_cmp_count(struct hb_cmp_counts *c, const char *verdict)
 }
 
 /* One matched pair: its row and its count. -1 when out of memory. */
-static int hb_cmp_pair(const struct hb_cmp_opts *o, struct hb_sink *s, const char *key,
+static int hb_cmp_pair(const struct hb_cmp_opts *o, struct hb_cmp_out *out, const char *key,
                        const struct hb_cmp_side *bs, const struct hb_cmp_rec *b,
-                       const struct hb_cmp_side *ns, const struct hb_cmp_rec *n,
-                       struct hb_cmp_counts *c)
+                       const struct hb_cmp_side *ns, const struct hb_cmp_rec *n)
 {
     double change = (n->value / b->value - 1.0) * 100.0, p = NAN;
     char *why = NULL;
     const char *verdict = hb_cmp_verdict(o, bs, b, ns, n, change, &p, &why);
-    hb_cmp_count(c, verdict);
+    hb_cmp_count(&out->c, verdict);
     json_t *row = json_pack("{s:s, s:s, s:s, s:s, s:s}", "type", "comparison", "kind", "compared",
                             "record", key, "metric", hb_strtab_get(bs->str, b->metric), "unit",
                             hb_strtab_get(bs->str, b->unit));
@@ -212,14 +230,13 @@ static int hb_cmp_pair(const struct hb_cmp_opts *o, struct hb_sink *s, const cha
         if (marks) json_object_set_new(row, "config_may_explain", marks);
     }
     free(why);
-    return hb_cmp_put(s, row);
+    return hb_cmp_put(out, row);
 }
 
 /* An input error: a record that cannot be judged, a duplicated identity, a pair whose
  * metric or unit differ. -1 when out of memory. */
-static int hb_cmp_error(struct hb_sink *s, const char *kind, const struct hb_cmp_side *sd,
-                        const struct hb_cmp_rec *r, int with_host, const char *reason,
-                        struct hb_cmp_counts *c)
+static int hb_cmp_error(struct hb_cmp_out *out, const char *kind, const struct hb_cmp_side *sd,
+                        const struct hb_cmp_rec *r, int with_host, const char *reason)
 {
     char *key = hb_cmp_side_key(sd, r, with_host), *where = NULL;
     if (asprintf(&where, "%s:%d", sd->res.path, r->line) < 0) where = NULL;
@@ -228,13 +245,12 @@ static int hb_cmp_error(struct hb_sink *s, const char *kind, const struct hb_cmp
                                : NULL;
     free(key);
     free(where);
-    c->errors++;
-    return hb_cmp_put(s, row);
+    out->c.errors++;
+    return hb_cmp_put(out, row);
 }
 
 /* Each side's records that cannot be judged, and identities given twice. */
-static int hb_cmp_errors(struct hb_sink *s, const struct hb_cmp_side *sd, int with_host,
-                         struct hb_cmp_counts *c)
+static int hb_cmp_errors(struct hb_cmp_out *out, const struct hb_cmp_side *sd, int with_host)
 {
     int rc = 0;
     for (size_t k = 0; rc == 0 && k < sd->n; k++) {
@@ -246,17 +262,17 @@ static int hb_cmp_errors(struct hb_sink *s, const struct hb_cmp_side *sd, int wi
                      "scenario repeating an experiment name, or files concatenated)",
                      sd->v[r->first - 1].line) < 0)
             return -1;
-        if (why) rc = hb_cmp_error(s, "duplicate", sd, r, with_host, why, c);
+        if (why) rc = hb_cmp_error(out, "duplicate", sd, r, with_host, why);
         free(why);
         if (rc == 0 && r->bad != HB_STRTAB_NONE)
-            rc = hb_cmp_error(s, "unusable", sd, r, with_host, hb_strtab_get(sd->str, r->bad), c);
+            rc = hb_cmp_error(out, "unusable", sd, r, with_host, hb_strtab_get(sd->str, r->bad));
     }
     return rc;
 }
 
 /* The first records of `mine` with no record of their identity in `other`: missing from NEW
  * (the gate fails) or only in NEW. */
-static int hb_cmp_only(struct hb_sink *s, const struct hb_cmp_side *mine,
+static int hb_cmp_only(struct hb_cmp_out *out, const struct hb_cmp_side *mine,
                        const struct hb_cmp_side *other, int with_host, const char *side, int *n)
 {
     for (size_t k = 0; k < mine->n; k++) {
@@ -271,37 +287,88 @@ static int hb_cmp_only(struct hb_sink *s, const struct hb_cmp_side *mine,
         free(kind);
         free(key);
         (*n)++;
-        if (hb_cmp_put(s, row)) return -1;
+        if (hb_cmp_put(out, row)) return -1;
     }
     return 0;
 }
 
-/* Every base record against its match: errors, verdicts, what is on one side only. */
-static int hb_cmp_rows(const struct hb_cmp_opts *o, struct hb_sink *s, const struct hb_cmp_side *b,
-                       const struct hb_cmp_side *n, int with_host, struct hb_cmp_counts *c)
+/* Base record k against its match: its verdict, or the error that its metric or unit differ;
+ * nothing when it has no match or either cannot be judged. -1 when out of memory. */
+static int hb_cmp_match(const struct hb_cmp_opts *o, struct hb_cmp_out *out,
+                        const struct hb_cmp_side *b, const struct hb_cmp_side *n, size_t k,
+                        int with_host)
 {
-    int rc = hb_cmp_errors(s, b, with_host, c);
-    if (rc == 0) rc = hb_cmp_errors(s, n, with_host, c);
-    for (size_t k = 0; rc == 0 && k < b->n; k++) {
-        const struct hb_cmp_rec *br = &b->v[k];
-        const struct hb_cmp_rec *nr = br->first ? NULL : hb_cmp_side_find(n, br, with_host);
-        if (!nr || br->bad != HB_STRTAB_NONE || nr->bad != HB_STRTAB_NONE) continue;
-        char *key = hb_cmp_side_key(b, br, with_host), *why = NULL;
-        if (!key) return -1;
-        if (br->metric != nr->metric || br->unit != nr->unit) {
-            if (asprintf(&why, "BASE measures %s in %s, NEW %s in %s: not the same figure",
-                         hb_strtab_get(b->str, br->metric), hb_strtab_get(b->str, br->unit),
-                         hb_strtab_get(n->str, nr->metric), hb_strtab_get(n->str, nr->unit)) < 0)
-                why = NULL;
-            rc = why ? hb_cmp_error(s, "mismatch", n, nr, with_host, why, c) : -1;
-        } else {
-            rc = hb_cmp_pair(o, s, key, b, br, n, nr, c);
-        }
-        free(why);
-        free(key);
+    const struct hb_cmp_rec *br = &b->v[k];
+    const struct hb_cmp_rec *nr = br->first ? NULL : hb_cmp_side_find(n, br, with_host);
+    if (!nr || br->bad != HB_STRTAB_NONE || nr->bad != HB_STRTAB_NONE) return 0;
+    char *key = hb_cmp_side_key(b, br, with_host), *why = NULL;
+    if (!key) return -1;
+    int rc;
+    if (br->metric != nr->metric || br->unit != nr->unit) {
+        if (asprintf(&why, "BASE measures %s in %s, NEW %s in %s: not the same figure",
+                     hb_strtab_get(b->str, br->metric), hb_strtab_get(b->str, br->unit),
+                     hb_strtab_get(n->str, nr->metric), hb_strtab_get(n->str, nr->unit)) < 0)
+            why = NULL;
+        rc = why ? hb_cmp_error(out, "mismatch", n, nr, with_host, why) : -1;
+    } else {
+        rc = hb_cmp_pair(o, out, key, b, br, n, nr);
     }
-    if (rc == 0) rc = hb_cmp_only(s, b, n, with_host, "base", &c->only_base);
-    if (rc == 0) rc = hb_cmp_only(s, n, b, with_host, "new", &c->only_new);
+    free(why);
+    free(key);
+    return rc;
+}
+
+enum { HB_CMP_CHUNK = 8192 }; /* base records matched together, then written in order */
+
+/* The matches of base records [from, to), on threads: each renders a contiguous part into its
+ * own block (a static schedule hands the parts out in thread order), then the blocks are
+ * written one after another, so rows keep the base file's order. -1 when out of memory. */
+static int hb_cmp_matches(const struct hb_cmp_opts *o, struct hb_sink *s, struct hb_cmp_out *outs,
+                          int threads, const struct hb_cmp_side *b, const struct hb_cmp_side *n,
+                          size_t from, size_t to, int with_host)
+{
+    if (threads == 1) {
+        for (size_t k = from; k < to && !outs[0].oom; k++)
+            outs[0].oom = hb_cmp_match(o, &outs[0], b, n, k, with_host) != 0;
+    }
+#ifdef _OPENMP
+    else
+#pragma omp parallel for num_threads(threads) schedule(static)
+        for (size_t k = from; k < to; k++) {
+            struct hb_cmp_out *out = &outs[omp_get_thread_num()];
+            if (!out->oom) out->oom = hb_cmp_match(o, out, b, n, k, with_host) != 0;
+        }
+#endif
+    for (int t = 0; t < threads; t++)
+        if (outs[t].oom || hb_cmp_flush(s, &outs[t])) return -1;
+    return 0;
+}
+
+/* Every base record against its match: errors, verdicts, what is on one side only. */
+static int hb_cmp_rows(const struct hb_cmp_opts *o, struct hb_sink *s, struct hb_cmp_out *out,
+                       const struct hb_cmp_side *b, const struct hb_cmp_side *n, int with_host)
+{
+    int rc = hb_cmp_errors(out, b, with_host);
+    if (rc == 0) rc = hb_cmp_errors(out, n, with_host);
+    if (rc == 0) rc = hb_cmp_flush(s, out);
+    int threads = b->n > HB_CMP_CHUNK ? hb_results_threads() : 1;
+    struct hb_cmp_out *outs = calloc((size_t)threads, sizeof(*outs));
+    int opened = 0;
+    while (outs && opened < threads && hb_sink_block_open(s, &outs[opened].block) == 0)
+        outs[opened++].sink = s;
+    if (opened < threads) rc = -1;
+    for (size_t k = 0; rc == 0 && k < b->n; k += HB_CMP_CHUNK)
+        rc = hb_cmp_matches(o, s, outs, threads, b, n, k,
+                            b->n - k > HB_CMP_CHUNK ? k + HB_CMP_CHUNK : b->n, with_host);
+    for (int t = 0; t < opened; t++) {
+        struct hb_cmp_counts *c = &out->c, *tc = &outs[t].c;
+        c->worse += tc->worse, c->better += tc->better, c->same += tc->same;
+        c->noise += tc->noise, c->undetermined += tc->undetermined, c->errors += tc->errors;
+        hb_sink_block_free(&outs[t].block);
+    }
+    free(outs);
+    if (rc == 0) rc = hb_cmp_only(out, b, n, with_host, "base", &out->c.only_base);
+    if (rc == 0) rc = hb_cmp_only(out, n, b, with_host, "new", &out->c.only_new);
     return rc;
 }
 
@@ -323,27 +390,32 @@ static int hb_cmp_run(const struct hb_cmp_opts *o, const struct hb_cmp_side *b,
         hb_err_print(rc);
         return hb_err_exit_code(rc);
     }
-    struct hb_cmp_counts c = {0};
-    int oom = hb_cmp_put(s, json_pack("{s:s, s:s, s:s, s:f, s:f}", "type", "compare_header",
-                                      "base_path", b->res.path, "new_path", n->res.path,
-                                      "threshold_pct", o->threshold_pct, "alpha", o->alpha));
+    struct hb_cmp_out out = {.sink = s};
+    int oom = hb_sink_block_open(s, &out.block) ? -1 : 0;
+    if (!oom)
+        oom = hb_cmp_put(&out, json_pack("{s:s, s:s, s:s, s:f, s:f}", "type", "compare_header",
+                                         "base_path", b->res.path, "new_path", n->res.path,
+                                         "threshold_pct", o->threshold_pct, "alpha", o->alpha));
     /* Runs of different machines or builds, allowed: said before any verdict. */
     if (!oom && machines[0])
-        oom = hb_cmp_put(
-            s, json_pack("{s:s, s:s, s:s}", "type", "note", "about", "machines", "text", machines));
+        oom = hb_cmp_put(&out, json_pack("{s:s, s:s, s:s}", "type", "note", "about", "machines",
+                                         "text", machines));
     /* The knobs that differ, first: they may explain the verdicts below. */
     size_t i;
     json_t *d;
-    json_array_foreach(o->config_diffs, i, d) if (!oom) oom = hb_cmp_put(s, json_incref(d));
-    if (!oom) oom = hb_cmp_rows(o, s, b, n, with_host, &c);
+    json_array_foreach(o->config_diffs, i, d) if (!oom) oom = hb_cmp_put(&out, json_incref(d));
+    if (!oom) oom = hb_cmp_rows(o, s, &out, b, n, with_host);
+    const struct hb_cmp_counts *c = &out.c;
     if (!oom)
-        oom =
-            hb_cmp_put(s, json_pack("{s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:f}", "type",
-                                    "compare_summary", "worse", c.worse, "better", c.better, "same",
-                                    c.same, "noise", c.noise, "undetermined", c.undetermined,
-                                    "only_base", c.only_base, "only_new", c.only_new, "errors",
-                                    c.errors, "threshold_pct", o->threshold_pct));
+        oom = hb_cmp_put(&out, json_pack("{s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:f}",
+                                         "type", "compare_summary", "worse", c->worse, "better",
+                                         c->better, "same", c->same, "noise", c->noise,
+                                         "undetermined", c->undetermined, "only_base", c->only_base,
+                                         "only_new", c->only_new, "errors", c->errors,
+                                         "threshold_pct", o->threshold_pct));
+    if (!oom && hb_sink_block_put(s, &out.block) == -ENOMEM) oom = -1;
     if (oom) {
+        hb_sink_block_free(&out.block);
         (void)hb_sink_close(s, false);
         fprintf(stderr, "hopbench: out of memory writing the comparison\n");
         return HB_EXIT_ENV;
@@ -352,12 +424,12 @@ static int hb_cmp_run(const struct hb_cmp_opts *o, const struct hb_cmp_side *b,
         hb_err_print(rc);
         return HB_EXIT_ENV;
     }
-    if (c.only_base)
+    if (c->only_base)
         fprintf(stderr,
                 "hopbench: %d measurement(s) of %s are missing from %s (listed as only "
                 "in base): a crashed or incomplete run?\n",
-                c.only_base, b->res.path, n->res.path);
-    return hb_cmp_exit(&c);
+                c->only_base, b->res.path, n->res.path);
+    return hb_cmp_exit(c);
 }
 
 /* Both files hold one run each, of one machine and build (unless allowed): 0, or -EINVAL

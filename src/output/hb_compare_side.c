@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,80 +19,272 @@ static int hb_cmp_intern(struct hb_strtab *t, const char *s, uint32_t *id)
     return *id == HB_STRTAB_NONE ? -ENOMEM : 0;
 }
 
-static void hb_cmp_node(char *buf, size_t len, const json_t *v)
+/* The keys compare reads (the reader shows no others): identity, headline in every file
+ * generation's spelling, interval, repeats, samples, status. */
+enum hb_cmp_key {
+    K_TYPE,
+    K_ROLE,
+    K_SUITE,
+    K_EXPERIMENT,
+    K_LABEL,
+    K_HOST,
+    K_CPU_NODE,
+    K_MEM_NODE,
+    K_KERNEL,
+    K_THREADS,
+    K_BYTES,
+    K_METRIC,
+    K_UNIT,
+    K_VALUE,
+    K_LAT_NS_MEDIAN,
+    K_BW_GBPS_BEST,
+    K_BW_GBPS_MEDIAN,
+    K_T_MEDIAN_S,
+    K_CI95,
+    K_CI_COVERAGE,
+    K_REPEATS,
+    K_REPEAT_VALUES,
+    K_SAMPLES_S,
+    K_STATUS,
+    K_NOTE,
+    K_COUNT
+};
+static const char *const hb_cmp_keys[K_COUNT + 1] = {[K_TYPE] = "type",
+                                                     [K_ROLE] = "role",
+                                                     [K_SUITE] = "suite",
+                                                     [K_EXPERIMENT] = "experiment",
+                                                     [K_LABEL] = "label",
+                                                     [K_HOST] = "host",
+                                                     [K_CPU_NODE] = "cpu_node",
+                                                     [K_MEM_NODE] = "mem_node",
+                                                     [K_KERNEL] = "kernel",
+                                                     [K_THREADS] = "threads",
+                                                     [K_BYTES] = "bytes",
+                                                     [K_METRIC] = "metric",
+                                                     [K_UNIT] = "unit",
+                                                     [K_VALUE] = "value",
+                                                     [K_LAT_NS_MEDIAN] = "lat_ns_median",
+                                                     [K_BW_GBPS_BEST] = "bw_GBps_best",
+                                                     [K_BW_GBPS_MEDIAN] = "bw_GBps_median",
+                                                     [K_T_MEDIAN_S] = "t_median_s",
+                                                     [K_CI95] = "ci95",
+                                                     [K_CI_COVERAGE] = "ci_coverage",
+                                                     [K_REPEATS] = "repeats",
+                                                     [K_REPEAT_VALUES] = "repeat_values",
+                                                     [K_SAMPLES_S] = "samples_s",
+                                                     [K_STATUS] = "status",
+                                                     [K_NOTE] = "note",
+                                                     [K_COUNT] = NULL};
+
+/* What a parsing thread makes of one record (strings and repeats in the view's arena). */
+struct hb_cmp_prep {
+    bool skip;               /* not a foreground measurement */
+    const char *head, *tail; /* the identity's parts (struct hb_cmp_rec) */
+    const char *host, *metric, *unit;
+    const char *why; /* why it cannot be judged, "" when it can */
+    int higher_better;
+    double value, lo, hi;
+    const double *reps;
+    int nrep;
+};
+
+/* printf into the view's arena; NULL when out of memory. */
+static char *hb_cmp_fmt(const struct hb_view *v, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static char *hb_cmp_fmt(const struct hb_view *v, const char *fmt, ...)
 {
-    if (json_is_integer(v))
-        snprintf(buf, len, "%lld", (long long)json_integer_value(v));
+    char small[256];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(small, sizeof(small), fmt, ap);
+    va_end(ap);
+    char *out = n >= 0 ? hb_view_alloc(v, (size_t)n + 1) : NULL;
+    if (out && (size_t)n < sizeof(small)) {
+        memcpy(out, small, (size_t)n + 1);
+    } else if (out) {
+        va_start(ap, fmt);
+        vsnprintf(out, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+    }
+    return out;
+}
+
+/* The list at key as numbers (NAN for an item that is none) in the arena: *n of them. */
+static const double *hb_cmp_list(const struct hb_view *v, int key, size_t *n)
+{
+    static const double none[1];
+    *n = hb_view_len(v, key);
+    if (*n == 0) return none;
+    double *x = *n <= SIZE_MAX / sizeof(*x) ? hb_view_alloc(v, *n * sizeof(*x)) : NULL;
+    if (x) hb_view_numbers(v, key, x);
+    return x;
+}
+
+/* n in decimal (what "%lld" writes), without printf. */
+static void hb_cmp_ll_text(char *buf, size_t len, long long n)
+{
+    char rev[24];
+    int k = 0;
+    unsigned long long u = n < 0 ? 0ULL - (unsigned long long)n : (unsigned long long)n;
+    do
+        rev[k++] = (char)('0' + u % 10);
+    while ((u /= 10) && k < 23);
+    size_t at = 0;
+    if (n < 0 && at + 1 < len) buf[at++] = '-';
+    while (k > 0 && at + 1 < len)
+        buf[at++] = rev[--k];
+    buf[at] = 0;
+}
+
+/* A node as the identity names it: its number, or "-" when the record gives none. */
+static void hb_cmp_node(char *buf, size_t len, const struct hb_view *v, int key)
+{
+    long long n;
+    if (hb_view_integer(v, key, &n))
+        hb_cmp_ll_text(buf, len, n);
     else
         snprintf(buf, len, "-");
 }
 
 /* The number at key as a long long (clamped to its range), 0 when absent. */
-static long long hb_cmp_ll(const json_t *rec, const char *key)
+static long long hb_cmp_ll(const struct hb_view *v, int key)
 {
-    double v = hb_rec_num(rec, key, 0);
-    return v <= (double)LLONG_MIN ? LLONG_MIN : v >= (double)LLONG_MAX ? LLONG_MAX : (long long)v;
+    double x = hb_view_num(v, key, 0);
+    return x <= (double)LLONG_MIN ? LLONG_MIN : x >= (double)LLONG_MAX ? LLONG_MAX : (long long)x;
+}
+
+/* The strings of parts (NULL-ended) one after the other, in the view's arena: the identity
+ * of every record, made without printf. NULL when out of memory. */
+static char *hb_cmp_cat(const struct hb_view *v, const char *const *parts)
+{
+    size_t all = 1;
+    for (int i = 0; parts[i]; i++)
+        all += strlen(parts[i]);
+    char *out = hb_view_alloc(v, all), *at = out;
+    for (int i = 0; out && parts[i]; i++)
+        at = stpcpy(at, parts[i]);
+    return out;
 }
 
 /* The headline's key and unit: "value" with the record's unit; in files from before repeats
  * a latency's median ns, a bandwidth's best (or median) GB/s, else the median time. */
-static const char *hb_cmp_key_of(const json_t *rec, const char **unit)
+static int hb_cmp_key_of(const struct hb_view *v, const char **unit)
 {
-    const char *metric = hb_rec_str(rec, "metric", "");
+    const char *metric = hb_view_str(v, K_METRIC, "");
     bool lat = strcmp(metric, "latency") == 0, bw = strcmp(metric, "bandwidth") == 0;
-    *unit = lat ? "ns" : bw ? "GBps" : "s";
-    if (json_is_string(json_object_get(rec, "unit"))) *unit = hb_rec_str(rec, "unit", "");
+    *unit = hb_view_str(v, K_UNIT, lat ? "ns" : bw ? "GBps" : "s");
     /* Records with repeats are judged by their value alone (null when no repeat had one). */
-    if (json_object_get(rec, "repeats") ||
-        (json_object_get(rec, "value") && !json_is_null(json_object_get(rec, "value"))))
-        return "value";
-    if (lat) return "lat_ns_median";
-    if (bw) return json_object_get(rec, "bw_GBps_best") ? "bw_GBps_best" : "bw_GBps_median";
-    return "t_median_s";
+    enum hb_view_type value = hb_view_type(v, K_VALUE);
+    if (hb_view_type(v, K_REPEATS) != HB_VIEW_ABSENT ||
+        (value != HB_VIEW_ABSENT && value != HB_VIEW_NULL))
+        return K_VALUE;
+    if (lat) return K_LAT_NS_MEDIAN;
+    if (bw)
+        return hb_view_type(v, K_BW_GBPS_BEST) != HB_VIEW_ABSENT ? K_BW_GBPS_BEST
+                                                                 : K_BW_GBPS_MEDIAN;
+    return K_T_MEDIAN_S;
 }
 
-static bool hb_cmp_positive(const json_t *v)
+/* The first item of x[0..n) that is not a positive finite figure: its number (1-based), or 0. */
+static size_t hb_cmp_not_positive(const double *x, size_t n)
 {
-    return json_is_number(v) && json_number_value(v) > 0.0 && isfinite(json_number_value(v));
+    for (size_t i = 0; i < n; i++)
+        if (!(x[i] > 0.0) || !isfinite(x[i])) return i + 1;
+    return 0;
 }
 
-/* Why the record cannot be judged (a new string), "" when it can; NULL when out of memory.
+/* Why the record cannot be judged (in the arena), "" when it can; NULL when out of memory.
  * Its measurement must have passed its checks (a failed one's figure is no measurement of
  * the placement it names), and its headline be a positive finite figure within what any
- * machine gives. */
-static char *hb_cmp_unusable(const json_t *rec, const char *key, const char *unit)
+ * machine gives. The repeats go to p. */
+static const char *hb_cmp_unusable(const struct hb_view *v, int key, const char *unit,
+                                   struct hb_cmp_prep *p)
 {
-    const char *status = hb_rec_str(rec, "status", "ok");
+    const char *status = hb_view_str(v, K_STATUS, "ok");
     if (strcmp(status, "ok") != 0)
-        return hb_strf("its measurement has status %s (%s)", status,
-                       hb_rec_str(rec, "note", "no note"));
-    const json_t *v = json_object_get(rec, key);
-    if (!json_is_number(v))
-        return hb_strf("its headline %s is %s", key, v ? "not a number" : "missing");
-    double x = json_number_value(v);
+        return hb_cmp_fmt(v, "its measurement has status %s (%s)", status,
+                          hb_view_str(v, K_NOTE, "no note"));
+    if (hb_view_type(v, key) != HB_VIEW_NUMBER)
+        return hb_cmp_fmt(v, "its headline %s is %s", hb_cmp_keys[key],
+                          hb_view_type(v, key) == HB_VIEW_ABSENT ? "missing" : "not a number");
+    double x = hb_view_num(v, key, NAN);
     double most = strcmp(unit, "ns") == 0 ? 1e10 : strcmp(unit, "GBps") == 0 ? 1e5 : 1e6;
     if (!(x > 0.0) || !isfinite(x))
-        return hb_strf("its headline %s = %g is not a positive figure", key, x);
-    if (x > most) return hb_strf("its headline %s = %g %s is beyond any machine", key, x, unit);
+        return hb_cmp_fmt(v, "its headline %s = %g is not a positive figure", hb_cmp_keys[key], x);
+    if (x > most)
+        return hb_cmp_fmt(v, "its headline %s = %g %s is beyond any machine", hb_cmp_keys[key], x,
+                          unit);
     /* The samples the figure was made from: a record without them made it from nothing. */
-    const json_t *samples = json_object_get(rec, "samples_s"), *r;
-    size_t i;
-    if (samples && (!json_is_array(samples) || json_array_size(samples) == 0))
-        return hb_strf("its samples_s is %s", json_is_array(samples) ? "empty" : "not a list");
-    json_array_foreach(samples, i, r)
-    {
-        if (!hb_cmp_positive(r))
-            return hb_strf("sample %zu of samples_s is not a positive time", i + 1);
+    enum hb_view_type samples = hb_view_type(v, K_SAMPLES_S);
+    size_t n, bad;
+    if (samples != HB_VIEW_ABSENT && (samples != HB_VIEW_ARRAY || hb_view_len(v, K_SAMPLES_S) == 0))
+        return hb_cmp_fmt(v, "its samples_s is %s",
+                          samples == HB_VIEW_ARRAY ? "empty" : "not a list");
+    const double *s = hb_cmp_list(v, K_SAMPLES_S, &n);
+    if (!s) return NULL;
+    if ((bad = hb_cmp_not_positive(s, n)))
+        return hb_cmp_fmt(v, "sample %zu of samples_s is not a positive time", bad);
+    enum hb_view_type reps = hb_view_type(v, K_REPEAT_VALUES);
+    if (reps != HB_VIEW_ABSENT && reps != HB_VIEW_ARRAY && reps != HB_VIEW_NULL)
+        return "repeat_values is not a list";
+    if (!(p->reps = hb_cmp_list(v, K_REPEAT_VALUES, &n))) return NULL;
+    if ((bad = hb_cmp_not_positive(p->reps, n)))
+        return hb_cmp_fmt(v, "repeat %zu of repeat_values is not a positive figure", bad);
+    p->nrep = n > INT_MAX ? INT_MAX : (int)n;
+    return "";
+}
+
+/* A string of the record kept for take (the view's go with the line); NULL stays NULL. */
+static int hb_cmp_copy(const struct hb_view *v, int key, const char *def, const char **out)
+{
+    const char *s = hb_view_str(v, key, def);
+    *out = s ? hb_cmp_cat(v, (const char *const[]){s, NULL}) : NULL;
+    return s && !*out ? -ENOMEM : 0;
+}
+
+/* hb_results_scan's prepare: a foreground measurement's identity, headline and repeats. */
+static int hb_cmp_prepare(void *ctx, const struct hb_view *v, void *slot)
+{
+    (void)ctx;
+    struct hb_cmp_prep *p = slot;
+    *p = (struct hb_cmp_prep){.lo = NAN, .hi = NAN};
+    if (strcmp(hb_view_str(v, K_TYPE, ""), "measurement") != 0 ||
+        strcmp(hb_view_str(v, K_ROLE, "foreground"), "foreground") != 0) {
+        p->skip = true;
+        return 0;
     }
-    const json_t *reps = json_object_get(rec, "repeat_values");
-    if (reps && !json_is_array(reps) && !json_is_null(reps))
-        return hb_strf("repeat_values is not a list");
-    json_array_foreach(reps, i, r)
-    {
-        if (!hb_cmp_positive(r))
-            return hb_strf("repeat %zu of repeat_values is not a positive figure", i + 1);
+    const char *unit = "";
+    int key = hb_cmp_key_of(v, &unit);
+    char cpu[24], mem[24], threads[24], bytes[24];
+    hb_cmp_node(cpu, sizeof(cpu), v, K_CPU_NODE);
+    hb_cmp_node(mem, sizeof(mem), v, K_MEM_NODE);
+    hb_cmp_ll_text(threads, sizeof(threads), hb_cmp_ll(v, K_THREADS));
+    hb_cmp_ll_text(bytes, sizeof(bytes), hb_cmp_ll(v, K_BYTES));
+    p->head = hb_cmp_cat(v, (const char *const[]){hb_view_str(v, K_SUITE, "?"), " ",
+                                                  hb_view_str(v, K_EXPERIMENT, "?"), " ",
+                                                  hb_view_str(v, K_LABEL, "?"), NULL});
+    p->tail = hb_cmp_cat(v, (const char *const[]){" cpu=", cpu, " mem=", mem, " ",
+                                                  hb_view_str(v, K_KERNEL, "?"),
+                                                  " threads=", threads, " bytes=", bytes, NULL});
+    p->why = hb_cmp_unusable(v, key, unit, p);
+    int rc = p->head && p->tail && p->why ? 0 : -ENOMEM;
+    if (rc == 0) rc = hb_cmp_copy(v, K_HOST, NULL, &p->host);
+    if (rc == 0) rc = hb_cmp_copy(v, K_METRIC, "?", &p->metric);
+    if (rc == 0) rc = hb_cmp_copy(v, K_UNIT, unit, &p->unit);
+    if (rc) return rc;
+    p->higher_better = strcmp(p->unit, "GBps") == 0;
+    p->value = hb_view_num(v, key, NAN);
+    size_t nci;
+    const double *ci = hb_cmp_list(v, K_CI95, &nci);
+    if (!ci) return -ENOMEM;
+    struct hb_interval iv;
+    if (hb_interval_of_record(p->value, nci > 0 ? ci[0] : NAN, nci > 1 ? ci[1] : NAN,
+                              hb_view_num(v, K_REPEATS, 0), hb_view_num(v, K_CI_COVERAGE, 0),
+                              &iv)) {
+        p->lo = iv.lo;
+        p->hi = iv.hi;
     }
-    return hb_strf("%s", "");
+    return 0;
 }
 
 /* Room for one more record and ns more repeat values. */
@@ -116,31 +309,10 @@ static int hb_cmp_grow(struct hb_cmp_side *sd, size_t ns)
     return 0;
 }
 
-/* The record's identity in parts, interned. */
-static int hb_cmp_identity(struct hb_cmp_side *sd, const json_t *rec, struct hb_cmp_rec *r)
-{
-    char cpu[24], mem[24];
-    hb_cmp_node(cpu, sizeof(cpu), json_object_get(rec, "cpu_node"));
-    hb_cmp_node(mem, sizeof(mem), json_object_get(rec, "mem_node"));
-    char *head = hb_strf("%s %s %s", hb_rec_str(rec, "suite", "?"),
-                         hb_rec_str(rec, "experiment", "?"), hb_rec_str(rec, "label", "?"));
-    char *tail =
-        hb_strf(" cpu=%s mem=%s %s threads=%lld bytes=%lld", cpu, mem,
-                hb_rec_str(rec, "kernel", "?"), hb_cmp_ll(rec, "threads"), hb_cmp_ll(rec, "bytes"));
-    int rc = head && tail ? 0 : -ENOMEM;
-    if (rc == 0) rc = hb_cmp_intern(sd->str, head, &r->head);
-    if (rc == 0) rc = hb_cmp_intern(sd->str, tail, &r->tail);
-    if (rc == 0) rc = hb_cmp_intern(sd->str, hb_rec_str(rec, "host", ""), &r->host);
-    if (rc == 0) rc = hb_cmp_intern(sd->str, hb_rec_str(rec, "metric", "?"), &r->metric);
-    free(head);
-    free(tail);
-    return rc;
-}
-
-/* Whether rec's host is one the run record lists (true when either says nothing of hosts):
- * the list is interned once, so a fleet's records cost one lookup each. -ENOMEM when memory
+/* Whether host is one the run record lists (true when either says nothing of hosts): the
+ * list is interned once, so a fleet's records cost one lookup each. -ENOMEM when memory
  * ran out. */
-static int hb_cmp_host_of_run(struct hb_cmp_side *sd, const json_t *rec)
+static int hb_cmp_host_of_run(struct hb_cmp_side *sd, const char *host)
 {
     const json_t *hosts = json_object_get(sd->res.run, "hosts"), *h;
     size_t i;
@@ -151,72 +323,56 @@ static int hb_cmp_host_of_run(struct hb_cmp_side *sd, const json_t *rec)
                                                           json_string_length(h)) ==
                                                 HB_STRTAB_NONE) return -ENOMEM;
     }
-    const char *host = json_string_value(json_object_get(rec, "host"));
     if (sd->run_hosts_state != 1 || !host) return 1;
     return hb_strtab_find(&sd->run_hosts, host, strlen(host)) != HB_STRTAB_NONE;
 }
 
-/* hb_results_take_fn: a foreground measurement's identity, headline and repeats. */
-static int hb_cmp_take(void *ctx, const json_t *rec)
+/* hb_results_scan's take, in file order: the record interned and kept. */
+static int hb_cmp_take(void *ctx, void *slot)
 {
     struct hb_cmp_side *sd = ctx;
-    if (strcmp(hb_rec_str(rec, "type", ""), "measurement") != 0 ||
-        strcmp(hb_rec_str(rec, "role", "foreground"), "foreground") != 0)
-        return 0;
-    const json_t *reps = json_object_get(rec, "repeat_values");
-    size_t nr = json_is_array(reps) ? json_array_size(reps) : 0;
-    if (hb_cmp_grow(sd, nr)) return -ENOMEM;
+    const struct hb_cmp_prep *p = slot;
+    if (p->skip) return 0;
+    bool usable = !p->why[0];
+    if (hb_cmp_grow(sd, usable ? (size_t)p->nrep : 0)) return -ENOMEM;
     struct hb_cmp_rec *r = &sd->v[sd->n];
-    *r = (struct hb_cmp_rec){.line = sd->res.line, .rep0 = sd->nreps, .lo = NAN, .hi = NAN};
-    const char *unit = "";
-    const char *key = hb_cmp_key_of(rec, &unit);
-    char *why = hb_cmp_unusable(rec, key, unit);
-    int listed = why && !why[0] ? hb_cmp_host_of_run(sd, rec) : 1;
-    if (listed < 0) {
-        free(why);
-        return -ENOMEM;
-    }
-    if (!listed) {
-        free(why);
-        why = hb_strf("its host %s is not one of the run record's hosts (a record of another "
-                      "run?)",
-                      hb_rec_str(rec, "host", "?"));
-    }
-    int rc = why ? hb_cmp_identity(sd, rec, r) : -ENOMEM;
-    if (rc == 0) rc = hb_cmp_intern(sd->str, unit, &r->unit);
+    *r = (struct hb_cmp_rec){.line = sd->res.line,
+                             .rep0 = sd->nreps,
+                             .value = p->value,
+                             .lo = p->lo,
+                             .hi = p->hi,
+                             .higher_better = p->higher_better};
+    int listed = usable ? hb_cmp_host_of_run(sd, p->host) : 1;
+    if (listed < 0) return -ENOMEM;
+    char *other = listed ? NULL
+                         : hb_strf("its host %s is not one of the run record's hosts (a record "
+                                   "of another run?)",
+                                   p->host);
+    if (!listed && !other) return -ENOMEM;
+    const char *why = other ? other : p->why;
+    int rc = hb_cmp_intern(sd->str, p->head, &r->head);
+    if (rc == 0) rc = hb_cmp_intern(sd->str, p->tail, &r->tail);
+    if (rc == 0) rc = hb_cmp_intern(sd->str, p->host, &r->host);
+    if (rc == 0) rc = hb_cmp_intern(sd->str, p->metric, &r->metric);
+    if (rc == 0) rc = hb_cmp_intern(sd->str, p->unit, &r->unit);
     if (rc == 0 && why[0]) rc = hb_cmp_intern(sd->str, why, &r->bad);
     if (rc == 0 && !why[0]) r->bad = HB_STRTAB_NONE;
-    free(why);
+    free(other);
     if (rc) return -ENOMEM;
     if (sd->hosts == 0) sd->host0 = r->host;
     sd->hosts = sd->hosts == 0 ? 1 : sd->hosts == 1 && r->host != sd->host0 ? 2 : sd->hosts;
-    r->higher_better = strcmp(unit, "GBps") == 0;
-    r->value = hb_rec_num(rec, key, NAN);
-    struct hb_interval iv;
-    if (hb_rec_interval(rec, &iv)) {
-        r->lo = iv.lo;
-        r->hi = iv.hi;
-    }
-    for (size_t i = 0; r->bad == HB_STRTAB_NONE && i < nr; i++)
-        sd->reps[sd->nreps + i] = json_number_value(json_array_get(reps, i));
-    r->nrep = r->bad == HB_STRTAB_NONE ? (int)nr : 0;
+    r->nrep = r->bad == HB_STRTAB_NONE ? p->nrep : 0;
+    if (r->nrep) memcpy(sd->reps + sd->nreps, p->reps, (size_t)r->nrep * sizeof(*p->reps));
     sd->nreps += (size_t)r->nrep;
     sd->n++;
     return 0;
 }
 
-/* The keys hb_cmp_take and what it calls read (the reader builds no others): identity,
- * headline in every file generation's spelling, interval, repeats, samples, status. */
-static const char *const hb_cmp_keys[] = {
-    "role",           "suite",      "experiment", "label",         "host",
-    "cpu_node",       "mem_node",   "kernel",     "threads",       "bytes",
-    "metric",         "unit",       "value",      "lat_ns_median", "bw_GBps_best",
-    "bw_GBps_median", "t_median_s", "ci95",       "ci_coverage",   "repeats",
-    "repeat_values",  "samples_s",  "status",     "note",          NULL};
-
 int hb_cmp_side_read(const char *path, struct hb_cmp_side *sd)
 {
-    return hb_results_read_keys(path, hb_cmp_keys, hb_cmp_take, sd, &sd->res);
+    const struct hb_results_scan scan = {hb_cmp_keys, sizeof(struct hb_cmp_prep), hb_cmp_prepare,
+                                         hb_cmp_take, sd};
+    return hb_results_scan(path, &scan, &sd->res);
 }
 
 static size_t hb_cmp_hash(const struct hb_cmp_rec *r, int with_host, size_t nslots)

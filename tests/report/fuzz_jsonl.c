@@ -1,7 +1,8 @@
 /* libFuzzer target: the JSON Lines reader behind report and compare, as the report streams
- * it, then the whole report of what it kept, and the same input as the table and CSV of
- * report -o NAME.txt / NAME.csv. Any input must give 0 or an error with a message; no crash,
+ * it, then the whole report of what it kept, the same input as the table and CSV of
+ * report -o NAME.txt / NAME.csv, and as one side of a compare (the scan through views). Any input must give 0 or an error with a message; no crash,
  * no leak, no undefined behaviour. */
+#include "hb_compare_side.h"
 #include "hb_report.h"
 
 #include <stdint.h>
@@ -20,6 +21,11 @@ static void hb_fuzz_tables(const uint8_t *data, size_t size)
     const char *inputs[] = {path, NULL};
     hb_report_table(HB_FORMAT_TABLE, "/dev/null", inputs, 1);
     hb_report_table(HB_FORMAT_CSV, "/dev/null", inputs, 1);
+    struct hb_strtab str = {0};
+    struct hb_cmp_side side = {.str = &str};
+    if (hb_cmp_side_read(path, &side) == 0) (void)hb_cmp_side_index(&side, 1);
+    hb_cmp_side_free(&side);
+    hb_strtab_free(&str);
     unlink(path);
 }
 
