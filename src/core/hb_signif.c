@@ -6,11 +6,10 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
-/* Mid-ranks (1-based) of the pooled values, and the tie term sum(t^3 - t) over tie groups. */
-static double *hb_midranks(const double *v, int n, double *ties)
+/* Mid-ranks (1-based) of the pooled values into rank, and the tie term sum(t^3 - t) over tie
+ * groups. */
+static void hb_midranks(const double *v, int n, double *rank, double *ties)
 {
-    double *rank = malloc(sizeof(*rank) * (size_t)(n ? n : 1));
-    if (!rank) return NULL;
     *ties = 0.0;
     for (int i = 0; i < n; i++) {
         int below = 0, equal = 0;
@@ -22,7 +21,6 @@ static double *hb_midranks(const double *v, int n, double *ties)
         /* Each of a group of t tied values adds (t^3 - t) / t. */
         *ties += equal > 1 ? (double)equal * equal - 1.0 : 0.0;
     }
-    return rank;
 }
 
 /* Over every way to give k of the ranks rank[from..n) to the first side (sum: the ranks given
@@ -95,15 +93,15 @@ double hb_signif_mwu(const double *a, int na, const double *b, int nb, double *u
     if (u) *u = 0.0;
     if (na < 1 || nb < 1) return 1.0;
     int n = na + nb;
-    double *v = malloc(sizeof(*v) * (size_t)n), ties = 0.0;
+    /* a comparison of repeats has a few dozen values: on the stack, a million times over */
+    double small[2 * 64], ties = 0.0;
+    double *v = n <= 64 ? small : malloc(2 * sizeof(*v) * (size_t)n), *rank = v + n;
     if (!v) return NAN;
     for (int i = 0; i < na; i++)
         v[i] = a[i];
     for (int j = 0; j < nb; j++)
         v[na + j] = b[j];
-    double *rank = hb_midranks(v, n, &ties);
-    free(v);
-    if (!rank) return NAN;
+    hb_midranks(v, n, rank, &ties);
     double ra = 0.0;
     for (int i = 0; i < na; i++)
         ra += rank[i];
@@ -120,7 +118,7 @@ double hb_signif_mwu(const double *a, int na, const double *b, int nb, double *u
         double dev = fabs(ua - na * (double)nb / 2.0) - 0.5;
         p = var > 0.0 ? erfc((dev > 0.0 ? dev : 0.0) / sqrt(2.0 * var)) : 1.0;
     }
-    free(rank);
+    if (v != small) free(v);
     return p > 1.0 ? 1.0 : p;
 }
 

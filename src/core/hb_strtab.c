@@ -4,13 +4,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* FNV-1a: short keys, no adversary worth more (a hostile file only slows its own report). */
+/* Eight bytes at a time, each word mixed in by a multiply and a shift (a million identities
+ * of 60 bytes are hashed on one thread while their records are read); no adversary worth
+ * more: a hostile file only slows its own report. */
 static uint64_t hb_strtab_hash(const char *s, size_t len)
 {
-    uint64_t h = 14695981039346656037ULL;
-    for (size_t i = 0; i < len; i++)
-        h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
-    return h;
+    uint64_t h = 0x9E3779B97F4A7C15ULL ^ len, w;
+    for (; len >= 8; s += 8, len -= 8) {
+        memcpy(&w, s, 8);
+        h = (h ^ w) * 0xBF58476D1CE4E5B9ULL;
+        h ^= h >> 31;
+    }
+    w = 0;
+    memcpy(&w, s, len);
+    h = (h ^ w) * 0x94D049BB133111EBULL;
+    return h ^ (h >> 29);
 }
 
 /* Twice the slots, every id placed again. */

@@ -29,6 +29,7 @@ struct hb_cmp_opts {
     const char *base, *new;
     double threshold_pct, alpha;
     enum hb_format format; /* the run's formats (hb_options.h) */
+    int need;              /* repeats per side the rank test needs to reach alpha */
     bool allow_machines;   /* --allow-different-machines */
     json_t *config_diffs;  /* once both files are read: the knobs that differ (config_diff) */
 };
@@ -64,7 +65,7 @@ static int hb_cmp_number(const char *opt, const char *s, double lo, double hi, d
 
 static int hb_cmp_parse_with(int argc, char **argv, const char *usage, struct hb_cmp_opts *o)
 {
-    *o = (struct hb_cmp_opts){NULL, NULL, 5.0, 0.05, HB_FORMAT_TABLE, false, NULL};
+    *o = (struct hb_cmp_opts){NULL, NULL, 5.0, 0.05, HB_FORMAT_TABLE, 0, false, NULL};
     const char *threshold = NULL, *alpha = NULL, *format = NULL, *allow = NULL;
     const struct hb_arg opts[] = {{"threshold", 0, &threshold, false},
                                   {"alpha", 0, &alpha, false},
@@ -86,6 +87,7 @@ static int hb_cmp_parse_with(int argc, char **argv, const char *usage, struct hb
     if (threshold && (rc = hb_cmp_number("--threshold", threshold, 0.0, 1000.0, &o->threshold_pct)))
         return rc;
     if (alpha && (rc = hb_cmp_number("--alpha", alpha, 1e-9, 0.5, &o->alpha))) return rc;
+    o->need = hb_signif_mwu_repeats_for(o->alpha);
     int f = 0;
     if (format && (rc = hb_parse_enum("--format", format, hb_format_names, &f))) return rc;
     o->format = (enum hb_format)f;
@@ -123,6 +125,7 @@ struct hb_cmp_out {
     struct hb_sink_block block;
     struct hb_cmp_counts c;
     bool oom;
+    json_t *row; /* the comparison row this out reuses, or NULL */
 };
 
 /* Hand rec (NULL: out of memory) to the block, in the sink's format. -1 when out of memory. */
@@ -151,7 +154,7 @@ static const char *hb_cmp_verdict(const struct hb_cmp_opts *o, const struct hb_c
 {
     *why = NULL;
     *p = NAN;
-    int need = hb_signif_mwu_repeats_for(o->alpha);
+    int need = o->need;
     if (b->nrep < 2 || n->nrep < 2) {
         const char *side = b->nrep < 2 && n->nrep < 2 ? "either file"
                            : b->nrep < 2              ? "BASE"
@@ -177,21 +180,35 @@ static const char *hb_cmp_verdict(const struct hb_cmp_opts *o, const struct hb_c
     return (n->higher_better ? -change : change) > 0 ? "worse" : "better";
 }
 
-/* A side's figure as the row gives it: value, interval, repeat count. */
-static void hb_cmp_side_cells(json_t *row, const char *pre, const struct hb_cmp_rec *r)
+/* row[key] = v, a real (null when not finite), set in place when it is one already: a reused
+ * row allocates nothing for its figures. */
+static void hb_cmp_set_num(json_t *row, const char *key, double v)
 {
-    char key[32];
-    snprintf(key, sizeof(key), "%s", pre);
-    json_object_set_new(row, key, hb_cmp_json_num(r->value));
-    snprintf(key, sizeof(key), "%s_ci95", pre);
-    json_object_set_new(row, key,
-                        isfinite(r->lo) ? json_pack("[f, f]", r->lo, r->hi) : json_null());
-    snprintf(key, sizeof(key), "%s_low", pre);
-    json_object_set_new(row, key, hb_cmp_json_num(r->lo));
-    snprintf(key, sizeof(key), "%s_high", pre);
-    json_object_set_new(row, key, hb_cmp_json_num(r->hi));
-    snprintf(key, sizeof(key), "%s_repeats", pre);
-    json_object_set_new(row, key, json_integer(r->nrep));
+    json_t *at = json_object_get(row, key);
+    if (isfinite(v) && json_is_real(at))
+        json_real_set(at, v);
+    else if (isfinite(v) || !json_is_null(at))
+        json_object_set_new(row, key, hb_cmp_json_num(v));
+}
+
+/* A side's figure as the row gives it: value, interval, repeat count (keys: that side's). */
+static void hb_cmp_side_cells(json_t *row, const char *const keys[5], const struct hb_cmp_rec *r)
+{
+    hb_cmp_set_num(row, keys[0], r->value);
+    json_t *ci = json_object_get(row, keys[1]);
+    if (!isfinite(r->lo))
+        json_object_set_new(row, keys[1], json_null());
+    else if (json_array_size(ci) == 2)
+        json_real_set(json_array_get(ci, 0), r->lo), json_real_set(json_array_get(ci, 1), r->hi);
+    else
+        json_object_set_new(row, keys[1], json_pack("[f, f]", r->lo, r->hi));
+    hb_cmp_set_num(row, keys[2], r->lo);
+    hb_cmp_set_num(row, keys[3], r->hi);
+    json_t *n = json_object_get(row, keys[4]);
+    if (json_is_integer(n))
+        json_integer_set(n, r->nrep);
+    else
+        json_object_set_new(row, keys[4], json_integer(r->nrep));
 }
 
 static void hb_cmp_count(struct hb_cmp_counts *c, const char *verdict)
@@ -211,16 +228,23 @@ static int hb_cmp_pair(const struct hb_cmp_opts *o, struct hb_cmp_out *out, cons
     char *why = NULL;
     const char *verdict = hb_cmp_verdict(o, bs, b, ns, n, change, &p, &why);
     hb_cmp_count(&out->c, verdict);
-    json_t *row = json_pack("{s:s, s:s, s:s, s:s, s:s}", "type", "comparison", "kind", "compared",
-                            "record", key, "metric", hb_strtab_get(bs->str, b->metric), "unit",
-                            hb_strtab_get(bs->str, b->unit));
+    static const char *const base_keys[] = {"base", "base_ci95", "base_low", "base_high",
+                                            "base_repeats"};
+    static const char *const new_keys[] = {"new", "new_ci95", "new_low", "new_high", "new_repeats"};
+    /* The thread's row, made once, its values replaced row after row. */
+    if (!out->row) out->row = json_pack("{s:s, s:s}", "type", "comparison", "kind", "compared");
+    json_t *row = out->row;
     if (row) {
-        hb_cmp_side_cells(row, "base", b);
-        hb_cmp_side_cells(row, "new", n);
-        json_object_set_new(row, "change_pct", hb_cmp_json_num(change));
-        json_object_set_new(row, "p", hb_cmp_json_num(p));
+        json_object_set_new(row, "record", json_string(key));
+        json_object_set_new(row, "metric", json_string(hb_strtab_get(bs->str, b->metric)));
+        json_object_set_new(row, "unit", json_string(hb_strtab_get(bs->str, b->unit)));
+        hb_cmp_side_cells(row, base_keys, b);
+        hb_cmp_side_cells(row, new_keys, n);
+        hb_cmp_set_num(row, "change_pct", change);
+        hb_cmp_set_num(row, "p", p);
         json_object_set_new(row, "verdict", json_string(verdict));
         json_object_set_new(row, "reason", why ? json_string(why) : json_null());
+        json_object_del(row, "config_may_explain");
         /* A knob that moves this metric and differs may explain what the verdict says. */
         json_t *marks =
             strcmp(verdict, "same") != 0
@@ -230,7 +254,7 @@ static int hb_cmp_pair(const struct hb_cmp_opts *o, struct hb_cmp_out *out, cons
         if (marks) json_object_set_new(row, "config_may_explain", marks);
     }
     free(why);
-    return hb_cmp_put(out, row);
+    return hb_cmp_put(out, json_incref(row));
 }
 
 /* An input error: a record that cannot be judged, a duplicated identity, a pair whose
@@ -272,12 +296,12 @@ static int hb_cmp_errors(struct hb_cmp_out *out, const struct hb_cmp_side *sd, i
 
 /* The first records of `mine` with no record of their identity in `other`: missing from NEW
  * (the gate fails) or only in NEW. */
-static int hb_cmp_only(struct hb_cmp_out *out, const struct hb_cmp_side *mine,
-                       const struct hb_cmp_side *other, int with_host, const char *side, int *n)
+static int hb_cmp_only(struct hb_cmp_out *out, const struct hb_cmp_side *mine, int with_host,
+                       const char *side, int *n)
 {
     for (size_t k = 0; k < mine->n; k++) {
         const struct hb_cmp_rec *rec = &mine->v[k];
-        if (rec->first || hb_cmp_side_find(other, rec, with_host)) continue;
+        if (rec->first || rec->matched) continue;
         char *key = hb_cmp_side_key(mine, rec, with_host), *kind = NULL;
         if (!key || asprintf(&kind, "only_in_%s", side) < 0) kind = NULL;
         json_t *row =
@@ -293,13 +317,16 @@ static int hb_cmp_only(struct hb_cmp_out *out, const struct hb_cmp_side *mine,
 }
 
 /* Base record k against its match: its verdict, or the error that its metric or unit differ;
- * nothing when it has no match or either cannot be judged. -1 when out of memory. */
-static int hb_cmp_match(const struct hb_cmp_opts *o, struct hb_cmp_out *out,
-                        const struct hb_cmp_side *b, const struct hb_cmp_side *n, size_t k,
-                        int with_host)
+ * nothing when it has no match or either cannot be judged. Both records are marked matched
+ * (a first record of an identity has one match at most: one thread writes each mark). -1
+ * when out of memory. */
+static int hb_cmp_match(const struct hb_cmp_opts *o, struct hb_cmp_out *out, struct hb_cmp_side *b,
+                        struct hb_cmp_side *n, size_t k, int with_host)
 {
-    const struct hb_cmp_rec *br = &b->v[k];
-    const struct hb_cmp_rec *nr = br->first ? NULL : hb_cmp_side_find(n, br, with_host);
+    struct hb_cmp_rec *br = &b->v[k];
+    struct hb_cmp_rec *nr =
+        br->first ? NULL : (struct hb_cmp_rec *)hb_cmp_side_find(n, br, with_host);
+    if (nr) br->matched = nr->matched = true;
     if (!nr || br->bad != HB_STRTAB_NONE || nr->bad != HB_STRTAB_NONE) return 0;
     char *key = hb_cmp_side_key(b, br, with_host), *why = NULL;
     if (!key) return -1;
@@ -324,8 +351,8 @@ enum { HB_CMP_CHUNK = 8192 }; /* base records matched together, then written in 
  * own block (a static schedule hands the parts out in thread order), then the blocks are
  * written one after another, so rows keep the base file's order. -1 when out of memory. */
 static int hb_cmp_matches(const struct hb_cmp_opts *o, struct hb_sink *s, struct hb_cmp_out *outs,
-                          int threads, const struct hb_cmp_side *b, const struct hb_cmp_side *n,
-                          size_t from, size_t to, int with_host)
+                          int threads, struct hb_cmp_side *b, struct hb_cmp_side *n, size_t from,
+                          size_t to, int with_host)
 {
     if (threads == 1) {
         for (size_t k = from; k < to && !outs[0].oom; k++)
@@ -346,7 +373,7 @@ static int hb_cmp_matches(const struct hb_cmp_opts *o, struct hb_sink *s, struct
 
 /* Every base record against its match: errors, verdicts, what is on one side only. */
 static int hb_cmp_rows(const struct hb_cmp_opts *o, struct hb_sink *s, struct hb_cmp_out *out,
-                       const struct hb_cmp_side *b, const struct hb_cmp_side *n, int with_host)
+                       struct hb_cmp_side *b, struct hb_cmp_side *n, int with_host)
 {
     int rc = hb_cmp_errors(out, b, with_host);
     if (rc == 0) rc = hb_cmp_errors(out, n, with_host);
@@ -365,10 +392,11 @@ static int hb_cmp_rows(const struct hb_cmp_opts *o, struct hb_sink *s, struct hb
         c->worse += tc->worse, c->better += tc->better, c->same += tc->same;
         c->noise += tc->noise, c->undetermined += tc->undetermined, c->errors += tc->errors;
         hb_sink_block_free(&outs[t].block);
+        json_decref(outs[t].row);
     }
     free(outs);
-    if (rc == 0) rc = hb_cmp_only(out, b, n, with_host, "base", &out->c.only_base);
-    if (rc == 0) rc = hb_cmp_only(out, n, b, with_host, "new", &out->c.only_new);
+    if (rc == 0) rc = hb_cmp_only(out, b, with_host, "base", &out->c.only_base);
+    if (rc == 0) rc = hb_cmp_only(out, n, with_host, "new", &out->c.only_new);
     return rc;
 }
 
@@ -381,8 +409,8 @@ static int hb_cmp_exit(const struct hb_cmp_counts *c)
                           : HB_EXIT_OK;
 }
 
-static int hb_cmp_run(const struct hb_cmp_opts *o, const struct hb_cmp_side *b,
-                      const struct hb_cmp_side *n, int with_host, const char *machines)
+static int hb_cmp_run(const struct hb_cmp_opts *o, struct hb_cmp_side *b, struct hb_cmp_side *n,
+                      int with_host, const char *machines)
 {
     struct hb_sink *s = NULL;
     int rc = hb_sink_open_layout(o->format, "", &hb_layout_compare, &s);

@@ -421,9 +421,16 @@ int hb_cmp_side_index(struct hb_cmp_side *sd, int with_host)
 
 char *hb_cmp_side_key(const struct hb_cmp_side *sd, const struct hb_cmp_rec *r, int with_host)
 {
-    return hb_strf("%s%s%s%s", hb_strtab_get(sd->str, r->head), with_host ? " host=" : "",
-                   with_host ? hb_strtab_get(sd->str, r->host) : "",
-                   hb_strtab_get(sd->str, r->tail));
+    const char *parts[] = {hb_strtab_get(sd->str, r->head), with_host ? " host=" : "",
+                           with_host ? hb_strtab_get(sd->str, r->host) : "",
+                           hb_strtab_get(sd->str, r->tail)};
+    size_t len = 1;
+    for (int i = 0; i < 4; i++)
+        len += strlen(parts[i]);
+    char *key = malloc(len), *at = key;
+    for (int i = 0; key && i < 4; i++)
+        at = stpcpy(at, parts[i]);
+    return key;
 }
 
 /* A run record's fact as text (NULL when it does not say): hosts, CPUs, SIMD, build, version. */

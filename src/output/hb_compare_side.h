@@ -25,6 +25,7 @@ struct hb_cmp_rec {
     int nrep;      /* how many (0 for a file from before repeats) */
     int line;      /* where it is in its file */
     int first;     /* an earlier record of this side with its identity: that one's index + 1 */
+    bool matched;  /* the other side has a record of its identity (set as rows are made) */
 };
 
 struct hb_cmp_side {

@@ -108,17 +108,22 @@ size_t hb_json_real_text(char buf[HB_JSON_REAL_MAX], double v, int digits)
     }
     size_t at = 0;
     if (neg) buf[at++] = '-';
-    if (x < -4 || x >= prec) { /* %g's exponent style: d.ddde-5 */
+    if (x < -4 || x >= prec) { /* %g's exponent style, as jansson trims it: d.ddde-5 */
         buf[at++] = d[0];
         if (n > 1) buf[at++] = '.';
         for (int i = 1; i < n; i++)
             buf[at++] = d[i];
-        at += (size_t)sprintf(buf + at, "e%s%d", x < 0 ? "-" : "", x < 0 ? -x : x);
-    } else if (x >= 0) { /* ddd.ddd, zeros up to the point */
+        buf[at++] = 'e';
+        if (x < 0) buf[at++] = '-';
+        int e = x < 0 ? -x : x, div = e >= 100 ? 100 : e >= 10 ? 10 : 1;
+        for (; div > 0; div /= 10)
+            buf[at++] = (char)('0' + e / div % 10);
+    } else if (x >= 0) { /* ddd.ddd, zeros up to the point; jansson's ".0" when none follow */
         for (int i = 0; i <= x || i < n; i++) {
             if (i == x + 1) buf[at++] = '.';
             buf[at++] = i < n ? d[i] : '0';
         }
+        if (n <= x + 1) buf[at++] = '.', buf[at++] = '0';
     } else { /* 0.000ddd */
         buf[at++] = '0';
         buf[at++] = '.';
@@ -128,7 +133,7 @@ size_t hb_json_real_text(char buf[HB_JSON_REAL_MAX], double v, int digits)
             buf[at++] = d[i];
     }
     buf[at] = 0;
-    return hb_json_real_fix(buf, at);
+    return at;
 }
 
 /* A string as jansson's dump_string writes it without flags: \" \\ \b \f \n \r \t, other
@@ -190,9 +195,17 @@ void hb_json_put(FILE *f, const json_t *v, int digits)
     case JSON_STRING:
         hb_json_put_string(f, json_string_value(v), json_string_length(v));
         break;
-    case JSON_INTEGER:
-        fprintf(f, "%" JSON_INTEGER_FORMAT, json_integer_value(v));
+    case JSON_INTEGER: { /* what "%lld" writes, without printf */
+        json_int_t n = json_integer_value(v);
+        unsigned long long u = n < 0 ? 0ULL - (unsigned long long)n : (unsigned long long)n;
+        char *at = buf + sizeof(buf);
+        do
+            *--at = (char)('0' + u % 10);
+        while (u /= 10);
+        if (n < 0) *--at = '-';
+        fwrite(at, 1, (size_t)(buf + sizeof(buf) - at), f);
         break;
+    }
     case JSON_REAL:
         fwrite(buf, 1, hb_json_real_text(buf, json_real_value(v), digits), f);
         break;

@@ -24,7 +24,20 @@
 enum {
     HB_JSONL_BLOCK = 8 << 20, /* bytes read at once; the buffer grows for a longer line */
     HB_JSONL_BATCH = 1024,    /* lines parsed together: a few MiB of records in memory */
+    /* a scan's batch reads this much, about a batch of measurement records, so that little
+     * is left over to carry into the next batch's text */
+    HB_JSONL_SCAN_BLOCK = 1 << 20,
 };
+
+/* The calling thread's number in its team (0 outside one). */
+static int hb_jsonl_thread_num(void)
+{
+#ifdef _OPENMP
+    return omp_get_thread_num();
+#else
+    return 0;
+#endif
+}
 
 /* What a reader does with the records other than the run record: NULL take (and no scan)
  * keeps them. */
@@ -34,7 +47,6 @@ struct hb_results_filter {
     struct hb_jsonl_want want;
     struct hb_jsonl_want mwant;         /* r->measurement_keys, once a take callback sets them */
     const struct hb_results_scan *scan; /* a scan's (want its keys), or NULL */
-    char *slots;                        /* the scan's slot of each line of a batch */
 };
 
 /* The file's bytes: buf[pos, len) not yet cut into lines. */
@@ -250,8 +262,25 @@ static void hb_jsonl_slot(struct hb_jsonl_line *lines, json_t **spent, int i,
 {
     json_decref(spent[i]);
     spent[i] = NULL;
-    lines[i].slot = flt->slots ? flt->slots + (size_t)i * flt->scan->slot : NULL;
-    hb_jsonl_parse_line(&lines[i], &flt->want, th, flt->scan);
+    hb_jsonl_parse_line(&lines[i], &flt->want, th, NULL);
+}
+
+/* Parsed lines handed on in file order; after an error the rest are freed. spent: where the
+ * records take is done with go (NULL: a scan's, which has none). */
+static int hb_jsonl_hand_on(struct hb_results *r, struct hb_jsonl_line *lines, json_t **spent,
+                            int n, const struct hb_results_filter *flt)
+{
+    json_t *none = NULL;
+    int rc = 0;
+    for (int i = 0; i < n; i++) {
+        json_t **to = spent ? &spent[i] : &none;
+        if (rc == 0)
+            rc = hb_results_line(r, &lines[i], flt, to);
+        else
+            json_decref(lines[i].rec);
+        if (!spent) json_decref(none), none = NULL;
+    }
+    return rc;
 }
 
 /* Parses n lines on threads, then hands them on in order; after an error the rest are
@@ -265,28 +294,111 @@ static int hb_jsonl_batch(struct hb_results *r, struct hb_jsonl_line *lines, jso
 {
     /* One thread starts no team: libgomp allocates one per parallel region, and that
      * aligned allocation made malloc sweep the records just freed, every batch. */
-    if (threads == 1) {
-        hb_arena_reset(&ths[0].arena);
+    if (threads == 1)
         for (int i = 0; i < n; i++)
             hb_jsonl_slot(lines, spent, i, flt, &ths[0]);
-    }
 #ifdef _OPENMP
     else
-#pragma omp parallel num_threads(threads)
-    {
-        struct hb_jsonl_thread *th = &ths[omp_get_thread_num()];
-        hb_arena_reset(&th->arena);
-#pragma omp for schedule(static, 64)
+#pragma omp parallel for num_threads(threads) schedule(static, 64)
         for (int i = 0; i < n; i++)
-            hb_jsonl_slot(lines, spent, i, flt, th);
-    }
+            hb_jsonl_slot(lines, spent, i, flt, &ths[omp_get_thread_num()]);
 #endif
-    int rc = 0;
-    for (int i = 0; i < n; i++)
-        if (rc == 0)
-            rc = hb_results_line(r, &lines[i], flt, &spent[i]);
-        else
-            json_decref(lines[i].rec);
+    return hb_jsonl_hand_on(r, lines, spent, n, flt);
+}
+
+/* A scan's batch: its own text, lines and slots, so that one batch can be parsed while the
+ * next is read and the one before handed on. */
+struct hb_jsonl_scan_batch {
+    struct hb_jsonl_src src;
+    struct hb_jsonl_line *lines;
+    char *slots;
+    int n;
+};
+
+/* Batch `to` read after `from`: the bytes `from` left uncut (a part line), then the file up to
+ * its block, cut into lines with their slots. 0, or a negative errno. */
+static int hb_jsonl_scan_fill(struct hb_jsonl_scan_batch *to, struct hb_jsonl_scan_batch *from,
+                              const struct hb_results_filter *flt, struct hb_results *r)
+{
+    struct hb_jsonl_src *t = &to->src, *f = &from->src;
+    size_t carry = f->len - f->pos;
+    while (t->cap < carry) { /* `from` grew for a long line */
+        char *grown = t->cap < ((size_t)-1) / 2 ? realloc(t->buf, t->cap * 2) : NULL;
+        if (!grown) return hb_results_oom(r, f->lineno + 1);
+        t->buf = grown;
+        t->cap *= 2;
+    }
+    memcpy(t->buf, f->buf + f->pos, carry);
+    f->pos = f->len;
+    t->len = carry;
+    t->pos = 0;
+    t->eof = f->eof;
+    t->lineno = f->lineno;
+    /* Short lines leave much uncut: read more only when less than half a block is left, so
+     * what is carried never grows from batch to batch. */
+    int rc = t->eof || carry >= HB_JSONL_SCAN_BLOCK / 2 ? 0 : hb_jsonl_fill(t, r);
+    to->n = rc ? 0 : hb_jsonl_next(t, to->lines, r);
+    for (int i = 0; i < to->n; i++)
+        to->lines[i].slot = to->slots + (size_t)i * flt->scan->slot;
+    return rc ? rc : to->n < 0 ? to->n : 0;
+}
+
+/* A scan's batches in a pipeline: while the threads parse batch k (a dynamic schedule), one of
+ * them first hands batch k - 1 on in order and reads batch k + 1, then joins them; the
+ * batches take turns with two sets of text, lines, slots and arenas. */
+static int hb_jsonl_scan_all(FILE *f, const struct hb_results_filter *flt,
+                             struct hb_jsonl_thread *ths, int threads, struct hb_results *r)
+{
+    struct hb_jsonl_scan_batch b[2];
+    int rc = 0, cur = 0, handed = 0;
+    for (int i = 0; i < 2; i++) {
+        b[i] = (struct hb_jsonl_scan_batch){.src = {.f = f, .cap = HB_JSONL_SCAN_BLOCK}};
+        b[i].src.buf = malloc(HB_JSONL_SCAN_BLOCK);
+        b[i].lines = malloc(HB_JSONL_BATCH * sizeof(*b[i].lines));
+        b[i].slots = malloc(HB_JSONL_BATCH * flt->scan->slot);
+        if (!b[i].src.buf || !b[i].lines || !b[i].slots) rc = hb_results_oom(r, 0);
+    }
+    if (rc == 0) rc = hb_jsonl_scan_fill(&b[0], &b[1], flt, r);
+    bool pending = false; /* b[1 - cur] is parsed, not yet handed on */
+    while (rc == 0 && b[cur].n > 0) {
+        struct hb_jsonl_scan_batch *now = &b[cur], *other = &b[1 - cur];
+        int filled = 0;
+#ifdef _OPENMP
+#pragma omp parallel num_threads(threads)
+#endif
+        {
+            struct hb_jsonl_thread *th = &ths[hb_jsonl_thread_num()];
+            th->arena = &th->arenas[cur];
+            hb_arena_reset(th->arena);
+#ifdef _OPENMP
+#pragma omp single nowait
+#endif
+            {
+                if (pending) handed = hb_jsonl_hand_on(r, other->lines, NULL, other->n, flt);
+                if (handed == 0) filled = hb_jsonl_scan_fill(other, now, flt, r);
+            }
+#ifdef _OPENMP
+#pragma omp for schedule(dynamic, 16) nowait
+#endif
+            for (int i = 0; i < now->n; i++)
+                hb_jsonl_parse_line(&now->lines[i], &flt->want, &ths[hb_jsonl_thread_num()],
+                                    flt->scan);
+        }
+        rc = handed ? handed : filled;
+        pending = true;
+        cur = 1 - cur;
+    }
+    /* the last batch parsed; after an error, the batches parsed and not handed on freed */
+    if (rc == 0 && pending)
+        rc = hb_jsonl_hand_on(r, b[1 - cur].lines, NULL, b[1 - cur].n, flt);
+    else
+        for (int i = 0; pending && i < b[1 - cur].n; i++)
+            json_decref(b[1 - cur].lines[i].rec);
+    for (int i = 0; i < 2; i++) {
+        free(b[i].lines);
+        free(b[i].slots);
+        free(b[i].src.buf);
+    }
     return rc;
 }
 
@@ -317,10 +429,9 @@ static int hb_results_load(FILE *f, const char *path, struct hb_results_filter *
     struct hb_jsonl_thread *ths = calloc((size_t)threads, sizeof(*ths));
     while (ths && made < threads && hb_jsonl_thread_init(&ths[made], flt->want.n) == 0)
         made++;
-    if (flt->scan && rc == 0 && !(flt->slots = malloc(HB_JSONL_BATCH * flt->scan->slot)))
-        rc = hb_results_oom(r, 0);
     if (rc == 0 && made < threads) rc = hb_results_oom(r, 0);
-    while (rc == 0 && (n = hb_jsonl_next(&s, lines, r)) > 0) {
+    if (rc == 0 && flt->scan) rc = hb_jsonl_scan_all(f, flt, ths, threads, r);
+    while (rc == 0 && !flt->scan && (n = hb_jsonl_next(&s, lines, r)) > 0) {
         rc = hb_jsonl_batch(r, lines, spent, n, flt, ths, threads);
         if (rc == 0 && r->measurement_keys != flt->mwant.keys) rc = hb_jsonl_narrow(flt, r);
     }
@@ -328,8 +439,6 @@ static int hb_results_load(FILE *f, const char *path, struct hb_results_filter *
     for (int t = 0; t < made; t++)
         hb_jsonl_thread_free(&ths[t]);
     free(ths);
-    free(flt->slots);
-    flt->slots = NULL;
     for (int i = 0; spent && i < HB_JSONL_BATCH; i++)
         json_decref(spent[i]);
     free(spent);

@@ -37,11 +37,13 @@ struct hb_jsonl_line {
 };
 
 /* What one parsing thread keeps for a whole file: its yyjson allocator (void * so that
- * callers need not see yyjson), and for a scan the arena its prepare allocates from (emptied
- * each batch) and room for a record's values by key. */
+ * callers need not see yyjson), and for a scan the arenas its prepare allocates from (one for
+ * the batch being handed on, one for the batch being parsed: `arena`, emptied as it starts)
+ * and room for a record's values by key. */
 struct hb_jsonl_thread {
     void *alc;
-    struct hb_arena arena;
+    struct hb_arena arenas[2];
+    struct hb_arena *arena;
     void **vals;
 };
 

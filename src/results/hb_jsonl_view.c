@@ -4,15 +4,17 @@
 #include "hb_jsonl_yy.h"
 
 #include <math.h>
+#include <string.h>
 
 struct hb_view {
     yyjson_val *const *vals; /* by key index; NULL when the record lacks the key */
     struct hb_arena *arena;
 };
 
-/* Whether jansson takes v whole: scalars in its range, no NUL, no key twice, no deeper than
- * its limit (it counts every value: the record is depth 1). */
-static enum hb_yy hb_yy_check(yyjson_val *v, int depth)
+/* Whether jansson takes v whole: scalars in its range, no NUL (looked for only where the line
+ * holds a \u0000, the one way JSON writes it), no key twice, no deeper than its limit (it
+ * counts every value: the record is depth 1). */
+static enum hb_yy hb_yy_check(yyjson_val *v, int depth, bool nul)
 {
     if (depth > JSON_PARSER_MAX_DEPTH) return HB_YY_DEFER;
     enum hb_yy rc = HB_YY_OK;
@@ -21,16 +23,17 @@ static enum hb_yy hb_yy_check(yyjson_val *v, int depth)
     if (yyjson_is_arr(v)) {
         yyjson_arr_foreach(v, i, max, x)
         {
-            if ((rc = hb_yy_check(x, depth + 1)) != HB_YY_OK) return rc;
+            if ((rc = hb_yy_check(x, depth + 1, nul)) != HB_YY_OK) return rc;
         }
         return HB_YY_OK;
     }
+    if (yyjson_is_str(v)) return nul && hb_yy_has_nul(v) ? HB_YY_DEFER : HB_YY_OK;
     if (!yyjson_is_obj(v)) return hb_yy_scalar_ok(v);
     if (yyjson_obj_size(v) > 1 && (rc = hb_yy_unique_keys(v)) != HB_YY_OK) return rc;
     yyjson_obj_foreach(v, i, max, k, x)
     {
-        if (hb_yy_has_nul(k)) return HB_YY_DEFER;
-        if ((rc = hb_yy_check(x, depth + 1)) != HB_YY_OK) return rc;
+        if (nul && hb_yy_has_nul(k)) return HB_YY_DEFER;
+        if ((rc = hb_yy_check(x, depth + 1, nul)) != HB_YY_OK) return rc;
     }
     return HB_YY_OK;
 }
@@ -38,7 +41,7 @@ static enum hb_yy hb_yy_check(yyjson_val *v, int depth)
 enum hb_yy hb_jsonl_view(struct hb_jsonl_line *ln, yyjson_val *root, const struct hb_jsonl_want *w,
                          struct hb_jsonl_thread *th, const struct hb_results_scan *scan)
 {
-    enum hb_yy rc = hb_yy_check(root, 1);
+    enum hb_yy rc = hb_yy_check(root, 1, memmem(ln->text, ln->len, "\\u0000", 6) != NULL);
     if (rc == HB_YY_DEFER) {
         /* jansson's verdict and message; a line it takes after all is shown as yyjson read it */
         if ((rc = hb_jsonl_jansson(ln, w)) != HB_YY_OK || !ln->rec) return rc;
@@ -55,7 +58,7 @@ enum hb_yy hb_jsonl_view(struct hb_jsonl_line *ln, yyjson_val *root, const struc
         int at = hb_yy_key_index(w, k);
         if (at >= 0) th->vals[at] = x;
     }
-    const struct hb_view view = {(yyjson_val *const *)th->vals, &th->arena};
+    const struct hb_view view = {(yyjson_val *const *)th->vals, th->arena};
     ln->viewed = true;
     return scan->prepare(scan->ctx, &view, ln->slot) == 0 ? HB_YY_OK : HB_YY_OOM;
 }

@@ -40,7 +40,8 @@ int hb_jsonl_thread_init(struct hb_jsonl_thread *th, int nkeys)
 void hb_jsonl_thread_free(struct hb_jsonl_thread *th)
 {
     if (th->alc) yyjson_alc_dyn_free(th->alc);
-    hb_arena_free(&th->arena);
+    hb_arena_free(&th->arenas[0]);
+    hb_arena_free(&th->arenas[1]);
     free(th->vals);
     *th = (struct hb_jsonl_thread){0};
 }

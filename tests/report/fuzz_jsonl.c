@@ -1,7 +1,7 @@
 /* libFuzzer target: the JSON Lines reader behind report and compare, as the report streams
  * it, then the whole report of what it kept, the same input as the table and CSV of
- * report -o NAME.txt / NAME.csv, and as one side of a compare (the scan through views). Any input must give 0 or an error with a message; no crash,
- * no leak, no undefined behaviour. */
+ * report -o NAME.txt / NAME.csv, and as one side of a compare (the scan through views). Any input
+ * must give 0 or an error with a message; no crash, no leak, no undefined behaviour. */
 #include "hb_compare_side.h"
 #include "hb_report.h"
 
