@@ -7,7 +7,8 @@
 #
 #   tests/bench/gather_rss.sh [N...]          (default: 4 16 64)
 # Environment: HOPBENCH (default build/hopbench), BEFORE (another binary to compare, e.g. an
-# older build), SWEEP (the sweep's arguments), WORK (scratch directory, default a new one
+# older build), SUITE (the suite to run, default sweep; e.g. matrix, whose derive keeps the
+# run's records on rank 0), SWEEP (its arguments), WORK (scratch directory, default a new one
 # under /tmp; removed). Columns: records written, rank 0's peak RSS, the trivial program's,
 # the difference, and the most records rank 0 held at once (HOPBENCH_DEBUG_HELD; '-' for a
 # binary without it).
@@ -64,7 +65,7 @@ for n in "${ranks[@]}"; do
         [ "$b" != "${BEFORE:-}" ] || tag=before
         t0=$(date +%s.%N)
         c0=$(awk '{print $14 + $15 + $16 + $17}' /proc/$$/stat)
-        launch "$n" "$b" sweep "${sweep[@]}" --quiet --format jsonl -o out.jsonl
+        launch "$n" "$b" "${SUITE:-sweep}" "${sweep[@]}" --quiet --format jsonl -o out.jsonl
         wall=$(echo "$(date +%s.%N) - $t0" | bc)
         cpu=$(echo "($(awk '{print $14 + $15 + $16 + $17}' /proc/$$/stat) - $c0) / $(getconf CLK_TCK)" | bc -l)
         recs=$(grep -c '"type":"measurement"' out.jsonl || true)
