@@ -235,14 +235,15 @@ static int hb_cmp_pair(const struct hb_cmp_opts *o, struct hb_cmp_out *out, cons
     if (!out->row) out->row = json_pack("{s:s, s:s}", "type", "comparison", "kind", "compared");
     json_t *row = out->row;
     if (row) {
-        json_object_set_new(row, "record", json_string(key));
-        json_object_set_new(row, "metric", json_string(hb_strtab_get(bs->str, b->metric)));
-        json_object_set_new(row, "unit", json_string(hb_strtab_get(bs->str, b->unit)));
+        /* strings read from a file the reader checked: valid UTF-8 already */
+        json_object_set_new(row, "record", json_string_nocheck(key));
+        json_object_set_new(row, "metric", json_string_nocheck(hb_strtab_get(bs->str, b->metric)));
+        json_object_set_new(row, "unit", json_string_nocheck(hb_strtab_get(bs->str, b->unit)));
         hb_cmp_side_cells(row, base_keys, b);
         hb_cmp_side_cells(row, new_keys, n);
         hb_cmp_set_num(row, "change_pct", change);
         hb_cmp_set_num(row, "p", p);
-        json_object_set_new(row, "verdict", json_string(verdict));
+        json_object_set_new(row, "verdict", json_string_nocheck(verdict));
         json_object_set_new(row, "reason", why ? json_string(why) : json_null());
         json_object_del(row, "config_may_explain");
         /* A knob that moves this metric and differs may explain what the verdict says. */

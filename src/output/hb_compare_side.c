@@ -312,7 +312,7 @@ static int hb_cmp_grow(struct hb_cmp_side *sd, size_t ns)
 /* Whether host is one the run record lists (true when either says nothing of hosts): the
  * list is interned once, so a fleet's records cost one lookup each. -ENOMEM when memory
  * ran out. */
-static int hb_cmp_host_of_run(struct hb_cmp_side *sd, const char *host)
+static int hb_cmp_host_of_run(struct hb_cmp_side *sd, const char *host, uint32_t id)
 {
     const json_t *hosts = json_object_get(sd->res.run, "hosts"), *h;
     size_t i;
@@ -324,7 +324,34 @@ static int hb_cmp_host_of_run(struct hb_cmp_side *sd, const char *host)
                                                 HB_STRTAB_NONE) return -ENOMEM;
     }
     if (sd->run_hosts_state != 1 || !host) return 1;
-    return hb_strtab_find(&sd->run_hosts, host, strlen(host)) != HB_STRTAB_NONE;
+    /* a fleet's million records name a thousand hosts: each looked up once */
+    if (id >= sd->nlisted) {
+        size_t n = sd->nlisted ? sd->nlisted : 1024;
+        while (n <= id)
+            n *= 2;
+        uint8_t *grown = realloc(sd->listed, n);
+        if (!grown) return -ENOMEM;
+        memset(grown + sd->nlisted, 0, n - sd->nlisted);
+        sd->listed = grown;
+        sd->nlisted = n;
+    }
+    if (!sd->listed[id])
+        sd->listed[id] =
+            hb_strtab_find(&sd->run_hosts, host, strlen(host)) != HB_STRTAB_NONE ? 1 : 2;
+    return sd->listed[id] == 1;
+}
+
+/* s interned through *last, the id + 1 this part had in the record before (records repeat
+ * most of their parts: a comparison of strings, not a lookup). */
+static int hb_cmp_intern_last(struct hb_strtab *t, const char *s, uint32_t *last, uint32_t *id)
+{
+    if (*last && strcmp(hb_strtab_get(t, *last - 1), s) == 0) {
+        *id = *last - 1;
+        return 0;
+    }
+    int rc = hb_cmp_intern(t, s, id);
+    if (rc == 0) *last = *id + 1;
+    return rc;
 }
 
 /* hb_results_scan's take, in file order: the record interned and kept. */
@@ -342,7 +369,8 @@ static int hb_cmp_take(void *ctx, void *slot)
                              .lo = p->lo,
                              .hi = p->hi,
                              .higher_better = p->higher_better};
-    int listed = usable ? hb_cmp_host_of_run(sd, p->host) : 1;
+    int rc = hb_cmp_intern(sd->str, p->host, &r->host);
+    int listed = rc ? -ENOMEM : usable ? hb_cmp_host_of_run(sd, p->host, r->host) : 1;
     if (listed < 0) return -ENOMEM;
     char *other = listed ? NULL
                          : hb_strf("its host %s is not one of the run record's hosts (a record "
@@ -350,11 +378,10 @@ static int hb_cmp_take(void *ctx, void *slot)
                                    p->host);
     if (!listed && !other) return -ENOMEM;
     const char *why = other ? other : p->why;
-    int rc = hb_cmp_intern(sd->str, p->head, &r->head);
-    if (rc == 0) rc = hb_cmp_intern(sd->str, p->tail, &r->tail);
-    if (rc == 0) rc = hb_cmp_intern(sd->str, p->host, &r->host);
-    if (rc == 0) rc = hb_cmp_intern(sd->str, p->metric, &r->metric);
-    if (rc == 0) rc = hb_cmp_intern(sd->str, p->unit, &r->unit);
+    rc = hb_cmp_intern(sd->str, p->head, &r->head);
+    if (rc == 0) rc = hb_cmp_intern_last(sd->str, p->tail, &sd->last[0], &r->tail);
+    if (rc == 0) rc = hb_cmp_intern_last(sd->str, p->metric, &sd->last[1], &r->metric);
+    if (rc == 0) rc = hb_cmp_intern_last(sd->str, p->unit, &sd->last[2], &r->unit);
     if (rc == 0 && why[0]) rc = hb_cmp_intern(sd->str, why, &r->bad);
     if (rc == 0 && !why[0]) r->bad = HB_STRTAB_NONE;
     free(other);
@@ -487,6 +514,7 @@ void hb_cmp_side_free(struct hb_cmp_side *sd)
 {
     hb_results_free(&sd->res);
     hb_strtab_free(&sd->run_hosts);
+    free(sd->listed);
     free(sd->v);
     free(sd->reps);
     free(sd->slots);

@@ -41,6 +41,9 @@ struct hb_cmp_side {
     size_t nslots;
     struct hb_strtab run_hosts; /* the run record's hosts, once it is read */
     int run_hosts_state;        /* 0 not read yet, 1 read, -1 the run lists no hosts */
+    uint8_t *listed;            /* by host id: 0 not looked up yet, 1 in run_hosts, 2 not */
+    size_t nlisted;
+    uint32_t last[3]; /* the record before's tail, metric and unit ids + 1 (0: none) */
 };
 
 /* Read path into sd (sd->str set by the caller): 0, or -errno with a message. */

@@ -11,15 +11,31 @@ struct hb_view {
     struct hb_arena *arena;
 };
 
+static enum hb_yy hb_yy_check(yyjson_val *v, int depth, bool nul);
+
+/* An object's members checked (its keys are unique already). */
+static enum hb_yy hb_yy_check_members(yyjson_val *obj, int depth, bool nul)
+{
+    enum hb_yy rc = HB_YY_OK;
+    size_t i, max;
+    yyjson_val *k, *x;
+    yyjson_obj_foreach(obj, i, max, k, x)
+    {
+        if (nul && hb_yy_has_nul(k)) return HB_YY_DEFER;
+        if ((rc = hb_yy_check(x, depth + 1, nul)) != HB_YY_OK) return rc;
+    }
+    return HB_YY_OK;
+}
+
 /* Whether jansson takes v whole: scalars in its range, no NUL (looked for only where the line
- * holds a \u0000, the one way JSON writes it), no key twice, no deeper than its limit (it
+ * may write a \u0000, the one way JSON writes it), no key twice, no deeper than its limit (it
  * counts every value: the record is depth 1). */
 static enum hb_yy hb_yy_check(yyjson_val *v, int depth, bool nul)
 {
     if (depth > JSON_PARSER_MAX_DEPTH) return HB_YY_DEFER;
     enum hb_yy rc = HB_YY_OK;
     size_t i, max;
-    yyjson_val *k, *x;
+    yyjson_val *x;
     if (yyjson_is_arr(v)) {
         yyjson_arr_foreach(v, i, max, x)
         {
@@ -29,19 +45,28 @@ static enum hb_yy hb_yy_check(yyjson_val *v, int depth, bool nul)
     }
     if (yyjson_is_str(v)) return nul && hb_yy_has_nul(v) ? HB_YY_DEFER : HB_YY_OK;
     if (!yyjson_is_obj(v)) return hb_yy_scalar_ok(v);
-    if (yyjson_obj_size(v) > 1 && (rc = hb_yy_unique_keys(v)) != HB_YY_OK) return rc;
-    yyjson_obj_foreach(v, i, max, k, x)
-    {
-        if (nul && hb_yy_has_nul(k)) return HB_YY_DEFER;
-        if ((rc = hb_yy_check(x, depth + 1, nul)) != HB_YY_OK) return rc;
-    }
-    return HB_YY_OK;
+    if ((rc = hb_yy_unique_keys(v, NULL, NULL)) != HB_YY_OK) return rc;
+    return hb_yy_check_members(v, depth, nul);
+}
+
+/* Whether the line may hold a \u0000: a backslash followed by u0000 (records seldom hold a
+ * backslash at all, so this is one quick pass). */
+static bool hb_yy_may_nul(const char *text, size_t len)
+{
+    for (const char *p = memchr(text, '\\', len); p;
+         p = memchr(p + 1, '\\', len - (size_t)(p + 1 - text)))
+        if ((size_t)(text + len - p) >= 6 && memcmp(p + 1, "u0000", 5) == 0) return true;
+    return false;
 }
 
 enum hb_yy hb_jsonl_view(struct hb_jsonl_line *ln, yyjson_val *root, const struct hb_jsonl_want *w,
                          struct hb_jsonl_thread *th, const struct hb_results_scan *scan)
 {
-    enum hb_yy rc = hb_yy_check(root, 1, memmem(ln->text, ln->len, "\\u0000", 6) != NULL);
+    for (int i = 0; i < w->n; i++)
+        th->vals[i] = NULL;
+    /* the record's keys: unique, and those the scan reads found, in one pass */
+    enum hb_yy rc = hb_yy_unique_keys(root, w, th->vals);
+    if (rc == HB_YY_OK) rc = hb_yy_check_members(root, 1, hb_yy_may_nul(ln->text, ln->len));
     if (rc == HB_YY_DEFER) {
         /* jansson's verdict and message; a line it takes after all is shown as yyjson read it */
         if ((rc = hb_jsonl_jansson(ln, w)) != HB_YY_OK || !ln->rec) return rc;
@@ -49,15 +74,6 @@ enum hb_yy hb_jsonl_view(struct hb_jsonl_line *ln, yyjson_val *root, const struc
         ln->rec = NULL;
     }
     if (rc != HB_YY_OK) return rc;
-    for (int i = 0; i < w->n; i++)
-        th->vals[i] = NULL;
-    size_t i, max;
-    yyjson_val *k, *x;
-    yyjson_obj_foreach(root, i, max, k, x)
-    {
-        int at = hb_yy_key_index(w, k);
-        if (at >= 0) th->vals[at] = x;
-    }
     const struct hb_view view = {(yyjson_val *const *)th->vals, th->arena};
     ln->viewed = true;
     return scan->prepare(scan->ctx, &view, ln->slot) == 0 ? HB_YY_OK : HB_YY_OOM;

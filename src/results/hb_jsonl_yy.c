@@ -116,17 +116,22 @@ size_t hb_jsonl_key_hash(const char *s, size_t n)
     return n ? (n * 31 + u[0]) * 131 + u[n - 1] * 7 + u[n / 2] : 0;
 }
 
-int hb_yy_key_index(const struct hb_jsonl_want *w, yyjson_val *k)
+/* The index of the n bytes of key (hash: hb_jsonl_key_hash's) in w's list, or -1. */
+static int hb_yy_key_index_h(const struct hb_jsonl_want *w, const char *key, size_t n, size_t hash)
 {
-    const char *key = yyjson_get_str(k);
-    size_t n = yyjson_get_len(k);
     if (w->nslots == 0) return -1; /* an empty list */
-    for (size_t h = hb_jsonl_key_hash(key, n) & (w->nslots - 1); w->slots[h];
-         h = (h + 1) & (w->nslots - 1)) {
+    for (size_t h = hash & (w->nslots - 1); w->slots[h]; h = (h + 1) & (w->nslots - 1)) {
         int i = w->slots[h] - 1;
         if (w->lens[i] == n && memcmp(w->keys[i], key, n) == 0) return i;
     }
     return -1;
+}
+
+int hb_yy_key_index(const struct hb_jsonl_want *w, yyjson_val *k)
+{
+    const char *key = yyjson_get_str(k);
+    size_t n = yyjson_get_len(k);
+    return hb_yy_key_index_h(w, key, n, hb_jsonl_key_hash(key, n));
 }
 
 /* The top-level keys a caller reads ("type" always). */
@@ -150,10 +155,9 @@ static bool hb_yy_too_deep(yyjson_val *v, int depth)
 
 /* An open-addressing table of the keys, for those the object built here does not see: for
  * a record's 80 keys one byte a slot (their index + 1), on the stack. */
-enum hb_yy hb_yy_unique_keys(yyjson_val *obj)
+enum hb_yy hb_yy_unique_keys(yyjson_val *obj, const struct hb_jsonl_want *w, void **vals)
 {
     size_t n = yyjson_obj_size(obj), cap = 16;
-    if (n < 2) return HB_YY_OK;
     while (cap < 2 * n)
         cap *= 2;
     uint8_t small[512];
@@ -167,7 +171,9 @@ enum hb_yy hb_yy_unique_keys(yyjson_val *obj)
     for (yyjson_val *k; rc == HB_YY_OK && (k = yyjson_obj_iter_next(&it)); i++) {
         const char *s = yyjson_get_str(k);
         size_t len = yyjson_get_len(k);
-        size_t h = hb_jsonl_key_hash(s, len) & (cap - 1); /* equal hashes are compared */
+        size_t hash = hb_jsonl_key_hash(s, len), h = hash & (cap - 1); /* equal ones compared */
+        int at = w ? hb_yy_key_index_h(w, s, len, hash) : -1;
+        if (at >= 0) vals[at] = yyjson_obj_iter_get_val(k);
         for (; slot ? slot[h] != NULL : small[h] != 0; h = (h + 1) & (cap - 1))
             if (yyjson_equals_strn(slot ? slot[h] : seen[small[h] - 1], s, len)) rc = HB_YY_DEFER;
         if (slot) {
@@ -202,7 +208,7 @@ static enum hb_yy hb_yy_member(json_t *o, yyjson_val *k, yyjson_val *v, int dept
 static enum hb_yy hb_yy_object(yyjson_val *v, int depth, const struct hb_jsonl_want *w,
                                size_t line_len, json_t **out)
 {
-    enum hb_yy rc = w ? hb_yy_unique_keys(v) : HB_YY_OK;
+    enum hb_yy rc = w ? hb_yy_unique_keys(v, NULL, NULL) : HB_YY_OK;
     json_t *o = rc == HB_YY_OK ? json_object() : NULL;
     if (rc != HB_YY_OK) return rc;
     if (!o) return HB_YY_OOM;

@@ -20,8 +20,9 @@ bool hb_yy_has_nul(yyjson_val *s);
  * its range): HB_YY_OK or HB_YY_DEFER. */
 enum hb_yy hb_yy_scalar_ok(yyjson_val *v);
 
-/* Whether two keys of an object are the same (jansson refuses the line). */
-enum hb_yy hb_yy_unique_keys(yyjson_val *obj);
+/* Whether two keys of an object are the same (jansson refuses the line); with w (else NULL),
+ * the values of w's keys into vals (by index) on the way. */
+enum hb_yy hb_yy_unique_keys(yyjson_val *obj, const struct hb_jsonl_want *w, void **vals);
 
 /* The index of key k in w's list, or -1. */
 int hb_yy_key_index(const struct hb_jsonl_want *w, yyjson_val *k);
