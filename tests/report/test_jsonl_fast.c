@@ -77,6 +77,27 @@ static void plain_read(const char *text, size_t len, struct plain *p)
     }
 }
 
+/* A reader's rc for a file against the plain reader's verdict p: for a bad line, the same
+ * error (r freed); true when the file reads (rc 0 checked, records for the caller to compare). */
+static bool read_as_plain(const char *name, const struct plain *p, int rc, struct hb_results *r)
+{
+    if (p->bad_line) {
+        char want[300];
+        snprintf(want, sizeof(want), "%s:%d: not a hopbench JSON Lines record %s", tmp_path,
+                 p->bad_line, p->why);
+        if (rc != -EINVAL || !strstr(hb_err_msg(), want))
+            fprintf(stderr, "%s: got %d '%s', expected '%s'\n", name, rc, rc ? hb_err_msg() : "",
+                    want);
+        CHECK(rc == -EINVAL && strstr(hb_err_msg(), want));
+        if (rc == 0) hb_results_free(r);
+        return false;
+    }
+    if (rc) fprintf(stderr, "%s: %s\n", name, hb_err_msg());
+    HB_EXPECT(rc == 0, "%s: read", name);
+    CHECK_INT(r->skipped_line, p->skipped_line);
+    return true;
+}
+
 /* text read by the fast reader with keys: the plain reader's verdict and records. */
 static void check_same(const char *name, const char *text, size_t len, const char *const *keys)
 {
@@ -85,19 +106,7 @@ static void check_same(const char *name, const char *text, size_t len, const cha
     put_file(text, len);
     plain_read(text, len, &p);
     int rc = hb_results_read_keys(tmp_path, keys, NULL, NULL, &r);
-    if (p.bad_line) {
-        char want[300];
-        snprintf(want, sizeof(want), "%s:%d: not a hopbench JSON Lines record %s", tmp_path,
-                 p.bad_line, p.why);
-        if (rc != -EINVAL || !strstr(hb_err_msg(), want))
-            fprintf(stderr, "%s: got %d '%s', expected '%s'\n", name, rc, rc ? hb_err_msg() : "",
-                    want);
-        CHECK(rc == -EINVAL && strstr(hb_err_msg(), want));
-        if (rc == 0) hb_results_free(&r);
-    } else {
-        if (rc) fprintf(stderr, "%s: %s\n", name, hb_err_msg());
-        HB_EXPECT(rc == 0, "%s: read", name);
-        CHECK_INT(r.skipped_line, p.skipped_line);
+    if (read_as_plain(name, &p, rc, &r)) {
         CHECK_INT(json_array_size(r.records), json_array_size(p.records));
         for (size_t i = 0; i < json_array_size(p.records); i++)
             if (!same_record(json_array_get(r.records, i), json_array_get(p.records, i), keys)) {
@@ -210,19 +219,9 @@ static void check_scan(const char *name, const char *text, size_t len, const cha
     put_file(text, len);
     plain_read(text, len, &p);
     int rc = hb_results_scan(tmp_path, &scan, &r);
-    if (p.bad_line) {
-        char want[300];
-        snprintf(want, sizeof(want), "%s:%d: not a hopbench JSON Lines record %s", tmp_path,
-                 p.bad_line, p.why);
-        if (rc != -EINVAL || !strstr(hb_err_msg(), want))
-            fprintf(stderr, "scan %s: got %d '%s', expected '%s'\n", name, rc,
-                    rc ? hb_err_msg() : "", want);
-        CHECK(rc == -EINVAL && strstr(hb_err_msg(), want));
-        if (rc == 0) hb_results_free(&r);
-    } else {
-        if (rc) fprintf(stderr, "scan %s: %s\n", name, hb_err_msg());
-        HB_EXPECT(rc == 0, "scan %s: read", name);
-        CHECK_INT(r.skipped_line, p.skipped_line);
+    char scan_name[128];
+    snprintf(scan_name, sizeof(scan_name), "scan %s", name);
+    if (read_as_plain(scan_name, &p, rc, &r)) {
         size_t runs = 0, others = 0, i;
         json_t *want;
         json_array_foreach(p.records, i, want)
