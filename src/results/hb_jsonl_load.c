@@ -287,7 +287,7 @@ static int hb_jsonl_hand_on(struct hb_results *r, struct hb_jsonl_line *lines, j
  * freed. spent[i]: the record of line slot i that take was done with in the batch before,
  * freed by the thread that parses slot i, the one that built it (a fixed schedule): records
  * freed where they were allocated keep malloc on its fast path, and the frees off the
- * sequential hand-on. A scan's arenas are emptied first: the batch before is handed on. */
+ * sequential hand-on. */
 static int hb_jsonl_batch(struct hb_results *r, struct hb_jsonl_line *lines, json_t **spent, int n,
                           const struct hb_results_filter *flt, struct hb_jsonl_thread *ths,
                           int threads)
