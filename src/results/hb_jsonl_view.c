@@ -60,19 +60,16 @@ static bool hb_yy_may_nul(const char *text, size_t len)
 }
 
 enum hb_yy hb_jsonl_view(struct hb_jsonl_line *ln, yyjson_val *root, const struct hb_jsonl_want *w,
-                         struct hb_jsonl_thread *th, const struct hb_results_scan *scan)
+                         struct hb_jsonl_thread *th, const struct hb_results_scan *scan,
+                         bool checked)
 {
     for (int i = 0; i < w->n; i++)
         th->vals[i] = NULL;
     /* the record's keys: unique, and those the scan reads found, in one pass */
     enum hb_yy rc = hb_yy_unique_keys(root, w, th->vals);
-    if (rc == HB_YY_OK) rc = hb_yy_check_members(root, 1, hb_yy_may_nul(ln->text, ln->len));
-    if (rc == HB_YY_DEFER) {
-        /* jansson's verdict and message; a line it takes after all is shown as yyjson read it */
-        if ((rc = hb_jsonl_jansson(ln, w)) != HB_YY_OK || !ln->rec) return rc;
-        json_decref(ln->rec);
-        ln->rec = NULL;
-    }
+    if (rc == HB_YY_OK && !checked)
+        rc = hb_yy_check_members(root, 1, hb_yy_may_nul(ln->text, ln->len));
+    if (rc == HB_YY_DEFER && checked) rc = HB_YY_OK; /* jansson took it whole */
     if (rc != HB_YY_OK) return rc;
     const struct hb_view view = {(yyjson_val *const *)th->vals, th->arena};
     ln->viewed = true;

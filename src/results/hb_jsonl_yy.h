@@ -1,5 +1,6 @@
 /* Inside the result-file reader: what its yyjson paths share, the one that builds jansson
- * records (hb_jsonl_yy.c) and the one that shows records to a scan (hb_jsonl_view.c). */
+ * records (hb_jsonl_yy.c) and the one that shows records to a scan (hb_jsonl_view.c); what
+ * jansson takes of a line and the wanted keys' lookup are hb_jsonl_accept.c's. */
 #ifndef HB_JSONL_YY_H
 #define HB_JSONL_YY_H
 
@@ -27,13 +28,11 @@ enum hb_yy hb_yy_unique_keys(yyjson_val *obj, const struct hb_jsonl_want *w, voi
 /* The index of key k in w's list, or -1. */
 int hb_yy_key_index(const struct hb_jsonl_want *w, yyjson_val *k);
 
-/* The line parsed by jansson, for its verdict and message (only w's keys kept): HB_YY_OK with
- * ln->rec or ln->err, or HB_YY_OOM. */
-enum hb_yy hb_jsonl_jansson(struct hb_jsonl_line *ln, const struct hb_jsonl_want *w);
-
 /* A scan's record: root (an object with a string "type" other than "run") checked whole as
- * jansson would, then shown to scan->prepare through a view of w's keys. */
+ * jansson would (HB_YY_DEFER: jansson must decide; checked: it took the line), then shown to
+ * scan->prepare through a view of w's keys. */
 enum hb_yy hb_jsonl_view(struct hb_jsonl_line *ln, yyjson_val *root, const struct hb_jsonl_want *w,
-                         struct hb_jsonl_thread *th, const struct hb_results_scan *scan);
+                         struct hb_jsonl_thread *th, const struct hb_results_scan *scan,
+                         bool checked);
 
 #endif
