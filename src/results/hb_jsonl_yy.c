@@ -29,9 +29,10 @@ void hb_jsonl_alloc_funcs(void)
 
 int hb_jsonl_thread_init(struct hb_jsonl_thread *th, int nkeys)
 {
+    /* alc NULL (no memory for it): yyjson's default allocator, malloc for each document */
     *th = (struct hb_jsonl_thread){.alc = yyjson_alc_dyn_new()};
     if (nkeys > 0) th->vals = calloc((size_t)nkeys, sizeof(*th->vals));
-    if (!th->alc || (nkeys > 0 && !th->vals)) {
+    if (nkeys > 0 && !th->vals) {
         hb_jsonl_thread_free(th);
         return -ENOMEM;
     }
