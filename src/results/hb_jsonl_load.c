@@ -22,11 +22,11 @@
 #endif
 
 enum {
-    HB_JSONL_BLOCK = 8 << 20, /* bytes read at once; the buffer grows for a longer line */
-    HB_JSONL_BATCH = 1024,    /* lines parsed together: a few MiB of records in memory */
-    /* a scan's batch reads this much, about a batch of measurement records, so that little
-     * is left over to carry into the next batch's text */
-    HB_JSONL_SCAN_BLOCK = 1 << 20,
+    /* Bytes read at once (the buffer grows for a longer line): about a batch of measurement
+     * records, so that a scan carries little into the next batch's text, and small beside an
+     * address-space limit (export of bulky records in 25 MB). */
+    HB_JSONL_BLOCK = 1 << 20,
+    HB_JSONL_BATCH = 1024, /* lines parsed together: a few MiB of records in memory */
 };
 
 /* The calling thread's number in its team (0 outside one). */
@@ -336,7 +336,7 @@ static int hb_jsonl_scan_fill(struct hb_jsonl_scan_batch *to, struct hb_jsonl_sc
     t->lineno = f->lineno;
     /* Short lines leave much uncut: read more only when less than half a block is left, so
      * what is carried never grows from batch to batch. */
-    int rc = t->eof || carry >= HB_JSONL_SCAN_BLOCK / 2 ? 0 : hb_jsonl_fill(t, r);
+    int rc = t->eof || carry >= HB_JSONL_BLOCK / 2 ? 0 : hb_jsonl_fill(t, r);
     to->n = rc ? 0 : hb_jsonl_next(t, to->lines, r);
     for (int i = 0; i < to->n; i++)
         to->lines[i].slot = to->slots + (size_t)i * flt->scan->slot;
@@ -352,8 +352,8 @@ static int hb_jsonl_scan_all(FILE *f, const struct hb_results_filter *flt,
     struct hb_jsonl_scan_batch b[2];
     int rc = 0, cur = 0, handed = 0;
     for (int i = 0; i < 2; i++) {
-        b[i] = (struct hb_jsonl_scan_batch){.src = {.f = f, .cap = HB_JSONL_SCAN_BLOCK}};
-        b[i].src.buf = malloc(HB_JSONL_SCAN_BLOCK);
+        b[i] = (struct hb_jsonl_scan_batch){.src = {.f = f, .cap = HB_JSONL_BLOCK}};
+        b[i].src.buf = malloc(HB_JSONL_BLOCK);
         b[i].lines = malloc(HB_JSONL_BATCH * sizeof(*b[i].lines));
         b[i].slots = malloc(HB_JSONL_BATCH * flt->scan->slot);
         if (!b[i].src.buf || !b[i].lines || !b[i].slots) rc = hb_results_oom(r, 0);
