@@ -41,7 +41,11 @@ struct hb_outfile {
     ino_t ino;
     off_t good;   /* bytes of complete records */
     long records; /* marks so far */
-    int err;      /* first write error, for the message */
+    /* The record being marked: where it ends and the count with it. A signal that comes
+     * after its write but before the mark is done still finds it whole in the file. */
+    off_t pending;
+    long pending_records;
+    int err; /* first write error, for the message */
 };
 
 /* The open file a signal must settle: one at a time per process (rank 0's sink). */
@@ -58,6 +62,12 @@ static bool hb_kept_is_ours(const struct hb_outfile *o)
  * async-signal-safe calls: the signal handler uses it too. */
 static bool hb_settle(struct hb_outfile *o)
 {
+    /* A record written whole whose mark a signal cut short counts (fstat: async-signal-safe). */
+    struct stat st;
+    if (o->pending > o->good && fstat(o->fd, &st) == 0 && st.st_size >= o->pending) {
+        o->good = o->pending;
+        o->records = o->pending_records;
+    }
     if (o->keep && o->good > 0 && ftruncate(o->fd, o->good) == 0) {
         if (!hb_kept_is_ours(o)) return rename(o->tmp, o->kept) == 0;
         (void)unlink(o->tmp);
@@ -391,17 +401,27 @@ int hb_outfile_open(const char *target, bool keep, struct hb_outfile **out, FILE
 
 int hb_outfile_mark(struct hb_outfile *o)
 {
+    off_t end = o->kind == HB_OUT_FILE ? ftello(o->f) : -1; /* this record's end */
+    if (end > o->good) {
+        o->pending_records = o->records + 1;
+        o->pending = end;
+    }
     if (fflush(o->f) != 0 || ferror(o->f)) {
         int e = errno ? errno : EIO;
         if (!o->err) o->err = e;
         hb_err_set("cannot write results to '%s': %s", o->name, strerror(e));
         return -e;
     }
+    /* The count first, then the offset: a signal between them promotes the pending record
+     * to the same count, so whichever comes first the count holds. */
+    if (end > o->good)
+        o->records = o->pending_records;
+    else
+        o->records++;
     if (o->kind == HB_OUT_FILE) {
         off_t at = lseek(o->fd, 0, SEEK_CUR);
         if (at >= 0) o->good = at;
     }
-    o->records++;
     return 0;
 }
 
