@@ -688,19 +688,33 @@ printf '%q ' "${Q[@]}" >"$WORK/qemu-cmdline.txt"; echo >>"$WORK/qemu-cmdline.txt
 # run it (hard timeout), streaming the guest's stdout/stderr while it runs
 # ----------------------------------------------------------------------------
 log "topology $TOPO: $TOTAL_NODES nodes ($NODES with CPUs x $CPN cores x $TPC threads = $NCPUS vCPUs, $MEMONLY memory-only), ${MEMPN} MiB/node, SLIT: $SLIT_ROWS"
-START=$(date +%s.%N)
-if [[ $SHELL_MODE == 1 ]]; then
-  set +e; timeout --foreground -k 10 "$TIMEOUT" "${Q[@]}"; QRC=$?; set -e
-else
-  timeout -k 10 "$TIMEOUT" "${Q[@]}" </dev/null >"$WORK/qemu.log" 2>&1 &
-  QPID=$!
-  tail -n +1 -s 0.2 --pid="$QPID" -f "$WORK/stdout.log" & T1=$!
-  tail -n +1 -s 0.2 --pid="$QPID" -f "$WORK/stderr.log" >&2 & T2=$!
-  set +e; wait "$QPID"; QRC=$?; wait "$T1" "$T2"; set -e
-  QPID='' T1='' T2=''
-fi
-END=$(date +%s.%N)
-ELAPSED=$(awk -v a="$START" -v b="$END" 'BEGIN { printf "%.1f", b - a }')
+# A guest whose kernel dies before init starts the command (an oops of the emulated CPU early
+# in boot, seen now and then under TCG) is booted once more: nothing of the command ran, so
+# nothing of it is hidden. A second such death, or any after NUMAVM-STARTED, is reported.
+for BOOT in 1 2; do
+  START=$(date +%s.%N)
+  if [[ $SHELL_MODE == 1 ]]; then
+    set +e; timeout --foreground -k 10 "$TIMEOUT" "${Q[@]}"; QRC=$?; set -e
+  else
+    timeout -k 10 "$TIMEOUT" "${Q[@]}" </dev/null >"$WORK/qemu.log" 2>&1 &
+    QPID=$!
+    tail -n +1 -s 0.2 --pid="$QPID" -f "$WORK/stdout.log" & T1=$!
+    tail -n +1 -s 0.2 --pid="$QPID" -f "$WORK/stderr.log" >&2 & T2=$!
+    set +e; wait "$QPID"; QRC=$?; wait "$T1" "$T2"; set -e
+    QPID='' T1='' T2=''
+  fi
+  END=$(date +%s.%N)
+  ELAPSED=$(awk -v a="$START" -v b="$END" 'BEGIN { printf "%.1f", b - a }')
+  if (( BOOT == 1 && QRC != 124 && QRC != 137 && SHELL_MODE != 1 )) &&
+     ! grep -q '^NUMAVM-STARTED' "$WORK/control.log"; then
+    warn "guest died before starting the command (after ${ELAPSED}s); booting it again. Console tail:"
+    tail -n 8 "$WORK/console.log" | tr -d '\r' >&2
+    : >"$WORK/stdout.log"; : >"$WORK/stderr.log"; : >"$WORK/control.log"; : >"$WORK/console.log"
+    [[ -z $OUTDIR ]] || { rm -f "$WORK/out.img"; truncate -s "${OUT_MB}M" "$WORK/out.img"; }
+    continue
+  fi
+  break
+done
 
 # ----------------------------------------------------------------------------
 # collect exit status, timings and /out files from the control channel
