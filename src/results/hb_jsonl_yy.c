@@ -242,8 +242,8 @@ void hb_jsonl_parse_line(struct hb_jsonl_line *ln, const struct hb_jsonl_want *w
     if (rc == HB_YY_DEFER) rc = hb_jsonl_jansson(ln, w);
     /* A scan sees records through yyjson alone: one yyjson cannot read is an error, whatever
      * jansson makes of it. */
-    const char *type = json_string_value(json_object_get(ln->rec, "type"));
-    if (!doc && scan && type && strcmp(type, "run") != 0) {
+    const char *type = !doc && scan ? json_string_value(json_object_get(ln->rec, "type")) : NULL;
+    if (type && strcmp(type, "run") != 0) {
         json_decref(ln->rec);
         ln->rec = NULL;
         snprintf(ln->err, sizeof(ln->err), "%s at byte %zu", yerr.msg, yerr.pos);

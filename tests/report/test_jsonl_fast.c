@@ -317,7 +317,7 @@ static char *deep_line(int depth)
     return s;
 }
 
-/* Lines of big strings: across the 8 MiB read blocks, and one longer than a block. */
+/* Lines of big strings: across the 1 MiB read blocks, and ones longer than a block. */
 static void check_big(void)
 {
     static const size_t sizes[] = {1u << 20, 9u << 20, 100};
