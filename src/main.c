@@ -254,7 +254,11 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
     int code = messages ? hb_msg_exec_plan(&w, t, plan, &io, measured)
                         : hb_exec_plan(&w, t, plan, &io, measured);
     if (w.rank == 0) {
-        if (code == 0 && wrc == 0) wrc = hb_finish(env, &w, host_topos, &ctx, t0);
+        /* The cause first, then where the records are (FILE.partial when incomplete). */
+        if (code == 0 && wrc == 0 && (wrc = hb_finish(env, &w, host_topos, &ctx, t0)) != 0) {
+            hb_err_print(wrc);
+            code = hb_err_exit_code(wrc);
+        }
         hb_progress_free(ctx.progress);
         /* Status 1 (a measurement failed its checks) still completes the file. */
         bool complete = wrc == 0 && code <= HB_EXIT_FAILED;
