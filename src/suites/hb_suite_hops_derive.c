@@ -41,10 +41,11 @@ void hb_suite_hops_annotate(const struct hb_suite_env *env, const json_t *measur
 {
     (void)env;
     if (!hb_is_fg_ok(rec)) return;
+    /* The first reference: the loop stops there, so a fleet's records are not read again for
+     * each new one. */
     const json_t *ref = NULL;
-    size_t i;
-    json_t *m;
-    json_array_foreach(measured, i, m) if (!ref && hb_is_reference(m)) ref = m;
+    for (size_t i = 0; !ref && i < json_array_size(measured); i++)
+        if (hb_is_reference(json_array_get(measured, i))) ref = json_array_get(measured, i);
     if (!ref && hb_is_reference(rec)) ref = rec;
     if (!ref) return;
     double pct = hb_time_per_byte(rec) / hb_time_per_byte(ref) * 100.0;
