@@ -5,7 +5,6 @@
 #include "hb_comm.h"
 
 #include "hb_error.h"
-#include "hb_held.h"
 #include "hb_record.h"
 #include "hb_repeat.h"
 #include "hb_team.h"
@@ -177,24 +176,6 @@ static json_t *hb_repeat_records(const struct hb_world *w, const struct hb_topo 
     return recs;
 }
 
-int hb_exec_emit_merged(struct hb_repeats *reps, int x, const struct hb_exec_io *io,
-                        json_t *measured)
-{
-    json_t *merged = NULL;
-    int rc = hb_repeats_take(reps, x, &merged);
-    size_t i;
-    json_t *rec;
-    json_array_foreach(merged, i, rec)
-    {
-        if (rc == 0) rc = io->emit(rec, io->ctx);
-        if (measured) json_array_append(measured, rec);
-    }
-    /* Kept for the suite's derived records, or gone once written. */
-    if (!measured) hb_held_add(-(long)json_array_size(merged));
-    json_decref(merged);
-    return rc;
-}
-
 /* The first failed task of this rank, as the job's message. */
 static int hb_local_failure(const struct hb_experiment *e, const struct hb_task_result *mine,
                             char *msg, size_t len)
@@ -240,7 +221,7 @@ void hb_exec_receive(const struct hb_world *w, const struct hb_plan *plan, int x
  * last repeat, emits them merged. Returns the exit code every rank agrees on. */
 static int hb_exec_one(const struct hb_world *w, const struct hb_topo *t,
                        const struct hb_plan *plan, int x, int repeat, bool last,
-                       const struct hb_exec_io *io, struct hb_repeats *reps, json_t *measured)
+                       const struct hb_exec_io *io, struct hb_repeats *reps)
 {
     struct hb_experiment e;
     hb_exec_receive(w, plan, x, &e);
@@ -267,7 +248,7 @@ static int hb_exec_one(const struct hb_world *w, const struct hb_topo *t,
         hb_world_abort(w, HB_EXIT_ENV, "out of memory gathering results");
     int keep_rc = 0;
     if (w->rank == 0) keep_rc = hb_repeats_add(reps, x, hb_repeat_records(w, t, &e, got, ngot, io));
-    if (w->rank == 0 && last && keep_rc == 0) keep_rc = hb_exec_emit_merged(reps, x, io, measured);
+    if (w->rank == 0 && last && keep_rc == 0) keep_rc = hb_repeats_emit(reps, x, io->emit, io->ctx);
     free(got);
     free(raw);
     char msg[600];
@@ -288,7 +269,7 @@ static int hb_exec_one(const struct hb_world *w, const struct hb_topo *t,
 }
 
 int hb_exec_plan(const struct hb_world *w, const struct hb_topo *t, const struct hb_plan *plan,
-                 const struct hb_exec_io *io, json_t *measured)
+                 const struct hb_exec_io *io)
 {
     int n = w->rank == 0 ? plan->n : 0, repeats = io->repeats > 0 ? io->repeats : 1;
     hb_comm_bcast_ints(&n, 1);
@@ -303,22 +284,22 @@ int hb_exec_plan(const struct hb_world *w, const struct hb_topo *t, const struct
         for (int x = 0; x < n && code == 0; x++) {
             if (w->rank == 0 && io->progress)
                 io->progress(r * n + x, repeats * n, &plan->exps[x], io->ctx);
-            code = hb_exec_one(w, t, plan, x, r, r == repeats - 1, io, &reps, measured);
+            code = hb_exec_one(w, t, plan, x, r, r == repeats - 1, io, &reps);
         }
-    code = hb_exec_emit_rest(w, &reps, io, measured, code);
+    code = hb_exec_emit_rest(w, &reps, io, code);
     hb_world_wil_restore(w); /* the weights an experiment or the run set */
     hb_repeats_free(&reps);
     return code;
 }
 
 int hb_exec_emit_rest(const struct hb_world *w, struct hb_repeats *reps,
-                      const struct hb_exec_io *io, json_t *measured, int code)
+                      const struct hb_exec_io *io, int code)
 {
     /* code stays what every rank agreed on; a write failure here is rank 0's to report. */
     int emit_rc = 0;
     for (int x = 0; w->rank == 0 && code <= HB_EXIT_FAILED && x < reps->nexp; x++)
         if (hb_repeats_has(reps, x) && emit_rc == 0)
-            emit_rc = hb_exec_emit_merged(reps, x, io, measured);
+            emit_rc = hb_repeats_emit(reps, x, io->emit, io->ctx);
     if (emit_rc) {
         fprintf(stderr, "hopbench: rank 0 (host %s): %s\n", w->host, hb_err_msg());
         code = HB_EXIT_ENV;

@@ -28,29 +28,23 @@ struct hb_exec_io {
 
 /* Run `plan` (meaningful on rank 0; other ranks pass any plan) io->repeats times, round the
  * whole plan each time, every repeat on fresh memory with seed + repeat. Each measurement
- * record, merged over its repeats (hb_repeat.h), is emitted on rank 0 and also appended to
- * `measured` there (a JSON array) for derived records; NULL: none kept, each record freed
- * once emitted (docs/design.md#gather).
+ * record, merged over its repeats (hb_repeat.h), is emitted on rank 0 and freed once emitted
+ * (docs/design.md#gather).
  * Returns the exit code every rank agrees on: 0, or 1 when a measurement failed validation
  * or placement (the failing rank has printed why). Fatal errors abort the job. */
 int hb_exec_plan(const struct hb_world *w, const struct hb_topo *t, const struct hb_plan *plan,
-                 const struct hb_exec_io *io, json_t *measured);
+                 const struct hb_exec_io *io);
 
 /* Experiment x of rank 0's plan on every rank, sent as packed bytes (its tasks and node
  * sets have any size); the job ends with a message when that fails. hb_experiment_clear e. */
 void hb_exec_receive(const struct hb_world *w, const struct hb_plan *plan, int x,
                      struct hb_experiment *e);
 
-/* Rank 0: experiment x's records merged over the repeats it ran, each emitted and kept in
- * `measured` (when not NULL). 0, or -errno from emit, memory or the repeats' file. */
 struct hb_repeats;
-int hb_exec_emit_merged(struct hb_repeats *reps, int x, const struct hb_exec_io *io,
-                        json_t *measured);
-
 /* Rank 0, after a run stopped on a failed measurement (code <= 1): what was measured is
  * still written, each experiment with the repeats it has. Returns code, or 3 when writing
  * failed (said on stderr). Other ranks: code. */
 int hb_exec_emit_rest(const struct hb_world *w, struct hb_repeats *reps,
-                      const struct hb_exec_io *io, json_t *measured, int code);
+                      const struct hb_exec_io *io, int code);
 
 #endif

@@ -197,7 +197,7 @@ static void hb_msg_say_unpaired(const json_t *unpaired)
 
 /* One repeat of experiment x; rank 0 keeps its records and emits them after the last. */
 static int hb_msg_one(struct hb_msg_run *run, const struct hb_plan *plan, int x, int repeat,
-                      bool last, struct hb_repeats *reps, json_t *measured)
+                      bool last, struct hb_repeats *reps)
 {
     const struct hb_world *w = run->w;
     struct hb_experiment e;
@@ -208,14 +208,14 @@ static int hb_msg_one(struct hb_msg_run *run, const struct hb_plan *plan, int x,
     if (w->rank == 0 && repeat == 0 && pairs == 0) hb_msg_unpaired(run, &e);
     if (w->rank == 0) keep_rc = hb_repeats_add(reps, x, recs);
     if (w->rank == 0 && last && keep_rc == 0)
-        keep_rc = hb_exec_emit_merged(reps, x, run->io, measured);
+        keep_rc = hb_repeats_emit(reps, x, run->io->emit, run->io->ctx);
     if (keep_rc) fprintf(stderr, "hopbench: rank 0 (host %s): %s\n", w->host, hb_err_msg());
     hb_experiment_clear(&e);
     return hb_comm_max_int(keep_rc ? HB_EXIT_ENV : failed ? HB_EXIT_FAILED : 0);
 }
 
 int hb_msg_exec_plan(const struct hb_world *w, const struct hb_topo *t, const struct hb_plan *plan,
-                     const struct hb_exec_io *io, json_t *measured)
+                     const struct hb_exec_io *io)
 {
     int n = w->rank == 0 ? plan->n : 0, repeats = io->repeats > 0 ? io->repeats : 1;
     hb_comm_bcast_ints(&n, 1);
@@ -247,10 +247,10 @@ int hb_msg_exec_plan(const struct hb_world *w, const struct hb_topo *t, const st
         for (int x = 0; x < n && code == 0; x++) {
             if (w->rank == 0 && io->progress)
                 io->progress(r * n + x, repeats * n, &plan->exps[x], io->ctx);
-            code = hb_msg_one(&run, plan, x, r, r == repeats - 1, &reps, measured);
+            code = hb_msg_one(&run, plan, x, r, r == repeats - 1, &reps);
         }
     /* A pair failed: what was measured is still written, with the repeats it has. */
-    code = hb_exec_emit_rest(w, &reps, io, measured, code);
+    code = hb_exec_emit_rest(w, &reps, io, code);
     if (w->rank == 0) hb_msg_say_unpaired(run.unpaired);
     json_decref(run.unpaired);
     free(run.machine);

@@ -17,10 +17,10 @@
 int hb_msg_check_layout(const struct hb_world *w, const char *args);
 
 /* Run a comm plan io->repeats times round the whole plan, as hb_exec_plan does: each
- * record merged over its repeats, emitted on rank 0 and appended to `measured` there (when not
- * NULL). Returns the exit code every rank agrees on: 0, or 1 when a pair's buffers were not where
- * asked or could not be had (rank 0 has said which). */
+ * record merged over its repeats, emitted on rank 0. Returns the exit code every rank agrees
+ * on: 0, or 1 when a pair's buffers were not where asked or could not be had (rank 0 has said
+ * which). */
 int hb_msg_exec_plan(const struct hb_world *w, const struct hb_topo *t, const struct hb_plan *plan,
-                     const struct hb_exec_io *io, json_t *measured);
+                     const struct hb_exec_io *io);
 
 #endif

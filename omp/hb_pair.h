@@ -40,11 +40,10 @@ struct hb_pair_io {
 
 /* Run every experiment of plan io->repeats times (round the plan each time, seed + repeat;
  * a migration by hb_migrate_run, a pair by hb_pair_run), emit each measurement record merged over
- * its repeats (hb_repeat.h) and append it to `measured` (when not NULL). 0; -HB_EVALIDATE or
+ * its repeats (hb_repeat.h). 0; -HB_EVALIDATE or
  * -HB_EENV (message set) when a measurement failed, after the others ran; -errno from emit or a
  * pair that could not start.
  */
-int hb_pair_exec(const struct hb_topo *t, const struct hb_plan *plan, const struct hb_pair_io *io,
-                 json_t *measured);
+int hb_pair_exec(const struct hb_topo *t, const struct hb_plan *plan, const struct hb_pair_io *io);
 
 #endif

@@ -5,7 +5,6 @@
 
 #include "hb_balance.h"
 #include "hb_error.h"
-#include "hb_held.h"
 #include "hb_migrate.h"
 #include "hb_record.h"
 #include "hb_repeat.h"
@@ -44,27 +43,7 @@ static int hb_pair_one(const struct hb_topo *t, const struct hb_experiment *e, u
     return rc;
 }
 
-/* Experiment x's record merged over its repeats: emitted, and kept in measured (when the
- * suite reads it). */
-static int hb_pair_emit(struct hb_repeats *reps, int x, const struct hb_pair_io *io,
-                        json_t *measured)
-{
-    json_t *merged = NULL;
-    int rc = hb_repeats_take(reps, x, &merged);
-    size_t i;
-    json_t *rec;
-    json_array_foreach(merged, i, rec)
-    {
-        if (rc == 0) rc = io->emit(rec, io->ctx);
-        if (measured) json_array_append(measured, rec);
-    }
-    if (!measured) hb_held_add(-(long)json_array_size(merged));
-    json_decref(merged);
-    return rc;
-}
-
-int hb_pair_exec(const struct hb_topo *t, const struct hb_plan *plan, const struct hb_pair_io *io,
-                 json_t *measured)
+int hb_pair_exec(const struct hb_topo *t, const struct hb_plan *plan, const struct hb_pair_io *io)
 {
     const struct hb_record_origin origin = {io->host, 0, io->simd};
     int failed = 0, first = 0, repeats = io->repeats > 0 ? io->repeats : 1;
@@ -76,7 +55,7 @@ int hb_pair_exec(const struct hb_topo *t, const struct hb_plan *plan, const stru
             const struct hb_experiment *e = &plan->exps[i];
             if (io->progress) io->progress(r * plan->n + i, repeats * plan->n, e, io->ctx);
             rc = hb_pair_one(t, e, e->seed + (uint64_t)r, &origin, &reps, i, &failed, &first);
-            if (rc == 0 && r == repeats - 1) rc = hb_pair_emit(&reps, i, io, measured);
+            if (rc == 0 && r == repeats - 1) rc = hb_repeats_emit(&reps, i, io->emit, io->ctx);
         }
     hb_repeats_free(&reps);
     if (rc == -ENOMEM) hb_err_set("out of memory keeping the repeats of the c2c measurements");

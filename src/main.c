@@ -27,6 +27,7 @@
 #include "hb_sizes.h"
 #include "hb_topo_mem.h"
 #include "hb_suite.h"
+#include "hb_suite_keep.h"
 #include "hb_team.h"
 #include "hb_timer.h"
 #include "hb_stack.h"
@@ -63,20 +64,21 @@ struct hb_run_ctx {
     struct hb_sink *sink;
     struct hb_progress *progress;
     const struct hb_suite_env *env;
-    json_t *measured; /* NULL unless the suite reads it (hb_suite_reads_measured) */
+    struct hb_keep keep; /* what the suite's annotate and derive read of each record */
     struct hb_summary summary;
 };
 
 static int hb_emit(json_t *rec, void *ctx)
 {
     struct hb_run_ctx *rc = ctx;
-    hb_suite_annotate(rc->env, rc->measured, rec);
+    hb_keep_annotate(&rc->keep, rc->env, rec);
     hb_progress_clear(rc->progress);
     if (hb_summary_add(&rc->summary, rec) != 0) {
         hb_err_set("out of memory counting the records for the summary");
         return -ENOMEM;
     }
-    return hb_sink_write(rc->sink, rec);
+    int wrc = hb_sink_write(rc->sink, rec);
+    return wrc ? wrc : hb_keep_add(&rc->keep, rec);
 }
 
 /* Step i of n goes round the plan once per repeat: say which repeat runs. */
@@ -95,12 +97,11 @@ static void hb_on_progress(int i, int n, const struct hb_experiment *e, void *ct
 /* Rank 0: derived records (matrices, fleet), the summary, and the debug count of records
  * held (hb_held.h). */
 static int hb_finish(const struct hb_suite_env *env, const struct hb_world *w,
-                     struct hb_topo **host_topos, const struct hb_run_ctx *ctx, double t0)
+                     struct hb_topo **host_topos, struct hb_run_ctx *ctx, double t0)
 {
-    json_t *measured = ctx->measured;
     struct hb_sink *sink = ctx->sink;
     json_t *derived = json_array();
-    int rc = hb_suite_derive(env, measured, derived);
+    int rc = derived ? hb_keep_derive(&ctx->keep, env, derived) : -ENOMEM;
     size_t i;
     json_t *rec;
     json_array_foreach(derived, i, rec) if (rc == 0) rc = hb_sink_write(sink, rec);
@@ -207,9 +208,7 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
     env = &fleet_env;
     double t0 = hb_now();
     struct hb_run_ctx ctx = {0};
-    json_t *measured = hb_suite_reads_measured(env) ? json_array() : NULL;
     ctx.env = env;
-    ctx.measured = measured;
     const char *simd = hb_simd_name(hb_simd_active());
     /* Rank 0 opens the output and writes the run record before anything is measured: an
      * output that cannot take it stops every rank now. */
@@ -224,7 +223,8 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
             json_t *drift = hb_fleet_config_drift(host_cfgs);
             json_object_set_new(run, "config_drift", drift ? drift : json_null());
         }
-        wrc = trc ? trc : hb_sink_open(o->format, o->output, &ctx.sink);
+        wrc = trc ? trc : hb_keep_init(&ctx.keep, env);
+        if (wrc == 0) wrc = hb_sink_open(o->format, o->output, &ctx.sink);
         if (wrc == 0) wrc = hb_write_header(env, run, ctx.sink);
         json_decref(run);
         if (wrc && ctx.sink) hb_sink_close(ctx.sink, false);
@@ -243,7 +243,7 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
         json_decref(host_nics);
         hb_world_host_topos_free(&w, host_topos);
         hb_world_finalize(&w);
-        json_decref(measured);
+        hb_keep_free(&ctx.keep);
         return hb_err_exit_code(wrc);
     }
     if (w.rank == 0) ctx.progress = hb_progress_new(o->quiet, o->progress);
@@ -251,8 +251,7 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
     if (ctx.progress) hb_print_plan_line(est);
     struct hb_exec_io io = {hb_emit,    hb_on_progress, &ctx, simd, o->allow_misplaced,
                             o->repeats, o->noise_pct};
-    int code = messages ? hb_msg_exec_plan(&w, t, plan, &io, measured)
-                        : hb_exec_plan(&w, t, plan, &io, measured);
+    int code = messages ? hb_msg_exec_plan(&w, t, plan, &io) : hb_exec_plan(&w, t, plan, &io);
     if (w.rank == 0) {
         /* The cause first, then where the records are (FILE.partial when incomplete). */
         if (code == 0 && wrc == 0 && (wrc = hb_finish(env, &w, host_topos, &ctx, t0)) != 0) {
@@ -268,7 +267,7 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
             code = code ? code : HB_EXIT_ENV;
         }
     }
-    json_decref(measured);
+    hb_keep_free(&ctx.keep);
     hb_summary_free(&ctx.summary);
     json_decref(cfg);
     json_decref(host_cfgs);
@@ -308,9 +307,9 @@ static int hb_run_in_process(const struct hb_suite_env *env, const struct hb_pla
     json_object_set_new(run, "hosts", json_pack("[s]", host));
     json_object_set_new(run, "ranks", json_integer(1));
     double t0 = hb_now();
-    json_t *measured = hb_suite_reads_measured(env) ? json_array() : NULL;
-    struct hb_run_ctx ctx = {.env = env, .measured = measured};
-    int rc = hb_sink_open(o->format, o->output, &ctx.sink);
+    struct hb_run_ctx ctx = {.env = env};
+    int rc = hb_keep_init(&ctx.keep, env);
+    if (rc == 0) rc = hb_sink_open(o->format, o->output, &ctx.sink);
     if (rc == 0) rc = hb_write_header(env, run, ctx.sink);
     json_decref(run);
     if (rc == 0) {
@@ -318,14 +317,14 @@ static int hb_run_in_process(const struct hb_suite_env *env, const struct hb_pla
         if (ctx.progress) hb_print_plan_line(est);
         struct hb_pair_io io = {hb_emit, hb_on_progress, &ctx,        simd,
                                 host,    o->repeats,     o->noise_pct};
-        rc = hb_pair_exec(env->topo, plan, &io, measured);
+        rc = hb_pair_exec(env->topo, plan, &io);
     }
     bool complete = ctx.sink && hb_err_exit_code(rc) <= HB_EXIT_FAILED;
     int frc = complete ? hb_finish(env, NULL, NULL, &ctx, t0) : 0;
     rc = rc ? rc : frc;
     complete = complete && frc == 0;
     hb_progress_free(ctx.progress);
-    json_decref(measured);
+    hb_keep_free(&ctx.keep);
     hb_summary_free(&ctx.summary);
     /* The cause first, then where the records are (FILE.partial when incomplete). */
     if (rc) hb_err_print(rc);

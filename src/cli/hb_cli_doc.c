@@ -146,6 +146,9 @@ const struct hb_term_doc hb_env_docs[] = {
     {"HOPBENCH_DEBUG_HELD",
      "tests only: a file where rank 0 writes the most measurement records it held in memory "
      "at once"},
+    {"HOPBENCH_DEBUG_KEEP",
+     "tests only: 1 makes rank 0 keep whole records beside the part of them a suite's derived "
+     "records read, and stop with status 3 when that part gives other derived records"},
     {NULL, NULL},
 };
 

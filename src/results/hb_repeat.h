@@ -42,6 +42,10 @@ bool hb_repeats_has(const struct hb_repeats *r, int x);
  * array, empty when nothing was kept), and forget its repeats: 0, or -ENOMEM or -HB_EENV (the
  * temporary file) with a message and *merged NULL. */
 int hb_repeats_take(struct hb_repeats *r, int x, json_t **merged);
+/* Experiment x's merged records (hb_repeats_take) each given to emit, then freed: whatever
+ * rank 0 keeps of them for derived records is emit's to copy (docs/design.md#gather). 0, or
+ * the first error of emit or of the take (the records after a failed emit are not emitted). */
+int hb_repeats_emit(struct hb_repeats *r, int x, int (*emit)(json_t *rec, void *ctx), void *ctx);
 void hb_repeats_free(struct hb_repeats *r);
 
 #endif

@@ -183,6 +183,18 @@ int hb_repeats_take(struct hb_repeats *r, int x, json_t **merged)
     return rc;
 }
 
+int hb_repeats_emit(struct hb_repeats *r, int x, int (*emit)(json_t *rec, void *ctx), void *ctx)
+{
+    json_t *merged = NULL;
+    int rc = hb_repeats_take(r, x, &merged);
+    size_t i;
+    json_t *rec;
+    json_array_foreach(merged, i, rec) if (rc == 0) rc = emit(rec, ctx);
+    hb_held_add(-(long)json_array_size(merged));
+    json_decref(merged);
+    return rc;
+}
+
 void hb_repeats_free(struct hb_repeats *r)
 {
     for (int x = 0; r->spilled && x < r->nexp; x++)

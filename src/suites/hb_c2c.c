@@ -122,6 +122,10 @@ static int hb_c2c_plan(const struct hb_suite_env *env, struct hb_plan *out)
 /* The options of its own it takes, besides the run options (hb_cli_doc.h). */
 static const int hb_c2c_takes[] = {OPT_NODES, OPT_CORES, OPT_HOME, 0};
 
+/* The columns its annotate and derive read beyond those always kept (hb_suite_keep.c). */
+static const char *const hb_c2c_reads[] = {"pages_on_target_pct", "reps",       "sweeps_per_sample",
+                                           "t_median_s",          "lat_ns_min", NULL};
+
 const struct hb_suite hb_suite_c2c = {
     .takes = hb_c2c_takes,
     .name = "c2c",
@@ -129,5 +133,6 @@ const struct hb_suite hb_suite_c2c = {
             "(--cores: per core pair), false sharing, lock hand-off",
     .plan = hb_c2c_plan,
     .derive = hb_c2c_derive,
+    .reads = hb_c2c_reads,
     .flags = HB_SUITE_ONE_PROCESS,
 };

@@ -30,7 +30,8 @@ int hb_suite_derive(const struct hb_suite_env *env, json_t *measured, json_t *de
 void hb_suite_annotate(const struct hb_suite_env *env, const json_t *measured, json_t *rec);
 
 /* Whether derive or annotate reads the run's measurement records (`measured`): rank 0 keeps
- * them all only then; the other suites' records go once written (docs/design.md#gather). */
+ * the part of them they read only then (hb_suite_keep.h); the other suites' records go once
+ * written (docs/design.md#gather). */
 bool hb_suite_reads_measured(const struct hb_suite_env *env);
 
 /* One line for people about what this machine cannot show (or NULL). */

@@ -154,6 +154,9 @@ static const int hb_comm_takes[] = {OPT_SIZE, OPT_MEM_NODE,   OPT_NODES,   OPT_P
                                     OPT_BG,   OPT_LOAD_NODES, OPT_BG_RATE, OPT_FLEET_THRESHOLD,
                                     0};
 
+/* The columns its annotate and derive read beyond those always kept (hb_suite_keep.c). */
+static const char *const hb_comm_reads[] = {"repeat_values", NULL};
+
 const struct hb_suite hb_suite_comm = {
     .takes = hb_comm_takes,
     .name = "comm",
@@ -163,5 +166,6 @@ const struct hb_suite hb_suite_comm = {
             "buffers on each rank's node or --mem-node; --bg: idle and under memory load",
     .plan = hb_suite_comm_plan,
     .derive = hb_comm_derive,
+    .reads = hb_comm_reads,
     .flags = HB_SUITE_MESSAGES | HB_SUITE_SIZE_LIST,
 };

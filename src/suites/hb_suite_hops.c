@@ -311,6 +311,9 @@ static const int hb_hops_takes[] = {OPT_SIZE,      OPT_PAGES,   OPT_STRIDE, OPT_
                                     OPT_NODES,     OPT_QUICK,   OPT_LEVEL,  OPT_SUBSCRIPTION,
                                     OPT_TOLERANCE, OPT_BG_RATE, 0};
 
+/* The columns its annotate and derive read beyond those always kept (hb_suite_keep.c). */
+const char *const hb_hops_reads[] = {"sweeps_per_sample", "t_median_s", NULL};
+
 const struct hb_suite hb_suite_hops = {
     .takes = hb_hops_takes,
     .name = "hops",
@@ -319,5 +322,6 @@ const struct hb_suite hb_suite_hops = {
     .plan = hb_suite_hops_plan,
     .annotate = hb_suite_hops_annotate,
     .derive = hb_suite_hops_derive,
+    .reads = hb_hops_reads,
     .tiers = "hops",
 };

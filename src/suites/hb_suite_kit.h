@@ -56,11 +56,16 @@ struct hb_suite {
      * message. */
     int (*plan)(const struct hb_suite_env *env, struct hb_plan *out);
     /* Rank 0, as each measurement record is made and before it is written: the keys the
-     * suite computes from what was measured before it (`measured`); NULL: none. */
+     * suite computes from what was measured before it (`measured`: the part of those records
+     * it reads, as `reads` says); NULL: none. */
     void (*annotate)(const struct hb_suite_env *env, const json_t *measured, json_t *rec);
     /* After the run: derived records (matrices, notes...) from the measurement records in
-     * `measured` (rank 0), appended to `derived`; NULL: none. */
+     * `measured` (rank 0; the part of them it reads), appended to `derived`; NULL: none. */
     int (*derive)(const struct hb_suite_env *env, json_t *measured, json_t *derived);
+    /* The record columns (hb_record_columns) its annotate or derive reads in `measured` besides
+     * those every suite keeps (hb_suite_keep.c), NULL-ended; NULL: none. Rank 0 keeps no other
+     * column of the records there (the keys a suite adds, it keeps). */
+    const char *const *reads;
     /* The suite name of the tiers record (hb_suite_tiers_note) derive adds first; NULL: the
      * suite groups no memory by kind or tier. */
     const char *tiers;

@@ -223,6 +223,7 @@ const struct hb_suite hb_suite_default = {
     .help = "quick default suite: topology, latency, bandwidth of every kernel",
     .plan = hb_suite_default_plan,
     .derive = hb_suite_matrix_derive,
+    .reads = hb_matrix_reads,
     .tiers = "matrix",
 };
 

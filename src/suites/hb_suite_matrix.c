@@ -400,11 +400,15 @@ static const int hb_matrix_takes[] = {OPT_KERNEL,       OPT_THREADS,   OPT_SIZE,
                                       OPT_NODES,        OPT_THRESHOLD, OPT_FLEET_THRESHOLD,
                                       OPT_EXPORT_HWLOC, OPT_CHAINS,    0};
 
+/* The columns its annotate and derive read beyond those always kept (hb_suite_keep.c). */
+const char *const hb_matrix_reads[] = {"bw_GBps_median", NULL};
+
 const struct hb_suite hb_suite_matrix = {
     .takes = hb_matrix_takes,
     .name = "matrix",
     .help = "latency and bandwidth for every CPU node x memory node",
     .plan = hb_suite_matrix_plan,
     .derive = hb_suite_matrix_derive,
+    .reads = hb_matrix_reads,
     .tiers = "matrix",
 };

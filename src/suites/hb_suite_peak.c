@@ -172,6 +172,9 @@ static int hb_suite_peak_derive(const struct hb_suite_env *env, json_t *measured
 static const int hb_peak_takes[] = {OPT_KERNEL, OPT_POLICY, OPT_THREADS, OPT_SIZE, OPT_PAGES,
                                     OPT_NODES,  0};
 
+/* The columns its annotate and derive read beyond those always kept (hb_suite_keep.c). */
+static const char *const hb_peak_reads[] = {"fg_start_s", "fg_end_s", NULL};
+
 const struct hb_suite hb_suite_peak = {
     .takes = hb_peak_takes,
     .name = "peak",
@@ -180,4 +183,5 @@ const struct hb_suite hb_suite_peak = {
             "read,mix3:1,...); per-node records and the machine's total",
     .plan = hb_suite_peak_plan,
     .derive = hb_suite_peak_derive,
+    .reads = hb_peak_reads,
 };

@@ -270,6 +270,9 @@ static const int hb_policy_takes[] = {
     OPT_STRIDE, OPT_TLB_GROUP, OPT_NODES,    OPT_MODE,    OPT_INTENSITY,
     OPT_TIER,   OPT_THRESHOLD, OPT_MEM_NODE, OPT_WEIGHTS, 0};
 
+/* The columns its annotate and derive read beyond those always kept (hb_suite_keep.c). */
+static const char *const hb_policy_reads[] = {"pages_share_pct", NULL};
+
 const struct hb_suite hb_suite_policy = {
     .takes = hb_policy_takes,
     .name = "policy",
@@ -278,5 +281,6 @@ const struct hb_suite hb_suite_policy = {
             "weights that give the most bandwidth over a pair of memory nodes",
     .plan = hb_suite_policy_plan,
     .derive = hb_suite_policy_derive,
+    .reads = hb_policy_reads,
     .tiers = "policy",
 };

@@ -179,4 +179,5 @@ const struct hb_suite hb_suite_run = {
     .plan = hb_suite_run_plan,
     .annotate = hb_suite_hops_annotate,
     .derive = hb_suite_hops_derive,
+    .reads = hb_hops_reads,
 };

@@ -3,7 +3,8 @@
 # ranks acting as four hosts run sweep (many experiments, repeats round the whole plan);
 # every record is there once, in plan order, host by host, merged over all its repeats, and
 # the most records rank 0 held at once (HOPBENCH_DEBUG_HELD) is one experiment's repeats and
-# their merge, far fewer than the run wrote. A TMPDIR that cannot take the repeats that wait
+# their merge, far fewer than the run wrote; so too under matrix, whose derive reads the run's
+# records. A TMPDIR that cannot take the repeats that wait
 # is named, and no result file is left under its final name.
 . "$(dirname "$0")/mpi-lib.sh"
 n=4 repeats=3
@@ -29,6 +30,25 @@ bound=$((per * (repeats + 1)))
 [[ $held =~ ^[0-9]+$ ]] || fail "rank 0 wrote no count to HOPBENCH_DEBUG_HELD's file (got '$held')"
 [ "${held:-0}" -le "$bound" ] || fail "rank 0 held $held records at once, more than one experiment's $per records x ($repeats repeats + their merge) = $bound"
 [ "$total" -gt $((2 * bound)) ] || fail "the run wrote $total records: too few to tell a bounded window ($bound) from the whole run"
+
+# A suite whose derive reads the run's records (matrix: each host's matrix and the fleet's
+# outliers) keeps only their part it reads, never whole records: rank 0 still holds one
+# experiment's whole records at a time, and every host's matrix and the fleet record come out.
+# (HOPBENCH_DEBUG_KEEP, set for the tests, would keep whole ones beside to check that part.)
+margs=(matrix --kernel read,write,copy,triad,chase,mix2:1 --size 1M --reps 1 --min-time 0.0005 --repeat "$repeats" --quiet --format jsonl)
+rm -f held.txt
+HOPBENCH_DEBUG_KEEP=0 timeout 300 "${hosts[@]}" "${margs[@]}" -o mx.jsonl
+mtotal=$(jq -s "$m | length" mx.jsonl)
+mper=$(jq -s "$m | group_by(.experiment) | map(length) | max" mx.jsonl)
+expect_eq "matrix: one record per host and experiment" "$mper" "$n"
+expect_eq "matrix: a matrix per host and kernel" \
+    "$(jq -s '[.[] | select(.type == "matrix")] | group_by(.host) | map(length) | unique | [length, (.[0] > 0)]' mx.jsonl | jq -c .)" "[1,true]"
+expect_eq "matrix: hosts with a matrix" "$(jq -s '[.[] | select(.type == "matrix") | .host] | unique | length' mx.jsonl)" "$n"
+expect_eq "matrix: the fleet record" "$(jq -s '[.[] | select(.type == "fleet")] | length' mx.jsonl)" 1
+held=$(cat held.txt 2>/dev/null || true)
+[[ $held =~ ^[0-9]+$ ]] || fail "matrix: rank 0 wrote no count to HOPBENCH_DEBUG_HELD's file (got '$held')"
+[ "$held" -le $((mper * (repeats + 1))) ] || fail "matrix: rank 0 held $held whole records at once, more than one experiment's $mper x ($repeats repeats + their merge)"
+[ "$mtotal" -gt $((mper * (repeats + 1))) ] || fail "matrix: the run wrote $mtotal records: too few to tell a bounded window from the whole run"
 
 # The repeats that wait need a temporary file: a TMPDIR that cannot take it stops the run.
 # One rank without mpirun (the same executor): mpirun would make TMPDIR for its own files.
