@@ -27,7 +27,9 @@ for sig in $sigs; do
     pid=$!
     for _ in $(seq 200); do
         f=$(ls s/out.jsonl.partial.* 2>/dev/null | head -n 1)
-        [ -n "$f" ] && [ -s "$f" ] && break
+        # A whole record in it: the run record is larger than stdio's buffer, so its first
+        # part can be there alone, and a signal then rightly leaves nothing.
+        [ -n "$f" ] && [ "$(wc -l <"$f" 2>/dev/null || echo 0)" -ge 1 ] && break
         sleep 0.02
     done
     kill -s "$sig" "$pid"
