@@ -4,6 +4,8 @@
 #ifndef HB_REPEAT_H
 #define HB_REPEAT_H
 
+#include "hb_spool.h"
+
 #include <jansson.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -26,9 +28,9 @@ struct hb_repeats {
     int nexp;
     double noise_pct;
     struct hb_repeat_spans *spilled; /* per experiment: its repeats in the file */
-    FILE *file;
-    int last_x;   /* experiment of the repeat in memory; -1: none */
-    json_t *last; /* its records */
+    struct hb_spool spool;           /* the earlier repeats */
+    int last_x;                      /* experiment of the repeat in memory; -1: none */
+    json_t *last;                    /* its records */
 };
 
 /* Room for nexp experiments: 0 or -ENOMEM. */

@@ -8,48 +8,18 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/types.h>
-#include <unistd.h>
-
-/* One repeat's records in the file: `len` bytes of JSON at `off`. */
-struct hb_repeat_span {
-    off_t off;
-    size_t len;
-};
 
 struct hb_repeat_spans {
     int n, cap;
-    struct hb_repeat_span *at;
+    struct hb_span *at; /* each repeat's records in the spool */
 };
 
 int hb_repeats_init(struct hb_repeats *r, int nexp, double noise_pct)
 {
-    *r = (struct hb_repeats){nexp, noise_pct, NULL, NULL, -1, NULL};
+    *r = (struct hb_repeats){
+        nexp, noise_pct, NULL, {NULL, "the records that wait for their last repeat"}, -1, NULL};
     r->spilled = calloc((size_t)(nexp ? nexp : 1), sizeof(*r->spilled));
     return r->spilled ? 0 : -ENOMEM;
-}
-
-/* The temporary file, made and unlinked at the first repeat that waits. */
-static int hb_repeats_open(struct hb_repeats *r)
-{
-    if (r->file) return 0;
-    const char *dir = getenv("TMPDIR");
-    dir = dir && dir[0] ? dir : "/tmp";
-    size_t len = strlen(dir) + sizeof("/hopbench-repeats-XXXXXX");
-    char *path = malloc(len);
-    if (!path) return -ENOMEM;
-    snprintf(path, len, "%s/hopbench-repeats-XXXXXX", dir);
-    int fd = mkstemp(path);
-    if (fd >= 0) unlink(path);
-    r->file = fd >= 0 ? fdopen(fd, "w+") : NULL;
-    if (!r->file) {
-        hb_err_set("cannot make a temporary file in %s for the records that wait for their "
-                   "last repeat: %s; set TMPDIR to a writable directory",
-                   dir, strerror(errno));
-        if (fd >= 0) close(fd);
-    }
-    free(path);
-    return r->file ? 0 : -HB_EENV;
 }
 
 /* The repeat in memory, written to the end of the file and freed. */
@@ -58,21 +28,14 @@ static int hb_repeats_spill(struct hb_repeats *r)
     struct hb_repeat_spans *s = &r->spilled[r->last_x];
     if (s->n == s->cap) {
         int cap = s->cap ? s->cap * 2 : 4;
-        struct hb_repeat_span *grown = realloc(s->at, sizeof(*grown) * (size_t)cap);
+        struct hb_span *grown = realloc(s->at, sizeof(*grown) * (size_t)cap);
         if (!grown) return -ENOMEM;
         s->at = grown;
         s->cap = cap;
     }
-    int rc = hb_repeats_open(r);
+    int rc = hb_spool_put(&r->spool, r->last, &s->at[s->n]);
     if (rc) return rc;
-    off_t off = fseeko(r->file, 0, SEEK_END) == 0 ? ftello(r->file) : -1;
-    if (off < 0 || json_dumpf(r->last, r->file, JSON_COMPACT) != 0 || fflush(r->file) != 0) {
-        hb_err_set("cannot write the records that wait for their last repeat to a temporary "
-                   "file: %s; set TMPDIR to a directory with room",
-                   strerror(errno));
-        return -HB_EENV;
-    }
-    s->at[s->n++] = (struct hb_repeat_span){off, (size_t)(ftello(r->file) - off)};
+    s->n++;
     hb_held_add(-(long)json_array_size(r->last));
     json_decref(r->last);
     r->last = NULL;
@@ -100,27 +63,6 @@ bool hb_repeats_has(const struct hb_repeats *r, int x)
     return r->spilled[x].n > 0 || r->last_x == x;
 }
 
-/* One repeat read back from the file (a new array); NULL with a message. */
-static json_t *hb_repeats_read(struct hb_repeats *r, const struct hb_repeat_span *sp)
-{
-    char *buf = malloc(sp->len ? sp->len : 1);
-    if (!buf) {
-        hb_err_set("out of memory reading back a measurement's repeats (%zu bytes)", sp->len);
-        return NULL;
-    }
-    json_t *recs = NULL;
-    if (fseeko(r->file, sp->off, SEEK_SET) == 0 && fread(buf, 1, sp->len, r->file) == sp->len)
-        recs = json_loadb(buf, sp->len, 0, NULL);
-    free(buf);
-    if (!recs)
-        hb_err_set("cannot read back the records that waited for their last repeat from the "
-                   "temporary file: %s",
-                   ferror(r->file) ? strerror(errno) : "it changed under this run");
-    else
-        hb_held_add((long)json_array_size(recs));
-    return recs;
-}
-
 /* Experiment x's repeats in repeat order, each an array of its records (a new array). */
 static int hb_repeats_gather(struct hb_repeats *r, int x, json_t **out)
 {
@@ -128,7 +70,8 @@ static int hb_repeats_gather(struct hb_repeats *r, int x, json_t **out)
     int rc = reps ? 0 : -ENOMEM;
     struct hb_repeat_spans *s = &r->spilled[x];
     for (int i = 0; rc == 0 && i < s->n; i++) {
-        json_t *one = hb_repeats_read(r, &s->at[i]);
+        json_t *one = hb_spool_get(&r->spool, s->at[i]);
+        if (one) hb_held_add((long)json_array_size(one));
         rc = !one ? -HB_EENV : json_array_append_new(reps, one) ? -ENOMEM : 0;
     }
     if (rc == 0 && r->last_x == x) {
@@ -202,6 +145,6 @@ void hb_repeats_free(struct hb_repeats *r)
     free(r->spilled);
     if (r->last) hb_held_add(-(long)json_array_size(r->last));
     json_decref(r->last);
-    if (r->file) fclose(r->file);
+    hb_spool_close(&r->spool);
     *r = (struct hb_repeats){0};
 }
