@@ -78,7 +78,7 @@ static int hb_emit(json_t *rec, void *ctx)
         return -ENOMEM;
     }
     int wrc = hb_sink_write(rc->sink, rec);
-    return wrc ? wrc : hb_keep_add(&rc->keep, rec);
+    return wrc ? wrc : hb_keep_add(&rc->keep, rc->env, rec);
 }
 
 /* Step i of n goes round the plan once per repeat: say which repeat runs. */
@@ -94,18 +94,33 @@ static void hb_on_progress(int i, int n, const struct hb_experiment *e, void *ct
     hb_progress_step(rc->progress, i, n, what);
 }
 
-/* Rank 0: derived records (matrices, fleet), the summary, and the debug count of records
- * held (hb_held.h). */
+/* Where a derived record goes: the output, and with --export-hwloc the matrices to export. */
+struct hb_derived_to {
+    struct hb_sink *sink;
+    json_t *exported; /* NULL: no --export-hwloc */
+};
+
+static int hb_put_derived(json_t *rec, void *ctx)
+{
+    struct hb_derived_to *to = ctx;
+    int rc = hb_sink_write(to->sink, rec);
+    if (rc == 0 && to->exported && hb_export_wanted(rec) && json_array_append(to->exported, rec))
+        rc = -ENOMEM;
+    return rc;
+}
+
+/* Rank 0: derived records (matrices, fleet), each written as made, the summary, and the
+ * debug count of records held (hb_held.h). */
 static int hb_finish(const struct hb_suite_env *env, const struct hb_world *w,
                      struct hb_topo **host_topos, struct hb_run_ctx *ctx, double t0)
 {
     struct hb_sink *sink = ctx->sink;
-    json_t *derived = json_array();
-    int rc = derived ? hb_keep_derive(&ctx->keep, env, derived) : -ENOMEM;
-    size_t i;
-    json_t *rec;
-    json_array_foreach(derived, i, rec) if (rc == 0) rc = hb_sink_write(sink, rec);
-    if (rc == 0 && env->opts->export_hwloc[0]) {
+    bool export = env->opts->export_hwloc[0] != '\0';
+    json_t *derived = export ? json_array() : NULL;
+    struct hb_derived_to to = {sink, derived};
+    int rc = !export || derived ? hb_keep_derive(&ctx->keep, env, hb_put_derived, &to) : -ENOMEM;
+    if (rc == -ENOMEM) hb_err_set("out of memory writing the derived records");
+    if (rc == 0 && export) {
         /* A fleet: each host with its own topology; one host: this one. */
         int n = host_topos ? w->nhosts : 1;
         struct hb_host_topo *ht = calloc((size_t)n, sizeof(*ht));
@@ -398,7 +413,7 @@ static int hb_plan_and_run(int argc, char **argv, const struct hb_options *o,
     }
     char size_source[HB_SIZES_SOURCE_LEN];
     uint64_t llc = 0;
-    struct hb_suite_env env = {t, o, hb_lookup_kernel, 0, note, NULL, NULL};
+    struct hb_suite_env env = {t, o, hb_lookup_kernel, 0, note, NULL, NULL, NULL};
     env.default_bytes = hb_sizes_default(t, size_source, sizeof(size_source), &llc);
     struct hb_plan plan = {0};
     int code = HB_EXIT_OK;

@@ -34,9 +34,7 @@ int hb_export_check_path(const char *path, const char *opt, const char *const *i
     return 0;
 }
 
-/* What export writes out: a memory matrix (type matrix) of latency or bandwidth, or comm's
- * matrix of MPI message latency (type comm_matrix). */
-static bool hb_export_wanted(const json_t *rec)
+bool hb_export_wanted(const json_t *rec)
 {
     const char *type = hb_rec_str(rec, "type", ""), *m = hb_rec_str(rec, "metric", "");
     if (strcmp(type, "comm_matrix") == 0) return strcmp(m, "latency") == 0;

@@ -28,6 +28,10 @@ struct hb_host_topo {
     const struct hb_topo *topo;
 };
 
+/* What export writes out: a memory matrix (type matrix) of latency or bandwidth, or comm's
+ * matrix of MPI message latency (type comm_matrix). */
+bool hb_export_wanted(const json_t *rec);
+
 /* Write each host of ht (n entries) that has `matrix` records in `records` (latency: chase;
  * bandwidth: read, else the first bandwidth kernel) with its own topology to path, one file
  * per host: path itself for one host, else "STEM.HOST.xml". Written through a temporary and

@@ -23,7 +23,7 @@
 #include <string.h>
 
 struct hb_fleet_host {
-    const char *host;
+    char *host;
     double lat, bw, ratio; /* NAN where the host has no such matrix */
     double lat_lo, lat_hi; /* their 95% intervals, NAN when unknown (one repeat) */
     double bw_lo, bw_hi;
@@ -80,33 +80,65 @@ static int hb_grid_local_threads(const struct hb_topo *t, const struct hb_grid *
     return 0;
 }
 
-/* One entry per host (at most one per grid), filled from its latency and read matrices. */
-static int hb_fleet_collect(const struct hb_topo *t, struct hb_grid **grids, int ng,
-                            struct hb_fleet_host *hosts)
+struct hb_fleet_acc {
+    struct hb_fleet_host *hosts;
+    int n, cap;
+};
+
+/* The host's entry in acc, made at its first grid; NULL when out of memory. */
+static struct hb_fleet_host *hb_fleet_entry(struct hb_fleet_acc *acc, const char *host)
 {
-    int nh = 0;
-    for (int g = 0; g < ng; g++) {
-        int h = 0;
-        while (h < nh && strcmp(hosts[h].host, grids[g]->host) != 0)
-            h++;
-        if (h == nh)
-            hosts[nh++] =
-                (struct hb_fleet_host){grids[g]->host, NAN, NAN, NAN, NAN, NAN, NAN, NAN, 0};
+    for (int h = 0; h < acc->n; h++)
+        if (strcmp(acc->hosts[h].host, host) == 0) return &acc->hosts[h];
+    if (acc->n == acc->cap) {
+        int cap = acc->cap ? 2 * acc->cap : 8;
+        struct hb_fleet_host *grown = realloc(acc->hosts, sizeof(*grown) * (size_t)cap);
+        if (!grown) return NULL;
+        acc->hosts = grown;
+        acc->cap = cap;
+    }
+    char *name = strdup(host);
+    if (!name) return NULL;
+    acc->hosts[acc->n] = (struct hb_fleet_host){name, NAN, NAN, NAN, NAN, NAN, NAN, NAN, 0};
+    return &acc->hosts[acc->n++];
+}
+
+int hb_matrix_fleet_add(const struct hb_topo *t, struct hb_grid **grids, int ng,
+                        struct hb_fleet_acc **accp)
+{
+    struct hb_fleet_acc *acc = *accp ? *accp : calloc(1, sizeof(*acc));
+    *accp = acc;
+    /* Each host's entry, filled from its latency and read matrices. */
+    for (int g = 0; acc && g < ng; g++) {
+        struct hb_fleet_host *x = hb_fleet_entry(acc, grids[g]->host);
+        if (!x) break;
         double lo, hi, local = hb_grid_local(t, grids[g], &lo, &hi);
         if (grids[g]->latency) {
             double worst = hb_grid_worst_remote(t, grids[g]);
-            hosts[h].lat = local;
-            hosts[h].lat_lo = lo;
-            hosts[h].lat_hi = hi;
-            hosts[h].ratio = worst > 0.0 ? worst / local : 1.0;
+            x->lat = local;
+            x->lat_lo = lo;
+            x->lat_hi = hi;
+            x->ratio = worst > 0.0 ? worst / local : 1.0;
         } else if (strcmp(grids[g]->kernel, "read") == 0) {
-            hosts[h].bw = local;
-            hosts[h].bw_lo = lo;
-            hosts[h].bw_hi = hi;
-            hosts[h].threads = hb_grid_local_threads(t, grids[g]);
+            x->bw = local;
+            x->bw_lo = lo;
+            x->bw_hi = hi;
+            x->threads = hb_grid_local_threads(t, grids[g]);
         }
+        if (g == ng - 1) return 0;
     }
-    return nh;
+    if (acc && ng == 0) return 0;
+    hb_err_set("out of memory comparing the hosts of %d matrices", ng);
+    return -ENOMEM;
+}
+
+void hb_matrix_fleet_free(void *p)
+{
+    struct hb_fleet_acc *acc = p;
+    for (int h = 0; acc && h < acc->n; h++)
+        free(acc->hosts[h].host);
+    if (acc) free(acc->hosts);
+    free(acc);
 }
 
 /* Median of one field over the hosts (those with `threads` threads if threads > 0). */
@@ -235,27 +267,30 @@ static int hb_fleet_emit(const struct hb_fleet_host *hosts, int nh, double pct, 
     return 0;
 }
 
+int hb_matrix_fleet_end(const struct hb_fleet_acc *acc, double pct, const json_t *host_configs,
+                        json_t *derived)
+{
+    int nh = acc ? acc->n : 0, rc = 0;
+    if (nh < 2) return 0;
+    double *tmp = calloc((size_t)nh + 1, sizeof(*tmp));
+    json_t *drift = host_configs ? hb_fleet_config_drift(host_configs) : NULL;
+    if (!tmp || (host_configs && !drift)) {
+        hb_err_set("out of memory comparing the configurations of %d hosts", nh);
+        rc = -ENOMEM;
+    } else {
+        rc = hb_fleet_emit(acc->hosts, nh, pct, tmp, drift, derived);
+    }
+    json_decref(drift);
+    free(tmp);
+    return rc;
+}
+
 int hb_matrix_fleet(const struct hb_topo *t, double pct, struct hb_grid **grids, int ng,
                     const json_t *host_configs, json_t *derived)
 {
-    struct hb_fleet_host *hosts = calloc((size_t)ng + 1, sizeof(*hosts));
-    double *tmp = calloc((size_t)ng + 1, sizeof(*tmp));
-    int rc = 0;
-    if (!hosts || !tmp) {
-        hb_err_set("out of memory comparing the hosts of %d matrices", ng);
-        rc = -ENOMEM;
-    } else {
-        int nh = hb_fleet_collect(t, grids, ng, hosts);
-        json_t *drift = nh >= 2 && host_configs ? hb_fleet_config_drift(host_configs) : NULL;
-        if (nh >= 2 && host_configs && !drift) {
-            hb_err_set("out of memory comparing the configurations of %d hosts", nh);
-            rc = -ENOMEM;
-        } else if (nh >= 2) {
-            rc = hb_fleet_emit(hosts, nh, pct, tmp, drift, derived);
-        }
-        json_decref(drift);
-    }
-    free(hosts);
-    free(tmp);
+    struct hb_fleet_acc *acc = NULL;
+    int rc = hb_matrix_fleet_add(t, grids, ng, &acc);
+    if (rc == 0) rc = hb_matrix_fleet_end(acc, pct, host_configs, derived);
+    hb_matrix_fleet_free(acc);
     return rc;
 }

@@ -22,4 +22,16 @@ struct hb_grid {
 int hb_matrix_fleet(const struct hb_topo *t, double pct, struct hb_grid **grids, int ng,
                     const json_t *host_configs, json_t *derived);
 
+/* The fleet's figures gathered host by host (derive host by host, struct hb_across). */
+struct hb_fleet_acc;
+/* Each host's figures from its grids added to *acc (made at the first call): 0 or -ENOMEM
+ * with a message. */
+int hb_matrix_fleet_add(const struct hb_topo *t, struct hb_grid **grids, int ng,
+                        struct hb_fleet_acc **acc);
+/* hb_matrix_fleet from the figures gathered (acc may be NULL: none). */
+int hb_matrix_fleet_end(const struct hb_fleet_acc *acc, double pct, const json_t *host_configs,
+                        json_t *derived);
+/* For struct hb_across.free. */
+void hb_matrix_fleet_free(void *acc);
+
 #endif

@@ -171,13 +171,22 @@ void hb_suite_annotate(const struct hb_suite_env *env, const json_t *measured, j
     if (s && s->annotate) s->annotate(env, measured, rec);
 }
 
-bool hb_suite_reads_measured(const struct hb_suite_env *env)
+/* hb_mlp_annotate looks for the one-chain record of a chase with more chains. */
+static bool hb_suite_chains(const struct hb_suite_env *env)
+{
+    return env->opts->nchains > 1 || env->opts->chains[0] > 1;
+}
+
+bool hb_suite_annotate_reads(const struct hb_suite_env *env)
 {
     const struct hb_suite *s = hb_suite_find(env->opts->command);
-    /* hb_mlp_annotate looks for the one-chain record of a chase with more chains. */
-    bool chains = env->opts->nchains > 1 || env->opts->chains[0] > 1;
-    bool annotate = s && s->annotate && !(s->flags & HB_SUITE_PER_RECORD);
-    return !s || s->derive || annotate || chains;
+    return hb_suite_chains(env) || (s && s->refers);
+}
+
+bool hb_suite_refers(const struct hb_suite_env *env, const json_t *rec)
+{
+    const struct hb_suite *s = hb_suite_find(env->opts->command);
+    return (hb_suite_chains(env) && hb_mlp_refers(rec)) || (s && s->refers && s->refers(rec));
 }
 
 const char *hb_suite_note(const struct hb_suite_env *env)

@@ -29,10 +29,11 @@ int hb_suite_derive(const struct hb_suite_env *env, json_t *measured, json_t *de
 /* Rank 0, as each measurement record is made: the suite's annotate, if it has one. */
 void hb_suite_annotate(const struct hb_suite_env *env, const json_t *measured, json_t *rec);
 
-/* Whether derive or annotate reads the run's measurement records (`measured`): rank 0 keeps
- * the part of them they read only then (hb_suite_keep.h); the other suites' records go once
- * written (docs/design.md#gather). */
-bool hb_suite_reads_measured(const struct hb_suite_env *env);
+/* Whether annotate looks up earlier records (hb_mlp_annotate with --chains, a suite's
+ * `refers`), and whether rec is one it looks up: rank 0 keeps those in memory
+ * (hb_suite_keep.h). */
+bool hb_suite_annotate_reads(const struct hb_suite_env *env);
+bool hb_suite_refers(const struct hb_suite_env *env, const json_t *rec);
 
 /* One line for people about what this machine cannot show (or NULL). */
 const char *hb_suite_note(const struct hb_suite_env *env);

@@ -167,5 +167,5 @@ const struct hb_suite hb_suite_comm = {
     .plan = hb_suite_comm_plan,
     .derive = hb_comm_derive,
     .reads = hb_comm_reads,
-    .flags = HB_SUITE_MESSAGES | HB_SUITE_SIZE_LIST,
+    .flags = HB_SUITE_MESSAGES | HB_SUITE_SIZE_LIST | HB_SUITE_DERIVE_ALL,
 };

@@ -323,5 +323,6 @@ const struct hb_suite hb_suite_hops = {
     .annotate = hb_suite_hops_annotate,
     .derive = hb_suite_hops_derive,
     .reads = hb_hops_reads,
+    .refers = hb_hops_refers,
     .tiers = "hops",
 };

@@ -9,5 +9,7 @@ void hb_suite_hops_annotate(const struct hb_suite_env *env, const json_t *measur
 int hb_suite_hops_derive(const struct hb_suite_env *env, json_t *measured, json_t *derived);
 /* The columns annotate and derive read beyond those always kept (struct hb_suite.reads). */
 extern const char *const hb_hops_reads[];
+/* The record annotate compares the others with: the reference (struct hb_suite.refers). */
+bool hb_hops_refers(const json_t *rec);
 
 #endif

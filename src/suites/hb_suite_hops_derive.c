@@ -28,7 +28,7 @@ static double hb_time_per_byte(const json_t *rec)
 }
 
 /* The local read with no load (40555's 0.0.r.0): the first such record measured. */
-static bool hb_is_reference(const json_t *rec)
+bool hb_hops_refers(const json_t *rec)
 {
     json_t *mem = json_object_get(rec, "mem_node");
     return hb_is_fg_ok(rec) && strcmp(hb_rec_str(rec, "access", ""), "r") == 0 &&
@@ -45,8 +45,8 @@ void hb_suite_hops_annotate(const struct hb_suite_env *env, const json_t *measur
      * each new one. */
     const json_t *ref = NULL;
     for (size_t i = 0; !ref && i < json_array_size(measured); i++)
-        if (hb_is_reference(json_array_get(measured, i))) ref = json_array_get(measured, i);
-    if (!ref && hb_is_reference(rec)) ref = rec;
+        if (hb_hops_refers(json_array_get(measured, i))) ref = json_array_get(measured, i);
+    if (!ref && hb_hops_refers(rec)) ref = rec;
     if (!ref) return;
     double pct = hb_time_per_byte(rec) / hb_time_per_byte(ref) * 100.0;
     if (isnan(pct)) return;

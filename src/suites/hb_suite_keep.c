@@ -34,25 +34,33 @@ static bool hb_keep_listed(const char *const *list, const char *key)
     return false;
 }
 
+static int hb_keep_oom(void)
+{
+    hb_err_set("out of memory keeping the records for the derived ones");
+    return -ENOMEM;
+}
+
 int hb_keep_init(struct hb_keep *k, const struct hb_suite_env *env)
 {
     *k = (struct hb_keep){0};
-    if (!hb_suite_reads_measured(env)) return 0;
+    k->spool.what = "the records kept for the derived ones";
     const struct hb_suite *s = hb_suite_find(env->opts->command);
-    const char *const *reads = s ? s->reads : NULL;
-    k->drop = json_object();
-    k->kept = json_array();
+    bool refs = hb_suite_annotate_reads(env);
+    k->derives = s && s->derive;
+    if (!refs && !k->derives) return 0;
     const char *debug = getenv("HOPBENCH_DEBUG_KEEP");
-    if (debug && strcmp(debug, "1") == 0) k->whole = json_array();
-    bool ok = k->drop && k->kept && (!debug || strcmp(debug, "1") != 0 || k->whole);
-    /* Without a suite (never in a run) nothing is left out. */
+    bool whole = debug && strcmp(debug, "1") == 0;
+    k->drop = json_object();
+    k->refs = refs ? json_array() : NULL;
+    k->host_at = k->derives ? json_object() : NULL;
+    k->whole = whole ? json_array() : NULL;
+    bool ok = k->drop && (!refs || k->refs) && (!k->derives || k->host_at) && (!whole || k->whole);
     for (const char *const *c = hb_record_columns; ok && s && *c; c++)
-        if (!hb_keep_listed(hb_keep_always, *c) && !hb_keep_listed(reads, *c))
+        if (!hb_keep_listed(hb_keep_always, *c) && !hb_keep_listed(s->reads, *c))
             ok = json_object_set_new(k->drop, *c, json_true()) == 0;
     if (ok) return 0;
     hb_keep_free(k);
-    hb_err_set("out of memory keeping the records for the derived ones");
-    return -ENOMEM;
+    return hb_keep_oom();
 }
 
 /* The first key whose value differs between a and b (objects), or "-". */
@@ -89,72 +97,268 @@ static void hb_keep_note(struct hb_keep *k, const char *what, const json_t *a, c
 void hb_keep_annotate(struct hb_keep *k, const struct hb_suite_env *env, json_t *rec)
 {
     json_t *copy = k->whole ? json_deep_copy(rec) : NULL;
-    hb_suite_annotate(env, k->kept, rec);
+    hb_suite_annotate(env, k->refs, rec);
     if (!copy) return;
     hb_suite_annotate(env, k->whole, copy);
     if (!json_equal(copy, rec)) hb_keep_note(k, "annotate gave another record", copy, rec);
     json_decref(copy);
 }
 
-int hb_keep_add(struct hb_keep *k, json_t *rec)
+/* The record less the columns left out (values shared with it). */
+static json_t *hb_keep_part(const struct hb_keep *k, json_t *rec)
 {
-    if (!k->kept) return 0;
     json_t *part = json_object();
     const char *key;
     json_t *v;
-    int rc = part ? 0 : -1;
     json_object_foreach(rec, key, v)
     {
-        if (rc == 0 && !json_object_get(k->drop, key)) rc = json_object_set(part, key, v);
+        if (part && !json_object_get(k->drop, key) && json_object_set(part, key, v) != 0) {
+            json_decref(part);
+            part = NULL;
+        }
     }
-    if (rc == 0)
-        rc = json_array_append_new(k->kept, part);
-    else
-        json_decref(part);
-    if (rc == 0 && k->whole) {
-        rc = json_array_append(k->whole, rec);
-        if (rc == 0) hb_held_add(1);
-    }
-    if (rc == 0) return 0;
-    hb_err_set("out of memory keeping the records for the derived ones");
-    return -ENOMEM;
+    return part;
 }
 
-int hb_keep_derive(struct hb_keep *k, const struct hb_suite_env *env, json_t *derived)
+/* The host's entry (made at its first record), or NULL when out of memory. */
+static struct hb_keep_host *hb_keep_host(struct hb_keep *k, const char *name)
 {
-    size_t from = json_array_size(derived);
-    int rc = hb_suite_derive(env, k->kept, derived);
-    if (!k->whole || rc == -ENOMEM) return rc;
-    json_t *check = json_array();
-    /* A derive may say a note on stderr (comm's NICs): the check's second derive stays quiet. */
+    json_t *at = json_object_get(k->host_at, name);
+    if (at) return &k->hosts[json_integer_value(at)];
+    if (k->nhosts == k->cap) {
+        int cap = k->cap ? 2 * k->cap : 8;
+        struct hb_keep_host *grown = realloc(k->hosts, sizeof(*grown) * (size_t)cap);
+        if (!grown) return NULL;
+        k->hosts = grown;
+        k->cap = cap;
+    }
+    struct hb_keep_host *h = &k->hosts[k->nhosts];
+    *h = (struct hb_keep_host){strdup(name), NULL, 0, 0};
+    if (!h->name || json_object_set_new(k->host_at, name, json_integer(k->nhosts)) != 0) {
+        free(h->name);
+        return NULL;
+    }
+    k->nhosts++;
+    return h;
+}
+
+/* part into the spool, noted under its host. */
+static int hb_keep_spool(struct hb_keep *k, const json_t *part)
+{
+    const char *name = json_string_value(json_object_get(part, "host"));
+    struct hb_keep_host *h = hb_keep_host(k, name ? name : "");
+    if (!h) return hb_keep_oom();
+    if (h->n == h->cap) {
+        size_t cap = h->cap ? 2 * h->cap : 16;
+        struct hb_span *grown = realloc(h->at, sizeof(*grown) * cap);
+        if (!grown) return hb_keep_oom();
+        h->at = grown;
+        h->cap = cap;
+    }
+    int rc = hb_spool_put(&k->spool, part, &h->at[h->n]);
+    if (rc == 0) h->n++;
+    return rc;
+}
+
+int hb_keep_add(struct hb_keep *k, const struct hb_suite_env *env, json_t *rec)
+{
+    if (!k->drop) return 0;
+    json_t *part = hb_keep_part(k, rec);
+    if (!part) return hb_keep_oom();
+    int rc = 0;
+    if (k->refs && hb_suite_refers(env, rec) && json_array_append(k->refs, part) != 0)
+        rc = hb_keep_oom();
+    if (rc == 0 && k->derives) rc = hb_keep_spool(k, part);
+    json_decref(part);
+    if (rc == 0 && k->whole) {
+        if (json_array_append(k->whole, rec) != 0) return hb_keep_oom();
+        hb_held_add(1);
+    }
+    return rc;
+}
+
+static int hb_keep_by_offset(const void *a, const void *b)
+{
+    off_t x = ((const struct hb_span *)a)->off, y = ((const struct hb_span *)b)->off;
+    return (x > y) - (x < y);
+}
+
+/* The kept parts at n spans, read back from the spool (a new array); NULL with a message. */
+static json_t *hb_keep_read(struct hb_keep *k, const struct hb_span *at, size_t n)
+{
+    json_t *recs = json_array();
+    for (size_t i = 0; recs && i < n; i++) {
+        json_t *part = hb_spool_get(&k->spool, at[i]);
+        if (!part || json_array_append_new(recs, part) != 0) {
+            if (part) hb_keep_oom();
+            json_decref(recs);
+            return NULL;
+        }
+    }
+    if (!recs) hb_keep_oom();
+    return recs;
+}
+
+/* Every host's kept parts in record order (a new array); NULL with a message. */
+static json_t *hb_keep_read_all(struct hb_keep *k)
+{
+    size_t n = 0, at = 0;
+    for (int h = 0; h < k->nhosts; h++)
+        n += k->hosts[h].n;
+    struct hb_span *all = malloc(sizeof(*all) * (n ? n : 1));
+    if (!all) {
+        hb_keep_oom();
+        return NULL;
+    }
+    for (int h = 0; h < k->nhosts; h++)
+        for (size_t i = 0; i < k->hosts[h].n; i++)
+            all[at++] = k->hosts[h].at[i];
+    qsort(all, n, sizeof(*all), hb_keep_by_offset);
+    json_t *recs = hb_keep_read(k, all, n);
+    free(all);
+    return recs;
+}
+
+/* The whole records of one host (every host's when host is NULL), a new array. */
+static json_t *hb_keep_whole_of(const struct hb_keep *k, const char *host)
+{
+    json_t *recs = json_array(), *rec;
+    size_t i;
+    json_array_foreach(k->whole, i, rec)
+    {
+        const char *name = json_string_value(json_object_get(rec, "host"));
+        if (!host || strcmp(name ? name : "", host) == 0) json_array_append(recs, rec);
+    }
+    return recs;
+}
+
+/* derive, or derive_end when recs is NULL, with stderr muted: the check's second derive does
+ * not say a suite's notes (comm's NICs) again. */
+static int hb_keep_quiet(const struct hb_suite *s, const struct hb_suite_env *env, json_t *recs,
+                         json_t *out)
+{
     fflush(stderr);
     int quiet = open("/dev/null", O_WRONLY | O_CLOEXEC), saved = quiet >= 0 ? dup(2) : -1;
     if (saved >= 0) dup2(quiet, 2);
-    int wrc = check ? hb_suite_derive(env, k->whole, check) : -ENOMEM;
+    int rc = recs ? s->derive(env, recs, out) : s->derive_end(env, out);
     fflush(stderr);
     if (saved >= 0) dup2(saved, 2), close(saved);
     if (quiet >= 0) close(quiet);
+    return rc;
+}
+
+/* HOPBENCH_DEBUG_KEEP: the records out[from..] that derive made from the kept parts against
+ * those of the same step on whole records (wrecs; NULL: derive_end). */
+static int hb_keep_check(struct hb_keep *k, const struct hb_suite *s,
+                         const struct hb_suite_env *wenv, json_t *wrecs, int rc, json_t *out,
+                         size_t from)
+{
+    json_t *check = json_array();
+    int wrc = check ? hb_keep_quiet(s, wenv, wrecs, check) : -ENOMEM;
     for (size_t i = 0; wrc == 0 && i < json_array_size(check); i++) {
-        const json_t *a = json_array_get(check, i), *b = json_array_get(derived, from + i);
+        const json_t *a = json_array_get(check, i), *b = json_array_get(out, from + i);
         if (!json_equal(a, b)) hb_keep_note(k, "derive gave another record", a, b);
     }
-    if (wrc == 0 && rc == 0 && json_array_size(check) != json_array_size(derived) - from)
+    if (wrc == 0 && rc == 0 && json_array_size(check) != json_array_size(out) - from)
         hb_keep_note(k, "derive gave another number of records", NULL, NULL);
+    if (wrc != rc && wrc != -ENOMEM) hb_keep_note(k, "derive returned another status", NULL, NULL);
     json_decref(check);
-    if (wrc == -ENOMEM) return wrc;
-    if (!k->differ && wrc == rc) return rc;
-    hb_err_set("HOPBENCH_DEBUG_KEEP: %s: %s: a key it reads is left out (struct hb_suite.reads)",
+    return wrc == -ENOMEM ? wrc : rc;
+}
+
+/* Each record of out given to put (with its host, when the run has several and derive gave
+ * none), then out emptied. */
+static int hb_keep_put(json_t *out, const char *host, int (*put)(json_t *rec, void *ctx), void *ctx)
+{
+    int rc = 0;
+    size_t i;
+    json_t *rec;
+    json_array_foreach(out, i, rec)
+    {
+        if (rc == 0 && host && !json_object_get(rec, "host"))
+            rc = json_object_set_new(rec, "host", json_string(host)) ? hb_keep_oom() : 0;
+        if (rc == 0) rc = put(rec, ctx);
+    }
+    json_array_clear(out);
+    return rc;
+}
+
+/* derive on each host's kept parts in turn, then derive_end. */
+static int hb_keep_hosts(struct hb_keep *k, const struct hb_suite *s,
+                         const struct hb_suite_env *env, json_t *out,
+                         int (*put)(json_t *rec, void *ctx), void *ctx)
+{
+    struct hb_across across = {0}, wacross = {0};
+    struct hb_suite_env henv = *env, wenv = *env;
+    henv.across = &across;
+    wenv.across = &wacross;
+    int rc = 0;
+    /* No record kept: derive still says what it says of none. */
+    for (int h = 0; rc == 0 && h < (k->nhosts ? k->nhosts : 1); h++) {
+        const char *name = k->nhosts ? k->hosts[h].name : NULL;
+        json_t *recs = k->nhosts ? hb_keep_read(k, k->hosts[h].at, k->hosts[h].n) : json_array();
+        if (!recs) rc = k->nhosts ? -HB_EENV : hb_keep_oom();
+        if (rc == 0) rc = s->derive(&henv, recs, out);
+        json_decref(recs);
+        if (k->whole) {
+            json_t *wrecs = hb_keep_whole_of(k, name);
+            rc = wrecs ? hb_keep_check(k, s, &wenv, wrecs, rc, out, 0) : hb_keep_oom();
+            json_decref(wrecs);
+        }
+        int prc = hb_keep_put(out, k->nhosts > 1 ? name : NULL, put, ctx);
+        rc = rc ? rc : prc;
+    }
+    if (rc == 0 && s->derive_end) {
+        rc = s->derive_end(&henv, out);
+        if (k->whole) rc = hb_keep_check(k, s, &wenv, NULL, rc, out, 0);
+        int prc = hb_keep_put(out, NULL, put, ctx);
+        rc = rc ? rc : prc;
+    }
+    if (across.free) across.free(across.data);
+    if (wacross.free) wacross.free(wacross.data);
+    return rc;
+}
+
+int hb_keep_derive(struct hb_keep *k, const struct hb_suite_env *env,
+                   int (*put)(json_t *rec, void *ctx), void *ctx)
+{
+    const struct hb_suite *s = hb_suite_find(env->opts->command);
+    json_t *out = json_array();
+    if (!out) return hb_keep_oom();
+    int rc = 0;
+    /* The cross-node suites say first how they grouped memory of other kinds or tiers. */
+    if (s && s->tiers) hb_suite_tiers_note(env, s->tiers, out);
+    rc = hb_keep_put(out, NULL, put, ctx);
+    if (rc == 0 && s && s->derive && !(s->flags & HB_SUITE_DERIVE_ALL)) {
+        rc = hb_keep_hosts(k, s, env, out, put, ctx);
+    } else if (rc == 0 && s && s->derive) {
+        json_t *recs = hb_keep_read_all(k);
+        rc = recs ? s->derive(env, recs, out) : -HB_EENV;
+        json_decref(recs);
+        if (k->whole) rc = hb_keep_check(k, s, env, k->whole, rc, out, 0);
+        int prc = hb_keep_put(out, NULL, put, ctx);
+        rc = rc ? rc : prc;
+    }
+    json_decref(out);
+    if (rc == -ENOMEM || rc == -HB_EENV || !k->differ) return rc;
+    hb_err_set("HOPBENCH_DEBUG_KEEP: %s: %s: a record it reads is not kept, or a key of it left "
+               "out (struct hb_suite.reads, refers)",
                env->opts->command[0] ? env->opts->command : "the default suite",
-               k->differs  ? k->differs
-               : k->differ ? "(out of memory saying where)"
-                           : "derive returned another status from whole records");
+               k->differs ? k->differs : "(out of memory saying where)");
     return -HB_EENV;
 }
 
 void hb_keep_free(struct hb_keep *k)
 {
     json_decref(k->drop);
-    json_decref(k->kept);
+    json_decref(k->refs);
+    hb_spool_close(&k->spool);
+    json_decref(k->host_at);
+    for (int h = 0; h < k->nhosts; h++) {
+        free(k->hosts[h].name);
+        free(k->hosts[h].at);
+    }
+    free(k->hosts);
     if (k->whole) hb_held_add(-(long)json_array_size(k->whole));
     json_decref(k->whole);
     free(k->differs);

@@ -32,6 +32,16 @@ struct hb_suite_env {
                  * once the plan stands; NULL: nowhere to say it */
     const json_t *host_configs; /* a fleet's: the run record's host_configs; NULL: one host */
     const json_t *host_nics;    /* comm across hosts: {host: its NICs (hb_topo_nics_json)} */
+    struct hb_across *across;   /* derive host by host: what spans hosts; NULL: derive sees
+                                 * every host's records at once */
+};
+
+/* What a suite's derive carries from one host's records to the next host's and to derive_end,
+ * when rank 0 derives host by host (docs/design.md#gather). */
+struct hb_across {
+    bool said;                /* a once-per-run note is out (matrix: no HMAT) */
+    void *data;               /* the suite's own (matrix: each host's fleet figures) */
+    void (*free)(void *data); /* frees data */
 };
 
 /* What sets a suite apart from the others in how it is run. */
@@ -42,8 +52,8 @@ enum hb_suite_flag {
     HB_SUITE_MESSAGES = 1 << 3,    /* MPI messages between pairs of ranks (comm, mpi/hb_msg.h):
                                     * its tasks name no kernel of omp/ */
     HB_SUITE_SIZE_LIST = 1 << 4,   /* measures a --size list (others take one size) */
-    HB_SUITE_PER_RECORD = 1 << 5,  /* its annotate reads the record alone, never `measured`:
-                                    * without derive, rank 0 keeps no records (design: Gather) */
+    HB_SUITE_DERIVE_ALL = 1 << 5,  /* its derive reads every host's records at once (comm: the
+                                    * links between hosts); the others, one host's at a time */
 };
 
 /* A suite: its command, its help line and what it does at each step of a run. */
@@ -56,16 +66,23 @@ struct hb_suite {
      * message. */
     int (*plan)(const struct hb_suite_env *env, struct hb_plan *out);
     /* Rank 0, as each measurement record is made and before it is written: the keys the
-     * suite computes from what was measured before it (`measured`: the part of those records
-     * it reads, as `reads` says); NULL: none. */
+     * suite computes from what was measured before it (`measured`: the part, as `reads` says,
+     * of the records `refers` picks); NULL: none. */
     void (*annotate)(const struct hb_suite_env *env, const json_t *measured, json_t *rec);
     /* After the run: derived records (matrices, notes...) from the measurement records in
-     * `measured` (rank 0; the part of them it reads), appended to `derived`; NULL: none. */
+     * `measured` (rank 0; the part of them it reads; one host's records at a time unless the
+     * suite is HB_SUITE_DERIVE_ALL), appended to `derived`; NULL: none. */
     int (*derive)(const struct hb_suite_env *env, json_t *measured, json_t *derived);
     /* The record columns (hb_record_columns) its annotate or derive reads in `measured` besides
      * those every suite keeps (hb_suite_keep.c), NULL-ended; NULL: none. Rank 0 keeps no other
      * column of the records there (the keys a suite adds, it keeps). */
     const char *const *reads;
+    /* The earlier records its annotate looks up in `measured` (hops: the reference); only
+     * those are there. NULL: none. */
+    bool (*refers)(const json_t *rec);
+    /* After derive saw each host's records in turn: the records that span hosts (matrix: the
+     * fleet's), from env->across, appended to derived. NULL: none. */
+    int (*derive_end)(const struct hb_suite_env *env, json_t *derived);
     /* The suite name of the tiers record (hb_suite_tiers_note) derive adds first; NULL: the
      * suite groups no memory by kind or tier. */
     const char *tiers;
@@ -147,5 +164,7 @@ int hb_suite_add_background(const struct hb_suite_env *env, struct hb_experiment
  * concurrency (loads_per_s x the latency of one chain of the same pair measured before it in
  * `measured`; null without one), each with its ci95 from the latencies' intervals. */
 void hb_mlp_annotate(const json_t *measured, json_t *rec);
+/* The earlier records hb_mlp_annotate looks up: one chain, measured ok. */
+bool hb_mlp_refers(const json_t *rec);
 
 #endif

@@ -224,6 +224,7 @@ const struct hb_suite hb_suite_default = {
     .plan = hb_suite_default_plan,
     .derive = hb_suite_matrix_derive,
     .reads = hb_matrix_reads,
+    .derive_end = hb_suite_matrix_derive_end,
     .tiers = "matrix",
 };
 
@@ -239,7 +240,6 @@ const struct hb_suite hb_suite_bw = {
             "--weights over --mem-node's nodes)",
     .plan = hb_suite_bw_plan,
     .annotate = hb_bw_annotate,
-    .flags = HB_SUITE_PER_RECORD,
 };
 
 /* The options of its own it takes, besides the run options (hb_cli_doc.h). */

@@ -376,22 +376,36 @@ int hb_suite_matrix_derive(const struct hb_suite_env *env, json_t *measured, jso
         HB_AT(g->v, t, i, j) = json_number_value(value);
         HB_AT(g->rec, t, i, j) = rec;
     }
-    /* Said once, not per matrix: the firmware has nothing beyond SLIT to compare with. */
-    if (rc == 0 && all.n > 0 && !hb_hmat_present(t))
+    /* Said once, not per matrix (nor per host): the firmware has nothing beyond SLIT to
+     * compare with. */
+    bool said = env->across && env->across->said;
+    if (rc == 0 && all.n > 0 && !hb_hmat_present(t) && !said)
         json_array_append_new(
             derived, json_pack("{s:s, s:s, s:s, s:s}", "type", "note", "suite", "matrix", "about",
                                "hmat", "text",
                                "HMAT: none, the firmware gives no latency or bandwidth per "
                                "initiator; measured matrices are compared with SLIT only"));
+    if (env->across && all.n > 0) env->across->said = true;
     for (int g = 0; rc == 0 && g < all.n; g++)
         hb_grid_emit(env, all.g[g], derived);
-    if (rc == 0)
+    /* Host by host: the fleet record once every host's figures are in (derive_end). */
+    if (rc == 0 && env->across) {
+        env->across->free = hb_matrix_fleet_free;
+        rc = hb_matrix_fleet_add(t, all.g, all.n, (struct hb_fleet_acc **)&env->across->data);
+    } else if (rc == 0) {
         rc = hb_matrix_fleet(t, env->opts->fleet_threshold_pct, all.g, all.n, env->host_configs,
                              derived);
+    }
     for (int g = 0; g < all.n; g++)
         hb_grid_free(all.g[g]);
     free(all.g);
     return rc;
+}
+
+int hb_suite_matrix_derive_end(const struct hb_suite_env *env, json_t *derived)
+{
+    return hb_matrix_fleet_end(env->across->data, env->opts->fleet_threshold_pct, env->host_configs,
+                               derived);
 }
 
 /* The options of its own it takes, besides the run options (hb_cli_doc.h). */
@@ -410,5 +424,6 @@ const struct hb_suite hb_suite_matrix = {
     .plan = hb_suite_matrix_plan,
     .derive = hb_suite_matrix_derive,
     .reads = hb_matrix_reads,
+    .derive_end = hb_suite_matrix_derive_end,
     .tiers = "matrix",
 };

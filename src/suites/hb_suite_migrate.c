@@ -124,5 +124,5 @@ const struct hb_suite hb_suite_migrate = {
         "memory nodes, with move_pages and mbind MPOL_MF_MOVE",
     .plan = hb_migrate_plan,
     .annotate = hb_migrate_annotate,
-    .flags = HB_SUITE_ONE_PROCESS | HB_SUITE_PER_RECORD,
+    .flags = HB_SUITE_ONE_PROCESS,
 };

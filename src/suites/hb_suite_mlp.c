@@ -19,13 +19,17 @@ static bool hb_mlp_same_pair(const json_t *a, const json_t *b)
     return true;
 }
 
+bool hb_mlp_refers(const json_t *rec)
+{
+    return json_integer_value(json_object_get(rec, "chains")) == 1 &&
+           strcmp(hb_rec_str(rec, "status", ""), "ok") == 0;
+}
+
 static const json_t *hb_mlp_one_chain(const json_t *measured, const json_t *rec)
 {
     for (size_t i = json_array_size(measured); i-- > 0;) {
         const json_t *m = json_array_get(measured, i);
-        if (json_integer_value(json_object_get(m, "chains")) == 1 &&
-            strcmp(hb_rec_str(m, "status", ""), "ok") == 0 && hb_mlp_same_pair(m, rec))
-            return m;
+        if (hb_mlp_refers(m) && hb_mlp_same_pair(m, rec)) return m;
     }
     return NULL;
 }

@@ -180,4 +180,5 @@ const struct hb_suite hb_suite_run = {
     .annotate = hb_suite_hops_annotate,
     .derive = hb_suite_hops_derive,
     .reads = hb_hops_reads,
+    .refers = hb_hops_refers,
 };

@@ -70,7 +70,7 @@ int main(void)
     json_array_append_new(m, rec("p01", "pair", "idle", NULL, "w", 0, 1, 112.0, 1.7));
 
     struct hb_options o = {.tolerance_pct = 5.0, .command = "hops"};
-    struct hb_suite_env env = {NULL, &o, NULL, 0, NULL, NULL, NULL};
+    struct hb_suite_env env = {NULL, &o, NULL, 0, NULL, NULL, NULL, NULL};
     json_t *d = json_array();
     CHECK_INT(hb_suite_hops_derive(&env, m, d), 0);
 

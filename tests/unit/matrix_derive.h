@@ -10,7 +10,7 @@
 static json_t *derive(struct hb_topo *t, json_t *measured, double threshold)
 {
     struct hb_options o = {.threshold_pct = threshold, .command = "matrix"};
-    struct hb_suite_env env = {t, &o, NULL, 0, NULL, NULL, NULL};
+    struct hb_suite_env env = {t, &o, NULL, 0, NULL, NULL, NULL, NULL};
     json_t *derived = json_array();
     CHECK_INT(hb_suite_derive(&env, measured, derived), 0);
     json_decref(measured);

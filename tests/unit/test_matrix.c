@@ -1,6 +1,7 @@
 /* Matrix derivation on synthetic records: relative cost, measured classes, flags, fleet. */
 #include "../hb_check.h"
 #include "hb_suite.h"
+#include "hb_suite_matrix.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -33,15 +34,61 @@ static void add_read(json_t *measured, const char *host, double median, int thre
                                     threads, "status", "ok", "hops", 0));
 }
 
-/* configs: the run record's host_configs, or NULL. */
+/* The records derive makes one host at a time, as rank 0 runs it (hb_suite_keep.h): each
+ * host's records alone with env->across, then derive_end. */
+static json_t *derive_host_by_host(const struct hb_suite_env *whole, json_t *measured)
+{
+    struct hb_across across = {0};
+    struct hb_suite_env env = *whole;
+    env.across = &across;
+    json_t *derived = json_array(), *seen = json_object(), *rec;
+    size_t i;
+    json_array_foreach(measured, i, rec)
+    {
+        const char *host = json_string_value(json_object_get(rec, "host"));
+        if (json_object_get(seen, host)) continue;
+        json_object_set_new(seen, host, json_true());
+        json_t *mine = json_array(), *r;
+        size_t k;
+        json_array_foreach(measured, k, r) if (strcmp(json_string_value(json_object_get(r, "host")),
+                                                      host) == 0) json_array_append(mine, r);
+        CHECK_INT(hb_suite_matrix_derive(&env, mine, derived), 0);
+        json_decref(mine);
+    }
+    CHECK_INT(hb_suite_matrix_derive_end(&env, derived), 0);
+    if (across.free) across.free(across.data);
+    json_decref(seen);
+    return derived;
+}
+
+/* Whether b holds each record of a, as often (order aside). */
+static bool same_records(const json_t *a, const json_t *b)
+{
+    if (json_array_size(a) != json_array_size(b)) return false;
+    for (size_t i = 0; i < json_array_size(a); i++) {
+        size_t na = 0, nb = 0;
+        for (size_t j = 0; j < json_array_size(a); j++) {
+            na += json_equal(json_array_get(a, i), json_array_get(a, j));
+            nb += json_equal(json_array_get(a, i), json_array_get(b, j));
+        }
+        if (na != nb) return false;
+    }
+    return true;
+}
+
+/* configs: the run record's host_configs, or NULL. Every derivation is also made host by host,
+ * and must give the same records. */
 static json_t *derive_with(struct hb_topo *t, json_t *measured, double fleet_pct,
                            const json_t *configs)
 {
     struct hb_options o = {
         .threshold_pct = 5.0, .fleet_threshold_pct = fleet_pct, .command = "matrix"};
-    struct hb_suite_env env = {t, &o, NULL, 0, NULL, configs, NULL};
+    struct hb_suite_env env = {t, &o, NULL, 0, NULL, configs, NULL, NULL};
     json_t *derived = json_array();
     CHECK_INT(hb_suite_derive(&env, measured, derived), 0);
+    json_t *by_host = derive_host_by_host(&env, measured);
+    CHECK(same_records(derived, by_host));
+    json_decref(by_host);
     return derived;
 }
 

@@ -126,7 +126,7 @@ int main(void)
     for (int c = 0; c < 2; c++) {
         struct hb_options o = {.threshold_pct = 5.0, .tolerance_pct = 5.0};
         snprintf(o.command, sizeof(o.command), "%s", cross[c]);
-        struct hb_suite_env env = {t, &o, NULL, 0, NULL, NULL, NULL};
+        struct hb_suite_env env = {t, &o, NULL, 0, NULL, NULL, NULL, NULL};
         json_t *measured = json_array(), *out = json_array();
         CHECK_INT(hb_suite_derive(&env, measured, out), 0);
         tiers = find(out, "tiers", NULL, 0);

@@ -42,7 +42,7 @@ static json_t *derive(struct hb_topo *t, const char *cmd, json_t *measured)
 {
     struct hb_options o = {.threshold_pct = 5.0, .fleet_threshold_pct = 25.0, .tolerance_pct = 5.0};
     snprintf(o.command, sizeof(o.command), "%s", cmd);
-    struct hb_suite_env env = {t, &o, NULL, 0, NULL, NULL, NULL};
+    struct hb_suite_env env = {t, &o, NULL, 0, NULL, NULL, NULL, NULL};
     json_t *derived = json_array();
     CHECK_INT(hb_suite_derive(&env, measured, derived), 0);
     json_decref(measured);
@@ -117,7 +117,7 @@ static void myth(double half, const char *want)
         json_array_append_new(m, r);
     }
     struct hb_options o = {.tolerance_pct = 5.0, .command = "hops"};
-    struct hb_suite_env env = {NULL, &o, NULL, 0, NULL, NULL, NULL};
+    struct hb_suite_env env = {NULL, &o, NULL, 0, NULL, NULL, NULL, NULL};
     json_t *d = json_array();
     CHECK_INT(hb_suite_hops_derive(&env, m, d), 0);
     json_t *v = first(d, "verdict");

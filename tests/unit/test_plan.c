@@ -36,7 +36,7 @@ static void plan_for(struct hb_topo *t, struct hb_options *o, const char *cmd, s
 {
     const char *argv[] = {"hopbench", cmd, "--size", "64M"};
     CHECK_INT(hb_options_parse(4, (char **)argv, o), 0);
-    struct hb_suite_env env = {t, o, fake_lookup, (uint64_t)1 << 30, NULL, NULL, NULL};
+    struct hb_suite_env env = {t, o, fake_lookup, (uint64_t)1 << 30, NULL, NULL, NULL, NULL};
     memset(p, 0, sizeof(*p));
     int rc = hb_suite_plan(&env, p);
     if (rc) fprintf(stderr, "plan failed: %s\n", hb_err_msg());
