@@ -147,33 +147,36 @@ static int hb_gather(const struct hb_world *w, const struct hb_experiment *e,
     return 0;
 }
 
-/* Rank 0: one repeat's records for every task that ran, host by host (NULL when out of
- * memory). */
-static json_t *hb_repeat_records(const struct hb_world *w, const struct hb_topo *t,
-                                 const struct hb_experiment *e, const struct hb_sent *got, int ngot,
-                                 const struct hb_exec_io *io)
+/* Rank 0: one repeat's record of every task that ran, host by host, each kept for the
+ * experiment's last repeat or, in the last, merged with the earlier ones and emitted
+ * (hb_repeat.h). 0, or the first error of the repeats' store or emit. */
+static int hb_repeat_records(const struct hb_world *w, const struct hb_topo *t,
+                             const struct hb_experiment *e, const struct hb_sent *got, int ngot,
+                             const struct hb_exec_io *io, struct hb_repeats *reps, int x,
+                             int repeat, bool last)
 {
     struct hb_task_result *host_res = calloc((size_t)e->ntasks, sizeof(*host_res));
     int *host_rank = calloc((size_t)e->ntasks, sizeof(int));
-    json_t *recs = host_res && host_rank ? json_array() : NULL;
-    for (int h = 0; h < w->nhosts && recs; h++) {
+    int rc = host_res && host_rank ? 0 : -ENOMEM;
+    if (rc) hb_err_set("out of memory making the records of experiment %s", e->name);
+    for (int h = 0; h < w->nhosts && rc == 0; h++) {
         memset(host_res, 0, sizeof(*host_res) * (size_t)e->ntasks);
         for (int k = 0; k < ngot; k++)
             if (w->rank_host[got[k].rank] == h) {
                 host_res[got[k].task] = got[k].res;
                 host_rank[got[k].task] = got[k].rank;
             }
-        for (int i = 0; i < e->ntasks && recs; i++) {
+        for (int i = 0; i < e->ntasks && rc == 0; i++) {
             struct hb_record_origin o = {w->hosts[h], host_rank[i], io->simd};
-            if (json_array_append_new(recs, hb_record_measurement(t, e, i, host_res, &o))) {
-                json_decref(recs);
-                recs = NULL;
-            }
+            json_t *rec = hb_record_measurement(t, e, i, host_res, &o);
+            rc = last ? hb_repeats_last(reps, x, rec, io->emit, io->ctx)
+                      : hb_repeats_put(reps, x, repeat, rec);
         }
     }
+    if (last) hb_repeats_end(reps, x);
     free(host_res);
     free(host_rank);
-    return recs;
+    return rc;
 }
 
 /* The first failed task of this rank, as the job's message. */
@@ -247,8 +250,7 @@ static int hb_exec_one(const struct hb_world *w, const struct hb_topo *t,
     if (hb_gather(w, &e, mine, &raw, &got, &ngot) != 0)
         hb_world_abort(w, HB_EXIT_ENV, "out of memory gathering results");
     int keep_rc = 0;
-    if (w->rank == 0) keep_rc = hb_repeats_add(reps, x, hb_repeat_records(w, t, &e, got, ngot, io));
-    if (w->rank == 0 && last && keep_rc == 0) keep_rc = hb_repeats_emit(reps, x, io->emit, io->ctx);
+    if (w->rank == 0) keep_rc = hb_repeat_records(w, t, &e, got, ngot, io, reps, x, repeat, last);
     free(got);
     free(raw);
     char msg[600];
@@ -299,7 +301,7 @@ int hb_exec_emit_rest(const struct hb_world *w, struct hb_repeats *reps,
     int emit_rc = 0;
     for (int x = 0; w->rank == 0 && code <= HB_EXIT_FAILED && x < reps->nexp; x++)
         if (hb_repeats_has(reps, x) && emit_rc == 0)
-            emit_rc = hb_repeats_emit(reps, x, io->emit, io->ctx);
+            emit_rc = hb_repeats_flush(reps, x, io->emit, io->ctx);
     if (emit_rc) {
         fprintf(stderr, "hopbench: rank 0 (host %s): %s\n", w->host, hb_err_msg());
         code = HB_EXIT_ENV;

@@ -206,9 +206,14 @@ static int hb_msg_one(struct hb_msg_run *run, const struct hb_plan *plan, int x,
     int failed = 0, keep_rc = 0;
     int pairs = hb_msg_pairs(run, &e, recs, &failed);
     if (w->rank == 0 && repeat == 0 && pairs == 0) hb_msg_unpaired(run, &e);
-    if (w->rank == 0) keep_rc = hb_repeats_add(reps, x, recs);
-    if (w->rank == 0 && last && keep_rc == 0)
-        keep_rc = hb_repeats_emit(reps, x, run->io->emit, run->io->ctx);
+    /* Each record kept for the last repeat, or merged with the earlier ones and emitted. */
+    size_t i;
+    json_t *rec;
+    json_array_foreach(recs, i, rec) if (keep_rc == 0) keep_rc =
+        last ? hb_repeats_last(reps, x, json_incref(rec), run->io->emit, run->io->ctx)
+             : hb_repeats_put(reps, x, repeat, json_incref(rec));
+    if (w->rank == 0 && last) hb_repeats_end(reps, x);
+    json_decref(recs);
     if (keep_rc) fprintf(stderr, "hopbench: rank 0 (host %s): %s\n", w->host, hb_err_msg());
     hb_experiment_clear(&e);
     return hb_comm_max_int(keep_rc ? HB_EXIT_ENV : failed ? HB_EXIT_FAILED : 0);

@@ -11,8 +11,10 @@
 
 #include <errno.h>
 
-/* One repeat of experiment x: its record kept in reps; counts a failed measurement. */
-static int hb_pair_one(const struct hb_topo *t, const struct hb_experiment *e, uint64_t seed,
+/* One repeat of experiment x: its record kept in reps, or in the last repeat merged with the
+ * earlier ones and emitted; counts a failed measurement. */
+static int hb_pair_one(const struct hb_topo *t, const struct hb_experiment *e, int repeat,
+                       bool last, const struct hb_pair_io *io,
                        const struct hb_record_origin *origin, struct hb_repeats *reps, int x,
                        int *failed, int *first)
 {
@@ -20,7 +22,7 @@ static int hb_pair_one(const struct hb_topo *t, const struct hb_experiment *e, u
      * watch's threads are its one task's, and its series comes as keys of its own. */
     struct hb_task_result res[2];
     struct hb_experiment run = *e;
-    run.seed = seed;
+    run.seed = e->seed + (uint64_t)repeat;
     json_t *keys = NULL, *rec = NULL;
     int rc =
         hb_task_result_init(&res[0], t->nnodes, e->tasks[0].threads > 2 ? e->tasks[0].threads : 2);
@@ -36,7 +38,12 @@ static int hb_pair_one(const struct hb_topo *t, const struct hb_experiment *e, u
     }
     if (rc == 0 && (rec = hb_record_measurement(t, &run, 0, res, origin)) && keys)
         json_object_update(rec, keys);
-    if (rc == 0) rc = hb_repeats_add(reps, x, json_pack("[o]", rec));
+    if (rc == 0)
+        rc = last ? hb_repeats_last(reps, x, rec, io->emit, io->ctx)
+                  : hb_repeats_put(reps, x, repeat, rec);
+    else
+        json_decref(rec);
+    if (last) hb_repeats_end(reps, x);
     json_decref(keys);
     hb_task_result_free(&res[0]);
     hb_task_result_free(&res[1]);
@@ -54,8 +61,7 @@ int hb_pair_exec(const struct hb_topo *t, const struct hb_plan *plan, const stru
         for (int i = 0; rc == 0 && i < plan->n; i++) {
             const struct hb_experiment *e = &plan->exps[i];
             if (io->progress) io->progress(r * plan->n + i, repeats * plan->n, e, io->ctx);
-            rc = hb_pair_one(t, e, e->seed + (uint64_t)r, &origin, &reps, i, &failed, &first);
-            if (rc == 0 && r == repeats - 1) rc = hb_repeats_emit(&reps, i, io->emit, io->ctx);
+            rc = hb_pair_one(t, e, r, r == repeats - 1, io, &origin, &reps, i, &failed, &first);
         }
     hb_repeats_free(&reps);
     if (rc == -ENOMEM) hb_err_set("out of memory keeping the repeats of the c2c measurements");

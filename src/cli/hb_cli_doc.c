@@ -141,8 +141,8 @@ const struct hb_term_doc hb_env_docs[] = {
      "nodes nor packages: mpirun --bind-to none -x HOPBENCH_RANK_CPUS=...)"},
     {"HOPBENCH_HOST", "tests only: makes ranks on one machine act as separate hosts"},
     {"TMPDIR",
-     "where rank 0 keeps the records that wait for their last --repeat (an unlinked file; "
-     "default /tmp)"},
+     "where rank 0 keeps the records that wait for their last --repeat, and the part of each "
+     "record a suite's derived records read (unlinked files; default /tmp)"},
     {"HOPBENCH_DEBUG_HELD",
      "tests only: a file where rank 0 writes the most measurement records it held in memory "
      "at once"},

@@ -19,35 +19,38 @@
  * the least. NULL when out of memory. */
 json_t *hb_repeat_merge(json_t *const *recs, int n, double noise_pct);
 
-/* The records of every experiment of a run over its repeats. Only the latest repeat added
- * stays in memory; the earlier ones wait in a temporary file (unlinked once made, in TMPDIR
- * or /tmp, made at the first one), so rank 0 holds one experiment's records at a time
- * however many hosts and experiments the run has (docs/design.md#gather). */
-struct hb_repeat_spans;
+/* The records of every experiment of a run over its repeats. The records of a repeat that is
+ * not the experiment's last wait in a temporary file (hb_spool.h: unlinked, in TMPDIR or
+ * /tmp, made at the first one; with --repeat 1 none is made); each record of the last repeat
+ * is merged with the same task's earlier records, read back then, and emitted at once. So
+ * rank 0 holds one task's repeats at a time however many hosts, tasks and experiments the run
+ * has (docs/design.md#gather). */
+struct hb_repeat_exp;
 struct hb_repeats {
     int nexp;
     double noise_pct;
-    struct hb_repeat_spans *spilled; /* per experiment: its repeats in the file */
-    struct hb_spool spool;           /* the earlier repeats */
-    int last_x;                      /* experiment of the repeat in memory; -1: none */
-    json_t *last;                    /* its records */
+    struct hb_repeat_exp *exps; /* per experiment: its earlier repeats in the spool */
+    struct hb_spool spool;
 };
 
 /* Room for nexp experiments: 0 or -ENOMEM. */
 int hb_repeats_init(struct hb_repeats *r, int nexp, double noise_pct);
-/* Keep one repeat's records of experiment x (an array; stolen; NULL: out of memory making
- * it): 0, or -ENOMEM or -HB_EENV (the temporary file) with a message. */
-int hb_repeats_add(struct hb_repeats *r, int x, json_t *records);
-/* Whether experiment x has repeats kept. */
+/* Record rec (stolen; NULL: out of memory making it) of repeat `repeat` of experiment x, not
+ * its last; every repeat lists its records in the same order (task by task, host by host):
+ * written to the temporary file. 0, or -ENOMEM or -HB_EENV (the file) with a message. */
+int hb_repeats_put(struct hb_repeats *r, int x, int repeat, json_t *rec);
+/* The next record of experiment x's last repeat (stolen; NULL: out of memory making it):
+ * merged with the same record of each earlier repeat (hb_repeat_merge), given to emit and
+ * freed. 0, or the error of the merge, the file or emit. */
+int hb_repeats_last(struct hb_repeats *r, int x, json_t *rec, int (*emit)(json_t *rec, void *ctx),
+                    void *ctx);
+/* Experiment x is done: forget its repeats. */
+void hb_repeats_end(struct hb_repeats *r, int x);
+/* After a run stopped before experiment x's last repeat: each record merged over the repeats
+ * that wait and emitted, then forgotten. 0, or the first error of the file or emit. */
+int hb_repeats_flush(struct hb_repeats *r, int x, int (*emit)(json_t *rec, void *ctx), void *ctx);
+/* Whether experiment x has repeats waiting. */
 bool hb_repeats_has(const struct hb_repeats *r, int x);
-/* Experiment x's merged records, task by task as the repeats listed them, in *merged (a new
- * array, empty when nothing was kept), and forget its repeats: 0, or -ENOMEM or -HB_EENV (the
- * temporary file) with a message and *merged NULL. */
-int hb_repeats_take(struct hb_repeats *r, int x, json_t **merged);
-/* Experiment x's merged records (hb_repeats_take) each given to emit, then freed: whatever
- * rank 0 keeps of them for derived records is emit's to copy (docs/design.md#gather). 0, or
- * the first error of emit or of the take (the records after a failed emit are not emitted). */
-int hb_repeats_emit(struct hb_repeats *r, int x, int (*emit)(json_t *rec, void *ctx), void *ctx);
 void hb_repeats_free(struct hb_repeats *r);
 
 #endif

@@ -1,5 +1,5 @@
-/* Where an experiment's repeats wait for its last (hb_repeat.h): the latest in memory, the
- * earlier ones in an unlinked temporary file, read back one experiment at a time. */
+/* Where an experiment's repeats wait for its last (hb_repeat.h): in an unlinked temporary
+ * file, read back one task's records at a time as its last repeat's record comes. */
 #include "hb_repeat.h"
 
 #include "hb_error.h"
@@ -9,142 +9,140 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* One repeat's records in the spool, in the order the repeat lists them. */
 struct hb_repeat_spans {
-    int n, cap;
-    struct hb_span *at; /* each repeat's records in the spool */
+    size_t n, cap;
+    struct hb_span *at;
+};
+
+/* An experiment's repeats that wait, and how many records of its last were merged. */
+struct hb_repeat_exp {
+    int nrep, cap;
+    struct hb_repeat_spans *rep;
+    size_t merged;
 };
 
 int hb_repeats_init(struct hb_repeats *r, int nexp, double noise_pct)
 {
     *r = (struct hb_repeats){
-        nexp, noise_pct, NULL, {NULL, "the records that wait for their last repeat"}, -1, NULL};
-    r->spilled = calloc((size_t)(nexp ? nexp : 1), sizeof(*r->spilled));
-    return r->spilled ? 0 : -ENOMEM;
+        nexp, noise_pct, NULL, {NULL, "the records that wait for their last repeat"}};
+    r->exps = calloc((size_t)(nexp ? nexp : 1), sizeof(*r->exps));
+    return r->exps ? 0 : -ENOMEM;
 }
 
-/* The repeat in memory, written to the end of the file and freed. */
-static int hb_repeats_spill(struct hb_repeats *r)
+static int hb_repeats_oom(void)
 {
-    struct hb_repeat_spans *s = &r->spilled[r->last_x];
+    hb_err_set("out of memory keeping the records of a measurement's repeats");
+    return -ENOMEM;
+}
+
+/* Room for one more span in repeat `repeat` of e. */
+static struct hb_repeat_spans *hb_repeats_room(struct hb_repeat_exp *e, int repeat)
+{
+    while (e->nrep <= repeat) {
+        if (e->nrep == e->cap) {
+            int cap = e->cap ? 2 * e->cap : 4;
+            struct hb_repeat_spans *grown = realloc(e->rep, sizeof(*grown) * (size_t)cap);
+            if (!grown) return NULL;
+            e->rep = grown;
+            e->cap = cap;
+        }
+        e->rep[e->nrep++] = (struct hb_repeat_spans){0};
+    }
+    struct hb_repeat_spans *s = &e->rep[repeat];
     if (s->n == s->cap) {
-        int cap = s->cap ? s->cap * 2 : 4;
-        struct hb_span *grown = realloc(s->at, sizeof(*grown) * (size_t)cap);
-        if (!grown) return -ENOMEM;
+        size_t cap = s->cap ? 2 * s->cap : 8;
+        struct hb_span *grown = realloc(s->at, sizeof(*grown) * cap);
+        if (!grown) return NULL;
         s->at = grown;
         s->cap = cap;
     }
-    int rc = hb_spool_put(&r->spool, r->last, &s->at[s->n]);
-    if (rc) return rc;
-    s->n++;
-    hb_held_add(-(long)json_array_size(r->last));
-    json_decref(r->last);
-    r->last = NULL;
-    r->last_x = -1;
-    return 0;
+    return s;
 }
 
-int hb_repeats_add(struct hb_repeats *r, int x, json_t *records)
+int hb_repeats_put(struct hb_repeats *r, int x, int repeat, json_t *rec)
 {
-    int rc = records ? 0 : -ENOMEM;
-    if (rc == 0 && r->last) rc = hb_repeats_spill(r);
-    if (rc == 0) {
-        r->last = records;
-        r->last_x = x;
-        hb_held_add((long)json_array_size(records));
-        return 0;
-    }
-    json_decref(records);
-    if (rc == -ENOMEM) hb_err_set("out of memory keeping the records of a measurement's repeats");
+    struct hb_repeat_spans *s = rec ? hb_repeats_room(&r->exps[x], repeat) : NULL;
+    hb_held_add(rec != NULL);
+    int rc = s ? hb_spool_put(&r->spool, rec, &s->at[s->n]) : hb_repeats_oom();
+    if (rc == 0) s->n++;
+    hb_held_add(-(rec != NULL));
+    json_decref(rec);
     return rc;
 }
 
 bool hb_repeats_has(const struct hb_repeats *r, int x)
 {
-    return r->spilled[x].n > 0 || r->last_x == x;
+    return r->exps[x].nrep > 0;
 }
 
-/* Experiment x's repeats in repeat order, each an array of its records (a new array). */
-static int hb_repeats_gather(struct hb_repeats *r, int x, json_t **out)
+/* Record k of each waiting repeat of e that has one, read back, then `last` (NULL: none),
+ * merged and emitted; what was read is freed. */
+static int hb_repeats_merge_at(struct hb_repeats *r, struct hb_repeat_exp *e, size_t k,
+                               json_t *last, int (*emit)(json_t *rec, void *ctx), void *ctx)
 {
-    json_t *reps = json_array();
-    int rc = reps ? 0 : -ENOMEM;
-    struct hb_repeat_spans *s = &r->spilled[x];
-    for (int i = 0; rc == 0 && i < s->n; i++) {
-        json_t *one = hb_spool_get(&r->spool, s->at[i]);
-        if (one) hb_held_add((long)json_array_size(one));
-        rc = !one ? -HB_EENV : json_array_append_new(reps, one) ? -ENOMEM : 0;
+    json_t **one = calloc((size_t)e->nrep + 1, sizeof(*one));
+    int m = 0, rc = one ? 0 : hb_repeats_oom();
+    for (int i = 0; rc == 0 && i < e->nrep; i++)
+        if (k < e->rep[i].n) {
+            one[m] = hb_spool_get(&r->spool, e->rep[i].at[k]);
+            rc = one[m] ? 0 : -HB_EENV;
+            m += one[m] != NULL;
+        }
+    if (one && last) one[m++] = json_incref(last);
+    hb_held_add(m);
+    json_t *merged = rc == 0 && m > 0 ? hb_repeat_merge(one, m, r->noise_pct) : NULL;
+    if (rc == 0 && m > 0 && !merged) {
+        hb_err_set("out of memory merging the repeats of a measurement");
+        rc = -ENOMEM;
     }
-    if (rc == 0 && r->last_x == x) {
-        rc = json_array_append_new(reps, r->last) ? -ENOMEM : 0;
-        r->last = NULL;
-        r->last_x = -1;
-    }
-    free(s->at);
-    *s = (struct hb_repeat_spans){0};
-    *out = reps;
-    return rc;
-}
-
-/* Each task's records over the repeats, merged (a new array). */
-static json_t *hb_repeats_merged(const json_t *reps, double noise_pct)
-{
-    json_t *merged = json_array();
-    size_t n = json_array_size(reps), ntasks = json_array_size(json_array_get(reps, 0));
-    json_t **one = calloc(n ? n : 1, sizeof(*one));
-    bool ok = merged && one;
-    for (size_t k = 0; ok && k < ntasks; k++) {
-        size_t m = 0;
-        for (size_t i = 0; i < n; i++)
-            if ((one[m] = json_array_get(json_array_get(reps, i), k))) m++;
-        ok = json_array_append_new(merged, hb_repeat_merge(one, (int)m, noise_pct)) == 0;
-    }
+    if (merged) hb_held_add(1);
+    if (rc == 0 && merged) rc = emit(merged, ctx);
+    json_decref(merged);
+    hb_held_add(-(long)m - (merged != NULL));
+    for (int i = 0; i < m; i++)
+        json_decref(one[i]);
     free(one);
-    if (ok) return merged;
-    json_decref(merged);
-    return NULL;
-}
-
-/* How many records the repeats hold in all. */
-static long hb_repeats_count(const json_t *reps)
-{
-    long n = 0;
-    for (size_t i = 0; i < json_array_size(reps); i++)
-        n += (long)json_array_size(json_array_get(reps, i));
-    return n;
-}
-
-int hb_repeats_take(struct hb_repeats *r, int x, json_t **merged)
-{
-    json_t *reps = NULL;
-    int rc = hb_repeats_gather(r, x, &reps);
-    *merged = rc == 0 ? hb_repeats_merged(reps, r->noise_pct) : NULL;
-    if (rc == 0 && !*merged) rc = -ENOMEM;
-    if (*merged) hb_held_add((long)json_array_size(*merged));
-    hb_held_add(-hb_repeats_count(reps));
-    json_decref(reps);
-    if (rc == -ENOMEM) hb_err_set("out of memory merging the repeats of a measurement");
     return rc;
 }
 
-int hb_repeats_emit(struct hb_repeats *r, int x, int (*emit)(json_t *rec, void *ctx), void *ctx)
+int hb_repeats_last(struct hb_repeats *r, int x, json_t *rec, int (*emit)(json_t *rec, void *ctx),
+                    void *ctx)
 {
-    json_t *merged = NULL;
-    int rc = hb_repeats_take(r, x, &merged);
-    size_t i;
-    json_t *rec;
-    json_array_foreach(merged, i, rec) if (rc == 0) rc = emit(rec, ctx);
-    hb_held_add(-(long)json_array_size(merged));
-    json_decref(merged);
+    if (!rec) return hb_repeats_oom();
+    struct hb_repeat_exp *e = &r->exps[x];
+    int rc = hb_repeats_merge_at(r, e, e->merged++, rec, emit, ctx);
+    json_decref(rec);
+    return rc;
+}
+
+void hb_repeats_end(struct hb_repeats *r, int x)
+{
+    struct hb_repeat_exp *e = &r->exps[x];
+    for (int i = 0; i < e->nrep; i++)
+        free(e->rep[i].at);
+    free(e->rep);
+    *e = (struct hb_repeat_exp){0};
+}
+
+int hb_repeats_flush(struct hb_repeats *r, int x, int (*emit)(json_t *rec, void *ctx), void *ctx)
+{
+    struct hb_repeat_exp *e = &r->exps[x];
+    size_t most = 0;
+    for (int i = 0; i < e->nrep; i++)
+        most = e->rep[i].n > most ? e->rep[i].n : most;
+    int rc = 0;
+    for (size_t k = 0; rc == 0 && k < most; k++)
+        rc = hb_repeats_merge_at(r, e, k, NULL, emit, ctx);
+    hb_repeats_end(r, x);
     return rc;
 }
 
 void hb_repeats_free(struct hb_repeats *r)
 {
-    for (int x = 0; r->spilled && x < r->nexp; x++)
-        free(r->spilled[x].at);
-    free(r->spilled);
-    if (r->last) hb_held_add(-(long)json_array_size(r->last));
-    json_decref(r->last);
+    for (int x = 0; r->exps && x < r->nexp; x++)
+        hb_repeats_end(r, x);
+    free(r->exps);
     hb_spool_close(&r->spool);
     *r = (struct hb_repeats){0};
 }

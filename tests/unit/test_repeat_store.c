@@ -1,6 +1,7 @@
 /* The repeats' store (hb_repeat.h): records that wait in the temporary file come back exactly
- * as kept (the merge equals the merge of the records never written), rank 0 holds one
- * experiment's repeats at a time (hb_held.h), and a TMPDIR that cannot take the file is named. */
+ * as kept (the merge equals the merge of the records never written), rank 0 holds one task's
+ * repeats at a time (hb_held.h), a run stopped early gets what waits merged, and a TMPDIR that
+ * cannot take the file is named (with one repeat no file is made). */
 #include "../hb_check.h"
 #include "hb_error.h"
 #include "hb_held.h"
@@ -21,14 +22,6 @@ static json_t *record(int x, int k, int r)
                      "thread_cpus", 0.1, 7, "n\u00f6de \"q\"", "note", "status", "ok");
 }
 
-static json_t *repeat(int x, int r)
-{
-    json_t *a = json_array();
-    for (int k = 0; k < NTASK; k++)
-        json_array_append_new(a, record(x, k, r));
-    return a;
-}
-
 /* The merge of experiment x's records made afresh, none of them written anywhere. */
 static char *expected(int x)
 {
@@ -45,41 +38,80 @@ static char *expected(int x)
     return text;
 }
 
-/* Repeats round the whole plan, as the executor runs them; each experiment taken after its
- * last. */
+static int collect(json_t *rec, void *ctx)
+{
+    return json_array_append((json_t *)ctx, rec);
+}
+
+/* Repeats round the whole plan, as the executor runs them: every record of a repeat that is
+ * not the last waits; each record of the last is merged with its earlier ones and emitted. */
 static void round_trip(void)
 {
     struct hb_repeats reps;
     CHECK_INT(hb_repeats_init(&reps, NEXP, 5.0), 0);
     for (int r = 0; r < NREP; r++)
         for (int x = 0; x < NEXP; x++) {
-            CHECK_INT(hb_repeats_add(&reps, x, repeat(x, r)), 0);
+            json_t *merged = json_array();
+            for (int k = 0; k < NTASK; k++)
+                CHECK_INT(r < NREP - 1
+                              ? hb_repeats_put(&reps, x, r, record(x, k, r))
+                              : hb_repeats_last(&reps, x, record(x, k, r), collect, merged),
+                          0);
             CHECK(hb_repeats_has(&reps, x));
-            if (r < NREP - 1) continue;
-            json_t *merged = NULL;
-            CHECK_INT(hb_repeats_take(&reps, x, &merged), 0);
+            if (r < NREP - 1) {
+                CHECK_INT(json_array_size(merged), 0);
+                json_decref(merged);
+                continue;
+            }
+            hb_repeats_end(&reps, x);
             char *got = json_dumps(merged, JSON_COMPACT), *want = expected(x);
             CHECK_STR(got, want);
             CHECK(!hb_repeats_has(&reps, x));
-            hb_held_add(-(long)json_array_size(merged));
             free(got);
             free(want);
             json_decref(merged);
         }
-    /* One experiment's repeats and their merge, never the plan's. */
-    CHECK_INT(hb_held_max(), NTASK * (NREP + 1));
+    /* One task's repeats and their merge, never an experiment's, let alone the plan's. */
+    CHECK_INT(hb_held_max(), NREP + 1);
     hb_repeats_free(&reps);
 }
 
+/* A run stopped before the last repeat: what waits is merged over the repeats it has. */
+static void flush(void)
+{
+    struct hb_repeats reps;
+    CHECK_INT(hb_repeats_init(&reps, NEXP, 5.0), 0);
+    for (int r = 0; r < 2; r++)
+        for (int k = 0; k < NTASK; k++)
+            CHECK_INT(hb_repeats_put(&reps, 1, r, record(1, k, r)), 0);
+    json_t *got = json_array(), *want = json_array();
+    CHECK_INT(hb_repeats_flush(&reps, 1, collect, got), 0);
+    for (int k = 0; k < NTASK; k++) {
+        json_t *recs[2] = {record(1, k, 0), record(1, k, 1)};
+        json_array_append_new(want, hb_repeat_merge(recs, 2, 5.0));
+        json_decref(recs[0]);
+        json_decref(recs[1]);
+    }
+    CHECK(json_equal(got, want));
+    CHECK(!hb_repeats_has(&reps, 1));
+    json_decref(got);
+    json_decref(want);
+    hb_repeats_free(&reps);
+}
+
+/* A repeat that waits needs the file; with one repeat none is made. */
 static void unwritable_tmpdir(void)
 {
     struct hb_repeats reps;
     setenv("TMPDIR", "/nonexistent/hb-tmp", 1);
     CHECK_INT(hb_repeats_init(&reps, NEXP, 5.0), 0);
-    CHECK_INT(hb_repeats_add(&reps, 0, repeat(0, 0)), 0);
-    CHECK_INT(hb_repeats_add(&reps, 1, repeat(1, 0)), -HB_EENV);
+    json_t *got = json_array();
+    CHECK_INT(hb_repeats_last(&reps, 0, record(0, 0, 0), collect, got), 0);
+    CHECK_INT(json_array_size(got), 1);
+    CHECK_INT(hb_repeats_put(&reps, 1, 0, record(1, 0, 0)), -HB_EENV);
     CHECK_HAS(hb_err_msg(), "/nonexistent/hb-tmp");
     CHECK_HAS(hb_err_msg(), "set TMPDIR");
+    json_decref(got);
     hb_repeats_free(&reps);
     unsetenv("TMPDIR");
 }
@@ -87,6 +119,7 @@ static void unwritable_tmpdir(void)
 int main(void)
 {
     round_trip();
+    flush();
     unwritable_tmpdir();
     return hb_check_result();
 }
