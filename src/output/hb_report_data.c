@@ -2,6 +2,7 @@
 #include "hb_report_data.h"
 
 #include "hb_escape.h"
+#include "hb_grow.h"
 #include "hb_report_fleet.h"
 #include "hb_interval.h"
 #include "hb_jsonl_read.h"
@@ -11,18 +12,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* Room for one more element in *v (of size bytes, *cap of them); -ENOMEM when out. */
-static int hb_rgrow(void **v, size_t *cap, size_t n, size_t size)
-{
-    if (n < *cap) return 0;
-    size_t c = *cap ? *cap * 2 : 256;
-    void *p = c < SIZE_MAX / size ? realloc(*v, c * size) : NULL;
-    if (!p) return -ENOMEM;
-    *v = p;
-    *cap = c;
-    return 0;
-}
 
 int hb_report_bg_rank(const char *bg)
 {
@@ -79,7 +68,7 @@ int hb_report_add_row(struct hb_report_in *in, const json_t *rec, const char *co
     }
     int rc = fclose(m) == 0 && html ? 0 : -ENOMEM;
     while (rc == 0 && in->ncells + (size_t)n > in->cellcap)
-        rc = hb_rgrow((void **)&in->cells, &in->cellcap, in->cellcap, sizeof(*in->cells));
+        rc = hb_grow((void **)&in->cells, &in->cellcap, in->cellcap, sizeof(*in->cells));
     if (rc == 0 && in->ncells >= UINT32_MAX - (size_t)n) rc = -ENOMEM;
     for (int c = 0; rc == 0 && c < n; c++) {
         uint32_t id = hb_strtab_add(&in->str, html + end[c], (size_t)(end[c + 1] - end[c]));
@@ -101,7 +90,7 @@ const char *hb_report_row_cell(const struct hb_report_in *in, uint32_t row, int 
 
 int hb_report_add_bar(struct hb_rbars *b, const struct hb_rbar *bar)
 {
-    if (hb_rgrow((void **)&b->v, &b->cap, b->n, sizeof(*b->v))) return -ENOMEM;
+    if (hb_grow((void **)&b->v, &b->cap, b->n, sizeof(*b->v))) return -ENOMEM;
     b->v[b->n] = *bar;
     b->v[b->n].seq = b->n;
     b->n++;
@@ -129,7 +118,7 @@ int hb_report_add_point(struct hb_rcurves *c, const char *name, double x, struct
                         const char *level)
 {
     uint32_t id = hb_strtab_add(&c->names, name, strlen(name));
-    if (id == HB_STRTAB_NONE || hb_rgrow((void **)&c->v, &c->cap, c->n, sizeof(*c->v)))
+    if (id == HB_STRTAB_NONE || hb_grow((void **)&c->v, &c->cap, c->n, sizeof(*c->v)))
         return -ENOMEM;
     c->v[c->n] = (struct hb_rpoint){id, x, y, ""};
     snprintf(c->v[c->n++].level, sizeof(c->v[0].level), "%s", level);
@@ -138,7 +127,7 @@ int hb_report_add_point(struct hb_rcurves *c, const char *name, double x, struct
 
 int hb_report_add_comm(struct hb_rcomms *c, const struct hb_rcomm *p)
 {
-    if (hb_rgrow((void **)&c->v, &c->cap, c->n, sizeof(*c->v))) return -ENOMEM;
+    if (hb_grow((void **)&c->v, &c->cap, c->n, sizeof(*c->v))) return -ENOMEM;
     c->v[c->n++] = *p;
     return 0;
 }
@@ -146,7 +135,7 @@ int hb_report_add_comm(struct hb_rcomms *c, const struct hb_rcomm *p)
 int hb_report_add_policy(struct hb_rpolicies *p, const char *key, uint32_t row, double t)
 {
     uint32_t id = hb_strtab_add(&p->keys, key, strlen(key));
-    if (id == HB_STRTAB_NONE || hb_rgrow((void **)&p->v, &p->cap, p->n, sizeof(*p->v)))
+    if (id == HB_STRTAB_NONE || hb_grow((void **)&p->v, &p->cap, p->n, sizeof(*p->v)))
         return -ENOMEM;
     p->v[p->n++] = (struct hb_rpolicy){id, row, t};
     return 0;
@@ -159,14 +148,14 @@ static int hb_report_chain(struct hb_revidence *e, const char *key, uint32_t row
     if (id == HB_STRTAB_NONE) return -ENOMEM;
     while (id >= e->chaincap) {
         size_t old = e->chaincap;
-        if (hb_rgrow((void **)&e->chain, &e->chaincap, e->chaincap, sizeof(*e->chain)))
+        if (hb_grow((void **)&e->chain, &e->chaincap, e->chaincap, sizeof(*e->chain)))
             return -ENOMEM;
         memset(e->chain + old, 0, (e->chaincap - old) * sizeof(*e->chain));
     }
     struct hb_rchain *ch = &e->chain[id];
     ch->total++;
     if (ch->n >= HB_REPORT_EVIDENCE_ROWS) return 0;
-    if (e->n >= UINT32_MAX - 1 || hb_rgrow((void **)&e->v, &e->cap, e->n, sizeof(*e->v)))
+    if (e->n >= UINT32_MAX - 1 || hb_grow((void **)&e->v, &e->cap, e->n, sizeof(*e->v)))
         return -ENOMEM;
     e->v[e->n] = (struct hb_rlink){row, UINT32_MAX};
     if (ch->n++)

@@ -3,6 +3,7 @@
 #include "hb_repeat.h"
 
 #include "hb_error.h"
+#include "hb_grow.h"
 #include "hb_held.h"
 
 #include <errno.h>
@@ -17,7 +18,7 @@ struct hb_repeat_spans {
 
 /* An experiment's repeats that wait, and how many records of its last were merged. */
 struct hb_repeat_exp {
-    int nrep, cap;
+    size_t nrep, cap;
     struct hb_repeat_spans *rep;
     size_t merged;
 };
@@ -37,32 +38,19 @@ static int hb_repeats_oom(void)
 }
 
 /* Room for one more span in repeat `repeat` of e. */
-static struct hb_repeat_spans *hb_repeats_room(struct hb_repeat_exp *e, int repeat)
+static struct hb_repeat_spans *hb_repeats_room(struct hb_repeat_exp *e, size_t repeat)
 {
-    while (e->nrep <= repeat) {
-        if (e->nrep == e->cap) {
-            int cap = e->cap ? 2 * e->cap : 4;
-            struct hb_repeat_spans *grown = realloc(e->rep, sizeof(*grown) * (size_t)cap);
-            if (!grown) return NULL;
-            e->rep = grown;
-            e->cap = cap;
-        }
-        e->rep[e->nrep++] = (struct hb_repeat_spans){0};
+    for (; e->nrep <= repeat; e->nrep++) {
+        if (hb_grow((void **)&e->rep, &e->cap, e->nrep, sizeof(*e->rep))) return NULL;
+        e->rep[e->nrep] = (struct hb_repeat_spans){0};
     }
     struct hb_repeat_spans *s = &e->rep[repeat];
-    if (s->n == s->cap) {
-        size_t cap = s->cap ? 2 * s->cap : 8;
-        struct hb_span *grown = realloc(s->at, sizeof(*grown) * cap);
-        if (!grown) return NULL;
-        s->at = grown;
-        s->cap = cap;
-    }
-    return s;
+    return hb_grow((void **)&s->at, &s->cap, s->n, sizeof(*s->at)) ? NULL : s;
 }
 
 int hb_repeats_put(struct hb_repeats *r, int x, int repeat, json_t *rec)
 {
-    struct hb_repeat_spans *s = rec ? hb_repeats_room(&r->exps[x], repeat) : NULL;
+    struct hb_repeat_spans *s = rec ? hb_repeats_room(&r->exps[x], (size_t)repeat) : NULL;
     hb_held_add(rec != NULL);
     int rc = s ? hb_spool_put(&r->spool, rec, &s->at[s->n]) : hb_repeats_oom();
     if (rc == 0) s->n++;
@@ -81,9 +69,9 @@ bool hb_repeats_has(const struct hb_repeats *r, int x)
 static int hb_repeats_merge_at(struct hb_repeats *r, struct hb_repeat_exp *e, size_t k,
                                json_t *last, int (*emit)(json_t *rec, void *ctx), void *ctx)
 {
-    json_t **one = calloc((size_t)e->nrep + 1, sizeof(*one));
+    json_t **one = calloc(e->nrep + 1, sizeof(*one));
     int m = 0, rc = one ? 0 : hb_repeats_oom();
-    for (int i = 0; rc == 0 && i < e->nrep; i++)
+    for (size_t i = 0; rc == 0 && i < e->nrep; i++)
         if (k < e->rep[i].n) {
             one[m] = hb_spool_get(&r->spool, e->rep[i].at[k]);
             rc = one[m] ? 0 : -HB_EENV;
@@ -119,7 +107,7 @@ int hb_repeats_last(struct hb_repeats *r, int x, json_t *rec, int (*emit)(json_t
 void hb_repeats_end(struct hb_repeats *r, int x)
 {
     struct hb_repeat_exp *e = &r->exps[x];
-    for (int i = 0; i < e->nrep; i++)
+    for (size_t i = 0; i < e->nrep; i++)
         free(e->rep[i].at);
     free(e->rep);
     *e = (struct hb_repeat_exp){0};
@@ -129,7 +117,7 @@ int hb_repeats_flush(struct hb_repeats *r, int x, int (*emit)(json_t *rec, void 
 {
     struct hb_repeat_exp *e = &r->exps[x];
     size_t most = 0;
-    for (int i = 0; i < e->nrep; i++)
+    for (size_t i = 0; i < e->nrep; i++)
         most = e->rep[i].n > most ? e->rep[i].n : most;
     int rc = 0;
     for (size_t k = 0; rc == 0 && k < most; k++)

@@ -9,6 +9,7 @@
 
 #include "hb_config.h"
 #include "hb_error.h"
+#include "hb_grow.h"
 #include "hb_config_drift.h"
 #include "hb_interval.h"
 #include "hb_jsonl_read.h"
@@ -82,7 +83,8 @@ static int hb_grid_local_threads(const struct hb_topo *t, const struct hb_grid *
 
 struct hb_fleet_acc {
     struct hb_fleet_host *hosts;
-    int n, cap;
+    int n;
+    size_t cap;
 };
 
 /* The host's entry in acc, made at its first grid; NULL when out of memory. */
@@ -90,13 +92,7 @@ static struct hb_fleet_host *hb_fleet_entry(struct hb_fleet_acc *acc, const char
 {
     for (int h = 0; h < acc->n; h++)
         if (strcmp(acc->hosts[h].host, host) == 0) return &acc->hosts[h];
-    if (acc->n == acc->cap) {
-        int cap = acc->cap ? 2 * acc->cap : 8;
-        struct hb_fleet_host *grown = realloc(acc->hosts, sizeof(*grown) * (size_t)cap);
-        if (!grown) return NULL;
-        acc->hosts = grown;
-        acc->cap = cap;
-    }
+    if (hb_grow((void **)&acc->hosts, &acc->cap, (size_t)acc->n, sizeof(*acc->hosts))) return NULL;
     char *name = strdup(host);
     if (!name) return NULL;
     acc->hosts[acc->n] = (struct hb_fleet_host){name, NAN, NAN, NAN, NAN, NAN, NAN, NAN, 0};
@@ -109,7 +105,8 @@ int hb_matrix_fleet_add(const struct hb_topo *t, struct hb_grid **grids, int ng,
     struct hb_fleet_acc *acc = *accp ? *accp : calloc(1, sizeof(*acc));
     *accp = acc;
     /* Each host's entry, filled from its latency and read matrices. */
-    for (int g = 0; acc && g < ng; g++) {
+    int g = 0;
+    for (; acc && g < ng; g++) {
         struct hb_fleet_host *x = hb_fleet_entry(acc, grids[g]->host);
         if (!x) break;
         double lo, hi, local = hb_grid_local(t, grids[g], &lo, &hi);
@@ -125,9 +122,8 @@ int hb_matrix_fleet_add(const struct hb_topo *t, struct hb_grid **grids, int ng,
             x->bw_hi = hi;
             x->threads = hb_grid_local_threads(t, grids[g]);
         }
-        if (g == ng - 1) return 0;
     }
-    if (acc && ng == 0) return 0;
+    if (acc && g == ng) return 0;
     hb_err_set("out of memory comparing the hosts of %d matrices", ng);
     return -ENOMEM;
 }

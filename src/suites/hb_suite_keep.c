@@ -3,6 +3,7 @@
 #include "hb_suite.h"
 
 #include "hb_error.h"
+#include "hb_grow.h"
 #include "hb_held.h"
 #include "hb_record.h"
 
@@ -125,16 +126,11 @@ static struct hb_keep_host *hb_keep_host(struct hb_keep *k, const char *name)
 {
     json_t *at = json_object_get(k->host_at, name);
     if (at) return &k->hosts[json_integer_value(at)];
-    if (k->nhosts == k->cap) {
-        int cap = k->cap ? 2 * k->cap : 8;
-        struct hb_keep_host *grown = realloc(k->hosts, sizeof(*grown) * (size_t)cap);
-        if (!grown) return NULL;
-        k->hosts = grown;
-        k->cap = cap;
-    }
+    if (hb_grow((void **)&k->hosts, &k->cap, k->nhosts, sizeof(*k->hosts))) return NULL;
     struct hb_keep_host *h = &k->hosts[k->nhosts];
     *h = (struct hb_keep_host){strdup(name), NULL, 0, 0};
-    if (!h->name || json_object_set_new(k->host_at, name, json_integer(k->nhosts)) != 0) {
+    if (!h->name ||
+        json_object_set_new(k->host_at, name, json_integer((json_int_t)k->nhosts)) != 0) {
         free(h->name);
         return NULL;
     }
@@ -148,13 +144,7 @@ static int hb_keep_spool(struct hb_keep *k, const json_t *part)
     const char *name = json_string_value(json_object_get(part, "host"));
     struct hb_keep_host *h = hb_keep_host(k, name ? name : "");
     if (!h) return hb_keep_oom();
-    if (h->n == h->cap) {
-        size_t cap = h->cap ? 2 * h->cap : 16;
-        struct hb_span *grown = realloc(h->at, sizeof(*grown) * cap);
-        if (!grown) return hb_keep_oom();
-        h->at = grown;
-        h->cap = cap;
-    }
+    if (hb_grow((void **)&h->at, &h->cap, h->n, sizeof(*h->at))) return hb_keep_oom();
     int rc = hb_spool_put(&k->spool, part, &h->at[h->n]);
     if (rc == 0) h->n++;
     return rc;
@@ -203,14 +193,14 @@ static json_t *hb_keep_read(struct hb_keep *k, const struct hb_span *at, size_t 
 static json_t *hb_keep_read_all(struct hb_keep *k)
 {
     size_t n = 0, at = 0;
-    for (int h = 0; h < k->nhosts; h++)
+    for (size_t h = 0; h < k->nhosts; h++)
         n += k->hosts[h].n;
     struct hb_span *all = malloc(sizeof(*all) * (n ? n : 1));
     if (!all) {
         hb_keep_oom();
         return NULL;
     }
-    for (int h = 0; h < k->nhosts; h++)
+    for (size_t h = 0; h < k->nhosts; h++)
         for (size_t i = 0; i < k->hosts[h].n; i++)
             all[at++] = k->hosts[h].at[i];
     qsort(all, n, sizeof(*all), hb_keep_by_offset);
@@ -294,7 +284,7 @@ static int hb_keep_hosts(struct hb_keep *k, const struct hb_suite *s,
     wenv.across = &wacross;
     int rc = 0;
     /* No record kept: derive still says what it says of none. */
-    for (int h = 0; rc == 0 && h < (k->nhosts ? k->nhosts : 1); h++) {
+    for (size_t h = 0; rc == 0 && h < (k->nhosts ? k->nhosts : 1); h++) {
         const char *name = k->nhosts ? k->hosts[h].name : NULL;
         json_t *recs = k->nhosts ? hb_keep_read(k, k->hosts[h].at, k->hosts[h].n) : json_array();
         if (!recs) rc = k->nhosts ? -HB_EENV : hb_keep_oom();
@@ -354,7 +344,7 @@ void hb_keep_free(struct hb_keep *k)
     json_decref(k->refs);
     hb_spool_close(&k->spool);
     json_decref(k->host_at);
-    for (int h = 0; h < k->nhosts; h++) {
+    for (size_t h = 0; h < k->nhosts; h++) {
         free(k->hosts[h].name);
         free(k->hosts[h].at);
     }

@@ -25,7 +25,7 @@ struct hb_keep {
     struct hb_spool spool;      /* the kept parts, in record order */
     json_t *host_at;            /* host -> its index in hosts */
     struct hb_keep_host *hosts; /* each host's kept parts in the spool, in first-seen order */
-    int nhosts, cap;
+    size_t nhosts, cap;
     json_t *whole; /* HOPBENCH_DEBUG_KEEP: the whole records; NULL otherwise */
     bool differ;   /* HOPBENCH_DEBUG_KEEP: annotate or derive gave another record */
     char *differs; /* the first difference, for the error (NULL: none or no memory) */
