@@ -132,6 +132,28 @@ double hb_signif_mwu_min_p(int na, int nb)
     return p > 1.0 ? 1.0 : p;
 }
 
+double hb_signif_mwu_cdf(int na, int nb, double u)
+{
+    if (na < 1 || nb < 1) return 1.0;
+    int n = na + nb;
+    if (u < 0.0) return 0.0;
+    if (n <= HB_SIGNIF_EXACT_MAX) {
+        const double *c = hb_null_counts(n);
+        if (!c) return NAN;
+        /* U of the first side is its rank sum less the smallest rank sum it can have. */
+        int max = hb_rank_sum_max(n), least = na * (na + 1) / 2;
+        double below = 0.0, all = 0.0;
+        for (int sum = 0; sum <= max; sum++) {
+            double k = c[na * (max + 1) + sum];
+            all += k;
+            if (sum - least <= u + 1e-9) below += k;
+        }
+        return below / all;
+    }
+    double mean = na * (double)nb / 2.0, var = na * (double)nb * (n + 1.0) / 12.0;
+    return 0.5 * erfc(-(u + 0.5 - mean) / sqrt(2.0 * var));
+}
+
 int hb_signif_mwu_repeats_for(double alpha)
 {
     int k = 1;

@@ -15,6 +15,10 @@ double hb_signif_mwu(const double *a, int na, const double *b, int nb, double *u
  * 2 / C(na + nb, na) (complete separation). */
 double hb_signif_mwu_min_p(int na, int nb);
 
+/* P(U <= u) for sides of na and nb values without ties, under the null: exact up to
+ * HB_SIGNIF_EXACT_MAX values in all, the normal approximation above. */
+double hb_signif_mwu_cdf(int na, int nb, double u);
+
 /* The fewest repeats per side (both sides equal) whose smallest p is at most alpha. */
 int hb_signif_mwu_repeats_for(double alpha);
 
