@@ -71,9 +71,9 @@ static json_t *hb_nic_compare(const json_t *measured, struct hb_nic_side *side, 
 {
     struct hb_interval near, far;
     side->near = true;
-    int nn = hb_comm_pool(measured, metric, bytes, hb_nic_pick, side, &near);
+    int nn = hb_comm_pool(measured, metric, bytes, hb_nic_pick, side, &near, NULL);
     side->near = false;
-    int nf = hb_comm_pool(measured, metric, bytes, hb_nic_pick, side, &far);
+    int nf = hb_comm_pool(measured, metric, bytes, hb_nic_pick, side, &far, NULL);
     if (nn < 0 || nf < 0) return NULL;
     bool latency = strcmp(metric, "latency") == 0;
     double ratio = far.value / near.value;

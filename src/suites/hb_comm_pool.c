@@ -46,7 +46,7 @@ static int hb_comm_pool_values(const json_t *rec, double *v)
 }
 
 int hb_comm_pool(const json_t *measured, const char *metric, double bytes, hb_comm_pick_fn pick,
-                 const void *ctx, struct hb_interval *out)
+                 const void *ctx, struct hb_interval *out, double **values)
 {
     size_t i, cap = 1;
     json_t *rec;
@@ -63,7 +63,10 @@ int hb_comm_pool(const json_t *measured, const char *metric, double bytes, hb_co
     *out = (struct hb_interval){n, NAN, NAN, NAN, 0.0};
     if (n > 0) hb_interval_median(v, n, HB_CI_LEVEL, out);
     if (n == 1) out->lo = out->hi = NAN;
-    free(v);
+    if (values)
+        *values = v;
+    else
+        free(v);
     return taken;
 }
 

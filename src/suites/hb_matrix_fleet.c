@@ -2,15 +2,18 @@
  * their repeats, with their intervals) and the worst remote/local latency ratio; a host more
  * than `pct` percent worse than the fleet's median on any of them is flagged (bandwidth:
  * against the median of the hosts whose nodes have as many cores), unless its interval and
- * the median's overlap: then the difference is within the noise and said as inconclusive.
- * An outlier's reason names the knobs in which its configuration differs from the fleet's
- * majority (hb_config_drift.h), every host's record lists them. */
+ * the median's overlap or the family's adjusted p (the host's repeats against those of the
+ * other hosts it is set beside, over every host worse on that figure) says the difference
+ * may be noise: then it is said as inconclusive. An outlier's reason names the knobs in which its
+ * configuration differs from the fleet's majority (hb_config_drift.h), every host's record lists
+ * them. */
 #include "hb_matrix_grid.h"
 
 #include "hb_config.h"
 #include "hb_error.h"
 #include "hb_grow.h"
 #include "hb_config_drift.h"
+#include "hb_family_rec.h"
 #include "hb_interval.h"
 #include "hb_jsonl_read.h"
 #include "hb_stats.h"
@@ -28,8 +31,42 @@ struct hb_fleet_host {
     double lat, bw, ratio; /* NAN where the host has no such matrix */
     double lat_lo, lat_hi; /* their 95% intervals, NAN when unknown (one repeat) */
     double bw_lo, bw_hi;
-    int threads; /* of its local read, 0 if none */
+    int threads;            /* of its local read, 0 if none */
+    double *lat_rv, *bw_rv; /* the figure per repeat (NULL when unknown) */
+    int lat_nrv, bw_nrv;
 };
+
+/* The per-repeat figure of the local cells into *rv (*nrv of them): repeat r's the mean of
+ * the cells' r-th repeat values; NULL and 0 unless every cell has as many, two or more. */
+static void hb_grid_local_repeats(const struct hb_topo *t, const struct hb_grid *g, double **rv,
+                                  int *nrv)
+{
+    double *sum = NULL;
+    int n = 0, cells = 0;
+    bool ok = true;
+    for (int i = 0; ok && i < t->nnodes; i++) {
+        const json_t *rec = HB_AT(g->rec, t, i, i);
+        if (!rec || !json_is_number(json_object_get(rec, "value"))) continue;
+        int k;
+        double *v = hb_family_rec_values(rec, &k);
+        if (!sum) {
+            sum = v;
+            n = k;
+        } else {
+            ok = v && k == n;
+            for (int r = 0; ok && r < n; r++)
+                sum[r] += v[r];
+            free(v);
+        }
+        ok = ok && sum && n >= 2;
+        cells++;
+    }
+    for (int r = 0; ok && r < n; r++)
+        sum[r] /= cells;
+    *rv = ok && cells ? sum : NULL;
+    *nrv = ok && cells ? n : 0;
+    if (!*rv) free(sum);
+}
 
 /* A host's local figure: the mean over its local cells of their median over repeats (files
  * from before repeats: of their median sample: a best sample is one lucky moment), and the
@@ -95,7 +132,14 @@ static struct hb_fleet_host *hb_fleet_entry(struct hb_fleet_acc *acc, const char
     if (hb_grow((void **)&acc->hosts, &acc->cap, (size_t)acc->n, sizeof(*acc->hosts))) return NULL;
     char *name = strdup(host);
     if (!name) return NULL;
-    acc->hosts[acc->n] = (struct hb_fleet_host){name, NAN, NAN, NAN, NAN, NAN, NAN, NAN, 0};
+    acc->hosts[acc->n] = (struct hb_fleet_host){.host = name,
+                                                .lat = NAN,
+                                                .bw = NAN,
+                                                .ratio = NAN,
+                                                .lat_lo = NAN,
+                                                .lat_hi = NAN,
+                                                .bw_lo = NAN,
+                                                .bw_hi = NAN};
     return &acc->hosts[acc->n++];
 }
 
@@ -116,11 +160,15 @@ int hb_matrix_fleet_add(const struct hb_topo *t, struct hb_grid **grids, int ng,
             x->lat_lo = lo;
             x->lat_hi = hi;
             x->ratio = worst > 0.0 ? worst / local : 1.0;
+            free(x->lat_rv);
+            hb_grid_local_repeats(t, grids[g], &x->lat_rv, &x->lat_nrv);
         } else if (strcmp(grids[g]->kernel, "read") == 0) {
             x->bw = local;
             x->bw_lo = lo;
             x->bw_hi = hi;
             x->threads = hb_grid_local_threads(t, grids[g]);
+            free(x->bw_rv);
+            hb_grid_local_repeats(t, grids[g], &x->bw_rv, &x->bw_nrv);
         }
     }
     if (acc && g == ng) return 0;
@@ -131,8 +179,11 @@ int hb_matrix_fleet_add(const struct hb_topo *t, struct hb_grid **grids, int ng,
 void hb_matrix_fleet_free(void *p)
 {
     struct hb_fleet_acc *acc = p;
-    for (int h = 0; acc && h < acc->n; h++)
+    for (int h = 0; acc && h < acc->n; h++) {
         free(acc->hosts[h].host);
+        free(acc->hosts[h].lat_rv);
+        free(acc->hosts[h].bw_rv);
+    }
     if (acc) free(acc->hosts);
     free(acc);
 }
@@ -149,23 +200,102 @@ static double hb_fleet_median(const struct hb_fleet_host *hosts, int nh, size_t 
     return hb_stats_median(tmp, n);
 }
 
-/* Where a figure worse than the fleet's goes: the reasons (beyond the noise), the
- * inconclusive (within it), or nowhere. */
-static FILE *hb_fleet_worse(double v, double lo, double hi, double ref, double mlo, double mhi,
-                            double pct, bool higher_worse, FILE *why, FILE *noise)
+/* Which of the fleet's figures a family tests: its value, interval and repeats in a host. */
+struct hb_fleet_fig {
+    size_t v, lo, hi, rv, nrv;
+    bool higher_worse;
+};
+static const struct hb_fleet_fig hb_fleet_lat = {
+    offsetof(struct hb_fleet_host, lat),     offsetof(struct hb_fleet_host, lat_lo),
+    offsetof(struct hb_fleet_host, lat_hi),  offsetof(struct hb_fleet_host, lat_rv),
+    offsetof(struct hb_fleet_host, lat_nrv), true};
+static const struct hb_fleet_fig hb_fleet_bw = {
+    offsetof(struct hb_fleet_host, bw),     offsetof(struct hb_fleet_host, bw_lo),
+    offsetof(struct hb_fleet_host, bw_hi),  offsetof(struct hb_fleet_host, bw_rv),
+    offsetof(struct hb_fleet_host, bw_nrv), false};
+#define HB_FIELD(h, off, type) (*(type *)((const char *)(h) + (off)))
+
+/* The p that host h's repeats of figure f and those of the other hosts it is set beside (of
+ * as many threads for bandwidth), pooled, come from one distribution: NAN when unknown. */
+static double hb_fleet_p(const struct hb_fleet_host *hosts, int nh, int h,
+                         const struct hb_fleet_fig *f)
 {
-    struct hb_interval x = {2, v, lo, hi, 0.0}, m = {2, ref, mlo, mhi, 0.0};
-    enum hb_worse w = hb_interval_worse(&x, &m, pct, higher_worse);
-    return w == HB_WORSE ? why : w == HB_WORSE_WITHIN_NOISE ? noise : NULL;
+    const struct hb_fleet_host *x = &hosts[h];
+    size_t all = 0;
+    for (int o = 0; o < nh; o++)
+        all += (size_t)HB_FIELD(&hosts[o], f->nrv, const int);
+    double *pool = all ? malloc(sizeof(*pool) * all) : NULL;
+    int n = 0;
+    for (int o = 0; pool && o < nh; o++) {
+        if (o == h || (!f->higher_worse && hosts[o].threads != x->threads)) continue;
+        for (int r = 0; r < HB_FIELD(&hosts[o], f->nrv, const int); r++)
+            pool[n++] = HB_FIELD(&hosts[o], f->rv, double *const)[r];
+    }
+    double p = hb_family_rec_p_of(HB_FIELD(x, f->rv, double *const), HB_FIELD(x, f->nrv, const int),
+                                  pool, n);
+    free(pool);
+    return p;
 }
 
-/* Why a host is an outlier, "" if it is not, into *why (with `config`, the knobs in which it
+/* Figure f of each host against the fleet's (ref, its interval [rlo, rhi]; for bandwidth
+ * ref[h], the median of the hosts of as many threads): a host worse by more than pct is a
+ * candidate of the family fam, at[h] its index (-1: not worse). */
+static void hb_fleet_family(const struct hb_fleet_host *hosts, int nh, const double *ref,
+                            double rlo, double rhi, double pct, const struct hb_fleet_fig *f,
+                            struct hb_family_rec *fam, int *at)
+{
+    for (int h = 0; h < nh; h++) {
+        struct hb_interval x = {2, HB_FIELD(&hosts[h], f->v, const double),
+                                HB_FIELD(&hosts[h], f->lo, const double),
+                                HB_FIELD(&hosts[h], f->hi, const double), 0.0};
+        struct hb_interval m = {2, ref[h], rlo, rhi, 0.0};
+        enum hb_worse w = hb_interval_worse(&x, &m, pct, f->higher_worse);
+        at[h] = -1;
+        if (w == HB_NOT_WORSE) continue;
+        bool unknown = isnan(x.lo) || isnan(rlo);
+        json_t *e = json_object();
+        if (hb_family_rec_add(fam, e, unknown ? NAN : hb_fleet_p(hosts, nh, h, f), w == HB_WORSE) ==
+            0)
+            at[h] = (int)fam->n - 1;
+        json_decref(e);
+    }
+    hb_family_rec_decide(fam);
+}
+
+/* Where host h's figure goes: the reasons (an outlier), the inconclusive (within the noise or
+ * not past the family's adjustment), or nowhere (not worse). */
+static FILE *hb_fleet_worse(const struct hb_family_rec *fam, const int *at, int h, FILE *why,
+                            FILE *noise)
+{
+    if (at[h] < 0) return NULL;
+    return hb_family_rec_drawn(fam, (size_t)at[h]) ? why : noise;
+}
+
+/* Host h's "p" or "p_adjusted" of a family (null when it is no candidate or unknown). */
+static json_t *hb_fleet_p_json(const struct hb_family_rec *fam, const int *at, int h,
+                               const char *key)
+{
+    json_t *v =
+        at[h] < 0 ? NULL : json_object_get(json_array_get(fam->entries, (size_t)at[h]), key);
+    return v ? json_incref(v) : json_null();
+}
+
+/* The two families of the fleet (local latency, local read bandwidth) and each host's
+ * index in them. */
+struct hb_fleet_fams {
+    struct hb_family_rec lat, bw;
+    int *lat_at, *bw_at;
+};
+
+/* Why host h is an outlier, "" if it is not, into *why (with `config`, the knobs in which it
  * differs, when it is one); what exceeds the threshold within the noise into *noise. -ENOMEM
  * (error set) when out of memory. */
-static int hb_fleet_reason(const struct hb_fleet_host *x, const struct hb_fleet_host *median,
-                           double peers_bw, double pct, const char *config, char **why,
+static int hb_fleet_reason(const struct hb_fleet_host *hosts, int h,
+                           const struct hb_fleet_host *median, double peers_bw, double pct,
+                           const char *config, const struct hb_fleet_fams *ff, char **why,
                            char **noise)
 {
+    const struct hb_fleet_host *x = &hosts[h];
     size_t len = 0, nlen = 0;
     FILE *f = open_memstream(why, &len), *n = open_memstream(noise, &nlen);
     if (!f || !n) {
@@ -176,11 +306,9 @@ static int hb_fleet_reason(const struct hb_fleet_host *x, const struct hb_fleet_
         hb_err_set("out of memory explaining host %s", x->host);
         return -ENOMEM;
     }
-    FILE *to = hb_fleet_worse(x->lat, x->lat_lo, x->lat_hi, median->lat, median->lat_lo,
-                              median->lat_hi, pct, true, f, n);
+    FILE *to = hb_fleet_worse(&ff->lat, ff->lat_at, h, f, n);
     if (to) fprintf(to, "local latency %.0f%% above median; ", (x->lat / median->lat - 1) * 100);
-    to = hb_fleet_worse(x->bw, x->bw_lo, x->bw_hi, peers_bw, median->bw_lo, median->bw_hi, pct,
-                        false, f, n);
+    to = hb_fleet_worse(&ff->bw, ff->bw_at, h, f, n);
     if (to)
         fprintf(to, "local read bandwidth %.0f%% below median of %d-thread hosts; ",
                 (1 - x->bw / peers_bw) * 100, x->threads);
@@ -212,7 +340,7 @@ static json_t *hb_ci_or_null(double lo, double hi)
 static json_t *hb_fleet_host_json(const struct hb_fleet_host *x, const char *why, const char *noise,
                                   const json_t *drift)
 {
-    return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:s, s:s, s:O}", "host", x->host,
+    return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:s, s:s, s:O?}", "host", x->host,
                      "lat_ns_local", hb_real_or_null(x->lat), "lat_ns_local_ci95",
                      hb_ci_or_null(x->lat_lo, x->lat_hi), "bw_GBps_local_read",
                      hb_real_or_null(x->bw), "bw_GBps_local_read_ci95",
@@ -220,6 +348,25 @@ static json_t *hb_fleet_host_json(const struct hb_fleet_host *x, const char *why
                      x->threads ? json_integer(x->threads) : json_null(), "worst_remote_ratio",
                      hb_real_or_null(x->ratio), "outlier", why[0] != '\0', "reason", why,
                      "inconclusive", noise, "config_differs", drift ? drift : json_null());
+}
+
+/* Host h's entry with its p and adjusted p in either family. */
+static json_t *hb_fleet_host_entry(const struct hb_fleet_host *hosts, int h, const char *why,
+                                   const char *noise, const json_t *drift,
+                                   const struct hb_fleet_fams *ff)
+{
+    json_t *e = hb_fleet_host_json(&hosts[h], why, noise, drift);
+    json_object_set_new(e, "lat_ns_local_p", hb_fleet_p_json(&ff->lat, ff->lat_at, h, "p"));
+    json_object_set_new(e, "lat_ns_local_p_adjusted",
+                        hb_fleet_p_json(&ff->lat, ff->lat_at, h, "p_adjusted"));
+    json_object_set_new(e, "bw_GBps_local_read_p", hb_fleet_p_json(&ff->bw, ff->bw_at, h, "p"));
+    json_object_set_new(e, "bw_GBps_local_read_p_adjusted",
+                        hb_fleet_p_json(&ff->bw, ff->bw_at, h, "p_adjusted"));
+    /* config_differs stays the last key, as before. */
+    json_t *differs = json_incref(json_object_get(e, "config_differs"));
+    json_object_del(e, "config_differs");
+    json_object_set_new(e, "config_differs", differs);
+    return e;
 }
 
 static int hb_fleet_emit(const struct hb_fleet_host *hosts, int nh, double pct, double *tmp,
@@ -236,31 +383,55 @@ static int hb_fleet_emit(const struct hb_fleet_host *hosts, int nh, double pct, 
         .bw_hi = HB_MEDIAN(bw_hi),
     };
 #undef HB_MEDIAN
+    struct hb_fleet_fams ff = {.lat_at = calloc((size_t)nh, sizeof(int)),
+                               .bw_at = calloc((size_t)nh, sizeof(int))};
+    double *ref = calloc((size_t)nh * 2, sizeof(*ref));
     json_t *list = json_array();
-    for (int h = 0; h < nh; h++) {
-        double peers_bw =
+    int rc = ff.lat_at && ff.bw_at && ref ? 0 : -ENOMEM;
+    for (int h = 0; rc == 0 && h < nh; h++) {
+        ref[h] = median.lat;
+        ref[nh + h] =
             hb_fleet_median(hosts, nh, offsetof(struct hb_fleet_host, bw), hosts[h].threads, tmp);
+    }
+    if (rc == 0) {
+        hb_fleet_family(hosts, nh, ref, median.lat_lo, median.lat_hi, pct, &hb_fleet_lat, &ff.lat,
+                        ff.lat_at);
+        hb_fleet_family(hosts, nh, ref + nh, median.bw_lo, median.bw_hi, pct, &hb_fleet_bw, &ff.bw,
+                        ff.bw_at);
+    }
+    for (int h = 0; rc == 0 && h < nh; h++) {
         char *why = NULL, *noise = NULL;
         const json_t *mine = json_object_get(drift, hosts[h].host);
         char *config = hb_config_pairs(mine);
-        if (!config || hb_fleet_reason(&hosts[h], &median, peers_bw, pct, config, &why, &noise)) {
-            if (!config) hb_err_set("out of memory explaining host %s", hosts[h].host);
+        if (!config ||
+            hb_fleet_reason(hosts, h, &median, ref[nh + h], pct, config, &ff, &why, &noise)) {
             free(config);
-            json_decref(list);
-            return -ENOMEM;
+            rc = -ENOMEM;
+            break;
         }
-        json_array_append_new(list, hb_fleet_host_json(&hosts[h], why, noise, mine));
+        json_array_append_new(list, hb_fleet_host_entry(hosts, h, why, noise, mine, &ff));
         free(config);
         free(why);
         free(noise);
     }
-    json_array_append_new(derived,
-                          json_pack("{s:s, s:s, s:o, s:f, s:{s:o, s:o, s:o}}", "type", "fleet",
-                                    "suite", "matrix", "hosts", list, "threshold_pct", pct,
-                                    "median", "lat_ns_local", hb_real_or_null(median.lat),
-                                    "bw_GBps_local_read", hb_real_or_null(median.bw),
-                                    "worst_remote_ratio", hb_real_or_null(median.ratio)));
-    return 0;
+    if (rc == 0)
+        json_array_append_new(
+            derived, json_pack("{s:s, s:s, s:o, s:f, s:{s:o, s:o, s:o}, s:{s:o, s:o}}", "type",
+                               "fleet", "suite", "matrix", "hosts", list, "threshold_pct", pct,
+                               "median", "lat_ns_local", hb_real_or_null(median.lat),
+                               "bw_GBps_local_read", hb_real_or_null(median.bw),
+                               "worst_remote_ratio", hb_real_or_null(median.ratio), "family",
+                               "lat_ns_local", hb_family_rec_json(&ff.lat), "bw_GBps_local_read",
+                               hb_family_rec_json(&ff.bw)));
+    else
+        json_decref(list);
+    if (rc) hb_err_set("out of memory comparing the hosts of a fleet of %d", nh);
+    hb_family_rec_free(&ff.lat);
+    hb_family_rec_free(&ff.bw);
+    free(ff.lat_at);
+    free(ff.bw_at);
+    free(ref);
+    return rc;
 }
 
 int hb_matrix_fleet_end(const struct hb_fleet_acc *acc, double pct, const json_t *host_configs,

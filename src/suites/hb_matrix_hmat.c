@@ -1,6 +1,7 @@
 /* A measured matrix beside the firmware's HMAT (hb_matrix_hmat.h): coverage, ratios, flags. */
 #include "hb_matrix_hmat.h"
 
+#include "hb_family_rec.h"
 #include "hb_interval.h"
 #include "hb_jsonl_read.h"
 #include "hb_stats.h"
@@ -59,13 +60,17 @@ static json_t *hb_grid_json(const struct hb_topo *t, const double *m)
 
 /* Whether a disagreement between the firmware and cells (i, j), (i, k) is beyond the noise:
  * an order needs the two cells' intervals apart; a ratio needs the firmware's ratio outside
- * the range the two intervals allow. Unknown noise (one repeat) counts as beyond. */
+ * the range the two intervals allow. Unknown noise (one repeat) counts as beyond, *p then NAN;
+ * else *p is the rank test's: the two cells (order), or cell j over the firmware's ratio
+ * against cell k (ratio). */
 static bool hb_hmat_clear(const struct hb_topo *t, json_t *const *rec, int i, int j, int k,
-                          bool order, double firmware_ratio)
+                          bool order, double firmware_ratio, double *p)
 {
     const json_t *a = HB_AT(rec, t, i, j), *b = HB_AT(rec, t, i, k);
     enum hb_separation sep = hb_rec_separation(a, b);
+    *p = NAN;
     if (sep == HB_NO_INTERVAL) return true;
+    *p = hb_family_rec_p(a, b, order ? 1.0 : firmware_ratio);
     if (order) return sep == HB_SEPARATE;
     struct hb_interval x, y;
     hb_rec_interval(a, &x);
@@ -73,11 +78,11 @@ static bool hb_hmat_clear(const struct hb_topo *t, json_t *const *rec, int i, in
     return y.lo > 0 && y.hi > 0 && (firmware_ratio < x.lo / y.hi || firmware_ratio > x.hi / y.lo);
 }
 
-/* From initiator i, targets j and k: the firmware's order and ratio against the measured;
- * flags[0] beyond the noise, flags[1] within it. */
+/* From initiator i, targets j and k: the firmware's order and ratio against the measured,
+ * a candidate of the HMAT's family when they disagree beyond the threshold. */
 static void hb_hmat_pair(const struct hb_topo *t, bool latency, int i, int j, int k,
                          const double *v, json_t *const *rec, const double *h, double thr,
-                         const char *unit, json_t *flags[2])
+                         const char *unit, struct hb_family_rec *fam)
 {
     double hj = HB_AT(h, t, i, j), hk = HB_AT(h, t, i, k), mj = HB_AT(v, t, i, j),
            mk = HB_AT(v, t, i, k);
@@ -112,14 +117,15 @@ static void hb_hmat_pair(const struct hb_topo *t, bool latency, int i, int j, in
         }
     }
     if (!kind) return;
-    bool clear = hb_hmat_clear(t, rec, i, j, k, strcmp(kind, "order") == 0, hj / hk);
-    json_array_append_new(flags[!clear],
-                          json_pack("{s:i, s:i, s:i, s:s, s:s, s:s, s:o, s:o}", "cpu_node", ci,
-                                    "mem_node", cj, "other_mem_node", ck, "kind", kind, "reason",
-                                    why, "evidence",
-                                    clear ? "beyond the noise or noise unknown" : "inconclusive",
-                                    "figure", hb_rec_figure(HB_AT(rec, t, i, j)), "other_figure",
-                                    hb_rec_figure(HB_AT(rec, t, i, k))));
+    double p;
+    bool clear = hb_hmat_clear(t, rec, i, j, k, strcmp(kind, "order") == 0, hj / hk, &p);
+    json_t *e = json_pack("{s:i, s:i, s:i, s:s, s:s, s:s, s:o, s:o}", "cpu_node", ci, "mem_node",
+                          cj, "other_mem_node", ck, "kind", kind, "reason", why, "evidence",
+                          clear ? "beyond the noise or noise unknown" : "inconclusive", "figure",
+                          hb_rec_figure(HB_AT(rec, t, i, j)), "other_figure",
+                          hb_rec_figure(HB_AT(rec, t, i, k)));
+    hb_family_rec_add(fam, e, p, clear);
+    json_decref(e);
 }
 
 json_t *hb_matrix_hmat(const struct hb_topo *t, bool latency, const char *access, const double *v,
@@ -150,15 +156,20 @@ json_t *hb_matrix_hmat(const struct hb_topo *t, bool latency, const char *access
             HB_AT(ratio, t, i, j) = isnan(HB_AT(hmat, t, i, j)) || HB_AT(hmat, t, i, j) <= 0
                                         ? NAN
                                         : HB_AT(v, t, i, j) / HB_AT(hmat, t, i, j);
-    json_t *flags[2] = {json_array(), json_array()};
+    struct hb_family_rec fam = {0};
     for (int i = 0; i < t->nnodes; i++)
         for (int j = 0; j < t->nnodes; j++)
             for (int k = j + 1; k < t->nnodes; k++)
-                hb_hmat_pair(t, latency, i, j, k, v, rec, hmat, threshold_pct / 100.0, unit, flags);
+                hb_hmat_pair(t, latency, i, j, k, v, rec, hmat, threshold_pct / 100.0, unit, &fam);
+    hb_family_rec_decide(&fam);
+    json_t *flags[2] = {json_array(), json_array()};
+    hb_family_rec_split(&fam, flags, "evidence", "inconclusive");
     json_t *out =
-        json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:f}", "attribute", hb_hmat_attr_name(*attr),
+        json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:f}", "attribute", hb_hmat_attr_name(*attr),
                   "unit", unit, "values", hb_grid_json(t, hmat), "ratio", hb_grid_json(t, ratio),
-                  "flags", flags[0], "inconclusive", flags[1], "threshold_pct", threshold_pct);
+                  "flags", flags[0], "inconclusive", flags[1], "family", hb_family_rec_json(&fam),
+                  "threshold_pct", threshold_pct);
+    hb_family_rec_free(&fam);
     free(ratio);
     return out;
 }

@@ -1,6 +1,7 @@
 /* A measured matrix beside the kernel's memory tiers (hb_matrix_ktier.h). */
 #include "hb_matrix_ktier.h"
 
+#include "hb_family_rec.h"
 #include "hb_jsonl_read.h"
 
 #include <math.h>
@@ -16,10 +17,11 @@ static bool hb_ktier_known(const struct hb_topo *t, const double *v, int j)
 }
 
 /* From CPU node i: fast sits in a faster kernel tier than slow. When fast measures costlier
- * than slow by more than thr, a flag (flags[0]: the intervals apart or the noise unknown) or
- * an inconclusive (flags[1]: within the noise). */
+ * than slow by more than thr, a candidate of the tiers' family: a flag when the intervals are
+ * apart (and the family allows) or the noise unknown, else inconclusive. */
 static void hb_ktier_pair(const struct hb_topo *t, bool latency, int i, int fast, int slow,
-                          const double *v, json_t *const *rec, double thr, json_t *flags[2])
+                          const double *v, json_t *const *rec, double thr,
+                          struct hb_family_rec *fam)
 {
     double mf = HB_AT(v, t, i, fast), ms = HB_AT(v, t, i, slow);
     if (isnan(mf) || isnan(ms) || mf <= 0 || ms <= 0) return;
@@ -36,12 +38,13 @@ static void hb_ktier_pair(const struct hb_topo *t, bool latency, int i, int fast
              "vs memory_tier%d), measured the other way (%.4g vs %.4g %s, %.1f%% beyond the "
              "threshold)",
              ci, cf, cs, tf, ts, mf, ms, unit, (excess - 1.0 - thr) * 100.0);
-    json_array_append_new(flags[sep == HB_OVERLAP],
-                          json_pack("{s:i, s:i, s:i, s:i, s:i, s:s, s:s, s:o, s:o}", "cpu_node", ci,
-                                    "mem_node", cf, "other_mem_node", cs, "kernel_tier", tf,
-                                    "other_kernel_tier", ts, "reason", why, "evidence",
-                                    hb_separation_name(sep), "figure", hb_rec_figure(a),
-                                    "other_figure", hb_rec_figure(b)));
+    json_t *e = json_pack(
+        "{s:i, s:i, s:i, s:i, s:i, s:s, s:s, s:o, s:o}", "cpu_node", ci, "mem_node", cf,
+        "other_mem_node", cs, "kernel_tier", tf, "other_kernel_tier", ts, "reason", why, "evidence",
+        hb_separation_name(sep), "figure", hb_rec_figure(a), "other_figure", hb_rec_figure(b));
+    hb_family_rec_add(fam, e, sep == HB_NO_INTERVAL ? NAN : hb_family_rec_p(a, b, 1.0),
+                      sep != HB_OVERLAP);
+    json_decref(e);
 }
 
 json_t *hb_matrix_kernel_tiers(const struct hb_topo *t, bool latency, const double *v,
@@ -61,13 +64,19 @@ json_t *hb_matrix_kernel_tiers(const struct hb_topo *t, bool latency, const doub
         json_decref(tiers);
         return NULL;
     }
-    json_t *flags[2] = {json_array(), json_array()};
+    struct hb_family_rec fam = {0};
     for (int i = 0; i < t->nnodes; i++)
         for (int j = 0; j < t->nnodes; j++)
             for (int k = 0; k < t->nnodes; k++)
                 if (hb_ktier_known(t, v, j) && hb_ktier_known(t, v, k) &&
                     t->nodes[j].kernel_tier < t->nodes[k].kernel_tier)
-                    hb_ktier_pair(t, latency, i, j, k, v, rec, threshold_pct / 100.0, flags);
-    return json_pack("{s:o, s:o, s:o, s:f}", "tiers", tiers, "flags", flags[0], "inconclusive",
-                     flags[1], "threshold_pct", threshold_pct);
+                    hb_ktier_pair(t, latency, i, j, k, v, rec, threshold_pct / 100.0, &fam);
+    hb_family_rec_decide(&fam);
+    json_t *flags[2] = {json_array(), json_array()};
+    hb_family_rec_split(&fam, flags, "evidence", "inconclusive");
+    json_t *out =
+        json_pack("{s:o, s:o, s:o, s:o, s:f}", "tiers", tiers, "flags", flags[0], "inconclusive",
+                  flags[1], "family", hb_family_rec_json(&fam), "threshold_pct", threshold_pct);
+    hb_family_rec_free(&fam);
+    return out;
 }

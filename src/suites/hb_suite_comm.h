@@ -21,9 +21,10 @@ typedef bool (*hb_comm_pick_fn)(const json_t *rec, const void *ctx);
 /* A group's figure: the median of every repeat value (repeat_values, else value) of the ok
  * records of `metric` and `bytes` that pick takes, pooled, so that the interval holds the
  * spread between the group's rank pairs as well as between repeats; NAN ends with fewer than
- * two values, a NAN value with none. Returns the records taken, or -ENOMEM. */
+ * two values, a NAN value with none. With values, the pooled values (out->n of them, sorted)
+ * go into *values, for the caller to free. Returns the records taken, or -ENOMEM. */
 int hb_comm_pool(const json_t *measured, const char *metric, double bytes, hb_comm_pick_fn pick,
-                 const void *ctx, struct hb_interval *out);
+                 const void *ctx, struct hb_interval *out, double **values);
 
 /* A figure as records conclude from it: {"value": v or null, "ci95": [lo, hi] or null}. */
 json_t *hb_comm_figure_json(const struct hb_interval *iv);
@@ -35,7 +36,9 @@ json_t *hb_comm_links_of(const json_t *measured);
 /* With three hosts or more: a {"type":"comm_links"} record, one entry per link (8 B latency
  * and largest-size bandwidth pooled over its rank pairs, with intervals), a link worse than
  * the reference (the median of the better half of the links) by more than pct percent
- * flagged beyond the noise, or said inconclusive within it; a flagged link's reason names the
+ * flagged beyond the noise (intervals apart, and the rank test against the reference links'
+ * pooled values passing the adjustment over every link worse on that figure: the family), or
+ * said inconclusive within it; a flagged link's reason names the
  * knobs in which either of its hosts differs from the fleet's majority (host_configs: the run
  * record's, NULL: none known). 0 or -ENOMEM. */
 int hb_comm_links_derive(const json_t *measured, double pct, const json_t *host_configs,

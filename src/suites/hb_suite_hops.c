@@ -312,7 +312,7 @@ static const int hb_hops_takes[] = {OPT_SIZE,      OPT_PAGES,   OPT_STRIDE, OPT_
                                     OPT_TOLERANCE, OPT_BG_RATE, 0};
 
 /* The columns its annotate and derive read beyond those always kept (hb_suite_keep.c). */
-const char *const hb_hops_reads[] = {"sweeps_per_sample", "t_median_s", NULL};
+const char *const hb_hops_reads[] = {"sweeps_per_sample", "t_median_s", "repeat_values", NULL};
 
 const struct hb_suite hb_suite_hops = {
     .takes = hb_hops_takes,

@@ -1,12 +1,17 @@
 /* What the hops runs mean: every foreground time as % of the local read 0.0.r.0 (per byte, so
  * kernels and sizes compare), pair totals, and the verdicts on the two hop myths. Also used
- * for `run` scenarios, whose records carry the same keys. */
+ * for `run` scenarios, whose records carry the same keys. A verdict busts a myth only beyond
+ * the noise: the two figures' intervals apart and the rank test over their repeats passing
+ * the adjustment over its family (every myth-1 verdict of the run; every inversion of one
+ * myth-2 verdict: hb_family_rec.h). */
+#include "hb_family_rec.h"
 #include "hb_interval.h"
 #include "hb_jsonl_read.h"
 #include "hb_suite_hops.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static bool hb_is_fg_ok(const json_t *rec)
@@ -76,6 +81,37 @@ static bool hb_pct_clear(const json_t *a, const json_t *b)
     double yl = json_number_value(json_array_get(y, 0)),
            yh = json_number_value(json_array_get(y, 1));
     return xh < yl || yh < xl;
+}
+
+/* The p that two records' % of local read per repeat (each repeat value scaled as the
+ * record's interval is) come from one distribution: NAN when either has fewer than two. */
+static double hb_pct_p(const json_t *a, const json_t *b)
+{
+    const json_t *r[2] = {a, b};
+    double *v[2];
+    int n[2];
+    for (int k = 0; k < 2; k++) {
+        v[k] = hb_family_rec_values(r[k], &n[k]);
+        double pct = json_number_value(json_object_get(r[k], "pct_of_local_read"));
+        double value = hb_rec_num(r[k], "value", NAN);
+        bool lat = strcmp(hb_rec_str(r[k], "unit", ""), "ns") == 0;
+        for (int i = 0; i < n[k]; i++)
+            v[k][i] = lat ? pct * v[k][i] / value : pct * value / v[k][i];
+    }
+    double p = hb_family_rec_p_of(v[0], n[0], v[1], n[1]);
+    free(v[0]);
+    free(v[1]);
+    return p;
+}
+
+/* A comparison of the two records as a candidate of fam, beyond the threshold already:
+ * apart when their intervals are (or the noise unknown), p from their repeats. */
+static void hb_pct_candidate(struct hb_family_rec *fam, json_t *entry, const json_t *a,
+                             const json_t *b)
+{
+    bool known = json_is_array(json_object_get(a, "pct_of_local_read_ci95")) &&
+                 json_is_array(json_object_get(b, "pct_of_local_read_ci95"));
+    hb_family_rec_add(fam, entry, known ? hb_pct_p(a, b) : NAN, hb_pct_clear(a, b));
 }
 
 /* The verdict's word: holds, does not hold, or inconclusive (a difference within the noise),
@@ -163,8 +199,8 @@ static bool hb_is_crossfire_case(const json_t *rec)
 /* One myth-1 verdict over the records `want` selects with this access and hop class:
  * holds when slowest/fastest - 1 stays within tolerance. */
 static void hb_myth1_group(const struct hb_suite_env *env, json_t *measured, json_t *derived,
-                           const char *level, const char *sub, bool crossfire, const char *access,
-                           int hop)
+                           struct hb_family_rec *fam, json_t *all, const char *level,
+                           const char *sub, bool crossfire, const char *access, int hop)
 {
     double tol = env->opts->tolerance_pct;
     const json_t *lo = NULL, *hi = NULL;
@@ -190,9 +226,12 @@ static void hb_myth1_group(const struct hb_suite_env *env, json_t *measured, jso
         "tolerance_pct", tol, "spread_pct", round(spread * 10.0) / 10.0, "cases", n, "evidence",
         hb_rec_str(lo, "label", ""), hb_rec_str(hi, "label", ""), "claim",
         "all equal hop cases take equal time", "figures", hb_pct_figure(lo), hb_pct_figure(hi));
-    /* A spread over the tolerance says the myth fails only beyond the two figures' noise. */
+    /* A spread over the tolerance says the myth fails only beyond the two figures' noise:
+     * decided with the family (hb_myth1). */
     hb_verdict_set(v, spread <= tol, hb_pct_clear(lo, hi));
+    if (spread > tol) hb_pct_candidate(fam, v, lo, hi);
     if (sub[0]) json_object_set_new(v, "subscription", json_string(sub));
+    json_array_append(all, v);
     json_array_append_new(derived, v);
 }
 
@@ -207,14 +246,28 @@ static void hb_myth1(const struct hb_suite_env *env, json_t *measured, json_t *d
     size_t i;
     json_t *r;
     json_array_foreach(measured, i, r) if (hb_hops_of(r) > top) top = hb_hops_of(r);
+    struct hb_family_rec fam = {0};
+    json_t *all = json_array();
     for (int a = 0; a < 3; a++)
         for (int hop = 0; hop <= top; hop++) {
             for (int l = 0; hb_bg_level_names[l]; l++)
                 for (int s = l ? 0 : -1; s < (l ? 3 : 0); s++)
-                    hb_myth1_group(env, measured, derived, hb_bg_level_names[l],
+                    hb_myth1_group(env, measured, derived, &fam, all, hb_bg_level_names[l],
                                    s < 0 ? "" : hb_subscription_names[s], false, access[a], hop);
-            hb_myth1_group(env, measured, derived, "idle", "", true, access[a], hop);
+            hb_myth1_group(env, measured, derived, &fam, all, "idle", "", true, access[a], hop);
         }
+    /* One family: every myth-1 verdict of the run whose spread is over the tolerance. */
+    hb_family_rec_decide(&fam);
+    for (size_t k = 0; k < fam.n; k++)
+        hb_verdict_set(json_array_get(fam.entries, k), false, hb_family_rec_drawn(&fam, k));
+    json_array_foreach(all, i, r)
+    {
+        json_object_set_new(r, "family", hb_family_rec_json(&fam));
+        if (!json_object_get(r, "p")) json_object_set_new(r, "p", json_null());
+        if (!json_object_get(r, "p_adjusted")) json_object_set_new(r, "p_adjusted", json_null());
+    }
+    json_decref(all);
+    hb_family_rec_free(&fam);
 }
 
 /* Myth 2, "greater hop distance always means slower": per load level (and subscription)
@@ -227,6 +280,7 @@ static void hb_myth2_group(const struct hb_suite_env *env, json_t *measured, jso
     int classes = 0, rows = 0;
     bool holds = true, clear = false;
     json_t *evidence = json_array();
+    struct hb_family_rec fam = {0};
     size_t i, j;
     json_t *a, *b;
     uint64_t seen_classes = 0;
@@ -248,7 +302,11 @@ static void hb_myth2_group(const struct hb_suite_env *env, json_t *measured, jso
                 continue;
             if (hb_pct(b) <= hb_pct(a)) {
                 holds = false;
-                clear |= hb_pct_clear(a, b); /* one inversion beyond the noise busts it */
+                json_t *e =
+                    json_pack("{s:[s,s], s:[i,i]}", "labels", hb_rec_str(a, "label", ""),
+                              hb_rec_str(b, "label", ""), "hops", hb_hops_of(a), hb_hops_of(b));
+                hb_pct_candidate(&fam, e, a, b);
+                json_decref(e);
                 double inv = (hb_pct(a) / hb_pct(b) - 1.0) * 100.0;
                 worst = inv > worst ? inv : worst;
             }
@@ -258,13 +316,27 @@ static void hb_myth2_group(const struct hb_suite_env *env, json_t *measured, jso
         classes += (int)((seen_classes >> c) & 1);
     if (classes < 2) {
         json_decref(evidence);
+        hb_family_rec_free(&fam);
         return;
     }
+    /* One inversion beyond the noise, past the adjustment over every inversion, busts it. */
+    hb_family_rec_decide(&fam);
+    for (size_t k = 0; k < fam.n; k++) {
+        bool drawn = hb_family_rec_drawn(&fam, k), known = fam.adj && isfinite(fam.adj[k]);
+        const char *word = !drawn ? "inconclusive" : known ? "clear" : "unknown noise";
+        json_object_set_new(json_array_get(fam.entries, k), "evidence", json_string(word));
+        clear |= drawn;
+    }
+
     json_t *v = json_pack(
         "{s:s, s:s, s:i, s:s, s:s, s:s, s:b, s:f, s:f, s:i, s:o, s:s}", "type", "verdict", "suite",
         "hops", "myth", 2, "bg_level", level, "case", "single", "access", access, "holds", holds,
         "tolerance_pct", env->opts->tolerance_pct, "spread_pct", round(worst * 10.0) / 10.0,
         "cases", rows, "evidence", evidence, "claim", "greater hop distance always means slower");
+    /* Every inversion with its evidence, p and adjusted p. */
+    json_object_set_new(v, "inversions", fam.entries ? json_incref(fam.entries) : json_array());
+    json_object_set_new(v, "family", hb_family_rec_json(&fam));
+    hb_family_rec_free(&fam);
     hb_verdict_set(v, holds, clear);
     if (sub[0]) json_object_set_new(v, "subscription", json_string(sub));
     json_array_append_new(derived, v);

@@ -6,6 +6,7 @@
 #include "hb_matrix_grid.h"
 
 #include "hb_error.h"
+#include "hb_family_rec.h"
 #include "hb_jsonl_read.h"
 #include "hb_matrix_hmat.h"
 #include "hb_matrix_ktier.h"
@@ -114,11 +115,12 @@ static json_t *hb_matrix_json(const struct hb_topo *t, bool cpu_rows, bool mem_c
     return rows;
 }
 
-/* A flag on cell (i, j) against the reference cell (a, b) it was measured against: raised
- * (flags) when the two figures' intervals separate or their noise is unknown, else kept as
- * inconclusive; either way with both figures and their intervals. */
-static void hb_flag(json_t *flags[2], const struct hb_topo *t, const struct hb_grid *g, int i,
-                    int j, int a, int b, const char *reason)
+/* A flag on cell (i, j) against the reference cell (a, b) it was measured against, a
+ * candidate of the matrix's family: raised when the two figures' intervals separate (and the
+ * family's adjusted p allows) or their noise is unknown, else kept as inconclusive; either way
+ * with both figures and their intervals. */
+static void hb_flag(struct hb_family_rec *fam, const struct hb_topo *t, const struct hb_grid *g,
+                    int i, int j, int a, int b, const char *reason)
 {
     const json_t *rc = HB_AT(g->rec, t, i, j), *rr = HB_AT(g->rec, t, a, b);
     enum hb_separation sep = hb_rec_separation(rc, rr);
@@ -127,7 +129,9 @@ static void hb_flag(json_t *flags[2], const struct hb_topo *t, const struct hb_g
                              reason, "evidence", hb_separation_name(sep), "figure",
                              hb_rec_figure(rc), "against", "cpu_node", t->nodes[a].os_index,
                              "mem_node", t->nodes[b].os_index, "figure", hb_rec_figure(rr));
-    json_array_append_new(flags[sep == HB_OVERLAP], flag);
+    hb_family_rec_add(fam, flag, sep == HB_NO_INTERVAL ? NAN : hb_family_rec_p(rc, rr, 1.0),
+                      sep != HB_OVERLAP);
+    json_decref(flag);
 }
 
 /* The cell of hop class `hop` with the lowest cost other than (i, j) when skip is set, and
@@ -163,10 +167,11 @@ static double hb_grid_best(const struct hb_topo *t, const struct hb_grid *g)
 
 /* Pairs whose measured class is not their firmware hop class (against the cheapest other
  * pair of that hop class, or of the next one when there is none), or that cost more than
- * the cheapest pair of their hop class by more than the threshold: flags[0] raised,
- * flags[1] inconclusive (within the noise of the two figures). */
+ * the cheapest pair of their hop class by more than the threshold: the candidates of the
+ * matrix's one family (both kinds together). */
 static void hb_grid_flags(const struct hb_suite_env *env, const struct hb_grid *g,
-                          const double *cost, const int *hop, const int *cls, json_t *flags[2])
+                          const double *cost, const int *hop, const int *cls,
+                          struct hb_family_rec *fam)
 {
     const struct hb_topo *t = env->topo;
     double thr = env->opts->threshold_pct / 100.0;
@@ -181,23 +186,25 @@ static void hb_grid_flags(const struct hb_suite_env *env, const struct hb_grid *
                 if (a < 0) hb_class_best(t, cost, hop, h + 1, i, j, &a, &b, &best);
                 snprintf(why, sizeof(why), "measured class %d, firmware hop class %d",
                          HB_AT(cls, t, i, j), h);
-                hb_flag(flags, t, g, i, j, a < 0 ? i : a, a < 0 ? j : b, why);
+                hb_flag(fam, t, g, i, j, a < 0 ? i : a, a < 0 ? j : b, why);
             }
             hb_class_best(t, cost, hop, h, -1, -1, &a, &b, &best);
             if (!isnan(best) && HB_AT(cost, t, i, j) > best * (1.0 + thr)) {
                 snprintf(why, sizeof(why),
                          "%.1f%% costlier than the cheapest pair of hop class %d (threshold %g%%)",
                          (HB_AT(cost, t, i, j) / best - 1.0) * 100.0, h, env->opts->threshold_pct);
-                hb_flag(flags, t, g, i, j, a, b, why);
+                hb_flag(fam, t, g, i, j, a, b, why);
             }
         }
 }
 
-/* The matrix record: values, relative costs, distances, classes, flags, the HMAT's view
- * (its figures into hmat[], the attribute they are into *attr). */
+/* The matrix record: values, relative costs, distances, classes, flags (flags[0] raised,
+ * flags[1] inconclusive) and their family, the HMAT's view (its figures into hmat[], the
+ * attribute they are into *attr). */
 static void hb_grid_matrix(const struct hb_suite_env *env, const struct hb_grid *g,
                            const double *cost, const double *dist, const int *hop, const int *cls,
-                           json_t *flags[2], double *hmat, enum hb_hmat_attr *attr, json_t *derived)
+                           json_t *flags[2], json_t *family, double *hmat, enum hb_hmat_attr *attr,
+                           json_t *derived)
 {
     const struct hb_topo *t = env->topo;
     json_t *rows = json_array(), *cols = json_array();
@@ -218,6 +225,7 @@ static void hb_grid_matrix(const struct hb_suite_env *env, const struct hb_grid 
         "threshold_pct", env->opts->threshold_pct);
     /* Differences within the two figures' noise: shown, never flagged. */
     json_object_set_new(m, "inconclusive", flags[1]);
+    json_object_set_new(m, "family", family);
     json_t *h = hb_matrix_hmat(t, g->latency, g->access, g->v, g->rec, env->opts->threshold_pct,
                                hmat, attr);
     json_object_set_new(m, "hmat", h ? h : json_null());
@@ -286,10 +294,15 @@ static void hb_grid_emit(const struct hb_suite_env *env, struct hb_grid *g, json
             HB_AT(dist, t, i, j) = t->distances ? (double)hb_topo_distance(t, i, j) : NAN;
         }
     hb_measured_classes(t, cost, cls, thr, sorted);
+    struct hb_family_rec fam = {0};
+    hb_grid_flags(env, g, cost, hop, cls, &fam);
+    hb_family_rec_decide(&fam);
     json_t *flags[2] = {json_array(), json_array()};
-    hb_grid_flags(env, g, cost, hop, cls, flags);
+    hb_family_rec_split(&fam, flags, "evidence", "inconclusive");
     enum hb_hmat_attr attr = HB_HMAT_LATENCY;
-    hb_grid_matrix(env, g, cost, dist, hop, cls, flags, hmat, &attr, derived);
+    hb_grid_matrix(env, g, cost, dist, hop, cls, flags, hb_family_rec_json(&fam), hmat, &attr,
+                   derived);
+    hb_family_rec_free(&fam);
     hb_grid_cells(t, g, cost, cls, hmat, attr, derived);
 out:
     free(cost);
@@ -415,7 +428,7 @@ static const int hb_matrix_takes[] = {OPT_KERNEL,       OPT_THREADS,   OPT_SIZE,
                                       OPT_EXPORT_HWLOC, OPT_CHAINS,    0};
 
 /* The columns its annotate and derive read beyond those always kept (hb_suite_keep.c). */
-const char *const hb_matrix_reads[] = {"bw_GBps_median", NULL};
+const char *const hb_matrix_reads[] = {"bw_GBps_median", "repeat_values", NULL};
 
 const struct hb_suite hb_suite_matrix = {
     .takes = hb_matrix_takes,

@@ -130,6 +130,48 @@ static const char *outliers(json_t *derived)
     return flags;
 }
 
+/* A latency matrix whose every cell has n repeats spread +-d around its value (5 repeats,
+ * d 20 for the class-1 and class-2 cells; the 0 -> 2 pair and its reference 0 -> 1 with
+ * `reps` repeats, tight around 160 and wide around 120): many flags within the noise, and
+ * 0 -> 2's pair of flags apart from 0 -> 1. */
+static void add_repeats(json_t *measured, int reps)
+{
+    static const double by_class[3] = {100.0, 130.0, 150.0};
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++) {
+            double v = by_class[square[i][j]], d = square[i][j] ? 20.0 : 2.0;
+            int n = 5;
+            if (i == 0 && (j == 1 || j == 2)) {
+                v = j == 1 ? 120.0 : 160.0;
+                d = j == 1 ? 20.0 : 2.0;
+                n = reps;
+            }
+            json_t *rv = json_array();
+            for (int r = 0; r < n; r++)
+                json_array_append_new(rv, json_real(v - d + 2 * d * r / (n - 1)));
+            json_array_append_new(
+                measured,
+                json_pack("{s:s, s:s, s:s, s:s, s:s, s:i, s:i, s:f, s:f, s:[f, f], s:i, s:f, "
+                          "s:o, s:s, s:i}",
+                          "suite", "matrix", "role", "foreground", "metric", "latency", "host",
+                          "h1", "kernel", "chase", "cpu_node", i, "mem_node", j, "value", v,
+                          "lat_ns_median", v, "ci95", v - d, v + d, "repeats", n, "ci_coverage",
+                          0.9375, "repeat_values", rv, "status", "ok", "hops", square[i][j]));
+        }
+}
+
+/* The flag of list on cell (0, 2) with this reason start, or NULL. */
+static json_t *flag_02(json_t *list, const char *reason)
+{
+    size_t i;
+    json_t *f;
+    json_array_foreach(
+        list, i, f) if (json_integer_value(json_object_get(f, "cpu_node")) == 0 &&
+                        json_integer_value(json_object_get(f, "mem_node")) == 2 &&
+                        strstr(json_string_value(json_object_get(f, "reason")), reason)) return f;
+    return NULL;
+}
+
 static double at(json_t *m, const char *key, int i, int j)
 {
     return json_number_value(json_array_get(json_array_get(json_object_get(m, key), i), j));
@@ -277,6 +319,36 @@ int main(void)
     CHECK(why && strlen(why) > 300 && strcmp(why + strlen(why) - 16, "% above median; ") == 0);
     json_decref(derived);
     json_decref(measured);
+
+    /* The family: at 5 repeats 0 -> 2 is apart from 0 -> 1 (p 2/252 = 0.0079, which alone
+     * would flag it) but one of many flags of the matrix, so after the adjustment it is
+     * inconclusive; at 9 repeats (p 2/48620) it is flagged among as many. */
+    for (int reps = 5; reps <= 9; reps += 4) {
+        measured = json_array();
+        add_repeats(measured, reps);
+        derived = derive(t, measured);
+        m = first_of(derived, "matrix", "h1");
+        json_t *fam = json_object_get(m, "family");
+        CHECK_STR(json_string_value(json_object_get(fam, "rule")), "BH FDR");
+        CHECK(json_real_value(json_object_get(fam, "level")) == 0.05);
+        size_t size = (size_t)json_integer_value(json_object_get(fam, "size"));
+        CHECK_INT(size, json_array_size(json_object_get(m, "flags")) +
+                            json_array_size(json_object_get(m, "inconclusive")));
+        CHECK(size >= 16);
+        json_t *f = flag_02(json_object_get(m, reps == 5 ? "inconclusive" : "flags"), "measured");
+        CHECK(f != NULL);
+        CHECK(flag_02(json_object_get(m, reps == 5 ? "inconclusive" : "flags"), "33.3%") != NULL);
+        double p = json_real_value(json_object_get(f, "p"));
+        double adj = json_real_value(json_object_get(f, "p_adjusted"));
+        CHECK_WITHIN(p, reps == 5 ? 2.0 / 252 : 2.0 / 48620, 1e-9);
+        /* The two smallest of the family: BH multiplies by size / 2. */
+        CHECK_WITHIN(adj, p * (double)size / 2, 1e-9);
+        CHECK_STR(json_string_value(json_object_get(f, "evidence")),
+                  reps == 5 ? "inconclusive" : "clear");
+        if (reps == 9) CHECK_INT(json_array_size(json_object_get(m, "flags")), 2);
+        json_decref(derived);
+        json_decref(measured);
+    }
     hb_topo_free(t);
     return hb_check_result();
 }
