@@ -70,6 +70,7 @@ static int hb_report_take(void *ctx, const json_t *rec)
     const char *type = hb_rec_str(rec, "type", "");
     bool measurement = strcmp(type, "measurement") == 0;
     if (measurement || strcmp(type, "throughput") == 0) {
+        if (measurement) hb_coverage_add_rec(&in->cov, rec);
         /* A fleet's measurements are only folded (hb_report_fleet.h). */
         int rc = measurement ? hb_report_fleet_take(in, rec) : 0;
         if (rc || (in->fleet && in->fleet->on)) return rc;
@@ -171,7 +172,8 @@ static bool hb_report_table_name(const char *out, enum hb_format *f)
 /* Options first: the output is checked against every input before anything is read. */
 static int hb_report_args(int argc, char **argv, const char **out, const char **inputs, int *nin)
 {
-    const struct hb_arg opts[] = {{"output", 'o', out, false}, {NULL, 0, NULL, false}};
+    const struct hb_arg opts[] = {{"output", 'o', out, false, NULL, NULL},
+                                  {NULL, 0, NULL, false, NULL, NULL}};
     int rc = hb_args_parse(argc, argv, "report", hb_report_usage, opts, inputs, nin);
     if (rc) return rc;
     if (*nin == 0 || !*out) {

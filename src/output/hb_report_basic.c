@@ -59,9 +59,9 @@ static const struct hb_basic_fig {
     const char *metric, *value_key, *group_key, *title, *ylabel, *select;
 } hb_basic_figs[2] = {
     {"bandwidth", "value", "threads", "bandwidth per kernel and thread count",
-     "GB/s (median of repeats' best samples, 95% CI)", HB_BASIC_SELECT("bandwidth")},
-    {"latency", "value", "cpu_node", "idle latency",
-     "ns per load (median of repeats' medians, 95% CI)", HB_BASIC_SELECT("latency")},
+     "GB/s (median of repeats' best samples)", HB_BASIC_SELECT("bandwidth")},
+    {"latency", "value", "cpu_node", "idle latency", "ns per load (median of repeats' medians)",
+     HB_BASIC_SELECT("latency")},
 };
 
 int hb_report_basic_take(struct hb_report_in *in, const json_t *m)

@@ -83,7 +83,7 @@ static size_t hb_comm_run(const struct hb_rcomm *p, size_t n)
  * every pair has one. buf: room for k numbers. */
 static struct hb_rfig hb_comm_median(const struct hb_rcomm *p, size_t k, double *buf)
 {
-    struct hb_rfig fig = {NAN, NAN, NAN};
+    struct hb_rfig fig = {NAN, NAN, NAN, NAN, 0};
     bool ci = true;
     for (size_t i = 0; i < k; i++) {
         buf[i] = p[i].y.v;
@@ -124,6 +124,8 @@ static int hb_comm_curves(const struct hb_rcomms *c, int mi, struct hb_rcurves *
             rc = hb_report_add_point(out, name, p[s].bytes, hb_comm_median(p + s, k, buf), "");
         }
     }
+    /* Its whiskers are the medians of the pairs' intervals: those say what they are. */
+    out->cov = c->cov[mi];
     free(p);
     free(buf);
     return rc;
@@ -198,7 +200,7 @@ static void hb_comm_figure(FILE *f, const struct hb_report_in *in, const struct 
     hb_report_curves_figure(f, in, c, NULL, 0, &fig);
     fputs("<figcaption>One curve per pair class (the hop class of the two ranks' nodes, or "
           "between hosts): at each size the median over the rank pairs of the class; whiskers: "
-          "the medians of their 95% intervals over repeats.</figcaption></figure></div>\n",
+          "the medians of their intervals over repeats.</figcaption></figure></div>\n",
           f);
 }
 

@@ -205,7 +205,7 @@ static struct hb_series *hb_curves_build(const struct hb_rcurves *c)
 }
 
 static void hb_curves_table(FILE *f, const struct hb_series *s, int n,
-                            const struct hb_curve_fig *fig)
+                            const struct hb_curve_fig *fig, const struct hb_coverage *cov)
 {
     size_t rows = 0;
     bool levels = false; /* a level column only when a point has one (comm's have none) */
@@ -216,8 +216,9 @@ static void hb_curves_table(FILE *f, const struct hb_series *s, int n,
     }
     hb_report_numbers_open(f, rows);
     /* Heads in words, as the axes say them (the record keys are in the figure's query). */
-    fprintf(f, "<table class=\"numbers\"><tr><th>series</th><th>%s</th><th>%s</th><th>95%% CI</th>",
+    fprintf(f, "<table class=\"numbers\"><tr><th>series</th><th>%s</th><th>%s</th>",
             fig->opt.xlabel, fig->opt.ylabel);
+    hb_report_interval_head(f, cov);
     if (levels) fprintf(f, "<th>%s</th>", fig->levelhead ? fig->levelhead : "level");
     fputs("</tr>\n", f);
     char a[48], b[48];
@@ -305,7 +306,8 @@ void hb_report_curves_figure(FILE *f, const struct hb_report_in *in, const struc
     hb_report_left_out_n(f, c->n, HB_REPORT_MAX_ROWS, "curve points and rows", in->res.path,
                          fig->select);
     hb_svg_lines(f, s, shown, marks, nm, &fig->opt);
-    hb_curves_table(f, s, shown, fig);
+    hb_report_whiskers(f, &c->cov);
+    hb_curves_table(f, s, shown, fig, &c->cov);
     for (int k = 0; k < ns; k++)
         s[k].n = all[k];
     free(all);

@@ -88,9 +88,16 @@ const char *hb_report_row_cell(const struct hb_report_in *in, uint32_t row, int 
     return hb_strtab_get(&in->str, in->cells[row + (uint32_t)c]);
 }
 
+/* A figure into the tally of what its figure's intervals are. */
+static void hb_report_fig_count(struct hb_coverage *c, const struct hb_rfig *fig)
+{
+    hb_coverage_add(c, isfinite(fig->lo) && isfinite(fig->hi), fig->repeats, fig->coverage);
+}
+
 int hb_report_add_bar(struct hb_rbars *b, const struct hb_rbar *bar)
 {
     if (hb_grow((void **)&b->v, &b->cap, b->n, sizeof(*b->v))) return -ENOMEM;
+    hb_report_fig_count(&b->cov, &bar->fig);
     b->v[b->n] = *bar;
     b->v[b->n].seq = b->n;
     b->n++;
@@ -100,7 +107,8 @@ int hb_report_add_bar(struct hb_rbars *b, const struct hb_rbar *bar)
 struct hb_rfig hb_report_fig(const json_t *m, const char *key)
 {
     struct hb_interval iv;
-    struct hb_rfig fig = {hb_rec_num(m, key, 0), NAN, NAN};
+    struct hb_rfig fig = {hb_rec_num(m, key, 0), NAN, NAN, hb_rec_num(m, "ci_coverage", NAN),
+                          (int)fmin(fmax(hb_rec_num(m, "repeats", 0), 0.0), 1e9)};
     char ci_key[64];
     snprintf(ci_key, sizeof(ci_key), "%s_ci95", key);
     const json_t *ci = json_object_get(m, ci_key);
@@ -120,6 +128,7 @@ int hb_report_add_point(struct hb_rcurves *c, const char *name, double x, struct
     uint32_t id = hb_strtab_add(&c->names, name, strlen(name));
     if (id == HB_STRTAB_NONE || hb_grow((void **)&c->v, &c->cap, c->n, sizeof(*c->v)))
         return -ENOMEM;
+    hb_report_fig_count(&c->cov, &y);
     c->v[c->n] = (struct hb_rpoint){id, x, y, ""};
     snprintf(c->v[c->n++].level, sizeof(c->v[0].level), "%s", level);
     return 0;
@@ -128,6 +137,8 @@ int hb_report_add_point(struct hb_rcurves *c, const char *name, double x, struct
 int hb_report_add_comm(struct hb_rcomms *c, const struct hb_rcomm *p)
 {
     if (hb_grow((void **)&c->v, &c->cap, c->n, sizeof(*c->v))) return -ENOMEM;
+    if (p->metric >= 0 && p->metric < HB_RCOMM_METRICS)
+        hb_report_fig_count(&c->cov[p->metric], &p->y);
     c->v[c->n++] = *p;
     return 0;
 }
@@ -221,6 +232,7 @@ void hb_report_records_free(struct hb_report_in *in)
     in->res = keep.res;
     in->notes = keep.notes;
     in->fleet = keep.fleet;
+    in->cov = keep.cov;
     memcpy(in->matrices, keep.matrices, sizeof(in->matrices));
     memcpy(in->knees, keep.knees, sizeof(in->knees));
     in->fleets = keep.fleets;

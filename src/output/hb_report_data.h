@@ -6,6 +6,7 @@
 #ifndef HB_REPORT_DATA_H
 #define HB_REPORT_DATA_H
 
+#include "hb_coverage.h"
 #include "hb_jsonl_read.h"
 #include "hb_strtab.h"
 
@@ -13,9 +14,12 @@
 #include <stdio.h>
 
 /* A bar of a figure and its row in the numbers table below it. */
-/* A figure and its 95% interval over repeats (lo, hi NaN when it has none). */
+/* A figure and its interval over repeats (lo, hi NaN when it has none), of that exact
+ * coverage over that many repeats (0: not given). */
 struct hb_rfig {
     double v, lo, hi;
+    double coverage;
+    int repeats;
 };
 
 /* The number at key in m (0 when absent) with its interval: KEY_ci95 when m has one, m's ci95
@@ -33,6 +37,7 @@ struct hb_rbar {
 struct hb_rbars {
     struct hb_rbar *v;
     size_t n, cap;
+    struct hb_coverage cov; /* what the bars' intervals are */
 };
 
 struct hb_rpoint {
@@ -47,9 +52,10 @@ struct hb_rcurves {
     struct hb_strtab names;
     struct hb_rpoint *v;
     size_t n, cap;
+    struct hb_coverage cov; /* what the points' intervals are */
 };
 
-/* A comm pair's figure at one message size (its median of repeats with the 95% interval):
+/* A comm pair's figure at one message size (its median of repeats with its interval):
  * the comm curves take per pair class the median over the pairs of the class. */
 enum { HB_RCOMM_LATENCY, HB_RCOMM_BANDWIDTH, HB_RCOMM_BIBANDWIDTH, HB_RCOMM_METRICS };
 #define HB_RCOMM_HOSTS (-1)   /* the class of a pair between two hosts */
@@ -64,6 +70,7 @@ struct hb_rcomm {
 struct hb_rcomms {
     struct hb_rcomm *v;
     size_t n, cap;
+    struct hb_coverage cov[HB_RCOMM_METRICS]; /* what each metric's pairs' intervals are */
 };
 
 /* A row of the policy table: its gain is over the slowest time of its key. */
@@ -158,8 +165,9 @@ struct hb_report_in {
     struct hb_rbudget matrices[2], fleets, verdicts, knees[2];
     struct hb_rbudget c2c_studies, peaks; /* c2c_false_sharing and c2c_lock; peak */
     struct hb_rbudget comm_matrices;
-    unsigned has;      /* HB_RHAS_* */
-    int sweep_threads; /* the most threads of a sweep measurement (its x is per thread) */
+    struct hb_coverage cov; /* every measurement's headline interval, fleets' too */
+    unsigned has;           /* HB_RHAS_* */
+    int sweep_threads;      /* the most threads of a sweep measurement (its x is per thread) */
     /* Every measurement folded for the fleet summary (hb_report_fleet.h); once the file is a
      * fleet, the per-record parts above are freed and no longer fed. */
     struct hb_rfleet *fleet;

@@ -33,7 +33,7 @@ static void hb_rfleet_text(FILE *f, const char *s)
 }
 
 /* What was summarised, and the rule that judged the hosts. */
-static void hb_rfleet_what(FILE *f, const struct hb_rfleet *fl)
+static void hb_rfleet_what(FILE *f, const struct hb_rfleet *fl, const struct hb_coverage *cov)
 {
     uint32_t failed = 0, unusable = 0;
     for (uint32_t h = 0; h < fl->hosts.n; h++) {
@@ -53,19 +53,20 @@ static void hb_rfleet_what(FILE *f, const struct hb_rfleet *fl)
             "<code>noisy</code> are read.</p>\n",
             fl->measurements, fl->hosts.n, fl->cells.n, fl->measurements, fl->hosts.n, fl->cells.n,
             fl->n, fl->background, failed, unusable, fl->duplicates, HB_FLEET_MIN_HOSTS);
-    char c[32], lo[32], hi[32];
+    char c[32], lo[32], hi[32], label[HB_COVERAGE_LABEL_LEN];
     fprintf(f,
             "<p>A host's <em>cost</em> in a cell is its figure against the cell's median host "
             "(latency: value / median; bandwidth: median / value; 1 is the median host, higher "
-            "is worse), its interval likewise from its ci95; a host's cost is the median over "
+            "is worse), its interval likewise from its ci95 (%s); a host's cost is the median over "
             "its cells. The fleet's median host costs %s (interval %s to %s, the medians of "
             "the hosts' interval ends). A host is an <strong>outlier</strong> when its cost "
             "is more than %.0f%% above the fleet's and the intervals do not overlap; "
             "<strong>inconclusive</strong> when it is above by more but they overlap (the "
             "matrix suite's fleet rule at its default --fleet-threshold). In a cell, a host "
             "is <em>flagged</em> by the same rule against the cell's median host.</p>\n",
-            hb_num_plain(fl->cost, c, sizeof(c)), hb_num_plain(fl->lo, lo, sizeof(lo)),
-            hb_num_plain(fl->hi, hi, sizeof(hi)), HB_FLEET_PCT);
+            hb_coverage_label(cov, label, sizeof(label)), hb_num_plain(fl->cost, c, sizeof(c)),
+            hb_num_plain(fl->lo, lo, sizeof(lo)), hb_num_plain(fl->hi, hi, sizeof(hi)),
+            HB_FLEET_PCT);
     fprintf(f, "<p class=\"fleet-verdicts\">%zu outlier host(s), %zu inconclusive.</p>\n",
             fl->outliers, fl->inconclusive);
 }
@@ -185,7 +186,7 @@ void hb_report_fleet_summary(FILE *f, const struct hb_report_in *in, int nin)
         snprintf(what, sizeof(what), "%u hosts, %u cells", fl->hosts.n, fl->cells.n);
         fputs("<div class=\"panel fleet\">", f);
         hb_report_caption(f, &in[i].res, what);
-        hb_rfleet_what(f, fl);
+        hb_rfleet_what(f, fl, &in[i].cov);
         hb_rfleet_hosts_table(f, fl, in[i].res.path);
         for (uint32_t u = 0; u < fl->units.n && u < HB_RFLEET_UNITS; u++)
             hb_rfleet_boxes(f, fl, u);

@@ -36,6 +36,20 @@ void hb_report_caption(FILE *f, const struct hb_results *r, const char *what)
     fputs(")</small></h3>\n", f);
 }
 
+void hb_report_whiskers(FILE *f, const struct hb_coverage *c)
+{
+    char label[HB_COVERAGE_LABEL_LEN];
+    if (hb_coverage_any(c))
+        fprintf(f, "<p class=\"ci\">Whiskers: %s.</p>\n",
+                hb_coverage_label(c, label, sizeof(label)));
+}
+
+void hb_report_interval_head(FILE *f, const struct hb_coverage *c)
+{
+    char label[HB_COVERAGE_LABEL_LEN];
+    fprintf(f, "<th>%s</th>", hb_coverage_label(c, label, sizeof(label)));
+}
+
 int hb_report_int(const json_t *rec, const char *key, int def)
 {
     double v = hb_rec_num(rec, key, def);
@@ -160,10 +174,14 @@ void hb_report_bar_panel(FILE *f, const struct hb_report_in *in, const struct hb
     hb_report_caption(f, &in->res, fig->what);
     hb_report_left_out_n(f, b->n, HB_REPORT_MAX_BARS, "bars and rows", in->res.path, fig->select);
     hb_report_bar_figs(f, bars, n, fig->ylabel, fig->metric, fig->ymax);
+    hb_report_whiskers(f, &b->cov);
     hb_report_numbers_open(f, n);
     fputs("<table class=\"numbers\"><tr>", f);
     for (int c = 0; c < fig->ncells; c++)
-        fprintf(f, "<th>%s</th>", fig->heads[c]);
+        if (strcmp(fig->heads[c], "ci95") == 0)
+            hb_report_interval_head(f, &b->cov);
+        else
+            fprintf(f, "<th>%s</th>", fig->heads[c]);
     fputs("</tr>\n", f);
     for (size_t k = 0; k < n; k++)
         hb_report_row(f, in, sorted[k].row, fig->ncells);

@@ -28,6 +28,11 @@ int hb_report_has(const struct hb_report_in *in, int nin, const char *type, cons
                   const char *key);
 int hb_report_is(const json_t *rec, const char *type, const char *suite, const char *key);
 void hb_report_caption(FILE *f, const struct hb_results *r, const char *what);
+/* Below a figure: what its whiskers are ("Whiskers: 93.75% interval, 5 repeats."); nothing
+ * when no figure of c has an interval. */
+void hb_report_whiskers(FILE *f, const struct hb_coverage *c);
+/* A numbers table's head of the intervals of c, in words: "93.75% interval, 5 repeats". */
+void hb_report_interval_head(FILE *f, const struct hb_coverage *c);
 /* The number at key as an int (clamped to int's range), or def. */
 int hb_report_int(const json_t *rec, const char *key, int def);
 /* The bars of b in drawing order (ascending key, file order inside): *sorted the kept bars in
@@ -35,8 +40,9 @@ int hb_report_int(const json_t *rec, const char *key, int def);
  * free); NULL when out of memory. */
 struct hb_bar *hb_report_bars(const struct hb_report_in *in, const struct hb_rbars *b,
                               struct hb_rbar **sorted);
-/* How a panel of bars is drawn: its title, y label and scale, numbers table heads and the
- * jq filter of its records. */
+/* How a panel of bars is drawn: its title, y label and scale, numbers table heads (a "ci95"
+ * head says what the intervals are: hb_report_interval_head) and the jq filter of its
+ * records. */
 struct hb_bar_fig {
     const char *what, *ylabel;
     const char *metric; /* the y scale's name: figures of one metric share it */

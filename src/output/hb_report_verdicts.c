@@ -168,8 +168,11 @@ static void hb_verdict_figures(FILE *f, const struct hb_report_in *in, const jso
     if (!json_is_array(figs)) figs = json_object_get(v, "evidence");
     if (json_is_object(json_array_get(figs, 0))) {
         fputs("<table class=\"figures\"><tr><th>label</th><th>hop classes</th><th>figure</th>"
-              "<th>unit</th><th>95% CI</th></tr>\n",
+              "<th>unit</th>",
               f);
+        /* Its figures' intervals come from the file's measurements: theirs say what they are. */
+        hb_report_interval_head(f, &in->cov);
+        fputs("</tr>\n", f);
         size_t i;
         json_t *e;
         json_array_foreach(figs, i, e) if (i < HB_REPORT_MAX_SIDE)

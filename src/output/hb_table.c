@@ -2,6 +2,7 @@
 #include "hb_output.h"
 
 #include "hb_config.h"
+#include "hb_coverage.h"
 #include "hb_escape.h"
 #include "hb_interval.h"
 #include "hb_jsonl_read.h"
@@ -14,6 +15,24 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The intervals of the rows printed since the last summary line, which says what they are. */
+static struct hb_coverage hb_table_cov;
+static char hb_table_said[HB_COVERAGE_LABEL_LEN]; /* the last interval line's label */
+
+/* Before a row with a headline: what its interval is ("# \xC2\xB1 CI: 93.75% interval, 5
+ * repeats"), said before the first row and again only where it changes. */
+static void hb_table_interval_line(FILE *f, const json_t *rec)
+{
+    struct hb_coverage one = {0};
+    char label[HB_COVERAGE_LABEL_LEN];
+    hb_coverage_add_rec(&one, rec);
+    hb_coverage_merge(&hb_table_cov, &one);
+    if (one.intervals + one.bare == 0) return;
+    hb_coverage_label(&one, label, sizeof(label));
+    if (strcmp(label, hb_table_said) != 0) fprintf(f, "# \xC2\xB1 CI: %s\n", label);
+    memcpy(hb_table_said, label, sizeof(hb_table_said));
+}
 
 static void hb_table_run(FILE *f, json_t *rec)
 {
@@ -74,6 +93,7 @@ static bool hb_table_loaded(FILE *f, json_t *rec)
     bool ok = strcmp(hb_rec_str(rec, "status", ""), "ok") == 0;
     if (strcmp(hb_rec_str(rec, "role", ""), "background") == 0 && ok) return true;
     if (strcmp(hb_rec_str(rec, "role", ""), "background") == 0) return false;
+    hb_table_interval_line(f, rec);
     if (!header_done) {
         fprintf(f, "%-9s %-10s %-5s %22s %20s %8s %s\n", "cpu->mem", "delay", "mix",
                 "load GB/s (of target)", "latency \xC2\xB1 CI ns", "pages%", "status");
@@ -114,6 +134,7 @@ static void hb_table_measurement(FILE *f, json_t *rec)
 {
     static int header_done;
     if (hb_table_loaded(f, rec)) return;
+    hb_table_interval_line(f, rec);
     if (!header_done) {
         fprintf(f, "%-22s %-12s %-9s %4s %9s %20s %-6s %8s %s\n", "experiment", "label", "kernel",
                 "thr", "size", "value \xC2\xB1 CI", "unit", "pages%", "status");
@@ -367,6 +388,27 @@ static void hb_table_loaded_knee(FILE *f, json_t *rec)
                 json_number_value(json_object_get(rec, "max_total_GBps")));
 }
 
+/* The run's counts, and what the intervals of its rows were (hb_coverage.h). */
+static void hb_table_summary(FILE *f, json_t *rec)
+{
+    char cov[HB_COVERAGE_LABEL_LEN];
+    fprintf(f,
+            "# %s: %lld experiments, %lld measurements: %lld ok, %lld failed, %lld noisy, "
+            "%.1f s",
+            hb_rec_str(rec, "suite", ""),
+            (long long)json_integer_value(json_object_get(rec, "experiments")),
+            (long long)json_integer_value(json_object_get(rec, "measurements")),
+            (long long)json_integer_value(json_object_get(rec, "ok")),
+            (long long)json_integer_value(json_object_get(rec, "failed")),
+            (long long)json_integer_value(json_object_get(rec, "noisy")),
+            json_number_value(json_object_get(rec, "elapsed_s")));
+    if (hb_coverage_any(&hb_table_cov))
+        fprintf(f, "; \xC2\xB1 CI: %s", hb_coverage_label(&hb_table_cov, cov, sizeof(cov)));
+    fputc('\n', f);
+    hb_table_cov = (struct hb_coverage){0};
+    hb_table_said[0] = '\0';
+}
+
 static void hb_table_print_clean(FILE *f, json_t *rec);
 
 void hb_table_print(FILE *f, json_t *rec)
@@ -416,14 +458,5 @@ static void hb_table_print_clean(FILE *f, json_t *rec)
              (!hb_table_hmat_said || strcmp(hb_rec_str(rec, "about", ""), "hmat") != 0))
         fprintf(f, "note: %s\n", hb_rec_str(rec, "text", ""));
     else if (strcmp(type, "summary") == 0)
-        fprintf(f,
-                "# %s: %lld experiments, %lld measurements: %lld ok, %lld failed, %lld noisy, "
-                "%.1f s\n",
-                hb_rec_str(rec, "suite", ""),
-                (long long)json_integer_value(json_object_get(rec, "experiments")),
-                (long long)json_integer_value(json_object_get(rec, "measurements")),
-                (long long)json_integer_value(json_object_get(rec, "ok")),
-                (long long)json_integer_value(json_object_get(rec, "failed")),
-                (long long)json_integer_value(json_object_get(rec, "noisy")),
-                json_number_value(json_object_get(rec, "elapsed_s")));
+        hb_table_summary(f, rec);
 }

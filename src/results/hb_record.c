@@ -1,6 +1,7 @@
 /* Records built on rank 0 (hb_record.h): measurements, topology, summary. */
 #include "hb_record.h"
 
+#include "hb_grow.h"
 #include "hb_level.h"
 #include "hb_nodeset.h"
 
@@ -10,6 +11,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static json_t *hb_json_or_null(int ok, json_t *v)
@@ -283,6 +285,12 @@ int hb_summary_add(struct hb_summary *s, const json_t *rec)
     s->failed += st && strcmp(st, "failed") == 0;
     s->skipped += st && strcmp(st, "skipped") == 0;
     s->noisy += json_is_true(json_object_get(rec, "noisy"));
+    const json_t *spread = json_object_get(rec, "spread_pct");
+    if (json_is_number(spread)) {
+        if (hb_grow((void **)&s->spreads, &s->spreadcap, s->nspreads, sizeof(*s->spreads)))
+            return -ENOMEM;
+        s->spreads[s->nspreads++] = json_number_value(spread);
+    }
     json_t *name = json_object_get(rec, "experiment");
     double t = json_number_value(json_object_get(rec, "elapsed_s"));
     if (!s->cells && !(s->cells = json_array())) return -ENOMEM;
@@ -300,15 +308,18 @@ int hb_summary_add(struct hb_summary *s, const json_t *rec)
 void hb_summary_free(struct hb_summary *s)
 {
     json_decref(s->cells);
+    free(s->spreads);
     *s = (struct hb_summary){0};
 }
 
 json_t *hb_record_summary(const char *suite, const struct hb_summary *s, double elapsed_s)
 {
     json_t *cells = s->cells ? json_deep_copy(s->cells) : json_array();
-    return json_pack("{s:s, s:s, s:I, s:I, s:i, s:i, s:i, s:i, s:f, s:o}", "type", "summary",
-                     "suite", suite, "experiments", (json_int_t)json_array_size(cells),
+    double spread = s->nspreads ? hb_stats_median(s->spreads, (int)s->nspreads) : NAN;
+    return json_pack("{s:s, s:s, s:I, s:I, s:i, s:i, s:i, s:i, s:f, s:o, s:o, s:o}", "type",
+                     "summary", "suite", suite, "experiments", (json_int_t)json_array_size(cells),
                      "measurements", (json_int_t)s->measurements, "ok", s->ok, "failed", s->failed,
                      "skipped", s->skipped, "noisy", s->noisy, "elapsed_s", elapsed_s, "cell_s",
-                     cells);
+                     cells, "spread_pct_median", isfinite(spread) ? json_real(spread) : json_null(),
+                     "estimate_s", s->estimate_s > 0.0 ? json_real(s->estimate_s) : json_null());
 }

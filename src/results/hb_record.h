@@ -45,11 +45,16 @@ json_t *hb_record_run(const struct hb_topo *t, const struct hb_options *o, const
 
 /* What the last record of a run counts, gathered as each measurement record is written so
  * that no record need stay: by status, and each experiment's cost (`cells`: [{experiment,
- * elapsed_s}], one per experiment in order; NULL before the first). Start from {0}. */
+ * elapsed_s}], one per experiment in order; NULL before the first), each figure's spread_pct
+ * (8 bytes a record, for their median). Start from {0}; the caller sets estimate_s, the dry
+ * run's estimate of the run's time (hb_estimate_plan; 0: none). */
 struct hb_summary {
     long measurements;
     int ok, failed, skipped, noisy;
     json_t *cells;
+    double *spreads;
+    size_t nspreads, spreadcap;
+    double estimate_s;
 };
 /* Count one measurement record: 0 or -ENOMEM. */
 int hb_summary_add(struct hb_summary *s, const json_t *rec);
@@ -57,7 +62,9 @@ void hb_summary_free(struct hb_summary *s);
 
 /* The last record of a run: counts of experiments and of measurement records by status, the
  * whole suite's time, and each experiment's cost (`cell_s`: the longest of its tasks, which
- * run at the same time), for projecting larger machines. New reference. */
+ * run at the same time), for projecting larger machines; the median of the figures'
+ * spread_pct (`spread_pct_median`, null when none has one) and the estimate (`estimate_s`,
+ * null without one), which hb_stability.h judges. New reference. */
 json_t *hb_record_summary(const char *suite, const struct hb_summary *s, double elapsed_s);
 
 /* The keys of a measurement record, in order (CSV columns). NULL-terminated. */

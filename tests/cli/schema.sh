@@ -65,8 +65,13 @@ check "repeats, value and interval" '[.[] | select(.type == "measurement")] | al
     .ci95 == [(.repeat_values | min), (.repeat_values | max)] and .ci_coverage == 0.75 and
     .unit == (if .metric == "latency" then "ns" else "GBps" end) and
     .value == (if .metric == "latency" then .lat_ns_median else .bw_GBps_best end) and
-    .noisy == ((.ci95[1] - .ci95[0]) / 2 > 0.05 * .value))'
+    .noisy == ((.ci95[1] - .ci95[0]) / 2 > 0.05 * .value) and
+    ([.repeat_values[] | log] as $l | ($l | add / length) as $m |
+     (($l | map((. - $m) * (. - $m)) | add) / 2 | sqrt * 100) as $sd |
+     (.spread_pct - $sd | fabs) < 1e-6 * ($sd + 1)))'
 check "summary counts the noisy figures" '[.[] | select(.type == "summary")] | all(.noisy >= 0)'
+check "summary has the median spread and the estimate" '[.[] | select(.type == "summary")] |
+    all((.spread_pct_median | type) == "number" and .estimate_s > 0)'
 check "summary closes each run" '[.[] | select(.type == "summary")] | length == 2'
 header=$(head -1 r.csv)
 keys=$(jq -r -s '[.[] | select(.type == "measurement")][0] | keys_unsorted | join(",")' r.jsonl)
@@ -88,7 +93,7 @@ fi
 # One repeat bounds nothing: no interval, and the figure counts as noisy.
 "$HB" lat --size 8M --reps 2 --min-time 0.005 --repeat 1 --format jsonl -o one.jsonl
 if [ "$(jq -c -s '[.[] | select(.type == "measurement") | [.repeats, (.repeat_values | length), .ci95, .ci_coverage, .noisy, .value == .lat_ns_median]]' one.jsonl)" != \
-    '[[1,1,null,null,true,true]]' ]; then
+    '[[1,1,null,null,true,true]]' ] || [ "$(jq -s -c '[.[] | .spread_pct, .spread_pct_median | select(. != null)]' one.jsonl)" != '[]' ]; then
     echo "FAIL: --repeat 1: $(jq -c -s '[.[] | select(.type == "measurement") | [.repeats, .ci95, .noisy]]' one.jsonl)"
     fails=$((fails + 1))
 fi

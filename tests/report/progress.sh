@@ -11,7 +11,9 @@ grep -Eq '^\[1/5\] lat-0-0 \(repeat 1 of 5\), [0-9]+ s elapsed$' "$tmp/err" &&
     grep -Eq '^\[5/5\] lat-0-0 \(repeat 5 of 5\), [0-9]+ s elapsed, about [0-9]+ s left$' "$tmp/err" ||
     { echo "progress: $(cat "$tmp/err")"; fail=1; }
 "$hb" lat --size 64M --reps 2 --format jsonl -o "$tmp/b.jsonl" 2>"$tmp/err2"
-[ ! -s "$tmp/err2" ] || { echo "stderr without --progress: $(cat "$tmp/err2")"; fail=1; }
+# (A busy machine may make the run unstable, which it says in one line: not progress.)
+grep -v '^hopbench: warning: this run is unstable: ' "$tmp/err2" >"$tmp/err3"
+[ ! -s "$tmp/err3" ] || { echo "stderr without --progress: $(cat "$tmp/err2")"; fail=1; }
 if command -v script >/dev/null; then
     script -q -c "$hb lat --size 64M --reps 2 --format jsonl -o $tmp/c.jsonl" /dev/null >"$tmp/tty"
     grep -q $'\r\033\[K\[1/5\] lat-0-0' "$tmp/tty" || { echo "no in-place rewrite on a TTY"; fail=1; }

@@ -33,10 +33,11 @@ cells=$(jq -s '[.[] | select(.type == "matrix" and .metric == "c2c") | .values[]
 expect "c2c core cells" "$(grep -o 'data-kind="c2c"' report.html | wc -l)" "$cells"
 knees=$(jq -s '[.[] | select(.type == "knee" and .value != null)] | length' loaded.jsonl intensity.jsonl)
 expect "knee marks only where a knee was reached" "$(grep -o 'class="marklabel"[^>]*>knee' report.html | wc -l)" "$knees"
-# The loaded numbers table: heads in words and a row per point with its injection delay
+# The loaded numbers table: heads in words (the intervals' real coverage: 5 repeats) and a row
+# per point with its injection delay
 loaded_table=$(sed -n '/<section id="loaded"/,/<\/section>/p' report.html | grep -o '<table class="numbers">.*' | head -1)
 expect "loaded table heads" "$(grep -o '<th>[^<]*</th>' <<<"$loaded_table" | sed 's/<[^>]*>//g' | tr '\n' ',')" \
-    "series,total bandwidth of load (GB/s),latency (ns),95% CI,injection delay,"
+    "series,total bandwidth of load (GB/s),latency (ns),93.75% interval, 5 repeats,injection delay,"
 delays=$(jq -r 'select(.type == "measurement" and .role == "foreground") |
     if .delay == null then "idle" else "\(.delay) ns" end' loaded.jsonl | sort | tr '\n' ',')
 expect "loaded table: a row per foreground measurement with its delay" \
