@@ -270,24 +270,58 @@ static int hb_exec_one(const struct hb_world *w, const struct hb_topo *t,
     return code;
 }
 
+int hb_exec_rounds(const struct hb_world *w, const struct hb_plan *plan, int n,
+                   const struct hb_exec_io *io, struct hb_repeats *reps,
+                   int (*one)(void *ctx, int x, int round, bool last), void *ctx)
+{
+    struct hb_rounds rd;
+    hb_rounds_init(&rd, io->repeats, io->until_clear, io->max_time_s);
+    int *run = calloc((size_t)n + 1, sizeof(*run)), code = 0;
+    if (!run) hb_world_abort(w, HB_EXIT_ENV, "out of memory planning the repeats");
+    /* Rank 0 decides each round (which experiments are not yet clear); every rank runs it. */
+    for (int round; code == 0;) {
+        round = w->rank == 0 ? hb_rounds_next(&rd, reps, run) : 0;
+        hb_comm_bcast_ints(&round, 1);
+        if (round < 0) break;
+        hb_comm_bcast_ints(run, n);
+        for (int x = 0; x < n && code == 0; x++) {
+            if (!run[x]) continue;
+            struct hb_round_step step = {round, rd.rounds, x, n, rd.until_clear};
+            if (w->rank == 0 && io->progress) io->progress(&step, &plan->exps[x], io->ctx);
+            code = one(ctx, x, round, hb_rounds_last(&rd, round));
+        }
+    }
+    free(run);
+    return code;
+}
+
+/* What hb_exec_rounds hands each experiment's round to. */
+struct exec_round {
+    const struct hb_world *w;
+    const struct hb_topo *t;
+    const struct hb_plan *plan;
+    const struct hb_exec_io *io;
+    struct hb_repeats *reps;
+};
+
+static int exec_round_one(void *ctx, int x, int round, bool last)
+{
+    struct exec_round *er = ctx;
+    return hb_exec_one(er->w, er->t, er->plan, x, round, last, er->io, er->reps);
+}
+
 int hb_exec_plan(const struct hb_world *w, const struct hb_topo *t, const struct hb_plan *plan,
                  const struct hb_exec_io *io)
 {
-    int n = w->rank == 0 ? plan->n : 0, repeats = io->repeats > 0 ? io->repeats : 1;
+    int n = w->rank == 0 ? plan->n : 0;
     hb_comm_bcast_ints(&n, 1);
-    hb_comm_bcast_ints(&repeats, 1);
     struct hb_repeats reps = {0};
     if (w->rank == 0 && hb_repeats_init(&reps, n, io->noise_pct))
         hb_world_abort(w, HB_EXIT_ENV, "out of memory for the repeats' records");
-    int code = 0;
     /* Repeats go round the whole plan, so drift over the run shows in each figure's spread;
      * each experiment's records are merged and emitted once its last repeat is in. */
-    for (int r = 0; r < repeats && code == 0; r++)
-        for (int x = 0; x < n && code == 0; x++) {
-            if (w->rank == 0 && io->progress)
-                io->progress(r * n + x, repeats * n, &plan->exps[x], io->ctx);
-            code = hb_exec_one(w, t, plan, x, r, r == repeats - 1, io, &reps);
-        }
+    struct exec_round er = {w, t, plan, io, &reps};
+    int code = hb_exec_rounds(w, plan, n, io, &reps, exec_round_one, &er);
     code = hb_exec_emit_rest(w, &reps, io, code);
     hb_world_wil_restore(w); /* the weights an experiment or the run set */
     hb_repeats_free(&reps);

@@ -4,6 +4,7 @@
 #define HB_EXEC_H
 
 #include "hb_plan.h"
+#include "hb_rounds.h"
 #include "hb_world.h"
 
 #include <jansson.h>
@@ -14,7 +15,8 @@
 typedef int (*hb_emit_fn)(json_t *rec, void *ctx);
 
 /* Progress hook, rank 0: experiment i (0-based) of n is about to run. May be NULL. */
-typedef void (*hb_progress_fn)(int i, int n, const struct hb_experiment *e, void *ctx);
+typedef void (*hb_progress_fn)(const struct hb_round_step *s, const struct hb_experiment *e,
+                               void *ctx);
 
 struct hb_exec_io {
     hb_emit_fn emit;
@@ -22,8 +24,10 @@ struct hb_exec_io {
     void *ctx;
     const char *simd;
     bool allow_misplaced;
-    int repeats;      /* --repeat: independent repeats of every experiment */
-    double noise_pct; /* --noise: a figure is noisy past this half-width */
+    int repeats;       /* --repeat: independent repeats of every experiment; auto's most */
+    double noise_pct;  /* --noise: a figure is noisy past this half-width */
+    bool until_clear;  /* --repeat auto: round after round until every figure is clear */
+    double max_time_s; /* auto: the run's time, 0 for none (hb_rounds.h) */
 };
 
 /* Run `plan` (meaningful on rank 0; other ranks pass any plan) io->repeats times, round the
@@ -32,6 +36,14 @@ struct hb_exec_io {
  * (docs/design.md#gather).
  * Returns the exit code every rank agrees on: 0, or 1 when a measurement failed validation
  * or placement (the failing rank has printed why). Fatal errors abort the job. */
+/* The rounds of a plan of n experiments on every rank (hb_rounds.h: --repeat N, or auto
+ * until every figure is clear), decided on rank 0 with reps and broadcast; one(ctx, x,
+ * round, last) runs experiment x's round and returns the code every rank agrees on. Stops
+ * at the first non-zero code and returns it. */
+int hb_exec_rounds(const struct hb_world *w, const struct hb_plan *plan, int n,
+                   const struct hb_exec_io *io, struct hb_repeats *reps,
+                   int (*one)(void *ctx, int x, int round, bool last), void *ctx);
+
 int hb_exec_plan(const struct hb_world *w, const struct hb_topo *t, const struct hb_plan *plan,
                  const struct hb_exec_io *io);
 

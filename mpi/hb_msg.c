@@ -219,12 +219,24 @@ static int hb_msg_one(struct hb_msg_run *run, const struct hb_plan *plan, int x,
     return hb_comm_max_int(keep_rc ? HB_EXIT_ENV : failed ? HB_EXIT_FAILED : 0);
 }
 
+/* What hb_exec_rounds hands each experiment's round to. */
+struct msg_round {
+    struct hb_msg_run *run;
+    const struct hb_plan *plan;
+    struct hb_repeats *reps;
+};
+
+static int msg_round_one(void *ctx, int x, int round, bool last)
+{
+    struct msg_round *mr = ctx;
+    return hb_msg_one(mr->run, mr->plan, x, round, last, mr->reps);
+}
+
 int hb_msg_exec_plan(const struct hb_world *w, const struct hb_topo *t, const struct hb_plan *plan,
                      const struct hb_exec_io *io)
 {
-    int n = w->rank == 0 ? plan->n : 0, repeats = io->repeats > 0 ? io->repeats : 1;
+    int n = w->rank == 0 ? plan->n : 0;
     hb_comm_bcast_ints(&n, 1);
-    hb_comm_bcast_ints(&repeats, 1);
     struct hb_msg_run run = {w,
                              t,
                              io,
@@ -247,13 +259,8 @@ int hb_msg_exec_plan(const struct hb_world *w, const struct hb_topo *t, const st
         hb_msg_transport(false, run.transport[0], sizeof(run.transport[0]));
         hb_msg_transport(true, run.transport[1], sizeof(run.transport[1]));
     }
-    int code = 0;
-    for (int r = 0; r < repeats && code == 0; r++)
-        for (int x = 0; x < n && code == 0; x++) {
-            if (w->rank == 0 && io->progress)
-                io->progress(r * n + x, repeats * n, &plan->exps[x], io->ctx);
-            code = hb_msg_one(&run, plan, x, r, r == repeats - 1, &reps);
-        }
+    struct msg_round mr = {&run, plan, &reps};
+    int code = hb_exec_rounds(w, plan, n, io, &reps, msg_round_one, &mr);
     /* A pair failed: what was measured is still written, with the repeats it has. */
     code = hb_exec_emit_rest(w, &reps, io, code);
     if (w->rank == 0) hb_msg_say_unpaired(run.unpaired);

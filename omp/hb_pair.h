@@ -9,6 +9,7 @@
 
 #include "hb_plan.h"
 #include "hb_result.h"
+#include "hb_rounds.h"
 #include "hb_topo.h"
 
 #include <jansson.h>
@@ -30,12 +31,15 @@ int hb_pair_run(const struct hb_topo *t, const struct hb_experiment *e, struct h
 /* What the in-process run hands each record to, as the MPI executor does (mpi/hb_exec.h). */
 struct hb_pair_io {
     int (*emit)(json_t *rec, void *ctx); /* 0, or -errno to stop */
-    void (*progress)(int i, int n, const struct hb_experiment *e, void *ctx); /* or NULL */
+    void (*progress)(const struct hb_round_step *s, const struct hb_experiment *e,
+                     void *ctx); /* or NULL */
     void *ctx;
     const char *simd;
     const char *host;
-    int repeats;      /* --repeat: independent repeats of every experiment */
-    double noise_pct; /* --noise */
+    int repeats;       /* --repeat: independent repeats of every experiment; auto's most */
+    double noise_pct;  /* --noise */
+    bool until_clear;  /* --repeat auto (hb_rounds.h) */
+    double max_time_s; /* auto: the run's time, 0 for none */
 };
 
 /* Run every experiment of plan io->repeats times (round the plan each time, seed + repeat;

@@ -8,8 +8,10 @@
 #include "hb_migrate.h"
 #include "hb_record.h"
 #include "hb_repeat.h"
+#include "hb_rounds.h"
 
 #include <errno.h>
+#include <stdlib.h>
 
 /* One repeat of experiment x: its record kept in reps, or in the last repeat merged with the
  * earlier ones and emitted; counts a failed measurement. */
@@ -53,16 +55,28 @@ static int hb_pair_one(const struct hb_topo *t, const struct hb_experiment *e, i
 int hb_pair_exec(const struct hb_topo *t, const struct hb_plan *plan, const struct hb_pair_io *io)
 {
     const struct hb_record_origin origin = {io->host, 0, io->simd};
-    int failed = 0, first = 0, repeats = io->repeats > 0 ? io->repeats : 1;
+    int failed = 0, first = 0;
     struct hb_repeats reps;
+    struct hb_rounds rd;
+    hb_rounds_init(&rd, io->repeats, io->until_clear, io->max_time_s);
     int rc = hb_repeats_init(&reps, plan->n, io->noise_pct);
-    /* Round the whole plan each repeat, as the MPI executor does. */
-    for (int r = 0; rc == 0 && r < repeats; r++)
+    int *run = calloc((size_t)plan->n + 1, sizeof(*run));
+    if (!run) rc = rc ? rc : -ENOMEM;
+    /* Round the whole plan each repeat (the experiments not yet clear, with --repeat auto),
+     * as the MPI executor does. */
+    for (int r; rc == 0 && (r = hb_rounds_next(&rd, &reps, run)) >= 0;)
         for (int i = 0; rc == 0 && i < plan->n; i++) {
+            if (!run[i]) continue;
             const struct hb_experiment *e = &plan->exps[i];
-            if (io->progress) io->progress(r * plan->n + i, repeats * plan->n, e, io->ctx);
-            rc = hb_pair_one(t, e, r, r == repeats - 1, io, &origin, &reps, i, &failed, &first);
+            struct hb_round_step step = {r, rd.rounds, i, plan->n, rd.until_clear};
+            if (io->progress) io->progress(&step, e, io->ctx);
+            rc = hb_pair_one(t, e, r, hb_rounds_last(&rd, r), io, &origin, &reps, i, &failed,
+                             &first);
         }
+    /* --repeat auto merges when the run is done. */
+    for (int i = 0; rc == 0 && i < plan->n; i++)
+        if (hb_repeats_has(&reps, i)) rc = hb_repeats_flush(&reps, i, io->emit, io->ctx);
+    free(run);
     hb_repeats_free(&reps);
     if (rc == -ENOMEM) hb_err_set("out of memory keeping the repeats of the c2c measurements");
     if (rc || !failed) return rc;

@@ -23,8 +23,12 @@
 #include "hb_rank0.h"
 #include "hb_progress.h"
 #include "hb_record.h"
+#include "hb_rounds.h"
+#include "hb_signif.h"
+#include "hb_family.h"
 #include "hb_simd.h"
 #include "hb_sizes.h"
+#include "hb_stability.h"
 #include "hb_topo_mem.h"
 #include "hb_suite.h"
 #include "hb_suite_keep.h"
@@ -81,17 +85,23 @@ static int hb_emit(json_t *rec, void *ctx)
     return wrc ? wrc : hb_keep_add(&rc->keep, rc->env, rec);
 }
 
-/* Step i of n goes round the plan once per repeat: say which repeat runs. */
-static void hb_on_progress(int i, int n, const struct hb_experiment *e, void *ctx)
+/* --max-time bounds a --repeat auto run only when given (balance's default is its own). */
+static double hb_repeat_max_time(const struct hb_options *o)
+{
+    return (o->given >> (OPT_MAX_TIME - OPT_KERNEL)) & 1 ? o->max_time_s : 0.0;
+}
+
+/* Say which experiment and repeat runs; with --repeat auto the rounds are at most. */
+static void hb_on_progress(const struct hb_round_step *s, const struct hb_experiment *e, void *ctx)
 {
     struct hb_run_ctx *rc = ctx;
-    int repeats = rc->env->opts->repeats, per = repeats > 0 ? n / repeats : n;
-    char what[HB_NAME_LEN + 48];
-    if (repeats > 1 && per > 0)
-        snprintf(what, sizeof(what), "%s (repeat %d of %d)", e->name, i / per + 1, repeats);
+    char what[HB_NAME_LEN + 64];
+    if (s->rounds > 1)
+        snprintf(what, sizeof(what), "%s (repeat %d of %s%d)", e->name, s->round + 1,
+                 s->until_clear ? "at most " : "", s->rounds);
     else
         snprintf(what, sizeof(what), "%s", e->name);
-    hb_progress_step(rc->progress, i, n, what);
+    hb_progress_step(rc->progress, s->round * s->n + s->x, s->rounds * s->n, what);
 }
 
 /* Where a derived record goes: the output, and with --export-hwloc the matrices to export. */
@@ -135,6 +145,10 @@ static int hb_finish(const struct hb_suite_env *env, const struct hb_world *w,
     json_t *sum = hb_record_summary(env->opts->command[0] ? env->opts->command : "default",
                                     &ctx->summary, hb_now() - t0);
     if (rc == 0) rc = sum ? hb_sink_write(sink, sum) : -ENOMEM;
+    /* A run whose own figures are unstable says so, with the remedy (hb_stability.h). */
+    char *unstable = rc == 0 && sum ? hb_stability_message(sum) : NULL;
+    if (unstable) fprintf(stderr, "hopbench: warning: %s\n", unstable);
+    free(unstable);
     json_decref(sum);
     return rc ? rc : hb_held_report();
 }
@@ -223,6 +237,7 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
     env = &fleet_env;
     double t0 = hb_now();
     struct hb_run_ctx ctx = {0};
+    ctx.summary.estimate_s = est->seconds;
     ctx.env = env;
     const char *simd = hb_simd_name(hb_simd_active());
     /* Rank 0 opens the output and writes the run record before anything is measured: an
@@ -264,8 +279,9 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
     if (w.rank == 0) ctx.progress = hb_progress_new(o->quiet, o->progress);
     /* Where progress shows, the plan and its estimate come first. */
     if (ctx.progress) hb_print_plan_line(est);
-    struct hb_exec_io io = {hb_emit,    hb_on_progress, &ctx, simd, o->allow_misplaced,
-                            o->repeats, o->noise_pct};
+    struct hb_exec_io io = {hb_emit,      hb_on_progress,     &ctx,
+                            simd,         o->allow_misplaced, o->repeats,
+                            o->noise_pct, o->repeat_auto,     hb_repeat_max_time(o)};
     int code = messages ? hb_msg_exec_plan(&w, t, plan, &io) : hb_exec_plan(&w, t, plan, &io);
     if (w.rank == 0) {
         /* The cause first, then where the records are (FILE.partial when incomplete). */
@@ -322,7 +338,7 @@ static int hb_run_in_process(const struct hb_suite_env *env, const struct hb_pla
     json_object_set_new(run, "hosts", json_pack("[s]", host));
     json_object_set_new(run, "ranks", json_integer(1));
     double t0 = hb_now();
-    struct hb_run_ctx ctx = {.env = env};
+    struct hb_run_ctx ctx = {.env = env, .summary.estimate_s = est->seconds};
     int rc = hb_keep_init(&ctx.keep, env);
     if (rc == 0) rc = hb_sink_open(o->format, o->output, &ctx.sink);
     if (rc == 0) rc = hb_write_header(env, run, ctx.sink);
@@ -330,8 +346,9 @@ static int hb_run_in_process(const struct hb_suite_env *env, const struct hb_pla
     if (rc == 0) {
         ctx.progress = hb_progress_new(o->quiet, o->progress);
         if (ctx.progress) hb_print_plan_line(est);
-        struct hb_pair_io io = {hb_emit, hb_on_progress, &ctx,        simd,
-                                host,    o->repeats,     o->noise_pct};
+        struct hb_pair_io io = {hb_emit,      hb_on_progress, &ctx,
+                                simd,         host,           o->repeats,
+                                o->noise_pct, o->repeat_auto, hb_repeat_max_time(o)};
         rc = hb_pair_exec(env->topo, plan, &io);
     }
     bool complete = ctx.sink && hb_err_exit_code(rc) <= HB_EXIT_FAILED;
@@ -447,6 +464,16 @@ static int hb_plan_and_run(int argc, char **argv, const struct hb_options *o,
     struct hb_estimate est = {0};
     char host[HB_HOST_LEN];
     if (rc == 0) rc = hb_estimate_plan(&plan, o->repeats, &est);
+    if (rc == 0 && o->repeat_auto)
+        hb_estimate_range(&est, HB_ROUNDS_AUTO_MIN, o->repeats, hb_repeat_max_time(o));
+    /* Too few repeats for compare's rank test ever to decide: said before minutes are spent. */
+    int need = hb_signif_mwu_repeats_for(HB_FAMILY_LEVEL);
+    if (rc == 0 && !o->repeat_auto && o->repeats < need && !o->quiet && hb_launch_is_first())
+        fprintf(stderr,
+                "hopbench: note: --repeat %d is too few for compare ever to decide on these "
+                "figures (its rank test needs %d or more per run); use --repeat 5, or --repeat "
+                "auto\n",
+                o->repeats, need);
     if (rc == 0 && o->dry_run && !o->quiet) hb_print_plan_line(&est);
     if (rc == 0 && o->dry_run)
         rc = hb_print_plan(&plan, o, &est,

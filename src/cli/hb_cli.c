@@ -9,6 +9,7 @@
 #include "hb_error.h"
 #include "hb_escape.h"
 #include "hb_launcher.h"
+#include "hb_rounds.h"
 #include "hb_size.h"
 #include "hb_suite.h"
 #include "hb_version.h"
@@ -131,8 +132,6 @@ static const struct hb_opt_field hb_opt_fields[] = {
      HB_OPT_RANGE(1, HB_MAX_THREADS, "a thread count from 1 to 4096")},
     {OPT_REPS, "--reps", HB_SET_INT, HB_OPT_AT(reps),
      HB_OPT_RANGE(1, 1000, "a repetition count from 1 to 1000")},
-    {OPT_REPEAT, "--repeat", HB_SET_INT, HB_OPT_AT(repeats),
-     HB_OPT_RANGE(1, HB_MAX_REPEATS, "a repeat count from 1 to 1000")},
     {OPT_MIN_TIME, "--min-time", HB_SET_REAL, HB_OPT_AT(min_time_s),
      HB_OPT_RANGE(0.0, 3600.0, "seconds between 0 and 3600")},
     {OPT_MAX_TIME, "--max-time", HB_SET_REAL, HB_OPT_AT(max_time_s),
@@ -230,6 +229,9 @@ static int hb_option_apply(struct hb_options *o, int c, const char *arg)
         return hb_parse_chains(arg, o);
     case OPT_HOME:
         return hb_parse_home(arg, &o->c2c_home);
+    case OPT_REPEAT:
+        return hb_parse_repeat(arg, HB_ROUNDS_AUTO_MAX, HB_MAX_REPEATS, &o->repeats,
+                               &o->repeat_auto);
     default:
         return -EINVAL;
     }

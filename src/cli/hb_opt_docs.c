@@ -38,10 +38,12 @@ const struct hb_opt_doc hb_opt_docs[] = {
      "least time per sample (default 0.05)"},
     {"reps", 0, OPT_REPS, "N", HB_COMPLETE_NONE, NULL,
      "kept samples per repeat of a measurement (default 3)"},
-    {"repeat", 0, OPT_REPEAT, "N", HB_COMPLETE_NONE, NULL,
+    {"repeat", 0, OPT_REPEAT, "N|auto[:MAX]", HB_COMPLETE_NONE, NULL,
      "independent repeats of every measurement, each on fresh memory (new allocation, first "
      "touch, pages verified, new chase permutation), taken in turn with the other experiments; "
-     "a figure is the median of its repeats with a 95% interval (default 5)"},
+     "a figure is the median of its repeats with its interval (default 5; compare needs 4 or "
+     "more); auto: round after round, each not yet clear experiment again, until every figure's "
+     "interval half-width is within --noise, from 6 to MAX rounds (default 30) or --max-time"},
     {"noise", 0, OPT_NOISE, "PCT", HB_COMPLETE_NONE, NULL,
      "a figure is noisy when its interval's half-width exceeds PCT of it (default 5)"},
     {"format", 0, OPT_FORMAT, "F", HB_COMPLETE_WORDS, hb_format_names,
@@ -110,8 +112,9 @@ const struct hb_opt_doc hb_opt_docs[] = {
     {"max-size", 0, OPT_MAX_SIZE, "S", HB_COMPLETE_NONE, NULL,
      "sweep: largest working set (default 2G; at most 1/4 of the memory node's free memory)"},
     {"max-time", 0, OPT_MAX_TIME, "SEC", HB_COMPLETE_NONE, NULL,
-     "balance: longest wait for automatic NUMA balancing to bring the pages to the CPU node, "
-     "from 2 to 3600 seconds (default 60)"},
+     "balance: longest wait for automatic NUMA balancing to bring the pages to the CPU node "
+     "(default 60); with --repeat auto: no round starts that would end past it; from 2 to 3600 "
+     "seconds"},
     {"cores", 0, OPT_CORES, NULL, HB_COMPLETE_NONE, NULL,
      "c2c: also the core x core latency matrix (cores^2 pairs)"},
     {"home", 0, OPT_HOME, "H", HB_COMPLETE_NONE, NULL,

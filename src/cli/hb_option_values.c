@@ -395,3 +395,23 @@ int hb_parse_weights(const char *text, struct hb_options *o)
         if (!*p) return 0;
     }
 }
+
+int hb_parse_repeat(const char *arg, int most_default, int hi, int *repeats, bool *until_clear)
+{
+    static const char what[] = "a repeat count from 1 to 1000, auto, or auto:MAX with MAX from "
+                               "6 to 1000";
+    if (strncmp(arg, "auto", 4) != 0 || (arg[4] && arg[4] != ':')) {
+        *until_clear = false;
+        return hb_parse_int("--repeat", arg, 1, hi, what, repeats);
+    }
+    *until_clear = true;
+    *repeats = most_default;
+    if (!arg[4]) return 0;
+    int most = 0;
+    if (hb_parse_int("--repeat", arg + 5, 6, hi, what, &most)) {
+        hb_err_set("invalid --repeat '%s': expected %s", arg, what);
+        return -EINVAL;
+    }
+    *repeats = most;
+    return 0;
+}

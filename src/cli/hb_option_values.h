@@ -6,6 +6,7 @@
 #include "hb_options.h"
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 int hb_parse_int(const char *opt, const char *text, long lo, long hi, const char *what, int *out);
@@ -34,6 +35,9 @@ int hb_parse_sizes(const char *text, struct hb_options *o);
 int hb_parse_chains(const char *text, struct hb_options *o);
 int hb_parse_tlb_group(const char *text, uint64_t *out);
 int hb_parse_seed(const char *arg, uint64_t *out);
+/* --repeat N (1..hi), auto (at most most_default rounds) or auto:MAX (6..hi): *repeats the
+ * count or the most, *until_clear whether auto. 0, or -EINVAL naming the value. */
+int hb_parse_repeat(const char *arg, int most_default, int hi, int *repeats, bool *until_clear);
 /* A number above 0 and at most hi (--bg-rate, --noise); `what` says what is valid. */
 int hb_parse_positive(const char *opt, const char *arg, double hi, const char *what, double *out);
 /* --nodes: o->nodes (the last one given) and its text; the nodes are checked against the

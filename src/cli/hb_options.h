@@ -45,9 +45,11 @@ struct hb_options {
     uint64_t sizes[HB_MAX_SIZE_LIST]; /* --size's values, ascending (comm's message sizes) */
     int nsizes;                       /* 1 unless --size gave a list; 0: not given */
     double min_time_s;
-    double max_time_s; /* balance: longest wait for the pages to converge */
+    double max_time_s; /* balance: longest wait for the pages to converge; --repeat auto:
+                          the run's time, when given */
     int reps;
-    int repeats;      /* independent repeats of each measurement */
+    int repeats;      /* independent repeats of each measurement; auto's most */
+    bool repeat_auto; /* --repeat auto[:MAX]: repeat until every figure is clear */
     double noise_pct; /* a figure is noisy past this interval half-width */
     enum hb_format format;
     char output[4096]; /* "" = stdout */

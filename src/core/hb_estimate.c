@@ -93,3 +93,15 @@ const char *hb_estimate_words(double s, char *buf, size_t len)
         snprintf(buf, len, "about %.1f h", s / 3600.0);
     return buf;
 }
+
+void hb_estimate_range(struct hb_estimate *e, int least, int most, double max_time_s)
+{
+    double round = e->repeats > 0 ? e->seconds / e->repeats : e->seconds;
+    e->repeats = least;
+    e->seconds = round * least;
+    e->repeats_max = most;
+    e->seconds_max = round * most;
+    if (max_time_s > 0.0 && e->seconds_max > max_time_s + round)
+        e->seconds_max = max_time_s + round;
+    if (e->seconds_max < e->seconds) e->seconds_max = e->seconds;
+}

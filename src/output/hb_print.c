@@ -39,7 +39,17 @@ int hb_print_topo(const struct hb_topo *t, const struct hb_options *o)
 
 void hb_print_plan_line(const struct hb_estimate *est)
 {
-    char when[48];
+    char when[48], most[48];
+    if (est->repeats_max) {
+        fprintf(stderr,
+                "hopbench: plan: %d experiment%s, %d measurement%s x %d to %d repeats (until "
+                "clear), %s to %s\n",
+                est->experiments, est->experiments == 1 ? "" : "s", est->measurements,
+                est->measurements == 1 ? "" : "s", est->repeats, est->repeats_max,
+                hb_estimate_words(est->seconds, when, sizeof(when)),
+                hb_estimate_words(est->seconds_max, most, sizeof(most)) + 6);
+        return;
+    }
     fprintf(stderr, "hopbench: plan: %d experiment%s, %d measurement%s x %d repeat%s, %s\n",
             est->experiments, est->experiments == 1 ? "" : "s", est->measurements,
             est->measurements == 1 ? "" : "s", est->repeats, est->repeats == 1 ? "" : "s",
@@ -49,11 +59,17 @@ void hb_print_plan_line(const struct hb_estimate *est)
 /* The last record of a dry run: what the plan will cost, and where. */
 static json_t *hb_plan_summary(const struct hb_estimate *est, const char *where)
 {
-    return json_pack("{s:s, s:i, s:i, s:i, s:f, s:o, s:o, s:[s]}", "type", "plan_summary",
-                     "experiments", est->experiments, "measurements", est->measurements, "repeats",
-                     est->repeats, "estimated_s", est->seconds, "cpu_nodes",
-                     hb_nodeset_json(est->cpu_nodes), "mem_nodes", hb_nodeset_json(est->mem_nodes),
-                     "hosts", where);
+    json_t *s = json_pack("{s:s, s:i, s:i, s:i, s:f, s:o, s:o, s:[s]}", "type", "plan_summary",
+                          "experiments", est->experiments, "measurements", est->measurements,
+                          "repeats", est->repeats, "estimated_s", est->seconds, "cpu_nodes",
+                          hb_nodeset_json(est->cpu_nodes), "mem_nodes",
+                          hb_nodeset_json(est->mem_nodes), "hosts", where);
+    /* --repeat auto: the range, from its fewest rounds to its most. */
+    if (s && est->repeats_max) {
+        json_object_set_new(s, "repeats_max", json_integer(est->repeats_max));
+        json_object_set_new(s, "estimated_max_s", json_real(est->seconds_max));
+    }
+    return s;
 }
 
 int hb_print_plan(const struct hb_plan *plan, const struct hb_options *o,

@@ -58,6 +58,8 @@ const char *const hb_record_columns[] = {
     "noisy",
     "repeats",
     "repeat_values",
+    "spread_pct",
+    "repeat_stop",
     "measured_class",
     "fg_start_s",
     "fg_end_s",

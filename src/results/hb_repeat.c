@@ -3,6 +3,7 @@
 
 #include "hb_interval.h"
 #include "hb_jsonl_read.h"
+#include "hb_shift.h"
 
 #include <errno.h>
 #include <math.h>
@@ -30,6 +31,13 @@ static const char *hb_repeat_key(const json_t *rec, const char **unit)
     if (json_is_number(json_object_get(rec, "bw_GBps_best"))) return "bw_GBps_best";
     *unit = "s";
     return "t_median_s";
+}
+
+double hb_repeat_headline(const json_t *rec)
+{
+    const char *unit = "";
+    const json_t *x = json_object_get(rec, hb_repeat_key(rec, &unit));
+    return json_is_number(x) && isfinite(json_number_value(x)) ? json_number_value(x) : NAN;
 }
 
 /* The worst of the repeats' placement, status and overlap, and their total cost. */
@@ -70,6 +78,9 @@ static void hb_repeat_interval(json_t *out, const double *v, int nv, double nois
     json_object_set_new(out, "ci95", bounded ? json_pack("[f, f]", iv.lo, iv.hi) : json_null());
     json_object_set_new(out, "ci_coverage", bounded ? json_real(iv.coverage) : json_null());
     json_object_set_new(out, "noisy", json_boolean(hb_interval_noisy(&iv, noise_pct)));
+    /* The repeats' relative spread: the standard deviation of their logs, in percent. */
+    double spread = nv >= 2 ? 100.0 * hb_shift_spread(v, nv, NULL, 0) : NAN;
+    json_object_set_new(out, "spread_pct", isfinite(spread) ? json_real(spread) : json_null());
 }
 
 /* Index of the representative repeat: the one whose headline is the (lower) median. */

@@ -19,6 +19,10 @@
  * the least. NULL when out of memory. */
 json_t *hb_repeat_merge(json_t *const *recs, int n, double noise_pct);
 
+/* The figure one repeat's record is judged by (what hb_repeat_merge takes the median of);
+ * NAN when it has none. */
+double hb_repeat_headline(const json_t *rec);
+
 /* The records of every experiment of a run over its repeats. The records of a repeat that is
  * not the experiment's last wait in a temporary file (hb_spool.h: unlinked, in TMPDIR or
  * /tmp, made at the first one; with --repeat 1 none is made); each record of the last repeat
@@ -49,6 +53,13 @@ void hb_repeats_end(struct hb_repeats *r, int x);
 /* After a run stopped before experiment x's last repeat: each record merged over the repeats
  * that wait and emitted, then forgotten. 0, or the first error of the file or emit. */
 int hb_repeats_flush(struct hb_repeats *r, int x, int (*emit)(json_t *rec, void *ctx), void *ctx);
+/* Whether every record of experiment x's repeats so far is clear: its headline's interval
+ * (hb_interval_median) within noise_pct, or no repeat with a headline (nothing more repeats
+ * could settle). */
+bool hb_repeats_clear(const struct hb_repeats *r, int x);
+/* Why experiment x's repeats stop ("fixed", "clear", "max", "time"; a static string, NULL
+ * leaves it): its merged records say it as repeat_stop. */
+void hb_repeats_stop(struct hb_repeats *r, int x, const char *why);
 /* Whether experiment x has repeats waiting. */
 bool hb_repeats_has(const struct hb_repeats *r, int x);
 void hb_repeats_free(struct hb_repeats *r);

@@ -5,22 +5,28 @@
 #include "hb_error.h"
 #include "hb_grow.h"
 #include "hb_held.h"
+#include "hb_interval.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* One repeat's records in the spool, in the order the repeat lists them. */
+/* One repeat's records in the spool, in the order the repeat lists them, with each one's
+ * headline (for --repeat auto to judge without reading them back). */
 struct hb_repeat_spans {
-    size_t n, cap;
+    size_t n, cap, hcap;
     struct hb_span *at;
+    double *head;
 };
 
-/* An experiment's repeats that wait, and how many records of its last were merged. */
+/* An experiment's repeats that wait, how many records of its last were merged, and why its
+ * repeats stop. */
 struct hb_repeat_exp {
     size_t nrep, cap;
     struct hb_repeat_spans *rep;
     size_t merged;
+    const char *stop;
 };
 
 int hb_repeats_init(struct hb_repeats *r, int nexp, double noise_pct)
@@ -45,7 +51,10 @@ static struct hb_repeat_spans *hb_repeats_room(struct hb_repeat_exp *e, size_t r
         e->rep[e->nrep] = (struct hb_repeat_spans){0};
     }
     struct hb_repeat_spans *s = &e->rep[repeat];
-    return hb_grow((void **)&s->at, &s->cap, s->n, sizeof(*s->at)) ? NULL : s;
+    return hb_grow((void **)&s->at, &s->cap, s->n, sizeof(*s->at)) ||
+                   hb_grow((void **)&s->head, &s->hcap, s->n, sizeof(*s->head))
+               ? NULL
+               : s;
 }
 
 int hb_repeats_put(struct hb_repeats *r, int x, int repeat, json_t *rec)
@@ -53,7 +62,7 @@ int hb_repeats_put(struct hb_repeats *r, int x, int repeat, json_t *rec)
     struct hb_repeat_spans *s = rec ? hb_repeats_room(&r->exps[x], (size_t)repeat) : NULL;
     hb_held_add(rec != NULL);
     int rc = s ? hb_spool_put(&r->spool, rec, &s->at[s->n]) : hb_repeats_oom();
-    if (rc == 0) s->n++;
+    if (rc == 0) s->head[s->n++] = hb_repeat_headline(rec);
     hb_held_add(-(rec != NULL));
     json_decref(rec);
     return rc;
@@ -80,6 +89,8 @@ static int hb_repeats_merge_at(struct hb_repeats *r, struct hb_repeat_exp *e, si
     if (one && last) one[m++] = json_incref(last);
     hb_held_add(m);
     json_t *merged = rc == 0 && m > 0 ? hb_repeat_merge(one, m, r->noise_pct) : NULL;
+    if (merged)
+        json_object_set_new(merged, "repeat_stop", json_string(e->stop ? e->stop : "fixed"));
     if (rc == 0 && m > 0 && !merged) {
         hb_err_set("out of memory merging the repeats of a measurement");
         rc = -ENOMEM;
@@ -107,10 +118,37 @@ int hb_repeats_last(struct hb_repeats *r, int x, json_t *rec, int (*emit)(json_t
 void hb_repeats_end(struct hb_repeats *r, int x)
 {
     struct hb_repeat_exp *e = &r->exps[x];
-    for (size_t i = 0; i < e->nrep; i++)
+    for (size_t i = 0; i < e->nrep; i++) {
         free(e->rep[i].at);
+        free(e->rep[i].head);
+    }
     free(e->rep);
-    *e = (struct hb_repeat_exp){0};
+    *e = (struct hb_repeat_exp){.stop = e->stop};
+}
+
+bool hb_repeats_clear(const struct hb_repeats *r, int x)
+{
+    const struct hb_repeat_exp *e = &r->exps[x];
+    double *v = malloc(sizeof(*v) * (e->nrep ? e->nrep : 1));
+    size_t most = 0;
+    for (size_t i = 0; i < e->nrep; i++)
+        most = e->rep[i].n > most ? e->rep[i].n : most;
+    bool clear = v != NULL; /* out of memory: go on repeating, a merge will say so */
+    for (size_t k = 0; clear && k < most; k++) {
+        int n = 0;
+        for (size_t i = 0; i < e->nrep; i++)
+            if (k < e->rep[i].n && isfinite(e->rep[i].head[k])) v[n++] = e->rep[i].head[k];
+        struct hb_interval iv;
+        clear = n == 0 || (hb_interval_median(v, n, HB_CI_LEVEL, &iv) == 0 &&
+                           !hb_interval_noisy(&iv, r->noise_pct));
+    }
+    free(v);
+    return clear;
+}
+
+void hb_repeats_stop(struct hb_repeats *r, int x, const char *why)
+{
+    if (why) r->exps[x].stop = why;
 }
 
 int hb_repeats_flush(struct hb_repeats *r, int x, int (*emit)(json_t *rec, void *ctx), void *ctx)

@@ -23,13 +23,21 @@ static json_t *record(int x, int k, int r)
 }
 
 /* The merge of experiment x's records made afresh, none of them written anywhere. */
+/* hb_repeat_merge of recs, with the stop the store says (a fixed --repeat N). */
+static json_t *merge_fixed(json_t *const *recs, int n)
+{
+    json_t *m = hb_repeat_merge(recs, n, 5.0);
+    json_object_set_new(m, "repeat_stop", json_string("fixed"));
+    return m;
+}
+
 static char *expected(int x)
 {
     json_t *recs[NREP], *merged = json_array();
     for (int k = 0; k < NTASK; k++) {
         for (int r = 0; r < NREP; r++)
             recs[r] = record(x, k, r);
-        json_array_append_new(merged, hb_repeat_merge(recs, NREP, 5.0));
+        json_array_append_new(merged, merge_fixed(recs, NREP));
         for (int r = 0; r < NREP; r++)
             json_decref(recs[r]);
     }
@@ -88,7 +96,7 @@ static void flush(void)
     CHECK_INT(hb_repeats_flush(&reps, 1, collect, got), 0);
     for (int k = 0; k < NTASK; k++) {
         json_t *recs[2] = {record(1, k, 0), record(1, k, 1)};
-        json_array_append_new(want, hb_repeat_merge(recs, 2, 5.0));
+        json_array_append_new(want, merge_fixed(recs, 2));
         json_decref(recs[0]);
         json_decref(recs[1]);
     }
