@@ -49,6 +49,8 @@ int hb_args_parse(int argc, char **argv, const char *cmd, const char *usage,
     }
     int rc = 0;
     *n = 0;
+    for (size_t i = 0; i < nopts; i++)
+        if (opts[i].list) *opts[i].nlist = 0;
     optind = 1;
     opterr = 0;
     for (int c; rc == 0 && (c = getopt_long(argc, argv, shorts, longopts, NULL)) != -1;) {
@@ -64,9 +66,22 @@ int hb_args_parse(int argc, char **argv, const char *cmd, const char *usage,
             rc = -EINVAL;
             continue;
         }
-        for (size_t i = 0; i < nopts; i++)
-            if (c == (int)i + 256 || (opts[i].short_name && c == opts[i].short_name))
-                *opts[i].value = opts[i].flag ? "" : optarg;
+        for (size_t i = 0; rc == 0 && i < nopts; i++) {
+            if (c != (int)i + 256 && !(opts[i].short_name && c == opts[i].short_name)) continue;
+            const char *v = opts[i].flag ? "" : optarg;
+            if (opts[i].list) {
+                opts[i].list[(*opts[i].nlist)++] = v;
+            } else if (*opts[i].value) {
+                if (opts[i].flag)
+                    hb_err_set("%s: --%s given twice; give it once", cmd, opts[i].name);
+                else
+                    hb_err_set("%s: --%s given twice ('%s', then '%s'); give it once", cmd,
+                               opts[i].name, *opts[i].value, v);
+                rc = -EINVAL;
+            } else {
+                *opts[i].value = v;
+            }
+        }
     }
     /* After "--" everything is an operand, a name that starts with '-' too. */
     while (rc == 0 && optind < argc)

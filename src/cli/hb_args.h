@@ -11,11 +11,16 @@ struct hb_arg {
     char short_name;  /* 0 = none */
     const char **value;
     bool flag; /* takes no value: *value is set to "" when given */
+    /* Given more than once, e.g. several files for one side: every value in order, in
+     * list[0..*nlist) (room for argc); value unused. NULL: the option is given once at most. */
+    const char **list;
+    int *nlist;
 };
 
-/* argv[0] is the command (`cmd`, for messages). Each option's value goes to its *value (the
- * last one given wins); the other arguments to operands, in order (room for argc). 0 with *n
- * operands, or -EINVAL with one line naming the offending argument and the usage. */
+/* argv[0] is the command (`cmd`, for messages). Each option's value goes to its *value, or
+ * is appended to its list; the other arguments to operands, in order (room for argc). An
+ * option without a list given twice is refused, naming both (never silently last-wins).
+ * 0 with *n operands, or -EINVAL with one line naming the offending argument and the usage. */
 int hb_args_parse(int argc, char **argv, const char *cmd, const char *usage,
                   const struct hb_arg *opts, const char **operands, int *n);
 

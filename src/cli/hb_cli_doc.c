@@ -16,9 +16,9 @@
 #include <string.h>
 
 const int hb_run_takes[] = {
-    OPT_MIN_TIME,        OPT_REPS,    OPT_REPEAT, OPT_NOISE,    OPT_FORMAT, OPT_DRY_RUN,
-    OPT_TOPOLOGY,        OPT_SEED,    OPT_QUIET,  OPT_PROGRESS, OPT_SIMD,   OPT_HELP,
-    OPT_ALLOW_MISPLACED, OPT_VERSION, 0};
+    OPT_MIN_TIME, OPT_REPS, OPT_REPEAT, OPT_MAX_TIME, OPT_NOISE, OPT_FORMAT, OPT_DRY_RUN,
+    OPT_TOPOLOGY, OPT_SEED, OPT_QUIET,  OPT_PROGRESS, OPT_SIMD,  OPT_HELP,   OPT_ALLOW_MISPLACED,
+    OPT_VERSION,  0};
 static const int hb_topo_takes[] = {OPT_TOPOLOGY, OPT_FORMAT, OPT_QUIET, OPT_HELP, OPT_VERSION, 0};
 
 const struct hb_cmd_doc hb_cmd_docs[] = {
@@ -31,10 +31,17 @@ const struct hb_cmd_doc hb_cmd_docs[] = {
      "NAME.csv: the records as the table or CSV a run prints",
      hb_report_main, NULL, false, NULL},
     {"compare",
-     "BASE.jsonl NEW.jsonl [--threshold PCT] [--alpha P] [--format table|csv|jsonl] "
-     "[--allow-different-machines]",
-     "regression gate: worse, better, same, noise or undetermined per record, decided on the "
-     "runs' independent repeats (Mann-Whitney U) and --threshold; exit 1 when worse, 4 when "
+     "BASE.jsonl NEW.jsonl | --base FILE... --new FILE... [--threshold PCT] [--fdr Q | --fwer "
+     "[--alpha P]] [--expect-same] [--format table|csv|jsonl] [--allow-different-machines]",
+     "regression gate: worse, better, same, unclear or undetermined per record, decided on the "
+     "runs' independent repeats: worse or better when the rank test (Mann-Whitney U) separates "
+     "them after the false discovery rate is controlled over all rows (--fdr Q, default 0.05; "
+     "--fwer: Holm's family-wise control at --alpha) and the change passes --threshold; same "
+     "only when the change's interval lies inside +-threshold; else unclear, with the repeats "
+     "that would decide it. --base and --new may each be given several times: each side's "
+     "repeats are pooled. --expect-same: two runs of one command, any difference a false "
+     "alarm; each row and the summary say the smallest change these repeats can detect. Exit 1 "
+     "when worse, 5 when none is worse but some row is unclear or undetermined, 4 when "
      "measurements of BASE are missing from NEW, 2 for unusable, mismatched or duplicated "
      "records or runs of different machines (--allow-different-machines); the configuration "
      "knobs in which the runs differ come first (docs/config.md)",
@@ -119,6 +126,8 @@ const struct hb_term_doc hb_exit_docs[] = {
     {"2", "bad usage or input: the message names the value and what would be valid"},
     {"3", "environment: binding impossible, wrong rank layout, out of memory, unwritable output"},
     {"4", "compare: measurements of BASE are missing from NEW (a crashed or empty run)"},
+    {"5", "compare: nothing worse, but some record is unclear or undetermined: its repeats "
+          "cannot yet tell (rerun with more repeats, or --repeat auto)"},
     {NULL, NULL},
 };
 

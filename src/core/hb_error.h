@@ -12,6 +12,7 @@ enum hb_exit {
     HB_EXIT_USAGE = 2,   /* bad usage or input */
     HB_EXIT_ENV = 3,     /* environment: binding impossible, rank layout, out of memory */
     HB_EXIT_MISSING = 4, /* compare: measurements of BASE missing from NEW */
+    HB_EXIT_UNCLEAR = 5, /* compare: none worse, but some row could not be decided */
 };
 
 /* Errno values with a hopbench meaning, so a caller can map an error to its exit code. */

@@ -62,10 +62,14 @@ double hb_shift_spread(const double *a, int na, const double *b, int nb)
 {
     double ssa = 0.0, ssb = 0.0;
     int df = 0;
-    if (na >= 2 && log_ss(a, na, &ssa)) df += na - 1;
-    else ssa = 0.0;
-    if (nb >= 2 && log_ss(b, nb, &ssb)) df += nb - 1;
-    else ssb = 0.0;
+    if (na >= 2 && log_ss(a, na, &ssa))
+        df += na - 1;
+    else
+        ssa = 0.0;
+    if (nb >= 2 && log_ss(b, nb, &ssb))
+        df += nb - 1;
+    else
+        ssb = 0.0;
     return df > 0 ? sqrt((ssa + ssb) / df) : NAN;
 }
 

@@ -10,7 +10,12 @@
 #include "hb_output.h"
 #include "hb_compare_config.h"
 #include "hb_compare_side.h"
+#include "hb_coverage.h"
+#include "hb_family.h"
+#include "hb_interval.h"
+#include "hb_shift.h"
 #include "hb_signif.h"
+#include "hb_stability.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -26,13 +31,19 @@
 #endif
 
 struct hb_cmp_opts {
-    const char *base, *new;
-    double threshold_pct, alpha;
-    enum hb_format format; /* the run's formats (hb_options.h) */
-    int need;              /* repeats per side the rank test needs to reach alpha */
-    bool allow_machines;   /* --allow-different-machines */
-    json_t *config_diffs;  /* once both files are read: the knobs that differ (config_diff) */
+    const char **bases, **news; /* each side's files: the first names what is compared */
+    int nbase, nnew;
+    double threshold_pct, level; /* --threshold; the family's level (--fdr, --alpha) */
+    enum hb_family_rule rule;    /* --fdr (default) or --fwer */
+    enum hb_format format;       /* the run's formats (hb_options.h) */
+    int need;                    /* repeats per side the rank test needs to reach level */
+    bool allow_machines;         /* --allow-different-machines */
+    bool expect_same;            /* --expect-same: an A/A pair, any difference a false alarm */
+    json_t *config_diffs;        /* once both files are read: the knobs that differ */
 };
+
+/* The power at which compare states what it can detect. */
+#define HB_CMP_POWER 0.8
 
 /* The usage line, its formats from the run's table (free it); NULL when out of memory. */
 static char *hb_compare_usage(void)
@@ -40,7 +51,8 @@ static char *hb_compare_usage(void)
     char *formats = hb_names_join(hb_format_names, "|"), *usage = NULL;
     if (formats &&
         asprintf(&usage,
-                 "usage: hopbench compare BASE.jsonl NEW.jsonl [--threshold PCT] [--alpha P] "
+                 "usage: hopbench compare BASE.jsonl NEW.jsonl | --base FILE... --new FILE... "
+                 "[--threshold PCT] [--fdr Q | --fwer [--alpha P]] [--expect-same] "
                  "[--format %s] [--allow-different-machines]",
                  formats) < 0)
         usage = NULL;
@@ -63,46 +75,116 @@ static int hb_cmp_number(const char *opt, const char *s, double lo, double hi, d
     return 0;
 }
 
+/* The files of each side: BASE NEW as operands, or --base and --new (each may be given more
+ * than once, pooled), never both ways. */
+static int hb_cmp_files(struct hb_cmp_opts *o, const char **files, int n, const char *usage)
+{
+    if ((o->nbase || o->nnew) && n) {
+        hb_err_set("compare: '%s' beside --base/--new: give BASE NEW, or --base and --new, not "
+                   "both; %s",
+                   files[0], usage);
+        return -EINVAL;
+    }
+    if (o->nbase || o->nnew) {
+        if (!o->nbase || !o->nnew) {
+            hb_err_set("compare: --%s '%s' without --%s: each side needs at least one file; %s",
+                       o->nbase ? "base" : "new", o->nbase ? o->bases[0] : o->news[0],
+                       o->nbase ? "new" : "base", usage);
+            return -EINVAL;
+        }
+        return 0;
+    }
+    if (n > 2) {
+        hb_err_set("compare: extra argument '%s'; %s", files[2], usage);
+        return -EINVAL;
+    }
+    if (n < 2) {
+        if (o->expect_same)
+            hb_err_set("compare --expect-same needs the two runs of one command (A.jsonl "
+                       "B.jsonl); got %s; %s",
+                       n ? files[0] : "no file", usage);
+        else
+            hb_err_set("compare needs two result files; %s", usage);
+        return -EINVAL;
+    }
+    o->bases[0] = files[0];
+    o->news[0] = files[1];
+    o->nbase = o->nnew = 1;
+    return 0;
+}
+
+/* The family's rule and level: --fdr Q (Benjamini-Hochberg, the default at 0.05) or --fwer
+ * (Holm) at --alpha; --alpha alone is the level of the default rule. */
+static int hb_cmp_rule(struct hb_cmp_opts *o, const char *fdr, const char *fwer, const char *alpha)
+{
+    if (fdr && fwer) {
+        hb_err_set("compare: --fdr '%s' and --fwer control the family two ways: give --fdr Q "
+                   "(false discovery rate) or --fwer [--alpha P] (family-wise), not both",
+                   fdr);
+        return -EINVAL;
+    }
+    if (fdr && alpha) {
+        hb_err_set("compare: --fdr '%s' and --alpha '%s' both set the level: give one", fdr, alpha);
+        return -EINVAL;
+    }
+    o->rule = fwer ? HB_FAMILY_FWER : HB_FAMILY_FDR;
+    int rc = 0;
+    if (fdr) rc = hb_cmp_number("--fdr", fdr, 1e-6, 0.5, &o->level);
+    if (alpha && rc == 0) rc = hb_cmp_number("--alpha", alpha, 1e-9, 0.5, &o->level);
+    return rc;
+}
+
 static int hb_cmp_parse_with(int argc, char **argv, const char *usage, struct hb_cmp_opts *o)
 {
-    *o = (struct hb_cmp_opts){NULL, NULL, 5.0, 0.05, HB_FORMAT_TABLE, 0, false, NULL};
-    const char *threshold = NULL, *alpha = NULL, *format = NULL, *allow = NULL;
-    const struct hb_arg opts[] = {{"threshold", 0, &threshold, false},
-                                  {"alpha", 0, &alpha, false},
-                                  {"format", 0, &format, false},
-                                  {"allow-different-machines", 0, &allow, true},
-                                  {NULL, 0, NULL, false}};
+    const char **bases = o->bases, **news = o->news;
+    *o = (struct hb_cmp_opts){.bases = bases,
+                              .news = news,
+                              .threshold_pct = 5.0,
+                              .level = HB_FAMILY_LEVEL,
+                              .rule = HB_FAMILY_FDR,
+                              .format = HB_FORMAT_TABLE};
+    const char *threshold = NULL, *alpha = NULL, *format = NULL, *allow = NULL, *fdr = NULL,
+               *fwer = NULL, *same = NULL;
+    const struct hb_arg opts[] = {{"threshold", 0, &threshold, false, NULL, NULL},
+                                  {"alpha", 0, &alpha, false, NULL, NULL},
+                                  {"fdr", 0, &fdr, false, NULL, NULL},
+                                  {"fwer", 0, &fwer, true, NULL, NULL},
+                                  {"expect-same", 0, &same, true, NULL, NULL},
+                                  {"base", 0, NULL, false, o->bases, &o->nbase},
+                                  {"new", 0, NULL, false, o->news, &o->nnew},
+                                  {"format", 0, &format, false, NULL, NULL},
+                                  {"allow-different-machines", 0, &allow, true, NULL, NULL},
+                                  {NULL, 0, NULL, false, NULL, NULL}};
     const char **files = calloc((size_t)argc + 1, sizeof(*files));
     int n = 0, rc = files ? 0 : -ENOMEM;
     if (!files) hb_err_set("compare: out of memory reading %d arguments", argc);
     if (rc == 0) rc = hb_args_parse(argc, argv, "compare", usage, opts, files, &n);
-    if (rc == 0 && n > 2) {
-        hb_err_set("compare: extra argument '%s'; %s", files[2], usage);
-        rc = -EINVAL;
-    }
-    o->base = n > 0 ? files[0] : NULL;
-    o->new = n > 1 ? files[1] : NULL;
+    o->expect_same = same != NULL;
+    if (rc == 0) rc = hb_cmp_files(o, files, n, usage);
     free(files);
     if (rc) return rc;
     if (threshold && (rc = hb_cmp_number("--threshold", threshold, 0.0, 1000.0, &o->threshold_pct)))
         return rc;
-    if (alpha && (rc = hb_cmp_number("--alpha", alpha, 1e-9, 0.5, &o->alpha))) return rc;
-    o->need = hb_signif_mwu_repeats_for(o->alpha);
+    if ((rc = hb_cmp_rule(o, fdr, fwer, alpha))) return rc;
+    o->need = hb_signif_mwu_repeats_for(o->level);
     int f = 0;
     if (format && (rc = hb_parse_enum("--format", format, hb_format_names, &f))) return rc;
     o->format = (enum hb_format)f;
     o->allow_machines = allow != NULL;
-    if (!o->new) {
-        hb_err_set("compare needs two result files; %s", usage);
-        return -EINVAL;
-    }
     return 0;
 }
 
+/* o->bases and o->news get room for every argument (free them). */
 static int hb_cmp_parse(int argc, char **argv, struct hb_cmp_opts *o)
 {
     char *usage = hb_compare_usage();
-    int rc = usage ? hb_cmp_parse_with(argc, argv, usage, o) : -ENOMEM;
+    o->bases = calloc((size_t)argc + 1, sizeof(*o->bases));
+    o->news = calloc((size_t)argc + 1, sizeof(*o->news));
+    int rc = -ENOMEM;
+    if (!o->bases || !o->news)
+        hb_err_set("compare: out of memory reading %d arguments", argc);
+    else if (usage)
+        rc = hb_cmp_parse_with(argc, argv, usage, o);
     free(usage);
     return rc;
 }
@@ -115,7 +197,7 @@ static json_t *hb_cmp_json_num(double v)
 
 /* What compare counts, and so its exit code. */
 struct hb_cmp_counts {
-    int worse, better, same, noise, undetermined, only_base, only_new, errors;
+    int worse, better, same, unclear, undetermined, only_base, only_new, errors;
 };
 
 /* Where rows go: a block of the sink (rendered on any thread; hb_cmp_flush writes it), and
@@ -145,39 +227,95 @@ static int hb_cmp_flush(struct hb_sink *s, struct hb_cmp_out *out)
     return hb_sink_block_open(s, &out->block) ? -1 : 0;
 }
 
-/* The verdict on one pair, decided on the repeats (never on samples within a run): first
- * whether the repeats can decide at all, then the change against --threshold, then the rank
- * test. *why (a new string, or NULL) says why a pair is undetermined. */
-static const char *hb_cmp_verdict(const struct hb_cmp_opts *o, const struct hb_cmp_side *bs,
-                                  const struct hb_cmp_rec *b, const struct hb_cmp_side *ns,
-                                  const struct hb_cmp_rec *n, double change, double *p, char **why)
+/* A base record's test, made before any row: its match, the spread of the two runs' repeats
+ * and the rank test's p (NaN when the pair is not a member of the family: no match, an
+ * unusable record, too few repeats for the test ever to reach the level). */
+struct hb_cmp_test {
+    size_t match; /* the matching NEW record + 1, 0 for none */
+    double spread, p, p_adjusted;
+};
+
+/* What a row says beyond its verdict. */
+struct hb_cmp_call {
+    const char *verdict;
+    char *why;             /* a new string, or NULL */
+    struct hb_shift shift; /* NEW against BASE, ratio NaN when not computed */
+    double detectable_pct; /* the smallest change these repeats detect at the level */
+    int repeats_needed;    /* per side, to decide an unclear row (0: unknown) */
+};
+
+/* Why a row is unclear, and about how many repeats per side would decide it. */
+static void hb_cmp_unclear(const struct hb_cmp_opts *o, double change,
+                           const struct hb_cmp_test *test, struct hb_cmp_call *c)
 {
-    *why = NULL;
-    *p = NAN;
+    double spread = test->spread;
+    double t = o->threshold_pct;
+    bool beyond = fabs(change) > t;
+    c->repeats_needed = beyond ? hb_shift_repeats_to_detect(spread, change, o->level, HB_CMP_POWER)
+                               : hb_shift_repeats_to_show_same(spread, change, t, HB_CI_LEVEL);
+    char more[96] = "";
+    if (c->repeats_needed)
+        snprintf(more, sizeof(more), "; about %d repeats per side would decide it",
+                 c->repeats_needed);
+    else
+        snprintf(more, sizeof(more),
+                 "; its change lies at the threshold, which few repeats "
+                 "can decide");
+    int rc =
+        beyond ? asprintf(&c->why,
+                          "a change of %+.1f%% not yet beyond the noise (adjusted p %.3g, "
+                          "level %g)%s",
+                          change, test->p_adjusted, o->level, more)
+               : asprintf(&c->why, "its change's interval [%+.1f%%, %+.1f%%] reaches past +-%g%%%s",
+                          (c->shift.lo - 1.0) * 100.0, (c->shift.hi - 1.0) * 100.0, t, more);
+    if (rc < 0) c->why = NULL;
+}
+
+/* The verdict on one pair, decided on the repeats (never on samples within a run): first
+ * whether the repeats can decide at all, then worse or better when the rank test separates
+ * the runs after the family's adjustment and the change passes --threshold, same when the
+ * change's interval lies inside +-threshold, else unclear. */
+static void hb_cmp_verdict(const struct hb_cmp_opts *o, const struct hb_cmp_side *bs,
+                           const struct hb_cmp_rec *b, const struct hb_cmp_side *ns,
+                           const struct hb_cmp_rec *n, double change, const struct hb_cmp_test *t,
+                           struct hb_cmp_call *c)
+{
+    *c = (struct hb_cmp_call){"undetermined", NULL, {NAN, NAN, NAN, 0.0}, INFINITY, 0};
     int need = o->need;
     if (b->nrep < 2 || n->nrep < 2) {
         const char *side = b->nrep < 2 && n->nrep < 2 ? "either file"
                            : b->nrep < 2              ? "BASE"
                                                       : "NEW";
-        if (asprintf(why,
+        if (asprintf(&c->why,
                      "no independent repeats in %s (results from before --repeat, or --repeat "
                      "1): rerun with --repeat %d or more",
                      side, need > 5 ? need : 5) < 0)
-            *why = NULL;
-        return "undetermined";
+            c->why = NULL;
+        return;
     }
-    *p = hb_signif_mwu(bs->reps + b->rep0, b->nrep, ns->reps + n->rep0, n->nrep, NULL);
-    if (hb_signif_mwu_min_p(b->nrep, n->nrep) > o->alpha) {
-        if (asprintf(why,
-                     "too few repeats (%d and %d): the rank test cannot reach alpha %g; %d per "
+    const double *a = bs->reps + b->rep0, *x = ns->reps + n->rep0;
+    c->detectable_pct =
+        hb_shift_detectable_pct(t->spread, b->nrep, n->nrep, o->level, HB_CMP_POWER);
+    if (hb_signif_mwu_min_p(b->nrep, n->nrep) > o->level) {
+        if (asprintf(&c->why,
+                     "too few repeats (%d and %d): the rank test cannot reach %g; %d per "
                      "side would do",
-                     b->nrep, n->nrep, o->alpha, need) < 0)
-            *why = NULL;
-        return "undetermined";
+                     b->nrep, n->nrep, o->level, need) < 0)
+            c->why = NULL;
+        return;
     }
-    if (fabs(change) <= o->threshold_pct) return "same";
-    if (!(*p < o->alpha)) return "noise";
-    return (n->higher_better ? -change : change) > 0 ? "worse" : "better";
+    hb_shift_log(a, b->nrep, x, n->nrep, HB_CI_LEVEL, &c->shift);
+    if (t->p_adjusted < o->level && fabs(change) > o->threshold_pct) {
+        c->verdict = (n->higher_better ? -change : change) > 0 ? "worse" : "better";
+        return;
+    }
+    double lo = (c->shift.lo - 1.0) * 100.0, hi = (c->shift.hi - 1.0) * 100.0;
+    if (c->shift.coverage >= HB_CI_LEVEL && lo >= -o->threshold_pct && hi <= o->threshold_pct) {
+        c->verdict = "same";
+        return;
+    }
+    c->verdict = "unclear";
+    hb_cmp_unclear(o, change, t, c);
 }
 
 /* row[key] = v, a real (null when not finite), set in place when it is one already: a reused
@@ -213,21 +351,33 @@ static void hb_cmp_side_cells(json_t *row, const char *const keys[5], const stru
 
 static void hb_cmp_count(struct hb_cmp_counts *c, const char *verdict)
 {
-    int *at[] = {&c->worse, &c->better, &c->same, &c->noise, &c->undetermined};
-    static const char *const names[] = {"worse", "better", "same", "noise", "undetermined"};
+    int *at[] = {&c->worse, &c->better, &c->same, &c->unclear, &c->undetermined};
+    static const char *const names[] = {"worse", "better", "same", "unclear", "undetermined"};
     for (int i = 0; i < 5; i++)
         if (strcmp(verdict, names[i]) == 0) (*at[i])++;
+}
+
+/* The change's interval in percent, null when it was not computed. */
+static void hb_cmp_change_cells(json_t *row, const struct hb_shift *sh)
+{
+    double lo = (sh->lo - 1.0) * 100.0, hi = (sh->hi - 1.0) * 100.0;
+    hb_cmp_set_num(row, "change_low", lo);
+    hb_cmp_set_num(row, "change_high", hi);
+    hb_cmp_set_num(row, "change_coverage", sh->coverage > 0.0 ? sh->coverage : NAN);
+    json_object_set_new(row, "change_ci95",
+                        isfinite(lo) ? json_pack("[f, f]", lo, hi) : json_null());
 }
 
 /* One matched pair: its row and its count. -1 when out of memory. */
 static int hb_cmp_pair(const struct hb_cmp_opts *o, struct hb_cmp_out *out, const char *key,
                        const struct hb_cmp_side *bs, const struct hb_cmp_rec *b,
-                       const struct hb_cmp_side *ns, const struct hb_cmp_rec *n)
+                       const struct hb_cmp_side *ns, const struct hb_cmp_rec *n,
+                       const struct hb_cmp_test *t)
 {
-    double change = (n->value / b->value - 1.0) * 100.0, p = NAN;
-    char *why = NULL;
-    const char *verdict = hb_cmp_verdict(o, bs, b, ns, n, change, &p, &why);
-    hb_cmp_count(&out->c, verdict);
+    double change = (n->value / b->value - 1.0) * 100.0;
+    struct hb_cmp_call call;
+    hb_cmp_verdict(o, bs, b, ns, n, change, t, &call);
+    hb_cmp_count(&out->c, call.verdict);
     static const char *const base_keys[] = {"base", "base_ci95", "base_low", "base_high",
                                             "base_repeats"};
     static const char *const new_keys[] = {"new", "new_ci95", "new_low", "new_high", "new_repeats"};
@@ -240,21 +390,29 @@ static int hb_cmp_pair(const struct hb_cmp_opts *o, struct hb_cmp_out *out, cons
         json_object_set_new(row, "metric", json_string_nocheck(hb_strtab_get(bs->str, b->metric)));
         json_object_set_new(row, "unit", json_string_nocheck(hb_strtab_get(bs->str, b->unit)));
         hb_cmp_side_cells(row, base_keys, b);
+        hb_cmp_set_num(row, "base_coverage", b->coverage);
         hb_cmp_side_cells(row, new_keys, n);
+        hb_cmp_set_num(row, "new_coverage", n->coverage);
         hb_cmp_set_num(row, "change_pct", change);
-        hb_cmp_set_num(row, "p", p);
-        json_object_set_new(row, "verdict", json_string_nocheck(verdict));
-        json_object_set_new(row, "reason", why ? json_string(why) : json_null());
+        hb_cmp_change_cells(row, &call.shift);
+        hb_cmp_set_num(row, "p", t->p);
+        hb_cmp_set_num(row, "p_adjusted", t->p_adjusted);
+        hb_cmp_set_num(row, "spread_pct", t->spread * 100.0);
+        hb_cmp_set_num(row, "detectable_pct", call.detectable_pct);
+        json_object_set_new(row, "repeats_needed",
+                            call.repeats_needed ? json_integer(call.repeats_needed) : json_null());
+        json_object_set_new(row, "verdict", json_string_nocheck(call.verdict));
+        json_object_set_new(row, "reason", call.why ? json_string(call.why) : json_null());
         json_object_del(row, "config_may_explain");
         /* A knob that moves this metric and differs may explain what the verdict says. */
         json_t *marks =
-            strcmp(verdict, "same") != 0
+            strcmp(call.verdict, "same") != 0
                 ? hb_cmp_config_marks(o->config_diffs, hb_strtab_get(bs->str, b->metric),
                                       hb_strtab_get(bs->str, b->host))
                 : NULL;
         if (marks) json_object_set_new(row, "config_may_explain", marks);
     }
-    free(why);
+    free(call.why);
     return hb_cmp_put(out, json_incref(row));
 }
 
@@ -317,17 +475,36 @@ static int hb_cmp_only(struct hb_cmp_out *out, const struct hb_cmp_side *mine, i
     return 0;
 }
 
-/* Base record k against its match: its verdict, or the error that its metric or unit differ;
- * nothing when it has no match or either cannot be judged. Both records are marked matched
- * (a first record of an identity has one match at most: one thread writes each mark). -1
- * when out of memory. */
-static int hb_cmp_match(const struct hb_cmp_opts *o, struct hb_cmp_out *out, struct hb_cmp_side *b,
-                        struct hb_cmp_side *n, size_t k, int with_host)
+/* Base record k's test (before any row, on any thread): its match found and both marked
+ * matched (a first record of an identity has one match at most: one thread writes each
+ * mark), the spread of the two runs' repeats, and the rank test's p when the pair can be a
+ * member of the family. */
+static void hb_cmp_test(const struct hb_cmp_opts *o, struct hb_cmp_side *b, struct hb_cmp_side *n,
+                        size_t k, int with_host, struct hb_cmp_test *t)
 {
     struct hb_cmp_rec *br = &b->v[k];
+    *t = (struct hb_cmp_test){0, NAN, NAN, NAN};
     struct hb_cmp_rec *nr =
         br->first ? NULL : (struct hb_cmp_rec *)hb_cmp_side_find(n, br, with_host);
-    if (nr) br->matched = nr->matched = true;
+    if (!nr) return;
+    br->matched = nr->matched = true;
+    t->match = (size_t)(nr - n->v) + 1;
+    if (br->bad != HB_STRTAB_NONE || nr->bad != HB_STRTAB_NONE || br->metric != nr->metric ||
+        br->unit != nr->unit)
+        return;
+    const double *x = b->reps + br->rep0, *y = n->reps + nr->rep0;
+    t->spread = hb_shift_spread(x, br->nrep, y, nr->nrep);
+    if (br->nrep >= 2 && nr->nrep >= 2 && hb_signif_mwu_min_p(br->nrep, nr->nrep) <= o->level)
+        t->p = hb_signif_mwu(x, br->nrep, y, nr->nrep, NULL);
+}
+
+/* Base record k against its match: its verdict, or the error that its metric or unit differ;
+ * nothing when it has no match or either cannot be judged. -1 when out of memory. */
+static int hb_cmp_match(const struct hb_cmp_opts *o, struct hb_cmp_out *out, struct hb_cmp_side *b,
+                        struct hb_cmp_side *n, size_t k, int with_host, const struct hb_cmp_test *t)
+{
+    struct hb_cmp_rec *br = &b->v[k];
+    struct hb_cmp_rec *nr = t->match ? &n->v[t->match - 1] : NULL;
     if (!nr || br->bad != HB_STRTAB_NONE || nr->bad != HB_STRTAB_NONE) return 0;
     char *key = hb_cmp_side_key(b, br, with_host), *why = NULL;
     if (!key) return -1;
@@ -339,7 +516,7 @@ static int hb_cmp_match(const struct hb_cmp_opts *o, struct hb_cmp_out *out, str
             why = NULL;
         rc = why ? hb_cmp_error(out, "mismatch", n, nr, with_host, why) : -1;
     } else {
-        rc = hb_cmp_pair(o, out, key, b, br, n, nr);
+        rc = hb_cmp_pair(o, out, key, b, br, n, nr, t);
     }
     free(why);
     free(key);
@@ -348,23 +525,23 @@ static int hb_cmp_match(const struct hb_cmp_opts *o, struct hb_cmp_out *out, str
 
 enum { HB_CMP_CHUNK = 8192 }; /* base records matched together, then written in order */
 
-/* The matches of base records [from, to), on threads: each renders a contiguous part into its
+/* The rows of base records [from, to), on threads: each renders a contiguous part into its
  * own block (a static schedule hands the parts out in thread order), then the blocks are
  * written one after another, so rows keep the base file's order. -1 when out of memory. */
 static int hb_cmp_matches(const struct hb_cmp_opts *o, struct hb_sink *s, struct hb_cmp_out *outs,
-                          int threads, struct hb_cmp_side *b, struct hb_cmp_side *n, size_t from,
-                          size_t to, int with_host)
+                          int threads, struct hb_cmp_side *b, struct hb_cmp_side *n,
+                          const struct hb_cmp_test *tests, size_t from, size_t to, int with_host)
 {
     if (threads == 1) {
         for (size_t k = from; k < to && !outs[0].oom; k++)
-            outs[0].oom = hb_cmp_match(o, &outs[0], b, n, k, with_host) != 0;
+            outs[0].oom = hb_cmp_match(o, &outs[0], b, n, k, with_host, &tests[k]) != 0;
     }
 #ifdef _OPENMP
     else
 #pragma omp parallel for num_threads(threads) schedule(static)
         for (size_t k = from; k < to; k++) {
             struct hb_cmp_out *out = &outs[omp_get_thread_num()];
-            if (!out->oom) out->oom = hb_cmp_match(o, out, b, n, k, with_host) != 0;
+            if (!out->oom) out->oom = hb_cmp_match(o, out, b, n, k, with_host, &tests[k]) != 0;
         }
 #endif
     for (int t = 0; t < threads; t++)
@@ -372,13 +549,79 @@ static int hb_cmp_matches(const struct hb_cmp_opts *o, struct hb_sink *s, struct
     return 0;
 }
 
+/* Every base record's test, then the family's p adjusted together (--fdr or --fwer): NULL
+ * when out of memory, else the tests (free them) and *family the members. */
+static struct hb_cmp_test *hb_cmp_tests(const struct hb_cmp_opts *o, struct hb_cmp_side *b,
+                                        struct hb_cmp_side *n, int with_host, int threads,
+                                        long *family)
+{
+    struct hb_cmp_test *t = calloc(b->n ? b->n : 1, sizeof(*t));
+    double *p = t ? malloc(sizeof(*p) * (b->n ? b->n : 1)) : NULL;
+    if (!p) {
+        free(t);
+        return NULL;
+    }
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(threads) schedule(static)
+#endif
+    for (size_t k = 0; k < b->n; k++)
+        hb_cmp_test(o, b, n, k, with_host, &t[k]);
+    (void)threads;
+    for (size_t k = 0; k < b->n; k++)
+        p[k] = t[k].p;
+    *family = hb_family_adjust(p, b->n, o->rule, p);
+    for (size_t k = 0; *family >= 0 && k < b->n; k++)
+        t[k].p_adjusted = p[k];
+    free(p);
+    if (*family < 0) {
+        free(t);
+        return NULL;
+    }
+    return t;
+}
+
+/* What the run as a whole can detect: the median spread of its pairs and their typical
+ * repeats (the fewer of each pair's sides, their median). */
+struct hb_cmp_floor {
+    double spread;
+    int repeats;
+};
+
+static int hb_cmp_dbl_cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static void hb_cmp_floor_of(const struct hb_cmp_side *b, const struct hb_cmp_side *n,
+                            const struct hb_cmp_test *t, struct hb_cmp_floor *f)
+{
+    *f = (struct hb_cmp_floor){NAN, 0};
+    double *sp = malloc(sizeof(*sp) * (b->n ? b->n : 1)),
+           *reps = malloc(sizeof(*reps) * (b->n ? b->n : 1));
+    size_t ns = 0, nr = 0;
+    for (size_t k = 0; sp && reps && k < b->n; k++) {
+        if (!t[k].match || !isfinite(t[k].spread)) continue;
+        const struct hb_cmp_rec *x = &b->v[k], *y = &n->v[t[k].match - 1];
+        sp[ns++] = t[k].spread;
+        reps[nr++] = x->nrep < y->nrep ? x->nrep : y->nrep;
+    }
+    if (ns) {
+        qsort(sp, ns, sizeof(*sp), hb_cmp_dbl_cmp);
+        qsort(reps, nr, sizeof(*reps), hb_cmp_dbl_cmp);
+        f->spread = sp[ns / 2];
+        f->repeats = (int)reps[nr / 2];
+    }
+    free(sp);
+    free(reps);
+}
+
 /* Every base record against its match: errors, verdicts, what is on one side only. */
 static int hb_cmp_rows(const struct hb_cmp_opts *o, struct hb_sink *s, struct hb_cmp_out *out,
-                       struct hb_cmp_side *b, struct hb_cmp_side *n, int with_host)
+                       struct hb_cmp_side *b, struct hb_cmp_side *n, int with_host,
+                       const struct hb_cmp_test *tests)
 {
-    int rc = hb_cmp_errors(out, b, with_host);
-    if (rc == 0) rc = hb_cmp_errors(out, n, with_host);
-    if (rc == 0) rc = hb_cmp_flush(s, out);
+    int rc = 0;
     int threads = b->n > HB_CMP_CHUNK ? hb_results_threads() : 1;
     struct hb_cmp_out *outs = calloc((size_t)threads, sizeof(*outs));
     int opened = 0;
@@ -386,12 +629,12 @@ static int hb_cmp_rows(const struct hb_cmp_opts *o, struct hb_sink *s, struct hb
         outs[opened++].sink = s;
     if (opened < threads) rc = -1;
     for (size_t k = 0; rc == 0 && k < b->n; k += HB_CMP_CHUNK)
-        rc = hb_cmp_matches(o, s, outs, threads, b, n, k,
+        rc = hb_cmp_matches(o, s, outs, threads, b, n, tests, k,
                             b->n - k > HB_CMP_CHUNK ? k + HB_CMP_CHUNK : b->n, with_host);
     for (int t = 0; t < opened; t++) {
         struct hb_cmp_counts *c = &out->c, *tc = &outs[t].c;
         c->worse += tc->worse, c->better += tc->better, c->same += tc->same;
-        c->noise += tc->noise, c->undetermined += tc->undetermined, c->errors += tc->errors;
+        c->unclear += tc->unclear, c->undetermined += tc->undetermined, c->errors += tc->errors;
         hb_sink_block_free(&outs[t].block);
         json_decref(outs[t].row);
     }
@@ -401,18 +644,178 @@ static int hb_cmp_rows(const struct hb_cmp_opts *o, struct hb_sink *s, struct hb
     return rc;
 }
 
-/* The exit code: bad input, then missing measurements, then a regression. */
-static int hb_cmp_exit(const struct hb_cmp_counts *c)
+/* The exit code: bad input, then missing measurements, then a regression (with
+ * --expect-same any difference), then a row that could not be decided (rerun). */
+static int hb_cmp_exit(const struct hb_cmp_opts *o, const struct hb_cmp_counts *c)
 {
-    return c->errors      ? HB_EXIT_USAGE
-           : c->only_base ? HB_EXIT_MISSING
-           : c->worse     ? HB_EXIT_FAILED
-                          : HB_EXIT_OK;
+    return c->errors                                   ? HB_EXIT_USAGE
+           : c->only_base                              ? HB_EXIT_MISSING
+           : c->worse || (o->expect_same && c->better) ? HB_EXIT_FAILED
+           : c->unclear || c->undetermined             ? HB_EXIT_UNCLEAR
+                                                       : HB_EXIT_OK;
 }
 
-static int hb_cmp_run(const struct hb_cmp_opts *o, struct hb_cmp_side *b, struct hb_cmp_side *n,
-                      int with_host, const char *machines)
+/* Each side's files, and the files as one side after pooling (sides[0] for BASE,
+ * sides[nbase] for NEW). */
+struct hb_cmp_sides {
+    struct hb_cmp_side *v;
+    int nbase, n;
+};
+
+/* A side's file names, joined with ", " (free it); NULL when out of memory. */
+static char *hb_cmp_paths(const struct hb_cmp_side *v, int n)
 {
+    char *out = strdup("");
+    for (int i = 0; out && i < n; i++) {
+        char *more = hb_strf("%s%s%s", out, i ? ", " : "", v[i].res.path);
+        free(out);
+        out = more;
+    }
+    return out;
+}
+
+/* Intervals as they are: "93.75% interval, 5 repeats", or the range over both sides
+ * (hb_coverage.h, as every table and caption says it). */
+static char *hb_cmp_intervals(const struct hb_cmp_side *b, const struct hb_cmp_side *n)
+{
+    struct hb_coverage c = {0};
+    const struct hb_cmp_side *both[2] = {b, n};
+    for (int s = 0; s < 2; s++)
+        for (size_t k = 0; k < both[s]->n; k++) {
+            const struct hb_cmp_rec *r = &both[s]->v[k];
+            if (r->bad == HB_STRTAB_NONE)
+                hb_coverage_add(&c, isfinite(r->lo), r->nrep, r->coverage);
+        }
+    char label[HB_COVERAGE_LABEL_LEN];
+    return strdup(hb_coverage_label(&c, label, sizeof(label)));
+}
+
+/* "NEW is unstable: 17 of 17 figures noisy, its run took 12x its base" (free it), "" when
+ * the side's summary says nothing against it, NULL when out of memory. */
+static char *hb_cmp_unstable(const char *name, const struct hb_cmp_summary *me,
+                             const struct hb_cmp_summary *other, const char *other_name)
+{
+    /* The summary's figures as the run itself judged them (hb_stability.h). */
+    json_t *sum = json_object();
+    const char *keys[] = {"measurements", "noisy", "elapsed_s", "estimate_s", "spread_pct_median"};
+    const double vals[] = {me->measurements, me->noisy, me->elapsed_s, me->estimate_s,
+                           me->spread_pct_median};
+    for (int i = 0; sum && i < 5; i++)
+        if (isfinite(vals[i])) json_object_set_new(sum, keys[i], json_real(vals[i]));
+    char *why = NULL;
+    if (!sum || (!hb_stability_describe(sum, &why) && !(why = strdup("")))) {
+        json_decref(sum);
+        return NULL;
+    }
+    json_decref(sum);
+    if (!why) return NULL;
+    double ratio = me->elapsed_s / other->elapsed_s;
+    if (isfinite(ratio) && ratio >= HB_UNSTABLE_OVERRUN) {
+        char *more =
+            hb_strf("%s%sits run took %.3gx %s's", why, why[0] ? ", " : "", ratio, other_name);
+        free(why);
+        why = more;
+    }
+    if (!why || !why[0]) return why;
+    char *text = hb_strf("%s is unstable: %s", name, why);
+    free(why);
+    return text;
+}
+
+/* The notes before the rows: different machines, the knobs that differ (they may explain
+ * the verdicts below), pooled files, unstable sides. -1 when out of memory. */
+static int hb_cmp_notes(const struct hb_cmp_opts *o, struct hb_cmp_out *out,
+                        const struct hb_cmp_sides *sd, const char *machines)
+{
+    const struct hb_cmp_side *b = &sd->v[0], *n = &sd->v[sd->nbase];
+    int nside[2] = {sd->nbase, sd->n - sd->nbase};
+    const struct hb_cmp_side *first[2] = {b, n};
+    static const char *const names[2] = {"BASE", "NEW"};
+    int oom = 0;
+    if (machines[0])
+        oom = hb_cmp_put(out, json_pack("{s:s, s:s, s:s}", "type", "note", "about", "machines",
+                                        "text", machines));
+    size_t i;
+    json_t *d;
+    json_array_foreach(o->config_diffs, i, d) if (!oom) oom = hb_cmp_put(out, json_incref(d));
+    for (int s = 0; !oom && s < 2; s++) {
+        if (nside[s] < 2) continue;
+        char *paths = hb_cmp_paths(first[s], nside[s]);
+        char *text = paths ? hb_strf("%s pools %d files (%s): each figure is the median of all "
+                                     "their repeats",
+                                     names[s], nside[s], paths)
+                           : NULL;
+        oom = text ? hb_cmp_put(out, json_pack("{s:s, s:s, s:s}", "type", "note", "about", "pooled",
+                                               "text", text))
+                   : -1;
+        free(paths);
+        free(text);
+    }
+    for (int s = 0; !oom && s < 2; s++) {
+        char *text =
+            hb_cmp_unstable(names[s], &first[s]->summary, &first[!s]->summary, s ? "BASE" : "NEW");
+        if (text && text[0])
+            oom = hb_cmp_put(out, json_pack("{s:s, s:s, s:s, s:s}", "type", "note", "about",
+                                            "unstable", "side", names[s], "text", text));
+        else if (!text)
+            oom = -1;
+        free(text);
+    }
+    return oom;
+}
+
+/* The summary: the counts, the family, and what these repeats can detect in plain words. */
+static json_t *hb_cmp_summary(const struct hb_cmp_opts *o, const struct hb_cmp_counts *c,
+                              long family, const struct hb_cmp_floor *f)
+{
+    double detect =
+        hb_shift_detectable_pct(f->spread, f->repeats, f->repeats, o->level, HB_CMP_POWER);
+    int reach = hb_shift_repeats_to_detect(f->spread, o->threshold_pct, o->level, HB_CMP_POWER);
+    char can[160], more[160];
+    if (!f->repeats)
+        snprintf(can, sizeof(can), "no pair with repeats on both sides: nothing can be detected");
+    else if (isfinite(detect))
+        snprintf(can, sizeof(can),
+                 "this machine can detect changes of %.*f%% or more with %d "
+                 "repeats",
+                 detect < 10.0 ? 1 : 0, detect, f->repeats);
+    else
+        snprintf(can, sizeof(can),
+                 "with %d repeats the rank test cannot reach %g: no change "
+                 "can be detected",
+                 f->repeats, o->level);
+    if (f->repeats && reach)
+        snprintf(more, sizeof(more), "; about %d repeats would reach the %g%% threshold", reach,
+                 o->threshold_pct);
+    else if (f->repeats)
+        snprintf(more, sizeof(more), "; %s",
+                 isfinite(f->spread) ? "no practical number of "
+                                       "repeats would reach the threshold"
+                                     : "the spread is unknown");
+    else
+        more[0] = 0;
+    char *floor = hb_strf("%s%s", can, more);
+    json_t *sum =
+        floor ? json_pack("{s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:f, s:s, s:f, s:I, s:f, "
+                          "s:o, s:o, s:i, s:o, s:s}",
+                          "type", "compare_summary", "worse", c->worse, "better", c->better, "same",
+                          c->same, "unclear", c->unclear, "undetermined", c->undetermined,
+                          "only_base", c->only_base, "only_new", c->only_new, "errors", c->errors,
+                          "threshold_pct", o->threshold_pct, "rule", hb_family_rule_name(o->rule),
+                          "level", o->level, "family", (json_int_t)family,
+                          "expected_false_uncorrected", (double)family * o->level, "spread_pct",
+                          hb_cmp_json_num(f->spread * 100.0), "detectable_pct",
+                          hb_cmp_json_num(detect), "repeats", f->repeats, "repeats_for_threshold",
+                          reach ? json_integer(reach) : json_null(), "noise_floor", floor)
+              : NULL;
+    free(floor);
+    return sum;
+}
+
+static int hb_cmp_run(const struct hb_cmp_opts *o, struct hb_cmp_sides *sd, int with_host,
+                      const char *machines)
+{
+    struct hb_cmp_side *b = &sd->v[0], *n = &sd->v[sd->nbase];
     struct hb_sink *s = NULL;
     int rc = hb_sink_open_layout(o->format, "", &hb_layout_compare, &s);
     if (rc) {
@@ -420,28 +823,38 @@ static int hb_cmp_run(const struct hb_cmp_opts *o, struct hb_cmp_side *b, struct
         return hb_err_exit_code(rc);
     }
     struct hb_cmp_out out = {.sink = s};
-    int oom = hb_sink_block_open(s, &out.block) ? -1 : 0;
+    char *bp = hb_cmp_paths(b, sd->nbase), *np = hb_cmp_paths(n, sd->n - sd->nbase);
+    char *ivs = hb_cmp_intervals(b, n);
+    int oom = hb_sink_block_open(s, &out.block) || !bp || !np || !ivs ? -1 : 0;
     if (!oom)
-        oom = hb_cmp_put(&out, json_pack("{s:s, s:s, s:s, s:f, s:f}", "type", "compare_header",
-                                         "base_path", b->res.path, "new_path", n->res.path,
-                                         "threshold_pct", o->threshold_pct, "alpha", o->alpha));
-    /* Runs of different machines or builds, allowed: said before any verdict. */
-    if (!oom && machines[0])
-        oom = hb_cmp_put(&out, json_pack("{s:s, s:s, s:s}", "type", "note", "about", "machines",
-                                         "text", machines));
-    /* The knobs that differ, first: they may explain the verdicts below. */
-    size_t i;
-    json_t *d;
-    json_array_foreach(o->config_diffs, i, d) if (!oom) oom = hb_cmp_put(&out, json_incref(d));
-    if (!oom) oom = hb_cmp_rows(o, s, &out, b, n, with_host);
+        oom = hb_cmp_put(&out, json_pack("{s:s, s:s, s:s, s:f, s:s, s:f, s:s, s:b}", "type",
+                                         "compare_header", "base_path", bp, "new_path", np,
+                                         "threshold_pct", o->threshold_pct, "rule",
+                                         hb_family_rule_name(o->rule), "level", o->level,
+                                         "intervals", ivs, "expect_same", o->expect_same));
+    free(bp);
+    free(np);
+    free(ivs);
+    if (!oom) oom = hb_cmp_notes(o, &out, sd, machines);
+    /* Every file's unusable and duplicated records, then the other files pooled into each
+     * side's first. */
+    for (int i = 0; !oom && i < sd->n; i++)
+        oom = hb_cmp_errors(&out, &sd->v[i], with_host);
+    for (int i = 1; !oom && i < sd->n; i++)
+        if (i != sd->nbase)
+            oom = hb_cmp_side_pool(&sd->v[i < sd->nbase ? 0 : sd->nbase], &sd->v[i], with_host) ? -1
+                                                                                                : 0;
+    if (!oom) oom = hb_cmp_flush(s, &out);
+    long family = 0;
+    int threads = b->n > HB_CMP_CHUNK ? hb_results_threads() : 1;
+    struct hb_cmp_test *tests = oom ? NULL : hb_cmp_tests(o, b, n, with_host, threads, &family);
+    if (!tests) oom = -1;
+    if (!oom) oom = hb_cmp_rows(o, s, &out, b, n, with_host, tests);
+    struct hb_cmp_floor floor = {NAN, 0};
+    if (tests) hb_cmp_floor_of(b, n, tests, &floor);
+    free(tests);
     const struct hb_cmp_counts *c = &out.c;
-    if (!oom)
-        oom = hb_cmp_put(&out, json_pack("{s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:f}",
-                                         "type", "compare_summary", "worse", c->worse, "better",
-                                         c->better, "same", c->same, "noise", c->noise,
-                                         "undetermined", c->undetermined, "only_base", c->only_base,
-                                         "only_new", c->only_new, "errors", c->errors,
-                                         "threshold_pct", o->threshold_pct));
+    if (!oom) oom = hb_cmp_put(&out, hb_cmp_summary(o, c, family, &floor));
     if (!oom && hb_sink_block_put(s, &out.block) == -ENOMEM) oom = -1;
     if (oom) {
         hb_sink_block_free(&out.block);
@@ -458,22 +871,39 @@ static int hb_cmp_run(const struct hb_cmp_opts *o, struct hb_cmp_side *b, struct
                 "hopbench: %d measurement(s) of %s are missing from %s (listed as only "
                 "in base): a crashed or incomplete run?\n",
                 c->only_base, b->res.path, n->res.path);
-    return hb_cmp_exit(c);
+    return hb_cmp_exit(o, c);
 }
 
-/* Both files hold one run each, of one machine and build (unless allowed): 0, or -EINVAL
- * with a message; *machines says what differs ("" when nothing does). */
-static int hb_cmp_check_runs(const struct hb_cmp_opts *o, const struct hb_cmp_side *both[2],
+/* Every file holds one run, each side's files one machine and build as the other side's
+ * (unless allowed): 0, or -EINVAL with a message; *machines says what differs between the
+ * sides' first files ("" when nothing does). */
+static int hb_cmp_check_runs(const struct hb_cmp_opts *o, const struct hb_cmp_sides *sd,
                              char **machines)
 {
-    for (int i = 0; i < 2; i++)
-        if (both[i]->res.run_line2) {
+    for (int i = 0; i < sd->n; i++)
+        if (sd->v[i].res.run_line2) {
             hb_err_set("%s:%d: a second run record: the file holds several runs; split it per "
                        "run and compare one run with another",
-                       both[i]->res.path, both[i]->res.run_line2);
+                       sd->v[i].res.path, sd->v[i].res.run_line2);
             return -EINVAL;
         }
-    *machines = hb_cmp_machines(both[0]->res.run, both[1]->res.run);
+    /* Pooled files must be runs of one machine and build as their side's first. */
+    for (int i = 1; i < sd->n; i++) {
+        const struct hb_cmp_side *first = &sd->v[i < sd->nbase ? 0 : sd->nbase];
+        if (i == sd->nbase) continue;
+        char *d = hb_cmp_machines(first->res.run, sd->v[i].res.run);
+        if (d && d[0] && !o->allow_machines) {
+            hb_err_set("%s and %s, pooled on one side, come from different machines or builds "
+                       "(%s): pool runs of one machine, or allow it with "
+                       "--allow-different-machines",
+                       first->res.path, sd->v[i].res.path, d);
+            free(d);
+            return -EINVAL;
+        }
+        free(d);
+    }
+    const struct hb_cmp_side *b = &sd->v[0], *n = &sd->v[sd->nbase];
+    *machines = hb_cmp_machines(b->res.run, n->res.run);
     if (!*machines) {
         hb_err_set("compare: out of memory");
         return -ENOMEM;
@@ -481,7 +911,7 @@ static int hb_cmp_check_runs(const struct hb_cmp_opts *o, const struct hb_cmp_si
     if ((*machines)[0] && !o->allow_machines) {
         hb_err_set("%s and %s come from different machines or builds (%s): their figures "
                    "need not agree; compare them anyway with --allow-different-machines",
-                   both[0]->res.path, both[1]->res.path, *machines);
+                   b->res.path, n->res.path, *machines);
         return -EINVAL;
     }
     return 0;
@@ -491,38 +921,48 @@ int hb_compare_main(int argc, char **argv)
 {
     struct hb_cmp_opts o = {0};
     struct hb_strtab str = {0};
-    struct hb_cmp_side b = {.str = &str}, n = {.str = &str};
-    const struct hb_cmp_side *both[2] = {&b, &n};
+    struct hb_cmp_sides sd = {NULL, 0, 0};
     char *machines = NULL;
     int rc = hb_cmp_parse(argc, argv, &o);
-    /* Each file streamed: only what a comparison needs stays (hb_compare_side.c). */
-    if (rc == 0) rc = hb_cmp_side_read(o.base, &b);
-    if (rc == 0) rc = hb_cmp_side_read(o.new, &n);
-    if (rc == 0) rc = hb_cmp_check_runs(&o, both, &machines);
-    if (rc == 0 && !(o.config_diffs = hb_cmp_config_diffs(b.res.run, n.res.run))) {
+    if (rc == 0 && !(sd.v = calloc((size_t)(o.nbase + o.nnew), sizeof(*sd.v)))) {
         hb_err_set("compare: out of memory");
         rc = -ENOMEM;
     }
-    /* Hosts are part of the identity only when both files have several. */
-    int with_host = b.hosts > 1 && n.hosts > 1;
-    if (rc == 0) rc = hb_cmp_side_index(&b, with_host);
-    if (rc == 0) rc = hb_cmp_side_index(&n, with_host);
+    if (rc == 0) sd.nbase = o.nbase, sd.n = o.nbase + o.nnew;
+    /* Each file streamed: only what a comparison needs stays (hb_compare_side.c). */
+    for (int i = 0; rc == 0 && i < sd.n; i++) {
+        sd.v[i].str = &str;
+        rc = hb_cmp_side_read(i < o.nbase ? o.bases[i] : o.news[i - o.nbase], &sd.v[i]);
+    }
+    if (rc == 0) rc = hb_cmp_check_runs(&o, &sd, &machines);
+    struct hb_cmp_side *b = sd.v, *n = sd.v + sd.nbase;
+    if (rc == 0 && !(o.config_diffs = hb_cmp_config_diffs(b->res.run, n->res.run))) {
+        hb_err_set("compare: out of memory");
+        rc = -ENOMEM;
+    }
+    /* Hosts are part of the identity only when both sides have several. */
+    int with_host = rc == 0 && b->hosts > 1 && n->hosts > 1;
+    for (int i = 0; rc == 0 && i < sd.n; i++)
+        rc = hb_cmp_side_index(&sd.v[i], with_host);
     int code = HB_EXIT_OK;
     if (rc) {
         hb_err_print(rc);
         code = hb_err_exit_code(rc);
     } else {
-        for (int i = 0; i < 2; i++)
-            if (both[i]->res.skipped_line)
+        for (int i = 0; i < sd.n; i++)
+            if (sd.v[i].res.skipped_line)
                 fprintf(stderr, "hopbench: warning: %s:%d: truncated last line skipped\n",
-                        both[i]->res.path, both[i]->res.skipped_line);
+                        sd.v[i].res.path, sd.v[i].res.skipped_line);
         fflush(stdout);
-        code = hb_cmp_run(&o, &b, &n, with_host, machines);
+        code = hb_cmp_run(&o, &sd, with_host, machines);
     }
     free(machines);
     json_decref(o.config_diffs);
-    hb_cmp_side_free(&b);
-    hb_cmp_side_free(&n);
+    for (int i = 0; sd.v && i < sd.n; i++)
+        hb_cmp_side_free(&sd.v[i]);
+    free(sd.v);
+    free(o.bases);
+    free(o.news);
     hb_strtab_free(&str);
     return code;
 }

@@ -47,6 +47,11 @@ enum hb_cmp_key {
     K_SAMPLES_S,
     K_STATUS,
     K_NOTE,
+    K_MEASUREMENTS,
+    K_NOISY,
+    K_ELAPSED_S,
+    K_ESTIMATE_S,
+    K_SPREAD_MEDIAN,
     K_COUNT
 };
 static const char *const hb_cmp_keys[K_COUNT + 1] = {[K_TYPE] = "type",
@@ -74,16 +79,23 @@ static const char *const hb_cmp_keys[K_COUNT + 1] = {[K_TYPE] = "type",
                                                      [K_SAMPLES_S] = "samples_s",
                                                      [K_STATUS] = "status",
                                                      [K_NOTE] = "note",
+                                                     [K_MEASUREMENTS] = "measurements",
+                                                     [K_NOISY] = "noisy",
+                                                     [K_ELAPSED_S] = "elapsed_s",
+                                                     [K_ESTIMATE_S] = "estimate_s",
+                                                     [K_SPREAD_MEDIAN] = "spread_pct_median",
                                                      [K_COUNT] = NULL};
 
 /* What a parsing thread makes of one record (strings and repeats in the view's arena). */
 struct hb_cmp_prep {
-    bool skip;               /* not a foreground measurement */
+    bool skip;    /* not a foreground measurement */
+    bool summary; /* the run's summary record: its figures in sum */
+    struct hb_cmp_summary sum;
     const char *head, *tail; /* the identity's parts (struct hb_cmp_rec) */
     const char *host, *metric, *unit;
     const char *why; /* why it cannot be judged, "" when it can */
     int higher_better;
-    double value, lo, hi;
+    double value, lo, hi, coverage;
     const double *reps;
     int nrep;
 };
@@ -247,7 +259,18 @@ static int hb_cmp_prepare(void *ctx, const struct hb_view *v, void *slot)
 {
     (void)ctx;
     struct hb_cmp_prep *p = slot;
-    *p = (struct hb_cmp_prep){.lo = NAN, .hi = NAN};
+    *p = (struct hb_cmp_prep){.lo = NAN, .hi = NAN, .coverage = NAN};
+    if (strcmp(hb_view_str(v, K_TYPE, ""), "summary") == 0) {
+        p->skip = p->summary = true;
+        p->sum = (struct hb_cmp_summary){
+            true,
+            hb_view_num(v, K_MEASUREMENTS, NAN),
+            hb_view_type(v, K_NOISY) == HB_VIEW_NUMBER ? hb_view_num(v, K_NOISY, NAN) : NAN,
+            hb_view_num(v, K_ELAPSED_S, NAN),
+            hb_view_num(v, K_ESTIMATE_S, NAN),
+            hb_view_num(v, K_SPREAD_MEDIAN, NAN)};
+        return 0;
+    }
     if (strcmp(hb_view_str(v, K_TYPE, ""), "measurement") != 0 ||
         strcmp(hb_view_str(v, K_ROLE, "foreground"), "foreground") != 0) {
         p->skip = true;
@@ -283,6 +306,7 @@ static int hb_cmp_prepare(void *ctx, const struct hb_view *v, void *slot)
                               &iv)) {
         p->lo = iv.lo;
         p->hi = iv.hi;
+        p->coverage = iv.n > 1 ? iv.coverage : NAN;
     }
     return 0;
 }
@@ -359,6 +383,7 @@ static int hb_cmp_take(void *ctx, void *slot)
 {
     struct hb_cmp_side *sd = ctx;
     const struct hb_cmp_prep *p = slot;
+    if (p->summary) sd->summary = p->sum;
     if (p->skip) return 0;
     bool usable = !p->why[0];
     if (hb_cmp_grow(sd, usable ? (size_t)p->nrep : 0)) return -ENOMEM;
@@ -368,6 +393,7 @@ static int hb_cmp_take(void *ctx, void *slot)
                              .value = p->value,
                              .lo = p->lo,
                              .hi = p->hi,
+                             .coverage = p->coverage,
                              .higher_better = p->higher_better};
     int rc = hb_cmp_intern(sd->str, p->host, &r->host);
     int listed = rc ? -ENOMEM : usable ? hb_cmp_host_of_run(sd, p->host, r->host) : 1;
@@ -508,6 +534,57 @@ char *hb_cmp_machines(const json_t *base_run, const json_t *new_run)
         free(b);
     }
     return out;
+}
+
+/* r's figure from its repeat values: median, interval and coverage (hb_interval_median). */
+static void pooled_figure(const struct hb_cmp_side *sd, struct hb_cmp_rec *r, double *tmp)
+{
+    struct hb_interval iv;
+    memcpy(tmp, sd->reps + r->rep0, sizeof(*tmp) * (size_t)r->nrep);
+    if (r->nrep < 1 || hb_interval_median(tmp, r->nrep, HB_CI_LEVEL, &iv)) return;
+    r->value = iv.value;
+    r->lo = iv.n > 1 ? iv.lo : NAN;
+    r->hi = iv.n > 1 ? iv.hi : NAN;
+    r->coverage = iv.n > 1 ? iv.coverage : NAN;
+}
+
+int hb_cmp_side_pool(struct hb_cmp_side *into, const struct hb_cmp_side *more, int with_host)
+{
+    /* Where each record of into finds its match in more, then the repeats laid out anew:
+     * into's own followed by the match's, and the figure made again from all of them. */
+    size_t *match = calloc(into->n ? into->n : 1, sizeof(*match));
+    double *reps = match ? malloc(sizeof(*reps) * (into->nreps + more->nreps + 1)) : NULL;
+    double *tmp = reps ? malloc(sizeof(*tmp) * (into->nreps + more->nreps + 1)) : NULL;
+    if (!tmp) {
+        free(match);
+        free(reps);
+        hb_err_set("compare: out of memory pooling %s with %s", into->res.path, more->res.path);
+        return -ENOMEM;
+    }
+    size_t at = 0;
+    for (size_t k = 0; k < into->n; k++) {
+        struct hb_cmp_rec *r = &into->v[k];
+        const struct hb_cmp_rec *m = r->first ? NULL : hb_cmp_side_find(more, r, with_host);
+        memcpy(reps + at, into->reps + r->rep0, sizeof(*reps) * (size_t)r->nrep);
+        r->rep0 = at;
+        at += (size_t)r->nrep;
+        if (!m) continue;
+        match[k] = (size_t)(m - more->v) + 1;
+        if (m->bad != HB_STRTAB_NONE && r->bad == HB_STRTAB_NONE) r->bad = m->bad;
+        if (r->bad != HB_STRTAB_NONE) continue;
+        memcpy(reps + at, more->reps + m->rep0, sizeof(*reps) * (size_t)m->nrep);
+        at += (size_t)m->nrep;
+        r->nrep += m->nrep;
+    }
+    free(into->reps);
+    into->reps = reps;
+    into->nreps = into->rcap = at;
+    for (size_t k = 0; k < into->n; k++)
+        if (match[k] && into->v[k].bad == HB_STRTAB_NONE) pooled_figure(into, &into->v[k], tmp);
+    free(tmp);
+    free(match);
+    into->pooled++;
+    return 0;
 }
 
 void hb_cmp_side_free(struct hb_cmp_side *sd)

@@ -19,13 +19,20 @@ struct hb_cmp_rec {
     uint32_t unit;   /* the record's unit, or the one its headline key implies */
     uint32_t bad;    /* why it cannot be judged (interned), HB_STRTAB_NONE when it can */
     int higher_better;
-    double value;  /* the headline: median of the repeats, or an old file's median/best */
-    double lo, hi; /* its ci95, NaN when it has none */
-    size_t rep0;   /* first of its repeat values in the side's reps */
-    int nrep;      /* how many (0 for a file from before repeats) */
-    int line;      /* where it is in its file */
-    int first;     /* an earlier record of this side with its identity: that one's index + 1 */
-    bool matched;  /* the other side has a record of its identity (set as rows are made) */
+    double value;    /* the headline: median of the repeats, or an old file's median/best */
+    double lo, hi;   /* its ci95, NaN when it has none */
+    double coverage; /* the interval's true coverage (ci_coverage), NaN when it has none */
+    size_t rep0;     /* first of its repeat values in the side's reps */
+    int nrep;        /* how many (0 for a file from before repeats) */
+    int line;        /* where it is in its file */
+    int first;       /* an earlier record of this side with its identity: that one's index + 1 */
+    bool matched;    /* the other side has a record of its identity (set as rows are made) */
+};
+
+/* A run's summary record as compare reads it (NaN where the record lacks a figure). */
+struct hb_cmp_summary {
+    bool present;
+    double measurements, noisy, elapsed_s, estimate_s, spread_pct_median;
 };
 
 struct hb_cmp_side {
@@ -44,6 +51,8 @@ struct hb_cmp_side {
     uint8_t *listed;            /* by host id: 0 not looked up yet, 1 in run_hosts, 2 not */
     size_t nlisted;
     uint32_t last[3]; /* the record before's tail, metric and unit ids + 1 (0: none) */
+    struct hb_cmp_summary summary;
+    int pooled; /* other files' repeats pooled into this side (hb_cmp_side_pool) */
 };
 
 /* Read path into sd (sd->str set by the caller): 0, or -errno with a message. */
@@ -58,6 +67,11 @@ char *hb_cmp_side_key(const struct hb_cmp_side *sd, const struct hb_cmp_rec *r, 
 /* What differs between the machines and builds of two files' run records ("host vm -> h2;
  * simd avx512 -> avx2"), or "" when nothing does; NULL when out of memory. */
 char *hb_cmp_machines(const json_t *base_run, const json_t *new_run);
+/* Another file of the same side (both indexed): each measurement of into that more also
+ * holds takes more's repeats too, its figure made again from all of them (a record unusable
+ * in either stays unusable). Measurements only in more are not added: the first file names
+ * what is compared. 0, or -ENOMEM with a message. */
+int hb_cmp_side_pool(struct hb_cmp_side *into, const struct hb_cmp_side *more, int with_host);
 void hb_cmp_side_free(struct hb_cmp_side *sd);
 
 #endif

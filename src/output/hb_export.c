@@ -380,10 +380,10 @@ int hb_export_main(int argc, char **argv)
     static const char usage[] =
         "usage: hopbench export RESULTS.jsonl -o FILE.xml [--topology FILE.xml] [--host NAME]";
     const char *out = NULL, *xml = NULL, *want = NULL;
-    const struct hb_arg opts[] = {{"output", 'o', &out, false},
-                                  {"topology", 0, &xml, false},
-                                  {"host", 0, &want, false},
-                                  {NULL, 0, NULL, false}};
+    const struct hb_arg opts[] = {{"output", 'o', &out, false, NULL, NULL},
+                                  {"topology", 0, &xml, false, NULL, NULL},
+                                  {"host", 0, &want, false, NULL, NULL},
+                                  {NULL, 0, NULL, false, NULL, NULL}};
     const char **files = calloc((size_t)argc + 1, sizeof(*files));
     int nfiles = 0, arc = -ENOMEM;
     if (!files)

@@ -110,9 +110,13 @@ static void hb_table_compare(FILE *f, json_t *rec)
         fputs(" -> ", f);
         hb_esc_line(f, hb_rec_str(rec, "new_path", ""));
         fprintf(f,
-                ": threshold %.1f%%, Mann-Whitney U over repeats, alpha %g; value [95%% CI] "
-                "xrepeats\n",
-                hb_cmp_get(rec, "threshold_pct"), hb_cmp_get(rec, "alpha"));
+                ": threshold %.1f%%, Mann-Whitney U over repeats, %s at %g over the rows%s; "
+                "change [its interval] p adj=adjusted p; value [",
+                hb_cmp_get(rec, "threshold_pct"), hb_rec_str(rec, "rule", ""),
+                hb_cmp_get(rec, "level"),
+                json_is_true(json_object_get(rec, "expect_same")) ? ", expecting the same" : "");
+        hb_esc_line(f, hb_rec_str(rec, "intervals", ""));
+        fputs("] xrepeats\n", f);
     } else if (strcmp(type, "comparison") == 0) {
         double change = hb_cmp_get(rec, "change_pct");
         fprintf(f, "%-12s ", hb_rec_str(rec, "verdict", ""));
@@ -120,7 +124,10 @@ static void hb_table_compare(FILE *f, json_t *rec)
             fputs("      n/a", f);
         else
             fprintf(f, fabs(change) < 1e7 ? "%+8.2f%%" : "%+8.3g%%", change);
-        hb_cmp_num(f, "  p=%-8.3g ", hb_cmp_get(rec, "p"), "  p=n/a      ");
+        double lo = hb_cmp_get(rec, "change_low"), hi = hb_cmp_get(rec, "change_high");
+        if (isfinite(lo)) fprintf(f, " [%+.1f, %+.1f]", lo, hi);
+        hb_cmp_num(f, "  p=%-8.3g", hb_cmp_get(rec, "p"), "  p=n/a     ");
+        hb_cmp_num(f, " adj=%-8.3g ", hb_cmp_get(rec, "p_adjusted"), " adj=n/a      ");
         hb_esc_line(f, hb_rec_str(rec, "record", ""));
         fputs(": ", f);
         hb_table_cmp_side(f, rec, "base");
@@ -146,7 +153,11 @@ static void hb_table_compare(FILE *f, json_t *rec)
         hb_esc_line(f, hb_rec_str(rec, "reason", ""));
         fputc('\n', f);
     } else if (strcmp(type, "note") == 0) {
-        fputs("note: different machines or builds: ", f);
+        const char *about = hb_rec_str(rec, "about", "");
+        fputs(strcmp(about, "machines") == 0   ? "note: different machines or builds: "
+              : strcmp(about, "unstable") == 0 ? "warning: "
+                                               : "note: ",
+              f);
         hb_esc_line(f, hb_rec_str(rec, "text", ""));
         fputc('\n', f);
     } else if (strcmp(type, "only") == 0) {
@@ -156,40 +167,86 @@ static void hb_table_compare(FILE *f, json_t *rec)
         fputc('\n', f);
     } else if (strcmp(type, "compare_summary") == 0) {
         fprintf(f,
-                "%lld worse, %lld better, %lld same, %lld noise, %lld undetermined, %lld only "
+                "%lld worse, %lld better, %lld same, %lld unclear, %lld undetermined, %lld only "
                 "in base, %lld only in new, %lld errors\n",
                 hb_cmp_int(rec, "worse"), hb_cmp_int(rec, "better"), hb_cmp_int(rec, "same"),
-                hb_cmp_int(rec, "noise"), hb_cmp_int(rec, "undetermined"),
+                hb_cmp_int(rec, "unclear"), hb_cmp_int(rec, "undetermined"),
                 hb_cmp_int(rec, "only_base"), hb_cmp_int(rec, "only_new"),
                 hb_cmp_int(rec, "errors"));
+        double level = hb_cmp_get(rec, "level");
+        fprintf(f,
+                "family: %lld rows judged together (%s at %g); tested each at %g alone, they "
+                "would raise about %.2g false flags when nothing changed\n",
+                hb_cmp_int(rec, "family"), hb_rec_str(rec, "rule", ""), level, level,
+                hb_cmp_get(rec, "expected_false_uncorrected"));
+        hb_esc_line(f, hb_rec_str(rec, "noise_floor", ""));
+        fputc('\n', f);
     }
 }
 
-static const char *const hb_cmp_csv[] = {
-    "kind",         "record", "metric",  "unit",     "base",        "base_low",   "base_high",
-    "base_repeats", "new",    "new_low", "new_high", "new_repeats", "change_pct", "p",
-    "verdict",      "reason", "where",   NULL};
+static const char *const hb_cmp_csv[] = {"kind",
+                                         "record",
+                                         "metric",
+                                         "unit",
+                                         "base",
+                                         "base_low",
+                                         "base_high",
+                                         "base_coverage",
+                                         "base_repeats",
+                                         "new",
+                                         "new_low",
+                                         "new_high",
+                                         "new_coverage",
+                                         "new_repeats",
+                                         "change_pct",
+                                         "change_low",
+                                         "change_high",
+                                         "change_coverage",
+                                         "p",
+                                         "p_adjusted",
+                                         "spread_pct",
+                                         "detectable_pct",
+                                         "repeats_needed",
+                                         "verdict",
+                                         "reason",
+                                         "where",
+                                         NULL};
 static const char *const hb_cmp_json_row[] = {"type",
                                               "record",
                                               "metric",
                                               "unit",
                                               "base",
                                               "base_ci95",
+                                              "base_coverage",
                                               "base_repeats",
                                               "new",
                                               "new_ci95",
+                                              "new_coverage",
                                               "new_repeats",
                                               "change_pct",
+                                              "change_ci95",
+                                              "change_coverage",
                                               "p",
+                                              "p_adjusted",
+                                              "spread_pct",
+                                              "detectable_pct",
+                                              "repeats_needed",
                                               "verdict",
                                               "reason",
                                               "config_may_explain",
                                               NULL};
 static const char *const hb_cmp_json_error[] = {"type", "kind", "where", "record", "reason", NULL};
 static const char *const hb_cmp_json_only[] = {"type", "side", "record", NULL};
-static const char *const hb_cmp_json_summary[] = {
-    "type",      "worse",    "better", "same",          "noise", "undetermined",
-    "only_base", "only_new", "errors", "threshold_pct", NULL};
+static const char *const hb_cmp_json_summary[] = {"type",        "worse",
+                                                  "better",      "same",
+                                                  "unclear",     "undetermined",
+                                                  "only_base",   "only_new",
+                                                  "errors",      "threshold_pct",
+                                                  "rule",        "level",
+                                                  "family",      "expected_false_uncorrected",
+                                                  "spread_pct",  "detectable_pct",
+                                                  "repeats",     "repeats_for_threshold",
+                                                  "noise_floor", NULL};
 
 static const struct hb_layout_type hb_cmp_types[] = {
     {"compare_header", NULL, true, false},
@@ -200,11 +257,25 @@ static const struct hb_layout_type hb_cmp_types[] = {
     {NULL, NULL, false, false}};
 
 static const struct hb_layout_real hb_cmp_reals[] = {
-    {"base", hb_cmp_csv_real, NULL},        {"new", hb_cmp_csv_real, NULL},
-    {"base_low", hb_cmp_csv_real, NULL},    {"base_high", hb_cmp_csv_real, NULL},
-    {"new_low", hb_cmp_csv_real, NULL},     {"new_high", hb_cmp_csv_real, NULL},
-    {"p", hb_cmp_csv_real, NULL},           {"change_pct", hb_cmp_csv_change, hb_cmp_json_change},
-    {"threshold_pct", NULL, hb_cmp_json_g}, {NULL, NULL, NULL}};
+    {"base", hb_cmp_csv_real, NULL},
+    {"new", hb_cmp_csv_real, NULL},
+    {"base_low", hb_cmp_csv_real, NULL},
+    {"base_high", hb_cmp_csv_real, NULL},
+    {"new_low", hb_cmp_csv_real, NULL},
+    {"new_high", hb_cmp_csv_real, NULL},
+    {"p", hb_cmp_csv_real, NULL},
+    {"change_pct", hb_cmp_csv_change, hb_cmp_json_change},
+    {"p_adjusted", hb_cmp_csv_real, NULL},
+    {"base_coverage", hb_cmp_csv_real, NULL},
+    {"new_coverage", hb_cmp_csv_real, NULL},
+    {"change_low", hb_cmp_csv_change, NULL},
+    {"change_high", hb_cmp_csv_change, NULL},
+    {"change_coverage", hb_cmp_csv_real, NULL},
+    {"spread_pct", hb_cmp_csv_real, NULL},
+    {"detectable_pct", hb_cmp_csv_real, NULL},
+    {"level", NULL, hb_cmp_json_g},
+    {"threshold_pct", NULL, hb_cmp_json_g},
+    {NULL, NULL, NULL}};
 
 const struct hb_layout hb_layout_compare = {
     6, hb_cmp_csv, true, hb_cmp_types, hb_cmp_reals, hb_table_compare, true};

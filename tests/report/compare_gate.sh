@@ -98,9 +98,55 @@ out=$("$hb" compare base.jsonl other.jsonl --allow-different-machines 2>&1 | sed
 # Files from before repeats: undetermined with the reason, never a verdict.
 edit base.jsonl 'del(.value, .ci95, .repeat_values, .repeats, .unit)' >old-base.jsonl
 edit new.jsonl 'del(.value, .ci95, .repeat_values, .repeats, .unit)' >old-new.jsonl
-case_ "old files" 0 "6 undetermined" old-base.jsonl old-new.jsonl
+case_ "old files" 5 "6 undetermined" old-base.jsonl old-new.jsonl
 n=$("$hb" compare old-base.jsonl old-new.jsonl --format jsonl 2>/dev/null |
     jq -s '[.[] | select(.type == "comparison" and .verdict != "undetermined")] | length')
 [ "$n" = 0 ] || { echo "FAIL: old files gave $n verdicts"; fail=1; }
+# The family's control, and what the gate refuses of it: one line naming the value, exit 2,
+# nothing on stdout.
+refuse() { # refuse NAME TEXT ARGS...: exit 2, TEXT in the one line on stderr, no stdout
+    local name=$1 text=$2
+    shift 2
+    err=$("$hb" compare "$@" 2>&1 >out.txt)
+    rc=$?
+    if [ "$rc" != 2 ] || [[ $err != *"$text"* ]] || [ "$(echo "$err" | wc -l)" != 1 ] || [ -s out.txt ]; then
+        echo "FAIL: $name: exit $rc, '$err', stdout $(wc -c <out.txt) bytes"
+        fail=1
+    else
+        echo "ok: $name"
+    fi
+}
+for q in 0 1 -1 x 0.6; do
+    refuse "--fdr $q" "--fdr '$q' is not valid: give a number from 1e-06 to 0.5" base.jsonl "$fx/new.jsonl" --fdr "$q"
+done
+refuse "--fwer with --fdr" "--fdr '0.1' and --fwer control the family two ways" base.jsonl "$fx/new.jsonl" --fdr 0.1 --fwer
+refuse "--fdr with --alpha" "both set the level" base.jsonl "$fx/new.jsonl" --fdr 0.1 --alpha 0.1
+refuse "--expect-same with one file" "compare --expect-same needs the two runs of one command (A.jsonl B.jsonl); got base.jsonl" base.jsonl --expect-same
+refuse "--base without --new" "--base 'base.jsonl' without --new" --base base.jsonl
+refuse "--new without --base" "--new 'base.jsonl' without --base" --new base.jsonl
+refuse "--base beside operands" "give BASE NEW, or --base and --new, not both" base.jsonl --base base.jsonl --new base.jsonl
+refuse "--threshold twice" "--threshold given twice ('5', then '6')" base.jsonl base.jsonl --threshold 5 --threshold 6
+# Holm (--fwer) is never more permissive than BH; the family and both p are in every row.
+n=$("$hb" compare base.jsonl "$fx/new.jsonl" --format jsonl | jq -s '[.[] | select(.type == "comparison" and .p_adjusted != null and .p_adjusted < .p)] | length')
+[ "$n" = 0 ] || { echo "FAIL: $n rows with an adjusted p below the raw one"; fail=1; }
+sum=$("$hb" compare base.jsonl "$fx/new.jsonl" --fwer --format jsonl | jq -r 'select(.type == "compare_summary") | "\(.rule) \(.family) \(.expected_false_uncorrected)"')
+[ "$sum" = "Holm FWER 4 0.2" ] || { echo "FAIL: --fwer summary '$sum', want 'Holm FWER 4 0.2'"; fail=1; }
+# Files pooled per side: each figure's repeats from both, said in a note; the pooled lat-noise
+# has 10 repeats a side.
+case_ "pooled" 1 "BASE pools 2 files (base.jsonl, base.jsonl)" --base base.jsonl --base base.jsonl --new "$fx/new.jsonl" --new "$fx/new.jsonl"
+n=$("$hb" compare --base base.jsonl --base base.jsonl --new "$fx/new.jsonl" --new "$fx/new.jsonl" --format jsonl |
+    jq -r 'select(.type == "comparison" and (.record | startswith("lat lat-noise"))) | "\(.base_repeats) \(.new_repeats)"')
+[ "$n" = "10 10" ] || { echo "FAIL: pooled repeats '$n', want '10 10'"; fail=1; }
+# Pooled files must be runs of one machine.
+edit base.jsonl 'if .type == "run" then .hosts = ["h2"] else . end' >otherhost.jsonl
+refuse "pooled machines" "pooled on one side, come from different machines" --base base.jsonl --base otherhost.jsonl --new "$fx/new.jsonl"
+# --expect-same: a better record is a false alarm too (exit 1); each row says what it can detect.
+edit new.jsonl 'select(.experiment != "lat-regress")' >nobad.jsonl
+edit base.jsonl 'select(.experiment != "lat-regress")' >nobadbase.jsonl
+case_ "expect-same better" 1 "1 better" nobadbase.jsonl nobad.jsonl --expect-same
+case_ "better alone" 5 "1 better" nobadbase.jsonl nobad.jsonl
+n=$("$hb" compare base.jsonl "$fx/new.jsonl" --format jsonl | jq -r 'select(.type == "comparison" and .record == "lat lat-same 0.0.r.0 cpu=0 mem=0 chase threads=1 bytes=67108864") | .detectable_pct > 0')
+[ "$n" = true ] || { echo "FAIL: no detectable_pct on a row"; fail=1; }
+case_ "noise floor" 1 "this machine can detect changes of" base.jsonl "$fx/new.jsonl"
 [ "$fail" = 0 ] && echo PASS
 exit "$fail"
