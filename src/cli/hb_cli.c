@@ -44,6 +44,19 @@ const char *hb_options_commands(void)
 
 /* getopt_long's long and short option tables, built once from the option table; false
  * when out of memory. */
+/* An option given a second time: refused, naming both values (a flag: its name alone). */
+static int twice(const struct option *longopts, int c, const char *first, const char *second)
+{
+    const char *name = "?";
+    for (const struct option *l = longopts; l->name; l++)
+        if (l->val == c) name = l->name;
+    if (first && second)
+        hb_err_set("--%s given twice ('%s', then '%s'); give it once", name, first, second);
+    else
+        hb_err_set("--%s given twice; give it once", name);
+    return -EINVAL;
+}
+
 static bool hb_getopt_tables(const struct option **longopts, const char **shortopts)
 {
     static struct option *opts;
@@ -190,7 +203,8 @@ static int hb_option_apply(struct hb_options *o, int c, const char *arg)
     int v = 0, rc = 0;
     switch (c) {
     case OPT_KERNEL:
-        if ((rc = hb_check_items("--kernel", arg))) return rc;
+        if ((rc = hb_check_items("--kernel", arg)) || (rc = hb_check_unique("--kernel", arg)))
+            return rc;
         return hb_copy_arg("--kernel", arg, o->kernels, sizeof(o->kernels));
     case OPT_POLICY:
         rc = hb_parse_enum("--policy", arg, hb_policy_names, &v);
@@ -204,10 +218,11 @@ static int hb_option_apply(struct hb_options *o, int c, const char *arg)
     case OPT_SEED:
         return hb_parse_seed(arg, &o->seed);
     case OPT_BG_RATE:
-        return hb_parse_positive("--bg-rate", arg, 1000.0,
-                                 "GB/s per thread, above 0 and up to 1000 (leave it out to pace "
-                                 "from the measured rate)",
-                                 &o->bg_rate_GBps);
+        /* Below 1 MB/s per thread a paced load is no load: refused, not run as "high". */
+        return hb_parse_double("--bg-rate", arg, 0.001, 1000.0,
+                               "GB/s per thread, from 0.001 to 1000 (leave it out to pace from "
+                               "the measured rate)",
+                               &o->bg_rate_GBps);
     case OPT_NOISE:
         return hb_parse_positive("--noise", arg, 1000.0, "a percentage above 0 and up to 1000",
                                  &o->noise_pct);
@@ -475,6 +490,9 @@ int hb_options_parse(int argc, char **argv, struct hb_options *o)
     optind = 1;
     opterr = 0;
     bool tlb_group_set = false;
+    /* Each option's value as given, to refuse a second one (never silently last-wins). */
+    const char *given_as[OPT_VERSION + 1] = {0};
+    bool given_flag[OPT_VERSION + 1] = {0};
     for (;;) {
         int c = getopt_long(argc, argv, shortopts, longopts, NULL);
         if (c == -1) break;
@@ -491,6 +509,9 @@ int hb_options_parse(int argc, char **argv, struct hb_options *o)
             return 2;
         }
         tlb_group_set |= c == OPT_TLB_GROUP;
+        if (c >= 0 && c <= OPT_VERSION && given_flag[c])
+            return twice(longopts, c, given_as[c], optarg);
+        if (c >= 0 && c <= OPT_VERSION) given_flag[c] = true, given_as[c] = optarg;
         if (c >= OPT_KERNEL) o->given |= (uint64_t)1 << (c - OPT_KERNEL);
         int rc = hb_option_apply(o, c, optarg);
         if (rc) return rc == -ERANGE ? -EINVAL : rc;

@@ -129,11 +129,29 @@ int hb_check_items(const char *opt, const char *text)
     return 0;
 }
 
+int hb_check_unique(const char *opt, const char *text)
+{
+    /* An item twice, as written: each later item against every earlier one. */
+    for (const char *a = text; *a; a = strchr(a, ',') ? strchr(a, ',') + 1 : a + strlen(a)) {
+        size_t la = strcspn(a, ",");
+        for (const char *b = a + la; *b == ','; b += 1 + strcspn(b + 1, ",")) {
+            size_t lb = strcspn(b + 1, ",");
+            if (la == lb && strncmp(a, b + 1, la) == 0) {
+                hb_err_set("invalid %s '%s': '%.*s' is given twice; give each item once", opt, text,
+                           (int)la, a);
+                return -EINVAL;
+            }
+        }
+    }
+    return 0;
+}
+
 /* Every comma-separated item of text is one of names: *mask gets bit `first + index` of each. */
 int hb_parse_list(const char *opt, const char *text, const char *const *names, int first,
                   unsigned *mask)
 {
     int rc = hb_check_items(opt, text);
+    if (rc == 0) rc = hb_check_unique(opt, text);
     if (rc) return rc;
     char *list = strdup(text), *save = NULL;
     if (!list) {
@@ -161,6 +179,12 @@ int hb_parse_int_list(const char *opt, const char *text, int *out, int cap, int 
                        text);
             return -EINVAL;
         }
+        for (int i = 0; i < *n && i < cap; i++)
+            if (out[i] == (int)v) {
+                hb_err_set("invalid %s '%s': node %ld is named twice; name each node once", opt,
+                           text, v);
+                return -EINVAL;
+            }
         /* Past cap only for a list too long to keep, which the caller then refuses. */
         if (*n < cap) out[*n] = (int)v;
         if (*end == '\0') {
@@ -169,6 +193,14 @@ int hb_parse_int_list(const char *opt, const char *text, int *out, int cap, int 
         }
         p = end + 1;
     }
+}
+
+/* A list item given twice makes two measurements of one identity, which compare and the
+ * derived records refuse: refused here, naming it. */
+static int hb_item_twice(const char *opt, const char *item)
+{
+    hb_err_set("invalid %s: '%s' is given twice; give each item once", opt, item);
+    return -EINVAL;
 }
 
 /* Each comma-separated item of an option's list (at most cap; `what` names them in the
@@ -236,6 +268,8 @@ static int hb_stride_item(const char *w, int k, void *ctx)
         return -EINVAL;
     }
     if (hb_chase_check_stride(w, v)) return -EINVAL;
+    for (int i = 0; i < k; i++)
+        if (o->strides[i] == v) return hb_item_twice("--stride", w);
     o->strides[k] = v;
     return 0;
 }
@@ -255,6 +289,8 @@ static int hb_chains_item(const char *w, int k, void *ctx)
     long long v = strtoll(w, &end, 10);
     if (errno || end == w || *end || !isdigit((unsigned char)*w)) v = 0;
     if (hb_chase_check_chains(w, v)) return -EINVAL;
+    for (int i = 0; i < k; i++)
+        if (o->chains[i] == v) return hb_item_twice("--chains", w);
     o->chains[k] = (int)v;
     return 0;
 }
@@ -358,13 +394,6 @@ int hb_parse_mem_nodes(const char *text, struct hb_options *o)
         hb_err_set("invalid --mem-node '%s': at most %d nodes", text, HB_MAX_WEIGHTED);
         return -EINVAL;
     }
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < i; j++)
-            if (o->mem_nodes[i] == o->mem_nodes[j]) {
-                hb_err_set("invalid --mem-node '%s': node %d is named twice; name each node once",
-                           text, o->mem_nodes[i]);
-                return -EINVAL;
-            }
     o->nmem_nodes = n;
     o->mem_node = -1; /* a list is --policy weighted's set, checked after the options */
     return 0;

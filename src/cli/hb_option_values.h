@@ -21,6 +21,9 @@ char *hb_names_join(const char *const *names, const char *sep);
 int hb_parse_enum(const char *opt, const char *text, const char *const *names, int *out);
 /* A comma-separated list has no empty item (strtok would skip it silently). */
 int hb_check_items(const char *opt, const char *text);
+/* No item of a comma-separated list given twice as written (0, or -EINVAL naming it): a list
+ * of things to measure, where a repeat would make two measurements of one identity. */
+int hb_check_unique(const char *opt, const char *text);
 /* Every comma-separated item is one of names: *mask gets bit `first + index` of each. */
 int hb_parse_list(const char *opt, const char *text, const char *const *names, int first,
                   unsigned *mask);

@@ -44,9 +44,9 @@ for topo in "" "$fx/4n-memonly-cxl.xml"; do
     done
 done
 # The estimate follows what a run costs: more time per sample, more samples, a larger set.
-est() { "$hb" bw --size 64M "$@" --dry-run 2>/dev/null | jq -s 'last | .estimated_s'; }
-base=$(est)
-for more in "--min-time 0.5" "--reps 10" "--size 4G"; do
+est() { "$hb" bw "$@" --dry-run 2>/dev/null | jq -s 'last | .estimated_s'; }
+base=$(est --size 64M)
+for more in "--size 64M --min-time 0.5" "--size 64M --reps 10" "--size 4G"; do
     read -ra m <<<"$more"
     e=$(est "${m[@]}")
     [ "$(jq -n "$e > $base")" = true ] || { echo "FAIL: bw $more: estimated_s $e, not above $base"; fail=1; }
