@@ -21,7 +21,11 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 hosts=()
 case ${1:-} in
---host) IFS=, read -ra hosts <<<"${2:?--host needs a list: --host h1,h2}" && shift 2 ;;
+--host)
+    [ -n "${2:-}" ] || { echo "hopbench: --host '${2:-}' names no host: give a list, e.g. --host h1,h2" >&2; exit 2; }
+    IFS=, read -ra hosts <<<"$2"
+    shift 2
+    ;;
 --hostfile)
     [ -r "${2:-}" ] || { echo "hopbench: --hostfile '${2:-}' is not a readable file" >&2; exit 2; }
     mapfile -t hosts < <(sed 's/#.*//' "$2" | awk 'NF { print $1 }')

@@ -14,6 +14,7 @@
 #   [build/install of the clone; $HOME/.local puts the man page and the completion where man
 #   and bash-completion look].
 # Bad arguments fail before anything is created: hopbench checks them with --dry-run first.
+# It writes the results itself: -o, --format and --dry-run are refused.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(dirname "$here")
@@ -50,7 +51,7 @@ if [ -z "${HOPBENCH:-}" ] && [ "$installed" = 0 ]; then
     docs=$prefix/share
 fi
 hb=$(hb_find_hopbench "$here")
-"$hb" "${args[@]}" --dry-run --quiet >/dev/null
+hb_launch_check run-local.sh "$hb" "${args[@]}"
 
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 out=$results_root/$stamp
@@ -91,7 +92,8 @@ echo "results: $out/results.jsonl"
 echo "table:   $out/table.txt"
 echo "report:  $out/report.html"
 if [ -n "$docs" ]; then
-    echo "manual:  man -l $docs/man/man1/hopbench.1"
-    echo "completion: . $docs/bash-completion/completions/hopbench"
+    # Quoted for the shell: a prefix with spaces, quotes or $( ) pastes as it is.
+    printf 'manual:  man -l %q\n' "$docs/man/man1/hopbench.1"
+    printf 'completion: . %q\n' "$docs/bash-completion/completions/hopbench"
 fi
 exit "$rc"

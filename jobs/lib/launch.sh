@@ -45,6 +45,34 @@ hb_print_words() {
 }
 
 # hb_topo_record HOPBENCH: the one-line `topo` JSON record of this machine.
+# hb_launch_check LAUNCHER HOPBENCH ARGS...: the study's own check, before anything is made.
+# The launcher owns the output (it writes results/.../results.jsonl itself): -o/--output,
+# --format and --dry-run in ARGS are refused in one line (exit 2), never passed on, so no
+# check writes a user's file. The check is hopbench's dry run, or for topo (which takes no
+# --dry-run) topo itself with its printout dropped.
+hb_launch_check() {
+    local launcher=$1 hb=$2 a topo=0
+    shift 2
+    for a in "$@"; do
+        case $a in
+        -o | -o* | --output | --output=*)
+            echo "hopbench: $launcher writes the results itself; leave out '$a' (the results directory is said when the run ends)" >&2
+            exit 2
+            ;;
+        --format | --format=* | --dry-run)
+            echo "hopbench: $launcher writes JSON Lines, a table and a report itself; leave out '$a' (for a plan: hopbench ... --dry-run)" >&2
+            exit 2
+            ;;
+        topo) topo=1 ;;
+        esac
+    done
+    if [ "$topo" = 1 ]; then
+        "$hb" "$@" >/dev/null
+    else
+        "$hb" "$@" --dry-run --quiet >/dev/null
+    fi
+}
+
 hb_topo_record() {
     "$1" topo --format jsonl
 }

@@ -14,7 +14,7 @@ hb_slurm_job() {
     local hb record bind results parent rc=0
     hb=$(hb_find_hopbench "$HB_JOBS_DIR")
     echo "hopbench job ${SLURM_JOB_ID:-?}: ${SLURM_JOB_NUM_NODES:-?} node(s) x ${SLURM_NTASKS_PER_NODE:-?} task(s), ${SLURM_CPUS_PER_TASK:-?} CPU(s) per task; study: ${*:-default suite}"
-    "$hb" "$@" --dry-run --quiet >/dev/null
+    hb_launch_check "the job" "$hb" "$@" || return
 
     record=$(hb_topo_record "$hb")
     # Only the binding comes from topo: the task count stays the allocation's, so a wrong
