@@ -67,13 +67,24 @@ static int hb_results_oom(const struct hb_results *r, int lineno)
     return -ENOMEM;
 }
 
+/* The longest line a reader takes: a fleet's largest record (a 1000-node matrix) is tens of
+ * MiB; a longer line is no record of hopbench (/dev/zero, a binary file), refused before it
+ * fills the memory. */
+#define HB_JSONL_LINE_MAX ((size_t)256 << 20)
+
 /* Moves the unread bytes to the front and reads more after them, growing the buffer when
- * one line fills it. 0, -ENOMEM, or the read's -errno (hb_err_msg set). */
+ * one line fills it. 0, -EINVAL (a line over HB_JSONL_LINE_MAX, a NUL byte: refused as soon
+ * as seen), -ENOMEM, or the read's -errno (hb_err_msg set). */
 static int hb_jsonl_fill(struct hb_jsonl_src *s, const struct hb_results *r)
 {
     memmove(s->buf, s->buf + s->pos, s->len - s->pos);
     s->len -= s->pos;
     s->pos = 0;
+    if (s->len == s->cap && s->cap >= HB_JSONL_LINE_MAX) {
+        hb_err_set("%s:%d: a line longer than %zu MiB: not a hopbench JSON Lines record", r->path,
+                   s->lineno + 1, HB_JSONL_LINE_MAX >> 20);
+        return -EINVAL;
+    }
     if (s->len == s->cap) {
         char *grown = s->cap < ((size_t)-1) / 2 ? realloc(s->buf, s->cap * 2) : NULL;
         if (!grown) return hb_results_oom(r, s->lineno + 1);
@@ -82,6 +93,17 @@ static int hb_jsonl_fill(struct hb_jsonl_src *s, const struct hb_results *r)
     }
     errno = 0;
     size_t got = fread(s->buf + s->len, 1, s->cap - s->len, s->f);
+    const char *nul = memchr(s->buf + s->len, 0, got);
+    if (nul) {
+        /* JSON text holds no NUL byte: the line it is on, counted from what is in hand. */
+        int line = s->lineno + 1;
+        for (const char *c = s->buf; c < nul; c++)
+            line += *c == '\n';
+        hb_err_set("%s:%d: a NUL byte: not a hopbench JSON Lines record (a binary or truncated "
+                   "file?)",
+                   r->path, line);
+        return -EINVAL;
+    }
     s->len += got;
     if (got == 0 && ferror(s->f)) {
         int e = errno ? errno : EIO;
@@ -112,8 +134,12 @@ static int hb_jsonl_next(struct hb_jsonl_src *s, struct hb_jsonl_line *lines,
         s->lineno++;
         s->pos += len + (nl ? 1 : 0);
         if (len > 0)
-            lines[n++] = (struct hb_jsonl_line){
-                .text = start, .len = len, .lineno = s->lineno, .unterminated = !nl};
+            lines[n++] =
+                (struct hb_jsonl_line){.text = start,
+                                       .len = len,
+                                       .lineno = s->lineno,
+                                       .unterminated = !nl,
+                                       .bom = len >= 3 && memcmp(start, "\xEF\xBB\xBF", 3) == 0};
     }
     return n;
 }
@@ -123,13 +149,28 @@ static int hb_jsonl_next(struct hb_jsonl_src *s, struct hb_jsonl_line *lines,
 static int hb_results_run(struct hb_results *r, json_t *rec, int lineno)
 {
     json_t *sv = json_object_get(rec, "schema_version");
-    if (!json_is_integer(sv) || json_integer_value(sv) > HB_SCHEMA_VERSION) {
-        char have[32];
-        snprintf(have, sizeof(have), "%lld",
-                 json_is_integer(sv) ? (long long)json_integer_value(sv) : -1LL);
-        hb_err_set("%s:%d: run record has schema_version %s; this hopbench reads "
+    if (!json_is_integer(sv)) {
+        /* The wrong type is named: it is a damaged file, not one of a newer hopbench. */
+        static const char *const kinds[] = {
+            [JSON_OBJECT] = "an object", [JSON_ARRAY] = "a list",    [JSON_STRING] = "a string",
+            [JSON_INTEGER] = "",         [JSON_REAL] = "a fraction", [JSON_TRUE] = "true",
+            [JSON_FALSE] = "false",      [JSON_NULL] = "null"};
+        hb_err_set("%s:%d: run record's schema_version is %s: expected a whole number from 1 to "
+                   "%d",
+                   r->path, lineno, sv ? kinds[json_typeof(sv)] : "missing", HB_SCHEMA_VERSION);
+        return -EINVAL;
+    }
+    json_int_t v = json_integer_value(sv);
+    if (v < 1) {
+        hb_err_set("%s:%d: run record's schema_version %lld is not valid: expected a whole number "
+                   "from 1 to %d",
+                   r->path, lineno, (long long)v, HB_SCHEMA_VERSION);
+        return -EINVAL;
+    }
+    if (v > HB_SCHEMA_VERSION) {
+        hb_err_set("%s:%d: run record has schema_version %lld; this hopbench reads "
                    "schema_version up to %d: use a newer hopbench",
-                   r->path, lineno, json_is_integer(sv) ? have : "(missing)", HB_SCHEMA_VERSION);
+                   r->path, lineno, (long long)v, HB_SCHEMA_VERSION);
         return -EINVAL;
     }
     int rc = hb_config_check_run(rec, r->path, lineno);
@@ -162,6 +203,12 @@ static int hb_results_line(struct hb_results *r, struct hb_jsonl_line *ln,
         /* An interrupted writer leaves a partial last line: report everything before it. */
         r->skipped_line = ln->lineno;
         return 0;
+    }
+    if (!rec && ln->bom) {
+        hb_err_set("%s:%d: a byte-order mark (U+FEFF) before the record: save the file as "
+                   "UTF-8 without it",
+                   r->path, ln->lineno);
+        return -EINVAL;
     }
     if (!rec || !json_is_object(rec) || !json_is_string(json_object_get(rec, "type"))) {
         hb_err_set("%s:%d: not a hopbench JSON Lines record (%s); expected one JSON object "

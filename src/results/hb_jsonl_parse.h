@@ -29,6 +29,7 @@ struct hb_jsonl_line {
     size_t len;
     int lineno;
     bool unterminated; /* the file's last line, without its newline */
+    bool bom;          /* it starts with a UTF-8 byte-order mark */
     bool oom;          /* memory ran out parsing it */
     json_t *rec;       /* the parsed value (any JSON value), or NULL with err */
     void *slot;        /* a scan's: where its prepare puts what it made of the record */

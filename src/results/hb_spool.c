@@ -8,27 +8,46 @@
 #include <string.h>
 #include <unistd.h>
 
-/* The temporary file, made and unlinked at the first value. */
-static int hb_spool_open(struct hb_spool *s)
+/* A temporary file in TMPDIR (default /tmp), made and unlinked: the stream, or NULL with a
+ * message naming the directory and what would wait there. */
+static FILE *spool_make(const char *what)
 {
-    if (s->file) return 0;
     const char *dir = getenv("TMPDIR");
     dir = dir && dir[0] ? dir : "/tmp";
     size_t len = strlen(dir) + sizeof("/hopbench-spool-XXXXXX");
     char *path = malloc(len);
-    if (!path) return -ENOMEM;
+    if (!path) {
+        hb_err_set("out of memory making a temporary file for %s", what);
+        return NULL;
+    }
     snprintf(path, len, "%s/hopbench-spool-XXXXXX", dir);
     int fd = mkstemp(path);
     if (fd >= 0) unlink(path);
-    s->file = fd >= 0 ? fdopen(fd, "w+") : NULL;
-    if (!s->file) {
+    FILE *f = fd >= 0 ? fdopen(fd, "w+") : NULL;
+    if (!f) {
         hb_err_set("cannot make a temporary file in %s for %s: %s; set TMPDIR to a writable "
                    "directory",
-                   dir, s->what, strerror(errno));
+                   dir, what, strerror(errno));
         if (fd >= 0) close(fd);
     }
     free(path);
+    return f;
+}
+
+/* The temporary file, made and unlinked at the first value. */
+static int hb_spool_open(struct hb_spool *s)
+{
+    if (s->file) return 0;
+    s->file = spool_make(s->what);
     return s->file ? 0 : -HB_EENV;
+}
+
+int hb_spool_check(const char *what)
+{
+    FILE *f = spool_make(what);
+    if (!f) return -HB_EENV;
+    fclose(f);
+    return 0;
 }
 
 int hb_spool_put(struct hb_spool *s, const json_t *v, struct hb_span *at)

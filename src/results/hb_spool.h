@@ -25,6 +25,9 @@ struct hb_spool {
 int hb_spool_put(struct hb_spool *s, const json_t *v, struct hb_span *at);
 /* The value at `at` (a new reference), or NULL with a message. */
 json_t *hb_spool_get(struct hb_spool *s, struct hb_span at);
+/* Whether the run can make its temporary file (a dry run checks what the run will need):
+ * 0, or -HB_EENV with the message naming TMPDIR and `what` would wait there. */
+int hb_spool_check(const char *what);
 /* Close and so remove the file. */
 void hb_spool_close(struct hb_spool *s);
 

@@ -108,6 +108,15 @@ static int hb_sweep_from(const struct hb_suite_env *env, struct hb_plan *out, in
         return -EINVAL;
     }
     uint64_t top = hb_sweep_top(t, mem, max_size);
+    /* A --max-size past a quarter of the node's free memory is cut there: said, not silent. */
+    if (o->max_size && top * 2 <= o->max_size) {
+        char asked[32], got[32];
+        hb_suite_say(env,
+                     "sweep: --max-size %s is cut to %s, the largest doubling within a quarter "
+                     "of node %d's free memory",
+                     hb_size_format(o->max_size, asked, sizeof(asked)),
+                     hb_size_format(top, got, sizeof(got)), mem);
+    }
     uint64_t levels[5];
     hb_topo_cache_sizes(t, hb_topo_node_index(t, cpu), levels);
     struct hb_memcache msc[4];

@@ -52,11 +52,12 @@ struct plain {
     json_t *records;
     int bad_line, skipped_line;
     char why[200];
+    bool bom; /* the bad line starts with a byte-order mark: named as such */
 };
 
 static void plain_read(const char *text, size_t len, struct plain *p)
 {
-    *p = (struct plain){json_array(), 0, 0, ""};
+    *p = (struct plain){json_array(), 0, 0, "", false};
     int lineno = 0;
     for (size_t at = 0; at < len && !p->bad_line;) {
         const char *nl = memchr(text + at, '\n', len - at);
@@ -70,6 +71,7 @@ static void plain_read(const char *text, size_t len, struct plain *p)
             p->skipped_line = lineno;
         } else if (!rec || !json_is_string(json_object_get(rec, "type"))) {
             p->bad_line = lineno;
+            p->bom = !rec && n >= 3 && memcmp(text + at - n - 1, "\xEF\xBB\xBF", 3) == 0;
             snprintf(p->why, sizeof(p->why), "(%s)", rec ? "no string \"type\"" : e.text);
         }
         if (rec && !p->bad_line) json_array_append(p->records, rec);
@@ -83,8 +85,12 @@ static bool read_as_plain(const char *name, const struct plain *p, int rc, struc
 {
     if (p->bad_line) {
         char want[300];
-        snprintf(want, sizeof(want), "%s:%d: not a hopbench JSON Lines record %s", tmp_path,
-                 p->bad_line, p->why);
+        if (p->bom)
+            snprintf(want, sizeof(want), "%s:%d: a byte-order mark (U+FEFF) before the record",
+                     tmp_path, p->bad_line);
+        else
+            snprintf(want, sizeof(want), "%s:%d: not a hopbench JSON Lines record %s", tmp_path,
+                     p->bad_line, p->why);
         if (rc != -EINVAL || !strstr(hb_err_msg(), want))
             fprintf(stderr, "%s: got %d '%s', expected '%s'\n", name, rc, rc ? hb_err_msg() : "",
                     want);
