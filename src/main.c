@@ -24,7 +24,9 @@
 #include "hb_progress.h"
 #include "hb_record.h"
 #include "hb_rounds.h"
+#include "hb_sigpipe.h"
 #include "hb_signif.h"
+#include "hb_spool.h"
 #include "hb_family.h"
 #include "hb_simd.h"
 #include "hb_sizes.h"
@@ -378,6 +380,11 @@ static int hb_check_inputs(const struct hb_options *o)
         rc = hb_outfile_check_apart(outputs, opts, 2);
     }
     if (rc == 0) rc = hb_omp_env_check();
+    /* Repeats and derived records wait in a temporary file: checked before any run, the dry
+     * run's too. */
+    const struct hb_suite *suite = hb_suite_find(o->command);
+    bool spools = suite && (o->repeats > 1 || o->repeat_auto || suite->derive);
+    if (rc == 0 && spools) rc = hb_spool_check("the records that wait for their last repeat");
     if (rc == 0) rc = hb_kernel_check_list(o->kernels);
     if (rc == 0) rc = hb_simd_select(o->simd[0] ? o->simd : NULL);
     return rc;
@@ -442,13 +449,15 @@ static int hb_plan_and_run(int argc, char **argv, const struct hb_options *o,
     if (rc == 0 && !messages) rc = in_process ? hb_pair_check(t, &plan) : hb_plan_check(t, &plan);
     /* A default set inside a memory-side cache measures the cache: say so, and why. */
     uint64_t msc = hb_mem_cache_max(t);
-    if (rc == 0 && !o->size && msc && env.default_bytes <= msc && !o->quiet)
+    /* Notes on this host's plan: said once per host, not once per rank. */
+    bool say = !o->quiet && hb_launch_is_host_first();
+    if (rc == 0 && !o->size && msc && env.default_bytes <= msc && say)
         fprintf(stderr, "hopbench: default size: %s\n", size_source);
     if (fflush(note) != 0 && rc == 0) {
         hb_err_set("out of memory holding the plan's note");
         rc = -ENOMEM;
     }
-    if (rc == 0 && note_size && !o->quiet) fprintf(stderr, "hopbench: %s\n", note_text);
+    if (rc == 0 && note_size && say) fprintf(stderr, "hopbench: %s\n", note_text);
     /* A working set inside a cache measures the cache: say so before anything runs. */
     char level[256];
     int in_cache = rc == 0 && !o->quiet && !messages && hb_launch_is_first()
@@ -576,6 +585,8 @@ static __attribute__((noinline)) int hb_main(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    /* A broken pipe on stderr or stdout is an error of that write, not the end of the run. */
+    hb_sigpipe_install();
     /* Checked before hb_main's frame is entered, which a small stack could not hold. */
     int rc = hb_stack_check();
     return rc ? hb_fail(rc) : hb_main(argc, argv);

@@ -49,6 +49,13 @@ bool hb_launch_is_first(void)
     return !hb_launched(&l) || l.rank == 0;
 }
 
+bool hb_launch_is_host_first(void)
+{
+    struct hb_launch l;
+    if (!hb_launched(&l)) return true;
+    return l.local_rank >= 0 ? l.local_rank == 0 : l.rank == 0;
+}
+
 void hb_launch_wait_for_first(void)
 {
     /* The launcher ends the job once the first rank has failed: usually at once. */

@@ -23,6 +23,9 @@ bool hb_launched(struct hb_launch *l);
 
 /* True for rank 0 of a job and for a process started alone: the one that speaks. */
 bool hb_launch_is_first(void);
+/* Whether this is the first rank on its host (alone: true; a launcher that does not say which
+ * local rank: the job's first): where a note about this host's plan is said once. */
+bool hb_launch_is_host_first(void);
 
 /* In a rank other than the first, before it fails ahead of MPI: wait (at most a few seconds)
  * for the launcher to end the job. Every rank fails alike and only the first says why; a rank

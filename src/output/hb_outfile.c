@@ -2,6 +2,8 @@
  * the signals that keep its records, and the rename that completes it. */
 #include "hb_outfile.h"
 
+#include "hb_sigpipe.h"
+
 #include "hb_error.h"
 #include "hb_outpath.h"
 
@@ -90,12 +92,25 @@ static const char *hb_sig_ltoa(long v, char *buf)
     return p;
 }
 
-static void hb_sig_say(const char *const *parts)
+/* The line of the stop, its parts laid one after another and written in one write(2), so
+ * that nothing written at the same time can cut it (async-signal-safe: no stdio). A part too
+ * long for the line is cut, and the line still ends. */
+static char hb_sig_line[2 * 4096 + 256];
+static size_t hb_sig_len;
+
+static void hb_sig_add(const char *const *parts)
 {
-    for (int i = 0; parts[i]; i++) {
-        ssize_t unused = write(STDERR_FILENO, parts[i], strlen(parts[i]));
-        (void)unused;
-    }
+    for (int i = 0; parts[i]; i++)
+        for (const char *c = parts[i]; *c && hb_sig_len < sizeof(hb_sig_line) - 1; c++)
+            hb_sig_line[hb_sig_len++] = *c;
+}
+
+static void hb_sig_say(void)
+{
+    if (hb_sig_len == 0 || hb_sig_line[hb_sig_len - 1] != '\n') hb_sig_line[hb_sig_len++] = '\n';
+    ssize_t unused = write(STDERR_FILENO, hb_sig_line, hb_sig_len);
+    (void)unused;
+    hb_sig_len = 0;
 }
 
 /* The signals whose default ends the process and that a handler can catch. */
@@ -114,8 +129,11 @@ static int hb_sig_slot(int sig)
     return sig >= SIGRTMIN && sig <= SIGRTMAX ? (int)HB_NSIGS + (sig - SIGRTMIN) : -1;
 }
 
-static void hb_out_on_signal(int sig)
+static void hb_out_on_signal(int sig, siginfo_t *info, void *uctx)
 {
+    (void)uctx;
+    /* A write of this process to a pipe without reader fails with EPIPE: no stop. */
+    if (sig == SIGPIPE && hb_sigpipe_own(info)) return;
     struct hb_outfile *o = hb_out_live;
     if (o) {
         /* Say where the records are: the user who stopped the run needs nothing else. */
@@ -132,7 +150,7 @@ static void hb_out_on_signal(int sig)
         } else if (!abbrev) {
             head[1] = hb_sig_ltoa(sig, rt);
         }
-        hb_sig_say(head);
+        hb_sig_add(head);
         if (kept) {
             const char *parts[] = {"; the ",
                                    hb_sig_ltoa(o->records, n),
@@ -140,11 +158,12 @@ static void hb_out_on_signal(int sig)
                                    o->kept,
                                    "\n",
                                    NULL};
-            hb_sig_say(parts);
+            hb_sig_add(parts);
         } else {
             const char *parts[] = {"; nothing was written to ", o->name, "\n", NULL};
-            hb_sig_say(parts);
+            hb_sig_add(parts);
         }
+        hb_sig_say();
         hb_out_live = NULL;
     }
     /* Whatever was there before (a runtime's handler, or the default) takes it from here. */
@@ -163,10 +182,12 @@ static void hb_out_watch_one(int sig, int slot, bool on)
         /* Never take over a signal someone chose to ignore (nohup). */
         if (sigaction(sig, NULL, &old) != 0 || old.sa_handler == SIG_IGN) return;
         hb_out_old[slot] = old;
-        sa.sa_handler = hb_out_on_signal;
+        sa.sa_sigaction = hb_out_on_signal;
+        sa.sa_flags = SA_SIGINFO;
         sigfillset(&sa.sa_mask);
         sigaction(sig, &sa, NULL);
-    } else if (sigaction(sig, NULL, &old) == 0 && old.sa_handler == hb_out_on_signal) {
+    } else if (sigaction(sig, NULL, &old) == 0 && (old.sa_flags & SA_SIGINFO) &&
+               old.sa_sigaction == hb_out_on_signal) {
         sigaction(sig, &hb_out_old[slot], NULL);
     }
 }

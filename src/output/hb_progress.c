@@ -1,4 +1,6 @@
-/* Progress on stderr (hb_progress.h): one line rewritten in place, or forced lines. */
+/* Progress on stderr (hb_progress.h): one line rewritten in place, or forced lines. Progress
+ * is optional: a line that cannot be written (stderr a pipe whose reader is gone) stops the
+ * progress, never the run. */
 #include "hb_progress.h"
 
 #include "hb_timer.h"
@@ -10,6 +12,7 @@
 struct hb_progress {
     bool tty;
     bool shown;
+    bool dead; /* a write failed: say nothing more */
     double t0;
 };
 
@@ -25,24 +28,36 @@ struct hb_progress *hb_progress_new(bool quiet, bool forced)
     return p;
 }
 
+/* text on stderr in one write; a write that fails (a broken pipe: hb_sigpipe.h) stops the
+ * progress. */
+static void progress_write(struct hb_progress *p, const char *text, size_t len)
+{
+    fflush(stderr);
+    if (write(STDERR_FILENO, text, len) != (ssize_t)len) p->dead = true;
+}
+
 void hb_progress_step(struct hb_progress *p, int i, int n, const char *what)
 {
-    if (!p) return;
+    if (!p || p->dead) return;
     double spent = hb_now() - p->t0;
     double left = i > 0 ? spent / i * (n - i) : 0.0;
     /* On a terminal the line is rewritten; elsewhere (--progress into a log) one per step. */
-    fprintf(stderr, "%s[%d/%d] %s, %.0f s elapsed", p->tty ? "\r\033[K" : "", i + 1, n, what,
-            spent);
-    if (i > 0) fprintf(stderr, ", about %.0f s left", left);
-    fputs(p->tty ? "" : "\n", stderr);
-    fflush(stderr);
-    p->shown = p->tty;
+    char line[1024];
+    int len = snprintf(line, sizeof(line), "%s[%d/%d] %s, %.0f s elapsed", p->tty ? "\r\033[K" : "",
+                       i + 1, n, what, spent);
+    if (len >= 0 && i > 0 && (size_t)len < sizeof(line))
+        len += snprintf(line + len, sizeof(line) - (size_t)len, ", about %.0f s left", left);
+    if (len < 0) return;
+    if ((size_t)len >= sizeof(line) - 1) len = (int)sizeof(line) - 2;
+    if (!p->tty) line[len++] = '\n';
+    progress_write(p, line, (size_t)len);
+    p->shown = p->tty && !p->dead;
 }
 
 void hb_progress_clear(struct hb_progress *p)
 {
-    if (p && p->shown) {
-        fputs("\r\033[K", stderr);
+    if (p && p->shown && !p->dead) {
+        progress_write(p, "\r\033[K", 4);
         p->shown = false;
     }
 }
