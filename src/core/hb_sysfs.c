@@ -6,12 +6,19 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int hb_sysfs_read(const char *path, size_t cap, char **text, size_t *len)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    /* Never blocks: a FIFO or a device put over a knob (a bind mount) is refused, not read. */
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0) return -errno;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return -EINVAL;
+    }
     size_t n = 0, size = 256;
     char *buf = malloc(size);
     int rc = buf ? 0 : -ENOMEM;
@@ -41,6 +48,12 @@ int hb_sysfs_read(const char *path, size_t cap, char **text, size_t *len)
     *text = buf;
     *len = n;
     return 0;
+}
+
+const char *hb_sysfs_error(int rc)
+{
+    return rc == -EINVAL ? "not a regular file (a FIFO or a device put over it?): not read"
+                         : strerror(-rc);
 }
 
 int hb_sysfs_word(const char *line, const char **word, size_t *len)

@@ -117,6 +117,46 @@ static int topo_env_source(struct hb_topo *t)
     return 0;
 }
 
+/* hwloc's variables that load another machine in place of this one, alike: the first set
+ * (its value in *val), or NULL. HWLOC_FSROOT=/ is this machine's own root. */
+static const char *topo_env_var(const char **val)
+{
+    static const char *const vars[] = {"HWLOC_XMLFILE", "HWLOC_SYNTHETIC", "HWLOC_FSROOT"};
+    for (size_t i = 0; i < sizeof(vars) / sizeof(vars[0]); i++) {
+        const char *v = getenv(vars[i]);
+        if (v && !(i == 2 && strcmp(v, "/") == 0)) {
+            *val = v;
+            return vars[i];
+        }
+    }
+    return NULL;
+}
+
+/* What to check, for the variable that did not load. */
+static const char *topo_env_advice(const char *var, const char *val)
+{
+    static char advice[4200];
+    if (strcmp(var, "HWLOC_XMLFILE") == 0)
+        snprintf(advice, sizeof(advice), "check the file with: hopbench topo --topology %s", val);
+    else if (strcmp(var, "HWLOC_SYNTHETIC") == 0)
+        snprintf(advice, sizeof(advice),
+                 "give a synthetic description hwloc reads, e.g. "
+                 "HWLOC_SYNTHETIC='node:2 core:2 pu:1'");
+    else
+        snprintf(advice, sizeof(advice),
+                 "give the root of a copy of a machine's /sys and /proc "
+                 "(hwloc-gather-topology)");
+    return advice;
+}
+
+/* A variable named another machine, yet hwloc loaded this one. */
+static bool topo_env_fell_back(const struct hb_topo *t)
+{
+    const char *val = NULL;
+    return topo_env_var(&val) && hwloc_topology_is_thissystem(t->hw) &&
+           !topo_env_is("HWLOC_THISSYSTEM", "1");
+}
+
 /* From this machine (path and buf NULL), an XML file, or an XML buffer named `name`. */
 static int topo_load(const char *path, const char *buf, int len, const char *name,
                      struct hb_topo **out)
@@ -161,23 +201,20 @@ static int topo_load(const char *path, const char *buf, int len, const char *nam
         }
     } else if (hwloc_topology_load(t->hw) < 0) {
         int err = errno;
-        const char *xml = getenv("HWLOC_XMLFILE");
-        if (xml)
-            hb_err_set("hwloc cannot load HWLOC_XMLFILE=%s: %s; unset it, or check the file "
-                       "with: hopbench topo --topology %s",
-                       xml, strerror(err), xml);
+        const char *val = NULL, *var = topo_env_var(&val);
+        if (var)
+            hb_err_set("hwloc cannot load %s=%s: %s; unset it, or %s", var, val, strerror(err),
+                       topo_env_advice(var, val));
         else
             hb_err_set("hwloc cannot read the topology of this machine: %s", strerror(err));
         rc = err ? -err : -ENODEV;
         goto fail;
-    } else if (getenv("HWLOC_XMLFILE") && hwloc_topology_is_thissystem(t->hw) &&
-               !topo_env_is("HWLOC_THISSYSTEM", "1")) {
-        /* hwloc falls back to this machine without a word when the file does not load (a
-         * file it loads is "not this system" unless HWLOC_THISSYSTEM=1 says it is). */
-        const char *xml = getenv("HWLOC_XMLFILE");
-        hb_err_set("hwloc cannot load HWLOC_XMLFILE=%s (it fell back to this machine); unset "
-                   "it, or check the file with: hopbench topo --topology %s",
-                   xml, xml);
+    } else if (topo_env_fell_back(t)) {
+        /* hwloc falls back to this machine without a word when what a variable names does
+         * not load (what it loads is "not this system" unless HWLOC_THISSYSTEM=1 says so). */
+        const char *val = NULL, *var = topo_env_var(&val);
+        hb_err_set("hwloc cannot load %s=%s (it fell back to this machine); unset it, or %s", var,
+                   val, topo_env_advice(var, val));
         rc = -EINVAL;
         goto fail;
     } else if (!hwloc_topology_is_thissystem(t->hw)) {

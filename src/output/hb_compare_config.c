@@ -19,8 +19,14 @@ struct hb_cmp_config_ctx {
 static int hb_cmp_config_add(const char *key, const json_t *base, const json_t *new_, void *ctx)
 {
     struct hb_cmp_config_ctx *c = ctx;
-    json_t *rec = json_pack("{s:s, s:s, s:O, s:O}", "type", "config_diff", "key", key, "base",
-                            base ? base : json_null(), "new", new_ ? new_ : json_null());
+    /* A knob one side does not have (hugepages.node1 on a one-node machine) is left out of
+     * that side: read as "absent", where null is a knob that could not be read. */
+    json_t *rec = json_pack("{s:s, s:s}", "type", "config_diff", "key", key);
+    if (rec && ((base && json_object_set(rec, "base", (json_t *)base)) ||
+                (new_ && json_object_set(rec, "new", (json_t *)new_)))) {
+        json_decref(rec);
+        rec = NULL;
+    }
     if (rec && c->host && json_object_set_new(rec, "host", json_string(c->host))) {
         json_decref(rec);
         rec = NULL;

@@ -24,37 +24,63 @@ static void hb_ctl_esc(unsigned char c, char buf[5])
         snprintf(buf, 5, "\\x%02x", c);
 }
 
+/* The bidirectional controls a terminal obeys (U+061C, U+200E-U+200F, U+202A-U+202E,
+ * U+2066-U+2069): a name or value holding one could make a line read other than it is
+ * (CVE-2021-42574). Their UTF-8 length at s, its code point in *cp; 0 for anything else. */
+static size_t hb_bidi(const unsigned char *s, unsigned *cp)
+{
+    if (s[0] == 0xd8 && s[1] == 0x9c) return *cp = 0x061c, 2;
+    if (s[0] != 0xe2 || (s[1] != 0x80 && s[1] != 0x81)) return 0;
+    unsigned c = 0x2000 + ((unsigned)(s[1] & 0x3f) << 6) + (s[2] & 0x3fu);
+    bool bidi =
+        (s[2] & 0xc0) == 0x80 && ((c >= 0x200e && c <= 0x200f) || (c >= 0x202a && c <= 0x202e) ||
+                                  (c >= 0x2066 && c <= 0x2069));
+    return bidi ? (*cp = c, 3) : 0;
+}
+
+/* The escape of what starts at s when it needs one (a control byte: \n, \xNN; a bidi
+ * control: \u202e) into buf (at least 7 bytes): the bytes it takes, 0 for none. */
+static size_t hb_line_esc(const unsigned char *s, char buf[7])
+{
+    unsigned cp = 0;
+    size_t n = hb_bidi(s, &cp);
+    if (n) {
+        snprintf(buf, 7, "\\u%04x", cp);
+        return n;
+    }
+    if (!hb_is_ctl(*s)) return 0;
+    hb_ctl_esc(*s, buf);
+    return 1;
+}
+
 void hb_esc_line(FILE *f, const char *s)
 {
-    char buf[5];
+    char buf[7];
     while (s && *s) {
-        /* The bytes up to the next control byte at once: every message passes here. */
-        size_t n = 0;
-        while (s[n] && !hb_is_ctl((unsigned char)s[n]))
+        /* The bytes up to the next one to escape at once: every message passes here. */
+        size_t n = 0, esc = 0;
+        while (s[n] && !(esc = hb_line_esc((const unsigned char *)s + n, buf)))
             n++;
         fwrite(s, 1, n, f);
         s += n;
         if (!*s) break;
-        hb_ctl_esc((unsigned char)*s, buf);
         fputs(buf, f);
-        s++;
+        s += esc;
     }
 }
 
 void hb_esc_line_str(char *dst, size_t len, const char *s)
 {
     size_t used = 0;
-    char buf[5];
-    for (; s && *s; s++) {
-        const char *piece = buf;
-        if (hb_is_ctl((unsigned char)*s))
-            hb_ctl_esc((unsigned char)*s, buf);
-        else
-            buf[0] = *s, buf[1] = '\0';
-        size_t n = strlen(piece);
+    char buf[7];
+    while (s && *s) {
+        size_t take = hb_line_esc((const unsigned char *)s, buf);
+        if (!take) buf[0] = *s, buf[1] = '\0', take = 1;
+        size_t n = strlen(buf);
         if (used + n >= len) break;
-        memcpy(dst + used, piece, n);
+        memcpy(dst + used, buf, n);
         used += n;
+        s += take;
     }
     if (len) dst[used] = '\0';
 }

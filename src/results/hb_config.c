@@ -75,7 +75,7 @@ static json_t *hb_knob_cpuinfo(const struct hb_knob *k, const struct hb_topo *t,
     size_t n = 0, flen = strlen(k->arg);
     int rc = hb_sysfs_read(k->path, HB_KNOB_CAP, &s, &n);
     if (rc) {
-        *why = hb_strf("%s: %s", k->path, strerror(-rc));
+        *why = hb_strf("%s: %s", k->path, hb_sysfs_error(rc));
         return NULL;
     }
     json_t *v = NULL;

@@ -45,7 +45,7 @@ int hb_knob_line(const char *path, char **line, char **why)
     size_t n = 0;
     int rc = hb_sysfs_read(path, HB_KNOB_CAP, &s, &n);
     if (rc) {
-        *why = hb_strf("%s: %s", path, strerror(-rc));
+        *why = hb_strf("%s: %s", path, hb_sysfs_error(rc));
         return -1;
     }
     const char *fault = hb_knob_line_fault(s, n);

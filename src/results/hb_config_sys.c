@@ -247,7 +247,7 @@ json_t *hb_knob_memory_speed(const struct hb_knob *k, const struct hb_topo *t, c
         if (!path) break;
         int rc = hb_sysfs_read(path, 1 << 16, &raw, &len);
         long v = rc ? 0 : hb_knob_dimm_speed((const unsigned char *)raw, len);
-        if (rc) *why = hb_strf("%s: %s", path, strerror(-rc));
+        if (rc) *why = hb_strf("%s: %s", path, hb_sysfs_error(rc));
         if (v < 0) *why = hb_strf("%s is not a whole SMBIOS memory device (type 17)", path);
         if (v > 0) speeds[ns++] = v;
         free(raw);

@@ -142,4 +142,21 @@ expect "an unreadable knob is null" "$(run_rec "$work/locked.jsonl" .config.dirt
 expect "its reason: path and strerror" "$(run_rec "$work/locked.jsonl" .config_unreadable.dirty_ratio)" '"/proc/sys/vm/dirty_ratio: Permission denied"'
 expect "DIMMs readable by root only: null with why" "$(run_rec "$work/locked.jsonl" '[.config.memory_speed, .config_unreadable.memory_speed]')" \
     '[null,"/sys/firmware/dmi/entries/17-0/raw: Permission denied"]'
+# A FIFO or a device over a knob: never opened blocking, never read (a FIFO with no writer
+# would hold the run forever): null, with why; the run completes. Every knob a FIFO, then a
+# device, within a bound.
+mkfifo "$work/fifo"
+binds=()
+for path in $THP/enabled $THP/defrag /proc/sys/kernel/numa_balancing /proc/sys/vm/dirty_ratio \
+    /proc/sys/vm/dirty_background_ratio /proc/sys/vm/zone_reclaim_mode; do
+    [ -e "$path" ] && binds+=("$work/fifo" "$path")
+done
+with_knobs "${binds[@]}" -- timeout 120 "$HB" "${RUN[@]}" -o "$work/fifo.jsonl"
+expect "FIFOs over the knobs: the run completes" "$?" 0
+expect "a FIFO knob is null" "$(run_rec "$work/fifo.jsonl" .config.thp_enabled)" null
+expect_has "a FIFO knob: why" "$(run_rec "$work/fifo.jsonl" .config_unreadable.thp_enabled)" "not a regular file (a FIFO or a device put over it?)"
+with_knobs /dev/zero "$THP/enabled" /dev/zero /proc/sys/vm/dirty_ratio -- \
+    timeout 120 "$HB" "${RUN[@]}" -o "$work/dev.jsonl"
+expect "a device over the knobs: the run completes" "$?" 0
+expect_has "a device knob: why" "$(run_rec "$work/dev.jsonl" .config_unreadable.dirty_ratio)" "not a regular file"
 config_finish

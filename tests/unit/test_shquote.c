@@ -23,8 +23,33 @@ static void word(const char *arg, bool first, const char *want)
     free(got);
 }
 
+/* A line for a terminal: control bytes and bidirectional controls escaped, the rest kept. */
+static void line(const char *in, const char *want)
+{
+    char *got = NULL, small[64];
+    size_t len = 0;
+    FILE *f = open_memstream(&got, &len);
+    if (!f) exit(1);
+    hb_esc_line(f, in);
+    fclose(f);
+    CHECK_STR(got, want);
+    hb_esc_line_str(small, sizeof(small), in);
+    CHECK_STR(small, want);
+    free(got);
+}
+
 int main(void)
 {
+    line("plain", "plain");
+    line("a\nb\x01", "a\\nb\\x01");
+    line("node\xe2\x80\xae"
+         "0.0",
+         "node\\u202e0.0"); /* RIGHT-TO-LEFT OVERRIDE */
+    line("\xe2\x81\xa6"
+         "x\xe2\x81\xa9",
+         "\\u2066x\\u2069");                                                        /* isolates */
+    line("\xd8\x9c\xe2\x80\x8f", "\\u061c\\u200f");                                 /* ALM, RLM */
+    line("caf\xc3\xa9 \xe2\x80\x94 \xe2\x80", "caf\xc3\xa9 \xe2\x80\x94 \xe2\x80"); /* kept */
     word("bw", false, "bw");
     word("--size=1.5G", false, "--size=1.5G");
     word("0-3,8:x/y@z%+_", false, "0-3,8:x/y@z%+_");
