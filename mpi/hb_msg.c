@@ -219,6 +219,33 @@ static int hb_msg_one(struct hb_msg_run *run, const struct hb_plan *plan, int x,
     return hb_comm_max_int(keep_rc ? HB_EXIT_ENV : failed ? HB_EXIT_FAILED : 0);
 }
 
+/* Two ranks messaging from one core of one machine (more ranks than cores, emulated hosts)
+ * time the scheduler, not the messages: refused before anything is measured, every rank
+ * agreeing (rank 0 says why, with what to start instead). 0, or HB_EXIT_ENV. */
+static int msg_cores_apart(const struct hb_world *w, const struct hb_topo *t,
+                           const char (*machine)[HB_HOST_LEN])
+{
+    int *core = calloc((size_t)w->size, sizeof(*core));
+    if (!core) hb_world_abort(w, HB_EXIT_ENV, "out of memory for the ranks' cores");
+    hb_comm_allgather_int(hb_msg_core_now(t), core);
+    int code = 0;
+    for (int a = 0; a < w->size && !code; a++)
+        for (int b = a + 1; b < w->size && !code; b++)
+            if (core[a] >= 0 && core[a] == core[b] && strcmp(machine[a], machine[b]) == 0) {
+                code = HB_EXIT_ENV;
+                if (w->rank == 0)
+                    fprintf(stderr,
+                            "hopbench: comm: ranks %d and %d message from one core (core L#%d "
+                            "of %s): their latency would be the scheduler's; start at most one "
+                            "rank per core (on this host: mpirun -np %d --bind-to core hopbench "
+                            "comm)\n",
+                            a, b, core[a], machine[a],
+                            hwloc_get_nbobjs_by_type(t->hw, HWLOC_OBJ_CORE));
+            }
+    free(core);
+    return code;
+}
+
 /* What hb_exec_rounds hands each experiment's round to. */
 struct msg_round {
     struct hb_msg_run *run;
@@ -255,12 +282,13 @@ int hb_msg_exec_plan(const struct hb_world *w, const struct hb_topo *t, const st
     char me[HB_HOST_LEN] = "";
     if (gethostname(me, sizeof(me) - 1) != 0) snprintf(me, sizeof(me), "unknown");
     hb_comm_allgather_bytes(me, HB_HOST_LEN, run.machine);
+    int code = msg_cores_apart(w, t, (const char(*)[HB_HOST_LEN])run.machine);
     if (w->rank == 0) {
         hb_msg_transport(false, run.transport[0], sizeof(run.transport[0]));
         hb_msg_transport(true, run.transport[1], sizeof(run.transport[1]));
     }
     struct msg_round mr = {&run, plan, &reps};
-    int code = hb_exec_rounds(w, plan, n, io, &reps, msg_round_one, &mr);
+    if (code == 0) code = hb_exec_rounds(w, plan, n, io, &reps, msg_round_one, &mr);
     /* A pair failed: what was measured is still written, with the repeats it has. */
     code = hb_exec_emit_rest(w, &reps, io, code);
     if (w->rank == 0) hb_msg_say_unpaired(run.unpaired);

@@ -39,3 +39,11 @@ int hb_msg_cpu_now(const struct hb_topo *t)
     hwloc_bitmap_free(at);
     return cpu;
 }
+
+int hb_msg_core_now(const struct hb_topo *t)
+{
+    int cpu = hb_msg_cpu_now(t);
+    hwloc_obj_t pu = cpu >= 0 ? hwloc_get_pu_obj_by_os_index(t->hw, (unsigned)cpu) : NULL;
+    hwloc_obj_t core = pu ? hwloc_get_ancestor_obj_by_type(t->hw, HWLOC_OBJ_CORE, pu) : NULL;
+    return core ? (int)core->logical_index : -1;
+}

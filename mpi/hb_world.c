@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,6 +131,35 @@ static int hb_world_gather_cpus(struct hb_world *w)
     return 0;
 }
 
+/* Every rank runs the same command line: an MPMD launch (mpirun -np 1 hopbench comm : -np 1
+ * hopbench lat) would wait forever in collectives that do not match, and a rank with other
+ * options would be silently ignored. Compared by a hash of argv (FNV-1a over the words and
+ * their ends); a mismatch names the first rank that differs, on every rank. */
+static int same_command(const struct hb_world *w, int argc, char **argv)
+{
+    uint64_t h = 1469598103934665603ULL, *all = calloc((size_t)w->size, sizeof(*all));
+    if (!all) {
+        hb_err_set("out of memory comparing the ranks' command lines");
+        return -HB_EENV;
+    }
+    for (int i = 0; i < argc; i++)
+        for (const char *c = argv[i];; c++) {
+            h = (h ^ (unsigned char)*c) * 1099511628211ULL;
+            if (!*c) break;
+        }
+    hb_comm_allgather_bytes(&h, (int)sizeof(h), all);
+    int other = 0;
+    for (int r = 1; r < w->size && !other; r++)
+        if (all[r] != all[0]) other = r;
+    free(all);
+    if (!other) return 0;
+    hb_err_set("rank %d was started with another command line than rank 0 (an MPMD launch, "
+               "mpirun A : B, or other options per rank): every rank runs one study with the "
+               "same options; start them all with one command",
+               other);
+    return -EINVAL;
+}
+
 int hb_world_init(int *argc, char ***argv, const struct hb_topo *t, struct hb_world *w)
 {
     int provided = 0;
@@ -204,6 +234,7 @@ int hb_world_init(int *argc, char ***argv, const struct hb_topo *t, struct hb_wo
         MPI_Comm_rank(w->host_comm, &w->host_rank);
         MPI_Comm_size(w->host_comm, &w->host_size);
     }
+    if ((rc = same_command(w, *argc, *argv))) return rc;
     /* A lone rank on a one-node host serves that node even when nothing bound it. */
     if (w->node < 0 && w->host_size == 1 && hb_topo_count_cpu_nodes(t) == 1)
         for (int i = 0; i < t->nnodes; i++)
