@@ -278,17 +278,20 @@ int hb_exec_rounds(const struct hb_world *w, const struct hb_plan *plan, int n,
     hb_rounds_init(&rd, io->repeats, io->until_clear, io->max_time_s);
     int *run = calloc((size_t)n + 1, sizeof(*run)), code = 0;
     if (!run) hb_world_abort(w, HB_EXIT_ENV, "out of memory planning the repeats");
-    /* Rank 0 decides each round (which experiments are not yet clear); every rank runs it. */
-    for (int round; code == 0;) {
+    /* Rank 0 decides each round (which experiments are not yet clear); every rank runs it. A
+     * measurement that failed its checks (status 1) leaves the others to be measured; worse
+     * stops the run. */
+    for (int round; code <= HB_EXIT_FAILED;) {
         round = w->rank == 0 ? hb_rounds_next(&rd, reps, run) : 0;
         hb_comm_bcast_ints(&round, 1);
         if (round < 0) break;
         hb_comm_bcast_ints(run, n);
-        for (int x = 0; x < n && code == 0; x++) {
+        for (int x = 0; x < n && code <= HB_EXIT_FAILED; x++) {
             if (!run[x]) continue;
             struct hb_round_step step = {round, rd.rounds, x, n, rd.until_clear};
             if (w->rank == 0 && io->progress) io->progress(&step, &plan->exps[x], io->ctx);
-            code = one(ctx, x, round, hb_rounds_last(&rd, round));
+            int c = one(ctx, x, round, hb_rounds_last(&rd, round));
+            code = c > code ? c : code;
         }
     }
     free(run);

@@ -30,20 +30,20 @@ struct hb_exec_io {
     double max_time_s; /* auto: the run's time, 0 for none (hb_rounds.h) */
 };
 
-/* Run `plan` (meaningful on rank 0; other ranks pass any plan) io->repeats times, round the
- * whole plan each time, every repeat on fresh memory with seed + repeat. Each measurement
- * record, merged over its repeats (hb_repeat.h), is emitted on rank 0 and freed once emitted
- * (docs/design.md#gather).
- * Returns the exit code every rank agrees on: 0, or 1 when a measurement failed validation
- * or placement (the failing rank has printed why). Fatal errors abort the job. */
 /* The rounds of a plan of n experiments on every rank (hb_rounds.h: --repeat N, or auto
  * until every figure is clear), decided on rank 0 with reps and broadcast; one(ctx, x,
- * round, last) runs experiment x's round and returns the code every rank agrees on. Stops
- * at the first non-zero code and returns it. */
+ * round, last) runs experiment x's round and returns the code every rank agrees on. A
+ * failed measurement (1) lets the rest run; a worse code stops there. Returns the worst. */
 int hb_exec_rounds(const struct hb_world *w, const struct hb_plan *plan, int n,
                    const struct hb_exec_io *io, struct hb_repeats *reps,
                    int (*one)(void *ctx, int x, int round, bool last), void *ctx);
 
+/* Run `plan` (meaningful on rank 0; other ranks pass any plan) round after round (hb_exec_rounds),
+ * the whole plan each time, every repeat on fresh memory with seed + repeat. Each measurement
+ * record, merged over its repeats (hb_repeat.h), is emitted on rank 0 and freed once emitted
+ * (docs/design.md#gather).
+ * Returns the exit code every rank agrees on: 0, or 1 when a measurement failed validation
+ * or placement (the failing rank has printed why). Fatal errors abort the job. */
 int hb_exec_plan(const struct hb_world *w, const struct hb_topo *t, const struct hb_plan *plan,
                  const struct hb_exec_io *io);
 

@@ -6,6 +6,7 @@
 #include "hb_comm.h"
 #include "hb_mpi_conv.h"
 
+#include <errno.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,20 +50,56 @@ static bool hb_cvar(const char *name, char *out, size_t len)
     return read;
 }
 
-/* An MCA parameter as this process got it: its control variable, or where mpirun --mca and
- * the user's environment put it (OMPI_MCA_<name>) when the variable says nothing. false when
- * neither says anything and the variable cannot be read: unknown. */
+/* `name = value` of an MCA parameter file (Open MPI's mca-params.conf syntax) into out: 1
+ * when the file sets it, 0 when not or absent, -1 when it exists but cannot be read. */
+static int hb_mca_file(const char *path, const char *name, char *out, size_t len)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return errno == ENOENT ? 0 : -1;
+    char line[512];
+    int found = 0;
+    size_t n = strlen(name);
+    while (fgets(line, sizeof(line), f)) {
+        char *p = line + strspn(line, " \t");
+        if (strncmp(p, name, n) != 0) continue;
+        p += n;
+        p += strspn(p, " \t");
+        if (*p != '=') continue;
+        p += 1 + strspn(p + 1, " \t");
+        p[strcspn(p, " \t\r\n#")] = '\0';
+        snprintf(out, len, "%s", p);
+        found = 1;
+    }
+    fclose(f);
+    return found;
+}
+
+/* An MCA parameter as this process got it: its control variable; else where mpirun --mca
+ * and the user's environment put it (OMPI_MCA_<name>); else the parameter files (the user's,
+ * then the system's). Set nowhere: "" (Open MPI's own selection). false only when a file
+ * that may set it cannot be read: unknown, never a guess. */
 static bool hb_mca(const char *name, char *out, size_t len)
 {
-    bool read = hb_cvar(name, out, len);
+    if (hb_cvar(name, out, len) && out[0]) return true;
     char env[64];
     snprintf(env, sizeof(env), "OMPI_MCA_%s", name);
     const char *given = getenv(env);
-    if (!out[0] && given) {
+    out[0] = '\0';
+    if (given) {
         snprintf(out, len, "%s", given);
         return true;
     }
-    return read;
+    char user[4096] = "";
+    const char *home = getenv("HOME");
+    if (home) snprintf(user, sizeof(user), "%s/.openmpi/mca-params.conf", home);
+    const char *files[] = {getenv("OMPI_MCA_mca_base_param_files"), user,
+                           "/etc/openmpi/openmpi-mca-params.conf"};
+    for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+        if (!files[i] || !files[i][0] || strchr(files[i], ':')) continue;
+        int got = hb_mca_file(files[i], name, out, len);
+        if (got) return got > 0;
+    }
+    return true;
 }
 
 /* Whether a btl list ("", "vader,self", "^openib") lets component `c` run. */
@@ -97,9 +134,9 @@ void hb_msg_transport(bool same_host, char *out, size_t len)
     hb_mca("pml", pml, sizeof(pml));
     hb_cvar(copy_var, copy, sizeof(copy));
     MPI_T_finalize();
-    /* Nothing says which btl may run: no guess at a default. */
+    /* A parameter file that may set it cannot be read: no guess at a default. */
     if (!known) {
-        snprintf(out, len, "unknown: the MPI library's btl variable cannot be read");
+        snprintf(out, len, "unknown: an MCA parameter file that may set the btl cannot be read");
         return;
     }
     const char *pml_text = pml[0] ? pml : "default";

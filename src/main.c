@@ -287,7 +287,9 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
     int code = messages ? hb_msg_exec_plan(&w, t, plan, &io) : hb_exec_plan(&w, t, plan, &io);
     if (w.rank == 0) {
         /* The cause first, then where the records are (FILE.partial when incomplete). */
-        if (code == 0 && wrc == 0 && (wrc = hb_finish(env, &w, host_topos, &ctx, t0)) != 0) {
+        /* Status 1 (a measurement failed its checks) derives and sums up too, as in-process. */
+        if (code <= HB_EXIT_FAILED && wrc == 0 &&
+            (wrc = hb_finish(env, &w, host_topos, &ctx, t0)) != 0) {
             hb_err_print(wrc);
             code = hb_err_exit_code(wrc);
         }

@@ -51,10 +51,11 @@ hb_print_words() {
 # check writes a user's file. The check is hopbench's dry run, or for topo (which takes no
 # --dry-run) topo itself with its printout dropped.
 hb_launch_check() {
-    local launcher=$1 hb=$2 a topo=0
+    local launcher=$1 hb=$2 a topo=0 quiet=(--quiet)
     shift 2
     for a in "$@"; do
         case $a in
+        --quiet) quiet=() ;; # given already: a second would be refused
         -o | -o* | --output | --output=*)
             echo "hopbench: $launcher writes the results itself; leave out '$a' (the results directory is said when the run ends)" >&2
             exit 2
@@ -69,7 +70,7 @@ hb_launch_check() {
     if [ "$topo" = 1 ]; then
         "$hb" "$@" >/dev/null
     else
-        "$hb" "$@" --dry-run --quiet >/dev/null
+        "$hb" "$@" --dry-run "${quiet[@]}" >/dev/null
     fi
 }
 

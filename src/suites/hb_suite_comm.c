@@ -2,6 +2,8 @@
  * per ordered node pair, metric (latency, bandwidth, bibandwidth) and message size; the
  * executor (mpi/hb_msg.h) runs it for every pair of ranks on those nodes, one pair at a time. */
 #include "hb_suite_comm.h"
+
+#include "hb_placement.h"
 #include "hb_cli_doc.h"
 #include "hb_comm_bg.h"
 
@@ -124,6 +126,12 @@ static int hb_suite_comm_plan(const struct hb_suite_env *env, struct hb_plan *ou
     if (rc == 0) rc = hb_comm_check_size(env, size, o->mem_node);
     if (rc == 0) rc = hb_comm_bg_check(env);
     if (rc == 0) rc = hb_comm_check_ranks(env);
+    /* hugetlbfs pages that are not reserved fail a pair's allocation: checked before anything
+     * runs, as lat and bw do, for one rank's send and receive buffers on each node. */
+    for (int i = 0; rc == 0 && o->pages == HB_PAGES_HUGE && i < t->nnodes; i++) {
+        int mem = o->mem_node >= 0 ? o->mem_node : t->nodes[i].os_index;
+        if (t->nodes[i].has_cpus) rc = hb_buf_check_huge(t, 2 * size, HB_POLICY_BIND, &mem, 1);
+    }
     /* Sizes x4 from 8 B, and --size itself last when the steps miss it (16 sizes at most up
      * to an int's bytes); or a list's sizes. */
     uint64_t steps[HB_MAX_SIZE_LIST];
