@@ -72,4 +72,34 @@ for c in "${cmds[@]}"; do
 done
 [ "$total" -ge 400 ] || { echo "FAIL: only $total pairs read from --help"; fail=1; }
 echo "$pairs of $total command x option pairs"
+# Every option given twice: refused in one line naming it (and both values), never
+# last-wins; the parser says so before any command's own checks.
+twice=0
+for line in "${opts[@]}"; do
+    read -r opt kind <<<"$line"
+    case $opt in --help | --version) continue ;; esac
+    args=("$opt")
+    [ "$kind" = arg ] && args+=("$(value "$opt")")
+    [ "$opt" = --output ] && args=("$opt" a.jsonl)
+    out=$("$hb" bw "${args[@]}" "${args[@]}" 2>&1 >/dev/null)
+    rc=$?
+    [ "$rc" = 2 ] && [ "$(wc -l <<<"$out")" = 1 ] && [[ $out == "hopbench: $opt given twice"* ]] ||
+        { echo "FAIL: $opt given twice: exit $rc: $out"; fail=1; }
+    [ ! -e a.jsonl ] || { echo "FAIL: $opt given twice: a.jsonl written"; fail=1; }
+    twice=$((twice + 1))
+done
+echo "$twice options given twice"
+# Every option whose value is a list of things to measure, with an item twice: refused.
+dups=0
+for case in "bw --kernel read,copy,read" "lat --stride 64,128,64" "sweep --stride 64,64" \
+    "lat --chains 1,2,1" "loaded --load-nodes 0,0" "hops --level low,high,low" \
+    "hops --subscription full,full" "comm --size 8,1K,8" "bw --policy weighted --mem-node 0,0"; do
+    read -ra w <<<"$case"
+    out=$("$hb" "${w[@]}" --dry-run 2>&1 >/dev/null)
+    rc=$?
+    [ "$rc" = 2 ] && [ "$(wc -l <<<"$out")" = 1 ] && [[ $out == *"twice"* ]] ||
+        { echo "FAIL: $case: exit $rc: $out"; fail=1; }
+    dups=$((dups + 1))
+done
+echo "$dups list options with an item twice"
 cli_finish

@@ -10,6 +10,8 @@ while IFS=$'\t' read -r -a f; do
     name=${f[0]}
     # report, compare and export read files, topo prints: they have no dry run.
     [[ ${f[3]:-} =~ ^(report|compare|export|topo)$ ]] && continue
+    # A case that is a dry run already is its own (a second --dry-run is refused as twice).
+    [[ " ${f[*]} " == *" --dry-run "* ]] && continue
     args=()
     for a in "${f[@]:3}"; do
         a=${a//@SEMI@/;}

@@ -7,7 +7,7 @@
 mkdir mnt
 mount -t tmpfs -o size=8k,mode=0755 hbfull mnt 2>/dev/null || { echo "SKIP: cannot mount a tmpfs"; exit 77; }
 cleanup() { cd / && umount "$work/mnt" 2>/dev/null; rm -rf "$work"; }
-many=(bw --kernel read,write,copy,triad,read,write,copy,triad "${QUICK[@]}")
+many=(bw --kernel read,write,copy,triad,write-nt,copy-nt,triad-nt,memcpy "${QUICK[@]}")
 
 run_hb "${many[@]}" --format jsonl -o mnt/out.jsonl
 expect "full tmpfs" 3 "mnt/out.jsonl not written (No space left on device); the "
@@ -22,8 +22,8 @@ rm -f mnt/*
 
 # CSV fails the same way (it is compact: most of the space is taken first).
 head -c 4096 /dev/zero >mnt/filler
-k=read,write,copy,triad
-run_hb bw --kernel "$k,$k,$k,$k,$k,$k" "${QUICK[@]}" --format csv -o mnt/out.csv
+k=read,write,write-nt,copy,copy-nt,triad,triad-nt,memcpy,mix3:1,mix3:1-nt,mix2:1,mix2:1-nt,mix1:1
+run_hb bw --kernel "$k" "${QUICK[@]}" --format csv -o mnt/out.csv
 expect "full tmpfs csv" 3 "kept in mnt/out.csv.partial"
 expect_files "full tmpfs csv" mnt filler out.csv.partial
 rm -f mnt/*

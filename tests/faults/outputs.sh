@@ -116,7 +116,7 @@ for c in $commands; do
     run) run_hb run --dry-run -o dd.out -- -s.scn; expect "run -- -s.scn" 0 "" ;;
     report) run_hb report -o dd.out -- -in.jsonl; expect "report -- -in.jsonl" 0 "" ;;
     export) run_hb export -o dd.out -- -m.jsonl; expect "export -- -m.jsonl" 0 "" ;;
-    compare) run_hb compare -- -in.jsonl -in.jsonl; expect "compare -- -in.jsonl -in.jsonl" 0 "" ;;
+    compare) run_hb compare -- -in.jsonl -in.jsonl; expect "compare -- -in.jsonl -in.jsonl" 5 "" ;;
     *)
         read -r -a args <<<"$(args_for "$c")"
         run_hb "${args[@]}" -o dd.out -- -x

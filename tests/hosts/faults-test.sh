@@ -34,7 +34,7 @@ expect_eq "mixed: bandwidth is not compared across sizes" \
 # measured before are kept under NAME.jsonl.partial.
 lost() {
     local how=$1 name=$2 run rc took n
-    fleet --host h1,h2 bw --kernel "read,write,copy,triad,read,write,copy,triad" --size 16M \
+    fleet --host h1,h2 bw --kernel "read,write,copy,triad,write-nt,copy-nt,triad-nt,memcpy" --size 16M \
         --reps 200 --min-time 0.02 --repeat 1 --threads 1 --quiet --format jsonl -o "$name.jsonl" \
         >"$name.log" 2>&1 &
     run=$!

@@ -58,7 +58,7 @@ rm -rf "$work/results"
 
 # A host lost mid-job.
 JOB=$(on head sbatch --parsable -o "$work/lost-%j.out" -N 2 --ntasks-per-node=1 --cpus-per-task=1 \
-    "$TOP/jobs/slurm/hopbench.sbatch" bw --kernel read,write,copy,triad,read,write,copy,triad \
+    "$TOP/jobs/slurm/hopbench.sbatch" bw --kernel read,write,copy,triad,write-nt,copy-nt,triad-nt,memcpy \
     --size 16M --reps 200 --min-time 0.02 --repeat 1 --threads 1)
 for _ in $(seq 900); do
     n=$(cat "$work/results/.$JOB.partial"/results.jsonl.partial* 2>/dev/null | grep -c '"type":"measurement"') || true

@@ -2,7 +2,7 @@
 # A rank killed mid-run (SIGKILL), then Ctrl-C to mpirun: the job ends within 30 s with a
 # message naming the rank, and the records written before stay intact (complete lines).
 . "$(dirname "$0")/mpi-lib.sh"
-kernels=read,write,copy,triad,read,write,copy,triad
+kernels=read,write,copy,triad,write-nt,copy-nt,triad-nt,memcpy
 long=(bw --kernel "$kernels" --size 64M --reps 200 --min-time 0.02 --repeat 1 --threads 1 --format jsonl)
 
 # The ranks inherit this mark, so another test's hopbench (another run of this one, on a
