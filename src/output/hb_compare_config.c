@@ -21,13 +21,17 @@ static int hb_cmp_config_add(const char *key, const json_t *base, const json_t *
     struct hb_cmp_config_ctx *c = ctx;
     /* A knob one side does not have (hugepages.node1 on a one-node machine) is left out of
      * that side: read as "absent", where null is a knob that could not be read. */
-    json_t *rec = json_pack("{s:s, s:s}", "type", "config_diff", "key", key);
+    /* kind and record name it in CSV's columns too, where base and new give the values. */
+    json_t *rec = json_pack("{s:s, s:s, s:s, s:s}", "type", "config_diff", "kind", "config_diff",
+                            "record", key, "key", key);
     if (rec && ((base && json_object_set(rec, "base", (json_t *)base)) ||
                 (new_ && json_object_set(rec, "new", (json_t *)new_)))) {
         json_decref(rec);
         rec = NULL;
     }
-    if (rec && c->host && json_object_set_new(rec, "host", json_string(c->host))) {
+    if (rec && c->host &&
+        (json_object_set_new(rec, "host", json_string(c->host)) ||
+         json_object_set_new(rec, "where", json_string(c->host)))) {
         json_decref(rec);
         rec = NULL;
     }

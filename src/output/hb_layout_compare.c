@@ -237,6 +237,8 @@ static const char *const hb_cmp_json_row[] = {"type",
                                               NULL};
 static const char *const hb_cmp_json_error[] = {"type", "kind", "where", "record", "reason", NULL};
 static const char *const hb_cmp_json_only[] = {"type", "side", "record", NULL};
+/* kind and record are CSV's: JSON Lines names the knob once (a side without it: no key). */
+static const char *const hb_cmp_json_config[] = {"type", "key", "base", "new", "host", NULL};
 static const char *const hb_cmp_json_summary[] = {"type",        "worse",
                                                   "better",      "same",
                                                   "unclear",     "undetermined",
@@ -253,6 +255,7 @@ static const struct hb_layout_type hb_cmp_types[] = {
     {"comparison", hb_cmp_json_row, false, true},
     {"error", hb_cmp_json_error, false, true},
     {"only", hb_cmp_json_only, false, true},
+    {"config_diff", hb_cmp_json_config, false, true},
     {"compare_summary", hb_cmp_json_summary, false, false},
     {NULL, NULL, false, false}};
 

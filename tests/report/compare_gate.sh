@@ -148,5 +148,12 @@ case_ "better alone" 5 "1 better" nobadbase.jsonl nobad.jsonl
 n=$("$hb" compare base.jsonl "$fx/new.jsonl" --format jsonl | jq -r 'select(.type == "comparison" and .record == "lat lat-same 0.0.r.0 cpu=0 mem=0 chase threads=1 bytes=67108864") | .detectable_pct > 0')
 [ "$n" = true ] || { echo "FAIL: no detectable_pct on a row"; fail=1; }
 case_ "noise floor" 1 "this machine can detect changes of" base.jsonl "$fx/new.jsonl"
+# A knob one side lacks is absent, not unreadable; CSV carries the differences too.
+edit base.jsonl 'if .type == "run" then .config = {"hugepages": {"node0": 1}, "thp_enabled": "madvise"} else . end' >cfgb.jsonl
+edit base.jsonl 'if .type == "run" then .config = {"hugepages": {"node0": 1, "node1": 1}, "thp_enabled": null} else . end' >cfgn.jsonl
+case_ "knob absent" 5 "config differs: hugepages.node1 absent -> 1" cfgb.jsonl cfgn.jsonl
+case_ "knob unreadable" 5 "config differs: thp_enabled madvise -> unreadable" cfgb.jsonl cfgn.jsonl
+n=$("$hb" compare cfgb.jsonl cfgn.jsonl --format csv | grep -c '^config_diff,')
+[ "$n" = 2 ] || { echo "FAIL: CSV holds $n config_diff rows, want 2"; fail=1; }
 [ "$fail" = 0 ] && echo PASS
 exit "$fail"
