@@ -53,6 +53,18 @@ int hb_balance_check(const struct hb_topo *t, const struct hb_experiment *e)
               hb_balance_per_thread(elements, k->threads) * (size_t)(k->threads - 1) < elements &&
               every > 0 && most >= every * HB_BALANCE_MIN_POINTS && most / every <= HB_MAX_REPS;
     if (ok) return 0;
+    /* Too little data for its threads: the smallest size that gives each whole lines. */
+    if (kern && k->threads >= 1 &&
+        (elements == 0 ||
+         hb_balance_per_thread(elements, k->threads) * (size_t)(k->threads - 1) >= elements)) {
+        size_t least = 8;
+        while (hb_balance_per_thread(least, k->threads) * (size_t)(k->threads - 1) >= least)
+            least += 8;
+        hb_err_set("balance: --size %llu bytes is too small for %d threads, each of which reads "
+                   "whole cache lines of its own: give at least %zu bytes",
+                   (unsigned long long)k->bytes, k->threads, least * 8);
+        return -EINVAL;
+    }
     hb_err_set("experiment %s: not a balance run (kernel read, bound to a "
                "node with memory other than its CPU node, threads within the CPU node and data "
                "for each, interval_s and max_time_s giving %d to %d samples)",
