@@ -63,12 +63,30 @@ static int hb_report_fleet_done(struct hb_report_in *in)
     return 0;
 }
 
+/* The metrics of measurements the sections draw: any other is counted and said, not dropped
+ * silently. */
+static bool report_draws(const char *metric)
+{
+    static const char *const drawn[] = {"latency", "bandwidth", "bibandwidth"};
+    for (size_t i = 0; i < sizeof(drawn) / sizeof(drawn[0]); i++)
+        if (strcmp(metric, drawn[i]) == 0) return true;
+    return false;
+}
+
 /* hb_results_take_fn: each kind of record to the sections that draw it. */
 static int hb_report_take(void *ctx, const json_t *rec)
 {
     struct hb_report_in *in = ctx;
     const char *type = hb_rec_str(rec, "type", "");
     bool measurement = strcmp(type, "measurement") == 0;
+    if (measurement && !report_draws(hb_rec_str(rec, "metric", ""))) {
+        if (!in->unknown++) {
+            in->unknown_line = in->res.line;
+            snprintf(in->unknown_metric, sizeof(in->unknown_metric), "%s",
+                     hb_rec_str(rec, "metric", "(none)"));
+        }
+        return 0;
+    }
     if (measurement || strcmp(type, "throughput") == 0) {
         if (measurement) hb_coverage_add_rec(&in->cov, rec);
         /* A fleet's measurements are only folded (hb_report_fleet.h). */
@@ -120,6 +138,14 @@ int hb_report_read(FILE *f, const char *path, struct hb_report_in *in)
     int rc = f ? hb_results_readf(f, path, hb_report_take, in, &in->res)
                : hb_results_read_take(path, hb_report_take, in, &in->res);
     if (rc == 0) rc = hb_report_fleet_done(in);
+    if (rc == 0 && in->unknown) {
+        fprintf(stderr,
+                "hopbench: warning: %s:%d: %zu measurement record(s) of a metric the "
+                "report does not draw (the first: '",
+                in->res.path, in->unknown_line, in->unknown);
+        hb_esc_line(stderr, in->unknown_metric);
+        fputs("'; it draws latency, bandwidth and bibandwidth): left out\n", stderr);
+    }
     if (rc) hb_report_in_free(in);
     return rc;
 }

@@ -166,8 +166,12 @@ struct hb_report_in {
     struct hb_rbudget c2c_studies, peaks; /* c2c_false_sharing and c2c_lock; peak */
     struct hb_rbudget comm_matrices;
     struct hb_coverage cov; /* every measurement's headline interval, fleets' too */
-    unsigned has;           /* HB_RHAS_* */
-    int sweep_threads;      /* the most threads of a sweep measurement (its x is per thread) */
+    /* Measurements of a metric no section draws: how many, the first's line and metric. */
+    size_t unknown;
+    int unknown_line;
+    char unknown_metric[64];
+    unsigned has;      /* HB_RHAS_* */
+    int sweep_threads; /* the most threads of a sweep measurement (its x is per thread) */
     /* Every measurement folded for the fleet summary (hb_report_fleet.h); once the file is a
      * fleet, the per-record parts above are freed and no longer fed. */
     struct hb_rfleet *fleet;

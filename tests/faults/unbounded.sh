@@ -31,6 +31,11 @@ readers "byte-order mark" bom.jsonl "bom.jsonl:1: a byte-order mark (U+FEFF)"
 { head -n 1 "$FX/base.jsonl"; printf '\0\n'; } >nulline.jsonl
 readers "NUL line" nulline.jsonl "nulline.jsonl:2: a NUL byte"
 
+# A measurement of a metric no section draws: said with its line, never dropped silently.
+jq -c 'if .experiment == "lat-same" then .metric = "furlongs" else . end' "$FX/base.jsonl" >unk.jsonl
+run_hb report unk.jsonl -o unk.html
+expect "report unknown metric" 0 "unk.jsonl:5: 1 measurement record(s) of a metric the report does not draw (the first: 'furlongs'"
+
 # schema_version: the wrong type or value is named, never "use a newer hopbench".
 for v in '"1":a string' '1.5:a fraction' 'true:true' 'null:null' '[1]:a list' \
     '0:schema_version 0 is not valid' '-1:schema_version -1 is not valid'; do
