@@ -26,6 +26,14 @@ readers "random bytes" random.bin "random.bin:"
 yes x | tr -d '\n' | head -c 300M >long.jsonl
 readers "a 300 MiB line" long.jsonl "long.jsonl:1: a line longer than 256 MiB"
 rm -f long.jsonl
+# A 2 GiB single line through a pipe (no disk): refused at 256 MiB, under 1 GiB of address
+# space, for each reader.
+for cmd in "report" "compare" "export"; do
+    case $cmd in report) tail=(-o r.html) ;; compare) tail=("$FX/base.jsonl") ;; export) tail=(-o e.xml) ;; esac
+    out=$(ulimit -v 1048576 && timeout 120 "$HB" "$cmd" <(yes x | tr -d '\n' | head -c 2G) "${tail[@]}" 2>&1)
+    rc=$?
+    expect "2 GiB line: $cmd" 2 ":1: a line longer than 256 MiB"
+done
 { printf '\xEF\xBB\xBF'; cat "$FX/base.jsonl"; } >bom.jsonl
 readers "byte-order mark" bom.jsonl "bom.jsonl:1: a byte-order mark (U+FEFF)"
 { head -n 1 "$FX/base.jsonl"; printf '\0\n'; } >nulline.jsonl

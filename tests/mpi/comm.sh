@@ -78,4 +78,24 @@ out=$(timeout 60 mpirun "${OVERSUB[@]}" -np 1 "$HB" comm --size 8 -o one.jsonl 2
 expect_eq "one rank: exit" "$rc" 2
 expect_has "one rank: message" "$out" "comm needs two or more ranks (this launch has 1); run mpirun -np 2"
 [ ! -e one.jsonl ] || fail "one rank: one.jsonl was written"
+
+# More ranks than cores: two would message from one core, timing the scheduler. Refused
+# before measuring (exit 3), naming the ranks and the launch that fits.
+cores=$(nproc)
+rc=0
+out=$(timeout 120 mpirun "${OVERSUB[@]}" -np $((cores + 1)) "$HB" comm --size 8 --reps 1 \
+    --min-time 0.001 --repeat 1 -o over.jsonl 2>&1) || rc=$?
+expect_eq "ranks over cores: exit" "$rc" 3
+expect_has "ranks over cores: message" "$out" "message from one core"
+expect_has "ranks over cores: the launch that fits" "$out" "mpirun -np $cores --bind-to core"
+# TCP by --mca (and by the environment): the record says the btl that was allowed, never the
+# shared-memory default it did not use.
+timeout 120 mpirun "${OVERSUB[@]}" --mca btl tcp,self -np 2 "$HB" comm --size 8 --reps 1 \
+    --min-time 0.001 --repeat 1 --quiet -o tcp.jsonl
+expect_has "--mca btl tcp,self: transport" "$(jq -r -s "$m | map(.transport) | unique | join(\";\")" tcp.jsonl)" \
+    "btl tcp,self; pml "
+OMPI_MCA_btl=self,tcp timeout 120 mpirun "${OVERSUB[@]}" -np 2 "$HB" comm --size 8 --reps 1 \
+    --min-time 0.001 --repeat 1 --quiet -o tcp2.jsonl
+expect_has "OMPI_MCA_btl: transport" "$(jq -r -s "$m | map(.transport) | unique | join(\";\")" tcp2.jsonl)" \
+    "btl self,tcp; pml "
 finish
