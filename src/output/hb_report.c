@@ -79,7 +79,10 @@ static int hb_report_take(void *ctx, const json_t *rec)
     struct hb_report_in *in = ctx;
     const char *type = hb_rec_str(rec, "type", "");
     bool measurement = strcmp(type, "measurement") == 0;
-    if (measurement && !report_draws(hb_rec_str(rec, "metric", ""))) {
+    /* A record without a metric (an older file) is drawn as before, by its other keys. */
+    const json_t *metric = json_object_get(rec, "metric");
+    if (measurement && metric &&
+        !report_draws(json_string_value(metric) ? json_string_value(metric) : "")) {
         if (!in->unknown++) {
             in->unknown_line = in->res.line;
             snprintf(in->unknown_metric, sizeof(in->unknown_metric), "%s",
