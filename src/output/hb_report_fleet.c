@@ -1,5 +1,6 @@
 /* A fleet's measurements folded as they are read (hb_report_fleet.h): each record gives one
- * entry of its host and cell (interned), its headline and interval; the record is not kept. */
+ * entry of its host and cell (interned), its headline and interval, and adds its repeats'
+ * deviations to its host's rounds; the record is not kept. */
 #include "hb_report_fleet.h"
 
 #include "hb_interval.h"
@@ -12,10 +13,10 @@
 #include <string.h>
 
 const char *const hb_report_fleet_keys[] = {
-    "type",          "role",         "status",      "host",   "suite",   "experiment",
-    "label",         "cpu_node",     "mem_node",    "kernel", "threads", "bytes",
-    "metric",        "unit",         "value",       "ci95",   "repeats", "noisy",
-    "lat_ns_median", "bw_GBps_best", "ci_coverage", NULL};
+    "type",          "role",         "status",      "host",          "suite",   "experiment",
+    "label",         "cpu_node",     "mem_node",    "kernel",        "threads", "bytes",
+    "metric",        "unit",         "value",       "ci95",          "repeats", "noisy",
+    "lat_ns_median", "bw_GBps_best", "ci_coverage", "repeat_values", NULL};
 
 /* Room for id in the array *v of *cap elements of size bytes, new ones zeroed. */
 static int hb_rfleet_room(void **v, size_t *cap, uint32_t id, size_t size)
@@ -119,6 +120,35 @@ static int hb_rfleet_add(struct hb_rfleet *fl, const struct hb_rfleet_obs *o)
     return 0;
 }
 
+/* rec's repeat values (headline v, its cell's direction) added to its host's rounds. 0 or
+ * -ENOMEM. */
+static int hb_rfleet_rounds(struct hb_rfleet_host *hs, const json_t *rec, double v,
+                            bool higher_better)
+{
+    const json_t *rv = json_object_get(rec, "repeat_values"), *x;
+    size_t n = json_array_size(rv), r;
+    if (n < 2 || n > UINT32_MAX / 2) return 0;
+    if (n > hs->rcap) {
+        double *l = realloc(hs->rlog, n * sizeof(*l));
+        if (l) hs->rlog = l;
+        uint32_t *c = l ? realloc(hs->rn, n * sizeof(*c)) : NULL;
+        if (!c) return -ENOMEM;
+        hs->rn = c;
+        memset(hs->rlog + hs->rcap, 0, (n - hs->rcap) * sizeof(*l));
+        memset(hs->rn + hs->rcap, 0, (n - hs->rcap) * sizeof(*c));
+        hs->rcap = (uint32_t)n;
+    }
+    json_array_foreach(rv, r, x)
+    {
+        double y = json_number_value(x);
+        if (!json_is_number(x) || !(y > 0.0) || !isfinite(y)) continue;
+        hs->rlog[r] += higher_better ? log(v / y) : log(y / v);
+        hs->rn[r]++;
+        if (r >= hs->nr) hs->nr = (uint32_t)r + 1;
+    }
+    return 0;
+}
+
 int hb_rfleet_take(struct hb_rfleet *fl, const json_t *rec)
 {
     if (fl->off) return 0;
@@ -151,12 +181,17 @@ int hb_rfleet_take(struct hb_rfleet *fl, const json_t *rec)
     uint32_t ncells = fl->cells.n, c = hb_rfleet_cell_id(fl, rec);
     if (c == HB_STRTAB_NONE || (c == ncells && hb_rfleet_new_cell(fl, c, rec))) return -ENOMEM;
     hs->noisy += json_is_true(json_object_get(rec, "noisy"));
+    if (hb_rfleet_rounds(hs, rec, v, fl->cell[c].higher_better)) return -ENOMEM;
     return hb_rfleet_add(fl,
                          &(struct hb_rfleet_obs){h, c, v, has ? iv.lo : NAN, has ? iv.hi : NAN});
 }
 
 void hb_rfleet_free(struct hb_rfleet *fl)
 {
+    for (uint32_t h = 0; fl->host && h < fl->hosts.n && h < fl->hostcap; h++) {
+        free(fl->host[h].rlog);
+        free(fl->host[h].rn);
+    }
     hb_strtab_free(&fl->hosts);
     hb_strtab_free(&fl->cells);
     hb_strtab_free(&fl->units);

@@ -21,8 +21,10 @@
  * million records cost no more than they did. */
 #define HB_FLEET_MIN_HOSTS 16
 #define HB_FLEET_PROBE 131072
-/* A host worse than the fleet's median host by more than this (percent) is flagged: the
- * matrix suite's default --fleet-threshold, so that both call the same host an outlier. */
+/* A host worse than the fleet's median host by more than this (percent) is flagged (its
+ * interval apart from the median host's and its rank test passing the family of every host
+ * worse than the median, as the matrix suite's fleet does): the matrix suite's default
+ * --fleet-threshold, so that both call the same host an outlier. */
 #define HB_FLEET_PCT 35.0
 
 /* The top-level keys the fleet summary reads of a measurement record (NULL-terminated), for
@@ -52,9 +54,18 @@ enum hb_rfleet_verdict { HB_RFLEET_OK, HB_RFLEET_INCONCLUSIVE, HB_RFLEET_OUTLIER
 
 struct hb_rfleet_host {
     uint32_t failed, noisy, unusable; /* records counted as they are read */
+    /* Per repeat (round) r < nr, of its records that give repeat_values: the log of the repeat's
+     * cost against the record's headline (latency repeat / value, bandwidth value / repeat)
+     * summed, over rn[r] records: the host's cost in round r is its cost times
+     * exp(rlog[r] / rn[r]). A few numbers per host, none per record. */
+    double *rlog;
+    uint32_t *rn;
+    uint32_t nr, rcap;
     /* After hb_rfleet_finish: */
     uint32_t cells, flagged, within; /* cells measured, worse beyond, worse within the noise */
     double cost, lo, hi;             /* median over its cells of their costs, of their ends */
+    double p, p_adjusted; /* its rounds' costs against the other hosts' (rank test) and that
+                           * adjusted over the family; NAN when no member */
     enum hb_rfleet_verdict verdict;
 };
 
@@ -73,6 +84,7 @@ struct hb_rfleet {
     uint32_t *rank;      /* hosts, costliest first */
     double cost, lo, hi; /* the fleet's median host: its cost and interval ends */
     size_t outliers, inconclusive;
+    long family;               /* members of the family: hosts worse than the median with a p */
     double cost_min, cost_max; /* over every (host, cell) */
 };
 

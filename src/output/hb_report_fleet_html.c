@@ -3,6 +3,7 @@
  * the host x cell heatmap. */
 #include "hb_report_fleet.h"
 
+#include "hb_family.h"
 #include "hb_report_axis.h"
 #include "hb_report_kit.h"
 #include "hb_size.h"
@@ -49,8 +50,8 @@ static void hb_rfleet_what(FILE *f, const struct hb_rfleet *fl, const struct hb_
             "are not listed and not drawn as bars or curves. A cell is a measurement without "
             "its host (suite, experiment, label, kernel, CPU and memory node, threads, bytes, "
             "metric); of each record only these, its host, headline (<code>value</code>), "
-            "<code>ci95</code>, <code>unit</code>, <code>status</code> and "
-            "<code>noisy</code> are read.</p>\n",
+            "<code>ci95</code>, <code>repeat_values</code>, <code>unit</code>, "
+            "<code>status</code> and <code>noisy</code> are read.</p>\n",
             fl->measurements, fl->hosts.n, fl->cells.n, fl->measurements, fl->hosts.n, fl->cells.n,
             fl->n, fl->background, failed, unusable, fl->duplicates, HB_FLEET_MIN_HOSTS);
     char c[32], lo[32], hi[32], label[HB_COVERAGE_LABEL_LEN];
@@ -60,15 +61,21 @@ static void hb_rfleet_what(FILE *f, const struct hb_rfleet *fl, const struct hb_
             "is worse), its interval likewise from its ci95 (%s); a host's cost is the median over "
             "its cells. The fleet's median host costs %s (interval %s to %s, the medians of "
             "the hosts' interval ends). A host is an <strong>outlier</strong> when its cost "
-            "is more than %.0f%% above the fleet's and the intervals do not overlap; "
-            "<strong>inconclusive</strong> when it is above by more but they overlap (the "
-            "matrix suite's fleet rule at its default --fleet-threshold). In a cell, a host "
-            "is <em>flagged</em> by the same rule against the cell's median host.</p>\n",
+            "is more than %.0f%% above the fleet's, the intervals do not overlap and its "
+            "<em>p</em> passes the family: the rank test of its rounds' costs (its cost times "
+            "each round's deviation, over its records' <code>repeat_values</code>) against the "
+            "other hosts', adjusted (%s at %g) over every host above the fleet's by more; "
+            "<strong>inconclusive</strong> when it is above by more but the intervals overlap "
+            "or the adjusted p does not pass (the matrix suite's fleet rule at its default "
+            "--fleet-threshold). In a cell, a host is <em>flagged</em> by the intervals alone "
+            "against the cell's median host.</p>\n",
             hb_coverage_label(cov, label, sizeof(label)), hb_num_plain(fl->cost, c, sizeof(c)),
             hb_num_plain(fl->lo, lo, sizeof(lo)), hb_num_plain(fl->hi, hi, sizeof(hi)),
-            HB_FLEET_PCT);
-    fprintf(f, "<p class=\"fleet-verdicts\">%zu outlier host(s), %zu inconclusive.</p>\n",
-            fl->outliers, fl->inconclusive);
+            HB_FLEET_PCT, hb_family_rule_name(HB_FAMILY_FDR), HB_FAMILY_LEVEL);
+    fprintf(f,
+            "<p class=\"fleet-verdicts\" data-family=\"%ld\">%zu outlier host(s), %zu "
+            "inconclusive; a family of %ld host(s) with a p.</p>\n",
+            fl->family, fl->outliers, fl->inconclusive, fl->family);
 }
 
 static bool hb_rfleet_listed(const struct hb_rfleet_host *hs, uint32_t rank)
@@ -92,7 +99,8 @@ static void hb_rfleet_hosts_table(FILE *f, const struct hb_rfleet *fl, const cha
     hb_report_numbers_open(f, n < HB_REPORT_MAX_ROWS ? n : HB_REPORT_MAX_ROWS);
     fputs("<table class=\"fleet-hosts\"><tr><th>rank</th><th>host</th><th>cost</th>"
           "<th>ci95</th><th>cells</th><th>flagged cells</th><th>within noise</th>"
-          "<th>noisy records</th><th>failed</th><th>no headline</th><th>verdict</th></tr>\n",
+          "<th>noisy records</th><th>failed</th><th>no headline</th><th>p</th><th>p adjusted</th>"
+          "<th>verdict</th></tr>\n",
           f);
     for (uint32_t r = 0; r < fl->hosts.n && shown < HB_REPORT_MAX_ROWS; r++) {
         const struct hb_rfleet_host *hs = &fl->host[fl->rank[r]];
@@ -110,6 +118,8 @@ static void hb_rfleet_hosts_table(FILE *f, const struct hb_rfleet *fl, const cha
             fputs("<td>-</td>", f);
         fprintf(f, "<td>%u</td><td>%u</td><td>%u</td><td>%u</td><td>%u</td><td>%u</td>", hs->cells,
                 hs->flagged, hs->within, hs->noisy, hs->failed, hs->unusable);
+        hb_rfleet_num(f, hs->p);
+        hb_rfleet_num(f, hs->p_adjusted);
         fprintf(f, "<td class=\"verdict\">%s</td></tr>\n", hb_rfleet_verdict_words[hs->verdict]);
     }
     fputs("</table>\n", f);

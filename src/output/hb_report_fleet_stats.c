@@ -2,10 +2,14 @@
  * host (counting sorts, linear), the first of each (host, cell) kept; per cell the
  * distribution of its hosts' values and each host judged against its median; each value
  * turned into a cost (1 = the cell's median host, higher is worse); per host the median of
- * its costs, judged against the fleet's median host. */
+ * its costs, judged against the fleet's median host: beyond the noise when the intervals are
+ * apart and the rank test of its rounds' costs against the other hosts' passes the adjustment
+ * over every host worse than the median (the family, hb_family_rec.h, as the matrix suite's
+ * fleet judges its hosts). */
 #include "hb_report_fleet.h"
 
 #include "hb_error.h"
+#include "hb_family_rec.h"
 #include "hb_interval.h"
 #include "hb_stats.h"
 
@@ -173,6 +177,72 @@ static int hb_rfleet_by_cost(const void *pa, const void *pb)
     return a->host < b->host ? -1 : a->host > b->host;
 }
 
+/* The p that host h's rounds' costs and the other hosts', pooled, come from one distribution
+ * (NAN when unknown); pool has room for every round. */
+static double hb_rfleet_p(const double *costs, const size_t *start, const size_t *end, uint32_t nh,
+                          uint32_t h, double *pool)
+{
+    int m = 0;
+    for (uint32_t o = 0; o < nh; o++)
+        for (size_t k = start[o]; o != h && k < end[o]; k++)
+            pool[m++] = costs[k];
+    return hb_family_rec_p_of(costs + start[h], (int)(end[h] - start[h]), pool, m);
+}
+
+/* The family of the hosts worse than the fleet's median host (w[h] not HB_NOT_WORSE): each
+ * one's p and adjusted p, and its verdict: an outlier only when its intervals are apart and it
+ * passes the family. 0 or -ENOMEM. */
+static int hb_rfleet_family(struct hb_rfleet *fl, const enum hb_worse *w)
+{
+    uint32_t nh = fl->hosts.n;
+    size_t *start = malloc((nh + 1) * sizeof(*start)), *end = malloc((nh + 1) * sizeof(*end));
+    double *costs = NULL, *pool = NULL;
+    struct hb_family_rec fam = {0};
+    int rc = start && end ? 0 : -ENOMEM;
+    if (rc == 0) {
+        /* Each host's rounds at start[h] .. end[h]. */
+        size_t total = 0;
+        for (uint32_t h = 0; h < nh; h++)
+            total += fl->host[h].nr;
+        costs = malloc((total + 1) * sizeof(*costs));
+        pool = malloc((total + 1) * sizeof(*pool));
+        rc = costs && pool ? 0 : -ENOMEM;
+        size_t k = 0;
+        for (uint32_t h = 0; rc == 0 && h < nh; h++) {
+            const struct hb_rfleet_host *hs = &fl->host[h];
+            start[h] = k;
+            for (uint32_t r = 0; r < hs->nr && isfinite(hs->cost); r++)
+                if (hs->rn[r]) costs[k++] = hs->cost * exp(hs->rlog[r] / hs->rn[r]);
+            end[h] = k;
+        }
+    }
+    for (uint32_t h = 0; rc == 0 && h < nh; h++) {
+        struct hb_rfleet_host *hs = &fl->host[h];
+        hs->p = hs->p_adjusted = NAN;
+        if (w[h] == HB_NOT_WORSE) continue;
+        bool unknown = isnan(hs->lo) || isnan(fl->lo);
+        json_t *e = json_pack("{s:I}", "host", (json_int_t)h);
+        rc = hb_family_rec_add(&fam, e, unknown ? NAN : hb_rfleet_p(costs, start, end, nh, h, pool),
+                               w[h] == HB_WORSE);
+        json_decref(e);
+    }
+    if (rc == 0) rc = hb_family_rec_decide(&fam);
+    for (size_t i = 0; rc == 0 && i < fam.n; i++) {
+        json_t *e = json_array_get(fam.entries, i);
+        struct hb_rfleet_host *hs = &fl->host[json_integer_value(json_object_get(e, "host"))];
+        hs->p = fam.p[i];
+        hs->p_adjusted = fam.adj[i];
+        hs->verdict = hb_family_rec_drawn(&fam, i) ? HB_RFLEET_OUTLIER : HB_RFLEET_INCONCLUSIVE;
+    }
+    fl->family = fam.size;
+    hb_family_rec_free(&fam);
+    free(start);
+    free(end);
+    free(costs);
+    free(pool);
+    return rc;
+}
+
 /* The fleet's median host (medians of the hosts' costs and interval ends), each host judged
  * against it, the hosts ranked. 0 or -ENOMEM. */
 static int hb_rfleet_judge(struct hb_rfleet *fl)
@@ -180,10 +250,12 @@ static int hb_rfleet_judge(struct hb_rfleet *fl)
     uint32_t nh = fl->hosts.n;
     double *tmp = malloc((nh + 1) * sizeof(*tmp));
     struct hb_rfleet_ranked *r = malloc((nh + 1) * sizeof(*r));
+    enum hb_worse *w = malloc((nh + 1) * sizeof(*w));
     fl->rank = malloc((nh + 1) * sizeof(*fl->rank));
-    if (!tmp || !r || !fl->rank) {
+    if (!tmp || !r || !w || !fl->rank) {
         free(tmp);
         free(r);
+        free(w);
         return -ENOMEM;
     }
     double *ends[3] = {&fl->cost, &fl->lo, &fl->hi};
@@ -199,21 +271,22 @@ static int hb_rfleet_judge(struct hb_rfleet *fl)
     for (uint32_t h = 0; h < nh; h++) {
         struct hb_rfleet_host *hs = &fl->host[h];
         struct hb_interval x = {2, hs->cost, hs->lo, hs->hi, 0.0};
-        enum hb_worse w =
-            isnan(hs->cost) ? HB_NOT_WORSE : hb_interval_worse(&x, &ref, HB_FLEET_PCT, true);
-        hs->verdict = w == HB_WORSE                ? HB_RFLEET_OUTLIER
-                      : w == HB_WORSE_WITHIN_NOISE ? HB_RFLEET_INCONCLUSIVE
-                                                   : HB_RFLEET_OK;
-        fl->outliers += hs->verdict == HB_RFLEET_OUTLIER;
-        fl->inconclusive += hs->verdict == HB_RFLEET_INCONCLUSIVE;
+        w[h] = isnan(hs->cost) ? HB_NOT_WORSE : hb_interval_worse(&x, &ref, HB_FLEET_PCT, true);
+        hs->verdict = HB_RFLEET_OK;
         r[h] = (struct hb_rfleet_ranked){hs->cost, h};
+    }
+    int rc = hb_rfleet_family(fl, w);
+    for (uint32_t h = 0; rc == 0 && h < nh; h++) {
+        fl->outliers += fl->host[h].verdict == HB_RFLEET_OUTLIER;
+        fl->inconclusive += fl->host[h].verdict == HB_RFLEET_INCONCLUSIVE;
     }
     qsort(r, nh, sizeof(*r), hb_rfleet_by_cost);
     for (uint32_t h = 0; h < nh; h++)
         fl->rank[h] = r[h].host;
     free(tmp);
     free(r);
-    return 0;
+    free(w);
+    return rc;
 }
 
 int hb_rfleet_finish(struct hb_rfleet *fl)

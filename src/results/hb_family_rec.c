@@ -96,6 +96,17 @@ void hb_family_rec_split(const struct hb_family_rec *f, json_t *flags[2], const 
     }
 }
 
+void hb_family_rec_demote(const struct hb_family_rec *f, const char *key, const char *word,
+                          const char *unset)
+{
+    for (size_t i = 0; i < f->n; i++) {
+        json_t *e = json_array_get(f->entries, i);
+        if (!f->apart[i] || hb_family_rec_drawn(f, i)) continue;
+        json_object_set_new(e, key, json_string(word));
+        if (unset) json_object_set_new(e, unset, json_null());
+    }
+}
+
 json_t *hb_family_rec_json(const struct hb_family_rec *f)
 {
     return json_pack("{s:s, s:f, s:I}", "rule", hb_family_rule_name(HB_FAMILY_FDR), "level",

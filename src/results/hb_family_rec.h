@@ -53,6 +53,11 @@ bool hb_family_rec_drawn(const struct hb_family_rec *f, size_t i);
 void hb_family_rec_split(const struct hb_family_rec *f, json_t *flags[2], const char *key,
                          const char *word);
 
+/* Each entry whose rule held but whose adjusted p did not: key set to word and, with unset,
+ * unset to null (its verdict withdrawn). */
+void hb_family_rec_demote(const struct hb_family_rec *f, const char *key, const char *word,
+                          const char *unset);
+
 /* {"rule": "BH FDR", "level": 0.05, "size": members} (new reference). */
 json_t *hb_family_rec_json(const struct hb_family_rec *f);
 

@@ -1,11 +1,14 @@
 /* comm --bg's derived records: per pair of ranks, what the load did to the latency at the
  * smallest message and to the bandwidth at the largest, loaded against idle, beyond the noise
- * or not. */
+ * or not: the intervals apart and the rank test of the two figures' repeats passing the
+ * adjustment over every loaded/idle verdict of the run (the family, hb_family_rec.h). */
 #include "hb_comm_bg.h"
 
+#include "hb_family_rec.h"
 #include "hb_interval.h"
 #include "hb_jsonl_read.h"
 #include "hb_stats.h"
+#include "hb_suite_comm.h"
 
 #include <errno.h>
 #include <math.h>
@@ -40,10 +43,20 @@ static const json_t *hb_comm_find(const json_t *measured, const json_t *like, co
     return NULL;
 }
 
+/* A record's headline figure with its interval, its coverage and its repeats. */
+static json_t *hb_comm_bg_figure(const json_t *rec)
+{
+    struct hb_interval iv;
+    if (!hb_rec_interval(rec, &iv) || iv.n < 2) iv.lo = iv.hi = NAN;
+    return hb_comm_figure_json(&iv);
+}
+
 /* loaded / idle of one metric and size: both figures, the ratio with its interval (from the
- * two intervals' far ends), and a verdict only when the two are apart beyond their noise. */
+ * two intervals' far ends), and a verdict where the two are apart beyond their noise; a
+ * candidate of the family fam (its verdict withdrawn later if the family's adjustment says so,
+ * hb_comm_bg_derive). */
 static json_t *hb_comm_bg_ratio(const json_t *idle, const json_t *loaded, double bytes,
-                                const char *more, const char *less)
+                                const char *more, const char *less, struct hb_family_rec *fam)
 {
     struct hb_interval a, b;
     bool ia = idle && hb_rec_interval(idle, &a), ib = loaded && hb_rec_interval(loaded, &b);
@@ -52,16 +65,22 @@ static json_t *hb_comm_bg_ratio(const json_t *idle, const json_t *loaded, double
     double ratio = a.value > 0.0 ? b.value / a.value : NAN;
     bool ci = ia && ib && a.n >= 2 && b.n >= 2 && a.lo > 0.0;
     const char *verdict = sep != HB_SEPARATE ? NULL : b.value > a.value ? more : less;
-    return json_pack(
+    json_t *m = json_pack(
         "{s:I, s:s, s:o, s:o, s:o, s:o, s:s, s:o}", "message_bytes", (json_int_t)bytes, "unit",
-        hb_rec_str(idle, "unit", ""), "idle", hb_rec_figure(idle), "loaded", hb_rec_figure(loaded),
-        "ratio", isfinite(ratio) ? json_real(hb_round_figure(ratio, 3)) : json_null(), "ratio_ci95",
+        hb_rec_str(idle, "unit", ""), "idle", hb_comm_bg_figure(idle), "loaded",
+        hb_comm_bg_figure(loaded), "ratio",
+        isfinite(ratio) ? json_real(hb_round_figure(ratio, 3)) : json_null(), "ratio_ci95",
         ci ? json_pack("[f, f]", b.lo / a.hi, b.hi / a.lo) : json_null(), "separation",
         hb_separation_name(sep), "verdict", verdict ? json_string(verdict) : json_null());
+    if (m)
+        hb_family_rec_add(fam, m, sep == HB_NO_INTERVAL ? NAN : hb_family_rec_p(loaded, idle, 1.0),
+                          sep == HB_SEPARATE);
+    return m;
 }
 
 /* The comm_bg record of the rank pair of loaded latency record `lat`. */
-static json_t *hb_comm_bg_pair(const json_t *measured, const json_t *lat, double least, double most)
+static json_t *hb_comm_bg_pair(const json_t *measured, const json_t *lat, double least, double most,
+                               struct hb_family_rec *fam)
 {
     const json_t *bw = hb_comm_find(measured, lat, "bandwidth", most, true);
     json_t *rec = json_pack(
@@ -78,10 +97,10 @@ static json_t *hb_comm_bg_pair(const json_t *measured, const json_t *lat, double
     const json_t *idle_bw = hb_comm_find(measured, lat, "bandwidth", most, false);
     json_object_set_new(
         rec, "latency",
-        hb_comm_bg_ratio(idle_lat, lat, least, "slower under load", "faster under load"));
+        hb_comm_bg_ratio(idle_lat, lat, least, "slower under load", "faster under load", fam));
     json_object_set_new(
         rec, "bandwidth",
-        hb_comm_bg_ratio(idle_bw, bw, most, "higher under load", "lower under load"));
+        hb_comm_bg_ratio(idle_bw, bw, most, "higher under load", "lower under load", fam));
     return rec;
 }
 
@@ -99,13 +118,25 @@ int hb_comm_bg_derive(const struct hb_suite_env *env, json_t *measured, json_t *
         most = fmax(most, b);
     }
     /* One per rank pair: its loaded latency record at the smallest size stands for it. */
+    struct hb_family_rec fam = {0};
+    size_t first = json_array_size(derived);
+    int rc = 0;
     json_array_foreach(measured, i, rec)
     {
         if (!hb_comm_is_loaded(rec) || strcmp(hb_rec_str(rec, "metric", ""), "latency") != 0 ||
             hb_rec_num(rec, "message_bytes", -1) != least)
             continue;
-        json_t *pair = hb_comm_bg_pair(measured, rec, least, most);
-        if (!pair || json_array_append_new(derived, pair)) return -ENOMEM;
+        json_t *pair = hb_comm_bg_pair(measured, rec, least, most, &fam);
+        if (!pair || json_array_append_new(derived, pair)) {
+            rc = -ENOMEM;
+            break;
+        }
     }
-    return 0;
+    /* The family: every loaded/idle verdict of the run. */
+    if (rc == 0) rc = hb_family_rec_decide(&fam);
+    hb_family_rec_demote(&fam, "separation", "inconclusive", "verdict");
+    for (size_t k = first; rc == 0 && k < json_array_size(derived); k++)
+        json_object_set_new(json_array_get(derived, k), "family", hb_family_rec_json(&fam));
+    hb_family_rec_free(&fam);
+    return rc;
 }

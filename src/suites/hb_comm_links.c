@@ -196,6 +196,13 @@ static json_t *hb_link_json(const struct hb_link *l, int i, const struct hb_link
     return entry;
 }
 
+/* The reference as a figure: the medians of links' interval ends, of no one coverage or count
+ * of repeats (both null). */
+static json_t *hb_link_ref_json(const struct hb_interval *ref)
+{
+    return hb_comm_figure_json(&(struct hb_interval){0, ref->value, ref->lo, ref->hi, 0.0});
+}
+
 /* The record of n links (n >= 3), figures filled in. */
 static json_t *hb_links_record(const struct hb_link *links, int n, double pct, double least,
                                double most, double *tmp, const json_t *drift)
@@ -218,9 +225,9 @@ static json_t *hb_links_record(const struct hb_link *links, int n, double pct, d
         list ? json_pack("{s:s, s:s, s:f, s:I, s:I, s:{s:o, s:o, s:i}, s:o, s:{s:o, s:o}}", "type",
                          "comm_links", "suite", "comm", "threshold_pct", pct, "latency_bytes",
                          (json_int_t)least, "bandwidth_bytes", (json_int_t)most, "reference",
-                         "latency_us", hb_comm_figure_json(&f[0].ref), "bandwidth_GBps",
-                         hb_comm_figure_json(&f[1].ref), "links", f[0].ref.n, "links", list,
-                         "family", "latency_us", hb_family_rec_json(&f[0].fam), "bandwidth_GBps",
+                         "latency_us", hb_link_ref_json(&f[0].ref), "bandwidth_GBps",
+                         hb_link_ref_json(&f[1].ref), "links", f[0].ref.n, "links", list, "family",
+                         "latency_us", hb_family_rec_json(&f[0].fam), "bandwidth_GBps",
                          hb_family_rec_json(&f[1].fam))
              : NULL;
     for (int k = 0; k < 2; k++) {

@@ -2,9 +2,12 @@
  * either host, the rank pairs whose rank on that host sits on a node local to the NIC (near)
  * against those whose rank sits elsewhere (far), the other host's ranks alike in both: 8 B
  * latency and largest-size bandwidth, far/near with an interval, a verdict only beyond the
- * noise. Where one side has no rank, a note says why nothing is compared. */
+ * noise: the intervals apart and the rank test of the near pairs' pooled values against the far
+ * pairs' passing the adjustment over every NIC verdict of the run (the family,
+ * hb_family_rec.h). Where one side has no rank, a note says why nothing is compared. */
 #include "hb_suite_comm.h"
 
+#include "hb_family_rec.h"
 #include "hb_jsonl_read.h"
 #include "hb_size.h"
 
@@ -65,19 +68,24 @@ static json_t *hb_nic_rank_nodes(const json_t *measured, const struct hb_nic_sid
 }
 
 /* far/near of one metric: both figures, the ratio with its interval, and a verdict when the
- * two intervals are apart. */
+ * two intervals are apart; a candidate of the family fam (its verdict withdrawn later if the
+ * family's adjustment says so). */
 static json_t *hb_nic_compare(const json_t *measured, struct hb_nic_side *side, const char *nic,
-                              const char *metric, double bytes)
+                              const char *metric, double bytes, struct hb_family_rec *fam)
 {
-    struct hb_interval near, far;
+    struct hb_interval near = {0}, far = {0};
+    double *nv = NULL, *fv = NULL;
     side->near = true;
-    int nn = hb_comm_pool(measured, metric, bytes, hb_nic_pick, side, &near, NULL);
+    int nn = hb_comm_pool(measured, metric, bytes, hb_nic_pick, side, &near, &nv);
     side->near = false;
-    int nf = hb_comm_pool(measured, metric, bytes, hb_nic_pick, side, &far, NULL);
+    int nf = nn < 0 ? -1 : hb_comm_pool(measured, metric, bytes, hb_nic_pick, side, &far, &fv);
+    bool known = nn >= 0 && nf >= 0 && !isnan(near.lo) && !isnan(far.lo);
+    double p = known ? hb_family_rec_p_of(nv, near.n, fv, far.n) : NAN;
+    free(nv);
+    free(fv);
     if (nn < 0 || nf < 0) return NULL;
     bool latency = strcmp(metric, "latency") == 0;
     double ratio = far.value / near.value;
-    bool known = !isnan(near.lo) && !isnan(far.lo);
     enum hb_separation sep = !known                               ? HB_NO_INTERVAL
                              : hb_intervals_separate(&near, &far) ? HB_SEPARATE
                                                                   : HB_OVERLAP;
@@ -85,14 +93,17 @@ static json_t *hb_nic_compare(const json_t *measured, struct hb_nic_side *side, 
     hb_size_format((uint64_t)bytes, size, sizeof(size));
     snprintf(verdict, sizeof(verdict), "ranks far from %s %s %.2fx the %s %s of ranks near it", nic,
              latency ? "take" : "get", ratio, size, latency ? "latency" : "bandwidth");
-    return json_pack("{s:s, s:I, s:o, s:o, s:i, s:i, s:o, s:o, s:s, s:o}", "metric", metric,
-                     "message_bytes", (json_int_t)bytes, "near", hb_comm_figure_json(&near), "far",
-                     hb_comm_figure_json(&far), "near_pairs", nn, "far_pairs", nf, "ratio",
-                     isfinite(ratio) ? json_real(ratio) : json_null(), "ratio_ci95",
-                     known && near.lo > 0 ? json_pack("[f, f]", far.lo / near.hi, far.hi / near.lo)
-                                          : json_null(),
-                     "noise", hb_separation_name(sep), "verdict",
-                     sep == HB_SEPARATE ? json_string(verdict) : json_null());
+    json_t *c =
+        json_pack("{s:s, s:I, s:o, s:o, s:i, s:i, s:o, s:o, s:s, s:o}", "metric", metric,
+                  "message_bytes", (json_int_t)bytes, "near", hb_comm_figure_json(&near), "far",
+                  hb_comm_figure_json(&far), "near_pairs", nn, "far_pairs", nf, "ratio",
+                  isfinite(ratio) ? json_real(ratio) : json_null(), "ratio_ci95",
+                  known && near.lo > 0 ? json_pack("[f, f]", far.lo / near.hi, far.hi / near.lo)
+                                       : json_null(),
+                  "noise", hb_separation_name(sep), "verdict",
+                  sep == HB_SEPARATE ? json_string(verdict) : json_null());
+    if (c) hb_family_rec_add(fam, c, p, sep == HB_SEPARATE);
+    return c;
 }
 
 /* Why nothing is compared for this NIC into *why (to free; NULL when both sides have
@@ -142,7 +153,7 @@ static void hb_nic_say(json_t *said, const char *note)
 
 /* The record of one link and one NIC of `host` (nic NULL: the host lists none). */
 static json_t *hb_nic_record(const json_t *measured, struct hb_nic_side *side, const json_t *nic,
-                             json_t *said)
+                             json_t *said, struct hb_family_rec *fam)
 {
     const char *name = hb_rec_str(nic, "name", "");
     side->nodes = json_object_get(nic, "nodes");
@@ -162,8 +173,10 @@ static json_t *hb_nic_record(const json_t *measured, struct hb_nic_side *side, c
         rc = hb_nic_why_not(side->host, name, side->nodes, near, far, &why);
     double least, most;
     hb_comm_sizes(measured, &least, &most);
-    json_t *lat = rc || why ? json_null() : hb_nic_compare(measured, side, name, "latency", least);
-    json_t *bw = rc || why ? json_null() : hb_nic_compare(measured, side, name, "bandwidth", most);
+    json_t *lat =
+        rc || why ? json_null() : hb_nic_compare(measured, side, name, "latency", least, fam);
+    json_t *bw =
+        rc || why ? json_null() : hb_nic_compare(measured, side, name, "bandwidth", most, fam);
     json_t *rec = NULL;
     if (rc == 0 && lat && bw) /* json_pack takes lat, bw, near and far, packed or not */
         rec = json_pack("{s:s, s:s, s:s, s:s, s:o, s:O, s:O, s:o, s:o, s:o, s:o}", "type",
@@ -186,11 +199,11 @@ static json_t *hb_nic_record(const json_t *measured, struct hb_nic_side *side, c
 
 /* The records of one side of a link: one per NIC of host, one with no NIC when it has none. */
 static int hb_nic_side_records(const json_t *measured, struct hb_nic_side *side, const json_t *nics,
-                               json_t *said, json_t *derived)
+                               json_t *said, struct hb_family_rec *fam, json_t *derived)
 {
     size_t n = json_array_size(nics);
     for (size_t k = 0; k < (n ? n : 1); k++) {
-        json_t *rec = hb_nic_record(measured, side, n ? json_array_get(nics, k) : NULL, said);
+        json_t *rec = hb_nic_record(measured, side, n ? json_array_get(nics, k) : NULL, said, fam);
         if (!rec || json_array_append_new(derived, rec)) return -ENOMEM;
     }
     return 0;
@@ -200,14 +213,24 @@ int hb_comm_nic_derive(const json_t *measured, const json_t *host_nics, json_t *
 {
     json_t *links = hb_comm_links_of(measured), *said = json_array(), *l;
     int rc = links && said ? 0 : -ENOMEM;
-    size_t i;
+    size_t i, first = json_array_size(derived);
+    struct hb_family_rec fam = {0};
     json_array_foreach(links, i, l) for (int end = 0; rc == 0 && end < 2; end++)
     {
         struct hb_nic_side side = {json_string_value(json_array_get(l, (size_t)end)),
                                    json_string_value(json_array_get(l, (size_t)!end)), NULL, true};
-        rc = hb_nic_side_records(measured, &side, json_object_get(host_nics, side.host), said,
+        rc = hb_nic_side_records(measured, &side, json_object_get(host_nics, side.host), said, &fam,
                                  derived);
     }
+    /* The family: every NIC verdict of the run; each record that compares says it. */
+    if (rc == 0) rc = hb_family_rec_decide(&fam);
+    hb_family_rec_demote(&fam, "noise", "inconclusive", "verdict");
+    for (i = first; rc == 0 && i < json_array_size(derived); i++) {
+        json_t *rec = json_array_get(derived, i);
+        if (json_is_object(json_object_get(rec, "latency")))
+            json_object_set_new(rec, "family", hb_family_rec_json(&fam));
+    }
+    hb_family_rec_free(&fam);
     json_decref(links);
     json_decref(said);
     return rc;

@@ -72,9 +72,12 @@ int hb_comm_pool(const json_t *measured, const char *metric, double bytes, hb_co
 
 json_t *hb_comm_figure_json(const struct hb_interval *iv)
 {
-    return json_pack("{s:o, s:o}", "value",
+    bool ci = !isnan(iv->lo);
+    return json_pack("{s:o, s:o, s:o, s:o}", "value",
                      isfinite(iv->value) ? json_real(iv->value) : json_null(), "ci95",
-                     isnan(iv->lo) ? json_null() : json_pack("[f, f]", iv->lo, iv->hi));
+                     ci ? json_pack("[f, f]", iv->lo, iv->hi) : json_null(), "ci_coverage",
+                     ci && iv->coverage > 0.0 ? json_real(iv->coverage) : json_null(), "repeats",
+                     iv->n > 0 ? json_integer(iv->n) : json_null());
 }
 
 json_t *hb_comm_links_of(const json_t *measured)

@@ -26,7 +26,9 @@ typedef bool (*hb_comm_pick_fn)(const json_t *rec, const void *ctx);
 int hb_comm_pool(const json_t *measured, const char *metric, double bytes, hb_comm_pick_fn pick,
                  const void *ctx, struct hb_interval *out, double **values);
 
-/* A figure as records conclude from it: {"value": v or null, "ci95": [lo, hi] or null}. */
+/* A figure as records conclude from it: {"value": v or null, "ci95": [lo, hi] or null,
+ * "ci_coverage": the interval's exact coverage or null (none, or not known), "repeats": the
+ * values it is the median of (a pooled figure: every pair's repeats) or null}. */
 json_t *hb_comm_figure_json(const struct hb_interval *iv);
 
 /* The unordered host pairs (links) of the cross-host records, in order of first appearance:

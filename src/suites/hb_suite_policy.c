@@ -271,7 +271,7 @@ static const int hb_policy_takes[] = {
     OPT_TIER,   OPT_THRESHOLD, OPT_MEM_NODE, OPT_WEIGHTS, 0};
 
 /* The columns its annotate and derive read beyond those always kept (hb_suite_keep.c). */
-static const char *const hb_policy_reads[] = {"pages_share_pct", NULL};
+static const char *const hb_policy_reads[] = {"pages_share_pct", "repeat_values", NULL};
 
 const struct hb_suite hb_suite_policy = {
     .takes = hb_policy_takes,

@@ -1,7 +1,11 @@
 /* `policy` derived records: throughput per workload x policy x mode (tasks of a rate run
  * summed), the NUMA gain of local placement over the others (SiSoftware Sandra's "NUMA
  * gain": local vs interleave), placement checked per record, and for --intensity the ratio
- * local / worse placement per intensity and its knee. */
+ * local / worse placement per intensity and its knee. A gain is beyond the noise when the two
+ * speeds' intervals are apart and the rank test of their per-repeat speeds passes the
+ * adjustment over every gain the derive step draws, a host's run (the family,
+ * hb_family_rec.h). */
+#include "hb_family_rec.h"
 #include "hb_interval.h"
 #include "hb_jsonl_read.h"
 #include "hb_suite_policy.h"
@@ -27,6 +31,8 @@ struct hb_pgroup {
     bool failed;
     bool spread_ok; /* interleave: every memory node holds pages of every task */
     json_t *share;  /* pages_share_pct of the tasks, node -> mean */
+    double *rv;     /* per repeat: the tasks' repeat values summed (NULL: none yet) */
+    int nrv;        /* their count; -1 when the tasks' repeats differ or are unknown */
 };
 
 /* Higher is better for every group: GB/s, or dependent loads per ns. */
@@ -47,8 +53,8 @@ static struct hb_pgroup *hb_pgroup_get(struct hb_pgroup *gs, int *n, const char 
             return &gs[i];
     if (!policy || *n >= HB_POLICY_GROUPS) return NULL;
     struct hb_pgroup *g = &gs[(*n)++];
-    *g = (struct hb_pgroup){host, mode, workload, policy, intensity, false,        0.0,
-                            0.0,  0.0,  0,        false,  true,      json_object()};
+    *g = (struct hb_pgroup){host, mode, workload, policy, intensity,     false, 0.0, 0.0,
+                            0.0,  0,    false,    true,   json_object(), NULL,  0};
     return g;
 }
 
@@ -62,6 +68,18 @@ static void hb_pgroup_add(const struct hb_topo *t, struct hb_pgroup *g, json_t *
     bool has = hb_rec_interval(rec, &iv) && iv.n >= 2;
     g->lo += has ? iv.lo : NAN;
     g->hi += has ? iv.hi : NAN;
+    int nv;
+    double *rv = hb_family_rec_values(rec, &nv);
+    if (g->tasks == 0) {
+        g->rv = rv;
+        g->nrv = rv ? nv : -1;
+        rv = NULL;
+    } else if (!rv || nv != g->nrv) {
+        g->nrv = -1;
+    }
+    for (int r = 0; rv && r < g->nrv; r++)
+        g->rv[r] += rv[r];
+    free(rv);
     g->tasks++;
     json_t *share = json_object_get(rec, "pages_share_pct");
     const char *key;
@@ -112,14 +130,34 @@ static bool hb_pspeed_ci(const struct hb_pgroup *g, double *lo, double *hi)
     return true;
 }
 
-/* Whether local's speed and o's differ beyond their noise: "clear", "inconclusive" (the
- * intervals overlap: the gain is within the noise) or "unknown noise" (one repeat). */
-static const char *hb_pgain_noise(const struct hb_pgroup *local, const struct hb_pgroup *o)
+/* The group's speed per repeat (as hb_pspeed) into a new array (*n of them): NULL and 0 when
+ * unknown (one repeat, tasks of different repeats). */
+static double *hb_pspeed_repeats(const struct hb_pgroup *g, int *n)
+{
+    *n = 0;
+    if (isnan(hb_pspeed(g)) || g->nrv < 2) return NULL;
+    double *v = malloc(sizeof(*v) * (size_t)g->nrv);
+    for (int r = 0; v && r < g->nrv; r++)
+        v[r] = g->latency ? (double)g->tasks / g->rv[r] : g->rv[r];
+    *n = v ? g->nrv : 0;
+    return v;
+}
+
+/* Whether local's speed and o's differ beyond their noise: apart (HB_SEPARATE), the intervals
+ * overlap (the gain is within the noise) or unknown (one repeat); *p the rank test of their
+ * per-repeat speeds (NAN when unknown). */
+static enum hb_separation hb_pgain_noise(const struct hb_pgroup *local, const struct hb_pgroup *o,
+                                         double *p)
 {
     double a, b, c, d;
-    if (!o || !hb_pspeed_ci(local, &a, &b) || !hb_pspeed_ci(o, &c, &d))
-        return hb_separation_name(HB_NO_INTERVAL);
-    return hb_separation_name(b < c || d < a ? HB_SEPARATE : HB_OVERLAP);
+    *p = NAN;
+    if (!o || !hb_pspeed_ci(local, &a, &b) || !hb_pspeed_ci(o, &c, &d)) return HB_NO_INTERVAL;
+    int nx, ny;
+    double *x = hb_pspeed_repeats(local, &nx), *y = hb_pspeed_repeats(o, &ny);
+    *p = hb_family_rec_p_of(x, nx, y, ny);
+    free(x);
+    free(y);
+    return b < c || d < a ? HB_SEPARATE : HB_OVERLAP;
 }
 
 static json_t *hb_pspeed_json(const struct hb_pgroup *g)
@@ -128,30 +166,63 @@ static json_t *hb_pspeed_json(const struct hb_pgroup *g)
     return g && hb_pspeed_ci(g, &lo, &hi) ? json_pack("[f, f]", lo, hi) : json_null();
 }
 
+static const char *const hb_pgain_others[] = {"interleave", "one-node", "remote", "os", NULL};
+static const char *const hb_pgain_keys[] = {"gain_vs_interleave", "gain_vs_one_node",
+                                            "gain_vs_remote", "gain_vs_os", NULL};
+
+/* The gain record of local; each gain a candidate of the family fam ({"noise": its word}). */
 static void hb_pemit_gain(struct hb_pgroup *gs, int n, const struct hb_pgroup *local,
-                          json_t *derived)
+                          struct hb_family_rec *fam, json_t *derived)
 {
-    static const char *const others[] = {"interleave", "one-node", "remote", "os", NULL};
-    static const char *const keys[] = {"gain_vs_interleave", "gain_vs_one_node", "gain_vs_remote",
-                                       "gain_vs_os", NULL};
     json_t *rec = json_pack(
         "{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:s}", "type", "gain", "suite", "policy", "host",
         local->host, "mode", local->mode, "workload", local->workload, "intensity",
         local->intensity > 0.0 ? json_real(local->intensity) : json_null(), "local_speed",
         hb_preal(hb_pspeed(local)), "speed_unit", local->latency ? "loads/ns" : "GBps");
-    /* Each gain with whether it exceeds the two speeds' noise, and the speeds' intervals. */
-    json_t *noise = json_object(), *speeds = json_object();
+    /* Each gain, and the speeds' intervals; whether it exceeds the noise once the family is
+     * decided (hb_pgain_decide). */
+    json_t *speeds = json_object();
     json_object_set_new(speeds, "local", hb_pspeed_json(local));
-    for (int i = 0; others[i]; i++) {
+    for (int i = 0; hb_pgain_others[i]; i++) {
         struct hb_pgroup *o = hb_pgroup_get(gs, &n, local->host, local->mode, local->workload,
-                                            others[i], local->intensity);
-        json_object_set_new(rec, keys[i], hb_preal(o ? hb_pspeed(local) / hb_pspeed(o) : NAN));
-        json_object_set_new(noise, keys[i], json_string(hb_pgain_noise(local, o)));
-        json_object_set_new(speeds, others[i], hb_pspeed_json(o));
+                                            hb_pgain_others[i], local->intensity);
+        json_object_set_new(rec, hb_pgain_keys[i],
+                            hb_preal(o ? hb_pspeed(local) / hb_pspeed(o) : NAN));
+        double p;
+        enum hb_separation sep = hb_pgain_noise(local, o, &p);
+        json_t *e = json_pack("{s:s}", "noise", hb_separation_name(sep));
+        hb_family_rec_add(fam, e, p, sep == HB_SEPARATE);
+        json_decref(e);
+        json_object_set_new(speeds, hb_pgain_others[i], hb_pspeed_json(o));
     }
-    json_object_set_new(rec, "gain_noise", noise);
     json_object_set_new(rec, "speed_ci95", speeds);
     json_array_append_new(derived, rec);
+}
+
+/* The family of every gain the derive step draws decided: each gain record of derived[first..] gets
+ * gain_noise (clear, inconclusive, unknown noise), gain_p and gain_p_adjusted per gain, and
+ * the family. 0 or -ENOMEM. */
+static int hb_pgain_decide(struct hb_family_rec *fam, json_t *derived, size_t first)
+{
+    int rc = hb_family_rec_decide(fam);
+    hb_family_rec_demote(fam, "noise", "inconclusive", NULL);
+    size_t k = 0;
+    for (size_t j = first; rc == 0 && j < json_array_size(derived); j++) {
+        json_t *rec = json_array_get(derived, j);
+        if (strcmp(hb_rec_str(rec, "type", ""), "gain") != 0) continue;
+        json_t *noise = json_object(), *p = json_object(), *adj = json_object();
+        for (int i = 0; hb_pgain_keys[i]; i++, k++) {
+            json_t *e = json_array_get(fam->entries, k);
+            json_object_set(noise, hb_pgain_keys[i], json_object_get(e, "noise"));
+            json_object_set(p, hb_pgain_keys[i], json_object_get(e, "p"));
+            json_object_set(adj, hb_pgain_keys[i], json_object_get(e, "p_adjusted"));
+        }
+        json_object_set_new(rec, "gain_noise", noise);
+        json_object_set_new(rec, "gain_p", p);
+        json_object_set_new(rec, "gain_p_adjusted", adj);
+        json_object_set_new(rec, "family", hb_family_rec_json(fam));
+    }
+    return rc;
 }
 
 /* Knee of local over `against` across the intensities of one host and mode. */
@@ -219,8 +290,12 @@ int hb_suite_policy_derive(const struct hb_suite_env *env, json_t *measured, jso
     }
     for (int i = 0; i < n; i++)
         hb_pemit_throughput(&gs[i], derived);
+    struct hb_family_rec fam = {0};
+    size_t first = json_array_size(derived);
     for (int i = 0; i < n; i++)
-        if (strcmp(gs[i].policy, "local") == 0) hb_pemit_gain(gs, n, &gs[i], derived);
+        if (strcmp(gs[i].policy, "local") == 0) hb_pemit_gain(gs, n, &gs[i], &fam, derived);
+    int rc = hb_pgain_decide(&fam, derived, first);
+    hb_family_rec_free(&fam);
     /* One knee pair per host and mode: at its first local intensity group. */
     for (int i = 0; i < n; i++) {
         if (gs[i].intensity <= 0.0 || strcmp(gs[i].policy, "local") != 0) continue;
@@ -232,8 +307,10 @@ int hb_suite_policy_derive(const struct hb_suite_env *env, json_t *measured, jso
         hb_pemit_knee(env, gs, n, &gs[i], "remote", derived);
         hb_pemit_knee(env, gs, n, &gs[i], "interleave", derived);
     }
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
         json_decref(gs[i].share);
+        free(gs[i].rv);
+    }
     free(gs);
-    return 0;
+    return rc;
 }

@@ -1,7 +1,11 @@
 /* policy --weights auto: the weighted-interleave weight search for a pair of memory nodes A
  * (the faster, DRAM) and B (the slower: CXL, a far node): bandwidth bound to each, then
  * interleaved at a ladder of weights A:B; the derived `weights` record names the best ratio
- * beside the ratio of the two nodes' own bandwidths, the usual rule of thumb. */
+ * beside the ratio of the two nodes' own bandwidths, the usual rule of thumb, and whether the
+ * best step beats the next beyond the noise (intervals apart and the rank test passing the
+ * adjustment over the searches derived together, hb_family_rec.h: one per host, and hosts are
+ * derived one at a time). */
+#include "hb_family_rec.h"
 #include "hb_suite_policy.h"
 #include "hb_cli_doc.h"
 
@@ -11,6 +15,7 @@
 #include "hb_wil.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -157,8 +162,9 @@ static bool hb_weights_of(const json_t *rec, long long w[2])
     return true;
 }
 
-/* One host's search: the ladder, the two binds, the best step and the bandwidth ratio. */
-static json_t *hb_weights_record(json_t *measured, const char *host)
+/* One host's search: the ladder, the two binds, the best step and the bandwidth ratio; best
+ * against next a candidate of fam ({"best_vs_next": its word}). */
+static json_t *hb_weights_record(json_t *measured, const char *host, struct hb_family_rec *fam)
 {
     const json_t *bind[2] = {NULL, NULL}, *best = NULL, *next = NULL;
     json_t *ladder = json_array(), *rec;
@@ -188,6 +194,11 @@ static json_t *hb_weights_record(json_t *measured, const char *host)
     long long bw[2] = {0, 0};
     if (best) hb_weights_of(best, bw);
     double best_ratio = best ? (double)bw[0] / (double)bw[1] : 0.0, bw_ratio = b > 0 ? a / b : 0;
+    enum hb_separation sep = best && next ? hb_rec_separation(best, next) : HB_NO_INTERVAL;
+    json_t *e = json_pack("{s:s}", "best_vs_next", hb_separation_name(sep));
+    hb_family_rec_add(fam, e, sep == HB_NO_INTERVAL ? NAN : hb_family_rec_p(best, next, 1.0),
+                      sep == HB_SEPARATE);
+    json_decref(e);
     return json_pack(
         "{s:s, s:s, s:s, s:[o,o], s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:s}", "type", "weights",
         "suite", "policy", "host", host, "nodes",
@@ -198,24 +209,40 @@ static json_t *hb_weights_record(json_t *measured, const char *host)
         best ? json_pack("[I,I]", bw[0], bw[1]) : json_null(), "best", hb_rec_figure(best),
         "best_ratio", best ? json_real(best_ratio) : json_null(), "best_vs_bw_ratio",
         best && bw_ratio > 0 ? json_real(best_ratio / bw_ratio) : json_null(), "best_vs_next",
-        hb_separation_name(best && next ? hb_rec_separation(best, next) : HB_NO_INTERVAL));
+        hb_separation_name(sep));
 }
 
 int hb_policy_weights_derive(json_t *measured, json_t *derived)
 {
-    size_t i;
+    size_t i, first = json_array_size(derived);
     json_t *rec;
+    struct hb_family_rec fam = {0};
+    int rc = 0;
     json_array_foreach(measured, i, rec)
     {
         long long w[2];
         const char *host = hb_rec_str(rec, "host", "");
-        bool first = hb_weights_of(rec, w);
-        for (size_t j = 0; first && j < i; j++)
-            first = strcmp(hb_rec_str(json_array_get(measured, j), "host", ""), host) != 0 ||
-                    !hb_weights_of(json_array_get(measured, j), w);
-        json_t *out = first ? hb_weights_record(measured, host) : NULL;
-        if (first && !out) return -ENOMEM;
-        if (out) json_array_append_new(derived, out);
+        bool first_of_host = hb_weights_of(rec, w);
+        for (size_t j = 0; first_of_host && j < i; j++)
+            first_of_host =
+                strcmp(hb_rec_str(json_array_get(measured, j), "host", ""), host) != 0 ||
+                !hb_weights_of(json_array_get(measured, j), w);
+        json_t *out = first_of_host ? hb_weights_record(measured, host, &fam) : NULL;
+        if (first_of_host && (!out || json_array_append_new(derived, out))) {
+            rc = -ENOMEM;
+            break;
+        }
     }
-    return 0;
+    /* The family: every search's best against its next; each record says its own. */
+    if (rc == 0) rc = hb_family_rec_decide(&fam);
+    hb_family_rec_demote(&fam, "best_vs_next", "inconclusive", NULL);
+    for (size_t k = 0; rc == 0 && k < fam.n; k++) {
+        json_t *e = json_array_get(fam.entries, k), *r = json_array_get(derived, first + k);
+        json_object_set(r, "best_vs_next", json_object_get(e, "best_vs_next"));
+        json_object_set(r, "best_vs_next_p", json_object_get(e, "p"));
+        json_object_set(r, "best_vs_next_p_adjusted", json_object_get(e, "p_adjusted"));
+        json_object_set_new(r, "family", hb_family_rec_json(&fam));
+    }
+    hb_family_rec_free(&fam);
+    return rc;
 }

@@ -1,9 +1,14 @@
 /* The myth verdicts on made-up records whose answer is known: myth 1 holds and breaks for
  * single threads, breaks under crossfire; myth 2 holds idle, breaks under load and for two
- * writers on one node (40555's finding). */
+ * writers on one node (40555's finding). And myth 1's family: a borderline spread (5 repeats
+ * against 5, apart) busts it alone, not among 16 verdicts within the noise; 9 against 9 do. */
 #include "../hb_check.h"
+#include "hb_interval.h"
+#include "hb_jsonl_read.h"
+#include "hb_signif.h"
 #include "hb_suite_hops.h"
 
+#include <math.h>
 #include <string.h>
 
 static json_t *rec(const char *exp, const char *cas, const char *level, const char *sub,
@@ -44,6 +49,67 @@ static void expect_verdict(json_t *v, bool holds, double spread)
     if (!v) return;
     CHECK_INT(json_is_true(json_object_get(v, "holds")), holds);
     CHECK(json_number_value(json_object_get(v, "spread_pct")) == spread);
+}
+
+/* A single idle case of n repeats whose % of local read runs evenly from lo to hi (its
+ * latency in ns the same numbers: each repeat's % is the value itself). */
+static json_t *myth_case(const char *access, int cpu, int hops, double lo, double hi, int n)
+{
+    double v[16];
+    json_t *rv = json_array();
+    for (int i = 0; i < n; i++) {
+        v[i] = lo + (hi - lo) * i / (n - 1);
+        json_array_append_new(rv, json_real(v[i]));
+    }
+    struct hb_interval iv;
+    hb_interval_median(v, n, HB_CI_LEVEL, &iv);
+    json_t *r = rec("s", "single", "idle", NULL, access, cpu, hops, iv.value, 1.0);
+    json_object_set_new(r, "value", json_real(iv.value));
+    json_object_set_new(r, "unit", json_string("ns"));
+    json_object_set_new(r, "repeat_values", rv);
+    json_object_set_new(r, "pct_of_local_read_ci95", json_pack("[f, f]", iv.lo, iv.hi));
+    return r;
+}
+
+/* Myth 1 over `groups` (access, hop) groups of two cases: group 0 at 100-110 against 120-130
+ * (apart), the others 100-140 against 110-150 (spread 8%, within the noise); its verdict. */
+static json_t *myth1_family(int groups, int n, json_t **derived)
+{
+    static const char *const access[] = {"r", "w"};
+    json_t *m = json_array();
+    for (int g = 0; g < groups; g++) {
+        const char *a = access[g % 2];
+        int hop = 1 + g / 2;
+        json_array_append_new(m, myth_case(a, 0, hop, 100, g ? 140 : 110, n));
+        json_array_append_new(m, myth_case(a, 1, hop, g ? 110 : 120, g ? 150 : 130, n));
+    }
+    struct hb_options o = {.tolerance_pct = 5.0, .command = "hops"};
+    struct hb_suite_env env = {NULL, &o, NULL, 0, NULL, NULL, NULL, NULL};
+    *derived = json_array();
+    CHECK_INT(hb_suite_hops_derive(&env, m, *derived), 0);
+    json_decref(m);
+    return find(*derived, 1, "single", "idle", "r", 1);
+}
+
+static void test_myth1_family(void)
+{
+    json_t *d, *v = myth1_family(1, 5, &d);
+    CHECK_STR(hb_rec_str(v, "verdict", ""), "does not hold");
+    CHECK_WITHIN(hb_rec_num(v, "p", NAN), 2.0 / 252, 1e-12);
+    CHECK_WITHIN(hb_rec_num(v, "p_adjusted", NAN), 2.0 / 252, 1e-12);
+    CHECK_INT(hb_rec_num(json_object_get(v, "family"), "size", 0), 1);
+    json_decref(d);
+    v = myth1_family(16, 5, &d);
+    CHECK_STR(hb_rec_str(v, "verdict", ""), "inconclusive");
+    CHECK(json_is_null(json_object_get(v, "holds")));
+    CHECK_WITHIN(hb_rec_num(v, "p_adjusted", NAN), 16 * 2.0 / 252, 1e-9);
+    CHECK_INT(hb_rec_num(json_object_get(v, "family"), "size", 0), 16);
+    CHECK_STR(hb_rec_str(json_object_get(v, "family"), "rule", ""), "BH FDR");
+    json_decref(d);
+    v = myth1_family(16, 9, &d);
+    CHECK_STR(hb_rec_str(v, "verdict", ""), "does not hold");
+    CHECK(hb_rec_num(v, "p_adjusted", NAN) < 16 * hb_signif_mwu_min_p(9, 9) + 1e-12);
+    json_decref(d);
 }
 
 int main(void)
@@ -91,5 +157,6 @@ int main(void)
     CHECK_INT(json_array_size(json_object_get(find(d, 2, "pair", "idle", "w", -1), "evidence")), 2);
     json_decref(d);
     json_decref(m);
+    test_myth1_family();
     return hb_check_result();
 }

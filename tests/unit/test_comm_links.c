@@ -2,8 +2,9 @@
  * exactly when it is worse than the reference by more than the threshold and its interval
  * clears the reference's; one slow host's links, or one slow link, and nothing else; a flagged
  * link's reason names its hosts' configuration drift) and the
- * NIC records (near and far from the NICs' nodes, a verdict only beyond the noise, a note
- * where one side has no rank). */
+ * NIC records (near and far from the NICs' nodes, a verdict only beyond the noise and past the
+ * family's adjustment, a note where one side has no rank); a link's p, adjusted p and family,
+ * its figures' coverage and repeats, and the table's header saying them. */
 #include "../hb_check.h"
 #include "hb_interval.h"
 #include "hb_jsonl_read.h"
@@ -211,6 +212,65 @@ static void test_links_drift(void)
     json_decref(m);
 }
 
+/* One direction of a link, a -> b (rank on node 0 each): latency evenly lo..hi us over
+ * REPEATS repeats, bandwidth 10 GB/s flat. */
+static void one_way(json_t *m, int a, int b, double lo, double hi)
+{
+    json_t *rv = json_array(), *bw = json_array();
+    double v[REPEATS];
+    for (int i = 0; i < REPEATS; i++) {
+        v[i] = lo + (hi - lo) * i / (REPEATS - 1);
+        json_array_append_new(rv, json_real(v[i]));
+        json_array_append_new(bw, json_real(10.0));
+    }
+    static const char *const metric[] = {"latency", "bandwidth"};
+    for (int k = 0; k < 2; k++)
+        json_array_append_new(
+            m, json_pack("{s:s, s:s, s:s, s:i, s:s, s:s, s:i, s:i, s:s, s:f, s:o}", "type",
+                         "measurement", "suite", "comm", "metric", metric[k], "message_bytes",
+                         k ? BW_BYTES : 8, "src_host", host_name(a), "dst_host", host_name(b),
+                         "src_node", 0, "dst_node", 0, "status", "ok", "value",
+                         k ? 10.0 : (lo + hi) / 2, "repeat_values", k ? bw : rv));
+}
+
+/* The family (docs/verdicts.md): three hosts, each link one way; link h1-h2 at 120-130 us
+ * against the reference link h1-h3's 100-110 (5 repeats against 5, apart: p = 2/252), h2-h3
+ * at 101-111. The one candidate, drawn; its p and adjusted p on its figure, the family's
+ * size on the record. */
+static void test_links_family(void)
+{
+    json_t *m = json_array();
+    one_way(m, 0, 1, 120, 130);
+    one_way(m, 0, 2, 100, 110);
+    one_way(m, 1, 2, 101, 111);
+    json_t *rec = links_of(m, 10), *l = json_array_get(json_object_get(rec, "links"), 0);
+    CHECK(joins(l, 0) && joins(l, 1));
+    CHECK(json_is_true(json_object_get(l, "outlier")));
+    const json_t *lat = json_object_get(l, "latency_us");
+    CHECK_WITHIN(hb_rec_num(lat, "p", NAN), 2.0 / 252, 1e-12);
+    CHECK_WITHIN(hb_rec_num(lat, "p_adjusted", NAN), 2.0 / 252, 1e-12);
+    CHECK_INT(hb_rec_num(lat, "repeats", 0), REPEATS);
+    CHECK_WITHIN(hb_rec_num(lat, "ci_coverage", 0), 0.9375, 1e-12);
+    const json_t *fam = json_object_get(json_object_get(rec, "family"), "latency_us");
+    CHECK_INT(hb_rec_num(fam, "size", 0), 1);
+    CHECK_STR(hb_rec_str(fam, "rule", ""), "BH FDR");
+    CHECK(json_is_null(json_object_get(json_object_get(l, "bandwidth_GBps"), "p")));
+    /* The reference: medians of intervals, no one coverage or count of repeats. */
+    const json_t *ref = json_object_get(json_object_get(rec, "reference"), "latency_us");
+    CHECK(json_is_null(json_object_get(ref, "ci_coverage")) &&
+          json_is_null(json_object_get(ref, "repeats")));
+    /* The table's header says what the intervals are. */
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    hb_table_print(f, rec);
+    fclose(f);
+    CHECK_HAS(text, "latency us [93.75% interval, 5 repeats]");
+    free(text);
+    json_decref(rec);
+    json_decref(m);
+}
+
 /* NICs: far[h] multiplies the latency of host h's end when its rank's node is not local to
  * its NIC (nodes near[h]). */
 struct nic_costs {
@@ -259,7 +319,15 @@ static int check_nic(const json_t *d, double want_ratio)
         const json_t *lat = json_object_get(rec, "latency");
         struct hb_interval n = figure(json_object_get(lat, "near")),
                            f = figure(json_object_get(lat, "far"));
-        CHECK(json_is_string(json_object_get(lat, "verdict")) == hb_intervals_separate(&n, &f));
+        /* A verdict exactly when the intervals are apart and the family's adjusted p passes;
+         * the record says its family. */
+        double adj = hb_rec_num(lat, "p_adjusted", NAN);
+        CHECK(json_is_number(json_object_get(lat, "p")) && isfinite(adj));
+        CHECK(json_is_string(json_object_get(lat, "verdict")) ==
+              (hb_intervals_separate(&n, &f) && adj < 0.05));
+        CHECK_STR(hb_rec_str(lat, "noise", ""),
+                  json_is_string(json_object_get(lat, "verdict")) ? "clear" : "inconclusive");
+        CHECK(hb_rec_num(json_object_get(rec, "family"), "size", 0) >= 2);
         CHECK_WITHIN(hb_rec_num(lat, "ratio", NAN), f.value / n.value, 1e-9);
         if (want_ratio > 0) {
             CHECK_WITHIN(hb_rec_num(lat, "ratio", NAN), want_ratio, want_ratio * 0.05);
@@ -356,6 +424,7 @@ int main(void)
 {
     test_links();
     test_links_drift();
+    test_links_family();
     test_nic();
     test_table();
     return hb_check_result();

@@ -1,8 +1,11 @@
 /* Measured matrices beside the firmware's HMAT, on recorded measurements with planted
  * disagreements. 2n1m-hmat-full.xml gives every CPU node x node pair (SLIT 10 21 17 /
  * 21 10 28): ReadLatency from node 0 = 100 / 210 / 170 ns to nodes 0 / 1 / 2, from node 1 =
- * 210 / 100 / 280; bandwidths 200000 / SLIT MB/s (20000, 9523, 11764 from node 0). */
+ * 210 / 100 / 280; bandwidths 200000 / SLIT MB/s (20000, 9523, 11764 from node 0). And the
+ * hmat object's family: two borderline flags (4 repeats against 4) drawn together, inconclusive
+ * beside two candidates within the noise, 9 against 9 drawn there; p, p_adjusted, family. */
 #include "../hb_check.h"
+#include "hb_jsonl_read.h"
 #include "hb_output.h"
 #include "hb_record.h"
 #include "hb_suite.h"
@@ -73,6 +76,50 @@ static int count_kind(json_t *flags, const char *kind)
     json_array_foreach(flags, i, f) n +=
         strcmp(json_string_value(json_object_get(f, "kind")), kind) == 0;
     return n;
+}
+
+/* The family (docs/verdicts.md): latency = firmware x 1.2, cell 0 -> 2 x 1.6 (an order and a
+ * ratio candidate, +-2% over n repeats: apart); with wide, cell 1 -> 2 x 1.5 +-60%: two ratio
+ * candidates from node 1 within the noise. The matrix's hmat object. */
+static json_t *family_hmat(struct hb_topo *t, int n, bool wide)
+{
+    json_t *m = json_array();
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 3; j++) {
+            bool far = wide && i == 1 && j == 2;
+            double v = lat_fw[i][j] * 1.2 * (i == 0 && j == 2 ? 1.6 : far ? 1.5 : 1.0);
+            json_array_append_new(m, cell_repeats(i, j, v, far ? 0.6 : 0.02, n));
+        }
+    json_t *d = derive(t, m, 5.0);
+    json_t *h = json_incref(json_object_get(find(d, "matrix", "chase", 0), "hmat"));
+    json_decref(d);
+    return h;
+}
+
+static void test_family(struct hb_topo *t)
+{
+    /* 4 repeats against 4, apart: p = 2/70 = 0.029 each, a family of 2: both drawn. */
+    json_t *h = family_hmat(t, 4, false);
+    CHECK_INT(json_array_size(json_object_get(h, "flags")), 2);
+    CHECK_INT(hb_rec_num(json_object_get(h, "family"), "size", 0), 2);
+    json_t *f = json_array_get(json_object_get(h, "flags"), 0);
+    CHECK_WITHIN(hb_rec_num(f, "p", NAN), 2.0 / 70, 1e-12);
+    CHECK_WITHIN(hb_rec_num(f, "p_adjusted", NAN), 2.0 / 70, 1e-12);
+    json_decref(h);
+    /* Beside two candidates within the noise: 4 x 0.029 / 2 = 0.057, inconclusive. */
+    h = family_hmat(t, 4, true);
+    CHECK_INT(json_array_size(json_object_get(h, "flags")), 0);
+    CHECK_INT(json_array_size(json_object_get(h, "inconclusive")), 4);
+    CHECK_INT(hb_rec_num(json_object_get(h, "family"), "size", 0), 4);
+    f = json_array_get(json_object_get(h, "inconclusive"), 0);
+    CHECK_WITHIN(hb_rec_num(f, "p_adjusted", NAN), 4 * 2.0 / 70 / 2, 1e-12);
+    CHECK_STR(hb_rec_str(f, "evidence", ""), "inconclusive");
+    json_decref(h);
+    /* 9 repeats against 9: both drawn in that family. */
+    h = family_hmat(t, 9, true);
+    CHECK_INT(json_array_size(json_object_get(h, "flags")), 2);
+    CHECK_INT(json_array_size(json_object_get(h, "inconclusive")), 2);
+    json_decref(h);
 }
 
 int main(void)
@@ -188,6 +235,7 @@ int main(void)
     d = derive(t, m, 15.0);
     CHECK_INT(json_array_size(hmat_flags(d, "chase")), 0);
     json_decref(d);
+    test_family(t);
     hb_topo_free(t);
 
     /* Without HMAT: the matrices carry hmat null and one note says so, once. */

@@ -1,7 +1,9 @@
 /* Measured matrices beside the kernel's memory tiers, on recorded measurements that follow
  * the firmware of 2n1m-hmat-full.xml (latency x 1.2: from node 0 120 / 252 / 204 ns to nodes
  * 0 / 1 / 2, from node 1 252 / 120 / 336; read bandwidth 20 / 9.523 / 11.764 GB/s from node
- * 0) and kernel tiers planted in the topology, never in the timings. */
+ * 0) and kernel tiers planted in the topology, never in the timings. And the candidates as a
+ * family: a borderline flag (4 repeats against 4) drawn alone, inconclusive beside a second
+ * candidate within the noise, 9 against 9 drawn there; p, p_adjusted and family. */
 #include "../hb_check.h"
 #include "hb_jsonl_read.h"
 #include "hb_output.h"
@@ -72,6 +74,50 @@ static void table_of(json_t *rec, char *text, size_t len)
     rewind(tab);
     text[fread(text, 1, len - 1, tab)] = '\0';
     fclose(tab);
+}
+
+/* The family (docs/verdicts.md): tiers (4, 4, 19), from node 0 node 1 (252 ns) costlier than
+ * node 2 (204), +-2% over n repeats: apart. With wide, the cell 1 -> 2 at 200 ns +-50%: from
+ * node 1 node 0 (252) is costlier than it too, a second candidate within the noise. */
+static json_t *family_tiers(struct hb_topo *t, int n, bool wide, json_t **matrix)
+{
+    json_t *m = json_array();
+    for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 3; j++) {
+            bool second = wide && i == 1 && j == 2;
+            json_array_append_new(
+                m, cell_repeats(i, j, second ? 200 : lat_ns[i][j], second ? 0.5 : 0.02, n));
+        }
+    return kernel_tiers(t, m, 5.0, matrix);
+}
+
+static void test_family(struct hb_topo *t)
+{
+    json_t *m;
+    plant(t, 4, 4, 19);
+    /* 4 repeats against 4, apart: p = 2/70 = 0.029, drawn alone. */
+    json_t *k = family_tiers(t, 4, false, &m);
+    CHECK_INT(json_array_size(json_object_get(k, "flags")), 1);
+    json_t *f = json_array_get(json_object_get(k, "flags"), 0);
+    CHECK_STR(hb_rec_str(f, "evidence", ""), "clear");
+    CHECK_WITHIN(hb_rec_num(f, "p", NAN), 2.0 / 70, 1e-12);
+    CHECK_WITHIN(hb_rec_num(f, "p_adjusted", NAN), 2.0 / 70, 1e-12);
+    CHECK_INT(hb_rec_num(json_object_get(k, "family"), "size", 0), 1);
+    CHECK_STR(hb_rec_str(json_object_get(k, "family"), "rule", ""), "BH FDR");
+    json_decref(m);
+    /* Beside a second candidate within the noise: 2 x 0.029 = 0.057, inconclusive. */
+    k = family_tiers(t, 4, true, &m);
+    CHECK_INT(json_array_size(json_object_get(k, "flags")), 0);
+    CHECK_INT(json_array_size(json_object_get(k, "inconclusive")), 2);
+    CHECK_INT(hb_rec_num(json_object_get(k, "family"), "size", 0), 2);
+    f = json_array_get(json_object_get(k, "inconclusive"), 0);
+    CHECK_WITHIN(hb_rec_num(f, "p_adjusted", NAN), 2 * 2.0 / 70, 1e-12);
+    json_decref(m);
+    /* 9 repeats against 9: drawn in the same family. */
+    k = family_tiers(t, 9, true, &m);
+    CHECK_INT(json_array_size(json_object_get(k, "flags")), 1);
+    CHECK_INT(json_array_size(json_object_get(k, "inconclusive")), 1);
+    json_decref(m);
 }
 
 int main(void)
@@ -155,6 +201,7 @@ int main(void)
     CHECK_HAS(hb_rec_str(json_array_get(json_object_get(k, "flags"), 0), "reason", ""),
               "measured the other way (9.523 vs 11.76 GB/s, 18.5% beyond the threshold)");
     json_decref(m);
+    test_family(t);
     hb_topo_free(t);
     return hb_check_result();
 }
