@@ -73,6 +73,25 @@ static bool report_draws(const char *metric)
     return false;
 }
 
+/* The first figure of rec that no axis can hold (its logarithm or its nice steps leave the
+ * doubles: beyond 1e30 or, not 0, within 1e-30 of it), or NAN when every one can be drawn. */
+static double report_undrawable(const json_t *rec)
+{
+    static const char *const keys[] = {"value", "lat_ns_median", "bw_GBps_best", "bw_GBps_median"};
+    const json_t *ci = json_object_get(rec, "ci95");
+    double v[6];
+    int n = 0;
+    for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+        if (json_is_number(json_object_get(rec, keys[i])))
+            v[n++] = json_number_value(json_object_get(rec, keys[i]));
+    for (size_t i = 0; i < 2 && json_is_array(ci); i++)
+        if (json_is_number(json_array_get(ci, i)))
+            v[n++] = json_number_value(json_array_get(ci, i));
+    for (int i = 0; i < n; i++)
+        if (!(fabs(v[i]) < 1e30) || (v[i] != 0.0 && fabs(v[i]) < 1e-30)) return v[i];
+    return NAN;
+}
+
 /* hb_results_take_fn: each kind of record to the sections that draw it. */
 static int hb_report_take(void *ctx, const json_t *rec)
 {
@@ -87,6 +106,14 @@ static int hb_report_take(void *ctx, const json_t *rec)
             in->unknown_line = in->res.line;
             snprintf(in->unknown_metric, sizeof(in->unknown_metric), "%s",
                      hb_rec_str(rec, "metric", "(none)"));
+        }
+        return 0;
+    }
+    double bad = measurement ? report_undrawable(rec) : NAN;
+    if (!isnan(bad)) {
+        if (!in->undrawable++) {
+            in->undrawable_line = in->res.line;
+            in->undrawable_value = bad;
         }
         return 0;
     }
@@ -149,6 +176,11 @@ int hb_report_read(FILE *f, const char *path, struct hb_report_in *in)
         hb_esc_line(stderr, in->unknown_metric);
         fputs("'; it draws latency, bandwidth and bibandwidth): left out\n", stderr);
     }
+    if (rc == 0 && in->undrawable)
+        fprintf(stderr,
+                "hopbench: warning: %s:%d: %zu measurement record(s) with a figure no chart can "
+                "hold (the first: %g; drawn are figures from 1e-30 to 1e30): left out\n",
+                in->res.path, in->undrawable_line, in->undrawable, in->undrawable_value);
     if (rc) hb_report_in_free(in);
     return rc;
 }

@@ -170,6 +170,11 @@ struct hb_report_in {
     size_t unknown;
     int unknown_line;
     char unknown_metric[64];
+    /* Measurements whose figures no axis can hold (1e308, 5e-324): how many, the first's line
+     * and figure. */
+    size_t undrawable;
+    int undrawable_line;
+    double undrawable_value;
     unsigned has;      /* HB_RHAS_* */
     int sweep_threads; /* the most threads of a sweep measurement (its x is per thread) */
     /* Every measurement folded for the fleet summary (hb_report_fleet.h); once the file is a

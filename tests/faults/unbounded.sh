@@ -44,6 +44,16 @@ jq -c 'if .experiment == "lat-same" then .metric = "furlongs" else . end' "$FX/b
 run_hb report unk.jsonl -o unk.html
 expect "report unknown metric" 0 "unk.jsonl:5: 1 measurement record(s) of a metric the report does not draw (the first: 'furlongs'"
 
+# Figures no axis can hold: left out of the charts with their line named, never NaN or inf
+# in the SVG coordinates.
+for v in 5e-324 1e308 -1e308; do
+    jq -c --argjson v "$v" 'if .experiment == "lat-same" then .value = $v | .lat_ns_median = $v |
+        .ci95 = [$v, $v] else . end' "$FX/base.jsonl" >ext.jsonl
+    run_hb report ext.jsonl -o ext.html
+    expect "report figure $v" 0 "ext.jsonl:5: 1 measurement record(s) with a figure no chart can hold"
+    ! grep -qiE 'nan|[^a-z]inf[^a-z]' ext.html || fail "report figure $v: NaN or inf in the page"
+done
+
 # schema_version: the wrong type or value is named, never "use a newer hopbench".
 for v in '"1":a string' '1.5:a fraction' 'true:true' 'null:null' '[1]:a list' \
     '0:schema_version 0 is not valid' '-1:schema_version -1 is not valid'; do
