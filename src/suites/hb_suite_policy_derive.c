@@ -42,15 +42,26 @@ static double hb_pspeed(const struct hb_pgroup *g)
     return g->latency ? (double)g->tasks / g->sum : g->sum;
 }
 
-static struct hb_pgroup *hb_pgroup_get(struct hb_pgroup *gs, int *n, const char *host,
-                                       const char *mode, const char *workload, const char *policy,
-                                       double intensity)
+/* The group of these keys among the n there are, or NULL. */
+static struct hb_pgroup *hb_pgroup_find(struct hb_pgroup *gs, int n, const char *host,
+                                        const char *mode, const char *workload, const char *policy,
+                                        double intensity)
 {
-    for (int i = 0; i < *n; i++)
+    for (int i = 0; i < n; i++)
         if (strcmp(gs[i].host, host) == 0 && strcmp(gs[i].mode, mode) == 0 &&
             strcmp(gs[i].workload, workload) == 0 &&
             (!policy || strcmp(gs[i].policy, policy) == 0) && gs[i].intensity == intensity)
             return &gs[i];
+    return NULL;
+}
+
+/* The group of these keys, made when there is none yet (*n counts it). */
+static struct hb_pgroup *hb_pgroup_get(struct hb_pgroup *gs, int *n, const char *host,
+                                       const char *mode, const char *workload, const char *policy,
+                                       double intensity)
+{
+    struct hb_pgroup *found = hb_pgroup_find(gs, *n, host, mode, workload, policy, intensity);
+    if (found) return found;
     if (!policy || *n >= HB_POLICY_GROUPS) return NULL;
     struct hb_pgroup *g = &gs[(*n)++];
     *g = (struct hb_pgroup){host, mode, workload, policy, intensity,     false, 0.0, 0.0,
@@ -184,8 +195,9 @@ static void hb_pemit_gain(struct hb_pgroup *gs, int n, const struct hb_pgroup *l
     json_t *speeds = json_object();
     json_object_set_new(speeds, "local", hb_pspeed_json(local));
     for (int i = 0; hb_pgain_others[i]; i++) {
-        struct hb_pgroup *o = hb_pgroup_get(gs, &n, local->host, local->mode, local->workload,
-                                            hb_pgain_others[i], local->intensity);
+        /* Looked up, never made: a placement the run did not measure has no gain. */
+        struct hb_pgroup *o = hb_pgroup_find(gs, n, local->host, local->mode, local->workload,
+                                             hb_pgain_others[i], local->intensity);
         json_object_set_new(rec, hb_pgain_keys[i],
                             hb_preal(o ? hb_pspeed(local) / hb_pspeed(o) : NAN));
         double p;
@@ -238,7 +250,7 @@ static void hb_pemit_knee(const struct hb_suite_env *env, struct hb_pgroup *gs, 
             strcmp(g->host, first->host) != 0 || strcmp(g->mode, first->mode) != 0)
             continue;
         struct hb_pgroup *o =
-            hb_pgroup_get(gs, &n, g->host, g->mode, g->workload, against, g->intensity);
+            hb_pgroup_find(gs, n, g->host, g->mode, g->workload, against, g->intensity);
         double r = o ? hb_pspeed(g) / hb_pspeed(o) : NAN;
         if (isnan(r)) continue;
         x[m] = g->intensity;

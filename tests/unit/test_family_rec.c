@@ -66,9 +66,11 @@ int main(void)
     CHECK(json_object_get(json_array_get(flags[1], 0), "evidence") == NULL);
     json_decref(flags[0]);
     json_decref(flags[1]);
-    char *text = json_dumps(hb_family_rec_json(&f), JSON_COMPACT | JSON_SORT_KEYS);
+    json_t *fam = hb_family_rec_json(&f);
+    char *text = json_dumps(fam, JSON_COMPACT | JSON_SORT_KEYS);
     CHECK_STR(text, "{\"level\":0.050000000000000003,\"rule\":\"BH FDR\",\"size\":16}");
     free(text);
+    json_decref(fam);
     hb_family_rec_free(&f);
 
     /* (b) 9 repeats against 9, completely apart, stay drawn among 16: 16 * 2 / C(18, 9). */
