@@ -42,8 +42,15 @@ int hb_msg_cpu_now(const struct hb_topo *t)
 
 int hb_msg_core_now(const struct hb_topo *t)
 {
-    int cpu = hb_msg_cpu_now(t);
-    hwloc_obj_t pu = cpu >= 0 ? hwloc_get_pu_obj_by_os_index(t->hw, (unsigned)cpu) : NULL;
-    hwloc_obj_t core = pu ? hwloc_get_ancestor_obj_by_type(t->hw, HWLOC_OBJ_CORE, pu) : NULL;
-    return core ? (int)core->logical_index : -1;
+    /* Where the thread is bound, not where it ran last: an unbound rank may pass through any
+     * core, and a snapshot of two would say nothing. */
+    hwloc_bitmap_t set = hwloc_bitmap_alloc();
+    int core = -1;
+    if (set && hwloc_get_cpubind(t->hw, set, HWLOC_CPUBIND_THREAD) == 0 &&
+        hwloc_get_nbobjs_inside_cpuset_by_type(t->hw, set, HWLOC_OBJ_CORE) == 1) {
+        hwloc_obj_t c = hwloc_get_obj_inside_cpuset_by_type(t->hw, set, HWLOC_OBJ_CORE, 0);
+        core = c ? (int)c->logical_index : -1;
+    }
+    hwloc_bitmap_free(set);
+    return core;
 }

@@ -16,7 +16,8 @@ int hb_msg_own_core(const struct hb_world *w, const struct hb_topo *t);
 /* The CPU this thread last ran on (the records' src_cpu, dst_cpu), -1 when unknown. */
 int hb_msg_cpu_now(const struct hb_topo *t);
 
-/* The core (hwloc logical index) this thread runs on now, -1 when unknown. */
+/* The one core (hwloc logical index) this thread is bound to, -1 when it is bound to more
+ * (or its binding cannot be read). */
 int hb_msg_core_now(const struct hb_topo *t);
 
 #endif

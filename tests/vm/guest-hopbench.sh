@@ -80,8 +80,13 @@ if [ "${GUEST:-}" = quartet ]; then
     run comm-export "$HB" export /out/comm.jsonl -o /out/comm.xml
 fi
 if [ "${GUEST:-}" = quartet-mem ]; then
-    # Both ends' buffers on the memory-only node 4, the pairs of nodes 0 and 1.
-    run comm-mem mpirun --map-by numa --bind-to numa -np "$NUMAVM_CPU_NODES" "$HB" comm \
+    # Both ends' buffers on the memory-only node 4, the pairs of nodes 0 and 1. One rank per
+    # core: --map-by numa counts node 4 too and put two ranks on node 0's one core, which comm
+    # refuses (their latency would be the scheduler's); that launch is checked too.
+    run comm-shared mpirun --map-by numa --bind-to numa -np "$NUMAVM_CPU_NODES" "$HB" comm \
+        --size 8 --nodes 0,1 --mem-node 4 --reps 1 --min-time 0.001 --repeat 1 --quiet \
+        -o /out/comm-shared.jsonl
+    run comm-mem mpirun --map-by core --bind-to core -np "$NUMAVM_CPU_NODES" "$HB" comm \
         --size 8 --nodes 0,1 --mem-node 4 --reps 1 --min-time 0.001 --repeat 1 --quiet \
         -o /out/comm-mem.jsonl
 fi
@@ -136,12 +141,12 @@ if [ "${GUEST:-}" = two-612 ]; then
     # balance: threads on node 0, 32 MiB first touched on node 1. The guest boots with NUMA
     # balancing off (numa-vm.sh), which balance refuses without changing it; then the guest
     # itself turns it on (sysctl kernel.numa_balancing=1) for the run, and off again.
-    BAL="balance --cpu-node 0 --mem-node 1 --size 32M --max-time 30 --repeat 1 --format jsonl"
+    BAL="balance --cpu-node 0 --mem-node 1 --size 32M --repeat 1 --format jsonl"
     cat /proc/sys/kernel/numa_balancing >/out/numa-balancing-boot.txt
-    run balance-off "$HB" $BAL -o /out/balance-off.jsonl
+    run balance-off "$HB" $BAL --max-time 30 -o /out/balance-off.jsonl
     echo 1 >/proc/sys/kernel/numa_balancing
-    run balance "$HB" $BAL --quiet -o /out/balance.jsonl
-    run balance-thp "$HB" $BAL --pages thp --quiet -o /out/balance-thp.jsonl
+    run balance "$HB" $BAL --max-time 30 --quiet -o /out/balance.jsonl
+    run balance-thp "$HB" $BAL --max-time 30 --pages thp --quiet -o /out/balance-thp.jsonl
     # Mode 2 (memory tiering alone) scans no page on a top-tier node, and both of this
     # guest's nodes are DRAM: nothing moves, and the series runs to --max-time.
     echo 2 >/proc/sys/kernel/numa_balancing

@@ -347,8 +347,10 @@ fi
 if [[ $GUEST == quartet-mem ]]; then
   cm='map(select(.type == "measurement" and .suite == "comm"))'
   expect "comm --mem-node 4 (memory-only) over mpirun exits 0" status_is comm-mem 0
-  # Open MPI's --map-by numa counts node 4 too: ranks 0 and 1 share node 0 here, so the
-  # pairs follow the run record's layout, same-node ones included.
+  # Open MPI's --map-by numa counts node 4 too: two ranks share node 0's one core, refused.
+  expect "comm: two ranks on one core refused (exit 3), naming the launch that fits" \
+    eval 'status_is comm-shared 3 && err_has comm-shared "message from one core .*--bind-to core"'
+  # The pairs follow the run record's layout (one rank per core: none share a node here).
   pairs='(map(select(.type == "run"))[0].rank_layout | map(select(.node <= 1))) as $l |
     [$l[] as $a | $l[] as $b | select($a.rank != $b.rank) | [$a.rank, $b.rank, $a.node, $b.node]] | sort'
   expect "comm --mem-node 4: every ordered pair of ranks on nodes 0 and 1, three metrics each" \
@@ -357,7 +359,7 @@ if [[ $GUEST == quartet-mem ]]; then
   expect "comm --mem-node 4: both ends' pages on the memory-only node 4" \
     recs comm-mem.jsonl "$cm | all(.mem_nodes == [4,4] and .src_mem_node == 4 and .dst_mem_node == 4 and
       .pages_on_target_pct == 100 and .status == \"ok\")"
-  expect "comm: where two ranks share a node, its same-node pairs are measured" \
+  expect "comm: same-node pairs exactly where two ranks share a node" \
     recs comm-mem.jsonl "($pairs | map(select(.[2] == .[3])) | length) as \$same |
       ($cm | map(select(.src_node == .dst_node)) | length) == 3 * \$same"
 
