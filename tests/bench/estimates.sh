@@ -46,4 +46,5 @@ row "peak" "$hb" peak --quiet -o r.jsonl
 row "sweep" "$hb" sweep --quiet -o r.jsonl
 row "c2c" "$hb" c2c --quiet -o r.jsonl
 row "comm (2 ranks)" mpirun "${oversub[@]}" -np 2 "$hb" comm --quiet -o r.jsonl
-row "comm --bg low (2 ranks)" mpirun "${oversub[@]}" -np 2 "$hb" comm --bg low --quiet -o r.jsonl
+# --bg runs its load on the rank's other cores: each rank bound to the whole node.
+row "comm --bg low (2 ranks)" mpirun "${oversub[@]}" --bind-to numa -np 2 "$hb" comm --bg low --quiet -o r.jsonl
