@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 int hb_print_topo(const struct hb_topo *t, const struct hb_options *o)
 {
@@ -47,7 +48,7 @@ void hb_print_plan_line(const struct hb_estimate *est)
                 est->experiments, est->experiments == 1 ? "" : "s", est->measurements,
                 est->measurements == 1 ? "" : "s", est->repeats, est->repeats_max,
                 hb_estimate_words(est->seconds, when, sizeof(when)),
-                hb_estimate_words(est->seconds_max, most, sizeof(most)) + 6);
+                hb_estimate_words(est->seconds_max, most, sizeof(most)) + strlen("about "));
         return;
     }
     fprintf(stderr, "hopbench: plan: %d experiment%s, %d measurement%s x %d repeat%s, %s\n",
