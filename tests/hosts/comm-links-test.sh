@@ -29,7 +29,7 @@ knob_on h3 "$work/thp" "$THP"
 a=$(on h1 hostname)
 b=$(on h2 hostname)
 c=$(on h3 hostname)
-fleet --host h1,h2,h3 comm --size 8 --reps 2 --min-time 0.002 --repeat 3 --quiet -o c.jsonl \
+fleet --host h1,h2,h3 comm --size 8 --reps 2 --min-time 0.002 --repeat 5 --quiet -o c.jsonl \
     2>c.log || fail "comm on 3 hosts: exit $? ($(cat c.log))"
 links='[.[] | select(.type=="comm_links")][0].links'
 echo "links: $(jqs c.jsonl "$links | map([.hosts, .latency_us, .bandwidth_GBps, .outlier, .reason, .inconclusive])")"
