@@ -21,8 +21,12 @@
 /* The padded layout keeps the two counters 128 bytes apart: the adjacent-line prefetcher
  * pulls cache lines in 128-byte pairs on x86, so 64 bytes would still share a little. */
 #define HB_C2C_PAD 128
-/* Least iterations per sample, and the pilot that calibrates the count to --min-time. */
+/* Least iterations per sample. The pilot that calibrates the count to --min-time doubles
+ * from there until one lasts this share of it: a short one is all thread start-up (the
+ * padded counters' samples came out at half --min-time) or runs before the other thread
+ * contends (the shared ones' at five times). */
 #define HB_C2C_MIN_ITERS 1000
+#define HB_C2C_PILOT_SHARE 0.1
 
 enum hb_c2c_kind { HB_C2C_PINGPONG, HB_C2C_FS_SHARED, HB_C2C_FS_PADDED, HB_C2C_SPIN, HB_C2C_MUTEX };
 
@@ -320,10 +324,15 @@ int hb_pair_run(const struct hb_topo *t, const struct hb_experiment *e, struct h
     }
     r->ran = 1;
     r->threads = r->threads_on_node = 2;
-    r->status = hb_c2c_once(&p, HB_C2C_MIN_ITERS, 1);
+    double want = hb_timer_min_sample(e->min_time_s), pilot = 0.0;
+    uint64_t tried = HB_C2C_MIN_ITERS;
+    for (;; tried *= 2) {
+        r->status = hb_c2c_once(&p, tried, 1);
+        pilot = r->status ? 0.0 : hb_c2c_sample(&p, 0);
+        if (r->status || pilot >= want * HB_C2C_PILOT_SHARE || tried > UINT64_MAX / 4) break;
+    }
     if (r->status == 0) {
-        double per_iter = hb_c2c_sample(&p, 0) / HB_C2C_MIN_ITERS;
-        double want = hb_timer_min_sample(e->min_time_s);
+        double per_iter = pilot / (double)tried;
         uint64_t n = per_iter > 0 ? (uint64_t)(want / per_iter) + 1 : HB_C2C_MIN_ITERS;
         if (n < HB_C2C_MIN_ITERS) n = HB_C2C_MIN_ITERS;
         r->t_start = hb_now();

@@ -61,6 +61,8 @@ int main(void)
         exercise("blur3", 512 * 7 + 100, 0.0, 512 * 3 + 9);
         exercise("blur3", 1000, 0.0, 999); /* fewer than 3 rows: a copy */
         exercise("fir", 5000 + 3, 0.0, 4999);
+        /* Mid-array the check takes every 17th output, which meets every block position. */
+        exercise("fir", 5000 + 3, 0.0, 2 * 64 + 17 * 100);
         exercise("fir", 40, 0.0, 5); /* shorter than the filter */
         exercise("dgemm", 2 * HB_DGEMM_N * HB_DGEMM_N + 100, 0.0, 37 * HB_DGEMM_N + 53);
         for (double x = 0.125; x <= 64.0; x *= 2.0)
