@@ -17,11 +17,6 @@
 
 enum { HB_TAG_CTRL = 7101, HB_TAG_DATA, HB_TAG_ACK, HB_TAG_END };
 
-/* Warm-up: at least this many iterations, and batches until one lasts this share of
- * --min-time (the caches, the transport's fragments and the page tables are warm then). */
-#define HB_MSG_WARMUP_ITERS 16
-#define HB_MSG_WARMUP_SHARE 0.125
-
 /* What each end says of itself before anything is exchanged. */
 struct hb_msg_end {
     int status;

@@ -4,15 +4,13 @@
 #ifndef HB_MSG_PAIR_H
 #define HB_MSG_PAIR_H
 
+#include "hb_msg_schedule.h"
 #include "hb_placement.h"
 #include "hb_record_comm.h"
 #include "hb_topo.h"
 
 #include <stdbool.h>
 #include <stddef.h>
-
-/* Messages in flight per window (osu_bw's default). */
-#define HB_MSG_WINDOW 64
 
 enum hb_msg_metric { HB_MSG_LATENCY, HB_MSG_BANDWIDTH, HB_MSG_BIBANDWIDTH };
 
