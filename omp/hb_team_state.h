@@ -22,8 +22,9 @@ struct hb_task_state {
     size_t elements; /* per array */
     size_t per_thread;
     struct hb_spin_barrier bar;
-    uint64_t sweeps;
-    double warm_s;
+    uint64_t sweeps;      /* per sample */
+    uint64_t warm_batch;  /* warm-up: the batch running now, 0 once the samples are sized */
+    uint64_t warm_sweeps; /* warm-up: sweeps run */
     _Atomic int failed;
     /* Per thread of the task (task->threads of each). */
     double *bg_bytes;
