@@ -35,11 +35,6 @@ struct hb_kslice {
     void *cursors[HB_CHASE_MAX_CHAINS]; /* chase: where chains 1.. stopped (NULL = not begun) */
 };
 
-/* A latency kernel's sweep is at most this many dependent loads, continuing from where the
- * last one stopped: a sample then lasts --min-time, not a walk over a whole 1 GiB ring, which
- * keeps a latency cell of an 8-node matrix to seconds. */
-#define HB_LATENCY_SWEEP_LOADS 65536
-
 struct hb_kernel {
     const char *name;
     const char *desc;
@@ -52,6 +47,10 @@ struct hb_kernel {
     bool nt;              /* stores are non-temporal */
     bool dst_read;        /* every store lands on a line the kernel just read (in place) */
     const char *access;   /* "r", "w" or "rw" (40555 label letter) */
+    /* The dry run's estimate of one thread's sweep: bytes of the task a second at param 0 (a
+     * modest machine's, about 0.7x the 2-core VM's: tests/bench/estimates.sh); intensity adds
+     * its flops (hb_estimate.h). Latency kernels: unused, a chase is loads. */
+    double model_bps;
     /* Can init take this slice? Its geometry only (n, stride, group_bytes; no memory is
      * touched): 0, or -EINVAL with a message. NULL: any slice. The plan check asks it of
      * every task's slices, so a dry run refuses what init would; init applies it too. */

@@ -63,6 +63,7 @@ static int hb_lookup_kernel(const char *name, struct hb_kernel_ref *out)
     out->name = k->name;
     out->access = k->access;
     out->latency = k->kind == HB_KIND_LATENCY;
+    out->model_bps = k->model_bps;
     return 0;
 }
 
@@ -474,7 +475,8 @@ static int hb_plan_and_run(int argc, char **argv, const struct hb_options *o,
     /* What it will cost, before it runs (the dry run's last record says the same). */
     struct hb_estimate est = {0};
     char host[HB_HOST_LEN];
-    if (rc == 0) rc = hb_estimate_plan(&plan, o->repeats, &est);
+    const struct hb_estimate_model model = {hb_suite_estimate, hb_suite_kernel_bps, &env};
+    if (rc == 0) rc = hb_estimate_plan(&plan, o->repeats, &model, &est);
     if (rc == 0 && o->repeat_auto)
         hb_estimate_range(&est, HB_ROUNDS_AUTO_MIN, o->repeats, hb_repeat_max_time(o));
     /* Too few repeats for compare's rank test ever to decide: said before minutes are spent. */
@@ -485,13 +487,15 @@ static int hb_plan_and_run(int argc, char **argv, const struct hb_options *o,
                 "figures (its rank test needs %d or more per run); use --repeat 5, or --repeat "
                 "auto\n",
                 o->repeats, need);
-    if (rc == 0 && o->dry_run && !o->quiet) hb_print_plan_line(&est);
-    if (rc == 0 && o->dry_run)
+    /* A launched dry run (comm's): rank 0 prints it, the others end with it. */
+    bool first = hb_launch_is_first(), dry = rc == 0 && o->dry_run;
+    if (dry && !o->quiet && first) hb_print_plan_line(&est);
+    if (dry && first)
         rc = hb_print_plan(&plan, o, &est,
                            t->is_this_system ? hb_this_host(host, sizeof(host)) : t->source);
-    else if (rc == 0 && in_process)
+    else if (rc == 0 && !o->dry_run && in_process)
         code = hb_run_in_process(&env, &plan, size_source, llc, &est);
-    else if (rc == 0)
+    else if (rc == 0 && !o->dry_run)
         code = hb_run(argc, argv, &env, &plan, size_source, llc, &est);
     hb_estimate_free(&est);
     hb_plan_free(&plan);
@@ -514,7 +518,10 @@ static int hb_main_parsed(int argc, char **argv, const struct hb_options *o)
      * file written by every host when they share it). */
     if (strcmp(o->command, "topo") == 0)
         rc = hb_launch_refuse_ranks(o->output[0] ? "topo -o" : "topo", !o->output[0]);
-    if (rc == 0 && o->dry_run) {
+    /* comm's dry run checks the launch its run needs: under it, rank 0 prints the plan. */
+    const struct hb_suite *suite = hb_suite_find(o->command);
+    bool messages = suite && (suite->flags & HB_SUITE_MESSAGES);
+    if (rc == 0 && o->dry_run && !messages) {
         char what[sizeof(o->command) + 16];
         snprintf(what, sizeof(what), "%s%s--dry-run", o->command, o->command[0] ? " " : "");
         rc = hb_launch_refuse_ranks(what, false);

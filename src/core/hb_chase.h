@@ -17,6 +17,10 @@
 /* Independent chases one thread runs interleaved (--chains): at most this many, far beyond
  * the 10-48 misses a core keeps in flight; a list holds at most HB_CHASE_MAX_STRIDES counts. */
 #define HB_CHASE_MAX_CHAINS 64
+/* A latency kernel's sweep is at most this many dependent loads, continuing from where the
+ * last one stopped: a sample then lasts --min-time, not a walk over a whole 1 GiB ring, which
+ * keeps a latency cell of an 8-node matrix to seconds. */
+#define HB_LATENCY_SWEEP_LOADS 65536
 
 /* 0 when stride is a power of two of at least 64 bytes; else -EINVAL with a message naming
  * `text` (the value as the user wrote it) and what is valid. */

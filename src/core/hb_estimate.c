@@ -1,50 +1,63 @@
 /* The plan's cost (hb_estimate.h): counts, nodes and a time model that errs long. */
 #include "hb_estimate.h"
 
+#include "hb_chase.h"
 #include "hb_error.h"
+#include "hb_launcher.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
-/* The model's rates: deliberately those of a modest machine, so the estimate errs long.
- * Faulting pages in and initialising them (MADV_POPULATE_WRITE, then the kernel's init),
- * per thread; a bandwidth kernel's sweep, per thread; one dependent load of a chase. */
-#define HB_EST_TOUCH_BPS 0.6e9
+/* The model's rates: deliberately those of a modest machine, so the estimate errs long (the
+ * touch and flop rates: hb_estimate.h; a bandwidth kernel's sweep: its model_bps). A
+ * bandwidth kernel's sweep when the kernel has no rate; a latency kernel's init (each thread
+ * faults its share in and links it into a shuffled ring); one dependent load of a chase. */
 #define HB_EST_SWEEP_BPS 4e9
-#define HB_EST_CHASE_LOAD_S 120e-9
-/* Per repeat of an experiment: allocation, the ranks' barriers, gathering results, page
- * checks; per run: starting, loading the topology, writing the records. */
-#define HB_EST_OVERHEAD_S 0.06
-#define HB_EST_START_S 1.0
+#define HB_EST_CHASE_INIT_BPS 0.43e9
+#define HB_EST_CHASE_LOAD_S 180e-9
+/* Per repeat of an experiment: the ranks' barriers, gathering results; per run: starting
+ * alone (loading the topology, writing the records), or under a launcher (MPI's start-up
+ * and the ranks' hand-shakes besides). */
+#define HB_EST_OVERHEAD_S 0.03
+#define HB_EST_START_S 0.1
+#define HB_EST_START_LAUNCHED_S 0.6
 
-/* One sweep of a task's working set. */
-static double hb_est_sweep_s(const struct hb_task *t)
+/* One sweep of a task's working set: each thread's share, at once. */
+static double hb_est_sweep_s(const struct hb_estimate_model *m, const struct hb_task *t)
 {
-    int threads = t->threads > 0 ? t->threads : 1;
-    if (t->chase_stride) return (double)t->bytes / (double)t->chase_stride * HB_EST_CHASE_LOAD_S;
-    return (double)t->bytes / (HB_EST_SWEEP_BPS * threads);
+    double share = (double)t->bytes / (t->threads > 0 ? t->threads : 1);
+    if (t->chase_stride) {
+        double loads = share / (double)t->chase_stride;
+        return (loads < HB_LATENCY_SWEEP_LOADS ? loads : HB_LATENCY_SWEEP_LOADS) *
+               HB_EST_CHASE_LOAD_S;
+    }
+    double bps = m && m->kernel_bps ? m->kernel_bps(m->ctx, t->kernel) : 0.0;
+    return share / (bps > 0.0 ? bps : HB_EST_SWEEP_BPS) + share * t->param / HB_EST_FLOPS;
 }
 
-/* One repeat of an experiment: its tasks run at once, so the slowest sets the time. */
-static double hb_est_experiment_s(const struct hb_experiment *e)
+/* One repeat of an experiment: its tasks run at once, so the slowest sets the time. Each
+ * faults its working set in, sweeps it once to warm up, then takes --reps samples of whole
+ * sweeps, each at least --min-time (so up to a sweep more). */
+static double hb_est_experiment_s(const struct hb_estimate_model *m, const struct hb_experiment *e)
 {
     double setup = 0.0, timed = 0.0;
     for (int k = 0; k < e->ntasks; k++) {
         const struct hb_task *t = &e->tasks[k];
         /* Policy "os": one thread touches everything, as a serial init loop would. */
         int threads = t->threads > 0 && !t->touch_master ? t->threads : 1;
-        double touch = (double)t->bytes / (HB_EST_TOUCH_BPS * threads);
-        double sweep = hb_est_sweep_s(t);
-        double sample = sweep > e->min_time_s ? sweep : e->min_time_s;
-        double run = sweep + e->reps * sample;
+        double rate = t->chase_stride ? HB_EST_CHASE_INIT_BPS : HB_EST_TOUCH_BPS;
+        double touch = (double)t->bytes / (rate * threads);
+        double sweep = hb_est_sweep_s(m, t);
+        double run = sweep + e->reps * (e->min_time_s + sweep);
         if (touch > setup) setup = touch;
         if (t->role == HB_ROLE_FG && run > timed) timed = run;
     }
-    return setup + timed + HB_EST_OVERHEAD_S;
+    return setup + timed;
 }
 
-int hb_estimate_plan(const struct hb_plan *p, int repeats, struct hb_estimate *out)
+int hb_estimate_plan(const struct hb_plan *p, int repeats, const struct hb_estimate_model *m,
+                     struct hb_estimate *out)
 {
     memset(out, 0, sizeof(*out));
     out->repeats = repeats > 0 ? repeats : 1;
@@ -56,13 +69,18 @@ int hb_estimate_plan(const struct hb_plan *p, int repeats, struct hb_estimate *o
         return -ENOMEM;
     }
     out->experiments = p->n;
-    out->seconds = HB_EST_START_S;
+    struct hb_launch l;
+    out->seconds = hb_launched(&l) ? HB_EST_START_LAUNCHED_S : HB_EST_START_S;
     for (int x = 0; x < p->n; x++) {
         const struct hb_experiment *e = &p->exps[x];
-        out->seconds += out->repeats * hb_est_experiment_s(e);
+        int records = -1;
+        double own = m && m->experiment_s ? m->experiment_s(m->ctx, e, &records) : -1.0;
+        out->seconds +=
+            out->repeats * ((own >= 0.0 ? own : hb_est_experiment_s(m, e)) + HB_EST_OVERHEAD_S);
+        if (records >= 0) out->measurements += records;
         for (int k = 0; k < e->ntasks; k++) {
             const struct hb_task *t = &e->tasks[k];
-            if (t->role == HB_ROLE_FG) out->measurements++;
+            if (t->role == HB_ROLE_FG && records < 0) out->measurements++;
             hwloc_bitmap_set(out->cpu_nodes, (unsigned)t->cpu_node);
             /* Bound, interleaved over a set, or first touch on the CPU node's own memory. */
             if (t->mem_node >= 0)

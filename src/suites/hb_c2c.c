@@ -4,6 +4,7 @@
 
 #include "hb_error.h"
 #include "hb_launcher.h"
+#include "hb_timer.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -126,6 +127,17 @@ static const int hb_c2c_takes[] = {OPT_NODES, OPT_CORES, OPT_HOME, 0};
 static const char *const hb_c2c_reads[] = {"pages_on_target_pct", "reps",       "sweeps_per_sample",
                                            "t_median_s",          "lat_ns_min", NULL};
 
+/* One repeat of a pair (omp/hb_pair.c): a pilot of up to a fifth of --min-time, a warm-up
+ * sample and --reps samples of --min-time, the two threads started for each; about. */
+#define HB_C2C_EST_PAIR_S 0.04
+static double hb_c2c_estimate(const struct hb_suite_env *env, const struct hb_experiment *e,
+                              int *records)
+{
+    (void)env;
+    *records = 1; /* the pair's two threads make one record (the writer's) */
+    return (e->reps + 1) * hb_timer_min_sample(e->min_time_s) + HB_C2C_EST_PAIR_S;
+}
+
 const struct hb_suite hb_suite_c2c = {
     .takes = hb_c2c_takes,
     .name = "c2c",
@@ -134,5 +146,6 @@ const struct hb_suite hb_suite_c2c = {
     .plan = hb_c2c_plan,
     .derive = hb_c2c_derive,
     .reads = hb_c2c_reads,
+    .estimate = hb_c2c_estimate,
     .flags = HB_SUITE_ONE_PROCESS,
 };

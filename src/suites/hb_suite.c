@@ -189,6 +189,20 @@ bool hb_suite_refers(const struct hb_suite_env *env, const json_t *rec)
     return (hb_suite_chains(env) && hb_mlp_refers(rec)) || (s && s->refers && s->refers(rec));
 }
 
+double hb_suite_estimate(const void *ctx, const struct hb_experiment *e, int *records)
+{
+    const struct hb_suite_env *env = ctx;
+    const struct hb_suite *s = hb_suite_find(env->opts->command);
+    return s && s->estimate ? s->estimate(env, e, records) : -1.0;
+}
+
+double hb_suite_kernel_bps(const void *ctx, const char *kernel)
+{
+    const struct hb_suite_env *env = ctx;
+    struct hb_kernel_ref k;
+    return env->lookup && env->lookup(kernel, &k) == 0 ? k.model_bps : 0.0;
+}
+
 const char *hb_suite_note(const struct hb_suite_env *env)
 {
     if (hb_topo_count_cpu_nodes(env->topo) > 1 || hb_topo_count_mem_nodes(env->topo) > 1)

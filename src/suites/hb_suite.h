@@ -35,6 +35,11 @@ void hb_suite_annotate(const struct hb_suite_env *env, const json_t *measured, j
 bool hb_suite_annotate_reads(const struct hb_suite_env *env);
 bool hb_suite_refers(const struct hb_suite_env *env, const json_t *rec);
 
+/* struct hb_estimate_model's two over a struct hb_suite_env (ctx): the suite's own estimate
+ * of e, or -1 where it has none; a kernel's model_bps (0 when the lookup knows no kernel). */
+double hb_suite_estimate(const void *env, const struct hb_experiment *e, int *records);
+double hb_suite_kernel_bps(const void *env, const char *kernel);
+
 /* One line for people about what this machine cannot show (or NULL). */
 const char *hb_suite_note(const struct hb_suite_env *env);
 

@@ -25,8 +25,8 @@ static const char *const hb_comm_metrics[] = {"latency", "bandwidth", "bibandwid
 static const char *const hb_comm_kernels[] = {"pingpong", "window", "biwindow", NULL};
 
 /* A run needs a second rank to talk to: refuse a launch of one before anything starts, its
- * dry run too (it checks what the run checks); another machine's topology can only be
- * dry-run, and is planned for the ranks it will have. */
+ * dry run too (it checks what the run checks, under the same launch: rank 0 prints it);
+ * another machine's topology can only be dry-run, and is planned for the ranks it will have. */
 static int hb_comm_check_ranks(const struct hb_suite_env *env)
 {
     struct hb_launch l;
@@ -175,5 +175,6 @@ const struct hb_suite hb_suite_comm = {
     .plan = hb_suite_comm_plan,
     .derive = hb_comm_derive,
     .reads = hb_comm_reads,
+    .estimate = hb_comm_estimate,
     .flags = HB_SUITE_MESSAGES | HB_SUITE_SIZE_LIST | HB_SUITE_DERIVE_ALL,
 };

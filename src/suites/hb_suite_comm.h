@@ -12,6 +12,11 @@
  * -ENOMEM. */
 int hb_comm_derive(const struct hb_suite_env *env, json_t *measured, json_t *derived);
 
+/* One repeat of comm experiment e, in seconds, and its records, one a rank pair (struct
+ * hb_suite.estimate). */
+double hb_comm_estimate(const struct hb_suite_env *env, const struct hb_experiment *e,
+                        int *records);
+
 /* The smallest and largest message size among the records (INFINITY and 0 when none). */
 void hb_comm_sizes(const json_t *measured, double *least, double *most);
 

@@ -17,6 +17,7 @@ struct hb_kernel_ref {
     const char *name;
     const char *access; /* "r", "w", "rw" */
     bool latency;
+    double model_bps; /* the estimate's sweep rate per thread (struct hb_kernel's) */
 };
 
 /* Look a kernel up: 0, or -EINVAL with a message naming it and listing the valid ones. */
@@ -86,6 +87,10 @@ struct hb_suite {
     /* The suite name of the tiers record (hb_suite_tiers_note) derive adds first; NULL: the
      * suite groups no memory by kind or tier. */
     const char *tiers;
+    /* Its own model of one repeat of an experiment, in seconds, where the kernel model of
+     * hb_estimate.c does not fit (struct hb_estimate_model: it may set *records); NULL: that
+     * model. */
+    double (*estimate)(const struct hb_suite_env *env, const struct hb_experiment *e, int *records);
     unsigned flags; /* enum hb_suite_flag */
     /* Its own options (enum hb_opt_id, 0-ended), besides the run options every suite takes
      * (hb_cli_doc.h): any other is refused, and --help lists these under the command. */

@@ -3,9 +3,11 @@
 # plan's, as the dry run and the run's first line give it; the summary record's estimate_s)
 # against the time the run really took (wall clock, start to exit), one row per suite, with
 # their ratio. docs/method.md promises the estimate errs long and stays within 1.5x. comm runs
-# under mpirun with two ranks, idle and under --bg. Takes about 15 minutes on the 2-core VM.
+# under mpirun with two ranks, idle and under --bg. Takes about 15 minutes on the 2-core VM;
+# PATTERN (an extended regular expression) runs only the rows whose name matches.
 set -u
-hb=${1:?usage: estimates.sh HOPBENCH}
+hb=${1:?usage: estimates.sh HOPBENCH [PATTERN]}
+only=${2:-}
 command -v jq >/dev/null || { echo "jq is needed"; exit 2; }
 top=$(cd "$(dirname "$0")/../.." && pwd)
 work=$(mktemp -d)
@@ -20,6 +22,7 @@ read -ra oversub <<<"$(hb_mpi_oversubscribe)"
 row() {
     local name=$1 start end est real
     shift
+    [[ -z $only || $name =~ $only ]] || return 0
     rm -f r.jsonl
     start=$(date +%s.%N)
     "$@" >/dev/null 2>err.txt

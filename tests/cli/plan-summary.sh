@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # plan-summary.sh HOPBENCH FIXTURES - CTest test (label cli): every command's dry run, on this
 # machine and on the fixture topologies, ends with one plan_summary whose counts are those
-# of the plan's own records (experiments; measurements = foreground tasks; repeats =
-# --repeat), whose nodes are those the tasks use and whose estimate is positive and grows
+# of the plan's own records (experiments; measurements = the records a repeat writes: a
+# foreground task's, c2c's pair's one, comm's one a rank pair: with another machine's
+# topology one rank a node, so the pairs across nodes; repeats = --repeat), whose nodes are those the tasks use and whose estimate is positive and grows
 # with --repeat (and with --min-time, --reps and --size); stderr says the same in one line (a real run's line: format-name.sh).
 hb=$1 fx=$2
 . "$(dirname "$0")/cli-lib.sh"
@@ -21,7 +22,9 @@ for topo in "" "$fx/4n-memonly-cxl.xml"; do
             "$hb" "${args[@]}" --dry-run --repeat "$r" >plan.jsonl 2>err.txt || continue
             want=$(jq -s -c --argjson r "$r" '[.[] | select(.type == "experiment")] as $e |
                 {experiments: ($e | length),
-                 measurements: ([$e[].tasks[] | select(.role == "foreground")] | length),
+                 measurements: (if $e[0].suite == "c2c" then ($e | length)
+                                elif $e[0].suite == "comm" then ([$e[] | select(.src_node != .dst_node)] | length)
+                                else ([$e[].tasks[] | select(.role == "foreground")] | length) end),
                  repeats: $r,
                  cpu_nodes: ([$e[].tasks[].cpu_node] | unique),
                  mem_nodes: ([$e[].tasks[] | if .mem_node != null then [.mem_node]

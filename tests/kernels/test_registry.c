@@ -33,6 +33,9 @@ int main(void)
         HB_EXPECT(k->streams >= 1 && k->streams <= HB_KERNEL_MAX_STREAMS, "%s streams %d", k->name,
                   k->streams);
         HB_EXPECT(k->nt == (strstr(k->name, "-nt") != NULL), "%s nt", k->name);
+        /* The dry run's estimate needs every bandwidth kernel's sweep rate. */
+        HB_EXPECT((k->kind == HB_KIND_LATENCY) == !(k->model_bps > 0.0), "%s model_bps %g", k->name,
+                  k->model_bps);
         size_t used = strlen(names);
         snprintf(names + used, sizeof(names) - used, "%s%s", i ? ", " : "", k->name);
     }

@@ -79,6 +79,19 @@ expect_eq "one rank: exit" "$rc" 2
 expect_has "one rank: message" "$out" "comm needs two or more ranks (this launch has 1); run mpirun -np 2"
 [ ! -e one.jsonl ] || fail "one rank: one.jsonl was written"
 
+# The dry run under the launch the run takes: rank 0 alone writes the plan, whose estimate
+# counts both ordered pairs of each experiment; alone it is refused as the run is.
+rc=0
+timeout 60 mpirun "${OVERSUB[@]}" -np 2 "$HB" comm --size 8 --dry-run --quiet -o plan.jsonl || rc=$?
+expect_eq "launched dry run: exit" "$rc" 0
+expect_eq "launched dry run: one plan, two records an experiment" \
+    "$(jq -c -s '[(map(select(.type=="experiment")) | length), (map(select(.type=="plan_summary")) | map(.measurements))]' plan.jsonl)" '[3,[6]]'
+rc=0
+out=$("$HB" comm --size 8 --dry-run -o alone.jsonl 2>&1) || rc=$?
+expect_eq "dry run alone: exit" "$rc" 2
+expect_has "dry run alone: message" "$out" "comm needs two or more ranks (this launch has 1)"
+[ ! -e alone.jsonl ] || fail "dry run alone: alone.jsonl was written"
+
 # More ranks than cores: two would message from one core, timing the scheduler. Refused
 # before measuring (exit 3), naming the ranks and the launch that fits.
 cores=$(nproc)

@@ -7,12 +7,12 @@
 #include <errno.h>
 #include <string.h>
 
-/* The registry lives in omp/; the plan only needs names, access letters and kinds. */
+/* The registry lives in omp/; the plan only needs names, access letters, kinds and rates. */
 static int fake_lookup(const char *name, struct hb_kernel_ref *out)
 {
     static const struct hb_kernel_ref refs[] = {
-        {"chase", "r", true},  {"read", "r", false},   {"write-nt", "w", false},
-        {"copy", "rw", false}, {"triad", "rw", false},
+        {"chase", "r", true, 0},     {"read", "r", false, 14e9},   {"write-nt", "w", false, 19e9},
+        {"copy", "rw", false, 18e9}, {"triad", "rw", false, 15e9},
     };
     for (size_t i = 0; i < sizeof(refs) / sizeof(refs[0]); i++)
         if (strcmp(refs[i].name, name) == 0) {
