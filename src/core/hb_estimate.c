@@ -37,8 +37,9 @@ static double hb_est_sweep_s(const struct hb_estimate_model *m, const struct hb_
 }
 
 /* One repeat of an experiment: its tasks run at once, so the slowest sets the time. Each
- * faults its working set in, sweeps it once to warm up, then takes --reps samples of whole
- * sweeps, each at least --min-time (so up to a sweep more). */
+ * faults its working set in, warms up (batches of 1, 2, 4... sweeps until one lasts an eighth
+ * of --min-time: a sweep, or up to a quarter of --min-time in all), then takes --reps samples
+ * of whole sweeps, each at least --min-time (so up to a sweep more). */
 static double hb_est_experiment_s(const struct hb_estimate_model *m, const struct hb_experiment *e)
 {
     double setup = 0.0, timed = 0.0;
@@ -49,7 +50,8 @@ static double hb_est_experiment_s(const struct hb_estimate_model *m, const struc
         double rate = t->chase_stride ? HB_EST_CHASE_INIT_BPS : HB_EST_TOUCH_BPS;
         double touch = (double)t->bytes / (rate * threads);
         double sweep = hb_est_sweep_s(m, t);
-        double run = sweep + e->reps * (e->min_time_s + sweep);
+        double warm = sweep > e->min_time_s / 4 ? sweep : e->min_time_s / 4;
+        double run = warm + e->reps * (e->min_time_s + sweep);
         if (touch > setup) setup = touch;
         if (t->role == HB_ROLE_FG && run > timed) timed = run;
     }
