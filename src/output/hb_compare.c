@@ -812,6 +812,38 @@ static json_t *hb_cmp_summary(const struct hb_cmp_opts *o, const struct hb_cmp_c
     return sum;
 }
 
+/* The suite of a side's first measurement ("" when it has none): a record's identity begins
+ * with it (struct hb_cmp_rec.head), its length into *len. */
+static const char *hb_cmp_suite_of(const struct hb_cmp_side *sd, size_t *len)
+{
+    const char *head = sd->n ? hb_strtab_get(sd->str, sd->v[0].head) : "";
+    *len = strcspn(head, " ");
+    return head;
+}
+
+/* Why base's measurements are missing from new: another suite's run (nothing matched, and
+ * the first measurements' suites differ: an identity includes its suite), or a run that
+ * stopped early. */
+static void hb_cmp_say_missing(const struct hb_cmp_counts *c, const struct hb_cmp_side *b,
+                               const struct hb_cmp_side *n)
+{
+    size_t bl, nl;
+    const char *bs = hb_cmp_suite_of(b, &bl), *ns = hb_cmp_suite_of(n, &nl);
+    int matched = c->worse + c->better + c->same + c->unclear + c->undetermined + c->errors;
+    if (n->n && !matched && (bl != nl || strncmp(bs, ns, bl) != 0))
+        fprintf(stderr,
+                "hopbench: %s is a run of suite %.*s and %s of suite %.*s: a measurement's "
+                "identity includes its suite, so %d of %s's are missing from %s; compare runs "
+                "of one suite\n",
+                b->res.path, (int)bl, bs, n->res.path, (int)nl, ns, c->only_base, b->res.path,
+                n->res.path);
+    else
+        fprintf(stderr,
+                "hopbench: %d measurement(s) of %s are missing from %s (listed as only "
+                "in base): a crashed or incomplete run?\n",
+                c->only_base, b->res.path, n->res.path);
+}
+
 static int hb_cmp_run(const struct hb_cmp_opts *o, struct hb_cmp_sides *sd, int with_host,
                       const char *machines)
 {
@@ -866,11 +898,7 @@ static int hb_cmp_run(const struct hb_cmp_opts *o, struct hb_cmp_sides *sd, int 
         hb_err_print(rc);
         return HB_EXIT_ENV;
     }
-    if (c->only_base)
-        fprintf(stderr,
-                "hopbench: %d measurement(s) of %s are missing from %s (listed as only "
-                "in base): a crashed or incomplete run?\n",
-                c->only_base, b->res.path, n->res.path);
+    if (c->only_base) hb_cmp_say_missing(c, b, n);
     return hb_cmp_exit(o, c);
 }
 

@@ -34,6 +34,9 @@ case_ missing 4 "MISSING from new (only in base): lat lat-regress" base.jsonl lo
 case_ missing-count 4 "2 measurement(s) of base.jsonl are missing from lost.jsonl" base.jsonl lost.jsonl
 edit new.jsonl 'select(.type != "measurement")' >empty.jsonl
 case_ missing-all 4 "6 measurement(s) of base.jsonl are missing" base.jsonl empty.jsonl
+# Another suite's run: the identity includes the suite, and the message says so.
+edit new.jsonl 'if .type == "measurement" then .suite = "peak" else . end' >suite.jsonl
+case_ other-suite 4 "base.jsonl is a run of suite lat and suite.jsonl of suite peak: a measurement's identity includes its suite, so 6 of base.jsonl's are missing from suite.jsonl; compare runs of one suite" base.jsonl suite.jsonl
 # Unusable records are errors, never "only in base".
 for bad in 'null' '-5' '"fast"' '0' '1e300'; do
     edit new.jsonl "if .experiment == \"lat-same\" then .value = $bad else . end" >bad.jsonl
