@@ -114,8 +114,6 @@ static void hb_thread_check(struct hb_team *tm, int tid)
 /* Background threads paced to a fraction of their own unpaced rate first run unpaced this
  * long, then count as started: the foreground only begins once every pace is set. */
 #define HB_BG_CALIBRATE_S 0.02
-/* A foreground task's warm-up ends with a batch of sweeps lasting this share of --min-time. */
-#define HB_WARM_SHARE 0.125
 
 static void hb_run_background(struct hb_team *tm, struct hb_task_state *st, int idx, int tid)
 {

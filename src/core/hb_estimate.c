@@ -4,6 +4,7 @@
 #include "hb_chase.h"
 #include "hb_error.h"
 #include "hb_launcher.h"
+#include "hb_timer.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -50,7 +51,9 @@ static double hb_est_experiment_s(const struct hb_estimate_model *m, const struc
         double rate = t->chase_stride ? HB_EST_CHASE_INIT_BPS : HB_EST_TOUCH_BPS;
         double touch = (double)t->bytes / (rate * threads);
         double sweep = hb_est_sweep_s(m, t);
-        double warm = sweep > e->min_time_s / 4 ? sweep : e->min_time_s / 4;
+        /* Doubling batches up to one of HB_WARM_SHARE: at most twice that in all. */
+        double least = 2.0 * HB_WARM_SHARE * e->min_time_s;
+        double warm = sweep > least ? sweep : least;
         double run = warm + e->reps * (e->min_time_s + sweep);
         if (touch > setup) setup = touch;
         if (t->role == HB_ROLE_FG && run > timed) timed = run;
