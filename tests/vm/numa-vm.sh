@@ -114,6 +114,11 @@ Machine:
                         TCG cannot describe for AMD CPUs (no topoext))
       --append ARGS     extra kernel command line arguments
       --qemu-arg ARG    extra QEMU argument (repeatable)
+      --tcg-threads M   multi (one host thread per vCPU; the default with the
+                        machine's own kernel) or single (one host thread runs
+                        every vCPU in turn; the default with --kernel-suite:
+                        slower, but the kernel's code patching is then exact,
+                        where multi lost Linux 6.12 boots to 'Oops: int3')
       --kernel-suite S  take the guest kernel from Debian suite S instead of
                         the machine's own, e.g. bookworm-backports (Linux
                         6.12: /sys/kernel/mm/mempolicy/weighted_interleave/,
@@ -179,7 +184,7 @@ TOPO=quartet NODES='' CPN=1 TPC=1 MEMPN=512 MEMONLY=0 DIST=''
 MACHINE=q35 CPU_MODEL=max,vendor=GenuineIntel KSUITE=${NUMAVM_KERNEL_SUITE:-} APPEND_EXTRA='' QUIET=0 KEEP=0 SHELL_MODE=0
 GUEST_CWD=$PWD OUTDIR='' OUT_MB=4096 CMD_STRING='' HAVE_CMD=0 MODE=run
 FILES=() DIRS=() WITH=() ENVS=() QEMU_EXTRA=() ARGV=()
-HMAT=0 HMAT_LAT='' HMAT_BW='' HMAT_CACHE=0
+HMAT=0 HMAT_LAT='' HMAT_BW='' HMAT_CACHE=0 TCG_THREADS=''
 
 need_arg() { [[ $# -ge 2 ]] || die "option $1 needs an argument" 2; }
 while [[ $# -gt 0 ]]; do
@@ -209,6 +214,7 @@ while [[ $# -gt 0 ]]; do
     --cpu)              need_arg "$@"; CPU_MODEL=$2; shift 2;;
     --append)           need_arg "$@"; APPEND_EXTRA+=" $2"; shift 2;;
     --qemu-arg)         need_arg "$@"; QEMU_EXTRA+=("$2"); shift 2;;
+    --tcg-threads)      need_arg "$@"; TCG_THREADS=$2; shift 2;;
     --kernel-suite)     need_arg "$@"; KSUITE=$2; shift 2;;
     -c|--command)       need_arg "$@"; CMD_STRING=$2; HAVE_CMD=1; shift 2;;
     --shell)            SHELL_MODE=1; shift;;
@@ -226,12 +232,18 @@ done
 [[ -n $CMD_STRING && ${#ARGV[@]} -gt 0 ]] && die "give either -c STRING or -- ARGV, not both" 2
 
 isnum() { [[ $1 =~ ^[0-9]+$ ]]; }
+[[ -z $TCG_THREADS || $TCG_THREADS == multi || $TCG_THREADS == single ]] ||
+  die "bad --tcg-threads '$TCG_THREADS' (multi or single)" 2
 [[ -z $KSUITE || $KSUITE =~ ^[a-z0-9][a-z0-9.-]*$ ]] ||
   die "bad --kernel-suite '$KSUITE' (a Debian suite name such as bookworm-backports)" 2
 # Linux 6.12 under QEMU 7.2's TCG panics in SLUB's cmpxchg16b fast path in about half the
 # boots; SLUB's debug caches take the locked path (slub_debug=F: 22 of 22 boots). Without cx16
 # the kernel would boot too, but Open MPI's atomics need it (SIGILL).
 [[ -z $KSUITE ]] || APPEND_EXTRA=" slub_debug=F$APPEND_EXTRA"
+# Multi-threaded TCG also lost 6.12 boots to 'Oops: int3' in a static key being patched
+# (twice in a row on a loaded CI); one host thread for every vCPU makes the kernel's code
+# patching exact, for about 5 s more on the two-node guest.
+[[ -n $TCG_THREADS ]] || { [[ -n $KSUITE ]] && TCG_THREADS=single || TCG_THREADS=multi; }
 
 # ----------------------------------------------------------------------------
 # topology -> node count and distance matrix
@@ -641,7 +653,7 @@ log "payload: ${#COPIED[@]} files, initrd $(( $(stat -c %s "$WORK/initrd.cpio") 
 (( HMAT == 1 )) && MACHINE+=",hmat=on"
 # shellcheck disable=SC2054  # commas are part of QEMU option values
 Q=(qemu-system-x86_64 -nodefaults -no-user-config -no-reboot
-   -machine "$MACHINE" -accel tcg,thread=multi -cpu "$CPU_MODEL"
+   -machine "$MACHINE" -accel "tcg,thread=$TCG_THREADS" -cpu "$CPU_MODEL"
    -smp "$NCPUS,sockets=$NODES,cores=$CPN,threads=$TPC" -m "${TOTAL_MEM}M"
    -display none -kernel "$KERNEL" -initrd "$WORK/initrd.cpio")
 # HMAT: a CPU node is its own initiator, a memory-only node's is the nearest CPU node
