@@ -461,11 +461,13 @@ static int hb_plan_and_run(int argc, char **argv, const struct hb_options *o,
         rc = -ENOMEM;
     }
     if (rc == 0 && note_size && say) fprintf(stderr, "hopbench: %s\n", note_text);
-    /* A working set inside a cache measures the cache: say so before anything runs. */
+    /* A working set inside a cache measures the cache: say so before anything runs, unless
+     * the suite measures caches on purpose. */
     char level[256];
-    int in_cache = rc == 0 && !o->quiet && !messages && hb_launch_is_first()
-                       ? hb_level_plan(t, &plan, level, sizeof(level))
-                       : 0;
+    int in_cache =
+        rc == 0 && !o->quiet && !messages && !(flags & HB_SUITE_CACHES) && hb_launch_is_first()
+            ? hb_level_plan(t, &plan, level, sizeof(level))
+            : 0;
     if (in_cache == 1) fprintf(stderr, "hopbench: %s\n", level);
     if (in_cache > 1)
         fprintf(stderr,

@@ -58,6 +58,18 @@ void hb_level_of(const struct hb_topo *t, const int *cpus, int n, uint64_t bytes
         }
 }
 
+uint64_t hb_level_footprint(uint64_t bytes, uint64_t chase_stride)
+{
+    if (chase_stride <= HB_LEVEL_PAIR_BYTES) return bytes;
+    return bytes / chase_stride * HB_LEVEL_PAIR_BYTES;
+}
+
+double hb_level_ws_of_footprint(double footprint, uint64_t chase_stride)
+{
+    if (chase_stride <= HB_LEVEL_PAIR_BYTES) return footprint;
+    return footprint * (double)chase_stride / HB_LEVEL_PAIR_BYTES;
+}
+
 int hb_level_plan(const struct hb_topo *t, const struct hb_plan *plan, char *buf, size_t len)
 {
     int count = 0;
@@ -70,9 +82,19 @@ int hb_level_plan(const struct hb_topo *t, const struct hb_plan *plan, char *buf
             int n = task->threads < t->nodes[ni].ncpus ? task->threads : t->nodes[ni].ncpus;
             int mem = task->policy == HB_POLICY_BIND ? hb_topo_node_index(t, task->mem_node) : -1;
             struct hb_level l;
-            hb_level_of(t, t->nodes[ni].cpus, n, task->bytes, mem, &l);
+            uint64_t touched = hb_level_footprint(task->bytes, task->chase_stride);
+            hb_level_of(t, t->nodes[ni].cpus, n, touched, mem, &l);
             if (strcmp(l.name, "memory") == 0) continue;
-            if (count++ == 0) hb_level_line(&l, task->bytes, buf, len);
+            if (count++ > 0) continue;
+            /* A chase says what it touches: its set alone would not fit where it is said to. */
+            char set[32], line[224];
+            hb_level_line(&l, touched, line, sizeof(line));
+            if (touched == task->bytes)
+                snprintf(buf, len, "%s", line);
+            else
+                snprintf(buf, len, "a chase over %s holds a 128-byte line pair per %llu bytes: %s",
+                         hb_size_format(task->bytes, set, sizeof(set)),
+                         (unsigned long long)task->chase_stride, line);
         }
     return count;
 }

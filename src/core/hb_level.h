@@ -29,6 +29,18 @@ struct hb_level {
 void hb_level_of(const struct hb_topo *t, const int *cpus, int n, uint64_t bytes, int mem,
                  struct hb_level *out);
 
+/* The bytes of a working set that a task keeps in the caches, its footprint: a streaming
+ * kernel (chase_stride 0) holds every line of its arrays; a chase loads one 64-byte line per
+ * chase_stride bytes, and the adjacent-line prefetcher brings the other line of its 128-byte
+ * pair along (the chase never visits both: hb_chase.h), so it holds 128 bytes per stride
+ * (a 256-byte stride: half the set; 64 or 128: all of it). The level of a task, and the
+ * sweep's cache marks, compare this with each cache (docs/method.md#cache-levels). */
+#define HB_LEVEL_PAIR_BYTES 128
+uint64_t hb_level_footprint(uint64_t bytes, uint64_t chase_stride);
+/* The working set whose footprint is `footprint` (the inverse, for marking a cache's size on
+ * an axis of working sets). */
+double hb_level_ws_of_footprint(double footprint, uint64_t chase_stride);
+
 /* The one line a run says when a working set fits a cache ("32 KiB fits in L1 (48 KiB):
  * this measures L1, not memory"; spread over threads with caches of their own, "64 KiB over
  * 2 threads (32 KiB each) fits in L1 (48 KiB per thread): ..."), into buf; "" for memory. */

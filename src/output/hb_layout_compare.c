@@ -6,8 +6,10 @@
 
 #include "hb_config.h"
 #include "hb_escape.h"
+#include "hb_figure_text.h"
 #include "hb_json_text.h"
 #include "hb_jsonl_read.h"
+#include "hb_units.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -56,13 +58,13 @@ static long long hb_cmp_int(const json_t *rec, const char *key)
 /* One side of a pair for people: value [low, high] xN. */
 static void hb_table_cmp_side(FILE *f, const json_t *rec, const char *pre)
 {
-    char key[32];
+    char key[32], text[HB_FIGURE_LEN];
     snprintf(key, sizeof(key), "%s", pre);
-    hb_cmp_num(f, "%.4g", hb_cmp_get(rec, key), "n/a");
+    double v = hb_cmp_get(rec, key);
     snprintf(key, sizeof(key), "%s_low", pre);
     double lo = hb_cmp_get(rec, key);
     snprintf(key, sizeof(key), "%s_high", pre);
-    if (isfinite(lo)) fprintf(f, " [%.4g, %.4g]", lo, hb_cmp_get(rec, key));
+    fputs(hb_figure_interval_text(v, lo, hb_cmp_get(rec, key), text, sizeof(text)), f);
     snprintf(key, sizeof(key), "%s_repeats", pre);
     fprintf(f, " x%lld", hb_cmp_int(rec, key));
 }
@@ -134,7 +136,7 @@ static void hb_table_compare(FILE *f, json_t *rec)
         fputs(" -> ", f);
         hb_table_cmp_side(f, rec, "new");
         fputc(' ', f);
-        hb_esc_line(f, hb_rec_str(rec, "unit", ""));
+        hb_esc_line(f, hb_unit_shown(hb_rec_str(rec, "unit", "")));
         if (json_is_string(json_object_get(rec, "reason"))) {
             fputs(" (", f);
             hb_esc_line(f, hb_rec_str(rec, "reason", ""));

@@ -31,10 +31,23 @@ static const struct hb_layout_type hb_run_types[] = {
 const struct hb_layout hb_layout_run = {10,   hb_record_columns, false, hb_run_types,
                                         NULL, hb_table_print,    false};
 
+/* An interval's key ("ci95", "concurrency_ci95"): CSV gives its ends as two columns,
+ * KEY_lo and KEY_hi, never as one cell to take apart. */
+static bool hb_csv_is_interval(const char *key)
+{
+    size_t n = strlen(key);
+    return n >= 4 && strcmp(key + n - 4, "ci95") == 0;
+}
+
 static void hb_csv_names(struct hb_sink *s)
 {
-    for (int i = 0; s->layout->csv[i]; i++)
-        fprintf(s->f, "%s%s", i ? "," : "", s->layout->csv[i]);
+    for (int i = 0; s->layout->csv[i]; i++) {
+        const char *c = s->layout->csv[i];
+        if (hb_csv_is_interval(c))
+            fprintf(s->f, "%s%s_lo,%s_hi", i ? "," : "", c, c);
+        else
+            fprintf(s->f, "%s%s", i ? "," : "", c);
+    }
     fputc('\n', s->f);
     s->csv_header_done = true;
 }
@@ -125,8 +138,16 @@ static void hb_csv_write(struct hb_sink *s, json_t *rec)
     if (!t || !t->csv_row) return;
     if (!s->csv_header_done) hb_csv_names(s);
     for (int i = 0; s->layout->csv[i]; i++) {
+        const char *c = s->layout->csv[i];
+        json_t *v = json_object_get(rec, c);
         if (i) fputc(',', s->f);
-        hb_csv_cell(s, s->layout->csv[i], json_object_get(rec, s->layout->csv[i]));
+        if (!hb_csv_is_interval(c)) {
+            hb_csv_cell(s, c, v);
+            continue;
+        }
+        hb_csv_cell(s, c, json_array_get(v, 0));
+        fputc(',', s->f);
+        hb_csv_cell(s, c, json_array_get(v, 1));
     }
     fputc('\n', s->f);
 }

@@ -39,9 +39,10 @@ struct hb_layout_type {
 
 /* How one command's records are written. */
 struct hb_layout {
-    int digits;                         /* significant digits of reals in JSON and CSV */
-    const char *const *csv;             /* CSV columns (record keys), NULL-ended */
-    bool csv_names_first;               /* the names row at open, else before the first row */
+    int digits;             /* significant digits of reals in JSON and CSV */
+    const char *const *csv; /* CSV columns (record keys), NULL-ended; an interval (KEY ending
+                             * "ci95") is two columns, KEY_lo and KEY_hi */
+    bool csv_names_first;   /* the names row at open, else before the first row */
     const struct hb_layout_type *types; /* NULL-type-ended */
     const struct hb_layout_real *reals; /* NULL-key-ended, or NULL */
     void (*table_print)(FILE *f, json_t *rec);

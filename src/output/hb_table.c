@@ -1,9 +1,11 @@
 /* The table format: records printed for people. */
 #include "hb_output.h"
 
+#include "hb_bounds.h"
 #include "hb_config.h"
 #include "hb_coverage.h"
 #include "hb_escape.h"
+#include "hb_figure_text.h"
 #include "hb_interval.h"
 #include "hb_jsonl_read.h"
 #include "hb_size.h"
@@ -11,6 +13,7 @@
 #include "hb_table_grid.h"
 #include "hb_table_mem.h"
 #include "hb_table_topo.h"
+#include "hb_units.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -20,7 +23,7 @@
 static struct hb_coverage hb_table_cov;
 static char hb_table_said[HB_COVERAGE_LABEL_LEN]; /* the last interval line's label */
 
-/* Before a row with a headline: what its interval is ("# \xC2\xB1 CI: 93.75% interval, 5
+/* Before a row with a headline: what its interval is ("# [interval]: 93.75% interval, 5
  * repeats"), said before the first row and again only where it changes. */
 static void hb_table_interval_line(FILE *f, const json_t *rec)
 {
@@ -30,7 +33,7 @@ static void hb_table_interval_line(FILE *f, const json_t *rec)
     hb_coverage_merge(&hb_table_cov, &one);
     if (one.intervals + one.bare == 0) return;
     hb_coverage_label(&one, label, sizeof(label));
-    if (strcmp(label, hb_table_said) != 0) fprintf(f, "# \xC2\xB1 CI: %s\n", label);
+    if (strcmp(label, hb_table_said) != 0) fprintf(f, "# [interval]: %s\n", label);
     memcpy(hb_table_said, label, sizeof(hb_table_said));
 }
 
@@ -61,17 +64,40 @@ static void hb_table_run(FILE *f, json_t *rec)
     }
 }
 
-/* A figure with its interval: 120.5 [118, 123], or the value alone. */
-static void hb_table_figure(FILE *f, const json_t *fig)
+/* A JSON number's value, NAN for anything else. */
+static double hb_table_num(const json_t *v)
 {
-    const json_t *ci = json_object_get(fig, "ci95");
-    fprintf(f, "%.4g", hb_rec_num(fig, "value", NAN));
-    if (json_is_array(ci))
-        fprintf(f, " [%.4g, %.4g]", json_number_value(json_array_get(ci, 0)),
-                json_number_value(json_array_get(ci, 1)));
+    return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
-/* The load a record's background tasks were asked for and put on, all together (GB/s). */
+/* A number and the interval [lo, hi] at key_ci of obj, as hb_figure_interval_text writes
+ * them (the value alone without one), into buf. */
+static const char *hb_table_fig_at(const json_t *obj, double v, const char *key_ci, char *buf,
+                                   size_t len)
+{
+    const json_t *ci = json_object_get(obj, key_ci);
+    double lo = hb_table_num(json_array_get(ci, 0)), hi = hb_table_num(json_array_get(ci, 1));
+    return hb_figure_interval_text(v, lo, hi, buf, len);
+}
+
+/* A figure with its interval: 120.5 [118.0, 123.0], or the value alone. */
+static void hb_table_figure(FILE *f, const json_t *fig)
+{
+    char t[HB_FIGURE_LEN];
+    fputs(hb_table_fig_at(fig, hb_rec_num(fig, "value", NAN), "ci95", t, sizeof(t)), f);
+}
+
+/* A record's headline with its interval over the repeats ("n/a" without a value). */
+static const char *hb_table_headline(const json_t *rec, char *buf, size_t len)
+{
+    struct hb_interval iv;
+    bool has = hb_rec_interval(rec, &iv) && iv.n >= 2;
+    return has ? hb_figure_interval_text(iv.value, iv.lo, iv.hi, buf, len)
+               : hb_figure_text(iv.value, buf, len);
+}
+
+/* The load a record's background tasks were asked for and put on, all together (GB/s): each
+ * task's achieved load is the median over the repeats, as its own row gives it. */
 static void hb_table_bg_load(json_t *rec, double *target, double *achieved)
 {
     size_t i;
@@ -82,6 +108,50 @@ static void hb_table_bg_load(json_t *rec, double *target, double *achieved)
         *target += json_number_value(json_object_get(b, "target_GBps"));
         *achieved += json_number_value(json_object_get(b, "achieved_GBps"));
     }
+}
+
+/* "6.270 GB/s achieved of 8.950 asked", "6.270 GB/s achieved, unpaced"; "-" without load. */
+static const char *hb_table_load_text(json_t *rec, char *buf, size_t len)
+{
+    double target, achieved;
+    char a[HB_FIGURE_LEN], t[HB_FIGURE_LEN];
+    hb_table_bg_load(rec, &target, &achieved);
+    if (json_array_size(json_object_get(rec, "background")) == 0)
+        snprintf(buf, len, "-");
+    else if (target > 0.0)
+        snprintf(buf, len, "%s %s achieved of %s asked", hb_figure_text(achieved, a, sizeof(a)),
+                 hb_unit_shown("GBps"), hb_figure_text(target, t, sizeof(t)));
+    else
+        snprintf(buf, len, "%s %s achieved, unpaced", hb_figure_text(achieved, a, sizeof(a)),
+                 hb_unit_shown("GBps"));
+    return buf;
+}
+
+/* The notes under a row, indented by `indent`: a figure past a physical bound, a working set
+ * in a cache where memory was asked for (sweep and c2c measure caches on purpose), and the
+ * sweep's cache marks. */
+static void hb_table_row_notes(FILE *f, int indent, json_t *rec)
+{
+    size_t i;
+    json_t *b;
+    /* Checked again here: a file written before the check, or edited, is flagged too. */
+    hb_bounds_check(rec);
+    json_array_foreach(json_object_get(rec, "out_of_bounds"), i, b)
+    {
+        char v[HB_FIGURE_LEN];
+        double x = hb_rec_num(b, "value", NAN), lim = hb_rec_num(b, "bound", NAN);
+        /* Bounds are counts and whole percentages: %g writes them as they are. */
+        fprintf(f, "%-*s ^ impossible: %s %s is %s its bound %g (%s)\n", indent, "",
+                hb_rec_str(b, "key", ""), hb_figure_text(x, v, sizeof(v)),
+                x > lim ? "over" : "under", lim, hb_rec_str(b, "why", ""));
+    }
+    const char *level = hb_rec_str(rec, "level", "memory");
+    if (strcmp(level, "memory") != 0 && !json_is_true(json_object_get(rec, "cache_intended")))
+        fprintf(f, "%-*s ^ the working set fits in %s: this measures %s, not memory\n", indent, "",
+                level, level);
+    /* sweep: the last size that lives in a cache level, so the step after it reads as a miss */
+    if (*hb_rec_str(rec, "cache_end", ""))
+        fprintf(f, "%-*s ^ %s ends here\n", indent, "", hb_rec_str(rec, "cache_end", ""));
 }
 
 /* The loaded-latency curve: one row per injection delay, its load and the latency under it.
@@ -95,11 +165,11 @@ static bool hb_table_loaded(FILE *f, json_t *rec)
     if (strcmp(hb_rec_str(rec, "role", ""), "background") == 0) return false;
     hb_table_interval_line(f, rec);
     if (!header_done) {
-        fprintf(f, "%-9s %-10s %-5s %22s %20s %8s %s\n", "cpu->mem", "delay", "mix",
-                "load GB/s (of target)", "latency \xC2\xB1 CI ns", "pages%", "status");
+        fprintf(f, "%-9s %-10s %-5s %-40s %-24s %8s %s\n", "cpu->mem", "delay", "mix",
+                "background load (all loaders)", "latency [interval] ns", "pages%", "status");
         header_done = 1;
     }
-    char path[32], delay[32], pm[32] = "\xC2\xB1?";
+    char path[32], delay[32], load[96], fig[HB_FIGURE_LEN];
     snprintf(path, sizeof(path), "%lld->%lld",
              (long long)json_integer_value(json_object_get(rec, "cpu_node")),
              (long long)json_integer_value(json_object_get(rec, "mem_node")));
@@ -108,26 +178,46 @@ static bool hb_table_loaded(FILE *f, json_t *rec)
         snprintf(delay, sizeof(delay), "%lld ns", (long long)json_integer_value(d));
     else
         snprintf(delay, sizeof(delay), "idle");
-    double target, achieved;
-    hb_table_bg_load(rec, &target, &achieved);
-    char load[48] = "-";
-    if (json_array_size(json_object_get(rec, "background")) > 0 && target > 0.0)
-        snprintf(load, sizeof(load), "%.2f (of %.2f)", achieved, target);
-    else if (json_array_size(json_object_get(rec, "background")) > 0)
-        snprintf(load, sizeof(load), "%.2f (unpaced)", achieved);
-    struct hb_interval iv;
-    if (hb_rec_interval(rec, &iv)) snprintf(pm, sizeof(pm), "\xC2\xB1%.2f", (iv.hi - iv.lo) / 2.0);
-    fprintf(f, "%-9s %-10s %-5s %22s %10.2f %-9s %8.2f %s%s%s%s\n", path, delay,
-            hb_rec_str(rec, "mix", ""), load, iv.value, pm,
-            json_number_value(json_object_get(rec, "pages_on_target_pct")),
-            hb_rec_str(rec, "status", ""),
-            json_is_true(json_object_get(rec, "noisy")) ? " noisy" : "",
-            *hb_rec_str(rec, "note", "") ? ": " : "", hb_rec_str(rec, "note", ""));
-    const char *level = hb_rec_str(rec, "level", "memory");
-    if (strcmp(level, "memory") != 0)
-        fprintf(f, "%-9s ^ the working set fits in %s: this measures %s, not memory\n", "", level,
-                level);
+    fprintf(
+        f, "%-9s %-10s %-5s %-40s %-24s %8.2f %s%s%s%s\n", path, delay, hb_rec_str(rec, "mix", ""),
+        hb_table_load_text(rec, load, sizeof(load)), hb_table_headline(rec, fig, sizeof(fig)),
+        json_number_value(json_object_get(rec, "pages_on_target_pct")),
+        hb_rec_str(rec, "status", ""), json_is_true(json_object_get(rec, "noisy")) ? " noisy" : "",
+        *hb_rec_str(rec, "note", "") ? ": " : "", hb_rec_str(rec, "note", ""));
+    hb_table_row_notes(f, 9, rec);
     return true;
+}
+
+/* hops and run: the record's figure against the reference's (40555's 0.0.r.0), as a ratio of
+ * the two values shown, its direction in words: "0.9816 [0.9512, 1.0130] times the bandwidth
+ * of 0.0.r.0". */
+static void hb_table_vs_reference(FILE *f, json_t *rec)
+{
+    json_t *ratio = json_object_get(rec, "ratio_to_reference");
+    if (!json_is_number(ratio)) return;
+    char r[HB_FIGURE_LEN];
+    fprintf(f, "%-22s %s times the %s of %s\n", "",
+            hb_table_fig_at(rec, json_number_value(ratio), "ratio_to_reference_ci95", r, sizeof(r)),
+            hb_unit_quantity(hb_rec_str(rec, "unit", "")),
+            hb_rec_str(rec, "reference_label", "the local read"));
+}
+
+/* Chains of a chase: the loads a second over all of them, and the misses in flight. */
+static void hb_table_chains(FILE *f, json_t *rec)
+{
+    json_t *loads = json_object_get(rec, "loads_per_s");
+    if (!json_is_number(loads) || json_integer_value(json_object_get(rec, "chains")) <= 1) return;
+    char l[HB_FIGURE_LEN], c[HB_FIGURE_LEN];
+    long long chains = (long long)json_integer_value(json_object_get(rec, "chains"));
+    long long threads = (long long)json_integer_value(json_object_get(rec, "threads"));
+    fprintf(f, "%-22s %lld chains x %lld thread%s: %s loads/s", "", chains, threads,
+            threads == 1 ? "" : "s",
+            hb_table_fig_at(rec, json_number_value(loads), "loads_per_s_ci95", l, sizeof(l)));
+    json_t *conc = json_object_get(rec, "concurrency");
+    if (json_is_number(conc))
+        fprintf(f, ", concurrency %s loads in flight (Little's law with the one-chain latency)",
+                hb_table_fig_at(rec, json_number_value(conc), "concurrency_ci95", c, sizeof(c)));
+    fputc('\n', f);
 }
 
 static void hb_table_measurement(FILE *f, json_t *rec)
@@ -136,61 +226,44 @@ static void hb_table_measurement(FILE *f, json_t *rec)
     if (hb_table_loaded(f, rec)) return;
     hb_table_interval_line(f, rec);
     if (!header_done) {
-        fprintf(f, "%-22s %-12s %-9s %4s %9s %20s %-6s %8s %s\n", "experiment", "label", "kernel",
-                "thr", "size", "value \xC2\xB1 CI", "unit", "pages%", "status");
+        fprintf(f, "%-22s %-12s %-9s %4s %9s %-24s %-6s %8s %s\n", "experiment", "label", "kernel",
+                "thr", "size", "value [interval]", "unit", "pages%", "status");
         header_done = 1;
     }
-    char sz[32], pm[32] = "\xC2\xB1?";
-    /* The headline value and its interval's half-width over the repeats. */
-    struct hb_interval iv;
-    if (hb_rec_interval(rec, &iv)) snprintf(pm, sizeof(pm), "\xC2\xB1%.2f", (iv.hi - iv.lo) / 2.0);
-    const char *unit = hb_rec_str(rec, "unit", "");
+    char sz[32], fig[HB_FIGURE_LEN];
     bool noisy = json_is_true(json_object_get(rec, "noisy"));
     fprintf(
-        f, "%-22s %-12s %-9s %4lld %9s %10.2f %-9s %-6s %8.2f %s%s%s%s\n",
+        f, "%-22s %-12s %-9s %4lld %9s %-24s %-6s %8.2f %s%s%s%s\n",
         hb_rec_str(rec, "experiment", ""), hb_rec_str(rec, "label", ""),
         hb_rec_str(rec, "kernel", ""),
         (long long)json_integer_value(json_object_get(rec, "threads")),
         hb_size_format((uint64_t)json_integer_value(json_object_get(rec, "bytes")), sz, sizeof(sz)),
-        iv.value, pm, strcmp(unit, "GBps") == 0 ? "GB/s" : unit,
+        hb_table_headline(rec, fig, sizeof(fig)), hb_unit_shown(hb_rec_str(rec, "unit", "")),
         json_number_value(json_object_get(rec, "pages_on_target_pct")),
         hb_rec_str(rec, "status", ""), noisy ? " noisy" : "",
         *hb_rec_str(rec, "note", "") ? ": " : "", hb_rec_str(rec, "note", ""));
-    /* hops: 40555's figure, and the load the background really put on */
-    json_t *pct = json_object_get(rec, "pct_of_local_read");
-    json_t *bg = json_object_get(rec, "background");
-    if (json_is_number(pct) || json_array_size(bg) > 0) {
-        fprintf(f, "%-22s", "");
-        if (json_is_number(pct))
-            fprintf(f, " %.1f%% of %s", json_number_value(pct),
-                    hb_rec_str(rec, "reference_label", "local read"));
-        double target, achieved;
-        hb_table_bg_load(rec, &target, &achieved);
-        if (json_array_size(bg) > 0 && target > 0.0)
-            fprintf(f, "  load %s %s: %.2f of %.2f GB/s", hb_rec_str(rec, "bg_level", ""),
-                    hb_rec_str(rec, "subscription", ""), achieved, target);
-        else if (json_array_size(bg) > 0)
-            fprintf(f, "  load %s %s: %.2f GB/s unpaced", hb_rec_str(rec, "bg_level", ""),
-                    hb_rec_str(rec, "subscription", ""), achieved);
-        fputc('\n', f);
+    hb_table_vs_reference(f, rec);
+    /* hops and run: the load the background put on beside this foreground */
+    if (json_array_size(json_object_get(rec, "background")) > 0) {
+        char load[96];
+        const char *sub = hb_rec_str(rec, "subscription", "");
+        fprintf(f, "%-22s background load %s%s%s (all background tasks): %s\n", "",
+                hb_rec_str(rec, "bg_level", ""), sub[0] ? " " : "", sub,
+                hb_table_load_text(rec, load, sizeof(load)));
     }
-    /* a figure of a cache, not of memory: said under its row */
-    const char *level = hb_rec_str(rec, "level", "memory");
-    if (strcmp(level, "memory") != 0)
-        fprintf(f, "%-22s ^ the working set fits in %s: this measures %s, not memory\n", "", level,
-                level);
-    /* sweep: the last size that fits a cache level, so the step after it reads as a miss */
-    if (*hb_rec_str(rec, "cache_end", ""))
-        fprintf(f, "%-22s ^ %s ends here\n", "", hb_rec_str(rec, "cache_end", ""));
+    hb_table_chains(f, rec);
+    hb_table_row_notes(f, 22, rec);
 }
 
 static void hb_table_matrix(FILE *f, json_t *rec)
 {
     json_t *rows = json_object_get(rec, "rows"), *cols = json_object_get(rec, "cols");
-    fprintf(f, "\n%s %s matrix (%s), host %s:\n", hb_rec_str(rec, "metric", ""),
-            hb_rec_str(rec, "kernel", ""), hb_rec_str(rec, "unit", ""),
-            hb_rec_str(rec, "host", ""));
-    hb_table_grid(f, "cpu\\mem", rows, cols, json_object_get(rec, "values"), 2);
+    /* Each cell is its pair's figure as its row above gives it (the median of its repeats),
+     * rounded as that row is. */
+    fprintf(f, "\n%s %s matrix (%s, each cell its pair's row above), host %s:\n",
+            hb_rec_str(rec, "metric", ""), hb_rec_str(rec, "kernel", ""),
+            hb_unit_shown(hb_rec_str(rec, "unit", "")), hb_rec_str(rec, "host", ""));
+    hb_table_grid(f, "cpu\\mem", rows, cols, json_object_get(rec, "values"), HB_GRID_FIGURES);
     /* c2c matrices are CPU x CPU: no relative cost or hop classes, notes instead */
     if (strcmp(hb_rec_str(rec, "metric", ""), "c2c") == 0) {
         size_t k;
@@ -237,17 +310,27 @@ static void hb_table_fleet(FILE *f, json_t *rec)
 {
     size_t i;
     json_t *h;
-    fprintf(f, "\nfleet: %-20s %12s %14s %8s %14s %s\n", "host", "local ns", "local GB/s",
+    /* Aggregates over each host's cells: said in the caption. */
+    fprintf(f, "\nfleet: per host, local latency and local read bandwidth (each the mean over the "
+               "host's local cells, with its interval), worst remote/local latency (the max over "
+               "its remote cells):\n");
+    fprintf(f, "       %-20s %-24s %-24s %8s %12s %s\n", "host", "local ns", "local GB/s",
             "threads", "remote/local", "");
-    json_array_foreach(json_object_get(rec, "hosts"), i, h) fprintf(
-        f, "       %-20s %12.1f %14.2f %8lld %14.2f %s%s%s%s\n", hb_rec_str(h, "host", ""),
-        json_number_value(json_object_get(h, "lat_ns_local")),
-        json_number_value(json_object_get(h, "bw_GBps_local_read")),
-        (long long)json_integer_value(json_object_get(h, "bw_threads")),
-        json_number_value(json_object_get(h, "worst_remote_ratio")),
-        json_is_true(json_object_get(h, "outlier")) ? "OUTLIER: " : "", hb_rec_str(h, "reason", ""),
-        *hb_rec_str(h, "inconclusive", "") ? "inconclusive (within the noise): " : "",
-        hb_rec_str(h, "inconclusive", ""));
+    json_array_foreach(json_object_get(rec, "hosts"), i, h)
+    {
+        char lat[HB_FIGURE_LEN], bw[HB_FIGURE_LEN], ratio[HB_FIGURE_LEN];
+        fprintf(f, "       %-20s %-24s %-24s %8lld %12s %s%s%s%s\n", hb_rec_str(h, "host", ""),
+                hb_table_fig_at(h, hb_rec_num(h, "lat_ns_local", NAN), "lat_ns_local_ci95", lat,
+                                sizeof(lat)),
+                hb_table_fig_at(h, hb_rec_num(h, "bw_GBps_local_read", NAN),
+                                "bw_GBps_local_read_ci95", bw, sizeof(bw)),
+                (long long)json_integer_value(json_object_get(h, "bw_threads")),
+                hb_figure_text(hb_rec_num(h, "worst_remote_ratio", NAN), ratio, sizeof(ratio)),
+                json_is_true(json_object_get(h, "outlier")) ? "OUTLIER: " : "",
+                hb_rec_str(h, "reason", ""),
+                *hb_rec_str(h, "inconclusive", "") ? "inconclusive (within the noise): " : "",
+                hb_rec_str(h, "inconclusive", ""));
+    }
     /* What an outlier's reason does not already say: the drift of the hosts not flagged. */
     json_array_foreach(json_object_get(rec, "hosts"), i, h)
     {
@@ -267,11 +350,13 @@ static void hb_table_ratio(FILE *f, const char *name, json_t *rec, const char *k
 {
     json_t *v = json_object_get(rec, key);
     const char *noise = hb_rec_str(json_object_get(rec, "gain_noise"), key, "");
+    char r[HB_FIGURE_LEN];
     if (json_is_number(v))
-        fprintf(f, "  %s %.2fx%s", name, json_number_value(v),
+        fprintf(f, "; %sx as fast as %s%s", hb_figure_text(json_number_value(v), r, sizeof(r)),
+                name,
                 strcmp(noise, "inconclusive") == 0 ? " (inconclusive: within the noise)" : "");
     else
-        fprintf(f, "  %s -", name);
+        fprintf(f, "; %s not measured", name);
 }
 
 static void hb_table_gain(FILE *f, json_t *rec)
@@ -279,12 +364,15 @@ static void hb_table_gain(FILE *f, json_t *rec)
     json_t *x = json_object_get(rec, "intensity");
     fprintf(f, "NUMA gain %-6s %-9s", hb_rec_str(rec, "mode", ""), hb_rec_str(rec, "workload", ""));
     if (json_is_number(x)) fprintf(f, "@%-5g", json_number_value(x));
-    fprintf(f, " local %.4g %s:", json_number_value(json_object_get(rec, "local_speed")),
-            hb_rec_str(rec, "speed_unit", ""));
-    hb_table_ratio(f, "vs interleave", rec, "gain_vs_interleave");
-    hb_table_ratio(f, "vs one-node", rec, "gain_vs_one_node");
-    hb_table_ratio(f, "vs remote", rec, "gain_vs_remote");
-    hb_table_ratio(f, "vs os", rec, "gain_vs_os");
+    char speed[HB_FIGURE_LEN];
+    fprintf(f, " local %s %s, local is",
+            hb_table_fig_at(json_object_get(rec, "speed_ci95"), hb_rec_num(rec, "local_speed", NAN),
+                            "local", speed, sizeof(speed)),
+            hb_unit_shown(hb_rec_str(rec, "speed_unit", "")));
+    hb_table_ratio(f, "interleave", rec, "gain_vs_interleave");
+    hb_table_ratio(f, "one-node", rec, "gain_vs_one_node");
+    hb_table_ratio(f, "remote", rec, "gain_vs_remote");
+    hb_table_ratio(f, "os", rec, "gain_vs_os");
     fputc('\n', f);
 }
 
@@ -304,6 +392,7 @@ static void hb_table_c2c(FILE *f, json_t *rec)
 {
     bool fs = strcmp(hb_rec_str(rec, "type", ""), "c2c_false_sharing") == 0;
     json_t *cpus = json_object_get(rec, "cpus");
+    char a[HB_FIGURE_LEN], b[HB_FIGURE_LEN], c[HB_FIGURE_LEN];
     fprintf(f, "%-13s %-10s ", fs ? "false sharing" : hb_rec_str(rec, "lock", ""),
             hb_rec_str(rec, "placement", ""));
     if (json_is_array(cpus))
@@ -312,14 +401,14 @@ static void hb_table_c2c(FILE *f, json_t *rec)
     if (strcmp(hb_rec_str(rec, "status", ""), "ok") != 0)
         fprintf(f, "%s: %s\n", hb_rec_str(rec, "status", ""), hb_rec_str(rec, "note", ""));
     else if (fs)
-        fprintf(f, "%.2f ns per increment in one line, %.2f padded: %.2fx slower\n",
-                json_number_value(json_object_get(rec, "ns_per_inc_shared")),
-                json_number_value(json_object_get(rec, "ns_per_inc_padded")),
-                json_number_value(json_object_get(rec, "slowdown")));
+        fprintf(f, "%s ns per increment in one line, %s padded: %sx the time\n",
+                hb_figure_text(hb_rec_num(rec, "ns_per_inc_shared", NAN), a, sizeof(a)),
+                hb_figure_text(hb_rec_num(rec, "ns_per_inc_padded", NAN), b, sizeof(b)),
+                hb_figure_text(hb_rec_num(rec, "slowdown", NAN), c, sizeof(c)));
     else
-        fprintf(f, "%.0f hand-offs/s (%.1f ns each)\n",
-                json_number_value(json_object_get(rec, "handoffs_per_s")),
-                json_number_value(json_object_get(rec, "ns_per_handoff")));
+        fprintf(f, "%s hand-offs/s (%s ns each)\n",
+                hb_figure_text(hb_rec_num(rec, "handoffs_per_s", NAN), a, sizeof(a)),
+                hb_figure_text(hb_rec_num(rec, "ns_per_handoff", NAN), b, sizeof(b)));
 }
 
 /* A myth verdict in one line, with its evidence. */
@@ -345,12 +434,12 @@ static void hb_table_verdict(FILE *f, json_t *rec)
     json_t *fig;
     json_array_foreach(json_object_get(rec, "figures"), i, fig)
     {
-        fprintf(f, "%s %s %.1f%%", i ? "," : "; figures", hb_rec_str(fig, "label", ""),
-                hb_rec_num(fig, "pct_of_local_read", NAN));
-        json_t *ci = json_object_get(fig, "ci95");
-        if (json_is_array(ci))
-            fprintf(f, " [%.1f, %.1f]", json_number_value(json_array_get(ci, 0)),
-                    json_number_value(json_array_get(ci, 1)));
+        char pct[HB_FIGURE_LEN];
+        fprintf(f, "%s %s %s%%",
+                i ? "," : "; time per byte in % of the reference's (lower is faster):",
+                hb_rec_str(fig, "label", ""),
+                hb_table_fig_at(fig, hb_rec_num(fig, "pct_of_local_read", NAN), "ci95", pct,
+                                sizeof(pct)));
     }
     fputc('\n', f);
 }
@@ -358,34 +447,39 @@ static void hb_table_verdict(FILE *f, json_t *rec)
 /* Peak injection bandwidth: the nodes' figures and the machine's total. */
 static void hb_table_peak(FILE *f, json_t *rec)
 {
-    char *nodes = json_dumps(json_object_get(rec, "nodes"), JSON_COMPACT);
-    char *bws =
-        json_dumps(json_object_get(rec, "node_GBps"), JSON_REAL_PRECISION(4) | JSON_COMPACT);
     const char *note = hb_rec_str(rec, "note", "");
-    fprintf(f, "peak %s %s on %s: nodes %s %s GB/s, total %.2f GB/s (overlap %.2f)%s%s\n",
-            hb_rec_str(rec, "kernel", ""), hb_rec_str(rec, "policy", ""),
-            hb_rec_str(rec, "host", ""), nodes ? nodes : "", bws ? bws : "",
-            json_number_value(json_object_get(rec, "total_GBps")),
-            json_number_value(json_object_get(rec, "fg_overlap")), note[0] ? ": " : "", note);
-    free(nodes);
-    free(bws);
+    char x[HB_FIGURE_LEN];
+    size_t i;
+    json_t *v;
+    fprintf(f, "peak %s %s on %s: nodes", hb_rec_str(rec, "kernel", ""),
+            hb_rec_str(rec, "policy", ""), hb_rec_str(rec, "host", ""));
+    json_array_foreach(json_object_get(rec, "nodes"), i, v)
+        fprintf(f, "%s %lld", i ? "," : "", (long long)json_integer_value(v));
+    json_array_foreach(json_object_get(rec, "node_GBps"), i, v)
+        fprintf(f, "%s%s", i ? ", " : ": ", hb_figure_text(hb_table_num(v), x, sizeof(x)));
+    fprintf(f, " %s, total (the sum over the nodes) %s %s (overlap %.2f)%s%s\n",
+            hb_unit_shown("GBps"), hb_figure_text(hb_rec_num(rec, "total_GBps", NAN), x, sizeof(x)),
+            hb_unit_shown("GBps"), json_number_value(json_object_get(rec, "fg_overlap")),
+            note[0] ? ": " : "", note);
 }
 
 /* Loaded latency: the load at which latency doubles. */
 static void hb_table_loaded_knee(FILE *f, json_t *rec)
 {
     json_t *v = json_object_get(rec, "value");
+    char x[HB_FIGURE_LEN];
     if (json_is_number(v))
-        fprintf(f, "knee %lld -> %lld: latency doubles at %.2f GB/s of load\n",
+        fprintf(f, "knee %lld -> %lld: latency doubles at %s %s of load\n",
                 (long long)json_integer_value(json_object_get(rec, "cpu_node")),
                 (long long)json_integer_value(json_object_get(rec, "mem_node")),
-                json_number_value(v));
+                hb_figure_text(json_number_value(v), x, sizeof(x)), hb_unit_shown("GBps"));
     else
-        fprintf(f, "knee %lld -> %lld: %s (up to %.2f GB/s of load)\n",
+        fprintf(f, "knee %lld -> %lld: %s (up to %s %s of load)\n",
                 (long long)json_integer_value(json_object_get(rec, "cpu_node")),
                 (long long)json_integer_value(json_object_get(rec, "mem_node")),
                 hb_rec_str(rec, "note", ""),
-                json_number_value(json_object_get(rec, "max_total_GBps")));
+                hb_figure_text(hb_rec_num(rec, "max_total_GBps", NAN), x, sizeof(x)),
+                hb_unit_shown("GBps"));
 }
 
 /* The run's counts, and what the intervals of its rows were (hb_coverage.h). */
@@ -403,7 +497,7 @@ static void hb_table_summary(FILE *f, json_t *rec)
             (long long)json_integer_value(json_object_get(rec, "noisy")),
             json_number_value(json_object_get(rec, "elapsed_s")));
     if (hb_coverage_any(&hb_table_cov))
-        fprintf(f, "; \xC2\xB1 CI: %s", hb_coverage_label(&hb_table_cov, cov, sizeof(cov)));
+        fprintf(f, "; [interval]: %s", hb_coverage_label(&hb_table_cov, cov, sizeof(cov)));
     fputc('\n', f);
     hb_table_cov = (struct hb_coverage){0};
     hb_table_said[0] = '\0';

@@ -1,6 +1,8 @@
 /* The grid the table format prints matrices with (hb_table_grid.h). */
 #include "hb_table_grid.h"
 
+#include "hb_figure_text.h"
+
 void hb_table_grid(FILE *f, const char *corner, json_t *rows, json_t *cols, json_t *m, int decimals)
 {
     fprintf(f, "%8s", corner);
@@ -18,7 +20,10 @@ void hb_table_grid(FILE *f, const char *corner, json_t *rows, json_t *cols, json
                 fprintf(f, " %9s", "-");
             else if (json_is_integer(c))
                 fprintf(f, " %9lld", (long long)json_integer_value(c));
-            else
+            else if (decimals == HB_GRID_FIGURES) {
+                char t[HB_FIGURE_LEN];
+                fprintf(f, " %9s", hb_figure_text(json_number_value(c), t, sizeof(t)));
+            } else
                 fprintf(f, " %9.*f", decimals, json_number_value(c));
         }
         fputc('\n', f);

@@ -126,7 +126,8 @@ static const char *hb_record_level(const struct hb_topo *t, const struct hb_task
     int n = r->nthread_cpus > 0 ? r->nthread_cpus : ni >= 0 ? t->nodes[ni].ncpus : 0;
     n = n < threads ? n : threads;
     int mem = task->policy == HB_POLICY_BIND ? hb_topo_node_index(t, task->mem_node) : -1;
-    hb_level_of(t, cpus, cpus ? n : 0, task->bytes, mem, &l);
+    hb_level_of(t, cpus, cpus ? n : 0, hb_level_footprint(task->bytes, task->chase_stride), mem,
+                &l);
     return l.name;
 }
 

@@ -83,6 +83,29 @@ static void hb_repeat_interval(json_t *out, const double *v, int nv, double nois
     json_object_set_new(out, "spread_pct", isfinite(spread) ? json_real(spread) : json_null());
 }
 
+/* Each background task's achieved load as the median over the repeats, as the background's
+ * own record gives it (its value): the figure shown beside the foreground's is then the
+ * one shown in the background's row, not one repeat's. */
+static void hb_repeat_background(json_t *out, json_t *const *recs, int n)
+{
+    double *v = malloc(sizeof(*v) * (size_t)n);
+    size_t k;
+    json_t *b;
+    json_array_foreach(v ? json_object_get(out, "background") : NULL, k, b)
+    {
+        int nv = 0;
+        for (int i = 0; i < n; i++) {
+            json_t *x = json_array_get(json_object_get(recs[i], "background"), k);
+            double a = hb_rec_num(x, "achieved_GBps", NAN);
+            if (isfinite(a)) v[nv++] = a;
+        }
+        struct hb_interval iv;
+        if (nv && hb_interval_median(v, nv, HB_CI_LEVEL, &iv) == 0)
+            json_object_set_new(b, "achieved_GBps", json_real(iv.value));
+    }
+    free(v);
+}
+
 /* Index of the representative repeat: the one whose headline is the (lower) median. */
 static int hb_repeat_middle(const double *v, const int *at, int nv)
 {
@@ -127,6 +150,7 @@ json_t *hb_repeat_merge(json_t *const *recs, int n, double noise_pct)
         json_object_set_new(out, "repeats", json_integer(n));
         json_object_set(out, "repeat_values", values);
         hb_repeat_worst(out, recs, n);
+        hb_repeat_background(out, recs, n);
     }
     json_decref(values);
     free(v);

@@ -147,5 +147,5 @@ const struct hb_suite hb_suite_c2c = {
     .derive = hb_c2c_derive,
     .reads = hb_c2c_reads,
     .estimate = hb_c2c_estimate,
-    .flags = HB_SUITE_ONE_PROCESS,
+    .flags = HB_SUITE_ONE_PROCESS | HB_SUITE_CACHES,
 };

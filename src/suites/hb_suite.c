@@ -2,7 +2,9 @@
  * own file and listed here once. */
 #include "hb_suite.h"
 
+#include "hb_bounds.h"
 #include "hb_error.h"
+#include "hb_jsonl_read.h"
 #include "hb_nodeset.h"
 
 #include <errno.h>
@@ -169,6 +171,11 @@ void hb_suite_annotate(const struct hb_suite_env *env, const json_t *measured, j
     const struct hb_suite *s = hb_suite_find(env->opts->command);
     hb_mlp_annotate(measured, rec);
     if (s && s->annotate) s->annotate(env, measured, rec);
+    /* A cache is what sweep and c2c measure: their rows carry no "not memory" warning. */
+    if (s && (s->flags & HB_SUITE_CACHES) &&
+        strcmp(hb_rec_str(rec, "type", ""), "measurement") == 0)
+        json_object_set_new(rec, "cache_intended", json_true());
+    hb_bounds_check(rec);
 }
 
 /* hb_mlp_annotate looks for the one-chain record of a chase with more chains. */

@@ -1,13 +1,15 @@
-/* What the hops runs mean: every foreground time as % of the local read 0.0.r.0 (per byte, so
- * kernels and sizes compare), pair totals, and the verdicts on the two hop myths. Also used
- * for `run` scenarios, whose records carry the same keys. A verdict busts a myth only beyond
- * the noise: the two figures' intervals apart and the rank test over their repeats passing
- * the adjustment over its family (every myth-1 verdict of the run; every inversion of one
- * myth-2 verdict: hb_family_rec.h). */
+/* What the hops runs mean: every foreground figure against the local read 0.0.r.0's, from the
+ * figures shown (`ratio_to_reference`: value / the reference's value; `pct_of_local_read`:
+ * the time per byte in percent of the reference's, lower is faster), pair totals, and the verdicts
+ * on the two hop myths. Also used for `run` scenarios, whose records carry the same keys. A verdict
+ * busts a myth only beyond the noise: the two figures' intervals apart and the rank test over their
+ * repeats passing the adjustment over its family (every myth-1 verdict of the run; every inversion
+ * of one myth-2 verdict: hb_family_rec.h). */
 #include "hb_family_rec.h"
 #include "hb_interval.h"
 #include "hb_jsonl_read.h"
 #include "hb_suite_hops.h"
+#include "hb_units.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -20,16 +22,6 @@ static bool hb_is_fg_ok(const json_t *rec)
            strcmp(hb_rec_str(rec, "role", ""), "foreground") == 0 &&
            strcmp(hb_rec_str(rec, "status", ""), "ok") == 0 &&
            json_is_number(json_object_get(rec, "t_median_s"));
-}
-
-/* Seconds per byte of working set: samples may hold several sweeps and kernels differ in
- * arrays, so this is what compares across records. */
-static double hb_time_per_byte(const json_t *rec)
-{
-    double t = json_number_value(json_object_get(rec, "t_median_s"));
-    double sweeps = (double)json_integer_value(json_object_get(rec, "sweeps_per_sample"));
-    double bytes = (double)json_integer_value(json_object_get(rec, "bytes"));
-    return sweeps > 0 && bytes > 0 ? t / sweeps / bytes : NAN;
 }
 
 /* The local read with no load (40555's 0.0.r.0): the first such record measured. */
@@ -53,20 +45,32 @@ void hb_suite_hops_annotate(const struct hb_suite_env *env, const json_t *measur
         if (hb_hops_refers(json_array_get(measured, i))) ref = json_array_get(measured, i);
     if (!ref && hb_hops_refers(rec)) ref = rec;
     if (!ref) return;
-    double pct = hb_time_per_byte(rec) / hb_time_per_byte(ref) * 100.0;
-    if (isnan(pct)) return;
+    /* From the figures shown: the record's value against the reference's, in one unit. */
+    const char *unit = hb_rec_str(rec, "unit", "");
+    double value = hb_rec_num(rec, "value", NAN), ref_value = hb_rec_num(ref, "value", NAN);
+    if (strcmp(unit, hb_rec_str(ref, "unit", "")) != 0 || !(value > 0) || !(ref_value > 0)) return;
+    double ratio = value / ref_value;
+    json_object_set_new(rec, "reference_label", json_string(hb_rec_str(ref, "label", "")));
+    json_object_set_new(rec, "reference_value", json_real(ref_value));
+    json_object_set_new(rec, "ratio_to_reference", json_real(ratio));
+    /* The time per byte against the reference's, in percent (lower is faster): 40555's
+     * figure, which the verdicts compare. */
+    bool higher_better = hb_unit_higher_better(unit);
+    double pct = 100.0 * (higher_better ? 1.0 / ratio : ratio);
     json_object_set_new(rec, "pct_of_local_read", json_real(round(pct * 10.0) / 10.0));
-    /* Its interval, from the record's own over its repeats (time: latency grows with it,
-     * bandwidth shrinks); the reference is common to every record it is compared with. */
+    /* Their intervals, from the record's own over its repeats; the reference is common to
+     * every record it is compared with. */
     struct hb_interval iv;
-    bool lat = strcmp(hb_rec_str(rec, "unit", ""), "ns") == 0;
+    bool known = hb_rec_interval(rec, &iv) && iv.n >= 2 && iv.lo > 0;
+    json_object_set_new(rec, "ratio_to_reference_ci95",
+                        known ? json_pack("[f, f]", iv.lo / ref_value, iv.hi / ref_value)
+                              : json_null());
     json_object_set_new(
         rec, "pct_of_local_read_ci95",
-        hb_rec_interval(rec, &iv) && iv.n >= 2 && iv.lo > 0
-            ? json_pack("[f, f]", pct * (lat ? iv.lo : iv.value / iv.hi) / (lat ? iv.value : 1),
-                        pct * (lat ? iv.hi : iv.value / iv.lo) / (lat ? iv.value : 1))
-            : json_null());
-    json_object_set_new(rec, "reference_label", json_string(hb_rec_str(ref, "label", "")));
+        !known ? json_null()
+        : higher_better
+            ? json_pack("[f, f]", 100.0 * ref_value / iv.hi, 100.0 * ref_value / iv.lo)
+            : json_pack("[f, f]", 100.0 * iv.lo / ref_value, 100.0 * iv.hi / ref_value));
 }
 
 /* Two records' % of local read differ beyond their noise: their intervals are apart, or
@@ -94,9 +98,9 @@ static double hb_pct_p(const json_t *a, const json_t *b)
         v[k] = hb_family_rec_values(r[k], &n[k]);
         double pct = json_number_value(json_object_get(r[k], "pct_of_local_read"));
         double value = hb_rec_num(r[k], "value", NAN);
-        bool lat = strcmp(hb_rec_str(r[k], "unit", ""), "ns") == 0;
+        bool higher_better = hb_unit_higher_better(hb_rec_str(r[k], "unit", ""));
         for (int i = 0; i < n[k]; i++)
-            v[k][i] = lat ? pct * v[k][i] / value : pct * value / v[k][i];
+            v[k][i] = higher_better ? pct * value / v[k][i] : pct * v[k][i] / value;
     }
     double p = hb_family_rec_p_of(v[0], n[0], v[1], n[1]);
     free(v[0]);

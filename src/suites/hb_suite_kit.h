@@ -55,6 +55,9 @@ enum hb_suite_flag {
     HB_SUITE_SIZE_LIST = 1 << 4,   /* measures a --size list (others take one size) */
     HB_SUITE_DERIVE_ALL = 1 << 5,  /* its derive reads every host's records at once (comm: the
                                     * links between hosts); the others, one host's at a time */
+    HB_SUITE_CACHES = 1 << 6,      /* measures caches on purpose (sweep walks through them, c2c
+                                    * hands one line between cores): a working set in a cache is
+                                    * no warning, and its records say `cache_intended` */
 };
 
 /* A suite: its command, its help line and what it does at each step of a run. */

@@ -9,7 +9,6 @@
 #include "hb_knee.h"
 #include "hb_result.h"
 #include "hb_size.h"
-#include "hb_stats.h"
 
 #include <errno.h>
 #include <math.h>
@@ -149,15 +148,14 @@ static void hb_suite_loaded_annotate(const struct hb_suite_env *env, const json_
 {
     (void)env;
     (void)measured;
-    (void)env;
-    (void)measured;
     json_t *bg = json_object_get(rec, "background");
     if (!json_is_array(bg)) return;
     double sum = 0.0;
     size_t i;
     json_t *b;
     json_array_foreach(bg, i, b) sum += json_number_value(json_object_get(b, "achieved_GBps"));
-    json_object_set_new(rec, "total_GBps", json_real(hb_round_figure(sum, 3)));
+    /* Unrounded: the table and the knee's line round it once, as every figure shown. */
+    json_object_set_new(rec, "total_GBps", json_real(sum));
 }
 
 static int hb_suite_loaded_derive(const struct hb_suite_env *env, json_t *measured, json_t *derived)
@@ -194,12 +192,11 @@ static int hb_suite_loaded_derive(const struct hb_suite_env *env, json_t *measur
     if (oom) hb_err_set("loaded: out of memory sorting %d points", n);
     if (!oom && !isnan(idle) && n > 0)
         json_array_append_new(
-            derived,
-            json_pack("{s:s, s:s, s:s, s:i, s:i, s:o, s:s, s:f, s:f, s:s}", "type", "knee", "suite",
-                      "loaded", "curve", "loaded", "cpu_node", cpu, "mem_node", mem, "value",
-                      isnan(knee) ? json_null() : json_real(hb_round_figure(knee, 3)), "unit",
-                      "GBps", "lat_ns_idle", idle, "max_total_GBps", bw[n - 1], "note",
-                      isnan(knee) ? "latency never doubled over the load sweep" : ""));
+            derived, json_pack("{s:s, s:s, s:s, s:i, s:i, s:o, s:s, s:f, s:f, s:s}", "type", "knee",
+                               "suite", "loaded", "curve", "loaded", "cpu_node", cpu, "mem_node",
+                               mem, "value", isnan(knee) ? json_null() : json_real(knee), "unit",
+                               "GBps", "lat_ns_idle", idle, "max_total_GBps", bw[n - 1], "note",
+                               isnan(knee) ? "latency never doubled over the load sweep" : ""));
     free(bw);
     free(lat);
     return oom ? -ENOMEM : 0;

@@ -106,9 +106,9 @@ static json_t *hb_matrix_json(const struct hb_topo *t, bool cpu_rows, bool mem_c
                 json_array_append_new(
                     row, HB_AT(im, t, i, j) < 0 ? json_null() : json_integer(HB_AT(im, t, i, j)));
             else
-                json_array_append_new(row, isnan(HB_AT(m, t, i, j))
-                                               ? json_null()
-                                               : json_real(hb_round_figure(HB_AT(m, t, i, j), 3)));
+                /* Unrounded: the table rounds a cell once, as it rounds the cell's row. */
+                json_array_append_new(row, isnan(HB_AT(m, t, i, j)) ? json_null()
+                                                                    : json_real(HB_AT(m, t, i, j)));
         }
         json_array_append_new(rows, row);
     }

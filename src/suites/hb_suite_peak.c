@@ -10,7 +10,6 @@
 
 #include "hb_error.h"
 #include "hb_jsonl_read.h"
-#include "hb_stats.h"
 
 #include <errno.h>
 #include <math.h>
@@ -120,8 +119,8 @@ static void hb_peak_emit(struct hb_peak_sum *p, json_t *derived)
         derived, json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:f, s:s, s:f, s:s}", "type",
                            "peak", "suite", "peak", "experiment", p->experiment, "host", p->host,
                            "kernel", p->kernel, "policy", p->policy, "nodes", p->nodes, "node_GBps",
-                           p->node_GBps, "total_GBps", hb_round_figure(p->total, 3), "unit", "GBps",
-                           "fg_overlap", round(overlap * 1000.0) / 1000.0, "note", note));
+                           p->node_GBps, "total_GBps", p->total, "unit", "GBps", "fg_overlap",
+                           round(overlap * 1000.0) / 1000.0, "note", note));
     memset(p, 0, sizeof(*p));
 }
 

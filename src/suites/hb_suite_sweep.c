@@ -3,18 +3,21 @@
  * from 1 KiB doubling up to --max-size (default 2 GiB), never above a quarter of the memory
  * node's free memory, each under 4k and THP pages. Records carry `ws_bytes`, the per-level
  * cache sizes of the CPU node (`cache_bytes`, from hwloc) and, on the largest size that still
- * fits a cache level, `cache_end` ("L1", "L2,L3", "MemCache" for the memory node's
- * memory-side cache, `memside_cache_bytes`), which the table marks. The team runner
+ * lives in a cache level, `cache_end` ("L1", "L3", "memory-side cache" for the memory node's
+ * memory-side cache, `memside_cache_bytes`), which the table marks: the level as each
+ * record's `level` takes it (hb_level_of: believable sizes, shared caches). The team runner
  * calibrates sweeps per sample to --min-time, so tiny sets still give a real figure.
  *
- * The chase touches one 64-byte line per --stride bytes, so what it keeps in a cache is
- * `touched_bytes` = ws_bytes x 64 / stride; the cache marks compare that with each level, and
+ * The chase loads one line per --stride bytes and the adjacent-line prefetcher brings its
+ * 128-byte pair, so what it keeps in a cache is `touched_bytes` = ws_bytes x 128 / stride
+ * (hb_level_footprint); the cache marks compare that with each level, and
  * the chase's sizes start where the ring holds HB_SWEEP_MIN_LINES lines. Each stride of a
  * --stride list is a curve of its own. */
 #include "hb_suite_kit.h"
 #include "hb_cli_doc.h"
 
 #include "hb_error.h"
+#include "hb_level.h"
 #include "hb_size.h"
 #include "hb_topo_mem.h"
 
@@ -39,19 +42,24 @@ static uint64_t hb_sweep_top(const struct hb_topo *t, int mem_node, uint64_t max
     return top;
 }
 
-/* "L1", "L2,L3", "MemCache" for the levels whose cache `ws` is the largest step to fit;
- * "" for none. levels[4] is the memory node's memory-side cache. */
-static void hb_sweep_cache_end(const uint64_t levels[5], uint64_t ws, char *buf, size_t len)
+/* The level a working set of footprint `touched` lives in for one thread of CPU node index
+ * ni with memory on node index mi: hb_level_of, as each record's level is. */
+static void hb_sweep_level(const struct hb_topo *t, int ni, int mi, uint64_t touched,
+                           struct hb_level *l)
 {
-    size_t pos = 0;
-    buf[0] = '\0';
-    for (int l = 0; l < 5; l++) {
-        if (levels[l] == 0 || ws > levels[l] || ws * 2 <= levels[l]) continue;
-        int n = l == 4 ? snprintf(buf + pos, len - pos, "%sMemCache", pos ? "," : "")
-                       : snprintf(buf + pos, len - pos, "%sL%d", pos ? "," : "", l + 1);
-        if (n < 0 || (size_t)n >= len - pos) return;
-        pos += (size_t)n;
-    }
+    hb_level_of(t, t->nodes[ni].cpus, t->nodes[ni].ncpus > 0 ? 1 : 0, touched, mi, l);
+}
+
+/* The level whose last step this footprint is ("L1", "L3", "memory-side cache"): it lives
+ * there and the next size (twice the footprint) lives further out; "" for none. */
+static void hb_sweep_cache_end(const struct hb_topo *t, int ni, int mi, uint64_t touched, char *buf,
+                               size_t len)
+{
+    struct hb_level here, next;
+    hb_sweep_level(t, ni, mi, touched, &here);
+    hb_sweep_level(t, ni, mi, touched * 2, &next);
+    bool ends = strcmp(here.name, "memory") != 0 && strcmp(here.name, next.name) != 0;
+    snprintf(buf, len, "%s", ends ? here.name : "");
 }
 
 /* stride: the chase's stride, 0 for a bandwidth kernel (it touches every line). */
@@ -59,6 +67,7 @@ static int hb_sweep_add(const struct hb_suite_env *env, struct hb_plan *out, int
                         const char *kernel, enum hb_pages pages, uint64_t ws,
                         const uint64_t levels[5], uint64_t stride)
 {
+    const struct hb_topo *t = env->topo;
     char name[HB_NAME_LEN], mark[32], stride_text[24] = "";
     const char *pname = pages == HB_PAGES_THP ? "thp" : "4k";
     if (stride && env->opts->nstrides > 1)
@@ -76,8 +85,9 @@ static int hb_sweep_add(const struct hb_suite_env *env, struct hb_plan *out, int
         hb_suite_single(env, &e, "sweep", name, kernel, cpu, 1, HB_POLICY_BIND, mem, ws, stride);
     if (rc) return rc;
     e.tasks[0].pages = pages;
-    uint64_t touched = stride ? ws / stride * 64 : ws;
-    hb_sweep_cache_end(levels, touched, mark, sizeof(mark));
+    uint64_t touched = hb_level_footprint(ws, stride);
+    hb_sweep_cache_end(t, hb_topo_node_index(t, cpu), hb_topo_node_index(t, mem), touched, mark,
+                       sizeof(mark));
     const long long caches[4] = {(long long)levels[0], (long long)levels[1], (long long)levels[2],
                                  (long long)levels[3]};
     rc = hb_param_int(&e, "ws_bytes", (long long)ws);
@@ -183,5 +193,5 @@ const struct hb_suite hb_suite_sweep = {
     .help = "latency (4k and THP) and memcpy bandwidth vs working set, 1 KiB up to --max-size, "
             "cache levels marked",
     .plan = hb_suite_sweep_plan,
-    .flags = HB_SUITE_STRIDE_LIST,
+    .flags = HB_SUITE_STRIDE_LIST | HB_SUITE_CACHES,
 };

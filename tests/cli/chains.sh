@@ -32,9 +32,9 @@ jq -sr '[.[] | select(.type == "measurement")] as $m
     (($m | map(select(.chains == 8))[0].loads_per_s) / $one.loads_per_s) as $x
     | if $x <= 1.2 then "8 chains give \($x) times the loads a second of 1" else empty end' mlp.jsonl >bad.txt
 while read -r line; do echo "FAIL: $line"; fail=1; done <bad.txt
-# CSV: the same keys as columns, filled for both chain counts
+# CSV: the same keys as columns (an interval as its two ends), filled for both chain counts
 head -1 mlp.csv | tr , '\n' >cols.txt
-for c in chains loads_per_s concurrency concurrency_ci95; do
+for c in chains loads_per_s concurrency concurrency_ci95_lo concurrency_ci95_hi; do
     grep -qx "$c" cols.txt || { echo "FAIL: CSV has no column $c"; fail=1; }
 done
 col=$(grep -nx chains cols.txt | cut -d: -f1)

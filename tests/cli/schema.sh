@@ -74,7 +74,9 @@ check "summary has the median spread and the estimate" '[.[] | select(.type == "
     all((.spread_pct_median | type) == "number" and .estimate_s > 0)'
 check "summary closes each run" '[.[] | select(.type == "summary")] | length == 2'
 header=$(head -1 r.csv)
-keys=$(jq -r -s '[.[] | select(.type == "measurement")][0] | keys_unsorted | join(",")' r.jsonl)
+# an interval (KEY ending ci95) is two CSV columns, KEY_lo and KEY_hi
+keys=$(jq -r -s '[.[] | select(.type == "measurement")][0] | keys_unsorted |
+    map(if endswith("ci95") then "\(.)_lo", "\(.)_hi" else . end) | join(",")' r.jsonl)
 if [ "$header" != "$keys" ]; then
     echo "FAIL: CSV header differs from the JSON keys"
     echo "  csv:  $header"

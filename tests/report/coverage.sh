@@ -22,12 +22,12 @@ for f in five three mixed; do
 done
 says() { grep -qF -- "$2" "$tmp/$1"; }
 nowhere95() { ! grep -E '95 ?%' "$tmp/$1"; }
-expect "table of 5 repeats: its intervals are 93.75%, 5 repeats" says five.txt '# ± CI: 93.75% interval, 5 repeats'
-expect "table of 3 repeats: 75%, 3 repeats" says three.txt '# ± CI: 75% interval, 3 repeats'
+expect "table of 5 repeats: its intervals are 93.75%, 5 repeats" says five.txt '# [interval]: 93.75% interval, 5 repeats'
+expect "table of 3 repeats: 75%, 3 repeats" says three.txt '# [interval]: 75% interval, 3 repeats'
 expect "table of both: each stated where it starts" \
-    eval 'says mixed.txt "# ± CI: 93.75% interval, 5 repeats" && says mixed.txt "# ± CI: 75% interval, 3 repeats"'
+    eval 'says mixed.txt "# [interval]: 93.75% interval, 5 repeats" && says mixed.txt "# [interval]: 75% interval, 3 repeats"'
 expect "CSV carries each row's coverage and repeats" \
-    eval 'head -1 "$tmp/five.csv" | grep -q ",ci95,ci_coverage,noisy,repeats," &&
+    eval 'head -1 "$tmp/five.csv" | grep -q ",ci95_lo,ci95_hi,ci_coverage,noisy,repeats," &&
         [ "$(grep -c ",0.9375,[a-z]*,5," "$tmp/five.csv")" = "$(grep -c "^measurement," "$tmp/five.csv")" ]'
 expect "report of 5 repeats: whiskers and interval column 93.75%, 5 repeats" \
     eval 'says five.html "Whiskers: 93.75% interval, 5 repeats." && says five.html "<th>93.75% interval, 5 repeats</th>"'

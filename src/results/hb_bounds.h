@@ -1,0 +1,16 @@
+/* The physical bounds of a measurement record's figures: a figure outside one is impossible
+ * (a measurement or derivation went wrong), so the record says so where it is shown. Only
+ * true bounds: a bandwidth over the machine's nominal peak is not one. */
+#ifndef HB_BOUNDS_H
+#define HB_BOUNDS_H
+
+#include <jansson.h>
+
+/* Checks rec (a measurement record; any other is left alone) and sets `out_of_bounds`:
+ * [{key, value, bound, why}] for each figure past its bound, removed when none is. The bounds:
+ * concurrency <= chains x threads (no more loads can be in flight), pages_on_target_pct and
+ * each of pages_share_pct within 0..100, bg_overlap within 0..1, an ok record's value above
+ * 0. */
+void hb_bounds_check(json_t *rec);
+
+#endif
