@@ -352,8 +352,8 @@ static void hb_table_ratio(FILE *f, const char *name, json_t *rec, const char *k
     const char *noise = hb_rec_str(json_object_get(rec, "gain_noise"), key, "");
     char r[HB_FIGURE_LEN];
     if (json_is_number(v))
-        fprintf(f, "; %sx as fast as %s%s", hb_figure_text(json_number_value(v), r, sizeof(r)),
-                name,
+        fprintf(f, "; local is %sx as fast as %s%s",
+                hb_figure_text(json_number_value(v), r, sizeof(r)), name,
                 strcmp(noise, "inconclusive") == 0 ? " (inconclusive: within the noise)" : "");
     else
         fprintf(f, "; %s not measured", name);
@@ -365,7 +365,7 @@ static void hb_table_gain(FILE *f, json_t *rec)
     fprintf(f, "NUMA gain %-6s %-9s", hb_rec_str(rec, "mode", ""), hb_rec_str(rec, "workload", ""));
     if (json_is_number(x)) fprintf(f, "@%-5g", json_number_value(x));
     char speed[HB_FIGURE_LEN];
-    fprintf(f, " local %s %s, local is",
+    fprintf(f, " local %s %s",
             hb_table_fig_at(json_object_get(rec, "speed_ci95"), hb_rec_num(rec, "local_speed", NAN),
                             "local", speed, sizeof(speed)),
             hb_unit_shown(hb_rec_str(rec, "speed_unit", "")));
