@@ -365,7 +365,7 @@ static void hb_table_gain(FILE *f, json_t *rec)
     fprintf(f, "NUMA gain %-6s %-9s", hb_rec_str(rec, "mode", ""), hb_rec_str(rec, "workload", ""));
     if (json_is_number(x)) fprintf(f, "@%-5g", json_number_value(x));
     char speed[HB_FIGURE_LEN];
-    fprintf(f, " local %s %s",
+    fprintf(f, " local, its tasks together: %s %s",
             hb_table_fig_at(json_object_get(rec, "speed_ci95"), hb_rec_num(rec, "local_speed", NAN),
                             "local", speed, sizeof(speed)),
             hb_unit_shown(hb_rec_str(rec, "speed_unit", "")));

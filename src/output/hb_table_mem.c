@@ -1,9 +1,12 @@
 /* Table lines about memory (hb_table_mem.h): kinds, tiers, memory-side caches, HMAT. */
 #include "hb_table_mem.h"
 
+#include "hb_figure_text.h"
 #include "hb_jsonl_read.h"
 #include "hb_size.h"
+#include "hb_units.h"
 
+#include <math.h>
 #include <string.h>
 
 bool hb_table_hmat_said;
@@ -74,7 +77,7 @@ void hb_table_matrix_hmat(FILE *f, json_t *rec)
     }
     json_t *rows = json_object_get(rec, "rows"), *cols = json_object_get(rec, "cols");
     fprintf(f, "firmware HMAT %s (%s) beside measured, ratio measured/firmware:\n",
-            hb_rec_str(h, "attribute", ""), hb_rec_str(h, "unit", ""));
+            hb_rec_str(h, "attribute", ""), hb_unit_shown(hb_rec_str(h, "unit", "")));
     size_t i, j;
     json_t *r;
     json_array_foreach(rows, i, r)
@@ -84,11 +87,14 @@ void hb_table_matrix_hmat(FILE *f, json_t *rec)
         for (j = 0; j < json_array_size(cols); j++) {
             json_t *v = json_array_get(vals, j);
             if (!json_is_number(v)) continue;
-            fprintf(f, "  %lld -> %lld: HMAT %10.2f, measured %10.2f, ratio %.2f\n",
+            /* the measured figure as its row and cell print it */
+            char hm[HB_FIGURE_LEN], me[HB_FIGURE_LEN];
+            json_t *m = json_array_get(json_array_get(json_object_get(rec, "values"), i), j);
+            fprintf(f, "  %lld -> %lld: HMAT %10s, measured %10s, ratio %.2f\n",
                     (long long)json_integer_value(r),
-                    (long long)json_integer_value(json_array_get(cols, j)), json_number_value(v),
-                    json_number_value(
-                        json_array_get(json_array_get(json_object_get(rec, "values"), i), j)),
+                    (long long)json_integer_value(json_array_get(cols, j)),
+                    hb_figure_text(json_number_value(v), hm, sizeof(hm)),
+                    hb_figure_text(json_is_number(m) ? json_number_value(m) : NAN, me, sizeof(me)),
                     json_number_value(json_array_get(ratio, j)));
         }
     }

@@ -2,9 +2,11 @@
 #include "hb_matrix_hmat.h"
 
 #include "hb_family_rec.h"
+#include "hb_figure_text.h"
 #include "hb_interval.h"
 #include "hb_jsonl_read.h"
 #include "hb_stats.h"
+#include "hb_units.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -99,11 +101,16 @@ static void hb_hmat_pair(const struct hb_topo *t, bool latency, int i, int j, in
         double excess = latency ? near_m / far_m : far_m / near_m;
         if (excess > 1.0 + thr) {
             kind = "order";
+            /* the measured figures as their rows print them (hb_figure_text.h) */
+            char a[HB_FIGURE_LEN], b[HB_FIGURE_LEN], c[HB_FIGURE_LEN], d[HB_FIGURE_LEN];
             snprintf(why, sizeof(why),
-                     "from node %d the firmware puts node %d nearer than node %d (%.4g vs %.4g "
-                     "%s), measured the other way (%.4g vs %.4g %s, %.1f%% beyond the threshold)",
-                     ci, j_near ? cj : ck, j_near ? ck : cj, j_near ? hj : hk, j_near ? hk : hj,
-                     unit, near_m, far_m, unit, (excess - 1.0 - thr) * 100.0);
+                     "from node %d the firmware puts node %d nearer than node %d (%s vs %s %s), "
+                     "measured the other way (%s vs %s %s, %.1f%% beyond the threshold)",
+                     ci, j_near ? cj : ck, j_near ? ck : cj,
+                     hb_figure_text(j_near ? hj : hk, a, sizeof(a)),
+                     hb_figure_text(j_near ? hk : hj, b, sizeof(b)), hb_unit_shown(unit),
+                     hb_figure_text(near_m, c, sizeof(c)), hb_figure_text(far_m, d, sizeof(d)),
+                     hb_unit_shown(unit), (excess - 1.0 - thr) * 100.0);
         }
     }
     if (!kind) {

@@ -2,7 +2,9 @@
 #include "hb_matrix_ktier.h"
 
 #include "hb_family_rec.h"
+#include "hb_figure_text.h"
 #include "hb_jsonl_read.h"
+#include "hb_units.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -31,13 +33,15 @@ static void hb_ktier_pair(const struct hb_topo *t, bool latency, int i, int fast
     enum hb_separation sep = hb_rec_separation(a, b);
     int ci = t->nodes[i].os_index, cf = t->nodes[fast].os_index, cs = t->nodes[slow].os_index;
     int tf = t->nodes[fast].kernel_tier, ts = t->nodes[slow].kernel_tier;
-    const char *unit = latency ? "ns" : "GB/s";
-    char why[320];
+    /* the measured figures as their rows print them (hb_figure_text.h) */
+    const char *unit = hb_unit_shown(latency ? "ns" : "GBps");
+    char why[320], f1[HB_FIGURE_LEN], f2[HB_FIGURE_LEN];
     snprintf(why, sizeof(why),
              "from node %d the kernel puts node %d in a faster tier than node %d (memory_tier%d "
-             "vs memory_tier%d), measured the other way (%.4g vs %.4g %s, %.1f%% beyond the "
+             "vs memory_tier%d), measured the other way (%s vs %s %s, %.1f%% beyond the "
              "threshold)",
-             ci, cf, cs, tf, ts, mf, ms, unit, (excess - 1.0 - thr) * 100.0);
+             ci, cf, cs, tf, ts, hb_figure_text(mf, f1, sizeof(f1)),
+             hb_figure_text(ms, f2, sizeof(f2)), unit, (excess - 1.0 - thr) * 100.0);
     json_t *e = json_pack(
         "{s:i, s:i, s:i, s:i, s:i, s:s, s:s, s:o, s:o}", "cpu_node", ci, "mem_node", cf,
         "other_mem_node", cs, "kernel_tier", tf, "other_kernel_tier", ts, "reason", why, "evidence",

@@ -163,9 +163,10 @@ int main(void)
     CHECK_INT(json_integer_value(json_object_get(f, "kernel_tier")), 4);
     CHECK_INT(json_integer_value(json_object_get(f, "other_kernel_tier")), 19);
     CHECK_STR(hb_rec_str(f, "evidence", ""), "unknown noise");
-    CHECK_STR(hb_rec_str(f, "reason", ""),
-              "from node 0 the kernel puts node 1 in a faster tier than node 2 (memory_tier4 vs "
-              "memory_tier19), measured the other way (252 vs 204 ns, 18.5% beyond the threshold)");
+    CHECK_STR(
+        hb_rec_str(f, "reason", ""),
+        "from node 0 the kernel puts node 1 in a faster tier than node 2 (memory_tier4 vs "
+        "memory_tier19), measured the other way (252.0 vs 204.0 ns, 18.5% beyond the threshold)");
     CHECK(json_number_value(json_object_get(json_object_get(f, "figure"), "value")) == 252.0);
     CHECK(json_number_value(json_object_get(json_object_get(f, "other_figure"), "value")) == 204.0);
     char text[8192];
