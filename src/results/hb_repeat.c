@@ -83,25 +83,29 @@ static void hb_repeat_interval(json_t *out, const double *v, int nv, double nois
     json_object_set_new(out, "spread_pct", isfinite(spread) ? json_real(spread) : json_null());
 }
 
-/* Each background task's achieved load as the median over the repeats, as the background's
- * own record gives it (its value): the figure shown beside the foreground's is then the
- * one shown in the background's row, not one repeat's. */
+/* Each background task's achieved load, and the pace it was asked for (measured anew each
+ * repeat when paced to its own rate), as the median over the repeats, as the background's
+ * own record gives its value: the figure shown beside the foreground's is then the one shown
+ * in the background's row, not one repeat's. */
 static void hb_repeat_background(json_t *out, json_t *const *recs, int n)
 {
+    static const char *const keys[] = {"achieved_GBps", "target_GBps"};
     double *v = malloc(sizeof(*v) * (size_t)n);
     size_t k;
     json_t *b;
     json_array_foreach(v ? json_object_get(out, "background") : NULL, k, b)
     {
-        int nv = 0;
-        for (int i = 0; i < n; i++) {
-            json_t *x = json_array_get(json_object_get(recs[i], "background"), k);
-            double a = hb_rec_num(x, "achieved_GBps", NAN);
-            if (isfinite(a)) v[nv++] = a;
+        for (size_t key = 0; key < sizeof(keys) / sizeof(keys[0]); key++) {
+            int nv = 0;
+            for (int i = 0; i < n; i++) {
+                json_t *x = json_array_get(json_object_get(recs[i], "background"), k);
+                double a = hb_rec_num(x, keys[key], NAN);
+                if (isfinite(a)) v[nv++] = a;
+            }
+            struct hb_interval iv;
+            if (nv && hb_interval_median(v, nv, HB_CI_LEVEL, &iv) == 0)
+                json_object_set_new(b, keys[key], json_real(iv.value));
         }
-        struct hb_interval iv;
-        if (nv && hb_interval_median(v, nv, HB_CI_LEVEL, &iv) == 0)
-            json_object_set_new(b, "achieved_GBps", json_real(iv.value));
     }
     free(v);
 }
