@@ -11,20 +11,63 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Why a knob could not be read, in plain words: the record keeps the system's message
+ * (a path and its errno text), which tells a reader nothing. */
+static const char *hb_config_why(const char *why)
+{
+    if (!why) return "not available";
+    if (strstr(why, "No such file"))
+        return "not available (this kernel or machine does not provide it)";
+    if (strstr(why, "Permission denied") || strstr(why, "not permitted"))
+        return "not available (reading it needs root)";
+    return "not available (it could not be read)";
+}
+
+/* Huge pages per node ({"node0": {"2048kB": {"free": F, "total": T}}}) in words: "node 0: 2 MiB
+ * pages 0 of 0 free, 1 GiB pages 0 of 0 free". False when v is not that shape. */
+static bool hb_config_hugepages(FILE *f, const json_t *v)
+{
+    const char *node;
+    const json_t *sizes;
+    bool any = false;
+    json_object_foreach((json_t *)v, node, sizes)
+    {
+        if (!json_is_object(sizes) || strncmp(node, "node", 4) != 0) return any;
+        fprintf(f, "%snode %s:", any ? "<br>" : "", node + 4);
+        const char *size;
+        const json_t *c;
+        int k = 0;
+        json_object_foreach((json_t *)sizes, size, c)
+        {
+            long long kb = atoll(size);
+            fprintf(f, "%s %lld %s pages: %lld of %lld free", k++ ? "," : "",
+                    kb >= 1048576 ? kb / 1048576
+                    : kb >= 1024  ? kb / 1024
+                                  : kb,
+                    kb >= 1048576 ? "GiB"
+                    : kb >= 1024  ? "MiB"
+                                  : "KiB",
+                    (long long)hb_rec_num(c, "free", 0), (long long)hb_rec_num(c, "total", 0));
+        }
+        any = true;
+    }
+    return any;
+}
+
 /* One knob of a configuration as a cell: its words, or why it could not be read. */
 static void hb_config_cell(FILE *f, const json_t *config, const json_t *unreadable, const char *key,
                            bool marked)
 {
     const json_t *v = json_object_get(config, key);
     const char *why = json_string_value(json_object_get(unreadable, key));
-    char *words = json_is_null(v) && why ? NULL : hb_config_words(v);
     fputs(marked ? "<td class=\"differs\">" : "<td>", f);
-    if (words) {
-        hb_html_esc(f, words);
-    } else {
-        fputs("unreadable: ", f);
-        hb_html_esc(f, why ? why : "no reason kept");
+    if (strcmp(key, "hugepages") == 0 && json_is_object(v) && json_object_size(v) &&
+        hb_config_hugepages(f, v)) {
+        fputs("</td>", f);
+        return;
     }
+    char *words = json_is_null(v) && why ? NULL : hb_config_words(v);
+    hb_html_esc(f, words ? words : hb_config_why(why));
     fputs("</td>", f);
     free(words);
 }

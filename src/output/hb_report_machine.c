@@ -1,6 +1,7 @@
 /* Report section of the machines the results ran on: each distinct machine (hosts and
- * topology) once, with the files that ran there, its nodes and distances, and the run settings
- * (one value when every file agrees, else each file's); then the notes. */
+ * topology) once, with the files that ran there, and folded under them its nodes and
+ * distances and the run settings (one value when every file agrees, else each file's); then
+ * the notes. */
 #include "hb_report_kit.h"
 #include "hb_report_sections.h"
 
@@ -149,7 +150,10 @@ static void hb_machine_panel(FILE *f, const struct hb_report_in *in, const int *
         fputs(k ? ", " : "", f);
         hb_html_esc(f, base ? base + 1 : in[at[k]].res.path);
     }
-    fputs("</p>\n<table>\n", f);
+    /* Folded: the results come first; who wants the machine's details opens them. */
+    fputs("</p>\n<details><summary>settings, configuration, nodes and distances</summary>\n"
+          "<table>\n",
+          f);
     for (int r = 0; r < (int)(sizeof(hb_machine_rows) / sizeof(hb_machine_rows[0])); r++)
         hb_machine_row(f, in, at, n, r);
     fputs("</table>\n", f);
@@ -174,7 +178,7 @@ static void hb_machine_panel(FILE *f, const struct hb_report_in *in, const int *
         fputs("<p>No firmware distance matrix.</p>\n", f);
     hb_report_matrix_table(f, "distance", json_object_get(topo, "distances"));
     hb_report_matrix_table(f, "hop class", json_object_get(topo, "hop_class"));
-    fputs("</div>\n", f);
+    fputs("</details></div>\n", f);
 }
 
 void hb_report_machine(FILE *f, const struct hb_report_in *in, int nin)
