@@ -2,6 +2,7 @@
  * nodes as heatmaps with hop classes, and latency and bandwidth against message size, one
  * curve per pair class (the median over the rank pairs of the class). */
 #include "hb_report_kit.h"
+#include "hb_units.h"
 #include "hb_report_sections.h"
 
 #include "hb_report_axis.h"
@@ -179,7 +180,7 @@ static void hb_comm_matrix_panel(FILE *f, const struct hb_report_in *in, const j
         if (any)
             hb_svg_heatmap_hops(f, rows, cols, values, json_object_get(m, "hop_class"),
                                 bw ? "comm-bandwidth" : "comm-latency",
-                                hb_unit_words(hb_rec_str(m, "unit", "")), bw);
+                                hb_unit_shown(hb_rec_str(m, "unit", "")), bw);
         else
             fputs("<p class=\"nodata\">No two ranks of this host measured a pair.</p>\n", f);
         hb_comm_numbers(f, m, head);

@@ -1,9 +1,11 @@
 /* Report sections built from measurement records: hop study bars, loaded-latency, sweep,
  * policy and intensity curves. */
 #include "hb_report_kit.h"
+#include "hb_units.h"
 #include "hb_report_sections.h"
 
 #include "hb_report_axis.h"
+#include "hb_figure_text.h"
 
 #include <errno.h>
 #include <math.h>
@@ -228,10 +230,10 @@ static void hb_curves_table(FILE *f, const struct hb_series *s, int n,
             fputs("<tr><td>", f);
             hb_html_esc(f, s[k].name);
             fprintf(f, "</td><td>%s</td>", hb_axis_label(&xa, s[k].x[i], a, sizeof(a)));
-            fprintf(f, "<td>%s</td><td>", hb_num_plain(s[k].y[i], b, sizeof(b)));
-            if (isfinite(s[k].lo[i]))
-                fprintf(f, "%s &#8211; %s", hb_num_plain(s[k].lo[i], a, sizeof(a)),
-                        hb_num_plain(s[k].hi[i], b, sizeof(b)));
+            /* The figure and its interval at one rounding: "272.2" and "[221.0, 1201.3]". */
+            char ends[HB_FIGURE_LEN];
+            fprintf(f, "<td>%s</td><td>%s", hb_figure_text(s[k].y[i], b, sizeof(b)),
+                    hb_report_ends(s[k].y[i], s[k].lo[i], s[k].hi[i], ends, sizeof(ends)));
             fputs(levels ? "</td><td>" : "", f);
             hb_html_esc(f, s[k].level[i]);
             fputs("</td></tr>\n", f);
@@ -259,12 +261,12 @@ static int hb_knees(const json_t *records, const char *curve, struct hb_mark *ma
         /* Intensity knees compare local with another placement; loaded knees are per pair. */
         if (json_object_get(r, "against"))
             snprintf(labels[n], 96, "knee local/%s %s: %s %s", hb_rec_str(r, "against", ""),
-                     hb_rec_str(r, "mode", ""), v, hb_unit_words(hb_rec_str(r, "unit", "")));
+                     hb_rec_str(r, "mode", ""), v, hb_unit_shown(hb_rec_str(r, "unit", "")));
         else
             snprintf(labels[n], 96, "knee of CPU node %lld \xe2\x86\x92 memory node %lld: %s %s",
                      (long long)hb_rec_num(r, "cpu_node", -1),
                      (long long)hb_rec_num(r, "mem_node", -1), v,
-                     hb_unit_words(hb_rec_str(r, "unit", "")));
+                     hb_unit_shown(hb_rec_str(r, "unit", "")));
         marks[n] = (struct hb_mark){hb_rec_num(r, "value", 0), labels[n], NULL};
         n++;
     }

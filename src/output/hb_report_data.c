@@ -1,11 +1,14 @@
 /* What the report keeps of each results file (hb_report_data.h), read record by record. */
 #include "hb_report_data.h"
+#include "hb_report_kit.h"
 
 #include "hb_escape.h"
 #include "hb_grow.h"
 #include "hb_report_fleet.h"
 #include "hb_interval.h"
+#include "hb_figure_text.h"
 #include "hb_jsonl_read.h"
+#include "hb_units.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -51,6 +54,59 @@ int hb_report_intern(struct hb_report_in *in, const char *s, uint32_t *id)
     return *id == HB_STRTAB_NONE ? -ENOMEM : 0;
 }
 
+/* The number at key, NAN when there is none. */
+static double hb_report_num_or_nan(const json_t *rec, const char *key)
+{
+    const json_t *v = json_object_get(rec, key);
+    return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* The cells a figure's keys make, at the one rounding of hb_figure_text.h: the headline, an
+ * interval ("ci95": the headline's, "KEY_ci95": KEY's) as "[lo, hi]" at its figure's
+ * decimals, its unit as people write it, and a ratio to the reference in words with its
+ * direction ("0.98x the bandwidth of CPU node 0 -> memory node 0, read"). False for any other
+ * key. */
+static bool hb_report_figure_cell(FILE *m, const json_t *rec, const char *key)
+{
+    char text[HB_FIGURE_LEN], base[64];
+    size_t len = strlen(key);
+    const char *head = hb_rec_headline_key(rec);
+    if (strcmp(key, head) == 0 && json_is_number(json_object_get(rec, key))) {
+        fprintf(m, "<td>%s</td>", hb_figure_text(hb_rec_num(rec, key, 0), text, sizeof(text)));
+        return true;
+    }
+    if (strcmp(key, "ci95") == 0 || (len > 5 && strcmp(key + len - 5, "_ci95") == 0)) {
+        snprintf(base, sizeof(base), "%.*s",
+                 strcmp(key, "ci95") == 0 ? (int)strlen(head) : (int)len - 5,
+                 strcmp(key, "ci95") == 0 ? head : key);
+        double v = hb_report_num_or_nan(rec, base), lo, hi;
+        hb_report_ci(json_object_get(rec, key), &lo, &hi);
+        const char *ends = hb_report_ends(v, lo, hi, text, sizeof(text));
+        fprintf(m, "<td>%s</td>", *ends ? ends : "&#8211;");
+        return true;
+    }
+    if (strcmp(key, "unit") == 0 && json_is_string(json_object_get(rec, key))) {
+        fputs("<td>", m);
+        hb_html_esc(m, hb_unit_shown(hb_rec_str(rec, key, "")));
+        fputs("</td>", m);
+        return true;
+    }
+    if (strcmp(key, "ratio_to_reference") == 0) {
+        double r = hb_report_num_or_nan(rec, key);
+        const char *ref = hb_rec_str(rec, "reference_label", "");
+        char words[160];
+        fputs("<td class=\"kv ratio\">", m);
+        if (isfinite(r)) {
+            fprintf(m, "%.2fx the %s of ", r, hb_unit_quantity(hb_rec_str(rec, "unit", "")));
+            hb_html_esc(m, hb_label_words(ref, words, sizeof(words)) ? words : ref);
+        } else
+            fputs("&#8211;", m);
+        fputs("</td>", m);
+        return true;
+    }
+    return false;
+}
+
 int hb_report_add_row(struct hb_report_in *in, const json_t *rec, const char *const *keys, int n,
                       bool by_key, uint32_t *row)
 {
@@ -63,7 +119,8 @@ int hb_report_add_row(struct hb_report_in *in, const json_t *rec, const char *co
         return -ENOMEM;
     }
     for (int c = 0; c < n; c++) {
-        hb_report_cell_key(m, by_key ? keys[c] : NULL, json_object_get(rec, keys[c]));
+        if (!hb_report_figure_cell(m, rec, keys[c]))
+            hb_report_cell_key(m, by_key ? keys[c] : NULL, json_object_get(rec, keys[c]));
         end[c + 1] = ftell(m);
     }
     int rc = fclose(m) == 0 && html ? 0 : -ENOMEM;

@@ -5,6 +5,7 @@
 
 #include "hb_report_axis.h"
 #include "hb_report_kit.h"
+#include "hb_units.h"
 #include "hb_report_png.h"
 
 #include <math.h>
@@ -88,7 +89,7 @@ void hb_rfleet_boxes(FILE *f, const struct hb_rfleet *fl, uint32_t unit)
         free(cells);
         return;
     }
-    const char *words = hb_unit_words(hb_strtab_get(&fl->units, unit));
+    const char *words = hb_unit_shown(hb_strtab_get(&fl->units, unit));
     double lo = INFINITY, hi = -INFINITY;
     for (size_t i = 0; i < n; i++) {
         lo = fmin(lo, fl->cell[cells[i]].min);

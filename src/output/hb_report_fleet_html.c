@@ -4,8 +4,10 @@
 #include "hb_report_fleet.h"
 
 #include "hb_family.h"
+#include "hb_figure_text.h"
 #include "hb_report_axis.h"
 #include "hb_report_kit.h"
+#include "hb_units.h"
 #include "hb_size.h"
 
 #include <math.h>
@@ -54,12 +56,12 @@ static void hb_rfleet_what(FILE *f, const struct hb_rfleet *fl, const struct hb_
             "<code>status</code> and <code>noisy</code> are read.</p>\n",
             fl->measurements, fl->hosts.n, fl->cells.n, fl->measurements, fl->hosts.n, fl->cells.n,
             fl->n, fl->background, failed, unusable, fl->duplicates, HB_FLEET_MIN_HOSTS);
-    char c[32], lo[32], hi[32], label[HB_COVERAGE_LABEL_LEN];
+    char c[32], ends[HB_FIGURE_LEN], label[HB_COVERAGE_LABEL_LEN];
     fprintf(f,
             "<p>A host's <em>cost</em> in a cell is its figure against the cell's median host "
             "(latency: value / median; bandwidth: median / value; 1 is the median host, higher "
             "is worse), its interval likewise from its ci95 (%s); a host's cost is the median over "
-            "its cells. The fleet's median host costs %s (interval %s to %s, the medians of "
+            "its cells. The fleet's median host costs %s (interval %s, the medians of "
             "the hosts' interval ends). A host is an <strong>outlier</strong> when its cost "
             "is more than %.0f%% above the fleet's, the intervals do not overlap and its "
             "<em>p</em> passes the family: the rank test of its rounds' costs (its cost times "
@@ -69,9 +71,9 @@ static void hb_rfleet_what(FILE *f, const struct hb_rfleet *fl, const struct hb_
             "or the adjusted p does not pass (the matrix suite's fleet rule at its default "
             "--fleet-threshold). In a cell, a host is <em>flagged</em> by the intervals alone "
             "against the cell's median host.</p>\n",
-            hb_coverage_label(cov, label, sizeof(label)), hb_num_plain(fl->cost, c, sizeof(c)),
-            hb_num_plain(fl->lo, lo, sizeof(lo)), hb_num_plain(fl->hi, hi, sizeof(hi)),
-            HB_FLEET_PCT, hb_family_rule_name(HB_FAMILY_FDR), HB_FAMILY_LEVEL);
+            hb_coverage_label(cov, label, sizeof(label)), hb_figure_text(fl->cost, c, sizeof(c)),
+            hb_report_ends(fl->cost, fl->lo, fl->hi, ends, sizeof(ends)), HB_FLEET_PCT,
+            hb_family_rule_name(HB_FAMILY_FDR), HB_FAMILY_LEVEL);
     fprintf(f,
             "<p class=\"fleet-verdicts\" data-family=\"%ld\">%zu outlier host(s), %zu "
             "inconclusive; a family of %ld host(s) with a p.</p>\n",
@@ -110,12 +112,9 @@ static void hb_rfleet_hosts_table(FILE *f, const struct hb_rfleet *fl, const cha
                 hs->verdict == HB_RFLEET_OUTLIER ? "outlier" : "ok", r + 1);
         hb_rfleet_text(f, hb_strtab_get(&fl->hosts, fl->rank[r]));
         hb_rfleet_num(f, hs->cost);
-        char lo[32], hi[32];
-        if (isfinite(hs->lo) && isfinite(hs->hi))
-            fprintf(f, "<td>%s - %s</td>", hb_num_plain(hs->lo, lo, sizeof(lo)),
-                    hb_num_plain(hs->hi, hi, sizeof(hi)));
-        else
-            fputs("<td>-</td>", f);
+        char ends[HB_FIGURE_LEN];
+        const char *iv = hb_report_ends(hs->cost, hs->lo, hs->hi, ends, sizeof(ends));
+        fprintf(f, "<td>%s</td>", *iv ? iv : "-");
         fprintf(f, "<td>%u</td><td>%u</td><td>%u</td><td>%u</td><td>%u</td><td>%u</td>", hs->cells,
                 hs->flagged, hs->within, hs->noisy, hs->failed, hs->unusable);
         hb_rfleet_num(f, hs->p);
@@ -143,7 +142,7 @@ static void hb_rfleet_cell_row(FILE *f, const struct hb_rfleet *fl, uint32_t c,
     double b = bytes ? strtod(bytes, NULL) : 0.0;
     hb_rfleet_text(f, b >= 1 ? hb_size_format((uint64_t)b, buf, sizeof(buf)) : "-");
     free(bytes);
-    hb_rfleet_text(f, hb_unit_words(hb_strtab_get(&fl->units, cs->unit)));
+    hb_rfleet_text(f, hb_unit_shown(hb_strtab_get(&fl->units, cs->unit)));
     fprintf(f, "<td>%u</td>", cs->hosts);
     const double q[] = {cs->min, cs->q1, cs->med, cs->q3, cs->max};
     for (int k = 0; k < 5; k++)

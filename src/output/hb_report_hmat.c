@@ -1,6 +1,7 @@
 /* Report: the firmware's HMAT and the kernel's memory tiers beside a measured matrix. */
 #include "hb_jsonl_read.h"
 #include "hb_report_kit.h"
+#include "hb_units.h"
 #include "hb_report_sections.h"
 #include "hb_report_draw.h"
 
@@ -26,7 +27,7 @@ void hb_report_matrix_hmat(FILE *f, const json_t *m, const char *path)
     fputs(" (empty: the firmware gives no figure for that initiator)</p>\n", f);
     /* Bandwidth is better higher, latency lower; the ratio follows the measured metric. */
     hb_svg_heatmap(f, rows, cols, json_object_get(h, "values"), flags, "hmat",
-                   hb_unit_words(hb_rec_str(h, "unit", "")),
+                   hb_unit_shown(hb_rec_str(h, "unit", "")),
                    strstr(hb_rec_str(h, "attribute", ""), "andwidth"));
     fputs("<p>measured / firmware HMAT</p>\n", f);
     hb_svg_heatmap(f, rows, cols, json_object_get(h, "ratio"), flags, "hmat-ratio", "x HMAT",

@@ -12,8 +12,11 @@
 /* A 40555 label ("0.0.r.1") in words ("CPU node 0 \u2192 memory node 1, read"); false when label
  * is not one. */
 bool hb_label_words(const char *label, char *buf, size_t len);
-/* A record's unit as people write it: "GBps" is "GB/s"; any other unit as it is. */
-const char *hb_unit_words(const char *unit);
+/* An interval's ends from ci ([lo, hi]): true when it is two numbers, else both NaN. */
+bool hb_report_ci(const json_t *ci, double *lo, double *hi);
+/* The ends of v's interval as "[lo, hi]", at v's rounding (hb_figure_text.h), in buf; ""
+ * when it has none. */
+const char *hb_report_ends(double v, double lo, double hi, char *buf, size_t len);
 /* A comm pair class (a hop class, HB_RCOMM_HOSTS or HB_RCOMM_UNKNOWN) of `pairs` rank pairs in
  * words: "1 hop, 4 pairs", "same node (0 hops), 2 pairs", "between hosts, 2 pairs". */
 void hb_comm_class_words(int cls, size_t pairs, char *buf, size_t len);

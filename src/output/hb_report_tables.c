@@ -1,5 +1,6 @@
 /* Report sections built from derived records: matrices (incl. c2c) and fleet. */
 #include "hb_report_kit.h"
+#include "hb_units.h"
 #include "hb_report_sections.h"
 
 #include "hb_report_draw.h"
@@ -90,7 +91,7 @@ void hb_report_matrices(FILE *f, const struct hb_report_in *in, int nin, int c2c
             char what[256];
             snprintf(what, sizeof(what), "%s: %s %s (%s)", hb_rec_str(m, "host", "?"),
                      hb_rec_str(m, "metric", "?"), hb_rec_str(m, "kernel", "?"),
-                     hb_unit_words(hb_rec_str(m, "unit", "?")));
+                     hb_unit_shown(hb_rec_str(m, "unit", "?")));
             fputs("<div class=\"panel\">", f);
             hb_report_caption(f, &in[i].res, what);
             const json_t *rows = json_object_get(m, "rows"), *cols = json_object_get(m, "cols");
@@ -102,7 +103,7 @@ void hb_report_matrices(FILE *f, const struct hb_report_in *in, int nin, int c2c
             const json_t *flags = json_object_get(m, "flags");
             /* Bandwidth is better higher; latency, c2c and relative cost lower. */
             hb_svg_heatmap(f, rows, cols, json_object_get(m, "values"), flags,
-                           c2c ? "c2c" : "value", hb_unit_words(hb_rec_str(m, "unit", "")),
+                           c2c ? "c2c" : "value", hb_unit_shown(hb_rec_str(m, "unit", "")),
                            strcmp(hb_rec_str(m, "metric", ""), "bandwidth") == 0);
             if (!c2c && json_is_array(json_object_get(m, "relative"))) {
                 fputs("<p>relative cost (1.0 = fastest)</p>\n", f);

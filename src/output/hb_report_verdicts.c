@@ -4,6 +4,7 @@
 #include "hb_report_sections.h"
 
 #include "hb_report_axis.h"
+#include "hb_figure_text.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -145,17 +146,14 @@ static void hb_figure_row(FILE *f, const json_t *e, const json_t *hops, struct h
     /* Myth 1 compares cases of one hop class: the verdict's. */
     hb_report_cell(f, json_object_get(e, "hops") ? json_object_get(e, "hops") : hops);
     bool span = json_is_number(json_object_get(e, "t_span_s"));
-    fprintf(
-        f, "<td>%s</td>",
-        hb_num_plain(hb_rec_num(e, span ? "t_span_s" : "pct_of_local_read", 0), num, sizeof(num)));
+    double v = hb_rec_num(e, span ? "t_span_s" : "pct_of_local_read", 0);
+    fprintf(f, "<td>%s</td>", hb_figure_text(v, num, sizeof(num)));
     fprintf(f, "<td>%s</td><td>", span ? "s (slower of the pair)" : "% of local read");
-    const json_t *ci = json_object_get(e, "ci95");
-    if (json_array_size(ci) == 2) {
-        char hi[32];
-        fprintf(f, "%s &#8211; %s",
-                hb_num_plain(json_number_value(json_array_get(ci, 0)), num, sizeof(num)),
-                hb_num_plain(json_number_value(json_array_get(ci, 1)), hi, sizeof(hi)));
-    }
+    /* The interval of the figure shown (a % of local read's: the record's ci95 holds it). */
+    double lo, hi;
+    char ends[HB_FIGURE_LEN];
+    if (!span && hb_report_ci(json_object_get(e, "ci95"), &lo, &hi))
+        fputs(hb_report_ends(v, lo, hi, ends, sizeof(ends)), f);
     fputs("</td></tr>\n", f);
 }
 

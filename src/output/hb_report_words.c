@@ -1,14 +1,28 @@
-/* The report's codes in words (hb_report_kit.h): 40555 labels ("0.0.r.1": CPU node 0 ->
+/* The report's codes in words (hb_report_kit.h): an interval's ends at its figure's rounding,
+ * 40555 labels ("0.0.r.1": CPU node 0 ->
  * memory node 1, read), sysfs choice lists ("always [madvise] never": madvise) and the pair
  * classes of MPI messages ("same node (0 hops)", "between hosts"). */
 #include "hb_report_kit.h"
 
+#include "hb_figure_text.h"
+
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-const char *hb_unit_words(const char *unit)
+bool hb_report_ci(const json_t *ci, double *lo, double *hi)
 {
-    return strcmp(unit, "GBps") == 0 ? "GB/s" : unit;
+    bool two = json_array_size(ci) == 2 && json_is_number(json_array_get(ci, 0)) &&
+               json_is_number(json_array_get(ci, 1));
+    *lo = two ? json_number_value(json_array_get(ci, 0)) : NAN;
+    *hi = two ? json_number_value(json_array_get(ci, 1)) : NAN;
+    return two;
+}
+
+const char *hb_report_ends(double v, double lo, double hi, char *buf, size_t len)
+{
+    const char *ends = strchr(hb_figure_interval_text(v, lo, hi, buf, len), '[');
+    return ends ? ends : "";
 }
 
 bool hb_label_words(const char *label, char *buf, size_t len)

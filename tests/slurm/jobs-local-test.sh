@@ -59,7 +59,7 @@ table_rows() {
     done < <(jq -r 'select(.type == "measurement") | "\(.experiment) \(.label)"' "$dir/results.jsonl")
 }
 expect "table.txt has the columns of hopbench's table" \
-    grep -Eq '^experiment +label +kernel +thr +size +value ± CI unit +pages% status$' "$dir/table.txt"
+    grep -Eq '^experiment +label +kernel +thr +size +value \[interval\] +unit +pages% status$' "$dir/table.txt"
 expect "table.txt has a row per measurement record" table_rows
 expect "table.txt ends with the summary" grep -q '^# matrix: .* 0 failed' "$dir/table.txt"
 expect "prints the table: its summary line" grep -q '^# matrix: .* 0 failed' "$out"
