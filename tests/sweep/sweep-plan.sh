@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # sweep plans on hwloc XML fixtures (--dry-run): sizes doubling from 1 KiB (the chase: from 16
 # strides), capped by --max-size and 2 GiB, 4k and THP series for chase and memcpy, cache
-# marks from hwloc against what each kernel touches (the chase: 64 bytes per stride).
+# marks where each kernel's footprint outgrows a level (the chase: a 128-byte line pair per
+# stride, docs/method.md#cache-levels).
 # usage: sweep-plan.sh HOPBENCH FIXTURES_DIR
 set -euo pipefail
 hb=$1 fx=$2
@@ -23,16 +24,16 @@ for k in chase memcpy; do
   done
 done
 [ "$(q "$tmp/q.jsonl" 'length')" = 64 ] || fail "quartet: $(q "$tmp/q.jsonl" 'length') experiments, want (15 chase + 17 memcpy sizes) x 2 pages"
-[ "$(q "$tmp/q.jsonl" '[.[] | select(.tasks[0].kernel=="chase") | [.tasks[0].chase_stride, .tasks[0].chase_group_bytes, .touched_bytes * 4 == .ws_bytes]] | unique')" = '[[256,262144,true]]' ] || fail "chase method: default stride and group, a quarter of the lines touched"
+[ "$(q "$tmp/q.jsonl" '[.[] | select(.tasks[0].kernel=="chase") | [.tasks[0].chase_stride, .tasks[0].chase_group_bytes, .touched_bytes * 2 == .ws_bytes]] | unique')" = '[[256,262144,true]]' ] || fail "chase method: default stride and group, half the set held (a line pair per 256 bytes)"
 [ "$(q "$tmp/q.jsonl" '[.[] | .ws_bytes == .tasks[0].bytes] | unique')" = "[true]" ] || fail "ws_bytes is the task's working set"
 [ "$(q "$tmp/q.jsonl" '[.[] | [.tasks[0].cpu_node, .tasks[0].mem_node, .tasks[0].policy, .tasks[0].threads]] | unique')" = '[[1,2,"bind",1]]' ] || fail "placement"
 [ "$(q "$tmp/q.jsonl" '[.[] | [.suite, .metric, .tasks[0].kernel]] | unique')" = '[["sweep","bandwidth","memcpy"],["sweep","latency","chase"]]' ] || fail "metrics"
 [ "$(q "$tmp/q.jsonl" '[.[].cache_bytes] | unique')" = "[[49152,1048576,16777216,0]]" ] || fail "cache sizes: $(q "$tmp/q.jsonl" '[.[].cache_bytes] | unique')"
 # a mark on the largest size that fits each level: 32 KiB (L1 48 KiB), 1 MiB, 16 MiB; the
-# chase, touching a quarter of the lines at stride 256, fits each level up to 4x that size.
+# chase, holding half the set at stride 256, fits each level up to 2x that size.
 [ "$(q "$tmp/q.jsonl" '[.[] | select(.cache_end and .tasks[0].kernel=="memcpy") | [.ws_bytes, .cache_end]] | unique')" = '[[32768,"L1"],[1048576,"L2"],[16777216,"L3"]]' ] || fail "memcpy cache marks: $(q "$tmp/q.jsonl" '[.[] | select(.cache_end) | [.ws_bytes, .cache_end]] | unique')"
-[ "$(q "$tmp/q.jsonl" '[.[] | select(.cache_end and .tasks[0].kernel=="chase") | [.ws_bytes, .cache_end]] | unique')" = '[[131072,"L1"],[4194304,"L2"],[67108864,"L3"]]' ] || fail "chase cache marks: $(q "$tmp/q.jsonl" '[.[] | select(.cache_end and .tasks[0].kernel=="chase") | [.ws_bytes, .cache_end]] | unique')"
-# a stride list: one chase curve per stride; stride 64 touches every line, marks as memcpy's.
+[ "$(q "$tmp/q.jsonl" '[.[] | select(.cache_end and .tasks[0].kernel=="chase") | [.ws_bytes, .cache_end]] | unique')" = '[[65536,"L1"],[2097152,"L2"],[33554432,"L3"]]' ] || fail "chase cache marks: $(q "$tmp/q.jsonl" '[.[] | select(.cache_end and .tasks[0].kernel=="chase") | [.ws_bytes, .cache_end]] | unique')"
+# a stride list: one chase curve per stride; stride 64 holds every line, marks as memcpy's.
 plan 4n-quartet.xml --max-size 64M --stride 64,512 > "$tmp/l.jsonl"
 [ "$(q "$tmp/l.jsonl" '[.[] | select(.tasks[0].kernel=="chase") | .tasks[0].chase_stride] | unique')" = '[64,512]' ] || fail "stride list"
 [ "$(q "$tmp/l.jsonl" '[.[] | select(.tasks[0].chase_stride==64) | .ws_bytes] | min')" = 1024 ] || fail "stride 64 starts at 1 KiB"
@@ -47,7 +48,7 @@ plan 4n-quartet.xml --max-size 3M > "$tmp/m.jsonl"
 [ "$(q "$tmp/m.jsonl" '[.[].ws_bytes] | max')" = 2097152 ] || fail "3M cap: $(q "$tmp/m.jsonl" '[.[].ws_bytes] | max')"
 # one cache level only (1n-single: L3 8 MiB).
 plan 1n-single.xml --max-size 16M > "$tmp/s.jsonl"
-[ "$(q "$tmp/s.jsonl" '[.[] | select(.cache_end) | [.ws_bytes, .cache_end]] | unique')" = '[[8388608,"L3"]]' ] || fail "single marks"
+[ "$(q "$tmp/s.jsonl" '[.[] | select(.cache_end) | [.tasks[0].kernel, .ws_bytes, .cache_end]] | unique')" = '[["chase",16777216,"L3"],["memcpy",8388608,"L3"]]' ] || fail "single marks"
 
 set +e
 out=$(plan 4n-quartet.xml --mem-node 7 2>&1); rc=$?
