@@ -134,15 +134,21 @@ static int hb_cmp_rule(struct hb_cmp_opts *o, const char *fdr, const char *fwer,
     return rc;
 }
 
+/* compare's defaults, the files of each side in bases and news (room for them). */
+static struct hb_cmp_opts hb_cmp_defaults(const char **bases, const char **news)
+{
+    return (struct hb_cmp_opts){.bases = bases,
+                                .news = news,
+                                .threshold_pct = 5.0,
+                                .level = HB_FAMILY_LEVEL,
+                                .rule = HB_FAMILY_FDR,
+                                .format = HB_FORMAT_TABLE,
+                                .need = hb_signif_mwu_repeats_for(HB_FAMILY_LEVEL)};
+}
+
 static int hb_cmp_parse_with(int argc, char **argv, const char *usage, struct hb_cmp_opts *o)
 {
-    const char **bases = o->bases, **news = o->news;
-    *o = (struct hb_cmp_opts){.bases = bases,
-                              .news = news,
-                              .threshold_pct = 5.0,
-                              .level = HB_FAMILY_LEVEL,
-                              .rule = HB_FAMILY_FDR,
-                              .format = HB_FORMAT_TABLE};
+    *o = hb_cmp_defaults(o->bases, o->news);
     const char *threshold = NULL, *alpha = NULL, *format = NULL, *allow = NULL, *fdr = NULL,
                *fwer = NULL, *same = NULL;
     const struct hb_arg opts[] = {{"threshold", 0, &threshold, false, NULL, NULL},
@@ -200,29 +206,33 @@ struct hb_cmp_counts {
     int worse, better, same, unclear, undetermined, only_base, only_new, errors;
 };
 
-/* Where rows go: a block of the sink (rendered on any thread; hb_cmp_flush writes it), and
- * what they count. */
+/* Where rows go: a block of the sink (rendered on any thread; hb_cmp_flush writes it), or
+ * with no sink a JSON array (hb_compare_rows, one thread), and what they count. */
 struct hb_cmp_out {
     const struct hb_sink *sink;
     struct hb_sink_block block;
+    json_t *rows; /* without a sink: where the rows go */
     struct hb_cmp_counts c;
     bool oom;
     json_t *row; /* the comparison row this out reuses, or NULL */
 };
 
-/* Hand rec (NULL: out of memory) to the block, in the sink's format. -1 when out of memory. */
+/* Hand rec (NULL: out of memory) to the block, in the sink's format, or a copy of it to the
+ * rows (rec may be the row reused for the next pair). -1 when out of memory. */
 static int hb_cmp_put(struct hb_cmp_out *out, json_t *rec)
 {
     if (!rec) return -1;
-    hb_sink_block_write(out->sink, &out->block, rec);
+    json_t *copy = out->rows ? json_deep_copy(rec) : NULL;
+    if (!out->rows) hb_sink_block_write(out->sink, &out->block, rec);
     json_decref(rec);
-    return 0;
+    return out->rows && json_array_append_new(out->rows, copy) ? -1 : 0;
 }
 
 /* The block's rows written (a failed write is kept by the sink and reported when it
- * closes), and a new block opened: -1 when out of memory. */
+ * closes), and a new block opened: -1 when out of memory. Nothing without a sink. */
 static int hb_cmp_flush(struct hb_sink *s, struct hb_cmp_out *out)
 {
+    if (!s) return 0;
     if (hb_sink_block_put(s, &out->block) == -ENOMEM) return -1;
     return hb_sink_block_open(s, &out->block) ? -1 : 0;
 }
@@ -622,11 +632,13 @@ static int hb_cmp_rows(const struct hb_cmp_opts *o, struct hb_sink *s, struct hb
                        const struct hb_cmp_test *tests)
 {
     int rc = 0;
-    int threads = b->n > HB_CMP_CHUNK ? hb_results_threads() : 1;
+    int threads = s && b->n > HB_CMP_CHUNK ? hb_results_threads() : 1;
     struct hb_cmp_out *outs = calloc((size_t)threads, sizeof(*outs));
     int opened = 0;
-    while (outs && opened < threads && hb_sink_block_open(s, &outs[opened].block) == 0)
+    while (outs && opened < threads && (!s || hb_sink_block_open(s, &outs[opened].block) == 0)) {
+        outs[opened].rows = out->rows;
         outs[opened++].sink = s;
+    }
     if (opened < threads) rc = -1;
     for (size_t k = 0; rc == 0 && k < b->n; k += HB_CMP_CHUNK)
         rc = hb_cmp_matches(o, s, outs, threads, b, n, tests, k,
@@ -844,6 +856,47 @@ static void hb_cmp_say_missing(const struct hb_cmp_counts *c, const struct hb_cm
                 c->only_base, b->res.path, n->res.path);
 }
 
+/* Every row of the comparison into out (its block, or its rows without a sink s), counted in
+ * out->c: header, notes, errors, verdicts, what is on one side only, the summary. -1 when out
+ * of memory. */
+static int hb_cmp_all(const struct hb_cmp_opts *o, struct hb_sink *s, struct hb_cmp_out *out,
+                      struct hb_cmp_sides *sd, int with_host, const char *machines)
+{
+    struct hb_cmp_side *b = &sd->v[0], *n = &sd->v[sd->nbase];
+    char *bp = hb_cmp_paths(b, sd->nbase), *np = hb_cmp_paths(n, sd->n - sd->nbase);
+    char *ivs = hb_cmp_intervals(b, n);
+    int oom = (s && hb_sink_block_open(s, &out->block)) || !bp || !np || !ivs ? -1 : 0;
+    if (!oom)
+        oom = hb_cmp_put(out, json_pack("{s:s, s:s, s:s, s:f, s:s, s:f, s:s, s:b}", "type",
+                                        "compare_header", "base_path", bp, "new_path", np,
+                                        "threshold_pct", o->threshold_pct, "rule",
+                                        hb_family_rule_name(o->rule), "level", o->level,
+                                        "intervals", ivs, "expect_same", o->expect_same));
+    free(bp);
+    free(np);
+    free(ivs);
+    if (!oom) oom = hb_cmp_notes(o, out, sd, machines);
+    /* Every file's unusable and duplicated records, then the other files pooled into each
+     * side's first. */
+    for (int i = 0; !oom && i < sd->n; i++)
+        oom = hb_cmp_errors(out, &sd->v[i], with_host);
+    for (int i = 1; !oom && i < sd->n; i++)
+        if (i != sd->nbase)
+            oom = hb_cmp_side_pool(&sd->v[i < sd->nbase ? 0 : sd->nbase], &sd->v[i], with_host) ? -1
+                                                                                                : 0;
+    if (!oom) oom = hb_cmp_flush(s, out);
+    long family = 0;
+    int threads = b->n > HB_CMP_CHUNK ? hb_results_threads() : 1;
+    struct hb_cmp_test *tests = oom ? NULL : hb_cmp_tests(o, b, n, with_host, threads, &family);
+    if (!tests) oom = -1;
+    if (!oom) oom = hb_cmp_rows(o, s, out, b, n, with_host, tests);
+    struct hb_cmp_floor floor = {NAN, 0};
+    if (tests) hb_cmp_floor_of(b, n, tests, &floor);
+    free(tests);
+    if (!oom) oom = hb_cmp_put(out, hb_cmp_summary(o, &out->c, family, &floor));
+    return oom;
+}
+
 static int hb_cmp_run(const struct hb_cmp_opts *o, struct hb_cmp_sides *sd, int with_host,
                       const char *machines)
 {
@@ -855,38 +908,8 @@ static int hb_cmp_run(const struct hb_cmp_opts *o, struct hb_cmp_sides *sd, int 
         return hb_err_exit_code(rc);
     }
     struct hb_cmp_out out = {.sink = s};
-    char *bp = hb_cmp_paths(b, sd->nbase), *np = hb_cmp_paths(n, sd->n - sd->nbase);
-    char *ivs = hb_cmp_intervals(b, n);
-    int oom = hb_sink_block_open(s, &out.block) || !bp || !np || !ivs ? -1 : 0;
-    if (!oom)
-        oom = hb_cmp_put(&out, json_pack("{s:s, s:s, s:s, s:f, s:s, s:f, s:s, s:b}", "type",
-                                         "compare_header", "base_path", bp, "new_path", np,
-                                         "threshold_pct", o->threshold_pct, "rule",
-                                         hb_family_rule_name(o->rule), "level", o->level,
-                                         "intervals", ivs, "expect_same", o->expect_same));
-    free(bp);
-    free(np);
-    free(ivs);
-    if (!oom) oom = hb_cmp_notes(o, &out, sd, machines);
-    /* Every file's unusable and duplicated records, then the other files pooled into each
-     * side's first. */
-    for (int i = 0; !oom && i < sd->n; i++)
-        oom = hb_cmp_errors(&out, &sd->v[i], with_host);
-    for (int i = 1; !oom && i < sd->n; i++)
-        if (i != sd->nbase)
-            oom = hb_cmp_side_pool(&sd->v[i < sd->nbase ? 0 : sd->nbase], &sd->v[i], with_host) ? -1
-                                                                                                : 0;
-    if (!oom) oom = hb_cmp_flush(s, &out);
-    long family = 0;
-    int threads = b->n > HB_CMP_CHUNK ? hb_results_threads() : 1;
-    struct hb_cmp_test *tests = oom ? NULL : hb_cmp_tests(o, b, n, with_host, threads, &family);
-    if (!tests) oom = -1;
-    if (!oom) oom = hb_cmp_rows(o, s, &out, b, n, with_host, tests);
-    struct hb_cmp_floor floor = {NAN, 0};
-    if (tests) hb_cmp_floor_of(b, n, tests, &floor);
-    free(tests);
+    int oom = hb_cmp_all(o, s, &out, sd, with_host, machines);
     const struct hb_cmp_counts *c = &out.c;
-    if (!oom) oom = hb_cmp_put(&out, hb_cmp_summary(o, c, family, &floor));
     if (!oom && hb_sink_block_put(s, &out.block) == -ENOMEM) oom = -1;
     if (oom) {
         hb_sink_block_free(&out.block);
@@ -945,33 +968,74 @@ static int hb_cmp_check_runs(const struct hb_cmp_opts *o, const struct hb_cmp_si
     return 0;
 }
 
+/* The files of o read into sd (their strings in str), checked and indexed: 0, or -errno with
+ * a message; *machines what differs between the sides' machines, *with_host whether hosts
+ * are part of the identity. o->config_diffs set. Free with hb_cmp_unload. */
+static int hb_cmp_load(struct hb_cmp_opts *o, struct hb_cmp_sides *sd, struct hb_strtab *str,
+                       char **machines, int *with_host)
+{
+    int rc = 0;
+    if (!(sd->v = calloc((size_t)(o->nbase + o->nnew), sizeof(*sd->v)))) {
+        hb_err_set("compare: out of memory");
+        return -ENOMEM;
+    }
+    sd->nbase = o->nbase, sd->n = o->nbase + o->nnew;
+    /* Each file streamed: only what a comparison needs stays (hb_compare_side.c). */
+    for (int i = 0; rc == 0 && i < sd->n; i++) {
+        sd->v[i].str = str;
+        rc = hb_cmp_side_read(i < o->nbase ? o->bases[i] : o->news[i - o->nbase], &sd->v[i]);
+    }
+    if (rc == 0) rc = hb_cmp_check_runs(o, sd, machines);
+    struct hb_cmp_side *b = sd->v, *n = sd->v + sd->nbase;
+    if (rc == 0 && !(o->config_diffs = hb_cmp_config_diffs(b->res.run, n->res.run))) {
+        hb_err_set("compare: out of memory");
+        rc = -ENOMEM;
+    }
+    /* Hosts are part of the identity only when both sides have several. */
+    *with_host = rc == 0 && b->hosts > 1 && n->hosts > 1;
+    for (int i = 0; rc == 0 && i < sd->n; i++)
+        rc = hb_cmp_side_index(&sd->v[i], *with_host);
+    return rc;
+}
+
+static void hb_cmp_unload(struct hb_cmp_opts *o, struct hb_cmp_sides *sd, struct hb_strtab *str,
+                          char *machines)
+{
+    free(machines);
+    json_decref(o->config_diffs);
+    for (int i = 0; sd->v && i < sd->n; i++)
+        hb_cmp_side_free(&sd->v[i]);
+    free(sd->v);
+    hb_strtab_free(str);
+}
+
+int hb_compare_rows(const char *base, const char *new_path, json_t *rows)
+{
+    const char *bases[1] = {base}, *news[1] = {new_path};
+    struct hb_cmp_opts o = hb_cmp_defaults(bases, news);
+    o.nbase = o.nnew = 1;
+    struct hb_strtab str = {0};
+    struct hb_cmp_sides sd = {NULL, 0, 0};
+    char *machines = NULL;
+    int with_host = 0, rc = hb_cmp_load(&o, &sd, &str, &machines, &with_host);
+    struct hb_cmp_out out = {.rows = rows};
+    if (rc == 0 && hb_cmp_all(&o, NULL, &out, &sd, with_host, machines)) {
+        hb_err_set("compare %s %s: out of memory", base, new_path);
+        rc = -ENOMEM;
+    }
+    json_decref(out.row);
+    hb_cmp_unload(&o, &sd, &str, machines);
+    return rc;
+}
+
 int hb_compare_main(int argc, char **argv)
 {
     struct hb_cmp_opts o = {0};
     struct hb_strtab str = {0};
     struct hb_cmp_sides sd = {NULL, 0, 0};
     char *machines = NULL;
-    int rc = hb_cmp_parse(argc, argv, &o);
-    if (rc == 0 && !(sd.v = calloc((size_t)(o.nbase + o.nnew), sizeof(*sd.v)))) {
-        hb_err_set("compare: out of memory");
-        rc = -ENOMEM;
-    }
-    if (rc == 0) sd.nbase = o.nbase, sd.n = o.nbase + o.nnew;
-    /* Each file streamed: only what a comparison needs stays (hb_compare_side.c). */
-    for (int i = 0; rc == 0 && i < sd.n; i++) {
-        sd.v[i].str = &str;
-        rc = hb_cmp_side_read(i < o.nbase ? o.bases[i] : o.news[i - o.nbase], &sd.v[i]);
-    }
-    if (rc == 0) rc = hb_cmp_check_runs(&o, &sd, &machines);
-    struct hb_cmp_side *b = sd.v, *n = sd.v + sd.nbase;
-    if (rc == 0 && !(o.config_diffs = hb_cmp_config_diffs(b->res.run, n->res.run))) {
-        hb_err_set("compare: out of memory");
-        rc = -ENOMEM;
-    }
-    /* Hosts are part of the identity only when both sides have several. */
-    int with_host = rc == 0 && b->hosts > 1 && n->hosts > 1;
-    for (int i = 0; rc == 0 && i < sd.n; i++)
-        rc = hb_cmp_side_index(&sd.v[i], with_host);
+    int with_host = 0, rc = hb_cmp_parse(argc, argv, &o);
+    if (rc == 0) rc = hb_cmp_load(&o, &sd, &str, &machines, &with_host);
     int code = HB_EXIT_OK;
     if (rc) {
         hb_err_print(rc);
@@ -984,13 +1048,8 @@ int hb_compare_main(int argc, char **argv)
         fflush(stdout);
         code = hb_cmp_run(&o, &sd, with_host, machines);
     }
-    free(machines);
-    json_decref(o.config_diffs);
-    for (int i = 0; sd.v && i < sd.n; i++)
-        hb_cmp_side_free(&sd.v[i]);
-    free(sd.v);
+    hb_cmp_unload(&o, &sd, &str, machines);
     free(o.bases);
     free(o.news);
-    hb_strtab_free(&str);
     return code;
 }

@@ -2,10 +2,19 @@
 #ifndef HB_COMPARE_H
 #define HB_COMPARE_H
 
+#include <jansson.h>
+
 /* argv[0] is "compare". Prints the comparison on stdout, messages on stderr. Returns the exit
  * code: 0 no regression; 1 a record worse (a change over --threshold whose repeats separate);
  * 4 measurements of BASE missing from NEW; 2 bad usage or input (unusable, duplicated or
  * mismatched records, several runs in a file, runs of different machines); 3 environment. */
 int hb_compare_main(int argc, char **argv);
+
+/* compare's rows of the file new_path against base, as `compare BASE NEW --format jsonl` makes
+ * them with its defaults (--threshold 5, --fdr 0.05): its header, notes, errors, comparison,
+ * only and summary records, appended to the JSON array rows. 0, or -errno with compare's
+ * message (unreadable files, several runs in one, different machines or builds). The
+ * report's comparison section reads them. */
+int hb_compare_rows(const char *base, const char *new_path, json_t *rows);
 
 #endif
