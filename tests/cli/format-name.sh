@@ -37,19 +37,20 @@ done
 # A descriptor has no name to read: a table, as on stdout.
 "$hb" "${quick[@]}" -o /dev/stdout >out.txt 2>/dev/null
 [ "$(starts out.txt)" = table ] || { echo "FAIL: -o /dev/stdout: $(starts out.txt)"; fail=1; }
-# A real run says its plan before it starts where progress shows (--progress here, or a
+# A real run (128 MiB: its chase, a 128-byte line pair per 256 bytes, holds 64 MiB, past any
+# L3 here) says its plan before it starts where progress shows (--progress here, or a
 # terminal); otherwise, and with --quiet, stderr stays silent.
-"$hb" lat --size 64M --reps 1 --min-time 0.001 --repeat 1 --progress -o r.jsonl 2>err.txt
+"$hb" lat --size 128M --reps 1 --min-time 0.001 --repeat 1 --progress -o r.jsonl 2>err.txt
 grep -qE "^hopbench: plan: 1 experiment, 1 measurement x 1 repeat, about [0-9]+ s$" err.txt ||
     { echo "FAIL: run with --progress: $(cat err.txt)"; fail=1; }
 # (4 repeats: fewer say that compare could never decide on them; a busy machine may make the
 # run unstable, which it says in one line: not progress.)
 for quiet in "" --quiet; do
-    "$hb" lat --size 64M --reps 1 --min-time 0.001 --repeat 4 $quiet -o r.jsonl 2>err.txt
+    "$hb" lat --size 128M --reps 1 --min-time 0.001 --repeat 4 $quiet -o r.jsonl 2>err.txt
     grep -v '^hopbench: warning: this run is unstable: ' err.txt >said.txt
     [ ! -s said.txt ] || { echo "FAIL: run ${quiet:-without --progress} said: $(cat said.txt)"; fail=1; }
 done
 # --quiet says nothing, not even that 1 repeat is too few for compare.
-"$hb" lat --size 64M --reps 1 --min-time 0.001 --repeat 1 --quiet -o r.jsonl 2>err.txt
+"$hb" lat --size 128M --reps 1 --min-time 0.001 --repeat 1 --quiet -o r.jsonl 2>err.txt
 [ ! -s err.txt ] || { echo "FAIL: --quiet --repeat 1 said: $(cat err.txt)"; fail=1; }
 cli_finish
