@@ -37,7 +37,10 @@ static const char hb_report_css[] =
     ".keyhead{font-weight:bold;margin-bottom:2px}.figtitle{font-weight:bold;margin:10px 0 0}"
     "figure{margin:0}figcaption{max-width:46em;font-size:13px;color:#444}"
     "strong.holds{color:#070}strong.fails{color:#b00}.verdict{margin-bottom:18px}"
-    "p.files{font-family:monospace}";
+    "p.files{font-family:monospace}"
+    "nav.toc ol{columns:2;max-width:60em;margin:4px 0}.cut text{fill:#b00}"
+    "td.worse{color:#b00;font-weight:bold}td.better{color:#070;font-weight:bold}"
+    "td.unclear,td.undetermined{color:#a60}";
 
 /* Every measurement folded into in->fleet (made on the first); when the file becomes a
  * fleet, what the per-record sections kept is freed. 0, or -ENOMEM. */
@@ -185,8 +188,13 @@ int hb_report_read(FILE *f, const char *path, struct hb_report_in *in)
     return rc;
 }
 
-int hb_report_write(FILE *f, const struct hb_report_in *in, int nin)
+int hb_report_write(FILE *out, const struct hb_report_in *in, int nin)
 {
+    /* The page made in memory first: the contents at its top list the sections written. */
+    char *page = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&page, &len);
+    if (!f) return -ENOMEM;
     fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
           "<title>hopbench report</title><style>",
           f);
@@ -201,6 +209,7 @@ int hb_report_write(FILE *f, const struct hb_report_in *in, int nin)
                     in[i].res.skipped_line);
     }
     fputs("</p>\n", f);
+    hb_report_compare(f, in, nin);
     hb_report_machine(f, in, nin);
     hb_report_fleet_summary(f, in, nin);
     hb_report_basic(f, in, nin);
@@ -216,7 +225,10 @@ int hb_report_write(FILE *f, const struct hb_report_in *in, int nin)
     hb_report_comm(f, in, nin);
     hb_report_fleet(f, in, nin);
     fputs("</body></html>\n", f);
-    return ferror(f) ? -EIO : 0;
+    int rc = fclose(f) ? -ENOMEM : 0;
+    if (rc == 0) hb_report_toc_write(out, page, len);
+    free(page);
+    return rc ? rc : ferror(out) ? -EIO : 0;
 }
 
 static const char hb_report_usage[] =

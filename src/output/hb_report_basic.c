@@ -94,36 +94,33 @@ int hb_report_basic_take(struct hb_report_in *in, const json_t *m)
 }
 
 /* One figure with its numbers: groups in ascending order of their key, record order inside
- * a group; its y scale is ymax, shared by every input's figure of the metric. */
-static void hb_basic_figure(FILE *f, const struct hb_report_in *in, int fi, double ymax)
+ * a group; its y scale its own. */
+static void hb_basic_figure(FILE *f, const struct hb_report_in *in, int fi)
 {
     const struct hb_basic_fig *fig = &hb_basic_figs[fi];
     const char *heads[HB_BASIC_COLS];
     for (int c = 0; c < HB_BASIC_COLS; c++)
         heads[c] = hb_basic_keys[c] ? hb_basic_keys[c] : fig->value_key;
-    const struct hb_bar_fig bf = {fig->title, fig->ylabel,   fig->metric, ymax,
+    const struct hb_bar_fig bf = {fig->title, fig->ylabel,   fig->metric,
                                   heads,      HB_BASIC_COLS, fig->select};
     hb_report_bar_panel(f, in, &in->basic[fi], &bf);
 }
 
 void hb_report_basic(FILE *f, const struct hb_report_in *in, int nin)
 {
-    double top[2] = {0.0, 0.0};
     struct hb_strtab labels = {0};
     bool any = false;
     for (int i = 0; i < nin; i++) {
-        for (int fi = 0; fi < 2; fi++) {
-            top[fi] = fmax(top[fi], hb_report_bars_top(&in[i].basic[fi]));
+        for (int fi = 0; fi < 2; fi++)
             any |= in[i].basic[fi].n > 0;
-        }
         for (uint32_t l = 0; l < in[i].labels[0].n; l++)
             hb_report_label_add(&labels, hb_strtab_get(&in[i].labels[0], l));
     }
     if (any) {
         fputs("<section id=\"basic\"><h2>Bandwidth and latency</h2><div class=\"row\">\n", f);
         for (int i = 0; i < nin; i++) {
-            hb_basic_figure(f, &in[i], 0, top[0] * 1.05);
-            hb_basic_figure(f, &in[i], 1, top[1] * 1.05);
+            hb_basic_figure(f, &in[i], 0);
+            hb_basic_figure(f, &in[i], 1);
         }
         fputs("</div>\n", f);
         hb_report_label_key(f, &labels);

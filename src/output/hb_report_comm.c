@@ -190,11 +190,11 @@ static void hb_comm_matrix_panel(FILE *f, const struct hb_report_in *in, const j
 
 /* One figure against message size: its curves with their numbers and what they are. */
 static void hb_comm_figure(FILE *f, const struct hb_report_in *in, const struct hb_rcurves *c,
-                           int mi, double lo, double hi)
+                           int mi)
 {
     const struct hb_comm_fig *cf = &hb_comm_figs[mi];
     const struct hb_curve_fig fig = {
-        {false, true, true, "message size", cf->ylabel, cf->scale, lo, hi}, cf->select, NULL};
+        {false, true, true, "message size", cf->ylabel, cf->scale}, cf->select, NULL};
     fputs("<div class=\"panel\">", f);
     hb_report_caption(f, &in->res, cf->title);
     fputs("<figure>", f);
@@ -211,16 +211,6 @@ void hb_report_comm(FILE *f, const struct hb_report_in *in, int nin)
     for (int i = 0; i < nin; i++)
         any |= in[i].comm.n > 0 || in[i].comm_matrices.total > 0;
     if (!any) return;
-    /* Every file's curves first: the figures of one metric share their y range. */
-    struct hb_rcurves *c = calloc((size_t)nin * HB_RCOMM_METRICS, sizeof(*c));
-    double lo[HB_RCOMM_METRICS], hi[HB_RCOMM_METRICS];
-    for (int mi = 0; mi < HB_RCOMM_METRICS; mi++) {
-        lo[mi] = INFINITY;
-        hi[mi] = -INFINITY;
-        for (int i = 0; c && i < nin; i++)
-            if (hb_comm_curves(&in[i].comm, mi, &c[i * HB_RCOMM_METRICS + mi]) == 0)
-                hb_report_curves_range(&c[i * HB_RCOMM_METRICS + mi], true, &lo[mi], &hi[mi]);
-    }
     fputs("<section id=\"comm\"><h2>MPI messages between NUMA nodes</h2><p>Per host, the "
           "one-way latency of the smallest message and the streaming bandwidth of the largest "
           "between each sending and receiving node (the median over the rank pairs on those "
@@ -234,12 +224,12 @@ void hb_report_comm(FILE *f, const struct hb_report_in *in, int nin)
             hb_comm_matrix_panel(f, &in[i], m);
         hb_report_left_out(f, 0, &in[i].comm_matrices, "comm matrices", in[i].res.path,
                            "select(.type == \"comm_matrix\")");
-        for (int mi = 0; c && mi < HB_RCOMM_METRICS; mi++)
-            if (c[i * HB_RCOMM_METRICS + mi].n)
-                hb_comm_figure(f, &in[i], &c[i * HB_RCOMM_METRICS + mi], mi, lo[mi], hi[mi]);
+        /* Each figure on its own scale: its curves made as it is drawn. */
+        for (int mi = 0; mi < HB_RCOMM_METRICS; mi++) {
+            struct hb_rcurves c = {0};
+            if (hb_comm_curves(&in[i].comm, mi, &c) == 0 && c.n) hb_comm_figure(f, &in[i], &c, mi);
+            hb_report_curves_free(&c);
+        }
     }
     fputs("</div></section>\n", f);
-    for (int i = 0; c && i < nin * HB_RCOMM_METRICS; i++)
-        hb_report_curves_free(&c[i]);
-    free(c);
 }

@@ -38,11 +38,9 @@ int hb_report_hops_take(struct hb_report_in *in, const json_t *m)
 void hb_report_hops(FILE *f, const struct hb_report_in *in, int nin)
 {
     bool any = false;
-    double top = 0.0;
     struct hb_strtab labels = {0};
     for (int i = 0; i < nin; i++) {
         any |= in[i].hops.n > 0;
-        top = fmax(top, hb_report_bars_top(&in[i].hops));
         for (uint32_t l = 0; l < in[i].labels[1].n; l++)
             hb_report_label_add(&labels, hb_strtab_get(&in[i].labels[1], l));
     }
@@ -56,7 +54,6 @@ void hb_report_hops(FILE *f, const struct hb_report_in *in, int nin)
             "time in % of local read",
             "% of local read (lower is faster)",
             "pct_of_local_read",
-            top * 1.05,
             hb_hops_keys,
             HB_HOPS_COLS,
             "select(.type == \"measurement\" and has(\"pct_of_local_read\"))"};
@@ -273,19 +270,6 @@ static int hb_knees(const json_t *records, const char *curve, struct hb_mark *ma
     return n;
 }
 
-void hb_report_curves_range(const struct hb_rcurves *c, bool logy, double *lo, double *hi)
-{
-    for (size_t i = 0; i < c->n && i < HB_REPORT_MAX_ROWS; i++) {
-        const struct hb_rfig *y = &c->v[i].y;
-        double v[3] = {y->v, y->lo, y->hi};
-        for (int k = 0; k < 3; k++)
-            if (isfinite(v[k]) && (!logy || v[k] > 0)) {
-                *lo = fmin(*lo, v[k]);
-                *hi = fmax(*hi, v[k]);
-            }
-    }
-}
-
 void hb_report_curves_figure(FILE *f, const struct hb_report_in *in, const struct hb_rcurves *c,
                              const struct hb_mark *marks, int nm, const struct hb_curve_fig *fig)
 {
@@ -319,16 +303,12 @@ void hb_report_curves_figure(FILE *f, const struct hb_report_in *in, const struc
 void hb_report_loaded(FILE *f, const struct hb_report_in *in, int nin)
 {
     int any = 0;
-    double lo = INFINITY, hi = -INFINITY;
-    for (int i = 0; i < nin; i++) {
+    for (int i = 0; i < nin; i++)
         any |= (in[i].has & HB_RHAS_LOADED) != 0;
-        hb_report_curves_range(&in[i].loaded, false, &lo, &hi);
-    }
     if (!any) return;
     fputs("<section id=\"loaded\"><h2>Loaded latency</h2><div class=\"row\">\n", f);
     const struct hb_curve_fig fig = {
-        {false, false, false, "total bandwidth of load (GB/s)", "latency (ns)", "loaded latency",
-         lo, hi},
+        {false, false, false, "total bandwidth of load (GB/s)", "latency (ns)", "loaded latency"},
         "select(.type == \"measurement\" and .suite == \"loaded\" and has(\"total_GBps\") and "
         "(.lat_ns_median | type) == \"number\")",
         "injection delay"};
@@ -397,11 +377,8 @@ static void hb_policy_table(FILE *f, const struct hb_report_in *in)
 void hb_report_policy(FILE *f, const struct hb_report_in *in, int nin)
 {
     int any = 0;
-    double lo = INFINITY, hi = -INFINITY;
-    for (int i = 0; i < nin; i++) {
+    for (int i = 0; i < nin; i++)
         any |= (in[i].has & HB_RHAS_POLICY) != 0;
-        hb_report_curves_range(&in[i].intensity[(in[i].has & HB_RHAS_SUMS) != 0], false, &lo, &hi);
-    }
     if (!any) return;
     fputs("<section id=\"policy\"><h2>Placement policy</h2><div class=\"row\">\n", f);
     for (int i = 0; i < nin; i++) {
@@ -415,7 +392,7 @@ void hb_report_policy(FILE *f, const struct hb_report_in *in, int nin)
         if (c->n) {
             const struct hb_curve_fig fig = {
                 {true, false, false, "intensity (flops/byte)", "bandwidth (GB/s)",
-                 "intensity bandwidth", lo, hi},
+                 "intensity bandwidth"},
                 sums ? "select(.type == \"throughput\" and .suite == \"policy\" and "
                        "(.intensity | type) == \"number\" and (.value | type) == \"number\")"
                      : "select(.type == \"measurement\" and .suite == \"policy\" and "

@@ -149,14 +149,64 @@ void hb_svg_heatmap_hops(FILE *f, const json_t *rows, const json_t *cols, const 
     hb_heatmap_draw(f, &h);
 }
 
-/* An interval drawn as a vertical line with caps from y_hi (top) to y_lo, in pixels. */
-static void hb_svg_whisker(FILE *f, double x, double y_hi, double y_lo, double lo, double hi)
+/* How far an interval may reach beyond the figures [lo, hi] of a plot before its scale stops
+ * following it: twice the highest figure, half the lowest on a log axis, 0 on a linear one
+ * (whose scale starts there). So one run's wild interval cannot squash the figures beside
+ * it: the end beyond is cut at the plot's edge (hb_svg_whisker). */
+static void hb_whisker_reach(double lo, double hi, bool log, double *rlo, double *rhi)
 {
+    *rhi = hi + fabs(hi);
+    *rlo = log ? lo / 2 : lo >= 0 ? 0.0 : lo + lo;
+}
+
+/* Widens [*y0, *y1] (the figures' range) to the interval [lo, hi] where it stays within
+ * reach of the figures' range [f0, f1]. */
+static void hb_whisker_widen(double lo, double hi, double f0, double f1, bool log, double *y0,
+                             double *y1)
+{
+    double rlo, rhi;
+    hb_whisker_reach(f0, f1, log, &rlo, &rhi);
+    if (isfinite(hi) && hi <= rhi) *y1 = fmax(*y1, hi);
+    if (isfinite(lo) && lo >= rlo && (!log || lo > 0)) *y0 = fmin(*y0, lo);
+}
+
+/* One end of an interval cut at the plot's edge (y px, up: the top): an arrow there and the
+ * end's value written along the whisker, inside the plot. */
+static void hb_svg_cut_end(FILE *f, double x, double y, bool up, double v)
+{
+    char num[32];
     fprintf(f,
-            "<path class=\"ci\" d=\"M%.1f %.1fV%.1fM%.1f %.1fH%.1fM%.1f %.1fH%.1f\" "
-            "stroke=\"#333\" stroke-width=\"1.2\" fill=\"none\" data-lo=\"%.17g\" "
+            "<path class=\"cutmark\" d=\"M%.1f %.1fL%.1f %.1fL%.1f %.1f\" stroke=\"#b00\" "
+            "stroke-width=\"1.5\" fill=\"none\"/>",
+            x - 4, up ? y + 6 : y - 6, x, y, x + 4, up ? y + 6 : y - 6);
+    fprintf(f,
+            "<text class=\"tick cutval\" transform=\"translate(%.1f,%.1f) rotate(-90)\" "
+            "text-anchor=\"%s\">%s %s</text>",
+            x + 12, up ? y + 2 : y - 2, up ? "end" : "start", up ? "to" : "from",
+            hb_num_plain(v, num, sizeof(num)));
+}
+
+/* An interval [lo, hi] as a vertical whisker at x on the axis ya of a plot (top, h px tall),
+ * class "ci" with data-lo and data-hi. An end beyond the axis is cut at the plot's edge
+ * (class "ci cut", in a g.cut with its value written), never stretched off the page. */
+static void hb_svg_whisker(FILE *f, double x, const struct hb_axis *ya, int top, int h, double lo,
+                           double hi)
+{
+    bool cut_hi = hi > ya->hi, cut_lo = lo < ya->lo;
+    double y_hi = cut_hi ? top : top + h - hb_axis_pos(ya, hi) * h;
+    double y_lo = cut_lo ? top + h : top + h - hb_axis_pos(ya, lo) * h;
+    if (cut_hi || cut_lo) fputs("<g class=\"cut\">", f);
+    fprintf(f, "<path class=\"ci%s\" d=\"M%.1f %.1fV%.1f", cut_hi || cut_lo ? " cut" : "", x, y_hi,
+            y_lo);
+    if (!cut_hi) fprintf(f, "M%.1f %.1fH%.1f", x - 4, y_hi, x + 4);
+    if (!cut_lo) fprintf(f, "M%.1f %.1fH%.1f", x - 4, y_lo, x + 4);
+    fprintf(f,
+            "\" stroke=\"#333\" stroke-width=\"1.2\" fill=\"none\" data-lo=\"%.17g\" "
             "data-hi=\"%.17g\"/>\n",
-            x, y_hi, y_lo, x - 4, y_hi, x + 4, x - 4, y_lo, x + 4, lo, hi);
+            lo, hi);
+    if (cut_hi) hb_svg_cut_end(f, x, y_hi, true, hi);
+    if (cut_lo) hb_svg_cut_end(f, x, y_lo, false, lo);
+    if (cut_hi || cut_lo) fputs("</g>\n", f);
 }
 
 static int hb_index_of(const char **names, int n, const char *s)
@@ -215,7 +265,8 @@ static void hb_svg_yticks(FILE *f, const struct hb_axis *a, int x0, int x1, int 
 }
 
 /* One bar of width bw - 4 at x of a plot (top, h tall, y axis ya): its rect with data-*, its
- * whisker (the scale holds it: hb_report_bars_top), its value and its label. */
+ * whisker (cut at the plot's edge where the scale does not follow it), its value and its
+ * label. */
 static void hb_svg_bar(FILE *f, const struct hb_bar *bar, int x, int bw, int top, int h,
                        const struct hb_axis *ya, const char *colour)
 {
@@ -232,10 +283,8 @@ static void hb_svg_bar(FILE *f, const struct hb_bar *bar, int x, int bw, int top
     fprintf(f, "\" data-value=\"%.17g\"/>\n", bar->value);
     double top_px = top + h - bh;
     if (isfinite(bar->lo) && isfinite(bar->hi)) {
-        double y_hi = top + h - hb_axis_pos(ya, bar->hi) * h;
-        hb_svg_whisker(f, x + bw / 2 - 2, y_hi, top + h - hb_axis_pos(ya, bar->lo) * h, bar->lo,
-                       bar->hi);
-        top_px = fmin(top_px, y_hi);
+        hb_svg_whisker(f, x + bw / 2 - 2, ya, top, h, bar->lo, bar->hi);
+        top_px = fmin(top_px, bar->hi > ya->hi ? top : top + h - hb_axis_pos(ya, bar->hi) * h);
     }
     char num[32];
     fprintf(f, "<text x=\"%d\" y=\"%.1f\" class=\"val\" text-anchor=\"middle\">%s</text>\n",
@@ -246,8 +295,19 @@ static void hb_svg_bar(FILE *f, const struct hb_bar *bar, int x, int bw, int top
     fputs("</text>\n", f);
 }
 
+/* The room a group's name (12 px bold, under the bars) needs beyond its bars' width, so that
+ * it never runs into the next group's name: the group starting at bar i, bars bw px apart. */
+static int hb_group_pad(const struct hb_bar *bars, int n, int i, int bw)
+{
+    int k = i + 1;
+    while (k < n && strcmp(bars[k].group, bars[i].group) == 0)
+        k++;
+    int need = hb_text_px(bars[i].group) * 8 / 7 + 6, span = (k - i) * bw;
+    return need > span ? need - span : 0;
+}
+
 void hb_svg_bars(FILE *f, const struct hb_bar *bars, int n, const struct hb_bar *all, int nall,
-                 const char *ylabel, const char *metric, double ymax)
+                 const char *ylabel, const char *metric)
 {
     /* Colours follow the series' order in all, so that every figure of a split set agrees. */
     const char *palette[HB_NCOLORS], *series[HB_NCOLORS];
@@ -263,18 +323,24 @@ void hb_svg_bars(FILE *f, const struct hb_bar *bars, int n, const struct hb_bar 
             series[ns++] = bars[i].series;
         }
         hi = fmax(hi, bars[i].value);
-        if (isfinite(bars[i].hi)) hi = fmax(hi, bars[i].hi);
         if (hb_text_px(bars[i].label) > longest) longest = hb_text_px(bars[i].label);
     }
+    /* The scale is this figure's own: its bars and the intervals within reach of them. */
+    double top_v = hi, lo0 = 0.0;
+    for (int i = 0; i < n; i++)
+        hb_whisker_widen(bars[i].lo, bars[i].hi, 0.0, hi, false, &lo0, &top_v);
     struct hb_axis ya = {0};
-    hb_axis_nice(&ya, 0.0, isfinite(ymax) ? ymax : hi * 1.05);
+    hb_axis_nice(&ya, 0.0, top_v * 1.05);
     const int bw = 34, gap = 26, left = 60, h = 260;
     /* Labels under the bars are turned 45 degrees: they reach down and right by 0.71 of
      * their length. */
-    int drop = 14 + longest * 71 / 100, groups = 0;
+    int drop = 14 + longest * 71 / 100, groups = 0, pads = 0;
     for (int i = 0; i < n; i++)
-        groups += i == 0 || strcmp(bars[i].group, bars[i - 1].group) != 0;
-    int width = left + n * bw + groups * gap + drop + 10;
+        if (i == 0 || strcmp(bars[i].group, bars[i - 1].group) != 0) {
+            groups++;
+            pads += hb_group_pad(bars, n, i, bw);
+        }
+    int width = left + n * bw + groups * gap + pads + drop + 10;
     if (width < left + 360) width = left + 360;
     /* The legend above the plot, clear of every bar. */
     char *legend = NULL;
@@ -296,10 +362,11 @@ void hb_svg_bars(FILE *f, const struct hb_bar *bars, int n, const struct hb_bar 
     hb_svg_yticks(f, &ya, left, width - 10, top, h);
     fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" class=\"ax\"/>\n", left, top + h,
             width - 10, top + h);
-    int x = left;
+    int x = left, pad = 0;
     for (int i = 0; i < n; i++) {
         if (i == 0 || strcmp(bars[i].group, bars[i - 1].group) != 0) {
-            x += gap;
+            x += gap + pad;
+            pad = hb_group_pad(bars, n, i, bw);
             fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"group\">", x, top + h + drop + 16);
             hb_html_esc(f, bars[i].group);
             fputs("</text>\n", f);
@@ -330,7 +397,8 @@ static bool hb_drawn(const struct hb_series *s, int i, const struct hb_lines_opt
     return (!(o->logx || o->xbytes) || s->x[i] > 0) && (!o->logy || s->y[i] > 0);
 }
 
-/* The data's range on each axis (marks count on x). */
+/* The data's range on each axis (marks count on x; on y the intervals within reach of the
+ * points: the scale is this figure's own). */
 static void hb_lines_axes(const struct hb_series *s, int ns, const struct hb_mark *marks,
                           int nmarks, const struct hb_lines_opt *o, struct hb_axis *xa,
                           struct hb_axis *ya)
@@ -343,10 +411,12 @@ static void hb_lines_axes(const struct hb_series *s, int ns, const struct hb_mar
             x1 = fmax(x1, s[k].x[i]);
             y0 = fmin(y0, s[k].y[i]);
             y1 = fmax(y1, s[k].y[i]);
-            if (s[k].hi && isfinite(s[k].hi[i])) y1 = fmax(y1, s[k].hi[i]);
-            if (s[k].lo && isfinite(s[k].lo[i]) && (!o->logy || s[k].lo[i] > 0))
-                y0 = fmin(y0, s[k].lo[i]);
         }
+    double f0 = y0, f1 = y1;
+    for (int k = 0; k < ns; k++)
+        for (int i = 0; s[k].lo && s[k].hi && i < s[k].n; i++)
+            if (hb_drawn(&s[k], i, o))
+                hb_whisker_widen(s[k].lo[i], s[k].hi[i], f0, f1, o->logy, &y0, &y1);
     for (int m = 0; m < nmarks; m++)
         if (!(o->logx || o->xbytes) || marks[m].x > 0) {
             x0 = fmin(x0, marks[m].x);
@@ -355,8 +425,7 @@ static void hb_lines_axes(const struct hb_series *s, int ns, const struct hb_mar
     *xa = (struct hb_axis){.log = o->logx, .bytes = o->xbytes};
     *ya = (struct hb_axis){.log = o->logy};
     hb_axis_nice(xa, x0, x1);
-    /* Figures of one metric share the y range their caller found over all inputs. */
-    hb_axis_nice(ya, isfinite(o->ylo) ? o->ylo : y0, isfinite(o->yhi) ? o->yhi : y1);
+    hb_axis_nice(ya, y0, y1);
 }
 
 /* The vertical marks: dashed lines through the plot, labels in three rows above it. */
@@ -410,10 +479,8 @@ static void hb_svg_curves(FILE *f, const struct hb_series *s, int ns, const stru
             fputs("/>\n", f);
         }
         for (int i = 0; s[k].lo && s[k].hi && i < s[k].n; i++)
-            if (hb_drawn(&s[k], i, o) && isfinite(s[k].lo[i]) && isfinite(s[k].hi[i]) &&
-                (!o->logy || s[k].lo[i] > 0))
-                hb_svg_whisker(f, HB_PX(s[k].x[i]), HB_PY(s[k].hi[i]), HB_PY(s[k].lo[i]),
-                               s[k].lo[i], s[k].hi[i]);
+            if (hb_drawn(&s[k], i, o) && isfinite(s[k].lo[i]) && isfinite(s[k].hi[i]))
+                hb_svg_whisker(f, HB_PX(s[k].x[i]), ya, top, h, s[k].lo[i], s[k].hi[i]);
     }
 #undef HB_PX
 #undef HB_PY

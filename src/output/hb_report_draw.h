@@ -31,12 +31,14 @@ struct hb_bar {
 };
 
 /* Grouped bars in record order, one colour per series, a legend above them, y ticks from 0 to
- * ymax (the caller's, so that figures of one metric share it; NaN: the bars' own), value above
- * each bar and its interval as a whisker (class "ci", data-lo and data-hi; cut at ymax) where
- * it has one. metric names the y scale (data-metric); colours follow the order of the series
- * in all (nall bars: those of every figure the bars are split into). */
+ * the figure's own top (its bars and the intervals within reach of them), value above each
+ * bar and its interval as a whisker (class "ci", data-lo and data-hi) where it has one; an
+ * interval beyond the scale is cut at the plot's edge with an arrow and its end written
+ * (class "ci cut" in a g.cut). metric names what the y axis measures (data-metric); colours
+ * follow the order of the series in all (nall bars: those of every figure the bars are split
+ * into). */
 void hb_svg_bars(FILE *f, const struct hb_bar *bars, int n, const struct hb_bar *all, int nall,
-                 const char *ylabel, const char *metric, double ymax);
+                 const char *ylabel, const char *metric);
 
 struct hb_series {
     const char *name;
@@ -57,14 +59,13 @@ struct hb_lines_opt {
     bool logx, logy;
     bool xbytes; /* x is a byte count: log2 axis, ticks at powers of two in KiB/MiB/GiB */
     const char *xlabel, *ylabel;
-    const char *metric; /* names the y scale (data-metric) */
-    double ylo, yhi;    /* the y range figures of the metric share; NaN: the curves' own */
+    const char *metric; /* names what the y axis measures (data-metric) */
 };
 
 /* Curves with points (data-x, data-y, data-level), each point's interval as a vertical
- * whisker (class "ci"); log axes when asked (only positive values are drawn there); vertical
- * marks (cache sizes: class "mark cache" with data-level; knees) dashed and labelled above
- * the plot; the legend below it. */
+ * whisker (class "ci"; cut as hb_svg_bars cuts it); the y scale the figure's own; log axes when
+ * asked (only positive values are drawn there); vertical marks (cache sizes: class "mark cache"
+ * with data-level; knees) dashed and labelled above the plot; the legend below it. */
 void hb_svg_lines(FILE *f, const struct hb_series *s, int ns, const struct hb_mark *marks,
                   int nmarks, const struct hb_lines_opt *o);
 

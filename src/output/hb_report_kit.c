@@ -129,36 +129,31 @@ void hb_report_left_out_n(FILE *f, size_t n, size_t max, const char *what, const
     hb_report_left_out(f, 0, &b, what, path, select);
 }
 
-double hb_report_bars_top(const struct hb_rbars *b)
-{
-    double top = 0.0;
-    /* The intervals too: a whisker cut at the plot's top would hide where it ends. */
-    for (size_t i = 0; i < b->n && i < HB_REPORT_MAX_BARS; i++) {
-        top = fmax(top, b->v[i].fig.v);
-        if (isfinite(b->v[i].fig.hi)) top = fmax(top, b->v[i].fig.hi);
-    }
-    return top;
-}
-
 /* Bars per figure: wider figures would not fit a 1280 px page. */
 #define HB_BARS_PER_FIG 24
 
 void hb_report_bar_figs(FILE *f, const struct hb_bar *bars, size_t n, const char *ylabel,
-                        const char *metric, double ymax)
+                        const char *metric)
 {
-    if (n <= HB_BARS_PER_FIG) {
-        hb_svg_bars(f, bars, (int)n, bars, (int)n, ylabel, metric, ymax);
-        return;
-    }
     for (size_t g = 0, end; g < n; g = end) {
-        for (end = g + 1; end < n && strcmp(bars[end].group, bars[g].group) == 0; end++)
-            ;
+        /* Whole groups together while they fit one figure; a group wider than one is split. */
+        for (end = g; end < n;) {
+            size_t next = end + 1;
+            while (next < n && strcmp(bars[next].group, bars[end].group) == 0)
+                next++;
+            if (end > g && next - g > HB_BARS_PER_FIG) break;
+            end = next;
+        }
+        if (end - g <= HB_BARS_PER_FIG) {
+            hb_svg_bars(f, bars + g, (int)(end - g), bars, (int)n, ylabel, metric);
+            continue;
+        }
         for (size_t at = g; at < end; at += HB_BARS_PER_FIG) {
             size_t k = end - at < HB_BARS_PER_FIG ? end - at : HB_BARS_PER_FIG;
             fputs("<p class=\"figtitle\">", f);
             hb_html_esc(f, bars[g].group);
             fprintf(f, ": bars %zu&#8211;%zu of %zu</p>\n", at - g + 1, at - g + k, end - g);
-            hb_svg_bars(f, bars + at, (int)k, bars, (int)n, ylabel, metric, ymax);
+            hb_svg_bars(f, bars + at, (int)k, bars, (int)n, ylabel, metric);
         }
     }
 }
@@ -173,7 +168,7 @@ void hb_report_bar_panel(FILE *f, const struct hb_report_in *in, const struct hb
     fputs("<div class=\"panel\">", f);
     hb_report_caption(f, &in->res, fig->what);
     hb_report_left_out_n(f, b->n, HB_REPORT_MAX_BARS, "bars and rows", in->res.path, fig->select);
-    hb_report_bar_figs(f, bars, n, fig->ylabel, fig->metric, fig->ymax);
+    hb_report_bar_figs(f, bars, n, fig->ylabel, fig->metric);
     hb_report_whiskers(f, &b->cov);
     hb_report_numbers_open(f, n);
     fputs("<table class=\"numbers\"><tr>", f);

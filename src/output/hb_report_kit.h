@@ -48,19 +48,16 @@ struct hb_bar *hb_report_bars(const struct hb_report_in *in, const struct hb_rba
  * records. */
 struct hb_bar_fig {
     const char *what, *ylabel;
-    const char *metric; /* the y scale's name: figures of one metric share it */
-    double ymax;        /* that scale's top over every input; NaN: the bars' own */
+    const char *metric; /* what the y axis measures (data-metric) */
     const char *const *heads;
     int ncells;
     const char *select;
 };
-/* The top of b's bars and of their intervals (what hb_report_bar_panel draws of it). */
-double hb_report_bars_top(const struct hb_rbars *b);
-/* The bars (n, in groups) as figures that fit a 1280 px page: all in one when they fit, else
- * per group in figures of at most 24 bars, each titled with its group and which of its bars
- * it shows (hb_svg_bars for ylabel, metric, ymax). */
+/* The bars (n, in groups) as figures that fit a 1280 px page: whole groups together in
+ * figures of at most 24 bars, a group of more in figures of its own, each titled with its
+ * group and which of its bars it shows (hb_svg_bars for ylabel and metric). */
 void hb_report_bar_figs(FILE *f, const struct hb_bar *bars, size_t n, const char *ylabel,
-                        const char *metric, double ymax);
+                        const char *metric);
 /* A panel of the bars b (hb_report_bars order), in figures that fit the page, with the
  * numbers table below: at most HB_REPORT_MAX_BARS of each, and the line that says what was
  * left out. */
@@ -88,9 +85,6 @@ struct hb_curve_fig {
     const char *select; /* the records drawn, as a jq filter (for what was left out) */
     const char *levelhead;
 };
-/* Widens [*lo, *hi] to the y values and intervals of the curves c (positive ones only when
- * logy): the range figures of one metric share. */
-void hb_report_curves_range(const struct hb_rcurves *c, bool logy, double *lo, double *hi);
 /* The curves c with their marks and numbers: at most HB_REPORT_MAX_ROWS points (series in
  * order of first appearance, each by x), and the line that says what was left out. */
 void hb_report_curves_figure(FILE *f, const struct hb_report_in *in, const struct hb_rcurves *c,

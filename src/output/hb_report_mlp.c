@@ -57,12 +57,8 @@ static bool hb_mlp_drawn(const struct hb_report_in *in)
 void hb_report_mlp(FILE *f, const struct hb_report_in *in, int nin)
 {
     bool any = false;
-    double lo = INFINITY, hi = -INFINITY;
     for (int i = 0; i < nin; i++)
-        if (hb_mlp_drawn(&in[i])) {
-            any = true;
-            hb_report_curves_range(&in[i].mlp, false, &lo, &hi);
-        }
+        any |= hb_mlp_drawn(&in[i]);
     if (!any) return;
     fputs("<section id=\"mlp\"><h2>Memory-level parallelism</h2><p>Each point is one count "
           "of independent pointer chases interleaved in one thread (<code>--chains</code>): "
@@ -72,7 +68,7 @@ void hb_report_mlp(FILE *f, const struct hb_report_in *in, int nin)
           f);
     const struct hb_curve_fig fig = {
         {false, false, false, "million loads per second (all chains)", "latency per load (ns)",
-         "latency per load", lo, hi},
+         "latency per load"},
         "select(.type == \"measurement\" and .metric == \"latency\" and has(\"loads_per_s\"))",
         "chains"};
     for (int i = 0; i < nin; i++) {

@@ -66,16 +66,12 @@ static void hb_peak_table(FILE *f, const struct hb_report_in *in)
 
 void hb_report_peak(FILE *f, const struct hb_report_in *in, int nin)
 {
-    double top = 0.0;
     size_t most = 0;
     for (int i = 0; i < nin; i++) {
         size_t k;
         json_t *r;
-        json_array_foreach(in[i].res.records, k, r) if (hb_report_is(r, "peak", NULL, NULL))
-        {
-            top = fmax(top, hb_rec_num(r, "total_GBps", 0));
-            most += json_array_size(json_object_get(r, "node_GBps")) + 1;
-        }
+        json_array_foreach(in[i].res.records, k, r) if (hb_report_is(r, "peak", NULL, NULL)) most +=
+            json_array_size(json_object_get(r, "node_GBps")) + 1;
     }
     if (!most) return;
     struct hb_bar *bars = malloc(most * sizeof(*bars));
@@ -91,7 +87,7 @@ void hb_report_peak(FILE *f, const struct hb_report_in *in, int nin)
         hb_report_left_out(f, 0, &in[i].peaks, "peak records", in[i].res.path,
                            "select(.type == \"peak\")");
         size_t n = hb_peak_bars(&in[i], bars, most, names);
-        hb_report_bar_figs(f, bars, n, "GB/s (peak injection)", "peak bandwidth", top * 1.05);
+        hb_report_bar_figs(f, bars, n, "GB/s (peak injection)", "peak bandwidth");
         hb_peak_table(f, &in[i]);
         fputs("</div>\n", f);
     }

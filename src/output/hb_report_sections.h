@@ -23,6 +23,13 @@ void hb_report_sweep(FILE *f, const struct hb_report_in *in, int nin);
 void hb_report_policy(FILE *f, const struct hb_report_in *in, int nin);
 void hb_report_basic(FILE *f, const struct hb_report_in *in, int nin);
 
+/* The comparison section: files that ran the same experiments, each later one against the
+ * first of its set as compare judges it; nothing when no two files match. */
+void hb_report_compare(FILE *f, const struct hb_report_in *in, int nin);
+/* The page made in memory (len bytes) written to f with its contents: a list linking every
+ * section (<section id> and its <h2>) before the first one. */
+void hb_report_toc_write(FILE *f, const char *page, size_t len);
+
 /* The peak section: per mix, each node's figure and the machine's total. */
 void hb_report_peak(FILE *f, const struct hb_report_in *in, int nin);
 /* The comm section: per host, node x node heatmaps of comm_matrix records with hop classes;

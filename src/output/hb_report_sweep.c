@@ -122,22 +122,16 @@ static void hb_sweep_figure(FILE *f, const struct hb_report_in *in, int mi,
 void hb_report_sweep(FILE *f, const struct hb_report_in *in, int nin)
 {
     int any = 0;
-    double lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY};
-    for (int i = 0; i < nin; i++) {
+    for (int i = 0; i < nin; i++)
         any |= (in[i].has & HB_RHAS_SWEEP) != 0;
-        for (int mi = 0; mi < 2; mi++)
-            hb_report_curves_range(&in[i].sweep[mi], true, &lo[mi], &hi[mi]);
-    }
     if (!any) return;
     fputs("<section id=\"sweep\"><h2>Working-set sweep</h2><div class=\"row\">\n", f);
     const struct hb_curve_fig figs[2] = {
-        {{false, true, true, "working set per thread", "latency (ns)", "sweep latency", lo[0],
-          hi[0]},
+        {{false, true, true, "working set per thread", "latency (ns)", "sweep latency"},
          "select(.type == \"measurement\" and .suite == \"sweep\" and has(\"ws_bytes\") and "
          ".metric == \"latency\" and (.lat_ns_median | type) == \"number\")",
          NULL},
-        {{false, true, true, "working set per thread", "bandwidth (GB/s)", "sweep bandwidth", lo[1],
-          hi[1]},
+        {{false, true, true, "working set per thread", "bandwidth (GB/s)", "sweep bandwidth"},
          "select(.type == \"measurement\" and .suite == \"sweep\" and has(\"ws_bytes\") and "
          ".metric == \"bandwidth\" and (.bw_GBps_best | type) == \"number\")",
          NULL},

@@ -161,8 +161,7 @@ void hb_report_fleet(FILE *f, const struct hb_report_in *in, int nin)
             hb_report_caption(f, &in[i].res, "hosts");
             hb_report_left_out_n(f, nh, HB_REPORT_MAX_BARS, "hosts", in[i].res.path,
                                  "select(.type == \"fleet\") | .hosts[]?");
-            hb_svg_bars(f, bars, (int)n, bars, (int)n, "local latency (ns)", "fleet local latency",
-                        NAN);
+            hb_svg_bars(f, bars, (int)n, bars, (int)n, "local latency (ns)", "fleet local latency");
             free(bars);
             fputs("<table class=\"numbers\"><tr><th>host</th><th>lat_ns_local</th>"
                   "<th>bw_GBps_local_read</th><th>worst_remote_ratio</th><th>outlier</th>"

@@ -14,7 +14,7 @@
   const meets = (a, b) =>
     a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
   const rotated = (t) => /rotate/.test(t.getAttribute('transform') || '');
-  let ntext = 0;
+  let ntext = 0, own = 0;
   const svgs = [...document.querySelectorAll('svg')];
   const width = document.documentElement.clientWidth;
   for (const svg of svgs) {
@@ -42,15 +42,37 @@
         if (meets(box(texts[i]), box(texts[j])))
           say('texts overlap "' + texts[i].textContent + '" / "' + texts[j].textContent + '": ' + where);
       }
-    // Every interval ends inside the y range its ticks span (a whisker cut at the plot's
-    // edge would hide where it ends).
+    // Every interval ends inside the y range its ticks span, or is drawn cut at the plot's
+    // edge (path.ci.cut in a g.cut) with its end written beside it: a whisker silently cut
+    // would hide where it ends, and one the scale follows too far squashes the figures.
     const yt = [...svg.querySelectorAll('.ytick')].map((t) => +t.textContent.replace(/,/g, ''));
     if (yt.length && yt.every((v) => isFinite(v)))
       for (const c of svg.querySelectorAll('path.ci')) {
         const lo = +c.dataset.lo, hi = +c.dataset.hi, top = Math.max(...yt), bottom = Math.min(...yt);
-        if (hi > top * (1 + 1e-9) || lo < bottom * (1 - 1e-9))
+        const beyond = hi > top * (1 + 1e-9) || lo < bottom * (1 - 1e-9);
+        const cut = c.classList.contains('cut');
+        if (beyond && !cut)
           say('interval ' + lo + '..' + hi + ' beyond the y range ' + bottom + '..' + top + ': ' + where);
+        if (cut && !beyond) say('interval ' + lo + '..' + hi + ' cut but inside the y range ' + bottom + '..' + top + ': ' + where);
+        const g = c.closest('g.cut');
+        if (cut && !(g && [...g.querySelectorAll('text')].some((t) => /\d/.test(t.textContent))))
+          say('interval ' + lo + '..' + hi + ' cut without its end written: ' + where);
       }
+    // Each figure is scaled to its own data: its highest bar or point reaches at least a fifth
+    // of its y scale (ticks' y positions: the text sits 4 px below its line).
+    if (svg.matches('svg.bars, svg.lines') && yt.length > 1) {
+      const py = [...svg.querySelectorAll('.ytick')].map((t) => +t.getAttribute('y') - 4);
+      const base = Math.max(...py), roof = Math.min(...py);
+      const marks = [...svg.querySelectorAll('rect.bar')].map((b) => +b.getAttribute('y'))
+        .concat([...svg.querySelectorAll('circle.pt')].map((p) => +p.getAttribute('cy')));
+      if (marks.length && base > roof) {
+        own++;
+        const reach = (base - Math.min(...marks)) / (base - roof);
+        if (reach < 0.2)
+          say('squashed: the highest figure reaches ' + Math.round(reach * 100) + '% of the y scale ' +
+            Math.min(...yt) + '..' + Math.max(...yt) + ': ' + where);
+      }
+    }
     // Legends keep clear of the data and of every other text.
     const marks = [...svg.querySelectorAll('.bar, .pt, .cell, .ci, line.mark')];
     for (const g of svg.querySelectorAll('.legend')) {
@@ -155,17 +177,19 @@
     if (![...v.querySelectorAll('table.figures td')].some((td) => /^[0-9.]+$/.test(td.textContent.trim())))
       say('myth without figures: ' + h);
   }
-  // Several files: one y scale per metric (the same y ticks on every figure of a metric).
-  const scale = {};
-  for (const svg of document.querySelectorAll('svg[data-metric]')) {
-    const ticks = [...svg.querySelectorAll('.ytick')].map((t) => t.textContent).join(' ');
-    const m = svg.dataset.metric;
-    if (m in scale && scale[m] !== ticks) say('metric ' + m + ' on two y scales: "' + scale[m] + '" / "' + ticks + '"');
-    scale[m] = ticks;
+  // The contents at the top link every section, and every link leads to an element.
+  const secs = [...document.querySelectorAll('section[id]')];
+  const toc = document.querySelector('nav.toc');
+  const linked = new Set();
+  for (const a of toc ? toc.querySelectorAll('a') : []) {
+    const id = (a.getAttribute('href') || '').replace(/^#/, '');
+    linked.add(id);
+    if (!id || !document.getElementById(id)) say('contents link "' + a.getAttribute('href') + '" leads to no element');
   }
+  for (const s of secs) if (!linked.has(s.id)) say('section #' + s.id + ' not in the contents');
   document.getElementById('layout-count').textContent =
     svgs.length + ' svgs, ' + ntext + ' texts, ' + heat.length + ' heatmaps, ' +
     document.querySelectorAll('.colorscale').length + ' colour scales, ' +
-    Object.keys(scale).length + ' shared scales, ' + heads.size + ' myths';
+    own + ' own scales, ' + heads.size + ' myths, ' + linked.size + ' contents links';
   document.getElementById('layout-check').textContent = out.join('\n');
 })();

@@ -47,7 +47,11 @@ repeated myth heading: Myth 1
 myth without claim: Myth 1
 myth without verdict: Myth 1
 myth without figures: Myth 1
-metric latency on two y scales: "0 60" / "0 80"
+squashed: the highest figure reaches 3% of the y scale 0..15000: #bad [intervals]
+interval 10..50 cut but inside the y range 0..60: #bad [intervals]
+interval 10..50 cut without its end written: #bad [intervals]
+contents link "#nowhere" leads to no element
+section #verdicts not in the contents
 RULES
 ! grep -q '#good' <<<"$found" || { echo "FAIL: findings on the flawless figure: $(grep '#good' <<<"$found")"; fail=1; }
 [ "$fail" = 0 ] || { echo "--- findings:"; echo "$found"; exit 1; }
