@@ -6,9 +6,11 @@
 # pictures_check.js injected into a copy (the report itself stays script-free). Checks: colour
 # scales on every heatmap, better one colour, no empty figure or panel, byte axes in KiB/MiB/GiB
 # at powers of two, cache marks where the records' level changes, labels spelled out, no figure
-# over 1000 px, myths with claim/verdict/figures, one y scale per metric, one Machine block per
-# machine, c2c notes, the peak total, nothing clipped or overlapping, no temporary path, sysfs
-# values as words. Screenshots of each section at 1280 px stay in OUT.
+# over 1000 px, myths with claim/verdict/figures, each figure on its own y scale (no figure
+# squashed by another file's or a wild interval, which is drawn cut with its end written), a
+# contents whose links all resolve, one Machine block per machine, c2c notes, the peak total,
+# nothing clipped or overlapping, no temporary path, sysfs values as words. Screenshots of each
+# section at 1280 px stay in OUT.
 set -u
 hb=$1 fx=$2 out=$3
 here=$(cd "$(dirname "$0")" && pwd)
@@ -83,15 +85,18 @@ grep -qF "<th>NUMA balancing</th><td>${words[$nb]} ($nb)</td>" report.html ||
 pictures_check report.html "$out"
 echo "checked: $count"
 [ -z "$(echo "$found" | tr -d '[:space:]')" ] || { bad "layout and picture findings:"; echo "$found" | head -60; }
-# The checker looked at real figures: heatmaps each with a scale, shared scales, myths.
-read -r svgs heat scales shared myths < <(echo "$count" |
-    sed -E 's/([0-9]+) svgs, [0-9]+ texts, ([0-9]+) heatmaps, ([0-9]+) colour scales, ([0-9]+) shared scales, ([0-9]+) myths/\1 \2 \3 \4 \5/')
+# The checker looked at real figures: heatmaps each with a scale, figures on their own scales,
+# myths, the contents' links (one per section).
+read -r svgs heat scales own myths links < <(echo "$count" |
+    sed -E 's/([0-9]+) svgs, [0-9]+ texts, ([0-9]+) heatmaps, ([0-9]+) colour scales, ([0-9]+) own scales, ([0-9]+) myths, ([0-9]+) contents links/\1 \2 \3 \4 \5 \6/')
 [ "${svgs:-0}" -ge 20 ] || bad "checker saw ${svgs:-no} svgs"
 want_heat=$(jq -s '[.[] | (select(.type=="matrix") | 1 + (if .relative then 1 else 0 end) + (if .hmat then 2 else 0 end)),
     (select(.type=="comm_matrix" and any(.values[][]; . != null)) | 1)] | add + 1' "${inputs[@]}")
 [ "${heat:-0}" = "$want_heat" ] && [ "${scales:-0}" = "$want_heat" ] ||
     bad "heatmaps ${heat:-?}, colour scales ${scales:-?}, want $want_heat of each"
-[ "${shared:-0}" -ge 4 ] || bad "metrics on a shared y scale: ${shared:-0}, want >= 4"
+[ "${own:-0}" -ge 20 ] || bad "bar and curve figures checked for their own scale: ${own:-0}, want >= 20"
+[ "${links:-0}" = "$(grep -o '<section id="' report.html | wc -l)" ] ||
+    bad "contents links: ${links:-0}, sections: $(grep -o '<section id="' report.html | wc -l)"
 want_myths=$(jq -s '[.[] | select(.type=="verdict")] | length' "${inputs[@]}")
 [ "${myths:-0}" = "$want_myths" ] || bad "myth sections ${myths:-0}, want $want_myths"
 
