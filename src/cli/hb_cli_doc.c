@@ -67,7 +67,18 @@ bool hb_command_at(size_t i, struct hb_cmd_doc *out)
         nsuites++;
     if (i < nsuites) {
         const struct hb_suite *st = hb_suites[i];
-        *out = (struct hb_cmd_doc){st->name, st->args, st->help, NULL, st->takes, true, st->drops};
+        /* A study between memory nodes says what it needs (hb_suite.c refuses less). */
+        static char needs[64][1024];
+        const char *help = st->help;
+        if (st->needs_mem_nodes > 1 && i < sizeof(needs) / sizeof(needs[0])) {
+            snprintf(needs[i], sizeof(needs[i]),
+                     "%s; needs %d or more NUMA nodes with memory (it %s): a machine with fewer "
+                     "is refused (exit 3)",
+                     st->help, st->needs_mem_nodes, st->needs_why);
+            help = needs[i];
+        }
+        *out =
+            (struct hb_cmd_doc){st->name, st->args, help, NULL, st->takes, true, st->drops, NULL};
         return true;
     }
     *out = hb_cmd_docs[i - nsuites];

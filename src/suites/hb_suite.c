@@ -127,6 +127,30 @@ int hb_suite_check_nodes(const struct hb_topo *t, const struct hb_options *o)
     return 0;
 }
 
+/* A study between memory nodes on a machine, or among --nodes, with too few: refused before
+ * anything is planned, naming the count and what the study needs. The machine's count is the
+ * environment's (exit 3); --nodes that leave too few, a usage error (2). */
+static int hb_suite_check_mem_nodes(const struct hb_suite_env *env, const struct hb_suite *s)
+{
+    const struct hb_topo *t = env->topo;
+    int have = hb_topo_count_mem_nodes(t), chosen = 0;
+    for (int i = 0; i < t->nnodes; i++)
+        chosen += t->nodes[i].has_memory && hb_suite_node_on(env, i);
+    if (have < s->needs_mem_nodes) {
+        hb_err_set("%s needs %d or more NUMA nodes with memory (it %s); %s has %d: run it on "
+                   "a machine with more",
+                   s->name, s->needs_mem_nodes, s->needs_why,
+                   t->is_this_system ? "this machine" : t->source, have);
+        return -HB_EENV;
+    }
+    if (chosen < s->needs_mem_nodes) {
+        hb_err_set("--nodes %s: %s needs %d or more nodes with memory (it %s); these have %d",
+                   env->opts->nodes_text, s->name, s->needs_mem_nodes, s->needs_why, chosen);
+        return -EINVAL;
+    }
+    return 0;
+}
+
 int hb_suite_plan(const struct hb_suite_env *env, struct hb_plan *out)
 {
     const char *cmd = env->opts->command;
@@ -153,7 +177,8 @@ int hb_suite_plan(const struct hb_suite_env *env, struct hb_plan *out)
                    env->opts->nsizes, cmd[0] ? cmd : "the default suite");
         return -EINVAL;
     }
-    int rc = s->plan(env, out);
+    int rc = hb_suite_check_mem_nodes(env, s);
+    if (rc == 0) rc = s->plan(env, out);
     return rc ? rc : hb_suite_check_totals(env, out);
 }
 
@@ -214,7 +239,21 @@ const char *hb_suite_note(const struct hb_suite_env *env)
 {
     if (hb_topo_count_cpu_nodes(env->topo) > 1 || hb_topo_count_mem_nodes(env->topo) > 1)
         return NULL;
-    return "this machine has one NUMA node: the cross-node studies (matrix, hops, loaded, "
-           "policy) need a multi-node machine; there run: mpirun -np <nodes> --map-by numa "
-           "--bind-to numa hopbench matrix (or jobs/hopbench-mpirun.sh matrix)";
+    /* The studies that refuse such a machine, from the suite table. */
+    static char note[512];
+    int len = snprintf(note, sizeof(note),
+                       "this machine has one NUMA node: the studies between "
+                       "memory nodes (");
+    const char *sep = "";
+    for (const struct hb_suite *const *s = hb_suites; *s; s++)
+        if ((*s)->needs_mem_nodes > 1 && len > 0 && (size_t)len < sizeof(note)) {
+            len += snprintf(note + len, sizeof(note) - (size_t)len, "%s%s", sep, (*s)->name);
+            sep = ", ";
+        }
+    if (len > 0 && (size_t)len < sizeof(note))
+        snprintf(note + len, sizeof(note) - (size_t)len,
+                 ") need two or more nodes with memory, and matrix, policy and loaded measure "
+                 "this node alone; on a multi-node machine run: mpirun -np <nodes> --map-by numa "
+                 "--bind-to numa hopbench matrix (or jobs/hopbench-mpirun.sh matrix)");
+    return note;
 }

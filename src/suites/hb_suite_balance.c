@@ -42,7 +42,6 @@ static int hb_balance_nodes(const struct hb_suite_env *env, int *cpu, int *mem)
 {
     const struct hb_topo *t = env->topo;
     const struct hb_options *o = env->opts;
-    int nmem = 0;
     *cpu = o->cpu_node;
     for (int i = 0; i < t->nnodes && *cpu < 0; i++)
         if (t->nodes[i].has_cpus) *cpu = t->nodes[i].os_index;
@@ -50,14 +49,6 @@ static int hb_balance_nodes(const struct hb_suite_env *env, int *cpu, int *mem)
         hb_err_set("balance needs --mem-node other than --cpu-node (both are %d): the pages "
                    "must start away from the threads for NUMA balancing to move them",
                    *cpu);
-        return -EINVAL;
-    }
-    for (int i = 0; i < t->nnodes; i++)
-        nmem += t->nodes[i].has_memory;
-    if (nmem < 2) {
-        hb_err_set("balance needs two nodes with memory, one for the threads and one to start "
-                   "the pages on; %s has %d: nothing to plan",
-                   t->is_this_system ? "this machine" : t->source, nmem);
         return -EINVAL;
     }
     int rc = hb_suite_check_cpu_node(t, *cpu, "--cpu-node");
@@ -154,4 +145,6 @@ const struct hb_suite hb_suite_balance = {
     .plan = hb_balance_plan,
     .derive = hb_balance_derive,
     .flags = HB_SUITE_ONE_PROCESS,
+    .needs_mem_nodes = 2,
+    .needs_why = "starts the pages on one and runs the threads on another",
 };

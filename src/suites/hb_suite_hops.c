@@ -325,4 +325,6 @@ const struct hb_suite hb_suite_hops = {
     .reads = hb_hops_reads,
     .refers = hb_hops_refers,
     .tiers = "hops",
+    .needs_mem_nodes = 2,
+    .needs_why = "compares memory at different hop distances from each CPU node",
 };

@@ -100,6 +100,12 @@ struct hb_suite {
     const int *takes;
     /* Run options that mean nothing to it (0-ended; NULL: none): refused like any other. */
     const int *drops;
+    /* A study between memory nodes needs this many with memory (0: runs on any machine); a
+     * machine with fewer is refused before anything is planned (exit 3), --nodes leaving
+     * fewer is a usage error (2). --help and the man page say it, with needs_why: what the
+     * study does with them ("compares memory at different hop distances"). */
+    int needs_mem_nodes;
+    const char *needs_why;
 };
 
 /* When the machine has memory-only nodes or more than one kind of memory: a

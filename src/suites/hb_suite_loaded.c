@@ -112,6 +112,13 @@ static int hb_loaded_plan_load(const struct hb_suite_env *env, struct hb_plan *o
     } else {
         for (int i = 0; i < t->nnodes; i++)
             load_on[i] = t->nodes[i].has_cpus && hb_suite_node_on(env, i);
+        /* One CPU node: a study of its own load only, said before anything runs. */
+        if (hb_topo_count_cpu_nodes(t) == 1)
+            hb_suite_say(env,
+                         "loaded: one NUMA node: the load comes from node %d's own other CPUs "
+                         "into its own memory; latency under load from other nodes needs a "
+                         "multi-node machine",
+                         cpu);
     }
     uint64_t bytes = o->size ? o->size : env->default_bytes;
     uint64_t load_bytes = hb_loaded_load_bytes(env, cpu, mem, load_on, bytes);

@@ -51,26 +51,17 @@ static int hb_migrate_add(const struct hb_suite_env *env, struct hb_plan *out, i
     return hb_plan_add(out, &e);
 }
 
-/* -EINVAL when launched as several ranks or with one memory node (saying why nothing is
- * planned); -ENOMEM when a node cannot hold the buffer. */
+/* -EINVAL when launched as several ranks; -ENOMEM when a node cannot hold the buffer. (Too
+ * few memory nodes never get here: needs_mem_nodes.) */
 static int hb_migrate_plan(const struct hb_suite_env *env, struct hb_plan *out)
 {
     const struct hb_topo *t = env->topo;
     const struct hb_options *o = env->opts;
-    int rc = hb_launch_refuse_ranks("migrate", false), cpu = o->cpu_node, nmem = 0;
+    int rc = hb_launch_refuse_ranks("migrate", false), cpu = o->cpu_node;
     for (int i = 0; i < t->nnodes && cpu < 0; i++)
         if (t->nodes[i].has_cpus) cpu = t->nodes[i].os_index;
     if (rc == 0) rc = hb_suite_check_cpu_node(t, cpu, "--cpu-node");
     if (rc) return rc;
-    for (int i = 0; i < t->nnodes; i++)
-        nmem += t->nodes[i].has_memory && hb_suite_node_on(env, i);
-    if (nmem < 2) {
-        hb_err_set("migrate needs two nodes with memory to move pages between; %s has %d%s: "
-                   "nothing to plan",
-                   t->is_this_system ? "this machine" : t->source, nmem,
-                   o->nodes ? " among --nodes" : "");
-        return -EINVAL;
-    }
     uint64_t bytes = o->size ? o->size : HB_MIGRATE_DEFAULT_BYTES;
     /* Base pages and THP unless --pages names one. */
     enum hb_pages pages[2] = {HB_PAGES_4K, HB_PAGES_THP};
@@ -125,4 +116,6 @@ const struct hb_suite hb_suite_migrate = {
     .plan = hb_migrate_plan,
     .annotate = hb_migrate_annotate,
     .flags = HB_SUITE_ONE_PROCESS,
+    .needs_mem_nodes = 2,
+    .needs_why = "moves pages from one to another",
 };

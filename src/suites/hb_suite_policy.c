@@ -29,6 +29,7 @@
 
 #define HB_POLICY_WORKLOADS "triad,read,gups,blur3,dgemm,fir,chase"
 
+/* Local first: with one node with memory it is the only one planned. */
 static const char *const hb_study_placements[] = {"local",    "interleave", "remote",
                                                   "one-node", "os",         NULL};
 static const char *const hb_intensity_policies[] = {"local", "remote", "interleave", NULL};
@@ -220,8 +221,21 @@ static int hb_suite_policy_plan(const struct hb_suite_env *env, struct hb_plan *
         hb_err_set("policy takes --mem-node only with --weights auto (the pair to weigh)");
         return -EINVAL;
     }
+    /* One node with memory: every placement would put the pages there, so only local runs
+     * (each workload's speed), and the plan says why before anything runs. */
+    int nmem = 0, mem = hb_policy_first_mem(env);
+    for (int i = 0; i < t->nnodes; i++)
+        nmem += t->nodes[i].has_memory && hb_suite_node_on(env, i);
+    bool local_only = nmem < 2;
+    if (local_only)
+        hb_suite_say(env,
+                     "policy: one node with memory%s: only the local placement runs (each "
+                     "workload's speed on node %d); interleave, remote, one-node and os would "
+                     "put every page on node %d too, so the gains over them need two or more "
+                     "nodes with memory",
+                     o->nodes ? " among --nodes" : "", mem, mem);
     /* Said once: rate mode's shared targets take a smaller share per task. */
-    for (int p = 0; hb_study_placements[p] && o->mode != 1; p++) {
+    for (int p = 0; hb_study_placements[p] && o->mode != 1 && !(local_only && p > 0); p++) {
         int busiest, count;
         uint64_t share =
             hb_policy_rate_bytes(env, hb_study_placements[p], env->default_bytes, &busiest, &count);
@@ -246,7 +260,7 @@ static int hb_suite_policy_plan(const struct hb_suite_env *env, struct hb_plan *
         int cpu = strcmp(hb_mode_names[m], "single") == 0 ? single_cpu : -1;
         if (o->intensity) {
             for (double x = HB_INTENSITY_LO; x <= HB_INTENSITY_HI; x *= 2.0)
-                for (int p = 0; hb_intensity_policies[p]; p++)
+                for (int p = 0; hb_intensity_policies[p] && !(local_only && p > 0); p++)
                     if ((rc = hb_policy_add(env, out, hb_mode_names[m], "intensity", x,
                                             hb_intensity_policies[p], cpu)))
                         return rc;
@@ -255,7 +269,7 @@ static int hb_suite_policy_plan(const struct hb_suite_env *env, struct hb_plan *
         char work[sizeof(list)], *save = NULL;
         snprintf(work, sizeof(work), "%s", list);
         for (char *k = strtok_r(work, ",", &save); k; k = strtok_r(NULL, ",", &save))
-            for (int p = 0; hb_study_placements[p]; p++)
+            for (int p = 0; hb_study_placements[p] && !(local_only && p > 0); p++)
                 if ((rc = hb_policy_add(env, out, hb_mode_names[m], k,
                                         strcmp(k, "intensity") == 0 ? 1.0 : 0.0,
                                         hb_study_placements[p], cpu)))

@@ -60,7 +60,7 @@ static int hb_weights_pair(const struct hb_suite_env *env, int cpu, int pair[2])
                    cpu,
                    ci >= 0 && t->nodes[ci].has_memory ? "this machine has no other"
                                                       : "it has no memory of its own");
-        return -EINVAL;
+        return -HB_EENV; /* the machine's memory, not the command line */
     }
     pair[0] = cpu;
     pair[1] = t->nodes[far].os_index;

@@ -3,7 +3,7 @@
 # machine and on the fixture topologies, ends with one plan_summary whose counts are those
 # of the plan's own records (experiments; measurements = the records a repeat writes: a
 # foreground task's, c2c's pair's one, comm's one a rank pair: with another machine's
-# topology one rank a node, so the pairs across nodes; repeats = --repeat), whose nodes are those the tasks use and whose estimate is positive and grows
+# topology one rank a node, so the pairs across nodes; repeats = --repeat), whose nodes are those the tasks use (a first-touch task's memory: its CPU node) and whose estimate is positive and grows
 # with --repeat (and with --min-time, --reps and --size); stderr says the same in one line (a real run's line: format-name.sh).
 hb=$1 fx=$2
 . "$(dirname "$0")/cli-lib.sh"
@@ -28,7 +28,8 @@ for topo in "" "$fx/4n-memonly-cxl.xml"; do
                  repeats: $r,
                  cpu_nodes: ([$e[].tasks[].cpu_node] | unique),
                  mem_nodes: ([$e[].tasks[] | if .mem_node != null then [.mem_node]
-                              elif (.mem_nodes | type) == "array" then .mem_nodes
+                              elif (.mem_nodes | type) == "array" and (.mem_nodes | length) > 0
+                              then .mem_nodes
                               else [.cpu_node] end] | add | unique)}' plan.jsonl)
             got=$(jq -s -c 'last | select(.type == "plan_summary") |
                 {experiments, measurements, repeats, cpu_nodes, mem_nodes}' plan.jsonl)

@@ -22,7 +22,7 @@ args_for() {
     compare) ;; # prints to stdout only: no -o
     run) echo run "$scn" --dry-run ;;
     # what this one-node machine cannot plan: two memory nodes, two ranks (another machine's)
-    migrate | comm | balance) echo "$1" --dry-run --topology "$FIX/2n-nodist.xml" ;;
+    migrate | comm | balance | hops) echo "$1" --dry-run --topology "$FIX/2n-nodist.xml" ;;
     *) echo "$1" --dry-run ;;
     esac
 }
