@@ -1,6 +1,7 @@
 /* hopbench: the entry point. Parses and checks everything before MPI starts, so bad input
  * fails fast with one line on one rank; then runs the plan under MPI (docs/design.md#data-flow). */
 #include "hb_cli_doc.h"
+#include "hb_comm.h"
 #include "hb_config.h"
 #include "hb_config_drift.h"
 #include "hb_error.h"
@@ -33,6 +34,7 @@
 #include "hb_stability.h"
 #include "hb_topo_mem.h"
 #include "hb_suite.h"
+#include "hb_suite_comm.h"
 #include "hb_suite_keep.h"
 #include "hb_team.h"
 #include "hb_timer.h"
@@ -175,6 +177,14 @@ static int hb_write_header(const struct hb_suite_env *env, json_t *run, struct h
     return rc;
 }
 
+/* Whether progress goes to a terminal: any rank's stderr is one (under a launcher rank 0's
+ * may be a pipe while another's is not; Open MPI's are all pipes to mpirun, so there
+ * --progress asks for it). Collective. */
+static bool hb_any_terminal(void)
+{
+    return hb_comm_max_int(isatty(STDERR_FILENO)) != 0;
+}
+
 /* Each host's knobs, read now by its first rank; a fleet's, all of them on rank 0. Collective;
  * rank 0 returns 0 or -errno with a message. */
 static int hb_read_configs(const struct hb_world *w, const struct hb_topo *t, json_t **cfg,
@@ -257,6 +267,9 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
             json_object_set_new(run, "config_drift", drift ? drift : json_null());
         }
         wrc = trc ? trc : hb_keep_init(&ctx.keep, env);
+        /* comm measures messages, not a working set: its record says what it uses. */
+        if (wrc == 0 && messages && (wrc = hb_comm_run_sizes(env, plan, run)) != 0)
+            hb_err_set("out of memory listing comm's message sizes");
         if (wrc == 0) wrc = hb_sink_open(o->format, o->output, &ctx.sink);
         if (wrc == 0) wrc = hb_write_header(env, run, ctx.sink);
         json_decref(run);
@@ -279,7 +292,8 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
         hb_keep_free(&ctx.keep);
         return hb_err_exit_code(wrc);
     }
-    if (w.rank == 0) ctx.progress = hb_progress_new(o->quiet, o->progress);
+    bool tty = hb_any_terminal();
+    if (w.rank == 0) ctx.progress = hb_progress_new(o->quiet, o->progress, tty);
     /* Where progress shows, the plan and its estimate come first. */
     if (ctx.progress) hb_print_plan_line(est);
     struct hb_exec_io io = {hb_emit,      hb_on_progress,     &ctx,
@@ -349,7 +363,7 @@ static int hb_run_in_process(const struct hb_suite_env *env, const struct hb_pla
     if (rc == 0) rc = hb_write_header(env, run, ctx.sink);
     json_decref(run);
     if (rc == 0) {
-        ctx.progress = hb_progress_new(o->quiet, o->progress);
+        ctx.progress = hb_progress_new(o->quiet, o->progress, isatty(STDERR_FILENO));
         if (ctx.progress) hb_print_plan_line(est);
         struct hb_pair_io io = {hb_emit,      hb_on_progress, &ctx,
                                 simd,         host,           o->repeats,

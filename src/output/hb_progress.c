@@ -16,9 +16,8 @@ struct hb_progress {
     double t0;
 };
 
-struct hb_progress *hb_progress_new(bool quiet, bool forced)
+struct hb_progress *hb_progress_new(bool quiet, bool forced, bool tty)
 {
-    bool tty = isatty(STDERR_FILENO);
     if (quiet || !(tty || forced)) return NULL;
     struct hb_progress *p = calloc(1, sizeof(*p));
     if (p) {

@@ -47,10 +47,15 @@ static void hb_table_run(FILE *f, json_t *rec)
     json_t *cfg = json_object_get(rec, "config");
     char *thp = cfg ? hb_config_words(json_object_get(cfg, "thp_enabled")) : NULL;
     char *bal = cfg ? hb_config_words(json_object_get(cfg, "numa_balancing")) : NULL;
-    fprintf(f, "# simd %s, size %s (%s), THP %s, NUMA balancing %s\n", hb_rec_str(rec, "simd", ""),
-            hb_size_format((uint64_t)json_integer_value(json_object_get(sizes, "size_bytes")), sz,
-                           sizeof(sz)),
-            hb_rec_str(sizes, "size_source", ""), thp ? thp : "?", bal ? bal : "?");
+    /* comm measures messages, not a working set: its sizes say so (hb_table_comm.h). */
+    char what[512];
+    if (!hb_table_comm_sizes(rec, what, sizeof(what)))
+        snprintf(what, sizeof(what), "size %s (%s)",
+                 hb_size_format((uint64_t)json_integer_value(json_object_get(sizes, "size_bytes")),
+                                sz, sizeof(sz)),
+                 hb_rec_str(sizes, "size_source", ""));
+    fprintf(f, "# simd %s, %s, THP %s, NUMA balancing %s\n", hb_rec_str(rec, "simd", ""), what,
+            thp ? thp : "?", bal ? bal : "?");
     free(thp);
     free(bal);
     /* A fleet's hosts that differ from the majority, each on a line of its own. */
@@ -515,6 +520,8 @@ void hb_table_print(FILE *f, json_t *rec)
 
 static void hb_table_print_clean(FILE *f, json_t *rec)
 {
+    /* comm's measurements print as blocks per rank pair, once each block is complete. */
+    if (hb_table_comm_hold(f, rec)) return;
     const char *type = hb_rec_str(rec, "type", "");
     if (strcmp(type, "run") == 0)
         hb_table_run(f, rec);

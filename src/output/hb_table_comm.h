@@ -1,9 +1,20 @@
-/* Table lines for comm's node x node matrices, its --bg comparisons, links and NIC locality. */
+/* Table lines for comm's measurements (a block per rank pair and metric, as OSU prints them),
+ * its node x node matrices, its --bg comparisons, links and NIC locality. */
 #ifndef HB_TABLE_COMM_H
 #define HB_TABLE_COMM_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdio.h>
+
+/* A record for the table: true when it is one of comm's measurements, held and printed with
+ * the rest of its node pair and metric as a block per rank pair (size, p50 [lo, hi], p99, max;
+ * or size, GB/s [lo, hi]); any other record first prints the blocks held (false). */
+bool hb_table_comm_hold(FILE *f, json_t *rec);
+
+/* A run record's "messages" (comm's) in words into buf: "messages 8 B to 4 MiB (7 sizes,
+ * --size), each end ..."; NULL when it has none (a suite with a working set). */
+const char *hb_table_comm_sizes(const json_t *run, char *buf, size_t len);
 
 /* A comm_matrix record: the figures (sending node x receiving node), then the hop classes. */
 void hb_table_comm_matrix(FILE *f, json_t *rec);

@@ -157,6 +157,46 @@ static int hb_suite_comm_plan(const struct hb_suite_env *env, struct hb_plan *ou
     return rc;
 }
 
+int hb_comm_run_sizes(const struct hb_suite_env *env, const struct hb_plan *plan, json_t *run)
+{
+    const struct hb_options *o = env->opts;
+    json_t *bytes = json_array();
+    long long most = 0;
+    for (int x = 0; bytes && x < plan->n; x++) {
+        long long b = hb_param_int_of(&plan->exps[x], "message_bytes", 0);
+        size_t i, at = json_array_size(bytes);
+        json_t *v;
+        bool seen = false;
+        json_array_foreach(bytes, i, v)
+        {
+            seen = seen || json_integer_value(v) == b;
+            if (at == json_array_size(bytes) && json_integer_value(v) > b) at = i;
+        }
+        if (!seen && json_array_insert_new(bytes, at, json_integer(b)) != 0) {
+            json_decref(bytes);
+            bytes = NULL;
+        }
+        most = b > most ? b : most;
+    }
+    char buffers[160];
+    if (o->mem_node >= 0)
+        snprintf(buffers, sizeof(buffers),
+                 "each end a send and a receive buffer of the message's size, on node %d "
+                 "(--mem-node)",
+                 o->mem_node);
+    else
+        snprintf(buffers, sizeof(buffers),
+                 "each end a send and a receive buffer of the message's size, on its rank's node");
+    json_t *sizes = json_object_get(run, "sizes");
+    if (!bytes || json_object_set_new(run, "messages",
+                                      json_pack("{s:o, s:s}", "bytes", bytes, "buffers", buffers)))
+        return -ENOMEM;
+    json_object_set_new(sizes, "size_bytes", json_integer(most));
+    json_object_set_new(sizes, "size_source",
+                        json_string(o->size ? "--size" : "comm's default largest message"));
+    return 0;
+}
+
 /* The options of its own it takes, besides the run options (hb_cli_doc.h). */
 static const int hb_comm_takes[] = {OPT_SIZE, OPT_MEM_NODE,   OPT_NODES,   OPT_PAGES,
                                     OPT_BG,   OPT_LOAD_NODES, OPT_BG_RATE, OPT_FLEET_THRESHOLD,

@@ -12,6 +12,11 @@
  * -ENOMEM. */
 int hb_comm_derive(const struct hb_suite_env *env, json_t *measured, json_t *derived);
 
+/* What comm uses instead of a working set, into the run record `run`: "messages" ({"bytes":
+ * the plan's message sizes, smallest first; "buffers": where each end's are}), and the largest
+ * message as sizes.size_bytes with its source. 0 or -ENOMEM. */
+int hb_comm_run_sizes(const struct hb_suite_env *env, const struct hb_plan *plan, json_t *run);
+
 /* One repeat of comm experiment e, in seconds, and its records, one a rank pair (struct
  * hb_suite.estimate). */
 double hb_comm_estimate(const struct hb_suite_env *env, const struct hb_experiment *e,

@@ -60,6 +60,8 @@ out=$(timeout 120 mpirun "${OVERSUB[@]}" "${BIND[@]}" -np 2 "$HB" comm --bg low 
     --min-time 0.001 --repeat 1 --quiet --format table 2>&1) || fail "comm --bg --format table: exit $?"
 expect_has "table: comm_bg" "$out" "MPI messages under --bg low, ranks 0 -> 1 (node $node -> $node, host $host): load: node $node $((cores - 1)) thread(s)"
 expect_has "table: latency line" "$out" "  latency at 8 B: "
+expect_has "table: the pair's idle block" "$out" "  latency, one way (half a ping-pong round trip), idle, us;"
+expect_has "table: and its loaded one" "$out" "  latency, one way (half a ping-pong round trip), under --bg low load, us;"
 
 # Ranks bound to one core each (mpirun's default for two ranks): no core for the load.
 rc=0

@@ -60,11 +60,81 @@ expect_has "compare: nothing worse" "$out" "0 worse, 0 better"
 expect_has "compare: every record matched" "$out" "0 only in base, 0 only in new, 0 errors"
 "$HB" export c.jsonl -o c.xml 2>/dev/null || fail "export: exit $?"
 expect_has "export: the MPI latency" "$(cat c.xml)" "MPI latency comm"
-# The table: the records, then the node matrices.
+# The table, as OSU prints it: a block per rank pair and metric, headed by the pair in words,
+# size against p50 [lo, hi], p99 and max (latency) or GB/s [lo, hi]; its figures are the
+# records' (the table of c.jsonl's own records, as report -o NAME.txt prints them), to the
+# 4 significant digits shown.
+"$HB" report c.jsonl -o c.txt 2>/dev/null || fail "report c.jsonl -o c.txt: exit $?"
+blocks=$(grep -c "$(printf ' \xe2\x86\x92 rank ')" c.txt || true)
+expect_eq "table: one block per rank pair and metric" "$blocks" \
+    "$(jq -s "$m | map([.src_rank, .dst_rank, .metric]) | unique | length" c.jsonl)"
+expect_eq "table: each block names its pair in words" \
+    "$(grep -c "^rank [01] (node $node) $(printf '\xe2\x86\x92') rank [01] (node $node), same node, shared memory (btl $shm, single copy " c.txt)" "$blocks"
+expect_eq "table: each block's pages in one line, all on their nodes" \
+    "$(grep -c "^  pages: all on their nodes: the sender's buffers on node $node, the receiver's on node $node$" c.txt)" "$blocks"
+# Each row as JSON: its block's ranks and metric, the size in bytes and the figures shown.
+rows=$(awk -v arrow="$(printf '\xe2\x86\x92')" '
+    $1 == "rank" && $5 == arrow { src = $2; dst = $7; next }
+    /^  latency/ { metric = "latency"; next }
+    /^  bandwidth/ { metric = "bandwidth"; next }
+    /^  bidirectional/ { metric = "bibandwidth"; next }
+    /^  [0-9]+ (B|KiB|MiB) / {
+        b = $1 * ($2 == "KiB" ? 1024 : $2 == "MiB" ? 1048576 : 1)
+        gsub(/[\[\],]/, "")
+        dot = index($3, ".")
+        printf "{\"src\":%s,\"dst\":%s,\"metric\":\"%s\",\"bytes\":%d,\"head\":%s,\"lo\":%s,\"hi\":%s,\"tol\":%s",
+            src, dst, metric, b, $3, $4, $5, 0.5 * 10 ^ -(dot ? length($3) - dot : 0)
+        if (metric == "latency") printf ",\"p99\":%s,\"max\":%s", $6, $7
+        print "}"
+    }' c.txt)
+expect_eq "table: a row per record" "$(jq -s length <<<"$rows")" "$(jq -s "$m | length" c.jsonl)"
+# Shown to 4 significant digits, the interval's ends at the figure's decimals: each within
+# half the last digit shown of the record's field.
+expect_eq "table: p50 [lo, hi], p99 and max (latency), GB/s [lo, hi] (bandwidth) equal the records' fields" \
+    "$(jq -s --argjson rows "$(jq -s . <<<"$rows")" '
+        def near(a; b): (a - b | fabs) <= 0.0005 * (b | fabs) + 1e-12;
+        def within(a; b; tol): (a - b | fabs) <= tol * 1.001;
+        [.[] | select(.type == "measurement") | . as $r |
+         ($rows | map(select(.src == $r.src_rank and .dst == $r.dst_rank and .metric == $r.metric and
+             .bytes == $r.message_bytes)) | first) as $t |
+         $t != null and within($t.lo; $r.ci95[0]; $t.tol) and within($t.hi; $r.ci95[1]; $t.tol) and
+         if $r.metric == "latency"
+         then within($t.head; $r.p50_us; $t.tol) and near($t.p99; $r.p99_us) and near($t.max; $r.max_us)
+         else within($t.head; $r.value; $t.tol) end] | all' c.jsonl)" true
+out=$(cat c.txt)
+for word in "$(printf '\xc2\xb1')" GBps "working set" "pages%"; do
+    ! grep -qF -- "$word" c.txt || fail "table: '$word' in: $(grep -F -- "$word" c.txt)"
+done
+expect_has "table: the header says what comm uses" "$out" \
+    "messages 8 B to 4 KiB (6 sizes, the largest from --size), each end a send and a receive buffer of the message's size, on its rank's node"
+expect_has "table: the matrices say what a cell is" "$out" \
+    "MPI message latency at 8 B (us), each cell the median over the rank pairs of its node pair"
+# The same under a live run's --format table.
 out=$(timeout 120 mpirun "${OVERSUB[@]}" -np 2 "$HB" comm --size 8 --reps 1 --min-time 0.001 \
     --repeat 1 --quiet --format table 2>&1) || fail "comm --format table: exit $?"
-expect_has "table: latency matrix" "$out" "MPI message latency at 8 B (us), sending node x receiving node"
-expect_has "table: bandwidth matrix" "$out" "MPI message bandwidth at 8 B (GB/s)"
+expect_has "live table: a latency block" "$out" "$(printf '  size       p50 [lo, hi]                   p99          max')"
+expect_has "live table: latency matrix" "$out" "MPI message latency at 8 B (us), each cell the median"
+expect_has "live table: bandwidth matrix" "$out" "MPI message bandwidth at 8 B (GB/s), each cell the median"
+
+# Progress under mpirun: asked for, a line per step on stderr (rank 0's is a pipe to mpirun);
+# not asked for, none; a terminal on another rank's stderr (rank 1 under script(1)) shows it
+# in place on rank 0's.
+timeout 120 mpirun "${OVERSUB[@]}" -np 2 "$HB" comm --size 8 --reps 1 --min-time 0.001 \
+    --repeat 1 --progress -o p.jsonl 2>p.err || fail "comm --progress: exit $?"
+expect_eq "--progress under mpirun: a line per experiment" \
+    "$(grep -cE '^\[[1-3]/3\] comm-(latency|bandwidth|bibandwidth)-[0-9]+-[0-9]+-8, [0-9]+ s elapsed' p.err)" 3
+timeout 120 mpirun "${OVERSUB[@]}" -np 2 "$HB" comm --size 8 --reps 1 --min-time 0.001 \
+    --repeat 1 -o q.jsonl 2>q.err || fail "comm: exit $?"
+expect_eq "no --progress, no terminal: no progress" "$(grep -c '\[1/3\]' q.err)" 0
+if command -v script >/dev/null; then
+    # shellcheck disable=SC2016  # expanded by each rank's shell
+    timeout 120 mpirun "${OVERSUB[@]}" -np 2 bash -c 'if [ "$OMPI_COMM_WORLD_RANK" = 1 ]; then
+        exec script -qec "$(printf "%q " "$0" "$@")" /dev/null >/dev/null; fi; exec "$0" "$@"' \
+        "$HB" comm --size 8 --reps 1 --min-time 0.001 --repeat 1 -o t.jsonl 2>t.err ||
+        fail "comm, rank 1 on a terminal: exit $?"
+    grep -q $'\r\033\[K\[1/3\] comm-latency' t.err ||
+        fail "rank 1's stderr a terminal: no progress in place on rank 0's: $(od -c t.err | head)"
+fi
 
 # Two emulated hosts: the pair crosses hosts (names), the transport is still this machine's.
 timeout 120 "${TWO_HOSTS[@]}" "${args[@]}" --size 8 -o h.jsonl
