@@ -122,17 +122,27 @@ static int hb_report_take(void *ctx, const json_t *rec)
     }
     if (measurement || strcmp(type, "throughput") == 0) {
         if (measurement) hb_coverage_add_rec(&in->cov, rec);
+        if (measurement && hb_report_summary_take(in, rec)) return -ENOMEM;
         /* A fleet's measurements are only folded (hb_report_fleet.h). */
         int rc = measurement ? hb_report_fleet_take(in, rec) : 0;
         if (rc || (in->fleet && in->fleet->on)) return rc;
         rc = hb_report_basic_take(in, rec);
         if (rc == 0) rc = hb_report_hops_take(in, rec);
+        if (rc == 0) rc = hb_report_peak_take(in, rec);
         if (rc == 0) rc = hb_report_evidence_take(in, rec);
         if (rc == 0) rc = hb_report_curves_take(in, rec);
         if (rc == 0) rc = hb_report_comm_take(in, rec);
         if (rc == 0) rc = hb_report_mlp_take(in, rec);
-        return rc;
+        return rc ? rc : hb_report_policy_keep(in, rec);
     }
+    /* compare's records are no run's: the file is refused once read (hb_report_read). */
+    if (strcmp(type, "comparison") == 0 || strcmp(type, "compare_summary") == 0 ||
+        strcmp(type, "only") == 0) {
+        if (!in->comparisons++) in->comparison_line = in->res.line;
+        return 0;
+    }
+    /* The run's counts, for the summary: one a file. */
+    if (strcmp(type, "summary") == 0) return 1;
     /* A note is drawn once per text: its text is kept, in order of first appearance. */
     if (strcmp(type, "note") == 0) {
         if (!json_object_get(rec, "text")) return 0;
@@ -155,6 +165,7 @@ static int hb_report_take(void *ctx, const json_t *rec)
     if (strcmp(type, "peak") == 0) return hb_report_budget_take(&in->peaks, 1, HB_REPORT_MAX_ROWS);
     if (strcmp(type, "verdict") == 0)
         return hb_report_budget_take(&in->verdicts, 1, HB_REPORT_MAX_PANELS);
+    if (strcmp(type, "gain") == 0) return hb_report_policy_keep(in, rec);
     /* Knees are marks on the loaded and intensity curves; one never reached marks nothing. */
     if (strcmp(type, "knee") == 0 && json_is_number(json_object_get(rec, "value"))) {
         static const char *const curves[] = {"loaded", "intensity"};
@@ -171,6 +182,13 @@ int hb_report_read(FILE *f, const char *path, struct hb_report_in *in)
     int rc = f ? hb_results_readf(f, path, hb_report_take, in, &in->res)
                : hb_results_read_take(path, hb_report_take, in, &in->res);
     if (rc == 0) rc = hb_report_fleet_done(in);
+    if (rc == 0 && in->comparisons) {
+        hb_err_set("%s:%d: this is compare's output (a comparison of two runs), not a run's "
+                   "results: report draws the JSON Lines of a run (hopbench SUITE --format "
+                   "jsonl -o FILE)",
+                   in->res.path, in->comparison_line);
+        rc = -EINVAL;
+    }
     if (rc == 0 && in->unknown) {
         fprintf(stderr,
                 "hopbench: warning: %s:%d: %zu measurement record(s) of a metric the "
@@ -209,6 +227,7 @@ int hb_report_write(FILE *out, const struct hb_report_in *in, int nin)
                     in[i].res.skipped_line);
     }
     fputs("</p>\n", f);
+    hb_report_summary(f, in, nin);
     hb_report_compare(f, in, nin);
     hb_report_machine(f, in, nin);
     hb_report_fleet_summary(f, in, nin);

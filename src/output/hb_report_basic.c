@@ -117,14 +117,15 @@ void hb_report_basic(FILE *f, const struct hb_report_in *in, int nin)
             hb_report_label_add(&labels, hb_strtab_get(&in[i].labels[0], l));
     }
     if (any) {
-        fputs("<section id=\"basic\"><h2>Bandwidth and latency</h2><div class=\"row\">\n", f);
+        /* The labels in words first, beside the bars and rows that use them. */
+        fputs("<section id=\"basic\"><h2>Bandwidth and latency</h2>\n", f);
+        hb_report_label_key(f, &labels);
+        fputs("<div class=\"row\">\n", f);
         for (int i = 0; i < nin; i++) {
             hb_basic_figure(f, &in[i], 0);
             hb_basic_figure(f, &in[i], 1);
         }
-        fputs("</div>\n", f);
-        hb_report_label_key(f, &labels);
-        fputs("</section>\n", f);
+        fputs("</div>\n</section>\n", f);
     }
     hb_strtab_free(&labels);
 }

@@ -15,9 +15,26 @@
 
 /* The hop study's table columns. pair: the hop classes of a two-thread case; link: a
  * crossfire's nodes. */
-static const char *const hb_hops_keys[] = {
-    "bg_level", "case", "label", "pair", "link", "host", "pct_of_local_read"};
-#define HB_HOPS_COLS 7
+static const char *const hb_hops_keys[] = {"bg_level",
+                                           "case",
+                                           "label",
+                                           "pair",
+                                           "link",
+                                           "host",
+                                           "value",
+                                           "ci95",
+                                           "unit",
+                                           "pct_of_local_read",
+                                           "pct_of_local_read_ci95",
+                                           "ratio_to_reference"};
+#define HB_HOPS_COLS 12
+/* Their heads in words ("ci95" heads the interval column with what the intervals are). */
+static const char *const hb_hops_heads[] = {"background",   "case",
+                                            "label",        "pair",
+                                            "link",         "host",
+                                            "figure",       "ci95",
+                                            "unit",         "time per byte, % of the local read's",
+                                            "its interval", "against the local read"};
 
 int hb_report_hops_take(struct hb_report_in *in, const json_t *m)
 {
@@ -47,36 +64,29 @@ void hb_report_hops(FILE *f, const struct hb_report_in *in, int nin)
     if (any) {
         fputs("<section id=\"hops\"><h2>Hop study (% of local read; 100 = the local read of "
               "the same CPU node)</h2><p>One figure per background load level; bars are the "
-              "placements, coloured by case (single thread, two-thread pair, crossfire).</p>"
-              "<div class=\"row\">\n",
+              "placements, coloured by case (single thread, two-thread pair, crossfire), each "
+              "the time per byte its figure means in percent of the local read's (from the "
+              "figures, lower is faster). The table gives each figure with its interval and "
+              "its ratio to the local read's, in the figure's own terms.</p>\n",
               f);
+        /* The labels in words first, beside the bars and rows that use them. */
+        hb_report_label_key(f, &labels);
+        fputs("<div class=\"row\">\n", f);
         const struct hb_bar_fig fig = {
-            "time in % of local read",
+            "time per byte in % of local read",
             "% of local read (lower is faster)",
             "pct_of_local_read",
-            hb_hops_keys,
+            hb_hops_heads,
             HB_HOPS_COLS,
             "select(.type == \"measurement\" and has(\"pct_of_local_read\"))"};
         for (int i = 0; i < nin; i++)
             hb_report_bar_panel(f, &in[i], &in[i].hops, &fig);
-        fputs("</div>\n", f);
-        hb_report_label_key(f, &labels);
-        fputs("</section>\n", f);
+        fputs("</div>\n</section>\n", f);
     }
     hb_strtab_free(&labels);
 }
 
-/* Policy rows: the policy suite's measurements but its intensity study's. */
-static int hb_policy_row(const json_t *m)
-{
-    return hb_report_is(m, "measurement", "policy", "workload") && !json_object_get(m, "intensity");
-}
-
-static const char *const hb_policy_keys[] = {"workload", "mode",       "policy",
-                                             "host",     "t_median_s", "bw_GBps_best"};
-#define HB_POLICY_COLS 6
-
-/* The curves of one record: loaded latency, sweep, intensity; and the policy table's rows. */
+/* The curves of one record: loaded latency, sweep, intensity. */
 int hb_report_curves_take(struct hb_report_in *in, const json_t *m)
 {
     char name[200];
@@ -107,21 +117,13 @@ int hb_report_curves_take(struct hb_report_in *in, const json_t *m)
             int threads = hb_report_int(m, "threads", 1);
             threads = threads > 0 ? threads : 1;
             if (threads > in->sweep_threads) in->sweep_threads = threads;
+            if (mi == 0 && !in->sweep_stride)
+                in->sweep_stride = (uint64_t)fmax(0.0, hb_rec_num(m, "chase_stride", 0));
             rc = hb_report_add_point(&in->sweep[mi], name, hb_rec_num(m, "ws_bytes", 0) / threads,
                                      hb_report_fig(m, ykey), hb_rec_str(m, "level", ""));
         }
     }
     if (rc == 0 && hb_report_is(m, "measurement", "policy", NULL)) in->has |= HB_RHAS_POLICY;
-    if (rc == 0 && hb_policy_row(m)) {
-        /* Workload, mode and host of a policy row: the rows its gain is computed against. */
-        char key[1024];
-        uint32_t row;
-        snprintf(key, sizeof(key), "%s\x1f%s\x1f%s", hb_rec_str(m, "workload", ""),
-                 hb_rec_str(m, "mode", ""), hb_rec_str(m, "host", ""));
-        rc = hb_report_add_row(in, m, hb_policy_keys, HB_POLICY_COLS, false, &row);
-        if (rc == 0)
-            rc = hb_report_add_policy(&in->policy, key, row, hb_rec_num(m, "t_median_s", 0));
-    }
     /* The policy suite sums a rate run's tasks into throughput records: those are drawn when
      * the file has them, else each measurement. One curve per placement and mode. */
     for (int sums = 0; rc == 0 && sums < 2; sums++) {
@@ -328,64 +330,22 @@ void hb_report_loaded(FILE *f, const struct hb_report_in *in, int nin)
     fputs("</div></section>\n", f);
 }
 
-/* The policy rows of one file as a table, with the gain of each policy over the slowest
- * policy of the same workload, mode and host (t_median_s). */
-static void hb_policy_table(FILE *f, const struct hb_report_in *in)
-{
-    const struct hb_rpolicies *p = &in->policy;
-    if (p->n == 0) return; /* an intensity-only file has its curve, not this table */
-    /* The slowest time per key first: one pass, not one per row. */
-    double *worst = malloc(((size_t)p->keys.n + 1) * sizeof(*worst));
-    bool *seen = calloc((size_t)p->keys.n + 1, sizeof(*seen));
-    if (!worst || !seen) {
-        free(worst);
-        free(seen);
-        return;
-    }
-    for (size_t k = 0; k < p->n; k++) {
-        const struct hb_rpolicy *r = &p->v[k];
-        if (!seen[r->key] || r->t_median_s > worst[r->key]) worst[r->key] = r->t_median_s;
-        seen[r->key] = true;
-    }
-    hb_report_left_out_n(
-        f, p->n, HB_REPORT_MAX_ROWS, "rows", in->res.path,
-        "select(.type == \"measurement\" and .suite == \"policy\" and has(\"workload\") "
-        "and (has(\"intensity\") | not))");
-    size_t n = p->n < HB_REPORT_MAX_ROWS ? p->n : HB_REPORT_MAX_ROWS;
-    hb_report_numbers_open(f, n);
-    fputs("<table class=\"numbers policy\"><tr><th>workload</th><th>mode</th><th>policy</th>"
-          "<th>host</th><th>time (s, median sample)</th><th>bandwidth (GB/s, best sample)</th>"
-          "<th>NUMA gain %</th></tr>\n",
-          f);
-    for (size_t k = 0; k < n; k++) {
-        const struct hb_rpolicy *r = &p->v[k];
-        double w = fmax(0.0, worst[r->key]);
-        fputs("<tr>", f);
-        for (int c = 0; c < HB_POLICY_COLS; c++)
-            fputs(hb_report_row_cell(in, r->row, c), f);
-        if (r->t_median_s > 0)
-            fprintf(f, "<td class=\"gain\">%.1f</td></tr>\n", (w / r->t_median_s - 1.0) * 100.0);
-        else
-            fputs("<td>&#8211;</td></tr>\n", f);
-    }
-    fputs("</table>\n", f);
-    hb_report_numbers_close(f, n);
-    free(worst);
-    free(seen);
-}
-
 void hb_report_policy(FILE *f, const struct hb_report_in *in, int nin)
 {
     int any = 0;
     for (int i = 0; i < nin; i++)
         any |= (in[i].has & HB_RHAS_POLICY) != 0;
     if (!any) return;
-    fputs("<section id=\"policy\"><h2>Placement policy</h2><div class=\"row\">\n", f);
+    fputs("<section id=\"policy\"><h2>Placement policy</h2><p>Each workload under each "
+          "placement: its throughput (a rate run's tasks summed) with the interval of the "
+          "policy suite's <code>gain</code> record, and local placement's NUMA gain over each "
+          "other placement as that record gives it, with its verdict.</p><div class=\"row\">\n",
+          f);
     for (int i = 0; i < nin; i++) {
         if (!(in[i].has & HB_RHAS_POLICY)) continue;
         fputs("<div class=\"panel\">", f);
         hb_report_caption(f, &in[i].res, "policies per workload");
-        hb_policy_table(f, &in[i]);
+        hb_report_policy_gains(f, &in[i]);
         bool sums = (in[i].has & HB_RHAS_SUMS) != 0;
         const struct hb_rcurves *c = &in[i].intensity[sums];
         /* Only a run with --intensity has this curve. */

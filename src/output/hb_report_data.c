@@ -200,15 +200,6 @@ int hb_report_add_comm(struct hb_rcomms *c, const struct hb_rcomm *p)
     return 0;
 }
 
-int hb_report_add_policy(struct hb_rpolicies *p, const char *key, uint32_t row, double t)
-{
-    uint32_t id = hb_strtab_add(&p->keys, key, strlen(key));
-    if (id == HB_STRTAB_NONE || hb_grow((void **)&p->v, &p->cap, p->n, sizeof(*p->v)))
-        return -ENOMEM;
-    p->v[p->n++] = (struct hb_rpolicy){id, row, t};
-    return 0;
-}
-
 /* Append row to key's chain when it has room; *full says it had none (nothing added). */
 static int hb_report_chain(struct hb_revidence *e, const char *key, uint32_t row)
 {
@@ -271,23 +262,27 @@ void hb_report_records_free(struct hb_report_in *in)
     free(in->basic[0].v);
     free(in->basic[1].v);
     free(in->hops.v);
+    free(in->peak_nodes.v);
     hb_report_curves_free(&in->loaded);
     hb_report_curves_free(&in->mlp);
     for (int i = 0; i < 2; i++) {
         hb_report_curves_free(&in->sweep[i]);
         hb_report_curves_free(&in->intensity[i]);
     }
-    hb_strtab_free(&in->policy.keys);
-    free(in->policy.v);
     free(in->comm.v);
     hb_strtab_free(&in->evidence.keys);
     free(in->evidence.chain);
     free(in->evidence.v);
-    /* What stays: the file, its notes, the derived records' budgets, the fleet's folds. */
+    /* What stays: the file, its notes and summary lines, the derived records' budgets, the fleet's
+     * folds. */
     struct hb_report_in keep = *in;
     memset(in, 0, sizeof(*in));
     in->res = keep.res;
     in->notes = keep.notes;
+    in->headlines = keep.headlines;
+    in->figures = keep.figures;
+    in->impossible = keep.impossible;
+    in->nimpossible = keep.nimpossible;
     in->fleet = keep.fleet;
     in->cov = keep.cov;
     memcpy(in->matrices, keep.matrices, sizeof(in->matrices));
@@ -296,6 +291,7 @@ void hb_report_records_free(struct hb_report_in *in)
     in->verdicts = keep.verdicts;
     in->c2c_studies = keep.c2c_studies;
     in->peaks = keep.peaks;
+    in->policy_recs = keep.policy_recs;
     in->comm_matrices = keep.comm_matrices;
 }
 
@@ -303,6 +299,8 @@ void hb_report_in_free(struct hb_report_in *in)
 {
     hb_results_free(&in->res);
     hb_strtab_free(&in->notes);
+    hb_strtab_free(&in->headlines);
+    hb_strtab_free(&in->impossible);
     hb_report_records_free(in);
     if (in->fleet) hb_rfleet_free(in->fleet);
     free(in->fleet);

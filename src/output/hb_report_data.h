@@ -73,19 +73,6 @@ struct hb_rcomms {
     struct hb_coverage cov[HB_RCOMM_METRICS]; /* what each metric's pairs' intervals are */
 };
 
-/* A row of the policy table: its gain is over the slowest time of its key. */
-struct hb_rpolicy {
-    uint32_t key; /* workload, mode and host, in the rows' keys */
-    uint32_t row;
-    double t_median_s;
-};
-
-struct hb_rpolicies {
-    struct hb_strtab keys;
-    struct hb_rpolicy *v;
-    size_t n, cap;
-};
-
 /* Output stays bounded by what a person can read: a matrix with more rows or columns than
  * this is summarised, not drawn cell by cell; a verdict lists as many records of evidence. */
 #define HB_REPORT_MAX_SIDE 64
@@ -153,30 +140,45 @@ struct hb_report_in {
     size_t ncells, cellcap;
     struct hb_rbars basic[2]; /* bandwidth, latency (default suite, bw, lat, others) */
     struct hb_rbars hops;
+    struct hb_rbars peak_nodes; /* peak's measurements: key its CPU node, group its experiment,
+                                   label its host; the peak record's bars take their intervals */
     struct hb_rcurves loaded, sweep[2], intensity[2]; /* sweep: latency, bandwidth;
                                                          intensity: measured, summed */
     struct hb_rcurves mlp; /* latency per load against loads a second, per chain count */
     int mlp_chains[2];     /* the fewest and most chains of its points (0: none yet) */
-    struct hb_rpolicies policy;
     struct hb_rcomms comm;
     struct hb_revidence evidence;
     /* The derived records kept: the first of each kind that fit their section's cap
      * (matrices: not c2c, c2c; knees: loaded, intensity). */
     struct hb_rbudget matrices[2], fleets, verdicts, knees[2];
     struct hb_rbudget c2c_studies, peaks; /* c2c_false_sharing and c2c_lock; peak */
+    struct hb_rbudget policy_recs;        /* policy throughput and gain, not --intensity's */
     struct hb_rbudget comm_matrices;
     struct hb_coverage cov; /* every measurement's headline interval, fleets' too */
     /* Measurements of a metric no section draws: how many, the first's line and metric. */
     size_t unknown;
     int unknown_line;
     char unknown_metric[64];
+    /* The summary's first figures of the file, as text (hb_report_summary.c), and how many
+     * foreground figures it has in all. */
+    struct hb_strtab headlines;
+    size_t figures;
+    /* Figures past a physical bound (hb_bounds.h), the first few as text, and how many. */
+    struct hb_strtab impossible;
+    size_t nimpossible;
+    /* Records of compare's output (comparison, only, compare_summary): the file is refused;
+     * how many, and the first's line. */
+    size_t comparisons;
+    int comparison_line;
     /* Measurements whose figures no axis can hold (1e308, 5e-324): how many, the first's line
      * and figure. */
     size_t undrawable;
     int undrawable_line;
     double undrawable_value;
-    unsigned has;      /* HB_RHAS_* */
-    int sweep_threads; /* the most threads of a sweep measurement (its x is per thread) */
+    unsigned has;          /* HB_RHAS_* */
+    int sweep_threads;     /* the most threads of a sweep measurement (its x is per thread) */
+    uint64_t sweep_stride; /* the first sweep chase's chase_stride: what of its working set
+                              stays in the caches (hb_level_footprint), where its marks go */
     /* Every measurement folded for the fleet summary (hb_report_fleet.h); once the file is a
      * fleet, the per-record parts above are freed and no longer fed. */
     struct hb_rfleet *fleet;
@@ -206,8 +208,6 @@ int hb_report_add_point(struct hb_rcurves *c, const char *name, double x, struct
                         const char *level);
 /* A comm pair's figure. */
 int hb_report_add_comm(struct hb_rcomms *c, const struct hb_rcomm *p);
-/* A policy table row under key (workload, mode, host). */
-int hb_report_add_policy(struct hb_rpolicies *p, const char *key, uint32_t row, double t);
 /* rec's cells at `cells` as an evidence row of key and any_key, while either has room. */
 int hb_report_add_evidence(struct hb_report_in *in, const char *key, const char *any_key,
                            const json_t *rec, const char *const *cells, int ncells);

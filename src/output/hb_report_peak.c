@@ -1,11 +1,43 @@
 /* Report section of the peak suite: per read:write mix and placement, each node's injection
- * bandwidth and the machine's total, as bars and as a table. */
+ * bandwidth and the machine's total, as bars with their intervals and as a table. A node's
+ * interval is its measurement's (the peak record names the experiment); the total's is the
+ * record's total_GBps_ci95 when it has one. */
 #include "hb_report_kit.h"
 #include "hb_report_sections.h"
+
+#include "hb_figure_text.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+int hb_report_peak_take(struct hb_report_in *in, const json_t *m)
+{
+    if (!hb_report_is(m, "measurement", "peak", NULL) ||
+        strcmp(hb_rec_str(m, "role", "foreground"), "background") == 0)
+        return 0;
+    struct hb_rbar bar = {.key = hb_report_int(m, "cpu_node", -1),
+                          .fig = hb_report_fig(m, hb_rec_headline_key(m))};
+    int rc = hb_report_intern(in, hb_rec_str(m, "experiment", ""), &bar.group);
+    if (rc == 0) rc = hb_report_intern(in, hb_rec_str(m, "host", ""), &bar.label);
+    return rc ? rc : hb_report_add_bar(&in->peak_nodes, &bar);
+}
+
+/* The figure of node j of peak record r: its measurement's, with its interval; else the
+ * record's figure alone. */
+static struct hb_rfig hb_peak_node(const struct hb_report_in *in, const json_t *r, size_t j)
+{
+    double node = (double)json_integer_value(json_array_get(json_object_get(r, "nodes"), j));
+    const char *exp = hb_rec_str(r, "experiment", ""), *host = hb_rec_str(r, "host", "");
+    for (size_t k = 0; k < in->peak_nodes.n; k++) {
+        const struct hb_rbar *b = &in->peak_nodes.v[k];
+        if (b->key == node && strcmp(hb_strtab_get(&in->str, b->group), exp) == 0 &&
+            strcmp(hb_strtab_get(&in->str, b->label), host) == 0)
+            return b->fig;
+    }
+    return (struct hb_rfig){json_number_value(json_array_get(json_object_get(r, "node_GBps"), j)),
+                            NAN, NAN, NAN, 0};
+}
 
 /* The peak records of a file as bars: per record (a group), one bar per node and the total.
  * Names of the node bars go to names[] (room for max); returns the bars made. */
@@ -21,29 +53,32 @@ static size_t hb_peak_bars(const struct hb_report_in *in, struct hb_bar *bars, s
         for (size_t j = 0; j < json_array_size(gb) && n < max; j++, n++) {
             snprintf(names[n], sizeof(names[n]), "node %lld",
                      (long long)json_integer_value(json_array_get(nodes, j)));
+            struct hb_rfig fig = hb_peak_node(in, r, j);
             bars[n] = (struct hb_bar){hb_rec_str(r, "kernel", "?"),
                                       names[n],
                                       names[n],
                                       json_number_value(json_array_get(gb, j)),
-                                      NAN,
-                                      NAN};
+                                      fig.lo,
+                                      fig.hi};
         }
+        struct hb_rfig total = hb_report_fig(r, "total_GBps");
         if (n < max)
             bars[n++] = (struct hb_bar){hb_rec_str(r, "kernel", "?"),
                                         "machine total",
                                         "machine total",
-                                        hb_rec_num(r, "total_GBps", 0),
-                                        NAN,
-                                        NAN};
+                                        total.v,
+                                        total.lo,
+                                        total.hi};
     }
     return n;
 }
 
-/* The table: mix, placement, per node, total (GB/s, one decimal). */
+/* The table: mix, placement, per node, total (GB/s, each with its interval where it has one). */
 static void hb_peak_table(FILE *f, const struct hb_report_in *in)
 {
+    char text[HB_FIGURE_LEN];
     fputs("<table class=\"numbers peak\"><tr><th>mix (kernel)</th><th>placement</th>"
-          "<th>per node GB/s (in node order)</th><th>machine total GB/s</th></tr>\n",
+          "<th>per node GB/s [lo, hi] (in node order)</th><th>machine total GB/s</th></tr>\n",
           f);
     size_t k;
     json_t *r;
@@ -58,8 +93,15 @@ static void hb_peak_table(FILE *f, const struct hb_report_in *in)
         size_t j;
         json_t *v;
         json_array_foreach(json_object_get(r, "node_GBps"), j, v)
-            fprintf(f, "%s%.1f", j ? " / " : "", json_number_value(v));
-        fprintf(f, "</td><td class=\"total\">%.1f</td></tr>\n", hb_rec_num(r, "total_GBps", 0));
+        {
+            struct hb_rfig fig = hb_peak_node(in, r, j);
+            fprintf(
+                f, "%s%s", j ? " / " : "",
+                hb_figure_interval_text(json_number_value(v), fig.lo, fig.hi, text, sizeof(text)));
+        }
+        struct hb_rfig total = hb_report_fig(r, "total_GBps");
+        fprintf(f, "</td><td class=\"total\">%s</td></tr>\n",
+                hb_figure_interval_text(total.v, total.lo, total.hi, text, sizeof(text)));
     }
     fputs("</table>\n", f);
 }
@@ -88,6 +130,7 @@ void hb_report_peak(FILE *f, const struct hb_report_in *in, int nin)
                            "select(.type == \"peak\")");
         size_t n = hb_peak_bars(&in[i], bars, most, names);
         hb_report_bar_figs(f, bars, n, "GB/s (peak injection)", "peak bandwidth");
+        hb_report_whiskers(f, &in[i].peak_nodes.cov);
         hb_peak_table(f, &in[i]);
         fputs("</div>\n", f);
     }

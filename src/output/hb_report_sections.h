@@ -8,6 +8,8 @@
 #include <stdio.h>
 
 /* Sections; each writes nothing when no input has records for it. */
+/* First: per file what ran, where, its first figures with their intervals and its verdicts. */
+void hb_report_summary(FILE *f, const struct hb_report_in *in, int nin);
 void hb_report_machine(FILE *f, const struct hb_report_in *in, int nin);
 /* In a Machine panel: the configuration of the files at[] (n of them) that ran there. */
 void hb_report_config(FILE *f, const struct hb_report_in *in, const int *at, int n);
@@ -15,12 +17,24 @@ void hb_report_matrices(FILE *f, const struct hb_report_in *in, int nin, int c2c
 void hb_report_fleet(FILE *f, const struct hb_report_in *in, int nin);
 void hb_report_hops(FILE *f, const struct hb_report_in *in, int nin);
 void hb_report_verdicts(FILE *f, const struct hb_report_in *in, int nin);
+/* A myth verdict's word: holds, does not hold or inconclusive (the record's word, else its
+ * holds; null: within the noise). */
+const char *hb_report_verdict_word(const json_t *v);
+/* A heading that tells a verdict from the others: myth, access, hop class, case, load. */
+void hb_report_verdict_heading(char *buf, size_t len, const json_t *v);
 void hb_report_loaded(FILE *f, const struct hb_report_in *in, int nin);
 /* Memory-level parallelism: per file whose chase records have two or more chain counts, the
  * latency per load against the loads a second, one curve per node pair, a point per count. */
 void hb_report_mlp(FILE *f, const struct hb_report_in *in, int nin);
 void hb_report_sweep(FILE *f, const struct hb_report_in *in, int nin);
 void hb_report_policy(FILE *f, const struct hb_report_in *in, int nin);
+/* The policy section's throughput and gains of one file (hb_report_policy.c): bars of each
+ * workload under each placement with the gain record's intervals, and the table of local
+ * placement's gains with their verdicts. */
+void hb_report_policy_gains(FILE *f, const struct hb_report_in *in);
+/* Whether rec is a policy throughput or gain record (not --intensity's) the section keeps: 1
+ * when kept within its budget, else 0. */
+int hb_report_policy_keep(struct hb_report_in *in, const json_t *rec);
 void hb_report_basic(FILE *f, const struct hb_report_in *in, int nin);
 
 /* The comparison section: files that ran the same experiments, each later one against the
@@ -42,7 +56,9 @@ void hb_report_matrix_notes(FILE *f, const json_t *m);
 
 /* What each section keeps of a measurement or throughput record as it is read: 0 or
  * -ENOMEM. */
+int hb_report_summary_take(struct hb_report_in *in, const json_t *rec);
 int hb_report_basic_take(struct hb_report_in *in, const json_t *rec);
+int hb_report_peak_take(struct hb_report_in *in, const json_t *rec);
 int hb_report_hops_take(struct hb_report_in *in, const json_t *rec);
 int hb_report_evidence_take(struct hb_report_in *in, const json_t *rec);
 int hb_report_curves_take(struct hb_report_in *in, const json_t *rec);

@@ -3,6 +3,7 @@
 #include "hb_report_kit.h"
 #include "hb_report_sections.h"
 
+#include "hb_level.h"
 #include "hb_report_axis.h"
 #include "hb_size.h"
 #include "hb_sizes.h"
@@ -34,9 +35,11 @@ static int hb_cache_info(const json_t *run, int level, double bytes, bool *belie
 
 /* The cache marks of a run at each thread's share, as each record's level takes it
  * (hb_level.c): hwloc's size, or HB_LLC_PER_CORE_MAX per core when no real part has as much,
- * shared by the sweep's threads under it. Appends to the caption what each mark is. */
-static int hb_cache_marks(const json_t *run, int threads, struct hb_mark *marks, char labels[][96],
-                          char levels[][24], FILE *caption)
+ * shared by the sweep's threads under it; each at the working set whose footprint fills it (a
+ * chase of `stride` keeps 128 bytes of each stride: hb_level_footprint). Appends to the
+ * caption what each mark is. */
+static int hb_cache_marks(const json_t *run, int threads, uint64_t stride, struct hb_mark *marks,
+                          char labels[][96], char levels[][24], FILE *caption)
 {
     int n = 0;
     size_t k;
@@ -55,7 +58,7 @@ static int hb_cache_marks(const json_t *run, int threads, struct hb_mark *marks,
         eff /= sharers > 0 ? sharers : 1;
         snprintf(levels[n], 24, "L%d", level);
         snprintf(labels[n], 96, "L%d %s", level, hb_size_format((uint64_t)eff, size, sizeof(size)));
-        marks[n] = (struct hb_mark){eff, labels[n], levels[n]};
+        marks[n] = (struct hb_mark){hb_level_ws_of_footprint(eff, stride), labels[n], levels[n]};
         fprintf(caption, "%s%s", n ? "; " : "", labels[n]);
         if (!believable)
             fprintf(caption,
@@ -70,7 +73,7 @@ static int hb_cache_marks(const json_t *run, int threads, struct hb_mark *marks,
     double llc = hb_rec_num(json_object_get(run, "sizes"), "llc_bytes", 0);
     if (n == 0 && llc > 0) {
         snprintf(labels[n], 96, "LLC %s", hb_size_format((uint64_t)llc, size, sizeof(size)));
-        marks[n] = (struct hb_mark){llc, labels[n], NULL};
+        marks[n] = (struct hb_mark){hb_level_ws_of_footprint(llc, stride), labels[n], NULL};
         fprintf(caption, "%s (the last-level cache)", labels[n]);
         n++;
     }
@@ -80,10 +83,15 @@ static int hb_cache_marks(const json_t *run, int threads, struct hb_mark *marks,
         snprintf(levels[n], 24, "memory-side cache");
         snprintf(labels[n], 96, "memory-side cache %s",
                  hb_size_format((uint64_t)msc, size, sizeof(size)));
-        marks[n] = (struct hb_mark){msc, labels[n], levels[n]};
+        marks[n] = (struct hb_mark){hb_level_ws_of_footprint(msc, stride), labels[n], levels[n]};
         fprintf(caption, "%s%s", n ? "; " : "", labels[n]);
         n++;
     }
+    if (n && hb_level_ws_of_footprint(1.0, stride) > 1.0)
+        fprintf(caption,
+                "; each at the working set that fills it: a chase of a %llu-byte stride keeps "
+                "%d bytes of each stride in the caches",
+                (unsigned long long)stride, HB_LEVEL_PAIR_BYTES);
     return n;
 }
 
@@ -98,7 +106,8 @@ static void hb_sweep_figure(FILE *f, const struct hb_report_in *in, int mi,
     FILE *cf = open_memstream(&caption, &clen);
     if (!cf) return;
     int threads = in->sweep_threads > 0 ? in->sweep_threads : 1;
-    int nm = hb_cache_marks(in->res.run, threads, marks, labels, levels, cf);
+    int nm = hb_cache_marks(in->res.run, threads, mi == 0 ? in->sweep_stride : 0, marks, labels,
+                            levels, cf);
     if (fclose(cf) != 0) nm = 0;
     fputs("<div class=\"panel\">", f);
     hb_report_caption(f, &in->res,

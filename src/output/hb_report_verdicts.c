@@ -95,9 +95,7 @@ static const char *hb_myth_claim(const json_t *v)
     }
 }
 
-/* holds, does not hold or inconclusive: the record's word, else its holds (null: within the
- * noise). */
-static const char *hb_verdict_word(const json_t *v)
+const char *hb_report_verdict_word(const json_t *v)
 {
     const char *w = hb_rec_str(v, "verdict", "");
     if (*w) return w;
@@ -105,8 +103,7 @@ static const char *hb_verdict_word(const json_t *v)
     return json_is_true(h) ? "holds" : json_is_false(h) ? "does not hold" : "inconclusive";
 }
 
-/* A heading that tells this verdict from the others: myth, access, hop class, case, load. */
-static void hb_verdict_heading(char *buf, size_t len, const json_t *v)
+void hb_report_verdict_heading(char *buf, size_t len, const json_t *v)
 {
     static const char *const access[][2] = {{"r", "read"}, {"w", "write"}, {"rw", "read+write"}};
     const char *a = hb_rec_str(v, "access", "");
@@ -195,12 +192,12 @@ static void hb_verdict(FILE *f, const struct hb_report_in *in, const json_t *v, 
                        struct hb_strtab *labels)
 {
     char head[256], num[32], tol[32];
-    hb_verdict_heading(head, sizeof(head), v);
+    hb_report_verdict_heading(head, sizeof(head), v);
     json_t *count = json_object_get(seen, head);
     json_int_t n = count ? json_integer_value(count) + 1 : 1;
     json_object_set_new(seen, head, json_integer(n));
     if (n > 1) snprintf(head + strlen(head), sizeof(head) - strlen(head), " (%lld)", (long long)n);
-    const char *word = hb_verdict_word(v);
+    const char *word = hb_report_verdict_word(v);
     fputs("<div class=\"verdict\">", f);
     hb_report_caption(f, &in->res, head);
     fputs("<p class=\"claim\">Claim tested: ", f);

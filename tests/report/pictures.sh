@@ -142,13 +142,14 @@ while IFS= read -r note; do
 done < <(jq -r 'select(.suite=="c2c") | (.note // empty), (.notes[]? // empty) | select(. != "")' c2c.jsonl | sort -u)
 [ "$(jq -r 'select(.suite=="c2c") | (.note // empty), (.notes[]? // empty) | select(. != "")' c2c.jsonl | wc -l)" -gt 0 ] ||
     bad "the c2c run has no note to show"
-# peak: every kernel's machine total and per-node figures.
-while IFS=$'\t' read -r kernel total nodes; do
-    grep -q "<tr><td>$kernel</td><td>[^<]*</td><td>$nodes</td><td class=\"total\">$total</td>" dom.html ||
-        bad "peak $kernel: no row with per-node $nodes and total $total"
-done < <(jq -r 'def f1: (. * 10 | round) as $t | "\($t / 10 | floor).\($t % 10)";
-    select(.type=="peak") | [.kernel, (.total_GBps | f1), ([.node_GBps[] | f1] | join(" / "))] | @tsv' \
-    peak.jsonl peak2.jsonl)
+# peak: every kernel's machine total (at the report's one rounding, hb_figure_text.h) and its
+# per-node figures (equal to their records' with their intervals: figures.sh).
+while IFS=$'\t' read -r kernel total; do
+    grep -q "<tr><td>$kernel</td><td>[^<]*</td><td>[^<]*</td><td class=\"total\">$total</td>" dom.html ||
+        bad "peak $kernel: no row with total $total"
+done < <(jq -r 'select(.type=="peak") | [.kernel, .total_GBps] | @tsv' peak.jsonl peak2.jsonl |
+    awk -F'\t' '{ a = $2 < 0 ? -$2 : $2; d = 3 - int(log(a) / log(10) + (a < 1 ? -0.999999999 : 0))
+        printf "%s\t%.*f\n", $1, (d < 0 ? 0 : d > 9 ? 9 : d), $2 }')
 grep -q '<section id="peak"' dom.html || bad "no peak section"
 # The policy run without --intensity draws no intensity figure.
 ! grep -q 'compute intensity (policy.jsonl)' dom.html || bad "empty compute-intensity figure"

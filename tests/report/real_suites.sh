@@ -29,7 +29,7 @@ expect() { # expect WHAT GOT WANT
     [ "$2" = "$3" ] || { echo "FAIL: $1: got '$2', want '$3'"; fails=$((fails + 1)); }
 }
 sections=$(grep -o '<section id="[a-z0-9]*"' report.html | cut -d'"' -f2 | tr '\n' ' ')
-expect "sections" "$sections" "machine ${hops_section}loaded sweep policy c2c "
+expect "sections" "$sections" "summary machine ${hops_section}loaded sweep policy c2c "
 host=$(jq -r -s '.[0].hosts[0]' sweep.jsonl)
 to="CPU node 0 \xe2\x86\x92 memory node 0"
 expect "sweep curves" "$(grep -o "$host: [a-z]*, $(printf "$to"), \(4k\|thp\) pages" report.html | sort -u | tr '\n' ',')" \
