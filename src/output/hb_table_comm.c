@@ -285,8 +285,10 @@ static void hb_comm_columns(FILE *f, const char *size, const char *head, const c
                             const char *max, const char *marks)
 {
     char line[1024];
-    snprintf(line, sizeof(line), "  %-10s %-30s %-12s %-12s%s", size, head, p99 ? p99 : "",
-             max ? max : "", marks);
+    if (p99 && max)
+        snprintf(line, sizeof(line), "  %-10s %-30s %-12s %-12s%s", size, head, p99, max, marks);
+    else
+        snprintf(line, sizeof(line), "  %-10s %-30s%s", size, head, marks);
     size_t n = strlen(line);
     while (n > 0 && line[n - 1] == ' ')
         line[--n] = '\0';
