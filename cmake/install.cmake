@@ -9,8 +9,9 @@ target_link_libraries(hb_gendoc PRIVATE hb_omp)
 set(hb_doc_dir ${CMAKE_BINARY_DIR}/doc)
 add_custom_command(OUTPUT ${hb_doc_dir}/hopbench.1 ${hb_doc_dir}/hopbench.bash
                    COMMAND ${CMAKE_COMMAND} -E make_directory ${hb_doc_dir}
-                   COMMAND hb_gendoc man ${CMAKE_INSTALL_FULL_DATADIR} > ${hb_doc_dir}/hopbench.1
-                   COMMAND hb_gendoc bash ${CMAKE_INSTALL_FULL_DATADIR} > ${hb_doc_dir}/hopbench.bash
+                   COMMAND hb_gendoc man ${CMAKE_INSTALL_FULL_DATADIR} ${CMAKE_INSTALL_FULL_DOCDIR}
+                           > ${hb_doc_dir}/hopbench.1
+                   COMMAND hb_gendoc bash > ${hb_doc_dir}/hopbench.bash
                    DEPENDS hb_gendoc
                    COMMENT "Generating hopbench.1 and the bash completion from the option tables")
 add_custom_target(hb_docs ALL DEPENDS ${hb_doc_dir}/hopbench.1 ${hb_doc_dir}/hopbench.bash)

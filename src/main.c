@@ -7,6 +7,7 @@
 #include "hb_error.h"
 #include "hb_exec.h"
 #include "hb_held.h"
+#include "hb_help.h"
 #include "hb_export.h"
 #include "hb_kernel.h"
 #include "hb_launcher.h"
@@ -576,10 +577,16 @@ static bool hb_asks_help(int argc, char **argv)
 /* main's work, in a frame of its own: its options alone take tens of KiB of stack. */
 static __attribute__((noinline)) int hb_main(int argc, char **argv)
 {
+    struct hb_doc_kernels k = {hb_kernel_help, hb_kernel_names(), hb_simd_choices};
+    const struct hb_doc_dirs dirs = {HB_DATADIR, HB_DOCDIR};
+    if (argc > 1 && strcmp(argv[1], "help") == 0) {
+        int hrc = hb_help_main(argc - 1, argv + 1, &k, &dirs);
+        return hrc ? hb_fail(hrc) : hb_stdout_flushed("help");
+    }
     /* Reading result files needs neither MPI nor OpenMP placement: no re-exec, no world. */
     const struct hb_cmd_doc *own = argc > 1 ? hb_cmd_own_args(argv[1]) : NULL;
     if (own && hb_asks_help(argc, argv)) {
-        hb_doc_command_help(stdout, own);
+        hb_doc_command_help(stdout, &k, own, &dirs);
         return hb_stdout_flushed("help");
     }
     if (own) {
@@ -595,10 +602,7 @@ static __attribute__((noinline)) int hb_main(int argc, char **argv)
     struct hb_options o;
     int rc = hb_options_parse(argc, argv, &o);
     int code = HB_EXIT_OK;
-    if (rc == 1) {
-        struct hb_doc_kernels k = {hb_kernel_help, hb_kernel_names(), hb_simd_choices};
-        hb_doc_help(stdout, &k, HB_DATADIR);
-    }
+    if (rc == 1 && (rc = hb_help_for(o.command, &k, &dirs)) == 0) rc = 1;
     if (rc == 1 || rc == 2) {
         code = hb_stdout_flushed(rc == 1 ? "help" : "version");
     } else {

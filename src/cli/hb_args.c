@@ -1,11 +1,14 @@
-/* The argument reader of report, compare and export (hb_args.h): getopt_long over their own
- * small option tables, with `--` honoured and the offending word named. */
+/* The argument reader of report, compare and export (hb_args.h): getopt_long over the option
+ * tables of their rows in hb_cli_doc.c, which their help lists, with `--` honoured and the
+ * offending word named. */
 #include "hb_args.h"
 
+#include "hb_cli_doc.h"
 #include "hb_error.h"
 
 #include <errno.h>
 #include <getopt.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,11 +25,50 @@ const char *hb_args_refused(char **argv, bool missing_value, char short_buf[3])
     return word;
 }
 
-int hb_args_parse(int argc, char **argv, const char *cmd, const char *usage,
-                  const struct hb_arg *opts, const char **operands, int *n)
+const char *hb_args_usage(const char *cmd)
 {
+    static char text[512];
+    const struct hb_cmd_doc *c = hb_cmd_own_args(cmd);
+    char *usage = c ? hb_cmd_usage(c) : NULL;
+    snprintf(text, sizeof(text), "%s (see hopbench %s --help)", usage ? usage : "usage:", cmd);
+    free(usage);
+    return text;
+}
+
+/* The place of option row o, by its name; NULL when the command's reader has none. */
+static const struct hb_arg *hb_args_place(const struct hb_arg *places, const struct hb_opt_doc *o)
+{
+    for (; places->name; places++)
+        if (strcmp(places->name, o->name) == 0) return places;
+    return NULL;
+}
+
+/* One option's value stored at its place: 0, or -EINVAL when given twice. */
+static int hb_args_store(const char *cmd, const struct hb_opt_doc *o, const struct hb_arg *at,
+                         const char *v)
+{
+    if (at->list) {
+        at->list[(*at->nlist)++] = v;
+        return 0;
+    }
+    if (!*at->value) {
+        *at->value = v;
+        return 0;
+    }
+    if (!o->arg)
+        hb_err_set("%s: --%s given twice; give it once", cmd, o->name);
+    else
+        hb_err_set("%s: --%s given twice ('%s', then '%s'); give it once", cmd, o->name, *at->value,
+                   v);
+    return -EINVAL;
+}
+
+int hb_args_parse(int argc, char **argv, const struct hb_arg *places, const char **operands, int *n)
+{
+    const char *cmd = argv[0];
+    const struct hb_cmd_doc *c = hb_cmd_own_args(cmd);
     size_t nopts = 0;
-    while (opts[nopts].name)
+    while (c && c->opts[nopts].name)
         nopts++;
     struct option *longopts = calloc(nopts + 1, sizeof(*longopts));
     char *shorts = calloc(2 * nopts + 3, 1); /* "+:" would stop at operands: "-:" keeps them */
@@ -40,46 +82,42 @@ int hb_args_parse(int argc, char **argv, const char *cmd, const char *usage,
     *p++ = '-'; /* operands in order, as option 1 */
     *p++ = ':';
     for (size_t i = 0; i < nopts; i++) {
-        longopts[i] = (struct option){opts[i].name, opts[i].flag ? no_argument : required_argument,
-                                      NULL, (int)i + 256};
-        if (opts[i].short_name) {
-            *p++ = opts[i].short_name;
-            if (!opts[i].flag) *p++ = ':';
+        const struct hb_opt_doc *o = hb_cmd_opt(&c->opts[i]);
+        longopts[i] =
+            (struct option){o->name, o->arg ? required_argument : no_argument, NULL, (int)i + 256};
+        if (o->short_name) {
+            *p++ = o->short_name;
+            if (o->arg) *p++ = ':';
         }
     }
     int rc = 0;
     *n = 0;
-    for (size_t i = 0; i < nopts; i++)
-        if (opts[i].list) *opts[i].nlist = 0;
+    for (const struct hb_arg *at = places; at->name; at++)
+        if (at->list) *at->nlist = 0;
     optind = 1;
     opterr = 0;
-    for (int c; rc == 0 && (c = getopt_long(argc, argv, shorts, longopts, NULL)) != -1;) {
-        if (c == 1) {
+    for (int ch; rc == 0 && (ch = getopt_long(argc, argv, shorts, longopts, NULL)) != -1;) {
+        if (ch == 1) {
             operands[(*n)++] = optarg;
             continue;
         }
-        if (c == '?' || c == ':') {
+        if (ch == '?' || ch == ':') {
             char shortname[3];
-            const char *what = hb_args_refused(argv, c == ':', shortname);
-            hb_err_set(c == '?' ? "%s: unknown option '%s'; %s" : "%s: %s needs a value; %s", cmd,
-                       what, usage);
+            const char *what = hb_args_refused(argv, ch == ':', shortname);
+            hb_err_set(ch == '?' ? "%s: unknown option '%s'; %s" : "%s: %s needs a value; %s", cmd,
+                       what, hb_args_usage(cmd));
             rc = -EINVAL;
             continue;
         }
         for (size_t i = 0; rc == 0 && i < nopts; i++) {
-            if (c != (int)i + 256 && !(opts[i].short_name && c == opts[i].short_name)) continue;
-            const char *v = opts[i].flag ? "" : optarg;
-            if (opts[i].list) {
-                opts[i].list[(*opts[i].nlist)++] = v;
-            } else if (*opts[i].value) {
-                if (opts[i].flag)
-                    hb_err_set("%s: --%s given twice; give it once", cmd, opts[i].name);
-                else
-                    hb_err_set("%s: --%s given twice ('%s', then '%s'); give it once", cmd,
-                               opts[i].name, *opts[i].value, v);
+            const struct hb_opt_doc *o = hb_cmd_opt(&c->opts[i]);
+            if (ch != (int)i + 256 && !(o->short_name && ch == o->short_name)) continue;
+            const struct hb_arg *at = hb_args_place(places, o);
+            if (!at) {
+                hb_err_set("%s: --%s has no reader in this build", cmd, o->name);
                 rc = -EINVAL;
             } else {
-                *opts[i].value = v;
+                rc = hb_args_store(cmd, o, at, o->arg ? optarg : "");
             }
         }
     }

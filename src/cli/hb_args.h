@@ -6,23 +6,28 @@
 
 #include <stdbool.h>
 
+/* Where the value of one option of the command's table (hb_cli_doc.c) goes, by its name. */
 struct hb_arg {
-    const char *name; /* long name without "--" */
-    char short_name;  /* 0 = none */
-    const char **value;
-    bool flag; /* takes no value: *value is set to "" when given */
+    const char *name;   /* long name without "--" */
+    const char **value; /* set to "" when the option takes no value */
     /* Given more than once, e.g. several files for one side: every value in order, in
      * list[0..*nlist) (room for argc); value unused. NULL: the option is given once at most. */
     const char **list;
     int *nlist;
 };
 
-/* argv[0] is the command (`cmd`, for messages). Each option's value goes to its *value, or
- * is appended to its list; the other arguments to operands, in order (room for argc). An
- * option without a list given twice is refused, naming both (never silently last-wins).
- * 0 with *n operands, or -EINVAL with one line naming the offending argument and the usage. */
-int hb_args_parse(int argc, char **argv, const char *cmd, const char *usage,
-                  const struct hb_arg *opts, const char **operands, int *n);
+/* argv[0] is the command, whose row in hb_cmd_docs says the options it takes (exactly those
+ * are read; each must have its place in `places`, NULL-name-ended). Each option's value goes
+ * to its *value, or is appended to its list; the other arguments to operands, in order (room
+ * for argc). An option without a list given twice is refused, naming both (never silently
+ * last-wins). 0 with *n operands, or -EINVAL with one line naming the offending argument and
+ * the usage. */
+int hb_args_parse(int argc, char **argv, const struct hb_arg *places, const char **operands,
+                  int *n);
+
+/* "usage: hopbench CMD ... [OPTIONS] (see hopbench CMD --help)" for messages: the table's,
+ * from a buffer that lives until the next call. */
+const char *hb_args_usage(const char *cmd);
 
 /* The option getopt_long just refused ('?', or ':' when missing_value): a short option by
  * itself, since inside a cluster (-zzz) optind may still point past the word before it; a

@@ -350,14 +350,16 @@ static int hb_check_takes(const struct hb_options *o)
         const char *why = hb_opt_why_not(c.name, d->id);
         struct hb_cmd_doc dropped = {.takes = c.drops};
         char *drops = hb_cmd_drops_list(&c);
+        const char *help = c.name[0] ? c.name : "default";
         if (drops && hb_cmd_takes(&dropped, d->id))
             hb_err_set("%s takes no --%s: it takes the run options except %s, which mean nothing "
-                       "to it (see hopbench --help)",
-                       who, d->name, drops);
+                       "to it (see hopbench help %s)",
+                       who, d->name, drops, help);
         else if (c.runs)
             hb_err_set("%s takes no --%s%s%s; its own options are %s, besides the run options "
-                       "(see hopbench --help)",
-                       who, d->name, why ? ": " : "", why ? why : "", own && *own ? own : "none");
+                       "(see hopbench help %s)",
+                       who, d->name, why ? ": " : "", why ? why : "", own && *own ? own : "none",
+                       help);
         else
             hb_err_set("%s takes no --%s%s%s; it takes %s and -o", who, d->name, why ? ": " : "",
                        why ? why : "", own ? own : "");
@@ -487,8 +489,18 @@ int hb_options_parse(int argc, char **argv, struct hb_options *o)
         hb_err_set("out of memory for the option table");
         return -ENOMEM;
     }
-    optind = 1;
     opterr = 0;
+    /* --help (-h) anywhere before "--" wins over any other option, bad ones too: the
+     * command's help, the command being the first operand (GNU getopt moves them last). */
+    bool help = false;
+    optind = 1;
+    for (int c; (c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1;)
+        help |= c == OPT_HELP || c == 'h';
+    if (help) {
+        snprintf(o->command, sizeof(o->command), "%s", optind < argc ? argv[optind] : "");
+        return 1;
+    }
+    optind = 1;
     bool tlb_group_set = false;
     /* Each option's value as given, to refuse a second one (never silently last-wins). */
     const char *given_as[OPT_VERSION + 1] = {0};
@@ -503,7 +515,6 @@ int hb_options_parse(int argc, char **argv, struct hb_options *o)
                        hb_args_refused(argv, c == ':', shortname));
             return -EINVAL;
         }
-        if (c == OPT_HELP) return 1;
         if (c == OPT_VERSION) {
             printf("hopbench %s (git %s)\n", HB_VERSION, HB_GIT_SHA);
             return 2;

@@ -21,37 +21,88 @@ const int hb_run_takes[] = {
     OPT_VERSION,  0};
 static const int hb_topo_takes[] = {OPT_TOPOLOGY, OPT_FORMAT, OPT_QUIET, OPT_HELP, OPT_VERSION, 0};
 
+/* The options of the commands that read their own arguments (hb_args.h parses these very
+ * rows). A row without help is the run's option of that name: its value, completion and help. */
+static const struct hb_opt_doc hb_report_opts[] = {
+    {"output", 'o', 'o', "FILE", HB_COMPLETE_FILE, NULL,
+     "where the report goes (needed): NAME.txt the records as the table a run prints, NAME.csv "
+     "their CSV, any other name the HTML report"},
+    {NULL, 0, 0, NULL, HB_COMPLETE_NONE, NULL, NULL},
+};
+static const struct hb_opt_doc hb_compare_opts[] = {
+    {"base", 0, 0, "FILE", HB_COMPLETE_FILE, NULL,
+     "a BASE run's results instead of the operands; give it again to pool several runs of one "
+     "command (their repeats are pooled)"},
+    {"new", 0, 0, "FILE", HB_COMPLETE_FILE, NULL, "a NEW run's results, given as --base is"},
+    {"threshold", 0, 0, "PCT", HB_COMPLETE_NONE, NULL,
+     "the least change, in percent, that is worse or better; same needs the change's interval "
+     "inside +-PCT (default 5)"},
+    {"fdr", 0, 0, "Q", HB_COMPLETE_NONE, NULL,
+     "the false discovery rate controlled over all rows, Benjamini-Hochberg (default 0.05)"},
+    {"fwer", 0, 0, NULL, HB_COMPLETE_NONE, NULL,
+     "Holm's family-wise control at --alpha instead of --fdr"},
+    {"alpha", 0, 0, "P", HB_COMPLETE_NONE, NULL, "the family's level (default 0.05)"},
+    {"expect-same", 0, 0, NULL, HB_COMPLETE_NONE, NULL,
+     "the two runs are of one command, any difference a false alarm: each row and the summary "
+     "say the smallest change these repeats can detect"},
+    {"format", 0, 0, NULL, HB_COMPLETE_NONE, NULL, NULL},
+    {"allow-different-machines", 0, 0, NULL, HB_COMPLETE_NONE, NULL,
+     "compare runs of different machines or builds (refused otherwise)"},
+    {"output", 'o', 'o', NULL, HB_COMPLETE_NONE, NULL, NULL},
+    {NULL, 0, 0, NULL, HB_COMPLETE_NONE, NULL, NULL},
+};
+static const struct hb_opt_doc hb_export_opts[] = {
+    {"output", 'o', 'o', "FILE.xml", HB_COMPLETE_FILE, NULL, "the hwloc XML to write (needed)"},
+    {"topology", 0, 0, "FILE.xml", HB_COMPLETE_FILE, NULL,
+     "the machine's hwloc XML to add the matrix to (default: this machine's, which must be the "
+     "one measured)"},
+    {"host", 0, 0, "NAME", HB_COMPLETE_NONE, NULL,
+     "the host whose matrix to export, of a fleet's results (default: the only one)"},
+    {NULL, 0, 0, NULL, HB_COMPLETE_NONE, NULL, NULL},
+};
+
 const struct hb_cmd_doc hb_cmd_docs[] = {
     {"topo", NULL,
      "nodes with their packages, cores, SMT and CPU caches, memory, distances, hop classes and "
      "the launch lines",
-     NULL, hb_topo_takes, false, NULL},
-    {"report", "RESULTS.jsonl... -o report.html",
+     NULL, hb_topo_takes, false, NULL, NULL},
+    {"report", "RESULTS.jsonl... -o FILE",
      "one self-contained HTML report with figures and tables of the records; -o NAME.txt or "
      "NAME.csv: the records as the table or CSV a run prints",
-     hb_report_main, NULL, false, NULL},
-    {"compare",
-     "BASE.jsonl NEW.jsonl | --base FILE... --new FILE... [--threshold PCT] [--fdr Q | --fwer "
-     "[--alpha P]] [--expect-same] [--format table|csv|jsonl] [--allow-different-machines]",
+     hb_report_main, NULL, false, NULL, hb_report_opts},
+    {"compare", "BASE.jsonl NEW.jsonl | --base FILE... --new FILE...",
      "regression gate: worse, better, same, unclear or undetermined per record, decided on the "
      "runs' independent repeats: worse or better when the rank test (Mann-Whitney U) separates "
-     "them after the false discovery rate is controlled over all rows (--fdr Q, default 0.05; "
-     "--fwer: Holm's family-wise control at --alpha) and the change passes --threshold; same "
-     "only when the change's interval lies inside +-threshold; else unclear, with the repeats "
-     "that would decide it. --base and --new may each be given several times: each side's "
-     "repeats are pooled. --expect-same: two runs of one command, any difference a false "
-     "alarm; each row and the summary say the smallest change these repeats can detect. Exit 1 "
-     "when worse, 5 when none is worse but some row is unclear or undetermined, 4 when "
-     "measurements of BASE are missing from NEW, 2 for unusable, mismatched or duplicated "
-     "records or runs of different machines (--allow-different-machines); the configuration "
-     "knobs in which the runs differ come first (docs/config.md)",
-     hb_compare_main, NULL, false, NULL},
-    {"export", "RESULTS.jsonl -o FILE.xml [--topology FILE.xml] [--host NAME]",
+     "them after the family's control over all rows (--fdr, --fwer) and the change passes "
+     "--threshold; same only when the change's interval lies inside +-threshold; else unclear, "
+     "with the repeats that would decide it. Exit 1 when worse, 5 when none is worse but some "
+     "row is unclear or undetermined, 4 when measurements of BASE are missing from NEW, 2 for "
+     "unusable, mismatched or duplicated records or runs of different machines; the "
+     "configuration knobs in which the runs differ come first ({docdir}/docs/config.md)",
+     hb_compare_main, NULL, false, NULL, hb_compare_opts},
+    {"export", "RESULTS.jsonl -o FILE.xml",
      "the machine's topology with the measured matrix as hwloc distances and memory "
      "attributes (one host of a fleet's results: --host)",
-     hb_export_main, NULL, false, NULL},
-    {NULL, NULL, NULL, NULL, NULL, false, NULL},
+     hb_export_main, NULL, false, NULL, hb_export_opts},
+    {NULL, NULL, NULL, NULL, NULL, false, NULL, NULL},
 };
+
+const struct hb_opt_doc *hb_cmd_opt(const struct hb_opt_doc *opt)
+{
+    if (opt->help) return opt;
+    for (const struct hb_opt_doc *o = hb_opt_docs; o->name; o++)
+        if (strcmp(o->name, opt->name) == 0) return o;
+    return opt;
+}
+
+char *hb_cmd_usage(const struct hb_cmd_doc *c)
+{
+    char *text = NULL;
+    if (asprintf(&text, "usage: hopbench%s%s%s%s [OPTIONS]", c->name[0] ? " " : "", c->name,
+                 c->args ? " " : "", c->args ? c->args : "") < 0)
+        return NULL;
+    return text;
+}
 
 const struct hb_cmd_doc *hb_cmd_own_args(const char *name)
 {
@@ -172,16 +223,39 @@ const struct hb_term_doc hb_env_docs[] = {
     {NULL, NULL},
 };
 
-const struct hb_term_doc hb_example_docs[] = {
-    {"hopbench", "the quick default suite on this machine, as a table"},
-    {"hopbench topo", "the nodes and the mpirun/srun lines for one rank per node"},
-    {"mpirun -np 2 --map-by numa --bind-to numa hopbench matrix -o m.jsonl",
-     "the node x node matrix on a two-node machine, as JSON Lines"},
-    {"hopbench bw --kernel triad --cpu-node 0 --mem-node 1 --size 1G",
+/* One or more a command, every command: `hopbench help COMMAND` shows its own. */
+const struct hb_example_doc hb_example_docs[] = {
+    {"", "hopbench", "the quick default suite on this machine, as a table"},
+    {"bw", "hopbench bw --kernel triad --cpu-node 0 --mem-node 1 --size 1G",
      "one bandwidth figure from node 0's CPUs to node 1's memory"},
-    {"hopbench report m.jsonl -o report.html", "the HTML report of a result file"},
-    {"hopbench compare base.jsonl new.jsonl", "exit 1 when new.jsonl is significantly worse"},
-    {NULL, NULL},
+    {"lat", "hopbench lat --cpu-node 0 --mem-node 1 --chains 1,4",
+     "node 0's idle latency to node 1's memory, one chain and four at once"},
+    {"matrix", "mpirun -np 2 --map-by numa --bind-to numa hopbench matrix -o m.jsonl",
+     "the node x node matrix on a two-node machine, as JSON Lines"},
+    {"hops", "mpirun -np 4 --map-by numa --bind-to numa hopbench hops --quick -o hops.jsonl",
+     "the hop study's representative subset on a four-node machine"},
+    {"loaded", "hopbench loaded --mix read --load-nodes 0 -o loaded.jsonl",
+     "latency under rising read load from node 0: the knee"},
+    {"run", "hopbench run {datadir}/hopbench/scenarios/one-node-load.scn",
+     "the experiments of an example scenario file"},
+    {"policy", "hopbench policy --mode rate -o policy.jsonl",
+     "every workload under every placement policy, a task on every CPU node"},
+    {"peak", "hopbench peak --kernel read", "every node's cores reading their own memory at once"},
+    {"sweep", "hopbench sweep --max-size 256M -o sweep.csv",
+     "latency and bandwidth from 1 KiB to 256 MiB, as CSV"},
+    {"c2c", "hopbench c2c --home writer", "cache-line transfer latency between cores of each node"},
+    {"migrate", "hopbench migrate --size 256M", "what moving 256 MiB of pages between nodes costs"},
+    {"balance", "hopbench balance --max-time 30",
+     "how soon automatic NUMA balancing brings remote pages home (30 s at most)"},
+    {"comm", "mpirun -np 2 --map-by numa --bind-to numa hopbench comm --size 8,64K -o comm.jsonl",
+     "8-byte and 64 KiB message latency and bandwidth between two nodes' ranks"},
+    {"topo", "hopbench topo", "the nodes and the mpirun/srun lines for one rank per node"},
+    {"report", "hopbench report m.jsonl -o report.html", "the HTML report of a result file"},
+    {"compare", "hopbench compare base.jsonl new.jsonl -o diff.jsonl",
+     "exit 1 when new.jsonl is significantly worse; the rows also in diff.jsonl"},
+    {"export", "hopbench export m.jsonl -o machine.xml",
+     "this machine's hwloc topology with the measured matrix"},
+    {NULL, NULL, NULL},
 };
 
 const struct hb_term_doc hb_file_docs[] = {

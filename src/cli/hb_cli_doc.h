@@ -75,6 +75,9 @@ struct hb_cmd_doc {
     const int *takes;
     bool runs;
     const int *drops; /* run options a suite does not take (0-ended; NULL: none) */
+    /* main: the options it reads (hb_args.h parses exactly these), NULL-name-ended; a row
+     * without help is the run's option of that name (hb_cmd_opt). NULL for the others. */
+    const struct hb_opt_doc *opts;
 };
 
 /* The options every suite takes: how long, how often, where the records go, what runs. */
@@ -122,12 +125,28 @@ struct hb_opt_doc {
     const char *help;
 };
 
-/* A term and its explanation: exit codes, environment variables, examples, files (whose
- * terms are relative to the data directory, e.g. /usr/share). */
+/* A term and its explanation: exit codes, environment variables, files (whose terms are
+ * relative to the data directory, e.g. /usr/share). */
 struct hb_term_doc {
     const char *term;
     const char *help;
 };
+
+/* An example line and what it does, under the command it shows ("" the default suite):
+ * `hopbench help COMMAND` shows that command's, the man page all of them. */
+struct hb_example_doc {
+    const char *command;
+    const char *line;
+    const char *help;
+};
+
+/* The row that documents a command's own-argument option: opt itself, or, when it has no
+ * help, the run's option of that name. */
+const struct hb_opt_doc *hb_cmd_opt(const struct hb_opt_doc *opt);
+
+/* "usage: hopbench compare BASE.jsonl NEW.jsonl ... [OPTIONS]" of c (to free); NULL when out
+ * of memory. */
+char *hb_cmd_usage(const struct hb_cmd_doc *c);
 
 /* Tables, each ended by an entry whose first field is NULL. */
 extern const struct hb_cmd_doc hb_cmd_docs[];
@@ -141,7 +160,7 @@ bool hb_command_at(size_t i, struct hb_cmd_doc *out);
 extern const struct hb_opt_doc hb_opt_docs[];
 extern const struct hb_term_doc hb_exit_docs[];
 extern const struct hb_term_doc hb_env_docs[];
-extern const struct hb_term_doc hb_example_docs[];
+extern const struct hb_example_doc hb_example_docs[];
 extern const struct hb_term_doc hb_file_docs[];
 
 /* What the documents need from omp/: the kernel table and the SIMD paths. */
@@ -151,11 +170,22 @@ struct hb_doc_kernels {
     const char *const *simd; /* --simd's values, "auto" first, NULL-ended */
 };
 
-/* --help; the man page hopbench(1); a bash completion script. datadir: where FILES are. */
-void hb_doc_help(FILE *f, const struct hb_doc_kernels *k, const char *datadir);
-/* `hopbench report --help` (and compare's, export's): the command's usage line and help. */
-void hb_doc_command_help(FILE *f, const struct hb_cmd_doc *c);
-void hb_doc_man(FILE *f, const struct hb_doc_kernels *k, const char *datadir);
+/* Where the installed files are, as help names them: the configured data and documentation
+ * directories (hb_version.h's HB_DATADIR, HB_DOCDIR). A help text's "{datadir}" and
+ * "{docdir}" are replaced by them. */
+struct hb_doc_dirs {
+    const char *data, *doc;
+};
+
+/* --help and `hopbench help`: the overview (commands, run options, kernels, exit codes,
+ * files); the man page hopbench(1); a bash completion script. The overview says when the
+ * files are not in dirs (a binary run from its build tree). */
+void hb_doc_help(FILE *f, const struct hb_doc_kernels *k, const struct hb_doc_dirs *dirs);
+/* `hopbench COMMAND --help` (-h) and `hopbench help COMMAND`: c's usage line, its help, the
+ * options it takes (exactly those its parser takes) with their defaults, and its examples. */
+void hb_doc_command_help(FILE *f, const struct hb_doc_kernels *k, const struct hb_cmd_doc *c,
+                         const struct hb_doc_dirs *dirs);
+void hb_doc_man(FILE *f, const struct hb_doc_kernels *k, const struct hb_doc_dirs *dirs);
 void hb_doc_bash(FILE *f, const struct hb_doc_kernels *k);
 /* docs/suites.md's part about a command ("default": the default suite; "run-options": the
  * options every suite takes): its help line and its options as a Markdown list. -1 when no

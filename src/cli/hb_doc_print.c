@@ -5,6 +5,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define HB_DOC_WIDTH 79
 
@@ -31,27 +32,70 @@ static void hb_doc_wrap(FILE *f, int col, int indent, const char *text)
     fputc('\n', f);
 }
 
-/* "head" then its text at column indent, or on the next line when head is too wide. */
-/* "taken by every suite: --min-time ..." (to free), NULL when out of memory. */
-static char *hb_doc_run_options(void)
+/* text with "{datadir}" and "{docdir}" replaced by dirs' (to free); NULL when out of memory. */
+static char *hb_doc_text(const char *text, const struct hb_doc_dirs *dirs)
 {
-    struct hb_cmd_doc run = {.takes = hb_run_takes};
-    char *list = hb_cmd_takes_list(&run), *text = NULL;
-    if (list && asprintf(&text, "taken by every suite: %s -o", list) < 0) text = NULL;
-    free(list);
-    return text;
+    char *out = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&out, &len);
+    if (!f) return NULL;
+    for (const char *p = text; *p;) {
+        if (strncmp(p, "{datadir}", 9) == 0) {
+            fputs(dirs->data, f);
+            p += 9;
+        } else if (strncmp(p, "{docdir}", 8) == 0) {
+            fputs(dirs->doc, f);
+            p += 8;
+        } else {
+            fputc(*p++, f);
+        }
+    }
+    if (fclose(f) != 0) {
+        free(out);
+        return NULL;
+    }
+    return out;
 }
 
-/* A command's help with the options it takes (to free); NULL when it reads its own
- * arguments or memory runs out. */
-static char *hb_doc_cmd_help(const struct hb_cmd_doc *c)
+/* The options command c takes, in the order its help lists them: those its own parser reads
+ * (c->opts), or the run's option table's that it takes; never --help and --version. */
+static bool hb_doc_next_opt(const struct hb_cmd_doc *c, const struct hb_opt_doc **at)
 {
-    char *own = c->takes ? hb_cmd_takes_list(c) : NULL, *text = NULL, *drops = hb_cmd_drops_list(c);
-    if (own && asprintf(&text, "%s. Takes %s%s%s%s%s", c->help, own, *own ? ", " : "",
-                        c->runs ? "and the run options" : "-o", drops ? " except " : "",
-                        drops ? drops : "") < 0)
+    const struct hb_opt_doc *o = *at ? *at + 1 : (c->opts ? c->opts : hb_opt_docs);
+    for (; o->name; o++)
+        if (c->opts || (hb_cmd_takes(c, o->id) && o->id != OPT_HELP && o->id != OPT_VERSION)) {
+            *at = o;
+            return true;
+        }
+    return false;
+}
+
+/* The man page's word on what c takes: "Takes --a --b -o and the run options" (to free);
+ * NULL when out of memory. */
+static char *hb_doc_cmd_help(const struct hb_cmd_doc *c, const struct hb_doc_dirs *dirs)
+{
+    char *own = NULL, *text = NULL, *drops = hb_cmd_drops_list(c),
+         *help = hb_doc_text(c->help, dirs);
+    size_t len = 0;
+    FILE *f = open_memstream(&own, &len);
+    if (!f || !help) {
+        if (f) fclose(f);
+        free(own);
+        free(help);
+        free(drops);
+        return NULL;
+    }
+    struct hb_cmd_doc own_only = {.takes = c->takes, .opts = c->opts};
+    const char *sep = "";
+    for (const struct hb_opt_doc *o = NULL; hb_doc_next_opt(&own_only, &o); sep = " ")
+        fprintf(f, "%s%s%s", sep, o->short_name == 'o' ? "-" : "--",
+                o->short_name == 'o' ? "o" : o->name);
+    if (fclose(f) != 0 ||
+        asprintf(&text, "%s. Takes %s%s%s%s", help, own, c->runs ? " and the run options" : "",
+                 drops ? " except " : "", drops ? drops : "") < 0)
         text = NULL;
     free(own);
+    free(help);
     free(drops);
     return text;
 }
@@ -108,47 +152,110 @@ static void hb_doc_terms(FILE *f, const char *title, const struct hb_term_doc *t
     }
 }
 
-void hb_doc_command_help(FILE *f, const struct hb_cmd_doc *c)
+/* One option's line of help: its head, then its help with its values. */
+static void hb_doc_option(FILE *f, const struct hb_doc_kernels *k, const struct hb_opt_doc *row)
 {
-    fprintf(f, "usage: hopbench %s%s%s\n\n", c->name, c->args ? " " : "", c->args ? c->args : "");
-    hb_doc_wrap(f, 0, 0, c->help);
-    fputs("\nThe whole manual: hopbench --help, man hopbench.\n", f);
+    const struct hb_opt_doc *o = hb_cmd_opt(row);
+    char head[256];
+    hb_doc_opt_head(head, sizeof(head), o);
+    char *help = hb_doc_opt_help(o, k);
+    hb_doc_item(f, head, 21, help ? help : "(out of memory)");
+    free(help);
 }
 
-void hb_doc_help(FILE *f, const struct hb_doc_kernels *k, const char *datadir)
+/* The examples of command name ("" the default suite); all of them when name is NULL. */
+static void hb_doc_examples(FILE *f, const char *name, const struct hb_doc_dirs *dirs)
+{
+    fputs("\nexamples:\n", f);
+    for (const struct hb_example_doc *e = hb_example_docs; e->command; e++) {
+        if (name && strcmp(e->command, name) != 0) continue;
+        char *line = hb_doc_text(e->line, dirs);
+        hb_doc_item(f, line ? line : e->line, 21, e->help);
+        free(line);
+    }
+}
+
+/* The files' heading, which says so when they are not where an installation puts them (a
+ * binary run from its build tree). */
+static void hb_doc_files(FILE *f, const struct hb_doc_dirs *dirs)
+{
+    char *share = NULL;
+    bool there = asprintf(&share, "%s/hopbench", dirs->data) >= 0 && access(share, F_OK) == 0;
+    free(share);
+    hb_doc_terms(f,
+                 there ? "files"
+                       : "files (not installed here: this hopbench runs from its build tree; "
+                         "`cmake --install` puts them there)",
+                 hb_file_docs, dirs->data);
+}
+
+void hb_doc_command_help(FILE *f, const struct hb_doc_kernels *k, const struct hb_cmd_doc *c,
+                         const struct hb_doc_dirs *dirs)
+{
+    char *usage = hb_cmd_usage(c), *help = hb_doc_text(c->help, dirs);
+    fprintf(f, "%s\n", usage ? usage : "usage: hopbench");
+    if (c->runs)
+        fprintf(f, "       mpirun -np <nodes> --map-by numa --bind-to numa %s\n",
+                usage ? usage + strlen("usage: ") : "hopbench");
+    fputc('\n', f);
+    hb_doc_wrap(f, 0, 0, help ? help : c->help);
+    free(usage);
+    free(help);
+    /* A suite's own options, then the run options it takes (-o among them); the others'. */
+    struct hb_cmd_doc own = *c;
+    own.runs = false;
+    bool any = false;
+    for (const struct hb_opt_doc *o = NULL; hb_doc_next_opt(&own, &o);) {
+        if (c->runs && o->id == 'o') continue;
+        if (!any) fputs("\noptions:\n", f);
+        any = true;
+        hb_doc_option(f, k, o);
+    }
+    if (c->runs) {
+        fputs("\nrun options (every suite's):\n", f);
+        for (const struct hb_opt_doc *o = NULL; hb_doc_next_opt(c, &o);)
+            if (!hb_cmd_takes(&own, o->id) || o->id == 'o') hb_doc_option(f, k, o);
+    }
+    if (hb_cmd_takes(c, OPT_KERNEL)) {
+        fputs("\nkernels:\n  ", f);
+        hb_doc_wrap(f, 2, 2, HB_DOC_BYTES_RULE);
+        k->help(f);
+    }
+    hb_doc_examples(f, c->name, dirs);
+    fputs("\nEvery command: hopbench help. The whole manual: man hopbench.\n", f);
+}
+
+void hb_doc_help(FILE *f, const struct hb_doc_kernels *k, const struct hb_doc_dirs *dirs)
 {
     fprintf(f, "usage: hopbench [COMMAND] [OPTIONS]\n"
                "       mpirun -np <nodes> --map-by numa --bind-to numa hopbench [COMMAND] ...\n"
-               "\ncommands:\n");
+               "       hopbench help [COMMAND]\n\n");
+    hb_doc_wrap(f, 0, 0,
+                "hopbench help COMMAND, or hopbench COMMAND --help: the command's usage, its "
+                "options with their defaults, and an example (hopbench help default: the "
+                "default suite's). The whole manual: man hopbench.");
+    fputs("\ncommands:\n", f);
     struct hb_cmd_doc cmd;
     for (size_t i = 0; hb_command_at(i, &cmd); i++) {
         const struct hb_cmd_doc *c = &cmd;
         char head[256];
         snprintf(head, sizeof(head), "%s%s%s", c->name[0] ? c->name : "(none)", c->args ? " " : "",
                  c->args ? c->args : "");
-        char *help = hb_doc_cmd_help(c);
+        char *help = hb_doc_text(c->help, dirs);
         hb_doc_item(f, head, 11, help ? help : c->help);
         free(help);
     }
-    fprintf(f, "\noptions:\n");
-    char *run = hb_doc_run_options();
-    if (run) hb_doc_item(f, "run options", 21, run);
-    free(run);
-    for (const struct hb_opt_doc *o = hb_opt_docs; o->name; o++) {
-        char head[256];
-        hb_doc_opt_head(head, sizeof(head), o);
-        char *help = hb_doc_opt_help(o, k);
-        hb_doc_item(f, head, 21, help ? help : "(out of memory)");
-        free(help);
-    }
+    /* The run options: every suite's (each command's own: hopbench help COMMAND). */
+    fputs("\noptions:\n", f);
+    struct hb_cmd_doc run = {.takes = hb_run_takes};
+    for (const struct hb_opt_doc *o = hb_opt_docs; o->name; o++)
+        if (hb_cmd_takes(&run, o->id)) hb_doc_option(f, k, o);
     fprintf(f, "\nkernels:\n");
     fputs("  ", f);
     hb_doc_wrap(f, 2, 2, HB_DOC_BYTES_RULE);
     k->help(f);
     hb_doc_terms(f, "exit codes", hb_exit_docs, NULL);
-    hb_doc_terms(f, "environment", hb_env_docs, NULL);
-    hb_doc_terms(f, "examples", hb_example_docs, NULL);
-    hb_doc_terms(f, "files", hb_file_docs, datadir);
+    hb_doc_files(f, dirs);
 }
 
 /* One Markdown item per option c takes, in the option table's order: -o only when with_o
@@ -156,10 +263,9 @@ void hb_doc_help(FILE *f, const struct hb_doc_kernels *k, const char *datadir)
 static void hb_md_options(FILE *f, const struct hb_doc_kernels *k, const struct hb_cmd_doc *c,
                           bool with_o)
 {
-    for (const struct hb_opt_doc *o = hb_opt_docs; o->name; o++) {
-        if (!hb_cmd_takes(c, o->id) || (o->id == 'o' && !with_o) || o->id == OPT_HELP ||
-            o->id == OPT_VERSION)
-            continue;
+    for (const struct hb_opt_doc *row = NULL; hb_doc_next_opt(c, &row);) {
+        const struct hb_opt_doc *o = hb_cmd_opt(row);
+        if (o->id == 'o' && !with_o) continue;
         char head[256];
         hb_doc_opt_head(head, sizeof(head), o);
         char *help = hb_doc_opt_help(o, k);
@@ -177,10 +283,14 @@ int hb_doc_markdown(FILE *f, const struct hb_doc_kernels *k, const char *command
         return 0;
     }
     if (!hb_command_find(strcmp(command, "default") == 0 ? "" : command, &c)) return -1;
+    /* The pages are for any installation: its directories by their roles. */
+    static const struct hb_doc_dirs dirs = {"DATADIR", "DOCDIR"};
+    char *help = hb_doc_text(c.help, &dirs);
     fprintf(f, "`hopbench%s%s%s%s`: %s.\n\n", c.name[0] ? " " : "", c.name, c.args ? " " : "",
-            c.args ? c.args : "", c.help);
-    if (!c.takes) {
-        fputs("It reads its own arguments (see `hopbench --help`).\n", f);
+            c.args ? c.args : "", help ? help : c.help);
+    free(help);
+    if (c.opts) {
+        hb_md_options(f, k, &c, true);
         return 0;
     }
     /* The suites' run options are listed once, under their own heading. */
@@ -268,7 +378,20 @@ static void hb_roff_tail(FILE *f, const char *arg, const char *help)
     fputc('\n', f);
 }
 
-void hb_doc_man(FILE *f, const struct hb_doc_kernels *k, const char *datadir)
+/* An option's tagged paragraph: -o, --name VALUE, then its help with its values. */
+static void hb_roff_option(FILE *f, const struct hb_doc_kernels *k, const struct hb_opt_doc *o)
+{
+    fputs(".TP\n", f);
+    if (o->short_name) fprintf(f, "\\fB\\-%c\\fR, ", o->short_name);
+    fputs("\\fB\\-\\-", f);
+    hb_roff(f, o->name);
+    fputs("\\fR", f);
+    char *help = hb_doc_opt_help(o, k);
+    hb_roff_tail(f, o->arg, help ? help : "(out of memory)");
+    free(help);
+}
+
+void hb_doc_man(FILE *f, const struct hb_doc_kernels *k, const struct hb_doc_dirs *dirs)
 {
     fprintf(f,
             ".\\\" Generated from hopbench's command-line tables (src/cli/hb_cli_doc.c).\n"
@@ -293,31 +416,39 @@ void hb_doc_man(FILE *f, const struct hb_doc_kernels *k, const char *datadir)
             fprintf(f, "\\fB%s\\fR", c->name);
         else
             fputs("(none)", f);
-        char *help = hb_doc_cmd_help(c);
+        char *help = hb_doc_cmd_help(c, dirs);
         hb_roff_tail(f, c->args, help ? help : c->help);
         free(help);
+        /* A command that reads its own arguments: its options, under it. */
+        if (!c->opts) continue;
+        fputs(".RS\n", f);
+        for (const struct hb_opt_doc *o = c->opts; o->name; o++)
+            hb_roff_option(f, k, hb_cmd_opt(o));
+        fputs(".RE\n", f);
     }
-    char *run = hb_doc_run_options();
-    fputs(".TP\nrun options\n", f);
-    hb_roff(f, run ? run : "");
-    fputc('\n', f);
-    free(run);
+    struct hb_cmd_doc run = {.takes = hb_run_takes};
+    char *list = hb_cmd_takes_list(&run);
+    fputs(".TP\nrun options\ntaken by every suite: ", f);
+    hb_roff(f, list ? list : "");
+    fputs(" \\-o\n", f);
+    free(list);
     fputs(".SH OPTIONS\n", f);
-    for (const struct hb_opt_doc *o = hb_opt_docs; o->name; o++) {
-        fputs(".TP\n", f);
-        if (o->short_name) fprintf(f, "\\fB\\-%c\\fR, ", o->short_name);
-        fputs("\\fB\\-\\-", f);
-        hb_roff(f, o->name);
-        fputs("\\fR", f);
-        char *help = hb_doc_opt_help(o, k);
-        hb_roff_tail(f, o->arg, help ? help : "(out of memory)");
-        free(help);
-    }
+    for (const struct hb_opt_doc *o = hb_opt_docs; o->name; o++)
+        hb_roff_option(f, k, o);
     hb_roff_kernels(f, k);
     hb_roff_terms(f, "EXIT STATUS", hb_exit_docs, NULL, "B");
     hb_roff_terms(f, "ENVIRONMENT", hb_env_docs, NULL, "B");
-    hb_roff_terms(f, "EXAMPLES", hb_example_docs, NULL, "B");
-    hb_roff_terms(f, "FILES", hb_file_docs, datadir, "I");
+    fputs(".SH EXAMPLES\n", f);
+    for (const struct hb_example_doc *e = hb_example_docs; e->command; e++) {
+        char *line = hb_doc_text(e->line, dirs);
+        fputs(".TP\n\\fB", f);
+        hb_roff(f, line ? line : e->line);
+        fputs("\\fR\n", f);
+        hb_roff(f, e->help);
+        fputc('\n', f);
+        free(line);
+    }
+    hb_roff_terms(f, "FILES", hb_file_docs, dirs->data, "I");
     fputs(".SH \"SEE ALSO\"\n\\fBmpirun\\fR(1), \\fBlstopo\\fR(1), \\fBnumactl\\fR(8)\n", f);
 }
 
@@ -326,25 +457,6 @@ static void hb_bash_words(FILE *f, const char *names)
 {
     for (const char *p = names; *p; p++)
         fputc(*p == ',' ? ' ' : *p, f);
-}
-
-/* The options a command that reads its own arguments names in its usage line ("[--alpha P]",
- * "-o FILE.xml"), -o with its long name: what it takes, from the same table row as --help. */
-static void hb_bash_usage_options(FILE *f, const char *usage)
-{
-    const char *sep = "";
-    size_t n;
-    for (const char *p = usage; (p = strchr(p, '-')) != NULL; p += n ? n : 1) {
-        n = strspn(p, "-abcdefghijklmnopqrstuvwxyz");
-        if (p != usage && p[-1] != ' ' && p[-1] != '[') continue; /* inside a word */
-        if (n == 2 && p[1] == 'o')
-            fprintf(f, "%s-o --output", sep);
-        else if (n > 2 && p[1] == '-')
-            fprintf(f, "%s%.*s", sep, (int)n, p);
-        else
-            continue;
-        sep = " ";
-    }
 }
 
 /* The commands' names (the default suite has none), sep between them. */
@@ -357,6 +469,47 @@ static void hb_bash_commands(FILE *f, const char *sep)
         fprintf(f, "%s%s", s, c.name);
         s = sep;
     }
+}
+
+/* The case of the completion that completes option o's value (none for a flag). */
+static void hb_bash_value(FILE *f, const struct hb_doc_kernels *k, const struct hb_opt_doc *o)
+{
+    if (!o->arg) return;
+    fputs("    ", f);
+    if (o->short_name) fprintf(f, "-%c|", o->short_name);
+    fprintf(f, "--%s)\n        ", o->name);
+    switch (o->complete) {
+    case HB_COMPLETE_FILE:
+        fputs("mapfile -t COMPREPLY < <(compgen -f -- \"$cur\")", f);
+        break;
+    case HB_COMPLETE_KERNELS:
+        fputs("_hopbench_words \"", f);
+        hb_bash_words(f, k->names);
+        fputs("\" \"$cur\"", f);
+        break;
+    case HB_COMPLETE_WORDS:
+    case HB_COMPLETE_SIMD: {
+        char *words = hb_names_join(hb_doc_values(o, k), " ");
+        fprintf(f, "_hopbench_words \"%s\" \"$cur\"", words ? words : "");
+        free(words);
+        break;
+    }
+    case HB_COMPLETE_NONE:
+        fputs(":", f);
+        break;
+    }
+    fputs("\n        return ;;\n", f);
+}
+
+/* Whether an option of the run's table, or of a command before c, has o's name already. */
+static bool hb_bash_named_before(const struct hb_cmd_doc *c, const struct hb_opt_doc *o)
+{
+    for (const struct hb_opt_doc *g = hb_opt_docs; g->name; g++)
+        if (strcmp(g->name, o->name) == 0) return true;
+    for (const struct hb_cmd_doc *b = hb_cmd_docs; b != c; b++)
+        for (const struct hb_opt_doc *p = b->opts; p && p->name; p++)
+            if (strcmp(p->name, o->name) == 0) return true;
+    return false;
 }
 
 void hb_doc_bash(FILE *f, const struct hb_doc_kernels *k)
@@ -373,33 +526,12 @@ void hb_doc_bash(FILE *f, const struct hb_doc_kernels *k)
           "    COMPREPLY=()\n"
           "    case $prev in\n",
           f);
-    for (const struct hb_opt_doc *o = hb_opt_docs; o->name; o++) {
-        if (!o->arg) continue;
-        fputs("    ", f);
-        if (o->short_name) fprintf(f, "-%c|", o->short_name);
-        fprintf(f, "--%s)\n        ", o->name);
-        switch (o->complete) {
-        case HB_COMPLETE_FILE:
-            fputs("mapfile -t COMPREPLY < <(compgen -f -- \"$cur\")", f);
-            break;
-        case HB_COMPLETE_KERNELS:
-            fputs("_hopbench_words \"", f);
-            hb_bash_words(f, k->names);
-            fputs("\" \"$cur\"", f);
-            break;
-        case HB_COMPLETE_WORDS:
-        case HB_COMPLETE_SIMD: {
-            char *words = hb_names_join(hb_doc_values(o, k), " ");
-            fprintf(f, "_hopbench_words \"%s\" \"$cur\"", words ? words : "");
-            free(words);
-            break;
-        }
-        case HB_COMPLETE_NONE:
-            fputs(":", f);
-            break;
-        }
-        fputs("\n        return ;;\n", f);
-    }
+    for (const struct hb_opt_doc *o = hb_opt_docs; o->name; o++)
+        hb_bash_value(f, k, o);
+    /* The commands' own options whose name no earlier row has. */
+    for (const struct hb_cmd_doc *c = hb_cmd_docs; c->name; c++)
+        for (const struct hb_opt_doc *o = c->opts; o && o->name; o++)
+            if (!hb_bash_named_before(c, o)) hb_bash_value(f, k, o);
     /* Options: those of the command on the line; the default suite's when none is. */
     fputs("    esac\n    if [[ $cur == -* ]]; then\n        case \" "
           "${COMP_WORDS[*]:1:COMP_CWORD-1} \" "
@@ -413,23 +545,22 @@ void hb_doc_bash(FILE *f, const struct hb_doc_kernels *k)
                 fprintf(f, "        *\" %s \"*)\n", c.name);
             else
                 fputs("        *)\n", f);
-            fputs("            _hopbench_words \"", f);
-            if (c.takes) {
-                fputs("-o --output", f);
-                for (const struct hb_opt_doc *o = hb_opt_docs; o->name; o++)
-                    if (hb_cmd_takes(&c, o->id) && o->id != 'o') fprintf(f, " --%s", o->name);
-            } else {
-                hb_bash_usage_options(f, c.args ? c.args : "");
-                fputs(" --help", f);
-            }
+            /* What its help lists, and --help (the suites': --version too). */
+            fputs("            _hopbench_words \"--help", f);
+            for (const struct hb_opt_doc *o = NULL; hb_doc_next_opt(&c, &o);)
+                fprintf(f, " %s--%s", o->short_name == 'o' ? "-o " : "", o->name);
+            if (!c.opts) fputs(" --version", f);
             fputs("\" \"$cur\"\n            return ;;\n", f);
         }
     fputs("        esac\n    fi\n"
-          "    for w in \"${COMP_WORDS[@]:1:COMP_CWORD-1}\"; do\n        case $w in\n        ",
+          "    for w in \"${COMP_WORDS[@]:1:COMP_CWORD-1}\"; do\n        case $w in\n"
+          "        help)\n            _hopbench_words \"default ",
           f);
+    hb_bash_commands(f, " ");
+    fputs("\" \"$cur\"\n            return ;;\n        ", f);
     hb_bash_commands(f, "|");
     fputs(")\n            mapfile -t COMPREPLY < <(compgen -f -- \"$cur\")\n"
-          "            return ;;\n        esac\n    done\n    _hopbench_words \"",
+          "            return ;;\n        esac\n    done\n    _hopbench_words \"help ",
           f);
     hb_bash_commands(f, " ");
     fputs("\" \"$cur\"\n}\ncomplete -F _hopbench hopbench\n", f);

@@ -1,7 +1,8 @@
-/* hb_gendoc man|bash DATADIR | md COMMAND | kernels | commands | columns: prints hopbench(1),
- * the bash completion, a command's part of docs/suites.md, the kernel table, the commands'
- * names or the measurement record's keys from the same tables as --help; run at build time so the
- * installed documents match the binary, and by tests/doc-links/generated.py so docs/ does too. */
+/* hb_gendoc man DATADIR DOCDIR | bash | md COMMAND | kernels | commands | columns: prints
+ * hopbench(1), the bash completion, a command's part of docs/suites.md, the kernel table, the
+ * commands' names or the measurement record's keys from the same tables as --help; run at build
+ * time so the installed documents match the binary, and by tests/doc-links/generated.py so docs/
+ * does too. */
 #include "hb_cli_doc.h"
 #include "hb_kernel.h"
 #include "hb_record.h"
@@ -13,9 +14,10 @@
 int main(int argc, char **argv)
 {
     struct hb_doc_kernels k = {hb_kernel_help, hb_kernel_names(), hb_simd_choices};
-    if (argc == 3 && strcmp(argv[1], "man") == 0)
-        hb_doc_man(stdout, &k, argv[2]);
-    else if (argc == 3 && strcmp(argv[1], "bash") == 0)
+    if (argc == 4 && strcmp(argv[1], "man") == 0) {
+        struct hb_doc_dirs dirs = {argv[2], argv[3]};
+        hb_doc_man(stdout, &k, &dirs);
+    } else if (argc == 2 && strcmp(argv[1], "bash") == 0)
         hb_doc_bash(stdout, &k);
     else if (argc == 3 && strcmp(argv[1], "md") == 0) {
         if (hb_doc_markdown(stdout, &k, argv[2]) != 0) {
@@ -36,7 +38,8 @@ int main(int argc, char **argv)
         printf("\n");
     } else {
         fprintf(stderr,
-                "usage: hb_gendoc man|bash DATADIR | md COMMAND | kernels | commands | columns\n");
+                "usage: hb_gendoc man DATADIR DOCDIR | bash | md COMMAND | kernels | commands | "
+                "columns\n");
         return 2;
     }
     return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 3;

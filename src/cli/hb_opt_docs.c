@@ -122,7 +122,8 @@ const struct hb_opt_doc hb_opt_docs[] = {
     {"quiet", 0, OPT_QUIET, NULL, HB_COMPLETE_NONE, NULL, "no progress or notes on stderr"},
     {"progress", 0, OPT_PROGRESS, NULL, HB_COMPLETE_NONE, NULL,
      "progress on stderr even when it is not a terminal"},
-    {"help", 0, OPT_HELP, NULL, HB_COMPLETE_NONE, NULL, "this text"},
+    {"help", 'h', OPT_HELP, NULL, HB_COMPLETE_NONE, NULL,
+     "the command's usage, options and examples (no command: the overview)"},
     {"version", 0, OPT_VERSION, NULL, HB_COMPLETE_NONE, NULL, "version and git commit"},
     {NULL, 0, 0, NULL, HB_COMPLETE_NONE, NULL, NULL},
 };

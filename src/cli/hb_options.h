@@ -104,7 +104,8 @@ struct hb_options {
     const char *command_argv0_end;
 };
 
-/* Parse argv into o. Returns 0; 1 when --help was asked for (the caller prints it);
+/* Parse argv into o. Returns 0; 1 when --help (-h) was asked for anywhere, whatever else
+ * argv holds (o->command: the first operand, "" for none; the caller prints its help);
  * 2 when --version was printed; or -EINVAL with
  * hb_err_msg() naming the offending argument and what is valid. Whatever it returns,
  * hb_options_free(o) releases what it holds. */

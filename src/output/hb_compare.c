@@ -7,6 +7,7 @@
 #include "hb_jsonl_read.h"
 #include "hb_option_values.h"
 #include "hb_options.h"
+#include "hb_outfile.h"
 #include "hb_output.h"
 #include "hb_compare_config.h"
 #include "hb_compare_side.h"
@@ -36,6 +37,7 @@ struct hb_cmp_opts {
     double threshold_pct, level; /* --threshold; the family's level (--fdr, --alpha) */
     enum hb_family_rule rule;    /* --fdr (default) or --fwer */
     enum hb_format format;       /* the run's formats (hb_options.h) */
+    const char *output;          /* -o FILE, or NULL: stdout */
     int need;                    /* repeats per side the rank test needs to reach level */
     bool allow_machines;         /* --allow-different-machines */
     bool expect_same;            /* --expect-same: an A/A pair, any difference a false alarm */
@@ -44,22 +46,6 @@ struct hb_cmp_opts {
 
 /* The power at which compare states what it can detect. */
 #define HB_CMP_POWER 0.8
-
-/* The usage line, its formats from the run's table (free it); NULL when out of memory. */
-static char *hb_compare_usage(void)
-{
-    char *formats = hb_names_join(hb_format_names, "|"), *usage = NULL;
-    if (formats &&
-        asprintf(&usage,
-                 "usage: hopbench compare BASE.jsonl NEW.jsonl | --base FILE... --new FILE... "
-                 "[--threshold PCT] [--fdr Q | --fwer [--alpha P]] [--expect-same] "
-                 "[--format %s] [--allow-different-machines]",
-                 formats) < 0)
-        usage = NULL;
-    free(formats);
-    if (!usage) hb_err_set("compare: out of memory");
-    return usage;
-}
 
 static int hb_cmp_number(const char *opt, const char *s, double lo, double hi, double *out)
 {
@@ -77,8 +63,9 @@ static int hb_cmp_number(const char *opt, const char *s, double lo, double hi, d
 
 /* The files of each side: BASE NEW as operands, or --base and --new (each may be given more
  * than once, pooled), never both ways. */
-static int hb_cmp_files(struct hb_cmp_opts *o, const char **files, int n, const char *usage)
+static int hb_cmp_files(struct hb_cmp_opts *o, const char **files, int n)
 {
+    const char *usage = hb_args_usage("compare");
     if ((o->nbase || o->nnew) && n) {
         hb_err_set("compare: '%s' beside --base/--new: give BASE NEW, or --base and --new, not "
                    "both; %s",
@@ -146,53 +133,71 @@ static struct hb_cmp_opts hb_cmp_defaults(const char **bases, const char **news)
                                 .need = hb_signif_mwu_repeats_for(HB_FAMILY_LEVEL)};
 }
 
-static int hb_cmp_parse_with(int argc, char **argv, const char *usage, struct hb_cmp_opts *o)
+/* -o FILE: its name says the format unless --format does (as for a run), and it is none of
+ * the files compared. */
+static int hb_cmp_output(struct hb_cmp_opts *o, const char *format)
+{
+    int rc = 0, f = 0;
+    if (format && (rc = hb_parse_enum("--format", format, hb_format_names, &f))) return rc;
+    enum hb_format named = HB_FORMAT_TABLE;
+    bool says = o->output && hb_format_of_name(o->output, &named);
+    o->format = format ? (enum hb_format)f : named;
+    if (format && says && o->format != named)
+        fprintf(stderr, "hopbench: warning: --format %s writes %s into '%s', whose name says %s\n",
+                format, format, o->output, hb_format_names[named]);
+    if (!o->output) return 0;
+    const char **inputs = calloc((size_t)(o->nbase + o->nnew) + 1, sizeof(*inputs));
+    if (!inputs) {
+        hb_err_set("compare: out of memory");
+        return -ENOMEM;
+    }
+    memcpy(inputs, o->bases, (size_t)o->nbase * sizeof(*inputs));
+    memcpy(inputs + o->nbase, o->news, (size_t)o->nnew * sizeof(*inputs));
+    rc = hb_outfile_check(o->output, inputs);
+    free(inputs);
+    return rc;
+}
+
+static int hb_cmp_parse_with(int argc, char **argv, struct hb_cmp_opts *o)
 {
     *o = hb_cmp_defaults(o->bases, o->news);
     const char *threshold = NULL, *alpha = NULL, *format = NULL, *allow = NULL, *fdr = NULL,
                *fwer = NULL, *same = NULL;
-    const struct hb_arg opts[] = {{"threshold", 0, &threshold, false, NULL, NULL},
-                                  {"alpha", 0, &alpha, false, NULL, NULL},
-                                  {"fdr", 0, &fdr, false, NULL, NULL},
-                                  {"fwer", 0, &fwer, true, NULL, NULL},
-                                  {"expect-same", 0, &same, true, NULL, NULL},
-                                  {"base", 0, NULL, false, o->bases, &o->nbase},
-                                  {"new", 0, NULL, false, o->news, &o->nnew},
-                                  {"format", 0, &format, false, NULL, NULL},
-                                  {"allow-different-machines", 0, &allow, true, NULL, NULL},
-                                  {NULL, 0, NULL, false, NULL, NULL}};
+    const struct hb_arg places[] = {{"threshold", &threshold, NULL, NULL},
+                                    {"alpha", &alpha, NULL, NULL},
+                                    {"fdr", &fdr, NULL, NULL},
+                                    {"fwer", &fwer, NULL, NULL},
+                                    {"expect-same", &same, NULL, NULL},
+                                    {"base", NULL, o->bases, &o->nbase},
+                                    {"new", NULL, o->news, &o->nnew},
+                                    {"format", &format, NULL, NULL},
+                                    {"allow-different-machines", &allow, NULL, NULL},
+                                    {"output", &o->output, NULL, NULL},
+                                    {NULL, NULL, NULL, NULL}};
     const char **files = calloc((size_t)argc + 1, sizeof(*files));
     int n = 0, rc = files ? 0 : -ENOMEM;
     if (!files) hb_err_set("compare: out of memory reading %d arguments", argc);
-    if (rc == 0) rc = hb_args_parse(argc, argv, "compare", usage, opts, files, &n);
+    if (rc == 0) rc = hb_args_parse(argc, argv, places, files, &n);
     o->expect_same = same != NULL;
-    if (rc == 0) rc = hb_cmp_files(o, files, n, usage);
+    if (rc == 0) rc = hb_cmp_files(o, files, n);
     free(files);
     if (rc) return rc;
     if (threshold && (rc = hb_cmp_number("--threshold", threshold, 0.0, 1000.0, &o->threshold_pct)))
         return rc;
     if ((rc = hb_cmp_rule(o, fdr, fwer, alpha))) return rc;
     o->need = hb_signif_mwu_repeats_for(o->level);
-    int f = 0;
-    if (format && (rc = hb_parse_enum("--format", format, hb_format_names, &f))) return rc;
-    o->format = (enum hb_format)f;
     o->allow_machines = allow != NULL;
-    return 0;
+    return hb_cmp_output(o, format);
 }
 
 /* o->bases and o->news get room for every argument (free them). */
 static int hb_cmp_parse(int argc, char **argv, struct hb_cmp_opts *o)
 {
-    char *usage = hb_compare_usage();
     o->bases = calloc((size_t)argc + 1, sizeof(*o->bases));
     o->news = calloc((size_t)argc + 1, sizeof(*o->news));
-    int rc = -ENOMEM;
-    if (!o->bases || !o->news)
-        hb_err_set("compare: out of memory reading %d arguments", argc);
-    else if (usage)
-        rc = hb_cmp_parse_with(argc, argv, usage, o);
-    free(usage);
-    return rc;
+    if (o->bases && o->news) return hb_cmp_parse_with(argc, argv, o);
+    hb_err_set("compare: out of memory reading %d arguments", argc);
+    return -ENOMEM;
 }
 
 /* A statistic, or null when it cannot be computed. */
@@ -902,7 +907,7 @@ static int hb_cmp_run(const struct hb_cmp_opts *o, struct hb_cmp_sides *sd, int 
 {
     struct hb_cmp_side *b = &sd->v[0], *n = &sd->v[sd->nbase];
     struct hb_sink *s = NULL;
-    int rc = hb_sink_open_layout(o->format, "", &hb_layout_compare, &s);
+    int rc = hb_sink_open_layout(o->format, o->output ? o->output : "", &hb_layout_compare, &s);
     if (rc) {
         hb_err_print(rc);
         return hb_err_exit_code(rc);

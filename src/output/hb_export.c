@@ -377,19 +377,17 @@ static int hb_export_take(void *ctx, const json_t *rec)
 
 int hb_export_main(int argc, char **argv)
 {
-    static const char usage[] =
-        "usage: hopbench export RESULTS.jsonl -o FILE.xml [--topology FILE.xml] [--host NAME]";
     const char *out = NULL, *xml = NULL, *want = NULL;
-    const struct hb_arg opts[] = {{"output", 'o', &out, false, NULL, NULL},
-                                  {"topology", 0, &xml, false, NULL, NULL},
-                                  {"host", 0, &want, false, NULL, NULL},
-                                  {NULL, 0, NULL, false, NULL, NULL}};
+    const struct hb_arg places[] = {{"output", &out, NULL, NULL},
+                                    {"topology", &xml, NULL, NULL},
+                                    {"host", &want, NULL, NULL},
+                                    {NULL, NULL, NULL, NULL}};
     const char **files = calloc((size_t)argc + 1, sizeof(*files));
     int nfiles = 0, arc = -ENOMEM;
     if (!files)
         hb_err_set("export: out of memory reading %d arguments", argc);
     else
-        arc = hb_args_parse(argc, argv, "export", usage, opts, files, &nfiles);
+        arc = hb_args_parse(argc, argv, places, files, &nfiles);
     const char *results = nfiles == 1 ? files[0] : NULL;
     free(files);
     if (arc) {
@@ -397,8 +395,8 @@ int hb_export_main(int argc, char **argv)
         return hb_err_exit_code(arc);
     }
     if (!results || !out) {
-        fprintf(stderr, "hopbench: export needs one results file and -o FILE.xml: hopbench "
-                        "export RESULTS.jsonl -o FILE.xml [--topology FILE.xml] [--host NAME]\n");
+        fprintf(stderr, "hopbench: export needs one results file and -o FILE.xml; %s\n",
+                hb_args_usage("export"));
         return HB_EXIT_USAGE;
     }
     struct hb_results r;

@@ -250,9 +250,6 @@ int hb_report_write(FILE *out, const struct hb_report_in *in, int nin)
     return rc ? rc : ferror(out) ? -EIO : 0;
 }
 
-static const char hb_report_usage[] =
-    "usage: hopbench report RESULTS.jsonl... -o report.html|table.txt|table.csv";
-
 /* -o NAME.txt: the table a run prints; NAME.csv: its CSV (anything else: the HTML report). */
 static bool hb_report_table_name(const char *out, enum hb_format *f)
 {
@@ -264,13 +261,12 @@ static bool hb_report_table_name(const char *out, enum hb_format *f)
 /* Options first: the output is checked against every input before anything is read. */
 static int hb_report_args(int argc, char **argv, const char **out, const char **inputs, int *nin)
 {
-    const struct hb_arg opts[] = {{"output", 'o', out, false, NULL, NULL},
-                                  {NULL, 0, NULL, false, NULL, NULL}};
-    int rc = hb_args_parse(argc, argv, "report", hb_report_usage, opts, inputs, nin);
+    const struct hb_arg places[] = {{"output", out, NULL, NULL}, {NULL, NULL, NULL, NULL}};
+    int rc = hb_args_parse(argc, argv, places, inputs, nin);
     if (rc) return rc;
     if (*nin == 0 || !*out) {
         hb_err_set("report needs %s; %s", *nin ? "-o FILE.html" : "at least one result file",
-                   hb_report_usage);
+                   hb_args_usage("report"));
         return -EINVAL;
     }
     return hb_outfile_check(*out, inputs);

@@ -6,6 +6,7 @@
 #include "hb_error.h"
 #include "hb_jsonl_read.h"
 #include "hb_nodeset.h"
+#include "hb_version.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -254,6 +255,7 @@ const char *hb_suite_note(const struct hb_suite_env *env)
         snprintf(note + len, sizeof(note) - (size_t)len,
                  ") need two or more nodes with memory, and matrix, policy and loaded measure "
                  "this node alone; on a multi-node machine run: mpirun -np <nodes> --map-by numa "
-                 "--bind-to numa hopbench matrix (or jobs/hopbench-mpirun.sh matrix)");
+                 "--bind-to numa hopbench matrix (or " HB_DATADIR
+                 "/hopbench/hopbench-mpirun.sh matrix)");
     return note;
 }

@@ -8,6 +8,7 @@
 #include "hb_result.h"
 #include "hb_size.h"
 #include "hb_scenario.h"
+#include "hb_version.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -174,8 +175,9 @@ const struct hb_suite hb_suite_run = {
     .takes = hb_suite_run_takes,
     .name = "run",
     .args = "FILE",
-    .args_need = "a scenario FILE: hopbench run FILE (examples in jobs/scenarios/)",
-    .help = "the experiments of a scenario file (examples in share/hopbench/scenarios)",
+    .args_need =
+        "a scenario FILE: hopbench run FILE (examples in " HB_DATADIR "/hopbench/scenarios)",
+    .help = "the experiments of a scenario file (examples in {datadir}/hopbench/scenarios)",
     .plan = hb_suite_run_plan,
     .annotate = hb_suite_hops_annotate,
     .derive = hb_suite_hops_derive,

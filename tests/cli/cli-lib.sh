@@ -12,3 +12,5 @@ cli_finish() {
     [ "$fail" = 0 ] && echo PASS
     exit "$fail"
 }
+
+. "$(dirname "${BASH_SOURCE[0]}")/help-lib.sh"

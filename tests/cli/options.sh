@@ -1,15 +1,13 @@
 #!/usr/bin/env bash
 # options.sh HOPBENCH SCENARIO - CTest test (label cli): every command that takes hopbench's
-# options, with every option of the table, as --help lists both. An option the command's help
-# line (or the run options, for suites, but those it names after "except") names is taken:
-# never "takes no". Any other exits 2 with one line naming the command and the option (and,
-# where the name suggests a use, why there is none), before anything runs: every pair, in every
-# run.
+# options (the suites and topo), with every option any command's help lists. An option the
+# command's own help (`hopbench help CMD`: its options and run options) lists is taken: never
+# "takes no". Any other exits 2 with one line naming the command and the option (and, where
+# the name suggests a use, why there is none), before anything runs: every pair, in every run.
 hb=$1 scn=$2
 . "$(dirname "$0")/cli-lib.sh"
 TOPO=$(cd "$(dirname "$0")/../topo/fixtures" && pwd)/4n-quartet.xml
 cd "$work" || exit 1
-help=$("$hb" --help)
 # value OPTION: a value the option's parser accepts.
 value() {
     case $1 in
@@ -24,27 +22,25 @@ value() {
     --tlb-group) echo all ;; --home) echo writer ;;
     esac
 }
-# The options with a value (a metavariable after the name) and the flags, from --help.
-mapfile -t opts < <(sed -n '/^options:/,/^kernels:/s/^  \(-o, \)\{0,1\}\(--[a-z-]*\)\( [A-Z].*\)\{0,1\}$/\2 \3/p;
-                             /^options:/,/^kernels:/s/^  \(-o, \)\{0,1\}\(--[a-z-]*\) \{2,\}.*/\2/p' <<<"$help" |
-    awk '{print $1, ($2 ~ /^[A-Z]/ ? "arg" : "flag")}' | sort -u)
-[ "${#opts[@]}" -ge 35 ] || { echo "FAIL: only ${#opts[@]} options read from --help"; exit 1; }
-run_opts=$(awk '/^  run options/ { on = 1; print; next } on && /^  [^ ]/ { exit } on' <<<"$help" |
-    tr -s ' \n' ' ')
-[[ $run_opts == *" --min-time "* ]] || { echo "FAIL: no run options in --help: $run_opts"; exit 1; }
-# The commands and, per command, the text of its help entry.
-mapfile -t cmds < <(sed -n '/^commands:/,/^options:/s/^  \([a-z0-9()]\{2,\}\)\( .*\)\{0,1\}$/\1/p' <<<"$help")
+# The commands, each one's help, and every option some command's help lists, with a value
+# (a metavariable after the name) or a flag.
+mapfile -t cmds < <(help_commands "$hb")
+[ "${#cmds[@]}" -ge 15 ] || { echo "FAIL: only ${#cmds[@]} commands in hopbench help"; exit 1; }
+declare -A listed
+for c in "${cmds[@]}"; do
+    listed[$c]=$("$hb" help "$c" | help_options)
+done
+# The options of the run's parser: those the suites and topo list (report, compare and export
+# read their own arguments; tests/cli/help.sh takes them).
+mapfile -t opts < <(for c in "${cmds[@]}"; do
+    case $c in report | compare | export) ;; *) printf '%s\n' "${listed[$c]}" ;; esac
+done | sort -u)
+[ "${#opts[@]}" -ge 35 ] || { echo "FAIL: only ${#opts[@]} options read from the commands' help"; exit 1; }
 pairs=0 total=0
 for c in "${cmds[@]}"; do
     [ "$c" = "run" ] && cmd=(run "$scn") || cmd=("$c")
-    [ "$c" = "(none)" ] && cmd=()
-    entry=$(awk -v c="$c" '/^options:/ { exit } $1 == c { on = 1; print; next }
-        on && /^  [^ ]/ { exit } on { print }' <<<"$help" | tr -s ' \n' ' ')
-    case $entry in *"Takes "*) ;; *) continue ;; esac # reads its own arguments
-    case $entry in *"the run options"*) suite=1 ;; *) suite=0 ;; esac
-    # "... and the run options except --min-time --reps": those are refused like any other
-    own=${entry%%and the run options*} excepts=" "
-    case $entry in *"the run options except "*) excepts=" ${entry#*the run options except } " ;; esac
+    [ "$c" = "default" ] && cmd=()
+    case $c in report | compare | export) continue ;; esac
     for line in "${opts[@]}"; do
         read -r opt kind <<<"$line"
         case $opt in --help | --version | --output) continue ;; esac
@@ -57,20 +53,12 @@ for c in "${cmds[@]}"; do
         [ "$opt" = --dry-run ] && dry=()
         out=$("$hb" "${cmd[@]}" "${args[@]}" "${dry[@]}" 2>&1 >/dev/null)
         rc=$?
-        takes=0
-        case " $own " in *" $opt "* | *" $opt,"*) takes=1 ;; esac
-        [ "$suite" = 1 ] && case " $run_opts " in *" $opt "*) [[ $excepts == *" $opt "* ]] || takes=1 ;; esac
-        name=${c/(none)/the default suite}
-        if [ "$takes" = 1 ]; then
-            case $out in *"takes no"*) echo "FAIL: $name $opt: refused though listed: $out"; fail=1 ;; esac
-        else
-            [ "$rc" = 2 ] && [ "$(wc -l <<<"$out")" = 1 ] && [[ $out == "hopbench: $name takes no $opt"[\;:]* ]] ||
-                { echo "FAIL: $name $opt: exit $rc: $out"; fail=1; }
-        fi
+        name=${c/default/the default suite}
+        help_judge "$name" "${listed[$c]}" "$line" "$rc" "$out" "hopbench: $name takes no $opt[;:]*"
         pairs=$((pairs + 1))
     done
 done
-[ "$total" -ge 400 ] || { echo "FAIL: only $total pairs read from --help"; fail=1; }
+[ "$total" -ge 400 ] || { echo "FAIL: only $total pairs read from the commands' help"; fail=1; }
 echo "$pairs of $total command x option pairs"
 # Every option given twice: refused in one line naming it (and both values), never
 # last-wins; the parser says so before any command's own checks.

@@ -1,22 +1,24 @@
 # shellcheck shell=bash
 # docs-check.sh - sourced by the install tests: the installed man page and bash completion
-# against the installed binary's --help. hb_docs_check HOPBENCH MANPAGE COMPLETION runs
+# against the installed binary's help. hb_docs_check HOPBENCH MANPAGE COMPLETION runs
 # `expect` (tests/slurm/expect.sh) for each: the page (gzipped or not) renders without warnings, and every
-# command, option and kernel --help lists is on the page and offered by the completion.
+# command, option and kernel the help lists is on the page and offered by the completion.
+. "$(dirname "${BASH_SOURCE[0]}")/../cli/help-lib.sh"
 
-# The names --help lists: commands, then options, then kernels (one per line, section first);
-# a kernel row is NAME N stream(s), the prose above the rows is not a kernel.
+# The names the help lists: the overview's commands and kernels, and every option of every
+# command's help (one per line, kind first); a kernel row is NAME N stream(s), the prose above
+# the rows is not a kernel.
 hb_help_names() {
-    "$1" --help | awk '
+    local c
+    "$1" help | awk '
         /^commands:/ { s = "command"; next }
-        /^options:/  { s = "option"; next }
         /^kernels:/  { s = "kernel"; next }
         /^[a-z ]+:$/ { s = ""; next }
         s == "command" && /^  [a-z]/ { print s, $1 }
-        s == "kernel"  && /^  [a-z]/ && $3 ~ /^streams?$/ { print s, $1 }
-        s == "option"  && /^  -/ {
-            if ($1 ~ /,$/) { sub(/,$/, "", $1); print s, $1; print s, $2 } else print s, $1
-        }'
+        s == "kernel"  && /^  [a-z]/ && $3 ~ /^streams?$/ { print s, $1 }'
+    for c in $(help_commands "$1"); do "$1" help "$c" | help_options; done | sort -u |
+        sed 's/^\(--[a-z-]*\) .*/option \1/'
+    echo "option --help"
 }
 
 # hb_complete COMPLETION WORD...: what the completion offers for the words typed so far
@@ -29,25 +31,26 @@ hb_complete() {
 }
 
 # hb_man_tag TEXT KIND NAME: the rendered page has NAME as a paragraph tag of its section
-# (COMMANDS, OPTIONS or KERNELS), e.g. "       --kernel K[,K]" or "       -o, --output FILE".
+# (COMMANDS, OPTIONS or KERNELS), e.g. "       --kernel K[,K]" or "       -o, --output FILE";
+# an option of a command that reads its own arguments is tagged under that command.
 hb_man_tag() {
-    local section
-    case $2 in command) section=COMMANDS ;; option) section=OPTIONS ;; kernel) section=KERNELS ;; esac
+    local section indent=7
+    case $2 in command) section=COMMANDS ;; option) section="OPTIONS|COMMANDS" indent="7,14" ;; kernel) section=KERNELS ;; esac
     # grep reads to the end (no -q): stopping early could cut awk's pipe, which pipefail then
     # turns into a miss that depends on timing.
-    awk -v s="$section" '/^[A-Z]/ { on = ($0 == s) } on' <<<"$1" |
-        grep -E -- "^ {7}(-[a-z], )?$3( |,|\$)" >/dev/null
+    awk -v s="^($section)\$" '/^[A-Z]/ { on = ($0 ~ s) } on' <<<"$1" |
+        grep -E -- "^ {$indent}(-[a-z], )?$3( |,|\$)" >/dev/null
 }
 
 hb_docs_check() {
-    local hb=$1 page=$2 completion=$3 names text warn kind name missing_page="" missing_comp=""
+    local hb=$1 page=$2 completion=$3 names text warn kind name c missing_page="" missing_comp=""
     names=$(hb_help_names "$hb")
     expect "--help lists commands, options and kernels" \
         [ "$(cut -d' ' -f1 <<<"$names" | sort -u | tr '\n' ' ')" = "command kernel option " ]
     warn=$(MANWIDTH=80 man --warnings -l "$page" 2>&1 >/dev/null && zcat -f "$page" | groff -man -ww -z 2>&1) ||
         warn+=" (man or groff failed)"
     expect "man -l renders $page without warnings${warn:+: $warn}" [ -z "$warn" ]
-    text=$(MANWIDTH=200 man -l "$page" 2>/dev/null | col -b)
+    text=$(MANWIDTH=200 man -l "$page" 2>/dev/null | col -bx)
     local commands options kernels
     commands=$(hb_complete "$completion" hopbench "")
     # Each command offers its own options: all of them, over every command.
@@ -64,8 +67,8 @@ hb_docs_check() {
     expect "the page lists all $(wc -l <<<"$names") names of --help${missing_page:+; missing:$missing_page}" \
         [ -z "$missing_page" ]
     expect "the completion offers them all${missing_comp:+; missing:$missing_comp}" [ -z "$missing_comp" ]
-    expect "the completion offers exactly the commands of --help" \
-        [ "$(sort <<<"$commands")" = "$(sed -n 's/^command //p' <<<"$names" | grep -vx '(none)' | sort)" ]
+    expect "the completion offers exactly the commands of the help, and help" \
+        [ "$(sort <<<"$commands")" = "$({ sed -n 's/^command //p' <<<"$names" | grep -vx '(none)'; echo help; } | sort)" ]
     expect "after a comma the completion offers the next kernel" \
         grep -qx 'read,triad' <(hb_complete "$completion" hopbench --kernel read,tr)
     expect "--format completes to its values" \
@@ -73,32 +76,19 @@ hb_docs_check() {
     # Each option with a fixed set of values completes to exactly what its parser takes: the
     # message refusing a wrong value lists them (both come from one table), and --help too.
     local opt words listed help usage
-    usage=$("$hb" --help) # read whole once: awk stopping early must not cut a pipe under pipefail
-    # Each command is offered exactly the options --help gives it: its "Takes" list and the
-    # run options (but those after "except"), or, when it reads its own arguments, the options
-    # of its usage line (-o also as --output; --help and --version aside).
-    local c entry own excepts want got typed wrong=""
-    for c in "(none)" $commands; do
-        entry=$(awk -v c="$c" '/^options:/ { exit } $1 == c { on = 1; print; next }
-            on && /^  [^ ]/ { exit } on { print }' <<<"$usage")
-        if [[ $(tr -s ' \n' ' ' <<<"$entry") == *"Takes "* ]]; then
-            entry=$(tr -s ' \n' ' ' <<<"$entry")
-            own=${entry#*Takes }
-            want=$(hb_dash_words "${own%%and the run options*}")
-            if [[ $entry == *"the run options"* ]]; then
-                excepts=""
-                [[ $entry == *"the run options except "* ]] && excepts=$(hb_dash_words "${entry#*the run options except }")
-                want+=$'\n'$(hb_run_options "$usage" | { grep -vxF -e "$excepts" || true; })
-            fi
-        else
-            want=$(head -n 1 <<<"$entry" | hb_dash_words_in)
-        fi
-        [ "$c" = "(none)" ] && typed=(hopbench -) || typed=(hopbench "$c" -)
+    # Every command's help, read whole once: awk stopping early must not cut a pipe under pipefail.
+    usage=$(for c in $(help_commands "$hb"); do "$hb" help "$c"; done)
+    # Each command is offered exactly the options its help lists (-o also as --output; --help
+    # and --version aside).
+    local want got typed wrong=""
+    for c in $(help_commands "$hb"); do
+        want=$("$hb" help "$c" | help_options | cut -d' ' -f1)
+        [ "$c" = default ] && typed=(hopbench -) || typed=(hopbench "$c" -)
         got=$(hb_complete "$completion" "${typed[@]}" | { grep -vxE -e '--help|--version|--output|-o' || true; })
         want=$({ grep -vxE -e '--help|--version|--output|-o|' || true; } <<<"$want" | sort -u)
         [ "$(sort -u <<<"$got")" = "$want" ] || wrong+=" $c:[$(comm -3 <(sort -u <<<"$got") <(echo "$want") | tr -s '\t\n' '  ')]"
     done
-    expect "each command's completion offers exactly the options --help gives it${wrong:+:$wrong}" [ -z "$wrong" ]
+    expect "each command's completion offers exactly the options its help lists${wrong:+:$wrong}" [ -z "$wrong" ]
     for opt in policy pages format level subscription mix mode simd; do
         words=$(hb_complete "$completion" hopbench "--$opt" "" | paste -sd' ')
         listed=$({ "$hb" --dry-run "--$opt" zzz 2>&1 || true; } | sed -n 's/.*\(valid values are\|supported paths:\) //p' |
@@ -110,18 +100,6 @@ hb_docs_check() {
         expect "--$opt completes to what its parser takes: '$words'" hb_same_words "$words" "$listed"
         expect "--help lists --$opt's values: '$help'" hb_words_prefix "$words" "$help"
     done
-}
-
-# hb_dash_words TEXT: the options TEXT names (--name and -o), one per line.
-hb_dash_words() {
-    { grep -oE -- '(^|[ [(])--?[a-z][a-z-]*' <<<"$1" || true; } | sed 's/^[ [(]//'
-}
-hb_dash_words_in() { hb_dash_words "$(cat)"; }
-
-# hb_run_options HELP: the run options --help lists, one per line.
-hb_run_options() {
-    awk '/^  run options/ { on = 1; print; next } on && /^  [^ ]/ { exit } on' <<<"$1" |
-        tr -s ' \n' ' ' | sed 's/.*taken by every suite://' | hb_dash_words_in
 }
 
 # hb_same_words A B: two non-empty, equal word lists (on an x86-64 CPU with AVX-512 the SIMD

@@ -2,12 +2,14 @@
 # install-test.sh BUILD_DIR SOURCE_DIR PREFIX WORK - CTest test (label install):
 # `cmake --install` into a DESTDIR; every file that should be there is, and nothing else
 # (launchers exactly as jobs/ lays them out, executable where they are); the man page and
-# completion agree with --help (docs-check.sh); the installed launchers find the installed
+# completion agree with the help (docs-check.sh); every path they name is installed
+# (paths-check.sh); the installed launchers find the installed
 # binary with no hopbench in PATH and run it.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/../slurm/expect.sh"
 . "$HERE/docs-check.sh"
+. "$HERE/paths-check.sh"
 build=$1 src=$2 prefix=$3 work=$4
 rm -rf "$work"
 mkdir -p "$work"
@@ -35,6 +37,7 @@ expect "bin/hopbench runs: --version" grep -q '^hopbench [0-9]' <("$root/bin/hop
 
 hb_docs_check "$root/bin/hopbench" "$root/share/man/man1/hopbench.1" \
     "$root/share/bash-completion/completions/hopbench"
+hb_paths_check "$root/bin/hopbench" "$dest" "$prefix" "$root/share/man/man1/hopbench.1"
 
 # The launchers, as a user of the installation runs them: no HOPBENCH, no hopbench in PATH.
 clean_path=/usr/bin:/bin
