@@ -58,18 +58,6 @@ void hb_level_of(const struct hb_topo *t, const int *cpus, int n, uint64_t bytes
         }
 }
 
-uint64_t hb_level_footprint(uint64_t bytes, uint64_t chase_stride)
-{
-    if (chase_stride <= HB_LEVEL_PAIR_BYTES) return bytes;
-    return bytes / chase_stride * HB_LEVEL_PAIR_BYTES;
-}
-
-double hb_level_ws_of_footprint(double footprint, uint64_t chase_stride)
-{
-    if (chase_stride <= HB_LEVEL_PAIR_BYTES) return footprint;
-    return footprint * (double)chase_stride / HB_LEVEL_PAIR_BYTES;
-}
-
 int hb_level_plan(const struct hb_topo *t, const struct hb_plan *plan, char *buf, size_t len)
 {
     int count = 0;
