@@ -416,24 +416,57 @@ static void hb_table_c2c(FILE *f, json_t *rec)
                 hb_figure_text(hb_rec_num(rec, "ns_per_handoff", NAN), b, sizeof(b)));
 }
 
+/* A verdict's evidence in words, its figures rounded as every figure shown: labels, or
+ * cases with their hop class and % of the reference's time per byte or the pair's span. */
+static void hb_table_evidence(FILE *f, const json_t *evidence)
+{
+    size_t i, k;
+    json_t *e, *l;
+    bool pct = false;
+    json_array_foreach(evidence, i, e) pct |=
+        json_is_number(json_object_get(e, "pct_of_local_read"));
+    fputs(pct ? "evidence (time per byte in % of the reference's, lower is faster): " : "evidence ",
+          f);
+    json_array_foreach(evidence, i, e)
+    {
+        fputs(i ? ", " : "", f);
+        if (json_is_string(e)) {
+            fputs(json_string_value(e), f);
+            continue;
+        }
+        fputs(hb_rec_str(e, "label", ""), f);
+        json_array_foreach(json_object_get(e, "labels"), k, l)
+            fprintf(f, "%s%s", k ? "+" : "", json_string_value(l) ? json_string_value(l) : "");
+        char x[HB_FIGURE_LEN];
+        json_t *hops = json_object_get(e, "hops");
+        if (json_is_integer(hops))
+            fprintf(f, " (%lld hop%s)", (long long)json_integer_value(hops),
+                    json_integer_value(hops) == 1 ? "" : "s");
+        if (json_is_number(json_object_get(e, "pct_of_local_read")))
+            fprintf(f, " %s%%",
+                    hb_figure_text(hb_rec_num(e, "pct_of_local_read", NAN), x, sizeof(x)));
+        if (json_is_number(json_object_get(e, "t_span_s")))
+            fprintf(f, " span %s s", hb_figure_text(hb_rec_num(e, "t_span_s", NAN), x, sizeof(x)));
+    }
+}
+
 /* A myth verdict in one line, with its evidence. */
 static void hb_table_verdict(FILE *f, json_t *rec)
 {
-    char *evidence = json_dumps(json_object_get(rec, "evidence"), JSON_COMPACT);
-    fprintf(f, "myth %lld \"%s\" [%s, %s %s, %s",
+    const char *sub = hb_rec_str(rec, "subscription", "");
+    fprintf(f, "myth %lld \"%s\" [%s, %s%s%s, %s",
             (long long)json_integer_value(json_object_get(rec, "myth")),
             hb_rec_str(rec, "claim", ""), hb_rec_str(rec, "case", ""),
-            hb_rec_str(rec, "bg_level", ""), hb_rec_str(rec, "subscription", ""),
-            hb_rec_str(rec, "access", ""));
+            hb_rec_str(rec, "bg_level", ""), sub[0] ? " " : "", sub, hb_rec_str(rec, "access", ""));
     if (json_is_integer(json_object_get(rec, "hops")))
         fprintf(f, ", hop class %lld", (long long)json_integer_value(json_object_get(rec, "hops")));
     /* Older files have holds alone; inconclusive: a difference within the figures' noise. */
     const char *verdict = hb_rec_str(
         rec, "verdict", json_is_true(json_object_get(rec, "holds")) ? "holds" : "does not hold");
-    fprintf(f, "]: %s, spread %.1f%% (tolerance %g%%); evidence %s", verdict,
+    fprintf(f, "]: %s, spread %.1f%% (tolerance %g%%); ", verdict,
             json_number_value(json_object_get(rec, "spread_pct")),
-            json_number_value(json_object_get(rec, "tolerance_pct")), evidence ? evidence : "");
-    free(evidence);
+            json_number_value(json_object_get(rec, "tolerance_pct")));
+    hb_table_evidence(f, json_object_get(rec, "evidence"));
     /* The two figures the spread is between, with their intervals over the repeats. */
     size_t i;
     json_t *fig;

@@ -10,6 +10,7 @@ out_of_bounds figure said under its row. Prints one line per failure; exits 1 wh
 import csv
 import json
 import math
+import re
 import sys
 
 HB_FIGURE_DIGITS = 4
@@ -48,6 +49,10 @@ def main():
         fails.append("the table writes an interval with +-")
     if "GBps" in text:
         fails.append("the table spells a unit GBps")
+    # no figure printed unrounded (a double's 17 digits, as a JSON dump writes it)
+    for l in lines:
+        if re.search(r"\d\.\d{8,}", l) and not l.startswith("#"):
+            fails.append("an unrounded figure: %r" % l)
 
     def rows_of(r):
         """The table's lines of a measurement record: its row and the notes under it."""
@@ -105,6 +110,17 @@ def main():
             want = "impossible: %s %s is" % (b["key"], put(b["value"], b["value"]))
             if not any(want in g for g in got):
                 fails.append("%s: out of bounds %r not said: %r" % (r.get("experiment"), want, got))
+    # verdicts: each piece of evidence with its hop class and figure, rounded the one way
+    for v in recs:
+        if v.get("type") != "verdict":
+            continue
+        for e in v.get("evidence") or []:
+            if not isinstance(e, dict) or not isinstance(e.get("pct_of_local_read"), (int, float)):
+                continue
+            p = e["pct_of_local_read"]
+            want = "%s (%d hop%s) %s%%" % (e.get("label"), e.get("hops"), "" if e.get("hops") == 1 else "s", put(p, p))
+            if not any(l.startswith("myth %s " % v.get("myth")) and want in l for l in lines):
+                fails.append("verdict: evidence %r not printed" % want)
     # matrices: each cell is its pair's row figure, rounded the one way
     for m in recs:
         if m.get("type") != "matrix" or m.get("metric") == "c2c":
@@ -114,8 +130,9 @@ def main():
                 if isinstance(v, (int, float)) and not any(
                         l.split()[1:] and put(v, v) in l.split()[1:] for l in lines):
                     fails.append("matrix %s %s: cell %s not printed as %s" % (m.get("metric"), m.get("kernel"), v, put(v, v)))
-                if isinstance(v, (int, float)) and not any(
-                        x.get("value") == v for x in meas):
+                rows = [x for x in meas if x.get("suite") == m.get("suite")
+                        and x.get("kernel") == m.get("kernel") and x.get("host") == m.get("host")]
+                if isinstance(v, (int, float)) and rows and not any(x.get("value") == v for x in rows):
                     fails.append("matrix %s %s: cell %s is no row's value" % (m.get("metric"), m.get("kernel"), v))
     # CSV: every interval as its two ends, equal to the record's
     rows = list(csv.reader(open(sys.argv[3])))

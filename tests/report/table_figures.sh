@@ -3,7 +3,8 @@
 # command of `hopbench --help` that runs on this machine, with tiny figures, the table and CSV
 # print what the records say (table_figures.py: one rounding, intervals as [lo, hi] equal to
 # ci95, derived figures recomputed from the records' values, no +- and no "GBps"); a command
-# this machine refuses (one NUMA node, no MPI launch) is said and skipped. A planted record
+# this machine refuses (one NUMA node, no MPI launch) is said and skipped, and a hop study
+# and a fleet are checked from files. A planted record
 # with 22 loads in flight from 8 chains of one thread is flagged under its row, and in the
 # record of a real lat --chains run that exceeds its bound.
 HB=${1:?usage: table_figures.sh HOPBENCH SCENARIO} SCN=${2:?usage: table_figures.sh HOPBENCH SCENARIO}
@@ -40,6 +41,16 @@ for cmd in "" $cmds; do
     ran=$((ran + 1))
 done
 expect "most commands ran here (bw, lat, matrix, loaded, run, policy, peak, sweep, c2c)" [ "$ran" -ge 8 ]
+# What this machine cannot run, from files: a hop study of 8 nodes (made-up figures, its
+# verdicts) and a fleet of matrices, loaded curves and sweeps.
+here=$(dirname "$0")
+bash "$here/hops_fixture.sh" "$HB" "$here/../topo/corpus/16amd64-8n2c-cpusets.xml" >"$tmp/hops.jsonl"
+cp "$here/fixtures/multinode.jsonl" "$tmp/multinode.jsonl"
+for name in hops multinode; do
+    "$HB" report "$tmp/$name.jsonl" -o "$tmp/$name.txt" && "$HB" report "$tmp/$name.jsonl" -o "$tmp/$name.csv"
+    expect "$name (file): its table and CSV print what its records say" \
+        python3 "$check" "$tmp/$name.jsonl" "$tmp/$name.txt" "$tmp/$name.csv"
+done
 # A concurrency past chains x threads cannot be: planted, it is flagged under its row.
 jq -c 'if .type == "measurement" then . + {chains: 8, threads: 1, concurrency: 22,
     concurrency_ci95: [21, 23], experiment: "lat-0-0-chains8"} | del(.out_of_bounds) else . end' \
