@@ -387,8 +387,9 @@ static void hb_table_knee(FILE *f, json_t *rec)
     fprintf(f, "intensity knee %s, local vs %s (%g%%): ", hb_rec_str(rec, "mode", ""),
             hb_rec_str(rec, "against", ""),
             json_number_value(json_object_get(rec, "threshold_pct")));
+    char x[HB_FIGURE_LEN];
     if (json_is_number(v))
-        fprintf(f, "%g flop/B\n", json_number_value(v));
+        fprintf(f, "%s flop/B\n", hb_figure_text(json_number_value(v), x, sizeof(x)));
     else
         fprintf(f, "none (%s)\n", hb_rec_str(rec, "note", ""));
 }
