@@ -150,13 +150,14 @@ void hb_svg_heatmap_hops(FILE *f, const json_t *rows, const json_t *cols, const 
 }
 
 /* How far an interval may reach beyond the figures [lo, hi] of a plot before its scale stops
- * following it: twice the highest figure, half the lowest on a log axis, 0 on a linear one
- * (whose scale starts there). So one run's wild interval cannot squash the figures beside
- * it: the end beyond is cut at the plot's edge (hb_svg_whisker). */
+ * following it: on a linear axis twice the highest figure and 0 (where its scale starts); on
+ * a log axis a decade beyond either end (a decade more takes a fraction of the plot there).
+ * So one run's wild interval cannot squash the figures beside it: the end beyond is cut at
+ * the plot's edge (hb_svg_whisker). */
 static void hb_whisker_reach(double lo, double hi, bool log, double *rlo, double *rhi)
 {
-    *rhi = hi + fabs(hi);
-    *rlo = log ? lo / 2 : lo >= 0 ? 0.0 : lo + lo;
+    *rhi = log ? hi * 10 : hi + fabs(hi);
+    *rlo = log ? lo / 10 : lo >= 0 ? 0.0 : lo + lo;
 }
 
 /* Widens [*y0, *y1] (the figures' range) to the interval [lo, hi] where it stays within
