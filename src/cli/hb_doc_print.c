@@ -391,6 +391,20 @@ static void hb_roff_option(FILE *f, const struct hb_doc_kernels *k, const struct
     free(help);
 }
 
+/* "Taken by: bw, lat." under an option that is not a run option, from the commands' tables. */
+static void hb_roff_takers(FILE *f, const struct hb_opt_doc *o)
+{
+    struct hb_cmd_doc run = {.takes = hb_run_takes}, c;
+    if (hb_cmd_takes(&run, o->id)) return;
+    const char *sep = ".br\nTaken by: ";
+    for (size_t i = 0; hb_command_at(i, &c); i++)
+        if (hb_cmd_takes(&c, o->id)) {
+            fprintf(f, "%s%s", sep, c.name[0] ? c.name : "the default suite");
+            sep = ", ";
+        }
+    fputs(".\n", f);
+}
+
 void hb_doc_man(FILE *f, const struct hb_doc_kernels *k, const struct hb_doc_dirs *dirs)
 {
     fprintf(f,
@@ -433,8 +447,10 @@ void hb_doc_man(FILE *f, const struct hb_doc_kernels *k, const struct hb_doc_dir
     fputs(" \\-o\n", f);
     free(list);
     fputs(".SH OPTIONS\n", f);
-    for (const struct hb_opt_doc *o = hb_opt_docs; o->name; o++)
+    for (const struct hb_opt_doc *o = hb_opt_docs; o->name; o++) {
         hb_roff_option(f, k, o);
+        hb_roff_takers(f, o);
+    }
     hb_roff_kernels(f, k);
     hb_roff_terms(f, "EXIT STATUS", hb_exit_docs, NULL, "B");
     hb_roff_terms(f, "ENVIRONMENT", hb_env_docs, NULL, "B");

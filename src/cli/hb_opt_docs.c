@@ -25,7 +25,8 @@ const struct hb_opt_doc hb_opt_docs[] = {
      "bw --policy weighted: one weight from 1 to 255 per --mem-node node, set in "
      "/sys/kernel/mm/mempolicy/weighted_interleave/ for the run and put back after it (as "
      "root; otherwise the kernel's current weights are used and the records say weights_set "
-     "false)"},
+     "false); policy: auto, the search over a ladder of ratios for the weights that give the "
+     "most bandwidth (default: no search)"},
     {"threads", 0, OPT_THREADS, "N", HB_COMPLETE_NONE, NULL,
      "threads (default: every core of the node)"},
     {"size", 0, OPT_SIZE, "S", HB_COMPLETE_NONE, NULL,
@@ -53,7 +54,7 @@ const struct hb_opt_doc hb_opt_docs[] = {
     {"dry-run", 0, OPT_DRY_RUN, NULL, HB_COMPLETE_NONE, NULL,
      "print the plan as JSON Lines (whatever --format says), run nothing"},
     {"topology", 0, OPT_TOPOLOGY, "FILE", HB_COMPLETE_FILE, NULL,
-     "plan for an hwloc XML topology (only topo and --dry-run)"},
+     "plan for an hwloc XML topology (only topo and --dry-run; default this machine's)"},
     {"seed", 0, OPT_SEED, "N", HB_COMPLETE_NONE, NULL,
      "seed for random permutations, 0 to 2^63-1 (default 1)"},
     {"simd", 0, OPT_SIMD, "PATH", HB_COMPLETE_SIMD, NULL,
@@ -62,42 +63,41 @@ const struct hb_opt_doc hb_opt_docs[] = {
      "report pages off target instead of failing"},
     {"threshold", 0, OPT_THRESHOLD, "PCT", HB_COMPLETE_NONE, NULL,
      "matrix: flag same-class pairs differing more, and target ratios differing more from the "
-     "firmware's HMAT (default 5)"},
+     "firmware's HMAT; policy --intensity: placement stops mattering where it costs less "
+     "(default 5)"},
     {"fleet-threshold", 0, OPT_FLEET_THRESHOLD, "PCT", HB_COMPLETE_NONE, NULL,
      "matrix: flag hosts worse than the fleet's median by more; comm: host pairs worse than "
      "the better half's median (default 35)"},
     {"export-hwloc", 0, OPT_EXPORT_HWLOC, "F", HB_COMPLETE_FILE, NULL,
-     "matrix: also write hwloc XML F with the measured matrix (one file per host: F.HOST.xml "
-     "when there are several)"},
+     "also write hwloc XML F with the measured matrix (one file per host: F.HOST.xml when there "
+     "are several; default none)"},
     {"tier", 0, OPT_TIER, "KIND", HB_COMPLETE_NONE, NULL,
-     "policy: remote = the farthest node of memory kind KIND (hwloc subtype: DRAM, HBM, "
+     "remote = the farthest node of memory kind KIND (hwloc subtype: DRAM, HBM, "
      "CXL-DRAM...; default the CPU node's own kind and tier)"},
     {"quick", 0, OPT_QUICK, NULL, HB_COMPLETE_NONE, NULL,
-     "hops, loaded: a representative subset (minutes, not the full study)"},
+     "a representative subset (minutes, not the full study)"},
     {"tolerance", 0, OPT_TOLERANCE, "PCT", HB_COMPLETE_NONE, NULL,
-     "hops: myth 1 holds while a hop class spreads less (default 5)"},
+     "myth 1 holds while a hop class spreads less (default 5)"},
     {"bg-rate", 0, OPT_BG_RATE, "GBPS", HB_COMPLETE_NONE, NULL,
      "per background thread at level very-high; low/medium/high are 1/8, 1/4, 1/2 of it "
      "(default: those shares of each thread's own measured unpaced rate, very-high unpaced)"},
     {"level", 0, OPT_LEVEL, "L[,L]", HB_COMPLETE_WORDS, hb_bg_level_names + 1,
-     "hops: {values} (default all)"},
+     "{values} (default all)"},
     {"subscription", 0, OPT_SUBSCRIPTION, "S[,S]", HB_COMPLETE_WORDS, hb_subscription_names,
-     "hops: {values}: background threads per node, 1, all but one or every core (default "
+     "{values}: background threads per node, 1, all but one or every core (default "
      "all)"},
     {"load-nodes", 0, OPT_LOAD_NODES, "N[,N]", HB_COMPLETE_NONE, NULL,
-     "loaded, comm --bg: nodes that run load threads (default every CPU node; comm: those a "
-     "rank sits on)"},
+     "nodes that run load threads (default every CPU node; comm --bg: those a rank sits on)"},
     {"bg", 0, OPT_BG, "LEVEL", HB_COMPLETE_WORDS, hb_bg_level_names + 1,
-     "comm: also run each experiment under the hops suite's background read load at LEVEL "
-     "({values}) on --load-nodes, idle and loaded in turn"},
+     "also run each experiment under the hops suite's background read load at LEVEL "
+     "({values}) on --load-nodes, idle and loaded in turn (default: idle only)"},
     {"nodes", 0, OPT_NODES, "LIST", HB_COMPLETE_NONE, NULL,
-     "matrix, hops, loaded, policy, peak, sweep, c2c, comm: only these NUMA nodes (OS indexes "
-     "and ranges, e.g. 0-3,8; default every node)"},
-    {"mix", 0, OPT_MIX, "M", HB_COMPLETE_WORDS, hb_mix_names, "loaded: {values} (default read)"},
+     "only these NUMA nodes (OS indexes and ranges, e.g. 0-3,8; default every node)"},
+    {"mix", 0, OPT_MIX, "M", HB_COMPLETE_WORDS, hb_mix_names, "{values} (default read)"},
     {"mode", 0, OPT_MODE, "M", HB_COMPLETE_WORDS, hb_mode_names,
-     "policy: {values}: a task on every CPU node, or one task (default both)"},
+     "{values}: a task on every CPU node, or one task (default both)"},
     {"intensity", 0, OPT_INTENSITY, NULL, HB_COMPLETE_NONE, NULL,
-     "policy: flops per byte 1/8..64 under local, remote and interleave, and the knee where "
+     "flops per byte 1/8..64 under local, remote and interleave, and the knee where "
      "placement stops mattering"},
     {"stride", 0, OPT_STRIDE, "B[,B]", HB_COMPLETE_NONE, NULL,
      "latency: one line visited per B bytes, a power of two >= 64 (default 256: no two visited "
@@ -110,15 +110,15 @@ const struct hb_opt_doc hb_opt_docs[] = {
      "latency: N independent chases interleaved in each thread, 1 to 64 (default 1); a list "
      "measures each count: the misses a core keeps in flight (memory-level parallelism)"},
     {"max-size", 0, OPT_MAX_SIZE, "S", HB_COMPLETE_NONE, NULL,
-     "sweep: largest working set (default 2G; at most 1/4 of the memory node's free memory)"},
+     "largest working set (default 2G; at most 1/4 of the memory node's free memory)"},
     {"max-time", 0, OPT_MAX_TIME, "SEC", HB_COMPLETE_NONE, NULL,
      "balance: longest wait for automatic NUMA balancing to bring the pages to the CPU node "
      "(default 60); with --repeat auto: no round starts that would end past it; from 2 to 3600 "
      "seconds"},
     {"cores", 0, OPT_CORES, NULL, HB_COMPLETE_NONE, NULL,
-     "c2c: also the core x core latency matrix (cores^2 pairs)"},
+     "also the core x core latency matrix (cores^2 pairs)"},
     {"home", 0, OPT_HOME, "H", HB_COMPLETE_NONE, NULL,
-     "c2c: node of the shared line: writer | reader | N (default writer)"},
+     "node of the shared line: writer | reader | N (default writer)"},
     {"quiet", 0, OPT_QUIET, NULL, HB_COMPLETE_NONE, NULL, "no progress or notes on stderr"},
     {"progress", 0, OPT_PROGRESS, NULL, HB_COMPLETE_NONE, NULL,
      "progress on stderr even when it is not a terminal"},
