@@ -143,12 +143,8 @@ static void hb_table_row_notes(FILE *f, int indent, json_t *rec)
     hb_bounds_check(rec);
     json_array_foreach(json_object_get(rec, "out_of_bounds"), i, b)
     {
-        char v[HB_FIGURE_LEN];
-        double x = hb_rec_num(b, "value", NAN), lim = hb_rec_num(b, "bound", NAN);
-        /* Bounds are counts and whole percentages: %g writes them as they are. */
-        fprintf(f, "%-*s ^ impossible: %s %s is %s its bound %g (%s)\n", indent, "",
-                hb_rec_str(b, "key", ""), hb_figure_text(x, v, sizeof(v)),
-                x > lim ? "over" : "under", lim, hb_rec_str(b, "why", ""));
+        char text[320];
+        fprintf(f, "%-*s ^ impossible: %s\n", indent, "", hb_bounds_text(b, text, sizeof(text)));
     }
     const char *level = hb_rec_str(rec, "level", "memory");
     if (strcmp(level, "memory") != 0 && !json_is_true(json_object_get(rec, "cache_intended")))
@@ -540,6 +536,11 @@ static void hb_table_summary(FILE *f, json_t *rec)
     fputc('\n', f);
     hb_table_cov = (struct hb_coverage){0};
     hb_table_said[0] = '\0';
+}
+
+void hb_table_end(FILE *f)
+{
+    hb_table_comm_flush(f);
 }
 
 static void hb_table_print_clean(FILE *f, json_t *rec);

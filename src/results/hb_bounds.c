@@ -1,10 +1,21 @@
 /* Physical bounds of a measurement record's figures (hb_bounds.h). */
 #include "hb_bounds.h"
 
+#include "hb_figure_text.h"
 #include "hb_jsonl_read.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
+
+/* Appends to list the figure `key` of value x, past its bound: it `must` be "at most",
+ * "at least" or "above" `bound`. */
+static void hb_bounds_add(json_t *list, const char *key, double x, const char *must, double bound,
+                          const char *why)
+{
+    json_array_append_new(list, json_pack("{s:s, s:f, s:s, s:f, s:s}", "key", key, "value", x,
+                                          "must", must, "bound", bound, "why", why));
+}
 
 /* Appends to list the figure `key` of value v when it is outside [lo, hi]. */
 static void hb_bounds_one(json_t *list, const char *key, const json_t *v, double lo, double hi,
@@ -12,9 +23,8 @@ static void hb_bounds_one(json_t *list, const char *key, const json_t *v, double
 {
     if (!json_is_number(v)) return;
     double x = json_number_value(v);
-    if (x >= lo && x <= hi) return;
-    json_array_append_new(list, json_pack("{s:s, s:f, s:f, s:s}", "key", key, "value", x, "bound",
-                                          x < lo ? lo : hi, "why", why));
+    if (x < lo) hb_bounds_add(list, key, x, "at least", lo, why);
+    if (x > hi) hb_bounds_add(list, key, x, "at most", hi, why);
 }
 
 void hb_bounds_check(json_t *rec)
@@ -38,13 +48,26 @@ void hb_bounds_check(json_t *rec)
         hb_bounds_one(list, "pages_share_pct", pct, 0.0, 100.0, "a share of the pages");
     hb_bounds_one(list, "bg_overlap", json_object_get(rec, "bg_overlap"), 0.0, 1.0,
                   "a fraction of the foreground's span");
-    if (strcmp(hb_rec_str(rec, "status", ""), "ok") == 0)
-        hb_bounds_one(list, "value", json_object_get(rec, "value"), nextafter(0.0, 1.0), INFINITY,
-                      "a time or a rate of work done is above 0");
+    json_t *value = json_object_get(rec, "value");
+    if (strcmp(hb_rec_str(rec, "status", ""), "ok") == 0 && json_is_number(value) &&
+        !(json_number_value(value) > 0.0))
+        hb_bounds_add(list, "value", json_number_value(value), "above", 0.0,
+                      "a time or a rate of work done");
     if (json_array_size(list))
         json_object_set_new(rec, "out_of_bounds", list);
     else {
         json_object_del(rec, "out_of_bounds");
         json_decref(list);
     }
+}
+
+const char *hb_bounds_text(const json_t *entry, char *buf, size_t len)
+{
+    char v[HB_FIGURE_LEN];
+    /* Bounds are counts and whole percentages: %g writes them as they are. */
+    snprintf(buf, len, "%s %s, which must be %s %g (%s)", hb_rec_str(entry, "key", ""),
+             hb_figure_text(hb_rec_num(entry, "value", NAN), v, sizeof(v)),
+             hb_rec_str(entry, "must", "within"), hb_rec_num(entry, "bound", NAN),
+             hb_rec_str(entry, "why", ""));
+    return buf;
 }

@@ -107,7 +107,7 @@ def main():
             if not any(want in g for g in got):
                 fails.append("%s %s: load %r not printed: %r" % (r.get("experiment"), r.get("label"), want, got))
         for b in r.get("out_of_bounds") or []:
-            want = "impossible: %s %s is" % (b["key"], put(b["value"], b["value"]))
+            want = "impossible: %s %s, which must be %s %g" % (b["key"], put(b["value"], b["value"]), b["must"], b["bound"])
             if not any(want in g for g in got):
                 fails.append("%s: out of bounds %r not said: %r" % (r.get("experiment"), want, got))
     # verdicts: each piece of evidence with its hop class and figure, rounded the one way

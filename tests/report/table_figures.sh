@@ -57,7 +57,7 @@ jq -c 'if .type == "measurement" then . + {chains: 8, threads: 1, concurrency: 2
     "$tmp/lat.jsonl" >"$tmp/planted.jsonl"
 "$HB" report "$tmp/planted.jsonl" -o "$tmp/planted.txt"
 expect "22 loads in flight from 8 chains of one thread: flagged under the row" \
-    grep -q "^ *\^ impossible: concurrency 22.00 is over its bound 8 (chains x threads" "$tmp/planted.txt"
+    grep -q "^ *\^ impossible: concurrency 22.00, which must be at most 8 (chains x threads" "$tmp/planted.txt"
 "$HB" lat --chains 1,8 "${tiny[@]}" --size 4M -o "$tmp/chains.jsonl" 2>/dev/null
 expect "lat --chains: a record's out_of_bounds exactly when its concurrency exceeds chains x threads" \
     jq -se '[.[] | select(.type == "measurement")] | all(

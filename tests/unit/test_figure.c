@@ -1,6 +1,7 @@
 /* What people read of a figure: one rounding (hb_figure_text), intervals as [lo, hi] never
  * as +- (hb_figure_interval_text), one spelling per unit (hb_units), the footprint a chase
- * keeps in the caches (hb_level_footprint) and the physical bounds (hb_bounds_check). */
+ * keeps in the caches (hb_level_footprint) and the physical bounds (hb_bounds_check) in
+ * words (hb_bounds_text). */
 #include "../hb_check.h"
 #include "hb_bounds.h"
 #include "hb_figure_text.h"
@@ -39,6 +40,21 @@ static const char *bounds(const char *json)
     }
     json_decref(rec);
     return keys;
+}
+
+/* The words of a record's first out_of_bounds entry ("" for none). */
+static const char *bounds_said(const char *json)
+{
+    static char text[320];
+    json_t *rec = json_loads(json, 0, NULL);
+    hb_bounds_check(rec);
+    json_t *b = json_array_get(json_object_get(rec, "out_of_bounds"), 0);
+    if (b)
+        hb_bounds_text(b, text, sizeof(text));
+    else
+        text[0] = '\0';
+    json_decref(rec);
+    return text;
 }
 
 int main(void)
@@ -87,5 +103,16 @@ int main(void)
     CHECK_STR(bounds("{\"type\":\"measurement\",\"status\":\"ok\",\"value\":0}"), "value");
     CHECK_STR(bounds("{\"type\":\"measurement\",\"status\":\"failed\",\"value\":0}"), "");
     CHECK_STR(bounds("{\"type\":\"matrix\",\"concurrency\":99,\"chains\":1,\"threads\":1}"), "");
+    /* ... said in words, the figure rounded as every figure shown, the bound as it is. */
+    CHECK_STR(
+        bounds_said("{\"type\":\"measurement\",\"chains\":8,\"threads\":1,\"concurrency\":22}"),
+        "concurrency 22.00, which must be at most 8 (chains x threads: no more loads can be "
+        "in flight; the one-chain latency it is computed from disagrees with this record's)");
+    CHECK_STR(bounds_said("{\"type\":\"measurement\",\"status\":\"ok\",\"value\":0}"),
+              "value 0.00, which must be above 0 (a time or a rate of work done)");
+    CHECK_STR(bounds_said("{\"type\":\"measurement\",\"pages_on_target_pct\":-1}"),
+              "pages_on_target_pct -1.000, which must be at least 0 (a share of the pages)");
+    /* A record whose figures came back within their bounds loses its old out_of_bounds. */
+    CHECK_STR(bounds_said("{\"type\":\"measurement\",\"out_of_bounds\":[{\"key\":\"x\"}]}"), "");
     return hb_check_result();
 }
