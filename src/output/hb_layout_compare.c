@@ -283,4 +283,4 @@ static const struct hb_layout_real hb_cmp_reals[] = {
     {NULL, NULL, NULL}};
 
 const struct hb_layout hb_layout_compare = {
-    6, hb_cmp_csv, true, hb_cmp_types, hb_cmp_reals, hb_table_compare, true};
+    6, hb_cmp_csv, true, hb_cmp_types, hb_cmp_reals, hb_table_compare, NULL, true};

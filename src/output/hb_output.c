@@ -28,8 +28,8 @@ struct hb_sink {
 /* The run's records: JSONL whole, measurements and matrix cells as CSV rows. */
 static const struct hb_layout_type hb_run_types[] = {
     {"measurement", NULL, false, true}, {"cell", NULL, false, true}, {NULL, NULL, false, false}};
-const struct hb_layout hb_layout_run = {10,   hb_record_columns, false, hb_run_types,
-                                        NULL, hb_table_print,    false};
+const struct hb_layout hb_layout_run = {10,   hb_record_columns, false,        hb_run_types,
+                                        NULL, hb_table_print,    hb_table_end, false};
 
 /* An interval's key ("ci95", "concurrency_ci95"): CSV gives its ends as two columns,
  * KEY_lo and KEY_hi, never as one cell to take apart. */
@@ -260,6 +260,7 @@ int hb_sink_block_put(struct hb_sink *s, struct hb_sink_block *b)
 int hb_sink_close(struct hb_sink *s, bool complete)
 {
     if (!s) return 0;
+    if (s->format == HB_FORMAT_TABLE && s->layout->table_end) s->layout->table_end(s->f);
     int rc = hb_outfile_close(s->out, complete);
     free(s);
     return rc;

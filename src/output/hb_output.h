@@ -46,6 +46,9 @@ struct hb_layout {
     const struct hb_layout_type *types; /* NULL-type-ended */
     const struct hb_layout_real *reals; /* NULL-key-ended, or NULL */
     void (*table_print)(FILE *f, json_t *rec);
+    /* Prints what table_print held back, when the sink closes (the records may end without
+     * the record that would have printed it: a run stopped midway); NULL: nothing held. */
+    void (*table_end)(FILE *f);
     /* Its records come all at once (compare's rows, a million for a fleet): flushed in
      * blocks of HB_SINK_BURST records, not one by one (a record takes microseconds, not the
      * seconds a measurement takes, and a flush is a system call). */
@@ -97,5 +100,7 @@ int hb_sink_close(struct hb_sink *s, bool complete);
 /* Table format of the run's records: print one for people (run, topology, measurement,
  * matrix, fleet, summary); other formats ignore this. */
 void hb_table_print(FILE *f, json_t *rec);
+/* The table's end: the rows it holds until their group is complete (comm's blocks). */
+void hb_table_end(FILE *f);
 
 #endif

@@ -368,17 +368,21 @@ static void hb_comm_print_held(FILE *f)
     }
 }
 
+void hb_table_comm_flush(FILE *f)
+{
+    if (!hb_comm_held) return;
+    hb_comm_print_held(f);
+    json_decref(hb_comm_held);
+    hb_comm_held = NULL;
+}
+
 bool hb_table_comm_hold(FILE *f, json_t *rec)
 {
     bool comm = strcmp(hb_rec_str(rec, "type", ""), "measurement") == 0 &&
                 strcmp(hb_rec_str(rec, "suite", ""), "comm") == 0;
     char group[sizeof(hb_comm_group)] = "";
     if (comm) hb_comm_group_of(rec, group, sizeof(group));
-    if (hb_comm_held && strcmp(group, hb_comm_group) != 0) {
-        hb_comm_print_held(f);
-        json_decref(hb_comm_held);
-        hb_comm_held = NULL;
-    }
+    if (strcmp(group, hb_comm_group) != 0) hb_table_comm_flush(f);
     if (!comm) return false;
     if (!hb_comm_held) hb_comm_held = json_array();
     memcpy(hb_comm_group, group, sizeof(group));

@@ -11,6 +11,8 @@
  * the rest of its node pair and metric as a block per rank pair (size, p50 [lo, hi], p99, max;
  * or size, GB/s [lo, hi]); any other record first prints the blocks held (false). */
 bool hb_table_comm_hold(FILE *f, json_t *rec);
+/* Print the blocks held (the table's end). */
+void hb_table_comm_flush(FILE *f);
 
 /* A run record's "messages" (comm's) in words into buf: "messages 8 B to 4 MiB (7 sizes,
  * --size), each end ..."; NULL when it has none (a suite with a working set). */

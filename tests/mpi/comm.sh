@@ -109,6 +109,12 @@ expect_has "table: the header says what comm uses" "$out" \
     "messages 8 B to 4 KiB (6 sizes, the largest from --size), each end a send and a receive buffer of the message's size, on its rank's node"
 expect_has "table: the matrices say what a cell is" "$out" \
     "MPI message latency at 8 B (us), each cell the median over the rank pairs of its node pair"
+# Records that end midway (a run stopped: no derived records, no summary) still print their
+# last group's blocks when the table ends.
+jq -c 'select(.type == "run" or .type == "measurement")' c.jsonl >part.jsonl
+"$HB" report part.jsonl -o part.txt 2>/dev/null || fail "report part.jsonl -o part.txt: exit $?"
+expect_eq "table of records ending midway: every block, the last group's too" \
+    "$(grep -c "$(printf ' \xe2\x86\x92 rank ')" part.txt)" "$blocks"
 # The same under a live run's --format table.
 out=$(timeout 120 mpirun "${OVERSUB[@]}" -np 2 "$HB" comm --size 8 --reps 1 --min-time 0.001 \
     --repeat 1 --quiet --format table 2>&1) || fail "comm --format table: exit $?"
