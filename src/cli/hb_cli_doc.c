@@ -65,11 +65,11 @@ const struct hb_cmd_doc hb_cmd_docs[] = {
     {"topo", NULL,
      "nodes with their packages, cores, SMT and CPU caches, memory, distances, hop classes and "
      "the launch lines",
-     NULL, hb_topo_takes, false, NULL, NULL},
+     NULL, hb_topo_takes, false, NULL, NULL, NULL},
     {"report", "RESULTS.jsonl... -o FILE",
      "one self-contained HTML report with figures and tables of the records; -o NAME.txt or "
      "NAME.csv: the records as the table or CSV a run prints",
-     hb_report_main, NULL, false, NULL, hb_report_opts},
+     hb_report_main, NULL, false, NULL, hb_report_opts, NULL},
     {"compare", "BASE.jsonl NEW.jsonl | --base FILE... --new FILE...",
      "regression gate: worse, better, same, unclear or undetermined per record, decided on the "
      "runs' independent repeats: worse or better when the rank test (Mann-Whitney U) separates "
@@ -79,12 +79,12 @@ const struct hb_cmd_doc hb_cmd_docs[] = {
      "row is unclear or undetermined, 4 when measurements of BASE are missing from NEW, 2 for "
      "unusable, mismatched or duplicated records or runs of different machines; the "
      "configuration knobs in which the runs differ come first ({docdir}/docs/config.md)",
-     hb_compare_main, NULL, false, NULL, hb_compare_opts},
+     hb_compare_main, NULL, false, NULL, hb_compare_opts, NULL},
     {"export", "RESULTS.jsonl -o FILE.xml",
      "the machine's topology with the measured matrix as hwloc distances and memory "
      "attributes (one host of a fleet's results: --host)",
-     hb_export_main, NULL, false, NULL, hb_export_opts},
-    {NULL, NULL, NULL, NULL, NULL, false, NULL, NULL},
+     hb_export_main, NULL, false, NULL, hb_export_opts, NULL},
+    {NULL, NULL, NULL, NULL, NULL, false, NULL, NULL, NULL},
 };
 
 const struct hb_opt_doc *hb_cmd_opt(const struct hb_opt_doc *opt)
@@ -128,8 +128,8 @@ bool hb_command_at(size_t i, struct hb_cmd_doc *out)
                      st->help, st->needs_mem_nodes, st->needs_why);
             help = needs[i];
         }
-        *out =
-            (struct hb_cmd_doc){st->name, st->args, help, NULL, st->takes, true, st->drops, NULL};
+        *out = (struct hb_cmd_doc){st->name, st->args,  help, NULL,       st->takes,
+                                   true,     st->drops, NULL, st->kernels};
         return true;
     }
     *out = hb_cmd_docs[i - nsuites];

@@ -78,6 +78,7 @@ struct hb_cmd_doc {
     /* main: the options it reads (hb_args.h parses exactly these), NULL-name-ended; a row
      * without help is the run's option of that name (hb_cmd_opt). NULL for the others. */
     const struct hb_opt_doc *opts;
+    const char *kernels; /* a suite's: what it runs without --kernel, or NULL */
 };
 
 /* The options every suite takes: how long, how often, where the records go, what runs. */

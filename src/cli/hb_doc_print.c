@@ -152,13 +152,26 @@ static void hb_doc_terms(FILE *f, const char *title, const struct hb_term_doc *t
     }
 }
 
-/* One option's line of help: its head, then its help with its values. */
-static void hb_doc_option(FILE *f, const struct hb_doc_kernels *k, const struct hb_opt_doc *row)
+/* Option o's help as command c's help says it (to free): with its values, and for --kernel the
+ * kernels c runs without it. NULL when out of memory. */
+static char *hb_doc_cmd_opt_help(const struct hb_doc_kernels *k, const struct hb_cmd_doc *c,
+                                 const struct hb_opt_doc *o)
+{
+    char *help = hb_doc_opt_help(o, k), *text = NULL;
+    if (!help || o->id != OPT_KERNEL || !c->kernels) return help;
+    if (asprintf(&text, "%s (default: %s)", help, c->kernels) < 0) text = NULL;
+    free(help);
+    return text;
+}
+
+/* One option's line of c's help: its head, then its help. */
+static void hb_doc_option(FILE *f, const struct hb_doc_kernels *k, const struct hb_cmd_doc *c,
+                          const struct hb_opt_doc *row)
 {
     const struct hb_opt_doc *o = hb_cmd_opt(row);
     char head[256];
     hb_doc_opt_head(head, sizeof(head), o);
-    char *help = hb_doc_opt_help(o, k);
+    char *help = hb_doc_cmd_opt_help(k, c, o);
     hb_doc_item(f, head, 21, help ? help : "(out of memory)");
     free(help);
 }
@@ -209,12 +222,12 @@ void hb_doc_command_help(FILE *f, const struct hb_doc_kernels *k, const struct h
         if (c->runs && o->id == 'o') continue;
         if (!any) fputs("\noptions:\n", f);
         any = true;
-        hb_doc_option(f, k, o);
+        hb_doc_option(f, k, c, o);
     }
     if (c->runs) {
         fputs("\nrun options (every suite's):\n", f);
         for (const struct hb_opt_doc *o = NULL; hb_doc_next_opt(c, &o);)
-            if (!hb_cmd_takes(&own, o->id) || o->id == 'o') hb_doc_option(f, k, o);
+            if (!hb_cmd_takes(&own, o->id) || o->id == 'o') hb_doc_option(f, k, c, o);
     }
     if (hb_cmd_takes(c, OPT_KERNEL)) {
         fputs("\nkernels:\n  ", f);
@@ -249,7 +262,7 @@ void hb_doc_help(FILE *f, const struct hb_doc_kernels *k, const struct hb_doc_di
     fputs("\noptions:\n", f);
     struct hb_cmd_doc run = {.takes = hb_run_takes};
     for (const struct hb_opt_doc *o = hb_opt_docs; o->name; o++)
-        if (hb_cmd_takes(&run, o->id)) hb_doc_option(f, k, o);
+        if (hb_cmd_takes(&run, o->id)) hb_doc_option(f, k, &run, o);
     fprintf(f, "\nkernels:\n");
     fputs("  ", f);
     hb_doc_wrap(f, 2, 2, HB_DOC_BYTES_RULE);
@@ -268,7 +281,7 @@ static void hb_md_options(FILE *f, const struct hb_doc_kernels *k, const struct 
         if (o->id == 'o' && !with_o) continue;
         char head[256];
         hb_doc_opt_head(head, sizeof(head), o);
-        char *help = hb_doc_opt_help(o, k);
+        char *help = hb_doc_cmd_opt_help(k, c, o);
         fprintf(f, "- `%s`: %s\n", head, help ? help : "(out of memory)");
         free(help);
     }
@@ -294,7 +307,7 @@ int hb_doc_markdown(FILE *f, const struct hb_doc_kernels *k, const char *command
         return 0;
     }
     /* The suites' run options are listed once, under their own heading. */
-    struct hb_cmd_doc own = {.takes = c.takes};
+    struct hb_cmd_doc own = {.takes = c.takes, .kernels = c.kernels};
     char *list = hb_cmd_takes_list(&own);
     if (list && !*list && c.runs)
         fputs("Only the [run options](#run-options).\n", f);

@@ -11,7 +11,7 @@
 #include <string.h>
 
 const struct hb_opt_doc hb_opt_docs[] = {
-    {"kernel", 0, OPT_KERNEL, "K[,K]", HB_COMPLETE_KERNELS, NULL, "kernels (see the kernel list)"},
+    {"kernel", 0, OPT_KERNEL, "K[,K]", HB_COMPLETE_KERNELS, NULL, "kernels of the kernel list"},
     {"cpu-node", 0, OPT_CPU_NODE, "N", HB_COMPLETE_NONE, NULL,
      "node whose CPUs run the threads (default: first CPU node)"},
     {"mem-node", 0, OPT_MEM_NODE, "N", HB_COMPLETE_NONE, NULL,

@@ -100,6 +100,8 @@ struct hb_suite {
     const int *takes;
     /* Run options that mean nothing to it (0-ended; NULL: none): refused like any other. */
     const int *drops;
+    /* What it runs without --kernel, as its help says it (NULL: it takes no --kernel). */
+    const char *kernels;
     /* A study between memory nodes needs this many with memory (0: runs on any machine); a
      * machine with fewer is refused before anything is planned (exit 3), --nodes leaving
      * fewer is a usage error (2). --help and the man page say it, with needs_why: what the

@@ -12,6 +12,9 @@
 #include <stdio.h>
 #include <string.h>
 
+/* What bw measures without --kernel. */
+#define HB_BW_KERNELS "read"
+
 /* Every kernel a default suite measures for bandwidth, in registry order. */
 static const char *const hb_default_bw_kernels[] = {
     "read", "write", "write-nt", "copy", "copy-nt", "triad", "triad-nt", "memcpy", NULL,
@@ -99,7 +102,7 @@ static int hb_bw_plan(const struct hb_suite_env *env, struct hb_plan *out, int c
     const struct hb_node *n = &env->topo->nodes[hb_topo_node_index(env->topo, cpu)];
     int threads = o->threads ? o->threads : n->ncores;
     char list[sizeof(o->kernels)];
-    snprintf(list, sizeof(list), "%s", o->kernels[0] ? o->kernels : "read");
+    snprintf(list, sizeof(list), "%s", o->kernels[0] ? o->kernels : HB_BW_KERNELS);
     char *save = NULL;
     for (char *k = strtok_r(list, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
         int rc = hb_bw_kernel(env, out, k, cpu, mem, threads, bytes);
@@ -235,6 +238,7 @@ static const int hb_bw_takes[] = {
 
 const struct hb_suite hb_suite_bw = {
     .takes = hb_bw_takes,
+    .kernels = HB_BW_KERNELS,
     .name = "bw",
     .help = "bandwidth of --kernel on --cpu-node to --mem-node or --policy (weighted: "
             "--weights over --mem-node's nodes)",

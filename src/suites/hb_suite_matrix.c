@@ -432,6 +432,7 @@ const char *const hb_matrix_reads[] = {"bw_GBps_median", "repeat_values", NULL};
 
 const struct hb_suite hb_suite_matrix = {
     .takes = hb_matrix_takes,
+    .kernels = HB_MATRIX_KERNELS ", with the chase always",
     .name = "matrix",
     .help = "latency and bandwidth for every CPU node x memory node",
     .plan = hb_suite_matrix_plan,

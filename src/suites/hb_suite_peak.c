@@ -176,6 +176,7 @@ static const char *const hb_peak_reads[] = {"fg_start_s", "fg_end_s", NULL};
 
 const struct hb_suite hb_suite_peak = {
     .takes = hb_peak_takes,
+    .kernels = "read and every mix kernel of the list below",
     .name = "peak",
     .help = "peak injection bandwidth (MLC style): every CPU node's cores at once on its own "
             "memory (--policy interleave: over all), per read:write mix (--kernel "

@@ -289,6 +289,7 @@ static const char *const hb_policy_reads[] = {"pages_share_pct", "repeat_values"
 
 const struct hb_suite hb_suite_policy = {
     .takes = hb_policy_takes,
+    .kernels = HB_POLICY_WORKLOADS,
     .name = "policy",
     .help = "workloads x placement policies (local, interleave, remote, one-node, os) in rate and "
             "single mode, and the NUMA gain table; --weights auto: the weighted-interleave "

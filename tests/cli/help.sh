@@ -6,6 +6,7 @@
 # four-node fixture). For the commands that read their own arguments (report, compare,
 # export), every option any command's help lists is taken when their help lists it, and
 # refused as unknown in one line when not (tests/cli/options.sh does the suites and topo).
+# A command that takes --kernel says what it runs without it.
 # `hopbench help nosuch` and `help bw lat` are one line and exit 2; --help wins over a bad
 # option.
 hb=$1 src=$2
@@ -28,6 +29,11 @@ for c in "${cmds[@]}"; do
     [ "$c" = default ] && word=""
     [[ $(head -n 1 <<<"$text") == "usage: hopbench$word "* ]] || { echo "FAIL: help $c: usage line: $(head -n 1 <<<"$text")"; fail=1; }
     listed[$c]=$(help_options <<<"$text")
+    # --kernel says what the command runs without it.
+    if grep -q '^--kernel ' <<<"${listed[$c]}"; then
+        kernel=$(awk '/^  --kernel / { on = 1 } on && /^  [^ ]/ && !/^  --kernel / { exit } on' <<<"$text" | tr -s ' \n' ' ')
+        [[ $kernel == *"(default: "* ]] || { echo "FAIL: help $c: --kernel names no default: $kernel"; fail=1; }
+    fi
     [ -n "${listed[$c]}" ] || { echo "FAIL: help $c lists no option"; fail=1; }
     # Its examples: lines of "examples:" that run this command; each one's options taken.
     mapfile -t examples < <(awk '/^examples:/ { on = 1; next } on && /^$/ { exit } on && /^  [^ ]/ { sub(/^  /, ""); sub(/  .*/, ""); print }' <<<"$text")
