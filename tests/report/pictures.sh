@@ -25,6 +25,8 @@ fail=0
 bad() { echo "FAIL: $*"; fail=1; }
 quick=(--reps 1 --repeat 2 --min-time 0.005 --quiet)
 "$hb" lat --size 16M "${quick[@]}" -o lat.jsonl || bad "lat run"
+# The same again: the two runs of one experiment make the comparison section.
+"$hb" lat --size 16M "${quick[@]}" -o lat-again.jsonl || bad "second lat run"
 "$hb" bw --kernel read,copy --size 16M "${quick[@]}" -o bw.jsonl || bad "bw run"
 "$hb" sweep --max-size 64M "${quick[@]}" -o sweep.jsonl || bad "sweep run"
 "$hb" peak --size 16M "${quick[@]}" -o peak.jsonl || bad "peak run"
@@ -69,7 +71,7 @@ awk -v hosts=200 -v cells=50 -v slow=17 -v vague=42 -f "$here/fleet_gen.awk" "$f
     >fleet.jsonl || bad "fleet"
 inputs=(lat.jsonl bw.jsonl sweep.jsonl peak.jsonl c2c.jsonl policy.jsonl "${hops[@]}" matrix.jsonl
     "$fx/multinode.jsonl" peak2.jsonl hops8.jsonl hmat.jsonl comm.jsonl comm4.jsonl chains.jsonl
-    fleet.jsonl)
+    lat-again.jsonl fleet.jsonl)
 "$hb" report "${inputs[@]}" -o report.html || { echo "FAIL: report"; exit 1; }
 
 # The page itself: no script, no network, no temporary path, no raw sysfs list.
@@ -128,7 +130,7 @@ done
 want_mach=$(jq -sc '[.[] | select(.type=="run") | [.hosts, [(.topology.nodes // [])[] | [.os_index, .cpus]]]] | unique | length' "${inputs[@]}")
 got_mach=$(grep -o '<div class="panel machine"' dom.html | wc -l)
 [ "$got_mach" = "$want_mach" ] || bad "Machine blocks: $got_mach, want $want_mach"
-grep -q "class=\"files\">lat.jsonl, bw.jsonl, sweep.jsonl, peak.jsonl, c2c.jsonl, policy.jsonl, ${hops[*]/%/, }matrix.jsonl, comm.jsonl, chains.jsonl<" dom.html ||
+grep -q "class=\"files\">lat.jsonl, bw.jsonl, sweep.jsonl, peak.jsonl, c2c.jsonl, policy.jsonl, ${hops[*]/%/, }matrix.jsonl, comm.jsonl, chains.jsonl, lat-again.jsonl<" dom.html ||
     bad "the machine of the real runs does not list their files"
 # Memory-level parallelism: one figure, from the file with two chain counts (every chase
 # record has a chain count: the others have one each), a point per count, under the checks.
@@ -136,6 +138,11 @@ grep -q "class=\"files\">lat.jsonl, bw.jsonl, sweep.jsonl, peak.jsonl, c2c.jsonl
     bad "latency-per-load figures: $(grep -o '<svg [^>]*data-metric="latency per load"' dom.html | wc -l), want 1"
 [ "$(sed -n '/<section id="mlp">/,/<\/section>/p' dom.html | grep -c 'class="pt"')" = 2 ] ||
     bad "the MLP figure does not have a point for each of chains 1 and 8"
+# The comparison: lat-again.jsonl against lat.jsonl, a row per experiment compare matches
+# (the checker above looked at its figure: legend, colours, overlaps, scale).
+want_cmp=$("$hb" compare lat.jsonl lat-again.jsonl --format jsonl | jq -s '[.[] | select(.type == "comparison")] | length')
+[ "${want_cmp:-0}" -ge 1 ] && [ "$(grep -o '<tr class="cmp"' dom.html | wc -l)" = "$want_cmp" ] ||
+    bad "comparison rows: $(grep -o '<tr class="cmp"' dom.html | wc -l), compare's: ${want_cmp:-none}"
 # c2c notes are shown.
 while IFS= read -r note; do
     grep -qF "$note" dom.html || bad "c2c note not shown: $note"
