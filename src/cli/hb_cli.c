@@ -491,16 +491,22 @@ int hb_options_parse(int argc, char **argv, struct hb_options *o)
     }
     opterr = 0;
     /* --help (-h) anywhere before "--" wins over any other option, bad ones too: the
-     * command's help, the command being the first operand (GNU getopt moves them last). */
-    bool help = false;
-    optind = 1;
-    for (int c; (c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1;)
-        help |= c == OPT_HELP || c == 'h';
-    if (help) {
-        snprintf(o->command, sizeof(o->command), "%s", optind < argc ? argv[optind] : "");
-        return 1;
+     * command's help, the command being the first operand (GNU getopt moves them last, so it
+     * reads a copy: the parse below must see argv as given). optind 0 starts getopt afresh. */
+    char **copy = calloc((size_t)argc + 1, sizeof(*copy));
+    if (!copy) {
+        hb_err_set("out of memory holding the command line (%d arguments)", argc);
+        return -ENOMEM;
     }
-    optind = 1;
+    memcpy(copy, argv, (size_t)argc * sizeof(*copy));
+    bool help = false;
+    optind = 0;
+    for (int c; (c = getopt_long(argc, copy, shortopts, longopts, NULL)) != -1;)
+        help |= c == OPT_HELP || c == 'h';
+    if (help) snprintf(o->command, sizeof(o->command), "%s", optind < argc ? copy[optind] : "");
+    free(copy);
+    if (help) return 1;
+    optind = 0;
     bool tlb_group_set = false;
     /* Each option's value as given, to refuse a second one (never silently last-wins). */
     const char *given_as[OPT_VERSION + 1] = {0};

@@ -32,8 +32,10 @@ rc=$?
 err=$("$hb" compare base.jsonl 2>&1)
 rc=$?
 [ "$rc" = 2 ] && [[ $err == *"compare needs two result files"* ]] || { echo "usage: $rc '$err'"; fail=1; }
-# The usage line lists the formats the run knows (from the same table as --format).
-[[ $err == *"[--format table|csv|jsonl]"* ]] || { echo "usage formats: '$err'"; fail=1; }
+# The usage line points to compare's help, which lists the formats the run knows (from the
+# same table as --format).
+[[ $err == *"(see hopbench compare --help)" ]] && "$hb" compare --help | grep -q -- '--format F  *table | csv | jsonl' ||
+    { echo "usage formats: '$err'"; fail=1; }
 # A result that cannot be written is an error of its own (exit 3), in every format.
 if [ -w /dev/full ]; then
     for fmt in table csv jsonl; do
