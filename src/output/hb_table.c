@@ -8,6 +8,7 @@
 #include "hb_figure_text.h"
 #include "hb_interval.h"
 #include "hb_jsonl_read.h"
+#include "hb_report_kit.h"
 #include "hb_size.h"
 #include "hb_table_comm.h"
 #include "hb_table_grid.h"
@@ -191,16 +192,18 @@ static bool hb_table_loaded(FILE *f, json_t *rec)
 
 /* hops and run: the record's figure against the reference's (40555's 0.0.r.0), as a ratio of
  * the two values shown, its direction in words: "0.9816 [0.9512, 1.0130] times the bandwidth
- * of 0.0.r.0". */
+ * of 0.0.r.0 (CPU node 0 -> memory node 0, read)", the label in the report's words. */
 static void hb_table_vs_reference(FILE *f, json_t *rec)
 {
     json_t *ratio = json_object_get(rec, "ratio_to_reference");
     if (!json_is_number(ratio)) return;
-    char r[HB_FIGURE_LEN];
-    fprintf(f, "%-22s %s times the %s of %s\n", "",
+    char r[HB_FIGURE_LEN], words[160];
+    const char *ref = hb_rec_str(rec, "reference_label", "the local read");
+    fprintf(f, "%-22s %s times the %s of %s", "",
             hb_table_fig_at(rec, json_number_value(ratio), "ratio_to_reference_ci95", r, sizeof(r)),
-            hb_unit_quantity(hb_rec_str(rec, "unit", "")),
-            hb_rec_str(rec, "reference_label", "the local read"));
+            hb_unit_quantity(hb_rec_str(rec, "unit", "")), ref);
+    if (hb_label_words(ref, words, sizeof(words))) fprintf(f, " (%s)", words);
+    fputc('\n', f);
 }
 
 /* Chains of a chase: the loads a second over all of them, and the misses in flight. */
