@@ -19,7 +19,7 @@ args_for() {
     topo) echo topo --format jsonl ;;
     report) echo report in.jsonl ;;
     export) echo export m.jsonl ;;
-    compare) ;; # prints to stdout only: no -o
+    compare) ;; # exits 1, 4 or 5 on these fixtures, never 0: tests/cli/compare-output.sh takes its -o
     run) echo run "$scn" --dry-run ;;
     # what this one-node machine cannot plan: two memory nodes, two ranks (another machine's)
     migrate | comm | balance | hops) echo "$1" --dry-run --topology "$FIX/2n-nodist.xml" ;;
