@@ -69,6 +69,8 @@ hb_docs_check() {
     expect "the completion offers them all${missing_comp:+; missing:$missing_comp}" [ -z "$missing_comp" ]
     expect "the completion offers exactly the commands of the help, and help" \
         [ "$(sort <<<"$commands")" = "$({ sed -n 's/^command //p' <<<"$names" | grep -vx '(none)'; echo help; } | sort)" ]
+    expect "after help the completion offers the commands" \
+        [ "$(hb_complete "$completion" hopbench help "" | sort | tr '\n' ' ')" = "$({ echo default; grep -vx help <<<"$commands"; } | sort | tr '\n' ' ')" ]
     expect "after a comma the completion offers the next kernel" \
         grep -qx 'read,triad' <(hb_complete "$completion" hopbench --kernel read,tr)
     expect "--format completes to its values" \

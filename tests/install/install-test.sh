@@ -38,6 +38,7 @@ expect "bin/hopbench runs: --version" grep -q '^hopbench [0-9]' <("$root/bin/hop
 hb_docs_check "$root/bin/hopbench" "$root/share/man/man1/hopbench.1" \
     "$root/share/bash-completion/completions/hopbench"
 hb_paths_check "$root/bin/hopbench" "$dest" "$prefix" "$root/share/man/man1/hopbench.1"
+hb_paths_follow_dirs "$build/hb_gendoc"
 
 # The launchers, as a user of the installation runs them: no HOPBENCH, no hopbench in PATH.
 clean_path=/usr/bin:/bin
