@@ -12,7 +12,6 @@
 
 #include "hb_error.h"
 #include "hb_knee.h"
-#include "hb_stats.h"
 
 #include <errno.h>
 #include <math.h>
@@ -109,9 +108,10 @@ static void hb_pgroup_add(const struct hb_topo *t, struct hb_pgroup *g, json_t *
         }
 }
 
+/* Unrounded: the table and the report round a figure once, as every figure shown. */
 static json_t *hb_preal(double v)
 {
-    return isnan(v) ? json_null() : json_real(hb_round_figure(v, 4));
+    return isnan(v) ? json_null() : json_real(v);
 }
 
 static void hb_pemit_throughput(struct hb_pgroup *g, json_t *derived)

@@ -121,6 +121,24 @@ def main():
             want = "%s (%d hop%s) %s%%" % (e.get("label"), e.get("hops"), "" if e.get("hops") == 1 else "s", put(p, p))
             if not any(l.startswith("myth %s " % v.get("myth")) and want in l for l in lines):
                 fails.append("verdict: evidence %r not printed" % want)
+    # policy: each gain is local's speed over the other placement's, from their throughputs
+    # (GB/s as they are; a latency's speed is 1 / its mean ns), said as "local is Nx as fast"
+    tp = {(t.get("host"), t.get("mode"), t.get("workload"), t.get("intensity"), t.get("policy")): t
+          for t in recs if t.get("type") == "throughput"}
+    for g in recs:
+        if g.get("type") != "gain":
+            continue
+        key = (g.get("host"), g.get("mode"), g.get("workload"), g.get("intensity"))
+        local = tp.get(key + ("local",))
+        for other in ("interleave", "one-node", "remote", "os"):
+            o = tp.get(key + (other,))
+            if not local or not o or not isinstance(g.get("gain_vs_" + other.replace("-", "_")), (int, float)):
+                continue
+            lv, ov = local["value"], o["value"]
+            gain = lv / ov if g.get("speed_unit") == "GBps" else ov / lv
+            want = "local is %sx as fast as %s" % (put(gain, gain), other)
+            if not any(l.startswith("NUMA gain ") and want in l for l in lines):
+                fails.append("policy %s %s: %r not printed" % (g.get("mode"), g.get("workload"), want))
     # matrices: each cell is its pair's row figure, rounded the one way
     for m in recs:
         if m.get("type") != "matrix" or m.get("metric") == "c2c":

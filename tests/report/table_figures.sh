@@ -42,11 +42,12 @@ for cmd in "" $cmds; do
 done
 expect "most commands ran here (bw, lat, matrix, loaded, run, policy, peak, sweep, c2c)" [ "$ran" -ge 8 ]
 # What this machine cannot run, from files: a hop study of 8 nodes (made-up figures, its
-# verdicts) and a fleet of matrices, loaded curves and sweeps.
+# verdicts), a fleet of matrices, loaded curves and sweeps, and a policy study of every
+# placement (its gains recomputed from its throughputs).
 here=$(dirname "$0")
 bash "$here/hops_fixture.sh" "$HB" "$here/../topo/corpus/16amd64-8n2c-cpusets.xml" >"$tmp/hops.jsonl"
-cp "$here/fixtures/multinode.jsonl" "$tmp/multinode.jsonl"
-for name in hops multinode; do
+cp "$here/fixtures/multinode.jsonl" "$here/fixtures/policy.jsonl" "$tmp/"
+for name in hops multinode policy; do
     "$HB" report "$tmp/$name.jsonl" -o "$tmp/$name.txt" && "$HB" report "$tmp/$name.jsonl" -o "$tmp/$name.csv"
     expect "$name (file): its table and CSV print what its records say" \
         python3 "$check" "$tmp/$name.jsonl" "$tmp/$name.txt" "$tmp/$name.csv"
