@@ -331,8 +331,9 @@ static void hb_comm_pages_line(FILE *f, const json_t *recs, const json_t *first)
         if (!hb_comm_same_block(r, first) || pct == 100.0) continue;
         char size[32], p[HB_FIGURE_LEN];
         hb_size_format((uint64_t)hb_rec_num(r, "message_bytes", 0), size, sizeof(size));
-        fprintf(f, "%s%s %s%%", off++ ? ", " : "NOT ALL ON THEIR NODES: ", size,
-                hb_figure_text(pct, p, sizeof(p)));
+        fprintf(f, "%s%s %s%s", off++ ? ", " : "NOT ALL ON THEIR NODES: ", size,
+                isfinite(pct) ? hb_figure_text(pct, p, sizeof(p)) : "not located",
+                isfinite(pct) ? "%" : "");
     }
     fprintf(f, "%s the sender's buffers on node %lld, the receiver's on node %lld\n",
             off ? "; of" : "all on their nodes:", (long long)hb_rec_num(first, "src_mem_node", -1),

@@ -109,6 +109,16 @@ expect_has "table: the header says what comm uses" "$out" \
     "messages 8 B to 4 KiB (6 sizes, the largest from --size), each end a send and a receive buffer of the message's size, on its rank's node"
 expect_has "table: the matrices say what a cell is" "$out" \
     "MPI message latency at 8 B (us), each cell the median over the rank pairs of its node pair"
+# Pages off their nodes (--allow-misplaced kept the pair) are flagged in the block's line, with
+# the sizes and their share; pages never located, too.
+jq -c 'if .type == "measurement" and .metric == "latency" and .src_rank == 0 and .message_bytes == 8
+       then .pages_on_target_pct = 87.5 elif .type == "measurement" and .metric == "latency" and
+       .src_rank == 0 and .message_bytes == 32 then .pages_on_target_pct = null else . end' c.jsonl >off.jsonl
+"$HB" report off.jsonl -o off.txt 2>/dev/null || fail "report off.jsonl -o off.txt: exit $?"
+expect_eq "table: pages off their nodes flagged in their block alone" \
+    "$(grep -c '^  pages: NOT ALL ON THEIR NODES: ' off.txt) $(grep -c '^  pages: all on their nodes: ' off.txt)" "1 $((blocks - 1))"
+expect_has "table: the sizes off their nodes and their share" "$(cat off.txt)" \
+    "  pages: NOT ALL ON THEIR NODES: 8 B 87.50%, 32 B not located; of the sender's buffers on node $node, the receiver's on node $node"
 # Records that end midway (a run stopped: no derived records, no summary) still print their
 # last group's blocks when the table ends.
 jq -c 'select(.type == "run" or .type == "measurement")' c.jsonl >part.jsonl
