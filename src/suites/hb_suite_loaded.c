@@ -217,7 +217,8 @@ static const int hb_loaded_takes[] = {OPT_CPU_NODE, OPT_MEM_NODE,  OPT_SIZE,  OP
 const struct hb_suite hb_suite_loaded = {
     .takes = hb_loaded_takes,
     .name = "loaded",
-    .help = "pointer-chase latency under a sweep of injected load (the knee)",
+    .help = "pointer-chase latency under a sweep of injected load (the knee), loaded from every "
+            "CPU node (one node: its own other CPUs)",
     .plan = hb_suite_loaded_plan,
     .annotate = hb_suite_loaded_annotate,
     .derive = hb_suite_loaded_derive,

@@ -292,8 +292,9 @@ const struct hb_suite hb_suite_policy = {
     .kernels = HB_POLICY_WORKLOADS,
     .name = "policy",
     .help = "workloads x placement policies (local, interleave, remote, one-node, os) in rate and "
-            "single mode, and the NUMA gain table; --weights auto: the weighted-interleave "
-            "weights that give the most bandwidth over a pair of memory nodes",
+            "single mode, and the NUMA gain table (one node with memory: local placement only, "
+            "no gain); --weights auto: the weighted-interleave weights that give the most "
+            "bandwidth over a pair of memory nodes",
     .plan = hb_suite_policy_plan,
     .derive = hb_suite_policy_derive,
     .reads = hb_policy_reads,
