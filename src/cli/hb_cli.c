@@ -503,9 +503,15 @@ int hb_options_parse(int argc, char **argv, struct hb_options *o)
     optind = 0;
     for (int c; (c = getopt_long(argc, copy, shortopts, longopts, NULL)) != -1;)
         help |= c == OPT_HELP || c == 'h';
-    if (help) snprintf(o->command, sizeof(o->command), "%s", optind < argc ? copy[optind] : "");
+    const char *command = help && optind < argc ? copy[optind] : "";
+    int rc = 0;
+    if (command[0] && !hb_command_known(command)) {
+        hb_err_set("unknown command '%s': valid commands are %s", command, hb_options_commands());
+        rc = -EINVAL;
+    }
+    snprintf(o->command, sizeof(o->command), "%s", command);
     free(copy);
-    if (help) return 1;
+    if (help || rc) return rc ? rc : 1;
     optind = 0;
     bool tlb_group_set = false;
     /* Each option's value as given, to refuse a second one (never silently last-wins). */
@@ -530,10 +536,10 @@ int hb_options_parse(int argc, char **argv, struct hb_options *o)
             return twice(longopts, c, given_as[c], optarg);
         if (c >= 0 && c <= OPT_VERSION) given_flag[c] = true, given_as[c] = optarg;
         if (c >= OPT_KERNEL) o->given |= (uint64_t)1 << (c - OPT_KERNEL);
-        int rc = hb_option_apply(o, c, optarg);
+        rc = hb_option_apply(o, c, optarg);
         if (rc) return rc == -ERANGE ? -EINVAL : rc;
     }
-    int rc = hb_check_strides(o, tlb_group_set);
+    rc = hb_check_strides(o, tlb_group_set);
     if (rc || (rc = hb_read_operands(argc, argv, o))) return rc;
     if ((rc = hb_threads_from_env(o))) return rc;
     if ((rc = hb_check_takes(o)) || (rc = hb_format_from_output(o))) return rc;
