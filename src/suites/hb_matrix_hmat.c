@@ -5,7 +5,6 @@
 #include "hb_figure_text.h"
 #include "hb_interval.h"
 #include "hb_jsonl_read.h"
-#include "hb_stats.h"
 #include "hb_units.h"
 
 #include <math.h>
@@ -52,9 +51,9 @@ static json_t *hb_grid_json(const struct hb_topo *t, const double *m)
         json_t *row = json_array();
         for (int j = 0; j < t->nnodes; j++)
             if (t->nodes[j].has_memory)
-                json_array_append_new(row, isnan(HB_AT(m, t, i, j))
-                                               ? json_null()
-                                               : json_real(hb_round_figure(HB_AT(m, t, i, j), 3)));
+                /* Unrounded: the table and the report round a figure once. */
+                json_array_append_new(row, isnan(HB_AT(m, t, i, j)) ? json_null()
+                                                                    : json_real(HB_AT(m, t, i, j)));
         json_array_append_new(rows, row);
     }
     return rows;

@@ -254,19 +254,17 @@ static void hb_grid_cells(const struct hb_topo *t, const struct hb_grid *g, cons
                 g->kernel, "cpu_node", t->nodes[i].os_index, "mem_node", t->nodes[j].os_index,
                 "hops", json_object_get(src, "hops"), "distance", json_object_get(src, "distance"),
                 "value", HB_AT(g->v, t, i, j), "unit", g->latency ? "ns" : "GBps", "relative",
-                hb_round_figure(HB_AT(cost, t, i, j), 3), "measured_class",
-                json_integer(HB_AT(cls, t, i, j)), "status", json_object_get(src, "status"));
+                HB_AT(cost, t, i, j), "measured_class", json_integer(HB_AT(cls, t, i, j)), "status",
+                json_object_get(src, "status"));
             bool covered = !isnan(HB_AT(hmat, t, i, j));
             json_object_set_new(cell, "hmat_attribute",
                                 covered ? json_string(hb_hmat_attr_name(attr)) : json_null());
             json_object_set_new(cell, "hmat_value",
-                                covered ? json_real(hb_round_figure(HB_AT(hmat, t, i, j), 3))
-                                        : json_null());
-            json_object_set_new(
-                cell, "hmat_ratio",
-                covered && HB_AT(hmat, t, i, j) > 0
-                    ? json_real(hb_round_figure(HB_AT(g->v, t, i, j) / HB_AT(hmat, t, i, j), 3))
-                    : json_null());
+                                covered ? json_real(HB_AT(hmat, t, i, j)) : json_null());
+            json_object_set_new(cell, "hmat_ratio",
+                                covered && HB_AT(hmat, t, i, j) > 0
+                                    ? json_real(HB_AT(g->v, t, i, j) / HB_AT(hmat, t, i, j))
+                                    : json_null());
             json_array_append_new(derived, cell);
         }
 }
