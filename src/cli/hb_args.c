@@ -3,7 +3,6 @@
  * offending word named. */
 #include "hb_args.h"
 
-#include "hb_cli_doc.h"
 #include "hb_error.h"
 
 #include <errno.h>
@@ -25,11 +24,19 @@ const char *hb_args_refused(char **argv, bool missing_value, char short_buf[3])
     return word;
 }
 
-const char *hb_args_usage(const char *cmd)
+char *hb_args_usage_line(const char *cmd, const char *operands)
+{
+    char *text = NULL;
+    if (asprintf(&text, "usage: hopbench%s%s%s%s [OPTIONS]", cmd[0] ? " " : "", cmd,
+                 operands ? " " : "", operands ? operands : "") < 0)
+        return NULL;
+    return text;
+}
+
+const char *hb_args_usage(const char *cmd, const char *operands)
 {
     static char text[512];
-    const struct hb_cmd_doc *c = hb_cmd_own_args(cmd);
-    char *usage = c ? hb_cmd_usage(c) : NULL;
+    char *usage = hb_args_usage_line(cmd, operands);
     snprintf(text, sizeof(text), "%s (see hopbench %s --help)", usage ? usage : "usage:", cmd);
     free(usage);
     return text;
@@ -63,12 +70,12 @@ static int hb_args_store(const char *cmd, const struct hb_opt_doc *o, const stru
     return -EINVAL;
 }
 
-int hb_args_parse(int argc, char **argv, const struct hb_arg *places, const char **operands, int *n)
+int hb_args_parse(int argc, char **argv, const char *operands, const struct hb_opt_doc *opts,
+                  const struct hb_arg *places, const char **out, int *n)
 {
     const char *cmd = argv[0];
-    const struct hb_cmd_doc *c = hb_cmd_own_args(cmd);
     size_t nopts = 0;
-    while (c && c->opts[nopts].name)
+    while (opts[nopts].name)
         nopts++;
     struct option *longopts = calloc(nopts + 1, sizeof(*longopts));
     char *shorts = calloc(2 * nopts + 3, 1); /* "+:" would stop at operands: "-:" keeps them */
@@ -82,7 +89,7 @@ int hb_args_parse(int argc, char **argv, const struct hb_arg *places, const char
     *p++ = '-'; /* operands in order, as option 1 */
     *p++ = ':';
     for (size_t i = 0; i < nopts; i++) {
-        const struct hb_opt_doc *o = hb_cmd_opt(&c->opts[i]);
+        const struct hb_opt_doc *o = &opts[i];
         longopts[i] =
             (struct option){o->name, o->arg ? required_argument : no_argument, NULL, (int)i + 256};
         if (o->short_name) {
@@ -98,19 +105,19 @@ int hb_args_parse(int argc, char **argv, const struct hb_arg *places, const char
     opterr = 0;
     for (int ch; rc == 0 && (ch = getopt_long(argc, argv, shorts, longopts, NULL)) != -1;) {
         if (ch == 1) {
-            operands[(*n)++] = optarg;
+            out[(*n)++] = optarg;
             continue;
         }
         if (ch == '?' || ch == ':') {
             char shortname[3];
             const char *what = hb_args_refused(argv, ch == ':', shortname);
             hb_err_set(ch == '?' ? "%s: unknown option '%s'; %s" : "%s: %s needs a value; %s", cmd,
-                       what, hb_args_usage(cmd));
+                       what, hb_args_usage(cmd, operands));
             rc = -EINVAL;
             continue;
         }
         for (size_t i = 0; rc == 0 && i < nopts; i++) {
-            const struct hb_opt_doc *o = hb_cmd_opt(&c->opts[i]);
+            const struct hb_opt_doc *o = &opts[i];
             if (ch != (int)i + 256 && !(o->short_name && ch == o->short_name)) continue;
             const struct hb_arg *at = hb_args_place(places, o);
             if (!at) {
@@ -123,7 +130,7 @@ int hb_args_parse(int argc, char **argv, const struct hb_arg *places, const char
     }
     /* After "--" everything is an operand, a name that starts with '-' too. */
     while (rc == 0 && optind < argc)
-        operands[(*n)++] = argv[optind++];
+        out[(*n)++] = argv[optind++];
     free(longopts);
     free(shorts);
     return rc;

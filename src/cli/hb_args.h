@@ -4,6 +4,8 @@
 #ifndef HB_ARGS_H
 #define HB_ARGS_H
 
+#include "hb_cli_doc.h"
+
 #include <stdbool.h>
 
 /* Where the value of one option of the command's table (hb_cli_doc.c) goes, by its name. */
@@ -16,18 +18,23 @@ struct hb_arg {
     int *nlist;
 };
 
-/* argv[0] is the command, whose row in hb_cmd_docs says the options it takes (exactly those
- * are read; each must have its place in `places`, NULL-name-ended). Each option's value goes
- * to its *value, or is appended to its list; the other arguments to operands, in order (room
- * for argc). An option without a list given twice is refused, naming both (never silently
- * last-wins). 0 with *n operands, or -EINVAL with one line naming the offending argument and
- * the usage. */
-int hb_args_parse(int argc, char **argv, const struct hb_arg *places, const char **operands,
-                  int *n);
+/* argv[0] is the command: `operands` what its usage line says besides the options
+ * ("BASE.jsonl NEW.jsonl"), `opts` its option rows (NULL-name-ended, defined in the command's
+ * own file and listed by its help: exactly those are read), each with its place in `places`
+ * (NULL-name-ended). Each option's value goes to its *value, or is appended to its list; the
+ * other arguments to `out`, in order (room for argc). An option without a list given twice is
+ * refused, naming both (never silently last-wins). 0 with *n operands, or -EINVAL with one
+ * line naming the offending argument and the usage. */
+int hb_args_parse(int argc, char **argv, const char *operands, const struct hb_opt_doc *opts,
+                  const struct hb_arg *places, const char **out, int *n);
 
-/* "usage: hopbench CMD ... [OPTIONS] (see hopbench CMD --help)" for messages: the table's,
- * from a buffer that lives until the next call. */
-const char *hb_args_usage(const char *cmd);
+/* "usage: hopbench CMD OPERANDS [OPTIONS]" (to free), as its help prints it; NULL when out of
+ * memory. CMD "" is the default suite. */
+char *hb_args_usage_line(const char *cmd, const char *operands);
+
+/* The usage line and "(see hopbench CMD --help)", for messages: from a buffer that lives
+ * until the next call. */
+const char *hb_args_usage(const char *cmd, const char *operands);
 
 /* The option getopt_long just refused ('?', or ':' when missing_value): a short option by
  * itself, since inside a cluster (-zzz) optind may still point past the word before it; a

@@ -21,56 +21,16 @@ const int hb_run_takes[] = {
     OPT_VERSION,  0};
 static const int hb_topo_takes[] = {OPT_TOPOLOGY, OPT_FORMAT, OPT_QUIET, OPT_HELP, OPT_VERSION, 0};
 
-/* The options of the commands that read their own arguments (hb_args.h parses these very
- * rows). A row without help is the run's option of that name: its value, completion and help. */
-static const struct hb_opt_doc hb_report_opts[] = {
-    {"output", 'o', 'o', "FILE", HB_COMPLETE_FILE, NULL,
-     "where the report goes (needed): NAME.txt the records as the table a run prints, NAME.csv "
-     "their CSV, any other name the HTML report"},
-    {NULL, 0, 0, NULL, HB_COMPLETE_NONE, NULL, NULL},
-};
-static const struct hb_opt_doc hb_compare_opts[] = {
-    {"base", 0, 0, "FILE", HB_COMPLETE_FILE, NULL,
-     "a BASE run's results instead of the operands; give it again to pool several runs of one "
-     "command (their repeats are pooled)"},
-    {"new", 0, 0, "FILE", HB_COMPLETE_FILE, NULL, "a NEW run's results, given as --base is"},
-    {"threshold", 0, 0, "PCT", HB_COMPLETE_NONE, NULL,
-     "the least change, in percent, that is worse or better; same needs the change's interval "
-     "inside +-PCT (default 5)"},
-    {"fdr", 0, 0, "Q", HB_COMPLETE_NONE, NULL,
-     "the false discovery rate controlled over all rows, Benjamini-Hochberg (default 0.05)"},
-    {"fwer", 0, 0, NULL, HB_COMPLETE_NONE, NULL,
-     "Holm's family-wise control at --alpha instead of --fdr"},
-    {"alpha", 0, 0, "P", HB_COMPLETE_NONE, NULL, "the family's level (default 0.05)"},
-    {"expect-same", 0, 0, NULL, HB_COMPLETE_NONE, NULL,
-     "the two runs are of one command, any difference a false alarm: each row and the summary "
-     "say the smallest change these repeats can detect"},
-    {"format", 0, 0, NULL, HB_COMPLETE_NONE, NULL, NULL},
-    {"allow-different-machines", 0, 0, NULL, HB_COMPLETE_NONE, NULL,
-     "compare runs of different machines or builds (refused otherwise)"},
-    {"output", 'o', 'o', NULL, HB_COMPLETE_NONE, NULL, NULL},
-    {NULL, 0, 0, NULL, HB_COMPLETE_NONE, NULL, NULL},
-};
-static const struct hb_opt_doc hb_export_opts[] = {
-    {"output", 'o', 'o', "FILE.xml", HB_COMPLETE_FILE, NULL, "the hwloc XML to write (needed)"},
-    {"topology", 0, 0, "FILE.xml", HB_COMPLETE_FILE, NULL,
-     "the machine's hwloc XML to add the matrix to (default: this machine's, which must be the "
-     "one measured)"},
-    {"host", 0, 0, "NAME", HB_COMPLETE_NONE, NULL,
-     "the host whose matrix to export, of a fleet's results (default: the only one)"},
-    {NULL, 0, 0, NULL, HB_COMPLETE_NONE, NULL, NULL},
-};
-
 const struct hb_cmd_doc hb_cmd_docs[] = {
     {"topo", NULL,
      "nodes with their packages, cores, SMT and CPU caches, memory, distances, hop classes and "
      "the launch lines",
      NULL, hb_topo_takes, false, NULL, NULL, NULL},
-    {"report", "RESULTS.jsonl... -o FILE",
+    {"report", hb_report_operands,
      "one self-contained HTML report with figures and tables of the records; -o NAME.txt or "
      "NAME.csv: the records as the table or CSV a run prints",
      hb_report_main, NULL, false, NULL, hb_report_opts, NULL},
-    {"compare", "BASE.jsonl NEW.jsonl | --base FILE... --new FILE...",
+    {"compare", hb_compare_operands,
      "regression gate: worse, better, same, unclear or undetermined per record, decided on the "
      "runs' independent repeats: worse or better when the rank test (Mann-Whitney U) separates "
      "them after the family's control over all rows (--fdr, --fwer) and the change passes "
@@ -80,29 +40,12 @@ const struct hb_cmd_doc hb_cmd_docs[] = {
      "unusable, mismatched or duplicated records or runs of different machines; the "
      "configuration knobs in which the runs differ come first ({docdir}/docs/config.md)",
      hb_compare_main, NULL, false, NULL, hb_compare_opts, NULL},
-    {"export", "RESULTS.jsonl -o FILE.xml",
+    {"export", hb_export_operands,
      "the machine's topology with the measured matrix as hwloc distances and memory "
      "attributes (one host of a fleet's results: --host)",
      hb_export_main, NULL, false, NULL, hb_export_opts, NULL},
     {NULL, NULL, NULL, NULL, NULL, false, NULL, NULL, NULL},
 };
-
-const struct hb_opt_doc *hb_cmd_opt(const struct hb_opt_doc *opt)
-{
-    if (opt->help) return opt;
-    for (const struct hb_opt_doc *o = hb_opt_docs; o->name; o++)
-        if (strcmp(o->name, opt->name) == 0) return o;
-    return opt;
-}
-
-char *hb_cmd_usage(const struct hb_cmd_doc *c)
-{
-    char *text = NULL;
-    if (asprintf(&text, "usage: hopbench%s%s%s%s [OPTIONS]", c->name[0] ? " " : "", c->name,
-                 c->args ? " " : "", c->args ? c->args : "") < 0)
-        return NULL;
-    return text;
-}
 
 const struct hb_cmd_doc *hb_cmd_own_args(const char *name)
 {

@@ -7,6 +7,12 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+/* The help of --format and -o, which compare's own rows share with the run's. */
+#define HB_OPT_FORMAT_HELP                                                                         \
+    "{values} (default: from -o FILE's name, .jsonl or .json: jsonl, .csv: csv, else table; "      \
+    "topo: no csv)"
+#define HB_OPT_OUTPUT_HELP "write results to FILE (default stdout)"
+
 /* How bandwidth is counted, said above the kernel list of --help and the man page. */
 #define HB_DOC_BYTES_RULE                                                                          \
     "Bytes per element are counted the STREAM way: each array read or written once per pass, "     \
@@ -75,8 +81,8 @@ struct hb_cmd_doc {
     const int *takes;
     bool runs;
     const int *drops; /* run options a suite does not take (0-ended; NULL: none) */
-    /* main: the options it reads (hb_args.h parses exactly these), NULL-name-ended; a row
-     * without help is the run's option of that name (hb_cmd_opt). NULL for the others. */
+    /* main: the options it reads (hb_args.h parses exactly these, from its own file),
+     * NULL-name-ended. NULL for the others. */
     const struct hb_opt_doc *opts;
     const char *kernels; /* a suite's: what it runs without --kernel, or NULL */
 };
@@ -140,14 +146,6 @@ struct hb_example_doc {
     const char *line;
     const char *help;
 };
-
-/* The row that documents a command's own-argument option: opt itself, or, when it has no
- * help, the run's option of that name. */
-const struct hb_opt_doc *hb_cmd_opt(const struct hb_opt_doc *opt);
-
-/* "usage: hopbench compare BASE.jsonl NEW.jsonl ... [OPTIONS]" of c (to free); NULL when out
- * of memory. */
-char *hb_cmd_usage(const struct hb_cmd_doc *c);
 
 /* Tables, each ended by an entry whose first field is NULL. */
 extern const struct hb_cmd_doc hb_cmd_docs[];

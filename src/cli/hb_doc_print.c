@@ -1,5 +1,6 @@
 /* --help, hopbench(1) and the bash completion, each printed from the tables of hb_cli_doc.c. */
 #include "hb_cli_doc.h"
+#include "hb_args.h"
 #include "hb_option_values.h"
 #include "hb_version.h"
 
@@ -166,9 +167,8 @@ static char *hb_doc_cmd_opt_help(const struct hb_doc_kernels *k, const struct hb
 
 /* One option's line of c's help: its head, then its help. */
 static void hb_doc_option(FILE *f, const struct hb_doc_kernels *k, const struct hb_cmd_doc *c,
-                          const struct hb_opt_doc *row)
+                          const struct hb_opt_doc *o)
 {
-    const struct hb_opt_doc *o = hb_cmd_opt(row);
     char head[256];
     hb_doc_opt_head(head, sizeof(head), o);
     char *help = hb_doc_cmd_opt_help(k, c, o);
@@ -205,7 +205,7 @@ static void hb_doc_files(FILE *f, const struct hb_doc_dirs *dirs)
 void hb_doc_command_help(FILE *f, const struct hb_doc_kernels *k, const struct hb_cmd_doc *c,
                          const struct hb_doc_dirs *dirs)
 {
-    char *usage = hb_cmd_usage(c), *help = hb_doc_text(c->help, dirs);
+    char *usage = hb_args_usage_line(c->name, c->args), *help = hb_doc_text(c->help, dirs);
     fprintf(f, "%s\n", usage ? usage : "usage: hopbench");
     if (c->runs)
         fprintf(f, "       mpirun -np <nodes> --map-by numa --bind-to numa %s\n",
@@ -276,8 +276,7 @@ void hb_doc_help(FILE *f, const struct hb_doc_kernels *k, const struct hb_doc_di
 static void hb_md_options(FILE *f, const struct hb_doc_kernels *k, const struct hb_cmd_doc *c,
                           bool with_o)
 {
-    for (const struct hb_opt_doc *row = NULL; hb_doc_next_opt(c, &row);) {
-        const struct hb_opt_doc *o = hb_cmd_opt(row);
+    for (const struct hb_opt_doc *o = NULL; hb_doc_next_opt(c, &o);) {
         if (o->id == 'o' && !with_o) continue;
         char head[256];
         hb_doc_opt_head(head, sizeof(head), o);
@@ -451,7 +450,7 @@ void hb_doc_man(FILE *f, const struct hb_doc_kernels *k, const struct hb_doc_dir
         if (!c->opts) continue;
         fputs(".RS\n", f);
         for (const struct hb_opt_doc *o = c->opts; o->name; o++)
-            hb_roff_option(f, k, hb_cmd_opt(o));
+            hb_roff_option(f, k, o);
         fputs(".RE\n", f);
     }
     struct hb_cmd_doc run = {.takes = hb_run_takes};

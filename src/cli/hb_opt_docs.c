@@ -47,10 +47,8 @@ const struct hb_opt_doc hb_opt_docs[] = {
      "interval half-width is within --noise, from 6 to MAX rounds (default 30) or --max-time"},
     {"noise", 0, OPT_NOISE, "PCT", HB_COMPLETE_NONE, NULL,
      "a figure is noisy when its interval's half-width exceeds PCT of it (default 5)"},
-    {"format", 0, OPT_FORMAT, "F", HB_COMPLETE_WORDS, hb_format_names,
-     "{values} (default: from -o FILE's name, .jsonl or .json: jsonl, .csv: csv, else table; "
-     "topo: no csv)"},
-    {"output", 'o', 'o', "FILE", HB_COMPLETE_FILE, NULL, "write results to FILE (default stdout)"},
+    {"format", 0, OPT_FORMAT, "F", HB_COMPLETE_WORDS, hb_format_names, HB_OPT_FORMAT_HELP},
+    {"output", 'o', 'o', "FILE", HB_COMPLETE_FILE, NULL, HB_OPT_OUTPUT_HELP},
     {"dry-run", 0, OPT_DRY_RUN, NULL, HB_COMPLETE_NONE, NULL,
      "print the plan as JSON Lines (whatever --format says), run nothing"},
     {"topology", 0, OPT_TOPOLOGY, "FILE", HB_COMPLETE_FILE, NULL,

@@ -65,7 +65,7 @@ static int hb_cmp_number(const char *opt, const char *s, double lo, double hi, d
  * than once, pooled), never both ways. */
 static int hb_cmp_files(struct hb_cmp_opts *o, const char **files, int n)
 {
-    const char *usage = hb_args_usage("compare");
+    const char *usage = hb_args_usage("compare", hb_compare_operands);
     if ((o->nbase || o->nnew) && n) {
         hb_err_set("compare: '%s' beside --base/--new: give BASE NEW, or --base and --new, not "
                    "both; %s",
@@ -133,6 +133,30 @@ static struct hb_cmp_opts hb_cmp_defaults(const char **bases, const char **news)
                                 .need = hb_signif_mwu_repeats_for(HB_FAMILY_LEVEL)};
 }
 
+const char hb_compare_operands[] = "BASE.jsonl NEW.jsonl | --base FILE... --new FILE...";
+const struct hb_opt_doc hb_compare_opts[] = {
+    {"base", 0, 0, "FILE", HB_COMPLETE_FILE, NULL,
+     "a BASE run's results instead of the operands; give it again to pool several runs of one "
+     "command (their repeats are pooled)"},
+    {"new", 0, 0, "FILE", HB_COMPLETE_FILE, NULL, "a NEW run's results, given as --base is"},
+    {"threshold", 0, 0, "PCT", HB_COMPLETE_NONE, NULL,
+     "the least change, in percent, that is worse or better; same needs the change's interval "
+     "inside +-PCT (default 5)"},
+    {"fdr", 0, 0, "Q", HB_COMPLETE_NONE, NULL,
+     "the false discovery rate controlled over all rows, Benjamini-Hochberg (default 0.05)"},
+    {"fwer", 0, 0, NULL, HB_COMPLETE_NONE, NULL,
+     "Holm's family-wise control at --alpha instead of --fdr"},
+    {"alpha", 0, 0, "P", HB_COMPLETE_NONE, NULL, "the family's level (default 0.05)"},
+    {"expect-same", 0, 0, NULL, HB_COMPLETE_NONE, NULL,
+     "the two runs are of one command, any difference a false alarm: each row and the summary "
+     "say the smallest change these repeats can detect"},
+    {"format", 0, 0, "F", HB_COMPLETE_WORDS, hb_format_names, HB_OPT_FORMAT_HELP},
+    {"allow-different-machines", 0, 0, NULL, HB_COMPLETE_NONE, NULL,
+     "compare runs of different machines or builds (refused otherwise)"},
+    {"output", 'o', 'o', "FILE", HB_COMPLETE_FILE, NULL, HB_OPT_OUTPUT_HELP},
+    {NULL, 0, 0, NULL, HB_COMPLETE_NONE, NULL, NULL},
+};
+
 /* -o FILE: its name says the format unless --format does (as for a run), and it is none of
  * the files compared. */
 static int hb_cmp_output(struct hb_cmp_opts *o, const char *format)
@@ -177,7 +201,8 @@ static int hb_cmp_parse_with(int argc, char **argv, struct hb_cmp_opts *o)
     const char **files = calloc((size_t)argc + 1, sizeof(*files));
     int n = 0, rc = files ? 0 : -ENOMEM;
     if (!files) hb_err_set("compare: out of memory reading %d arguments", argc);
-    if (rc == 0) rc = hb_args_parse(argc, argv, places, files, &n);
+    if (rc == 0)
+        rc = hb_args_parse(argc, argv, hb_compare_operands, hb_compare_opts, places, files, &n);
     o->expect_same = same != NULL;
     if (rc == 0) rc = hb_cmp_files(o, files, n);
     free(files);

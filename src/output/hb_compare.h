@@ -2,6 +2,8 @@
 #ifndef HB_COMPARE_H
 #define HB_COMPARE_H
 
+#include "hb_cli_doc.h"
+
 #include <jansson.h>
 
 /* argv[0] is "compare". Prints the comparison on stdout, messages on stderr. Returns the exit
@@ -9,6 +11,10 @@
  * 4 measurements of BASE missing from NEW; 2 bad usage or input (unusable, duplicated or
  * mismatched records, several runs in a file, runs of different machines); 3 environment. */
 int hb_compare_main(int argc, char **argv);
+
+/* Its usage line's operands and its options (hb_args.h), as its help lists them. */
+extern const char hb_compare_operands[];
+extern const struct hb_opt_doc hb_compare_opts[];
 
 /* compare's rows of the file new_path against base, as `compare BASE NEW --format jsonl` makes
  * them with its defaults (--threshold 5, --fdr 0.05): its header, notes, errors, comparison,

@@ -375,6 +375,17 @@ static int hb_export_take(void *ctx, const json_t *rec)
     return hb_export_wanted(rec);
 }
 
+const char hb_export_operands[] = "RESULTS.jsonl -o FILE.xml";
+const struct hb_opt_doc hb_export_opts[] = {
+    {"output", 'o', 'o', "FILE.xml", HB_COMPLETE_FILE, NULL, "the hwloc XML to write (needed)"},
+    {"topology", 0, 0, "FILE.xml", HB_COMPLETE_FILE, NULL,
+     "the machine's hwloc XML to add the matrix to (default: this machine's, which must be the "
+     "one measured)"},
+    {"host", 0, 0, "NAME", HB_COMPLETE_NONE, NULL,
+     "the host whose matrix to export, of a fleet's results (default: the only one)"},
+    {NULL, 0, 0, NULL, HB_COMPLETE_NONE, NULL, NULL},
+};
+
 int hb_export_main(int argc, char **argv)
 {
     const char *out = NULL, *xml = NULL, *want = NULL;
@@ -387,7 +398,7 @@ int hb_export_main(int argc, char **argv)
     if (!files)
         hb_err_set("export: out of memory reading %d arguments", argc);
     else
-        arc = hb_args_parse(argc, argv, places, files, &nfiles);
+        arc = hb_args_parse(argc, argv, hb_export_operands, hb_export_opts, places, files, &nfiles);
     const char *results = nfiles == 1 ? files[0] : NULL;
     free(files);
     if (arc) {
@@ -396,7 +407,7 @@ int hb_export_main(int argc, char **argv)
     }
     if (!results || !out) {
         fprintf(stderr, "hopbench: export needs one results file and -o FILE.xml; %s\n",
-                hb_args_usage("export"));
+                hb_args_usage("export", hb_export_operands));
         return HB_EXIT_USAGE;
     }
     struct hb_results r;

@@ -5,6 +5,7 @@
 #ifndef HB_EXPORT_H
 #define HB_EXPORT_H
 
+#include "hb_cli_doc.h"
 #include "hb_topo.h"
 
 #include <jansson.h>
@@ -42,5 +43,9 @@ int hb_export_records(const struct hb_host_topo *ht, int n, json_t *records, con
 /* `hopbench export RESULTS.jsonl -o FILE.xml [--topology FILE.xml]`: argv[0] is "export".
  * Returns the exit code. */
 int hb_export_main(int argc, char **argv);
+
+/* Its usage line's operands and its options (hb_args.h), as its help lists them. */
+extern const char hb_export_operands[];
+extern const struct hb_opt_doc hb_export_opts[];
 
 #endif

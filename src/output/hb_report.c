@@ -250,6 +250,14 @@ int hb_report_write(FILE *out, const struct hb_report_in *in, int nin)
     return rc ? rc : ferror(out) ? -EIO : 0;
 }
 
+const char hb_report_operands[] = "RESULTS.jsonl... -o FILE";
+const struct hb_opt_doc hb_report_opts[] = {
+    {"output", 'o', 'o', "FILE", HB_COMPLETE_FILE, NULL,
+     "where the report goes (needed): NAME.txt the records as the table a run prints, NAME.csv "
+     "their CSV, any other name the HTML report"},
+    {NULL, 0, 0, NULL, HB_COMPLETE_NONE, NULL, NULL},
+};
+
 /* -o NAME.txt: the table a run prints; NAME.csv: its CSV (anything else: the HTML report). */
 static bool hb_report_table_name(const char *out, enum hb_format *f)
 {
@@ -262,11 +270,11 @@ static bool hb_report_table_name(const char *out, enum hb_format *f)
 static int hb_report_args(int argc, char **argv, const char **out, const char **inputs, int *nin)
 {
     const struct hb_arg places[] = {{"output", out, NULL, NULL}, {NULL, NULL, NULL, NULL}};
-    int rc = hb_args_parse(argc, argv, places, inputs, nin);
+    int rc = hb_args_parse(argc, argv, hb_report_operands, hb_report_opts, places, inputs, nin);
     if (rc) return rc;
     if (*nin == 0 || !*out) {
         hb_err_set("report needs %s; %s", *nin ? "-o FILE.html" : "at least one result file",
-                   hb_args_usage("report"));
+                   hb_args_usage("report", hb_report_operands));
         return -EINVAL;
     }
     return hb_outfile_check(*out, inputs);

@@ -3,6 +3,7 @@
 #ifndef HB_REPORT_H
 #define HB_REPORT_H
 
+#include "hb_cli_doc.h"
 #include "hb_output.h"
 #include "hb_report_data.h"
 
@@ -11,6 +12,10 @@
 /* argv[0] is "report". Returns the exit code: 0 written, 2 bad usage or input (nothing
  * written), 3 the output could not be written or memory ran out. */
 int hb_report_main(int argc, char **argv);
+
+/* Its usage line's operands and its options (hb_args.h), as its help lists them. */
+extern const char hb_report_operands[];
+extern const struct hb_opt_doc hb_report_opts[];
 
 /* report -o FILE.txt or FILE.csv: the records of the inputs, each file's run record first, in
  * format f (table or CSV) as a run prints them. 0, or -errno with a message; nothing is left

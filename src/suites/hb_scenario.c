@@ -4,6 +4,7 @@
 #include "hb_error.h"
 #include "hb_options.h"
 #include "hb_size.h"
+#include "hb_version.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -319,7 +320,8 @@ int hb_scenario_load(const char *path, struct hb_scenario *out)
     FILE *f = fopen(path, "rb");
     if (!f) {
         int err = errno;
-        hb_err_set("run: cannot open scenario %s: %s", path, strerror(err));
+        hb_err_set("run: cannot open scenario %s: %s (examples: %s/hopbench/scenarios)", path,
+                   strerror(err), HB_DATADIR);
         return -err;
     }
     /* Scenario files are small; a cap keeps a wrong path (a disk image...) from filling memory. */
