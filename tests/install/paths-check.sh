@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # paths-check.sh - sourced by the install tests: every path a user reads exists. hb_paths_check
 # HOPBENCH DESTDIR PREFIX MANPAGE runs `expect` (tests/slurm/expect.sh) on the texts of an
-# installation (its overview, every command's help, the man page, run's word on a missing FILE
+# installation (its overview, every command's help, the man page, run's words on a missing FILE
 # and, on a machine of one node, the note a run prints): each path-looking token (a word with a
 # '/' that starts with '/', or names a file by its suffix, or a folder by its trailing '/'),
 # once '*' and '<...>' are taken as wildcards, exists under DESTDIR when it lies under PREFIX;
@@ -33,6 +33,7 @@ hb_paths_check() {
         done
         MANWIDTH=400 man -l "$page" 2>/dev/null | col -bx
         "$hb" run 2>&1
+        "$hb" run nosuch.scn 2>&1
         "$hb" lat --size 64K --min-time 0.005 --reps 1 --repeat 1 --quiet 2>&1 | grep '^note: ') || true
     while read -r tok; do
         [ -n "$tok" ] || continue
