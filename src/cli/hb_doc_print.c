@@ -188,17 +188,32 @@ static void hb_doc_examples(FILE *f, const char *name, const struct hb_doc_dirs 
     }
 }
 
-/* The files' heading, which says so when they are not where an installation puts them (a
- * binary run from its build tree). */
-static void hb_doc_files(FILE *f, const struct hb_doc_dirs *dirs)
+/* Whether the installed files are where dirs says: not for a binary run from its build tree. */
+static bool hb_doc_installed(const struct hb_doc_dirs *dirs)
 {
     char *share = NULL;
     bool there = asprintf(&share, "%s/hopbench", dirs->data) >= 0 && access(share, F_OK) == 0;
     free(share);
-    hb_doc_terms(f,
-                 there ? "files"
-                       : "files (not installed here: this hopbench runs from its build tree; "
-                         "`cmake --install` puts them there)",
+    return there;
+}
+
+/* What a help that names installed files adds when they are not there. */
+#define HB_DOC_NOT_INSTALLED                                                                       \
+    "not installed here: this hopbench runs from its build tree; `cmake --install` puts them "     \
+    "there"
+
+/* Whether command name's help or examples name an installed file. */
+static bool hb_doc_names_files(const struct hb_cmd_doc *c)
+{
+    bool names = strchr(c->help, '{') != NULL;
+    for (const struct hb_example_doc *e = hb_example_docs; e->command; e++)
+        names |= strcmp(e->command, c->name) == 0 && strchr(e->line, '{');
+    return names;
+}
+
+static void hb_doc_files(FILE *f, const struct hb_doc_dirs *dirs)
+{
+    hb_doc_terms(f, hb_doc_installed(dirs) ? "files" : "files (" HB_DOC_NOT_INSTALLED ")",
                  hb_file_docs, dirs->data);
 }
 
@@ -235,6 +250,10 @@ void hb_doc_command_help(FILE *f, const struct hb_doc_kernels *k, const struct h
         k->help(f);
     }
     hb_doc_examples(f, c->name, dirs);
+    if (hb_doc_names_files(c) && !hb_doc_installed(dirs)) {
+        fputc('\n', f);
+        hb_doc_wrap(f, 0, 0, "The files named above are " HB_DOC_NOT_INSTALLED ".");
+    }
     fputs("\nEvery command: hopbench help. The whole manual: man hopbench.\n", f);
 }
 
