@@ -25,11 +25,11 @@ const struct hb_cmd_doc hb_cmd_docs[] = {
     {"topo", NULL,
      "nodes with their packages, cores, SMT and CPU caches, memory, distances, hop classes and "
      "the launch lines",
-     NULL, hb_topo_takes, false, NULL, NULL, NULL},
+     NULL, hb_topo_takes, false, NULL, NULL, NULL, 0, NULL},
     {"report", hb_report_operands,
      "one self-contained HTML report with figures and tables of the records; -o NAME.txt or "
      "NAME.csv: the records as the table or CSV a run prints",
-     hb_report_main, NULL, false, NULL, hb_report_opts, NULL},
+     hb_report_main, NULL, false, NULL, hb_report_opts, NULL, 0, NULL},
     {"compare", hb_compare_operands,
      "regression gate: worse, better, same, unclear or undetermined per record, decided on the "
      "runs' independent repeats: worse or better when the rank test (Mann-Whitney U) separates "
@@ -39,12 +39,12 @@ const struct hb_cmd_doc hb_cmd_docs[] = {
      "row is unclear or undetermined, 4 when measurements of BASE are missing from NEW, 2 for "
      "unusable, mismatched or duplicated records or runs of different machines; the "
      "configuration knobs in which the runs differ come first ({docdir}/docs/config.md)",
-     hb_compare_main, NULL, false, NULL, hb_compare_opts, NULL},
+     hb_compare_main, NULL, false, NULL, hb_compare_opts, NULL, 0, NULL},
     {"export", hb_export_operands,
      "the machine's topology with the measured matrix as hwloc distances and memory "
      "attributes (one host of a fleet's results: --host)",
-     hb_export_main, NULL, false, NULL, hb_export_opts, NULL},
-    {NULL, NULL, NULL, NULL, NULL, false, NULL, NULL, NULL},
+     hb_export_main, NULL, false, NULL, hb_export_opts, NULL, 0, NULL},
+    {NULL, NULL, NULL, NULL, NULL, false, NULL, NULL, NULL, 0, NULL},
 };
 
 const struct hb_cmd_doc *hb_cmd_own_args(const char *name)
@@ -61,18 +61,10 @@ bool hb_command_at(size_t i, struct hb_cmd_doc *out)
         nsuites++;
     if (i < nsuites) {
         const struct hb_suite *st = hb_suites[i];
-        /* A study between memory nodes says what it needs (hb_suite.c refuses less). */
-        static char needs[64][1024];
-        const char *help = st->help;
-        if (st->needs_mem_nodes > 1 && i < sizeof(needs) / sizeof(needs[0])) {
-            snprintf(needs[i], sizeof(needs[i]),
-                     "%s; needs %d or more NUMA nodes with memory (it %s): a machine with fewer "
-                     "is refused (exit 3)",
-                     st->help, st->needs_mem_nodes, st->needs_why);
-            help = needs[i];
-        }
-        *out = (struct hb_cmd_doc){st->name, st->args,  help, NULL,       st->takes,
-                                   true,     st->drops, NULL, st->kernels};
+        *out =
+            (struct hb_cmd_doc){st->name,     st->args,  st->help, NULL,        st->takes,
+                                true,         st->drops, NULL,     st->kernels, st->needs_mem_nodes,
+                                st->needs_why};
         return true;
     }
     *out = hb_cmd_docs[i - nsuites];

@@ -85,6 +85,9 @@ struct hb_cmd_doc {
      * NULL-name-ended. NULL for the others. */
     const struct hb_opt_doc *opts;
     const char *kernels; /* a suite's: what it runs without --kernel, or NULL */
+    /* A suite's: the NUMA nodes with memory it needs (0 or 1: any machine), and why. */
+    int needs_mem_nodes;
+    const char *needs_why;
 };
 
 /* The options every suite takes: how long, how often, where the records go, what runs. */

@@ -58,6 +58,21 @@ static char *hb_doc_text(const char *text, const struct hb_doc_dirs *dirs)
     return out;
 }
 
+/* A command's help as people read it (to free; NULL when out of memory): its text with the
+ * directories in, and what a study between memory nodes needs (hb_suite.c refuses less). */
+static char *hb_cmd_help_text(const struct hb_cmd_doc *c, const struct hb_doc_dirs *dirs)
+{
+    char *help = hb_doc_text(c->help, dirs), *text = NULL;
+    if (!help || c->needs_mem_nodes <= 1) return help;
+    if (asprintf(&text,
+                 "%s; needs %d or more NUMA nodes with memory (it %s): a machine with fewer "
+                 "is refused (exit 3)",
+                 help, c->needs_mem_nodes, c->needs_why) < 0)
+        text = NULL;
+    free(help);
+    return text;
+}
+
 /* The options command c takes, in the order its help lists them: those its own parser reads
  * (c->opts), or the run's option table's that it takes; never --help and --version. */
 static bool hb_doc_next_opt(const struct hb_cmd_doc *c, const struct hb_opt_doc **at)
@@ -76,7 +91,7 @@ static bool hb_doc_next_opt(const struct hb_cmd_doc *c, const struct hb_opt_doc 
 static char *hb_doc_cmd_help(const struct hb_cmd_doc *c, const struct hb_doc_dirs *dirs)
 {
     char *own = NULL, *text = NULL, *drops = hb_cmd_drops_list(c),
-         *help = hb_doc_text(c->help, dirs);
+         *help = hb_cmd_help_text(c, dirs);
     size_t len = 0;
     FILE *f = open_memstream(&own, &len);
     if (!f || !help) {
@@ -220,7 +235,7 @@ static void hb_doc_files(FILE *f, const struct hb_doc_dirs *dirs)
 void hb_doc_command_help(FILE *f, const struct hb_doc_kernels *k, const struct hb_cmd_doc *c,
                          const struct hb_doc_dirs *dirs)
 {
-    char *usage = hb_args_usage_line(c->name, c->args), *help = hb_doc_text(c->help, dirs);
+    char *usage = hb_args_usage_line(c->name, c->args), *help = hb_cmd_help_text(c, dirs);
     fprintf(f, "%s\n", usage ? usage : "usage: hopbench");
     if (c->runs)
         fprintf(f, "       mpirun -np <nodes> --map-by numa --bind-to numa %s\n",
@@ -273,7 +288,7 @@ void hb_doc_help(FILE *f, const struct hb_doc_kernels *k, const struct hb_doc_di
         char head[256];
         snprintf(head, sizeof(head), "%s%s%s", c->name[0] ? c->name : "(none)", c->args ? " " : "",
                  c->args ? c->args : "");
-        char *help = hb_doc_text(c->help, dirs);
+        char *help = hb_cmd_help_text(c, dirs);
         hb_doc_item(f, head, 11, help ? help : c->help);
         free(help);
     }
@@ -316,7 +331,7 @@ int hb_doc_markdown(FILE *f, const struct hb_doc_kernels *k, const char *command
     if (!hb_command_find(strcmp(command, "default") == 0 ? "" : command, &c)) return -1;
     /* The pages are for any installation: its directories by their roles. */
     static const struct hb_doc_dirs dirs = {"DATADIR", "DOCDIR"};
-    char *help = hb_doc_text(c.help, &dirs);
+    char *help = hb_cmd_help_text(&c, &dirs);
     fprintf(f, "`hopbench%s%s%s%s`: %s.\n\n", c.name[0] ? " " : "", c.name, c.args ? " " : "",
             c.args ? c.args : "", help ? help : c.help);
     free(help);

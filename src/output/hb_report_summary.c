@@ -11,6 +11,8 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Figures a file's summary lists; the others are in their sections. */
@@ -38,13 +40,12 @@ static int hb_summary_bounds(struct hb_report_in *in, const json_t *m)
     json_array_foreach(json_object_get(copy, "out_of_bounds"), i, b)
     {
         if (rc || in->nimpossible++ >= HB_SUMMARY_FIGURES) continue;
-        char v[HB_FIGURE_LEN], line[600];
-        double x = hb_rec_num(b, "value", NAN), lim = hb_rec_num(b, "bound", NAN);
-        snprintf(line, sizeof(line), "%s: %s %s is %s its bound %g (%s)",
-                 hb_rec_str(m, "experiment", "?"), hb_rec_str(b, "key", ""),
-                 hb_figure_text(x, v, sizeof(v)), x > lim ? "over" : "under", lim,
-                 hb_rec_str(b, "why", ""));
-        if (hb_strtab_add(&in->impossible, line, strlen(line)) == HB_STRTAB_NONE) rc = -ENOMEM;
+        char words[512], *line = NULL;
+        if (asprintf(&line, "%s: %s", hb_rec_str(m, "experiment", "?"),
+                     hb_bounds_text(b, words, sizeof(words))) < 0 ||
+            hb_strtab_add(&in->impossible, line, strlen(line)) == HB_STRTAB_NONE)
+            rc = -ENOMEM;
+        free(line);
     }
     json_decref(copy);
     return rc;

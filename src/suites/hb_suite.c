@@ -236,26 +236,36 @@ double hb_suite_kernel_bps(const void *ctx, const char *kernel)
     return env->lookup && env->lookup(kernel, &k) == 0 ? k.model_bps : 0.0;
 }
 
+/* The one-node note when memory for the whole one runs out. */
+#define HB_ONE_NODE_NOTE_SHORT                                                                     \
+    "this machine has one NUMA node: the studies between memory nodes need two or more"
+
 const char *hb_suite_note(const struct hb_suite_env *env)
 {
     if (hb_topo_count_cpu_nodes(env->topo) > 1 || hb_topo_count_mem_nodes(env->topo) > 1)
         return NULL;
-    /* The studies that refuse such a machine, from the suite table. */
-    static char note[512];
-    int len = snprintf(note, sizeof(note),
-                       "this machine has one NUMA node: the studies between "
-                       "memory nodes (");
+    /* The studies that refuse such a machine, from the suite table; made once (the table
+     * does not change), grown to fit however many there are. */
+    static char *note;
+    if (note) return note;
+    size_t len = 0;
+    FILE *f = open_memstream(&note, &len);
+    if (!f) return HB_ONE_NODE_NOTE_SHORT;
+    fputs("this machine has one NUMA node: the studies between memory nodes (", f);
     const char *sep = "";
     for (const struct hb_suite *const *s = hb_suites; *s; s++)
-        if ((*s)->needs_mem_nodes > 1 && len > 0 && (size_t)len < sizeof(note)) {
-            len += snprintf(note + len, sizeof(note) - (size_t)len, "%s%s", sep, (*s)->name);
+        if ((*s)->needs_mem_nodes > 1) {
+            fprintf(f, "%s%s", sep, (*s)->name);
             sep = ", ";
         }
-    if (len > 0 && (size_t)len < sizeof(note))
-        snprintf(note + len, sizeof(note) - (size_t)len,
-                 ") need two or more nodes with memory, and matrix, policy and loaded measure "
-                 "this node alone; on a multi-node machine run: mpirun -np <nodes> --map-by numa "
-                 "--bind-to numa hopbench matrix (or " HB_DATADIR
-                 "/hopbench/hopbench-mpirun.sh matrix)");
+    fputs(") need two or more nodes with memory, and matrix, policy and loaded measure this "
+          "node alone; on a multi-node machine run: mpirun -np <nodes> --map-by numa "
+          "--bind-to numa hopbench matrix (or " HB_DATADIR "/hopbench/hopbench-mpirun.sh matrix)",
+          f);
+    if (fclose(f) != 0) {
+        free(note);
+        note = NULL;
+        return HB_ONE_NODE_NOTE_SHORT;
+    }
     return note;
 }
