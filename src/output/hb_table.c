@@ -229,16 +229,25 @@ static void hb_table_measurement(FILE *f, json_t *rec)
     static int header_done;
     if (hb_table_loaded(f, rec)) return;
     hb_table_interval_line(f, rec);
+    const char *label = hb_rec_str(rec, "label", ""), *name = hb_rec_str(rec, "experiment", "");
     if (!header_done) {
+        /* The label's code said in words beside its first use (AMD 40555's scheme). */
+        char words[160];
+        if (hb_label_words(label, words, sizeof(words)))
+            fprintf(f, "# label: CPU node.thread.access.memory node; %s is %s\n", label, words);
         fprintf(f, "%-22s %-12s %-9s %4s %9s %-24s %-6s %8s %s\n", "experiment", "label", "kernel",
                 "thr", "size", "value [interval]", "unit", "pages%", "status");
         header_done = 1;
     }
+    /* A name longer than its column gets a line of its own, so the columns stay in line. */
+    if (strlen(name) > 22 || strlen(label) > 12) {
+        fprintf(f, "%s  %s\n", name, label);
+        name = label = "";
+    }
     char sz[32], fig[HB_FIGURE_LEN];
     bool noisy = json_is_true(json_object_get(rec, "noisy"));
     fprintf(
-        f, "%-22s %-12s %-9s %4lld %9s %-24s %-6s %8.2f %s%s%s%s\n",
-        hb_rec_str(rec, "experiment", ""), hb_rec_str(rec, "label", ""),
+        f, "%-22s %-12s %-9s %4lld %9s %-24s %-6s %8.2f %s%s%s%s\n", name, label,
         hb_rec_str(rec, "kernel", ""),
         (long long)json_integer_value(json_object_get(rec, "threads")),
         hb_size_format((uint64_t)json_integer_value(json_object_get(rec, "bytes")), sz, sizeof(sz)),
