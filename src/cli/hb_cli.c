@@ -301,8 +301,13 @@ static int hb_read_operands(int argc, char **argv, struct hb_options *o)
     /* GNU getopt moved the operands to the end: the first is the command. */
     if (optind < argc) {
         if (!hb_command_known(argv[optind])) {
-            hb_err_set("unknown command '%s': valid commands are %s", argv[optind],
-                       hb_options_commands());
+            /* help and the commands that read files parse their own options, after them. */
+            if (hb_cmd_own_args(argv[optind]) || strcmp(argv[optind], "help") == 0)
+                hb_err_set("'%s' comes first, before its options: hopbench %s ...", argv[optind],
+                           argv[optind]);
+            else
+                hb_err_set("unknown command '%s': valid commands are %s", argv[optind],
+                           hb_options_commands());
             return -EINVAL;
         }
         snprintf(o->command, sizeof(o->command), "%s", argv[optind++]);

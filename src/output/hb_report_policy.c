@@ -20,10 +20,11 @@ static bool hb_policy_is(const json_t *r, const char *type)
            !json_is_number(json_object_get(r, "intensity"));
 }
 
+/* Each kept throughput is a bar: the bars' budget bounds them. */
 int hb_report_policy_keep(struct hb_report_in *in, const json_t *rec)
 {
     if (!hb_policy_is(rec, "throughput") && !hb_policy_is(rec, "gain")) return 0;
-    return hb_report_budget_take(&in->policy_recs, 1, HB_REPORT_MAX_ROWS) ? 1 : 0;
+    return hb_report_budget_take(&in->policy_recs, 1, HB_REPORT_MAX_BARS) ? 1 : 0;
 }
 
 /* The figures of throughput records: bandwidth (GB/s), latency (ns). */

@@ -8,8 +8,8 @@ while IFS=$'\t' read -r -a f; do
     [ "${#f[@]}" -ge 2 ] || continue
     [[ ${f[0]} == \#* ]] && continue
     name=${f[0]}
-    # report, compare and export read files, topo prints: they have no dry run.
-    [[ ${f[3]:-} =~ ^(report|compare|export|topo)$ ]] && continue
+    # report, compare and export read files, topo and help print: they have no dry run.
+    [[ ${f[3]:-} =~ ^(report|compare|export|topo|help)$ ]] && continue
     # A case that is a dry run already is its own (a second --dry-run is refused as twice).
     [[ " ${f[*]} " == *" --dry-run "* ]] && continue
     args=()

@@ -134,7 +134,8 @@ jq -nc 'def m: {type: "measurement", experiment: "e\(.)", label: "l\(. % 7)", sa
         lat_ns_median: 1}),
     (range(6000) | m + {suite: "sweep", metric: "latency", ws_bytes: ., lat_ns_median: 5}),
     (range(6000) | m + {suite: "sweep", metric: "bandwidth", ws_bytes: ., bw_GBps_best: 5}),
-    (range(6000) | m + {suite: "policy", workload: "w\(. % 50)", t_median_s: (1 + . % 3)}),
+    (range(6000) | {type: "throughput", suite: "policy", host: "h", mode: "single",
+        workload: "w\(. % 50)", policy: "p\(.)", value: (1 + . % 3), unit: "GBps"}),
     (range(6000) | m + {suite: "policy", intensity: (1 + .), bw_GBps_best: 2}),
     (range(20) | {type: "knee", curve: "loaded", mem_node: ., value: .}),
     (range(20) | {type: "knee", curve: "intensity", against: "remote", value: (1 + .)}),
@@ -153,7 +154,7 @@ size=$(stat -c %s many.html)
 # drawn, total, what; the evidence line is there once per verdict drawn.
 want="121 151 fleet records|128 200 c2c matrices|128 301 matrices|16 20 knees marked
 2048 2050 HMAT flags|2048 2100 flags|2048 3000 nodes|2048 6000 curve points and rows
-2048 6000 rows|512 2000 bars and rows|512 3000 bars and rows|512 600 hosts
+512 6000 throughput and gain records|512 2000 bars and rows|512 3000 bars and rows|512 600 hosts
 64 572 records of evidence|64 70 verdicts|64 80 notes"
 got=$(grep -oE 'Drawn: the first [0-9]+ of [0-9]+ [a-zA-Z0-9 ]+ \([0-9]+ left out' many.html |
     sed -E 's/Drawn: the first ([0-9]+) of ([0-9]+) (.*) \(([0-9]+) left out/\1 \2 \3 \4/' |

@@ -85,7 +85,7 @@ for f in 2n1m-hmat-agree.xml 2n1m-hmat-contra.xml 2n1m-hbm-cache.xml; do
     done
     expect "$f: sweep marks the memory-side cache where memcpy's working set reaches its size" \
         q "$("$HB" sweep --topology "$FX/$f" --dry-run --max-size 64G | jq -s .)" \
-        "[.[] | select(.cache_end == \"MemCache\" and .tasks[0].kernel == \"memcpy\") | .ws_bytes] | unique == [$msc]"
+        "[.[] | select(.cache_end == \"memory-side cache\" and .tasks[0].kernel == \"memcpy\") | .ws_bytes] | unique == [$msc]"
 done
 echo "$fails failed check(s)"
 [ "$fails" -eq 0 ]
