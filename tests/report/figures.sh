@@ -73,13 +73,14 @@ done < <(jq -r -s '(map(select(.type == "gain")) | INDEX(.workload)) as $g | .[]
      (if .unit == "GBps" then "GB/s" else .unit end)] | @tsv' "$fx/policy.jsonl")
 [ "$(section policy | grep -o 'class="ci' | wc -l)" -ge 15 ] || bad "policy: bars without whiskers"
 
-# Peak: each node's figure with its measurement's interval, the total as the record has it,
-# and a whisker per node bar.
+# Peak: each node's figure with its measurement's interval, the total with the record's
+# interval (over the sums of the nodes' repeats), and a whisker per node bar.
 while IFS=$'\t' read -r kernel nodes total; do
     has "peak $kernel" "<td>$kernel</td><td>bind</td><td>$nodes</td><td class=\"total\">$(fig <<<"$total")</td>"
 done < <(jq -r -s '(map(select(.type == "measurement")) | INDEX(.experiment)) as $m | .[] |
     select(.type == "peak") | [.kernel, ($m[.experiment] | "\(.value) \(.ci95[0]) \(.ci95[1])"),
-    "\(.total_GBps)"] | @tsv' peak.jsonl | while IFS=$'\t' read -r k n t; do
+    "\(.total_GBps) \(.total_GBps_ci95[0]) \(.total_GBps_ci95[1])"] | @tsv' peak.jsonl |
+    while IFS=$'\t' read -r k n t; do
     printf '%s\t%s\t%s\n' "$k" "$(fig <<<"$n")" "$t"; done)
 whiskers=$(section peak | grep -o 'class="ci' | wc -l)
 [ "$whiskers" -ge "$(jq -s '[.[] | select(.type == "measurement")] | length' peak.jsonl)" ] ||
@@ -119,7 +120,7 @@ grep -qF 'not available (this kernel or machine does not provide it)' report.htm
 jq -c 'if .type == "measurement" and .chains == 8 then .concurrency = 22 | del(.out_of_bounds) else . end' \
     lat.jsonl >lat22.jsonl
 "$hb" report lat22.jsonl -o lat22.html
-grep -q '<strong class="warn impossible">impossible: lat-[0-9]*-[0-9]*-chains8: concurrency 22.00 is over its bound 8 (' lat22.html ||
+grep -q '<strong class="warn impossible">impossible: lat-[0-9]*-[0-9]*-chains8: concurrency 22.00, which must be at most 8 (' lat22.html ||
     bad "the impossible concurrency is not flagged"
 
 # compare's JSON Lines: refused in one line naming the file, exit 2, no report.
