@@ -504,8 +504,12 @@ static void hb_table_peak(FILE *f, json_t *rec)
         fprintf(f, "%s %lld", i ? "," : "", (long long)json_integer_value(v));
     json_array_foreach(json_object_get(rec, "node_GBps"), i, v)
         fprintf(f, "%s%s", i ? ", " : ": ", hb_figure_text(hb_table_num(v), x, sizeof(x)));
+    const json_t *ci = json_object_get(rec, "total_GBps_ci95");
     fprintf(f, " %s, total (the sum over the nodes) %s %s (overlap %.2f)%s%s\n",
-            hb_unit_shown("GBps"), hb_figure_text(hb_rec_num(rec, "total_GBps", NAN), x, sizeof(x)),
+            hb_unit_shown("GBps"),
+            hb_figure_interval_text(hb_rec_num(rec, "total_GBps", NAN),
+                                    hb_table_num(json_array_get(ci, 0)),
+                                    hb_table_num(json_array_get(ci, 1)), x, sizeof(x)),
             hb_unit_shown("GBps"), json_number_value(json_object_get(rec, "fg_overlap")),
             note[0] ? ": " : "", note);
 }

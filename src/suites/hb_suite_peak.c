@@ -3,17 +3,20 @@
  * node, every core of each node at once, each on its own node's memory (or with --policy
  * interleave, each over every memory node). Under mpirun each rank runs its node's task at
  * the same time through the executor; the records are per node, and a derived `peak` record
- * per experiment and host sums them into the machine's total and says how well the nodes'
- * timed spans overlapped (a total of runs that did not overlap is not a peak). */
+ * per experiment and host sums them into the machine's total (its interval over the sums of
+ * the nodes' repeats, each of which ran at once) and says how well the nodes' timed spans
+ * overlapped (a total of runs that did not overlap is not a peak). */
 #include "hb_suite_kit.h"
 #include "hb_cli_doc.h"
 
 #include "hb_error.h"
+#include "hb_interval.h"
 #include "hb_jsonl_read.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* MLC's ratios: all reads, 3:1, 2:1, 1:1, with plain and non-temporal stores. */
@@ -100,7 +103,49 @@ struct hb_peak_sum {
     json_t *nodes, *node_GBps;
     double total, start, end, min_span;
     bool failed;
+    /* Repeat k of every node ran at once: their sum is repeat k of the total. NULL when a
+     * node has no repeats or another count of them (the total then has no interval). */
+    json_t *repeat_sums;
 };
+
+/* Adds a node's repeat values to the total's, repeat by repeat. */
+static void hb_peak_add_repeats(struct hb_peak_sum *p, const json_t *values, bool first)
+{
+    size_t n = json_array_size(values), k;
+    json_t *v;
+    if (first) p->repeat_sums = json_array();
+    if (!p->repeat_sums) return;
+    if (n == 0 || (!first && n != json_array_size(p->repeat_sums))) {
+        json_decref(p->repeat_sums);
+        p->repeat_sums = NULL;
+        return;
+    }
+    json_array_foreach(values, k, v)
+    {
+        double x = json_number_value(v);
+        if (first)
+            json_array_append_new(p->repeat_sums, json_real(x));
+        else
+            json_real_set(json_array_get(p->repeat_sums, k),
+                          json_real_value(json_array_get(p->repeat_sums, k)) + x);
+    }
+}
+
+/* The total's interval over its repeats (the sums), or null. */
+static json_t *hb_peak_total_ci(const json_t *sums)
+{
+    size_t n = json_array_size(sums), k;
+    json_t *v;
+    double *x = n ? malloc(n * sizeof(*x)) : NULL;
+    struct hb_interval iv;
+    if (!x) return json_null();
+    json_array_foreach(sums, k, v) x[k] = json_real_value(v);
+    json_t *ci = hb_interval_median(x, (int)n, HB_CI_LEVEL, &iv) == 0 && n > 1
+                     ? json_pack("[f, f]", iv.lo, iv.hi)
+                     : json_null();
+    free(x);
+    return ci;
+}
 
 static void hb_peak_emit(struct hb_peak_sum *p, json_t *derived)
 {
@@ -121,6 +166,9 @@ static void hb_peak_emit(struct hb_peak_sum *p, json_t *derived)
                            "kernel", p->kernel, "policy", p->policy, "nodes", p->nodes, "node_GBps",
                            p->node_GBps, "total_GBps", p->total, "unit", "GBps", "fg_overlap",
                            round(overlap * 1000.0) / 1000.0, "note", note));
+    json_object_set_new(json_array_get(derived, json_array_size(derived) - 1), "total_GBps_ci95",
+                        p->failed ? json_null() : hb_peak_total_ci(p->repeat_sums));
+    json_decref(p->repeat_sums);
     memset(p, 0, sizeof(*p));
 }
 
@@ -156,6 +204,7 @@ static int hb_suite_peak_derive(const struct hb_suite_env *env, json_t *measured
         }
         double s = json_number_value(json_object_get(r, "fg_start_s"));
         double e = json_number_value(json_object_get(r, "fg_end_s"));
+        hb_peak_add_repeats(&p, json_object_get(r, "repeat_values"), json_array_size(p.nodes) == 0);
         json_array_append(p.nodes, json_object_get(r, "cpu_node"));
         json_array_append_new(p.node_GBps, json_real(json_number_value(bw)));
         p.total += json_number_value(bw);
@@ -172,7 +221,7 @@ static const int hb_peak_takes[] = {OPT_KERNEL, OPT_POLICY, OPT_THREADS, OPT_SIZ
                                     OPT_NODES,  0};
 
 /* The columns its annotate and derive read beyond those always kept (hb_suite_keep.c). */
-static const char *const hb_peak_reads[] = {"fg_start_s", "fg_end_s", NULL};
+static const char *const hb_peak_reads[] = {"fg_start_s", "fg_end_s", "repeat_values", NULL};
 
 const struct hb_suite hb_suite_peak = {
     .takes = hb_peak_takes,

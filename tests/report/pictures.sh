@@ -152,7 +152,7 @@ done < <(jq -r 'select(.suite=="c2c") | (.note // empty), (.notes[]? // empty) |
 # peak: every kernel's machine total (at the report's one rounding, hb_figure_text.h) and its
 # per-node figures (equal to their records' with their intervals: figures.sh).
 while IFS=$'\t' read -r kernel total; do
-    grep -q "<tr><td>$kernel</td><td>[^<]*</td><td>[^<]*</td><td class=\"total\">$total</td>" dom.html ||
+    grep -q "<tr><td>$kernel</td><td>[^<]*</td><td>[^<]*</td><td class=\"total\">$total\( \[[^<]*\]\)\?</td>" dom.html ||
         bad "peak $kernel: no row with total $total"
 done < <(jq -r 'select(.type=="peak") | [.kernel, .total_GBps] | @tsv' peak.jsonl peak2.jsonl |
     awk -F'\t' '{ a = $2 < 0 ? -$2 : $2; d = 3 - int(log(a) / log(10) + (a < 1 ? -0.999999999 : 0))
