@@ -44,7 +44,7 @@ class Dom(HTMLParser):
             return
         if tag == "rect" and a.get("class") == "bar":
             self.bars.append(a)
-        elif tag == "path" and a.get("class") == "ci":
+        elif tag == "path" and "ci" in (a.get("class") or "").split():  # "ci cut": beyond the scale
             self.cis.append(a)
         elif tag == "table":
             self.tables.append([])
