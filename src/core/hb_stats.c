@@ -54,13 +54,3 @@ void hb_stats_compute(const double *samples, int n, struct hb_stats *out)
     out->cv = mean > 0.0 ? out->stddev / mean : 0.0;
     free(s);
 }
-
-double hb_round_figure(double v, int decimals)
-{
-    if (!isfinite(v) || v == 0.0) return v;
-    int digits = 2 - (int)floor(log10(fabs(v))); /* the decimals that keep 3 significant */
-    if (digits < decimals) digits = decimals;
-    if (digits > 15) return v; /* a double holds no more */
-    double scale = pow(10.0, digits);
-    return round(v * scale) / scale;
-}

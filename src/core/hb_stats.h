@@ -22,9 +22,4 @@ double hb_stats_median(double *v, int n);
  * closest ranks (numpy's default). */
 double hb_stats_percentile(const double *sorted, int n, double q);
 
-/* A figure as records carry it: rounded to `decimals` decimals, but to at least 3 significant
- * digits, so that a small figure (a loaded/idle ratio of 0.000279, a TCG guest's 0.00006 GB/s)
- * keeps its digits instead of becoming 0. 0, NaN and infinities as they are. */
-double hb_round_figure(double v, int decimals);
-
 #endif

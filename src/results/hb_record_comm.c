@@ -8,10 +8,10 @@
 #include <math.h>
 #include <string.h>
 
-/* Latency's p50/p99/max, to the nanosecond the timer can tell. */
+/* Latency's p50/p99/max as measured: the display rounds once (hb_figure_text.h). */
 static json_t *hb_comm_us(double us)
 {
-    return isfinite(us) && us > 0.0 ? json_real(hb_round_figure(us, 3)) : json_null();
+    return isfinite(us) && us > 0.0 ? json_real(us) : json_null();
 }
 
 /* The sample times and what they give: bandwidth per sample (best and median). */

@@ -7,7 +7,6 @@
 #include "hb_family_rec.h"
 #include "hb_interval.h"
 #include "hb_jsonl_read.h"
-#include "hb_stats.h"
 #include "hb_suite_comm.h"
 
 #include <errno.h>
@@ -65,13 +64,13 @@ static json_t *hb_comm_bg_ratio(const json_t *idle, const json_t *loaded, double
     double ratio = a.value > 0.0 ? b.value / a.value : NAN;
     bool ci = ia && ib && a.n >= 2 && b.n >= 2 && a.lo > 0.0;
     const char *verdict = sep != HB_SEPARATE ? NULL : b.value > a.value ? more : less;
-    json_t *m = json_pack(
-        "{s:I, s:s, s:o, s:o, s:o, s:o, s:s, s:o}", "message_bytes", (json_int_t)bytes, "unit",
-        hb_rec_str(idle, "unit", ""), "idle", hb_comm_bg_figure(idle), "loaded",
-        hb_comm_bg_figure(loaded), "ratio",
-        isfinite(ratio) ? json_real(hb_round_figure(ratio, 3)) : json_null(), "ratio_ci95",
-        ci ? json_pack("[f, f]", b.lo / a.hi, b.hi / a.lo) : json_null(), "separation",
-        hb_separation_name(sep), "verdict", verdict ? json_string(verdict) : json_null());
+    json_t *m =
+        json_pack("{s:I, s:s, s:o, s:o, s:o, s:o, s:s, s:o}", "message_bytes", (json_int_t)bytes,
+                  "unit", hb_rec_str(idle, "unit", ""), "idle", hb_comm_bg_figure(idle), "loaded",
+                  hb_comm_bg_figure(loaded), "ratio",
+                  isfinite(ratio) ? json_real(ratio) : json_null(), "ratio_ci95",
+                  ci ? json_pack("[f, f]", b.lo / a.hi, b.hi / a.lo) : json_null(), "separation",
+                  hb_separation_name(sep), "verdict", verdict ? json_string(verdict) : json_null());
     if (m)
         hb_family_rec_add(fam, m, sep == HB_NO_INTERVAL ? NAN : hb_family_rec_p(loaded, idle, 1.0),
                           sep == HB_SEPARATE);

@@ -51,7 +51,8 @@ static void check_record(const struct hb_topo *t)
     double samples[2] = {0.002, 0.001};
     struct hb_comm_origin o = {"a", "a", "btl vader", 3, 5};
     json_t *rec = hb_record_comm(t, &e, &r, samples, &o);
-    CHECK_WITHIN(json_number_value(json_object_get(rec, "p50_us")), 0.444, 1e-9);
+    /* As measured: the display rounds once (hb_figure_text.h), the record never. */
+    CHECK_WITHIN(json_number_value(json_object_get(rec, "p50_us")), 0.4444, 1e-12);
     CHECK_WITHIN(json_number_value(json_object_get(rec, "pages_on_target_pct")), 87.5, 1e-9);
     CHECK_INT(json_integer_value(json_object_get(rec, "hops")), 1);
     CHECK_INT(json_integer_value(json_object_get(rec, "bytes")), 8);
@@ -69,7 +70,7 @@ static void check_record(const struct hb_topo *t)
     /* Merged over one repeat, the headline is the median latency in microseconds. */
     json_t *merged = hb_repeat_merge(&rec, 1, 5.0);
     CHECK(strcmp(json_string_value(json_object_get(merged, "unit")), "us") == 0);
-    CHECK_WITHIN(json_number_value(json_object_get(merged, "value")), 0.444, 1e-9);
+    CHECK_WITHIN(json_number_value(json_object_get(merged, "value")), 0.4444, 1e-12);
     json_decref(merged);
     json_decref(rec);
     /* Two hosts: no hop class between their nodes; bandwidth from the fastest sample. */
