@@ -24,15 +24,10 @@ static int hb_summary_bounds(struct hb_report_in *in, const json_t *m)
 {
     /* The keys the check reads, in an object of its own: it sets one key, and a million
      * records are not copied whole. */
-    static const char *const keys[] = {
-        "type",           "status",      "value",      "chains",
-        "threads",        "concurrency", "bg_overlap", "pages_on_target_pct",
-        "pages_share_pct"};
     json_t *copy = json_object();
     if (!copy) return -ENOMEM;
-    for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
-        if (json_object_get(m, keys[k]))
-            json_object_set(copy, keys[k], json_object_get(m, keys[k]));
+    for (const char *const *k = hb_bounds_reads; *k; k++)
+        if (json_object_get(m, *k)) json_object_set(copy, *k, json_object_get(m, *k));
     hb_bounds_check(copy);
     size_t i;
     json_t *b;

@@ -8,6 +8,17 @@
 #include <stdio.h>
 #include <string.h>
 
+const char *const hb_bounds_reads[] = {"type",
+                                       "status",
+                                       "value",
+                                       "chains",
+                                       "threads",
+                                       "concurrency",
+                                       "pages_on_target_pct",
+                                       "pages_share_pct",
+                                       "bg_overlap",
+                                       NULL};
+
 /* Appends to list the figure `key` of value x, past its bound: it `must` be "at most",
  * "at least" or "above" `bound`. */
 static void hb_bounds_add(json_t *list, const char *key, double x, const char *must, double bound,

@@ -15,6 +15,9 @@
  * 0. */
 void hb_bounds_check(json_t *rec);
 
+/* The keys hb_bounds_check reads (NULL-ended): a caller may check a copy of just these. */
+extern const char *const hb_bounds_reads[];
+
 /* One entry of `out_of_bounds` in words, as the table and the report say it: "concurrency
  * 22.00, which must be at most 8 (chains x threads: ...)", into buf (returned). */
 const char *hb_bounds_text(const json_t *entry, char *buf, size_t len);
