@@ -19,7 +19,7 @@
 #include "hb_outfile.h"
 #include "hb_places.h"
 #include "hb_rank_cpus.h"
-#include "hb_output.h"
+#include "hb_run_layout.h"
 #include "hb_pair.h"
 #include "hb_print.h"
 #include "hb_rank0.h"
@@ -271,7 +271,7 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
         /* comm measures messages, not a working set: its record says what it uses. */
         if (wrc == 0 && messages && (wrc = hb_comm_run_sizes(env, plan, run)) != 0)
             hb_err_set("out of memory listing comm's message sizes");
-        if (wrc == 0) wrc = hb_sink_open(o->format, o->output, &ctx.sink);
+        if (wrc == 0) wrc = hb_sink_open(o->format, o->output, &hb_run_layout, &ctx.sink);
         if (wrc == 0) wrc = hb_write_header(env, run, ctx.sink);
         json_decref(run);
         if (wrc && ctx.sink) hb_sink_close(ctx.sink, false);
@@ -360,7 +360,7 @@ static int hb_run_in_process(const struct hb_suite_env *env, const struct hb_pla
     double t0 = hb_now();
     struct hb_run_ctx ctx = {.env = env, .summary.estimate_s = est->seconds};
     int rc = hb_keep_init(&ctx.keep, env);
-    if (rc == 0) rc = hb_sink_open(o->format, o->output, &ctx.sink);
+    if (rc == 0) rc = hb_sink_open(o->format, o->output, &hb_run_layout, &ctx.sink);
     if (rc == 0) rc = hb_write_header(env, run, ctx.sink);
     json_decref(run);
     if (rc == 0) {

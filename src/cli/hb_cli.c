@@ -352,7 +352,7 @@ static int hb_check_takes(const struct hb_options *o)
             continue;
         char *own = hb_cmd_takes_list(&c);
         const char *who = c.name[0] ? c.name : "the default suite";
-        const char *why = hb_opt_why_not(c.name, d->id);
+        const char *why = hb_opt_doc_why_not(c.name, d->id);
         struct hb_cmd_doc dropped = {.takes = c.drops};
         char *drops = hb_cmd_drops_list(&c);
         const char *help = c.name[0] ? c.name : "default";

@@ -5,7 +5,7 @@
 #include "hb_compare.h"
 #include "hb_export.h"
 #include "hb_options.h"
-#include "hb_output.h"
+#include "hb_format.h"
 #include "hb_placement.h"
 #include "hb_report.h"
 #include "hb_suite.h"

@@ -7,11 +7,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-/* The help of --format and -o, which compare's own rows share with the run's. */
-#define HB_OPT_FORMAT_HELP                                                                         \
-    "{values} (default: from -o FILE's name, .jsonl or .json: jsonl, .csv: csv, else table; "      \
-    "topo: no csv)"
-#define HB_OPT_OUTPUT_HELP "write results to FILE (default stdout)"
+#include "hb_opt_doc.h"
 
 /* How bandwidth is counted, said above the kernel list of --help and the man page. */
 #define HB_DOC_BYTES_RULE                                                                          \
@@ -19,54 +15,6 @@
     "GB/s = (read + written) x elements / time. WA is the write-allocate model recorded beside "   \
     "it as bw_GBps_best_wa_model: plain stores to lines not read first fetch them too; NT "        \
     "stores and in-place updates (the mixes) do not."
-
-/* Option ids (getopt_long's return values; -o is 'o'). */
-enum hb_opt_id {
-    OPT_KERNEL = 256,
-    OPT_CPU_NODE,
-    OPT_MEM_NODE,
-    OPT_POLICY,
-    OPT_THREADS,
-    OPT_SIZE,
-    OPT_MIN_TIME,
-    OPT_REPS,
-    OPT_FORMAT,
-    OPT_DRY_RUN,
-    OPT_TOPOLOGY,
-    OPT_SEED,
-    OPT_QUIET,
-    OPT_PROGRESS,
-    OPT_PAGES,
-    OPT_SIMD,
-    OPT_ALLOW_MISPLACED,
-    OPT_THRESHOLD,
-    OPT_FLEET_THRESHOLD,
-    OPT_QUICK,
-    OPT_TOLERANCE,
-    OPT_BG_RATE,
-    OPT_LEVEL,
-    OPT_SUBSCRIPTION,
-    OPT_LOAD_NODES,
-    OPT_NODES,
-    OPT_MIX,
-    OPT_INTENSITY,
-    OPT_MODE,
-    OPT_MAX_SIZE,
-    OPT_STRIDE,
-    OPT_TLB_GROUP,
-    OPT_CHAINS,
-    OPT_CORES,
-    OPT_HOME,
-    OPT_EXPORT_HWLOC,
-    OPT_TIER,
-    OPT_REPEAT,
-    OPT_NOISE,
-    OPT_WEIGHTS,
-    OPT_BG,
-    OPT_MAX_TIME,
-    OPT_HELP,
-    OPT_VERSION,
-};
 
 /* A command that is not a suite (the suites are the table of hb_suite.h; --help lists them
  * first). main: it reads its own arguments (report, compare, export), not the options below,
@@ -103,37 +51,8 @@ char *hb_cmd_takes_list(const struct hb_cmd_doc *c);
  * out or memory runs out. */
 char *hb_cmd_drops_list(const struct hb_cmd_doc *c);
 
-/* The option's long name, without dashes ("?" when no option has that id). */
-const char *hb_opt_name(int id);
-
-/* Why command has no use for option id, for its refusal ("it always runs the pointer
- * chase"); NULL when its option list says enough. */
-const char *hb_opt_why_not(const char *command, int id);
-
 /* The command named `name` ("" = the default suite): true and *out, or false. */
 bool hb_command_find(const char *name, struct hb_cmd_doc *out);
-
-/* How the shell completes an option's value: no help, file names, the kernels, the option's
- * words, the SIMD paths (hb_doc_kernels). */
-enum hb_complete {
-    HB_COMPLETE_NONE,
-    HB_COMPLETE_FILE,
-    HB_COMPLETE_KERNELS,
-    HB_COMPLETE_WORDS,
-    HB_COMPLETE_SIMD
-};
-
-struct hb_opt_doc {
-    const char *name; /* long name without "--" */
-    char short_name;  /* 0 = none */
-    int id;           /* enum hb_opt_id or the short name */
-    const char *arg;  /* value placeholder, NULL = takes no value */
-    enum hb_complete complete;
-    /* HB_COMPLETE_WORDS: the values, the very NULL-ended table the parser reads */
-    const char *const *words;
-    /* For options with words or SIMD paths, "{values}" marks where "a | b | c" goes. */
-    const char *help;
-};
 
 /* A term and its explanation: exit codes, environment variables, files (whose terms are
  * relative to the data directory, e.g. /usr/share). */
@@ -159,7 +78,6 @@ const struct hb_cmd_doc *hb_cmd_own_args(const char *name);
 /* The i-th command (from 0) in --help's order: the suites of hb_suite.h's table, the default
  * suite ("") first, then hb_cmd_docs. false past the last. */
 bool hb_command_at(size_t i, struct hb_cmd_doc *out);
-extern const struct hb_opt_doc hb_opt_docs[];
 extern const struct hb_term_doc hb_exit_docs[];
 extern const struct hb_term_doc hb_env_docs[];
 extern const struct hb_example_doc hb_example_docs[];

@@ -1,6 +1,6 @@
 /* The c2c plan: which pairs of CPUs, which kernel, where the line lives. */
 #include "hb_c2c.h"
-#include "hb_cli_doc.h"
+#include "hb_opt_doc.h"
 
 #include "hb_error.h"
 #include "hb_launcher.h"
@@ -120,7 +120,7 @@ static int hb_c2c_plan(const struct hb_suite_env *env, struct hb_plan *out)
     return rc;
 }
 
-/* The options of its own it takes, besides the run options (hb_cli_doc.h). */
+/* The options of its own it takes, besides the run options (hb_opt_doc.h). */
 static const int hb_c2c_takes[] = {OPT_NODES, OPT_CORES, OPT_HOME, 0};
 
 /* The columns its annotate and derive read beyond those always kept (hb_suite_keep.c). */

@@ -1,7 +1,7 @@
 /* The balance suite: how fast the kernel's automatic NUMA balancing brings misplaced pages
  * to the threads that use them, sampled as a series in this process (omp/hb_balance.h). */
 #include "hb_suite_kit.h"
-#include "hb_cli_doc.h"
+#include "hb_opt_doc.h"
 
 #include "hb_error.h"
 #include "hb_jsonl_read.h"
@@ -127,7 +127,7 @@ static int hb_balance_derive(const struct hb_suite_env *env, json_t *measured, j
     return 0;
 }
 
-/* The options of its own it takes, besides the run options (hb_cli_doc.h). */
+/* The options of its own it takes, besides the run options (hb_opt_doc.h). */
 static const int hb_balance_takes[] = {
     OPT_CPU_NODE, OPT_MEM_NODE, OPT_THREADS, OPT_SIZE, OPT_PAGES, OPT_MAX_TIME, 0};
 

@@ -4,7 +4,7 @@
 #include "hb_suite_comm.h"
 
 #include "hb_placement.h"
-#include "hb_cli_doc.h"
+#include "hb_opt_doc.h"
 #include "hb_comm_bg.h"
 
 #include "hb_error.h"
@@ -197,7 +197,7 @@ int hb_comm_run_sizes(const struct hb_suite_env *env, const struct hb_plan *plan
     return 0;
 }
 
-/* The options of its own it takes, besides the run options (hb_cli_doc.h). */
+/* The options of its own it takes, besides the run options (hb_opt_doc.h). */
 static const int hb_comm_takes[] = {OPT_SIZE, OPT_MEM_NODE,   OPT_NODES,   OPT_PAGES,
                                     OPT_BG,   OPT_LOAD_NODES, OPT_BG_RATE, OPT_FLEET_THRESHOLD,
                                     0};

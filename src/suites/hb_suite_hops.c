@@ -3,7 +3,7 @@
  * mean (per-thread times as % of the local read, pair totals, the two myth verdicts) is in
  * hb_suite_hops_derive.c. */
 #include "hb_suite_hops.h"
-#include "hb_cli_doc.h"
+#include "hb_opt_doc.h"
 
 #include "hb_error.h"
 
@@ -306,7 +306,7 @@ static int hb_suite_hops_plan(const struct hb_suite_env *env, struct hb_plan *ou
     return rc;
 }
 
-/* The options of its own it takes, besides the run options (hb_cli_doc.h). */
+/* The options of its own it takes, besides the run options (hb_opt_doc.h). */
 static const int hb_hops_takes[] = {OPT_SIZE,      OPT_PAGES,   OPT_STRIDE, OPT_TLB_GROUP,
                                     OPT_NODES,     OPT_QUICK,   OPT_LEVEL,  OPT_SUBSCRIPTION,
                                     OPT_TOLERANCE, OPT_BG_RATE, 0};

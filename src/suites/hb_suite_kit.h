@@ -96,7 +96,7 @@ struct hb_suite {
     double (*estimate)(const struct hb_suite_env *env, const struct hb_experiment *e, int *records);
     unsigned flags; /* enum hb_suite_flag */
     /* Its own options (enum hb_opt_id, 0-ended), besides the run options every suite takes
-     * (hb_cli_doc.h): any other is refused, and --help lists these under the command. */
+     * (hb_opt_doc.h): any other is refused, and --help lists these under the command. */
     const int *takes;
     /* Run options that mean nothing to it (0-ended; NULL: none): refused like any other. */
     const int *drops;

@@ -2,7 +2,7 @@
  * chosen nodes inject read, write or 2:1 traffic into the same memory, at a sweep of injection
  * delays; the knee is the load bandwidth at which latency has doubled. */
 #include "hb_suite_kit.h"
-#include "hb_cli_doc.h"
+#include "hb_opt_doc.h"
 
 #include "hb_error.h"
 #include "hb_jsonl_read.h"
@@ -209,7 +209,7 @@ static int hb_suite_loaded_derive(const struct hb_suite_env *env, json_t *measur
     return oom ? -ENOMEM : 0;
 }
 
-/* The options of its own it takes, besides the run options (hb_cli_doc.h). */
+/* The options of its own it takes, besides the run options (hb_opt_doc.h). */
 static const int hb_loaded_takes[] = {OPT_CPU_NODE, OPT_MEM_NODE,  OPT_SIZE,  OPT_PAGES,
                                       OPT_STRIDE,   OPT_TLB_GROUP, OPT_NODES, OPT_LOAD_NODES,
                                       OPT_MIX,      OPT_QUICK,     0};

@@ -1,6 +1,6 @@
 /* The one-node suites: `lat`, `bw` and the quick default suite. */
 #include "hb_suite_kit.h"
-#include "hb_cli_doc.h"
+#include "hb_opt_doc.h"
 #include "hb_suite_matrix.h"
 
 #include "hb_error.h"
@@ -216,7 +216,7 @@ static int hb_suite_lat_plan(const struct hb_suite_env *env, struct hb_plan *out
     return hb_local_plan(env, out, hb_lat_plan);
 }
 
-/* The options of its own it takes, besides the run options (hb_cli_doc.h). */
+/* The options of its own it takes, besides the run options (hb_opt_doc.h). */
 static const int hb_default_takes[] = {OPT_CPU_NODE, OPT_MEM_NODE, OPT_THREADS,   OPT_SIZE,
                                        OPT_PAGES,    OPT_STRIDE,   OPT_TLB_GROUP, 0};
 
@@ -231,7 +231,7 @@ const struct hb_suite hb_suite_default = {
     .tiers = "matrix",
 };
 
-/* The options of its own it takes, besides the run options (hb_cli_doc.h). */
+/* The options of its own it takes, besides the run options (hb_opt_doc.h). */
 static const int hb_bw_takes[] = {
     OPT_KERNEL, OPT_CPU_NODE, OPT_MEM_NODE,  OPT_POLICY, OPT_WEIGHTS, OPT_THREADS, OPT_SIZE,
     OPT_PAGES,  OPT_STRIDE,   OPT_TLB_GROUP, 0};
@@ -246,7 +246,7 @@ const struct hb_suite hb_suite_bw = {
     .annotate = hb_bw_annotate,
 };
 
-/* The options of its own it takes, besides the run options (hb_cli_doc.h). */
+/* The options of its own it takes, besides the run options (hb_opt_doc.h). */
 static const int hb_lat_takes[] = {OPT_CPU_NODE, OPT_MEM_NODE,  OPT_SIZE,   OPT_PAGES,
                                    OPT_STRIDE,   OPT_TLB_GROUP, OPT_CHAINS, 0};
 

@@ -1,7 +1,7 @@
 /* `matrix`: latency and bandwidth for every CPU node x memory node, the relative cost in
  * coreinfo's form, measured classes beside the firmware's, and a fleet table across hosts. */
 #include "hb_suite_matrix.h"
-#include "hb_cli_doc.h"
+#include "hb_opt_doc.h"
 
 #include "hb_matrix_grid.h"
 
@@ -419,7 +419,7 @@ int hb_suite_matrix_derive_end(const struct hb_suite_env *env, json_t *derived)
                                derived);
 }
 
-/* The options of its own it takes, besides the run options (hb_cli_doc.h). */
+/* The options of its own it takes, besides the run options (hb_opt_doc.h). */
 static const int hb_matrix_takes[] = {OPT_KERNEL,       OPT_THREADS,   OPT_SIZE,
                                       OPT_PAGES,        OPT_STRIDE,    OPT_TLB_GROUP,
                                       OPT_NODES,        OPT_THRESHOLD, OPT_FLEET_THRESHOLD,

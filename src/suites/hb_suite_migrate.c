@@ -2,7 +2,7 @@
  * nodes with memory (CPU-less ones too), with move_pages(2) and with mbind(2) MPOL_MF_MOVE,
  * in this process (omp/hb_migrate.h). */
 #include "hb_suite_kit.h"
-#include "hb_cli_doc.h"
+#include "hb_opt_doc.h"
 
 #include "hb_error.h"
 #include "hb_interval.h"
@@ -104,7 +104,7 @@ static void hb_migrate_annotate(const struct hb_suite_env *env, const json_t *me
                                           : json_null());
 }
 
-/* The options of its own it takes, besides the run options (hb_cli_doc.h). */
+/* The options of its own it takes, besides the run options (hb_opt_doc.h). */
 static const int hb_migrate_takes[] = {OPT_CPU_NODE, OPT_SIZE, OPT_PAGES, OPT_NODES, 0};
 
 const struct hb_suite hb_suite_migrate = {

@@ -7,7 +7,7 @@
  * the nodes' repeats, each of which ran at once) and says how well the nodes' timed spans
  * overlapped (a total of runs that did not overlap is not a peak). */
 #include "hb_suite_kit.h"
-#include "hb_cli_doc.h"
+#include "hb_opt_doc.h"
 
 #include "hb_error.h"
 #include "hb_interval.h"
@@ -216,7 +216,7 @@ static int hb_suite_peak_derive(const struct hb_suite_env *env, json_t *measured
     return 0;
 }
 
-/* The options of its own it takes, besides the run options (hb_cli_doc.h). */
+/* The options of its own it takes, besides the run options (hb_opt_doc.h). */
 static const int hb_peak_takes[] = {OPT_KERNEL, OPT_POLICY, OPT_THREADS, OPT_SIZE, OPT_PAGES,
                                     OPT_NODES,  0};
 

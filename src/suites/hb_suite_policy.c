@@ -15,7 +15,7 @@
  * With --intensity the workload is the intensity kernel at 1/8 .. 64 flops per byte under
  * local, remote and interleave. */
 #include "hb_suite_policy.h"
-#include "hb_cli_doc.h"
+#include "hb_opt_doc.h"
 
 #include "hb_error.h"
 #include "hb_size.h"
@@ -278,7 +278,7 @@ static int hb_suite_policy_plan(const struct hb_suite_env *env, struct hb_plan *
     return 0;
 }
 
-/* The options of its own it takes, besides the run options (hb_cli_doc.h). */
+/* The options of its own it takes, besides the run options (hb_opt_doc.h). */
 static const int hb_policy_takes[] = {
     OPT_KERNEL, OPT_CPU_NODE,  OPT_THREADS,  OPT_SIZE,    OPT_PAGES,
     OPT_STRIDE, OPT_TLB_GROUP, OPT_NODES,    OPT_MODE,    OPT_INTENSITY,

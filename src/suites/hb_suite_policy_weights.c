@@ -7,7 +7,7 @@
  * derived one at a time). */
 #include "hb_family_rec.h"
 #include "hb_suite_policy.h"
-#include "hb_cli_doc.h"
+#include "hb_opt_doc.h"
 
 #include "hb_error.h"
 #include "hb_jsonl_read.h"
@@ -116,7 +116,7 @@ int hb_policy_weights_plan(const struct hb_suite_env *env, struct hb_plan *out, 
         if (o->given & ((uint64_t)1 << (hb_weights_refuses[i] - OPT_KERNEL))) {
             hb_err_set("policy --weights auto takes no --%s: it weighs one pair of nodes from "
                        "one task on --cpu-node",
-                       hb_opt_name(hb_weights_refuses[i]));
+                       hb_opt_doc_name(hb_weights_refuses[i]));
             return -EINVAL;
         }
     char kernel[sizeof(o->kernels)];

@@ -1,7 +1,7 @@
 /* `run FILE`: the experiments of a scenario file (src/suites/hb_scenario.h), checked against the
  * topology with the line and column of the offending label. */
 #include "hb_suite_hops.h"
-#include "hb_cli_doc.h"
+#include "hb_opt_doc.h"
 
 #include "hb_error.h"
 #include "hb_nodeset.h"
@@ -167,7 +167,7 @@ static int hb_suite_run_plan(const struct hb_suite_env *env, struct hb_plan *out
     return rc;
 }
 
-/* The options of its own it takes, besides the run options (hb_cli_doc.h). */
+/* The options of its own it takes, besides the run options (hb_opt_doc.h). */
 static const int hb_suite_run_takes[] = {OPT_SIZE,      OPT_PAGES,   OPT_STRIDE,
                                          OPT_TLB_GROUP, OPT_BG_RATE, 0};
 

@@ -14,7 +14,7 @@
  * the chase's sizes start where the ring holds HB_SWEEP_MIN_LINES lines. Each stride of a
  * --stride list is a curve of its own. */
 #include "hb_suite_kit.h"
-#include "hb_cli_doc.h"
+#include "hb_opt_doc.h"
 
 #include "hb_error.h"
 #include "hb_level.h"
@@ -183,7 +183,7 @@ static int hb_suite_sweep_plan(const struct hb_suite_env *env, struct hb_plan *o
     return hb_sweep_from(env, out, cpu);
 }
 
-/* The options of its own it takes, besides the run options (hb_cli_doc.h). */
+/* The options of its own it takes, besides the run options (hb_opt_doc.h). */
 static const int hb_sweep_takes[] = {OPT_CPU_NODE, OPT_MEM_NODE,  OPT_NODES,  OPT_MAX_SIZE,
                                      OPT_STRIDE,   OPT_TLB_GROUP, OPT_CHAINS, 0};
 

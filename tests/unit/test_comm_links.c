@@ -8,7 +8,7 @@
 #include "../hb_check.h"
 #include "hb_interval.h"
 #include "hb_jsonl_read.h"
-#include "hb_output.h"
+#include "hb_table.h"
 #include "hb_suite_comm.h"
 
 #include <math.h>

@@ -6,7 +6,7 @@
  * candidate within the noise, 9 against 9 drawn there; p, p_adjusted and family. */
 #include "../hb_check.h"
 #include "hb_jsonl_read.h"
-#include "hb_output.h"
+#include "hb_table.h"
 #include "hb_suite.h"
 #include "matrix_derive.h"
 

@@ -3,8 +3,8 @@
 #ifndef HB_REPORT_H
 #define HB_REPORT_H
 
-#include "hb_cli_doc.h"
-#include "hb_output.h"
+#include "hb_opt_doc.h"
+#include "hb_format.h"
 #include "hb_report_data.h"
 
 #include <stdio.h>

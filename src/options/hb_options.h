@@ -3,7 +3,7 @@
 #define HB_OPTIONS_H
 
 #include "hb_chase.h"
-#include "hb_output.h"
+#include "hb_format.h"
 #include "hb_placement.h"
 
 #include <hwloc.h>

@@ -1,11 +1,11 @@
 /* report -o FILE.txt or FILE.csv (hb_report.h): result files laid out as the run printed them,
- * in the table or CSV format of hb_output.h, so a saved table (run-local's table.txt) has the
+ * in the table or CSV format of hb_sink.h, so a saved table (run-local's table.txt) has the
  * columns, headlines and intervals of the terminal's. */
 #include "hb_report.h"
 
 #include "hb_error.h"
 #include "hb_jsonl_read.h"
-#include "hb_output.h"
+#include "hb_run_layout.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -58,7 +58,7 @@ static int hb_table_file(struct hb_table_ctx *c, const char *path)
 int hb_report_table(enum hb_format f, const char *out, const char *const *inputs, int nin)
 {
     struct hb_table_ctx c = {0};
-    int rc = hb_sink_open_whole(f, out, &c.sink);
+    int rc = hb_sink_open_whole(f, out, &hb_run_layout, &c.sink);
     for (int i = 0; rc == 0 && i < nin; i++)
         if ((rc = hb_table_file(&c, inputs[i])) == 0 && c.rc) rc = c.rc;
     if (!c.sink) return rc;

@@ -2,7 +2,7 @@
 #ifndef HB_COMPARE_H
 #define HB_COMPARE_H
 
-#include "hb_cli_doc.h"
+#include "hb_opt_doc.h"
 
 #include <jansson.h>
 

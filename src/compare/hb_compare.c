@@ -8,7 +8,7 @@
 #include "hb_option_values.h"
 #include "hb_options.h"
 #include "hb_outfile.h"
-#include "hb_output.h"
+#include "hb_compare_layout.h"
 #include "hb_compare_config.h"
 #include "hb_compare_side.h"
 #include "hb_coverage.h"
@@ -932,7 +932,7 @@ static int hb_cmp_run(const struct hb_cmp_opts *o, struct hb_cmp_sides *sd, int 
 {
     struct hb_cmp_side *b = &sd->v[0], *n = &sd->v[sd->nbase];
     struct hb_sink *s = NULL;
-    int rc = hb_sink_open_layout(o->format, o->output ? o->output : "", &hb_layout_compare, &s);
+    int rc = hb_sink_open(o->format, o->output ? o->output : "", &hb_compare_layout, &s);
     if (rc) {
         hb_err_print(rc);
         return hb_err_exit_code(rc);

@@ -1,10 +1,10 @@
-/* The option table (hb_cli_doc.h): every option's name, value, completion and help, from
+/* The option table (hb_opt_doc.h): every option's name, value, completion and help, from
  * which parsing, --help, the man page and the completion are made. Apart from the command
  * table, so that a suite may name an option without reaching the suites' table back. */
-#include "hb_cli_doc.h"
+#include "hb_opt_doc.h"
 
 #include "hb_options.h"
-#include "hb_output.h"
+#include "hb_format.h"
 #include "hb_placement.h"
 
 #include <stddef.h>
@@ -126,7 +126,7 @@ const struct hb_opt_doc hb_opt_docs[] = {
     {NULL, 0, 0, NULL, HB_COMPLETE_NONE, NULL, NULL},
 };
 
-const char *hb_opt_name(int id)
+const char *hb_opt_doc_name(int id)
 {
     for (const struct hb_opt_doc *o = hb_opt_docs; o->name; o++)
         if (o->id == id) return o->name;
@@ -147,7 +147,7 @@ static const struct {
     {"topo", 0, "it measures nothing, it shows the machine"},
 };
 
-const char *hb_opt_why_not(const char *command, int id)
+const char *hb_opt_doc_why_not(const char *command, int id)
 {
     for (size_t i = 0; i < sizeof(hb_why_not) / sizeof(hb_why_not[0]); i++)
         if (strcmp(hb_why_not[i].command, command) == 0 &&

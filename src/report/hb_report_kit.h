@@ -5,13 +5,11 @@
 
 #include "hb_report_data.h"
 #include "hb_report_draw.h"
+#include "hb_label_words.h"
 
 #include <stdbool.h>
 #include <stdio.h>
 
-/* A 40555 label ("0.0.r.1") in words ("CPU node 0 \u2192 memory node 1, read"); false when label
- * is not one. */
-bool hb_label_words(const char *label, char *buf, size_t len);
 /* An interval's ends from ci ([lo, hi]): true when it is two numbers, else both NaN. */
 bool hb_report_ci(const json_t *ci, double *lo, double *hi);
 /* The ends of v's interval as "[lo, hi]", at v's rounding (hb_figure_text.h), in buf; ""

@@ -5,7 +5,7 @@
 #ifndef HB_EXPORT_H
 #define HB_EXPORT_H
 
-#include "hb_cli_doc.h"
+#include "hb_opt_doc.h"
 #include "hb_topo.h"
 
 #include <jansson.h>

@@ -4,7 +4,7 @@
 #include "hb_error.h"
 #include "hb_mpi_conv.h"
 #include "hb_nodeset.h"
-#include "hb_output.h"
+#include "hb_run_layout.h"
 #include "hb_record.h"
 
 #include <errno.h>
@@ -29,7 +29,7 @@ int hb_print_topo(const struct hb_topo *t, const struct hb_options *o)
     struct hb_sink *sink = NULL;
     if (rc == 0)
         rc = hb_sink_open(o->format == HB_FORMAT_TABLE ? HB_FORMAT_TABLE : HB_FORMAT_JSONL,
-                          o->output, &sink);
+                          o->output, &hb_run_layout, &sink);
     if (rc == 0) rc = hb_sink_write(sink, rec);
     json_decref(rec);
     free(mpirun);
@@ -77,7 +77,7 @@ int hb_print_plan(const struct hb_plan *plan, const struct hb_options *o,
                   const struct hb_estimate *est, const char *where)
 {
     struct hb_sink *sink = NULL;
-    int rc = hb_sink_open(HB_FORMAT_JSONL, o->output, &sink);
+    int rc = hb_sink_open(HB_FORMAT_JSONL, o->output, &hb_run_layout, &sink);
     for (int i = 0; rc == 0 && i < plan->n; i++) {
         const struct hb_experiment *e = &plan->exps[i];
         json_t *tasks = json_array();

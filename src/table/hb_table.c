@@ -1,5 +1,5 @@
 /* The table format: records printed for people. */
-#include "hb_output.h"
+#include "hb_table.h"
 
 #include "hb_bounds.h"
 #include "hb_config.h"
@@ -8,7 +8,7 @@
 #include "hb_figure_text.h"
 #include "hb_interval.h"
 #include "hb_jsonl_read.h"
-#include "hb_report_kit.h"
+#include "hb_label_words.h"
 #include "hb_size.h"
 #include "hb_table_comm.h"
 #include "hb_table_grid.h"

@@ -1,12 +1,11 @@
-/* Output sinks (hb_output.h): a record written as JSON Lines, CSV or a table row, each flushed
+/* Output sinks (hb_sink.h): a record written as JSON Lines, CSV or a table row, each flushed
  * whole into its output file. */
-#include "hb_output.h"
+#include "hb_sink.h"
 
 #include "hb_error.h"
 #include "hb_escape.h"
 #include "hb_json_text.h"
 #include "hb_outfile.h"
-#include "hb_record.h"
 
 #include <errno.h>
 #include <stdio_ext.h>
@@ -24,12 +23,6 @@ struct hb_sink {
     bool csv_header_done;
     int unflushed; /* records of a burst layout written since the last flush */
 };
-
-/* The run's records: JSONL whole, measurements and matrix cells as CSV rows. */
-static const struct hb_layout_type hb_run_types[] = {
-    {"measurement", NULL, false, true}, {"cell", NULL, false, true}, {NULL, NULL, false, false}};
-const struct hb_layout hb_layout_run = {10,   hb_record_columns, false,        hb_run_types,
-                                        NULL, hb_table_print,    hb_table_end, false};
 
 /* An interval's key ("ci95", "concurrency_ci95"): CSV gives its ends as two columns,
  * KEY_lo and KEY_hi, never as one cell to take apart. */
@@ -69,20 +62,16 @@ static int hb_sink_open_keep(enum hb_format f, const char *path, const struct hb
     return 0;
 }
 
-int hb_sink_open_layout(enum hb_format f, const char *path, const struct hb_layout *layout,
-                        struct hb_sink **out)
+int hb_sink_open(enum hb_format f, const char *path, const struct hb_layout *layout,
+                 struct hb_sink **out)
 {
     return hb_sink_open_keep(f, path, layout, true, out);
 }
 
-int hb_sink_open_whole(enum hb_format f, const char *path, struct hb_sink **out)
+int hb_sink_open_whole(enum hb_format f, const char *path, const struct hb_layout *layout,
+                       struct hb_sink **out)
 {
-    return hb_sink_open_keep(f, path, &hb_layout_run, false, out);
-}
-
-int hb_sink_open(enum hb_format f, const char *path, struct hb_sink **out)
-{
-    return hb_sink_open_layout(f, path, &hb_layout_run, out);
+    return hb_sink_open_keep(f, path, layout, false, out);
 }
 
 /* The layout's entry for rec's type, or NULL. */
@@ -187,29 +176,7 @@ static void hb_table_write(struct hb_sink *s, json_t *rec)
     s->layout->table_print(s->f, rec);
 }
 
-/* The formats: a name and a writer each. */
-const char *const hb_format_names[HB_FORMAT_COUNT + 1] = {
-    [HB_FORMAT_TABLE] = "table", [HB_FORMAT_CSV] = "csv", [HB_FORMAT_JSONL] = "jsonl"};
-/* The file names that say a format; anything else is a table for people. */
-static const struct {
-    const char *suffix;
-    enum hb_format format;
-} hb_format_suffixes[] = {
-    {".jsonl", HB_FORMAT_JSONL}, {".json", HB_FORMAT_JSONL}, {".csv", HB_FORMAT_CSV}};
-
-bool hb_format_of_name(const char *path, enum hb_format *f)
-{
-    size_t n = path ? strlen(path) : 0;
-    for (size_t i = 0; i < sizeof(hb_format_suffixes) / sizeof(hb_format_suffixes[0]); i++) {
-        size_t k = strlen(hb_format_suffixes[i].suffix);
-        if (n > k && strcasecmp(path + n - k, hb_format_suffixes[i].suffix) == 0) {
-            *f = hb_format_suffixes[i].format;
-            return true;
-        }
-    }
-    return false;
-}
-
+/* The formats' writers, in enum hb_format's order. */
 static void (*const hb_format_writers[HB_FORMAT_COUNT])(struct hb_sink *s, json_t *rec) = {
     [HB_FORMAT_TABLE] = hb_table_write,
     [HB_FORMAT_CSV] = hb_csv_write,

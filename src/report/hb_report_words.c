@@ -1,6 +1,5 @@
 /* The report's codes in words (hb_report_kit.h): an interval's ends at its figure's rounding,
- * 40555 labels ("0.0.r.1": CPU node 0 ->
- * memory node 1, read), sysfs choice lists ("always [madvise] never": madvise) and the pair
+ * sysfs choice lists ("always [madvise] never": madvise) and the pair
  * classes of MPI messages ("same node (0 hops)", "between hosts"). */
 #include "hb_report_kit.h"
 
@@ -23,36 +22,6 @@ const char *hb_report_ends(double v, double lo, double hi, char *buf, size_t len
 {
     const char *ends = strchr(hb_figure_interval_text(v, lo, hi, buf, len), '[');
     return ends ? ends : "";
-}
-
-bool hb_label_words(const char *label, char *buf, size_t len)
-{
-    int cpu = -1, thread = -1, used = 0;
-    char access[4] = "", target[8] = "";
-    if (sscanf(label, "%d.%d.%3[rw].%7[0-9a-z]%n", &cpu, &thread, access, target, &used) != 4 ||
-        label[used] != '\0' || cpu < 0 || thread < 0)
-        return false;
-    const char *what = strcmp(access, "r") == 0    ? "read"
-                       : strcmp(access, "w") == 0  ? "write"
-                       : strcmp(access, "rw") == 0 ? "read and write"
-                                                   : NULL;
-    char where[64];
-    if (strcmp(target, "i") == 0)
-        snprintf(where, sizeof(where), "memory interleaved over the nodes");
-    else if (strcmp(target, "ft") == 0)
-        snprintf(where, sizeof(where), "first-touch memory (the OS places each page)");
-    else if (strspn(target, "0123456789") == strlen(target))
-        snprintf(where, sizeof(where), "memory node %s", target);
-    else
-        return false;
-    if (!what) return false;
-    char from[48];
-    if (thread)
-        snprintf(from, sizeof(from), "CPU node %d, from its thread %d", cpu, thread);
-    else
-        snprintf(from, sizeof(from), "CPU node %d", cpu);
-    snprintf(buf, len, "%s \xe2\x86\x92 %s, %s", from, where, what);
-    return true;
 }
 
 void hb_comm_class_words(int cls, size_t pairs, char *buf, size_t len)

@@ -2,22 +2,16 @@
  * Records are flushed one by one into the output file of hb_outfile.h: FILE appears only
  * when the run completes, and a failed or interrupted run keeps its complete records as
  * FILE.partial. Every format lives here: a command describes its records (struct
- * hb_layout) and hands them to the sink, which writes them in the chosen format. */
-#ifndef HB_OUTPUT_H
-#define HB_OUTPUT_H
+ * hb_layout) and hands them to the sink, which writes them in the chosen format; the sink
+ * knows no command. */
+#ifndef HB_SINK_H
+#define HB_SINK_H
 
 #include <jansson.h>
 #include <stdbool.h>
 #include <stdio.h>
 
-/* The output formats. A new one is a value here, its name and its writer in hb_output.c;
- * --format (run and compare), help, man page and completion follow. */
-enum hb_format { HB_FORMAT_TABLE, HB_FORMAT_CSV, HB_FORMAT_JSONL, HB_FORMAT_COUNT };
-/* Their names, in enum hb_format's order, NULL-ended. */
-extern const char *const hb_format_names[];
-/* The format a file name says (.jsonl and .json: JSON Lines, .csv: CSV, any case): true and
- * *f, or false when the name says none. */
-bool hb_format_of_name(const char *path, enum hb_format *f);
+#include "hb_format.h"
 
 /* How the real numbers at one key are written where the format's default (jansson's text
  * at the layout's digits) is not wanted; a NULL hook keeps the default. */
@@ -56,23 +50,19 @@ struct hb_layout {
 };
 enum { HB_SINK_BURST = 4096 };
 
-/* The run's records (hb_record.h) and compare's rows (hb_compare.c). */
-extern const struct hb_layout hb_layout_run, hb_layout_compare;
-
 struct hb_sink;
 
 /* Open a sink for format f at path ("" or "-" = stdout; check it first with
- * hb_outfile_check), writing records as layout says. -errno with a message naming the path
- * when it cannot be written (nothing is created then). */
-int hb_sink_open_layout(enum hb_format f, const char *path, const struct hb_layout *layout,
-                        struct hb_sink **out);
+ * hb_outfile_check), writing records as layout says (the run's: hb_run_layout.h; compare's:
+ * hb_compare_layout.h). -errno with a message naming the path when it cannot be written
+ * (nothing is created then). A failed or interrupted run keeps its records as PATH.partial. */
+int hb_sink_open(enum hb_format f, const char *path, const struct hb_layout *layout,
+                 struct hb_sink **out);
 
-/* The same with the run's layout. */
-int hb_sink_open(enum hb_format f, const char *path, struct hb_sink **out);
-
-/* The run's layout, for records read back from files (report -o FILE.txt): a failure leaves
- * nothing at path, since the file can be made again. */
-int hb_sink_open_whole(enum hb_format f, const char *path, struct hb_sink **out);
+/* The same for records read back from files (report -o FILE.txt): a failure leaves nothing
+ * at path, since the file can be made again. */
+int hb_sink_open_whole(enum hb_format f, const char *path, const struct hb_layout *layout,
+                       struct hb_sink **out);
 
 /* Write one record and flush (a burst layout: every HB_SINK_BURST records, and at close).
  * 0 or -errno (disk full...). */
@@ -96,11 +86,5 @@ void hb_sink_block_free(struct hb_sink_block *b);
 /* Close; complete: PATH is written; else the records so far are kept in PATH.partial and
  * hb_err_msg() says so. Returns 0 when PATH is complete, else -errno. */
 int hb_sink_close(struct hb_sink *s, bool complete);
-
-/* Table format of the run's records: print one for people (run, topology, measurement,
- * matrix, fleet, summary); other formats ignore this. */
-void hb_table_print(FILE *f, json_t *rec);
-/* The table's end: the rows it holds until their group is complete (comm's blocks). */
-void hb_table_end(FILE *f);
 
 #endif

@@ -4,7 +4,7 @@
 #ifndef HB_ARGS_H
 #define HB_ARGS_H
 
-#include "hb_cli_doc.h"
+#include "hb_opt_doc.h"
 
 #include <stdbool.h>
 

@@ -2,7 +2,7 @@
  * one row per compared pair, one per record found in one file only, a summary (table and
  * JSONL only). Numbers keep their own digits: 6 significant in JSON and CSV, change_pct
  * fixed point. */
-#include "hb_output.h"
+#include "hb_compare_layout.h"
 
 #include "hb_config.h"
 #include "hb_escape.h"
@@ -282,5 +282,5 @@ static const struct hb_layout_real hb_cmp_reals[] = {
     {"threshold_pct", NULL, hb_cmp_json_g},
     {NULL, NULL, NULL}};
 
-const struct hb_layout hb_layout_compare = {
+const struct hb_layout hb_compare_layout = {
     6, hb_cmp_csv, true, hb_cmp_types, hb_cmp_reals, hb_table_compare, NULL, true};
