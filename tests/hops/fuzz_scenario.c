@@ -1,7 +1,7 @@
 /* libFuzzer target: the scenario parser must return 0 or an error with a message for any
  * bytes, and never read or write out of bounds (AddressSanitizer). */
 #include "hb_error.h"
-#include "hb_scenario.h"
+#include "hb_run_scenario.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -2,7 +2,7 @@
 #include "../hb_check.h"
 
 #include "hb_error.h"
-#include "hb_scenario.h"
+#include "hb_run_scenario.h"
 
 int main(void)
 {

@@ -1,6 +1,6 @@
 /* The c2c records people read, from the pairs' measurement records: the ping-pong matrices,
  * false sharing and lock hand-off, each with a note for every pair that could not be made. */
-#include "hb_c2c.h"
+#include "hb_suite_c2c.h"
 
 #include "hb_error.h"
 #include "hb_jsonl_read.h"

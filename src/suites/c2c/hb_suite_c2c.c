@@ -1,5 +1,5 @@
 /* The c2c plan: which pairs of CPUs, which kernel, where the line lives. */
-#include "hb_c2c.h"
+#include "hb_suite_c2c.h"
 #include "hb_opt_doc.h"
 
 #include "hb_error.h"

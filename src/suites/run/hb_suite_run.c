@@ -7,7 +7,7 @@
 #include "hb_nodeset.h"
 #include "hb_result.h"
 #include "hb_size.h"
-#include "hb_scenario.h"
+#include "hb_run_scenario.h"
 #include "hb_version.h"
 
 #include <errno.h>

@@ -1,6 +1,6 @@
 /* c2c's pairs, chosen the same way for the plan and the derived records (hb_c2c.h): the
  * CPUs of a matrix cell or a study, and the node of their line. */
-#include "hb_c2c.h"
+#include "hb_suite_c2c.h"
 
 #include "hb_error.h"
 

@@ -1,5 +1,5 @@
 /* The scenario parser: line by line, word by word, every error at its line and column. */
-#include "hb_scenario.h"
+#include "hb_run_scenario.h"
 
 #include "hb_error.h"
 #include "hb_options.h"
