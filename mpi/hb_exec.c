@@ -2,13 +2,13 @@
  * between barriers, the results come back to rank 0 as bytes and leave it merged over repeats. */
 #include "hb_exec.h"
 
-#include "hb_comm.h"
+#include "hb_ranks.h"
 
 #include "hb_error.h"
 #include "hb_record.h"
 #include "hb_repeat.h"
 #include "hb_team.h"
-#include "hb_world_wil.h"
+#include "hb_world_interleave_weights.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -24,20 +24,20 @@ struct hb_sync {
 static void hb_sync_started(void *ctx)
 {
     (void)ctx;
-    hb_comm_barrier();
+    hb_ranks_barrier();
 }
 
 static void hb_sync_fg_done(void *ctx)
 {
     struct hb_sync *s = ctx;
-    hb_comm_ibarrier(&s->req);
+    hb_ranks_ibarrier(&s->req);
     s->pending = true;
 }
 
 static bool hb_sync_all_done(void *ctx)
 {
     struct hb_sync *s = ctx;
-    bool done = hb_comm_test(&s->req);
+    bool done = hb_ranks_test(&s->req);
     if (done) s->pending = false;
     return done;
 }
@@ -127,7 +127,7 @@ static int hb_gather(const struct hb_world *w, const struct hb_experiment *e,
         displs = calloc((size_t)w->size, sizeof(int));
         if (!counts || !displs) return -ENOMEM;
     }
-    hb_comm_gather_int(bytes, counts);
+    hb_ranks_gather_int(bytes, counts);
     if (w->rank == 0) {
         for (int r = 0; r < w->size; r++) {
             displs[r] = total;
@@ -136,7 +136,7 @@ static int hb_gather(const struct hb_world *w, const struct hb_experiment *e,
         recv = malloc(total ? (size_t)total : 1);
         if (!recv) return -ENOMEM;
     }
-    hb_comm_gatherv_bytes(out, bytes, recv, counts, displs);
+    hb_ranks_gatherv_bytes(out, bytes, recv, counts, displs);
     free(out);
     free(counts);
     free(displs);
@@ -158,7 +158,7 @@ static int hb_repeat_records(const struct hb_world *w, const struct hb_topo *t,
     struct hb_task_result *host_res = calloc((size_t)e->ntasks, sizeof(*host_res));
     int *host_rank = calloc((size_t)e->ntasks, sizeof(int));
     int rc = host_res && host_rank ? 0 : -ENOMEM;
-    if (rc) hb_err_set("out of memory making the records of experiment %s", e->name);
+    if (rc) hb_error_set("out of memory making the records of experiment %s", e->name);
     for (int h = 0; h < w->nhosts && rc == 0; h++) {
         memset(host_res, 0, sizeof(*host_res) * (size_t)e->ntasks);
         for (int k = 0; k < ngot; k++)
@@ -187,7 +187,7 @@ static int hb_local_failure(const struct hb_experiment *e, const struct hb_task_
         if (mine[i].ran && mine[i].status) {
             snprintf(msg, len, "experiment %s task %s failed: %s", e->name, e->tasks[i].label,
                      mine[i].note);
-            return hb_err_exit_code(mine[i].status);
+            return hb_error_exit_code(mine[i].status);
         }
     return 0;
 }
@@ -208,16 +208,16 @@ void hb_exec_receive(const struct hb_world *w, const struct hb_plan *plan, int x
     size_t len = 0;
     int ok = 1;
     if (w->rank == 0) ok = hb_experiment_pack(&plan->exps[x], &buf, &len) == 0 && len <= INT_MAX;
-    hb_comm_bcast_ints(&ok, 1);
+    hb_ranks_bcast_ints(&ok, 1);
     if (!ok) hb_world_abort(w, HB_EXIT_ENV, "out of memory packing an experiment");
     int n = (int)len;
-    hb_comm_bcast_ints(&n, 1);
+    hb_ranks_bcast_ints(&n, 1);
     if (w->rank != 0 && !(buf = malloc(n ? (size_t)n : 1)))
         hb_world_abort(w, HB_EXIT_ENV, "out of memory receiving an experiment");
-    hb_comm_bcast_bytes(buf, n);
+    hb_ranks_bcast_bytes(buf, n);
     int rc = hb_experiment_unpack(buf, (size_t)n, e);
     free(buf);
-    if (rc) hb_world_abort(w, hb_err_exit_code(rc), hb_err_msg());
+    if (rc) hb_world_abort(w, hb_error_exit_code(rc), hb_error_msg());
 }
 
 /* One repeat of experiment x on every rank; rank 0 keeps its records in reps and, after the
@@ -241,8 +241,8 @@ static int hb_exec_one(const struct hb_world *w, const struct hb_topo *t,
         mine[i].threads = e.tasks[i].threads;
     if (rc) {
         char msg[600];
-        snprintf(msg, sizeof(msg), "experiment %s: %s", e.name, hb_err_msg());
-        hb_world_abort(w, hb_err_exit_code(rc), msg);
+        snprintf(msg, sizeof(msg), "experiment %s: %s", e.name, hb_error_msg());
+        hb_world_abort(w, hb_error_exit_code(rc), msg);
     }
     struct hb_sent *got = NULL;
     char *raw = NULL;
@@ -259,10 +259,10 @@ static int hb_exec_one(const struct hb_world *w, const struct hb_topo *t,
         fprintf(stderr, "hopbench: rank %d (host %s, node %d): %s\n", w->rank, w->host, w->node,
                 msg);
     if (keep_rc) {
-        fprintf(stderr, "hopbench: rank 0 (host %s): %s\n", w->host, hb_err_msg());
+        fprintf(stderr, "hopbench: rank 0 (host %s): %s\n", w->host, hb_error_msg());
         local = HB_EXIT_ENV;
     }
-    code = hb_comm_max_int(local);
+    code = hb_ranks_max_int(local);
     for (int i = 0; i < e.ntasks; i++)
         hb_task_result_free(&mine[i]);
     free(mine);
@@ -283,9 +283,9 @@ int hb_exec_rounds(const struct hb_world *w, const struct hb_plan *plan, int n,
      * stops the run. */
     for (int round; code <= HB_EXIT_FAILED;) {
         round = w->rank == 0 ? hb_rounds_next(&rd, reps, run) : 0;
-        hb_comm_bcast_ints(&round, 1);
+        hb_ranks_bcast_ints(&round, 1);
         if (round < 0) break;
-        hb_comm_bcast_ints(run, n);
+        hb_ranks_bcast_ints(run, n);
         for (int x = 0; x < n && code <= HB_EXIT_FAILED; x++) {
             if (!run[x]) continue;
             struct hb_round_step step = {round, rd.rounds, x, n, rd.until_clear};
@@ -317,7 +317,7 @@ int hb_exec_plan(const struct hb_world *w, const struct hb_topo *t, const struct
                  const struct hb_exec_io *io)
 {
     int n = w->rank == 0 ? plan->n : 0;
-    hb_comm_bcast_ints(&n, 1);
+    hb_ranks_bcast_ints(&n, 1);
     struct hb_repeats reps = {0};
     if (w->rank == 0 && hb_repeats_init(&reps, n, io->noise_pct))
         hb_world_abort(w, HB_EXIT_ENV, "out of memory for the repeats' records");
@@ -340,7 +340,7 @@ int hb_exec_emit_rest(const struct hb_world *w, struct hb_repeats *reps,
         if (hb_repeats_has(reps, x) && emit_rc == 0)
             emit_rc = hb_repeats_flush(reps, x, io->emit, io->ctx);
     if (emit_rc) {
-        fprintf(stderr, "hopbench: rank 0 (host %s): %s\n", w->host, hb_err_msg());
+        fprintf(stderr, "hopbench: rank 0 (host %s): %s\n", w->host, hb_error_msg());
         code = HB_EXIT_ENV;
     }
     return code;

@@ -2,7 +2,7 @@
  * ordered pair of ranks on its nodes, one pair at a time between barriers. */
 #include "hb_msg.h"
 
-#include "hb_comm.h"
+#include "hb_ranks.h"
 #include "hb_error.h"
 #include "hb_msg_bg.h"
 #include "hb_msg_core.h"
@@ -22,17 +22,17 @@
 int hb_msg_check_layout(const struct hb_world *w, const char *args)
 {
     if (w->size < 2) {
-        hb_err_set("comm needs two or more ranks (this launch has 1); run mpirun -np 2 "
-                   "hopbench %s",
-                   args);
+        hb_error_set("comm needs two or more ranks (this launch has 1); run mpirun -np 2 "
+                     "hopbench %s",
+                     args);
         return -EINVAL;
     }
     for (int r = 0; r < w->size; r++)
         if (w->rank_node[r] < 0) {
-            hb_err_set("rank %d (host %s, CPUs %s) is not bound inside one NUMA node: comm runs "
-                       "each rank on one node; run mpirun --map-by numa --bind-to numa hopbench "
-                       "%s (two ranks per node: --map-by ppr:2:numa)",
-                       r, w->hosts[w->rank_host[r]], w->rank_cpus[r], args);
+            hb_error_set("rank %d (host %s, CPUs %s) is not bound inside one NUMA node: comm runs "
+                         "each rank on one node; run mpirun --map-by numa --bind-to numa hopbench "
+                         "%s (two ranks per node: --map-by ppr:2:numa)",
+                         r, w->hosts[w->rank_host[r]], w->rank_cpus[r], args);
             return -HB_EENV;
         }
     return 0;
@@ -70,7 +70,7 @@ static void hb_msg_collect(const struct hb_world *w, int sender, struct hb_comm_
         /* While the pair measures, rank 0 waits without spinning. */
         MPI_Request req;
         MPI_Irecv(r, sizeof(*r), MPI_BYTE, sender, HB_TAG_RESULT, MPI_COMM_WORLD, &req);
-        hb_comm_wait_idle(&req);
+        hb_ranks_wait_idle(&req);
         MPI_Recv(samples, r->nsamples, MPI_DOUBLE, sender, HB_TAG_RESULT, MPI_COMM_WORLD,
                  MPI_STATUS_IGNORE);
     }
@@ -130,7 +130,7 @@ static int hb_msg_pair(struct hb_msg_run *run, const struct hb_experiment *e, in
     struct hb_msg_ends ends = {run, e, a, b, samples, &res};
     /* The ranks that wait sleep: on a host with fewer CPUs than ranks, spinning ones would
      * take the pair's CPUs. */
-    hb_comm_barrier_idle();
+    hb_ranks_barrier_idle();
     bool loaded = hb_msg_bg_loaded(e);
     if (loaded)
         hb_msg_bg_around(w, run->t, e, a, b, run->io->allow_misplaced, hb_msg_ends_run, &ends,
@@ -214,9 +214,9 @@ static int hb_msg_one(struct hb_msg_run *run, const struct hb_plan *plan, int x,
              : hb_repeats_put(reps, x, repeat, json_incref(rec));
     if (w->rank == 0 && last) hb_repeats_end(reps, x);
     json_decref(recs);
-    if (keep_rc) fprintf(stderr, "hopbench: rank 0 (host %s): %s\n", w->host, hb_err_msg());
+    if (keep_rc) fprintf(stderr, "hopbench: rank 0 (host %s): %s\n", w->host, hb_error_msg());
     hb_experiment_clear(&e);
-    return hb_comm_max_int(keep_rc ? HB_EXIT_ENV : failed ? HB_EXIT_FAILED : 0);
+    return hb_ranks_max_int(keep_rc ? HB_EXIT_ENV : failed ? HB_EXIT_FAILED : 0);
 }
 
 /* Two ranks messaging from one core of one machine (more ranks than cores, emulated hosts)
@@ -227,7 +227,7 @@ static int msg_cores_apart(const struct hb_world *w, const struct hb_topo *t,
 {
     int *core = calloc((size_t)w->size, sizeof(*core));
     if (!core) hb_world_abort(w, HB_EXIT_ENV, "out of memory for the ranks' cores");
-    hb_comm_allgather_int(hb_msg_core_now(t), core);
+    hb_ranks_allgather_int(hb_msg_core_now(t), core);
     int code = 0;
     for (int a = 0; a < w->size && !code; a++)
         for (int b = a + 1; b < w->size && !code; b++)
@@ -263,7 +263,7 @@ int hb_msg_exec_plan(const struct hb_world *w, const struct hb_topo *t, const st
                      const struct hb_exec_io *io)
 {
     int n = w->rank == 0 ? plan->n : 0;
-    hb_comm_bcast_ints(&n, 1);
+    hb_ranks_bcast_ints(&n, 1);
     struct hb_msg_run run = {w,
                              t,
                              io,
@@ -273,15 +273,15 @@ int hb_msg_exec_plan(const struct hb_world *w, const struct hb_topo *t, const st
                              calloc((size_t)w->size, sizeof(struct hb_msg_bg_got)),
                              calloc((size_t)w->size, sizeof(int))};
     struct hb_repeats reps = {0};
-    if (hb_msg_own_core(w, t) != 0) hb_world_abort(w, HB_EXIT_ENV, hb_err_msg());
+    if (hb_msg_own_core(w, t) != 0) hb_world_abort(w, HB_EXIT_ENV, hb_error_msg());
     if (!run.cpu) hb_world_abort(w, HB_EXIT_ENV, "out of memory for the ranks' CPUs");
-    hb_comm_allgather_int(hb_msg_cpu_now(t), run.cpu);
+    hb_ranks_allgather_int(hb_msg_cpu_now(t), run.cpu);
     if (!run.unpaired || !run.machine || !run.bg ||
         (w->rank == 0 && hb_repeats_init(&reps, n, io->noise_pct)))
         hb_world_abort(w, HB_EXIT_ENV, "out of memory for the repeats' records");
     char me[HB_HOST_LEN] = "";
     if (gethostname(me, sizeof(me) - 1) != 0) snprintf(me, sizeof(me), "unknown");
-    hb_comm_allgather_bytes(me, HB_HOST_LEN, run.machine);
+    hb_ranks_allgather_bytes(me, HB_HOST_LEN, run.machine);
     int code = msg_cores_apart(w, t, (const char(*)[HB_HOST_LEN])run.machine);
     if (w->rank == 0) {
         hb_msg_transport(false, run.transport[0], sizeof(run.transport[0]));

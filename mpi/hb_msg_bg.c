@@ -2,7 +2,7 @@
  * around the pair's exchanges, and what it achieved. */
 #include "hb_msg_bg.h"
 
-#include "hb_comm.h"
+#include "hb_ranks.h"
 #include "hb_error.h"
 #include "hb_team.h"
 
@@ -40,11 +40,11 @@ static int hb_msg_check_bg_cores(const struct hb_world *w, const struct hb_topo 
     for (int r = 0; i >= 0 && r < w->size; r++) {
         int have = w->rank_node[r] == node ? hb_world_cores_in(t, w->rank_cpus[r], i) : 2;
         if (have >= 2) continue;
-        hb_err_set("rank %d (host %s) is bound to %d core of node %d (CPUs %s), but comm --bg "
-                   "runs a rank's messages on one core and the load of its node on the others; "
-                   "bind each rank to its node: mpirun --map-by numa --bind-to numa hopbench %s "
-                   "(two ranks per node: --map-by ppr:2:numa)",
-                   r, w->hosts[w->rank_host[r]], have, node, w->rank_cpus[r], args);
+        hb_error_set("rank %d (host %s) is bound to %d core of node %d (CPUs %s), but comm --bg "
+                     "runs a rank's messages on one core and the load of its node on the others; "
+                     "bind each rank to its node: mpirun --map-by numa --bind-to numa hopbench %s "
+                     "(two ranks per node: --map-by ppr:2:numa)",
+                     r, w->hosts[w->rank_host[r]], have, node, w->rank_cpus[r], args);
         return -HB_EENV;
     }
     return 0;
@@ -89,7 +89,7 @@ int hb_msg_check_bg(const struct hb_world *w, const struct hb_topo *t, const str
 {
     hwloc_bitmap_t loads = hb_msg_bg_nodes(plan);
     if (!loads) {
-        hb_err_set("out of memory listing the nodes --bg loads");
+        hb_error_set("out of memory listing the nodes --bg loads");
         return -ENOMEM;
     }
     int rc = 0, node;
@@ -103,11 +103,11 @@ int hb_msg_check_bg(const struct hb_world *w, const struct hb_topo *t, const str
             if (rc == 0 && w->rank == 0) hb_msg_bg_say_shared(w, t, node);
         } else if (rc == 0) {
             char *nodes = hb_msg_rank_nodes(w);
-            hb_err_set("--load-nodes %d: no rank runs on node %d (ranks sit on node%s %s), and "
-                       "the load of a node is run by a rank there; name nodes of ranks, or "
-                       "launch one there (mpirun --map-by numa --bind-to numa)",
-                       node, node, nodes && strpbrk(nodes, ",-") ? "s" : "",
-                       nodes ? nodes : "(out of memory listing them)");
+            hb_error_set("--load-nodes %d: no rank runs on node %d (ranks sit on node%s %s), and "
+                         "the load of a node is run by a rank there; name nodes of ranks, or "
+                         "launch one there (mpirun --map-by numa --bind-to numa)",
+                         node, node, nodes && strpbrk(nodes, ",-") ? "s" : "",
+                         nodes ? nodes : "(out of memory listing them)");
             free(nodes);
             rc = -EINVAL;
         }
@@ -140,7 +140,7 @@ struct hb_msg_bg_body {
 static void hb_msg_bg_started(void *c)
 {
     struct hb_msg_bg_body *b = c;
-    hb_comm_barrier();
+    hb_ranks_barrier();
     b->body(b->ctx);
 }
 
@@ -148,7 +148,7 @@ static void hb_msg_bg_fg_done(void *c)
 {
     (void)c;
     /* The ranks outside the pair wait here while it runs: asleep, off its CPUs. */
-    hb_comm_barrier_idle();
+    hb_ranks_barrier_idle();
 }
 
 static bool hb_msg_bg_all_done(void *c)
@@ -183,8 +183,8 @@ static void hb_msg_bg_team(const struct hb_world *w, const struct hb_topo *t,
     if (rc) {
         char msg[600];
         snprintf(msg, sizeof(msg), "experiment %s, load on node %d: %s", e->name, w->node,
-                 hb_err_msg());
-        hb_world_abort(w, hb_err_exit_code(rc), msg);
+                 hb_error_msg());
+        hb_world_abort(w, hb_error_exit_code(rc), msg);
     }
     double span = res.t_end - res.t_start;
     got->node = w->node;

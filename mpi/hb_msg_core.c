@@ -21,8 +21,8 @@ int hb_msg_own_core(const struct hb_world *w, const struct hb_topo *t)
         hwloc_obj_t core = hwloc_get_obj_inside_cpuset_by_type(t->hw, set, HWLOC_OBJ_CORE, k);
         if (core) hwloc_bitmap_and(set, set, core->cpuset);
         if (core && hwloc_set_cpubind(t->hw, set, HWLOC_CPUBIND_THREAD) != 0) {
-            hb_err_set("rank %d cannot bind its messaging thread to core %d of its CPUs %s: %s",
-                       w->rank, k, w->cpus, strerror(errno));
+            hb_error_set("rank %d cannot bind its messaging thread to core %d of its CPUs %s: %s",
+                         w->rank, k, w->cpus, strerror(errno));
             rc = -HB_EENV;
         }
     }

@@ -45,7 +45,7 @@ static void hb_msg_alloc(const struct hb_msg_job *job, struct hb_msg_bufs *b, st
         }
         if (rc) {
             me->status = rc;
-            snprintf(me->note, sizeof(me->note), "%s", hb_err_msg());
+            snprintf(me->note, sizeof(me->note), "%s", hb_error_msg());
             return;
         }
         me->pages_checked += pl.checked;

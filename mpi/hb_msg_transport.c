@@ -3,8 +3,8 @@
  * 4.1, sm's in 5). */
 #include "hb_msg_transport.h"
 
-#include "hb_comm.h"
-#include "hb_mpi_conv.h"
+#include "hb_ranks.h"
+#include "hb_mpirun_dialect.h"
 
 #include <errno.h>
 #include <mpi.h>
@@ -118,7 +118,7 @@ static bool hb_btl_allows(const char *list, const char *c)
 
 void hb_msg_transport(bool same_host, char *out, size_t len)
 {
-    if (hb_comm_solo()) {
+    if (hb_ranks_solo()) {
         snprintf(out, len, "none: one process");
         return;
     }
@@ -127,7 +127,7 @@ void hb_msg_transport(bool same_host, char *out, size_t len)
         snprintf(out, len, "unknown: MPI_T did not start");
         return;
     }
-    const char *shm = hb_mpi_conv()->shm_btl;
+    const char *shm = hb_mpirun_dialect()->shm_btl;
     char btl[256], pml[256], copy[64], copy_var[64];
     snprintf(copy_var, sizeof(copy_var), "btl_%s_single_copy_mechanism", shm);
     bool known = hb_mca("btl", btl, sizeof(btl));

@@ -2,8 +2,8 @@
  * the status every rank adopts. */
 #include "hb_rank0.h"
 
-#include "hb_comm.h"
-#include "hb_mpi_conv.h"
+#include "hb_ranks.h"
+#include "hb_mpirun_dialect.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -13,7 +13,7 @@ void hb_rank0_choose_conventions(void)
     char lib[MPI_MAX_LIBRARY_VERSION_STRING];
     int len = 0;
     MPI_Get_library_version(lib, &len);
-    hb_mpi_conv_choose(lib);
+    hb_mpirun_dialect_choose(lib);
 }
 
 void hb_rank0_record_versions(json_t *run)
@@ -25,7 +25,7 @@ void hb_rank0_record_versions(json_t *run)
     lib[strcspn(lib, ",\n")] = '\0';
     json_t *versions = json_object_get(run, "versions");
     json_object_set_new(versions, "mpi_library", json_string(lib));
-    json_object_set_new(versions, "mpi_launcher", json_string(hb_mpi_conv()->name));
+    json_object_set_new(versions, "mpi_launcher", json_string(hb_mpirun_dialect()->name));
     char std[16];
     snprintf(std, sizeof(std), "%d.%d", major, minor);
     json_object_set_new(versions, "mpi", json_string(std));
@@ -49,6 +49,6 @@ void hb_rank0_record_world(json_t *run, const struct hb_world *w)
 
 int hb_rank0_share(int value)
 {
-    hb_comm_bcast_ints(&value, 1);
+    hb_ranks_bcast_ints(&value, 1);
     return value;
 }

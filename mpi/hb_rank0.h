@@ -12,7 +12,7 @@
  * records them without a world. */
 void hb_rank0_record_versions(json_t *run);
 
-/* Choose the launcher conventions (hb_mpi_conv.h) from this MPI library's version, which MPI
+/* Choose the launcher conventions (hb_mpirun_dialect.h) from this MPI library's version, which MPI
  * allows asking before MPI_Init. */
 void hb_rank0_choose_conventions(void);
 

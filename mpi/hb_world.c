@@ -2,7 +2,7 @@
  * node gathered, and the layout and binding checks that refuse a launch before measuring. */
 #include "hb_world.h"
 
-#include "hb_comm.h"
+#include "hb_ranks.h"
 #include "hb_error.h"
 #include "hb_launcher.h"
 #include "hb_places.h"
@@ -82,17 +82,17 @@ int hb_world_limits(void)
     if (!hb_launched(&launch)) return 0;
     if (getrlimit(RLIMIT_NOFILE, &fl) == 0 && fl.rlim_cur != RLIM_INFINITY &&
         fl.rlim_cur < HB_MIN_FILES) {
-        hb_err_set("only %llu file descriptors allowed (ulimit -n): MPI_Init needs at least %d; "
-                   "raise it with ulimit -n %d",
-                   (unsigned long long)fl.rlim_cur, HB_MIN_FILES, HB_MIN_FILES);
+        hb_error_set("only %llu file descriptors allowed (ulimit -n): MPI_Init needs at least %d; "
+                     "raise it with ulimit -n %d",
+                     (unsigned long long)fl.rlim_cur, HB_MIN_FILES, HB_MIN_FILES);
         return -HB_EENV;
     }
     if (getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY &&
         as.rlim_cur < HB_MIN_ADDRESS_SPACE) {
-        hb_err_set("address space limited to %llu MiB (ulimit -v): MPI and the measurement "
-                   "need at least %llu MiB; raise or remove the limit",
-                   (unsigned long long)(as.rlim_cur >> 20),
-                   (unsigned long long)(HB_MIN_ADDRESS_SPACE >> 20));
+        hb_error_set("address space limited to %llu MiB (ulimit -v): MPI and the measurement "
+                     "need at least %llu MiB; raise or remove the limit",
+                     (unsigned long long)(as.rlim_cur >> 20),
+                     (unsigned long long)(HB_MIN_ADDRESS_SPACE >> 20));
         return -HB_EENV;
     }
     return 0;
@@ -107,10 +107,10 @@ static int hb_world_gather_cpus(struct hb_world *w)
     if (!lens || !displs) {
         free(lens);
         free(displs);
-        hb_err_set("out of memory for the bindings of %d ranks", w->size);
+        hb_error_set("out of memory for the bindings of %d ranks", w->size);
         return -HB_EENV;
     }
-    hb_comm_allgather_int(len, lens);
+    hb_ranks_allgather_int(len, lens);
     size_t total = 0;
     for (int r = 0; r < w->size; r++) {
         displs[r] = (int)total;
@@ -120,10 +120,10 @@ static int hb_world_gather_cpus(struct hb_world *w)
     if (!w->cpus_text) {
         free(lens);
         free(displs);
-        hb_err_set("out of memory for the bindings of %d ranks", w->size);
+        hb_error_set("out of memory for the bindings of %d ranks", w->size);
         return -HB_EENV;
     }
-    hb_comm_allgatherv_bytes(w->cpus, len, w->cpus_text, lens, displs);
+    hb_ranks_allgatherv_bytes(w->cpus, len, w->cpus_text, lens, displs);
     for (int r = 0; r < w->size; r++)
         w->rank_cpus[r] = w->cpus_text + displs[r];
     free(lens);
@@ -139,7 +139,7 @@ static int same_command(const struct hb_world *w, int argc, char **argv)
 {
     uint64_t h = 1469598103934665603ULL, *all = calloc((size_t)w->size, sizeof(*all));
     if (!all) {
-        hb_err_set("out of memory comparing the ranks' command lines");
+        hb_error_set("out of memory comparing the ranks' command lines");
         return -HB_EENV;
     }
     for (int i = 0; i < argc; i++)
@@ -147,16 +147,16 @@ static int same_command(const struct hb_world *w, int argc, char **argv)
             h = (h ^ (unsigned char)*c) * 1099511628211ULL;
             if (!*c) break;
         }
-    hb_comm_allgather_bytes(&h, (int)sizeof(h), all);
+    hb_ranks_allgather_bytes(&h, (int)sizeof(h), all);
     int other = 0;
     for (int r = 1; r < w->size && !other; r++)
         if (all[r] != all[0]) other = r;
     free(all);
     if (!other) return 0;
-    hb_err_set("rank %d was started with another command line than rank 0 (an MPMD launch, "
-               "mpirun A : B, or other options per rank): every rank runs one study with the "
-               "same options; start them all with one command",
-               other);
+    hb_error_set("rank %d was started with another command line than rank 0 (an MPMD launch, "
+                 "mpirun A : B, or other options per rank): every rank runs one study with the "
+                 "same options; start them all with one command",
+                 other);
     return -EINVAL;
 }
 
@@ -168,7 +168,7 @@ int hb_world_init(int *argc, char ***argv, const struct hb_topo *t, struct hb_wo
      * core during MPI_Init, which says nothing about the node it was started for. */
     w->node = hb_world_find_node(t, &w->cpus);
     if (!w->cpus) {
-        hb_err_set("out of memory reading this rank's binding");
+        hb_error_set("out of memory reading this rank's binding");
         return -HB_EENV;
     }
     int rc = hb_world_limits();
@@ -180,8 +180,8 @@ int hb_world_init(int *argc, char ***argv, const struct hb_topo *t, struct hb_wo
     struct hb_launch launch;
     w->host_comm = MPI_COMM_NULL;
     if (!hb_launched(&launch)) {
-        /* Alone: a world of one, and MPI never starts (hb_comm.h). */
-        hb_comm_set_solo();
+        /* Alone: a world of one, and MPI never starts (hb_ranks.h). */
+        hb_ranks_set_solo();
         w->size = 1;
     } else {
         atomic_store(&hb_world_in_init, (int)getpid());
@@ -204,11 +204,11 @@ int hb_world_init(int *argc, char ***argv, const struct hb_topo *t, struct hb_wo
     w->rank_cpus = calloc((size_t)w->size, sizeof(*w->rank_cpus));
     if (!names || !w->rank_node || !w->rank_host || !w->hosts || !w->rank_cpus) {
         free(names);
-        hb_err_set("out of memory for %d ranks", w->size);
+        hb_error_set("out of memory for %d ranks", w->size);
         return -HB_EENV;
     }
-    hb_comm_allgather_bytes(w->host, HB_HOST_LEN, names);
-    hb_comm_allgather_int(w->node, w->rank_node);
+    hb_ranks_allgather_bytes(w->host, HB_HOST_LEN, names);
+    hb_ranks_allgather_int(w->node, w->rank_node);
     rc = hb_world_gather_cpus(w);
     if (rc) {
         free(names);
@@ -223,7 +223,7 @@ int hb_world_init(int *argc, char ***argv, const struct hb_topo *t, struct hb_wo
     }
     free(names);
     w->host_index = w->rank_host[w->rank];
-    if (hb_comm_solo()) {
+    if (hb_ranks_solo()) {
         w->host_size = 1;
     } else {
         if (fake && *fake)
@@ -239,7 +239,7 @@ int hb_world_init(int *argc, char ***argv, const struct hb_topo *t, struct hb_wo
     if (w->node < 0 && w->host_size == 1 && hb_topo_count_cpu_nodes(t) == 1)
         for (int i = 0; i < t->nnodes; i++)
             if (t->nodes[i].has_cpus) w->node = w->rank_node[w->rank] = t->nodes[i].os_index;
-    hb_comm_allgather_int(w->node, w->rank_node);
+    hb_ranks_allgather_int(w->node, w->rank_node);
     return 0;
 }
 
@@ -305,11 +305,11 @@ static void hb_world_say_launch(const struct hb_topo *t, const char *args, const
 {
     char *mpirun = NULL, *srun = NULL;
     if (hb_topo_launch_lines(t, args, &mpirun, &srun) != 0)
-        hb_err_set("%s", what);
+        hb_error_set("%s", what);
     else if (hb_topo_count_cpu_nodes(t) == 1)
-        hb_err_set("%s; run one rank: hopbench %s (no mpirun needed) or %s", what, args, mpirun);
+        hb_error_set("%s; run one rank: hopbench %s (no mpirun needed) or %s", what, args, mpirun);
     else
-        hb_err_set("%s; run: %s  or: %s", what, mpirun, srun);
+        hb_error_set("%s; run: %s  or: %s", what, mpirun, srun);
     free(mpirun);
     free(srun);
 }
@@ -319,7 +319,7 @@ int hb_world_check_layout(const struct hb_world *w, const struct hb_topo *t, con
     for (int h = 0; h < w->nhosts; h++) {
         char *what = hb_layout_problem(w, t, h);
         if (!what) {
-            hb_err_set("out of memory checking the ranks of host %s", w->hosts[h]);
+            hb_error_set("out of memory checking the ranks of host %s", w->hosts[h]);
             return -HB_EENV;
         }
         if (what[0]) hb_world_say_launch(t, args, what);
@@ -354,7 +354,7 @@ int hb_world_check_binding(const struct hb_world *w, const struct hb_topo *t, in
     int have = i < 0 ? need : hb_world_cores_in(t, w->cpus, i);
     int bad = have >= 0 && have < need;
     /* Collective: the lowest rank that is short says why; every rank returns the same. */
-    int first = w->size - hb_comm_max_int(bad ? w->size - w->rank : 0);
+    int first = w->size - hb_ranks_max_int(bad ? w->size - w->rank : 0);
     if (first == w->size) return 0;
     if (first == w->rank) {
         /* What narrowed it: an explicit place list, a launcher's default, or the affinity. */
@@ -382,7 +382,7 @@ int hb_world_check_binding(const struct hb_world *w, const struct hb_topo *t, in
                      "plan runs %d thread%s there, one per core (%s)",
                      w->rank, w->host, have, have == 1 ? "" : "s", w->node, w->cpus, need,
                      need == 1 ? "" : "s", why) < 0) {
-            hb_err_set("out of memory checking rank %d's binding", w->rank);
+            hb_error_set("out of memory checking rank %d's binding", w->rank);
             return -HB_EENV;
         }
         hb_world_say_launch(t, args, what);
@@ -397,7 +397,7 @@ void hb_world_abort(const struct hb_world *w, int code, const char *msg)
     fflush(stderr);
     /* Alone, there is nobody to stop: an Open MPI singleton's MPI_Abort only adds noise. */
     if (w->size == 1) {
-        if (!hb_comm_solo()) MPI_Finalize();
+        if (!hb_ranks_solo()) MPI_Finalize();
         exit(code);
     }
     MPI_Abort(MPI_COMM_WORLD, code);
@@ -413,7 +413,7 @@ void hb_world_finalize(struct hb_world *w)
     free(w->rank_cpus);
     free(w->cpus_text);
     free(w->cpus);
-    if (!hb_comm_solo()) MPI_Finalize();
+    if (!hb_ranks_solo()) MPI_Finalize();
 }
 
 int hb_world_node_ranks(const struct hb_world *w, int *below)

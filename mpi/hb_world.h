@@ -31,7 +31,7 @@ int hb_world_limits(void);
 /* Started by a launcher: MPI_Init_thread(FUNNELED), then group ranks by host:
  * MPI_Comm_split_type(SHARED), or by the HOPBENCH_HOST variable when set (lets several ranks
  * on one machine act as several hosts in tests). Started alone: a world of one rank, without
- * MPI (hb_comm.h). Each rank reads its binding with hwloc and finds its node. 0 or -HB_EENV
+ * MPI (hb_ranks.h). Each rank reads its binding with hwloc and finds its node. 0 or -HB_EENV
  * (also before MPI_Init when ulimit -n or -v is below what MPI_Init needs). When MPI_Init
  * itself fails, Open MPI ends the process: with one hopbench line and status 3 (see _exit
  * there). */

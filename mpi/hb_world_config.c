@@ -15,15 +15,15 @@ static json_t *hb_world_config_entry(const char *host, const char *text, int len
     json_t *cfg = len > 0 ? json_loadb(text, (size_t)len, 0, &err) : NULL;
     if (!json_is_object(cfg)) {
         json_decref(cfg);
-        hb_err_set("host %s sent no configuration%s%s", host, len > 0 ? ": " : "",
-                   len > 0 ? err.text : " (out of memory there)");
+        hb_error_set("host %s sent no configuration%s%s", host, len > 0 ? ": " : "",
+                     len > 0 ? err.text : " (out of memory there)");
         return NULL;
     }
     json_t *entry =
         json_pack("{s:s, s:O, s:O}", "host", host, "config", json_object_get(cfg, "config"),
                   "config_unreadable", json_object_get(cfg, "config_unreadable"));
     json_decref(cfg);
-    if (!entry) hb_err_set("host %s sent a configuration without its two parts", host);
+    if (!entry) hb_error_set("host %s sent a configuration without its two parts", host);
     return entry;
 }
 
@@ -37,7 +37,7 @@ int hb_world_host_configs(const struct hb_world *w, const json_t *mine, json_t *
     free(text);
     json_t *all = rc == 0 && w->rank == 0 ? json_array() : NULL;
     if (rc == 0 && w->rank == 0 && !all) {
-        hb_err_set("out of memory holding %d hosts' configurations", w->nhosts);
+        hb_error_set("out of memory holding %d hosts' configurations", w->nhosts);
         rc = -ENOMEM;
     }
     for (int h = 0; all && rc == 0 && h < w->nhosts; h++) {

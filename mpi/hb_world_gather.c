@@ -2,7 +2,7 @@
  * configuration (hb_world.h). */
 #include "hb_world.h"
 
-#include "hb_comm.h"
+#include "hb_ranks.h"
 #include "hb_error.h"
 
 #include <errno.h>
@@ -20,7 +20,7 @@ int hb_world_gather_hosts(const struct hb_world *w, const char *mine, int len,
         lens = calloc((size_t)w->size, sizeof(*lens));
         displs = calloc((size_t)w->size, sizeof(*displs));
     }
-    hb_comm_gather_int(w->host_rank == 0 && len > 0 ? len : 0, lens);
+    hb_ranks_gather_int(w->host_rank == 0 && len > 0 ? len : 0, lens);
     long total = 0;
     if (w->rank == 0 && lens && displs)
         for (int r = 0; r < w->size; r++) {
@@ -28,12 +28,12 @@ int hb_world_gather_hosts(const struct hb_world *w, const char *mine, int len,
             total += lens[r];
         }
     if (w->rank == 0 && (!lens || !displs || total > INT_MAX || !(all = malloc(total + 1)))) {
-        hb_err_set("out of memory gathering the hosts' descriptions (%ld bytes)", total);
+        hb_error_set("out of memory gathering the hosts' descriptions (%ld bytes)", total);
         rc = -ENOMEM;
     }
-    hb_comm_bcast_ints(&rc, 1);
+    hb_ranks_bcast_ints(&rc, 1);
     if (rc == 0)
-        hb_comm_gatherv_bytes(mine, w->host_rank == 0 && len > 0 ? len : 0, all, lens, displs);
+        hb_ranks_gatherv_bytes(mine, w->host_rank == 0 && len > 0 ? len : 0, all, lens, displs);
     if (rc) {
         free(all);
         free(lens);

@@ -2,7 +2,7 @@
  * one fleet need not be alike (fewer cores, other nodes), and each host's NICs for comm. */
 #include "hb_world.h"
 
-#include "hb_comm.h"
+#include "hb_ranks.h"
 #include "hb_error.h"
 
 #include <errno.h>
@@ -21,7 +21,7 @@ int hb_world_host_topos(const struct hb_world *w, const struct hb_topo *t, struc
     if (xml) hwloc_free_xmlbuffer(t->hw, xml);
     struct hb_topo **topos = NULL;
     if (rc == 0 && w->rank == 0 && !(topos = calloc((size_t)w->nhosts, sizeof(*topos)))) {
-        hb_err_set("out of memory holding %d hosts' topologies", w->nhosts);
+        hb_error_set("out of memory holding %d hosts' topologies", w->nhosts);
         rc = -ENOMEM;
     }
     for (int r = 0; rc == 0 && w->rank == 0 && r < w->size; r++) {
@@ -33,7 +33,7 @@ int hb_world_host_topos(const struct hb_world *w, const struct hb_topo *t, struc
     }
     for (int h = 0; rc == 0 && w->rank == 0 && h < w->nhosts; h++)
         if (!topos[h]) {
-            hb_err_set("host %s sent no topology (hwloc could not write it as XML)", w->hosts[h]);
+            hb_error_set("host %s sent no topology (hwloc could not write it as XML)", w->hosts[h]);
             rc = -HB_EENV;
         }
     if (rc && topos)
@@ -60,6 +60,6 @@ json_t *hb_world_host_nics(const struct hb_world *w, struct hb_topo **topos)
             json_decref(all);
             all = NULL;
         }
-    if (!all) hb_err_set("out of memory listing %d hosts' NICs", w->nhosts);
+    if (!all) hb_error_set("out of memory listing %d hosts' NICs", w->nhosts);
     return all;
 }

@@ -60,15 +60,15 @@ int hb_balance_check(const struct hb_topo *t, const struct hb_experiment *e)
         size_t least = 8;
         while (hb_balance_per_thread(least, k->threads) * (size_t)(k->threads - 1) >= least)
             least += 8;
-        hb_err_set("balance: --size %llu bytes is too small for %d threads, each of which reads "
-                   "whole cache lines of its own: give at least %zu bytes",
-                   (unsigned long long)k->bytes, k->threads, least * 8);
+        hb_error_set("balance: --size %llu bytes is too small for %d threads, each of which reads "
+                     "whole cache lines of its own: give at least %zu bytes",
+                     (unsigned long long)k->bytes, k->threads, least * 8);
         return -EINVAL;
     }
-    hb_err_set("experiment %s: not a balance run (kernel read, bound to a "
-               "node with memory other than its CPU node, threads within the CPU node and data "
-               "for each, interval_s and max_time_s giving %d to %d samples)",
-               e->name, HB_BALANCE_MIN_POINTS, HB_MAX_REPS);
+    hb_error_set("experiment %s: not a balance run (kernel read, bound to a "
+                 "node with memory other than its CPU node, threads within the CPU node and data "
+                 "for each, interval_s and max_time_s giving %d to %d samples)",
+                 e->name, HB_BALANCE_MIN_POINTS, HB_MAX_REPS);
     return -EINVAL;
 }
 
@@ -136,7 +136,7 @@ static void *hb_balance_work(void *arg)
     struct hb_balance_team *tm = w->tm;
     hb_balance_bind(tm, w->idx);
     struct hb_kslice s = hb_balance_slice(tm, w->idx);
-    if (tm->k->init(&s) != 0) hb_balance_fail(tm, hb_err_msg());
+    if (tm->k->init(&s) != 0) hb_balance_fail(tm, hb_error_msg());
     atomic_fetch_add(&tm->touched, 1);
     while (!atomic_load(&tm->go))
         sched_yield();
@@ -150,7 +150,7 @@ static void *hb_balance_work(void *arg)
         moved += (uint64_t)hb_kernel_bytes(tm->k, c.n, 1);
         atomic_store(&tm->moved[w->idx], moved);
     }
-    if (tm->k->check(&s, tm->k->run(&s, 1), 1) != 0) hb_balance_fail(tm, hb_err_msg());
+    if (tm->k->check(&s, tm->k->run(&s, 1), 1) != 0) hb_balance_fail(tm, hb_error_msg());
     return NULL;
 }
 
@@ -200,7 +200,7 @@ static json_t *hb_balance_series(struct hb_balance_team *tm, double every, doubl
         double local = hb_balance_share(tm, tm->task->cpu_node);
         double gbps = (bytes - prev_bytes) / (now - prev_t) / 1e9;
         if (local < 0) {
-            hb_balance_fail(tm, hb_err_msg());
+            hb_balance_fail(tm, hb_error_msg());
             break;
         }
         json_array_append_new(series, json_pack("{s:f, s:f, s:f}", "t_s", now - t0, "local_pct",
@@ -247,8 +247,8 @@ static int hb_balance_unbind(const struct hb_buf *b)
 {
     if (syscall(SYS_mbind, b->ptr, b->map_bytes, MPOL_DEFAULT, NULL, 0UL, 0U) == 0) return 0;
     int err = errno;
-    hb_err_set("balance: mbind MPOL_DEFAULT (dropping the first-touch bind) refused: %s",
-               strerror(err));
+    hb_error_set("balance: mbind MPOL_DEFAULT (dropping the first-touch bind) refused: %s",
+                 strerror(err));
     return -err;
 }
 
@@ -264,7 +264,7 @@ static int hb_balance_watch(struct hb_balance_team *tm, const struct hb_experime
         rc = -pthread_create(&w[started].th, NULL, hb_balance_work, &w[started]);
     }
     started -= rc != 0;
-    if (rc) hb_err_set("balance: cannot start worker %d of %d: %s", started, n, strerror(-rc));
+    if (rc) hb_error_set("balance: cannot start worker %d of %d: %s", started, n, strerror(-rc));
     if (rc) atomic_store(&tm->stop, 1);
     while (atomic_load(&tm->touched) < started)
         sched_yield();
@@ -306,8 +306,8 @@ int hb_balance_run(const struct hb_topo *t, const struct hb_experiment *e, struc
     r->threads = task->threads;
     int mode = 0, rc = hb_numa_balancing_mode(&mode);
     if (rc == 0 && mode == 0) {
-        hb_err_set("balance: automatic NUMA balancing was turned off after the plan "
-                   "(/proc/sys/kernel/numa_balancing is 0)");
+        hb_error_set("balance: automatic NUMA balancing was turned off after the plan "
+                     "(/proc/sys/kernel/numa_balancing is 0)");
         rc = -HB_EENV;
     }
     if (rc == 0)
@@ -316,7 +316,7 @@ int hb_balance_run(const struct hb_topo *t, const struct hb_experiment *e, struc
     if (rc) return rc;
     tm.moved = calloc((size_t)task->threads, sizeof(*tm.moved));
     rc = tm.moved ? hb_balance_watch(&tm, e, keys, mode) : -ENOMEM;
-    if (rc == -ENOMEM) hb_err_set("balance: out of memory watching %d threads", task->threads);
+    if (rc == -ENOMEM) hb_error_set("balance: out of memory watching %d threads", task->threads);
     if (rc == 0 && tm.failed) {
         r->status = -HB_EVALIDATE;
         snprintf(r->note, sizeof(r->note), "%s", tm.note);

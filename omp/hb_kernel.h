@@ -67,7 +67,7 @@ struct hb_kernel {
 
 extern const struct hb_kernel hb_kernels[]; /* default first, NULL name terminates */
 
-/* The kernel with this name, or NULL (then hb_err_set names it and lists valid ones). */
+/* The kernel with this name, or NULL (then hb_error_set names it and lists valid ones). */
 const struct hb_kernel *hb_kernel_find(const char *name);
 
 /* Every name of a comma-separated list ("" = none) is a kernel: 0, or -EINVAL naming the

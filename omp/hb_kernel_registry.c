@@ -359,7 +359,7 @@ const struct hb_kernel *hb_kernel_find(const char *name)
 {
     for (const struct hb_kernel *k = hb_kernels; name && k->name; k++)
         if (strcmp(k->name, name) == 0) return k;
-    hb_err_set("unknown kernel '%s'; valid kernels: %s", name ? name : "", hb_kernel_names());
+    hb_error_set("unknown kernel '%s'; valid kernels: %s", name ? name : "", hb_kernel_names());
     return NULL;
 }
 
@@ -367,7 +367,7 @@ int hb_kernel_check_list(const char *list)
 {
     char *copy = strdup(list), *save = NULL;
     if (!copy) {
-        hb_err_set("out of memory checking --kernel %s", list);
+        hb_error_set("out of memory checking --kernel %s", list);
         return -ENOMEM;
     }
     int rc = 0;

@@ -53,9 +53,9 @@ int hb_migrate_check(const struct hb_topo *t, const struct hb_experiment *e)
     if (e->reps < 1 || e->reps > HB_MAX_REPS || k->threads != 1 || ci < 0 ||
         !t->nodes[ci].has_cpus || !hb_migrate_mem_ok(t, k->mem_node) ||
         !hb_migrate_mem_ok(t, dst) || dst == k->mem_node || hb_migrate_by_mbind(e) < 0) {
-        hb_err_set("experiment %s: not a migration (one thread on a CPU node, reps 1-%d, two "
-                   "different nodes with memory, method move_pages or mbind)",
-                   e->name, HB_MAX_REPS);
+        hb_error_set("experiment %s: not a migration (one thread on a CPU node, reps 1-%d, two "
+                     "different nodes with memory, method move_pages or mbind)",
+                     e->name, HB_MAX_REPS);
         return -EINVAL;
     }
     return 0;
@@ -76,7 +76,7 @@ static int hb_migrate_pages_init(const struct hb_buf *b, struct hb_migrate_pages
     p->node = calloc(p->n, sizeof(*p->node));
     p->status = calloc(p->n, sizeof(*p->status));
     if (!p->addr || !p->node || !p->status) {
-        hb_err_set("migrate: out of memory for the addresses of %lu pages", p->n);
+        hb_error_set("migrate: out of memory for the addresses of %lu pages", p->n);
         return -ENOMEM;
     }
     for (unsigned long i = 0; i < p->n; i++)
@@ -108,8 +108,8 @@ static int hb_migrate_move(const struct hb_buf *b, struct hb_migrate_pages *p, i
     }
     if (rc != 0) {
         int err = errno;
-        hb_err_set("migrate: %s to node %d refused for %lu pages: %s",
-                   mbind ? "mbind MPOL_MF_MOVE" : "move_pages", to, p->n, strerror(err));
+        hb_error_set("migrate: %s to node %d refused for %lu pages: %s",
+                     mbind ? "mbind MPOL_MF_MOVE" : "move_pages", to, p->n, strerror(err));
         return -err;
     }
     return 0;
@@ -124,7 +124,7 @@ static int hb_migrate_pin(const struct hb_topo *t, int cpu_node, int *ran_on)
         hwloc_bitmap_set(set, (unsigned)n->cpus[k]);
     int rc = set && hwloc_set_cpubind(t->hw, set, HWLOC_CPUBIND_THREAD) == 0 ? 0 : -HB_EENV;
     hwloc_bitmap_free(set);
-    if (rc) hb_err_set("migrate: cannot bind this thread to node %d's CPUs", cpu_node);
+    if (rc) hb_error_set("migrate: cannot bind this thread to node %d's CPUs", cpu_node);
     *ran_on = sched_getcpu();
     return rc;
 }
@@ -165,9 +165,9 @@ static int hb_migrate_samples(const struct hb_experiment *e, const struct hb_buf
         r->samples[r->nsamples++] = t1 - t0;
         for (unsigned long i = 0; !mbind && i < p->n; i++)
             if (p->status[i] != dst) {
-                hb_err_set("validation failed: migrate page %lu of %lu: expected node %d, "
-                           "observed %d",
-                           i, p->n, dst, p->status[i]);
+                hb_error_set("validation failed: migrate page %lu of %lu: expected node %d, "
+                             "observed %d",
+                             i, p->n, dst, p->status[i]);
                 return -HB_EVALIDATE;
             }
     }
@@ -191,7 +191,7 @@ int hb_migrate_run(const struct hb_topo *t, const struct hb_experiment *e, struc
     struct hb_migrate_pages p = {0};
     r->status = hb_migrate_pages_init(&buf, &p);
     if (r->status == 0) r->status = hb_migrate_samples(e, &buf, &p, src, dst, r);
-    if (r->status) snprintf(r->note, sizeof(r->note), "%s", hb_err_msg());
+    if (r->status) snprintf(r->note, sizeof(r->note), "%s", hb_error_msg());
     r->bytes_per_sample = (double)buf.bytes;
     r->sweeps_per_sample = 1;
     hb_migrate_locate(t, &buf, dst, r);

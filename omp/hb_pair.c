@@ -190,7 +190,7 @@ static int hb_c2c_once(struct hb_c2c_pair *p, uint64_t n, int samples)
     atomic_store(&p->go, 0);
     int rc = pthread_barrier_init(&p->barrier, NULL, 2);
     if (rc) {
-        hb_err_set("c2c: cannot make a thread barrier: %s", strerror(rc));
+        hb_error_set("c2c: cannot make a thread barrier: %s", strerror(rc));
         return -rc;
     }
     pthread_t tid[2];
@@ -206,19 +206,19 @@ static int hb_c2c_once(struct hb_c2c_pair *p, uint64_t n, int samples)
     if (started < 2) {
         pthread_barrier_destroy(&p->barrier);
         if (p->kind == HB_C2C_MUTEX) pthread_mutex_destroy(&ld->mutex);
-        hb_err_set("c2c: cannot start a thread for CPU %d: %s", p->cpu[started], strerror(rc));
+        hb_error_set("c2c: cannot start a thread for CPU %d: %s", p->cpu[started], strerror(rc));
         return -HB_EENV;
     }
     pthread_barrier_destroy(&p->barrier);
     if (p->kind == HB_C2C_MUTEX) pthread_mutex_destroy(&ld->mutex);
     for (int i = 0; i < 2; i++) {
         if (p->bind_err[i] > 0) {
-            hb_err_set("c2c: cannot pin a thread to CPU %d: %s", p->cpu[i],
-                       strerror(p->bind_err[i]));
+            hb_error_set("c2c: cannot pin a thread to CPU %d: %s", p->cpu[i],
+                         strerror(p->bind_err[i]));
             return -HB_EENV;
         }
         if (p->bind_err[i] < 0) {
-            hb_err_set("c2c: a thread pinned to CPU %d ran elsewhere", p->cpu[i]);
+            hb_error_set("c2c: a thread pinned to CPU %d ran elsewhere", p->cpu[i]);
             return -HB_EENV;
         }
     }
@@ -241,8 +241,8 @@ static int hb_c2c_once(struct hb_c2c_pair *p, uint64_t n, int samples)
     }
     for (int i = 0; i < 2; i++)
         if (got[i] != want) {
-            hb_err_set("c2c: counter of CPUs %d-%d ended at %llu, expected %llu", p->cpu[0],
-                       p->cpu[1], (unsigned long long)got[i], (unsigned long long)want);
+            hb_error_set("c2c: counter of CPUs %d-%d ended at %llu, expected %llu", p->cpu[0],
+                         p->cpu[1], (unsigned long long)got[i], (unsigned long long)want);
             return -HB_EVALIDATE;
         }
     return 0;
@@ -279,7 +279,7 @@ int hb_pair_check(const struct hb_topo *t, const struct hb_plan *plan)
             continue;
         }
         if (e->reps < 1 || e->reps + 1 > HB_MAX_REPS) {
-            hb_err_set("experiment %s: reps %d outside 1-%d", e->name, e->reps, HB_MAX_REPS - 1);
+            hb_error_set("experiment %s: reps %d outside 1-%d", e->name, e->reps, HB_MAX_REPS - 1);
             return -EINVAL;
         }
         bool pair = e->ntasks == 2 && hb_pair_kernel_find(e->tasks[0].kernel) &&
@@ -288,15 +288,15 @@ int hb_pair_check(const struct hb_topo *t, const struct hb_plan *plan)
             pair = e->tasks[i].threads == 1 && hb_pair_cpu(t, &e->tasks[i]) >= 0 &&
                    e->tasks[i].bytes == e->tasks[0].bytes;
         if (!pair) {
-            hb_err_set("experiment %s: not a pinned pair (two one-thread tasks on CPUs of this "
-                       "topology, one pair kernel, one buffer)",
-                       e->name);
+            hb_error_set("experiment %s: not a pinned pair (two one-thread tasks on CPUs of this "
+                         "topology, one pair kernel, one buffer)",
+                         e->name);
             return -EINVAL;
         }
         const struct hb_pair_kernel *k = hb_pair_kernel_find(e->tasks[0].kernel);
         if (e->tasks[0].bytes < k->bytes) {
-            hb_err_set("experiment %s: %s needs a buffer of %zu bytes, the plan gives %llu",
-                       e->name, k->name, k->bytes, (unsigned long long)e->tasks[0].bytes);
+            hb_error_set("experiment %s: %s needs a buffer of %zu bytes, the plan gives %llu",
+                         e->name, k->name, k->bytes, (unsigned long long)e->tasks[0].bytes);
             return -EINVAL;
         }
     }
@@ -319,7 +319,7 @@ int hb_pair_run(const struct hb_topo *t, const struct hb_experiment *e, struct h
     p.t_s = calloc((size_t)samples * 2, sizeof(*p.t_s));
     if (!p.t_s) {
         hb_buf_free(&buf);
-        hb_err_set("c2c: out of memory for %d samples", samples);
+        hb_error_set("c2c: out of memory for %d samples", samples);
         return -ENOMEM;
     }
     r->ran = 1;
@@ -343,7 +343,7 @@ int hb_pair_run(const struct hb_topo *t, const struct hb_experiment *e, struct h
         r->sweeps_per_sample = n;
         r->loads_per_sample = k->events * (double)n;
     }
-    if (r->status) snprintf(r->note, sizeof(r->note), "%s", hb_err_msg());
+    if (r->status) snprintf(r->note, sizeof(r->note), "%s", hb_error_msg());
     for (int i = 0; i < 2; i++)
         r->thread_cpus[i] = p.ran_on[i];
     struct hb_pageloc pl;

@@ -78,10 +78,10 @@ int hb_pair_exec(const struct hb_topo *t, const struct hb_plan *plan, const stru
         if (hb_repeats_has(&reps, i)) rc = hb_repeats_flush(&reps, i, io->emit, io->ctx);
     free(run);
     hb_repeats_free(&reps);
-    if (rc == -ENOMEM) hb_err_set("out of memory keeping the repeats of the c2c measurements");
+    if (rc == -ENOMEM) hb_error_set("out of memory keeping the repeats of the c2c measurements");
     if (rc || !failed) return rc;
-    hb_err_set("%d measurement(s) failed (a count off its exact value, or a thread or line not "
-               "where asked); the records' notes say which",
-               failed);
+    hb_error_set("%d measurement(s) failed (a count off its exact value, or a thread or line not "
+                 "where asked); the records' notes say which",
+                 failed);
     return first;
 }

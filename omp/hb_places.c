@@ -104,18 +104,18 @@ int hb_omp_env_check(void)
     for (size_t i = 0; i < sizeof(checks) / sizeof(checks[0]); i++) {
         const char *v = getenv(checks[i].var);
         if (!v || checks[i].ok(v)) continue;
-        hb_err_set("%s='%s' is not a value the OpenMP runtime takes (it would ignore it and "
-                   "the run record would be wrong); use %s, or unset it",
-                   checks[i].var, v, checks[i].valid);
+        hb_error_set("%s='%s' is not a value the OpenMP runtime takes (it would ignore it and "
+                     "the run record would be wrong); use %s, or unset it",
+                     checks[i].var, v, checks[i].valid);
         return -EINVAL;
     }
     /* Valid, but a thread that may move between CPUs and nodes while it is timed measures
      * no placement: every record would claim CPUs it did not keep. */
     const char *bind = getenv("OMP_PROC_BIND");
     if (bind && strncasecmp(bind + strspn(bind, " "), "false", 5) == 0) {
-        hb_err_set("OMP_PROC_BIND='%s' leaves threads unbound, free to move between CPUs and "
-                   "nodes while they are timed; use close or spread, or unset it",
-                   bind);
+        hb_error_set("OMP_PROC_BIND='%s' leaves threads unbound, free to move between CPUs and "
+                     "nodes while they are timed; use close or spread, or unset it",
+                     bind);
         return -HB_EENV;
     }
     return 0;

@@ -80,15 +80,15 @@ int hb_simd_select(const char *name)
     for (int s = 0; s < HB_SIMD_N; s++) {
         if (strcmp(name, hb_simd_names[s]) != 0) continue;
         if (!hb_simd_supported((enum hb_simd)s)) {
-            hb_err_set("SIMD path '%s' is not supported by this CPU or build; supported paths: "
-                       "auto, %s",
-                       name, supported);
+            hb_error_set("SIMD path '%s' is not supported by this CPU or build; supported paths: "
+                         "auto, %s",
+                         name, supported);
             return -EINVAL;
         }
         atomic_store(&hb_simd_current, s);
         return 0;
     }
-    hb_err_set("unknown SIMD path '%s'; supported paths: auto, %s", name, supported);
+    hb_error_set("unknown SIMD path '%s'; supported paths: auto, %s", name, supported);
     return -EINVAL;
 }
 

@@ -201,7 +201,7 @@ static void hb_run_foreground(struct hb_team *tm, struct hb_task_state *st, int 
         }
     }
     if (st->k->check(&s, r, st->warm_sweeps + (uint64_t)e->reps * sweeps) != 0)
-        hb_task_fail(st, -HB_EVALIDATE, hb_err_msg());
+        hb_task_fail(st, -HB_EVALIDATE, hb_error_msg());
 }
 
 /* Fault a slice's whole pages in with one call per array (MADV_POPULATE_WRITE, Linux 5.14):
@@ -238,7 +238,7 @@ static void hb_thread_body(struct hb_team *tm, int tid)
          j++) {
         struct hb_kslice s = hb_slice_of(st, j, tm->e->seed);
         hb_populate(&s);
-        if (st->k->init(&s) != 0) hb_task_fail(st, -HB_EVALIDATE, hb_err_msg());
+        if (st->k->init(&s) != 0) hb_task_fail(st, -HB_EVALIDATE, hb_error_msg());
     }
 #pragma omp barrier
     if (atomic_load(&tm->fatal)) return;
@@ -270,7 +270,7 @@ static int hb_team_prepare(struct hb_team *tm, struct hb_task_result *results)
     for (int i = 0; ok && i < tm->nslots; i++)
         ok = (tm->masks[i] = hwloc_bitmap_alloc()) != NULL;
     if (!ok) {
-        hb_err_set("out of memory for a team of %d threads and %d tasks", tm->nslots, e->ntasks);
+        hb_error_set("out of memory for a team of %d threads and %d tasks", tm->nslots, e->ntasks);
         return -ENOMEM;
     }
     for (int k = 0; k < nd->ncpus; k++)
@@ -286,8 +286,8 @@ static int hb_team_prepare(struct hb_team *tm, struct hb_task_result *results)
         st->res = &results[i];
         int end = task->first_thread + task->threads;
         if (task->threads < 1 || task->first_thread < 0 || end > nd->ncpus) {
-            hb_err_set("task %s needs threads %d-%d on node %d, which has %d CPUs", task->label,
-                       task->first_thread, end - 1, nd->os_index, nd->ncpus);
+            hb_error_set("task %s needs threads %d-%d on node %d, which has %d CPUs", task->label,
+                         task->first_thread, end - 1, nd->os_index, nd->ncpus);
             return -EINVAL;
         }
         if (hb_task_result_init(st->res, tm->topo->nnodes, task->threads) != 0) return -ENOMEM;
@@ -301,13 +301,13 @@ static int hb_team_prepare(struct hb_team *tm, struct hb_task_result *results)
         st->bg_end = calloc(nt, sizeof(double));
         st->bg_target = calloc(nt, sizeof(double));
         if (!st->bg_bytes || !st->bg_start || !st->bg_end || !st->bg_target) {
-            hb_err_set("out of memory for the %d threads of task %s", task->threads, task->label);
+            hb_error_set("out of memory for the %d threads of task %s", task->threads, task->label);
             return -ENOMEM;
         }
         for (int j = 0; j < task->threads; j++) {
             if (tm->slots[task->first_thread + j].task >= 0) {
-                hb_err_set("tasks overlap on thread %d of node %d", task->first_thread + j,
-                           nd->os_index);
+                hb_error_set("tasks overlap on thread %d of node %d", task->first_thread + j,
+                             nd->os_index);
                 return -EINVAL;
             }
             tm->slots[task->first_thread + j] = (struct hb_slot){si, j};
@@ -336,8 +336,8 @@ int hb_team_run(const struct hb_topo *t, const struct hb_experiment *e, int node
     double t_begin = hb_now();
     int rc = -EINVAL;
     if (tm->node_index < 0 || e->reps < 1 || e->reps > HB_MAX_REPS) {
-        hb_err_set("experiment %s: node %d unknown or reps %d outside 1-%d", e->name, node, e->reps,
-                   HB_MAX_REPS);
+        hb_error_set("experiment %s: node %d unknown or reps %d outside 1-%d", e->name, node,
+                     e->reps, HB_MAX_REPS);
         goto out;
     }
     rc = hb_team_prepare(tm, results);
@@ -361,7 +361,7 @@ int hb_team_run(const struct hb_topo *t, const struct hb_experiment *e, int node
         }
     }
     if (atomic_load(&tm->fatal)) {
-        hb_err_set("%s", tm->fatal_msg);
+        hb_error_set("%s", tm->fatal_msg);
         rc = -HB_EENV;
     }
     for (int i = 0; i < tm->nstates; i++) {

@@ -27,12 +27,12 @@ struct hb_team_hooks {
 /* Run the tasks of e whose cpu_node is `node` (OS index). results[i] is filled for every
  * task i of e that runs here (others untouched). Returns 0 when everything ran (a task may
  * still carry a failed status: validation, placement), or a negative errno for what stops
- * the rank (-HB_EENV: a thread outside its node; -EINVAL, -ENOMEM...: see hb_err_msg()).
+ * the rank (-HB_EENV: a thread outside its node; -EINVAL, -ENOMEM...: see hb_error_msg()).
  * allow_misplaced: pages off target are reported, not failed. */
 /* Every check the team makes before it runs, for the whole plan: tasks that fit their node
  * and do not share a thread, sizes that give every thread of every array data, reps in
  * range. The dry run and the run both call it before anything is measured, so they refuse
- * the same plans. 0 or -EINVAL with hb_err_msg() naming the experiment. */
+ * the same plans. 0 or -EINVAL with hb_error_msg() naming the experiment. */
 int hb_plan_check(const struct hb_topo *t, const struct hb_plan *plan);
 
 int hb_team_run(const struct hb_topo *t, const struct hb_experiment *e, int node,

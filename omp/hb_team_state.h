@@ -64,7 +64,7 @@ struct hb_team {
 /* The first failure of a task: its status and note (later ones are dropped). */
 void hb_task_fail(struct hb_task_state *st, int err, const char *msg);
 
-/* Allocate and lay out a task's arrays. 0 or -errno with hb_err_msg() set. */
+/* Allocate and lay out a task's arrays. 0 or -errno with hb_error_msg() set. */
 int hb_task_alloc(struct hb_team *tm, struct hb_task_state *st);
 /* Where the task's pages are; a task whose pages are elsewhere fails (unless allowed). */
 void hb_task_locate(struct hb_team *tm, struct hb_task_state *st, bool allow_misplaced);

@@ -147,14 +147,14 @@ static void hb_size_works(const struct hb_size_near *near, const char *u, char *
 }
 
 /* The one line for a task whose size does not lay out: what is wrong (`why`, the kernel's
- * message, not hb_err_msg() itself; NULL: the slices), then the sizes near it that work.
+ * message, not hb_error_msg() itself; NULL: the slices), then the sizes near it that work.
  * -EINVAL. */
 static int hb_task_size_error(const struct hb_task *task, const struct hb_kernel *k,
                               const char *why)
 {
     uint64_t m8 = hb_kernel_least_slice(task, k);
     if (!m8) { /* no size would do: the kernel's reason is the whole story */
-        hb_err_set("%s", why ? why : "the kernel refuses every slice");
+        hb_error_set("%s", why ? why : "the kernel refuses every slice");
         return -EINVAL;
     }
     /* A scenario's size is per thread and named by its line: the sizes that work are told in
@@ -185,9 +185,9 @@ static int hb_task_size_error(const struct hb_task *task, const struct hb_kernel
                  "each thread's slice of an array starts on a 4 KiB page, which leaves the last "
                  "thread no data");
     /* "Too small" only when nothing smaller works. */
-    hb_err_set("%s %s %s: %s; %s", subject,
-               near.below ? "cannot be laid out for" : "is too small for", who, why ? why : slices,
-               works);
+    hb_error_set("%s %s %s: %s; %s", subject,
+                 near.below ? "cannot be laid out for" : "is too small for", who,
+                 why ? why : slices, works);
     return -EINVAL;
 }
 
@@ -215,7 +215,7 @@ static int hb_task_geometry(const struct hb_task *task, const struct hb_kernel *
                               .group_bytes = (size_t)task->chase_group_bytes,
                               .chains = task->chase_chains};
         if (k->fits(&s)) {
-            char *why = strdup(hb_err_msg());
+            char *why = strdup(hb_error_msg());
             int rc = hb_task_size_error(task, k, why ? why : "the kernel refuses the slice");
             free(why);
             return rc;
@@ -229,7 +229,7 @@ int hb_plan_check(const struct hb_topo *t, const struct hb_plan *plan)
     for (int x = 0; x < plan->n; x++) {
         const struct hb_experiment *e = &plan->exps[x];
         if (e->reps < 1 || e->reps > HB_MAX_REPS) {
-            hb_err_set("experiment %s: reps %d outside 1-%d", e->name, e->reps, HB_MAX_REPS);
+            hb_error_set("experiment %s: reps %d outside 1-%d", e->name, e->reps, HB_MAX_REPS);
             return -EINVAL;
         }
         for (int i = 0; i < e->ntasks; i++) {
@@ -240,10 +240,10 @@ int hb_plan_check(const struct hb_topo *t, const struct hb_plan *plan)
             size_t elements, per;
             if (!k || ni < 0) return -EINVAL; /* the suites name only known kernels, nodes */
             if (a->threads < 1 || a->first_thread < 0 || end > t->nodes[ni].ncpus) {
-                hb_err_set("experiment %s: task %s needs threads %d-%d on node %d, which has "
-                           "%d CPUs",
-                           e->name, a->label, a->first_thread, end - 1, a->cpu_node,
-                           t->nodes[ni].ncpus);
+                hb_error_set("experiment %s: task %s needs threads %d-%d on node %d, which has "
+                             "%d CPUs",
+                             e->name, a->label, a->first_thread, end - 1, a->cpu_node,
+                             t->nodes[ni].ncpus);
                 return -EINVAL;
             }
             int rc = hb_task_geometry(a, k, &elements, &per);
@@ -252,8 +252,8 @@ int hb_plan_check(const struct hb_topo *t, const struct hb_plan *plan)
                 const struct hb_task *b = &e->tasks[j];
                 int lo = a->first_thread > b->first_thread ? a->first_thread : b->first_thread;
                 if (b->cpu_node == a->cpu_node && lo < end && lo < b->first_thread + b->threads) {
-                    hb_err_set("experiment %s: tasks %s and %s overlap on thread %d of node %d",
-                               e->name, b->label, a->label, lo, a->cpu_node);
+                    hb_error_set("experiment %s: tasks %s and %s overlap on thread %d of node %d",
+                                 e->name, b->label, a->label, lo, a->cpu_node);
                     return -EINVAL;
                 }
             }
@@ -287,7 +287,7 @@ void hb_task_locate(struct hb_team *tm, struct hb_task_state *st, bool allow_mis
     int *expect = NULL;
     int ne = hb_task_mem_nodes(task, &expect);
     if (ne < 0) {
-        hb_task_fail(st, ne, hb_err_msg());
+        hb_task_fail(st, ne, hb_error_msg());
         return;
     }
     if (ne == 0) expect[ne++] = task->cpu_node; /* room for one is always there */
@@ -298,7 +298,7 @@ void hb_task_locate(struct hb_team *tm, struct hb_task_state *st, bool allow_mis
     for (int i = 0; i < st->k->streams; i++) {
         struct hb_pageloc pl;
         if (hb_buf_locate(tm->topo, &st->bufs[i], expect, ne, &pl) != 0) {
-            hb_task_fail(st, -HB_EPLACEMENT, hb_err_msg());
+            hb_task_fail(st, -HB_EPLACEMENT, hb_error_msg());
             free(expect);
             return;
         }

@@ -87,9 +87,9 @@ double hb_blur3_run(struct hb_kslice *s, uint64_t sweeps)
 
 static int hb_blur_fail(const char *array, size_t i, double expected, double observed)
 {
-    hb_err_set("validation failed: kernel blur3 array %s index %zu: expected %.17g, observed "
-               "%.17g",
-               array, i, expected, observed);
+    hb_error_set("validation failed: kernel blur3 array %s index %zu: expected %.17g, observed "
+                 "%.17g",
+                 array, i, expected, observed);
     return -HB_EVALIDATE;
 }
 

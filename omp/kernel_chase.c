@@ -37,29 +37,29 @@ static int hb_chase_geom(const struct hb_kslice *s, struct hb_chase_geom *g)
     g->stride = s->stride ? s->stride : HB_CHASE_STRIDE_DEFAULT;
     size_t group_bytes = s->group_bytes ? s->group_bytes : HB_CHASE_GROUP_DEFAULT;
     if (g->stride < HB_LINE || (g->stride & (g->stride - 1))) {
-        hb_err_set("kernel chase: stride %zu bytes: expected a power of two of at least 64",
-                   g->stride);
+        hb_error_set("kernel chase: stride %zu bytes: expected a power of two of at least 64",
+                     g->stride);
         return -EINVAL;
     }
     g->elems = s->n * sizeof(double) / g->stride;
     if (g->elems == 0) {
         /* What size would do is the plan check's to say: it knows the threads. */
-        hb_err_set("kernel chase needs at least one stride of %zu bytes per thread, but the "
-                   "slice holds %zu bytes",
-                   g->stride, s->n * sizeof(double));
+        hb_error_set("kernel chase needs at least one stride of %zu bytes per thread, but the "
+                     "slice holds %zu bytes",
+                     g->stride, s->n * sizeof(double));
         return -EINVAL;
     }
     if (s->chains > 1 && g->elems < (size_t)s->chains) {
-        hb_err_set("%d chains need %d strides of %zu bytes per thread, but the "
-                   "slice holds %zu bytes",
-                   s->chains, s->chains, g->stride, s->n * sizeof(double));
+        hb_error_set("%d chains need %d strides of %zu bytes per thread, but the "
+                     "slice holds %zu bytes",
+                     s->chains, s->chains, g->stride, s->n * sizeof(double));
         return -EINVAL;
     }
     if (group_bytes == HB_CHASE_GROUP_ALL) {
         g->group = g->elems;
     } else if (group_bytes < g->stride || group_bytes % g->stride) {
-        hb_err_set("kernel chase: TLB group %zu bytes: expected a multiple of the stride (%zu)",
-                   group_bytes, g->stride);
+        hb_error_set("kernel chase: TLB group %zu bytes: expected a multiple of the stride (%zu)",
+                     group_bytes, g->stride);
         return -EINVAL;
     } else {
         g->group = group_bytes / g->stride;
@@ -191,7 +191,7 @@ int hb_chase_init(struct hb_kslice *s)
     if (order == NULL || group_lo == NULL) {
         free(order);
         free(group_lo);
-        hb_err_set("kernel chase: cannot allocate the order of %zu groups", ngroups);
+        hb_error_set("kernel chase: cannot allocate the order of %zu groups", ngroups);
         return -ENOMEM;
     }
     uint64_t rng = s->seed;
@@ -320,7 +320,7 @@ int hb_chase_check(const struct hb_kslice *s, double last_result, uint64_t sweep
     if (rc) return rc;
     unsigned char *seen = calloc((g.elems + 7) / 8, 1);
     if (seen == NULL) {
-        hb_err_set("kernel chase: cannot allocate the check bitmap for %zu elements", g.elems);
+        hb_error_set("kernel chase: cannot allocate the check bitmap for %zu elements", g.elems);
         return -ENOMEM;
     }
     const struct hb_line *start = hb_chase_start(&g), *p = start;
@@ -334,16 +334,16 @@ int hb_chase_check(const struct hb_kslice *s, double last_result, uint64_t sweep
         const char *to = (const char *)p->next;
         size_t off = (size_t)(to - g.base), e = off / g.stride;
         if (to < g.base || off >= g.elems * g.stride || off % HB_LINE != 0) {
-            hb_err_set("validation failed: kernel chase array a index %zu: expected a pointer "
-                       "to a line of the slice, observed %p",
-                       from * HB_LINE_DOUBLES, (const void *)to);
+            hb_error_set("validation failed: kernel chase array a index %zu: expected a pointer "
+                         "to a line of the slice, observed %p",
+                         from * HB_LINE_DOUBLES, (const void *)to);
             rc = -HB_EVALIDATE;
         } else if (step == g.elems ? to != (const char *)start : (seen[e / 8] >> (e % 8)) & 1) {
-            hb_err_set("validation failed: kernel chase array a index %zu: expected a pointer "
-                       "to %s, observed line %zu after %zu of %zu steps",
-                       from * HB_LINE_DOUBLES,
-                       step == g.elems ? "the first line" : "an unvisited element", off / HB_LINE,
-                       step, g.elems);
+            hb_error_set("validation failed: kernel chase array a index %zu: expected a pointer "
+                         "to %s, observed line %zu after %zu of %zu steps",
+                         from * HB_LINE_DOUBLES,
+                         step == g.elems ? "the first line" : "an unvisited element", off / HB_LINE,
+                         step, g.elems);
             rc = -HB_EVALIDATE;
         } else {
             seen[e / 8] |= (unsigned char)(1u << (e % 8));
@@ -353,9 +353,9 @@ int hb_chase_check(const struct hb_kslice *s, double last_result, uint64_t sweep
     }
     free(seen);
     if (rc == 0 && sweeps_done > 0 && last_result != (double)end_line) {
-        hb_err_set("validation failed: kernel chase array a index 0: expected the chase to "
-                   "end on line %zu after %llu sweeps, observed line %.17g",
-                   end_line, (unsigned long long)sweeps_done, last_result);
+        hb_error_set("validation failed: kernel chase array a index 0: expected the chase to "
+                     "end on line %zu after %llu sweeps, observed line %.17g",
+                     end_line, (unsigned long long)sweeps_done, last_result);
         rc = -HB_EVALIDATE;
     }
     return rc;

@@ -32,9 +32,9 @@ int hb_dgemm_fits(const struct hb_kslice *s)
 {
     if (s->n >= NN) return 0;
     /* What size would do is the plan check's to say: it knows the threads. */
-    hb_err_set("dgemm slice of %zu elements holds no %dx%d product: each thread needs at "
-               "least %zu bytes per array",
-               s->n, N, N, NN * sizeof(double));
+    hb_error_set("dgemm slice of %zu elements holds no %dx%d product: each thread needs at "
+                 "least %zu bytes per array",
+                 s->n, N, N, NN * sizeof(double));
     return -EINVAL;
 }
 
@@ -155,9 +155,9 @@ int hb_dgemm_check(const struct hb_kslice *s, double last_result, uint64_t sweep
                 want += hb_dgemm_lhs(m, i, p) * hb_dgemm_rhs(m, p, j);
             double got = s->a[m * NN + i * N + j];
             if (got != want) {
-                hb_err_set("validation failed: kernel dgemm array a index %zu (product %zu, row "
-                           "%zu, column %zu): expected %.17g, observed %.17g",
-                           m * NN + i * N + j, m, i, j, want, got);
+                hb_error_set("validation failed: kernel dgemm array a index %zu (product %zu, row "
+                             "%zu, column %zu): expected %.17g, observed %.17g",
+                             m * NN + i * N + j, m, i, j, want, got);
                 return -HB_EVALIDATE;
             }
         }

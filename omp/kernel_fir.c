@@ -140,11 +140,11 @@ int hb_fir_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_
         for (size_t k = 0; sweeps_done && k < HB_FIR_TAPS && i + k < s->n; k++)
             want += hb_fir_tap((int)k) * hb_fir_input(i + k);
         if (s->a[i] != want || s->b[i] != hb_fir_input(i)) {
-            hb_err_set("validation failed: kernel fir array %s index %zu: expected %.17g, "
-                       "observed %.17g",
-                       s->b[i] != hb_fir_input(i) ? "b" : "a", i,
-                       s->b[i] != hb_fir_input(i) ? hb_fir_input(i) : want,
-                       s->b[i] != hb_fir_input(i) ? s->b[i] : s->a[i]);
+            hb_error_set("validation failed: kernel fir array %s index %zu: expected %.17g, "
+                         "observed %.17g",
+                         s->b[i] != hb_fir_input(i) ? "b" : "a", i,
+                         s->b[i] != hb_fir_input(i) ? hb_fir_input(i) : want,
+                         s->b[i] != hb_fir_input(i) ? s->b[i] : s->a[i]);
             return -HB_EVALIDATE;
         }
     }

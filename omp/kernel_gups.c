@@ -49,9 +49,9 @@ int hb_gups_check(const struct hb_kslice *s, double last_result, uint64_t sweeps
     for (uint64_t i = 0; i < n; i++)
         sum += t[i] - i;
     if (sum != n * sweeps_done) {
-        hb_err_set("validation failed: kernel gups array a: expected %" PRIu64
-                   " updates in total, observed %" PRIu64,
-                   n * sweeps_done, sum);
+        hb_error_set("validation failed: kernel gups array a: expected %" PRIu64
+                     " updates in total, observed %" PRIu64,
+                     n * sweeps_done, sum);
         return -HB_EVALIDATE;
     }
     return 0;

@@ -139,9 +139,9 @@ int hb_intensity_check(const struct hb_kslice *s, double last_result, uint64_t s
     for (size_t i = 0; i < s->n; i++)
         want += hb_intensity_value(i);
     if (sweeps_done && last_result != want) {
-        hb_err_set("validation failed: kernel intensity (param %g) sum of array a: expected "
-                   "%.17g, observed %.17g",
-                   s->param, want, last_result);
+        hb_error_set("validation failed: kernel intensity (param %g) sum of array a: expected "
+                     "%.17g, observed %.17g",
+                     s->param, want, last_result);
         return -HB_EVALIDATE;
     }
     return 0;

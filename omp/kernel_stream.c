@@ -54,8 +54,8 @@ static bool hb_close(double observed, double expected)
 static int hb_fail(const char *kernel, const char *array, size_t index, double expected,
                    double observed)
 {
-    hb_err_set("validation failed: kernel %s array %s index %zu: expected %.17g, observed %.17g",
-               kernel, array, index, expected, observed);
+    hb_error_set("validation failed: kernel %s array %s index %zu: expected %.17g, observed %.17g",
+                 kernel, array, index, expected, observed);
     return -HB_EVALIDATE;
 }
 
@@ -95,9 +95,9 @@ int hb_read_check(const struct hb_kslice *s, double last_result, uint64_t sweeps
     if (rc < 0 || sweeps_done == 0) return rc;
     double expected = (double)s->n * HB_STREAM_INIT_A;
     if (!hb_close(last_result, expected)) {
-        hb_err_set("validation failed: kernel read array a sum of %zu elements: expected "
-                   "%.17g, observed %.17g",
-                   s->n, expected, last_result);
+        hb_error_set("validation failed: kernel read array a sum of %zu elements: expected "
+                     "%.17g, observed %.17g",
+                     s->n, expected, last_result);
         return -HB_EVALIDATE;
     }
     return 0;

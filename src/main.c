@@ -1,18 +1,18 @@
 /* hopbench: the entry point. Parses and checks everything before MPI starts, so bad input
  * fails fast with one line on one rank; then runs the plan under MPI (docs/design.md#data-flow). */
 #include "hb_cli_doc.h"
-#include "hb_comm.h"
+#include "hb_ranks.h"
 #include "hb_config.h"
 #include "hb_config_drift.h"
 #include "hb_error.h"
 #include "hb_exec.h"
-#include "hb_held.h"
+#include "hb_records_held.h"
 #include "hb_help.h"
 #include "hb_export.h"
 #include "hb_kernel.h"
 #include "hb_launcher.h"
 #include "hb_level.h"
-#include "hb_mpi_conv.h"
+#include "hb_mpirun_dialect.h"
 #include "hb_msg.h"
 #include "hb_msg_bg.h"
 #include "hb_options.h"
@@ -31,7 +31,7 @@
 #include "hb_spool.h"
 #include "hb_family.h"
 #include "hb_simd.h"
-#include "hb_sizes.h"
+#include "hb_default_size.h"
 #include "hb_stability.h"
 #include "hb_topo_mem.h"
 #include "hb_suite.h"
@@ -42,7 +42,7 @@
 #include "hb_stack.h"
 #include "hb_version.h"
 #include "hb_world.h"
-#include "hb_world_wil.h"
+#include "hb_world_interleave_weights.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -53,10 +53,10 @@
 static int hb_fail(int rc)
 {
     if (hb_launch_is_first())
-        hb_err_print(rc);
+        hb_error_print(rc);
     else
         hb_launch_wait_for_first();
-    return hb_err_exit_code(rc);
+    return hb_error_exit_code(rc);
 }
 
 static int hb_lookup_kernel(const char *name, struct hb_kernel_ref *out)
@@ -84,7 +84,7 @@ static int hb_emit(json_t *rec, void *ctx)
     hb_keep_annotate(&rc->keep, rc->env, rec);
     hb_progress_clear(rc->progress);
     if (hb_summary_add(&rc->summary, rec) != 0) {
-        hb_err_set("out of memory counting the records for the summary");
+        hb_error_set("out of memory counting the records for the summary");
         return -ENOMEM;
     }
     int wrc = hb_sink_write(rc->sink, rec);
@@ -126,7 +126,7 @@ static int hb_put_derived(json_t *rec, void *ctx)
 }
 
 /* Rank 0: derived records (matrices, fleet), each written as made, the summary, and the
- * debug count of records held (hb_held.h). */
+ * debug count of records held (hb_records_held.h). */
 static int hb_finish(const struct hb_suite_env *env, const struct hb_world *w,
                      struct hb_topo **host_topos, struct hb_run_ctx *ctx, double t0)
 {
@@ -135,7 +135,7 @@ static int hb_finish(const struct hb_suite_env *env, const struct hb_world *w,
     json_t *derived = export ? json_array() : NULL;
     struct hb_derived_to to = {sink, derived};
     int rc = !export || derived ? hb_keep_derive(&ctx->keep, env, hb_put_derived, &to) : -ENOMEM;
-    if (rc == -ENOMEM) hb_err_set("out of memory writing the derived records");
+    if (rc == -ENOMEM) hb_error_set("out of memory writing the derived records");
     if (rc == 0 && export) {
         /* A fleet: each host with its own topology; one host: this one. */
         int n = host_topos ? w->nhosts : 1;
@@ -143,7 +143,7 @@ static int hb_finish(const struct hb_suite_env *env, const struct hb_world *w,
         for (int h = 0; ht && h < n; h++)
             ht[h] = host_topos ? (struct hb_host_topo){w->hosts[h], host_topos[h]}
                                : (struct hb_host_topo){NULL, env->topo};
-        if (!ht) hb_err_set("out of memory exporting %d hosts", n);
+        if (!ht) hb_error_set("out of memory exporting %d hosts", n);
         rc = ht ? hb_export_records(ht, n, derived, env->opts->export_hwloc) : -ENOMEM;
         free(ht);
     }
@@ -156,7 +156,7 @@ static int hb_finish(const struct hb_suite_env *env, const struct hb_world *w,
     if (unstable) fprintf(stderr, "hopbench: warning: %s\n", unstable);
     free(unstable);
     json_decref(sum);
-    return rc ? rc : hb_held_report();
+    return rc ? rc : hb_records_held_report();
 }
 
 /* Rank 0: the run record, the topology for people, the suite's note. */
@@ -183,7 +183,7 @@ static int hb_write_header(const struct hb_suite_env *env, json_t *run, struct h
  * --progress asks for it). Collective. */
 static bool hb_any_terminal(void)
 {
-    return hb_comm_max_int(isatty(STDERR_FILENO)) != 0;
+    return hb_ranks_max_int(isatty(STDERR_FILENO)) != 0;
 }
 
 /* Each host's knobs, read now by its first rank; a fleet's, all of them on rank 0. Collective;
@@ -194,7 +194,7 @@ static int hb_read_configs(const struct hb_world *w, const struct hb_topo *t, js
     *cfg = w->host_rank == 0 ? hb_config_read(t) : NULL;
     int rc = 0;
     if (w->rank == 0 && !*cfg) {
-        hb_err_set("out of memory reading this machine's configuration");
+        hb_error_set("out of memory reading this machine's configuration");
         rc = -ENOMEM;
     }
     int grc = w->nhosts > 1 ? hb_world_host_configs(w, *cfg, host_cfgs) : 0;
@@ -217,20 +217,20 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
     if (rc == 0 && messages)
         rc = hb_msg_check_bg(&w, t, plan, o->nload_nodes > 0, args ? args + 1 : "");
     if (rc && messages) {
-        if (w.rank == 0) hb_err_print(rc);
+        if (w.rank == 0) hb_error_print(rc);
         hb_world_finalize(&w);
-        return hb_err_exit_code(rc);
+        return hb_error_exit_code(rc);
     }
     if (rc) {
-        if (w.rank == 0) hb_err_print(rc);
+        if (w.rank == 0) hb_error_print(rc);
         hb_world_finalize(&w);
         return HB_EXIT_ENV;
     }
     /* Threads that would share a core measure nothing: refuse before measuring. */
-    hb_err_clear();
+    hb_error_clear();
     rc = hb_world_check_binding(&w, t, hb_plan_threads_on(plan, t, w.node), args ? args + 1 : "");
     if (rc) {
-        if (hb_err_msg()[0]) fprintf(stderr, "hopbench: %s\n", hb_err_msg());
+        if (hb_error_msg()[0]) fprintf(stderr, "hopbench: %s\n", hb_error_msg());
         hb_world_finalize(&w);
         return HB_EXIT_ENV;
     }
@@ -270,12 +270,12 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
         wrc = trc ? trc : hb_keep_init(&ctx.keep, env);
         /* comm measures messages, not a working set: its record says what it uses. */
         if (wrc == 0 && messages && (wrc = hb_comm_run_sizes(env, plan, run)) != 0)
-            hb_err_set("out of memory listing comm's message sizes");
+            hb_error_set("out of memory listing comm's message sizes");
         if (wrc == 0) wrc = hb_sink_open(o->format, o->output, &hb_run_layout, &ctx.sink);
         if (wrc == 0) wrc = hb_write_header(env, run, ctx.sink);
         json_decref(run);
         if (wrc && ctx.sink) hb_sink_close(ctx.sink, false);
-        if (wrc) hb_err_print(wrc);
+        if (wrc) hb_error_print(wrc);
     }
     wrc = hb_rank0_share(wrc);
     /* --policy weighted: the kernel's weights for the run. Set after the output opens, their
@@ -291,7 +291,7 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
         hb_world_host_topos_free(&w, host_topos);
         hb_world_finalize(&w);
         hb_keep_free(&ctx.keep);
-        return hb_err_exit_code(wrc);
+        return hb_error_exit_code(wrc);
     }
     bool tty = hb_any_terminal();
     if (w.rank == 0) ctx.progress = hb_progress_new(o->quiet, o->progress, tty);
@@ -306,15 +306,15 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
         /* Status 1 (a measurement failed its checks) derives and sums up too, as in-process. */
         if (code <= HB_EXIT_FAILED && wrc == 0 &&
             (wrc = hb_finish(env, &w, host_topos, &ctx, t0)) != 0) {
-            hb_err_print(wrc);
-            code = hb_err_exit_code(wrc);
+            hb_error_print(wrc);
+            code = hb_error_exit_code(wrc);
         }
         hb_progress_free(ctx.progress);
         /* Status 1 (a measurement failed its checks) still completes the file. */
         bool complete = wrc == 0 && code <= HB_EXIT_FAILED;
         int closed = hb_sink_close(ctx.sink, complete);
         if (closed != 0) {
-            hb_err_print(closed);
+            hb_error_print(closed);
             code = code ? code : HB_EXIT_ENV;
         }
     }
@@ -325,7 +325,7 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
     json_decref(host_nics);
     hb_world_host_topos_free(&w, host_topos);
     code = hb_rank0_share(code);
-    if (weighted) hb_world_wil_restore(&w); /* error paths: at exit (hb_wil.h) */
+    if (weighted) hb_world_wil_restore(&w); /* error paths: at exit (hb_interleave_weights.h) */
     hb_world_finalize(&w);
     return code;
 }
@@ -371,7 +371,7 @@ static int hb_run_in_process(const struct hb_suite_env *env, const struct hb_pla
                                 o->noise_pct, o->repeat_auto, hb_repeat_max_time(o)};
         rc = hb_pair_exec(env->topo, plan, &io);
     }
-    bool complete = ctx.sink && hb_err_exit_code(rc) <= HB_EXIT_FAILED;
+    bool complete = ctx.sink && hb_error_exit_code(rc) <= HB_EXIT_FAILED;
     int frc = complete ? hb_finish(env, NULL, NULL, &ctx, t0) : 0;
     rc = rc ? rc : frc;
     complete = complete && frc == 0;
@@ -379,10 +379,10 @@ static int hb_run_in_process(const struct hb_suite_env *env, const struct hb_pla
     hb_keep_free(&ctx.keep);
     hb_summary_free(&ctx.summary);
     /* The cause first, then where the records are (FILE.partial when incomplete). */
-    if (rc) hb_err_print(rc);
+    if (rc) hb_error_print(rc);
     int crc = ctx.sink ? hb_sink_close(ctx.sink, complete) : 0;
-    if (crc) hb_err_print(crc);
-    return hb_err_exit_code(rc ? rc : crc);
+    if (crc) hb_error_print(crc);
+    return hb_error_exit_code(rc ? rc : crc);
 }
 
 /* What needs no topology: output paths, the OpenMP environment, kernels, the SIMD path. The
@@ -417,16 +417,16 @@ static int hb_load_topology(const struct hb_options *o, struct hb_topo **out)
     if (rc) return rc;
     bool topo = strcmp(o->command, "topo") == 0;
     if (!t->is_this_system && !o->dry_run && !topo && o->topology[0]) {
-        hb_err_set("--topology %s describes another machine: nothing can run on it; add "
-                   "--dry-run to print the plan, or use 'hopbench topo --topology %s'",
-                   o->topology, o->topology);
+        hb_error_set("--topology %s describes another machine: nothing can run on it; add "
+                     "--dry-run to print the plan, or use 'hopbench topo --topology %s'",
+                     o->topology, o->topology);
         rc = -EINVAL;
     } else if (!t->is_this_system && !o->dry_run && !topo) {
         /* hwloc's variables replaced this machine: its memory and CPUs are not these. */
-        hb_err_set("%s gives hwloc another machine's topology: nothing can run on it; unset "
-                   "it (or set HWLOC_THISSYSTEM=1 if it describes this machine), or add "
-                   "--dry-run to print the plan",
-                   t->source);
+        hb_error_set("%s gives hwloc another machine's topology: nothing can run on it; unset "
+                     "it (or set HWLOC_THISSYSTEM=1 if it describes this machine), or add "
+                     "--dry-run to print the plan",
+                     t->source);
         rc = -HB_EENV;
     } else if (!topo) {
         rc = hb_topo_check_usable(t);
@@ -450,13 +450,13 @@ static int hb_plan_and_run(int argc, char **argv, const struct hb_options *o,
     size_t note_size = 0;
     FILE *note = open_memstream(&note_text, &note_size);
     if (!note) {
-        hb_err_set("out of memory starting the plan");
+        hb_error_set("out of memory starting the plan");
         return hb_fail(-ENOMEM);
     }
     char size_source[HB_SIZES_SOURCE_LEN];
     uint64_t llc = 0;
     struct hb_suite_env env = {t, o, hb_lookup_kernel, 0, note, NULL, NULL, NULL};
-    env.default_bytes = hb_sizes_default(t, size_source, sizeof(size_source), &llc);
+    env.default_bytes = hb_default_size_choose(t, size_source, sizeof(size_source), &llc);
     struct hb_plan plan = {0};
     int code = HB_EXIT_OK;
     /* c2c's pairs share a line between CPUs of any node: one process runs them, no MPI. */
@@ -472,7 +472,7 @@ static int hb_plan_and_run(int argc, char **argv, const struct hb_options *o,
     if (rc == 0 && !o->size && msc && env.default_bytes <= msc && say)
         fprintf(stderr, "hopbench: default size: %s\n", size_source);
     if (fflush(note) != 0 && rc == 0) {
-        hb_err_set("out of memory holding the plan's note");
+        hb_error_set("out of memory holding the plan's note");
         rc = -ENOMEM;
     }
     if (rc == 0 && note_size && say) fprintf(stderr, "hopbench: %s\n", note_text);
@@ -528,7 +528,7 @@ static int hb_main_parsed(int argc, char **argv, const struct hb_options *o)
     int rc = 0;
     /* The launch lines follow this MPI's mpirun; one hopbench does not know is said once. */
     hb_rank0_choose_conventions();
-    const char *assumed = hb_mpi_conv_assumed();
+    const char *assumed = hb_mpirun_dialect_assumed();
     if (assumed && !o->quiet && hb_launch_is_first()) fprintf(stderr, "hopbench: %s\n", assumed);
     /* What prints or writes without measuring, once: not once per rank. */
     /* topo prints each host's machine, one rank per host (on stdout: an -o would be one

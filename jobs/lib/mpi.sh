@@ -7,7 +7,7 @@
 #   hb_mpi_oversubscribe     the words that allow more ranks than cores
 #   hb_mpi_agent_args AGENT  the words that make mpirun reach other hosts through AGENT, not ssh
 #   hb_mpi_oob_args ARGS...  mpirun's own (daemon) MCA parameters NAME VALUE...
-# hopbench itself decides the same in C from MPI_Get_library_version (src/core/hb_mpi_conv.c).
+# hopbench itself decides the same in C from MPI_Get_library_version (src/core/hb_mpirun_dialect.c).
 
 # hb_mpi_detect: sets and exports HB_MPI_FLAVOR (ompi4, ompi5 or other) from the mpirun in
 # PATH, once; for another MPI it says once, on stderr, which conventions it assumes. Call it

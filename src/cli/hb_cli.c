@@ -10,7 +10,7 @@
 #include "hb_escape.h"
 #include "hb_launcher.h"
 #include "hb_rounds.h"
-#include "hb_size.h"
+#include "hb_bytes.h"
 #include "hb_suite.h"
 #include "hb_version.h"
 
@@ -51,9 +51,9 @@ static int twice(const struct option *longopts, int c, const char *first, const 
     for (const struct option *l = longopts; l->name; l++)
         if (l->val == c) name = l->name;
     if (first && second)
-        hb_err_set("--%s given twice ('%s', then '%s'); give it once", name, first, second);
+        hb_error_set("--%s given twice ('%s', then '%s'); give it once", name, first, second);
     else
-        hb_err_set("--%s given twice; give it once", name);
+        hb_error_set("--%s given twice; give it once", name);
     return -EINVAL;
 }
 
@@ -186,7 +186,7 @@ static int hb_option_store(struct hb_options *o, const struct hb_opt_field *f, c
     case HB_SET_REAL:
         return hb_parse_double(f->opt, arg, f->lo, f->hi, f->what, (double *)at);
     case HB_SET_SIZE:
-        return hb_size_parse(arg, (uint64_t *)at);
+        return hb_bytes_parse(arg, (uint64_t *)at);
     case HB_SET_NAME:
         return hb_parse_enum(f->opt, arg, f->names, (int *)at);
     case HB_SET_NAMES:
@@ -285,9 +285,9 @@ static int hb_check_strides(const struct hb_options *o, bool tlb_group_set)
     for (int i = 0; i < o->nstrides; i++) {
         if (!tlb_group_set && o->strides[i] > o->tlb_group) {
             char s[32];
-            hb_err_set("--stride %s is larger than the default --tlb-group (256 KiB): give "
-                       "--tlb-group all or a multiple of the stride",
-                       hb_size_format(o->strides[i], s, sizeof(s)));
+            hb_error_set("--stride %s is larger than the default --tlb-group (256 KiB): give "
+                         "--tlb-group all or a multiple of the stride",
+                         hb_bytes_format(o->strides[i], s, sizeof(s)));
             return -EINVAL;
         }
         if (hb_chase_check_group(o->tlb_group, o->strides[i])) return -EINVAL;
@@ -303,11 +303,11 @@ static int hb_read_operands(int argc, char **argv, struct hb_options *o)
         if (!hb_command_known(argv[optind])) {
             /* help and the commands that read files parse their own options, after them. */
             if (hb_cmd_own_args(argv[optind]) || strcmp(argv[optind], "help") == 0)
-                hb_err_set("'%s' comes first, before its options: hopbench %s ...", argv[optind],
-                           argv[optind]);
+                hb_error_set("'%s' comes first, before its options: hopbench %s ...", argv[optind],
+                             argv[optind]);
             else
-                hb_err_set("unknown command '%s': valid commands are %s", argv[optind],
-                           hb_options_commands());
+                hb_error_set("unknown command '%s': valid commands are %s", argv[optind],
+                             hb_options_commands());
             return -EINVAL;
         }
         snprintf(o->command, sizeof(o->command), "%s", argv[optind++]);
@@ -317,14 +317,14 @@ static int hb_read_operands(int argc, char **argv, struct hb_options *o)
         char what[64];
         snprintf(what, sizeof(what), "%s %s", suite->name, suite->args);
         if (optind >= argc) {
-            hb_err_set("%s needs %s", suite->name, suite->args_need);
+            hb_error_set("%s needs %s", suite->name, suite->args_need);
             return -EINVAL;
         }
         int rc = hb_copy_arg(what, argv[optind++], o->operand, sizeof(o->operand));
         if (rc) return rc;
     }
     if (optind < argc) {
-        hb_err_set("unexpected argument '%s'; see hopbench --help", argv[optind]);
+        hb_error_set("unexpected argument '%s'; see hopbench --help", argv[optind]);
         return -EINVAL;
     }
     return 0;
@@ -357,17 +357,17 @@ static int hb_check_takes(const struct hb_options *o)
         char *drops = hb_cmd_drops_list(&c);
         const char *help = c.name[0] ? c.name : "default";
         if (drops && hb_cmd_takes(&dropped, d->id))
-            hb_err_set("%s takes no --%s: it takes the run options except %s, which mean nothing "
-                       "to it (see hopbench help %s)",
-                       who, d->name, drops, help);
+            hb_error_set("%s takes no --%s: it takes the run options except %s, which mean nothing "
+                         "to it (see hopbench help %s)",
+                         who, d->name, drops, help);
         else if (c.runs)
-            hb_err_set("%s takes no --%s%s%s; its own options are %s, besides the run options "
-                       "(see hopbench help %s)",
-                       who, d->name, why ? ": " : "", why ? why : "", own && *own ? own : "none",
-                       help);
+            hb_error_set("%s takes no --%s%s%s; its own options are %s, besides the run options "
+                         "(see hopbench help %s)",
+                         who, d->name, why ? ": " : "", why ? why : "", own && *own ? own : "none",
+                         help);
         else
-            hb_err_set("%s takes no --%s%s%s; it takes %s and -o", who, d->name, why ? ": " : "",
-                       why ? why : "", own ? own : "");
+            hb_error_set("%s takes no --%s%s%s; it takes %s and -o", who, d->name, why ? ": " : "",
+                         why ? why : "", own ? own : "");
         free(drops);
         free(own);
         return -EINVAL;
@@ -398,9 +398,9 @@ static int hb_check_weighted(const struct hb_options *o)
         why = "--weights needs --policy weighted (they are MPOL_WEIGHTED_INTERLEAVE's per-node "
               "weights): add it or drop --weights";
     else if (o->nmem_nodes > 1 && !weighted && !o->weights_auto)
-        hb_err_set("--mem-node names %d nodes: a list is for --policy weighted only; give one "
-                   "node",
-                   o->nmem_nodes);
+        hb_error_set("--mem-node names %d nodes: a list is for --policy weighted only; give one "
+                     "node",
+                     o->nmem_nodes);
     else if (!weighted || !known || !hb_cmd_takes(&c, OPT_MEM_NODE))
         return 0;
     else if (o->nmem_nodes < 1)
@@ -409,12 +409,12 @@ static int hb_check_weighted(const struct hb_options *o)
         why = "--policy weighted needs --weights W,W,... (one weight from 1 to 255 per "
               "--mem-node node)";
     else if (o->nweights != o->nmem_nodes)
-        hb_err_set("--weights gives %d weight%s for the %d nodes of --mem-node: give one weight "
-                   "from 1 to 255 per node, in --mem-node's order",
-                   o->nweights, o->nweights == 1 ? "" : "s", o->nmem_nodes);
+        hb_error_set("--weights gives %d weight%s for the %d nodes of --mem-node: give one weight "
+                     "from 1 to 255 per node, in --mem-node's order",
+                     o->nweights, o->nweights == 1 ? "" : "s", o->nmem_nodes);
     else
         return 0;
-    if (why) hb_err_set("%s", why);
+    if (why) hb_error_set("%s", why);
     return -EINVAL;
 }
 
@@ -430,9 +430,9 @@ static int hb_threads_from_env(struct hb_options *o)
     /* Not a count at all: the OpenMP settings' check says what the runtime takes. */
     if (end == v || n < 1 || (*end && *end != ',')) return 0;
     if (errno || n > HB_MAX_THREADS) {
-        hb_err_set("OMP_NUM_THREADS='%s' is taken as --threads: use a thread count from 1 to %d, "
-                   "or unset it",
-                   v, HB_MAX_THREADS);
+        hb_error_set("OMP_NUM_THREADS='%s' is taken as --threads: use a thread count from 1 to %d, "
+                     "or unset it",
+                     v, HB_MAX_THREADS);
         return -EINVAL;
     }
     o->threads = (int)n;
@@ -450,13 +450,13 @@ static int hb_format_from_output(struct hb_options *o)
     if (!given) o->format = named;
     if (o->format == HB_FORMAT_CSV && strcmp(o->command, "topo") == 0) {
         if (given)
-            hb_err_set("topo writes no CSV (its record nests nodes, caches and distances): "
-                       "use --format table or jsonl");
+            hb_error_set("topo writes no CSV (its record nests nodes, caches and distances): "
+                         "use --format table or jsonl");
         else
-            hb_err_set("topo writes no CSV (its record nests nodes, caches and distances), "
-                       "which -o '%s' asks for by its name: name it .jsonl or .txt, or give "
-                       "--format table or jsonl",
-                       o->output);
+            hb_error_set("topo writes no CSV (its record nests nodes, caches and distances), "
+                         "which -o '%s' asks for by its name: name it .jsonl or .txt, or give "
+                         "--format table or jsonl",
+                         o->output);
         return -EINVAL;
     }
     if (!hb_launch_is_first()) return 0;
@@ -484,14 +484,14 @@ int hb_options_parse(int argc, char **argv, struct hb_options *o)
      * so a shell re-runs the same argv, and valid UTF-8 so JSON keeps it. */
     o->command_line = hb_sh_line(argc, argv, &o->command_argv0_end);
     if (!o->command_line) {
-        hb_err_set("out of memory holding the command line (%d arguments)", argc);
+        hb_error_set("out of memory holding the command line (%d arguments)", argc);
         return -ENOMEM;
     }
 
     const struct option *longopts;
     const char *shortopts;
     if (!hb_getopt_tables(&longopts, &shortopts)) {
-        hb_err_set("out of memory for the option table");
+        hb_error_set("out of memory for the option table");
         return -ENOMEM;
     }
     opterr = 0;
@@ -500,7 +500,7 @@ int hb_options_parse(int argc, char **argv, struct hb_options *o)
      * reads a copy: the parse below must see argv as given). optind 0 starts getopt afresh. */
     char **copy = calloc((size_t)argc + 1, sizeof(*copy));
     if (!copy) {
-        hb_err_set("out of memory holding the command line (%d arguments)", argc);
+        hb_error_set("out of memory holding the command line (%d arguments)", argc);
         return -ENOMEM;
     }
     memcpy(copy, argv, (size_t)argc * sizeof(*copy));
@@ -511,7 +511,7 @@ int hb_options_parse(int argc, char **argv, struct hb_options *o)
     const char *command = help && optind < argc ? copy[optind] : "";
     int rc = 0;
     if (command[0] && !hb_command_known(command)) {
-        hb_err_set("unknown command '%s': valid commands are %s", command, hb_options_commands());
+        hb_error_set("unknown command '%s': valid commands are %s", command, hb_options_commands());
         rc = -EINVAL;
     }
     snprintf(o->command, sizeof(o->command), "%s", command);
@@ -527,9 +527,9 @@ int hb_options_parse(int argc, char **argv, struct hb_options *o)
         if (c == -1) break;
         if (c == '?' || c == ':') {
             char shortname[3];
-            hb_err_set(c == '?' ? "unknown option '%s'; see hopbench --help"
-                                : "option '%s' needs a value; see hopbench --help",
-                       hb_args_refused(argv, c == ':', shortname));
+            hb_error_set(c == '?' ? "unknown option '%s'; see hopbench --help"
+                                  : "option '%s' needs a value; see hopbench --help",
+                         hb_args_refused(argv, c == ':', shortname));
             return -EINVAL;
         }
         if (c == OPT_VERSION) {

@@ -17,8 +17,8 @@ int hb_help_for(const char *name, const struct hb_doc_kernels *k, const struct h
     }
     struct hb_cmd_doc c;
     if (!hb_command_find(strcmp(name, "default") == 0 ? "" : name, &c)) {
-        hb_err_set("no command '%s': valid commands are default (the default suite), %s", name,
-                   hb_options_commands());
+        hb_error_set("no command '%s': valid commands are default (the default suite), %s", name,
+                     hb_options_commands());
         return -EINVAL;
     }
     hb_doc_command_help(stdout, k, &c, dirs);
@@ -29,7 +29,7 @@ int hb_help_main(int argc, char **argv, const struct hb_doc_kernels *k,
                  const struct hb_doc_dirs *dirs)
 {
     if (argc > 2) {
-        hb_err_set("help takes one command, not also '%s': hopbench help [COMMAND]", argv[2]);
+        hb_error_set("help takes one command, not also '%s': hopbench help [COMMAND]", argv[2]);
         return -EINVAL;
     }
     return hb_help_for(argc == 2 ? argv[1] : NULL, k, dirs);

@@ -4,6 +4,7 @@
 
 #include "hb_args.h"
 #include "hb_error.h"
+#include "hb_strf.h"
 #include "hb_jsonl_read.h"
 #include "hb_option_values.h"
 #include "hb_options.h"
@@ -54,7 +55,7 @@ static int hb_cmp_number(const char *opt, const char *s, double lo, double hi, d
     /* Decimal only: strtod would also skip blanks and take "+1", "0x1p3". */
     if (!s || end == s || *end || !(isdigit((unsigned char)s[0]) || s[0] == '.') ||
         strpbrk(s, "xXpP") || !(v >= lo && v <= hi)) {
-        hb_err_set("%s '%s' is not valid: give a number from %g to %g", opt, s ? s : "", lo, hi);
+        hb_error_set("%s '%s' is not valid: give a number from %g to %g", opt, s ? s : "", lo, hi);
         return -EINVAL;
     }
     *out = v;
@@ -67,31 +68,31 @@ static int hb_cmp_files(struct hb_cmp_opts *o, const char **files, int n)
 {
     const char *usage = hb_args_usage("compare", hb_compare_operands);
     if ((o->nbase || o->nnew) && n) {
-        hb_err_set("compare: '%s' beside --base/--new: give BASE NEW, or --base and --new, not "
-                   "both; %s",
-                   files[0], usage);
+        hb_error_set("compare: '%s' beside --base/--new: give BASE NEW, or --base and --new, not "
+                     "both; %s",
+                     files[0], usage);
         return -EINVAL;
     }
     if (o->nbase || o->nnew) {
         if (!o->nbase || !o->nnew) {
-            hb_err_set("compare: --%s '%s' without --%s: each side needs at least one file; %s",
-                       o->nbase ? "base" : "new", o->nbase ? o->bases[0] : o->news[0],
-                       o->nbase ? "new" : "base", usage);
+            hb_error_set("compare: --%s '%s' without --%s: each side needs at least one file; %s",
+                         o->nbase ? "base" : "new", o->nbase ? o->bases[0] : o->news[0],
+                         o->nbase ? "new" : "base", usage);
             return -EINVAL;
         }
         return 0;
     }
     if (n > 2) {
-        hb_err_set("compare: extra argument '%s'; %s", files[2], usage);
+        hb_error_set("compare: extra argument '%s'; %s", files[2], usage);
         return -EINVAL;
     }
     if (n < 2) {
         if (o->expect_same)
-            hb_err_set("compare --expect-same needs the two runs of one command (A.jsonl "
-                       "B.jsonl); got %s; %s",
-                       n ? files[0] : "no file", usage);
+            hb_error_set("compare --expect-same needs the two runs of one command (A.jsonl "
+                         "B.jsonl); got %s; %s",
+                         n ? files[0] : "no file", usage);
         else
-            hb_err_set("compare needs two result files; %s", usage);
+            hb_error_set("compare needs two result files; %s", usage);
         return -EINVAL;
     }
     o->bases[0] = files[0];
@@ -105,13 +106,14 @@ static int hb_cmp_files(struct hb_cmp_opts *o, const char **files, int n)
 static int hb_cmp_rule(struct hb_cmp_opts *o, const char *fdr, const char *fwer, const char *alpha)
 {
     if (fdr && fwer) {
-        hb_err_set("compare: --fdr '%s' and --fwer control the family two ways: give --fdr Q "
-                   "(false discovery rate) or --fwer [--alpha P] (family-wise), not both",
-                   fdr);
+        hb_error_set("compare: --fdr '%s' and --fwer control the family two ways: give --fdr Q "
+                     "(false discovery rate) or --fwer [--alpha P] (family-wise), not both",
+                     fdr);
         return -EINVAL;
     }
     if (fdr && alpha) {
-        hb_err_set("compare: --fdr '%s' and --alpha '%s' both set the level: give one", fdr, alpha);
+        hb_error_set("compare: --fdr '%s' and --alpha '%s' both set the level: give one", fdr,
+                     alpha);
         return -EINVAL;
     }
     o->rule = fwer ? HB_FAMILY_FWER : HB_FAMILY_FDR;
@@ -172,7 +174,7 @@ static int hb_cmp_output(struct hb_cmp_opts *o, const char *format)
     if (!o->output) return 0;
     const char **inputs = calloc((size_t)(o->nbase + o->nnew) + 1, sizeof(*inputs));
     if (!inputs) {
-        hb_err_set("compare: out of memory");
+        hb_error_set("compare: out of memory");
         return -ENOMEM;
     }
     memcpy(inputs, o->bases, (size_t)o->nbase * sizeof(*inputs));
@@ -200,7 +202,7 @@ static int hb_cmp_parse_with(int argc, char **argv, struct hb_cmp_opts *o)
                                     {NULL, NULL, NULL, NULL}};
     const char **files = calloc((size_t)argc + 1, sizeof(*files));
     int n = 0, rc = files ? 0 : -ENOMEM;
-    if (!files) hb_err_set("compare: out of memory reading %d arguments", argc);
+    if (!files) hb_error_set("compare: out of memory reading %d arguments", argc);
     if (rc == 0)
         rc = hb_args_parse(argc, argv, hb_compare_operands, hb_compare_opts, places, files, &n);
     o->expect_same = same != NULL;
@@ -221,7 +223,7 @@ static int hb_cmp_parse(int argc, char **argv, struct hb_cmp_opts *o)
     o->bases = calloc((size_t)argc + 1, sizeof(*o->bases));
     o->news = calloc((size_t)argc + 1, sizeof(*o->news));
     if (o->bases && o->news) return hb_cmp_parse_with(argc, argv, o);
-    hb_err_set("compare: out of memory reading %d arguments", argc);
+    hb_error_set("compare: out of memory reading %d arguments", argc);
     return -ENOMEM;
 }
 
@@ -934,8 +936,8 @@ static int hb_cmp_run(const struct hb_cmp_opts *o, struct hb_cmp_sides *sd, int 
     struct hb_sink *s = NULL;
     int rc = hb_sink_open(o->format, o->output ? o->output : "", &hb_compare_layout, &s);
     if (rc) {
-        hb_err_print(rc);
-        return hb_err_exit_code(rc);
+        hb_error_print(rc);
+        return hb_error_exit_code(rc);
     }
     struct hb_cmp_out out = {.sink = s};
     int oom = hb_cmp_all(o, s, &out, sd, with_host, machines);
@@ -948,7 +950,7 @@ static int hb_cmp_run(const struct hb_cmp_opts *o, struct hb_cmp_sides *sd, int 
         return HB_EXIT_ENV;
     }
     if ((rc = hb_sink_close(s, true))) {
-        hb_err_print(rc);
+        hb_error_print(rc);
         return HB_EXIT_ENV;
     }
     if (c->only_base) hb_cmp_say_missing(c, b, n);
@@ -963,9 +965,9 @@ static int hb_cmp_check_runs(const struct hb_cmp_opts *o, const struct hb_cmp_si
 {
     for (int i = 0; i < sd->n; i++)
         if (sd->v[i].res.run_line2) {
-            hb_err_set("%s:%d: a second run record: the file holds several runs; split it per "
-                       "run and compare one run with another",
-                       sd->v[i].res.path, sd->v[i].res.run_line2);
+            hb_error_set("%s:%d: a second run record: the file holds several runs; split it per "
+                         "run and compare one run with another",
+                         sd->v[i].res.path, sd->v[i].res.run_line2);
             return -EINVAL;
         }
     /* Pooled files must be runs of one machine and build as their side's first. */
@@ -974,10 +976,10 @@ static int hb_cmp_check_runs(const struct hb_cmp_opts *o, const struct hb_cmp_si
         if (i == sd->nbase) continue;
         char *d = hb_cmp_machines(first->res.run, sd->v[i].res.run);
         if (d && d[0] && !o->allow_machines) {
-            hb_err_set("%s and %s, pooled on one side, come from different machines or builds "
-                       "(%s): pool runs of one machine, or allow it with "
-                       "--allow-different-machines",
-                       first->res.path, sd->v[i].res.path, d);
+            hb_error_set("%s and %s, pooled on one side, come from different machines or builds "
+                         "(%s): pool runs of one machine, or allow it with "
+                         "--allow-different-machines",
+                         first->res.path, sd->v[i].res.path, d);
             free(d);
             return -EINVAL;
         }
@@ -986,13 +988,13 @@ static int hb_cmp_check_runs(const struct hb_cmp_opts *o, const struct hb_cmp_si
     const struct hb_cmp_side *b = &sd->v[0], *n = &sd->v[sd->nbase];
     *machines = hb_cmp_machines(b->res.run, n->res.run);
     if (!*machines) {
-        hb_err_set("compare: out of memory");
+        hb_error_set("compare: out of memory");
         return -ENOMEM;
     }
     if ((*machines)[0] && !o->allow_machines) {
-        hb_err_set("%s and %s come from different machines or builds (%s): their figures "
-                   "need not agree; compare them anyway with --allow-different-machines",
-                   b->res.path, n->res.path, *machines);
+        hb_error_set("%s and %s come from different machines or builds (%s): their figures "
+                     "need not agree; compare them anyway with --allow-different-machines",
+                     b->res.path, n->res.path, *machines);
         return -EINVAL;
     }
     return 0;
@@ -1006,7 +1008,7 @@ static int hb_cmp_load(struct hb_cmp_opts *o, struct hb_cmp_sides *sd, struct hb
 {
     int rc = 0;
     if (!(sd->v = calloc((size_t)(o->nbase + o->nnew), sizeof(*sd->v)))) {
-        hb_err_set("compare: out of memory");
+        hb_error_set("compare: out of memory");
         return -ENOMEM;
     }
     sd->nbase = o->nbase, sd->n = o->nbase + o->nnew;
@@ -1018,7 +1020,7 @@ static int hb_cmp_load(struct hb_cmp_opts *o, struct hb_cmp_sides *sd, struct hb
     if (rc == 0) rc = hb_cmp_check_runs(o, sd, machines);
     struct hb_cmp_side *b = sd->v, *n = sd->v + sd->nbase;
     if (rc == 0 && !(o->config_diffs = hb_cmp_config_diffs(b->res.run, n->res.run))) {
-        hb_err_set("compare: out of memory");
+        hb_error_set("compare: out of memory");
         rc = -ENOMEM;
     }
     /* Hosts are part of the identity only when both sides have several. */
@@ -1050,7 +1052,7 @@ int hb_compare_rows(const char *base, const char *new_path, json_t *rows)
     int with_host = 0, rc = hb_cmp_load(&o, &sd, &str, &machines, &with_host);
     struct hb_cmp_out out = {.rows = rows};
     if (rc == 0 && hb_cmp_all(&o, NULL, &out, &sd, with_host, machines)) {
-        hb_err_set("compare %s %s: out of memory", base, new_path);
+        hb_error_set("compare %s %s: out of memory", base, new_path);
         rc = -ENOMEM;
     }
     json_decref(out.row);
@@ -1068,8 +1070,8 @@ int hb_compare_main(int argc, char **argv)
     if (rc == 0) rc = hb_cmp_load(&o, &sd, &str, &machines, &with_host);
     int code = HB_EXIT_OK;
     if (rc) {
-        hb_err_print(rc);
-        code = hb_err_exit_code(rc);
+        hb_error_print(rc);
+        code = hb_error_exit_code(rc);
     } else {
         for (int i = 0; i < sd.n; i++)
             if (sd.v[i].res.skipped_line)

@@ -3,6 +3,7 @@
 #include "hb_compare_side.h"
 
 #include "hb_error.h"
+#include "hb_strf.h"
 #include "hb_interval.h"
 
 #include <errno.h>
@@ -466,7 +467,7 @@ int hb_cmp_side_index(struct hb_cmp_side *sd, int with_host)
     while (n < 2 * sd->n + 2)
         n *= 2;
     if (sd->n >= UINT32_MAX || !(sd->slots = calloc(n, sizeof(*sd->slots)))) {
-        hb_err_set("%s: out of memory indexing %zu measurements", sd->res.path, sd->n);
+        hb_error_set("%s: out of memory indexing %zu measurements", sd->res.path, sd->n);
         return -ENOMEM;
     }
     sd->nslots = n;
@@ -568,7 +569,7 @@ int hb_cmp_side_pool(struct hb_cmp_side *into, const struct hb_cmp_side *more, i
     if (!tmp) {
         free(match);
         free(reps);
-        hb_err_set("compare: out of memory pooling %s with %s", into->res.path, more->res.path);
+        hb_error_set("compare: out of memory pooling %s with %s", into->res.path, more->res.path);
         return -ENOMEM;
     }
     size_t at = 0;

@@ -14,7 +14,7 @@ static _Thread_local char *hb_err_buf;
 /* When memory ran out, as much of the message as fits here: better than the last one. */
 static _Thread_local char hb_err_oom[512];
 
-void hb_err_set(const char *fmt, ...)
+void hb_error_set(const char *fmt, ...)
 {
     char *raw = NULL, *line = NULL;
     size_t len = 0;
@@ -42,24 +42,24 @@ void hb_err_set(const char *fmt, ...)
     }
 }
 
-const char *hb_err_msg(void)
+const char *hb_error_msg(void)
 {
     return hb_err_buf ? hb_err_buf : hb_err_oom;
 }
 
-void hb_err_clear(void)
+void hb_error_clear(void)
 {
     if (hb_err_buf) hb_err_buf[0] = '\0';
     hb_err_oom[0] = '\0';
 }
 
-void hb_err_print(int neg_errno)
+void hb_error_print(int neg_errno)
 {
     static const char *const own[] = {
         "a result check failed", "pages or threads were not where they were asked to be",
         "bad usage or input", "the environment cannot do what was asked"};
-    if (hb_err_msg()[0]) {
-        fprintf(stderr, "hopbench: %s\n", hb_err_msg());
+    if (hb_error_msg()[0]) {
+        fprintf(stderr, "hopbench: %s\n", hb_error_msg());
         return;
     }
     /* A path that set no message still says what failed, never "hopbench: " alone. */
@@ -68,7 +68,7 @@ void hb_err_print(int neg_errno)
             e >= HB_EVALIDATE && e <= HB_EENV ? own[e - HB_EVALIDATE] : strerror(e));
 }
 
-int hb_err_exit_code(int neg_errno)
+int hb_error_exit_code(int neg_errno)
 {
     switch (-neg_errno) {
     case 0:
@@ -89,14 +89,4 @@ int hb_err_exit_code(int neg_errno)
     default:
         return HB_EXIT_ENV;
     }
-}
-
-char *hb_strf(const char *fmt, ...)
-{
-    char *s = NULL;
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vasprintf(&s, fmt, ap);
-    va_end(ap);
-    return n < 0 ? NULL : s;
 }

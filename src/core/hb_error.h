@@ -1,7 +1,7 @@
 /* Error context and exit codes shared by every layer.
  *
  * Functions in src/ return 0 or a negative errno and leave a one-line message with
- * hb_err_set(); only main.c and the MPI layer turn it into an exit. */
+ * hb_error_set(); only main.c and the MPI layer turn it into an exit. */
 #ifndef HB_ERROR_H
 #define HB_ERROR_H
 
@@ -24,24 +24,21 @@ enum hb_exit {
 /* Record the message for the current error (printf format, one line, no trailing
  * newline; control bytes in it are escaped as \n, \xNN). Thread-local: each thread keeps
  * its own. Returns nothing. */
-void hb_err_set(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-/* A formatted new string (a reason, a path): free it; NULL when out of memory. */
-char *hb_strf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void hb_error_set(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* The message last set in this thread, or "" when none. Never NULL. */
-const char *hb_err_msg(void);
+const char *hb_error_msg(void);
 
 /* Prints "hopbench: MESSAGE" to standard error: the message set, or when none was, what
  * neg_errno means (a path that sets none still never prints an empty line). */
-void hb_err_print(int neg_errno);
+void hb_error_print(int neg_errno);
 
 /* Forget the current message. */
-void hb_err_clear(void);
+void hb_error_clear(void);
 
 /* Exit code for a negative errno returned by a hopbench function:
  * EINVAL, ERANGE, ENOENT, EACCES, EISDIR, ENOTDIR, EROFS, ENAMETOOLONG, HB_EUSAGE -> 2;
  * HB_EVALIDATE, HB_EPLACEMENT -> 1; everything else -> 3. 0 -> 0. */
-int hb_err_exit_code(int neg_errno);
+int hb_error_exit_code(int neg_errno);
 
 #endif

@@ -70,7 +70,7 @@ int hb_estimate_plan(const struct hb_plan *p, int repeats, const struct hb_estim
     out->mem_nodes = hwloc_bitmap_alloc();
     if (!out->cpu_nodes || !out->mem_nodes) {
         hb_estimate_free(out);
-        hb_err_set("out of memory estimating the plan");
+        hb_error_set("out of memory estimating the plan");
         return -ENOMEM;
     }
     out->experiments = p->n;

@@ -68,12 +68,12 @@ int hb_launch_refuse_ranks(const char *what, bool per_host)
     if (!hb_launched(&l) || l.ranks <= 1) return 0;
     if (per_host && l.local_ranks == 1) return 0;
     if (per_host)
-        hb_err_set("'hopbench %s' runs once per host, but %s started %ld ranks on this one "
-                   "(%s=%ld); run one rank per host, or run it without mpirun/srun",
-                   what, l.launcher, l.local_ranks, l.local_var, l.local_ranks);
+        hb_error_set("'hopbench %s' runs once per host, but %s started %ld ranks on this one "
+                     "(%s=%ld); run one rank per host, or run it without mpirun/srun",
+                     what, l.launcher, l.local_ranks, l.local_var, l.local_ranks);
     else
-        hb_err_set("'hopbench %s' runs in one process, but %s started this one as one of %ld "
-                   "ranks (%s=%ld); run it without mpirun/srun",
-                   what, l.launcher, l.ranks, l.var, l.ranks);
+        hb_error_set("'hopbench %s' runs in one process, but %s started this one as one of %ld "
+                     "ranks (%s=%ld); run it without mpirun/srun",
+                     what, l.launcher, l.ranks, l.var, l.ranks);
     return -EINVAL;
 }

@@ -2,8 +2,8 @@
 #include "hb_level.h"
 
 #include "hb_plan.h"
-#include "hb_size.h"
-#include "hb_sizes.h"
+#include "hb_bytes.h"
+#include "hb_default_size.h"
 #include "hb_topo_mem.h"
 
 #include <stdio.h>
@@ -34,7 +34,7 @@ void hb_level_of(const struct hb_topo *t, const int *cpus, int n, uint64_t bytes
         int cores = hwloc_get_nbobjs_inside_cpuset_by_type(t->hw, c->cpuset, HWLOC_OBJ_CORE);
         uint64_t size = c->attr->cache.size;
         /* A size no real part has is taken as the most one has, as the default size does. */
-        if (hb_sizes_llc_unbelievable(size, cores))
+        if (hb_default_size_llc_unbelievable(size, cores))
             size = HB_LLC_PER_CORE_MAX * (uint64_t)(cores > 0 ? cores : 1);
         int k = hb_level_sharers(t, c, cpus, n);
         if (out->per_thread > size / (uint64_t)k) continue;
@@ -81,7 +81,7 @@ int hb_level_plan(const struct hb_topo *t, const struct hb_plan *plan, char *buf
                 snprintf(buf, len, "%s", line);
             else
                 snprintf(buf, len, "a chase over %s holds a 128-byte line pair per %llu bytes: %s",
-                         hb_size_format(task->bytes, set, sizeof(set)),
+                         hb_bytes_format(task->bytes, set, sizeof(set)),
                          (unsigned long long)task->chase_stride, line);
         }
     return count;
@@ -96,21 +96,21 @@ void hb_level_line(const struct hb_level *l, uint64_t bytes, char *buf, size_t l
     }
     /* Threads under caches of their own: the set is more than one cache holds, each thread's
      * part is what fits ("64 KiB fits in L1 (48 KiB)" of 2 threads would contradict). */
-    hb_size_format(bytes, a, sizeof(a));
+    hb_bytes_format(bytes, a, sizeof(a));
     if (l->threads > l->sharers)
         snprintf(set, sizeof(set), "%s over %d threads (%s each)", a, l->threads,
-                 hb_size_format(l->per_thread, d, sizeof(d)));
+                 hb_bytes_format(l->per_thread, d, sizeof(d)));
     else
         snprintf(set, sizeof(set), "%s", a);
     if (l->sharers > 1)
         snprintf(buf, len,
                  "%s fits in %s (%s shared by %d threads, %s each): this measures %s, not memory",
-                 set, l->name, hb_size_format(l->cache_bytes, b, sizeof(b)), l->sharers,
-                 hb_size_format(l->share_bytes, c, sizeof(c)), l->name);
+                 set, l->name, hb_bytes_format(l->cache_bytes, b, sizeof(b)), l->sharers,
+                 hb_bytes_format(l->share_bytes, c, sizeof(c)), l->name);
     else if (l->threads > 1)
         snprintf(buf, len, "%s fits in %s (%s per thread): this measures %s, not memory", set,
-                 l->name, hb_size_format(l->cache_bytes, b, sizeof(b)), l->name);
+                 l->name, hb_bytes_format(l->cache_bytes, b, sizeof(b)), l->name);
     else
         snprintf(buf, len, "%s fits in %s (%s): this measures %s, not memory", set, l->name,
-                 hb_size_format(l->cache_bytes, b, sizeof(b)), l->name);
+                 hb_bytes_format(l->cache_bytes, b, sizeof(b)), l->name);
 }

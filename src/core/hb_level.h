@@ -23,7 +23,7 @@ struct hb_level {
 /* The level of `bytes` (all arrays of a task) spread over the threads on cpus[0..n) (OS
  * indexes), with memory on node index mem (-1: not one node): the smallest CPU cache whose
  * share per thread (its size divided by the task's threads under it) holds each thread's part,
- * a size no real part has (hb_sizes_llc_unbelievable: over 32 MiB per core, a firmware
+ * a size no real part has (hb_default_size_llc_unbelievable: over 32 MiB per core, a firmware
  * figure) taken as 32 MiB per core, as the default size takes it; else a memory-side cache
  * of node mem that holds the whole set; else memory. */
 void hb_level_of(const struct hb_topo *t, const int *cpus, int n, uint64_t bytes, int mem,

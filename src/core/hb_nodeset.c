@@ -68,19 +68,19 @@ int hb_nodeset_parse(const char *opt, const char *text, hwloc_bitmap_t out)
             hi = nodeset_index(&p);
         }
         if (lo < 0 || hi < lo || (*p && *p != ',') || (*p == ',' && !p[1])) {
-            hb_err_set("%s '%s': not a node list; give OS node indexes and ranges such as "
-                       "0-3,8",
-                       opt, text);
+            hb_error_set("%s '%s': not a node list; give OS node indexes and ranges such as "
+                         "0-3,8",
+                         opt, text);
             return -EINVAL;
         }
         if (hwloc_bitmap_set_range(out, (unsigned)lo, (int)hi) != 0) {
-            hb_err_set("%s '%s': out of memory", opt, text);
+            hb_error_set("%s '%s': out of memory", opt, text);
             return -ENOMEM;
         }
         if (*p == ',') p++;
     }
     if (hwloc_bitmap_iszero(out)) {
-        hb_err_set("%s '': empty node list; give OS node indexes and ranges such as 0-3,8", opt);
+        hb_error_set("%s '': empty node list; give OS node indexes and ranges such as 0-3,8", opt);
         return -EINVAL;
     }
     return 0;

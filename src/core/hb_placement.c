@@ -4,7 +4,7 @@
 
 #include "hb_error.h"
 #include "hb_nodeset.h"
-#include "hb_size.h"
+#include "hb_bytes.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -79,10 +79,10 @@ static int placement_check_nodes(const struct hb_topo *t, size_t bytes, enum hb_
     if (policy == HB_POLICY_FIRSTTOUCH) return 0;
     if (!nodes || nnodes < 1 || nnodes > t->nnodes || (policy == HB_POLICY_BIND && nnodes != 1)) {
         if (policy == HB_POLICY_BIND)
-            hb_err_set("bind placement got %d nodes; it needs exactly one", nnodes);
+            hb_error_set("bind placement got %d nodes; it needs exactly one", nnodes);
         else
-            hb_err_set("%s placement got %d nodes; it needs between 1 and %d",
-                       hb_policy_name(policy), nnodes, t->nnodes);
+            hb_error_set("%s placement got %d nodes; it needs between 1 and %d",
+                         hb_policy_name(policy), nnodes, t->nnodes);
         return -EINVAL;
     }
     for (int k = 0; k < nnodes; k++) {
@@ -90,10 +90,10 @@ static int placement_check_nodes(const struct hb_topo *t, size_t bytes, enum hb_
         if (i >= 0 && t->nodes[i].has_memory) continue;
         char *list = hb_topo_node_list(t, false, i >= 0);
         if (i < 0)
-            hb_err_set("unknown NUMA node %d; valid nodes: %s", nodes[k], hb_text_or_oom(list));
+            hb_error_set("unknown NUMA node %d; valid nodes: %s", nodes[k], hb_text_or_oom(list));
         else
-            hb_err_set("NUMA node %d has no memory; nodes with memory: %s", nodes[k],
-                       hb_text_or_oom(list));
+            hb_error_set("NUMA node %d has no memory; nodes with memory: %s", nodes[k],
+                         hb_text_or_oom(list));
         free(list);
         return -EINVAL;
     }
@@ -102,9 +102,9 @@ static int placement_check_nodes(const struct hb_topo *t, size_t bytes, enum hb_
         uint64_t free_bytes = hb_topo_memfree_read(t, hb_topo_node_index(t, nodes[0]));
         if (bytes > free_bytes) {
             char need[32], have[32];
-            hb_err_set("buffer of %s does not fit node %d: %s free",
-                       hb_size_format(bytes, need, sizeof(need)), nodes[0],
-                       hb_size_format(free_bytes, have, sizeof(have)));
+            hb_error_set("buffer of %s does not fit node %d: %s free",
+                         hb_bytes_format(bytes, need, sizeof(need)), nodes[0],
+                         hb_bytes_format(free_bytes, have, sizeof(have)));
             return -ENOMEM;
         }
     }
@@ -125,10 +125,10 @@ static int placement_check_huge(const struct hb_topo *t, size_t map_bytes, enum 
             found += n > 0 ? n : 0;
         }
         if (found >= pages) return 0;
-        hb_err_set("--pages huge needs %ld free 2 MiB huge pages, found %ld on all nodes; "
-                   "reserve them with: echo %ld > "
-                   "/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages",
-                   pages, found, pages);
+        hb_error_set("--pages huge needs %ld free 2 MiB huge pages, found %ld on all nodes; "
+                     "reserve them with: echo %ld > "
+                     "/sys/kernel/mm/hugepages/hugepages-2048kB/nr_hugepages",
+                     pages, found, pages);
         return -ENOMEM;
     }
     /* Weighted interleave's shares follow the kernel's weights, unknown here: any node may
@@ -137,10 +137,10 @@ static int placement_check_huge(const struct hb_topo *t, size_t map_bytes, enum 
     for (int k = 0; k < nnodes; k++) {
         long found = placement_free_hugepages(nodes[k]);
         if (found >= share) continue;
-        hb_err_set("--pages huge needs %ld free 2 MiB huge pages on node %d, found %ld; reserve "
-                   "them with: echo %ld > "
-                   "/sys/devices/system/node/node%d/hugepages/hugepages-2048kB/nr_hugepages",
-                   share, nodes[k], found < 0 ? 0 : found, share, nodes[k]);
+        hb_error_set("--pages huge needs %ld free 2 MiB huge pages on node %d, found %ld; reserve "
+                     "them with: echo %ld > "
+                     "/sys/devices/system/node/node%d/hugepages/hugepages-2048kB/nr_hugepages",
+                     share, nodes[k], found < 0 ? 0 : found, share, nodes[k]);
         return -ENOMEM;
     }
     return 0;
@@ -165,8 +165,8 @@ static int placement_map(size_t map_bytes, enum hb_pages pages, void **out)
         void *p = mmap(NULL, map_bytes, prot, flags | MAP_HUGETLB | MAP_HUGE_2MB, -1, 0);
         int err = errno;
         if (p == MAP_FAILED) {
-            hb_err_set("cannot map %s of 2 MiB huge pages: %s",
-                       hb_size_format(map_bytes, size, sizeof(size)), strerror(err));
+            hb_error_set("cannot map %s of 2 MiB huge pages: %s",
+                         hb_bytes_format(map_bytes, size, sizeof(size)), strerror(err));
             return -err;
         }
         *out = p;
@@ -176,8 +176,8 @@ static int placement_map(size_t map_bytes, enum hb_pages pages, void **out)
     char *raw = mmap(NULL, span, prot, flags, -1, 0);
     int err = errno;
     if (raw == MAP_FAILED) {
-        hb_err_set("cannot map %s: %s", hb_size_format(map_bytes, size, sizeof(size)),
-                   strerror(err));
+        hb_error_set("cannot map %s: %s", hb_bytes_format(map_bytes, size, sizeof(size)),
+                     strerror(err));
         return -err;
     }
     char *p = raw;
@@ -191,8 +191,8 @@ static int placement_map(size_t map_bytes, enum hb_pages pages, void **out)
     if (madvise(p, map_bytes, advice) != 0) {
         err = errno;
         munmap(p, map_bytes);
-        hb_err_set("cannot ask for %s pages on a buffer of %s: %s", hb_pages_name(pages),
-                   hb_size_format(map_bytes, size, sizeof(size)), strerror(err));
+        hb_error_set("cannot ask for %s pages on a buffer of %s: %s", hb_pages_name(pages),
+                     hb_bytes_format(map_bytes, size, sizeof(size)), strerror(err));
         return -err;
     }
     *out = p;
@@ -209,7 +209,7 @@ static int placement_set_weighted(struct hb_buf *b)
     size_t bits = sizeof(unsigned long) * 8, nlongs = (size_t)top / bits + 1;
     unsigned long *mask = calloc(nlongs, sizeof(*mask));
     if (!mask) {
-        hb_err_set("out of memory building a node mask up to node %d", top);
+        hb_error_set("out of memory building a node mask up to node %d", top);
         return -ENOMEM;
     }
     for (int k = 0; k < b->nnodes; k++)
@@ -219,9 +219,9 @@ static int placement_set_weighted(struct hb_buf *b)
     int err = errno;
     free(mask);
     if (rc == 0) return 0;
-    hb_err_set("the kernel refuses weighted interleave (MPOL_WEIGHTED_INTERLEAVE, Linux 6.9+) "
-               "over %d node(s): %s",
-               b->nnodes, strerror(err));
+    hb_error_set("the kernel refuses weighted interleave (MPOL_WEIGHTED_INTERLEAVE, Linux 6.9+) "
+                 "over %d node(s): %s",
+                 b->nnodes, strerror(err));
     return -EXDEV;
 }
 
@@ -233,7 +233,7 @@ static int placement_set_policy(const struct hb_topo *t, struct hb_buf *b)
     int rc = 0;
     hwloc_bitmap_t set = hwloc_bitmap_alloc();
     if (!set) {
-        hb_err_set("out of memory building a node set");
+        hb_error_set("out of memory building a node set");
         return -ENOMEM;
     }
     for (int k = 0; k < b->nnodes; k++)
@@ -244,8 +244,8 @@ static int placement_set_policy(const struct hb_topo *t, struct hb_buf *b)
     if (hwloc_set_area_membind(t->hw, b->ptr, b->map_bytes, set, policy, flags) != 0) {
         int err = errno;
         char *nodes = hb_nodeset_print(set);
-        hb_err_set("the kernel refuses to %s memory to node(s) %s: %s", hb_policy_name(b->policy),
-                   hb_text_or_oom(nodes), strerror(err));
+        hb_error_set("the kernel refuses to %s memory to node(s) %s: %s", hb_policy_name(b->policy),
+                     hb_text_or_oom(nodes), strerror(err));
         free(nodes);
         rc = -EXDEV;
     }
@@ -259,14 +259,14 @@ int hb_buf_alloc(const struct hb_topo *t, size_t bytes, enum hb_policy policy, c
     int rc = 0;
     memset(out, 0, sizeof(*out));
     if (!t->is_this_system) {
-        hb_err_set("cannot allocate on a topology loaded from %s", t->source);
+        hb_error_set("cannot allocate on a topology loaded from %s", t->source);
         return -EINVAL;
     }
     if (bytes == 0 || (unsigned)policy >= HB_COUNT(hb_policy_names) ||
         (unsigned)pages >= HB_COUNT(hb_pages_names)) {
-        hb_err_set("cannot allocate %zu bytes with policy %d, pages %d: need bytes > 0, policy "
-                   "bind|interleave|firsttouch|weighted, pages 4k|thp|huge",
-                   bytes, (int)policy, (int)pages);
+        hb_error_set("cannot allocate %zu bytes with policy %d, pages %d: need bytes > 0, policy "
+                     "bind|interleave|firsttouch|weighted, pages 4k|thp|huge",
+                     bytes, (int)policy, (int)pages);
         return -EINVAL;
     }
     rc = placement_check_nodes(t, bytes, policy, nodes, nnodes, pages);
@@ -281,7 +281,7 @@ int hb_buf_alloc(const struct hb_topo *t, size_t bytes, enum hb_policy policy, c
     if (policy != HB_POLICY_FIRSTTOUCH) {
         b.nodes = malloc((size_t)nnodes * sizeof(*nodes));
         if (!b.nodes) {
-            hb_err_set("out of memory for a set of %d nodes", nnodes);
+            hb_error_set("out of memory for a set of %d nodes", nnodes);
             return -ENOMEM;
         }
         b.nnodes = nnodes;
@@ -313,7 +313,7 @@ int hb_pageloc_init(struct hb_pageloc *pl, int nnodes)
     pl->share_pct = calloc((size_t)(nnodes > 0 ? nnodes : 1), sizeof(*pl->share_pct));
     if (!pl->on_node || !pl->share_pct) {
         hb_pageloc_free(pl);
-        hb_err_set("out of memory counting pages on %d nodes", nnodes);
+        hb_error_set("out of memory counting pages on %d nodes", nnodes);
         return -ENOMEM;
     }
     pl->nnodes = nnodes;
@@ -332,7 +332,7 @@ static int placement_move_pages(void **addrs, unsigned long n, int *status)
 {
     if (syscall(SYS_move_pages, 0, n, addrs, NULL, status, 0) != 0) {
         int err = errno;
-        hb_err_set("move_pages cannot locate %lu pages: %s", n, strerror(err));
+        hb_error_set("move_pages cannot locate %lu pages: %s", n, strerror(err));
         return -err;
     }
     return 0;
@@ -343,8 +343,8 @@ int hb_buf_locate(const struct hb_topo *t, const struct hb_buf *b, const int *ex
 {
     memset(out, 0, sizeof(*out));
     if (!t->is_this_system || !b->ptr) {
-        hb_err_set("cannot locate pages of %s: %s", b->ptr ? "a buffer" : "an unmapped buffer",
-                   t->is_this_system ? "map it first" : "topology is not this machine");
+        hb_error_set("cannot locate pages of %s: %s", b->ptr ? "a buffer" : "an unmapped buffer",
+                     t->is_this_system ? "map it first" : "topology is not this machine");
         return -EINVAL;
     }
     /* Target set by node index; NULL expected nodes and no policy set mean "anywhere". */
@@ -354,7 +354,7 @@ int hb_buf_locate(const struct hb_topo *t, const struct hb_buf *b, const int *ex
     int rc = target ? hb_pageloc_init(out, t->nnodes) : -ENOMEM;
     if (rc) {
         free(target);
-        hb_err_set("out of memory locating pages on %d nodes", t->nnodes);
+        hb_error_set("out of memory locating pages on %d nodes", t->nnodes);
         return rc;
     }
     const int *want = expected_nodes ? expected_nodes : b->nodes;
@@ -373,7 +373,7 @@ int hb_buf_locate(const struct hb_topo *t, const struct hb_buf *b, const int *ex
     addrs = malloc(batch * sizeof(*addrs));
     status = malloc(batch * sizeof(*status));
     if (!addrs || !status) {
-        hb_err_set("out of memory locating %" PRIu64 " pages", npages);
+        hb_error_set("out of memory locating %" PRIu64 " pages", npages);
         rc = -ENOMEM;
         goto out;
     }

@@ -14,7 +14,7 @@ enum hb_policy {
     HB_POLICY_INTERLEAVE, /* round-robin over a node set */
     HB_POLICY_FIRSTTOUCH, /* no policy; the threads that initialise it place it */
     HB_POLICY_WEIGHTED,   /* MPOL_WEIGHTED_INTERLEAVE over a node set (Linux 6.9+): each node
-                             takes pages in proportion to its weight (hb_wil.h) */
+                             takes pages in proportion to its weight (hb_interleave_weights.h) */
 };
 
 enum hb_pages {

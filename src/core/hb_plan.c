@@ -16,7 +16,7 @@ struct hb_task *hb_experiment_task(struct hb_experiment *e)
         int cap = e->task_cap ? e->task_cap * 2 : 4;
         struct hb_task *grown = realloc(e->tasks, sizeof(*grown) * (size_t)cap);
         if (!grown) {
-            hb_err_set("out of memory for %d tasks of experiment %s", cap, e->name);
+            hb_error_set("out of memory for %d tasks of experiment %s", cap, e->name);
             return NULL;
         }
         e->tasks = grown;
@@ -41,9 +41,9 @@ static struct hb_param *hb_param_new(struct hb_experiment *e, const char *key,
                                      enum hb_param_kind kind)
 {
     if (e->params.n == HB_PARAMS_MAX || strlen(key) >= HB_PARAM_KEY_LEN) {
-        hb_err_set("experiment %s: no room for suite key '%s' (at most %d keys of %d "
-                   "characters)",
-                   e->name, key, HB_PARAMS_MAX, HB_PARAM_KEY_LEN - 1);
+        hb_error_set("experiment %s: no room for suite key '%s' (at most %d keys of %d "
+                     "characters)",
+                     e->name, key, HB_PARAMS_MAX, HB_PARAM_KEY_LEN - 1);
         return NULL;
     }
     struct hb_param *p = &e->params.v[e->params.n++];
@@ -105,8 +105,8 @@ int hb_param_num(struct hb_experiment *e, const char *key, double v)
 int hb_param_str(struct hb_experiment *e, const char *key, const char *v)
 {
     if (strlen(v) >= HB_PARAM_STR_LEN) {
-        hb_err_set("experiment %s: suite key %s '%s' is longer than %d characters", e->name, key, v,
-                   HB_PARAM_STR_LEN - 1);
+        hb_error_set("experiment %s: suite key %s '%s' is longer than %d characters", e->name, key,
+                     v, HB_PARAM_STR_LEN - 1);
         return -EINVAL;
     }
     struct hb_param *p = hb_param_new(e, key, HB_PARAM_STR);
@@ -117,8 +117,8 @@ int hb_param_str(struct hb_experiment *e, const char *key, const char *v)
 int hb_param_ints(struct hb_experiment *e, const char *key, const long long *v, int n)
 {
     if (n < 0 || n > HB_PARAM_INTS_MAX) {
-        hb_err_set("experiment %s: suite key %s holds %d numbers, at most %d", e->name, key, n,
-                   HB_PARAM_INTS_MAX);
+        hb_error_set("experiment %s: suite key %s holds %d numbers, at most %d", e->name, key, n,
+                     HB_PARAM_INTS_MAX);
         return -EINVAL;
     }
     struct hb_param *p = hb_param_new(e, key, HB_PARAM_INTS);
@@ -171,7 +171,7 @@ int hb_plan_add(struct hb_plan *p, struct hb_experiment *e)
         struct hb_experiment *grown = realloc(p->exps, sizeof(*grown) * (size_t)cap);
         if (!grown) {
             hb_experiment_clear(e);
-            hb_err_set("out of memory for a plan of %d experiments", cap);
+            hb_error_set("out of memory for a plan of %d experiments", cap);
             return -ENOMEM;
         }
         p->exps = grown;
@@ -210,7 +210,7 @@ int hb_experiment_pack(const struct hb_experiment *e, char **buf, size_t *len)
 {
     FILE *f = open_memstream(buf, len);
     if (!f) {
-        hb_err_set("out of memory packing experiment %s", e->name);
+        hb_error_set("out of memory packing experiment %s", e->name);
         return -ENOMEM;
     }
     int rc = 0;
@@ -233,7 +233,7 @@ int hb_experiment_pack(const struct hb_experiment *e, char **buf, size_t *len)
     if (rc) {
         free(*buf);
         *buf = NULL;
-        hb_err_set("out of memory packing experiment %s", e->name);
+        hb_error_set("out of memory packing experiment %s", e->name);
     }
     return rc;
 }
@@ -254,14 +254,14 @@ int hb_experiment_unpack(const char *buf, size_t len, struct hb_experiment *e)
     if (!plan_take(buf, len, &pos, e, sizeof(*e)) || e->ntasks < 0 ||
         (size_t)e->ntasks > (len - pos) / sizeof(*e->tasks)) {
         memset(e, 0, sizeof(*e));
-        hb_err_set("a packed experiment of %zu bytes is cut short", len);
+        hb_error_set("a packed experiment of %zu bytes is cut short", len);
         return -EINVAL;
     }
     int ntasks = e->ntasks;
     e->ntasks = e->task_cap = 0;
     e->tasks = calloc((size_t)(ntasks ? ntasks : 1), sizeof(*e->tasks));
     if (!e->tasks) {
-        hb_err_set("out of memory for %d tasks of experiment %s", ntasks, e->name);
+        hb_error_set("out of memory for %d tasks of experiment %s", ntasks, e->name);
         return -ENOMEM;
     }
     e->task_cap = ntasks;
@@ -281,7 +281,7 @@ int hb_experiment_unpack(const char *buf, size_t len, struct hb_experiment *e)
         }
         if (!ok) {
             hb_experiment_clear(e);
-            hb_err_set("a packed experiment has a bad node set for task %d", i);
+            hb_error_set("a packed experiment has a bad node set for task %d", i);
             return -EINVAL;
         }
     }
@@ -297,7 +297,7 @@ int hb_task_mem_nodes(const struct hb_task *task, int **nodes)
     if (!*nodes || n < 0) {
         free(*nodes);
         *nodes = NULL;
-        hb_err_set("out of memory listing the memory nodes of task %s", task->label);
+        hb_error_set("out of memory listing the memory nodes of task %s", task->label);
         return -ENOMEM;
     }
     if (task->policy == HB_POLICY_BIND) {

@@ -22,7 +22,7 @@ static int hb_rank_cpus_pick(const char *text, long index, hwloc_const_bitmap_t 
 {
     char *copy = strdup(text), *save = NULL;
     if (!copy) {
-        hb_err_set("out of memory reading %s", HB_RANK_CPUS_VAR);
+        hb_error_set("out of memory reading %s", HB_RANK_CPUS_VAR);
         return -ENOMEM;
     }
     int rc = 0;
@@ -37,25 +37,26 @@ static int hb_rank_cpus_pick(const char *text, long index, hwloc_const_bitmap_t 
         if (inside && *count == index) hwloc_bitmap_copy(set, one);
         hwloc_bitmap_free(one);
         if (!ok) {
-            hb_err_set("%s='%s': '%s' is not a CPU list; expected one CPU list per rank of a host, "
-                       "separated by ':', e.g. 0-7:8-15 (see hopbench topo)",
-                       HB_RANK_CPUS_VAR, text, w);
+            hb_error_set(
+                "%s='%s': '%s' is not a CPU list; expected one CPU list per rank of a host, "
+                "separated by ':', e.g. 0-7:8-15 (see hopbench topo)",
+                HB_RANK_CPUS_VAR, text, w);
             rc = -EINVAL;
         } else if (!inside) {
             char *all = NULL;
             hwloc_bitmap_list_asprintf(&all, allowed);
-            hb_err_set("%s='%s': CPUs %s (list %ld) are not all CPUs of this machine that this "
-                       "process may use (%s)",
-                       HB_RANK_CPUS_VAR, text, w, *count + 1, all ? all : "?");
+            hb_error_set("%s='%s': CPUs %s (list %ld) are not all CPUs of this machine that this "
+                         "process may use (%s)",
+                         HB_RANK_CPUS_VAR, text, w, *count + 1, all ? all : "?");
             free(all);
             rc = -EINVAL;
         }
         (*count)++;
     }
     if (rc == -1) {
-        hb_err_set("%s='%s': expected one CPU list per rank of a host, separated by ':', e.g. "
-                   "0-7:8-15 (see hopbench topo)",
-                   HB_RANK_CPUS_VAR, text);
+        hb_error_set("%s='%s': expected one CPU list per rank of a host, separated by ':', e.g. "
+                     "0-7:8-15 (see hopbench topo)",
+                     HB_RANK_CPUS_VAR, text);
         rc = -EINVAL;
     }
     free(copy);
@@ -69,14 +70,14 @@ static int hb_rank_cpus_apply(hwloc_topology_t topo, const char *text)
     bool launched = hb_launched(&l);
     long index = launched ? l.local_rank : 0;
     if (index < 0) {
-        hb_err_set("%s binds each rank by its rank on its host, which %s does not say (no %s); "
-                   "bind the ranks with the launcher instead",
-                   HB_RANK_CPUS_VAR, l.launcher, l.local_rank_var);
+        hb_error_set("%s binds each rank by its rank on its host, which %s does not say (no %s); "
+                     "bind the ranks with the launcher instead",
+                     HB_RANK_CPUS_VAR, l.launcher, l.local_rank_var);
         return -EINVAL;
     }
     hwloc_bitmap_t set = hwloc_bitmap_alloc();
     if (!set) {
-        hb_err_set("out of memory reading %s", HB_RANK_CPUS_VAR);
+        hb_error_set("out of memory reading %s", HB_RANK_CPUS_VAR);
         return -ENOMEM;
     }
     long count = 0;
@@ -84,15 +85,16 @@ static int hb_rank_cpus_apply(hwloc_topology_t topo, const char *text)
     /* Every rank of the host sees the same count: all refuse alike and the first says why. */
     long need = launched && l.local_ranks > index ? l.local_ranks : index + 1;
     if (rc == 0 && count < need) {
-        hb_err_set("%s='%s' names %ld CPU list%s, but %s started %ld rank%s on this host: give one "
-                   "list per rank",
-                   HB_RANK_CPUS_VAR, text, count, count == 1 ? "" : "s",
-                   launched ? l.launcher : "this launch", need, need == 1 ? "" : "s");
+        hb_error_set(
+            "%s='%s' names %ld CPU list%s, but %s started %ld rank%s on this host: give one "
+            "list per rank",
+            HB_RANK_CPUS_VAR, text, count, count == 1 ? "" : "s",
+            launched ? l.launcher : "this launch", need, need == 1 ? "" : "s");
         rc = -EINVAL;
     }
     if (rc == 0 && hwloc_set_cpubind(topo, set, HWLOC_CPUBIND_PROCESS) != 0) {
-        hb_err_set("%s: cannot bind local rank %ld to its CPUs: %s", HB_RANK_CPUS_VAR, index,
-                   strerror(errno));
+        hb_error_set("%s: cannot bind local rank %ld to its CPUs: %s", HB_RANK_CPUS_VAR, index,
+                     strerror(errno));
         rc = -HB_EENV;
     }
     hwloc_bitmap_free(set);
@@ -105,8 +107,8 @@ int hb_rank_cpus_bind(char **argv)
     if (!text || getenv(HB_RANK_CPUS_BOUND)) return 0;
     hwloc_topology_t topo;
     if (hwloc_topology_init(&topo) != 0 || hwloc_topology_load(topo) != 0) {
-        hb_err_set("%s: cannot read this machine's topology with hwloc: %s", HB_RANK_CPUS_VAR,
-                   strerror(errno));
+        hb_error_set("%s: cannot read this machine's topology with hwloc: %s", HB_RANK_CPUS_VAR,
+                     strerror(errno));
         return -HB_EENV;
     }
     int rc = hb_rank_cpus_apply(topo, text);
@@ -115,7 +117,7 @@ int hb_rank_cpus_bind(char **argv)
     /* The restarted process (OpenMP reads the new binding as it loads) knows it is bound. */
     setenv(HB_RANK_CPUS_BOUND, "1", 1);
     hb_restart(argv);
-    hb_err_set("%s: cannot restart hopbench bound to its CPUs: %s", HB_RANK_CPUS_VAR,
-               strerror(errno));
+    hb_error_set("%s: cannot restart hopbench bound to its CPUs: %s", HB_RANK_CPUS_VAR,
+                 strerror(errno));
     return -HB_EENV;
 }

@@ -15,9 +15,10 @@ int hb_stack_check(void)
     if (getrlimit(RLIMIT_STACK, &st) != 0 || st.rlim_cur == RLIM_INFINITY ||
         st.rlim_cur >= HB_MIN_STACK)
         return 0;
-    hb_err_set("stack limited to %llu KiB (ulimit -s %llu): hopbench needs at least %llu KiB; "
-               "raise it with ulimit -s %llu",
-               (unsigned long long)(st.rlim_cur >> 10), (unsigned long long)(st.rlim_cur >> 10),
-               (unsigned long long)(HB_MIN_STACK >> 10), (unsigned long long)(HB_MIN_STACK >> 10));
+    hb_error_set("stack limited to %llu KiB (ulimit -s %llu): hopbench needs at least %llu KiB; "
+                 "raise it with ulimit -s %llu",
+                 (unsigned long long)(st.rlim_cur >> 10), (unsigned long long)(st.rlim_cur >> 10),
+                 (unsigned long long)(HB_MIN_STACK >> 10),
+                 (unsigned long long)(HB_MIN_STACK >> 10));
     return -HB_EENV;
 }

@@ -104,7 +104,7 @@ uint64_t hb_topo_memfree_read(const struct hb_topo *t, int i);
 
 /* Node index i's CPU side as topo shows it: {"packages": [OS indexes], "smt": hardware
  * threads per core (0 without CPUs), "caches": [{level, type, bytes, count, cpus_each,
- * believable (false over 32 MiB per core: hb_sizes_llc_unbelievable)}]}, the
+ * believable (false over 32 MiB per core: hb_default_size_llc_unbelievable)}]}, the
  * data or unified CPU caches of each level above its CPUs (memory-side caches are the memory's;
  * hb_topo_mem.h). A new json_t. */
 struct json_t;

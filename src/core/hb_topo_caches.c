@@ -1,7 +1,7 @@
 /* CPU and memory-side caches above a node's CPUs. */
 #include "hb_topo.h"
 
-#include "hb_size.h"
+#include "hb_bytes.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,10 +56,10 @@ uint64_t hb_topo_llc_bytes(const struct hb_topo *t, int i, const char **source)
     char size[32];
     if (same_size)
         snprintf(text, sizeof(text), "hwloc L%u (%d x %s)", seen[0]->attr->cache.depth, nseen,
-                 hb_size_format(seen[0]->attr->cache.size, size, sizeof(size)));
+                 hb_bytes_format(seen[0]->attr->cache.size, size, sizeof(size)));
     else
         snprintf(text, sizeof(text), "hwloc L%u (%d caches, %s)", seen[0]->attr->cache.depth, nseen,
-                 hb_size_format(total, size, sizeof(size)));
+                 hb_bytes_format(total, size, sizeof(size)));
     free(seen);
     *source = text;
     return total;

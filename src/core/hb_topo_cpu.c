@@ -3,7 +3,7 @@
  * instances, how big, how many CPUs share one), as topo shows them. */
 #include "hb_topo.h"
 
-#include "hb_sizes.h"
+#include "hb_default_size.h"
 
 #include <jansson.h>
 #include <stdlib.h>
@@ -72,8 +72,8 @@ json_t *hb_topo_cpu_json(const struct hb_topo *t, int i)
                 json_pack("{s:i, s:s, s:I, s:i, s:i, s:b}", "level", (int)level, "type",
                           topo_cache_kind(c[0]), "bytes", (json_int_t)c[0]->attr->cache.size,
                           "count", n, "cpus_each", hwloc_bitmap_weight(c[0]->cpuset), "believable",
-                          !hb_sizes_llc_unbelievable(c[0]->attr->cache.size,
-                                                     cores_each > 0 ? cores_each : 1)));
+                          !hb_default_size_llc_unbelievable(c[0]->attr->cache.size,
+                                                            cores_each > 0 ? cores_each : 1)));
         }
         free(c);
     }

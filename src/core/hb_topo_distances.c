@@ -16,13 +16,13 @@ static int topo_cmp_u64(const void *a, const void *b)
 int hb_topo_classify(const uint64_t *distances, int n, const bool *cpu_node, int *hop_class)
 {
     if (!distances || !hop_class || n < 1) {
-        hb_err_set("cannot classify a %d x %d distance matrix: need at least 1 x 1", n, n);
+        hb_error_set("cannot classify a %d x %d distance matrix: need at least 1 x 1", n, n);
         return -EINVAL;
     }
     size_t cells = (size_t)n * (size_t)n;
     uint64_t *sorted = malloc(cells * sizeof(*sorted));
     if (!sorted) {
-        hb_err_set("out of memory ranking a %d x %d distance matrix", n, n);
+        hb_error_set("out of memory ranking a %d x %d distance matrix", n, n);
         return -ENOMEM;
     }
     /* The interconnect: distances between two different CPU nodes only. */
@@ -79,7 +79,7 @@ int hb_topo_read_distances(struct hb_topo *t)
     if (d->nbobjs != (unsigned)n) goto out;
     idx = calloc((size_t)n, sizeof(*idx));
     if (!idx) {
-        hb_err_set("out of memory reading the %d x %d distance matrix", n, n);
+        hb_error_set("out of memory reading the %d x %d distance matrix", n, n);
         rc = -ENOMEM;
         goto out;
     }
@@ -93,7 +93,7 @@ int hb_topo_read_distances(struct hb_topo *t)
     t->distances = calloc(cells, sizeof(*t->distances));
     t->hop_class = calloc(cells, sizeof(*t->hop_class));
     if (!t->distances || !t->hop_class) {
-        hb_err_set("out of memory storing the %d x %d distance matrix", n, n);
+        hb_error_set("out of memory storing the %d x %d distance matrix", n, n);
         rc = -ENOMEM;
         goto out;
     }
@@ -102,7 +102,7 @@ int hb_topo_read_distances(struct hb_topo *t)
             t->distances[idx[a] * n + idx[b]] = d->values[a * n + b];
     cpu_node = calloc((size_t)n, sizeof(*cpu_node));
     if (!cpu_node) {
-        hb_err_set("out of memory ranking the %d x %d distance matrix", n, n);
+        hb_error_set("out of memory ranking the %d x %d distance matrix", n, n);
         rc = -ENOMEM;
         goto out;
     }

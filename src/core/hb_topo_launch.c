@@ -2,7 +2,7 @@
 #include "hb_topo.h"
 
 #include "hb_error.h"
-#include "hb_mpi_conv.h"
+#include "hb_mpirun_dialect.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -48,7 +48,7 @@ static int topo_node_cpus_print(FILE *f, const struct hb_node *node, bool mask)
     return rc;
 }
 
-/* mpirun (Open MPI 4.1 or 5: hb_mpi_conv) with one rank per CPU node.
+/* mpirun (Open MPI 4.1 or 5: hb_mpirun_dialect) with one rank per CPU node.
  *
  * --map-by numa counts every hwloc NUMA node, and a memory-only node carries the cpuset of
  * the package it hangs from, so with one present Open MPI would place a rank "on" it,
@@ -66,7 +66,7 @@ static int topo_mpirun_line(const struct hb_topo *t, const char *cmd, FILE *f)
         return 0;
     }
     if (topo_nodes_are_packages(t, ncpu_nodes)) {
-        const char *pkg = hb_mpi_conv()->package;
+        const char *pkg = hb_mpirun_dialect()->package;
         fprintf(f, "mpirun -np %d --map-by ppr:1:%s --bind-to %s %s", ncpu_nodes, pkg, pkg, cmd);
         return 0;
     }
@@ -137,6 +137,6 @@ int hb_topo_launch_lines(const struct hb_topo *t, const char *args, char **mpiru
     free(*mpirun);
     free(*srun);
     *mpirun = *srun = NULL;
-    hb_err_set("out of memory writing the launch lines for %d NUMA nodes", t->nnodes);
+    hb_error_set("out of memory writing the launch lines for %d NUMA nodes", t->nnodes);
     return -ENOMEM;
 }

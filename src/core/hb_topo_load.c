@@ -53,14 +53,14 @@ static void topo_xml_refused(const char *path, const char *reason)
     const char *r = strncmp(why, base, plen) == 0 && why[plen] == ':' ? why + plen + 1 : why;
     r += strspn(r, " ");
     if (strstr(r, "XML version"))
-        hb_err_set("topology file '%s': the installed hwloc (API %u.%u) refuses it: %s; on the "
-                   "machine, write one this hwloc reads with: lstopo --of xml --export-xml-flags "
-                   "v2 FILE.xml",
-                   path, v >> 16, (v >> 8) & 0xff, r);
+        hb_error_set("topology file '%s': the installed hwloc (API %u.%u) refuses it: %s; on the "
+                     "machine, write one this hwloc reads with: lstopo --of xml --export-xml-flags "
+                     "v2 FILE.xml",
+                     path, v >> 16, (v >> 8) & 0xff, r);
     else
-        hb_err_set("topology file '%s' cannot be loaded by the installed hwloc (API %u.%u): %s; "
-                   "make one with: lstopo --of xml FILE.xml",
-                   path, v >> 16, (v >> 8) & 0xff, r);
+        hb_error_set("topology file '%s' cannot be loaded by the installed hwloc (API %u.%u): %s; "
+                     "make one with: lstopo --of xml FILE.xml",
+                     path, v >> 16, (v >> 8) & 0xff, r);
 }
 
 /* Open and load the XML file or say in one line why it cannot be a topology. */
@@ -70,9 +70,9 @@ static int topo_load_xml(struct hb_topo *t, const char *path)
     if (stat(path, &st) != 0) {
         int err = errno;
         if (err == ENOENT)
-            hb_err_set("topology file '%s' does not exist", path);
+            hb_error_set("topology file '%s' does not exist", path);
         else
-            hb_err_set("topology file '%s' cannot be read: %s", path, strerror(err));
+            hb_error_set("topology file '%s' cannot be read: %s", path, strerror(err));
         return -err;
     }
     struct topo_quiet q;
@@ -111,7 +111,7 @@ static int topo_env_source(struct hb_topo *t)
     free(t->source);
     if (asprintf(&t->source, "%s=%s", var, val) < 0) {
         t->source = NULL;
-        hb_err_set("out of memory loading the topology");
+        hb_error_set("out of memory loading the topology");
         return -ENOMEM;
     }
     return 0;
@@ -165,12 +165,12 @@ static int topo_load(const char *path, const char *buf, int len, const char *nam
     *out = NULL;
     struct hb_topo *t = calloc(1, sizeof(*t));
     if (!t) {
-        hb_err_set("out of memory loading the topology");
+        hb_error_set("out of memory loading the topology");
         return -ENOMEM;
     }
     if (hwloc_topology_init(&t->hw) < 0) {
         int err = errno;
-        hb_err_set("hwloc cannot start a topology: %s", strerror(err));
+        hb_error_set("hwloc cannot start a topology: %s", strerror(err));
         rc = err ? -err : -ENOMEM;
         goto fail;
     }
@@ -178,7 +178,7 @@ static int topo_load(const char *path, const char *buf, int len, const char *nam
     t->is_this_system = !path && !buf;
     t->source = strdup(path ? path : buf ? name : "this machine");
     if (!t->source) {
-        hb_err_set("out of memory loading the topology");
+        hb_error_set("out of memory loading the topology");
         rc = -ENOMEM;
         goto fail;
     }
@@ -195,7 +195,7 @@ static int topo_load(const char *path, const char *buf, int len, const char *nam
         if (rc < 0) goto fail;
     } else if (buf) {
         if (hwloc_topology_set_xmlbuffer(t->hw, buf, len) < 0 || hwloc_topology_load(t->hw) < 0) {
-            hb_err_set("hwloc cannot read the topology of %s: %s", name, strerror(errno));
+            hb_error_set("hwloc cannot read the topology of %s: %s", name, strerror(errno));
             rc = -EINVAL;
             goto fail;
         }
@@ -203,18 +203,18 @@ static int topo_load(const char *path, const char *buf, int len, const char *nam
         int err = errno;
         const char *val = NULL, *var = topo_env_var(&val);
         if (var)
-            hb_err_set("hwloc cannot load %s=%s: %s; unset it, or %s", var, val, strerror(err),
-                       topo_env_advice(var, val));
+            hb_error_set("hwloc cannot load %s=%s: %s; unset it, or %s", var, val, strerror(err),
+                         topo_env_advice(var, val));
         else
-            hb_err_set("hwloc cannot read the topology of this machine: %s", strerror(err));
+            hb_error_set("hwloc cannot read the topology of this machine: %s", strerror(err));
         rc = err ? -err : -ENODEV;
         goto fail;
     } else if (topo_env_fell_back(t)) {
         /* hwloc falls back to this machine without a word when what a variable names does
          * not load (what it loads is "not this system" unless HWLOC_THISSYSTEM=1 says so). */
         const char *val = NULL, *var = topo_env_var(&val);
-        hb_err_set("hwloc cannot load %s=%s (it fell back to this machine); unset it, or %s", var,
-                   val, topo_env_advice(var, val));
+        hb_error_set("hwloc cannot load %s=%s (it fell back to this machine); unset it, or %s", var,
+                     val, topo_env_advice(var, val));
         rc = -EINVAL;
         goto fail;
     } else if (!hwloc_topology_is_thissystem(t->hw)) {

@@ -163,7 +163,7 @@ static int topo_node_fill_cpus(struct hb_topo *t, struct hb_node *node, hwloc_co
     node->ncpus = hwloc_bitmap_weight(set);
     node->cpus = calloc(node->ncpus > 0 ? (size_t)node->ncpus : 1, sizeof(*node->cpus));
     if (!node->cpus || !cores) {
-        hb_err_set("out of memory listing the CPUs of NUMA node %d", node->os_index);
+        hb_error_set("out of memory listing the CPUs of NUMA node %d", node->os_index);
         rc = -ENOMEM;
         goto out;
     }
@@ -228,24 +228,25 @@ int hb_topo_check_usable(const struct hb_topo *t)
         for (int i = 0; i < t->nnodes; i++)
             exist += t->nodes[i].cpus_state == HB_CPUS_NOT_ALLOWED;
         if (t->is_this_system)
-            hb_err_set("no NUMA node of this machine has a CPU this process may use (%s); run "
-                       "where the cgroup or affinity mask allows the CPUs of a node",
-                       exist ? "CPUs exist but none is allowed" : "hwloc shows none");
+            hb_error_set("no NUMA node of this machine has a CPU this process may use (%s); run "
+                         "where the cgroup or affinity mask allows the CPUs of a node",
+                         exist ? "CPUs exist but none is allowed" : "hwloc shows none");
         else
-            hb_err_set("topology file '%s' has no NUMA node with a CPU its process could use (%s); "
-                       "export it where the CPUs are allowed: lstopo --of xml FILE.xml",
-                       t->source, exist ? "CPUs exist but none is allowed" : "hwloc shows none");
+            hb_error_set(
+                "topology file '%s' has no NUMA node with a CPU its process could use (%s); "
+                "export it where the CPUs are allowed: lstopo --of xml FILE.xml",
+                t->source, exist ? "CPUs exist but none is allowed" : "hwloc shows none");
         return rc;
     }
     if (hb_topo_count_mem_nodes(t) == 0) {
         if (t->is_this_system)
-            hb_err_set("hwloc reports no memory size for any NUMA node of this machine; check "
-                       "that /sys/devices/system/node is readable");
+            hb_error_set("hwloc reports no memory size for any NUMA node of this machine; check "
+                         "that /sys/devices/system/node is readable");
         else
-            hb_err_set("topology file '%s' gives no memory size for any NUMA node (an x86 CPUID "
-                       "export has none); export it on the machine itself: lstopo --of xml "
-                       "FILE.xml",
-                       t->source);
+            hb_error_set("topology file '%s' gives no memory size for any NUMA node (an x86 CPUID "
+                         "export has none); export it on the machine itself: lstopo --of xml "
+                         "FILE.xml",
+                         t->source);
         return rc;
     }
     return 0;
@@ -262,14 +263,14 @@ int hb_topo_read_nodes(struct hb_topo *t)
     int rc = 0;
     int n = hwloc_get_nbobjs_by_type(t->hw, HWLOC_OBJ_NUMANODE);
     if (n <= 0) {
-        hb_err_set("hwloc finds no NUMA node in %s; hopbench needs at least one", t->source);
+        hb_error_set("hwloc finds no NUMA node in %s; hopbench needs at least one", t->source);
         return -ENODEV;
     }
     hwloc_bitmap_t *cpus = calloc((size_t)n, sizeof(*cpus));
     hwloc_obj_t *objs = calloc((size_t)n, sizeof(*objs));
     t->nodes = calloc((size_t)n, sizeof(*t->nodes));
     if (!cpus || !objs || !t->nodes) {
-        hb_err_set("out of memory reading %d NUMA nodes", n);
+        hb_error_set("out of memory reading %d NUMA nodes", n);
         free(cpus);
         free(objs);
         return -ENOMEM;
@@ -289,7 +290,7 @@ int hb_topo_read_nodes(struct hb_topo *t)
         node->kernel_tier = t->is_this_system ? topo_sysfs_kernel_tier(node->os_index) : -1;
         cpus[i] = hwloc_bitmap_alloc();
         if (!cpus[i]) {
-            hb_err_set("out of memory reading NUMA node %d", node->os_index);
+            hb_error_set("out of memory reading NUMA node %d", node->os_index);
             rc = -ENOMEM;
             goto out;
         }

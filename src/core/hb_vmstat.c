@@ -20,15 +20,15 @@ int hb_numa_balancing_mode(int *mode)
     size_t len = 0;
     int rc = hb_sysfs_read(HB_NUMA_BALANCING, 64, &text, &len);
     if (rc) {
-        hb_err_set("cannot read %s: %s", HB_NUMA_BALANCING,
-                   rc == -ENOENT ? "this kernel has no automatic NUMA balancing" : strerror(-rc));
+        hb_error_set("cannot read %s: %s", HB_NUMA_BALANCING,
+                     rc == -ENOENT ? "this kernel has no automatic NUMA balancing" : strerror(-rc));
         return rc;
     }
     long v = strtol(text, &end, 10);
     bool ok = end != text && (*end == '\n' || !*end) && v >= 0 && v <= 3;
     if (!ok)
-        hb_err_set("%s holds '%.*s', not a mode from 0 to 3", HB_NUMA_BALANCING,
-                   (int)strcspn(text, "\n"), text);
+        hb_error_set("%s holds '%.*s', not a mode from 0 to 3", HB_NUMA_BALANCING,
+                     (int)strcspn(text, "\n"), text);
     free(text);
     if (!ok) return -EINVAL;
     *mode = (int)v;
@@ -53,7 +53,7 @@ json_t *hb_vmstat_numa(void)
     size_t len = 0;
     int rc = hb_sysfs_read(HB_VMSTAT, HB_VMSTAT_CAP, &text, &len);
     if (rc) {
-        hb_err_set("cannot read %s: %s", HB_VMSTAT, strerror(-rc));
+        hb_error_set("cannot read %s: %s", HB_VMSTAT, strerror(-rc));
         return NULL;
     }
     json_t *out = json_object();
@@ -72,7 +72,7 @@ json_t *hb_vmstat_numa(void)
         json_decref(key);
     }
     free(text);
-    if (!out) hb_err_set("out of memory reading %s", HB_VMSTAT);
+    if (!out) hb_error_set("out of memory reading %s", HB_VMSTAT);
     return out;
 }
 

@@ -24,11 +24,11 @@ int hb_export_check_path(const char *path, const char *opt, const char *const *i
     int rc = hb_outfile_check(path, inputs);
     if (rc) {
         char why[1024];
-        snprintf(why, sizeof(why), "%s", hb_err_msg());
+        snprintf(why, sizeof(why), "%s", hb_error_msg());
         /* hb_outfile's reason without its own "cannot write output file 'PATH': " */
         const char *reason = strstr(why, "': ");
         reason = strncmp(why, "cannot write output file", 24) == 0 && reason ? reason + 3 : why;
-        hb_err_set("cannot write %s '%s': %s", opt, path, reason);
+        hb_error_set("cannot write %s '%s': %s", opt, path, reason);
         return rc;
     }
     return 0;
@@ -116,7 +116,7 @@ static int hb_export_distances(hwloc_topology_t hw, const struct hb_topo *t,
     if (!values || !objs) {
         free(objs);
         free(values);
-        hb_err_set("out of memory exporting a %d x %d matrix", n, n);
+        hb_error_set("out of memory exporting a %d x %d matrix", n, n);
         return -ENOMEM;
     }
     for (int i = 0; i < n; i++) {
@@ -135,7 +135,7 @@ static int hb_export_distances(hwloc_topology_t hw, const struct hb_topo *t,
                  : -EINVAL;
     free(values);
     free(objs);
-    if (rc) hb_err_set("hwloc refused the measured matrix %s as distances", name);
+    if (rc) hb_error_set("hwloc refused the measured matrix %s as distances", name);
     return rc;
 }
 
@@ -151,7 +151,7 @@ static int hb_export_memattrs(hwloc_topology_t hw, const struct hb_topo *t,
         (latency ? HWLOC_MEMATTR_FLAG_LOWER_FIRST : HWLOC_MEMATTR_FLAG_HIGHER_FIRST);
     if (hwloc_memattr_get_by_name(hw, name, &own) < 0 &&
         hwloc_memattr_register(hw, name, flags, &own) < 0) {
-        hb_err_set("hwloc refused to register memory attribute %s", name);
+        hb_error_set("hwloc refused to register memory attribute %s", name);
         return -EINVAL;
     }
     hwloc_memattr_id_t std[2] = {latency ? HWLOC_MEMATTR_ID_LATENCY : HWLOC_MEMATTR_ID_BANDWIDTH,
@@ -201,7 +201,7 @@ static int hb_export_host(const struct hb_topo *t, json_t *records, const char *
     int rc = 0;
     if (g) g->v = malloc(sizeof(*g->v) * (size_t)t->nnodes * (size_t)t->nnodes);
     if (!g || !g->v || hwloc_topology_dup(&hw, t->hw) < 0) {
-        hb_err_set("out of memory exporting the topology of host %s", host);
+        hb_error_set("out of memory exporting the topology of host %s", host);
         if (g) free(g->v);
         free(g);
         return -ENOMEM;
@@ -210,8 +210,8 @@ static int hb_export_host(const struct hb_topo *t, json_t *records, const char *
     for (int m = 0; m < 2 && rc == 0; m++) {
         if (!ms[m]) continue;
         if (!hb_export_grid_fill(t, ms[m], g)) {
-            hb_err_set("the %s matrix of host %s names nodes this topology (%s) does not have",
-                       m ? "bandwidth" : "latency", host, t->source);
+            hb_error_set("the %s matrix of host %s names nodes this topology (%s) does not have",
+                         m ? "bandwidth" : "latency", host, t->source);
             rc = -EINVAL;
             break;
         }
@@ -226,9 +226,9 @@ static int hb_export_host(const struct hb_topo *t, json_t *records, const char *
     /* MPI messages between the nodes' ranks (comm), in ns as the memory latency is. */
     json_t *mpi = hb_export_pick_mpi(records, host);
     if (rc == 0 && mpi && !hb_export_grid_fill(t, mpi, g)) {
-        hb_err_set("the MPI latency matrix of host %s names nodes this topology (%s) does not "
-                   "have",
-                   host, t->source);
+        hb_error_set("the MPI latency matrix of host %s names nodes this topology (%s) does not "
+                     "have",
+                     host, t->source);
         rc = -EINVAL;
     }
     if (rc == 0 && mpi && t->nnodes > 1)
@@ -239,7 +239,7 @@ static int hb_export_host(const struct hb_topo *t, json_t *records, const char *
                  bw ? hb_rec_str(bw, "kernel", "") : "none", mpi ? "comm" : "none") < 0)
         text = NULL;
     if (!text && rc == 0) {
-        hb_err_set("out of memory describing the export of host %s", host);
+        hb_error_set("out of memory describing the export of host %s", host);
         rc = -ENOMEM;
     }
     if (text) hwloc_obj_add_info(hwloc_get_root_obj(hw), "HopbenchMeasured", text);
@@ -248,7 +248,7 @@ static int hb_export_host(const struct hb_topo *t, json_t *records, const char *
     char *xml = NULL;
     int len = 0;
     if (rc == 0 && hwloc_topology_export_xmlbuffer(hw, &xml, &len, 0) < 0) {
-        hb_err_set("cannot make hwloc XML for '%s': %s", path, strerror(errno));
+        hb_error_set("cannot make hwloc XML for '%s': %s", path, strerror(errno));
         rc = -ENOMEM;
     }
     struct hb_outfile *of = NULL;
@@ -280,7 +280,7 @@ int hb_export_records(const struct hb_host_topo *ht, int nht, json_t *records, c
     /* The hosts of ht that have a matrix, in record order; at most one per record. */
     const char **hosts = calloc(json_array_size(records) + 1, sizeof(*hosts));
     if (!hosts) {
-        hb_err_set("out of memory listing the hosts to export");
+        hb_error_set("out of memory listing the hosts to export");
         return -ENOMEM;
     }
     int nh = 0;
@@ -297,17 +297,17 @@ int hb_export_records(const struct hb_host_topo *ht, int nht, json_t *records, c
     }
     int rc = 0;
     if (nh == 0) {
-        hb_err_set("no measured latency or bandwidth matrix%s%s to export (run: hopbench matrix, "
-                   "or comm for MPI latency)",
-                   nht == 1 && ht[0].host ? " of host " : "",
-                   nht == 1 && ht[0].host ? ht[0].host : "");
+        hb_error_set("no measured latency or bandwidth matrix%s%s to export (run: hopbench matrix, "
+                     "or comm for MPI latency)",
+                     nht == 1 && ht[0].host ? " of host " : "",
+                     nht == 1 && ht[0].host ? ht[0].host : "");
         rc = -EINVAL;
     }
     for (int i = 0; rc == 0 && i < nh; i++) {
         const struct hb_topo *t = hb_export_topo_of(ht, nht, hosts[i]);
         char *out = hb_export_host_path(path, hosts[i], nh > 1);
         rc = out ? hb_export_host(t, records, hosts[i], out) : -ENOMEM;
-        if (!out) hb_err_set("out of memory naming the export of host %s", hosts[i]);
+        if (!out) hb_error_set("out of memory naming the export of host %s", hosts[i]);
         free(out);
     }
     free(hosts);
@@ -329,9 +329,9 @@ static int hb_export_same_machine(const struct hb_topo *t, const struct hb_resul
             same = json_integer_value(json_array_get(cpus, (size_t)c)) == t->nodes[i].cpus[c];
     }
     if (same) return 0;
-    hb_err_set("'%s' was measured on another topology (%zu nodes) than %s (%d nodes, or other "
-               "CPUs): export on the machine it was measured on, or give its --topology FILE.xml",
-               r->path, json_array_size(nodes), t->source, t->nnodes);
+    hb_error_set("'%s' was measured on another topology (%zu nodes) than %s (%d nodes, or other "
+                 "CPUs): export on the machine it was measured on, or give its --topology FILE.xml",
+                 r->path, json_array_size(nodes), t->source, t->nnodes);
     return -EINVAL;
 }
 
@@ -356,13 +356,13 @@ static int hb_export_pick_host(const struct hb_results *r, const char *want, con
     json_array_foreach(hosts, i, h) if (f) fprintf(f, "%s%s", i ? ", " : "", json_string_value(h));
     if (f) fclose(f);
     if (want)
-        hb_err_set("--host %s is not a host of '%s'; its hosts: %s", want, r->path,
-                   list ? list : "?");
+        hb_error_set("--host %s is not a host of '%s'; its hosts: %s", want, r->path,
+                     list ? list : "?");
     else
-        hb_err_set("'%s' holds %zu hosts (%s): export one at a time with --host NAME and that "
-                   "host's --topology FILE.xml (a fleet run with --export-hwloc writes every "
-                   "host's own)",
-                   r->path, n, list ? list : "?");
+        hb_error_set("'%s' holds %zu hosts (%s): export one at a time with --host NAME and that "
+                     "host's --topology FILE.xml (a fleet run with --export-hwloc writes every "
+                     "host's own)",
+                     r->path, n, list ? list : "?");
     free(list);
     return -EINVAL;
 }
@@ -396,14 +396,14 @@ int hb_export_main(int argc, char **argv)
     const char **files = calloc((size_t)argc + 1, sizeof(*files));
     int nfiles = 0, arc = -ENOMEM;
     if (!files)
-        hb_err_set("export: out of memory reading %d arguments", argc);
+        hb_error_set("export: out of memory reading %d arguments", argc);
     else
         arc = hb_args_parse(argc, argv, hb_export_operands, hb_export_opts, places, files, &nfiles);
     const char *results = nfiles == 1 ? files[0] : NULL;
     free(files);
     if (arc) {
-        hb_err_print(arc);
-        return hb_err_exit_code(arc);
+        hb_error_print(arc);
+        return hb_error_exit_code(arc);
     }
     if (!results || !out) {
         fprintf(stderr, "hopbench: export needs one results file and -o FILE.xml; %s\n",
@@ -416,11 +416,11 @@ int hb_export_main(int argc, char **argv)
     static const char *const keys[] = {"metric", "host", "kernel", "rows", "cols", "values", NULL};
     int rc = hb_results_read_keys(results, keys, hb_export_take, NULL, &r);
     if (rc) {
-        hb_err_print(rc);
-        return hb_err_exit_code(rc);
+        hb_error_print(rc);
+        return hb_error_exit_code(rc);
     }
     if (!r.run) {
-        hb_err_set("'%s' has no run record: it does not say which machine it measured", r.path);
+        hb_error_set("'%s' has no run record: it does not say which machine it measured", r.path);
         rc = -EINVAL;
     }
     const char *inputs[] = {results, xml, NULL};
@@ -440,8 +440,8 @@ int hb_export_main(int argc, char **argv)
                 "hopbench: note: the firmware of %s gives no HMAT (no latency or bandwidth per "
                 "initiator); %s holds the measured matrix only\n",
                 t->source, out);
-    if (rc) hb_err_print(rc);
+    if (rc) hb_error_print(rc);
     hb_topo_free(t);
     hb_results_free(&r);
-    return hb_err_exit_code(rc);
+    return hb_error_exit_code(rc);
 }

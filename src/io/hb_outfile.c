@@ -215,9 +215,9 @@ int hb_outfile_check(const char *target, const char *const *inputs)
         struct stat in;
         if (rc == 0 && *inputs[i] && stat(inputs[i], &in) == 0 && in.st_dev == p.dev &&
             in.st_ino == p.ino) {
-            hb_err_set("output '%s' is also an input of this command ('%s'); write the "
-                       "results to another file",
-                       target, inputs[i]);
+            hb_error_set("output '%s' is also an input of this command ('%s'); write the "
+                         "results to another file",
+                         target, inputs[i]);
             rc = -EINVAL;
         }
     }
@@ -235,10 +235,10 @@ int hb_outfile_check_apart(const char *const *targets, const char *const *opts, 
     for (int i = 0; rc == 0 && i < n; i++)
         for (int j = i + 1; rc == 0 && j < n; j++)
             if (hb_outpath_same(&p[i], &p[j])) {
-                hb_err_set("%s '%s' and %s '%s' are the same file: one output would be lost; "
-                           "give each its own",
-                           opts[i], *targets[i] ? targets[i] : "stdout", opts[j],
-                           *targets[j] ? targets[j] : "stdout");
+                hb_error_set("%s '%s' and %s '%s' are the same file: one output would be lost; "
+                             "give each its own",
+                             opts[i], *targets[i] ? targets[i] : "stdout", opts[j],
+                             *targets[j] ? targets[j] : "stdout");
                 rc = -EINVAL;
             }
     for (int i = 0; i < done; i++)
@@ -298,20 +298,20 @@ static int hb_lock(struct hb_outfile *o)
         int fd = open(o->lock, O_RDONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
         if (fd < 0) {
             int err = errno;
-            hb_err_set("cannot write output file '%s': cannot make its lock '%s': %s", o->name,
-                       o->lock, strerror(err));
+            hb_error_set("cannot write output file '%s': cannot make its lock '%s': %s", o->name,
+                         o->lock, strerror(err));
             return -HB_EENV;
         }
         if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
             int err = errno;
             close(fd);
             if (err == EWOULDBLOCK)
-                hb_err_set("output '%s' is being written by another run (it holds '%s'); wait "
-                           "for it or choose another output",
-                           o->name, o->lock);
+                hb_error_set("output '%s' is being written by another run (it holds '%s'); wait "
+                             "for it or choose another output",
+                             o->name, o->lock);
             else
-                hb_err_set("cannot write output file '%s': cannot lock '%s': %s", o->name, o->lock,
-                           strerror(err));
+                hb_error_set("cannot write output file '%s': cannot lock '%s': %s", o->name,
+                             o->lock, strerror(err));
             return -HB_EENV;
         }
         struct stat held, named;
@@ -322,7 +322,7 @@ static int hb_lock(struct hb_outfile *o)
         }
         close(fd);
     }
-    hb_err_set("cannot write output file '%s': its lock '%s' keeps changing", o->name, o->lock);
+    hb_error_set("cannot write output file '%s': its lock '%s' keeps changing", o->name, o->lock);
     return -HB_EENV;
 }
 
@@ -403,8 +403,8 @@ int hb_outfile_open(const char *target, bool keep, struct hb_outfile **out, FILE
     if (resolved) hb_outpath_free(&p);
     if (rc) {
         if (!said)
-            hb_err_set("cannot write output file '%s': %s; choose a writable path", target,
-                       rc == -EAGAIN ? "it changed while it was opened" : strerror(-rc));
+            hb_error_set("cannot write output file '%s': %s; choose a writable path", target,
+                         rc == -EAGAIN ? "it changed while it was opened" : strerror(-rc));
         if (o->f)
             fclose(o->f);
         else if (o->fd >= 0)
@@ -430,7 +430,7 @@ int hb_outfile_mark(struct hb_outfile *o)
     if (fflush(o->f) != 0 || ferror(o->f)) {
         int e = errno ? errno : EIO;
         if (!o->err) o->err = e;
-        hb_err_set("cannot write results to '%s': %s", o->name, strerror(e));
+        hb_error_set("cannot write results to '%s': %s", o->name, strerror(e));
         return -e;
     }
     /* The count first, then the offset: a signal between them promotes the pending record
@@ -453,11 +453,11 @@ static void hb_outfile_keep(struct hb_outfile *o, int why)
     /* What stdio still holds is past the last record: never let fclose append it. */
     __fpurge(o->f);
     if (hb_settle(o) && fsync(o->fd) == 0) {
-        hb_err_set("%s not written (%s); the %ld records written before are kept in %s", o->name,
-                   cause, o->records, o->kept);
+        hb_error_set("%s not written (%s); the %ld records written before are kept in %s", o->name,
+                     cause, o->records, o->kept);
         return;
     }
-    hb_err_set("%s not written (%s); nothing was kept", o->name, cause);
+    hb_error_set("%s not written (%s); nothing was kept", o->name, cause);
 }
 
 int hb_outfile_close(struct hb_outfile *o, bool complete)
@@ -475,13 +475,13 @@ int hb_outfile_close(struct hb_outfile *o, bool complete)
         hb_out_watch(NULL);
         hb_unlock(o);
     } else if (err) {
-        hb_err_set("output written straight through to '%s' stopped after %ld complete "
-                   "records: %s",
-                   o->name, o->records, strerror(err));
+        hb_error_set("output written straight through to '%s' stopped after %ld complete "
+                     "records: %s",
+                     o->name, o->records, strerror(err));
     }
     if (o->kind != HB_OUT_STDOUT && fclose(o->f) != 0 && !err) {
         err = errno;
-        hb_err_set("cannot write results to '%s': %s", o->name, strerror(err));
+        hb_error_set("cannot write results to '%s': %s", o->name, strerror(err));
     }
     hb_outfile_free(o);
     if (err) return -err;

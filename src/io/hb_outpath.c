@@ -126,21 +126,21 @@ static int hb_check_new(const char *name, struct hb_outpath *p)
     int rc = 0;
     int src = stat(dir, &st) == 0 ? 0 : errno;
     if (src || !S_ISDIR(st.st_mode)) {
-        hb_err_set("cannot write output file '%s': directory '%s' %s; choose a path in an "
-                   "existing directory",
-                   name, dir, src == 0 || src == ENOENT ? "does not exist" : strerror(src));
+        hb_error_set("cannot write output file '%s': directory '%s' %s; choose a path in an "
+                     "existing directory",
+                     name, dir, src == 0 || src == ENOENT ? "does not exist" : strerror(src));
         rc = -HB_EENV;
     } else if (access(dir, W_OK | X_OK) != 0) {
-        hb_err_set("cannot write output file '%s': directory '%s': %s; choose a writable path",
-                   name, dir, strerror(errno));
+        hb_error_set("cannot write output file '%s': directory '%s': %s; choose a writable path",
+                     name, dir, strerror(errno));
         rc = -HB_EENV;
     } else if (!*base) {
-        hb_err_set("output '%s' names a directory; give a file name", name);
+        hb_error_set("output '%s' names a directory; give a file name", name);
         rc = -EISDIR;
     } else if (name_max > 0 && strlen(base) + HB_TMP_SUFFIX_LEN > (size_t)name_max) {
-        hb_err_set("output name '%s' is too long: at most %ld characters here, so that "
-                   "'.partial.XXXXXX+' fits",
-                   base, name_max - (long)HB_TMP_SUFFIX_LEN);
+        hb_error_set("output name '%s' is too long: at most %ld characters here, so that "
+                     "'.partial.XXXXXX+' fits",
+                     base, name_max - (long)HB_TMP_SUFFIX_LEN);
         rc = -ENAMETOOLONG;
     } else {
         char *real = realpath(dir, NULL);
@@ -157,10 +157,10 @@ static int hb_check_new(const char *name, struct hb_outpath *p)
 static int hb_check_replace(const char *name, const struct hb_outpath *p, const struct stat *st)
 {
     if (faccessat(AT_FDCWD, p->path, W_OK, AT_EACCESS) != 0) {
-        hb_err_set("cannot write output file '%s': '%s' (mode %04o, uid %ld) is not writable "
-                   "for you: %s; choose a writable path",
-                   name, p->path, (unsigned)(st->st_mode & 07777), (long)st->st_uid,
-                   strerror(errno));
+        hb_error_set("cannot write output file '%s': '%s' (mode %04o, uid %ld) is not writable "
+                     "for you: %s; choose a writable path",
+                     name, p->path, (unsigned)(st->st_mode & 07777), (long)st->st_uid,
+                     strerror(errno));
         return -HB_EENV;
     }
     uid_t me = geteuid();
@@ -169,9 +169,9 @@ static int hb_check_replace(const char *name, const struct hb_outpath *p, const 
     struct stat d;
     bool sticky = dir && stat(dir, &d) == 0 && (d.st_mode & S_ISVTX) && d.st_uid != me;
     if (sticky)
-        hb_err_set("cannot write output file '%s': '%s' belongs to uid %ld in the sticky "
-                   "directory '%s', where only its owner can replace it; choose another name",
-                   name, p->path, (long)st->st_uid, dir);
+        hb_error_set("cannot write output file '%s': '%s' belongs to uid %ld in the sticky "
+                     "directory '%s', where only its owner can replace it; choose another name",
+                     name, p->path, (long)st->st_uid, dir);
     free(dir);
     return sticky ? -HB_EENV : 0;
 }
@@ -183,8 +183,8 @@ static int hb_settle_kind(const char *name, struct hb_outpath *p, const struct s
     p->dev = st->st_dev;
     p->ino = st->st_ino;
     if (S_ISDIR(st->st_mode)) {
-        hb_err_set("output '%s' is a directory; give a file name, e.g. %s/results.jsonl", name,
-                   name);
+        hb_error_set("output '%s' is a directory; give a file name, e.g. %s/results.jsonl", name,
+                     name);
         return -EISDIR;
     }
     if (S_ISCHR(st->st_mode) || S_ISFIFO(st->st_mode)) {
@@ -192,9 +192,9 @@ static int hb_settle_kind(const char *name, struct hb_outpath *p, const struct s
         return 0;
     }
     if (!S_ISREG(st->st_mode)) {
-        hb_err_set("output '%s' is neither a regular file, a character device nor a FIFO; "
-                   "give a file name",
-                   name);
+        hb_error_set("output '%s' is neither a regular file, a character device nor a FIFO; "
+                     "give a file name",
+                     name);
         return -EINVAL;
     }
     p->kind = HB_OUTPATH_FILE;
@@ -211,9 +211,9 @@ static int hb_own_fd(const char *name, int fd, struct hb_outpath *p)
     int flags = fcntl(fd, F_GETFL);
     struct stat st;
     if (flags < 0 || (flags & O_ACCMODE) == O_RDONLY || fstat(fd, &st) != 0) {
-        hb_err_set("output '%s' is descriptor %d, which is not open for writing; redirect it "
-                   "(e.g. %d>FILE) or give a file name",
-                   name, fd, fd);
+        hb_error_set("output '%s' is descriptor %d, which is not open for writing; redirect it "
+                     "(e.g. %d>FILE) or give a file name",
+                     name, fd, fd);
         return -EINVAL;
     }
     p->kind = HB_OUTPATH_DESCRIPTOR;
@@ -248,8 +248,8 @@ int hb_outpath_resolve(const char *name, struct hb_outpath *p)
             /* Another process's descriptor: opened through its name, appended to. */
             struct stat st;
             if (stat(cur, &st) != 0) {
-                hb_err_set("output '%s': descriptor '%s' cannot be opened: %s", name, cur,
-                           strerror(errno));
+                hb_error_set("output '%s': descriptor '%s' cannot be opened: %s", name, cur,
+                             strerror(errno));
                 rc = -HB_EENV;
                 break;
             }
@@ -272,8 +272,8 @@ int hb_outpath_resolve(const char *name, struct hb_outpath *p)
             } else {
                 /* A directory on the way cannot be searched or is not one: name it. */
                 char *dir = err == ENOTDIR || err == EACCES ? hb_blocking_dir(p->path) : NULL;
-                hb_err_set("cannot write output file '%s': '%s': %s; choose a writable path", name,
-                           dir ? dir : p->path, strerror(err));
+                hb_error_set("cannot write output file '%s': '%s': %s; choose a writable path",
+                             name, dir ? dir : p->path, strerror(err));
                 free(dir);
                 rc = err == ENAMETOOLONG ? -ENAMETOOLONG : -HB_EENV;
             }
@@ -286,23 +286,23 @@ int hb_outpath_resolve(const char *name, struct hb_outpath *p)
             break;
         }
         if (!hb_link_trusted(cur, &lst)) {
-            hb_err_set("output '%s': the symbolic link '%s' belongs to uid %ld, not to you (uid "
-                       "%ld); hopbench follows only your own links: remove it or give the path "
-                       "it points to",
-                       name, cur, (long)lst.st_uid, (long)geteuid());
+            hb_error_set("output '%s': the symbolic link '%s' belongs to uid %ld, not to you (uid "
+                         "%ld); hopbench follows only your own links: remove it or give the path "
+                         "it points to",
+                         name, cur, (long)lst.st_uid, (long)geteuid());
             rc = -EINVAL;
             break;
         }
         if (hops == HB_MAX_LINKS) {
-            hb_err_set("output '%s': more than %d symbolic links in a row; give the file's path",
-                       name, HB_MAX_LINKS);
+            hb_error_set("output '%s': more than %d symbolic links in a row; give the file's path",
+                         name, HB_MAX_LINKS);
             rc = -EINVAL;
             break;
         }
         char *next = hb_follow(cur, &lst);
         if (!next) {
-            hb_err_set("output '%s': cannot read the symbolic link '%s': %s", name, cur,
-                       strerror(errno ? errno : ENOMEM));
+            hb_error_set("output '%s': cannot read the symbolic link '%s': %s", name, cur,
+                         strerror(errno ? errno : ENOMEM));
             rc = -HB_EENV;
             break;
         }

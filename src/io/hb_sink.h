@@ -84,7 +84,7 @@ int hb_sink_block_put(struct hb_sink *s, struct hb_sink_block *b);
 /* b freed unwritten. */
 void hb_sink_block_free(struct hb_sink_block *b);
 /* Close; complete: PATH is written; else the records so far are kept in PATH.partial and
- * hb_err_msg() says so. Returns 0 when PATH is complete, else -errno. */
+ * hb_error_msg() says so. Returns 0 when PATH is complete, else -errno. */
 int hb_sink_close(struct hb_sink *s, bool complete);
 
 #endif

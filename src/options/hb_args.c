@@ -63,10 +63,10 @@ static int hb_args_store(const char *cmd, const struct hb_opt_doc *o, const stru
         return 0;
     }
     if (!o->arg)
-        hb_err_set("%s: --%s given twice; give it once", cmd, o->name);
+        hb_error_set("%s: --%s given twice; give it once", cmd, o->name);
     else
-        hb_err_set("%s: --%s given twice ('%s', then '%s'); give it once", cmd, o->name, *at->value,
-                   v);
+        hb_error_set("%s: --%s given twice ('%s', then '%s'); give it once", cmd, o->name,
+                     *at->value, v);
     return -EINVAL;
 }
 
@@ -82,7 +82,7 @@ int hb_args_parse(int argc, char **argv, const char *operands, const struct hb_o
     if (!longopts || !shorts) {
         free(longopts);
         free(shorts);
-        hb_err_set("%s: out of memory reading %d arguments", cmd, argc);
+        hb_error_set("%s: out of memory reading %d arguments", cmd, argc);
         return -ENOMEM;
     }
     char *p = shorts;
@@ -111,8 +111,8 @@ int hb_args_parse(int argc, char **argv, const char *operands, const struct hb_o
         if (ch == '?' || ch == ':') {
             char shortname[3];
             const char *what = hb_args_refused(argv, ch == ':', shortname);
-            hb_err_set(ch == '?' ? "%s: unknown option '%s'; %s" : "%s: %s needs a value; %s", cmd,
-                       what, hb_args_usage(cmd, operands));
+            hb_error_set(ch == '?' ? "%s: unknown option '%s'; %s" : "%s: %s needs a value; %s",
+                         cmd, what, hb_args_usage(cmd, operands));
             rc = -EINVAL;
             continue;
         }
@@ -121,7 +121,7 @@ int hb_args_parse(int argc, char **argv, const char *operands, const struct hb_o
             if (ch != (int)i + 256 && !(o->short_name && ch == o->short_name)) continue;
             const struct hb_arg *at = hb_args_place(places, o);
             if (!at) {
-                hb_err_set("%s: --%s has no reader in this build", cmd, o->name);
+                hb_error_set("%s: --%s has no reader in this build", cmd, o->name);
                 rc = -EINVAL;
             } else {
                 rc = hb_args_store(cmd, o, at, o->arg ? optarg : "");

@@ -3,8 +3,8 @@
 
 #include "hb_error.h"
 #include "hb_nodeset.h"
-#include "hb_size.h"
-#include "hb_wil.h"
+#include "hb_bytes.h"
+#include "hb_interleave_weights.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -39,8 +39,8 @@ int hb_parse_int(const char *opt, const char *text, long lo, long hi, const char
     errno = 0;
     long v = strtol(text, &end, 10);
     if (errno || !hb_starts_number(text, lo < 0) || end == text || *end || v < lo || v > hi) {
-        hb_err_set("invalid %s '%s': expected %s%s", opt, text, what,
-                   hb_plain_digits(text, lo < 0) ? "" : ", in plain digits");
+        hb_error_set("invalid %s '%s': expected %s%s", opt, text, what,
+                     hb_plain_digits(text, lo < 0) ? "" : ", in plain digits");
         return -EINVAL;
     }
     *out = (int)v;
@@ -57,9 +57,9 @@ int hb_parse_double(const char *opt, const char *text, double lo, double hi, con
     /* A number under the smallest double is not 0 and not "outside" a range from 0: say it
      * cannot be held ("1e-400" is above 0 and below 1000). */
     if (form && errno == ERANGE && fabs(v) < 1.0) {
-        hb_err_set("invalid %s '%s': too close to 0 to hold as a number (the least is "
-                   "%.17g); expected %s",
-                   opt, text, DBL_MIN, what);
+        hb_error_set("invalid %s '%s': too close to 0 to hold as a number (the least is "
+                     "%.17g); expected %s",
+                     opt, text, DBL_MIN, what);
         return -EINVAL;
     }
     if (errno || !form || !(v >= lo && v <= hi)) {
@@ -68,10 +68,10 @@ int hb_parse_double(const char *opt, const char *text, double lo, double hi, con
         bool sign = digits != text && hb_starts_number(digits, false) && !strpbrk(text, "xXpP") &&
                     end != text && !*end && !errno && v >= lo && v <= hi;
         /* 0x5 is 5 to strtod: the form is what is wrong. */
-        hb_err_set("invalid %s '%s': expected %s%s", opt, text, what,
-                   sign                    ? ", without a sign"
-                   : strpbrk(text, "xXpP") ? ", in decimal"
-                                           : "");
+        hb_error_set("invalid %s '%s': expected %s%s", opt, text, what,
+                     sign                    ? ", without a sign"
+                     : strpbrk(text, "xXpP") ? ", in decimal"
+                                             : "");
         return -EINVAL;
     }
     *out = v;
@@ -81,8 +81,8 @@ int hb_parse_double(const char *opt, const char *text, double lo, double hi, con
 int hb_copy_arg(const char *opt, const char *text, char *dst, size_t len)
 {
     if (strlen(text) >= len || !*text) {
-        hb_err_set("invalid %s '%s': expected a non-empty value of at most %zu characters", opt,
-                   text, len - 1);
+        hb_error_set("invalid %s '%s': expected a non-empty value of at most %zu characters", opt,
+                     text, len - 1);
         return -EINVAL;
     }
     snprintf(dst, len, "%s", text);
@@ -112,8 +112,8 @@ int hb_parse_enum(const char *opt, const char *text, const char *const *names, i
             return 0;
         }
     char *valid = hb_names_join(names, ", ");
-    hb_err_set("invalid %s '%s': valid values are %s", opt, text,
-               valid ? valid : "(out of memory listing them)");
+    hb_error_set("invalid %s '%s': valid values are %s", opt, text,
+                 valid ? valid : "(out of memory listing them)");
     free(valid);
     return -EINVAL;
 }
@@ -122,8 +122,8 @@ int hb_parse_enum(const char *opt, const char *text, const char *const *names, i
 int hb_check_items(const char *opt, const char *text)
 {
     if (!*text || text[0] == ',' || text[strlen(text) - 1] == ',' || strstr(text, ",,")) {
-        hb_err_set("invalid %s '%s': expected a comma-separated list without empty items", opt,
-                   text);
+        hb_error_set("invalid %s '%s': expected a comma-separated list without empty items", opt,
+                     text);
         return -EINVAL;
     }
     return 0;
@@ -137,8 +137,8 @@ int hb_check_unique(const char *opt, const char *text)
         for (const char *b = a + la; *b == ','; b += 1 + strcspn(b + 1, ",")) {
             size_t lb = strcspn(b + 1, ",");
             if (la == lb && strncmp(a, b + 1, la) == 0) {
-                hb_err_set("invalid %s '%s': '%.*s' is given twice; give each item once", opt, text,
-                           (int)la, a);
+                hb_error_set("invalid %s '%s': '%.*s' is given twice; give each item once", opt,
+                             text, (int)la, a);
                 return -EINVAL;
             }
         }
@@ -155,7 +155,7 @@ int hb_parse_list(const char *opt, const char *text, const char *const *names, i
     if (rc) return rc;
     char *list = strdup(text), *save = NULL;
     if (!list) {
-        hb_err_set("out of memory reading %s", opt);
+        hb_error_set("out of memory reading %s", opt);
         return -ENOMEM;
     }
     int v = 0;
@@ -175,14 +175,14 @@ int hb_parse_int_list(const char *opt, const char *text, int *out, int cap, int 
         long v = strtol(p, &end, 10);
         if (errno || end == p || v < 0 || v > INT_MAX || !isdigit((unsigned char)*p) ||
             (*end != ',' && *end != '\0')) {
-            hb_err_set("invalid %s '%s': expected comma-separated node numbers, e.g. 1,2", opt,
-                       text);
+            hb_error_set("invalid %s '%s': expected comma-separated node numbers, e.g. 1,2", opt,
+                         text);
             return -EINVAL;
         }
         for (int i = 0; i < *n && i < cap; i++)
             if (out[i] == (int)v) {
-                hb_err_set("invalid %s '%s': node %ld is named twice; name each node once", opt,
-                           text, v);
+                hb_error_set("invalid %s '%s': node %ld is named twice; name each node once", opt,
+                             text, v);
                 return -EINVAL;
             }
         /* Past cap only for a list too long to keep, which the caller then refuses. */
@@ -199,7 +199,7 @@ int hb_parse_int_list(const char *opt, const char *text, int *out, int cap, int 
  * derived records refuse: refused here, naming it. */
 static int hb_item_twice(const char *opt, const char *item)
 {
-    hb_err_set("invalid %s: '%s' is given twice; give each item once", opt, item);
+    hb_error_set("invalid %s: '%s' is given twice; give each item once", opt, item);
     return -EINVAL;
 }
 
@@ -213,7 +213,7 @@ static int hb_each_item(const char *opt, const char *what, const char *text, int
     *n = 0;
     for (char *w = strtok_r(list, ",", &save); w; w = strtok_r(NULL, ",", &save), (*n)++) {
         if (*n == cap) {
-            hb_err_set("invalid %s '%s': at most %d %s in one list", opt, text, cap, what);
+            hb_error_set("invalid %s '%s': at most %d %s in one list", opt, text, cap, what);
             return -EINVAL;
         }
         int rc = item(w, *n, ctx);
@@ -234,12 +234,12 @@ static int hb_size_item(const char *w, int k, void *ctx)
     const struct hb_size_list *l = ctx;
     struct hb_options *o = l->o;
     uint64_t v = 0;
-    if (hb_size_parse(w, &v)) return -EINVAL;
+    if (hb_bytes_parse(w, &v)) return -EINVAL;
     int at = k;
     while (at > 0 && o->sizes[at - 1] > v)
         at--;
     if (at > 0 && o->sizes[at - 1] == v) {
-        hb_err_set("invalid --size '%s': %s is given twice; give each size once", l->text, w);
+        hb_error_set("invalid --size '%s': %s is given twice; give each size once", l->text, w);
         return -EINVAL;
     }
     memmove(&o->sizes[at + 1], &o->sizes[at], sizeof(o->sizes[0]) * (size_t)(k - at));
@@ -260,11 +260,11 @@ static int hb_stride_item(const char *w, int k, void *ctx)
 {
     struct hb_options *o = ctx;
     uint64_t v = 0;
-    if (hb_size_parse(w, &v) == -ERANGE) {
+    if (hb_bytes_parse(w, &v) == -ERANGE) {
         /* 2^70 is a power of two of at least 64 bytes: it is its size that is wrong. */
-        hb_err_set("invalid --stride '%s': too large: expected a power of two from 64 bytes "
-                   "to 8 EiB, e.g. 64, 128, 256 (default), 512, 4K",
-                   w);
+        hb_error_set("invalid --stride '%s': too large: expected a power of two from 64 bytes "
+                     "to 8 EiB, e.g. 64, 128, 256 (default), 512, 4K",
+                     w);
         return -EINVAL;
     }
     if (hb_chase_check_stride(w, v)) return -EINVAL;
@@ -307,12 +307,12 @@ int hb_parse_tlb_group(const char *text, uint64_t *out)
         *out = HB_CHASE_GROUP_ALL;
         return 0;
     }
-    int rc = hb_size_parse(text, out);
+    int rc = hb_bytes_parse(text, out);
     if (rc == 0) return 0;
     /* 0 and 2^70 are multiples of any stride: say what else is wrong with them. */
-    hb_err_set("invalid --tlb-group '%s': %sexpected 'all' or a positive size that is a multiple "
-               "of the stride, e.g. 256K (default)",
-               text, rc == -ERANGE ? "too large (16 EiB or more): " : "");
+    hb_error_set("invalid --tlb-group '%s': %sexpected 'all' or a positive size that is a multiple "
+                 "of the stride, e.g. 256K (default)",
+                 text, rc == -ERANGE ? "too large (16 EiB or more): " : "");
     return -EINVAL;
 }
 
@@ -326,9 +326,9 @@ int hb_parse_seed(const char *arg, uint64_t *out)
     if (errno || !hb_starts_number(arg, false) || end == arg || *end ||
         s > (unsigned long long)LLONG_MAX) {
         /* 2^63 is a non-negative integer too, and "-0" is 0: name the range and the form. */
-        hb_err_set("invalid --seed '%s': expected a non-negative integer up to %lld, in plain "
-                   "digits",
-                   arg, LLONG_MAX);
+        hb_error_set("invalid --seed '%s': expected a non-negative integer up to %lld, in plain "
+                     "digits",
+                     arg, LLONG_MAX);
         return -EINVAL;
     }
     *out = s;
@@ -341,7 +341,7 @@ int hb_parse_positive(const char *opt, const char *arg, double hi, const char *w
     /* From the least normal double: 0 and -0 are not above 0. */
     int rc = hb_parse_double(opt, arg, DBL_MIN, hi, what, &v);
     if (rc == 0 && v <= 0.0) {
-        hb_err_set("invalid %s '%s': expected %s", opt, arg, what);
+        hb_error_set("invalid %s '%s': expected %s", opt, arg, what);
         rc = -EINVAL;
     }
     if (rc == 0) *out = v;
@@ -354,7 +354,7 @@ int hb_parse_nodes(const char *arg, struct hb_options *o)
 {
     hwloc_bitmap_t set = hwloc_bitmap_alloc();
     if (!set) {
-        hb_err_set("out of memory reading --nodes %s", arg);
+        hb_error_set("out of memory reading --nodes %s", arg);
         return -ENOMEM;
     }
     int rc = hb_nodeset_parse("--nodes", arg, set);
@@ -391,7 +391,7 @@ int hb_parse_mem_nodes(const char *text, struct hb_options *o)
     int n = 0, rc = hb_parse_int_list("--mem-node", text, o->mem_nodes, HB_MAX_WEIGHTED, &n);
     if (rc) return rc;
     if (n > HB_MAX_WEIGHTED) {
-        hb_err_set("invalid --mem-node '%s': at most %d nodes", text, HB_MAX_WEIGHTED);
+        hb_error_set("invalid --mem-node '%s': at most %d nodes", text, HB_MAX_WEIGHTED);
         return -EINVAL;
     }
     o->nmem_nodes = n;
@@ -410,13 +410,13 @@ int hb_parse_weights(const char *text, struct hb_options *o)
         char *end = NULL;
         errno = 0;
         long v = isdigit((unsigned char)*p) ? strtol(p, &end, 10) : 0;
-        if (errno || end != p + len || v < 1 || v > HB_WIL_MAX) {
-            hb_err_set("invalid --weights '%s': weight '%.*s' is not an integer from 1 to %d", text,
-                       len, p, HB_WIL_MAX);
+        if (errno || end != p + len || v < 1 || v > HB_INTERLEAVE_WEIGHTS_MAX) {
+            hb_error_set("invalid --weights '%s': weight '%.*s' is not an integer from 1 to %d",
+                         text, len, p, HB_INTERLEAVE_WEIGHTS_MAX);
             return -EINVAL;
         }
         if (o->nweights == HB_MAX_WEIGHTED) {
-            hb_err_set("invalid --weights '%s': at most %d weights", text, HB_MAX_WEIGHTED);
+            hb_error_set("invalid --weights '%s': at most %d weights", text, HB_MAX_WEIGHTED);
             return -EINVAL;
         }
         o->weights[o->nweights++] = (int)v;
@@ -438,7 +438,7 @@ int hb_parse_repeat(const char *arg, int most_default, int hi, int *repeats, boo
     if (!arg[4]) return 0;
     int most = 0;
     if (hb_parse_int("--repeat", arg + 5, 6, hi, what, &most)) {
-        hb_err_set("invalid --repeat '%s': expected %s", arg, what);
+        hb_error_set("invalid --repeat '%s': expected %s", arg, what);
         return -EINVAL;
     }
     *repeats = most;

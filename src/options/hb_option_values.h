@@ -1,5 +1,5 @@
 /* Readers of option values: each checks one value and stores it, or says in one line
- * (hb_err_msg()) which value is wrong and what is valid, returning -EINVAL. */
+ * (hb_error_msg()) which value is wrong and what is valid, returning -EINVAL. */
 #ifndef HB_OPTION_VALUES_H
 #define HB_OPTION_VALUES_H
 

@@ -107,7 +107,7 @@ struct hb_options {
 /* Parse argv into o. Returns 0; 1 when --help (-h) was asked for anywhere, whatever else
  * argv holds (o->command: the first operand, "" for none; the caller prints its help);
  * 2 when --version was printed; or -EINVAL with
- * hb_err_msg() naming the offending argument and what is valid. Whatever it returns,
+ * hb_error_msg() naming the offending argument and what is valid. Whatever it returns,
  * hb_options_free(o) releases what it holds. */
 int hb_options_parse(int argc, char **argv, struct hb_options *o);
 void hb_options_free(struct hb_options *o);

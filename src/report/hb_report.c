@@ -154,12 +154,13 @@ static int hb_report_take(void *ctx, const json_t *rec)
     if (strcmp(type, "matrix") == 0)
         return hb_report_budget_take(
             &in->matrices[strcmp(hb_rec_str(rec, "metric", ""), "c2c") == 0],
-            hb_report_matrix_weight(rec), HB_REPORT_MAX_CELLS);
+            hb_report_matrices_weight(rec), HB_REPORT_MAX_CELLS);
     if (strcmp(type, "comm_matrix") == 0)
-        return hb_report_budget_take(&in->comm_matrices, hb_report_matrix_weight(rec),
+        return hb_report_budget_take(&in->comm_matrices, hb_report_matrices_weight(rec),
                                      HB_REPORT_MAX_CELLS);
     if (strcmp(type, "fleet") == 0)
-        return hb_report_budget_take(&in->fleets, hb_report_fleet_weight(rec), HB_REPORT_MAX_CELLS);
+        return hb_report_budget_take(&in->fleets, hb_report_matrices_fleet_weight(rec),
+                                     HB_REPORT_MAX_CELLS);
     if (strncmp(type, "c2c_", 4) == 0)
         return hb_report_budget_take(&in->c2c_studies, 1, HB_REPORT_MAX_PANELS);
     if (strcmp(type, "peak") == 0) return hb_report_budget_take(&in->peaks, 1, HB_REPORT_MAX_ROWS);
@@ -183,10 +184,10 @@ int hb_report_read(FILE *f, const char *path, struct hb_report_in *in)
                : hb_results_read_take(path, hb_report_take, in, &in->res);
     if (rc == 0) rc = hb_report_fleet_done(in);
     if (rc == 0 && in->comparisons) {
-        hb_err_set("%s:%d: this is compare's output (a comparison of two runs), not a run's "
-                   "results: report draws the JSON Lines of a run (hopbench SUITE --format "
-                   "jsonl -o FILE)",
-                   in->res.path, in->comparison_line);
+        hb_error_set("%s:%d: this is compare's output (a comparison of two runs), not a run's "
+                     "results: report draws the JSON Lines of a run (hopbench SUITE --format "
+                     "jsonl -o FILE)",
+                     in->res.path, in->comparison_line);
         rc = -EINVAL;
     }
     if (rc == 0 && in->unknown) {
@@ -242,7 +243,7 @@ int hb_report_write(FILE *out, const struct hb_report_in *in, int nin)
     hb_report_policy(f, in, nin);
     hb_report_matrices(f, in, nin, 1);
     hb_report_comm(f, in, nin);
-    hb_report_fleet(f, in, nin);
+    hb_report_matrices_fleet(f, in, nin);
     fputs("</body></html>\n", f);
     int rc = fclose(f) ? -ENOMEM : 0;
     if (rc == 0) hb_report_toc_write(out, page, len);
@@ -273,8 +274,8 @@ static int hb_report_args(int argc, char **argv, const char **out, const char **
     int rc = hb_args_parse(argc, argv, hb_report_operands, hb_report_opts, places, inputs, nin);
     if (rc) return rc;
     if (*nin == 0 || !*out) {
-        hb_err_set("report needs %s; %s", *nin ? "-o FILE.html" : "at least one result file",
-                   hb_args_usage("report", hb_report_operands));
+        hb_error_set("report needs %s; %s", *nin ? "-o FILE.html" : "at least one result file",
+                     hb_args_usage("report", hb_report_operands));
         return -EINVAL;
     }
     return hb_outfile_check(*out, inputs);
@@ -289,11 +290,11 @@ int hb_report_main(int argc, char **argv)
     int rc = in && inputs ? hb_report_args(argc, argv, &out, inputs, &nin) : -ENOMEM;
     enum hb_format tf = HB_FORMAT_TABLE;
     if (rc == 0 && hb_report_table_name(out, &tf)) {
-        rc = hb_report_table(tf, out, inputs, nin);
-        if (rc) hb_err_print(rc);
+        rc = hb_report_text(tf, out, inputs, nin);
+        if (rc) hb_error_print(rc);
         free(in);
         free(inputs);
-        return hb_err_exit_code(rc);
+        return hb_error_exit_code(rc);
     }
     /* Each file streamed: only what the sections draw stays (hb_report_data.h). */
     for (; rc == 0 && nread < nin; nread++)
@@ -313,10 +314,10 @@ int hb_report_main(int argc, char **argv)
             rc = hb_outfile_close(of, wrc == 0 && mrc == 0);
         }
     }
-    if (rc) hb_err_print(rc);
+    if (rc) hb_error_print(rc);
     for (int i = 0; i < nread; i++)
         hb_report_in_free(&in[i]);
     free(in);
     free(inputs);
-    return hb_err_exit_code(rc);
+    return hb_error_exit_code(rc);
 }

@@ -20,7 +20,7 @@ extern const struct hb_opt_doc hb_report_opts[];
 /* report -o FILE.txt or FILE.csv: the records of the inputs, each file's run record first, in
  * format f (table or CSV) as a run prints them. 0, or -errno with a message; nothing is left
  * at out on failure. */
-int hb_report_table(enum hb_format f, const char *out, const char *const *inputs, int nin);
+int hb_report_text(enum hb_format f, const char *out, const char *const *inputs, int nin);
 
 /* The whole report of the files read (hb_report_read). 0, or -EIO when f failed. */
 int hb_report_write(FILE *f, const struct hb_report_in *in, int nin);

@@ -2,7 +2,7 @@
 #include "hb_report_axis.h"
 
 #include "hb_escape.h"
-#include "hb_size.h"
+#include "hb_bytes.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -91,7 +91,7 @@ const char *hb_num_plain(double v, char *buf, size_t len)
 
 const char *hb_axis_label(const struct hb_axis *a, double v, char *buf, size_t len)
 {
-    if (a->bytes && v >= 1 && v < 0x1p63) return hb_size_format((uint64_t)v, buf, len);
+    if (a->bytes && v >= 1 && v < 0x1p63) return hb_bytes_format((uint64_t)v, buf, len);
     return hb_num_plain(v, buf, len);
 }
 

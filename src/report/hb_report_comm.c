@@ -6,7 +6,7 @@
 #include "hb_report_sections.h"
 
 #include "hb_report_axis.h"
-#include "hb_size.h"
+#include "hb_bytes.h"
 #include "hb_stats.h"
 
 #include <errno.h>
@@ -164,7 +164,7 @@ static void hb_comm_matrix_panel(FILE *f, const struct hb_report_in *in, const j
     const json_t *rows = json_object_get(m, "rows"), *cols = json_object_get(m, "cols");
     const json_t *values = json_object_get(m, "values");
     char size[32], what[256], head[64];
-    hb_size_format((uint64_t)fmax(0.0, hb_rec_num(m, "message_bytes", 0)), size, sizeof(size));
+    hb_bytes_format((uint64_t)fmax(0.0, hb_rec_num(m, "message_bytes", 0)), size, sizeof(size));
     snprintf(head, sizeof(head), "%s (%s)", bw ? "bandwidth" : "latency",
              bw ? "GB/s" : hb_rec_str(m, "unit", "?"));
     snprintf(what, sizeof(what), "%s: MPI message %s at %s", hb_rec_str(m, "host", "?"), head,

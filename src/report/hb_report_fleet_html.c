@@ -8,7 +8,7 @@
 #include "hb_report_axis.h"
 #include "hb_report_kit.h"
 #include "hb_units.h"
-#include "hb_size.h"
+#include "hb_bytes.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -140,7 +140,7 @@ static void hb_rfleet_cell_row(FILE *f, const struct hb_rfleet *fl, uint32_t c,
     }
     char *bytes = hb_rfleet_cell_field(fl, c, 7), buf[32];
     double b = bytes ? strtod(bytes, NULL) : 0.0;
-    hb_rfleet_text(f, b >= 1 ? hb_size_format((uint64_t)b, buf, sizeof(buf)) : "-");
+    hb_rfleet_text(f, b >= 1 ? hb_bytes_format((uint64_t)b, buf, sizeof(buf)) : "-");
     free(bytes);
     hb_rfleet_text(f, hb_unit_shown(hb_strtab_get(&fl->units, cs->unit)));
     fprintf(f, "<td>%u</td>", cs->hosts);

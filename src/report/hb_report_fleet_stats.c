@@ -302,7 +302,7 @@ int hb_rfleet_finish(struct hb_rfleet *fl)
         if (i == 0 || c > fl->cost_max) fl->cost_max = c;
     }
     if (rc)
-        hb_err_set("out of memory summarising %zu measurements of %u hosts", fl->n, fl->hosts.n);
+        hb_error_set("out of memory summarising %zu measurements of %u hosts", fl->n, fl->hosts.n);
     return rc;
 }
 

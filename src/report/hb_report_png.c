@@ -89,9 +89,9 @@ static void hb_base64(FILE *f, const uint8_t *p, size_t n)
 int hb_png_base64(FILE *f, const uint8_t *px, uint32_t w, uint32_t h, const uint8_t *pal, int npal)
 {
     if (w == 0 || h == 0 || w > HB_PNG_MAX_SIDE || h > HB_PNG_MAX_SIDE || npal < 1 || npal > 256) {
-        hb_err_set("a PNG of %u x %u pixels and %d colours cannot be written (1..%d pixels a "
-                   "side, 1..256 colours)",
-                   w, h, npal, HB_PNG_MAX_SIDE);
+        hb_error_set("a PNG of %u x %u pixels and %d colours cannot be written (1..%d pixels a "
+                     "side, 1..256 colours)",
+                     w, h, npal, HB_PNG_MAX_SIDE);
         return -EINVAL;
     }
     static const uint8_t sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
@@ -99,7 +99,7 @@ int hb_png_base64(FILE *f, const uint8_t *px, uint32_t w, uint32_t h, const uint
     size_t cap = 8 + 25 + 12 + 3 * (size_t)npal + 12 + 6 + raw + 5 * blocks + 12;
     uint8_t *p = malloc(cap);
     if (!p) {
-        hb_err_set("out of memory drawing an image of %u x %u pixels", w, h);
+        hb_error_set("out of memory drawing an image of %u x %u pixels", w, h);
         return -ENOMEM;
     }
     memcpy(p, sig, 8);

@@ -14,7 +14,7 @@ void hb_report_machine(FILE *f, const struct hb_report_in *in, int nin);
 /* In a Machine panel: the configuration of the files at[] (n of them) that ran there. */
 void hb_report_config(FILE *f, const struct hb_report_in *in, const int *at, int n);
 void hb_report_matrices(FILE *f, const struct hb_report_in *in, int nin, int c2c);
-void hb_report_fleet(FILE *f, const struct hb_report_in *in, int nin);
+void hb_report_matrices_fleet(FILE *f, const struct hb_report_in *in, int nin);
 void hb_report_hops(FILE *f, const struct hb_report_in *in, int nin);
 void hb_report_verdicts(FILE *f, const struct hb_report_in *in, int nin);
 /* A myth verdict's word: holds, does not hold or inconclusive (the record's word, else its
@@ -74,7 +74,7 @@ void hb_report_matrix_hmat(FILE *f, const json_t *m, const char *path);
 void hb_report_matrix_kernel_tiers(FILE *f, const json_t *m, const char *path);
 
 /* How much of its section's HB_REPORT_MAX_CELLS a kept matrix or fleet record takes. */
-size_t hb_report_matrix_weight(const json_t *m);
-size_t hb_report_fleet_weight(const json_t *fl);
+size_t hb_report_matrices_weight(const json_t *m);
+size_t hb_report_matrices_fleet_weight(const json_t *fl);
 
 #endif

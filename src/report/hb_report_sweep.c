@@ -5,8 +5,8 @@
 
 #include "hb_level.h"
 #include "hb_report_axis.h"
-#include "hb_size.h"
-#include "hb_sizes.h"
+#include "hb_bytes.h"
+#include "hb_default_size.h"
 
 #include <math.h>
 #include <string.h>
@@ -57,22 +57,23 @@ static int hb_cache_marks(const json_t *run, int threads, uint64_t stride, struc
         int sharers = cpus > 0 && cpus < threads ? cpus : threads;
         eff /= sharers > 0 ? sharers : 1;
         snprintf(levels[n], 24, "L%d", level);
-        snprintf(labels[n], 96, "L%d %s", level, hb_size_format((uint64_t)eff, size, sizeof(size)));
+        snprintf(labels[n], 96, "L%d %s", level,
+                 hb_bytes_format((uint64_t)eff, size, sizeof(size)));
         marks[n] = (struct hb_mark){hb_level_ws_of_footprint(eff, stride), labels[n], levels[n]};
         fprintf(caption, "%s%s", n ? "; " : "", labels[n]);
         if (!believable)
             fprintf(caption,
                     " (hwloc reports %s, more than any real part has per core: taken "
                     "as %s per core, as each record's level is)",
-                    hb_size_format((uint64_t)bytes, raw, sizeof(raw)),
-                    hb_size_format(HB_LLC_PER_CORE_MAX, size, sizeof(size)));
+                    hb_bytes_format((uint64_t)bytes, raw, sizeof(raw)),
+                    hb_bytes_format(HB_LLC_PER_CORE_MAX, size, sizeof(size)));
         if (sharers > 1) fprintf(caption, " (shared by %d of the threads)", sharers);
         n++;
     }
     /* A run record without per-level caches names its last-level cache at most. */
     double llc = hb_rec_num(json_object_get(run, "sizes"), "llc_bytes", 0);
     if (n == 0 && llc > 0) {
-        snprintf(labels[n], 96, "LLC %s", hb_size_format((uint64_t)llc, size, sizeof(size)));
+        snprintf(labels[n], 96, "LLC %s", hb_bytes_format((uint64_t)llc, size, sizeof(size)));
         marks[n] = (struct hb_mark){hb_level_ws_of_footprint(llc, stride), labels[n], NULL};
         fprintf(caption, "%s (the last-level cache)", labels[n]);
         n++;
@@ -82,7 +83,7 @@ static int hb_cache_marks(const json_t *run, int threads, uint64_t stride, struc
     if (msc > 0) {
         snprintf(levels[n], 24, "memory-side cache");
         snprintf(labels[n], 96, "memory-side cache %s",
-                 hb_size_format((uint64_t)msc, size, sizeof(size)));
+                 hb_bytes_format((uint64_t)msc, size, sizeof(size)));
         marks[n] = (struct hb_mark){hb_level_ws_of_footprint(msc, stride), labels[n], levels[n]};
         fprintf(caption, "%s%s", n ? "; " : "", labels[n]);
         n++;

@@ -23,9 +23,9 @@ int hb_config_check_run(const json_t *run, const char *path, int line)
     for (int i = 0; i < 2; i++) {
         const json_t *v = json_object_get(run, blocks[i]);
         if (v && !json_is_object(v)) {
-            hb_err_set("%s:%d: the run record's %s is %s, not an object of knobs: the file "
-                       "was changed or damaged",
-                       path, line, blocks[i], hb_config_json_kind(v));
+            hb_error_set("%s:%d: the run record's %s is %s, not an object of knobs: the file "
+                         "was changed or damaged",
+                         path, line, blocks[i], hb_config_json_kind(v));
             return -EINVAL;
         }
     }
@@ -36,11 +36,11 @@ int hb_config_check_run(const json_t *run, const char *path, int line)
     json_array_foreach(hosts, i, h) bad = bad || !json_is_string(json_object_get(h, "host")) ||
                                           !json_is_object(json_object_get(h, "config"));
     if (bad) {
-        hb_err_set("%s:%d: the run record's host_configs is %s, not a list of {\"host\": name, "
-                   "\"config\": {knobs}}: the file was changed or damaged",
-                   path, line,
-                   json_is_array(hosts) ? "a list with an entry that is not"
-                                        : hb_config_json_kind(hosts));
+        hb_error_set("%s:%d: the run record's host_configs is %s, not a list of {\"host\": name, "
+                     "\"config\": {knobs}}: the file was changed or damaged",
+                     path, line,
+                     json_is_array(hosts) ? "a list with an entry that is not"
+                                          : hb_config_json_kind(hosts));
         return -EINVAL;
     }
     return 0;

@@ -4,6 +4,7 @@
 #include "hb_config_knob.h"
 
 #include "hb_error.h"
+#include "hb_strf.h"
 #include "hb_sysfs.h"
 
 #include <dirent.h>

@@ -61,9 +61,9 @@ struct hb_jsonl_src {
 /* Running out of memory is the machine's limit, not a bad record: exit 3, not 2. */
 static int hb_results_oom(const struct hb_results *r, int lineno)
 {
-    hb_err_set("%s:%d: out of memory after %zu records; give it fewer or smaller files, or "
-               "more memory",
-               r->path, lineno, r->nread);
+    hb_error_set("%s:%d: out of memory after %zu records; give it fewer or smaller files, or "
+                 "more memory",
+                 r->path, lineno, r->nread);
     return -ENOMEM;
 }
 
@@ -74,15 +74,15 @@ static int hb_results_oom(const struct hb_results *r, int lineno)
 
 /* Moves the unread bytes to the front and reads more after them, growing the buffer when
  * one line fills it. 0, -EINVAL (a line over HB_JSONL_LINE_MAX, a NUL byte: refused as soon
- * as seen), -ENOMEM, or the read's -errno (hb_err_msg set). */
+ * as seen), -ENOMEM, or the read's -errno (hb_error_msg set). */
 static int hb_jsonl_fill(struct hb_jsonl_src *s, const struct hb_results *r)
 {
     memmove(s->buf, s->buf + s->pos, s->len - s->pos);
     s->len -= s->pos;
     s->pos = 0;
     if (s->len == s->cap && s->cap >= HB_JSONL_LINE_MAX) {
-        hb_err_set("%s:%d: a line longer than %zu MiB: not a hopbench JSON Lines record", r->path,
-                   s->lineno + 1, HB_JSONL_LINE_MAX >> 20);
+        hb_error_set("%s:%d: a line longer than %zu MiB: not a hopbench JSON Lines record", r->path,
+                     s->lineno + 1, HB_JSONL_LINE_MAX >> 20);
         return -EINVAL;
     }
     if (s->len == s->cap) {
@@ -99,15 +99,15 @@ static int hb_jsonl_fill(struct hb_jsonl_src *s, const struct hb_results *r)
         int line = s->lineno + 1;
         for (const char *c = s->buf; c < nul; c++)
             line += *c == '\n';
-        hb_err_set("%s:%d: a NUL byte: not a hopbench JSON Lines record (a binary or truncated "
-                   "file?)",
-                   r->path, line);
+        hb_error_set("%s:%d: a NUL byte: not a hopbench JSON Lines record (a binary or truncated "
+                     "file?)",
+                     r->path, line);
         return -EINVAL;
     }
     s->len += got;
     if (got == 0 && ferror(s->f)) {
         int e = errno ? errno : EIO;
-        hb_err_set("%s: cannot read after line %d: %s", r->path, s->lineno, strerror(e));
+        hb_error_set("%s: cannot read after line %d: %s", r->path, s->lineno, strerror(e));
         return -e;
     }
     s->eof = got == 0;
@@ -155,22 +155,23 @@ static int hb_results_run(struct hb_results *r, json_t *rec, int lineno)
             [JSON_OBJECT] = "an object", [JSON_ARRAY] = "a list",    [JSON_STRING] = "a string",
             [JSON_INTEGER] = "",         [JSON_REAL] = "a fraction", [JSON_TRUE] = "true",
             [JSON_FALSE] = "false",      [JSON_NULL] = "null"};
-        hb_err_set("%s:%d: run record's schema_version is %s: expected a whole number from 1 to "
-                   "%d",
-                   r->path, lineno, sv ? kinds[json_typeof(sv)] : "missing", HB_SCHEMA_VERSION);
+        hb_error_set("%s:%d: run record's schema_version is %s: expected a whole number from 1 to "
+                     "%d",
+                     r->path, lineno, sv ? kinds[json_typeof(sv)] : "missing", HB_SCHEMA_VERSION);
         return -EINVAL;
     }
     json_int_t v = json_integer_value(sv);
     if (v < 1) {
-        hb_err_set("%s:%d: run record's schema_version %lld is not valid: expected a whole number "
-                   "from 1 to %d",
-                   r->path, lineno, (long long)v, HB_SCHEMA_VERSION);
+        hb_error_set(
+            "%s:%d: run record's schema_version %lld is not valid: expected a whole number "
+            "from 1 to %d",
+            r->path, lineno, (long long)v, HB_SCHEMA_VERSION);
         return -EINVAL;
     }
     if (v > HB_SCHEMA_VERSION) {
-        hb_err_set("%s:%d: run record has schema_version %lld; this hopbench reads "
-                   "schema_version up to %d: use a newer hopbench",
-                   r->path, lineno, (long long)v, HB_SCHEMA_VERSION);
+        hb_error_set("%s:%d: run record has schema_version %lld; this hopbench reads "
+                     "schema_version up to %d: use a newer hopbench",
+                     r->path, lineno, (long long)v, HB_SCHEMA_VERSION);
         return -EINVAL;
     }
     int rc = hb_config_check_run(rec, r->path, lineno);
@@ -205,15 +206,15 @@ static int hb_results_line(struct hb_results *r, struct hb_jsonl_line *ln,
         return 0;
     }
     if (!rec && ln->bom) {
-        hb_err_set("%s:%d: a byte-order mark (U+FEFF) before the record: save the file as "
-                   "UTF-8 without it",
-                   r->path, ln->lineno);
+        hb_error_set("%s:%d: a byte-order mark (U+FEFF) before the record: save the file as "
+                     "UTF-8 without it",
+                     r->path, ln->lineno);
         return -EINVAL;
     }
     if (!rec || !json_is_object(rec) || !json_is_string(json_object_get(rec, "type"))) {
-        hb_err_set("%s:%d: not a hopbench JSON Lines record (%s); expected one JSON object "
-                   "with a \"type\" per line, as written by --format jsonl",
-                   r->path, ln->lineno, rec ? "no string \"type\"" : ln->err);
+        hb_error_set("%s:%d: not a hopbench JSON Lines record (%s); expected one JSON object "
+                     "with a \"type\" per line, as written by --format jsonl",
+                     r->path, ln->lineno, rec ? "no string \"type\"" : ln->err);
         json_decref(rec);
         return -EINVAL;
     }
@@ -492,7 +493,7 @@ static int hb_results_load(FILE *f, const char *path, struct hb_results_filter *
     free(lines);
     free(s.buf);
     if (rc == 0 && r->nread == 0) {
-        hb_err_set("%s: no records; expected hopbench JSON Lines (--format jsonl)", path);
+        hb_error_set("%s: no records; expected hopbench JSON Lines (--format jsonl)", path);
         rc = -EINVAL;
     }
     if (rc) hb_results_free(r);
@@ -505,7 +506,7 @@ static int hb_results_open(const char *path, struct hb_results_filter *flt, stru
     if (!f) {
         int e = errno;
         memset(r, 0, sizeof(*r));
-        hb_err_set("%s: cannot open: %s", path, strerror(e));
+        hb_error_set("%s: cannot open: %s", path, strerror(e));
         return -(e == EACCES ? EACCES : ENOENT);
     }
     int rc = hb_results_load(f, path, flt, r);

@@ -34,7 +34,7 @@ typedef int (*hb_results_take_fn)(void *ctx, const json_t *rec);
  * r->skipped_line names it (the caller warns). Returns 0; -ENOENT / -EACCES when the file
  * cannot be opened; -EINVAL when a line is not a JSON object with a string "type", or the run
  * record's schema_version is newer than this build reads; -ENOMEM when memory ran out (exit
- * 3: "out of memory"); hb_err_msg() then names the file and line. On error r holds nothing
+ * 3: "out of memory"); hb_error_msg() then names the file and line. On error r holds nothing
  * to free. */
 int hb_results_read_take(const char *path, hb_results_take_fn take, void *ctx,
                          struct hb_results *r);

@@ -44,7 +44,7 @@ json_t *hb_record_run(const struct hb_topo *t, const struct hb_options *o, const
      * reproduces the run. */
     json_object_set_new(rec, "seed", json_integer((json_int_t)o->seed));
     json_object_set_new(rec, "start_time", json_string(when));
-    /* Alone, no MPI started (mpi/hb_comm.h); else the launcher that made the ranks. */
+    /* Alone, no MPI started (mpi/hb_ranks.h); else the launcher that made the ranks. */
     struct hb_launch launch;
     json_object_set_new(rec, "launcher",
                         json_string(hb_launched(&launch) ? launch.launcher : "none"));

@@ -4,7 +4,7 @@
 
 #include "hb_error.h"
 #include "hb_grow.h"
-#include "hb_held.h"
+#include "hb_records_held.h"
 #include "hb_interval.h"
 
 #include <errno.h>
@@ -39,7 +39,7 @@ int hb_repeats_init(struct hb_repeats *r, int nexp, double noise_pct)
 
 static int hb_repeats_oom(void)
 {
-    hb_err_set("out of memory keeping the records of a measurement's repeats");
+    hb_error_set("out of memory keeping the records of a measurement's repeats");
     return -ENOMEM;
 }
 
@@ -60,10 +60,10 @@ static struct hb_repeat_spans *hb_repeats_room(struct hb_repeat_exp *e, size_t r
 int hb_repeats_put(struct hb_repeats *r, int x, int repeat, json_t *rec)
 {
     struct hb_repeat_spans *s = rec ? hb_repeats_room(&r->exps[x], (size_t)repeat) : NULL;
-    hb_held_add(rec != NULL);
+    hb_records_held_add(rec != NULL);
     int rc = s ? hb_spool_put(&r->spool, rec, &s->at[s->n]) : hb_repeats_oom();
     if (rc == 0) s->head[s->n++] = hb_repeat_headline(rec);
-    hb_held_add(-(rec != NULL));
+    hb_records_held_add(-(rec != NULL));
     json_decref(rec);
     return rc;
 }
@@ -87,18 +87,18 @@ static int hb_repeats_merge_at(struct hb_repeats *r, struct hb_repeat_exp *e, si
             m += one[m] != NULL;
         }
     if (one && last) one[m++] = json_incref(last);
-    hb_held_add(m);
+    hb_records_held_add(m);
     json_t *merged = rc == 0 && m > 0 ? hb_repeat_merge(one, m, r->noise_pct) : NULL;
     if (merged)
         json_object_set_new(merged, "repeat_stop", json_string(e->stop ? e->stop : "fixed"));
     if (rc == 0 && m > 0 && !merged) {
-        hb_err_set("out of memory merging the repeats of a measurement");
+        hb_error_set("out of memory merging the repeats of a measurement");
         rc = -ENOMEM;
     }
-    if (merged) hb_held_add(1);
+    if (merged) hb_records_held_add(1);
     if (rc == 0 && merged) rc = emit(merged, ctx);
     json_decref(merged);
-    hb_held_add(-(long)m - (merged != NULL));
+    hb_records_held_add(-(long)m - (merged != NULL));
     for (int i = 0; i < m; i++)
         json_decref(one[i]);
     free(one);

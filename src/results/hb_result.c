@@ -13,8 +13,8 @@ int hb_task_result_init(struct hb_task_result *r, int nnodes, int threads)
     r->pages_on_node = calloc((size_t)(nnodes > 0 ? nnodes : 1), sizeof(*r->pages_on_node));
     r->thread_cpus = calloc((size_t)(threads > 0 ? threads : 1), sizeof(*r->thread_cpus));
     if (!r->pages_on_node || !r->thread_cpus) {
-        hb_err_set("out of memory for the result of a task of %d threads on %d nodes", threads,
-                   nnodes);
+        hb_error_set("out of memory for the result of a task of %d threads on %d nodes", threads,
+                     nnodes);
         return -ENOMEM;
     }
     r->npages_nodes = nnodes;

@@ -17,7 +17,7 @@ static FILE *spool_make(const char *what)
     size_t len = strlen(dir) + sizeof("/hopbench-spool-XXXXXX");
     char *path = malloc(len);
     if (!path) {
-        hb_err_set("out of memory making a temporary file for %s", what);
+        hb_error_set("out of memory making a temporary file for %s", what);
         return NULL;
     }
     snprintf(path, len, "%s/hopbench-spool-XXXXXX", dir);
@@ -25,9 +25,9 @@ static FILE *spool_make(const char *what)
     if (fd >= 0) unlink(path);
     FILE *f = fd >= 0 ? fdopen(fd, "w+") : NULL;
     if (!f) {
-        hb_err_set("cannot make a temporary file in %s for %s: %s; set TMPDIR to a writable "
-                   "directory",
-                   dir, what, strerror(errno));
+        hb_error_set("cannot make a temporary file in %s for %s: %s; set TMPDIR to a writable "
+                     "directory",
+                     dir, what, strerror(errno));
         if (fd >= 0) close(fd);
     }
     free(path);
@@ -56,8 +56,8 @@ int hb_spool_put(struct hb_spool *s, const json_t *v, struct hb_span *at)
     if (rc) return rc;
     off_t off = fseeko(s->file, 0, SEEK_END) == 0 ? ftello(s->file) : -1;
     if (off < 0 || json_dumpf(v, s->file, JSON_COMPACT) != 0 || fflush(s->file) != 0) {
-        hb_err_set("cannot write %s to a temporary file: %s; set TMPDIR to a directory with room",
-                   s->what, strerror(errno));
+        hb_error_set("cannot write %s to a temporary file: %s; set TMPDIR to a directory with room",
+                     s->what, strerror(errno));
         return -HB_EENV;
     }
     *at = (struct hb_span){off, (size_t)(ftello(s->file) - off)};
@@ -68,7 +68,7 @@ json_t *hb_spool_get(struct hb_spool *s, struct hb_span at)
 {
     char *buf = malloc(at.len ? at.len : 1);
     if (!buf) {
-        hb_err_set("out of memory reading back %s (%zu bytes)", s->what, at.len);
+        hb_error_set("out of memory reading back %s (%zu bytes)", s->what, at.len);
         return NULL;
     }
     json_t *v = NULL;
@@ -77,8 +77,8 @@ json_t *hb_spool_get(struct hb_spool *s, struct hb_span at)
         v = json_loadb(buf, at.len, 0, NULL);
     free(buf);
     if (!v)
-        hb_err_set("cannot read back %s from the temporary file: %s", s->what,
-                   s->file && ferror(s->file) ? strerror(errno) : "it changed under this run");
+        hb_error_set("cannot read back %s from the temporary file: %s", s->what,
+                     s->file && ferror(s->file) ? strerror(errno) : "it changed under this run");
     return v;
 }
 

@@ -24,7 +24,7 @@ static int hb_local_nodes(const struct hb_suite_env *env, int *cpu, int *mem)
     *mem = o->mem_node >= 0 ? o->mem_node : *cpu;
     if (o->policy_set && o->policy == HB_POLICY_WEIGHTED) return 0; /* bw checked its set */
     if (o->mem_node < 0 && !env->topo->nodes[hb_topo_node_index(env->topo, *cpu)].has_memory) {
-        hb_err_set("node %d has no memory of its own: choose one with --mem-node", *cpu);
+        hb_error_set("node %d has no memory of its own: choose one with --mem-node", *cpu);
         return -EINVAL;
     }
     return hb_suite_check_mem_node(env->topo, *mem, "--mem-node");
@@ -56,8 +56,8 @@ int hb_local_plan_lat(const struct hb_suite_env *env, struct hb_plan *out, int c
             if (o->nchains > 1) snprintf(chains, sizeof(chains), "-chains%d", o->chains[c]);
             if (snprintf(name, sizeof(name), "lat-%d-%d%s%s", cpu, mem, stride, chains) >=
                 (int)sizeof(name)) {
-                hb_err_set("lat: the experiment name for stride %s and chains %s is too long",
-                           stride, chains);
+                hb_error_set("lat: the experiment name for stride %s and chains %s is too long",
+                             stride, chains);
                 return -EINVAL;
             }
             struct hb_experiment e;

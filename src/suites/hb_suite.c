@@ -80,15 +80,15 @@ static int hb_suite_check_totals(const struct hb_suite_env *env, const struct hb
             int rc = n > 1 ? hb_suite_check_fits_from(env, os, sum, n, from) : 0;
             if (rc && from) {
                 /* The line comes first, as every scenario message has it. */
-                char *why = strdup(hb_err_msg());
-                hb_err_set("%s (experiment %s)", why ? why : "does not fit", e->name);
+                char *why = strdup(hb_error_msg());
+                hb_error_set("%s (experiment %s)", why ? why : "does not fit", e->name);
                 free(why);
                 return rc;
             }
             if (rc) {
                 /* Name the experiment: one-node or loaded piles many tasks on one node. */
-                char *why = strdup(hb_err_msg());
-                hb_err_set("%s: %s", e->name, why ? why : "does not fit");
+                char *why = strdup(hb_error_msg());
+                hb_error_set("%s: %s", e->name, why ? why : "does not fit");
                 free(why);
                 return rc;
             }
@@ -107,8 +107,8 @@ int hb_suite_check_nodes(const struct hb_topo *t, const struct hb_options *o)
     hwloc_bitmap_foreach_end();
     if (bad >= 0) {
         char *valid = hb_topo_node_list(t, false, false);
-        hb_err_set("--nodes %s: node %d does not exist; valid nodes: %s", o->nodes_text, bad,
-                   hb_text_or_oom(valid));
+        hb_error_set("--nodes %s: node %d does not exist; valid nodes: %s", o->nodes_text, bad,
+                     hb_text_or_oom(valid));
         free(valid);
         return -EINVAL;
     }
@@ -119,9 +119,9 @@ int hb_suite_check_nodes(const struct hb_topo *t, const struct hb_options *o)
         hwloc_bitmap_free(have);
         if (!none) continue;
         char *valid = hb_topo_node_list(t, need_cpus, !need_cpus);
-        hb_err_set("--nodes %s: no node with %s among them; nodes with %s: %s", o->nodes_text,
-                   need_cpus ? "CPUs" : "memory", need_cpus ? "CPUs" : "memory",
-                   hb_text_or_oom(valid));
+        hb_error_set("--nodes %s: no node with %s among them; nodes with %s: %s", o->nodes_text,
+                     need_cpus ? "CPUs" : "memory", need_cpus ? "CPUs" : "memory",
+                     hb_text_or_oom(valid));
         free(valid);
         return -EINVAL;
     }
@@ -138,15 +138,15 @@ static int hb_suite_check_mem_nodes(const struct hb_suite_env *env, const struct
     for (int i = 0; i < t->nnodes; i++)
         chosen += t->nodes[i].has_memory && hb_suite_node_on(env, i);
     if (have < s->needs_mem_nodes) {
-        hb_err_set("%s needs %d or more NUMA nodes with memory (it %s); %s has %d: run it on "
-                   "a machine with more",
-                   s->name, s->needs_mem_nodes, s->needs_why,
-                   t->is_this_system ? "this machine" : t->source, have);
+        hb_error_set("%s needs %d or more NUMA nodes with memory (it %s); %s has %d: run it on "
+                     "a machine with more",
+                     s->name, s->needs_mem_nodes, s->needs_why,
+                     t->is_this_system ? "this machine" : t->source, have);
         return -HB_EENV;
     }
     if (chosen < s->needs_mem_nodes) {
-        hb_err_set("--nodes %s: %s needs %d or more nodes with memory (it %s); these have %d",
-                   env->opts->nodes_text, s->name, s->needs_mem_nodes, s->needs_why, chosen);
+        hb_error_set("--nodes %s: %s needs %d or more nodes with memory (it %s); these have %d",
+                     env->opts->nodes_text, s->name, s->needs_mem_nodes, s->needs_why, chosen);
         return -EINVAL;
     }
     return 0;
@@ -157,25 +157,25 @@ int hb_suite_plan(const struct hb_suite_env *env, struct hb_plan *out)
     const char *cmd = env->opts->command;
     const struct hb_suite *s = hb_suite_find(cmd);
     if (!s) {
-        hb_err_set("'%s' is not a suite", cmd);
+        hb_error_set("'%s' is not a suite", cmd);
         return -EINVAL;
     }
     if (env->opts->nstrides > 1 && !(s->flags & HB_SUITE_STRIDE_LIST)) {
-        hb_err_set("--stride with %d values: a list of strides is swept by lat and sweep; give "
-                   "%s one stride",
-                   env->opts->nstrides, cmd[0] ? cmd : "the default suite");
+        hb_error_set("--stride with %d values: a list of strides is swept by lat and sweep; give "
+                     "%s one stride",
+                     env->opts->nstrides, cmd[0] ? cmd : "the default suite");
         return -EINVAL;
     }
     if (env->opts->nchains > 1 && !(s->flags & HB_SUITE_CHAINS_LIST)) {
-        hb_err_set("--chains with %d values: a list of chain counts is measured by lat; give "
-                   "%s one count",
-                   env->opts->nchains, cmd[0] ? cmd : "the default suite");
+        hb_error_set("--chains with %d values: a list of chain counts is measured by lat; give "
+                     "%s one count",
+                     env->opts->nchains, cmd[0] ? cmd : "the default suite");
         return -EINVAL;
     }
     if (env->opts->nsizes > 1 && !(s->flags & HB_SUITE_SIZE_LIST)) {
-        hb_err_set("--size with %d values: a list of sizes is comm's message sizes; give %s one "
-                   "size",
-                   env->opts->nsizes, cmd[0] ? cmd : "the default suite");
+        hb_error_set("--size with %d values: a list of sizes is comm's message sizes; give %s one "
+                     "size",
+                     env->opts->nsizes, cmd[0] ? cmd : "the default suite");
         return -EINVAL;
     }
     int rc = hb_suite_check_mem_nodes(env, s);

@@ -4,6 +4,7 @@
 #include "hb_opt_doc.h"
 
 #include "hb_error.h"
+#include "hb_strf.h"
 #include "hb_jsonl_read.h"
 #include "hb_launcher.h"
 #include "hb_vmstat.h"
@@ -30,9 +31,9 @@ static int hb_balance_check_on(const struct hb_topo *t)
     int rc = hb_numa_balancing_mode(&mode);
     if (rc) return rc == -ENOENT ? -HB_EENV : rc;
     if (mode) return 0;
-    hb_err_set("balance watches automatic NUMA balancing, which is off (numa_balancing is 0 in "
-               "/proc/sys/kernel/numa_balancing); hopbench never changes it: turn it on with "
-               "'sysctl kernel.numa_balancing=1' (2 for memory tiering) and run again");
+    hb_error_set("balance watches automatic NUMA balancing, which is off (numa_balancing is 0 in "
+                 "/proc/sys/kernel/numa_balancing); hopbench never changes it: turn it on with "
+                 "'sysctl kernel.numa_balancing=1' (2 for memory tiering) and run again");
     return -EINVAL;
 }
 
@@ -46,9 +47,9 @@ static int hb_balance_nodes(const struct hb_suite_env *env, int *cpu, int *mem)
     for (int i = 0; i < t->nnodes && *cpu < 0; i++)
         if (t->nodes[i].has_cpus) *cpu = t->nodes[i].os_index;
     if (o->mem_node >= 0 && o->mem_node == *cpu) {
-        hb_err_set("balance needs --mem-node other than --cpu-node (both are %d): the pages "
-                   "must start away from the threads for NUMA balancing to move them",
-                   *cpu);
+        hb_error_set("balance needs --mem-node other than --cpu-node (both are %d): the pages "
+                     "must start away from the threads for NUMA balancing to move them",
+                     *cpu);
         return -EINVAL;
     }
     int rc = hb_suite_check_cpu_node(t, *cpu, "--cpu-node");
@@ -66,8 +67,8 @@ static int hb_balance_plan(const struct hb_suite_env *env, struct hb_plan *out)
     int cpu = -1, mem = -1, rc = hb_launch_refuse_ranks("balance", false);
     if (rc == 0) rc = hb_balance_nodes(env, &cpu, &mem);
     if (rc == 0 && o->pages == HB_PAGES_HUGE) {
-        hb_err_set("balance: --pages huge: NUMA balancing never moves hugetlbfs pages; use 4k "
-                   "or thp");
+        hb_error_set("balance: --pages huge: NUMA balancing never moves hugetlbfs pages; use 4k "
+                     "or thp");
         rc = -EINVAL;
     }
     if (rc == 0 && o->threads) rc = hb_suite_check_threads(env, cpu, o->threads);

@@ -3,7 +3,7 @@
 
 #include "hb_error.h"
 #include "hb_result.h"
-#include "hb_size.h"
+#include "hb_bytes.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -47,7 +47,7 @@ int hb_suite_add_background(const struct hb_suite_env *env, struct hb_experiment
         if (!task) return -ENOMEM;
         uint64_t bytes = 0;
         int rc =
-            hb_size_mul("background size per thread", bytes_per_thread, (uint64_t)want, &bytes);
+            hb_bytes_mul("background size per thread", bytes_per_thread, (uint64_t)want, &bytes);
         if (rc == 0)
             rc = hb_suite_task(env, task, n->os_index, used, want, "read", HB_POLICY_BIND,
                                n->os_index, bytes);

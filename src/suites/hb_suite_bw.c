@@ -5,7 +5,7 @@
 
 #include "hb_error.h"
 #include "hb_jsonl_read.h"
-#include "hb_wil.h"
+#include "hb_interleave_weights.h"
 
 #include <errno.h>
 #include <math.h>
@@ -22,20 +22,20 @@ static int hb_bw_check_weighted(const struct hb_suite_env *env)
         if (rc) return rc;
     }
     if (!env->topo->is_this_system) return 0;
-    int rc = hb_wil_check("--policy weighted");
-    if (rc == 0 && !hb_wil_writable())
+    int rc = hb_interleave_weights_check("--policy weighted");
+    if (rc == 0 && !hb_interleave_weights_writable())
         hb_suite_say(env, "bw: not root, so --weights cannot be set: the kernel's current "
                           "weights are used (the records say weights_set false)");
     return rc;
 }
 
-/* The weights in force during the run (hb_wil.h), the share of pages they give each node and
- * whether hopbench set them, beside each weighted record's pages_share_pct. */
+/* The weights in force during the run (hb_interleave_weights.h), the share of pages they give each
+ * node and whether hopbench set them, beside each weighted record's pages_share_pct. */
 static void hb_bw_annotate(const struct hb_suite_env *env, const json_t *measured, json_t *rec)
 {
     (void)env;
     (void)measured;
-    const struct hb_wil_state *w = hb_wil_current();
+    const struct hb_interleave_weights_state *w = hb_interleave_weights_current();
     if (!w || strcmp(hb_rec_str(rec, "policy", ""), "weighted") != 0) return;
     json_t *weights = json_object(), *share = json_object();
     long sum = 0;
@@ -61,12 +61,12 @@ static int hb_suite_bw_plan(const struct hb_suite_env *env, struct hb_plan *out)
         if (rc) return rc;
     } else if (o->policy_set && o->policy != HB_POLICY_BIND && o->mem_node >= 0) {
         /* A policy that places the pages itself leaves no node to bind them to. */
-        hb_err_set("bw --policy %s places the pages itself (%s): --mem-node %d contradicts it; "
-                   "give one or the other",
-                   hb_policy_name(o->policy),
-                   o->policy == HB_POLICY_INTERLEAVE ? "over every node with memory"
-                                                     : "where each thread first touches them",
-                   o->mem_node);
+        hb_error_set("bw --policy %s places the pages itself (%s): --mem-node %d contradicts it; "
+                     "give one or the other",
+                     hb_policy_name(o->policy),
+                     o->policy == HB_POLICY_INTERLEAVE ? "over every node with memory"
+                                                       : "where each thread first touches them",
+                     o->mem_node);
         return -EINVAL;
     }
     return hb_local_plan(env, out, hb_local_plan_bw);

@@ -4,7 +4,7 @@
 
 #include "hb_error.h"
 #include "hb_grow.h"
-#include "hb_held.h"
+#include "hb_records_held.h"
 #include "hb_record.h"
 
 #include <errno.h>
@@ -37,7 +37,7 @@ static bool hb_keep_listed(const char *const *list, const char *key)
 
 static int hb_keep_oom(void)
 {
-    hb_err_set("out of memory keeping the records for the derived ones");
+    hb_error_set("out of memory keeping the records for the derived ones");
     return -ENOMEM;
 }
 
@@ -162,7 +162,7 @@ int hb_keep_add(struct hb_keep *k, const struct hb_suite_env *env, json_t *rec)
     json_decref(part);
     if (rc == 0 && k->whole) {
         if (json_array_append(k->whole, rec) != 0) return hb_keep_oom();
-        hb_held_add(1);
+        hb_records_held_add(1);
     }
     return rc;
 }
@@ -331,10 +331,10 @@ int hb_keep_derive(struct hb_keep *k, const struct hb_suite_env *env,
     }
     json_decref(out);
     if (rc == -ENOMEM || rc == -HB_EENV || !k->differ) return rc;
-    hb_err_set("HOPBENCH_DEBUG_KEEP: %s: %s: a record it reads is not kept, or a key of it left "
-               "out (struct hb_suite.reads, refers)",
-               env->opts->command[0] ? env->opts->command : "the default suite",
-               k->differs ? k->differs : "(out of memory saying where)");
+    hb_error_set("HOPBENCH_DEBUG_KEEP: %s: %s: a record it reads is not kept, or a key of it left "
+                 "out (struct hb_suite.reads, refers)",
+                 env->opts->command[0] ? env->opts->command : "the default suite",
+                 k->differs ? k->differs : "(out of memory saying where)");
     return -HB_EENV;
 }
 
@@ -349,7 +349,7 @@ void hb_keep_free(struct hb_keep *k)
         free(k->hosts[h].at);
     }
     free(k->hosts);
-    if (k->whole) hb_held_add(-(long)json_array_size(k->whole));
+    if (k->whole) hb_records_held_add(-(long)json_array_size(k->whole));
     json_decref(k->whole);
     free(k->differs);
     *k = (struct hb_keep){0};

@@ -3,7 +3,7 @@
 
 #include "hb_error.h"
 #include "hb_nodeset.h"
-#include "hb_size.h"
+#include "hb_bytes.h"
 #include "hb_topo_mem.h"
 
 #include <errno.h>
@@ -18,17 +18,17 @@ int hb_suite_check_cpu_node(const struct hb_topo *t, int os_index, const char *o
     if (i >= 0 && t->nodes[i].has_cpus) return 0;
     char *valid = hb_topo_node_list(t, true, false);
     if (i < 0) {
-        hb_err_set("%s %d: no such NUMA node; nodes with CPUs: %s", opt, os_index,
-                   hb_text_or_oom(valid));
+        hb_error_set("%s %d: no such NUMA node; nodes with CPUs: %s", opt, os_index,
+                     hb_text_or_oom(valid));
     } else {
         static const char *const why[] = {
             [HB_CPUS_NONE] = "has no CPUs (memory-only)",
             [HB_CPUS_NOT_ALLOWED] = "has CPUs, none allowed to this process",
             [HB_CPUS_SHARED] = "has no CPUs of its own (hwloc gives it another node's)"};
         enum hb_cpus_state s = t->nodes[i].cpus_state;
-        hb_err_set("%s %d: node %d %s; nodes with CPUs: %s", opt, os_index, os_index,
-                   s > HB_CPUS_OWN && s <= HB_CPUS_SHARED ? why[s] : why[HB_CPUS_NONE],
-                   hb_text_or_oom(valid));
+        hb_error_set("%s %d: node %d %s; nodes with CPUs: %s", opt, os_index, os_index,
+                     s > HB_CPUS_OWN && s <= HB_CPUS_SHARED ? why[s] : why[HB_CPUS_NONE],
+                     hb_text_or_oom(valid));
     }
     free(valid);
     return -EINVAL;
@@ -40,11 +40,11 @@ int hb_suite_check_mem_node(const struct hb_topo *t, int os_index, const char *o
     if (i >= 0 && t->nodes[i].has_memory) return 0;
     char *valid = hb_topo_node_list(t, false, true);
     if (i < 0)
-        hb_err_set("%s %d: no such NUMA node; nodes with memory: %s", opt, os_index,
-                   hb_text_or_oom(valid));
+        hb_error_set("%s %d: no such NUMA node; nodes with memory: %s", opt, os_index,
+                     hb_text_or_oom(valid));
     else
-        hb_err_set("%s %d: node %d has no memory; nodes with memory: %s", opt, os_index, os_index,
-                   hb_text_or_oom(valid));
+        hb_error_set("%s %d: node %d has no memory; nodes with memory: %s", opt, os_index, os_index,
+                     hb_text_or_oom(valid));
     free(valid);
     return -EINVAL;
 }
@@ -56,9 +56,9 @@ int hb_suite_check_threads(const struct hb_suite_env *env, int cpu_node, int thr
     const struct hb_node *n = &t->nodes[hb_topo_node_index(t, cpu_node)];
     if (threads <= n->ncpus) return 0;
     /* Past the node's CPUs only when the user's count is (a suite's own layout fits). */
-    hb_err_set("%s%d is more than node %d has CPUs (%d); use 1-%d",
-               o->threads_from ? o->threads_from : "--threads ", o->threads ? o->threads : threads,
-               cpu_node, n->ncpus, n->ncpus);
+    hb_error_set("%s%d is more than node %d has CPUs (%d); use 1-%d",
+                 o->threads_from ? o->threads_from : "--threads ",
+                 o->threads ? o->threads : threads, cpu_node, n->ncpus, n->ncpus);
     return -EINVAL;
 }
 
@@ -74,8 +74,8 @@ int hb_suite_check_fits_from(const struct hb_suite_env *env, int mem_node, uint6
     const struct hb_node *n = &t->nodes[hb_topo_node_index(t, mem_node)];
     if (bytes <= n->mem_free_bytes) return 0;
     char all[32], fr[32], per[32];
-    hb_size_format(bytes, all, sizeof(all));
-    hb_size_format(n->mem_free_bytes, fr, sizeof(fr));
+    hb_bytes_format(bytes, all, sizeof(all));
+    hb_bytes_format(n->mem_free_bytes, fr, sizeof(fr));
     char tasks[64] = "";
     if (ntasks > 1) snprintf(tasks, sizeof(tasks), " (%d tasks together)", ntasks);
     /* 4 significant digits can print both alike: then the bytes say which is more. */
@@ -85,17 +85,18 @@ int hb_suite_check_fits_from(const struct hb_suite_env *env, int mem_node, uint6
     }
     /* Say which size it is: a --size nobody gave is not to blame. */
     if (size_from)
-        hb_err_set("%s does not fit node %d: the plan puts %s there%s, %s free; choose a smaller "
-                   "size",
-                   size_from, mem_node, all, tasks, fr);
+        hb_error_set("%s does not fit node %d: the plan puts %s there%s, %s free; choose a smaller "
+                     "size",
+                     size_from, mem_node, all, tasks, fr);
     else if (env->opts->size)
-        hb_err_set("--size %s does not fit node %d: the plan puts %s there%s, %s free; choose a "
-                   "smaller --size",
-                   hb_size_format(env->opts->size, per, sizeof(per)), mem_node, all, tasks, fr);
+        hb_error_set("--size %s does not fit node %d: the plan puts %s there%s, %s free; choose a "
+                     "smaller --size",
+                     hb_bytes_format(env->opts->size, per, sizeof(per)), mem_node, all, tasks, fr);
     else
-        hb_err_set("the default working set of %s does not fit node %d: the plan puts %s "
-                   "there%s, %s free; give a smaller --size",
-                   hb_size_format(env->default_bytes, per, sizeof(per)), mem_node, all, tasks, fr);
+        hb_error_set("the default working set of %s does not fit node %d: the plan puts %s "
+                     "there%s, %s free; give a smaller --size",
+                     hb_bytes_format(env->default_bytes, per, sizeof(per)), mem_node, all, tasks,
+                     fr);
     return -ENOMEM;
 }
 
@@ -127,7 +128,7 @@ hwloc_bitmap_t hb_suite_mem_nodes(const struct hb_suite_env *env)
 {
     hwloc_bitmap_t set = hb_topo_nodeset(env->topo, false, true);
     if (set && env->opts->nodes) hwloc_bitmap_and(set, set, env->opts->nodes);
-    if (!set) hb_err_set("out of memory for a set of %d nodes", env->topo->nnodes);
+    if (!set) hb_error_set("out of memory for a set of %d nodes", env->topo->nnodes);
     return set;
 }
 
@@ -137,7 +138,7 @@ static hwloc_bitmap_t hb_suite_weighted_nodes(const struct hb_suite_env *env)
     hwloc_bitmap_t set = hwloc_bitmap_alloc();
     for (int k = 0; set && k < env->opts->nmem_nodes; k++)
         hwloc_bitmap_set(set, (unsigned)env->opts->mem_nodes[k]);
-    if (!set) hb_err_set("out of memory for a set of %d nodes", env->opts->nmem_nodes);
+    if (!set) hb_error_set("out of memory for a set of %d nodes", env->opts->nmem_nodes);
     return set;
 }
 
@@ -237,13 +238,13 @@ int hb_suite_chase_stride(struct hb_task *task, uint64_t stride)
         return hb_chase_check_fits(stride, per, task->threads);
     /* Not --size's fault: name the size that is too small, in its own terms. */
     char s[32], b[32], need[32];
-    hb_err_set("%s is smaller than one --stride (%s) per thread: each thread gets %s; choose a "
-               "smaller --stride or a size of at least %s%s",
-               task->size_from, hb_size_format(stride, s, sizeof(s)),
-               hb_size_format(per, b, sizeof(b)),
-               hb_size_format(task->size_per_thread ? stride : stride * (uint64_t)task->threads,
-                              need, sizeof(need)),
-               task->size_per_thread ? " per thread" : "");
+    hb_error_set("%s is smaller than one --stride (%s) per thread: each thread gets %s; choose a "
+                 "smaller --stride or a size of at least %s%s",
+                 task->size_from, hb_bytes_format(stride, s, sizeof(s)),
+                 hb_bytes_format(per, b, sizeof(b)),
+                 hb_bytes_format(task->size_per_thread ? stride : stride * (uint64_t)task->threads,
+                                 need, sizeof(need)),
+                 task->size_per_thread ? " per thread" : "");
     return -EINVAL;
 }
 

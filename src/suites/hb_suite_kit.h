@@ -28,7 +28,7 @@ struct hb_suite_env {
     const struct hb_topo *topo;
     const struct hb_options *opts;
     hb_kernel_lookup_fn lookup;
-    uint64_t default_bytes; /* hb_sizes_default() */
+    uint64_t default_bytes; /* hb_default_size_choose() */
     FILE *note; /* why a suite left part of its study out (one line, as long as it takes), shown
                  * once the plan stands; NULL: nowhere to say it */
     const json_t *host_configs; /* a fleet's: the run record's host_configs; NULL: one host */

@@ -8,7 +8,7 @@
 #include "hb_jsonl_read.h"
 #include "hb_knee.h"
 #include "hb_result.h"
-#include "hb_size.h"
+#include "hb_bytes.h"
 
 #include <errno.h>
 #include <math.h>
@@ -55,7 +55,7 @@ static int hb_loaded_add(const struct hb_suite_env *env, struct hb_plan *out, in
         if (threads < 1) continue;
         struct hb_task *task = hb_experiment_task(&e);
         uint64_t all = 0;
-        rc = task ? hb_size_mul("load size per thread", load_bytes, (uint64_t)threads, &all)
+        rc = task ? hb_bytes_mul("load size per thread", load_bytes, (uint64_t)threads, &all)
                   : -ENOMEM;
         if (rc == 0)
             rc = hb_suite_task(env, task, t->nodes[i].os_index, first, threads,
@@ -65,9 +65,9 @@ static int hb_loaded_add(const struct hb_suite_env *env, struct hb_plan *out, in
         task->bg_rate_GBps = delay > 0 ? 64.0 / delay : 0.0;
     }
     if (rc == 0 && delay >= 0 && e.ntasks == 1) {
-        hb_err_set("loaded: no CPU is left for load threads on --load-nodes %s (node %d's only "
-                   "CPU runs the chase); choose load nodes with more CPUs",
-                   o->nload_nodes ? o->load_nodes_text : "(every CPU node)", cpu);
+        hb_error_set("loaded: no CPU is left for load threads on --load-nodes %s (node %d's only "
+                     "CPU runs the chase); choose load nodes with more CPUs",
+                     o->nload_nodes ? o->load_nodes_text : "(every CPU node)", cpu);
         rc = -EINVAL;
     }
     if (rc) {
@@ -92,8 +92,8 @@ static uint64_t hb_loaded_load_bytes(const struct hb_suite_env *env, int cpu, in
     uint64_t share = (free_bytes - bytes) / threads & ~(uint64_t)((1 << 20) - 1);
     char a[32], b[32];
     hb_suite_say(env, "loaded: %llu load threads share node %d: %s each, not %s (--size sets it)",
-                 (unsigned long long)threads, mem, hb_size_format(share, a, sizeof(a)),
-                 hb_size_format(bytes, b, sizeof(b)));
+                 (unsigned long long)threads, mem, hb_bytes_format(share, a, sizeof(a)),
+                 hb_bytes_format(bytes, b, sizeof(b)));
     return share;
 }
 
@@ -142,7 +142,7 @@ static int hb_suite_loaded_plan(const struct hb_suite_env *env, struct hb_plan *
     if (rc || (rc = hb_suite_check_mem_node(t, mem, "--mem-node"))) return rc;
     bool *load_on = calloc((size_t)t->nnodes, sizeof(*load_on));
     if (!load_on) {
-        hb_err_set("out of memory choosing load nodes among %d", t->nnodes);
+        hb_error_set("out of memory choosing load nodes among %d", t->nnodes);
         return -ENOMEM;
     }
     rc = hb_loaded_plan_load(env, out, cpu, mem, load_on);
@@ -174,7 +174,7 @@ static int hb_suite_loaded_derive(const struct hb_suite_env *env, json_t *measur
     if (!bw || !lat) {
         free(bw);
         free(lat);
-        hb_err_set("loaded: out of memory for the knee of %zu records", most);
+        hb_error_set("loaded: out of memory for the knee of %zu records", most);
         return -ENOMEM;
     }
     int n = 0, cpu = -1, mem = -1;
@@ -196,7 +196,7 @@ static int hb_suite_loaded_derive(const struct hb_suite_env *env, json_t *measur
     }
     int oom = 0;
     double knee = isnan(idle) || n == 0 ? NAN : hb_knee_loaded(bw, lat, n, idle, &oom);
-    if (oom) hb_err_set("loaded: out of memory sorting %d points", n);
+    if (oom) hb_error_set("loaded: out of memory sorting %d points", n);
     if (!oom && !isnan(idle) && n > 0)
         json_array_append_new(
             derived, json_pack("{s:s, s:s, s:s, s:i, s:i, s:o, s:s, s:f, s:f, s:s}", "type", "knee",

@@ -8,7 +8,7 @@
 #include "hb_interval.h"
 #include "hb_jsonl_read.h"
 #include "hb_launcher.h"
-#include "hb_size.h"
+#include "hb_bytes.h"
 
 #include <errno.h>
 #include <math.h>

@@ -31,9 +31,9 @@ static int hb_peak_check_mix(const char *kernel)
 {
     for (int i = 0; hb_peak_mixes[i]; i++)
         if (strcmp(kernel, hb_peak_mixes[i]) == 0) return 0;
-    hb_err_set("peak: '%s' is not a read:write mix; valid mixes: read, mix3:1, mix2:1, mix1:1, "
-               "mix3:1-nt, mix2:1-nt, mix1:1-nt",
-               kernel);
+    hb_error_set("peak: '%s' is not a read:write mix; valid mixes: read, mix3:1, mix2:1, mix1:1, "
+                 "mix3:1-nt, mix2:1-nt, mix1:1-nt",
+                 kernel);
     return -EINVAL;
 }
 
@@ -63,9 +63,9 @@ static int hb_peak_add(const struct hb_suite_env *env, struct hb_plan *out, cons
         }
     }
     if (e.ntasks == 0) {
-        hb_err_set("peak: no CPU node%s has memory of its own to bind to; use --policy "
-                   "interleave",
-                   env->opts->nodes ? " of --nodes" : "");
+        hb_error_set("peak: no CPU node%s has memory of its own to bind to; use --policy "
+                     "interleave",
+                     env->opts->nodes ? " of --nodes" : "");
         return -EINVAL;
     }
     return hb_plan_add(out, &e);
@@ -76,10 +76,10 @@ static int hb_suite_peak_plan(const struct hb_suite_env *env, struct hb_plan *ou
     const struct hb_options *o = env->opts;
     enum hb_policy policy = o->policy_set ? o->policy : HB_POLICY_BIND;
     if (policy == HB_POLICY_FIRSTTOUCH || policy == HB_POLICY_WEIGHTED) {
-        hb_err_set("peak: --policy %s is not a placement to peak at; use bind (each node its own "
-                   "memory, the default) or interleave%s",
-                   hb_policy_name(policy),
-                   policy == HB_POLICY_WEIGHTED ? " (bw takes weighted)" : "");
+        hb_error_set("peak: --policy %s is not a placement to peak at; use bind (each node its own "
+                     "memory, the default) or interleave%s",
+                     hb_policy_name(policy),
+                     policy == HB_POLICY_WEIGHTED ? " (bw takes weighted)" : "");
         return -EINVAL;
     }
     uint64_t bytes = o->size ? o->size : env->default_bytes;

@@ -18,7 +18,7 @@
 
 #include "hb_error.h"
 #include "hb_level.h"
-#include "hb_size.h"
+#include "hb_bytes.h"
 #include "hb_topo_mem.h"
 
 #include <errno.h>
@@ -75,9 +75,9 @@ static int hb_sweep_add(const struct hb_suite_env *env, struct hb_plan *out, int
     int n = snprintf(name, sizeof(name), "sweep-%s%s-%s-%d-%d-%llu", kernel, stride_text, pname,
                      cpu, mem, (unsigned long long)ws);
     if (n < 0 || (size_t)n >= sizeof(name)) {
-        hb_err_set("sweep: the name of the %s%s experiment at %llu bytes on nodes %d/%d would "
-                   "exceed %d characters; choose a smaller --stride or --max-size",
-                   kernel, stride_text, (unsigned long long)ws, cpu, mem, HB_NAME_LEN - 1);
+        hb_error_set("sweep: the name of the %s%s experiment at %llu bytes on nodes %d/%d would "
+                     "exceed %d characters; choose a smaller --stride or --max-size",
+                     kernel, stride_text, (unsigned long long)ws, cpu, mem, HB_NAME_LEN - 1);
         return -EINVAL;
     }
     struct hb_experiment e;
@@ -113,8 +113,8 @@ static int hb_sweep_from(const struct hb_suite_env *env, struct hb_plan *out, in
     if ((rc = hb_suite_check_mem_node(t, mem, "--mem-node"))) return rc;
     uint64_t max_size = o->max_size ? o->max_size : HB_SWEEP_MAX_DEFAULT;
     if (max_size < HB_SWEEP_MIN) {
-        hb_err_set("--max-size %llu bytes: the sweep starts at 1 KiB; give at least 1K",
-                   (unsigned long long)max_size);
+        hb_error_set("--max-size %llu bytes: the sweep starts at 1 KiB; give at least 1K",
+                     (unsigned long long)max_size);
         return -EINVAL;
     }
     uint64_t top = hb_sweep_top(t, mem, max_size);
@@ -124,8 +124,8 @@ static int hb_sweep_from(const struct hb_suite_env *env, struct hb_plan *out, in
         hb_suite_say(env,
                      "sweep: --max-size %s is cut to %s, the largest doubling within a quarter "
                      "of node %d's free memory",
-                     hb_size_format(o->max_size, asked, sizeof(asked)),
-                     hb_size_format(top, got, sizeof(got)), mem);
+                     hb_bytes_format(o->max_size, asked, sizeof(asked)),
+                     hb_bytes_format(top, got, sizeof(got)), mem);
     }
     uint64_t levels[5];
     hb_topo_cache_sizes(t, hb_topo_node_index(t, cpu), levels);
@@ -141,11 +141,11 @@ static int hb_sweep_from(const struct hb_suite_env *env, struct hb_plan *out, in
             first *= 2;
         if (first > top) {
             char s[32], f[32], m[32];
-            hb_err_set("sweep: --stride %s needs working sets of at least %s (%d lines), but the "
-                       "largest is %s; raise --max-size or choose a smaller --stride",
-                       hb_size_format(o->strides[si], s, sizeof(s)),
-                       hb_size_format(first, f, sizeof(f)), HB_SWEEP_MIN_LINES,
-                       hb_size_format(top, m, sizeof(m)));
+            hb_error_set("sweep: --stride %s needs working sets of at least %s (%d lines), but the "
+                         "largest is %s; raise --max-size or choose a smaller --stride",
+                         hb_bytes_format(o->strides[si], s, sizeof(s)),
+                         hb_bytes_format(first, f, sizeof(f)), HB_SWEEP_MIN_LINES,
+                         hb_bytes_format(top, m, sizeof(m)));
             return -EINVAL;
         }
         for (int pi = 0; pi < 2; pi++)
@@ -167,7 +167,7 @@ static int hb_suite_sweep_plan(const struct hb_suite_env *env, struct hb_plan *o
     const struct hb_topo *t = env->topo;
     int rc = 0;
     if (o->size) {
-        hb_err_set("sweep takes no --size: it runs 1 KiB .. --max-size (default 2 GiB)");
+        hb_error_set("sweep takes no --size: it runs 1 KiB .. --max-size (default 2 GiB)");
         return -EINVAL;
     }
     /* --nodes: a sweep from every CPU node chosen, each to its own memory (or --mem-node). */

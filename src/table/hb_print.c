@@ -2,7 +2,7 @@
 #include "hb_print.h"
 
 #include "hb_error.h"
-#include "hb_mpi_conv.h"
+#include "hb_mpirun_dialect.h"
 #include "hb_nodeset.h"
 #include "hb_run_layout.h"
 #include "hb_record.h"
@@ -19,10 +19,10 @@ int hb_print_topo(const struct hb_topo *t, const struct hb_options *o)
     json_t *rec = hb_record_topology(t);
     json_object_set_new(rec, "mpirun", json_string(mpirun));
     json_object_set_new(rec, "srun", json_string(srun));
-    json_object_set_new(rec, "mpirun_conventions", json_string(hb_mpi_conv()->name));
+    json_object_set_new(rec, "mpirun_conventions", json_string(hb_mpirun_dialect()->name));
     json_t *near = hb_topo_nic_launch_json(t, json_object_get(rec, "nics"));
     if (!near) {
-        hb_err_set("out of memory writing the launch lines near the NICs");
+        hb_error_set("out of memory writing the launch lines near the NICs");
         rc = -ENOMEM;
     }
     json_object_set_new(rec, "nic_launch", near ? near : json_null());

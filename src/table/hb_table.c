@@ -9,7 +9,7 @@
 #include "hb_interval.h"
 #include "hb_jsonl_read.h"
 #include "hb_label_words.h"
-#include "hb_size.h"
+#include "hb_bytes.h"
 #include "hb_table_comm.h"
 #include "hb_table_grid.h"
 #include "hb_table_mem.h"
@@ -52,8 +52,8 @@ static void hb_table_run(FILE *f, json_t *rec)
     char what[512];
     if (!hb_table_comm_sizes(rec, what, sizeof(what)))
         snprintf(what, sizeof(what), "size %s (%s)",
-                 hb_size_format((uint64_t)json_integer_value(json_object_get(sizes, "size_bytes")),
-                                sz, sizeof(sz)),
+                 hb_bytes_format((uint64_t)json_integer_value(json_object_get(sizes, "size_bytes")),
+                                 sz, sizeof(sz)),
                  hb_rec_str(sizes, "size_source", ""));
     fprintf(f, "# simd %s, %s, THP %s, NUMA balancing %s\n", hb_rec_str(rec, "simd", ""), what,
             thp ? thp : "?", bal ? bal : "?");
@@ -246,15 +246,15 @@ static void hb_table_measurement(FILE *f, json_t *rec)
     }
     char sz[32], fig[HB_FIGURE_LEN];
     bool noisy = json_is_true(json_object_get(rec, "noisy"));
-    fprintf(
-        f, "%-22s %-12s %-9s %4lld %9s %-24s %-6s %8.2f %s%s%s%s\n", name, label,
-        hb_rec_str(rec, "kernel", ""),
-        (long long)json_integer_value(json_object_get(rec, "threads")),
-        hb_size_format((uint64_t)json_integer_value(json_object_get(rec, "bytes")), sz, sizeof(sz)),
-        hb_table_headline(rec, fig, sizeof(fig)), hb_unit_shown(hb_rec_str(rec, "unit", "")),
-        json_number_value(json_object_get(rec, "pages_on_target_pct")),
-        hb_rec_str(rec, "status", ""), noisy ? " noisy" : "",
-        *hb_rec_str(rec, "note", "") ? ": " : "", hb_rec_str(rec, "note", ""));
+    fprintf(f, "%-22s %-12s %-9s %4lld %9s %-24s %-6s %8.2f %s%s%s%s\n", name, label,
+            hb_rec_str(rec, "kernel", ""),
+            (long long)json_integer_value(json_object_get(rec, "threads")),
+            hb_bytes_format((uint64_t)json_integer_value(json_object_get(rec, "bytes")), sz,
+                            sizeof(sz)),
+            hb_table_headline(rec, fig, sizeof(fig)), hb_unit_shown(hb_rec_str(rec, "unit", "")),
+            json_number_value(json_object_get(rec, "pages_on_target_pct")),
+            hb_rec_str(rec, "status", ""), noisy ? " noisy" : "",
+            *hb_rec_str(rec, "note", "") ? ": " : "", hb_rec_str(rec, "note", ""));
     hb_table_vs_reference(f, rec);
     /* hops and run: the load the background put on beside this foreground */
     if (json_array_size(json_object_get(rec, "background")) > 0) {

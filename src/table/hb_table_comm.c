@@ -9,7 +9,7 @@
 #include "hb_coverage.h"
 #include "hb_figure_text.h"
 #include "hb_jsonl_read.h"
-#include "hb_size.h"
+#include "hb_bytes.h"
 #include "hb_units.h"
 
 #include <math.h>
@@ -21,7 +21,7 @@ void hb_table_comm_matrix(FILE *f, json_t *rec)
 {
     json_t *rows = json_object_get(rec, "rows"), *cols = json_object_get(rec, "cols");
     char size[32];
-    hb_size_format((uint64_t)hb_rec_num(rec, "message_bytes", 0), size, sizeof(size));
+    hb_bytes_format((uint64_t)hb_rec_num(rec, "message_bytes", 0), size, sizeof(size));
     /* Each cell is an aggregate (hb_comm_derive.c): said so, and over what. */
     fprintf(f,
             "\nMPI message %s at %s (%s), each cell the median over the rank pairs of its node "
@@ -52,7 +52,7 @@ static void hb_table_comm_bg_line(FILE *f, const char *what, const json_t *m)
         return;
     }
     char size[32], idle[HB_FIGURE_LEN], loaded[HB_FIGURE_LEN], ratio[HB_FIGURE_LEN];
-    hb_size_format((uint64_t)hb_rec_num(m, "message_bytes", 0), size, sizeof(size));
+    hb_bytes_format((uint64_t)hb_rec_num(m, "message_bytes", 0), size, sizeof(size));
     const json_t *ci = json_object_get(m, "ratio_ci95");
     const json_t *verdict = json_object_get(m, "verdict");
     fprintf(
@@ -127,8 +127,8 @@ static void hb_table_comm_links_head(const json_t *links, const char *key, const
 void hb_table_comm_links(FILE *f, json_t *rec)
 {
     char lat[32], bw[32], lat_head[128], bw_head[128];
-    hb_size_format((uint64_t)hb_rec_num(rec, "latency_bytes", 0), lat, sizeof(lat));
-    hb_size_format((uint64_t)hb_rec_num(rec, "bandwidth_bytes", 0), bw, sizeof(bw));
+    hb_bytes_format((uint64_t)hb_rec_num(rec, "latency_bytes", 0), lat, sizeof(lat));
+    hb_bytes_format((uint64_t)hb_rec_num(rec, "bandwidth_bytes", 0), bw, sizeof(bw));
     fprintf(f,
             "\nMPI links (host pairs): latency (us) at %s, bandwidth (GB/s) at %s; flagged %.0f%% "
             "worse than the better half's median beyond the noise\n",
@@ -182,7 +182,7 @@ void hb_table_comm_nic(FILE *f, json_t *rec)
     for (int m = 0; m < 2; m++) {
         const json_t *c = json_object_get(rec, metric[m]);
         char size[32];
-        hb_size_format((uint64_t)hb_rec_num(c, "message_bytes", 0), size, sizeof(size));
+        hb_bytes_format((uint64_t)hb_rec_num(c, "message_bytes", 0), size, sizeof(size));
         fprintf(f, "  %-9s %-6s near", metric[m], size);
         hb_table_comm_figure(f, json_object_get(c, "near"), 20);
         fprintf(f, " far");
@@ -301,7 +301,7 @@ static void hb_comm_row(FILE *f, const json_t *rec)
     const json_t *ci = json_object_get(rec, "ci95");
     double lo = hb_comm_num(json_array_get(ci, 0)), hi = hb_comm_num(json_array_get(ci, 1));
     char size[32], head[HB_FIGURE_LEN], p99[HB_FIGURE_LEN], max[HB_FIGURE_LEN];
-    hb_size_format((uint64_t)hb_rec_num(rec, "message_bytes", 0), size, sizeof(size));
+    hb_bytes_format((uint64_t)hb_rec_num(rec, "message_bytes", 0), size, sizeof(size));
     bool lat = strcmp(hb_rec_str(rec, "metric", ""), "latency") == 0;
     hb_figure_interval_text(hb_rec_num(rec, lat ? "p50_us" : "value", NAN), lo, hi, head,
                             sizeof(head));
@@ -330,7 +330,7 @@ static void hb_comm_pages_line(FILE *f, const json_t *recs, const json_t *first)
         double pct = hb_rec_num(r, "pages_on_target_pct", NAN);
         if (!hb_comm_same_block(r, first) || pct == 100.0) continue;
         char size[32], p[HB_FIGURE_LEN];
-        hb_size_format((uint64_t)hb_rec_num(r, "message_bytes", 0), size, sizeof(size));
+        hb_bytes_format((uint64_t)hb_rec_num(r, "message_bytes", 0), size, sizeof(size));
         fprintf(f, "%s%s %s%s", off++ ? ", " : "NOT ALL ON THEIR NODES: ", size,
                 isfinite(pct) ? hb_figure_text(pct, p, sizeof(p)) : "not located",
                 isfinite(pct) ? "%" : "");
@@ -401,8 +401,8 @@ const char *hb_table_comm_sizes(const json_t *run, char *buf, size_t len)
     size_t n = json_array_size(bytes);
     if (!n) return NULL;
     char lo[32], hi[32];
-    hb_size_format((uint64_t)json_integer_value(json_array_get(bytes, 0)), lo, sizeof(lo));
-    hb_size_format((uint64_t)json_integer_value(json_array_get(bytes, n - 1)), hi, sizeof(hi));
+    hb_bytes_format((uint64_t)json_integer_value(json_array_get(bytes, 0)), lo, sizeof(lo));
+    hb_bytes_format((uint64_t)json_integer_value(json_array_get(bytes, n - 1)), hi, sizeof(hi));
     snprintf(buf, len, "messages %s to %s (%zu size%s, the largest from %s), %s", lo, hi, n,
              n == 1 ? "" : "s", hb_rec_str(json_object_get(run, "sizes"), "size_source", ""),
              hb_rec_str(m, "buffers", ""));

@@ -3,7 +3,7 @@
 
 #include "hb_figure_text.h"
 #include "hb_jsonl_read.h"
-#include "hb_size.h"
+#include "hb_bytes.h"
 #include "hb_units.h"
 
 #include <math.h>
@@ -40,8 +40,8 @@ void hb_table_topology_mem(FILE *f, json_t *rec)
             snprintf(ways, sizeof(ways), "%lld-way", assoc);
             fprintf(f, "; memory-side cache L%lld %s, %lld-byte lines, %s, %s write policy",
                     (long long)json_integer_value(json_object_get(x, "level")),
-                    hb_size_format((uint64_t)json_integer_value(json_object_get(x, "size_bytes")),
-                                   sz, sizeof(sz)),
+                    hb_bytes_format((uint64_t)json_integer_value(json_object_get(x, "size_bytes")),
+                                    sz, sizeof(sz)),
                     (long long)json_integer_value(json_object_get(x, "line_bytes")),
                     assoc == 1    ? "direct-mapped"
                     : assoc == -1 ? "fully associative"

@@ -2,7 +2,7 @@
  * them on the terminal and into a table file alike. */
 #include "hb_table_topo.h"
 
-#include "hb_size.h"
+#include "hb_bytes.h"
 #include "hb_table_grid.h"
 #include "hb_table_io.h"
 #include "hb_table_mem.h"
@@ -48,8 +48,8 @@ static void hb_table_topology_caches(FILE *f, json_t *rec)
             fprintf(f, "%s L%lld%s %s x%lld (%lld CPU%s each%s)", k ? "," : "",
                     (long long)json_integer_value(json_object_get(c, "level")),
                     type && strcmp(type, "data") == 0 ? "d" : "",
-                    hb_size_format((uint64_t)json_integer_value(json_object_get(c, "bytes")), size,
-                                   sizeof(size)),
+                    hb_bytes_format((uint64_t)json_integer_value(json_object_get(c, "bytes")), size,
+                                    sizeof(size)),
                     (long long)json_integer_value(json_object_get(c, "count")), each,
                     each == 1 ? "" : "s",
                     json_is_false(json_object_get(c, "believable"))
@@ -97,10 +97,10 @@ void hb_table_topology(FILE *f, json_t *rec)
                 (long long)json_integer_value(json_object_get(n, "os_index")), nc,
                 (long long)json_integer_value(json_object_get(n, "cores")),
                 (long long)json_integer_value(json_object_get(n, "smt")), pk && *pk ? pk : "-",
-                hb_size_format((uint64_t)json_integer_value(json_object_get(n, "mem_bytes")), a,
-                               sizeof(a)),
-                hb_size_format((uint64_t)json_integer_value(json_object_get(n, "mem_free_bytes")),
-                               b, sizeof(b)),
+                hb_bytes_format((uint64_t)json_integer_value(json_object_get(n, "mem_bytes")), a,
+                                sizeof(a)),
+                hb_bytes_format((uint64_t)json_integer_value(json_object_get(n, "mem_free_bytes")),
+                                b, sizeof(b)),
                 nc && list ? list : "(none)", why);
         free(pk);
         free(list);

@@ -5,7 +5,7 @@
 #include "hb_error.h"
 #include "hb_kernel.h"
 #include "hb_simd.h"
-#include "hb_size.h"
+#include "hb_bytes.h"
 
 #include <errno.h>
 #include <omp.h>
@@ -61,7 +61,7 @@ static int opts_parse(int argc, char **argv, struct bench_opts *o)
         else if (strcmp(argv[i], "--min-time") == 0)
             o->min_time_s = atof(v);
         else if (strcmp(argv[i], "--size") == 0) {
-            if (hb_size_parse(v, &o->bytes) < 0) return usage(hb_err_msg());
+            if (hb_bytes_parse(v, &o->bytes) < 0) return usage(hb_error_msg());
         } else
             return usage("unknown option");
         i++;
@@ -89,8 +89,8 @@ int main(int argc, char **argv)
     int rc = opts_parse(argc, argv, &o);
     if (rc) return rc;
     const struct hb_kernel *k = hb_kernel_find(o.kernel);
-    if (k == NULL) return usage(hb_err_msg());
-    if (hb_simd_select(o.simd) < 0) return usage(hb_err_msg());
+    if (k == NULL) return usage(hb_error_msg());
+    if (hb_simd_select(o.simd) < 0) return usage(hb_error_msg());
 
     /* Slices of whole cache lines keep every thread's part 64-byte aligned. */
     size_t per_thread =
@@ -121,7 +121,7 @@ int main(int argc, char **argv)
             .seed = 1 + (uint64_t)omp_get_thread_num(),
         };
         if (k->init(&s) < 0) {
-            fprintf(stderr, "hb_kernel_bench: %s\n", hb_err_msg());
+            fprintf(stderr, "hb_kernel_bench: %s\n", hb_error_msg());
             failed = 1;
         }
         double t0 = 0, result = 0;
@@ -146,7 +146,8 @@ int main(int argc, char **argv)
 #pragma omp barrier
         }
         if (k->check(&s, result, sweeps_done) < 0) {
-            fprintf(stderr, "hb_kernel_bench: thread %d: %s\n", omp_get_thread_num(), hb_err_msg());
+            fprintf(stderr, "hb_kernel_bench: thread %d: %s\n", omp_get_thread_num(),
+                    hb_error_msg());
             failed = 1;
         }
     }

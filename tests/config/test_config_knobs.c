@@ -5,6 +5,7 @@
 #include "../hb_check.h"
 #include "hb_config_knob.h"
 #include "hb_error.h"
+#include "hb_strf.h"
 
 #include <stdint.h>
 #include <sys/stat.h>
@@ -137,7 +138,7 @@ static void check_nps(const char *dir, const char *file, const char *want, const
     if (t)
         check_knob(&k, t, want, why_has);
     else
-        fprintf(stderr, "%s: %s\n", path, hb_err_msg());
+        fprintf(stderr, "%s: %s\n", path, hb_error_msg());
     free(path);
     hb_topo_free(t);
 }

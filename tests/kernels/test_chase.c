@@ -78,8 +78,8 @@ static struct walk walk_cycle(const struct hb_kslice *s, size_t stride, size_t g
 static void test_cycle(size_t bytes, size_t stride, size_t group, bool prefetch_safe)
 {
     struct hb_kslice s = make(bytes, stride, group, 42);
-    HB_EXPECT(chase->init(&s) == 0, "%s", hb_err_msg());
-    HB_EXPECT(chase->check(&s, 0.0, 0) == 0, "%s", hb_err_msg());
+    HB_EXPECT(chase->init(&s) == 0, "%s", hb_error_msg());
+    HB_EXPECT(chase->check(&s, 0.0, 0) == 0, "%s", hb_error_msg());
     size_t st = stride ? stride : 256, gr = group ? group : 256 * 1024;
     if (gr == HB_CHASE_GROUP_ALL) gr = bytes / st * st;
     size_t elems = bytes / st, groups = (elems + gr / st - 1) / (gr / st);
@@ -94,7 +94,7 @@ static void test_cycle(size_t bytes, size_t stride, size_t group, bool prefetch_
     if (elems >= 64 * (st / 64) && st <= 64 * 64)
         CHECK_INT(__builtin_popcountll(w.line_kinds), st / 64);
     double r = chase->run(&s, 3);
-    HB_EXPECT(chase->check(&s, r, 3) == 0, "%s", hb_err_msg());
+    HB_EXPECT(chase->check(&s, r, 3) == 0, "%s", hb_error_msg());
     HB_EXPECT(chase->check(&s, r + 1.0, 3) == -HB_EVALIDATE, "wrong end line passed");
     free(s.a);
 }
@@ -105,11 +105,11 @@ static void test_partial_sweeps(void)
 {
     size_t elems = HB_LATENCY_SWEEP_LOADS + 4464;
     struct hb_kslice s = make(elems * 256, 0, 0, 9);
-    HB_EXPECT(chase->init(&s) == 0, "%s", hb_err_msg());
+    HB_EXPECT(chase->init(&s) == 0, "%s", hb_error_msg());
     double r1 = chase->run(&s, 1);
     double r2 = chase->run(&s, 2);
     HB_EXPECT(r1 != r2, "runs did not continue: %g then %g", r1, r2);
-    HB_EXPECT(chase->check(&s, r2, 3) == 0, "%s", hb_err_msg());
+    HB_EXPECT(chase->check(&s, r2, 3) == 0, "%s", hb_error_msg());
     HB_EXPECT(chase->check(&s, r1, 3) == -HB_EVALIDATE, "wrong end line passed");
     HB_EXPECT(hb_kernel_loads(chase, elems * 32, 3, 0) == 3.0 * HB_LATENCY_SWEEP_LOADS,
               "loads per sweep are not capped");
@@ -126,10 +126,10 @@ static void test_chains(int n)
     size_t elems = 3000;
     struct hb_kslice one = make(elems * 256, 0, 0, 5), s = make(elems * 256, 0, 0, 5);
     s.chains = n;
-    HB_EXPECT(chase->init(&one) == 0 && chase->init(&s) == 0, "%s", hb_err_msg());
+    HB_EXPECT(chase->init(&one) == 0 && chase->init(&s) == 0, "%s", hb_error_msg());
     double r1 = chase->run(&one, 7), r = chase->run(&s, 7);
     CHECK(r == r1);
-    HB_EXPECT(chase->check(&s, r, 7) == 0, "%d chains: %s", n, hb_err_msg());
+    HB_EXPECT(chase->check(&s, r, 7) == 0, "%d chains: %s", n, hb_error_msg());
     for (int k = 1; k < n; k++) {
         const char *at = s.cursors[k];
         HB_EXPECT(at && at != (const char *)s.cursor, "%d chains: chain %d at %p", n, k,
@@ -145,7 +145,7 @@ static void test_chains(int n)
     struct hb_kslice small = make((size_t)(n - 1) * 256, 0, 0, 5);
     small.chains = n;
     HB_EXPECT(chase->fits(&small) == -EINVAL, "%d chains on %d strides accepted", n, n - 1);
-    HB_EXPECT_CONTAINS(hb_err_msg(), "chains need");
+    HB_EXPECT_CONTAINS(hb_error_msg(), "chains need");
     free(one.a);
     free(s.a);
     free(small.a);
@@ -158,7 +158,7 @@ static void test_seeds(void)
     struct hb_kslice s2 = make(bytes, 0, 64 * 1024, 7);
     struct hb_kslice s3 = make(bytes, 0, 64 * 1024, 8);
     HB_EXPECT(chase->init(&s1) == 0 && chase->init(&s2) == 0 && chase->init(&s3) == 0, "%s",
-              hb_err_msg());
+              hb_error_msg());
     size_t same = 0, differ = 0, sequential = 0;
     for (size_t e = 0; e < 3000; e++) {
         size_t a = visited(&s1, 256, e);
@@ -178,48 +178,48 @@ static void test_geometry_errors(void)
 {
     struct hb_kslice s = make(4096, 96, 0, 1);
     HB_EXPECT(chase->init(&s) == -EINVAL, "stride 96 accepted");
-    HB_EXPECT_CONTAINS(hb_err_msg(), "stride 96 bytes: expected a power of two of at least 64");
+    HB_EXPECT_CONTAINS(hb_error_msg(), "stride 96 bytes: expected a power of two of at least 64");
     s.stride = 256;
     s.group_bytes = 384;
     HB_EXPECT(chase->init(&s) == -EINVAL, "group 384 accepted");
-    HB_EXPECT_CONTAINS(hb_err_msg(), "TLB group 384 bytes: expected a multiple of the stride");
+    HB_EXPECT_CONTAINS(hb_error_msg(), "TLB group 384 bytes: expected a multiple of the stride");
     s.group_bytes = 0;
     s.n = 255 / 8;
     HB_EXPECT(chase->init(&s) == -EINVAL, "slice smaller than a stride accepted");
-    HB_EXPECT_CONTAINS(hb_err_msg(), "at least one stride of 256 bytes per thread");
+    HB_EXPECT_CONTAINS(hb_error_msg(), "at least one stride of 256 bytes per thread");
     /* The plan check's question, on the geometry alone. */
     struct hb_kslice g = {.n = 255 / 8, .stride = 256};
     HB_EXPECT(chase->fits(&g) == -EINVAL, "fits: slice smaller than a stride accepted");
     g.n = 256 / 8;
-    HB_EXPECT(chase->fits(&g) == 0, "fits: one stride refused: %s", hb_err_msg());
+    HB_EXPECT(chase->fits(&g) == 0, "fits: one stride refused: %s", hb_error_msg());
     free(s.a);
 }
 
 static void test_corruption(void)
 {
     struct hb_kslice s = make(500 * 256, 0, 0, 1);
-    HB_EXPECT(chase->init(&s) == 0, "%s", hb_err_msg());
+    HB_EXPECT(chase->init(&s) == 0, "%s", hb_error_msg());
     /* Point the successor of element 0's line back at itself: a cycle of one line. */
     size_t at = visited(&s, 256, 0);
     char **slot = (char **)(void *)((char *)s.a + at);
     char *saved = *slot;
     *slot = (char *)s.a + at;
-    hb_err_clear();
+    hb_error_clear();
     HB_EXPECT(chase->check(&s, 0.0, 0) == -HB_EVALIDATE, "short cycle passed");
-    HB_EXPECT_CONTAINS(hb_err_msg(), "validation failed: kernel chase array a index");
-    HB_EXPECT_CONTAINS(hb_err_msg(), "expected a pointer to an unvisited element");
+    HB_EXPECT_CONTAINS(hb_error_msg(), "validation failed: kernel chase array a index");
+    HB_EXPECT_CONTAINS(hb_error_msg(), "expected a pointer to an unvisited element");
     *slot = (char *)s.a + 256 * 500;
     HB_EXPECT(chase->check(&s, 0.0, 0) == -HB_EVALIDATE, "pointer past the slice passed");
-    HB_EXPECT_CONTAINS(hb_err_msg(), "expected a pointer to a line of the slice");
+    HB_EXPECT_CONTAINS(hb_error_msg(), "expected a pointer to a line of the slice");
     *slot = saved;
-    HB_EXPECT(chase->check(&s, 0.0, 0) == 0, "%s", hb_err_msg());
+    HB_EXPECT(chase->check(&s, 0.0, 0) == 0, "%s", hb_error_msg());
     free(s.a);
 }
 
 int main(void)
 {
     chase = hb_kernel_find("chase");
-    HB_EXPECT(chase != NULL, "%s", hb_err_msg());
+    HB_EXPECT(chase != NULL, "%s", hb_error_msg());
     test_geometry_errors();
     test_partial_sweeps();
     test_chains(2);

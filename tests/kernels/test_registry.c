@@ -12,7 +12,7 @@ static const char *const want_names[] = {"read",  "write",    "write-nt", "copy"
 static void expect_bytes(const char *name, uint64_t elements, uint64_t sweeps, double bytes)
 {
     const struct hb_kernel *k = hb_kernel_find(name);
-    HB_EXPECT(k != NULL, "%s", hb_err_msg());
+    HB_EXPECT(k != NULL, "%s", hb_error_msg());
     double got = hb_kernel_bytes(k, elements, sweeps);
     HB_EXPECT(got == bytes, "%s: %g bytes, want %g", name, got, bytes);
 }
@@ -43,13 +43,13 @@ int main(void)
     const char *contract = "read, write, write-nt, copy, copy-nt, triad, triad-nt, memcpy, chase";
     HB_EXPECT(strncmp(hb_kernel_names(), contract, strlen(contract)) == 0, "%s", hb_kernel_names());
     HB_EXPECT(strcmp(hb_kernel_names(), names) == 0, "%s, want %s", hb_kernel_names(), names);
-    hb_err_clear();
+    hb_error_clear();
     HB_EXPECT(hb_kernel_find("tirad") == NULL, "found a misspelt kernel");
     char want_msg[640];
     snprintf(want_msg, sizeof(want_msg), "unknown kernel 'tirad'; valid kernels: %s", names);
-    HB_EXPECT(strcmp(hb_err_msg(), want_msg) == 0, "%s", hb_err_msg());
+    HB_EXPECT(strcmp(hb_error_msg(), want_msg) == 0, "%s", hb_error_msg());
     HB_EXPECT(hb_kernel_find(NULL) == NULL, "found NULL");
-    HB_EXPECT_CONTAINS(hb_err_msg(), "valid kernels: read,");
+    HB_EXPECT_CONTAINS(hb_error_msg(), "valid kernels: read,");
 
     const char *access[] = {"r", "w", "w", "rw", "rw", "rw", "rw", "rw", "r"};
     const int streams[] = {1, 1, 1, 2, 2, 3, 3, 2, 1};
@@ -83,7 +83,7 @@ int main(void)
               {"mix1:1", 16},  {"mix1:1-nt", 16}, {"gups", 16}};
     for (size_t i = 0; i < sizeof(wa) / sizeof(wa[0]); i++) {
         const struct hb_kernel *k = hb_kernel_find(wa[i].name);
-        HB_EXPECT(k != NULL, "%s", hb_err_msg());
+        HB_EXPECT(k != NULL, "%s", hb_error_msg());
         CHECK(hb_kernel_bytes_wa_model(k, 1000, 3) == wa[i].per_elem * 3000);
     }
     /* Mixes: bytes counted the STREAM way give their read:write ratio. */

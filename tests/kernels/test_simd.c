@@ -20,29 +20,29 @@ int main(void)
 #endif
     HB_EXPECT(hb_simd_active() == best, "default active %s", hb_simd_name(hb_simd_active()));
 
-    HB_EXPECT(hb_simd_select("c") == 0, "%s", hb_err_msg());
+    HB_EXPECT(hb_simd_select("c") == 0, "%s", hb_error_msg());
     HB_EXPECT(hb_simd_active() == HB_SIMD_C, "active %s", hb_simd_name(hb_simd_active()));
-    HB_EXPECT(hb_simd_select(hb_simd_name(best)) == 0, "%s", hb_err_msg());
+    HB_EXPECT(hb_simd_select(hb_simd_name(best)) == 0, "%s", hb_error_msg());
     HB_EXPECT(hb_simd_active() == best, "active %s", hb_simd_name(hb_simd_active()));
-    HB_EXPECT(hb_simd_select("c") == 0 && hb_simd_select("auto") == 0, "%s", hb_err_msg());
+    HB_EXPECT(hb_simd_select("c") == 0 && hb_simd_select("auto") == 0, "%s", hb_error_msg());
     HB_EXPECT(hb_simd_active() == best, "auto gave %s", hb_simd_name(hb_simd_active()));
-    HB_EXPECT(hb_simd_select("c") == 0 && hb_simd_select(NULL) == 0, "%s", hb_err_msg());
+    HB_EXPECT(hb_simd_select("c") == 0 && hb_simd_select(NULL) == 0, "%s", hb_error_msg());
     HB_EXPECT(hb_simd_active() == best, "NULL gave %s", hb_simd_name(hb_simd_active()));
 
-    hb_err_clear();
+    hb_error_clear();
     HB_EXPECT(hb_simd_select("neon") == -EINVAL, "unknown name accepted");
-    HB_EXPECT_CONTAINS(hb_err_msg(), "unknown SIMD path 'neon'");
-    HB_EXPECT_CONTAINS(hb_err_msg(), hb_simd_name(best));
+    HB_EXPECT_CONTAINS(hb_error_msg(), "unknown SIMD path 'neon'");
+    HB_EXPECT_CONTAINS(hb_error_msg(), hb_simd_name(best));
     HB_EXPECT(hb_simd_active() == best, "failed select changed the path");
 
     for (int s = best + 1; s < HB_SIMD_N; s++) {
-        hb_err_clear();
+        hb_error_clear();
         HB_EXPECT(hb_simd_select(hb_simd_name((enum hb_simd)s)) == -EINVAL, "%s accepted",
                   hb_simd_name((enum hb_simd)s));
         char want[64];
         snprintf(want, sizeof(want), "'%s' is not supported", hb_simd_name((enum hb_simd)s));
-        HB_EXPECT_CONTAINS(hb_err_msg(), want);
-        HB_EXPECT_CONTAINS(hb_err_msg(), hb_simd_name(best));
+        HB_EXPECT_CONTAINS(hb_error_msg(), want);
+        HB_EXPECT_CONTAINS(hb_error_msg(), hb_simd_name(best));
     }
     return 0;
 }

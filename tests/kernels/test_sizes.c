@@ -32,9 +32,9 @@ static int check(const char *kernel, int threads, uint64_t bytes, uint64_t strid
     t->chase_group_bytes = stride ? HB_CHASE_GROUP_ALL : 0;
     snprintf(t->label, sizeof(t->label), "0.0.r.0");
     struct hb_plan plan = {.n = 1, .cap = 1, .exps = &e};
-    hb_err_clear();
+    hb_error_clear();
     int rc = hb_plan_check(topo, &plan);
-    snprintf(msg, len, "%s", hb_err_msg());
+    snprintf(msg, len, "%s", hb_error_msg());
     hb_experiment_clear(&e);
     return rc;
 }

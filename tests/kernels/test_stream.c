@@ -53,13 +53,13 @@ static void arrays_free(struct arrays *x)
 static double run_one(const struct hb_kernel *k, struct arrays *x, size_t n, const size_t *off)
 {
     arrays_make(x, k, n, off);
-    HB_EXPECT(k->init(&x->s) == 0, "%s init: %s", k->name, hb_err_msg());
+    HB_EXPECT(k->init(&x->s) == 0, "%s init: %s", k->name, hb_error_msg());
     HB_EXPECT(x->s.scalar == 3.0, "default scalar %g", x->s.scalar);
-    HB_EXPECT(k->check(&x->s, 0.0, 0) == 0, "%s after init: %s", k->name, hb_err_msg());
+    HB_EXPECT(k->check(&x->s, 0.0, 0) == 0, "%s after init: %s", k->name, hb_error_msg());
     double r = k->run(&x->s, 2);
     r = k->run(&x->s, 1);
     HB_EXPECT(k->check(&x->s, r, 3) == 0, "%s/%s n=%zu: %s", k->name,
-              hb_simd_name(hb_simd_active()), n, hb_err_msg());
+              hb_simd_name(hb_simd_active()), n, hb_error_msg());
     arrays_expect_guards(x, k);
     return r;
 }
@@ -70,15 +70,15 @@ static void expect_corruption_caught(const struct hb_kernel *k, struct arrays *x
     size_t i = x->s.n / 2;
     double saved = x->s.a[i];
     x->s.a[i] = 0.0;
-    hb_err_clear();
+    hb_error_clear();
     HB_EXPECT(k->check(&x->s, r, 3) == -HB_EVALIDATE, "%s: corrupted a[%zu] passed", k->name, i);
     char msg[160];
     snprintf(msg, sizeof(msg),
              "validation failed: kernel %s array a index %zu: expected %g, observed 0", k->name, i,
              want);
-    HB_EXPECT(strcmp(hb_err_msg(), msg) == 0, "message '%s', want '%s'", hb_err_msg(), msg);
+    HB_EXPECT(strcmp(hb_error_msg(), msg) == 0, "message '%s', want '%s'", hb_error_msg(), msg);
     x->s.a[i] = saved;
-    HB_EXPECT(k->check(&x->s, r, 3) == 0, "%s restored: %s", k->name, hb_err_msg());
+    HB_EXPECT(k->check(&x->s, r, 3) == 0, "%s restored: %s", k->name, hb_error_msg());
 }
 
 static double expected_a(const char *name)
@@ -103,13 +103,13 @@ static void test_kernel(const struct hb_kernel *k)
         for (size_t oi = 0; oi < sizeof(offsets) / sizeof(offsets[0]); oi++) {
             size_t n = sizes[si];
             struct arrays ref;
-            HB_EXPECT(hb_simd_select("c") == 0, "%s", hb_err_msg());
+            HB_EXPECT(hb_simd_select("c") == 0, "%s", hb_error_msg());
             double r_ref = run_one(k, &ref, n, offsets[oi]);
             if (strcmp(k->name, "read") == 0) {
                 HB_EXPECT(r_ref == (double)n, "read sum %.17g, want %zu", r_ref, n);
-                hb_err_clear();
+                hb_error_clear();
                 HB_EXPECT(k->check(&ref.s, r_ref - 1, 3) == -HB_EVALIDATE, "bad sum passed");
-                HB_EXPECT_CONTAINS(hb_err_msg(), "kernel read array a sum of");
+                HB_EXPECT_CONTAINS(hb_error_msg(), "kernel read array a sum of");
             }
             expect_corruption_caught(k, &ref, r_ref, expected_a(k->name));
 
@@ -137,7 +137,7 @@ int main(void)
                                         "mix2:1", "mix2:1-nt", "mix1:1",   "mix1:1-nt"};
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
         const struct hb_kernel *k = hb_kernel_find(names[i]);
-        HB_EXPECT(k != NULL, "%s", hb_err_msg());
+        HB_EXPECT(k != NULL, "%s", hb_error_msg());
         test_kernel(k);
     }
     printf("simd paths tested up to %s\n", hb_simd_name(hb_simd_best()));

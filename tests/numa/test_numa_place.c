@@ -77,7 +77,7 @@ static void place_and_check(enum hb_policy policy, const int *nodes, int nnodes,
     int rc = hb_buf_alloc(topo, bytes, policy, nodes, nnodes, pages, &b);
     CHECK_INT(rc, 0);
     if (rc != 0) {
-        fprintf(stderr, "%s\n", hb_err_msg());
+        fprintf(stderr, "%s\n", hb_error_msg());
         return;
     }
     CHECK(b.ptr != NULL);
@@ -283,7 +283,7 @@ static int case_huge(void)
              "with: echo 2 > /sys/devices/system/node/node%d/hugepages/hugepages-2048kB/"
              "nr_hugepages",
              os[0], have < 0 ? 0 : have, os[0]);
-    CHECK_STR(hb_err_msg(), want);
+    CHECK_STR(hb_error_msg(), want);
     return 0;
 }
 
@@ -308,25 +308,25 @@ static int case_errors(void)
     list = hb_topo_node_list(topo, false, false);
     CHECK_INT(hb_buf_alloc(topo, MIB, HB_POLICY_BIND, &bad, 1, HB_PAGES_4K, &b), -EINVAL);
     snprintf(want, sizeof(want), "unknown NUMA node 999; valid nodes: %s", list);
-    CHECK_STR(hb_err_msg(), want);
+    CHECK_STR(hb_error_msg(), want);
     CHECK(b.ptr == NULL);
     CHECK_INT(hb_buf_alloc(topo, MIB, HB_POLICY_INTERLEAVE, &bad, 1, HB_PAGES_4K, &b), -EINVAL);
-    CHECK_STR(hb_err_msg(), want);
+    CHECK_STR(hb_error_msg(), want);
 
     int os[HB_TEST_NODES];
     CHECK(mem_nodes(os, HB_TEST_NODES) >= 1);
     int two[2] = {os[0], os[0]};
     CHECK_INT(hb_buf_alloc(topo, MIB, HB_POLICY_BIND, two, 2, HB_PAGES_4K, &b), -EINVAL);
-    CHECK_HAS(hb_err_msg(), "bind placement got 2 nodes; it needs exactly one");
+    CHECK_HAS(hb_error_msg(), "bind placement got 2 nodes; it needs exactly one");
     CHECK_INT(hb_buf_alloc(topo, 0, HB_POLICY_BIND, os, 1, HB_PAGES_4K, &b), -EINVAL);
 
     /* Far more than the node has free: refused before anything is mapped. */
     size_t huge = (size_t)topo->nodes[hb_topo_node_index(topo, os[0])].mem_bytes * 4;
     CHECK_INT(hb_buf_alloc(topo, huge, HB_POLICY_BIND, os, 1, HB_PAGES_4K, &b), -ENOMEM);
-    CHECK_HAS(hb_err_msg(), "buffer of ");
+    CHECK_HAS(hb_error_msg(), "buffer of ");
     snprintf(want, sizeof(want), " does not fit node %d: ", os[0]);
-    CHECK_HAS(hb_err_msg(), want);
-    CHECK_HAS(hb_err_msg(), " free");
+    CHECK_HAS(hb_error_msg(), want);
+    CHECK_HAS(hb_error_msg(), " free");
     CHECK(b.ptr == NULL);
     CHECK_INT(maps_count(), before);
 
@@ -339,7 +339,7 @@ static int case_errors(void)
         int zero = 0;
         CHECK_INT(hb_buf_alloc(xml, MIB, HB_POLICY_BIND, &zero, 1, HB_PAGES_4K, &b), -EINVAL);
         snprintf(want, sizeof(want), "cannot allocate on a topology loaded from %s", path);
-        CHECK_STR(hb_err_msg(), want);
+        CHECK_STR(hb_error_msg(), want);
         hb_topo_free(xml);
     }
     free(list);
@@ -404,7 +404,7 @@ int main(int argc, char **argv)
     fixture_dir = argv[2];
     int rc = hb_topo_load(NULL, &topo);
     if (rc != 0) {
-        fprintf(stderr, "cannot load this machine's topology (%d): %s\n", rc, hb_err_msg());
+        fprintf(stderr, "cannot load this machine's topology (%d): %s\n", rc, hb_error_msg());
         return 1;
     }
     for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {

@@ -27,10 +27,10 @@ int main(void)
     }
     p = HB_PAGES_THP;
     CHECK_INT(hb_parse_enum("--pages", "2M", hb_pages_names, &p), -EINVAL);
-    CHECK_STR(hb_err_msg(), "invalid --pages '2M': valid values are 4k, thp, huge");
+    CHECK_STR(hb_error_msg(), "invalid --pages '2M': valid values are 4k, thp, huge");
     CHECK_INT(p, HB_PAGES_THP);
     CHECK_INT(hb_parse_enum("--pages", "4K", hb_pages_names, &p), -EINVAL);
     CHECK_INT(hb_parse_enum("--pages", "", hb_pages_names, &p), -EINVAL);
-    CHECK_STR(hb_err_msg(), "invalid --pages '': valid values are 4k, thp, huge");
+    CHECK_STR(hb_error_msg(), "invalid --pages '': valid values are 4k, thp, huge");
     return hb_check_result();
 }

@@ -6,7 +6,7 @@
 #include "hb_error.h"
 #include "hb_placement.h"
 #include "hb_topo.h"
-#include "hb_wil.h"
+#include "hb_interleave_weights.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -20,7 +20,7 @@
 static int weight_now(int node)
 {
     int w = -1;
-    CHECK_INT(hb_wil_read(node, &w), 0);
+    CHECK_INT(hb_interleave_weights_read(node, &w), 0);
     return w;
 }
 
@@ -30,7 +30,7 @@ static void child_sets_then(int node, int how, int want_status)
     int was = weight_now(node), w = was == 7 ? 8 : 7;
     pid_t pid = fork();
     if (pid == 0) {
-        if (hb_wil_apply(&node, &w, 1) != 0 || weight_now(node) != w) _exit(90);
+        if (hb_interleave_weights_apply(&node, &w, 1) != 0 || weight_now(node) != w) _exit(90);
         if (how == 0) exit(3); /* atexit puts them back */
         raise(how);            /* the handler puts them back, then the default ends it */
         _exit(91);
@@ -54,8 +54,8 @@ static void child_not_root(int node)
     pid_t pid = fork();
     if (pid == 0) {
         if (setgid(65534) != 0 || setuid(65534) != 0) _exit(92);
-        if (hb_wil_apply(&node, &w, 1) != 0) _exit(93);
-        const struct hb_wil_state *s = hb_wil_current();
+        if (hb_interleave_weights_apply(&node, &w, 1) != 0) _exit(93);
+        const struct hb_interleave_weights_state *s = hb_interleave_weights_current();
         _exit(s && !s->set && s->n == 1 && s->weights[0] == was ? 0 : 94);
     }
     int status = 0;
@@ -79,11 +79,11 @@ static void weighted_buffer(struct hb_topo *t, int node)
 
 int main(void)
 {
-    if (hb_wil_check("weighted interleave") != 0) {
-        printf("SKIP: %s\n", hb_err_msg());
+    if (hb_interleave_weights_check("weighted interleave") != 0) {
+        printf("SKIP: %s\n", hb_error_msg());
         return HB_SKIP;
     }
-    if (!hb_wil_writable()) {
+    if (!hb_interleave_weights_writable()) {
         printf("SKIP: setting the weights needs root\n");
         return HB_SKIP;
     }
@@ -96,15 +96,15 @@ int main(void)
     if (node < 0) return hb_check_result();
 
     int was = weight_now(node), w = was == 7 ? 8 : 7;
-    CHECK_INT(hb_wil_apply(&node, &w, 1), 0);
-    const struct hb_wil_state *s = hb_wil_current();
+    CHECK_INT(hb_interleave_weights_apply(&node, &w, 1), 0);
+    const struct hb_interleave_weights_state *s = hb_interleave_weights_current();
     CHECK(s && s->set && s->n == 1 && s->nodes[0] == node && s->weights[0] == w);
     CHECK_INT(weight_now(node), w);
     weighted_buffer(t, node);
-    hb_wil_restore();
+    hb_interleave_weights_restore();
     CHECK_INT(weight_now(node), was);
-    CHECK(hb_wil_current() == NULL);
-    hb_wil_restore(); /* twice: nothing more */
+    CHECK(hb_interleave_weights_current() == NULL);
+    hb_interleave_weights_restore(); /* twice: nothing more */
     CHECK_INT(weight_now(node), was);
 
     child_sets_then(node, 0, 3);
@@ -115,9 +115,9 @@ int main(void)
 
     /* A node the kernel has no weight for: refused, nothing left changed. */
     int bad = 4095, one = 1;
-    CHECK_INT(hb_wil_apply(&bad, &one, 1), -ENOENT);
-    CHECK_HAS(hb_err_msg(), "node 4095");
-    CHECK(hb_wil_current() == NULL);
+    CHECK_INT(hb_interleave_weights_apply(&bad, &one, 1), -ENOENT);
+    CHECK_HAS(hb_error_msg(), "node 4095");
+    CHECK(hb_interleave_weights_current() == NULL);
     hb_topo_free(t);
     return hb_check_result();
 }

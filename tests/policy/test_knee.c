@@ -14,12 +14,12 @@ int main(void)
     double knee = -1.0;
     /* Memory-bound at the left (remote costs 60%), compute-bound from 4 flops/byte on. */
     const double roof[10] = {0.6, 0.6, 0.58, 0.5, 0.3, 0.049, 0.02, 0.01, 0.0, 0.0};
-    HB_EXPECT(hb_knee_find(x, roof, 10, 0.05, &knee) == 0, "%s", hb_err_msg());
+    HB_EXPECT(hb_knee_find(x, roof, 10, 0.05, &knee) == 0, "%s", hb_error_msg());
     HB_EXPECT(knee == 4.0, "knee %g, expected 4", knee);
 
     /* A cheap point below an expensive one is not the knee: the run must last to the top. */
     const double dip[10] = {0.6, 0.01, 0.6, 0.5, 0.3, 0.2, 0.06, 0.04, 0.0, 0.01};
-    HB_EXPECT(hb_knee_find(x, dip, 10, 0.05, &knee) == 0, "%s", hb_err_msg());
+    HB_EXPECT(hb_knee_find(x, dip, 10, 0.05, &knee) == 0, "%s", hb_error_msg());
     HB_EXPECT(knee == 16.0, "knee %g, expected 16", knee);
 
     /* Exactly at the threshold still costs too much. */
@@ -32,7 +32,7 @@ int main(void)
 
     const double unsorted[3] = {1.0, 0.5, 2.0}, c3[3] = {0, 0, 0};
     HB_EXPECT(hb_knee_find(unsorted, c3, 3, 0.05, &knee) == -EINVAL, "unsorted accepted");
-    HB_EXPECT_CONTAINS(hb_err_msg(), "ascending");
+    HB_EXPECT_CONTAINS(hb_error_msg(), "ascending");
     const double nan3[3] = {0.0, NAN, 0.0};
     HB_EXPECT(hb_knee_find(x, nan3, 3, 0.05, &knee) == -EINVAL, "NaN accepted");
     HB_EXPECT(hb_knee_find(x, roof, 0, 0.05, &knee) == -EINVAL, "empty accepted");

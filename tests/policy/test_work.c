@@ -30,14 +30,14 @@ static void release(struct hb_kslice *s)
 static void exercise(const char *name, size_t n, double param, size_t corrupt)
 {
     const struct hb_kernel *k = hb_kernel_find(name);
-    HB_EXPECT(k != NULL, "%s", hb_err_msg());
+    HB_EXPECT(k != NULL, "%s", hb_error_msg());
     struct hb_kslice s = make(k, n);
     s.param = param;
-    HB_EXPECT(k->init(&s) == 0, "%s: %s", name, hb_err_msg());
+    HB_EXPECT(k->init(&s) == 0, "%s: %s", name, hb_error_msg());
     double r = k->run(&s, 1);
     r = k->run(&s, 2);
     HB_EXPECT(k->check(&s, r, 3) == 0, "%s (%s, n %zu, param %g): %s", name,
-              hb_simd_name(hb_simd_active()), n, param, hb_err_msg());
+              hb_simd_name(hb_simd_active()), n, param, hb_error_msg());
     if (k->streams == 1 && k->access[0] == 'r' && k->access[1] == '\0') {
         HB_EXPECT(k->check(&s, r + 1.0, 3) == -HB_EVALIDATE, "%s: wrong sum passed", name);
     } else if (k->streams == 1) {
@@ -47,7 +47,7 @@ static void exercise(const char *name, size_t n, double param, size_t corrupt)
     } else {
         s.a[corrupt] += 0.5;
         HB_EXPECT(k->check(&s, r, 3) == -HB_EVALIDATE, "%s: corrupt a[%zu] passed", name, corrupt);
-        HB_EXPECT_CONTAINS(hb_err_msg(), name);
+        HB_EXPECT_CONTAINS(hb_error_msg(), name);
     }
     release(&s);
 }
@@ -78,12 +78,12 @@ int main(void)
     const struct hb_kernel *d = hb_kernel_find("dgemm");
     struct hb_kslice s = make(d, 1000);
     HB_EXPECT(d->init(&s) != 0, "tiny dgemm slice accepted");
-    HB_EXPECT_CONTAINS(hb_err_msg(), "131072 bytes");
+    HB_EXPECT_CONTAINS(hb_error_msg(), "131072 bytes");
     /* The plan check asks the same of the slice's geometry, before any memory exists. */
     struct hb_kslice g = {.n = HB_DGEMM_N * HB_DGEMM_N - 1};
     HB_EXPECT(d->fits(&g) != 0, "dgemm fits a slice one element short of a product");
     g.n++;
-    HB_EXPECT(d->fits(&g) == 0, "dgemm refuses a slice of one whole product: %s", hb_err_msg());
+    HB_EXPECT(d->fits(&g) == 0, "dgemm refuses a slice of one whole product: %s", hb_error_msg());
     release(&s);
     return 0;
 }

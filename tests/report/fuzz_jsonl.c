@@ -19,8 +19,8 @@ static void hb_fuzz_tables(const uint8_t *data, size_t size)
     size_t put = fwrite(data, 1, size, f);
     if (fclose(f) != 0 || put != size) return;
     const char *inputs[] = {path, NULL};
-    hb_report_table(HB_FORMAT_TABLE, "/dev/null", inputs, 1);
-    hb_report_table(HB_FORMAT_CSV, "/dev/null", inputs, 1);
+    hb_report_text(HB_FORMAT_TABLE, "/dev/null", inputs, 1);
+    hb_report_text(HB_FORMAT_CSV, "/dev/null", inputs, 1);
     struct hb_strtab str = {0};
     struct hb_cmp_side side = {.str = &str};
     if (hb_cmp_side_read(path, &side) == 0) (void)hb_cmp_side_index(&side, 1);

@@ -91,14 +91,14 @@ static bool read_as_plain(const char *name, const struct plain *p, int rc, struc
         else
             snprintf(want, sizeof(want), "%s:%d: not a hopbench JSON Lines record %s", tmp_path,
                      p->bad_line, p->why);
-        if (rc != -EINVAL || !strstr(hb_err_msg(), want))
-            fprintf(stderr, "%s: got %d '%s', expected '%s'\n", name, rc, rc ? hb_err_msg() : "",
+        if (rc != -EINVAL || !strstr(hb_error_msg(), want))
+            fprintf(stderr, "%s: got %d '%s', expected '%s'\n", name, rc, rc ? hb_error_msg() : "",
                     want);
-        CHECK(rc == -EINVAL && strstr(hb_err_msg(), want));
+        CHECK(rc == -EINVAL && strstr(hb_error_msg(), want));
         if (rc == 0) hb_results_free(r);
         return false;
     }
-    if (rc) fprintf(stderr, "%s: %s\n", name, hb_err_msg());
+    if (rc) fprintf(stderr, "%s: %s\n", name, hb_error_msg());
     HB_EXPECT(rc == 0, "%s: read", name);
     CHECK_INT(r->skipped_line, p->skipped_line);
     return true;
@@ -393,7 +393,7 @@ static void check_narrowed(const char *dir)
     plain_read(text, all, &pl);
     struct hb_results r;
     HB_EXPECT(hb_results_readf_keys(NULL, tmp_path, NULL, narrow_take, &r, &r) == 0, "%s",
-              hb_err_msg());
+              hb_error_msg());
     CHECK_INT(json_array_size(r.records), json_array_size(pl.records));
     int narrowed = 0, last = -1;
     for (size_t i = 0; i < json_array_size(pl.records); i++) {
@@ -480,7 +480,7 @@ int main(int argc, char **argv)
     free(s);
     struct hb_results r;
     CHECK(hb_results_read_take(tmp_path, NULL, NULL, &r) == -EINVAL);
-    CHECK_HAS(hb_err_msg(), ":1: not a hopbench JSON Lines record (maximum parsing depth");
+    CHECK_HAS(hb_error_msg(), ":1: not a hopbench JSON Lines record (maximum parsing depth");
     check_big();
     check_many();
     unlink(tmp_path);

@@ -3,7 +3,7 @@
  * allocates memory. */
 #include "../hb_check.h"
 #include "hb_error.h"
-#include "hb_mpi_conv.h"
+#include "hb_mpirun_dialect.h"
 #include "hb_topo.h"
 
 #include <errno.h>
@@ -24,7 +24,7 @@ static struct hb_topo *fixture_load(const char *name)
     snprintf(path, sizeof(path), "%s/%s", fixture_dir, name);
     int rc = hb_topo_load(path, &t);
     if (rc != 0) {
-        fprintf(stderr, "loading %s failed (%d): %s\n", path, rc, hb_err_msg());
+        fprintf(stderr, "loading %s failed (%d): %s\n", path, rc, hb_error_msg());
         exit(1);
     }
     CHECK(!t->is_this_system);
@@ -211,10 +211,10 @@ static void case_memonly(void)
     free(mpirun);
     free(srun);
     /* Open MPI 5's mpirun (PRRTE) calls a package a package. */
-    hb_mpi_conv_choose("Open MPI v5.0.7, package: Debian OpenMPI");
+    hb_mpirun_dialect_choose("Open MPI v5.0.7, package: Debian OpenMPI");
     CHECK_INT(hb_topo_launch_lines(t, NULL, &mpirun, &srun), 0);
     CHECK_STR(mpirun, "mpirun -np 2 --map-by ppr:1:package --bind-to package hopbench ...");
-    hb_mpi_conv_choose("Open MPI v4.1.4");
+    hb_mpirun_dialect_choose("Open MPI v4.1.4");
     free(mpirun);
     free(srun);
     hb_topo_free(t);
@@ -284,7 +284,7 @@ static void case_badfiles(void)
     CHECK(t == NULL);
     char want[1200];
     snprintf(want, sizeof(want), "topology file '%s' does not exist", path);
-    CHECK_STR(hb_err_msg(), want);
+    CHECK_STR(hb_error_msg(), want);
 
     /* Not XML at all, and XML that is not a topology. */
     static const char *const bodies[] = {"hello, not a topology\n",
@@ -302,9 +302,9 @@ static void case_badfiles(void)
         /* hwloc's own reason in the middle; the start and the advice are ours. */
         snprintf(want, sizeof(want), "topology file '%s' cannot be loaded by the installed hwloc",
                  tmp);
-        CHECK(strncmp(hb_err_msg(), want, strlen(want)) == 0);
-        CHECK(strstr(hb_err_msg(), "; make one with: lstopo --of xml FILE.xml") != NULL);
-        CHECK(strchr(hb_err_msg(), '\n') == NULL);
+        CHECK(strncmp(hb_error_msg(), want, strlen(want)) == 0);
+        CHECK(strstr(hb_error_msg(), "; make one with: lstopo --of xml FILE.xml") != NULL);
+        CHECK(strchr(hb_error_msg(), '\n') == NULL);
         unlink(tmp);
     }
 }

@@ -1,4 +1,4 @@
-/* What hb_err_print writes: the message set, or, when a path set none, what the errno means,
+/* What hb_error_print writes: the message set, or, when a path set none, what the errno means,
  * never "hopbench: " alone (issue 23: an error from the system with an empty message). */
 #include "../hb_check.h"
 #include "hb_error.h"
@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <unistd.h>
 
-/* hb_err_print(neg) as standard error would show it. */
+/* hb_error_print(neg) as standard error would show it. */
 static char *printed(int neg)
 {
     FILE *f = tmpfile();
@@ -14,7 +14,7 @@ static char *printed(int neg)
     fflush(stderr);
     int saved = dup(2);
     if (saved < 0 || dup2(fileno(f), 2) < 0) exit(1);
-    hb_err_print(neg);
+    hb_error_print(neg);
     fflush(stderr);
     dup2(saved, 2);
     close(saved);
@@ -28,9 +28,9 @@ static char *printed(int neg)
 
 int main(void)
 {
-    hb_err_set("x.jsonl: cannot open: %s", "Permission denied");
+    hb_error_set("x.jsonl: cannot open: %s", "Permission denied");
     CHECK_STR(printed(-EACCES), "hopbench: x.jsonl: cannot open: Permission denied\n");
-    hb_err_clear();
+    hb_error_clear();
     CHECK_STR(printed(-ENOENT),
               "hopbench: No such file or directory (no more detail was recorded: please report "
               "it)\n");
@@ -38,8 +38,8 @@ int main(void)
               "hopbench: bad usage or input (no more detail was recorded: please report it)\n");
     CHECK_STR(printed(-HB_EENV), "hopbench: the environment cannot do what was asked (no more "
                                  "detail was recorded: please report it)\n");
-    CHECK_INT(hb_err_exit_code(-ENAMETOOLONG), HB_EXIT_USAGE);
-    CHECK_INT(hb_err_exit_code(-HB_EPLACEMENT), HB_EXIT_FAILED);
-    CHECK_INT(hb_err_exit_code(-ENOMEM), HB_EXIT_ENV);
+    CHECK_INT(hb_error_exit_code(-ENAMETOOLONG), HB_EXIT_USAGE);
+    CHECK_INT(hb_error_exit_code(-HB_EPLACEMENT), HB_EXIT_FAILED);
+    CHECK_INT(hb_error_exit_code(-ENOMEM), HB_EXIT_ENV);
     return hb_check_result();
 }

@@ -7,7 +7,7 @@
  * verdict its host's, labelled with it), the whole records (HOPBENCH_DEBUG_KEEP=1) giving the
  * same and counted as held while kept. */
 #include "../hb_check.h"
-#include "hb_held.h"
+#include "hb_records_held.h"
 #include "hb_options.h"
 #include "hb_record.h"
 #include "hb_suite.h"
@@ -118,7 +118,7 @@ static void check_hosts(struct hb_options *o, const struct hb_topo *t)
     o->tolerance_pct = 5.0;
     struct hb_suite_env env = {.topo = t, .opts = o};
     struct hb_keep k;
-    long held = hb_held_max();
+    long held = hb_records_held_max();
     CHECK_INT(hb_keep_init(&k, &env), 0);
     /* Experiment by experiment, host by host. h0's hop-1 reads are 15.7% apart, h1's equal. */
     static const struct {
@@ -140,7 +140,7 @@ static void check_hosts(struct hb_options *o, const struct hb_topo *t)
     CHECK_INT(k.hosts[0].n, 4);
     CHECK_INT(k.hosts[1].n, 4);
     CHECK_INT(json_array_size(k.whole), 8);
-    CHECK_INT(hb_held_max(), held + 8);
+    CHECK_INT(hb_records_held_max(), held + 8);
     json_t *derived = json_array();
     CHECK_INT(hb_keep_derive(&k, &env, collect, derived), 0);
     const json_t *v0 = verdict(derived, "h0"), *v1 = verdict(derived, "h1");

@@ -45,7 +45,7 @@ static void nodeset_parse_print(void)
         CHECK_INT(hb_nodeset_parse("--nodes", bad[i], set), -EINVAL);
         char want[64];
         snprintf(want, sizeof(want), "--nodes '%s'", bad[i]);
-        CHECK_HAS(hb_err_msg(), want);
+        CHECK_HAS(hb_error_msg(), want);
     }
     hwloc_bitmap_free(set);
 }
@@ -95,12 +95,12 @@ static void experiment_wire(void)
     for (int k = e.params.n; k < HB_PARAMS_MAX; k++)
         CHECK_INT(hb_param_int(&e, "filler", k), 0);
     CHECK_INT(hb_param_int(&e, "one_too_many", 7), -EINVAL);
-    CHECK_HAS(hb_err_msg(), "one_too_many");
+    CHECK_HAS(hb_error_msg(), "one_too_many");
     struct hb_experiment small = {.params.n = 0};
     CHECK_INT(
         hb_param_str(&small, "s", "a string of more than forty characters, which is too long"),
         -EINVAL);
-    CHECK_HAS(hb_err_msg(), "longer than 39");
+    CHECK_HAS(hb_error_msg(), "longer than 39");
     CHECK_INT(hb_param_str(&small, "a key longer than twenty", "x"), -EINVAL);
     CHECK_INT(small.params.n, 0);
     CHECK_INT(got.reps, 7);

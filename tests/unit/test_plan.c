@@ -1,7 +1,7 @@
 /* Plans built from topology fixtures: the matrix and local suites, labels, hops, defaults. */
 #include "../hb_check.h"
 #include "hb_error.h"
-#include "hb_sizes.h"
+#include "hb_default_size.h"
 #include "hb_suite.h"
 
 #include <errno.h>
@@ -19,7 +19,7 @@ static int fake_lookup(const char *name, struct hb_kernel_ref *out)
             *out = refs[i];
             return 0;
         }
-    hb_err_set("unknown kernel '%s'", name);
+    hb_error_set("unknown kernel '%s'", name);
     return -EINVAL;
 }
 
@@ -39,7 +39,7 @@ static void plan_for(struct hb_topo *t, struct hb_options *o, const char *cmd, s
     struct hb_suite_env env = {t, o, fake_lookup, (uint64_t)1 << 30, NULL, NULL, NULL, NULL};
     memset(p, 0, sizeof(*p));
     int rc = hb_suite_plan(&env, p);
-    if (rc) fprintf(stderr, "plan failed: %s\n", hb_err_msg());
+    if (rc) fprintf(stderr, "plan failed: %s\n", hb_error_msg());
     CHECK_INT(rc, 0);
 }
 
@@ -131,7 +131,7 @@ static void labels_and_defaults(void)
 
     char why[HB_SIZES_SOURCE_LEN];
     uint64_t llc = 0;
-    uint64_t size = hb_sizes_default(t, why, sizeof(why), &llc);
+    uint64_t size = hb_default_size_choose(t, why, sizeof(why), &llc);
     CHECK(size >= HB_SIZE_FLOOR && size <= HB_SIZE_CAP);
     CHECK_HAS(why, "last-level cache");
 
@@ -151,7 +151,7 @@ static void default_size(const char *file, uint64_t want, const char *why)
     struct hb_topo *t = load(file);
     char source[HB_SIZES_SOURCE_LEN];
     uint64_t llc = 0;
-    CHECK_INT(hb_sizes_default(t, source, sizeof(source), &llc), want);
+    CHECK_INT(hb_default_size_choose(t, source, sizeof(source), &llc), want);
     CHECK_HAS(source, why);
     hb_topo_free(t);
 }
@@ -168,11 +168,11 @@ static void memside_cache_size(void)
     char source[HB_SIZES_SOURCE_LEN];
     for (int i = 0; i < t->nnodes; i++)
         t->nodes[i].mem_free_bytes = (uint64_t)4 << 30;
-    CHECK_INT(hb_sizes_default(t, source, sizeof(source), NULL), (uint64_t)256 << 20);
+    CHECK_INT(hb_default_size_choose(t, source, sizeof(source), NULL), (uint64_t)256 << 20);
     CHECK_HAS(source, "; memory-side cache 64 MiB: the size is above it");
     for (int i = 0; i < t->nnodes; i++)
         t->nodes[i].mem_free_bytes = (uint64_t)128 << 20;
-    CHECK_INT(hb_sizes_default(t, source, sizeof(source), NULL), (uint64_t)32 << 20);
+    CHECK_INT(hb_default_size_choose(t, source, sizeof(source), NULL), (uint64_t)32 << 20);
     CHECK_HAS(source, "a quarter of the smallest free node memory");
     CHECK_HAS(source,
               "memory-side cache 64 MiB: the size is NOT above it (a default takes at most a "
@@ -183,7 +183,7 @@ static void memside_cache_size(void)
     t = load("2n1m-hbm-cache.xml"); /* memory enough for 4 x 16 GiB */
     for (int i = 0; i < t->nnodes; i++)
         t->nodes[i].mem_free_bytes = (uint64_t)1 << 40;
-    CHECK_INT(hb_sizes_default(t, source, sizeof(source), NULL), (uint64_t)64 << 30);
+    CHECK_INT(hb_default_size_choose(t, source, sizeof(source), NULL), (uint64_t)64 << 30);
     CHECK_HAS(source, "4 x memory-side cache: ");
     hb_topo_free(t);
 }

@@ -1,10 +1,10 @@
 /* The repeats' store (hb_repeat.h): records that wait in the temporary file come back exactly
  * as kept (the merge equals the merge of the records never written), rank 0 holds one task's
- * repeats at a time (hb_held.h), a run stopped early gets what waits merged, and a TMPDIR that
- * cannot take the file is named (with one repeat no file is made). */
+ * repeats at a time (hb_records_held.h), a run stopped early gets what waits merged, and a TMPDIR
+ * that cannot take the file is named (with one repeat no file is made). */
 #include "../hb_check.h"
 #include "hb_error.h"
-#include "hb_held.h"
+#include "hb_records_held.h"
 #include "hb_repeat.h"
 
 enum { NEXP = 3, NTASK = 2, NREP = 3 };
@@ -80,7 +80,7 @@ static void round_trip(void)
             json_decref(merged);
         }
     /* One task's repeats and their merge, never an experiment's, let alone the plan's. */
-    CHECK_INT(hb_held_max(), NREP + 1);
+    CHECK_INT(hb_records_held_max(), NREP + 1);
     hb_repeats_free(&reps);
 }
 
@@ -117,8 +117,8 @@ static void unwritable_tmpdir(void)
     CHECK_INT(hb_repeats_last(&reps, 0, record(0, 0, 0), collect, got), 0);
     CHECK_INT(json_array_size(got), 1);
     CHECK_INT(hb_repeats_put(&reps, 1, 0, record(1, 0, 0)), -HB_EENV);
-    CHECK_HAS(hb_err_msg(), "/nonexistent/hb-tmp");
-    CHECK_HAS(hb_err_msg(), "set TMPDIR");
+    CHECK_HAS(hb_error_msg(), "/nonexistent/hb-tmp");
+    CHECK_HAS(hb_error_msg(), "set TMPDIR");
     json_decref(got);
     hb_repeats_free(&reps);
     unsetenv("TMPDIR");

@@ -1,15 +1,15 @@
 /* Size parsing and formatting: the forms users write, and every way to get it wrong. */
 #include "../hb_check.h"
 #include "hb_error.h"
-#include "hb_size.h"
+#include "hb_bytes.h"
 
 #include <errno.h>
 
 static uint64_t parse_ok(const char *text)
 {
     uint64_t v = 0;
-    int rc = hb_size_parse(text, &v);
-    if (rc != 0) fprintf(stderr, "'%s' refused: %s\n", text, hb_err_msg());
+    int rc = hb_bytes_parse(text, &v);
+    if (rc != 0) fprintf(stderr, "'%s' refused: %s\n", text, hb_error_msg());
     CHECK_INT(rc, 0);
     return v;
 }
@@ -17,8 +17,8 @@ static uint64_t parse_ok(const char *text)
 static void parse_bad(const char *text, int want_rc, const char *msg_part)
 {
     uint64_t v = 0;
-    CHECK_INT(hb_size_parse(text, &v), want_rc);
-    CHECK_HAS(hb_err_msg(), msg_part);
+    CHECK_INT(hb_bytes_parse(text, &v), want_rc);
+    CHECK_HAS(hb_error_msg(), msg_part);
 }
 
 int main(void)
@@ -74,21 +74,21 @@ int main(void)
 
     /* A product past 64 bits: 8 EiB x 2 is exactly 16 EiB, which is not "more than" it. */
     uint64_t prod = 0;
-    CHECK_INT(hb_size_mul("size per thread", (uint64_t)1 << 63, 2, &prod), -ERANGE);
-    CHECK_STR(hb_err_msg(), "size per thread: 8 EiB x 2 comes to 16 EiB or more, past 64 bits; "
-                            "choose a smaller size");
-    CHECK_INT(hb_size_mul("x", ((uint64_t)1 << 62) - 1, 4, &prod), 0);
+    CHECK_INT(hb_bytes_mul("size per thread", (uint64_t)1 << 63, 2, &prod), -ERANGE);
+    CHECK_STR(hb_error_msg(), "size per thread: 8 EiB x 2 comes to 16 EiB or more, past 64 bits; "
+                              "choose a smaller size");
+    CHECK_INT(hb_bytes_mul("x", ((uint64_t)1 << 62) - 1, 4, &prod), 0);
 
     char buf[32];
-    CHECK_STR(hb_size_format(512, buf, sizeof(buf)), "512 B");
-    CHECK_STR(hb_size_format(65536, buf, sizeof(buf)), "64 KiB");
-    CHECK_STR(hb_size_format(1610612736, buf, sizeof(buf)), "1.5 GiB");
-    CHECK_STR(hb_size_format(1073741824, buf, sizeof(buf)), "1 GiB");
+    CHECK_STR(hb_bytes_format(512, buf, sizeof(buf)), "512 B");
+    CHECK_STR(hb_bytes_format(65536, buf, sizeof(buf)), "64 KiB");
+    CHECK_STR(hb_bytes_format(1610612736, buf, sizeof(buf)), "1.5 GiB");
+    CHECK_STR(hb_bytes_format(1073741824, buf, sizeof(buf)), "1 GiB");
     /* Never rounded to a whole number it is not, nor to an exponent. */
-    CHECK_STR(hb_size_format(4095, buf, sizeof(buf)), "3.999 KiB");
-    CHECK_STR(hb_size_format(4097, buf, sizeof(buf)), "4.001 KiB");
-    CHECK_STR(hb_size_format(1048064, buf, sizeof(buf)), "1023.5 KiB");
-    CHECK_STR(hb_size_format((uint64_t)1 << 63, buf, sizeof(buf)), "8 EiB");
-    CHECK_STR(hb_size_format(1234567, buf, sizeof(buf)), "1.18 MiB");
+    CHECK_STR(hb_bytes_format(4095, buf, sizeof(buf)), "3.999 KiB");
+    CHECK_STR(hb_bytes_format(4097, buf, sizeof(buf)), "4.001 KiB");
+    CHECK_STR(hb_bytes_format(1048064, buf, sizeof(buf)), "1023.5 KiB");
+    CHECK_STR(hb_bytes_format((uint64_t)1 << 63, buf, sizeof(buf)), "8 EiB");
+    CHECK_STR(hb_bytes_format(1234567, buf, sizeof(buf)), "1.18 MiB");
     return hb_check_result();
 }

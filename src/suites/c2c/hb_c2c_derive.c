@@ -55,7 +55,7 @@ static json_t *hb_c2c_matrix(const struct hb_c2c_in *in, bool cores)
             const json_t *rec = rc == 0 ? json_object_get(in->by_name, name) : NULL;
             json_t *v = json_null(), *m = json_null(), *h = json_null();
             if (rc < 0)
-                json_array_append_new(notes, json_string(hb_err_msg()));
+                json_array_append_new(notes, json_string(hb_error_msg()));
             else if (rc == 0 && !hb_ok(rec))
                 json_array_append_new(notes, json_sprintf("CPUs %d-%d: %s", a, b, hb_note(rec)));
             if (rc == 0) h = json_integer(home);
@@ -93,7 +93,7 @@ static json_t *hb_c2c_matrix(const struct hb_c2c_in *in, bool cores)
 }
 
 /* A record of the false-sharing or lock study with its pair's placement. `recs`: the
- * measurement records it reads, NULL when the pair could not be made (hb_err_msg says why).
+ * measurement records it reads, NULL when the pair could not be made (hb_error_msg says why).
  * Sets *ok when every one of them measured. */
 static json_t *hb_c2c_pair_record(const struct hb_c2c_in *in, const char *type, bool cross,
                                   const json_t *const *recs, int nrecs, bool *ok)
@@ -101,7 +101,7 @@ static json_t *hb_c2c_pair_record(const struct hb_c2c_in *in, const char *type, 
     const struct hb_topo *t = in->env->topo;
     int a, b, home;
     bool made = hb_c2c_pick(in->env, cross, &a, &b, &home) == 0;
-    const char *note = made ? "" : hb_err_msg();
+    const char *note = made ? "" : hb_error_msg();
     *ok = made;
     for (int i = 0; made && i < nrecs; i++)
         if (!hb_ok(recs[i])) {

@@ -35,8 +35,8 @@ static int hb_c2c_home_node(const struct hb_topo *t, int home, int a, int b)
     if (home >= 0) return home;
     int i = hb_topo_node_of_cpu(t, home == HB_C2C_HOME_WRITER ? a : b);
     if (i < 0 || !t->nodes[i].has_memory) {
-        hb_err_set("CPUs %d-%d: the %s's node has no memory; choose --home N", a, b,
-                   home == HB_C2C_HOME_WRITER ? "writer" : "reader");
+        hb_error_set("CPUs %d-%d: the %s's node has no memory; choose --home N", a, b,
+                     home == HB_C2C_HOME_WRITER ? "writer" : "reader");
         return -1;
     }
     return t->nodes[i].os_index;
@@ -47,7 +47,7 @@ int hb_c2c_ids(const struct hb_suite_env *env, bool cores, int **ids)
     const struct hb_topo *t = env->topo;
     *ids = calloc((size_t)(cores ? t->ncpus_total : t->nnodes) + 1, sizeof(**ids));
     if (!*ids) {
-        hb_err_set("c2c: out of memory for %d CPUs", t->ncpus_total);
+        hb_error_set("c2c: out of memory for %d CPUs", t->ncpus_total);
         return -ENOMEM;
     }
     int n = 0;
@@ -73,7 +73,7 @@ int hb_c2c_cell(const struct hb_topo *t, int home_opt, bool cores, const int *id
         *a = t->nodes[ni].cpus[0];
         *b = r == k ? hb_c2c_second_cpu(t, ni) : t->nodes[nj].cpus[0];
         if (*b < 0) {
-            hb_err_set("node %d has one CPU: no same-node pair", ids[r]);
+            hb_error_set("node %d has one CPU: no same-node pair", ids[r]);
             return -1;
         }
     }
@@ -95,16 +95,16 @@ int hb_c2c_pick(const struct hb_suite_env *env, bool cross, int *a, int *b, int 
         }
     *a = *b = *home = -1;
     if (first < 0) {
-        hb_err_set("no node has CPUs");
+        hb_error_set("no node has CPUs");
         return -1;
     }
     if (cross && second < 0) {
-        hb_err_set("one node with CPUs: no cross-node pair on this machine");
+        hb_error_set("one node with CPUs: no cross-node pair on this machine");
         return -1;
     }
     int b_cpu = cross ? t->nodes[second].cpus[0] : hb_c2c_second_cpu(t, first);
     if (b_cpu < 0) {
-        hb_err_set("node %d has one CPU: no same-node pair", t->nodes[first].os_index);
+        hb_error_set("node %d has one CPU: no same-node pair", t->nodes[first].os_index);
         return -1;
     }
     *a = t->nodes[first].cpus[0];

@@ -113,8 +113,8 @@ static int hb_c2c_plan(const struct hb_suite_env *env, struct hb_plan *out)
         int a, b, home;
         char why[256];
         hb_c2c_pick(env, false, &a, &b, &home);
-        snprintf(why, sizeof(why), "%s", hb_err_msg());
-        hb_err_set("c2c: no pair of CPUs to measure on this machine (%s)", why);
+        snprintf(why, sizeof(why), "%s", hb_error_msg());
+        hb_error_set("c2c: no pair of CPUs to measure on this machine (%s)", why);
         return -HB_EENV;
     }
     return rc;

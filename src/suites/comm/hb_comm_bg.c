@@ -3,7 +3,7 @@
 #include "hb_comm_bg.h"
 
 #include "hb_error.h"
-#include "hb_size.h"
+#include "hb_bytes.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -33,15 +33,16 @@ int hb_comm_bg_check(const struct hb_suite_env *env)
     const struct hb_options *o = env->opts;
     const struct hb_topo *t = env->topo;
     if (o->bg < 0 && o->nload_nodes) {
-        hb_err_set("--load-nodes %s: comm loads nodes only under --bg LEVEL (low, medium, high or "
-                   "very-high); add --bg or leave --load-nodes out",
-                   o->load_nodes_text);
+        hb_error_set(
+            "--load-nodes %s: comm loads nodes only under --bg LEVEL (low, medium, high or "
+            "very-high); add --bg or leave --load-nodes out",
+            o->load_nodes_text);
         return -EINVAL;
     }
     if (o->bg < 0 && o->bg_rate_GBps > 0.0) {
-        hb_err_set("--bg-rate %g: comm paces a load only under --bg LEVEL (low, medium, high or "
-                   "very-high); add --bg or leave --bg-rate out",
-                   o->bg_rate_GBps);
+        hb_error_set("--bg-rate %g: comm paces a load only under --bg LEVEL (low, medium, high or "
+                     "very-high); add --bg or leave --bg-rate out",
+                     o->bg_rate_GBps);
         return -EINVAL;
     }
     if (o->bg < 0) return 0;
@@ -51,9 +52,9 @@ int hb_comm_bg_check(const struct hb_suite_env *env)
         if (rc) return rc;
         const struct hb_node *n = &t->nodes[hb_topo_node_index(t, os)];
         if (n->ncores < 2) {
-            hb_err_set("--load-nodes %d: node %d has %d core, which the messages of its rank "
-                       "use; comm --bg loads nodes of two cores or more",
-                       os, os, n->ncores);
+            hb_error_set("--load-nodes %d: node %d has %d core, which the messages of its rank "
+                         "use; comm --bg loads nodes of two cores or more",
+                         os, os, n->ncores);
             return -EINVAL;
         }
     }
@@ -65,20 +66,20 @@ int hb_comm_bg_check(const struct hb_suite_env *env)
         uint64_t need = HB_COMM_BG_BYTES * (uint64_t)(n->ncores - 1);
         if (need > n->mem_free_bytes) {
             char a[32], f[32];
-            hb_err_set("--bg %s: the load of node %d (64 MiB for each of %d threads, %s) does "
-                       "not fit its free memory (%s); name nodes with room in --load-nodes",
-                       hb_bg_level_names[o->bg + 1], n->os_index, n->ncores - 1,
-                       hb_size_format(need, a, sizeof(a)),
-                       hb_size_format(n->mem_free_bytes, f, sizeof(f)));
+            hb_error_set("--bg %s: the load of node %d (64 MiB for each of %d threads, %s) does "
+                         "not fit its free memory (%s); name nodes with room in --load-nodes",
+                         hb_bg_level_names[o->bg + 1], n->os_index, n->ncores - 1,
+                         hb_bytes_format(need, a, sizeof(a)),
+                         hb_bytes_format(n->mem_free_bytes, f, sizeof(f)));
             return -EINVAL;
         }
         any = true;
     }
     if (any) return 0;
-    hb_err_set("--bg %s: no node taking part has memory and two cores or more (one for a "
-               "rank's messages, one for the load), so none can carry the load%s",
-               hb_bg_level_names[o->bg + 1],
-               o->nodes ? "; choose such nodes with --nodes" : " (no node has)");
+    hb_error_set("--bg %s: no node taking part has memory and two cores or more (one for a "
+                 "rank's messages, one for the load), so none can carry the load%s",
+                 hb_bg_level_names[o->bg + 1],
+                 o->nodes ? "; choose such nodes with --nodes" : " (no node has)");
     return -EINVAL;
 }
 

@@ -11,9 +11,10 @@
 #include "hb_config.h"
 #include "hb_config_drift.h"
 #include "hb_error.h"
+#include "hb_strf.h"
 #include "hb_family_rec.h"
 #include "hb_jsonl_read.h"
-#include "hb_size.h"
+#include "hb_bytes.h"
 #include "hb_stats.h"
 
 #include <errno.h>
@@ -214,7 +215,7 @@ static json_t *hb_links_record(const struct hb_link *links, int n, double pct, d
         hb_link_family(links, n, pct, &f[k]);
     }
     char size[32];
-    hb_size_format((uint64_t)most, size, sizeof(size));
+    hb_bytes_format((uint64_t)most, size, sizeof(size));
     json_t *list = f[0].at && f[1].at ? json_array() : NULL;
     for (int i = 0; list && i < n; i++)
         if (json_array_append_new(list, hb_link_json(&links[i], i, &f[0], &f[1], size, drift))) {

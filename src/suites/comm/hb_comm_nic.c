@@ -9,7 +9,7 @@
 
 #include "hb_family_rec.h"
 #include "hb_jsonl_read.h"
-#include "hb_size.h"
+#include "hb_bytes.h"
 
 #include <errno.h>
 #include <hwloc.h>
@@ -90,7 +90,7 @@ static json_t *hb_nic_compare(const json_t *measured, struct hb_nic_side *side, 
                              : hb_intervals_separate(&near, &far) ? HB_SEPARATE
                                                                   : HB_OVERLAP;
     char size[32], verdict[256];
-    hb_size_format((uint64_t)bytes, size, sizeof(size));
+    hb_bytes_format((uint64_t)bytes, size, sizeof(size));
     snprintf(verdict, sizeof(verdict), "ranks far from %s %s %.2fx the %s %s of ranks near it", nic,
              latency ? "take" : "get", ratio, size, latency ? "latency" : "bandwidth");
     json_t *c =

@@ -9,7 +9,7 @@
 
 #include "hb_error.h"
 #include "hb_launcher.h"
-#include "hb_size.h"
+#include "hb_bytes.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -33,10 +33,10 @@ static int hb_comm_check_ranks(const struct hb_suite_env *env)
     bool launched = hb_launched(&l);
     if ((env->opts->dry_run && env->opts->topology[0]) || (launched && l.ranks != 1)) return 0;
     const char *args = env->opts->command_argv0_end;
-    hb_err_set("comm needs two or more ranks (this launch has 1); run mpirun -np 2 "
-               "hopbench%s, or one rank per NUMA node: mpirun --map-by numa --bind-to numa "
-               "hopbench%s",
-               args ? args : " comm", args ? args : " comm");
+    hb_error_set("comm needs two or more ranks (this launch has 1); run mpirun -np 2 "
+                 "hopbench%s, or one rank per NUMA node: mpirun --map-by numa --bind-to numa "
+                 "hopbench%s",
+                 args ? args : " comm", args ? args : " comm");
     return -EINVAL;
 }
 
@@ -48,11 +48,11 @@ static int hb_comm_check_size(const struct hb_suite_env *env, uint64_t size, int
     for (int i = 0; i < o->nsizes || (i == 0 && o->nsizes == 0); i++) {
         uint64_t s = o->nsizes ? o->sizes[i] : size;
         char text[32];
-        hb_size_format(s, text, sizeof(text));
+        hb_bytes_format(s, text, sizeof(text));
         if (s < HB_COMM_MIN_SIZE || s > INT_MAX) {
-            hb_err_set("--size %s: comm sends messages of 8 B up to --size (or the sizes of a "
-                       "list); give 8 B to %d bytes (an MPI count is an int)",
-                       text, INT_MAX);
+            hb_error_set("--size %s: comm sends messages of 8 B up to --size (or the sizes of a "
+                         "list); give 8 B to %d bytes (an MPI count is an int)",
+                         text, INT_MAX);
             return -EINVAL;
         }
     }

@@ -156,7 +156,7 @@ static int hb_hops_pairs(struct hb_hops *h, int c0, int c1, const int *mem, int 
     int *ca = calloc((size_t)hb_hops_nclasses(t), sizeof(int));
     int *cb = calloc((size_t)hb_hops_nclasses(t), sizeof(int));
     int rc = ca && cb ? 0 : -ENOMEM;
-    if (rc) hb_err_set("out of memory for %d hop classes", hb_hops_nclasses(t));
+    if (rc) hb_error_set("out of memory for %d hop classes", hb_hops_nclasses(t));
     int na = rc ? 0 : hb_hops_classes(t, c0, mem, nmem, ca);
     int nb = rc ? 0 : hb_hops_classes(t, second, mem, nmem, cb);
     for (int x = 0; x < na && rc == 0; x++)
@@ -290,14 +290,14 @@ static int hb_suite_hops_plan(const struct hb_suite_env *env, struct hb_plan *ou
         *mem = calloc((size_t)t->nnodes, sizeof(int));
     int rc = 0;
     if (!cpu || !mem) {
-        hb_err_set("out of memory listing %d nodes", t->nnodes);
+        hb_error_set("out of memory listing %d nodes", t->nnodes);
         rc = -ENOMEM;
     }
     int ncpu = rc ? 0 : hb_hops_nodes(env, true, cpu),
         nmem = rc ? 0 : hb_hops_nodes(env, false, mem);
     if (rc == 0 && (ncpu == 0 || nmem == 0)) {
-        hb_err_set("hops needs a node with CPUs and a node with memory; %s has %d and %d",
-                   t->source, ncpu, nmem);
+        hb_error_set("hops needs a node with CPUs and a node with memory; %s has %d and %d",
+                     t->source, ncpu, nmem);
         rc = -EINVAL;
     }
     if (rc == 0) rc = hb_hops_plan_nodes(&h, cpu, ncpu, mem, nmem);

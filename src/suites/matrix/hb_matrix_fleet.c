@@ -172,7 +172,7 @@ int hb_matrix_fleet_add(const struct hb_topo *t, struct hb_grid **grids, int ng,
         }
     }
     if (acc && g == ng) return 0;
-    hb_err_set("out of memory comparing the hosts of %d matrices", ng);
+    hb_error_set("out of memory comparing the hosts of %d matrices", ng);
     return -ENOMEM;
 }
 
@@ -303,7 +303,7 @@ static int hb_fleet_reason(const struct hb_fleet_host *hosts, int h,
         if (n) fclose(n);
         free(*why);
         free(*noise);
-        hb_err_set("out of memory explaining host %s", x->host);
+        hb_error_set("out of memory explaining host %s", x->host);
         return -ENOMEM;
     }
     FILE *to = hb_fleet_worse(&ff->lat, ff->lat_at, h, f, n);
@@ -321,7 +321,7 @@ static int hb_fleet_reason(const struct hb_fleet_host *hosts, int h,
     if (bad) {
         free(*why);
         free(*noise);
-        hb_err_set("out of memory explaining host %s", x->host);
+        hb_error_set("out of memory explaining host %s", x->host);
         return -ENOMEM;
     }
     return 0;
@@ -425,7 +425,7 @@ static int hb_fleet_emit(const struct hb_fleet_host *hosts, int nh, double pct, 
                                hb_family_rec_json(&ff.bw)));
     else
         json_decref(list);
-    if (rc) hb_err_set("out of memory comparing the hosts of a fleet of %d", nh);
+    if (rc) hb_error_set("out of memory comparing the hosts of a fleet of %d", nh);
     hb_family_rec_free(&ff.lat);
     hb_family_rec_free(&ff.bw);
     free(ff.lat_at);
@@ -442,7 +442,7 @@ int hb_matrix_fleet_end(const struct hb_fleet_acc *acc, double pct, const json_t
     double *tmp = calloc((size_t)nh + 1, sizeof(*tmp));
     json_t *drift = host_configs ? hb_fleet_config_drift(host_configs) : NULL;
     if (!tmp || (host_configs && !drift)) {
-        hb_err_set("out of memory comparing the configurations of %d hosts", nh);
+        hb_error_set("out of memory comparing the configurations of %d hosts", nh);
         rc = -ENOMEM;
     } else {
         rc = hb_fleet_emit(acc->hosts, nh, pct, tmp, drift, derived);

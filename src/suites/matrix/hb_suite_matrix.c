@@ -378,8 +378,8 @@ int hb_suite_matrix_derive(const struct hb_suite_env *env, json_t *measured, jso
                                         json_string_value(json_object_get(rec, "kernel")),
                                         json_string_value(json_object_get(rec, "access")), latency);
         if (!g) {
-            hb_err_set("out of memory holding %d matrices of %d x %d nodes", all.n + 1, t->nnodes,
-                       t->nnodes);
+            hb_error_set("out of memory holding %d matrices of %d x %d nodes", all.n + 1, t->nnodes,
+                         t->nnodes);
             rc = -ENOMEM;
             break;
         }

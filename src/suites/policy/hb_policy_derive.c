@@ -273,7 +273,7 @@ static void hb_pemit_knee(const struct hb_suite_env *env, struct hb_pgroup *gs, 
                   rc == 0 ? "from this intensity on, local beats this placement by less than "
                             "the threshold"
                   : rc == -ENOENT ? "placement costs more than the threshold at every intensity"
-                                  : hb_err_msg());
+                                  : hb_error_msg());
     /* The report marks knees on curves by these keys, as for the loaded-latency knee. */
     json_object_set_new(rec, "curve", json_string("intensity"));
     json_object_set_new(rec, "value", rc == 0 ? json_real(knee) : json_null());

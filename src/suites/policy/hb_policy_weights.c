@@ -12,7 +12,7 @@
 #include "hb_error.h"
 #include "hb_jsonl_read.h"
 #include "hb_topo_mem.h"
-#include "hb_wil.h"
+#include "hb_interleave_weights.h"
 
 #include <errno.h>
 #include <math.h>
@@ -31,9 +31,9 @@ static int hb_weights_pair(const struct hb_suite_env *env, int cpu, int pair[2])
     const struct hb_topo *t = env->topo;
     if (o->nmem_nodes) {
         if (o->nmem_nodes != 2) {
-            hb_err_set("policy --weights auto weighs a pair: --mem-node gives %d node%s; give "
-                       "two, A,B (A the faster)",
-                       o->nmem_nodes, o->nmem_nodes == 1 ? "" : "s");
+            hb_error_set("policy --weights auto weighs a pair: --mem-node gives %d node%s; give "
+                         "two, A,B (A the faster)",
+                         o->nmem_nodes, o->nmem_nodes == 1 ? "" : "s");
             return -EINVAL;
         }
         for (int k = 0; k < 2; k++) {
@@ -55,11 +55,11 @@ static int hb_weights_pair(const struct hb_suite_env *env, int cpu, int pair[2])
         far_d = d;
     }
     if (far < 0) {
-        hb_err_set("policy --weights auto needs two memory nodes, node %d's own and another; "
-                   "%s: nothing to weigh (give the pair with --mem-node A,B)",
-                   cpu,
-                   ci >= 0 && t->nodes[ci].has_memory ? "this machine has no other"
-                                                      : "it has no memory of its own");
+        hb_error_set("policy --weights auto needs two memory nodes, node %d's own and another; "
+                     "%s: nothing to weigh (give the pair with --mem-node A,B)",
+                     cpu,
+                     ci >= 0 && t->nodes[ci].has_memory ? "this machine has no other"
+                                                        : "it has no memory of its own");
         return -HB_EENV; /* the machine's memory, not the command line */
     }
     pair[0] = cpu;
@@ -114,9 +114,9 @@ int hb_policy_weights_plan(const struct hb_suite_env *env, struct hb_plan *out, 
     const struct hb_topo *t = env->topo;
     for (int i = 0; hb_weights_refuses[i]; i++)
         if (o->given & ((uint64_t)1 << (hb_weights_refuses[i] - OPT_KERNEL))) {
-            hb_err_set("policy --weights auto takes no --%s: it weighs one pair of nodes from "
-                       "one task on --cpu-node",
-                       hb_opt_doc_name(hb_weights_refuses[i]));
+            hb_error_set("policy --weights auto takes no --%s: it weighs one pair of nodes from "
+                         "one task on --cpu-node",
+                         hb_opt_doc_name(hb_weights_refuses[i]));
             return -EINVAL;
         }
     char kernel[sizeof(o->kernels)];
@@ -125,18 +125,18 @@ int hb_policy_weights_plan(const struct hb_suite_env *env, struct hb_plan *out, 
     int rc = strchr(kernel, ',') ? -EINVAL : env->lookup(kernel, &k);
     if (rc == 0 && k.latency) rc = -EINVAL;
     if (rc) {
-        hb_err_set("policy --weights auto measures one bandwidth kernel; --kernel %s is not one "
-                   "(e.g. read, triad)",
-                   kernel);
+        hb_error_set("policy --weights auto measures one bandwidth kernel; --kernel %s is not one "
+                     "(e.g. read, triad)",
+                     kernel);
         return rc;
     }
-    if (t->is_this_system && (rc = hb_wil_check("policy --weights auto"))) return rc;
+    if (t->is_this_system && (rc = hb_interleave_weights_check("policy --weights auto"))) return rc;
     int pair[2];
     if ((rc = hb_weights_pair(env, cpu, pair))) return rc;
-    if (t->is_this_system && !hb_wil_writable()) {
-        hb_err_set("policy --weights auto sets the kernel's weighted-interleave weights in %s: "
-                   "run it as root",
-                   HB_WIL_DIR);
+    if (t->is_this_system && !hb_interleave_weights_writable()) {
+        hb_error_set("policy --weights auto sets the kernel's weighted-interleave weights in %s: "
+                     "run it as root",
+                     HB_INTERLEAVE_WEIGHTS_DIR);
         return -HB_EENV;
     }
     int threads = o->threads ? o->threads : t->nodes[hb_topo_node_index(t, cpu)].ncores;

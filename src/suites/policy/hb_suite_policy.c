@@ -18,7 +18,7 @@
 #include "hb_opt_doc.h"
 
 #include "hb_error.h"
-#include "hb_size.h"
+#include "hb_bytes.h"
 #include "hb_topo_mem.h"
 
 #include <errno.h>
@@ -80,8 +80,8 @@ static int hb_policy_check_tier(const struct hb_topo *t, const char *tier)
     json_t *tiers = hb_mem_tiers(t);
     char *kinds = json_dumps(tiers, JSON_COMPACT);
     json_decref(tiers);
-    hb_err_set("--tier '%s': no memory node of that kind or tier; this machine has %s", tier,
-               kinds ? kinds : "none");
+    hb_error_set("--tier '%s': no memory node of that kind or tier; this machine has %s", tier,
+                 kinds ? kinds : "none");
     free(kinds);
     return -EINVAL;
 }
@@ -218,7 +218,7 @@ static int hb_suite_policy_plan(const struct hb_suite_env *env, struct hb_plan *
     if (rc || (rc = hb_policy_check_tier(t, o->tier))) return rc;
     if (o->weights_auto) return hb_policy_weights_plan(env, out, single_cpu);
     if (o->nmem_nodes) {
-        hb_err_set("policy takes --mem-node only with --weights auto (the pair to weigh)");
+        hb_error_set("policy takes --mem-node only with --weights auto (the pair to weigh)");
         return -EINVAL;
     }
     /* One node with memory: every placement would put the pages there, so only local runs
@@ -245,14 +245,14 @@ static int hb_suite_policy_plan(const struct hb_suite_env *env, struct hb_plan *
                          "policy: rate mode binds %d tasks to node %d under %s: %s each, not %s, "
                          "so they fit together (--size sets it)",
                          count, busiest, hb_study_placements[p],
-                         hb_size_format(share, a, sizeof(a)),
-                         hb_size_format(env->default_bytes, b, sizeof(b)));
+                         hb_bytes_format(share, a, sizeof(a)),
+                         hb_bytes_format(env->default_bytes, b, sizeof(b)));
     }
     char list[sizeof(o->kernels)];
     snprintf(list, sizeof(list), "%s", o->kernels[0] ? o->kernels : HB_POLICY_WORKLOADS);
     if (o->intensity && o->kernels[0] && strcmp(o->kernels, "intensity") != 0) {
-        hb_err_set("--intensity runs the intensity kernel only, not --kernel %s; drop --kernel",
-                   o->kernels);
+        hb_error_set("--intensity runs the intensity kernel only, not --kernel %s; drop --kernel",
+                     o->kernels);
         return -EINVAL;
     }
     for (int m = 0; hb_mode_names[m]; m++) {

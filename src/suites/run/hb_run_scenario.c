@@ -3,7 +3,7 @@
 
 #include "hb_error.h"
 #include "hb_options.h"
-#include "hb_size.h"
+#include "hb_bytes.h"
 #include "hb_version.h"
 
 #include <ctype.h>
@@ -23,8 +23,8 @@ struct hb_scn_cursor {
 static int hb_scn_error(const struct hb_scn_cursor *c, const char *at, const char *expected,
                         const char *got, size_t got_len)
 {
-    hb_err_set("%s:%d:%d: expected %s, got '%.*s'", c->file, c->line, (int)(at - c->start) + 1,
-               expected, (int)(got_len > 40 ? 40 : got_len), got);
+    hb_error_set("%s:%d:%d: expected %s, got '%.*s'", c->file, c->line, (int)(at - c->start) + 1,
+                 expected, (int)(got_len > 40 ? 40 : got_len), got);
     return -EINVAL;
 }
 
@@ -92,10 +92,10 @@ static int hb_scn_option(const struct hb_scn_cursor *c, const char *w, size_t le
     } else if (klen == 4 && memcmp(w, "size", 4) == 0) {
         /* The size reader's own message names the value and what is valid ("too large: it
          * must be less than 16 EiB", "at least 1 byte"), at the value's column. */
-        if (hb_size_parse(val, &t->size)) {
-            char *why = strdup(hb_err_msg());
-            hb_err_set("%s:%d:%d: %s", c->file, c->line, (int)(at - c->start) + 1,
-                       why ? why : "invalid size");
+        if (hb_bytes_parse(val, &t->size)) {
+            char *why = strdup(hb_error_msg());
+            hb_error_set("%s:%d:%d: %s", c->file, c->line, (int)(at - c->start) + 1,
+                         why ? why : "invalid size");
             free(why);
             return -EINVAL;
         }
@@ -142,7 +142,7 @@ static int hb_scn_name_find(struct hb_scenario *s, const char *name, size_t len,
         int cap = s->names_cap ? s->names_cap * 2 : 64;
         int *grown = calloc((size_t)cap, sizeof(*grown));
         if (!grown) {
-            hb_err_set("%s: out of memory for %d experiment names", s->file, cap);
+            hb_error_set("%s: out of memory for %d experiment names", s->file, cap);
             return -ENOMEM;
         }
         for (int i = 0; i < s->n; i++) {
@@ -184,7 +184,7 @@ static int hb_scn_add_exp(struct hb_scenario *s, const char *name, size_t len, i
         int cap = s->cap ? s->cap * 2 : 8;
         struct hb_scn_exp *grown = realloc(s->exps, sizeof(*grown) * (size_t)cap);
         if (!grown) {
-            hb_err_set("%s: out of memory for %d experiments", s->file, cap);
+            hb_error_set("%s: out of memory for %d experiments", s->file, cap);
             return -ENOMEM;
         }
         s->exps = grown;
@@ -205,8 +205,8 @@ static int hb_scn_close(const struct hb_scenario *s)
     const struct hb_scn_exp *e = &s->exps[s->n - 1];
     for (int i = 0; i < e->ntasks; i++)
         if (!e->tasks[i].bg) return 0;
-    hb_err_set("%s:%d:1: expected at least one fg line in experiment %s", s->file, e->line,
-               e->name);
+    hb_error_set("%s:%d:1: expected at least one fg line in experiment %s", s->file, e->line,
+                 e->name);
     return -EINVAL;
 }
 
@@ -246,9 +246,10 @@ static int hb_scn_line(struct hb_scenario *s, struct hb_scn_cursor *c, const cha
         const struct hb_scn_exp *first = NULL;
         if ((rc = hb_scn_name_find(s, words[1], lens[1], &first))) return rc;
         if (first) {
-            hb_err_set("%s:%d:%d: experiment %s is already defined at line %d; expected a NAME "
-                       "no other experiment of the file has",
-                       c->file, c->line, (int)(words[1] - c->start) + 1, first->name, first->line);
+            hb_error_set("%s:%d:%d: experiment %s is already defined at line %d; expected a NAME "
+                         "no other experiment of the file has",
+                         c->file, c->line, (int)(words[1] - c->start) + 1, first->name,
+                         first->line);
             return -EINVAL;
         }
         return hb_scn_add_exp(s, words[1], lens[1], c->line);
@@ -265,7 +266,7 @@ static int hb_scn_line(struct hb_scenario *s, struct hb_scn_cursor *c, const cha
         int cap = e->task_cap ? e->task_cap * 2 : 8;
         struct hb_scn_task *grown = realloc(e->tasks, sizeof(*grown) * (size_t)cap);
         if (!grown) {
-            hb_err_set("%s: out of memory for %d task lines", s->file, cap);
+            hb_error_set("%s: out of memory for %d task lines", s->file, cap);
             return -ENOMEM;
         }
         e->tasks = grown;
@@ -307,8 +308,8 @@ int hb_scenario_parse(const char *file, const char *text, size_t len, struct hb_
         p = nl ? nl + 1 : end;
     }
     if (out->n == 0) {
-        hb_err_set("%s:%d:1: expected 'experiment NAME' and task lines, got no experiment",
-                   out->file, c.line ? c.line : 1);
+        hb_error_set("%s:%d:1: expected 'experiment NAME' and task lines, got no experiment",
+                     out->file, c.line ? c.line : 1);
         return -EINVAL;
     }
     return hb_scn_close(out);
@@ -320,8 +321,8 @@ int hb_scenario_load(const char *path, struct hb_scenario *out)
     FILE *f = fopen(path, "rb");
     if (!f) {
         int err = errno;
-        hb_err_set("run: cannot open scenario %s: %s (examples: %s/hopbench/scenarios)", path,
-                   strerror(err), HB_DATADIR);
+        hb_error_set("run: cannot open scenario %s: %s (examples: %s/hopbench/scenarios)", path,
+                     strerror(err), HB_DATADIR);
         return -err;
     }
     /* Scenario files are small; a cap keeps a wrong path (a disk image...) from filling memory. */
@@ -329,16 +330,16 @@ int hb_scenario_load(const char *path, struct hb_scenario *out)
     char *buf = malloc(cap + 1); /* one byte more tells "exactly 1 MiB" from "larger" */
     int rc = 0;
     if (!buf) {
-        hb_err_set("run: out of memory reading %s", path);
+        hb_error_set("run: out of memory reading %s", path);
         rc = -ENOMEM;
     } else {
         len = fread(buf, 1, cap + 1, f);
         if (ferror(f)) {
             int err = errno ? errno : EIO;
-            hb_err_set("run: cannot read scenario %s: %s", path, strerror(err));
+            hb_error_set("run: cannot read scenario %s: %s", path, strerror(err));
             rc = -err;
         } else if (len > cap) {
-            hb_err_set("run: scenario %s is larger than 1 MiB; is it a scenario file?", path);
+            hb_error_set("run: scenario %s is larger than 1 MiB; is it a scenario file?", path);
             rc = -EINVAL;
         }
     }

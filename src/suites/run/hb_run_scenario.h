@@ -67,7 +67,7 @@ struct hb_scenario {
 };
 
 /* Parse `len` bytes of text (need not end in NUL). Returns 0, -EINVAL with
- * "FILE:LINE:COL: expected ..., got '...'" in hb_err_msg(), or -ENOMEM. `file` names the
+ * "FILE:LINE:COL: expected ..., got '...'" in hb_error_msg(), or -ENOMEM. `file` names the
  * text in messages. Free with hb_scenario_free() whatever it returns. */
 int hb_scenario_parse(const char *file, const char *text, size_t len, struct hb_scenario *out);
 

@@ -6,7 +6,7 @@
 #include "hb_error.h"
 #include "hb_nodeset.h"
 #include "hb_result.h"
-#include "hb_size.h"
+#include "hb_bytes.h"
 #include "hb_run_scenario.h"
 #include "hb_version.h"
 
@@ -37,17 +37,17 @@ static int hb_run_check_nodes(const struct hb_topo *t, const char *file,
     int ci = hb_topo_node_index(t, st->node);
     if (ci < 0 || !t->nodes[ci].has_cpus) {
         char *valid = hb_topo_node_list(t, true, false);
-        hb_err_set("%s:%d:%d: node %d %s; nodes with CPUs: %s", file, st->line, st->col, st->node,
-                   ci < 0 ? "does not exist" : "has no CPUs", hb_text_or_oom(valid));
+        hb_error_set("%s:%d:%d: node %d %s; nodes with CPUs: %s", file, st->line, st->col, st->node,
+                     ci < 0 ? "does not exist" : "has no CPUs", hb_text_or_oom(valid));
         free(valid);
         return -EINVAL;
     }
     int mi = hb_topo_node_index(t, st->mem_node);
     if (mi < 0 || !t->nodes[mi].has_memory) {
         char *valid = hb_topo_node_list(t, false, true);
-        hb_err_set("%s:%d:%d: memory node %d %s; nodes with memory: %s", file, st->line, st->col,
-                   st->mem_node, mi < 0 ? "does not exist" : "has no memory",
-                   hb_text_or_oom(valid));
+        hb_error_set("%s:%d:%d: memory node %d %s; nodes with memory: %s", file, st->line, st->col,
+                     st->mem_node, mi < 0 ? "does not exist" : "has no memory",
+                     hb_text_or_oom(valid));
         free(valid);
         return -EINVAL;
     }
@@ -78,25 +78,26 @@ static int hb_run_task(const struct hb_suite_env *env, const char *file, struct 
         threads = n->ncpus - first;
     }
     if (threads < 1 || first + threads > n->ncpus) {
-        hb_err_set("%s:%d:%d: thread %d of node %d: the node has %d CPUs (threads 0-%d)%s", file,
-                   st->line, st->col, first, st->node, n->ncpus, n->ncpus - 1,
-                   st->thread < 0 ? ", all taken by earlier lines" : "");
+        hb_error_set("%s:%d:%d: thread %d of node %d: the node has %d CPUs (threads 0-%d)%s", file,
+                     st->line, st->col, first, st->node, n->ncpus, n->ncpus - 1,
+                     st->thread < 0 ? ", all taken by earlier lines" : "");
         return -EINVAL;
     }
     const char *kernel = st->kernel[0] ? st->kernel : hb_run_access_kernel(st->access);
     struct hb_kernel_ref k;
     if (env->lookup(kernel, &k)) {
-        hb_err_set("%s:%d:%d: unknown kernel '%s'; see hopbench --help for the kernels", file,
-                   st->line, st->col, kernel);
+        hb_error_set("%s:%d:%d: unknown kernel '%s'; see hopbench --help for the kernels", file,
+                     st->line, st->col, kernel);
         return -EINVAL;
     }
     /* The label's access is what the record's label says the task does: with kernel= it must
      * be the kernel's, or the record would call a read a write. */
     if (strcmp(k.access, st->access) != 0) {
-        hb_err_set("%s:%d:%d: expected access %s for kernel=%s, which %s, got '%s' (without "
-                   "kernel=, access %s runs %s)",
-                   file, st->line, st->access_col, k.access, kernel, hb_run_access_words(k.access),
-                   st->access, st->access, hb_run_access_kernel(st->access));
+        hb_error_set("%s:%d:%d: expected access %s for kernel=%s, which %s, got '%s' (without "
+                     "kernel=, access %s runs %s)",
+                     file, st->line, st->access_col, k.access, kernel,
+                     hb_run_access_words(k.access), st->access, st->access,
+                     hb_run_access_kernel(st->access));
         return -EINVAL;
     }
     /* Messages about the size name where it came from: the line's size=, --size or the
@@ -116,15 +117,15 @@ static int hb_run_task(const struct hb_suite_env *env, const char *file, struct 
     struct hb_task *task = hb_experiment_task(e);
     if (!task) return -ENOMEM;
     uint64_t bytes = 0;
-    if ((rc = hb_size_mul(size_from, per, (uint64_t)threads, &bytes)) ||
+    if ((rc = hb_bytes_mul(size_from, per, (uint64_t)threads, &bytes)) ||
         (rc = hb_suite_task_from(env, task, st->node, first, threads, kernel, HB_POLICY_BIND,
                                  st->mem_node, bytes, size_from, true))) {
         /* Every message names the line; those that name the size start with it already. */
         char at[300];
         snprintf(at, sizeof(at), "%s:%d:", file, st->line);
-        if (strncmp(hb_err_msg(), at, strlen(at)) != 0) {
-            char *msg = strdup(hb_err_msg());
-            hb_err_set("%s:%d:%d: %s", file, st->line, col, msg ? msg : "out of memory");
+        if (strncmp(hb_error_msg(), at, strlen(at)) != 0) {
+            char *msg = strdup(hb_error_msg());
+            hb_error_set("%s:%d:%d: %s", file, st->line, col, msg ? msg : "out of memory");
             free(msg);
         }
         return rc;

@@ -1,7 +1,7 @@
-/* Weighted interleave's weights over the ranks of a run (hb_wil.h): set once per host before
- * anything is touched, put back once every rank is done. */
-#ifndef HB_WORLD_WIL_H
-#define HB_WORLD_WIL_H
+/* Weighted interleave's weights over the ranks of a run (hb_interleave_weights.h): set once per
+ * host before anything is touched, put back once every rank is done. */
+#ifndef HB_WORLD_INTERLEAVE_WEIGHTS_H
+#define HB_WORLD_INTERLEAVE_WEIGHTS_H
 
 #include "hb_plan.h"
 #include "hb_world.h"

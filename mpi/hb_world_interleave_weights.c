@@ -1,10 +1,11 @@
-/* Weighted interleave's weights over the ranks of a run (hb_world_wil.h): the host's first
- * rank owns them; exit() and fatal signals there put them back too (hb_wil.c). */
-#include "hb_world_wil.h"
+/* Weighted interleave's weights over the ranks of a run (hb_world_interleave_weights.h): the host's
+ * first rank owns them; exit() and fatal signals there put them back too (hb_interleave_weights.c).
+ */
+#include "hb_world_interleave_weights.h"
 
-#include "hb_comm.h"
+#include "hb_ranks.h"
 #include "hb_error.h"
-#include "hb_wil.h"
+#include "hb_interleave_weights.h"
 
 #include <stdio.h>
 
@@ -13,18 +14,20 @@
  * hosts are refused, since one record could not say which host had which. */
 static int hb_world_wil_agree(const struct hb_world *w, const int *nodes, int n)
 {
-    const struct hb_wil_state *s = w->host_rank == 0 ? hb_wil_current() : NULL;
-    if (hb_comm_max_int(s && !s->set) && hb_wil_current()) hb_wil_set_elsewhere_failed();
+    const struct hb_interleave_weights_state *s =
+        w->host_rank == 0 ? hb_interleave_weights_current() : NULL;
+    if (hb_ranks_max_int(s && !s->set) && hb_interleave_weights_current())
+        hb_interleave_weights_set_elsewhere_failed();
     for (int k = 0; k < n; k++) {
-        int hi = hb_comm_max_int(s ? s->weights[k] : 0);
-        int lo = -hb_comm_max_int(s ? -s->weights[k] : -HB_WIL_MAX - 1);
+        int hi = hb_ranks_max_int(s ? s->weights[k] : 0);
+        int lo = -hb_ranks_max_int(s ? -s->weights[k] : -HB_INTERLEAVE_WEIGHTS_MAX - 1);
         if (hi == lo) continue;
         if (w->rank == 0)
             fprintf(stderr,
                     "hopbench: --policy weighted: node %d's weight differs between hosts (%d to "
                     "%d) and cannot be set without root: run as root, or give every host the "
                     "same weights (%s/node%d)\n",
-                    nodes[k], lo, hi, HB_WIL_DIR, nodes[k]);
+                    nodes[k], lo, hi, HB_INTERLEAVE_WEIGHTS_DIR, nodes[k]);
         return -HB_EENV;
     }
     return 0;
@@ -32,10 +35,10 @@ static int hb_world_wil_agree(const struct hb_world *w, const int *nodes, int n)
 
 int hb_world_wil_apply(const struct hb_world *w, const int *nodes, const int *weights, int n)
 {
-    int rc = w->host_rank == 0 ? hb_wil_apply(nodes, weights, n) : 0;
-    if (rc) fprintf(stderr, "hopbench: host %s: %s\n", w->host, hb_err_msg());
+    int rc = w->host_rank == 0 ? hb_interleave_weights_apply(nodes, weights, n) : 0;
+    if (rc) fprintf(stderr, "hopbench: host %s: %s\n", w->host, hb_error_msg());
     /* Collective: no rank touches a page before every host's weights are in force. */
-    if (hb_comm_max_int(rc ? 1 : 0)) return -HB_EENV;
+    if (hb_ranks_max_int(rc ? 1 : 0)) return -HB_EENV;
     return w->nhosts > 1 ? hb_world_wil_agree(w, nodes, n) : 0;
 }
 
@@ -52,13 +55,13 @@ void hb_world_wil_experiment(const struct hb_world *w, const struct hb_experimen
         weights[k] = (int)ws[k];
         nodes[k] = (int)ns[k];
     }
-    if (w->host_rank == 0 && hb_wil_apply(nodes, weights, n) != 0)
-        hb_world_abort(w, HB_EXIT_ENV, hb_err_msg());
-    hb_comm_barrier(); /* no rank touches a page before the weights are in force */
+    if (w->host_rank == 0 && hb_interleave_weights_apply(nodes, weights, n) != 0)
+        hb_world_abort(w, HB_EXIT_ENV, hb_error_msg());
+    hb_ranks_barrier(); /* no rank touches a page before the weights are in force */
 }
 
 void hb_world_wil_restore(const struct hb_world *w)
 {
-    hb_comm_barrier(); /* every rank is done with its pages */
-    if (w->host_rank == 0) hb_wil_restore();
+    hb_ranks_barrier(); /* every rank is done with its pages */
+    if (w->host_rank == 0) hb_interleave_weights_restore();
 }

@@ -47,7 +47,7 @@ static void hb_report_matrix_numbers(FILE *f, const json_t *m, const char *path)
                          "select(.type == \"matrix\") | .flags[]?");
 }
 
-size_t hb_report_matrix_weight(const json_t *m)
+size_t hb_report_matrices_weight(const json_t *m)
 {
     size_t rows = json_array_size(json_object_get(m, "rows")),
            cols = json_array_size(json_object_get(m, "cols"));
@@ -126,7 +126,7 @@ void hb_report_matrices(FILE *f, const struct hb_report_in *in, int nin, int c2c
     fputs("</section>\n", f);
 }
 
-size_t hb_report_fleet_weight(const json_t *fl)
+size_t hb_report_matrices_fleet_weight(const json_t *fl)
 {
     size_t n = json_array_size(json_object_get(fl, "hosts"));
     return n < HB_REPORT_MAX_SIDE   ? HB_REPORT_MAX_SIDE
@@ -134,7 +134,7 @@ size_t hb_report_fleet_weight(const json_t *fl)
                                     : HB_REPORT_MAX_BARS;
 }
 
-void hb_report_fleet(FILE *f, const struct hb_report_in *in, int nin)
+void hb_report_matrices_fleet(FILE *f, const struct hb_report_in *in, int nin)
 {
     if (!hb_report_has(in, nin, "fleet", NULL, NULL)) return;
     fputs("<section id=\"fleet\"><h2>Fleet</h2><div class=\"row\">\n", f);

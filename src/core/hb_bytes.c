@@ -1,5 +1,5 @@
-/* Byte sizes as users write them (hb_size.h): parsing, overflow-checked products, printing. */
-#include "hb_size.h"
+/* Byte sizes as users write them (hb_bytes.h): parsing, overflow-checked products, printing. */
+#include "hb_bytes.h"
 
 #include "hb_error.h"
 
@@ -32,8 +32,8 @@ static const struct hb_unit hb_units[] = {
 
 static int hb_size_too_large(const char *text)
 {
-    hb_err_set("size '%s' is too large: it must be less than 16 EiB (at most %llu bytes)", text,
-               (unsigned long long)UINT64_MAX);
+    hb_error_set("size '%s' is too large: it must be less than 16 EiB (at most %llu bytes)", text,
+                 (unsigned long long)UINT64_MAX);
     return -ERANGE;
 }
 
@@ -51,23 +51,23 @@ static int hb_size_digits(const char *p, const char **end, uint64_t *out)
     return rc;
 }
 
-int hb_size_parse(const char *text, uint64_t *out)
+int hb_bytes_parse(const char *text, uint64_t *out)
 {
     if (!text || !*text) {
-        hb_err_set("invalid size '': expected %s", HB_SIZE_FORMS);
+        hb_error_set("invalid size '': expected %s", HB_SIZE_FORMS);
         return -EINVAL;
     }
     const char *p = text;
     /* strtold would skip blanks and read signs, hex and "inf": only decimal digits start. */
     if (!(isdigit((unsigned char)*p) || (*p == '.' && isdigit((unsigned char)p[1])))) {
-        hb_err_set("invalid size '%s': expected %s", text, HB_SIZE_FORMS);
+        hb_error_set("invalid size '%s': expected %s", text, HB_SIZE_FORMS);
         return -EINVAL;
     }
     errno = 0;
     char *end = NULL;
     long double value = strtold(p, &end);
     if (end == p || strspn(p, "0123456789.eE+-") < (size_t)(end - p)) {
-        hb_err_set("invalid size '%s': expected %s", text, HB_SIZE_FORMS);
+        hb_error_set("invalid size '%s': expected %s", text, HB_SIZE_FORMS);
         return -EINVAL;
     }
     /* Out of range either way is still a number: past the largest long double it is too
@@ -77,7 +77,7 @@ int hb_size_parse(const char *text, uint64_t *out)
     for (size_t i = 0; i < sizeof(hb_units) / sizeof(hb_units[0]) && !unit; i++)
         if (strcasecmp(end, hb_units[i].suffix) == 0) unit = &hb_units[i];
     if (!unit) {
-        hb_err_set("invalid size '%s': unknown unit '%s'; expected %s", text, end, HB_SIZE_FORMS);
+        hb_error_set("invalid size '%s': unknown unit '%s'; expected %s", text, end, HB_SIZE_FORMS);
         return -EINVAL;
     }
     uint64_t whole = 0, bytes = 0;
@@ -90,33 +90,33 @@ int hb_size_parse(const char *text, uint64_t *out)
         long double v = value * (long double)unit->factor;
         if (huge || v >= HB_SIZE_LIMIT) return hb_size_too_large(text);
         if (!tiny && v >= 1.0L && v != floorl(v)) {
-            hb_err_set("invalid size '%s': %.17Lg bytes is not a whole number of bytes (%s)", text,
-                       v, HB_SIZE_FORMS);
+            hb_error_set("invalid size '%s': %.17Lg bytes is not a whole number of bytes (%s)",
+                         text, v, HB_SIZE_FORMS);
             return -EINVAL;
         }
         bytes = tiny || v < 1.0L ? 0 : (uint64_t)v;
     }
     if (bytes == 0) {
-        hb_err_set("invalid size '%s': must be at least 1 byte (%s)", text, HB_SIZE_FORMS);
+        hb_error_set("invalid size '%s': must be at least 1 byte (%s)", text, HB_SIZE_FORMS);
         return -EINVAL;
     }
     *out = bytes;
     return 0;
 }
 
-int hb_size_mul(const char *what, uint64_t per, uint64_t count, uint64_t *out)
+int hb_bytes_mul(const char *what, uint64_t per, uint64_t count, uint64_t *out)
 {
     if (__builtin_mul_overflow(per, count, out)) {
         char a[32];
         /* The product is 2^64 or more: 8 EiB x 2 is exactly 16 EiB, not more. */
-        hb_err_set("%s: %s x %llu comes to 16 EiB or more, past 64 bits; choose a smaller size",
-                   what, hb_size_format(per, a, sizeof(a)), (unsigned long long)count);
+        hb_error_set("%s: %s x %llu comes to 16 EiB or more, past 64 bits; choose a smaller size",
+                     what, hb_bytes_format(per, a, sizeof(a)), (unsigned long long)count);
         return -ERANGE;
     }
     return 0;
 }
 
-char *hb_size_format(uint64_t bytes, char *buf, size_t len)
+char *hb_bytes_format(uint64_t bytes, char *buf, size_t len)
 {
     static const char *const names[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
     long double v = (long double)bytes;

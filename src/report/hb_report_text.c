@@ -43,9 +43,9 @@ static int hb_table_file(struct hb_table_ctx *c, const char *path)
     if (rc) return rc;
     if (!c->run_written && r.run) hb_table_put(c, r.run);
     if (r.run_line2) {
-        hb_err_set("%s:%d: a second run record (several runs in one file): give each run a "
-                   "file of its own",
-                   r.path, r.run_line2);
+        hb_error_set("%s:%d: a second run record (several runs in one file): give each run a "
+                     "file of its own",
+                     r.path, r.run_line2);
         rc = -EINVAL;
     } else if (r.skipped_line) {
         fprintf(stderr, "hopbench: warning: %s:%d: truncated last line skipped\n", r.path,
@@ -55,7 +55,7 @@ static int hb_table_file(struct hb_table_ctx *c, const char *path)
     return rc;
 }
 
-int hb_report_table(enum hb_format f, const char *out, const char *const *inputs, int nin)
+int hb_report_text(enum hb_format f, const char *out, const char *const *inputs, int nin)
 {
     struct hb_table_ctx c = {0};
     int rc = hb_sink_open_whole(f, out, &hb_run_layout, &c.sink);
@@ -64,9 +64,9 @@ int hb_report_table(enum hb_format f, const char *out, const char *const *inputs
     if (!c.sink) return rc;
     if (rc == 0) return hb_sink_close(c.sink, true);
     /* The reason stays the message, not the closing's "not written". */
-    char *why = strdup(hb_err_msg());
+    char *why = strdup(hb_error_msg());
     hb_sink_close(c.sink, false);
-    if (why) hb_err_set("%s", why);
+    if (why) hb_error_set("%s", why);
     free(why);
     return rc;
 }

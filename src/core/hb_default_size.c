@@ -1,18 +1,19 @@
-/* The default working set and the rule that chose it (hb_sizes.h), firmware cache figures
+/* The default working set and the rule that chose it (hb_default_size.h), firmware cache figures
  * checked for belief. */
-#include "hb_sizes.h"
+#include "hb_default_size.h"
 
-#include "hb_size.h"
+#include "hb_bytes.h"
 #include "hb_topo_mem.h"
 
 #include <stdio.h>
 
-bool hb_sizes_llc_unbelievable(uint64_t bytes, int cores)
+bool hb_default_size_llc_unbelievable(uint64_t bytes, int cores)
 {
     return bytes / (uint64_t)(cores > 0 ? cores : 1) > HB_LLC_PER_CORE_MAX;
 }
 
-uint64_t hb_sizes_default(const struct hb_topo *t, char *source, size_t len, uint64_t *llc_bytes)
+uint64_t hb_default_size_choose(const struct hb_topo *t, char *source, size_t len,
+                                uint64_t *llc_bytes)
 {
     uint64_t llc = 0, min_free = UINT64_MAX;
     int llc_cores = 1;
@@ -34,7 +35,7 @@ uint64_t hb_sizes_default(const struct hb_topo *t, char *source, size_t len, uin
      * have about 12); more is a firmware or hypervisor figure: size for the most a real part
      * of that many cores could have, 4 x 32 MiB per core, at most 1 GiB. Each repeat of a
      * measurement allocates and touches the set again, so a lie must not multiply it. */
-    bool believable = !hb_sizes_llc_unbelievable(llc, llc_cores);
+    bool believable = !hb_default_size_llc_unbelievable(llc, llc_cores);
     if (!believable) {
         uint64_t most = 4 * HB_LLC_PER_CORE_MAX * (uint64_t)llc_cores;
         size = most < HB_SIZE_CAP ? most : HB_SIZE_CAP;
@@ -60,20 +61,20 @@ uint64_t hb_sizes_default(const struct hb_topo *t, char *source, size_t len, uin
     }
     char a[32], b[32], c[32];
     size_t n = (size_t)snprintf(source, len, "%s: last-level cache %s (%s), 4x = %s", why,
-                                hb_size_format(llc, a, sizeof(a)), llc_src,
-                                hb_size_format(want, b, sizeof(b)));
+                                hb_bytes_format(llc, a, sizeof(a)), llc_src,
+                                hb_bytes_format(want, b, sizeof(b)));
     /* Below the cache, say which limit held it there and what measures the memory behind. */
     char d[32];
     if (msc && n < len && size > msc)
         snprintf(source + n, len - n, "; memory-side cache %s: the size is above it",
-                 hb_size_format(msc, c, sizeof(c)));
+                 hb_bytes_format(msc, c, sizeof(c)));
     else if (msc && n < len)
         snprintf(source + n, len - n,
                  "; memory-side cache %s: the size is NOT above it (a default takes at most a "
                  "quarter of the smallest free node memory, which is %s), figures include its "
                  "hits; "
                  "--size above %s measures the memory behind it",
-                 hb_size_format(msc, c, sizeof(c)), hb_size_format(min_free, d, sizeof(d)), c);
+                 hb_bytes_format(msc, c, sizeof(c)), hb_bytes_format(min_free, d, sizeof(d)), c);
     if (llc_bytes) *llc_bytes = llc;
     return size;
 }

@@ -1,28 +1,28 @@
-/* The run's collectives (hb_comm.h): each an MPI call on MPI_COMM_WORLD, or, in a world of one
+/* The run's collectives (hb_ranks.h): each an MPI call on MPI_COMM_WORLD, or, in a world of one
  * started without a launcher, a copy or nothing, so MPI is never initialised. */
-#include "hb_comm.h"
+#include "hb_ranks.h"
 
 #include <string.h>
 #include <time.h>
 
 static bool hb_solo;
 
-void hb_comm_set_solo(void)
+void hb_ranks_set_solo(void)
 {
     hb_solo = true;
 }
 
-bool hb_comm_solo(void)
+bool hb_ranks_solo(void)
 {
     return hb_solo;
 }
 
-void hb_comm_barrier(void)
+void hb_ranks_barrier(void)
 {
     if (!hb_solo) MPI_Barrier(MPI_COMM_WORLD);
 }
 
-void hb_comm_ibarrier(MPI_Request *req)
+void hb_ranks_ibarrier(MPI_Request *req)
 {
     if (hb_solo)
         *req = MPI_REQUEST_NULL;
@@ -30,39 +30,39 @@ void hb_comm_ibarrier(MPI_Request *req)
         MPI_Ibarrier(MPI_COMM_WORLD, req);
 }
 
-bool hb_comm_test(MPI_Request *req)
+bool hb_ranks_test(MPI_Request *req)
 {
     int flag = 1;
     if (!hb_solo) MPI_Test(req, &flag, MPI_STATUS_IGNORE);
     return flag != 0;
 }
 
-void hb_comm_wait_idle(MPI_Request *req)
+void hb_ranks_wait_idle(MPI_Request *req)
 {
     /* 50 us: far below a pair's measurement, and a barrier's exit stays prompt. */
     const struct timespec nap = {0, 50000};
-    while (!hb_comm_test(req))
+    while (!hb_ranks_test(req))
         nanosleep(&nap, NULL);
 }
 
-void hb_comm_barrier_idle(void)
+void hb_ranks_barrier_idle(void)
 {
     MPI_Request req;
-    hb_comm_ibarrier(&req);
-    hb_comm_wait_idle(&req);
+    hb_ranks_ibarrier(&req);
+    hb_ranks_wait_idle(&req);
 }
 
-void hb_comm_bcast_ints(int *values, int n)
+void hb_ranks_bcast_ints(int *values, int n)
 {
     if (!hb_solo) MPI_Bcast(values, n, MPI_INT, 0, MPI_COMM_WORLD);
 }
 
-void hb_comm_bcast_bytes(void *buf, int n)
+void hb_ranks_bcast_bytes(void *buf, int n)
 {
     if (!hb_solo) MPI_Bcast(buf, n, MPI_BYTE, 0, MPI_COMM_WORLD);
 }
 
-void hb_comm_gather_int(int mine, int *all)
+void hb_ranks_gather_int(int mine, int *all)
 {
     if (hb_solo)
         all[0] = mine;
@@ -70,7 +70,7 @@ void hb_comm_gather_int(int mine, int *all)
         MPI_Gather(&mine, 1, MPI_INT, all, 1, MPI_INT, 0, MPI_COMM_WORLD);
 }
 
-void hb_comm_allgather_int(int mine, int *all)
+void hb_ranks_allgather_int(int mine, int *all)
 {
     if (hb_solo)
         all[0] = mine;
@@ -78,7 +78,7 @@ void hb_comm_allgather_int(int mine, int *all)
         MPI_Allgather(&mine, 1, MPI_INT, all, 1, MPI_INT, MPI_COMM_WORLD);
 }
 
-void hb_comm_allgather_bytes(const void *mine, int n, void *all)
+void hb_ranks_allgather_bytes(const void *mine, int n, void *all)
 {
     if (hb_solo && n > 0)
         memcpy(all, mine, (size_t)n);
@@ -86,7 +86,8 @@ void hb_comm_allgather_bytes(const void *mine, int n, void *all)
         MPI_Allgather(mine, n, MPI_BYTE, all, n, MPI_BYTE, MPI_COMM_WORLD);
 }
 
-void hb_comm_gatherv_bytes(const void *mine, int n, void *all, const int *counts, const int *displs)
+void hb_ranks_gatherv_bytes(const void *mine, int n, void *all, const int *counts,
+                            const int *displs)
 {
     if (hb_solo && n > 0)
         memcpy((char *)all + displs[0], mine, (size_t)n);
@@ -94,8 +95,8 @@ void hb_comm_gatherv_bytes(const void *mine, int n, void *all, const int *counts
         MPI_Gatherv(mine, n, MPI_BYTE, all, counts, displs, MPI_BYTE, 0, MPI_COMM_WORLD);
 }
 
-void hb_comm_allgatherv_bytes(const void *mine, int n, void *all, const int *counts,
-                              const int *displs)
+void hb_ranks_allgatherv_bytes(const void *mine, int n, void *all, const int *counts,
+                               const int *displs)
 {
     if (hb_solo && n > 0)
         memcpy((char *)all + displs[0], mine, (size_t)n);
@@ -103,7 +104,7 @@ void hb_comm_allgatherv_bytes(const void *mine, int n, void *all, const int *cou
         MPI_Allgatherv(mine, n, MPI_BYTE, all, counts, displs, MPI_BYTE, MPI_COMM_WORLD);
 }
 
-int hb_comm_max_int(int mine)
+int hb_ranks_max_int(int mine)
 {
     int max = mine;
     if (!hb_solo) MPI_Allreduce(&mine, &max, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);

@@ -1,6 +1,6 @@
-/* Which mpirun conventions the launch lines follow (hb_mpi_conv.h): one table of what
+/* Which mpirun conventions the launch lines follow (hb_mpirun_dialect.h): one table of what
  * differs between Open MPI 4.1 and 5. */
-#include "hb_mpi_conv.h"
+#include "hb_mpirun_dialect.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,15 +8,15 @@
 
 /* ORTE calls a package "socket" and refuses "package"; PRRTE's word is "package". Open MPI 5
  * renamed the shared-memory btl vader to sm (its parameters btl_sm_*). */
-static const struct hb_mpi_conv hb_mpi_convs[] = {
+static const struct hb_mpirun_dialect hb_mpi_convs[] = {
     {"Open MPI 4.1 (ORTE)", "socket", "vader"},
     {"Open MPI 5 (PRRTE)", "package", "sm"},
 };
 
-static const struct hb_mpi_conv *hb_mpi_chosen = &hb_mpi_convs[0];
+static const struct hb_mpirun_dialect *hb_mpi_chosen = &hb_mpi_convs[0];
 static char hb_mpi_note[256];
 
-void hb_mpi_conv_choose(const char *library)
+void hb_mpirun_dialect_choose(const char *library)
 {
     static const char ompi[] = "Open MPI v";
     hb_mpi_note[0] = '\0';
@@ -33,12 +33,12 @@ void hb_mpi_conv_choose(const char *library)
              len > 120 ? 120 : len, library, hb_mpi_chosen->name);
 }
 
-const struct hb_mpi_conv *hb_mpi_conv(void)
+const struct hb_mpirun_dialect *hb_mpirun_dialect(void)
 {
     return hb_mpi_chosen;
 }
 
-const char *hb_mpi_conv_assumed(void)
+const char *hb_mpirun_dialect_assumed(void)
 {
     return hb_mpi_note[0] ? hb_mpi_note : NULL;
 }

@@ -1,5 +1,5 @@
-/* The debug gauge of records rank 0 holds at once (hb_held.h). */
-#include "hb_held.h"
+/* The debug gauge of records rank 0 holds at once (hb_records_held.h). */
+#include "hb_records_held.h"
 
 #include "hb_error.h"
 
@@ -11,18 +11,18 @@
 
 static long hb_held_now, hb_held_most;
 
-void hb_held_add(long n)
+void hb_records_held_add(long n)
 {
     hb_held_now += n;
     if (hb_held_now > hb_held_most) hb_held_most = hb_held_now;
 }
 
-long hb_held_max(void)
+long hb_records_held_max(void)
 {
     return hb_held_most;
 }
 
-int hb_held_report(void)
+int hb_records_held_report(void)
 {
     const char *path = getenv("HOPBENCH_DEBUG_HELD");
     if (!path || !path[0]) return 0;
@@ -30,6 +30,6 @@ int hb_held_report(void)
     bool ok = f && fprintf(f, "%ld\n", hb_held_most) > 0;
     if (f && fclose(f) != 0) ok = false;
     if (ok) return 0;
-    hb_err_set("HOPBENCH_DEBUG_HELD=%s: cannot write the count there: %s", path, strerror(errno));
+    hb_error_set("HOPBENCH_DEBUG_HELD=%s: cannot write the count there: %s", path, strerror(errno));
     return -HB_EENV;
 }

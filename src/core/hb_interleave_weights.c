@@ -1,6 +1,7 @@
-/* Weighted interleave's per-node weights (hb_wil.h): set in sysfs for a run, put back after it
- * by the run, by exit() or by the handler of a fatal signal (open/write/close only there). */
-#include "hb_wil.h"
+/* Weighted interleave's per-node weights (hb_interleave_weights.h): set in sysfs for a run, put
+ * back after it by the run, by exit() or by the handler of a fatal signal (open/write/close only
+ * there). */
+#include "hb_interleave_weights.h"
 
 #include "hb_error.h"
 
@@ -20,7 +21,7 @@ struct hb_wil_saved {
     char old[8];
 };
 
-static struct hb_wil_state hb_wil_now;
+static struct hb_interleave_weights_state hb_wil_now;
 static int *hb_wil_nodes, *hb_wil_weights;
 static struct hb_wil_saved *hb_wil_saved;
 static int hb_wil_nsaved;
@@ -35,28 +36,28 @@ static const int hb_wil_sigs[] = {SIGHUP,  SIGINT,  SIGQUIT, SIGILL,  SIGABRT,
 #define HB_WIL_NSIGS (sizeof(hb_wil_sigs) / sizeof(hb_wil_sigs[0]))
 static struct sigaction hb_wil_old[HB_WIL_NSIGS];
 
-int hb_wil_check(const char *what)
+int hb_interleave_weights_check(const char *what)
 {
-    if (access(HB_WIL_DIR, F_OK) == 0) return 0;
+    if (access(HB_INTERLEAVE_WEIGHTS_DIR, F_OK) == 0) return 0;
     struct utsname u;
     if (uname(&u) != 0) snprintf(u.release, sizeof(u.release), "unknown");
-    hb_err_set("%s needs Linux 6.9 or later (MPOL_WEIGHTED_INTERLEAVE, %s/); this machine runs "
-               "Linux %s",
-               what, HB_WIL_DIR, u.release);
+    hb_error_set("%s needs Linux 6.9 or later (MPOL_WEIGHTED_INTERLEAVE, %s/); this machine runs "
+                 "Linux %s",
+                 what, HB_INTERLEAVE_WEIGHTS_DIR, u.release);
     return -EINVAL;
 }
 
-bool hb_wil_writable(void)
+bool hb_interleave_weights_writable(void)
 {
     return geteuid() == 0;
 }
 
 static void hb_wil_path(int node, char *path, size_t len)
 {
-    snprintf(path, len, "%s/node%d", HB_WIL_DIR, node);
+    snprintf(path, len, "%s/node%d", HB_INTERLEAVE_WEIGHTS_DIR, node);
 }
 
-int hb_wil_read(int node, int *weight)
+int hb_interleave_weights_read(int node, int *weight)
 {
     char path[96];
     hb_wil_path(node, path, sizeof(path));
@@ -65,8 +66,8 @@ int hb_wil_read(int node, int *weight)
     int err = f ? EIO : errno;
     if (f) fclose(f);
     if (ok) return 0;
-    hb_err_set("cannot read the weighted-interleave weight of node %d (%s): %s", node, path,
-               strerror(err));
+    hb_error_set("cannot read the weighted-interleave weight of node %d (%s): %s", node, path,
+                 strerror(err));
     return -err;
 }
 
@@ -173,7 +174,7 @@ static void hb_wil_forget(void)
 static void hb_wil_save_auto(void)
 {
     struct hb_wil_saved *s = &hb_wil_saved[hb_wil_nsaved];
-    snprintf(s->path, sizeof(s->path), "%s/auto", HB_WIL_DIR);
+    snprintf(s->path, sizeof(s->path), "%s/auto", HB_INTERLEAVE_WEIGHTS_DIR);
     FILE *f = fopen(s->path, "r");
     if (!f) return;
     if (fgets(s->old, sizeof(s->old), f) && strchr(s->old, '\n')) hb_wil_nsaved++;
@@ -184,13 +185,13 @@ static void hb_wil_save_auto(void)
 static int hb_wil_write_all(const int *nodes, const int *weights, int n)
 {
     static bool at_exit;
-    if (!at_exit && atexit(hb_wil_restore) == 0) at_exit = true;
+    if (!at_exit && atexit(hb_interleave_weights_restore) == 0) at_exit = true;
     hb_wil_watch(true);
     hb_wil_save_auto();
     /* Every old text saved before anything is written, so the guardian knows them all. */
     for (int k = 0; k < n; k++) {
         struct hb_wil_saved *s = &hb_wil_saved[hb_wil_nsaved + k];
-        int old = 0, rc = hb_wil_read(nodes[k], &old);
+        int old = 0, rc = hb_interleave_weights_read(nodes[k], &old);
         if (rc) return rc;
         hb_wil_path(nodes[k], s->path, sizeof(s->path));
         snprintf(s->old, sizeof(s->old), "%d\n", old);
@@ -207,54 +208,54 @@ static int hb_wil_write_all(const int *nodes, const int *weights, int n)
         /* sysfs takes the value at the flush, so fclose says whether it was taken. */
         if (f && (fprintf(f, "%d\n", weights[k]) < 0) + (fclose(f) != 0)) err = errno ? errno : EIO;
         if (err) {
-            hb_err_set("cannot set the weighted-interleave weight of node %d to %d (%s): %s",
-                       nodes[k], weights[k], s->path, strerror(err));
+            hb_error_set("cannot set the weighted-interleave weight of node %d to %d (%s): %s",
+                         nodes[k], weights[k], s->path, strerror(err));
             return -err;
         }
     }
     return 0;
 }
 
-int hb_wil_apply(const int *nodes, const int *weights, int n)
+int hb_interleave_weights_apply(const int *nodes, const int *weights, int n)
 {
-    hb_wil_restore();
+    hb_interleave_weights_restore();
     hb_wil_nodes = malloc((size_t)(n > 0 ? n : 1) * sizeof(int));
     hb_wil_weights = malloc((size_t)(n > 0 ? n : 1) * sizeof(int));
     hb_wil_saved = calloc((size_t)n + 1, sizeof(*hb_wil_saved)); /* the nodes and `auto` */
     if (!hb_wil_nodes || !hb_wil_weights || !hb_wil_saved) {
         hb_wil_forget();
-        hb_err_set("out of memory holding the weights of %d nodes", n);
+        hb_error_set("out of memory holding the weights of %d nodes", n);
         return -ENOMEM;
     }
     memcpy(hb_wil_nodes, nodes, (size_t)n * sizeof(int));
     int rc = 0;
-    bool set = hb_wil_writable();
+    bool set = hb_interleave_weights_writable();
     if (set) {
         memcpy(hb_wil_weights, weights, (size_t)n * sizeof(int));
         rc = hb_wil_write_all(nodes, weights, n);
     } else {
         for (int k = 0; k < n && rc == 0; k++)
-            rc = hb_wil_read(nodes[k], &hb_wil_weights[k]);
+            rc = hb_interleave_weights_read(nodes[k], &hb_wil_weights[k]);
     }
     if (rc) {
-        hb_wil_restore();
+        hb_interleave_weights_restore();
         return rc;
     }
-    hb_wil_now = (struct hb_wil_state){n, hb_wil_nodes, hb_wil_weights, set};
+    hb_wil_now = (struct hb_interleave_weights_state){n, hb_wil_nodes, hb_wil_weights, set};
     return 0;
 }
 
-const struct hb_wil_state *hb_wil_current(void)
+const struct hb_interleave_weights_state *hb_interleave_weights_current(void)
 {
     return hb_wil_now.nodes ? &hb_wil_now : NULL;
 }
 
-void hb_wil_set_elsewhere_failed(void)
+void hb_interleave_weights_set_elsewhere_failed(void)
 {
     hb_wil_now.set = false;
 }
 
-void hb_wil_restore(void)
+void hb_interleave_weights_restore(void)
 {
     hb_wil_put_back();
     hb_wil_watch(false);
