@@ -21,20 +21,20 @@ struct hb_sync {
     bool pending;
 };
 
-static void hb_sync_started(void *ctx)
+static void sync_started(void *ctx)
 {
     (void)ctx;
     hb_ranks_barrier();
 }
 
-static void hb_sync_fg_done(void *ctx)
+static void sync_fg_done(void *ctx)
 {
     struct hb_sync *s = ctx;
     hb_ranks_ibarrier(&s->req);
     s->pending = true;
 }
 
-static bool hb_sync_all_done(void *ctx)
+static bool sync_all_done(void *ctx)
 {
     struct hb_sync *s = ctx;
     bool done = hb_ranks_test(&s->req);
@@ -52,7 +52,7 @@ struct hb_sent {
 
 #define HB_PAD8(n) (((n) + 7) & ~(size_t)7)
 
-static size_t hb_sent_size(const struct hb_task_result *r)
+static size_t sent_size(const struct hb_task_result *r)
 {
     return HB_PAD8(sizeof(struct hb_sent)) +
            HB_PAD8(sizeof(*r->pages_on_node) * (size_t)r->npages_nodes) +
@@ -60,12 +60,12 @@ static size_t hb_sent_size(const struct hb_task_result *r)
 }
 
 /* This rank's results that ran, as bytes: 0 or -ENOMEM. */
-static int hb_pack_results(const struct hb_world *w, const struct hb_experiment *e,
-                           const struct hb_task_result *mine, char **out, size_t *len)
+static int pack_results(const struct hb_world *w, const struct hb_experiment *e,
+                        const struct hb_task_result *mine, char **out, size_t *len)
 {
     *len = 0;
     for (int i = 0; i < e->ntasks; i++)
-        if (mine[i].ran) *len += hb_sent_size(&mine[i]);
+        if (mine[i].ran) *len += sent_size(&mine[i]);
     char *buf = calloc(*len ? *len : 1, 1);
     if (!buf) return -ENOMEM;
     char *p = buf;
@@ -85,7 +85,7 @@ static int hb_pack_results(const struct hb_world *w, const struct hb_experiment 
 }
 
 /* Rank 0: the gathered bytes as results whose arrays point into buf (keep it until done). */
-static int hb_unpack_results(char *buf, size_t len, struct hb_sent **all, int *nall)
+static int unpack_results(char *buf, size_t len, struct hb_sent **all, int *nall)
 {
     int n = 0, cap = 0;
     struct hb_sent *list = NULL;
@@ -113,12 +113,12 @@ static int hb_unpack_results(char *buf, size_t len, struct hb_sent **all, int *n
 }
 
 /* Rank 0 gets every rank's results; *raw holds the bytes they point into. */
-static int hb_gather(const struct hb_world *w, const struct hb_experiment *e,
-                     const struct hb_task_result *mine, char **raw, struct hb_sent **all, int *nall)
+static int gather(const struct hb_world *w, const struct hb_experiment *e,
+                  const struct hb_task_result *mine, char **raw, struct hb_sent **all, int *nall)
 {
     char *out = NULL;
     size_t len = 0;
-    if (hb_pack_results(w, e, mine, &out, &len) != 0 || len > INT_MAX) return -ENOMEM;
+    if (pack_results(w, e, mine, &out, &len) != 0 || len > INT_MAX) return -ENOMEM;
     int bytes = (int)len;
     int *counts = NULL, *displs = NULL, total = 0;
     char *recv = NULL;
@@ -143,17 +143,17 @@ static int hb_gather(const struct hb_world *w, const struct hb_experiment *e,
     *raw = recv;
     *all = NULL;
     *nall = 0;
-    if (w->rank == 0 && hb_unpack_results(recv, (size_t)total, all, nall) != 0) return -ENOMEM;
+    if (w->rank == 0 && unpack_results(recv, (size_t)total, all, nall) != 0) return -ENOMEM;
     return 0;
 }
 
 /* Rank 0: one repeat's record of every task that ran, host by host, each kept for the
  * experiment's last repeat or, in the last, merged with the earlier ones and emitted
  * (hb_repeat.h). 0, or the first error of the repeats' store or emit. */
-static int hb_repeat_records(const struct hb_world *w, const struct hb_topo *t,
-                             const struct hb_experiment *e, const struct hb_sent *got, int ngot,
-                             const struct hb_exec_io *io, struct hb_repeats *reps, int x,
-                             int repeat, bool last)
+static int repeat_records(const struct hb_world *w, const struct hb_topo *t,
+                          const struct hb_experiment *e, const struct hb_sent *got, int ngot,
+                          const struct hb_exec_io *io, struct hb_repeats *reps, int x, int repeat,
+                          bool last)
 {
     struct hb_task_result *host_res = calloc((size_t)e->ntasks, sizeof(*host_res));
     int *host_rank = calloc((size_t)e->ntasks, sizeof(int));
@@ -180,8 +180,8 @@ static int hb_repeat_records(const struct hb_world *w, const struct hb_topo *t,
 }
 
 /* The first failed task of this rank, as the job's message. */
-static int hb_local_failure(const struct hb_experiment *e, const struct hb_task_result *mine,
-                            char *msg, size_t len)
+static int local_failure(const struct hb_experiment *e, const struct hb_task_result *mine,
+                         char *msg, size_t len)
 {
     for (int i = 0; i < e->ntasks; i++)
         if (mine[i].ran && mine[i].status) {
@@ -193,7 +193,7 @@ static int hb_local_failure(const struct hb_experiment *e, const struct hb_task_
 }
 
 /* Tasks that use the whole node take this host's core count: hosts of a fleet may differ. */
-static void hb_exec_fit_host(const struct hb_topo *t, int node, struct hb_experiment *e)
+static void exec_fit_host(const struct hb_topo *t, int node, struct hb_experiment *e)
 {
     int i = hb_topo_node_index(t, node);
     for (int k = 0; i >= 0 && k < e->ntasks; k++)
@@ -222,9 +222,9 @@ void hb_exec_receive(const struct hb_world *w, const struct hb_plan *plan, int x
 
 /* One repeat of experiment x on every rank; rank 0 keeps its records in reps and, after the
  * last repeat, emits them merged. Returns the exit code every rank agrees on. */
-static int hb_exec_one(const struct hb_world *w, const struct hb_topo *t,
-                       const struct hb_plan *plan, int x, int repeat, bool last,
-                       const struct hb_exec_io *io, struct hb_repeats *reps)
+static int exec_one(const struct hb_world *w, const struct hb_topo *t, const struct hb_plan *plan,
+                    int x, int repeat, bool last, const struct hb_exec_io *io,
+                    struct hb_repeats *reps)
 {
     struct hb_experiment e;
     hb_exec_receive(w, plan, x, &e);
@@ -234,8 +234,8 @@ static int hb_exec_one(const struct hb_world *w, const struct hb_topo *t,
     struct hb_task_result *mine = calloc((size_t)(e.ntasks ? e.ntasks : 1), sizeof(*mine));
     if (!mine) hb_world_abort(w, HB_EXIT_ENV, "out of memory for results");
     struct hb_sync sync = {0};
-    struct hb_team_hooks hooks = {hb_sync_started, hb_sync_fg_done, hb_sync_all_done, &sync};
-    hb_exec_fit_host(t, w->node, &e);
+    struct hb_team_hooks hooks = {sync_started, sync_fg_done, sync_all_done, &sync};
+    exec_fit_host(t, w->node, &e);
     int rc = hb_team_run(t, &e, w->node, io->allow_misplaced, &hooks, mine);
     for (int i = 0; i < e.ntasks; i++)
         mine[i].threads = e.tasks[i].threads;
@@ -247,14 +247,14 @@ static int hb_exec_one(const struct hb_world *w, const struct hb_topo *t,
     struct hb_sent *got = NULL;
     char *raw = NULL;
     int ngot = 0;
-    if (hb_gather(w, &e, mine, &raw, &got, &ngot) != 0)
+    if (gather(w, &e, mine, &raw, &got, &ngot) != 0)
         hb_world_abort(w, HB_EXIT_ENV, "out of memory gathering results");
     int keep_rc = 0;
-    if (w->rank == 0) keep_rc = hb_repeat_records(w, t, &e, got, ngot, io, reps, x, repeat, last);
+    if (w->rank == 0) keep_rc = repeat_records(w, t, &e, got, ngot, io, reps, x, repeat, last);
     free(got);
     free(raw);
     char msg[600];
-    int local = hb_local_failure(&e, mine, msg, sizeof(msg)), code;
+    int local = local_failure(&e, mine, msg, sizeof(msg)), code;
     if (local)
         fprintf(stderr, "hopbench: rank %d (host %s, node %d): %s\n", w->rank, w->host, w->node,
                 msg);
@@ -310,7 +310,7 @@ struct exec_round {
 static int exec_round_one(void *ctx, int x, int round, bool last)
 {
     struct exec_round *er = ctx;
-    return hb_exec_one(er->w, er->t, er->plan, x, round, last, er->io, er->reps);
+    return exec_one(er->w, er->t, er->plan, x, round, last, er->io, er->reps);
 }
 
 int hb_exec_plan(const struct hb_world *w, const struct hb_topo *t, const struct hb_plan *plan,

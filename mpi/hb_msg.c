@@ -51,7 +51,7 @@ struct hb_msg_run {
     int *cpu;                     /* per rank: the CPU its messaging thread runs on, -1 unknown */
 };
 
-static enum hb_msg_metric hb_msg_metric_of(const char *metric)
+static enum hb_msg_metric msg_metric_of(const char *metric)
 {
     return strcmp(metric, "latency") == 0     ? HB_MSG_LATENCY
            : strcmp(metric, "bandwidth") == 0 ? HB_MSG_BANDWIDTH
@@ -59,8 +59,8 @@ static enum hb_msg_metric hb_msg_metric_of(const char *metric)
 }
 
 /* The sender's result and samples on rank 0. */
-static void hb_msg_collect(const struct hb_world *w, int sender, struct hb_comm_result *r,
-                           double *samples)
+static void msg_collect(const struct hb_world *w, int sender, struct hb_comm_result *r,
+                        double *samples)
 {
     if (sender == 0) return;
     if (w->rank == sender) {
@@ -85,7 +85,7 @@ struct hb_msg_ends {
     struct hb_comm_result *res;
 };
 
-static void hb_msg_ends_run(void *ctx)
+static void msg_ends_run(void *ctx)
 {
     struct hb_msg_ends *p = ctx;
     const struct hb_world *w = p->run->w;
@@ -95,7 +95,7 @@ static void hb_msg_ends_run(void *ctx)
         p->run->t,
         sender ? p->b : p->a,
         sender,
-        hb_msg_metric_of(p->e->metric),
+        msg_metric_of(p->e->metric),
         (size_t)hb_param_int_of(p->e, "message_bytes", 8),
         (int)hb_param_int_of(p->e, sender ? "src_mem_node" : "dst_mem_node", w->node),
         p->e->tasks[0].pages,
@@ -107,8 +107,8 @@ static void hb_msg_ends_run(void *ctx)
 }
 
 /* Rank 0: a load that failed fails the pair (its record says which node and why). */
-static void hb_msg_bg_verdict(const struct hb_world *w, const struct hb_msg_bg_got *got,
-                              struct hb_comm_result *res)
+static void msg_bg_verdict(const struct hb_world *w, const struct hb_msg_bg_got *got,
+                           struct hb_comm_result *res)
 {
     for (int r = 0; got && r < w->size && res->status == 0; r++)
         if (got[r].node >= 0 && got[r].status) {
@@ -120,8 +120,8 @@ static void hb_msg_bg_verdict(const struct hb_world *w, const struct hb_msg_bg_g
 
 /* One pair (a sends, b receives), under e's load when it has one; rank 0 appends its record
  * to recs. 1 when it failed. */
-static int hb_msg_pair(struct hb_msg_run *run, const struct hb_experiment *e, int a, int b,
-                       double *samples, json_t *recs)
+static int msg_pair(struct hb_msg_run *run, const struct hb_experiment *e, int a, int b,
+                    double *samples, json_t *recs)
 {
     const struct hb_world *w = run->w;
     struct hb_comm_result res = {0};
@@ -133,13 +133,13 @@ static int hb_msg_pair(struct hb_msg_run *run, const struct hb_experiment *e, in
     hb_ranks_barrier_idle();
     bool loaded = hb_msg_bg_loaded(e);
     if (loaded)
-        hb_msg_bg_around(w, run->t, e, a, b, run->io->allow_misplaced, hb_msg_ends_run, &ends,
+        hb_msg_bg_around(w, run->t, e, a, b, run->io->allow_misplaced, msg_ends_run, &ends,
                          run->bg);
     else
-        hb_msg_ends_run(&ends);
-    hb_msg_collect(w, a, &res, samples);
+        msg_ends_run(&ends);
+    msg_collect(w, a, &res, samples);
     if (w->rank != 0) return 0;
-    if (loaded) hb_msg_bg_verdict(w, run->bg, &res);
+    if (loaded) msg_bg_verdict(w, run->bg, &res);
     const char *src_host = w->hosts[w->rank_host[a]], *dst_host = w->hosts[w->rank_host[b]];
     bool one_machine = strcmp(run->machine[a], run->machine[b]) == 0;
     struct hb_comm_origin o = {src_host, dst_host, run->transport[one_machine], run->cpu[a],
@@ -153,8 +153,8 @@ static int hb_msg_pair(struct hb_msg_run *run, const struct hb_experiment *e, in
 }
 
 /* Every ordered pair of ranks on e's nodes; how many there were, *failed when one failed. */
-static int hb_msg_pairs(struct hb_msg_run *run, const struct hb_experiment *e, json_t *recs,
-                        int *failed)
+static int msg_pairs(struct hb_msg_run *run, const struct hb_experiment *e, json_t *recs,
+                     int *failed)
 {
     const struct hb_world *w = run->w;
     int src = (int)hb_param_int_of(e, "src_node", -1),
@@ -166,14 +166,14 @@ static int hb_msg_pairs(struct hb_msg_run *run, const struct hb_experiment *e, j
         for (int b = 0; b < w->size; b++)
             if (a != b && w->rank_node[a] == src && w->rank_node[b] == dst) {
                 pairs++;
-                *failed |= hb_msg_pair(run, e, a, b, samples, recs);
+                *failed |= msg_pair(run, e, a, b, samples, recs);
             }
     free(samples);
     return pairs;
 }
 
 /* Rank 0: remember a node pair no two ranks served (said once, at the end). */
-static void hb_msg_unpaired(struct hb_msg_run *run, const struct hb_experiment *e)
+static void msg_unpaired(struct hb_msg_run *run, const struct hb_experiment *e)
 {
     char pair[48];
     snprintf(pair, sizeof(pair), "%lld-%lld", hb_param_int_of(e, "src_node", -1),
@@ -184,7 +184,7 @@ static void hb_msg_unpaired(struct hb_msg_run *run, const struct hb_experiment *
     json_array_append_new(run->unpaired, json_string(pair));
 }
 
-static void hb_msg_say_unpaired(const json_t *unpaired)
+static void msg_say_unpaired(const json_t *unpaired)
 {
     if (!json_array_size(unpaired)) return;
     fprintf(stderr, "hopbench: comm: no two ranks on node pair(s)");
@@ -196,16 +196,16 @@ static void hb_msg_say_unpaired(const json_t *unpaired)
 }
 
 /* One repeat of experiment x; rank 0 keeps its records and emits them after the last. */
-static int hb_msg_one(struct hb_msg_run *run, const struct hb_plan *plan, int x, int repeat,
-                      bool last, struct hb_repeats *reps)
+static int msg_one(struct hb_msg_run *run, const struct hb_plan *plan, int x, int repeat, bool last,
+                   struct hb_repeats *reps)
 {
     const struct hb_world *w = run->w;
     struct hb_experiment e;
     hb_exec_receive(w, plan, x, &e);
     json_t *recs = w->rank == 0 ? json_array() : NULL;
     int failed = 0, keep_rc = 0;
-    int pairs = hb_msg_pairs(run, &e, recs, &failed);
-    if (w->rank == 0 && repeat == 0 && pairs == 0) hb_msg_unpaired(run, &e);
+    int pairs = msg_pairs(run, &e, recs, &failed);
+    if (w->rank == 0 && repeat == 0 && pairs == 0) msg_unpaired(run, &e);
     /* Each record kept for the last repeat, or merged with the earlier ones and emitted. */
     size_t i;
     json_t *rec;
@@ -256,7 +256,7 @@ struct msg_round {
 static int msg_round_one(void *ctx, int x, int round, bool last)
 {
     struct msg_round *mr = ctx;
-    return hb_msg_one(mr->run, mr->plan, x, round, last, mr->reps);
+    return msg_one(mr->run, mr->plan, x, round, last, mr->reps);
 }
 
 int hb_msg_exec_plan(const struct hb_world *w, const struct hb_topo *t, const struct hb_plan *plan,
@@ -291,7 +291,7 @@ int hb_msg_exec_plan(const struct hb_world *w, const struct hb_topo *t, const st
     if (code == 0) code = hb_exec_rounds(w, plan, n, io, &reps, msg_round_one, &mr);
     /* A pair failed: what was measured is still written, with the repeats it has. */
     code = hb_exec_emit_rest(w, &reps, io, code);
-    if (w->rank == 0) hb_msg_say_unpaired(run.unpaired);
+    if (w->rank == 0) msg_say_unpaired(run.unpaired);
     json_decref(run.unpaired);
     free(run.machine);
     free(run.bg);

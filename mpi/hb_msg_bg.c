@@ -20,7 +20,7 @@ bool hb_msg_bg_loaded(const struct hb_experiment *e)
 }
 
 /* The nodes ranks sit on, as a list ("0-1,4"); NULL when out of memory. */
-static char *hb_msg_rank_nodes(const struct hb_world *w)
+static char *msg_rank_nodes(const struct hb_world *w)
 {
     hwloc_bitmap_t set = hwloc_bitmap_alloc();
     char *text = NULL;
@@ -32,9 +32,9 @@ static char *hb_msg_rank_nodes(const struct hb_world *w)
 }
 
 /* A rank on a load node needs a core for its messages and one for the load at least (with
- * several ranks there, the load gets what their messages leave, hb_msg_bg_team). */
-static int hb_msg_check_bg_cores(const struct hb_world *w, const struct hb_topo *t, int node,
-                                 const char *args)
+ * several ranks there, the load gets what their messages leave, msg_bg_team). */
+static int msg_check_bg_cores(const struct hb_world *w, const struct hb_topo *t, int node,
+                              const char *args)
 {
     int i = hb_topo_node_index(t, node);
     for (int r = 0; i >= 0 && r < w->size; r++) {
@@ -52,7 +52,7 @@ static int hb_msg_check_bg_cores(const struct hb_world *w, const struct hb_topo 
 
 /* Rank 0: say where a node's ranks' messaging threads leave its load no core of its own (the
  * load then shares one, and its figures hold CPU contention besides memory traffic). */
-static void hb_msg_bg_say_shared(const struct hb_world *w, const struct hb_topo *t, int node)
+static void msg_bg_say_shared(const struct hb_world *w, const struct hb_topo *t, int node)
 {
     int i = hb_topo_node_index(t, node);
     for (int h = 0; i >= 0 && h < w->nhosts; h++) {
@@ -74,7 +74,7 @@ static void hb_msg_bg_say_shared(const struct hb_world *w, const struct hb_topo 
 
 /* The nodes a load of the plan runs on (each once, however many experiments load it); NULL
  * when out of memory. */
-static hwloc_bitmap_t hb_msg_bg_nodes(const struct hb_plan *plan)
+static hwloc_bitmap_t msg_bg_nodes(const struct hb_plan *plan)
 {
     hwloc_bitmap_t set = hwloc_bitmap_alloc();
     for (int x = 0; set && x < plan->n; x++)
@@ -87,7 +87,7 @@ static hwloc_bitmap_t hb_msg_bg_nodes(const struct hb_plan *plan)
 int hb_msg_check_bg(const struct hb_world *w, const struct hb_topo *t, const struct hb_plan *plan,
                     bool named, const char *args)
 {
-    hwloc_bitmap_t loads = hb_msg_bg_nodes(plan);
+    hwloc_bitmap_t loads = msg_bg_nodes(plan);
     if (!loads) {
         hb_error_set("out of memory listing the nodes --bg loads");
         return -ENOMEM;
@@ -99,10 +99,10 @@ int hb_msg_check_bg(const struct hb_world *w, const struct hb_topo *t, const str
         for (int r = 0; r < w->size && !seated; r++)
             seated = w->rank_node[r] == node;
         if (rc == 0 && (seated || !named)) {
-            rc = hb_msg_check_bg_cores(w, t, node, args);
-            if (rc == 0 && w->rank == 0) hb_msg_bg_say_shared(w, t, node);
+            rc = msg_check_bg_cores(w, t, node, args);
+            if (rc == 0 && w->rank == 0) msg_bg_say_shared(w, t, node);
         } else if (rc == 0) {
-            char *nodes = hb_msg_rank_nodes(w);
+            char *nodes = msg_rank_nodes(w);
             hb_error_set("--load-nodes %d: no rank runs on node %d (ranks sit on node%s %s), and "
                          "the load of a node is run by a rank there; name nodes of ranks, or "
                          "launch one there (mpirun --map-by numa --bind-to numa)",
@@ -119,7 +119,7 @@ int hb_msg_check_bg(const struct hb_world *w, const struct hb_topo *t, const str
 
 /* The background task of e this rank runs for pair (a, b), or -1: the first rank on its
  * node of either end's host runs that node's load. */
-static int hb_msg_bg_task(const struct hb_world *w, const struct hb_experiment *e, int a, int b)
+static int msg_bg_task(const struct hb_world *w, const struct hb_experiment *e, int a, int b)
 {
     int host = w->rank_host[w->rank];
     if (w->node < 0 || (host != w->rank_host[a] && host != w->rank_host[b])) return -1;
@@ -137,30 +137,30 @@ struct hb_msg_bg_body {
     void *ctx;
 };
 
-static void hb_msg_bg_started(void *c)
+static void msg_bg_started(void *c)
 {
     struct hb_msg_bg_body *b = c;
     hb_ranks_barrier();
     b->body(b->ctx);
 }
 
-static void hb_msg_bg_fg_done(void *c)
+static void msg_bg_fg_done(void *c)
 {
     (void)c;
     /* The ranks outside the pair wait here while it runs: asleep, off its CPUs. */
     hb_ranks_barrier_idle();
 }
 
-static bool hb_msg_bg_all_done(void *c)
+static bool msg_bg_all_done(void *c)
 {
     (void)c;
     return true;
 }
 
 /* Run task k of e as this rank's load around the body; what it did into *got. */
-static void hb_msg_bg_team(const struct hb_world *w, const struct hb_topo *t,
-                           const struct hb_experiment *e, int k, bool allow_misplaced,
-                           struct hb_msg_bg_body *body, struct hb_msg_bg_got *got)
+static void msg_bg_team(const struct hb_world *w, const struct hb_topo *t,
+                        const struct hb_experiment *e, int k, bool allow_misplaced,
+                        struct hb_msg_bg_body *body, struct hb_msg_bg_got *got)
 {
     int i = hb_topo_node_index(t, w->node);
     struct hb_task task = e->tasks[k];
@@ -178,7 +178,7 @@ static void hb_msg_bg_team(const struct hb_world *w, const struct hb_topo *t,
     one.tasks = &task;
     struct hb_task_result res;
     memset(&res, 0, sizeof(res));
-    struct hb_team_hooks hooks = {hb_msg_bg_started, hb_msg_bg_fg_done, hb_msg_bg_all_done, body};
+    struct hb_team_hooks hooks = {msg_bg_started, msg_bg_fg_done, msg_bg_all_done, body};
     int rc = hb_team_run(t, &one, w->node, allow_misplaced, &hooks, &res);
     if (rc) {
         char msg[600];
@@ -203,12 +203,12 @@ void hb_msg_bg_around(const struct hb_world *w, const struct hb_topo *t,
     memset(&mine, 0, sizeof(mine));
     mine.node = -1;
     struct hb_msg_bg_body around = {body, ctx};
-    int k = hb_msg_bg_task(w, e, a, b);
+    int k = msg_bg_task(w, e, a, b);
     if (k >= 0) {
-        hb_msg_bg_team(w, t, e, k, allow_misplaced, &around, &mine);
+        msg_bg_team(w, t, e, k, allow_misplaced, &around, &mine);
     } else {
-        hb_msg_bg_started(&around);
-        hb_msg_bg_fg_done(&around);
+        msg_bg_started(&around);
+        msg_bg_fg_done(&around);
     }
     MPI_Gather(&mine, (int)sizeof(mine), MPI_BYTE, got, (int)sizeof(mine), MPI_BYTE, 0,
                MPI_COMM_WORLD);

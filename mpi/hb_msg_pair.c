@@ -31,7 +31,7 @@ struct hb_msg_bufs {
 };
 
 /* Both buffers bound to job->mem_node, touched, and where their pages are. */
-static void hb_msg_alloc(const struct hb_msg_job *job, struct hb_msg_bufs *b, struct hb_msg_end *me)
+static void msg_alloc(const struct hb_msg_job *job, struct hb_msg_bufs *b, struct hb_msg_end *me)
 {
     struct hb_buf *bufs[2] = {&b->s, &b->r};
     uint64_t on_target = 0;
@@ -63,8 +63,7 @@ static void hb_msg_alloc(const struct hb_msg_job *job, struct hb_msg_bufs *b, st
 }
 
 /* n exchanges; lat: each one's round trip in hb_ticks (the sender's ping-pong), or NULL. */
-static void hb_msg_batch(const struct hb_msg_job *job, struct hb_msg_bufs *b, uint64_t n,
-                         double *lat)
+static void msg_batch(const struct hb_msg_job *job, struct hb_msg_bufs *b, uint64_t n, double *lat)
 {
     const int count = (int)job->bytes, peer = job->peer, w = HB_MSG_WINDOW;
     MPI_Comm c = MPI_COMM_WORLD;
@@ -105,13 +104,13 @@ static void hb_msg_batch(const struct hb_msg_job *job, struct hb_msg_bufs *b, ui
 
 /* The sender says how many exchanges come next (0: none, the end); both run them. lat: each
  * exchange's one-way time in seconds. */
-static double hb_msg_timed(const struct hb_msg_job *job, struct hb_msg_bufs *b, uint64_t n,
-                           double *lat)
+static double msg_timed(const struct hb_msg_job *job, struct hb_msg_bufs *b, uint64_t n,
+                        double *lat)
 {
     MPI_Send(&n, 1, MPI_UINT64_T, job->peer, HB_TAG_CTRL, MPI_COMM_WORLD);
     uint64_t k0 = hb_ticks();
     double t0 = hb_now();
-    hb_msg_batch(job, b, n, lat);
+    msg_batch(job, b, n, lat);
     double t = hb_now() - t0;
     uint64_t k = hb_ticks() - k0;
     /* Ticks to seconds by the batch, timed both ways; half a round trip is one way. */
@@ -122,18 +121,18 @@ static double hb_msg_timed(const struct hb_msg_job *job, struct hb_msg_bufs *b, 
 }
 
 /* The receiver: batches until the sender says 0. */
-static void hb_msg_follow(const struct hb_msg_job *job, struct hb_msg_bufs *b)
+static void msg_follow(const struct hb_msg_job *job, struct hb_msg_bufs *b)
 {
     for (;;) {
         uint64_t n = 0;
         MPI_Recv(&n, 1, MPI_UINT64_T, job->peer, HB_TAG_CTRL, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         if (n == 0) return;
-        hb_msg_batch(job, b, n, NULL);
+        msg_batch(job, b, n, NULL);
     }
 }
 
 /* The latency figures over every timed exchange, in microseconds. */
-static void hb_msg_latency(double *lat, uint64_t n, struct hb_comm_result *r)
+static void msg_latency(double *lat, uint64_t n, struct hb_comm_result *r)
 {
     hb_stats_sort(lat, (int)n);
     r->p50_us = hb_stats_percentile(lat, (int)n, 0.5) * 1e6;
@@ -142,20 +141,20 @@ static void hb_msg_latency(double *lat, uint64_t n, struct hb_comm_result *r)
 }
 
 /* The sender: warm up, size the samples from --min-time, take them, then say 0. */
-static void hb_msg_lead(const struct hb_msg_job *job, struct hb_msg_bufs *b,
-                        struct hb_comm_result *r, double *samples)
+static void msg_lead(const struct hb_msg_job *job, struct hb_msg_bufs *b, struct hb_comm_result *r,
+                     double *samples)
 {
     uint64_t n = 1, done = 0;
     double t = 0.0;
     snprintf(r->timer, sizeof(r->timer), "%s", hb_ticks_source());
     for (;; n *= 2) {
-        t = hb_msg_timed(job, b, n, NULL);
+        t = msg_timed(job, b, n, NULL);
         done += n;
         if (done >= HB_MSG_WARMUP_ITERS && t >= job->min_time_s * HB_MSG_WARMUP_SHARE) break;
     }
     /* A first batch can hold a connection's set-up or a page fault: size the samples from
      * the faster of two batches of the same length. */
-    double again = hb_msg_timed(job, b, n, NULL), per = fmin(t, again) / (double)n;
+    double again = msg_timed(job, b, n, NULL), per = fmin(t, again) / (double)n;
     uint64_t iters = per > 0.0 ? (uint64_t)ceil(job->min_time_s / per) : n;
     iters = iters ? iters : 1;
     bool lat_metric = job->metric == HB_MSG_LATENCY;
@@ -169,14 +168,14 @@ static void hb_msg_lead(const struct hb_msg_job *job, struct hb_msg_bufs *b,
     /* Touched now, so that no page fault falls inside a timed exchange (p99, max). */
     if (lat) memset(lat, 0, sizeof(*lat) * iters * (size_t)job->reps);
     for (int s = 0; s < job->reps && r->status == 0; s++)
-        samples[r->nsamples++] = hb_msg_timed(job, b, iters, lat ? lat + (size_t)s * iters : NULL);
+        samples[r->nsamples++] = msg_timed(job, b, iters, lat ? lat + (size_t)s * iters : NULL);
     uint64_t end = 0;
     MPI_Send(&end, 1, MPI_UINT64_T, job->peer, HB_TAG_CTRL, MPI_COMM_WORLD);
     r->iterations = iters;
     r->window = lat_metric ? 0 : HB_MSG_WINDOW;
     int ways = job->metric == HB_MSG_BIBANDWIDTH ? 2 : 1;
     r->bytes_per_sample = (double)job->bytes * HB_MSG_WINDOW * ways * (double)iters;
-    if (lat) hb_msg_latency(lat, iters * (uint64_t)job->reps, r);
+    if (lat) msg_latency(lat, iters * (uint64_t)job->reps, r);
     free(lat);
 }
 
@@ -186,7 +185,7 @@ void hb_msg_pair_run(const struct hb_msg_job *job, struct hb_comm_result *r, dou
     struct hb_msg_bufs b;
     memset(&b, 0, sizeof(b));
     struct hb_msg_end me = {0}, peer = {0};
-    hb_msg_alloc(job, &b, &me);
+    msg_alloc(job, &b, &me);
     /* Each end's verdict on its buffers to the other: both go on, or neither. */
     MPI_Sendrecv(&me, sizeof(me), MPI_BYTE, job->peer, HB_TAG_END, &peer, sizeof(peer), MPI_BYTE,
                  job->peer, HB_TAG_END, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
@@ -198,8 +197,8 @@ void hb_msg_pair_run(const struct hb_msg_job *job, struct hb_comm_result *r, dou
     r->src_pages_pct = src->pages_pct;
     r->dst_pages_pct = dst->pages_pct;
     r->pages_checked = src->pages_checked + dst->pages_checked;
-    if (r->status == 0 && job->sender) hb_msg_lead(job, &b, r, samples);
-    if (r->status == 0 && !job->sender) hb_msg_follow(job, &b);
+    if (r->status == 0 && job->sender) msg_lead(job, &b, r, samples);
+    if (r->status == 0 && !job->sender) msg_follow(job, &b);
     hb_buf_free(&b.s);
     hb_buf_free(&b.r);
     r->elapsed_s = hb_now() - t0;

@@ -13,7 +13,7 @@
 #include <string.h>
 
 /* An enum variable's value by its name, else the number. */
-static void hb_cvar_enum(MPI_T_enum e, int v, char *out, size_t len)
+static void cvar_enum(MPI_T_enum e, int v, char *out, size_t len)
 {
     int n = 0;
     snprintf(out, len, "%d", v);
@@ -27,7 +27,7 @@ static void hb_cvar_enum(MPI_T_enum e, int v, char *out, size_t len)
 
 /* The value of control variable `name` as text ("" when unset); false when the library has
  * no such variable or it cannot be read. */
-static bool hb_cvar(const char *name, char *out, size_t len)
+static bool cvar(const char *name, char *out, size_t len)
 {
     int index = -1, count = 0, verbosity = 0, bind = 0, scope = 0, name_len = 0, desc_len = 0;
     MPI_Datatype type;
@@ -45,14 +45,14 @@ static bool hb_cvar(const char *name, char *out, size_t len)
     if (type == MPI_CHAR && count < (int)sizeof(text) && MPI_T_cvar_read(h, text) == MPI_SUCCESS)
         read = true, snprintf(out, len, "%s", text);
     else if (type == MPI_INT && count == 1 && MPI_T_cvar_read(h, &v) == MPI_SUCCESS)
-        read = true, hb_cvar_enum(enumtype, v, out, len);
+        read = true, cvar_enum(enumtype, v, out, len);
     MPI_T_cvar_handle_free(&h);
     return read;
 }
 
 /* `name = value` of an MCA parameter file (Open MPI's mca-params.conf syntax) into out: 1
  * when the file sets it, 0 when not or absent, -1 when it exists but cannot be read. */
-static int hb_mca_file(const char *path, const char *name, char *out, size_t len)
+static int mca_file(const char *path, const char *name, char *out, size_t len)
 {
     FILE *f = fopen(path, "r");
     if (!f) return errno == ENOENT ? 0 : -1;
@@ -78,9 +78,9 @@ static int hb_mca_file(const char *path, const char *name, char *out, size_t len
  * and the user's environment put it (OMPI_MCA_<name>); else the parameter files (the user's,
  * then the system's). Set nowhere: "" (Open MPI's own selection). false only when a file
  * that may set it cannot be read: unknown, never a guess. */
-static bool hb_mca(const char *name, char *out, size_t len)
+static bool mca_param(const char *name, char *out, size_t len)
 {
-    if (hb_cvar(name, out, len) && out[0]) return true;
+    if (cvar(name, out, len) && out[0]) return true;
     char env[64];
     snprintf(env, sizeof(env), "OMPI_MCA_%s", name);
     const char *given = getenv(env);
@@ -96,14 +96,14 @@ static bool hb_mca(const char *name, char *out, size_t len)
                            "/etc/openmpi/openmpi-mca-params.conf"};
     for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
         if (!files[i] || !files[i][0] || strchr(files[i], ':')) continue;
-        int got = hb_mca_file(files[i], name, out, len);
+        int got = mca_file(files[i], name, out, len);
         if (got) return got > 0;
     }
     return true;
 }
 
 /* Whether a btl list ("", "vader,self", "^openib") lets component `c` run. */
-static bool hb_btl_allows(const char *list, const char *c)
+static bool btl_allows(const char *list, const char *c)
 {
     if (!list[0]) return true;
     bool excl = list[0] == '^';
@@ -130,9 +130,9 @@ void hb_msg_transport(bool same_host, char *out, size_t len)
     const char *shm = hb_mpirun_dialect()->shm_btl;
     char btl[256], pml[256], copy[64], copy_var[64];
     snprintf(copy_var, sizeof(copy_var), "btl_%s_single_copy_mechanism", shm);
-    bool known = hb_mca("btl", btl, sizeof(btl));
-    hb_mca("pml", pml, sizeof(pml));
-    hb_cvar(copy_var, copy, sizeof(copy));
+    bool known = mca_param("btl", btl, sizeof(btl));
+    mca_param("pml", pml, sizeof(pml));
+    cvar(copy_var, copy, sizeof(copy));
     MPI_T_finalize();
     /* A parameter file that may set it cannot be read: no guess at a default. */
     if (!known) {
@@ -141,10 +141,10 @@ void hb_msg_transport(bool same_host, char *out, size_t len)
     }
     const char *pml_text = pml[0] ? pml : "default";
     /* A list may name Open MPI 5's sm by its old name: vader is its alias there. */
-    if (same_host && (hb_btl_allows(btl, shm) || hb_btl_allows(btl, "vader")))
+    if (same_host && (btl_allows(btl, shm) || btl_allows(btl, "vader")))
         snprintf(out, len, "btl %s, single copy %s; pml %s", shm, copy[0] ? copy : "unknown",
                  pml_text);
-    else if (!same_host && hb_btl_allows(btl, "tcp"))
+    else if (!same_host && btl_allows(btl, "tcp"))
         snprintf(out, len, "btl tcp; pml %s", pml_text);
     else
         snprintf(out, len, "btl %s; pml %s", btl[0] ? btl : "default", pml_text);

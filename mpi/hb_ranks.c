@@ -5,26 +5,26 @@
 #include <string.h>
 #include <time.h>
 
-static bool hb_solo;
+static bool solo;
 
 void hb_ranks_set_solo(void)
 {
-    hb_solo = true;
+    solo = true;
 }
 
 bool hb_ranks_solo(void)
 {
-    return hb_solo;
+    return solo;
 }
 
 void hb_ranks_barrier(void)
 {
-    if (!hb_solo) MPI_Barrier(MPI_COMM_WORLD);
+    if (!solo) MPI_Barrier(MPI_COMM_WORLD);
 }
 
 void hb_ranks_ibarrier(MPI_Request *req)
 {
-    if (hb_solo)
+    if (solo)
         *req = MPI_REQUEST_NULL;
     else
         MPI_Ibarrier(MPI_COMM_WORLD, req);
@@ -33,7 +33,7 @@ void hb_ranks_ibarrier(MPI_Request *req)
 bool hb_ranks_test(MPI_Request *req)
 {
     int flag = 1;
-    if (!hb_solo) MPI_Test(req, &flag, MPI_STATUS_IGNORE);
+    if (!solo) MPI_Test(req, &flag, MPI_STATUS_IGNORE);
     return flag != 0;
 }
 
@@ -54,17 +54,17 @@ void hb_ranks_barrier_idle(void)
 
 void hb_ranks_bcast_ints(int *values, int n)
 {
-    if (!hb_solo) MPI_Bcast(values, n, MPI_INT, 0, MPI_COMM_WORLD);
+    if (!solo) MPI_Bcast(values, n, MPI_INT, 0, MPI_COMM_WORLD);
 }
 
 void hb_ranks_bcast_bytes(void *buf, int n)
 {
-    if (!hb_solo) MPI_Bcast(buf, n, MPI_BYTE, 0, MPI_COMM_WORLD);
+    if (!solo) MPI_Bcast(buf, n, MPI_BYTE, 0, MPI_COMM_WORLD);
 }
 
 void hb_ranks_gather_int(int mine, int *all)
 {
-    if (hb_solo)
+    if (solo)
         all[0] = mine;
     else
         MPI_Gather(&mine, 1, MPI_INT, all, 1, MPI_INT, 0, MPI_COMM_WORLD);
@@ -72,7 +72,7 @@ void hb_ranks_gather_int(int mine, int *all)
 
 void hb_ranks_allgather_int(int mine, int *all)
 {
-    if (hb_solo)
+    if (solo)
         all[0] = mine;
     else
         MPI_Allgather(&mine, 1, MPI_INT, all, 1, MPI_INT, MPI_COMM_WORLD);
@@ -80,33 +80,33 @@ void hb_ranks_allgather_int(int mine, int *all)
 
 void hb_ranks_allgather_bytes(const void *mine, int n, void *all)
 {
-    if (hb_solo && n > 0)
+    if (solo && n > 0)
         memcpy(all, mine, (size_t)n);
-    else if (!hb_solo)
+    else if (!solo)
         MPI_Allgather(mine, n, MPI_BYTE, all, n, MPI_BYTE, MPI_COMM_WORLD);
 }
 
 void hb_ranks_gatherv_bytes(const void *mine, int n, void *all, const int *counts,
                             const int *displs)
 {
-    if (hb_solo && n > 0)
+    if (solo && n > 0)
         memcpy((char *)all + displs[0], mine, (size_t)n);
-    else if (!hb_solo)
+    else if (!solo)
         MPI_Gatherv(mine, n, MPI_BYTE, all, counts, displs, MPI_BYTE, 0, MPI_COMM_WORLD);
 }
 
 void hb_ranks_allgatherv_bytes(const void *mine, int n, void *all, const int *counts,
                                const int *displs)
 {
-    if (hb_solo && n > 0)
+    if (solo && n > 0)
         memcpy((char *)all + displs[0], mine, (size_t)n);
-    else if (!hb_solo)
+    else if (!solo)
         MPI_Allgatherv(mine, n, MPI_BYTE, all, counts, displs, MPI_BYTE, MPI_COMM_WORLD);
 }
 
 int hb_ranks_max_int(int mine)
 {
     int max = mine;
-    if (!hb_solo) MPI_Allreduce(&mine, &max, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (!solo) MPI_Allreduce(&mine, &max, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     return max;
 }

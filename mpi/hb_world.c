@@ -19,7 +19,7 @@
 
 /* The node whose CPU list holds every CPU of this rank's binding, or -1; *cpus = that
  * binding as a list (to free), NULL when out of memory. */
-static int hb_world_find_node(const struct hb_topo *t, char **cpus)
+static int world_find_node(const struct hb_topo *t, char **cpus)
 {
     hwloc_bitmap_t set = hwloc_bitmap_alloc();
     int node = -2;
@@ -47,7 +47,7 @@ static int hb_world_find_node(const struct hb_topo *t, char **cpus)
 
 /* This process's id while MPI_Init runs, else 0: an exit then is MPI_Init failing (a child
  * it forks inherits the value but not the id, and exits untouched). */
-static atomic_int hb_world_in_init;
+static atomic_int world_in_init;
 
 /* Open MPI ends a process whose MPI_Init fails with _exit(1) — our status for a failed
  * measurement — after its own messages, whatever the cause (its MCA settings, the session
@@ -56,7 +56,7 @@ static atomic_int hb_world_in_init;
  * what failed and ends with 3 (this machine or environment). Any other exit is untouched. */
 void _exit(int status)
 {
-    if (atomic_load(&hb_world_in_init) == (int)getpid()) {
+    if (atomic_load(&world_in_init) == (int)getpid()) {
         static const char msg[] =
             "hopbench: MPI_Init failed (Open MPI's messages above say why: its settings, "
             "OMPI_MCA_*, the session directory under TMPDIR, the launcher, file descriptors or "
@@ -99,7 +99,7 @@ int hb_world_limits(void)
 }
 
 /* Every rank's binding text, whatever its length: lengths first, then the texts. */
-static int hb_world_gather_cpus(struct hb_world *w)
+static int world_gather_cpus(struct hb_world *w)
 {
     int len = (int)strlen(w->cpus) + 1;
     int *lens = calloc((size_t)w->size, sizeof(int));
@@ -166,7 +166,7 @@ int hb_world_init(int *argc, char ***argv, const struct hb_topo *t, struct hb_wo
     memset(w, 0, sizeof(*w));
     /* The launcher's binding, read before MPI_Init: an Open MPI singleton binds itself to one
      * core during MPI_Init, which says nothing about the node it was started for. */
-    w->node = hb_world_find_node(t, &w->cpus);
+    w->node = world_find_node(t, &w->cpus);
     if (!w->cpus) {
         hb_error_set("out of memory reading this rank's binding");
         return -HB_EENV;
@@ -184,9 +184,9 @@ int hb_world_init(int *argc, char ***argv, const struct hb_topo *t, struct hb_wo
         hb_ranks_set_solo();
         w->size = 1;
     } else {
-        atomic_store(&hb_world_in_init, (int)getpid());
+        atomic_store(&world_in_init, (int)getpid());
         MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
-        atomic_store(&hb_world_in_init, 0);
+        atomic_store(&world_in_init, 0);
         MPI_Comm_rank(MPI_COMM_WORLD, &w->rank);
         MPI_Comm_size(MPI_COMM_WORLD, &w->size);
     }
@@ -209,7 +209,7 @@ int hb_world_init(int *argc, char ***argv, const struct hb_topo *t, struct hb_wo
     }
     hb_ranks_allgather_bytes(w->host, HB_HOST_LEN, names);
     hb_ranks_allgather_int(w->node, w->rank_node);
-    rc = hb_world_gather_cpus(w);
+    rc = world_gather_cpus(w);
     if (rc) {
         free(names);
         return rc;
@@ -245,7 +245,7 @@ int hb_world_init(int *argc, char ***argv, const struct hb_topo *t, struct hb_wo
 
 /* What is wrong on host h, in words (to free), "" when it is right; NULL when out of
  * memory. */
-static char *hb_layout_problem(const struct hb_world *w, const struct hb_topo *t, int h)
+static char *layout_problem(const struct hb_world *w, const struct hb_topo *t, int h)
 {
     int *count = calloc((size_t)t->nnodes, sizeof(int));
     int *first = calloc((size_t)t->nnodes, sizeof(int));
@@ -301,7 +301,7 @@ static char *hb_layout_problem(const struct hb_world *w, const struct hb_topo *t
 }
 
 /* What is wrong, then the launch lines that work for this topology. */
-static void hb_world_say_launch(const struct hb_topo *t, const char *args, const char *what)
+static void world_say_launch(const struct hb_topo *t, const char *args, const char *what)
 {
     char *mpirun = NULL, *srun = NULL;
     if (hb_topo_launch_lines(t, args, &mpirun, &srun) != 0)
@@ -317,12 +317,12 @@ static void hb_world_say_launch(const struct hb_topo *t, const char *args, const
 int hb_world_check_layout(const struct hb_world *w, const struct hb_topo *t, const char *args)
 {
     for (int h = 0; h < w->nhosts; h++) {
-        char *what = hb_layout_problem(w, t, h);
+        char *what = layout_problem(w, t, h);
         if (!what) {
             hb_error_set("out of memory checking the ranks of host %s", w->hosts[h]);
             return -HB_EENV;
         }
-        if (what[0]) hb_world_say_launch(t, args, what);
+        if (what[0]) world_say_launch(t, args, what);
         bool bad = what[0] != '\0';
         free(what);
         if (bad) return -HB_EENV;
@@ -385,7 +385,7 @@ int hb_world_check_binding(const struct hb_world *w, const struct hb_topo *t, in
             hb_error_set("out of memory checking rank %d's binding", w->rank);
             return -HB_EENV;
         }
-        hb_world_say_launch(t, args, what);
+        world_say_launch(t, args, what);
         free(what);
     }
     return -HB_EENV;

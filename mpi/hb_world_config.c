@@ -9,7 +9,7 @@
 #include <string.h>
 
 /* One host's entry from the JSON text its first rank sent; NULL with a message. */
-static json_t *hb_world_config_entry(const char *host, const char *text, int len)
+static json_t *world_config_entry(const char *host, const char *text, int len)
 {
     json_error_t err;
     json_t *cfg = len > 0 ? json_loadb(text, (size_t)len, 0, &err) : NULL;
@@ -44,7 +44,7 @@ int hb_world_host_configs(const struct hb_world *w, const json_t *mine, json_t *
         int r = 0;
         while (r < w->size && w->rank_host[r] != h)
             r++;
-        json_t *entry = hb_world_config_entry(w->hosts[h], g.all + g.displs[r], g.lens[r]);
+        json_t *entry = world_config_entry(w->hosts[h], g.all + g.displs[r], g.lens[r]);
         if (!entry || json_array_append_new(all, entry)) rc = -HB_EENV;
     }
     hb_host_bytes_free(&g);

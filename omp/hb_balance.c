@@ -32,7 +32,7 @@ bool hb_balance_is(const struct hb_experiment *e)
 }
 
 /* Elements per thread: whole cache lines; the last thread takes what is left. */
-static size_t hb_balance_per_thread(size_t elements, int threads)
+static size_t balance_per_thread(size_t elements, int threads)
 {
     size_t per = (elements + (size_t)threads - 1) / (size_t)threads;
     return (per + 7) & ~(size_t)7;
@@ -50,15 +50,15 @@ int hb_balance_check(const struct hb_topo *t, const struct hb_experiment *e)
     bool ok = kern && strcmp(kern->name, "read") == 0 && ci >= 0 && mi >= 0 && ci != mi &&
               t->nodes[ci].has_cpus && t->nodes[ci].has_memory && t->nodes[mi].has_memory &&
               k->threads >= 1 && k->threads <= t->nodes[ci].ncpus && elements > 0 &&
-              hb_balance_per_thread(elements, k->threads) * (size_t)(k->threads - 1) < elements &&
+              balance_per_thread(elements, k->threads) * (size_t)(k->threads - 1) < elements &&
               every > 0 && most >= every * HB_BALANCE_MIN_POINTS && most / every <= HB_MAX_REPS;
     if (ok) return 0;
     /* Too little data for its threads: the smallest size that gives each whole lines. */
     if (kern && k->threads >= 1 &&
         (elements == 0 ||
-         hb_balance_per_thread(elements, k->threads) * (size_t)(k->threads - 1) >= elements)) {
+         balance_per_thread(elements, k->threads) * (size_t)(k->threads - 1) >= elements)) {
         size_t least = 8;
-        while (hb_balance_per_thread(least, k->threads) * (size_t)(k->threads - 1) >= least)
+        while (balance_per_thread(least, k->threads) * (size_t)(k->threads - 1) >= least)
             least += 8;
         hb_error_set("balance: --size %llu bytes is too small for %d threads, each of which reads "
                      "whole cache lines of its own: give at least %zu bytes",
@@ -91,7 +91,7 @@ struct hb_balance_worker {
     pthread_t th;
 };
 
-static struct hb_kslice hb_balance_slice(const struct hb_balance_team *tm, int idx)
+static struct hb_kslice balance_slice(const struct hb_balance_team *tm, int idx)
 {
     size_t start = (size_t)idx * tm->per_thread;
     size_t n = start < tm->elements ? tm->elements - start : 0;
@@ -99,7 +99,7 @@ static struct hb_kslice hb_balance_slice(const struct hb_balance_team *tm, int i
                               .n = n < tm->per_thread ? n : tm->per_thread};
 }
 
-static void hb_balance_fail(struct hb_balance_team *tm, const char *msg)
+static void balance_fail(struct hb_balance_team *tm, const char *msg)
 {
     int expected = 0;
     if (atomic_compare_exchange_strong(&tm->failed, &expected, 1))
@@ -108,7 +108,7 @@ static void hb_balance_fail(struct hb_balance_team *tm, const char *msg)
 
 /* Bind the calling worker to the idx-th core of the CPU node (past the cores: its idx-th
  * CPU) and note where it runs. */
-static void hb_balance_bind(struct hb_balance_team *tm, int idx)
+static void balance_bind(struct hb_balance_team *tm, int idx)
 {
     const struct hb_node *n = &tm->t->nodes[hb_topo_node_index(tm->t, tm->task->cpu_node)];
     hwloc_bitmap_t cpus = hwloc_bitmap_alloc();
@@ -120,7 +120,7 @@ static void hb_balance_bind(struct hb_balance_team *tm, int idx)
     hwloc_bitmap_t one = core ? hwloc_bitmap_dup(core->cpuset) : hwloc_bitmap_alloc();
     if (one && !core) hwloc_bitmap_only(one, (unsigned)n->cpus[idx]);
     if (!one || hwloc_set_cpubind(tm->t->hw, one, HWLOC_CPUBIND_THREAD) != 0)
-        hb_balance_fail(tm, "cannot bind a worker thread to the CPU node's CPUs");
+        balance_fail(tm, "cannot bind a worker thread to the CPU node's CPUs");
     hwloc_bitmap_free(one);
     hwloc_bitmap_free(cpus);
     tm->r->thread_cpus[idx] = sched_getcpu();
@@ -130,13 +130,13 @@ static void hb_balance_bind(struct hb_balance_team *tm, int idx)
  * chunk at a time until told to stop, so that an interval counts the bytes moved in it even
  * when one pass takes longer; then one whole pass and the kernel's check of its data (the
  * read kernel's: every element as first written, and their sum). */
-static void *hb_balance_work(void *arg)
+static void *balance_work(void *arg)
 {
     struct hb_balance_worker *w = arg;
     struct hb_balance_team *tm = w->tm;
-    hb_balance_bind(tm, w->idx);
-    struct hb_kslice s = hb_balance_slice(tm, w->idx);
-    if (tm->k->init(&s) != 0) hb_balance_fail(tm, hb_error_msg());
+    balance_bind(tm, w->idx);
+    struct hb_kslice s = balance_slice(tm, w->idx);
+    if (tm->k->init(&s) != 0) balance_fail(tm, hb_error_msg());
     atomic_fetch_add(&tm->touched, 1);
     while (!atomic_load(&tm->go))
         sched_yield();
@@ -150,12 +150,12 @@ static void *hb_balance_work(void *arg)
         moved += (uint64_t)hb_kernel_bytes(tm->k, c.n, 1);
         atomic_store(&tm->moved[w->idx], moved);
     }
-    if (tm->k->check(&s, tm->k->run(&s, 1), 1) != 0) hb_balance_fail(tm, hb_error_msg());
+    if (tm->k->check(&s, tm->k->run(&s, 1), 1) != 0) balance_fail(tm, hb_error_msg());
     return NULL;
 }
 
 /* Bytes the workers have moved so far. */
-static double hb_balance_bytes(const struct hb_balance_team *tm)
+static double balance_bytes(const struct hb_balance_team *tm)
 {
     double bytes = 0.0;
     for (int i = 0; i < tm->task->threads; i++)
@@ -165,7 +165,7 @@ static double hb_balance_bytes(const struct hb_balance_team *tm)
 
 /* The share of the buffer's pages on node `os` now (move_pages, status only); -1 when they
  * cannot be located. */
-static double hb_balance_share(const struct hb_balance_team *tm, int os)
+static double balance_share(const struct hb_balance_team *tm, int os)
 {
     struct hb_pageloc pl;
     if (hb_buf_locate(tm->t, &tm->buf, &os, 1, &pl) != 0) return -1.0;
@@ -174,7 +174,7 @@ static double hb_balance_share(const struct hb_balance_team *tm, int os)
     return pct;
 }
 
-static void hb_balance_sleep_until(double when)
+static void balance_sleep_until(double when)
 {
     double left = when - hb_now();
     if (left <= 0) return;
@@ -186,8 +186,8 @@ static void hb_balance_sleep_until(double when)
  * share has held HB_BALANCE_TARGET_PCT for HB_BALANCE_HELD points (and there are
  * HB_BALANCE_MIN_POINTS), or max_time_s has passed. The bandwidths of the intervals that
  * ended at HB_BALANCE_TARGET_PCT or more are the samples: the figure once placement is fixed. */
-static json_t *hb_balance_series(struct hb_balance_team *tm, double every, double most,
-                                 double *reached)
+static json_t *balance_series(struct hb_balance_team *tm, double every, double most,
+                              double *reached)
 {
     json_t *series = json_array();
     double t0 = hb_now(), prev_t = t0, prev_bytes = 0.0,
@@ -195,12 +195,12 @@ static json_t *hb_balance_series(struct hb_balance_team *tm, double every, doubl
     int held = 0;
     *reached = NAN;
     for (int n = 1; series && !atomic_load(&tm->failed); n++) {
-        hb_balance_sleep_until(t0 + n * every);
-        double now = hb_now(), bytes = hb_balance_bytes(tm);
-        double local = hb_balance_share(tm, tm->task->cpu_node);
+        balance_sleep_until(t0 + n * every);
+        double now = hb_now(), bytes = balance_bytes(tm);
+        double local = balance_share(tm, tm->task->cpu_node);
         double gbps = (bytes - prev_bytes) / (now - prev_t) / 1e9;
         if (local < 0) {
-            hb_balance_fail(tm, hb_error_msg());
+            balance_fail(tm, hb_error_msg());
             break;
         }
         json_array_append_new(series, json_pack("{s:f, s:f, s:f}", "t_s", now - t0, "local_pct",
@@ -220,8 +220,8 @@ static json_t *hb_balance_series(struct hb_balance_team *tm, double every, doubl
 }
 
 /* The record's keys of the run: the series and what it came to, the counters that moved. */
-static json_t *hb_balance_keys(const struct hb_balance_team *tm, json_t *series, double reached,
-                               double first_pct, int mode, json_t *moved, double every)
+static json_t *balance_keys(const struct hb_balance_team *tm, json_t *series, double reached,
+                            double first_pct, int mode, json_t *moved, double every)
 {
     char why[160] = "";
     double last = json_number_value(
@@ -243,7 +243,7 @@ static json_t *hb_balance_keys(const struct hb_balance_team *tm, json_t *series,
  * balancing acts on. A range left bound is skipped by its scanner (MPOL_BIND without
  * MPOL_F_NUMA_BALANCING), and first touch by threads on mem_node's own CPUs would need CPUs
  * there (a memory-only node has none). */
-static int hb_balance_unbind(const struct hb_buf *b)
+static int balance_unbind(const struct hb_buf *b)
 {
     if (syscall(SYS_mbind, b->ptr, b->map_bytes, MPOL_DEFAULT, NULL, 0UL, 0U) == 0) return 0;
     int err = errno;
@@ -254,29 +254,29 @@ static int hb_balance_unbind(const struct hb_buf *b)
 
 /* Start the workers, let them first-touch the buffer, drop its bind, sample the series, stop
  * and join them; then the record's keys into *keys. */
-static int hb_balance_watch(struct hb_balance_team *tm, const struct hb_experiment *e,
-                            json_t **keys, int mode)
+static int balance_watch(struct hb_balance_team *tm, const struct hb_experiment *e, json_t **keys,
+                         int mode)
 {
     int n = tm->task->threads, started = 0, rc = 0;
     struct hb_balance_worker *w = calloc((size_t)n, sizeof(*w));
     for (rc = w ? 0 : -ENOMEM; rc == 0 && started < n; started++) {
         w[started] = (struct hb_balance_worker){tm, started, 0};
-        rc = -pthread_create(&w[started].th, NULL, hb_balance_work, &w[started]);
+        rc = -pthread_create(&w[started].th, NULL, balance_work, &w[started]);
     }
     started -= rc != 0;
     if (rc) hb_error_set("balance: cannot start worker %d of %d: %s", started, n, strerror(-rc));
     if (rc) atomic_store(&tm->stop, 1);
     while (atomic_load(&tm->touched) < started)
         sched_yield();
-    double first = rc ? -1.0 : hb_balance_share(tm, tm->task->mem_node);
+    double first = rc ? -1.0 : balance_share(tm, tm->task->mem_node);
     if (rc == 0 && first < 0) rc = -HB_EENV;
     json_t *before = rc ? NULL : hb_vmstat_numa(), *series = NULL, *after = NULL;
     if (rc == 0 && !before) rc = -HB_EENV;
-    if (rc == 0) rc = hb_balance_unbind(&tm->buf);
+    if (rc == 0) rc = balance_unbind(&tm->buf);
     atomic_store(&tm->go, 1);
     double reached = NAN, every = hb_param_num_of(e, "interval_s", 1.0);
     if (rc == 0)
-        series = hb_balance_series(tm, every, hb_param_num_of(e, "max_time_s", 0.0), &reached);
+        series = balance_series(tm, every, hb_param_num_of(e, "max_time_s", 0.0), &reached);
     if (rc == 0 && !series) rc = -ENOMEM;
     atomic_store(&tm->stop, 1);
     for (int i = 0; i < started; i++)
@@ -284,8 +284,8 @@ static int hb_balance_watch(struct hb_balance_team *tm, const struct hb_experime
     free(w);
     if (rc == 0 && !(after = hb_vmstat_numa())) rc = -HB_EENV;
     if (rc == 0)
-        *keys = hb_balance_keys(tm, series, reached, first, mode, hb_vmstat_moved(before, after),
-                                every);
+        *keys =
+            balance_keys(tm, series, reached, first, mode, hb_vmstat_moved(before, after), every);
     else
         json_decref(series);
     json_decref(before);
@@ -299,7 +299,7 @@ int hb_balance_run(const struct hb_topo *t, const struct hb_experiment *e, struc
     const struct hb_task *task = &e->tasks[0];
     struct hb_balance_team tm = {.t = t, .task = task, .k = hb_kernel_find(task->kernel), .r = r};
     tm.elements = (size_t)(task->bytes / 8) & ~(size_t)7;
-    tm.per_thread = hb_balance_per_thread(tm.elements, task->threads);
+    tm.per_thread = balance_per_thread(tm.elements, task->threads);
     double t_alloc = hb_now();
     *keys = NULL;
     r->ran = 1;
@@ -315,7 +315,7 @@ int hb_balance_run(const struct hb_topo *t, const struct hb_experiment *e, struc
                           &tm.buf);
     if (rc) return rc;
     tm.moved = calloc((size_t)task->threads, sizeof(*tm.moved));
-    rc = tm.moved ? hb_balance_watch(&tm, e, keys, mode) : -ENOMEM;
+    rc = tm.moved ? balance_watch(&tm, e, keys, mode) : -ENOMEM;
     if (rc == -ENOMEM) hb_error_set("balance: out of memory watching %d threads", task->threads);
     if (rc == 0 && tm.failed) {
         r->status = -HB_EVALIDATE;

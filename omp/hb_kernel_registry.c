@@ -333,26 +333,26 @@ const struct hb_kernel hb_kernels[] = {
 };
 
 /* Sized from the table, so a longer table never cuts the list short. */
-static char *hb_kernel_names_buf;
-static pthread_once_t hb_kernel_names_once = PTHREAD_ONCE_INIT;
+static char *kernel_names_buf;
+static pthread_once_t kernel_names_once = PTHREAD_ONCE_INIT;
 
-static void hb_kernel_names_build(void)
+static void kernel_names_build(void)
 {
     size_t len = 1;
     for (const struct hb_kernel *k = hb_kernels; k->name; k++)
         len += strlen(k->name) + 2;
-    hb_kernel_names_buf = calloc(len, 1);
-    if (hb_kernel_names_buf == NULL) return;
+    kernel_names_buf = calloc(len, 1);
+    if (kernel_names_buf == NULL) return;
     for (const struct hb_kernel *k = hb_kernels; k->name; k++) {
-        if (k != hb_kernels) strcat(hb_kernel_names_buf, ", ");
-        strcat(hb_kernel_names_buf, k->name);
+        if (k != hb_kernels) strcat(kernel_names_buf, ", ");
+        strcat(kernel_names_buf, k->name);
     }
 }
 
 const char *hb_kernel_names(void)
 {
-    pthread_once(&hb_kernel_names_once, hb_kernel_names_build);
-    return hb_kernel_names_buf ? hb_kernel_names_buf : "(out of memory listing the kernels)";
+    pthread_once(&kernel_names_once, kernel_names_build);
+    return kernel_names_buf ? kernel_names_buf : "(out of memory listing the kernels)";
 }
 
 const struct hb_kernel *hb_kernel_find(const char *name)

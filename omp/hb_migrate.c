@@ -19,28 +19,28 @@ bool hb_migrate_is(const struct hb_experiment *e)
     return e->ntasks == 1 && strcmp(e->tasks[0].kernel, "migrate") == 0;
 }
 
-static const struct hb_param *hb_migrate_param(const struct hb_experiment *e, const char *key)
+static const struct hb_param *migrate_param(const struct hb_experiment *e, const char *key)
 {
     for (int i = 0; i < e->params.n; i++)
         if (strcmp(e->params.v[i].key, key) == 0) return &e->params.v[i];
     return NULL;
 }
 
-static int hb_migrate_dst(const struct hb_experiment *e)
+static int migrate_dst(const struct hb_experiment *e)
 {
-    const struct hb_param *p = hb_migrate_param(e, "dst_node");
+    const struct hb_param *p = migrate_param(e, "dst_node");
     return p && p->kind == HB_PARAM_INT ? (int)p->v.ints[0] : -1;
 }
 
 /* 1 for mbind, 0 for move_pages, -1 for neither. */
-static int hb_migrate_by_mbind(const struct hb_experiment *e)
+static int migrate_by_mbind(const struct hb_experiment *e)
 {
-    const struct hb_param *p = hb_migrate_param(e, "method");
+    const struct hb_param *p = migrate_param(e, "method");
     if (!p || p->kind != HB_PARAM_STR) return -1;
     return strcmp(p->v.str, "mbind") == 0 ? 1 : strcmp(p->v.str, "move_pages") == 0 ? 0 : -1;
 }
 
-static bool hb_migrate_mem_ok(const struct hb_topo *t, int os)
+static bool migrate_mem_ok(const struct hb_topo *t, int os)
 {
     int i = hb_topo_node_index(t, os);
     return i >= 0 && t->nodes[i].has_memory;
@@ -49,10 +49,10 @@ static bool hb_migrate_mem_ok(const struct hb_topo *t, int os)
 int hb_migrate_check(const struct hb_topo *t, const struct hb_experiment *e)
 {
     const struct hb_task *k = &e->tasks[0];
-    int ci = hb_topo_node_index(t, k->cpu_node), dst = hb_migrate_dst(e);
+    int ci = hb_topo_node_index(t, k->cpu_node), dst = migrate_dst(e);
     if (e->reps < 1 || e->reps > HB_MAX_REPS || k->threads != 1 || ci < 0 ||
-        !t->nodes[ci].has_cpus || !hb_migrate_mem_ok(t, k->mem_node) ||
-        !hb_migrate_mem_ok(t, dst) || dst == k->mem_node || hb_migrate_by_mbind(e) < 0) {
+        !t->nodes[ci].has_cpus || !migrate_mem_ok(t, k->mem_node) || !migrate_mem_ok(t, dst) ||
+        dst == k->mem_node || migrate_by_mbind(e) < 0) {
         hb_error_set("experiment %s: not a migration (one thread on a CPU node, reps 1-%d, two "
                      "different nodes with memory, method move_pages or mbind)",
                      e->name, HB_MAX_REPS);
@@ -68,7 +68,7 @@ struct hb_migrate_pages {
     unsigned long n;
 };
 
-static int hb_migrate_pages_init(const struct hb_buf *b, struct hb_migrate_pages *p)
+static int migrate_pages_init(const struct hb_buf *b, struct hb_migrate_pages *p)
 {
     size_t page = b->pages == HB_PAGES_4K ? (size_t)sysconf(_SC_PAGESIZE) : (size_t)2 << 20;
     p->n = (unsigned long)((b->map_bytes + page - 1) / page);
@@ -84,7 +84,7 @@ static int hb_migrate_pages_init(const struct hb_buf *b, struct hb_migrate_pages
     return 0;
 }
 
-static void hb_migrate_pages_free(struct hb_migrate_pages *p)
+static void migrate_pages_free(struct hb_migrate_pages *p)
 {
     free(p->addr);
     free(p->node);
@@ -92,7 +92,7 @@ static void hb_migrate_pages_free(struct hb_migrate_pages *p)
 }
 
 /* Move every page to node `to` (os index) one way or the other: 0, or -errno with a message. */
-static int hb_migrate_move(const struct hb_buf *b, struct hb_migrate_pages *p, int to, int mbind)
+static int migrate_move(const struct hb_buf *b, struct hb_migrate_pages *p, int to, int mbind)
 {
     long rc;
     if (mbind) {
@@ -116,7 +116,7 @@ static int hb_migrate_move(const struct hb_buf *b, struct hb_migrate_pages *p, i
 }
 
 /* Pin this thread to the task's CPU node: 0, or -HB_EENV with a message. */
-static int hb_migrate_pin(const struct hb_topo *t, int cpu_node, int *ran_on)
+static int migrate_pin(const struct hb_topo *t, int cpu_node, int *ran_on)
 {
     const struct hb_node *n = &t->nodes[hb_topo_node_index(t, cpu_node)];
     hwloc_bitmap_t set = hwloc_bitmap_alloc();
@@ -130,8 +130,8 @@ static int hb_migrate_pin(const struct hb_topo *t, int cpu_node, int *ran_on)
 }
 
 /* Where the pages are now, against the destination. */
-static void hb_migrate_locate(const struct hb_topo *t, const struct hb_buf *buf, int dst,
-                              struct hb_task_result *r)
+static void migrate_locate(const struct hb_topo *t, const struct hb_buf *buf, int dst,
+                           struct hb_task_result *r)
 {
     struct hb_buf moved = *buf;
     moved.nodes = &dst;
@@ -149,15 +149,14 @@ static void hb_migrate_locate(const struct hb_topo *t, const struct hb_buf *buf,
 }
 
 /* The timed moves; a page left behind is a failed measurement, not a figure. */
-static int hb_migrate_samples(const struct hb_experiment *e, const struct hb_buf *buf,
-                              struct hb_migrate_pages *p, int src, int dst,
-                              struct hb_task_result *r)
+static int migrate_samples(const struct hb_experiment *e, const struct hb_buf *buf,
+                           struct hb_migrate_pages *p, int src, int dst, struct hb_task_result *r)
 {
-    int mbind = hb_migrate_by_mbind(e);
+    int mbind = migrate_by_mbind(e);
     for (int s = 0; s < e->reps; s++) {
-        int rc = s ? hb_migrate_move(buf, p, src, mbind) : 0;
+        int rc = s ? migrate_move(buf, p, src, mbind) : 0;
         double t0 = hb_now();
-        if (rc == 0) rc = hb_migrate_move(buf, p, dst, mbind);
+        if (rc == 0) rc = migrate_move(buf, p, dst, mbind);
         double t1 = hb_now();
         if (rc) return rc;
         if (s == 0) r->t_start = t0;
@@ -177,25 +176,25 @@ static int hb_migrate_samples(const struct hb_experiment *e, const struct hb_buf
 int hb_migrate_run(const struct hb_topo *t, const struct hb_experiment *e, struct hb_task_result *r)
 {
     const struct hb_task *k = &e->tasks[0];
-    int src = k->mem_node, dst = hb_migrate_dst(e);
+    int src = k->mem_node, dst = migrate_dst(e);
     double t_alloc = hb_now();
     struct hb_buf buf;
     r->ran = 1;
     r->threads = 1;
-    int rc = hb_migrate_pin(t, k->cpu_node, &r->thread_cpus[0]);
+    int rc = migrate_pin(t, k->cpu_node, &r->thread_cpus[0]);
     r->threads_on_node =
         hb_topo_node_of_cpu(t, r->thread_cpus[0]) == hb_topo_node_index(t, k->cpu_node);
     if (rc == 0) rc = hb_buf_alloc(t, k->bytes, HB_POLICY_BIND, &src, 1, k->pages, &buf);
     if (rc) return rc;
     memset(buf.ptr, 1, buf.bytes); /* first touch: every page on the source */
     struct hb_migrate_pages p = {0};
-    r->status = hb_migrate_pages_init(&buf, &p);
-    if (r->status == 0) r->status = hb_migrate_samples(e, &buf, &p, src, dst, r);
+    r->status = migrate_pages_init(&buf, &p);
+    if (r->status == 0) r->status = migrate_samples(e, &buf, &p, src, dst, r);
     if (r->status) snprintf(r->note, sizeof(r->note), "%s", hb_error_msg());
     r->bytes_per_sample = (double)buf.bytes;
     r->sweeps_per_sample = 1;
-    hb_migrate_locate(t, &buf, dst, r);
-    hb_migrate_pages_free(&p);
+    migrate_locate(t, &buf, dst, r);
+    migrate_pages_free(&p);
     hb_buf_free(&buf);
     r->elapsed_s = hb_now() - t_alloc;
     return 0;

@@ -46,7 +46,7 @@ static const struct hb_pair_kernel {
     enum hb_c2c_kind kind;
     size_t bytes;
     double events;
-} hb_pair_kernels[] = {
+} pair_kernels[] = {
     /* One line passed back and forth; one way is half a round trip: two per iteration. */
     {"pingpong", HB_C2C_PINGPONG, 64, 2.0},
     /* Each thread increments its own counter, both in one line, then 128 bytes apart. */
@@ -56,13 +56,13 @@ static const struct hb_pair_kernel {
     {"spinlock", HB_C2C_SPIN, sizeof(struct hb_c2c_lockdata), 2.0},
     {"mutex", HB_C2C_MUTEX, sizeof(struct hb_c2c_lockdata), 2.0},
 };
-#define HB_PAIR_NKERNELS ((int)(sizeof(hb_pair_kernels) / sizeof(hb_pair_kernels[0])))
+#define HB_PAIR_NKERNELS ((int)(sizeof(pair_kernels) / sizeof(pair_kernels[0])))
 
 /* The pair kernel with this name, or NULL. */
-static const struct hb_pair_kernel *hb_pair_kernel_find(const char *name)
+static const struct hb_pair_kernel *pair_kernel_find(const char *name)
 {
     for (int i = 0; i < HB_PAIR_NKERNELS; i++)
-        if (strcmp(hb_pair_kernels[i].name, name) == 0) return &hb_pair_kernels[i];
+        if (strcmp(pair_kernels[i].name, name) == 0) return &pair_kernels[i];
     return NULL;
 }
 
@@ -81,14 +81,14 @@ struct hb_c2c_pair {
     double *t_s;  /* samples x 2: each thread's time per sample */
 };
 
-static inline void hb_c2c_relax(void)
+static inline void c2c_relax(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_ia32_pause();
 #endif
 }
 
-static void hb_c2c_body(struct hb_c2c_pair *p, int who)
+static void c2c_body(struct hb_c2c_pair *p, int who)
 {
     uint64_t v = 0;
     _Atomic uint64_t *line = (_Atomic uint64_t *)p->mem;
@@ -107,11 +107,11 @@ static void hb_c2c_body(struct hb_c2c_pair *p, int who)
                     atomic_store_explicit(line, ++v, memory_order_release);
                     ++v;
                     while (atomic_load_explicit(line, memory_order_acquire) != v)
-                        hb_c2c_relax();
+                        c2c_relax();
                 } else {
                     ++v;
                     while (atomic_load_explicit(line, memory_order_acquire) != v)
-                        hb_c2c_relax();
+                        c2c_relax();
                     atomic_store_explicit(line, ++v, memory_order_release);
                 }
             }
@@ -130,7 +130,7 @@ static void hb_c2c_body(struct hb_c2c_pair *p, int who)
             for (uint64_t done = 0; done < p->n;) {
                 if (p->kind == HB_C2C_SPIN)
                     while (atomic_flag_test_and_set_explicit(&ld->flag, memory_order_acquire))
-                        hb_c2c_relax();
+                        c2c_relax();
                 else
                     pthread_mutex_lock(&ld->mutex);
                 if (ld->turn == who) {
@@ -154,7 +154,7 @@ struct hb_c2c_thread {
     int who;
 };
 
-static void *hb_c2c_thread_main(void *arg)
+static void *c2c_thread_main(void *arg)
 {
     struct hb_c2c_thread *th = arg;
     struct hb_c2c_pair *p = th->p;
@@ -171,12 +171,12 @@ static void *hb_c2c_thread_main(void *arg)
     hwloc_bitmap_free(set);
     /* Both threads learn whether both are pinned before either starts. */
     pthread_barrier_wait(&p->barrier);
-    if (p->bind_err[0] == 0 && p->bind_err[1] == 0) hb_c2c_body(p, th->who);
+    if (p->bind_err[0] == 0 && p->bind_err[1] == 0) c2c_body(p, th->who);
     return NULL;
 }
 
 /* One run of the two threads: memory set up for the kind, n iterations x samples, checked. */
-static int hb_c2c_once(struct hb_c2c_pair *p, uint64_t n, int samples)
+static int c2c_once(struct hb_c2c_pair *p, uint64_t n, int samples)
 {
     p->n = n;
     p->samples = samples;
@@ -197,7 +197,7 @@ static int hb_c2c_once(struct hb_c2c_pair *p, uint64_t n, int samples)
     struct hb_c2c_thread th[2] = {{p, 0}, {p, 1}};
     int started = 0;
     for (; started < 2; started++)
-        if ((rc = pthread_create(&tid[started], NULL, hb_c2c_thread_main, &th[started]))) break;
+        if ((rc = pthread_create(&tid[started], NULL, c2c_thread_main, &th[started]))) break;
     /* The threads wait for this before they touch the barrier, so a thread whose partner
      * never started can leave instead of waiting for it forever. */
     atomic_store(&p->go, started == 2 ? 1 : -1);
@@ -250,14 +250,14 @@ static int hb_c2c_once(struct hb_c2c_pair *p, uint64_t n, int samples)
 
 /* Time per sample: ping-pong from the writer (it starts and ends every round trip), the
  * concurrent studies from the slower thread. */
-static double hb_c2c_sample(const struct hb_c2c_pair *p, int s)
+static double c2c_sample(const struct hb_c2c_pair *p, int s)
 {
     if (p->kind == HB_C2C_PINGPONG) return p->t_s[2 * s];
     return p->t_s[2 * s] > p->t_s[2 * s + 1] ? p->t_s[2 * s] : p->t_s[2 * s + 1];
 }
 
 /* Where a task of the plan runs: the CPU its node lists at first_thread. */
-static int hb_pair_cpu(const struct hb_topo *t, const struct hb_task *task)
+static int pair_cpu(const struct hb_topo *t, const struct hb_task *task)
 {
     int ni = hb_topo_node_index(t, task->cpu_node);
     if (ni < 0 || task->first_thread < 0 || task->first_thread >= t->nodes[ni].ncpus) return -1;
@@ -282,10 +282,10 @@ int hb_pair_check(const struct hb_topo *t, const struct hb_plan *plan)
             hb_error_set("experiment %s: reps %d outside 1-%d", e->name, e->reps, HB_MAX_REPS - 1);
             return -EINVAL;
         }
-        bool pair = e->ntasks == 2 && hb_pair_kernel_find(e->tasks[0].kernel) &&
+        bool pair = e->ntasks == 2 && pair_kernel_find(e->tasks[0].kernel) &&
                     strcmp(e->tasks[0].kernel, e->tasks[1].kernel) == 0;
         for (int i = 0; pair && i < 2; i++)
-            pair = e->tasks[i].threads == 1 && hb_pair_cpu(t, &e->tasks[i]) >= 0 &&
+            pair = e->tasks[i].threads == 1 && pair_cpu(t, &e->tasks[i]) >= 0 &&
                    e->tasks[i].bytes == e->tasks[0].bytes;
         if (!pair) {
             hb_error_set("experiment %s: not a pinned pair (two one-thread tasks on CPUs of this "
@@ -293,7 +293,7 @@ int hb_pair_check(const struct hb_topo *t, const struct hb_plan *plan)
                          e->name);
             return -EINVAL;
         }
-        const struct hb_pair_kernel *k = hb_pair_kernel_find(e->tasks[0].kernel);
+        const struct hb_pair_kernel *k = pair_kernel_find(e->tasks[0].kernel);
         if (e->tasks[0].bytes < k->bytes) {
             hb_error_set("experiment %s: %s needs a buffer of %zu bytes, the plan gives %llu",
                          e->name, k->name, k->bytes, (unsigned long long)e->tasks[0].bytes);
@@ -305,9 +305,9 @@ int hb_pair_check(const struct hb_topo *t, const struct hb_plan *plan)
 
 int hb_pair_run(const struct hb_topo *t, const struct hb_experiment *e, struct hb_task_result *r)
 {
-    const struct hb_pair_kernel *k = hb_pair_kernel_find(e->tasks[0].kernel);
+    const struct hb_pair_kernel *k = pair_kernel_find(e->tasks[0].kernel);
     enum hb_c2c_kind kind = k->kind;
-    int a = hb_pair_cpu(t, &e->tasks[0]), b = hb_pair_cpu(t, &e->tasks[1]);
+    int a = pair_cpu(t, &e->tasks[0]), b = pair_cpu(t, &e->tasks[1]);
     int mem_node = e->tasks[0].mem_node;
     double t_alloc = hb_now();
     struct hb_buf buf;
@@ -327,8 +327,8 @@ int hb_pair_run(const struct hb_topo *t, const struct hb_experiment *e, struct h
     double want = hb_timer_min_sample(e->min_time_s), pilot = 0.0;
     uint64_t tried = HB_C2C_MIN_ITERS;
     for (;; tried *= 2) {
-        r->status = hb_c2c_once(&p, tried, 1);
-        pilot = r->status ? 0.0 : hb_c2c_sample(&p, 0);
+        r->status = c2c_once(&p, tried, 1);
+        pilot = r->status ? 0.0 : c2c_sample(&p, 0);
         if (r->status || pilot >= want * HB_C2C_PILOT_SHARE || tried > UINT64_MAX / 4) break;
     }
     if (r->status == 0) {
@@ -336,10 +336,10 @@ int hb_pair_run(const struct hb_topo *t, const struct hb_experiment *e, struct h
         uint64_t n = per_iter > 0 ? (uint64_t)(want / per_iter) + 1 : HB_C2C_MIN_ITERS;
         if (n < HB_C2C_MIN_ITERS) n = HB_C2C_MIN_ITERS;
         r->t_start = hb_now();
-        r->status = hb_c2c_once(&p, n, samples);
+        r->status = c2c_once(&p, n, samples);
         r->t_end = hb_now();
         for (int s = 1; r->status == 0 && s < samples; s++)
-            r->samples[r->nsamples++] = hb_c2c_sample(&p, s);
+            r->samples[r->nsamples++] = c2c_sample(&p, s);
         r->sweeps_per_sample = n;
         r->loads_per_sample = k->events * (double)n;
     }

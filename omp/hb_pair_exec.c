@@ -15,10 +15,9 @@
 
 /* One repeat of experiment x: its record kept in reps, or in the last repeat merged with the
  * earlier ones and emitted; counts a failed measurement. */
-static int hb_pair_one(const struct hb_topo *t, const struct hb_experiment *e, int repeat,
-                       bool last, const struct hb_pair_io *io,
-                       const struct hb_record_origin *origin, struct hb_repeats *reps, int x,
-                       int *failed, int *first)
+static int pair_one(const struct hb_topo *t, const struct hb_experiment *e, int repeat, bool last,
+                    const struct hb_pair_io *io, const struct hb_record_origin *origin,
+                    struct hb_repeats *reps, int x, int *failed, int *first)
 {
     /* Both threads' result is the writer's (task 0); the reader's stays "not run". A balance
      * watch's threads are its one task's, and its series comes as keys of its own. */
@@ -70,8 +69,7 @@ int hb_pair_exec(const struct hb_topo *t, const struct hb_plan *plan, const stru
             const struct hb_experiment *e = &plan->exps[i];
             struct hb_round_step step = {r, rd.rounds, i, plan->n, rd.until_clear};
             if (io->progress) io->progress(&step, e, io->ctx);
-            rc = hb_pair_one(t, e, r, hb_rounds_last(&rd, r), io, &origin, &reps, i, &failed,
-                             &first);
+            rc = pair_one(t, e, r, hb_rounds_last(&rd, r), io, &origin, &reps, i, &failed, &first);
         }
     /* --repeat auto merges when the run is done. */
     for (int i = 0; rc == 0 && i < plan->n; i++)

@@ -31,7 +31,7 @@ int hb_places_cpus(hwloc_bitmap_t set)
 }
 
 /* A comma list of positive decimal counts, as OMP_NUM_THREADS takes it. */
-static int hb_counts_ok(const char *v)
+static int counts_ok(const char *v)
 {
     for (;;) {
         v += strspn(v, " ");
@@ -45,7 +45,7 @@ static int hb_counts_ok(const char *v)
 
 /* OMP_PLACES as OpenMP 5 writes it: an abstract name with an optional count, or explicit
  * places: braces around numbers, ranges (:len:stride) and exclusions (!). */
-static int hb_places_ok(const char *v)
+static int places_ok(const char *v)
 {
     static const char *const names[] = {"threads",   "cores",        "sockets",
                                         "ll_caches", "numa_domains", NULL};
@@ -72,7 +72,7 @@ static int hb_places_ok(const char *v)
 }
 
 /* OMP_PROC_BIND: a comma list of binding policies. */
-static int hb_bind_ok(const char *v)
+static int bind_ok(const char *v)
 {
     static const char *const names[] = {"true",  "false",  "master", "primary",
                                         "close", "spread", NULL};
@@ -97,9 +97,9 @@ int hb_omp_env_check(void)
         int (*ok)(const char *);
         const char *valid;
     } checks[] = {
-        {"OMP_PLACES", hb_places_ok, "cores, threads, sockets or places such as {0},{1}"},
-        {"OMP_PROC_BIND", hb_bind_ok, "close, spread, master, true or false"},
-        {"OMP_NUM_THREADS", hb_counts_ok, "a positive thread count such as 4"},
+        {"OMP_PLACES", places_ok, "cores, threads, sockets or places such as {0},{1}"},
+        {"OMP_PROC_BIND", bind_ok, "close, spread, master, true or false"},
+        {"OMP_NUM_THREADS", counts_ok, "a positive thread count such as 4"},
     };
     for (size_t i = 0; i < sizeof(checks) / sizeof(checks[0]); i++) {
         const char *v = getenv(checks[i].var);
@@ -125,7 +125,7 @@ int hb_omp_env_check(void)
  * place before main runs, and exec keeps that binding: the restarted process would find one
  * place's CPUs and refuse a run its affinity allows. The places are made of the CPUs the
  * process was allowed at start, so their union gives that affinity back. */
-static void hb_places_unbind(void)
+static void places_unbind(void)
 {
     hwloc_bitmap_t cpus = hwloc_bitmap_alloc();
     int last = cpus && hb_places_cpus(cpus) == 0 ? hwloc_bitmap_last(cpus) : -1;
@@ -150,7 +150,7 @@ void hb_places_defaults(char **argv)
     setenv("HOPBENCH_OMP_DEFAULTS", "1", 1);
     if (!getenv("OMP_PLACES")) setenv("OMP_PLACES", "cores", 1);
     if (!getenv("OMP_PROC_BIND")) setenv("OMP_PROC_BIND", "close", 1);
-    hb_places_unbind();
+    places_unbind();
     hb_restart(argv);
     /* Not fatal: threads are still checked against their node before anything is timed. */
 }

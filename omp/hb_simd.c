@@ -18,21 +18,21 @@ const char *const hb_simd_choices[HB_SIMD_N + 2] = {
     NULL,
 };
 /* The paths' own names, by enum hb_simd. */
-static const char *const *const hb_simd_names = hb_simd_choices + 1;
+static const char *const *const simd_names = hb_simd_choices + 1;
 
 /* -1 until the first query, so a process that never selects still gets the best path; atomic
  * because every kernel thread reads it at call time. */
-static atomic_int hb_simd_current = -1;
+static atomic_int simd_current = -1;
 
 const char *hb_simd_name(enum hb_simd s)
 {
     if ((int)s < 0 || s >= HB_SIMD_N) return "unknown";
-    return hb_simd_names[s];
+    return simd_names[s];
 }
 
 /* The CPU (and, through libgcc's XGETBV test, the OS) must support the path; the build must
  * have compiled it, which on x86-64 it always does. */
-static bool hb_simd_supported(enum hb_simd s)
+static bool simd_supported(enum hb_simd s)
 {
     switch (s) {
     case HB_SIMD_C:
@@ -53,17 +53,17 @@ static bool hb_simd_supported(enum hb_simd s)
 enum hb_simd hb_simd_best(void)
 {
     for (int s = HB_SIMD_N - 1; s > HB_SIMD_C; s--)
-        if (hb_simd_supported((enum hb_simd)s)) return (enum hb_simd)s;
+        if (simd_supported((enum hb_simd)s)) return (enum hb_simd)s;
     return HB_SIMD_C;
 }
 
-static void hb_simd_list_supported(char *buf, size_t len)
+static void simd_list_supported(char *buf, size_t len)
 {
     size_t used = 0;
     buf[0] = '\0';
     for (int s = 0; s < HB_SIMD_N && used < len; s++) {
-        if (!hb_simd_supported((enum hb_simd)s)) continue;
-        int w = snprintf(buf + used, len - used, "%s%s", used ? ", " : "", hb_simd_names[s]);
+        if (!simd_supported((enum hb_simd)s)) continue;
+        int w = snprintf(buf + used, len - used, "%s%s", used ? ", " : "", simd_names[s]);
         if (w < 0) break;
         used += (size_t)w;
     }
@@ -72,20 +72,20 @@ static void hb_simd_list_supported(char *buf, size_t len)
 int hb_simd_select(const char *name)
 {
     if (name == NULL || strcmp(name, "auto") == 0) {
-        atomic_store(&hb_simd_current, (int)hb_simd_best());
+        atomic_store(&simd_current, (int)hb_simd_best());
         return 0;
     }
     char supported[64];
-    hb_simd_list_supported(supported, sizeof(supported));
+    simd_list_supported(supported, sizeof(supported));
     for (int s = 0; s < HB_SIMD_N; s++) {
-        if (strcmp(name, hb_simd_names[s]) != 0) continue;
-        if (!hb_simd_supported((enum hb_simd)s)) {
+        if (strcmp(name, simd_names[s]) != 0) continue;
+        if (!simd_supported((enum hb_simd)s)) {
             hb_error_set("SIMD path '%s' is not supported by this CPU or build; supported paths: "
                          "auto, %s",
                          name, supported);
             return -EINVAL;
         }
-        atomic_store(&hb_simd_current, s);
+        atomic_store(&simd_current, s);
         return 0;
     }
     hb_error_set("unknown SIMD path '%s'; supported paths: auto, %s", name, supported);
@@ -94,13 +94,12 @@ int hb_simd_select(const char *name)
 
 enum hb_simd hb_simd_active(void)
 {
-    int s = atomic_load_explicit(&hb_simd_current, memory_order_relaxed);
+    int s = atomic_load_explicit(&simd_current, memory_order_relaxed);
     if (s < 0) {
         /* Compare-exchange so a concurrent hb_simd_select() is never overwritten. */
         int unset = -1;
         int best = (int)hb_simd_best();
-        if (atomic_compare_exchange_strong(&hb_simd_current, &unset, best))
-            return (enum hb_simd)best;
+        if (atomic_compare_exchange_strong(&simd_current, &unset, best)) return (enum hb_simd)best;
         return (enum hb_simd)unset;
     }
     return (enum hb_simd)s;

@@ -26,7 +26,7 @@
  * groups of lines, so a low rate is a steady trickle rather than 1 MiB bursts. */
 #define HB_BG_PACED_CHUNK_ELEMS ((size_t)64)
 
-static void hb_master_step(struct hb_team *tm)
+static void master_step(struct hb_team *tm)
 {
     const struct hb_team_hooks *h = tm->hooks;
     switch (tm->mstate) {
@@ -51,21 +51,21 @@ static void hb_master_step(struct hb_team *tm)
     }
 }
 
-static void hb_master_until(struct hb_team *tm, enum hb_master_state until)
+static void master_until(struct hb_team *tm, enum hb_master_state until)
 {
     while (tm->mstate < until) {
-        hb_master_step(tm);
+        master_step(tm);
         if (tm->mstate < until) sched_yield();
     }
 }
 
-static void hb_wait_flag(_Atomic int *flag)
+static void wait_flag(_Atomic int *flag)
 {
     while (!atomic_load(flag))
         sched_yield();
 }
 
-static struct hb_kslice hb_slice_of(const struct hb_task_state *st, int idx, uint64_t seed)
+static struct hb_kslice slice_of(const struct hb_task_state *st, int idx, uint64_t seed)
 {
     struct hb_kslice s = {.scalar = 3.0,
                           .seed = seed + (uint64_t)idx,
@@ -84,7 +84,7 @@ static struct hb_kslice hb_slice_of(const struct hb_task_state *st, int idx, uin
 }
 
 /* Record the thread's CPU and refuse to measure when it may run outside its node. */
-static void hb_thread_check(struct hb_team *tm, int tid)
+static void thread_check(struct hb_team *tm, int tid)
 {
     const struct hb_node *nd = &tm->topo->nodes[tm->node_index];
     int cpu = sched_getcpu();
@@ -115,9 +115,9 @@ static void hb_thread_check(struct hb_team *tm, int tid)
  * long, then count as started: the foreground only begins once every pace is set. */
 #define HB_BG_CALIBRATE_S 0.02
 
-static void hb_run_background(struct hb_team *tm, struct hb_task_state *st, int idx, int tid)
+static void run_background(struct hb_team *tm, struct hb_task_state *st, int idx, int tid)
 {
-    struct hb_kslice whole = hb_slice_of(st, idx, tm->e->seed);
+    struct hb_kslice whole = slice_of(st, idx, tm->e->seed);
     double fraction = st->task->bg_fraction;
     double rate = st->task->bg_rate_GBps * 1e9;
     double bytes = 0.0, t0 = hb_now();
@@ -149,8 +149,8 @@ static void hb_run_background(struct hb_team *tm, struct hb_task_state *st, int 
         /* Pace: hold back until the target rate is met (injection delay). */
         while (rate > 0.0 && !calibrating && hb_now() - t0 < bytes / rate &&
                !atomic_load(&tm->stop))
-            if (tid == 0) hb_master_step(tm);
-        if (tid == 0) hb_master_step(tm);
+            if (tid == 0) master_step(tm);
+        if (tid == 0) master_step(tm);
     }
     st->bg_bytes[idx] = bytes;
     st->bg_start[idx] = t0;
@@ -158,10 +158,10 @@ static void hb_run_background(struct hb_team *tm, struct hb_task_state *st, int 
     st->bg_target[idx] = rate;
 }
 
-static void hb_run_foreground(struct hb_team *tm, struct hb_task_state *st, int idx)
+static void run_foreground(struct hb_team *tm, struct hb_task_state *st, int idx)
 {
     const struct hb_experiment *e = tm->e;
-    struct hb_kslice s = hb_slice_of(st, idx, e->seed);
+    struct hb_kslice s = slice_of(st, idx, e->seed);
     int sense = 0;
     double r = 0.0;
 
@@ -209,7 +209,7 @@ static void hb_run_foreground(struct hb_team *tm, struct hb_task_state *st, int 
  * policy, still verified afterwards), about twice as fast as a fault per page on a virtual
  * machine, and every repeat allocates anew. The kernel's init still writes every element, so
  * an older kernel that refuses the advice only loses the speed. */
-static void hb_populate(const struct hb_kslice *s)
+static void populate(const struct hb_kslice *s)
 {
 #ifdef MADV_POPULATE_WRITE
     double *arrays[4] = {s->a, s->b, s->c, s->d};
@@ -225,38 +225,38 @@ static void hb_populate(const struct hb_kslice *s)
 #endif
 }
 
-static void hb_thread_body(struct hb_team *tm, int tid)
+static void thread_body(struct hb_team *tm, int tid)
 {
     struct hb_slot sl = tm->slots[tid];
     struct hb_task_state *st = sl.task >= 0 ? &tm->states[sl.task] : NULL;
 
-    hb_thread_check(tm, tid);
+    thread_check(tm, tid);
     /* Policy "os": one thread initialises everything, as a serial init loop would, and the
      * kernel places the pages where it likes; otherwise each thread touches its own slice. */
     bool master_touch = st && st->task->touch_master;
     for (int j = sl.idx; st && (master_touch ? sl.idx == 0 && j < st->task->threads : j == sl.idx);
          j++) {
-        struct hb_kslice s = hb_slice_of(st, j, tm->e->seed);
-        hb_populate(&s);
+        struct hb_kslice s = slice_of(st, j, tm->e->seed);
+        populate(&s);
         if (st->k->init(&s) != 0) hb_task_fail(st, -HB_EVALIDATE, hb_error_msg());
     }
 #pragma omp barrier
     if (atomic_load(&tm->fatal)) return;
     bool bg = st && st->task->role == HB_ROLE_BG;
     if (bg) {
-        hb_run_background(tm, st, sl.idx, tid);
+        run_background(tm, st, sl.idx, tid);
     } else if (st) {
         if (tid == 0)
-            hb_master_until(tm, HB_M_WAIT_FG_LOCAL);
+            master_until(tm, HB_M_WAIT_FG_LOCAL);
         else
-            hb_wait_flag(&tm->go);
-        hb_run_foreground(tm, st, sl.idx);
+            wait_flag(&tm->go);
+        run_foreground(tm, st, sl.idx);
         atomic_fetch_sub(&tm->fg_remaining, 1);
     }
-    if (tid == 0) hb_master_until(tm, HB_M_DONE);
+    if (tid == 0) master_until(tm, HB_M_DONE);
 }
 
-static int hb_team_prepare(struct hb_team *tm, struct hb_task_result *results)
+static int team_prepare(struct hb_team *tm, struct hb_task_result *results)
 {
     const struct hb_experiment *e = tm->e;
     const struct hb_node *nd = &tm->topo->nodes[tm->node_index];
@@ -340,7 +340,7 @@ int hb_team_run(const struct hb_topo *t, const struct hb_experiment *e, int node
                      e->reps, HB_MAX_REPS);
         goto out;
     }
-    rc = hb_team_prepare(tm, results);
+    rc = team_prepare(tm, results);
     for (int i = 0; rc == 0 && i < tm->nstates; i++)
         rc = hb_task_alloc(tm, &tm->states[i]);
     if (rc) goto out;
@@ -357,7 +357,7 @@ int hb_team_run(const struct hb_topo *t, const struct hb_experiment *e, int node
                          omp_get_num_threads(), tm->nthreads);
             }
         } else {
-            hb_thread_body(tm, tid);
+            thread_body(tm, tid);
         }
     }
     if (atomic_load(&tm->fatal)) {

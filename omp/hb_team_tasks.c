@@ -35,8 +35,8 @@ struct hb_size_near {
 /* A window of element counts that lays out ([lo, hi], hi UINT64_MAX = no end) in size
  * units: bytes of the task / unit (unit = threads when the size is per thread). Merged into
  * *cur while it touches it, else *cur is done and goes to near. */
-static void hb_size_window(uint64_t lo, uint64_t hi, uint64_t size, uint64_t unit, int streams,
-                           uint64_t cur[2], bool *have, struct hb_size_near *near)
+static void size_window(uint64_t lo, uint64_t hi, uint64_t size, uint64_t unit, int streams,
+                        uint64_t cur[2], bool *have, struct hb_size_near *near)
 {
     /* elements e (a multiple of 8) come from e * 8 * streams to (e + 8) * 8 * streams - 1
      * bytes; past 64 bits nothing is reachable */
@@ -67,14 +67,14 @@ static void hb_size_window(uint64_t lo, uint64_t hi, uint64_t size, uint64_t uni
  * starts every P = 512 k elements (k = 1, 2, ...: the thread's share rounded up to 4 KiB);
  * with e elements per array that takes (512 (k-1) T, 512 k T], and it leaves the last thread
  * e - P (T - 1), which must hold m8 too. From k = T + m8 / 512 + 1 on the windows touch. */
-static void hb_size_nearest(uint64_t size, uint64_t unit, int streams, int threads, uint64_t m8,
-                            struct hb_size_near *near)
+static void size_nearest(uint64_t size, uint64_t unit, int streams, int threads, uint64_t m8,
+                         struct hb_size_near *near)
 {
     memset(near, 0, sizeof(*near));
     uint64_t cur[2] = {0, 0}, t = (uint64_t)threads, kmin = (m8 + 511) / 512;
     bool have = false;
     if (threads == 1) {
-        hb_size_window(m8, UINT64_MAX, size, unit, streams, cur, &have, near);
+        size_window(m8, UINT64_MAX, size, unit, streams, cur, &have, near);
     } else {
         uint64_t last = t + kmin + 1;
         for (uint64_t k = kmin ? kmin : 1; k <= last; k++) {
@@ -86,7 +86,7 @@ static void hb_size_nearest(uint64_t size, uint64_t unit, int streams, int threa
             lo1 += 8;
             uint64_t lo = lo1 > lo2 ? lo1 : lo2;
             if (k == last) hi = UINT64_MAX;
-            if (lo <= hi) hb_size_window(lo, hi, size, unit, streams, cur, &have, near);
+            if (lo <= hi) size_window(lo, hi, size, unit, streams, cur, &have, near);
         }
     }
     if (!have) return;
@@ -96,7 +96,7 @@ static void hb_size_nearest(uint64_t size, uint64_t unit, int streams, int threa
 
 /* The least slice (elements, a multiple of 8) the kernel takes with this task's stride and
  * group; 0 when no length would do (a stride or group it refuses whatever the slice). */
-static uint64_t hb_kernel_least_slice(const struct hb_task *task, const struct hb_kernel *k)
+static uint64_t kernel_least_slice(const struct hb_task *task, const struct hb_kernel *k)
 {
     struct hb_kslice s = {.param = task->param,
                           .stride = (size_t)task->chase_stride,
@@ -122,7 +122,7 @@ static uint64_t hb_kernel_least_slice(const struct hb_task *task, const struct h
 }
 
 /* What works near a refused size: "it needs at least N bytes" and the like, into buf. */
-static void hb_size_works(const struct hb_size_near *near, const char *u, char *buf, size_t len)
+static void size_works(const struct hb_size_near *near, const char *u, char *buf, size_t len)
 {
     unsigned long long b = near->below, a = near->above, f = near->from;
     if (!a)
@@ -149,10 +149,9 @@ static void hb_size_works(const struct hb_size_near *near, const char *u, char *
 /* The one line for a task whose size does not lay out: what is wrong (`why`, the kernel's
  * message, not hb_error_msg() itself; NULL: the slices), then the sizes near it that work.
  * -EINVAL. */
-static int hb_task_size_error(const struct hb_task *task, const struct hb_kernel *k,
-                              const char *why)
+static int task_size_error(const struct hb_task *task, const struct hb_kernel *k, const char *why)
 {
-    uint64_t m8 = hb_kernel_least_slice(task, k);
+    uint64_t m8 = kernel_least_slice(task, k);
     if (!m8) { /* no size would do: the kernel's reason is the whole story */
         hb_error_set("%s", why ? why : "the kernel refuses every slice");
         return -EINVAL;
@@ -163,9 +162,9 @@ static int hb_task_size_error(const struct hb_task *task, const struct hb_kernel
     uint64_t unit = named && task->size_per_thread ? (uint64_t)task->threads : 1;
     uint64_t size = task->bytes / unit;
     struct hb_size_near near;
-    hb_size_nearest(size, unit, k->streams, task->threads, m8, &near);
+    size_nearest(size, unit, k->streams, task->threads, m8, &near);
     char who[64], works[240], slices[160], subject[sizeof(task->size_from) + 32];
-    hb_size_works(&near, unit > 1 ? "bytes per thread" : "bytes", works, sizeof(works));
+    size_works(&near, unit > 1 ? "bytes per thread" : "bytes", works, sizeof(works));
     if (named)
         snprintf(subject, sizeof(subject), "%s", task->size_from);
     else
@@ -195,15 +194,15 @@ static int hb_task_size_error(const struct hb_task *task, const struct hb_kernel
  * every SIMD path see the same data) and per thread (aligned slices). Refuses a size that
  * leaves an array or a thread without data, or a slice the kernel cannot take, with the
  * sizes near it that work. Shared by the plan check and the run. */
-static int hb_task_geometry(const struct hb_task *task, const struct hb_kernel *k, size_t *elements,
-                            size_t *per_thread)
+static int task_geometry(const struct hb_task *task, const struct hb_kernel *k, size_t *elements,
+                         size_t *per_thread)
 {
     *elements = (size_t)(task->bytes / (uint64_t)k->streams / 8) & ~(size_t)7;
-    if (*elements == 0) return hb_task_size_error(task, k, NULL);
+    if (*elements == 0) return task_size_error(task, k, NULL);
     size_t per = (*elements + (size_t)task->threads - 1) / (size_t)task->threads;
     *per_thread = (per + HB_SLICE_ALIGN_ELEMS - 1) / HB_SLICE_ALIGN_ELEMS * HB_SLICE_ALIGN_ELEMS;
     if (*per_thread * (size_t)(task->threads - 1) >= *elements)
-        return hb_task_size_error(task, k, NULL);
+        return task_size_error(task, k, NULL);
     /* The kernel's own minimum (dgemm: one whole product; chase: one stride) for the first
      * slice and the last, which holds the rest and may be smaller: what init would refuse. */
     size_t first = *per_thread < *elements ? *per_thread : *elements;
@@ -216,7 +215,7 @@ static int hb_task_geometry(const struct hb_task *task, const struct hb_kernel *
                               .chains = task->chase_chains};
         if (k->fits(&s)) {
             char *why = strdup(hb_error_msg());
-            int rc = hb_task_size_error(task, k, why ? why : "the kernel refuses the slice");
+            int rc = task_size_error(task, k, why ? why : "the kernel refuses the slice");
             free(why);
             return rc;
         }
@@ -246,7 +245,7 @@ int hb_plan_check(const struct hb_topo *t, const struct hb_plan *plan)
                              t->nodes[ni].ncpus);
                 return -EINVAL;
             }
-            int rc = hb_task_geometry(a, k, &elements, &per);
+            int rc = task_geometry(a, k, &elements, &per);
             if (rc) return rc;
             for (int j = 0; j < i; j++) {
                 const struct hb_task *b = &e->tasks[j];
@@ -265,7 +264,7 @@ int hb_plan_check(const struct hb_topo *t, const struct hb_plan *plan)
 int hb_task_alloc(struct hb_team *tm, struct hb_task_state *st)
 {
     const struct hb_task *task = st->task;
-    int rc = hb_task_geometry(task, st->k, &st->elements, &st->per_thread);
+    int rc = task_geometry(task, st->k, &st->elements, &st->per_thread);
     if (rc) return rc;
     int *nodes = NULL;
     int nn = hb_task_mem_nodes(task, &nodes);

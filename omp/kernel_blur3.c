@@ -10,7 +10,7 @@
 
 #include <string.h>
 
-static double hb_blur_pixel(size_t i)
+static double blur_pixel(size_t i)
 {
     return (double)((i * 7 + i / HB_BLUR_W * 3) % 13);
 }
@@ -18,7 +18,7 @@ static double hb_blur_pixel(size_t i)
 int hb_blur3_init(struct hb_kslice *s)
 {
     for (size_t i = 0; i < s->n; i++) {
-        s->b[i] = hb_blur_pixel(i);
+        s->b[i] = blur_pixel(i);
         s->a[i] = 0.0;
     }
     return 0;
@@ -50,7 +50,7 @@ int hb_blur3_init(struct hb_kslice *s)
         memcpy(a + done, b + done, (n - done) * sizeof(*a));                                       \
     }
 
-static void hb_blur_c(double *restrict a, const double *restrict b, size_t n) HB_BLUR_BODY
+static void blur_c(double *restrict a, const double *restrict b, size_t n) HB_BLUR_BODY
 #if defined(__x86_64__)
     __attribute__((target("avx2,fma"))) static void hb_blur_avx2(double *restrict a,
                                                                  const double *restrict b,
@@ -72,7 +72,7 @@ static void hb_blur_c(double *restrict a, const double *restrict b, size_t n) HB
         return;
 #endif
     default:
-        hb_blur_c(a, b, n);
+        blur_c(a, b, n);
     }
 }
 
@@ -85,7 +85,7 @@ double hb_blur3_run(struct hb_kslice *s, uint64_t sweeps)
     return s->n ? s->a[s->n / 2] : 0.0;
 }
 
-static int hb_blur_fail(const char *array, size_t i, double expected, double observed)
+static int blur_fail(const char *array, size_t i, double expected, double observed)
 {
     hb_error_set("validation failed: kernel blur3 array %s index %zu: expected %.17g, observed "
                  "%.17g",
@@ -98,9 +98,9 @@ int hb_blur3_check(const struct hb_kslice *s, double last_result, uint64_t sweep
     (void)last_result;
     size_t n = s->n, rows = n / HB_BLUR_W;
     for (size_t i = 0; i < n; i++) {
-        if (s->b[i] != hb_blur_pixel(i)) return hb_blur_fail("b", i, hb_blur_pixel(i), s->b[i]);
+        if (s->b[i] != blur_pixel(i)) return blur_fail("b", i, blur_pixel(i), s->b[i]);
         size_t y = i / HB_BLUR_W, x = i % HB_BLUR_W;
-        double want = hb_blur_pixel(i);
+        double want = blur_pixel(i);
         if (sweeps_done == 0)
             want = 0.0;
         else if (rows >= 3 && y >= 1 && y + 1 < rows && x >= 1 && x + 1 < HB_BLUR_W) {
@@ -108,10 +108,10 @@ int hb_blur3_check(const struct hb_kslice *s, double last_result, uint64_t sweep
             for (int dy = -1; dy <= 1; dy++)
                 for (int dx = -1; dx <= 1; dx++)
                     sum += (double)((2 - (dy < 0 ? -dy : dy)) * (2 - (dx < 0 ? -dx : dx))) *
-                           hb_blur_pixel(i + (size_t)((long)dy * HB_BLUR_W + dx));
+                           blur_pixel(i + (size_t)((long)dy * HB_BLUR_W + dx));
             want = sum / 16.0;
         }
-        if (s->a[i] != want) return hb_blur_fail("a", i, want, s->a[i]);
+        if (s->a[i] != want) return blur_fail("a", i, want, s->a[i]);
     }
     return 0;
 }

@@ -31,7 +31,7 @@ struct hb_chase_geom {
     size_t stride, elems, group; /* group: elements per group */
 };
 
-static int hb_chase_geom(const struct hb_kslice *s, struct hb_chase_geom *g)
+static int chase_geom(const struct hb_kslice *s, struct hb_chase_geom *g)
 {
     g->base = (char *)s->a;
     g->stride = s->stride ? s->stride : HB_CHASE_STRIDE_DEFAULT;
@@ -67,24 +67,24 @@ static int hb_chase_geom(const struct hb_kslice *s, struct hb_chase_geom *g)
     return 0;
 }
 
-static struct hb_line *hb_elem(const struct hb_chase_geom *g, size_t e)
+static struct hb_line *line_at(const struct hb_chase_geom *g, size_t e)
 {
     return (struct hb_line *)(void *)(g->base + e * g->stride);
 }
 
 /* Byte offset of the line the chase visits in element e. */
-static size_t hb_visit_off(const struct hb_chase_geom *g, size_t e)
+static size_t visit_off(const struct hb_chase_geom *g, size_t e)
 {
-    return e * g->stride + hb_elem(g, e)->line * HB_LINE;
+    return e * g->stride + line_at(g, e)->line * HB_LINE;
 }
 
-static size_t hb_seq(const struct hb_chase_geom *g, size_t pos)
+static size_t seq_at(const struct hb_chase_geom *g, size_t pos)
 {
-    return hb_elem(g, pos % g->elems)->seq;
+    return line_at(g, pos % g->elems)->seq;
 }
 
 /* splitmix64: tiny, seedable with any value, good enough to shuffle. */
-static uint64_t hb_rand_next(uint64_t *state)
+static uint64_t rand_next(uint64_t *state)
 {
     uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
@@ -92,13 +92,13 @@ static uint64_t hb_rand_next(uint64_t *state)
     return z ^ (z >> 31);
 }
 
-static size_t hb_rand_below(uint64_t *state, size_t bound)
+static size_t rand_below(uint64_t *state, size_t bound)
 {
-    return (size_t)(hb_rand_next(state) % bound);
+    return (size_t)(rand_next(state) % bound);
 }
 
 /* Can the chase go x -> y (-> z)? Offsets of visited lines; z == SIZE_MAX: no third. */
-static bool hb_steps_ok(size_t x, size_t y, size_t z)
+static bool steps_ok(size_t x, size_t y, size_t z)
 {
     long long d1 = (long long)y - (long long)x;
     if (d1 > -2 * HB_LINE && d1 < 2 * HB_LINE) return false;
@@ -109,67 +109,67 @@ static bool hb_steps_ok(size_t x, size_t y, size_t z)
 
 /* Is the element at position pos safe with the two positions before it? Positions before 0
  * wrap to the end of the cycle only once it is complete (`whole`). */
-static bool hb_pos_ok_back(const struct hb_chase_geom *g, size_t pos, size_t elem, bool whole)
+static bool pos_ok_back(const struct hb_chase_geom *g, size_t pos, size_t elem, bool whole)
 {
-    size_t y = hb_visit_off(g, elem);
+    size_t y = visit_off(g, elem);
     if (pos == 0 && !whole) return true;
-    size_t p1 = (pos + g->elems - 1) % g->elems, x = hb_visit_off(g, hb_seq(g, p1));
-    if (pos == 1 && !whole) return hb_steps_ok(x, y, SIZE_MAX);
+    size_t p1 = (pos + g->elems - 1) % g->elems, x = visit_off(g, seq_at(g, p1));
+    if (pos == 1 && !whole) return steps_ok(x, y, SIZE_MAX);
     size_t p2 = (p1 + g->elems - 1) % g->elems;
-    return hb_steps_ok(hb_visit_off(g, hb_seq(g, p2)), x, y) && hb_steps_ok(x, y, SIZE_MAX);
+    return steps_ok(visit_off(g, seq_at(g, p2)), x, y) && steps_ok(x, y, SIZE_MAX);
 }
 
 /* Every step through position pos, in the finished cycle, is prefetcher-safe. */
-static bool hb_pos_ok(const struct hb_chase_geom *g, size_t pos)
+static bool pos_ok(const struct hb_chase_geom *g, size_t pos)
 {
     size_t n = g->elems;
     if (n < 4) return true;
-    size_t a = hb_visit_off(g, hb_seq(g, pos + n - 2)), b = hb_visit_off(g, hb_seq(g, pos + n - 1));
-    size_t c = hb_visit_off(g, hb_seq(g, pos)), d = hb_visit_off(g, hb_seq(g, pos + 1));
-    size_t e = hb_visit_off(g, hb_seq(g, pos + 2));
-    return hb_steps_ok(a, b, c) && hb_steps_ok(b, c, d) && hb_steps_ok(c, d, e);
+    size_t a = visit_off(g, seq_at(g, pos + n - 2)), b = visit_off(g, seq_at(g, pos + n - 1));
+    size_t c = visit_off(g, seq_at(g, pos)), d = visit_off(g, seq_at(g, pos + 1));
+    size_t e = visit_off(g, seq_at(g, pos + 2));
+    return steps_ok(a, b, c) && steps_ok(b, c, d) && steps_ok(c, d, e);
 }
 
-static void hb_swap_seq(const struct hb_chase_geom *g, size_t i, size_t j)
+static void swap_seq(const struct hb_chase_geom *g, size_t i, size_t j)
 {
-    size_t t = hb_elem(g, i)->seq;
-    hb_elem(g, i)->seq = hb_elem(g, j)->seq;
-    hb_elem(g, j)->seq = t;
+    size_t t = line_at(g, i)->seq;
+    line_at(g, i)->seq = line_at(g, j)->seq;
+    line_at(g, j)->seq = t;
 }
 
 /* Fisher-Yates over positions [lo, hi) that prefers, at each position, the first candidate
  * from a random start that keeps the steps so far prefetcher-safe. */
-static void hb_shuffle_run(const struct hb_chase_geom *g, size_t lo, size_t hi, uint64_t *rng)
+static void shuffle_run(const struct hb_chase_geom *g, size_t lo, size_t hi, uint64_t *rng)
 {
     for (size_t i = lo; i + 1 < hi; i++) {
-        size_t len = hi - i, k = hb_rand_below(rng, len), pick = i + k;
+        size_t len = hi - i, k = rand_below(rng, len), pick = i + k;
         for (size_t t = 0; t < len; t++) {
             size_t j = i + (k + t) % len;
-            if (hb_pos_ok_back(g, i, hb_elem(g, j)->seq, false)) {
+            if (pos_ok_back(g, i, line_at(g, j)->seq, false)) {
                 pick = j;
                 break;
             }
         }
-        hb_swap_seq(g, i, pick);
+        swap_seq(g, i, pick);
     }
 }
 
 /* Positions the shuffle left unsafe (group ends, the wrap to position 0): swap with random
  * positions of the same visit slot (slot_lo: first position of each of the nslots slots,
  * ascending) while that makes both places safe. */
-static void hb_mend(const struct hb_chase_geom *g, const size_t *slot_lo, size_t nslots,
-                    uint64_t *rng)
+static void mend_slots(const struct hb_chase_geom *g, const size_t *slot_lo, size_t nslots,
+                       uint64_t *rng)
 {
     for (size_t pos = 0, slot = 0; pos < g->elems; pos++) {
         while (slot + 1 < nslots && slot_lo[slot + 1] <= pos)
             slot++;
-        if (hb_pos_ok(g, pos)) continue;
+        if (pos_ok(g, pos)) continue;
         size_t lo = slot_lo[slot], hi = slot + 1 < nslots ? slot_lo[slot + 1] : g->elems;
         for (int t = 0; t < HB_CHASE_MEND_TRIES; t++) {
-            size_t j = lo + hb_rand_below(rng, hi - lo);
-            hb_swap_seq(g, pos, j);
-            if (hb_pos_ok(g, pos) && hb_pos_ok(g, j)) break;
-            hb_swap_seq(g, pos, j);
+            size_t j = lo + rand_below(rng, hi - lo);
+            swap_seq(g, pos, j);
+            if (pos_ok(g, pos) && pos_ok(g, j)) break;
+            swap_seq(g, pos, j);
         }
     }
 }
@@ -177,13 +177,13 @@ static void hb_mend(const struct hb_chase_geom *g, const size_t *slot_lo, size_t
 int hb_chase_fits(const struct hb_kslice *s)
 {
     struct hb_chase_geom g;
-    return hb_chase_geom(s, &g);
+    return chase_geom(s, &g);
 }
 
 int hb_chase_init(struct hb_kslice *s)
 {
     struct hb_chase_geom g;
-    int rc = hb_chase_geom(s, &g);
+    int rc = chase_geom(s, &g);
     if (rc) return rc;
     size_t ngroups = (g.elems + g.group - 1) / g.group;
     size_t *order = malloc(ngroups * sizeof(*order));
@@ -201,11 +201,11 @@ int hb_chase_init(struct hb_kslice *s)
     for (size_t i = 0; i < s->n / HB_LINE_DOUBLES; i++)
         ((struct hb_line *)(void *)(g.base + i * HB_LINE))->next = NULL;
     for (size_t e = 0; e < g.elems; e++)
-        hb_elem(&g, e)->line = hb_rand_below(&rng, lines_per_elem);
+        line_at(&g, e)->line = rand_below(&rng, lines_per_elem);
     for (size_t i = 0; i < ngroups; i++)
         order[i] = i;
     for (size_t i = ngroups - 1; i > 0; i--) {
-        size_t k = hb_rand_below(&rng, i + 1), t = order[i];
+        size_t k = rand_below(&rng, i + 1), t = order[i];
         order[i] = order[k];
         order[k] = t;
     }
@@ -215,15 +215,15 @@ int hb_chase_init(struct hb_kslice *s)
         size_t lo = order[i] * g.group, len = g.elems - lo < g.group ? g.elems - lo : g.group;
         group_lo[i] = pos;
         for (size_t j = 0; j < len; j++)
-            hb_elem(&g, pos + j)->seq = lo + j;
-        hb_shuffle_run(&g, pos, pos + len, &rng);
+            line_at(&g, pos + j)->seq = lo + j;
+        shuffle_run(&g, pos, pos + len, &rng);
         pos += len;
     }
-    hb_mend(&g, group_lo, ngroups, &rng);
+    mend_slots(&g, group_lo, ngroups, &rng);
 
     for (size_t p = 0; p < g.elems; p++) {
-        struct hb_line *from = (struct hb_line *)(void *)(g.base + hb_visit_off(&g, hb_seq(&g, p)));
-        from->next = (struct hb_line *)(void *)(g.base + hb_visit_off(&g, hb_seq(&g, p + 1)));
+        struct hb_line *from = (struct hb_line *)(void *)(g.base + visit_off(&g, seq_at(&g, p)));
+        from->next = (struct hb_line *)(void *)(g.base + visit_off(&g, seq_at(&g, p + 1)));
     }
     free(order);
     free(group_lo);
@@ -231,29 +231,29 @@ int hb_chase_init(struct hb_kslice *s)
 }
 
 /* Loads in one sweep: the whole cycle, or HB_LATENCY_SWEEP_LOADS of it. */
-static size_t hb_chase_sweep_loads(size_t elems)
+static size_t chase_sweep_loads(size_t elems)
 {
     return elems < HB_LATENCY_SWEEP_LOADS ? elems : HB_LATENCY_SWEEP_LOADS;
 }
 
 /* Where the chase visits position pos of its order (line 0 of each element keeps the order). */
-static const struct hb_line *hb_chase_at(const struct hb_chase_geom *g, size_t pos)
+static const struct hb_line *chase_at(const struct hb_chase_geom *g, size_t pos)
 {
-    return (const struct hb_line *)(const void *)(g->base + hb_visit_off(g, hb_seq(g, pos)));
+    return (const struct hb_line *)(const void *)(g->base + visit_off(g, seq_at(g, pos)));
 }
 
 /* The chase starts at position 0 of its order (any line of the cycle would do; from there,
  * chain k of n starts k/n of the way round). */
-static const struct hb_line *hb_chase_start(const struct hb_chase_geom *g)
+static const struct hb_line *chase_start(const struct hb_chase_geom *g)
 {
-    return hb_chase_at(g, 0);
+    return chase_at(g, 0);
 }
 
 /* n chases in lockstep, `steps` each: every step issues n independent loads, so the core can
  * keep up to n misses in flight (multichase's parallel chases in one thread). Inlined with n
  * a constant, the cursors live in registers. */
-static inline __attribute__((always_inline)) void hb_chase_lockstep(const struct hb_line **c, int n,
-                                                                    uint64_t steps)
+static inline __attribute__((always_inline)) void chase_lockstep(const struct hb_line **c, int n,
+                                                                 uint64_t steps)
 {
     const struct hb_line *p[HB_CHASE_MAX_CHAINS];
     for (int k = 0; k < n; k++)
@@ -266,28 +266,27 @@ static inline __attribute__((always_inline)) void hb_chase_lockstep(const struct
 }
 
 /* Chain k starts k/n of the way round the cycle (chains never meet: they move together). */
-static void hb_chase_chains(struct hb_kslice *s, const struct hb_chase_geom *g, int n,
-                            uint64_t steps)
+static void chase_chains(struct hb_kslice *s, const struct hb_chase_geom *g, int n, uint64_t steps)
 {
     const struct hb_line *c[HB_CHASE_MAX_CHAINS];
-    c[0] = s->cursor ? s->cursor : hb_chase_start(g);
+    c[0] = s->cursor ? s->cursor : chase_start(g);
     for (int k = 1; k < n; k++)
-        c[k] = s->cursors[k] ? s->cursors[k] : hb_chase_at(g, g->elems * (size_t)k / (size_t)n);
+        c[k] = s->cursors[k] ? s->cursors[k] : chase_at(g, g->elems * (size_t)k / (size_t)n);
     switch (n) {
     case 2:
-        hb_chase_lockstep(c, 2, steps);
+        chase_lockstep(c, 2, steps);
         break;
     case 4:
-        hb_chase_lockstep(c, 4, steps);
+        chase_lockstep(c, 4, steps);
         break;
     case 8:
-        hb_chase_lockstep(c, 8, steps);
+        chase_lockstep(c, 8, steps);
         break;
     case 16:
-        hb_chase_lockstep(c, 16, steps);
+        chase_lockstep(c, 16, steps);
         break;
     default:
-        hb_chase_lockstep(c, n, steps);
+        chase_lockstep(c, n, steps);
         break;
     }
     s->cursor = (void *)(uintptr_t)c[0];
@@ -298,14 +297,14 @@ static void hb_chase_chains(struct hb_kslice *s, const struct hb_chase_geom *g, 
 double hb_chase_run(struct hb_kslice *s, uint64_t sweeps)
 {
     struct hb_chase_geom g;
-    if (hb_chase_geom(s, &g) != 0) return -1.0;
-    uint64_t loads = hb_chase_sweep_loads(g.elems) * sweeps;
+    if (chase_geom(s, &g) != 0) return -1.0;
+    uint64_t loads = chase_sweep_loads(g.elems) * sweeps;
     int n = s->chains > 1 ? s->chains : 1;
     if (n > 1) {
-        hb_chase_chains(s, &g, n, loads);
+        chase_chains(s, &g, n, loads);
         return (double)(size_t)((const char *)s->cursor - g.base) / HB_LINE;
     }
-    const struct hb_line *p = s->cursor ? s->cursor : hb_chase_start(&g);
+    const struct hb_line *p = s->cursor ? s->cursor : chase_start(&g);
     for (uint64_t i = 0; i < loads; i++)
         p = p->next;
     s->cursor = (void *)(uintptr_t)p;
@@ -316,16 +315,16 @@ double hb_chase_run(struct hb_kslice *s, uint64_t sweeps)
 int hb_chase_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done)
 {
     struct hb_chase_geom g;
-    int rc = hb_chase_geom(s, &g);
+    int rc = chase_geom(s, &g);
     if (rc) return rc;
     unsigned char *seen = calloc((g.elems + 7) / 8, 1);
     if (seen == NULL) {
         hb_error_set("kernel chase: cannot allocate the check bitmap for %zu elements", g.elems);
         return -ENOMEM;
     }
-    const struct hb_line *start = hb_chase_start(&g), *p = start;
+    const struct hb_line *start = chase_start(&g), *p = start;
     /* Every run continued from the last, so the chase stands loads mod elems steps on. */
-    size_t end_step = (size_t)((hb_chase_sweep_loads(g.elems) * sweeps_done) % g.elems);
+    size_t end_step = (size_t)((chase_sweep_loads(g.elems) * sweeps_done) % g.elems);
     size_t end_line = (size_t)((const char *)start - g.base) / HB_LINE;
     size_t first = (size_t)((const char *)start - g.base) / g.stride;
     seen[first / 8] = (unsigned char)(1u << (first % 8));

@@ -19,11 +19,11 @@
 #define N HB_DGEMM_N
 #define NN ((size_t)N * N)
 
-static double hb_dgemm_lhs(size_t m, size_t i, size_t p)
+static double dgemm_lhs(size_t m, size_t i, size_t p)
 {
     return (double)((i + 2 * p + m) % 5) - 2.0;
 }
-static double hb_dgemm_rhs(size_t m, size_t p, size_t j)
+static double dgemm_rhs(size_t m, size_t p, size_t j)
 {
     return (double)((3 * p + j + m) % 7) - 3.0;
 }
@@ -50,13 +50,13 @@ int hb_dgemm_init(struct hb_kslice *s)
     for (size_t m = 0; m < count; m++)
         for (size_t i = 0; i < N; i++)
             for (size_t j = 0; j < N; j++) {
-                s->b[m * NN + i * N + j] = hb_dgemm_lhs(m, i, j);
-                s->c[m * NN + i * N + j] = hb_dgemm_rhs(m, i, j);
+                s->b[m * NN + i * N + j] = dgemm_lhs(m, i, j);
+                s->c[m * NN + i * N + j] = dgemm_rhs(m, i, j);
             }
     return 0;
 }
 
-static void hb_dgemm_c(double *restrict c, const double *restrict a, const double *restrict b)
+static void dgemm_c(double *restrict c, const double *restrict a, const double *restrict b)
 {
     memset(c, 0, NN * sizeof(*c));
     for (size_t i = 0; i < N; i++)
@@ -134,7 +134,7 @@ double hb_dgemm_run(struct hb_kslice *s, uint64_t sweeps)
                 hb_dgemm_avx2(c, a, b);
             else
 #endif
-                hb_dgemm_c(c, a, b);
+                dgemm_c(c, a, b);
         }
         __asm__ volatile("" ::: "memory");
     }
@@ -152,7 +152,7 @@ int hb_dgemm_check(const struct hb_kslice *s, double last_result, uint64_t sweep
             size_t i = (e * 37 + m * 11) % N, j = (e * 53 + m * 7) % N;
             double want = 0.0;
             for (size_t p = 0; sweeps_done && p < N; p++)
-                want += hb_dgemm_lhs(m, i, p) * hb_dgemm_rhs(m, p, j);
+                want += dgemm_lhs(m, i, p) * dgemm_rhs(m, p, j);
             double got = s->a[m * NN + i * N + j];
             if (got != want) {
                 hb_error_set("validation failed: kernel dgemm array a index %zu (product %zu, row "

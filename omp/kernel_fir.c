@@ -15,24 +15,24 @@
 
 #define HB_FIR_BLOCK 16
 
-static double hb_fir_tap(int k)
+static double fir_tap(int k)
 {
     return (double)(k % 4 + 1) / 16.0;
 }
-static double hb_fir_input(size_t i)
+static double fir_input(size_t i)
 {
     return (double)(i % 11);
 }
 
 #define HB_FIR_T4 0.0625, 0.125, 0.1875, 0.25
 #define HB_FIR_T16 HB_FIR_T4, HB_FIR_T4, HB_FIR_T4, HB_FIR_T4
-/* hb_fir_tap(k) for every k, as a constant table so threads share it without a race. */
-static const double hb_fir_taps[HB_FIR_TAPS] = {HB_FIR_T16, HB_FIR_T16, HB_FIR_T16, HB_FIR_T16};
+/* fir_tap(k) for every k, as a constant table so threads share it without a race. */
+static const double fir_taps[HB_FIR_TAPS] = {HB_FIR_T16, HB_FIR_T16, HB_FIR_T16, HB_FIR_T16};
 
 int hb_fir_init(struct hb_kslice *s)
 {
     for (size_t i = 0; i < s->n; i++) {
-        s->b[i] = hb_fir_input(i);
+        s->b[i] = fir_input(i);
         s->a[i] = 0.0;
     }
     return 0;
@@ -59,8 +59,8 @@ int hb_fir_init(struct hb_kslice *s)
 
 #define HB_MADD_PLAIN(x, y, z) ((x) * (y) + (z))
 
-static void hb_fir_c(double *restrict a, const double *restrict b, const double *restrict h,
-                     size_t n) HB_FIR_BODY(HB_MADD_PLAIN)
+static void fir_c(double *restrict a, const double *restrict b, const double *restrict h, size_t n)
+    HB_FIR_BODY(HB_MADD_PLAIN)
 #if defined(__x86_64__)
 /* Eight vector accumulators of outputs per block: each tap costs 8 loads and one broadcast
  * for 8 FMAs, so the FMA ports, not the loads, set the pace. */
@@ -84,8 +84,8 @@ static void hb_fir_c(double *restrict a, const double *restrict b, const double 
         hb_fir_tail(a, b, h, n, full);                                                             \
     }
 
-    static void hb_fir_tail(double *restrict a, const double *restrict b, const double *restrict h,
-                            size_t n, size_t from)
+        static void hb_fir_tail(double *restrict a, const double *restrict b,
+                                const double *restrict h, size_t n, size_t from)
 {
     for (size_t i = from; i < n; i++) {
         double acc = 0.0;
@@ -107,14 +107,14 @@ double hb_fir_run(struct hb_kslice *s, uint64_t sweeps)
         switch (hb_simd_active()) {
 #if defined(__x86_64__)
         case HB_SIMD_AVX512:
-            hb_fir_avx512(s->a, s->b, hb_fir_taps, s->n);
+            hb_fir_avx512(s->a, s->b, fir_taps, s->n);
             break;
         case HB_SIMD_AVX2:
-            hb_fir_avx2(s->a, s->b, hb_fir_taps, s->n);
+            hb_fir_avx2(s->a, s->b, fir_taps, s->n);
             break;
 #endif
         default:
-            hb_fir_c(s->a, s->b, hb_fir_taps, s->n);
+            fir_c(s->a, s->b, fir_taps, s->n);
         }
         __asm__ volatile("" ::: "memory");
     }
@@ -125,7 +125,7 @@ double hb_fir_run(struct hb_kslice *s, uint64_t sweeps)
  * position in a block is checked somewhere) and every output near either end, where the tail
  * loop runs: a scalar 64-tap recomputation of all of them took 20 sweeps' time. */
 #define HB_FIR_CHECK_STEP 17
-static size_t hb_fir_check_next(size_t i, size_t n)
+static size_t fir_check_next(size_t i, size_t n)
 {
     size_t edge = 2 * HB_FIR_TAPS, next = i + HB_FIR_CHECK_STEP;
     if (i < edge || i + edge >= n) return i + 1;
@@ -135,16 +135,16 @@ static size_t hb_fir_check_next(size_t i, size_t n)
 int hb_fir_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done)
 {
     (void)last_result;
-    for (size_t i = 0; i < s->n; i = hb_fir_check_next(i, s->n)) {
+    for (size_t i = 0; i < s->n; i = fir_check_next(i, s->n)) {
         double want = 0.0;
         for (size_t k = 0; sweeps_done && k < HB_FIR_TAPS && i + k < s->n; k++)
-            want += hb_fir_tap((int)k) * hb_fir_input(i + k);
-        if (s->a[i] != want || s->b[i] != hb_fir_input(i)) {
+            want += fir_tap((int)k) * fir_input(i + k);
+        if (s->a[i] != want || s->b[i] != fir_input(i)) {
             hb_error_set("validation failed: kernel fir array %s index %zu: expected %.17g, "
                          "observed %.17g",
-                         s->b[i] != hb_fir_input(i) ? "b" : "a", i,
-                         s->b[i] != hb_fir_input(i) ? hb_fir_input(i) : want,
-                         s->b[i] != hb_fir_input(i) ? s->b[i] : s->a[i]);
+                         s->b[i] != fir_input(i) ? "b" : "a", i,
+                         s->b[i] != fir_input(i) ? fir_input(i) : want,
+                         s->b[i] != fir_input(i) ? s->b[i] : s->a[i]);
             return -HB_EVALIDATE;
         }
     }

@@ -7,7 +7,7 @@
 #include <inttypes.h>
 
 /* The generator state lives in the slice's seed so sweeps never repeat the same stream. */
-static inline uint64_t hb_gups_next(uint64_t *x)
+static inline uint64_t gups_next(uint64_t *x)
 {
     *x ^= *x << 13;
     *x ^= *x >> 7;
@@ -31,7 +31,7 @@ double hb_gups_run(struct hb_kslice *s, uint64_t sweeps)
     if (n == 0) return 0.0;
     for (uint64_t sw = 0; sw < sweeps; sw++)
         for (uint64_t i = 0; i < n; i++) {
-            uint64_t r = hb_gups_next(&x);
+            uint64_t r = gups_next(&x);
             /* Multiply-high maps r onto [0, n) without a division. */
             uint64_t idx = (uint64_t)(((unsigned __int128)r * n) >> 64);
             t[idx] += 1;

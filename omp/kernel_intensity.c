@@ -16,9 +16,9 @@
 #include <immintrin.h>
 #endif
 
-static volatile double hb_intensity_one = 1.0, hb_intensity_zero = 0.0;
+static volatile double intensity_one = 1.0, hb_intensity_zero = 0.0;
 
-static double hb_intensity_value(size_t i)
+static double intensity_value(size_t i)
 {
     return (double)(i % 16);
 }
@@ -34,13 +34,13 @@ uint64_t hb_intensity_flops(double param)
 int hb_intensity_init(struct hb_kslice *s)
 {
     for (size_t i = 0; i < s->n; i++)
-        s->a[i] = hb_intensity_value(i);
+        s->a[i] = intensity_value(i);
     return 0;
 }
 
 #define HB_LANES 64
 
-static double hb_intensity_c(const double *x, size_t n, uint64_t fmas, double c, double d)
+static double intensity_c(const double *x, size_t n, uint64_t fmas, double c, double d)
 {
     double acc[HB_LANES] = {0};
     size_t full = n / HB_LANES * HB_LANES;
@@ -115,7 +115,7 @@ hb_intensity_avx512(const double *x, size_t n, uint64_t fmas, double c, double d
 double hb_intensity_run(struct hb_kslice *s, uint64_t sweeps)
 {
     uint64_t flops = hb_intensity_flops(s->param), fmas = flops == 1 ? 0 : flops / 2;
-    double c = hb_intensity_one, d = hb_intensity_zero, sum = 0.0;
+    double c = intensity_one, d = hb_intensity_zero, sum = 0.0;
 #if defined(__x86_64__)
     enum hb_simd path = hb_simd_active();
 #endif
@@ -127,7 +127,7 @@ double hb_intensity_run(struct hb_kslice *s, uint64_t sweeps)
             sum = hb_intensity_avx2(s->a, s->n, fmas, c, d);
         else
 #endif
-            sum = hb_intensity_c(s->a, s->n, fmas, c, d);
+            sum = intensity_c(s->a, s->n, fmas, c, d);
         __asm__ volatile("" ::: "memory");
     }
     return sum;
@@ -137,7 +137,7 @@ int hb_intensity_check(const struct hb_kslice *s, double last_result, uint64_t s
 {
     double want = 0.0;
     for (size_t i = 0; i < s->n; i++)
-        want += hb_intensity_value(i);
+        want += intensity_value(i);
     if (sweeps_done && last_result != want) {
         hb_error_set("validation failed: kernel intensity (param %g) sum of array a: expected "
                      "%.17g, observed %.17g",

@@ -50,7 +50,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static int hb_fail(int rc)
+static int exit_failed(int rc)
 {
     if (hb_launch_is_first())
         hb_error_print(rc);
@@ -59,7 +59,7 @@ static int hb_fail(int rc)
     return hb_error_exit_code(rc);
 }
 
-static int hb_lookup_kernel(const char *name, struct hb_kernel_ref *out)
+static int lookup_kernel(const char *name, struct hb_kernel_ref *out)
 {
     const struct hb_kernel *k = hb_kernel_find(name);
     if (!k) return -EINVAL;
@@ -78,7 +78,7 @@ struct hb_run_ctx {
     struct hb_summary summary;
 };
 
-static int hb_emit(json_t *rec, void *ctx)
+static int emit(json_t *rec, void *ctx)
 {
     struct hb_run_ctx *rc = ctx;
     hb_keep_annotate(&rc->keep, rc->env, rec);
@@ -92,13 +92,13 @@ static int hb_emit(json_t *rec, void *ctx)
 }
 
 /* --max-time bounds a --repeat auto run only when given (balance's default is its own). */
-static double hb_repeat_max_time(const struct hb_options *o)
+static double repeat_max_time(const struct hb_options *o)
 {
     return (o->given >> (OPT_MAX_TIME - OPT_KERNEL)) & 1 ? o->max_time_s : 0.0;
 }
 
 /* Say which experiment and repeat runs; with --repeat auto the rounds are at most. */
-static void hb_on_progress(const struct hb_round_step *s, const struct hb_experiment *e, void *ctx)
+static void on_progress(const struct hb_round_step *s, const struct hb_experiment *e, void *ctx)
 {
     struct hb_run_ctx *rc = ctx;
     char what[HB_NAME_LEN + 64];
@@ -116,7 +116,7 @@ struct hb_derived_to {
     json_t *exported; /* NULL: no --export-hwloc */
 };
 
-static int hb_put_derived(json_t *rec, void *ctx)
+static int put_derived(json_t *rec, void *ctx)
 {
     struct hb_derived_to *to = ctx;
     int rc = hb_sink_write(to->sink, rec);
@@ -127,14 +127,14 @@ static int hb_put_derived(json_t *rec, void *ctx)
 
 /* Rank 0: derived records (matrices, fleet), each written as made, the summary, and the
  * debug count of records held (hb_records_held.h). */
-static int hb_finish(const struct hb_suite_env *env, const struct hb_world *w,
-                     struct hb_topo **host_topos, struct hb_run_ctx *ctx, double t0)
+static int finish(const struct hb_suite_env *env, const struct hb_world *w,
+                  struct hb_topo **host_topos, struct hb_run_ctx *ctx, double t0)
 {
     struct hb_sink *sink = ctx->sink;
     bool export = env->opts->export_hwloc[0] != '\0';
     json_t *derived = export ? json_array() : NULL;
     struct hb_derived_to to = {sink, derived};
-    int rc = !export || derived ? hb_keep_derive(&ctx->keep, env, hb_put_derived, &to) : -ENOMEM;
+    int rc = !export || derived ? hb_keep_derive(&ctx->keep, env, put_derived, &to) : -ENOMEM;
     if (rc == -ENOMEM) hb_error_set("out of memory writing the derived records");
     if (rc == 0 && export) {
         /* A fleet: each host with its own topology; one host: this one. */
@@ -160,7 +160,7 @@ static int hb_finish(const struct hb_suite_env *env, const struct hb_world *w,
 }
 
 /* Rank 0: the run record, the topology for people, the suite's note. */
-static int hb_write_header(const struct hb_suite_env *env, json_t *run, struct hb_sink *sink)
+static int write_header(const struct hb_suite_env *env, json_t *run, struct hb_sink *sink)
 {
     const struct hb_options *o = env->opts;
     int rc = hb_sink_write(sink, run);
@@ -181,15 +181,15 @@ static int hb_write_header(const struct hb_suite_env *env, json_t *run, struct h
 /* Whether progress goes to a terminal: any rank's stderr is one (under a launcher rank 0's
  * may be a pipe while another's is not; Open MPI's are all pipes to mpirun, so there
  * --progress asks for it). Collective. */
-static bool hb_any_terminal(void)
+static bool any_terminal(void)
 {
     return hb_ranks_max_int(isatty(STDERR_FILENO)) != 0;
 }
 
 /* Each host's knobs, read now by its first rank; a fleet's, all of them on rank 0. Collective;
  * rank 0 returns 0 or -errno with a message. */
-static int hb_read_configs(const struct hb_world *w, const struct hb_topo *t, json_t **cfg,
-                           json_t **host_cfgs)
+static int read_configs(const struct hb_world *w, const struct hb_topo *t, json_t **cfg,
+                        json_t **host_cfgs)
 {
     *cfg = w->host_rank == 0 ? hb_config_read(t) : NULL;
     int rc = 0;
@@ -201,13 +201,13 @@ static int hb_read_configs(const struct hb_world *w, const struct hb_topo *t, js
     return rc ? rc : grc;
 }
 
-static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct hb_plan *plan,
-                  const char *size_source, uint64_t llc, const struct hb_estimate *est)
+static int run_suite(int argc, char **argv, const struct hb_suite_env *env, struct hb_plan *plan,
+                     const char *size_source, uint64_t llc, const struct hb_estimate *est)
 {
     const struct hb_options *o = env->opts;
     const struct hb_topo *t = env->topo;
     struct hb_world w;
-    if (hb_world_init(&argc, &argv, t, &w) != 0) return hb_fail(-HB_EENV);
+    if (hb_world_init(&argc, &argv, t, &w) != 0) return exit_failed(-HB_EENV);
     const char *args = o->command_argv0_end;
     /* comm pairs ranks wherever they are bound; the other suites want one rank per node. */
     bool messages = hb_suite_find(o->command)->flags & HB_SUITE_MESSAGES;
@@ -243,7 +243,7 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
     json_t *host_nics = host_topos && messages ? hb_world_host_nics(&w, host_topos) : NULL;
     trc = trc ? trc : host_topos && messages && !host_nics ? -ENOMEM : 0;
     json_t *cfg = NULL, *host_cfgs = NULL;
-    int crc = hb_read_configs(&w, t, &cfg, &host_cfgs);
+    int crc = read_configs(&w, t, &cfg, &host_cfgs);
     trc = trc ? trc : crc;
     struct hb_suite_env fleet_env = *env;
     fleet_env.host_configs = host_cfgs;
@@ -272,7 +272,7 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
         if (wrc == 0 && messages && (wrc = hb_comm_run_sizes(env, plan, run)) != 0)
             hb_error_set("out of memory listing comm's message sizes");
         if (wrc == 0) wrc = hb_sink_open(o->format, o->output, &hb_run_layout, &ctx.sink);
-        if (wrc == 0) wrc = hb_write_header(env, run, ctx.sink);
+        if (wrc == 0) wrc = write_header(env, run, ctx.sink);
         json_decref(run);
         if (wrc && ctx.sink) hb_sink_close(ctx.sink, false);
         if (wrc) hb_error_print(wrc);
@@ -293,19 +293,19 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
         hb_keep_free(&ctx.keep);
         return hb_error_exit_code(wrc);
     }
-    bool tty = hb_any_terminal();
+    bool tty = any_terminal();
     if (w.rank == 0) ctx.progress = hb_progress_new(o->quiet, o->progress, tty);
     /* Where progress shows, the plan and its estimate come first. */
     if (ctx.progress) hb_print_plan_line(est);
-    struct hb_exec_io io = {hb_emit,      hb_on_progress,     &ctx,
+    struct hb_exec_io io = {emit,         on_progress,        &ctx,
                             simd,         o->allow_misplaced, o->repeats,
-                            o->noise_pct, o->repeat_auto,     hb_repeat_max_time(o)};
+                            o->noise_pct, o->repeat_auto,     repeat_max_time(o)};
     int code = messages ? hb_msg_exec_plan(&w, t, plan, &io) : hb_exec_plan(&w, t, plan, &io);
     if (w.rank == 0) {
         /* The cause first, then where the records are (FILE.partial when incomplete). */
         /* Status 1 (a measurement failed its checks) derives and sums up too, as in-process. */
         if (code <= HB_EXIT_FAILED && wrc == 0 &&
-            (wrc = hb_finish(env, &w, host_topos, &ctx, t0)) != 0) {
+            (wrc = finish(env, &w, host_topos, &ctx, t0)) != 0) {
             hb_error_print(wrc);
             code = hb_error_exit_code(wrc);
         }
@@ -331,7 +331,7 @@ static int hb_run(int argc, char **argv, const struct hb_suite_env *env, struct 
 }
 
 /* This machine's name, "localhost" when it has none. */
-static const char *hb_this_host(char *buf, size_t len)
+static const char *this_host(char *buf, size_t len)
 {
     if (gethostname(buf, len) != 0) snprintf(buf, len, "localhost");
     buf[len - 1] = '\0';
@@ -340,13 +340,13 @@ static const char *hb_this_host(char *buf, size_t len)
 
 /* c2c: the plan's pinned pairs in this one process, no MPI world (omp/hb_pair.h). The same
  * records and output as a run under MPI; a failed measurement still completes the file. */
-static int hb_run_in_process(const struct hb_suite_env *env, const struct hb_plan *plan,
-                             const char *size_source, uint64_t llc, const struct hb_estimate *est)
+static int run_in_process(const struct hb_suite_env *env, const struct hb_plan *plan,
+                          const char *size_source, uint64_t llc, const struct hb_estimate *est)
 {
     const struct hb_options *o = env->opts;
     const char *simd = hb_simd_name(hb_simd_active());
     char host[HB_HOST_LEN];
-    hb_this_host(host, sizeof(host));
+    this_host(host, sizeof(host));
     json_t *cfg = hb_config_read(env->topo);
     if (!cfg) {
         fprintf(stderr, "hopbench: out of memory reading this machine's configuration\n");
@@ -361,18 +361,18 @@ static int hb_run_in_process(const struct hb_suite_env *env, const struct hb_pla
     struct hb_run_ctx ctx = {.env = env, .summary.estimate_s = est->seconds};
     int rc = hb_keep_init(&ctx.keep, env);
     if (rc == 0) rc = hb_sink_open(o->format, o->output, &hb_run_layout, &ctx.sink);
-    if (rc == 0) rc = hb_write_header(env, run, ctx.sink);
+    if (rc == 0) rc = write_header(env, run, ctx.sink);
     json_decref(run);
     if (rc == 0) {
         ctx.progress = hb_progress_new(o->quiet, o->progress, isatty(STDERR_FILENO));
         if (ctx.progress) hb_print_plan_line(est);
-        struct hb_pair_io io = {hb_emit,      hb_on_progress, &ctx,
+        struct hb_pair_io io = {emit,         on_progress,    &ctx,
                                 simd,         host,           o->repeats,
-                                o->noise_pct, o->repeat_auto, hb_repeat_max_time(o)};
+                                o->noise_pct, o->repeat_auto, repeat_max_time(o)};
         rc = hb_pair_exec(env->topo, plan, &io);
     }
     bool complete = ctx.sink && hb_error_exit_code(rc) <= HB_EXIT_FAILED;
-    int frc = complete ? hb_finish(env, NULL, NULL, &ctx, t0) : 0;
+    int frc = complete ? finish(env, NULL, NULL, &ctx, t0) : 0;
     rc = rc ? rc : frc;
     complete = complete && frc == 0;
     hb_progress_free(ctx.progress);
@@ -387,7 +387,7 @@ static int hb_run_in_process(const struct hb_suite_env *env, const struct hb_pla
 
 /* What needs no topology: output paths, the OpenMP environment, kernels, the SIMD path. The
  * output is checked before anything is measured, by the dry run too. */
-static int hb_check_inputs(const struct hb_options *o)
+static int check_inputs(const struct hb_options *o)
 {
     const char *inputs[] = {o->topology, o->operand, NULL};
     int rc = hb_outfile_check(o->output, inputs);
@@ -410,7 +410,7 @@ static int hb_check_inputs(const struct hb_options *o)
 
 /* This machine's topology or --topology's. Another machine's serves topo and --dry-run only;
  * topo shows what a topology lacks, everything else refuses it the same way. */
-static int hb_load_topology(const struct hb_options *o, struct hb_topo **out)
+static int load_topology(const struct hb_options *o, struct hb_topo **out)
 {
     struct hb_topo *t = NULL;
     int rc = hb_topo_load(o->topology[0] ? o->topology : NULL, &t);
@@ -440,22 +440,21 @@ static int hb_load_topology(const struct hb_options *o, struct hb_topo **out)
 }
 
 /* The suite's plan, printed (--dry-run) or run: under MPI, or in this process for c2c. */
-static int hb_plan_and_run(int argc, char **argv, const struct hb_options *o,
-                           const struct hb_topo *t)
+static int plan_and_run(int argc, char **argv, const struct hb_options *o, const struct hb_topo *t)
 {
     int rc = hb_suite_check_nodes(t, o);
-    if (rc) return hb_fail(rc);
+    if (rc) return exit_failed(rc);
     /* A few one-line reasons, joined by hb_suite_say, as long as they take. */
     char *note_text = NULL;
     size_t note_size = 0;
     FILE *note = open_memstream(&note_text, &note_size);
     if (!note) {
         hb_error_set("out of memory starting the plan");
-        return hb_fail(-ENOMEM);
+        return exit_failed(-ENOMEM);
     }
     char size_source[HB_SIZES_SOURCE_LEN];
     uint64_t llc = 0;
-    struct hb_suite_env env = {t, o, hb_lookup_kernel, 0, note, NULL, NULL, NULL};
+    struct hb_suite_env env = {t, o, lookup_kernel, 0, note, NULL, NULL, NULL};
     env.default_bytes = hb_default_size_choose(t, size_source, sizeof(size_source), &llc);
     struct hb_plan plan = {0};
     int code = HB_EXIT_OK;
@@ -495,7 +494,7 @@ static int hb_plan_and_run(int argc, char **argv, const struct hb_options *o,
     const struct hb_estimate_model model = {hb_suite_estimate, hb_suite_kernel_bps, &env};
     if (rc == 0) rc = hb_estimate_plan(&plan, o->repeats, &model, &est);
     if (rc == 0 && o->repeat_auto)
-        hb_estimate_range(&est, HB_ROUNDS_AUTO_MIN, o->repeats, hb_repeat_max_time(o));
+        hb_estimate_range(&est, HB_ROUNDS_AUTO_MIN, o->repeats, repeat_max_time(o));
     /* Too few repeats for compare's rank test ever to decide: said before minutes are spent. */
     int need = hb_signif_mwu_repeats_for(HB_FAMILY_LEVEL);
     if (rc == 0 && !o->repeat_auto && o->repeats < need && !o->quiet && hb_launch_is_first())
@@ -509,20 +508,20 @@ static int hb_plan_and_run(int argc, char **argv, const struct hb_options *o,
     if (dry && !o->quiet && first) hb_print_plan_line(&est);
     if (dry && first)
         rc = hb_print_plan(&plan, o, &est,
-                           t->is_this_system ? hb_this_host(host, sizeof(host)) : t->source);
+                           t->is_this_system ? this_host(host, sizeof(host)) : t->source);
     else if (rc == 0 && !o->dry_run && in_process)
-        code = hb_run_in_process(&env, &plan, size_source, llc, &est);
+        code = run_in_process(&env, &plan, size_source, llc, &est);
     else if (rc == 0 && !o->dry_run)
-        code = hb_run(argc, argv, &env, &plan, size_source, llc, &est);
+        code = run_suite(argc, argv, &env, &plan, size_source, llc, &est);
     hb_estimate_free(&est);
     hb_plan_free(&plan);
     fclose(note);
     free(note_text);
-    return rc ? hb_fail(rc) : code;
+    return rc ? exit_failed(rc) : code;
 }
 
 /* After the options: the checks, the topology, then topo's printout or the suite. */
-static int hb_main_parsed(int argc, char **argv, const struct hb_options *o)
+static int main_parsed(int argc, char **argv, const struct hb_options *o)
 {
     struct hb_topo *t = NULL;
     int rc = 0;
@@ -543,22 +542,22 @@ static int hb_main_parsed(int argc, char **argv, const struct hb_options *o)
         snprintf(what, sizeof(what), "%s%s--dry-run", o->command, o->command[0] ? " " : "");
         rc = hb_launch_refuse_ranks(what, false);
     }
-    if (rc == 0) rc = hb_check_inputs(o);
-    if (rc == 0) rc = hb_load_topology(o, &t);
-    if (rc) return hb_fail(rc);
+    if (rc == 0) rc = check_inputs(o);
+    if (rc == 0) rc = load_topology(o, &t);
+    if (rc) return exit_failed(rc);
     int code;
     if (strcmp(o->command, "topo") == 0) {
         rc = hb_print_topo(t, o);
-        code = rc ? hb_fail(rc) : HB_EXIT_OK;
+        code = rc ? exit_failed(rc) : HB_EXIT_OK;
     } else {
-        code = hb_plan_and_run(argc, argv, o, t);
+        code = plan_and_run(argc, argv, o, t);
     }
     hb_topo_free(t);
     return code;
 }
 
 /* Help or version that could not be written (a full disk, a closed pipe) is not success. */
-static int hb_stdout_flushed(const char *what)
+static int stdout_flushed(const char *what)
 {
     if (fflush(stdout) == 0 && !ferror(stdout)) return HB_EXIT_OK;
     fprintf(stderr, "hopbench: cannot write the %s to standard output: %s\n", what,
@@ -567,7 +566,7 @@ static int hb_stdout_flushed(const char *what)
 }
 
 /* report, compare and export --help (or -h) before any "--": their usage and help. */
-static bool hb_asks_help(int argc, char **argv)
+static bool asks_help(int argc, char **argv)
 {
     for (int i = 2; i < argc && strcmp(argv[i], "--") != 0; i++)
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) return true;
@@ -575,28 +574,28 @@ static bool hb_asks_help(int argc, char **argv)
 }
 
 /* main's work, in a frame of its own: its options alone take tens of KiB of stack. */
-static __attribute__((noinline)) int hb_main(int argc, char **argv)
+static __attribute__((noinline)) int run_main(int argc, char **argv)
 {
     struct hb_doc_kernels k = {hb_kernel_help, hb_kernel_names(), hb_simd_choices};
     const struct hb_doc_dirs dirs = {HB_DATADIR, HB_DOCDIR};
     if (argc > 1 && strcmp(argv[1], "help") == 0) {
         int hrc = hb_help_main(argc - 1, argv + 1, &k, &dirs);
-        return hrc ? hb_fail(hrc) : hb_stdout_flushed("help");
+        return hrc ? exit_failed(hrc) : stdout_flushed("help");
     }
     /* Reading result files needs neither MPI nor OpenMP placement: no re-exec, no world. */
     const struct hb_cmd_doc *own = argc > 1 ? hb_cmd_own_args(argv[1]) : NULL;
-    if (own && hb_asks_help(argc, argv)) {
+    if (own && asks_help(argc, argv)) {
         hb_doc_command_help(stdout, &k, own, &dirs);
-        return hb_stdout_flushed("help");
+        return stdout_flushed("help");
     }
     if (own) {
         /* Under a launcher each rank would print, and write one -o, once per rank. */
         int lrc = hb_launch_refuse_ranks(own->name, false);
-        return lrc ? hb_fail(lrc) : own->main(argc - 1, argv + 1);
+        return lrc ? exit_failed(lrc) : own->main(argc - 1, argv + 1);
     }
     /* A rank told to bind itself does so, and restarts, before OpenMP reads its binding. */
     int brc = hb_rank_cpus_bind(argv);
-    if (brc) return hb_fail(brc);
+    if (brc) return exit_failed(brc);
     hb_places_defaults(argv);
 
     struct hb_options o;
@@ -604,9 +603,9 @@ static __attribute__((noinline)) int hb_main(int argc, char **argv)
     int code = HB_EXIT_OK;
     if (rc == 1 && (rc = hb_help_for(o.command, &k, &dirs)) == 0) rc = 1;
     if (rc == 1 || rc == 2) {
-        code = hb_stdout_flushed(rc == 1 ? "help" : "version");
+        code = stdout_flushed(rc == 1 ? "help" : "version");
     } else {
-        code = rc ? hb_fail(rc) : hb_main_parsed(argc, argv, &o);
+        code = rc ? exit_failed(rc) : main_parsed(argc, argv, &o);
     }
     hb_options_free(&o);
     return code;
@@ -616,7 +615,7 @@ int main(int argc, char **argv)
 {
     /* A broken pipe on stderr or stdout is an error of that write, not the end of the run. */
     hb_sigpipe_install();
-    /* Checked before hb_main's frame is entered, which a small stack could not hold. */
+    /* Checked before run_main's frame is entered, which a small stack could not hold. */
     int rc = hb_stack_check();
-    return rc ? hb_fail(rc) : hb_main(argc, argv);
+    return rc ? exit_failed(rc) : run_main(argc, argv);
 }

@@ -57,7 +57,7 @@ static int twice(const struct option *longopts, int c, const char *first, const 
     return -EINVAL;
 }
 
-static bool hb_getopt_tables(const struct option **longopts, const char **shortopts)
+static bool getopt_tables(const struct option **longopts, const char **shortopts)
 {
     static struct option *opts;
     static char *shorts;
@@ -90,7 +90,7 @@ static bool hb_getopt_tables(const struct option **longopts, const char **shorto
 }
 
 /* A suite, or a command that takes these options (topo). */
-static bool hb_command_known(const char *name)
+static bool command_known(const char *name)
 {
     if (name[0] && hb_suite_find(name)) return true;
     for (const struct hb_cmd_doc *c = hb_cmd_docs; c->name; c++)
@@ -126,7 +126,7 @@ struct hb_opt_field {
 #define HB_OPT_RANGE(l, h, w) .lo = (l), .hi = (h), .what = (w)
 #define HB_OPT_PERCENT HB_OPT_RANGE(0.0, 1000.0, "a percentage from 0 to 1000")
 
-static const struct hb_opt_field hb_opt_fields[] = {
+static const struct hb_opt_field opt_fields[] = {
     {OPT_DRY_RUN, "--dry-run", HB_SET_FLAG, HB_OPT_AT(dry_run)},
     {OPT_QUIET, "--quiet", HB_SET_FLAG, HB_OPT_AT(quiet)},
     {OPT_PROGRESS, "--progress", HB_SET_FLAG, HB_OPT_AT(progress)},
@@ -172,7 +172,7 @@ _Static_assert(sizeof(enum hb_format) == sizeof(int) && sizeof(enum hb_pages) ==
                "enum option fields hold an int");
 
 /* Store arg in the field of a table option. */
-static int hb_option_store(struct hb_options *o, const struct hb_opt_field *f, const char *arg)
+static int option_store(struct hb_options *o, const struct hb_opt_field *f, const char *arg)
 {
     char *at = (char *)o + f->offset;
     switch (f->shape) {
@@ -196,10 +196,10 @@ static int hb_option_store(struct hb_options *o, const struct hb_opt_field *f, c
 }
 
 /* The options whose value needs more than storing: checks across values, typed lists. */
-static int hb_option_apply(struct hb_options *o, int c, const char *arg)
+static int option_apply(struct hb_options *o, int c, const char *arg)
 {
-    for (size_t i = 0; i < sizeof(hb_opt_fields) / sizeof(hb_opt_fields[0]); i++)
-        if (hb_opt_fields[i].id == c) return hb_option_store(o, &hb_opt_fields[i], arg);
+    for (size_t i = 0; i < sizeof(opt_fields) / sizeof(opt_fields[0]); i++)
+        if (opt_fields[i].id == c) return option_store(o, &opt_fields[i], arg);
     int v = 0, rc = 0;
     switch (c) {
     case OPT_KERNEL:
@@ -253,7 +253,7 @@ static int hb_option_apply(struct hb_options *o, int c, const char *arg)
 }
 
 /* Every option's value when it is not given. */
-static void hb_options_defaults(struct hb_options *o)
+static void options_defaults(struct hb_options *o)
 {
     memset(o, 0, sizeof(*o));
     o->cpu_node = -1;
@@ -280,7 +280,7 @@ static void hb_options_defaults(struct hb_options *o)
 }
 
 /* Each stride fits the TLB group, the default one included. */
-static int hb_check_strides(const struct hb_options *o, bool tlb_group_set)
+static int check_strides(const struct hb_options *o, bool tlb_group_set)
 {
     for (int i = 0; i < o->nstrides; i++) {
         if (!tlb_group_set && o->strides[i] > o->tlb_group) {
@@ -296,11 +296,11 @@ static int hb_check_strides(const struct hb_options *o, bool tlb_group_set)
 }
 
 /* The command, the suite's operand (run FILE) and nothing else after the options. */
-static int hb_read_operands(int argc, char **argv, struct hb_options *o)
+static int read_operands(int argc, char **argv, struct hb_options *o)
 {
     /* GNU getopt moved the operands to the end: the first is the command. */
     if (optind < argc) {
-        if (!hb_command_known(argv[optind])) {
+        if (!command_known(argv[optind])) {
             /* help and the commands that read files parse their own options, after them. */
             if (hb_cmd_own_args(argv[optind]) || strcmp(argv[optind], "help") == 0)
                 hb_error_set("'%s' comes first, before its options: hopbench %s ...", argv[optind],
@@ -342,7 +342,7 @@ void hb_options_free(struct hb_options *o)
 _Static_assert(OPT_VERSION - OPT_KERNEL < 64, "struct hb_options.given holds every option");
 
 /* Every option given is one the command takes (hb_cli_doc.h): nothing is silently ignored. */
-static int hb_check_takes(const struct hb_options *o)
+static int check_takes(const struct hb_options *o)
 {
     struct hb_cmd_doc c;
     if (!hb_command_find(o->command, &c)) return 0;
@@ -376,25 +376,25 @@ static int hb_check_takes(const struct hb_options *o)
 }
 
 /* Whether option id was given. */
-static bool hb_given(const struct hb_options *o, int id)
+static bool option_given(const struct hb_options *o, int id)
 {
     return (o->given >> (id - OPT_KERNEL)) & 1;
 }
 
 /* --policy weighted, --mem-node's list and --weights go together. A command without
  * --mem-node (peak) says itself what it makes of the policy. */
-static int hb_check_weighted(const struct hb_options *o)
+static int check_weighted(const struct hb_options *o)
 {
     bool weighted = o->policy_set && o->policy == HB_POLICY_WEIGHTED;
     struct hb_cmd_doc c;
     const char *why = NULL;
     bool known = hb_command_find(o->command, &c), search = known && !hb_cmd_takes(&c, OPT_POLICY);
-    if (o->weights_auto != search && hb_given(o, OPT_WEIGHTS))
+    if (o->weights_auto != search && option_given(o, OPT_WEIGHTS))
         why = search ? "policy --weights takes auto (the weight search over a ladder of ratios); "
                        "fixed weights are bw --policy weighted's"
                      : "--weights auto is policy's weight search; bw --policy weighted takes one "
                        "weight from 1 to 255 per --mem-node node";
-    else if (hb_given(o, OPT_WEIGHTS) && !weighted && !search)
+    else if (option_given(o, OPT_WEIGHTS) && !weighted && !search)
         why = "--weights needs --policy weighted (they are MPOL_WEIGHTED_INTERLEAVE's per-node "
               "weights): add it or drop --weights";
     else if (o->nmem_nodes > 1 && !weighted && !o->weights_auto)
@@ -405,7 +405,7 @@ static int hb_check_weighted(const struct hb_options *o)
         return 0;
     else if (o->nmem_nodes < 1)
         why = "--policy weighted needs --mem-node A,B,... (the nodes to interleave over)";
-    else if (!hb_given(o, OPT_WEIGHTS))
+    else if (!option_given(o, OPT_WEIGHTS))
         why = "--policy weighted needs --weights W,W,... (one weight from 1 to 255 per "
               "--mem-node node)";
     else if (o->nweights != o->nmem_nodes)
@@ -419,7 +419,7 @@ static int hb_check_weighted(const struct hb_options *o)
 }
 
 /* OMP_NUM_THREADS (its outer level) means what --threads means; --threads wins. */
-static int hb_threads_from_env(struct hb_options *o)
+static int threads_from_env(struct hb_options *o)
 {
     const char *v = getenv("OMP_NUM_THREADS");
     o->threads_from = "--threads ";
@@ -443,7 +443,7 @@ static int hb_threads_from_env(struct hb_options *o)
 /* -o FILE's name chooses the format when --format is not given (defaults leave it at
  * HB_FORMAT_COUNT); a --format that contradicts the name wins, with a warning. A dry run
  * writes JSON Lines whatever is asked (it says so); topo has no CSV (its record nests). */
-static int hb_format_from_output(struct hb_options *o)
+static int format_from_output(struct hb_options *o)
 {
     enum hb_format named = HB_FORMAT_TABLE;
     bool says = hb_format_of_name(o->output, &named), given = o->format != HB_FORMAT_COUNT;
@@ -479,7 +479,7 @@ static int hb_format_from_output(struct hb_options *o)
 
 int hb_options_parse(int argc, char **argv, struct hb_options *o)
 {
-    hb_options_defaults(o);
+    options_defaults(o);
     /* The command line as the run record and the launch-line hints repeat it: whole, quoted
      * so a shell re-runs the same argv, and valid UTF-8 so JSON keeps it. */
     o->command_line = hb_sh_line(argc, argv, &o->command_argv0_end);
@@ -490,7 +490,7 @@ int hb_options_parse(int argc, char **argv, struct hb_options *o)
 
     const struct option *longopts;
     const char *shortopts;
-    if (!hb_getopt_tables(&longopts, &shortopts)) {
+    if (!getopt_tables(&longopts, &shortopts)) {
         hb_error_set("out of memory for the option table");
         return -ENOMEM;
     }
@@ -510,7 +510,7 @@ int hb_options_parse(int argc, char **argv, struct hb_options *o)
         help |= c == OPT_HELP || c == 'h';
     const char *command = help && optind < argc ? copy[optind] : "";
     int rc = 0;
-    if (command[0] && !hb_command_known(command)) {
+    if (command[0] && !command_known(command)) {
         hb_error_set("unknown command '%s': valid commands are %s", command, hb_options_commands());
         rc = -EINVAL;
     }
@@ -541,12 +541,12 @@ int hb_options_parse(int argc, char **argv, struct hb_options *o)
             return twice(longopts, c, given_as[c], optarg);
         if (c >= 0 && c <= OPT_VERSION) given_flag[c] = true, given_as[c] = optarg;
         if (c >= OPT_KERNEL) o->given |= (uint64_t)1 << (c - OPT_KERNEL);
-        rc = hb_option_apply(o, c, optarg);
+        rc = option_apply(o, c, optarg);
         if (rc) return rc == -ERANGE ? -EINVAL : rc;
     }
-    rc = hb_check_strides(o, tlb_group_set);
-    if (rc || (rc = hb_read_operands(argc, argv, o))) return rc;
-    if ((rc = hb_threads_from_env(o))) return rc;
-    if ((rc = hb_check_takes(o)) || (rc = hb_format_from_output(o))) return rc;
-    return hb_check_weighted(o);
+    rc = check_strides(o, tlb_group_set);
+    if (rc || (rc = read_operands(argc, argv, o))) return rc;
+    if ((rc = threads_from_env(o))) return rc;
+    if ((rc = check_takes(o)) || (rc = format_from_output(o))) return rc;
+    return check_weighted(o);
 }

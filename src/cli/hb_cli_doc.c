@@ -19,13 +19,13 @@ const int hb_run_takes[] = {
     OPT_MIN_TIME, OPT_REPS, OPT_REPEAT, OPT_MAX_TIME, OPT_NOISE, OPT_FORMAT, OPT_DRY_RUN,
     OPT_TOPOLOGY, OPT_SEED, OPT_QUIET,  OPT_PROGRESS, OPT_SIMD,  OPT_HELP,   OPT_ALLOW_MISPLACED,
     OPT_VERSION,  0};
-static const int hb_topo_takes[] = {OPT_TOPOLOGY, OPT_FORMAT, OPT_QUIET, OPT_HELP, OPT_VERSION, 0};
+static const int topo_takes[] = {OPT_TOPOLOGY, OPT_FORMAT, OPT_QUIET, OPT_HELP, OPT_VERSION, 0};
 
 const struct hb_cmd_doc hb_cmd_docs[] = {
     {"topo", NULL,
      "nodes with their packages, cores, SMT and CPU caches, memory, distances, hop classes and "
      "the launch lines",
-     NULL, hb_topo_takes, false, NULL, NULL, NULL, 0, NULL},
+     NULL, topo_takes, false, NULL, NULL, NULL, 0, NULL},
     {"report", hb_report_operands,
      "one self-contained HTML report with figures and tables of the records; -o NAME.txt or "
      "NAME.csv: the records as the table or CSV a run prints",
@@ -71,7 +71,7 @@ bool hb_command_at(size_t i, struct hb_cmd_doc *out)
     return out->name != NULL;
 }
 
-static bool hb_in(const int *ids, int id)
+static bool id_in(const int *ids, int id)
 {
     for (; ids && *ids; ids++)
         if (*ids == id) return true;
@@ -80,8 +80,8 @@ static bool hb_in(const int *ids, int id)
 
 bool hb_cmd_takes(const struct hb_cmd_doc *c, int id)
 {
-    return id == 'o' || hb_in(c->takes, id) ||
-           (c->runs && hb_in(hb_run_takes, id) && !hb_in(c->drops, id));
+    return id == 'o' || id_in(c->takes, id) ||
+           (c->runs && id_in(hb_run_takes, id) && !id_in(c->drops, id));
 }
 
 char *hb_cmd_drops_list(const struct hb_cmd_doc *c)
@@ -99,7 +99,7 @@ char *hb_cmd_takes_list(const struct hb_cmd_doc *c)
     /* In the option table's order, as --help lists them; help and version go unsaid. */
     const char *sep = "";
     for (const struct hb_opt_doc *o = hb_opt_docs; o->name; o++)
-        if (hb_in(c->takes, o->id) && o->id != OPT_HELP && o->id != OPT_VERSION) {
+        if (id_in(c->takes, o->id) && o->id != OPT_HELP && o->id != OPT_VERSION) {
             fprintf(f, "%s--%s", sep, o->name);
             sep = " ";
         }

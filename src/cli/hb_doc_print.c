@@ -12,7 +12,7 @@
 
 /* Words of text from column col, wrapped at HB_DOC_WIDTH with continuation lines indented
  * to indent; a word longer than the line is printed whole. */
-static void hb_doc_wrap(FILE *f, int col, int indent, const char *text)
+static void doc_wrap(FILE *f, int col, int indent, const char *text)
 {
     const char *p = text;
     while (*p) {
@@ -34,7 +34,7 @@ static void hb_doc_wrap(FILE *f, int col, int indent, const char *text)
 }
 
 /* text with "{datadir}" and "{docdir}" replaced by dirs' (to free); NULL when out of memory. */
-static char *hb_doc_text(const char *text, const struct hb_doc_dirs *dirs)
+static char *doc_text(const char *text, const struct hb_doc_dirs *dirs)
 {
     char *out = NULL;
     size_t len = 0;
@@ -60,9 +60,9 @@ static char *hb_doc_text(const char *text, const struct hb_doc_dirs *dirs)
 
 /* A command's help as people read it (to free; NULL when out of memory): its text with the
  * directories in, and what a study between memory nodes needs (hb_suite.c refuses less). */
-static char *hb_cmd_help_text(const struct hb_cmd_doc *c, const struct hb_doc_dirs *dirs)
+static char *cmd_help_text(const struct hb_cmd_doc *c, const struct hb_doc_dirs *dirs)
 {
-    char *help = hb_doc_text(c->help, dirs), *text = NULL;
+    char *help = doc_text(c->help, dirs), *text = NULL;
     if (!help || c->needs_mem_nodes <= 1) return help;
     if (asprintf(&text,
                  "%s; needs %d or more NUMA nodes with memory (it %s): a machine with fewer "
@@ -75,7 +75,7 @@ static char *hb_cmd_help_text(const struct hb_cmd_doc *c, const struct hb_doc_di
 
 /* The options command c takes, in the order its help lists them: those its own parser reads
  * (c->opts), or the run's option table's that it takes; never --help and --version. */
-static bool hb_doc_next_opt(const struct hb_cmd_doc *c, const struct hb_opt_doc **at)
+static bool doc_next_opt(const struct hb_cmd_doc *c, const struct hb_opt_doc **at)
 {
     const struct hb_opt_doc *o = *at ? *at + 1 : (c->opts ? c->opts : hb_opt_docs);
     for (; o->name; o++)
@@ -88,10 +88,9 @@ static bool hb_doc_next_opt(const struct hb_cmd_doc *c, const struct hb_opt_doc 
 
 /* The man page's word on what c takes: "Takes --a --b -o and the run options" (to free);
  * NULL when out of memory. */
-static char *hb_doc_cmd_help(const struct hb_cmd_doc *c, const struct hb_doc_dirs *dirs)
+static char *doc_cmd_help(const struct hb_cmd_doc *c, const struct hb_doc_dirs *dirs)
 {
-    char *own = NULL, *text = NULL, *drops = hb_cmd_drops_list(c),
-         *help = hb_cmd_help_text(c, dirs);
+    char *own = NULL, *text = NULL, *drops = hb_cmd_drops_list(c), *help = cmd_help_text(c, dirs);
     size_t len = 0;
     FILE *f = open_memstream(&own, &len);
     if (!f || !help) {
@@ -103,7 +102,7 @@ static char *hb_doc_cmd_help(const struct hb_cmd_doc *c, const struct hb_doc_dir
     }
     struct hb_cmd_doc own_only = {.takes = c->takes, .opts = c->opts};
     const char *sep = "";
-    for (const struct hb_opt_doc *o = NULL; hb_doc_next_opt(&own_only, &o); sep = " ")
+    for (const struct hb_opt_doc *o = NULL; doc_next_opt(&own_only, &o); sep = " ")
         fprintf(f, "%s%s%s", sep, o->short_name == 'o' ? "-" : "--",
                 o->short_name == 'o' ? "o" : o->name);
     if (fclose(f) != 0 ||
@@ -116,7 +115,7 @@ static char *hb_doc_cmd_help(const struct hb_cmd_doc *c, const struct hb_doc_dir
     return text;
 }
 
-static void hb_doc_item(FILE *f, const char *head, int indent, const char *text)
+static void doc_item(FILE *f, const char *head, int indent, const char *text)
 {
     int col = fprintf(f, "  %s", head);
     if (col + 2 > indent) {
@@ -124,11 +123,11 @@ static void hb_doc_item(FILE *f, const char *head, int indent, const char *text)
         col = 0;
     }
     fprintf(f, "%*s", indent - col, "");
-    hb_doc_wrap(f, indent, indent, text);
+    doc_wrap(f, indent, indent, text);
 }
 
 /* The values an option takes, from the parser's own table, or NULL. */
-static const char *const *hb_doc_values(const struct hb_opt_doc *o, const struct hb_doc_kernels *k)
+static const char *const *doc_values(const struct hb_opt_doc *o, const struct hb_doc_kernels *k)
 {
     return o->complete == HB_COMPLETE_WORDS  ? o->words
            : o->complete == HB_COMPLETE_SIMD ? k->simd
@@ -137,9 +136,9 @@ static const char *const *hb_doc_values(const struct hb_opt_doc *o, const struct
 
 /* An option's help with its values in place of "{values}" ("a | b | c"); free it. NULL when
  * out of memory. */
-static char *hb_doc_opt_help(const struct hb_opt_doc *o, const struct hb_doc_kernels *k)
+static char *doc_opt_help(const struct hb_opt_doc *o, const struct hb_doc_kernels *k)
 {
-    const char *const *values = hb_doc_values(o, k);
+    const char *const *values = doc_values(o, k);
     const char *mark = values ? strstr(o->help, "{values}") : NULL;
     if (!mark) return strdup(o->help);
     char *list = hb_names_join(values, " | "), *text = NULL;
@@ -150,30 +149,29 @@ static char *hb_doc_opt_help(const struct hb_opt_doc *o, const struct hb_doc_ker
     return text;
 }
 
-static void hb_doc_opt_head(char *dst, size_t len, const struct hb_opt_doc *o)
+static void doc_opt_head(char *dst, size_t len, const struct hb_opt_doc *o)
 {
     char shortname[8] = "";
     if (o->short_name) snprintf(shortname, sizeof(shortname), "-%c, ", o->short_name);
     snprintf(dst, len, "%s--%s%s%s", shortname, o->name, o->arg ? " " : "", o->arg ? o->arg : "");
 }
 
-static void hb_doc_terms(FILE *f, const char *title, const struct hb_term_doc *t,
-                         const char *prefix)
+static void doc_terms(FILE *f, const char *title, const struct hb_term_doc *t, const char *prefix)
 {
     fprintf(f, "\n%s:\n", title);
     for (; t->term; t++) {
         char head[256];
         snprintf(head, sizeof(head), "%s%s%s", prefix ? prefix : "", prefix ? "/" : "", t->term);
-        hb_doc_item(f, head, 21, t->help);
+        doc_item(f, head, 21, t->help);
     }
 }
 
 /* Option o's help as command c's help says it (to free): with its values, and for --kernel the
  * kernels c runs without it. NULL when out of memory. */
-static char *hb_doc_cmd_opt_help(const struct hb_doc_kernels *k, const struct hb_cmd_doc *c,
-                                 const struct hb_opt_doc *o)
+static char *doc_cmd_opt_help(const struct hb_doc_kernels *k, const struct hb_cmd_doc *c,
+                              const struct hb_opt_doc *o)
 {
-    char *help = hb_doc_opt_help(o, k), *text = NULL;
+    char *help = doc_opt_help(o, k), *text = NULL;
     if (!help || o->id != OPT_KERNEL || !c->kernels) return help;
     if (asprintf(&text, "%s (default: %s)", help, c->kernels) < 0) text = NULL;
     free(help);
@@ -181,30 +179,30 @@ static char *hb_doc_cmd_opt_help(const struct hb_doc_kernels *k, const struct hb
 }
 
 /* One option's line of c's help: its head, then its help. */
-static void hb_doc_option(FILE *f, const struct hb_doc_kernels *k, const struct hb_cmd_doc *c,
-                          const struct hb_opt_doc *o)
+static void doc_option(FILE *f, const struct hb_doc_kernels *k, const struct hb_cmd_doc *c,
+                       const struct hb_opt_doc *o)
 {
     char head[256];
-    hb_doc_opt_head(head, sizeof(head), o);
-    char *help = hb_doc_cmd_opt_help(k, c, o);
-    hb_doc_item(f, head, 21, help ? help : "(out of memory)");
+    doc_opt_head(head, sizeof(head), o);
+    char *help = doc_cmd_opt_help(k, c, o);
+    doc_item(f, head, 21, help ? help : "(out of memory)");
     free(help);
 }
 
 /* The examples of command name ("" the default suite); all of them when name is NULL. */
-static void hb_doc_examples(FILE *f, const char *name, const struct hb_doc_dirs *dirs)
+static void doc_examples(FILE *f, const char *name, const struct hb_doc_dirs *dirs)
 {
     fputs("\nexamples:\n", f);
     for (const struct hb_example_doc *e = hb_example_docs; e->command; e++) {
         if (name && strcmp(e->command, name) != 0) continue;
-        char *line = hb_doc_text(e->line, dirs);
-        hb_doc_item(f, line ? line : e->line, 21, e->help);
+        char *line = doc_text(e->line, dirs);
+        doc_item(f, line ? line : e->line, 21, e->help);
         free(line);
     }
 }
 
 /* Whether the installed files are where dirs says: not for a binary run from its build tree. */
-static bool hb_doc_installed(const struct hb_doc_dirs *dirs)
+static bool doc_installed(const struct hb_doc_dirs *dirs)
 {
     char *share = NULL;
     bool there = asprintf(&share, "%s/hopbench", dirs->data) >= 0 && access(share, F_OK) == 0;
@@ -218,7 +216,7 @@ static bool hb_doc_installed(const struct hb_doc_dirs *dirs)
     "there"
 
 /* Whether command name's help or examples name an installed file. */
-static bool hb_doc_names_files(const struct hb_cmd_doc *c)
+static bool doc_names_files(const struct hb_cmd_doc *c)
 {
     bool names = strchr(c->help, '{') != NULL;
     for (const struct hb_example_doc *e = hb_example_docs; e->command; e++)
@@ -226,48 +224,48 @@ static bool hb_doc_names_files(const struct hb_cmd_doc *c)
     return names;
 }
 
-static void hb_doc_files(FILE *f, const struct hb_doc_dirs *dirs)
+static void doc_files(FILE *f, const struct hb_doc_dirs *dirs)
 {
-    hb_doc_terms(f, hb_doc_installed(dirs) ? "files" : "files (" HB_DOC_NOT_INSTALLED ")",
-                 hb_file_docs, dirs->data);
+    doc_terms(f, doc_installed(dirs) ? "files" : "files (" HB_DOC_NOT_INSTALLED ")", hb_file_docs,
+              dirs->data);
 }
 
 void hb_doc_command_help(FILE *f, const struct hb_doc_kernels *k, const struct hb_cmd_doc *c,
                          const struct hb_doc_dirs *dirs)
 {
-    char *usage = hb_args_usage_line(c->name, c->args), *help = hb_cmd_help_text(c, dirs);
+    char *usage = hb_args_usage_line(c->name, c->args), *help = cmd_help_text(c, dirs);
     fprintf(f, "%s\n", usage ? usage : "usage: hopbench");
     if (c->runs)
         fprintf(f, "       mpirun -np <nodes> --map-by numa --bind-to numa %s\n",
                 usage ? usage + strlen("usage: ") : "hopbench");
     fputc('\n', f);
-    hb_doc_wrap(f, 0, 0, help ? help : c->help);
+    doc_wrap(f, 0, 0, help ? help : c->help);
     free(usage);
     free(help);
     /* A suite's own options, then the run options it takes (-o among them); the others'. */
     struct hb_cmd_doc own = *c;
     own.runs = false;
     bool any = false;
-    for (const struct hb_opt_doc *o = NULL; hb_doc_next_opt(&own, &o);) {
+    for (const struct hb_opt_doc *o = NULL; doc_next_opt(&own, &o);) {
         if (c->runs && o->id == 'o') continue;
         if (!any) fputs("\noptions:\n", f);
         any = true;
-        hb_doc_option(f, k, c, o);
+        doc_option(f, k, c, o);
     }
     if (c->runs) {
         fputs("\nrun options (every suite's):\n", f);
-        for (const struct hb_opt_doc *o = NULL; hb_doc_next_opt(c, &o);)
-            if (!hb_cmd_takes(&own, o->id) || o->id == 'o') hb_doc_option(f, k, c, o);
+        for (const struct hb_opt_doc *o = NULL; doc_next_opt(c, &o);)
+            if (!hb_cmd_takes(&own, o->id) || o->id == 'o') doc_option(f, k, c, o);
     }
     if (hb_cmd_takes(c, OPT_KERNEL)) {
         fputs("\nkernels:\n  ", f);
-        hb_doc_wrap(f, 2, 2, HB_DOC_BYTES_RULE);
+        doc_wrap(f, 2, 2, HB_DOC_BYTES_RULE);
         k->help(f);
     }
-    hb_doc_examples(f, c->name, dirs);
-    if (hb_doc_names_files(c) && !hb_doc_installed(dirs)) {
+    doc_examples(f, c->name, dirs);
+    if (doc_names_files(c) && !doc_installed(dirs)) {
         fputc('\n', f);
-        hb_doc_wrap(f, 0, 0, "The files named above are " HB_DOC_NOT_INSTALLED ".");
+        doc_wrap(f, 0, 0, "The files named above are " HB_DOC_NOT_INSTALLED ".");
     }
     fputs("\nEvery command: hopbench help. The whole manual: man hopbench.\n", f);
 }
@@ -277,10 +275,10 @@ void hb_doc_help(FILE *f, const struct hb_doc_kernels *k, const struct hb_doc_di
     fprintf(f, "usage: hopbench [COMMAND] [OPTIONS]\n"
                "       mpirun -np <nodes> --map-by numa --bind-to numa hopbench [COMMAND] ...\n"
                "       hopbench help [COMMAND]\n\n");
-    hb_doc_wrap(f, 0, 0,
-                "hopbench help COMMAND, or hopbench COMMAND --help: the command's usage, its "
-                "options with their defaults, and an example (hopbench help default: the "
-                "default suite's). The whole manual: man hopbench.");
+    doc_wrap(f, 0, 0,
+             "hopbench help COMMAND, or hopbench COMMAND --help: the command's usage, its "
+             "options with their defaults, and an example (hopbench help default: the "
+             "default suite's). The whole manual: man hopbench.");
     fputs("\ncommands:\n", f);
     struct hb_cmd_doc cmd;
     for (size_t i = 0; hb_command_at(i, &cmd); i++) {
@@ -288,33 +286,33 @@ void hb_doc_help(FILE *f, const struct hb_doc_kernels *k, const struct hb_doc_di
         char head[256];
         snprintf(head, sizeof(head), "%s%s%s", c->name[0] ? c->name : "(none)", c->args ? " " : "",
                  c->args ? c->args : "");
-        char *help = hb_cmd_help_text(c, dirs);
-        hb_doc_item(f, head, 11, help ? help : c->help);
+        char *help = cmd_help_text(c, dirs);
+        doc_item(f, head, 11, help ? help : c->help);
         free(help);
     }
     /* The run options: every suite's (each command's own: hopbench help COMMAND). */
     fputs("\noptions:\n", f);
     struct hb_cmd_doc run = {.takes = hb_run_takes};
     for (const struct hb_opt_doc *o = hb_opt_docs; o->name; o++)
-        if (hb_cmd_takes(&run, o->id)) hb_doc_option(f, k, &run, o);
+        if (hb_cmd_takes(&run, o->id)) doc_option(f, k, &run, o);
     fprintf(f, "\nkernels:\n");
     fputs("  ", f);
-    hb_doc_wrap(f, 2, 2, HB_DOC_BYTES_RULE);
+    doc_wrap(f, 2, 2, HB_DOC_BYTES_RULE);
     k->help(f);
-    hb_doc_terms(f, "exit codes", hb_exit_docs, NULL);
-    hb_doc_files(f, dirs);
+    doc_terms(f, "exit codes", hb_exit_docs, NULL);
+    doc_files(f, dirs);
 }
 
 /* One Markdown item per option c takes, in the option table's order: -o only when with_o
  * (the suites have it among the run options), never --help and --version. */
-static void hb_md_options(FILE *f, const struct hb_doc_kernels *k, const struct hb_cmd_doc *c,
-                          bool with_o)
+static void md_options(FILE *f, const struct hb_doc_kernels *k, const struct hb_cmd_doc *c,
+                       bool with_o)
 {
-    for (const struct hb_opt_doc *o = NULL; hb_doc_next_opt(c, &o);) {
+    for (const struct hb_opt_doc *o = NULL; doc_next_opt(c, &o);) {
         if (o->id == 'o' && !with_o) continue;
         char head[256];
-        hb_doc_opt_head(head, sizeof(head), o);
-        char *help = hb_doc_cmd_opt_help(k, c, o);
+        doc_opt_head(head, sizeof(head), o);
+        char *help = doc_cmd_opt_help(k, c, o);
         fprintf(f, "- `%s`: %s\n", head, help ? help : "(out of memory)");
         free(help);
     }
@@ -325,18 +323,18 @@ int hb_doc_markdown(FILE *f, const struct hb_doc_kernels *k, const char *command
     struct hb_cmd_doc c;
     if (strcmp(command, "run-options") == 0) {
         struct hb_cmd_doc run = {.takes = hb_run_takes};
-        hb_md_options(f, k, &run, true);
+        md_options(f, k, &run, true);
         return 0;
     }
     if (!hb_command_find(strcmp(command, "default") == 0 ? "" : command, &c)) return -1;
     /* The pages are for any installation: its directories by their roles. */
     static const struct hb_doc_dirs dirs = {"DATADIR", "DOCDIR"};
-    char *help = hb_cmd_help_text(&c, &dirs);
+    char *help = cmd_help_text(&c, &dirs);
     fprintf(f, "`hopbench%s%s%s%s`: %s.\n\n", c.name[0] ? " " : "", c.name, c.args ? " " : "",
             c.args ? c.args : "", help ? help : c.help);
     free(help);
     if (c.opts) {
-        hb_md_options(f, k, &c, true);
+        md_options(f, k, &c, true);
         return 0;
     }
     /* The suites' run options are listed once, under their own heading. */
@@ -345,7 +343,7 @@ int hb_doc_markdown(FILE *f, const struct hb_doc_kernels *k, const char *command
     if (list && !*list && c.runs)
         fputs("Only the [run options](#run-options).\n", f);
     else
-        hb_md_options(f, k, &own, !c.runs);
+        md_options(f, k, &own, !c.runs);
     char *drops = hb_cmd_drops_list(&c);
     if (list && *list && c.runs)
         fprintf(f, "\nAnd the [run options](#run-options)%s%s%s.\n", drops ? " except `" : "",
@@ -356,7 +354,7 @@ int hb_doc_markdown(FILE *f, const struct hb_doc_kernels *k, const char *command
 }
 
 /* Text as roff: backslashes and minus signs escaped, a leading dot or quote neutralised. */
-static void hb_roff(FILE *f, const char *text)
+static void roff_text(FILE *f, const char *text)
 {
     if (*text == '.' || *text == '\'') fputs("\\&", f);
     for (const char *p = text; *p; p++) {
@@ -369,25 +367,25 @@ static void hb_roff(FILE *f, const char *text)
     }
 }
 
-static void hb_roff_terms(FILE *f, const char *title, const struct hb_term_doc *t,
-                          const char *prefix, const char *font)
+static void roff_terms(FILE *f, const char *title, const struct hb_term_doc *t, const char *prefix,
+                       const char *font)
 {
     fprintf(f, ".SH %s\n", title);
     for (; t->term; t++) {
         fprintf(f, ".TP\n\\f%s", font);
         if (prefix) {
-            hb_roff(f, prefix);
+            roff_text(f, prefix);
             fputc('/', f);
         }
-        hb_roff(f, t->term);
+        roff_text(f, t->term);
         fputs("\\fR\n", f);
-        hb_roff(f, t->help);
+        roff_text(f, t->help);
         fputc('\n', f);
     }
 }
 
 /* One tagged paragraph per kernel line of --help: the name, then the rest of the line. */
-static void hb_roff_kernels(FILE *f, const struct hb_doc_kernels *k)
+static void roff_kernels(FILE *f, const struct hb_doc_kernels *k)
 {
     char *buf = NULL;
     size_t len = 0;
@@ -396,7 +394,7 @@ static void hb_roff_kernels(FILE *f, const struct hb_doc_kernels *k)
     k->help(mem);
     fclose(mem);
     fputs(".SH KERNELS\n", f);
-    hb_roff(f, HB_DOC_BYTES_RULE);
+    roff_text(f, HB_DOC_BYTES_RULE);
     fputc('\n', f);
     for (char *line = buf, *nl; line && *line; line = nl ? nl + 1 : NULL) {
         nl = strchr(line, '\n');
@@ -405,40 +403,40 @@ static void hb_roff_kernels(FILE *f, const struct hb_doc_kernels *k)
         size_t name = strcspn(line, " ");
         char *rest = line + name + strspn(line + name, " ");
         fprintf(f, ".TP\n\\fB%.*s\\fR\n", (int)name, line);
-        hb_roff(f, rest);
+        roff_text(f, rest);
         fputc('\n', f);
     }
     free(buf);
 }
 
 /* The rest of a tag: its operand in italics (when there is one), then the paragraph. */
-static void hb_roff_tail(FILE *f, const char *arg, const char *help)
+static void roff_tail(FILE *f, const char *arg, const char *help)
 {
     if (arg) {
         fputs(" \\fI", f);
-        hb_roff(f, arg);
+        roff_text(f, arg);
         fputs("\\fR", f);
     }
     fputc('\n', f);
-    hb_roff(f, help);
+    roff_text(f, help);
     fputc('\n', f);
 }
 
 /* An option's tagged paragraph: -o, --name VALUE, then its help with its values. */
-static void hb_roff_option(FILE *f, const struct hb_doc_kernels *k, const struct hb_opt_doc *o)
+static void roff_option(FILE *f, const struct hb_doc_kernels *k, const struct hb_opt_doc *o)
 {
     fputs(".TP\n", f);
     if (o->short_name) fprintf(f, "\\fB\\-%c\\fR, ", o->short_name);
     fputs("\\fB\\-\\-", f);
-    hb_roff(f, o->name);
+    roff_text(f, o->name);
     fputs("\\fR", f);
-    char *help = hb_doc_opt_help(o, k);
-    hb_roff_tail(f, o->arg, help ? help : "(out of memory)");
+    char *help = doc_opt_help(o, k);
+    roff_tail(f, o->arg, help ? help : "(out of memory)");
     free(help);
 }
 
 /* "Taken by: bw, lat." under an option that is not a run option, from the commands' tables. */
-static void hb_roff_takers(FILE *f, const struct hb_opt_doc *o)
+static void roff_takers(FILE *f, const struct hb_opt_doc *o)
 {
     struct hb_cmd_doc run = {.takes = hb_run_takes}, c;
     if (hb_cmd_takes(&run, o->id)) return;
@@ -477,53 +475,53 @@ void hb_doc_man(FILE *f, const struct hb_doc_kernels *k, const struct hb_doc_dir
             fprintf(f, "\\fB%s\\fR", c->name);
         else
             fputs("(none)", f);
-        char *help = hb_doc_cmd_help(c, dirs);
-        hb_roff_tail(f, c->args, help ? help : c->help);
+        char *help = doc_cmd_help(c, dirs);
+        roff_tail(f, c->args, help ? help : c->help);
         free(help);
         /* A command that reads its own arguments: its options, under it. */
         if (!c->opts) continue;
         fputs(".RS\n", f);
         for (const struct hb_opt_doc *o = c->opts; o->name; o++)
-            hb_roff_option(f, k, o);
+            roff_option(f, k, o);
         fputs(".RE\n", f);
     }
     struct hb_cmd_doc run = {.takes = hb_run_takes};
     char *list = hb_cmd_takes_list(&run);
     fputs(".TP\nrun options\ntaken by every suite: ", f);
-    hb_roff(f, list ? list : "");
+    roff_text(f, list ? list : "");
     fputs(" \\-o\n", f);
     free(list);
     fputs(".SH OPTIONS\n", f);
     for (const struct hb_opt_doc *o = hb_opt_docs; o->name; o++) {
-        hb_roff_option(f, k, o);
-        hb_roff_takers(f, o);
+        roff_option(f, k, o);
+        roff_takers(f, o);
     }
-    hb_roff_kernels(f, k);
-    hb_roff_terms(f, "EXIT STATUS", hb_exit_docs, NULL, "B");
-    hb_roff_terms(f, "ENVIRONMENT", hb_env_docs, NULL, "B");
+    roff_kernels(f, k);
+    roff_terms(f, "EXIT STATUS", hb_exit_docs, NULL, "B");
+    roff_terms(f, "ENVIRONMENT", hb_env_docs, NULL, "B");
     fputs(".SH EXAMPLES\n", f);
     for (const struct hb_example_doc *e = hb_example_docs; e->command; e++) {
-        char *line = hb_doc_text(e->line, dirs);
+        char *line = doc_text(e->line, dirs);
         fputs(".TP\n\\fB", f);
-        hb_roff(f, line ? line : e->line);
+        roff_text(f, line ? line : e->line);
         fputs("\\fR\n", f);
-        hb_roff(f, e->help);
+        roff_text(f, e->help);
         fputc('\n', f);
         free(line);
     }
-    hb_roff_terms(f, "FILES", hb_file_docs, dirs->data, "I");
+    roff_terms(f, "FILES", hb_file_docs, dirs->data, "I");
     fputs(".SH \"SEE ALSO\"\n\\fBmpirun\\fR(1), \\fBlstopo\\fR(1), \\fBnumactl\\fR(8)\n", f);
 }
 
 /* names as one space-separated word list (commas become spaces). */
-static void hb_bash_words(FILE *f, const char *names)
+static void bash_words(FILE *f, const char *names)
 {
     for (const char *p = names; *p; p++)
         fputc(*p == ',' ? ' ' : *p, f);
 }
 
 /* The commands' names (the default suite has none), sep between them. */
-static void hb_bash_commands(FILE *f, const char *sep)
+static void bash_commands(FILE *f, const char *sep)
 {
     struct hb_cmd_doc c;
     const char *s = "";
@@ -535,7 +533,7 @@ static void hb_bash_commands(FILE *f, const char *sep)
 }
 
 /* The case of the completion that completes option o's value (none for a flag). */
-static void hb_bash_value(FILE *f, const struct hb_doc_kernels *k, const struct hb_opt_doc *o)
+static void bash_value(FILE *f, const struct hb_doc_kernels *k, const struct hb_opt_doc *o)
 {
     if (!o->arg) return;
     fputs("    ", f);
@@ -547,12 +545,12 @@ static void hb_bash_value(FILE *f, const struct hb_doc_kernels *k, const struct 
         break;
     case HB_COMPLETE_KERNELS:
         fputs("_hopbench_words \"", f);
-        hb_bash_words(f, k->names);
+        bash_words(f, k->names);
         fputs("\" \"$cur\"", f);
         break;
     case HB_COMPLETE_WORDS:
     case HB_COMPLETE_SIMD: {
-        char *words = hb_names_join(hb_doc_values(o, k), " ");
+        char *words = hb_names_join(doc_values(o, k), " ");
         fprintf(f, "_hopbench_words \"%s\" \"$cur\"", words ? words : "");
         free(words);
         break;
@@ -565,7 +563,7 @@ static void hb_bash_value(FILE *f, const struct hb_doc_kernels *k, const struct 
 }
 
 /* Whether an option of the run's table, or of a command before c, has o's name already. */
-static bool hb_bash_named_before(const struct hb_cmd_doc *c, const struct hb_opt_doc *o)
+static bool bash_named_before(const struct hb_cmd_doc *c, const struct hb_opt_doc *o)
 {
     for (const struct hb_opt_doc *g = hb_opt_docs; g->name; g++)
         if (strcmp(g->name, o->name) == 0) return true;
@@ -590,11 +588,11 @@ void hb_doc_bash(FILE *f, const struct hb_doc_kernels *k)
           "    case $prev in\n",
           f);
     for (const struct hb_opt_doc *o = hb_opt_docs; o->name; o++)
-        hb_bash_value(f, k, o);
+        bash_value(f, k, o);
     /* The commands' own options whose name no earlier row has. */
     for (const struct hb_cmd_doc *c = hb_cmd_docs; c->name; c++)
         for (const struct hb_opt_doc *o = c->opts; o && o->name; o++)
-            if (!hb_bash_named_before(c, o)) hb_bash_value(f, k, o);
+            if (!bash_named_before(c, o)) bash_value(f, k, o);
     /* Options: those of the command on the line; the default suite's when none is. */
     fputs("    esac\n    if [[ $cur == -* ]]; then\n        case \" "
           "${COMP_WORDS[*]:1:COMP_CWORD-1} \" "
@@ -610,7 +608,7 @@ void hb_doc_bash(FILE *f, const struct hb_doc_kernels *k)
                 fputs("        *)\n", f);
             /* What its help lists, and --help (the suites': --version too). */
             fputs("            _hopbench_words \"--help", f);
-            for (const struct hb_opt_doc *o = NULL; hb_doc_next_opt(&c, &o);)
+            for (const struct hb_opt_doc *o = NULL; doc_next_opt(&c, &o);)
                 fprintf(f, " %s--%s", o->short_name == 'o' ? "-o " : "", o->name);
             if (!c.opts) fputs(" --version", f);
             fputs("\" \"$cur\"\n            return ;;\n", f);
@@ -619,12 +617,12 @@ void hb_doc_bash(FILE *f, const struct hb_doc_kernels *k)
           "    for w in \"${COMP_WORDS[@]:1:COMP_CWORD-1}\"; do\n        case $w in\n"
           "        help)\n            _hopbench_words \"default ",
           f);
-    hb_bash_commands(f, " ");
+    bash_commands(f, " ");
     fputs("\" \"$cur\"\n            return ;;\n        ", f);
-    hb_bash_commands(f, "|");
+    bash_commands(f, "|");
     fputs(")\n            mapfile -t COMPREPLY < <(compgen -f -- \"$cur\")\n"
           "            return ;;\n        esac\n    done\n    _hopbench_words \"help ",
           f);
-    hb_bash_commands(f, " ");
+    bash_commands(f, " ");
     fputs("\" \"$cur\"\n}\ncomplete -F _hopbench hopbench\n", f);
 }

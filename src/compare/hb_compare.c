@@ -48,7 +48,7 @@ struct hb_cmp_opts {
 /* The power at which compare states what it can detect. */
 #define HB_CMP_POWER 0.8
 
-static int hb_cmp_number(const char *opt, const char *s, double lo, double hi, double *out)
+static int cmp_number(const char *opt, const char *s, double lo, double hi, double *out)
 {
     char *end = NULL;
     double v = s ? strtod(s, &end) : NAN;
@@ -64,7 +64,7 @@ static int hb_cmp_number(const char *opt, const char *s, double lo, double hi, d
 
 /* The files of each side: BASE NEW as operands, or --base and --new (each may be given more
  * than once, pooled), never both ways. */
-static int hb_cmp_files(struct hb_cmp_opts *o, const char **files, int n)
+static int cmp_files(struct hb_cmp_opts *o, const char **files, int n)
 {
     const char *usage = hb_args_usage("compare", hb_compare_operands);
     if ((o->nbase || o->nnew) && n) {
@@ -103,7 +103,7 @@ static int hb_cmp_files(struct hb_cmp_opts *o, const char **files, int n)
 
 /* The family's rule and level: --fdr Q (Benjamini-Hochberg, the default at 0.05) or --fwer
  * (Holm) at --alpha; --alpha alone is the level of the default rule. */
-static int hb_cmp_rule(struct hb_cmp_opts *o, const char *fdr, const char *fwer, const char *alpha)
+static int cmp_rule(struct hb_cmp_opts *o, const char *fdr, const char *fwer, const char *alpha)
 {
     if (fdr && fwer) {
         hb_error_set("compare: --fdr '%s' and --fwer control the family two ways: give --fdr Q "
@@ -118,13 +118,13 @@ static int hb_cmp_rule(struct hb_cmp_opts *o, const char *fdr, const char *fwer,
     }
     o->rule = fwer ? HB_FAMILY_FWER : HB_FAMILY_FDR;
     int rc = 0;
-    if (fdr) rc = hb_cmp_number("--fdr", fdr, 1e-6, 0.5, &o->level);
-    if (alpha && rc == 0) rc = hb_cmp_number("--alpha", alpha, 1e-9, 0.5, &o->level);
+    if (fdr) rc = cmp_number("--fdr", fdr, 1e-6, 0.5, &o->level);
+    if (alpha && rc == 0) rc = cmp_number("--alpha", alpha, 1e-9, 0.5, &o->level);
     return rc;
 }
 
 /* compare's defaults, the files of each side in bases and news (room for them). */
-static struct hb_cmp_opts hb_cmp_defaults(const char **bases, const char **news)
+static struct hb_cmp_opts cmp_defaults(const char **bases, const char **news)
 {
     return (struct hb_cmp_opts){.bases = bases,
                                 .news = news,
@@ -161,7 +161,7 @@ const struct hb_opt_doc hb_compare_opts[] = {
 
 /* -o FILE: its name says the format unless --format does (as for a run), and it is none of
  * the files compared. */
-static int hb_cmp_output(struct hb_cmp_opts *o, const char *format)
+static int cmp_output(struct hb_cmp_opts *o, const char *format)
 {
     int rc = 0, f = 0;
     if (format && (rc = hb_parse_enum("--format", format, hb_format_names, &f))) return rc;
@@ -184,9 +184,9 @@ static int hb_cmp_output(struct hb_cmp_opts *o, const char *format)
     return rc;
 }
 
-static int hb_cmp_parse_with(int argc, char **argv, struct hb_cmp_opts *o)
+static int cmp_parse_with(int argc, char **argv, struct hb_cmp_opts *o)
 {
-    *o = hb_cmp_defaults(o->bases, o->news);
+    *o = cmp_defaults(o->bases, o->news);
     const char *threshold = NULL, *alpha = NULL, *format = NULL, *allow = NULL, *fdr = NULL,
                *fwer = NULL, *same = NULL;
     const struct hb_arg places[] = {{"threshold", &threshold, NULL, NULL},
@@ -206,29 +206,29 @@ static int hb_cmp_parse_with(int argc, char **argv, struct hb_cmp_opts *o)
     if (rc == 0)
         rc = hb_args_parse(argc, argv, hb_compare_operands, hb_compare_opts, places, files, &n);
     o->expect_same = same != NULL;
-    if (rc == 0) rc = hb_cmp_files(o, files, n);
+    if (rc == 0) rc = cmp_files(o, files, n);
     free(files);
     if (rc) return rc;
-    if (threshold && (rc = hb_cmp_number("--threshold", threshold, 0.0, 1000.0, &o->threshold_pct)))
+    if (threshold && (rc = cmp_number("--threshold", threshold, 0.0, 1000.0, &o->threshold_pct)))
         return rc;
-    if ((rc = hb_cmp_rule(o, fdr, fwer, alpha))) return rc;
+    if ((rc = cmp_rule(o, fdr, fwer, alpha))) return rc;
     o->need = hb_signif_mwu_repeats_for(o->level);
     o->allow_machines = allow != NULL;
-    return hb_cmp_output(o, format);
+    return cmp_output(o, format);
 }
 
 /* o->bases and o->news get room for every argument (free them). */
-static int hb_cmp_parse(int argc, char **argv, struct hb_cmp_opts *o)
+static int cmp_parse(int argc, char **argv, struct hb_cmp_opts *o)
 {
     o->bases = calloc((size_t)argc + 1, sizeof(*o->bases));
     o->news = calloc((size_t)argc + 1, sizeof(*o->news));
-    if (o->bases && o->news) return hb_cmp_parse_with(argc, argv, o);
+    if (o->bases && o->news) return cmp_parse_with(argc, argv, o);
     hb_error_set("compare: out of memory reading %d arguments", argc);
     return -ENOMEM;
 }
 
 /* A statistic, or null when it cannot be computed. */
-static json_t *hb_cmp_json_num(double v)
+static json_t *cmp_json_num(double v)
 {
     return isfinite(v) ? json_real(v) : json_null();
 }
@@ -238,7 +238,7 @@ struct hb_cmp_counts {
     int worse, better, same, unclear, undetermined, only_base, only_new, errors;
 };
 
-/* Where rows go: a block of the sink (rendered on any thread; hb_cmp_flush writes it), or
+/* Where rows go: a block of the sink (rendered on any thread; cmp_flush writes it), or
  * with no sink a JSON array (hb_compare_rows, one thread), and what they count. */
 struct hb_cmp_out {
     const struct hb_sink *sink;
@@ -251,7 +251,7 @@ struct hb_cmp_out {
 
 /* Hand rec (NULL: out of memory) to the block, in the sink's format, or a copy of it to the
  * rows (rec may be the row reused for the next pair). -1 when out of memory. */
-static int hb_cmp_put(struct hb_cmp_out *out, json_t *rec)
+static int cmp_put(struct hb_cmp_out *out, json_t *rec)
 {
     if (!rec) return -1;
     json_t *copy = out->rows ? json_deep_copy(rec) : NULL;
@@ -262,7 +262,7 @@ static int hb_cmp_put(struct hb_cmp_out *out, json_t *rec)
 
 /* The block's rows written (a failed write is kept by the sink and reported when it
  * closes), and a new block opened: -1 when out of memory. Nothing without a sink. */
-static int hb_cmp_flush(struct hb_sink *s, struct hb_cmp_out *out)
+static int cmp_flush(struct hb_sink *s, struct hb_cmp_out *out)
 {
     if (!s) return 0;
     if (hb_sink_block_put(s, &out->block) == -ENOMEM) return -1;
@@ -287,8 +287,8 @@ struct hb_cmp_call {
 };
 
 /* Why a row is unclear, and about how many repeats per side would decide it. */
-static void hb_cmp_unclear(const struct hb_cmp_opts *o, double change,
-                           const struct hb_cmp_test *test, struct hb_cmp_call *c)
+static void cmp_unclear(const struct hb_cmp_opts *o, double change, const struct hb_cmp_test *test,
+                        struct hb_cmp_call *c)
 {
     double spread = test->spread;
     double t = o->threshold_pct;
@@ -317,10 +317,10 @@ static void hb_cmp_unclear(const struct hb_cmp_opts *o, double change,
  * whether the repeats can decide at all, then worse or better when the rank test separates
  * the runs after the family's adjustment and the change passes --threshold, same when the
  * change's interval lies inside +-threshold, else unclear. */
-static void hb_cmp_verdict(const struct hb_cmp_opts *o, const struct hb_cmp_side *bs,
-                           const struct hb_cmp_rec *b, const struct hb_cmp_side *ns,
-                           const struct hb_cmp_rec *n, double change, const struct hb_cmp_test *t,
-                           struct hb_cmp_call *c)
+static void cmp_verdict(const struct hb_cmp_opts *o, const struct hb_cmp_side *bs,
+                        const struct hb_cmp_rec *b, const struct hb_cmp_side *ns,
+                        const struct hb_cmp_rec *n, double change, const struct hb_cmp_test *t,
+                        struct hb_cmp_call *c)
 {
     *c = (struct hb_cmp_call){"undetermined", NULL, {NAN, NAN, NAN, 0.0}, INFINITY, 0};
     int need = o->need;
@@ -357,24 +357,24 @@ static void hb_cmp_verdict(const struct hb_cmp_opts *o, const struct hb_cmp_side
         return;
     }
     c->verdict = "unclear";
-    hb_cmp_unclear(o, change, t, c);
+    cmp_unclear(o, change, t, c);
 }
 
 /* row[key] = v, a real (null when not finite), set in place when it is one already: a reused
  * row allocates nothing for its figures. */
-static void hb_cmp_set_num(json_t *row, const char *key, double v)
+static void cmp_set_num(json_t *row, const char *key, double v)
 {
     json_t *at = json_object_get(row, key);
     if (isfinite(v) && json_is_real(at))
         json_real_set(at, v);
     else if (isfinite(v) || !json_is_null(at))
-        json_object_set_new(row, key, hb_cmp_json_num(v));
+        json_object_set_new(row, key, cmp_json_num(v));
 }
 
 /* A side's figure as the row gives it: value, interval, repeat count (keys: that side's). */
-static void hb_cmp_side_cells(json_t *row, const char *const keys[5], const struct hb_cmp_rec *r)
+static void cmp_side_cells(json_t *row, const char *const keys[5], const struct hb_cmp_rec *r)
 {
-    hb_cmp_set_num(row, keys[0], r->value);
+    cmp_set_num(row, keys[0], r->value);
     json_t *ci = json_object_get(row, keys[1]);
     if (!isfinite(r->lo))
         json_object_set_new(row, keys[1], json_null());
@@ -382,8 +382,8 @@ static void hb_cmp_side_cells(json_t *row, const char *const keys[5], const stru
         json_real_set(json_array_get(ci, 0), r->lo), json_real_set(json_array_get(ci, 1), r->hi);
     else
         json_object_set_new(row, keys[1], json_pack("[f, f]", r->lo, r->hi));
-    hb_cmp_set_num(row, keys[2], r->lo);
-    hb_cmp_set_num(row, keys[3], r->hi);
+    cmp_set_num(row, keys[2], r->lo);
+    cmp_set_num(row, keys[3], r->hi);
     json_t *n = json_object_get(row, keys[4]);
     if (json_is_integer(n))
         json_integer_set(n, r->nrep);
@@ -391,7 +391,7 @@ static void hb_cmp_side_cells(json_t *row, const char *const keys[5], const stru
         json_object_set_new(row, keys[4], json_integer(r->nrep));
 }
 
-static void hb_cmp_count(struct hb_cmp_counts *c, const char *verdict)
+static void cmp_count(struct hb_cmp_counts *c, const char *verdict)
 {
     int *at[] = {&c->worse, &c->better, &c->same, &c->unclear, &c->undetermined};
     static const char *const names[] = {"worse", "better", "same", "unclear", "undetermined"};
@@ -400,26 +400,26 @@ static void hb_cmp_count(struct hb_cmp_counts *c, const char *verdict)
 }
 
 /* The change's interval in percent, null when it was not computed. */
-static void hb_cmp_change_cells(json_t *row, const struct hb_shift *sh)
+static void cmp_change_cells(json_t *row, const struct hb_shift *sh)
 {
     double lo = (sh->lo - 1.0) * 100.0, hi = (sh->hi - 1.0) * 100.0;
-    hb_cmp_set_num(row, "change_low", lo);
-    hb_cmp_set_num(row, "change_high", hi);
-    hb_cmp_set_num(row, "change_coverage", sh->coverage > 0.0 ? sh->coverage : NAN);
+    cmp_set_num(row, "change_low", lo);
+    cmp_set_num(row, "change_high", hi);
+    cmp_set_num(row, "change_coverage", sh->coverage > 0.0 ? sh->coverage : NAN);
     json_object_set_new(row, "change_ci95",
                         isfinite(lo) ? json_pack("[f, f]", lo, hi) : json_null());
 }
 
 /* One matched pair: its row and its count. -1 when out of memory. */
-static int hb_cmp_pair(const struct hb_cmp_opts *o, struct hb_cmp_out *out, const char *key,
-                       const struct hb_cmp_side *bs, const struct hb_cmp_rec *b,
-                       const struct hb_cmp_side *ns, const struct hb_cmp_rec *n,
-                       const struct hb_cmp_test *t)
+static int cmp_pair(const struct hb_cmp_opts *o, struct hb_cmp_out *out, const char *key,
+                    const struct hb_cmp_side *bs, const struct hb_cmp_rec *b,
+                    const struct hb_cmp_side *ns, const struct hb_cmp_rec *n,
+                    const struct hb_cmp_test *t)
 {
     double change = (n->value / b->value - 1.0) * 100.0;
     struct hb_cmp_call call;
-    hb_cmp_verdict(o, bs, b, ns, n, change, t, &call);
-    hb_cmp_count(&out->c, call.verdict);
+    cmp_verdict(o, bs, b, ns, n, change, t, &call);
+    cmp_count(&out->c, call.verdict);
     static const char *const base_keys[] = {"base", "base_ci95", "base_low", "base_high",
                                             "base_repeats"};
     static const char *const new_keys[] = {"new", "new_ci95", "new_low", "new_high", "new_repeats"};
@@ -431,16 +431,16 @@ static int hb_cmp_pair(const struct hb_cmp_opts *o, struct hb_cmp_out *out, cons
         json_object_set_new(row, "record", json_string_nocheck(key));
         json_object_set_new(row, "metric", json_string_nocheck(hb_strtab_get(bs->str, b->metric)));
         json_object_set_new(row, "unit", json_string_nocheck(hb_strtab_get(bs->str, b->unit)));
-        hb_cmp_side_cells(row, base_keys, b);
-        hb_cmp_set_num(row, "base_coverage", b->coverage);
-        hb_cmp_side_cells(row, new_keys, n);
-        hb_cmp_set_num(row, "new_coverage", n->coverage);
-        hb_cmp_set_num(row, "change_pct", change);
-        hb_cmp_change_cells(row, &call.shift);
-        hb_cmp_set_num(row, "p", t->p);
-        hb_cmp_set_num(row, "p_adjusted", t->p_adjusted);
-        hb_cmp_set_num(row, "spread_pct", t->spread * 100.0);
-        hb_cmp_set_num(row, "detectable_pct", call.detectable_pct);
+        cmp_side_cells(row, base_keys, b);
+        cmp_set_num(row, "base_coverage", b->coverage);
+        cmp_side_cells(row, new_keys, n);
+        cmp_set_num(row, "new_coverage", n->coverage);
+        cmp_set_num(row, "change_pct", change);
+        cmp_change_cells(row, &call.shift);
+        cmp_set_num(row, "p", t->p);
+        cmp_set_num(row, "p_adjusted", t->p_adjusted);
+        cmp_set_num(row, "spread_pct", t->spread * 100.0);
+        cmp_set_num(row, "detectable_pct", call.detectable_pct);
         json_object_set_new(row, "repeats_needed",
                             call.repeats_needed ? json_integer(call.repeats_needed) : json_null());
         json_object_set_new(row, "verdict", json_string_nocheck(call.verdict));
@@ -455,13 +455,13 @@ static int hb_cmp_pair(const struct hb_cmp_opts *o, struct hb_cmp_out *out, cons
         if (marks) json_object_set_new(row, "config_may_explain", marks);
     }
     free(call.why);
-    return hb_cmp_put(out, json_incref(row));
+    return cmp_put(out, json_incref(row));
 }
 
 /* An input error: a record that cannot be judged, a duplicated identity, a pair whose
  * metric or unit differ. -1 when out of memory. */
-static int hb_cmp_error(struct hb_cmp_out *out, const char *kind, const struct hb_cmp_side *sd,
-                        const struct hb_cmp_rec *r, int with_host, const char *reason)
+static int cmp_error(struct hb_cmp_out *out, const char *kind, const struct hb_cmp_side *sd,
+                     const struct hb_cmp_rec *r, int with_host, const char *reason)
 {
     char *key = hb_cmp_side_key(sd, r, with_host), *where = NULL;
     if (asprintf(&where, "%s:%d", sd->res.path, r->line) < 0) where = NULL;
@@ -471,11 +471,11 @@ static int hb_cmp_error(struct hb_cmp_out *out, const char *kind, const struct h
     free(key);
     free(where);
     out->c.errors++;
-    return hb_cmp_put(out, row);
+    return cmp_put(out, row);
 }
 
 /* Each side's records that cannot be judged, and identities given twice. */
-static int hb_cmp_errors(struct hb_cmp_out *out, const struct hb_cmp_side *sd, int with_host)
+static int cmp_errors(struct hb_cmp_out *out, const struct hb_cmp_side *sd, int with_host)
 {
     int rc = 0;
     for (size_t k = 0; rc == 0 && k < sd->n; k++) {
@@ -487,18 +487,18 @@ static int hb_cmp_errors(struct hb_cmp_out *out, const struct hb_cmp_side *sd, i
                      "scenario repeating an experiment name, or files concatenated)",
                      sd->v[r->first - 1].line) < 0)
             return -1;
-        if (why) rc = hb_cmp_error(out, "duplicate", sd, r, with_host, why);
+        if (why) rc = cmp_error(out, "duplicate", sd, r, with_host, why);
         free(why);
         if (rc == 0 && r->bad != HB_STRTAB_NONE)
-            rc = hb_cmp_error(out, "unusable", sd, r, with_host, hb_strtab_get(sd->str, r->bad));
+            rc = cmp_error(out, "unusable", sd, r, with_host, hb_strtab_get(sd->str, r->bad));
     }
     return rc;
 }
 
 /* The first records of `mine` with no record of their identity in `other`: missing from NEW
  * (the gate fails) or only in NEW. */
-static int hb_cmp_only(struct hb_cmp_out *out, const struct hb_cmp_side *mine, int with_host,
-                       const char *side, int *n)
+static int cmp_only(struct hb_cmp_out *out, const struct hb_cmp_side *mine, int with_host,
+                    const char *side, int *n)
 {
     for (size_t k = 0; k < mine->n; k++) {
         const struct hb_cmp_rec *rec = &mine->v[k];
@@ -512,7 +512,7 @@ static int hb_cmp_only(struct hb_cmp_out *out, const struct hb_cmp_side *mine, i
         free(kind);
         free(key);
         (*n)++;
-        if (hb_cmp_put(out, row)) return -1;
+        if (cmp_put(out, row)) return -1;
     }
     return 0;
 }
@@ -521,8 +521,8 @@ static int hb_cmp_only(struct hb_cmp_out *out, const struct hb_cmp_side *mine, i
  * matched (a first record of an identity has one match at most: one thread writes each
  * mark), the spread of the two runs' repeats, and the rank test's p when the pair can be a
  * member of the family. */
-static void hb_cmp_test(const struct hb_cmp_opts *o, struct hb_cmp_side *b, struct hb_cmp_side *n,
-                        size_t k, int with_host, struct hb_cmp_test *t)
+static void cmp_test(const struct hb_cmp_opts *o, struct hb_cmp_side *b, struct hb_cmp_side *n,
+                     size_t k, int with_host, struct hb_cmp_test *t)
 {
     struct hb_cmp_rec *br = &b->v[k];
     *t = (struct hb_cmp_test){0, NAN, NAN, NAN};
@@ -542,8 +542,8 @@ static void hb_cmp_test(const struct hb_cmp_opts *o, struct hb_cmp_side *b, stru
 
 /* Base record k against its match: its verdict, or the error that its metric or unit differ;
  * nothing when it has no match or either cannot be judged. -1 when out of memory. */
-static int hb_cmp_match(const struct hb_cmp_opts *o, struct hb_cmp_out *out, struct hb_cmp_side *b,
-                        struct hb_cmp_side *n, size_t k, int with_host, const struct hb_cmp_test *t)
+static int cmp_match(const struct hb_cmp_opts *o, struct hb_cmp_out *out, struct hb_cmp_side *b,
+                     struct hb_cmp_side *n, size_t k, int with_host, const struct hb_cmp_test *t)
 {
     struct hb_cmp_rec *br = &b->v[k];
     struct hb_cmp_rec *nr = t->match ? &n->v[t->match - 1] : NULL;
@@ -556,9 +556,9 @@ static int hb_cmp_match(const struct hb_cmp_opts *o, struct hb_cmp_out *out, str
                      hb_strtab_get(b->str, br->metric), hb_strtab_get(b->str, br->unit),
                      hb_strtab_get(n->str, nr->metric), hb_strtab_get(n->str, nr->unit)) < 0)
             why = NULL;
-        rc = why ? hb_cmp_error(out, "mismatch", n, nr, with_host, why) : -1;
+        rc = why ? cmp_error(out, "mismatch", n, nr, with_host, why) : -1;
     } else {
-        rc = hb_cmp_pair(o, out, key, b, br, n, nr, t);
+        rc = cmp_pair(o, out, key, b, br, n, nr, t);
     }
     free(why);
     free(key);
@@ -570,32 +570,32 @@ enum { HB_CMP_CHUNK = 8192 }; /* base records matched together, then written in 
 /* The rows of base records [from, to), on threads: each renders a contiguous part into its
  * own block (a static schedule hands the parts out in thread order), then the blocks are
  * written one after another, so rows keep the base file's order. -1 when out of memory. */
-static int hb_cmp_matches(const struct hb_cmp_opts *o, struct hb_sink *s, struct hb_cmp_out *outs,
-                          int threads, struct hb_cmp_side *b, struct hb_cmp_side *n,
-                          const struct hb_cmp_test *tests, size_t from, size_t to, int with_host)
+static int cmp_matches(const struct hb_cmp_opts *o, struct hb_sink *s, struct hb_cmp_out *outs,
+                       int threads, struct hb_cmp_side *b, struct hb_cmp_side *n,
+                       const struct hb_cmp_test *tests, size_t from, size_t to, int with_host)
 {
     if (threads == 1) {
         for (size_t k = from; k < to && !outs[0].oom; k++)
-            outs[0].oom = hb_cmp_match(o, &outs[0], b, n, k, with_host, &tests[k]) != 0;
+            outs[0].oom = cmp_match(o, &outs[0], b, n, k, with_host, &tests[k]) != 0;
     }
 #ifdef _OPENMP
     else
 #pragma omp parallel for num_threads(threads) schedule(static)
         for (size_t k = from; k < to; k++) {
             struct hb_cmp_out *out = &outs[omp_get_thread_num()];
-            if (!out->oom) out->oom = hb_cmp_match(o, out, b, n, k, with_host, &tests[k]) != 0;
+            if (!out->oom) out->oom = cmp_match(o, out, b, n, k, with_host, &tests[k]) != 0;
         }
 #endif
     for (int t = 0; t < threads; t++)
-        if (outs[t].oom || hb_cmp_flush(s, &outs[t])) return -1;
+        if (outs[t].oom || cmp_flush(s, &outs[t])) return -1;
     return 0;
 }
 
 /* Every base record's test, then the family's p adjusted together (--fdr or --fwer): NULL
  * when out of memory, else the tests (free them) and *family the members. */
-static struct hb_cmp_test *hb_cmp_tests(const struct hb_cmp_opts *o, struct hb_cmp_side *b,
-                                        struct hb_cmp_side *n, int with_host, int threads,
-                                        long *family)
+static struct hb_cmp_test *cmp_tests(const struct hb_cmp_opts *o, struct hb_cmp_side *b,
+                                     struct hb_cmp_side *n, int with_host, int threads,
+                                     long *family)
 {
     struct hb_cmp_test *t = calloc(b->n ? b->n : 1, sizeof(*t));
     double *p = t ? malloc(sizeof(*p) * (b->n ? b->n : 1)) : NULL;
@@ -607,7 +607,7 @@ static struct hb_cmp_test *hb_cmp_tests(const struct hb_cmp_opts *o, struct hb_c
 #pragma omp parallel for num_threads(threads) schedule(static)
 #endif
     for (size_t k = 0; k < b->n; k++)
-        hb_cmp_test(o, b, n, k, with_host, &t[k]);
+        cmp_test(o, b, n, k, with_host, &t[k]);
     (void)threads;
     for (size_t k = 0; k < b->n; k++)
         p[k] = t[k].p;
@@ -629,14 +629,14 @@ struct hb_cmp_floor {
     int repeats;
 };
 
-static int hb_cmp_dbl_cmp(const void *a, const void *b)
+static int cmp_dbl_cmp(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
 }
 
-static void hb_cmp_floor_of(const struct hb_cmp_side *b, const struct hb_cmp_side *n,
-                            const struct hb_cmp_test *t, struct hb_cmp_floor *f)
+static void cmp_floor_of(const struct hb_cmp_side *b, const struct hb_cmp_side *n,
+                         const struct hb_cmp_test *t, struct hb_cmp_floor *f)
 {
     *f = (struct hb_cmp_floor){NAN, 0};
     double *sp = malloc(sizeof(*sp) * (b->n ? b->n : 1)),
@@ -649,8 +649,8 @@ static void hb_cmp_floor_of(const struct hb_cmp_side *b, const struct hb_cmp_sid
         reps[nr++] = x->nrep < y->nrep ? x->nrep : y->nrep;
     }
     if (ns) {
-        qsort(sp, ns, sizeof(*sp), hb_cmp_dbl_cmp);
-        qsort(reps, nr, sizeof(*reps), hb_cmp_dbl_cmp);
+        qsort(sp, ns, sizeof(*sp), cmp_dbl_cmp);
+        qsort(reps, nr, sizeof(*reps), cmp_dbl_cmp);
         f->spread = sp[ns / 2];
         f->repeats = (int)reps[nr / 2];
     }
@@ -659,9 +659,9 @@ static void hb_cmp_floor_of(const struct hb_cmp_side *b, const struct hb_cmp_sid
 }
 
 /* Every base record against its match: errors, verdicts, what is on one side only. */
-static int hb_cmp_rows(const struct hb_cmp_opts *o, struct hb_sink *s, struct hb_cmp_out *out,
-                       struct hb_cmp_side *b, struct hb_cmp_side *n, int with_host,
-                       const struct hb_cmp_test *tests)
+static int cmp_rows(const struct hb_cmp_opts *o, struct hb_sink *s, struct hb_cmp_out *out,
+                    struct hb_cmp_side *b, struct hb_cmp_side *n, int with_host,
+                    const struct hb_cmp_test *tests)
 {
     int rc = 0;
     int threads = s && b->n > HB_CMP_CHUNK ? hb_results_threads() : 1;
@@ -673,8 +673,8 @@ static int hb_cmp_rows(const struct hb_cmp_opts *o, struct hb_sink *s, struct hb
     }
     if (opened < threads) rc = -1;
     for (size_t k = 0; rc == 0 && k < b->n; k += HB_CMP_CHUNK)
-        rc = hb_cmp_matches(o, s, outs, threads, b, n, tests, k,
-                            b->n - k > HB_CMP_CHUNK ? k + HB_CMP_CHUNK : b->n, with_host);
+        rc = cmp_matches(o, s, outs, threads, b, n, tests, k,
+                         b->n - k > HB_CMP_CHUNK ? k + HB_CMP_CHUNK : b->n, with_host);
     for (int t = 0; t < opened; t++) {
         struct hb_cmp_counts *c = &out->c, *tc = &outs[t].c;
         c->worse += tc->worse, c->better += tc->better, c->same += tc->same;
@@ -683,14 +683,14 @@ static int hb_cmp_rows(const struct hb_cmp_opts *o, struct hb_sink *s, struct hb
         json_decref(outs[t].row);
     }
     free(outs);
-    if (rc == 0) rc = hb_cmp_only(out, b, with_host, "base", &out->c.only_base);
-    if (rc == 0) rc = hb_cmp_only(out, n, with_host, "new", &out->c.only_new);
+    if (rc == 0) rc = cmp_only(out, b, with_host, "base", &out->c.only_base);
+    if (rc == 0) rc = cmp_only(out, n, with_host, "new", &out->c.only_new);
     return rc;
 }
 
 /* The exit code: bad input, then missing measurements, then a regression (with
  * --expect-same any difference), then a row that could not be decided (rerun). */
-static int hb_cmp_exit(const struct hb_cmp_opts *o, const struct hb_cmp_counts *c)
+static int cmp_exit(const struct hb_cmp_opts *o, const struct hb_cmp_counts *c)
 {
     return c->errors                                   ? HB_EXIT_USAGE
            : c->only_base                              ? HB_EXIT_MISSING
@@ -707,7 +707,7 @@ struct hb_cmp_sides {
 };
 
 /* A side's file names, joined with ", " (free it); NULL when out of memory. */
-static char *hb_cmp_paths(const struct hb_cmp_side *v, int n)
+static char *cmp_paths(const struct hb_cmp_side *v, int n)
 {
     char *out = strdup("");
     for (int i = 0; out && i < n; i++) {
@@ -720,7 +720,7 @@ static char *hb_cmp_paths(const struct hb_cmp_side *v, int n)
 
 /* Intervals as they are: "93.75% interval, 5 repeats", or the range over both sides
  * (hb_coverage.h, as every table and caption says it). */
-static char *hb_cmp_intervals(const struct hb_cmp_side *b, const struct hb_cmp_side *n)
+static char *cmp_intervals(const struct hb_cmp_side *b, const struct hb_cmp_side *n)
 {
     struct hb_coverage c = {0};
     const struct hb_cmp_side *both[2] = {b, n};
@@ -736,8 +736,8 @@ static char *hb_cmp_intervals(const struct hb_cmp_side *b, const struct hb_cmp_s
 
 /* "NEW is unstable: 17 of 17 figures noisy, its run took 12x its base" (free it), "" when
  * the side's summary says nothing against it, NULL when out of memory. */
-static char *hb_cmp_unstable(const char *name, const struct hb_cmp_summary *me,
-                             const struct hb_cmp_summary *other, const char *other_name)
+static char *cmp_unstable(const char *name, const struct hb_cmp_summary *me,
+                          const struct hb_cmp_summary *other, const char *other_name)
 {
     /* The summary's figures as the run itself judged them (hb_stability.h). */
     json_t *sum = json_object();
@@ -768,8 +768,8 @@ static char *hb_cmp_unstable(const char *name, const struct hb_cmp_summary *me,
 
 /* The notes before the rows: different machines, the knobs that differ (they may explain
  * the verdicts below), pooled files, unstable sides. -1 when out of memory. */
-static int hb_cmp_notes(const struct hb_cmp_opts *o, struct hb_cmp_out *out,
-                        const struct hb_cmp_sides *sd, const char *machines)
+static int cmp_notes(const struct hb_cmp_opts *o, struct hb_cmp_out *out,
+                     const struct hb_cmp_sides *sd, const char *machines)
 {
     const struct hb_cmp_side *b = &sd->v[0], *n = &sd->v[sd->nbase];
     int nside[2] = {sd->nbase, sd->n - sd->nbase};
@@ -777,30 +777,30 @@ static int hb_cmp_notes(const struct hb_cmp_opts *o, struct hb_cmp_out *out,
     static const char *const names[2] = {"BASE", "NEW"};
     int oom = 0;
     if (machines[0])
-        oom = hb_cmp_put(out, json_pack("{s:s, s:s, s:s}", "type", "note", "about", "machines",
-                                        "text", machines));
+        oom = cmp_put(out, json_pack("{s:s, s:s, s:s}", "type", "note", "about", "machines", "text",
+                                     machines));
     size_t i;
     json_t *d;
-    json_array_foreach(o->config_diffs, i, d) if (!oom) oom = hb_cmp_put(out, json_incref(d));
+    json_array_foreach(o->config_diffs, i, d) if (!oom) oom = cmp_put(out, json_incref(d));
     for (int s = 0; !oom && s < 2; s++) {
         if (nside[s] < 2) continue;
-        char *paths = hb_cmp_paths(first[s], nside[s]);
+        char *paths = cmp_paths(first[s], nside[s]);
         char *text = paths ? hb_strf("%s pools %d files (%s): each figure is the median of all "
                                      "their repeats",
                                      names[s], nside[s], paths)
                            : NULL;
-        oom = text ? hb_cmp_put(out, json_pack("{s:s, s:s, s:s}", "type", "note", "about", "pooled",
-                                               "text", text))
+        oom = text ? cmp_put(out, json_pack("{s:s, s:s, s:s}", "type", "note", "about", "pooled",
+                                            "text", text))
                    : -1;
         free(paths);
         free(text);
     }
     for (int s = 0; !oom && s < 2; s++) {
         char *text =
-            hb_cmp_unstable(names[s], &first[s]->summary, &first[!s]->summary, s ? "BASE" : "NEW");
+            cmp_unstable(names[s], &first[s]->summary, &first[!s]->summary, s ? "BASE" : "NEW");
         if (text && text[0])
-            oom = hb_cmp_put(out, json_pack("{s:s, s:s, s:s, s:s}", "type", "note", "about",
-                                            "unstable", "side", names[s], "text", text));
+            oom = cmp_put(out, json_pack("{s:s, s:s, s:s, s:s}", "type", "note", "about",
+                                         "unstable", "side", names[s], "text", text));
         else if (!text)
             oom = -1;
         free(text);
@@ -809,8 +809,8 @@ static int hb_cmp_notes(const struct hb_cmp_opts *o, struct hb_cmp_out *out,
 }
 
 /* The summary: the counts, the family, and what these repeats can detect in plain words. */
-static json_t *hb_cmp_summary(const struct hb_cmp_opts *o, const struct hb_cmp_counts *c,
-                              long family, const struct hb_cmp_floor *f)
+static json_t *cmp_summary(const struct hb_cmp_opts *o, const struct hb_cmp_counts *c, long family,
+                           const struct hb_cmp_floor *f)
 {
     double detect =
         hb_shift_detectable_pct(f->spread, f->repeats, f->repeats, o->level, HB_CMP_POWER);
@@ -848,8 +848,8 @@ static json_t *hb_cmp_summary(const struct hb_cmp_opts *o, const struct hb_cmp_c
                           "threshold_pct", o->threshold_pct, "rule", hb_family_rule_name(o->rule),
                           "level", o->level, "family", (json_int_t)family,
                           "expected_false_uncorrected", (double)family * o->level, "spread_pct",
-                          hb_cmp_json_num(f->spread * 100.0), "detectable_pct",
-                          hb_cmp_json_num(detect), "repeats", f->repeats, "repeats_for_threshold",
+                          cmp_json_num(f->spread * 100.0), "detectable_pct", cmp_json_num(detect),
+                          "repeats", f->repeats, "repeats_for_threshold",
                           reach ? json_integer(reach) : json_null(), "noise_floor", floor)
               : NULL;
     free(floor);
@@ -858,7 +858,7 @@ static json_t *hb_cmp_summary(const struct hb_cmp_opts *o, const struct hb_cmp_c
 
 /* The suite of a side's first measurement ("" when it has none): a record's identity begins
  * with it (struct hb_cmp_rec.head), its length into *len. */
-static const char *hb_cmp_suite_of(const struct hb_cmp_side *sd, size_t *len)
+static const char *cmp_suite_of(const struct hb_cmp_side *sd, size_t *len)
 {
     const char *head = sd->n ? hb_strtab_get(sd->str, sd->v[0].head) : "";
     *len = strcspn(head, " ");
@@ -868,11 +868,11 @@ static const char *hb_cmp_suite_of(const struct hb_cmp_side *sd, size_t *len)
 /* Why base's measurements are missing from new: another suite's run (nothing matched, and
  * the first measurements' suites differ: an identity includes its suite), or a run that
  * stopped early. */
-static void hb_cmp_say_missing(const struct hb_cmp_counts *c, const struct hb_cmp_side *b,
-                               const struct hb_cmp_side *n)
+static void cmp_say_missing(const struct hb_cmp_counts *c, const struct hb_cmp_side *b,
+                            const struct hb_cmp_side *n)
 {
     size_t bl, nl;
-    const char *bs = hb_cmp_suite_of(b, &bl), *ns = hb_cmp_suite_of(n, &nl);
+    const char *bs = cmp_suite_of(b, &bl), *ns = cmp_suite_of(n, &nl);
     int matched = c->worse + c->better + c->same + c->unclear + c->undetermined + c->errors;
     if (n->n && !matched && (bl != nl || strncmp(bs, ns, bl) != 0))
         fprintf(stderr,
@@ -891,46 +891,46 @@ static void hb_cmp_say_missing(const struct hb_cmp_counts *c, const struct hb_cm
 /* Every row of the comparison into out (its block, or its rows without a sink s), counted in
  * out->c: header, notes, errors, verdicts, what is on one side only, the summary. -1 when out
  * of memory. */
-static int hb_cmp_all(const struct hb_cmp_opts *o, struct hb_sink *s, struct hb_cmp_out *out,
-                      struct hb_cmp_sides *sd, int with_host, const char *machines)
+static int cmp_all(const struct hb_cmp_opts *o, struct hb_sink *s, struct hb_cmp_out *out,
+                   struct hb_cmp_sides *sd, int with_host, const char *machines)
 {
     struct hb_cmp_side *b = &sd->v[0], *n = &sd->v[sd->nbase];
-    char *bp = hb_cmp_paths(b, sd->nbase), *np = hb_cmp_paths(n, sd->n - sd->nbase);
-    char *ivs = hb_cmp_intervals(b, n);
+    char *bp = cmp_paths(b, sd->nbase), *np = cmp_paths(n, sd->n - sd->nbase);
+    char *ivs = cmp_intervals(b, n);
     int oom = (s && hb_sink_block_open(s, &out->block)) || !bp || !np || !ivs ? -1 : 0;
     if (!oom)
-        oom = hb_cmp_put(out, json_pack("{s:s, s:s, s:s, s:f, s:s, s:f, s:s, s:b}", "type",
-                                        "compare_header", "base_path", bp, "new_path", np,
-                                        "threshold_pct", o->threshold_pct, "rule",
-                                        hb_family_rule_name(o->rule), "level", o->level,
-                                        "intervals", ivs, "expect_same", o->expect_same));
+        oom = cmp_put(out,
+                      json_pack("{s:s, s:s, s:s, s:f, s:s, s:f, s:s, s:b}", "type",
+                                "compare_header", "base_path", bp, "new_path", np, "threshold_pct",
+                                o->threshold_pct, "rule", hb_family_rule_name(o->rule), "level",
+                                o->level, "intervals", ivs, "expect_same", o->expect_same));
     free(bp);
     free(np);
     free(ivs);
-    if (!oom) oom = hb_cmp_notes(o, out, sd, machines);
+    if (!oom) oom = cmp_notes(o, out, sd, machines);
     /* Every file's unusable and duplicated records, then the other files pooled into each
      * side's first. */
     for (int i = 0; !oom && i < sd->n; i++)
-        oom = hb_cmp_errors(out, &sd->v[i], with_host);
+        oom = cmp_errors(out, &sd->v[i], with_host);
     for (int i = 1; !oom && i < sd->n; i++)
         if (i != sd->nbase)
             oom = hb_cmp_side_pool(&sd->v[i < sd->nbase ? 0 : sd->nbase], &sd->v[i], with_host) ? -1
                                                                                                 : 0;
-    if (!oom) oom = hb_cmp_flush(s, out);
+    if (!oom) oom = cmp_flush(s, out);
     long family = 0;
     int threads = b->n > HB_CMP_CHUNK ? hb_results_threads() : 1;
-    struct hb_cmp_test *tests = oom ? NULL : hb_cmp_tests(o, b, n, with_host, threads, &family);
+    struct hb_cmp_test *tests = oom ? NULL : cmp_tests(o, b, n, with_host, threads, &family);
     if (!tests) oom = -1;
-    if (!oom) oom = hb_cmp_rows(o, s, out, b, n, with_host, tests);
+    if (!oom) oom = cmp_rows(o, s, out, b, n, with_host, tests);
     struct hb_cmp_floor floor = {NAN, 0};
-    if (tests) hb_cmp_floor_of(b, n, tests, &floor);
+    if (tests) cmp_floor_of(b, n, tests, &floor);
     free(tests);
-    if (!oom) oom = hb_cmp_put(out, hb_cmp_summary(o, &out->c, family, &floor));
+    if (!oom) oom = cmp_put(out, cmp_summary(o, &out->c, family, &floor));
     return oom;
 }
 
-static int hb_cmp_run(const struct hb_cmp_opts *o, struct hb_cmp_sides *sd, int with_host,
-                      const char *machines)
+static int cmp_run(const struct hb_cmp_opts *o, struct hb_cmp_sides *sd, int with_host,
+                   const char *machines)
 {
     struct hb_cmp_side *b = &sd->v[0], *n = &sd->v[sd->nbase];
     struct hb_sink *s = NULL;
@@ -940,7 +940,7 @@ static int hb_cmp_run(const struct hb_cmp_opts *o, struct hb_cmp_sides *sd, int 
         return hb_error_exit_code(rc);
     }
     struct hb_cmp_out out = {.sink = s};
-    int oom = hb_cmp_all(o, s, &out, sd, with_host, machines);
+    int oom = cmp_all(o, s, &out, sd, with_host, machines);
     const struct hb_cmp_counts *c = &out.c;
     if (!oom && hb_sink_block_put(s, &out.block) == -ENOMEM) oom = -1;
     if (oom) {
@@ -953,15 +953,15 @@ static int hb_cmp_run(const struct hb_cmp_opts *o, struct hb_cmp_sides *sd, int 
         hb_error_print(rc);
         return HB_EXIT_ENV;
     }
-    if (c->only_base) hb_cmp_say_missing(c, b, n);
-    return hb_cmp_exit(o, c);
+    if (c->only_base) cmp_say_missing(c, b, n);
+    return cmp_exit(o, c);
 }
 
 /* Every file holds one run, each side's files one machine and build as the other side's
  * (unless allowed): 0, or -EINVAL with a message; *machines says what differs between the
  * sides' first files ("" when nothing does). */
-static int hb_cmp_check_runs(const struct hb_cmp_opts *o, const struct hb_cmp_sides *sd,
-                             char **machines)
+static int cmp_check_runs(const struct hb_cmp_opts *o, const struct hb_cmp_sides *sd,
+                          char **machines)
 {
     for (int i = 0; i < sd->n; i++)
         if (sd->v[i].res.run_line2) {
@@ -1002,9 +1002,9 @@ static int hb_cmp_check_runs(const struct hb_cmp_opts *o, const struct hb_cmp_si
 
 /* The files of o read into sd (their strings in str), checked and indexed: 0, or -errno with
  * a message; *machines what differs between the sides' machines, *with_host whether hosts
- * are part of the identity. o->config_diffs set. Free with hb_cmp_unload. */
-static int hb_cmp_load(struct hb_cmp_opts *o, struct hb_cmp_sides *sd, struct hb_strtab *str,
-                       char **machines, int *with_host)
+ * are part of the identity. o->config_diffs set. Free with cmp_unload. */
+static int cmp_load(struct hb_cmp_opts *o, struct hb_cmp_sides *sd, struct hb_strtab *str,
+                    char **machines, int *with_host)
 {
     int rc = 0;
     if (!(sd->v = calloc((size_t)(o->nbase + o->nnew), sizeof(*sd->v)))) {
@@ -1017,7 +1017,7 @@ static int hb_cmp_load(struct hb_cmp_opts *o, struct hb_cmp_sides *sd, struct hb
         sd->v[i].str = str;
         rc = hb_cmp_side_read(i < o->nbase ? o->bases[i] : o->news[i - o->nbase], &sd->v[i]);
     }
-    if (rc == 0) rc = hb_cmp_check_runs(o, sd, machines);
+    if (rc == 0) rc = cmp_check_runs(o, sd, machines);
     struct hb_cmp_side *b = sd->v, *n = sd->v + sd->nbase;
     if (rc == 0 && !(o->config_diffs = hb_cmp_config_diffs(b->res.run, n->res.run))) {
         hb_error_set("compare: out of memory");
@@ -1030,8 +1030,8 @@ static int hb_cmp_load(struct hb_cmp_opts *o, struct hb_cmp_sides *sd, struct hb
     return rc;
 }
 
-static void hb_cmp_unload(struct hb_cmp_opts *o, struct hb_cmp_sides *sd, struct hb_strtab *str,
-                          char *machines)
+static void cmp_unload(struct hb_cmp_opts *o, struct hb_cmp_sides *sd, struct hb_strtab *str,
+                       char *machines)
 {
     free(machines);
     json_decref(o->config_diffs);
@@ -1044,19 +1044,19 @@ static void hb_cmp_unload(struct hb_cmp_opts *o, struct hb_cmp_sides *sd, struct
 int hb_compare_rows(const char *base, const char *new_path, json_t *rows)
 {
     const char *bases[1] = {base}, *news[1] = {new_path};
-    struct hb_cmp_opts o = hb_cmp_defaults(bases, news);
+    struct hb_cmp_opts o = cmp_defaults(bases, news);
     o.nbase = o.nnew = 1;
     struct hb_strtab str = {0};
     struct hb_cmp_sides sd = {NULL, 0, 0};
     char *machines = NULL;
-    int with_host = 0, rc = hb_cmp_load(&o, &sd, &str, &machines, &with_host);
+    int with_host = 0, rc = cmp_load(&o, &sd, &str, &machines, &with_host);
     struct hb_cmp_out out = {.rows = rows};
-    if (rc == 0 && hb_cmp_all(&o, NULL, &out, &sd, with_host, machines)) {
+    if (rc == 0 && cmp_all(&o, NULL, &out, &sd, with_host, machines)) {
         hb_error_set("compare %s %s: out of memory", base, new_path);
         rc = -ENOMEM;
     }
     json_decref(out.row);
-    hb_cmp_unload(&o, &sd, &str, machines);
+    cmp_unload(&o, &sd, &str, machines);
     return rc;
 }
 
@@ -1066,8 +1066,8 @@ int hb_compare_main(int argc, char **argv)
     struct hb_strtab str = {0};
     struct hb_cmp_sides sd = {NULL, 0, 0};
     char *machines = NULL;
-    int with_host = 0, rc = hb_cmp_parse(argc, argv, &o);
-    if (rc == 0) rc = hb_cmp_load(&o, &sd, &str, &machines, &with_host);
+    int with_host = 0, rc = cmp_parse(argc, argv, &o);
+    if (rc == 0) rc = cmp_load(&o, &sd, &str, &machines, &with_host);
     int code = HB_EXIT_OK;
     if (rc) {
         hb_error_print(rc);
@@ -1078,9 +1078,9 @@ int hb_compare_main(int argc, char **argv)
                 fprintf(stderr, "hopbench: warning: %s:%d: truncated last line skipped\n",
                         sd.v[i].res.path, sd.v[i].res.skipped_line);
         fflush(stdout);
-        code = hb_cmp_run(&o, &sd, with_host, machines);
+        code = cmp_run(&o, &sd, with_host, machines);
     }
-    hb_cmp_unload(&o, &sd, &str, machines);
+    cmp_unload(&o, &sd, &str, machines);
     free(o.bases);
     free(o.news);
     return code;

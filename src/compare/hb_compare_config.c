@@ -16,7 +16,7 @@ struct hb_cmp_config_ctx {
 };
 
 /* hb_config_diff_fn: one config_diff record. */
-static int hb_cmp_config_add(const char *key, const json_t *base, const json_t *new_, void *ctx)
+static int cmp_config_add(const char *key, const json_t *base, const json_t *new_, void *ctx)
 {
     struct hb_cmp_config_ctx *c = ctx;
     /* A knob one side does not have (hugepages.node1 on a one-node machine) is left out of
@@ -39,7 +39,7 @@ static int hb_cmp_config_add(const char *key, const json_t *base, const json_t *
 }
 
 /* Fleets on both sides: each host's configuration against the same host's in NEW. */
-static int hb_cmp_config_hosts(const json_t *b, const json_t *n, struct hb_cmp_config_ctx *c)
+static int cmp_config_hosts(const json_t *b, const json_t *n, struct hb_cmp_config_ctx *c)
 {
     size_t i, j;
     const json_t *hb, *hn;
@@ -50,7 +50,7 @@ static int hb_cmp_config_hosts(const json_t *b, const json_t *n, struct hb_cmp_c
             continue;
         c->host = host;
         if (hb_config_diff(json_object_get(hb, "config"), json_object_get(hn, "config"),
-                           hb_cmp_config_add, c))
+                           cmp_config_add, c))
             return -1;
     }
     return 0;
@@ -64,9 +64,9 @@ json_t *hb_cmp_config_diffs(const json_t *base_run, const json_t *new_run)
     const json_t *nh = json_object_get(new_run, "host_configs");
     int rc = c.diffs ? 0 : -1;
     if (rc == 0 && json_is_array(bh) && json_is_array(nh))
-        rc = hb_cmp_config_hosts(bh, nh, &c);
+        rc = cmp_config_hosts(bh, nh, &c);
     else if (rc == 0 && b && n)
-        rc = hb_config_diff(b, n, hb_cmp_config_add, &c);
+        rc = hb_config_diff(b, n, cmp_config_add, &c);
     if (rc) {
         json_decref(c.diffs);
         return NULL;
@@ -80,7 +80,7 @@ json_t *hb_cmp_config_diffs(const json_t *base_run, const json_t *new_run)
  * the memory itself. */
 static const struct {
     const char *key, *metric;
-} hb_cmp_moves[] = {
+} cmp_moves[] = {
     {"governor", NULL},          {"boost", NULL},
     {"max_cstate", NULL},        {"acpi_max_cstate", NULL},
     {"cpuidle_driver", NULL},    {"smt", NULL},
@@ -99,9 +99,9 @@ json_t *hb_cmp_config_marks(const json_t *diffs, const char *metric, const char 
         const char *key = json_string_value(json_object_get(d, "key"));
         const char *of = json_string_value(json_object_get(d, "host"));
         if (of && strcmp(of, host) != 0) continue;
-        for (size_t k = 0; key && k < sizeof(hb_cmp_moves) / sizeof(hb_cmp_moves[0]); k++)
-            if (strcmp(key, hb_cmp_moves[k].key) == 0 &&
-                (!hb_cmp_moves[k].metric || strcmp(metric, hb_cmp_moves[k].metric) == 0)) {
+        for (size_t k = 0; key && k < sizeof(cmp_moves) / sizeof(cmp_moves[0]); k++)
+            if (strcmp(key, cmp_moves[k].key) == 0 &&
+                (!cmp_moves[k].metric || strcmp(metric, cmp_moves[k].metric) == 0)) {
                 if (!marks) marks = json_array();
                 if (marks) json_array_append_new(marks, json_string(key));
             }

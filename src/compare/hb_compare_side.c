@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int hb_cmp_intern(struct hb_strtab *t, const char *s, uint32_t *id)
+static int cmp_intern(struct hb_strtab *t, const char *s, uint32_t *id)
 {
     *id = hb_strtab_add(t, s ? s : "", s ? strlen(s) : 0);
     return *id == HB_STRTAB_NONE ? -ENOMEM : 0;
@@ -55,37 +55,37 @@ enum hb_cmp_key {
     K_SPREAD_MEDIAN,
     K_COUNT
 };
-static const char *const hb_cmp_keys[K_COUNT + 1] = {[K_TYPE] = "type",
-                                                     [K_ROLE] = "role",
-                                                     [K_SUITE] = "suite",
-                                                     [K_EXPERIMENT] = "experiment",
-                                                     [K_LABEL] = "label",
-                                                     [K_HOST] = "host",
-                                                     [K_CPU_NODE] = "cpu_node",
-                                                     [K_MEM_NODE] = "mem_node",
-                                                     [K_KERNEL] = "kernel",
-                                                     [K_THREADS] = "threads",
-                                                     [K_BYTES] = "bytes",
-                                                     [K_METRIC] = "metric",
-                                                     [K_UNIT] = "unit",
-                                                     [K_VALUE] = "value",
-                                                     [K_LAT_NS_MEDIAN] = "lat_ns_median",
-                                                     [K_BW_GBPS_BEST] = "bw_GBps_best",
-                                                     [K_BW_GBPS_MEDIAN] = "bw_GBps_median",
-                                                     [K_T_MEDIAN_S] = "t_median_s",
-                                                     [K_CI95] = "ci95",
-                                                     [K_CI_COVERAGE] = "ci_coverage",
-                                                     [K_REPEATS] = "repeats",
-                                                     [K_REPEAT_VALUES] = "repeat_values",
-                                                     [K_SAMPLES_S] = "samples_s",
-                                                     [K_STATUS] = "status",
-                                                     [K_NOTE] = "note",
-                                                     [K_MEASUREMENTS] = "measurements",
-                                                     [K_NOISY] = "noisy",
-                                                     [K_ELAPSED_S] = "elapsed_s",
-                                                     [K_ESTIMATE_S] = "estimate_s",
-                                                     [K_SPREAD_MEDIAN] = "spread_pct_median",
-                                                     [K_COUNT] = NULL};
+static const char *const cmp_keys[K_COUNT + 1] = {[K_TYPE] = "type",
+                                                  [K_ROLE] = "role",
+                                                  [K_SUITE] = "suite",
+                                                  [K_EXPERIMENT] = "experiment",
+                                                  [K_LABEL] = "label",
+                                                  [K_HOST] = "host",
+                                                  [K_CPU_NODE] = "cpu_node",
+                                                  [K_MEM_NODE] = "mem_node",
+                                                  [K_KERNEL] = "kernel",
+                                                  [K_THREADS] = "threads",
+                                                  [K_BYTES] = "bytes",
+                                                  [K_METRIC] = "metric",
+                                                  [K_UNIT] = "unit",
+                                                  [K_VALUE] = "value",
+                                                  [K_LAT_NS_MEDIAN] = "lat_ns_median",
+                                                  [K_BW_GBPS_BEST] = "bw_GBps_best",
+                                                  [K_BW_GBPS_MEDIAN] = "bw_GBps_median",
+                                                  [K_T_MEDIAN_S] = "t_median_s",
+                                                  [K_CI95] = "ci95",
+                                                  [K_CI_COVERAGE] = "ci_coverage",
+                                                  [K_REPEATS] = "repeats",
+                                                  [K_REPEAT_VALUES] = "repeat_values",
+                                                  [K_SAMPLES_S] = "samples_s",
+                                                  [K_STATUS] = "status",
+                                                  [K_NOTE] = "note",
+                                                  [K_MEASUREMENTS] = "measurements",
+                                                  [K_NOISY] = "noisy",
+                                                  [K_ELAPSED_S] = "elapsed_s",
+                                                  [K_ESTIMATE_S] = "estimate_s",
+                                                  [K_SPREAD_MEDIAN] = "spread_pct_median",
+                                                  [K_COUNT] = NULL};
 
 /* What a parsing thread makes of one record (strings and repeats in the view's arena). */
 struct hb_cmp_prep {
@@ -102,9 +102,9 @@ struct hb_cmp_prep {
 };
 
 /* printf into the view's arena; NULL when out of memory. */
-static char *hb_cmp_fmt(const struct hb_view *v, const char *fmt, ...)
+static char *cmp_fmt(const struct hb_view *v, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-static char *hb_cmp_fmt(const struct hb_view *v, const char *fmt, ...)
+static char *cmp_fmt(const struct hb_view *v, const char *fmt, ...)
 {
     char small[256];
     va_list ap;
@@ -123,7 +123,7 @@ static char *hb_cmp_fmt(const struct hb_view *v, const char *fmt, ...)
 }
 
 /* The list at key as numbers (NAN for an item that is none) in the arena: *n of them. */
-static const double *hb_cmp_list(const struct hb_view *v, int key, size_t *n)
+static const double *cmp_list(const struct hb_view *v, int key, size_t *n)
 {
     static const double none[1];
     *n = hb_view_len(v, key);
@@ -134,7 +134,7 @@ static const double *hb_cmp_list(const struct hb_view *v, int key, size_t *n)
 }
 
 /* n in decimal (what "%lld" writes), without printf. */
-static void hb_cmp_ll_text(char *buf, size_t len, long long n)
+static void cmp_ll_text(char *buf, size_t len, long long n)
 {
     char rev[24];
     int k = 0;
@@ -150,17 +150,17 @@ static void hb_cmp_ll_text(char *buf, size_t len, long long n)
 }
 
 /* A node as the identity names it: its number, or "-" when the record gives none. */
-static void hb_cmp_node(char *buf, size_t len, const struct hb_view *v, int key)
+static void cmp_node(char *buf, size_t len, const struct hb_view *v, int key)
 {
     long long n;
     if (hb_view_integer(v, key, &n))
-        hb_cmp_ll_text(buf, len, n);
+        cmp_ll_text(buf, len, n);
     else
         snprintf(buf, len, "-");
 }
 
 /* The number at key as a long long (clamped to its range), 0 when absent. */
-static long long hb_cmp_ll(const struct hb_view *v, int key)
+static long long cmp_ll(const struct hb_view *v, int key)
 {
     double x = hb_view_num(v, key, 0);
     return x <= (double)LLONG_MIN ? LLONG_MIN : x >= (double)LLONG_MAX ? LLONG_MAX : (long long)x;
@@ -168,7 +168,7 @@ static long long hb_cmp_ll(const struct hb_view *v, int key)
 
 /* The strings of parts (NULL-ended) one after the other, in the view's arena: the identity
  * of every record, made without printf. NULL when out of memory. */
-static char *hb_cmp_cat(const struct hb_view *v, const char *const *parts)
+static char *cmp_cat(const struct hb_view *v, const char *const *parts)
 {
     size_t all = 1;
     for (int i = 0; parts[i]; i++)
@@ -181,7 +181,7 @@ static char *hb_cmp_cat(const struct hb_view *v, const char *const *parts)
 
 /* The headline's key and unit: "value" with the record's unit; in files from before repeats
  * a latency's median ns, a bandwidth's best (or median) GB/s, else the median time. */
-static int hb_cmp_key_of(const struct hb_view *v, const char **unit)
+static int cmp_key_of(const struct hb_view *v, const char **unit)
 {
     const char *metric = hb_view_str(v, K_METRIC, "");
     bool lat = strcmp(metric, "latency") == 0, bw = strcmp(metric, "bandwidth") == 0;
@@ -199,7 +199,7 @@ static int hb_cmp_key_of(const struct hb_view *v, const char **unit)
 }
 
 /* The first item of x[0..n) that is not a positive finite figure: its number (1-based), or 0. */
-static size_t hb_cmp_not_positive(const double *x, size_t n)
+static size_t cmp_not_positive(const double *x, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         if (!(x[i] > 0.0) || !isfinite(x[i])) return i + 1;
@@ -210,16 +210,16 @@ static size_t hb_cmp_not_positive(const double *x, size_t n)
  * Its measurement must have passed its checks (a failed one's figure is no measurement of
  * the placement it names), and its headline be a positive finite figure within what any
  * machine gives. The repeats go to p. */
-static const char *hb_cmp_unusable(const struct hb_view *v, int key, const char *unit,
-                                   struct hb_cmp_prep *p)
+static const char *cmp_unusable(const struct hb_view *v, int key, const char *unit,
+                                struct hb_cmp_prep *p)
 {
     const char *status = hb_view_str(v, K_STATUS, "ok");
     if (strcmp(status, "ok") != 0)
-        return hb_cmp_fmt(v, "its measurement has status %s (%s)", status,
-                          hb_view_str(v, K_NOTE, "no note"));
+        return cmp_fmt(v, "its measurement has status %s (%s)", status,
+                       hb_view_str(v, K_NOTE, "no note"));
     if (hb_view_type(v, key) != HB_VIEW_NUMBER)
-        return hb_cmp_fmt(v, "its headline %s is %s", hb_cmp_keys[key],
-                          hb_view_type(v, key) == HB_VIEW_ABSENT ? "missing" : "not a number");
+        return cmp_fmt(v, "its headline %s is %s", cmp_keys[key],
+                       hb_view_type(v, key) == HB_VIEW_ABSENT ? "missing" : "not a number");
     double x = hb_view_num(v, key, NAN);
     /* The units hopbench writes, each with the most any machine gives (over 10 s per load,
      * 100 TB/s, 1000 s per message or sample): an unknown unit has no such sanity limit. */
@@ -231,42 +231,40 @@ static const char *hb_cmp_unusable(const struct hb_view *v, int key, const char 
     for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
         if (strcmp(unit, units[i].unit) == 0) most = units[i].most;
     if (isnan(most))
-        return hb_cmp_fmt(v, "its unit '%s' is none compare knows (ns, us, GBps, s)", unit);
+        return cmp_fmt(v, "its unit '%s' is none compare knows (ns, us, GBps, s)", unit);
     if (!(x > 0.0) || !isfinite(x))
-        return hb_cmp_fmt(v, "its headline %s = %g is not a positive figure", hb_cmp_keys[key], x);
+        return cmp_fmt(v, "its headline %s = %g is not a positive figure", cmp_keys[key], x);
     if (x > most)
-        return hb_cmp_fmt(v, "its headline %s = %g %s is beyond any machine", hb_cmp_keys[key], x,
-                          unit);
+        return cmp_fmt(v, "its headline %s = %g %s is beyond any machine", cmp_keys[key], x, unit);
     /* The samples the figure was made from: a record without them made it from nothing. */
     enum hb_view_type samples = hb_view_type(v, K_SAMPLES_S);
     size_t n, bad;
     if (samples != HB_VIEW_ABSENT && (samples != HB_VIEW_ARRAY || hb_view_len(v, K_SAMPLES_S) == 0))
-        return hb_cmp_fmt(v, "its samples_s is %s",
-                          samples == HB_VIEW_ARRAY ? "empty" : "not a list");
-    const double *s = hb_cmp_list(v, K_SAMPLES_S, &n);
+        return cmp_fmt(v, "its samples_s is %s", samples == HB_VIEW_ARRAY ? "empty" : "not a list");
+    const double *s = cmp_list(v, K_SAMPLES_S, &n);
     if (!s) return NULL;
-    if ((bad = hb_cmp_not_positive(s, n)))
-        return hb_cmp_fmt(v, "sample %zu of samples_s is not a positive time", bad);
+    if ((bad = cmp_not_positive(s, n)))
+        return cmp_fmt(v, "sample %zu of samples_s is not a positive time", bad);
     enum hb_view_type reps = hb_view_type(v, K_REPEAT_VALUES);
     if (reps != HB_VIEW_ABSENT && reps != HB_VIEW_ARRAY && reps != HB_VIEW_NULL)
         return "repeat_values is not a list";
-    if (!(p->reps = hb_cmp_list(v, K_REPEAT_VALUES, &n))) return NULL;
-    if ((bad = hb_cmp_not_positive(p->reps, n)))
-        return hb_cmp_fmt(v, "repeat %zu of repeat_values is not a positive figure", bad);
+    if (!(p->reps = cmp_list(v, K_REPEAT_VALUES, &n))) return NULL;
+    if ((bad = cmp_not_positive(p->reps, n)))
+        return cmp_fmt(v, "repeat %zu of repeat_values is not a positive figure", bad);
     p->nrep = n > INT_MAX ? INT_MAX : (int)n;
     return "";
 }
 
 /* A string of the record kept for take (the view's go with the line); NULL stays NULL. */
-static int hb_cmp_copy(const struct hb_view *v, int key, const char *def, const char **out)
+static int cmp_copy(const struct hb_view *v, int key, const char *def, const char **out)
 {
     const char *s = hb_view_str(v, key, def);
-    *out = s ? hb_cmp_cat(v, (const char *const[]){s, NULL}) : NULL;
+    *out = s ? cmp_cat(v, (const char *const[]){s, NULL}) : NULL;
     return s && !*out ? -ENOMEM : 0;
 }
 
 /* hb_results_scan's prepare: a foreground measurement's identity, headline and repeats. */
-static int hb_cmp_prepare(void *ctx, const struct hb_view *v, void *slot)
+static int cmp_prepare(void *ctx, const struct hb_view *v, void *slot)
 {
     (void)ctx;
     struct hb_cmp_prep *p = slot;
@@ -288,28 +286,28 @@ static int hb_cmp_prepare(void *ctx, const struct hb_view *v, void *slot)
         return 0;
     }
     const char *unit = "";
-    int key = hb_cmp_key_of(v, &unit);
+    int key = cmp_key_of(v, &unit);
     char cpu[24], mem[24], threads[24], bytes[24];
-    hb_cmp_node(cpu, sizeof(cpu), v, K_CPU_NODE);
-    hb_cmp_node(mem, sizeof(mem), v, K_MEM_NODE);
-    hb_cmp_ll_text(threads, sizeof(threads), hb_cmp_ll(v, K_THREADS));
-    hb_cmp_ll_text(bytes, sizeof(bytes), hb_cmp_ll(v, K_BYTES));
-    p->head = hb_cmp_cat(v, (const char *const[]){hb_view_str(v, K_SUITE, "?"), " ",
-                                                  hb_view_str(v, K_EXPERIMENT, "?"), " ",
-                                                  hb_view_str(v, K_LABEL, "?"), NULL});
-    p->tail = hb_cmp_cat(v, (const char *const[]){" cpu=", cpu, " mem=", mem, " ",
-                                                  hb_view_str(v, K_KERNEL, "?"),
-                                                  " threads=", threads, " bytes=", bytes, NULL});
-    p->why = hb_cmp_unusable(v, key, unit, p);
+    cmp_node(cpu, sizeof(cpu), v, K_CPU_NODE);
+    cmp_node(mem, sizeof(mem), v, K_MEM_NODE);
+    cmp_ll_text(threads, sizeof(threads), cmp_ll(v, K_THREADS));
+    cmp_ll_text(bytes, sizeof(bytes), cmp_ll(v, K_BYTES));
+    p->head = cmp_cat(v, (const char *const[]){hb_view_str(v, K_SUITE, "?"), " ",
+                                               hb_view_str(v, K_EXPERIMENT, "?"), " ",
+                                               hb_view_str(v, K_LABEL, "?"), NULL});
+    p->tail = cmp_cat(v, (const char *const[]){" cpu=", cpu, " mem=", mem, " ",
+                                               hb_view_str(v, K_KERNEL, "?"), " threads=", threads,
+                                               " bytes=", bytes, NULL});
+    p->why = cmp_unusable(v, key, unit, p);
     int rc = p->head && p->tail && p->why ? 0 : -ENOMEM;
-    if (rc == 0) rc = hb_cmp_copy(v, K_HOST, NULL, &p->host);
-    if (rc == 0) rc = hb_cmp_copy(v, K_METRIC, "?", &p->metric);
-    if (rc == 0) rc = hb_cmp_copy(v, K_UNIT, unit, &p->unit);
+    if (rc == 0) rc = cmp_copy(v, K_HOST, NULL, &p->host);
+    if (rc == 0) rc = cmp_copy(v, K_METRIC, "?", &p->metric);
+    if (rc == 0) rc = cmp_copy(v, K_UNIT, unit, &p->unit);
     if (rc) return rc;
     p->higher_better = strcmp(p->unit, "GBps") == 0;
     p->value = hb_view_num(v, key, NAN);
     size_t nci;
-    const double *ci = hb_cmp_list(v, K_CI95, &nci);
+    const double *ci = cmp_list(v, K_CI95, &nci);
     if (!ci) return -ENOMEM;
     struct hb_interval iv;
     if (hb_interval_of_record(p->value, nci > 0 ? ci[0] : NAN, nci > 1 ? ci[1] : NAN,
@@ -323,7 +321,7 @@ static int hb_cmp_prepare(void *ctx, const struct hb_view *v, void *slot)
 }
 
 /* Room for one more record and ns more repeat values. */
-static int hb_cmp_grow(struct hb_cmp_side *sd, size_t ns)
+static int cmp_grow(struct hb_cmp_side *sd, size_t ns)
 {
     if (sd->n == sd->cap) {
         size_t cap = sd->cap ? sd->cap * 2 : 1024;
@@ -347,7 +345,7 @@ static int hb_cmp_grow(struct hb_cmp_side *sd, size_t ns)
 /* Whether host is one the run record lists (true when either says nothing of hosts): the
  * list is interned once, so a fleet's records cost one lookup each. -ENOMEM when memory
  * ran out. */
-static int hb_cmp_host_of_run(struct hb_cmp_side *sd, const char *host, uint32_t id)
+static int cmp_host_of_run(struct hb_cmp_side *sd, const char *host, uint32_t id)
 {
     const json_t *hosts = json_object_get(sd->res.run, "hosts"), *h;
     size_t i;
@@ -378,26 +376,26 @@ static int hb_cmp_host_of_run(struct hb_cmp_side *sd, const char *host, uint32_t
 
 /* s interned through *last, the id + 1 this part had in the record before (records repeat
  * most of their parts: a comparison of strings, not a lookup). */
-static int hb_cmp_intern_last(struct hb_strtab *t, const char *s, uint32_t *last, uint32_t *id)
+static int cmp_intern_last(struct hb_strtab *t, const char *s, uint32_t *last, uint32_t *id)
 {
     if (*last && strcmp(hb_strtab_get(t, *last - 1), s) == 0) {
         *id = *last - 1;
         return 0;
     }
-    int rc = hb_cmp_intern(t, s, id);
+    int rc = cmp_intern(t, s, id);
     if (rc == 0) *last = *id + 1;
     return rc;
 }
 
 /* hb_results_scan's take, in file order: the record interned and kept. */
-static int hb_cmp_take(void *ctx, void *slot)
+static int cmp_take(void *ctx, void *slot)
 {
     struct hb_cmp_side *sd = ctx;
     const struct hb_cmp_prep *p = slot;
     if (p->summary) sd->summary = p->sum;
     if (p->skip) return 0;
     bool usable = !p->why[0];
-    if (hb_cmp_grow(sd, usable ? (size_t)p->nrep : 0)) return -ENOMEM;
+    if (cmp_grow(sd, usable ? (size_t)p->nrep : 0)) return -ENOMEM;
     struct hb_cmp_rec *r = &sd->v[sd->n];
     *r = (struct hb_cmp_rec){.line = sd->res.line,
                              .rep0 = sd->nreps,
@@ -406,8 +404,8 @@ static int hb_cmp_take(void *ctx, void *slot)
                              .hi = p->hi,
                              .coverage = p->coverage,
                              .higher_better = p->higher_better};
-    int rc = hb_cmp_intern(sd->str, p->host, &r->host);
-    int listed = rc ? -ENOMEM : usable ? hb_cmp_host_of_run(sd, p->host, r->host) : 1;
+    int rc = cmp_intern(sd->str, p->host, &r->host);
+    int listed = rc ? -ENOMEM : usable ? cmp_host_of_run(sd, p->host, r->host) : 1;
     if (listed < 0) return -ENOMEM;
     char *other = listed ? NULL
                          : hb_strf("its host %s is not one of the run record's hosts (a record "
@@ -415,11 +413,11 @@ static int hb_cmp_take(void *ctx, void *slot)
                                    p->host);
     if (!listed && !other) return -ENOMEM;
     const char *why = other ? other : p->why;
-    rc = hb_cmp_intern(sd->str, p->head, &r->head);
-    if (rc == 0) rc = hb_cmp_intern_last(sd->str, p->tail, &sd->last[0], &r->tail);
-    if (rc == 0) rc = hb_cmp_intern_last(sd->str, p->metric, &sd->last[1], &r->metric);
-    if (rc == 0) rc = hb_cmp_intern_last(sd->str, p->unit, &sd->last[2], &r->unit);
-    if (rc == 0 && why[0]) rc = hb_cmp_intern(sd->str, why, &r->bad);
+    rc = cmp_intern(sd->str, p->head, &r->head);
+    if (rc == 0) rc = cmp_intern_last(sd->str, p->tail, &sd->last[0], &r->tail);
+    if (rc == 0) rc = cmp_intern_last(sd->str, p->metric, &sd->last[1], &r->metric);
+    if (rc == 0) rc = cmp_intern_last(sd->str, p->unit, &sd->last[2], &r->unit);
+    if (rc == 0 && why[0]) rc = cmp_intern(sd->str, why, &r->bad);
     if (rc == 0 && !why[0]) r->bad = HB_STRTAB_NONE;
     free(other);
     if (rc) return -ENOMEM;
@@ -434,12 +432,12 @@ static int hb_cmp_take(void *ctx, void *slot)
 
 int hb_cmp_side_read(const char *path, struct hb_cmp_side *sd)
 {
-    const struct hb_results_scan scan = {hb_cmp_keys, sizeof(struct hb_cmp_prep), hb_cmp_prepare,
-                                         hb_cmp_take, sd};
+    const struct hb_results_scan scan = {cmp_keys, sizeof(struct hb_cmp_prep), cmp_prepare,
+                                         cmp_take, sd};
     return hb_results_scan(path, &scan, &sd->res);
 }
 
-static size_t hb_cmp_hash(const struct hb_cmp_rec *r, int with_host, size_t nslots)
+static size_t cmp_hash(const struct hb_cmp_rec *r, int with_host, size_t nslots)
 {
     uint64_t h = r->head * 0x9E3779B97F4A7C15ULL;
     h = (h ^ (with_host ? r->host : 0)) * 0x9E3779B97F4A7C15ULL;
@@ -447,7 +445,7 @@ static size_t hb_cmp_hash(const struct hb_cmp_rec *r, int with_host, size_t nslo
     return (size_t)(h >> 17) & (nslots - 1);
 }
 
-static int hb_cmp_same(const struct hb_cmp_rec *a, const struct hb_cmp_rec *b, int with_host)
+static int cmp_same(const struct hb_cmp_rec *a, const struct hb_cmp_rec *b, int with_host)
 {
     return a->head == b->head && a->tail == b->tail && (!with_host || a->host == b->host);
 }
@@ -455,9 +453,9 @@ static int hb_cmp_same(const struct hb_cmp_rec *a, const struct hb_cmp_rec *b, i
 const struct hb_cmp_rec *hb_cmp_side_find(const struct hb_cmp_side *sd, const struct hb_cmp_rec *r,
                                           int with_host)
 {
-    for (size_t i = hb_cmp_hash(r, with_host, sd->nslots); sd->slots[i];
+    for (size_t i = cmp_hash(r, with_host, sd->nslots); sd->slots[i];
          i = (i + 1) & (sd->nslots - 1))
-        if (hb_cmp_same(&sd->v[sd->slots[i] - 1], r, with_host)) return &sd->v[sd->slots[i] - 1];
+        if (cmp_same(&sd->v[sd->slots[i] - 1], r, with_host)) return &sd->v[sd->slots[i] - 1];
     return NULL;
 }
 
@@ -475,7 +473,7 @@ int hb_cmp_side_index(struct hb_cmp_side *sd, int with_host)
         const struct hb_cmp_rec *earlier = hb_cmp_side_find(sd, &sd->v[k], with_host);
         sd->v[k].first = earlier ? (int)(earlier - sd->v) + 1 : 0;
         if (earlier) continue;
-        size_t i = hb_cmp_hash(&sd->v[k], with_host, n);
+        size_t i = cmp_hash(&sd->v[k], with_host, n);
         while (sd->slots[i])
             i = (i + 1) & (n - 1);
         sd->slots[i] = (uint32_t)k + 1;
@@ -498,7 +496,7 @@ char *hb_cmp_side_key(const struct hb_cmp_side *sd, const struct hb_cmp_rec *r, 
 }
 
 /* A run record's fact as text (NULL when it does not say): hosts, CPUs, SIMD, build, version. */
-static char *hb_cmp_fact(const json_t *run, int which)
+static char *cmp_fact(const json_t *run, int which)
 {
     const json_t *v = NULL;
     long long cpus = 0;
@@ -532,7 +530,7 @@ char *hb_cmp_machines(const json_t *base_run, const json_t *new_run)
     static const char *const names[] = {"hosts", "CPUs", "simd", "build", "version", "git"};
     char *out = hb_strf("%s", "");
     for (int k = 0; out && k < 6; k++) {
-        char *a = hb_cmp_fact(base_run, k), *b = hb_cmp_fact(new_run, k);
+        char *a = cmp_fact(base_run, k), *b = cmp_fact(new_run, k);
         /* A fact one run records and the other does not (an older file) is no evidence of
          * the same machine either. */
         if ((a || b) && !(a && b && strcmp(a, b) == 0)) {

@@ -18,7 +18,7 @@ struct hb_unit {
 };
 
 /* Longest suffixes first so "KiB" is not read as "K" + junk. */
-static const struct hb_unit hb_units[] = {
+static const struct hb_unit units[] = {
     {"kib", 1024.0}, {"mib", 1048576.0}, {"gib", 1073741824.0}, {"tib", 1099511627776.0},
     {"kb", 1e3},     {"mb", 1e6},        {"gb", 1e9},           {"tb", 1e12},
     {"k", 1024.0},   {"m", 1048576.0},   {"g", 1073741824.0},   {"t", 1099511627776.0},
@@ -30,7 +30,7 @@ static const struct hb_unit hb_units[] = {
 /* 2^64: the first byte count 64 bits cannot hold. */
 #define HB_SIZE_LIMIT 18446744073709551616.0L
 
-static int hb_size_too_large(const char *text)
+static int size_too_large(const char *text)
 {
     hb_error_set("size '%s' is too large: it must be less than 16 EiB (at most %llu bytes)", text,
                  (unsigned long long)UINT64_MAX);
@@ -39,7 +39,7 @@ static int hb_size_too_large(const char *text)
 
 /* A number of plain digits, exact (a long double may not hold 20 digits everywhere): 0 and
  * *out, or -ERANGE past 64 bits. end: where the digits stop. */
-static int hb_size_digits(const char *p, const char **end, uint64_t *out)
+static int size_digits(const char *p, const char **end, uint64_t *out)
 {
     uint64_t v = 0;
     int rc = 0;
@@ -74,21 +74,21 @@ int hb_bytes_parse(const char *text, uint64_t *out)
      * large, below the smallest too small, whatever the unit. */
     bool huge = errno == ERANGE && value > 1.0L, tiny = errno == ERANGE && !huge;
     const struct hb_unit *unit = NULL;
-    for (size_t i = 0; i < sizeof(hb_units) / sizeof(hb_units[0]) && !unit; i++)
-        if (strcasecmp(end, hb_units[i].suffix) == 0) unit = &hb_units[i];
+    for (size_t i = 0; i < sizeof(units) / sizeof(units[0]) && !unit; i++)
+        if (strcasecmp(end, units[i].suffix) == 0) unit = &units[i];
     if (!unit) {
         hb_error_set("invalid size '%s': unknown unit '%s'; expected %s", text, end, HB_SIZE_FORMS);
         return -EINVAL;
     }
     uint64_t whole = 0, bytes = 0;
     const char *digits_end = p;
-    int whole_rc = hb_size_digits(p, &digits_end, &whole);
+    int whole_rc = size_digits(p, &digits_end, &whole);
     if (digits_end == end) { /* plain digits: counted exactly */
         if (whole_rc || __builtin_mul_overflow(whole, (uint64_t)unit->factor, &bytes))
-            return hb_size_too_large(text);
+            return size_too_large(text);
     } else {
         long double v = value * (long double)unit->factor;
-        if (huge || v >= HB_SIZE_LIMIT) return hb_size_too_large(text);
+        if (huge || v >= HB_SIZE_LIMIT) return size_too_large(text);
         if (!tiny && v >= 1.0L && v != floorl(v)) {
             hb_error_set("invalid size '%s': %.17Lg bytes is not a whole number of bytes (%s)",
                          text, v, HB_SIZE_FORMS);

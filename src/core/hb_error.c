@@ -10,9 +10,9 @@
 #include <string.h>
 
 /* Grown to fit: a message may list every node or CPU of a large machine. */
-static _Thread_local char *hb_err_buf;
+static _Thread_local char *err_buf;
 /* When memory ran out, as much of the message as fits here: better than the last one. */
-static _Thread_local char hb_err_oom[512];
+static _Thread_local char err_oom[512];
 
 void hb_error_set(const char *fmt, ...)
 {
@@ -32,25 +32,25 @@ void hb_error_set(const char *fmt, ...)
         }
     }
     free(raw);
-    free(hb_err_buf);
-    hb_err_buf = line;
-    hb_err_oom[0] = '\0';
+    free(err_buf);
+    err_buf = line;
+    err_oom[0] = '\0';
     if (!line) {
         va_start(ap, fmt);
-        vsnprintf(hb_err_oom, sizeof(hb_err_oom), fmt, ap);
+        vsnprintf(err_oom, sizeof(err_oom), fmt, ap);
         va_end(ap);
     }
 }
 
 const char *hb_error_msg(void)
 {
-    return hb_err_buf ? hb_err_buf : hb_err_oom;
+    return err_buf ? err_buf : err_oom;
 }
 
 void hb_error_clear(void)
 {
-    if (hb_err_buf) hb_err_buf[0] = '\0';
-    hb_err_oom[0] = '\0';
+    if (err_buf) err_buf[0] = '\0';
+    err_oom[0] = '\0';
 }
 
 void hb_error_print(int neg_errno)

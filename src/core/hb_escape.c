@@ -6,13 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool hb_is_ctl(unsigned char c)
+static bool is_ctl(unsigned char c)
 {
     return c < 0x20 || c == 0x7f;
 }
 
 /* The escape for control byte c into buf (at least 5 bytes). */
-static void hb_ctl_esc(unsigned char c, char buf[5])
+static void ctl_esc(unsigned char c, char buf[5])
 {
     if (c == '\n')
         memcpy(buf, "\\n", 3);
@@ -27,7 +27,7 @@ static void hb_ctl_esc(unsigned char c, char buf[5])
 /* The bidirectional controls a terminal obeys (U+061C, U+200E-U+200F, U+202A-U+202E,
  * U+2066-U+2069): a name or value holding one could make a line read other than it is
  * (CVE-2021-42574). Their UTF-8 length at s, its code point in *cp; 0 for anything else. */
-static size_t hb_bidi(const unsigned char *s, unsigned *cp)
+static size_t bidi_control(const unsigned char *s, unsigned *cp)
 {
     if (s[0] == 0xd8 && s[1] == 0x9c) return *cp = 0x061c, 2;
     if (s[0] != 0xe2 || (s[1] != 0x80 && s[1] != 0x81)) return 0;
@@ -40,16 +40,16 @@ static size_t hb_bidi(const unsigned char *s, unsigned *cp)
 
 /* The escape of what starts at s when it needs one (a control byte: \n, \xNN; a bidi
  * control: \u202e) into buf (at least 7 bytes): the bytes it takes, 0 for none. */
-static size_t hb_line_esc(const unsigned char *s, char buf[7])
+static size_t line_esc(const unsigned char *s, char buf[7])
 {
     unsigned cp = 0;
-    size_t n = hb_bidi(s, &cp);
+    size_t n = bidi_control(s, &cp);
     if (n) {
         snprintf(buf, 7, "\\u%04x", cp);
         return n;
     }
-    if (!hb_is_ctl(*s)) return 0;
-    hb_ctl_esc(*s, buf);
+    if (!is_ctl(*s)) return 0;
+    ctl_esc(*s, buf);
     return 1;
 }
 
@@ -59,7 +59,7 @@ void hb_esc_line(FILE *f, const char *s)
     while (s && *s) {
         /* The bytes up to the next one to escape at once: every message passes here. */
         size_t n = 0, esc = 0;
-        while (s[n] && !(esc = hb_line_esc((const unsigned char *)s + n, buf)))
+        while (s[n] && !(esc = line_esc((const unsigned char *)s + n, buf)))
             n++;
         fwrite(s, 1, n, f);
         s += n;
@@ -74,7 +74,7 @@ void hb_esc_line_str(char *dst, size_t len, const char *s)
     size_t used = 0;
     char buf[7];
     while (s && *s) {
-        size_t take = hb_line_esc((const unsigned char *)s, buf);
+        size_t take = line_esc((const unsigned char *)s, buf);
         if (!take) buf[0] = *s, buf[1] = '\0', take = 1;
         size_t n = strlen(buf);
         if (used + n >= len) break;
@@ -96,8 +96,8 @@ void hb_esc_csv(FILE *f, const char *s)
         unsigned char c = (unsigned char)*s;
         if (c == '"')
             fputs("\"\"", f);
-        else if (hb_is_ctl(c) && c != '\r' && c != '\n') {
-            hb_ctl_esc(c, buf);
+        else if (is_ctl(c) && c != '\r' && c != '\n') {
+            ctl_esc(c, buf);
             fputs(buf, f);
         } else
             fputc(c, f);
@@ -119,7 +119,7 @@ void hb_html_esc(FILE *f, const char *s)
             fputs("&quot;", f);
         else if (c == '\'')
             fputs("&#39;", f);
-        else if (hb_is_ctl(c) && c != '\t' && c != '\n')
+        else if (is_ctl(c) && c != '\t' && c != '\n')
             fputs("&#xFFFD;", f);
         else
             fputc(c, f);
@@ -128,7 +128,7 @@ void hb_html_esc(FILE *f, const char *s)
 
 /* Bytes at s that are one valid UTF-8 character (strict, as jansson checks: no overlong
  * form, no surrogate, nothing past U+10FFFF): how many, 0 when they are not one. */
-static size_t hb_utf8_char(const unsigned char *s)
+static size_t utf8_char(const unsigned char *s)
 {
     if (s[0] < 0x80) return 1;
     size_t n = s[0] >= 0xc2 && s[0] <= 0xdf   ? 2
@@ -148,11 +148,11 @@ static size_t hb_utf8_char(const unsigned char *s)
 
 /* A word only $'...' can write: a control character (C0, DEL, C1 as U+0080-U+009F) or bytes
  * that are not UTF-8. */
-static bool hb_sh_needs_bytes(const unsigned char *s)
+static bool sh_needs_bytes(const unsigned char *s)
 {
     while (*s) {
-        size_t n = hb_utf8_char(s);
-        if (n == 0 || hb_is_ctl(*s) || (s[0] == 0xc2 && s[1] < 0xa0)) return true;
+        size_t n = utf8_char(s);
+        if (n == 0 || is_ctl(*s) || (s[0] == 0xc2 && s[1] < 0xa0)) return true;
         s += n;
     }
     return false;
@@ -174,7 +174,7 @@ void hb_sh_word(FILE *f, const char *s, bool first)
         fputs(s, f);
         return;
     }
-    if (!hb_sh_needs_bytes(u)) {
+    if (!sh_needs_bytes(u)) {
         fputc('\'', f);
         for (; *s; s++)
             fputs(*s == '\'' ? "'\\''" : (char[]){*s, '\0'}, f);
@@ -183,8 +183,8 @@ void hb_sh_word(FILE *f, const char *s, bool first)
     }
     fputs("$'", f);
     while (*u) {
-        size_t n = hb_utf8_char(u);
-        if (n == 0 || hb_is_ctl(*u) || (u[0] == 0xc2 && u[1] < 0xa0)) {
+        size_t n = utf8_char(u);
+        if (n == 0 || is_ctl(*u) || (u[0] == 0xc2 && u[1] < 0xa0)) {
             /* A C1 control is two bytes; anything else here is one byte. */
             size_t k = n == 2 ? 2 : 1;
             for (size_t i = 0; i < k; i++)
@@ -218,7 +218,7 @@ char *hb_sh_line(int argc, char *const *argv, const char **args)
     return text;
 }
 
-static json_t *hb_json_esc_string(const char *s)
+static json_t *json_esc_string(const char *s)
 {
     size_t n = strlen(s), len = 4 * n + 1;
     char *buf = malloc(len);
@@ -231,7 +231,7 @@ static json_t *hb_json_esc_string(const char *s)
 
 json_t *hb_json_esc_lines(const json_t *v)
 {
-    if (json_is_string(v)) return hb_json_esc_string(json_string_value(v));
+    if (json_is_string(v)) return json_esc_string(json_string_value(v));
     if (json_is_array(v)) {
         json_t *out = json_array();
         for (size_t i = 0; out && i < json_array_size(v); i++)

@@ -25,7 +25,7 @@
 #define HB_EST_START_LAUNCHED_S 0.6
 
 /* One sweep of a task's working set: each thread's share, at once. */
-static double hb_est_sweep_s(const struct hb_estimate_model *m, const struct hb_task *t)
+static double est_sweep_s(const struct hb_estimate_model *m, const struct hb_task *t)
 {
     double share = (double)t->bytes / (t->threads > 0 ? t->threads : 1);
     if (t->chase_stride) {
@@ -41,7 +41,7 @@ static double hb_est_sweep_s(const struct hb_estimate_model *m, const struct hb_
  * faults its working set in, warms up (batches of 1, 2, 4... sweeps until one lasts an eighth
  * of --min-time: a sweep, or up to a quarter of --min-time in all), then takes --reps samples
  * of whole sweeps, each at least --min-time (so up to a sweep more). */
-static double hb_est_experiment_s(const struct hb_estimate_model *m, const struct hb_experiment *e)
+static double est_experiment_s(const struct hb_estimate_model *m, const struct hb_experiment *e)
 {
     double setup = 0.0, timed = 0.0;
     for (int k = 0; k < e->ntasks; k++) {
@@ -50,7 +50,7 @@ static double hb_est_experiment_s(const struct hb_estimate_model *m, const struc
         int threads = t->threads > 0 && !t->touch_master ? t->threads : 1;
         double rate = t->chase_stride ? HB_EST_CHASE_INIT_BPS : HB_EST_TOUCH_BPS;
         double touch = (double)t->bytes / (rate * threads);
-        double sweep = hb_est_sweep_s(m, t);
+        double sweep = est_sweep_s(m, t);
         /* Doubling batches up to one of HB_WARM_SHARE: at most twice that in all. */
         double least = 2.0 * HB_WARM_SHARE * e->min_time_s;
         double warm = sweep > least ? sweep : least;
@@ -81,7 +81,7 @@ int hb_estimate_plan(const struct hb_plan *p, int repeats, const struct hb_estim
         int records = -1;
         double own = m && m->experiment_s ? m->experiment_s(m->ctx, e, &records) : -1.0;
         out->seconds +=
-            out->repeats * ((own >= 0.0 ? own : hb_est_experiment_s(m, e)) + HB_EST_OVERHEAD_S);
+            out->repeats * ((own >= 0.0 ? own : est_experiment_s(m, e)) + HB_EST_OVERHEAD_S);
         if (records >= 0) out->measurements += records;
         for (int k = 0; k < e->ntasks; k++) {
             const struct hb_task *t = &e->tasks[k];

@@ -16,7 +16,7 @@ int hb_figure_decimals(double v)
 }
 
 /* One number at v's rounding: d decimals, or e-notation for a big v. */
-static int hb_figure_put(char *buf, size_t len, double x, double v)
+static int figure_put(char *buf, size_t len, double x, double v)
 {
     if (!isfinite(x)) return snprintf(buf, len, "n/a");
     if (fabs(v) >= HB_FIGURE_BIG) return snprintf(buf, len, "%.*e", HB_FIGURE_DIGITS - 1, x);
@@ -25,17 +25,17 @@ static int hb_figure_put(char *buf, size_t len, double x, double v)
 
 const char *hb_figure_text(double v, char *buf, size_t len)
 {
-    hb_figure_put(buf, len, v, v);
+    figure_put(buf, len, v, v);
     return buf;
 }
 
 const char *hb_figure_interval_text(double v, double lo, double hi, char *buf, size_t len)
 {
-    int n = hb_figure_put(buf, len, v, v);
+    int n = figure_put(buf, len, v, v);
     if (!isfinite(v) || !isfinite(lo) || !isfinite(hi) || n < 0 || (size_t)n >= len) return buf;
     char a[HB_FIGURE_LEN], b[HB_FIGURE_LEN];
-    hb_figure_put(a, sizeof(a), lo, v);
-    hb_figure_put(b, sizeof(b), hi, v);
+    figure_put(a, sizeof(a), lo, v);
+    figure_put(b, sizeof(b), hi, v);
     snprintf(buf + n, len - (size_t)n, " [%s, %s]", a, b);
     return buf;
 }

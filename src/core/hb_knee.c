@@ -35,7 +35,7 @@ struct hb_knee_point {
     int at; /* position before sorting: equal bw keeps its order */
 };
 
-static int hb_knee_point_cmp(const void *a, const void *b)
+static int knee_point_cmp(const void *a, const void *b)
 {
     const struct hb_knee_point *x = a, *y = b;
     if (x->bw != y->bw) return (x->bw > y->bw) - (x->bw < y->bw);
@@ -52,7 +52,7 @@ double hb_knee_loaded(double *bw, double *lat, int n, double idle, int *oom)
     }
     for (int i = 0; i < n; i++)
         p[i] = (struct hb_knee_point){bw[i], lat[i], i};
-    qsort(p, (size_t)n, sizeof(*p), hb_knee_point_cmp);
+    qsort(p, (size_t)n, sizeof(*p), knee_point_cmp);
     for (int i = 0; i < n; i++) {
         bw[i] = p[i].bw;
         lat[i] = p[i].lat;

@@ -12,7 +12,7 @@
  * Open MPI's mpirun also sets PMIX_RANK, srun with PMI-2 also sets PMI_RANK. */
 static const struct hb_launcher_vars {
     const char *launcher, *rank, *size, *local_size, *local_rank;
-} hb_launchers[] = {
+} launcher_table[] = {
     {"mpirun", "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_SIZE",
      "OMPI_COMM_WORLD_LOCAL_RANK"},
     {"srun", "SLURM_PROCID", "SLURM_STEP_NUM_TASKS", "SLURM_STEP_TASKS_PER_NODE", "SLURM_LOCALID"},
@@ -23,8 +23,8 @@ static const struct hb_launcher_vars {
 bool hb_launched(struct hb_launch *l)
 {
     memset(l, 0, sizeof(*l));
-    for (size_t i = 0; i < sizeof(hb_launchers) / sizeof(hb_launchers[0]); i++) {
-        const struct hb_launcher_vars *v = &hb_launchers[i];
+    for (size_t i = 0; i < sizeof(launcher_table) / sizeof(launcher_table[0]); i++) {
+        const struct hb_launcher_vars *v = &launcher_table[i];
         const char *rank = getenv(v->rank), *size = getenv(v->size);
         if (!rank && !size) continue;
         l->launcher = v->launcher;

@@ -10,7 +10,7 @@
 #include <string.h>
 
 /* Of the task's CPUs, how many sit under cache c. */
-static int hb_level_sharers(const struct hb_topo *t, hwloc_obj_t c, const int *cpus, int n)
+static int level_sharers(const struct hb_topo *t, hwloc_obj_t c, const int *cpus, int n)
 {
     int k = 0;
     for (int i = 0; i < n; i++) {
@@ -36,7 +36,7 @@ void hb_level_of(const struct hb_topo *t, const int *cpus, int n, uint64_t bytes
         /* A size no real part has is taken as the most one has, as the default size does. */
         if (hb_default_size_llc_unbelievable(size, cores))
             size = HB_LLC_PER_CORE_MAX * (uint64_t)(cores > 0 ? cores : 1);
-        int k = hb_level_sharers(t, c, cpus, n);
+        int k = level_sharers(t, c, cpus, n);
         if (out->per_thread > size / (uint64_t)k) continue;
         *out = (struct hb_level){.share_bytes = size / (uint64_t)k,
                                  .cache_bytes = size,

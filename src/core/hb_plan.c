@@ -37,8 +37,7 @@ void hb_experiment_clear(struct hb_experiment *e)
 }
 
 /* The next free key of e, or NULL with a message. */
-static struct hb_param *hb_param_new(struct hb_experiment *e, const char *key,
-                                     enum hb_param_kind kind)
+static struct hb_param *param_new(struct hb_experiment *e, const char *key, enum hb_param_kind kind)
 {
     if (e->params.n == HB_PARAMS_MAX || strlen(key) >= HB_PARAM_KEY_LEN) {
         hb_error_set("experiment %s: no room for suite key '%s' (at most %d keys of %d "
@@ -55,12 +54,12 @@ static struct hb_param *hb_param_new(struct hb_experiment *e, const char *key,
 
 int hb_param_null(struct hb_experiment *e, const char *key)
 {
-    return hb_param_new(e, key, HB_PARAM_NULL) ? 0 : -EINVAL;
+    return param_new(e, key, HB_PARAM_NULL) ? 0 : -EINVAL;
 }
 
 int hb_param_int(struct hb_experiment *e, const char *key, long long v)
 {
-    struct hb_param *p = hb_param_new(e, key, HB_PARAM_INT);
+    struct hb_param *p = param_new(e, key, HB_PARAM_INT);
     if (p) p->v.ints[0] = v;
     return p ? 0 : -EINVAL;
 }
@@ -97,7 +96,7 @@ int hb_param_ints_of(const struct hb_experiment *e, const char *key, long long *
 
 int hb_param_num(struct hb_experiment *e, const char *key, double v)
 {
-    struct hb_param *p = hb_param_new(e, key, HB_PARAM_NUM);
+    struct hb_param *p = param_new(e, key, HB_PARAM_NUM);
     if (p) p->v.num = v;
     return p ? 0 : -EINVAL;
 }
@@ -109,7 +108,7 @@ int hb_param_str(struct hb_experiment *e, const char *key, const char *v)
                      v, HB_PARAM_STR_LEN - 1);
         return -EINVAL;
     }
-    struct hb_param *p = hb_param_new(e, key, HB_PARAM_STR);
+    struct hb_param *p = param_new(e, key, HB_PARAM_STR);
     if (p) memcpy(p->v.str, v, strlen(v) + 1);
     return p ? 0 : -EINVAL;
 }
@@ -121,14 +120,14 @@ int hb_param_ints(struct hb_experiment *e, const char *key, const long long *v, 
                      HB_PARAM_INTS_MAX);
         return -EINVAL;
     }
-    struct hb_param *p = hb_param_new(e, key, HB_PARAM_INTS);
+    struct hb_param *p = param_new(e, key, HB_PARAM_INTS);
     if (!p) return -EINVAL;
     p->nints = (unsigned char)n;
     memcpy(p->v.ints, v, sizeof(*v) * (size_t)n);
     return 0;
 }
 
-static json_t *hb_param_json(const struct hb_param *p)
+static json_t *param_json(const struct hb_param *p)
 {
     switch (p->kind) {
     case HB_PARAM_INT:
@@ -157,7 +156,7 @@ json_t *hb_params_json(const struct hb_params *p)
 {
     json_t *o = json_object();
     for (int i = 0; o && i < p->n; i++)
-        if (json_object_set_new(o, p->v[i].key, hb_param_json(&p->v[i])) != 0) {
+        if (json_object_set_new(o, p->v[i].key, param_json(&p->v[i])) != 0) {
             json_decref(o);
             return NULL;
         }

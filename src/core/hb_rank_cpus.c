@@ -17,8 +17,8 @@
 /* The index-th ':'-separated list of text into set; the count of lists into *count. Every
  * list is checked, not only this rank's: each rank of the host refuses alike and the first,
  * which speaks, names the list. */
-static int hb_rank_cpus_pick(const char *text, long index, hwloc_const_bitmap_t allowed,
-                             hwloc_bitmap_t set, long *count)
+static int rank_cpus_pick(const char *text, long index, hwloc_const_bitmap_t allowed,
+                          hwloc_bitmap_t set, long *count)
 {
     char *copy = strdup(text), *save = NULL;
     if (!copy) {
@@ -64,7 +64,7 @@ static int hb_rank_cpus_pick(const char *text, long index, hwloc_const_bitmap_t 
 }
 
 /* This rank's list bound, or -errno with a message. */
-static int hb_rank_cpus_apply(hwloc_topology_t topo, const char *text)
+static int rank_cpus_apply(hwloc_topology_t topo, const char *text)
 {
     struct hb_launch l;
     bool launched = hb_launched(&l);
@@ -81,7 +81,7 @@ static int hb_rank_cpus_apply(hwloc_topology_t topo, const char *text)
         return -ENOMEM;
     }
     long count = 0;
-    int rc = hb_rank_cpus_pick(text, index, hwloc_topology_get_allowed_cpuset(topo), set, &count);
+    int rc = rank_cpus_pick(text, index, hwloc_topology_get_allowed_cpuset(topo), set, &count);
     /* Every rank of the host sees the same count: all refuse alike and the first says why. */
     long need = launched && l.local_ranks > index ? l.local_ranks : index + 1;
     if (rc == 0 && count < need) {
@@ -111,7 +111,7 @@ int hb_rank_cpus_bind(char **argv)
                      strerror(errno));
         return -HB_EENV;
     }
-    int rc = hb_rank_cpus_apply(topo, text);
+    int rc = rank_cpus_apply(topo, text);
     hwloc_topology_destroy(topo);
     if (rc) return rc;
     /* The restarted process (OpenMP reads the new binding as it loads) knows it is bound. */

@@ -8,7 +8,7 @@
 
 /* Mid-ranks (1-based) of the pooled values into rank, and the tie term sum(t^3 - t) over tie
  * groups. */
-static void hb_midranks(const double *v, int n, double *rank, double *ties)
+static void midranks(const double *v, int n, double *rank, double *ties)
 {
     *ties = 0.0;
     for (int i = 0; i < n; i++) {
@@ -26,8 +26,8 @@ static void hb_midranks(const double *v, int n, double *rank, double *ties)
 /* Over every way to give k of the ranks rank[from..n) to the first side (sum: the ranks given
  * so far): *all counts them, *hits those whose rank sum lies at least target_dev from mean
  * (two-sided, as far as the observed one or farther). */
-static void hb_subsets(const double *rank, int n, int from, int k, double sum, double target_dev,
-                       double mean, double *hits, double *all)
+static void count_subsets(const double *rank, int n, int from, int k, double sum, double target_dev,
+                          double mean, double *hits, double *all)
 {
     if (k == 0) {
         *all += 1.0;
@@ -35,11 +35,11 @@ static void hb_subsets(const double *rank, int n, int from, int k, double sum, d
         return;
     }
     for (int i = from; i <= n - k; i++)
-        hb_subsets(rank, n, i + 1, k - 1, sum + rank[i], target_dev, mean, hits, all);
+        count_subsets(rank, n, i + 1, k - 1, sum + rank[i], target_dev, mean, hits, all);
 }
 
 /* The largest rank sum of n ranks 1..n. */
-static int hb_rank_sum_max(int n)
+static int rank_sum_max(int n)
 {
     return n * (n + 1) / 2;
 }
@@ -47,17 +47,17 @@ static int hb_rank_sum_max(int n)
 /* Without ties the ranks are 1..n, so the rank sum's distribution depends on n and na alone:
  * counted once per n (subsets of each size k by their sum, exact in doubles up to C(20, 10)),
  * then shared by every comparison of that size. A million rows take a lookup each. */
-static _Atomic(double *) hb_null_sums[HB_SIGNIF_EXACT_MAX + 1];
-static pthread_mutex_t hb_null_lock = PTHREAD_MUTEX_INITIALIZER;
+static _Atomic(double *) null_sums[HB_SIGNIF_EXACT_MAX + 1];
+static pthread_mutex_t null_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* counts[k * (max + 1) + s]: subsets of size k of 1..n summing to s; NULL when out of memory. */
-static const double *hb_null_counts(int n)
+static const double *null_counts(int n)
 {
-    double *c = atomic_load(&hb_null_sums[n]);
+    double *c = atomic_load(&null_sums[n]);
     if (c) return c;
-    pthread_mutex_lock(&hb_null_lock);
-    if (!(c = atomic_load(&hb_null_sums[n]))) {
-        int max = hb_rank_sum_max(n), w = max + 1;
+    pthread_mutex_lock(&null_lock);
+    if (!(c = atomic_load(&null_sums[n]))) {
+        int max = rank_sum_max(n), w = max + 1;
         c = calloc((size_t)(n + 1) * (size_t)w, sizeof(*c));
         if (c) {
             c[0] = 1.0;
@@ -65,20 +65,20 @@ static const double *hb_null_counts(int n)
                 for (int k = r; k >= 1; k--)
                     for (int sum = max; sum >= r; sum--)
                         c[k * w + sum] += c[(k - 1) * w + sum - r];
-            atomic_store(&hb_null_sums[n], c);
+            atomic_store(&null_sums[n], c);
         }
     }
-    pthread_mutex_unlock(&hb_null_lock);
+    pthread_mutex_unlock(&null_lock);
     return c;
 }
 
 /* The exact two-sided p without ties: the share of rank sums at least dev from the mean, as
- * hb_subsets counts them; NAN when out of memory. */
-static double hb_null_p(int n, int na, double dev, double mean)
+ * count_subsets counts them; NAN when out of memory. */
+static double null_p(int n, int na, double dev, double mean)
 {
-    const double *c = hb_null_counts(n);
+    const double *c = null_counts(n);
     if (!c) return NAN;
-    int max = hb_rank_sum_max(n);
+    int max = rank_sum_max(n);
     double hits = 0.0, all = 0.0;
     for (int sum = 0; sum <= max; sum++) {
         double k = c[na * (max + 1) + sum];
@@ -101,17 +101,17 @@ double hb_signif_mwu(const double *a, int na, const double *b, int nb, double *u
         v[i] = a[i];
     for (int j = 0; j < nb; j++)
         v[na + j] = b[j];
-    hb_midranks(v, n, rank, &ties);
+    midranks(v, n, rank, &ties);
     double ra = 0.0;
     for (int i = 0; i < na; i++)
         ra += rank[i];
     double ua = ra - na * (na + 1) / 2.0, mean = na * (n + 1) / 2.0, p;
     if (u) *u = ua;
     if (n <= HB_SIGNIF_EXACT_MAX && ties == 0.0) {
-        p = hb_null_p(n, na, fabs(ra - mean), mean);
+        p = null_p(n, na, fabs(ra - mean), mean);
     } else if (n <= HB_SIGNIF_EXACT_MAX) {
         double hits = 0.0, all = 0.0;
-        hb_subsets(rank, n, 0, na, 0.0, fabs(ra - mean), mean, &hits, &all);
+        count_subsets(rank, n, 0, na, 0.0, fabs(ra - mean), mean, &hits, &all);
         p = hits / all;
     } else {
         double var = na * (double)nb / 12.0 * ((n + 1.0) - ties / ((double)n * (n - 1.0)));
@@ -138,10 +138,10 @@ double hb_signif_mwu_cdf(int na, int nb, double u)
     int n = na + nb;
     if (u < 0.0) return 0.0;
     if (n <= HB_SIGNIF_EXACT_MAX) {
-        const double *c = hb_null_counts(n);
+        const double *c = null_counts(n);
         if (!c) return NAN;
         /* U of the first side is its rank sum less the smallest rank sum it can have. */
-        int max = hb_rank_sum_max(n), least = na * (na + 1) / 2;
+        int max = rank_sum_max(n), least = na * (na + 1) / 2;
         double below = 0.0, all = 0.0;
         for (int sum = 0; sum <= max; sum++) {
             double k = c[na * (max + 1) + sum];

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int hb_cmp_double(const void *a, const void *b)
+static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
     return (x > y) - (x < y);
@@ -13,7 +13,7 @@ static int hb_cmp_double(const void *a, const void *b)
 
 void hb_stats_sort(double *v, int n)
 {
-    if (n > 1) qsort(v, (size_t)n, sizeof(*v), hb_cmp_double);
+    if (n > 1) qsort(v, (size_t)n, sizeof(*v), cmp_double);
 }
 
 double hb_stats_median(double *v, int n)

@@ -7,7 +7,7 @@
 /* Eight bytes at a time, each word mixed in by a multiply and a shift (a million identities
  * of 60 bytes are hashed on one thread while their records are read); no adversary worth
  * more: a hostile file only slows its own report. */
-static uint64_t hb_strtab_hash(const char *s, size_t len)
+static uint64_t strtab_hash(const char *s, size_t len)
 {
     uint64_t h = 0x9E3779B97F4A7C15ULL ^ len, w;
     for (; len >= 8; s += 8, len -= 8) {
@@ -22,14 +22,14 @@ static uint64_t hb_strtab_hash(const char *s, size_t len)
 }
 
 /* Twice the slots, every id placed again. */
-static int hb_strtab_grow_slots(struct hb_strtab *t)
+static int strtab_grow_slots(struct hb_strtab *t)
 {
     size_t n = t->nslots ? t->nslots * 2 : 1024;
     uint32_t *slots = calloc(n, sizeof(*slots));
     if (!slots) return -1;
     for (uint32_t id = 0; id < t->n; id++) {
         const char *s = t->buf + t->off[id];
-        size_t i = hb_strtab_hash(s, strlen(s)) & (n - 1);
+        size_t i = strtab_hash(s, strlen(s)) & (n - 1);
         while (slots[i])
             i = (i + 1) & (n - 1);
         slots[i] = id + 1;
@@ -41,10 +41,10 @@ static int hb_strtab_grow_slots(struct hb_strtab *t)
 }
 
 /* Room for one more id and len + 1 more bytes. */
-static int hb_strtab_reserve(struct hb_strtab *t, size_t len)
+static int strtab_reserve(struct hb_strtab *t, size_t len)
 {
     if (t->n == UINT32_MAX - 1) return -1;
-    if ((size_t)t->n * 2 + 2 > t->nslots && hb_strtab_grow_slots(t) != 0) return -1;
+    if ((size_t)t->n * 2 + 2 > t->nslots && strtab_grow_slots(t) != 0) return -1;
     if (t->n == t->offcap) {
         uint32_t cap =
             t->offcap ? (t->offcap > UINT32_MAX / 2 ? UINT32_MAX - 1 : t->offcap * 2) : 256;
@@ -69,8 +69,8 @@ static int hb_strtab_reserve(struct hb_strtab *t, size_t len)
 
 uint32_t hb_strtab_find(const struct hb_strtab *t, const char *s, size_t len)
 {
-    for (size_t i = t->nslots ? hb_strtab_hash(s, len) & (t->nslots - 1) : 0;
-         t->nslots && t->slots[i]; i = (i + 1) & (t->nslots - 1)) {
+    for (size_t i = t->nslots ? strtab_hash(s, len) & (t->nslots - 1) : 0; t->nslots && t->slots[i];
+         i = (i + 1) & (t->nslots - 1)) {
         const char *have = t->buf + t->off[t->slots[i] - 1];
         if (strlen(have) == len && memcmp(have, s, len) == 0) return t->slots[i] - 1;
     }
@@ -81,13 +81,13 @@ uint32_t hb_strtab_add(struct hb_strtab *t, const char *s, size_t len)
 {
     uint32_t id = hb_strtab_find(t, s, len);
     if (id != HB_STRTAB_NONE) return id;
-    if (hb_strtab_reserve(t, len) != 0) return HB_STRTAB_NONE;
+    if (strtab_reserve(t, len) != 0) return HB_STRTAB_NONE;
     id = t->n++;
     t->off[id] = t->len;
     memcpy(t->buf + t->len, s, len);
     t->buf[t->len + len] = '\0';
     t->len += len + 1;
-    size_t i = hb_strtab_hash(s, len) & (t->nslots - 1);
+    size_t i = strtab_hash(s, len) & (t->nslots - 1);
     while (t->slots[i])
         i = (i + 1) & (t->nslots - 1);
     t->slots[i] = id + 1;

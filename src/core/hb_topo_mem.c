@@ -11,7 +11,7 @@
 static const struct {
     const char *name;
     bool latency;
-} hb_hmat_attrs[HB_HMAT_NATTRS] = {
+} hmat_attrs[HB_HMAT_NATTRS] = {
     [HB_HMAT_LATENCY] = {"Latency", true},
     [HB_HMAT_READ_LATENCY] = {"ReadLatency", true},
     [HB_HMAT_WRITE_LATENCY] = {"WriteLatency", true},
@@ -22,28 +22,28 @@ static const struct {
 
 const char *hb_hmat_attr_name(enum hb_hmat_attr a)
 {
-    return hb_hmat_attrs[a].name;
+    return hmat_attrs[a].name;
 }
 
 bool hb_hmat_attr_is_latency(enum hb_hmat_attr a)
 {
-    return hb_hmat_attrs[a].latency;
+    return hmat_attrs[a].latency;
 }
 
 const char *hb_hmat_attr_unit(enum hb_hmat_attr a)
 {
-    return hb_hmat_attrs[a].latency ? "ns" : "MB/s";
+    return hmat_attrs[a].latency ? "ns" : "MB/s";
 }
 
-static bool hb_node_ok(const struct hb_topo *t, int i)
+static bool node_ok(const struct hb_topo *t, int i)
 {
     return i >= 0 && i < t->nnodes;
 }
 
 /* The exact CPUs of node index i as an hwloc cpuset (caller frees), NULL for none. */
-static hwloc_bitmap_t hb_node_cpuset(const struct hb_topo *t, int i)
+static hwloc_bitmap_t node_cpuset(const struct hb_topo *t, int i)
 {
-    if (!hb_node_ok(t, i) || !t->nodes[i].has_cpus) return NULL;
+    if (!node_ok(t, i) || !t->nodes[i].has_cpus) return NULL;
     hwloc_bitmap_t set = hwloc_bitmap_alloc();
     for (int k = 0; set && k < t->nodes[i].ncpus; k++)
         hwloc_bitmap_set(set, (unsigned)t->nodes[i].cpus[k]);
@@ -53,9 +53,8 @@ static hwloc_bitmap_t hb_node_cpuset(const struct hb_topo *t, int i)
 double hb_hmat_value(const struct hb_topo *t, enum hb_hmat_attr a, int i, int j)
 {
     hwloc_memattr_id_t id;
-    if (!hb_node_ok(t, j) || hwloc_memattr_get_by_name(t->hw, hb_hmat_attrs[a].name, &id) < 0)
-        return NAN;
-    hwloc_bitmap_t set = hb_node_cpuset(t, i);
+    if (!node_ok(t, j) || hwloc_memattr_get_by_name(t->hw, hmat_attrs[a].name, &id) < 0) return NAN;
+    hwloc_bitmap_t set = node_cpuset(t, i);
     if (!set) return NAN;
     struct hwloc_location loc = {.type = HWLOC_LOCATION_TYPE_CPUSET};
     loc.location.cpuset = set;
@@ -66,11 +65,11 @@ double hb_hmat_value(const struct hb_topo *t, enum hb_hmat_attr a, int i, int j)
 }
 
 /* How many initiators give attribute a for node index j. */
-static unsigned hb_hmat_ninitiators(const struct hb_topo *t, enum hb_hmat_attr a, int j)
+static unsigned hmat_ninitiators(const struct hb_topo *t, enum hb_hmat_attr a, int j)
 {
     hwloc_memattr_id_t id;
     unsigned nr = 0;
-    if (hwloc_memattr_get_by_name(t->hw, hb_hmat_attrs[a].name, &id) < 0) return 0;
+    if (hwloc_memattr_get_by_name(t->hw, hmat_attrs[a].name, &id) < 0) return 0;
     if (hwloc_memattr_get_initiators(t->hw, id, t->nodes[j].obj, 0, &nr, NULL, NULL) < 0) return 0;
     return nr;
 }
@@ -79,20 +78,20 @@ bool hb_hmat_present(const struct hb_topo *t)
 {
     for (int j = 0; j < t->nnodes; j++)
         for (int a = 0; a < HB_HMAT_NATTRS; a++)
-            if (hb_hmat_ninitiators(t, (enum hb_hmat_attr)a, j) > 0) return true;
+            if (hmat_ninitiators(t, (enum hb_hmat_attr)a, j) > 0) return true;
     return false;
 }
 
 const char *hb_mem_kind(const struct hb_topo *t, int i)
 {
-    if (!hb_node_ok(t, i)) return "unknown";
+    if (!node_ok(t, i)) return "unknown";
     const char *sub = t->nodes[i].obj->subtype;
     return sub && *sub ? sub : "DRAM";
 }
 
 int hb_mem_tier(const struct hb_topo *t, int i)
 {
-    if (!hb_node_ok(t, i)) return -1;
+    if (!node_ok(t, i)) return -1;
     const char *info = hwloc_obj_get_info_by_name(t->nodes[i].obj, "MemoryTier");
     if (info) return atoi(info);
     return t->nodes[i].kernel_tier;
@@ -106,7 +105,7 @@ bool hb_mem_same_tier(const struct hb_topo *t, int i, int j)
 }
 
 /* Linux keeps the write policy hwloc drops: memory_side_cache/indexL/write_policy. */
-static const char *hb_memcache_policy(const struct hb_topo *t, int os_index, unsigned level)
+static const char *memcache_policy(const struct hb_topo *t, int os_index, unsigned level)
 {
     if (!t->is_this_system) return "unknown";
     char path[256];
@@ -122,19 +121,19 @@ static const char *hb_memcache_policy(const struct hb_topo *t, int os_index, uns
     return v == 0 ? "write-back" : v == 1 ? "write-through" : "unknown";
 }
 
-static struct hb_memcache hb_memcache_of(const struct hb_topo *t, int i, hwloc_obj_t o)
+static struct hb_memcache memcache_of(const struct hb_topo *t, int i, hwloc_obj_t o)
 {
     return (struct hb_memcache){
         .level = o->attr->cache.depth,
         .size_bytes = o->attr->cache.size,
         .line_bytes = o->attr->cache.linesize,
         .associativity = o->attr->cache.associativity,
-        .policy = hb_memcache_policy(t, t->nodes[i].os_index, o->attr->cache.depth),
+        .policy = memcache_policy(t, t->nodes[i].os_index, o->attr->cache.depth),
     };
 }
 
 /* hwloc_obj_is_in_subtree() compares cpusets, which a node shares with its CPU caches. */
-static bool hb_is_ancestor(hwloc_obj_t a, hwloc_obj_t o)
+static bool is_ancestor(hwloc_obj_t a, hwloc_obj_t o)
 {
     for (o = o->parent; o; o = o->parent)
         if (o == a) return true;
@@ -144,10 +143,10 @@ static bool hb_is_ancestor(hwloc_obj_t a, hwloc_obj_t o)
 int hb_mem_caches(const struct hb_topo *t, int i, struct hb_memcache *out, int max)
 {
     int n = 0;
-    if (!hb_node_ok(t, i)) return 0;
+    if (!node_ok(t, i)) return 0;
     hwloc_obj_t node = t->nodes[i].obj, o;
     for (o = node->parent; o && hb_topo_is_memory_side_cache(o); o = o->parent, n++)
-        if (n < max) out[n] = hb_memcache_of(t, i, o);
+        if (n < max) out[n] = memcache_of(t, i, o);
     /* An hwloc 1 export puts KNL's cache-mode MCDRAM (L3Cache "MemorySideCache") under the
      * node, among its CPUs, not above it. */
     int depth = hwloc_topology_get_depth(t->hw);
@@ -155,9 +154,9 @@ int hb_mem_caches(const struct hb_topo *t, int i, struct hb_memcache *out, int m
         for (unsigned k = 0; (o = hwloc_get_obj_by_depth(t->hw, d, k)) != NULL; k++) {
             if (o->type == HWLOC_OBJ_MEMCACHE || !hb_topo_is_memory_side_cache(o) ||
                 hwloc_bitmap_iszero(o->cpuset) ||
-                !hwloc_bitmap_isincluded(o->cpuset, node->cpuset) || hb_is_ancestor(o, node))
+                !hwloc_bitmap_isincluded(o->cpuset, node->cpuset) || is_ancestor(o, node))
                 continue;
-            if (n < max) out[n] = hb_memcache_of(t, i, o);
+            if (n < max) out[n] = memcache_of(t, i, o);
             n++;
         }
     return n;
@@ -176,11 +175,11 @@ uint64_t hb_mem_cache_max(const struct hb_topo *t)
 }
 
 /* CPU nodes (OS indexes) whose CPUs all lie in an initiator cpuset. */
-static json_t *hb_initiator_nodes(const struct hb_topo *t, hwloc_const_bitmap_t set)
+static json_t *initiator_nodes(const struct hb_topo *t, hwloc_const_bitmap_t set)
 {
     json_t *list = json_array();
     for (int k = 0; k < t->nnodes; k++) {
-        hwloc_bitmap_t mine = hb_node_cpuset(t, k);
+        hwloc_bitmap_t mine = node_cpuset(t, k);
         if (mine && hwloc_bitmap_isincluded(mine, set))
             json_array_append_new(list, json_integer(t->nodes[k].os_index));
         hwloc_bitmap_free(mine);
@@ -189,13 +188,13 @@ static json_t *hb_initiator_nodes(const struct hb_topo *t, hwloc_const_bitmap_t 
 }
 
 /* Every initiator's figure of every HMAT attribute for node index j. */
-static json_t *hb_node_hmat(const struct hb_topo *t, int j)
+static json_t *node_hmat(const struct hb_topo *t, int j)
 {
     json_t *list = json_array();
     for (int a = 0; a < HB_HMAT_NATTRS; a++) {
-        unsigned nr = hb_hmat_ninitiators(t, (enum hb_hmat_attr)a, j);
+        unsigned nr = hmat_ninitiators(t, (enum hb_hmat_attr)a, j);
         hwloc_memattr_id_t id;
-        if (nr == 0 || hwloc_memattr_get_by_name(t->hw, hb_hmat_attrs[a].name, &id) < 0) continue;
+        if (nr == 0 || hwloc_memattr_get_by_name(t->hw, hmat_attrs[a].name, &id) < 0) continue;
         struct hwloc_location *locs = calloc(nr, sizeof(*locs));
         hwloc_uint64_t *vals = calloc(nr, sizeof(*vals));
         if (locs && vals &&
@@ -208,11 +207,11 @@ static json_t *hb_node_hmat(const struct hb_topo *t, int j)
                 char *cpus = NULL;
                 if (set && hwloc_bitmap_list_asprintf(&cpus, set) < 0) cpus = NULL;
                 json_array_append_new(
-                    list, json_pack("{s:s, s:I, s:s, s:o, s:s}", "attribute", hb_hmat_attrs[a].name,
-                                    "value", (json_int_t)vals[k], "unit",
-                                    hb_hmat_attr_unit((enum hb_hmat_attr)a), "initiators",
-                                    set ? hb_initiator_nodes(t, set) : json_array(),
-                                    "initiator_cpus", cpus ? cpus : ""));
+                    list,
+                    json_pack("{s:s, s:I, s:s, s:o, s:s}", "attribute", hmat_attrs[a].name, "value",
+                              (json_int_t)vals[k], "unit", hb_hmat_attr_unit((enum hb_hmat_attr)a),
+                              "initiators", set ? initiator_nodes(t, set) : json_array(),
+                              "initiator_cpus", cpus ? cpus : ""));
                 free(cpus);
             }
         }
@@ -243,19 +242,19 @@ void hb_topo_mem_annotate(const struct hb_topo *t, json_t *nodes)
                                             (int)c[k].line_bytes, "associativity",
                                             c[k].associativity, "policy", c[k].policy));
         json_object_set_new(n, "memory_side_caches", caches);
-        json_object_set_new(n, "hmat", hb_node_hmat(t, i));
+        json_object_set_new(n, "hmat", node_hmat(t, i));
     }
 }
 
 /* The two attributes checked against SLIT: lower latency and higher bandwidth are nearer. */
-static const enum hb_hmat_attr hb_conflict_attrs[] = {HB_HMAT_LATENCY, HB_HMAT_BANDWIDTH};
+static const enum hb_hmat_attr conflict_attrs[] = {HB_HMAT_LATENCY, HB_HMAT_BANDWIDTH};
 
 json_t *hb_hmat_conflicts(const struct hb_topo *t)
 {
     json_t *list = json_array();
     if (!t->distances) return list;
-    for (size_t a = 0; a < sizeof(hb_conflict_attrs) / sizeof(hb_conflict_attrs[0]); a++) {
-        enum hb_hmat_attr attr = hb_conflict_attrs[a];
+    for (size_t a = 0; a < sizeof(conflict_attrs) / sizeof(conflict_attrs[0]); a++) {
+        enum hb_hmat_attr attr = conflict_attrs[a];
         bool lat = hb_hmat_attr_is_latency(attr);
         for (int i = 0; i < t->nnodes; i++)
             for (int j = 0; j < t->nnodes; j++)
@@ -272,15 +271,15 @@ json_t *hb_hmat_conflicts(const struct hb_topo *t)
                              "node %d nearer (%g vs %g %s)",
                              t->nodes[i].os_index, t->nodes[slit_j ? j : k].os_index,
                              (unsigned long long)(slit_j ? dj : dk),
-                             (unsigned long long)(slit_j ? dk : dj), hb_hmat_attrs[attr].name,
+                             (unsigned long long)(slit_j ? dk : dj), hmat_attrs[attr].name,
                              t->nodes[hmat_j ? j : k].os_index, hmat_j ? hj : hk, hmat_j ? hk : hj,
                              hb_hmat_attr_unit(attr));
                     json_array_append_new(
-                        list, json_pack("{s:i, s:[i,i], s:s, s:[I,I], s:[f,f], s:s}", "cpu_node",
-                                        t->nodes[i].os_index, "mem_nodes", t->nodes[j].os_index,
-                                        t->nodes[k].os_index, "attribute", hb_hmat_attrs[attr].name,
-                                        "slit", (json_int_t)dj, (json_int_t)dk, "hmat", hj, hk,
-                                        "reason", why));
+                        list,
+                        json_pack("{s:i, s:[i,i], s:s, s:[I,I], s:[f,f], s:s}", "cpu_node",
+                                  t->nodes[i].os_index, "mem_nodes", t->nodes[j].os_index,
+                                  t->nodes[k].os_index, "attribute", hmat_attrs[attr].name, "slit",
+                                  (json_int_t)dj, (json_int_t)dk, "hmat", hj, hk, "reason", why));
                 }
     }
     return list;

@@ -9,33 +9,33 @@ static const struct hb_unit {
     const char *shown; /* as people read it */
     const char *quantity;
     bool higher_better;
-} hb_units[] = {
+} units[] = {
     {"GBps", "GB/s", "bandwidth", true},     {"ns", "ns", "latency", false},
     {"us", "us", "latency", false},          {"s", "s", "time", false},
     {"loads/ns", "loads/ns", "speed", true},
 };
 
-static const struct hb_unit *hb_unit_find(const char *unit)
+static const struct hb_unit *unit_find(const char *unit)
 {
-    for (size_t i = 0; unit && i < sizeof(hb_units) / sizeof(hb_units[0]); i++)
-        if (strcmp(hb_units[i].key, unit) == 0) return &hb_units[i];
+    for (size_t i = 0; unit && i < sizeof(units) / sizeof(units[0]); i++)
+        if (strcmp(units[i].key, unit) == 0) return &units[i];
     return NULL;
 }
 
 const char *hb_unit_shown(const char *unit)
 {
-    const struct hb_unit *u = hb_unit_find(unit);
+    const struct hb_unit *u = unit_find(unit);
     return u ? u->shown : unit ? unit : "";
 }
 
 const char *hb_unit_quantity(const char *unit)
 {
-    const struct hb_unit *u = hb_unit_find(unit);
+    const struct hb_unit *u = unit_find(unit);
     return u ? u->quantity : "figure";
 }
 
 bool hb_unit_higher_better(const char *unit)
 {
-    const struct hb_unit *u = hb_unit_find(unit);
+    const struct hb_unit *u = unit_find(unit);
     return u && u->higher_better;
 }

@@ -36,7 +36,7 @@ int hb_numa_balancing_mode(int *mode)
 }
 
 /* The counters hb_vmstat_numa keeps: where pages are placed and moved. */
-static bool hb_vmstat_wanted(const char *name, size_t len)
+static bool vmstat_wanted(const char *name, size_t len)
 {
     static const char *const prefixes[] = {"numa_", "pgpromote_", "pgdemote_", "pgmigrate_",
                                            "thp_migration_"};
@@ -63,7 +63,7 @@ json_t *hb_vmstat_numa(void)
         size_t name = strcspn(line, " \n");
         char *end = NULL;
         unsigned long long v = line[name] == ' ' ? strtoull(line + name + 1, &end, 10) : 0;
-        if (!end || !hb_vmstat_wanted(line, name)) continue;
+        if (!end || !vmstat_wanted(line, name)) continue;
         json_t *key = json_stringn(line, name);
         if (!key || json_object_set_new(out, json_string_value(key), json_integer((json_int_t)v))) {
             json_decref(out);

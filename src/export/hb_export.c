@@ -43,7 +43,7 @@ bool hb_export_wanted(const json_t *rec)
 }
 
 /* comm's message latency matrix of host, or NULL. */
-static json_t *hb_export_pick_mpi(json_t *records, const char *host)
+static json_t *export_pick_mpi(json_t *records, const char *host)
 {
     json_t *rec;
     size_t k;
@@ -64,7 +64,7 @@ struct hb_export_grid {
 
 /* The matrix record of host/metric: latency from chase; bandwidth from read, else the
  * first bandwidth kernel. */
-static json_t *hb_export_pick(json_t *records, const char *host, bool latency)
+static json_t *export_pick(json_t *records, const char *host, bool latency)
 {
     json_t *best = NULL, *rec;
     size_t k;
@@ -81,7 +81,7 @@ static json_t *hb_export_pick(json_t *records, const char *host, bool latency)
 }
 
 /* Values of a matrix record by node index of t; false when a row/col is not a node of t. */
-static bool hb_export_grid_fill(const struct hb_topo *t, json_t *m, struct hb_export_grid *g)
+static bool export_grid_fill(const struct hb_topo *t, json_t *m, struct hb_export_grid *g)
 {
     for (size_t c = 0; c < (size_t)t->nnodes * (size_t)t->nnodes; c++)
         g->v[c] = NAN;
@@ -106,9 +106,9 @@ static bool hb_export_grid_fill(const struct hb_topo *t, json_t *m, struct hb_ex
 
 /* hwloc distances `name`: every NUMA node, values x scale rounded (ns, MB/s); 0 = not
  * measured (a memory-only node has no CPUs to measure from). */
-static int hb_export_distances(hwloc_topology_t hw, const struct hb_topo *t,
-                               const struct hb_export_grid *g, bool latency, const char *name,
-                               double scale)
+static int export_distances(hwloc_topology_t hw, const struct hb_topo *t,
+                            const struct hb_export_grid *g, bool latency, const char *name,
+                            double scale)
 {
     int n = t->nnodes;
     hwloc_obj_t *objs = calloc((size_t)n, sizeof(*objs));
@@ -141,8 +141,8 @@ static int hb_export_distances(hwloc_topology_t hw, const struct hb_topo *t,
 
 /* Memory attributes per initiator (a CPU node's CPUs) x target: the standard ones runtimes
  * read, and hopbench's own so the measured figures stay recognisable. */
-static int hb_export_memattrs(hwloc_topology_t hw, const struct hb_topo *t,
-                              const struct hb_export_grid *g, bool latency, bool write_kernel)
+static int export_memattrs(hwloc_topology_t hw, const struct hb_topo *t,
+                           const struct hb_export_grid *g, bool latency, bool write_kernel)
 {
     hwloc_memattr_id_t own;
     const char *name = latency ? HB_EXPORT_ATTR_LATENCY : HB_EXPORT_ATTR_BANDWIDTH;
@@ -181,7 +181,7 @@ static int hb_export_memattrs(hwloc_topology_t hw, const struct hb_topo *t,
 }
 
 /* path for one host: path itself when alone, else STEM.HOST.xml. NULL when out of memory. */
-static char *hb_export_host_path(const char *path, const char *host, bool several)
+static char *export_host_path(const char *path, const char *host, bool several)
 {
     char *out = NULL;
     const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
@@ -192,10 +192,9 @@ static char *hb_export_host_path(const char *path, const char *host, bool severa
     return n < 0 ? NULL : out;
 }
 
-static int hb_export_host(const struct hb_topo *t, json_t *records, const char *host,
-                          const char *path)
+static int export_host(const struct hb_topo *t, json_t *records, const char *host, const char *path)
 {
-    json_t *lat = hb_export_pick(records, host, true), *bw = hb_export_pick(records, host, false);
+    json_t *lat = export_pick(records, host, true), *bw = export_pick(records, host, false);
     struct hb_export_grid *g = calloc(1, sizeof(*g));
     hwloc_topology_t hw = NULL;
     int rc = 0;
@@ -209,7 +208,7 @@ static int hb_export_host(const struct hb_topo *t, json_t *records, const char *
     json_t *ms[2] = {lat, bw};
     for (int m = 0; m < 2 && rc == 0; m++) {
         if (!ms[m]) continue;
-        if (!hb_export_grid_fill(t, ms[m], g)) {
+        if (!export_grid_fill(t, ms[m], g)) {
             hb_error_set("the %s matrix of host %s names nodes this topology (%s) does not have",
                          m ? "bandwidth" : "latency", host, t->source);
             rc = -EINVAL;
@@ -218,21 +217,21 @@ static int hb_export_host(const struct hb_topo *t, json_t *records, const char *
         bool write_kernel = strstr(g->kernel, "write") != NULL;
         /* hwloc keeps no 1 x 1 distance matrix: one node's figures go in memattrs only */
         if (t->nnodes > 1)
-            rc = hb_export_distances(hw, t, g, m == 0,
-                                     m ? HB_EXPORT_DIST_BANDWIDTH : HB_EXPORT_DIST_LATENCY,
-                                     m ? 1000.0 : 1.0);
-        if (rc == 0) rc = hb_export_memattrs(hw, t, g, m == 0, write_kernel);
+            rc = export_distances(hw, t, g, m == 0,
+                                  m ? HB_EXPORT_DIST_BANDWIDTH : HB_EXPORT_DIST_LATENCY,
+                                  m ? 1000.0 : 1.0);
+        if (rc == 0) rc = export_memattrs(hw, t, g, m == 0, write_kernel);
     }
     /* MPI messages between the nodes' ranks (comm), in ns as the memory latency is. */
-    json_t *mpi = hb_export_pick_mpi(records, host);
-    if (rc == 0 && mpi && !hb_export_grid_fill(t, mpi, g)) {
+    json_t *mpi = export_pick_mpi(records, host);
+    if (rc == 0 && mpi && !export_grid_fill(t, mpi, g)) {
         hb_error_set("the MPI latency matrix of host %s names nodes this topology (%s) does not "
                      "have",
                      host, t->source);
         rc = -EINVAL;
     }
     if (rc == 0 && mpi && t->nnodes > 1)
-        rc = hb_export_distances(hw, t, g, true, HB_EXPORT_DIST_MPI, 1000.0);
+        rc = export_distances(hw, t, g, true, HB_EXPORT_DIST_MPI, 1000.0);
     char *text = NULL;
     if (asprintf(&text, "hopbench %s (git %s), host %s: latency %s, bandwidth %s, MPI latency %s",
                  HB_VERSION, HB_GIT_SHA, host, lat ? hb_rec_str(lat, "kernel", "") : "none",
@@ -267,8 +266,7 @@ static int hb_export_host(const struct hb_topo *t, json_t *records, const char *
     return rc;
 }
 
-static const struct hb_topo *hb_export_topo_of(const struct hb_host_topo *ht, int n,
-                                               const char *host)
+static const struct hb_topo *export_topo_of(const struct hb_host_topo *ht, int n, const char *host)
 {
     for (int i = 0; i < n; i++)
         if (!ht[i].host || strcmp(ht[i].host, host) == 0) return ht[i].topo;
@@ -290,7 +288,7 @@ int hb_export_records(const struct hb_host_topo *ht, int nht, json_t *records, c
     {
         if (!hb_export_wanted(rec)) continue;
         const char *h = hb_rec_str(rec, "host", "");
-        int seen = !hb_export_topo_of(ht, nht, h);
+        int seen = !export_topo_of(ht, nht, h);
         for (int i = 0; i < nh && !seen; i++)
             seen = strcmp(hosts[i], h) == 0;
         if (!seen) hosts[nh++] = h;
@@ -304,9 +302,9 @@ int hb_export_records(const struct hb_host_topo *ht, int nht, json_t *records, c
         rc = -EINVAL;
     }
     for (int i = 0; rc == 0 && i < nh; i++) {
-        const struct hb_topo *t = hb_export_topo_of(ht, nht, hosts[i]);
-        char *out = hb_export_host_path(path, hosts[i], nh > 1);
-        rc = out ? hb_export_host(t, records, hosts[i], out) : -ENOMEM;
+        const struct hb_topo *t = export_topo_of(ht, nht, hosts[i]);
+        char *out = export_host_path(path, hosts[i], nh > 1);
+        rc = out ? export_host(t, records, hosts[i], out) : -ENOMEM;
         if (!out) hb_error_set("out of memory naming the export of host %s", hosts[i]);
         free(out);
     }
@@ -315,7 +313,7 @@ int hb_export_records(const struct hb_host_topo *ht, int nht, json_t *records, c
 }
 
 /* The results' run record describes the same nodes (OS index, CPUs, memory or not) as t. */
-static int hb_export_same_machine(const struct hb_topo *t, const struct hb_results *r)
+static int export_same_machine(const struct hb_topo *t, const struct hb_results *r)
 {
     json_t *nodes = json_object_get(json_object_get(r->run, "topology"), "nodes");
     bool same = json_array_size(nodes) == (size_t)t->nnodes;
@@ -338,7 +336,7 @@ static int hb_export_same_machine(const struct hb_topo *t, const struct hb_resul
 /* The host to export into *host: --host, else the results' only host (NULL: the results
  * name none, so whichever). -EINVAL with a message when the results hold several hosts and
  * none was chosen, or the chosen one is not among them. */
-static int hb_export_pick_host(const struct hb_results *r, const char *want, const char **host)
+static int export_pick_host(const struct hb_results *r, const char *want, const char **host)
 {
     json_t *hosts = json_object_get(r->run, "hosts");
     size_t n = json_array_size(hosts), i;
@@ -369,7 +367,7 @@ static int hb_export_pick_host(const struct hb_results *r, const char *want, con
 
 /* hb_results_take_fn: only the measured matrices are exported; the run record is kept by the
  * reader, every other record is freed as it is read. */
-static int hb_export_take(void *ctx, const json_t *rec)
+static int export_take(void *ctx, const json_t *rec)
 {
     (void)ctx;
     return hb_export_wanted(rec);
@@ -414,7 +412,7 @@ int hb_export_main(int argc, char **argv)
     struct hb_topo *t = NULL;
     /* what hb_export_wanted and the matrices read of a record: only these are built */
     static const char *const keys[] = {"metric", "host", "kernel", "rows", "cols", "values", NULL};
-    int rc = hb_results_read_keys(results, keys, hb_export_take, NULL, &r);
+    int rc = hb_results_read_keys(results, keys, export_take, NULL, &r);
     if (rc) {
         hb_error_print(rc);
         return hb_error_exit_code(rc);
@@ -426,13 +424,13 @@ int hb_export_main(int argc, char **argv)
     const char *inputs[] = {results, xml, NULL};
     if (rc == 0) rc = hb_export_check_path(out, "-o", inputs);
     const char *host = NULL;
-    if (rc == 0) rc = hb_export_pick_host(&r, want, &host);
+    if (rc == 0) rc = export_pick_host(&r, want, &host);
     if (rc == 0) rc = hb_topo_load(xml, &t);
     /* The run record describes the first host's machine (rank 0's); another host's topology
      * is checked against its matrices only. */
     json_t *first = json_array_get(json_object_get(r.run, "hosts"), 0);
     if (rc == 0 && (!host || !first || strcmp(host, json_string_value(first) ?: "") == 0))
-        rc = hb_export_same_machine(t, &r);
+        rc = export_same_machine(t, &r);
     struct hb_host_topo ht = {host, t};
     if (rc == 0) rc = hb_export_records(&ht, 1, r.records, out);
     if (rc == 0 && !hb_hmat_present(t))

@@ -15,7 +15,7 @@
 
 /* jansson's changes to printf's text (strconv.c): a real never reads as an integer, and the
  * exponent has no '+' and no leading zeros. */
-static size_t hb_json_real_fix(char *buf, size_t len)
+static size_t json_real_fix(char *buf, size_t len)
 {
     if (!strchr(buf, '.') && !strchr(buf, 'e')) {
         memcpy(buf + len, ".0", 3);
@@ -36,7 +36,7 @@ static size_t hb_json_real_fix(char *buf, size_t len)
 
 /* The shortest decimal of v as its significant digits (no leading or trailing zeros) and the
  * power of ten of the first: false when v is zero. */
-static bool hb_json_shortest(double v, char *digits, int *ndigits, int *exp10, bool *neg)
+static bool json_shortest(double v, char *digits, int *ndigits, int *exp10, bool *neg)
 {
     yyjson_mut_val x;
     char text[HB_JSON_REAL_MAX];
@@ -68,7 +68,7 @@ static bool hb_json_shortest(double v, char *digits, int *ndigits, int *exp10, b
 /* The digits d[0..n) (first at 10^x) rounded to prec as "%.*g" rounds the exact value: false
  * when their tail beyond prec lies too near a half for the shortest decimal to tell (it is
  * within half an ulp of the value, at most 1.2e-16 * 10^prec units of the last digit kept). */
-static bool hb_json_round(char *d, int *n, int *x, int prec)
+static bool json_round(char *d, int *n, int *x, int prec)
 {
     double tail = 0.0, guard = 1.2e-16;
     for (int i = *n - 1; i >= prec; i--)
@@ -101,10 +101,10 @@ size_t hb_json_real_text(char buf[HB_JSON_REAL_MAX], double v, int digits)
     int n = 0, x = 0;
     bool neg = false;
     /* A subnormal's ulp is not small against its digits: snprintf decides there too. */
-    if (prec > 15 || !isnormal(v) || !hb_json_shortest(v, d, &n, &x, &neg) ||
-        (n > prec && !hb_json_round(d, &n, &x, prec))) {
+    if (prec > 15 || !isnormal(v) || !json_shortest(v, d, &n, &x, &neg) ||
+        (n > prec && !json_round(d, &n, &x, prec))) {
         int len = snprintf(buf, HB_JSON_REAL_MAX - 3, "%.*g", prec, v);
-        return hb_json_real_fix(buf, len > 0 ? (size_t)len : 0);
+        return json_real_fix(buf, len > 0 ? (size_t)len : 0);
     }
     size_t at = 0;
     if (neg) buf[at++] = '-';
@@ -138,7 +138,7 @@ size_t hb_json_real_text(char buf[HB_JSON_REAL_MAX], double v, int digits)
 
 /* A string as jansson's dump_string writes it without flags: \" \\ \b \f \n \r \t, other
  * control bytes as \u00XX; everything else as it is. */
-static void hb_json_put_string(FILE *f, const char *s, size_t len)
+static void json_put_string(FILE *f, const char *s, size_t len)
 {
     putc('"', f);
     size_t run = 0;
@@ -177,7 +177,7 @@ void hb_json_put(FILE *f, const json_t *v, int digits)
         json_object_foreach((json_t *)v, key, x)
         {
             if (i++) putc(',', f);
-            hb_json_put_string(f, key, strlen(key));
+            json_put_string(f, key, strlen(key));
             putc(':', f);
             hb_json_put(f, x, digits);
         }
@@ -193,7 +193,7 @@ void hb_json_put(FILE *f, const json_t *v, int digits)
         putc(']', f);
         break;
     case JSON_STRING:
-        hb_json_put_string(f, json_string_value(v), json_string_length(v));
+        json_put_string(f, json_string_value(v), json_string_length(v));
         break;
     case JSON_INTEGER: { /* what "%lld" writes, without printf */
         json_int_t n = json_integer_value(v);

@@ -51,10 +51,10 @@ struct hb_outfile {
 };
 
 /* The open file a signal must settle: one at a time per process (rank 0's sink). */
-static struct hb_outfile *volatile hb_out_live;
+static struct hb_outfile *volatile out_live;
 
 /* TARGET.partial still names this run's file (a second run may have taken the name). */
-static bool hb_kept_is_ours(const struct hb_outfile *o)
+static bool kept_is_ours(const struct hb_outfile *o)
 {
     struct stat st;
     return o->published && stat(o->kept, &st) == 0 && st.st_dev == o->dev && st.st_ino == o->ino;
@@ -62,7 +62,7 @@ static bool hb_kept_is_ours(const struct hb_outfile *o)
 
 /* Keep the complete records as TARGET.partial (true), or leave nothing. Only
  * async-signal-safe calls: the signal handler uses it too. */
-static bool hb_settle(struct hb_outfile *o)
+static bool settle_file(struct hb_outfile *o)
 {
     /* A record written whole whose mark a signal cut short counts (fstat: async-signal-safe). */
     struct stat st;
@@ -71,17 +71,17 @@ static bool hb_settle(struct hb_outfile *o)
         o->records = o->pending_records;
     }
     if (o->keep && o->good > 0 && ftruncate(o->fd, o->good) == 0) {
-        if (!hb_kept_is_ours(o)) return rename(o->tmp, o->kept) == 0;
+        if (!kept_is_ours(o)) return rename(o->tmp, o->kept) == 0;
         (void)unlink(o->tmp);
         return true;
     }
     (void)unlink(o->tmp);
-    if (hb_kept_is_ours(o)) (void)unlink(o->kept);
+    if (kept_is_ours(o)) (void)unlink(o->kept);
     return false;
 }
 
 /* Decimal digits of v into buf (at least 24 bytes): async-signal-safe. */
-static const char *hb_sig_ltoa(long v, char *buf)
+static const char *sig_ltoa(long v, char *buf)
 {
     char *p = buf + 23;
     *p = '\0';
@@ -95,113 +95,113 @@ static const char *hb_sig_ltoa(long v, char *buf)
 /* The line of the stop, its parts laid one after another and written in one write(2), so
  * that nothing written at the same time can cut it (async-signal-safe: no stdio). A part too
  * long for the line is cut, and the line still ends. */
-static char hb_sig_line[2 * 4096 + 256];
-static size_t hb_sig_len;
+static char sig_line[2 * 4096 + 256];
+static size_t sig_len;
 
-static void hb_sig_add(const char *const *parts)
+static void sig_add(const char *const *parts)
 {
     for (int i = 0; parts[i]; i++)
-        for (const char *c = parts[i]; *c && hb_sig_len < sizeof(hb_sig_line) - 1; c++)
-            hb_sig_line[hb_sig_len++] = *c;
+        for (const char *c = parts[i]; *c && sig_len < sizeof(sig_line) - 1; c++)
+            sig_line[sig_len++] = *c;
 }
 
-static void hb_sig_say(void)
+static void sig_say(void)
 {
-    if (hb_sig_len == 0 || hb_sig_line[hb_sig_len - 1] != '\n') hb_sig_line[hb_sig_len++] = '\n';
-    ssize_t unused = write(STDERR_FILENO, hb_sig_line, hb_sig_len);
+    if (sig_len == 0 || sig_line[sig_len - 1] != '\n') sig_line[sig_len++] = '\n';
+    ssize_t unused = write(STDERR_FILENO, sig_line, sig_len);
     (void)unused;
-    hb_sig_len = 0;
+    sig_len = 0;
 }
 
 /* The signals whose default ends the process and that a handler can catch. */
-static const int hb_out_sigs[] = {SIGHUP,  SIGINT,  SIGQUIT, SIGILL,   SIGTRAP,   SIGABRT,
-                                  SIGBUS,  SIGFPE,  SIGUSR1, SIGSEGV,  SIGUSR2,   SIGPIPE,
-                                  SIGALRM, SIGTERM, SIGXCPU, SIGXFSZ,  SIGVTALRM, SIGPROF,
-                                  SIGSYS,  SIGIO,   SIGPWR,  SIGSTKFLT};
-#define HB_NSIGS (sizeof(hb_out_sigs) / sizeof(hb_out_sigs[0]))
+static const int out_sigs[] = {SIGHUP,  SIGINT,  SIGQUIT, SIGILL,   SIGTRAP,   SIGABRT,
+                               SIGBUS,  SIGFPE,  SIGUSR1, SIGSEGV,  SIGUSR2,   SIGPIPE,
+                               SIGALRM, SIGTERM, SIGXCPU, SIGXFSZ,  SIGVTALRM, SIGPROF,
+                               SIGSYS,  SIGIO,   SIGPWR,  SIGSTKFLT};
+#define HB_NSIGS (sizeof(out_sigs) / sizeof(out_sigs[0]))
 /* The actions found before, given back when the file is closed or the signal comes. */
-static struct sigaction hb_out_old[HB_NSIGS + 1 + 32];
+static struct sigaction out_old[HB_NSIGS + 1 + 32];
 
-static int hb_sig_slot(int sig)
+static int sig_slot(int sig)
 {
     for (size_t i = 0; i < HB_NSIGS; i++)
-        if (hb_out_sigs[i] == sig) return (int)i;
+        if (out_sigs[i] == sig) return (int)i;
     return sig >= SIGRTMIN && sig <= SIGRTMAX ? (int)HB_NSIGS + (sig - SIGRTMIN) : -1;
 }
 
-static void hb_out_on_signal(int sig, siginfo_t *info, void *uctx)
+static void out_on_signal(int sig, siginfo_t *info, void *uctx)
 {
     (void)uctx;
     /* A write of this process to a pipe without reader fails with EPIPE: no stop. */
     if (sig == SIGPIPE && hb_sigpipe_own(info)) return;
-    struct hb_outfile *o = hb_out_live;
+    struct hb_outfile *o = out_live;
     if (o) {
         /* Say where the records are: the user who stopped the run needs nothing else. */
         char n[24], rt[24];
         const char *abbrev = sigabbrev_np(sig);
-        bool kept = hb_settle(o);
+        bool kept = settle_file(o);
         if (o->lock) (void)unlink(o->lock);
         const char *head[] = {"hopbench: stopped by SIG", abbrev, NULL, NULL};
         if (!abbrev && sig == SIGRTMIN) {
             head[1] = "RTMIN";
         } else if (!abbrev && sig > SIGRTMIN) {
             head[1] = "RTMIN+";
-            head[2] = hb_sig_ltoa(sig - SIGRTMIN, rt);
+            head[2] = sig_ltoa(sig - SIGRTMIN, rt);
         } else if (!abbrev) {
-            head[1] = hb_sig_ltoa(sig, rt);
+            head[1] = sig_ltoa(sig, rt);
         }
-        hb_sig_add(head);
+        sig_add(head);
         if (kept) {
             const char *parts[] = {"; the ",
-                                   hb_sig_ltoa(o->records, n),
+                                   sig_ltoa(o->records, n),
                                    " records written before are kept in ",
                                    o->kept,
                                    "\n",
                                    NULL};
-            hb_sig_add(parts);
+            sig_add(parts);
         } else {
             const char *parts[] = {"; nothing was written to ", o->name, "\n", NULL};
-            hb_sig_add(parts);
+            sig_add(parts);
         }
-        hb_sig_say();
-        hb_out_live = NULL;
+        sig_say();
+        out_live = NULL;
     }
     /* Whatever was there before (a runtime's handler, or the default) takes it from here. */
-    int slot = hb_sig_slot(sig);
+    int slot = sig_slot(sig);
     if (slot >= 0)
-        sigaction(sig, &hb_out_old[slot], NULL);
+        sigaction(sig, &out_old[slot], NULL);
     else
         signal(sig, SIG_DFL);
     raise(sig);
 }
 
-static void hb_out_watch_one(int sig, int slot, bool on)
+static void out_watch_one(int sig, int slot, bool on)
 {
     struct sigaction sa = {0}, old;
     if (on) {
         /* Never take over a signal someone chose to ignore (nohup). */
         if (sigaction(sig, NULL, &old) != 0 || old.sa_handler == SIG_IGN) return;
-        hb_out_old[slot] = old;
-        sa.sa_sigaction = hb_out_on_signal;
+        out_old[slot] = old;
+        sa.sa_sigaction = out_on_signal;
         sa.sa_flags = SA_SIGINFO;
         sigfillset(&sa.sa_mask);
         sigaction(sig, &sa, NULL);
     } else if (sigaction(sig, NULL, &old) == 0 && (old.sa_flags & SA_SIGINFO) &&
-               old.sa_sigaction == hb_out_on_signal) {
-        sigaction(sig, &hb_out_old[slot], NULL);
+               old.sa_sigaction == out_on_signal) {
+        sigaction(sig, &out_old[slot], NULL);
     }
 }
 
-static void hb_out_watch(struct hb_outfile *o)
+static void out_watch(struct hb_outfile *o)
 {
-    hb_out_live = o;
+    out_live = o;
     for (size_t i = 0; i < HB_NSIGS; i++)
-        hb_out_watch_one(hb_out_sigs[i], (int)i, o != NULL);
+        out_watch_one(out_sigs[i], (int)i, o != NULL);
     for (int sig = SIGRTMIN; sig <= SIGRTMAX && sig - SIGRTMIN < 32; sig++)
-        hb_out_watch_one(sig, (int)HB_NSIGS + (sig - SIGRTMIN), o != NULL);
+        out_watch_one(sig, (int)HB_NSIGS + (sig - SIGRTMIN), o != NULL);
 }
 
-static int hb_is_stdout(const char *target)
+static int is_stdout(const char *target)
 {
     return !target || !*target || strcmp(target, "-") == 0;
 }
@@ -247,7 +247,7 @@ int hb_outfile_check_apart(const char *const *targets, const char *const *opts, 
     return rc;
 }
 
-static void hb_outfile_free(struct hb_outfile *o)
+static void outfile_free(struct hb_outfile *o)
 {
     free(o->name);
     free(o->target);
@@ -261,7 +261,7 @@ static void hb_outfile_free(struct hb_outfile *o)
  * records are there even when the process is killed with SIGKILL: a hard link made under a
  * fresh name and renamed (replacing, never following, whatever had the name). Where hard
  * links are not supported the records move there only when the run fails. */
-static void hb_publish(struct hb_outfile *o)
+static void publish(struct hb_outfile *o)
 {
     struct stat st;
     size_t n = strlen(o->tmp);
@@ -287,7 +287,7 @@ static void hb_publish(struct hb_outfile *o)
 /* Hold TARGET.lock for the whole run: a second writer of TARGET fails at once instead of
  * losing one run's records to the other's rename. The name is checked after locking, since
  * a run that ends removes it (a lock on a removed file guards nothing). */
-static int hb_lock(struct hb_outfile *o)
+static int lock_file(struct hb_outfile *o)
 {
     if (asprintf(&o->lock, "%s%s", o->target, HB_LOCK_SUFFIX) < 0) {
         o->lock = NULL;
@@ -326,7 +326,7 @@ static int hb_lock(struct hb_outfile *o)
     return -HB_EENV;
 }
 
-static void hb_unlock(struct hb_outfile *o)
+static void unlock(struct hb_outfile *o)
 {
     if (o->lock_fd < 0) return;
     unlink(o->lock);
@@ -334,12 +334,12 @@ static void hb_unlock(struct hb_outfile *o)
     o->lock_fd = -1;
 }
 
-static int hb_open_file(struct hb_outfile *o, const struct hb_outpath *p)
+static int open_file(struct hb_outfile *o, const struct hb_outpath *p)
 {
     /* Where the user's own links lead (hb_outpath.h): a link keeps pointing at the new file. */
     o->target = strdup(p->path);
     if (!o->target) return -ENOMEM;
-    int rc = hb_lock(o);
+    int rc = lock_file(o);
     if (rc) return rc;
     size_t n = strlen(o->target);
     o->tmp = malloc(n + sizeof(HB_TMP_SUFFIX));
@@ -360,12 +360,12 @@ static int hb_open_file(struct hb_outfile *o, const struct hb_outpath *p)
     if (p->exists && geteuid() == 0 && fchown(o->fd, p->uid, p->gid) != 0) return -errno;
     o->f = fdopen(o->fd, "w");
     if (!o->f) return -errno;
-    if (o->keep) hb_publish(o);
+    if (o->keep) publish(o);
     return 0;
 }
 
 /* Written through, never replaced, never truncated: a device, a FIFO, a descriptor. */
-static int hb_open_through(struct hb_outfile *o, const struct hb_outpath *p)
+static int open_through(struct hb_outfile *o, const struct hb_outpath *p)
 {
     if (p->fd >= 0)
         o->fd = fcntl(p->fd, F_DUPFD_CLOEXEC, 3); /* shares the shell's offset and O_APPEND */
@@ -385,7 +385,7 @@ int hb_outfile_open(const char *target, bool keep, struct hb_outfile **out, FILE
     if (!o) return -ENOMEM;
     o->keep = keep;
     o->fd = o->lock_fd = -1;
-    o->name = strdup(hb_is_stdout(target) ? "stdout" : target);
+    o->name = strdup(is_stdout(target) ? "stdout" : target);
     struct hb_outpath p;
     int rc = o->name ? hb_outpath_resolve(target, &p) : -ENOMEM;
     bool resolved = rc == 0, said = rc != 0;
@@ -394,11 +394,11 @@ int hb_outfile_open(const char *target, bool keep, struct hb_outfile **out, FILE
         o->f = stdout;
     } else if (rc == 0 && p.kind == HB_OUTPATH_FILE) {
         o->kind = HB_OUT_FILE;
-        rc = hb_open_file(o, &p);
+        rc = open_file(o, &p);
         said = rc == -HB_EENV;
     } else if (rc == 0) {
         o->kind = HB_OUT_STREAM;
-        rc = hb_open_through(o, &p);
+        rc = open_through(o, &p);
     }
     if (resolved) hb_outpath_free(&p);
     if (rc) {
@@ -410,11 +410,11 @@ int hb_outfile_open(const char *target, bool keep, struct hb_outfile **out, FILE
         else if (o->fd >= 0)
             close(o->fd);
         if (o->tmp && o->fd >= 0) unlink(o->tmp);
-        hb_unlock(o);
-        hb_outfile_free(o);
+        unlock(o);
+        outfile_free(o);
         return rc == -EAGAIN || rc == -EACCES || rc == -EROFS || rc == -ENOSPC ? -HB_EENV : rc;
     }
-    if (o->kind == HB_OUT_FILE) hb_out_watch(o);
+    if (o->kind == HB_OUT_FILE) out_watch(o);
     *out = o;
     *f = o->f;
     return 0;
@@ -447,12 +447,12 @@ int hb_outfile_mark(struct hb_outfile *o)
 }
 
 /* Write failed or the run stopped: keep the complete records as TARGET.partial. */
-static void hb_outfile_keep(struct hb_outfile *o, int why)
+static void outfile_keep(struct hb_outfile *o, int why)
 {
     const char *cause = why ? strerror(why) : "the run did not complete";
     /* What stdio still holds is past the last record: never let fclose append it. */
     __fpurge(o->f);
-    if (hb_settle(o) && fsync(o->fd) == 0) {
+    if (settle_file(o) && fsync(o->fd) == 0) {
         hb_error_set("%s not written (%s); the %ld records written before are kept in %s", o->name,
                      cause, o->records, o->kept);
         return;
@@ -469,11 +469,11 @@ int hb_outfile_close(struct hb_outfile *o, bool complete)
     if (o->kind == HB_OUT_FILE) {
         if (!err && complete && rename(o->tmp, o->target) != 0) err = errno;
         if (err || !complete)
-            hb_outfile_keep(o, err);
-        else if (hb_kept_is_ours(o))
+            outfile_keep(o, err);
+        else if (kept_is_ours(o))
             unlink(o->kept);
-        hb_out_watch(NULL);
-        hb_unlock(o);
+        out_watch(NULL);
+        unlock(o);
     } else if (err) {
         hb_error_set("output written straight through to '%s' stopped after %ld complete "
                      "records: %s",
@@ -483,7 +483,7 @@ int hb_outfile_close(struct hb_outfile *o, bool complete)
         err = errno;
         hb_error_set("cannot write results to '%s': %s", o->name, strerror(err));
     }
-    hb_outfile_free(o);
+    outfile_free(o);
     if (err) return -err;
     return complete ? 0 : -EIO;
 }

@@ -20,7 +20,7 @@
 #define HB_TMP_SUFFIX_LEN (sizeof(".partial.XXXXXX+") - 1)
 
 /* dirname of path in a fresh string ("." when it has no slash). */
-static char *hb_dir_of(const char *path)
+static char *dir_of(const char *path)
 {
     const char *slash = strrchr(path, '/');
     if (!slash) return strdup(".");
@@ -28,13 +28,13 @@ static char *hb_dir_of(const char *path)
     return strndup(path, (size_t)(slash - path));
 }
 
-static const char *hb_base_of(const char *path)
+static const char *base_of(const char *path)
 {
     const char *slash = strrchr(path, '/');
     return slash ? slash + 1 : path;
 }
 
-static bool hb_all_digits(const char *s)
+static bool all_digits(const char *s)
 {
     if (!*s) return false;
     for (; *s; s++)
@@ -44,11 +44,11 @@ static bool hb_all_digits(const char *s)
 
 /* path is /proc/PID/fd/N or /proc/PID/task/TID/fd/N, however reached (/dev/fd is a link to
  * /proc/self/fd): N, with *ours true when PID is this process; else -1. */
-static int hb_proc_descriptor(const char *path, bool *ours)
+static int proc_descriptor(const char *path, bool *ours)
 {
-    const char *base = hb_base_of(path);
-    if (!hb_all_digits(base) || strlen(base) > 9) return -1;
-    char *dir = hb_dir_of(path), *real = dir ? realpath(dir, NULL) : NULL;
+    const char *base = base_of(path);
+    if (!all_digits(base) || strlen(base) > 9) return -1;
+    char *dir = dir_of(path), *real = dir ? realpath(dir, NULL) : NULL;
     free(dir);
     if (!real) return -1;
     /* /proc/PID[/task/TID]/fd */
@@ -68,11 +68,11 @@ static int hb_proc_descriptor(const char *path, bool *ours)
 
 /* The link at `path` (lst: its lstat) may be followed: it is the user's own, or root's in a
  * directory that only root can write. */
-static bool hb_link_trusted(const char *path, const struct stat *lst)
+static bool link_trusted(const char *path, const struct stat *lst)
 {
     if (lst->st_uid == geteuid()) return true;
     if (lst->st_uid != 0) return false;
-    char *dir = hb_dir_of(path);
+    char *dir = dir_of(path);
     struct stat d;
     bool ok = dir && stat(dir, &d) == 0 && d.st_uid == 0 && !(d.st_mode & (S_IWGRP | S_IWOTH));
     free(dir);
@@ -80,7 +80,7 @@ static bool hb_link_trusted(const char *path, const struct stat *lst)
 }
 
 /* The next step of a link: its target, relative to the link's directory. */
-static char *hb_follow(const char *path, const struct stat *lst)
+static char *follow_link(const char *path, const struct stat *lst)
 {
     size_t cap = lst->st_size > 0 ? (size_t)lst->st_size + 1 : PATH_MAX;
     char *target = malloc(cap);
@@ -92,7 +92,7 @@ static char *hb_follow(const char *path, const struct stat *lst)
     }
     target[n] = '\0';
     if (target[0] == '/' || !strchr(path, '/')) return target;
-    char *dir = hb_dir_of(path), *joined = NULL;
+    char *dir = dir_of(path), *joined = NULL;
     if (dir && asprintf(&joined, "%s/%s", dir, target) < 0) joined = NULL;
     free(dir);
     free(target);
@@ -101,9 +101,9 @@ static char *hb_follow(const char *path, const struct stat *lst)
 
 /* The first directory on path's way that cannot be searched or is not a directory (a fresh
  * string), else its parent directory. */
-static char *hb_blocking_dir(const char *path)
+static char *blocking_dir(const char *path)
 {
-    char *dir = hb_dir_of(path);
+    char *dir = dir_of(path);
     for (char *slash = dir ? strchr(dir + (dir[0] == '/'), '/') : NULL;;
          slash = strchr(slash + 1, '/')) {
         if (slash) *slash = '\0';
@@ -116,11 +116,11 @@ static char *hb_blocking_dir(const char *path)
 
 /* A file that does not exist yet: its directory must exist and take it, its name must
  * leave room for the temporary's suffix. */
-static int hb_check_new(const char *name, struct hb_outpath *p)
+static int check_new(const char *name, struct hb_outpath *p)
 {
-    char *dir = hb_dir_of(p->path);
+    char *dir = dir_of(p->path);
     if (!dir) return -ENOMEM;
-    const char *base = hb_base_of(p->path);
+    const char *base = base_of(p->path);
     struct stat st;
     long name_max = pathconf(dir, _PC_NAME_MAX);
     int rc = 0;
@@ -154,7 +154,7 @@ static int hb_check_new(const char *name, struct hb_outpath *p)
 /* An existing file is replaced by a rename, refused up front where the user could not write
  * it (a read-only file, someone else's file) or where a sticky directory lets only its owner
  * replace it: the rename would fail after the measurements. */
-static int hb_check_replace(const char *name, const struct hb_outpath *p, const struct stat *st)
+static int check_replace(const char *name, const struct hb_outpath *p, const struct stat *st)
 {
     if (faccessat(AT_FDCWD, p->path, W_OK, AT_EACCESS) != 0) {
         hb_error_set("cannot write output file '%s': '%s' (mode %04o, uid %ld) is not writable "
@@ -165,7 +165,7 @@ static int hb_check_replace(const char *name, const struct hb_outpath *p, const 
     }
     uid_t me = geteuid();
     if (me == 0 || st->st_uid == me) return 0;
-    char *dir = hb_dir_of(p->path);
+    char *dir = dir_of(p->path);
     struct stat d;
     bool sticky = dir && stat(dir, &d) == 0 && (d.st_mode & S_ISVTX) && d.st_uid != me;
     if (sticky)
@@ -177,7 +177,7 @@ static int hb_check_replace(const char *name, const struct hb_outpath *p, const 
 }
 
 /* What is at p->path (lst: its lstat), once no link is left to follow. */
-static int hb_settle_kind(const char *name, struct hb_outpath *p, const struct stat *st)
+static int settle_kind(const char *name, struct hb_outpath *p, const struct stat *st)
 {
     p->exists = true;
     p->dev = st->st_dev;
@@ -202,11 +202,11 @@ static int hb_settle_kind(const char *name, struct hb_outpath *p, const struct s
     p->uid = st->st_uid;
     p->gid = st->st_gid;
     /* The temporary is made beside it: the same checks as a new file. */
-    int rc = hb_check_new(name, p);
-    return rc ? rc : hb_check_replace(name, p, st);
+    int rc = check_new(name, p);
+    return rc ? rc : check_replace(name, p, st);
 }
 
-static int hb_own_fd(const char *name, int fd, struct hb_outpath *p)
+static int own_fd(const char *name, int fd, struct hb_outpath *p)
 {
     int flags = fcntl(fd, F_GETFL);
     struct stat st;
@@ -229,7 +229,7 @@ int hb_outpath_resolve(const char *name, struct hb_outpath *p)
     memset(p, 0, sizeof(*p));
     p->fd = -1;
     if (!name || !*name || strcmp(name, "-") == 0) {
-        int rc = hb_own_fd("stdout", STDOUT_FILENO, p);
+        int rc = own_fd("stdout", STDOUT_FILENO, p);
         p->kind = HB_OUTPATH_STDOUT;
         return rc;
     }
@@ -239,9 +239,9 @@ int hb_outpath_resolve(const char *name, struct hb_outpath *p)
     for (int hops = 0;; hops++) {
         struct stat lst;
         bool ours = false;
-        int fd = hb_proc_descriptor(cur, &ours);
+        int fd = proc_descriptor(cur, &ours);
         if (fd >= 0 && ours) {
-            rc = hb_own_fd(name, fd, p);
+            rc = own_fd(name, fd, p);
             break;
         }
         if (fd >= 0) {
@@ -268,10 +268,10 @@ int hb_outpath_resolve(const char *name, struct hb_outpath *p)
             if (err == ENOENT) {
                 /* A new file, maybe where the user's own link points. */
                 p->kind = HB_OUTPATH_FILE;
-                rc = hb_check_new(name, p);
+                rc = check_new(name, p);
             } else {
                 /* A directory on the way cannot be searched or is not one: name it. */
-                char *dir = err == ENOTDIR || err == EACCES ? hb_blocking_dir(p->path) : NULL;
+                char *dir = err == ENOTDIR || err == EACCES ? blocking_dir(p->path) : NULL;
                 hb_error_set("cannot write output file '%s': '%s': %s; choose a writable path",
                              name, dir ? dir : p->path, strerror(err));
                 free(dir);
@@ -282,10 +282,10 @@ int hb_outpath_resolve(const char *name, struct hb_outpath *p)
         if (!S_ISLNK(lst.st_mode)) {
             p->path = cur;
             cur = NULL;
-            rc = hb_settle_kind(name, p, &lst);
+            rc = settle_kind(name, p, &lst);
             break;
         }
-        if (!hb_link_trusted(cur, &lst)) {
+        if (!link_trusted(cur, &lst)) {
             hb_error_set("output '%s': the symbolic link '%s' belongs to uid %ld, not to you (uid "
                          "%ld); hopbench follows only your own links: remove it or give the path "
                          "it points to",
@@ -299,7 +299,7 @@ int hb_outpath_resolve(const char *name, struct hb_outpath *p)
             rc = -EINVAL;
             break;
         }
-        char *next = hb_follow(cur, &lst);
+        char *next = follow_link(cur, &lst);
         if (!next) {
             hb_error_set("output '%s': cannot read the symbolic link '%s': %s", name, cur,
                          strerror(errno ? errno : ENOMEM));

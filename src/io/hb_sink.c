@@ -26,17 +26,17 @@ struct hb_sink {
 
 /* An interval's key ("ci95", "concurrency_ci95"): CSV gives its ends as two columns,
  * KEY_lo and KEY_hi, never as one cell to take apart. */
-static bool hb_csv_is_interval(const char *key)
+static bool csv_is_interval(const char *key)
 {
     size_t n = strlen(key);
     return n >= 4 && strcmp(key + n - 4, "ci95") == 0;
 }
 
-static void hb_csv_names(struct hb_sink *s)
+static void csv_names(struct hb_sink *s)
 {
     for (int i = 0; s->layout->csv[i]; i++) {
         const char *c = s->layout->csv[i];
-        if (hb_csv_is_interval(c))
+        if (csv_is_interval(c))
             fprintf(s->f, "%s%s_lo,%s_hi", i ? "," : "", c, c);
         else
             fprintf(s->f, "%s%s", i ? "," : "", c);
@@ -45,8 +45,8 @@ static void hb_csv_names(struct hb_sink *s)
     s->csv_header_done = true;
 }
 
-static int hb_sink_open_keep(enum hb_format f, const char *path, const struct hb_layout *layout,
-                             bool keep, struct hb_sink **out)
+static int sink_open_keep(enum hb_format f, const char *path, const struct hb_layout *layout,
+                          bool keep, struct hb_sink **out)
 {
     struct hb_sink *s = calloc(1, sizeof(*s));
     if (!s) return -ENOMEM;
@@ -57,7 +57,7 @@ static int hb_sink_open_keep(enum hb_format f, const char *path, const struct hb
         free(s);
         return rc;
     }
-    if (f == HB_FORMAT_CSV && layout->csv_names_first) hb_csv_names(s);
+    if (f == HB_FORMAT_CSV && layout->csv_names_first) csv_names(s);
     *out = s;
     return 0;
 }
@@ -65,17 +65,17 @@ static int hb_sink_open_keep(enum hb_format f, const char *path, const struct hb
 int hb_sink_open(enum hb_format f, const char *path, const struct hb_layout *layout,
                  struct hb_sink **out)
 {
-    return hb_sink_open_keep(f, path, layout, true, out);
+    return sink_open_keep(f, path, layout, true, out);
 }
 
 int hb_sink_open_whole(enum hb_format f, const char *path, const struct hb_layout *layout,
                        struct hb_sink **out)
 {
-    return hb_sink_open_keep(f, path, layout, false, out);
+    return sink_open_keep(f, path, layout, false, out);
 }
 
 /* The layout's entry for rec's type, or NULL. */
-static const struct hb_layout_type *hb_sink_type(const struct hb_layout *l, json_t *rec)
+static const struct hb_layout_type *sink_type(const struct hb_layout *l, json_t *rec)
 {
     const char *type = json_string_value(json_object_get(rec, "type"));
     for (int i = 0; type && l->types[i].type; i++)
@@ -84,7 +84,7 @@ static const struct hb_layout_type *hb_sink_type(const struct hb_layout *l, json
 }
 
 /* The layout's hooks for the reals at key, or NULL. */
-static const struct hb_layout_real *hb_sink_real(const struct hb_layout *l, const char *key)
+static const struct hb_layout_real *sink_real(const struct hb_layout *l, const char *key)
 {
     for (int i = 0; l->reals && l->reals[i].key; i++) /* the first letter rules most out */
         if (l->reals[i].key[0] == key[0] && strcmp(l->reals[i].key, key) == 0) return &l->reals[i];
@@ -92,20 +92,20 @@ static const struct hb_layout_real *hb_sink_real(const struct hb_layout *l, cons
 }
 
 /* A value as JSON text (arrays and objects compact), reals at the layout's digits. */
-static char *hb_sink_json_text(const struct hb_sink *s, json_t *v)
+static char *sink_json_text(const struct hb_sink *s, json_t *v)
 {
     return json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(s->layout->digits));
 }
 
 /* CSV cell: strings quoted when needed, arrays and objects as compact JSON in quotes. */
-static void hb_csv_cell(struct hb_sink *s, const char *key, json_t *v)
+static void csv_cell(struct hb_sink *s, const char *key, json_t *v)
 {
     if (!v || json_is_null(v)) return;
     if (json_is_string(v)) {
         hb_esc_csv(s->f, json_string_value(v));
         return;
     }
-    const struct hb_layout_real *r = json_is_real(v) ? hb_sink_real(s->layout, key) : NULL;
+    const struct hb_layout_real *r = json_is_real(v) ? sink_real(s->layout, key) : NULL;
     if (r && r->csv) {
         r->csv(s->f, json_real_value(v));
         return;
@@ -114,37 +114,37 @@ static void hb_csv_cell(struct hb_sink *s, const char *key, json_t *v)
         hb_json_put(s->f, v, s->layout->digits);
         return;
     }
-    char *text = hb_sink_json_text(s, v);
+    char *text = sink_json_text(s, v);
     if (!text) return;
     hb_esc_csv(s->f, text);
     free(text);
 }
 
 /* CSV: the layout's row types in its one column set. */
-static void hb_csv_write(struct hb_sink *s, json_t *rec)
+static void csv_write(struct hb_sink *s, json_t *rec)
 {
-    const struct hb_layout_type *t = hb_sink_type(s->layout, rec);
+    const struct hb_layout_type *t = sink_type(s->layout, rec);
     if (!t || !t->csv_row) return;
-    if (!s->csv_header_done) hb_csv_names(s);
+    if (!s->csv_header_done) csv_names(s);
     for (int i = 0; s->layout->csv[i]; i++) {
         const char *c = s->layout->csv[i];
         json_t *v = json_object_get(rec, c);
         if (i) fputc(',', s->f);
-        if (!hb_csv_is_interval(c)) {
-            hb_csv_cell(s, c, v);
+        if (!csv_is_interval(c)) {
+            csv_cell(s, c, v);
             continue;
         }
-        hb_csv_cell(s, c, json_array_get(v, 0));
+        csv_cell(s, c, json_array_get(v, 0));
         fputc(',', s->f);
-        hb_csv_cell(s, c, json_array_get(v, 1));
+        csv_cell(s, c, json_array_get(v, 1));
     }
     fputc('\n', s->f);
 }
 
 /* JSONL: the record whole, or the keys its type lists (reals through the layout's hooks). */
-static void hb_jsonl_write(struct hb_sink *s, json_t *rec)
+static void jsonl_write(struct hb_sink *s, json_t *rec)
 {
-    const struct hb_layout_type *t = hb_sink_type(s->layout, rec);
+    const struct hb_layout_type *t = sink_type(s->layout, rec);
     if (t && t->json_skip) return;
     /* A failed write shows in the stream's error flag, which the mark reads. */
     if (!t || !t->json) {
@@ -160,8 +160,7 @@ static void hb_jsonl_write(struct hb_sink *s, json_t *rec)
         fputc('"', s->f);
         fputs(t->json[i], s->f);
         fputs("\":", s->f);
-        const struct hb_layout_real *r =
-            json_is_real(v) ? hb_sink_real(s->layout, t->json[i]) : NULL;
+        const struct hb_layout_real *r = json_is_real(v) ? sink_real(s->layout, t->json[i]) : NULL;
         if (r && r->json)
             r->json(s->f, json_real_value(v));
         else
@@ -171,20 +170,18 @@ static void hb_jsonl_write(struct hb_sink *s, json_t *rec)
 }
 
 /* Table: the layout's printer for people. */
-static void hb_table_write(struct hb_sink *s, json_t *rec)
+static void table_write(struct hb_sink *s, json_t *rec)
 {
     s->layout->table_print(s->f, rec);
 }
 
 /* The formats' writers, in enum hb_format's order. */
-static void (*const hb_format_writers[HB_FORMAT_COUNT])(struct hb_sink *s, json_t *rec) = {
-    [HB_FORMAT_TABLE] = hb_table_write,
-    [HB_FORMAT_CSV] = hb_csv_write,
-    [HB_FORMAT_JSONL] = hb_jsonl_write};
+static void (*const format_writers[HB_FORMAT_COUNT])(struct hb_sink *s, json_t *rec) = {
+    [HB_FORMAT_TABLE] = table_write, [HB_FORMAT_CSV] = csv_write, [HB_FORMAT_JSONL] = jsonl_write};
 
 int hb_sink_write(struct hb_sink *s, json_t *rec)
 {
-    hb_format_writers[s->format](s, rec);
+    format_writers[s->format](s, rec);
     if (s->layout->burst && ++s->unflushed < HB_SINK_BURST) return 0;
     s->unflushed = 0;
     return hb_outfile_mark(s->out);
@@ -193,7 +190,7 @@ int hb_sink_write(struct hb_sink *s, json_t *rec)
 int hb_sink_block_open(struct hb_sink *s, struct hb_sink_block *b)
 {
     *b = (struct hb_sink_block){0};
-    if (s->format == HB_FORMAT_CSV && !s->csv_header_done) hb_csv_names(s);
+    if (s->format == HB_FORMAT_CSV && !s->csv_header_done) csv_names(s);
     b->f = open_memstream(&b->text, &b->len);
     /* one thread writes a block: no lock taken per character */
     if (b->f) __fsetlocking(b->f, FSETLOCKING_BYCALLER);
@@ -204,7 +201,7 @@ void hb_sink_block_write(const struct hb_sink *s, struct hb_sink_block *b, json_
 {
     struct hb_sink into = *s;
     into.f = b->f;
-    hb_format_writers[s->format](&into, rec);
+    format_writers[s->format](&into, rec);
 }
 
 void hb_sink_block_free(struct hb_sink_block *b)

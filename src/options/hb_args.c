@@ -43,7 +43,7 @@ const char *hb_args_usage(const char *cmd, const char *operands)
 }
 
 /* The place of option row o, by its name; NULL when the command's reader has none. */
-static const struct hb_arg *hb_args_place(const struct hb_arg *places, const struct hb_opt_doc *o)
+static const struct hb_arg *args_place(const struct hb_arg *places, const struct hb_opt_doc *o)
 {
     for (; places->name; places++)
         if (strcmp(places->name, o->name) == 0) return places;
@@ -51,8 +51,8 @@ static const struct hb_arg *hb_args_place(const struct hb_arg *places, const str
 }
 
 /* One option's value stored at its place: 0, or -EINVAL when given twice. */
-static int hb_args_store(const char *cmd, const struct hb_opt_doc *o, const struct hb_arg *at,
-                         const char *v)
+static int args_store(const char *cmd, const struct hb_opt_doc *o, const struct hb_arg *at,
+                      const char *v)
 {
     if (at->list) {
         at->list[(*at->nlist)++] = v;
@@ -119,12 +119,12 @@ int hb_args_parse(int argc, char **argv, const char *operands, const struct hb_o
         for (size_t i = 0; rc == 0 && i < nopts; i++) {
             const struct hb_opt_doc *o = &opts[i];
             if (ch != (int)i + 256 && !(o->short_name && ch == o->short_name)) continue;
-            const struct hb_arg *at = hb_args_place(places, o);
+            const struct hb_arg *at = args_place(places, o);
             if (!at) {
                 hb_error_set("%s: --%s has no reader in this build", cmd, o->name);
                 rc = -EINVAL;
             } else {
-                rc = hb_args_store(cmd, o, at, o->arg ? optarg : "");
+                rc = args_store(cmd, o, at, o->arg ? optarg : "");
             }
         }
     }

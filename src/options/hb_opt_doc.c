@@ -139,7 +139,7 @@ static const struct {
     const char *command;
     int id;
     const char *why;
-} hb_why_not[] = {
+} why_not[] = {
     {"lat", OPT_KERNEL, "it always runs the pointer chase"},
     {"lat", OPT_THREADS, "one thread chases (--chains N: N chains at once from it)"},
     {"c2c", OPT_SIZE, "it ping-pongs single cache lines"},
@@ -149,9 +149,8 @@ static const struct {
 
 const char *hb_opt_doc_why_not(const char *command, int id)
 {
-    for (size_t i = 0; i < sizeof(hb_why_not) / sizeof(hb_why_not[0]); i++)
-        if (strcmp(hb_why_not[i].command, command) == 0 &&
-            (hb_why_not[i].id == id || hb_why_not[i].id == 0))
-            return hb_why_not[i].why;
+    for (size_t i = 0; i < sizeof(why_not) / sizeof(why_not[0]); i++)
+        if (strcmp(why_not[i].command, command) == 0 && (why_not[i].id == id || why_not[i].id == 0))
+            return why_not[i].why;
     return NULL;
 }

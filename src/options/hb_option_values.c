@@ -18,7 +18,7 @@
 
 /* strtol and strtod skip leading blanks and take '+', hex, "inf": a number starts with a
  * digit (or '-' and a digit where negatives are in range). */
-static bool hb_starts_number(const char *text, bool negative_ok)
+static bool starts_number(const char *text, bool negative_ok)
 {
     if (negative_ok && *text == '-') text++;
     return isdigit((unsigned char)*text) || (*text == '.' && isdigit((unsigned char)text[1]));
@@ -27,7 +27,7 @@ static bool hb_starts_number(const char *text, bool negative_ok)
 /* Plain decimal digits (after a '-' where negatives are in range): the only form an integer
  * option takes, so a message about another form ("1e3", "+2", "-0") says so rather than
  * giving a range the number is in. */
-static bool hb_plain_digits(const char *text, bool negative_ok)
+static bool plain_digits(const char *text, bool negative_ok)
 {
     if (negative_ok && *text == '-') text++;
     return *text && strspn(text, "0123456789") == strlen(text);
@@ -38,9 +38,9 @@ int hb_parse_int(const char *opt, const char *text, long lo, long hi, const char
     char *end = NULL;
     errno = 0;
     long v = strtol(text, &end, 10);
-    if (errno || !hb_starts_number(text, lo < 0) || end == text || *end || v < lo || v > hi) {
+    if (errno || !starts_number(text, lo < 0) || end == text || *end || v < lo || v > hi) {
         hb_error_set("invalid %s '%s': expected %s%s", opt, text, what,
-                     hb_plain_digits(text, lo < 0) ? "" : ", in plain digits");
+                     plain_digits(text, lo < 0) ? "" : ", in plain digits");
         return -EINVAL;
     }
     *out = (int)v;
@@ -53,7 +53,7 @@ int hb_parse_double(const char *opt, const char *text, double lo, double hi, con
     char *end = NULL;
     errno = 0;
     double v = strtod(text, &end);
-    bool form = hb_starts_number(text, lo < 0) && !strpbrk(text, "xXpP") && end != text && !*end;
+    bool form = starts_number(text, lo < 0) && !strpbrk(text, "xXpP") && end != text && !*end;
     /* A number under the smallest double is not 0 and not "outside" a range from 0: say it
      * cannot be held ("1e-400" is above 0 and below 1000). */
     if (form && errno == ERANGE && fabs(v) < 1.0) {
@@ -65,7 +65,7 @@ int hb_parse_double(const char *opt, const char *text, double lo, double hi, con
     if (errno || !form || !(v >= lo && v <= hi)) {
         /* "-0" is 0 and "+1" is 1, in a range from 0: it is the sign that is refused. */
         const char *digits = text + ((*text == '-' && lo >= 0) || *text == '+');
-        bool sign = digits != text && hb_starts_number(digits, false) && !strpbrk(text, "xXpP") &&
+        bool sign = digits != text && starts_number(digits, false) && !strpbrk(text, "xXpP") &&
                     end != text && !*end && !errno && v >= lo && v <= hi;
         /* 0x5 is 5 to strtod: the form is what is wrong. */
         hb_error_set("invalid %s '%s': expected %s%s", opt, text, what,
@@ -197,7 +197,7 @@ int hb_parse_int_list(const char *opt, const char *text, int *out, int cap, int 
 
 /* A list item given twice makes two measurements of one identity, which compare and the
  * derived records refuse: refused here, naming it. */
-static int hb_item_twice(const char *opt, const char *item)
+static int item_twice(const char *opt, const char *item)
 {
     hb_error_set("invalid %s: '%s' is given twice; give each item once", opt, item);
     return -EINVAL;
@@ -205,8 +205,8 @@ static int hb_item_twice(const char *opt, const char *item)
 
 /* Each comma-separated item of an option's list (at most cap; `what` names them in the
  * message) to item(word, k, ctx), k counting from 0 in *n; then the list's shape is checked. */
-static int hb_each_item(const char *opt, const char *what, const char *text, int cap,
-                        int (*item)(const char *w, int k, void *ctx), void *ctx, int *n)
+static int each_item(const char *opt, const char *what, const char *text, int cap,
+                     int (*item)(const char *w, int k, void *ctx), void *ctx, int *n)
 {
     char list[256], *save = NULL;
     if (hb_copy_arg(opt, text, list, sizeof(list))) return -EINVAL;
@@ -229,7 +229,7 @@ struct hb_size_list {
     const char *text; /* the whole list, as messages name it */
 };
 
-static int hb_size_item(const char *w, int k, void *ctx)
+static int size_item(const char *w, int k, void *ctx)
 {
     const struct hb_size_list *l = ctx;
     struct hb_options *o = l->o;
@@ -250,13 +250,13 @@ static int hb_size_item(const char *w, int k, void *ctx)
 int hb_parse_sizes(const char *text, struct hb_options *o)
 {
     struct hb_size_list l = {o, text};
-    int rc = hb_each_item("--size", "sizes", text, HB_MAX_SIZE_LIST, hb_size_item, &l, &o->nsizes);
+    int rc = each_item("--size", "sizes", text, HB_MAX_SIZE_LIST, size_item, &l, &o->nsizes);
     if (rc == 0) o->size = o->sizes[o->nsizes - 1];
     return rc;
 }
 
 /* One stride: a power of two of at least 64 bytes, any size form. */
-static int hb_stride_item(const char *w, int k, void *ctx)
+static int stride_item(const char *w, int k, void *ctx)
 {
     struct hb_options *o = ctx;
     uint64_t v = 0;
@@ -269,7 +269,7 @@ static int hb_stride_item(const char *w, int k, void *ctx)
     }
     if (hb_chase_check_stride(w, v)) return -EINVAL;
     for (int i = 0; i < k; i++)
-        if (o->strides[i] == v) return hb_item_twice("--stride", w);
+        if (o->strides[i] == v) return item_twice("--stride", w);
     o->strides[k] = v;
     return 0;
 }
@@ -277,11 +277,11 @@ static int hb_stride_item(const char *w, int k, void *ctx)
 /* --stride 256 or 64,128,256. */
 int hb_parse_strides(const char *text, struct hb_options *o)
 {
-    return hb_each_item("--stride", "strides", text, HB_CHASE_MAX_STRIDES, hb_stride_item, o,
-                        &o->nstrides);
+    return each_item("--stride", "strides", text, HB_CHASE_MAX_STRIDES, stride_item, o,
+                     &o->nstrides);
 }
 
-static int hb_chains_item(const char *w, int k, void *ctx)
+static int chains_item(const char *w, int k, void *ctx)
 {
     struct hb_options *o = ctx;
     char *end = NULL;
@@ -290,15 +290,15 @@ static int hb_chains_item(const char *w, int k, void *ctx)
     if (errno || end == w || *end || !isdigit((unsigned char)*w)) v = 0;
     if (hb_chase_check_chains(w, v)) return -EINVAL;
     for (int i = 0; i < k; i++)
-        if (o->chains[i] == v) return hb_item_twice("--chains", w);
+        if (o->chains[i] == v) return item_twice("--chains", w);
     o->chains[k] = (int)v;
     return 0;
 }
 
 int hb_parse_chains(const char *text, struct hb_options *o)
 {
-    return hb_each_item("--chains", "chain counts", text, HB_CHASE_MAX_STRIDES, hb_chains_item, o,
-                        &o->nchains);
+    return each_item("--chains", "chain counts", text, HB_CHASE_MAX_STRIDES, chains_item, o,
+                     &o->nchains);
 }
 
 int hb_parse_tlb_group(const char *text, uint64_t *out)
@@ -323,7 +323,7 @@ int hb_parse_seed(const char *arg, uint64_t *out)
     char *end = NULL;
     errno = 0;
     unsigned long long s = strtoull(arg, &end, 10);
-    if (errno || !hb_starts_number(arg, false) || end == arg || *end ||
+    if (errno || !starts_number(arg, false) || end == arg || *end ||
         s > (unsigned long long)LLONG_MAX) {
         /* 2^63 is a non-negative integer too, and "-0" is 0: name the range and the form. */
         hb_error_set("invalid --seed '%s': expected a non-negative integer up to %lld, in plain "

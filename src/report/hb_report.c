@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char hb_report_css[] =
+static const char report_css[] =
     "body{font:14px sans-serif;margin:20px;color:#222}"
     "h1{font-size:22px}h2{font-size:18px;border-bottom:1px solid #ccc;margin-top:32px}"
     "h3{font-size:15px}.row{display:flex;flex-wrap:wrap;gap:24px}"
@@ -44,7 +44,7 @@ static const char hb_report_css[] =
 
 /* Every measurement folded into in->fleet (made on the first); when the file becomes a
  * fleet, what the per-record sections kept is freed. 0, or -ENOMEM. */
-static int hb_report_fleet_take(struct hb_report_in *in, const json_t *rec)
+static int report_fleet_take(struct hb_report_in *in, const json_t *rec)
 {
     if (!in->fleet && !(in->fleet = calloc(1, sizeof(*in->fleet)))) return -ENOMEM;
     bool was = in->fleet->on;
@@ -57,7 +57,7 @@ static int hb_report_fleet_take(struct hb_report_in *in, const json_t *rec)
 }
 
 /* After the file is read: a fleet's summaries (0, or -ENOMEM), or else its folds freed. */
-static int hb_report_fleet_done(struct hb_report_in *in)
+static int report_fleet_done(struct hb_report_in *in)
 {
     if (in->fleet && in->fleet->on) return hb_rfleet_finish(in->fleet);
     if (in->fleet) hb_rfleet_free(in->fleet);
@@ -96,7 +96,7 @@ static double report_undrawable(const json_t *rec)
 }
 
 /* hb_results_take_fn: each kind of record to the sections that draw it. */
-static int hb_report_take(void *ctx, const json_t *rec)
+static int report_take(void *ctx, const json_t *rec)
 {
     struct hb_report_in *in = ctx;
     const char *type = hb_rec_str(rec, "type", "");
@@ -124,7 +124,7 @@ static int hb_report_take(void *ctx, const json_t *rec)
         if (measurement) hb_coverage_add_rec(&in->cov, rec);
         if (measurement && hb_report_summary_take(in, rec)) return -ENOMEM;
         /* A fleet's measurements are only folded (hb_report_fleet.h). */
-        int rc = measurement ? hb_report_fleet_take(in, rec) : 0;
+        int rc = measurement ? report_fleet_take(in, rec) : 0;
         if (rc || (in->fleet && in->fleet->on)) return rc;
         rc = hb_report_basic_take(in, rec);
         if (rc == 0) rc = hb_report_hops_take(in, rec);
@@ -180,9 +180,9 @@ static int hb_report_take(void *ctx, const json_t *rec)
 int hb_report_read(FILE *f, const char *path, struct hb_report_in *in)
 {
     memset(in, 0, sizeof(*in));
-    int rc = f ? hb_results_readf(f, path, hb_report_take, in, &in->res)
-               : hb_results_read_take(path, hb_report_take, in, &in->res);
-    if (rc == 0) rc = hb_report_fleet_done(in);
+    int rc = f ? hb_results_readf(f, path, report_take, in, &in->res)
+               : hb_results_read_take(path, report_take, in, &in->res);
+    if (rc == 0) rc = report_fleet_done(in);
     if (rc == 0 && in->comparisons) {
         hb_error_set("%s:%d: this is compare's output (a comparison of two runs), not a run's "
                      "results: report draws the JSON Lines of a run (hopbench SUITE --format "
@@ -217,7 +217,7 @@ int hb_report_write(FILE *out, const struct hb_report_in *in, int nin)
     fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
           "<title>hopbench report</title><style>",
           f);
-    fputs(hb_report_css, f);
+    fputs(report_css, f);
     fputs("</style></head><body>\n<h1>hopbench report</h1>\n<p>Inputs:", f);
     for (int i = 0; i < nin; i++) {
         fputs(" <code>", f);
@@ -260,7 +260,7 @@ const struct hb_opt_doc hb_report_opts[] = {
 };
 
 /* -o NAME.txt: the table a run prints; NAME.csv: its CSV (anything else: the HTML report). */
-static bool hb_report_table_name(const char *out, enum hb_format *f)
+static bool report_table_name(const char *out, enum hb_format *f)
 {
     size_t n = strlen(out);
     if (n > 4 && strcasecmp(out + n - 4, ".txt") == 0) return (*f = HB_FORMAT_TABLE), true;
@@ -268,7 +268,7 @@ static bool hb_report_table_name(const char *out, enum hb_format *f)
 }
 
 /* Options first: the output is checked against every input before anything is read. */
-static int hb_report_args(int argc, char **argv, const char **out, const char **inputs, int *nin)
+static int report_args(int argc, char **argv, const char **out, const char **inputs, int *nin)
 {
     const struct hb_arg places[] = {{"output", out, NULL, NULL}, {NULL, NULL, NULL, NULL}};
     int rc = hb_args_parse(argc, argv, hb_report_operands, hb_report_opts, places, inputs, nin);
@@ -287,9 +287,9 @@ int hb_report_main(int argc, char **argv)
     int nin = 0, nread = 0;
     struct hb_report_in *in = calloc((size_t)argc, sizeof(*in));
     const char **inputs = calloc((size_t)argc + 1, sizeof(*inputs));
-    int rc = in && inputs ? hb_report_args(argc, argv, &out, inputs, &nin) : -ENOMEM;
+    int rc = in && inputs ? report_args(argc, argv, &out, inputs, &nin) : -ENOMEM;
     enum hb_format tf = HB_FORMAT_TABLE;
-    if (rc == 0 && hb_report_table_name(out, &tf)) {
+    if (rc == 0 && report_table_name(out, &tf)) {
         rc = hb_report_text(tf, out, inputs, nin);
         if (rc) hb_error_print(rc);
         free(in);

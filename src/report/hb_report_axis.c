@@ -9,7 +9,7 @@
 #include <string.h>
 
 /* 1, 2 or 5 times a power of ten: the step that cuts span into about n parts. */
-static double hb_nice_step(double span, int n)
+static double nice_step(double span, int n)
 {
     double raw = span / n, p = pow(10, floor(log10(raw))), m = raw / p;
     return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
@@ -34,7 +34,7 @@ void hb_axis_nice(struct hb_axis *a, double lo, double hi)
     if (!isfinite(lo) || !isfinite(hi)) lo = hi = 0;
     if (lo > 0) lo = 0;
     if (!(hi > lo)) hi = lo + 1;
-    double step = hb_nice_step(hi - lo, 5);
+    double step = nice_step(hi - lo, 5);
     a->lo = floor(lo / step) * step;
     a->hi = ceil(hi / step - 1e-9) * step;
 }
@@ -61,7 +61,7 @@ int hb_axis_ticks(const struct hb_axis *a, double *v, int max)
                 if (m[k] * pow(10, e) <= a->hi * (1 + 1e-9)) v[n++] = m[k] * pow(10, e);
         return n;
     }
-    double step = hb_nice_step(a->hi - a->lo, 5);
+    double step = nice_step(a->hi - a->lo, 5);
     for (double t = a->lo; t <= a->hi + step * 1e-6 && n < max; t += step)
         v[n++] = fabs(t) < step * 1e-9 ? 0.0 : t;
     return n;

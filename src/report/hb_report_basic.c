@@ -12,7 +12,7 @@
 #include <string.h>
 
 /* Suites whose measurements another section draws (heatmaps, hop bars, curves). */
-static int hb_suite_has_section(const char *suite)
+static int suite_has_section(const char *suite)
 {
     static const char *const own[] = {"matrix", "hops", "run",  "loaded", "sweep",
                                       "policy", "c2c",  "peak", "comm",   NULL};
@@ -21,17 +21,17 @@ static int hb_suite_has_section(const char *suite)
     return 0;
 }
 
-static int hb_basic_is(const json_t *m, const char *metric)
+static int basic_is(const json_t *m, const char *metric)
 {
     return hb_report_is(m, "measurement", NULL, NULL) &&
-           !hb_suite_has_section(hb_rec_str(m, "suite", "")) &&
+           !suite_has_section(hb_rec_str(m, "suite", "")) &&
            strcmp(hb_rec_str(m, "role", "foreground"), "background") != 0 &&
            strcmp(hb_rec_str(m, "metric", ""), metric) == 0;
 }
 
 /* "CPU node C -> memory node M" (or the policy when the memory is not one node): one colour
  * per placement. */
-static void hb_basic_series(char *dst, size_t len, const json_t *m)
+static void basic_series(char *dst, size_t len, const json_t *m)
 {
     const json_t *mem = json_object_get(m, "mem_node");
     if (json_is_integer(mem))
@@ -43,12 +43,12 @@ static void hb_basic_series(char *dst, size_t len, const json_t *m)
 }
 
 /* The numbers table's columns; NULL is the figure's value. */
-static const char *const hb_basic_keys[] = {"suite",    "experiment", "label",  "kernel", "threads",
-                                            "cpu_node", "mem_node",   "policy", "bytes",  "pages",
-                                            "level",    NULL,         "ci95",   "noisy",  "status"};
+static const char *const basic_keys[] = {"suite",    "experiment", "label",  "kernel", "threads",
+                                         "cpu_node", "mem_node",   "policy", "bytes",  "pages",
+                                         "level",    NULL,         "ci95",   "noisy",  "status"};
 #define HB_BASIC_COLS 15
 
-/* The jq filter of a figure's records (as hb_basic_is). */
+/* The jq filter of a figure's records (as basic_is). */
 #define HB_BASIC_SELECT(metric)                                                                    \
     "select(.type == \"measurement\" and .metric == \"" metric "\" and .role != "                  \
     "\"background\" and (.suite | IN(\"matrix\", \"hops\", \"run\", \"loaded\", \"sweep\", "       \
@@ -57,7 +57,7 @@ static const char *const hb_basic_keys[] = {"suite",    "experiment", "label",  
 /* The figures this section draws: bandwidth grouped by thread count, latency by CPU node. */
 static const struct hb_basic_fig {
     const char *metric, *value_key, *group_key, *title, *ylabel, *select;
-} hb_basic_figs[2] = {
+} basic_figs[2] = {
     {"bandwidth", "value", "threads", "bandwidth per kernel and thread count",
      "GB/s (median of repeats' best samples)", HB_BASIC_SELECT("bandwidth")},
     {"latency", "value", "cpu_node", "idle latency", "ns per load (median of repeats' medians)",
@@ -67,18 +67,18 @@ static const struct hb_basic_fig {
 int hb_report_basic_take(struct hb_report_in *in, const json_t *m)
 {
     for (int fi = 0; fi < 2; fi++) {
-        const struct hb_basic_fig *fig = &hb_basic_figs[fi];
-        if (!hb_basic_is(m, fig->metric)) continue;
+        const struct hb_basic_fig *fig = &basic_figs[fi];
+        if (!basic_is(m, fig->metric)) continue;
         int v = hb_report_int(m, fig->group_key, 0);
         char group[32], series[64];
         if (fi == 0)
             snprintf(group, sizeof(group), "%d thread%s", v, v == 1 ? "" : "s");
         else
             snprintf(group, sizeof(group), "CPU node %d", v);
-        hb_basic_series(series, sizeof(series), m);
+        basic_series(series, sizeof(series), m);
         const char *keys[HB_BASIC_COLS];
         for (int c = 0; c < HB_BASIC_COLS; c++)
-            keys[c] = hb_basic_keys[c] ? hb_basic_keys[c] : fig->value_key;
+            keys[c] = basic_keys[c] ? basic_keys[c] : fig->value_key;
         struct hb_rbar bar = {.key = v, .fig = hb_report_fig(m, hb_rec_headline_key(m))};
         int rc = hb_report_intern(in, group, &bar.group);
         if (rc == 0)
@@ -95,12 +95,12 @@ int hb_report_basic_take(struct hb_report_in *in, const json_t *m)
 
 /* One figure with its numbers: groups in ascending order of their key, record order inside
  * a group; its y scale its own. */
-static void hb_basic_figure(FILE *f, const struct hb_report_in *in, int fi)
+static void basic_figure(FILE *f, const struct hb_report_in *in, int fi)
 {
-    const struct hb_basic_fig *fig = &hb_basic_figs[fi];
+    const struct hb_basic_fig *fig = &basic_figs[fi];
     const char *heads[HB_BASIC_COLS];
     for (int c = 0; c < HB_BASIC_COLS; c++)
-        heads[c] = hb_basic_keys[c] ? hb_basic_keys[c] : fig->value_key;
+        heads[c] = basic_keys[c] ? basic_keys[c] : fig->value_key;
     const struct hb_bar_fig bf = {fig->title, fig->ylabel,   fig->metric,
                                   heads,      HB_BASIC_COLS, fig->select};
     hb_report_bar_panel(f, in, &in->basic[fi], &bf);
@@ -122,8 +122,8 @@ void hb_report_basic(FILE *f, const struct hb_report_in *in, int nin)
         hb_report_label_key(f, &labels);
         fputs("<div class=\"row\">\n", f);
         for (int i = 0; i < nin; i++) {
-            hb_basic_figure(f, &in[i], 0);
-            hb_basic_figure(f, &in[i], 1);
+            basic_figure(f, &in[i], 0);
+            basic_figure(f, &in[i], 1);
         }
         fputs("</div>\n</section>\n", f);
     }

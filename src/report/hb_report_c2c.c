@@ -21,7 +21,7 @@ void hb_report_matrix_notes(FILE *f, const json_t *m)
 }
 
 /* One study record as a row: what, where, its figure, status and note. */
-static void hb_c2c_study_row(FILE *f, const json_t *r)
+static void c2c_study_row(FILE *f, const json_t *r)
 {
     bool lock = strcmp(hb_rec_str(r, "type", ""), "c2c_lock") == 0;
     char num[32];
@@ -58,7 +58,7 @@ void hb_report_c2c_studies(FILE *f, const struct hb_report_in *in, int nin)
         size_t k;
         json_t *r;
         json_array_foreach(in[i].res.records, k, r) if (strncmp(hb_rec_str(r, "type", ""), "c2c_",
-                                                                4) == 0) hb_c2c_study_row(f, r);
+                                                                4) == 0) c2c_study_row(f, r);
         fputs("</table>\n", f);
         hb_report_left_out(f, 0, &in[i].c2c_studies, "studies", in[i].res.path,
                            "select(.type | startswith(\"c2c_\"))");

@@ -18,7 +18,7 @@
 /* The three figures against message size, in HB_RCOMM_* order. */
 static const struct hb_comm_fig {
     const char *metric, *title, *ylabel, *scale, *select;
-} hb_comm_figs[HB_RCOMM_METRICS] = {
+} comm_figs[HB_RCOMM_METRICS] = {
     {"latency", "MPI message latency vs message size", "one-way latency (us, p50)", "comm latency",
      "select(.type == \"measurement\" and .suite == \"comm\" and .metric == \"latency\" and "
      "(.bg_level // \"idle\") == \"idle\")"},
@@ -41,7 +41,7 @@ int hb_report_comm_take(struct hb_report_in *in, const json_t *m)
         return 0;
     struct hb_rcomm p = {.metric = -1, .bytes = hb_rec_num(m, "message_bytes", NAN)};
     for (int mi = 0; mi < HB_RCOMM_METRICS; mi++)
-        if (strcmp(hb_rec_str(m, "metric", ""), hb_comm_figs[mi].metric) == 0) p.metric = mi;
+        if (strcmp(hb_rec_str(m, "metric", ""), comm_figs[mi].metric) == 0) p.metric = mi;
     if (p.metric < 0 || !(p.bytes > 0)) return 0;
     /* Hop classes are one host's: a pair across hosts has its own class. */
     const json_t *hops = json_object_get(m, "hops");
@@ -57,21 +57,21 @@ int hb_report_comm_take(struct hb_report_in *in, const json_t *m)
 }
 
 /* Pair classes in drawing order: hop classes ascending, then between hosts, then unknown. */
-static int hb_comm_rank(int cls)
+static int comm_rank(int cls)
 {
     return cls >= 0 ? cls : cls == HB_RCOMM_HOSTS ? INT_MAX - 1 : INT_MAX;
 }
 
-static int hb_comm_cmp(const void *a, const void *b)
+static int comm_cmp(const void *a, const void *b)
 {
     const struct hb_rcomm *x = a, *y = b;
-    int rx = hb_comm_rank(x->cls), ry = hb_comm_rank(y->cls);
+    int rx = comm_rank(x->cls), ry = comm_rank(y->cls);
     if (rx != ry) return rx < ry ? -1 : 1;
     return (x->bytes > y->bytes) - (x->bytes < y->bytes);
 }
 
 /* How many of the n figures from p on are of p's size (the pairs measured at it). */
-static size_t hb_comm_run(const struct hb_rcomm *p, size_t n)
+static size_t comm_run(const struct hb_rcomm *p, size_t n)
 {
     size_t k = 1;
     while (k < n && p[k].bytes == p[0].bytes)
@@ -82,7 +82,7 @@ static size_t hb_comm_run(const struct hb_rcomm *p, size_t n)
 /* The median over k pairs' figures of one size; its interval the medians of their intervals'
  * ends (it holds the median: each end's order statistics bound the values'), none unless
  * every pair has one. buf: room for k numbers. */
-static struct hb_rfig hb_comm_median(const struct hb_rcomm *p, size_t k, double *buf)
+static struct hb_rfig comm_median(const struct hb_rcomm *p, size_t k, double *buf)
 {
     struct hb_rfig fig = {NAN, NAN, NAN, NAN, 0};
     bool ci = true;
@@ -101,7 +101,7 @@ static struct hb_rfig hb_comm_median(const struct hb_rcomm *p, size_t k, double 
 
 /* The curves of metric mi into out: per pair class (series in drawing order, named with the
  * most pairs it has at a size) its median at each size. 0 or -ENOMEM. */
-static int hb_comm_curves(const struct hb_rcomms *c, int mi, struct hb_rcurves *out)
+static int comm_curves(const struct hb_rcomms *c, int mi, struct hb_rcurves *out)
 {
     size_t n = 0;
     struct hb_rcomm *p = malloc((c->n + 1) * sizeof(*p));
@@ -109,20 +109,20 @@ static int hb_comm_curves(const struct hb_rcomms *c, int mi, struct hb_rcurves *
     int rc = p && buf ? 0 : -ENOMEM;
     for (size_t i = 0; rc == 0 && i < c->n; i++)
         if (c->v[i].metric == mi) p[n++] = c->v[i];
-    if (rc == 0) qsort(p, n, sizeof(*p), hb_comm_cmp);
+    if (rc == 0) qsort(p, n, sizeof(*p), comm_cmp);
     for (size_t a = 0, end = 0; rc == 0 && a < n; a = end) {
         size_t most = 0;
         while (end < n && p[end].cls == p[a].cls)
             end++;
         for (size_t s = a, k; s < end; s += k) {
-            k = hb_comm_run(p + s, end - s);
+            k = comm_run(p + s, end - s);
             most = k > most ? k : most;
         }
         char name[64];
         hb_comm_class_words(p[a].cls, most, name, sizeof(name));
         for (size_t s = a, k; rc == 0 && s < end; s += k) {
-            k = hb_comm_run(p + s, end - s);
-            rc = hb_report_add_point(out, name, p[s].bytes, hb_comm_median(p + s, k, buf), "");
+            k = comm_run(p + s, end - s);
+            rc = hb_report_add_point(out, name, p[s].bytes, comm_median(p + s, k, buf), "");
         }
     }
     /* Its whiskers are the medians of the pairs' intervals: those say what they are. */
@@ -133,7 +133,7 @@ static int hb_comm_curves(const struct hb_rcomms *c, int mi, struct hb_rcurves *
 }
 
 /* A comm_matrix's cells as rows: sending node, receiving node, hop class, figure. */
-static void hb_comm_numbers(FILE *f, const json_t *m, const char *what)
+static void comm_numbers(FILE *f, const json_t *m, const char *what)
 {
     const json_t *rows = json_object_get(m, "rows"), *cols = json_object_get(m, "cols");
     size_t n = json_array_size(rows) * json_array_size(cols);
@@ -158,7 +158,7 @@ static void hb_comm_numbers(FILE *f, const json_t *m, const char *what)
 }
 
 /* One comm_matrix as a panel: its heatmap (when a cell has a figure) and its numbers. */
-static void hb_comm_matrix_panel(FILE *f, const struct hb_report_in *in, const json_t *m)
+static void comm_matrix_panel(FILE *f, const struct hb_report_in *in, const json_t *m)
 {
     bool bw = strcmp(hb_rec_str(m, "metric", ""), "bandwidth") == 0;
     const json_t *rows = json_object_get(m, "rows"), *cols = json_object_get(m, "cols");
@@ -183,16 +183,15 @@ static void hb_comm_matrix_panel(FILE *f, const struct hb_report_in *in, const j
                                 hb_unit_shown(hb_rec_str(m, "unit", "")), bw);
         else
             fputs("<p class=\"nodata\">No two ranks of this host measured a pair.</p>\n", f);
-        hb_comm_numbers(f, m, head);
+        comm_numbers(f, m, head);
     }
     fputs("</div>\n", f);
 }
 
 /* One figure against message size: its curves with their numbers and what they are. */
-static void hb_comm_figure(FILE *f, const struct hb_report_in *in, const struct hb_rcurves *c,
-                           int mi)
+static void comm_figure(FILE *f, const struct hb_report_in *in, const struct hb_rcurves *c, int mi)
 {
-    const struct hb_comm_fig *cf = &hb_comm_figs[mi];
+    const struct hb_comm_fig *cf = &comm_figs[mi];
     const struct hb_curve_fig fig = {
         {false, true, true, "message size", cf->ylabel, cf->scale}, cf->select, NULL};
     fputs("<div class=\"panel\">", f);
@@ -221,13 +220,13 @@ void hb_report_comm(FILE *f, const struct hb_report_in *in, int nin)
         size_t k;
         json_t *m;
         json_array_foreach(in[i].res.records, k, m) if (hb_report_is(m, "comm_matrix", NULL, NULL))
-            hb_comm_matrix_panel(f, &in[i], m);
+            comm_matrix_panel(f, &in[i], m);
         hb_report_left_out(f, 0, &in[i].comm_matrices, "comm matrices", in[i].res.path,
                            "select(.type == \"comm_matrix\")");
         /* Each figure on its own scale: its curves made as it is drawn. */
         for (int mi = 0; mi < HB_RCOMM_METRICS; mi++) {
             struct hb_rcurves c = {0};
-            if (hb_comm_curves(&in[i].comm, mi, &c) == 0 && c.n) hb_comm_figure(f, &in[i], &c, mi);
+            if (comm_curves(&in[i].comm, mi, &c) == 0 && c.n) comm_figure(f, &in[i], &c, mi);
             hb_report_curves_free(&c);
         }
     }

@@ -14,7 +14,7 @@
 #include <string.h>
 
 /* The rows of compare's kind "compared" in rows (the others: header, notes, errors, only). */
-static size_t hb_rcmp_compared(const json_t *rows)
+static size_t rcmp_compared(const json_t *rows)
 {
     size_t n = 0, k;
     json_t *r;
@@ -24,10 +24,10 @@ static size_t hb_rcmp_compared(const json_t *rows)
 
 /* compare's rows of path against base when it matched at least one experiment; else NULL
  * (no match, or compare refuses the pair: different machines, several runs in a file). */
-static json_t *hb_rcmp_rows(const char *base, const char *path)
+static json_t *rcmp_rows(const char *base, const char *path)
 {
     json_t *rows = json_array();
-    if (rows && hb_compare_rows(base, path, rows) == 0 && hb_rcmp_compared(rows)) return rows;
+    if (rows && hb_compare_rows(base, path, rows) == 0 && rcmp_compared(rows)) return rows;
     json_decref(rows);
     return NULL;
 }
@@ -35,7 +35,7 @@ static json_t *hb_rcmp_rows(const char *base, const char *path)
 /* Runs of two commands never match (an identity includes its suite), and compare refuses
  * runs of other hosts: compare is not asked then (a file of many hosts is not read again for
  * nothing). What a run record does not say, compare decides. */
-static bool hb_rcmp_may_match(const struct hb_report_in *a, const struct hb_report_in *b)
+static bool rcmp_may_match(const struct hb_report_in *a, const struct hb_report_in *b)
 {
     const char *x = hb_rec_str(a->res.run, "command", NULL),
                *y = hb_rec_str(b->res.run, "command", NULL);
@@ -44,7 +44,7 @@ static bool hb_rcmp_may_match(const struct hb_report_in *a, const struct hb_repo
     return (!x || !y || strcmp(x, y) == 0) && (!ha || !hb || json_equal(ha, hb));
 }
 
-static const char *hb_rcmp_name(const struct hb_report_in *in)
+static const char *rcmp_name(const struct hb_report_in *in)
 {
     const char *base = strrchr(in->res.path, '/');
     return base ? base + 1 : in->res.path;
@@ -61,12 +61,12 @@ struct hb_rcmp_set {
 };
 
 /* The experiments of s: 0, or -1 when out of memory. */
-static int hb_rcmp_index(struct hb_rcmp_set *s)
+static int rcmp_index(struct hb_rcmp_set *s)
 {
     json_t *seen = json_object();
     size_t most = 0;
     for (int m = 0; m < s->k; m++)
-        most += hb_rcmp_compared(s->rows[m]);
+        most += rcmp_compared(s->rows[m]);
     s->at = calloc(most * (size_t)s->k + 1, sizeof(*s->at));
     if (!seen || !s->at) {
         json_decref(seen);
@@ -91,13 +91,13 @@ static int hb_rcmp_index(struct hb_rcmp_set *s)
 }
 
 /* The experiments drawn: at most HB_REPORT_MAX_ROWS. */
-static size_t hb_rcmp_shown(const struct hb_rcmp_set *s)
+static size_t rcmp_shown(const struct hb_rcmp_set *s)
 {
     return s->n < HB_REPORT_MAX_ROWS ? s->n : HB_REPORT_MAX_ROWS;
 }
 
 /* The first row of experiment e: its base figure, identity and unit are in every one. */
-static const json_t *hb_rcmp_first(const struct hb_rcmp_set *s, size_t e)
+static const json_t *rcmp_first(const struct hb_rcmp_set *s, size_t e)
 {
     for (int m = 0; m < s->k; m++)
         if (s->at[e * (size_t)s->k + (size_t)m]) return s->at[e * (size_t)s->k + (size_t)m];
@@ -105,8 +105,8 @@ static const json_t *hb_rcmp_first(const struct hb_rcmp_set *s, size_t e)
 }
 
 /* A figure and its interval from row's keys side ("base" or "new"), as a bar. */
-static struct hb_bar hb_rcmp_bar(const json_t *row, const char *side, const char *group,
-                                 const char *file)
+static struct hb_bar rcmp_bar(const json_t *row, const char *side, const char *group,
+                              const char *file)
 {
     const json_t *ci = json_object_get(row, strcmp(side, "base") == 0 ? "base_ci95" : "new_ci95");
     bool has = json_is_number(json_array_get(ci, 0)) && json_is_number(json_array_get(ci, 1));
@@ -120,21 +120,21 @@ static struct hb_bar hb_rcmp_bar(const json_t *row, const char *side, const char
 
 /* The bars of one unit: per experiment (its number, "#3"), the base's bar and each later
  * file's that compared it. */
-static void hb_rcmp_figure(FILE *f, const struct hb_report_in *in, const struct hb_rcmp_set *s,
-                           const char *unit)
+static void rcmp_figure(FILE *f, const struct hb_report_in *in, const struct hb_rcmp_set *s,
+                        const char *unit)
 {
     struct hb_bar *bars = malloc((s->n * (size_t)(s->k + 1) + 1) * sizeof(*bars));
     char(*groups)[24] = malloc((s->n + 1) * sizeof(*groups));
     size_t nb = 0;
-    for (size_t e = 0; bars && groups && e < hb_rcmp_shown(s); e++) {
-        const json_t *first = hb_rcmp_first(s, e);
+    for (size_t e = 0; bars && groups && e < rcmp_shown(s); e++) {
+        const json_t *first = rcmp_first(s, e);
         if (strcmp(hb_rec_str(first, "unit", ""), unit) != 0) continue;
         snprintf(groups[e], sizeof(groups[e]), "#%zu", e + 1);
-        bars[nb++] = hb_rcmp_bar(first, "base", groups[e], hb_rcmp_name(&in[s->base]));
+        bars[nb++] = rcmp_bar(first, "base", groups[e], rcmp_name(&in[s->base]));
         for (int m = 0; m < s->k; m++)
             if (s->at[e * (size_t)s->k + (size_t)m])
-                bars[nb++] = hb_rcmp_bar(s->at[e * (size_t)s->k + (size_t)m], "new", groups[e],
-                                         hb_rcmp_name(&in[s->member[m]]));
+                bars[nb++] = rcmp_bar(s->at[e * (size_t)s->k + (size_t)m], "new", groups[e],
+                                      rcmp_name(&in[s->member[m]]));
     }
     if (nb) {
         char ylabel[64], metric[80];
@@ -147,7 +147,7 @@ static void hb_rcmp_figure(FILE *f, const struct hb_report_in *in, const struct 
 }
 
 /* A figure with its interval as a cell: "value [lo, hi]", the numbers in data-*. */
-static void hb_rcmp_cell(FILE *f, const json_t *row, const char *key, const char *ci_key)
+static void rcmp_cell(FILE *f, const json_t *row, const char *key, const char *ci_key)
 {
     char v[32], lo[32], hi[32];
     const json_t *ci = json_object_get(row, ci_key);
@@ -164,7 +164,7 @@ static void hb_rcmp_cell(FILE *f, const json_t *row, const char *key, const char
 }
 
 /* The change of one later file and compare's verdict, its reason as the cell's title. */
-static void hb_rcmp_verdict(FILE *f, const json_t *row)
+static void rcmp_verdict(FILE *f, const json_t *row)
 {
     if (!row) {
         fputs("<td>not in this file</td><td></td><td></td>", f);
@@ -174,7 +174,7 @@ static void hb_rcmp_verdict(FILE *f, const json_t *row)
     double c = hb_rec_num(row, "change_pct", NAN);
     snprintf(pct, sizeof(pct), "%+.1f%%", c);
     fprintf(f, "<td class=\"fig\" data-value=\"%.17g\">%s</td>", c, isfinite(c) ? pct : "&#8211;");
-    hb_rcmp_cell(f, row, "new", "new_ci95");
+    rcmp_cell(f, row, "new", "new_ci95");
     const char *verdict = hb_rec_str(row, "verdict", "?");
     fprintf(f, "<td class=\"cmpverdict %s\" title=\"", verdict);
     hb_html_esc(f, hb_rec_str(row, "reason", ""));
@@ -184,7 +184,7 @@ static void hb_rcmp_verdict(FILE *f, const json_t *row)
 }
 
 /* Per later file, compare's counts in words. */
-static void hb_rcmp_counts(FILE *f, const struct hb_report_in *in, const struct hb_rcmp_set *s)
+static void rcmp_counts(FILE *f, const struct hb_report_in *in, const struct hb_rcmp_set *s)
 {
     fputs("<ul class=\"cmpcounts\">", f);
     for (int m = 0; m < s->k; m++) {
@@ -193,9 +193,9 @@ static void hb_rcmp_counts(FILE *f, const struct hb_report_in *in, const struct 
         json_array_foreach(s->rows[m], i, r) if (hb_report_is(r, "compare_summary", NULL, NULL))
             sum = r;
         fputs("<li><code>", f);
-        hb_html_esc(f, hb_rcmp_name(&in[s->member[m]]));
+        hb_html_esc(f, rcmp_name(&in[s->member[m]]));
         fputs("</code> against <code>", f);
-        hb_html_esc(f, hb_rcmp_name(&in[s->base]));
+        hb_html_esc(f, rcmp_name(&in[s->base]));
         fprintf(f,
                 "</code>: %d worse, %d better, %d the same, %d unclear, %d undetermined; %d only "
                 "in the first, %d only in this one. ",
@@ -211,9 +211,9 @@ static void hb_rcmp_counts(FILE *f, const struct hb_report_in *in, const struct 
 
 /* The table: per experiment its number, identity, unit, the first file's figure, and per
  * later file its change, figure and verdict. */
-static void hb_rcmp_table(FILE *f, const struct hb_report_in *in, const struct hb_rcmp_set *s)
+static void rcmp_table(FILE *f, const struct hb_report_in *in, const struct hb_rcmp_set *s)
 {
-    size_t n = hb_rcmp_shown(s);
+    size_t n = rcmp_shown(s);
     if (n < s->n) {
         fprintf(f,
                 "<p class=\"warn leftout\">Drawn: the first %zu of %zu experiments (to keep "
@@ -224,16 +224,16 @@ static void hb_rcmp_table(FILE *f, const struct hb_report_in *in, const struct h
     }
     hb_report_numbers_open(f, n);
     fputs("<table class=\"numbers compare\"><tr><th>#</th><th>experiment</th><th>unit</th><th>", f);
-    hb_html_esc(f, hb_rcmp_name(&in[s->base]));
+    hb_html_esc(f, rcmp_name(&in[s->base]));
     fputs(" [lo, hi]</th>", f);
     for (int m = 0; m < s->k; m++) {
         fputs("<th>change</th><th>", f);
-        hb_html_esc(f, hb_rcmp_name(&in[s->member[m]]));
+        hb_html_esc(f, rcmp_name(&in[s->member[m]]));
         fputs(" [lo, hi]</th><th>verdict</th>", f);
     }
     fputs("</tr>\n", f);
     for (size_t e = 0; e < n; e++) {
-        const json_t *first = hb_rcmp_first(s, e);
+        const json_t *first = rcmp_first(s, e);
         fprintf(f, "<tr class=\"cmp\" data-record=\"");
         hb_html_esc(f, hb_rec_str(first, "record", ""));
         fprintf(f, "\"><td>%zu</td><td class=\"kv\">", e + 1);
@@ -241,9 +241,9 @@ static void hb_rcmp_table(FILE *f, const struct hb_report_in *in, const struct h
         fputs("</td><td>", f);
         hb_html_esc(f, hb_unit_shown(hb_rec_str(first, "unit", "")));
         fputs("</td>", f);
-        hb_rcmp_cell(f, first, "base", "base_ci95");
+        rcmp_cell(f, first, "base", "base_ci95");
         for (int m = 0; m < s->k; m++)
-            hb_rcmp_verdict(f, s->at[e * (size_t)s->k + (size_t)m]);
+            rcmp_verdict(f, s->at[e * (size_t)s->k + (size_t)m]);
         fputs("</tr>\n", f);
     }
     fputs("</table>\n", f);
@@ -251,25 +251,25 @@ static void hb_rcmp_table(FILE *f, const struct hb_report_in *in, const struct h
 }
 
 /* One set's panel: the counts, a figure per unit, the table. */
-static void hb_rcmp_panel(FILE *f, const struct hb_report_in *in, struct hb_rcmp_set *s)
+static void rcmp_panel(FILE *f, const struct hb_report_in *in, struct hb_rcmp_set *s)
 {
-    if (hb_rcmp_index(s)) return;
+    if (rcmp_index(s)) return;
     fputs("<div class=\"panel compare\">", f);
     hb_report_caption(f, &in[s->base].res, "runs of the same experiments, the first as base");
-    hb_rcmp_counts(f, in, s);
+    rcmp_counts(f, in, s);
     /* One figure per unit, in order of first appearance. */
-    for (size_t e = 0; e < hb_rcmp_shown(s); e++) {
-        const char *unit = hb_rec_str(hb_rcmp_first(s, e), "unit", "");
+    for (size_t e = 0; e < rcmp_shown(s); e++) {
+        const char *unit = hb_rec_str(rcmp_first(s, e), "unit", "");
         bool drawn = false;
         for (size_t d = 0; d < e && !drawn; d++)
-            drawn = strcmp(hb_rec_str(hb_rcmp_first(s, d), "unit", ""), unit) == 0;
-        if (!drawn) hb_rcmp_figure(f, in, s, unit);
+            drawn = strcmp(hb_rec_str(rcmp_first(s, d), "unit", ""), unit) == 0;
+        if (!drawn) rcmp_figure(f, in, s, unit);
     }
     fputs("<p class=\"ci\">Whiskers and [lo, hi]: each file's interval over its repeats; "
           "change: the later file's figure against the first's; verdict: compare's (hover for "
           "why).</p>\n",
           f);
-    hb_rcmp_table(f, in, s);
+    rcmp_table(f, in, s);
     fputs("</div>\n", f);
     free(s->at);
 }
@@ -285,8 +285,8 @@ void hb_report_compare(FILE *f, const struct hb_report_in *in, int nin)
     for (int i = 0; base && member && rows && i < nin; i++) {
         base[i] = -1;
         for (int j = 0; j < i && !rows[i]; j++)
-            if (base[j] < 0 && hb_rcmp_may_match(&in[j], &in[i]) &&
-                (rows[i] = hb_rcmp_rows(in[j].res.path, in[i].res.path)))
+            if (base[j] < 0 && rcmp_may_match(&in[j], &in[i]) &&
+                (rows[i] = rcmp_rows(in[j].res.path, in[i].res.path)))
                 base[i] = j, any = true;
     }
     if (any) {
@@ -303,7 +303,7 @@ void hb_report_compare(FILE *f, const struct hb_report_in *in, int nin)
             for (int i = j + 1; mine && i < nin; i++)
                 if (base[i] == j) member[k] = i, mine[k++] = rows[i];
             struct hb_rcmp_set s = {j, k, member, mine, 0, NULL};
-            if (k) hb_rcmp_panel(f, in, &s);
+            if (k) rcmp_panel(f, in, &s);
             free(mine);
         }
         fputs("</div></section>\n", f);

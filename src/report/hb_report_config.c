@@ -13,7 +13,7 @@
 
 /* Why a knob could not be read, in plain words: the record keeps the system's message
  * (a path and its errno text), which tells a reader nothing. */
-static const char *hb_config_why(const char *why)
+static const char *config_why(const char *why)
 {
     if (!why) return "not available";
     if (strstr(why, "No such file"))
@@ -25,7 +25,7 @@ static const char *hb_config_why(const char *why)
 
 /* Huge pages per node ({"node0": {"2048kB": {"free": F, "total": T}}}) in words: "node 0: 2 MiB
  * pages 0 of 0 free, 1 GiB pages 0 of 0 free". False when v is not that shape. */
-static bool hb_config_hugepages(FILE *f, const json_t *v)
+static bool config_hugepages(FILE *f, const json_t *v)
 {
     const char *node;
     const json_t *sizes;
@@ -55,31 +55,31 @@ static bool hb_config_hugepages(FILE *f, const json_t *v)
 }
 
 /* One knob of a configuration as a cell: its words, or why it could not be read. */
-static void hb_config_cell(FILE *f, const json_t *config, const json_t *unreadable, const char *key,
-                           bool marked)
+static void config_cell(FILE *f, const json_t *config, const json_t *unreadable, const char *key,
+                        bool marked)
 {
     const json_t *v = json_object_get(config, key);
     const char *why = json_string_value(json_object_get(unreadable, key));
     fputs(marked ? "<td class=\"differs\">" : "<td>", f);
     if (strcmp(key, "hugepages") == 0 && json_is_object(v) && json_object_size(v) &&
-        hb_config_hugepages(f, v)) {
+        config_hugepages(f, v)) {
         fputs("</td>", f);
         return;
     }
     char *words = json_is_null(v) && why ? NULL : hb_config_words(v);
-    hb_html_esc(f, words ? words : hb_config_why(why));
+    hb_html_esc(f, words ? words : config_why(why));
     fputs("</td>", f);
     free(words);
 }
 
-static const char *hb_config_file(const struct hb_report_in *in, int i)
+static const char *config_file(const struct hb_report_in *in, int i)
 {
     const char *base = strrchr(in[i].res.path, '/');
     return base ? base + 1 : in[i].res.path;
 }
 
 /* hb_config_diff_fn: a knob in which a file or host differs, kept in the object ctx. */
-static int hb_config_keep(const char *key, const json_t *base, const json_t *new_, void *ctx)
+static int config_keep(const char *key, const json_t *base, const json_t *new_, void *ctx)
 {
     (void)base;
     (void)new_;
@@ -87,7 +87,7 @@ static int hb_config_keep(const char *key, const json_t *base, const json_t *new
 }
 
 /* Whether differs ({knob path: ...}) holds key or a part of it (hugepages.node0...). */
-static bool hb_config_marked(const json_t *differs, const char *key)
+static bool config_marked(const json_t *differs, const char *key)
 {
     const char *dk;
     const json_t *d;
@@ -100,7 +100,7 @@ static bool hb_config_marked(const json_t *differs, const char *key)
 
 /* The files at[] (n) of one machine: every knob of the first file's configuration, a column
  * per file where they differ as compare sees it (hb_config_diff: not by free huge pages). */
-static void hb_config_files(FILE *f, const struct hb_report_in *in, const int *at, int n)
+static void config_files(FILE *f, const struct hb_report_in *in, const int *at, int n)
 {
     const json_t *first = json_object_get(in[at[0]].res.run, "config");
     json_t *differs = json_array();
@@ -109,7 +109,7 @@ static void hb_config_files(FILE *f, const struct hb_report_in *in, const int *a
         const json_t *config = json_object_get(in[at[k]].res.run, "config");
         json_t *mine = json_object();
         if (!mine || json_array_append_new(differs, mine) ||
-            (k > 0 && hb_config_diff(first, config, hb_config_keep, mine))) {
+            (k > 0 && hb_config_diff(first, config, config_keep, mine))) {
             json_decref(differs);
             differs = NULL; /* out of memory: every column, nothing marked */
         }
@@ -119,7 +119,7 @@ static void hb_config_files(FILE *f, const struct hb_report_in *in, const int *a
     fputs("<table class=\"config\"><tr><th>configuration</th>", f);
     for (int k = 0; k < (same ? 1 : n); k++) {
         fputs("<th>", f);
-        hb_html_esc(f, same ? (n == 1 ? "value" : "every file") : hb_config_file(in, at[k]));
+        hb_html_esc(f, same ? (n == 1 ? "value" : "every file") : config_file(in, at[k]));
         fputs("</th>", f);
     }
     fputs("</tr>\n", f);
@@ -132,9 +132,9 @@ static void hb_config_files(FILE *f, const struct hb_report_in *in, const int *a
         fputs("</th>", f);
         for (int k = 0; k < (same ? 1 : n); k++) {
             const json_t *run = in[at[k]].res.run;
-            hb_config_cell(f, json_object_get(run, "config"),
-                           json_object_get(run, "config_unreadable"), key,
-                           hb_config_marked(json_array_get(differs, (size_t)k), key));
+            config_cell(f, json_object_get(run, "config"),
+                        json_object_get(run, "config_unreadable"), key,
+                        config_marked(json_array_get(differs, (size_t)k), key));
         }
         fputs("</tr>\n", f);
     }
@@ -148,7 +148,7 @@ static void hb_config_files(FILE *f, const struct hb_report_in *in, const int *a
 
 /* The hosts shown (indices into hosts, *n of them, malloc'd; NULL when out of memory): all of
  * them when they fit, else the first and the first ones that differ from the majority. */
-static size_t *hb_config_shown(const json_t *hosts, const json_t *drift, size_t *n, size_t *differ)
+static size_t *config_shown(const json_t *hosts, const json_t *drift, size_t *n, size_t *differ)
 {
     size_t all = json_array_size(hosts), *at = malloc((all + 1) * sizeof(*at)), i;
     const json_t *h;
@@ -165,11 +165,11 @@ static size_t *hb_config_shown(const json_t *hosts, const json_t *drift, size_t 
 }
 
 /* A fleet's hosts side by side, their drift from the majority marked. */
-static void hb_config_hosts(FILE *f, const json_t *hosts)
+static void config_hosts(FILE *f, const json_t *hosts)
 {
     json_t *drift = hb_fleet_config_drift(hosts);
     const json_t *first = json_object_get(json_array_get(hosts, 0), "config"), *v;
-    size_t n, differ, *at = hb_config_shown(hosts, drift, &n, &differ);
+    size_t n, differ, *at = config_shown(hosts, drift, &n, &differ);
     if (at && n < json_array_size(hosts))
         fprintf(f,
                 "<p class=\"note\">%zu hosts: shown, the first and the first of the %zu that "
@@ -192,8 +192,8 @@ static void hb_config_hosts(FILE *f, const json_t *hosts)
         for (size_t k = 0; at && k < n; k++) {
             const json_t *h = json_array_get(hosts, at[k]);
             const json_t *mine = json_object_get(drift, hb_rec_str(h, "host", "?"));
-            hb_config_cell(f, json_object_get(h, "config"), json_object_get(h, "config_unreadable"),
-                           key, hb_config_marked(mine, key));
+            config_cell(f, json_object_get(h, "config"), json_object_get(h, "config_unreadable"),
+                        key, config_marked(mine, key));
         }
         fputs("</tr>\n", f);
     }
@@ -205,6 +205,6 @@ static void hb_config_hosts(FILE *f, const json_t *hosts)
 void hb_report_config(FILE *f, const struct hb_report_in *in, const int *at, int n)
 {
     const json_t *run = in[at[0]].res.run, *hosts = json_object_get(run, "host_configs");
-    if (json_is_object(json_object_get(run, "config"))) hb_config_files(f, in, at, n);
-    if (json_array_size(hosts) > 1) hb_config_hosts(f, hosts);
+    if (json_is_object(json_object_get(run, "config"))) config_files(f, in, at, n);
+    if (json_array_size(hosts) > 1) config_hosts(f, hosts);
 }

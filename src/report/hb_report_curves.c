@@ -15,26 +15,26 @@
 
 /* The hop study's table columns. pair: the hop classes of a two-thread case; link: a
  * crossfire's nodes. */
-static const char *const hb_hops_keys[] = {"bg_level",
-                                           "case",
-                                           "label",
-                                           "pair",
-                                           "link",
-                                           "host",
-                                           "value",
-                                           "ci95",
-                                           "unit",
-                                           "pct_of_local_read",
-                                           "pct_of_local_read_ci95",
-                                           "ratio_to_reference"};
+static const char *const hops_keys[] = {"bg_level",
+                                        "case",
+                                        "label",
+                                        "pair",
+                                        "link",
+                                        "host",
+                                        "value",
+                                        "ci95",
+                                        "unit",
+                                        "pct_of_local_read",
+                                        "pct_of_local_read_ci95",
+                                        "ratio_to_reference"};
 #define HB_HOPS_COLS 12
 /* Their heads in words ("ci95" heads the interval column with what the intervals are). */
-static const char *const hb_hops_heads[] = {"background",   "case",
-                                            "label",        "pair",
-                                            "link",         "host",
-                                            "figure",       "ci95",
-                                            "unit",         "time per byte, % of the local read's",
-                                            "its interval", "against the local read"};
+static const char *const hops_heads[] = {"background",   "case",
+                                         "label",        "pair",
+                                         "link",         "host",
+                                         "figure",       "ci95",
+                                         "unit",         "time per byte, % of the local read's",
+                                         "its interval", "against the local read"};
 
 int hb_report_hops_take(struct hb_report_in *in, const json_t *m)
 {
@@ -48,7 +48,7 @@ int hb_report_hops_take(struct hb_report_in *in, const json_t *m)
     if (rc == 0 && hb_report_label_add(&in->labels[1], hb_rec_str(m, "label", "")) < 0)
         rc = -ENOMEM;
     if (rc == 0) rc = hb_report_intern(in, hb_rec_str(m, "case", "single"), &bar.series);
-    if (rc == 0) rc = hb_report_add_row(in, m, hb_hops_keys, HB_HOPS_COLS, false, &bar.row);
+    if (rc == 0) rc = hb_report_add_row(in, m, hops_keys, HB_HOPS_COLS, false, &bar.row);
     return rc ? rc : hb_report_add_bar(&in->hops, &bar);
 }
 
@@ -76,7 +76,7 @@ void hb_report_hops(FILE *f, const struct hb_report_in *in, int nin)
             "time per byte in % of local read",
             "% of local read (lower is faster)",
             "pct_of_local_read",
-            hb_hops_heads,
+            hops_heads,
             HB_HOPS_COLS,
             "select(.type == \"measurement\" and has(\"pct_of_local_read\"))"};
         for (int i = 0; i < nin; i++)
@@ -142,13 +142,13 @@ int hb_report_curves_take(struct hb_report_in *in, const json_t *m)
     return rc;
 }
 
-static int hb_pt_cmp(const void *a, const void *b)
+static int pt_cmp(const void *a, const void *b)
 {
     const struct hb_rpoint *x = a, *y = b;
     return (x->x > y->x) - (x->x < y->x);
 }
 
-static void hb_curves_free(struct hb_series *s, int n)
+static void curves_free(struct hb_series *s, int n)
 {
     for (int k = 0; s && k < n; k++) {
         free(s[k].x);
@@ -162,7 +162,7 @@ static void hb_curves_free(struct hb_series *s, int n)
 
 /* The kept curves as series for hb_svg_lines, points sorted by x; NULL when out of memory
  * (nothing to free). */
-static struct hb_series *hb_curves_build(const struct hb_rcurves *c)
+static struct hb_series *curves_build(const struct hb_rcurves *c)
 {
     uint32_t ns = c->names.n;
     struct hb_series *s = calloc((size_t)ns + 1, sizeof(*s));
@@ -187,7 +187,7 @@ static struct hb_series *hb_curves_build(const struct hb_rcurves *c)
         pts[at[c->v[i].series]++] = c->v[i];
     for (uint32_t k = 0, first = 0; ok && k < ns; first += (uint32_t)s[k].n, k++) {
         struct hb_rpoint *p = pts + first;
-        qsort(p, (size_t)s[k].n, sizeof(*p), hb_pt_cmp);
+        qsort(p, (size_t)s[k].n, sizeof(*p), pt_cmp);
         for (int i = 0; i < s[k].n; i++) {
             s[k].x[i] = p[i].x;
             s[k].y[i] = p[i].y.v;
@@ -197,7 +197,7 @@ static struct hb_series *hb_curves_build(const struct hb_rcurves *c)
         }
     }
     if (!ok) {
-        hb_curves_free(s, s ? (int)ns : 0);
+        curves_free(s, s ? (int)ns : 0);
         s = NULL;
     }
     free(pts);
@@ -205,8 +205,8 @@ static struct hb_series *hb_curves_build(const struct hb_rcurves *c)
     return s;
 }
 
-static void hb_curves_table(FILE *f, const struct hb_series *s, int n,
-                            const struct hb_curve_fig *fig, const struct hb_coverage *cov)
+static void curves_table(FILE *f, const struct hb_series *s, int n, const struct hb_curve_fig *fig,
+                         const struct hb_coverage *cov)
 {
     size_t rows = 0;
     bool levels = false; /* a level column only when a point has one (comm's have none) */
@@ -242,8 +242,8 @@ static void hb_curves_table(FILE *f, const struct hb_series *s, int n,
 }
 
 /* The marks of the knee records kept for curve (at most HB_REPORT_MAX_MARKS). */
-static int hb_knees(const json_t *records, const char *curve, struct hb_mark *marks,
-                    char labels[][96])
+static int knee_marks(const json_t *records, const char *curve, struct hb_mark *marks,
+                      char labels[][96])
 {
     int n = 0;
     size_t k;
@@ -275,13 +275,13 @@ static int hb_knees(const json_t *records, const char *curve, struct hb_mark *ma
 void hb_report_curves_figure(FILE *f, const struct hb_report_in *in, const struct hb_rcurves *c,
                              const struct hb_mark *marks, int nm, const struct hb_curve_fig *fig)
 {
-    struct hb_series *s = c->n ? hb_curves_build(c) : NULL;
+    struct hb_series *s = c->n ? curves_build(c) : NULL;
     if (!s) return;
     int ns = (int)c->names.n, shown = 0;
     size_t left = HB_REPORT_MAX_ROWS;
     int *all = malloc(((size_t)ns + 1) * sizeof(*all));
     if (!all) {
-        hb_curves_free(s, ns);
+        curves_free(s, ns);
         return;
     }
     /* The first points in drawing order; series left without any are not drawn. */
@@ -295,11 +295,11 @@ void hb_report_curves_figure(FILE *f, const struct hb_report_in *in, const struc
                          fig->select);
     hb_svg_lines(f, s, shown, marks, nm, &fig->opt);
     hb_report_whiskers(f, &c->cov);
-    hb_curves_table(f, s, shown, fig, &c->cov);
+    curves_table(f, s, shown, fig, &c->cov);
     for (int k = 0; k < ns; k++)
         s[k].n = all[k];
     free(all);
-    hb_curves_free(s, ns);
+    curves_free(s, ns);
 }
 
 void hb_report_loaded(FILE *f, const struct hb_report_in *in, int nin)
@@ -318,7 +318,7 @@ void hb_report_loaded(FILE *f, const struct hb_report_in *in, int nin)
         if (!in[i].loaded.n) continue;
         struct hb_mark marks[HB_REPORT_MAX_MARKS];
         char labels[HB_REPORT_MAX_MARKS][96];
-        int nm = hb_knees(in[i].res.records, "loaded", marks, labels);
+        int nm = knee_marks(in[i].res.records, "loaded", marks, labels);
         fputs("<div class=\"panel\">", f);
         hb_report_caption(f, &in[i].res, "latency under load");
         hb_report_left_out(
@@ -361,7 +361,7 @@ void hb_report_policy(FILE *f, const struct hb_report_in *in, int nin)
                 NULL};
             struct hb_mark marks[HB_REPORT_MAX_MARKS];
             char labels[HB_REPORT_MAX_MARKS][96];
-            int nm = hb_knees(in[i].res.records, "intensity", marks, labels);
+            int nm = knee_marks(in[i].res.records, "intensity", marks, labels);
             fputs("<p class=\"figtitle\">bandwidth by compute intensity</p>\n", f);
             hb_report_left_out(f, 0, &in[i].knees[1], "knees marked", in[i].res.path,
                                "select(.type == \"knee\" and .curve == \"intensity\" and "

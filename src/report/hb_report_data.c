@@ -55,7 +55,7 @@ int hb_report_intern(struct hb_report_in *in, const char *s, uint32_t *id)
 }
 
 /* The number at key, NAN when there is none. */
-static double hb_report_num_or_nan(const json_t *rec, const char *key)
+static double report_num_or_nan(const json_t *rec, const char *key)
 {
     const json_t *v = json_object_get(rec, key);
     return json_is_number(v) ? json_number_value(v) : NAN;
@@ -66,7 +66,7 @@ static double hb_report_num_or_nan(const json_t *rec, const char *key)
  * decimals, its unit as people write it, and a ratio to the reference in words with its
  * direction ("0.98x the bandwidth of CPU node 0 -> memory node 0, read"). False for any other
  * key. */
-static bool hb_report_figure_cell(FILE *m, const json_t *rec, const char *key)
+static bool report_figure_cell(FILE *m, const json_t *rec, const char *key)
 {
     char text[HB_FIGURE_LEN], base[64];
     size_t len = strlen(key);
@@ -79,7 +79,7 @@ static bool hb_report_figure_cell(FILE *m, const json_t *rec, const char *key)
         snprintf(base, sizeof(base), "%.*s",
                  strcmp(key, "ci95") == 0 ? (int)strlen(head) : (int)len - 5,
                  strcmp(key, "ci95") == 0 ? head : key);
-        double v = hb_report_num_or_nan(rec, base), lo, hi;
+        double v = report_num_or_nan(rec, base), lo, hi;
         hb_report_ci(json_object_get(rec, key), &lo, &hi);
         const char *ends = hb_report_ends(v, lo, hi, text, sizeof(text));
         fprintf(m, "<td>%s</td>", *ends ? ends : "&#8211;");
@@ -92,7 +92,7 @@ static bool hb_report_figure_cell(FILE *m, const json_t *rec, const char *key)
         return true;
     }
     if (strcmp(key, "ratio_to_reference") == 0) {
-        double r = hb_report_num_or_nan(rec, key);
+        double r = report_num_or_nan(rec, key);
         const char *ref = hb_rec_str(rec, "reference_label", "");
         char words[160];
         fputs("<td class=\"kv ratio\">", m);
@@ -119,7 +119,7 @@ int hb_report_add_row(struct hb_report_in *in, const json_t *rec, const char *co
         return -ENOMEM;
     }
     for (int c = 0; c < n; c++) {
-        if (!hb_report_figure_cell(m, rec, keys[c]))
+        if (!report_figure_cell(m, rec, keys[c]))
             hb_report_cell_key(m, by_key ? keys[c] : NULL, json_object_get(rec, keys[c]));
         end[c + 1] = ftell(m);
     }
@@ -146,7 +146,7 @@ const char *hb_report_row_cell(const struct hb_report_in *in, uint32_t row, int 
 }
 
 /* A figure into the tally of what its figure's intervals are. */
-static void hb_report_fig_count(struct hb_coverage *c, const struct hb_rfig *fig)
+static void report_fig_count(struct hb_coverage *c, const struct hb_rfig *fig)
 {
     hb_coverage_add(c, isfinite(fig->lo) && isfinite(fig->hi), fig->repeats, fig->coverage);
 }
@@ -154,7 +154,7 @@ static void hb_report_fig_count(struct hb_coverage *c, const struct hb_rfig *fig
 int hb_report_add_bar(struct hb_rbars *b, const struct hb_rbar *bar)
 {
     if (hb_grow((void **)&b->v, &b->cap, b->n, sizeof(*b->v))) return -ENOMEM;
-    hb_report_fig_count(&b->cov, &bar->fig);
+    report_fig_count(&b->cov, &bar->fig);
     b->v[b->n] = *bar;
     b->v[b->n].seq = b->n;
     b->n++;
@@ -185,7 +185,7 @@ int hb_report_add_point(struct hb_rcurves *c, const char *name, double x, struct
     uint32_t id = hb_strtab_add(&c->names, name, strlen(name));
     if (id == HB_STRTAB_NONE || hb_grow((void **)&c->v, &c->cap, c->n, sizeof(*c->v)))
         return -ENOMEM;
-    hb_report_fig_count(&c->cov, &y);
+    report_fig_count(&c->cov, &y);
     c->v[c->n] = (struct hb_rpoint){id, x, y, ""};
     snprintf(c->v[c->n++].level, sizeof(c->v[0].level), "%s", level);
     return 0;
@@ -194,14 +194,13 @@ int hb_report_add_point(struct hb_rcurves *c, const char *name, double x, struct
 int hb_report_add_comm(struct hb_rcomms *c, const struct hb_rcomm *p)
 {
     if (hb_grow((void **)&c->v, &c->cap, c->n, sizeof(*c->v))) return -ENOMEM;
-    if (p->metric >= 0 && p->metric < HB_RCOMM_METRICS)
-        hb_report_fig_count(&c->cov[p->metric], &p->y);
+    if (p->metric >= 0 && p->metric < HB_RCOMM_METRICS) report_fig_count(&c->cov[p->metric], &p->y);
     c->v[c->n++] = *p;
     return 0;
 }
 
 /* Append row to key's chain when it has room; *full says it had none (nothing added). */
-static int hb_report_chain(struct hb_revidence *e, const char *key, uint32_t row)
+static int report_chain(struct hb_revidence *e, const char *key, uint32_t row)
 {
     uint32_t id = hb_strtab_add(&e->keys, key, strlen(key));
     if (id == HB_STRTAB_NONE) return -ENOMEM;
@@ -243,7 +242,7 @@ int hb_report_add_evidence(struct hb_report_in *in, const char *key, const char 
     uint32_t row;
     int rc = hb_report_add_row(in, rec, cells, ncells, false, &row);
     for (int k = 0; rc == 0 && k < 2; k++)
-        rc = hb_report_chain(&in->evidence, keys[k], row);
+        rc = report_chain(&in->evidence, keys[k], row);
     return rc;
 }
 

@@ -7,11 +7,11 @@
 #include <stdbool.h>
 #include <string.h>
 
-static const char *const hb_colors[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
-                                        "#9467bd", "#8c564b", "#e377c2", "#17becf"};
-#define HB_NCOLORS ((int)(sizeof(hb_colors) / sizeof(hb_colors[0])))
+static const char *const colors[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e",
+                                     "#9467bd", "#8c564b", "#e377c2", "#17becf"};
+#define HB_NCOLORS ((int)(sizeof(colors) / sizeof(colors[0])))
 
-static int hb_flagged(const json_t *flags, json_int_t row, json_int_t col)
+static int cell_flag(const json_t *flags, json_int_t row, json_int_t col)
 {
     size_t i;
     json_t *fl;
@@ -37,8 +37,8 @@ struct hb_heat {
 
 /* Cell (r, c) at x, y (cw x ch px) coloured between lo and hi, with its value (and its hop
  * class when the heatmap has them). */
-static void hb_heat_cell(FILE *f, const struct hb_heat *h, size_t r, size_t c, int x, int y,
-                         double lo, double hi)
+static void heat_cell(FILE *f, const struct hb_heat *h, size_t r, size_t c, int x, int y, double lo,
+                      double hi)
 {
     const int cw = HB_CELL_W, ch = HB_CELL_H;
     json_int_t row = json_integer_value(json_array_get(h->rows, r));
@@ -55,7 +55,7 @@ static void hb_heat_cell(FILE *f, const struct hb_heat *h, size_t r, size_t c, i
     double t = hi > lo ? (val - lo) / (hi - lo) : 1.0;
     char col_hex[8];
     hb_heat_color(h->higher_better || !(hi > lo) ? t : 1.0 - t, col_hex);
-    int flag = hb_flagged(h->flags, row, col);
+    int flag = cell_flag(h->flags, row, col);
     fprintf(f,
             "<rect class=\"cell%s\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
             "fill=\"%s\" data-kind=\"",
@@ -81,7 +81,7 @@ static void hb_heat_cell(FILE *f, const struct hb_heat *h, size_t r, size_t c, i
                 x + cw / 2, y + 28);
 }
 
-static void hb_heatmap_draw(FILE *f, const struct hb_heat *h)
+static void heatmap_draw(FILE *f, const struct hb_heat *h)
 {
     size_t nr = json_array_size(h->rows), nc = json_array_size(h->cols);
     const int cw = HB_CELL_W, ch = HB_CELL_H, left = 70, top = 40, scale_w = 300;
@@ -115,7 +115,7 @@ static void hb_heatmap_draw(FILE *f, const struct hb_heat *h)
                 left - 8, top + (int)r * ch + ch / 2 + 4,
                 (long long)json_integer_value(json_array_get(h->rows, r)));
         for (size_t c = 0; c < nc; c++)
-            hb_heat_cell(f, h, r, c, left + (int)c * cw, top + (int)r * ch, lo, hi);
+            heat_cell(f, h, r, c, left + (int)c * cw, top + (int)r * ch, lo, hi);
     }
     if (lo <= hi)
         hb_svg_colorscale(f, left, top + (int)nr * ch + 4, width - left - 10, lo, hi,
@@ -138,7 +138,7 @@ void hb_svg_heatmap(FILE *f, const json_t *rows, const json_t *cols, const json_
                               c2c ? "writer" : "CPU node",
                               c2c ? "reader" : "memory node",
                               higher_better};
-    hb_heatmap_draw(f, &h);
+    heatmap_draw(f, &h);
 }
 
 void hb_svg_heatmap_hops(FILE *f, const json_t *rows, const json_t *cols, const json_t *values,
@@ -146,15 +146,15 @@ void hb_svg_heatmap_hops(FILE *f, const json_t *rows, const json_t *cols, const 
 {
     const struct hb_heat h = {rows, cols,           values,           NULL,         hops, kind,
                               unit, "sending node", "receiving node", higher_better};
-    hb_heatmap_draw(f, &h);
+    heatmap_draw(f, &h);
 }
 
 /* How far an interval may reach beyond the figures [lo, hi] of a plot before its scale stops
  * following it: on a linear axis twice the highest figure and 0 (where its scale starts); on
  * a log axis a decade beyond either end (a decade more takes a fraction of the plot there).
  * So one run's wild interval cannot squash the figures beside it: the end beyond is cut at
- * the plot's edge (hb_svg_whisker). */
-static void hb_whisker_reach(double lo, double hi, bool log, double *rlo, double *rhi)
+ * the plot's edge (svg_whisker). */
+static void whisker_reach(double lo, double hi, bool log, double *rlo, double *rhi)
 {
     *rhi = log ? hi * 10 : hi + fabs(hi);
     *rlo = log ? lo / 10 : lo >= 0 ? 0.0 : lo + lo;
@@ -162,18 +162,18 @@ static void hb_whisker_reach(double lo, double hi, bool log, double *rlo, double
 
 /* Widens [*y0, *y1] (the figures' range) to the interval [lo, hi] where it stays within
  * reach of the figures' range [f0, f1]. */
-static void hb_whisker_widen(double lo, double hi, double f0, double f1, bool log, double *y0,
-                             double *y1)
+static void whisker_widen(double lo, double hi, double f0, double f1, bool log, double *y0,
+                          double *y1)
 {
     double rlo, rhi;
-    hb_whisker_reach(f0, f1, log, &rlo, &rhi);
+    whisker_reach(f0, f1, log, &rlo, &rhi);
     if (isfinite(hi) && hi <= rhi) *y1 = fmax(*y1, hi);
     if (isfinite(lo) && lo >= rlo && (!log || lo > 0)) *y0 = fmin(*y0, lo);
 }
 
 /* One end of an interval cut at the plot's edge (y px, up: the top): an arrow there and the
  * end's value written along the whisker, inside the plot. */
-static void hb_svg_cut_end(FILE *f, double x, double y, bool up, double v)
+static void svg_cut_end(FILE *f, double x, double y, bool up, double v)
 {
     char num[32];
     fprintf(f,
@@ -190,8 +190,8 @@ static void hb_svg_cut_end(FILE *f, double x, double y, bool up, double v)
 /* An interval [lo, hi] as a vertical whisker at x on the axis ya of a plot (top, h px tall),
  * class "ci" with data-lo and data-hi. An end beyond the axis is cut at the plot's edge
  * (class "ci cut", in a g.cut with its value written), never stretched off the page. */
-static void hb_svg_whisker(FILE *f, double x, const struct hb_axis *ya, int top, int h, double lo,
-                           double hi)
+static void svg_whisker(FILE *f, double x, const struct hb_axis *ya, int top, int h, double lo,
+                        double hi)
 {
     bool cut_hi = hi > ya->hi, cut_lo = lo < ya->lo;
     double y_hi = cut_hi ? top : top + h - hb_axis_pos(ya, hi) * h;
@@ -205,12 +205,12 @@ static void hb_svg_whisker(FILE *f, double x, const struct hb_axis *ya, int top,
             "\" stroke=\"#333\" stroke-width=\"1.2\" fill=\"none\" data-lo=\"%.17g\" "
             "data-hi=\"%.17g\"/>\n",
             lo, hi);
-    if (cut_hi) hb_svg_cut_end(f, x, y_hi, true, hi);
-    if (cut_lo) hb_svg_cut_end(f, x, y_lo, false, lo);
+    if (cut_hi) svg_cut_end(f, x, y_hi, true, hi);
+    if (cut_lo) svg_cut_end(f, x, y_lo, false, lo);
     if (cut_hi || cut_lo) fputs("</g>\n", f);
 }
 
-static int hb_index_of(const char **names, int n, const char *s)
+static int index_of(const char **names, int n, const char *s)
 {
     for (int i = 0; i < n; i++)
         if (strcmp(names[i], s) == 0) return i;
@@ -218,7 +218,7 @@ static int hb_index_of(const char **names, int n, const char *s)
 }
 
 /* Approximate width of s in pixels at the 11 px tick font (layout only; no script measures). */
-static int hb_text_px(const char *s)
+static int text_px(const char *s)
 {
     int n = 0;
     for (; *s; s++)
@@ -228,19 +228,19 @@ static int hb_text_px(const char *s)
 
 /* A legend: one entry per name (colour box of colour[k], or the k-th colour when colour is
  * NULL, and text), flowing in rows of width w from x, y; returns its height. */
-static int hb_svg_legend(FILE *f, const char *const *names, const int *colour, int n, int x, int y,
-                         int w)
+static int svg_legend(FILE *f, const char *const *names, const int *colour, int n, int x, int y,
+                      int w)
 {
     int cx = x, cy = y;
     fputs("<g class=\"legend\">\n", f);
     for (int k = 0; k < n; k++) {
-        int ew = 20 + hb_text_px(names[k]);
+        int ew = 20 + text_px(names[k]);
         if (cx > x && cx + ew > x + w) {
             cx = x;
             cy += 16;
         }
         fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/>", cx, cy,
-                hb_colors[(colour ? colour[k] : k) % HB_NCOLORS]);
+                colors[(colour ? colour[k] : k) % HB_NCOLORS]);
         fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"tick\">", cx + 14, cy + 9);
         hb_html_esc(f, names[k]);
         fputs("</text>\n", f);
@@ -251,7 +251,7 @@ static int hb_svg_legend(FILE *f, const char *const *names, const int *colour, i
 }
 
 /* Horizontal y ticks from the left edge of a plot (x0..x1, value v at pixel py(v)). */
-static void hb_svg_yticks(FILE *f, const struct hb_axis *a, int x0, int x1, int top, int h)
+static void svg_yticks(FILE *f, const struct hb_axis *a, int x0, int x1, int top, int h)
 {
     double v[HB_AXIS_MAX_TICKS];
     char num[48];
@@ -268,8 +268,8 @@ static void hb_svg_yticks(FILE *f, const struct hb_axis *a, int x0, int x1, int 
 /* One bar of width bw - 4 at x of a plot (top, h tall, y axis ya): its rect with data-*, its
  * whisker (cut at the plot's edge where the scale does not follow it), its value and its
  * label. */
-static void hb_svg_bar(FILE *f, const struct hb_bar *bar, int x, int bw, int top, int h,
-                       const struct hb_axis *ya, const char *colour)
+static void svg_bar(FILE *f, const struct hb_bar *bar, int x, int bw, int top, int h,
+                    const struct hb_axis *ya, const char *colour)
 {
     double bh = hb_axis_pos(ya, bar->value) * h;
     fprintf(f,
@@ -284,7 +284,7 @@ static void hb_svg_bar(FILE *f, const struct hb_bar *bar, int x, int bw, int top
     fprintf(f, "\" data-value=\"%.17g\"/>\n", bar->value);
     double top_px = top + h - bh;
     if (isfinite(bar->lo) && isfinite(bar->hi)) {
-        hb_svg_whisker(f, x + bw / 2 - 2, ya, top, h, bar->lo, bar->hi);
+        svg_whisker(f, x + bw / 2 - 2, ya, top, h, bar->lo, bar->hi);
         top_px = fmin(top_px, bar->hi > ya->hi ? top : top + h - hb_axis_pos(ya, bar->hi) * h);
     }
     char num[32];
@@ -298,12 +298,12 @@ static void hb_svg_bar(FILE *f, const struct hb_bar *bar, int x, int bw, int top
 
 /* The room a group's name (12 px bold, under the bars) needs beyond its bars' width, so that
  * it never runs into the next group's name: the group starting at bar i, bars bw px apart. */
-static int hb_group_pad(const struct hb_bar *bars, int n, int i, int bw)
+static int group_pad(const struct hb_bar *bars, int n, int i, int bw)
 {
     int k = i + 1;
     while (k < n && strcmp(bars[k].group, bars[i].group) == 0)
         k++;
-    int need = hb_text_px(bars[i].group) * 8 / 7 + 6, span = (k - i) * bw;
+    int need = text_px(bars[i].group) * 8 / 7 + 6, span = (k - i) * bw;
     return need > span ? need - span : 0;
 }
 
@@ -314,22 +314,22 @@ void hb_svg_bars(FILE *f, const struct hb_bar *bars, int n, const struct hb_bar 
     const char *palette[HB_NCOLORS], *series[HB_NCOLORS];
     int np = 0, ns = 0, colour[HB_NCOLORS], longest = 0;
     for (int i = 0; i < nall; i++)
-        if (hb_index_of(palette, np, all[i].series) < 0 && np < HB_NCOLORS)
+        if (index_of(palette, np, all[i].series) < 0 && np < HB_NCOLORS)
             palette[np++] = all[i].series;
     double hi = 0.0;
     for (int i = 0; i < n; i++) {
-        if (hb_index_of(series, ns, bars[i].series) < 0 && ns < HB_NCOLORS) {
-            colour[ns] = hb_index_of(palette, np, bars[i].series);
+        if (index_of(series, ns, bars[i].series) < 0 && ns < HB_NCOLORS) {
+            colour[ns] = index_of(palette, np, bars[i].series);
             colour[ns] = colour[ns] < 0 ? 0 : colour[ns];
             series[ns++] = bars[i].series;
         }
         hi = fmax(hi, bars[i].value);
-        if (hb_text_px(bars[i].label) > longest) longest = hb_text_px(bars[i].label);
+        if (text_px(bars[i].label) > longest) longest = text_px(bars[i].label);
     }
     /* The scale is this figure's own: its bars and the intervals within reach of them. */
     double top_v = hi, lo0 = 0.0;
     for (int i = 0; i < n; i++)
-        hb_whisker_widen(bars[i].lo, bars[i].hi, 0.0, hi, false, &lo0, &top_v);
+        whisker_widen(bars[i].lo, bars[i].hi, 0.0, hi, false, &lo0, &top_v);
     struct hb_axis ya = {0};
     hb_axis_nice(&ya, 0.0, top_v * 1.05);
     const int bw = 34, gap = 26, left = 60, h = 260;
@@ -339,7 +339,7 @@ void hb_svg_bars(FILE *f, const struct hb_bar *bars, int n, const struct hb_bar 
     for (int i = 0; i < n; i++)
         if (i == 0 || strcmp(bars[i].group, bars[i - 1].group) != 0) {
             groups++;
-            pads += hb_group_pad(bars, n, i, bw);
+            pads += group_pad(bars, n, i, bw);
         }
     int width = left + n * bw + groups * gap + pads + drop + 10;
     if (width < left + 360) width = left + 360;
@@ -347,7 +347,7 @@ void hb_svg_bars(FILE *f, const struct hb_bar *bars, int n, const struct hb_bar 
     char *legend = NULL;
     size_t llen = 0;
     FILE *lf = open_memstream(&legend, &llen);
-    int lh = lf ? hb_svg_legend(lf, series, colour, ns, left, 24, width - left - 10) : 0;
+    int lh = lf ? svg_legend(lf, series, colour, ns, left, 24, width - left - 10) : 0;
     if (lf) fclose(lf);
     int top = 24 + lh + 18, height = top + h + drop + 24;
     fprintf(f,
@@ -360,27 +360,27 @@ void hb_svg_bars(FILE *f, const struct hb_bar *bars, int n, const struct hb_bar 
     fputs("</text>\n", f);
     if (legend) fputs(legend, f);
     free(legend);
-    hb_svg_yticks(f, &ya, left, width - 10, top, h);
+    svg_yticks(f, &ya, left, width - 10, top, h);
     fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" class=\"ax\"/>\n", left, top + h,
             width - 10, top + h);
     int x = left, pad = 0;
     for (int i = 0; i < n; i++) {
         if (i == 0 || strcmp(bars[i].group, bars[i - 1].group) != 0) {
             x += gap + pad;
-            pad = hb_group_pad(bars, n, i, bw);
+            pad = group_pad(bars, n, i, bw);
             fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"group\">", x, top + h + drop + 16);
             hb_html_esc(f, bars[i].group);
             fputs("</text>\n", f);
         }
-        int si = hb_index_of(palette, np, bars[i].series);
-        hb_svg_bar(f, &bars[i], x, bw, top, h, &ya, hb_colors[si < 0 ? 0 : si]);
+        int si = index_of(palette, np, bars[i].series);
+        svg_bar(f, &bars[i], x, bw, top, h, &ya, colors[si < 0 ? 0 : si]);
         x += bw;
     }
     fputs("</svg>\n", f);
 }
 
 /* The x ticks of a plot (x0 + pos * w) below it at y, with data-x. */
-static void hb_svg_xticks(FILE *f, const struct hb_axis *a, int x0, int w, int y)
+static void svg_xticks(FILE *f, const struct hb_axis *a, int x0, int w, int y)
 {
     double v[HB_AXIS_MAX_TICKS];
     char num[48];
@@ -393,21 +393,20 @@ static void hb_svg_xticks(FILE *f, const struct hb_axis *a, int x0, int w, int y
 }
 
 /* Whether point i of s is drawn on these axes (log axes take positive values only). */
-static bool hb_drawn(const struct hb_series *s, int i, const struct hb_lines_opt *o)
+static bool point_drawn(const struct hb_series *s, int i, const struct hb_lines_opt *o)
 {
     return (!(o->logx || o->xbytes) || s->x[i] > 0) && (!o->logy || s->y[i] > 0);
 }
 
 /* The data's range on each axis (marks count on x; on y the intervals within reach of the
  * points: the scale is this figure's own). */
-static void hb_lines_axes(const struct hb_series *s, int ns, const struct hb_mark *marks,
-                          int nmarks, const struct hb_lines_opt *o, struct hb_axis *xa,
-                          struct hb_axis *ya)
+static void lines_axes(const struct hb_series *s, int ns, const struct hb_mark *marks, int nmarks,
+                       const struct hb_lines_opt *o, struct hb_axis *xa, struct hb_axis *ya)
 {
     double x0 = INFINITY, x1 = -INFINITY, y0 = INFINITY, y1 = -INFINITY;
     for (int k = 0; k < ns; k++)
         for (int i = 0; i < s[k].n; i++) {
-            if (!hb_drawn(&s[k], i, o)) continue;
+            if (!point_drawn(&s[k], i, o)) continue;
             x0 = fmin(x0, s[k].x[i]);
             x1 = fmax(x1, s[k].x[i]);
             y0 = fmin(y0, s[k].y[i]);
@@ -416,8 +415,8 @@ static void hb_lines_axes(const struct hb_series *s, int ns, const struct hb_mar
     double f0 = y0, f1 = y1;
     for (int k = 0; k < ns; k++)
         for (int i = 0; s[k].lo && s[k].hi && i < s[k].n; i++)
-            if (hb_drawn(&s[k], i, o))
-                hb_whisker_widen(s[k].lo[i], s[k].hi[i], f0, f1, o->logy, &y0, &y1);
+            if (point_drawn(&s[k], i, o))
+                whisker_widen(s[k].lo[i], s[k].hi[i], f0, f1, o->logy, &y0, &y1);
     for (int m = 0; m < nmarks; m++)
         if (!(o->logx || o->xbytes) || marks[m].x > 0) {
             x0 = fmin(x0, marks[m].x);
@@ -430,8 +429,8 @@ static void hb_lines_axes(const struct hb_series *s, int ns, const struct hb_mar
 }
 
 /* The vertical marks: dashed lines through the plot, labels in three rows above it. */
-static void hb_svg_marks(FILE *f, const struct hb_mark *marks, int nmarks, const struct hb_axis *xa,
-                         int left, int w, int top, int h)
+static void svg_marks(FILE *f, const struct hb_mark *marks, int nmarks, const struct hb_axis *xa,
+                      int left, int w, int top, int h)
 {
     for (int m = 0; m < nmarks; m++) {
         if ((xa->log || xa->bytes) && marks[m].x <= 0) continue;
@@ -454,20 +453,21 @@ static void hb_svg_marks(FILE *f, const struct hb_mark *marks, int nmarks, const
 }
 
 /* The curves, their points and whiskers. */
-static void hb_svg_curves(FILE *f, const struct hb_series *s, int ns, const struct hb_lines_opt *o,
-                          const struct hb_axis *xa, const struct hb_axis *ya, int left, int w,
-                          int top, int h)
+static void svg_curves(FILE *f, const struct hb_series *s, int ns, const struct hb_lines_opt *o,
+                       const struct hb_axis *xa, const struct hb_axis *ya, int left, int w, int top,
+                       int h)
 {
 #define HB_PX(v) (left + hb_axis_pos(xa, (v)) * w)
 #define HB_PY(v) (top + h - hb_axis_pos(ya, (v)) * h)
     for (int k = 0; k < ns; k++) {
-        const char *col = hb_colors[k % HB_NCOLORS];
+        const char *col = colors[k % HB_NCOLORS];
         fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", col);
         for (int i = 0; i < s[k].n; i++)
-            if (hb_drawn(&s[k], i, o)) fprintf(f, "%.1f,%.1f ", HB_PX(s[k].x[i]), HB_PY(s[k].y[i]));
+            if (point_drawn(&s[k], i, o))
+                fprintf(f, "%.1f,%.1f ", HB_PX(s[k].x[i]), HB_PY(s[k].y[i]));
         fputs("\"/>\n", f);
         for (int i = 0; i < s[k].n; i++) {
-            if (!hb_drawn(&s[k], i, o)) continue;
+            if (!point_drawn(&s[k], i, o)) continue;
             fprintf(f,
                     "<circle class=\"pt\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\" "
                     "data-x=\"%.17g\" data-y=\"%.17g\"",
@@ -480,8 +480,8 @@ static void hb_svg_curves(FILE *f, const struct hb_series *s, int ns, const stru
             fputs("/>\n", f);
         }
         for (int i = 0; s[k].lo && s[k].hi && i < s[k].n; i++)
-            if (hb_drawn(&s[k], i, o) && isfinite(s[k].lo[i]) && isfinite(s[k].hi[i]))
-                hb_svg_whisker(f, HB_PX(s[k].x[i]), ya, top, h, s[k].lo[i], s[k].hi[i]);
+            if (point_drawn(&s[k], i, o) && isfinite(s[k].lo[i]) && isfinite(s[k].hi[i]))
+                svg_whisker(f, HB_PX(s[k].x[i]), ya, top, h, s[k].lo[i], s[k].hi[i]);
     }
 #undef HB_PX
 #undef HB_PY
@@ -494,7 +494,7 @@ void hb_svg_lines(FILE *f, const struct hb_series *s, int ns, const struct hb_ma
                   int nmarks, const struct hb_lines_opt *o)
 {
     struct hb_axis xa, ya;
-    hb_lines_axes(s, ns, marks, nmarks, o, &xa, &ya);
+    lines_axes(s, ns, marks, nmarks, o, &xa, &ya);
     const int left = 70, w = 600, h = 280, width = left + w + 50;
     int top = nmarks ? 70 : 30;
     const char *names[HB_LEGEND_MAX + 1];
@@ -509,7 +509,7 @@ void hb_svg_lines(FILE *f, const struct hb_series *s, int ns, const struct hb_ma
     char *legend = NULL;
     size_t llen = 0;
     FILE *lf = open_memstream(&legend, &llen);
-    int lh = lf ? hb_svg_legend(lf, names, NULL, nl + (ns > nl), left, top + h + 52, w) : 0;
+    int lh = lf ? svg_legend(lf, names, NULL, nl + (ns > nl), left, top + h + 52, w) : 0;
     if (lf) fclose(lf);
     int height = top + h + 56 + lh;
     fprintf(f,
@@ -526,10 +526,10 @@ void hb_svg_lines(FILE *f, const struct hb_series *s, int ns, const struct hb_ma
             o->logx || o->xbytes ? " (log)" : "");
     hb_html_esc(f, o->ylabel);
     fprintf(f, "%s</text>\n", o->logy ? " (log)" : "");
-    hb_svg_yticks(f, &ya, left, left + w, top, h);
-    hb_svg_xticks(f, &xa, left, w, top + h + 20);
-    hb_svg_marks(f, marks, nmarks, &xa, left, w, top, h);
-    hb_svg_curves(f, s, ns, o, &xa, &ya, left, w, top, h);
+    svg_yticks(f, &ya, left, left + w, top, h);
+    svg_xticks(f, &xa, left, w, top + h + 20);
+    svg_marks(f, marks, nmarks, &xa, left, w, top, h);
+    svg_curves(f, s, ns, o, &xa, &ya, left, w, top, h);
     if (legend) fputs(legend, f);
     free(legend);
     fputs("</svg>\n", f);

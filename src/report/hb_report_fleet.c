@@ -19,7 +19,7 @@ const char *const hb_report_fleet_keys[] = {
     "lat_ns_median", "bw_GBps_best", "ci_coverage", "repeat_values", NULL};
 
 /* Room for id in the array *v of *cap elements of size bytes, new ones zeroed. */
-static int hb_rfleet_room(void **v, size_t *cap, uint32_t id, size_t size)
+static int rfleet_room(void **v, size_t *cap, uint32_t id, size_t size)
 {
     if (id < *cap) return 0;
     size_t c = *cap ? *cap : 64;
@@ -34,7 +34,7 @@ static int hb_rfleet_room(void **v, size_t *cap, uint32_t id, size_t size)
 }
 
 /* A whole number as decimal text at the end of buf[24]: its start. */
-static const char *hb_rfleet_int(long long v, char *buf)
+static const char *rfleet_int(long long v, char *buf)
 {
     char *p = buf + 23;
     unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
@@ -47,26 +47,26 @@ static const char *hb_rfleet_int(long long v, char *buf)
 }
 
 /* A node (a number, a string such as "i" for interleaved) as text, "-" when absent. */
-static const char *hb_rfleet_node(const json_t *v, char *buf)
+static const char *rfleet_node(const json_t *v, char *buf)
 {
-    if (json_is_integer(v)) return hb_rfleet_int((long long)json_integer_value(v), buf);
+    if (json_is_integer(v)) return rfleet_int((long long)json_integer_value(v), buf);
     return json_is_string(v) ? json_string_value(v) : "-";
 }
 
 /* The id of rec's cell: its identity without the host, fields apart by \x1f (the cells
  * table's columns, hb_rfleet_cell_field), interned. HB_STRTAB_NONE when out of memory.
  * Built without printf: it runs once per record. */
-static uint32_t hb_rfleet_cell_id(struct hb_rfleet *fl, const json_t *rec)
+static uint32_t rfleet_cell_id(struct hb_rfleet *fl, const json_t *rec)
 {
     char cpu[24], mem[24], threads[24], bytes[24], small[512];
     const char *part[] = {hb_rec_str(rec, "suite", "?"),
                           hb_rec_str(rec, "experiment", "?"),
                           hb_rec_str(rec, "label", "?"),
                           hb_rec_str(rec, "kernel", "-"),
-                          hb_rfleet_node(json_object_get(rec, "cpu_node"), cpu),
-                          hb_rfleet_node(json_object_get(rec, "mem_node"), mem),
-                          hb_rfleet_int((long long)hb_rec_num(rec, "threads", 0), threads),
-                          hb_rfleet_int((long long)hb_rec_num(rec, "bytes", 0), bytes),
+                          rfleet_node(json_object_get(rec, "cpu_node"), cpu),
+                          rfleet_node(json_object_get(rec, "mem_node"), mem),
+                          rfleet_int((long long)hb_rec_num(rec, "threads", 0), threads),
+                          rfleet_int((long long)hb_rec_num(rec, "bytes", 0), bytes),
                           hb_rec_str(rec, "metric", "?")};
     enum { NPART = sizeof(part) / sizeof(part[0]) };
     size_t len[NPART], n = NPART - 1;
@@ -84,10 +84,10 @@ static uint32_t hb_rfleet_cell_id(struct hb_rfleet *fl, const json_t *rec)
 }
 
 /* A new cell's unit (the record's, or the one its headline key implies) and direction. */
-static int hb_rfleet_new_cell(struct hb_rfleet *fl, uint32_t c, const json_t *rec)
+static int rfleet_new_cell(struct hb_rfleet *fl, uint32_t c, const json_t *rec)
 {
     const char *key = hb_rec_headline_key(rec);
-    if (hb_rfleet_room((void **)&fl->cell, &fl->cellcap, c, sizeof(*fl->cell))) return -ENOMEM;
+    if (rfleet_room((void **)&fl->cell, &fl->cellcap, c, sizeof(*fl->cell))) return -ENOMEM;
     const char *unit = hb_rec_str(rec, "unit",
                                   strcmp(key, "lat_ns_median") == 0 ? "ns"
                                   : strcmp(key, "value") == 0       ? "?"
@@ -107,7 +107,7 @@ char *hb_rfleet_cell_field(const struct hb_rfleet *fl, uint32_t c, int k)
     return s ? strndup(s, strcspn(s, "\x1f")) : strdup("?");
 }
 
-static int hb_rfleet_add(struct hb_rfleet *fl, const struct hb_rfleet_obs *o)
+static int rfleet_add(struct hb_rfleet *fl, const struct hb_rfleet_obs *o)
 {
     if (fl->n == fl->cap) {
         size_t cap = fl->cap ? fl->cap * 2 : 4096;
@@ -122,8 +122,7 @@ static int hb_rfleet_add(struct hb_rfleet *fl, const struct hb_rfleet_obs *o)
 
 /* rec's repeat values (headline v, its cell's direction) added to its host's rounds. 0 or
  * -ENOMEM. */
-static int hb_rfleet_rounds(struct hb_rfleet_host *hs, const json_t *rec, double v,
-                            bool higher_better)
+static int rfleet_rounds(struct hb_rfleet_host *hs, const json_t *rec, double v, bool higher_better)
 {
     const json_t *rv = json_object_get(rec, "repeat_values"), *x;
     size_t n = json_array_size(rv), r;
@@ -167,8 +166,7 @@ int hb_rfleet_take(struct hb_rfleet *fl, const json_t *rec)
     uint32_t h = fl->hosts.n && strcmp(host, hb_strtab_get(&fl->hosts, fl->last_host)) == 0
                      ? fl->last_host
                      : hb_strtab_add(&fl->hosts, host, strlen(host));
-    if (h == HB_STRTAB_NONE ||
-        hb_rfleet_room((void **)&fl->host, &fl->hostcap, h, sizeof(*fl->host)))
+    if (h == HB_STRTAB_NONE || rfleet_room((void **)&fl->host, &fl->hostcap, h, sizeof(*fl->host)))
         return -ENOMEM;
     fl->last_host = h;
     fl->on |= fl->hosts.n >= HB_FLEET_MIN_HOSTS;
@@ -178,12 +176,11 @@ int hb_rfleet_take(struct hb_rfleet *fl, const json_t *rec)
     bool has = hb_rec_interval(rec, &iv) && iv.n >= 2;
     double v = iv.value;
     if (!(v > 0.0) || !isfinite(v)) return hs->unusable++, 0;
-    uint32_t ncells = fl->cells.n, c = hb_rfleet_cell_id(fl, rec);
-    if (c == HB_STRTAB_NONE || (c == ncells && hb_rfleet_new_cell(fl, c, rec))) return -ENOMEM;
+    uint32_t ncells = fl->cells.n, c = rfleet_cell_id(fl, rec);
+    if (c == HB_STRTAB_NONE || (c == ncells && rfleet_new_cell(fl, c, rec))) return -ENOMEM;
     hs->noisy += json_is_true(json_object_get(rec, "noisy"));
-    if (hb_rfleet_rounds(hs, rec, v, fl->cell[c].higher_better)) return -ENOMEM;
-    return hb_rfleet_add(fl,
-                         &(struct hb_rfleet_obs){h, c, v, has ? iv.lo : NAN, has ? iv.hi : NAN});
+    if (rfleet_rounds(hs, rec, v, fl->cell[c].higher_better)) return -ENOMEM;
+    return rfleet_add(fl, &(struct hb_rfleet_obs){h, c, v, has ? iv.lo : NAN, has ? iv.hi : NAN});
 }
 
 void hb_rfleet_free(struct hb_rfleet *fl)

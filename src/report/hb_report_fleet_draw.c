@@ -23,10 +23,10 @@
 #define HB_MAP_LEFT 70     /* the y axis */
 #define HB_MAP_TOP 12      /* above the image */
 #define HB_MAP_MISSING 255 /* palette index of a cell a host did not measure */
-static const uint8_t hb_map_grey[3] = {0xb0, 0xb0, 0xb0}; /* not measured */
+static const uint8_t map_grey[3] = {0xb0, 0xb0, 0xb0}; /* not measured */
 
 /* A cell's short name under its box: "#N experiment label", cut to HB_BOX_NAME characters. */
-static void hb_box_name(FILE *f, const struct hb_rfleet *fl, uint32_t c)
+static void box_name(FILE *f, const struct hb_rfleet *fl, uint32_t c)
 {
     char *e = hb_rfleet_cell_field(fl, c, 1), *l = hb_rfleet_cell_field(fl, c, 2);
     char name[HB_BOX_NAME + 8];
@@ -37,7 +37,8 @@ static void hb_box_name(FILE *f, const struct hb_rfleet *fl, uint32_t c)
     free(l);
 }
 
-static void hb_box(FILE *f, const struct hb_rfleet *fl, uint32_t c, int x, const struct hb_axis *a)
+static void draw_box(FILE *f, const struct hb_rfleet *fl, uint32_t c, int x,
+                     const struct hb_axis *a)
 {
     const struct hb_rfleet_cell *cs = &fl->cell[c];
 #define HB_Y(v) (HB_BOX_TOP + HB_BOX_PLOT * (1.0 - hb_axis_pos(a, (v))))
@@ -56,14 +57,13 @@ static void hb_box(FILE *f, const struct hb_rfleet *fl, uint32_t c, int x, const
             "<text class=\"tick xtick\" x=\"%d\" y=\"%d\" text-anchor=\"end\" "
             "transform=\"rotate(-90 %d %d)\">",
             x + 4, ly, x + 4, ly);
-    hb_box_name(f, fl, c);
+    box_name(f, fl, c);
     fputs("</text>\n", f);
 #undef HB_Y
 }
 
 /* The y axis of a plot from top to top + h, left of x, titled. */
-static void hb_fleet_yaxis(FILE *f, const struct hb_axis *a, int x, int top, int h,
-                           const char *title)
+static void fleet_yaxis(FILE *f, const struct hb_axis *a, int x, int top, int h, const char *title)
 {
     double t[HB_AXIS_MAX_TICKS];
     int nt = hb_axis_ticks(a, t, HB_AXIS_MAX_TICKS);
@@ -106,9 +106,9 @@ void hb_rfleet_boxes(FILE *f, const struct hb_rfleet *fl, uint32_t unit)
             w, h, w, h);
     fprintf(f, "<rect class=\"frame\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>", HB_BOX_LEFT,
             HB_BOX_TOP, (int)n * HB_BOX_W, HB_BOX_PLOT);
-    hb_fleet_yaxis(f, &a, HB_BOX_LEFT, HB_BOX_TOP, HB_BOX_PLOT, words);
+    fleet_yaxis(f, &a, HB_BOX_LEFT, HB_BOX_TOP, HB_BOX_PLOT, words);
     for (size_t i = 0; i < n; i++)
-        hb_box(f, fl, cells[i], HB_BOX_LEFT + (int)i * HB_BOX_W + HB_BOX_W / 2, &a);
+        draw_box(f, fl, cells[i], HB_BOX_LEFT + (int)i * HB_BOX_W + HB_BOX_W / 2, &a);
     fprintf(f, "</svg><figcaption>The %zu of %zu cells in ", n, total);
     hb_html_esc(f, words);
     fprintf(f,
@@ -122,8 +122,8 @@ void hb_rfleet_boxes(FILE *f, const struct hb_rfleet *fl, uint32_t unit)
 /* The heatmap's pixels: each the highest cost of its hosts (rows, costliest first, ky a row)
  * and cells (columns, kx a column) as palette indices, missing where none measured it.
  * NULL when out of memory. */
-static uint8_t *hb_map_pixels(const struct hb_rfleet *fl, uint32_t kx, uint32_t ky, uint32_t cols,
-                              uint32_t rows)
+static uint8_t *map_pixels(const struct hb_rfleet *fl, uint32_t kx, uint32_t ky, uint32_t cols,
+                           uint32_t rows)
 {
     float *worst = malloc((size_t)cols * rows * sizeof(*worst));
     uint32_t *pos = malloc((fl->hosts.n + 1) * sizeof(*pos));
@@ -149,7 +149,7 @@ static uint8_t *hb_map_pixels(const struct hb_rfleet *fl, uint32_t kx, uint32_t 
 }
 
 /* Palette: 0 the lowest cost (better) to 254 the highest, then the missing grey. */
-static void hb_map_palette(uint8_t pal[256 * 3])
+static void map_palette(uint8_t pal[256 * 3])
 {
     for (int i = 0; i < 255; i++) {
         char col[8];
@@ -159,12 +159,12 @@ static void hb_map_palette(uint8_t pal[256 * 3])
         pal[3 * i + 1] = (uint8_t)(rgb >> 8);
         pal[3 * i + 2] = (uint8_t)rgb;
     }
-    memcpy(pal + 3 * HB_MAP_MISSING, hb_map_grey, 3);
+    memcpy(pal + 3 * HB_MAP_MISSING, map_grey, 3);
 }
 
 /* Ticks numbering 1..n items along the image (k items a pixel, s px a pixel): below it at y
  * (columns) or left of it (rows, from HB_MAP_TOP), with the axis title. */
-static void hb_map_axis(FILE *f, uint32_t n, uint32_t k, int s, bool rows, int y)
+static void map_axis(FILE *f, uint32_t n, uint32_t k, int s, bool rows, int y)
 {
     struct hb_axis a = {0};
     hb_axis_nice(&a, 1, n);
@@ -201,13 +201,13 @@ void hb_rfleet_heatmap(FILE *f, const struct hb_rfleet *fl)
     uint32_t kx = (fl->cells.n + HB_MAP_COLS - 1) / HB_MAP_COLS;
     uint32_t ky = (fl->hosts.n + HB_MAP_ROWS - 1) / HB_MAP_ROWS;
     uint32_t cols = kx ? (fl->cells.n + kx - 1) / kx : 0, rows = (fl->hosts.n + ky - 1) / ky;
-    uint8_t *px = fl->n ? hb_map_pixels(fl, kx, ky, cols, rows) : NULL;
+    uint8_t *px = fl->n ? map_pixels(fl, kx, ky, cols, rows) : NULL;
     if (!px) {
         fputs("<p class=\"nodata\">No heatmap: no host has a figure.</p>\n", f);
         return;
     }
     uint8_t pal[256 * 3];
-    hb_map_palette(pal);
+    map_palette(pal);
     int sx = cols < HB_MAP_COLS ? HB_MAP_COLS / (int)cols : 1;
     int sy = rows < 600 ? 600 / (int)rows : 1;
     int dw = (int)cols * sx, dh = (int)rows * sy, bottom = HB_MAP_TOP + dh;
@@ -225,14 +225,14 @@ void hb_rfleet_heatmap(FILE *f, const struct hb_rfleet *fl)
     hb_png_base64(f, px, cols, rows, pal, 256);
     fputs("\"/>\n", f);
     free(px);
-    hb_map_axis(f, fl->hosts.n, ky, sy, true, bottom);
-    hb_map_axis(f, fl->cells.n, kx, sx, false, bottom);
+    map_axis(f, fl->hosts.n, ky, sy, true, bottom);
+    map_axis(f, fl->cells.n, kx, sx, false, bottom);
     hb_svg_colorscale(f, HB_MAP_LEFT, bottom + 40, 300, fl->cost_min, fl->cost_max, false,
                       "x median");
     fprintf(f,
             "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"10\" fill=\"#%02x%02x%02x\"/>"
             "<text class=\"tick\" x=\"%d\" y=\"%d\">not measured</text>\n",
-            HB_MAP_LEFT + 320, bottom + 54, hb_map_grey[0], hb_map_grey[1], hb_map_grey[2],
+            HB_MAP_LEFT + 320, bottom + 54, map_grey[0], map_grey[1], map_grey[2],
             HB_MAP_LEFT + 338, bottom + 63);
     fprintf(f,
             "</svg><figcaption>One row a host, costliest at the top; one column a cell; "

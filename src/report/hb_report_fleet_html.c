@@ -20,15 +20,15 @@
 /* Hosts listed besides the outliers, inconclusive ones and those with failed records. */
 #define HB_RFLEET_WORST_HOSTS 20
 
-static const char *const hb_rfleet_verdict_words[] = {"ok", "inconclusive", "outlier"};
+static const char *const rfleet_verdict_words[] = {"ok", "inconclusive", "outlier"};
 
-static void hb_rfleet_num(FILE *f, double v)
+static void rfleet_num(FILE *f, double v)
 {
     char buf[32];
     fprintf(f, "<td>%s</td>", isfinite(v) ? hb_num_plain(v, buf, sizeof(buf)) : "-");
 }
 
-static void hb_rfleet_text(FILE *f, const char *s)
+static void rfleet_text(FILE *f, const char *s)
 {
     fputs("<td class=\"kv\">", f);
     hb_html_esc(f, s ? s : "?");
@@ -36,7 +36,7 @@ static void hb_rfleet_text(FILE *f, const char *s)
 }
 
 /* What was summarised, and the rule that judged the hosts. */
-static void hb_rfleet_what(FILE *f, const struct hb_rfleet *fl, const struct hb_coverage *cov)
+static void rfleet_what(FILE *f, const struct hb_rfleet *fl, const struct hb_coverage *cov)
 {
     uint32_t failed = 0, unusable = 0;
     for (uint32_t h = 0; h < fl->hosts.n; h++) {
@@ -80,18 +80,18 @@ static void hb_rfleet_what(FILE *f, const struct hb_rfleet *fl, const struct hb_
             fl->family, fl->outliers, fl->inconclusive, fl->family);
 }
 
-static bool hb_rfleet_listed(const struct hb_rfleet_host *hs, uint32_t rank)
+static bool rfleet_listed(const struct hb_rfleet_host *hs, uint32_t rank)
 {
     return rank < HB_RFLEET_WORST_HOSTS || hs->verdict != HB_RFLEET_OK || hs->failed ||
            hs->unusable;
 }
 
 /* The costliest hosts, every outlier and inconclusive host, and those with failed records. */
-static void hb_rfleet_hosts_table(FILE *f, const struct hb_rfleet *fl, const char *path)
+static void rfleet_hosts_table(FILE *f, const struct hb_rfleet *fl, const char *path)
 {
     size_t n = 0, shown = 0;
     for (uint32_t r = 0; r < fl->hosts.n; r++)
-        n += hb_rfleet_listed(&fl->host[fl->rank[r]], r);
+        n += rfleet_listed(&fl->host[fl->rank[r]], r);
     fprintf(f,
             "<p class=\"figtitle\">Hosts, costliest first: the %d costliest, every outlier "
             "or inconclusive host and every host with failed records (%zu of %u)</p>\n",
@@ -106,55 +106,55 @@ static void hb_rfleet_hosts_table(FILE *f, const struct hb_rfleet *fl, const cha
           f);
     for (uint32_t r = 0; r < fl->hosts.n && shown < HB_REPORT_MAX_ROWS; r++) {
         const struct hb_rfleet_host *hs = &fl->host[fl->rank[r]];
-        if (!hb_rfleet_listed(hs, r)) continue;
+        if (!rfleet_listed(hs, r)) continue;
         shown++;
         fprintf(f, "<tr class=\"%s\"><td>%u</td>",
                 hs->verdict == HB_RFLEET_OUTLIER ? "outlier" : "ok", r + 1);
-        hb_rfleet_text(f, hb_strtab_get(&fl->hosts, fl->rank[r]));
-        hb_rfleet_num(f, hs->cost);
+        rfleet_text(f, hb_strtab_get(&fl->hosts, fl->rank[r]));
+        rfleet_num(f, hs->cost);
         char ends[HB_FIGURE_LEN];
         const char *iv = hb_report_ends(hs->cost, hs->lo, hs->hi, ends, sizeof(ends));
         fprintf(f, "<td>%s</td>", *iv ? iv : "-");
         fprintf(f, "<td>%u</td><td>%u</td><td>%u</td><td>%u</td><td>%u</td><td>%u</td>", hs->cells,
                 hs->flagged, hs->within, hs->noisy, hs->failed, hs->unusable);
-        hb_rfleet_num(f, hs->p);
-        hb_rfleet_num(f, hs->p_adjusted);
-        fprintf(f, "<td class=\"verdict\">%s</td></tr>\n", hb_rfleet_verdict_words[hs->verdict]);
+        rfleet_num(f, hs->p);
+        rfleet_num(f, hs->p_adjusted);
+        fprintf(f, "<td class=\"verdict\">%s</td></tr>\n", rfleet_verdict_words[hs->verdict]);
     }
     fputs("</table>\n", f);
     hb_report_numbers_close(f, n < HB_REPORT_MAX_ROWS ? n : HB_REPORT_MAX_ROWS);
 }
 
 /* One cell's row: its identity, its distribution over the hosts, its costliest host. */
-static void hb_rfleet_cell_row(FILE *f, const struct hb_rfleet *fl, uint32_t c,
-                               struct hb_strtab *labels)
+static void rfleet_cell_row(FILE *f, const struct hb_rfleet *fl, uint32_t c,
+                            struct hb_strtab *labels)
 {
     const struct hb_rfleet_cell *cs = &fl->cell[c];
     fprintf(f, "<tr><td>%u</td>", c + 1);
     static const int fields[] = {0, 1, 2, 3, 6};
     for (int k = 0; k < 5; k++) {
         char *s = hb_rfleet_cell_field(fl, c, fields[k]);
-        hb_rfleet_text(f, s);
+        rfleet_text(f, s);
         if (s && fields[k] == 2) hb_report_label_add(labels, s);
         free(s);
     }
     char *bytes = hb_rfleet_cell_field(fl, c, 7), buf[32];
     double b = bytes ? strtod(bytes, NULL) : 0.0;
-    hb_rfleet_text(f, b >= 1 ? hb_bytes_format((uint64_t)b, buf, sizeof(buf)) : "-");
+    rfleet_text(f, b >= 1 ? hb_bytes_format((uint64_t)b, buf, sizeof(buf)) : "-");
     free(bytes);
-    hb_rfleet_text(f, hb_unit_shown(hb_strtab_get(&fl->units, cs->unit)));
+    rfleet_text(f, hb_unit_shown(hb_strtab_get(&fl->units, cs->unit)));
     fprintf(f, "<td>%u</td>", cs->hosts);
     const double q[] = {cs->min, cs->q1, cs->med, cs->q3, cs->max};
     for (int k = 0; k < 5; k++)
-        hb_rfleet_num(f, q[k]);
-    hb_rfleet_text(f, hb_strtab_get(&fl->hosts, cs->worst));
-    hb_rfleet_num(f, cs->worst_cost);
+        rfleet_num(f, q[k]);
+    rfleet_text(f, hb_strtab_get(&fl->hosts, cs->worst));
+    rfleet_num(f, cs->worst_cost);
     fprintf(f, "<td>%u</td></tr>\n", cs->flagged);
 }
 
 /* Every cell's distribution (at most HB_REPORT_MAX_ROWS: the widest spread), with the
  * labels in words. */
-static void hb_rfleet_cells_table(FILE *f, const struct hb_rfleet *fl, const char *path)
+static void rfleet_cells_table(FILE *f, const struct hb_rfleet *fl, const char *path)
 {
     size_t n, total;
     uint32_t *cells = hb_rfleet_pick(fl, HB_STRTAB_NONE, HB_REPORT_MAX_ROWS, &n, &total);
@@ -173,7 +173,7 @@ static void hb_rfleet_cells_table(FILE *f, const struct hb_rfleet *fl, const cha
           f);
     struct hb_strtab labels = {0};
     for (size_t i = 0; i < n; i++)
-        hb_rfleet_cell_row(f, fl, cells[i], &labels);
+        rfleet_cell_row(f, fl, cells[i], &labels);
     fputs("</table>\n", f);
     hb_report_numbers_close(f, n);
     hb_report_label_key(f, &labels);
@@ -195,8 +195,8 @@ void hb_report_fleet_summary(FILE *f, const struct hb_report_in *in, int nin)
         snprintf(what, sizeof(what), "%u hosts, %u cells", fl->hosts.n, fl->cells.n);
         fputs("<div class=\"panel fleet\">", f);
         hb_report_caption(f, &in[i].res, what);
-        hb_rfleet_what(f, fl, &in[i].cov);
-        hb_rfleet_hosts_table(f, fl, in[i].res.path);
+        rfleet_what(f, fl, &in[i].cov);
+        rfleet_hosts_table(f, fl, in[i].res.path);
         for (uint32_t u = 0; u < fl->units.n && u < HB_RFLEET_UNITS; u++)
             hb_rfleet_boxes(f, fl, u);
         if (fl->units.n > HB_RFLEET_UNITS)
@@ -204,7 +204,7 @@ void hb_report_fleet_summary(FILE *f, const struct hb_report_in *in, int nin)
                     "<p class=\"warn leftout\">Box plots of the first %d of %u units drawn; "
                     "the cells table has every unit.</p>\n",
                     HB_RFLEET_UNITS, fl->units.n);
-        hb_rfleet_cells_table(f, fl, in[i].res.path);
+        rfleet_cells_table(f, fl, in[i].res.path);
         hb_rfleet_heatmap(f, fl);
         fputs("</div>\n", f);
     }

@@ -19,8 +19,8 @@
 #include <string.h>
 
 /* The indices of the n entries stably ordered by key(entry) (below nkeys): 0 or -ENOMEM. */
-static int hb_rfleet_order(const struct hb_rfleet_obs *v, size_t n, const uint32_t *in,
-                           bool by_cell, uint32_t nkeys, uint32_t *out)
+static int rfleet_order(const struct hb_rfleet_obs *v, size_t n, const uint32_t *in, bool by_cell,
+                        uint32_t nkeys, uint32_t *out)
 {
     size_t *start = calloc((size_t)nkeys + 1, sizeof(*start));
     if (!start) return -ENOMEM;
@@ -36,15 +36,15 @@ static int hb_rfleet_order(const struct hb_rfleet_obs *v, size_t n, const uint32
 
 /* fl->v reordered by cell, then host, in file order inside; later entries of a (host, cell)
  * dropped and counted. 0 or -ENOMEM. */
-static int hb_rfleet_sort(struct hb_rfleet *fl)
+static int rfleet_sort(struct hb_rfleet *fl)
 {
     uint32_t *a = malloc((fl->n + 1) * sizeof(*a)), *b = malloc((fl->n + 1) * sizeof(*b));
     struct hb_rfleet_obs *s = malloc((fl->n + 1) * sizeof(*s));
     int rc = a && b && s ? 0 : -ENOMEM;
     for (size_t i = 0; rc == 0 && i < fl->n; i++)
         a[i] = (uint32_t)i;
-    if (rc == 0) rc = hb_rfleet_order(fl->v, fl->n, a, false, fl->hosts.n, b);
-    if (rc == 0) rc = hb_rfleet_order(fl->v, fl->n, b, true, fl->cells.n, a);
+    if (rc == 0) rc = rfleet_order(fl->v, fl->n, a, false, fl->hosts.n, b);
+    if (rc == 0) rc = rfleet_order(fl->v, fl->n, b, true, fl->cells.n, a);
     size_t m = 0;
     for (size_t i = 0; rc == 0 && i < fl->n; i++) {
         const struct hb_rfleet_obs *o = &fl->v[a[i]];
@@ -67,8 +67,8 @@ static int hb_rfleet_sort(struct hb_rfleet *fl)
 
 /* The median of the finite costs (or values) of field (0 v, 1 lo, 2 hi) of the entries o[at[i]]
  * (at NULL: o[i]), i < n, taken into tmp; NAN when none is. */
-static double hb_rfleet_median(const struct hb_rfleet_obs *o, const uint32_t *at, size_t n,
-                               int field, double *tmp)
+static double rfleet_median(const struct hb_rfleet_obs *o, const uint32_t *at, size_t n, int field,
+                            double *tmp)
 {
     int k = 0;
     for (size_t i = 0; i < n; i++) {
@@ -80,15 +80,15 @@ static double hb_rfleet_median(const struct hb_rfleet_obs *o, const uint32_t *at
 }
 
 /* The cost of x for a cell of median m: how many times the median host's (higher worse). */
-static double hb_rfleet_cost(double x, double m, bool higher_better)
+static double rfleet_cost(double x, double m, bool higher_better)
 {
     return higher_better ? m / x : x / m;
 }
 
 /* Cell c's entries o[0..n): its distribution, each host judged against its median (the
  * project's rule, hb_interval_worse), then each entry turned into its cost. */
-static void hb_rfleet_cell_sum(struct hb_rfleet *fl, uint32_t c, struct hb_rfleet_obs *o, size_t n,
-                               double *tmp)
+static void rfleet_cell_sum(struct hb_rfleet *fl, uint32_t c, struct hb_rfleet_obs *o, size_t n,
+                            double *tmp)
 {
     struct hb_rfleet_cell *cs = &fl->cell[c];
     for (size_t i = 0; i < n; i++)
@@ -100,8 +100,8 @@ static void hb_rfleet_cell_sum(struct hb_rfleet *fl, uint32_t c, struct hb_rflee
     cs->med = hb_stats_percentile(tmp, (int)n, 0.5);
     cs->q3 = hb_stats_percentile(tmp, (int)n, 0.75);
     cs->max = tmp[n - 1];
-    cs->ref_lo = hb_rfleet_median(o, NULL, n, 1, tmp);
-    cs->ref_hi = hb_rfleet_median(o, NULL, n, 2, tmp);
+    cs->ref_lo = rfleet_median(o, NULL, n, 1, tmp);
+    cs->ref_hi = rfleet_median(o, NULL, n, 2, tmp);
     struct hb_interval ref = {2, cs->med, cs->ref_lo, cs->ref_hi, 0.0};
     bool hb = cs->higher_better;
     for (size_t i = 0; i < n; i++) {
@@ -110,9 +110,9 @@ static void hb_rfleet_cell_sum(struct hb_rfleet *fl, uint32_t c, struct hb_rflee
         fl->host[o[i].host].flagged += w == HB_WORSE;
         fl->host[o[i].host].within += w == HB_WORSE_WITHIN_NOISE;
         cs->flagged += w == HB_WORSE;
-        double v = hb_rfleet_cost(o[i].v, cs->med, hb);
-        double lo = hb_rfleet_cost(hb ? o[i].hi : o[i].lo, cs->med, hb);
-        double hi = hb_rfleet_cost(hb ? o[i].lo : o[i].hi, cs->med, hb);
+        double v = rfleet_cost(o[i].v, cs->med, hb);
+        double lo = rfleet_cost(hb ? o[i].hi : o[i].lo, cs->med, hb);
+        double hi = rfleet_cost(hb ? o[i].lo : o[i].hi, cs->med, hb);
         o[i].v = v;
         o[i].lo = lo;
         o[i].hi = hi;
@@ -123,28 +123,28 @@ static void hb_rfleet_cell_sum(struct hb_rfleet *fl, uint32_t c, struct hb_rflee
     }
 }
 
-static int hb_rfleet_cells(struct hb_rfleet *fl)
+static int rfleet_cells(struct hb_rfleet *fl)
 {
     double *tmp = malloc((fl->hosts.n + 1) * sizeof(*tmp));
     if (!tmp) return -ENOMEM;
     for (size_t a = 0, b; a < fl->n; a = b) {
         for (b = a; b < fl->n && fl->v[b].cell == fl->v[a].cell; b++)
             ;
-        hb_rfleet_cell_sum(fl, fl->v[a].cell, &fl->v[a], b - a, tmp);
+        rfleet_cell_sum(fl, fl->v[a].cell, &fl->v[a], b - a, tmp);
     }
     free(tmp);
     return 0;
 }
 
 /* Each host's cost and interval: the medians over its cells. 0 or -ENOMEM. */
-static int hb_rfleet_hosts(struct hb_rfleet *fl)
+static int rfleet_hosts(struct hb_rfleet *fl)
 {
     uint32_t *a = malloc((fl->n + 1) * sizeof(*a)), *b = malloc((fl->n + 1) * sizeof(*b));
     double *tmp = malloc((fl->n + 1) * sizeof(*tmp));
     int rc = a && b && tmp ? 0 : -ENOMEM;
     for (size_t i = 0; rc == 0 && i < fl->n; i++)
         a[i] = (uint32_t)i;
-    if (rc == 0) rc = hb_rfleet_order(fl->v, fl->n, a, false, fl->hosts.n, b);
+    if (rc == 0) rc = rfleet_order(fl->v, fl->n, a, false, fl->hosts.n, b);
     for (uint32_t h = 0; h < fl->hosts.n; h++)
         fl->host[h].cost = fl->host[h].lo = fl->host[h].hi = NAN;
     for (size_t i = 0, j; rc == 0 && i < fl->n; i = j) {
@@ -152,9 +152,9 @@ static int hb_rfleet_hosts(struct hb_rfleet *fl)
             ;
         struct hb_rfleet_host *hs = &fl->host[fl->v[b[i]].host];
         hs->cells = (uint32_t)(j - i);
-        hs->cost = hb_rfleet_median(fl->v, b + i, j - i, 0, tmp);
-        hs->lo = hb_rfleet_median(fl->v, b + i, j - i, 1, tmp);
-        hs->hi = hb_rfleet_median(fl->v, b + i, j - i, 2, tmp);
+        hs->cost = rfleet_median(fl->v, b + i, j - i, 0, tmp);
+        hs->lo = rfleet_median(fl->v, b + i, j - i, 1, tmp);
+        hs->hi = rfleet_median(fl->v, b + i, j - i, 2, tmp);
     }
     free(a);
     free(b);
@@ -168,7 +168,7 @@ struct hb_rfleet_ranked {
 };
 
 /* Costliest first; hosts without a cost last; host order among equals. */
-static int hb_rfleet_by_cost(const void *pa, const void *pb)
+static int rfleet_by_cost(const void *pa, const void *pb)
 {
     const struct hb_rfleet_ranked *a = pa, *b = pb;
     bool na = isnan(a->cost), nb = isnan(b->cost);
@@ -179,8 +179,8 @@ static int hb_rfleet_by_cost(const void *pa, const void *pb)
 
 /* The p that host h's rounds' costs and the other hosts', pooled, come from one distribution
  * (NAN when unknown); pool has room for every round. */
-static double hb_rfleet_p(const double *costs, const size_t *start, const size_t *end, uint32_t nh,
-                          uint32_t h, double *pool)
+static double rfleet_p(const double *costs, const size_t *start, const size_t *end, uint32_t nh,
+                       uint32_t h, double *pool)
 {
     int m = 0;
     for (uint32_t o = 0; o < nh; o++)
@@ -192,7 +192,7 @@ static double hb_rfleet_p(const double *costs, const size_t *start, const size_t
 /* The family of the hosts worse than the fleet's median host (w[h] not HB_NOT_WORSE): each
  * one's p and adjusted p, and its verdict: an outlier only when its intervals are apart and it
  * passes the family. 0 or -ENOMEM. */
-static int hb_rfleet_family(struct hb_rfleet *fl, const enum hb_worse *w)
+static int rfleet_family(struct hb_rfleet *fl, const enum hb_worse *w)
 {
     uint32_t nh = fl->hosts.n;
     size_t *start = malloc((nh + 1) * sizeof(*start)), *end = malloc((nh + 1) * sizeof(*end));
@@ -222,7 +222,7 @@ static int hb_rfleet_family(struct hb_rfleet *fl, const enum hb_worse *w)
         if (w[h] == HB_NOT_WORSE) continue;
         bool unknown = isnan(hs->lo) || isnan(fl->lo);
         json_t *e = json_pack("{s:I}", "host", (json_int_t)h);
-        rc = hb_family_rec_add(&fam, e, unknown ? NAN : hb_rfleet_p(costs, start, end, nh, h, pool),
+        rc = hb_family_rec_add(&fam, e, unknown ? NAN : rfleet_p(costs, start, end, nh, h, pool),
                                w[h] == HB_WORSE);
         json_decref(e);
     }
@@ -245,7 +245,7 @@ static int hb_rfleet_family(struct hb_rfleet *fl, const enum hb_worse *w)
 
 /* The fleet's median host (medians of the hosts' costs and interval ends), each host judged
  * against it, the hosts ranked. 0 or -ENOMEM. */
-static int hb_rfleet_judge(struct hb_rfleet *fl)
+static int rfleet_judge(struct hb_rfleet *fl)
 {
     uint32_t nh = fl->hosts.n;
     double *tmp = malloc((nh + 1) * sizeof(*tmp));
@@ -275,12 +275,12 @@ static int hb_rfleet_judge(struct hb_rfleet *fl)
         hs->verdict = HB_RFLEET_OK;
         r[h] = (struct hb_rfleet_ranked){hs->cost, h};
     }
-    int rc = hb_rfleet_family(fl, w);
+    int rc = rfleet_family(fl, w);
     for (uint32_t h = 0; rc == 0 && h < nh; h++) {
         fl->outliers += fl->host[h].verdict == HB_RFLEET_OUTLIER;
         fl->inconclusive += fl->host[h].verdict == HB_RFLEET_INCONCLUSIVE;
     }
-    qsort(r, nh, sizeof(*r), hb_rfleet_by_cost);
+    qsort(r, nh, sizeof(*r), rfleet_by_cost);
     for (uint32_t h = 0; h < nh; h++)
         fl->rank[h] = r[h].host;
     free(tmp);
@@ -291,10 +291,10 @@ static int hb_rfleet_judge(struct hb_rfleet *fl)
 
 int hb_rfleet_finish(struct hb_rfleet *fl)
 {
-    int rc = hb_rfleet_sort(fl);
-    if (rc == 0) rc = hb_rfleet_cells(fl);
-    if (rc == 0) rc = hb_rfleet_hosts(fl);
-    if (rc == 0) rc = hb_rfleet_judge(fl);
+    int rc = rfleet_sort(fl);
+    if (rc == 0) rc = rfleet_cells(fl);
+    if (rc == 0) rc = rfleet_hosts(fl);
+    if (rc == 0) rc = rfleet_judge(fl);
     fl->cost_min = fl->cost_max = NAN;
     for (size_t i = 0; rc == 0 && i < fl->n; i++) {
         double c = fl->v[i].v;
@@ -313,14 +313,14 @@ struct hb_rfleet_spread {
 
 /* Widest spread first (the costliest host furthest above its cell's median), cell order
  * among equals. */
-static int hb_rfleet_by_spread(const void *pa, const void *pb)
+static int rfleet_by_spread(const void *pa, const void *pb)
 {
     const struct hb_rfleet_spread *a = pa, *b = pb;
     if (a->cost != b->cost) return a->cost < b->cost ? 1 : -1;
     return a->cell < b->cell ? -1 : a->cell > b->cell;
 }
 
-static int hb_rfleet_by_cell(const void *pa, const void *pb)
+static int rfleet_by_cell(const void *pa, const void *pb)
 {
     uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
     return a < b ? -1 : a > b;
@@ -341,11 +341,11 @@ uint32_t *hb_rfleet_pick(const struct hb_rfleet *fl, uint32_t unit, size_t max, 
         if (unit == HB_STRTAB_NONE || fl->cell[c].unit == unit)
             s[k++] = (struct hb_rfleet_spread){fl->cell[c].worst_cost, c};
     *total = k;
-    if (k > max) qsort(s, k, sizeof(*s), hb_rfleet_by_spread);
+    if (k > max) qsort(s, k, sizeof(*s), rfleet_by_spread);
     *n = k < max ? k : max;
     for (size_t i = 0; i < *n; i++)
         out[i] = s[i].cell;
-    qsort(out, *n, sizeof(*out), hb_rfleet_by_cell);
+    qsort(out, *n, sizeof(*out), rfleet_by_cell);
     free(s);
     return out;
 }

@@ -49,7 +49,7 @@ void hb_report_matrix_hmat(FILE *f, const json_t *m, const char *path)
 
 /* One line per kernel-tier disagreement of kind ("flags" or "inconclusive"), the first
  * HB_REPORT_MAX_ROWS of them. */
-static void hb_report_ktier_list(FILE *f, const json_t *k, const char *kind, const char *path)
+static void report_ktier_list(FILE *f, const json_t *k, const char *kind, const char *path)
 {
     bool flag = strcmp(kind, "flags") == 0;
     const json_t *list = json_object_get(k, kind);
@@ -82,6 +82,6 @@ void hb_report_matrix_kernel_tiers(FILE *f, const json_t *m, const char *path)
                 (long long)json_integer_value(json_object_get(x, "node")),
                 (long long)json_integer_value(json_object_get(x, "kernel_tier")));
     fputs(" (a higher number is a slower tier)</p>\n", f);
-    hb_report_ktier_list(f, k, "flags", path);
-    hb_report_ktier_list(f, k, "inconclusive", path);
+    report_ktier_list(f, k, "flags", path);
+    report_ktier_list(f, k, "inconclusive", path);
 }

@@ -56,7 +56,7 @@ int hb_report_int(const json_t *rec, const char *key, int def)
     return v <= INT_MIN ? INT_MIN : v >= INT_MAX ? INT_MAX : (int)v;
 }
 
-static int hb_rbar_cmp(const void *a, const void *b)
+static int rbar_cmp(const void *a, const void *b)
 {
     const struct hb_rbar *x = a, *y = b;
     if (x->key != y->key) return x->key < y->key ? -1 : 1;
@@ -75,7 +75,7 @@ struct hb_bar *hb_report_bars(const struct hb_report_in *in, const struct hb_rba
         return NULL;
     }
     memcpy(*sorted, b->v, b->n * sizeof(**sorted));
-    qsort(*sorted, b->n, sizeof(**sorted), hb_rbar_cmp);
+    qsort(*sorted, b->n, sizeof(**sorted), rbar_cmp);
     for (size_t i = 0; i < b->n; i++) {
         const struct hb_rbar *r = &(*sorted)[i];
         bars[i] = (struct hb_bar){hb_strtab_get(&in->str, r->group),
@@ -89,7 +89,7 @@ struct hb_bar *hb_report_bars(const struct hb_report_in *in, const struct hb_rba
 }
 
 /* s as one shell word ('...', each ' as '\''), HTML-escaped: a command to copy. */
-static void hb_report_shell_word(FILE *f, const char *s)
+static void report_shell_word(FILE *f, const char *s)
 {
     fputs("&#39;", f);
     for (char c[2] = {0}; (c[0] = *s) != '\0'; s++)
@@ -112,10 +112,10 @@ void hb_report_left_out(FILE *f, int colspan, const struct hb_rbudget *b, const 
     hb_html_esc(f, what);
     fprintf(f, " (%zu left out, to keep the report readable); to list them all: <code>jq -c ",
             b->total - b->drawn);
-    hb_report_shell_word(f, select);
+    report_shell_word(f, select);
     fputc(' ', f);
     if (path)
-        hb_report_shell_word(f, path);
+        report_shell_word(f, path);
     else
         fputs("RESULTS.jsonl", f);
     fputs("</code>", f);

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void hb_report_matrix_table(FILE *f, const char *name, const json_t *m)
+static void report_matrix_table(FILE *f, const char *name, const json_t *m)
 {
     if (!json_is_array(m)) return;
     size_t width = 0, r;
@@ -32,7 +32,7 @@ static void hb_report_matrix_table(FILE *f, const char *name, const json_t *m)
 
 /* What the machine cannot show (the notes every run of a one-node machine carries): each
  * distinct text once, however many result files repeat it, at most HB_REPORT_MAX_PANELS. */
-static void hb_report_notes(FILE *f, const struct hb_report_in *in, int nin)
+static void report_notes(FILE *f, const struct hb_report_in *in, int nin)
 {
     struct hb_strtab seen = {0};
     struct hb_rbudget b = {0};
@@ -53,7 +53,7 @@ static void hb_report_notes(FILE *f, const struct hb_report_in *in, int nin)
 
 /* What tells machines apart: the hosts and each node's CPUs and memory. A new string to free;
  * NULL when out of memory. */
-static char *hb_machine_key(const json_t *run)
+static char *machine_key(const json_t *run)
 {
     json_t *nodes = json_array(), *key = NULL;
     size_t n;
@@ -69,7 +69,7 @@ static char *hb_machine_key(const json_t *run)
 }
 
 /* The run record's settings, named in words. */
-static const char *const hb_machine_rows[][2] = {
+static const char *const machine_rows[][2] = {
     {"hosts", "hosts"},
     {"ranks", "MPI ranks"},
     {"hopbench_version", "hopbench version"},
@@ -89,7 +89,7 @@ static const char *const hb_machine_rows[][2] = {
 
 /* A setting as a cell; the kernel's NUMA balancing mode (/proc/sys/kernel/numa_balancing)
  * in words. */
-static void hb_machine_cell(FILE *f, const char *key, const json_t *v)
+static void machine_cell(FILE *f, const char *key, const json_t *v)
 {
     static const char *const modes[] = {"off", "on", "memory tiering", "on and memory tiering"};
     /* A number since the configuration capture; a string in files from before. */
@@ -111,17 +111,17 @@ static void hb_machine_cell(FILE *f, const char *key, const json_t *v)
 
 /* A setting of the files of one machine (their ids in at[], n of them): one cell when they
  * agree, else each file's value under its name. */
-static void hb_machine_row(FILE *f, const struct hb_report_in *in, const int *at, int n, int r)
+static void machine_row(FILE *f, const struct hb_report_in *in, const int *at, int n, int r)
 {
-    const char *key = hb_machine_rows[r][0];
+    const char *key = machine_rows[r][0];
     const json_t *first = json_object_get(in[at[0]].res.run, key);
     bool same = true;
     for (int k = 1; k < n; k++)
         same &= json_equal(first, json_object_get(in[at[k]].res.run, key)) ||
                 (!first && !json_object_get(in[at[k]].res.run, key));
-    fprintf(f, "<tr><th>%s</th>", hb_machine_rows[r][1]);
+    fprintf(f, "<tr><th>%s</th>", machine_rows[r][1]);
     if (same) {
-        hb_machine_cell(f, key, first);
+        machine_cell(f, key, first);
         fputs("</tr>\n", f);
         return;
     }
@@ -131,14 +131,14 @@ static void hb_machine_row(FILE *f, const struct hb_report_in *in, const int *at
         fputs("<tr><th>", f);
         hb_html_esc(f, base ? base + 1 : in[at[k]].res.path);
         fputs("</th>", f);
-        hb_machine_cell(f, key, json_object_get(in[at[k]].res.run, key));
+        machine_cell(f, key, json_object_get(in[at[k]].res.run, key));
         fputs("</tr>", f);
     }
     fputs("</table></td></tr>\n", f);
 }
 
 /* The panel of one machine: the files at[] (n) that ran on it. */
-static void hb_machine_panel(FILE *f, const struct hb_report_in *in, const int *at, int n)
+static void machine_panel(FILE *f, const struct hb_report_in *in, const int *at, int n)
 {
     const json_t *run = in[at[0]].res.run;
     fputs("<div class=\"panel machine\"><h3>", f);
@@ -154,8 +154,8 @@ static void hb_machine_panel(FILE *f, const struct hb_report_in *in, const int *
     fputs("</p>\n<details><summary>settings, configuration, nodes and distances</summary>\n"
           "<table>\n",
           f);
-    for (int r = 0; r < (int)(sizeof(hb_machine_rows) / sizeof(hb_machine_rows[0])); r++)
-        hb_machine_row(f, in, at, n, r);
+    for (int r = 0; r < (int)(sizeof(machine_rows) / sizeof(machine_rows[0])); r++)
+        machine_row(f, in, at, n, r);
     fputs("</table>\n", f);
     hb_report_config(f, in, at, n);
     const json_t *topo = json_object_get(run, "topology");
@@ -176,8 +176,8 @@ static void hb_machine_panel(FILE *f, const struct hb_report_in *in, const int *
                          "select(.type == \"run\") | .topology.nodes[]?");
     if (!json_is_array(json_object_get(topo, "distances")))
         fputs("<p>No firmware distance matrix.</p>\n", f);
-    hb_report_matrix_table(f, "distance", json_object_get(topo, "distances"));
-    hb_report_matrix_table(f, "hop class", json_object_get(topo, "hop_class"));
+    report_matrix_table(f, "distance", json_object_get(topo, "distances"));
+    report_matrix_table(f, "hop class", json_object_get(topo, "hop_class"));
     fputs("</details></div>\n", f);
 }
 
@@ -189,7 +189,7 @@ void hb_report_machine(FILE *f, const struct hb_report_in *in, int nin)
     bool any = false;
     for (int i = 0; keys && i < nin; i++)
         if (in[i].res.run) {
-            keys[i] = hb_machine_key(in[i].res.run);
+            keys[i] = machine_key(in[i].res.run);
             any |= keys[i] != NULL;
         }
     if (any && at && done) {
@@ -203,10 +203,10 @@ void hb_report_machine(FILE *f, const struct hb_report_in *in, int nin)
                     done[j] = true;
                     at[n++] = j;
                 }
-            hb_machine_panel(f, in, at, n);
+            machine_panel(f, in, at, n);
         }
         fputs("</div>\n", f);
-        hb_report_notes(f, in, nin);
+        report_notes(f, in, nin);
         fputs("</section>\n", f);
     }
     for (int i = 0; keys && i < nin; i++)

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void hb_report_matrix_numbers(FILE *f, const json_t *m, const char *path)
+static void report_matrix_numbers(FILE *f, const json_t *m, const char *path)
 {
     const json_t *rows = json_object_get(m, "rows"), *cols = json_object_get(m, "cols");
     bool c2c = strcmp(hb_rec_str(m, "metric", ""), "c2c") == 0;
@@ -110,7 +110,7 @@ void hb_report_matrices(FILE *f, const struct hb_report_in *in, int nin, int c2c
                 hb_svg_heatmap(f, rows, cols, json_object_get(m, "relative"), flags, "relative",
                                "x fastest", false);
             }
-            hb_report_matrix_numbers(f, m, in[i].res.path);
+            report_matrix_numbers(f, m, in[i].res.path);
             hb_report_matrix_notes(f, m);
             hb_report_matrix_hmat(f, m, in[i].res.path);
             hb_report_matrix_kernel_tiers(f, m, in[i].res.path);

@@ -10,7 +10,7 @@
 
 /* ", DRAM, kernel memory_tier4": the memory node's kind and tier from the run record's
  * topology, "" when it has none. */
-static void hb_mlp_tier_words(const json_t *run, long long mem, char *buf, size_t len)
+static void mlp_tier_words(const json_t *run, long long mem, char *buf, size_t len)
 {
     size_t i;
     json_t *n;
@@ -40,7 +40,7 @@ int hb_report_mlp_take(struct hb_report_in *in, const json_t *m)
     if (!in->mlp_chains[0] || chains < in->mlp_chains[0]) in->mlp_chains[0] = chains;
     if (chains > in->mlp_chains[1]) in->mlp_chains[1] = chains;
     char name[240], tier[96], count[20];
-    hb_mlp_tier_words(in->res.run, (long long)hb_rec_num(m, "mem_node", -1), tier, sizeof(tier));
+    mlp_tier_words(in->res.run, (long long)hb_rec_num(m, "mem_node", -1), tier, sizeof(tier));
     snprintf(name, sizeof(name), "%s: CPU node %lld \xe2\x86\x92 memory node %lld%s",
              hb_rec_str(m, "host", "?"), (long long)hb_rec_num(m, "cpu_node", -1),
              (long long)hb_rec_num(m, "mem_node", -1), tier);
@@ -49,7 +49,7 @@ int hb_report_mlp_take(struct hb_report_in *in, const json_t *m)
 }
 
 /* A file draws the figure when its points have two chain counts or more. */
-static bool hb_mlp_drawn(const struct hb_report_in *in)
+static bool mlp_drawn(const struct hb_report_in *in)
 {
     return in->mlp.n > 0 && in->mlp_chains[1] > in->mlp_chains[0];
 }
@@ -58,7 +58,7 @@ void hb_report_mlp(FILE *f, const struct hb_report_in *in, int nin)
 {
     bool any = false;
     for (int i = 0; i < nin; i++)
-        any |= hb_mlp_drawn(&in[i]);
+        any |= mlp_drawn(&in[i]);
     if (!any) return;
     fputs("<section id=\"mlp\"><h2>Memory-level parallelism</h2><p>Each point is one count "
           "of independent pointer chases interleaved in one thread (<code>--chains</code>): "
@@ -72,7 +72,7 @@ void hb_report_mlp(FILE *f, const struct hb_report_in *in, int nin)
         "select(.type == \"measurement\" and .metric == \"latency\" and has(\"loads_per_s\"))",
         "chains"};
     for (int i = 0; i < nin; i++) {
-        if (!hb_mlp_drawn(&in[i])) continue;
+        if (!mlp_drawn(&in[i])) continue;
         fputs("<div class=\"panel\">", f);
         hb_report_caption(f, &in[i].res, "latency against throughput by chain count");
         hb_report_curves_figure(f, &in[i], &in[i].mlp, NULL, 0, &fig);

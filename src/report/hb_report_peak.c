@@ -25,7 +25,7 @@ int hb_report_peak_take(struct hb_report_in *in, const json_t *m)
 
 /* The figure of node j of peak record r: its measurement's, with its interval; else the
  * record's figure alone. */
-static struct hb_rfig hb_peak_node(const struct hb_report_in *in, const json_t *r, size_t j)
+static struct hb_rfig peak_node(const struct hb_report_in *in, const json_t *r, size_t j)
 {
     double node = (double)json_integer_value(json_array_get(json_object_get(r, "nodes"), j));
     const char *exp = hb_rec_str(r, "experiment", ""), *host = hb_rec_str(r, "host", "");
@@ -41,8 +41,8 @@ static struct hb_rfig hb_peak_node(const struct hb_report_in *in, const json_t *
 
 /* The peak records of a file as bars: per record (a group), one bar per node and the total.
  * Names of the node bars go to names[] (room for max); returns the bars made. */
-static size_t hb_peak_bars(const struct hb_report_in *in, struct hb_bar *bars, size_t max,
-                           char (*names)[32])
+static size_t peak_bars(const struct hb_report_in *in, struct hb_bar *bars, size_t max,
+                        char (*names)[32])
 {
     size_t n = 0, k;
     json_t *r;
@@ -53,7 +53,7 @@ static size_t hb_peak_bars(const struct hb_report_in *in, struct hb_bar *bars, s
         for (size_t j = 0; j < json_array_size(gb) && n < max; j++, n++) {
             snprintf(names[n], sizeof(names[n]), "node %lld",
                      (long long)json_integer_value(json_array_get(nodes, j)));
-            struct hb_rfig fig = hb_peak_node(in, r, j);
+            struct hb_rfig fig = peak_node(in, r, j);
             bars[n] = (struct hb_bar){hb_rec_str(r, "kernel", "?"),
                                       names[n],
                                       names[n],
@@ -74,7 +74,7 @@ static size_t hb_peak_bars(const struct hb_report_in *in, struct hb_bar *bars, s
 }
 
 /* The table: mix, placement, per node, total (GB/s, each with its interval where it has one). */
-static void hb_peak_table(FILE *f, const struct hb_report_in *in)
+static void peak_table(FILE *f, const struct hb_report_in *in)
 {
     char text[HB_FIGURE_LEN];
     fputs("<table class=\"numbers peak\"><tr><th>mix (kernel)</th><th>placement</th>"
@@ -94,7 +94,7 @@ static void hb_peak_table(FILE *f, const struct hb_report_in *in)
         json_t *v;
         json_array_foreach(json_object_get(r, "node_GBps"), j, v)
         {
-            struct hb_rfig fig = hb_peak_node(in, r, j);
+            struct hb_rfig fig = peak_node(in, r, j);
             fprintf(
                 f, "%s%s", j ? " / " : "",
                 hb_figure_interval_text(json_number_value(v), fig.lo, fig.hi, text, sizeof(text)));
@@ -128,10 +128,10 @@ void hb_report_peak(FILE *f, const struct hb_report_in *in, int nin)
         hb_report_caption(f, &in[i].res, "per node and machine total");
         hb_report_left_out(f, 0, &in[i].peaks, "peak records", in[i].res.path,
                            "select(.type == \"peak\")");
-        size_t n = hb_peak_bars(&in[i], bars, most, names);
+        size_t n = peak_bars(&in[i], bars, most, names);
         hb_report_bar_figs(f, bars, n, "GB/s (peak injection)", "peak bandwidth");
         hb_report_whiskers(f, &in[i].peak_nodes.cov);
-        hb_peak_table(f, &in[i]);
+        peak_table(f, &in[i]);
         fputs("</div>\n", f);
     }
     fputs("</div></section>\n", f);

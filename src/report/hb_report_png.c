@@ -10,7 +10,7 @@
 
 #define HB_PNG_STORED_MAX 65535u /* bytes in one stored deflate block */
 
-static void hb_put32(uint8_t *p, uint32_t v)
+static void put32(uint8_t *p, uint32_t v)
 {
     p[0] = (uint8_t)(v >> 24);
     p[1] = (uint8_t)(v >> 16);
@@ -19,7 +19,7 @@ static void hb_put32(uint8_t *p, uint32_t v)
 }
 
 /* The CRC-32 of PNG chunks (ISO 3309, as in the PNG specification's annex). */
-static uint32_t hb_png_crc(const uint8_t *p, size_t n)
+static uint32_t png_crc(const uint8_t *p, size_t n)
 {
     static uint32_t table[256];
     if (!table[1])
@@ -37,17 +37,17 @@ static uint32_t hb_png_crc(const uint8_t *p, size_t n)
 
 /* A chunk at p: its length, type and the n bytes of data already at p + 8, then its CRC.
  * Returns the chunk's size. */
-static size_t hb_png_chunk(uint8_t *p, const char *type, size_t n)
+static size_t png_chunk(uint8_t *p, const char *type, size_t n)
 {
-    hb_put32(p, (uint32_t)n);
+    put32(p, (uint32_t)n);
     memcpy(p + 4, type, 4);
-    hb_put32(p + 8 + n, hb_png_crc(p + 4, n + 4));
+    put32(p + 8 + n, png_crc(p + 4, n + 4));
     return n + 12;
 }
 
 /* The image data at p: a zlib stream of stored blocks over the rows, each row led by its
  * filter byte (0, none). Returns its size. */
-static size_t hb_png_idat(uint8_t *p, const uint8_t *px, uint32_t w, uint32_t h)
+static size_t png_idat(uint8_t *p, const uint8_t *px, uint32_t w, uint32_t h)
 {
     size_t raw = (size_t)h * (w + 1), at = 0, o = 2, row = 0, col = 0;
     uint32_t a = 1, b = 0; /* Adler-32 of the raw bytes */
@@ -70,11 +70,11 @@ static size_t hb_png_idat(uint8_t *p, const uint8_t *px, uint32_t w, uint32_t h)
         }
         at += n;
     }
-    hb_put32(p + o, b << 16 | a);
+    put32(p + o, b << 16 | a);
     return o + 4;
 }
 
-static void hb_base64(FILE *f, const uint8_t *p, size_t n)
+static void base64_put(FILE *f, const uint8_t *p, size_t n)
 {
     static const char digits[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     for (size_t i = 0; i < n; i += 3) {
@@ -104,16 +104,16 @@ int hb_png_base64(FILE *f, const uint8_t *px, uint32_t w, uint32_t h, const uint
     }
     memcpy(p, sig, 8);
     size_t o = 8;
-    hb_put32(p + o + 8, w);
-    hb_put32(p + o + 12, h);
+    put32(p + o + 8, w);
+    put32(p + o + 12, h);
     /* 8 bits a pixel, colour type 3 (indexed), deflate, no filter method, no interlace */
     memcpy(p + o + 16, (const uint8_t[]){8, 3, 0, 0, 0}, 5);
-    o += hb_png_chunk(p + o, "IHDR", 13);
+    o += png_chunk(p + o, "IHDR", 13);
     memcpy(p + o + 8, pal, 3 * (size_t)npal);
-    o += hb_png_chunk(p + o, "PLTE", 3 * (size_t)npal);
-    o += hb_png_chunk(p + o, "IDAT", hb_png_idat(p + o + 8, px, w, h));
-    o += hb_png_chunk(p + o, "IEND", 0);
-    hb_base64(f, p, o);
+    o += png_chunk(p + o, "PLTE", 3 * (size_t)npal);
+    o += png_chunk(p + o, "IDAT", png_idat(p + o + 8, px, w, h));
+    o += png_chunk(p + o, "IEND", 0);
+    base64_put(f, p, o);
     free(p);
     return 0;
 }

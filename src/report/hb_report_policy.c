@@ -14,7 +14,7 @@
 #include <string.h>
 
 /* A policy record of type (throughput or gain) of the plain study, not --intensity's. */
-static bool hb_policy_is(const json_t *r, const char *type)
+static bool policy_is(const json_t *r, const char *type)
 {
     return hb_report_is(r, type, "policy", NULL) &&
            !json_is_number(json_object_get(r, "intensity"));
@@ -23,7 +23,7 @@ static bool hb_policy_is(const json_t *r, const char *type)
 /* Each kept throughput is a bar: the bars' budget bounds them. */
 int hb_report_policy_keep(struct hb_report_in *in, const json_t *rec)
 {
-    if (!hb_policy_is(rec, "throughput") && !hb_policy_is(rec, "gain")) return 0;
+    if (!policy_is(rec, "throughput") && !policy_is(rec, "gain")) return 0;
     return hb_report_budget_take(&in->policy_recs, 1, HB_REPORT_MAX_BARS) ? 1 : 0;
 }
 
@@ -31,32 +31,31 @@ int hb_report_policy_keep(struct hb_report_in *in, const json_t *rec)
 #define HB_POLICY_UNITS 2
 
 /* The figure a throughput record is drawn in: 0 bandwidth (GB/s), 1 latency (ns). */
-static int hb_policy_unit(const json_t *tp)
+static int policy_unit(const json_t *tp)
 {
     return strcmp(hb_rec_str(tp, "unit", ""), "ns") == 0;
 }
 
-static bool hb_policy_same(const json_t *a, const json_t *b, const char *key)
+static bool policy_same(const json_t *a, const json_t *b, const char *key)
 {
     return strcmp(hb_rec_str(a, key, ""), hb_rec_str(b, key, "")) == 0;
 }
 
 /* The gain record of a throughput record's host, mode and workload, or NULL. */
-static const json_t *hb_policy_gain_of(const json_t *records, const json_t *tp)
+static const json_t *policy_gain_of(const json_t *records, const json_t *tp)
 {
     size_t k;
     json_t *g;
-    json_array_foreach(records, k, g) if (hb_policy_is(g, "gain") &&
-                                          hb_policy_same(g, tp, "host") &&
-                                          hb_policy_same(g, tp, "mode") &&
-                                          hb_policy_same(g, tp, "workload")) return g;
+    json_array_foreach(records, k, g) if (policy_is(g, "gain") && policy_same(g, tp, "host") &&
+                                          policy_same(g, tp, "mode") &&
+                                          policy_same(g, tp, "workload")) return g;
     return NULL;
 }
 
 /* The interval of a throughput record: its placement's speed_ci95 in the gain record, in the
  * throughput's unit (a chase's speed is loads/ns, its throughput ns a load: the ends
  * inverted). False when the record has none. */
-static bool hb_policy_interval(const json_t *gain, const json_t *tp, double *lo, double *hi)
+static bool policy_interval(const json_t *gain, const json_t *tp, double *lo, double *hi)
 {
     const json_t *ci =
         json_object_get(json_object_get(gain, "speed_ci95"), hb_rec_str(tp, "policy", ""));
@@ -77,29 +76,29 @@ static bool hb_policy_interval(const json_t *gain, const json_t *tp, double *lo,
 }
 
 /* A throughput record drawn: its value is a number. */
-static bool hb_policy_drawn(const json_t *tp)
+static bool policy_drawn(const json_t *tp)
 {
-    return hb_policy_is(tp, "throughput") && json_is_number(json_object_get(tp, "value"));
+    return policy_is(tp, "throughput") && json_is_number(json_object_get(tp, "value"));
 }
 
 /* The bars of unit u: a group per workload (and host, when the run had several), a bar per
  * placement (and mode, when the run had both), coloured by placement; their names go to
  * names[] (room for max: a group's and a bar's each). Returns the bars made. */
-static size_t hb_policy_bars(const struct hb_report_in *in, int u, struct hb_bar *bars, size_t max,
-                             char (*names)[2][96])
+static size_t policy_bars(const struct hb_report_in *in, int u, struct hb_bar *bars, size_t max,
+                          char (*names)[2][96])
 {
     bool hosts = json_array_size(json_object_get(in->res.run, "hosts")) > 1, modes = false;
     size_t n = 0, k;
     json_t *tp;
     const char *mode = NULL;
-    json_array_foreach(in->res.records, k, tp) if (hb_policy_drawn(tp))
+    json_array_foreach(in->res.records, k, tp) if (policy_drawn(tp))
     {
         modes |= mode && strcmp(mode, hb_rec_str(tp, "mode", "")) != 0;
         mode = hb_rec_str(tp, "mode", "");
     }
     json_array_foreach(in->res.records, k, tp)
     {
-        if (n >= max || !hb_policy_drawn(tp) || hb_policy_unit(tp) != u) continue;
+        if (n >= max || !policy_drawn(tp) || policy_unit(tp) != u) continue;
         const char *policy = hb_rec_str(tp, "policy", "?");
         snprintf(names[n][0], sizeof(names[n][0]), "%s%s%s", hb_rec_str(tp, "workload", "?"),
                  hosts ? ", " : "", hosts ? hb_rec_str(tp, "host", "") : "");
@@ -107,14 +106,14 @@ static size_t hb_policy_bars(const struct hb_report_in *in, int u, struct hb_bar
                  modes ? hb_rec_str(tp, "mode", "") : "");
         bars[n] =
             (struct hb_bar){names[n][0], names[n][1], policy, hb_rec_num(tp, "value", 0), NAN, NAN};
-        hb_policy_interval(hb_policy_gain_of(in->res.records, tp), tp, &bars[n].lo, &bars[n].hi);
+        policy_interval(policy_gain_of(in->res.records, tp), tp, &bars[n].lo, &bars[n].hi);
         n++;
     }
     return n;
 }
 
 /* A gain's verdict in words, from the record's gain_noise. */
-static const char *hb_policy_verdict(const char *noise)
+static const char *policy_verdict(const char *noise)
 {
     if (strcmp(noise, "clear") == 0) return "clear: beyond the noise";
     if (strcmp(noise, "inconclusive") == 0) return "inconclusive: within the noise";
@@ -123,12 +122,12 @@ static const char *hb_policy_verdict(const char *noise)
 }
 
 /* The placements local is compared with: the gain record's gain_vs_ keys, in its order. */
-static const char *const hb_policy_others[] = {"interleave", "one-node", "remote", "os"};
+static const char *const policy_others[] = {"interleave", "one-node", "remote", "os"};
 #define HB_POLICY_OTHERS 4
 
 /* Local placement against placement `other` as gain record g gives it: the gain (local's speed
  * over the other's) with its direction in words, its verdict and adjusted p. */
-static void hb_policy_gain_cell(FILE *f, const json_t *g, const char *other)
+static void policy_gain_cell(FILE *f, const json_t *g, const char *other)
 {
     char key[64];
     snprintf(key, sizeof(key), "gain_vs_%s", other);
@@ -144,7 +143,7 @@ static void hb_policy_gain_cell(FILE *f, const json_t *g, const char *other)
             json_number_value(v), hb_unit_quantity(speed), hb_unit_shown(speed));
     hb_html_esc(f, other);
     fputs("; <span class=\"verdict\">", f);
-    hb_html_esc(f, hb_policy_verdict(hb_rec_str(json_object_get(g, "gain_noise"), key, "?")));
+    hb_html_esc(f, policy_verdict(hb_rec_str(json_object_get(g, "gain_noise"), key, "?")));
     fputs("</span>", f);
     const json_t *p = json_object_get(json_object_get(g, "gain_p_adjusted"), key);
     if (json_is_number(p)) fprintf(f, " (p adjusted %.2g)", json_number_value(p));
@@ -153,11 +152,11 @@ static void hb_policy_gain_cell(FILE *f, const json_t *g, const char *other)
 
 /* The gains: a row per gain record, local's speed with its interval and its gain over each
  * other placement. */
-static void hb_policy_gains_table(FILE *f, const struct hb_report_in *in)
+static void policy_gains_table(FILE *f, const struct hb_report_in *in)
 {
     size_t rows = 0, k;
     json_t *g;
-    json_array_foreach(in->res.records, k, g) rows += hb_policy_is(g, "gain");
+    json_array_foreach(in->res.records, k, g) rows += policy_is(g, "gain");
     if (!rows) return;
     hb_report_numbers_open(f, rows);
     fputs("<p class=\"figtitle\">NUMA gain of local placement (the gain records: local's speed "
@@ -165,12 +164,12 @@ static void hb_policy_gains_table(FILE *f, const struct hb_report_in *in)
           "gains\"><tr><th>workload</th><th>mode</th><th>host</th><th>local [lo, hi]</th>",
           f);
     for (int o = 0; o < HB_POLICY_OTHERS; o++)
-        fprintf(f, "<th>local against %s</th>", hb_policy_others[o]);
+        fprintf(f, "<th>local against %s</th>", policy_others[o]);
     fputs("</tr>\n", f);
     char text[HB_FIGURE_LEN];
     json_array_foreach(in->res.records, k, g)
     {
-        if (!hb_policy_is(g, "gain")) continue;
+        if (!policy_is(g, "gain")) continue;
         fputs("<tr>", f);
         static const char *const keys[] = {"workload", "mode", "host"};
         for (int c = 0; c < 3; c++)
@@ -182,7 +181,7 @@ static void hb_policy_gains_table(FILE *f, const struct hb_report_in *in)
             hb_figure_interval_text(hb_rec_num(g, "local_speed", NAN), lo, hi, text, sizeof(text)),
             hb_unit_shown(hb_rec_str(g, "speed_unit", "")));
         for (int o = 0; o < HB_POLICY_OTHERS; o++)
-            hb_policy_gain_cell(f, g, hb_policy_others[o]);
+            policy_gain_cell(f, g, policy_others[o]);
         fputs("</tr>\n", f);
     }
     fputs("</table>\n", f);
@@ -190,7 +189,7 @@ static void hb_policy_gains_table(FILE *f, const struct hb_report_in *in)
 }
 
 /* The throughputs: a row per throughput record, its figure with its interval. */
-static void hb_policy_table(FILE *f, const struct hb_report_in *in, size_t rows)
+static void policy_table(FILE *f, const struct hb_report_in *in, size_t rows)
 {
     hb_report_numbers_open(f, rows);
     fputs("<table class=\"numbers policy\"><tr><th>workload</th><th>mode</th><th>host</th>"
@@ -200,13 +199,13 @@ static void hb_policy_table(FILE *f, const struct hb_report_in *in, size_t rows)
     json_t *tp;
     json_array_foreach(in->res.records, k, tp)
     {
-        if (!hb_policy_is(tp, "throughput")) continue;
+        if (!policy_is(tp, "throughput")) continue;
         fputs("<tr>", f);
         static const char *const keys[] = {"workload", "mode", "host", "policy"};
         for (int c = 0; c < 4; c++)
             hb_report_cell(f, json_object_get(tp, keys[c]));
         double lo = NAN, hi = NAN;
-        hb_policy_interval(hb_policy_gain_of(in->res.records, tp), tp, &lo, &hi);
+        policy_interval(policy_gain_of(in->res.records, tp), tp, &lo, &hi);
         char text[HB_FIGURE_LEN];
         const json_t *v = json_object_get(tp, "value");
         if (json_is_number(v))
@@ -228,7 +227,7 @@ void hb_report_policy_gains(FILE *f, const struct hb_report_in *in)
     static const char *const metrics[HB_POLICY_UNITS] = {"policy-bandwidth", "policy-latency"};
     size_t rows = 0, k;
     json_t *r;
-    json_array_foreach(in->res.records, k, r) rows += hb_policy_is(r, "throughput");
+    json_array_foreach(in->res.records, k, r) rows += policy_is(r, "throughput");
     if (!rows) return;
     hb_report_left_out(f, 0, &in->policy_recs, "throughput and gain records", in->res.path,
                        "select((.type == \"throughput\" or .type == \"gain\") and .suite == "
@@ -236,12 +235,12 @@ void hb_report_policy_gains(FILE *f, const struct hb_report_in *in)
     struct hb_bar *bars = malloc(rows * sizeof(*bars));
     char(*names)[2][96] = malloc(rows * sizeof(*names));
     for (int u = 0; bars && names && u < HB_POLICY_UNITS; u++) {
-        size_t n = hb_policy_bars(in, u, bars, rows, names);
+        size_t n = policy_bars(in, u, bars, rows, names);
         if (n) hb_report_bar_figs(f, bars, n, ylabels[u], metrics[u]);
     }
     free(bars);
     free(names);
     hb_report_whiskers(f, &in->cov);
-    hb_policy_gains_table(f, in);
-    hb_policy_table(f, in, rows);
+    policy_gains_table(f, in);
+    policy_table(f, in, rows);
 }

@@ -20,7 +20,7 @@
 
 /* Each figure of m past its physical bound (hb_bounds.h: checked again, so a file written
  * before the check or edited is flagged too), the first few as text. 0 or -ENOMEM. */
-static int hb_summary_bounds(struct hb_report_in *in, const json_t *m)
+static int summary_bounds(struct hb_report_in *in, const json_t *m)
 {
     /* The keys the check reads, in an object of its own: it sets one key, and a million
      * records are not copied whole. */
@@ -48,7 +48,7 @@ static int hb_summary_bounds(struct hb_report_in *in, const json_t *m)
 
 int hb_report_summary_take(struct hb_report_in *in, const json_t *m)
 {
-    if (hb_summary_bounds(in, m)) return -ENOMEM;
+    if (summary_bounds(in, m)) return -ENOMEM;
     const json_t *v = json_object_get(m, hb_rec_headline_key(m));
     if (strcmp(hb_rec_str(m, "role", "foreground"), "background") == 0 || !json_is_number(v))
         return 0;
@@ -64,7 +64,7 @@ int hb_report_summary_take(struct hb_report_in *in, const json_t *m)
 }
 
 /* The file's run: its command, hosts and start. */
-static void hb_summary_what(FILE *f, const json_t *run)
+static void summary_what(FILE *f, const json_t *run)
 {
     fputs("<td class=\"kv\">", f);
     hb_html_esc(f, hb_rec_str(run, "command", "?"));
@@ -78,7 +78,7 @@ static void hb_summary_what(FILE *f, const json_t *run)
 
 /* How many figures, how many noisy or failed (the summary record's counts when there is one),
  * and what their intervals are. */
-static void hb_summary_counts(FILE *f, const struct hb_report_in *in)
+static void summary_counts(FILE *f, const struct hb_report_in *in)
 {
     const json_t *s = NULL;
     size_t k;
@@ -97,7 +97,7 @@ static void hb_summary_counts(FILE *f, const struct hb_report_in *in)
     fputs("</td>", f);
 }
 
-static void hb_summary_figures(FILE *f, const struct hb_report_in *in)
+static void summary_figures(FILE *f, const struct hb_report_in *in)
 {
     fputs("<td class=\"kv headline\">", f);
     for (uint32_t i = 0; i < in->headlines.n; i++) {
@@ -111,7 +111,7 @@ static void hb_summary_figures(FILE *f, const struct hb_report_in *in)
 }
 
 /* A line of the conclusions cell: a break before any but the first. */
-static void hb_summary_line(FILE *f, bool *any)
+static void summary_line(FILE *f, bool *any)
 {
     fputs(*any ? "<br>" : "", f);
     *any = true;
@@ -119,7 +119,7 @@ static void hb_summary_line(FILE *f, bool *any)
 
 /* The file's conclusions in words: impossible figures first (whatever else the file says is
  * in doubt), each myth verdict, NUMA gains by verdict, matrix flags. */
-static void hb_summary_verdicts(FILE *f, const struct hb_report_in *in)
+static void summary_verdicts(FILE *f, const struct hb_report_in *in)
 {
     size_t gains[3] = {0}, flags = 0, myths = 0, k;
     static const char *const noise[3] = {"clear", "inconclusive", "unknown noise"};
@@ -127,13 +127,13 @@ static void hb_summary_verdicts(FILE *f, const struct hb_report_in *in)
     json_t *r;
     fputs("<td class=\"kv verdicts\">", f);
     for (uint32_t i = 0; i < in->impossible.n; i++) {
-        hb_summary_line(f, &any);
+        summary_line(f, &any);
         fputs("<strong class=\"warn impossible\">impossible: ", f);
         hb_html_esc(f, hb_strtab_get(&in->impossible, i));
         fputs("</strong>", f);
     }
     if (in->nimpossible > in->impossible.n) {
-        hb_summary_line(f, &any);
+        summary_line(f, &any);
         fprintf(f, "<em>and %zu more impossible figures</em>", in->nimpossible - in->impossible.n);
     }
     json_array_foreach(in->res.records, k, r)
@@ -152,7 +152,7 @@ static void hb_summary_verdicts(FILE *f, const struct hb_report_in *in)
         } else if (hb_report_is(r, "verdict", NULL, NULL) && myths++ < HB_SUMMARY_FIGURES) {
             char head[256];
             hb_report_verdict_heading(head, sizeof(head), r);
-            hb_summary_line(f, &any);
+            summary_line(f, &any);
             hb_html_esc(f, head);
             fputs(": <strong>", f);
             hb_html_esc(f, hb_report_verdict_word(r));
@@ -160,18 +160,18 @@ static void hb_summary_verdicts(FILE *f, const struct hb_report_in *in)
         }
     }
     if (myths > HB_SUMMARY_FIGURES) {
-        hb_summary_line(f, &any);
+        summary_line(f, &any);
         fprintf(f, "<em>and %zu more myth verdicts below</em>", myths - HB_SUMMARY_FIGURES);
     }
     if (gains[0] + gains[1] + gains[2]) {
-        hb_summary_line(f, &any);
+        summary_line(f, &any);
         fprintf(f,
                 "NUMA gains of local placement: %zu clear, %zu inconclusive (within the noise), "
                 "%zu of unknown noise",
                 gains[0], gains[1], gains[2]);
     }
     if (hb_report_has(in, 1, "matrix", "matrix", NULL)) {
-        hb_summary_line(f, &any);
+        summary_line(f, &any);
         fprintf(f, "matrix: %zu pair%s flagged", flags, flags == 1 ? "" : "s");
     }
     fputs(any ? "</td>" : "none drawn from this file</td>", f);
@@ -191,12 +191,12 @@ void hb_report_summary(FILE *f, const struct hb_report_in *in, int nin)
         hb_html_esc(f, base ? base + 1 : in[i].res.path);
         fputs("</code></td>", f);
         if (in[i].res.run)
-            hb_summary_what(f, in[i].res.run);
+            summary_what(f, in[i].res.run);
         else
             fputs("<td class=\"kv\">no run record</td>", f);
-        hb_summary_counts(f, &in[i]);
-        hb_summary_figures(f, &in[i]);
-        hb_summary_verdicts(f, &in[i]);
+        summary_counts(f, &in[i]);
+        summary_figures(f, &in[i]);
+        summary_verdicts(f, &in[i]);
         fputs("</tr>\n", f);
     }
     fputs("</table></section>\n", f);

@@ -15,7 +15,7 @@
 
 /* A cache of the run's topology at level with bytes: how many CPUs share it, whether its size
  * is believable and the node's SMT; 0 when the run record does not say. */
-static int hb_cache_info(const json_t *run, int level, double bytes, bool *believable, int *smt)
+static int cache_info(const json_t *run, int level, double bytes, bool *believable, int *smt)
 {
     size_t n, k;
     json_t *node, *c;
@@ -38,8 +38,8 @@ static int hb_cache_info(const json_t *run, int level, double bytes, bool *belie
  * shared by the sweep's threads under it; each at the working set whose footprint fills it (a
  * chase of `stride` keeps 128 bytes of each stride: hb_level_footprint). Appends to the
  * caption what each mark is. */
-static int hb_cache_marks(const json_t *run, int threads, uint64_t stride, struct hb_mark *marks,
-                          char labels[][96], char levels[][24], FILE *caption)
+static int cache_marks(const json_t *run, int threads, uint64_t stride, struct hb_mark *marks,
+                       char labels[][96], char levels[][24], FILE *caption)
 {
     int n = 0;
     size_t k;
@@ -51,7 +51,7 @@ static int hb_cache_marks(const json_t *run, int threads, uint64_t stride, struc
         int level = hb_report_int(c, "level", 0);
         double bytes = hb_rec_num(c, "bytes", 0);
         bool believable = true;
-        int smt = 1, cpus = hb_cache_info(run, level, bytes, &believable, &smt);
+        int smt = 1, cpus = cache_info(run, level, bytes, &believable, &smt);
         int cores = cpus / (smt > 0 ? smt : 1);
         double eff = believable ? bytes : (double)HB_LLC_PER_CORE_MAX * (cores > 0 ? cores : 1);
         int sharers = cpus > 0 && cpus < threads ? cpus : threads;
@@ -97,8 +97,8 @@ static int hb_cache_marks(const json_t *run, int threads, uint64_t stride, struc
 }
 
 /* One sweep figure of a file with its cache marks and the caption that explains them. */
-static void hb_sweep_figure(FILE *f, const struct hb_report_in *in, int mi,
-                            const struct hb_curve_fig *fig)
+static void sweep_figure(FILE *f, const struct hb_report_in *in, int mi,
+                         const struct hb_curve_fig *fig)
 {
     struct hb_mark marks[HB_SWEEP_MARKS];
     char labels[HB_SWEEP_MARKS][96], levels[HB_SWEEP_MARKS][24];
@@ -107,8 +107,8 @@ static void hb_sweep_figure(FILE *f, const struct hb_report_in *in, int mi,
     FILE *cf = open_memstream(&caption, &clen);
     if (!cf) return;
     int threads = in->sweep_threads > 0 ? in->sweep_threads : 1;
-    int nm = hb_cache_marks(in->res.run, threads, mi == 0 ? in->sweep_stride : 0, marks, labels,
-                            levels, cf);
+    int nm = cache_marks(in->res.run, threads, mi == 0 ? in->sweep_stride : 0, marks, labels,
+                         levels, cf);
     if (fclose(cf) != 0) nm = 0;
     fputs("<div class=\"panel\">", f);
     hb_report_caption(f, &in->res,
@@ -148,6 +148,6 @@ void hb_report_sweep(FILE *f, const struct hb_report_in *in, int nin)
     };
     for (int i = 0; i < nin; i++)
         for (int mi = 0; mi < 2; mi++)
-            if (in[i].sweep[mi].n) hb_sweep_figure(f, &in[i], mi, &figs[mi]);
+            if (in[i].sweep[mi].n) sweep_figure(f, &in[i], mi, &figs[mi]);
     fputs("</div></section>\n", f);
 }

@@ -19,29 +19,29 @@ struct hb_table_ctx {
     int rc; /* the first write error */
 };
 
-static void hb_table_put(struct hb_table_ctx *c, const json_t *rec)
+static void table_put(struct hb_table_ctx *c, const json_t *rec)
 {
     if (c->rc == 0) c->rc = hb_sink_write(c->sink, (json_t *)rec);
 }
 
 /* Every record but the run record, in file order, after the run record. */
-static int hb_table_take(void *ctx, const json_t *rec)
+static int table_take(void *ctx, const json_t *rec)
 {
     struct hb_table_ctx *c = ctx;
-    if (!c->run_written && c->res->run) hb_table_put(c, c->res->run);
+    if (!c->run_written && c->res->run) table_put(c, c->res->run);
     c->run_written = c->run_written || c->res->run;
-    hb_table_put(c, rec);
+    table_put(c, rec);
     return 0;
 }
 
-static int hb_table_file(struct hb_table_ctx *c, const char *path)
+static int table_file(struct hb_table_ctx *c, const char *path)
 {
     struct hb_results r;
     c->res = &r;
     c->run_written = false;
-    int rc = hb_results_read_take(path, hb_table_take, c, &r);
+    int rc = hb_results_read_take(path, table_take, c, &r);
     if (rc) return rc;
-    if (!c->run_written && r.run) hb_table_put(c, r.run);
+    if (!c->run_written && r.run) table_put(c, r.run);
     if (r.run_line2) {
         hb_error_set("%s:%d: a second run record (several runs in one file): give each run a "
                      "file of its own",
@@ -60,7 +60,7 @@ int hb_report_text(enum hb_format f, const char *out, const char *const *inputs,
     struct hb_table_ctx c = {0};
     int rc = hb_sink_open_whole(f, out, &hb_run_layout, &c.sink);
     for (int i = 0; rc == 0 && i < nin; i++)
-        if ((rc = hb_table_file(&c, inputs[i])) == 0 && c.rc) rc = c.rc;
+        if ((rc = table_file(&c, inputs[i])) == 0 && c.rc) rc = c.rc;
     if (!c.sink) return rc;
     if (rc == 0) return hb_sink_close(c.sink, true);
     /* The reason stays the message, not the closing's "not written". */

@@ -10,7 +10,7 @@
 #include <string.h>
 
 /* A verdict's evidence columns. */
-static const char *const hb_evidence_cols[] = {"label", "case", "bg_level", "pct_of_local_read"};
+static const char *const evidence_cols[] = {"label", "case", "bg_level", "pct_of_local_read"};
 #define HB_EVIDENCE_COLS 4
 
 /* Every measurement may be a verdict's evidence, found by suite, background level (verdicts
@@ -22,11 +22,11 @@ int hb_report_evidence_take(struct hb_report_in *in, const json_t *m)
     char key[1024], any[1024];
     hb_report_evidence_key(key, sizeof(key), suite, hb_rec_str(m, "bg_level", ""), label);
     hb_report_evidence_key(any, sizeof(any), suite, NULL, label);
-    return hb_report_add_evidence(in, key, any, m, hb_evidence_cols, HB_EVIDENCE_COLS);
+    return hb_report_add_evidence(in, key, any, m, evidence_cols, HB_EVIDENCE_COLS);
 }
 
 /* s as a jq string literal (JSON's). */
-static void hb_jq_string(FILE *f, const char *s)
+static void jq_string(FILE *f, const char *s)
 {
     json_t *j = json_string(s);
     char *text = j ? json_dumps(j, JSON_ENCODE_ANY) : NULL;
@@ -37,7 +37,7 @@ static void hb_jq_string(FILE *f, const char *s)
 
 /* The evidence rows of verdict v: each evidence label once, its records in file order, at
  * most HB_REPORT_MAX_SIDE rows (output stays bounded: a verdict cites a handful). */
-static void hb_report_evidence(FILE *f, const struct hb_report_in *in, const json_t *v)
+static void report_evidence(FILE *f, const struct hb_report_in *in, const json_t *v)
 {
     const struct hb_revidence *ev = &in->evidence;
     json_t *seen = json_object();
@@ -69,10 +69,10 @@ static void hb_report_evidence(FILE *f, const struct hb_report_in *in, const jso
     FILE *m = open_memstream(&select, &len);
     if (!m) return;
     fputs("select(.type == \"measurement\" and .suite == ", m);
-    hb_jq_string(m, hb_rec_str(v, "suite", ""));
+    jq_string(m, hb_rec_str(v, "suite", ""));
     if (json_object_get(v, "bg_level")) {
         fputs(" and .bg_level == ", m);
-        hb_jq_string(m, hb_rec_str(v, "bg_level", ""));
+        jq_string(m, hb_rec_str(v, "bg_level", ""));
     }
     fputc(')', m);
     if (fclose(m) == 0)
@@ -81,7 +81,7 @@ static void hb_report_evidence(FILE *f, const struct hb_report_in *in, const jso
 }
 
 /* The claim a myth tests, for verdicts written before they carried it. */
-static const char *hb_myth_claim(const json_t *v)
+static const char *myth_claim(const json_t *v)
 {
     const char *claim = hb_rec_str(v, "claim", "");
     if (*claim) return claim;
@@ -121,7 +121,7 @@ void hb_report_verdict_heading(char *buf, size_t len, const json_t *v)
 
 /* One row of a verdict's figures: label(s), hop classes (its own, else hops), the figure and
  * its interval. */
-static void hb_figure_row(FILE *f, const json_t *e, const json_t *hops, struct hb_strtab *labels)
+static void figure_row(FILE *f, const json_t *e, const json_t *hops, struct hb_strtab *labels)
 {
     char num[32];
     fputs("<tr><td>", f);
@@ -156,8 +156,8 @@ static void hb_figure_row(FILE *f, const json_t *e, const json_t *hops, struct h
 
 /* The figures behind verdict v: its own (figures, or evidence as objects), else the records
  * of its evidence labels. */
-static void hb_verdict_figures(FILE *f, const struct hb_report_in *in, const json_t *v,
-                               struct hb_strtab *labels)
+static void verdict_figures(FILE *f, const struct hb_report_in *in, const json_t *v,
+                            struct hb_strtab *labels)
 {
     const json_t *figs = json_object_get(v, "figures");
     if (!json_is_array(figs)) figs = json_object_get(v, "evidence");
@@ -171,7 +171,7 @@ static void hb_verdict_figures(FILE *f, const struct hb_report_in *in, const jso
         size_t i;
         json_t *e;
         json_array_foreach(figs, i, e) if (i < HB_REPORT_MAX_SIDE)
-            hb_figure_row(f, e, json_object_get(v, "hops"), labels);
+            figure_row(f, e, json_object_get(v, "hops"), labels);
         fputs("</table>\n", f);
         return;
     }
@@ -182,14 +182,14 @@ static void hb_verdict_figures(FILE *f, const struct hb_report_in *in, const jso
     json_t *e;
     json_array_foreach(figs, i, e)
         hb_report_label_add(labels, json_string_value(e) ? json_string_value(e) : "");
-    hb_report_evidence(f, in, v);
+    report_evidence(f, in, v);
     fputs("</table>\n", f);
 }
 
 /* One verdict: its heading (made distinct with a number when two would read the same), the
  * claim, the verdict and its margin, the figures. */
-static void hb_verdict(FILE *f, const struct hb_report_in *in, const json_t *v, json_t *seen,
-                       struct hb_strtab *labels)
+static void verdict_row(FILE *f, const struct hb_report_in *in, const json_t *v, json_t *seen,
+                        struct hb_strtab *labels)
 {
     char head[256], num[32], tol[32];
     hb_report_verdict_heading(head, sizeof(head), v);
@@ -201,7 +201,7 @@ static void hb_verdict(FILE *f, const struct hb_report_in *in, const json_t *v, 
     fputs("<div class=\"verdict\">", f);
     hb_report_caption(f, &in->res, head);
     fputs("<p class=\"claim\">Claim tested: ", f);
-    hb_html_esc(f, hb_myth_claim(v));
+    hb_html_esc(f, myth_claim(v));
     fprintf(f, ".</p>\n<p>Verdict: <strong class=\"word %s\">%s</strong>",
             strcmp(word, "holds") == 0 ? "holds" : "fails", word);
     fprintf(f, " &#8212; spread %s %% against a tolerance of %s %%",
@@ -216,7 +216,7 @@ static void hb_verdict(FILE *f, const struct hb_report_in *in, const json_t *v, 
         fputs(".", f);
     }
     fputs("</p>\n", f);
-    hb_verdict_figures(f, in, v, labels);
+    verdict_figures(f, in, v, labels);
     fputs("</div>\n", f);
 }
 
@@ -233,7 +233,7 @@ void hb_report_verdicts(FILE *f, const struct hb_report_in *in, int nin)
         size_t k;
         json_t *v;
         json_array_foreach(in[i].res.records, k, v) if (hb_report_is(v, "verdict", NULL, NULL))
-            hb_verdict(f, &in[i], v, seen, &labels);
+            verdict_row(f, &in[i], v, seen, &labels);
         hb_report_left_out(f, 0, &in[i].verdicts, "verdicts", in[i].res.path,
                            "select(.type == \"verdict\")");
     }

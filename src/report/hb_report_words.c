@@ -59,7 +59,7 @@ int hb_report_label_add(struct hb_strtab *labels, const char *label)
     return hb_strtab_add(labels, label, strlen(label)) == HB_STRTAB_NONE ? -1 : 0;
 }
 
-static int hb_label_cmp(const void *a, const void *b)
+static int label_cmp(const void *a, const void *b)
 {
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
@@ -71,7 +71,7 @@ void hb_report_label_key(FILE *f, const struct hb_strtab *labels)
     if (!v) return;
     for (uint32_t i = 0; i < labels->n; i++)
         v[i] = hb_strtab_get(labels, i);
-    qsort(v, labels->n, sizeof(*v), hb_label_cmp);
+    qsort(v, labels->n, sizeof(*v), label_cmp);
     fputs("<p class=\"keyhead\">Labels (AMD 40555 style: CPU node.thread.access.memory):</p>"
           "<dl class=\"labelkey\">\n",
           f);

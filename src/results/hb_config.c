@@ -15,7 +15,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 
-static json_t *hb_knob_text(const struct hb_knob *k, const struct hb_topo *t, char **why)
+static json_t *knob_text(const struct hb_knob *k, const struct hb_topo *t, char **why)
 {
     (void)t;
     char *line = NULL;
@@ -25,7 +25,7 @@ static json_t *hb_knob_text(const struct hb_knob *k, const struct hb_topo *t, ch
     return v;
 }
 
-static json_t *hb_knob_int(const struct hb_knob *k, const struct hb_topo *t, char **why)
+static json_t *knob_int(const struct hb_knob *k, const struct hb_topo *t, char **why)
 {
     (void)t;
     long long v = 0;
@@ -33,7 +33,7 @@ static json_t *hb_knob_int(const struct hb_knob *k, const struct hb_topo *t, cha
 }
 
 /* A selection line's word: "always [madvise] never" -> "madvise". */
-static json_t *hb_knob_word(const struct hb_knob *k, const struct hb_topo *t, char **why)
+static json_t *knob_word(const struct hb_knob *k, const struct hb_topo *t, char **why)
 {
     (void)t;
     char *line = NULL;
@@ -52,7 +52,7 @@ static json_t *hb_knob_word(const struct hb_knob *k, const struct hb_topo *t, ch
 }
 
 /* The kernel's release and version, as uname(2) gives them. */
-static json_t *hb_knob_uname(const struct hb_knob *k, const struct hb_topo *t, char **why)
+static json_t *knob_uname(const struct hb_knob *k, const struct hb_topo *t, char **why)
 {
     (void)k;
     (void)t;
@@ -69,7 +69,7 @@ static json_t *hb_knob_uname(const struct hb_knob *k, const struct hb_topo *t, c
 }
 
 /* The first CPU's "FIELD : value" of /proc/cpuinfo (k->arg the field). */
-static json_t *hb_knob_cpuinfo(const struct hb_knob *k, const struct hb_topo *t, char **why)
+static json_t *knob_cpuinfo(const struct hb_knob *k, const struct hb_topo *t, char **why)
 {
     (void)t;
     char *s = NULL;
@@ -97,27 +97,27 @@ static json_t *hb_knob_cpuinfo(const struct hb_knob *k, const struct hb_topo *t,
     return v;
 }
 
-static const struct hb_knob hb_knobs[] = {
-    {"kernel", NULL, NULL, hb_knob_uname},
-    {"cmdline", "/proc/cmdline", NULL, hb_knob_text},
-    {"thp_enabled", "/sys/kernel/mm/transparent_hugepage/enabled", NULL, hb_knob_word},
-    {"thp_defrag", "/sys/kernel/mm/transparent_hugepage/defrag", NULL, hb_knob_word},
-    {"numa_balancing", "/proc/sys/kernel/numa_balancing", NULL, hb_knob_int},
-    {"zone_reclaim_mode", "/proc/sys/vm/zone_reclaim_mode", NULL, hb_knob_int},
+static const struct hb_knob knob_table[] = {
+    {"kernel", NULL, NULL, knob_uname},
+    {"cmdline", "/proc/cmdline", NULL, knob_text},
+    {"thp_enabled", "/sys/kernel/mm/transparent_hugepage/enabled", NULL, knob_word},
+    {"thp_defrag", "/sys/kernel/mm/transparent_hugepage/defrag", NULL, knob_word},
+    {"numa_balancing", "/proc/sys/kernel/numa_balancing", NULL, knob_int},
+    {"zone_reclaim_mode", "/proc/sys/vm/zone_reclaim_mode", NULL, knob_int},
     {"governor", "/sys/devices/system/cpu/cpu", "/cpufreq/scaling_governor", hb_knob_governor},
     {"boost", "/sys/devices/system/cpu/cpufreq/boost",
      "/sys/devices/system/cpu/intel_pstate/no_turbo", hb_knob_boost},
-    {"smt", "/sys/devices/system/cpu/smt/control", NULL, hb_knob_text},
+    {"smt", "/sys/devices/system/cpu/smt/control", NULL, knob_text},
     {"hugepages", "/sys/devices/system/node/node", "/hugepages", hb_knob_hugepages},
-    {"microcode", "/proc/cpuinfo", "microcode", hb_knob_cpuinfo},
-    {"cpu_model", "/proc/cpuinfo", "model name", hb_knob_cpuinfo},
+    {"microcode", "/proc/cpuinfo", "microcode", knob_cpuinfo},
+    {"cpu_model", "/proc/cpuinfo", "model name", knob_cpuinfo},
     {"memory_speed", "/sys/firmware/dmi/entries", NULL, hb_knob_memory_speed},
     {"mitigations", "/sys/devices/system/cpu/vulnerabilities", NULL, hb_knob_mitigations},
-    {"cpuidle_driver", "/sys/devices/system/cpu/cpuidle/current_driver", NULL, hb_knob_text},
-    {"max_cstate", "/sys/module/intel_idle/parameters/max_cstate", NULL, hb_knob_int},
-    {"acpi_max_cstate", "/sys/module/processor/parameters/max_cstate", NULL, hb_knob_int},
-    {"dirty_ratio", "/proc/sys/vm/dirty_ratio", NULL, hb_knob_int},
-    {"dirty_background_ratio", "/proc/sys/vm/dirty_background_ratio", NULL, hb_knob_int},
+    {"cpuidle_driver", "/sys/devices/system/cpu/cpuidle/current_driver", NULL, knob_text},
+    {"max_cstate", "/sys/module/intel_idle/parameters/max_cstate", NULL, knob_int},
+    {"acpi_max_cstate", "/sys/module/processor/parameters/max_cstate", NULL, knob_int},
+    {"dirty_ratio", "/proc/sys/vm/dirty_ratio", NULL, knob_int},
+    {"dirty_background_ratio", "/proc/sys/vm/dirty_background_ratio", NULL, knob_int},
     {"nodes_per_package", NULL, NULL, hb_knob_nps},
 };
 
@@ -125,13 +125,13 @@ json_t *hb_config_read(const struct hb_topo *t)
 {
     json_t *cfg = json_object(), *unreadable = json_object();
     bool oom = !cfg || !unreadable;
-    for (size_t i = 0; !oom && i < sizeof(hb_knobs) / sizeof(hb_knobs[0]); i++) {
+    for (size_t i = 0; !oom && i < sizeof(knob_table) / sizeof(knob_table[0]); i++) {
         char *why = NULL;
-        json_t *v = hb_knobs[i].read(&hb_knobs[i], t, &why);
+        json_t *v = knob_table[i].read(&knob_table[i], t, &why);
         oom = !v && !why;
         if (!v && why)
-            oom = json_object_set_new(unreadable, hb_knobs[i].key, json_string(why)) != 0;
-        if (!oom) oom = json_object_set_new(cfg, hb_knobs[i].key, v ? v : json_null()) != 0;
+            oom = json_object_set_new(unreadable, knob_table[i].key, json_string(why)) != 0;
+        if (!oom) oom = json_object_set_new(cfg, knob_table[i].key, v ? v : json_null()) != 0;
         free(why);
     }
     if (oom) {

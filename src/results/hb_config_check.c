@@ -8,7 +8,7 @@
 #include <errno.h>
 #include <stdbool.h>
 
-static const char *hb_config_json_kind(const json_t *v)
+static const char *config_json_kind(const json_t *v)
 {
     return json_is_null(v)     ? "null"
            : json_is_array(v)  ? "a list"
@@ -25,7 +25,7 @@ int hb_config_check_run(const json_t *run, const char *path, int line)
         if (v && !json_is_object(v)) {
             hb_error_set("%s:%d: the run record's %s is %s, not an object of knobs: the file "
                          "was changed or damaged",
-                         path, line, blocks[i], hb_config_json_kind(v));
+                         path, line, blocks[i], config_json_kind(v));
             return -EINVAL;
         }
     }
@@ -40,7 +40,7 @@ int hb_config_check_run(const json_t *run, const char *path, int line)
                      "\"config\": {knobs}}: the file was changed or damaged",
                      path, line,
                      json_is_array(hosts) ? "a list with an entry that is not"
-                                          : hb_config_json_kind(hosts));
+                                          : config_json_kind(hosts));
         return -EINVAL;
     }
     return 0;

@@ -63,14 +63,14 @@ char *hb_config_words(const json_t *v)
 
 /* State, not configuration: free huge pages change with whatever ran last, while the
  * reservation (total) is what an administrator set. Two runs never differ by these. */
-static bool hb_config_volatile(const char *path)
+static bool config_volatile(const char *path)
 {
     size_t n = strlen(path);
     return strncmp(path, "hugepages.", 10) == 0 && n >= 5 && strcmp(path + n - 5, ".free") == 0;
 }
 
-static int hb_config_diff_at(const char *prefix, const json_t *base, const json_t *new_,
-                             hb_config_diff_fn fn, void *ctx)
+static int config_diff_at(const char *prefix, const json_t *base, const json_t *new_,
+                          hb_config_diff_fn fn, void *ctx)
 {
     const char *key;
     const json_t *b, *n;
@@ -83,9 +83,9 @@ static int hb_config_diff_at(const char *prefix, const json_t *base, const json_
         if (asprintf(&path, "%s%s", prefix, key) < 0) return -1;
         if (json_is_object(b) && json_is_object(n)) {
             char *dot = NULL;
-            rc = asprintf(&dot, "%s.", path) < 0 ? -1 : hb_config_diff_at(dot, b, n, fn, ctx);
+            rc = asprintf(&dot, "%s.", path) < 0 ? -1 : config_diff_at(dot, b, n, fn, ctx);
             free(dot);
-        } else if ((!n || !json_equal((json_t *)b, (json_t *)n)) && !hb_config_volatile(path)) {
+        } else if ((!n || !json_equal((json_t *)b, (json_t *)n)) && !config_volatile(path)) {
             rc = fn(path, b, n, ctx);
         }
         free(path);
@@ -96,7 +96,7 @@ static int hb_config_diff_at(const char *prefix, const json_t *base, const json_
         if (!*prefix || json_object_get(base, key)) continue; /* nor one BASE's did not read */
         char *path = NULL;
         if (asprintf(&path, "%s%s", prefix, key) < 0) return -1;
-        rc = hb_config_volatile(path) ? 0 : fn(path, NULL, n, ctx);
+        rc = config_volatile(path) ? 0 : fn(path, NULL, n, ctx);
         free(path);
         if (rc) return rc;
     }
@@ -105,7 +105,7 @@ static int hb_config_diff_at(const char *prefix, const json_t *base, const json_
 
 int hb_config_diff(const json_t *base, const json_t *new_, hb_config_diff_fn fn, void *ctx)
 {
-    return hb_config_diff_at("", base, new_, fn, ctx);
+    return config_diff_at("", base, new_, fn, ctx);
 }
 
 char *hb_config_pairs(const json_t *words)

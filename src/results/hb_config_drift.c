@@ -10,7 +10,7 @@
 #include <string.h>
 
 /* hb_config_diff_fn: one more host differs from this one in key; its own value kept. */
-static int hb_fleet_count(const char *key, const json_t *mine, const json_t *other, void *ctx)
+static int fleet_count(const char *key, const json_t *mine, const json_t *other, void *ctx)
 {
     (void)other;
     json_t *counts = ctx, *c = json_object_get(counts, key);
@@ -24,7 +24,7 @@ static int hb_fleet_count(const char *key, const json_t *mine, const json_t *oth
 }
 
 /* Per host, {key: {"n": hosts that differ from it there, "words": its value}}. */
-static json_t *hb_fleet_counts(const json_t *host_configs)
+static json_t *fleet_counts(const json_t *host_configs)
 {
     size_t nh = json_array_size(host_configs);
     json_t *all = json_array();
@@ -33,7 +33,7 @@ static json_t *hb_fleet_counts(const json_t *host_configs)
         const json_t *mine = json_object_get(json_array_get(host_configs, h), "config");
         for (size_t g = 0; counts && g < nh; g++) {
             const json_t *other = json_object_get(json_array_get(host_configs, g), "config");
-            if (g != h && hb_config_diff(mine, other, hb_fleet_count, counts) != 0) {
+            if (g != h && hb_config_diff(mine, other, fleet_count, counts) != 0) {
                 json_decref(counts);
                 counts = NULL;
             }
@@ -49,7 +49,7 @@ static json_t *hb_fleet_counts(const json_t *host_configs)
 json_t *hb_fleet_config_drift(const json_t *host_configs)
 {
     size_t nh = json_array_size(host_configs), h;
-    json_t *counts = hb_fleet_counts(host_configs), *out = counts ? json_object() : NULL;
+    json_t *counts = fleet_counts(host_configs), *out = counts ? json_object() : NULL;
     /* Most hosts that share one value, per knob. */
     json_t *most = counts ? json_object() : NULL, *c, *k;
     const char *key;

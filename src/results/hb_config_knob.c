@@ -28,7 +28,7 @@ void hb_knob_quote(const char *s, size_t n, char *out, size_t len)
 }
 
 /* What is wrong with a one-line file's content, NULL when nothing is. */
-static const char *hb_knob_line_fault(const char *s, size_t n)
+static const char *knob_line_fault(const char *s, size_t n)
 {
     if (n == 0) return "is empty";
     if (s[n - 1] != '\n') return "has no end of line (truncated?)";
@@ -49,7 +49,7 @@ int hb_knob_line(const char *path, char **line, char **why)
         *why = hb_strf("%s: %s", path, hb_sysfs_error(rc));
         return -1;
     }
-    const char *fault = hb_knob_line_fault(s, n);
+    const char *fault = knob_line_fault(s, n);
     json_t *text = fault ? NULL : json_stringn(s, n - 1);
     if (!fault && !text) fault = "is not UTF-8 text";
     json_decref(text);

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 /* Add cpu to the set of CPUs that have value, sets[] as long as values' entries. */
-static int hb_knob_group(json_t *values, hwloc_bitmap_t **sets, const char *value, unsigned cpu)
+static int knob_group(json_t *values, hwloc_bitmap_t **sets, const char *value, unsigned cpu)
 {
     size_t n = json_object_size(values);
     json_t *at = json_object_get(values, value);
@@ -36,7 +36,7 @@ static int hb_knob_group(json_t *values, hwloc_bitmap_t **sets, const char *valu
 
 /* [{"value": v, "cpus": "0-3"}, ...]: each distinct value with its CPUs, in order of the
  * first CPU that has it. */
-static json_t *hb_knob_groups(json_t *values, hwloc_bitmap_t *sets)
+static json_t *knob_groups(json_t *values, hwloc_bitmap_t *sets)
 {
     json_t *out = json_array();
     const char *value;
@@ -65,11 +65,11 @@ json_t *hb_knob_governor(const struct hb_knob *k, const struct hb_topo *t, char 
         char *path = hb_strf("%s%u%s", k->path, pu->os_index, k->arg), *line = NULL;
         bad = !path;
         if (path && hb_knob_line(path, &line, why) == 0)
-            bad = hb_knob_group(values, &sets, line, pu->os_index) != 0;
+            bad = knob_group(values, &sets, line, pu->os_index) != 0;
         free(line);
         free(path);
     }
-    if (!bad && !*why) out = hb_knob_groups(values, sets);
+    if (!bad && !*why) out = knob_groups(values, sets);
     for (size_t i = 0; sets && i < json_object_size(values); i++)
         hwloc_bitmap_free(sets[i]);
     free(sets);
@@ -106,7 +106,7 @@ json_t *hb_knob_boost(const struct hb_knob *k, const struct hb_topo *t, char **w
 
 /* The entries of dir whose names start with prefix, sorted; -1 with *why when it cannot be
  * read. */
-static int hb_knob_scan(const char *dir, const char *prefix, struct dirent ***names, char **why)
+static int knob_scan(const char *dir, const char *prefix, struct dirent ***names, char **why)
 {
     *names = NULL;
     int n = scandir(dir, names, NULL, alphasort);
@@ -124,7 +124,7 @@ static int hb_knob_scan(const char *dir, const char *prefix, struct dirent ***na
     return kept;
 }
 
-static void hb_knob_scan_free(struct dirent **names, int n)
+static void knob_scan_free(struct dirent **names, int n)
 {
     for (int i = 0; i < n; i++)
         free(names[i]);
@@ -132,10 +132,10 @@ static void hb_knob_scan_free(struct dirent **names, int n)
 }
 
 /* One node's {"2048kB": {"free": f, "total": n}, ...}, NULL with *why. */
-static json_t *hb_knob_node_pages(const char *dir, char **why)
+static json_t *knob_node_pages(const char *dir, char **why)
 {
     struct dirent **names;
-    int n = hb_knob_scan(dir, "hugepages-", &names, why);
+    int n = knob_scan(dir, "hugepages-", &names, why);
     json_t *out = n < 0 ? NULL : json_object();
     for (int i = 0; out && i < n; i++) {
         const char *size = names[i]->d_name + strlen("hugepages-");
@@ -152,7 +152,7 @@ static json_t *hb_knob_node_pages(const char *dir, char **why)
             out = NULL;
         }
     }
-    if (n >= 0) hb_knob_scan_free(names, n);
+    if (n >= 0) knob_scan_free(names, n);
     return out;
 }
 
@@ -162,7 +162,7 @@ json_t *hb_knob_hugepages(const struct hb_knob *k, const struct hb_topo *t, char
     for (int i = 0; out && i < t->nnodes; i++) {
         char *dir = hb_strf("%s%d%s", k->path, t->nodes[i].os_index, k->arg), name[32];
         snprintf(name, sizeof(name), "node%d", t->nodes[i].os_index);
-        json_t *node = dir ? hb_knob_node_pages(dir, why) : NULL;
+        json_t *node = dir ? knob_node_pages(dir, why) : NULL;
         free(dir);
         if (!node || json_object_set_new(out, name, node)) {
             json_decref(out);
@@ -177,7 +177,7 @@ json_t *hb_knob_mitigations(const struct hb_knob *k, const struct hb_topo *t, ch
 {
     (void)t;
     struct dirent **names;
-    int n = hb_knob_scan(k->path, "", &names, why);
+    int n = knob_scan(k->path, "", &names, why);
     json_t *out = n < 0 ? NULL : json_object();
     for (int i = 0; out && i < n; i++) {
         char *path = hb_strf("%s/%s", k->path, names[i]->d_name), *line = NULL;
@@ -189,11 +189,11 @@ json_t *hb_knob_mitigations(const struct hb_knob *k, const struct hb_topo *t, ch
         }
         free(line);
     }
-    if (n >= 0) hb_knob_scan_free(names, n);
+    if (n >= 0) knob_scan_free(names, n);
     return out;
 }
 
-static unsigned hb_le(const unsigned char *p, int bytes)
+static unsigned le(const unsigned char *p, int bytes)
 {
     unsigned v = 0;
     for (int i = bytes - 1; i >= 0; i--)
@@ -204,27 +204,27 @@ static unsigned hb_le(const unsigned char *p, int bytes)
 /* An SMBIOS memory device's speed in MT/s (its configured speed, else its rated one; the
  * extended fields when the word says 0xFFFF); 0 when it has no module or says none; -1 when
  * the structure is not a memory device (type 17) or too short. */
-static long hb_knob_dimm_speed(const unsigned char *s, size_t n)
+static long knob_dimm_speed(const unsigned char *s, size_t n)
 {
     if (n < 0x17 || s[0] != 17 || s[1] > n || s[1] < 0x17) return -1;
-    unsigned size = hb_le(s + 0x0C, 2), len = s[1];
+    unsigned size = le(s + 0x0C, 2), len = s[1];
     if (size == 0) return 0;
-    long speed = hb_le(s + 0x15, 2), conf = len >= 0x22 ? hb_le(s + 0x20, 2) : 0;
-    if (speed == 0xFFFF) speed = len >= 0x58 ? hb_le(s + 0x54, 4) : 0;
-    if (conf == 0xFFFF) conf = len >= 0x5C ? hb_le(s + 0x58, 4) : 0;
+    long speed = le(s + 0x15, 2), conf = len >= 0x22 ? le(s + 0x20, 2) : 0;
+    if (speed == 0xFFFF) speed = len >= 0x58 ? le(s + 0x54, 4) : 0;
+    if (conf == 0xFFFF) conf = len >= 0x5C ? le(s + 0x58, 4) : 0;
     return conf ? conf : speed;
 }
 
-static int hb_knob_cmp_long(const void *a, const void *b)
+static int knob_cmp_long(const void *a, const void *b)
 {
     long x = *(const long *)a, y = *(const long *)b;
     return (x > y) - (x < y);
 }
 
 /* "3200 MT/s" (distinct speeds of the installed DIMMs, ascending, joined by ", "). */
-static json_t *hb_knob_speeds_text(long *speeds, int n)
+static json_t *knob_speeds_text(long *speeds, int n)
 {
-    qsort(speeds, (size_t)n, sizeof(*speeds), hb_knob_cmp_long);
+    qsort(speeds, (size_t)n, sizeof(*speeds), knob_cmp_long);
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
@@ -240,24 +240,24 @@ json_t *hb_knob_memory_speed(const struct hb_knob *k, const struct hb_topo *t, c
 {
     (void)t;
     struct dirent **names;
-    int n = hb_knob_scan(k->path, "17-", &names, why), ns = 0;
+    int n = knob_scan(k->path, "17-", &names, why), ns = 0;
     long *speeds = n > 0 ? calloc((size_t)n, sizeof(*speeds)) : NULL;
     for (int i = 0; i < n && speeds && !*why; i++) {
         char *path = hb_strf("%s/%s/raw", k->path, names[i]->d_name), *raw = NULL;
         size_t len = 0;
         if (!path) break;
         int rc = hb_sysfs_read(path, 1 << 16, &raw, &len);
-        long v = rc ? 0 : hb_knob_dimm_speed((const unsigned char *)raw, len);
+        long v = rc ? 0 : knob_dimm_speed((const unsigned char *)raw, len);
         if (rc) *why = hb_strf("%s: %s", path, hb_sysfs_error(rc));
         if (v < 0) *why = hb_strf("%s is not a whole SMBIOS memory device (type 17)", path);
         if (v > 0) speeds[ns++] = v;
         free(raw);
         free(path);
     }
-    if (n >= 0) hb_knob_scan_free(names, n);
+    if (n >= 0) knob_scan_free(names, n);
     if (n >= 0 && !*why && ns == 0)
         *why = hb_strf("%s: no installed memory device gives its speed", k->path);
-    json_t *v = *why || (n > 0 && !speeds) ? NULL : hb_knob_speeds_text(speeds, ns);
+    json_t *v = *why || (n > 0 && !speeds) ? NULL : knob_speeds_text(speeds, ns);
     free(speeds);
     return v;
 }

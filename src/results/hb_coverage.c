@@ -10,7 +10,7 @@
 #include <string.h>
 
 /* n into [*lo, *hi] (the first one sets both). */
-static void hb_coverage_range(int n, bool first, int *lo, int *hi)
+static void coverage_range(int n, bool first, int *lo, int *hi)
 {
     if (n <= 0) return;
     *lo = first || *lo <= 0 || n < *lo ? n : *lo;
@@ -20,11 +20,11 @@ static void hb_coverage_range(int n, bool first, int *lo, int *hi)
 void hb_coverage_add(struct hb_coverage *c, bool has_interval, int repeats, double coverage)
 {
     if (!has_interval) {
-        hb_coverage_range(repeats, c->bare == 0, &c->bare_lo, &c->bare_hi);
+        coverage_range(repeats, c->bare == 0, &c->bare_lo, &c->bare_hi);
         c->bare++;
         return;
     }
-    hb_coverage_range(repeats, c->intervals == 0, &c->rep_lo, &c->rep_hi);
+    coverage_range(repeats, c->intervals == 0, &c->rep_lo, &c->rep_hi);
     if (!(coverage > 0.0 && coverage <= 1.0)) {
         c->unknown++;
     } else if (c->intervals == c->unknown) { /* the first coverage given */
@@ -52,10 +52,10 @@ void hb_coverage_merge(struct hb_coverage *into, const struct hb_coverage *from)
         into->cov_lo = first ? from->cov_lo : fmin(into->cov_lo, from->cov_lo);
         into->cov_hi = first ? from->cov_hi : fmax(into->cov_hi, from->cov_hi);
     }
-    hb_coverage_range(from->rep_lo, into->intervals == 0, &into->rep_lo, &into->rep_hi);
-    hb_coverage_range(from->rep_hi, false, &into->rep_lo, &into->rep_hi);
-    hb_coverage_range(from->bare_lo, into->bare == 0, &into->bare_lo, &into->bare_hi);
-    hb_coverage_range(from->bare_hi, false, &into->bare_lo, &into->bare_hi);
+    coverage_range(from->rep_lo, into->intervals == 0, &into->rep_lo, &into->rep_hi);
+    coverage_range(from->rep_hi, false, &into->rep_lo, &into->rep_hi);
+    coverage_range(from->bare_lo, into->bare == 0, &into->bare_lo, &into->bare_hi);
+    coverage_range(from->bare_hi, false, &into->bare_lo, &into->bare_hi);
     into->intervals += from->intervals;
     into->unknown += from->unknown;
     into->bare += from->bare;
@@ -67,7 +67,7 @@ bool hb_coverage_any(const struct hb_coverage *c)
 }
 
 /* A coverage (0..1) in percent, at most two decimals and none that are 0: 75, 93.75, 87.5. */
-static const char *hb_coverage_pct(double coverage, char *buf, size_t len)
+static const char *coverage_pct(double coverage, char *buf, size_t len)
 {
     snprintf(buf, len, "%.2f", coverage * 100.0);
     char *end = buf + strlen(buf);
@@ -78,7 +78,7 @@ static const char *hb_coverage_pct(double coverage, char *buf, size_t len)
 }
 
 /* "5 repeats", "3-5 repeats", "1 repeat"; "" when no count was given. */
-static const char *hb_coverage_repeats(int lo, int hi, char *buf, size_t len)
+static const char *coverage_repeats(int lo, int hi, char *buf, size_t len)
 {
     if (hi <= 0)
         buf[0] = '\0';
@@ -94,7 +94,7 @@ const char *hb_coverage_label(const struct hb_coverage *c, char *buf, size_t len
     char lo[16], hi[16], reps[32], cov[40];
     if (c->intervals == 0) {
         snprintf(buf, len, "no interval%s",
-                 hb_coverage_repeats(c->bare_lo, c->bare_hi, reps, sizeof(reps)));
+                 coverage_repeats(c->bare_lo, c->bare_hi, reps, sizeof(reps)));
         return buf;
     }
     bool known = c->intervals > c->unknown;
@@ -102,13 +102,13 @@ const char *hb_coverage_label(const struct hb_coverage *c, char *buf, size_t len
     if (!known)
         snprintf(cov, sizeof(cov), "interval%s of unknown coverage", range ? "s" : "");
     else if (c->cov_lo == c->cov_hi)
-        snprintf(cov, sizeof(cov), "%s%% interval%s", hb_coverage_pct(c->cov_lo, lo, sizeof(lo)),
+        snprintf(cov, sizeof(cov), "%s%% interval%s", coverage_pct(c->cov_lo, lo, sizeof(lo)),
                  range ? "s" : "");
     else
-        snprintf(cov, sizeof(cov), "%s-%s%% intervals", hb_coverage_pct(c->cov_lo, lo, sizeof(lo)),
-                 hb_coverage_pct(c->cov_hi, hi, sizeof(hi)));
-    int n = snprintf(buf, len, "%s%s", cov,
-                     hb_coverage_repeats(c->rep_lo, c->rep_hi, reps, sizeof(reps)));
+        snprintf(cov, sizeof(cov), "%s-%s%% intervals", coverage_pct(c->cov_lo, lo, sizeof(lo)),
+                 coverage_pct(c->cov_hi, hi, sizeof(hi)));
+    int n =
+        snprintf(buf, len, "%s%s", cov, coverage_repeats(c->rep_lo, c->rep_hi, reps, sizeof(reps)));
     if (c->bare && n >= 0 && (size_t)n < len)
         snprintf(buf + n, len - (size_t)n, ", %zu without", c->bare);
     return buf;

@@ -38,7 +38,7 @@ size_t hb_jsonl_key_hash(const char *s, size_t n)
 }
 
 /* The index of the n bytes of key (hash: hb_jsonl_key_hash's) in w's list, or -1. */
-static int hb_yy_key_index_h(const struct hb_jsonl_want *w, const char *key, size_t n, size_t hash)
+static int yy_key_index_h(const struct hb_jsonl_want *w, const char *key, size_t n, size_t hash)
 {
     if (w->nslots == 0) return -1; /* an empty list */
     for (size_t h = hash & (w->nslots - 1); w->slots[h]; h = (h + 1) & (w->nslots - 1)) {
@@ -52,7 +52,7 @@ int hb_yy_key_index(const struct hb_jsonl_want *w, yyjson_val *k)
 {
     const char *key = yyjson_get_str(k);
     size_t n = yyjson_get_len(k);
-    return hb_yy_key_index_h(w, key, n, hb_jsonl_key_hash(key, n));
+    return yy_key_index_h(w, key, n, hb_jsonl_key_hash(key, n));
 }
 
 /* An open-addressing table of the keys, for those the object built here does not see: for
@@ -74,7 +74,7 @@ enum hb_yy hb_yy_unique_keys(yyjson_val *obj, const struct hb_jsonl_want *w, voi
         const char *s = yyjson_get_str(k);
         size_t len = yyjson_get_len(k);
         size_t hash = hb_jsonl_key_hash(s, len), h = hash & (cap - 1); /* equal ones compared */
-        int at = w ? hb_yy_key_index_h(w, s, len, hash) : -1;
+        int at = w ? yy_key_index_h(w, s, len, hash) : -1;
         if (at >= 0) vals[at] = yyjson_obj_iter_get_val(k);
         for (; slot ? slot[h] != NULL : small[h] != 0; h = (h + 1) & (cap - 1))
             if (yyjson_equals_strn(slot ? slot[h] : seen[small[h] - 1], s, len)) rc = HB_YY_DEFER;

@@ -30,7 +30,7 @@ enum {
 };
 
 /* The calling thread's number in its team (0 outside one). */
-static int hb_jsonl_thread_num(void)
+static int jsonl_thread_num(void)
 {
 #ifdef _OPENMP
     return omp_get_thread_num();
@@ -59,7 +59,7 @@ struct hb_jsonl_src {
 };
 
 /* Running out of memory is the machine's limit, not a bad record: exit 3, not 2. */
-static int hb_results_oom(const struct hb_results *r, int lineno)
+static int results_oom(const struct hb_results *r, int lineno)
 {
     hb_error_set("%s:%d: out of memory after %zu records; give it fewer or smaller files, or "
                  "more memory",
@@ -75,7 +75,7 @@ static int hb_results_oom(const struct hb_results *r, int lineno)
 /* Moves the unread bytes to the front and reads more after them, growing the buffer when
  * one line fills it. 0, -EINVAL (a line over HB_JSONL_LINE_MAX, a NUL byte: refused as soon
  * as seen), -ENOMEM, or the read's -errno (hb_error_msg set). */
-static int hb_jsonl_fill(struct hb_jsonl_src *s, const struct hb_results *r)
+static int jsonl_fill(struct hb_jsonl_src *s, const struct hb_results *r)
 {
     memmove(s->buf, s->buf + s->pos, s->len - s->pos);
     s->len -= s->pos;
@@ -87,7 +87,7 @@ static int hb_jsonl_fill(struct hb_jsonl_src *s, const struct hb_results *r)
     }
     if (s->len == s->cap) {
         char *grown = s->cap < ((size_t)-1) / 2 ? realloc(s->buf, s->cap * 2) : NULL;
-        if (!grown) return hb_results_oom(r, s->lineno + 1);
+        if (!grown) return results_oom(r, s->lineno + 1);
         s->buf = grown;
         s->cap *= 2;
     }
@@ -116,8 +116,8 @@ static int hb_jsonl_fill(struct hb_jsonl_src *s, const struct hb_results *r)
 
 /* The next lines (up to HB_JSONL_BATCH, empty ones passed over) into lines: their count, 0
  * at the end of the file, or a negative errno. */
-static int hb_jsonl_next(struct hb_jsonl_src *s, struct hb_jsonl_line *lines,
-                         const struct hb_results *r)
+static int jsonl_next(struct hb_jsonl_src *s, struct hb_jsonl_line *lines,
+                      const struct hb_results *r)
 {
     int n = 0;
     while (n < HB_JSONL_BATCH) {
@@ -126,7 +126,7 @@ static int hb_jsonl_next(struct hb_jsonl_src *s, struct hb_jsonl_line *lines,
         size_t len = nl ? (size_t)(nl - start) : s->len - s->pos;
         if (!nl && !s->eof) {
             if (n > 0) break; /* the lines in hand point into buf: parse them first */
-            int rc = hb_jsonl_fill(s, r);
+            int rc = jsonl_fill(s, r);
             if (rc) return rc;
             continue;
         }
@@ -146,7 +146,7 @@ static int hb_jsonl_next(struct hb_jsonl_src *s, struct hb_jsonl_line *lines,
 
 /* The run record: its schema must be one this build reads, its configuration blocks the
  * shapes hopbench writes. */
-static int hb_results_run(struct hb_results *r, json_t *rec, int lineno)
+static int results_run(struct hb_results *r, json_t *rec, int lineno)
 {
     json_t *sv = json_object_get(rec, "schema_version");
     if (!json_is_integer(sv)) {
@@ -186,19 +186,19 @@ static int hb_results_run(struct hb_results *r, json_t *rec, int lineno)
 
 /* One parsed line, in file order: checked, then kept or handed to take. Takes ln->rec; a
  * record take is done with goes to *spent, for the thread that built it to free. */
-static int hb_results_line(struct hb_results *r, struct hb_jsonl_line *ln,
-                           const struct hb_results_filter *flt, json_t **spent)
+static int results_line(struct hb_results *r, struct hb_jsonl_line *ln,
+                        const struct hb_results_filter *flt, json_t **spent)
 {
     json_t *rec = ln->rec;
     ln->rec = NULL;
     if (ln->viewed && !ln->oom) {
         r->line = ln->lineno;
         r->nread++;
-        return flt->scan->take(flt->scan->ctx, ln->slot) ? hb_results_oom(r, ln->lineno) : 0;
+        return flt->scan->take(flt->scan->ctx, ln->slot) ? results_oom(r, ln->lineno) : 0;
     }
     if (ln->oom) {
         json_decref(rec);
-        return hb_results_oom(r, ln->lineno);
+        return results_oom(r, ln->lineno);
     }
     if (!rec && ln->unterminated) {
         /* An interrupted writer leaves a partial last line: report everything before it. */
@@ -219,7 +219,7 @@ static int hb_results_line(struct hb_results *r, struct hb_jsonl_line *ln,
         return -EINVAL;
     }
     bool run = strcmp(json_string_value(json_object_get(rec, "type")), "run") == 0;
-    int rc = run ? hb_results_run(r, rec, ln->lineno) : 0;
+    int rc = run ? results_run(r, rec, ln->lineno) : 0;
     if (rc) {
         json_decref(rec);
         return rc;
@@ -230,21 +230,21 @@ static int hb_results_line(struct hb_results *r, struct hb_jsonl_line *ln,
         int keep = flt->take(flt->ctx, rec);
         if (keep < 0) {
             json_decref(rec);
-            return hb_results_oom(r, ln->lineno);
+            return results_oom(r, ln->lineno);
         }
         if (keep == 0) {
             *spent = rec;
             return 0;
         }
     }
-    if (json_array_append_new(r->records, rec) != 0) return hb_results_oom(r, ln->lineno);
+    if (json_array_append_new(r->records, rec) != 0) return results_oom(r, ln->lineno);
     return 0;
 }
 
 /* This process's threads that are runnable now (at least this one): /proc/self/task/N/stat's
  * state. An OpenMP worker that just finished the file before spins a while (GOMP_SPINCOUNT):
  * it is no other work. */
-static long hb_jsonl_own_running(void)
+static long jsonl_own_running(void)
 {
     DIR *d = opendir("/proc/self/task");
     long n = 0;
@@ -289,7 +289,7 @@ int hb_results_threads(void)
         FILE *f = fopen("/proc/loadavg", "r");
         long now = 0;
         if (f && fscanf(f, "%*f %*f %*f %ld/", &now) == 1 && now >= 1) {
-            now -= hb_jsonl_own_running();
+            now -= jsonl_own_running();
             if (now < others) others = now;
         }
         if (f) fclose(f);
@@ -305,8 +305,8 @@ int hb_results_threads(void)
 
 /* Line slot i on its thread: the record it held the batch before freed, its new line
  * parsed. */
-static void hb_jsonl_slot(struct hb_jsonl_line *lines, json_t **spent, int i,
-                          const struct hb_results_filter *flt, struct hb_jsonl_thread *th)
+static void jsonl_slot(struct hb_jsonl_line *lines, json_t **spent, int i,
+                       const struct hb_results_filter *flt, struct hb_jsonl_thread *th)
 {
     json_decref(spent[i]);
     spent[i] = NULL;
@@ -315,15 +315,15 @@ static void hb_jsonl_slot(struct hb_jsonl_line *lines, json_t **spent, int i,
 
 /* Parsed lines handed on in file order; after an error the rest are freed. spent: where the
  * records take is done with go (NULL: a scan's, which has none). */
-static int hb_jsonl_hand_on(struct hb_results *r, struct hb_jsonl_line *lines, json_t **spent,
-                            int n, const struct hb_results_filter *flt)
+static int jsonl_hand_on(struct hb_results *r, struct hb_jsonl_line *lines, json_t **spent, int n,
+                         const struct hb_results_filter *flt)
 {
     json_t *none = NULL;
     int rc = 0;
     for (int i = 0; i < n; i++) {
         json_t **to = spent ? &spent[i] : &none;
         if (rc == 0)
-            rc = hb_results_line(r, &lines[i], flt, to);
+            rc = results_line(r, &lines[i], flt, to);
         else
             json_decref(lines[i].rec);
         if (!spent) json_decref(none), none = NULL;
@@ -336,22 +336,22 @@ static int hb_jsonl_hand_on(struct hb_results *r, struct hb_jsonl_line *lines, j
  * freed by the thread that parses slot i, the one that built it (a fixed schedule): records
  * freed where they were allocated keep malloc on its fast path, and the frees off the
  * sequential hand-on. */
-static int hb_jsonl_batch(struct hb_results *r, struct hb_jsonl_line *lines, json_t **spent, int n,
-                          const struct hb_results_filter *flt, struct hb_jsonl_thread *ths,
-                          int threads)
+static int jsonl_batch(struct hb_results *r, struct hb_jsonl_line *lines, json_t **spent, int n,
+                       const struct hb_results_filter *flt, struct hb_jsonl_thread *ths,
+                       int threads)
 {
     /* One thread starts no team: libgomp allocates one per parallel region, and that
      * aligned allocation made malloc sweep the records just freed, every batch. */
     if (threads == 1)
         for (int i = 0; i < n; i++)
-            hb_jsonl_slot(lines, spent, i, flt, &ths[0]);
+            jsonl_slot(lines, spent, i, flt, &ths[0]);
 #ifdef _OPENMP
     else
 #pragma omp parallel for num_threads(threads) schedule(static, 64)
         for (int i = 0; i < n; i++)
-            hb_jsonl_slot(lines, spent, i, flt, &ths[omp_get_thread_num()]);
+            jsonl_slot(lines, spent, i, flt, &ths[omp_get_thread_num()]);
 #endif
-    return hb_jsonl_hand_on(r, lines, spent, n, flt);
+    return jsonl_hand_on(r, lines, spent, n, flt);
 }
 
 /* A scan's batch: its own text, lines and slots, so that one batch can be parsed while the
@@ -365,14 +365,14 @@ struct hb_jsonl_scan_batch {
 
 /* Batch `to` read after `from`: the bytes `from` left uncut (a part line), then the file up to
  * its block, cut into lines with their slots. 0, or a negative errno. */
-static int hb_jsonl_scan_fill(struct hb_jsonl_scan_batch *to, struct hb_jsonl_scan_batch *from,
-                              const struct hb_results_filter *flt, struct hb_results *r)
+static int jsonl_scan_fill(struct hb_jsonl_scan_batch *to, struct hb_jsonl_scan_batch *from,
+                           const struct hb_results_filter *flt, struct hb_results *r)
 {
     struct hb_jsonl_src *t = &to->src, *f = &from->src;
     size_t carry = f->len - f->pos;
     while (t->cap < carry) { /* `from` grew for a long line */
         char *grown = t->cap < ((size_t)-1) / 2 ? realloc(t->buf, t->cap * 2) : NULL;
-        if (!grown) return hb_results_oom(r, f->lineno + 1);
+        if (!grown) return results_oom(r, f->lineno + 1);
         t->buf = grown;
         t->cap *= 2;
     }
@@ -384,8 +384,8 @@ static int hb_jsonl_scan_fill(struct hb_jsonl_scan_batch *to, struct hb_jsonl_sc
     t->lineno = f->lineno;
     /* Short lines leave much uncut: read more only when less than half a block is left, so
      * what is carried never grows from batch to batch. */
-    int rc = t->eof || carry >= HB_JSONL_BLOCK / 2 ? 0 : hb_jsonl_fill(t, r);
-    to->n = rc ? 0 : hb_jsonl_next(t, to->lines, r);
+    int rc = t->eof || carry >= HB_JSONL_BLOCK / 2 ? 0 : jsonl_fill(t, r);
+    to->n = rc ? 0 : jsonl_next(t, to->lines, r);
     for (int i = 0; i < to->n; i++)
         to->lines[i].slot = to->slots + (size_t)i * flt->scan->slot;
     return rc ? rc : to->n < 0 ? to->n : 0;
@@ -394,8 +394,8 @@ static int hb_jsonl_scan_fill(struct hb_jsonl_scan_batch *to, struct hb_jsonl_sc
 /* A scan's batches in a pipeline: while the threads parse batch k (a dynamic schedule), one of
  * them first hands batch k - 1 on in order and reads batch k + 1, then joins them; the
  * batches take turns with two sets of text, lines, slots and arenas. */
-static int hb_jsonl_scan_all(FILE *f, const struct hb_results_filter *flt,
-                             struct hb_jsonl_thread *ths, int threads, struct hb_results *r)
+static int jsonl_scan_all(FILE *f, const struct hb_results_filter *flt, struct hb_jsonl_thread *ths,
+                          int threads, struct hb_results *r)
 {
     struct hb_jsonl_scan_batch b[2];
     int rc = 0, cur = 0, handed = 0;
@@ -404,9 +404,9 @@ static int hb_jsonl_scan_all(FILE *f, const struct hb_results_filter *flt,
         b[i].src.buf = malloc(HB_JSONL_BLOCK);
         b[i].lines = malloc(HB_JSONL_BATCH * sizeof(*b[i].lines));
         b[i].slots = malloc(HB_JSONL_BATCH * flt->scan->slot);
-        if (!b[i].src.buf || !b[i].lines || !b[i].slots) rc = hb_results_oom(r, 0);
+        if (!b[i].src.buf || !b[i].lines || !b[i].slots) rc = results_oom(r, 0);
     }
-    if (rc == 0) rc = hb_jsonl_scan_fill(&b[0], &b[1], flt, r);
+    if (rc == 0) rc = jsonl_scan_fill(&b[0], &b[1], flt, r);
     bool pending = false; /* b[1 - cur] is parsed, not yet handed on */
     while (rc == 0 && b[cur].n > 0) {
         struct hb_jsonl_scan_batch *now = &b[cur], *other = &b[1 - cur];
@@ -415,21 +415,21 @@ static int hb_jsonl_scan_all(FILE *f, const struct hb_results_filter *flt,
 #pragma omp parallel num_threads(threads)
 #endif
         {
-            struct hb_jsonl_thread *th = &ths[hb_jsonl_thread_num()];
+            struct hb_jsonl_thread *th = &ths[jsonl_thread_num()];
             th->arena = &th->arenas[cur];
             hb_arena_reset(th->arena);
 #ifdef _OPENMP
 #pragma omp single nowait
 #endif
             {
-                if (pending) handed = hb_jsonl_hand_on(r, other->lines, NULL, other->n, flt);
-                if (handed == 0) filled = hb_jsonl_scan_fill(other, now, flt, r);
+                if (pending) handed = jsonl_hand_on(r, other->lines, NULL, other->n, flt);
+                if (handed == 0) filled = jsonl_scan_fill(other, now, flt, r);
             }
 #ifdef _OPENMP
 #pragma omp for schedule(dynamic, 16) nowait
 #endif
             for (int i = 0; i < now->n; i++)
-                hb_jsonl_parse_line(&now->lines[i], &flt->want, &ths[hb_jsonl_thread_num()],
+                hb_jsonl_parse_line(&now->lines[i], &flt->want, &ths[jsonl_thread_num()],
                                     flt->scan);
         }
         rc = handed ? handed : filled;
@@ -438,7 +438,7 @@ static int hb_jsonl_scan_all(FILE *f, const struct hb_results_filter *flt,
     }
     /* the last batch parsed; after an error, the batches parsed and not handed on freed */
     if (rc == 0 && pending)
-        rc = hb_jsonl_hand_on(r, b[1 - cur].lines, NULL, b[1 - cur].n, flt);
+        rc = jsonl_hand_on(r, b[1 - cur].lines, NULL, b[1 - cur].n, flt);
     else
         for (int i = 0; pending && i < b[1 - cur].n; i++)
             json_decref(b[1 - cur].lines[i].rec);
@@ -451,17 +451,16 @@ static int hb_jsonl_scan_all(FILE *f, const struct hb_results_filter *flt,
 }
 
 /* The measurement keys a take callback narrowed to, for the lines not yet parsed. */
-static int hb_jsonl_narrow(struct hb_results_filter *flt, struct hb_results *r)
+static int jsonl_narrow(struct hb_results_filter *flt, struct hb_results *r)
 {
     hb_jsonl_want_free(&flt->mwant);
-    if (hb_jsonl_want_init(&flt->mwant, r->measurement_keys) != 0)
-        return hb_results_oom(r, r->line);
+    if (hb_jsonl_want_init(&flt->mwant, r->measurement_keys) != 0) return results_oom(r, r->line);
     flt->want.measurement = &flt->mwant;
     return 0;
 }
 
-static int hb_results_load(FILE *f, const char *path, struct hb_results_filter *flt,
-                           struct hb_results *r)
+static int results_load(FILE *f, const char *path, struct hb_results_filter *flt,
+                        struct hb_results *r)
 {
     memset(r, 0, sizeof(*r));
     snprintf(r->path, sizeof(r->path), "%s", path);
@@ -471,17 +470,17 @@ static int hb_results_load(FILE *f, const char *path, struct hb_results_filter *
     json_t **spent = calloc(HB_JSONL_BATCH, sizeof(*spent));
     s.buf = malloc(s.cap);
     r->records = json_array();
-    int n = 0, rc = r->records && s.buf && lines && spent ? 0 : hb_results_oom(r, 0);
+    int n = 0, rc = r->records && s.buf && lines && spent ? 0 : results_oom(r, 0);
     int threads = hb_results_threads(), made = 0;
     /* each thread's, for every batch */
     struct hb_jsonl_thread *ths = calloc((size_t)threads, sizeof(*ths));
     while (ths && made < threads && hb_jsonl_thread_init(&ths[made], flt->want.n) == 0)
         made++;
-    if (rc == 0 && made < threads) rc = hb_results_oom(r, 0);
-    if (rc == 0 && flt->scan) rc = hb_jsonl_scan_all(f, flt, ths, threads, r);
-    while (rc == 0 && !flt->scan && (n = hb_jsonl_next(&s, lines, r)) > 0) {
-        rc = hb_jsonl_batch(r, lines, spent, n, flt, ths, threads);
-        if (rc == 0 && r->measurement_keys != flt->mwant.keys) rc = hb_jsonl_narrow(flt, r);
+    if (rc == 0 && made < threads) rc = results_oom(r, 0);
+    if (rc == 0 && flt->scan) rc = jsonl_scan_all(f, flt, ths, threads, r);
+    while (rc == 0 && !flt->scan && (n = jsonl_next(&s, lines, r)) > 0) {
+        rc = jsonl_batch(r, lines, spent, n, flt, ths, threads);
+        if (rc == 0 && r->measurement_keys != flt->mwant.keys) rc = jsonl_narrow(flt, r);
     }
     if (rc == 0 && n < 0) rc = n;
     for (int t = 0; t < made; t++)
@@ -500,7 +499,7 @@ static int hb_results_load(FILE *f, const char *path, struct hb_results_filter *
     return rc;
 }
 
-static int hb_results_open(const char *path, struct hb_results_filter *flt, struct hb_results *r)
+static int results_open(const char *path, struct hb_results_filter *flt, struct hb_results *r)
 {
     FILE *f = fopen(path, "r");
     if (!f) {
@@ -509,21 +508,21 @@ static int hb_results_open(const char *path, struct hb_results_filter *flt, stru
         hb_error_set("%s: cannot open: %s", path, strerror(e));
         return -(e == EACCES ? EACCES : ENOENT);
     }
-    int rc = hb_results_load(f, path, flt, r);
+    int rc = results_load(f, path, flt, r);
     fclose(f);
     return rc;
 }
 
 /* Read with the filter's take or scan, and keys (NULL: all). */
-static int hb_results_filtered(FILE *f, const char *path, const char *const *keys,
-                               struct hb_results_filter *flt, struct hb_results *r)
+static int results_filtered(FILE *f, const char *path, const char *const *keys,
+                            struct hb_results_filter *flt, struct hb_results *r)
 {
     if (hb_jsonl_want_init(&flt->want, keys) != 0) {
         memset(r, 0, sizeof(*r));
         snprintf(r->path, sizeof(r->path), "%s", path);
-        return hb_results_oom(r, 0);
+        return results_oom(r, 0);
     }
-    int rc = f ? hb_results_load(f, path, flt, r) : hb_results_open(path, flt, r);
+    int rc = f ? results_load(f, path, flt, r) : results_open(path, flt, r);
     hb_jsonl_want_free(&flt->want);
     hb_jsonl_want_free(&flt->mwant);
     return rc;
@@ -533,13 +532,13 @@ int hb_results_readf_keys(FILE *f, const char *path, const char *const *keys,
                           hb_results_take_fn take, void *ctx, struct hb_results *r)
 {
     struct hb_results_filter flt = {.take = take, .ctx = ctx};
-    return hb_results_filtered(f, path, keys, &flt, r);
+    return results_filtered(f, path, keys, &flt, r);
 }
 
 int hb_results_scan(const char *path, const struct hb_results_scan *scan, struct hb_results *r)
 {
     struct hb_results_filter flt = {.scan = scan};
-    return hb_results_filtered(NULL, path, scan->keys, &flt, r);
+    return results_filtered(NULL, path, scan->keys, &flt, r);
 }
 
 int hb_results_read_keys(const char *path, const char *const *keys, hb_results_take_fn take,

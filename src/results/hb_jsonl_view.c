@@ -11,10 +11,10 @@ struct hb_view {
     struct hb_arena *arena;
 };
 
-static enum hb_yy hb_yy_check(yyjson_val *v, int depth, bool nul);
+static enum hb_yy yy_check(yyjson_val *v, int depth, bool nul);
 
 /* An object's members checked (its keys are unique already). */
-static enum hb_yy hb_yy_check_members(yyjson_val *obj, int depth, bool nul)
+static enum hb_yy yy_check_members(yyjson_val *obj, int depth, bool nul)
 {
     enum hb_yy rc = HB_YY_OK;
     size_t i, max;
@@ -22,7 +22,7 @@ static enum hb_yy hb_yy_check_members(yyjson_val *obj, int depth, bool nul)
     yyjson_obj_foreach(obj, i, max, k, x)
     {
         if (nul && hb_yy_has_nul(k)) return HB_YY_DEFER;
-        if ((rc = hb_yy_check(x, depth + 1, nul)) != HB_YY_OK) return rc;
+        if ((rc = yy_check(x, depth + 1, nul)) != HB_YY_OK) return rc;
     }
     return HB_YY_OK;
 }
@@ -30,7 +30,7 @@ static enum hb_yy hb_yy_check_members(yyjson_val *obj, int depth, bool nul)
 /* Whether jansson takes v whole: scalars in its range, no NUL (looked for only where the line
  * may write a \u0000, the one way JSON writes it), no key twice, no deeper than its limit (it
  * counts every value: the record is depth 1). */
-static enum hb_yy hb_yy_check(yyjson_val *v, int depth, bool nul)
+static enum hb_yy yy_check(yyjson_val *v, int depth, bool nul)
 {
     if (depth > JSON_PARSER_MAX_DEPTH) return HB_YY_DEFER;
     enum hb_yy rc = HB_YY_OK;
@@ -39,19 +39,19 @@ static enum hb_yy hb_yy_check(yyjson_val *v, int depth, bool nul)
     if (yyjson_is_arr(v)) {
         yyjson_arr_foreach(v, i, max, x)
         {
-            if ((rc = hb_yy_check(x, depth + 1, nul)) != HB_YY_OK) return rc;
+            if ((rc = yy_check(x, depth + 1, nul)) != HB_YY_OK) return rc;
         }
         return HB_YY_OK;
     }
     if (yyjson_is_str(v)) return nul && hb_yy_has_nul(v) ? HB_YY_DEFER : HB_YY_OK;
     if (!yyjson_is_obj(v)) return hb_yy_scalar_ok(v);
     if ((rc = hb_yy_unique_keys(v, NULL, NULL)) != HB_YY_OK) return rc;
-    return hb_yy_check_members(v, depth, nul);
+    return yy_check_members(v, depth, nul);
 }
 
 /* Whether the line may hold a \u0000: a backslash followed by u0000 (records seldom hold a
  * backslash at all, so this is one quick pass). */
-static bool hb_yy_may_nul(const char *text, size_t len)
+static bool yy_may_nul(const char *text, size_t len)
 {
     for (const char *p = memchr(text, '\\', len); p;
          p = memchr(p + 1, '\\', len - (size_t)(p + 1 - text)))
@@ -67,8 +67,7 @@ enum hb_yy hb_jsonl_view(struct hb_jsonl_line *ln, yyjson_val *root, const struc
         th->vals[i] = NULL;
     /* the record's keys: unique, and those the scan reads found, in one pass */
     enum hb_yy rc = hb_yy_unique_keys(root, w, th->vals);
-    if (rc == HB_YY_OK && !checked)
-        rc = hb_yy_check_members(root, 1, hb_yy_may_nul(ln->text, ln->len));
+    if (rc == HB_YY_OK && !checked) rc = yy_check_members(root, 1, yy_may_nul(ln->text, ln->len));
     if (rc == HB_YY_DEFER && checked) rc = HB_YY_OK; /* jansson took it whole */
     if (rc != HB_YY_OK) return rc;
     const struct hb_view view = {(yyjson_val *const *)th->vals, th->arena};

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static json_t *hb_json_or_null(int ok, json_t *v)
+static json_t *json_or_null(int ok, json_t *v)
 {
     if (ok) return v;
     json_decref(v);
@@ -34,7 +34,7 @@ json_t *hb_record_int_matrix(const struct hb_topo *t, const int *m)
     return rows;
 }
 
-static json_t *hb_record_distances(const struct hb_topo *t)
+static json_t *record_distances(const struct hb_topo *t)
 {
     if (!t->distances) return json_null();
     json_t *rows = json_array();
@@ -69,14 +69,14 @@ json_t *hb_record_topology(const struct hb_topo *t)
     }
     hb_topo_mem_annotate(t, nodes);
     return json_pack("{s:s, s:s, s:o, s:o, s:o, s:i, s:b, s:o, s:o, s:o}", "type", "topology",
-                     "source", t->source, "nodes", nodes, "distances", hb_record_distances(t),
+                     "source", t->source, "nodes", nodes, "distances", record_distances(t),
                      "hop_class", hb_record_int_matrix(t, t->hop_class), "hop_classes", t->nclasses,
                      "hmat", hb_hmat_present(t), "hmat_conflicts", hb_hmat_conflicts(t), "tiers",
                      hb_mem_tiers(t), "nics", hb_topo_nics_json(t));
 }
 
-static json_t *hb_record_background(const struct hb_experiment *e, const struct hb_task_result *all,
-                                    const double span[2], double *overlap)
+static json_t *record_background(const struct hb_experiment *e, const struct hb_task_result *all,
+                                 const double span[2], double *overlap)
 {
     json_t *list = json_array();
     double fg_len = span[1] - span[0];
@@ -95,14 +95,14 @@ static json_t *hb_record_background(const struct hb_experiment *e, const struct 
         json_array_append_new(
             list, json_pack("{s:i, s:i, s:s, s:o, s:f, s:f, s:f, s:f, s:f}", "cpu_node",
                             bt->cpu_node, "threads", bt->threads, "kernel", bt->kernel, "mem_node",
-                            hb_json_or_null(bt->mem_node >= 0, json_integer(bt->mem_node)),
+                            json_or_null(bt->mem_node >= 0, json_integer(bt->mem_node)),
                             "target_GBps", br->bg_target_GBps, "achieved_GBps", achieved, "start_s",
                             br->t_start, "end_s", br->t_end, "coverage", cover));
     }
     return list;
 }
 
-static json_t *hb_record_placement(const struct hb_topo *t, const struct hb_task_result *r)
+static json_t *record_placement(const struct hb_topo *t, const struct hb_task_result *r)
 {
     json_t *share = json_object();
     for (int n = 0; n < t->nnodes && n < r->npages_nodes; n++) {
@@ -117,8 +117,8 @@ static json_t *hb_record_placement(const struct hb_topo *t, const struct hb_task
 
 /* The level of the memory hierarchy the task's working set lives in, from the CPUs its
  * threads ran on (the node's first CPUs when it did not run). */
-static const char *hb_record_level(const struct hb_topo *t, const struct hb_task *task,
-                                   const struct hb_task_result *r, int threads)
+static const char *record_level(const struct hb_topo *t, const struct hb_task *task,
+                                const struct hb_task_result *r, int threads)
 {
     static _Thread_local struct hb_level l;
     int ni = hb_topo_node_index(t, task->cpu_node);
@@ -132,22 +132,20 @@ static const char *hb_record_level(const struct hb_topo *t, const struct hb_task
 }
 
 /* Where the task ran and where its pages were: nodes, policy, CPUs of its threads, sizes. */
-static void hb_record_where(json_t *rec, const struct hb_topo *t, const struct hb_experiment *e,
-                            const struct hb_task *task, const struct hb_task_result *r)
+static void record_where(json_t *rec, const struct hb_topo *t, const struct hb_experiment *e,
+                         const struct hb_task *task, const struct hb_task_result *r)
 {
     bool fg = task->role == HB_ROLE_FG;
     json_object_set_new(rec, "cpu_node", json_integer(task->cpu_node));
-    json_object_set_new(
-        rec, "mem_node",
-        hb_json_or_null(task->policy == HB_POLICY_BIND, json_integer(task->mem_node)));
+    json_object_set_new(rec, "mem_node",
+                        json_or_null(task->policy == HB_POLICY_BIND, json_integer(task->mem_node)));
     json_object_set_new(rec, "policy", json_string(hb_policy_name(task->policy)));
     json_t *set = hb_nodeset_json(task->mem_nodes);
     if (task->policy == HB_POLICY_BIND) json_array_append_new(set, json_integer(task->mem_node));
     json_object_set_new(rec, "mem_nodes", set);
-    json_object_set_new(rec, "hops", hb_json_or_null(task->hops >= 0, json_integer(task->hops)));
-    json_object_set_new(
-        rec, "distance",
-        hb_json_or_null(task->distance > 0, json_integer((json_int_t)task->distance)));
+    json_object_set_new(rec, "hops", json_or_null(task->hops >= 0, json_integer(task->hops)));
+    json_object_set_new(rec, "distance",
+                        json_or_null(task->distance > 0, json_integer((json_int_t)task->distance)));
     int threads = r->ran && r->threads ? r->threads : task->threads;
     json_object_set_new(rec, "threads", json_integer(threads));
     json_t *cpus = json_array();
@@ -158,7 +156,7 @@ static void hb_record_where(json_t *rec, const struct hb_topo *t, const struct h
     json_object_set_new(rec, "bytes", json_integer((json_int_t)task->bytes));
     json_object_set_new(rec, "array_bytes", json_integer((json_int_t)(r->elements * 8)));
     json_object_set_new(rec, "pages", json_string(hb_pages_name(task->pages)));
-    json_object_set_new(rec, "level", json_string(hb_record_level(t, task, r, threads)));
+    json_object_set_new(rec, "level", json_string(record_level(t, task, r, threads)));
     if (fg && strcmp(e->metric, "latency") == 0 && task->chase_stride) {
         /* --tlb-group all: the group is one thread's whole share of the buffer. */
         uint64_t group = task->chase_group_bytes == HB_CHASE_GROUP_ALL
@@ -171,7 +169,7 @@ static void hb_record_where(json_t *rec, const struct hb_topo *t, const struct h
     }
     json_object_set_new(rec, "pages_on_target_pct",
                         json_real(round(r->pages_on_target_pct * 100.0) / 100.0));
-    json_object_set_new(rec, "pages_share_pct", hb_record_placement(t, r));
+    json_object_set_new(rec, "pages_share_pct", record_placement(t, r));
 }
 
 void hb_record_samples(json_t *rec, const double *samples, int n, bool times, struct hb_stats *st)
@@ -193,8 +191,8 @@ void hb_record_samples(json_t *rec, const double *samples, int n, bool times, st
 
 /* The samples and what they give: times, latency or bandwidth (a background task: the rate
  * it achieved). */
-static void hb_record_timing(json_t *rec, const struct hb_experiment *e, const struct hb_task *task,
-                             const struct hb_task_result *r)
+static void record_timing(json_t *rec, const struct hb_experiment *e, const struct hb_task *task,
+                          const struct hb_task_result *r)
 {
     bool fg = task->role == HB_ROLE_FG;
     struct hb_stats st;
@@ -221,16 +219,16 @@ static void hb_record_timing(json_t *rec, const struct hb_experiment *e, const s
 }
 
 /* A foreground task's span and the background tasks that overlapped it. */
-static void hb_record_overlap(json_t *rec, const struct hb_experiment *e,
-                              const struct hb_task_result *all, const struct hb_task_result *r)
+static void record_overlap(json_t *rec, const struct hb_experiment *e,
+                           const struct hb_task_result *all, const struct hb_task_result *r)
 {
     double span[2] = {r->t_start, r->t_end}, overlap = 1.0;
     json_object_set_new(rec, "fg_start_s", json_real(r->t_start));
     json_object_set_new(rec, "fg_end_s", json_real(r->t_end));
-    json_t *bg = hb_record_background(e, all, span, &overlap);
+    json_t *bg = record_background(e, all, span, &overlap);
     bool any = json_array_size(bg) > 0;
     json_object_set_new(rec, "background", bg);
-    json_object_set_new(rec, "bg_overlap", hb_json_or_null(any, json_real(overlap)));
+    json_object_set_new(rec, "bg_overlap", json_or_null(any, json_real(overlap)));
 }
 
 json_t *hb_record_in_columns(json_t *rec, const struct hb_params *params)
@@ -264,10 +262,10 @@ json_t *hb_record_measurement(const struct hb_topo *t, const struct hb_experimen
     json_object_set_new(rec, "kernel", json_string(task->kernel));
     json_object_set_new(rec, "access", json_string(task->access));
     json_object_set_new(rec, "role", json_string(fg ? "foreground" : "background"));
-    hb_record_where(rec, t, e, task, r);
-    hb_record_timing(rec, e, task, r);
+    record_where(rec, t, e, task, r);
+    record_timing(rec, e, task, r);
     json_object_set_new(rec, "relative", json_null());
-    if (fg) hb_record_overlap(rec, e, all, r);
+    if (fg) record_overlap(rec, e, all, r);
     json_object_set_new(rec, "simd", json_string(o->simd));
     json_object_set_new(rec, "elapsed_s", json_real(r->elapsed_s));
     json_object_set_new(rec, "status",

@@ -9,14 +9,14 @@
 #include <string.h>
 
 /* Latency's p50/p99/max as measured: the display rounds once (hb_figure_text.h). */
-static json_t *hb_comm_us(double us)
+static json_t *comm_us(double us)
 {
     return isfinite(us) && us > 0.0 ? json_real(us) : json_null();
 }
 
 /* The sample times and what they give: bandwidth per sample (best and median). */
-static void hb_comm_timing(json_t *rec, const struct hb_experiment *e,
-                           const struct hb_comm_result *r, const double *samples)
+static void comm_timing(json_t *rec, const struct hb_experiment *e, const struct hb_comm_result *r,
+                        const double *samples)
 {
     struct hb_stats st;
     hb_record_samples(rec, samples, r->nsamples, true, &st);
@@ -26,8 +26,8 @@ static void hb_comm_timing(json_t *rec, const struct hb_experiment *e,
 }
 
 /* Where the sending end ran and where both ends' buffers were. */
-static void hb_comm_where(json_t *rec, const struct hb_topo *t, const struct hb_experiment *e,
-                          const struct hb_comm_result *r)
+static void comm_where(json_t *rec, const struct hb_topo *t, const struct hb_experiment *e,
+                       const struct hb_comm_result *r)
 {
     const struct hb_task *task = &e->tasks[0];
     int src = (int)hb_param_int_of(e, "src_node", -1),
@@ -69,8 +69,8 @@ json_t *hb_record_comm(const struct hb_topo *t, const struct hb_experiment *e,
     json_object_set_new(rec, "kernel", json_string(task->kernel));
     json_object_set_new(rec, "access", json_string(task->access));
     json_object_set_new(rec, "role", json_string("foreground"));
-    hb_comm_where(rec, t, e, r);
-    hb_comm_timing(rec, e, r, samples);
+    comm_where(rec, t, e, r);
+    comm_timing(rec, e, r, samples);
     json_object_set_new(rec, "elapsed_s", json_real(r->elapsed_s));
     json_object_set_new(rec, "status", json_string(r->status ? "failed" : "ok"));
     json_object_set_new(rec, "note", json_string(r->note));
@@ -87,9 +87,9 @@ json_t *hb_record_comm(const struct hb_topo *t, const struct hb_experiment *e,
                         o->src_cpu >= 0 ? json_pack("[i]", o->src_cpu) : json_null());
     json_object_set_new(out, "iterations", json_integer((json_int_t)r->iterations));
     json_object_set_new(out, "window", lat ? json_null() : json_integer(r->window));
-    json_object_set_new(out, "p50_us", lat ? hb_comm_us(r->p50_us) : json_null());
-    json_object_set_new(out, "p99_us", lat ? hb_comm_us(r->p99_us) : json_null());
-    json_object_set_new(out, "max_us", lat ? hb_comm_us(r->max_us) : json_null());
+    json_object_set_new(out, "p50_us", lat ? comm_us(r->p50_us) : json_null());
+    json_object_set_new(out, "p99_us", lat ? comm_us(r->p99_us) : json_null());
+    json_object_set_new(out, "max_us", lat ? comm_us(r->max_us) : json_null());
     json_object_set_new(out, "timer", lat ? json_string(r->timer) : json_null());
     json_object_set_new(out, "transport", json_string(o->transport));
     /* Hop classes are a host's own: two hosts' nodes have none between them. */

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <time.h>
 
-static json_t *hb_env_or_null(const char *name)
+static json_t *env_or_null(const char *name)
 {
     const char *v = getenv(name);
     return v ? json_string(v) : json_null();
@@ -55,9 +55,9 @@ json_t *hb_record_run(const struct hb_topo *t, const struct hb_options *o, const
                         json_pack("{s:s, s:s}", "type", HB_BUILD_TYPE, "c_flags", HB_C_FLAGS));
     json_object_set_new(rec, "simd", json_string(simd));
     json_object_set_new(rec, "omp",
-                        json_pack("{s:o, s:o, s:o, s:b}", "places", hb_env_or_null("OMP_PLACES"),
-                                  "proc_bind", hb_env_or_null("OMP_PROC_BIND"), "num_threads",
-                                  hb_env_or_null("OMP_NUM_THREADS"), "set_by_hopbench",
+                        json_pack("{s:o, s:o, s:o, s:b}", "places", env_or_null("OMP_PLACES"),
+                                  "proc_bind", env_or_null("OMP_PROC_BIND"), "num_threads",
+                                  env_or_null("OMP_NUM_THREADS"), "set_by_hopbench",
                                   getenv("HOPBENCH_OMP_DEFAULTS") != NULL));
     /* The knobs (hb_config.h); thp and numa_balancing as before, the same values. */
     const json_t *knobs = json_object_get(cfg, "config");

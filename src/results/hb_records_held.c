@@ -9,17 +9,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-static long hb_held_now, hb_held_most;
+static long hb_held_now, held_most;
 
 void hb_records_held_add(long n)
 {
     hb_held_now += n;
-    if (hb_held_now > hb_held_most) hb_held_most = hb_held_now;
+    if (hb_held_now > held_most) held_most = hb_held_now;
 }
 
 long hb_records_held_max(void)
 {
-    return hb_held_most;
+    return held_most;
 }
 
 int hb_records_held_report(void)
@@ -27,7 +27,7 @@ int hb_records_held_report(void)
     const char *path = getenv("HOPBENCH_DEBUG_HELD");
     if (!path || !path[0]) return 0;
     FILE *f = fopen(path, "w");
-    bool ok = f && fprintf(f, "%ld\n", hb_held_most) > 0;
+    bool ok = f && fprintf(f, "%ld\n", held_most) > 0;
     if (f && fclose(f) != 0) ok = false;
     if (ok) return 0;
     hb_error_set("HOPBENCH_DEBUG_HELD=%s: cannot write the count there: %s", path, strerror(errno));

@@ -13,7 +13,7 @@
 /* The figure one repeat is judged by, and its unit: a latency's median ns per load (a
  * message's median us), a foreground bandwidth's best GB/s, a background's achieved GB/s,
  * else the median time. */
-static const char *hb_repeat_key(const json_t *rec, const char **unit)
+static const char *repeat_key(const json_t *rec, const char **unit)
 {
     bool fg = strcmp(hb_rec_str(rec, "role", "foreground"), "foreground") == 0;
     const char *metric = hb_rec_str(rec, "metric", "");
@@ -36,12 +36,12 @@ static const char *hb_repeat_key(const json_t *rec, const char **unit)
 double hb_repeat_headline(const json_t *rec)
 {
     const char *unit = "";
-    const json_t *x = json_object_get(rec, hb_repeat_key(rec, &unit));
+    const json_t *x = json_object_get(rec, repeat_key(rec, &unit));
     return json_is_number(x) && isfinite(json_number_value(x)) ? json_number_value(x) : NAN;
 }
 
 /* The worst of the repeats' placement, status and overlap, and their total cost. */
-static void hb_repeat_worst(json_t *out, json_t *const *recs, int n)
+static void repeat_worst(json_t *out, json_t *const *recs, int n)
 {
     double pages = INFINITY, overlap = INFINITY, elapsed = 0.0;
     const json_t *failed = NULL, *skipped = NULL;
@@ -64,7 +64,7 @@ static void hb_repeat_worst(json_t *out, json_t *const *recs, int n)
 }
 
 /* The headline's statistics over the repeats that have one. */
-static void hb_repeat_interval(json_t *out, const double *v, int nv, double noise_pct)
+static void repeat_interval(json_t *out, const double *v, int nv, double noise_pct)
 {
     double *sorted = malloc(sizeof(*sorted) * (size_t)(nv ? nv : 1));
     struct hb_interval iv = {0, NAN, NAN, NAN, 0.0};
@@ -87,7 +87,7 @@ static void hb_repeat_interval(json_t *out, const double *v, int nv, double nois
  * repeat when paced to its own rate), as the median over the repeats, as the background's
  * own record gives its value: the figure shown beside the foreground's is then the one shown
  * in the background's row, not one repeat's. */
-static void hb_repeat_background(json_t *out, json_t *const *recs, int n)
+static void repeat_background(json_t *out, json_t *const *recs, int n)
 {
     static const char *const keys[] = {"achieved_GBps", "target_GBps"};
     double *v = malloc(sizeof(*v) * (size_t)n);
@@ -111,7 +111,7 @@ static void hb_repeat_background(json_t *out, json_t *const *recs, int n)
 }
 
 /* Index of the representative repeat: the one whose headline is the (lower) median. */
-static int hb_repeat_middle(const double *v, const int *at, int nv)
+static int repeat_middle(const double *v, const int *at, int nv)
 {
     int best = 0;
     for (int i = 0; i < nv; i++) {
@@ -128,7 +128,7 @@ static int hb_repeat_middle(const double *v, const int *at, int nv)
 json_t *hb_repeat_merge(json_t *const *recs, int n, double noise_pct)
 {
     const char *unit = "";
-    const char *key = hb_repeat_key(recs[0], &unit);
+    const char *key = repeat_key(recs[0], &unit);
     double *v = malloc(sizeof(*v) * (size_t)n);
     int *at = malloc(sizeof(*at) * (size_t)n), nv = 0;
     json_t *values = json_array();
@@ -147,14 +147,14 @@ json_t *hb_repeat_merge(json_t *const *recs, int n, double noise_pct)
             at[nv++] = i;
         }
     }
-    json_t *out = json_deep_copy(recs[nv ? hb_repeat_middle(v, at, nv) : 0]);
+    json_t *out = json_deep_copy(recs[nv ? repeat_middle(v, at, nv) : 0]);
     if (out) {
-        hb_repeat_interval(out, v, nv, noise_pct);
+        repeat_interval(out, v, nv, noise_pct);
         json_object_set_new(out, "unit", json_string(unit));
         json_object_set_new(out, "repeats", json_integer(n));
         json_object_set(out, "repeat_values", values);
-        hb_repeat_worst(out, recs, n);
-        hb_repeat_background(out, recs, n);
+        repeat_worst(out, recs, n);
+        repeat_background(out, recs, n);
     }
     json_decref(values);
     free(v);

@@ -37,14 +37,14 @@ int hb_repeats_init(struct hb_repeats *r, int nexp, double noise_pct)
     return r->exps ? 0 : -ENOMEM;
 }
 
-static int hb_repeats_oom(void)
+static int repeats_oom(void)
 {
     hb_error_set("out of memory keeping the records of a measurement's repeats");
     return -ENOMEM;
 }
 
 /* Room for one more span in repeat `repeat` of e. */
-static struct hb_repeat_spans *hb_repeats_room(struct hb_repeat_exp *e, size_t repeat)
+static struct hb_repeat_spans *repeats_room(struct hb_repeat_exp *e, size_t repeat)
 {
     for (; e->nrep <= repeat; e->nrep++) {
         if (hb_grow((void **)&e->rep, &e->cap, e->nrep, sizeof(*e->rep))) return NULL;
@@ -59,9 +59,9 @@ static struct hb_repeat_spans *hb_repeats_room(struct hb_repeat_exp *e, size_t r
 
 int hb_repeats_put(struct hb_repeats *r, int x, int repeat, json_t *rec)
 {
-    struct hb_repeat_spans *s = rec ? hb_repeats_room(&r->exps[x], (size_t)repeat) : NULL;
+    struct hb_repeat_spans *s = rec ? repeats_room(&r->exps[x], (size_t)repeat) : NULL;
     hb_records_held_add(rec != NULL);
-    int rc = s ? hb_spool_put(&r->spool, rec, &s->at[s->n]) : hb_repeats_oom();
+    int rc = s ? hb_spool_put(&r->spool, rec, &s->at[s->n]) : repeats_oom();
     if (rc == 0) s->head[s->n++] = hb_repeat_headline(rec);
     hb_records_held_add(-(rec != NULL));
     json_decref(rec);
@@ -75,11 +75,11 @@ bool hb_repeats_has(const struct hb_repeats *r, int x)
 
 /* Record k of each waiting repeat of e that has one, read back, then `last` (NULL: none),
  * merged and emitted; what was read is freed. */
-static int hb_repeats_merge_at(struct hb_repeats *r, struct hb_repeat_exp *e, size_t k,
-                               json_t *last, int (*emit)(json_t *rec, void *ctx), void *ctx)
+static int repeats_merge_at(struct hb_repeats *r, struct hb_repeat_exp *e, size_t k, json_t *last,
+                            int (*emit)(json_t *rec, void *ctx), void *ctx)
 {
     json_t **one = calloc(e->nrep + 1, sizeof(*one));
-    int m = 0, rc = one ? 0 : hb_repeats_oom();
+    int m = 0, rc = one ? 0 : repeats_oom();
     for (size_t i = 0; rc == 0 && i < e->nrep; i++)
         if (k < e->rep[i].n) {
             one[m] = hb_spool_get(&r->spool, e->rep[i].at[k]);
@@ -108,9 +108,9 @@ static int hb_repeats_merge_at(struct hb_repeats *r, struct hb_repeat_exp *e, si
 int hb_repeats_last(struct hb_repeats *r, int x, json_t *rec, int (*emit)(json_t *rec, void *ctx),
                     void *ctx)
 {
-    if (!rec) return hb_repeats_oom();
+    if (!rec) return repeats_oom();
     struct hb_repeat_exp *e = &r->exps[x];
-    int rc = hb_repeats_merge_at(r, e, e->merged++, rec, emit, ctx);
+    int rc = repeats_merge_at(r, e, e->merged++, rec, emit, ctx);
     json_decref(rec);
     return rc;
 }
@@ -159,7 +159,7 @@ int hb_repeats_flush(struct hb_repeats *r, int x, int (*emit)(json_t *rec, void 
         most = e->rep[i].n > most ? e->rep[i].n : most;
     int rc = 0;
     for (size_t k = 0; rc == 0 && k < most; k++)
-        rc = hb_repeats_merge_at(r, e, k, NULL, emit, ctx);
+        rc = repeats_merge_at(r, e, k, NULL, emit, ctx);
     hb_repeats_end(r, x);
     return rc;
 }

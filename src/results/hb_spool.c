@@ -35,7 +35,7 @@ static FILE *spool_make(const char *what)
 }
 
 /* The temporary file, made and unlinked at the first value. */
-static int hb_spool_open(struct hb_spool *s)
+static int spool_open(struct hb_spool *s)
 {
     if (s->file) return 0;
     s->file = spool_make(s->what);
@@ -52,7 +52,7 @@ int hb_spool_check(const char *what)
 
 int hb_spool_put(struct hb_spool *s, const json_t *v, struct hb_span *at)
 {
-    int rc = hb_spool_open(s);
+    int rc = spool_open(s);
     if (rc) return rc;
     off_t off = fseeko(s->file, 0, SEEK_END) == 0 ? ftello(s->file) : -1;
     if (off < 0 || json_dumpf(v, s->file, JSON_COMPACT) != 0 || fflush(s->file) != 0) {

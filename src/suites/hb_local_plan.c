@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static int hb_first_cpu_node(const struct hb_topo *t)
+static int first_cpu_node(const struct hb_topo *t)
 {
     for (int i = 0; i < t->nnodes; i++)
         if (t->nodes[i].has_cpus) return t->nodes[i].os_index;
@@ -15,10 +15,10 @@ static int hb_first_cpu_node(const struct hb_topo *t)
 }
 
 /* The CPU and memory nodes the options name, checked; defaults: first CPU node, local. */
-static int hb_local_nodes(const struct hb_suite_env *env, int *cpu, int *mem)
+static int local_nodes(const struct hb_suite_env *env, int *cpu, int *mem)
 {
     const struct hb_options *o = env->opts;
-    *cpu = o->cpu_node >= 0 ? o->cpu_node : hb_first_cpu_node(env->topo);
+    *cpu = o->cpu_node >= 0 ? o->cpu_node : first_cpu_node(env->topo);
     int rc = hb_suite_check_cpu_node(env->topo, *cpu, "--cpu-node");
     if (rc) return rc;
     *mem = o->mem_node >= 0 ? o->mem_node : *cpu;
@@ -31,9 +31,9 @@ static int hb_local_nodes(const struct hb_suite_env *env, int *cpu, int *mem)
 }
 
 /* stride: the chase stride of a latency kernel, 0 = the first --stride. */
-static int hb_add_one(const struct hb_suite_env *env, struct hb_plan *out, const char *name,
-                      const char *kernel, int cpu, int threads, enum hb_policy policy, int mem,
-                      uint64_t bytes, uint64_t stride)
+static int add_one(const struct hb_suite_env *env, struct hb_plan *out, const char *name,
+                   const char *kernel, int cpu, int threads, enum hb_policy policy, int mem,
+                   uint64_t bytes, uint64_t stride)
 {
     struct hb_experiment e;
     int rc = hb_suite_single(env, &e, env->opts->command[0] ? env->opts->command : "default", name,
@@ -78,7 +78,7 @@ int hb_local_plan_bw_kernel(const struct hb_suite_env *env, struct hb_plan *out,
     enum hb_policy policy = o->policy_set ? o->policy : HB_POLICY_BIND;
     char name[HB_NAME_LEN];
     snprintf(name, sizeof(name), "bw-%s-%dt", kernel, threads);
-    return hb_add_one(env, out, name, kernel, cpu, threads, policy, mem, bytes, 0);
+    return add_one(env, out, name, kernel, cpu, threads, policy, mem, bytes, 0);
 }
 
 /* --kernel a,b,c, one experiment each. */
@@ -103,7 +103,7 @@ int hb_local_plan(const struct hb_suite_env *env, struct hb_plan *out, hb_local_
 {
     const struct hb_options *o = env->opts;
     int cpu, mem;
-    int rc = hb_local_nodes(env, &cpu, &mem);
+    int rc = local_nodes(env, &cpu, &mem);
     if (rc) return rc;
     if (o->threads && (rc = hb_suite_check_threads(env, cpu, o->threads))) return rc;
     uint64_t bytes = o->size ? o->size : env->default_bytes;

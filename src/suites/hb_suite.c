@@ -59,7 +59,7 @@ const struct hb_suite *hb_suite_find(const char *command)
 
 /* Every experiment's strict binds (and first-touch sets on their own node) must fit each
  * node together, not just task by task. */
-static int hb_suite_check_totals(const struct hb_suite_env *env, const struct hb_plan *plan)
+static int suite_check_totals(const struct hb_suite_env *env, const struct hb_plan *plan)
 {
     const struct hb_topo *t = env->topo;
     for (int x = 0; x < plan->n; x++) {
@@ -131,7 +131,7 @@ int hb_suite_check_nodes(const struct hb_topo *t, const struct hb_options *o)
 /* A study between memory nodes on a machine, or among --nodes, with too few: refused before
  * anything is planned, naming the count and what the study needs. The machine's count is the
  * environment's (exit 3); --nodes that leave too few, a usage error (2). */
-static int hb_suite_check_mem_nodes(const struct hb_suite_env *env, const struct hb_suite *s)
+static int suite_check_mem_nodes(const struct hb_suite_env *env, const struct hb_suite *s)
 {
     const struct hb_topo *t = env->topo;
     int have = hb_topo_count_mem_nodes(t), chosen = 0;
@@ -178,9 +178,9 @@ int hb_suite_plan(const struct hb_suite_env *env, struct hb_plan *out)
                      env->opts->nsizes, cmd[0] ? cmd : "the default suite");
         return -EINVAL;
     }
-    int rc = hb_suite_check_mem_nodes(env, s);
+    int rc = suite_check_mem_nodes(env, s);
     if (rc == 0) rc = s->plan(env, out);
-    return rc ? rc : hb_suite_check_totals(env, out);
+    return rc ? rc : suite_check_totals(env, out);
 }
 
 int hb_suite_derive(const struct hb_suite_env *env, json_t *measured, json_t *derived)
@@ -205,7 +205,7 @@ void hb_suite_annotate(const struct hb_suite_env *env, const json_t *measured, j
 }
 
 /* hb_mlp_annotate looks for the one-chain record of a chase with more chains. */
-static bool hb_suite_chains(const struct hb_suite_env *env)
+static bool suite_chains(const struct hb_suite_env *env)
 {
     return env->opts->nchains > 1 || env->opts->chains[0] > 1;
 }
@@ -213,13 +213,13 @@ static bool hb_suite_chains(const struct hb_suite_env *env)
 bool hb_suite_annotate_reads(const struct hb_suite_env *env)
 {
     const struct hb_suite *s = hb_suite_find(env->opts->command);
-    return hb_suite_chains(env) || (s && s->refers);
+    return suite_chains(env) || (s && s->refers);
 }
 
 bool hb_suite_refers(const struct hb_suite_env *env, const json_t *rec)
 {
     const struct hb_suite *s = hb_suite_find(env->opts->command);
-    return (hb_suite_chains(env) && hb_mlp_refers(rec)) || (s && s->refers && s->refers(rec));
+    return (suite_chains(env) && hb_mlp_refers(rec)) || (s && s->refers && s->refers(rec));
 }
 
 double hb_suite_estimate(const void *ctx, const struct hb_experiment *e, int *records)

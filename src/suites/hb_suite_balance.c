@@ -24,7 +24,7 @@
 
 /* Balancing has to be on to be watched; hopbench never turns it on itself. Only this
  * machine's setting counts (a dry run for another topology plans without it). */
-static int hb_balance_check_on(const struct hb_topo *t)
+static int balance_check_on(const struct hb_topo *t)
 {
     int mode = 0;
     if (!t->is_this_system) return 0;
@@ -39,7 +39,7 @@ static int hb_balance_check_on(const struct hb_topo *t)
 
 /* The CPU node (--cpu-node, default the first with CPUs) and the node the pages start on
  * (--mem-node, default the first other node with memory), checked. */
-static int hb_balance_nodes(const struct hb_suite_env *env, int *cpu, int *mem)
+static int balance_nodes(const struct hb_suite_env *env, int *cpu, int *mem)
 {
     const struct hb_topo *t = env->topo;
     const struct hb_options *o = env->opts;
@@ -61,18 +61,18 @@ static int hb_balance_nodes(const struct hb_suite_env *env, int *cpu, int *mem)
     return rc;
 }
 
-static int hb_balance_plan(const struct hb_suite_env *env, struct hb_plan *out)
+static int balance_plan(const struct hb_suite_env *env, struct hb_plan *out)
 {
     const struct hb_options *o = env->opts;
     int cpu = -1, mem = -1, rc = hb_launch_refuse_ranks("balance", false);
-    if (rc == 0) rc = hb_balance_nodes(env, &cpu, &mem);
+    if (rc == 0) rc = balance_nodes(env, &cpu, &mem);
     if (rc == 0 && o->pages == HB_PAGES_HUGE) {
         hb_error_set("balance: --pages huge: NUMA balancing never moves hugetlbfs pages; use 4k "
                      "or thp");
         rc = -EINVAL;
     }
     if (rc == 0 && o->threads) rc = hb_suite_check_threads(env, cpu, o->threads);
-    if (rc == 0) rc = hb_balance_check_on(env->topo);
+    if (rc == 0) rc = balance_check_on(env->topo);
     if (rc) return rc;
     const struct hb_node *n = &env->topo->nodes[hb_topo_node_index(env->topo, cpu)];
     uint64_t bytes = o->size ? o->size : env->default_bytes;
@@ -98,7 +98,7 @@ static int hb_balance_plan(const struct hb_suite_env *env, struct hb_plan *out)
 
 /* A note per record for people (the table shows notes, not series): when the pages came
  * local, or how far they got. */
-static int hb_balance_derive(const struct hb_suite_env *env, json_t *measured, json_t *derived)
+static int balance_derive(const struct hb_suite_env *env, json_t *measured, json_t *derived)
 {
     (void)env;
     size_t i;
@@ -129,22 +129,22 @@ static int hb_balance_derive(const struct hb_suite_env *env, json_t *measured, j
 }
 
 /* The options of its own it takes, besides the run options (hb_opt_doc.h). */
-static const int hb_balance_takes[] = {
+static const int balance_takes[] = {
     OPT_CPU_NODE, OPT_MEM_NODE, OPT_THREADS, OPT_SIZE, OPT_PAGES, OPT_MAX_TIME, 0};
 
 /* A sample lasts the sampling interval and the run --max-time: --reps and --min-time would do
  * nothing. */
-static const int hb_balance_drops[] = {OPT_REPS, OPT_MIN_TIME, 0};
+static const int balance_drops[] = {OPT_REPS, OPT_MIN_TIME, 0};
 
 const struct hb_suite hb_suite_balance = {
-    .takes = hb_balance_takes,
-    .drops = hb_balance_drops,
+    .takes = balance_takes,
+    .drops = balance_drops,
     .name = "balance",
     .help = "one process: how fast automatic NUMA balancing brings pages first touched on "
             "--mem-node to threads on --cpu-node, as a series of the local share and the "
             "bandwidth",
-    .plan = hb_balance_plan,
-    .derive = hb_balance_derive,
+    .plan = balance_plan,
+    .derive = balance_derive,
     .flags = HB_SUITE_ONE_PROCESS,
     .needs_mem_nodes = 2,
     .needs_why = "starts the pages on one and runs the threads on another",

@@ -20,7 +20,7 @@ void hb_suite_level_pace(int level, double very_high, struct hb_task *task)
 }
 
 /* Threads of node index i already taken by earlier tasks of e (they start at thread 0). */
-static int hb_threads_used(const struct hb_experiment *e, int os_index)
+static int threads_used(const struct hb_experiment *e, int os_index)
 {
     int used = 0;
     for (int k = 0; k < e->ntasks; k++)
@@ -37,7 +37,7 @@ int hb_suite_add_background(const struct hb_suite_env *env, struct hb_experiment
     for (int i = 0; i < t->nnodes; i++) {
         const struct hb_node *n = &t->nodes[i];
         if (!n->has_cpus || !n->has_memory || !hb_suite_node_on(env, i)) continue;
-        int used = hb_threads_used(e, n->os_index);
+        int used = threads_used(e, n->os_index);
         /* Under and high subscription leave foreground nodes alone, as 40555 does. */
         if (used > 0 && subscription < 2) continue;
         int want = subscription == 0 ? 1 : subscription == 1 ? n->ncpus - 1 : n->ncpus - used;

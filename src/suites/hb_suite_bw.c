@@ -14,7 +14,7 @@
 
 /* --policy weighted: --mem-node's nodes hold memory and this kernel has the policy (another
  * machine's topology only plans). Without root the kernel's own weights will be used. */
-static int hb_bw_check_weighted(const struct hb_suite_env *env)
+static int bw_check_weighted(const struct hb_suite_env *env)
 {
     const struct hb_options *o = env->opts;
     for (int k = 0; k < o->nmem_nodes; k++) {
@@ -31,7 +31,7 @@ static int hb_bw_check_weighted(const struct hb_suite_env *env)
 
 /* The weights in force during the run (hb_interleave_weights.h), the share of pages they give each
  * node and whether hopbench set them, beside each weighted record's pages_share_pct. */
-static void hb_bw_annotate(const struct hb_suite_env *env, const json_t *measured, json_t *rec)
+static void bw_annotate(const struct hb_suite_env *env, const json_t *measured, json_t *rec)
 {
     (void)env;
     (void)measured;
@@ -53,11 +53,11 @@ static void hb_bw_annotate(const struct hb_suite_env *env, const json_t *measure
     json_object_set_new(rec, "weights_share_pct", share);
 }
 
-static int hb_suite_bw_plan(const struct hb_suite_env *env, struct hb_plan *out)
+static int suite_bw_plan(const struct hb_suite_env *env, struct hb_plan *out)
 {
     const struct hb_options *o = env->opts;
     if (o->policy_set && o->policy == HB_POLICY_WEIGHTED) {
-        int rc = hb_bw_check_weighted(env);
+        int rc = bw_check_weighted(env);
         if (rc) return rc;
     } else if (o->policy_set && o->policy != HB_POLICY_BIND && o->mem_node >= 0) {
         /* A policy that places the pages itself leaves no node to bind them to. */
@@ -73,16 +73,16 @@ static int hb_suite_bw_plan(const struct hb_suite_env *env, struct hb_plan *out)
 }
 
 /* The options of its own it takes, besides the run options (hb_opt_doc.h). */
-static const int hb_bw_takes[] = {
+static const int bw_takes[] = {
     OPT_KERNEL, OPT_CPU_NODE, OPT_MEM_NODE,  OPT_POLICY, OPT_WEIGHTS, OPT_THREADS, OPT_SIZE,
     OPT_PAGES,  OPT_STRIDE,   OPT_TLB_GROUP, 0};
 
 const struct hb_suite hb_suite_bw = {
-    .takes = hb_bw_takes,
+    .takes = bw_takes,
     .kernels = HB_BW_KERNELS,
     .name = "bw",
     .help = "bandwidth of --kernel on --cpu-node to --mem-node or --policy (weighted: "
             "--weights over --mem-node's nodes)",
-    .plan = hb_suite_bw_plan,
-    .annotate = hb_bw_annotate,
+    .plan = suite_bw_plan,
+    .annotate = bw_annotate,
 };

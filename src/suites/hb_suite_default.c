@@ -5,14 +5,14 @@
 #include "hb_suite_matrix.h"
 
 /* Every kernel a default suite measures for bandwidth, in registry order. */
-static const char *const hb_default_bw_kernels[] = {
+static const char *const default_bw_kernels[] = {
     "read", "write", "write-nt", "copy", "copy-nt", "triad", "triad-nt", "memcpy", NULL,
 };
 
 /* Topology is printed by the caller; here: latency, then every bandwidth kernel with one
  * thread and with every core of the node. */
-static int hb_default_plan(const struct hb_suite_env *env, struct hb_plan *out, int cpu, int mem,
-                           uint64_t bytes)
+static int default_plan(const struct hb_suite_env *env, struct hb_plan *out, int cpu, int mem,
+                        uint64_t bytes)
 {
     const struct hb_options *o = env->opts;
     const struct hb_node *n = &env->topo->nodes[hb_topo_node_index(env->topo, cpu)];
@@ -20,30 +20,30 @@ static int hb_default_plan(const struct hb_suite_env *env, struct hb_plan *out, 
     int counts[2] = {1, o->threads ? o->threads : n->ncores};
     for (int c = 0; c < 2 && rc == 0; c++) {
         if (c == 1 && counts[1] == counts[0]) break;
-        for (int k = 0; hb_default_bw_kernels[k] && rc == 0; k++)
-            rc = hb_local_plan_bw_kernel(env, out, hb_default_bw_kernels[k], cpu, mem, counts[c],
+        for (int k = 0; default_bw_kernels[k] && rc == 0; k++)
+            rc = hb_local_plan_bw_kernel(env, out, default_bw_kernels[k], cpu, mem, counts[c],
                                          bytes);
     }
     return rc;
 }
 
 /* On a machine with several CPU nodes the default suite measures the matrix too. */
-static int hb_suite_default_plan(const struct hb_suite_env *env, struct hb_plan *out)
+static int suite_default_plan(const struct hb_suite_env *env, struct hb_plan *out)
 {
-    int rc = hb_local_plan(env, out, hb_default_plan);
+    int rc = hb_local_plan(env, out, default_plan);
     if (rc == 0 && hb_topo_count_cpu_nodes(env->topo) > 1) rc = hb_suite_matrix_plan(env, out);
     return rc;
 }
 
 /* The options of its own it takes, besides the run options (hb_opt_doc.h). */
-static const int hb_default_takes[] = {OPT_CPU_NODE, OPT_MEM_NODE, OPT_THREADS,   OPT_SIZE,
-                                       OPT_PAGES,    OPT_STRIDE,   OPT_TLB_GROUP, 0};
+static const int default_takes[] = {OPT_CPU_NODE, OPT_MEM_NODE, OPT_THREADS,   OPT_SIZE,
+                                    OPT_PAGES,    OPT_STRIDE,   OPT_TLB_GROUP, 0};
 
 const struct hb_suite hb_suite_default = {
-    .takes = hb_default_takes,
+    .takes = default_takes,
     .name = "",
     .help = "quick default suite: topology, latency, bandwidth of every kernel",
-    .plan = hb_suite_default_plan,
+    .plan = suite_default_plan,
     .derive = hb_suite_matrix_derive,
     .reads = hb_matrix_reads,
     .derive_end = hb_suite_matrix_derive_end,

@@ -133,7 +133,7 @@ hwloc_bitmap_t hb_suite_mem_nodes(const struct hb_suite_env *env)
 }
 
 /* --mem-node's nodes as a set (bw --policy weighted). */
-static hwloc_bitmap_t hb_suite_weighted_nodes(const struct hb_suite_env *env)
+static hwloc_bitmap_t suite_weighted_nodes(const struct hb_suite_env *env)
 {
     hwloc_bitmap_t set = hwloc_bitmap_alloc();
     for (int k = 0; set && k < env->opts->nmem_nodes; k++)
@@ -188,7 +188,7 @@ int hb_suite_task_from(const struct hb_suite_env *env, struct hb_task *task, int
     if (policy == HB_POLICY_INTERLEAVE && !(task->mem_nodes = hb_suite_mem_nodes(env)))
         return -ENOMEM;
     /* Weighted interleave spreads over --mem-node's nodes (their weights are the kernel's). */
-    if (policy == HB_POLICY_WEIGHTED && !(task->mem_nodes = hb_suite_weighted_nodes(env)))
+    if (policy == HB_POLICY_WEIGHTED && !(task->mem_nodes = suite_weighted_nodes(env)))
         return -ENOMEM;
     if ((rc = hb_suite_check_threads(env, cpu_node, first_thread + threads))) return rc;
     if (policy == HB_POLICY_BIND &&

@@ -19,15 +19,15 @@
 /* Injection delay between 64-byte lines of one load thread, in ns; 0 = unpaced. A line per
  * delay is 64/delay GB/s per thread. The idle point (no load) comes first; 6400 ns is about
  * MLC's 20000-cycle end of the sweep at 3 GHz. */
-static const int hb_delays_full[] = {6400, 3200, 1600, 800, 400, 200, 100, 50, 25, 0, -1};
-static const int hb_delays_quick[] = {1600, 400, 100, 0, -1};
+static const int delays_full[] = {6400, 3200, 1600, 800, 400, 200, 100, 50, 25, 0, -1};
+static const int delays_quick[] = {1600, 400, 100, 0, -1};
 
 /* The load kernel of each --mix (hb_mix_names): triad reads two arrays per one written. */
-static const char *const hb_mix_kernels[] = {"read", "write", "triad"};
+static const char *const mix_kernels[] = {"read", "write", "triad"};
 
 /* load_bytes: each load thread's buffer, bytes: the chase's. */
-static int hb_loaded_add(const struct hb_suite_env *env, struct hb_plan *out, int cpu, int mem,
-                         const bool *load_on, int delay, uint64_t bytes, uint64_t load_bytes)
+static int loaded_add(const struct hb_suite_env *env, struct hb_plan *out, int cpu, int mem,
+                      const bool *load_on, int delay, uint64_t bytes, uint64_t load_bytes)
 {
     const struct hb_options *o = env->opts;
     const struct hb_topo *t = env->topo;
@@ -58,8 +58,8 @@ static int hb_loaded_add(const struct hb_suite_env *env, struct hb_plan *out, in
         rc = task ? hb_bytes_mul("load size per thread", load_bytes, (uint64_t)threads, &all)
                   : -ENOMEM;
         if (rc == 0)
-            rc = hb_suite_task(env, task, t->nodes[i].os_index, first, threads,
-                               hb_mix_kernels[o->mix], HB_POLICY_BIND, mem, all);
+            rc = hb_suite_task(env, task, t->nodes[i].os_index, first, threads, mix_kernels[o->mix],
+                               HB_POLICY_BIND, mem, all);
         if (rc) break;
         task->role = HB_ROLE_BG;
         task->bg_rate_GBps = delay > 0 ? 64.0 / delay : 0.0;
@@ -80,8 +80,8 @@ static int hb_loaded_add(const struct hb_suite_env *env, struct hb_plan *out, in
 /* Every load thread's buffer and the chase's share memory node mem: without --size each load
  * thread gets the share that lets them fit there together (on 64 CPU nodes 511 threads of
  * 256 MiB would need 128 GiB), and the plan says so. */
-static uint64_t hb_loaded_load_bytes(const struct hb_suite_env *env, int cpu, int mem,
-                                     const bool *load_on, uint64_t bytes)
+static uint64_t loaded_load_bytes(const struct hb_suite_env *env, int cpu, int mem,
+                                  const bool *load_on, uint64_t bytes)
 {
     const struct hb_topo *t = env->topo;
     uint64_t threads = 0, free_bytes = t->nodes[hb_topo_node_index(t, mem)].mem_free_bytes;
@@ -98,8 +98,8 @@ static uint64_t hb_loaded_load_bytes(const struct hb_suite_env *env, int cpu, in
 }
 
 /* The experiments once the chase and its load nodes are known. */
-static int hb_loaded_plan_load(const struct hb_suite_env *env, struct hb_plan *out, int cpu,
-                               int mem, bool *load_on)
+static int loaded_plan_load(const struct hb_suite_env *env, struct hb_plan *out, int cpu, int mem,
+                            bool *load_on)
 {
     const struct hb_options *o = env->opts;
     const struct hb_topo *t = env->topo;
@@ -121,16 +121,15 @@ static int hb_loaded_plan_load(const struct hb_suite_env *env, struct hb_plan *o
                          cpu);
     }
     uint64_t bytes = o->size ? o->size : env->default_bytes;
-    uint64_t load_bytes = hb_loaded_load_bytes(env, cpu, mem, load_on, bytes);
-    const int *delays = o->quick ? hb_delays_quick : hb_delays_full;
-    if ((rc = hb_loaded_add(env, out, cpu, mem, load_on, -1, bytes, load_bytes))) return rc;
+    uint64_t load_bytes = loaded_load_bytes(env, cpu, mem, load_on, bytes);
+    const int *delays = o->quick ? delays_quick : delays_full;
+    if ((rc = loaded_add(env, out, cpu, mem, load_on, -1, bytes, load_bytes))) return rc;
     for (int d = 0; delays[d] >= 0; d++)
-        if ((rc = hb_loaded_add(env, out, cpu, mem, load_on, delays[d], bytes, load_bytes)))
-            return rc;
+        if ((rc = loaded_add(env, out, cpu, mem, load_on, delays[d], bytes, load_bytes))) return rc;
     return 0;
 }
 
-static int hb_suite_loaded_plan(const struct hb_suite_env *env, struct hb_plan *out)
+static int suite_loaded_plan(const struct hb_suite_env *env, struct hb_plan *out)
 {
     const struct hb_options *o = env->opts;
     const struct hb_topo *t = env->topo;
@@ -145,13 +144,13 @@ static int hb_suite_loaded_plan(const struct hb_suite_env *env, struct hb_plan *
         hb_error_set("out of memory choosing load nodes among %d", t->nnodes);
         return -ENOMEM;
     }
-    rc = hb_loaded_plan_load(env, out, cpu, mem, load_on);
+    rc = loaded_plan_load(env, out, cpu, mem, load_on);
     free(load_on);
     return rc;
 }
 
-static void hb_suite_loaded_annotate(const struct hb_suite_env *env, const json_t *measured,
-                                     json_t *rec)
+static void suite_loaded_annotate(const struct hb_suite_env *env, const json_t *measured,
+                                  json_t *rec)
 {
     (void)env;
     (void)measured;
@@ -165,7 +164,7 @@ static void hb_suite_loaded_annotate(const struct hb_suite_env *env, const json_
     json_object_set_new(rec, "total_GBps", json_real(sum));
 }
 
-static int hb_suite_loaded_derive(const struct hb_suite_env *env, json_t *measured, json_t *derived)
+static int suite_loaded_derive(const struct hb_suite_env *env, json_t *measured, json_t *derived)
 {
     (void)env;
     double idle = NAN;
@@ -210,16 +209,16 @@ static int hb_suite_loaded_derive(const struct hb_suite_env *env, json_t *measur
 }
 
 /* The options of its own it takes, besides the run options (hb_opt_doc.h). */
-static const int hb_loaded_takes[] = {OPT_CPU_NODE, OPT_MEM_NODE,  OPT_SIZE,  OPT_PAGES,
-                                      OPT_STRIDE,   OPT_TLB_GROUP, OPT_NODES, OPT_LOAD_NODES,
-                                      OPT_MIX,      OPT_QUICK,     0};
+static const int loaded_takes[] = {OPT_CPU_NODE, OPT_MEM_NODE,  OPT_SIZE,  OPT_PAGES,
+                                   OPT_STRIDE,   OPT_TLB_GROUP, OPT_NODES, OPT_LOAD_NODES,
+                                   OPT_MIX,      OPT_QUICK,     0};
 
 const struct hb_suite hb_suite_loaded = {
-    .takes = hb_loaded_takes,
+    .takes = loaded_takes,
     .name = "loaded",
     .help = "pointer-chase latency under a sweep of injected load (the knee), loaded from every "
             "CPU node (one node: its own other CPUs)",
-    .plan = hb_suite_loaded_plan,
-    .annotate = hb_suite_loaded_annotate,
-    .derive = hb_suite_loaded_derive,
+    .plan = suite_loaded_plan,
+    .annotate = suite_loaded_annotate,
+    .derive = suite_loaded_derive,
 };

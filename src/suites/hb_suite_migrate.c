@@ -19,10 +19,10 @@
  * emulated guest. */
 #define HB_MIGRATE_DEFAULT_BYTES ((uint64_t)64 << 20)
 
-static const char *const hb_migrate_methods[] = {"move_pages", "mbind"};
+static const char *const migrate_methods[] = {"move_pages", "mbind"};
 
-static int hb_migrate_add(const struct hb_suite_env *env, struct hb_plan *out, int cpu, int src,
-                          int dst, const char *method, enum hb_pages pages, uint64_t bytes)
+static int migrate_add(const struct hb_suite_env *env, struct hb_plan *out, int cpu, int src,
+                       int dst, const char *method, enum hb_pages pages, uint64_t bytes)
 {
     struct hb_experiment e;
     char name[HB_NAME_LEN];
@@ -53,7 +53,7 @@ static int hb_migrate_add(const struct hb_suite_env *env, struct hb_plan *out, i
 
 /* -EINVAL when launched as several ranks; -ENOMEM when a node cannot hold the buffer. (Too
  * few memory nodes never get here: needs_mem_nodes.) */
-static int hb_migrate_plan(const struct hb_suite_env *env, struct hb_plan *out)
+static int migrate_plan(const struct hb_suite_env *env, struct hb_plan *out)
 {
     const struct hb_topo *t = env->topo;
     const struct hb_options *o = env->opts;
@@ -80,14 +80,14 @@ static int hb_migrate_plan(const struct hb_suite_env *env, struct hb_plan *out)
                 continue;
             for (int p = 0; p < npages && rc == 0; p++)
                 for (size_t m = 0; m < 2 && rc == 0; m++)
-                    rc = hb_migrate_add(env, out, cpu, t->nodes[i].os_index, t->nodes[j].os_index,
-                                        hb_migrate_methods[m], pages[p], bytes);
+                    rc = migrate_add(env, out, cpu, t->nodes[i].os_index, t->nodes[j].os_index,
+                                     migrate_methods[m], pages[p], bytes);
         }
     return rc;
 }
 
 /* µs per page from the GB/s of a move and the page size, with the interval. */
-static void hb_migrate_annotate(const struct hb_suite_env *env, const json_t *measured, json_t *rec)
+static void migrate_annotate(const struct hb_suite_env *env, const json_t *measured, json_t *rec)
 {
     (void)env;
     (void)measured;
@@ -105,16 +105,16 @@ static void hb_migrate_annotate(const struct hb_suite_env *env, const json_t *me
 }
 
 /* The options of its own it takes, besides the run options (hb_opt_doc.h). */
-static const int hb_migrate_takes[] = {OPT_CPU_NODE, OPT_SIZE, OPT_PAGES, OPT_NODES, 0};
+static const int migrate_takes[] = {OPT_CPU_NODE, OPT_SIZE, OPT_PAGES, OPT_NODES, 0};
 
 const struct hb_suite hb_suite_migrate = {
-    .takes = hb_migrate_takes,
+    .takes = migrate_takes,
     .name = "migrate",
     .help =
         "one process: GB/s and microseconds per page moving pages between every ordered pair of "
         "memory nodes, with move_pages and mbind MPOL_MF_MOVE",
-    .plan = hb_migrate_plan,
-    .annotate = hb_migrate_annotate,
+    .plan = migrate_plan,
+    .annotate = migrate_annotate,
     .flags = HB_SUITE_ONE_PROCESS,
     .needs_mem_nodes = 2,
     .needs_why = "moves pages from one to another",

@@ -9,7 +9,7 @@
 #include <string.h>
 
 /* Same host, nodes, method and threads as rec, one chain: its idle latency. */
-static bool hb_mlp_same_pair(const json_t *a, const json_t *b)
+static bool mlp_same_pair(const json_t *a, const json_t *b)
 {
     static const char *const keys[] = {"suite",    "host",         "cpu_node",
                                        "mem_node", "chase_stride", "threads",
@@ -25,22 +25,22 @@ bool hb_mlp_refers(const json_t *rec)
            strcmp(hb_rec_str(rec, "status", ""), "ok") == 0;
 }
 
-static const json_t *hb_mlp_one_chain(const json_t *measured, const json_t *rec)
+static const json_t *mlp_one_chain(const json_t *measured, const json_t *rec)
 {
     for (size_t i = json_array_size(measured); i-- > 0;) {
         const json_t *m = json_array_get(measured, i);
-        if (hb_mlp_refers(m) && hb_mlp_same_pair(m, rec)) return m;
+        if (hb_mlp_refers(m) && mlp_same_pair(m, rec)) return m;
     }
     return NULL;
 }
 
-static json_t *hb_mlp_pair(double lo, double hi)
+static json_t *mlp_pair(double lo, double hi)
 {
     return isfinite(lo) && isfinite(hi) ? json_pack("[f, f]", lo, hi) : json_null();
 }
 
 /* The chase's latency (ns per step of each chain) and its interval when it has one. */
-static double hb_mlp_latency(const json_t *rec, double *lo, double *hi)
+static double mlp_latency(const json_t *rec, double *lo, double *hi)
 {
     struct hb_interval iv;
     bool have = hb_rec_interval(rec, &iv);
@@ -53,17 +53,17 @@ void hb_mlp_annotate(const json_t *measured, json_t *rec)
 {
     json_int_t chains = json_integer_value(json_object_get(rec, "chains"));
     double loads = (double)chains * (double)json_integer_value(json_object_get(rec, "threads"));
-    double lo, hi, lat = hb_mlp_latency(rec, &lo, &hi);
+    double lo, hi, lat = mlp_latency(rec, &lo, &hi);
     if (chains < 1 || strcmp(hb_rec_str(rec, "metric", ""), "latency") != 0 || !(lat > 0)) return;
     /* ns per step of each chain -> loads a second over all chains and threads. */
     json_object_set_new(rec, "loads_per_s", json_real(loads * 1e9 / lat));
-    json_object_set_new(rec, "loads_per_s_ci95", hb_mlp_pair(loads * 1e9 / hi, loads * 1e9 / lo));
+    json_object_set_new(rec, "loads_per_s_ci95", mlp_pair(loads * 1e9 / hi, loads * 1e9 / lo));
     /* Misses in flight = throughput x the latency of one miss alone (one chain's). */
-    const json_t *one = chains == 1 ? rec : hb_mlp_one_chain(measured, rec);
-    double lo1, hi1, lat1 = one ? hb_mlp_latency(one, &lo1, &hi1) : NAN;
+    const json_t *one = chains == 1 ? rec : mlp_one_chain(measured, rec);
+    double lo1, hi1, lat1 = one ? mlp_latency(one, &lo1, &hi1) : NAN;
     if (!(lat1 > 0)) return;
     json_object_set_new(rec, "concurrency", json_real(loads * lat1 / lat));
     /* One chain overlaps one miss by definition: no uncertainty to give. */
     json_object_set_new(rec, "concurrency_ci95",
-                        chains > 1 ? hb_mlp_pair(loads * lo1 / hi, loads * hi1 / lo) : json_null());
+                        chains > 1 ? mlp_pair(loads * lo1 / hi, loads * hi1 / lo) : json_null());
 }

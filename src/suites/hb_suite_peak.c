@@ -20,25 +20,25 @@
 #include <string.h>
 
 /* MLC's ratios: all reads, 3:1, 2:1, 1:1, with plain and non-temporal stores. */
-static const char *const hb_peak_mixes[] = {
+static const char *const peak_mixes[] = {
     "read", "mix3:1", "mix2:1", "mix1:1", "mix3:1-nt", "mix2:1-nt", "mix1:1-nt", NULL,
 };
 
 /* Below this share of common time the nodes did not run together. */
 #define HB_PEAK_MIN_OVERLAP 0.9
 
-static int hb_peak_check_mix(const char *kernel)
+static int peak_check_mix(const char *kernel)
 {
-    for (int i = 0; hb_peak_mixes[i]; i++)
-        if (strcmp(kernel, hb_peak_mixes[i]) == 0) return 0;
+    for (int i = 0; peak_mixes[i]; i++)
+        if (strcmp(kernel, peak_mixes[i]) == 0) return 0;
     hb_error_set("peak: '%s' is not a read:write mix; valid mixes: read, mix3:1, mix2:1, mix1:1, "
                  "mix3:1-nt, mix2:1-nt, mix1:1-nt",
                  kernel);
     return -EINVAL;
 }
 
-static int hb_peak_add(const struct hb_suite_env *env, struct hb_plan *out, const char *kernel,
-                       enum hb_policy policy, uint64_t bytes)
+static int peak_add(const struct hb_suite_env *env, struct hb_plan *out, const char *kernel,
+                    enum hb_policy policy, uint64_t bytes)
 {
     const struct hb_options *o = env->opts;
     const struct hb_topo *t = env->topo;
@@ -71,7 +71,7 @@ static int hb_peak_add(const struct hb_suite_env *env, struct hb_plan *out, cons
     return hb_plan_add(out, &e);
 }
 
-static int hb_suite_peak_plan(const struct hb_suite_env *env, struct hb_plan *out)
+static int suite_peak_plan(const struct hb_suite_env *env, struct hb_plan *out)
 {
     const struct hb_options *o = env->opts;
     enum hb_policy policy = o->policy_set ? o->policy : HB_POLICY_BIND;
@@ -87,13 +87,13 @@ static int hb_suite_peak_plan(const struct hb_suite_env *env, struct hb_plan *ou
     snprintf(list, sizeof(list), "%s", o->kernels);
     int rc = 0;
     if (!list[0]) {
-        for (int i = 0; hb_peak_mixes[i] && rc == 0; i++)
-            rc = hb_peak_add(env, out, hb_peak_mixes[i], policy, bytes);
+        for (int i = 0; peak_mixes[i] && rc == 0; i++)
+            rc = peak_add(env, out, peak_mixes[i], policy, bytes);
         return rc;
     }
     char *save = NULL;
     for (char *k = strtok_r(list, ",", &save); k && rc == 0; k = strtok_r(NULL, ",", &save))
-        if ((rc = hb_peak_check_mix(k)) == 0) rc = hb_peak_add(env, out, k, policy, bytes);
+        if ((rc = peak_check_mix(k)) == 0) rc = peak_add(env, out, k, policy, bytes);
     return rc;
 }
 
@@ -109,7 +109,7 @@ struct hb_peak_sum {
 };
 
 /* Adds a node's repeat values to the total's, repeat by repeat. */
-static void hb_peak_add_repeats(struct hb_peak_sum *p, const json_t *values, bool first)
+static void peak_add_repeats(struct hb_peak_sum *p, const json_t *values, bool first)
 {
     size_t n = json_array_size(values), k;
     json_t *v;
@@ -132,7 +132,7 @@ static void hb_peak_add_repeats(struct hb_peak_sum *p, const json_t *values, boo
 }
 
 /* The total's interval over its repeats (the sums), or null. */
-static json_t *hb_peak_total_ci(const json_t *sums)
+static json_t *peak_total_ci(const json_t *sums)
 {
     size_t n = json_array_size(sums), k;
     json_t *v;
@@ -147,7 +147,7 @@ static json_t *hb_peak_total_ci(const json_t *sums)
     return ci;
 }
 
-static void hb_peak_emit(struct hb_peak_sum *p, json_t *derived)
+static void peak_emit(struct hb_peak_sum *p, json_t *derived)
 {
     if (!p->experiment) return;
     /* Each node's share of the time all of them ran together, the smallest one. */
@@ -167,12 +167,12 @@ static void hb_peak_emit(struct hb_peak_sum *p, json_t *derived)
                            p->node_GBps, "total_GBps", p->total, "unit", "GBps", "fg_overlap",
                            round(overlap * 1000.0) / 1000.0, "note", note));
     json_object_set_new(json_array_get(derived, json_array_size(derived) - 1), "total_GBps_ci95",
-                        p->failed ? json_null() : hb_peak_total_ci(p->repeat_sums));
+                        p->failed ? json_null() : peak_total_ci(p->repeat_sums));
     json_decref(p->repeat_sums);
     memset(p, 0, sizeof(*p));
 }
 
-static int hb_suite_peak_derive(const struct hb_suite_env *env, json_t *measured, json_t *derived)
+static int suite_peak_derive(const struct hb_suite_env *env, json_t *measured, json_t *derived)
 {
     (void)env;
     struct hb_peak_sum p = {0};
@@ -185,7 +185,7 @@ static int hb_suite_peak_derive(const struct hb_suite_env *env, json_t *measured
         const char *host = json_string_value(json_object_get(r, "host"));
         if (!exp || !host) continue;
         if (!p.experiment || strcmp(p.experiment, exp) || strcmp(p.host, host)) {
-            hb_peak_emit(&p, derived);
+            peak_emit(&p, derived);
             p.experiment = exp;
             p.host = host;
             p.kernel = json_string_value(json_object_get(r, "kernel"));
@@ -204,7 +204,7 @@ static int hb_suite_peak_derive(const struct hb_suite_env *env, json_t *measured
         }
         double s = json_number_value(json_object_get(r, "fg_start_s"));
         double e = json_number_value(json_object_get(r, "fg_end_s"));
-        hb_peak_add_repeats(&p, json_object_get(r, "repeat_values"), json_array_size(p.nodes) == 0);
+        peak_add_repeats(&p, json_object_get(r, "repeat_values"), json_array_size(p.nodes) == 0);
         json_array_append(p.nodes, json_object_get(r, "cpu_node"));
         json_array_append_new(p.node_GBps, json_real(json_number_value(bw)));
         p.total += json_number_value(bw);
@@ -212,25 +212,25 @@ static int hb_suite_peak_derive(const struct hb_suite_env *env, json_t *measured
         if (e < p.end) p.end = e;
         if (e - s < p.min_span) p.min_span = e - s;
     }
-    hb_peak_emit(&p, derived);
+    peak_emit(&p, derived);
     return 0;
 }
 
 /* The options of its own it takes, besides the run options (hb_opt_doc.h). */
-static const int hb_peak_takes[] = {OPT_KERNEL, OPT_POLICY, OPT_THREADS, OPT_SIZE, OPT_PAGES,
-                                    OPT_NODES,  0};
+static const int peak_takes[] = {OPT_KERNEL, OPT_POLICY, OPT_THREADS, OPT_SIZE, OPT_PAGES,
+                                 OPT_NODES,  0};
 
 /* The columns its annotate and derive read beyond those always kept (hb_suite_keep.c). */
-static const char *const hb_peak_reads[] = {"fg_start_s", "fg_end_s", "repeat_values", NULL};
+static const char *const peak_reads[] = {"fg_start_s", "fg_end_s", "repeat_values", NULL};
 
 const struct hb_suite hb_suite_peak = {
-    .takes = hb_peak_takes,
+    .takes = peak_takes,
     .kernels = "read and every mix kernel of the list below",
     .name = "peak",
     .help = "peak injection bandwidth (MLC style): every CPU node's cores at once on its own "
             "memory (--policy interleave: over all), per read:write mix (--kernel "
             "read,mix3:1,...); per-node records and the machine's total",
-    .plan = hb_suite_peak_plan,
-    .derive = hb_suite_peak_derive,
-    .reads = hb_peak_reads,
+    .plan = suite_peak_plan,
+    .derive = suite_peak_derive,
+    .reads = peak_reads,
 };

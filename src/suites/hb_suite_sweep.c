@@ -31,7 +31,7 @@
 #define HB_SWEEP_MIN_LINES 16
 
 /* Largest doubling step from 1 KiB that stays within both caps. */
-static uint64_t hb_sweep_top(const struct hb_topo *t, int mem_node, uint64_t max_size)
+static uint64_t sweep_top(const struct hb_topo *t, int mem_node, uint64_t max_size)
 {
     /* A quarter of the free memory leaves room for the OS and the page-location checks. */
     uint64_t cap = hb_topo_memfree_read(t, hb_topo_node_index(t, mem_node)) / 4;
@@ -44,28 +44,28 @@ static uint64_t hb_sweep_top(const struct hb_topo *t, int mem_node, uint64_t max
 
 /* The level a working set of footprint `touched` lives in for one thread of CPU node index
  * ni with memory on node index mi: hb_level_of, as each record's level is. */
-static void hb_sweep_level(const struct hb_topo *t, int ni, int mi, uint64_t touched,
-                           struct hb_level *l)
+static void sweep_level(const struct hb_topo *t, int ni, int mi, uint64_t touched,
+                        struct hb_level *l)
 {
     hb_level_of(t, t->nodes[ni].cpus, t->nodes[ni].ncpus > 0 ? 1 : 0, touched, mi, l);
 }
 
 /* The level whose last step this footprint is ("L1", "L3", "memory-side cache"): it lives
  * there and the next size (twice the footprint) lives further out; "" for none. */
-static void hb_sweep_cache_end(const struct hb_topo *t, int ni, int mi, uint64_t touched, char *buf,
-                               size_t len)
+static void sweep_cache_end(const struct hb_topo *t, int ni, int mi, uint64_t touched, char *buf,
+                            size_t len)
 {
     struct hb_level here, next;
-    hb_sweep_level(t, ni, mi, touched, &here);
-    hb_sweep_level(t, ni, mi, touched * 2, &next);
+    sweep_level(t, ni, mi, touched, &here);
+    sweep_level(t, ni, mi, touched * 2, &next);
     bool ends = strcmp(here.name, "memory") != 0 && strcmp(here.name, next.name) != 0;
     snprintf(buf, len, "%s", ends ? here.name : "");
 }
 
 /* stride: the chase's stride, 0 for a bandwidth kernel (it touches every line). */
-static int hb_sweep_add(const struct hb_suite_env *env, struct hb_plan *out, int cpu, int mem,
-                        const char *kernel, enum hb_pages pages, uint64_t ws,
-                        const uint64_t levels[5], uint64_t stride)
+static int sweep_add(const struct hb_suite_env *env, struct hb_plan *out, int cpu, int mem,
+                     const char *kernel, enum hb_pages pages, uint64_t ws, const uint64_t levels[5],
+                     uint64_t stride)
 {
     const struct hb_topo *t = env->topo;
     char name[HB_NAME_LEN], mark[32], stride_text[24] = "";
@@ -86,8 +86,8 @@ static int hb_sweep_add(const struct hb_suite_env *env, struct hb_plan *out, int
     if (rc) return rc;
     e.tasks[0].pages = pages;
     uint64_t touched = hb_level_footprint(ws, stride);
-    hb_sweep_cache_end(t, hb_topo_node_index(t, cpu), hb_topo_node_index(t, mem), touched, mark,
-                       sizeof(mark));
+    sweep_cache_end(t, hb_topo_node_index(t, cpu), hb_topo_node_index(t, mem), touched, mark,
+                    sizeof(mark));
     const long long caches[4] = {(long long)levels[0], (long long)levels[1], (long long)levels[2],
                                  (long long)levels[3]};
     rc = hb_param_int(&e, "ws_bytes", (long long)ws);
@@ -103,7 +103,7 @@ static int hb_sweep_add(const struct hb_suite_env *env, struct hb_plan *out, int
 }
 
 /* The sweep of CPU node cpu against its memory (or --mem-node). */
-static int hb_sweep_from(const struct hb_suite_env *env, struct hb_plan *out, int cpu)
+static int sweep_from(const struct hb_suite_env *env, struct hb_plan *out, int cpu)
 {
     const struct hb_options *o = env->opts;
     const struct hb_topo *t = env->topo;
@@ -117,7 +117,7 @@ static int hb_sweep_from(const struct hb_suite_env *env, struct hb_plan *out, in
                      (unsigned long long)max_size);
         return -EINVAL;
     }
-    uint64_t top = hb_sweep_top(t, mem, max_size);
+    uint64_t top = sweep_top(t, mem, max_size);
     /* A --max-size past a quarter of the node's free memory is cut there: said, not silent. */
     if (o->max_size && top * 2 <= o->max_size) {
         char asked[32], got[32];
@@ -150,18 +150,17 @@ static int hb_sweep_from(const struct hb_suite_env *env, struct hb_plan *out, in
         }
         for (int pi = 0; pi < 2; pi++)
             for (uint64_t ws = first; ws <= top; ws *= 2)
-                if ((rc = hb_sweep_add(env, out, cpu, mem, "chase", pages[pi], ws, levels,
-                                       o->strides[si])))
+                if ((rc = sweep_add(env, out, cpu, mem, "chase", pages[pi], ws, levels,
+                                    o->strides[si])))
                     return rc;
     }
     for (int pi = 0; pi < 2; pi++)
         for (uint64_t ws = HB_SWEEP_MIN; ws <= top; ws *= 2)
-            if ((rc = hb_sweep_add(env, out, cpu, mem, "memcpy", pages[pi], ws, levels, 0)))
-                return rc;
+            if ((rc = sweep_add(env, out, cpu, mem, "memcpy", pages[pi], ws, levels, 0))) return rc;
     return 0;
 }
 
-static int hb_suite_sweep_plan(const struct hb_suite_env *env, struct hb_plan *out)
+static int suite_sweep_plan(const struct hb_suite_env *env, struct hb_plan *out)
 {
     const struct hb_options *o = env->opts;
     const struct hb_topo *t = env->topo;
@@ -174,24 +173,24 @@ static int hb_suite_sweep_plan(const struct hb_suite_env *env, struct hb_plan *o
     if (env->opts->nodes && o->cpu_node < 0) {
         for (int i = 0; rc == 0 && i < t->nnodes; i++)
             if (t->nodes[i].has_cpus && hb_suite_node_on(env, i))
-                rc = hb_sweep_from(env, out, t->nodes[i].os_index);
+                rc = sweep_from(env, out, t->nodes[i].os_index);
         return rc;
     }
     int cpu = o->cpu_node;
     for (int i = 0; cpu < 0 && i < t->nnodes; i++)
         if (t->nodes[i].has_cpus) cpu = t->nodes[i].os_index;
-    return hb_sweep_from(env, out, cpu);
+    return sweep_from(env, out, cpu);
 }
 
 /* The options of its own it takes, besides the run options (hb_opt_doc.h). */
-static const int hb_sweep_takes[] = {OPT_CPU_NODE, OPT_MEM_NODE,  OPT_NODES,  OPT_MAX_SIZE,
-                                     OPT_STRIDE,   OPT_TLB_GROUP, OPT_CHAINS, 0};
+static const int sweep_takes[] = {OPT_CPU_NODE, OPT_MEM_NODE,  OPT_NODES,  OPT_MAX_SIZE,
+                                  OPT_STRIDE,   OPT_TLB_GROUP, OPT_CHAINS, 0};
 
 const struct hb_suite hb_suite_sweep = {
-    .takes = hb_sweep_takes,
+    .takes = sweep_takes,
     .name = "sweep",
     .help = "latency (4k and THP) and memcpy bandwidth vs working set, 1 KiB up to --max-size, "
             "cache levels marked",
-    .plan = hb_suite_sweep_plan,
+    .plan = suite_sweep_plan,
     .flags = HB_SUITE_STRIDE_LIST | HB_SUITE_CACHES,
 };

@@ -58,7 +58,7 @@ void hb_print_plan_line(const struct hb_estimate *est)
 }
 
 /* The last record of a dry run: what the plan will cost, and where. */
-static json_t *hb_plan_summary(const struct hb_estimate *est, const char *where)
+static json_t *plan_summary_record(const struct hb_estimate *est, const char *where)
 {
     json_t *s = json_pack("{s:s, s:i, s:i, s:i, s:f, s:o, s:o, s:[s]}", "type", "plan_summary",
                           "experiments", est->experiments, "measurements", est->measurements,
@@ -125,7 +125,7 @@ int hb_print_plan(const struct hb_plan *plan, const struct hb_options *o,
         json_decref(rec);
     }
     if (rc == 0) {
-        json_t *sum = hb_plan_summary(est, where);
+        json_t *sum = plan_summary_record(est, where);
         rc = hb_sink_write(sink, sum);
         json_decref(sum);
     }

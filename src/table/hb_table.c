@@ -21,24 +21,24 @@
 #include <string.h>
 
 /* The intervals of the rows printed since the last summary line, which says what they are. */
-static struct hb_coverage hb_table_cov;
-static char hb_table_said[HB_COVERAGE_LABEL_LEN]; /* the last interval line's label */
+static struct hb_coverage table_cov;
+static char table_said[HB_COVERAGE_LABEL_LEN]; /* the last interval line's label */
 
 /* Before a row with a headline: what its interval is ("# [interval]: 93.75% interval, 5
  * repeats"), said before the first row and again only where it changes. */
-static void hb_table_interval_line(FILE *f, const json_t *rec)
+static void table_interval_line(FILE *f, const json_t *rec)
 {
     struct hb_coverage one = {0};
     char label[HB_COVERAGE_LABEL_LEN];
     hb_coverage_add_rec(&one, rec);
-    hb_coverage_merge(&hb_table_cov, &one);
+    hb_coverage_merge(&table_cov, &one);
     if (one.intervals + one.bare == 0) return;
     hb_coverage_label(&one, label, sizeof(label));
-    if (strcmp(label, hb_table_said) != 0) fprintf(f, "# [interval]: %s\n", label);
-    memcpy(hb_table_said, label, sizeof(hb_table_said));
+    if (strcmp(label, table_said) != 0) fprintf(f, "# [interval]: %s\n", label);
+    memcpy(table_said, label, sizeof(table_said));
 }
 
-static void hb_table_run(FILE *f, json_t *rec)
+static void table_run(FILE *f, json_t *rec)
 {
     json_t *sizes = json_object_get(rec, "sizes");
     char sz[32];
@@ -71,30 +71,30 @@ static void hb_table_run(FILE *f, json_t *rec)
 }
 
 /* A JSON number's value, NAN for anything else. */
-static double hb_table_num(const json_t *v)
+static double table_num(const json_t *v)
 {
     return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
 /* A number and the interval [lo, hi] at key_ci of obj, as hb_figure_interval_text writes
  * them (the value alone without one), into buf. */
-static const char *hb_table_fig_at(const json_t *obj, double v, const char *key_ci, char *buf,
-                                   size_t len)
+static const char *table_fig_at(const json_t *obj, double v, const char *key_ci, char *buf,
+                                size_t len)
 {
     const json_t *ci = json_object_get(obj, key_ci);
-    double lo = hb_table_num(json_array_get(ci, 0)), hi = hb_table_num(json_array_get(ci, 1));
+    double lo = table_num(json_array_get(ci, 0)), hi = table_num(json_array_get(ci, 1));
     return hb_figure_interval_text(v, lo, hi, buf, len);
 }
 
 /* A figure with its interval: 120.5 [118.0, 123.0], or the value alone. */
-static void hb_table_figure(FILE *f, const json_t *fig)
+static void table_figure(FILE *f, const json_t *fig)
 {
     char t[HB_FIGURE_LEN];
-    fputs(hb_table_fig_at(fig, hb_rec_num(fig, "value", NAN), "ci95", t, sizeof(t)), f);
+    fputs(table_fig_at(fig, hb_rec_num(fig, "value", NAN), "ci95", t, sizeof(t)), f);
 }
 
 /* A record's headline with its interval over the repeats ("n/a" without a value). */
-static const char *hb_table_headline(const json_t *rec, char *buf, size_t len)
+static const char *table_headline(const json_t *rec, char *buf, size_t len)
 {
     struct hb_interval iv;
     bool has = hb_rec_interval(rec, &iv) && iv.n >= 2;
@@ -104,7 +104,7 @@ static const char *hb_table_headline(const json_t *rec, char *buf, size_t len)
 
 /* The load a record's background tasks were asked for and put on, all together (GB/s): each
  * task's achieved load is the median over the repeats, as its own row gives it. */
-static void hb_table_bg_load(json_t *rec, double *target, double *achieved)
+static void table_bg_load(json_t *rec, double *target, double *achieved)
 {
     size_t i;
     json_t *b;
@@ -117,11 +117,11 @@ static void hb_table_bg_load(json_t *rec, double *target, double *achieved)
 }
 
 /* "6.270 GB/s achieved of 8.950 asked", "6.270 GB/s achieved, unpaced"; "-" without load. */
-static const char *hb_table_load_text(json_t *rec, char *buf, size_t len)
+static const char *table_load_text(json_t *rec, char *buf, size_t len)
 {
     double target, achieved;
     char a[HB_FIGURE_LEN], t[HB_FIGURE_LEN];
-    hb_table_bg_load(rec, &target, &achieved);
+    table_bg_load(rec, &target, &achieved);
     if (json_array_size(json_object_get(rec, "background")) == 0)
         snprintf(buf, len, "-");
     else if (target > 0.0)
@@ -136,7 +136,7 @@ static const char *hb_table_load_text(json_t *rec, char *buf, size_t len)
 /* The notes under a row, indented by `indent`: a figure past a physical bound, a working set
  * in a cache where memory was asked for (sweep and c2c measure caches on purpose), and the
  * sweep's cache marks. */
-static void hb_table_row_notes(FILE *f, int indent, json_t *rec)
+static void table_row_notes(FILE *f, int indent, json_t *rec)
 {
     size_t i;
     json_t *b;
@@ -158,14 +158,14 @@ static void hb_table_row_notes(FILE *f, int indent, json_t *rec)
 
 /* The loaded-latency curve: one row per injection delay, its load and the latency under it.
  * A loader's own record is in its row's load (shown alone only when it did not run well). */
-static bool hb_table_loaded(FILE *f, json_t *rec)
+static bool table_loaded(FILE *f, json_t *rec)
 {
     static int header_done;
     if (strcmp(hb_rec_str(rec, "suite", ""), "loaded") != 0) return false;
     bool ok = strcmp(hb_rec_str(rec, "status", ""), "ok") == 0;
     if (strcmp(hb_rec_str(rec, "role", ""), "background") == 0 && ok) return true;
     if (strcmp(hb_rec_str(rec, "role", ""), "background") == 0) return false;
-    hb_table_interval_line(f, rec);
+    table_interval_line(f, rec);
     if (!header_done) {
         fprintf(f, "%-9s %-10s %-5s %-40s %-24s %8s %s\n", "cpu->mem", "delay", "mix",
                 "background load (all loaders)", "latency [interval] ns", "pages%", "status");
@@ -182,32 +182,32 @@ static bool hb_table_loaded(FILE *f, json_t *rec)
         snprintf(delay, sizeof(delay), "idle");
     fprintf(
         f, "%-9s %-10s %-5s %-40s %-24s %8.2f %s%s%s%s\n", path, delay, hb_rec_str(rec, "mix", ""),
-        hb_table_load_text(rec, load, sizeof(load)), hb_table_headline(rec, fig, sizeof(fig)),
+        table_load_text(rec, load, sizeof(load)), table_headline(rec, fig, sizeof(fig)),
         json_number_value(json_object_get(rec, "pages_on_target_pct")),
         hb_rec_str(rec, "status", ""), json_is_true(json_object_get(rec, "noisy")) ? " noisy" : "",
         *hb_rec_str(rec, "note", "") ? ": " : "", hb_rec_str(rec, "note", ""));
-    hb_table_row_notes(f, 9, rec);
+    table_row_notes(f, 9, rec);
     return true;
 }
 
 /* hops and run: the record's figure against the reference's (40555's 0.0.r.0), as a ratio of
  * the two values shown, its direction in words: "0.9816 [0.9512, 1.0130] times the bandwidth
  * of 0.0.r.0 (CPU node 0 -> memory node 0, read)", the label in the report's words. */
-static void hb_table_vs_reference(FILE *f, json_t *rec)
+static void table_vs_reference(FILE *f, json_t *rec)
 {
     json_t *ratio = json_object_get(rec, "ratio_to_reference");
     if (!json_is_number(ratio)) return;
     char r[HB_FIGURE_LEN], words[160];
     const char *ref = hb_rec_str(rec, "reference_label", "the local read");
     fprintf(f, "%-22s %s times the %s of %s", "",
-            hb_table_fig_at(rec, json_number_value(ratio), "ratio_to_reference_ci95", r, sizeof(r)),
+            table_fig_at(rec, json_number_value(ratio), "ratio_to_reference_ci95", r, sizeof(r)),
             hb_unit_quantity(hb_rec_str(rec, "unit", "")), ref);
     if (hb_label_words(ref, words, sizeof(words))) fprintf(f, " (%s)", words);
     fputc('\n', f);
 }
 
 /* Chains of a chase: the loads a second over all of them, and the misses in flight. */
-static void hb_table_chains(FILE *f, json_t *rec)
+static void table_chains(FILE *f, json_t *rec)
 {
     json_t *loads = json_object_get(rec, "loads_per_s");
     if (!json_is_number(loads) || json_integer_value(json_object_get(rec, "chains")) <= 1) return;
@@ -216,19 +216,19 @@ static void hb_table_chains(FILE *f, json_t *rec)
     long long threads = (long long)json_integer_value(json_object_get(rec, "threads"));
     fprintf(f, "%-22s %lld chains x %lld thread%s: %s loads/s", "", chains, threads,
             threads == 1 ? "" : "s",
-            hb_table_fig_at(rec, json_number_value(loads), "loads_per_s_ci95", l, sizeof(l)));
+            table_fig_at(rec, json_number_value(loads), "loads_per_s_ci95", l, sizeof(l)));
     json_t *conc = json_object_get(rec, "concurrency");
     if (json_is_number(conc))
         fprintf(f, ", concurrency %s loads in flight (Little's law with the one-chain latency)",
-                hb_table_fig_at(rec, json_number_value(conc), "concurrency_ci95", c, sizeof(c)));
+                table_fig_at(rec, json_number_value(conc), "concurrency_ci95", c, sizeof(c)));
     fputc('\n', f);
 }
 
-static void hb_table_measurement(FILE *f, json_t *rec)
+static void table_measurement(FILE *f, json_t *rec)
 {
     static int header_done;
-    if (hb_table_loaded(f, rec)) return;
-    hb_table_interval_line(f, rec);
+    if (table_loaded(f, rec)) return;
+    table_interval_line(f, rec);
     const char *label = hb_rec_str(rec, "label", ""), *name = hb_rec_str(rec, "experiment", "");
     if (!header_done) {
         /* The label's code said in words beside its first use (AMD 40555's scheme). */
@@ -251,24 +251,24 @@ static void hb_table_measurement(FILE *f, json_t *rec)
             (long long)json_integer_value(json_object_get(rec, "threads")),
             hb_bytes_format((uint64_t)json_integer_value(json_object_get(rec, "bytes")), sz,
                             sizeof(sz)),
-            hb_table_headline(rec, fig, sizeof(fig)), hb_unit_shown(hb_rec_str(rec, "unit", "")),
+            table_headline(rec, fig, sizeof(fig)), hb_unit_shown(hb_rec_str(rec, "unit", "")),
             json_number_value(json_object_get(rec, "pages_on_target_pct")),
             hb_rec_str(rec, "status", ""), noisy ? " noisy" : "",
             *hb_rec_str(rec, "note", "") ? ": " : "", hb_rec_str(rec, "note", ""));
-    hb_table_vs_reference(f, rec);
+    table_vs_reference(f, rec);
     /* hops and run: the load the background put on beside this foreground */
     if (json_array_size(json_object_get(rec, "background")) > 0) {
         char load[96];
         const char *sub = hb_rec_str(rec, "subscription", "");
         fprintf(f, "%-22s background load %s%s%s (all background tasks): %s\n", "",
                 hb_rec_str(rec, "bg_level", ""), sub[0] ? " " : "", sub,
-                hb_table_load_text(rec, load, sizeof(load)));
+                table_load_text(rec, load, sizeof(load)));
     }
-    hb_table_chains(f, rec);
-    hb_table_row_notes(f, 22, rec);
+    table_chains(f, rec);
+    table_row_notes(f, 22, rec);
 }
 
-static void hb_table_matrix(FILE *f, json_t *rec)
+static void table_matrix(FILE *f, json_t *rec)
 {
     json_t *rows = json_object_get(rec, "rows"), *cols = json_object_get(rec, "cols");
     /* Each cell is its pair's figure as its row above gives it (the median of its repeats),
@@ -310,16 +310,16 @@ static void hb_table_matrix(FILE *f, json_t *rec)
                 (long long)json_integer_value(json_object_get(fl, "cpu_node")),
                 (long long)json_integer_value(json_object_get(fl, "mem_node")),
                 hb_rec_str(fl, "reason", ""));
-        hb_table_figure(f, a);
+        table_figure(f, a);
         fputs(" against ", f);
-        hb_table_figure(f, b);
+        table_figure(f, b);
         fputs(")\n", f);
     }
     hb_table_matrix_hmat(f, rec);
     hb_table_matrix_kernel_tiers(f, rec);
 }
 
-static void hb_table_fleet(FILE *f, json_t *rec)
+static void table_fleet(FILE *f, json_t *rec)
 {
     size_t i;
     json_t *h;
@@ -333,10 +333,10 @@ static void hb_table_fleet(FILE *f, json_t *rec)
     {
         char lat[HB_FIGURE_LEN], bw[HB_FIGURE_LEN], ratio[HB_FIGURE_LEN];
         fprintf(f, "       %-20s %-24s %-24s %8lld %12s %s%s%s%s\n", hb_rec_str(h, "host", ""),
-                hb_table_fig_at(h, hb_rec_num(h, "lat_ns_local", NAN), "lat_ns_local_ci95", lat,
-                                sizeof(lat)),
-                hb_table_fig_at(h, hb_rec_num(h, "bw_GBps_local_read", NAN),
-                                "bw_GBps_local_read_ci95", bw, sizeof(bw)),
+                table_fig_at(h, hb_rec_num(h, "lat_ns_local", NAN), "lat_ns_local_ci95", lat,
+                             sizeof(lat)),
+                table_fig_at(h, hb_rec_num(h, "bw_GBps_local_read", NAN), "bw_GBps_local_read_ci95",
+                             bw, sizeof(bw)),
                 (long long)json_integer_value(json_object_get(h, "bw_threads")),
                 hb_figure_text(hb_rec_num(h, "worst_remote_ratio", NAN), ratio, sizeof(ratio)),
                 json_is_true(json_object_get(h, "outlier")) ? "OUTLIER: " : "",
@@ -359,7 +359,7 @@ static void hb_table_fleet(FILE *f, json_t *rec)
 
 /* Policy study: local placement's speed over each other policy (SiSoftware Sandra's NUMA
  * gain; above 1 = local is faster), and the intensity knee. */
-static void hb_table_ratio(FILE *f, const char *name, json_t *rec, const char *key)
+static void table_ratio(FILE *f, const char *name, json_t *rec, const char *key)
 {
     json_t *v = json_object_get(rec, key);
     const char *noise = hb_rec_str(json_object_get(rec, "gain_noise"), key, "");
@@ -372,24 +372,24 @@ static void hb_table_ratio(FILE *f, const char *name, json_t *rec, const char *k
         fprintf(f, "; %s not measured", name);
 }
 
-static void hb_table_gain(FILE *f, json_t *rec)
+static void table_gain(FILE *f, json_t *rec)
 {
     json_t *x = json_object_get(rec, "intensity");
     fprintf(f, "NUMA gain %-6s %-9s", hb_rec_str(rec, "mode", ""), hb_rec_str(rec, "workload", ""));
     if (json_is_number(x)) fprintf(f, "@%-5g", json_number_value(x));
     char speed[HB_FIGURE_LEN];
     fprintf(f, " local, its tasks together: %s %s",
-            hb_table_fig_at(json_object_get(rec, "speed_ci95"), hb_rec_num(rec, "local_speed", NAN),
-                            "local", speed, sizeof(speed)),
+            table_fig_at(json_object_get(rec, "speed_ci95"), hb_rec_num(rec, "local_speed", NAN),
+                         "local", speed, sizeof(speed)),
             hb_unit_shown(hb_rec_str(rec, "speed_unit", "")));
-    hb_table_ratio(f, "interleave", rec, "gain_vs_interleave");
-    hb_table_ratio(f, "one-node", rec, "gain_vs_one_node");
-    hb_table_ratio(f, "remote", rec, "gain_vs_remote");
-    hb_table_ratio(f, "os", rec, "gain_vs_os");
+    table_ratio(f, "interleave", rec, "gain_vs_interleave");
+    table_ratio(f, "one-node", rec, "gain_vs_one_node");
+    table_ratio(f, "remote", rec, "gain_vs_remote");
+    table_ratio(f, "os", rec, "gain_vs_os");
     fputc('\n', f);
 }
 
-static void hb_table_knee(FILE *f, json_t *rec)
+static void table_knee(FILE *f, json_t *rec)
 {
     json_t *v = json_object_get(rec, "value");
     fprintf(f, "intensity knee %s, local vs %s (%g%%): ", hb_rec_str(rec, "mode", ""),
@@ -402,7 +402,7 @@ static void hb_table_knee(FILE *f, json_t *rec)
         fprintf(f, "none (%s)\n", hb_rec_str(rec, "note", ""));
 }
 
-static void hb_table_c2c(FILE *f, json_t *rec)
+static void table_c2c(FILE *f, json_t *rec)
 {
     bool fs = strcmp(hb_rec_str(rec, "type", ""), "c2c_false_sharing") == 0;
     json_t *cpus = json_object_get(rec, "cpus");
@@ -427,7 +427,7 @@ static void hb_table_c2c(FILE *f, json_t *rec)
 
 /* A verdict's evidence in words, its figures rounded as every figure shown: labels, or
  * cases with their hop class and % of the reference's time per byte or the pair's span. */
-static void hb_table_evidence(FILE *f, const json_t *evidence)
+static void table_evidence(FILE *f, const json_t *evidence)
 {
     size_t i, k;
     json_t *e, *l;
@@ -460,7 +460,7 @@ static void hb_table_evidence(FILE *f, const json_t *evidence)
 }
 
 /* A myth verdict in one line, with its evidence. */
-static void hb_table_verdict(FILE *f, json_t *rec)
+static void table_verdict(FILE *f, json_t *rec)
 {
     const char *sub = hb_rec_str(rec, "subscription", "");
     fprintf(f, "myth %lld \"%s\" [%s, %s%s%s, %s",
@@ -475,24 +475,23 @@ static void hb_table_verdict(FILE *f, json_t *rec)
     fprintf(f, "]: %s, spread %.1f%% (tolerance %g%%); ", verdict,
             json_number_value(json_object_get(rec, "spread_pct")),
             json_number_value(json_object_get(rec, "tolerance_pct")));
-    hb_table_evidence(f, json_object_get(rec, "evidence"));
+    table_evidence(f, json_object_get(rec, "evidence"));
     /* The two figures the spread is between, with their intervals over the repeats. */
     size_t i;
     json_t *fig;
     json_array_foreach(json_object_get(rec, "figures"), i, fig)
     {
         char pct[HB_FIGURE_LEN];
-        fprintf(f, "%s %s %s%%",
-                i ? "," : "; time per byte in % of the reference's (lower is faster):",
-                hb_rec_str(fig, "label", ""),
-                hb_table_fig_at(fig, hb_rec_num(fig, "pct_of_local_read", NAN), "ci95", pct,
-                                sizeof(pct)));
+        fprintf(
+            f, "%s %s %s%%", i ? "," : "; time per byte in % of the reference's (lower is faster):",
+            hb_rec_str(fig, "label", ""),
+            table_fig_at(fig, hb_rec_num(fig, "pct_of_local_read", NAN), "ci95", pct, sizeof(pct)));
     }
     fputc('\n', f);
 }
 
 /* Peak injection bandwidth: the nodes' figures and the machine's total. */
-static void hb_table_peak(FILE *f, json_t *rec)
+static void table_peak(FILE *f, json_t *rec)
 {
     const char *note = hb_rec_str(rec, "note", "");
     char x[HB_FIGURE_LEN];
@@ -503,19 +502,19 @@ static void hb_table_peak(FILE *f, json_t *rec)
     json_array_foreach(json_object_get(rec, "nodes"), i, v)
         fprintf(f, "%s %lld", i ? "," : "", (long long)json_integer_value(v));
     json_array_foreach(json_object_get(rec, "node_GBps"), i, v)
-        fprintf(f, "%s%s", i ? ", " : ": ", hb_figure_text(hb_table_num(v), x, sizeof(x)));
+        fprintf(f, "%s%s", i ? ", " : ": ", hb_figure_text(table_num(v), x, sizeof(x)));
     const json_t *ci = json_object_get(rec, "total_GBps_ci95");
     fprintf(f, " %s, total (the sum over the nodes) %s %s (overlap %.2f)%s%s\n",
             hb_unit_shown("GBps"),
             hb_figure_interval_text(hb_rec_num(rec, "total_GBps", NAN),
-                                    hb_table_num(json_array_get(ci, 0)),
-                                    hb_table_num(json_array_get(ci, 1)), x, sizeof(x)),
+                                    table_num(json_array_get(ci, 0)),
+                                    table_num(json_array_get(ci, 1)), x, sizeof(x)),
             hb_unit_shown("GBps"), json_number_value(json_object_get(rec, "fg_overlap")),
             note[0] ? ": " : "", note);
 }
 
 /* Loaded latency: the load at which latency doubles. */
-static void hb_table_loaded_knee(FILE *f, json_t *rec)
+static void table_loaded_knee(FILE *f, json_t *rec)
 {
     json_t *v = json_object_get(rec, "value");
     char x[HB_FIGURE_LEN];
@@ -534,7 +533,7 @@ static void hb_table_loaded_knee(FILE *f, json_t *rec)
 }
 
 /* The run's counts, and what the intervals of its rows were (hb_coverage.h). */
-static void hb_table_summary(FILE *f, json_t *rec)
+static void table_summary(FILE *f, json_t *rec)
 {
     char cov[HB_COVERAGE_LABEL_LEN];
     fprintf(f,
@@ -547,11 +546,11 @@ static void hb_table_summary(FILE *f, json_t *rec)
             (long long)json_integer_value(json_object_get(rec, "failed")),
             (long long)json_integer_value(json_object_get(rec, "noisy")),
             json_number_value(json_object_get(rec, "elapsed_s")));
-    if (hb_coverage_any(&hb_table_cov))
-        fprintf(f, "; [interval]: %s", hb_coverage_label(&hb_table_cov, cov, sizeof(cov)));
+    if (hb_coverage_any(&table_cov))
+        fprintf(f, "; [interval]: %s", hb_coverage_label(&table_cov, cov, sizeof(cov)));
     fputc('\n', f);
-    hb_table_cov = (struct hb_coverage){0};
-    hb_table_said[0] = '\0';
+    table_cov = (struct hb_coverage){0};
+    table_said[0] = '\0';
 }
 
 void hb_table_end(FILE *f)
@@ -559,29 +558,29 @@ void hb_table_end(FILE *f)
     hb_table_comm_flush(f);
 }
 
-static void hb_table_print_clean(FILE *f, json_t *rec);
+static void table_print_clean(FILE *f, json_t *rec);
 
 void hb_table_print(FILE *f, json_t *rec)
 {
     /* A string from argv or a scenario may hold a newline: rows stay one line each. */
     json_t *clean = hb_json_esc_lines(rec);
-    hb_table_print_clean(f, clean ? clean : rec);
+    table_print_clean(f, clean ? clean : rec);
     json_decref(clean);
 }
 
-static void hb_table_print_clean(FILE *f, json_t *rec)
+static void table_print_clean(FILE *f, json_t *rec)
 {
     /* comm's measurements print as blocks per rank pair, once each block is complete. */
     if (hb_table_comm_hold(f, rec)) return;
     const char *type = hb_rec_str(rec, "type", "");
     if (strcmp(type, "run") == 0)
-        hb_table_run(f, rec);
+        table_run(f, rec);
     else if (strcmp(type, "topology") == 0)
         hb_table_topology(f, rec);
     else if (strcmp(type, "measurement") == 0)
-        hb_table_measurement(f, rec);
+        table_measurement(f, rec);
     else if (strcmp(type, "matrix") == 0)
-        hb_table_matrix(f, rec);
+        table_matrix(f, rec);
     else if (strcmp(type, "comm_matrix") == 0)
         hb_table_comm_matrix(f, rec);
     else if (strcmp(type, "comm_bg") == 0)
@@ -591,24 +590,24 @@ static void hb_table_print_clean(FILE *f, json_t *rec)
     else if (strcmp(type, "comm_nic") == 0)
         hb_table_comm_nic(f, rec);
     else if (strcmp(type, "fleet") == 0)
-        hb_table_fleet(f, rec);
+        table_fleet(f, rec);
     else if (strcmp(type, "tiers") == 0)
         hb_table_tiers(f, rec);
     else if (strcmp(type, "gain") == 0)
-        hb_table_gain(f, rec);
+        table_gain(f, rec);
     else if (strcmp(type, "knee") == 0 && strcmp(hb_rec_str(rec, "curve", ""), "intensity") == 0)
-        hb_table_knee(f, rec);
+        table_knee(f, rec);
     else if (strcmp(type, "knee") == 0)
-        hb_table_loaded_knee(f, rec);
+        table_loaded_knee(f, rec);
     else if (strcmp(type, "peak") == 0)
-        hb_table_peak(f, rec);
+        table_peak(f, rec);
     else if (strcmp(type, "verdict") == 0)
-        hb_table_verdict(f, rec);
+        table_verdict(f, rec);
     else if (strcmp(type, "c2c_false_sharing") == 0 || strcmp(type, "c2c_lock") == 0)
-        hb_table_c2c(f, rec);
+        table_c2c(f, rec);
     else if (strcmp(type, "note") == 0 &&
              (!hb_table_hmat_said || strcmp(hb_rec_str(rec, "about", ""), "hmat") != 0))
         fprintf(f, "note: %s\n", hb_rec_str(rec, "text", ""));
     else if (strcmp(type, "summary") == 0)
-        hb_table_summary(f, rec);
+        table_summary(f, rec);
 }

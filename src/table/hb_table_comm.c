@@ -35,8 +35,8 @@ void hb_table_comm_matrix(FILE *f, json_t *rec)
 }
 
 /* What the intervals of the figures figs[0..n) are (NULL ones left out), into buf. */
-static const char *hb_table_comm_label(const json_t *const *figs, size_t n,
-                                       char buf[HB_COVERAGE_LABEL_LEN])
+static const char *table_comm_label(const json_t *const *figs, size_t n,
+                                    char buf[HB_COVERAGE_LABEL_LEN])
 {
     struct hb_coverage c = {0};
     for (size_t i = 0; i < n; i++)
@@ -45,7 +45,7 @@ static const char *hb_table_comm_label(const json_t *const *figs, size_t n,
 }
 
 /* One metric of a comm_bg record: idle -> loaded, the ratio and what it comes to. */
-static void hb_table_comm_bg_line(FILE *f, const char *what, const json_t *m)
+static void table_comm_bg_line(FILE *f, const char *what, const json_t *m)
 {
     if (!json_is_object(m)) {
         fprintf(f, "  %s: not measured both idle and loaded\n", what);
@@ -65,7 +65,7 @@ static void hb_table_comm_bg_line(FILE *f, const char *what, const json_t *m)
     const json_t *figs[2] = {json_object_get(m, "idle"), json_object_get(m, "loaded")};
     char label[HB_COVERAGE_LABEL_LEN], lo[HB_FIGURE_LEN], hi[HB_FIGURE_LEN];
     if (json_is_array(ci))
-        fprintf(f, " (from the figures' %s: x%s to x%s)", hb_table_comm_label(figs, 2, label),
+        fprintf(f, " (from the figures' %s: x%s to x%s)", table_comm_label(figs, 2, label),
                 hb_figure_text(json_number_value(json_array_get(ci, 0)), lo, sizeof(lo)),
                 hb_figure_text(json_number_value(json_array_get(ci, 1)), hi, sizeof(hi)));
     fprintf(f, ": %s\n",
@@ -87,18 +87,18 @@ void hb_table_comm_bg(FILE *f, json_t *rec)
                 (long long)json_integer_value(json_array_get(th, i)),
                 json_number_value(json_array_get(gbps, i)));
     fprintf(f, "\n");
-    hb_table_comm_bg_line(f, "latency", json_object_get(rec, "latency"));
-    hb_table_comm_bg_line(f, "bandwidth", json_object_get(rec, "bandwidth"));
+    table_comm_bg_line(f, "latency", json_object_get(rec, "latency"));
+    table_comm_bg_line(f, "bandwidth", json_object_get(rec, "bandwidth"));
 }
 
 /* A JSON number's value; NAN for anything else (an interval's missing end). */
-static double hb_comm_num(const json_t *v)
+static double comm_num(const json_t *v)
 {
     return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
 /* A figure with its interval: "12.3 [11.9, 12.8]", or the value alone, or "-". */
-static void hb_table_comm_figure(FILE *f, const json_t *fig, int width)
+static void table_comm_figure(FILE *f, const json_t *fig, int width)
 {
     const json_t *ci = json_object_get(fig, "ci95");
     char text[HB_FIGURE_LEN];
@@ -106,21 +106,21 @@ static void hb_table_comm_figure(FILE *f, const json_t *fig, int width)
     if (isnan(v))
         snprintf(text, sizeof(text), "-");
     else
-        hb_figure_interval_text(v, hb_comm_num(json_array_get(ci, 0)),
-                                hb_comm_num(json_array_get(ci, 1)), text, sizeof(text));
+        hb_figure_interval_text(v, comm_num(json_array_get(ci, 0)), comm_num(json_array_get(ci, 1)),
+                                text, sizeof(text));
     fprintf(f, " %-*s", width, text);
 }
 
 /* A column's header: "latency us [93.75% interval, 5 repeats]" over the links' figures. */
-static void hb_table_comm_links_head(const json_t *links, const char *key, const char *what,
-                                     char *out, size_t len)
+static void table_comm_links_head(const json_t *links, const char *key, const char *what, char *out,
+                                  size_t len)
 {
     size_t n = json_array_size(links), i;
     const json_t **figs = calloc(n + 1, sizeof(*figs));
     json_t *l;
     json_array_foreach(links, i, l) if (figs) figs[i] = json_object_get(l, key);
     char label[HB_COVERAGE_LABEL_LEN];
-    snprintf(out, len, "%s [%s]", what, figs ? hb_table_comm_label(figs, n, label) : "intervals");
+    snprintf(out, len, "%s [%s]", what, figs ? table_comm_label(figs, n, label) : "intervals");
     free(figs);
 }
 
@@ -134,8 +134,8 @@ void hb_table_comm_links(FILE *f, json_t *rec)
             "worse than the better half's median beyond the noise\n",
             lat, bw, hb_rec_num(rec, "threshold_pct", 0));
     const json_t *links = json_object_get(rec, "links");
-    hb_table_comm_links_head(links, "latency_us", "latency us", lat_head, sizeof(lat_head));
-    hb_table_comm_links_head(links, "bandwidth_GBps", "bandwidth GB/s", bw_head, sizeof(bw_head));
+    table_comm_links_head(links, "latency_us", "latency us", lat_head, sizeof(lat_head));
+    table_comm_links_head(links, "bandwidth_GBps", "bandwidth GB/s", bw_head, sizeof(bw_head));
     int lw = (int)strlen(lat_head) > 24 ? (int)strlen(lat_head) : 24;
     int bwid = (int)strlen(bw_head) > 24 ? (int)strlen(bw_head) : 24;
     fprintf(f, "  %-31s %-*s %-*s\n", "link", lw, lat_head, bwid, bw_head);
@@ -148,17 +148,17 @@ void hb_table_comm_links(FILE *f, json_t *rec)
         snprintf(name, sizeof(name), "%s - %s", json_string_value(json_array_get(h, 0)),
                  json_string_value(json_array_get(h, 1)));
         fprintf(f, "  %-31s", name);
-        hb_table_comm_figure(f, json_object_get(l, "latency_us"), lw);
-        hb_table_comm_figure(f, json_object_get(l, "bandwidth_GBps"), bwid);
+        table_comm_figure(f, json_object_get(l, "latency_us"), lw);
+        table_comm_figure(f, json_object_get(l, "bandwidth_GBps"), bwid);
         fprintf(f, " %s%s%s%s\n", json_is_true(json_object_get(l, "outlier")) ? "OUTLIER: " : "",
                 hb_rec_str(l, "reason", ""),
                 *hb_rec_str(l, "inconclusive", "") ? "inconclusive (within the noise): " : "",
                 hb_rec_str(l, "inconclusive", ""));
     }
     fprintf(f, "  %-31s", "reference");
-    hb_table_comm_figure(f, json_object_get(json_object_get(rec, "reference"), "latency_us"), lw);
-    hb_table_comm_figure(f, json_object_get(json_object_get(rec, "reference"), "bandwidth_GBps"),
-                         bwid);
+    table_comm_figure(f, json_object_get(json_object_get(rec, "reference"), "latency_us"), lw);
+    table_comm_figure(f, json_object_get(json_object_get(rec, "reference"), "bandwidth_GBps"),
+                      bwid);
     fprintf(f, "\n");
 }
 
@@ -178,15 +178,15 @@ void hb_table_comm_nic(FILE *f, json_t *rec)
     }
     char label[HB_COVERAGE_LABEL_LEN];
     fprintf(f, "NIC locality, %s -> %s, NIC %s: [%s]\n", host, peer, hb_rec_str(rec, "nic", ""),
-            hb_table_comm_label(figs, 4, label));
+            table_comm_label(figs, 4, label));
     for (int m = 0; m < 2; m++) {
         const json_t *c = json_object_get(rec, metric[m]);
         char size[32];
         hb_bytes_format((uint64_t)hb_rec_num(c, "message_bytes", 0), size, sizeof(size));
         fprintf(f, "  %-9s %-6s near", metric[m], size);
-        hb_table_comm_figure(f, json_object_get(c, "near"), 20);
+        table_comm_figure(f, json_object_get(c, "near"), 20);
         fprintf(f, " far");
-        hb_table_comm_figure(f, json_object_get(c, "far"), 20);
+        table_comm_figure(f, json_object_get(c, "far"), 20);
         fprintf(f, " far/near %.2f (%s)%s%s\n", hb_rec_num(c, "ratio", NAN),
                 hb_rec_str(c, "noise", ""),
                 json_is_string(json_object_get(c, "verdict")) ? ": " : "",
@@ -197,10 +197,10 @@ void hb_table_comm_nic(FILE *f, json_t *rec)
 /* comm's measurements held until their group is complete: one metric of one node pair, whose
  * records come size by size, each size for every rank pair on those nodes (idle and under
  * --bg's load in turn), so a block per rank pair can only be printed once the group ends. */
-static json_t *hb_comm_held;
-static char hb_comm_group[64];
+static json_t *comm_held;
+static char comm_group[64];
 
-static void hb_comm_group_of(const json_t *rec, char *buf, size_t len)
+static void comm_group_of(const json_t *rec, char *buf, size_t len)
 {
     snprintf(buf, len, "%s %lld %lld", hb_rec_str(rec, "metric", ""),
              (long long)hb_rec_num(rec, "src_node", -1),
@@ -208,7 +208,7 @@ static void hb_comm_group_of(const json_t *rec, char *buf, size_t len)
 }
 
 /* Whether two records are of one block: the same rank pair under the same load. */
-static bool hb_comm_same_block(const json_t *a, const json_t *b)
+static bool comm_same_block(const json_t *a, const json_t *b)
 {
     return hb_rec_num(a, "src_rank", -1) == hb_rec_num(b, "src_rank", -1) &&
            hb_rec_num(a, "dst_rank", -1) == hb_rec_num(b, "dst_rank", -1) &&
@@ -216,7 +216,7 @@ static bool hb_comm_same_block(const json_t *a, const json_t *b)
 }
 
 /* One end of the pair in words: "rank 0 (node 1)", "rank 2 (host b, node 0)" across hosts. */
-static void hb_comm_end(const json_t *rec, const char *end, bool hosts, char *buf, size_t len)
+static void comm_end(const json_t *rec, const char *end, bool hosts, char *buf, size_t len)
 {
     char key[16];
     snprintf(key, sizeof(key), "%s_host", end);
@@ -230,12 +230,12 @@ static void hb_comm_end(const json_t *rec, const char *end, bool hosts, char *bu
 
 /* The pair in words: "rank 0 (node 0) → rank 1 (node 1), 1 hop, shared memory (btl vader,
  * single copy cma; pml default)". */
-static void hb_comm_pair_line(FILE *f, const json_t *rec)
+static void comm_pair_line(FILE *f, const json_t *rec)
 {
     bool hosts = strcmp(hb_rec_str(rec, "src_host", ""), hb_rec_str(rec, "dst_host", "")) != 0;
     char src[160], dst[160], apart[32];
-    hb_comm_end(rec, "src", hosts, src, sizeof(src));
-    hb_comm_end(rec, "dst", hosts, dst, sizeof(dst));
+    comm_end(rec, "src", hosts, src, sizeof(src));
+    comm_end(rec, "dst", hosts, dst, sizeof(dst));
     const json_t *hops = json_object_get(rec, "hops");
     long long h = (long long)json_integer_value(hops);
     if (hosts)
@@ -256,7 +256,7 @@ static void hb_comm_pair_line(FILE *f, const json_t *rec)
 }
 
 /* The block's metric, its unit and what its intervals are. */
-static void hb_comm_metric_line(FILE *f, const json_t *rec, const struct hb_coverage *cov)
+static void comm_metric_line(FILE *f, const json_t *rec, const struct hb_coverage *cov)
 {
     const char *metric = hb_rec_str(rec, "metric", "");
     long long window = (long long)hb_rec_num(rec, "window", 0);
@@ -281,8 +281,8 @@ static void hb_comm_metric_line(FILE *f, const json_t *rec, const struct hb_cove
 
 /* A line of a block: size, the headline, p99 and max (NULL: a bandwidth block has none),
  * then the marks, with no padding after the last. */
-static void hb_comm_columns(FILE *f, const char *size, const char *head, const char *p99,
-                            const char *max, const char *marks)
+static void comm_columns(FILE *f, const char *size, const char *head, const char *p99,
+                         const char *max, const char *marks)
 {
     char line[1024];
     if (p99 && max)
@@ -296,10 +296,10 @@ static void hb_comm_columns(FILE *f, const char *size, const char *head, const c
 }
 
 /* One row: the size, then p50 [lo, hi], p99 and max (latency) or the bandwidth [lo, hi]. */
-static void hb_comm_row(FILE *f, const json_t *rec)
+static void comm_row(FILE *f, const json_t *rec)
 {
     const json_t *ci = json_object_get(rec, "ci95");
-    double lo = hb_comm_num(json_array_get(ci, 0)), hi = hb_comm_num(json_array_get(ci, 1));
+    double lo = comm_num(json_array_get(ci, 0)), hi = comm_num(json_array_get(ci, 1));
     char size[32], head[HB_FIGURE_LEN], p99[HB_FIGURE_LEN], max[HB_FIGURE_LEN];
     hb_bytes_format((uint64_t)hb_rec_num(rec, "message_bytes", 0), size, sizeof(size));
     bool lat = strcmp(hb_rec_str(rec, "metric", ""), "latency") == 0;
@@ -315,12 +315,12 @@ static void hb_comm_row(FILE *f, const json_t *rec)
     snprintf(marks, sizeof(marks), "%s%s%s%s%s",
              json_is_true(json_object_get(rec, "noisy")) ? " noisy" : "", ok ? "" : " ",
              ok ? "" : status, *note ? ": " : "", note);
-    hb_comm_columns(f, size, head, lat ? p99 : NULL, lat ? max : NULL, marks);
+    comm_columns(f, size, head, lat ? p99 : NULL, lat ? max : NULL, marks);
 }
 
 /* Where the block's buffers were: one line when every page was on its node, else flagged
  * with the sizes whose pages were not. */
-static void hb_comm_pages_line(FILE *f, const json_t *recs, const json_t *first)
+static void comm_pages_line(FILE *f, const json_t *recs, const json_t *first)
 {
     fprintf(f, "  pages: ");
     size_t i, off = 0;
@@ -328,7 +328,7 @@ static void hb_comm_pages_line(FILE *f, const json_t *recs, const json_t *first)
     json_array_foreach(recs, i, r)
     {
         double pct = hb_rec_num(r, "pages_on_target_pct", NAN);
-        if (!hb_comm_same_block(r, first) || pct == 100.0) continue;
+        if (!comm_same_block(r, first) || pct == 100.0) continue;
         char size[32], p[HB_FIGURE_LEN];
         hb_bytes_format((uint64_t)hb_rec_num(r, "message_bytes", 0), size, sizeof(size));
         fprintf(f, "%s%s %s%s", off++ ? ", " : "NOT ALL ON THEIR NODES: ", size,
@@ -341,56 +341,56 @@ static void hb_comm_pages_line(FILE *f, const json_t *recs, const json_t *first)
 }
 
 /* The held group, a block per rank pair and load in the order they came. */
-static void hb_comm_print_held(FILE *f)
+static void comm_print_held(FILE *f)
 {
-    size_t n = json_array_size(hb_comm_held), i, k;
+    size_t n = json_array_size(comm_held), i, k;
     json_t *r;
     for (i = 0; i < n; i++) {
-        const json_t *first = json_array_get(hb_comm_held, i);
+        const json_t *first = json_array_get(comm_held, i);
         bool seen = false;
         for (k = 0; k < i && !seen; k++)
-            seen = hb_comm_same_block(json_array_get(hb_comm_held, k), first);
+            seen = comm_same_block(json_array_get(comm_held, k), first);
         if (seen) continue;
         struct hb_coverage cov = {0};
-        json_array_foreach(hb_comm_held, k, r) if (hb_comm_same_block(r, first))
+        json_array_foreach(comm_held, k, r) if (comm_same_block(r, first))
             hb_coverage_add_rec(&cov, r);
-        hb_comm_pair_line(f, first);
-        hb_comm_metric_line(f, first, &cov);
+        comm_pair_line(f, first);
+        comm_metric_line(f, first, &cov);
         const char *metric = hb_rec_str(first, "metric", "");
         if (strcmp(metric, "latency") == 0)
-            hb_comm_columns(f, "size", "p50 [lo, hi]", "p99", "max", "");
+            comm_columns(f, "size", "p50 [lo, hi]", "p99", "max", "");
         else
-            hb_comm_columns(f, "size",
-                            strcmp(metric, "bandwidth") == 0 ? "GB/s [lo, hi]"
-                                                             : "GB/s both ways [lo, hi]",
-                            NULL, NULL, "");
-        json_array_foreach(hb_comm_held, k, r) if (hb_comm_same_block(r, first)) hb_comm_row(f, r);
-        hb_comm_pages_line(f, hb_comm_held, first);
+            comm_columns(f, "size",
+                         strcmp(metric, "bandwidth") == 0 ? "GB/s [lo, hi]"
+                                                          : "GB/s both ways [lo, hi]",
+                         NULL, NULL, "");
+        json_array_foreach(comm_held, k, r) if (comm_same_block(r, first)) comm_row(f, r);
+        comm_pages_line(f, comm_held, first);
     }
 }
 
 void hb_table_comm_flush(FILE *f)
 {
-    if (!hb_comm_held) return;
-    hb_comm_print_held(f);
-    json_decref(hb_comm_held);
-    hb_comm_held = NULL;
+    if (!comm_held) return;
+    comm_print_held(f);
+    json_decref(comm_held);
+    comm_held = NULL;
 }
 
 bool hb_table_comm_hold(FILE *f, json_t *rec)
 {
     bool comm = strcmp(hb_rec_str(rec, "type", ""), "measurement") == 0 &&
                 strcmp(hb_rec_str(rec, "suite", ""), "comm") == 0;
-    char group[sizeof(hb_comm_group)] = "";
-    if (comm) hb_comm_group_of(rec, group, sizeof(group));
-    if (strcmp(group, hb_comm_group) != 0) hb_table_comm_flush(f);
+    char group[sizeof(comm_group)] = "";
+    if (comm) comm_group_of(rec, group, sizeof(group));
+    if (strcmp(group, comm_group) != 0) hb_table_comm_flush(f);
     if (!comm) return false;
-    if (!hb_comm_held) hb_comm_held = json_array();
-    memcpy(hb_comm_group, group, sizeof(group));
+    if (!comm_held) comm_held = json_array();
+    memcpy(comm_group, group, sizeof(group));
     /* Out of memory: the row is printed alone rather than lost. */
-    if (!hb_comm_held || json_array_append(hb_comm_held, rec) != 0) {
-        hb_comm_pair_line(f, rec);
-        hb_comm_row(f, rec);
+    if (!comm_held || json_array_append(comm_held, rec) != 0) {
+        comm_pair_line(f, rec);
+        comm_row(f, rec);
     }
     return true;
 }

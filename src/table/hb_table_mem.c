@@ -11,7 +11,7 @@
 
 bool hb_table_hmat_said;
 
-static void hb_table_int_list(FILE *f, json_t *list)
+static void table_int_list(FILE *f, json_t *list)
 {
     size_t k;
     json_t *v;
@@ -55,7 +55,7 @@ void hb_table_topology_mem(FILE *f, json_t *rec)
             fprintf(f, "    HMAT %-14s %8lld %-4s from node ", hb_rec_str(x, "attribute", ""),
                     (long long)json_integer_value(json_object_get(x, "value")),
                     hb_rec_str(x, "unit", ""));
-            hb_table_int_list(f, json_object_get(x, "initiators"));
+            table_int_list(f, json_object_get(x, "initiators"));
             fprintf(f, " (cpus %s)\n", hb_rec_str(x, "initiator_cpus", ""));
         }
     }
@@ -136,7 +136,7 @@ void hb_table_tiers(FILE *f, json_t *rec)
         fprintf(f, "%s %s", i ? ";" : "", hb_rec_str(g, "kind", ""));
         if (json_is_integer(tier)) fprintf(f, " (tier %lld)", (long long)json_integer_value(tier));
         fprintf(f, " nodes ");
-        hb_table_int_list(f, json_object_get(g, "nodes"));
+        table_int_list(f, json_object_get(g, "nodes"));
         if (json_is_true(json_object_get(g, "memory_only"))) fprintf(f, " memory-only");
     }
     fputc('\n', f);

@@ -14,7 +14,7 @@
 #include <string.h>
 
 /* A JSON array of integers as "0,1" (to free); "" when empty, NULL when out of memory. */
-static char *hb_table_int_list(const json_t *a)
+static char *table_int_list(const json_t *a)
 {
     char *text = NULL;
     size_t len = 0, i;
@@ -28,7 +28,7 @@ static char *hb_table_int_list(const json_t *a)
 }
 
 /* The CPU caches of each node with CPUs: "node 0: L1d 48 KiB x2 (1 CPU each), ...". */
-static void hb_table_topology_caches(FILE *f, json_t *rec)
+static void table_topology_caches(FILE *f, json_t *rec)
 {
     size_t i, k;
     json_t *n, *c;
@@ -91,7 +91,7 @@ void hb_table_topology(FILE *f, json_t *rec)
                      (long long)json_integer_value(with));
         else
             snprintf(why, sizeof(why), "  memory-only");
-        char *pk = hb_table_int_list(json_object_get(n, "packages"));
+        char *pk = table_int_list(json_object_get(n, "packages"));
         /* The list last: it is as long as the node's CPUs make it. */
         fprintf(f, "%-5lld %5zu %5lld %4lld %-9s %10s %10s  %s%s\n",
                 (long long)json_integer_value(json_object_get(n, "os_index")), nc,
@@ -105,7 +105,7 @@ void hb_table_topology(FILE *f, json_t *rec)
         free(pk);
         free(list);
     }
-    hb_table_topology_caches(f, rec);
+    table_topology_caches(f, rec);
     hb_table_topology_mem(f, rec);
     hb_table_topology_nics(f, rec);
     json_t *d = json_object_get(rec, "distances");

@@ -16,25 +16,25 @@ struct hb_c2c_in {
     char host[256];
 };
 
-static double hb_num(const json_t *rec, const char *key)
+static double num(const json_t *rec, const char *key)
 {
     return json_number_value(json_object_get(rec, key));
 }
 
-static bool hb_ok(const json_t *rec)
+static bool record_ok(const json_t *rec)
 {
     const char *st = json_string_value(json_object_get(rec, "status"));
     return st && strcmp(st, "ok") == 0;
 }
 
-static const char *hb_note(const json_t *rec)
+static const char *note_of(const json_t *rec)
 {
     const char *n = json_string_value(json_object_get(rec, "note"));
     return n && n[0] ? n : "not measured";
 }
 
 /* One ping-pong matrix: rows and columns are ids (nodes or cores), writer x reader. */
-static json_t *hb_c2c_matrix(const struct hb_c2c_in *in, bool cores)
+static json_t *c2c_matrix(const struct hb_c2c_in *in, bool cores)
 {
     const struct hb_topo *t = in->env->topo;
     const struct hb_options *o = in->env->opts;
@@ -56,14 +56,14 @@ static json_t *hb_c2c_matrix(const struct hb_c2c_in *in, bool cores)
             json_t *v = json_null(), *m = json_null(), *h = json_null();
             if (rc < 0)
                 json_array_append_new(notes, json_string(hb_error_msg()));
-            else if (rc == 0 && !hb_ok(rec))
-                json_array_append_new(notes, json_sprintf("CPUs %d-%d: %s", a, b, hb_note(rec)));
+            else if (rc == 0 && !record_ok(rec))
+                json_array_append_new(notes, json_sprintf("CPUs %d-%d: %s", a, b, note_of(rec)));
             if (rc == 0) h = json_integer(home);
-            if (rc == 0 && hb_ok(rec)) {
-                v = json_real(hb_num(rec, hb_rec_headline_key(rec)));
-                m = json_real(hb_num(rec, "lat_ns_min"));
+            if (rc == 0 && record_ok(rec)) {
+                v = json_real(num(rec, hb_rec_headline_key(rec)));
+                m = json_real(num(rec, "lat_ns_min"));
                 round_trips = json_integer_value(json_object_get(rec, "sweeps_per_sample"));
-                double pct = hb_num(rec, "pages_on_target_pct");
+                double pct = num(rec, "pages_on_target_pct");
                 if (pct >= 0 && pct < on_target) on_target = pct;
             }
             json_array_append_new(vr, v);
@@ -95,8 +95,8 @@ static json_t *hb_c2c_matrix(const struct hb_c2c_in *in, bool cores)
 /* A record of the false-sharing or lock study with its pair's placement. `recs`: the
  * measurement records it reads, NULL when the pair could not be made (hb_error_msg says why).
  * Sets *ok when every one of them measured. */
-static json_t *hb_c2c_pair_record(const struct hb_c2c_in *in, const char *type, bool cross,
-                                  const json_t *const *recs, int nrecs, bool *ok)
+static json_t *c2c_pair_record(const struct hb_c2c_in *in, const char *type, bool cross,
+                               const json_t *const *recs, int nrecs, bool *ok)
 {
     const struct hb_topo *t = in->env->topo;
     int a, b, home;
@@ -104,9 +104,9 @@ static json_t *hb_c2c_pair_record(const struct hb_c2c_in *in, const char *type, 
     const char *note = made ? "" : hb_error_msg();
     *ok = made;
     for (int i = 0; made && i < nrecs; i++)
-        if (!hb_ok(recs[i])) {
+        if (!record_ok(recs[i])) {
             *ok = false;
-            note = hb_note(recs[i]);
+            note = note_of(recs[i]);
             break;
         }
     int na = a >= 0 ? hb_topo_node_of_cpu(t, a) : -1, nb = b >= 0 ? hb_topo_node_of_cpu(t, b) : -1;
@@ -124,7 +124,7 @@ static json_t *hb_c2c_pair_record(const struct hb_c2c_in *in, const char *type, 
     return rec;
 }
 
-static const json_t *hb_c2c_find(const struct hb_c2c_in *in, const char *kernel, bool cross)
+static const json_t *c2c_find(const struct hb_c2c_in *in, const char *kernel, bool cross)
 {
     char name[HB_NAME_LEN];
     hb_c2c_study_name(name, sizeof(name), kernel, cross);
@@ -132,18 +132,17 @@ static const json_t *hb_c2c_find(const struct hb_c2c_in *in, const char *kernel,
 }
 
 /* Two threads bump their own counters: in one line, then 128 bytes apart. */
-static json_t *hb_c2c_false_sharing(const struct hb_c2c_in *in)
+static json_t *false_sharing_record(const struct hb_c2c_in *in)
 {
     bool cross = hb_suite_count_cpu_nodes(in->env) > 1, ok;
-    const json_t *recs[2] = {hb_c2c_find(in, "fs_shared", cross),
-                             hb_c2c_find(in, "fs_padded", cross)};
-    json_t *rec = hb_c2c_pair_record(in, "c2c_false_sharing", cross, recs, 2, &ok);
+    const json_t *recs[2] = {c2c_find(in, "fs_shared", cross), c2c_find(in, "fs_padded", cross)};
+    json_t *rec = c2c_pair_record(in, "c2c_false_sharing", cross, recs, 2, &ok);
     if (!ok) {
         json_object_set_new(rec, "slowdown", json_null());
         return rec;
     }
-    double ns_sh = hb_num(recs[0], hb_rec_headline_key(recs[0]));
-    double ns_pad = hb_num(recs[1], hb_rec_headline_key(recs[1]));
+    double ns_sh = num(recs[0], hb_rec_headline_key(recs[0]));
+    double ns_pad = num(recs[1], hb_rec_headline_key(recs[1]));
     json_object_set(rec, "increments_shared", json_object_get(recs[0], "sweeps_per_sample"));
     json_object_set(rec, "increments_padded", json_object_get(recs[1], "sweeps_per_sample"));
     json_object_set_new(rec, "ns_per_inc_shared", json_real(ns_sh));
@@ -153,17 +152,17 @@ static json_t *hb_c2c_false_sharing(const struct hb_c2c_in *in)
 }
 
 /* A lock passed back and forth in strict alternation. */
-static json_t *hb_c2c_lock(const struct hb_c2c_in *in, const char *lock, bool cross)
+static json_t *lock_record(const struct hb_c2c_in *in, const char *lock, bool cross)
 {
     bool ok;
-    const json_t *m = hb_c2c_find(in, lock, cross);
-    json_t *rec = hb_c2c_pair_record(in, "c2c_lock", cross, &m, 1, &ok);
+    const json_t *m = c2c_find(in, lock, cross);
+    json_t *rec = c2c_pair_record(in, "c2c_lock", cross, &m, 1, &ok);
     json_object_set_new(rec, "lock", json_string(lock));
     if (!ok) {
         json_object_set_new(rec, "handoffs_per_s", json_null());
         return rec;
     }
-    double ns = hb_num(m, hb_rec_headline_key(m));
+    double ns = num(m, hb_rec_headline_key(m));
     /* Each iteration of a sample is a hand-off by each thread (omp/hb_pair.c). */
     json_int_t iters = json_integer_value(json_object_get(m, "sweeps_per_sample"));
     json_object_set_new(rec, "handoffs", json_integer(2 * iters));
@@ -188,12 +187,12 @@ int hb_c2c_derive(const struct hb_suite_env *env, json_t *measured, json_t *deri
         snprintf(in.host, sizeof(in.host), "%s", host);
     else if (gethostname(in.host, sizeof(in.host)) == 0)
         in.host[sizeof(in.host) - 1] = '\0';
-    json_array_append_new(derived, hb_c2c_matrix(&in, false));
-    if (env->opts->c2c_cores) json_array_append_new(derived, hb_c2c_matrix(&in, true));
-    json_array_append_new(derived, hb_c2c_false_sharing(&in));
+    json_array_append_new(derived, c2c_matrix(&in, false));
+    if (env->opts->c2c_cores) json_array_append_new(derived, c2c_matrix(&in, true));
+    json_array_append_new(derived, false_sharing_record(&in));
     for (int x = 0; x < 2; x++) {
-        json_array_append_new(derived, hb_c2c_lock(&in, "spinlock", x == 1));
-        json_array_append_new(derived, hb_c2c_lock(&in, "mutex", x == 1));
+        json_array_append_new(derived, lock_record(&in, "spinlock", x == 1));
+        json_array_append_new(derived, lock_record(&in, "mutex", x == 1));
     }
     json_decref(in.by_name);
     return 0;

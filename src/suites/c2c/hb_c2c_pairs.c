@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 /* Physical core of an OS CPU (hwloc logical index), or -1 when hwloc cannot say. */
-static int hb_c2c_core_of(const struct hb_topo *t, int cpu)
+static int c2c_core_of(const struct hb_topo *t, int cpu)
 {
     hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(t->hw, (unsigned)cpu);
     hwloc_obj_t core = pu ? hwloc_get_ancestor_obj_by_type(t->hw, HWLOC_OBJ_CORE, pu) : NULL;
@@ -18,19 +18,19 @@ static int hb_c2c_core_of(const struct hb_topo *t, int cpu)
 
 /* A second CPU of node index i for same-node pairs: on another core when there is one, since
  * SMT siblings share their L1 and would show no transfer at all; else a sibling; else -1. */
-static int hb_c2c_second_cpu(const struct hb_topo *t, int i)
+static int c2c_second_cpu(const struct hb_topo *t, int i)
 {
     const struct hb_node *n = &t->nodes[i];
     if (n->ncpus < 2) return -1;
-    int core0 = hb_c2c_core_of(t, n->cpus[0]);
+    int core0 = c2c_core_of(t, n->cpus[0]);
     for (int k = 1; k < n->ncpus; k++)
-        if (core0 < 0 || hb_c2c_core_of(t, n->cpus[k]) != core0) return n->cpus[k];
+        if (core0 < 0 || c2c_core_of(t, n->cpus[k]) != core0) return n->cpus[k];
     return n->cpus[1];
 }
 
 /* Node that holds the line for a writer on CPU a and a reader on CPU b, or -1 (message set)
  * when that node has no memory. */
-static int hb_c2c_home_node(const struct hb_topo *t, int home, int a, int b)
+static int c2c_home_node(const struct hb_topo *t, int home, int a, int b)
 {
     if (home >= 0) return home;
     int i = hb_topo_node_of_cpu(t, home == HB_C2C_HOME_WRITER ? a : b);
@@ -71,13 +71,13 @@ int hb_c2c_cell(const struct hb_topo *t, int home_opt, bool cores, const int *id
     } else {
         int ni = hb_topo_node_index(t, ids[r]), nj = hb_topo_node_index(t, ids[k]);
         *a = t->nodes[ni].cpus[0];
-        *b = r == k ? hb_c2c_second_cpu(t, ni) : t->nodes[nj].cpus[0];
+        *b = r == k ? c2c_second_cpu(t, ni) : t->nodes[nj].cpus[0];
         if (*b < 0) {
             hb_error_set("node %d has one CPU: no same-node pair", ids[r]);
             return -1;
         }
     }
-    *home = hb_c2c_home_node(t, home_opt, *a, *b);
+    *home = c2c_home_node(t, home_opt, *a, *b);
     return *home < 0 ? -1 : 0;
 }
 
@@ -102,14 +102,14 @@ int hb_c2c_pick(const struct hb_suite_env *env, bool cross, int *a, int *b, int 
         hb_error_set("one node with CPUs: no cross-node pair on this machine");
         return -1;
     }
-    int b_cpu = cross ? t->nodes[second].cpus[0] : hb_c2c_second_cpu(t, first);
+    int b_cpu = cross ? t->nodes[second].cpus[0] : c2c_second_cpu(t, first);
     if (b_cpu < 0) {
         hb_error_set("node %d has one CPU: no same-node pair", t->nodes[first].os_index);
         return -1;
     }
     *a = t->nodes[first].cpus[0];
     *b = b_cpu;
-    *home = hb_c2c_home_node(t, home_opt, *a, *b);
+    *home = c2c_home_node(t, home_opt, *a, *b);
     return *home < 0 ? -1 : 0;
 }
 

@@ -12,8 +12,8 @@
 #include <string.h>
 
 /* One thread of a pair on `cpu`: its node, its place in the node's CPU list. */
-static void hb_c2c_task(const struct hb_topo *t, struct hb_task *task, int cpu, const char *kernel,
-                        int home)
+static void c2c_task(const struct hb_topo *t, struct hb_task *task, int cpu, const char *kernel,
+                     int home)
 {
     int ni = hb_topo_node_of_cpu(t, cpu);
     const struct hb_node *n = &t->nodes[ni];
@@ -33,9 +33,9 @@ static void hb_c2c_task(const struct hb_topo *t, struct hb_task *task, int cpu, 
 
 /* Append the experiment of a pair: writer on a, reader on b, the line on home. Its keys:
  * home, cpus, study, and for a matrix cell axis and pair (NULL: none). */
-static int hb_c2c_add(const struct hb_suite_env *env, struct hb_plan *out, const char *name,
-                      const char *kernel, int a, int b, int home, const char *study,
-                      const char *axis, const int *pair)
+static int c2c_add(const struct hb_suite_env *env, struct hb_plan *out, const char *name,
+                   const char *kernel, int a, int b, int home, const char *study, const char *axis,
+                   const int *pair)
 {
     static const char *const homes[] = {"", "writer", "reader"};
     struct hb_experiment e;
@@ -47,7 +47,7 @@ static int hb_c2c_add(const struct hb_suite_env *env, struct hb_plan *out, const
             hb_experiment_clear(&e);
             return -ENOMEM;
         }
-        hb_c2c_task(env->topo, task, i == 0 ? a : b, kernel, home);
+        c2c_task(env->topo, task, i == 0 ? a : b, kernel, home);
     }
     int h = env->opts->c2c_home;
     const long long cpus[2] = {a, b}, cell[2] = {pair ? pair[0] : 0, pair ? pair[1] : 0};
@@ -64,7 +64,7 @@ static int hb_c2c_add(const struct hb_suite_env *env, struct hb_plan *out, const
     return hb_plan_add(out, &e);
 }
 
-static int hb_c2c_plan_matrix(const struct hb_suite_env *env, struct hb_plan *out, bool cores)
+static int c2c_plan_matrix(const struct hb_suite_env *env, struct hb_plan *out, bool cores)
 {
     int *ids = NULL;
     int n = hb_c2c_ids(env, cores, &ids), rc = n < 0 ? n : 0;
@@ -76,8 +76,8 @@ static int hb_c2c_plan_matrix(const struct hb_suite_env *env, struct hb_plan *ou
             char name[HB_NAME_LEN];
             hb_c2c_cell_name(name, sizeof(name), cores, ids[r], ids[k]);
             const int pair[2] = {ids[r], ids[k]};
-            rc = hb_c2c_add(env, out, name, "pingpong", a, b, home, "pingpong",
-                            cores ? "core" : "node", pair);
+            rc = c2c_add(env, out, name, "pingpong", a, b, home, "pingpong",
+                         cores ? "core" : "node", pair);
         }
     free(ids);
     return rc;
@@ -85,14 +85,14 @@ static int hb_c2c_plan_matrix(const struct hb_suite_env *env, struct hb_plan *ou
 
 /* -EINVAL when this process is one of several ranks (c2c runs in one) or --home names a
  * node without memory; -HB_EENV when the machine has no pair of CPUs. */
-static int hb_c2c_plan(const struct hb_suite_env *env, struct hb_plan *out)
+static int c2c_plan(const struct hb_suite_env *env, struct hb_plan *out)
 {
     const struct hb_topo *t = env->topo;
     const struct hb_options *o = env->opts;
     int rc = hb_launch_refuse_ranks("c2c", false);
     if (rc == 0 && o->c2c_home >= 0) rc = hb_suite_check_mem_node(t, o->c2c_home, "--home");
-    if (rc == 0) rc = hb_c2c_plan_matrix(env, out, false);
-    if (rc == 0 && o->c2c_cores) rc = hb_c2c_plan_matrix(env, out, true);
+    if (rc == 0) rc = c2c_plan_matrix(env, out, false);
+    if (rc == 0 && o->c2c_cores) rc = c2c_plan_matrix(env, out, true);
     /* False sharing on different nodes when there are several: where a shared line hurts
      * most. Locks on one node and across two. */
     static const struct {
@@ -106,8 +106,8 @@ static int hb_c2c_plan(const struct hb_suite_env *env, struct hb_plan *out)
         if (hb_c2c_pick(env, cross, &a, &b, &home)) continue; /* a record says why */
         char name[HB_NAME_LEN];
         hb_c2c_study_name(name, sizeof(name), studies[s].kernel, cross);
-        rc = hb_c2c_add(env, out, name, studies[s].kernel, a, b, home,
-                        studies[s].kernel[0] == 'f' ? "false_sharing" : "lock", NULL, NULL);
+        rc = c2c_add(env, out, name, studies[s].kernel, a, b, home,
+                     studies[s].kernel[0] == 'f' ? "false_sharing" : "lock", NULL, NULL);
     }
     if (rc == 0 && out->n == 0) {
         int a, b, home;
@@ -121,17 +121,17 @@ static int hb_c2c_plan(const struct hb_suite_env *env, struct hb_plan *out)
 }
 
 /* The options of its own it takes, besides the run options (hb_opt_doc.h). */
-static const int hb_c2c_takes[] = {OPT_NODES, OPT_CORES, OPT_HOME, 0};
+static const int c2c_takes[] = {OPT_NODES, OPT_CORES, OPT_HOME, 0};
 
 /* The columns its annotate and derive read beyond those always kept (hb_suite_keep.c). */
-static const char *const hb_c2c_reads[] = {"pages_on_target_pct", "reps",       "sweeps_per_sample",
-                                           "t_median_s",          "lat_ns_min", NULL};
+static const char *const c2c_reads[] = {"pages_on_target_pct", "reps",       "sweeps_per_sample",
+                                        "t_median_s",          "lat_ns_min", NULL};
 
 /* One repeat of a pair (omp/hb_pair.c): a pilot of up to a fifth of --min-time, a warm-up
  * sample and --reps samples of --min-time, the two threads started for each; about. */
 #define HB_C2C_EST_PAIR_S 0.04
-static double hb_c2c_estimate(const struct hb_suite_env *env, const struct hb_experiment *e,
-                              int *records)
+static double c2c_estimate(const struct hb_suite_env *env, const struct hb_experiment *e,
+                           int *records)
 {
     (void)env;
     *records = 1; /* the pair's two threads make one record (the writer's) */
@@ -139,13 +139,13 @@ static double hb_c2c_estimate(const struct hb_suite_env *env, const struct hb_ex
 }
 
 const struct hb_suite hb_suite_c2c = {
-    .takes = hb_c2c_takes,
+    .takes = c2c_takes,
     .name = "c2c",
     .help = "one process, two pinned threads: cache-line ping-pong latency per node pair "
             "(--cores: per core pair), false sharing, lock hand-off",
-    .plan = hb_c2c_plan,
+    .plan = c2c_plan,
     .derive = hb_c2c_derive,
-    .reads = hb_c2c_reads,
-    .estimate = hb_c2c_estimate,
+    .reads = c2c_reads,
+    .estimate = c2c_estimate,
     .flags = HB_SUITE_ONE_PROCESS | HB_SUITE_CACHES,
 };

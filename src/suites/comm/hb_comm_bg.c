@@ -12,17 +12,17 @@
 #define HB_COMM_BG_BYTES ((uint64_t)64 << 20)
 
 /* A node that can carry the load beside a messaging rank: CPUs, memory and a core to spare. */
-static bool hb_comm_bg_can_load(const struct hb_node *n)
+static bool comm_bg_can_load(const struct hb_node *n)
 {
     return n->has_cpus && n->has_memory && n->ncores >= 2;
 }
 
 /* Node index i loads: named by --load-nodes, or by default every node that can. */
-static bool hb_comm_bg_loads(const struct hb_suite_env *env, int i)
+static bool comm_bg_loads(const struct hb_suite_env *env, int i)
 {
     const struct hb_options *o = env->opts;
     const struct hb_node *n = &env->topo->nodes[i];
-    if (!o->nload_nodes) return hb_suite_node_on(env, i) && hb_comm_bg_can_load(n);
+    if (!o->nload_nodes) return hb_suite_node_on(env, i) && comm_bg_can_load(n);
     for (int k = 0; k < o->nload_nodes; k++)
         if (o->load_nodes[k] == n->os_index) return true;
     return false;
@@ -61,7 +61,7 @@ int hb_comm_bg_check(const struct hb_suite_env *env)
     /* Every load thread reads HB_COMM_BG_BYTES of its own: the most threads a rank runs fit. */
     bool any = false;
     for (int i = 0; i < t->nnodes; i++) {
-        if (!hb_comm_bg_loads(env, i)) continue;
+        if (!comm_bg_loads(env, i)) continue;
         const struct hb_node *n = &t->nodes[i];
         uint64_t need = HB_COMM_BG_BYTES * (uint64_t)(n->ncores - 1);
         if (need > n->mem_free_bytes) {
@@ -88,7 +88,7 @@ int hb_comm_bg_add(const struct hb_suite_env *env, struct hb_experiment *e, int 
     const struct hb_topo *t = env->topo;
     int rc = hb_param_str(e, "bg_level", hb_bg_level_names[level]);
     for (int i = 0; rc == 0 && level > 0 && i < t->nnodes; i++) {
-        if (!hb_comm_bg_loads(env, i)) continue;
+        if (!comm_bg_loads(env, i)) continue;
         const struct hb_node *n = &t->nodes[i];
         /* Thread 0 is the messaging thread of the rank that runs the load; that rank runs one
          * thread per core of its binding on the node but the first (hb_msg_bg.h). */

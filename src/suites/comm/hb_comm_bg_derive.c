@@ -13,7 +13,7 @@
 #include <math.h>
 #include <string.h>
 
-static bool hb_comm_is_loaded(const json_t *rec)
+static bool comm_is_loaded(const json_t *rec)
 {
     const char *level = hb_rec_str(rec, "bg_level", "idle");
     return strcmp(hb_rec_str(rec, "type", ""), "measurement") == 0 &&
@@ -21,8 +21,8 @@ static bool hb_comm_is_loaded(const json_t *rec)
 }
 
 /* The record of `like`'s rank pair with this metric, size and load (loaded: not idle). */
-static const json_t *hb_comm_find(const json_t *measured, const json_t *like, const char *metric,
-                                  double bytes, bool loaded)
+static const json_t *comm_find(const json_t *measured, const json_t *like, const char *metric,
+                               double bytes, bool loaded)
 {
     static const char *const same[] = {"src_rank", "dst_rank"};
     size_t i;
@@ -30,7 +30,7 @@ static const json_t *hb_comm_find(const json_t *measured, const json_t *like, co
     json_array_foreach(measured, i, rec)
     {
         bool match =
-            strcmp(hb_rec_str(rec, "suite", ""), "comm") == 0 && hb_comm_is_loaded(rec) == loaded &&
+            strcmp(hb_rec_str(rec, "suite", ""), "comm") == 0 && comm_is_loaded(rec) == loaded &&
             strcmp(hb_rec_str(rec, "metric", ""), metric) == 0 &&
             hb_rec_num(rec, "message_bytes", -1) == bytes &&
             strcmp(hb_rec_str(rec, "src_host", ""), hb_rec_str(like, "src_host", "")) == 0 &&
@@ -43,7 +43,7 @@ static const json_t *hb_comm_find(const json_t *measured, const json_t *like, co
 }
 
 /* A record's headline figure with its interval, its coverage and its repeats. */
-static json_t *hb_comm_bg_figure(const json_t *rec)
+static json_t *comm_bg_figure(const json_t *rec)
 {
     struct hb_interval iv;
     if (!hb_rec_interval(rec, &iv) || iv.n < 2) iv.lo = iv.hi = NAN;
@@ -54,8 +54,8 @@ static json_t *hb_comm_bg_figure(const json_t *rec)
  * two intervals' far ends), and a verdict where the two are apart beyond their noise; a
  * candidate of the family fam (its verdict withdrawn later if the family's adjustment says so,
  * hb_comm_bg_derive). */
-static json_t *hb_comm_bg_ratio(const json_t *idle, const json_t *loaded, double bytes,
-                                const char *more, const char *less, struct hb_family_rec *fam)
+static json_t *comm_bg_ratio(const json_t *idle, const json_t *loaded, double bytes,
+                             const char *more, const char *less, struct hb_family_rec *fam)
 {
     struct hb_interval a, b;
     bool ia = idle && hb_rec_interval(idle, &a), ib = loaded && hb_rec_interval(loaded, &b);
@@ -66,11 +66,11 @@ static json_t *hb_comm_bg_ratio(const json_t *idle, const json_t *loaded, double
     const char *verdict = sep != HB_SEPARATE ? NULL : b.value > a.value ? more : less;
     json_t *m =
         json_pack("{s:I, s:s, s:o, s:o, s:o, s:o, s:s, s:o}", "message_bytes", (json_int_t)bytes,
-                  "unit", hb_rec_str(idle, "unit", ""), "idle", hb_comm_bg_figure(idle), "loaded",
-                  hb_comm_bg_figure(loaded), "ratio",
-                  isfinite(ratio) ? json_real(ratio) : json_null(), "ratio_ci95",
-                  ci ? json_pack("[f, f]", b.lo / a.hi, b.hi / a.lo) : json_null(), "separation",
-                  hb_separation_name(sep), "verdict", verdict ? json_string(verdict) : json_null());
+                  "unit", hb_rec_str(idle, "unit", ""), "idle", comm_bg_figure(idle), "loaded",
+                  comm_bg_figure(loaded), "ratio", isfinite(ratio) ? json_real(ratio) : json_null(),
+                  "ratio_ci95", ci ? json_pack("[f, f]", b.lo / a.hi, b.hi / a.lo) : json_null(),
+                  "separation", hb_separation_name(sep), "verdict",
+                  verdict ? json_string(verdict) : json_null());
     if (m)
         hb_family_rec_add(fam, m, sep == HB_NO_INTERVAL ? NAN : hb_family_rec_p(loaded, idle, 1.0),
                           sep == HB_SEPARATE);
@@ -78,10 +78,10 @@ static json_t *hb_comm_bg_ratio(const json_t *idle, const json_t *loaded, double
 }
 
 /* The comm_bg record of the rank pair of loaded latency record `lat`. */
-static json_t *hb_comm_bg_pair(const json_t *measured, const json_t *lat, double least, double most,
-                               struct hb_family_rec *fam)
+static json_t *comm_bg_pair(const json_t *measured, const json_t *lat, double least, double most,
+                            struct hb_family_rec *fam)
 {
-    const json_t *bw = hb_comm_find(measured, lat, "bandwidth", most, true);
+    const json_t *bw = comm_find(measured, lat, "bandwidth", most, true);
     json_t *rec = json_pack(
         "{s:s, s:s, s:s, s:s, s:s, s:O?, s:O?, s:O?, s:O?, s:O?, s:s, s:O?, s:O?, s:O?}", "type",
         "comm_bg", "suite", "comm", "host", hb_rec_str(lat, "src_host", ""), "src_host",
@@ -92,14 +92,14 @@ static json_t *hb_comm_bg_pair(const json_t *measured, const json_t *lat, double
         json_object_get(lat, "bg_nodes"), "bg_threads", json_object_get(lat, "bg_threads"),
         "bg_GBps", json_object_get(lat, "bg_GBps"));
     if (!rec) return NULL;
-    const json_t *idle_lat = hb_comm_find(measured, lat, "latency", least, false);
-    const json_t *idle_bw = hb_comm_find(measured, lat, "bandwidth", most, false);
+    const json_t *idle_lat = comm_find(measured, lat, "latency", least, false);
+    const json_t *idle_bw = comm_find(measured, lat, "bandwidth", most, false);
     json_object_set_new(
         rec, "latency",
-        hb_comm_bg_ratio(idle_lat, lat, least, "slower under load", "faster under load", fam));
+        comm_bg_ratio(idle_lat, lat, least, "slower under load", "faster under load", fam));
     json_object_set_new(
         rec, "bandwidth",
-        hb_comm_bg_ratio(idle_bw, bw, most, "higher under load", "lower under load", fam));
+        comm_bg_ratio(idle_bw, bw, most, "higher under load", "lower under load", fam));
     return rec;
 }
 
@@ -112,7 +112,7 @@ int hb_comm_bg_derive(const struct hb_suite_env *env, json_t *measured, json_t *
     json_array_foreach(measured, i, rec)
     {
         double b = hb_rec_num(rec, "message_bytes", NAN);
-        if (!hb_comm_is_loaded(rec) || !isfinite(b)) continue;
+        if (!comm_is_loaded(rec) || !isfinite(b)) continue;
         least = fmin(least, b);
         most = fmax(most, b);
     }
@@ -122,10 +122,10 @@ int hb_comm_bg_derive(const struct hb_suite_env *env, json_t *measured, json_t *
     int rc = 0;
     json_array_foreach(measured, i, rec)
     {
-        if (!hb_comm_is_loaded(rec) || strcmp(hb_rec_str(rec, "metric", ""), "latency") != 0 ||
+        if (!comm_is_loaded(rec) || strcmp(hb_rec_str(rec, "metric", ""), "latency") != 0 ||
             hb_rec_num(rec, "message_bytes", -1) != least)
             continue;
-        json_t *pair = hb_comm_bg_pair(measured, rec, least, most, &fam);
+        json_t *pair = comm_bg_pair(measured, rec, least, most, &fam);
         if (!pair || json_array_append_new(derived, pair)) {
             rc = -ENOMEM;
             break;

@@ -14,7 +14,7 @@
 
 /* Whether the record is a pair of two ranks on host `host` of `metric` and `bytes`, idle (not
  * under --bg's load). */
-static bool hb_comm_cell_of(const json_t *rec, const char *host, const char *metric, double bytes)
+static bool comm_cell_of(const json_t *rec, const char *host, const char *metric, double bytes)
 {
     return strcmp(hb_rec_str(rec, "suite", ""), "comm") == 0 &&
            strcmp(hb_rec_str(rec, "bg_level", "idle"), "idle") == 0 &&
@@ -25,7 +25,7 @@ static bool hb_comm_cell_of(const json_t *rec, const char *host, const char *met
 }
 
 /* The records measured without --bg's load (a new array; NULL when out of memory). */
-static json_t *hb_comm_idle(json_t *measured)
+static json_t *comm_idle(json_t *measured)
 {
     json_t *idle = json_array();
     size_t i;
@@ -43,8 +43,8 @@ static json_t *hb_comm_idle(json_t *measured)
 
 /* The figure of cell (src, dst): the median over the rank pairs on those nodes (several when
  * ranks share a node), null when none measured it. */
-static json_t *hb_comm_cell(json_t *measured, const char *host, const char *metric, double bytes,
-                            int src, int dst)
+static json_t *comm_cell(json_t *measured, const char *host, const char *metric, double bytes,
+                         int src, int dst)
 {
     size_t i, n = 0;
     json_t *rec;
@@ -53,7 +53,7 @@ static json_t *hb_comm_cell(json_t *measured, const char *host, const char *metr
     json_array_foreach(measured, i, rec)
     {
         double x = hb_rec_num(rec, "value", NAN);
-        if (hb_comm_cell_of(rec, host, metric, bytes) && hb_rec_num(rec, "src_node", -1) == src &&
+        if (comm_cell_of(rec, host, metric, bytes) && hb_rec_num(rec, "src_node", -1) == src &&
             hb_rec_num(rec, "dst_node", -1) == dst && isfinite(x) &&
             strcmp(hb_rec_str(rec, "status", ""), "ok") == 0)
             v[n++] = x;
@@ -64,8 +64,8 @@ static json_t *hb_comm_cell(json_t *measured, const char *host, const char *metr
 }
 
 /* One matrix of host: rows the src nodes, cols the dst nodes, in `nodes` order. */
-static json_t *hb_comm_matrix(const struct hb_suite_env *env, json_t *measured, const char *host,
-                              const char *metric, double bytes, const char *unit)
+static json_t *matrix_record(const struct hb_suite_env *env, json_t *measured, const char *host,
+                             const char *metric, double bytes, const char *unit)
 {
     const struct hb_topo *t = env->topo;
     json_t *nodes = json_array(), *values = json_array(), *hops = json_array();
@@ -81,7 +81,7 @@ static json_t *hb_comm_matrix(const struct hb_suite_env *env, json_t *measured, 
         {
             int src = (int)json_integer_value(x), dst = (int)json_integer_value(y);
             int si = hb_topo_node_index(t, src), di = hb_topo_node_index(t, dst);
-            json_array_append_new(row, hb_comm_cell(measured, host, metric, bytes, src, dst));
+            json_array_append_new(row, comm_cell(measured, host, metric, bytes, src, dst));
             json_array_append_new(hrow, json_integer(hb_topo_hops(t, si, di)));
         }
         json_array_append_new(values, row);
@@ -112,15 +112,15 @@ int hb_comm_derive(const struct hb_suite_env *env, json_t *measured, json_t *der
     json_array_foreach(hosts, k, h)
     {
         const char *host = json_string_value(h);
-        json_t *lat = hb_comm_matrix(env, measured, host, "latency", least, "us");
-        json_t *bw = hb_comm_matrix(env, measured, host, "bandwidth", most, "GBps");
+        json_t *lat = matrix_record(env, measured, host, "latency", least, "us");
+        json_t *bw = matrix_record(env, measured, host, "bandwidth", most, "GBps");
         if (!lat || json_array_append_new(derived, lat)) rc = -ENOMEM;
         if (!bw || json_array_append_new(derived, bw)) rc = -ENOMEM;
     }
     json_decref(hosts);
     /* Across hosts: the links side by side, and what a rank's distance from a NIC costs, from
      * the idle records (--bg's loaded ones are compared with them in comm_bg). */
-    json_t *idle = rc == 0 ? hb_comm_idle(measured) : NULL;
+    json_t *idle = rc == 0 ? comm_idle(measured) : NULL;
     if (rc == 0 && !idle) rc = -ENOMEM;
     if (rc == 0)
         rc = hb_comm_links_derive(idle, env->opts->fleet_threshold_pct, env->host_configs, derived);

@@ -17,8 +17,8 @@
 struct hb_comm_rates {
     double latency_s, message_s, bps, bi_bps;
 };
-static const struct hb_comm_rates hb_comm_shm = {0.6e-6, 0.15e-6, 8e9, 12e9};
-static const struct hb_comm_rates hb_comm_net = {30e-6, 2e-6, 1e9, 1.5e9};
+static const struct hb_comm_rates comm_shm = {0.6e-6, 0.15e-6, 8e9, 12e9};
+static const struct hb_comm_rates comm_net = {30e-6, 2e-6, 1e9, 1.5e9};
 
 /* Per pair: the barriers around it, the ends' handshake, their page check and gathering the
  * result to rank 0; per load around a pair: starting it and pacing its rate. */
@@ -29,7 +29,7 @@ static const struct hb_comm_rates hb_comm_net = {30e-6, 2e-6, 1e9, 1.5e9};
 #define HB_COMM_EST_LOADED 2.0
 
 /* One iteration of the metric's exchange for messages of `bytes`. */
-static double hb_comm_iteration_s(const char *metric, double bytes, const struct hb_comm_rates *r)
+static double comm_iteration_s(const char *metric, double bytes, const struct hb_comm_rates *r)
 {
     if (strcmp(metric, "latency") == 0) return 2.0 * (r->latency_s + bytes / r->bps);
     if (strcmp(metric, "bandwidth") == 0)
@@ -40,8 +40,8 @@ static double hb_comm_iteration_s(const char *metric, double bytes, const struct
 /* The ordered pairs of ranks on the experiment's two nodes. A dry run of another machine's
  * topology is not launched: it counts the launch comm suggests, one rank per node served,
  * two on a machine of one. */
-static double hb_comm_pairs(const struct hb_suite_env *env, const struct hb_experiment *e,
-                            bool *spans_hosts)
+static double comm_pairs(const struct hb_suite_env *env, const struct hb_experiment *e,
+                         bool *spans_hosts)
 {
     int served = 0;
     for (int i = 0; i < env->topo->nnodes; i++)
@@ -57,9 +57,9 @@ static double hb_comm_pairs(const struct hb_suite_env *env, const struct hb_expe
 double hb_comm_estimate(const struct hb_suite_env *env, const struct hb_experiment *e, int *records)
 {
     bool spans;
-    double pairs = hb_comm_pairs(env, e, &spans);
+    double pairs = comm_pairs(env, e, &spans);
     *records = (int)pairs; /* one record a pair */
-    const struct hb_comm_rates *r = spans ? &hb_comm_net : &hb_comm_shm;
+    const struct hb_comm_rates *r = spans ? &comm_net : &comm_shm;
     double bytes = (double)hb_param_int_of(e, "message_bytes", 8);
     /* The loads: each thread's own working set faulted in, then paced. */
     double load = 0.0;
@@ -70,7 +70,7 @@ double hb_comm_estimate(const struct hb_suite_env *env, const struct hb_experime
             load = touch + HB_COMM_EST_LOAD_S;
     }
     double iteration =
-        hb_comm_iteration_s(e->metric, bytes, r) * (load > 0.0 ? HB_COMM_EST_LOADED : 1.0);
+        comm_iteration_s(e->metric, bytes, r) * (load > 0.0 ? HB_COMM_EST_LOADED : 1.0);
     double pair = HB_COMM_EST_PAIR_S + 2.0 * bytes / HB_EST_TOUCH_BPS +
                   hb_msg_schedule_s(iteration, e->reps, e->min_time_s);
     return pairs * (pair + load);

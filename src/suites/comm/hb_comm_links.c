@@ -31,7 +31,7 @@ struct hb_link {
     double *lat_v, *bw_v;       /* their pooled values (lat.n and bw.n of them) */
 };
 
-static bool hb_link_pick(const json_t *rec, const void *ctx)
+static bool link_pick(const json_t *rec, const void *ctx)
 {
     const struct hb_link *l = ctx;
     const char *s = hb_rec_str(rec, "src_host", ""), *d = hb_rec_str(rec, "dst_host", "");
@@ -42,8 +42,8 @@ static bool hb_link_pick(const json_t *rec, const void *ctx)
 /* The reference of one figure: the median value and interval ends of the better half of the
  * links (at least one; lower latency or higher bandwidth is better; *cut the last value in
  * it), unknown ends when one of them has none. The links' values are sorted in `tmp`. */
-static struct hb_interval hb_link_reference(const struct hb_link *links, int n, bool latency,
-                                            double *tmp, double *cut_out)
+static struct hb_interval link_reference(const struct hb_link *links, int n, bool latency,
+                                         double *tmp, double *cut_out)
 {
     int m = 0;
     for (int i = 0; i < n; i++) {
@@ -78,7 +78,7 @@ static struct hb_interval hb_link_reference(const struct hb_link *links, int n, 
 
 /* "h3 differs in thp_enabled=never; " for each host of the link that differs from the fleet's
  * majority (drift: hb_fleet_config_drift's), "" for none; NULL when out of memory. */
-static char *hb_link_drift(const struct hb_link *l, const json_t *drift)
+static char *link_drift(const struct hb_link *l, const json_t *drift)
 {
     const char *host[2] = {l->a, l->b};
     char *end[2] = {NULL, NULL};
@@ -108,45 +108,45 @@ struct hb_link_fig {
     int *at;
 };
 
-static const struct hb_interval *hb_link_iv(const struct hb_link *l, bool latency)
+static const struct hb_interval *link_iv(const struct hb_link *l, bool latency)
 {
     return latency ? &l->lat : &l->bw;
 }
 
 /* The p of link i against the reference links' pooled values (NAN when unknown). */
-static double hb_link_p(const struct hb_link *links, int n, int i, const struct hb_link_fig *f)
+static double link_p(const struct hb_link *links, int n, int i, const struct hb_link_fig *f)
 {
     size_t all = 0;
     for (int k = 0; k < n; k++)
-        all += (size_t)hb_link_iv(&links[k], f->latency)->n;
+        all += (size_t)link_iv(&links[k], f->latency)->n;
     double *pool = all ? malloc(sizeof(*pool) * all) : NULL;
     int m = 0;
     for (int k = 0; pool && k < n; k++) {
-        const struct hb_interval *x = hb_link_iv(&links[k], f->latency);
+        const struct hb_interval *x = link_iv(&links[k], f->latency);
         if (k == i || !isfinite(x->value) || (f->latency ? x->value > f->cut : x->value < f->cut))
             continue;
         const double *v = f->latency ? links[k].lat_v : links[k].bw_v;
         for (int r = 0; v && r < x->n; r++)
             pool[m++] = v[r];
     }
-    const struct hb_interval *x = hb_link_iv(&links[i], f->latency);
+    const struct hb_interval *x = link_iv(&links[i], f->latency);
     double p = hb_family_rec_p_of(f->latency ? links[i].lat_v : links[i].bw_v,
                                   isnan(x->lo) ? 0 : x->n, pool, m);
     free(pool);
     return p;
 }
 
-static void hb_link_family(const struct hb_link *links, int n, double pct, struct hb_link_fig *f)
+static void link_family(const struct hb_link *links, int n, double pct, struct hb_link_fig *f)
 {
     for (int i = 0; f->at && i < n; i++) {
-        const struct hb_interval *x = hb_link_iv(&links[i], f->latency);
+        const struct hb_interval *x = link_iv(&links[i], f->latency);
         enum hb_worse w = hb_interval_worse(x, &f->ref, pct, f->latency);
         f->at[i] = -1;
         if (w == HB_NOT_WORSE) continue;
         bool unknown = isnan(x->lo) || isnan(f->ref.lo);
         json_t *e = json_object();
-        if (hb_family_rec_add(&f->fam, e, unknown ? NAN : hb_link_p(links, n, i, f),
-                              w == HB_WORSE) == 0)
+        if (hb_family_rec_add(&f->fam, e, unknown ? NAN : link_p(links, n, i, f), w == HB_WORSE) ==
+            0)
             f->at[i] = (int)f->fam.n - 1;
         json_decref(e);
     }
@@ -155,10 +155,10 @@ static void hb_link_family(const struct hb_link *links, int n, double pct, struc
 
 /* Link i's figure of f with the p and adjusted p of its test (null when none or unknown);
  * into *to the text it adds: why (an outlier) or noise (inconclusive), NULL when not worse. */
-static json_t *hb_link_fig_json(const struct hb_link *l, int i, const struct hb_link_fig *f,
-                                char *why, char *noise, char **to)
+static json_t *link_fig_json(const struct hb_link *l, int i, const struct hb_link_fig *f, char *why,
+                             char *noise, char **to)
 {
-    json_t *fig = hb_comm_figure_json(hb_link_iv(l, f->latency));
+    json_t *fig = hb_comm_figure_json(link_iv(l, f->latency));
     const json_t *e = f->at[i] < 0 ? NULL : json_array_get(f->fam.entries, (size_t)f->at[i]);
     json_t *p = json_object_get(e, "p"), *adj = json_object_get(e, "p_adjusted");
     json_object_set_new(fig, "p", p ? json_incref(p) : json_null());
@@ -169,19 +169,19 @@ static json_t *hb_link_fig_json(const struct hb_link *l, int i, const struct hb_
 
 /* One link's entry: its figures and, against the references, why it is an outlier (ending
  * with its hosts' configuration drift). NULL when out of memory. */
-static json_t *hb_link_json(const struct hb_link *l, int i, const struct hb_link_fig *flat,
-                            const struct hb_link_fig *fbw, const char *size, const json_t *drift)
+static json_t *link_json(const struct hb_link *l, int i, const struct hb_link_fig *flat,
+                         const struct hb_link_fig *fbw, const char *size, const json_t *drift)
 {
     char why[256] = "", noise[256] = "", *to;
-    json_t *lat = hb_link_fig_json(l, i, flat, why, noise, &to);
+    json_t *lat = link_fig_json(l, i, flat, why, noise, &to);
     if (to)
         snprintf(to, 128, "8 B latency %.0f%% above the reference; ",
                  (l->lat.value / flat->ref.value - 1) * 100);
-    json_t *bw = hb_link_fig_json(l, i, fbw, why, noise, &to);
+    json_t *bw = link_fig_json(l, i, fbw, why, noise, &to);
     if (to)
         snprintf(to + strlen(to), 128, "%s bandwidth %.0f%% below the reference; ", size,
                  (1 - l->bw.value / fbw->ref.value) * 100);
-    char *config = why[0] ? hb_link_drift(l, drift) : strdup("");
+    char *config = why[0] ? link_drift(l, drift) : strdup("");
     char *reason = config ? hb_strf("%s%s", why, config) : NULL;
     json_t *entry =
         reason ? json_pack("{s:[s, s], s:i, s:o, s:o, s:b, s:s, s:s}", "hosts", l->a, l->b, "pairs",
@@ -199,26 +199,26 @@ static json_t *hb_link_json(const struct hb_link *l, int i, const struct hb_link
 
 /* The reference as a figure: the medians of links' interval ends, of no one coverage or count
  * of repeats (both null). */
-static json_t *hb_link_ref_json(const struct hb_interval *ref)
+static json_t *link_ref_json(const struct hb_interval *ref)
 {
     return hb_comm_figure_json(&(struct hb_interval){0, ref->value, ref->lo, ref->hi, 0.0});
 }
 
 /* The record of n links (n >= 3), figures filled in. */
-static json_t *hb_links_record(const struct hb_link *links, int n, double pct, double least,
-                               double most, double *tmp, const json_t *drift)
+static json_t *links_record(const struct hb_link *links, int n, double pct, double least,
+                            double most, double *tmp, const json_t *drift)
 {
     struct hb_link_fig f[2] = {{.latency = true}, {.latency = false}};
     for (int k = 0; k < 2; k++) {
-        f[k].ref = hb_link_reference(links, n, f[k].latency, tmp, &f[k].cut);
+        f[k].ref = link_reference(links, n, f[k].latency, tmp, &f[k].cut);
         f[k].at = calloc((size_t)n, sizeof(int));
-        hb_link_family(links, n, pct, &f[k]);
+        link_family(links, n, pct, &f[k]);
     }
     char size[32];
     hb_bytes_format((uint64_t)most, size, sizeof(size));
     json_t *list = f[0].at && f[1].at ? json_array() : NULL;
     for (int i = 0; list && i < n; i++)
-        if (json_array_append_new(list, hb_link_json(&links[i], i, &f[0], &f[1], size, drift))) {
+        if (json_array_append_new(list, link_json(&links[i], i, &f[0], &f[1], size, drift))) {
             json_decref(list);
             list = NULL;
         }
@@ -226,8 +226,8 @@ static json_t *hb_links_record(const struct hb_link *links, int n, double pct, d
         list ? json_pack("{s:s, s:s, s:f, s:I, s:I, s:{s:o, s:o, s:i}, s:o, s:{s:o, s:o}}", "type",
                          "comm_links", "suite", "comm", "threshold_pct", pct, "latency_bytes",
                          (json_int_t)least, "bandwidth_bytes", (json_int_t)most, "reference",
-                         "latency_us", hb_link_ref_json(&f[0].ref), "bandwidth_GBps",
-                         hb_link_ref_json(&f[1].ref), "links", f[0].ref.n, "links", list, "family",
+                         "latency_us", link_ref_json(&f[0].ref), "bandwidth_GBps",
+                         link_ref_json(&f[1].ref), "links", f[0].ref.n, "links", list, "family",
                          "latency_us", hb_family_rec_json(&f[0].fam), "bandwidth_GBps",
                          hb_family_rec_json(&f[1].fam))
              : NULL;
@@ -256,13 +256,13 @@ int hb_comm_links_derive(const json_t *measured, double pct, const json_t *host_
         struct hb_link *l = &links[i];
         l->a = json_string_value(json_array_get(json_array_get(pairs, (size_t)i), 0));
         l->b = json_string_value(json_array_get(json_array_get(pairs, (size_t)i), 1));
-        l->pairs = hb_comm_pool(measured, "latency", least, hb_link_pick, l, &l->lat, &l->lat_v);
-        int b = hb_comm_pool(measured, "bandwidth", most, hb_link_pick, l, &l->bw, &l->bw_v);
+        l->pairs = hb_comm_pool(measured, "latency", least, link_pick, l, &l->lat, &l->lat_v);
+        int b = hb_comm_pool(measured, "bandwidth", most, link_pick, l, &l->bw, &l->bw_v);
         if (l->pairs < 0 || b < 0) rc = -ENOMEM;
     }
     json_t *drift = hb_fleet_config_drift(host_configs);
     json_t *rec = links && tmp && drift && rc == 0
-                      ? hb_links_record(links, n, pct, least, most, tmp, drift)
+                      ? links_record(links, n, pct, least, most, tmp, drift)
                       : NULL;
     if (!rec || json_array_append_new(derived, rec)) rc = -ENOMEM;
     json_decref(drift);

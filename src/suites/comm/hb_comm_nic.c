@@ -26,7 +26,7 @@ struct hb_nic_side {
     bool near;
 };
 
-static bool hb_nic_has(const json_t *nodes, json_int_t node)
+static bool nic_has(const json_t *nodes, json_int_t node)
 {
     size_t i;
     json_t *v;
@@ -35,7 +35,7 @@ static bool hb_nic_has(const json_t *nodes, json_int_t node)
 }
 
 /* The node of the side's host's rank in rec, -1 when rec is not a pair of the link. */
-static json_int_t hb_nic_node(const json_t *rec, const char *host, const char *peer)
+static json_int_t nic_node(const json_t *rec, const char *host, const char *peer)
 {
     const char *s = hb_rec_str(rec, "src_host", ""), *d = hb_rec_str(rec, "dst_host", "");
     if (strcmp(s, host) == 0 && strcmp(d, peer) == 0)
@@ -45,23 +45,23 @@ static json_int_t hb_nic_node(const json_t *rec, const char *host, const char *p
     return -1;
 }
 
-static bool hb_nic_pick(const json_t *rec, const void *ctx)
+static bool nic_pick(const json_t *rec, const void *ctx)
 {
     const struct hb_nic_side *side = ctx;
-    json_int_t node = hb_nic_node(rec, side->host, side->peer);
-    return node >= 0 && hb_nic_has(side->nodes, node) == side->near;
+    json_int_t node = nic_node(rec, side->host, side->peer);
+    return node >= 0 && nic_has(side->nodes, node) == side->near;
 }
 
 /* The nodes of the host's ranks in the link's pairs, near the NIC or far from it. */
-static json_t *hb_nic_rank_nodes(const json_t *measured, const struct hb_nic_side *side)
+static json_t *nic_rank_nodes(const json_t *measured, const struct hb_nic_side *side)
 {
     json_t *nodes = json_array(), *rec;
     size_t i;
     json_array_foreach(measured, i, rec)
     {
-        json_int_t node = hb_nic_node(rec, side->host, side->peer);
-        if (strcmp(hb_rec_str(rec, "suite", ""), "comm") == 0 && hb_nic_pick(rec, side) &&
-            !hb_nic_has(nodes, node))
+        json_int_t node = nic_node(rec, side->host, side->peer);
+        if (strcmp(hb_rec_str(rec, "suite", ""), "comm") == 0 && nic_pick(rec, side) &&
+            !nic_has(nodes, node))
             json_array_append_new(nodes, json_integer(node));
     }
     return nodes;
@@ -70,15 +70,15 @@ static json_t *hb_nic_rank_nodes(const json_t *measured, const struct hb_nic_sid
 /* far/near of one metric: both figures, the ratio with its interval, and a verdict when the
  * two intervals are apart; a candidate of the family fam (its verdict withdrawn later if the
  * family's adjustment says so). */
-static json_t *hb_nic_compare(const json_t *measured, struct hb_nic_side *side, const char *nic,
-                              const char *metric, double bytes, struct hb_family_rec *fam)
+static json_t *nic_compare(const json_t *measured, struct hb_nic_side *side, const char *nic,
+                           const char *metric, double bytes, struct hb_family_rec *fam)
 {
     struct hb_interval near = {0}, far = {0};
     double *nv = NULL, *fv = NULL;
     side->near = true;
-    int nn = hb_comm_pool(measured, metric, bytes, hb_nic_pick, side, &near, &nv);
+    int nn = hb_comm_pool(measured, metric, bytes, nic_pick, side, &near, &nv);
     side->near = false;
-    int nf = nn < 0 ? -1 : hb_comm_pool(measured, metric, bytes, hb_nic_pick, side, &far, &fv);
+    int nf = nn < 0 ? -1 : hb_comm_pool(measured, metric, bytes, nic_pick, side, &far, &fv);
     bool known = nn >= 0 && nf >= 0 && !isnan(near.lo) && !isnan(far.lo);
     double p = known ? hb_family_rec_p_of(nv, near.n, fv, far.n) : NAN;
     free(nv);
@@ -108,8 +108,8 @@ static json_t *hb_nic_compare(const json_t *measured, struct hb_nic_side *side, 
 
 /* Why nothing is compared for this NIC into *why (to free; NULL when both sides have
  * ranks). -ENOMEM when out of memory. */
-static int hb_nic_why_not(const char *host, const char *nic, const json_t *nic_nodes,
-                          const json_t *near, const json_t *far, char **why)
+static int nic_why_not(const char *host, const char *nic, const json_t *nic_nodes,
+                       const json_t *near, const json_t *far, char **why)
 {
     *why = NULL;
     bool none_far = json_array_size(far) == 0, none_near = json_array_size(near) == 0;
@@ -142,7 +142,7 @@ static int hb_nic_why_not(const char *host, const char *nic, const json_t *nic_n
 }
 
 /* Say a note on stderr, once per text (`said` holds those said). */
-static void hb_nic_say(json_t *said, const char *note)
+static void nic_say(json_t *said, const char *note)
 {
     size_t i;
     json_t *v;
@@ -152,15 +152,15 @@ static void hb_nic_say(json_t *said, const char *note)
 }
 
 /* The record of one link and one NIC of `host` (nic NULL: the host lists none). */
-static json_t *hb_nic_record(const json_t *measured, struct hb_nic_side *side, const json_t *nic,
-                             json_t *said, struct hb_family_rec *fam)
+static json_t *nic_record(const json_t *measured, struct hb_nic_side *side, const json_t *nic,
+                          json_t *said, struct hb_family_rec *fam)
 {
     const char *name = hb_rec_str(nic, "name", "");
     side->nodes = json_object_get(nic, "nodes");
     side->near = true;
-    json_t *near = hb_nic_rank_nodes(measured, side);
+    json_t *near = nic_rank_nodes(measured, side);
     side->near = false;
-    json_t *far = hb_nic_rank_nodes(measured, side);
+    json_t *far = nic_rank_nodes(measured, side);
     char *why = NULL;
     int rc = near && far ? 0 : -ENOMEM;
     if (rc == 0 && !nic &&
@@ -170,13 +170,13 @@ static json_t *hb_nic_record(const json_t *measured, struct hb_nic_side *side, c
                  side->host) < 0)
         rc = -ENOMEM;
     else if (rc == 0 && nic)
-        rc = hb_nic_why_not(side->host, name, side->nodes, near, far, &why);
+        rc = nic_why_not(side->host, name, side->nodes, near, far, &why);
     double least, most;
     hb_comm_sizes(measured, &least, &most);
     json_t *lat =
-        rc || why ? json_null() : hb_nic_compare(measured, side, name, "latency", least, fam);
+        rc || why ? json_null() : nic_compare(measured, side, name, "latency", least, fam);
     json_t *bw =
-        rc || why ? json_null() : hb_nic_compare(measured, side, name, "bandwidth", most, fam);
+        rc || why ? json_null() : nic_compare(measured, side, name, "bandwidth", most, fam);
     json_t *rec = NULL;
     if (rc == 0 && lat && bw) /* json_pack takes lat, bw, near and far, packed or not */
         rec = json_pack("{s:s, s:s, s:s, s:s, s:o, s:O, s:O, s:o, s:o, s:o, s:o}", "type",
@@ -192,18 +192,18 @@ static json_t *hb_nic_record(const json_t *measured, struct hb_nic_side *side, c
         json_decref(far);
     }
     if (rec && why) json_object_set_new(rec, "note", json_string(why));
-    if (rec && why) hb_nic_say(said, why);
+    if (rec && why) nic_say(said, why);
     free(why);
     return rec;
 }
 
 /* The records of one side of a link: one per NIC of host, one with no NIC when it has none. */
-static int hb_nic_side_records(const json_t *measured, struct hb_nic_side *side, const json_t *nics,
-                               json_t *said, struct hb_family_rec *fam, json_t *derived)
+static int nic_side_records(const json_t *measured, struct hb_nic_side *side, const json_t *nics,
+                            json_t *said, struct hb_family_rec *fam, json_t *derived)
 {
     size_t n = json_array_size(nics);
     for (size_t k = 0; k < (n ? n : 1); k++) {
-        json_t *rec = hb_nic_record(measured, side, n ? json_array_get(nics, k) : NULL, said, fam);
+        json_t *rec = nic_record(measured, side, n ? json_array_get(nics, k) : NULL, said, fam);
         if (!rec || json_array_append_new(derived, rec)) return -ENOMEM;
     }
     return 0;
@@ -219,8 +219,8 @@ int hb_comm_nic_derive(const json_t *measured, const json_t *host_nics, json_t *
     {
         struct hb_nic_side side = {json_string_value(json_array_get(l, (size_t)end)),
                                    json_string_value(json_array_get(l, (size_t)!end)), NULL, true};
-        rc = hb_nic_side_records(measured, &side, json_object_get(host_nics, side.host), said, &fam,
-                                 derived);
+        rc = nic_side_records(measured, &side, json_object_get(host_nics, side.host), said, &fam,
+                              derived);
     }
     /* The family: every NIC verdict of the run; each record that compares says it. */
     if (rc == 0) rc = hb_family_rec_decide(&fam);

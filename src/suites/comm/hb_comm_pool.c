@@ -25,7 +25,7 @@ void hb_comm_sizes(const json_t *measured, double *least, double *most)
 }
 
 /* Whether rec is an ok comm record of metric and bytes. */
-static bool hb_comm_pool_of(const json_t *rec, const char *metric, double bytes)
+static bool comm_pool_of(const json_t *rec, const char *metric, double bytes)
 {
     return strcmp(hb_rec_str(rec, "suite", ""), "comm") == 0 &&
            strcmp(hb_rec_str(rec, "metric", ""), metric) == 0 &&
@@ -34,7 +34,7 @@ static bool hb_comm_pool_of(const json_t *rec, const char *metric, double bytes)
 }
 
 /* Append rec's repeat values (its value when it has none) to v; the count of them. */
-static int hb_comm_pool_values(const json_t *rec, double *v)
+static int comm_pool_values(const json_t *rec, double *v)
 {
     const json_t *rv = json_object_get(rec, "repeat_values"), *x;
     size_t i;
@@ -50,14 +50,14 @@ int hb_comm_pool(const json_t *measured, const char *metric, double bytes, hb_co
 {
     size_t i, cap = 1;
     json_t *rec;
-    json_array_foreach(measured, i, rec) if (hb_comm_pool_of(rec, metric, bytes) && pick(rec, ctx))
+    json_array_foreach(measured, i, rec) if (comm_pool_of(rec, metric, bytes) && pick(rec, ctx))
         cap += json_array_size(json_object_get(rec, "repeat_values")) + 1;
     double *v = malloc(sizeof(*v) * cap);
     if (!v) return -ENOMEM;
     int n = 0, taken = 0;
-    json_array_foreach(measured, i, rec) if (hb_comm_pool_of(rec, metric, bytes) && pick(rec, ctx))
+    json_array_foreach(measured, i, rec) if (comm_pool_of(rec, metric, bytes) && pick(rec, ctx))
     {
-        n += hb_comm_pool_values(rec, v + n);
+        n += comm_pool_values(rec, v + n);
         taken++;
     }
     *out = (struct hb_interval){n, NAN, NAN, NAN, 0.0};

@@ -21,13 +21,13 @@
 #define HB_COMM_MIN_SIZE 8
 
 /* The metrics and the name of what each end runs (the task's kernel). */
-static const char *const hb_comm_metrics[] = {"latency", "bandwidth", "bibandwidth", NULL};
-static const char *const hb_comm_kernels[] = {"pingpong", "window", "biwindow", NULL};
+static const char *const comm_metrics[] = {"latency", "bandwidth", "bibandwidth", NULL};
+static const char *const comm_kernels[] = {"pingpong", "window", "biwindow", NULL};
 
 /* A run needs a second rank to talk to: refuse a launch of one before anything starts, its
  * dry run too (it checks what the run checks, under the same launch: rank 0 prints it);
  * another machine's topology can only be dry-run, and is planned for the ranks it will have. */
-static int hb_comm_check_ranks(const struct hb_suite_env *env)
+static int comm_check_ranks(const struct hb_suite_env *env)
 {
     struct hb_launch l;
     bool launched = hb_launched(&l);
@@ -42,7 +42,7 @@ static int hb_comm_check_ranks(const struct hb_suite_env *env)
 
 /* --size: each message from 8 B to what an MPI count (an int) holds; the largest fits both
  * ends' buffers. */
-static int hb_comm_check_size(const struct hb_suite_env *env, uint64_t size, int mem_node)
+static int comm_check_size(const struct hb_suite_env *env, uint64_t size, int mem_node)
 {
     const struct hb_options *o = env->opts;
     for (int i = 0; i < o->nsizes || (i == 0 && o->nsizes == 0); i++) {
@@ -70,8 +70,8 @@ static int hb_comm_check_size(const struct hb_suite_env *env, uint64_t size, int
 }
 
 /* The experiment of one node pair, metric and size; under --bg, idle (level 0) or loaded. */
-static int hb_comm_add(const struct hb_suite_env *env, struct hb_plan *out, int src, int dst,
-                       int metric, uint64_t bytes, int level)
+static int comm_add(const struct hb_suite_env *env, struct hb_plan *out, int src, int dst,
+                    int metric, uint64_t bytes, int level)
 {
     const struct hb_topo *t = env->topo;
     int mem = env->opts->mem_node, src_os = t->nodes[src].os_index;
@@ -79,16 +79,16 @@ static int hb_comm_add(const struct hb_suite_env *env, struct hb_plan *out, int 
     int src_mem = mem >= 0 ? mem : src_os, dst_mem = mem >= 0 ? mem : dst_os;
     struct hb_experiment e;
     char name[HB_NAME_LEN];
-    snprintf(name, sizeof(name), "comm-%s-%d-%d-%llu%s%s", hb_comm_metrics[metric], src_os, dst_os,
+    snprintf(name, sizeof(name), "comm-%s-%d-%d-%llu%s%s", comm_metrics[metric], src_os, dst_os,
              (unsigned long long)bytes, level ? "-bg-" : "", level ? hb_bg_level_names[level] : "");
-    hb_suite_experiment(env, &e, "comm", name, hb_comm_metrics[metric]);
+    hb_suite_experiment(env, &e, "comm", name, comm_metrics[metric]);
     struct hb_task *task = hb_experiment_task(&e);
     if (!task) return -ENOMEM;
     /* The sending end: one thread on src, its send and receive buffers bound to src_mem. */
     task->role = HB_ROLE_FG;
     task->cpu_node = src_os;
     task->threads = 1;
-    snprintf(task->kernel, sizeof(task->kernel), "%s", hb_comm_kernels[metric]);
+    snprintf(task->kernel, sizeof(task->kernel), "%s", comm_kernels[metric]);
     task->policy = HB_POLICY_BIND;
     task->mem_node = src_mem;
     task->pages = env->opts->pages;
@@ -109,23 +109,23 @@ static int hb_comm_add(const struct hb_suite_env *env, struct hb_plan *out, int 
 }
 
 /* The experiment, and under --bg the same loaded right after it (drift falls on both). */
-static int hb_comm_add_both(const struct hb_suite_env *env, struct hb_plan *out, int src, int dst,
-                            int metric, uint64_t bytes)
+static int comm_add_both(const struct hb_suite_env *env, struct hb_plan *out, int src, int dst,
+                         int metric, uint64_t bytes)
 {
-    int rc = hb_comm_add(env, out, src, dst, metric, bytes, 0);
+    int rc = comm_add(env, out, src, dst, metric, bytes, 0);
     int bg = env->opts->bg;
-    return rc == 0 && bg >= 0 ? hb_comm_add(env, out, src, dst, metric, bytes, bg + 1) : rc;
+    return rc == 0 && bg >= 0 ? comm_add(env, out, src, dst, metric, bytes, bg + 1) : rc;
 }
 
-static int hb_suite_comm_plan(const struct hb_suite_env *env, struct hb_plan *out)
+static int suite_comm_plan(const struct hb_suite_env *env, struct hb_plan *out)
 {
     const struct hb_options *o = env->opts;
     const struct hb_topo *t = env->topo;
     uint64_t size = o->size ? o->size : HB_COMM_DEFAULT_SIZE;
     int rc = o->mem_node >= 0 ? hb_suite_check_mem_node(t, o->mem_node, "--mem-node") : 0;
-    if (rc == 0) rc = hb_comm_check_size(env, size, o->mem_node);
+    if (rc == 0) rc = comm_check_size(env, size, o->mem_node);
     if (rc == 0) rc = hb_comm_bg_check(env);
-    if (rc == 0) rc = hb_comm_check_ranks(env);
+    if (rc == 0) rc = comm_check_ranks(env);
     /* hugetlbfs pages that are not reserved fail a pair's allocation: checked before anything
      * runs, as lat and bw do, for one rank's send and receive buffers on each node. */
     for (int i = 0; rc == 0 && o->pages == HB_PAGES_HUGE && i < t->nnodes; i++) {
@@ -150,9 +150,9 @@ static int hb_suite_comm_plan(const struct hb_suite_env *env, struct hb_plan *ou
             if (!t->nodes[src].has_cpus || !t->nodes[dst].has_cpus || !hb_suite_node_on(env, src) ||
                 !hb_suite_node_on(env, dst))
                 continue;
-            for (int m = 0; rc == 0 && hb_comm_metrics[m]; m++)
+            for (int m = 0; rc == 0 && comm_metrics[m]; m++)
                 for (int k = 0; rc == 0 && k < nsteps; k++)
-                    rc = hb_comm_add_both(env, out, src, dst, m, steps[k]);
+                    rc = comm_add_both(env, out, src, dst, m, steps[k]);
         }
     return rc;
 }
@@ -198,23 +198,23 @@ int hb_comm_run_sizes(const struct hb_suite_env *env, const struct hb_plan *plan
 }
 
 /* The options of its own it takes, besides the run options (hb_opt_doc.h). */
-static const int hb_comm_takes[] = {OPT_SIZE, OPT_MEM_NODE,   OPT_NODES,   OPT_PAGES,
-                                    OPT_BG,   OPT_LOAD_NODES, OPT_BG_RATE, OPT_FLEET_THRESHOLD,
-                                    0};
+static const int comm_takes[] = {OPT_SIZE, OPT_MEM_NODE,   OPT_NODES,   OPT_PAGES,
+                                 OPT_BG,   OPT_LOAD_NODES, OPT_BG_RATE, OPT_FLEET_THRESHOLD,
+                                 0};
 
 /* The columns its annotate and derive read beyond those always kept (hb_suite_keep.c). */
-static const char *const hb_comm_reads[] = {"repeat_values", NULL};
+static const char *const comm_reads[] = {"repeat_values", NULL};
 
 const struct hb_suite hb_suite_comm = {
-    .takes = hb_comm_takes,
+    .takes = comm_takes,
     .name = "comm",
     .help = "MPI message cost between ranks' NUMA nodes (under mpirun, two or more ranks): "
             "ping-pong latency (p50, p99, max), streaming and bidirectional bandwidth, 8 B to "
             "--size (default 4 MiB) x4, every ordered pair of ranks' nodes, one pair at a time; "
             "buffers on each rank's node or --mem-node; --bg: idle and under memory load",
-    .plan = hb_suite_comm_plan,
+    .plan = suite_comm_plan,
     .derive = hb_comm_derive,
-    .reads = hb_comm_reads,
+    .reads = comm_reads,
     .estimate = hb_comm_estimate,
     .flags = HB_SUITE_MESSAGES | HB_SUITE_SIZE_LIST | HB_SUITE_DERIVE_ALL,
 };

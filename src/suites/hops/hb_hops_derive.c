@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool hb_is_fg_ok(const json_t *rec)
+static bool is_fg_ok(const json_t *rec)
 {
     return strcmp(hb_rec_str(rec, "type", ""), "measurement") == 0 &&
            strcmp(hb_rec_str(rec, "role", ""), "foreground") == 0 &&
@@ -28,7 +28,7 @@ static bool hb_is_fg_ok(const json_t *rec)
 bool hb_hops_refers(const json_t *rec)
 {
     json_t *mem = json_object_get(rec, "mem_node");
-    return hb_is_fg_ok(rec) && strcmp(hb_rec_str(rec, "access", ""), "r") == 0 &&
+    return is_fg_ok(rec) && strcmp(hb_rec_str(rec, "access", ""), "r") == 0 &&
            json_is_integer(mem) &&
            json_integer_value(mem) == json_integer_value(json_object_get(rec, "cpu_node")) &&
            json_array_size(json_object_get(rec, "background")) == 0;
@@ -37,7 +37,7 @@ bool hb_hops_refers(const json_t *rec)
 void hb_suite_hops_annotate(const struct hb_suite_env *env, const json_t *measured, json_t *rec)
 {
     (void)env;
-    if (!hb_is_fg_ok(rec)) return;
+    if (!is_fg_ok(rec)) return;
     /* The first reference: the loop stops there, so a fleet's records are not read again for
      * each new one. */
     const json_t *ref = NULL;
@@ -75,7 +75,7 @@ void hb_suite_hops_annotate(const struct hb_suite_env *env, const json_t *measur
 
 /* Two records' % of local read differ beyond their noise: their intervals are apart, or
  * unknown (one repeat, an old file: the figures are taken as they are). */
-static bool hb_pct_clear(const json_t *a, const json_t *b)
+static bool pct_clear(const json_t *a, const json_t *b)
 {
     const json_t *x = json_object_get(a, "pct_of_local_read_ci95");
     const json_t *y = json_object_get(b, "pct_of_local_read_ci95");
@@ -89,7 +89,7 @@ static bool hb_pct_clear(const json_t *a, const json_t *b)
 
 /* The p that two records' % of local read per repeat (each repeat value scaled as the
  * record's interval is) come from one distribution: NAN when either has fewer than two. */
-static double hb_pct_p(const json_t *a, const json_t *b)
+static double pct_p(const json_t *a, const json_t *b)
 {
     const json_t *r[2] = {a, b};
     double *v[2];
@@ -110,17 +110,17 @@ static double hb_pct_p(const json_t *a, const json_t *b)
 
 /* A comparison of the two records as a candidate of fam, beyond the threshold already:
  * apart when their intervals are (or the noise unknown), p from their repeats. */
-static void hb_pct_candidate(struct hb_family_rec *fam, json_t *entry, const json_t *a,
-                             const json_t *b)
+static void pct_candidate(struct hb_family_rec *fam, json_t *entry, const json_t *a,
+                          const json_t *b)
 {
     bool known = json_is_array(json_object_get(a, "pct_of_local_read_ci95")) &&
                  json_is_array(json_object_get(b, "pct_of_local_read_ci95"));
-    hb_family_rec_add(fam, entry, known ? hb_pct_p(a, b) : NAN, hb_pct_clear(a, b));
+    hb_family_rec_add(fam, entry, known ? pct_p(a, b) : NAN, pct_clear(a, b));
 }
 
 /* The verdict's word: holds, does not hold, or inconclusive (a difference within the noise),
  * with holds as JSON (null when inconclusive). */
-static void hb_verdict_set(json_t *v, bool holds, bool clear)
+static void verdict_set(json_t *v, bool holds, bool clear)
 {
     json_object_set_new(v, "verdict",
                         json_string(holds   ? "holds"
@@ -130,7 +130,7 @@ static void hb_verdict_set(json_t *v, bool holds, bool clear)
 }
 
 /* A record's % of local read with its interval, as verdicts show their evidence. */
-static json_t *hb_pct_figure(const json_t *rec)
+static json_t *pct_figure(const json_t *rec)
 {
     json_t *ci = json_object_get(rec, "pct_of_local_read_ci95");
     return json_pack("{s:s, s:f, s:O}", "label", hb_rec_str(rec, "label", ""), "pct_of_local_read",
@@ -138,32 +138,32 @@ static json_t *hb_pct_figure(const json_t *rec)
                      ci ? ci : json_null());
 }
 
-static double hb_pct(const json_t *rec)
+static double pct_of(const json_t *rec)
 {
     json_t *v = json_object_get(rec, "pct_of_local_read");
     return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
-static int hb_hops_of(const json_t *rec)
+static int hops_of(const json_t *rec)
 {
     json_t *v = json_object_get(rec, "hops");
     return json_is_integer(v) ? (int)json_integer_value(v) : -1;
 }
 
 /* Each pair experiment: both threads' times and the pair's total (sum) and span (max). */
-static void hb_hops_pairs(json_t *measured, json_t *derived)
+static void hops_pairs(json_t *measured, json_t *derived)
 {
     size_t i, j;
     json_t *a, *b;
     json_array_foreach(measured, i, a)
     {
         const char *c = hb_rec_str(a, "case", "");
-        if (!hb_is_fg_ok(a) ||
+        if (!is_fg_ok(a) ||
             (strcmp(c, "pair") && strcmp(c, "crossfire") && strcmp(c, "no-crossfire")))
             continue;
         json_array_foreach(measured, j, b)
         {
-            if (j <= i || !hb_is_fg_ok(b) ||
+            if (j <= i || !is_fg_ok(b) ||
                 strcmp(hb_rec_str(a, "experiment", ""), hb_rec_str(b, "experiment", "")))
                 continue;
             double ta = json_number_value(json_object_get(a, "t_median_s"));
@@ -177,16 +177,16 @@ static void hb_hops_pairs(json_t *measured, json_t *derived)
                 json_object_get(a, strcmp(c, "pair") ? "link" : "pair"), "labels",
                 hb_rec_str(a, "label", ""), hb_rec_str(b, "label", ""), "t_median_s", ta, tb,
                 "t_sum_s", ta + tb, "t_span_s", ta > tb ? ta : tb, "pct_of_local_read",
-                json_pack("[o,o]", isnan(hb_pct(a)) ? json_null() : json_real(hb_pct(a)),
-                          isnan(hb_pct(b)) ? json_null() : json_real(hb_pct(b))),
-                "hops", json_pack("[i,i]", hb_hops_of(a), hb_hops_of(b)));
+                json_pack("[o,o]", isnan(pct_of(a)) ? json_null() : json_real(pct_of(a)),
+                          isnan(pct_of(b)) ? json_null() : json_real(pct_of(b))),
+                "hops", json_pack("[i,i]", hops_of(a), hops_of(b)));
             json_array_append_new(derived, rec);
         }
     }
 }
 
 /* Does rec belong to the single-thread cases of this load level and subscription? */
-static bool hb_is_single_at(const json_t *rec, const char *level, const char *sub)
+static bool is_single_at(const json_t *rec, const char *level, const char *sub)
 {
     return strcmp(hb_rec_str(rec, "case", ""), "single") == 0 &&
            strcmp(hb_rec_str(rec, "bg_level", ""), level) == 0 &&
@@ -194,7 +194,7 @@ static bool hb_is_single_at(const json_t *rec, const char *level, const char *su
 }
 
 /* Does rec belong to the crossfire study (both directions of a link, or its twin)? */
-static bool hb_is_crossfire_case(const json_t *rec)
+static bool is_crossfire_case(const json_t *rec)
 {
     return strcmp(hb_rec_str(rec, "case", ""), "crossfire") == 0 ||
            strcmp(hb_rec_str(rec, "case", ""), "no-crossfire") == 0;
@@ -202,9 +202,9 @@ static bool hb_is_crossfire_case(const json_t *rec)
 
 /* One myth-1 verdict over the records `want` selects with this access and hop class:
  * holds when slowest/fastest - 1 stays within tolerance. */
-static void hb_myth1_group(const struct hb_suite_env *env, json_t *measured, json_t *derived,
-                           struct hb_family_rec *fam, json_t *all, const char *level,
-                           const char *sub, bool crossfire, const char *access, int hop)
+static void myth1_group(const struct hb_suite_env *env, json_t *measured, json_t *derived,
+                        struct hb_family_rec *fam, json_t *all, const char *level, const char *sub,
+                        bool crossfire, const char *access, int hop)
 {
     double tol = env->opts->tolerance_pct;
     const json_t *lo = NULL, *hi = NULL;
@@ -213,27 +213,27 @@ static void hb_myth1_group(const struct hb_suite_env *env, json_t *measured, jso
     json_t *r;
     json_array_foreach(measured, i, r)
     {
-        bool in = crossfire ? hb_is_crossfire_case(r) : hb_is_single_at(r, level, sub);
-        if (!in || strcmp(hb_rec_str(r, "access", ""), access) || hb_hops_of(r) != hop ||
-            isnan(hb_pct(r)))
+        bool in = crossfire ? is_crossfire_case(r) : is_single_at(r, level, sub);
+        if (!in || strcmp(hb_rec_str(r, "access", ""), access) || hops_of(r) != hop ||
+            isnan(pct_of(r)))
             continue;
         n++;
-        if (!lo || hb_pct(r) < hb_pct(lo)) lo = r;
-        if (!hi || hb_pct(r) > hb_pct(hi)) hi = r;
+        if (!lo || pct_of(r) < pct_of(lo)) lo = r;
+        if (!hi || pct_of(r) > pct_of(hi)) hi = r;
     }
     if (n < 2) return;
-    double spread = (hb_pct(hi) / hb_pct(lo) - 1.0) * 100.0;
+    double spread = (pct_of(hi) / pct_of(lo) - 1.0) * 100.0;
     json_t *v = json_pack(
         "{s:s, s:s, s:i, s:s, s:s, s:s, s:i, s:b, s:f, s:f, s:i, s:[s,s], s:s, s:[o,o]}", "type",
         "verdict", "suite", "hops", "myth", 1, "bg_level", level, "case",
         crossfire ? "crossfire" : "single", "access", access, "hops", hop, "holds", spread <= tol,
         "tolerance_pct", tol, "spread_pct", round(spread * 10.0) / 10.0, "cases", n, "evidence",
         hb_rec_str(lo, "label", ""), hb_rec_str(hi, "label", ""), "claim",
-        "all equal hop cases take equal time", "figures", hb_pct_figure(lo), hb_pct_figure(hi));
+        "all equal hop cases take equal time", "figures", pct_figure(lo), pct_figure(hi));
     /* A spread over the tolerance says the myth fails only beyond the two figures' noise:
-     * decided with the family (hb_myth1). */
-    hb_verdict_set(v, spread <= tol, hb_pct_clear(lo, hi));
-    if (spread > tol) hb_pct_candidate(fam, v, lo, hi);
+     * decided with the family (myth1). */
+    verdict_set(v, spread <= tol, pct_clear(lo, hi));
+    if (spread > tol) pct_candidate(fam, v, lo, hi);
     if (sub[0]) json_object_set_new(v, "subscription", json_string(sub));
     json_array_append(all, v);
     json_array_append_new(derived, v);
@@ -242,28 +242,28 @@ static void hb_myth1_group(const struct hb_suite_env *env, json_t *measured, jso
 /* Myth 1, "all equal hop cases take equal time": per access and hop class, the single-thread
  * cases from every CPU node at each load level, and the two-thread crossfire cases (where
  * 40555 saw equal hops differ because both directions of one link saturate). */
-static void hb_myth1(const struct hb_suite_env *env, json_t *measured, json_t *derived)
+static void myth1(const struct hb_suite_env *env, json_t *measured, json_t *derived)
 {
     static const char *const access[] = {"r", "w", "rw"};
     /* Every hop class the records hold, however many the machine has. */
     int top = 0;
     size_t i;
     json_t *r;
-    json_array_foreach(measured, i, r) if (hb_hops_of(r) > top) top = hb_hops_of(r);
+    json_array_foreach(measured, i, r) if (hops_of(r) > top) top = hops_of(r);
     struct hb_family_rec fam = {0};
     json_t *all = json_array();
     for (int a = 0; a < 3; a++)
         for (int hop = 0; hop <= top; hop++) {
             for (int l = 0; hb_bg_level_names[l]; l++)
                 for (int s = l ? 0 : -1; s < (l ? 3 : 0); s++)
-                    hb_myth1_group(env, measured, derived, &fam, all, hb_bg_level_names[l],
-                                   s < 0 ? "" : hb_subscription_names[s], false, access[a], hop);
-            hb_myth1_group(env, measured, derived, &fam, all, "idle", "", true, access[a], hop);
+                    myth1_group(env, measured, derived, &fam, all, hb_bg_level_names[l],
+                                s < 0 ? "" : hb_subscription_names[s], false, access[a], hop);
+            myth1_group(env, measured, derived, &fam, all, "idle", "", true, access[a], hop);
         }
     /* One family: every myth-1 verdict of the run whose spread is over the tolerance. */
     hb_family_rec_decide(&fam);
     for (size_t k = 0; k < fam.n; k++)
-        hb_verdict_set(json_array_get(fam.entries, k), false, hb_family_rec_drawn(&fam, k));
+        verdict_set(json_array_get(fam.entries, k), false, hb_family_rec_drawn(&fam, k));
     json_array_foreach(all, i, r)
     {
         json_object_set_new(r, "family", hb_family_rec_json(&fam));
@@ -277,8 +277,8 @@ static void hb_myth1(const struct hb_suite_env *env, json_t *measured, json_t *d
 /* Myth 2, "greater hop distance always means slower": per load level (and subscription)
  * and access, on every CPU node every case of a higher hop class must be slower than every
  * case of a lower one. spread_pct is the worst inversion found (0 when none). */
-static void hb_myth2_group(const struct hb_suite_env *env, json_t *measured, json_t *derived,
-                           const char *level, const char *sub, const char *access)
+static void myth2_group(const struct hb_suite_env *env, json_t *measured, json_t *derived,
+                        const char *level, const char *sub, const char *access)
 {
     double worst = 0.0;
     int classes = 0, rows = 0;
@@ -290,28 +290,27 @@ static void hb_myth2_group(const struct hb_suite_env *env, json_t *measured, jso
     uint64_t seen_classes = 0;
     json_array_foreach(measured, i, a)
     {
-        if (!hb_is_single_at(a, level, sub) || strcmp(hb_rec_str(a, "access", ""), access) ||
-            isnan(hb_pct(a)) || hb_hops_of(a) < 0)
+        if (!is_single_at(a, level, sub) || strcmp(hb_rec_str(a, "access", ""), access) ||
+            isnan(pct_of(a)) || hops_of(a) < 0)
             continue;
         rows++;
-        seen_classes |= (uint64_t)1 << (hb_hops_of(a) & 63);
+        seen_classes |= (uint64_t)1 << (hops_of(a) & 63);
         json_array_append_new(evidence,
                               json_pack("{s:s, s:i, s:f}", "label", hb_rec_str(a, "label", ""),
-                                        "hops", hb_hops_of(a), "pct_of_local_read", hb_pct(a)));
+                                        "hops", hops_of(a), "pct_of_local_read", pct_of(a)));
         json_array_foreach(measured, j, b)
         {
-            if (!hb_is_single_at(b, level, sub) || strcmp(hb_rec_str(b, "access", ""), access) ||
-                isnan(hb_pct(b)) || hb_hops_of(b) <= hb_hops_of(a) ||
+            if (!is_single_at(b, level, sub) || strcmp(hb_rec_str(b, "access", ""), access) ||
+                isnan(pct_of(b)) || hops_of(b) <= hops_of(a) ||
                 !json_equal(json_object_get(a, "cpu_node"), json_object_get(b, "cpu_node")))
                 continue;
-            if (hb_pct(b) <= hb_pct(a)) {
+            if (pct_of(b) <= pct_of(a)) {
                 holds = false;
-                json_t *e =
-                    json_pack("{s:[s,s], s:[i,i]}", "labels", hb_rec_str(a, "label", ""),
-                              hb_rec_str(b, "label", ""), "hops", hb_hops_of(a), hb_hops_of(b));
-                hb_pct_candidate(&fam, e, a, b);
+                json_t *e = json_pack("{s:[s,s], s:[i,i]}", "labels", hb_rec_str(a, "label", ""),
+                                      hb_rec_str(b, "label", ""), "hops", hops_of(a), hops_of(b));
+                pct_candidate(&fam, e, a, b);
                 json_decref(e);
-                double inv = (hb_pct(a) / hb_pct(b) - 1.0) * 100.0;
+                double inv = (pct_of(a) / pct_of(b) - 1.0) * 100.0;
                 worst = inv > worst ? inv : worst;
             }
         }
@@ -341,13 +340,13 @@ static void hb_myth2_group(const struct hb_suite_env *env, json_t *measured, jso
     json_object_set_new(v, "inversions", fam.entries ? json_incref(fam.entries) : json_array());
     json_object_set_new(v, "family", hb_family_rec_json(&fam));
     hb_family_rec_free(&fam);
-    hb_verdict_set(v, holds, clear);
+    verdict_set(v, holds, clear);
     if (sub[0]) json_object_set_new(v, "subscription", json_string(sub));
     json_array_append_new(derived, v);
 }
 
 /* Hop classes a pair record's two threads reach, added up. */
-static int hb_pair_hops(const json_t *pair)
+static int pair_hops(const json_t *pair)
 {
     json_t *h = json_object_get(pair, "hops");
     return (int)(json_integer_value(json_array_get(h, 0)) +
@@ -356,7 +355,7 @@ static int hb_pair_hops(const json_t *pair)
 
 /* Myth 2 for two threads on one node (40555's two writers on node 0): a pair whose memory is
  * farther away in total must not finish sooner than a nearer one. Reads the pair records. */
-static void hb_myth2_pairs(const struct hb_suite_env *env, json_t *derived, const char *access)
+static void myth2_pairs(const struct hb_suite_env *env, json_t *derived, const char *access)
 {
     double worst = 0.0;
     bool holds = true;
@@ -374,13 +373,13 @@ static void hb_myth2_pairs(const struct hb_suite_env *env, json_t *derived, cons
         double ta = json_number_value(json_object_get(a, "t_span_s"));
         json_array_append_new(evidence,
                               json_pack("{s:O, s:i, s:f}", "labels", json_object_get(a, "labels"),
-                                        "hops", hb_pair_hops(a), "t_span_s", ta));
+                                        "hops", pair_hops(a), "t_span_s", ta));
         for (j = 0; j < n; j++) {
             json_t *b = json_array_get(derived, j);
             if (strcmp(hb_rec_str(b, "type", ""), "pair") ||
                 strcmp(hb_rec_str(b, "case", ""), "pair") ||
                 strcmp(hb_rec_str(b, "placement", ""), "one-node") ||
-                strcmp(hb_rec_str(b, "access", ""), access) || hb_pair_hops(b) <= hb_pair_hops(a))
+                strcmp(hb_rec_str(b, "access", ""), access) || pair_hops(b) <= pair_hops(a))
                 continue;
             double tb = json_number_value(json_object_get(b, "t_span_s"));
             if (tb < ta) {
@@ -400,27 +399,27 @@ static void hb_myth2_pairs(const struct hb_suite_env *env, json_t *derived, cons
         holds, "tolerance_pct", env->opts->tolerance_pct, "spread_pct", round(worst * 10.0) / 10.0,
         "cases", rows, "evidence", evidence, "claim", "greater hop distance always means slower",
         "noise", "unknown: a pair's span is one figure of the representative repeats");
-    hb_verdict_set(v, holds, true);
+    verdict_set(v, holds, true);
     json_array_append_new(derived, v);
 }
 
-static void hb_myth2(const struct hb_suite_env *env, json_t *measured, json_t *derived)
+static void myth2(const struct hb_suite_env *env, json_t *measured, json_t *derived)
 {
     static const char *const pair_access[] = {"r", "w", "rw"};
     for (int a = 0; a < 3; a++)
-        hb_myth2_pairs(env, derived, pair_access[a]);
+        myth2_pairs(env, derived, pair_access[a]);
     static const char *const access[] = {"r", "w", "rw"};
     for (int l = 0; hb_bg_level_names[l]; l++)
         for (int s = l ? 0 : -1; s < (l ? 3 : 0); s++)
             for (int a = 0; a < 3; a++)
-                hb_myth2_group(env, measured, derived, hb_bg_level_names[l],
-                               s < 0 ? "" : hb_subscription_names[s], access[a]);
+                myth2_group(env, measured, derived, hb_bg_level_names[l],
+                            s < 0 ? "" : hb_subscription_names[s], access[a]);
 }
 
 int hb_suite_hops_derive(const struct hb_suite_env *env, json_t *measured, json_t *derived)
 {
-    hb_hops_pairs(measured, derived);
-    hb_myth1(env, measured, derived);
-    hb_myth2(env, measured, derived);
+    hops_pairs(measured, derived);
+    myth1(env, measured, derived);
+    myth2(env, measured, derived);
     return 0;
 }

@@ -38,8 +38,8 @@ struct hb_fleet_host {
 
 /* The per-repeat figure of the local cells into *rv (*nrv of them): repeat r's the mean of
  * the cells' r-th repeat values; NULL and 0 unless every cell has as many, two or more. */
-static void hb_grid_local_repeats(const struct hb_topo *t, const struct hb_grid *g, double **rv,
-                                  int *nrv)
+static void grid_local_repeats(const struct hb_topo *t, const struct hb_grid *g, double **rv,
+                               int *nrv)
 {
     double *sum = NULL;
     int n = 0, cells = 0;
@@ -71,8 +71,7 @@ static void hb_grid_local_repeats(const struct hb_topo *t, const struct hb_grid 
 /* A host's local figure: the mean over its local cells of their median over repeats (files
  * from before repeats: of their median sample: a best sample is one lucky moment), and the
  * mean of their intervals' ends (NAN when a cell has none). */
-static double hb_grid_local(const struct hb_topo *t, const struct hb_grid *g, double *lo,
-                            double *hi)
+static double grid_local(const struct hb_topo *t, const struct hb_grid *g, double *lo, double *hi)
 {
     double sum = 0.0, slo = 0.0, shi = 0.0;
     int n = 0;
@@ -100,7 +99,7 @@ static double hb_grid_local(const struct hb_topo *t, const struct hb_grid *g, do
     return n ? sum / n : NAN;
 }
 
-static double hb_grid_worst_remote(const struct hb_topo *t, const struct hb_grid *g)
+static double grid_worst_remote(const struct hb_topo *t, const struct hb_grid *g)
 {
     double worst = 0.0;
     for (int i = 0; i < t->nnodes; i++)
@@ -110,7 +109,7 @@ static double hb_grid_worst_remote(const struct hb_topo *t, const struct hb_grid
     return worst;
 }
 
-static int hb_grid_local_threads(const struct hb_topo *t, const struct hb_grid *g)
+static int grid_local_threads(const struct hb_topo *t, const struct hb_grid *g)
 {
     for (int i = 0; i < t->nnodes; i++)
         if (HB_AT(g->rec, t, i, i))
@@ -125,7 +124,7 @@ struct hb_fleet_acc {
 };
 
 /* The host's entry in acc, made at its first grid; NULL when out of memory. */
-static struct hb_fleet_host *hb_fleet_entry(struct hb_fleet_acc *acc, const char *host)
+static struct hb_fleet_host *fleet_entry(struct hb_fleet_acc *acc, const char *host)
 {
     for (int h = 0; h < acc->n; h++)
         if (strcmp(acc->hosts[h].host, host) == 0) return &acc->hosts[h];
@@ -151,24 +150,24 @@ int hb_matrix_fleet_add(const struct hb_topo *t, struct hb_grid **grids, int ng,
     /* Each host's entry, filled from its latency and read matrices. */
     int g = 0;
     for (; acc && g < ng; g++) {
-        struct hb_fleet_host *x = hb_fleet_entry(acc, grids[g]->host);
+        struct hb_fleet_host *x = fleet_entry(acc, grids[g]->host);
         if (!x) break;
-        double lo, hi, local = hb_grid_local(t, grids[g], &lo, &hi);
+        double lo, hi, local = grid_local(t, grids[g], &lo, &hi);
         if (grids[g]->latency) {
-            double worst = hb_grid_worst_remote(t, grids[g]);
+            double worst = grid_worst_remote(t, grids[g]);
             x->lat = local;
             x->lat_lo = lo;
             x->lat_hi = hi;
             x->ratio = worst > 0.0 ? worst / local : 1.0;
             free(x->lat_rv);
-            hb_grid_local_repeats(t, grids[g], &x->lat_rv, &x->lat_nrv);
+            grid_local_repeats(t, grids[g], &x->lat_rv, &x->lat_nrv);
         } else if (strcmp(grids[g]->kernel, "read") == 0) {
             x->bw = local;
             x->bw_lo = lo;
             x->bw_hi = hi;
-            x->threads = hb_grid_local_threads(t, grids[g]);
+            x->threads = grid_local_threads(t, grids[g]);
             free(x->bw_rv);
-            hb_grid_local_repeats(t, grids[g], &x->bw_rv, &x->bw_nrv);
+            grid_local_repeats(t, grids[g], &x->bw_rv, &x->bw_nrv);
         }
     }
     if (acc && g == ng) return 0;
@@ -189,8 +188,8 @@ void hb_matrix_fleet_free(void *p)
 }
 
 /* Median of one field over the hosts (those with `threads` threads if threads > 0). */
-static double hb_fleet_median(const struct hb_fleet_host *hosts, int nh, size_t field, int threads,
-                              double *tmp)
+static double fleet_median(const struct hb_fleet_host *hosts, int nh, size_t field, int threads,
+                           double *tmp)
 {
     int n = 0;
     for (int h = 0; h < nh; h++) {
@@ -205,11 +204,11 @@ struct hb_fleet_fig {
     size_t v, lo, hi, rv, nrv;
     bool higher_worse;
 };
-static const struct hb_fleet_fig hb_fleet_lat = {
+static const struct hb_fleet_fig fleet_lat = {
     offsetof(struct hb_fleet_host, lat),     offsetof(struct hb_fleet_host, lat_lo),
     offsetof(struct hb_fleet_host, lat_hi),  offsetof(struct hb_fleet_host, lat_rv),
     offsetof(struct hb_fleet_host, lat_nrv), true};
-static const struct hb_fleet_fig hb_fleet_bw = {
+static const struct hb_fleet_fig fleet_bw = {
     offsetof(struct hb_fleet_host, bw),     offsetof(struct hb_fleet_host, bw_lo),
     offsetof(struct hb_fleet_host, bw_hi),  offsetof(struct hb_fleet_host, bw_rv),
     offsetof(struct hb_fleet_host, bw_nrv), false};
@@ -217,8 +216,8 @@ static const struct hb_fleet_fig hb_fleet_bw = {
 
 /* The p that host h's repeats of figure f and those of the other hosts it is set beside (of
  * as many threads for bandwidth), pooled, come from one distribution: NAN when unknown. */
-static double hb_fleet_p(const struct hb_fleet_host *hosts, int nh, int h,
-                         const struct hb_fleet_fig *f)
+static double fleet_p(const struct hb_fleet_host *hosts, int nh, int h,
+                      const struct hb_fleet_fig *f)
 {
     const struct hb_fleet_host *x = &hosts[h];
     size_t all = 0;
@@ -240,9 +239,9 @@ static double hb_fleet_p(const struct hb_fleet_host *hosts, int nh, int h,
 /* Figure f of each host against the fleet's (ref, its interval [rlo, rhi]; for bandwidth
  * ref[h], the median of the hosts of as many threads): a host worse by more than pct is a
  * candidate of the family fam, at[h] its index (-1: not worse). */
-static void hb_fleet_family(const struct hb_fleet_host *hosts, int nh, const double *ref,
-                            double rlo, double rhi, double pct, const struct hb_fleet_fig *f,
-                            struct hb_family_rec *fam, int *at)
+static void fleet_family(const struct hb_fleet_host *hosts, int nh, const double *ref, double rlo,
+                         double rhi, double pct, const struct hb_fleet_fig *f,
+                         struct hb_family_rec *fam, int *at)
 {
     for (int h = 0; h < nh; h++) {
         struct hb_interval x = {2, HB_FIELD(&hosts[h], f->v, const double),
@@ -254,8 +253,7 @@ static void hb_fleet_family(const struct hb_fleet_host *hosts, int nh, const dou
         if (w == HB_NOT_WORSE) continue;
         bool unknown = isnan(x.lo) || isnan(rlo);
         json_t *e = json_object();
-        if (hb_family_rec_add(fam, e, unknown ? NAN : hb_fleet_p(hosts, nh, h, f), w == HB_WORSE) ==
-            0)
+        if (hb_family_rec_add(fam, e, unknown ? NAN : fleet_p(hosts, nh, h, f), w == HB_WORSE) == 0)
             at[h] = (int)fam->n - 1;
         json_decref(e);
     }
@@ -264,16 +262,15 @@ static void hb_fleet_family(const struct hb_fleet_host *hosts, int nh, const dou
 
 /* Where host h's figure goes: the reasons (an outlier), the inconclusive (within the noise or
  * not past the family's adjustment), or nowhere (not worse). */
-static FILE *hb_fleet_worse(const struct hb_family_rec *fam, const int *at, int h, FILE *why,
-                            FILE *noise)
+static FILE *fleet_worse(const struct hb_family_rec *fam, const int *at, int h, FILE *why,
+                         FILE *noise)
 {
     if (at[h] < 0) return NULL;
     return hb_family_rec_drawn(fam, (size_t)at[h]) ? why : noise;
 }
 
 /* Host h's "p" or "p_adjusted" of a family (null when it is no candidate or unknown). */
-static json_t *hb_fleet_p_json(const struct hb_family_rec *fam, const int *at, int h,
-                               const char *key)
+static json_t *fleet_p_json(const struct hb_family_rec *fam, const int *at, int h, const char *key)
 {
     json_t *v =
         at[h] < 0 ? NULL : json_object_get(json_array_get(fam->entries, (size_t)at[h]), key);
@@ -290,10 +287,10 @@ struct hb_fleet_fams {
 /* Why host h is an outlier, "" if it is not, into *why (with `config`, the knobs in which it
  * differs, when it is one); what exceeds the threshold within the noise into *noise. -ENOMEM
  * (error set) when out of memory. */
-static int hb_fleet_reason(const struct hb_fleet_host *hosts, int h,
-                           const struct hb_fleet_host *median, double peers_bw, double pct,
-                           const char *config, const struct hb_fleet_fams *ff, char **why,
-                           char **noise)
+static int fleet_reason(const struct hb_fleet_host *hosts, int h,
+                        const struct hb_fleet_host *median, double peers_bw, double pct,
+                        const char *config, const struct hb_fleet_fams *ff, char **why,
+                        char **noise)
 {
     const struct hb_fleet_host *x = &hosts[h];
     size_t len = 0, nlen = 0;
@@ -306,9 +303,9 @@ static int hb_fleet_reason(const struct hb_fleet_host *hosts, int h,
         hb_error_set("out of memory explaining host %s", x->host);
         return -ENOMEM;
     }
-    FILE *to = hb_fleet_worse(&ff->lat, ff->lat_at, h, f, n);
+    FILE *to = fleet_worse(&ff->lat, ff->lat_at, h, f, n);
     if (to) fprintf(to, "local latency %.0f%% above median; ", (x->lat / median->lat - 1) * 100);
-    to = hb_fleet_worse(&ff->bw, ff->bw_at, h, f, n);
+    to = fleet_worse(&ff->bw, ff->bw_at, h, f, n);
     if (to)
         fprintf(to, "local read bandwidth %.0f%% below median of %d-thread hosts; ",
                 (1 - x->bw / peers_bw) * 100, x->threads);
@@ -327,41 +324,40 @@ static int hb_fleet_reason(const struct hb_fleet_host *hosts, int h,
     return 0;
 }
 
-static json_t *hb_real_or_null(double v)
+static json_t *real_or_null(double v)
 {
     return isnan(v) ? json_null() : json_real(v);
 }
 
-static json_t *hb_ci_or_null(double lo, double hi)
+static json_t *ci_or_null(double lo, double hi)
 {
     return isnan(lo) ? json_null() : json_pack("[f, f]", lo, hi);
 }
 
-static json_t *hb_fleet_host_json(const struct hb_fleet_host *x, const char *why, const char *noise,
-                                  const json_t *drift)
+static json_t *fleet_host_json(const struct hb_fleet_host *x, const char *why, const char *noise,
+                               const json_t *drift)
 {
     return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:s, s:s, s:O?}", "host", x->host,
-                     "lat_ns_local", hb_real_or_null(x->lat), "lat_ns_local_ci95",
-                     hb_ci_or_null(x->lat_lo, x->lat_hi), "bw_GBps_local_read",
-                     hb_real_or_null(x->bw), "bw_GBps_local_read_ci95",
-                     hb_ci_or_null(x->bw_lo, x->bw_hi), "bw_threads",
+                     "lat_ns_local", real_or_null(x->lat), "lat_ns_local_ci95",
+                     ci_or_null(x->lat_lo, x->lat_hi), "bw_GBps_local_read", real_or_null(x->bw),
+                     "bw_GBps_local_read_ci95", ci_or_null(x->bw_lo, x->bw_hi), "bw_threads",
                      x->threads ? json_integer(x->threads) : json_null(), "worst_remote_ratio",
-                     hb_real_or_null(x->ratio), "outlier", why[0] != '\0', "reason", why,
+                     real_or_null(x->ratio), "outlier", why[0] != '\0', "reason", why,
                      "inconclusive", noise, "config_differs", drift ? drift : json_null());
 }
 
 /* Host h's entry with its p and adjusted p in either family. */
-static json_t *hb_fleet_host_entry(const struct hb_fleet_host *hosts, int h, const char *why,
-                                   const char *noise, const json_t *drift,
-                                   const struct hb_fleet_fams *ff)
+static json_t *fleet_host_entry(const struct hb_fleet_host *hosts, int h, const char *why,
+                                const char *noise, const json_t *drift,
+                                const struct hb_fleet_fams *ff)
 {
-    json_t *e = hb_fleet_host_json(&hosts[h], why, noise, drift);
-    json_object_set_new(e, "lat_ns_local_p", hb_fleet_p_json(&ff->lat, ff->lat_at, h, "p"));
+    json_t *e = fleet_host_json(&hosts[h], why, noise, drift);
+    json_object_set_new(e, "lat_ns_local_p", fleet_p_json(&ff->lat, ff->lat_at, h, "p"));
     json_object_set_new(e, "lat_ns_local_p_adjusted",
-                        hb_fleet_p_json(&ff->lat, ff->lat_at, h, "p_adjusted"));
-    json_object_set_new(e, "bw_GBps_local_read_p", hb_fleet_p_json(&ff->bw, ff->bw_at, h, "p"));
+                        fleet_p_json(&ff->lat, ff->lat_at, h, "p_adjusted"));
+    json_object_set_new(e, "bw_GBps_local_read_p", fleet_p_json(&ff->bw, ff->bw_at, h, "p"));
     json_object_set_new(e, "bw_GBps_local_read_p_adjusted",
-                        hb_fleet_p_json(&ff->bw, ff->bw_at, h, "p_adjusted"));
+                        fleet_p_json(&ff->bw, ff->bw_at, h, "p_adjusted"));
     /* config_differs stays the last key, as before. */
     json_t *differs = json_incref(json_object_get(e, "config_differs"));
     json_object_del(e, "config_differs");
@@ -369,10 +365,10 @@ static json_t *hb_fleet_host_entry(const struct hb_fleet_host *hosts, int h, con
     return e;
 }
 
-static int hb_fleet_emit(const struct hb_fleet_host *hosts, int nh, double pct, double *tmp,
-                         const json_t *drift, json_t *derived)
+static int fleet_emit(const struct hb_fleet_host *hosts, int nh, double pct, double *tmp,
+                      const json_t *drift, json_t *derived)
 {
-#define HB_MEDIAN(f) hb_fleet_median(hosts, nh, offsetof(struct hb_fleet_host, f), 0, tmp)
+#define HB_MEDIAN(f) fleet_median(hosts, nh, offsetof(struct hb_fleet_host, f), 0, tmp)
     struct hb_fleet_host median = {
         .lat = HB_MEDIAN(lat),
         .bw = HB_MEDIAN(bw),
@@ -391,38 +387,38 @@ static int hb_fleet_emit(const struct hb_fleet_host *hosts, int nh, double pct, 
     for (int h = 0; rc == 0 && h < nh; h++) {
         ref[h] = median.lat;
         ref[nh + h] =
-            hb_fleet_median(hosts, nh, offsetof(struct hb_fleet_host, bw), hosts[h].threads, tmp);
+            fleet_median(hosts, nh, offsetof(struct hb_fleet_host, bw), hosts[h].threads, tmp);
     }
     if (rc == 0) {
-        hb_fleet_family(hosts, nh, ref, median.lat_lo, median.lat_hi, pct, &hb_fleet_lat, &ff.lat,
-                        ff.lat_at);
-        hb_fleet_family(hosts, nh, ref + nh, median.bw_lo, median.bw_hi, pct, &hb_fleet_bw, &ff.bw,
-                        ff.bw_at);
+        fleet_family(hosts, nh, ref, median.lat_lo, median.lat_hi, pct, &fleet_lat, &ff.lat,
+                     ff.lat_at);
+        fleet_family(hosts, nh, ref + nh, median.bw_lo, median.bw_hi, pct, &fleet_bw, &ff.bw,
+                     ff.bw_at);
     }
     for (int h = 0; rc == 0 && h < nh; h++) {
         char *why = NULL, *noise = NULL;
         const json_t *mine = json_object_get(drift, hosts[h].host);
         char *config = hb_config_pairs(mine);
         if (!config ||
-            hb_fleet_reason(hosts, h, &median, ref[nh + h], pct, config, &ff, &why, &noise)) {
+            fleet_reason(hosts, h, &median, ref[nh + h], pct, config, &ff, &why, &noise)) {
             free(config);
             rc = -ENOMEM;
             break;
         }
-        json_array_append_new(list, hb_fleet_host_entry(hosts, h, why, noise, mine, &ff));
+        json_array_append_new(list, fleet_host_entry(hosts, h, why, noise, mine, &ff));
         free(config);
         free(why);
         free(noise);
     }
     if (rc == 0)
         json_array_append_new(
-            derived, json_pack("{s:s, s:s, s:o, s:f, s:{s:o, s:o, s:o}, s:{s:o, s:o}}", "type",
-                               "fleet", "suite", "matrix", "hosts", list, "threshold_pct", pct,
-                               "median", "lat_ns_local", hb_real_or_null(median.lat),
-                               "bw_GBps_local_read", hb_real_or_null(median.bw),
-                               "worst_remote_ratio", hb_real_or_null(median.ratio), "family",
-                               "lat_ns_local", hb_family_rec_json(&ff.lat), "bw_GBps_local_read",
-                               hb_family_rec_json(&ff.bw)));
+            derived,
+            json_pack("{s:s, s:s, s:o, s:f, s:{s:o, s:o, s:o}, s:{s:o, s:o}}", "type", "fleet",
+                      "suite", "matrix", "hosts", list, "threshold_pct", pct, "median",
+                      "lat_ns_local", real_or_null(median.lat), "bw_GBps_local_read",
+                      real_or_null(median.bw), "worst_remote_ratio", real_or_null(median.ratio),
+                      "family", "lat_ns_local", hb_family_rec_json(&ff.lat), "bw_GBps_local_read",
+                      hb_family_rec_json(&ff.bw)));
     else
         json_decref(list);
     if (rc) hb_error_set("out of memory comparing the hosts of a fleet of %d", nh);
@@ -445,7 +441,7 @@ int hb_matrix_fleet_end(const struct hb_fleet_acc *acc, double pct, const json_t
         hb_error_set("out of memory comparing the configurations of %d hosts", nh);
         rc = -ENOMEM;
     } else {
-        rc = hb_fleet_emit(acc->hosts, nh, pct, tmp, drift, derived);
+        rc = fleet_emit(acc->hosts, nh, pct, tmp, drift, derived);
     }
     json_decref(drift);
     free(tmp);

@@ -17,7 +17,7 @@ static const struct {
     bool latency;
     const char *access; /* NULL: any */
     int attrs[3];
-} hb_hmat_map[] = {
+} hmat_map[] = {
     {true, NULL, {HB_HMAT_READ_LATENCY, HB_HMAT_LATENCY, -1}}, /* chase: dependent reads */
     {false, "r", {HB_HMAT_READ_BANDWIDTH, HB_HMAT_BANDWIDTH, -1}},
     {false, "w", {HB_HMAT_WRITE_BANDWIDTH, HB_HMAT_BANDWIDTH, -1}},
@@ -25,25 +25,25 @@ static const struct {
 };
 
 /* Firmware figure in the measured unit: ns, or MB/s -> GB/s. */
-static double hb_hmat_in_unit(const struct hb_topo *t, enum hb_hmat_attr a, int i, int j)
+static double hmat_in_unit(const struct hb_topo *t, enum hb_hmat_attr a, int i, int j)
 {
     double x = hb_hmat_value(t, a, i, j);
     return hb_hmat_attr_is_latency(a) ? x : x / 1000.0;
 }
 
 /* Fill hmat[][] from attribute a over the measured cells; how many cells it covers. */
-static int hb_hmat_fill(const struct hb_topo *t, enum hb_hmat_attr a, const double *v, double *hmat)
+static int hmat_fill(const struct hb_topo *t, enum hb_hmat_attr a, const double *v, double *hmat)
 {
     int covered = 0;
     for (int i = 0; i < t->nnodes; i++)
         for (int j = 0; j < t->nnodes; j++) {
-            HB_AT(hmat, t, i, j) = isnan(HB_AT(v, t, i, j)) ? NAN : hb_hmat_in_unit(t, a, i, j);
+            HB_AT(hmat, t, i, j) = isnan(HB_AT(v, t, i, j)) ? NAN : hmat_in_unit(t, a, i, j);
             covered += !isnan(HB_AT(hmat, t, i, j));
         }
     return covered;
 }
 
-static json_t *hb_grid_json(const struct hb_topo *t, const double *m)
+static json_t *grid_json(const struct hb_topo *t, const double *m)
 {
     json_t *rows = json_array();
     for (int i = 0; i < t->nnodes; i++) {
@@ -64,8 +64,8 @@ static json_t *hb_grid_json(const struct hb_topo *t, const double *m)
  * the range the two intervals allow. Unknown noise (one repeat) counts as beyond, *p then NAN;
  * else *p is the rank test's: the two cells (order), or cell j over the firmware's ratio
  * against cell k (ratio). */
-static bool hb_hmat_clear(const struct hb_topo *t, json_t *const *rec, int i, int j, int k,
-                          bool order, double firmware_ratio, double *p)
+static bool hmat_clear(const struct hb_topo *t, json_t *const *rec, int i, int j, int k, bool order,
+                       double firmware_ratio, double *p)
 {
     const json_t *a = HB_AT(rec, t, i, j), *b = HB_AT(rec, t, i, k);
     enum hb_separation sep = hb_rec_separation(a, b);
@@ -81,9 +81,9 @@ static bool hb_hmat_clear(const struct hb_topo *t, json_t *const *rec, int i, in
 
 /* From initiator i, targets j and k: the firmware's order and ratio against the measured,
  * a candidate of the HMAT's family when they disagree beyond the threshold. */
-static void hb_hmat_pair(const struct hb_topo *t, bool latency, int i, int j, int k,
-                         const double *v, json_t *const *rec, const double *h, double thr,
-                         const char *unit, struct hb_family_rec *fam)
+static void hmat_pair(const struct hb_topo *t, bool latency, int i, int j, int k, const double *v,
+                      json_t *const *rec, const double *h, double thr, const char *unit,
+                      struct hb_family_rec *fam)
 {
     double hj = HB_AT(h, t, i, j), hk = HB_AT(h, t, i, k), mj = HB_AT(v, t, i, j),
            mk = HB_AT(v, t, i, k);
@@ -124,7 +124,7 @@ static void hb_hmat_pair(const struct hb_topo *t, bool latency, int i, int j, in
     }
     if (!kind) return;
     double p;
-    bool clear = hb_hmat_clear(t, rec, i, j, k, strcmp(kind, "order") == 0, hj / hk, &p);
+    bool clear = hmat_clear(t, rec, i, j, k, strcmp(kind, "order") == 0, hj / hk, &p);
     json_t *e = json_pack("{s:i, s:i, s:i, s:s, s:s, s:s, s:o, s:o}", "cpu_node", ci, "mem_node",
                           cj, "other_mem_node", ck, "kind", kind, "reason", why, "evidence",
                           clear ? "beyond the noise or noise unknown" : "inconclusive", "figure",
@@ -139,13 +139,12 @@ json_t *hb_matrix_hmat(const struct hb_topo *t, bool latency, const char *access
                        enum hb_hmat_attr *attr)
 {
     int chosen = -1;
-    for (size_t m = 0; m < sizeof(hb_hmat_map) / sizeof(hb_hmat_map[0]) && chosen < 0; m++) {
-        if (hb_hmat_map[m].latency != latency) continue;
-        if (hb_hmat_map[m].access && (!access || strcmp(hb_hmat_map[m].access, access) != 0))
-            continue;
-        for (int k = 0; k < 3 && hb_hmat_map[m].attrs[k] >= 0 && chosen < 0; k++)
-            if (hb_hmat_fill(t, (enum hb_hmat_attr)hb_hmat_map[m].attrs[k], v, hmat) > 0)
-                chosen = hb_hmat_map[m].attrs[k];
+    for (size_t m = 0; m < sizeof(hmat_map) / sizeof(hmat_map[0]) && chosen < 0; m++) {
+        if (hmat_map[m].latency != latency) continue;
+        if (hmat_map[m].access && (!access || strcmp(hmat_map[m].access, access) != 0)) continue;
+        for (int k = 0; k < 3 && hmat_map[m].attrs[k] >= 0 && chosen < 0; k++)
+            if (hmat_fill(t, (enum hb_hmat_attr)hmat_map[m].attrs[k], v, hmat) > 0)
+                chosen = hmat_map[m].attrs[k];
     }
     if (chosen < 0) {
         for (int i = 0; i < t->nnodes; i++)
@@ -166,14 +165,14 @@ json_t *hb_matrix_hmat(const struct hb_topo *t, bool latency, const char *access
     for (int i = 0; i < t->nnodes; i++)
         for (int j = 0; j < t->nnodes; j++)
             for (int k = j + 1; k < t->nnodes; k++)
-                hb_hmat_pair(t, latency, i, j, k, v, rec, hmat, threshold_pct / 100.0, unit, &fam);
+                hmat_pair(t, latency, i, j, k, v, rec, hmat, threshold_pct / 100.0, unit, &fam);
     hb_family_rec_decide(&fam);
     json_t *flags[2] = {json_array(), json_array()};
     hb_family_rec_split(&fam, flags, "evidence", "inconclusive");
     json_t *out =
         json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:f}", "attribute", hb_hmat_attr_name(*attr),
-                  "unit", unit, "values", hb_grid_json(t, hmat), "ratio", hb_grid_json(t, ratio),
-                  "flags", flags[0], "inconclusive", flags[1], "family", hb_family_rec_json(&fam),
+                  "unit", unit, "values", grid_json(t, hmat), "ratio", grid_json(t, ratio), "flags",
+                  flags[0], "inconclusive", flags[1], "family", hb_family_rec_json(&fam),
                   "threshold_pct", threshold_pct);
     hb_family_rec_free(&fam);
     free(ratio);

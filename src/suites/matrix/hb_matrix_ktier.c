@@ -10,7 +10,7 @@
 #include <stdio.h>
 
 /* Node index j is tiered by the kernel and measured from some CPU node. */
-static bool hb_ktier_known(const struct hb_topo *t, const double *v, int j)
+static bool ktier_known(const struct hb_topo *t, const double *v, int j)
 {
     if (t->nodes[j].kernel_tier < 0) return false;
     for (int i = 0; i < t->nnodes; i++)
@@ -21,9 +21,8 @@ static bool hb_ktier_known(const struct hb_topo *t, const double *v, int j)
 /* From CPU node i: fast sits in a faster kernel tier than slow. When fast measures costlier
  * than slow by more than thr, a candidate of the tiers' family: a flag when the intervals are
  * apart (and the family allows) or the noise unknown, else inconclusive. */
-static void hb_ktier_pair(const struct hb_topo *t, bool latency, int i, int fast, int slow,
-                          const double *v, json_t *const *rec, double thr,
-                          struct hb_family_rec *fam)
+static void ktier_pair(const struct hb_topo *t, bool latency, int i, int fast, int slow,
+                       const double *v, json_t *const *rec, double thr, struct hb_family_rec *fam)
 {
     double mf = HB_AT(v, t, i, fast), ms = HB_AT(v, t, i, slow);
     if (isnan(mf) || isnan(ms) || mf <= 0 || ms <= 0) return;
@@ -58,7 +57,7 @@ json_t *hb_matrix_kernel_tiers(const struct hb_topo *t, bool latency, const doub
     int first = -1;
     bool differ = false;
     for (int j = 0; j < t->nnodes; j++) {
-        if (!hb_ktier_known(t, v, j)) continue;
+        if (!ktier_known(t, v, j)) continue;
         json_array_append_new(tiers, json_pack("{s:i, s:i}", "node", t->nodes[j].os_index,
                                                "kernel_tier", t->nodes[j].kernel_tier));
         if (first < 0) first = t->nodes[j].kernel_tier;
@@ -72,9 +71,9 @@ json_t *hb_matrix_kernel_tiers(const struct hb_topo *t, bool latency, const doub
     for (int i = 0; i < t->nnodes; i++)
         for (int j = 0; j < t->nnodes; j++)
             for (int k = 0; k < t->nnodes; k++)
-                if (hb_ktier_known(t, v, j) && hb_ktier_known(t, v, k) &&
+                if (ktier_known(t, v, j) && ktier_known(t, v, k) &&
                     t->nodes[j].kernel_tier < t->nodes[k].kernel_tier)
-                    hb_ktier_pair(t, latency, i, j, k, v, rec, threshold_pct / 100.0, &fam);
+                    ktier_pair(t, latency, i, j, k, v, rec, threshold_pct / 100.0, &fam);
     hb_family_rec_decide(&fam);
     json_t *flags[2] = {json_array(), json_array()};
     hb_family_rec_split(&fam, flags, "evidence", "inconclusive");

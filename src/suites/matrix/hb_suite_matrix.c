@@ -20,8 +20,8 @@
 
 #define HB_MATRIX_KERNELS "read,write-nt,copy"
 
-static int hb_matrix_add(const struct hb_suite_env *env, struct hb_plan *out, const char *kernel,
-                         int cpu, int mem, int threads, uint64_t bytes)
+static int matrix_add(const struct hb_suite_env *env, struct hb_plan *out, const char *kernel,
+                      int cpu, int mem, int threads, uint64_t bytes)
 {
     struct hb_kernel_ref k;
     int rc = env->lookup(kernel, &k);
@@ -53,8 +53,8 @@ int hb_suite_matrix_plan(const struct hb_suite_env *env, struct hb_plan *out)
             int threads = o->threads ? o->threads : t->nodes[i].ncores;
             for (int j = 0; j < t->nnodes; j++) {
                 if (!t->nodes[j].has_memory || !hb_suite_node_on(env, j)) continue;
-                int rc = hb_matrix_add(env, out, k, t->nodes[i].os_index, t->nodes[j].os_index,
-                                       threads, bytes);
+                int rc = matrix_add(env, out, k, t->nodes[i].os_index, t->nodes[j].os_index,
+                                    threads, bytes);
                 if (rc) return rc;
             }
         }
@@ -62,7 +62,7 @@ int hb_suite_matrix_plan(const struct hb_suite_env *env, struct hb_plan *out)
     return 0;
 }
 
-static double hb_cost(const struct hb_topo *t, const struct hb_grid *g, int i, int j, double best)
+static double cost_of(const struct hb_topo *t, const struct hb_grid *g, int i, int j, double best)
 {
     double v = HB_AT(g->v, t, i, j);
     return g->latency ? v / best : best / v;
@@ -70,8 +70,8 @@ static double hb_cost(const struct hb_topo *t, const struct hb_grid *g, int i, i
 
 /* Classes of measured cost: sorted, a new class wherever a value exceeds the first value of
  * the current class by more than the threshold. */
-static void hb_measured_classes(const struct hb_topo *t, const double *cost, int *cls, double thr,
-                                double *sorted)
+static void measured_classes(const struct hb_topo *t, const double *cost, int *cls, double thr,
+                             double *sorted)
 {
     int n = 0;
     for (int i = 0; i < t->nnodes; i++)
@@ -93,8 +93,8 @@ static void hb_measured_classes(const struct hb_topo *t, const double *cost, int
         }
 }
 
-static json_t *hb_matrix_json(const struct hb_topo *t, bool cpu_rows, bool mem_cols,
-                              const double *m, const int *im, bool use_int)
+static json_t *matrix_json(const struct hb_topo *t, bool cpu_rows, bool mem_cols, const double *m,
+                           const int *im, bool use_int)
 {
     json_t *rows = json_array();
     for (int i = 0; i < t->nnodes; i++) {
@@ -119,8 +119,8 @@ static json_t *hb_matrix_json(const struct hb_topo *t, bool cpu_rows, bool mem_c
  * candidate of the matrix's family: raised when the two figures' intervals separate (and the
  * family's adjusted p allows) or their noise is unknown, else kept as inconclusive; either way
  * with both figures and their intervals. */
-static void hb_flag(struct hb_family_rec *fam, const struct hb_topo *t, const struct hb_grid *g,
-                    int i, int j, int a, int b, const char *reason)
+static void flag_cell(struct hb_family_rec *fam, const struct hb_topo *t, const struct hb_grid *g,
+                      int i, int j, int a, int b, const char *reason)
 {
     const json_t *rc = HB_AT(g->rec, t, i, j), *rr = HB_AT(g->rec, t, a, b);
     enum hb_separation sep = hb_rec_separation(rc, rr);
@@ -136,8 +136,8 @@ static void hb_flag(struct hb_family_rec *fam, const struct hb_topo *t, const st
 
 /* The cell of hop class `hop` with the lowest cost other than (i, j) when skip is set, and
  * *cost its cost (NAN when none). */
-static void hb_class_best(const struct hb_topo *t, const double *cost, const int *hop, int want,
-                          int si, int sj, int *bi, int *bj, double *best)
+static void class_best(const struct hb_topo *t, const double *cost, const int *hop, int want,
+                       int si, int sj, int *bi, int *bj, double *best)
 {
     *best = NAN;
     *bi = *bj = -1;
@@ -153,7 +153,7 @@ static void hb_class_best(const struct hb_topo *t, const double *cost, const int
 
 /* Matrix record and one cell record per measured pair. */
 /* The best value of the grid (lowest latency, highest bandwidth), NAN when none. */
-static double hb_grid_best(const struct hb_topo *t, const struct hb_grid *g)
+static double grid_best(const struct hb_topo *t, const struct hb_grid *g)
 {
     double best = NAN;
     for (int i = 0; i < t->nnodes; i++)
@@ -169,9 +169,8 @@ static double hb_grid_best(const struct hb_topo *t, const struct hb_grid *g)
  * pair of that hop class, or of the next one when there is none), or that cost more than
  * the cheapest pair of their hop class by more than the threshold: the candidates of the
  * matrix's one family (both kinds together). */
-static void hb_grid_flags(const struct hb_suite_env *env, const struct hb_grid *g,
-                          const double *cost, const int *hop, const int *cls,
-                          struct hb_family_rec *fam)
+static void grid_flags(const struct hb_suite_env *env, const struct hb_grid *g, const double *cost,
+                       const int *hop, const int *cls, struct hb_family_rec *fam)
 {
     const struct hb_topo *t = env->topo;
     double thr = env->opts->threshold_pct / 100.0;
@@ -182,18 +181,18 @@ static void hb_grid_flags(const struct hb_suite_env *env, const struct hb_grid *
             char why[160];
             double best;
             if (HB_AT(cls, t, i, j) != h) {
-                hb_class_best(t, cost, hop, h, i, j, &a, &b, &best);
-                if (a < 0) hb_class_best(t, cost, hop, h + 1, i, j, &a, &b, &best);
+                class_best(t, cost, hop, h, i, j, &a, &b, &best);
+                if (a < 0) class_best(t, cost, hop, h + 1, i, j, &a, &b, &best);
                 snprintf(why, sizeof(why), "measured class %d, firmware hop class %d",
                          HB_AT(cls, t, i, j), h);
-                hb_flag(fam, t, g, i, j, a < 0 ? i : a, a < 0 ? j : b, why);
+                flag_cell(fam, t, g, i, j, a < 0 ? i : a, a < 0 ? j : b, why);
             }
-            hb_class_best(t, cost, hop, h, -1, -1, &a, &b, &best);
+            class_best(t, cost, hop, h, -1, -1, &a, &b, &best);
             if (!isnan(best) && HB_AT(cost, t, i, j) > best * (1.0 + thr)) {
                 snprintf(why, sizeof(why),
                          "%.1f%% costlier than the cheapest pair of hop class %d (threshold %g%%)",
                          (HB_AT(cost, t, i, j) / best - 1.0) * 100.0, h, env->opts->threshold_pct);
-                hb_flag(fam, t, g, i, j, a, b, why);
+                flag_cell(fam, t, g, i, j, a, b, why);
             }
         }
 }
@@ -201,10 +200,9 @@ static void hb_grid_flags(const struct hb_suite_env *env, const struct hb_grid *
 /* The matrix record: values, relative costs, distances, classes, flags (flags[0] raised,
  * flags[1] inconclusive) and their family, the HMAT's view (its figures into hmat[], the
  * attribute they are into *attr). */
-static void hb_grid_matrix(const struct hb_suite_env *env, const struct hb_grid *g,
-                           const double *cost, const double *dist, const int *hop, const int *cls,
-                           json_t *flags[2], json_t *family, double *hmat, enum hb_hmat_attr *attr,
-                           json_t *derived)
+static void grid_matrix(const struct hb_suite_env *env, const struct hb_grid *g, const double *cost,
+                        const double *dist, const int *hop, const int *cls, json_t *flags[2],
+                        json_t *family, double *hmat, enum hb_hmat_attr *attr, json_t *derived)
 {
     const struct hb_topo *t = env->topo;
     json_t *rows = json_array(), *cols = json_array();
@@ -217,12 +215,12 @@ static void hb_grid_matrix(const struct hb_suite_env *env, const struct hb_grid 
         "matrix", "suite", "matrix", "host", g->host, "metric",
         g->latency ? "latency" : "bandwidth", "kernel", g->kernel, "unit",
         g->latency ? "ns" : "GBps", "rows", rows, "cols", cols, "values",
-        hb_matrix_json(t, true, true, g->v, NULL, false), "relative",
-        hb_matrix_json(t, true, true, cost, NULL, false), "distances",
-        t->distances ? hb_matrix_json(t, true, true, dist, NULL, false) : json_null(), "hop_class",
-        t->hop_class ? hb_matrix_json(t, true, true, NULL, hop, true) : json_null(),
-        "measured_class", hb_matrix_json(t, true, true, NULL, cls, true), "flags", flags[0],
-        "threshold_pct", env->opts->threshold_pct);
+        matrix_json(t, true, true, g->v, NULL, false), "relative",
+        matrix_json(t, true, true, cost, NULL, false), "distances",
+        t->distances ? matrix_json(t, true, true, dist, NULL, false) : json_null(), "hop_class",
+        t->hop_class ? matrix_json(t, true, true, NULL, hop, true) : json_null(), "measured_class",
+        matrix_json(t, true, true, NULL, cls, true), "flags", flags[0], "threshold_pct",
+        env->opts->threshold_pct);
     /* Differences within the two figures' noise: shown, never flagged. */
     json_object_set_new(m, "inconclusive", flags[1]);
     json_object_set_new(m, "family", family);
@@ -239,9 +237,8 @@ static void hb_grid_matrix(const struct hb_suite_env *env, const struct hb_grid 
 }
 
 /* One cell record per measured pair, with the HMAT's figure beside it where it has one. */
-static void hb_grid_cells(const struct hb_topo *t, const struct hb_grid *g, const double *cost,
-                          const int *cls, const double *hmat, enum hb_hmat_attr attr,
-                          json_t *derived)
+static void grid_cells(const struct hb_topo *t, const struct hb_grid *g, const double *cost,
+                       const int *cls, const double *hmat, enum hb_hmat_attr attr, json_t *derived)
 {
     for (int i = 0; i < t->nnodes; i++)
         for (int j = 0; j < t->nnodes; j++) {
@@ -269,11 +266,11 @@ static void hb_grid_cells(const struct hb_topo *t, const struct hb_grid *g, cons
         }
 }
 
-static void hb_grid_emit(const struct hb_suite_env *env, struct hb_grid *g, json_t *derived)
+static void grid_emit(const struct hb_suite_env *env, struct hb_grid *g, json_t *derived)
 {
     const struct hb_topo *t = env->topo;
     double thr = env->opts->threshold_pct / 100.0;
-    double best = hb_grid_best(t, g);
+    double best = grid_best(t, g);
     size_t cells = (size_t)t->nnodes * (size_t)t->nnodes;
     double *cost = malloc(sizeof(double) * cells), *dist = malloc(sizeof(double) * cells);
     double *hmat = malloc(sizeof(double) * cells), *sorted = malloc(sizeof(double) * cells);
@@ -287,21 +284,21 @@ static void hb_grid_emit(const struct hb_suite_env *env, struct hb_grid *g, json
     for (int i = 0; i < t->nnodes; i++)
         for (int j = 0; j < t->nnodes; j++) {
             HB_AT(cost, t, i, j) =
-                isnan(HB_AT(g->v, t, i, j)) || isnan(best) ? NAN : hb_cost(t, g, i, j, best);
+                isnan(HB_AT(g->v, t, i, j)) || isnan(best) ? NAN : cost_of(t, g, i, j, best);
             HB_AT(hop, t, i, j) = t->hop_class ? hb_topo_hops(t, i, j) : -1;
             HB_AT(dist, t, i, j) = t->distances ? (double)hb_topo_distance(t, i, j) : NAN;
         }
-    hb_measured_classes(t, cost, cls, thr, sorted);
+    measured_classes(t, cost, cls, thr, sorted);
     struct hb_family_rec fam = {0};
-    hb_grid_flags(env, g, cost, hop, cls, &fam);
+    grid_flags(env, g, cost, hop, cls, &fam);
     hb_family_rec_decide(&fam);
     json_t *flags[2] = {json_array(), json_array()};
     hb_family_rec_split(&fam, flags, "evidence", "inconclusive");
     enum hb_hmat_attr attr = HB_HMAT_LATENCY;
-    hb_grid_matrix(env, g, cost, dist, hop, cls, flags, hb_family_rec_json(&fam), hmat, &attr,
-                   derived);
+    grid_matrix(env, g, cost, dist, hop, cls, flags, hb_family_rec_json(&fam), hmat, &attr,
+                derived);
     hb_family_rec_free(&fam);
-    hb_grid_cells(t, g, cost, cls, hmat, attr, derived);
+    grid_cells(t, g, cost, cls, hmat, attr, derived);
 out:
     free(cost);
     free(dist);
@@ -311,7 +308,7 @@ out:
     free(cls);
 }
 
-static void hb_grid_free(struct hb_grid *g)
+static void grid_free(struct hb_grid *g)
 {
     if (!g) return;
     free(g->v);
@@ -326,8 +323,8 @@ struct hb_grids {
 };
 
 /* The grid of host/kernel, made on first use; NULL only when memory ran out. */
-static struct hb_grid *hb_grid_get(const struct hb_topo *t, struct hb_grids *all, const char *host,
-                                   const char *kernel, const char *access, bool latency)
+static struct hb_grid *grid_get(const struct hb_topo *t, struct hb_grids *all, const char *host,
+                                const char *kernel, const char *access, bool latency)
 {
     for (int g = 0; g < all->n; g++)
         if (strcmp(all->g[g]->host, host) == 0 && strcmp(all->g[g]->kernel, kernel) == 0)
@@ -344,7 +341,7 @@ static struct hb_grid *hb_grid_get(const struct hb_topo *t, struct hb_grids *all
     if (g) g->v = malloc(sizeof(*g->v) * cells);
     if (g) g->rec = calloc(cells, sizeof(*g->rec));
     if (!g || !g->v || !g->rec) {
-        hb_grid_free(g);
+        grid_free(g);
         return NULL;
     }
     g->host = host;
@@ -374,9 +371,9 @@ int hb_suite_matrix_derive(const struct hb_suite_env *env, json_t *measured, jso
         json_t *value = json_object_get(rec, hb_rec_headline_key(rec));
         int i = hb_topo_node_index(t, (int)json_integer_value(json_object_get(rec, "cpu_node")));
         int j = hb_topo_node_index(t, (int)json_integer_value(json_object_get(rec, "mem_node")));
-        struct hb_grid *g = hb_grid_get(t, &all, json_string_value(json_object_get(rec, "host")),
-                                        json_string_value(json_object_get(rec, "kernel")),
-                                        json_string_value(json_object_get(rec, "access")), latency);
+        struct hb_grid *g = grid_get(t, &all, json_string_value(json_object_get(rec, "host")),
+                                     json_string_value(json_object_get(rec, "kernel")),
+                                     json_string_value(json_object_get(rec, "access")), latency);
         if (!g) {
             hb_error_set("out of memory holding %d matrices of %d x %d nodes", all.n + 1, t->nnodes,
                          t->nnodes);
@@ -398,7 +395,7 @@ int hb_suite_matrix_derive(const struct hb_suite_env *env, json_t *measured, jso
                                "initiator; measured matrices are compared with SLIT only"));
     if (env->across && all.n > 0) env->across->said = true;
     for (int g = 0; rc == 0 && g < all.n; g++)
-        hb_grid_emit(env, all.g[g], derived);
+        grid_emit(env, all.g[g], derived);
     /* Host by host: the fleet record once every host's figures are in (derive_end). */
     if (rc == 0 && env->across) {
         env->across->free = hb_matrix_fleet_free;
@@ -408,7 +405,7 @@ int hb_suite_matrix_derive(const struct hb_suite_env *env, json_t *measured, jso
                              derived);
     }
     for (int g = 0; g < all.n; g++)
-        hb_grid_free(all.g[g]);
+        grid_free(all.g[g]);
     free(all.g);
     return rc;
 }
@@ -420,16 +417,15 @@ int hb_suite_matrix_derive_end(const struct hb_suite_env *env, json_t *derived)
 }
 
 /* The options of its own it takes, besides the run options (hb_opt_doc.h). */
-static const int hb_matrix_takes[] = {OPT_KERNEL,       OPT_THREADS,   OPT_SIZE,
-                                      OPT_PAGES,        OPT_STRIDE,    OPT_TLB_GROUP,
-                                      OPT_NODES,        OPT_THRESHOLD, OPT_FLEET_THRESHOLD,
-                                      OPT_EXPORT_HWLOC, OPT_CHAINS,    0};
+static const int matrix_takes[] = {OPT_KERNEL,          OPT_THREADS,      OPT_SIZE,   OPT_PAGES,
+                                   OPT_STRIDE,          OPT_TLB_GROUP,    OPT_NODES,  OPT_THRESHOLD,
+                                   OPT_FLEET_THRESHOLD, OPT_EXPORT_HWLOC, OPT_CHAINS, 0};
 
 /* The columns its annotate and derive read beyond those always kept (hb_suite_keep.c). */
 const char *const hb_matrix_reads[] = {"bw_GBps_median", "repeat_values", NULL};
 
 const struct hb_suite hb_suite_matrix = {
-    .takes = hb_matrix_takes,
+    .takes = matrix_takes,
     .kernels = HB_MATRIX_KERNELS ", with the chase always",
     .name = "matrix",
     .help = "latency and bandwidth for every CPU node x memory node",

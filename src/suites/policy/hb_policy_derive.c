@@ -35,16 +35,16 @@ struct hb_pgroup {
 };
 
 /* Higher is better for every group: GB/s, or dependent loads per ns. */
-static double hb_pspeed(const struct hb_pgroup *g)
+static double pspeed(const struct hb_pgroup *g)
 {
     if (g->failed || g->tasks == 0 || g->sum <= 0.0) return NAN;
     return g->latency ? (double)g->tasks / g->sum : g->sum;
 }
 
 /* The group of these keys among the n there are, or NULL. */
-static struct hb_pgroup *hb_pgroup_find(struct hb_pgroup *gs, int n, const char *host,
-                                        const char *mode, const char *workload, const char *policy,
-                                        double intensity)
+static struct hb_pgroup *pgroup_find(struct hb_pgroup *gs, int n, const char *host,
+                                     const char *mode, const char *workload, const char *policy,
+                                     double intensity)
 {
     for (int i = 0; i < n; i++)
         if (strcmp(gs[i].host, host) == 0 && strcmp(gs[i].mode, mode) == 0 &&
@@ -55,11 +55,11 @@ static struct hb_pgroup *hb_pgroup_find(struct hb_pgroup *gs, int n, const char 
 }
 
 /* The group of these keys, made when there is none yet (*n counts it). */
-static struct hb_pgroup *hb_pgroup_get(struct hb_pgroup *gs, int *n, const char *host,
-                                       const char *mode, const char *workload, const char *policy,
-                                       double intensity)
+static struct hb_pgroup *pgroup_get(struct hb_pgroup *gs, int *n, const char *host,
+                                    const char *mode, const char *workload, const char *policy,
+                                    double intensity)
 {
-    struct hb_pgroup *found = hb_pgroup_find(gs, *n, host, mode, workload, policy, intensity);
+    struct hb_pgroup *found = pgroup_find(gs, *n, host, mode, workload, policy, intensity);
     if (found) return found;
     if (!policy || *n >= HB_POLICY_GROUPS) return NULL;
     struct hb_pgroup *g = &gs[(*n)++];
@@ -68,7 +68,7 @@ static struct hb_pgroup *hb_pgroup_get(struct hb_pgroup *gs, int *n, const char 
     return g;
 }
 
-static void hb_pgroup_add(const struct hb_topo *t, struct hb_pgroup *g, json_t *rec)
+static void pgroup_add(const struct hb_topo *t, struct hb_pgroup *g, json_t *rec)
 {
     g->latency = strcmp(hb_rec_str(rec, "metric", ""), "latency") == 0;
     json_t *v = json_object_get(rec, hb_rec_headline_key(rec));
@@ -109,12 +109,12 @@ static void hb_pgroup_add(const struct hb_topo *t, struct hb_pgroup *g, json_t *
 }
 
 /* Unrounded: the table and the report round a figure once, as every figure shown. */
-static json_t *hb_preal(double v)
+static json_t *preal(double v)
 {
     return isnan(v) ? json_null() : json_real(v);
 }
 
-static void hb_pemit_throughput(struct hb_pgroup *g, json_t *derived)
+static void pemit_throughput(struct hb_pgroup *g, json_t *derived)
 {
     const char *key;
     json_t *pct;
@@ -127,26 +127,26 @@ static void hb_pemit_throughput(struct hb_pgroup *g, json_t *derived)
                   "throughput", "suite", "policy", "host", g->host, "mode", g->mode, "workload",
                   g->workload, "policy", g->policy, "intensity",
                   g->intensity > 0.0 ? json_real(g->intensity) : json_null(), "value",
-                  g->failed ? json_null() : hb_preal(value), "unit", g->latency ? "ns" : "GBps",
+                  g->failed ? json_null() : preal(value), "unit", g->latency ? "ns" : "GBps",
                   "tasks", g->tasks, "pages_share_pct", g->share, "placement_ok",
                   !g->failed && g->spread_ok, "status", g->failed ? "failed" : "ok"));
 }
 
-/* The group's speed interval (as hb_pspeed: higher is better), false when unknown. */
-static bool hb_pspeed_ci(const struct hb_pgroup *g, double *lo, double *hi)
+/* The group's speed interval (as pspeed: higher is better), false when unknown. */
+static bool pspeed_ci(const struct hb_pgroup *g, double *lo, double *hi)
 {
-    if (isnan(hb_pspeed(g)) || isnan(g->lo) || isnan(g->hi) || g->lo <= 0.0) return false;
+    if (isnan(pspeed(g)) || isnan(g->lo) || isnan(g->hi) || g->lo <= 0.0) return false;
     *lo = g->latency ? (double)g->tasks / g->hi : g->lo;
     *hi = g->latency ? (double)g->tasks / g->lo : g->hi;
     return true;
 }
 
-/* The group's speed per repeat (as hb_pspeed) into a new array (*n of them): NULL and 0 when
+/* The group's speed per repeat (as pspeed) into a new array (*n of them): NULL and 0 when
  * unknown (one repeat, tasks of different repeats). */
-static double *hb_pspeed_repeats(const struct hb_pgroup *g, int *n)
+static double *pspeed_repeats(const struct hb_pgroup *g, int *n)
 {
     *n = 0;
-    if (isnan(hb_pspeed(g)) || g->nrv < 2) return NULL;
+    if (isnan(pspeed(g)) || g->nrv < 2) return NULL;
     double *v = malloc(sizeof(*v) * (size_t)g->nrv);
     for (int r = 0; v && r < g->nrv; r++)
         v[r] = g->latency ? (double)g->tasks / g->rv[r] : g->rv[r];
@@ -157,55 +157,54 @@ static double *hb_pspeed_repeats(const struct hb_pgroup *g, int *n)
 /* Whether local's speed and o's differ beyond their noise: apart (HB_SEPARATE), the intervals
  * overlap (the gain is within the noise) or unknown (one repeat); *p the rank test of their
  * per-repeat speeds (NAN when unknown). */
-static enum hb_separation hb_pgain_noise(const struct hb_pgroup *local, const struct hb_pgroup *o,
-                                         double *p)
+static enum hb_separation pgain_noise(const struct hb_pgroup *local, const struct hb_pgroup *o,
+                                      double *p)
 {
     double a, b, c, d;
     *p = NAN;
-    if (!o || !hb_pspeed_ci(local, &a, &b) || !hb_pspeed_ci(o, &c, &d)) return HB_NO_INTERVAL;
+    if (!o || !pspeed_ci(local, &a, &b) || !pspeed_ci(o, &c, &d)) return HB_NO_INTERVAL;
     int nx, ny;
-    double *x = hb_pspeed_repeats(local, &nx), *y = hb_pspeed_repeats(o, &ny);
+    double *x = pspeed_repeats(local, &nx), *y = pspeed_repeats(o, &ny);
     *p = hb_family_rec_p_of(x, nx, y, ny);
     free(x);
     free(y);
     return b < c || d < a ? HB_SEPARATE : HB_OVERLAP;
 }
 
-static json_t *hb_pspeed_json(const struct hb_pgroup *g)
+static json_t *pspeed_json(const struct hb_pgroup *g)
 {
     double lo, hi;
-    return g && hb_pspeed_ci(g, &lo, &hi) ? json_pack("[f, f]", lo, hi) : json_null();
+    return g && pspeed_ci(g, &lo, &hi) ? json_pack("[f, f]", lo, hi) : json_null();
 }
 
-static const char *const hb_pgain_others[] = {"interleave", "one-node", "remote", "os", NULL};
-static const char *const hb_pgain_keys[] = {"gain_vs_interleave", "gain_vs_one_node",
-                                            "gain_vs_remote", "gain_vs_os", NULL};
+static const char *const pgain_others[] = {"interleave", "one-node", "remote", "os", NULL};
+static const char *const pgain_keys[] = {"gain_vs_interleave", "gain_vs_one_node", "gain_vs_remote",
+                                         "gain_vs_os", NULL};
 
 /* The gain record of local; each gain a candidate of the family fam ({"noise": its word}). */
-static void hb_pemit_gain(struct hb_pgroup *gs, int n, const struct hb_pgroup *local,
-                          struct hb_family_rec *fam, json_t *derived)
+static void pemit_gain(struct hb_pgroup *gs, int n, const struct hb_pgroup *local,
+                       struct hb_family_rec *fam, json_t *derived)
 {
     json_t *rec = json_pack(
         "{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:s}", "type", "gain", "suite", "policy", "host",
         local->host, "mode", local->mode, "workload", local->workload, "intensity",
         local->intensity > 0.0 ? json_real(local->intensity) : json_null(), "local_speed",
-        hb_preal(hb_pspeed(local)), "speed_unit", local->latency ? "loads/ns" : "GBps");
+        preal(pspeed(local)), "speed_unit", local->latency ? "loads/ns" : "GBps");
     /* Each gain, and the speeds' intervals; whether it exceeds the noise once the family is
-     * decided (hb_pgain_decide). */
+     * decided (pgain_decide). */
     json_t *speeds = json_object();
-    json_object_set_new(speeds, "local", hb_pspeed_json(local));
-    for (int i = 0; hb_pgain_others[i]; i++) {
+    json_object_set_new(speeds, "local", pspeed_json(local));
+    for (int i = 0; pgain_others[i]; i++) {
         /* Looked up, never made: a placement the run did not measure has no gain. */
-        struct hb_pgroup *o = hb_pgroup_find(gs, n, local->host, local->mode, local->workload,
-                                             hb_pgain_others[i], local->intensity);
-        json_object_set_new(rec, hb_pgain_keys[i],
-                            hb_preal(o ? hb_pspeed(local) / hb_pspeed(o) : NAN));
+        struct hb_pgroup *o = pgroup_find(gs, n, local->host, local->mode, local->workload,
+                                          pgain_others[i], local->intensity);
+        json_object_set_new(rec, pgain_keys[i], preal(o ? pspeed(local) / pspeed(o) : NAN));
         double p;
-        enum hb_separation sep = hb_pgain_noise(local, o, &p);
+        enum hb_separation sep = pgain_noise(local, o, &p);
         json_t *e = json_pack("{s:s}", "noise", hb_separation_name(sep));
         hb_family_rec_add(fam, e, p, sep == HB_SEPARATE);
         json_decref(e);
-        json_object_set_new(speeds, hb_pgain_others[i], hb_pspeed_json(o));
+        json_object_set_new(speeds, pgain_others[i], pspeed_json(o));
     }
     json_object_set_new(rec, "speed_ci95", speeds);
     json_array_append_new(derived, rec);
@@ -214,7 +213,7 @@ static void hb_pemit_gain(struct hb_pgroup *gs, int n, const struct hb_pgroup *l
 /* The family of every gain the derive step draws decided: each gain record of derived[first..] gets
  * gain_noise (clear, inconclusive, unknown noise), gain_p and gain_p_adjusted per gain, and
  * the family. 0 or -ENOMEM. */
-static int hb_pgain_decide(struct hb_family_rec *fam, json_t *derived, size_t first)
+static int pgain_decide(struct hb_family_rec *fam, json_t *derived, size_t first)
 {
     int rc = hb_family_rec_decide(fam);
     hb_family_rec_demote(fam, "noise", "inconclusive", NULL);
@@ -223,11 +222,11 @@ static int hb_pgain_decide(struct hb_family_rec *fam, json_t *derived, size_t fi
         json_t *rec = json_array_get(derived, j);
         if (strcmp(hb_rec_str(rec, "type", ""), "gain") != 0) continue;
         json_t *noise = json_object(), *p = json_object(), *adj = json_object();
-        for (int i = 0; hb_pgain_keys[i]; i++, k++) {
+        for (int i = 0; pgain_keys[i]; i++, k++) {
             json_t *e = json_array_get(fam->entries, k);
-            json_object_set(noise, hb_pgain_keys[i], json_object_get(e, "noise"));
-            json_object_set(p, hb_pgain_keys[i], json_object_get(e, "p"));
-            json_object_set(adj, hb_pgain_keys[i], json_object_get(e, "p_adjusted"));
+            json_object_set(noise, pgain_keys[i], json_object_get(e, "noise"));
+            json_object_set(p, pgain_keys[i], json_object_get(e, "p"));
+            json_object_set(adj, pgain_keys[i], json_object_get(e, "p_adjusted"));
         }
         json_object_set_new(rec, "gain_noise", noise);
         json_object_set_new(rec, "gain_p", p);
@@ -238,8 +237,8 @@ static int hb_pgain_decide(struct hb_family_rec *fam, json_t *derived, size_t fi
 }
 
 /* Knee of local over `against` across the intensities of one host and mode. */
-static void hb_pemit_knee(const struct hb_suite_env *env, struct hb_pgroup *gs, int n,
-                          const struct hb_pgroup *first, const char *against, json_t *derived)
+static void pemit_knee(const struct hb_suite_env *env, struct hb_pgroup *gs, int n,
+                       const struct hb_pgroup *first, const char *against, json_t *derived)
 {
     double x[64], cost[64];
     int m = 0;
@@ -250,13 +249,13 @@ static void hb_pemit_knee(const struct hb_suite_env *env, struct hb_pgroup *gs, 
             strcmp(g->host, first->host) != 0 || strcmp(g->mode, first->mode) != 0)
             continue;
         struct hb_pgroup *o =
-            hb_pgroup_find(gs, n, g->host, g->mode, g->workload, against, g->intensity);
-        double r = o ? hb_pspeed(g) / hb_pspeed(o) : NAN;
+            pgroup_find(gs, n, g->host, g->mode, g->workload, against, g->intensity);
+        double r = o ? pspeed(g) / pspeed(o) : NAN;
         if (isnan(r)) continue;
         x[m] = g->intensity;
         cost[m++] = r - 1.0;
         json_array_append_new(xs, json_real(g->intensity));
-        json_array_append_new(ratios, hb_preal(r));
+        json_array_append_new(ratios, preal(r));
     }
     if (m == 0) {
         json_decref(xs);
@@ -295,18 +294,18 @@ int hb_suite_policy_derive(const struct hb_suite_env *env, json_t *measured, jso
             strcmp(hb_rec_str(rec, "role", ""), "foreground") != 0)
             continue;
         struct hb_pgroup *g =
-            hb_pgroup_get(gs, &n, hb_rec_str(rec, "host", ""), hb_rec_str(rec, "mode", ""),
-                          hb_rec_str(rec, "workload", ""), hb_rec_str(rec, "policy", ""),
-                          json_number_value(json_object_get(rec, "intensity")));
-        if (g) hb_pgroup_add(env->topo, g, rec);
+            pgroup_get(gs, &n, hb_rec_str(rec, "host", ""), hb_rec_str(rec, "mode", ""),
+                       hb_rec_str(rec, "workload", ""), hb_rec_str(rec, "policy", ""),
+                       json_number_value(json_object_get(rec, "intensity")));
+        if (g) pgroup_add(env->topo, g, rec);
     }
     for (int i = 0; i < n; i++)
-        hb_pemit_throughput(&gs[i], derived);
+        pemit_throughput(&gs[i], derived);
     struct hb_family_rec fam = {0};
     size_t first = json_array_size(derived);
     for (int i = 0; i < n; i++)
-        if (strcmp(gs[i].policy, "local") == 0) hb_pemit_gain(gs, n, &gs[i], &fam, derived);
-    int rc = hb_pgain_decide(&fam, derived, first);
+        if (strcmp(gs[i].policy, "local") == 0) pemit_gain(gs, n, &gs[i], &fam, derived);
+    int rc = pgain_decide(&fam, derived, first);
     hb_family_rec_free(&fam);
     /* One knee pair per host and mode: at its first local intensity group. */
     for (int i = 0; i < n; i++) {
@@ -316,8 +315,8 @@ int hb_suite_policy_derive(const struct hb_suite_env *env, json_t *measured, jso
             seen = gs[j].intensity > 0.0 && strcmp(gs[j].policy, "local") == 0 &&
                    strcmp(gs[j].host, gs[i].host) == 0 && strcmp(gs[j].mode, gs[i].mode) == 0;
         if (seen) continue;
-        hb_pemit_knee(env, gs, n, &gs[i], "remote", derived);
-        hb_pemit_knee(env, gs, n, &gs[i], "interleave", derived);
+        pemit_knee(env, gs, n, &gs[i], "remote", derived);
+        pemit_knee(env, gs, n, &gs[i], "interleave", derived);
     }
     for (int i = 0; i < n; i++) {
         json_decref(gs[i].share);

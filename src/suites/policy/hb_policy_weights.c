@@ -21,11 +21,11 @@
 #include <string.h>
 
 /* The weights of A for one page of B: from even to DRAM-heavy, as DRAM + CXL parts need. */
-static const int hb_weight_ladder[] = {1, 2, 3, 4, 6, 8, 12, 16};
-#define HB_LADDER (sizeof(hb_weight_ladder) / sizeof(hb_weight_ladder[0]))
+static const int weight_ladder[] = {1, 2, 3, 4, 6, 8, 12, 16};
+#define HB_LADDER (sizeof(weight_ladder) / sizeof(weight_ladder[0]))
 
 /* --mem-node A,B, or the CPU node's own memory and the memory node farthest from it. */
-static int hb_weights_pair(const struct hb_suite_env *env, int cpu, int pair[2])
+static int weights_pair(const struct hb_suite_env *env, int cpu, int pair[2])
 {
     const struct hb_options *o = env->opts;
     const struct hb_topo *t = env->topo;
@@ -68,9 +68,9 @@ static int hb_weights_pair(const struct hb_suite_env *env, int cpu, int pair[2])
 }
 
 /* One step: bound to one node (weights 1:0 or 0:1) or weighted over both. */
-static int hb_weights_add(const struct hb_suite_env *env, struct hb_plan *out, const char *kernel,
-                          int cpu, int threads, uint64_t bytes, const int pair[2],
-                          const long long weights[2])
+static int weights_add(const struct hb_suite_env *env, struct hb_plan *out, const char *kernel,
+                       int cpu, int threads, uint64_t bytes, const int pair[2],
+                       const long long weights[2])
 {
     bool weighted = weights[0] && weights[1];
     char name[HB_NAME_LEN];
@@ -105,18 +105,18 @@ static int hb_weights_add(const struct hb_suite_env *env, struct hb_plan *out, c
 }
 
 /* The study's options that the search has no use for: refused, never ignored. */
-static const int hb_weights_refuses[] = {OPT_MODE,  OPT_INTENSITY, OPT_TIER,
-                                         OPT_NODES, OPT_THRESHOLD, 0};
+static const int weights_refuses[] = {OPT_MODE,  OPT_INTENSITY, OPT_TIER,
+                                      OPT_NODES, OPT_THRESHOLD, 0};
 
 int hb_policy_weights_plan(const struct hb_suite_env *env, struct hb_plan *out, int cpu)
 {
     const struct hb_options *o = env->opts;
     const struct hb_topo *t = env->topo;
-    for (int i = 0; hb_weights_refuses[i]; i++)
-        if (o->given & ((uint64_t)1 << (hb_weights_refuses[i] - OPT_KERNEL))) {
+    for (int i = 0; weights_refuses[i]; i++)
+        if (o->given & ((uint64_t)1 << (weights_refuses[i] - OPT_KERNEL))) {
             hb_error_set("policy --weights auto takes no --%s: it weighs one pair of nodes from "
                          "one task on --cpu-node",
-                         hb_opt_doc_name(hb_weights_refuses[i]));
+                         hb_opt_doc_name(weights_refuses[i]));
             return -EINVAL;
         }
     char kernel[sizeof(o->kernels)];
@@ -132,7 +132,7 @@ int hb_policy_weights_plan(const struct hb_suite_env *env, struct hb_plan *out, 
     }
     if (t->is_this_system && (rc = hb_interleave_weights_check("policy --weights auto"))) return rc;
     int pair[2];
-    if ((rc = hb_weights_pair(env, cpu, pair))) return rc;
+    if ((rc = weights_pair(env, cpu, pair))) return rc;
     if (t->is_this_system && !hb_interleave_weights_writable()) {
         hb_error_set("policy --weights auto sets the kernel's weighted-interleave weights in %s: "
                      "run it as root",
@@ -143,16 +143,16 @@ int hb_policy_weights_plan(const struct hb_suite_env *env, struct hb_plan *out, 
     uint64_t bytes = o->size ? o->size : env->default_bytes;
     const long long binds[2][2] = {{1, 0}, {0, 1}};
     for (int b = 0; b < 2 && rc == 0; b++)
-        rc = hb_weights_add(env, out, kernel, cpu, threads, bytes, pair, binds[b]);
+        rc = weights_add(env, out, kernel, cpu, threads, bytes, pair, binds[b]);
     for (size_t r = 0; r < HB_LADDER && rc == 0; r++) {
-        const long long w[2] = {hb_weight_ladder[r], 1};
-        rc = hb_weights_add(env, out, kernel, cpu, threads, bytes, pair, w);
+        const long long w[2] = {weight_ladder[r], 1};
+        rc = weights_add(env, out, kernel, cpu, threads, bytes, pair, w);
     }
     return rc;
 }
 
 /* The weights [a, b] of a search record, or false. */
-static bool hb_weights_of(const json_t *rec, long long w[2])
+static bool weights_of(const json_t *rec, long long w[2])
 {
     const json_t *a = json_object_get(rec, "weights");
     if (strcmp(hb_rec_str(rec, "mode", ""), "weights") != 0 || json_array_size(a) != 2)
@@ -164,7 +164,7 @@ static bool hb_weights_of(const json_t *rec, long long w[2])
 
 /* One host's search: the ladder, the two binds, the best step and the bandwidth ratio; best
  * against next a candidate of fam ({"best_vs_next": its word}). */
-static json_t *hb_weights_record(json_t *measured, const char *host, struct hb_family_rec *fam)
+static json_t *weights_record(json_t *measured, const char *host, struct hb_family_rec *fam)
 {
     const json_t *bind[2] = {NULL, NULL}, *best = NULL, *next = NULL;
     json_t *ladder = json_array(), *rec;
@@ -172,7 +172,7 @@ static json_t *hb_weights_record(json_t *measured, const char *host, struct hb_f
     json_array_foreach(measured, i, rec)
     {
         long long w[2];
-        if (strcmp(hb_rec_str(rec, "host", ""), host) != 0 || !hb_weights_of(rec, w)) continue;
+        if (strcmp(hb_rec_str(rec, "host", ""), host) != 0 || !weights_of(rec, w)) continue;
         if (!w[0] || !w[1]) {
             bind[w[0] ? 0 : 1] = rec;
             continue;
@@ -192,7 +192,7 @@ static json_t *hb_weights_record(json_t *measured, const char *host, struct hb_f
     double a = bind[0] ? hb_rec_num(bind[0], "value", 0.0) : 0.0;
     double b = bind[1] ? hb_rec_num(bind[1], "value", 0.0) : 0.0;
     long long bw[2] = {0, 0};
-    if (best) hb_weights_of(best, bw);
+    if (best) weights_of(best, bw);
     double best_ratio = best ? (double)bw[0] / (double)bw[1] : 0.0, bw_ratio = b > 0 ? a / b : 0;
     enum hb_separation sep = best && next ? hb_rec_separation(best, next) : HB_NO_INTERVAL;
     json_t *e = json_pack("{s:s}", "best_vs_next", hb_separation_name(sep));
@@ -222,12 +222,12 @@ int hb_policy_weights_derive(json_t *measured, json_t *derived)
     {
         long long w[2];
         const char *host = hb_rec_str(rec, "host", "");
-        bool first_of_host = hb_weights_of(rec, w);
+        bool first_of_host = weights_of(rec, w);
         for (size_t j = 0; first_of_host && j < i; j++)
             first_of_host =
                 strcmp(hb_rec_str(json_array_get(measured, j), "host", ""), host) != 0 ||
-                !hb_weights_of(json_array_get(measured, j), w);
-        json_t *out = first_of_host ? hb_weights_record(measured, host, &fam) : NULL;
+                !weights_of(json_array_get(measured, j), w);
+        json_t *out = first_of_host ? weights_record(measured, host, &fam) : NULL;
         if (first_of_host && (!out || json_array_append_new(derived, out))) {
             rc = -ENOMEM;
             break;

@@ -30,9 +30,9 @@
 #define HB_POLICY_WORKLOADS "triad,read,gups,blur3,dgemm,fir,chase"
 
 /* Local first: with one node with memory it is the only one planned. */
-static const char *const hb_study_placements[] = {"local",    "interleave", "remote",
-                                                  "one-node", "os",         NULL};
-static const char *const hb_intensity_policies[] = {"local", "remote", "interleave", NULL};
+static const char *const study_placements[] = {"local",    "interleave", "remote",
+                                               "one-node", "os",         NULL};
+static const char *const intensity_policies[] = {"local", "remote", "interleave", NULL};
 
 /* Intensities of the --intensity study: 1/8 .. 64 flops per byte, one per octave. */
 #define HB_INTENSITY_LO 0.125
@@ -41,7 +41,7 @@ static const char *const hb_intensity_policies[] = {"local", "remote", "interlea
 /* May node index j hold remote memory for CPU node index ci? --tier names a kind (hwloc
  * subtype: DRAM, HBM, CXL-DRAM...) or a tier number; by default the CPU node's own kind and
  * tier, so a DRAM node's remote is DRAM, not GPU memory, another quadrant's MCDRAM or CXL. */
-static bool hb_policy_remote_ok(const struct hb_topo *t, const char *tier, int ci, int j)
+static bool policy_remote_ok(const struct hb_topo *t, const char *tier, int ci, int j)
 {
     if (!t->nodes[j].has_memory) return false;
     if (!tier[0]) return hb_mem_same_tier(t, ci, j);
@@ -54,14 +54,14 @@ static bool hb_policy_remote_ok(const struct hb_topo *t, const char *tier, int c
 /* The memory node farthest from cpu by firmware distance among the allowed ones; ties go to
  * the first such node after cpu in node order, so rate mode spreads its remote traffic.
  * Itself when it is the only one of its kind. */
-static int hb_policy_farthest(const struct hb_suite_env *env, const char *tier, int cpu)
+static int policy_farthest(const struct hb_suite_env *env, const char *tier, int cpu)
 {
     const struct hb_topo *t = env->topo;
     int ci = hb_topo_node_index(t, cpu), best = -1;
     uint64_t best_d = 0;
     for (int k = 1; k <= t->nnodes; k++) {
         int j = (ci + k) % t->nnodes;
-        if (!hb_policy_remote_ok(t, tier, ci, j) || !hb_suite_node_on(env, j)) continue;
+        if (!policy_remote_ok(t, tier, ci, j) || !hb_suite_node_on(env, j)) continue;
         uint64_t d = t->distances ? hb_topo_distance(t, ci, j) : (j != ci);
         if (best < 0 || d > best_d) {
             best = j;
@@ -72,11 +72,11 @@ static int hb_policy_farthest(const struct hb_suite_env *env, const char *tier, 
 }
 
 /* --tier must name something this machine has. */
-static int hb_policy_check_tier(const struct hb_topo *t, const char *tier)
+static int policy_check_tier(const struct hb_topo *t, const char *tier)
 {
     if (!tier[0]) return 0;
     for (int j = 0; j < t->nnodes; j++)
-        if (hb_policy_remote_ok(t, tier, 0, j)) return 0;
+        if (policy_remote_ok(t, tier, 0, j)) return 0;
     json_t *tiers = hb_mem_tiers(t);
     char *kinds = json_dumps(tiers, JSON_COMPACT);
     json_decref(tiers);
@@ -87,7 +87,7 @@ static int hb_policy_check_tier(const struct hb_topo *t, const char *tier)
 }
 
 /* The first node with memory that takes part (--nodes). */
-static int hb_policy_first_mem(const struct hb_suite_env *env)
+static int policy_first_mem(const struct hb_suite_env *env)
 {
     const struct hb_topo *t = env->topo;
     for (int i = 0; i < t->nnodes; i++)
@@ -98,8 +98,8 @@ static int hb_policy_first_mem(const struct hb_suite_env *env)
 /* Rate mode binds every CPU node's task to one node (one-node) or to a few (remote): without
  * --size each task gets the share that lets them fit there together. *busiest: the node most
  * tasks bind to (-1 when none shares), *count: how many. */
-static uint64_t hb_policy_rate_bytes(const struct hb_suite_env *env, const char *policy,
-                                     uint64_t bytes, int *busiest, int *count)
+static uint64_t policy_rate_bytes(const struct hb_suite_env *env, const char *policy,
+                                  uint64_t bytes, int *busiest, int *count)
 {
     const struct hb_topo *t = env->topo;
     bool one_node = strcmp(policy, "one-node") == 0;
@@ -110,8 +110,8 @@ static uint64_t hb_policy_rate_bytes(const struct hb_suite_env *env, const char 
     if (!binds) return bytes; /* the sum check after planning says what does not fit */
     for (int i = 0; i < t->nnodes; i++) {
         if (!t->nodes[i].has_cpus || !hb_suite_node_on(env, i)) continue;
-        int target = one_node ? hb_policy_first_mem(env)
-                              : hb_policy_farthest(env, env->opts->tier, t->nodes[i].os_index);
+        int target = one_node ? policy_first_mem(env)
+                              : policy_farthest(env, env->opts->tier, t->nodes[i].os_index);
         int ti = hb_topo_node_index(t, target);
         if (ti >= 0) binds[ti]++;
     }
@@ -130,18 +130,18 @@ static uint64_t hb_policy_rate_bytes(const struct hb_suite_env *env, const char 
 }
 
 /* One task of the experiment under the named policy. */
-static int hb_policy_task(const struct hb_suite_env *env, struct hb_task *task, int cpu,
-                          int threads, const char *kernel, const char *policy, uint64_t bytes)
+static int policy_task(const struct hb_suite_env *env, struct hb_task *task, int cpu, int threads,
+                       const char *kernel, const char *policy, uint64_t bytes)
 {
     int rc;
     if (strcmp(policy, "interleave") == 0)
         rc = hb_suite_task(env, task, cpu, 0, threads, kernel, HB_POLICY_INTERLEAVE, -1, bytes);
     else if (strcmp(policy, "remote") == 0)
         rc = hb_suite_task(env, task, cpu, 0, threads, kernel, HB_POLICY_BIND,
-                           hb_policy_farthest(env, env->opts->tier, cpu), bytes);
+                           policy_farthest(env, env->opts->tier, cpu), bytes);
     else if (strcmp(policy, "one-node") == 0)
         rc = hb_suite_task(env, task, cpu, 0, threads, kernel, HB_POLICY_BIND,
-                           hb_policy_first_mem(env), bytes);
+                           policy_first_mem(env), bytes);
     else
         rc = hb_suite_task(env, task, cpu, 0, threads, kernel, HB_POLICY_FIRSTTOUCH, -1, bytes);
     /* "os": the kernel may place pages on any node with memory, whatever its OS index. */
@@ -152,8 +152,8 @@ static int hb_policy_task(const struct hb_suite_env *env, struct hb_task *task, 
     return rc;
 }
 
-static int hb_policy_add(const struct hb_suite_env *env, struct hb_plan *out, const char *mode,
-                         const char *kernel, double param, const char *policy, int single_cpu)
+static int policy_add(const struct hb_suite_env *env, struct hb_plan *out, const char *mode,
+                      const char *kernel, double param, const char *policy, int single_cpu)
 {
     const struct hb_options *o = env->opts;
     const struct hb_topo *t = env->topo;
@@ -162,7 +162,7 @@ static int hb_policy_add(const struct hb_suite_env *env, struct hb_plan *out, co
     if (rc) return rc;
     uint64_t bytes = o->size ? o->size : env->default_bytes;
     int busiest, count;
-    if (single_cpu < 0) bytes = hb_policy_rate_bytes(env, policy, bytes, &busiest, &count);
+    if (single_cpu < 0) bytes = policy_rate_bytes(env, policy, bytes, &busiest, &count);
     struct hb_experiment e;
     char name[HB_NAME_LEN], wl[40];
     if (param > 0.0)
@@ -180,7 +180,7 @@ static int hb_policy_add(const struct hb_suite_env *env, struct hb_plan *out, co
         int first = single_cpu >= 0 ? single_cpu : -1;
         for (int i = 0; first < 0 && i < t->nnodes; i++)
             if (t->nodes[i].has_cpus) first = t->nodes[i].os_index;
-        int far = hb_topo_node_index(t, hb_policy_farthest(env, o->tier, first));
+        int far = hb_topo_node_index(t, policy_farthest(env, o->tier, first));
         rc = hb_param_str(&e, "remote_kind", hb_mem_kind(t, far));
         if (rc == 0)
             rc = hb_param_str(&e, "remote_rule",
@@ -195,7 +195,7 @@ static int hb_policy_add(const struct hb_suite_env *env, struct hb_plan *out, co
         /* Latency wants one dependent stream; everything else every core of the node. */
         int threads = k.latency ? 1 : o->threads ? o->threads : t->nodes[i].ncores;
         struct hb_task *task = hb_experiment_task(&e);
-        rc = task ? hb_policy_task(env, task, cpu, threads, kernel, policy, bytes) : -ENOMEM;
+        rc = task ? policy_task(env, task, cpu, threads, kernel, policy, bytes) : -ENOMEM;
         if (rc) break;
         task->param = param;
     }
@@ -206,7 +206,7 @@ static int hb_policy_add(const struct hb_suite_env *env, struct hb_plan *out, co
     return hb_plan_add(out, &e);
 }
 
-static int hb_suite_policy_plan(const struct hb_suite_env *env, struct hb_plan *out)
+static int suite_policy_plan(const struct hb_suite_env *env, struct hb_plan *out)
 {
     const struct hb_options *o = env->opts;
     const struct hb_topo *t = env->topo;
@@ -215,7 +215,7 @@ static int hb_suite_policy_plan(const struct hb_suite_env *env, struct hb_plan *
         for (int i = 0; i < t->nnodes && single_cpu < 0; i++)
             if (t->nodes[i].has_cpus && hb_suite_node_on(env, i)) single_cpu = t->nodes[i].os_index;
     int rc = hb_suite_check_cpu_node(t, single_cpu, "--cpu-node");
-    if (rc || (rc = hb_policy_check_tier(t, o->tier))) return rc;
+    if (rc || (rc = policy_check_tier(t, o->tier))) return rc;
     if (o->weights_auto) return hb_policy_weights_plan(env, out, single_cpu);
     if (o->nmem_nodes) {
         hb_error_set("policy takes --mem-node only with --weights auto (the pair to weigh)");
@@ -223,7 +223,7 @@ static int hb_suite_policy_plan(const struct hb_suite_env *env, struct hb_plan *
     }
     /* One node with memory: every placement would put the pages there, so only local runs
      * (each workload's speed), and the plan says why before anything runs. */
-    int nmem = 0, mem = hb_policy_first_mem(env);
+    int nmem = 0, mem = policy_first_mem(env);
     for (int i = 0; i < t->nnodes; i++)
         nmem += t->nodes[i].has_memory && hb_suite_node_on(env, i);
     bool local_only = nmem < 2;
@@ -235,17 +235,16 @@ static int hb_suite_policy_plan(const struct hb_suite_env *env, struct hb_plan *
                      "nodes with memory",
                      o->nodes ? " among --nodes" : "", mem, mem);
     /* Said once: rate mode's shared targets take a smaller share per task. */
-    for (int p = 0; hb_study_placements[p] && o->mode != 1 && !(local_only && p > 0); p++) {
+    for (int p = 0; study_placements[p] && o->mode != 1 && !(local_only && p > 0); p++) {
         int busiest, count;
         uint64_t share =
-            hb_policy_rate_bytes(env, hb_study_placements[p], env->default_bytes, &busiest, &count);
+            policy_rate_bytes(env, study_placements[p], env->default_bytes, &busiest, &count);
         char a[32], b[32];
         if (busiest >= 0)
             hb_suite_say(env,
                          "policy: rate mode binds %d tasks to node %d under %s: %s each, not %s, "
                          "so they fit together (--size sets it)",
-                         count, busiest, hb_study_placements[p],
-                         hb_bytes_format(share, a, sizeof(a)),
+                         count, busiest, study_placements[p], hb_bytes_format(share, a, sizeof(a)),
                          hb_bytes_format(env->default_bytes, b, sizeof(b)));
     }
     char list[sizeof(o->kernels)];
@@ -260,43 +259,43 @@ static int hb_suite_policy_plan(const struct hb_suite_env *env, struct hb_plan *
         int cpu = strcmp(hb_mode_names[m], "single") == 0 ? single_cpu : -1;
         if (o->intensity) {
             for (double x = HB_INTENSITY_LO; x <= HB_INTENSITY_HI; x *= 2.0)
-                for (int p = 0; hb_intensity_policies[p] && !(local_only && p > 0); p++)
-                    if ((rc = hb_policy_add(env, out, hb_mode_names[m], "intensity", x,
-                                            hb_intensity_policies[p], cpu)))
+                for (int p = 0; intensity_policies[p] && !(local_only && p > 0); p++)
+                    if ((rc = policy_add(env, out, hb_mode_names[m], "intensity", x,
+                                         intensity_policies[p], cpu)))
                         return rc;
             continue;
         }
         char work[sizeof(list)], *save = NULL;
         snprintf(work, sizeof(work), "%s", list);
         for (char *k = strtok_r(work, ",", &save); k; k = strtok_r(NULL, ",", &save))
-            for (int p = 0; hb_study_placements[p] && !(local_only && p > 0); p++)
-                if ((rc = hb_policy_add(env, out, hb_mode_names[m], k,
-                                        strcmp(k, "intensity") == 0 ? 1.0 : 0.0,
-                                        hb_study_placements[p], cpu)))
+            for (int p = 0; study_placements[p] && !(local_only && p > 0); p++)
+                if ((rc = policy_add(env, out, hb_mode_names[m], k,
+                                     strcmp(k, "intensity") == 0 ? 1.0 : 0.0, study_placements[p],
+                                     cpu)))
                     return rc;
     }
     return 0;
 }
 
 /* The options of its own it takes, besides the run options (hb_opt_doc.h). */
-static const int hb_policy_takes[] = {
+static const int policy_takes[] = {
     OPT_KERNEL, OPT_CPU_NODE,  OPT_THREADS,  OPT_SIZE,    OPT_PAGES,
     OPT_STRIDE, OPT_TLB_GROUP, OPT_NODES,    OPT_MODE,    OPT_INTENSITY,
     OPT_TIER,   OPT_THRESHOLD, OPT_MEM_NODE, OPT_WEIGHTS, 0};
 
 /* The columns its annotate and derive read beyond those always kept (hb_suite_keep.c). */
-static const char *const hb_policy_reads[] = {"pages_share_pct", "repeat_values", NULL};
+static const char *const policy_reads[] = {"pages_share_pct", "repeat_values", NULL};
 
 const struct hb_suite hb_suite_policy = {
-    .takes = hb_policy_takes,
+    .takes = policy_takes,
     .kernels = HB_POLICY_WORKLOADS,
     .name = "policy",
     .help = "workloads x placement policies (local, interleave, remote, one-node, os) in rate and "
             "single mode, and the NUMA gain table (one node with memory: local placement only, "
             "no gain); --weights auto: the weighted-interleave weights that give the most "
             "bandwidth over a pair of memory nodes",
-    .plan = hb_suite_policy_plan,
+    .plan = suite_policy_plan,
     .derive = hb_suite_policy_derive,
-    .reads = hb_policy_reads,
+    .reads = policy_reads,
     .tiers = "policy",
 };

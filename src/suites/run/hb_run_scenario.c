@@ -20,8 +20,8 @@ struct hb_scn_cursor {
     const char *start; /* of the line, for columns */
 };
 
-static int hb_scn_error(const struct hb_scn_cursor *c, const char *at, const char *expected,
-                        const char *got, size_t got_len)
+static int scn_error(const struct hb_scn_cursor *c, const char *at, const char *expected,
+                     const char *got, size_t got_len)
 {
     hb_error_set("%s:%d:%d: expected %s, got '%.*s'", c->file, c->line, (int)(at - c->start) + 1,
                  expected, (int)(got_len > 40 ? 40 : got_len), got);
@@ -29,7 +29,7 @@ static int hb_scn_error(const struct hb_scn_cursor *c, const char *at, const cha
 }
 
 /* A decimal node or thread number of at most 6 digits at *p; advances *p. */
-static int hb_scn_number(const char **p, const char *end, int *out)
+static int scn_number(const char **p, const char *end, int *out)
 {
     const char *s = *p;
     int v = 0, n = 0;
@@ -44,21 +44,21 @@ static int hb_scn_number(const char **p, const char *end, int *out)
     return 0;
 }
 
-static int hb_scn_label(const struct hb_scn_cursor *c, const char *w, size_t len,
-                        struct hb_scn_task *t)
+static int scn_label(const struct hb_scn_cursor *c, const char *w, size_t len,
+                     struct hb_scn_task *t)
 {
     const char *p = w, *end = w + len;
     static const char *const want = "a label node.thread.access.memnode such as 0.0.r.1";
-    if (hb_scn_number(&p, end, &t->node) || p >= end || *p != '.')
-        return hb_scn_error(c, p, want, w, len);
+    if (scn_number(&p, end, &t->node) || p >= end || *p != '.')
+        return scn_error(c, p, want, w, len);
     p++;
     if (p < end && *p == '*') {
         t->thread = -1;
         p++;
-    } else if (hb_scn_number(&p, end, &t->thread)) {
-        return hb_scn_error(c, p, "a thread number or '*' after the node", w, len);
+    } else if (scn_number(&p, end, &t->thread)) {
+        return scn_error(c, p, "a thread number or '*' after the node", w, len);
     }
-    if (p >= end || *p++ != '.') return hb_scn_error(c, p - 1, want, w, len);
+    if (p >= end || *p++ != '.') return scn_error(c, p - 1, want, w, len);
     t->access_col = (int)(p - c->start) + 1;
     if (end - p >= 3 && p[0] == 'r' && p[1] == 'w' && p[2] == '.') {
         snprintf(t->access, sizeof(t->access), "rw");
@@ -67,27 +67,27 @@ static int hb_scn_label(const struct hb_scn_cursor *c, const char *w, size_t len
         snprintf(t->access, sizeof(t->access), "%c", p[0]);
         p += 1;
     } else {
-        return hb_scn_error(c, p, "access r, w or rw", w, len);
+        return scn_error(c, p, "access r, w or rw", w, len);
     }
     p++;
-    if (hb_scn_number(&p, end, &t->mem_node) || p != end)
-        return hb_scn_error(c, p, "a memory node number ending the label", w, len);
+    if (scn_number(&p, end, &t->mem_node) || p != end)
+        return scn_error(c, p, "a memory node number ending the label", w, len);
     return 0;
 }
 
-static int hb_scn_option(const struct hb_scn_cursor *c, const char *w, size_t len,
-                         struct hb_scn_task *t)
+static int scn_option(const struct hb_scn_cursor *c, const char *w, size_t len,
+                      struct hb_scn_task *t)
 {
     const char *eq = memchr(w, '=', len);
     char val[64];
     if (!eq || eq == w || (size_t)(w + len - eq - 1) >= sizeof(val) || eq + 1 == w + len)
-        return hb_scn_error(c, w, "key=value (kernel, size, level, rate)", w, len);
+        return scn_error(c, w, "key=value (kernel, size, level, rate)", w, len);
     snprintf(val, sizeof(val), "%.*s", (int)(w + len - eq - 1), eq + 1);
     size_t klen = (size_t)(eq - w);
     const char *at = eq + 1;
     if (klen == 6 && memcmp(w, "kernel", 6) == 0) {
         if (strlen(val) >= sizeof(t->kernel))
-            return hb_scn_error(c, at, "a kernel name (see hopbench --help)", val, strlen(val));
+            return scn_error(c, at, "a kernel name (see hopbench --help)", val, strlen(val));
         memcpy(t->kernel, val, strlen(val) + 1); /* length checked just above */
     } else if (klen == 4 && memcmp(w, "size", 4) == 0) {
         /* The size reader's own message names the value and what is valid ("too large: it
@@ -106,8 +106,8 @@ static int hb_scn_option(const struct hb_scn_cursor *c, const char *w, size_t le
         for (int i = 1; hb_bg_level_names[i]; i++)
             if (strcmp(val, hb_bg_level_names[i]) == 0) t->level = i;
         if (t->level == 0)
-            return hb_scn_error(c, at, "level low, medium, high or very-high", val, strlen(val));
-        if (!t->bg) return hb_scn_error(c, w, "level= only on bg lines", w, len);
+            return scn_error(c, at, "level low, medium, high or very-high", val, strlen(val));
+        if (!t->bg) return scn_error(c, w, "level= only on bg lines", w, len);
     } else if (klen == 4 && memcmp(w, "rate", 4) == 0) {
         char *end = NULL;
         errno = 0;
@@ -115,15 +115,15 @@ static int hb_scn_option(const struct hb_scn_cursor *c, const char *w, size_t le
         /* Decimal only: strtod would also take "+1", "0x1p3" and "inf". */
         if (errno || *end || end == val || !isdigit((unsigned char)val[0]) ||
             strpbrk(val, "xXpP") || !(t->rate >= 0.0 && t->rate <= 1000.0))
-            return hb_scn_error(c, at, "a rate in GB/s from 0 (unpaced) to 1000", val, strlen(val));
-        if (!t->bg) return hb_scn_error(c, w, "rate= only on bg lines", w, len);
+            return scn_error(c, at, "a rate in GB/s from 0 (unpaced) to 1000", val, strlen(val));
+        if (!t->bg) return scn_error(c, w, "rate= only on bg lines", w, len);
     } else {
-        return hb_scn_error(c, w, "a key kernel, size, level or rate", w, klen);
+        return scn_error(c, w, "a key kernel, size, level or rate", w, klen);
     }
     return 0;
 }
 
-static uint32_t hb_scn_hash(const char *name, size_t len)
+static uint32_t scn_hash(const char *name, size_t len)
 {
     uint32_t h = 2166136261u; /* FNV-1a */
     for (size_t i = 0; i < len; i++)
@@ -134,8 +134,8 @@ static uint32_t hb_scn_hash(const char *name, size_t len)
 /* The experiment already named name (len bytes), or NULL in *first; the table grows so the
  * next experiment has room (kept at most half full: a file may hold tens of thousands).
  * 0 or -ENOMEM. */
-static int hb_scn_name_find(struct hb_scenario *s, const char *name, size_t len,
-                            const struct hb_scn_exp **first)
+static int scn_name_find(struct hb_scenario *s, const char *name, size_t len,
+                         const struct hb_scn_exp **first)
 {
     *first = NULL;
     if (2 * (s->n + 1) > s->names_cap) {
@@ -146,7 +146,7 @@ static int hb_scn_name_find(struct hb_scenario *s, const char *name, size_t len,
             return -ENOMEM;
         }
         for (int i = 0; i < s->n; i++) {
-            uint32_t h = hb_scn_hash(s->exps[i].name, strlen(s->exps[i].name));
+            uint32_t h = scn_hash(s->exps[i].name, strlen(s->exps[i].name));
             size_t at = h & (size_t)(cap - 1);
             while (grown[at])
                 at = (at + 1) & (size_t)(cap - 1);
@@ -157,7 +157,7 @@ static int hb_scn_name_find(struct hb_scenario *s, const char *name, size_t len,
         s->names_cap = cap;
     }
     size_t mask = (size_t)s->names_cap - 1;
-    for (size_t at = hb_scn_hash(name, len) & mask; s->names[at]; at = (at + 1) & mask) {
+    for (size_t at = scn_hash(name, len) & mask; s->names[at]; at = (at + 1) & mask) {
         const struct hb_scn_exp *e = &s->exps[s->names[at] - 1];
         if (strlen(e->name) == len && memcmp(e->name, name, len) == 0) {
             *first = e;
@@ -167,18 +167,18 @@ static int hb_scn_name_find(struct hb_scenario *s, const char *name, size_t len,
     return 0;
 }
 
-/* Note the newest experiment in the name table (hb_scn_name_find made room). */
-static void hb_scn_name_add(struct hb_scenario *s)
+/* Note the newest experiment in the name table (scn_name_find made room). */
+static void scn_name_add(struct hb_scenario *s)
 {
     const struct hb_scn_exp *e = &s->exps[s->n - 1];
     size_t mask = (size_t)s->names_cap - 1;
-    size_t at = hb_scn_hash(e->name, strlen(e->name)) & mask;
+    size_t at = scn_hash(e->name, strlen(e->name)) & mask;
     while (s->names[at])
         at = (at + 1) & mask;
     s->names[at] = s->n;
 }
 
-static int hb_scn_add_exp(struct hb_scenario *s, const char *name, size_t len, int line)
+static int scn_add_exp(struct hb_scenario *s, const char *name, size_t len, int line)
 {
     if (s->n == s->cap) {
         int cap = s->cap ? s->cap * 2 : 8;
@@ -194,12 +194,12 @@ static int hb_scn_add_exp(struct hb_scenario *s, const char *name, size_t len, i
     memset(e, 0, sizeof(*e));
     snprintf(e->name, sizeof(e->name), "%.*s", (int)len, name);
     e->line = line;
-    hb_scn_name_add(s);
+    scn_name_add(s);
     return 0;
 }
 
 /* An experiment needs something to time. */
-static int hb_scn_close(const struct hb_scenario *s)
+static int scn_close(const struct hb_scenario *s)
 {
     if (s->n == 0) return 0;
     const struct hb_scn_exp *e = &s->exps[s->n - 1];
@@ -210,8 +210,7 @@ static int hb_scn_close(const struct hb_scenario *s)
     return -EINVAL;
 }
 
-static int hb_scn_line(struct hb_scenario *s, struct hb_scn_cursor *c, const char *p,
-                       const char *end)
+static int scn_line(struct hb_scenario *s, struct hb_scn_cursor *c, const char *p, const char *end)
 {
     const char *words[16];
     size_t lens[16];
@@ -223,28 +222,28 @@ static int hb_scn_line(struct hb_scenario *s, struct hb_scn_cursor *c, const cha
         const char *w = p;
         while (p < end && *p != ' ' && *p != '\t' && *p != '\r' && *p != '#')
             p++;
-        if (n == 16) return hb_scn_error(c, w, "at most 16 words on a line", w, (size_t)(p - w));
+        if (n == 16) return scn_error(c, w, "at most 16 words on a line", w, (size_t)(p - w));
         words[n] = w;
         lens[n++] = (size_t)(p - w);
     }
     if (n == 0) return 0;
     if (lens[0] == 10 && memcmp(words[0], "experiment", 10) == 0) {
         if (n != 2)
-            return hb_scn_error(c, n < 2 ? words[0] + lens[0] : words[2], "one experiment NAME",
-                                n < 2 ? "" : words[2], n < 2 ? 0 : lens[2]);
+            return scn_error(c, n < 2 ? words[0] + lens[0] : words[2], "one experiment NAME",
+                             n < 2 ? "" : words[2], n < 2 ? 0 : lens[2]);
         for (size_t i = 0; i < lens[1]; i++)
             if (!isalnum((unsigned char)words[1][i]) && !strchr("-_.", words[1][i]))
-                return hb_scn_error(c, words[1] + i, "a NAME of letters, digits, '-', '_', '.'",
-                                    words[1], lens[1]);
+                return scn_error(c, words[1] + i, "a NAME of letters, digits, '-', '_', '.'",
+                                 words[1], lens[1]);
         if (lens[1] > 40)
-            return hb_scn_error(c, words[1], "a NAME of at most 40 characters", words[1], lens[1]);
+            return scn_error(c, words[1], "a NAME of at most 40 characters", words[1], lens[1]);
         /* The experiment before must be whole first: its error is on an earlier line. */
-        int rc = hb_scn_close(s);
+        int rc = scn_close(s);
         if (rc) return rc;
         /* A name is the experiment's identity in the records: a second one would merge two
          * experiments' results under it (compare calls that an error duplicate). */
         const struct hb_scn_exp *first = NULL;
-        if ((rc = hb_scn_name_find(s, words[1], lens[1], &first))) return rc;
+        if ((rc = scn_name_find(s, words[1], lens[1], &first))) return rc;
         if (first) {
             hb_error_set("%s:%d:%d: experiment %s is already defined at line %d; expected a NAME "
                          "no other experiment of the file has",
@@ -252,15 +251,14 @@ static int hb_scn_line(struct hb_scenario *s, struct hb_scn_cursor *c, const cha
                          first->line);
             return -EINVAL;
         }
-        return hb_scn_add_exp(s, words[1], lens[1], c->line);
+        return scn_add_exp(s, words[1], lens[1], c->line);
     }
     bool fg = lens[0] == 2 && memcmp(words[0], "fg", 2) == 0;
     bool bg = lens[0] == 2 && memcmp(words[0], "bg", 2) == 0;
-    if (!fg && !bg)
-        return hb_scn_error(c, words[0], "'experiment', 'fg' or 'bg'", words[0], lens[0]);
+    if (!fg && !bg) return scn_error(c, words[0], "'experiment', 'fg' or 'bg'", words[0], lens[0]);
     if (s->n == 0)
-        return hb_scn_error(c, words[0], "'experiment NAME' before the first task line", words[0],
-                            lens[0]);
+        return scn_error(c, words[0], "'experiment NAME' before the first task line", words[0],
+                         lens[0]);
     struct hb_scn_exp *e = &s->exps[s->n - 1];
     if (e->ntasks == e->task_cap) {
         int cap = e->task_cap ? e->task_cap * 2 : 8;
@@ -272,17 +270,16 @@ static int hb_scn_line(struct hb_scenario *s, struct hb_scn_cursor *c, const cha
         e->tasks = grown;
         e->task_cap = cap;
     }
-    if (n < 2)
-        return hb_scn_error(c, words[0] + lens[0], "a label node.thread.access.memnode", "", 0);
+    if (n < 2) return scn_error(c, words[0] + lens[0], "a label node.thread.access.memnode", "", 0);
     struct hb_scn_task *t = &e->tasks[e->ntasks];
     memset(t, 0, sizeof(*t));
     t->bg = bg;
     t->rate = -1.0;
     t->line = c->line;
     t->col = (int)(words[1] - c->start) + 1;
-    int rc = hb_scn_label(c, words[1], lens[1], t);
+    int rc = scn_label(c, words[1], lens[1], t);
     for (int i = 2; rc == 0 && i < n; i++)
-        rc = hb_scn_option(c, words[i], lens[i], t);
+        rc = scn_option(c, words[i], lens[i], t);
     if (rc == 0) e->ntasks++;
     return rc;
 }
@@ -299,11 +296,10 @@ int hb_scenario_parse(const char *file, const char *text, size_t len, struct hb_
         c.line++;
         c.start = p;
         if (memchr(p, '\0', (size_t)(eol - p)))
-            return hb_scn_error(&c, memchr(p, '\0', (size_t)(eol - p)), "text, not a NUL byte", "",
-                                0);
+            return scn_error(&c, memchr(p, '\0', (size_t)(eol - p)), "text, not a NUL byte", "", 0);
         if (eol - p > HB_SCN_LINE_MAX)
-            return hb_scn_error(&c, p + HB_SCN_LINE_MAX, "a line of at most 512 characters", p, 40);
-        int rc = hb_scn_line(out, &c, p, eol);
+            return scn_error(&c, p + HB_SCN_LINE_MAX, "a line of at most 512 characters", p, 40);
+        int rc = scn_line(out, &c, p, eol);
         if (rc) return rc;
         p = nl ? nl + 1 : end;
     }
@@ -312,7 +308,7 @@ int hb_scenario_parse(const char *file, const char *text, size_t len, struct hb_
                      out->file, c.line ? c.line : 1);
         return -EINVAL;
     }
-    return hb_scn_close(out);
+    return scn_close(out);
 }
 
 int hb_scenario_load(const char *path, struct hb_scenario *out)

@@ -19,20 +19,19 @@
 #define HB_RUN_BYTES ((uint64_t)64 << 20)
 
 /* The kernel a label's access runs when the line gives no kernel=. */
-static const char *hb_run_access_kernel(const char *access)
+static const char *run_access_kernel(const char *access)
 {
     return strcmp(access, "r") == 0 ? "read" : strcmp(access, "w") == 0 ? "write" : "copy";
 }
 
-static const char *hb_run_access_words(const char *access)
+static const char *run_access_words(const char *access)
 {
     return strcmp(access, "r") == 0   ? "only reads"
            : strcmp(access, "w") == 0 ? "only writes"
                                       : "reads and writes";
 }
 
-static int hb_run_check_nodes(const struct hb_topo *t, const char *file,
-                              const struct hb_scn_task *st)
+static int run_check_nodes(const struct hb_topo *t, const char *file, const struct hb_scn_task *st)
 {
     int ci = hb_topo_node_index(t, st->node);
     if (ci < 0 || !t->nodes[ci].has_cpus) {
@@ -55,7 +54,7 @@ static int hb_run_check_nodes(const struct hb_topo *t, const char *file,
 }
 
 /* First free thread of a node: after every earlier task of the experiment there. */
-static int hb_run_next_thread(const struct hb_experiment *e, int node)
+static int run_next_thread(const struct hb_experiment *e, int node)
 {
     int used = 0;
     for (int k = 0; k < e->ntasks; k++)
@@ -64,17 +63,17 @@ static int hb_run_next_thread(const struct hb_experiment *e, int node)
     return used;
 }
 
-static int hb_run_task(const struct hb_suite_env *env, const char *file, struct hb_experiment *e,
-                       const struct hb_scn_task *st)
+static int run_task(const struct hb_suite_env *env, const char *file, struct hb_experiment *e,
+                    const struct hb_scn_task *st)
 {
     const struct hb_topo *t = env->topo;
     const struct hb_options *o = env->opts;
-    int rc = hb_run_check_nodes(t, file, st);
+    int rc = run_check_nodes(t, file, st);
     if (rc) return rc;
     const struct hb_node *n = &t->nodes[hb_topo_node_index(t, st->node)];
     int first = st->thread, threads = 1;
     if (first < 0) {
-        first = hb_run_next_thread(e, st->node);
+        first = run_next_thread(e, st->node);
         threads = n->ncpus - first;
     }
     if (threads < 1 || first + threads > n->ncpus) {
@@ -83,7 +82,7 @@ static int hb_run_task(const struct hb_suite_env *env, const char *file, struct 
                      st->thread < 0 ? ", all taken by earlier lines" : "");
         return -EINVAL;
     }
-    const char *kernel = st->kernel[0] ? st->kernel : hb_run_access_kernel(st->access);
+    const char *kernel = st->kernel[0] ? st->kernel : run_access_kernel(st->access);
     struct hb_kernel_ref k;
     if (env->lookup(kernel, &k)) {
         hb_error_set("%s:%d:%d: unknown kernel '%s'; see hopbench --help for the kernels", file,
@@ -95,9 +94,8 @@ static int hb_run_task(const struct hb_suite_env *env, const char *file, struct 
     if (strcmp(k.access, st->access) != 0) {
         hb_error_set("%s:%d:%d: expected access %s for kernel=%s, which %s, got '%s' (without "
                      "kernel=, access %s runs %s)",
-                     file, st->line, st->access_col, k.access, kernel,
-                     hb_run_access_words(k.access), st->access, st->access,
-                     hb_run_access_kernel(st->access));
+                     file, st->line, st->access_col, k.access, kernel, run_access_words(k.access),
+                     st->access, st->access, run_access_kernel(st->access));
         return -EINVAL;
     }
     /* Messages about the size name where it came from: the line's size=, --size or the
@@ -140,7 +138,7 @@ static int hb_run_task(const struct hb_suite_env *env, const char *file, struct 
     return 0;
 }
 
-static int hb_suite_run_plan(const struct hb_suite_env *env, struct hb_plan *out)
+static int suite_run_plan(const struct hb_suite_env *env, struct hb_plan *out)
 {
     struct hb_scenario s;
     int rc = hb_scenario_load(env->opts->operand, &s);
@@ -150,7 +148,7 @@ static int hb_suite_run_plan(const struct hb_suite_env *env, struct hb_plan *out
         hb_suite_experiment(env, &e, "run", se->name, "bandwidth");
         const char *level = NULL;
         for (int i = 0; rc == 0 && i < se->ntasks; i++) {
-            rc = hb_run_task(env, s.file, &e, &se->tasks[i]);
+            rc = run_task(env, s.file, &e, &se->tasks[i]);
             if (se->tasks[i].bg && se->tasks[i].level)
                 level = hb_bg_level_names[se->tasks[i].level];
         }
@@ -169,17 +167,17 @@ static int hb_suite_run_plan(const struct hb_suite_env *env, struct hb_plan *out
 }
 
 /* The options of its own it takes, besides the run options (hb_opt_doc.h). */
-static const int hb_suite_run_takes[] = {OPT_SIZE,      OPT_PAGES,   OPT_STRIDE,
-                                         OPT_TLB_GROUP, OPT_BG_RATE, 0};
+static const int suite_run_takes[] = {OPT_SIZE,      OPT_PAGES,   OPT_STRIDE,
+                                      OPT_TLB_GROUP, OPT_BG_RATE, 0};
 
 const struct hb_suite hb_suite_run = {
-    .takes = hb_suite_run_takes,
+    .takes = suite_run_takes,
     .name = "run",
     .args = "FILE",
     .args_need =
         "a scenario FILE: hopbench run FILE (examples in " HB_DATADIR "/hopbench/scenarios)",
     .help = "the experiments of a scenario file (examples in {datadir}/hopbench/scenarios)",
-    .plan = hb_suite_run_plan,
+    .plan = suite_run_plan,
     .annotate = hb_suite_hops_annotate,
     .derive = hb_suite_hops_derive,
     .reads = hb_hops_reads,
