@@ -169,11 +169,11 @@ static int repeat_records(const struct hb_world *w, const struct hb_topo *t,
         for (int i = 0; i < e->ntasks && rc == 0; i++) {
             struct hb_record_origin o = {w->hosts[h], host_rank[i], io->simd};
             json_t *rec = hb_record_measurement(t, e, i, host_res, &o);
-            rc = last ? hb_repeats_last(reps, x, rec, io->emit, io->ctx)
-                      : hb_repeats_put(reps, x, repeat, rec);
+            rc = last ? hb_repeat_store_last(reps, x, rec, io->emit, io->ctx)
+                      : hb_repeat_store_put(reps, x, repeat, rec);
         }
     }
-    if (last) hb_repeats_end(reps, x);
+    if (last) hb_repeat_store_end(reps, x);
     free(host_res);
     free(host_rank);
     return rc;
@@ -195,7 +195,7 @@ static int local_failure(const struct hb_experiment *e, const struct hb_task_res
 /* Tasks that use the whole node take this host's core count: hosts of a fleet may differ. */
 static void exec_fit_host(const struct hb_topo *t, int node, struct hb_experiment *e)
 {
-    int i = hb_topo_node_index(t, node);
+    int i = hb_topo_nodes_index(t, node);
     for (int k = 0; i >= 0 && k < e->ntasks; k++)
         if (e->tasks[k].whole_node && e->tasks[k].cpu_node == node)
             e->tasks[k].threads = t->nodes[i].ncores;
@@ -207,7 +207,8 @@ void hb_exec_receive(const struct hb_world *w, const struct hb_plan *plan, int x
     char *buf = NULL;
     size_t len = 0;
     int ok = 1;
-    if (w->rank == 0) ok = hb_experiment_pack(&plan->exps[x], &buf, &len) == 0 && len <= INT_MAX;
+    if (w->rank == 0)
+        ok = hb_plan_experiment_pack(&plan->exps[x], &buf, &len) == 0 && len <= INT_MAX;
     hb_ranks_bcast_ints(&ok, 1);
     if (!ok) hb_world_abort(w, HB_EXIT_ENV, "out of memory packing an experiment");
     int n = (int)len;
@@ -215,7 +216,7 @@ void hb_exec_receive(const struct hb_world *w, const struct hb_plan *plan, int x
     if (w->rank != 0 && !(buf = malloc(n ? (size_t)n : 1)))
         hb_world_abort(w, HB_EXIT_ENV, "out of memory receiving an experiment");
     hb_ranks_bcast_bytes(buf, n);
-    int rc = hb_experiment_unpack(buf, (size_t)n, e);
+    int rc = hb_plan_experiment_unpack(buf, (size_t)n, e);
     free(buf);
     if (rc) hb_world_abort(w, hb_error_exit_code(rc), hb_error_msg());
 }
@@ -228,7 +229,7 @@ static int exec_one(const struct hb_world *w, const struct hb_topo *t, const str
 {
     struct hb_experiment e;
     hb_exec_receive(w, plan, x, &e);
-    hb_world_wil_experiment(w, &e);
+    hb_world_interleave_weights_experiment(w, &e);
     /* A new chase permutation each repeat, as the memory is new. */
     e.seed += (uint64_t)repeat;
     struct hb_task_result *mine = calloc((size_t)(e.ntasks ? e.ntasks : 1), sizeof(*mine));
@@ -264,9 +265,9 @@ static int exec_one(const struct hb_world *w, const struct hb_topo *t, const str
     }
     code = hb_ranks_max_int(local);
     for (int i = 0; i < e.ntasks; i++)
-        hb_task_result_free(&mine[i]);
+        hb_result_task_free(&mine[i]);
     free(mine);
-    hb_experiment_clear(&e);
+    hb_plan_experiment_clear(&e);
     return code;
 }
 
@@ -319,15 +320,15 @@ int hb_exec_plan(const struct hb_world *w, const struct hb_topo *t, const struct
     int n = w->rank == 0 ? plan->n : 0;
     hb_ranks_bcast_ints(&n, 1);
     struct hb_repeats reps = {0};
-    if (w->rank == 0 && hb_repeats_init(&reps, n, io->noise_pct))
+    if (w->rank == 0 && hb_repeat_store_init(&reps, n, io->noise_pct))
         hb_world_abort(w, HB_EXIT_ENV, "out of memory for the repeats' records");
     /* Repeats go round the whole plan, so drift over the run shows in each figure's spread;
      * each experiment's records are merged and emitted once its last repeat is in. */
     struct exec_round er = {w, t, plan, io, &reps};
     int code = hb_exec_rounds(w, plan, n, io, &reps, exec_round_one, &er);
     code = hb_exec_emit_rest(w, &reps, io, code);
-    hb_world_wil_restore(w); /* the weights an experiment or the run set */
-    hb_repeats_free(&reps);
+    hb_world_interleave_weights_restore(w); /* the weights an experiment or the run set */
+    hb_repeat_store_free(&reps);
     return code;
 }
 
@@ -337,8 +338,8 @@ int hb_exec_emit_rest(const struct hb_world *w, struct hb_repeats *reps,
     /* code stays what every rank agreed on; a write failure here is rank 0's to report. */
     int emit_rc = 0;
     for (int x = 0; w->rank == 0 && code <= HB_EXIT_FAILED && x < reps->nexp; x++)
-        if (hb_repeats_has(reps, x) && emit_rc == 0)
-            emit_rc = hb_repeats_flush(reps, x, io->emit, io->ctx);
+        if (hb_repeat_store_has(reps, x) && emit_rc == 0)
+            emit_rc = hb_repeat_store_flush(reps, x, io->emit, io->ctx);
     if (emit_rc) {
         fprintf(stderr, "hopbench: rank 0 (host %s): %s\n", w->host, hb_error_msg());
         code = HB_EXIT_ENV;

@@ -48,7 +48,7 @@ int hb_exec_plan(const struct hb_world *w, const struct hb_topo *t, const struct
                  const struct hb_exec_io *io);
 
 /* Experiment x of rank 0's plan on every rank, sent as packed bytes (its tasks and node
- * sets have any size); the job ends with a message when that fails. hb_experiment_clear e. */
+ * sets have any size); the job ends with a message when that fails. hb_plan_experiment_clear e. */
 void hb_exec_receive(const struct hb_world *w, const struct hb_plan *plan, int x,
                      struct hb_experiment *e);
 

@@ -96,8 +96,8 @@ static void msg_ends_run(void *ctx)
         sender ? p->b : p->a,
         sender,
         msg_metric_of(p->e->metric),
-        (size_t)hb_param_int_of(p->e, "message_bytes", 8),
-        (int)hb_param_int_of(p->e, sender ? "src_mem_node" : "dst_mem_node", w->node),
+        (size_t)hb_plan_param_int_of(p->e, "message_bytes", 8),
+        (int)hb_plan_param_int_of(p->e, sender ? "src_mem_node" : "dst_mem_node", w->node),
         p->e->tasks[0].pages,
         p->e->reps,
         p->e->min_time_s,
@@ -157,8 +157,8 @@ static int msg_pairs(struct hb_msg_run *run, const struct hb_experiment *e, json
                      int *failed)
 {
     const struct hb_world *w = run->w;
-    int src = (int)hb_param_int_of(e, "src_node", -1),
-        dst = (int)hb_param_int_of(e, "dst_node", -1);
+    int src = (int)hb_plan_param_int_of(e, "src_node", -1),
+        dst = (int)hb_plan_param_int_of(e, "dst_node", -1);
     double *samples = calloc((size_t)e->reps, sizeof(*samples));
     if (!samples) hb_world_abort(w, HB_EXIT_ENV, "out of memory for samples");
     int pairs = 0;
@@ -176,8 +176,8 @@ static int msg_pairs(struct hb_msg_run *run, const struct hb_experiment *e, json
 static void msg_unpaired(struct hb_msg_run *run, const struct hb_experiment *e)
 {
     char pair[48];
-    snprintf(pair, sizeof(pair), "%lld-%lld", hb_param_int_of(e, "src_node", -1),
-             hb_param_int_of(e, "dst_node", -1));
+    snprintf(pair, sizeof(pair), "%lld-%lld", hb_plan_param_int_of(e, "src_node", -1),
+             hb_plan_param_int_of(e, "dst_node", -1));
     size_t i;
     json_t *v;
     json_array_foreach(run->unpaired, i, v) if (strcmp(json_string_value(v), pair) == 0) return;
@@ -210,12 +210,12 @@ static int msg_one(struct hb_msg_run *run, const struct hb_plan *plan, int x, in
     size_t i;
     json_t *rec;
     json_array_foreach(recs, i, rec) if (keep_rc == 0) keep_rc =
-        last ? hb_repeats_last(reps, x, json_incref(rec), run->io->emit, run->io->ctx)
-             : hb_repeats_put(reps, x, repeat, json_incref(rec));
-    if (w->rank == 0 && last) hb_repeats_end(reps, x);
+        last ? hb_repeat_store_last(reps, x, json_incref(rec), run->io->emit, run->io->ctx)
+             : hb_repeat_store_put(reps, x, repeat, json_incref(rec));
+    if (w->rank == 0 && last) hb_repeat_store_end(reps, x);
     json_decref(recs);
     if (keep_rc) fprintf(stderr, "hopbench: rank 0 (host %s): %s\n", w->host, hb_error_msg());
-    hb_experiment_clear(&e);
+    hb_plan_experiment_clear(&e);
     return hb_ranks_max_int(keep_rc ? HB_EXIT_ENV : failed ? HB_EXIT_FAILED : 0);
 }
 
@@ -273,11 +273,11 @@ int hb_msg_exec_plan(const struct hb_world *w, const struct hb_topo *t, const st
                              calloc((size_t)w->size, sizeof(struct hb_msg_bg_got)),
                              calloc((size_t)w->size, sizeof(int))};
     struct hb_repeats reps = {0};
-    if (hb_msg_own_core(w, t) != 0) hb_world_abort(w, HB_EXIT_ENV, hb_error_msg());
+    if (hb_msg_core_own(w, t) != 0) hb_world_abort(w, HB_EXIT_ENV, hb_error_msg());
     if (!run.cpu) hb_world_abort(w, HB_EXIT_ENV, "out of memory for the ranks' CPUs");
-    hb_ranks_allgather_int(hb_msg_cpu_now(t), run.cpu);
+    hb_ranks_allgather_int(hb_msg_core_cpu_now(t), run.cpu);
     if (!run.unpaired || !run.machine || !run.bg ||
-        (w->rank == 0 && hb_repeats_init(&reps, n, io->noise_pct)))
+        (w->rank == 0 && hb_repeat_store_init(&reps, n, io->noise_pct)))
         hb_world_abort(w, HB_EXIT_ENV, "out of memory for the repeats' records");
     char me[HB_HOST_LEN] = "";
     if (gethostname(me, sizeof(me) - 1) != 0) snprintf(me, sizeof(me), "unknown");
@@ -296,6 +296,6 @@ int hb_msg_exec_plan(const struct hb_world *w, const struct hb_topo *t, const st
     free(run.machine);
     free(run.bg);
     free(run.cpu);
-    hb_repeats_free(&reps);
+    hb_repeat_store_free(&reps);
     return code;
 }

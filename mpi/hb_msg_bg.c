@@ -36,7 +36,7 @@ static char *msg_rank_nodes(const struct hb_world *w)
 static int msg_check_bg_cores(const struct hb_world *w, const struct hb_topo *t, int node,
                               const char *args)
 {
-    int i = hb_topo_node_index(t, node);
+    int i = hb_topo_nodes_index(t, node);
     for (int r = 0; i >= 0 && r < w->size; r++) {
         int have = w->rank_node[r] == node ? hb_world_cores_in(t, w->rank_cpus[r], i) : 2;
         if (have >= 2) continue;
@@ -54,7 +54,7 @@ static int msg_check_bg_cores(const struct hb_world *w, const struct hb_topo *t,
  * load then shares one, and its figures hold CPU contention besides memory traffic). */
 static void msg_bg_say_shared(const struct hb_world *w, const struct hb_topo *t, int node)
 {
-    int i = hb_topo_node_index(t, node);
+    int i = hb_topo_nodes_index(t, node);
     for (int h = 0; i >= 0 && h < w->nhosts; h++) {
         int ranks = 0, first = -1;
         for (int r = 0; r < w->size; r++)
@@ -84,7 +84,7 @@ static hwloc_bitmap_t msg_bg_nodes(const struct hb_plan *plan)
     return set;
 }
 
-int hb_msg_check_bg(const struct hb_world *w, const struct hb_topo *t, const struct hb_plan *plan,
+int hb_msg_bg_check(const struct hb_world *w, const struct hb_topo *t, const struct hb_plan *plan,
                     bool named, const char *args)
 {
     hwloc_bitmap_t loads = msg_bg_nodes(plan);
@@ -162,10 +162,10 @@ static void msg_bg_team(const struct hb_world *w, const struct hb_topo *t,
                         const struct hb_experiment *e, int k, bool allow_misplaced,
                         struct hb_msg_bg_body *body, struct hb_msg_bg_got *got)
 {
-    int i = hb_topo_node_index(t, w->node);
+    int i = hb_topo_nodes_index(t, w->node);
     struct hb_task task = e->tasks[k];
     /* The cores of its binding but those of the node's messaging threads: the first (this
-     * rank's, the node's lowest) and the last ones (the others', hb_msg_own_core). */
+     * rank's, the node's lowest) and the last ones (the others', hb_msg_core_own). */
     int below = 0, ranks = hb_world_node_ranks(w, &below);
     int threads = hb_world_cores_in(t, w->cpus, i) - ranks;
     if (threads > t->nodes[i].ncpus - 1) threads = t->nodes[i].ncpus - 1;
@@ -192,7 +192,7 @@ static void msg_bg_team(const struct hb_world *w, const struct hb_topo *t,
     got->status = res.status;
     got->GBps = span > 0.0 ? res.bg_bytes / span / 1e9 : 0.0;
     snprintf(got->note, sizeof(got->note), "%.159s", res.note);
-    hb_task_result_free(&res);
+    hb_result_task_free(&res);
 }
 
 void hb_msg_bg_around(const struct hb_world *w, const struct hb_topo *t,

@@ -26,7 +26,7 @@ struct hb_msg_bg_got {
  * without a rank is simply not loaded); every rank on a load node is bound to two of its cores
  * or more, else -HB_EENV with a launch line that works (args: the command line without
  * argv[0]). */
-int hb_msg_check_bg(const struct hb_world *w, const struct hb_topo *t, const struct hb_plan *plan,
+int hb_msg_bg_check(const struct hb_world *w, const struct hb_topo *t, const struct hb_plan *plan,
                     bool named, const char *args);
 
 /* Whether e is a loaded experiment (it has background tasks). */

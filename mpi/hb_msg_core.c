@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <string.h>
 
-int hb_msg_own_core(const struct hb_world *w, const struct hb_topo *t)
+int hb_msg_core_own(const struct hb_world *w, const struct hb_topo *t)
 {
     int below = 0;
     hb_world_node_ranks(w, &below);
@@ -30,7 +30,7 @@ int hb_msg_own_core(const struct hb_world *w, const struct hb_topo *t)
     return rc;
 }
 
-int hb_msg_cpu_now(const struct hb_topo *t)
+int hb_msg_core_cpu_now(const struct hb_topo *t)
 {
     hwloc_bitmap_t at = hwloc_bitmap_alloc();
     int cpu = at && hwloc_get_last_cpu_location(t->hw, at, HWLOC_CPUBIND_THREAD) == 0

@@ -11,10 +11,10 @@
  * microseconds). The node's lowest rank on this host keeps the first core, the k-th other one
  * takes the k-th core from the end (the cores between are left to comm --bg's load); a binding
  * of one core stays as it is. 0, or -HB_EENV with a message when the binding fails. */
-int hb_msg_own_core(const struct hb_world *w, const struct hb_topo *t);
+int hb_msg_core_own(const struct hb_world *w, const struct hb_topo *t);
 
 /* The CPU this thread last ran on (the records' src_cpu, dst_cpu), -1 when unknown. */
-int hb_msg_cpu_now(const struct hb_topo *t);
+int hb_msg_core_cpu_now(const struct hb_topo *t);
 
 /* The one core (hwloc logical index) this thread is bound to, -1 when it is bound to more
  * (or its binding cannot be read). */

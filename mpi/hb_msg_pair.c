@@ -36,12 +36,12 @@ static void msg_alloc(const struct hb_msg_job *job, struct hb_msg_bufs *b, struc
     struct hb_buf *bufs[2] = {&b->s, &b->r};
     uint64_t on_target = 0;
     for (int i = 0; i < 2 && me->status == 0; i++) {
-        int rc = hb_buf_alloc(job->t, job->bytes, HB_POLICY_BIND, &job->mem_node, 1, job->pages,
-                              bufs[i]);
+        int rc = hb_placement_buf_alloc(job->t, job->bytes, HB_POLICY_BIND, &job->mem_node, 1,
+                                        job->pages, bufs[i]);
         struct hb_pageloc pl;
         if (rc == 0) {
             memset(bufs[i]->ptr, 0x5a, job->bytes);
-            rc = hb_buf_locate(job->t, bufs[i], NULL, 0, &pl);
+            rc = hb_placement_buf_locate(job->t, bufs[i], NULL, 0, &pl);
         }
         if (rc) {
             me->status = rc;
@@ -50,7 +50,7 @@ static void msg_alloc(const struct hb_msg_job *job, struct hb_msg_bufs *b, struc
         }
         me->pages_checked += pl.checked;
         on_target += (uint64_t)llround(pl.on_target_pct / 100.0 * (double)pl.checked);
-        hb_pageloc_free(&pl);
+        hb_placement_pageloc_free(&pl);
     }
     me->pages_pct = me->pages_checked ? 100.0 * (double)on_target / (double)me->pages_checked : 0;
     if (me->pages_pct < 100.0 && !job->allow_misplaced) {
@@ -109,9 +109,9 @@ static double msg_timed(const struct hb_msg_job *job, struct hb_msg_bufs *b, uin
 {
     MPI_Send(&n, 1, MPI_UINT64_T, job->peer, HB_TAG_CTRL, MPI_COMM_WORLD);
     uint64_t k0 = hb_ticks();
-    double t0 = hb_now();
+    double t0 = hb_timer_now();
     msg_batch(job, b, n, lat);
-    double t = hb_now() - t0;
+    double t = hb_timer_now() - t0;
     uint64_t k = hb_ticks() - k0;
     /* Ticks to seconds by the batch, timed both ways; half a round trip is one way. */
     double one_way = k ? t / (double)k / 2.0 : 0.0;
@@ -181,7 +181,7 @@ static void msg_lead(const struct hb_msg_job *job, struct hb_msg_bufs *b, struct
 
 void hb_msg_pair_run(const struct hb_msg_job *job, struct hb_comm_result *r, double *samples)
 {
-    double t0 = hb_now();
+    double t0 = hb_timer_now();
     struct hb_msg_bufs b;
     memset(&b, 0, sizeof(b));
     struct hb_msg_end me = {0}, peer = {0};
@@ -199,7 +199,7 @@ void hb_msg_pair_run(const struct hb_msg_job *job, struct hb_comm_result *r, dou
     r->pages_checked = src->pages_checked + dst->pages_checked;
     if (r->status == 0 && job->sender) msg_lead(job, &b, r, samples);
     if (r->status == 0 && !job->sender) msg_follow(job, &b);
-    hb_buf_free(&b.s);
-    hb_buf_free(&b.r);
-    r->elapsed_s = hb_now() - t0;
+    hb_placement_buf_free(&b.s);
+    hb_placement_buf_free(&b.r);
+    r->elapsed_s = hb_timer_now() - t0;
 }

@@ -34,7 +34,7 @@ static int world_find_node(const struct hb_topo *t, char **cpus)
     int cpu;
     hwloc_bitmap_foreach_begin(cpu, set)
     {
-        int n = hb_topo_node_of_cpu(t, cpu);
+        int n = hb_topo_nodes_of_cpu(t, cpu);
         if (node == -2)
             node = n;
         else if (n != node)
@@ -79,7 +79,7 @@ int hb_world_limits(void)
 {
     struct rlimit fl, as;
     struct hb_launch launch;
-    if (!hb_launched(&launch)) return 0;
+    if (!hb_launcher_launched(&launch)) return 0;
     if (getrlimit(RLIMIT_NOFILE, &fl) == 0 && fl.rlim_cur != RLIM_INFINITY &&
         fl.rlim_cur < HB_MIN_FILES) {
         hb_error_set("only %llu file descriptors allowed (ulimit -n): MPI_Init needs at least %d; "
@@ -179,7 +179,7 @@ int hb_world_init(int *argc, char ***argv, const struct hb_topo *t, struct hb_wo
     }
     struct hb_launch launch;
     w->host_comm = MPI_COMM_NULL;
-    if (!hb_launched(&launch)) {
+    if (!hb_launcher_launched(&launch)) {
         /* Alone: a world of one, and MPI never starts (hb_ranks.h). */
         hb_ranks_set_solo();
         w->size = 1;
@@ -236,7 +236,7 @@ int hb_world_init(int *argc, char ***argv, const struct hb_topo *t, struct hb_wo
     }
     if ((rc = same_command(w, *argc, *argv))) return rc;
     /* A lone rank on a one-node host serves that node even when nothing bound it. */
-    if (w->node < 0 && w->host_size == 1 && hb_topo_count_cpu_nodes(t) == 1)
+    if (w->node < 0 && w->host_size == 1 && hb_topo_nodes_count_cpu_nodes(t) == 1)
         for (int i = 0; i < t->nnodes; i++)
             if (t->nodes[i].has_cpus) w->node = w->rank_node[w->rank] = t->nodes[i].os_index;
     hb_ranks_allgather_int(w->node, w->rank_node);
@@ -258,11 +258,11 @@ static char *layout_problem(const struct hb_world *w, const struct hb_topo *t, i
         return NULL;
     }
     int nranks = 0, unbound = -1, dup_a = -1, dup_b = -1, dup_node = -1;
-    int cpu_nodes = hb_topo_count_cpu_nodes(t);
+    int cpu_nodes = hb_topo_nodes_count_cpu_nodes(t);
     for (int r = 0; r < w->size; r++) {
         if (w->rank_host[r] != h) continue;
         nranks++;
-        int i = w->rank_node[r] < 0 ? -1 : hb_topo_node_index(t, w->rank_node[r]);
+        int i = w->rank_node[r] < 0 ? -1 : hb_topo_nodes_index(t, w->rank_node[r]);
         if (i < 0) {
             if (unbound < 0) unbound = r;
             continue;
@@ -306,7 +306,7 @@ static void world_say_launch(const struct hb_topo *t, const char *args, const ch
     char *mpirun = NULL, *srun = NULL;
     if (hb_topo_launch_lines(t, args, &mpirun, &srun) != 0)
         hb_error_set("%s", what);
-    else if (hb_topo_count_cpu_nodes(t) == 1)
+    else if (hb_topo_nodes_count_cpu_nodes(t) == 1)
         hb_error_set("%s; run one rank: hopbench %s (no mpirun needed) or %s", what, args, mpirun);
     else
         hb_error_set("%s; run: %s  or: %s", what, mpirun, srun);
@@ -350,7 +350,7 @@ int hb_world_cores_in(const struct hb_topo *t, const char *cpus, int i)
 int hb_world_check_binding(const struct hb_world *w, const struct hb_topo *t, int need,
                            const char *args)
 {
-    int i = w->node < 0 ? -1 : hb_topo_node_index(t, w->node);
+    int i = w->node < 0 ? -1 : hb_topo_nodes_index(t, w->node);
     int have = i < 0 ? need : hb_world_cores_in(t, w->cpus, i);
     int bad = have >= 0 && have < need;
     /* Collective: the lowest rank that is short says why; every rank returns the same. */
@@ -370,7 +370,7 @@ int hb_world_check_binding(const struct hb_world *w, const struct hb_topo *t, in
             /* libgomp binds the first thread by its own list before main, and exec keeps it. */
             snprintf(cause, sizeof(cause), "GOMP_CPU_AFFINITY='%s' lists only these", gomp);
             why = cause;
-        } else if (hb_launched(&launch)) {
+        } else if (hb_launcher_launched(&launch)) {
             snprintf(cause, sizeof(cause),
                      "%s binds a rank to one core unless told to bind it to its NUMA node",
                      launch.launcher);

@@ -70,23 +70,24 @@ struct hb_host_bytes {
 
 /* Collective: the `len` bytes at `mine` of each host's first rank (len <= 0: nothing) on
  * rank 0. 0, or -ENOMEM with a message, the same on every rank. Free with
- * hb_host_bytes_free. */
+ * hb_world_gather_host_bytes_free. */
 int hb_world_gather_hosts(const struct hb_world *w, const char *mine, int len,
                           struct hb_host_bytes *out);
-void hb_host_bytes_free(struct hb_host_bytes *b);
+void hb_world_gather_host_bytes_free(struct hb_host_bytes *b);
 
 /* Collective: every host's configuration (hb_config_read of its first rank, `mine` there) on
  * rank 0, in host order: [{"host", "config", "config_unreadable"}, ...]; *out stays NULL
  * elsewhere. Rank 0 returns 0 or -errno with a message (the caller shares the verdict). */
-int hb_world_host_configs(const struct hb_world *w, const json_t *mine, json_t **out);
+int hb_world_config_host_configs(const struct hb_world *w, const json_t *mine, json_t **out);
 
 /* Collective: every host's topology (sent as hwloc XML by its first rank) on rank 0, indexed
  * by host index; *out stays NULL elsewhere. Rank 0 returns 0 or -errno with a message (the
- * caller shares the verdict); free with hb_world_host_topos_free. */
-int hb_world_host_topos(const struct hb_world *w, const struct hb_topo *t, struct hb_topo ***out);
-void hb_world_host_topos_free(const struct hb_world *w, struct hb_topo **topos);
-/* Rank 0, from hb_world_host_topos: {host: its NICs (hb_topo_nics_json)}; NULL with a message
+ * caller shares the verdict); free with hb_world_topo_host_topos_free. */
+int hb_world_topo_host_topos(const struct hb_world *w, const struct hb_topo *t,
+                             struct hb_topo ***out);
+void hb_world_topo_host_topos_free(const struct hb_world *w, struct hb_topo **topos);
+/* Rank 0, from hb_world_topo_host_topos: {host: its NICs (hb_topo_nics_json)}; NULL with a message
  * when out of memory. */
-json_t *hb_world_host_nics(const struct hb_world *w, struct hb_topo **topos);
+json_t *hb_world_topo_host_nics(const struct hb_world *w, struct hb_topo **topos);
 
 #endif

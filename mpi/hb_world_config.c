@@ -27,7 +27,7 @@ static json_t *world_config_entry(const char *host, const char *text, int len)
     return entry;
 }
 
-int hb_world_host_configs(const struct hb_world *w, const json_t *mine, json_t **out)
+int hb_world_config_host_configs(const struct hb_world *w, const json_t *mine, json_t **out)
 {
     *out = NULL;
     char *text = w->host_rank == 0 && mine ? json_dumps(mine, JSON_COMPACT) : NULL;
@@ -47,7 +47,7 @@ int hb_world_host_configs(const struct hb_world *w, const json_t *mine, json_t *
         json_t *entry = world_config_entry(w->hosts[h], g.all + g.displs[r], g.lens[r]);
         if (!entry || json_array_append_new(all, entry)) rc = -HB_EENV;
     }
-    hb_host_bytes_free(&g);
+    hb_world_gather_host_bytes_free(&g);
     if (rc)
         json_decref(all);
     else

@@ -44,7 +44,7 @@ int hb_world_gather_hosts(const struct hb_world *w, const char *mine, int len,
     return 0;
 }
 
-void hb_host_bytes_free(struct hb_host_bytes *b)
+void hb_world_gather_host_bytes_free(struct hb_host_bytes *b)
 {
     free(b->all);
     free(b->lens);

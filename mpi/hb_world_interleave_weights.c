@@ -33,7 +33,8 @@ static int world_wil_agree(const struct hb_world *w, const int *nodes, int n)
     return 0;
 }
 
-int hb_world_wil_apply(const struct hb_world *w, const int *nodes, const int *weights, int n)
+int hb_world_interleave_weights_apply(const struct hb_world *w, const int *nodes,
+                                      const int *weights, int n)
 {
     int rc = w->host_rank == 0 ? hb_interleave_weights_apply(nodes, weights, n) : 0;
     if (rc) fprintf(stderr, "hopbench: host %s: %s\n", w->host, hb_error_msg());
@@ -42,15 +43,15 @@ int hb_world_wil_apply(const struct hb_world *w, const int *nodes, const int *we
     return w->nhosts > 1 ? world_wil_agree(w, nodes, n) : 0;
 }
 
-void hb_world_wil_experiment(const struct hb_world *w, const struct hb_experiment *e)
+void hb_world_interleave_weights_experiment(const struct hb_world *w, const struct hb_experiment *e)
 {
     long long ws[HB_PARAM_INTS_MAX], ns[HB_PARAM_INTS_MAX];
-    int n = hb_param_ints_of(e, "weights", ws), weights[HB_PARAM_INTS_MAX],
+    int n = hb_plan_param_ints_of(e, "weights", ws), weights[HB_PARAM_INTS_MAX],
         nodes[HB_PARAM_INTS_MAX];
     bool weighted = false;
     for (int k = 0; k < e->ntasks; k++)
         weighted |= e->tasks[k].policy == HB_POLICY_WEIGHTED;
-    if (!weighted || n == 0 || hb_param_ints_of(e, "weight_nodes", ns) != n) return;
+    if (!weighted || n == 0 || hb_plan_param_ints_of(e, "weight_nodes", ns) != n) return;
     for (int k = 0; k < n; k++) {
         weights[k] = (int)ws[k];
         nodes[k] = (int)ns[k];
@@ -60,7 +61,7 @@ void hb_world_wil_experiment(const struct hb_world *w, const struct hb_experimen
     hb_ranks_barrier(); /* no rank touches a page before the weights are in force */
 }
 
-void hb_world_wil_restore(const struct hb_world *w)
+void hb_world_interleave_weights_restore(const struct hb_world *w)
 {
     hb_ranks_barrier(); /* every rank is done with its pages */
     if (w->host_rank == 0) hb_interleave_weights_restore();

@@ -9,14 +9,16 @@
 /* Collective: each host's first rank applies weights[k] to nodes[k] (or, without root, reads
  * the current ones); it prints its own failure. 0, or -HB_EENV on every rank when any host
  * failed (nothing left changed there). */
-int hb_world_wil_apply(const struct hb_world *w, const int *nodes, const int *weights, int n);
+int hb_world_interleave_weights_apply(const struct hb_world *w, const int *nodes,
+                                      const int *weights, int n);
 
 /* Collective, before experiment e runs: when it carries its own weights (suite keys
  * "weights" and "weight_nodes", policy --weights auto), each host's first rank sets them
  * (the previous experiment's go back first); a failure ends the job. */
-void hb_world_wil_experiment(const struct hb_world *w, const struct hb_experiment *e);
+void hb_world_interleave_weights_experiment(const struct hb_world *w,
+                                            const struct hb_experiment *e);
 
 /* Collective: after the run, each host's first rank puts its weights back. */
-void hb_world_wil_restore(const struct hb_world *w);
+void hb_world_interleave_weights_restore(const struct hb_world *w);
 
 #endif

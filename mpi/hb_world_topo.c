@@ -9,7 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-int hb_world_host_topos(const struct hb_world *w, const struct hb_topo *t, struct hb_topo ***out)
+int hb_world_topo_host_topos(const struct hb_world *w, const struct hb_topo *t,
+                             struct hb_topo ***out)
 {
     *out = NULL;
     /* The first rank of each host sends its topology as hwloc XML; the others send nothing. */
@@ -37,22 +38,22 @@ int hb_world_host_topos(const struct hb_world *w, const struct hb_topo *t, struc
             rc = -HB_EENV;
         }
     if (rc && topos)
-        hb_world_host_topos_free(w, topos);
+        hb_world_topo_host_topos_free(w, topos);
     else
         *out = topos;
-    hb_host_bytes_free(&g);
+    hb_world_gather_host_bytes_free(&g);
     return rc;
 }
 
-void hb_world_host_topos_free(const struct hb_world *w, struct hb_topo **topos)
+void hb_world_topo_host_topos_free(const struct hb_world *w, struct hb_topo **topos)
 {
     if (!topos) return;
     for (int h = 0; h < w->nhosts; h++)
-        hb_topo_free(topos[h]);
+        hb_topo_load_free(topos[h]);
     free(topos);
 }
 
-json_t *hb_world_host_nics(const struct hb_world *w, struct hb_topo **topos)
+json_t *hb_world_topo_host_nics(const struct hb_world *w, struct hb_topo **topos)
 {
     json_t *all = json_object();
     for (int h = 0; all && h < w->nhosts; h++)

@@ -41,12 +41,12 @@ static size_t balance_per_thread(size_t elements, int threads)
 int hb_balance_check(const struct hb_topo *t, const struct hb_experiment *e)
 {
     const struct hb_task *k = e->ntasks == 1 ? &e->tasks[0] : NULL;
-    const struct hb_kernel *kern = k ? hb_kernel_find(k->kernel) : NULL;
-    int ci = k ? hb_topo_node_index(t, k->cpu_node) : -1;
-    int mi = k && k->policy == HB_POLICY_BIND ? hb_topo_node_index(t, k->mem_node) : -1;
+    const struct hb_kernel *kern = k ? hb_kernel_registry_find(k->kernel) : NULL;
+    int ci = k ? hb_topo_nodes_index(t, k->cpu_node) : -1;
+    int mi = k && k->policy == HB_POLICY_BIND ? hb_topo_nodes_index(t, k->mem_node) : -1;
     size_t elements = k ? (size_t)(k->bytes / 8) & ~(size_t)7 : 0;
-    double every = hb_param_num_of(e, "interval_s", NAN);
-    double most = hb_param_num_of(e, "max_time_s", NAN);
+    double every = hb_plan_param_num_of(e, "interval_s", NAN);
+    double most = hb_plan_param_num_of(e, "max_time_s", NAN);
     bool ok = kern && strcmp(kern->name, "read") == 0 && ci >= 0 && mi >= 0 && ci != mi &&
               t->nodes[ci].has_cpus && t->nodes[ci].has_memory && t->nodes[mi].has_memory &&
               k->threads >= 1 && k->threads <= t->nodes[ci].ncpus && elements > 0 &&
@@ -110,7 +110,7 @@ static void balance_fail(struct hb_balance_team *tm, const char *msg)
  * CPU) and note where it runs. */
 static void balance_bind(struct hb_balance_team *tm, int idx)
 {
-    const struct hb_node *n = &tm->t->nodes[hb_topo_node_index(tm->t, tm->task->cpu_node)];
+    const struct hb_node *n = &tm->t->nodes[hb_topo_nodes_index(tm->t, tm->task->cpu_node)];
     hwloc_bitmap_t cpus = hwloc_bitmap_alloc();
     for (int c = 0; cpus && c < n->ncpus; c++)
         hwloc_bitmap_set(cpus, (unsigned)n->cpus[c]);
@@ -147,7 +147,7 @@ static void *balance_work(void *arg)
         c.a += off;
         c.n = s.n - off < HB_BALANCE_CHUNK ? s.n - off : HB_BALANCE_CHUNK;
         tm->k->run(&c, 1);
-        moved += (uint64_t)hb_kernel_bytes(tm->k, c.n, 1);
+        moved += (uint64_t)hb_kernel_registry_bytes(tm->k, c.n, 1);
         atomic_store(&tm->moved[w->idx], moved);
     }
     if (tm->k->check(&s, tm->k->run(&s, 1), 1) != 0) balance_fail(tm, hb_error_msg());
@@ -168,15 +168,15 @@ static double balance_bytes(const struct hb_balance_team *tm)
 static double balance_share(const struct hb_balance_team *tm, int os)
 {
     struct hb_pageloc pl;
-    if (hb_buf_locate(tm->t, &tm->buf, &os, 1, &pl) != 0) return -1.0;
+    if (hb_placement_buf_locate(tm->t, &tm->buf, &os, 1, &pl) != 0) return -1.0;
     double pct = pl.on_target_pct;
-    hb_pageloc_free(&pl);
+    hb_placement_pageloc_free(&pl);
     return pct;
 }
 
 static void balance_sleep_until(double when)
 {
-    double left = when - hb_now();
+    double left = when - hb_timer_now();
     if (left <= 0) return;
     struct timespec ts = {(time_t)left, (long)((left - floor(left)) * 1e9)};
     nanosleep(&ts, NULL);
@@ -190,13 +190,13 @@ static json_t *balance_series(struct hb_balance_team *tm, double every, double m
                               double *reached)
 {
     json_t *series = json_array();
-    double t0 = hb_now(), prev_t = t0, prev_bytes = 0.0,
-           sweep = hb_kernel_bytes(tm->k, tm->elements, 1);
+    double t0 = hb_timer_now(), prev_t = t0, prev_bytes = 0.0,
+           sweep = hb_kernel_registry_bytes(tm->k, tm->elements, 1);
     int held = 0;
     *reached = NAN;
     for (int n = 1; series && !atomic_load(&tm->failed); n++) {
         balance_sleep_until(t0 + n * every);
-        double now = hb_now(), bytes = balance_bytes(tm);
+        double now = hb_timer_now(), bytes = balance_bytes(tm);
         double local = balance_share(tm, tm->task->cpu_node);
         double gbps = (bytes - prev_bytes) / (now - prev_t) / 1e9;
         if (local < 0) {
@@ -274,9 +274,9 @@ static int balance_watch(struct hb_balance_team *tm, const struct hb_experiment 
     if (rc == 0 && !before) rc = -HB_EENV;
     if (rc == 0) rc = balance_unbind(&tm->buf);
     atomic_store(&tm->go, 1);
-    double reached = NAN, every = hb_param_num_of(e, "interval_s", 1.0);
+    double reached = NAN, every = hb_plan_param_num_of(e, "interval_s", 1.0);
     if (rc == 0)
-        series = balance_series(tm, every, hb_param_num_of(e, "max_time_s", 0.0), &reached);
+        series = balance_series(tm, every, hb_plan_param_num_of(e, "max_time_s", 0.0), &reached);
     if (rc == 0 && !series) rc = -ENOMEM;
     atomic_store(&tm->stop, 1);
     for (int i = 0; i < started; i++)
@@ -297,22 +297,23 @@ int hb_balance_run(const struct hb_topo *t, const struct hb_experiment *e, struc
                    json_t **keys)
 {
     const struct hb_task *task = &e->tasks[0];
-    struct hb_balance_team tm = {.t = t, .task = task, .k = hb_kernel_find(task->kernel), .r = r};
+    struct hb_balance_team tm = {
+        .t = t, .task = task, .k = hb_kernel_registry_find(task->kernel), .r = r};
     tm.elements = (size_t)(task->bytes / 8) & ~(size_t)7;
     tm.per_thread = balance_per_thread(tm.elements, task->threads);
-    double t_alloc = hb_now();
+    double t_alloc = hb_timer_now();
     *keys = NULL;
     r->ran = 1;
     r->threads = task->threads;
-    int mode = 0, rc = hb_numa_balancing_mode(&mode);
+    int mode = 0, rc = hb_vmstat_numa_balancing_mode(&mode);
     if (rc == 0 && mode == 0) {
         hb_error_set("balance: automatic NUMA balancing was turned off after the plan "
                      "(/proc/sys/kernel/numa_balancing is 0)");
         rc = -HB_EENV;
     }
     if (rc == 0)
-        rc = hb_buf_alloc(t, tm.elements * 8, HB_POLICY_BIND, &task->mem_node, 1, task->pages,
-                          &tm.buf);
+        rc = hb_placement_buf_alloc(t, tm.elements * 8, HB_POLICY_BIND, &task->mem_node, 1,
+                                    task->pages, &tm.buf);
     if (rc) return rc;
     tm.moved = calloc((size_t)task->threads, sizeof(*tm.moved));
     rc = tm.moved ? balance_watch(&tm, e, keys, mode) : -ENOMEM;
@@ -322,22 +323,22 @@ int hb_balance_run(const struct hb_topo *t, const struct hb_experiment *e, struc
         snprintf(r->note, sizeof(r->note), "%s", tm.note);
     }
     struct hb_pageloc pl;
-    if (rc == 0 && hb_buf_locate(t, &tm.buf, &task->cpu_node, 1, &pl) == 0) {
+    if (rc == 0 && hb_placement_buf_locate(t, &tm.buf, &task->cpu_node, 1, &pl) == 0) {
         r->pages_checked = pl.checked;
         r->pages_on_target_pct = pl.on_target_pct;
         for (int n = 0; n < t->nnodes && n < r->npages_nodes; n++)
             r->pages_on_node[n] = pl.on_node[n];
-        hb_pageloc_free(&pl);
+        hb_placement_pageloc_free(&pl);
     }
     for (int i = 0; i < task->threads; i++)
         r->threads_on_node +=
-            hb_topo_node_of_cpu(t, r->thread_cpus[i]) == hb_topo_node_index(t, task->cpu_node);
-    r->bytes_per_sample = hb_kernel_bytes(tm.k, tm.elements, 1);
-    r->bytes_wa_per_sample = hb_kernel_bytes_wa_model(tm.k, tm.elements, 1);
+            hb_topo_nodes_of_cpu(t, r->thread_cpus[i]) == hb_topo_nodes_index(t, task->cpu_node);
+    r->bytes_per_sample = hb_kernel_registry_bytes(tm.k, tm.elements, 1);
+    r->bytes_wa_per_sample = hb_kernel_registry_bytes_wa_model(tm.k, tm.elements, 1);
     r->sweeps_per_sample = 1;
     r->elements = tm.elements;
     free(tm.moved);
-    hb_buf_free(&tm.buf);
-    r->elapsed_s = hb_now() - t_alloc;
+    hb_placement_buf_free(&tm.buf);
+    r->elapsed_s = hb_timer_now() - t_alloc;
     return rc;
 }

@@ -1,6 +1,6 @@
 /* Kernel registry (docs/design.md#kernels): one const descriptor per kernel, default first.
- * Metadata says what a kernel moves; bandwidth is computed from it in one place (hb_kernel_bytes),
- * never inside a kernel. */
+ * Metadata says what a kernel moves; bandwidth is computed from it in one place
+ * (hb_kernel_registry_bytes), never inside a kernel. */
 #ifndef HB_KERNEL_H
 #define HB_KERNEL_H
 
@@ -65,40 +65,41 @@ struct hb_kernel {
     int (*check)(const struct hb_kslice *s, double last_result, uint64_t sweeps_done);
 };
 
-extern const struct hb_kernel hb_kernels[]; /* default first, NULL name terminates */
+extern const struct hb_kernel hb_kernel_registry[]; /* default first, NULL name terminates */
 
 /* The kernel with this name, or NULL (then hb_error_set names it and lists valid ones). */
-const struct hb_kernel *hb_kernel_find(const char *name);
+const struct hb_kernel *hb_kernel_registry_find(const char *name);
 
 /* Every name of a comma-separated list ("" = none) is a kernel: 0, or -EINVAL naming the
- * first that is not (hb_kernel_find's message). Checked before any suite plans, whether or
+ * first that is not (hb_kernel_registry_find's message). Checked before any suite plans, whether or
  * not the command uses kernels. */
-int hb_kernel_check_list(const char *list);
+int hb_kernel_registry_check_list(const char *list);
 
 /* Number of kernels in the registry. */
-int hb_kernel_count(void);
+int hb_kernel_registry_count(void);
 
 /* Bytes moved by `sweeps` passes over `elements` elements (per array): the one place where
  * bandwidth accounting lives. */
-double hb_kernel_bytes(const struct hb_kernel *k, uint64_t elements, uint64_t sweeps);
+double hb_kernel_registry_bytes(const struct hb_kernel *k, uint64_t elements, uint64_t sweeps);
 
 /* The write-allocate model of the same passes: ordinary stores to lines the kernel did not
  * read first fetch each line before writing it (copy 24 B per element instead of 16, triad 32
  * instead of 24); non-temporal stores and in-place updates fetch nothing extra. A model of
  * what the memory system moves, not a counter reading. */
-double hb_kernel_bytes_wa_model(const struct hb_kernel *k, uint64_t elements, uint64_t sweeps);
+double hb_kernel_registry_bytes_wa_model(const struct hb_kernel *k, uint64_t elements,
+                                         uint64_t sweeps);
 
 /* Dependent loads one thread does in `sweeps` sweeps of a latency kernel over its `elements`
  * elements: one load per `stride` bytes (0 = the default stride), at most
  * HB_LATENCY_SWEEP_LOADS a sweep. */
-double hb_kernel_loads(const struct hb_kernel *k, uint64_t elements, uint64_t sweeps,
-                       uint64_t stride);
+double hb_kernel_registry_loads(const struct hb_kernel *k, uint64_t elements, uint64_t sweeps,
+                                uint64_t stride);
 
 /* Help text generated from the table: one line per kernel (name, streams, bytes, flops, NT,
  * description). */
-void hb_kernel_help(FILE *f);
+void hb_kernel_registry_help(FILE *f);
 
 /* Comma-separated kernel names (for error messages). */
-const char *hb_kernel_names(void);
+const char *hb_kernel_registry_names(void);
 
 #endif

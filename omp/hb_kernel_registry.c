@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const struct hb_kernel hb_kernels[] = {
+const struct hb_kernel hb_kernel_registry[] = {
     {
         .name = "read",
         .desc = "sum of a: loads only (likwid load)",
@@ -24,9 +24,9 @@ const struct hb_kernel hb_kernels[] = {
         .nt = false,
         .access = "r",
         .model_bps = 14e9,
-        .init = hb_stream_init,
-        .run = hb_read_run,
-        .check = hb_read_check,
+        .init = hb_kernel_stream_init,
+        .run = hb_kernel_stream_read_run,
+        .check = hb_kernel_stream_read_check,
     },
     {
         .name = "write",
@@ -39,9 +39,9 @@ const struct hb_kernel hb_kernels[] = {
         .nt = false,
         .access = "w",
         .model_bps = 16e9,
-        .init = hb_stream_init,
-        .run = hb_write_run,
-        .check = hb_write_check,
+        .init = hb_kernel_stream_init,
+        .run = hb_kernel_stream_write_run,
+        .check = hb_kernel_stream_write_check,
     },
     {
         .name = "write-nt",
@@ -54,9 +54,9 @@ const struct hb_kernel hb_kernels[] = {
         .nt = true,
         .access = "w",
         .model_bps = 19e9,
-        .init = hb_stream_init,
-        .run = hb_write_nt_run,
-        .check = hb_write_nt_check,
+        .init = hb_kernel_stream_init,
+        .run = hb_kernel_stream_write_nt_run,
+        .check = hb_kernel_stream_write_nt_check,
     },
     {
         .name = "copy",
@@ -69,9 +69,9 @@ const struct hb_kernel hb_kernels[] = {
         .nt = false,
         .access = "rw",
         .model_bps = 18e9,
-        .init = hb_stream_init,
-        .run = hb_copy_run,
-        .check = hb_copy_check,
+        .init = hb_kernel_stream_init,
+        .run = hb_kernel_stream_copy_run,
+        .check = hb_kernel_stream_copy_check,
     },
     {
         .name = "copy-nt",
@@ -84,9 +84,9 @@ const struct hb_kernel hb_kernels[] = {
         .nt = true,
         .access = "rw",
         .model_bps = 20e9,
-        .init = hb_stream_init,
-        .run = hb_copy_nt_run,
-        .check = hb_copy_nt_check,
+        .init = hb_kernel_stream_init,
+        .run = hb_kernel_stream_copy_nt_run,
+        .check = hb_kernel_stream_copy_nt_check,
     },
     {
         .name = "triad",
@@ -99,9 +99,9 @@ const struct hb_kernel hb_kernels[] = {
         .nt = false,
         .access = "rw",
         .model_bps = 15e9,
-        .init = hb_stream_init,
-        .run = hb_triad_run,
-        .check = hb_triad_check,
+        .init = hb_kernel_stream_init,
+        .run = hb_kernel_stream_triad_run,
+        .check = hb_kernel_stream_triad_check,
     },
     {
         .name = "triad-nt",
@@ -114,9 +114,9 @@ const struct hb_kernel hb_kernels[] = {
         .nt = true,
         .access = "rw",
         .model_bps = 17e9,
-        .init = hb_stream_init,
-        .run = hb_triad_nt_run,
-        .check = hb_triad_nt_check,
+        .init = hb_kernel_stream_init,
+        .run = hb_kernel_stream_triad_nt_run,
+        .check = hb_kernel_stream_triad_nt_check,
     },
     {
         .name = "memcpy",
@@ -129,13 +129,13 @@ const struct hb_kernel hb_kernels[] = {
         .nt = false,
         .access = "rw",
         .model_bps = 11e9,
-        .init = hb_stream_init,
-        .run = hb_memcpy_run,
-        .check = hb_memcpy_check,
+        .init = hb_kernel_stream_init,
+        .run = hb_kernel_memcpy_run,
+        .check = hb_kernel_memcpy_check,
     },
     {
         /* One dependent load per stride (default 256 bytes): a latency kernel, so only its
-         * loads are counted (hb_kernel_loads), never bytes per second. */
+         * loads are counted (hb_kernel_registry_loads), never bytes per second. */
         .name = "chase",
         .desc = "dependent loads, one random line per --stride, shuffled within --tlb-group",
         .kind = HB_KIND_LATENCY,
@@ -145,10 +145,10 @@ const struct hb_kernel hb_kernels[] = {
         .flops = 0,
         .nt = false,
         .access = "r",
-        .fits = hb_chase_fits,
-        .init = hb_chase_init,
-        .run = hb_chase_run,
-        .check = hb_chase_check,
+        .fits = hb_kernel_chase_fits,
+        .init = hb_kernel_chase_init,
+        .run = hb_kernel_chase_run,
+        .check = hb_kernel_chase_check,
     },
     /* MLC's read:write mixes (all reads is `read`); bytes counted the STREAM way. */
     {
@@ -163,9 +163,9 @@ const struct hb_kernel hb_kernels[] = {
         .dst_read = true,
         .access = "rw",
         .model_bps = 11e9,
-        .init = hb_stream_init,
-        .run = hb_mix31_run,
-        .check = hb_mix31_check,
+        .init = hb_kernel_stream_init,
+        .run = hb_kernel_stream_mix31_run,
+        .check = hb_kernel_stream_mix31_check,
     },
     {
         .name = "mix3:1-nt",
@@ -180,9 +180,9 @@ const struct hb_kernel hb_kernels[] = {
         .dst_read = false,
         .access = "rw",
         .model_bps = 11e9,
-        .init = hb_stream_init,
-        .run = hb_mix31_nt_run,
-        .check = hb_mix31_nt_check,
+        .init = hb_kernel_stream_init,
+        .run = hb_kernel_stream_mix31_nt_run,
+        .check = hb_kernel_stream_mix31_nt_check,
     },
     {
         .name = "mix2:1",
@@ -196,9 +196,9 @@ const struct hb_kernel hb_kernels[] = {
         .dst_read = true,
         .access = "rw",
         .model_bps = 10e9,
-        .init = hb_stream_init,
-        .run = hb_mix21_run,
-        .check = hb_mix21_check,
+        .init = hb_kernel_stream_init,
+        .run = hb_kernel_stream_mix21_run,
+        .check = hb_kernel_stream_mix21_check,
     },
     {
         .name = "mix2:1-nt",
@@ -213,9 +213,9 @@ const struct hb_kernel hb_kernels[] = {
         .dst_read = false,
         .access = "rw",
         .model_bps = 10e9,
-        .init = hb_stream_init,
-        .run = hb_mix21_nt_run,
-        .check = hb_mix21_nt_check,
+        .init = hb_kernel_stream_init,
+        .run = hb_kernel_stream_mix21_nt_run,
+        .check = hb_kernel_stream_mix21_nt_check,
     },
     {
         .name = "mix1:1",
@@ -229,9 +229,9 @@ const struct hb_kernel hb_kernels[] = {
         .dst_read = true,
         .access = "rw",
         .model_bps = 9e9,
-        .init = hb_stream_init,
-        .run = hb_mix11_run,
-        .check = hb_mix11_check,
+        .init = hb_kernel_stream_init,
+        .run = hb_kernel_stream_mix11_run,
+        .check = hb_kernel_stream_mix11_check,
     },
     {
         .name = "mix1:1-nt",
@@ -245,9 +245,9 @@ const struct hb_kernel hb_kernels[] = {
         .dst_read = false,
         .access = "rw",
         .model_bps = 9e9,
-        .init = hb_stream_init,
-        .run = hb_mix11_nt_run,
-        .check = hb_mix11_nt_check,
+        .init = hb_kernel_stream_init,
+        .run = hb_kernel_stream_mix11_nt_run,
+        .check = hb_kernel_stream_mix11_nt_check,
     },
     /* The workloads of the policy study: irregular, stencil, compute-bound, tunable. */
     {
@@ -262,9 +262,9 @@ const struct hb_kernel hb_kernels[] = {
         .dst_read = true,
         .access = "rw",
         .model_bps = 0.38e9,
-        .init = hb_gups_init,
-        .run = hb_gups_run,
-        .check = hb_gups_check,
+        .init = hb_kernel_gups_init,
+        .run = hb_kernel_gups_run,
+        .check = hb_kernel_gups_check,
     },
     {
         .name = "blur3",
@@ -277,9 +277,9 @@ const struct hb_kernel hb_kernels[] = {
         .nt = false,
         .access = "rw",
         .model_bps = 5.4e9,
-        .init = hb_blur3_init,
-        .run = hb_blur3_run,
-        .check = hb_blur3_check,
+        .init = hb_kernel_blur3_init,
+        .run = hb_kernel_blur3_run,
+        .check = hb_kernel_blur3_check,
     },
     {
         /* Per element of each array: one product's row of 128 FMAs per result element. */
@@ -293,10 +293,10 @@ const struct hb_kernel hb_kernels[] = {
         .nt = false,
         .access = "rw",
         .model_bps = 1.8e9,
-        .fits = hb_dgemm_fits,
-        .init = hb_dgemm_init,
-        .run = hb_dgemm_run,
-        .check = hb_dgemm_check,
+        .fits = hb_kernel_dgemm_fits,
+        .init = hb_kernel_dgemm_init,
+        .run = hb_kernel_dgemm_run,
+        .check = hb_kernel_dgemm_check,
     },
     {
         .name = "fir",
@@ -309,12 +309,12 @@ const struct hb_kernel hb_kernels[] = {
         .nt = false,
         .access = "rw",
         .model_bps = 2e9,
-        .init = hb_fir_init,
-        .run = hb_fir_run,
-        .check = hb_fir_check,
+        .init = hb_kernel_fir_init,
+        .run = hb_kernel_fir_run,
+        .check = hb_kernel_fir_check,
     },
     {
-        /* flops scale with the task's param: 8 x param per element (hb_intensity_flops). */
+        /* flops scale with the task's param: 8 x param per element (hb_kernel_intensity_flops). */
         .name = "intensity",
         .desc = "read with 8 x param flops per element (param = flops per byte loaded)",
         .kind = HB_KIND_BANDWIDTH,
@@ -325,9 +325,9 @@ const struct hb_kernel hb_kernels[] = {
         .nt = false,
         .access = "r",
         .model_bps = 14e9,
-        .init = hb_intensity_init,
-        .run = hb_intensity_run,
-        .check = hb_intensity_check,
+        .init = hb_kernel_intensity_init,
+        .run = hb_kernel_intensity_run,
+        .check = hb_kernel_intensity_check,
     },
     {.name = NULL},
 };
@@ -339,31 +339,32 @@ static pthread_once_t kernel_names_once = PTHREAD_ONCE_INIT;
 static void kernel_names_build(void)
 {
     size_t len = 1;
-    for (const struct hb_kernel *k = hb_kernels; k->name; k++)
+    for (const struct hb_kernel *k = hb_kernel_registry; k->name; k++)
         len += strlen(k->name) + 2;
     kernel_names_buf = calloc(len, 1);
     if (kernel_names_buf == NULL) return;
-    for (const struct hb_kernel *k = hb_kernels; k->name; k++) {
-        if (k != hb_kernels) strcat(kernel_names_buf, ", ");
+    for (const struct hb_kernel *k = hb_kernel_registry; k->name; k++) {
+        if (k != hb_kernel_registry) strcat(kernel_names_buf, ", ");
         strcat(kernel_names_buf, k->name);
     }
 }
 
-const char *hb_kernel_names(void)
+const char *hb_kernel_registry_names(void)
 {
     pthread_once(&kernel_names_once, kernel_names_build);
     return kernel_names_buf ? kernel_names_buf : "(out of memory listing the kernels)";
 }
 
-const struct hb_kernel *hb_kernel_find(const char *name)
+const struct hb_kernel *hb_kernel_registry_find(const char *name)
 {
-    for (const struct hb_kernel *k = hb_kernels; name && k->name; k++)
+    for (const struct hb_kernel *k = hb_kernel_registry; name && k->name; k++)
         if (strcmp(k->name, name) == 0) return k;
-    hb_error_set("unknown kernel '%s'; valid kernels: %s", name ? name : "", hb_kernel_names());
+    hb_error_set("unknown kernel '%s'; valid kernels: %s", name ? name : "",
+                 hb_kernel_registry_names());
     return NULL;
 }
 
-int hb_kernel_check_list(const char *list)
+int hb_kernel_registry_check_list(const char *list)
 {
     char *copy = strdup(list), *save = NULL;
     if (!copy) {
@@ -372,32 +373,33 @@ int hb_kernel_check_list(const char *list)
     }
     int rc = 0;
     for (char *k = strtok_r(copy, ",", &save); k && rc == 0; k = strtok_r(NULL, ",", &save))
-        if (!hb_kernel_find(k)) rc = -EINVAL;
+        if (!hb_kernel_registry_find(k)) rc = -EINVAL;
     free(copy);
     return rc;
 }
 
-int hb_kernel_count(void)
+int hb_kernel_registry_count(void)
 {
     int n = 0;
-    while (hb_kernels[n].name)
+    while (hb_kernel_registry[n].name)
         n++;
     return n;
 }
 
-double hb_kernel_bytes(const struct hb_kernel *k, uint64_t elements, uint64_t sweeps)
+double hb_kernel_registry_bytes(const struct hb_kernel *k, uint64_t elements, uint64_t sweeps)
 {
     return (k->bytes_read + k->bytes_written) * (double)elements * (double)sweeps;
 }
 
-double hb_kernel_bytes_wa_model(const struct hb_kernel *k, uint64_t elements, uint64_t sweeps)
+double hb_kernel_registry_bytes_wa_model(const struct hb_kernel *k, uint64_t elements,
+                                         uint64_t sweeps)
 {
     double allocate = k->nt || k->dst_read ? 0.0 : k->bytes_written;
     return (k->bytes_read + k->bytes_written + allocate) * (double)elements * (double)sweeps;
 }
 
-double hb_kernel_loads(const struct hb_kernel *k, uint64_t elements, uint64_t sweeps,
-                       uint64_t stride)
+double hb_kernel_registry_loads(const struct hb_kernel *k, uint64_t elements, uint64_t sweeps,
+                                uint64_t stride)
 {
     if (k->kind != HB_KIND_LATENCY) return 0.0;
     uint64_t lines = elements * 8 / (stride ? stride : HB_CHASE_STRIDE_DEFAULT);
@@ -405,13 +407,13 @@ double hb_kernel_loads(const struct hb_kernel *k, uint64_t elements, uint64_t sw
     return (double)per_sweep * (double)sweeps;
 }
 
-void hb_kernel_help(FILE *f)
+void hb_kernel_registry_help(FILE *f)
 {
-    for (const struct hb_kernel *k = hb_kernels; k->name; k++)
+    for (const struct hb_kernel *k = hb_kernel_registry; k->name; k++)
         fprintf(f,
                 "  %-9s %d stream%s  %2g B read  %2g B written  %2g B WA  %g flop/elem  %-2s  "
                 "%s%s\n",
                 k->name, k->streams, k->streams == 1 ? " " : "s", k->bytes_read, k->bytes_written,
-                hb_kernel_bytes_wa_model(k, 1, 1), k->flops, k->nt ? "NT" : "", k->desc,
-                k == hb_kernels ? " [default]" : "");
+                hb_kernel_registry_bytes_wa_model(k, 1, 1), k->flops, k->nt ? "NT" : "", k->desc,
+                k == hb_kernel_registry ? " [default]" : "");
 }

@@ -42,14 +42,14 @@ static int migrate_by_mbind(const struct hb_experiment *e)
 
 static bool migrate_mem_ok(const struct hb_topo *t, int os)
 {
-    int i = hb_topo_node_index(t, os);
+    int i = hb_topo_nodes_index(t, os);
     return i >= 0 && t->nodes[i].has_memory;
 }
 
 int hb_migrate_check(const struct hb_topo *t, const struct hb_experiment *e)
 {
     const struct hb_task *k = &e->tasks[0];
-    int ci = hb_topo_node_index(t, k->cpu_node), dst = migrate_dst(e);
+    int ci = hb_topo_nodes_index(t, k->cpu_node), dst = migrate_dst(e);
     if (e->reps < 1 || e->reps > HB_MAX_REPS || k->threads != 1 || ci < 0 ||
         !t->nodes[ci].has_cpus || !migrate_mem_ok(t, k->mem_node) || !migrate_mem_ok(t, dst) ||
         dst == k->mem_node || migrate_by_mbind(e) < 0) {
@@ -118,7 +118,7 @@ static int migrate_move(const struct hb_buf *b, struct hb_migrate_pages *p, int 
 /* Pin this thread to the task's CPU node: 0, or -HB_EENV with a message. */
 static int migrate_pin(const struct hb_topo *t, int cpu_node, int *ran_on)
 {
-    const struct hb_node *n = &t->nodes[hb_topo_node_index(t, cpu_node)];
+    const struct hb_node *n = &t->nodes[hb_topo_nodes_index(t, cpu_node)];
     hwloc_bitmap_t set = hwloc_bitmap_alloc();
     for (int k = 0; set && k < n->ncpus; k++)
         hwloc_bitmap_set(set, (unsigned)n->cpus[k]);
@@ -137,7 +137,7 @@ static void migrate_locate(const struct hb_topo *t, const struct hb_buf *buf, in
     moved.nodes = &dst;
     moved.nnodes = 1;
     struct hb_pageloc pl;
-    if (hb_buf_locate(t, &moved, NULL, 0, &pl) != 0) {
+    if (hb_placement_buf_locate(t, &moved, NULL, 0, &pl) != 0) {
         r->pages_on_target_pct = -1.0;
         return;
     }
@@ -145,7 +145,7 @@ static void migrate_locate(const struct hb_topo *t, const struct hb_buf *buf, in
     r->pages_on_target_pct = pl.on_target_pct;
     for (int n = 0; n < t->nnodes && n < r->npages_nodes; n++)
         r->pages_on_node[n] = pl.on_node[n];
-    hb_pageloc_free(&pl);
+    hb_placement_pageloc_free(&pl);
 }
 
 /* The timed moves; a page left behind is a failed measurement, not a figure. */
@@ -155,9 +155,9 @@ static int migrate_samples(const struct hb_experiment *e, const struct hb_buf *b
     int mbind = migrate_by_mbind(e);
     for (int s = 0; s < e->reps; s++) {
         int rc = s ? migrate_move(buf, p, src, mbind) : 0;
-        double t0 = hb_now();
+        double t0 = hb_timer_now();
         if (rc == 0) rc = migrate_move(buf, p, dst, mbind);
-        double t1 = hb_now();
+        double t1 = hb_timer_now();
         if (rc) return rc;
         if (s == 0) r->t_start = t0;
         r->t_end = t1;
@@ -177,14 +177,14 @@ int hb_migrate_run(const struct hb_topo *t, const struct hb_experiment *e, struc
 {
     const struct hb_task *k = &e->tasks[0];
     int src = k->mem_node, dst = migrate_dst(e);
-    double t_alloc = hb_now();
+    double t_alloc = hb_timer_now();
     struct hb_buf buf;
     r->ran = 1;
     r->threads = 1;
     int rc = migrate_pin(t, k->cpu_node, &r->thread_cpus[0]);
     r->threads_on_node =
-        hb_topo_node_of_cpu(t, r->thread_cpus[0]) == hb_topo_node_index(t, k->cpu_node);
-    if (rc == 0) rc = hb_buf_alloc(t, k->bytes, HB_POLICY_BIND, &src, 1, k->pages, &buf);
+        hb_topo_nodes_of_cpu(t, r->thread_cpus[0]) == hb_topo_nodes_index(t, k->cpu_node);
+    if (rc == 0) rc = hb_placement_buf_alloc(t, k->bytes, HB_POLICY_BIND, &src, 1, k->pages, &buf);
     if (rc) return rc;
     memset(buf.ptr, 1, buf.bytes); /* first touch: every page on the source */
     struct hb_migrate_pages p = {0};
@@ -195,7 +195,7 @@ int hb_migrate_run(const struct hb_topo *t, const struct hb_experiment *e, struc
     r->sweeps_per_sample = 1;
     migrate_locate(t, &buf, dst, r);
     migrate_pages_free(&p);
-    hb_buf_free(&buf);
-    r->elapsed_s = hb_now() - t_alloc;
+    hb_placement_buf_free(&buf);
+    r->elapsed_s = hb_timer_now() - t_alloc;
     return 0;
 }

@@ -99,7 +99,7 @@ static void c2c_body(struct hb_c2c_pair *p, int who)
     for (int s = 0; s < p->samples; s++) {
         /* Ping-pong paces itself through the line; the others start each sample together. */
         if (p->kind != HB_C2C_PINGPONG) pthread_barrier_wait(&p->barrier);
-        double t0 = hb_now();
+        double t0 = hb_timer_now();
         switch (p->kind) {
         case HB_C2C_PINGPONG:
             for (uint64_t i = 0; i < p->n; i++) {
@@ -145,7 +145,7 @@ static void c2c_body(struct hb_c2c_pair *p, int who)
             }
             break;
         }
-        p->t_s[2 * s + who] = hb_now() - t0;
+        p->t_s[2 * s + who] = hb_timer_now() - t0;
     }
 }
 
@@ -259,7 +259,7 @@ static double c2c_sample(const struct hb_c2c_pair *p, int s)
 /* Where a task of the plan runs: the CPU its node lists at first_thread. */
 static int pair_cpu(const struct hb_topo *t, const struct hb_task *task)
 {
-    int ni = hb_topo_node_index(t, task->cpu_node);
+    int ni = hb_topo_nodes_index(t, task->cpu_node);
     if (ni < 0 || task->first_thread < 0 || task->first_thread >= t->nodes[ni].ncpus) return -1;
     return t->nodes[ni].cpus[task->first_thread];
 }
@@ -309,16 +309,17 @@ int hb_pair_run(const struct hb_topo *t, const struct hb_experiment *e, struct h
     enum hb_c2c_kind kind = k->kind;
     int a = pair_cpu(t, &e->tasks[0]), b = pair_cpu(t, &e->tasks[1]);
     int mem_node = e->tasks[0].mem_node;
-    double t_alloc = hb_now();
+    double t_alloc = hb_timer_now();
     struct hb_buf buf;
-    int rc = hb_buf_alloc(t, e->tasks[0].bytes, HB_POLICY_BIND, &mem_node, 1, HB_PAGES_4K, &buf);
+    int rc = hb_placement_buf_alloc(t, e->tasks[0].bytes, HB_POLICY_BIND, &mem_node, 1, HB_PAGES_4K,
+                                    &buf);
     if (rc) return rc;
     int samples = e->reps + 1;
     struct hb_c2c_pair p = {
         .t = t, .kind = kind, .cpu = {a, b}, .mem = buf.ptr, .bytes = e->tasks[0].bytes};
     p.t_s = calloc((size_t)samples * 2, sizeof(*p.t_s));
     if (!p.t_s) {
-        hb_buf_free(&buf);
+        hb_placement_buf_free(&buf);
         hb_error_set("c2c: out of memory for %d samples", samples);
         return -ENOMEM;
     }
@@ -335,9 +336,9 @@ int hb_pair_run(const struct hb_topo *t, const struct hb_experiment *e, struct h
         double per_iter = pilot / (double)tried;
         uint64_t n = per_iter > 0 ? (uint64_t)(want / per_iter) + 1 : HB_C2C_MIN_ITERS;
         if (n < HB_C2C_MIN_ITERS) n = HB_C2C_MIN_ITERS;
-        r->t_start = hb_now();
+        r->t_start = hb_timer_now();
         r->status = c2c_once(&p, n, samples);
-        r->t_end = hb_now();
+        r->t_end = hb_timer_now();
         for (int s = 1; r->status == 0 && s < samples; s++)
             r->samples[r->nsamples++] = c2c_sample(&p, s);
         r->sweeps_per_sample = n;
@@ -347,17 +348,17 @@ int hb_pair_run(const struct hb_topo *t, const struct hb_experiment *e, struct h
     for (int i = 0; i < 2; i++)
         r->thread_cpus[i] = p.ran_on[i];
     struct hb_pageloc pl;
-    if (hb_buf_locate(t, &buf, NULL, 0, &pl) == 0) {
+    if (hb_placement_buf_locate(t, &buf, NULL, 0, &pl) == 0) {
         r->pages_checked = pl.checked;
         r->pages_on_target_pct = pl.on_target_pct;
         for (int n = 0; n < t->nnodes && n < r->npages_nodes; n++)
             r->pages_on_node[n] = pl.on_node[n];
-        hb_pageloc_free(&pl);
+        hb_placement_pageloc_free(&pl);
     } else {
         r->pages_on_target_pct = -1.0;
     }
     free(p.t_s);
-    hb_buf_free(&buf);
-    r->elapsed_s = hb_now() - t_alloc;
+    hb_placement_buf_free(&buf);
+    r->elapsed_s = hb_timer_now() - t_alloc;
     return 0;
 }

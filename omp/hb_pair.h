@@ -22,7 +22,7 @@ int hb_pair_check(const struct hb_topo *t, const struct hb_plan *plan);
 
 /* Run experiment e (checked by hb_pair_check) in this process: a pilot calibrates the
  * iterations to e->min_time_s, then e->reps samples after one warm-up. Fills *r (fresh from
- * hb_task_result_init for the topology's nodes and 2 threads) as a team fills the writer's
+ * hb_result_task_init for the topology's nodes and 2 threads) as a team fills the writer's
  * result (samples, where both threads ran, where the line's page was).
  * 0 when it ran (r->status says whether the count came out exact and the threads stayed
  * pinned: -HB_EVALIDATE or -HB_EENV with r->note); -errno when it could not start. */

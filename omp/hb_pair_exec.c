@@ -26,8 +26,8 @@ static int pair_one(const struct hb_topo *t, const struct hb_experiment *e, int 
     run.seed = e->seed + (uint64_t)repeat;
     json_t *keys = NULL, *rec = NULL;
     int rc =
-        hb_task_result_init(&res[0], t->nnodes, e->tasks[0].threads > 2 ? e->tasks[0].threads : 2);
-    int rc1 = hb_task_result_init(&res[1], t->nnodes, 1);
+        hb_result_task_init(&res[0], t->nnodes, e->tasks[0].threads > 2 ? e->tasks[0].threads : 2);
+    int rc1 = hb_result_task_init(&res[1], t->nnodes, 1);
     rc = rc ? rc : rc1;
     if (rc == 0)
         rc = hb_migrate_is(&run)   ? hb_migrate_run(t, &run, &res[0])
@@ -40,14 +40,14 @@ static int pair_one(const struct hb_topo *t, const struct hb_experiment *e, int 
     if (rc == 0 && (rec = hb_record_measurement(t, &run, 0, res, origin)) && keys)
         json_object_update(rec, keys);
     if (rc == 0)
-        rc = last ? hb_repeats_last(reps, x, rec, io->emit, io->ctx)
-                  : hb_repeats_put(reps, x, repeat, rec);
+        rc = last ? hb_repeat_store_last(reps, x, rec, io->emit, io->ctx)
+                  : hb_repeat_store_put(reps, x, repeat, rec);
     else
         json_decref(rec);
-    if (last) hb_repeats_end(reps, x);
+    if (last) hb_repeat_store_end(reps, x);
     json_decref(keys);
-    hb_task_result_free(&res[0]);
-    hb_task_result_free(&res[1]);
+    hb_result_task_free(&res[0]);
+    hb_result_task_free(&res[1]);
     return rc;
 }
 
@@ -58,7 +58,7 @@ int hb_pair_exec(const struct hb_topo *t, const struct hb_plan *plan, const stru
     struct hb_repeats reps;
     struct hb_rounds rd;
     hb_rounds_init(&rd, io->repeats, io->until_clear, io->max_time_s);
-    int rc = hb_repeats_init(&reps, plan->n, io->noise_pct);
+    int rc = hb_repeat_store_init(&reps, plan->n, io->noise_pct);
     int *run = calloc((size_t)plan->n + 1, sizeof(*run));
     if (!run) rc = rc ? rc : -ENOMEM;
     /* Round the whole plan each repeat (the experiments not yet clear, with --repeat auto),
@@ -73,9 +73,9 @@ int hb_pair_exec(const struct hb_topo *t, const struct hb_plan *plan, const stru
         }
     /* --repeat auto merges when the run is done. */
     for (int i = 0; rc == 0 && i < plan->n; i++)
-        if (hb_repeats_has(&reps, i)) rc = hb_repeats_flush(&reps, i, io->emit, io->ctx);
+        if (hb_repeat_store_has(&reps, i)) rc = hb_repeat_store_flush(&reps, i, io->emit, io->ctx);
     free(run);
-    hb_repeats_free(&reps);
+    hb_repeat_store_free(&reps);
     if (rc == -ENOMEM) hb_error_set("out of memory keeping the repeats of the c2c measurements");
     if (rc || !failed) return rc;
     hb_error_set("%d measurement(s) failed (a count off its exact value, or a thread or line not "

@@ -90,7 +90,7 @@ static int bind_ok(const char *v)
     }
 }
 
-int hb_omp_env_check(void)
+int hb_places_omp_env_check(void)
 {
     static const struct {
         const char *var;

@@ -14,7 +14,7 @@ int hb_places_cpus(hwloc_bitmap_t set);
 /* OpenMP settings the runtime would ignore are refused, never recorded as if used:
  * OMP_PLACES, OMP_PROC_BIND and OMP_NUM_THREADS must have OpenMP's syntax. 0, or -EINVAL
  * naming the variable, its value and what is valid. */
-int hb_omp_env_check(void);
+int hb_places_omp_env_check(void);
 
 /* libgomp reads OMP_PLACES / OMP_PROC_BIND when it loads, before main: unless both are set
  * (or this is the restarted process), set OMP_PLACES=cores, OMP_PROC_BIND=close and

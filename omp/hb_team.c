@@ -120,7 +120,7 @@ static void run_background(struct hb_team *tm, struct hb_task_state *st, int idx
     struct hb_kslice whole = slice_of(st, idx, tm->e->seed);
     double fraction = st->task->bg_fraction;
     double rate = st->task->bg_rate_GBps * 1e9;
-    double bytes = 0.0, t0 = hb_now();
+    double bytes = 0.0, t0 = hb_timer_now();
     size_t off = 0, chunk = rate > 0.0 ? HB_BG_PACED_CHUNK_ELEMS : HB_BG_CHUNK_ELEMS;
     bool calibrating = fraction > 0.0;
     if (!calibrating) atomic_fetch_add(&tm->bg_running, 1);
@@ -134,11 +134,11 @@ static void run_background(struct hb_team *tm, struct hb_task_state *st, int idx
             if (s.d) s.d += off;
             s.n = n;
             st->k->run(&s, 1);
-            bytes += hb_kernel_bytes(st->k, n, 1);
+            bytes += hb_kernel_registry_bytes(st->k, n, 1);
             off = off + n >= whole.n ? 0 : off + n;
         }
-        if (calibrating && hb_now() - t0 >= HB_BG_CALIBRATE_S) {
-            double now = hb_now();
+        if (calibrating && hb_timer_now() - t0 >= HB_BG_CALIBRATE_S) {
+            double now = hb_timer_now();
             rate = fraction * bytes / (now - t0);
             chunk = HB_BG_PACED_CHUNK_ELEMS;
             calibrating = false;
@@ -147,14 +147,14 @@ static void run_background(struct hb_team *tm, struct hb_task_state *st, int idx
             atomic_fetch_add(&tm->bg_running, 1);
         }
         /* Pace: hold back until the target rate is met (injection delay). */
-        while (rate > 0.0 && !calibrating && hb_now() - t0 < bytes / rate &&
+        while (rate > 0.0 && !calibrating && hb_timer_now() - t0 < bytes / rate &&
                !atomic_load(&tm->stop))
             if (tid == 0) master_step(tm);
         if (tid == 0) master_step(tm);
     }
     st->bg_bytes[idx] = bytes;
     st->bg_start[idx] = t0;
-    st->bg_end[idx] = hb_now();
+    st->bg_end[idx] = hb_timer_now();
     st->bg_target[idx] = rate;
 }
 
@@ -177,11 +177,11 @@ static void run_foreground(struct hb_team *tm, struct hb_task_state *st, int idx
         hb_spin_barrier_wait(&st->bar, &sense); /* thread 0's word on the batch, to all */
         uint64_t batch = st->warm_batch;
         if (!batch) break;
-        double t0 = hb_now();
+        double t0 = hb_timer_now();
         r = st->k->run(&s, batch);
         hb_spin_barrier_wait(&st->bar, &sense);
         if (idx == 0) {
-            double t = hb_now() - t0, n = t > 0.0 ? ceil(want / (t / (double)batch)) : 1.0;
+            double t = hb_timer_now() - t0, n = t > 0.0 ? ceil(want / (t / (double)batch)) : 1.0;
             st->warm_sweeps += batch;
             st->sweeps = n < 1.0 ? 1 : n > (double)(UINT64_MAX / 4) ? UINT64_MAX / 4 : (uint64_t)n;
             st->warm_batch = t >= want * HB_WARM_SHARE || st->sweeps <= batch ? 0 : 2 * batch;
@@ -190,18 +190,18 @@ static void run_foreground(struct hb_team *tm, struct hb_task_state *st, int idx
     uint64_t sweeps = st->sweeps;
     for (int rep = 0; rep < e->reps; rep++) {
         hb_spin_barrier_wait(&st->bar, &sense);
-        double ts = hb_now();
+        double ts = hb_timer_now();
         r = st->k->run(&s, sweeps);
         hb_spin_barrier_wait(&st->bar, &sense);
         if (idx == 0) {
-            double te = hb_now();
+            double te = hb_timer_now();
             st->res->samples[rep] = te - ts;
             if (rep == 0) st->res->t_start = ts;
             st->res->t_end = te;
         }
     }
     if (st->k->check(&s, r, st->warm_sweeps + (uint64_t)e->reps * sweeps) != 0)
-        hb_task_fail(st, -HB_EVALIDATE, hb_error_msg());
+        hb_team_tasks_fail(st, -HB_EVALIDATE, hb_error_msg());
 }
 
 /* Fault a slice's whole pages in with one call per array (MADV_POPULATE_WRITE, Linux 5.14):
@@ -238,7 +238,7 @@ static void thread_body(struct hb_team *tm, int tid)
          j++) {
         struct hb_kslice s = slice_of(st, j, tm->e->seed);
         populate(&s);
-        if (st->k->init(&s) != 0) hb_task_fail(st, -HB_EVALIDATE, hb_error_msg());
+        if (st->k->init(&s) != 0) hb_team_tasks_fail(st, -HB_EVALIDATE, hb_error_msg());
     }
 #pragma omp barrier
     if (atomic_load(&tm->fatal)) return;
@@ -290,10 +290,10 @@ static int team_prepare(struct hb_team *tm, struct hb_task_result *results)
                          task->first_thread, end - 1, nd->os_index, nd->ncpus);
             return -EINVAL;
         }
-        if (hb_task_result_init(st->res, tm->topo->nnodes, task->threads) != 0) return -ENOMEM;
+        if (hb_result_task_init(st->res, tm->topo->nnodes, task->threads) != 0) return -ENOMEM;
         st->res->ran = 1;
         tm->nstates++; /* from here its buffers are the team's to free */
-        st->k = hb_kernel_find(task->kernel);
+        st->k = hb_kernel_registry_find(task->kernel);
         if (!st->k) return -EINVAL;
         size_t nt = (size_t)task->threads;
         st->bg_bytes = calloc(nt, sizeof(double));
@@ -332,8 +332,8 @@ int hb_team_run(const struct hb_topo *t, const struct hb_experiment *e, int node
     tm->topo = t;
     tm->e = e;
     tm->hooks = hooks;
-    tm->node_index = hb_topo_node_index(t, node);
-    double t_begin = hb_now();
+    tm->node_index = hb_topo_nodes_index(t, node);
+    double t_begin = hb_timer_now();
     int rc = -EINVAL;
     if (tm->node_index < 0 || e->reps < 1 || e->reps > HB_MAX_REPS) {
         hb_error_set("experiment %s: node %d unknown or reps %d outside 1-%d", e->name, node,
@@ -342,7 +342,7 @@ int hb_team_run(const struct hb_topo *t, const struct hb_experiment *e, int node
     }
     rc = team_prepare(tm, results);
     for (int i = 0; rc == 0 && i < tm->nstates; i++)
-        rc = hb_task_alloc(tm, &tm->states[i]);
+        rc = hb_team_tasks_alloc(tm, &tm->states[i]);
     if (rc) goto out;
 
 #pragma omp parallel num_threads(tm->nthreads) proc_bind(close)
@@ -365,16 +365,16 @@ int hb_team_run(const struct hb_topo *t, const struct hb_experiment *e, int node
         rc = -HB_EENV;
     }
     for (int i = 0; i < tm->nstates; i++) {
-        if (rc == 0) hb_task_cpus_check(tm, &tm->states[i]);
-        if (rc == 0) hb_task_locate(tm, &tm->states[i], allow_misplaced);
-        hb_task_finish(tm, &tm->states[i]);
-        tm->states[i].res->elapsed_s = hb_now() - t_begin;
+        if (rc == 0) hb_team_tasks_cpus_check(tm, &tm->states[i]);
+        if (rc == 0) hb_team_tasks_locate(tm, &tm->states[i], allow_misplaced);
+        hb_team_tasks_finish(tm, &tm->states[i]);
+        tm->states[i].res->elapsed_s = hb_timer_now() - t_begin;
     }
 out:
     for (int i = 0; i < tm->nstates; i++) {
         struct hb_task_state *st = &tm->states[i];
         for (int b = 0; rc && b < 3; b++)
-            hb_buf_free(&st->bufs[b]);
+            hb_placement_buf_free(&st->bufs[b]);
         free(st->bg_bytes);
         free(st->bg_start);
         free(st->bg_end);

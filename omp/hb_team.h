@@ -33,7 +33,7 @@ struct hb_team_hooks {
  * and do not share a thread, sizes that give every thread of every array data, reps in
  * range. The dry run and the run both call it before anything is measured, so they refuse
  * the same plans. 0 or -EINVAL with hb_error_msg() naming the experiment. */
-int hb_plan_check(const struct hb_topo *t, const struct hb_plan *plan);
+int hb_team_tasks_plan_check(const struct hb_topo *t, const struct hb_plan *plan);
 
 int hb_team_run(const struct hb_topo *t, const struct hb_experiment *e, int node,
                 bool allow_misplaced, const struct hb_team_hooks *hooks,

@@ -62,16 +62,16 @@ struct hb_team {
 };
 
 /* The first failure of a task: its status and note (later ones are dropped). */
-void hb_task_fail(struct hb_task_state *st, int err, const char *msg);
+void hb_team_tasks_fail(struct hb_task_state *st, int err, const char *msg);
 
 /* Allocate and lay out a task's arrays. 0 or -errno with hb_error_msg() set. */
-int hb_task_alloc(struct hb_team *tm, struct hb_task_state *st);
+int hb_team_tasks_alloc(struct hb_team *tm, struct hb_task_state *st);
 /* Where the task's pages are; a task whose pages are elsewhere fails (unless allowed). */
-void hb_task_locate(struct hb_team *tm, struct hb_task_state *st, bool allow_misplaced);
+void hb_team_tasks_locate(struct hb_team *tm, struct hb_task_state *st, bool allow_misplaced);
 /* A task whose threads shared a CPU fails: each measured half of what it would alone. */
-void hb_task_cpus_check(struct hb_team *tm, struct hb_task_state *st);
+void hb_team_tasks_cpus_check(struct hb_team *tm, struct hb_task_state *st);
 /* What the run leaves in the task's result (threads on the node, sweeps, background spans
  * and bytes, loads per sample); its arrays freed. */
-void hb_task_finish(struct hb_team *tm, struct hb_task_state *st);
+void hb_team_tasks_finish(struct hb_team *tm, struct hb_task_state *st);
 
 #endif

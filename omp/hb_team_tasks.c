@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void hb_task_fail(struct hb_task_state *st, int err, const char *msg)
+void hb_team_tasks_fail(struct hb_task_state *st, int err, const char *msg)
 {
     int expected = 0;
     if (atomic_compare_exchange_strong(&st->failed, &expected, 1)) {
@@ -223,7 +223,7 @@ static int task_geometry(const struct hb_task *task, const struct hb_kernel *k, 
     return 0;
 }
 
-int hb_plan_check(const struct hb_topo *t, const struct hb_plan *plan)
+int hb_team_tasks_plan_check(const struct hb_topo *t, const struct hb_plan *plan)
 {
     for (int x = 0; x < plan->n; x++) {
         const struct hb_experiment *e = &plan->exps[x];
@@ -233,8 +233,8 @@ int hb_plan_check(const struct hb_topo *t, const struct hb_plan *plan)
         }
         for (int i = 0; i < e->ntasks; i++) {
             const struct hb_task *a = &e->tasks[i];
-            const struct hb_kernel *k = hb_kernel_find(a->kernel);
-            int ni = hb_topo_node_index(t, a->cpu_node);
+            const struct hb_kernel *k = hb_kernel_registry_find(a->kernel);
+            int ni = hb_topo_nodes_index(t, a->cpu_node);
             int end = a->first_thread + a->threads;
             size_t elements, per;
             if (!k || ni < 0) return -EINVAL; /* the suites name only known kernels, nodes */
@@ -261,32 +261,32 @@ int hb_plan_check(const struct hb_topo *t, const struct hb_plan *plan)
     return 0;
 }
 
-int hb_task_alloc(struct hb_team *tm, struct hb_task_state *st)
+int hb_team_tasks_alloc(struct hb_team *tm, struct hb_task_state *st)
 {
     const struct hb_task *task = st->task;
     int rc = task_geometry(task, st->k, &st->elements, &st->per_thread);
     if (rc) return rc;
     int *nodes = NULL;
-    int nn = hb_task_mem_nodes(task, &nodes);
+    int nn = hb_plan_task_mem_nodes(task, &nodes);
     if (nn < 0) return nn;
     for (int i = 0; rc == 0 && i < st->k->streams; i++)
-        rc = hb_buf_alloc(tm->topo, st->elements * sizeof(double), task->policy, nn ? nodes : NULL,
-                          nn, task->pages, &st->bufs[i]);
+        rc = hb_placement_buf_alloc(tm->topo, st->elements * sizeof(double), task->policy,
+                                    nn ? nodes : NULL, nn, task->pages, &st->bufs[i]);
     free(nodes);
     st->res->elements = st->elements;
     return rc;
 }
 
-void hb_task_locate(struct hb_team *tm, struct hb_task_state *st, bool allow_misplaced)
+void hb_team_tasks_locate(struct hb_team *tm, struct hb_task_state *st, bool allow_misplaced)
 {
     const struct hb_task *task = st->task;
     /* Pages belong on the task's memory nodes; plain first touch puts them on the threads'
      * node. First touch with a node set (policy "os") accepts any node of the set: where the
      * pages land is what it measures. */
     int *expect = NULL;
-    int ne = hb_task_mem_nodes(task, &expect);
+    int ne = hb_plan_task_mem_nodes(task, &expect);
     if (ne < 0) {
-        hb_task_fail(st, ne, hb_error_msg());
+        hb_team_tasks_fail(st, ne, hb_error_msg());
         return;
     }
     if (ne == 0) expect[ne++] = task->cpu_node; /* room for one is always there */
@@ -296,8 +296,8 @@ void hb_task_locate(struct hb_team *tm, struct hb_task_state *st, bool allow_mis
     uint64_t on_target = 0;
     for (int i = 0; i < st->k->streams; i++) {
         struct hb_pageloc pl;
-        if (hb_buf_locate(tm->topo, &st->bufs[i], expect, ne, &pl) != 0) {
-            hb_task_fail(st, -HB_EPLACEMENT, hb_error_msg());
+        if (hb_placement_buf_locate(tm->topo, &st->bufs[i], expect, ne, &pl) != 0) {
+            hb_team_tasks_fail(st, -HB_EPLACEMENT, hb_error_msg());
             free(expect);
             return;
         }
@@ -305,7 +305,7 @@ void hb_task_locate(struct hb_team *tm, struct hb_task_state *st, bool allow_mis
         on_target += (uint64_t)llround(pl.on_target_pct / 100.0 * (double)pl.checked);
         for (int n = 0; n < res->npages_nodes && n < pl.nnodes; n++)
             res->pages_on_node[n] += pl.on_node[n];
-        hb_pageloc_free(&pl);
+        hb_placement_pageloc_free(&pl);
     }
     free(expect);
     double pct = res->pages_checked ? 100.0 * (double)on_target / (double)res->pages_checked : 0.0;
@@ -316,19 +316,19 @@ void hb_task_locate(struct hb_team *tm, struct hb_task_state *st, bool allow_mis
                  "only %.2f%% of %llu pages on the target (%s); rerun with --allow-misplaced to "
                  "measure anyway",
                  pct, (unsigned long long)res->pages_checked, task->label);
-        hb_task_fail(st, -HB_EPLACEMENT, msg);
+        hb_team_tasks_fail(st, -HB_EPLACEMENT, msg);
     }
 }
 
 /* Two threads of one task on one CPU halve what each measures: a placement failure, found
  * from their affinity (both pinned to the same single CPU, or fewer CPUs allowed than
  * threads) or from where they were seen running, never a silent "ok". */
-void hb_task_cpus_check(struct hb_team *tm, struct hb_task_state *st)
+void hb_team_tasks_cpus_check(struct hb_team *tm, struct hb_task_state *st)
 {
     const struct hb_task *task = st->task;
     hwloc_bitmap_t all = hwloc_bitmap_alloc();
     if (!all) {
-        hb_task_fail(st, -HB_EENV, "out of memory checking where the threads ran");
+        hb_team_tasks_fail(st, -HB_EENV, "out of memory checking where the threads ran");
         return;
     }
     int t0 = -1, t1 = -1, s0 = -1, s1 = -1, wide = -1;
@@ -378,16 +378,16 @@ void hb_task_cpus_check(struct hb_team *tm, struct hb_task_state *st)
     } else {
         return;
     }
-    hb_task_fail(st, -HB_EPLACEMENT, msg);
+    hb_team_tasks_fail(st, -HB_EPLACEMENT, msg);
 }
 
-void hb_task_finish(struct hb_team *tm, struct hb_task_state *st)
+void hb_team_tasks_finish(struct hb_team *tm, struct hb_task_state *st)
 {
     struct hb_task_result *res = st->res;
     const struct hb_task *task = st->task;
     int on_node = 0;
     for (int j = 0; j < task->threads; j++)
-        on_node += hb_topo_node_of_cpu(tm->topo, res->thread_cpus[j]) == tm->node_index;
+        on_node += hb_topo_nodes_of_cpu(tm->topo, res->thread_cpus[j]) == tm->node_index;
     res->threads_on_node = on_node;
     res->sweeps_per_sample = st->sweeps;
     if (task->role == HB_ROLE_BG) {
@@ -401,12 +401,14 @@ void hb_task_finish(struct hb_team *tm, struct hb_task_state *st)
         }
     } else {
         res->nsamples = tm->e->reps;
-        res->bytes_per_sample = hb_kernel_bytes(st->k, st->elements, st->sweeps);
-        res->bytes_wa_per_sample = hb_kernel_bytes_wa_model(st->k, st->elements, st->sweeps);
+        res->bytes_per_sample = hb_kernel_registry_bytes(st->k, st->elements, st->sweeps);
+        res->bytes_wa_per_sample =
+            hb_kernel_registry_bytes_wa_model(st->k, st->elements, st->sweeps);
         /* Threads chase side by side: latency is a sample's time over one thread's loads. */
         size_t mine = st->per_thread < st->elements ? st->per_thread : st->elements;
-        res->loads_per_sample = hb_kernel_loads(st->k, mine, st->sweeps, task->chase_stride);
+        res->loads_per_sample =
+            hb_kernel_registry_loads(st->k, mine, st->sweeps, task->chase_stride);
     }
     for (int i = 0; i < st->k->streams; i++)
-        hb_buf_free(&st->bufs[i]);
+        hb_placement_buf_free(&st->bufs[i]);
 }

@@ -52,16 +52,16 @@
 
 static int exit_failed(int rc)
 {
-    if (hb_launch_is_first())
+    if (hb_launcher_is_first())
         hb_error_print(rc);
     else
-        hb_launch_wait_for_first();
+        hb_launcher_wait_for_first();
     return hb_error_exit_code(rc);
 }
 
 static int lookup_kernel(const char *name, struct hb_kernel_ref *out)
 {
-    const struct hb_kernel *k = hb_kernel_find(name);
+    const struct hb_kernel *k = hb_kernel_registry_find(name);
     if (!k) return -EINVAL;
     out->name = k->name;
     out->access = k->access;
@@ -81,14 +81,14 @@ struct hb_run_ctx {
 static int emit(json_t *rec, void *ctx)
 {
     struct hb_run_ctx *rc = ctx;
-    hb_keep_annotate(&rc->keep, rc->env, rec);
+    hb_suite_keep_annotate(&rc->keep, rc->env, rec);
     hb_progress_clear(rc->progress);
-    if (hb_summary_add(&rc->summary, rec) != 0) {
+    if (hb_record_summary_add(&rc->summary, rec) != 0) {
         hb_error_set("out of memory counting the records for the summary");
         return -ENOMEM;
     }
     int wrc = hb_sink_write(rc->sink, rec);
-    return wrc ? wrc : hb_keep_add(&rc->keep, rc->env, rec);
+    return wrc ? wrc : hb_suite_keep_add(&rc->keep, rc->env, rec);
 }
 
 /* --max-time bounds a --repeat auto run only when given (balance's default is its own). */
@@ -134,7 +134,7 @@ static int finish(const struct hb_suite_env *env, const struct hb_world *w,
     bool export = env->opts->export_hwloc[0] != '\0';
     json_t *derived = export ? json_array() : NULL;
     struct hb_derived_to to = {sink, derived};
-    int rc = !export || derived ? hb_keep_derive(&ctx->keep, env, put_derived, &to) : -ENOMEM;
+    int rc = !export || derived ? hb_suite_keep_derive(&ctx->keep, env, put_derived, &to) : -ENOMEM;
     if (rc == -ENOMEM) hb_error_set("out of memory writing the derived records");
     if (rc == 0 && export) {
         /* A fleet: each host with its own topology; one host: this one. */
@@ -149,7 +149,7 @@ static int finish(const struct hb_suite_env *env, const struct hb_world *w,
     }
     json_decref(derived);
     json_t *sum = hb_record_summary(env->opts->command[0] ? env->opts->command : "default",
-                                    &ctx->summary, hb_now() - t0);
+                                    &ctx->summary, hb_timer_now() - t0);
     if (rc == 0) rc = sum ? hb_sink_write(sink, sum) : -ENOMEM;
     /* A run whose own figures are unstable says so, with the remedy (hb_stability.h). */
     char *unstable = rc == 0 && sum ? hb_stability_message(sum) : NULL;
@@ -197,7 +197,7 @@ static int read_configs(const struct hb_world *w, const struct hb_topo *t, json_
         hb_error_set("out of memory reading this machine's configuration");
         rc = -ENOMEM;
     }
-    int grc = w->nhosts > 1 ? hb_world_host_configs(w, *cfg, host_cfgs) : 0;
+    int grc = w->nhosts > 1 ? hb_world_config_host_configs(w, *cfg, host_cfgs) : 0;
     return rc ? rc : grc;
 }
 
@@ -215,7 +215,7 @@ static int run_suite(int argc, char **argv, const struct hb_suite_env *env, stru
                       : hb_world_check_layout(&w, t, args ? args + 1 : "");
     /* comm --bg: a node named to load needs a rank there, as the world now shows. */
     if (rc == 0 && messages)
-        rc = hb_msg_check_bg(&w, t, plan, o->nload_nodes > 0, args ? args + 1 : "");
+        rc = hb_msg_bg_check(&w, t, plan, o->nload_nodes > 0, args ? args + 1 : "");
     if (rc && messages) {
         if (w.rank == 0) hb_error_print(rc);
         hb_world_finalize(&w);
@@ -238,9 +238,9 @@ static int run_suite(int argc, char **argv, const struct hb_suite_env *env, stru
      * each host's NICs from far ones. */
     struct hb_topo **host_topos = NULL;
     int trc = (o->export_hwloc[0] || messages) && w.nhosts > 1
-                  ? hb_world_host_topos(&w, t, &host_topos)
+                  ? hb_world_topo_host_topos(&w, t, &host_topos)
                   : 0;
-    json_t *host_nics = host_topos && messages ? hb_world_host_nics(&w, host_topos) : NULL;
+    json_t *host_nics = host_topos && messages ? hb_world_topo_host_nics(&w, host_topos) : NULL;
     trc = trc ? trc : host_topos && messages && !host_nics ? -ENOMEM : 0;
     json_t *cfg = NULL, *host_cfgs = NULL;
     int crc = read_configs(&w, t, &cfg, &host_cfgs);
@@ -249,7 +249,7 @@ static int run_suite(int argc, char **argv, const struct hb_suite_env *env, stru
     fleet_env.host_configs = host_cfgs;
     fleet_env.host_nics = host_nics;
     env = &fleet_env;
-    double t0 = hb_now();
+    double t0 = hb_timer_now();
     struct hb_run_ctx ctx = {0};
     ctx.summary.estimate_s = est->seconds;
     ctx.env = env;
@@ -264,12 +264,12 @@ static int run_suite(int argc, char **argv, const struct hb_suite_env *env, stru
             /* Every multi-host run (matrix, peak, comm...) lists each host's drift from the
              * majority; matrix's fleet record repeats it beside its outliers. */
             json_object_set(run, "host_configs", host_cfgs);
-            json_t *drift = hb_fleet_config_drift(host_cfgs);
+            json_t *drift = hb_config_drift_fleet(host_cfgs);
             json_object_set_new(run, "config_drift", drift ? drift : json_null());
         }
-        wrc = trc ? trc : hb_keep_init(&ctx.keep, env);
+        wrc = trc ? trc : hb_suite_keep_init(&ctx.keep, env);
         /* comm measures messages, not a working set: its record says what it uses. */
-        if (wrc == 0 && messages && (wrc = hb_comm_run_sizes(env, plan, run)) != 0)
+        if (wrc == 0 && messages && (wrc = hb_suite_comm_run_sizes(env, plan, run)) != 0)
             hb_error_set("out of memory listing comm's message sizes");
         if (wrc == 0) wrc = hb_sink_open(o->format, o->output, &hb_run_layout, &ctx.sink);
         if (wrc == 0) wrc = write_header(env, run, ctx.sink);
@@ -282,15 +282,16 @@ static int run_suite(int argc, char **argv, const struct hb_suite_env *env, stru
      * signal handler runs before the output's: a job killed right after still restores them. */
     bool weighted = o->policy_set && o->policy == HB_POLICY_WEIGHTED;
     if (wrc == 0 && weighted &&
-        (wrc = hb_world_wil_apply(&w, o->mem_nodes, o->weights, o->nweights)) && ctx.sink)
+        (wrc = hb_world_interleave_weights_apply(&w, o->mem_nodes, o->weights, o->nweights)) &&
+        ctx.sink)
         hb_sink_close(ctx.sink, false);
     if (wrc) {
         json_decref(cfg);
         json_decref(host_cfgs);
         json_decref(host_nics);
-        hb_world_host_topos_free(&w, host_topos);
+        hb_world_topo_host_topos_free(&w, host_topos);
         hb_world_finalize(&w);
-        hb_keep_free(&ctx.keep);
+        hb_suite_keep_free(&ctx.keep);
         return hb_error_exit_code(wrc);
     }
     bool tty = any_terminal();
@@ -318,14 +319,16 @@ static int run_suite(int argc, char **argv, const struct hb_suite_env *env, stru
             code = code ? code : HB_EXIT_ENV;
         }
     }
-    hb_keep_free(&ctx.keep);
-    hb_summary_free(&ctx.summary);
+    hb_suite_keep_free(&ctx.keep);
+    hb_record_summary_free(&ctx.summary);
     json_decref(cfg);
     json_decref(host_cfgs);
     json_decref(host_nics);
-    hb_world_host_topos_free(&w, host_topos);
+    hb_world_topo_host_topos_free(&w, host_topos);
     code = hb_rank0_share(code);
-    if (weighted) hb_world_wil_restore(&w); /* error paths: at exit (hb_interleave_weights.h) */
+    if (weighted)
+        hb_world_interleave_weights_restore(
+            &w); /* error paths: at exit (hb_interleave_weights.h) */
     hb_world_finalize(&w);
     return code;
 }
@@ -357,9 +360,9 @@ static int run_in_process(const struct hb_suite_env *env, const struct hb_plan *
     hb_rank0_record_versions(run);
     json_object_set_new(run, "hosts", json_pack("[s]", host));
     json_object_set_new(run, "ranks", json_integer(1));
-    double t0 = hb_now();
+    double t0 = hb_timer_now();
     struct hb_run_ctx ctx = {.env = env, .summary.estimate_s = est->seconds};
-    int rc = hb_keep_init(&ctx.keep, env);
+    int rc = hb_suite_keep_init(&ctx.keep, env);
     if (rc == 0) rc = hb_sink_open(o->format, o->output, &hb_run_layout, &ctx.sink);
     if (rc == 0) rc = write_header(env, run, ctx.sink);
     json_decref(run);
@@ -376,8 +379,8 @@ static int run_in_process(const struct hb_suite_env *env, const struct hb_plan *
     rc = rc ? rc : frc;
     complete = complete && frc == 0;
     hb_progress_free(ctx.progress);
-    hb_keep_free(&ctx.keep);
-    hb_summary_free(&ctx.summary);
+    hb_suite_keep_free(&ctx.keep);
+    hb_record_summary_free(&ctx.summary);
     /* The cause first, then where the records are (FILE.partial when incomplete). */
     if (rc) hb_error_print(rc);
     int crc = ctx.sink ? hb_sink_close(ctx.sink, complete) : 0;
@@ -397,13 +400,13 @@ static int check_inputs(const struct hb_options *o)
         const char *outputs[] = {o->output, o->export_hwloc}, *opts[] = {"-o", "--export-hwloc"};
         rc = hb_outfile_check_apart(outputs, opts, 2);
     }
-    if (rc == 0) rc = hb_omp_env_check();
+    if (rc == 0) rc = hb_places_omp_env_check();
     /* Repeats and derived records wait in a temporary file: checked before any run, the dry
      * run's too. */
     const struct hb_suite *suite = hb_suite_find(o->command);
     bool spools = suite && (o->repeats > 1 || o->repeat_auto || suite->derive);
     if (rc == 0 && spools) rc = hb_spool_check("the records that wait for their last repeat");
-    if (rc == 0) rc = hb_kernel_check_list(o->kernels);
+    if (rc == 0) rc = hb_kernel_registry_check_list(o->kernels);
     if (rc == 0) rc = hb_simd_select(o->simd[0] ? o->simd : NULL);
     return rc;
 }
@@ -429,10 +432,10 @@ static int load_topology(const struct hb_options *o, struct hb_topo **out)
                      t->source);
         rc = -HB_EENV;
     } else if (!topo) {
-        rc = hb_topo_check_usable(t);
+        rc = hb_topo_nodes_check_usable(t);
     }
     if (rc) {
-        hb_topo_free(t);
+        hb_topo_load_free(t);
         return rc;
     }
     *out = t;
@@ -444,7 +447,7 @@ static int plan_and_run(int argc, char **argv, const struct hb_options *o, const
 {
     int rc = hb_suite_check_nodes(t, o);
     if (rc) return exit_failed(rc);
-    /* A few one-line reasons, joined by hb_suite_say, as long as they take. */
+    /* A few one-line reasons, joined by hb_suite_kit_say, as long as they take. */
     char *note_text = NULL;
     size_t note_size = 0;
     FILE *note = open_memstream(&note_text, &note_size);
@@ -463,11 +466,12 @@ static int plan_and_run(int argc, char **argv, const struct hb_options *o, const
     bool in_process = flags & HB_SUITE_ONE_PROCESS, messages = flags & HB_SUITE_MESSAGES;
     rc = hb_suite_plan(&env, &plan);
     /* comm's tasks run no kernel: its plan checked itself. */
-    if (rc == 0 && !messages) rc = in_process ? hb_pair_check(t, &plan) : hb_plan_check(t, &plan);
+    if (rc == 0 && !messages)
+        rc = in_process ? hb_pair_check(t, &plan) : hb_team_tasks_plan_check(t, &plan);
     /* A default set inside a memory-side cache measures the cache: say so, and why. */
-    uint64_t msc = hb_mem_cache_max(t);
+    uint64_t msc = hb_topo_mem_cache_max(t);
     /* Notes on this host's plan: said once per host, not once per rank. */
-    bool say = !o->quiet && hb_launch_is_host_first();
+    bool say = !o->quiet && hb_launcher_is_host_first();
     if (rc == 0 && !o->size && msc && env.default_bytes <= msc && say)
         fprintf(stderr, "hopbench: default size: %s\n", size_source);
     if (fflush(note) != 0 && rc == 0) {
@@ -479,7 +483,7 @@ static int plan_and_run(int argc, char **argv, const struct hb_options *o, const
      * the suite measures caches on purpose. */
     char level[256];
     int in_cache =
-        rc == 0 && !o->quiet && !messages && !(flags & HB_SUITE_CACHES) && hb_launch_is_first()
+        rc == 0 && !o->quiet && !messages && !(flags & HB_SUITE_CACHES) && hb_launcher_is_first()
             ? hb_level_plan(t, &plan, level, sizeof(level))
             : 0;
     if (in_cache == 1) fprintf(stderr, "hopbench: %s\n", level);
@@ -497,14 +501,14 @@ static int plan_and_run(int argc, char **argv, const struct hb_options *o, const
         hb_estimate_range(&est, HB_ROUNDS_AUTO_MIN, o->repeats, repeat_max_time(o));
     /* Too few repeats for compare's rank test ever to decide: said before minutes are spent. */
     int need = hb_signif_mwu_repeats_for(HB_FAMILY_LEVEL);
-    if (rc == 0 && !o->repeat_auto && o->repeats < need && !o->quiet && hb_launch_is_first())
+    if (rc == 0 && !o->repeat_auto && o->repeats < need && !o->quiet && hb_launcher_is_first())
         fprintf(stderr,
                 "hopbench: note: --repeat %d is too few for compare ever to decide on these "
                 "figures (its rank test needs %d or more per run); use --repeat 5, or --repeat "
                 "auto\n",
                 o->repeats, need);
     /* A launched dry run (comm's): rank 0 prints it, the others end with it. */
-    bool first = hb_launch_is_first(), dry = rc == 0 && o->dry_run;
+    bool first = hb_launcher_is_first(), dry = rc == 0 && o->dry_run;
     if (dry && !o->quiet && first) hb_print_plan_line(&est);
     if (dry && first)
         rc = hb_print_plan(&plan, o, &est,
@@ -528,19 +532,19 @@ static int main_parsed(int argc, char **argv, const struct hb_options *o)
     /* The launch lines follow this MPI's mpirun; one hopbench does not know is said once. */
     hb_rank0_choose_conventions();
     const char *assumed = hb_mpirun_dialect_assumed();
-    if (assumed && !o->quiet && hb_launch_is_first()) fprintf(stderr, "hopbench: %s\n", assumed);
+    if (assumed && !o->quiet && hb_launcher_is_first()) fprintf(stderr, "hopbench: %s\n", assumed);
     /* What prints or writes without measuring, once: not once per rank. */
     /* topo prints each host's machine, one rank per host (on stdout: an -o would be one
      * file written by every host when they share it). */
     if (strcmp(o->command, "topo") == 0)
-        rc = hb_launch_refuse_ranks(o->output[0] ? "topo -o" : "topo", !o->output[0]);
+        rc = hb_launcher_refuse_ranks(o->output[0] ? "topo -o" : "topo", !o->output[0]);
     /* comm's dry run checks the launch its run needs: under it, rank 0 prints the plan. */
     const struct hb_suite *suite = hb_suite_find(o->command);
     bool messages = suite && (suite->flags & HB_SUITE_MESSAGES);
     if (rc == 0 && o->dry_run && !messages) {
         char what[sizeof(o->command) + 16];
         snprintf(what, sizeof(what), "%s%s--dry-run", o->command, o->command[0] ? " " : "");
-        rc = hb_launch_refuse_ranks(what, false);
+        rc = hb_launcher_refuse_ranks(what, false);
     }
     if (rc == 0) rc = check_inputs(o);
     if (rc == 0) rc = load_topology(o, &t);
@@ -552,7 +556,7 @@ static int main_parsed(int argc, char **argv, const struct hb_options *o)
     } else {
         code = plan_and_run(argc, argv, o, t);
     }
-    hb_topo_free(t);
+    hb_topo_load_free(t);
     return code;
 }
 
@@ -576,21 +580,22 @@ static bool asks_help(int argc, char **argv)
 /* main's work, in a frame of its own: its options alone take tens of KiB of stack. */
 static __attribute__((noinline)) int run_main(int argc, char **argv)
 {
-    struct hb_doc_kernels k = {hb_kernel_help, hb_kernel_names(), hb_simd_choices};
+    struct hb_doc_kernels k = {hb_kernel_registry_help, hb_kernel_registry_names(),
+                               hb_simd_choices};
     const struct hb_doc_dirs dirs = {HB_DATADIR, HB_DOCDIR};
     if (argc > 1 && strcmp(argv[1], "help") == 0) {
         int hrc = hb_help_main(argc - 1, argv + 1, &k, &dirs);
         return hrc ? exit_failed(hrc) : stdout_flushed("help");
     }
     /* Reading result files needs neither MPI nor OpenMP placement: no re-exec, no world. */
-    const struct hb_cmd_doc *own = argc > 1 ? hb_cmd_own_args(argv[1]) : NULL;
+    const struct hb_cmd_doc *own = argc > 1 ? hb_cli_doc_own_args(argv[1]) : NULL;
     if (own && asks_help(argc, argv)) {
-        hb_doc_command_help(stdout, &k, own, &dirs);
+        hb_doc_print_command_help(stdout, &k, own, &dirs);
         return stdout_flushed("help");
     }
     if (own) {
         /* Under a launcher each rank would print, and write one -o, once per rank. */
-        int lrc = hb_launch_refuse_ranks(own->name, false);
+        int lrc = hb_launcher_refuse_ranks(own->name, false);
         return lrc ? exit_failed(lrc) : own->main(argc - 1, argv + 1);
     }
     /* A rank told to bind itself does so, and restarts, before OpenMP reads its binding. */
@@ -599,7 +604,7 @@ static __attribute__((noinline)) int run_main(int argc, char **argv)
     hb_places_defaults(argv);
 
     struct hb_options o;
-    int rc = hb_options_parse(argc, argv, &o);
+    int rc = hb_cli_options_parse(argc, argv, &o);
     int code = HB_EXIT_OK;
     if (rc == 1 && (rc = hb_help_for(o.command, &k, &dirs)) == 0) rc = 1;
     if (rc == 1 || rc == 2) {
@@ -607,7 +612,7 @@ static __attribute__((noinline)) int run_main(int argc, char **argv)
     } else {
         code = rc ? exit_failed(rc) : main_parsed(argc, argv, &o);
     }
-    hb_options_free(&o);
+    hb_cli_options_free(&o);
     return code;
 }
 

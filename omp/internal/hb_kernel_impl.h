@@ -14,27 +14,35 @@
 #define HB_STREAM_INIT_D 1.5
 #define HB_STREAM_SCALAR 3.0
 
-int hb_stream_init(struct hb_kslice *s);
+int hb_kernel_stream_init(struct hb_kslice *s);
 
-double hb_read_run(struct hb_kslice *s, uint64_t sweeps);
-int hb_read_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done);
-double hb_write_run(struct hb_kslice *s, uint64_t sweeps);
-int hb_write_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done);
-double hb_write_nt_run(struct hb_kslice *s, uint64_t sweeps);
-int hb_write_nt_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done);
-double hb_copy_run(struct hb_kslice *s, uint64_t sweeps);
-int hb_copy_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done);
-double hb_copy_nt_run(struct hb_kslice *s, uint64_t sweeps);
-int hb_copy_nt_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done);
-double hb_triad_run(struct hb_kslice *s, uint64_t sweeps);
-int hb_triad_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done);
-double hb_triad_nt_run(struct hb_kslice *s, uint64_t sweeps);
-int hb_triad_nt_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done);
+double hb_kernel_stream_read_run(struct hb_kslice *s, uint64_t sweeps);
+int hb_kernel_stream_read_check(const struct hb_kslice *s, double last_result,
+                                uint64_t sweeps_done);
+double hb_kernel_stream_write_run(struct hb_kslice *s, uint64_t sweeps);
+int hb_kernel_stream_write_check(const struct hb_kslice *s, double last_result,
+                                 uint64_t sweeps_done);
+double hb_kernel_stream_write_nt_run(struct hb_kslice *s, uint64_t sweeps);
+int hb_kernel_stream_write_nt_check(const struct hb_kslice *s, double last_result,
+                                    uint64_t sweeps_done);
+double hb_kernel_stream_copy_run(struct hb_kslice *s, uint64_t sweeps);
+int hb_kernel_stream_copy_check(const struct hb_kslice *s, double last_result,
+                                uint64_t sweeps_done);
+double hb_kernel_stream_copy_nt_run(struct hb_kslice *s, uint64_t sweeps);
+int hb_kernel_stream_copy_nt_check(const struct hb_kslice *s, double last_result,
+                                   uint64_t sweeps_done);
+double hb_kernel_stream_triad_run(struct hb_kslice *s, uint64_t sweeps);
+int hb_kernel_stream_triad_check(const struct hb_kslice *s, double last_result,
+                                 uint64_t sweeps_done);
+double hb_kernel_stream_triad_nt_run(struct hb_kslice *s, uint64_t sweeps);
+int hb_kernel_stream_triad_nt_check(const struct hb_kslice *s, double last_result,
+                                    uint64_t sweeps_done);
 
-/* Read:write mixes: plain ones in place, -nt ones from sources only (kernel_stream.c). */
+/* Read:write mixes: plain ones in place, -nt ones from sources only (hb_kernel_stream.c). */
 #define HB_MIX_DECL(fn)                                                                            \
-    double hb_##fn##_run(struct hb_kslice *s, uint64_t sweeps);                                    \
-    int hb_##fn##_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done);
+    double hb_kernel_stream_##fn##_run(struct hb_kslice *s, uint64_t sweeps);                      \
+    int hb_kernel_stream_##fn##_check(const struct hb_kslice *s, double last_result,               \
+                                      uint64_t sweeps_done);
 HB_MIX_DECL(mix31)
 HB_MIX_DECL(mix31_nt)
 HB_MIX_DECL(mix21)
@@ -44,14 +52,15 @@ HB_MIX_DECL(mix11_nt)
 #undef HB_MIX_DECL
 
 /* Shared by copy, copy-nt and memcpy: a must equal b, b must still hold its initial value. */
-int hb_stream_check_copy(const char *kernel, const struct hb_kslice *s, uint64_t sweeps_done);
+int hb_kernel_stream_check_copy(const char *kernel, const struct hb_kslice *s,
+                                uint64_t sweeps_done);
 
-double hb_memcpy_run(struct hb_kslice *s, uint64_t sweeps);
-int hb_memcpy_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done);
+double hb_kernel_memcpy_run(struct hb_kslice *s, uint64_t sweeps);
+int hb_kernel_memcpy_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done);
 
-int hb_chase_fits(const struct hb_kslice *s);
-int hb_chase_init(struct hb_kslice *s);
-double hb_chase_run(struct hb_kslice *s, uint64_t sweeps);
-int hb_chase_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done);
+int hb_kernel_chase_fits(const struct hb_kslice *s);
+int hb_kernel_chase_init(struct hb_kslice *s);
+double hb_kernel_chase_run(struct hb_kslice *s, uint64_t sweeps);
+int hb_kernel_chase_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done);
 
 #endif

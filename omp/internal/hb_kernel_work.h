@@ -13,29 +13,29 @@
 #define HB_BLUR_W 512
 #define HB_FIR_TAPS 64
 
-int hb_gups_init(struct hb_kslice *s);
-double hb_gups_run(struct hb_kslice *s, uint64_t sweeps);
-int hb_gups_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done);
+int hb_kernel_gups_init(struct hb_kslice *s);
+double hb_kernel_gups_run(struct hb_kslice *s, uint64_t sweeps);
+int hb_kernel_gups_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done);
 
-int hb_blur3_init(struct hb_kslice *s);
-double hb_blur3_run(struct hb_kslice *s, uint64_t sweeps);
-int hb_blur3_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done);
+int hb_kernel_blur3_init(struct hb_kslice *s);
+double hb_kernel_blur3_run(struct hb_kslice *s, uint64_t sweeps);
+int hb_kernel_blur3_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done);
 
-int hb_dgemm_fits(const struct hb_kslice *s);
-int hb_dgemm_init(struct hb_kslice *s);
-double hb_dgemm_run(struct hb_kslice *s, uint64_t sweeps);
-int hb_dgemm_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done);
+int hb_kernel_dgemm_fits(const struct hb_kslice *s);
+int hb_kernel_dgemm_init(struct hb_kslice *s);
+double hb_kernel_dgemm_run(struct hb_kslice *s, uint64_t sweeps);
+int hb_kernel_dgemm_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done);
 
-int hb_fir_init(struct hb_kslice *s);
-double hb_fir_run(struct hb_kslice *s, uint64_t sweeps);
-int hb_fir_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done);
+int hb_kernel_fir_init(struct hb_kslice *s);
+double hb_kernel_fir_run(struct hb_kslice *s, uint64_t sweeps);
+int hb_kernel_fir_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done);
 
-int hb_intensity_init(struct hb_kslice *s);
-double hb_intensity_run(struct hb_kslice *s, uint64_t sweeps);
-int hb_intensity_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done);
+int hb_kernel_intensity_init(struct hb_kslice *s);
+double hb_kernel_intensity_run(struct hb_kslice *s, uint64_t sweeps);
+int hb_kernel_intensity_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done);
 
 /* Flops per 8-byte element the intensity kernel does for a param (flops per byte loaded):
  * 8 x param rounded to 1 (one add) or to an even count (FMAs of 2 flops each). */
-uint64_t hb_intensity_flops(double param);
+uint64_t hb_kernel_intensity_flops(double param);
 
 #endif

@@ -1,7 +1,7 @@
 /* One SIMD path of the streaming kernels (internal to omp/). Each function does exactly one
  * pass over n elements; arrays may start anywhere (the paths align the destination and use
  * unaligned loads for sources), and NT passes end with a store fence. a is always the array
- * written; b, c and d are sources. The kernels in kernel_stream.c pick a path per call. */
+ * written; b, c and d are sources. The kernels in hb_kernel_stream.c pick a path per call. */
 #ifndef HB_STREAM_PATH_H
 #define HB_STREAM_PATH_H
 
@@ -22,11 +22,11 @@ struct hb_stream_path {
                       size_t n);
 };
 
-extern const struct hb_stream_path hb_stream_path_c;
+extern const struct hb_stream_path hb_kernel_stream_c_path;
 #if defined(__x86_64__)
-extern const struct hb_stream_path hb_stream_path_sse2;
-extern const struct hb_stream_path hb_stream_path_avx2;
-extern const struct hb_stream_path hb_stream_path_avx512;
+extern const struct hb_stream_path hb_kernel_stream_sse2_path;
+extern const struct hb_stream_path hb_kernel_stream_avx2_path;
+extern const struct hb_stream_path hb_kernel_stream_avx512_path;
 #endif
 
 #endif

@@ -333,7 +333,7 @@ HB_T static void HB_FN(triad_nt)(double *a, const double *b, const double *c, do
     HB_FENCE();
 }
 
-const struct hb_stream_path HB_CAT(hb_stream_path, HB_PATH) = {
+const struct hb_stream_path HB_CAT(HB_CAT(hb_kernel_stream, HB_PATH), path) = {
     .read = HB_FN(read),
     .write = HB_FN(write),
     .write_nt = HB_FN(write_nt),

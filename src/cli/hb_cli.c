@@ -25,16 +25,16 @@
 
 /* "bw, lat, ..., export" from the suite and command tables, for messages; built once (the
  * commands alone when out of memory). */
-const char *hb_options_commands(void)
+const char *hb_cli_options_commands(void)
 {
     static char *list;
     size_t len = 0;
     struct hb_cmd_doc c;
     if (list) return list;
-    for (size_t i = 0; hb_command_at(i, &c); i++)
+    for (size_t i = 0; hb_cli_doc_command_at(i, &c); i++)
         len += strlen(c.name) + 2;
     if (!(list = calloc(len + 1, 1))) return "see hopbench --help";
-    for (size_t i = 0; hb_command_at(i, &c); i++)
+    for (size_t i = 0; hb_cli_doc_command_at(i, &c); i++)
         if (c.name[0]) {
             if (list[0]) strcat(list, ", ");
             strcat(list, c.name);
@@ -93,7 +93,7 @@ static bool getopt_tables(const struct option **longopts, const char **shortopts
 static bool command_known(const char *name)
 {
     if (name[0] && hb_suite_find(name)) return true;
-    for (const struct hb_cmd_doc *c = hb_cmd_docs; c->name; c++)
+    for (const struct hb_cmd_doc *c = hb_cli_doc_commands; c->name; c++)
         if (!c->main && strcmp(c->name, name) == 0) return true;
     return false;
 }
@@ -155,16 +155,16 @@ static const struct hb_opt_field opt_fields[] = {
     {OPT_TOLERANCE, "--tolerance", HB_SET_REAL, HB_OPT_AT(tolerance_pct), HB_OPT_PERCENT},
     {OPT_MAX_SIZE, "--max-size", HB_SET_SIZE, HB_OPT_AT(max_size)},
     {OPT_FORMAT, "--format", HB_SET_NAME, HB_OPT_AT(format), .names = hb_format_names},
-    {OPT_PAGES, "--pages", HB_SET_NAME, HB_OPT_AT(pages), .names = hb_pages_names},
-    {OPT_MIX, "--mix", HB_SET_NAME, HB_OPT_AT(mix), .names = hb_mix_names},
-    {OPT_MODE, "--mode", HB_SET_NAME, HB_OPT_AT(mode), .names = hb_mode_names},
+    {OPT_PAGES, "--pages", HB_SET_NAME, HB_OPT_AT(pages), .names = hb_placement_pages_names},
+    {OPT_MIX, "--mix", HB_SET_NAME, HB_OPT_AT(mix), .names = hb_options_mix_names},
+    {OPT_MODE, "--mode", HB_SET_NAME, HB_OPT_AT(mode), .names = hb_options_mode_names},
     /* --level's names start after "idle" (no load), which is not a value to give. */
-    {OPT_LEVEL, "--level", HB_SET_NAMES, HB_OPT_AT(level_mask), .names = hb_bg_level_names + 1,
-     .first = 1},
+    {OPT_LEVEL, "--level", HB_SET_NAMES, HB_OPT_AT(level_mask),
+     .names = hb_options_bg_level_names + 1, .first = 1},
     {OPT_SUBSCRIPTION, "--subscription", HB_SET_NAMES, HB_OPT_AT(subscription_mask),
-     .names = hb_subscription_names},
+     .names = hb_options_subscription_names},
     /* --bg names one level of load; idle is its absence. */
-    {OPT_BG, "--bg", HB_SET_NAME, HB_OPT_AT(bg), .names = hb_bg_level_names + 1},
+    {OPT_BG, "--bg", HB_SET_NAME, HB_OPT_AT(bg), .names = hb_options_bg_level_names + 1},
 };
 
 /* HB_SET_NAME stores an index through an int: the enum fields it fills must be int-sized. */
@@ -180,17 +180,18 @@ static int option_store(struct hb_options *o, const struct hb_opt_field *f, cons
         *(bool *)at = true;
         return 0;
     case HB_SET_TEXT:
-        return hb_copy_arg(f->opt, arg, at, f->len);
+        return hb_option_values_copy_arg(f->opt, arg, at, f->len);
     case HB_SET_INT:
-        return hb_parse_int(f->opt, arg, (long)f->lo, (long)f->hi, f->what, (int *)at);
+        return hb_option_values_parse_int(f->opt, arg, (long)f->lo, (long)f->hi, f->what,
+                                          (int *)at);
     case HB_SET_REAL:
-        return hb_parse_double(f->opt, arg, f->lo, f->hi, f->what, (double *)at);
+        return hb_option_values_parse_double(f->opt, arg, f->lo, f->hi, f->what, (double *)at);
     case HB_SET_SIZE:
         return hb_bytes_parse(arg, (uint64_t *)at);
     case HB_SET_NAME:
-        return hb_parse_enum(f->opt, arg, f->names, (int *)at);
+        return hb_option_values_parse_enum(f->opt, arg, f->names, (int *)at);
     case HB_SET_NAMES:
-        return hb_parse_list(f->opt, arg, f->names, f->first, (unsigned *)at);
+        return hb_option_values_parse_list(f->opt, arg, f->names, f->first, (unsigned *)at);
     }
     return -EINVAL;
 }
@@ -203,50 +204,53 @@ static int option_apply(struct hb_options *o, int c, const char *arg)
     int v = 0, rc = 0;
     switch (c) {
     case OPT_KERNEL:
-        if ((rc = hb_check_items("--kernel", arg)) || (rc = hb_check_unique("--kernel", arg)))
+        if ((rc = hb_option_values_check_items("--kernel", arg)) ||
+            (rc = hb_option_values_check_unique("--kernel", arg)))
             return rc;
-        return hb_copy_arg("--kernel", arg, o->kernels, sizeof(o->kernels));
+        return hb_option_values_copy_arg("--kernel", arg, o->kernels, sizeof(o->kernels));
     case OPT_POLICY:
-        rc = hb_parse_enum("--policy", arg, hb_policy_names, &v);
+        rc = hb_option_values_parse_enum("--policy", arg, hb_placement_policy_names, &v);
         o->policy = (enum hb_policy)v;
         o->policy_set = true;
         return rc;
     case OPT_MEM_NODE:
-        return hb_parse_mem_nodes(arg, o);
+        return hb_option_values_parse_mem_nodes(arg, o);
     case OPT_WEIGHTS:
-        return hb_parse_weights(arg, o);
+        return hb_option_values_parse_weights(arg, o);
     case OPT_SEED:
-        return hb_parse_seed(arg, &o->seed);
+        return hb_option_values_parse_seed(arg, &o->seed);
     case OPT_BG_RATE:
         /* Below 1 MB/s per thread a paced load is no load: refused, not run as "high". */
-        return hb_parse_double("--bg-rate", arg, 0.001, 1000.0,
-                               "GB/s per thread, from 0.001 to 1000 (leave it out to pace from "
-                               "the measured rate)",
-                               &o->bg_rate_GBps);
+        return hb_option_values_parse_double(
+            "--bg-rate", arg, 0.001, 1000.0,
+            "GB/s per thread, from 0.001 to 1000 (leave it out to pace from "
+            "the measured rate)",
+            &o->bg_rate_GBps);
     case OPT_NOISE:
-        return hb_parse_positive("--noise", arg, 1000.0, "a percentage above 0 and up to 1000",
-                                 &o->noise_pct);
+        return hb_option_values_parse_positive(
+            "--noise", arg, 1000.0, "a percentage above 0 and up to 1000", &o->noise_pct);
     case OPT_LOAD_NODES:
-        if ((rc = hb_parse_int_list("--load-nodes", arg, o->load_nodes,
-                                    (int)(sizeof(o->load_nodes) / sizeof(o->load_nodes[0])),
-                                    &o->nload_nodes)))
+        if ((rc = hb_option_values_parse_int_list(
+                 "--load-nodes", arg, o->load_nodes,
+                 (int)(sizeof(o->load_nodes) / sizeof(o->load_nodes[0])), &o->nload_nodes)))
             return rc;
-        return hb_copy_arg("--load-nodes", arg, o->load_nodes_text, sizeof(o->load_nodes_text));
+        return hb_option_values_copy_arg("--load-nodes", arg, o->load_nodes_text,
+                                         sizeof(o->load_nodes_text));
     case OPT_NODES:
-        return hb_parse_nodes(arg, o);
+        return hb_option_values_parse_nodes(arg, o);
     case OPT_SIZE:
-        return hb_parse_sizes(arg, o);
+        return hb_option_values_parse_sizes(arg, o);
     case OPT_STRIDE:
-        return hb_parse_strides(arg, o);
+        return hb_option_values_parse_strides(arg, o);
     case OPT_TLB_GROUP:
-        return hb_parse_tlb_group(arg, &o->tlb_group);
+        return hb_option_values_parse_tlb_group(arg, &o->tlb_group);
     case OPT_CHAINS:
-        return hb_parse_chains(arg, o);
+        return hb_option_values_parse_chains(arg, o);
     case OPT_HOME:
-        return hb_parse_home(arg, &o->c2c_home);
+        return hb_option_values_parse_home(arg, &o->c2c_home);
     case OPT_REPEAT:
-        return hb_parse_repeat(arg, HB_ROUNDS_AUTO_MAX, HB_MAX_REPEATS, &o->repeats,
-                               &o->repeat_auto);
+        return hb_option_values_parse_repeat(arg, HB_ROUNDS_AUTO_MAX, HB_MAX_REPEATS, &o->repeats,
+                                             &o->repeat_auto);
     default:
         return -EINVAL;
     }
@@ -302,12 +306,12 @@ static int read_operands(int argc, char **argv, struct hb_options *o)
     if (optind < argc) {
         if (!command_known(argv[optind])) {
             /* help and the commands that read files parse their own options, after them. */
-            if (hb_cmd_own_args(argv[optind]) || strcmp(argv[optind], "help") == 0)
+            if (hb_cli_doc_own_args(argv[optind]) || strcmp(argv[optind], "help") == 0)
                 hb_error_set("'%s' comes first, before its options: hopbench %s ...", argv[optind],
                              argv[optind]);
             else
                 hb_error_set("unknown command '%s': valid commands are %s", argv[optind],
-                             hb_options_commands());
+                             hb_cli_options_commands());
             return -EINVAL;
         }
         snprintf(o->command, sizeof(o->command), "%s", argv[optind++]);
@@ -320,7 +324,7 @@ static int read_operands(int argc, char **argv, struct hb_options *o)
             hb_error_set("%s needs %s", suite->name, suite->args_need);
             return -EINVAL;
         }
-        int rc = hb_copy_arg(what, argv[optind++], o->operand, sizeof(o->operand));
+        int rc = hb_option_values_copy_arg(what, argv[optind++], o->operand, sizeof(o->operand));
         if (rc) return rc;
     }
     if (optind < argc) {
@@ -330,7 +334,7 @@ static int read_operands(int argc, char **argv, struct hb_options *o)
     return 0;
 }
 
-void hb_options_free(struct hb_options *o)
+void hb_cli_options_free(struct hb_options *o)
 {
     hwloc_bitmap_free(o->nodes);
     o->nodes = NULL;
@@ -345,18 +349,18 @@ _Static_assert(OPT_VERSION - OPT_KERNEL < 64, "struct hb_options.given holds eve
 static int check_takes(const struct hb_options *o)
 {
     struct hb_cmd_doc c;
-    if (!hb_command_find(o->command, &c)) return 0;
+    if (!hb_cli_doc_command_find(o->command, &c)) return 0;
     for (const struct hb_opt_doc *d = hb_opt_docs; d->name; d++) {
         if (d->id < OPT_KERNEL || !(o->given & ((uint64_t)1 << (d->id - OPT_KERNEL))) ||
-            hb_cmd_takes(&c, d->id))
+            hb_cli_doc_takes(&c, d->id))
             continue;
-        char *own = hb_cmd_takes_list(&c);
+        char *own = hb_cli_doc_takes_list(&c);
         const char *who = c.name[0] ? c.name : "the default suite";
         const char *why = hb_opt_doc_why_not(c.name, d->id);
         struct hb_cmd_doc dropped = {.takes = c.drops};
-        char *drops = hb_cmd_drops_list(&c);
+        char *drops = hb_cli_doc_drops_list(&c);
         const char *help = c.name[0] ? c.name : "default";
-        if (drops && hb_cmd_takes(&dropped, d->id))
+        if (drops && hb_cli_doc_takes(&dropped, d->id))
             hb_error_set("%s takes no --%s: it takes the run options except %s, which mean nothing "
                          "to it (see hopbench help %s)",
                          who, d->name, drops, help);
@@ -388,7 +392,8 @@ static int check_weighted(const struct hb_options *o)
     bool weighted = o->policy_set && o->policy == HB_POLICY_WEIGHTED;
     struct hb_cmd_doc c;
     const char *why = NULL;
-    bool known = hb_command_find(o->command, &c), search = known && !hb_cmd_takes(&c, OPT_POLICY);
+    bool known = hb_cli_doc_command_find(o->command, &c),
+         search = known && !hb_cli_doc_takes(&c, OPT_POLICY);
     if (o->weights_auto != search && option_given(o, OPT_WEIGHTS))
         why = search ? "policy --weights takes auto (the weight search over a ladder of ratios); "
                        "fixed weights are bw --policy weighted's"
@@ -401,7 +406,7 @@ static int check_weighted(const struct hb_options *o)
         hb_error_set("--mem-node names %d nodes: a list is for --policy weighted only; give one "
                      "node",
                      o->nmem_nodes);
-    else if (!weighted || !known || !hb_cmd_takes(&c, OPT_MEM_NODE))
+    else if (!weighted || !known || !hb_cli_doc_takes(&c, OPT_MEM_NODE))
         return 0;
     else if (o->nmem_nodes < 1)
         why = "--policy weighted needs --mem-node A,B,... (the nodes to interleave over)";
@@ -459,7 +464,7 @@ static int format_from_output(struct hb_options *o)
                          o->output);
         return -EINVAL;
     }
-    if (!hb_launch_is_first()) return 0;
+    if (!hb_launcher_is_first()) return 0;
     if (o->dry_run && given && o->format != HB_FORMAT_JSONL)
         fprintf(stderr,
                 "hopbench: warning: --dry-run writes the plan as JSON Lines, whatever --format "
@@ -477,12 +482,12 @@ static int format_from_output(struct hb_options *o)
     return 0;
 }
 
-int hb_options_parse(int argc, char **argv, struct hb_options *o)
+int hb_cli_options_parse(int argc, char **argv, struct hb_options *o)
 {
     options_defaults(o);
     /* The command line as the run record and the launch-line hints repeat it: whole, quoted
      * so a shell re-runs the same argv, and valid UTF-8 so JSON keeps it. */
-    o->command_line = hb_sh_line(argc, argv, &o->command_argv0_end);
+    o->command_line = hb_escape_sh_line(argc, argv, &o->command_argv0_end);
     if (!o->command_line) {
         hb_error_set("out of memory holding the command line (%d arguments)", argc);
         return -ENOMEM;
@@ -511,7 +516,8 @@ int hb_options_parse(int argc, char **argv, struct hb_options *o)
     const char *command = help && optind < argc ? copy[optind] : "";
     int rc = 0;
     if (command[0] && !command_known(command)) {
-        hb_error_set("unknown command '%s': valid commands are %s", command, hb_options_commands());
+        hb_error_set("unknown command '%s': valid commands are %s", command,
+                     hb_cli_options_commands());
         rc = -EINVAL;
     }
     snprintf(o->command, sizeof(o->command), "%s", command);

@@ -15,13 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-const int hb_run_takes[] = {
+const int hb_cli_doc_run_takes[] = {
     OPT_MIN_TIME, OPT_REPS, OPT_REPEAT, OPT_MAX_TIME, OPT_NOISE, OPT_FORMAT, OPT_DRY_RUN,
     OPT_TOPOLOGY, OPT_SEED, OPT_QUIET,  OPT_PROGRESS, OPT_SIMD,  OPT_HELP,   OPT_ALLOW_MISPLACED,
     OPT_VERSION,  0};
 static const int topo_takes[] = {OPT_TOPOLOGY, OPT_FORMAT, OPT_QUIET, OPT_HELP, OPT_VERSION, 0};
 
-const struct hb_cmd_doc hb_cmd_docs[] = {
+const struct hb_cmd_doc hb_cli_doc_commands[] = {
     {"topo", NULL,
      "nodes with their packages, cores, SMT and CPU caches, memory, distances, hop classes and "
      "the launch lines",
@@ -47,14 +47,14 @@ const struct hb_cmd_doc hb_cmd_docs[] = {
     {NULL, NULL, NULL, NULL, NULL, false, NULL, NULL, NULL, 0, NULL},
 };
 
-const struct hb_cmd_doc *hb_cmd_own_args(const char *name)
+const struct hb_cmd_doc *hb_cli_doc_own_args(const char *name)
 {
-    for (const struct hb_cmd_doc *c = hb_cmd_docs; c->name; c++)
+    for (const struct hb_cmd_doc *c = hb_cli_doc_commands; c->name; c++)
         if (c->main && strcmp(c->name, name) == 0) return c;
     return NULL;
 }
 
-bool hb_command_at(size_t i, struct hb_cmd_doc *out)
+bool hb_cli_doc_command_at(size_t i, struct hb_cmd_doc *out)
 {
     size_t nsuites = 0;
     while (hb_suites[nsuites])
@@ -67,7 +67,7 @@ bool hb_command_at(size_t i, struct hb_cmd_doc *out)
                                 st->needs_why};
         return true;
     }
-    *out = hb_cmd_docs[i - nsuites];
+    *out = hb_cli_doc_commands[i - nsuites];
     return out->name != NULL;
 }
 
@@ -78,19 +78,19 @@ static bool id_in(const int *ids, int id)
     return false;
 }
 
-bool hb_cmd_takes(const struct hb_cmd_doc *c, int id)
+bool hb_cli_doc_takes(const struct hb_cmd_doc *c, int id)
 {
     return id == 'o' || id_in(c->takes, id) ||
-           (c->runs && id_in(hb_run_takes, id) && !id_in(c->drops, id));
+           (c->runs && id_in(hb_cli_doc_run_takes, id) && !id_in(c->drops, id));
 }
 
-char *hb_cmd_drops_list(const struct hb_cmd_doc *c)
+char *hb_cli_doc_drops_list(const struct hb_cmd_doc *c)
 {
     struct hb_cmd_doc dropped = {.takes = c->drops};
-    return c->drops ? hb_cmd_takes_list(&dropped) : NULL;
+    return c->drops ? hb_cli_doc_takes_list(&dropped) : NULL;
 }
 
-char *hb_cmd_takes_list(const struct hb_cmd_doc *c)
+char *hb_cli_doc_takes_list(const struct hb_cmd_doc *c)
 {
     char *text = NULL;
     size_t len = 0;
@@ -110,14 +110,14 @@ char *hb_cmd_takes_list(const struct hb_cmd_doc *c)
     return text;
 }
 
-bool hb_command_find(const char *name, struct hb_cmd_doc *out)
+bool hb_cli_doc_command_find(const char *name, struct hb_cmd_doc *out)
 {
-    for (size_t i = 0; hb_command_at(i, out); i++)
+    for (size_t i = 0; hb_cli_doc_command_at(i, out); i++)
         if (strcmp(out->name, name) == 0) return true;
     return false;
 }
 
-const struct hb_term_doc hb_exit_docs[] = {
+const struct hb_term_doc hb_cli_doc_exits[] = {
     {"0", "success"},
     {"1", "a measurement failed validation or placement (pages or threads off target)"},
     {"2", "bad usage or input: the message names the value and what would be valid"},
@@ -128,7 +128,7 @@ const struct hb_term_doc hb_exit_docs[] = {
     {NULL, NULL},
 };
 
-const struct hb_term_doc hb_env_docs[] = {
+const struct hb_term_doc hb_cli_doc_env[] = {
     {"OMP_PLACES, OMP_PROC_BIND",
      "thread placement; when unset hopbench sets cores/close and says so in the run record; "
      "OMP_PROC_BIND=false (unbound threads) is refused, and places wider than a core "
@@ -159,7 +159,7 @@ const struct hb_term_doc hb_env_docs[] = {
 };
 
 /* One or more a command, every command: `hopbench help COMMAND` shows its own. */
-const struct hb_example_doc hb_example_docs[] = {
+const struct hb_example_doc hb_cli_doc_examples[] = {
     {"", "hopbench", "the quick default suite on this machine, as a table"},
     {"bw", "hopbench bw --kernel triad --cpu-node 0 --mem-node 1 --size 1G",
      "one bandwidth figure from node 0's CPUs to node 1's memory"},
@@ -193,7 +193,7 @@ const struct hb_example_doc hb_example_docs[] = {
     {NULL, NULL, NULL},
 };
 
-const struct hb_term_doc hb_file_docs[] = {
+const struct hb_term_doc hb_cli_doc_files[] = {
     {"hopbench/hopbench-mpirun.sh",
      "runs hopbench with one MPI rank per NUMA node (the line hopbench topo prints)"},
     {"hopbench/run-local.sh",

@@ -24,7 +24,7 @@ struct hb_cmd_doc {
     const char *args; /* operands after the name, or NULL */
     const char *help;
     int (*main)(int argc, char **argv);
-    /* The options it takes (enum hb_opt_id, 0-ended; -o always), besides hb_run_takes when
+    /* The options it takes (enum hb_opt_id, 0-ended; -o always), besides hb_cli_doc_run_takes when
      * it runs (the suites); NULL when main reads its own arguments. Any other is refused. */
     const int *takes;
     bool runs;
@@ -39,20 +39,20 @@ struct hb_cmd_doc {
 };
 
 /* The options every suite takes: how long, how often, where the records go, what runs. */
-extern const int hb_run_takes[];
+extern const int hb_cli_doc_run_takes[];
 
 /* Whether command c takes option id (-o: always). */
-bool hb_cmd_takes(const struct hb_cmd_doc *c, int id);
+bool hb_cli_doc_takes(const struct hb_cmd_doc *c, int id);
 
 /* "--cpu-node --mem-node ..." of c's own options (to free); NULL when out of memory. */
-char *hb_cmd_takes_list(const struct hb_cmd_doc *c);
+char *hb_cli_doc_takes_list(const struct hb_cmd_doc *c);
 
 /* "--min-time --reps": the run options suite c leaves out (to free); NULL when it leaves none
  * out or memory runs out. */
-char *hb_cmd_drops_list(const struct hb_cmd_doc *c);
+char *hb_cli_doc_drops_list(const struct hb_cmd_doc *c);
 
 /* The command named `name` ("" = the default suite): true and *out, or false. */
-bool hb_command_find(const char *name, struct hb_cmd_doc *out);
+bool hb_cli_doc_command_find(const char *name, struct hb_cmd_doc *out);
 
 /* A term and its explanation: exit codes, environment variables, files (whose terms are
  * relative to the data directory, e.g. /usr/share). */
@@ -70,18 +70,18 @@ struct hb_example_doc {
 };
 
 /* Tables, each ended by an entry whose first field is NULL. */
-extern const struct hb_cmd_doc hb_cmd_docs[];
+extern const struct hb_cmd_doc hb_cli_doc_commands[];
 
 /* The command of argv[1] that reads its own arguments, or NULL. */
-const struct hb_cmd_doc *hb_cmd_own_args(const char *name);
+const struct hb_cmd_doc *hb_cli_doc_own_args(const char *name);
 
 /* The i-th command (from 0) in --help's order: the suites of hb_suite.h's table, the default
- * suite ("") first, then hb_cmd_docs. false past the last. */
-bool hb_command_at(size_t i, struct hb_cmd_doc *out);
-extern const struct hb_term_doc hb_exit_docs[];
-extern const struct hb_term_doc hb_env_docs[];
-extern const struct hb_example_doc hb_example_docs[];
-extern const struct hb_term_doc hb_file_docs[];
+ * suite ("") first, then hb_cli_doc_commands. false past the last. */
+bool hb_cli_doc_command_at(size_t i, struct hb_cmd_doc *out);
+extern const struct hb_term_doc hb_cli_doc_exits[];
+extern const struct hb_term_doc hb_cli_doc_env[];
+extern const struct hb_example_doc hb_cli_doc_examples[];
+extern const struct hb_term_doc hb_cli_doc_files[];
 
 /* What the documents need from omp/: the kernel table and the SIMD paths. */
 struct hb_doc_kernels {
@@ -100,16 +100,16 @@ struct hb_doc_dirs {
 /* --help and `hopbench help`: the overview (commands, run options, kernels, exit codes,
  * files); the man page hopbench(1); a bash completion script. The overview says when the
  * files are not in dirs (a binary run from its build tree). */
-void hb_doc_help(FILE *f, const struct hb_doc_kernels *k, const struct hb_doc_dirs *dirs);
+void hb_doc_print_help(FILE *f, const struct hb_doc_kernels *k, const struct hb_doc_dirs *dirs);
 /* `hopbench COMMAND --help` (-h) and `hopbench help COMMAND`: c's usage line, its help, the
  * options it takes (exactly those its parser takes) with their defaults, and its examples. */
-void hb_doc_command_help(FILE *f, const struct hb_doc_kernels *k, const struct hb_cmd_doc *c,
-                         const struct hb_doc_dirs *dirs);
-void hb_doc_man(FILE *f, const struct hb_doc_kernels *k, const struct hb_doc_dirs *dirs);
-void hb_doc_bash(FILE *f, const struct hb_doc_kernels *k);
+void hb_doc_print_command_help(FILE *f, const struct hb_doc_kernels *k, const struct hb_cmd_doc *c,
+                               const struct hb_doc_dirs *dirs);
+void hb_doc_print_man(FILE *f, const struct hb_doc_kernels *k, const struct hb_doc_dirs *dirs);
+void hb_doc_print_bash(FILE *f, const struct hb_doc_kernels *k);
 /* docs/suites.md's part about a command ("default": the default suite; "run-options": the
  * options every suite takes): its help line and its options as a Markdown list. -1 when no
  * command has that name. */
-int hb_doc_markdown(FILE *f, const struct hb_doc_kernels *k, const char *command);
+int hb_doc_print_markdown(FILE *f, const struct hb_doc_kernels *k, const char *command);
 
 #endif

@@ -79,7 +79,7 @@ static bool doc_next_opt(const struct hb_cmd_doc *c, const struct hb_opt_doc **a
 {
     const struct hb_opt_doc *o = *at ? *at + 1 : (c->opts ? c->opts : hb_opt_docs);
     for (; o->name; o++)
-        if (c->opts || (hb_cmd_takes(c, o->id) && o->id != OPT_HELP && o->id != OPT_VERSION)) {
+        if (c->opts || (hb_cli_doc_takes(c, o->id) && o->id != OPT_HELP && o->id != OPT_VERSION)) {
             *at = o;
             return true;
         }
@@ -90,7 +90,8 @@ static bool doc_next_opt(const struct hb_cmd_doc *c, const struct hb_opt_doc **a
  * NULL when out of memory. */
 static char *doc_cmd_help(const struct hb_cmd_doc *c, const struct hb_doc_dirs *dirs)
 {
-    char *own = NULL, *text = NULL, *drops = hb_cmd_drops_list(c), *help = cmd_help_text(c, dirs);
+    char *own = NULL, *text = NULL, *drops = hb_cli_doc_drops_list(c),
+         *help = cmd_help_text(c, dirs);
     size_t len = 0;
     FILE *f = open_memstream(&own, &len);
     if (!f || !help) {
@@ -141,7 +142,7 @@ static char *doc_opt_help(const struct hb_opt_doc *o, const struct hb_doc_kernel
     const char *const *values = doc_values(o, k);
     const char *mark = values ? strstr(o->help, "{values}") : NULL;
     if (!mark) return strdup(o->help);
-    char *list = hb_names_join(values, " | "), *text = NULL;
+    char *list = hb_option_values_names_join(values, " | "), *text = NULL;
     if (list && asprintf(&text, "%.*s%s%s", (int)(mark - o->help), o->help, list,
                          mark + strlen("{values}")) < 0)
         text = NULL;
@@ -193,7 +194,7 @@ static void doc_option(FILE *f, const struct hb_doc_kernels *k, const struct hb_
 static void doc_examples(FILE *f, const char *name, const struct hb_doc_dirs *dirs)
 {
     fputs("\nexamples:\n", f);
-    for (const struct hb_example_doc *e = hb_example_docs; e->command; e++) {
+    for (const struct hb_example_doc *e = hb_cli_doc_examples; e->command; e++) {
         if (name && strcmp(e->command, name) != 0) continue;
         char *line = doc_text(e->line, dirs);
         doc_item(f, line ? line : e->line, 21, e->help);
@@ -219,19 +220,19 @@ static bool doc_installed(const struct hb_doc_dirs *dirs)
 static bool doc_names_files(const struct hb_cmd_doc *c)
 {
     bool names = strchr(c->help, '{') != NULL;
-    for (const struct hb_example_doc *e = hb_example_docs; e->command; e++)
+    for (const struct hb_example_doc *e = hb_cli_doc_examples; e->command; e++)
         names |= strcmp(e->command, c->name) == 0 && strchr(e->line, '{');
     return names;
 }
 
 static void doc_files(FILE *f, const struct hb_doc_dirs *dirs)
 {
-    doc_terms(f, doc_installed(dirs) ? "files" : "files (" HB_DOC_NOT_INSTALLED ")", hb_file_docs,
-              dirs->data);
+    doc_terms(f, doc_installed(dirs) ? "files" : "files (" HB_DOC_NOT_INSTALLED ")",
+              hb_cli_doc_files, dirs->data);
 }
 
-void hb_doc_command_help(FILE *f, const struct hb_doc_kernels *k, const struct hb_cmd_doc *c,
-                         const struct hb_doc_dirs *dirs)
+void hb_doc_print_command_help(FILE *f, const struct hb_doc_kernels *k, const struct hb_cmd_doc *c,
+                               const struct hb_doc_dirs *dirs)
 {
     char *usage = hb_args_usage_line(c->name, c->args), *help = cmd_help_text(c, dirs);
     fprintf(f, "%s\n", usage ? usage : "usage: hopbench");
@@ -255,9 +256,9 @@ void hb_doc_command_help(FILE *f, const struct hb_doc_kernels *k, const struct h
     if (c->runs) {
         fputs("\nrun options (every suite's):\n", f);
         for (const struct hb_opt_doc *o = NULL; doc_next_opt(c, &o);)
-            if (!hb_cmd_takes(&own, o->id) || o->id == 'o') doc_option(f, k, c, o);
+            if (!hb_cli_doc_takes(&own, o->id) || o->id == 'o') doc_option(f, k, c, o);
     }
-    if (hb_cmd_takes(c, OPT_KERNEL)) {
+    if (hb_cli_doc_takes(c, OPT_KERNEL)) {
         fputs("\nkernels:\n  ", f);
         doc_wrap(f, 2, 2, HB_DOC_BYTES_RULE);
         k->help(f);
@@ -270,7 +271,7 @@ void hb_doc_command_help(FILE *f, const struct hb_doc_kernels *k, const struct h
     fputs("\nEvery command: hopbench help. The whole manual: man hopbench.\n", f);
 }
 
-void hb_doc_help(FILE *f, const struct hb_doc_kernels *k, const struct hb_doc_dirs *dirs)
+void hb_doc_print_help(FILE *f, const struct hb_doc_kernels *k, const struct hb_doc_dirs *dirs)
 {
     fprintf(f, "usage: hopbench [COMMAND] [OPTIONS]\n"
                "       mpirun -np <nodes> --map-by numa --bind-to numa hopbench [COMMAND] ...\n"
@@ -281,7 +282,7 @@ void hb_doc_help(FILE *f, const struct hb_doc_kernels *k, const struct hb_doc_di
              "default suite's). The whole manual: man hopbench.");
     fputs("\ncommands:\n", f);
     struct hb_cmd_doc cmd;
-    for (size_t i = 0; hb_command_at(i, &cmd); i++) {
+    for (size_t i = 0; hb_cli_doc_command_at(i, &cmd); i++) {
         const struct hb_cmd_doc *c = &cmd;
         char head[256];
         snprintf(head, sizeof(head), "%s%s%s", c->name[0] ? c->name : "(none)", c->args ? " " : "",
@@ -292,14 +293,14 @@ void hb_doc_help(FILE *f, const struct hb_doc_kernels *k, const struct hb_doc_di
     }
     /* The run options: every suite's (each command's own: hopbench help COMMAND). */
     fputs("\noptions:\n", f);
-    struct hb_cmd_doc run = {.takes = hb_run_takes};
+    struct hb_cmd_doc run = {.takes = hb_cli_doc_run_takes};
     for (const struct hb_opt_doc *o = hb_opt_docs; o->name; o++)
-        if (hb_cmd_takes(&run, o->id)) doc_option(f, k, &run, o);
+        if (hb_cli_doc_takes(&run, o->id)) doc_option(f, k, &run, o);
     fprintf(f, "\nkernels:\n");
     fputs("  ", f);
     doc_wrap(f, 2, 2, HB_DOC_BYTES_RULE);
     k->help(f);
-    doc_terms(f, "exit codes", hb_exit_docs, NULL);
+    doc_terms(f, "exit codes", hb_cli_doc_exits, NULL);
     doc_files(f, dirs);
 }
 
@@ -318,15 +319,15 @@ static void md_options(FILE *f, const struct hb_doc_kernels *k, const struct hb_
     }
 }
 
-int hb_doc_markdown(FILE *f, const struct hb_doc_kernels *k, const char *command)
+int hb_doc_print_markdown(FILE *f, const struct hb_doc_kernels *k, const char *command)
 {
     struct hb_cmd_doc c;
     if (strcmp(command, "run-options") == 0) {
-        struct hb_cmd_doc run = {.takes = hb_run_takes};
+        struct hb_cmd_doc run = {.takes = hb_cli_doc_run_takes};
         md_options(f, k, &run, true);
         return 0;
     }
-    if (!hb_command_find(strcmp(command, "default") == 0 ? "" : command, &c)) return -1;
+    if (!hb_cli_doc_command_find(strcmp(command, "default") == 0 ? "" : command, &c)) return -1;
     /* The pages are for any installation: its directories by their roles. */
     static const struct hb_doc_dirs dirs = {"DATADIR", "DOCDIR"};
     char *help = cmd_help_text(&c, &dirs);
@@ -339,12 +340,12 @@ int hb_doc_markdown(FILE *f, const struct hb_doc_kernels *k, const char *command
     }
     /* The suites' run options are listed once, under their own heading. */
     struct hb_cmd_doc own = {.takes = c.takes, .kernels = c.kernels};
-    char *list = hb_cmd_takes_list(&own);
+    char *list = hb_cli_doc_takes_list(&own);
     if (list && !*list && c.runs)
         fputs("Only the [run options](#run-options).\n", f);
     else
         md_options(f, k, &own, !c.runs);
-    char *drops = hb_cmd_drops_list(&c);
+    char *drops = hb_cli_doc_drops_list(&c);
     if (list && *list && c.runs)
         fprintf(f, "\nAnd the [run options](#run-options)%s%s%s.\n", drops ? " except `" : "",
                 drops ? drops : "", drops ? "`" : "");
@@ -438,18 +439,18 @@ static void roff_option(FILE *f, const struct hb_doc_kernels *k, const struct hb
 /* "Taken by: bw, lat." under an option that is not a run option, from the commands' tables. */
 static void roff_takers(FILE *f, const struct hb_opt_doc *o)
 {
-    struct hb_cmd_doc run = {.takes = hb_run_takes}, c;
-    if (hb_cmd_takes(&run, o->id)) return;
+    struct hb_cmd_doc run = {.takes = hb_cli_doc_run_takes}, c;
+    if (hb_cli_doc_takes(&run, o->id)) return;
     const char *sep = ".br\nTaken by: ";
-    for (size_t i = 0; hb_command_at(i, &c); i++)
-        if (hb_cmd_takes(&c, o->id)) {
+    for (size_t i = 0; hb_cli_doc_command_at(i, &c); i++)
+        if (hb_cli_doc_takes(&c, o->id)) {
             fprintf(f, "%s%s", sep, c.name[0] ? c.name : "the default suite");
             sep = ", ";
         }
     fputs(".\n", f);
 }
 
-void hb_doc_man(FILE *f, const struct hb_doc_kernels *k, const struct hb_doc_dirs *dirs)
+void hb_doc_print_man(FILE *f, const struct hb_doc_kernels *k, const struct hb_doc_dirs *dirs)
 {
     fprintf(f,
             ".\\\" Generated from hopbench's command-line tables (src/cli/hb_cli_doc.c).\n"
@@ -468,7 +469,7 @@ void hb_doc_man(FILE *f, const struct hb_doc_kernels *k, const struct hb_doc_dir
             HB_VERSION);
     fputs(".SH COMMANDS\n", f);
     struct hb_cmd_doc cmd;
-    for (size_t i = 0; hb_command_at(i, &cmd); i++) {
+    for (size_t i = 0; hb_cli_doc_command_at(i, &cmd); i++) {
         const struct hb_cmd_doc *c = &cmd;
         fputs(".TP\n", f);
         if (c->name[0])
@@ -485,8 +486,8 @@ void hb_doc_man(FILE *f, const struct hb_doc_kernels *k, const struct hb_doc_dir
             roff_option(f, k, o);
         fputs(".RE\n", f);
     }
-    struct hb_cmd_doc run = {.takes = hb_run_takes};
-    char *list = hb_cmd_takes_list(&run);
+    struct hb_cmd_doc run = {.takes = hb_cli_doc_run_takes};
+    char *list = hb_cli_doc_takes_list(&run);
     fputs(".TP\nrun options\ntaken by every suite: ", f);
     roff_text(f, list ? list : "");
     fputs(" \\-o\n", f);
@@ -497,10 +498,10 @@ void hb_doc_man(FILE *f, const struct hb_doc_kernels *k, const struct hb_doc_dir
         roff_takers(f, o);
     }
     roff_kernels(f, k);
-    roff_terms(f, "EXIT STATUS", hb_exit_docs, NULL, "B");
-    roff_terms(f, "ENVIRONMENT", hb_env_docs, NULL, "B");
+    roff_terms(f, "EXIT STATUS", hb_cli_doc_exits, NULL, "B");
+    roff_terms(f, "ENVIRONMENT", hb_cli_doc_env, NULL, "B");
     fputs(".SH EXAMPLES\n", f);
-    for (const struct hb_example_doc *e = hb_example_docs; e->command; e++) {
+    for (const struct hb_example_doc *e = hb_cli_doc_examples; e->command; e++) {
         char *line = doc_text(e->line, dirs);
         fputs(".TP\n\\fB", f);
         roff_text(f, line ? line : e->line);
@@ -509,7 +510,7 @@ void hb_doc_man(FILE *f, const struct hb_doc_kernels *k, const struct hb_doc_dir
         fputc('\n', f);
         free(line);
     }
-    roff_terms(f, "FILES", hb_file_docs, dirs->data, "I");
+    roff_terms(f, "FILES", hb_cli_doc_files, dirs->data, "I");
     fputs(".SH \"SEE ALSO\"\n\\fBmpirun\\fR(1), \\fBlstopo\\fR(1), \\fBnumactl\\fR(8)\n", f);
 }
 
@@ -525,7 +526,7 @@ static void bash_commands(FILE *f, const char *sep)
 {
     struct hb_cmd_doc c;
     const char *s = "";
-    for (size_t i = 0; hb_command_at(i, &c); i++) {
+    for (size_t i = 0; hb_cli_doc_command_at(i, &c); i++) {
         if (!c.name[0]) continue;
         fprintf(f, "%s%s", s, c.name);
         s = sep;
@@ -550,7 +551,7 @@ static void bash_value(FILE *f, const struct hb_doc_kernels *k, const struct hb_
         break;
     case HB_COMPLETE_WORDS:
     case HB_COMPLETE_SIMD: {
-        char *words = hb_names_join(doc_values(o, k), " ");
+        char *words = hb_option_values_names_join(doc_values(o, k), " ");
         fprintf(f, "_hopbench_words \"%s\" \"$cur\"", words ? words : "");
         free(words);
         break;
@@ -567,13 +568,13 @@ static bool bash_named_before(const struct hb_cmd_doc *c, const struct hb_opt_do
 {
     for (const struct hb_opt_doc *g = hb_opt_docs; g->name; g++)
         if (strcmp(g->name, o->name) == 0) return true;
-    for (const struct hb_cmd_doc *b = hb_cmd_docs; b != c; b++)
+    for (const struct hb_cmd_doc *b = hb_cli_doc_commands; b != c; b++)
         for (const struct hb_opt_doc *p = b->opts; p && p->name; p++)
             if (strcmp(p->name, o->name) == 0) return true;
     return false;
 }
 
-void hb_doc_bash(FILE *f, const struct hb_doc_kernels *k)
+void hb_doc_print_bash(FILE *f, const struct hb_doc_kernels *k)
 {
     fputs("# bash completion for hopbench, generated from its command-line tables\n"
           "# (src/cli/hb_cli_doc.c); lists of values complete after each comma.\n"
@@ -590,7 +591,7 @@ void hb_doc_bash(FILE *f, const struct hb_doc_kernels *k)
     for (const struct hb_opt_doc *o = hb_opt_docs; o->name; o++)
         bash_value(f, k, o);
     /* The commands' own options whose name no earlier row has. */
-    for (const struct hb_cmd_doc *c = hb_cmd_docs; c->name; c++)
+    for (const struct hb_cmd_doc *c = hb_cli_doc_commands; c->name; c++)
         for (const struct hb_opt_doc *o = c->opts; o && o->name; o++)
             if (!bash_named_before(c, o)) bash_value(f, k, o);
     /* Options: those of the command on the line; the default suite's when none is. */
@@ -600,7 +601,7 @@ void hb_doc_bash(FILE *f, const struct hb_doc_kernels *k)
           f);
     struct hb_cmd_doc c;
     for (int pass = 0; pass < 2; pass++)
-        for (size_t i = 0; hb_command_at(i, &c); i++) {
+        for (size_t i = 0; hb_cli_doc_command_at(i, &c); i++) {
             if ((pass == 0) != (c.name[0] != '\0')) continue;
             if (pass == 0)
                 fprintf(f, "        *\" %s \"*)\n", c.name);

@@ -12,16 +12,16 @@
 int hb_help_for(const char *name, const struct hb_doc_kernels *k, const struct hb_doc_dirs *dirs)
 {
     if (!name || !name[0]) {
-        hb_doc_help(stdout, k, dirs);
+        hb_doc_print_help(stdout, k, dirs);
         return 0;
     }
     struct hb_cmd_doc c;
-    if (!hb_command_find(strcmp(name, "default") == 0 ? "" : name, &c)) {
+    if (!hb_cli_doc_command_find(strcmp(name, "default") == 0 ? "" : name, &c)) {
         hb_error_set("no command '%s': valid commands are default (the default suite), %s", name,
-                     hb_options_commands());
+                     hb_cli_options_commands());
         return -EINVAL;
     }
-    hb_doc_command_help(stdout, k, &c, dirs);
+    hb_doc_print_command_help(stdout, k, &c, dirs);
     return 0;
 }
 

@@ -164,7 +164,8 @@ const struct hb_opt_doc hb_compare_opts[] = {
 static int cmp_output(struct hb_cmp_opts *o, const char *format)
 {
     int rc = 0, f = 0;
-    if (format && (rc = hb_parse_enum("--format", format, hb_format_names, &f))) return rc;
+    if (format && (rc = hb_option_values_parse_enum("--format", format, hb_format_names, &f)))
+        return rc;
     enum hb_format named = HB_FORMAT_TABLE;
     bool says = o->output && hb_format_of_name(o->output, &named);
     o->format = format ? (enum hb_format)f : named;
@@ -449,8 +450,8 @@ static int cmp_pair(const struct hb_cmp_opts *o, struct hb_cmp_out *out, const c
         /* A knob that moves this metric and differs may explain what the verdict says. */
         json_t *marks =
             strcmp(call.verdict, "same") != 0
-                ? hb_cmp_config_marks(o->config_diffs, hb_strtab_get(bs->str, b->metric),
-                                      hb_strtab_get(bs->str, b->host))
+                ? hb_compare_config_marks(o->config_diffs, hb_strtab_get(bs->str, b->metric),
+                                          hb_strtab_get(bs->str, b->host))
                 : NULL;
         if (marks) json_object_set_new(row, "config_may_explain", marks);
     }
@@ -463,7 +464,7 @@ static int cmp_pair(const struct hb_cmp_opts *o, struct hb_cmp_out *out, const c
 static int cmp_error(struct hb_cmp_out *out, const char *kind, const struct hb_cmp_side *sd,
                      const struct hb_cmp_rec *r, int with_host, const char *reason)
 {
-    char *key = hb_cmp_side_key(sd, r, with_host), *where = NULL;
+    char *key = hb_compare_side_key(sd, r, with_host), *where = NULL;
     if (asprintf(&where, "%s:%d", sd->res.path, r->line) < 0) where = NULL;
     json_t *row = key && where ? json_pack("{s:s, s:s, s:s, s:s, s:s}", "type", "error", "kind",
                                            kind, "where", where, "record", key, "reason", reason)
@@ -503,7 +504,7 @@ static int cmp_only(struct hb_cmp_out *out, const struct hb_cmp_side *mine, int 
     for (size_t k = 0; k < mine->n; k++) {
         const struct hb_cmp_rec *rec = &mine->v[k];
         if (rec->first || rec->matched) continue;
-        char *key = hb_cmp_side_key(mine, rec, with_host), *kind = NULL;
+        char *key = hb_compare_side_key(mine, rec, with_host), *kind = NULL;
         if (!key || asprintf(&kind, "only_in_%s", side) < 0) kind = NULL;
         json_t *row =
             kind ? json_pack("{s:s, s:s, s:s, s:s, s:s}", "type", "only", "kind", kind, "side",
@@ -527,7 +528,7 @@ static void cmp_test(const struct hb_cmp_opts *o, struct hb_cmp_side *b, struct 
     struct hb_cmp_rec *br = &b->v[k];
     *t = (struct hb_cmp_test){0, NAN, NAN, NAN};
     struct hb_cmp_rec *nr =
-        br->first ? NULL : (struct hb_cmp_rec *)hb_cmp_side_find(n, br, with_host);
+        br->first ? NULL : (struct hb_cmp_rec *)hb_compare_side_find(n, br, with_host);
     if (!nr) return;
     br->matched = nr->matched = true;
     t->match = (size_t)(nr - n->v) + 1;
@@ -548,7 +549,7 @@ static int cmp_match(const struct hb_cmp_opts *o, struct hb_cmp_out *out, struct
     struct hb_cmp_rec *br = &b->v[k];
     struct hb_cmp_rec *nr = t->match ? &n->v[t->match - 1] : NULL;
     if (!nr || br->bad != HB_STRTAB_NONE || nr->bad != HB_STRTAB_NONE) return 0;
-    char *key = hb_cmp_side_key(b, br, with_host), *why = NULL;
+    char *key = hb_compare_side_key(b, br, with_host), *why = NULL;
     if (!key) return -1;
     int rc;
     if (br->metric != nr->metric || br->unit != nr->unit) {
@@ -664,7 +665,7 @@ static int cmp_rows(const struct hb_cmp_opts *o, struct hb_sink *s, struct hb_cm
                     const struct hb_cmp_test *tests)
 {
     int rc = 0;
-    int threads = s && b->n > HB_CMP_CHUNK ? hb_results_threads() : 1;
+    int threads = s && b->n > HB_CMP_CHUNK ? hb_jsonl_load_threads() : 1;
     struct hb_cmp_out *outs = calloc((size_t)threads, sizeof(*outs));
     int opened = 0;
     while (outs && opened < threads && (!s || hb_sink_block_open(s, &outs[opened].block) == 0)) {
@@ -914,11 +915,12 @@ static int cmp_all(const struct hb_cmp_opts *o, struct hb_sink *s, struct hb_cmp
         oom = cmp_errors(out, &sd->v[i], with_host);
     for (int i = 1; !oom && i < sd->n; i++)
         if (i != sd->nbase)
-            oom = hb_cmp_side_pool(&sd->v[i < sd->nbase ? 0 : sd->nbase], &sd->v[i], with_host) ? -1
-                                                                                                : 0;
+            oom = hb_compare_side_pool(&sd->v[i < sd->nbase ? 0 : sd->nbase], &sd->v[i], with_host)
+                      ? -1
+                      : 0;
     if (!oom) oom = cmp_flush(s, out);
     long family = 0;
-    int threads = b->n > HB_CMP_CHUNK ? hb_results_threads() : 1;
+    int threads = b->n > HB_CMP_CHUNK ? hb_jsonl_load_threads() : 1;
     struct hb_cmp_test *tests = oom ? NULL : cmp_tests(o, b, n, with_host, threads, &family);
     if (!tests) oom = -1;
     if (!oom) oom = cmp_rows(o, s, out, b, n, with_host, tests);
@@ -974,7 +976,7 @@ static int cmp_check_runs(const struct hb_cmp_opts *o, const struct hb_cmp_sides
     for (int i = 1; i < sd->n; i++) {
         const struct hb_cmp_side *first = &sd->v[i < sd->nbase ? 0 : sd->nbase];
         if (i == sd->nbase) continue;
-        char *d = hb_cmp_machines(first->res.run, sd->v[i].res.run);
+        char *d = hb_compare_side_machines(first->res.run, sd->v[i].res.run);
         if (d && d[0] && !o->allow_machines) {
             hb_error_set("%s and %s, pooled on one side, come from different machines or builds "
                          "(%s): pool runs of one machine, or allow it with "
@@ -986,7 +988,7 @@ static int cmp_check_runs(const struct hb_cmp_opts *o, const struct hb_cmp_sides
         free(d);
     }
     const struct hb_cmp_side *b = &sd->v[0], *n = &sd->v[sd->nbase];
-    *machines = hb_cmp_machines(b->res.run, n->res.run);
+    *machines = hb_compare_side_machines(b->res.run, n->res.run);
     if (!*machines) {
         hb_error_set("compare: out of memory");
         return -ENOMEM;
@@ -1015,18 +1017,18 @@ static int cmp_load(struct hb_cmp_opts *o, struct hb_cmp_sides *sd, struct hb_st
     /* Each file streamed: only what a comparison needs stays (hb_compare_side.c). */
     for (int i = 0; rc == 0 && i < sd->n; i++) {
         sd->v[i].str = str;
-        rc = hb_cmp_side_read(i < o->nbase ? o->bases[i] : o->news[i - o->nbase], &sd->v[i]);
+        rc = hb_compare_side_read(i < o->nbase ? o->bases[i] : o->news[i - o->nbase], &sd->v[i]);
     }
     if (rc == 0) rc = cmp_check_runs(o, sd, machines);
     struct hb_cmp_side *b = sd->v, *n = sd->v + sd->nbase;
-    if (rc == 0 && !(o->config_diffs = hb_cmp_config_diffs(b->res.run, n->res.run))) {
+    if (rc == 0 && !(o->config_diffs = hb_compare_config_diffs(b->res.run, n->res.run))) {
         hb_error_set("compare: out of memory");
         rc = -ENOMEM;
     }
     /* Hosts are part of the identity only when both sides have several. */
     *with_host = rc == 0 && b->hosts > 1 && n->hosts > 1;
     for (int i = 0; rc == 0 && i < sd->n; i++)
-        rc = hb_cmp_side_index(&sd->v[i], *with_host);
+        rc = hb_compare_side_index(&sd->v[i], *with_host);
     return rc;
 }
 
@@ -1036,7 +1038,7 @@ static void cmp_unload(struct hb_cmp_opts *o, struct hb_cmp_sides *sd, struct hb
     free(machines);
     json_decref(o->config_diffs);
     for (int i = 0; sd->v && i < sd->n; i++)
-        hb_cmp_side_free(&sd->v[i]);
+        hb_compare_side_free(&sd->v[i]);
     free(sd->v);
     hb_strtab_free(str);
 }

@@ -56,7 +56,7 @@ static int cmp_config_hosts(const json_t *b, const json_t *n, struct hb_cmp_conf
     return 0;
 }
 
-json_t *hb_cmp_config_diffs(const json_t *base_run, const json_t *new_run)
+json_t *hb_compare_config_diffs(const json_t *base_run, const json_t *new_run)
 {
     struct hb_cmp_config_ctx c = {json_array(), NULL};
     const json_t *b = json_object_get(base_run, "config"), *n = json_object_get(new_run, "config");
@@ -89,7 +89,7 @@ static const struct {
     {"nodes_per_package", NULL}, {"memory_speed", NULL},
 };
 
-json_t *hb_cmp_config_marks(const json_t *diffs, const char *metric, const char *host)
+json_t *hb_compare_config_marks(const json_t *diffs, const char *metric, const char *host)
 {
     json_t *marks = NULL;
     size_t i;

@@ -31,7 +31,7 @@ static void cmp_csv_change(FILE *f, double v)
 static void cmp_json_change(FILE *f, double v)
 {
     char text[HB_JSON_REAL_MAX];
-    fwrite(text, 1, hb_json_real_text(text, fabs(v) < 1e12 ? round(v * 1e4) / 1e4 : v, 6), f);
+    fwrite(text, 1, hb_json_text_real_text(text, fabs(v) < 1e12 ? round(v * 1e4) / 1e4 : v, 6), f);
 }
 
 static void cmp_json_g(FILE *f, double v)
@@ -64,7 +64,7 @@ static void table_cmp_side(FILE *f, const json_t *rec, const char *pre)
     snprintf(key, sizeof(key), "%s_low", pre);
     double lo = cmp_get(rec, key);
     snprintf(key, sizeof(key), "%s_high", pre);
-    fputs(hb_figure_interval_text(v, lo, cmp_get(rec, key), text, sizeof(text)), f);
+    fputs(hb_figure_text_interval_text(v, lo, cmp_get(rec, key), text, sizeof(text)), f);
     snprintf(key, sizeof(key), "%s_repeats", pre);
     fprintf(f, " x%lld", cmp_int(rec, key));
 }
@@ -77,7 +77,7 @@ static void table_cmp_marks(FILE *f, const json_t *marks)
     json_array_foreach(marks, i, k)
     {
         fputs(i ? ", " : " [config differs: ", f);
-        hb_esc_line(f, json_string_value(k) ? json_string_value(k) : "?");
+        hb_escape_line(f, json_string_value(k) ? json_string_value(k) : "?");
     }
     if (json_array_size(marks)) fputc(']', f);
 }
@@ -85,19 +85,19 @@ static void table_cmp_marks(FILE *f, const json_t *marks)
 /* "config differs: thp_enabled madvise -> never" */
 static void table_cmp_config(FILE *f, const json_t *rec)
 {
-    char *base = hb_config_words(json_object_get(rec, "base"));
-    char *now = hb_config_words(json_object_get(rec, "new"));
+    char *base = hb_config_diff_words(json_object_get(rec, "base"));
+    char *now = hb_config_diff_words(json_object_get(rec, "new"));
     fputs("config differs: ", f);
     if (json_is_string(json_object_get(rec, "host"))) {
         fputs("host ", f);
-        hb_esc_line(f, hb_rec_str(rec, "host", ""));
+        hb_escape_line(f, hb_jsonl_read_str(rec, "host", ""));
         fputs(": ", f);
     }
-    hb_esc_line(f, hb_rec_str(rec, "key", ""));
+    hb_escape_line(f, hb_jsonl_read_str(rec, "key", ""));
     fputc(' ', f);
-    hb_esc_line(f, base ? base : "?");
+    hb_escape_line(f, base ? base : "?");
     fputs(" -> ", f);
-    hb_esc_line(f, now ? now : "?");
+    hb_escape_line(f, now ? now : "?");
     fputc('\n', f);
     free(base);
     free(now);
@@ -105,22 +105,23 @@ static void table_cmp_config(FILE *f, const json_t *rec)
 
 static void table_compare(FILE *f, json_t *rec)
 {
-    const char *type = hb_rec_str(rec, "type", "");
+    const char *type = hb_jsonl_read_str(rec, "type", "");
     if (strcmp(type, "compare_header") == 0) {
         fputs("compare ", f);
-        hb_esc_line(f, hb_rec_str(rec, "base_path", ""));
+        hb_escape_line(f, hb_jsonl_read_str(rec, "base_path", ""));
         fputs(" -> ", f);
-        hb_esc_line(f, hb_rec_str(rec, "new_path", ""));
+        hb_escape_line(f, hb_jsonl_read_str(rec, "new_path", ""));
         fprintf(f,
                 ": threshold %.1f%%, Mann-Whitney U over repeats, %s at %g over the rows%s; "
                 "change [its interval] p adj=adjusted p; value [",
-                cmp_get(rec, "threshold_pct"), hb_rec_str(rec, "rule", ""), cmp_get(rec, "level"),
+                cmp_get(rec, "threshold_pct"), hb_jsonl_read_str(rec, "rule", ""),
+                cmp_get(rec, "level"),
                 json_is_true(json_object_get(rec, "expect_same")) ? ", expecting the same" : "");
-        hb_esc_line(f, hb_rec_str(rec, "intervals", ""));
+        hb_escape_line(f, hb_jsonl_read_str(rec, "intervals", ""));
         fputs("] xrepeats\n", f);
     } else if (strcmp(type, "comparison") == 0) {
         double change = cmp_get(rec, "change_pct");
-        fprintf(f, "%-12s ", hb_rec_str(rec, "verdict", ""));
+        fprintf(f, "%-12s ", hb_jsonl_read_str(rec, "verdict", ""));
         if (!isfinite(change))
             fputs("      n/a", f);
         else
@@ -129,16 +130,16 @@ static void table_compare(FILE *f, json_t *rec)
         if (isfinite(lo)) fprintf(f, " [%+.1f, %+.1f]", lo, hi);
         hb_cmp_num(f, "  p=%-8.3g", cmp_get(rec, "p"), "  p=n/a     ");
         hb_cmp_num(f, " adj=%-8.3g ", cmp_get(rec, "p_adjusted"), " adj=n/a      ");
-        hb_esc_line(f, hb_rec_str(rec, "record", ""));
+        hb_escape_line(f, hb_jsonl_read_str(rec, "record", ""));
         fputs(": ", f);
         table_cmp_side(f, rec, "base");
         fputs(" -> ", f);
         table_cmp_side(f, rec, "new");
         fputc(' ', f);
-        hb_esc_line(f, hb_unit_shown(hb_rec_str(rec, "unit", "")));
+        hb_escape_line(f, hb_units_shown(hb_jsonl_read_str(rec, "unit", "")));
         if (json_is_string(json_object_get(rec, "reason"))) {
             fputs(" (", f);
-            hb_esc_line(f, hb_rec_str(rec, "reason", ""));
+            hb_escape_line(f, hb_jsonl_read_str(rec, "reason", ""));
             fputc(')', f);
         }
         table_cmp_marks(f, json_object_get(rec, "config_may_explain"));
@@ -146,25 +147,25 @@ static void table_compare(FILE *f, json_t *rec)
     } else if (strcmp(type, "config_diff") == 0) {
         table_cmp_config(f, rec);
     } else if (strcmp(type, "error") == 0) {
-        fprintf(f, "error %s: ", hb_rec_str(rec, "kind", ""));
-        hb_esc_line(f, hb_rec_str(rec, "where", ""));
+        fprintf(f, "error %s: ", hb_jsonl_read_str(rec, "kind", ""));
+        hb_escape_line(f, hb_jsonl_read_str(rec, "where", ""));
         fputs(": ", f);
-        hb_esc_line(f, hb_rec_str(rec, "record", ""));
+        hb_escape_line(f, hb_jsonl_read_str(rec, "record", ""));
         fputs(": ", f);
-        hb_esc_line(f, hb_rec_str(rec, "reason", ""));
+        hb_escape_line(f, hb_jsonl_read_str(rec, "reason", ""));
         fputc('\n', f);
     } else if (strcmp(type, "note") == 0) {
-        const char *about = hb_rec_str(rec, "about", "");
+        const char *about = hb_jsonl_read_str(rec, "about", "");
         fputs(strcmp(about, "machines") == 0   ? "note: different machines or builds: "
               : strcmp(about, "unstable") == 0 ? "warning: "
                                                : "note: ",
               f);
-        hb_esc_line(f, hb_rec_str(rec, "text", ""));
+        hb_escape_line(f, hb_jsonl_read_str(rec, "text", ""));
         fputc('\n', f);
     } else if (strcmp(type, "only") == 0) {
-        bool base = strcmp(hb_rec_str(rec, "side", ""), "base") == 0;
+        bool base = strcmp(hb_jsonl_read_str(rec, "side", ""), "base") == 0;
         fputs(base ? "MISSING from new (only in base): " : "only in new: ", f);
-        hb_esc_line(f, hb_rec_str(rec, "record", ""));
+        hb_escape_line(f, hb_jsonl_read_str(rec, "record", ""));
         fputc('\n', f);
     } else if (strcmp(type, "compare_summary") == 0) {
         fprintf(f,
@@ -177,9 +178,9 @@ static void table_compare(FILE *f, json_t *rec)
         fprintf(f,
                 "family: %lld rows judged together (%s at %g); tested each at %g alone, they "
                 "would raise about %.2g false flags when nothing changed\n",
-                cmp_int(rec, "family"), hb_rec_str(rec, "rule", ""), level, level,
+                cmp_int(rec, "family"), hb_jsonl_read_str(rec, "rule", ""), level, level,
                 cmp_get(rec, "expected_false_uncorrected"));
-        hb_esc_line(f, hb_rec_str(rec, "noise_floor", ""));
+        hb_escape_line(f, hb_jsonl_read_str(rec, "noise_floor", ""));
         fputc('\n', f);
     }
 }

@@ -111,7 +111,7 @@ static char *cmp_fmt(const struct hb_view *v, const char *fmt, ...)
     va_start(ap, fmt);
     int n = vsnprintf(small, sizeof(small), fmt, ap);
     va_end(ap);
-    char *out = n >= 0 ? hb_view_alloc(v, (size_t)n + 1) : NULL;
+    char *out = n >= 0 ? hb_jsonl_view_alloc(v, (size_t)n + 1) : NULL;
     if (out && (size_t)n < sizeof(small)) {
         memcpy(out, small, (size_t)n + 1);
     } else if (out) {
@@ -126,10 +126,10 @@ static char *cmp_fmt(const struct hb_view *v, const char *fmt, ...)
 static const double *cmp_list(const struct hb_view *v, int key, size_t *n)
 {
     static const double none[1];
-    *n = hb_view_len(v, key);
+    *n = hb_jsonl_view_len(v, key);
     if (*n == 0) return none;
-    double *x = *n <= SIZE_MAX / sizeof(*x) ? hb_view_alloc(v, *n * sizeof(*x)) : NULL;
-    if (x) hb_view_numbers(v, key, x);
+    double *x = *n <= SIZE_MAX / sizeof(*x) ? hb_jsonl_view_alloc(v, *n * sizeof(*x)) : NULL;
+    if (x) hb_jsonl_view_numbers(v, key, x);
     return x;
 }
 
@@ -153,7 +153,7 @@ static void cmp_ll_text(char *buf, size_t len, long long n)
 static void cmp_node(char *buf, size_t len, const struct hb_view *v, int key)
 {
     long long n;
-    if (hb_view_integer(v, key, &n))
+    if (hb_jsonl_view_integer(v, key, &n))
         cmp_ll_text(buf, len, n);
     else
         snprintf(buf, len, "-");
@@ -162,7 +162,7 @@ static void cmp_node(char *buf, size_t len, const struct hb_view *v, int key)
 /* The number at key as a long long (clamped to its range), 0 when absent. */
 static long long cmp_ll(const struct hb_view *v, int key)
 {
-    double x = hb_view_num(v, key, 0);
+    double x = hb_jsonl_view_num(v, key, 0);
     return x <= (double)LLONG_MIN ? LLONG_MIN : x >= (double)LLONG_MAX ? LLONG_MAX : (long long)x;
 }
 
@@ -173,7 +173,7 @@ static char *cmp_cat(const struct hb_view *v, const char *const *parts)
     size_t all = 1;
     for (int i = 0; parts[i]; i++)
         all += strlen(parts[i]);
-    char *out = hb_view_alloc(v, all), *at = out;
+    char *out = hb_jsonl_view_alloc(v, all), *at = out;
     for (int i = 0; out && parts[i]; i++)
         at = stpcpy(at, parts[i]);
     return out;
@@ -183,18 +183,18 @@ static char *cmp_cat(const struct hb_view *v, const char *const *parts)
  * a latency's median ns, a bandwidth's best (or median) GB/s, else the median time. */
 static int cmp_key_of(const struct hb_view *v, const char **unit)
 {
-    const char *metric = hb_view_str(v, K_METRIC, "");
+    const char *metric = hb_jsonl_view_str(v, K_METRIC, "");
     bool lat = strcmp(metric, "latency") == 0, bw = strcmp(metric, "bandwidth") == 0;
-    *unit = hb_view_str(v, K_UNIT, lat ? "ns" : bw ? "GBps" : "s");
+    *unit = hb_jsonl_view_str(v, K_UNIT, lat ? "ns" : bw ? "GBps" : "s");
     /* Records with repeats are judged by their value alone (null when no repeat had one). */
-    enum hb_view_type value = hb_view_type(v, K_VALUE);
-    if (hb_view_type(v, K_REPEATS) != HB_VIEW_ABSENT ||
+    enum hb_jsonl_view_type value = hb_jsonl_view_type(v, K_VALUE);
+    if (hb_jsonl_view_type(v, K_REPEATS) != HB_VIEW_ABSENT ||
         (value != HB_VIEW_ABSENT && value != HB_VIEW_NULL))
         return K_VALUE;
     if (lat) return K_LAT_NS_MEDIAN;
     if (bw)
-        return hb_view_type(v, K_BW_GBPS_BEST) != HB_VIEW_ABSENT ? K_BW_GBPS_BEST
-                                                                 : K_BW_GBPS_MEDIAN;
+        return hb_jsonl_view_type(v, K_BW_GBPS_BEST) != HB_VIEW_ABSENT ? K_BW_GBPS_BEST
+                                                                       : K_BW_GBPS_MEDIAN;
     return K_T_MEDIAN_S;
 }
 
@@ -213,14 +213,14 @@ static size_t cmp_not_positive(const double *x, size_t n)
 static const char *cmp_unusable(const struct hb_view *v, int key, const char *unit,
                                 struct hb_cmp_prep *p)
 {
-    const char *status = hb_view_str(v, K_STATUS, "ok");
+    const char *status = hb_jsonl_view_str(v, K_STATUS, "ok");
     if (strcmp(status, "ok") != 0)
         return cmp_fmt(v, "its measurement has status %s (%s)", status,
-                       hb_view_str(v, K_NOTE, "no note"));
-    if (hb_view_type(v, key) != HB_VIEW_NUMBER)
+                       hb_jsonl_view_str(v, K_NOTE, "no note"));
+    if (hb_jsonl_view_type(v, key) != HB_VIEW_NUMBER)
         return cmp_fmt(v, "its headline %s is %s", cmp_keys[key],
-                       hb_view_type(v, key) == HB_VIEW_ABSENT ? "missing" : "not a number");
-    double x = hb_view_num(v, key, NAN);
+                       hb_jsonl_view_type(v, key) == HB_VIEW_ABSENT ? "missing" : "not a number");
+    double x = hb_jsonl_view_num(v, key, NAN);
     /* The units hopbench writes, each with the most any machine gives (over 10 s per load,
      * 100 TB/s, 1000 s per message or sample): an unknown unit has no such sanity limit. */
     static const struct {
@@ -237,15 +237,16 @@ static const char *cmp_unusable(const struct hb_view *v, int key, const char *un
     if (x > most)
         return cmp_fmt(v, "its headline %s = %g %s is beyond any machine", cmp_keys[key], x, unit);
     /* The samples the figure was made from: a record without them made it from nothing. */
-    enum hb_view_type samples = hb_view_type(v, K_SAMPLES_S);
+    enum hb_jsonl_view_type samples = hb_jsonl_view_type(v, K_SAMPLES_S);
     size_t n, bad;
-    if (samples != HB_VIEW_ABSENT && (samples != HB_VIEW_ARRAY || hb_view_len(v, K_SAMPLES_S) == 0))
+    if (samples != HB_VIEW_ABSENT &&
+        (samples != HB_VIEW_ARRAY || hb_jsonl_view_len(v, K_SAMPLES_S) == 0))
         return cmp_fmt(v, "its samples_s is %s", samples == HB_VIEW_ARRAY ? "empty" : "not a list");
     const double *s = cmp_list(v, K_SAMPLES_S, &n);
     if (!s) return NULL;
     if ((bad = cmp_not_positive(s, n)))
         return cmp_fmt(v, "sample %zu of samples_s is not a positive time", bad);
-    enum hb_view_type reps = hb_view_type(v, K_REPEAT_VALUES);
+    enum hb_jsonl_view_type reps = hb_jsonl_view_type(v, K_REPEAT_VALUES);
     if (reps != HB_VIEW_ABSENT && reps != HB_VIEW_ARRAY && reps != HB_VIEW_NULL)
         return "repeat_values is not a list";
     if (!(p->reps = cmp_list(v, K_REPEAT_VALUES, &n))) return NULL;
@@ -258,30 +259,31 @@ static const char *cmp_unusable(const struct hb_view *v, int key, const char *un
 /* A string of the record kept for take (the view's go with the line); NULL stays NULL. */
 static int cmp_copy(const struct hb_view *v, int key, const char *def, const char **out)
 {
-    const char *s = hb_view_str(v, key, def);
+    const char *s = hb_jsonl_view_str(v, key, def);
     *out = s ? cmp_cat(v, (const char *const[]){s, NULL}) : NULL;
     return s && !*out ? -ENOMEM : 0;
 }
 
-/* hb_results_scan's prepare: a foreground measurement's identity, headline and repeats. */
+/* hb_jsonl_load_scan's prepare: a foreground measurement's identity, headline and repeats. */
 static int cmp_prepare(void *ctx, const struct hb_view *v, void *slot)
 {
     (void)ctx;
     struct hb_cmp_prep *p = slot;
     *p = (struct hb_cmp_prep){.lo = NAN, .hi = NAN, .coverage = NAN};
-    if (strcmp(hb_view_str(v, K_TYPE, ""), "summary") == 0) {
+    if (strcmp(hb_jsonl_view_str(v, K_TYPE, ""), "summary") == 0) {
         p->skip = p->summary = true;
-        p->sum = (struct hb_cmp_summary){
-            true,
-            hb_view_num(v, K_MEASUREMENTS, NAN),
-            hb_view_type(v, K_NOISY) == HB_VIEW_NUMBER ? hb_view_num(v, K_NOISY, NAN) : NAN,
-            hb_view_num(v, K_ELAPSED_S, NAN),
-            hb_view_num(v, K_ESTIMATE_S, NAN),
-            hb_view_num(v, K_SPREAD_MEDIAN, NAN)};
+        p->sum = (struct hb_cmp_summary){true,
+                                         hb_jsonl_view_num(v, K_MEASUREMENTS, NAN),
+                                         hb_jsonl_view_type(v, K_NOISY) == HB_VIEW_NUMBER
+                                             ? hb_jsonl_view_num(v, K_NOISY, NAN)
+                                             : NAN,
+                                         hb_jsonl_view_num(v, K_ELAPSED_S, NAN),
+                                         hb_jsonl_view_num(v, K_ESTIMATE_S, NAN),
+                                         hb_jsonl_view_num(v, K_SPREAD_MEDIAN, NAN)};
         return 0;
     }
-    if (strcmp(hb_view_str(v, K_TYPE, ""), "measurement") != 0 ||
-        strcmp(hb_view_str(v, K_ROLE, "foreground"), "foreground") != 0) {
+    if (strcmp(hb_jsonl_view_str(v, K_TYPE, ""), "measurement") != 0 ||
+        strcmp(hb_jsonl_view_str(v, K_ROLE, "foreground"), "foreground") != 0) {
         p->skip = true;
         return 0;
     }
@@ -292,12 +294,12 @@ static int cmp_prepare(void *ctx, const struct hb_view *v, void *slot)
     cmp_node(mem, sizeof(mem), v, K_MEM_NODE);
     cmp_ll_text(threads, sizeof(threads), cmp_ll(v, K_THREADS));
     cmp_ll_text(bytes, sizeof(bytes), cmp_ll(v, K_BYTES));
-    p->head = cmp_cat(v, (const char *const[]){hb_view_str(v, K_SUITE, "?"), " ",
-                                               hb_view_str(v, K_EXPERIMENT, "?"), " ",
-                                               hb_view_str(v, K_LABEL, "?"), NULL});
+    p->head = cmp_cat(v, (const char *const[]){hb_jsonl_view_str(v, K_SUITE, "?"), " ",
+                                               hb_jsonl_view_str(v, K_EXPERIMENT, "?"), " ",
+                                               hb_jsonl_view_str(v, K_LABEL, "?"), NULL});
     p->tail = cmp_cat(v, (const char *const[]){" cpu=", cpu, " mem=", mem, " ",
-                                               hb_view_str(v, K_KERNEL, "?"), " threads=", threads,
-                                               " bytes=", bytes, NULL});
+                                               hb_jsonl_view_str(v, K_KERNEL, "?"),
+                                               " threads=", threads, " bytes=", bytes, NULL});
     p->why = cmp_unusable(v, key, unit, p);
     int rc = p->head && p->tail && p->why ? 0 : -ENOMEM;
     if (rc == 0) rc = cmp_copy(v, K_HOST, NULL, &p->host);
@@ -305,14 +307,14 @@ static int cmp_prepare(void *ctx, const struct hb_view *v, void *slot)
     if (rc == 0) rc = cmp_copy(v, K_UNIT, unit, &p->unit);
     if (rc) return rc;
     p->higher_better = strcmp(p->unit, "GBps") == 0;
-    p->value = hb_view_num(v, key, NAN);
+    p->value = hb_jsonl_view_num(v, key, NAN);
     size_t nci;
     const double *ci = cmp_list(v, K_CI95, &nci);
     if (!ci) return -ENOMEM;
     struct hb_interval iv;
     if (hb_interval_of_record(p->value, nci > 0 ? ci[0] : NAN, nci > 1 ? ci[1] : NAN,
-                              hb_view_num(v, K_REPEATS, 0), hb_view_num(v, K_CI_COVERAGE, 0),
-                              &iv)) {
+                              hb_jsonl_view_num(v, K_REPEATS, 0),
+                              hb_jsonl_view_num(v, K_CI_COVERAGE, 0), &iv)) {
         p->lo = iv.lo;
         p->hi = iv.hi;
         p->coverage = iv.n > 1 ? iv.coverage : NAN;
@@ -387,7 +389,7 @@ static int cmp_intern_last(struct hb_strtab *t, const char *s, uint32_t *last, u
     return rc;
 }
 
-/* hb_results_scan's take, in file order: the record interned and kept. */
+/* hb_jsonl_load_scan's take, in file order: the record interned and kept. */
 static int cmp_take(void *ctx, void *slot)
 {
     struct hb_cmp_side *sd = ctx;
@@ -430,11 +432,11 @@ static int cmp_take(void *ctx, void *slot)
     return 0;
 }
 
-int hb_cmp_side_read(const char *path, struct hb_cmp_side *sd)
+int hb_compare_side_read(const char *path, struct hb_cmp_side *sd)
 {
-    const struct hb_results_scan scan = {cmp_keys, sizeof(struct hb_cmp_prep), cmp_prepare,
-                                         cmp_take, sd};
-    return hb_results_scan(path, &scan, &sd->res);
+    const struct hb_jsonl_load_scan scan = {cmp_keys, sizeof(struct hb_cmp_prep), cmp_prepare,
+                                            cmp_take, sd};
+    return hb_jsonl_load_scan(path, &scan, &sd->res);
 }
 
 static size_t cmp_hash(const struct hb_cmp_rec *r, int with_host, size_t nslots)
@@ -450,8 +452,8 @@ static int cmp_same(const struct hb_cmp_rec *a, const struct hb_cmp_rec *b, int 
     return a->head == b->head && a->tail == b->tail && (!with_host || a->host == b->host);
 }
 
-const struct hb_cmp_rec *hb_cmp_side_find(const struct hb_cmp_side *sd, const struct hb_cmp_rec *r,
-                                          int with_host)
+const struct hb_cmp_rec *hb_compare_side_find(const struct hb_cmp_side *sd,
+                                              const struct hb_cmp_rec *r, int with_host)
 {
     for (size_t i = cmp_hash(r, with_host, sd->nslots); sd->slots[i];
          i = (i + 1) & (sd->nslots - 1))
@@ -459,7 +461,7 @@ const struct hb_cmp_rec *hb_cmp_side_find(const struct hb_cmp_side *sd, const st
     return NULL;
 }
 
-int hb_cmp_side_index(struct hb_cmp_side *sd, int with_host)
+int hb_compare_side_index(struct hb_cmp_side *sd, int with_host)
 {
     size_t n = 1024;
     while (n < 2 * sd->n + 2)
@@ -470,7 +472,7 @@ int hb_cmp_side_index(struct hb_cmp_side *sd, int with_host)
     }
     sd->nslots = n;
     for (size_t k = 0; k < sd->n; k++) {
-        const struct hb_cmp_rec *earlier = hb_cmp_side_find(sd, &sd->v[k], with_host);
+        const struct hb_cmp_rec *earlier = hb_compare_side_find(sd, &sd->v[k], with_host);
         sd->v[k].first = earlier ? (int)(earlier - sd->v) + 1 : 0;
         if (earlier) continue;
         size_t i = cmp_hash(&sd->v[k], with_host, n);
@@ -481,7 +483,7 @@ int hb_cmp_side_index(struct hb_cmp_side *sd, int with_host)
     return 0;
 }
 
-char *hb_cmp_side_key(const struct hb_cmp_side *sd, const struct hb_cmp_rec *r, int with_host)
+char *hb_compare_side_key(const struct hb_cmp_side *sd, const struct hb_cmp_rec *r, int with_host)
 {
     const char *parts[] = {hb_strtab_get(sd->str, r->head), with_host ? " host=" : "",
                            with_host ? hb_strtab_get(sd->str, r->host) : "",
@@ -525,7 +527,7 @@ static char *cmp_fact(const json_t *run, int which)
     return v && !json_is_null(v) ? json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
 }
 
-char *hb_cmp_machines(const json_t *base_run, const json_t *new_run)
+char *hb_compare_side_machines(const json_t *base_run, const json_t *new_run)
 {
     static const char *const names[] = {"hosts", "CPUs", "simd", "build", "version", "git"};
     char *out = hb_strf("%s", "");
@@ -557,7 +559,7 @@ static void pooled_figure(const struct hb_cmp_side *sd, struct hb_cmp_rec *r, do
     r->coverage = iv.n > 1 ? iv.coverage : NAN;
 }
 
-int hb_cmp_side_pool(struct hb_cmp_side *into, const struct hb_cmp_side *more, int with_host)
+int hb_compare_side_pool(struct hb_cmp_side *into, const struct hb_cmp_side *more, int with_host)
 {
     /* Where each record of into finds its match in more, then the repeats laid out anew:
      * into's own followed by the match's, and the figure made again from all of them. */
@@ -573,7 +575,7 @@ int hb_cmp_side_pool(struct hb_cmp_side *into, const struct hb_cmp_side *more, i
     size_t at = 0;
     for (size_t k = 0; k < into->n; k++) {
         struct hb_cmp_rec *r = &into->v[k];
-        const struct hb_cmp_rec *m = r->first ? NULL : hb_cmp_side_find(more, r, with_host);
+        const struct hb_cmp_rec *m = r->first ? NULL : hb_compare_side_find(more, r, with_host);
         memcpy(reps + at, into->reps + r->rep0, sizeof(*reps) * (size_t)r->nrep);
         r->rep0 = at;
         at += (size_t)r->nrep;
@@ -596,9 +598,9 @@ int hb_cmp_side_pool(struct hb_cmp_side *into, const struct hb_cmp_side *more, i
     return 0;
 }
 
-void hb_cmp_side_free(struct hb_cmp_side *sd)
+void hb_compare_side_free(struct hb_cmp_side *sd)
 {
-    hb_results_free(&sd->res);
+    hb_jsonl_load_free(&sd->res);
     hb_strtab_free(&sd->run_hosts);
     free(sd->listed);
     free(sd->v);

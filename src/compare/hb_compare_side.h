@@ -52,26 +52,26 @@ struct hb_cmp_side {
     size_t nlisted;
     uint32_t last[3]; /* the record before's tail, metric and unit ids + 1 (0: none) */
     struct hb_cmp_summary summary;
-    int pooled; /* other files' repeats pooled into this side (hb_cmp_side_pool) */
+    int pooled; /* other files' repeats pooled into this side (hb_compare_side_pool) */
 };
 
 /* Read path into sd (sd->str set by the caller): 0, or -errno with a message. */
-int hb_cmp_side_read(const char *path, struct hb_cmp_side *sd);
+int hb_compare_side_read(const char *path, struct hb_cmp_side *sd);
 /* Index the first record of each identity, marking later ones (first). 0 or -ENOMEM. */
-int hb_cmp_side_index(struct hb_cmp_side *sd, int with_host);
+int hb_compare_side_index(struct hb_cmp_side *sd, int with_host);
 /* The first record of sd with r's identity, or NULL. */
-const struct hb_cmp_rec *hb_cmp_side_find(const struct hb_cmp_side *sd, const struct hb_cmp_rec *r,
-                                          int with_host);
+const struct hb_cmp_rec *hb_compare_side_find(const struct hb_cmp_side *sd,
+                                              const struct hb_cmp_rec *r, int with_host);
 /* The identity as people read it; NULL when out of memory. */
-char *hb_cmp_side_key(const struct hb_cmp_side *sd, const struct hb_cmp_rec *r, int with_host);
+char *hb_compare_side_key(const struct hb_cmp_side *sd, const struct hb_cmp_rec *r, int with_host);
 /* What differs between the machines and builds of two files' run records ("host vm -> h2;
  * simd avx512 -> avx2"), or "" when nothing does; NULL when out of memory. */
-char *hb_cmp_machines(const json_t *base_run, const json_t *new_run);
+char *hb_compare_side_machines(const json_t *base_run, const json_t *new_run);
 /* Another file of the same side (both indexed): each measurement of into that more also
  * holds takes more's repeats too, its figure made again from all of them (a record unusable
  * in either stays unusable). Measurements only in more are not added: the first file names
  * what is compared. 0, or -ENOMEM with a message. */
-int hb_cmp_side_pool(struct hb_cmp_side *into, const struct hb_cmp_side *more, int with_host);
-void hb_cmp_side_free(struct hb_cmp_side *sd);
+int hb_compare_side_pool(struct hb_cmp_side *into, const struct hb_cmp_side *more, int with_host);
+void hb_compare_side_free(struct hb_cmp_side *sd);
 
 #endif

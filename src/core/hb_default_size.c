@@ -20,7 +20,7 @@ uint64_t hb_default_size_choose(const struct hb_topo *t, char *source, size_t le
     const char *llc_src = "unknown";
     for (int i = 0; i < t->nnodes; i++) {
         const char *s = NULL;
-        uint64_t b = t->nodes[i].has_cpus ? hb_topo_llc_bytes(t, i, &s) : 0;
+        uint64_t b = t->nodes[i].has_cpus ? hb_topo_caches_llc_bytes(t, i, &s) : 0;
         if (b > llc) {
             llc = b;
             llc_src = s ? s : "hwloc";
@@ -50,7 +50,7 @@ uint64_t hb_default_size_choose(const struct hb_topo *t, char *source, size_t le
     }
     /* A memory-side cache (HBM cache mode, Optane memory mode) serves every access to its
      * node: a set inside it measures the cache, not the memory (firmware figures, believed). */
-    uint64_t msc = hb_mem_cache_max(t);
+    uint64_t msc = hb_topo_mem_cache_max(t);
     if (msc && size < 4 * msc) {
         size = 4 * msc;
         why = "4 x memory-side cache";

@@ -25,7 +25,7 @@ void hb_error_set(const char *fmt, ...)
     /* Values quoted from files and arguments may hold any byte: the message stays one line. */
     FILE *f = n >= 0 ? open_memstream(&line, &len) : NULL;
     if (f) {
-        hb_esc_line(f, raw);
+        hb_escape_line(f, raw);
         if (fclose(f) != 0) {
             free(line);
             line = NULL;

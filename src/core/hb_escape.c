@@ -53,7 +53,7 @@ static size_t line_esc(const unsigned char *s, char buf[7])
     return 1;
 }
 
-void hb_esc_line(FILE *f, const char *s)
+void hb_escape_line(FILE *f, const char *s)
 {
     char buf[7];
     while (s && *s) {
@@ -69,7 +69,7 @@ void hb_esc_line(FILE *f, const char *s)
     }
 }
 
-void hb_esc_line_str(char *dst, size_t len, const char *s)
+void hb_escape_line_str(char *dst, size_t len, const char *s)
 {
     size_t used = 0;
     char buf[7];
@@ -85,7 +85,7 @@ void hb_esc_line_str(char *dst, size_t len, const char *s)
     if (len) dst[used] = '\0';
 }
 
-void hb_esc_csv(FILE *f, const char *s)
+void hb_escape_csv(FILE *f, const char *s)
 {
     if (!s) return;
     size_t n = strlen(s);
@@ -105,7 +105,7 @@ void hb_esc_csv(FILE *f, const char *s)
     if (quote) fputc('"', f);
 }
 
-void hb_html_esc(FILE *f, const char *s)
+void hb_escape_html(FILE *f, const char *s)
 {
     for (; s && *s; s++) {
         unsigned char c = (unsigned char)*s;
@@ -158,7 +158,7 @@ static bool sh_needs_bytes(const unsigned char *s)
     return false;
 }
 
-void hb_sh_word(FILE *f, const char *s, bool first)
+void hb_escape_sh_word(FILE *f, const char *s, bool first)
 {
     static const char plain[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
                                 "0123456789-_./:=@%+,";
@@ -199,7 +199,7 @@ void hb_sh_word(FILE *f, const char *s, bool first)
     fputc('\'', f);
 }
 
-char *hb_sh_line(int argc, char *const *argv, const char **args)
+char *hb_escape_sh_line(int argc, char *const *argv, const char **args)
 {
     char *text = NULL;
     size_t len = 0, argv0 = 0;
@@ -207,7 +207,7 @@ char *hb_sh_line(int argc, char *const *argv, const char **args)
     if (!f) return NULL;
     for (int i = 0; i < argc; i++) {
         if (i) fputc(' ', f);
-        hb_sh_word(f, argv[i], i == 0);
+        hb_escape_sh_word(f, argv[i], i == 0);
         if (i == 0 && fflush(f) == 0) argv0 = len;
     }
     if (fclose(f) != 0) {
@@ -223,19 +223,19 @@ static json_t *json_esc_string(const char *s)
     size_t n = strlen(s), len = 4 * n + 1;
     char *buf = malloc(len);
     if (!buf) return NULL;
-    hb_esc_line_str(buf, len, s);
+    hb_escape_line_str(buf, len, s);
     json_t *out = json_string(buf);
     free(buf);
     return out;
 }
 
-json_t *hb_json_esc_lines(const json_t *v)
+json_t *hb_escape_json_lines(const json_t *v)
 {
     if (json_is_string(v)) return json_esc_string(json_string_value(v));
     if (json_is_array(v)) {
         json_t *out = json_array();
         for (size_t i = 0; out && i < json_array_size(v); i++)
-            if (json_array_append_new(out, hb_json_esc_lines(json_array_get(v, i))) != 0) {
+            if (json_array_append_new(out, hb_escape_json_lines(json_array_get(v, i))) != 0) {
                 json_decref(out);
                 return NULL;
             }
@@ -249,8 +249,8 @@ json_t *hb_json_esc_lines(const json_t *v)
         {
             size_t len = 4 * strlen(key) + 1;
             char *k = malloc(len);
-            if (k) hb_esc_line_str(k, len, key);
-            if (!out || !k || json_object_set_new(out, k, hb_json_esc_lines(val)) != 0) {
+            if (k) hb_escape_line_str(k, len, key);
+            if (!out || !k || json_object_set_new(out, k, hb_escape_json_lines(val)) != 0) {
                 free(k);
                 json_decref(out);
                 return NULL;

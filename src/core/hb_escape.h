@@ -9,18 +9,18 @@
 #include <stdio.h>
 
 /* One line of text: control bytes (and DEL) as \n, \r, \t or \xNN; the rest as is. */
-void hb_esc_line(FILE *f, const char *s);
+void hb_escape_line(FILE *f, const char *s);
 
 /* The same into dst (always terminated, cut to len - 1 bytes at a whole escape). */
-void hb_esc_line_str(char *dst, size_t len, const char *s);
+void hb_escape_line_str(char *dst, size_t len, const char *s);
 
 /* A CSV field (RFC 4180): quoted, with quotes doubled, when it holds a comma, quote, CR, LF
- * or leading/trailing space; control bytes other than CR/LF escaped as in hb_esc_line. */
-void hb_esc_csv(FILE *f, const char *s);
+ * or leading/trailing space; control bytes other than CR/LF escaped as in hb_escape_line. */
+void hb_escape_csv(FILE *f, const char *s);
 
 /* HTML text or a double- or single-quoted attribute value: & < > " ' as entities, control
  * bytes other than tab and newline as U+FFFD (they are not allowed in HTML). */
-void hb_html_esc(FILE *f, const char *s);
+void hb_escape_html(FILE *f, const char *s);
 
 /* One argument as a word a POSIX shell (bash) reads back as the same bytes: a plain word
  * (letters, digits and -_./:=@%+, only; not empty; as the `first` word, no '=', which would
@@ -28,15 +28,15 @@ void hb_html_esc(FILE *f, const char *s);
  * (C0, DEL, C1) or bytes that are not valid UTF-8 as bash's $'...' with \xNN for those bytes,
  * \\ and \'; any other in single quotes with ' as '\''. What it writes is valid UTF-8 either way.
  */
-void hb_sh_word(FILE *f, const char *s, bool first);
+void hb_escape_sh_word(FILE *f, const char *s, bool first);
 
-/* argv as one shell-quoted line (hb_sh_word, separated by one space) that re-runs it with the
- * same argv, malloc'd; *args (may be NULL): in that line, the space that ends argv[0]'s word,
+/* argv as one shell-quoted line (hb_escape_sh_word, separated by one space) that re-runs it with
+ * the same argv, malloc'd; *args (may be NULL): in that line, the space that ends argv[0]'s word,
  * NULL when there are no arguments. NULL when out of memory. */
-char *hb_sh_line(int argc, char *const *argv, const char **args);
+char *hb_escape_sh_line(int argc, char *const *argv, const char **args);
 
-/* A deep copy of v with every string (keys too) escaped as by hb_esc_line, or NULL when
+/* A deep copy of v with every string (keys too) escaped as by hb_escape_line, or NULL when
  * out of memory. */
-json_t *hb_json_esc_lines(const json_t *v);
+json_t *hb_escape_json_lines(const json_t *v);
 
 #endif

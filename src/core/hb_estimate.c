@@ -75,7 +75,7 @@ int hb_estimate_plan(const struct hb_plan *p, int repeats, const struct hb_estim
     }
     out->experiments = p->n;
     struct hb_launch l;
-    out->seconds = hb_launched(&l) ? HB_EST_START_LAUNCHED_S : HB_EST_START_S;
+    out->seconds = hb_launcher_launched(&l) ? HB_EST_START_LAUNCHED_S : HB_EST_START_S;
     for (int x = 0; x < p->n; x++) {
         const struct hb_experiment *e = &p->exps[x];
         int records = -1;

@@ -8,7 +8,7 @@
 /* From here up a figure is written in e-notation, its ends too. */
 #define HB_FIGURE_BIG 1e6
 
-int hb_figure_decimals(double v)
+int hb_figure_text_decimals(double v)
 {
     if (!isfinite(v) || v == 0.0) return 2;
     int d = HB_FIGURE_DIGITS - 1 - (int)floor(log10(fabs(v)));
@@ -20,7 +20,7 @@ static int figure_put(char *buf, size_t len, double x, double v)
 {
     if (!isfinite(x)) return snprintf(buf, len, "n/a");
     if (fabs(v) >= HB_FIGURE_BIG) return snprintf(buf, len, "%.*e", HB_FIGURE_DIGITS - 1, x);
-    return snprintf(buf, len, "%.*f", hb_figure_decimals(v), x);
+    return snprintf(buf, len, "%.*f", hb_figure_text_decimals(v), x);
 }
 
 const char *hb_figure_text(double v, char *buf, size_t len)
@@ -29,7 +29,7 @@ const char *hb_figure_text(double v, char *buf, size_t len)
     return buf;
 }
 
-const char *hb_figure_interval_text(double v, double lo, double hi, char *buf, size_t len)
+const char *hb_figure_text_interval_text(double v, double lo, double hi, char *buf, size_t len)
 {
     int n = figure_put(buf, len, v, v);
     if (!isfinite(v) || !isfinite(lo) || !isfinite(hi) || n < 0 || (size_t)n >= len) return buf;

@@ -14,7 +14,7 @@
 
 /* The decimals v is written with: HB_FIGURE_DIGITS significant digits (26.4651 -> 2, 272.24
  * -> 1, 1201.3 -> 0), at most 9; 2 for 0 and what is not finite. */
-int hb_figure_decimals(double v);
+int hb_figure_text_decimals(double v);
 
 /* v as people read it: "26.47", "0.001234", "1.235e+09" from a million up; "n/a" for what is
  * not finite. Returns buf. */
@@ -22,6 +22,6 @@ const char *hb_figure_text(double v, char *buf, size_t len);
 
 /* v and its interval, both ends at v's decimals: "272.2 [221.0, 1201.3]"; v alone (as
  * hb_figure_text) when either end is not finite. Returns buf. */
-const char *hb_figure_interval_text(double v, double lo, double hi, char *buf, size_t len);
+const char *hb_figure_text_interval_text(double v, double lo, double hi, char *buf, size_t len);
 
 #endif

@@ -20,7 +20,7 @@ static const struct hb_launcher_vars {
     {"pmi", "PMI_RANK", "PMI_SIZE", "MPI_LOCALNRANKS", "MPI_LOCALRANKID"},
 };
 
-bool hb_launched(struct hb_launch *l)
+bool hb_launcher_launched(struct hb_launch *l)
 {
     memset(l, 0, sizeof(*l));
     for (size_t i = 0; i < sizeof(launcher_table) / sizeof(launcher_table[0]); i++) {
@@ -43,29 +43,29 @@ bool hb_launched(struct hb_launch *l)
     return false;
 }
 
-bool hb_launch_is_first(void)
+bool hb_launcher_is_first(void)
 {
     struct hb_launch l;
-    return !hb_launched(&l) || l.rank == 0;
+    return !hb_launcher_launched(&l) || l.rank == 0;
 }
 
-bool hb_launch_is_host_first(void)
+bool hb_launcher_is_host_first(void)
 {
     struct hb_launch l;
-    if (!hb_launched(&l)) return true;
+    if (!hb_launcher_launched(&l)) return true;
     return l.local_rank >= 0 ? l.local_rank == 0 : l.rank == 0;
 }
 
-void hb_launch_wait_for_first(void)
+void hb_launcher_wait_for_first(void)
 {
     /* The launcher ends the job once the first rank has failed: usually at once. */
-    if (!hb_launch_is_first()) sleep(5);
+    if (!hb_launcher_is_first()) sleep(5);
 }
 
-int hb_launch_refuse_ranks(const char *what, bool per_host)
+int hb_launcher_refuse_ranks(const char *what, bool per_host)
 {
     struct hb_launch l;
-    if (!hb_launched(&l) || l.ranks <= 1) return 0;
+    if (!hb_launcher_launched(&l) || l.ranks <= 1) return 0;
     if (per_host && l.local_ranks == 1) return 0;
     if (per_host)
         hb_error_set("'hopbench %s' runs once per host, but %s started %ld ranks on this one "

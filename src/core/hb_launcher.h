@@ -19,24 +19,24 @@ struct hb_launch {
 };
 
 /* Fills *l; true when a launcher started this process. */
-bool hb_launched(struct hb_launch *l);
+bool hb_launcher_launched(struct hb_launch *l);
 
 /* True for rank 0 of a job and for a process started alone: the one that speaks. */
-bool hb_launch_is_first(void);
+bool hb_launcher_is_first(void);
 /* Whether this is the first rank on its host (alone: true; a launcher that does not say which
  * local rank: the job's first): where a note about this host's plan is said once. */
-bool hb_launch_is_host_first(void);
+bool hb_launcher_is_host_first(void);
 
 /* In a rank other than the first, before it fails ahead of MPI: wait (at most a few seconds)
  * for the launcher to end the job. Every rank fails alike and only the first says why; a rank
  * that left first would have the launcher kill the first before it speaks (Open MPI 5's
  * prterun does). */
-void hb_launch_wait_for_first(void);
+void hb_launcher_wait_for_first(void);
 
 /* 0, or -EINVAL with a one-line message when this process is one of several ranks: `what`
  * (a command and its telling options, e.g. "hops --dry-run") runs once, in one process; or,
  * per_host, once on each host (topo, printing each host's machine: how jobs/ probes a
  * fleet), refused only when the launcher put several ranks on this host or did not say. */
-int hb_launch_refuse_ranks(const char *what, bool per_host);
+int hb_launcher_refuse_ranks(const char *what, bool per_host);
 
 #endif

@@ -29,7 +29,8 @@ void hb_level_of(const struct hb_topo *t, const int *cpus, int n, uint64_t bytes
     hwloc_obj_t pu = n > 0 ? hwloc_get_pu_obj_by_os_index(t->hw, (unsigned)cpus[0]) : NULL;
     /* Nearest first: the first cache that holds each thread's part is the level. */
     for (hwloc_obj_t c = pu ? pu->parent : NULL; c; c = c->parent) {
-        if (!hwloc_obj_type_is_dcache(c->type) || hb_topo_is_memory_side_cache(c) || !c->attr)
+        if (!hwloc_obj_type_is_dcache(c->type) || hb_topo_caches_is_memory_side_cache(c) ||
+            !c->attr)
             continue;
         int cores = hwloc_get_nbobjs_inside_cpuset_by_type(t->hw, c->cpuset, HWLOC_OBJ_CORE);
         uint64_t size = c->attr->cache.size;
@@ -47,7 +48,7 @@ void hb_level_of(const struct hb_topo *t, const int *cpus, int n, uint64_t bytes
         return;
     }
     struct hb_memcache mc[4];
-    int nmc = mem >= 0 ? hb_mem_caches(t, mem, mc, 4) : 0;
+    int nmc = mem >= 0 ? hb_topo_mem_caches(t, mem, mc, 4) : 0;
     for (int i = 0; i < nmc && i < 4; i++)
         if (bytes <= mc[i].size_bytes) {
             snprintf(out->name, sizeof(out->name), "memory-side cache");
@@ -65,10 +66,10 @@ int hb_level_plan(const struct hb_topo *t, const struct hb_plan *plan, char *buf
     for (int x = 0; x < plan->n; x++)
         for (int k = 0; k < plan->exps[x].ntasks; k++) {
             const struct hb_task *task = &plan->exps[x].tasks[k];
-            int ni = hb_topo_node_index(t, task->cpu_node);
+            int ni = hb_topo_nodes_index(t, task->cpu_node);
             if (task->role != HB_ROLE_FG || ni < 0) continue;
             int n = task->threads < t->nodes[ni].ncpus ? task->threads : t->nodes[ni].ncpus;
-            int mem = task->policy == HB_POLICY_BIND ? hb_topo_node_index(t, task->mem_node) : -1;
+            int mem = task->policy == HB_POLICY_BIND ? hb_topo_nodes_index(t, task->mem_node) : -1;
             struct hb_level l;
             uint64_t touched = hb_level_footprint(task->bytes, task->chase_stride);
             hb_level_of(t, t->nodes[ni].cpus, n, touched, mem, &l);

@@ -39,7 +39,7 @@ void hb_level_of(const struct hb_topo *t, const int *cpus, int n, uint64_t bytes
 uint64_t hb_level_footprint(uint64_t bytes, uint64_t chase_stride);
 /* The working set whose footprint is `footprint` (the inverse, for marking a cache's size on
  * an axis of working sets). */
-double hb_level_ws_of_footprint(double footprint, uint64_t chase_stride);
+double hb_level_footprint_ws(double footprint, uint64_t chase_stride);
 
 /* The one line a run says when a working set fits a cache ("32 KiB fits in L1 (48 KiB):
  * this measures L1, not memory"; spread over threads with caches of their own, "64 KiB over

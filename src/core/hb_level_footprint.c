@@ -8,7 +8,7 @@ uint64_t hb_level_footprint(uint64_t bytes, uint64_t chase_stride)
     return bytes / chase_stride * HB_LEVEL_PAIR_BYTES;
 }
 
-double hb_level_ws_of_footprint(double footprint, uint64_t chase_stride)
+double hb_level_footprint_ws(double footprint, uint64_t chase_stride)
 {
     if (chase_stride <= HB_LEVEL_PAIR_BYTES) return footprint;
     return footprint * (double)chase_stride / HB_LEVEL_PAIR_BYTES;

@@ -31,7 +31,7 @@
 /* move_pages(2) takes arrays; this many pages per call keeps them at 1 MiB. */
 #define HB_LOCATE_BATCH 65536
 
-const char *const hb_policy_names[] = {
+const char *const hb_placement_policy_names[] = {
     [HB_POLICY_BIND] = "bind",
     [HB_POLICY_INTERLEAVE] = "interleave",
     [HB_POLICY_FIRSTTOUCH] = "firsttouch",
@@ -39,7 +39,7 @@ const char *const hb_policy_names[] = {
     NULL,
 };
 
-const char *const hb_pages_names[] = {
+const char *const hb_placement_pages_names[] = {
     [HB_PAGES_4K] = "4k",
     [HB_PAGES_THP] = "thp",
     [HB_PAGES_HUGE] = "huge",
@@ -48,14 +48,16 @@ const char *const hb_pages_names[] = {
 
 #define HB_COUNT(a) (sizeof(a) / sizeof((a)[0]) - 1) /* names before the NULL */
 
-const char *hb_policy_name(enum hb_policy p)
+const char *hb_placement_policy_name(enum hb_policy p)
 {
-    return (unsigned)p < HB_COUNT(hb_policy_names) ? hb_policy_names[p] : "unknown";
+    return (unsigned)p < HB_COUNT(hb_placement_policy_names) ? hb_placement_policy_names[p]
+                                                             : "unknown";
 }
 
-const char *hb_pages_name(enum hb_pages p)
+const char *hb_placement_pages_name(enum hb_pages p)
 {
-    return (unsigned)p < HB_COUNT(hb_pages_names) ? hb_pages_names[p] : "unknown";
+    return (unsigned)p < HB_COUNT(hb_placement_pages_names) ? hb_placement_pages_names[p]
+                                                            : "unknown";
 }
 
 /* Free reserved 2 MiB pages of one node; -1 when sysfs cannot say. */
@@ -82,13 +84,13 @@ static int placement_check_nodes(const struct hb_topo *t, size_t bytes, enum hb_
             hb_error_set("bind placement got %d nodes; it needs exactly one", nnodes);
         else
             hb_error_set("%s placement got %d nodes; it needs between 1 and %d",
-                         hb_policy_name(policy), nnodes, t->nnodes);
+                         hb_placement_policy_name(policy), nnodes, t->nnodes);
         return -EINVAL;
     }
     for (int k = 0; k < nnodes; k++) {
-        int i = hb_topo_node_index(t, nodes[k]);
+        int i = hb_topo_nodes_index(t, nodes[k]);
         if (i >= 0 && t->nodes[i].has_memory) continue;
-        char *list = hb_topo_node_list(t, false, i >= 0);
+        char *list = hb_topo_nodes_list(t, false, i >= 0);
         if (i < 0)
             hb_error_set("unknown NUMA node %d; valid nodes: %s", nodes[k], hb_text_or_oom(list));
         else
@@ -99,7 +101,7 @@ static int placement_check_nodes(const struct hb_topo *t, size_t bytes, enum hb_
     }
     /* Reserved huge pages are not part of MemFree; placement_check_huge counts those. */
     if (policy == HB_POLICY_BIND && pages != HB_PAGES_HUGE) {
-        uint64_t free_bytes = hb_topo_memfree_read(t, hb_topo_node_index(t, nodes[0]));
+        uint64_t free_bytes = hb_topo_nodes_memfree_read(t, hb_topo_nodes_index(t, nodes[0]));
         if (bytes > free_bytes) {
             char need[32], have[32];
             hb_error_set("buffer of %s does not fit node %d: %s free",
@@ -146,8 +148,8 @@ static int placement_check_huge(const struct hb_topo *t, size_t map_bytes, enum 
     return 0;
 }
 
-int hb_buf_check_huge(const struct hb_topo *t, size_t bytes, enum hb_policy policy,
-                      const int *nodes, int nnodes)
+int hb_placement_buf_check_huge(const struct hb_topo *t, size_t bytes, enum hb_policy policy,
+                                const int *nodes, int nnodes)
 {
     if (!t->is_this_system) return 0;
     return placement_check_huge(t, (bytes + HB_HUGE_BYTES - 1) / HB_HUGE_BYTES * HB_HUGE_BYTES,
@@ -191,8 +193,9 @@ static int placement_map(size_t map_bytes, enum hb_pages pages, void **out)
     if (madvise(p, map_bytes, advice) != 0) {
         err = errno;
         munmap(p, map_bytes);
-        hb_error_set("cannot ask for %s pages on a buffer of %s: %s", hb_pages_name(pages),
-                     hb_bytes_format(map_bytes, size, sizeof(size)), strerror(err));
+        hb_error_set("cannot ask for %s pages on a buffer of %s: %s",
+                     hb_placement_pages_name(pages), hb_bytes_format(map_bytes, size, sizeof(size)),
+                     strerror(err));
         return -err;
     }
     *out = p;
@@ -244,8 +247,8 @@ static int placement_set_policy(const struct hb_topo *t, struct hb_buf *b)
     if (hwloc_set_area_membind(t->hw, b->ptr, b->map_bytes, set, policy, flags) != 0) {
         int err = errno;
         char *nodes = hb_nodeset_print(set);
-        hb_error_set("the kernel refuses to %s memory to node(s) %s: %s", hb_policy_name(b->policy),
-                     hb_text_or_oom(nodes), strerror(err));
+        hb_error_set("the kernel refuses to %s memory to node(s) %s: %s",
+                     hb_placement_policy_name(b->policy), hb_text_or_oom(nodes), strerror(err));
         free(nodes);
         rc = -EXDEV;
     }
@@ -253,8 +256,8 @@ static int placement_set_policy(const struct hb_topo *t, struct hb_buf *b)
     return rc;
 }
 
-int hb_buf_alloc(const struct hb_topo *t, size_t bytes, enum hb_policy policy, const int *nodes,
-                 int nnodes, enum hb_pages pages, struct hb_buf *out)
+int hb_placement_buf_alloc(const struct hb_topo *t, size_t bytes, enum hb_policy policy,
+                           const int *nodes, int nnodes, enum hb_pages pages, struct hb_buf *out)
 {
     int rc = 0;
     memset(out, 0, sizeof(*out));
@@ -262,8 +265,8 @@ int hb_buf_alloc(const struct hb_topo *t, size_t bytes, enum hb_policy policy, c
         hb_error_set("cannot allocate on a topology loaded from %s", t->source);
         return -EINVAL;
     }
-    if (bytes == 0 || (unsigned)policy >= HB_COUNT(hb_policy_names) ||
-        (unsigned)pages >= HB_COUNT(hb_pages_names)) {
+    if (bytes == 0 || (unsigned)policy >= HB_COUNT(hb_placement_policy_names) ||
+        (unsigned)pages >= HB_COUNT(hb_placement_pages_names)) {
         hb_error_set("cannot allocate %zu bytes with policy %d, pages %d: need bytes > 0, policy "
                      "bind|interleave|firsttouch|weighted, pages 4k|thp|huge",
                      bytes, (int)policy, (int)pages);
@@ -298,7 +301,7 @@ int hb_buf_alloc(const struct hb_topo *t, size_t bytes, enum hb_policy policy, c
     return 0;
 }
 
-void hb_buf_free(struct hb_buf *b)
+void hb_placement_buf_free(struct hb_buf *b)
 {
     if (!b) return;
     if (b->ptr) munmap(b->ptr, b->map_bytes);
@@ -306,13 +309,13 @@ void hb_buf_free(struct hb_buf *b)
     memset(b, 0, sizeof(*b));
 }
 
-int hb_pageloc_init(struct hb_pageloc *pl, int nnodes)
+int hb_placement_pageloc_init(struct hb_pageloc *pl, int nnodes)
 {
     memset(pl, 0, sizeof(*pl));
     pl->on_node = calloc((size_t)(nnodes > 0 ? nnodes : 1), sizeof(*pl->on_node));
     pl->share_pct = calloc((size_t)(nnodes > 0 ? nnodes : 1), sizeof(*pl->share_pct));
     if (!pl->on_node || !pl->share_pct) {
-        hb_pageloc_free(pl);
+        hb_placement_pageloc_free(pl);
         hb_error_set("out of memory counting pages on %d nodes", nnodes);
         return -ENOMEM;
     }
@@ -320,7 +323,7 @@ int hb_pageloc_init(struct hb_pageloc *pl, int nnodes)
     return 0;
 }
 
-void hb_pageloc_free(struct hb_pageloc *pl)
+void hb_placement_pageloc_free(struct hb_pageloc *pl)
 {
     free(pl->on_node);
     free(pl->share_pct);
@@ -338,8 +341,8 @@ static int placement_move_pages(void **addrs, unsigned long n, int *status)
     return 0;
 }
 
-int hb_buf_locate(const struct hb_topo *t, const struct hb_buf *b, const int *expected_nodes,
-                  int nexpected, struct hb_pageloc *out)
+int hb_placement_buf_locate(const struct hb_topo *t, const struct hb_buf *b,
+                            const int *expected_nodes, int nexpected, struct hb_pageloc *out)
 {
     memset(out, 0, sizeof(*out));
     if (!t->is_this_system || !b->ptr) {
@@ -351,7 +354,7 @@ int hb_buf_locate(const struct hb_topo *t, const struct hb_buf *b, const int *ex
     bool *target = calloc((size_t)t->nnodes, sizeof(*target));
     void **addrs = NULL;
     int *status = NULL;
-    int rc = target ? hb_pageloc_init(out, t->nnodes) : -ENOMEM;
+    int rc = target ? hb_placement_pageloc_init(out, t->nnodes) : -ENOMEM;
     if (rc) {
         free(target);
         hb_error_set("out of memory locating pages on %d nodes", t->nnodes);
@@ -360,7 +363,7 @@ int hb_buf_locate(const struct hb_topo *t, const struct hb_buf *b, const int *ex
     const int *want = expected_nodes ? expected_nodes : b->nodes;
     int nwant = expected_nodes ? nexpected : b->nnodes;
     for (int k = 0; k < nwant; k++) {
-        int i = hb_topo_node_index(t, want[k]);
+        int i = hb_topo_nodes_index(t, want[k]);
         if (i >= 0) target[i] = true;
     }
     if (!expected_nodes && b->policy == HB_POLICY_FIRSTTOUCH)
@@ -386,7 +389,7 @@ int hb_buf_locate(const struct hb_topo *t, const struct hb_buf *b, const int *ex
         if (rc < 0) goto out;
         for (size_t k = 0; k < n; k++) {
             /* -ENOENT: never touched; -EFAULT and others: nothing the kernel can place. */
-            int i = status[k] >= 0 ? hb_topo_node_index(t, status[k]) : -1;
+            int i = status[k] >= 0 ? hb_topo_nodes_index(t, status[k]) : -1;
             if (i < 0) {
                 out->absent++;
                 continue;
@@ -404,6 +407,6 @@ out:
     free(target);
     free(addrs);
     free(status);
-    if (rc) hb_pageloc_free(out);
+    if (rc) hb_placement_pageloc_free(out);
     return rc;
 }

@@ -25,10 +25,11 @@ enum hb_pages {
 
 /* The names of the values, in enum order, NULL-ended: records, --policy and --pages (the
  * parser, help, man page and completion) all read them here. */
-extern const char *const hb_policy_names[]; /* "bind", "interleave", "firsttouch", "weighted" */
-extern const char *const hb_pages_names[];  /* "4k", "thp", "huge" */
-const char *hb_policy_name(enum hb_policy p);
-const char *hb_pages_name(enum hb_pages p);
+extern const char
+    *const hb_placement_policy_names[]; /* "bind", "interleave", "firsttouch", "weighted" */
+extern const char *const hb_placement_pages_names[]; /* "4k", "thp", "huge" */
+const char *hb_placement_policy_name(enum hb_policy p);
+const char *hb_placement_pages_name(enum hb_pages p);
 
 struct hb_buf {
     void *ptr;
@@ -47,16 +48,16 @@ struct hb_buf {
  * mapped). Binding is strict: no silent fallback (-EXDEV when the kernel refuses the policy).
  * HUGE with no free reserved 2 MiB pages on the node: -ENOMEM saying how to reserve them.
  * t must be this machine (is_this_system). */
-int hb_buf_alloc(const struct hb_topo *t, size_t bytes, enum hb_policy policy, const int *nodes,
-                 int nnodes, enum hb_pages pages, struct hb_buf *out);
-void hb_buf_free(struct hb_buf *b);
+int hb_placement_buf_alloc(const struct hb_topo *t, size_t bytes, enum hb_policy policy,
+                           const int *nodes, int nnodes, enum hb_pages pages, struct hb_buf *out);
+void hb_placement_buf_free(struct hb_buf *b);
 
 /* Before anything runs: are enough hugetlbfs 2 MiB pages reserved for `bytes` under this
- * policy (the check hb_buf_alloc makes, so a plan fails before its output exists)? 0, or
+ * policy (the check hb_placement_buf_alloc makes, so a plan fails before its output exists)? 0, or
  * -ENOMEM with the message that says how to reserve them. Always 0 for a topology loaded
  * from XML, which has no page pools to read. */
-int hb_buf_check_huge(const struct hb_topo *t, size_t bytes, enum hb_policy policy,
-                      const int *nodes, int nnodes);
+int hb_placement_buf_check_huge(const struct hb_topo *t, size_t bytes, enum hb_policy policy,
+                                const int *nodes, int nnodes);
 
 /* Where the pages of a touched buffer are. */
 struct hb_pageloc {
@@ -69,15 +70,16 @@ struct hb_pageloc {
     double *share_pct;    /* % of checked pages per node index */
 };
 
-/* Empty counts for nnodes nodes: 0 or -ENOMEM with a message. Free with hb_pageloc_free. */
-int hb_pageloc_init(struct hb_pageloc *pl, int nnodes);
-void hb_pageloc_free(struct hb_pageloc *pl);
+/* Empty counts for nnodes nodes: 0 or -ENOMEM with a message. Free with hb_placement_pageloc_free.
+ */
+int hb_placement_pageloc_init(struct hb_pageloc *pl, int nnodes);
+void hb_placement_pageloc_free(struct hb_pageloc *pl);
 
 /* Locate pages with move_pages(2): every page (4k/THP), one per 2 MiB for hugetlbfs.
  * The target set is b->nodes (first touch: expected_nodes, e.g. the threads' node; pass
  * NULL to take every node as target). Returns 0 or -errno with a message; on success out
- * holds counts to free with hb_pageloc_free. */
-int hb_buf_locate(const struct hb_topo *t, const struct hb_buf *b, const int *expected_nodes,
-                  int nexpected, struct hb_pageloc *out);
+ * holds counts to free with hb_placement_pageloc_free. */
+int hb_placement_buf_locate(const struct hb_topo *t, const struct hb_buf *b,
+                            const int *expected_nodes, int nexpected, struct hb_pageloc *out);
 
 #endif

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct hb_task *hb_experiment_task(struct hb_experiment *e)
+struct hb_task *hb_plan_experiment_task(struct hb_experiment *e)
 {
     if (e->ntasks == e->task_cap) {
         int cap = e->task_cap ? e->task_cap * 2 : 4;
@@ -27,7 +27,7 @@ struct hb_task *hb_experiment_task(struct hb_experiment *e)
     return task;
 }
 
-void hb_experiment_clear(struct hb_experiment *e)
+void hb_plan_experiment_clear(struct hb_experiment *e)
 {
     for (int i = 0; i < e->ntasks; i++)
         hwloc_bitmap_free(e->tasks[i].mem_nodes);
@@ -52,19 +52,19 @@ static struct hb_param *param_new(struct hb_experiment *e, const char *key, enum
     return p;
 }
 
-int hb_param_null(struct hb_experiment *e, const char *key)
+int hb_plan_param_null(struct hb_experiment *e, const char *key)
 {
     return param_new(e, key, HB_PARAM_NULL) ? 0 : -EINVAL;
 }
 
-int hb_param_int(struct hb_experiment *e, const char *key, long long v)
+int hb_plan_param_int(struct hb_experiment *e, const char *key, long long v)
 {
     struct hb_param *p = param_new(e, key, HB_PARAM_INT);
     if (p) p->v.ints[0] = v;
     return p ? 0 : -EINVAL;
 }
 
-long long hb_param_int_of(const struct hb_experiment *e, const char *key, long long dflt)
+long long hb_plan_param_int_of(const struct hb_experiment *e, const char *key, long long dflt)
 {
     for (int i = 0; i < e->params.n; i++)
         if (e->params.v[i].kind == HB_PARAM_INT && strcmp(e->params.v[i].key, key) == 0)
@@ -72,7 +72,7 @@ long long hb_param_int_of(const struct hb_experiment *e, const char *key, long l
     return dflt;
 }
 
-double hb_param_num_of(const struct hb_experiment *e, const char *key, double dflt)
+double hb_plan_param_num_of(const struct hb_experiment *e, const char *key, double dflt)
 {
     for (int i = 0; i < e->params.n; i++) {
         const struct hb_param *p = &e->params.v[i];
@@ -83,7 +83,7 @@ double hb_param_num_of(const struct hb_experiment *e, const char *key, double df
     return dflt;
 }
 
-int hb_param_ints_of(const struct hb_experiment *e, const char *key, long long *out)
+int hb_plan_param_ints_of(const struct hb_experiment *e, const char *key, long long *out)
 {
     for (int i = 0; i < e->params.n; i++) {
         const struct hb_param *p = &e->params.v[i];
@@ -94,14 +94,14 @@ int hb_param_ints_of(const struct hb_experiment *e, const char *key, long long *
     return 0;
 }
 
-int hb_param_num(struct hb_experiment *e, const char *key, double v)
+int hb_plan_param_num(struct hb_experiment *e, const char *key, double v)
 {
     struct hb_param *p = param_new(e, key, HB_PARAM_NUM);
     if (p) p->v.num = v;
     return p ? 0 : -EINVAL;
 }
 
-int hb_param_str(struct hb_experiment *e, const char *key, const char *v)
+int hb_plan_param_str(struct hb_experiment *e, const char *key, const char *v)
 {
     if (strlen(v) >= HB_PARAM_STR_LEN) {
         hb_error_set("experiment %s: suite key %s '%s' is longer than %d characters", e->name, key,
@@ -113,7 +113,7 @@ int hb_param_str(struct hb_experiment *e, const char *key, const char *v)
     return p ? 0 : -EINVAL;
 }
 
-int hb_param_ints(struct hb_experiment *e, const char *key, const long long *v, int n)
+int hb_plan_param_ints(struct hb_experiment *e, const char *key, const long long *v, int n)
 {
     if (n < 0 || n > HB_PARAM_INTS_MAX) {
         hb_error_set("experiment %s: suite key %s holds %d numbers, at most %d", e->name, key, n,
@@ -152,7 +152,7 @@ static json_t *param_json(const struct hb_param *p)
     }
 }
 
-json_t *hb_params_json(const struct hb_params *p)
+json_t *hb_plan_params_json(const struct hb_params *p)
 {
     json_t *o = json_object();
     for (int i = 0; o && i < p->n; i++)
@@ -169,7 +169,7 @@ int hb_plan_add(struct hb_plan *p, struct hb_experiment *e)
         int cap = p->cap ? p->cap * 2 : 16;
         struct hb_experiment *grown = realloc(p->exps, sizeof(*grown) * (size_t)cap);
         if (!grown) {
-            hb_experiment_clear(e);
+            hb_plan_experiment_clear(e);
             hb_error_set("out of memory for a plan of %d experiments", cap);
             return -ENOMEM;
         }
@@ -185,14 +185,14 @@ int hb_plan_add(struct hb_plan *p, struct hb_experiment *e)
 void hb_plan_free(struct hb_plan *p)
 {
     for (int i = 0; i < p->n; i++)
-        hb_experiment_clear(&p->exps[i]);
+        hb_plan_experiment_clear(&p->exps[i]);
     free(p->exps);
     memset(p, 0, sizeof(*p));
 }
 
 int hb_plan_threads_on(const struct hb_plan *p, const struct hb_topo *t, int node)
 {
-    int i = hb_topo_node_index(t, node), need = 0;
+    int i = hb_topo_nodes_index(t, node), need = 0;
     for (int x = 0; i >= 0 && x < p->n; x++)
         for (int k = 0; k < p->exps[x].ntasks; k++) {
             const struct hb_task *task = &p->exps[x].tasks[k];
@@ -205,7 +205,7 @@ int hb_plan_threads_on(const struct hb_plan *p, const struct hb_topo *t, int nod
 
 /* The wire form: the experiment's bytes, each task's bytes, then per task the length of its
  * node set text (0 = no set) and the text. Pointers travel as bytes and are rebuilt. */
-int hb_experiment_pack(const struct hb_experiment *e, char **buf, size_t *len)
+int hb_plan_experiment_pack(const struct hb_experiment *e, char **buf, size_t *len)
 {
     FILE *f = open_memstream(buf, len);
     if (!f) {
@@ -246,7 +246,7 @@ static bool plan_take(const char *buf, size_t len, size_t *pos, void *dst, size_
     return true;
 }
 
-int hb_experiment_unpack(const char *buf, size_t len, struct hb_experiment *e)
+int hb_plan_experiment_unpack(const char *buf, size_t len, struct hb_experiment *e)
 {
     size_t pos = 0;
     memset(e, 0, sizeof(*e));
@@ -279,7 +279,7 @@ int hb_experiment_unpack(const char *buf, size_t len, struct hb_experiment *e)
             pos += n;
         }
         if (!ok) {
-            hb_experiment_clear(e);
+            hb_plan_experiment_clear(e);
             hb_error_set("a packed experiment has a bad node set for task %d", i);
             return -EINVAL;
         }
@@ -287,7 +287,7 @@ int hb_experiment_unpack(const char *buf, size_t len, struct hb_experiment *e)
     return 0;
 }
 
-int hb_task_mem_nodes(const struct hb_task *task, int **nodes)
+int hb_plan_task_mem_nodes(const struct hb_task *task, int **nodes)
 {
     int n = task->policy == HB_POLICY_BIND ? 1
             : task->mem_nodes              ? hwloc_bitmap_weight(task->mem_nodes)
@@ -311,12 +311,12 @@ int hb_task_mem_nodes(const struct hb_task *task, int **nodes)
     return k;
 }
 
-void hb_task_describe(const struct hb_topo *t, struct hb_task *task, const char *access)
+void hb_plan_task_describe(const struct hb_topo *t, struct hb_task *task, const char *access)
 {
-    int ci = hb_topo_node_index(t, task->cpu_node);
-    int mi = task->policy == HB_POLICY_BIND ? hb_topo_node_index(t, task->mem_node) : -1;
-    task->hops = (ci >= 0 && mi >= 0) ? hb_topo_hops(t, ci, mi) : -1;
-    task->distance = (ci >= 0 && mi >= 0) ? hb_topo_distance(t, ci, mi) : 0;
+    int ci = hb_topo_nodes_index(t, task->cpu_node);
+    int mi = task->policy == HB_POLICY_BIND ? hb_topo_nodes_index(t, task->mem_node) : -1;
+    task->hops = (ci >= 0 && mi >= 0) ? hb_topo_distances_hops(t, ci, mi) : -1;
+    task->distance = (ci >= 0 && mi >= 0) ? hb_topo_distances_between(t, ci, mi) : 0;
     snprintf(task->access, sizeof(task->access), "%s", access);
     /* 40555 labels name the memory node; interleave and first touch name the policy. */
     const char *target = task->policy == HB_POLICY_INTERLEAVE   ? "i"

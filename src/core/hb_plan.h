@@ -3,7 +3,7 @@
  * CPU node running one kernel against memory on one target.
  *
  * An experiment holds as many tasks as it needs and each task's node set as an hwloc bitmap
- * (any OS index), so rank 0 sends one as bytes made by hb_experiment_pack. */
+ * (any OS index), so rank 0 sends one as bytes made by hb_plan_experiment_pack. */
 #ifndef HB_PLAN_H
 #define HB_PLAN_H
 
@@ -97,28 +97,28 @@ struct hb_plan {
 
 /* A new zeroed task at the end of e (ntasks counts it); NULL with a message when out of
  * memory. Pointers to earlier tasks may move. */
-struct hb_task *hb_experiment_task(struct hb_experiment *e);
+struct hb_task *hb_plan_experiment_task(struct hb_experiment *e);
 /* Free e's tasks and node sets; e keeps its other fields and holds no task. */
-void hb_experiment_clear(struct hb_experiment *e);
+void hb_plan_experiment_clear(struct hb_experiment *e);
 
 /* Add a suite key to e: 0, or -EINVAL with a message naming the experiment and the key when
  * e holds HB_PARAMS_MAX keys already or a key or string is longer than its room. */
-int hb_param_null(struct hb_experiment *e, const char *key);
-int hb_param_int(struct hb_experiment *e, const char *key, long long v);
+int hb_plan_param_null(struct hb_experiment *e, const char *key);
+int hb_plan_param_int(struct hb_experiment *e, const char *key, long long v);
 /* A number as "%g" writes it: an integer when that text is one, else a real of 6 digits. */
-int hb_param_num(struct hb_experiment *e, const char *key, double v);
-int hb_param_str(struct hb_experiment *e, const char *key, const char *v);
-int hb_param_ints(struct hb_experiment *e, const char *key, const long long *v, int n);
+int hb_plan_param_num(struct hb_experiment *e, const char *key, double v);
+int hb_plan_param_str(struct hb_experiment *e, const char *key, const char *v);
+int hb_plan_param_ints(struct hb_experiment *e, const char *key, const long long *v, int n);
 
 /* The value of e's integer key `key`, or dflt when e has none. */
-long long hb_param_int_of(const struct hb_experiment *e, const char *key, long long dflt);
+long long hb_plan_param_int_of(const struct hb_experiment *e, const char *key, long long dflt);
 /* The value of e's number key `key` (an integer key too), or dflt when e has none. */
-double hb_param_num_of(const struct hb_experiment *e, const char *key, double dflt);
+double hb_plan_param_num_of(const struct hb_experiment *e, const char *key, double dflt);
 /* The values of e's list key `key` into out (HB_PARAM_INTS_MAX room): how many, 0 for none. */
-int hb_param_ints_of(const struct hb_experiment *e, const char *key, long long *out);
+int hb_plan_param_ints_of(const struct hb_experiment *e, const char *key, long long *out);
 
 /* The keys as a JSON object, in the order set (NULL when out of memory). */
-json_t *hb_params_json(const struct hb_params *p);
+json_t *hb_plan_params_json(const struct hb_params *p);
 
 /* Move e into the plan (e is left without tasks, also on failure); 0 or -ENOMEM. */
 int hb_plan_add(struct hb_plan *p, struct hb_experiment *e);
@@ -130,19 +130,19 @@ void hb_plan_free(struct hb_plan *p);
 
 /* An experiment as bytes for another rank and back: fixed fields, the tasks, then each
  * task's node set as an hwloc list ("0-3,252-255"). Pack: 0 and a buffer to free, or
- * -ENOMEM. Unpack: 0 and a new experiment (hb_experiment_clear it), or -EINVAL when the
+ * -ENOMEM. Unpack: 0 and a new experiment (hb_plan_experiment_clear it), or -EINVAL when the
  * bytes are not a packed experiment, -ENOMEM. A message either way. */
-int hb_experiment_pack(const struct hb_experiment *e, char **buf, size_t *len);
-int hb_experiment_unpack(const char *buf, size_t len, struct hb_experiment *e);
+int hb_plan_experiment_pack(const struct hb_experiment *e, char **buf, size_t *len);
+int hb_plan_experiment_unpack(const char *buf, size_t len, struct hb_experiment *e);
 
 /* The OS indexes of the nodes a task's memory is placed on: its node when bound, else its
  * node set (interleave; first touch under policy "os"). Returns how many (0 for plain first
  * touch) with *nodes to free, or -ENOMEM with a message. */
-int hb_task_mem_nodes(const struct hb_task *task, int **nodes);
+int hb_plan_task_mem_nodes(const struct hb_task *task, int **nodes);
 
 /* Fill hops/distance of a task from the topology (bind targets only) and its 40555 label
  * from cpu_node, first_thread, the kernel's access and the memory target. */
 struct hb_topo;
-void hb_task_describe(const struct hb_topo *t, struct hb_task *task, const char *access);
+void hb_plan_task_describe(const struct hb_topo *t, struct hb_task *task, const char *access);
 
 #endif

@@ -67,7 +67,7 @@ static int rank_cpus_pick(const char *text, long index, hwloc_const_bitmap_t all
 static int rank_cpus_apply(hwloc_topology_t topo, const char *text)
 {
     struct hb_launch l;
-    bool launched = hb_launched(&l);
+    bool launched = hb_launcher_launched(&l);
     long index = launched ? l.local_rank : 0;
     if (index < 0) {
         hb_error_set("%s binds each rank by its rank on its host, which %s does not say (no %s); "

@@ -2,7 +2,7 @@
  * exchanges), where a clock_gettime per event would be a noticeable share of the event: the
  * CPU's constant-rate counter (x86's TSC where the CPU says it is invariant, aarch64's virtual
  * counter), else CLOCK_MONOTONIC in nanoseconds. Ticks have no fixed unit: a caller turns
- * them into seconds with the same span timed by hb_now() too. */
+ * them into seconds with the same span timed by hb_timer_now() too. */
 #ifndef HB_TICKS_H
 #define HB_TICKS_H
 

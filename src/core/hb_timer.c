@@ -3,7 +3,7 @@
 
 #include <time.h>
 
-double hb_now(void)
+double hb_timer_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -17,8 +17,8 @@ double hb_timer_granularity(void)
     if (tick > 0.0) return tick;
     double best = 1.0;
     for (int i = 0; i < 64; i++) {
-        double t0 = hb_now(), t1;
-        while ((t1 = hb_now()) == t0)
+        double t0 = hb_timer_now(), t1;
+        while ((t1 = hb_timer_now()) == t0)
             ;
         if (t1 - t0 < best) best = t1 - t0;
     }

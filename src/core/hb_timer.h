@@ -4,9 +4,9 @@
 
 /* Seconds since an arbitrary fixed point, monotonic; one clock base for every thread and
  * every rank of a host. */
-double hb_now(void);
+double hb_timer_now(void);
 
-/* Smallest observable difference between two hb_now() calls, measured once and cached. */
+/* Smallest observable difference between two hb_timer_now() calls, measured once and cached. */
 double hb_timer_granularity(void);
 
 /* Minimal length of one sample: max(20 ticks, min_time). */

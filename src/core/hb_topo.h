@@ -50,21 +50,21 @@ struct hb_topo {
 
 /* Load this machine (xml_path NULL) or an hwloc XML file. Returns 0 and *out, -ENOENT when
  * the file does not exist, -EINVAL when it is not hwloc XML, -ENODEV when hwloc finds no
- * NUMA node. Free with hb_topo_free(). */
+ * NUMA node. Free with hb_topo_load_free(). */
 int hb_topo_load(const char *xml_path, struct hb_topo **out);
 /* The same from hwloc XML in memory (len bytes, its NUL included), e.g. another host's;
  * `name` says where it came from in messages and in t->source. */
 int hb_topo_load_xmlbuffer(const char *buf, int len, const char *name, struct hb_topo **out);
-void hb_topo_free(struct hb_topo *t);
+void hb_topo_load_free(struct hb_topo *t);
 
 /* Index into nodes[] of the node with this OS index, or -1. */
-int hb_topo_node_index(const struct hb_topo *t, int os_index);
+int hb_topo_nodes_index(const struct hb_topo *t, int os_index);
 
 /* Firmware distance / hop class between node indexes (not OS indexes); 0 and -1
  * respectively when the machine has no distance table (except hop 0 for i == j); hop class
- * -1 also when either node has no CPUs (see hb_topo_classify). */
-uint64_t hb_topo_distance(const struct hb_topo *t, int i, int j);
-int hb_topo_hops(const struct hb_topo *t, int i, int j);
+ * -1 also when either node has no CPUs (see hb_topo_distances_classify). */
+uint64_t hb_topo_distances_between(const struct hb_topo *t, int i, int j);
+int hb_topo_distances_hops(const struct hb_topo *t, int i, int j);
 
 /* Hop classes of an n x n distance matrix, defined on the interconnect: the distinct
  * distances between two different CPU nodes ranked ascending from 1 (10/16/22 -> 0/1/2,
@@ -73,34 +73,35 @@ int hb_topo_hops(const struct hb_topo *t, int i, int j);
  * (memory-only: HBM, CXL, GPU memory) is -1, reported by its own distance and memory kind.
  * cpu_node[n] says which nodes have CPUs (NULL: all). Fills hop_class[n*n]; returns the
  * number of classes (1 + the largest), -EINVAL when n < 1 or a pointer is NULL, -ENOMEM. */
-int hb_topo_classify(const uint64_t *distances, int n, const bool *cpu_node, int *hop_class);
+int hb_topo_distances_classify(const uint64_t *distances, int n, const bool *cpu_node,
+                               int *hop_class);
 
 /* A memory-side cache: hwloc's MemCache, or a CPU-cache object that an early hwloc 2 export
  * marks subtype "MemorySideCache" (KNL's MCDRAM cache). Never counted as a CPU cache. */
-bool hb_topo_is_memory_side_cache(const struct hwloc_obj *o);
+bool hb_topo_caches_is_memory_side_cache(const struct hwloc_obj *o);
 
 /* Index of the node whose CPU list contains this OS CPU number, or -1. */
-int hb_topo_node_of_cpu(const struct hb_topo *t, int cpu);
+int hb_topo_nodes_of_cpu(const struct hb_topo *t, int cpu);
 
 /* What a topology must have before anything is planned on it: a node with CPUs this process
  * may use and a node with a memory size. Returns 0, or one line saying what is lacking and
  * what to do: -EINVAL for an XML file (exit 2), -HB_EENV for this machine (exit 3). */
-int hb_topo_check_usable(const struct hb_topo *t);
+int hb_topo_nodes_check_usable(const struct hb_topo *t);
 
 /* "own", "memory-only", "not-allowed" or "shared" (records and tables). */
-const char *hb_topo_cpus_state_name(enum hb_cpus_state s);
+const char *hb_topo_nodes_cpus_state_name(enum hb_cpus_state s);
 
 /* Does node index i take part in the interconnect's hop classes: CPUs of its own, allowed to
  * this process or not? */
-bool hb_topo_is_cpu_node_of_machine(const struct hb_topo *t, int i);
+bool hb_topo_nodes_is_cpu_node_of_machine(const struct hb_topo *t, int i);
 
 /* Number of nodes with CPUs / with memory. */
-int hb_topo_count_cpu_nodes(const struct hb_topo *t);
-int hb_topo_count_mem_nodes(const struct hb_topo *t);
+int hb_topo_nodes_count_cpu_nodes(const struct hb_topo *t);
+int hb_topo_nodes_count_mem_nodes(const struct hb_topo *t);
 
 /* Free bytes of node index i now (memory use changes between experiments): sysfs MemFree
  * re-read on this machine, mem_free_bytes from XML or when sysfs cannot say; 0 for a bad i. */
-uint64_t hb_topo_memfree_read(const struct hb_topo *t, int i);
+uint64_t hb_topo_nodes_memfree_read(const struct hb_topo *t, int i);
 
 /* Node index i's CPU side as topo shows it: {"packages": [OS indexes], "smt": hardware
  * threads per core (0 without CPUs), "caches": [{level, type, bytes, count, cpus_each,
@@ -113,11 +114,11 @@ struct json_t *hb_topo_cpu_json(const struct hb_topo *t, int i);
 /* Last-level cache bytes that serve the CPUs of node index i (sum over the distinct caches),
  * and where the figure came from ("hwloc L3 (2 x 16 MiB)"; the text stays valid until the
  * next call in the same thread). 0 when unknown. */
-uint64_t hb_topo_llc_bytes(const struct hb_topo *t, int i, const char **source);
+uint64_t hb_topo_caches_llc_bytes(const struct hb_topo *t, int i, const char **source);
 
 /* Cache sizes seen by the first CPU of node index i, per level: levels[k] = size of L(k+1)
  * data/unified cache in bytes, 0 when absent. Returns the number of levels filled. */
-int hb_topo_cache_sizes(const struct hb_topo *t, int i, uint64_t levels[4]);
+int hb_topo_caches_sizes(const struct hb_topo *t, int i, uint64_t levels[4]);
 
 /* The exact launch lines for one rank per node with CPUs on this topology, e.g.
  * "mpirun -np 4 --map-by numa --bind-to numa hopbench ..." and
@@ -135,7 +136,7 @@ struct json_t *hb_topo_nics_json(const struct hb_topo *t);
 /* For each CPU node that some NIC of `nics` is nearer than to other CPU nodes: {node, nics:
  * [names], mpirun, srun} with one rank on each of two hosts on that node's CPUs; a new
  * json_t, NULL when out of memory. */
-struct json_t *hb_topo_nic_launch_json(const struct hb_topo *t, const struct json_t *nics);
+struct json_t *hb_topo_nics_launch_json(const struct hb_topo *t, const struct json_t *nics);
 
 /* The nodes matching has_cpus / has_memory as a set of OS indexes (hwloc_bitmap_free it),
  * or NULL when out of memory. */
@@ -143,6 +144,6 @@ hwloc_bitmap_t hb_topo_nodeset(const struct hb_topo *t, bool need_cpus, bool nee
 
 /* The same as comma-separated OS indexes for messages ("0,1,4"), to free(); NULL when out
  * of memory. */
-char *hb_topo_node_list(const struct hb_topo *t, bool need_cpus, bool need_memory);
+char *hb_topo_nodes_list(const struct hb_topo *t, bool need_cpus, bool need_memory);
 
 #endif

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool hb_topo_is_memory_side_cache(const struct hwloc_obj *o)
+bool hb_topo_caches_is_memory_side_cache(const struct hwloc_obj *o)
 {
     return o->type == HWLOC_OBJ_MEMCACHE || (hwloc_obj_type_is_dcache(o->type) && o->subtype &&
                                              strcmp(o->subtype, "MemorySideCache") == 0);
@@ -18,11 +18,11 @@ static hwloc_obj_t topo_pu_llc(hwloc_obj_t pu)
 {
     hwloc_obj_t llc = NULL;
     for (hwloc_obj_t o = pu->parent; o; o = o->parent)
-        if (hwloc_obj_type_is_dcache(o->type) && !hb_topo_is_memory_side_cache(o)) llc = o;
+        if (hwloc_obj_type_is_dcache(o->type) && !hb_topo_caches_is_memory_side_cache(o)) llc = o;
     return llc;
 }
 
-uint64_t hb_topo_llc_bytes(const struct hb_topo *t, int i, const char **source)
+uint64_t hb_topo_caches_llc_bytes(const struct hb_topo *t, int i, const char **source)
 {
     static _Thread_local char text[96];
     uint64_t total = 0;
@@ -65,7 +65,7 @@ uint64_t hb_topo_llc_bytes(const struct hb_topo *t, int i, const char **source)
     return total;
 }
 
-int hb_topo_cache_sizes(const struct hb_topo *t, int i, uint64_t levels[4])
+int hb_topo_caches_sizes(const struct hb_topo *t, int i, uint64_t levels[4])
 {
     int filled = 0;
     memset(levels, 0, 4 * sizeof(levels[0]));
@@ -73,7 +73,7 @@ int hb_topo_cache_sizes(const struct hb_topo *t, int i, uint64_t levels[4])
     hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(t->hw, (unsigned)t->nodes[i].cpus[0]);
     for (hwloc_obj_t o = pu ? pu->parent : NULL; o; o = o->parent) {
         unsigned level =
-            o->attr && hwloc_obj_type_is_dcache(o->type) && !hb_topo_is_memory_side_cache(o)
+            o->attr && hwloc_obj_type_is_dcache(o->type) && !hb_topo_caches_is_memory_side_cache(o)
                 ? o->attr->cache.depth
                 : 0;
         if (level < 1 || level > 4) continue;

@@ -20,7 +20,7 @@ static hwloc_obj_t *topo_above(const struct hb_topo *t, int i, hwloc_obj_type_t 
         hwloc_obj_t o = hwloc_get_pu_obj_by_os_index(t->hw, (unsigned)node->cpus[k]);
         for (o = o ? o->parent : NULL; o; o = o->parent) {
             bool hit = cache_level ? hwloc_obj_type_is_dcache(o->type) &&
-                                         !hb_topo_is_memory_side_cache(o) &&
+                                         !hb_topo_caches_is_memory_side_cache(o) &&
                                          o->attr->cache.depth == cache_level
                                    : o->type == type;
             if (hit) break;

@@ -13,7 +13,8 @@ static int topo_cmp_u64(const void *a, const void *b)
     return (*x > *y) - (*x < *y);
 }
 
-int hb_topo_classify(const uint64_t *distances, int n, const bool *cpu_node, int *hop_class)
+int hb_topo_distances_classify(const uint64_t *distances, int n, const bool *cpu_node,
+                               int *hop_class)
 {
     if (!distances || !hop_class || n < 1) {
         hb_error_set("cannot classify a %d x %d distance matrix: need at least 1 x 1", n, n);
@@ -60,7 +61,7 @@ int hb_topo_classify(const uint64_t *distances, int n, const bool *cpu_node, int
 /* The firmware latency matrix between NUMA nodes: "NUMALatency" as Linux (ACPI SLIT) and XML
  * give it, else any latency matrix between NUMA nodes. One that leaves a node out is not
  * used: hop classes need every pair. */
-int hb_topo_read_distances(struct hb_topo *t)
+int hb_topo_distances_read(struct hb_topo *t)
 {
     int rc = 0;
     struct hwloc_distances_s *d = NULL;
@@ -85,7 +86,7 @@ int hb_topo_read_distances(struct hb_topo *t)
     }
     for (int k = 0; k < n; k++) {
         idx[k] = d->objs[k]->type == HWLOC_OBJ_NUMANODE
-                     ? hb_topo_node_index(t, (int)d->objs[k]->os_index)
+                     ? hb_topo_nodes_index(t, (int)d->objs[k]->os_index)
                      : -1;
         if (idx[k] < 0) goto out;
     }
@@ -107,8 +108,8 @@ int hb_topo_read_distances(struct hb_topo *t)
         goto out;
     }
     for (int k = 0; k < n; k++)
-        cpu_node[k] = hb_topo_is_cpu_node_of_machine(t, k);
-    rc = hb_topo_classify(t->distances, n, cpu_node, t->hop_class);
+        cpu_node[k] = hb_topo_nodes_is_cpu_node_of_machine(t, k);
+    rc = hb_topo_distances_classify(t->distances, n, cpu_node, t->hop_class);
     if (rc > 0) {
         t->nclasses = rc;
         rc = 0;
@@ -125,13 +126,13 @@ static bool topo_pair_ok(const struct hb_topo *t, int i, int j)
     return i >= 0 && j >= 0 && i < t->nnodes && j < t->nnodes;
 }
 
-uint64_t hb_topo_distance(const struct hb_topo *t, int i, int j)
+uint64_t hb_topo_distances_between(const struct hb_topo *t, int i, int j)
 {
     if (!t->distances || !topo_pair_ok(t, i, j)) return 0;
     return t->distances[i * t->nnodes + j];
 }
 
-int hb_topo_hops(const struct hb_topo *t, int i, int j)
+int hb_topo_distances_hops(const struct hb_topo *t, int i, int j)
 {
     if (!topo_pair_ok(t, i, j)) return -1;
     if (i == j) return 0;

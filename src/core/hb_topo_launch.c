@@ -60,7 +60,7 @@ static int topo_node_cpus_print(FILE *f, const struct hb_node *node, bool mask)
  * One app context: Open MPI 5.0.7 crashes on several (open-mpi/ompi#13303). */
 static int topo_mpirun_line(const struct hb_topo *t, const char *cmd, FILE *f)
 {
-    int ncpu_nodes = hb_topo_count_cpu_nodes(t);
+    int ncpu_nodes = hb_topo_nodes_count_cpu_nodes(t);
     if (ncpu_nodes == t->nnodes) {
         fprintf(f, "mpirun -np %d --map-by numa --bind-to numa %s", ncpu_nodes, cmd);
         return 0;
@@ -88,7 +88,7 @@ static int topo_mpirun_line(const struct hb_topo *t, const char *cmd, FILE *f)
  * local task i). --cpus-per-task is the smallest node's CPU count so every task fits. */
 static int topo_srun_line(const struct hb_topo *t, const char *cmd, FILE *f)
 {
-    int ncpu_nodes = hb_topo_count_cpu_nodes(t);
+    int ncpu_nodes = hb_topo_nodes_count_cpu_nodes(t);
     int per_task = 0;
     for (int i = 0; i < t->nnodes; i++)
         if (t->nodes[i].has_cpus && (per_task == 0 || t->nodes[i].ncpus < per_task))

@@ -223,14 +223,14 @@ static int topo_load(const char *path, const char *buf, int len, const char *nam
         rc = topo_env_source(t);
         if (rc < 0) goto fail;
     }
-    rc = hb_topo_read_nodes(t);
+    rc = hb_topo_nodes_read(t);
     if (rc < 0) goto fail;
-    rc = hb_topo_read_distances(t);
+    rc = hb_topo_distances_read(t);
     if (rc < 0) goto fail;
     *out = t;
     return 0;
 fail:
-    hb_topo_free(t);
+    hb_topo_load_free(t);
     return rc;
 }
 
@@ -244,7 +244,7 @@ int hb_topo_load_xmlbuffer(const char *buf, int len, const char *name, struct hb
     return topo_load(NULL, buf, len, name, out);
 }
 
-void hb_topo_free(struct hb_topo *t)
+void hb_topo_load_free(struct hb_topo *t)
 {
     if (!t) return;
     free(t->source);

@@ -20,17 +20,17 @@ static const struct {
     [HB_HMAT_WRITE_BANDWIDTH] = {"WriteBandwidth", false},
 };
 
-const char *hb_hmat_attr_name(enum hb_hmat_attr a)
+const char *hb_topo_mem_hmat_attr_name(enum hb_hmat_attr a)
 {
     return hmat_attrs[a].name;
 }
 
-bool hb_hmat_attr_is_latency(enum hb_hmat_attr a)
+bool hb_topo_mem_hmat_attr_is_latency(enum hb_hmat_attr a)
 {
     return hmat_attrs[a].latency;
 }
 
-const char *hb_hmat_attr_unit(enum hb_hmat_attr a)
+const char *hb_topo_mem_hmat_attr_unit(enum hb_hmat_attr a)
 {
     return hmat_attrs[a].latency ? "ns" : "MB/s";
 }
@@ -50,7 +50,7 @@ static hwloc_bitmap_t node_cpuset(const struct hb_topo *t, int i)
     return set;
 }
 
-double hb_hmat_value(const struct hb_topo *t, enum hb_hmat_attr a, int i, int j)
+double hb_topo_mem_hmat_value(const struct hb_topo *t, enum hb_hmat_attr a, int i, int j)
 {
     hwloc_memattr_id_t id;
     if (!node_ok(t, j) || hwloc_memattr_get_by_name(t->hw, hmat_attrs[a].name, &id) < 0) return NAN;
@@ -74,7 +74,7 @@ static unsigned hmat_ninitiators(const struct hb_topo *t, enum hb_hmat_attr a, i
     return nr;
 }
 
-bool hb_hmat_present(const struct hb_topo *t)
+bool hb_topo_mem_hmat_present(const struct hb_topo *t)
 {
     for (int j = 0; j < t->nnodes; j++)
         for (int a = 0; a < HB_HMAT_NATTRS; a++)
@@ -82,14 +82,14 @@ bool hb_hmat_present(const struct hb_topo *t)
     return false;
 }
 
-const char *hb_mem_kind(const struct hb_topo *t, int i)
+const char *hb_topo_mem_kind(const struct hb_topo *t, int i)
 {
     if (!node_ok(t, i)) return "unknown";
     const char *sub = t->nodes[i].obj->subtype;
     return sub && *sub ? sub : "DRAM";
 }
 
-int hb_mem_tier(const struct hb_topo *t, int i)
+int hb_topo_mem_tier(const struct hb_topo *t, int i)
 {
     if (!node_ok(t, i)) return -1;
     const char *info = hwloc_obj_get_info_by_name(t->nodes[i].obj, "MemoryTier");
@@ -97,10 +97,10 @@ int hb_mem_tier(const struct hb_topo *t, int i)
     return t->nodes[i].kernel_tier;
 }
 
-bool hb_mem_same_tier(const struct hb_topo *t, int i, int j)
+bool hb_topo_mem_same_tier(const struct hb_topo *t, int i, int j)
 {
-    if (strcmp(hb_mem_kind(t, i), hb_mem_kind(t, j)) != 0) return false;
-    int a = hb_mem_tier(t, i), b = hb_mem_tier(t, j);
+    if (strcmp(hb_topo_mem_kind(t, i), hb_topo_mem_kind(t, j)) != 0) return false;
+    int a = hb_topo_mem_tier(t, i), b = hb_topo_mem_tier(t, j);
     return a < 0 || b < 0 || a == b;
 }
 
@@ -140,19 +140,19 @@ static bool is_ancestor(hwloc_obj_t a, hwloc_obj_t o)
     return false;
 }
 
-int hb_mem_caches(const struct hb_topo *t, int i, struct hb_memcache *out, int max)
+int hb_topo_mem_caches(const struct hb_topo *t, int i, struct hb_memcache *out, int max)
 {
     int n = 0;
     if (!node_ok(t, i)) return 0;
     hwloc_obj_t node = t->nodes[i].obj, o;
-    for (o = node->parent; o && hb_topo_is_memory_side_cache(o); o = o->parent, n++)
+    for (o = node->parent; o && hb_topo_caches_is_memory_side_cache(o); o = o->parent, n++)
         if (n < max) out[n] = memcache_of(t, i, o);
     /* An hwloc 1 export puts KNL's cache-mode MCDRAM (L3Cache "MemorySideCache") under the
      * node, among its CPUs, not above it. */
     int depth = hwloc_topology_get_depth(t->hw);
     for (int d = 0; d < depth; d++)
         for (unsigned k = 0; (o = hwloc_get_obj_by_depth(t->hw, d, k)) != NULL; k++) {
-            if (o->type == HWLOC_OBJ_MEMCACHE || !hb_topo_is_memory_side_cache(o) ||
+            if (o->type == HWLOC_OBJ_MEMCACHE || !hb_topo_caches_is_memory_side_cache(o) ||
                 hwloc_bitmap_iszero(o->cpuset) ||
                 !hwloc_bitmap_isincluded(o->cpuset, node->cpuset) || is_ancestor(o, node))
                 continue;
@@ -162,12 +162,12 @@ int hb_mem_caches(const struct hb_topo *t, int i, struct hb_memcache *out, int m
     return n;
 }
 
-uint64_t hb_mem_cache_max(const struct hb_topo *t)
+uint64_t hb_topo_mem_cache_max(const struct hb_topo *t)
 {
     uint64_t best = 0;
     for (int i = 0; i < t->nnodes; i++) {
         struct hb_memcache c[4];
-        int n = hb_mem_caches(t, i, c, 4);
+        int n = hb_topo_mem_caches(t, i, c, 4);
         for (int k = 0; k < n && k < 4; k++)
             if (t->nodes[i].has_memory && c[k].size_bytes > best) best = c[k].size_bytes;
     }
@@ -207,11 +207,11 @@ static json_t *node_hmat(const struct hb_topo *t, int j)
                 char *cpus = NULL;
                 if (set && hwloc_bitmap_list_asprintf(&cpus, set) < 0) cpus = NULL;
                 json_array_append_new(
-                    list,
-                    json_pack("{s:s, s:I, s:s, s:o, s:s}", "attribute", hmat_attrs[a].name, "value",
-                              (json_int_t)vals[k], "unit", hb_hmat_attr_unit((enum hb_hmat_attr)a),
-                              "initiators", set ? initiator_nodes(t, set) : json_array(),
-                              "initiator_cpus", cpus ? cpus : ""));
+                    list, json_pack("{s:s, s:I, s:s, s:o, s:s}", "attribute", hmat_attrs[a].name,
+                                    "value", (json_int_t)vals[k], "unit",
+                                    hb_topo_mem_hmat_attr_unit((enum hb_hmat_attr)a), "initiators",
+                                    set ? initiator_nodes(t, set) : json_array(), "initiator_cpus",
+                                    cpus ? cpus : ""));
                 free(cpus);
             }
         }
@@ -226,14 +226,14 @@ void hb_topo_mem_annotate(const struct hb_topo *t, json_t *nodes)
     for (int i = 0; i < t->nnodes; i++) {
         json_t *n = json_array_get(nodes, (size_t)i);
         if (!n) continue;
-        int tier = hb_mem_tier(t, i);
-        json_object_set_new(n, "kind", json_string(hb_mem_kind(t, i)));
+        int tier = hb_topo_mem_tier(t, i);
+        json_object_set_new(n, "kind", json_string(hb_topo_mem_kind(t, i)));
         json_object_set_new(n, "tier", tier >= 0 ? json_integer(tier) : json_null());
         /* The kernel's own tiering, beside hwloc's: it decides promotion and demotion. */
         int kt = t->nodes[i].kernel_tier;
         json_object_set_new(n, "kernel_tier", kt >= 0 ? json_integer(kt) : json_null());
         struct hb_memcache c[8];
-        int nc = hb_mem_caches(t, i, c, 8);
+        int nc = hb_topo_mem_caches(t, i, c, 8);
         json_t *caches = json_array();
         for (int k = 0; k < nc && k < 8; k++)
             json_array_append_new(caches,
@@ -249,18 +249,20 @@ void hb_topo_mem_annotate(const struct hb_topo *t, json_t *nodes)
 /* The two attributes checked against SLIT: lower latency and higher bandwidth are nearer. */
 static const enum hb_hmat_attr conflict_attrs[] = {HB_HMAT_LATENCY, HB_HMAT_BANDWIDTH};
 
-json_t *hb_hmat_conflicts(const struct hb_topo *t)
+json_t *hb_topo_mem_hmat_conflicts(const struct hb_topo *t)
 {
     json_t *list = json_array();
     if (!t->distances) return list;
     for (size_t a = 0; a < sizeof(conflict_attrs) / sizeof(conflict_attrs[0]); a++) {
         enum hb_hmat_attr attr = conflict_attrs[a];
-        bool lat = hb_hmat_attr_is_latency(attr);
+        bool lat = hb_topo_mem_hmat_attr_is_latency(attr);
         for (int i = 0; i < t->nnodes; i++)
             for (int j = 0; j < t->nnodes; j++)
                 for (int k = j + 1; k < t->nnodes; k++) {
-                    double hj = hb_hmat_value(t, attr, i, j), hk = hb_hmat_value(t, attr, i, k);
-                    uint64_t dj = hb_topo_distance(t, i, j), dk = hb_topo_distance(t, i, k);
+                    double hj = hb_topo_mem_hmat_value(t, attr, i, j),
+                           hk = hb_topo_mem_hmat_value(t, attr, i, k);
+                    uint64_t dj = hb_topo_distances_between(t, i, j),
+                             dk = hb_topo_distances_between(t, i, k);
                     if (isnan(hj) || isnan(hk) || dj == dk || hj == hk) continue;
                     /* nearer by SLIT must be nearer by HMAT */
                     bool slit_j = dj < dk, hmat_j = lat ? hj < hk : hj > hk;
@@ -273,7 +275,7 @@ json_t *hb_hmat_conflicts(const struct hb_topo *t)
                              (unsigned long long)(slit_j ? dj : dk),
                              (unsigned long long)(slit_j ? dk : dj), hmat_attrs[attr].name,
                              t->nodes[hmat_j ? j : k].os_index, hmat_j ? hj : hk, hmat_j ? hk : hj,
-                             hb_hmat_attr_unit(attr));
+                             hb_topo_mem_hmat_attr_unit(attr));
                     json_array_append_new(
                         list,
                         json_pack("{s:i, s:[i,i], s:s, s:[I,I], s:[f,f], s:s}", "cpu_node",
@@ -285,7 +287,7 @@ json_t *hb_hmat_conflicts(const struct hb_topo *t)
     return list;
 }
 
-json_t *hb_mem_tiers(const struct hb_topo *t)
+json_t *hb_topo_mem_tiers(const struct hb_topo *t)
 {
     json_t *groups = json_array();
     bool *done = calloc((size_t)t->nnodes, sizeof(*done));
@@ -298,18 +300,18 @@ json_t *hb_mem_tiers(const struct hb_topo *t)
         json_t *nodes = json_array();
         bool memonly = true;
         for (int j = i; j < t->nnodes; j++) {
-            if (!t->nodes[j].has_memory || done[j] || !hb_mem_same_tier(t, i, j) ||
-                hb_mem_tier(t, i) != hb_mem_tier(t, j))
+            if (!t->nodes[j].has_memory || done[j] || !hb_topo_mem_same_tier(t, i, j) ||
+                hb_topo_mem_tier(t, i) != hb_topo_mem_tier(t, j))
                 continue;
             done[j] = true;
             memonly = memonly && !t->nodes[j].has_cpus;
             json_array_append_new(nodes, json_integer(t->nodes[j].os_index));
         }
-        int tier = hb_mem_tier(t, i);
+        int tier = hb_topo_mem_tier(t, i);
         json_array_append_new(groups,
-                              json_pack("{s:s, s:o, s:o, s:b}", "kind", hb_mem_kind(t, i), "tier",
-                                        tier >= 0 ? json_integer(tier) : json_null(), "nodes",
-                                        nodes, "memory_only", memonly));
+                              json_pack("{s:s, s:o, s:o, s:b}", "kind", hb_topo_mem_kind(t, i),
+                                        "tier", tier >= 0 ? json_integer(tier) : json_null(),
+                                        "nodes", nodes, "memory_only", memonly));
     }
     free(done);
     return groups;

@@ -25,26 +25,26 @@ enum hb_hmat_attr {
 };
 
 /* hwloc's name ("ReadBandwidth") and unit ("ns" or "MB/s") of an attribute. */
-const char *hb_hmat_attr_name(enum hb_hmat_attr a);
-const char *hb_hmat_attr_unit(enum hb_hmat_attr a);
-bool hb_hmat_attr_is_latency(enum hb_hmat_attr a);
+const char *hb_topo_mem_hmat_attr_name(enum hb_hmat_attr a);
+const char *hb_topo_mem_hmat_attr_unit(enum hb_hmat_attr a);
+bool hb_topo_mem_hmat_attr_is_latency(enum hb_hmat_attr a);
 
 /* The attribute value for initiator = the CPUs of CPU node index i, target = node index j,
  * NAN when the firmware gives none (a node without CPUs is no initiator). */
-double hb_hmat_value(const struct hb_topo *t, enum hb_hmat_attr a, int i, int j);
+double hb_topo_mem_hmat_value(const struct hb_topo *t, enum hb_hmat_attr a, int i, int j);
 
 /* True when any node has any HMAT attribute. */
-bool hb_hmat_present(const struct hb_topo *t);
+bool hb_topo_mem_hmat_present(const struct hb_topo *t);
 
 /* Node kind: hwloc's subtype (HBM, NVM, SPM, GPUMemory, CXL-DRAM...) or "DRAM" without one. */
-const char *hb_mem_kind(const struct hb_topo *t, int i);
+const char *hb_topo_mem_kind(const struct hb_topo *t, int i);
 
 /* Memory tier: hwloc's MemoryTier info, else (this machine) the Linux memory_tierN that lists
  * the node; -1 when neither says. */
-int hb_mem_tier(const struct hb_topo *t, int i);
+int hb_topo_mem_tier(const struct hb_topo *t, int i);
 
 /* True when nodes i and j are the same kind and (where both are known) the same tier. */
-bool hb_mem_same_tier(const struct hb_topo *t, int i, int j);
+bool hb_topo_mem_same_tier(const struct hb_topo *t, int i, int j);
 
 /* One memory-side cache in front of a node. */
 struct hb_memcache {
@@ -57,10 +57,10 @@ struct hb_memcache {
 
 /* The memory-side caches of node index i, nearest first, into out[max]. Returns how many
  * there are (may exceed max). */
-int hb_mem_caches(const struct hb_topo *t, int i, struct hb_memcache *out, int max);
+int hb_topo_mem_caches(const struct hb_topo *t, int i, struct hb_memcache *out, int max);
 
 /* Largest memory-side cache of any node with memory, 0 when there is none. */
-uint64_t hb_mem_cache_max(const struct hb_topo *t);
+uint64_t hb_topo_mem_cache_max(const struct hb_topo *t);
 
 /* Per node: kind, tier, memory_side_caches and hmat ([{attribute, value, unit, initiators
  * (CPU node OS indexes), initiator_cpuset}]). Adds them to the node objects of a topology
@@ -70,10 +70,10 @@ void hb_topo_mem_annotate(const struct hb_topo *t, json_t *nodes);
 /* Where the firmware contradicts itself: from one initiator, SLIT orders two targets one way
  * and HMAT latency or bandwidth the other. [{cpu_node, mem_nodes, attribute, slit, hmat,
  * reason}]. New reference (empty array when none or no HMAT). */
-json_t *hb_hmat_conflicts(const struct hb_topo *t);
+json_t *hb_topo_mem_hmat_conflicts(const struct hb_topo *t);
 
 /* Memory nodes grouped by kind and tier: [{kind, tier, nodes, memory_only}], one group per
  * kind/tier in node order. New reference. */
-json_t *hb_mem_tiers(const struct hb_topo *t);
+json_t *hb_topo_mem_tiers(const struct hb_topo *t);
 
 #endif

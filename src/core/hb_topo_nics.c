@@ -64,12 +64,12 @@ static int topo_nic_cpu_node(const struct hb_topo *t, const json_t *nodes)
     json_t *v;
     json_array_foreach(nodes, k, v)
     {
-        int i = hb_topo_node_index(t, (int)json_integer_value(v));
+        int i = hb_topo_nodes_index(t, (int)json_integer_value(v));
         if (i < 0 || !t->nodes[i].has_cpus) continue;
         if (first < 0) first = i;
         near++;
     }
-    return near > 0 && near < hb_topo_count_cpu_nodes(t) ? first : -1;
+    return near > 0 && near < hb_topo_nodes_count_cpu_nodes(t) ? first : -1;
 }
 
 /* One rank on each of two hosts, both on node i's CPUs: mpirun through taskset (its mapping
@@ -100,7 +100,7 @@ static json_t *topo_nic_launch(const struct hb_topo *t, int i)
     return out;
 }
 
-json_t *hb_topo_nic_launch_json(const struct hb_topo *t, const json_t *nics)
+json_t *hb_topo_nics_launch_json(const struct hb_topo *t, const json_t *nics)
 {
     json_t *lines = json_array(), **at_node = calloc((size_t)t->nnodes + 1, sizeof(*at_node));
     if (!at_node) {

@@ -50,7 +50,7 @@ static uint64_t topo_sysfs_memfree(int os_index)
     return kib * 1024;
 }
 
-uint64_t hb_topo_memfree_read(const struct hb_topo *t, int i)
+uint64_t hb_topo_nodes_memfree_read(const struct hb_topo *t, int i)
 {
     if (i < 0 || i >= t->nnodes) return 0;
     uint64_t now = t->is_this_system ? topo_sysfs_memfree(t->nodes[i].os_index) : 0;
@@ -206,7 +206,7 @@ static void topo_cpus_state(struct hb_topo *t, struct hb_node *node)
     hwloc_obj_t obj = node->obj;
     int first = hwloc_bitmap_first(obj->cpuset);
     if (first >= 0) {
-        int owner = hb_topo_node_of_cpu(t, first);
+        int owner = hb_topo_nodes_of_cpu(t, first);
         node->cpus_state = HB_CPUS_SHARED;
         node->cpus_shared_with = owner >= 0 ? t->nodes[owner].os_index : -1;
     } else if (obj->complete_cpuset && !hwloc_bitmap_iszero(obj->complete_cpuset)) {
@@ -214,16 +214,16 @@ static void topo_cpus_state(struct hb_topo *t, struct hb_node *node)
     }
 }
 
-const char *hb_topo_cpus_state_name(enum hb_cpus_state s)
+const char *hb_topo_nodes_cpus_state_name(enum hb_cpus_state s)
 {
     static const char *const names[] = {"own", "memory-only", "not-allowed", "shared"};
     return (unsigned)s < sizeof(names) / sizeof(names[0]) ? names[s] : "unknown";
 }
 
-int hb_topo_check_usable(const struct hb_topo *t)
+int hb_topo_nodes_check_usable(const struct hb_topo *t)
 {
     int rc = t->is_this_system ? -HB_EENV : -EINVAL;
-    if (hb_topo_count_cpu_nodes(t) == 0) {
+    if (hb_topo_nodes_count_cpu_nodes(t) == 0) {
         int exist = 0;
         for (int i = 0; i < t->nnodes; i++)
             exist += t->nodes[i].cpus_state == HB_CPUS_NOT_ALLOWED;
@@ -238,7 +238,7 @@ int hb_topo_check_usable(const struct hb_topo *t)
                 t->source, exist ? "CPUs exist but none is allowed" : "hwloc shows none");
         return rc;
     }
-    if (hb_topo_count_mem_nodes(t) == 0) {
+    if (hb_topo_nodes_count_mem_nodes(t) == 0) {
         if (t->is_this_system)
             hb_error_set("hwloc reports no memory size for any NUMA node of this machine; check "
                          "that /sys/devices/system/node is readable");
@@ -252,13 +252,13 @@ int hb_topo_check_usable(const struct hb_topo *t)
     return 0;
 }
 
-bool hb_topo_is_cpu_node_of_machine(const struct hb_topo *t, int i)
+bool hb_topo_nodes_is_cpu_node_of_machine(const struct hb_topo *t, int i)
 {
     return i >= 0 && i < t->nnodes &&
            (t->nodes[i].has_cpus || t->nodes[i].cpus_state == HB_CPUS_NOT_ALLOWED);
 }
 
-int hb_topo_read_nodes(struct hb_topo *t)
+int hb_topo_nodes_read(struct hb_topo *t)
 {
     int rc = 0;
     int n = hwloc_get_nbobjs_by_type(t->hw, HWLOC_OBJ_NUMANODE);
@@ -310,14 +310,14 @@ out:
     return rc;
 }
 
-int hb_topo_node_index(const struct hb_topo *t, int os_index)
+int hb_topo_nodes_index(const struct hb_topo *t, int os_index)
 {
     for (int i = 0; i < t->nnodes; i++)
         if (t->nodes[i].os_index == os_index) return i;
     return -1;
 }
 
-int hb_topo_node_of_cpu(const struct hb_topo *t, int cpu)
+int hb_topo_nodes_of_cpu(const struct hb_topo *t, int cpu)
 {
     for (int i = 0; i < t->nnodes; i++)
         for (int k = 0; k < t->nodes[i].ncpus; k++)
@@ -325,7 +325,7 @@ int hb_topo_node_of_cpu(const struct hb_topo *t, int cpu)
     return -1;
 }
 
-int hb_topo_count_cpu_nodes(const struct hb_topo *t)
+int hb_topo_nodes_count_cpu_nodes(const struct hb_topo *t)
 {
     int n = 0;
     for (int i = 0; i < t->nnodes; i++)
@@ -333,7 +333,7 @@ int hb_topo_count_cpu_nodes(const struct hb_topo *t)
     return n;
 }
 
-int hb_topo_count_mem_nodes(const struct hb_topo *t)
+int hb_topo_nodes_count_mem_nodes(const struct hb_topo *t)
 {
     int n = 0;
     for (int i = 0; i < t->nnodes; i++)
@@ -352,7 +352,7 @@ hwloc_bitmap_t hb_topo_nodeset(const struct hb_topo *t, bool need_cpus, bool nee
     return set;
 }
 
-char *hb_topo_node_list(const struct hb_topo *t, bool need_cpus, bool need_memory)
+char *hb_topo_nodes_list(const struct hb_topo *t, bool need_cpus, bool need_memory)
 {
     hwloc_bitmap_t set = hb_topo_nodeset(t, need_cpus, need_memory);
     char *list = set ? hb_nodeset_print(set) : NULL;

@@ -5,9 +5,9 @@
 #include "hb_topo.h"
 
 /* The nodes, their CPUs and memory, from t->hw. 0 or -errno with hb_error_msg() set. */
-int hb_topo_read_nodes(struct hb_topo *t);
+int hb_topo_nodes_read(struct hb_topo *t);
 
 /* The distance matrix and hop classes, from t->hw once the nodes are read. 0 or -errno. */
-int hb_topo_read_distances(struct hb_topo *t);
+int hb_topo_distances_read(struct hb_topo *t);
 
 #endif

@@ -22,19 +22,19 @@ static const struct hb_unit *unit_find(const char *unit)
     return NULL;
 }
 
-const char *hb_unit_shown(const char *unit)
+const char *hb_units_shown(const char *unit)
 {
     const struct hb_unit *u = unit_find(unit);
     return u ? u->shown : unit ? unit : "";
 }
 
-const char *hb_unit_quantity(const char *unit)
+const char *hb_units_quantity(const char *unit)
 {
     const struct hb_unit *u = unit_find(unit);
     return u ? u->quantity : "figure";
 }
 
-bool hb_unit_higher_better(const char *unit)
+bool hb_units_higher_better(const char *unit)
 {
     const struct hb_unit *u = unit_find(unit);
     return u && u->higher_better;

@@ -8,14 +8,14 @@
 
 /* The display spelling of a record's unit ("GBps" -> "GB/s"); a unit not in the table as it
  * is. */
-const char *hb_unit_shown(const char *unit);
+const char *hb_units_shown(const char *unit);
 
 /* What a figure of the unit is, in words for "0.98x the bandwidth of ...": "bandwidth",
  * "latency", "time", "speed"; "figure" for a unit not in the table. */
-const char *hb_unit_quantity(const char *unit);
+const char *hb_units_quantity(const char *unit);
 
 /* A higher figure is the better one (bandwidth, speed); false for latency and time, and for
  * a unit not in the table. */
-bool hb_unit_higher_better(const char *unit);
+bool hb_units_higher_better(const char *unit);
 
 #endif

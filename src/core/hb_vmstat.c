@@ -14,7 +14,7 @@
 /* /proc/vmstat is a few kilobytes; the cap only stops a runaway read. */
 #define HB_VMSTAT_CAP ((size_t)1 << 20)
 
-int hb_numa_balancing_mode(int *mode)
+int hb_vmstat_numa_balancing_mode(int *mode)
 {
     char *text = NULL, *end = NULL;
     size_t len = 0;

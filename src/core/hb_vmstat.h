@@ -7,7 +7,7 @@
 
 /* /proc/sys/kernel/numa_balancing: 0 off, 1 on, 2 memory tiering, 3 both. 0 with *mode, or
  * -errno with a message (-ENOENT: a kernel built without NUMA balancing). */
-int hb_numa_balancing_mode(int *mode);
+int hb_vmstat_numa_balancing_mode(int *mode);
 
 /* The /proc/vmstat counters of page placement (numa_*, pgpromote_*, pgdemote_*,
  * pgmigrate_*, thp_migration_*) as {name: count}; NULL with a message when unreadable or out

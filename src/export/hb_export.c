@@ -36,7 +36,8 @@ int hb_export_check_path(const char *path, const char *opt, const char *const *i
 
 bool hb_export_wanted(const json_t *rec)
 {
-    const char *type = hb_rec_str(rec, "type", ""), *m = hb_rec_str(rec, "metric", "");
+    const char *type = hb_jsonl_read_str(rec, "type", ""),
+               *m = hb_jsonl_read_str(rec, "metric", "");
     if (strcmp(type, "comm_matrix") == 0) return strcmp(m, "latency") == 0;
     return strcmp(type, "matrix") == 0 &&
            (strcmp(m, "latency") == 0 || strcmp(m, "bandwidth") == 0);
@@ -49,8 +50,8 @@ static json_t *export_pick_mpi(json_t *records, const char *host)
     size_t k;
     json_array_foreach(records, k, rec)
     {
-        bool comm = strcmp(hb_rec_str(rec, "type", ""), "comm_matrix") == 0;
-        if (comm && strcmp(hb_rec_str(rec, "host", ""), host) == 0 && hb_export_wanted(rec))
+        bool comm = strcmp(hb_jsonl_read_str(rec, "type", ""), "comm_matrix") == 0;
+        if (comm && strcmp(hb_jsonl_read_str(rec, "host", ""), host) == 0 && hb_export_wanted(rec))
             return rec;
     }
     return NULL;
@@ -70,12 +71,12 @@ static json_t *export_pick(json_t *records, const char *host, bool latency)
     size_t k;
     json_array_foreach(records, k, rec)
     {
-        if (strcmp(hb_rec_str(rec, "type", ""), "matrix") != 0 ||
-            strcmp(hb_rec_str(rec, "host", ""), host) != 0)
+        if (strcmp(hb_jsonl_read_str(rec, "type", ""), "matrix") != 0 ||
+            strcmp(hb_jsonl_read_str(rec, "host", ""), host) != 0)
             continue;
-        const char *metric = hb_rec_str(rec, "metric", "");
+        const char *metric = hb_jsonl_read_str(rec, "metric", "");
         if (strcmp(metric, latency ? "latency" : "bandwidth") != 0) continue;
-        if (!best || strcmp(hb_rec_str(rec, "kernel", ""), "read") == 0) best = rec;
+        if (!best || strcmp(hb_jsonl_read_str(rec, "kernel", ""), "read") == 0) best = rec;
     }
     return best;
 }
@@ -85,17 +86,17 @@ static bool export_grid_fill(const struct hb_topo *t, json_t *m, struct hb_expor
 {
     for (size_t c = 0; c < (size_t)t->nnodes * (size_t)t->nnodes; c++)
         g->v[c] = NAN;
-    g->kernel = hb_rec_str(m, "kernel", "");
+    g->kernel = hb_jsonl_read_str(m, "kernel", "");
     json_t *rows = json_object_get(m, "rows"), *cols = json_object_get(m, "cols");
     size_t r, c;
     json_t *rv, *cv;
     json_array_foreach(rows, r, rv)
     {
-        int i = hb_topo_node_index(t, (int)json_integer_value(rv));
+        int i = hb_topo_nodes_index(t, (int)json_integer_value(rv));
         if (i < 0) return false;
         json_array_foreach(cols, c, cv)
         {
-            int j = hb_topo_node_index(t, (int)json_integer_value(cv));
+            int j = hb_topo_nodes_index(t, (int)json_integer_value(cv));
             if (j < 0) return false;
             json_t *x = json_array_get(json_array_get(json_object_get(m, "values"), r), c);
             if (json_is_number(x)) HB_AT(g->v, t, i, j) = json_number_value(x);
@@ -234,8 +235,8 @@ static int export_host(const struct hb_topo *t, json_t *records, const char *hos
         rc = export_distances(hw, t, g, true, HB_EXPORT_DIST_MPI, 1000.0);
     char *text = NULL;
     if (asprintf(&text, "hopbench %s (git %s), host %s: latency %s, bandwidth %s, MPI latency %s",
-                 HB_VERSION, HB_GIT_SHA, host, lat ? hb_rec_str(lat, "kernel", "") : "none",
-                 bw ? hb_rec_str(bw, "kernel", "") : "none", mpi ? "comm" : "none") < 0)
+                 HB_VERSION, HB_GIT_SHA, host, lat ? hb_jsonl_read_str(lat, "kernel", "") : "none",
+                 bw ? hb_jsonl_read_str(bw, "kernel", "") : "none", mpi ? "comm" : "none") < 0)
         text = NULL;
     if (!text && rc == 0) {
         hb_error_set("out of memory describing the export of host %s", host);
@@ -287,7 +288,7 @@ int hb_export_records(const struct hb_host_topo *ht, int nht, json_t *records, c
     json_array_foreach(records, k, rec)
     {
         if (!hb_export_wanted(rec)) continue;
-        const char *h = hb_rec_str(rec, "host", "");
+        const char *h = hb_jsonl_read_str(rec, "host", "");
         int seen = !export_topo_of(ht, nht, h);
         for (int i = 0; i < nh && !seen; i++)
             seen = strcmp(hosts[i], h) == 0;
@@ -412,7 +413,7 @@ int hb_export_main(int argc, char **argv)
     struct hb_topo *t = NULL;
     /* what hb_export_wanted and the matrices read of a record: only these are built */
     static const char *const keys[] = {"metric", "host", "kernel", "rows", "cols", "values", NULL};
-    int rc = hb_results_read_keys(results, keys, export_take, NULL, &r);
+    int rc = hb_jsonl_load_read_keys(results, keys, export_take, NULL, &r);
     if (rc) {
         hb_error_print(rc);
         return hb_error_exit_code(rc);
@@ -433,13 +434,13 @@ int hb_export_main(int argc, char **argv)
         rc = export_same_machine(t, &r);
     struct hb_host_topo ht = {host, t};
     if (rc == 0) rc = hb_export_records(&ht, 1, r.records, out);
-    if (rc == 0 && !hb_hmat_present(t))
+    if (rc == 0 && !hb_topo_mem_hmat_present(t))
         fprintf(stderr,
                 "hopbench: note: the firmware of %s gives no HMAT (no latency or bandwidth per "
                 "initiator); %s holds the measured matrix only\n",
                 t->source, out);
     if (rc) hb_error_print(rc);
-    hb_topo_free(t);
-    hb_results_free(&r);
+    hb_topo_load_free(t);
+    hb_jsonl_load_free(&r);
     return hb_error_exit_code(rc);
 }

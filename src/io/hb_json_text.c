@@ -94,7 +94,7 @@ static bool json_round(char *d, int *n, int *x, int prec)
     return true;
 }
 
-size_t hb_json_real_text(char buf[HB_JSON_REAL_MAX], double v, int digits)
+size_t hb_json_text_real_text(char buf[HB_JSON_REAL_MAX], double v, int digits)
 {
     int prec = digits > 0 ? digits : 17;
     char d[HB_JSON_REAL_MAX];
@@ -164,7 +164,7 @@ static void json_put_string(FILE *f, const char *s, size_t len)
     putc('"', f);
 }
 
-void hb_json_put(FILE *f, const json_t *v, int digits)
+void hb_json_text_put(FILE *f, const json_t *v, int digits)
 {
     char buf[HB_JSON_REAL_MAX];
     size_t i;
@@ -179,7 +179,7 @@ void hb_json_put(FILE *f, const json_t *v, int digits)
             if (i++) putc(',', f);
             json_put_string(f, key, strlen(key));
             putc(':', f);
-            hb_json_put(f, x, digits);
+            hb_json_text_put(f, x, digits);
         }
         putc('}', f);
         break;
@@ -188,7 +188,7 @@ void hb_json_put(FILE *f, const json_t *v, int digits)
         json_array_foreach(v, i, x)
         {
             if (i) putc(',', f);
-            hb_json_put(f, x, digits);
+            hb_json_text_put(f, x, digits);
         }
         putc(']', f);
         break;
@@ -207,7 +207,7 @@ void hb_json_put(FILE *f, const json_t *v, int digits)
         break;
     }
     case JSON_REAL:
-        fwrite(buf, 1, hb_json_real_text(buf, json_real_value(v), digits), f);
+        fwrite(buf, 1, hb_json_text_real_text(buf, json_real_value(v), digits), f);
         break;
     case JSON_TRUE:
         fputs("true", f);

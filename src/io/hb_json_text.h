@@ -13,10 +13,10 @@
 /* A finite real as json_dumps writes it at JSON_REAL_PRECISION(digits) (0: 17): "%.*g",
  * then ".0" when that looks like an integer, the exponent without '+' or leading zeros.
  * Returns its length. */
-size_t hb_json_real_text(char buf[HB_JSON_REAL_MAX], double v, int digits);
+size_t hb_json_text_real_text(char buf[HB_JSON_REAL_MAX], double v, int digits);
 
 /* v as json_dumpf(v, f, JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(digits)) writes
  * it. A write error shows in f's error flag. */
-void hb_json_put(FILE *f, const json_t *v, int digits);
+void hb_json_text_put(FILE *f, const json_t *v, int digits);
 
 #endif

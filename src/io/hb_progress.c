@@ -22,7 +22,7 @@ struct hb_progress *hb_progress_new(bool quiet, bool forced, bool tty)
     struct hb_progress *p = calloc(1, sizeof(*p));
     if (p) {
         p->tty = tty;
-        p->t0 = hb_now();
+        p->t0 = hb_timer_now();
     }
     return p;
 }
@@ -38,7 +38,7 @@ static void progress_write(struct hb_progress *p, const char *text, size_t len)
 void hb_progress_step(struct hb_progress *p, int i, int n, const char *what)
 {
     if (!p || p->dead) return;
-    double spent = hb_now() - p->t0;
+    double spent = hb_timer_now() - p->t0;
     double left = i > 0 ? spent / i * (n - i) : 0.0;
     /* On a terminal the line is rewritten; elsewhere (--progress into a log) one per step. */
     char line[1024];

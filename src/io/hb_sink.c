@@ -102,7 +102,7 @@ static void csv_cell(struct hb_sink *s, const char *key, json_t *v)
 {
     if (!v || json_is_null(v)) return;
     if (json_is_string(v)) {
-        hb_esc_csv(s->f, json_string_value(v));
+        hb_escape_csv(s->f, json_string_value(v));
         return;
     }
     const struct hb_layout_real *r = json_is_real(v) ? sink_real(s->layout, key) : NULL;
@@ -111,12 +111,12 @@ static void csv_cell(struct hb_sink *s, const char *key, json_t *v)
         return;
     }
     if (json_is_number(v)) { /* no character of a number needs quoting */
-        hb_json_put(s->f, v, s->layout->digits);
+        hb_json_text_put(s->f, v, s->layout->digits);
         return;
     }
     char *text = sink_json_text(s, v);
     if (!text) return;
-    hb_esc_csv(s->f, text);
+    hb_escape_csv(s->f, text);
     free(text);
 }
 
@@ -148,7 +148,7 @@ static void jsonl_write(struct hb_sink *s, json_t *rec)
     if (t && t->json_skip) return;
     /* A failed write shows in the stream's error flag, which the mark reads. */
     if (!t || !t->json) {
-        hb_json_put(s->f, rec, s->layout->digits);
+        hb_json_text_put(s->f, rec, s->layout->digits);
         fputc('\n', s->f);
         return;
     }
@@ -164,7 +164,7 @@ static void jsonl_write(struct hb_sink *s, json_t *rec)
         if (r && r->json)
             r->json(s->f, json_real_value(v));
         else
-            hb_json_put(s->f, v, s->layout->digits);
+            hb_json_text_put(s->f, v, s->layout->digits);
     }
     fputs("}\n", s->f);
 }

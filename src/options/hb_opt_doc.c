@@ -18,7 +18,7 @@ const struct hb_opt_doc hb_opt_docs[] = {
      "node that holds the memory (default: the CPU node); bw --policy weighted: the nodes to "
      "interleave over, A,B,...; balance: the node the pages start on (default: the first other "
      "node with memory)"},
-    {"policy", 0, OPT_POLICY, "P", HB_COMPLETE_WORDS, hb_policy_names,
+    {"policy", 0, OPT_POLICY, "P", HB_COMPLETE_WORDS, hb_placement_policy_names,
      "{values} (default bind; weighted: MPOL_WEIGHTED_INTERLEAVE over --mem-node's nodes by "
      "--weights, Linux 6.9+)"},
     {"weights", 0, OPT_WEIGHTS, "W,W", HB_COMPLETE_NONE, NULL,
@@ -33,7 +33,7 @@ const struct hb_opt_doc hb_opt_docs[] = {
      "working set, e.g. 64M, 1GiB (default: 4x last-level cache, capped; the run record says "
      "where the size came from); comm: the largest message (default 4 MiB), or a list of "
      "message sizes, e.g. 8,1K,64K"},
-    {"pages", 0, OPT_PAGES, "P", HB_COMPLETE_WORDS, hb_pages_names,
+    {"pages", 0, OPT_PAGES, "P", HB_COMPLETE_WORDS, hb_placement_pages_names,
      "{values} (huge: hugetlbfs 2 MiB pages; default 4k)"},
     {"min-time", 0, OPT_MIN_TIME, "SEC", HB_COMPLETE_NONE, NULL,
      "least time per sample (default 0.05)"},
@@ -79,20 +79,20 @@ const struct hb_opt_doc hb_opt_docs[] = {
     {"bg-rate", 0, OPT_BG_RATE, "GBPS", HB_COMPLETE_NONE, NULL,
      "per background thread at level very-high; low/medium/high are 1/8, 1/4, 1/2 of it "
      "(default: those shares of each thread's own measured unpaced rate, very-high unpaced)"},
-    {"level", 0, OPT_LEVEL, "L[,L]", HB_COMPLETE_WORDS, hb_bg_level_names + 1,
+    {"level", 0, OPT_LEVEL, "L[,L]", HB_COMPLETE_WORDS, hb_options_bg_level_names + 1,
      "{values} (default all)"},
-    {"subscription", 0, OPT_SUBSCRIPTION, "S[,S]", HB_COMPLETE_WORDS, hb_subscription_names,
+    {"subscription", 0, OPT_SUBSCRIPTION, "S[,S]", HB_COMPLETE_WORDS, hb_options_subscription_names,
      "{values}: background threads per node, 1, all but one or every core (default "
      "all)"},
     {"load-nodes", 0, OPT_LOAD_NODES, "N[,N]", HB_COMPLETE_NONE, NULL,
      "nodes that run load threads (default every CPU node; comm --bg: those a rank sits on)"},
-    {"bg", 0, OPT_BG, "LEVEL", HB_COMPLETE_WORDS, hb_bg_level_names + 1,
+    {"bg", 0, OPT_BG, "LEVEL", HB_COMPLETE_WORDS, hb_options_bg_level_names + 1,
      "also run each experiment under the hops suite's background read load at LEVEL "
      "({values}) on --load-nodes, idle and loaded in turn (default: idle only)"},
     {"nodes", 0, OPT_NODES, "LIST", HB_COMPLETE_NONE, NULL,
      "only these NUMA nodes (OS indexes and ranges, e.g. 0-3,8; default every node)"},
-    {"mix", 0, OPT_MIX, "M", HB_COMPLETE_WORDS, hb_mix_names, "{values} (default read)"},
-    {"mode", 0, OPT_MODE, "M", HB_COMPLETE_WORDS, hb_mode_names,
+    {"mix", 0, OPT_MIX, "M", HB_COMPLETE_WORDS, hb_options_mix_names, "{values} (default read)"},
+    {"mode", 0, OPT_MODE, "M", HB_COMPLETE_WORDS, hb_options_mode_names,
      "{values}: a task on every CPU node, or one task (default both)"},
     {"intensity", 0, OPT_INTENSITY, NULL, HB_COMPLETE_NONE, NULL,
      "flops per byte 1/8..64 under local, remote and interleave, and the knee where "

@@ -33,7 +33,8 @@ static bool plain_digits(const char *text, bool negative_ok)
     return *text && strspn(text, "0123456789") == strlen(text);
 }
 
-int hb_parse_int(const char *opt, const char *text, long lo, long hi, const char *what, int *out)
+int hb_option_values_parse_int(const char *opt, const char *text, long lo, long hi,
+                               const char *what, int *out)
 {
     char *end = NULL;
     errno = 0;
@@ -47,8 +48,8 @@ int hb_parse_int(const char *opt, const char *text, long lo, long hi, const char
     return 0;
 }
 
-int hb_parse_double(const char *opt, const char *text, double lo, double hi, const char *what,
-                    double *out)
+int hb_option_values_parse_double(const char *opt, const char *text, double lo, double hi,
+                                  const char *what, double *out)
 {
     char *end = NULL;
     errno = 0;
@@ -78,7 +79,7 @@ int hb_parse_double(const char *opt, const char *text, double lo, double hi, con
     return 0;
 }
 
-int hb_copy_arg(const char *opt, const char *text, char *dst, size_t len)
+int hb_option_values_copy_arg(const char *opt, const char *text, char *dst, size_t len)
 {
     if (strlen(text) >= len || !*text) {
         hb_error_set("invalid %s '%s': expected a non-empty value of at most %zu characters", opt,
@@ -89,7 +90,7 @@ int hb_copy_arg(const char *opt, const char *text, char *dst, size_t len)
     return 0;
 }
 
-char *hb_names_join(const char *const *names, const char *sep)
+char *hb_option_values_names_join(const char *const *names, const char *sep)
 {
     char *text = NULL;
     size_t len = 0;
@@ -104,14 +105,15 @@ char *hb_names_join(const char *const *names, const char *sep)
     return text;
 }
 
-int hb_parse_enum(const char *opt, const char *text, const char *const *names, int *out)
+int hb_option_values_parse_enum(const char *opt, const char *text, const char *const *names,
+                                int *out)
 {
     for (int i = 0; names[i]; i++)
         if (strcmp(text, names[i]) == 0) {
             *out = i;
             return 0;
         }
-    char *valid = hb_names_join(names, ", ");
+    char *valid = hb_option_values_names_join(names, ", ");
     hb_error_set("invalid %s '%s': valid values are %s", opt, text,
                  valid ? valid : "(out of memory listing them)");
     free(valid);
@@ -119,7 +121,7 @@ int hb_parse_enum(const char *opt, const char *text, const char *const *names, i
 }
 
 /* A comma-separated list has no empty item (strtok would skip it silently). */
-int hb_check_items(const char *opt, const char *text)
+int hb_option_values_check_items(const char *opt, const char *text)
 {
     if (!*text || text[0] == ',' || text[strlen(text) - 1] == ',' || strstr(text, ",,")) {
         hb_error_set("invalid %s '%s': expected a comma-separated list without empty items", opt,
@@ -129,7 +131,7 @@ int hb_check_items(const char *opt, const char *text)
     return 0;
 }
 
-int hb_check_unique(const char *opt, const char *text)
+int hb_option_values_check_unique(const char *opt, const char *text)
 {
     /* An item twice, as written: each later item against every earlier one. */
     for (const char *a = text; *a; a = strchr(a, ',') ? strchr(a, ',') + 1 : a + strlen(a)) {
@@ -147,11 +149,11 @@ int hb_check_unique(const char *opt, const char *text)
 }
 
 /* Every comma-separated item of text is one of names: *mask gets bit `first + index` of each. */
-int hb_parse_list(const char *opt, const char *text, const char *const *names, int first,
-                  unsigned *mask)
+int hb_option_values_parse_list(const char *opt, const char *text, const char *const *names,
+                                int first, unsigned *mask)
 {
-    int rc = hb_check_items(opt, text);
-    if (rc == 0) rc = hb_check_unique(opt, text);
+    int rc = hb_option_values_check_items(opt, text);
+    if (rc == 0) rc = hb_option_values_check_unique(opt, text);
     if (rc) return rc;
     char *list = strdup(text), *save = NULL;
     if (!list) {
@@ -161,12 +163,12 @@ int hb_parse_list(const char *opt, const char *text, const char *const *names, i
     int v = 0;
     *mask = 0;
     for (char *w = strtok_r(list, ",", &save); w && rc == 0; w = strtok_r(NULL, ",", &save))
-        if ((rc = hb_parse_enum(opt, w, names, &v)) == 0) *mask |= 1u << (first + v);
+        if ((rc = hb_option_values_parse_enum(opt, w, names, &v)) == 0) *mask |= 1u << (first + v);
     free(list);
     return rc;
 }
 
-int hb_parse_int_list(const char *opt, const char *text, int *out, int cap, int *n)
+int hb_option_values_parse_int_list(const char *opt, const char *text, int *out, int cap, int *n)
 {
     const char *p = text;
     for (*n = 0;; (*n)++) {
@@ -209,7 +211,7 @@ static int each_item(const char *opt, const char *what, const char *text, int ca
                      int (*item)(const char *w, int k, void *ctx), void *ctx, int *n)
 {
     char list[256], *save = NULL;
-    if (hb_copy_arg(opt, text, list, sizeof(list))) return -EINVAL;
+    if (hb_option_values_copy_arg(opt, text, list, sizeof(list))) return -EINVAL;
     *n = 0;
     for (char *w = strtok_r(list, ",", &save); w; w = strtok_r(NULL, ",", &save), (*n)++) {
         if (*n == cap) {
@@ -219,7 +221,7 @@ static int each_item(const char *opt, const char *what, const char *text, int ca
         int rc = item(w, *n, ctx);
         if (rc) return rc;
     }
-    return hb_check_items(opt, text);
+    return hb_option_values_check_items(opt, text);
 }
 
 /* One size of --size's list, kept in order: a list is a set of sizes, measured smallest
@@ -247,7 +249,7 @@ static int size_item(const char *w, int k, void *ctx)
     return 0;
 }
 
-int hb_parse_sizes(const char *text, struct hb_options *o)
+int hb_option_values_parse_sizes(const char *text, struct hb_options *o)
 {
     struct hb_size_list l = {o, text};
     int rc = each_item("--size", "sizes", text, HB_MAX_SIZE_LIST, size_item, &l, &o->nsizes);
@@ -275,7 +277,7 @@ static int stride_item(const char *w, int k, void *ctx)
 }
 
 /* --stride 256 or 64,128,256. */
-int hb_parse_strides(const char *text, struct hb_options *o)
+int hb_option_values_parse_strides(const char *text, struct hb_options *o)
 {
     return each_item("--stride", "strides", text, HB_CHASE_MAX_STRIDES, stride_item, o,
                      &o->nstrides);
@@ -295,13 +297,13 @@ static int chains_item(const char *w, int k, void *ctx)
     return 0;
 }
 
-int hb_parse_chains(const char *text, struct hb_options *o)
+int hb_option_values_parse_chains(const char *text, struct hb_options *o)
 {
     return each_item("--chains", "chain counts", text, HB_CHASE_MAX_STRIDES, chains_item, o,
                      &o->nchains);
 }
 
-int hb_parse_tlb_group(const char *text, uint64_t *out)
+int hb_option_values_parse_tlb_group(const char *text, uint64_t *out)
 {
     if (strcmp(text, "all") == 0) {
         *out = HB_CHASE_GROUP_ALL;
@@ -318,7 +320,7 @@ int hb_parse_tlb_group(const char *text, uint64_t *out)
 
 /* --seed: any non-negative integer the run record's JSON integer (jansson's, 64 bits
  * signed) holds exactly; a larger one was recorded as a negative number. */
-int hb_parse_seed(const char *arg, uint64_t *out)
+int hb_option_values_parse_seed(const char *arg, uint64_t *out)
 {
     char *end = NULL;
     errno = 0;
@@ -335,11 +337,12 @@ int hb_parse_seed(const char *arg, uint64_t *out)
     return 0;
 }
 
-int hb_parse_positive(const char *opt, const char *arg, double hi, const char *what, double *out)
+int hb_option_values_parse_positive(const char *opt, const char *arg, double hi, const char *what,
+                                    double *out)
 {
     double v = 0.0;
     /* From the least normal double: 0 and -0 are not above 0. */
-    int rc = hb_parse_double(opt, arg, DBL_MIN, hi, what, &v);
+    int rc = hb_option_values_parse_double(opt, arg, DBL_MIN, hi, what, &v);
     if (rc == 0 && v <= 0.0) {
         hb_error_set("invalid %s '%s': expected %s", opt, arg, what);
         rc = -EINVAL;
@@ -350,7 +353,7 @@ int hb_parse_positive(const char *opt, const char *arg, double hi, const char *w
 
 /* --nodes: the set now (the last one given counts); whether its nodes exist once the
  * topology is loaded (hb_suite_check_nodes). */
-int hb_parse_nodes(const char *arg, struct hb_options *o)
+int hb_option_values_parse_nodes(const char *arg, struct hb_options *o)
 {
     hwloc_bitmap_t set = hwloc_bitmap_alloc();
     if (!set) {
@@ -358,7 +361,8 @@ int hb_parse_nodes(const char *arg, struct hb_options *o)
         return -ENOMEM;
     }
     int rc = hb_nodeset_parse("--nodes", arg, set);
-    if (rc == 0) rc = hb_copy_arg("--nodes", arg, o->nodes_text, sizeof(o->nodes_text));
+    if (rc == 0)
+        rc = hb_option_values_copy_arg("--nodes", arg, o->nodes_text, sizeof(o->nodes_text));
     if (rc) {
         hwloc_bitmap_free(set);
         return rc;
@@ -369,26 +373,28 @@ int hb_parse_nodes(const char *arg, struct hb_options *o)
 }
 
 /* --home writer, reader or a node number. */
-int hb_parse_home(const char *arg, int *out)
+int hb_option_values_parse_home(const char *arg, int *out)
 {
     if (strcmp(arg, "writer") == 0 || strcmp(arg, "reader") == 0) {
         *out = arg[0] == 'w' ? HB_C2C_HOME_WRITER : HB_C2C_HOME_READER;
         return 0;
     }
-    return hb_parse_int("--home", arg, 0, INT_MAX,
-                        "writer, reader or a node number with memory (see hopbench topo)", out);
+    return hb_option_values_parse_int(
+        "--home", arg, 0, INT_MAX,
+        "writer, reader or a node number with memory (see hopbench topo)", out);
 }
 
-int hb_parse_mem_nodes(const char *text, struct hb_options *o)
+int hb_option_values_parse_mem_nodes(const char *text, struct hb_options *o)
 {
     if (!strchr(text, ',')) {
-        int rc = hb_parse_int("--mem-node", text, 0, INT_MAX, "a node number (see hopbench topo)",
-                              &o->mem_node);
+        int rc = hb_option_values_parse_int("--mem-node", text, 0, INT_MAX,
+                                            "a node number (see hopbench topo)", &o->mem_node);
         o->mem_nodes[0] = o->mem_node;
         o->nmem_nodes = rc ? 0 : 1;
         return rc;
     }
-    int n = 0, rc = hb_parse_int_list("--mem-node", text, o->mem_nodes, HB_MAX_WEIGHTED, &n);
+    int n = 0,
+        rc = hb_option_values_parse_int_list("--mem-node", text, o->mem_nodes, HB_MAX_WEIGHTED, &n);
     if (rc) return rc;
     if (n > HB_MAX_WEIGHTED) {
         hb_error_set("invalid --mem-node '%s': at most %d nodes", text, HB_MAX_WEIGHTED);
@@ -399,9 +405,9 @@ int hb_parse_mem_nodes(const char *text, struct hb_options *o)
     return 0;
 }
 
-int hb_parse_weights(const char *text, struct hb_options *o)
+int hb_option_values_parse_weights(const char *text, struct hb_options *o)
 {
-    if (hb_check_items("--weights", text)) return -EINVAL;
+    if (hb_option_values_check_items("--weights", text)) return -EINVAL;
     o->nweights = 0;
     o->weights_auto = strcmp(text, "auto") == 0;
     if (o->weights_auto) return 0;
@@ -425,19 +431,20 @@ int hb_parse_weights(const char *text, struct hb_options *o)
     }
 }
 
-int hb_parse_repeat(const char *arg, int most_default, int hi, int *repeats, bool *until_clear)
+int hb_option_values_parse_repeat(const char *arg, int most_default, int hi, int *repeats,
+                                  bool *until_clear)
 {
     static const char what[] = "a repeat count from 1 to 1000, auto, or auto:MAX with MAX from "
                                "6 to 1000";
     if (strncmp(arg, "auto", 4) != 0 || (arg[4] && arg[4] != ':')) {
         *until_clear = false;
-        return hb_parse_int("--repeat", arg, 1, hi, what, repeats);
+        return hb_option_values_parse_int("--repeat", arg, 1, hi, what, repeats);
     }
     *until_clear = true;
     *repeats = most_default;
     if (!arg[4]) return 0;
     int most = 0;
-    if (hb_parse_int("--repeat", arg + 5, 6, hi, what, &most)) {
+    if (hb_option_values_parse_int("--repeat", arg + 5, 6, hi, what, &most)) {
         hb_error_set("invalid --repeat '%s': expected %s", arg, what);
         return -EINVAL;
     }

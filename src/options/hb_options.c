@@ -5,7 +5,8 @@
 
 #include <stddef.h>
 
-const char *const hb_bg_level_names[] = {"idle", "low", "medium", "high", "very-high", NULL};
-const char *const hb_subscription_names[] = {"under", "high", "full", NULL};
-const char *const hb_mix_names[] = {"read", "write", "2:1", NULL};
-const char *const hb_mode_names[] = {"rate", "single", NULL};
+const char *const hb_options_bg_level_names[] = {"idle", "low",       "medium",
+                                                 "high", "very-high", NULL};
+const char *const hb_options_subscription_names[] = {"under", "high", "full", NULL};
+const char *const hb_options_mix_names[] = {"read", "write", "2:1", NULL};
+const char *const hb_options_mode_names[] = {"rate", "single", NULL};

@@ -67,23 +67,23 @@ struct hb_options {
     bool quick;                 /* hops, loaded: the representative subset */
     double tolerance_pct;       /* hops: myth 1 holds while a hop class spreads less */
     double bg_rate_GBps;        /* hops/run: per-thread rate of level very-high; 0 = measured */
-    unsigned level_mask;        /* hops: bit i = hb_bg_level_names[i] given; 0 = default */
-    unsigned subscription_mask; /* hops: bit i = hb_subscription_names[i]; 0 = default */
-    int bg;                     /* comm --bg: hb_bg_level_names index - 1 (low = 0); -1 = no load */
+    unsigned level_mask;        /* hops: bit i = hb_options_bg_level_names[i] given; 0 = default */
+    unsigned subscription_mask; /* hops: bit i = hb_options_subscription_names[i]; 0 = default */
+    int bg; /* comm --bg: hb_options_bg_level_names index - 1 (low = 0); -1 = no load */
     /* loaded, comm --bg: the nodes of --load-nodes in the order given (none = every CPU node
      * taking part) and the list as written, for messages; 4095 characters hold at most 2048
      * numbers. */
     int load_nodes[2048];
     int nload_nodes;
     char load_nodes_text[4096];
-    /* cross-node suites: --nodes parsed (OS indexes; NULL = every node, hb_options_free)
+    /* cross-node suites: --nodes parsed (OS indexes; NULL = every node, hb_cli_options_free)
      * and as written, for messages */
     hwloc_bitmap_t nodes;
     char nodes_text[4096];
-    int mix;            /* loaded: hb_mix_names index (read, write, 2:1) */
+    int mix;            /* loaded: hb_options_mix_names index (read, write, 2:1) */
     char operand[4096]; /* a suite's operand (run: the scenario FILE) */
     bool intensity;     /* policy: the flops-per-byte study instead of the workloads */
-    int mode;           /* policy: hb_mode_names index (rate, single); -1 = both */
+    int mode;           /* policy: hb_options_mode_names index (rate, single); -1 = both */
     uint64_t max_size;  /* sweep: largest working set; 0 = 2 GiB */
     uint64_t strides[HB_CHASE_MAX_STRIDES]; /* chase: bytes per visited line, in order */
     int nstrides;                           /* 1 unless --stride gave a list (lat, sweep) */
@@ -94,8 +94,8 @@ struct hb_options {
     int c2c_home;            /* c2c: HB_C2C_HOME_WRITER (default) / _READER, or a node */
     char export_hwloc[4096]; /* matrix: hwloc XML with the measured matrix; "" = none */
     char tier[32];           /* policy: memory kind of the remote node; "" = the CPU node's */
-    /* argv as a shell line that re-runs it (hb_sh_line: quoted where a word needs it, $'\xNN'
-     * for bytes that are not UTF-8), any length; hb_options_free frees it. NULL until
+    /* argv as a shell line that re-runs it (hb_escape_sh_line: quoted where a word needs it,
+     * $'\xNN' for bytes that are not UTF-8), any length; hb_cli_options_free frees it. NULL until
      * parsed. */
     char *command_line;
     /* In command_line: the space that ends argv[0]'s word, the arguments after it (NULL when
@@ -108,17 +108,17 @@ struct hb_options {
  * argv holds (o->command: the first operand, "" for none; the caller prints its help);
  * 2 when --version was printed; or -EINVAL with
  * hb_error_msg() naming the offending argument and what is valid. Whatever it returns,
- * hb_options_free(o) releases what it holds. */
-int hb_options_parse(int argc, char **argv, struct hb_options *o);
-void hb_options_free(struct hb_options *o);
+ * hb_cli_options_free(o) releases what it holds. */
+int hb_cli_options_parse(int argc, char **argv, struct hb_options *o);
+void hb_cli_options_free(struct hb_options *o);
 
 /* Value names of --level (index 0 "idle": no load), --subscription and --mix, NULL-ended. */
-extern const char *const hb_bg_level_names[];
-extern const char *const hb_subscription_names[];
-extern const char *const hb_mix_names[];
-extern const char *const hb_mode_names[];
+extern const char *const hb_options_bg_level_names[];
+extern const char *const hb_options_subscription_names[];
+extern const char *const hb_options_mix_names[];
+extern const char *const hb_options_mode_names[];
 
 /* Names of the commands this build knows ("topo, bw, lat, matrix, ..."), for messages. */
-const char *hb_options_commands(void);
+const char *hb_cli_options_commands(void);
 
 #endif

@@ -48,9 +48,9 @@ static int report_fleet_take(struct hb_report_in *in, const json_t *rec)
 {
     if (!in->fleet && !(in->fleet = calloc(1, sizeof(*in->fleet)))) return -ENOMEM;
     bool was = in->fleet->on;
-    int rc = hb_rfleet_take(in->fleet, rec);
+    int rc = hb_report_fleet_take(in->fleet, rec);
     if (rc == 0 && in->fleet->on && !was) {
-        hb_report_records_free(in);
+        hb_report_data_records_free(in);
         in->res.measurement_keys = hb_report_fleet_keys; /* the rest only fold */
     }
     return rc;
@@ -59,8 +59,8 @@ static int report_fleet_take(struct hb_report_in *in, const json_t *rec)
 /* After the file is read: a fleet's summaries (0, or -ENOMEM), or else its folds freed. */
 static int report_fleet_done(struct hb_report_in *in)
 {
-    if (in->fleet && in->fleet->on) return hb_rfleet_finish(in->fleet);
-    if (in->fleet) hb_rfleet_free(in->fleet);
+    if (in->fleet && in->fleet->on) return hb_report_fleet_stats_finish(in->fleet);
+    if (in->fleet) hb_report_fleet_free(in->fleet);
     free(in->fleet);
     in->fleet = NULL;
     return 0;
@@ -99,7 +99,7 @@ static double report_undrawable(const json_t *rec)
 static int report_take(void *ctx, const json_t *rec)
 {
     struct hb_report_in *in = ctx;
-    const char *type = hb_rec_str(rec, "type", "");
+    const char *type = hb_jsonl_read_str(rec, "type", "");
     bool measurement = strcmp(type, "measurement") == 0;
     /* A record without a metric (an older file) is drawn as before, by its other keys. */
     const json_t *metric = json_object_get(rec, "metric");
@@ -108,7 +108,7 @@ static int report_take(void *ctx, const json_t *rec)
         if (!in->unknown++) {
             in->unknown_line = in->res.line;
             snprintf(in->unknown_metric, sizeof(in->unknown_metric), "%s",
-                     hb_rec_str(rec, "metric", "(none)"));
+                     hb_jsonl_read_str(rec, "metric", "(none)"));
         }
         return 0;
     }
@@ -127,9 +127,9 @@ static int report_take(void *ctx, const json_t *rec)
         int rc = measurement ? report_fleet_take(in, rec) : 0;
         if (rc || (in->fleet && in->fleet->on)) return rc;
         rc = hb_report_basic_take(in, rec);
-        if (rc == 0) rc = hb_report_hops_take(in, rec);
+        if (rc == 0) rc = hb_report_curves_hops_take(in, rec);
         if (rc == 0) rc = hb_report_peak_take(in, rec);
-        if (rc == 0) rc = hb_report_evidence_take(in, rec);
+        if (rc == 0) rc = hb_report_verdicts_evidence_take(in, rec);
         if (rc == 0) rc = hb_report_curves_take(in, rec);
         if (rc == 0) rc = hb_report_comm_take(in, rec);
         if (rc == 0) rc = hb_report_mlp_take(in, rec);
@@ -146,33 +146,34 @@ static int report_take(void *ctx, const json_t *rec)
     /* A note is drawn once per text: its text is kept, in order of first appearance. */
     if (strcmp(type, "note") == 0) {
         if (!json_object_get(rec, "text")) return 0;
-        const char *text = hb_rec_str(rec, "text", "");
+        const char *text = hb_jsonl_read_str(rec, "text", "");
         return hb_strtab_add(&in->notes, text, strlen(text)) == HB_STRTAB_NONE ? -ENOMEM : 0;
     }
     /* The derived records the sections read as they are, the first that their sections
      * draw (a few per run); the others are counted. */
     if (strcmp(type, "matrix") == 0)
-        return hb_report_budget_take(
-            &in->matrices[strcmp(hb_rec_str(rec, "metric", ""), "c2c") == 0],
+        return hb_report_data_budget_take(
+            &in->matrices[strcmp(hb_jsonl_read_str(rec, "metric", ""), "c2c") == 0],
             hb_report_matrices_weight(rec), HB_REPORT_MAX_CELLS);
     if (strcmp(type, "comm_matrix") == 0)
-        return hb_report_budget_take(&in->comm_matrices, hb_report_matrices_weight(rec),
-                                     HB_REPORT_MAX_CELLS);
+        return hb_report_data_budget_take(&in->comm_matrices, hb_report_matrices_weight(rec),
+                                          HB_REPORT_MAX_CELLS);
     if (strcmp(type, "fleet") == 0)
-        return hb_report_budget_take(&in->fleets, hb_report_matrices_fleet_weight(rec),
-                                     HB_REPORT_MAX_CELLS);
+        return hb_report_data_budget_take(&in->fleets, hb_report_matrices_fleet_weight(rec),
+                                          HB_REPORT_MAX_CELLS);
     if (strncmp(type, "c2c_", 4) == 0)
-        return hb_report_budget_take(&in->c2c_studies, 1, HB_REPORT_MAX_PANELS);
-    if (strcmp(type, "peak") == 0) return hb_report_budget_take(&in->peaks, 1, HB_REPORT_MAX_ROWS);
+        return hb_report_data_budget_take(&in->c2c_studies, 1, HB_REPORT_MAX_PANELS);
+    if (strcmp(type, "peak") == 0)
+        return hb_report_data_budget_take(&in->peaks, 1, HB_REPORT_MAX_ROWS);
     if (strcmp(type, "verdict") == 0)
-        return hb_report_budget_take(&in->verdicts, 1, HB_REPORT_MAX_PANELS);
+        return hb_report_data_budget_take(&in->verdicts, 1, HB_REPORT_MAX_PANELS);
     if (strcmp(type, "gain") == 0) return hb_report_policy_keep(in, rec);
     /* Knees are marks on the loaded and intensity curves; one never reached marks nothing. */
     if (strcmp(type, "knee") == 0 && json_is_number(json_object_get(rec, "value"))) {
         static const char *const curves[] = {"loaded", "intensity"};
         for (int c = 0; c < 2; c++)
-            if (strcmp(hb_rec_str(rec, "curve", ""), curves[c]) == 0)
-                return hb_report_budget_take(&in->knees[c], 1, HB_REPORT_MAX_MARKS);
+            if (strcmp(hb_jsonl_read_str(rec, "curve", ""), curves[c]) == 0)
+                return hb_report_data_budget_take(&in->knees[c], 1, HB_REPORT_MAX_MARKS);
     }
     return 0;
 }
@@ -180,8 +181,8 @@ static int report_take(void *ctx, const json_t *rec)
 int hb_report_read(FILE *f, const char *path, struct hb_report_in *in)
 {
     memset(in, 0, sizeof(*in));
-    int rc = f ? hb_results_readf(f, path, report_take, in, &in->res)
-               : hb_results_read_take(path, report_take, in, &in->res);
+    int rc = f ? hb_jsonl_load_readf(f, path, report_take, in, &in->res)
+               : hb_jsonl_load_read_take(path, report_take, in, &in->res);
     if (rc == 0) rc = report_fleet_done(in);
     if (rc == 0 && in->comparisons) {
         hb_error_set("%s:%d: this is compare's output (a comparison of two runs), not a run's "
@@ -195,7 +196,7 @@ int hb_report_read(FILE *f, const char *path, struct hb_report_in *in)
                 "hopbench: warning: %s:%d: %zu measurement record(s) of a metric the "
                 "report does not draw (the first: '",
                 in->res.path, in->unknown_line, in->unknown);
-        hb_esc_line(stderr, in->unknown_metric);
+        hb_escape_line(stderr, in->unknown_metric);
         fputs("'; it draws latency, bandwidth and bibandwidth): left out\n", stderr);
     }
     if (rc == 0 && in->undrawable)
@@ -203,7 +204,7 @@ int hb_report_read(FILE *f, const char *path, struct hb_report_in *in)
                 "hopbench: warning: %s:%d: %zu measurement record(s) with a figure no chart can "
                 "hold (the first: %g; drawn are figures from 1e-30 to 1e30): left out\n",
                 in->res.path, in->undrawable_line, in->undrawable, in->undrawable_value);
-    if (rc) hb_report_in_free(in);
+    if (rc) hb_report_data_in_free(in);
     return rc;
 }
 
@@ -221,7 +222,7 @@ int hb_report_write(FILE *out, const struct hb_report_in *in, int nin)
     fputs("</style></head><body>\n<h1>hopbench report</h1>\n<p>Inputs:", f);
     for (int i = 0; i < nin; i++) {
         fputs(" <code>", f);
-        hb_html_esc(f, in[i].res.path);
+        hb_escape_html(f, in[i].res.path);
         fputs("</code>", f);
         if (in[i].res.skipped_line)
             fprintf(f, " <span class=\"warn\">(truncated line %d skipped)</span>",
@@ -231,16 +232,16 @@ int hb_report_write(FILE *out, const struct hb_report_in *in, int nin)
     hb_report_summary(f, in, nin);
     hb_report_compare(f, in, nin);
     hb_report_machine(f, in, nin);
-    hb_report_fleet_summary(f, in, nin);
+    hb_report_fleet_html_summary(f, in, nin);
     hb_report_basic(f, in, nin);
     hb_report_peak(f, in, nin);
     hb_report_matrices(f, in, nin, 0);
-    hb_report_hops(f, in, nin);
+    hb_report_curves_hops(f, in, nin);
     hb_report_verdicts(f, in, nin);
-    hb_report_loaded(f, in, nin);
+    hb_report_curves_loaded(f, in, nin);
     hb_report_mlp(f, in, nin);
     hb_report_sweep(f, in, nin);
-    hb_report_policy(f, in, nin);
+    hb_report_curves_policy(f, in, nin);
     hb_report_matrices(f, in, nin, 1);
     hb_report_comm(f, in, nin);
     hb_report_matrices_fleet(f, in, nin);
@@ -316,7 +317,7 @@ int hb_report_main(int argc, char **argv)
     }
     if (rc) hb_error_print(rc);
     for (int i = 0; i < nread; i++)
-        hb_report_in_free(&in[i]);
+        hb_report_data_in_free(&in[i]);
     free(in);
     free(inputs);
     return hb_error_exit_code(rc);

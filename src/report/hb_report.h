@@ -26,7 +26,7 @@ int hb_report_text(enum hb_format f, const char *out, const char *const *inputs,
 int hb_report_write(FILE *f, const struct hb_report_in *in, int nin);
 
 /* Read path (or the open stream f when not NULL) into in, keeping what the sections draw.
- * Returns as hb_results_read_take; on error in holds nothing to free. */
+ * Returns as hb_jsonl_load_read_take; on error in holds nothing to free. */
 int hb_report_read(FILE *f, const char *path, struct hb_report_in *in);
 
 #endif

@@ -15,7 +15,7 @@ static double nice_step(double span, int n)
     return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
 }
 
-void hb_axis_nice(struct hb_axis *a, double lo, double hi)
+void hb_report_axis_nice(struct hb_axis *a, double lo, double hi)
 {
     if (a->log || a->bytes) {
         if (!(lo > 0) || !isfinite(lo)) lo = hi > 0 && isfinite(hi) ? hi / 10 : 1;
@@ -39,7 +39,7 @@ void hb_axis_nice(struct hb_axis *a, double lo, double hi)
     a->hi = ceil(hi / step - 1e-9) * step;
 }
 
-int hb_axis_ticks(const struct hb_axis *a, double *v, int max)
+int hb_report_axis_ticks(const struct hb_axis *a, double *v, int max)
 {
     int n = 0;
     if (a->bytes) {
@@ -67,13 +67,13 @@ int hb_axis_ticks(const struct hb_axis *a, double *v, int max)
     return n;
 }
 
-double hb_axis_pos(const struct hb_axis *a, double v)
+double hb_report_axis_pos(const struct hb_axis *a, double v)
 {
     if (a->log || a->bytes) return (log(v) - log(a->lo)) / (log(a->hi) - log(a->lo));
     return (v - a->lo) / (a->hi - a->lo);
 }
 
-const char *hb_num_plain(double v, char *buf, size_t len)
+const char *hb_report_axis_num_plain(double v, char *buf, size_t len)
 {
     double m = fabs(v);
     int decimals = m == 0 || m >= 100 ? 0 : 2 - (int)floor(log10(m));
@@ -89,13 +89,13 @@ const char *hb_num_plain(double v, char *buf, size_t len)
     return buf;
 }
 
-const char *hb_axis_label(const struct hb_axis *a, double v, char *buf, size_t len)
+const char *hb_report_axis_label(const struct hb_axis *a, double v, char *buf, size_t len)
 {
     if (a->bytes && v >= 1 && v < 0x1p63) return hb_bytes_format((uint64_t)v, buf, len);
-    return hb_num_plain(v, buf, len);
+    return hb_report_axis_num_plain(v, buf, len);
 }
 
-void hb_heat_color(double t, char buf[8])
+void hb_report_axis_heat_color(double t, char buf[8])
 {
     /* Near white (worse) to a mid blue (better): black text stays readable on both. */
     static const int worse[3] = {0xf4, 0xf6, 0xfb}, better[3] = {0x5b, 0x8f, 0xd6};
@@ -106,18 +106,18 @@ void hb_heat_color(double t, char buf[8])
     snprintf(buf, 8, "#%02x%02x%02x", c[0], c[1], c[2]);
 }
 
-void hb_svg_colorscale(FILE *f, int x, int y, int w, double lo, double hi, bool higher_better,
-                       const char *unit)
+void hb_report_axis_svg_colorscale(FILE *f, int x, int y, int w, double lo, double hi,
+                                   bool higher_better, const char *unit)
 {
     char col[8], best[8], a[32], b[32];
-    hb_heat_color(1.0, best);
+    hb_report_axis_heat_color(1.0, best);
     fprintf(f, "<g class=\"colorscale\" data-better=\"%s\">\n", best);
     fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"tick\">better</text>", x, y + 10);
     fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"tick\" text-anchor=\"end\">worse</text>\n", x + w,
             y + 10);
     const int steps = 20;
     for (int i = 0; i < steps; i++) {
-        hb_heat_color(1.0 - (double)i / (steps - 1), col);
+        hb_report_axis_heat_color(1.0 - (double)i / (steps - 1), col);
         fprintf(f, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"10\" fill=\"%s\"/>",
                 x + (double)w * i / steps, y + 14, (double)w / steps + 0.5, col);
     }
@@ -125,10 +125,10 @@ void hb_svg_colorscale(FILE *f, int x, int y, int w, double lo, double hi, bool 
     /* The better end is the minimum when lower is better. */
     const char *left = higher_better ? "max" : "min", *right = higher_better ? "min" : "max";
     fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"tick\">%s %s ", x, y + 37, left,
-            hb_num_plain(higher_better ? hi : lo, a, sizeof(a)));
-    hb_html_esc(f, unit);
+            hb_report_axis_num_plain(higher_better ? hi : lo, a, sizeof(a)));
+    hb_escape_html(f, unit);
     fprintf(f, "</text><text x=\"%d\" y=\"%d\" class=\"tick\" text-anchor=\"end\">%s %s ", x + w,
-            y + 37, right, hb_num_plain(higher_better ? lo : hi, b, sizeof(b)));
-    hb_html_esc(f, unit);
+            y + 37, right, hb_report_axis_num_plain(higher_better ? lo : hi, b, sizeof(b)));
+    hb_escape_html(f, unit);
     fputs("</text></g>\n", f);
 }

@@ -19,21 +19,21 @@ struct hb_axis {
 /* The range [lo, hi] widened to round ends: a linear axis from 0 when lo >= 0 up to a whole
  * step, a log axis from decade to decade (powers of two for bytes). Empty or invalid ranges
  * become a small range around what there is. */
-void hb_axis_nice(struct hb_axis *a, double lo, double hi);
+void hb_report_axis_nice(struct hb_axis *a, double lo, double hi);
 /* The ticks of a, ascending: their count (at most max). */
-int hb_axis_ticks(const struct hb_axis *a, double *v, int max);
+int hb_report_axis_ticks(const struct hb_axis *a, double *v, int max);
 /* Where v lies along a: 0 at lo, 1 at hi. */
-double hb_axis_pos(const struct hb_axis *a, double v);
-/* A tick's text: "64 KiB" for bytes, else hb_num_plain. */
-const char *hb_axis_label(const struct hb_axis *a, double v, char *buf, size_t len);
+double hb_report_axis_pos(const struct hb_axis *a, double v);
+/* A tick's text: "64 KiB" for bytes, else hb_report_axis_num_plain. */
+const char *hb_report_axis_label(const struct hb_axis *a, double v, char *buf, size_t len);
 /* v with about three significant digits and never an exponent ("0.25", "1200", "3.5"). */
-const char *hb_num_plain(double v, char *buf, size_t len);
+const char *hb_report_axis_num_plain(double v, char *buf, size_t len);
 
 /* The heatmaps' colours: t = 0 is the worse end, 1 the better; the same for every metric. */
-void hb_heat_color(double t, char buf[8]);
+void hb_report_axis_heat_color(double t, char buf[8]);
 /* A colour scale (class "colorscale", data-better its better colour) at x, y, w wide: the
  * better end left, labelled "min/max VALUE UNIT" at its ends and "better"/"worse" above. */
-void hb_svg_colorscale(FILE *f, int x, int y, int w, double lo, double hi, bool higher_better,
-                       const char *unit);
+void hb_report_axis_svg_colorscale(FILE *f, int x, int y, int w, double lo, double hi,
+                                   bool higher_better, const char *unit);
 
 #endif

@@ -34,26 +34,26 @@ static const struct hb_comm_fig {
 int hb_report_comm_take(struct hb_report_in *in, const json_t *m)
 {
     /* The curves are idle pairs: comm --bg's loaded twins are its comm_bg records. */
-    if (!hb_report_is(m, "measurement", "comm", NULL) ||
-        strcmp(hb_rec_str(m, "status", ""), "ok") != 0 ||
-        strcmp(hb_rec_str(m, "bg_level", "idle"), "idle") != 0 ||
-        !json_is_number(json_object_get(m, hb_rec_headline_key(m))))
+    if (!hb_report_kit_is(m, "measurement", "comm", NULL) ||
+        strcmp(hb_jsonl_read_str(m, "status", ""), "ok") != 0 ||
+        strcmp(hb_jsonl_read_str(m, "bg_level", "idle"), "idle") != 0 ||
+        !json_is_number(json_object_get(m, hb_jsonl_read_headline_key(m))))
         return 0;
-    struct hb_rcomm p = {.metric = -1, .bytes = hb_rec_num(m, "message_bytes", NAN)};
+    struct hb_rcomm p = {.metric = -1, .bytes = hb_jsonl_read_num(m, "message_bytes", NAN)};
     for (int mi = 0; mi < HB_RCOMM_METRICS; mi++)
-        if (strcmp(hb_rec_str(m, "metric", ""), comm_figs[mi].metric) == 0) p.metric = mi;
+        if (strcmp(hb_jsonl_read_str(m, "metric", ""), comm_figs[mi].metric) == 0) p.metric = mi;
     if (p.metric < 0 || !(p.bytes > 0)) return 0;
     /* Hop classes are one host's: a pair across hosts has its own class. */
     const json_t *hops = json_object_get(m, "hops");
-    if (strcmp(hb_rec_str(m, "src_host", ""), hb_rec_str(m, "dst_host", "")) != 0)
+    if (strcmp(hb_jsonl_read_str(m, "src_host", ""), hb_jsonl_read_str(m, "dst_host", "")) != 0)
         p.cls = HB_RCOMM_HOSTS;
     else if (json_is_integer(hops) && json_integer_value(hops) >= 0 &&
              json_integer_value(hops) < INT_MAX)
         p.cls = (int)json_integer_value(hops);
     else
         p.cls = HB_RCOMM_UNKNOWN;
-    p.y = hb_report_fig(m, hb_rec_headline_key(m));
-    return hb_report_add_comm(&in->comm, &p);
+    p.y = hb_report_data_fig(m, hb_jsonl_read_headline_key(m));
+    return hb_report_data_add_comm(&in->comm, &p);
 }
 
 /* Pair classes in drawing order: hop classes ascending, then between hosts, then unknown. */
@@ -119,10 +119,10 @@ static int comm_curves(const struct hb_rcomms *c, int mi, struct hb_rcurves *out
             most = k > most ? k : most;
         }
         char name[64];
-        hb_comm_class_words(p[a].cls, most, name, sizeof(name));
+        hb_report_words_comm_class(p[a].cls, most, name, sizeof(name));
         for (size_t s = a, k; rc == 0 && s < end; s += k) {
             k = comm_run(p + s, end - s);
-            rc = hb_report_add_point(out, name, p[s].bytes, comm_median(p + s, k, buf), "");
+            rc = hb_report_data_add_point(out, name, p[s].bytes, comm_median(p + s, k, buf), "");
         }
     }
     /* Its whiskers are the medians of the pairs' intervals: those say what they are. */
@@ -137,50 +137,52 @@ static void comm_numbers(FILE *f, const json_t *m, const char *what)
 {
     const json_t *rows = json_object_get(m, "rows"), *cols = json_object_get(m, "cols");
     size_t n = json_array_size(rows) * json_array_size(cols);
-    hb_report_numbers_open(f, n);
+    hb_report_kit_numbers_open(f, n);
     fputs("<table class=\"numbers comm\"><tr><th>sending node</th><th>receiving node</th>"
           "<th>hop class</th><th>",
           f);
-    hb_html_esc(f, what);
+    hb_escape_html(f, what);
     fputs("</th></tr>\n", f);
     for (size_t r = 0; r < json_array_size(rows); r++)
         for (size_t c = 0; c < json_array_size(cols); c++) {
             fputs("<tr>", f);
-            hb_report_cell(f, json_array_get(rows, r));
-            hb_report_cell(f, json_array_get(cols, c));
-            hb_report_cell(f,
-                           json_array_get(json_array_get(json_object_get(m, "hop_class"), r), c));
-            hb_report_cell(f, json_array_get(json_array_get(json_object_get(m, "values"), r), c));
+            hb_report_data_cell(f, json_array_get(rows, r));
+            hb_report_data_cell(f, json_array_get(cols, c));
+            hb_report_data_cell(
+                f, json_array_get(json_array_get(json_object_get(m, "hop_class"), r), c));
+            hb_report_data_cell(f,
+                                json_array_get(json_array_get(json_object_get(m, "values"), r), c));
             fputs("</tr>\n", f);
         }
     fputs("</table>\n", f);
-    hb_report_numbers_close(f, n);
+    hb_report_kit_numbers_close(f, n);
 }
 
 /* One comm_matrix as a panel: its heatmap (when a cell has a figure) and its numbers. */
 static void comm_matrix_panel(FILE *f, const struct hb_report_in *in, const json_t *m)
 {
-    bool bw = strcmp(hb_rec_str(m, "metric", ""), "bandwidth") == 0;
+    bool bw = strcmp(hb_jsonl_read_str(m, "metric", ""), "bandwidth") == 0;
     const json_t *rows = json_object_get(m, "rows"), *cols = json_object_get(m, "cols");
     const json_t *values = json_object_get(m, "values");
     char size[32], what[256], head[64];
-    hb_bytes_format((uint64_t)fmax(0.0, hb_rec_num(m, "message_bytes", 0)), size, sizeof(size));
+    hb_bytes_format((uint64_t)fmax(0.0, hb_jsonl_read_num(m, "message_bytes", 0)), size,
+                    sizeof(size));
     snprintf(head, sizeof(head), "%s (%s)", bw ? "bandwidth" : "latency",
-             bw ? "GB/s" : hb_rec_str(m, "unit", "?"));
-    snprintf(what, sizeof(what), "%s: MPI message %s at %s", hb_rec_str(m, "host", "?"), head,
-             size);
+             bw ? "GB/s" : hb_jsonl_read_str(m, "unit", "?"));
+    snprintf(what, sizeof(what), "%s: MPI message %s at %s", hb_jsonl_read_str(m, "host", "?"),
+             head, size);
     fputs("<div class=\"panel\">", f);
-    hb_report_caption(f, &in->res, what);
-    if (!hb_report_too_big(f, "values", values, json_array_size(rows), json_array_size(cols))) {
+    hb_report_kit_caption(f, &in->res, what);
+    if (!hb_report_kit_too_big(f, "values", values, json_array_size(rows), json_array_size(cols))) {
         bool any = false;
         for (size_t r = 0; r < json_array_size(rows); r++)
             for (size_t c = 0; c < json_array_size(cols); c++)
                 any |= json_is_number(json_array_get(json_array_get(values, r), c));
         /* Bandwidth is better higher, latency lower. */
         if (any)
-            hb_svg_heatmap_hops(f, rows, cols, values, json_object_get(m, "hop_class"),
-                                bw ? "comm-bandwidth" : "comm-latency",
-                                hb_unit_shown(hb_rec_str(m, "unit", "")), bw);
+            hb_report_draw_svg_heatmap_hops(f, rows, cols, values, json_object_get(m, "hop_class"),
+                                            bw ? "comm-bandwidth" : "comm-latency",
+                                            hb_units_shown(hb_jsonl_read_str(m, "unit", "")), bw);
         else
             fputs("<p class=\"nodata\">No two ranks of this host measured a pair.</p>\n", f);
         comm_numbers(f, m, head);
@@ -195,7 +197,7 @@ static void comm_figure(FILE *f, const struct hb_report_in *in, const struct hb_
     const struct hb_curve_fig fig = {
         {false, true, true, "message size", cf->ylabel, cf->scale}, cf->select, NULL};
     fputs("<div class=\"panel\">", f);
-    hb_report_caption(f, &in->res, cf->title);
+    hb_report_kit_caption(f, &in->res, cf->title);
     fputs("<figure>", f);
     hb_report_curves_figure(f, in, c, NULL, 0, &fig);
     fputs("<figcaption>One curve per pair class (the hop class of the two ranks' nodes, or "
@@ -219,15 +221,16 @@ void hb_report_comm(FILE *f, const struct hb_report_in *in, int nin)
     for (int i = 0; i < nin; i++) {
         size_t k;
         json_t *m;
-        json_array_foreach(in[i].res.records, k, m) if (hb_report_is(m, "comm_matrix", NULL, NULL))
+        json_array_foreach(in[i].res.records, k,
+                           m) if (hb_report_kit_is(m, "comm_matrix", NULL, NULL))
             comm_matrix_panel(f, &in[i], m);
-        hb_report_left_out(f, 0, &in[i].comm_matrices, "comm matrices", in[i].res.path,
-                           "select(.type == \"comm_matrix\")");
+        hb_report_kit_left_out(f, 0, &in[i].comm_matrices, "comm matrices", in[i].res.path,
+                               "select(.type == \"comm_matrix\")");
         /* Each figure on its own scale: its curves made as it is drawn. */
         for (int mi = 0; mi < HB_RCOMM_METRICS; mi++) {
             struct hb_rcurves c = {0};
             if (comm_curves(&in[i].comm, mi, &c) == 0 && c.n) comm_figure(f, &in[i], &c, mi);
-            hb_report_curves_free(&c);
+            hb_report_data_curves_free(&c);
         }
     }
     fputs("</div></section>\n", f);

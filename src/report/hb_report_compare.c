@@ -18,7 +18,7 @@ static size_t rcmp_compared(const json_t *rows)
 {
     size_t n = 0, k;
     json_t *r;
-    json_array_foreach(rows, k, r) n += hb_report_is(r, "comparison", NULL, NULL);
+    json_array_foreach(rows, k, r) n += hb_report_kit_is(r, "comparison", NULL, NULL);
     return n;
 }
 
@@ -37,8 +37,8 @@ static json_t *rcmp_rows(const char *base, const char *path)
  * nothing). What a run record does not say, compare decides. */
 static bool rcmp_may_match(const struct hb_report_in *a, const struct hb_report_in *b)
 {
-    const char *x = hb_rec_str(a->res.run, "command", NULL),
-               *y = hb_rec_str(b->res.run, "command", NULL);
+    const char *x = hb_jsonl_read_str(a->res.run, "command", NULL),
+               *y = hb_jsonl_read_str(b->res.run, "command", NULL);
     const json_t *ha = json_object_get(a->res.run, "hosts"),
                  *hb = json_object_get(b->res.run, "hosts");
     return (!x || !y || strcmp(x, y) == 0) && (!ha || !hb || json_equal(ha, hb));
@@ -78,8 +78,8 @@ static int rcmp_index(struct hb_rcmp_set *s)
         json_t *r;
         json_array_foreach(s->rows[m], i, r)
         {
-            if (!hb_report_is(r, "comparison", NULL, NULL)) continue;
-            const char *key = hb_rec_str(r, "record", "");
+            if (!hb_report_kit_is(r, "comparison", NULL, NULL)) continue;
+            const char *key = hb_jsonl_read_str(r, "record", "");
             json_t *e = json_object_get(seen, key);
             size_t row = e ? (size_t)json_integer_value(e) : s->n++;
             if (!e) json_object_set_new(seen, key, json_integer((json_int_t)row));
@@ -113,7 +113,7 @@ static struct hb_bar rcmp_bar(const json_t *row, const char *side, const char *g
     return (struct hb_bar){group,
                            file,
                            file,
-                           hb_rec_num(row, side, NAN),
+                           hb_jsonl_read_num(row, side, NAN),
                            has ? json_number_value(json_array_get(ci, 0)) : NAN,
                            has ? json_number_value(json_array_get(ci, 1)) : NAN};
 }
@@ -128,7 +128,7 @@ static void rcmp_figure(FILE *f, const struct hb_report_in *in, const struct hb_
     size_t nb = 0;
     for (size_t e = 0; bars && groups && e < rcmp_shown(s); e++) {
         const json_t *first = rcmp_first(s, e);
-        if (strcmp(hb_rec_str(first, "unit", ""), unit) != 0) continue;
+        if (strcmp(hb_jsonl_read_str(first, "unit", ""), unit) != 0) continue;
         snprintf(groups[e], sizeof(groups[e]), "#%zu", e + 1);
         bars[nb++] = rcmp_bar(first, "base", groups[e], rcmp_name(&in[s->base]));
         for (int m = 0; m < s->k; m++)
@@ -138,9 +138,9 @@ static void rcmp_figure(FILE *f, const struct hb_report_in *in, const struct hb_
     }
     if (nb) {
         char ylabel[64], metric[80];
-        snprintf(ylabel, sizeof(ylabel), "%s (each file's figure)", hb_unit_shown(unit));
+        snprintf(ylabel, sizeof(ylabel), "%s (each file's figure)", hb_units_shown(unit));
         snprintf(metric, sizeof(metric), "comparison %s", unit);
-        hb_report_bar_figs(f, bars, nb, ylabel, metric);
+        hb_report_kit_bar_figs(f, bars, nb, ylabel, metric);
     }
     free(bars);
     free(groups);
@@ -151,16 +151,17 @@ static void rcmp_cell(FILE *f, const json_t *row, const char *key, const char *c
 {
     char v[32], lo[32], hi[32];
     const json_t *ci = json_object_get(row, ci_key);
-    double x = hb_rec_num(row, key, NAN);
+    double x = hb_jsonl_read_num(row, key, NAN);
     fprintf(f, "<td class=\"fig\" data-value=\"%.17g\"", x);
     if (json_array_size(ci) == 2 && json_is_number(json_array_get(ci, 0))) {
         double a = json_number_value(json_array_get(ci, 0)),
                b = json_number_value(json_array_get(ci, 1));
         fprintf(f, " data-lo=\"%.17g\" data-hi=\"%.17g\">%s [%s, %s]</td>", a, b,
-                hb_num_plain(x, v, sizeof(v)), hb_num_plain(a, lo, sizeof(lo)),
-                hb_num_plain(b, hi, sizeof(hi)));
+                hb_report_axis_num_plain(x, v, sizeof(v)),
+                hb_report_axis_num_plain(a, lo, sizeof(lo)),
+                hb_report_axis_num_plain(b, hi, sizeof(hi)));
     } else
-        fprintf(f, ">%s</td>", isfinite(x) ? hb_num_plain(x, v, sizeof(v)) : "&#8211;");
+        fprintf(f, ">%s</td>", isfinite(x) ? hb_report_axis_num_plain(x, v, sizeof(v)) : "&#8211;");
 }
 
 /* The change of one later file and compare's verdict, its reason as the cell's title. */
@@ -171,15 +172,15 @@ static void rcmp_verdict(FILE *f, const json_t *row)
         return;
     }
     char pct[40];
-    double c = hb_rec_num(row, "change_pct", NAN);
+    double c = hb_jsonl_read_num(row, "change_pct", NAN);
     snprintf(pct, sizeof(pct), "%+.1f%%", c);
     fprintf(f, "<td class=\"fig\" data-value=\"%.17g\">%s</td>", c, isfinite(c) ? pct : "&#8211;");
     rcmp_cell(f, row, "new", "new_ci95");
-    const char *verdict = hb_rec_str(row, "verdict", "?");
+    const char *verdict = hb_jsonl_read_str(row, "verdict", "?");
     fprintf(f, "<td class=\"cmpverdict %s\" title=\"", verdict);
-    hb_html_esc(f, hb_rec_str(row, "reason", ""));
+    hb_escape_html(f, hb_jsonl_read_str(row, "reason", ""));
     fputs("\">", f);
-    hb_html_esc(f, verdict);
+    hb_escape_html(f, verdict);
     fputs("</td>", f);
 }
 
@@ -190,20 +191,20 @@ static void rcmp_counts(FILE *f, const struct hb_report_in *in, const struct hb_
     for (int m = 0; m < s->k; m++) {
         size_t i;
         json_t *r, *sum = NULL;
-        json_array_foreach(s->rows[m], i, r) if (hb_report_is(r, "compare_summary", NULL, NULL))
+        json_array_foreach(s->rows[m], i, r) if (hb_report_kit_is(r, "compare_summary", NULL, NULL))
             sum = r;
         fputs("<li><code>", f);
-        hb_html_esc(f, rcmp_name(&in[s->member[m]]));
+        hb_escape_html(f, rcmp_name(&in[s->member[m]]));
         fputs("</code> against <code>", f);
-        hb_html_esc(f, rcmp_name(&in[s->base]));
+        hb_escape_html(f, rcmp_name(&in[s->base]));
         fprintf(f,
                 "</code>: %d worse, %d better, %d the same, %d unclear, %d undetermined; %d only "
                 "in the first, %d only in this one. ",
-                hb_report_int(sum, "worse", 0), hb_report_int(sum, "better", 0),
-                hb_report_int(sum, "same", 0), hb_report_int(sum, "unclear", 0),
-                hb_report_int(sum, "undetermined", 0), hb_report_int(sum, "only_base", 0),
-                hb_report_int(sum, "only_new", 0));
-        hb_html_esc(f, hb_rec_str(sum, "noise_floor", ""));
+                hb_report_kit_int(sum, "worse", 0), hb_report_kit_int(sum, "better", 0),
+                hb_report_kit_int(sum, "same", 0), hb_report_kit_int(sum, "unclear", 0),
+                hb_report_kit_int(sum, "undetermined", 0), hb_report_kit_int(sum, "only_base", 0),
+                hb_report_kit_int(sum, "only_new", 0));
+        hb_escape_html(f, hb_jsonl_read_str(sum, "noise_floor", ""));
         fputs(".</li>", f);
     }
     fputs("</ul>\n", f);
@@ -219,27 +220,27 @@ static void rcmp_table(FILE *f, const struct hb_report_in *in, const struct hb_r
                 "<p class=\"warn leftout\">Drawn: the first %zu of %zu experiments (to keep "
                 "the report readable); every one: <code>hopbench compare ",
                 n, s->n);
-        hb_html_esc(f, in[s->base].res.path);
+        hb_escape_html(f, in[s->base].res.path);
         fputs(" LATER.jsonl</code></p>\n", f);
     }
-    hb_report_numbers_open(f, n);
+    hb_report_kit_numbers_open(f, n);
     fputs("<table class=\"numbers compare\"><tr><th>#</th><th>experiment</th><th>unit</th><th>", f);
-    hb_html_esc(f, rcmp_name(&in[s->base]));
+    hb_escape_html(f, rcmp_name(&in[s->base]));
     fputs(" [lo, hi]</th>", f);
     for (int m = 0; m < s->k; m++) {
         fputs("<th>change</th><th>", f);
-        hb_html_esc(f, rcmp_name(&in[s->member[m]]));
+        hb_escape_html(f, rcmp_name(&in[s->member[m]]));
         fputs(" [lo, hi]</th><th>verdict</th>", f);
     }
     fputs("</tr>\n", f);
     for (size_t e = 0; e < n; e++) {
         const json_t *first = rcmp_first(s, e);
         fprintf(f, "<tr class=\"cmp\" data-record=\"");
-        hb_html_esc(f, hb_rec_str(first, "record", ""));
+        hb_escape_html(f, hb_jsonl_read_str(first, "record", ""));
         fprintf(f, "\"><td>%zu</td><td class=\"kv\">", e + 1);
-        hb_html_esc(f, hb_rec_str(first, "record", ""));
+        hb_escape_html(f, hb_jsonl_read_str(first, "record", ""));
         fputs("</td><td>", f);
-        hb_html_esc(f, hb_unit_shown(hb_rec_str(first, "unit", "")));
+        hb_escape_html(f, hb_units_shown(hb_jsonl_read_str(first, "unit", "")));
         fputs("</td>", f);
         rcmp_cell(f, first, "base", "base_ci95");
         for (int m = 0; m < s->k; m++)
@@ -247,7 +248,7 @@ static void rcmp_table(FILE *f, const struct hb_report_in *in, const struct hb_r
         fputs("</tr>\n", f);
     }
     fputs("</table>\n", f);
-    hb_report_numbers_close(f, n);
+    hb_report_kit_numbers_close(f, n);
 }
 
 /* One set's panel: the counts, a figure per unit, the table. */
@@ -255,14 +256,14 @@ static void rcmp_panel(FILE *f, const struct hb_report_in *in, struct hb_rcmp_se
 {
     if (rcmp_index(s)) return;
     fputs("<div class=\"panel compare\">", f);
-    hb_report_caption(f, &in[s->base].res, "runs of the same experiments, the first as base");
+    hb_report_kit_caption(f, &in[s->base].res, "runs of the same experiments, the first as base");
     rcmp_counts(f, in, s);
     /* One figure per unit, in order of first appearance. */
     for (size_t e = 0; e < rcmp_shown(s); e++) {
-        const char *unit = hb_rec_str(rcmp_first(s, e), "unit", "");
+        const char *unit = hb_jsonl_read_str(rcmp_first(s, e), "unit", "");
         bool drawn = false;
         for (size_t d = 0; d < e && !drawn; d++)
-            drawn = strcmp(hb_rec_str(rcmp_first(s, d), "unit", ""), unit) == 0;
+            drawn = strcmp(hb_jsonl_read_str(rcmp_first(s, d), "unit", ""), unit) == 0;
         if (!drawn) rcmp_figure(f, in, s, unit);
     }
     fputs("<p class=\"ci\">Whiskers and [lo, hi]: each file's interval over its repeats; "

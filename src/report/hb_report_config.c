@@ -47,7 +47,8 @@ static bool config_hugepages(FILE *f, const json_t *v)
                     kb >= 1048576 ? "GiB"
                     : kb >= 1024  ? "MiB"
                                   : "KiB",
-                    (long long)hb_rec_num(c, "free", 0), (long long)hb_rec_num(c, "total", 0));
+                    (long long)hb_jsonl_read_num(c, "free", 0),
+                    (long long)hb_jsonl_read_num(c, "total", 0));
         }
         any = true;
     }
@@ -66,8 +67,8 @@ static void config_cell(FILE *f, const json_t *config, const json_t *unreadable,
         fputs("</td>", f);
         return;
     }
-    char *words = json_is_null(v) && why ? NULL : hb_config_words(v);
-    hb_html_esc(f, words ? words : config_why(why));
+    char *words = json_is_null(v) && why ? NULL : hb_config_diff_words(v);
+    hb_escape_html(f, words ? words : config_why(why));
     fputs("</td>", f);
     free(words);
 }
@@ -119,7 +120,7 @@ static void config_files(FILE *f, const struct hb_report_in *in, const int *at, 
     fputs("<table class=\"config\"><tr><th>configuration</th>", f);
     for (int k = 0; k < (same ? 1 : n); k++) {
         fputs("<th>", f);
-        hb_html_esc(f, same ? (n == 1 ? "value" : "every file") : config_file(in, at[k]));
+        hb_escape_html(f, same ? (n == 1 ? "value" : "every file") : config_file(in, at[k]));
         fputs("</th>", f);
     }
     fputs("</tr>\n", f);
@@ -128,7 +129,7 @@ static void config_files(FILE *f, const struct hb_report_in *in, const int *at, 
     json_object_foreach((json_t *)first, key, v)
     {
         fputs("<tr><th>", f);
-        hb_html_esc(f, key);
+        hb_escape_html(f, key);
         fputs("</th>", f);
         for (int k = 0; k < (same ? 1 : n); k++) {
             const json_t *run = in[at[k]].res.run;
@@ -156,7 +157,7 @@ static size_t *config_shown(const json_t *hosts, const json_t *drift, size_t *n,
     if (!at) return NULL;
     json_array_foreach(hosts, i, h)
     {
-        const json_t *mine = json_object_get(drift, hb_rec_str(h, "host", "?"));
+        const json_t *mine = json_object_get(drift, hb_jsonl_read_str(h, "host", "?"));
         bool differs = json_object_size(mine) > 0;
         *differ += differs;
         if (*n < HB_CONFIG_HOSTS && (all <= HB_CONFIG_HOSTS || i == 0 || differs)) at[(*n)++] = i;
@@ -167,7 +168,7 @@ static size_t *config_shown(const json_t *hosts, const json_t *drift, size_t *n,
 /* A fleet's hosts side by side, their drift from the majority marked. */
 static void config_hosts(FILE *f, const json_t *hosts)
 {
-    json_t *drift = hb_fleet_config_drift(hosts);
+    json_t *drift = hb_config_drift_fleet(hosts);
     const json_t *first = json_object_get(json_array_get(hosts, 0), "config"), *v;
     size_t n, differ, *at = config_shown(hosts, drift, &n, &differ);
     if (at && n < json_array_size(hosts))
@@ -179,7 +180,7 @@ static void config_hosts(FILE *f, const json_t *hosts)
     fputs("<table class=\"config\"><tr><th>configuration per host</th>", f);
     for (size_t k = 0; at && k < n; k++) {
         fputs("<th>", f);
-        hb_html_esc(f, hb_rec_str(json_array_get(hosts, at[k]), "host", "?"));
+        hb_escape_html(f, hb_jsonl_read_str(json_array_get(hosts, at[k]), "host", "?"));
         fputs("</th>", f);
     }
     fputs("</tr>\n", f);
@@ -187,11 +188,11 @@ static void config_hosts(FILE *f, const json_t *hosts)
     json_object_foreach((json_t *)first, key, v)
     {
         fputs("<tr><th>", f);
-        hb_html_esc(f, key);
+        hb_escape_html(f, key);
         fputs("</th>", f);
         for (size_t k = 0; at && k < n; k++) {
             const json_t *h = json_array_get(hosts, at[k]);
-            const json_t *mine = json_object_get(drift, hb_rec_str(h, "host", "?"));
+            const json_t *mine = json_object_get(drift, hb_jsonl_read_str(h, "host", "?"));
             config_cell(f, json_object_get(h, "config"), json_object_get(h, "config_unreadable"),
                         key, config_marked(mine, key));
         }

@@ -36,30 +36,31 @@ static const char *const hops_heads[] = {"background",   "case",
                                          "unit",         "time per byte, % of the local read's",
                                          "its interval", "against the local read"};
 
-int hb_report_hops_take(struct hb_report_in *in, const json_t *m)
+int hb_report_curves_hops_take(struct hb_report_in *in, const json_t *m)
 {
-    if (!hb_report_is(m, "measurement", NULL, "pct_of_local_read")) return 0;
+    if (!hb_report_kit_is(m, "measurement", NULL, "pct_of_local_read")) return 0;
     /* One group per background level, in load order (unknown levels last). */
-    const char *bg = hb_rec_str(m, "bg_level", "idle");
-    struct hb_rbar bar = {.key = hb_report_bg_rank(bg),
-                          .fig = hb_report_fig(m, "pct_of_local_read")};
-    int rc = hb_report_intern(in, bg, &bar.group);
-    if (rc == 0) rc = hb_report_intern(in, hb_rec_str(m, "label", "?"), &bar.label);
-    if (rc == 0 && hb_report_label_add(&in->labels[1], hb_rec_str(m, "label", "")) < 0)
+    const char *bg = hb_jsonl_read_str(m, "bg_level", "idle");
+    struct hb_rbar bar = {.key = hb_report_data_bg_rank(bg),
+                          .fig = hb_report_data_fig(m, "pct_of_local_read")};
+    int rc = hb_report_data_intern(in, bg, &bar.group);
+    if (rc == 0) rc = hb_report_data_intern(in, hb_jsonl_read_str(m, "label", "?"), &bar.label);
+    if (rc == 0 && hb_report_words_label_add(&in->labels[1], hb_jsonl_read_str(m, "label", "")) < 0)
         rc = -ENOMEM;
-    if (rc == 0) rc = hb_report_intern(in, hb_rec_str(m, "case", "single"), &bar.series);
-    if (rc == 0) rc = hb_report_add_row(in, m, hops_keys, HB_HOPS_COLS, false, &bar.row);
-    return rc ? rc : hb_report_add_bar(&in->hops, &bar);
+    if (rc == 0)
+        rc = hb_report_data_intern(in, hb_jsonl_read_str(m, "case", "single"), &bar.series);
+    if (rc == 0) rc = hb_report_data_add_row(in, m, hops_keys, HB_HOPS_COLS, false, &bar.row);
+    return rc ? rc : hb_report_data_add_bar(&in->hops, &bar);
 }
 
-void hb_report_hops(FILE *f, const struct hb_report_in *in, int nin)
+void hb_report_curves_hops(FILE *f, const struct hb_report_in *in, int nin)
 {
     bool any = false;
     struct hb_strtab labels = {0};
     for (int i = 0; i < nin; i++) {
         any |= in[i].hops.n > 0;
         for (uint32_t l = 0; l < in[i].labels[1].n; l++)
-            hb_report_label_add(&labels, hb_strtab_get(&in[i].labels[1], l));
+            hb_report_words_label_add(&labels, hb_strtab_get(&in[i].labels[1], l));
     }
     if (any) {
         fputs("<section id=\"hops\"><h2>Hop study (% of local read; 100 = the local read of "
@@ -70,7 +71,7 @@ void hb_report_hops(FILE *f, const struct hb_report_in *in, int nin)
               "its ratio to the local read's, in the figure's own terms.</p>\n",
               f);
         /* The labels in words first, beside the bars and rows that use them. */
-        hb_report_label_key(f, &labels);
+        hb_report_words_label_key(f, &labels);
         fputs("<div class=\"row\">\n", f);
         const struct hb_bar_fig fig = {
             "time per byte in % of local read",
@@ -80,7 +81,7 @@ void hb_report_hops(FILE *f, const struct hb_report_in *in, int nin)
             HB_HOPS_COLS,
             "select(.type == \"measurement\" and has(\"pct_of_local_read\"))"};
         for (int i = 0; i < nin; i++)
-            hb_report_bar_panel(f, &in[i], &in[i].hops, &fig);
+            hb_report_kit_bar_panel(f, &in[i], &in[i].hops, &fig);
         fputs("</div>\n</section>\n", f);
     }
     hb_strtab_free(&labels);
@@ -91,53 +92,56 @@ int hb_report_curves_take(struct hb_report_in *in, const json_t *m)
 {
     char name[200];
     int rc = 0;
-    if (hb_report_is(m, "measurement", "loaded", "total_GBps")) {
+    if (hb_report_kit_is(m, "measurement", "loaded", "total_GBps")) {
         in->has |= HB_RHAS_LOADED;
-        hb_report_series_name(name, sizeof(name), m, NULL);
+        hb_report_data_series_name(name, sizeof(name), m, NULL);
         /* Each point's injection delay, as the table shows it (none: the idle point). */
         char delay[32] = "idle";
         json_t *d = json_object_get(m, "delay");
         if (json_is_integer(d))
             snprintf(delay, sizeof(delay), "%lld ns", (long long)json_integer_value(d));
-        if (json_is_number(json_object_get(m, hb_rec_headline_key(m))))
-            rc = hb_report_add_point(&in->loaded, name, hb_rec_num(m, "total_GBps", 0),
-                                     hb_report_fig(m, hb_rec_headline_key(m)), delay);
+        if (json_is_number(json_object_get(m, hb_jsonl_read_headline_key(m))))
+            rc = hb_report_data_add_point(&in->loaded, name, hb_jsonl_read_num(m, "total_GBps", 0),
+                                          hb_report_data_fig(m, hb_jsonl_read_headline_key(m)),
+                                          delay);
     }
     static const char *const metrics[] = {"latency", "bandwidth"};
-    if (rc == 0 && hb_report_is(m, "measurement", "sweep", "ws_bytes")) {
+    if (rc == 0 && hb_report_kit_is(m, "measurement", "sweep", "ws_bytes")) {
         in->has |= HB_RHAS_SWEEP;
         for (int mi = 0; rc == 0 && mi < 2; mi++) {
-            const char *ykey = hb_rec_headline_key(m);
-            if (strcmp(hb_rec_str(m, "metric", ""), metrics[mi]) != 0 ||
+            const char *ykey = hb_jsonl_read_headline_key(m);
+            if (strcmp(hb_jsonl_read_str(m, "metric", ""), metrics[mi]) != 0 ||
                 !json_is_number(json_object_get(m, ykey)))
                 continue;
             /* 4k and THP pages are separate curves, as lat_mem_rd plots them. */
-            hb_report_series_name(name, sizeof(name), m, hb_rec_str(m, "pages", NULL));
+            hb_report_data_series_name(name, sizeof(name), m, hb_jsonl_read_str(m, "pages", NULL));
             /* x is each thread's part: where it outgrows a cache, the curve steps. */
-            int threads = hb_report_int(m, "threads", 1);
+            int threads = hb_report_kit_int(m, "threads", 1);
             threads = threads > 0 ? threads : 1;
             if (threads > in->sweep_threads) in->sweep_threads = threads;
             if (mi == 0 && !in->sweep_stride)
-                in->sweep_stride = (uint64_t)fmax(0.0, hb_rec_num(m, "chase_stride", 0));
-            rc = hb_report_add_point(&in->sweep[mi], name, hb_rec_num(m, "ws_bytes", 0) / threads,
-                                     hb_report_fig(m, ykey), hb_rec_str(m, "level", ""));
+                in->sweep_stride = (uint64_t)fmax(0.0, hb_jsonl_read_num(m, "chase_stride", 0));
+            rc = hb_report_data_add_point(
+                &in->sweep[mi], name, hb_jsonl_read_num(m, "ws_bytes", 0) / threads,
+                hb_report_data_fig(m, ykey), hb_jsonl_read_str(m, "level", ""));
         }
     }
-    if (rc == 0 && hb_report_is(m, "measurement", "policy", NULL)) in->has |= HB_RHAS_POLICY;
+    if (rc == 0 && hb_report_kit_is(m, "measurement", "policy", NULL)) in->has |= HB_RHAS_POLICY;
     /* The policy suite sums a rate run's tasks into throughput records: those are drawn when
      * the file has them, else each measurement. One curve per placement and mode. */
     for (int sums = 0; rc == 0 && sums < 2; sums++) {
-        const char *ykey = sums ? "value" : hb_rec_headline_key(m);
+        const char *ykey = sums ? "value" : hb_jsonl_read_headline_key(m);
         /* A run without --intensity writes intensity null: no point of this curve. */
-        if (!hb_report_is(m, sums ? "throughput" : "measurement", "policy", NULL) ||
+        if (!hb_report_kit_is(m, sums ? "throughput" : "measurement", "policy", NULL) ||
             !json_is_number(json_object_get(m, "intensity")))
             continue;
         if (sums) in->has |= HB_RHAS_SUMS;
         if (!json_is_number(json_object_get(m, ykey))) continue;
-        snprintf(name, sizeof(name), "%s %s %s", hb_rec_str(m, "host", "?"),
-                 hb_rec_str(m, "policy", "?"), hb_rec_str(m, "mode", "?"));
-        rc = hb_report_add_point(&in->intensity[sums], name, hb_rec_num(m, "intensity", 0),
-                                 hb_report_fig(m, ykey), hb_rec_str(m, "level", ""));
+        snprintf(name, sizeof(name), "%s %s %s", hb_jsonl_read_str(m, "host", "?"),
+                 hb_jsonl_read_str(m, "policy", "?"), hb_jsonl_read_str(m, "mode", "?"));
+        rc = hb_report_data_add_point(
+            &in->intensity[sums], name, hb_jsonl_read_num(m, "intensity", 0),
+            hb_report_data_fig(m, ykey), hb_jsonl_read_str(m, "level", ""));
     }
     return rc;
 }
@@ -160,8 +164,8 @@ static void curves_free(struct hb_series *s, int n)
     free(s);
 }
 
-/* The kept curves as series for hb_svg_lines, points sorted by x; NULL when out of memory
- * (nothing to free). */
+/* The kept curves as series for hb_report_draw_svg_lines, points sorted by x; NULL when out of
+ * memory (nothing to free). */
 static struct hb_series *curves_build(const struct hb_rcurves *c)
 {
     uint32_t ns = c->names.n;
@@ -215,11 +219,11 @@ static void curves_table(FILE *f, const struct hb_series *s, int n, const struct
         for (int i = 0; i < s[k].n; i++)
             levels |= s[k].level[i][0] != '\0';
     }
-    hb_report_numbers_open(f, rows);
+    hb_report_kit_numbers_open(f, rows);
     /* Heads in words, as the axes say them (the record keys are in the figure's query). */
     fprintf(f, "<table class=\"numbers\"><tr><th>series</th><th>%s</th><th>%s</th>",
             fig->opt.xlabel, fig->opt.ylabel);
-    hb_report_interval_head(f, cov);
+    hb_report_kit_interval_head(f, cov);
     if (levels) fprintf(f, "<th>%s</th>", fig->levelhead ? fig->levelhead : "level");
     fputs("</tr>\n", f);
     char a[48], b[48];
@@ -227,18 +231,18 @@ static void curves_table(FILE *f, const struct hb_series *s, int n, const struct
     for (int k = 0; k < n; k++)
         for (int i = 0; i < s[k].n; i++) {
             fputs("<tr><td>", f);
-            hb_html_esc(f, s[k].name);
-            fprintf(f, "</td><td>%s</td>", hb_axis_label(&xa, s[k].x[i], a, sizeof(a)));
+            hb_escape_html(f, s[k].name);
+            fprintf(f, "</td><td>%s</td>", hb_report_axis_label(&xa, s[k].x[i], a, sizeof(a)));
             /* The figure and its interval at one rounding: "272.2" and "[221.0, 1201.3]". */
             char ends[HB_FIGURE_LEN];
             fprintf(f, "<td>%s</td><td>%s", hb_figure_text(s[k].y[i], b, sizeof(b)),
-                    hb_report_ends(s[k].y[i], s[k].lo[i], s[k].hi[i], ends, sizeof(ends)));
+                    hb_report_words_ends(s[k].y[i], s[k].lo[i], s[k].hi[i], ends, sizeof(ends)));
             fputs(levels ? "</td><td>" : "", f);
-            hb_html_esc(f, s[k].level[i]);
+            hb_escape_html(f, s[k].level[i]);
             fputs("</td></tr>\n", f);
         }
     fputs("</table>\n", f);
-    hb_report_numbers_close(f, rows);
+    hb_report_kit_numbers_close(f, rows);
 }
 
 /* The marks of the knee records kept for curve (at most HB_REPORT_MAX_MARKS). */
@@ -251,22 +255,23 @@ static int knee_marks(const json_t *records, const char *curve, struct hb_mark *
     json_array_foreach(records, k, r)
     {
         /* A curve that never reached its knee has a null value: nothing to mark. */
-        if (n >= HB_REPORT_MAX_MARKS || !hb_report_is(r, "knee", NULL, NULL) ||
-            strcmp(hb_rec_str(r, "curve", ""), curve) != 0 ||
+        if (n >= HB_REPORT_MAX_MARKS || !hb_report_kit_is(r, "knee", NULL, NULL) ||
+            strcmp(hb_jsonl_read_str(r, "curve", ""), curve) != 0 ||
             !json_is_number(json_object_get(r, "value")))
             continue;
         char v[32];
-        hb_num_plain(hb_rec_num(r, "value", 0), v, sizeof(v));
+        hb_report_axis_num_plain(hb_jsonl_read_num(r, "value", 0), v, sizeof(v));
         /* Intensity knees compare local with another placement; loaded knees are per pair. */
         if (json_object_get(r, "against"))
-            snprintf(labels[n], 96, "knee local/%s %s: %s %s", hb_rec_str(r, "against", ""),
-                     hb_rec_str(r, "mode", ""), v, hb_unit_shown(hb_rec_str(r, "unit", "")));
+            snprintf(labels[n], 96, "knee local/%s %s: %s %s", hb_jsonl_read_str(r, "against", ""),
+                     hb_jsonl_read_str(r, "mode", ""), v,
+                     hb_units_shown(hb_jsonl_read_str(r, "unit", "")));
         else
             snprintf(labels[n], 96, "knee of CPU node %lld \xe2\x86\x92 memory node %lld: %s %s",
-                     (long long)hb_rec_num(r, "cpu_node", -1),
-                     (long long)hb_rec_num(r, "mem_node", -1), v,
-                     hb_unit_shown(hb_rec_str(r, "unit", "")));
-        marks[n] = (struct hb_mark){hb_rec_num(r, "value", 0), labels[n], NULL};
+                     (long long)hb_jsonl_read_num(r, "cpu_node", -1),
+                     (long long)hb_jsonl_read_num(r, "mem_node", -1), v,
+                     hb_units_shown(hb_jsonl_read_str(r, "unit", "")));
+        marks[n] = (struct hb_mark){hb_jsonl_read_num(r, "value", 0), labels[n], NULL};
         n++;
     }
     return n;
@@ -291,10 +296,10 @@ void hb_report_curves_figure(FILE *f, const struct hb_report_in *in, const struc
         left -= (size_t)s[k].n;
         if (s[k].n) shown = k + 1;
     }
-    hb_report_left_out_n(f, c->n, HB_REPORT_MAX_ROWS, "curve points and rows", in->res.path,
-                         fig->select);
-    hb_svg_lines(f, s, shown, marks, nm, &fig->opt);
-    hb_report_whiskers(f, &c->cov);
+    hb_report_kit_left_out_n(f, c->n, HB_REPORT_MAX_ROWS, "curve points and rows", in->res.path,
+                             fig->select);
+    hb_report_draw_svg_lines(f, s, shown, marks, nm, &fig->opt);
+    hb_report_kit_whiskers(f, &c->cov);
     curves_table(f, s, shown, fig, &c->cov);
     for (int k = 0; k < ns; k++)
         s[k].n = all[k];
@@ -302,7 +307,7 @@ void hb_report_curves_figure(FILE *f, const struct hb_report_in *in, const struc
     curves_free(s, ns);
 }
 
-void hb_report_loaded(FILE *f, const struct hb_report_in *in, int nin)
+void hb_report_curves_loaded(FILE *f, const struct hb_report_in *in, int nin)
 {
     int any = 0;
     for (int i = 0; i < nin; i++)
@@ -320,8 +325,8 @@ void hb_report_loaded(FILE *f, const struct hb_report_in *in, int nin)
         char labels[HB_REPORT_MAX_MARKS][96];
         int nm = knee_marks(in[i].res.records, "loaded", marks, labels);
         fputs("<div class=\"panel\">", f);
-        hb_report_caption(f, &in[i].res, "latency under load");
-        hb_report_left_out(
+        hb_report_kit_caption(f, &in[i].res, "latency under load");
+        hb_report_kit_left_out(
             f, 0, &in[i].knees[0], "knees marked", in[i].res.path,
             "select(.type == \"knee\" and .curve == \"loaded\" and (.value | type) == \"number\")");
         hb_report_curves_figure(f, &in[i], &in[i].loaded, marks, nm, &fig);
@@ -330,7 +335,7 @@ void hb_report_loaded(FILE *f, const struct hb_report_in *in, int nin)
     fputs("</div></section>\n", f);
 }
 
-void hb_report_policy(FILE *f, const struct hb_report_in *in, int nin)
+void hb_report_curves_policy(FILE *f, const struct hb_report_in *in, int nin)
 {
     int any = 0;
     for (int i = 0; i < nin; i++)
@@ -344,7 +349,7 @@ void hb_report_policy(FILE *f, const struct hb_report_in *in, int nin)
     for (int i = 0; i < nin; i++) {
         if (!(in[i].has & HB_RHAS_POLICY)) continue;
         fputs("<div class=\"panel\">", f);
-        hb_report_caption(f, &in[i].res, "policies per workload");
+        hb_report_kit_caption(f, &in[i].res, "policies per workload");
         hb_report_policy_gains(f, &in[i]);
         bool sums = (in[i].has & HB_RHAS_SUMS) != 0;
         const struct hb_rcurves *c = &in[i].intensity[sums];
@@ -363,9 +368,9 @@ void hb_report_policy(FILE *f, const struct hb_report_in *in, int nin)
             char labels[HB_REPORT_MAX_MARKS][96];
             int nm = knee_marks(in[i].res.records, "intensity", marks, labels);
             fputs("<p class=\"figtitle\">bandwidth by compute intensity</p>\n", f);
-            hb_report_left_out(f, 0, &in[i].knees[1], "knees marked", in[i].res.path,
-                               "select(.type == \"knee\" and .curve == \"intensity\" and "
-                               "(.value | type) == \"number\")");
+            hb_report_kit_left_out(f, 0, &in[i].knees[1], "knees marked", in[i].res.path,
+                                   "select(.type == \"knee\" and .curve == \"intensity\" and "
+                                   "(.value | type) == \"number\")");
             hb_report_curves_figure(f, &in[i], c, marks, nm, &fig);
         }
         fputs("</div>\n", f);

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int hb_report_bg_rank(const char *bg)
+int hb_report_data_bg_rank(const char *bg)
 {
     static const char *const order[] = {"idle", "low", "medium", "high", "very-high", NULL};
     for (int i = 0; order[i]; i++)
@@ -24,21 +24,22 @@ int hb_report_bg_rank(const char *bg)
     return 99;
 }
 
-void hb_report_evidence_key(char *buf, size_t len, const char *suite, const char *bg,
-                            const char *label)
+void hb_report_data_evidence_key(char *buf, size_t len, const char *suite, const char *bg,
+                                 const char *label)
 {
     snprintf(buf, len, "%s\x1f%s\x1f%s%s", suite, bg ? bg : "", bg ? "" : "\x1f*", label);
 }
 
-void hb_report_series_name(char *buf, size_t len, const json_t *m, const char *extra)
+void hb_report_data_series_name(char *buf, size_t len, const json_t *m, const char *extra)
 {
     snprintf(buf, len, "%s: %s, CPU node %lld \xe2\x86\x92 memory node %lld%s%s%s",
-             hb_rec_str(m, "host", "?"), hb_rec_str(m, "kernel", "?"),
-             (long long)hb_rec_num(m, "cpu_node", -1), (long long)hb_rec_num(m, "mem_node", -1),
-             extra ? ", " : "", extra ? extra : "", extra ? " pages" : "");
+             hb_jsonl_read_str(m, "host", "?"), hb_jsonl_read_str(m, "kernel", "?"),
+             (long long)hb_jsonl_read_num(m, "cpu_node", -1),
+             (long long)hb_jsonl_read_num(m, "mem_node", -1), extra ? ", " : "", extra ? extra : "",
+             extra ? " pages" : "");
 }
 
-bool hb_report_budget_take(struct hb_rbudget *b, size_t w, size_t max)
+bool hb_report_data_budget_take(struct hb_rbudget *b, size_t w, size_t max)
 {
     b->total++;
     b->full |= b->used + w > max;
@@ -48,7 +49,7 @@ bool hb_report_budget_take(struct hb_rbudget *b, size_t w, size_t max)
     return true;
 }
 
-int hb_report_intern(struct hb_report_in *in, const char *s, uint32_t *id)
+int hb_report_data_intern(struct hb_report_in *in, const char *s, uint32_t *id)
 {
     *id = hb_strtab_add(&in->str, s, strlen(s));
     return *id == HB_STRTAB_NONE ? -ENOMEM : 0;
@@ -70,9 +71,10 @@ static bool report_figure_cell(FILE *m, const json_t *rec, const char *key)
 {
     char text[HB_FIGURE_LEN], base[64];
     size_t len = strlen(key);
-    const char *head = hb_rec_headline_key(rec);
+    const char *head = hb_jsonl_read_headline_key(rec);
     if (strcmp(key, head) == 0 && json_is_number(json_object_get(rec, key))) {
-        fprintf(m, "<td>%s</td>", hb_figure_text(hb_rec_num(rec, key, 0), text, sizeof(text)));
+        fprintf(m, "<td>%s</td>",
+                hb_figure_text(hb_jsonl_read_num(rec, key, 0), text, sizeof(text)));
         return true;
     }
     if (strcmp(key, "ci95") == 0 || (len > 5 && strcmp(key + len - 5, "_ci95") == 0)) {
@@ -80,25 +82,26 @@ static bool report_figure_cell(FILE *m, const json_t *rec, const char *key)
                  strcmp(key, "ci95") == 0 ? (int)strlen(head) : (int)len - 5,
                  strcmp(key, "ci95") == 0 ? head : key);
         double v = report_num_or_nan(rec, base), lo, hi;
-        hb_report_ci(json_object_get(rec, key), &lo, &hi);
-        const char *ends = hb_report_ends(v, lo, hi, text, sizeof(text));
+        hb_report_words_ci(json_object_get(rec, key), &lo, &hi);
+        const char *ends = hb_report_words_ends(v, lo, hi, text, sizeof(text));
         fprintf(m, "<td>%s</td>", *ends ? ends : "&#8211;");
         return true;
     }
     if (strcmp(key, "unit") == 0 && json_is_string(json_object_get(rec, key))) {
         fputs("<td>", m);
-        hb_html_esc(m, hb_unit_shown(hb_rec_str(rec, key, "")));
+        hb_escape_html(m, hb_units_shown(hb_jsonl_read_str(rec, key, "")));
         fputs("</td>", m);
         return true;
     }
     if (strcmp(key, "ratio_to_reference") == 0) {
         double r = report_num_or_nan(rec, key);
-        const char *ref = hb_rec_str(rec, "reference_label", "");
+        const char *ref = hb_jsonl_read_str(rec, "reference_label", "");
         char words[160];
         fputs("<td class=\"kv ratio\">", m);
         if (isfinite(r)) {
-            fprintf(m, "%.2fx the %s of ", r, hb_unit_quantity(hb_rec_str(rec, "unit", "")));
-            hb_html_esc(m, hb_label_words(ref, words, sizeof(words)) ? words : ref);
+            fprintf(m, "%.2fx the %s of ", r,
+                    hb_units_quantity(hb_jsonl_read_str(rec, "unit", "")));
+            hb_escape_html(m, hb_label_words(ref, words, sizeof(words)) ? words : ref);
         } else
             fputs("&#8211;", m);
         fputs("</td>", m);
@@ -107,8 +110,8 @@ static bool report_figure_cell(FILE *m, const json_t *rec, const char *key)
     return false;
 }
 
-int hb_report_add_row(struct hb_report_in *in, const json_t *rec, const char *const *keys, int n,
-                      bool by_key, uint32_t *row)
+int hb_report_data_add_row(struct hb_report_in *in, const json_t *rec, const char *const *keys,
+                           int n, bool by_key, uint32_t *row)
 {
     char *html = NULL;
     size_t len = 0;
@@ -120,7 +123,7 @@ int hb_report_add_row(struct hb_report_in *in, const json_t *rec, const char *co
     }
     for (int c = 0; c < n; c++) {
         if (!report_figure_cell(m, rec, keys[c]))
-            hb_report_cell_key(m, by_key ? keys[c] : NULL, json_object_get(rec, keys[c]));
+            hb_report_data_cell_key(m, by_key ? keys[c] : NULL, json_object_get(rec, keys[c]));
         end[c + 1] = ftell(m);
     }
     int rc = fclose(m) == 0 && html ? 0 : -ENOMEM;
@@ -140,7 +143,7 @@ int hb_report_add_row(struct hb_report_in *in, const json_t *rec, const char *co
     return 0;
 }
 
-const char *hb_report_row_cell(const struct hb_report_in *in, uint32_t row, int c)
+const char *hb_report_data_row_cell(const struct hb_report_in *in, uint32_t row, int c)
 {
     return hb_strtab_get(&in->str, in->cells[row + (uint32_t)c]);
 }
@@ -151,7 +154,7 @@ static void report_fig_count(struct hb_coverage *c, const struct hb_rfig *fig)
     hb_coverage_add(c, isfinite(fig->lo) && isfinite(fig->hi), fig->repeats, fig->coverage);
 }
 
-int hb_report_add_bar(struct hb_rbars *b, const struct hb_rbar *bar)
+int hb_report_data_add_bar(struct hb_rbars *b, const struct hb_rbar *bar)
 {
     if (hb_grow((void **)&b->v, &b->cap, b->n, sizeof(*b->v))) return -ENOMEM;
     report_fig_count(&b->cov, &bar->fig);
@@ -161,26 +164,27 @@ int hb_report_add_bar(struct hb_rbars *b, const struct hb_rbar *bar)
     return 0;
 }
 
-struct hb_rfig hb_report_fig(const json_t *m, const char *key)
+struct hb_rfig hb_report_data_fig(const json_t *m, const char *key)
 {
     struct hb_interval iv;
-    struct hb_rfig fig = {hb_rec_num(m, key, 0), NAN, NAN, hb_rec_num(m, "ci_coverage", NAN),
-                          (int)fmin(fmax(hb_rec_num(m, "repeats", 0), 0.0), 1e9)};
+    struct hb_rfig fig = {hb_jsonl_read_num(m, key, 0), NAN, NAN,
+                          hb_jsonl_read_num(m, "ci_coverage", NAN),
+                          (int)fmin(fmax(hb_jsonl_read_num(m, "repeats", 0), 0.0), 1e9)};
     char ci_key[64];
     snprintf(ci_key, sizeof(ci_key), "%s_ci95", key);
     const json_t *ci = json_object_get(m, ci_key);
     if (json_is_array(ci) && json_array_size(ci) == 2) {
         fig.lo = json_number_value(json_array_get(ci, 0));
         fig.hi = json_number_value(json_array_get(ci, 1));
-    } else if (strcmp(key, hb_rec_headline_key(m)) == 0 && hb_rec_interval(m, &iv)) {
+    } else if (strcmp(key, hb_jsonl_read_headline_key(m)) == 0 && hb_jsonl_read_interval(m, &iv)) {
         fig.lo = iv.lo;
         fig.hi = iv.hi;
     }
     return fig;
 }
 
-int hb_report_add_point(struct hb_rcurves *c, const char *name, double x, struct hb_rfig y,
-                        const char *level)
+int hb_report_data_add_point(struct hb_rcurves *c, const char *name, double x, struct hb_rfig y,
+                             const char *level)
 {
     uint32_t id = hb_strtab_add(&c->names, name, strlen(name));
     if (id == HB_STRTAB_NONE || hb_grow((void **)&c->v, &c->cap, c->n, sizeof(*c->v)))
@@ -191,7 +195,7 @@ int hb_report_add_point(struct hb_rcurves *c, const char *name, double x, struct
     return 0;
 }
 
-int hb_report_add_comm(struct hb_rcomms *c, const struct hb_rcomm *p)
+int hb_report_data_add_comm(struct hb_rcomms *c, const struct hb_rcomm *p)
 {
     if (hb_grow((void **)&c->v, &c->cap, c->n, sizeof(*c->v))) return -ENOMEM;
     if (p->metric >= 0 && p->metric < HB_RCOMM_METRICS) report_fig_count(&c->cov[p->metric], &p->y);
@@ -224,8 +228,8 @@ static int report_chain(struct hb_revidence *e, const char *key, uint32_t row)
     return 0;
 }
 
-int hb_report_add_evidence(struct hb_report_in *in, const char *key, const char *any_key,
-                           const json_t *rec, const char *const *cells, int ncells)
+int hb_report_data_add_evidence(struct hb_report_in *in, const char *key, const char *any_key,
+                                const json_t *rec, const char *const *cells, int ncells)
 {
     const char *keys[2] = {key, any_key};
     uint32_t ids[2];
@@ -240,19 +244,19 @@ int hb_report_add_evidence(struct hb_report_in *in, const char *key, const char 
         return 0;
     }
     uint32_t row;
-    int rc = hb_report_add_row(in, rec, cells, ncells, false, &row);
+    int rc = hb_report_data_add_row(in, rec, cells, ncells, false, &row);
     for (int k = 0; rc == 0 && k < 2; k++)
         rc = report_chain(&in->evidence, keys[k], row);
     return rc;
 }
 
-void hb_report_curves_free(struct hb_rcurves *c)
+void hb_report_data_curves_free(struct hb_rcurves *c)
 {
     hb_strtab_free(&c->names);
     free(c->v);
 }
 
-void hb_report_records_free(struct hb_report_in *in)
+void hb_report_data_records_free(struct hb_report_in *in)
 {
     hb_strtab_free(&in->str);
     hb_strtab_free(&in->labels[0]);
@@ -262,11 +266,11 @@ void hb_report_records_free(struct hb_report_in *in)
     free(in->basic[1].v);
     free(in->hops.v);
     free(in->peak_nodes.v);
-    hb_report_curves_free(&in->loaded);
-    hb_report_curves_free(&in->mlp);
+    hb_report_data_curves_free(&in->loaded);
+    hb_report_data_curves_free(&in->mlp);
     for (int i = 0; i < 2; i++) {
-        hb_report_curves_free(&in->sweep[i]);
-        hb_report_curves_free(&in->intensity[i]);
+        hb_report_data_curves_free(&in->sweep[i]);
+        hb_report_data_curves_free(&in->intensity[i]);
     }
     free(in->comm.v);
     hb_strtab_free(&in->evidence.keys);
@@ -294,29 +298,29 @@ void hb_report_records_free(struct hb_report_in *in)
     in->comm_matrices = keep.comm_matrices;
 }
 
-void hb_report_in_free(struct hb_report_in *in)
+void hb_report_data_in_free(struct hb_report_in *in)
 {
-    hb_results_free(&in->res);
+    hb_jsonl_load_free(&in->res);
     hb_strtab_free(&in->notes);
     hb_strtab_free(&in->headlines);
     hb_strtab_free(&in->impossible);
-    hb_report_records_free(in);
-    if (in->fleet) hb_rfleet_free(in->fleet);
+    hb_report_data_records_free(in);
+    if (in->fleet) hb_report_fleet_free(in->fleet);
     free(in->fleet);
     memset(in, 0, sizeof(*in));
 }
 
 /* A value for people: numbers and strings as they are, byte counts in KiB/MiB/GiB, lists
  * joined by commas, objects as "key value" lines; never JSON text. */
-void hb_report_value_text(FILE *f, const char *key, const json_t *v)
+void hb_report_data_value_text(FILE *f, const char *key, const json_t *v)
 {
     size_t klen = key ? strlen(key) : 0;
     char word[64];
     /* A sysfs choice list ("always [madvise] never") reads as its choice. */
-    if (json_is_string(v) && hb_sysfs_choice(json_string_value(v), word, sizeof(word)))
-        hb_html_esc(f, word);
+    if (json_is_string(v) && hb_report_words_sysfs_choice(json_string_value(v), word, sizeof(word)))
+        hb_escape_html(f, word);
     else if (json_is_string(v))
-        hb_html_esc(f, json_string_value(v));
+        hb_escape_html(f, json_string_value(v));
     else if (json_is_number(v) && key &&
              (strcmp(key, "bytes") == 0 || (klen > 6 && strcmp(key + klen - 6, "_bytes") == 0))) {
         static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
@@ -339,7 +343,7 @@ void hb_report_value_text(FILE *f, const char *key, const json_t *v)
         json_array_foreach(v, i, e)
         {
             if (i) fputs(json_is_object(e) ? "<br>" : ", ", f);
-            hb_report_value_text(f, key, e);
+            hb_report_data_value_text(f, key, e);
         }
     } else if (json_is_object(v)) {
         const char *k;
@@ -350,22 +354,22 @@ void hb_report_value_text(FILE *f, const char *key, const json_t *v)
             fputs(first ? "" : json_is_object(e) ? "<br>" : "; ", f);
             first = 0;
             fputs("<b>", f);
-            hb_html_esc(f, k);
+            hb_escape_html(f, k);
             fputs("</b>: ", f);
-            hb_report_value_text(f, k, e);
+            hb_report_data_value_text(f, k, e);
         }
     } else
         fputs("&#8211;", f);
 }
 
-void hb_report_cell(FILE *f, const json_t *v)
+void hb_report_data_cell(FILE *f, const json_t *v)
 {
-    hb_report_cell_key(f, NULL, v);
+    hb_report_data_cell_key(f, NULL, v);
 }
 
-void hb_report_cell_key(FILE *f, const char *key, const json_t *v)
+void hb_report_data_cell_key(FILE *f, const char *key, const json_t *v)
 {
     fputs(json_is_object(v) || json_is_array(v) ? "<td class=\"kv\">" : "<td>", f);
-    hb_report_value_text(f, key, v);
+    hb_report_data_value_text(f, key, v);
     fputs("</td>", f);
 }

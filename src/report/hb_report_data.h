@@ -24,7 +24,7 @@ struct hb_rfig {
 
 /* The number at key in m (0 when absent) with its interval: KEY_ci95 when m has one, m's ci95
  * when key is m's headline. */
-struct hb_rfig hb_report_fig(const json_t *m, const char *key);
+struct hb_rfig hb_report_data_fig(const json_t *m, const char *key);
 
 struct hb_rbar {
     double key;                    /* groups are drawn in ascending key, file order inside */
@@ -79,7 +79,7 @@ struct hb_rcomms {
 
 /* Output stays bounded whatever the input's size: what a figure or section of one file
  * draws is capped below, the first items in drawing order, and one line in the figure says
- * how many were left out and how to see them all (hb_report_left_out). Sizes, measured:
+ * how many were left out and how to see them all (hb_report_kit_left_out). Sizes, measured:
  * - a bar with its numbers row is about 470 bytes: 512 per figure is under 250 KB (the
  *   SVG is already some 20000 px wide);
  * - a curve point with its row, or a table row without a figure, is 150-300 bytes: 2048
@@ -103,7 +103,7 @@ struct hb_rbudget {
     bool full;
 };
 
-/* A verdict's evidence: per key (suite, background, label; hb_report_evidence_key) the rows
+/* A verdict's evidence: per key (suite, background, label; hb_report_data_evidence_key) the rows
  * of its first measurements, chained in file order: one more than a verdict draws, so the
  * report can say there are more. */
 #define HB_REPORT_EVIDENCE_ROWS (HB_REPORT_MAX_SIDE + 1)
@@ -134,7 +134,7 @@ struct hb_report_in {
     struct hb_results res;      /* path, run record, the derived records kept */
     struct hb_strtab str;       /* labels, series, groups and table cells (HTML) */
     struct hb_strtab notes;     /* texts of the notes kept: each once */
-    struct hb_strtab labels[2]; /* the 40555 labels of the rows kept (hb_report_label_key):
+    struct hb_strtab labels[2]; /* the 40555 labels of the rows kept (hb_report_words_label_key):
                                    basic section, hop study */
     uint32_t *cells;            /* rows of cell ids, a row's cells side by side */
     size_t ncells, cellcap;
@@ -185,56 +185,56 @@ struct hb_report_in {
 };
 
 /* What hb_report_read kept, freed (in is zeroed). */
-void hb_report_in_free(struct hb_report_in *in);
+void hb_report_data_in_free(struct hb_report_in *in);
 /* What the sections kept of each measurement and throughput record, freed: the file, its
  * notes, the derived records and the fleet's folds stay. */
-void hb_report_records_free(struct hb_report_in *in);
+void hb_report_data_records_free(struct hb_report_in *in);
 /* The curves c, freed (not c itself). */
-void hb_report_curves_free(struct hb_rcurves *c);
+void hb_report_data_curves_free(struct hb_rcurves *c);
 
 /* Collectors, for the sections' take functions. Each returns 0 or -ENOMEM. */
 /* Whether an item of weight w (at most max) is drawn, counting it in b either way. */
-bool hb_report_budget_take(struct hb_rbudget *b, size_t w, size_t max);
+bool hb_report_data_budget_take(struct hb_rbudget *b, size_t w, size_t max);
 /* Interned s: *id names it in in->str. */
-int hb_report_intern(struct hb_report_in *in, const char *s, uint32_t *id);
-/* The cells of rec at keys (n of them) as table cells (hb_report_cell_key; with their keys
+int hb_report_data_intern(struct hb_report_in *in, const char *s, uint32_t *id);
+/* The cells of rec at keys (n of them) as table cells (hb_report_data_cell_key; with their keys
  * when by_key, so byte counts read in KiB/MiB/GiB): *row names the first. */
-int hb_report_add_row(struct hb_report_in *in, const json_t *rec, const char *const *keys, int n,
-                      bool by_key, uint32_t *row);
+int hb_report_data_add_row(struct hb_report_in *in, const json_t *rec, const char *const *keys,
+                           int n, bool by_key, uint32_t *row);
 /* A bar; its seq is set here (file order). */
-int hb_report_add_bar(struct hb_rbars *b, const struct hb_rbar *bar);
+int hb_report_data_add_bar(struct hb_rbars *b, const struct hb_rbar *bar);
 /* A point of the curve called name. */
-int hb_report_add_point(struct hb_rcurves *c, const char *name, double x, struct hb_rfig y,
-                        const char *level);
+int hb_report_data_add_point(struct hb_rcurves *c, const char *name, double x, struct hb_rfig y,
+                             const char *level);
 /* A comm pair's figure. */
-int hb_report_add_comm(struct hb_rcomms *c, const struct hb_rcomm *p);
+int hb_report_data_add_comm(struct hb_rcomms *c, const struct hb_rcomm *p);
 /* rec's cells at `cells` as an evidence row of key and any_key, while either has room. */
-int hb_report_add_evidence(struct hb_report_in *in, const char *key, const char *any_key,
-                           const json_t *rec, const char *const *cells, int ncells);
+int hb_report_data_add_evidence(struct hb_report_in *in, const char *key, const char *any_key,
+                                const json_t *rec, const char *const *cells, int ncells);
 
 /* The selected word of a sysfs choice list ("always [madvise] never": "madvise") in buf, or
  * NULL when s is not such a list. */
-const char *hb_sysfs_choice(const char *s, char *buf, size_t len);
+const char *hb_report_words_sysfs_choice(const char *s, char *buf, size_t len);
 
 /* A value as HTML text, named key (byte counts, "_bytes", in KiB/MiB/GiB; sysfs choice lists
  * as their choice; objects as "key: value; ..."). */
-void hb_report_value_text(FILE *f, const char *key, const json_t *v);
+void hb_report_data_value_text(FILE *f, const char *key, const json_t *v);
 /* A value as a table cell, <td>...</td>. */
-void hb_report_cell(FILE *f, const json_t *v);
+void hb_report_data_cell(FILE *f, const json_t *v);
 /* A cell whose value is named key (byte counts, "_bytes", are shown in KiB/MiB/GiB). */
-void hb_report_cell_key(FILE *f, const char *key, const json_t *v);
+void hb_report_data_cell_key(FILE *f, const char *key, const json_t *v);
 /* The HTML of cell c of a kept row. */
-const char *hb_report_row_cell(const struct hb_report_in *in, uint32_t row, int c);
+const char *hb_report_data_row_cell(const struct hb_report_in *in, uint32_t row, int c);
 
 /* The background levels in load order: their rank, 99 for any other. */
-int hb_report_bg_rank(const char *bg);
+int hb_report_data_bg_rank(const char *bg);
 
 /* The evidence key of a measurement or verdict: suite, background level (NULL: any level)
  * and label. */
-void hb_report_evidence_key(char *buf, size_t len, const char *suite, const char *bg,
-                            const char *label);
+void hb_report_data_evidence_key(char *buf, size_t len, const char *suite, const char *bg,
+                                 const char *label);
 
 /* "host: kernel, CPU node C \u2192 memory node M[, extra pages]": one curve's name. */
-void hb_report_series_name(char *buf, size_t len, const json_t *m, const char *extra);
+void hb_report_data_series_name(char *buf, size_t len, const json_t *m, const char *extra);
 
 #endif

@@ -54,21 +54,21 @@ static void heat_cell(FILE *f, const struct hb_heat *h, size_t r, size_t c, int 
     /* t: 1 at the better end, whichever way the metric is better. */
     double t = hi > lo ? (val - lo) / (hi - lo) : 1.0;
     char col_hex[8];
-    hb_heat_color(h->higher_better || !(hi > lo) ? t : 1.0 - t, col_hex);
+    hb_report_axis_heat_color(h->higher_better || !(hi > lo) ? t : 1.0 - t, col_hex);
     int flag = cell_flag(h->flags, row, col);
     fprintf(f,
             "<rect class=\"cell%s\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
             "fill=\"%s\" data-kind=\"",
             flag ? " flagged" : "", x, y, cw - 2, ch - 2, col_hex);
-    hb_html_esc(f, h->kind);
+    hb_escape_html(f, h->kind);
     fprintf(f, "\" data-row=\"%lld\" data-col=\"%lld\" data-value=\"%.17g\"", (long long)row,
             (long long)col, val);
     if (json_is_integer(hop)) fprintf(f, " data-hops=\"%lld\"", (long long)json_integer_value(hop));
     fprintf(f, "%s/>\n", flag ? " stroke=\"#d00\" stroke-width=\"3\"" : "");
     char num[32];
     fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"val\" text-anchor=\"middle\">%s%s</text>\n",
-            x + cw / 2, y + (hop ? 14 : ch / 2 + 4), hb_num_plain(val, num, sizeof(num)),
-            flag ? " !" : "");
+            x + cw / 2, y + (hop ? 14 : ch / 2 + 4),
+            hb_report_axis_num_plain(val, num, sizeof(num)), flag ? " !" : "");
     if (!hop) return;
     /* A hop class below 0 is one the firmware's distances do not give. */
     json_int_t n = json_integer_value(hop);
@@ -101,9 +101,9 @@ static void heatmap_draw(FILE *f, const struct hb_heat *h)
             "height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" data-better-is=\"%s\" "
             "data-unit=\"",
             width, height, width, height, h->higher_better ? "higher" : "lower");
-    hb_html_esc(f, h->unit);
+    hb_escape_html(f, h->unit);
     fprintf(f, "\">\n<text x=\"%d\" y=\"14\" class=\"axis\">%s &#8594; (", left, h->col_name);
-    hb_html_esc(f, h->unit);
+    hb_escape_html(f, h->unit);
     fputs(")</text>\n", f);
     fprintf(f, "<text x=\"4\" y=\"%d\" class=\"axis\">%s</text>\n", top - 6, h->row_name);
     for (size_t c = 0; c < nc; c++)
@@ -118,13 +118,14 @@ static void heatmap_draw(FILE *f, const struct hb_heat *h)
             heat_cell(f, h, r, c, left + (int)c * cw, top + (int)r * ch, lo, hi);
     }
     if (lo <= hi)
-        hb_svg_colorscale(f, left, top + (int)nr * ch + 4, width - left - 10, lo, hi,
-                          h->higher_better, h->unit);
+        hb_report_axis_svg_colorscale(f, left, top + (int)nr * ch + 4, width - left - 10, lo, hi,
+                                      h->higher_better, h->unit);
     fputs("</svg>\n", f);
 }
 
-void hb_svg_heatmap(FILE *f, const json_t *rows, const json_t *cols, const json_t *values,
-                    const json_t *flags, const char *kind, const char *unit, bool higher_better)
+void hb_report_draw_svg_heatmap(FILE *f, const json_t *rows, const json_t *cols,
+                                const json_t *values, const json_t *flags, const char *kind,
+                                const char *unit, bool higher_better)
 {
     /* c2c matrices are writer x reader; the others CPU node x memory node. */
     bool c2c = strcmp(kind, "c2c") == 0;
@@ -141,8 +142,9 @@ void hb_svg_heatmap(FILE *f, const json_t *rows, const json_t *cols, const json_
     heatmap_draw(f, &h);
 }
 
-void hb_svg_heatmap_hops(FILE *f, const json_t *rows, const json_t *cols, const json_t *values,
-                         const json_t *hops, const char *kind, const char *unit, bool higher_better)
+void hb_report_draw_svg_heatmap_hops(FILE *f, const json_t *rows, const json_t *cols,
+                                     const json_t *values, const json_t *hops, const char *kind,
+                                     const char *unit, bool higher_better)
 {
     const struct hb_heat h = {rows, cols,           values,           NULL,         hops, kind,
                               unit, "sending node", "receiving node", higher_better};
@@ -184,7 +186,7 @@ static void svg_cut_end(FILE *f, double x, double y, bool up, double v)
             "<text class=\"tick cutval\" transform=\"translate(%.1f,%.1f) rotate(-90)\" "
             "text-anchor=\"%s\">%s %s</text>",
             x + 12, up ? y + 2 : y - 2, up ? "end" : "start", up ? "to" : "from",
-            hb_num_plain(v, num, sizeof(num)));
+            hb_report_axis_num_plain(v, num, sizeof(num)));
 }
 
 /* An interval [lo, hi] as a vertical whisker at x on the axis ya of a plot (top, h px tall),
@@ -194,8 +196,8 @@ static void svg_whisker(FILE *f, double x, const struct hb_axis *ya, int top, in
                         double hi)
 {
     bool cut_hi = hi > ya->hi, cut_lo = lo < ya->lo;
-    double y_hi = cut_hi ? top : top + h - hb_axis_pos(ya, hi) * h;
-    double y_lo = cut_lo ? top + h : top + h - hb_axis_pos(ya, lo) * h;
+    double y_hi = cut_hi ? top : top + h - hb_report_axis_pos(ya, hi) * h;
+    double y_lo = cut_lo ? top + h : top + h - hb_report_axis_pos(ya, lo) * h;
     if (cut_hi || cut_lo) fputs("<g class=\"cut\">", f);
     fprintf(f, "<path class=\"ci%s\" d=\"M%.1f %.1fV%.1f", cut_hi || cut_lo ? " cut" : "", x, y_hi,
             y_lo);
@@ -242,7 +244,7 @@ static int svg_legend(FILE *f, const char *const *names, const int *colour, int 
         fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/>", cx, cy,
                 colors[(colour ? colour[k] : k) % HB_NCOLORS]);
         fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"tick\">", cx + 14, cy + 9);
-        hb_html_esc(f, names[k]);
+        hb_escape_html(f, names[k]);
         fputs("</text>\n", f);
         cx += ew + 12;
     }
@@ -255,13 +257,13 @@ static void svg_yticks(FILE *f, const struct hb_axis *a, int x0, int x1, int top
 {
     double v[HB_AXIS_MAX_TICKS];
     char num[48];
-    int n = hb_axis_ticks(a, v, HB_AXIS_MAX_TICKS);
+    int n = hb_report_axis_ticks(a, v, HB_AXIS_MAX_TICKS);
     for (int i = 0; i < n; i++) {
-        double py = top + h - hb_axis_pos(a, v[i]) * h;
+        double py = top + h - hb_report_axis_pos(a, v[i]) * h;
         fprintf(f,
                 "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#eee\"/>"
                 "<text x=\"%d\" y=\"%.1f\" class=\"tick ytick\" text-anchor=\"end\">%s</text>\n",
-                x0, py, x1, py, x0 - 5, py + 4, hb_axis_label(a, v[i], num, sizeof(num)));
+                x0, py, x1, py, x0 - 5, py + 4, hb_report_axis_label(a, v[i], num, sizeof(num)));
     }
 }
 
@@ -271,28 +273,29 @@ static void svg_yticks(FILE *f, const struct hb_axis *a, int x0, int x1, int top
 static void svg_bar(FILE *f, const struct hb_bar *bar, int x, int bw, int top, int h,
                     const struct hb_axis *ya, const char *colour)
 {
-    double bh = hb_axis_pos(ya, bar->value) * h;
+    double bh = hb_report_axis_pos(ya, bar->value) * h;
     fprintf(f,
             "<rect class=\"bar\" x=\"%d\" y=\"%.1f\" width=\"%d\" height=\"%.1f\" "
             "fill=\"%s\" data-group=\"",
             x, top + h - bh, bw - 4, bh, colour);
-    hb_html_esc(f, bar->group);
+    hb_escape_html(f, bar->group);
     fputs("\" data-label=\"", f);
-    hb_html_esc(f, bar->label);
+    hb_escape_html(f, bar->label);
     fputs("\" data-series=\"", f);
-    hb_html_esc(f, bar->series);
+    hb_escape_html(f, bar->series);
     fprintf(f, "\" data-value=\"%.17g\"/>\n", bar->value);
     double top_px = top + h - bh;
     if (isfinite(bar->lo) && isfinite(bar->hi)) {
         svg_whisker(f, x + bw / 2 - 2, ya, top, h, bar->lo, bar->hi);
-        top_px = fmin(top_px, bar->hi > ya->hi ? top : top + h - hb_axis_pos(ya, bar->hi) * h);
+        top_px =
+            fmin(top_px, bar->hi > ya->hi ? top : top + h - hb_report_axis_pos(ya, bar->hi) * h);
     }
     char num[32];
     fprintf(f, "<text x=\"%d\" y=\"%.1f\" class=\"val\" text-anchor=\"middle\">%s</text>\n",
-            x + bw / 2 - 2, top_px - 3, hb_num_plain(bar->value, num, sizeof(num)));
+            x + bw / 2 - 2, top_px - 3, hb_report_axis_num_plain(bar->value, num, sizeof(num)));
     fprintf(f, "<text class=\"tick\" transform=\"translate(%d,%d) rotate(45)\">", x + 6,
             top + h + 10);
-    hb_html_esc(f, bar->label);
+    hb_escape_html(f, bar->label);
     fputs("</text>\n", f);
 }
 
@@ -307,8 +310,8 @@ static int group_pad(const struct hb_bar *bars, int n, int i, int bw)
     return need > span ? need - span : 0;
 }
 
-void hb_svg_bars(FILE *f, const struct hb_bar *bars, int n, const struct hb_bar *all, int nall,
-                 const char *ylabel, const char *metric)
+void hb_report_draw_svg_bars(FILE *f, const struct hb_bar *bars, int n, const struct hb_bar *all,
+                             int nall, const char *ylabel, const char *metric)
 {
     /* Colours follow the series' order in all, so that every figure of a split set agrees. */
     const char *palette[HB_NCOLORS], *series[HB_NCOLORS];
@@ -331,7 +334,7 @@ void hb_svg_bars(FILE *f, const struct hb_bar *bars, int n, const struct hb_bar 
     for (int i = 0; i < n; i++)
         whisker_widen(bars[i].lo, bars[i].hi, 0.0, hi, false, &lo0, &top_v);
     struct hb_axis ya = {0};
-    hb_axis_nice(&ya, 0.0, top_v * 1.05);
+    hb_report_axis_nice(&ya, 0.0, top_v * 1.05);
     const int bw = 34, gap = 26, left = 60, h = 260;
     /* Labels under the bars are turned 45 degrees: they reach down and right by 0.71 of
      * their length. */
@@ -354,9 +357,9 @@ void hb_svg_bars(FILE *f, const struct hb_bar *bars, int n, const struct hb_bar 
             "<svg class=\"fig bars\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
             "height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\" data-metric=\"",
             width, height, width, height);
-    hb_html_esc(f, metric);
+    hb_escape_html(f, metric);
     fputs("\">\n<text x=\"4\" y=\"14\" class=\"axis\">", f);
-    hb_html_esc(f, ylabel);
+    hb_escape_html(f, ylabel);
     fputs("</text>\n", f);
     if (legend) fputs(legend, f);
     free(legend);
@@ -369,7 +372,7 @@ void hb_svg_bars(FILE *f, const struct hb_bar *bars, int n, const struct hb_bar 
             x += gap + pad;
             pad = group_pad(bars, n, i, bw);
             fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"group\">", x, top + h + drop + 16);
-            hb_html_esc(f, bars[i].group);
+            hb_escape_html(f, bars[i].group);
             fputs("</text>\n", f);
         }
         int si = index_of(palette, np, bars[i].series);
@@ -384,12 +387,13 @@ static void svg_xticks(FILE *f, const struct hb_axis *a, int x0, int w, int y)
 {
     double v[HB_AXIS_MAX_TICKS];
     char num[48];
-    int n = hb_axis_ticks(a, v, HB_AXIS_MAX_TICKS);
+    int n = hb_report_axis_ticks(a, v, HB_AXIS_MAX_TICKS);
     for (int i = 0; i < n; i++)
         fprintf(f,
                 "<text x=\"%.1f\" y=\"%d\" class=\"tick xtick\" text-anchor=\"middle\" "
                 "data-x=\"%.17g\">%s</text>\n",
-                x0 + hb_axis_pos(a, v[i]) * w, y, v[i], hb_axis_label(a, v[i], num, sizeof(num)));
+                x0 + hb_report_axis_pos(a, v[i]) * w, y, v[i],
+                hb_report_axis_label(a, v[i], num, sizeof(num)));
 }
 
 /* Whether point i of s is drawn on these axes (log axes take positive values only). */
@@ -424,8 +428,8 @@ static void lines_axes(const struct hb_series *s, int ns, const struct hb_mark *
         }
     *xa = (struct hb_axis){.log = o->logx, .bytes = o->xbytes};
     *ya = (struct hb_axis){.log = o->logy};
-    hb_axis_nice(xa, x0, x1);
-    hb_axis_nice(ya, y0, y1);
+    hb_report_axis_nice(xa, x0, x1);
+    hb_report_axis_nice(ya, y0, y1);
 }
 
 /* The vertical marks: dashed lines through the plot, labels in three rows above it. */
@@ -434,7 +438,7 @@ static void svg_marks(FILE *f, const struct hb_mark *marks, int nmarks, const st
 {
     for (int m = 0; m < nmarks; m++) {
         if ((xa->log || xa->bytes) && marks[m].x <= 0) continue;
-        double px = left + hb_axis_pos(xa, marks[m].x) * w;
+        double px = left + hb_report_axis_pos(xa, marks[m].x) * w;
         bool end = px > left + w * 0.6;
         fprintf(
             f,
@@ -442,12 +446,12 @@ static void svg_marks(FILE *f, const struct hb_mark *marks, int nmarks, const st
             marks[m].level ? " cache" : "", px, top, px, top + h, marks[m].x);
         if (marks[m].level) {
             fputs(" data-level=\"", f);
-            hb_html_esc(f, marks[m].level);
+            hb_escape_html(f, marks[m].level);
             fputc('"', f);
         }
         fprintf(f, "/><text x=\"%.1f\" y=\"%d\" class=\"marklabel\"%s>", end ? px - 3 : px + 3,
                 top - 36 + 12 * (m % 3), end ? " text-anchor=\"end\"" : "");
-        hb_html_esc(f, marks[m].label);
+        hb_escape_html(f, marks[m].label);
         fputs("</text>\n", f);
     }
 }
@@ -457,8 +461,8 @@ static void svg_curves(FILE *f, const struct hb_series *s, int ns, const struct 
                        const struct hb_axis *xa, const struct hb_axis *ya, int left, int w, int top,
                        int h)
 {
-#define HB_PX(v) (left + hb_axis_pos(xa, (v)) * w)
-#define HB_PY(v) (top + h - hb_axis_pos(ya, (v)) * h)
+#define HB_PX(v) (left + hb_report_axis_pos(xa, (v)) * w)
+#define HB_PY(v) (top + h - hb_report_axis_pos(ya, (v)) * h)
     for (int k = 0; k < ns; k++) {
         const char *col = colors[k % HB_NCOLORS];
         fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", col);
@@ -474,7 +478,7 @@ static void svg_curves(FILE *f, const struct hb_series *s, int ns, const struct 
                     HB_PX(s[k].x[i]), HB_PY(s[k].y[i]), col, s[k].x[i], s[k].y[i]);
             if (s[k].level && s[k].level[i][0]) {
                 fputs(" data-level=\"", f);
-                hb_html_esc(f, s[k].level[i]);
+                hb_escape_html(f, s[k].level[i]);
                 fputc('"', f);
             }
             fputs("/>\n", f);
@@ -490,8 +494,8 @@ static void svg_curves(FILE *f, const struct hb_series *s, int ns, const struct 
 /* Series named in a legend at most; the numbers table below names them all. */
 #define HB_LEGEND_MAX 24
 
-void hb_svg_lines(FILE *f, const struct hb_series *s, int ns, const struct hb_mark *marks,
-                  int nmarks, const struct hb_lines_opt *o)
+void hb_report_draw_svg_lines(FILE *f, const struct hb_series *s, int ns,
+                              const struct hb_mark *marks, int nmarks, const struct hb_lines_opt *o)
 {
     struct hb_axis xa, ya;
     lines_axes(s, ns, marks, nmarks, o, &xa, &ya);
@@ -516,15 +520,15 @@ void hb_svg_lines(FILE *f, const struct hb_series *s, int ns, const struct hb_ma
             "<svg class=\"fig lines\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
             "height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\"%s data-metric=\"",
             width, height, width, height, o->xbytes ? " data-xunit=\"bytes\"" : "");
-    hb_html_esc(f, o->metric);
+    hb_escape_html(f, o->metric);
     fprintf(f, "\">\n<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" class=\"frame\"/>\n", left,
             top, w, h);
     fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"axis\" text-anchor=\"middle\">", left + w / 2,
             top + h + 40);
-    hb_html_esc(f, o->xlabel);
+    hb_escape_html(f, o->xlabel);
     fprintf(f, "%s</text>\n<text x=\"4\" y=\"14\" class=\"axis\">",
             o->logx || o->xbytes ? " (log)" : "");
-    hb_html_esc(f, o->ylabel);
+    hb_escape_html(f, o->ylabel);
     fprintf(f, "%s</text>\n", o->logy ? " (log)" : "");
     svg_yticks(f, &ya, left, left + w, top, h);
     svg_xticks(f, &xa, left, w, top + h + 20);

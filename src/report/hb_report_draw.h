@@ -13,14 +13,15 @@
  * which end that is); cells named in flags ([{cpu_node, mem_node, reason}]) are outlined and
  * marked "!". Each cell is a <rect> with data-row (CPU node), data-col (memory node),
  * data-value and data-kind = kind. */
-void hb_svg_heatmap(FILE *f, const json_t *rows, const json_t *cols, const json_t *values,
-                    const json_t *flags, const char *kind, const char *unit, bool higher_better);
+void hb_report_draw_svg_heatmap(FILE *f, const json_t *rows, const json_t *cols,
+                                const json_t *values, const json_t *flags, const char *kind,
+                                const char *unit, bool higher_better);
 /* The same for MPI messages between NUMA nodes: rows the sending node, columns the receiving
  * node, each cell's hop class (hops: rows x cols integers, below 0 unknown) written under its
  * value and in data-hops; nothing outlined. */
-void hb_svg_heatmap_hops(FILE *f, const json_t *rows, const json_t *cols, const json_t *values,
-                         const json_t *hops, const char *kind, const char *unit,
-                         bool higher_better);
+void hb_report_draw_svg_heatmap_hops(FILE *f, const json_t *rows, const json_t *cols,
+                                     const json_t *values, const json_t *hops, const char *kind,
+                                     const char *unit, bool higher_better);
 
 struct hb_bar {
     const char *group;  /* e.g. background level */
@@ -37,8 +38,8 @@ struct hb_bar {
  * (class "ci cut" in a g.cut). metric names what the y axis measures (data-metric); colours
  * follow the order of the series in all (nall bars: those of every figure the bars are split
  * into). */
-void hb_svg_bars(FILE *f, const struct hb_bar *bars, int n, const struct hb_bar *all, int nall,
-                 const char *ylabel, const char *metric);
+void hb_report_draw_svg_bars(FILE *f, const struct hb_bar *bars, int n, const struct hb_bar *all,
+                             int nall, const char *ylabel, const char *metric);
 
 struct hb_series {
     const char *name;
@@ -63,10 +64,11 @@ struct hb_lines_opt {
 };
 
 /* Curves with points (data-x, data-y, data-level), each point's interval as a vertical
- * whisker (class "ci"; cut as hb_svg_bars cuts it); the y scale the figure's own; log axes when
- * asked (only positive values are drawn there); vertical marks (cache sizes: class "mark cache"
- * with data-level; knees) dashed and labelled above the plot; the legend below it. */
-void hb_svg_lines(FILE *f, const struct hb_series *s, int ns, const struct hb_mark *marks,
-                  int nmarks, const struct hb_lines_opt *o);
+ * whisker (class "ci"; cut as hb_report_draw_svg_bars cuts it); the y scale the figure's own; log
+ * axes when asked (only positive values are drawn there); vertical marks (cache sizes: class "mark
+ * cache" with data-level; knees) dashed and labelled above the plot; the legend below it. */
+void hb_report_draw_svg_lines(FILE *f, const struct hb_series *s, int ns,
+                              const struct hb_mark *marks, int nmarks,
+                              const struct hb_lines_opt *o);
 
 #endif

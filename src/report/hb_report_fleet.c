@@ -54,20 +54,20 @@ static const char *rfleet_node(const json_t *v, char *buf)
 }
 
 /* The id of rec's cell: its identity without the host, fields apart by \x1f (the cells
- * table's columns, hb_rfleet_cell_field), interned. HB_STRTAB_NONE when out of memory.
+ * table's columns, hb_report_fleet_cell_field), interned. HB_STRTAB_NONE when out of memory.
  * Built without printf: it runs once per record. */
 static uint32_t rfleet_cell_id(struct hb_rfleet *fl, const json_t *rec)
 {
     char cpu[24], mem[24], threads[24], bytes[24], small[512];
-    const char *part[] = {hb_rec_str(rec, "suite", "?"),
-                          hb_rec_str(rec, "experiment", "?"),
-                          hb_rec_str(rec, "label", "?"),
-                          hb_rec_str(rec, "kernel", "-"),
+    const char *part[] = {hb_jsonl_read_str(rec, "suite", "?"),
+                          hb_jsonl_read_str(rec, "experiment", "?"),
+                          hb_jsonl_read_str(rec, "label", "?"),
+                          hb_jsonl_read_str(rec, "kernel", "-"),
                           rfleet_node(json_object_get(rec, "cpu_node"), cpu),
                           rfleet_node(json_object_get(rec, "mem_node"), mem),
-                          rfleet_int((long long)hb_rec_num(rec, "threads", 0), threads),
-                          rfleet_int((long long)hb_rec_num(rec, "bytes", 0), bytes),
-                          hb_rec_str(rec, "metric", "?")};
+                          rfleet_int((long long)hb_jsonl_read_num(rec, "threads", 0), threads),
+                          rfleet_int((long long)hb_jsonl_read_num(rec, "bytes", 0), bytes),
+                          hb_jsonl_read_str(rec, "metric", "?")};
     enum { NPART = sizeof(part) / sizeof(part[0]) };
     size_t len[NPART], n = NPART - 1;
     for (int k = 0; k < NPART; k++)
@@ -86,12 +86,12 @@ static uint32_t rfleet_cell_id(struct hb_rfleet *fl, const json_t *rec)
 /* A new cell's unit (the record's, or the one its headline key implies) and direction. */
 static int rfleet_new_cell(struct hb_rfleet *fl, uint32_t c, const json_t *rec)
 {
-    const char *key = hb_rec_headline_key(rec);
+    const char *key = hb_jsonl_read_headline_key(rec);
     if (rfleet_room((void **)&fl->cell, &fl->cellcap, c, sizeof(*fl->cell))) return -ENOMEM;
-    const char *unit = hb_rec_str(rec, "unit",
-                                  strcmp(key, "lat_ns_median") == 0 ? "ns"
-                                  : strcmp(key, "value") == 0       ? "?"
-                                                                    : "GBps");
+    const char *unit = hb_jsonl_read_str(rec, "unit",
+                                         strcmp(key, "lat_ns_median") == 0 ? "ns"
+                                         : strcmp(key, "value") == 0       ? "?"
+                                                                           : "GBps");
     uint32_t u = hb_strtab_add(&fl->units, unit, strlen(unit));
     if (u == HB_STRTAB_NONE) return -ENOMEM;
     fl->cell[c].unit = u;
@@ -99,7 +99,7 @@ static int rfleet_new_cell(struct hb_rfleet *fl, uint32_t c, const json_t *rec)
     return 0;
 }
 
-char *hb_rfleet_cell_field(const struct hb_rfleet *fl, uint32_t c, int k)
+char *hb_report_fleet_cell_field(const struct hb_rfleet *fl, uint32_t c, int k)
 {
     const char *s = hb_strtab_get(&fl->cells, c);
     for (; k > 0 && s; k--)
@@ -148,21 +148,21 @@ static int rfleet_rounds(struct hb_rfleet_host *hs, const json_t *rec, double v,
     return 0;
 }
 
-int hb_rfleet_take(struct hb_rfleet *fl, const json_t *rec)
+int hb_report_fleet_take(struct hb_rfleet *fl, const json_t *rec)
 {
     if (fl->off) return 0;
     if (!fl->on && fl->hosts.n <= 1 && fl->measurements >= HB_FLEET_PROBE) {
-        hb_rfleet_free(fl); /* one host's many records: no fleet, nothing more to fold */
+        hb_report_fleet_free(fl); /* one host's many records: no fleet, nothing more to fold */
         fl->off = true;
         return 0;
     }
     fl->measurements++;
-    if (strcmp(hb_rec_str(rec, "role", "foreground"), "foreground") != 0) {
+    if (strcmp(hb_jsonl_read_str(rec, "role", "foreground"), "foreground") != 0) {
         fl->background++;
         return 0;
     }
     /* A fleet's records come host by host: the last host's id is reused. */
-    const char *host = hb_rec_str(rec, "host", "?");
+    const char *host = hb_jsonl_read_str(rec, "host", "?");
     uint32_t h = fl->hosts.n && strcmp(host, hb_strtab_get(&fl->hosts, fl->last_host)) == 0
                      ? fl->last_host
                      : hb_strtab_add(&fl->hosts, host, strlen(host));
@@ -171,9 +171,9 @@ int hb_rfleet_take(struct hb_rfleet *fl, const json_t *rec)
     fl->last_host = h;
     fl->on |= fl->hosts.n >= HB_FLEET_MIN_HOSTS;
     struct hb_rfleet_host *hs = &fl->host[h];
-    if (strcmp(hb_rec_str(rec, "status", "ok"), "ok") != 0) return hs->failed++, 0;
+    if (strcmp(hb_jsonl_read_str(rec, "status", "ok"), "ok") != 0) return hs->failed++, 0;
     struct hb_interval iv; /* its value the headline even without an interval */
-    bool has = hb_rec_interval(rec, &iv) && iv.n >= 2;
+    bool has = hb_jsonl_read_interval(rec, &iv) && iv.n >= 2;
     double v = iv.value;
     if (!(v > 0.0) || !isfinite(v)) return hs->unusable++, 0;
     uint32_t ncells = fl->cells.n, c = rfleet_cell_id(fl, rec);
@@ -183,7 +183,7 @@ int hb_rfleet_take(struct hb_rfleet *fl, const json_t *rec)
     return rfleet_add(fl, &(struct hb_rfleet_obs){h, c, v, has ? iv.lo : NAN, has ? iv.hi : NAN});
 }
 
-void hb_rfleet_free(struct hb_rfleet *fl)
+void hb_report_fleet_free(struct hb_rfleet *fl)
 {
     for (uint32_t h = 0; fl->host && h < fl->hosts.n && h < fl->hostcap; h++) {
         free(fl->host[h].rlog);

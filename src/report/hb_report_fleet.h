@@ -32,7 +32,7 @@
 extern const char *const hb_report_fleet_keys[];
 
 /* One (host, cell): its headline and 95% interval (lo, hi NAN when it has none); after
- * hb_rfleet_finish, its cost (hb_rfleet_cost) in place of each. */
+ * hb_report_fleet_stats_finish, its cost (hb_rfleet_cost) in place of each. */
 struct hb_rfleet_obs {
     uint32_t host, cell;
     double v, lo, hi;
@@ -41,7 +41,7 @@ struct hb_rfleet_obs {
 struct hb_rfleet_cell {
     uint32_t unit;      /* in units */
     bool higher_better; /* bandwidth: GB/s */
-    /* After hb_rfleet_finish: */
+    /* After hb_report_fleet_stats_finish: */
     uint32_t hosts;               /* hosts that measured it */
     uint32_t flagged;             /* hosts worse than its median beyond the noise */
     uint32_t worst;               /* its costliest host */
@@ -61,7 +61,7 @@ struct hb_rfleet_host {
     double *rlog;
     uint32_t *rn;
     uint32_t nr, rcap;
-    /* After hb_rfleet_finish: */
+    /* After hb_report_fleet_stats_finish: */
     uint32_t cells, flagged, within; /* cells measured, worse beyond, worse within the noise */
     double cost, lo, hi;             /* median over its cells of their costs, of their ends */
     double p, p_adjusted; /* its rounds' costs against the other hosts' (rank test) and that
@@ -80,7 +80,7 @@ struct hb_rfleet {
     struct hb_rfleet_obs *v;
     size_t n, cap;
     size_t measurements, background, duplicates; /* duplicates: a (host, cell) seen again */
-    /* After hb_rfleet_finish: */
+    /* After hb_report_fleet_stats_finish: */
     uint32_t *rank;      /* hosts, costliest first */
     double cost, lo, hi; /* the fleet's median host: its cost and interval ends */
     size_t outliers, inconclusive;
@@ -89,30 +89,30 @@ struct hb_rfleet {
 };
 
 /* Fold a measurement record (of type "measurement") into fl: 0, or -ENOMEM. */
-int hb_rfleet_take(struct hb_rfleet *fl, const json_t *rec);
+int hb_report_fleet_take(struct hb_rfleet *fl, const json_t *rec);
 
 /* The summaries of a fleet (fl->on): 0, or -ENOMEM (error set). */
-int hb_rfleet_finish(struct hb_rfleet *fl);
-void hb_rfleet_free(struct hb_rfleet *fl);
+int hb_report_fleet_stats_finish(struct hb_rfleet *fl);
+void hb_report_fleet_free(struct hb_rfleet *fl);
 
 /* The cells of unit (HB_STRTAB_NONE: every unit), in cell order: all of them when they are
  * at most max (*total of them), else the max whose costliest host is furthest above their
  * median (*n of them, malloc'd); NULL when out of memory. */
-uint32_t *hb_rfleet_pick(const struct hb_rfleet *fl, uint32_t unit, size_t max, size_t *n,
-                         size_t *total);
+uint32_t *hb_report_fleet_stats_pick(const struct hb_rfleet *fl, uint32_t unit, size_t max,
+                                     size_t *n, size_t *total);
 /* Field k of cell c's identity (0 suite, 1 experiment, 2 label, 3 kernel, 4 CPU node,
  * 5 memory node, 6 threads, 7 bytes, 8 metric), malloc'd; NULL when out of memory. */
-char *hb_rfleet_cell_field(const struct hb_rfleet *fl, uint32_t c, int k);
+char *hb_report_fleet_cell_field(const struct hb_rfleet *fl, uint32_t c, int k);
 
 /* The fleet summary section: per file summarised as a fleet, what was summarised and how,
  * the worst and outlier hosts, the cells' box plots and distributions, the host x cell
  * heatmap. Nothing when no file is a fleet. */
 struct hb_report_in;
-void hb_report_fleet_summary(FILE *f, const struct hb_report_in *in, int nin);
+void hb_report_fleet_html_summary(FILE *f, const struct hb_report_in *in, int nin);
 /* Box plots of the cells of one unit (at most HB_RFLEET_BOXES, the widest spread). */
 #define HB_RFLEET_BOXES 40
-void hb_rfleet_boxes(FILE *f, const struct hb_rfleet *fl, uint32_t unit);
+void hb_report_fleet_draw_boxes(FILE *f, const struct hb_rfleet *fl, uint32_t unit);
 /* The heatmap of every host's cost in every cell: one PNG image. */
-void hb_rfleet_heatmap(FILE *f, const struct hb_rfleet *fl);
+void hb_report_fleet_draw_heatmap(FILE *f, const struct hb_rfleet *fl);
 
 #endif

@@ -28,11 +28,11 @@ static const uint8_t map_grey[3] = {0xb0, 0xb0, 0xb0}; /* not measured */
 /* A cell's short name under its box: "#N experiment label", cut to HB_BOX_NAME characters. */
 static void box_name(FILE *f, const struct hb_rfleet *fl, uint32_t c)
 {
-    char *e = hb_rfleet_cell_field(fl, c, 1), *l = hb_rfleet_cell_field(fl, c, 2);
+    char *e = hb_report_fleet_cell_field(fl, c, 1), *l = hb_report_fleet_cell_field(fl, c, 2);
     char name[HB_BOX_NAME + 8];
     int n = snprintf(name, sizeof(name), "#%u %s %s", c + 1, e ? e : "?", l ? l : "?");
     if (n >= HB_BOX_NAME) strcpy(name + HB_BOX_NAME - 3, "...");
-    hb_html_esc(f, name);
+    hb_escape_html(f, name);
     free(e);
     free(l);
 }
@@ -41,7 +41,7 @@ static void draw_box(FILE *f, const struct hb_rfleet *fl, uint32_t c, int x,
                      const struct hb_axis *a)
 {
     const struct hb_rfleet_cell *cs = &fl->cell[c];
-#define HB_Y(v) (HB_BOX_TOP + HB_BOX_PLOT * (1.0 - hb_axis_pos(a, (v))))
+#define HB_Y(v) (HB_BOX_TOP + HB_BOX_PLOT * (1.0 - hb_report_axis_pos(a, (v))))
     fprintf(f,
             "<g class=\"box\" data-cell=\"%u\" data-min=\"%g\" data-q1=\"%g\" data-median=\"%g\" "
             "data-q3=\"%g\" data-max=\"%g\"><line class=\"ax\" x1=\"%d\" x2=\"%d\" y1=\"%.1f\" "
@@ -66,40 +66,40 @@ static void draw_box(FILE *f, const struct hb_rfleet *fl, uint32_t c, int x,
 static void fleet_yaxis(FILE *f, const struct hb_axis *a, int x, int top, int h, const char *title)
 {
     double t[HB_AXIS_MAX_TICKS];
-    int nt = hb_axis_ticks(a, t, HB_AXIS_MAX_TICKS);
+    int nt = hb_report_axis_ticks(a, t, HB_AXIS_MAX_TICKS);
     char buf[32];
     for (int k = 0; k < nt; k++) {
-        double y = top + h * (1.0 - hb_axis_pos(a, t[k]));
+        double y = top + h * (1.0 - hb_report_axis_pos(a, t[k]));
         fprintf(f, "<text class=\"tick ytick\" x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>",
-                x - 6, y + 4, hb_axis_label(a, t[k], buf, sizeof(buf)));
+                x - 6, y + 4, hb_report_axis_label(a, t[k], buf, sizeof(buf)));
     }
     fprintf(f,
             "<text class=\"axis\" x=\"14\" y=\"%d\" text-anchor=\"middle\" "
             "transform=\"rotate(-90 14 %d)\">",
             top + h / 2, top + h / 2);
-    hb_html_esc(f, title);
+    hb_escape_html(f, title);
     fputs("</text>\n", f);
 }
 
-void hb_rfleet_boxes(FILE *f, const struct hb_rfleet *fl, uint32_t unit)
+void hb_report_fleet_draw_boxes(FILE *f, const struct hb_rfleet *fl, uint32_t unit)
 {
     size_t n, total;
-    uint32_t *cells = hb_rfleet_pick(fl, unit, HB_RFLEET_BOXES, &n, &total);
+    uint32_t *cells = hb_report_fleet_stats_pick(fl, unit, HB_RFLEET_BOXES, &n, &total);
     if (!cells || n == 0) {
         free(cells);
         return;
     }
-    const char *words = hb_unit_shown(hb_strtab_get(&fl->units, unit));
+    const char *words = hb_units_shown(hb_strtab_get(&fl->units, unit));
     double lo = INFINITY, hi = -INFINITY;
     for (size_t i = 0; i < n; i++) {
         lo = fmin(lo, fl->cell[cells[i]].min);
         hi = fmax(hi, fl->cell[cells[i]].max);
     }
     struct hb_axis a = {0};
-    hb_axis_nice(&a, lo, hi);
+    hb_report_axis_nice(&a, lo, hi);
     int w = HB_BOX_LEFT + (int)n * HB_BOX_W + 20, h = HB_BOX_TOP + HB_BOX_PLOT + HB_BOX_LABELS;
     fputs("<figure><p class=\"figtitle\">Cells in ", f);
-    hb_html_esc(f, words);
+    hb_escape_html(f, words);
     fprintf(f,
             " over the hosts</p>\n<svg class=\"boxplot fig\" viewBox=\"0 0 %d %d\" "
             "width=\"%d\" height=\"%d\">\n",
@@ -110,7 +110,7 @@ void hb_rfleet_boxes(FILE *f, const struct hb_rfleet *fl, uint32_t unit)
     for (size_t i = 0; i < n; i++)
         draw_box(f, fl, cells[i], HB_BOX_LEFT + (int)i * HB_BOX_W + HB_BOX_W / 2, &a);
     fprintf(f, "</svg><figcaption>The %zu of %zu cells in ", n, total);
-    hb_html_esc(f, words);
+    hb_escape_html(f, words);
     fprintf(f,
             "%s, in cell order: box from the first to the third quartile of the hosts' "
             "values, line at the median, whiskers to the least and the most. Numbers as in "
@@ -153,7 +153,7 @@ static void map_palette(uint8_t pal[256 * 3])
 {
     for (int i = 0; i < 255; i++) {
         char col[8];
-        hb_heat_color(1.0 - i / 254.0, col);
+        hb_report_axis_heat_color(1.0 - i / 254.0, col);
         unsigned long rgb = strtoul(col + 1, NULL, 16);
         pal[3 * i] = (uint8_t)(rgb >> 16);
         pal[3 * i + 1] = (uint8_t)(rgb >> 8);
@@ -167,9 +167,9 @@ static void map_palette(uint8_t pal[256 * 3])
 static void map_axis(FILE *f, uint32_t n, uint32_t k, int s, bool rows, int y)
 {
     struct hb_axis a = {0};
-    hb_axis_nice(&a, 1, n);
+    hb_report_axis_nice(&a, 1, n);
     double t[HB_AXIS_MAX_TICKS];
-    int nt = hb_axis_ticks(&a, t, HB_AXIS_MAX_TICKS);
+    int nt = hb_report_axis_ticks(&a, t, HB_AXIS_MAX_TICKS);
     char buf[32];
     for (int i = 0; i < nt; i++) {
         if (t[i] < 1 || t[i] > n) continue;
@@ -182,7 +182,7 @@ static void map_axis(FILE *f, uint32_t n, uint32_t k, int s, bool rows, int y)
                     "<text class=\"tick xtick\" x=\"%.1f\" y=\"%d\" "
                     "text-anchor=\"middle\">",
                     HB_MAP_LEFT + at, y + 12);
-        fprintf(f, "%s</text>", hb_num_plain(t[i], buf, sizeof(buf)));
+        fprintf(f, "%s</text>", hb_report_axis_num_plain(t[i], buf, sizeof(buf)));
     }
     if (rows)
         fprintf(f,
@@ -196,7 +196,7 @@ static void map_axis(FILE *f, uint32_t n, uint32_t k, int s, bool rows, int y)
                 HB_MAP_LEFT, y + 28);
 }
 
-void hb_rfleet_heatmap(FILE *f, const struct hb_rfleet *fl)
+void hb_report_fleet_draw_heatmap(FILE *f, const struct hb_rfleet *fl)
 {
     uint32_t kx = (fl->cells.n + HB_MAP_COLS - 1) / HB_MAP_COLS;
     uint32_t ky = (fl->hosts.n + HB_MAP_ROWS - 1) / HB_MAP_ROWS;
@@ -222,13 +222,13 @@ void hb_rfleet_heatmap(FILE *f, const struct hb_rfleet *fl)
             "y=\"%d\" width=\"%d\" height=\"%d\" preserveAspectRatio=\"none\" "
             "style=\"image-rendering:pixelated\" href=\"data:image/png;base64,",
             cols, rows, HB_MAP_LEFT, HB_MAP_TOP, dw, dh);
-    hb_png_base64(f, px, cols, rows, pal, 256);
+    hb_report_png_base64(f, px, cols, rows, pal, 256);
     fputs("\"/>\n", f);
     free(px);
     map_axis(f, fl->hosts.n, ky, sy, true, bottom);
     map_axis(f, fl->cells.n, kx, sx, false, bottom);
-    hb_svg_colorscale(f, HB_MAP_LEFT, bottom + 40, 300, fl->cost_min, fl->cost_max, false,
-                      "x median");
+    hb_report_axis_svg_colorscale(f, HB_MAP_LEFT, bottom + 40, 300, fl->cost_min, fl->cost_max,
+                                  false, "x median");
     fprintf(f,
             "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"10\" fill=\"#%02x%02x%02x\"/>"
             "<text class=\"tick\" x=\"%d\" y=\"%d\">not measured</text>\n",

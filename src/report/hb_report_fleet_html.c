@@ -25,13 +25,13 @@ static const char *const rfleet_verdict_words[] = {"ok", "inconclusive", "outlie
 static void rfleet_num(FILE *f, double v)
 {
     char buf[32];
-    fprintf(f, "<td>%s</td>", isfinite(v) ? hb_num_plain(v, buf, sizeof(buf)) : "-");
+    fprintf(f, "<td>%s</td>", isfinite(v) ? hb_report_axis_num_plain(v, buf, sizeof(buf)) : "-");
 }
 
 static void rfleet_text(FILE *f, const char *s)
 {
     fputs("<td class=\"kv\">", f);
-    hb_html_esc(f, s ? s : "?");
+    hb_escape_html(f, s ? s : "?");
     fputs("</td>", f);
 }
 
@@ -72,7 +72,7 @@ static void rfleet_what(FILE *f, const struct hb_rfleet *fl, const struct hb_cov
             "--fleet-threshold). In a cell, a host is <em>flagged</em> by the intervals alone "
             "against the cell's median host.</p>\n",
             hb_coverage_label(cov, label, sizeof(label)), hb_figure_text(fl->cost, c, sizeof(c)),
-            hb_report_ends(fl->cost, fl->lo, fl->hi, ends, sizeof(ends)), HB_FLEET_PCT,
+            hb_report_words_ends(fl->cost, fl->lo, fl->hi, ends, sizeof(ends)), HB_FLEET_PCT,
             hb_family_rule_name(HB_FAMILY_FDR), HB_FAMILY_LEVEL);
     fprintf(f,
             "<p class=\"fleet-verdicts\" data-family=\"%ld\">%zu outlier host(s), %zu "
@@ -96,9 +96,9 @@ static void rfleet_hosts_table(FILE *f, const struct hb_rfleet *fl, const char *
             "<p class=\"figtitle\">Hosts, costliest first: the %d costliest, every outlier "
             "or inconclusive host and every host with failed records (%zu of %u)</p>\n",
             HB_RFLEET_WORST_HOSTS, n, fl->hosts.n);
-    hb_report_left_out_n(f, n, HB_REPORT_MAX_ROWS, "hosts", path,
-                         "select(.type == \"measurement\")");
-    hb_report_numbers_open(f, n < HB_REPORT_MAX_ROWS ? n : HB_REPORT_MAX_ROWS);
+    hb_report_kit_left_out_n(f, n, HB_REPORT_MAX_ROWS, "hosts", path,
+                             "select(.type == \"measurement\")");
+    hb_report_kit_numbers_open(f, n < HB_REPORT_MAX_ROWS ? n : HB_REPORT_MAX_ROWS);
     fputs("<table class=\"fleet-hosts\"><tr><th>rank</th><th>host</th><th>cost</th>"
           "<th>ci95</th><th>cells</th><th>flagged cells</th><th>within noise</th>"
           "<th>noisy records</th><th>failed</th><th>no headline</th><th>p</th><th>p adjusted</th>"
@@ -113,7 +113,7 @@ static void rfleet_hosts_table(FILE *f, const struct hb_rfleet *fl, const char *
         rfleet_text(f, hb_strtab_get(&fl->hosts, fl->rank[r]));
         rfleet_num(f, hs->cost);
         char ends[HB_FIGURE_LEN];
-        const char *iv = hb_report_ends(hs->cost, hs->lo, hs->hi, ends, sizeof(ends));
+        const char *iv = hb_report_words_ends(hs->cost, hs->lo, hs->hi, ends, sizeof(ends));
         fprintf(f, "<td>%s</td>", *iv ? iv : "-");
         fprintf(f, "<td>%u</td><td>%u</td><td>%u</td><td>%u</td><td>%u</td><td>%u</td>", hs->cells,
                 hs->flagged, hs->within, hs->noisy, hs->failed, hs->unusable);
@@ -122,7 +122,7 @@ static void rfleet_hosts_table(FILE *f, const struct hb_rfleet *fl, const char *
         fprintf(f, "<td class=\"verdict\">%s</td></tr>\n", rfleet_verdict_words[hs->verdict]);
     }
     fputs("</table>\n", f);
-    hb_report_numbers_close(f, n < HB_REPORT_MAX_ROWS ? n : HB_REPORT_MAX_ROWS);
+    hb_report_kit_numbers_close(f, n < HB_REPORT_MAX_ROWS ? n : HB_REPORT_MAX_ROWS);
 }
 
 /* One cell's row: its identity, its distribution over the hosts, its costliest host. */
@@ -133,16 +133,16 @@ static void rfleet_cell_row(FILE *f, const struct hb_rfleet *fl, uint32_t c,
     fprintf(f, "<tr><td>%u</td>", c + 1);
     static const int fields[] = {0, 1, 2, 3, 6};
     for (int k = 0; k < 5; k++) {
-        char *s = hb_rfleet_cell_field(fl, c, fields[k]);
+        char *s = hb_report_fleet_cell_field(fl, c, fields[k]);
         rfleet_text(f, s);
-        if (s && fields[k] == 2) hb_report_label_add(labels, s);
+        if (s && fields[k] == 2) hb_report_words_label_add(labels, s);
         free(s);
     }
-    char *bytes = hb_rfleet_cell_field(fl, c, 7), buf[32];
+    char *bytes = hb_report_fleet_cell_field(fl, c, 7), buf[32];
     double b = bytes ? strtod(bytes, NULL) : 0.0;
     rfleet_text(f, b >= 1 ? hb_bytes_format((uint64_t)b, buf, sizeof(buf)) : "-");
     free(bytes);
-    rfleet_text(f, hb_unit_shown(hb_strtab_get(&fl->units, cs->unit)));
+    rfleet_text(f, hb_units_shown(hb_strtab_get(&fl->units, cs->unit)));
     fprintf(f, "<td>%u</td>", cs->hosts);
     const double q[] = {cs->min, cs->q1, cs->med, cs->q3, cs->max};
     for (int k = 0; k < 5; k++)
@@ -157,15 +157,16 @@ static void rfleet_cell_row(FILE *f, const struct hb_rfleet *fl, uint32_t c,
 static void rfleet_cells_table(FILE *f, const struct hb_rfleet *fl, const char *path)
 {
     size_t n, total;
-    uint32_t *cells = hb_rfleet_pick(fl, HB_STRTAB_NONE, HB_REPORT_MAX_ROWS, &n, &total);
+    uint32_t *cells =
+        hb_report_fleet_stats_pick(fl, HB_STRTAB_NONE, HB_REPORT_MAX_ROWS, &n, &total);
     if (!cells) return;
     fprintf(f,
             "<p class=\"figtitle\">Cells: each one's values over the hosts (%zu of %zu%s)"
             "</p>\n",
             n, total, n < total ? ", those whose costliest host is furthest above the median" : "");
-    hb_report_left_out_n(f, total, HB_REPORT_MAX_ROWS, "cells", path,
-                         "select(.type == \"measurement\")");
-    hb_report_numbers_open(f, n);
+    hb_report_kit_left_out_n(f, total, HB_REPORT_MAX_ROWS, "cells", path,
+                             "select(.type == \"measurement\")");
+    hb_report_kit_numbers_open(f, n);
     fputs("<table class=\"fleet-cells\"><tr><th>cell</th><th>suite</th><th>experiment</th>"
           "<th>label</th><th>kernel</th><th>threads</th><th>bytes</th><th>unit</th>"
           "<th>hosts</th><th>min</th><th>q1</th><th>median</th><th>q3</th><th>max</th>"
@@ -175,13 +176,13 @@ static void rfleet_cells_table(FILE *f, const struct hb_rfleet *fl, const char *
     for (size_t i = 0; i < n; i++)
         rfleet_cell_row(f, fl, cells[i], &labels);
     fputs("</table>\n", f);
-    hb_report_numbers_close(f, n);
-    hb_report_label_key(f, &labels);
+    hb_report_kit_numbers_close(f, n);
+    hb_report_words_label_key(f, &labels);
     hb_strtab_free(&labels);
     free(cells);
 }
 
-void hb_report_fleet_summary(FILE *f, const struct hb_report_in *in, int nin)
+void hb_report_fleet_html_summary(FILE *f, const struct hb_report_in *in, int nin)
 {
     bool any = false;
     for (int i = 0; i < nin; i++)
@@ -194,18 +195,18 @@ void hb_report_fleet_summary(FILE *f, const struct hb_report_in *in, int nin)
         char what[96];
         snprintf(what, sizeof(what), "%u hosts, %u cells", fl->hosts.n, fl->cells.n);
         fputs("<div class=\"panel fleet\">", f);
-        hb_report_caption(f, &in[i].res, what);
+        hb_report_kit_caption(f, &in[i].res, what);
         rfleet_what(f, fl, &in[i].cov);
         rfleet_hosts_table(f, fl, in[i].res.path);
         for (uint32_t u = 0; u < fl->units.n && u < HB_RFLEET_UNITS; u++)
-            hb_rfleet_boxes(f, fl, u);
+            hb_report_fleet_draw_boxes(f, fl, u);
         if (fl->units.n > HB_RFLEET_UNITS)
             fprintf(f,
                     "<p class=\"warn leftout\">Box plots of the first %d of %u units drawn; "
                     "the cells table has every unit.</p>\n",
                     HB_RFLEET_UNITS, fl->units.n);
         rfleet_cells_table(f, fl, in[i].res.path);
-        hb_rfleet_heatmap(f, fl);
+        hb_report_fleet_draw_heatmap(f, fl);
         fputs("</div>\n", f);
     }
     fputs("</section>\n", f);

@@ -1,5 +1,5 @@
-/* A fleet's summaries from its folded entries (hb_rfleet_finish): entries ordered by cell and
- * host (counting sorts, linear), the first of each (host, cell) kept; per cell the
+/* A fleet's summaries from its folded entries (hb_report_fleet_stats_finish): entries ordered by
+ * cell and host (counting sorts, linear), the first of each (host, cell) kept; per cell the
  * distribution of its hosts' values and each host judged against its median; each value
  * turned into a cost (1 = the cell's median host, higher is worse); per host the median of
  * its costs, judged against the fleet's median host: beyond the noise when the intervals are
@@ -289,7 +289,7 @@ static int rfleet_judge(struct hb_rfleet *fl)
     return rc;
 }
 
-int hb_rfleet_finish(struct hb_rfleet *fl)
+int hb_report_fleet_stats_finish(struct hb_rfleet *fl)
 {
     int rc = rfleet_sort(fl);
     if (rc == 0) rc = rfleet_cells(fl);
@@ -326,8 +326,8 @@ static int rfleet_by_cell(const void *pa, const void *pb)
     return a < b ? -1 : a > b;
 }
 
-uint32_t *hb_rfleet_pick(const struct hb_rfleet *fl, uint32_t unit, size_t max, size_t *n,
-                         size_t *total)
+uint32_t *hb_report_fleet_stats_pick(const struct hb_rfleet *fl, uint32_t unit, size_t max,
+                                     size_t *n, size_t *total)
 {
     struct hb_rfleet_spread *s = malloc((fl->cells.n + 1) * sizeof(*s));
     uint32_t *out = malloc((fl->cells.n + 1) * sizeof(*out));

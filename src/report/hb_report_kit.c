@@ -7,36 +7,36 @@
 #include <stdlib.h>
 #include <string.h>
 
-int hb_report_is(const json_t *rec, const char *type, const char *suite, const char *key)
+int hb_report_kit_is(const json_t *rec, const char *type, const char *suite, const char *key)
 {
-    return strcmp(hb_rec_str(rec, "type", ""), type) == 0 &&
-           (!suite || strcmp(hb_rec_str(rec, "suite", ""), suite) == 0) &&
+    return strcmp(hb_jsonl_read_str(rec, "type", ""), type) == 0 &&
+           (!suite || strcmp(hb_jsonl_read_str(rec, "suite", ""), suite) == 0) &&
            (!key || json_object_get(rec, key));
 }
 
-int hb_report_has(const struct hb_report_in *in, int nin, const char *type, const char *suite,
-                  const char *key)
+int hb_report_kit_has(const struct hb_report_in *in, int nin, const char *type, const char *suite,
+                      const char *key)
 {
     for (int i = 0; i < nin; i++) {
         size_t k;
         json_t *rec;
         json_array_foreach(in[i].res.records, k,
-                           rec) if (hb_report_is(rec, type, suite, key)) return 1;
+                           rec) if (hb_report_kit_is(rec, type, suite, key)) return 1;
     }
     return 0;
 }
 
-void hb_report_caption(FILE *f, const struct hb_results *r, const char *what)
+void hb_report_kit_caption(FILE *f, const struct hb_results *r, const char *what)
 {
     const char *base = strrchr(r->path, '/');
     fputs("<h3>", f);
-    hb_html_esc(f, what);
+    hb_escape_html(f, what);
     fputs(" <small>(", f);
-    hb_html_esc(f, base ? base + 1 : r->path);
+    hb_escape_html(f, base ? base + 1 : r->path);
     fputs(")</small></h3>\n", f);
 }
 
-void hb_report_whiskers(FILE *f, const struct hb_coverage *c)
+void hb_report_kit_whiskers(FILE *f, const struct hb_coverage *c)
 {
     char label[HB_COVERAGE_LABEL_LEN];
     if (hb_coverage_any(c))
@@ -44,15 +44,15 @@ void hb_report_whiskers(FILE *f, const struct hb_coverage *c)
                 hb_coverage_label(c, label, sizeof(label)));
 }
 
-void hb_report_interval_head(FILE *f, const struct hb_coverage *c)
+void hb_report_kit_interval_head(FILE *f, const struct hb_coverage *c)
 {
     char label[HB_COVERAGE_LABEL_LEN];
     fprintf(f, "<th>%s</th>", hb_coverage_label(c, label, sizeof(label)));
 }
 
-int hb_report_int(const json_t *rec, const char *key, int def)
+int hb_report_kit_int(const json_t *rec, const char *key, int def)
 {
-    double v = hb_rec_num(rec, key, def);
+    double v = hb_jsonl_read_num(rec, key, def);
     return v <= INT_MIN ? INT_MIN : v >= INT_MAX ? INT_MAX : (int)v;
 }
 
@@ -63,8 +63,8 @@ static int rbar_cmp(const void *a, const void *b)
     return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
-struct hb_bar *hb_report_bars(const struct hb_report_in *in, const struct hb_rbars *b,
-                              struct hb_rbar **sorted)
+struct hb_bar *hb_report_kit_bars(const struct hb_report_in *in, const struct hb_rbars *b,
+                                  struct hb_rbar **sorted)
 {
     *sorted = malloc((b->n + 1) * sizeof(**sorted));
     struct hb_bar *bars = malloc((b->n + 1) * sizeof(*bars));
@@ -96,12 +96,12 @@ static void report_shell_word(FILE *f, const char *s)
         if (c[0] == '\'')
             fputs("&#39;\\&#39;&#39;", f);
         else
-            hb_html_esc(f, c);
+            hb_escape_html(f, c);
     fputs("&#39;", f);
 }
 
-void hb_report_left_out(FILE *f, int colspan, const struct hb_rbudget *b, const char *what,
-                        const char *path, const char *select)
+void hb_report_kit_left_out(FILE *f, int colspan, const struct hb_rbudget *b, const char *what,
+                            const char *path, const char *select)
 {
     if (b->drawn >= b->total) return;
     if (colspan)
@@ -109,7 +109,7 @@ void hb_report_left_out(FILE *f, int colspan, const struct hb_rbudget *b, const 
     else
         fputs("<p class=\"warn leftout\">", f);
     fprintf(f, "Drawn: the first %zu of %zu ", b->drawn, b->total);
-    hb_html_esc(f, what);
+    hb_escape_html(f, what);
     fprintf(f, " (%zu left out, to keep the report readable); to list them all: <code>jq -c ",
             b->total - b->drawn);
     report_shell_word(f, select);
@@ -122,18 +122,18 @@ void hb_report_left_out(FILE *f, int colspan, const struct hb_rbudget *b, const 
     fputs(colspan ? "</td></tr>\n" : "</p>\n", f);
 }
 
-void hb_report_left_out_n(FILE *f, size_t n, size_t max, const char *what, const char *path,
-                          const char *select)
+void hb_report_kit_left_out_n(FILE *f, size_t n, size_t max, const char *what, const char *path,
+                              const char *select)
 {
     struct hb_rbudget b = {.drawn = n < max ? n : max, .total = n};
-    hb_report_left_out(f, 0, &b, what, path, select);
+    hb_report_kit_left_out(f, 0, &b, what, path, select);
 }
 
 /* Bars per figure: wider figures would not fit a 1280 px page. */
 #define HB_BARS_PER_FIG 24
 
-void hb_report_bar_figs(FILE *f, const struct hb_bar *bars, size_t n, const char *ylabel,
-                        const char *metric)
+void hb_report_kit_bar_figs(FILE *f, const struct hb_bar *bars, size_t n, const char *ylabel,
+                            const char *metric)
 {
     for (size_t g = 0, end; g < n; g = end) {
         /* Whole groups together while they fit one figure; a group wider than one is split. */
@@ -145,43 +145,44 @@ void hb_report_bar_figs(FILE *f, const struct hb_bar *bars, size_t n, const char
             end = next;
         }
         if (end - g <= HB_BARS_PER_FIG) {
-            hb_svg_bars(f, bars + g, (int)(end - g), bars, (int)n, ylabel, metric);
+            hb_report_draw_svg_bars(f, bars + g, (int)(end - g), bars, (int)n, ylabel, metric);
             continue;
         }
         for (size_t at = g; at < end; at += HB_BARS_PER_FIG) {
             size_t k = end - at < HB_BARS_PER_FIG ? end - at : HB_BARS_PER_FIG;
             fputs("<p class=\"figtitle\">", f);
-            hb_html_esc(f, bars[g].group);
+            hb_escape_html(f, bars[g].group);
             fprintf(f, ": bars %zu&#8211;%zu of %zu</p>\n", at - g + 1, at - g + k, end - g);
-            hb_svg_bars(f, bars + at, (int)k, bars, (int)n, ylabel, metric);
+            hb_report_draw_svg_bars(f, bars + at, (int)k, bars, (int)n, ylabel, metric);
         }
     }
 }
 
-void hb_report_bar_panel(FILE *f, const struct hb_report_in *in, const struct hb_rbars *b,
-                         const struct hb_bar_fig *fig)
+void hb_report_kit_bar_panel(FILE *f, const struct hb_report_in *in, const struct hb_rbars *b,
+                             const struct hb_bar_fig *fig)
 {
     struct hb_rbar *sorted = NULL;
-    struct hb_bar *bars = b->n ? hb_report_bars(in, b, &sorted) : NULL;
+    struct hb_bar *bars = b->n ? hb_report_kit_bars(in, b, &sorted) : NULL;
     if (!bars) return;
     size_t n = b->n < HB_REPORT_MAX_BARS ? b->n : HB_REPORT_MAX_BARS;
     fputs("<div class=\"panel\">", f);
-    hb_report_caption(f, &in->res, fig->what);
-    hb_report_left_out_n(f, b->n, HB_REPORT_MAX_BARS, "bars and rows", in->res.path, fig->select);
-    hb_report_bar_figs(f, bars, n, fig->ylabel, fig->metric);
-    hb_report_whiskers(f, &b->cov);
-    hb_report_numbers_open(f, n);
+    hb_report_kit_caption(f, &in->res, fig->what);
+    hb_report_kit_left_out_n(f, b->n, HB_REPORT_MAX_BARS, "bars and rows", in->res.path,
+                             fig->select);
+    hb_report_kit_bar_figs(f, bars, n, fig->ylabel, fig->metric);
+    hb_report_kit_whiskers(f, &b->cov);
+    hb_report_kit_numbers_open(f, n);
     fputs("<table class=\"numbers\"><tr>", f);
     for (int c = 0; c < fig->ncells; c++)
         if (strcmp(fig->heads[c], "ci95") == 0)
-            hb_report_interval_head(f, &b->cov);
+            hb_report_kit_interval_head(f, &b->cov);
         else
             fprintf(f, "<th>%s</th>", fig->heads[c]);
     fputs("</tr>\n", f);
     for (size_t k = 0; k < n; k++)
-        hb_report_row(f, in, sorted[k].row, fig->ncells);
+        hb_report_kit_row(f, in, sorted[k].row, fig->ncells);
     fputs("</table>", f);
-    hb_report_numbers_close(f, n);
+    hb_report_kit_numbers_close(f, n);
     fputs("</div>\n", f);
     free(bars);
     free(sorted);
@@ -191,26 +192,26 @@ void hb_report_bar_panel(FILE *f, const struct hb_report_in *in, const struct hb
  * summary, the rows are there for who opens them. */
 #define HB_REPORT_OPEN_ROWS 24
 
-void hb_report_numbers_open(FILE *f, size_t rows)
+void hb_report_kit_numbers_open(FILE *f, size_t rows)
 {
     if (rows > HB_REPORT_OPEN_ROWS)
         fprintf(f, "<details><summary>numbers (%zu rows)</summary>\n", rows);
 }
 
-void hb_report_numbers_close(FILE *f, size_t rows)
+void hb_report_kit_numbers_close(FILE *f, size_t rows)
 {
     if (rows > HB_REPORT_OPEN_ROWS) fputs("</details>\n", f);
 }
 
-void hb_report_row(FILE *f, const struct hb_report_in *in, uint32_t row, int ncells)
+void hb_report_kit_row(FILE *f, const struct hb_report_in *in, uint32_t row, int ncells)
 {
     fputs("<tr>", f);
     for (int c = 0; c < ncells; c++)
-        fputs(hb_report_row_cell(in, row, c), f);
+        fputs(hb_report_data_row_cell(in, row, c), f);
     fputs("</tr>\n", f);
 }
 
-int hb_report_too_big(FILE *f, const char *what, const json_t *values, size_t rows, size_t cols)
+int hb_report_kit_too_big(FILE *f, const char *what, const json_t *values, size_t rows, size_t cols)
 {
     if (rows <= HB_REPORT_MAX_SIDE && cols <= HB_REPORT_MAX_SIDE) return 0;
     size_t n = 0, r, c;
@@ -225,7 +226,7 @@ int hb_report_too_big(FILE *f, const char *what, const json_t *values, size_t ro
         n++;
     }
     fprintf(f, "<p class=\"warn toobig\">");
-    hb_html_esc(f, what);
+    hb_escape_html(f, what);
     fprintf(f,
             ": %zu x %zu cells, more than the %d x %d this report draws; summary of its %zu "
             "numbers:",

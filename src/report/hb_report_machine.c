@@ -14,7 +14,7 @@ static void report_matrix_table(FILE *f, const char *name, const json_t *m)
     size_t width = 0, r;
     json_t *row;
     json_array_foreach(m, r, row) if (json_array_size(row) > width) width = json_array_size(row);
-    if (hb_report_too_big(f, name, m, json_array_size(m), width)) return;
+    if (hb_report_kit_too_big(f, name, m, json_array_size(m), width)) return;
     fprintf(f, "<table><tr><th>%s</th>", name);
     for (size_t c = 0; c < json_array_size(m); c++)
         fprintf(f, "<th>%zu</th>", c);
@@ -24,7 +24,7 @@ static void report_matrix_table(FILE *f, const char *name, const json_t *m)
         fprintf(f, "<tr><th>%zu</th>", r);
         size_t c;
         json_t *v;
-        json_array_foreach(row, c, v) hb_report_cell(f, v);
+        json_array_foreach(row, c, v) hb_report_data_cell(f, v);
         fputs("</tr>\n", f);
     }
     fputs("</table>\n", f);
@@ -41,14 +41,14 @@ static void report_notes(FILE *f, const struct hb_report_in *in, int nin)
             const char *text = hb_strtab_get(&in[i].notes, id);
             uint32_t n = seen.n;
             if (hb_strtab_add(&seen, text, strlen(text)) == HB_STRTAB_NONE) break;
-            if (seen.n == n || !hb_report_budget_take(&b, 1, HB_REPORT_MAX_PANELS)) continue;
+            if (seen.n == n || !hb_report_data_budget_take(&b, 1, HB_REPORT_MAX_PANELS)) continue;
             fputs("<p class=\"note\">", f);
-            hb_html_esc(f, text);
+            hb_escape_html(f, text);
             fputs("</p>\n", f);
         }
     hb_strtab_free(&seen);
-    hb_report_left_out(f, 0, &b, "notes", nin == 1 ? in[0].res.path : NULL,
-                       "select(.type == \"note\" and has(\"text\")) | .text");
+    hb_report_kit_left_out(f, 0, &b, "notes", nin == 1 ? in[0].res.path : NULL,
+                           "select(.type == \"note\" and has(\"text\")) | .text");
 }
 
 /* What tells machines apart: the hosts and each node's CPUs and memory. A new string to free;
@@ -103,10 +103,10 @@ static void machine_cell(FILE *f, const char *key, const json_t *v)
     } else if (strcmp(key, "timer") == 0 && json_is_number(g)) {
         /* The clock's name and its step in ns, not seconds in e-notation. */
         fputs("<td>", f);
-        hb_html_esc(f, hb_rec_str(v, "clock", "?"));
+        hb_escape_html(f, hb_jsonl_read_str(v, "clock", "?"));
         fprintf(f, ", %.0f ns between two readings</td>", json_number_value(g) * 1e9);
     } else
-        hb_report_cell_key(f, key, v);
+        hb_report_data_cell_key(f, key, v);
 }
 
 /* A setting of the files of one machine (their ids in at[], n of them): one cell when they
@@ -129,7 +129,7 @@ static void machine_row(FILE *f, const struct hb_report_in *in, const int *at, i
     for (int k = 0; k < n; k++) {
         const char *base = strrchr(in[at[k]].res.path, '/');
         fputs("<tr><th>", f);
-        hb_html_esc(f, base ? base + 1 : in[at[k]].res.path);
+        hb_escape_html(f, base ? base + 1 : in[at[k]].res.path);
         fputs("</th>", f);
         machine_cell(f, key, json_object_get(in[at[k]].res.run, key));
         fputs("</tr>", f);
@@ -142,13 +142,13 @@ static void machine_panel(FILE *f, const struct hb_report_in *in, const int *at,
 {
     const json_t *run = in[at[0]].res.run;
     fputs("<div class=\"panel machine\"><h3>", f);
-    hb_report_value_text(f, "hosts", json_object_get(run, "hosts"));
+    hb_report_data_value_text(f, "hosts", json_object_get(run, "hosts"));
     fprintf(f, " <small>(%d results file%s)</small></h3>\n<p class=\"files\">", n,
             n == 1 ? "" : "s");
     for (int k = 0; k < n; k++) {
         const char *base = strrchr(in[at[k]].res.path, '/');
         fputs(k ? ", " : "", f);
-        hb_html_esc(f, base ? base + 1 : in[at[k]].res.path);
+        hb_escape_html(f, base ? base + 1 : in[at[k]].res.path);
     }
     /* Folded: the results come first; who wants the machine's details opens them. */
     fputs("</p>\n<details><summary>settings, configuration, nodes and distances</summary>\n"
@@ -167,13 +167,13 @@ static void machine_panel(FILE *f, const struct hb_report_in *in, const int *at,
     {
         if (k >= HB_REPORT_MAX_ROWS) break;
         fputs("<tr>", f);
-        hb_report_cell(f, json_object_get(node, "os_index"));
-        hb_report_cell(f, json_object_get(node, "cpus"));
-        fprintf(f, "<td>%.1f</td></tr>\n", hb_rec_num(node, "mem_bytes", 0) / 1073741824.0);
+        hb_report_data_cell(f, json_object_get(node, "os_index"));
+        hb_report_data_cell(f, json_object_get(node, "cpus"));
+        fprintf(f, "<td>%.1f</td></tr>\n", hb_jsonl_read_num(node, "mem_bytes", 0) / 1073741824.0);
     }
     fputs("</table>\n", f);
-    hb_report_left_out_n(f, json_array_size(nodes), HB_REPORT_MAX_ROWS, "nodes", in[at[0]].res.path,
-                         "select(.type == \"run\") | .topology.nodes[]?");
+    hb_report_kit_left_out_n(f, json_array_size(nodes), HB_REPORT_MAX_ROWS, "nodes",
+                             in[at[0]].res.path, "select(.type == \"run\") | .topology.nodes[]?");
     if (!json_is_array(json_object_get(topo, "distances")))
         fputs("<p>No firmware distance matrix.</p>\n", f);
     report_matrix_table(f, "distance", json_object_get(topo, "distances"));

@@ -13,7 +13,7 @@
 static void report_matrix_numbers(FILE *f, const json_t *m, const char *path)
 {
     const json_t *rows = json_object_get(m, "rows"), *cols = json_object_get(m, "cols");
-    bool c2c = strcmp(hb_rec_str(m, "metric", ""), "c2c") == 0;
+    bool c2c = strcmp(hb_jsonl_read_str(m, "metric", ""), "c2c") == 0;
     fprintf(f,
             "<table class=\"numbers\"><tr><th>%s</th><th>%s</th><th>value</th>"
             "<th>relative</th><th>distance</th><th>hop class</th><th>measured class</th></tr>\n",
@@ -23,11 +23,11 @@ static void report_matrix_numbers(FILE *f, const json_t *m, const char *path)
     for (size_t r = 0; r < json_array_size(rows); r++)
         for (size_t c = 0; c < json_array_size(cols); c++) {
             fputs("<tr>", f);
-            hb_report_cell(f, json_array_get(rows, r));
-            hb_report_cell(f, json_array_get(cols, c));
+            hb_report_data_cell(f, json_array_get(rows, r));
+            hb_report_data_cell(f, json_array_get(cols, c));
             for (int k = 0; k < 5; k++)
-                hb_report_cell(f,
-                               json_array_get(json_array_get(json_object_get(m, mats[k]), r), c));
+                hb_report_data_cell(
+                    f, json_array_get(json_array_get(json_object_get(m, mats[k]), r), c));
             fputs("</tr>\n", f);
         }
     fputs("</table>\n", f);
@@ -38,13 +38,13 @@ static void report_matrix_numbers(FILE *f, const json_t *m, const char *path)
     {
         if (i >= HB_REPORT_MAX_ROWS) break;
         fprintf(f, "<p class=\"warn flag\">! CPU node %lld, memory node %lld: ",
-                (long long)hb_rec_num(fl, "cpu_node", -1),
-                (long long)hb_rec_num(fl, "mem_node", -1));
-        hb_html_esc(f, hb_rec_str(fl, "reason", ""));
+                (long long)hb_jsonl_read_num(fl, "cpu_node", -1),
+                (long long)hb_jsonl_read_num(fl, "mem_node", -1));
+        hb_escape_html(f, hb_jsonl_read_str(fl, "reason", ""));
         fputs("</p>\n", f);
     }
-    hb_report_left_out_n(f, json_array_size(flags), HB_REPORT_MAX_ROWS, "flags", path,
-                         "select(.type == \"matrix\") | .flags[]?");
+    hb_report_kit_left_out_n(f, json_array_size(flags), HB_REPORT_MAX_ROWS, "flags", path,
+                             "select(.type == \"matrix\") | .flags[]?");
 }
 
 size_t hb_report_matrices_weight(const json_t *m)
@@ -63,8 +63,8 @@ void hb_report_matrices(FILE *f, const struct hb_report_in *in, int nin, int c2c
     for (int i = 0; i < nin; i++) {
         size_t k;
         json_t *m;
-        json_array_foreach(in[i].res.records, k, m) if (hb_report_is(m, "matrix", NULL, NULL))
-            any |= (strcmp(hb_rec_str(m, "metric", ""), "c2c") == 0) == c2c;
+        json_array_foreach(in[i].res.records, k, m) if (hb_report_kit_is(m, "matrix", NULL, NULL))
+            any |= (strcmp(hb_jsonl_read_str(m, "metric", ""), "c2c") == 0) == c2c;
         /* The c2c section also has the false-sharing and lock studies. */
         any |= c2c && in[i].c2c_studies.total > 0;
     }
@@ -85,41 +85,42 @@ void hb_report_matrices(FILE *f, const struct hb_report_in *in, int nin, int c2c
         json_t *m;
         json_array_foreach(in[i].res.records, k, m)
         {
-            if (!hb_report_is(m, "matrix", NULL, NULL) ||
-                (strcmp(hb_rec_str(m, "metric", ""), "c2c") == 0) != c2c)
+            if (!hb_report_kit_is(m, "matrix", NULL, NULL) ||
+                (strcmp(hb_jsonl_read_str(m, "metric", ""), "c2c") == 0) != c2c)
                 continue;
             char what[256];
-            snprintf(what, sizeof(what), "%s: %s %s (%s)", hb_rec_str(m, "host", "?"),
-                     hb_rec_str(m, "metric", "?"), hb_rec_str(m, "kernel", "?"),
-                     hb_unit_shown(hb_rec_str(m, "unit", "?")));
+            snprintf(what, sizeof(what), "%s: %s %s (%s)", hb_jsonl_read_str(m, "host", "?"),
+                     hb_jsonl_read_str(m, "metric", "?"), hb_jsonl_read_str(m, "kernel", "?"),
+                     hb_units_shown(hb_jsonl_read_str(m, "unit", "?")));
             fputs("<div class=\"panel\">", f);
-            hb_report_caption(f, &in[i].res, what);
+            hb_report_kit_caption(f, &in[i].res, what);
             const json_t *rows = json_object_get(m, "rows"), *cols = json_object_get(m, "cols");
-            if (hb_report_too_big(f, "values", json_object_get(m, "values"), json_array_size(rows),
-                                  json_array_size(cols))) {
+            if (hb_report_kit_too_big(f, "values", json_object_get(m, "values"),
+                                      json_array_size(rows), json_array_size(cols))) {
                 fputs("</div>\n", f);
                 continue;
             }
             const json_t *flags = json_object_get(m, "flags");
             /* Bandwidth is better higher; latency, c2c and relative cost lower. */
-            hb_svg_heatmap(f, rows, cols, json_object_get(m, "values"), flags,
-                           c2c ? "c2c" : "value", hb_unit_shown(hb_rec_str(m, "unit", "")),
-                           strcmp(hb_rec_str(m, "metric", ""), "bandwidth") == 0);
+            hb_report_draw_svg_heatmap(
+                f, rows, cols, json_object_get(m, "values"), flags, c2c ? "c2c" : "value",
+                hb_units_shown(hb_jsonl_read_str(m, "unit", "")),
+                strcmp(hb_jsonl_read_str(m, "metric", ""), "bandwidth") == 0);
             if (!c2c && json_is_array(json_object_get(m, "relative"))) {
                 fputs("<p>relative cost (1.0 = fastest)</p>\n", f);
-                hb_svg_heatmap(f, rows, cols, json_object_get(m, "relative"), flags, "relative",
-                               "x fastest", false);
+                hb_report_draw_svg_heatmap(f, rows, cols, json_object_get(m, "relative"), flags,
+                                           "relative", "x fastest", false);
             }
             report_matrix_numbers(f, m, in[i].res.path);
-            hb_report_matrix_notes(f, m);
-            hb_report_matrix_hmat(f, m, in[i].res.path);
-            hb_report_matrix_kernel_tiers(f, m, in[i].res.path);
+            hb_report_c2c_matrix_notes(f, m);
+            hb_report_hmat_matrix(f, m, in[i].res.path);
+            hb_report_hmat_kernel_tiers(f, m, in[i].res.path);
             fputs("</div>\n", f);
         }
-        hb_report_left_out(f, 0, &in[i].matrices[c2c], c2c ? "c2c matrices" : "matrices",
-                           in[i].res.path,
-                           c2c ? "select(.type == \"matrix\" and .metric == \"c2c\")"
-                               : "select(.type == \"matrix\" and .metric != \"c2c\")");
+        hb_report_kit_left_out(f, 0, &in[i].matrices[c2c], c2c ? "c2c matrices" : "matrices",
+                               in[i].res.path,
+                               c2c ? "select(.type == \"matrix\" and .metric == \"c2c\")"
+                                   : "select(.type == \"matrix\" and .metric != \"c2c\")");
     }
     fputs("</div>\n", f);
     if (c2c) hb_report_c2c_studies(f, in, nin);
@@ -136,14 +137,14 @@ size_t hb_report_matrices_fleet_weight(const json_t *fl)
 
 void hb_report_matrices_fleet(FILE *f, const struct hb_report_in *in, int nin)
 {
-    if (!hb_report_has(in, nin, "fleet", NULL, NULL)) return;
+    if (!hb_report_kit_has(in, nin, "fleet", NULL, NULL)) return;
     fputs("<section id=\"fleet\"><h2>Fleet</h2><div class=\"row\">\n", f);
     for (int i = 0; i < nin; i++) {
         size_t k;
         json_t *fl;
         json_array_foreach(in[i].res.records, k, fl)
         {
-            if (!hb_report_is(fl, "fleet", NULL, NULL)) continue;
+            if (!hb_report_kit_is(fl, "fleet", NULL, NULL)) continue;
             const json_t *hosts = json_object_get(fl, "hosts");
             size_t nh = json_array_size(hosts), h;
             size_t n = nh < HB_REPORT_MAX_BARS ? nh : HB_REPORT_MAX_BARS;
@@ -152,16 +153,17 @@ void hb_report_matrices_fleet(FILE *f, const struct hb_report_in *in, int nin)
             json_t *host;
             json_array_foreach(hosts, h, host) if (h < n) bars[h] =
                 (struct hb_bar){"local latency",
-                                hb_rec_str(host, "host", "?"),
+                                hb_jsonl_read_str(host, "host", "?"),
                                 json_is_true(json_object_get(host, "outlier")) ? "outlier" : "ok",
-                                hb_rec_num(host, "lat_ns_local", 0),
+                                hb_jsonl_read_num(host, "lat_ns_local", 0),
                                 NAN,
                                 NAN};
             fputs("<div class=\"panel\">", f);
-            hb_report_caption(f, &in[i].res, "hosts");
-            hb_report_left_out_n(f, nh, HB_REPORT_MAX_BARS, "hosts", in[i].res.path,
-                                 "select(.type == \"fleet\") | .hosts[]?");
-            hb_svg_bars(f, bars, (int)n, bars, (int)n, "local latency (ns)", "fleet local latency");
+            hb_report_kit_caption(f, &in[i].res, "hosts");
+            hb_report_kit_left_out_n(f, nh, HB_REPORT_MAX_BARS, "hosts", in[i].res.path,
+                                     "select(.type == \"fleet\") | .hosts[]?");
+            hb_report_draw_svg_bars(f, bars, (int)n, bars, (int)n, "local latency (ns)",
+                                    "fleet local latency");
             free(bars);
             fputs("<table class=\"numbers\"><tr><th>host</th><th>lat_ns_local</th>"
                   "<th>bw_GBps_local_read</th><th>worst_remote_ratio</th><th>outlier</th>"
@@ -176,18 +178,18 @@ void hb_report_matrices_fleet(FILE *f, const struct hb_report_in *in, int nin)
                     "host",    "lat_ns_local", "bw_GBps_local_read", "worst_remote_ratio",
                     "outlier", "reason"};
                 for (int c = 0; c < 6; c++)
-                    hb_report_cell(f, json_object_get(host, keys[c]));
+                    hb_report_data_cell(f, json_object_get(host, keys[c]));
                 fputs("</tr>\n", f);
             }
             const json_t *med = json_object_get(fl, "median");
             fputs("<tr><td>median</td>", f);
-            hb_report_cell(f, json_object_get(med, "lat_ns_local"));
-            hb_report_cell(f, json_object_get(med, "bw_GBps_local_read"));
-            hb_report_cell(f, json_object_get(med, "worst_remote_ratio"));
+            hb_report_data_cell(f, json_object_get(med, "lat_ns_local"));
+            hb_report_data_cell(f, json_object_get(med, "bw_GBps_local_read"));
+            hb_report_data_cell(f, json_object_get(med, "worst_remote_ratio"));
             fputs("<td></td><td></td></tr></table></div>\n", f);
         }
-        hb_report_left_out(f, 0, &in[i].fleets, "fleet records", in[i].res.path,
-                           "select(.type == \"fleet\")");
+        hb_report_kit_left_out(f, 0, &in[i].fleets, "fleet records", in[i].res.path,
+                               "select(.type == \"fleet\")");
     }
     fputs("</div></section>\n", f);
 }

@@ -86,7 +86,8 @@ static void base64_put(FILE *f, const uint8_t *p, size_t n)
     }
 }
 
-int hb_png_base64(FILE *f, const uint8_t *px, uint32_t w, uint32_t h, const uint8_t *pal, int npal)
+int hb_report_png_base64(FILE *f, const uint8_t *px, uint32_t w, uint32_t h, const uint8_t *pal,
+                         int npal)
 {
     if (w == 0 || h == 0 || w > HB_PNG_MAX_SIDE || h > HB_PNG_MAX_SIDE || npal < 1 || npal > 256) {
         hb_error_set("a PNG of %u x %u pixels and %d colours cannot be written (1..%d pixels a "

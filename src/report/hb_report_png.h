@@ -11,6 +11,7 @@
  * triples, 1..256) to f as base64: what follows "data:image/png;base64," in a URI. 0, or
  * -ENOMEM (error set); -EINVAL when w or h is 0 or above HB_PNG_MAX_SIDE. */
 #define HB_PNG_MAX_SIDE 16384
-int hb_png_base64(FILE *f, const uint8_t *px, uint32_t w, uint32_t h, const uint8_t *pal, int npal);
+int hb_report_png_base64(FILE *f, const uint8_t *px, uint32_t w, uint32_t h, const uint8_t *pal,
+                         int npal);
 
 #endif

@@ -16,7 +16,7 @@
 /* A policy record of type (throughput or gain) of the plain study, not --intensity's. */
 static bool policy_is(const json_t *r, const char *type)
 {
-    return hb_report_is(r, type, "policy", NULL) &&
+    return hb_report_kit_is(r, type, "policy", NULL) &&
            !json_is_number(json_object_get(r, "intensity"));
 }
 
@@ -24,7 +24,7 @@ static bool policy_is(const json_t *r, const char *type)
 int hb_report_policy_keep(struct hb_report_in *in, const json_t *rec)
 {
     if (!policy_is(rec, "throughput") && !policy_is(rec, "gain")) return 0;
-    return hb_report_budget_take(&in->policy_recs, 1, HB_REPORT_MAX_BARS) ? 1 : 0;
+    return hb_report_data_budget_take(&in->policy_recs, 1, HB_REPORT_MAX_BARS) ? 1 : 0;
 }
 
 /* The figures of throughput records: bandwidth (GB/s), latency (ns). */
@@ -33,12 +33,12 @@ int hb_report_policy_keep(struct hb_report_in *in, const json_t *rec)
 /* The figure a throughput record is drawn in: 0 bandwidth (GB/s), 1 latency (ns). */
 static int policy_unit(const json_t *tp)
 {
-    return strcmp(hb_rec_str(tp, "unit", ""), "ns") == 0;
+    return strcmp(hb_jsonl_read_str(tp, "unit", ""), "ns") == 0;
 }
 
 static bool policy_same(const json_t *a, const json_t *b, const char *key)
 {
-    return strcmp(hb_rec_str(a, key, ""), hb_rec_str(b, key, "")) == 0;
+    return strcmp(hb_jsonl_read_str(a, key, ""), hb_jsonl_read_str(b, key, "")) == 0;
 }
 
 /* The gain record of a throughput record's host, mode and workload, or NULL. */
@@ -58,10 +58,11 @@ static const json_t *policy_gain_of(const json_t *records, const json_t *tp)
 static bool policy_interval(const json_t *gain, const json_t *tp, double *lo, double *hi)
 {
     const json_t *ci =
-        json_object_get(json_object_get(gain, "speed_ci95"), hb_rec_str(tp, "policy", ""));
+        json_object_get(json_object_get(gain, "speed_ci95"), hb_jsonl_read_str(tp, "policy", ""));
     double a, b;
-    if (!hb_report_ci(ci, &a, &b)) return false;
-    const char *speed = hb_rec_str(gain, "speed_unit", ""), *unit = hb_rec_str(tp, "unit", "");
+    if (!hb_report_words_ci(ci, &a, &b)) return false;
+    const char *speed = hb_jsonl_read_str(gain, "speed_unit", ""),
+               *unit = hb_jsonl_read_str(tp, "unit", "");
     if (strcmp(speed, unit) == 0) {
         *lo = a;
         *hi = b;
@@ -93,19 +94,19 @@ static size_t policy_bars(const struct hb_report_in *in, int u, struct hb_bar *b
     const char *mode = NULL;
     json_array_foreach(in->res.records, k, tp) if (policy_drawn(tp))
     {
-        modes |= mode && strcmp(mode, hb_rec_str(tp, "mode", "")) != 0;
-        mode = hb_rec_str(tp, "mode", "");
+        modes |= mode && strcmp(mode, hb_jsonl_read_str(tp, "mode", "")) != 0;
+        mode = hb_jsonl_read_str(tp, "mode", "");
     }
     json_array_foreach(in->res.records, k, tp)
     {
         if (n >= max || !policy_drawn(tp) || policy_unit(tp) != u) continue;
-        const char *policy = hb_rec_str(tp, "policy", "?");
-        snprintf(names[n][0], sizeof(names[n][0]), "%s%s%s", hb_rec_str(tp, "workload", "?"),
-                 hosts ? ", " : "", hosts ? hb_rec_str(tp, "host", "") : "");
+        const char *policy = hb_jsonl_read_str(tp, "policy", "?");
+        snprintf(names[n][0], sizeof(names[n][0]), "%s%s%s", hb_jsonl_read_str(tp, "workload", "?"),
+                 hosts ? ", " : "", hosts ? hb_jsonl_read_str(tp, "host", "") : "");
         snprintf(names[n][1], sizeof(names[n][1]), "%s%s%s", policy, modes ? ", " : "",
-                 modes ? hb_rec_str(tp, "mode", "") : "");
-        bars[n] =
-            (struct hb_bar){names[n][0], names[n][1], policy, hb_rec_num(tp, "value", 0), NAN, NAN};
+                 modes ? hb_jsonl_read_str(tp, "mode", "") : "");
+        bars[n] = (struct hb_bar){
+            names[n][0], names[n][1], policy, hb_jsonl_read_num(tp, "value", 0), NAN, NAN};
         policy_interval(policy_gain_of(in->res.records, tp), tp, &bars[n].lo, &bars[n].hi);
         n++;
     }
@@ -138,12 +139,13 @@ static void policy_gain_cell(FILE *f, const json_t *g, const char *other)
         fputs("<td class=\"kv\">not measured</td>", f);
         return;
     }
-    const char *speed = hb_rec_str(g, "speed_unit", "");
+    const char *speed = hb_jsonl_read_str(g, "speed_unit", "");
     fprintf(f, "<td class=\"kv gain\" data-key=\"%s\"><strong>%.2fx</strong> the %s (%s) of ", key,
-            json_number_value(v), hb_unit_quantity(speed), hb_unit_shown(speed));
-    hb_html_esc(f, other);
+            json_number_value(v), hb_units_quantity(speed), hb_units_shown(speed));
+    hb_escape_html(f, other);
     fputs("; <span class=\"verdict\">", f);
-    hb_html_esc(f, policy_verdict(hb_rec_str(json_object_get(g, "gain_noise"), key, "?")));
+    hb_escape_html(f,
+                   policy_verdict(hb_jsonl_read_str(json_object_get(g, "gain_noise"), key, "?")));
     fputs("</span>", f);
     const json_t *p = json_object_get(json_object_get(g, "gain_p_adjusted"), key);
     if (json_is_number(p)) fprintf(f, " (p adjusted %.2g)", json_number_value(p));
@@ -158,7 +160,7 @@ static void policy_gains_table(FILE *f, const struct hb_report_in *in)
     json_t *g;
     json_array_foreach(in->res.records, k, g) rows += policy_is(g, "gain");
     if (!rows) return;
-    hb_report_numbers_open(f, rows);
+    hb_report_kit_numbers_open(f, rows);
     fputs("<p class=\"figtitle\">NUMA gain of local placement (the gain records: local's speed "
           "over the other placement's; above 1 local is faster)</p>\n<table class=\"numbers "
           "gains\"><tr><th>workload</th><th>mode</th><th>host</th><th>local [lo, hi]</th>",
@@ -173,25 +175,25 @@ static void policy_gains_table(FILE *f, const struct hb_report_in *in)
         fputs("<tr>", f);
         static const char *const keys[] = {"workload", "mode", "host"};
         for (int c = 0; c < 3; c++)
-            hb_report_cell(f, json_object_get(g, keys[c]));
+            hb_report_data_cell(f, json_object_get(g, keys[c]));
         double lo, hi;
-        hb_report_ci(json_object_get(json_object_get(g, "speed_ci95"), "local"), &lo, &hi);
-        fprintf(
-            f, "<td class=\"figure\">%s %s</td>",
-            hb_figure_interval_text(hb_rec_num(g, "local_speed", NAN), lo, hi, text, sizeof(text)),
-            hb_unit_shown(hb_rec_str(g, "speed_unit", "")));
+        hb_report_words_ci(json_object_get(json_object_get(g, "speed_ci95"), "local"), &lo, &hi);
+        fprintf(f, "<td class=\"figure\">%s %s</td>",
+                hb_figure_text_interval_text(hb_jsonl_read_num(g, "local_speed", NAN), lo, hi, text,
+                                             sizeof(text)),
+                hb_units_shown(hb_jsonl_read_str(g, "speed_unit", "")));
         for (int o = 0; o < HB_POLICY_OTHERS; o++)
             policy_gain_cell(f, g, policy_others[o]);
         fputs("</tr>\n", f);
     }
     fputs("</table>\n", f);
-    hb_report_numbers_close(f, rows);
+    hb_report_kit_numbers_close(f, rows);
 }
 
 /* The throughputs: a row per throughput record, its figure with its interval. */
 static void policy_table(FILE *f, const struct hb_report_in *in, size_t rows)
 {
-    hb_report_numbers_open(f, rows);
+    hb_report_kit_numbers_open(f, rows);
     fputs("<table class=\"numbers policy\"><tr><th>workload</th><th>mode</th><th>host</th>"
           "<th>placement</th><th>throughput [lo, hi]</th></tr>\n",
           f);
@@ -203,21 +205,21 @@ static void policy_table(FILE *f, const struct hb_report_in *in, size_t rows)
         fputs("<tr>", f);
         static const char *const keys[] = {"workload", "mode", "host", "policy"};
         for (int c = 0; c < 4; c++)
-            hb_report_cell(f, json_object_get(tp, keys[c]));
+            hb_report_data_cell(f, json_object_get(tp, keys[c]));
         double lo = NAN, hi = NAN;
         policy_interval(policy_gain_of(in->res.records, tp), tp, &lo, &hi);
         char text[HB_FIGURE_LEN];
         const json_t *v = json_object_get(tp, "value");
         if (json_is_number(v))
             fprintf(f, "<td class=\"figure\">%s %s</td>",
-                    hb_figure_interval_text(json_number_value(v), lo, hi, text, sizeof(text)),
-                    hb_unit_shown(hb_rec_str(tp, "unit", "")));
+                    hb_figure_text_interval_text(json_number_value(v), lo, hi, text, sizeof(text)),
+                    hb_units_shown(hb_jsonl_read_str(tp, "unit", "")));
         else
-            fprintf(f, "<td class=\"figure\">none (%s)</td>", hb_rec_str(tp, "status", "?"));
+            fprintf(f, "<td class=\"figure\">none (%s)</td>", hb_jsonl_read_str(tp, "status", "?"));
         fputs("</tr>\n", f);
     }
     fputs("</table>\n", f);
-    hb_report_numbers_close(f, rows);
+    hb_report_kit_numbers_close(f, rows);
 }
 
 void hb_report_policy_gains(FILE *f, const struct hb_report_in *in)
@@ -229,18 +231,18 @@ void hb_report_policy_gains(FILE *f, const struct hb_report_in *in)
     json_t *r;
     json_array_foreach(in->res.records, k, r) rows += policy_is(r, "throughput");
     if (!rows) return;
-    hb_report_left_out(f, 0, &in->policy_recs, "throughput and gain records", in->res.path,
-                       "select((.type == \"throughput\" or .type == \"gain\") and .suite == "
-                       "\"policy\" and (.intensity | type) != \"number\")");
+    hb_report_kit_left_out(f, 0, &in->policy_recs, "throughput and gain records", in->res.path,
+                           "select((.type == \"throughput\" or .type == \"gain\") and .suite == "
+                           "\"policy\" and (.intensity | type) != \"number\")");
     struct hb_bar *bars = malloc(rows * sizeof(*bars));
     char(*names)[2][96] = malloc(rows * sizeof(*names));
     for (int u = 0; bars && names && u < HB_POLICY_UNITS; u++) {
         size_t n = policy_bars(in, u, bars, rows, names);
-        if (n) hb_report_bar_figs(f, bars, n, ylabels[u], metrics[u]);
+        if (n) hb_report_kit_bar_figs(f, bars, n, ylabels[u], metrics[u]);
     }
     free(bars);
     free(names);
-    hb_report_whiskers(f, &in->cov);
+    hb_report_kit_whiskers(f, &in->cov);
     policy_gains_table(f, in);
     policy_table(f, in, rows);
 }

@@ -15,19 +15,19 @@ void hb_report_machine(FILE *f, const struct hb_report_in *in, int nin);
 void hb_report_config(FILE *f, const struct hb_report_in *in, const int *at, int n);
 void hb_report_matrices(FILE *f, const struct hb_report_in *in, int nin, int c2c);
 void hb_report_matrices_fleet(FILE *f, const struct hb_report_in *in, int nin);
-void hb_report_hops(FILE *f, const struct hb_report_in *in, int nin);
+void hb_report_curves_hops(FILE *f, const struct hb_report_in *in, int nin);
 void hb_report_verdicts(FILE *f, const struct hb_report_in *in, int nin);
 /* A myth verdict's word: holds, does not hold or inconclusive (the record's word, else its
  * holds; null: within the noise). */
-const char *hb_report_verdict_word(const json_t *v);
+const char *hb_report_verdicts_word(const json_t *v);
 /* A heading that tells a verdict from the others: myth, access, hop class, case, load. */
-void hb_report_verdict_heading(char *buf, size_t len, const json_t *v);
-void hb_report_loaded(FILE *f, const struct hb_report_in *in, int nin);
+void hb_report_verdicts_heading(char *buf, size_t len, const json_t *v);
+void hb_report_curves_loaded(FILE *f, const struct hb_report_in *in, int nin);
 /* Memory-level parallelism: per file whose chase records have two or more chain counts, the
  * latency per load against the loads a second, one curve per node pair, a point per count. */
 void hb_report_mlp(FILE *f, const struct hb_report_in *in, int nin);
 void hb_report_sweep(FILE *f, const struct hb_report_in *in, int nin);
-void hb_report_policy(FILE *f, const struct hb_report_in *in, int nin);
+void hb_report_curves_policy(FILE *f, const struct hb_report_in *in, int nin);
 /* The policy section's throughput and gains of one file (hb_report_policy.c): bars of each
  * workload under each placement with the gain record's intervals, and the table of local
  * placement's gains with their verdicts. */
@@ -52,15 +52,15 @@ void hb_report_comm(FILE *f, const struct hb_report_in *in, int nin);
 /* In the c2c section: the false-sharing and lock studies with their notes. */
 void hb_report_c2c_studies(FILE *f, const struct hb_report_in *in, int nin);
 /* Below a matrix: its notes (why cells are empty), each a line. */
-void hb_report_matrix_notes(FILE *f, const json_t *m);
+void hb_report_c2c_matrix_notes(FILE *f, const json_t *m);
 
 /* What each section keeps of a measurement or throughput record as it is read: 0 or
  * -ENOMEM. */
 int hb_report_summary_take(struct hb_report_in *in, const json_t *rec);
 int hb_report_basic_take(struct hb_report_in *in, const json_t *rec);
 int hb_report_peak_take(struct hb_report_in *in, const json_t *rec);
-int hb_report_hops_take(struct hb_report_in *in, const json_t *rec);
-int hb_report_evidence_take(struct hb_report_in *in, const json_t *rec);
+int hb_report_curves_hops_take(struct hb_report_in *in, const json_t *rec);
+int hb_report_verdicts_evidence_take(struct hb_report_in *in, const json_t *rec);
 int hb_report_curves_take(struct hb_report_in *in, const json_t *rec);
 int hb_report_comm_take(struct hb_report_in *in, const json_t *rec);
 int hb_report_mlp_take(struct hb_report_in *in, const json_t *rec);
@@ -68,10 +68,10 @@ int hb_report_mlp_take(struct hb_report_in *in, const json_t *rec);
 /* Below a matrix panel: the firmware's HMAT figures and measured/firmware ratios as
  * heatmaps (data-kind "hmat" and "hmat-ratio"), HMAT flags outlined and listed; nothing when
  * the matrix carries no HMAT comparison. path: its results file, for the left-out line. */
-void hb_report_matrix_hmat(FILE *f, const json_t *m, const char *path);
+void hb_report_hmat_matrix(FILE *f, const json_t *m, const char *path);
 /* Below it: the kernel's memory tier of each measured node, and each flag (class "warn flag")
  * and inconclusive where the measured order contradicts the tiers; nothing without them. */
-void hb_report_matrix_kernel_tiers(FILE *f, const json_t *m, const char *path);
+void hb_report_hmat_kernel_tiers(FILE *f, const json_t *m, const char *path);
 
 /* How much of its section's HB_REPORT_MAX_CELLS a kept matrix or fleet record takes. */
 size_t hb_report_matrices_weight(const json_t *m);

@@ -36,7 +36,7 @@ static int summary_bounds(struct hb_report_in *in, const json_t *m)
     {
         if (rc || in->nimpossible++ >= HB_SUMMARY_FIGURES) continue;
         char words[512], *line = NULL;
-        if (asprintf(&line, "%s: %s", hb_rec_str(m, "experiment", "?"),
+        if (asprintf(&line, "%s: %s", hb_jsonl_read_str(m, "experiment", "?"),
                      hb_bounds_text(b, words, sizeof(words))) < 0 ||
             hb_strtab_add(&in->impossible, line, strlen(line)) == HB_STRTAB_NONE)
             rc = -ENOMEM;
@@ -49,16 +49,16 @@ static int summary_bounds(struct hb_report_in *in, const json_t *m)
 int hb_report_summary_take(struct hb_report_in *in, const json_t *m)
 {
     if (summary_bounds(in, m)) return -ENOMEM;
-    const json_t *v = json_object_get(m, hb_rec_headline_key(m));
-    if (strcmp(hb_rec_str(m, "role", "foreground"), "background") == 0 || !json_is_number(v))
+    const json_t *v = json_object_get(m, hb_jsonl_read_headline_key(m));
+    if (strcmp(hb_jsonl_read_str(m, "role", "foreground"), "background") == 0 || !json_is_number(v))
         return 0;
     if (in->figures++ >= HB_SUMMARY_FIGURES) return 0;
     /* "bw-read-2t: 83.20 [55.68, 110.72] GB/s": the experiment names what ran. */
     char fig[HB_FIGURE_LEN], line[400];
-    struct hb_rfig y = hb_report_fig(m, hb_rec_headline_key(m));
-    snprintf(line, sizeof(line), "%s: %s %s%s", hb_rec_str(m, "experiment", "?"),
-             hb_figure_interval_text(y.v, y.lo, y.hi, fig, sizeof(fig)),
-             hb_unit_shown(hb_rec_str(m, "unit", "")),
+    struct hb_rfig y = hb_report_data_fig(m, hb_jsonl_read_headline_key(m));
+    snprintf(line, sizeof(line), "%s: %s %s%s", hb_jsonl_read_str(m, "experiment", "?"),
+             hb_figure_text_interval_text(y.v, y.lo, y.hi, fig, sizeof(fig)),
+             hb_units_shown(hb_jsonl_read_str(m, "unit", "")),
              json_is_true(json_object_get(m, "noisy")) ? " (noisy)" : "");
     return hb_strtab_add(&in->headlines, line, strlen(line)) == HB_STRTAB_NONE ? -ENOMEM : 0;
 }
@@ -67,12 +67,12 @@ int hb_report_summary_take(struct hb_report_in *in, const json_t *m)
 static void summary_what(FILE *f, const json_t *run)
 {
     fputs("<td class=\"kv\">", f);
-    hb_html_esc(f, hb_rec_str(run, "command", "?"));
+    hb_escape_html(f, hb_jsonl_read_str(run, "command", "?"));
     fputs(" on ", f);
-    hb_report_value_text(f, "hosts", json_object_get(run, "hosts"));
+    hb_report_data_value_text(f, "hosts", json_object_get(run, "hosts"));
     size_t nodes = json_array_size(json_object_get(json_object_get(run, "topology"), "nodes"));
     fprintf(f, " (%zu NUMA node%s), started ", nodes, nodes == 1 ? "" : "s");
-    hb_html_esc(f, hb_rec_str(run, "start_time", "?"));
+    hb_escape_html(f, hb_jsonl_read_str(run, "start_time", "?"));
     fputs("</td>", f);
 }
 
@@ -83,12 +83,14 @@ static void summary_counts(FILE *f, const struct hb_report_in *in)
     const json_t *s = NULL;
     size_t k;
     json_t *r;
-    json_array_foreach(in->res.records, k, r) if (hb_report_is(r, "summary", NULL, NULL)) s = r;
+    json_array_foreach(in->res.records, k, r) if (hb_report_kit_is(r, "summary", NULL, NULL)) s = r;
     fputs("<td class=\"kv\">", f);
     if (s)
         fprintf(f, "%lld measurements: %lld ok, %lld failed, %lld noisy",
-                (long long)hb_rec_num(s, "measurements", 0), (long long)hb_rec_num(s, "ok", 0),
-                (long long)hb_rec_num(s, "failed", 0), (long long)hb_rec_num(s, "noisy", 0));
+                (long long)hb_jsonl_read_num(s, "measurements", 0),
+                (long long)hb_jsonl_read_num(s, "ok", 0),
+                (long long)hb_jsonl_read_num(s, "failed", 0),
+                (long long)hb_jsonl_read_num(s, "noisy", 0));
     else
         fprintf(f, "%zu figures", in->figures);
     char label[HB_COVERAGE_LABEL_LEN];
@@ -102,7 +104,7 @@ static void summary_figures(FILE *f, const struct hb_report_in *in)
     fputs("<td class=\"kv headline\">", f);
     for (uint32_t i = 0; i < in->headlines.n; i++) {
         fputs(i ? "<br>" : "", f);
-        hb_html_esc(f, hb_strtab_get(&in->headlines, i));
+        hb_escape_html(f, hb_strtab_get(&in->headlines, i));
     }
     if (in->figures > in->headlines.n)
         fprintf(f, "<br><em>and %zu more in the sections below</em>",
@@ -129,7 +131,7 @@ static void summary_verdicts(FILE *f, const struct hb_report_in *in)
     for (uint32_t i = 0; i < in->impossible.n; i++) {
         summary_line(f, &any);
         fputs("<strong class=\"warn impossible\">impossible: ", f);
-        hb_html_esc(f, hb_strtab_get(&in->impossible, i));
+        hb_escape_html(f, hb_strtab_get(&in->impossible, i));
         fputs("</strong>", f);
     }
     if (in->nimpossible > in->impossible.n) {
@@ -138,7 +140,7 @@ static void summary_verdicts(FILE *f, const struct hb_report_in *in)
     }
     json_array_foreach(in->res.records, k, r)
     {
-        if (hb_report_is(r, "gain", NULL, NULL)) {
+        if (hb_report_kit_is(r, "gain", NULL, NULL)) {
             const char *key;
             json_t *w;
             json_object_foreach(json_object_get(r, "gain_noise"), key, w)
@@ -147,15 +149,15 @@ static void summary_verdicts(FILE *f, const struct hb_report_in *in)
                     gains[n] +=
                         strcmp(json_string_value(w) ? json_string_value(w) : "", noise[n]) == 0;
             }
-        } else if (hb_report_is(r, "matrix", "matrix", NULL)) {
+        } else if (hb_report_kit_is(r, "matrix", "matrix", NULL)) {
             flags += json_array_size(json_object_get(r, "flags"));
-        } else if (hb_report_is(r, "verdict", NULL, NULL) && myths++ < HB_SUMMARY_FIGURES) {
+        } else if (hb_report_kit_is(r, "verdict", NULL, NULL) && myths++ < HB_SUMMARY_FIGURES) {
             char head[256];
-            hb_report_verdict_heading(head, sizeof(head), r);
+            hb_report_verdicts_heading(head, sizeof(head), r);
             summary_line(f, &any);
-            hb_html_esc(f, head);
+            hb_escape_html(f, head);
             fputs(": <strong>", f);
-            hb_html_esc(f, hb_report_verdict_word(r));
+            hb_escape_html(f, hb_report_verdicts_word(r));
             fputs("</strong>", f);
         }
     }
@@ -170,7 +172,7 @@ static void summary_verdicts(FILE *f, const struct hb_report_in *in)
                 "%zu of unknown noise",
                 gains[0], gains[1], gains[2]);
     }
-    if (hb_report_has(in, 1, "matrix", "matrix", NULL)) {
+    if (hb_report_kit_has(in, 1, "matrix", "matrix", NULL)) {
         summary_line(f, &any);
         fprintf(f, "matrix: %zu pair%s flagged", flags, flags == 1 ? "" : "s");
     }
@@ -188,7 +190,7 @@ void hb_report_summary(FILE *f, const struct hb_report_in *in, int nin)
     for (int i = 0; i < nin; i++) {
         const char *base = strrchr(in[i].res.path, '/');
         fputs("<tr><td class=\"kv\"><code>", f);
-        hb_html_esc(f, base ? base + 1 : in[i].res.path);
+        hb_escape_html(f, base ? base + 1 : in[i].res.path);
         fputs("</code></td>", f);
         if (in[i].res.run)
             summary_what(f, in[i].res.run);

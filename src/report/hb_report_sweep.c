@@ -23,11 +23,12 @@ static int cache_info(const json_t *run, int level, double bytes, bool *believab
     {
         json_array_foreach(json_object_get(node, "caches"), k, c)
         {
-            if (hb_report_int(c, "level", 0) != level || hb_rec_num(c, "bytes", 0) != bytes)
+            if (hb_report_kit_int(c, "level", 0) != level ||
+                hb_jsonl_read_num(c, "bytes", 0) != bytes)
                 continue;
             *believable = !json_is_false(json_object_get(c, "believable"));
-            *smt = hb_report_int(node, "smt", 1);
-            return hb_report_int(c, "cpus_each", 1);
+            *smt = hb_report_kit_int(node, "smt", 1);
+            return hb_report_kit_int(c, "cpus_each", 1);
         }
     }
     return 0;
@@ -48,8 +49,8 @@ static int cache_marks(const json_t *run, int threads, uint64_t stride, struct h
     json_array_foreach(json_object_get(run, "caches"), k, c)
     {
         if (n >= HB_SWEEP_MARKS - 1) break;
-        int level = hb_report_int(c, "level", 0);
-        double bytes = hb_rec_num(c, "bytes", 0);
+        int level = hb_report_kit_int(c, "level", 0);
+        double bytes = hb_jsonl_read_num(c, "bytes", 0);
         bool believable = true;
         int smt = 1, cpus = cache_info(run, level, bytes, &believable, &smt);
         int cores = cpus / (smt > 0 ? smt : 1);
@@ -59,7 +60,7 @@ static int cache_marks(const json_t *run, int threads, uint64_t stride, struct h
         snprintf(levels[n], 24, "L%d", level);
         snprintf(labels[n], 96, "L%d %s", level,
                  hb_bytes_format((uint64_t)eff, size, sizeof(size)));
-        marks[n] = (struct hb_mark){hb_level_ws_of_footprint(eff, stride), labels[n], levels[n]};
+        marks[n] = (struct hb_mark){hb_level_footprint_ws(eff, stride), labels[n], levels[n]};
         fprintf(caption, "%s%s", n ? "; " : "", labels[n]);
         if (!believable)
             fprintf(caption,
@@ -71,24 +72,24 @@ static int cache_marks(const json_t *run, int threads, uint64_t stride, struct h
         n++;
     }
     /* A run record without per-level caches names its last-level cache at most. */
-    double llc = hb_rec_num(json_object_get(run, "sizes"), "llc_bytes", 0);
+    double llc = hb_jsonl_read_num(json_object_get(run, "sizes"), "llc_bytes", 0);
     if (n == 0 && llc > 0) {
         snprintf(labels[n], 96, "LLC %s", hb_bytes_format((uint64_t)llc, size, sizeof(size)));
-        marks[n] = (struct hb_mark){hb_level_ws_of_footprint(llc, stride), labels[n], NULL};
+        marks[n] = (struct hb_mark){hb_level_footprint_ws(llc, stride), labels[n], NULL};
         fprintf(caption, "%s (the last-level cache)", labels[n]);
         n++;
     }
     /* A memory-side cache is marked like a CPU cache: the step after it reaches memory. */
-    double msc = hb_rec_num(json_object_get(run, "sizes"), "memside_cache_bytes", 0);
+    double msc = hb_jsonl_read_num(json_object_get(run, "sizes"), "memside_cache_bytes", 0);
     if (msc > 0) {
         snprintf(levels[n], 24, "memory-side cache");
         snprintf(labels[n], 96, "memory-side cache %s",
                  hb_bytes_format((uint64_t)msc, size, sizeof(size)));
-        marks[n] = (struct hb_mark){hb_level_ws_of_footprint(msc, stride), labels[n], levels[n]};
+        marks[n] = (struct hb_mark){hb_level_footprint_ws(msc, stride), labels[n], levels[n]};
         fprintf(caption, "%s%s", n ? "; " : "", labels[n]);
         n++;
     }
-    if (n && hb_level_ws_of_footprint(1.0, stride) > 1.0)
+    if (n && hb_level_footprint_ws(1.0, stride) > 1.0)
         fprintf(caption,
                 "; each at the working set that fills it: a chase of a %llu-byte stride keeps "
                 "%d bytes of each stride in the caches",
@@ -111,8 +112,8 @@ static void sweep_figure(FILE *f, const struct hb_report_in *in, int mi,
                          levels, cf);
     if (fclose(cf) != 0) nm = 0;
     fputs("<div class=\"panel\">", f);
-    hb_report_caption(f, &in->res,
-                      mi == 0 ? "latency vs working set" : "memcpy bandwidth vs working set");
+    hb_report_kit_caption(f, &in->res,
+                          mi == 0 ? "latency vs working set" : "memcpy bandwidth vs working set");
     fputs("<figure>", f);
     hb_report_curves_figure(f, in, &in->sweep[mi], marks, nm, fig);
     fprintf(f, "<figcaption>x: the working set per thread (working set / %d thread%s). ", threads,
@@ -121,7 +122,7 @@ static void sweep_figure(FILE *f, const struct hb_report_in *in, int mi,
         fputs("Dashed lines: where the working set per thread outgrows each cache, so the curve "
               "steps there: ",
               f);
-        hb_html_esc(f, caption);
+        hb_escape_html(f, caption);
         fputs(".", f);
     } else
         fputs("The run record names no cache sizes, so none is marked.", f);

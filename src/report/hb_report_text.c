@@ -39,7 +39,7 @@ static int table_file(struct hb_table_ctx *c, const char *path)
     struct hb_results r;
     c->res = &r;
     c->run_written = false;
-    int rc = hb_results_read_take(path, table_take, c, &r);
+    int rc = hb_jsonl_load_read_take(path, table_take, c, &r);
     if (rc) return rc;
     if (!c->run_written && r.run) table_put(c, r.run);
     if (r.run_line2) {
@@ -51,7 +51,7 @@ static int table_file(struct hb_table_ctx *c, const char *path)
         fprintf(stderr, "hopbench: warning: %s:%d: truncated last line skipped\n", r.path,
                 r.skipped_line);
     }
-    hb_results_free(&r);
+    hb_jsonl_load_free(&r);
     return rc;
 }
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool hb_report_ci(const json_t *ci, double *lo, double *hi)
+bool hb_report_words_ci(const json_t *ci, double *lo, double *hi)
 {
     bool two = json_array_size(ci) == 2 && json_is_number(json_array_get(ci, 0)) &&
                json_is_number(json_array_get(ci, 1));
@@ -18,13 +18,13 @@ bool hb_report_ci(const json_t *ci, double *lo, double *hi)
     return two;
 }
 
-const char *hb_report_ends(double v, double lo, double hi, char *buf, size_t len)
+const char *hb_report_words_ends(double v, double lo, double hi, char *buf, size_t len)
 {
-    const char *ends = strchr(hb_figure_interval_text(v, lo, hi, buf, len), '[');
+    const char *ends = strchr(hb_figure_text_interval_text(v, lo, hi, buf, len), '[');
     return ends ? ends : "";
 }
 
-void hb_comm_class_words(int cls, size_t pairs, char *buf, size_t len)
+void hb_report_words_comm_class(int cls, size_t pairs, char *buf, size_t len)
 {
     char what[32];
     if (cls == HB_RCOMM_HOSTS)
@@ -38,7 +38,7 @@ void hb_comm_class_words(int cls, size_t pairs, char *buf, size_t len)
     snprintf(buf, len, "%s, %zu pair%s", what, pairs, pairs == 1 ? "" : "s");
 }
 
-const char *hb_sysfs_choice(const char *s, char *buf, size_t len)
+const char *hb_report_words_sysfs_choice(const char *s, char *buf, size_t len)
 {
     const char *open = strchr(s, '['), *close = open ? strchr(open, ']') : NULL;
     /* One bracketed word among plain words: "always [madvise] never". */
@@ -52,7 +52,7 @@ const char *hb_sysfs_choice(const char *s, char *buf, size_t len)
     return buf;
 }
 
-int hb_report_label_add(struct hb_strtab *labels, const char *label)
+int hb_report_words_label_add(struct hb_strtab *labels, const char *label)
 {
     char words[160];
     if (!hb_label_words(label, words, sizeof(words))) return 0;
@@ -64,7 +64,7 @@ static int label_cmp(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-void hb_report_label_key(FILE *f, const struct hb_strtab *labels)
+void hb_report_words_label_key(FILE *f, const struct hb_strtab *labels)
 {
     if (labels->n == 0) return;
     const char **v = malloc(labels->n * sizeof(*v));
@@ -79,9 +79,9 @@ void hb_report_label_key(FILE *f, const struct hb_strtab *labels)
     for (uint32_t i = 0; i < labels->n; i++) {
         if (!hb_label_words(v[i], words, sizeof(words))) continue;
         fputs("<dt>", f);
-        hb_html_esc(f, v[i]);
+        hb_escape_html(f, v[i]);
         fputs("</dt><dd>", f);
-        hb_html_esc(f, words);
+        hb_escape_html(f, words);
         fputs("</dd>\n", f);
     }
     fputs("</dl>\n", f);

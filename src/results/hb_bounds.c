@@ -40,7 +40,7 @@ static void bounds_one(json_t *list, const char *key, const json_t *v, double lo
 
 void hb_bounds_check(json_t *rec)
 {
-    if (strcmp(hb_rec_str(rec, "type", ""), "measurement") != 0) return;
+    if (strcmp(hb_jsonl_read_str(rec, "type", ""), "measurement") != 0) return;
     json_t *list = json_array();
     if (!list) return;
     /* Little's law cannot put more loads in flight than there are chains to issue them. */
@@ -59,7 +59,7 @@ void hb_bounds_check(json_t *rec)
     bounds_one(list, "bg_overlap", json_object_get(rec, "bg_overlap"), 0.0, 1.0,
                "a fraction of the foreground's span");
     json_t *value = json_object_get(rec, "value");
-    if (strcmp(hb_rec_str(rec, "status", ""), "ok") == 0 && json_is_number(value) &&
+    if (strcmp(hb_jsonl_read_str(rec, "status", ""), "ok") == 0 && json_is_number(value) &&
         !(json_number_value(value) > 0.0))
         bounds_add(list, "value", json_number_value(value), "above", 0.0,
                    "a time or a rate of work done");
@@ -75,9 +75,9 @@ const char *hb_bounds_text(const json_t *entry, char *buf, size_t len)
 {
     char v[HB_FIGURE_LEN];
     /* Bounds are counts and whole percentages: %g writes them as they are. */
-    snprintf(buf, len, "%s %s, which must be %s %g (%s)", hb_rec_str(entry, "key", ""),
-             hb_figure_text(hb_rec_num(entry, "value", NAN), v, sizeof(v)),
-             hb_rec_str(entry, "must", "within"), hb_rec_num(entry, "bound", NAN),
-             hb_rec_str(entry, "why", ""));
+    snprintf(buf, len, "%s %s, which must be %s %g (%s)", hb_jsonl_read_str(entry, "key", ""),
+             hb_figure_text(hb_jsonl_read_num(entry, "value", NAN), v, sizeof(v)),
+             hb_jsonl_read_str(entry, "must", "within"), hb_jsonl_read_num(entry, "bound", NAN),
+             hb_jsonl_read_str(entry, "why", ""));
     return buf;
 }

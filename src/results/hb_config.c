@@ -19,7 +19,7 @@ static json_t *knob_text(const struct hb_knob *k, const struct hb_topo *t, char 
 {
     (void)t;
     char *line = NULL;
-    if (hb_knob_line(k->path, &line, why)) return NULL;
+    if (hb_config_knob_line(k->path, &line, why)) return NULL;
     json_t *v = json_string(line);
     free(line);
     return v;
@@ -29,7 +29,7 @@ static json_t *knob_int(const struct hb_knob *k, const struct hb_topo *t, char *
 {
     (void)t;
     long long v = 0;
-    return hb_knob_long(k->path, &v, why) ? NULL : json_integer((json_int_t)v);
+    return hb_config_knob_long(k->path, &v, why) ? NULL : json_integer((json_int_t)v);
 }
 
 /* A selection line's word: "always [madvise] never" -> "madvise". */
@@ -37,12 +37,12 @@ static json_t *knob_word(const struct hb_knob *k, const struct hb_topo *t, char 
 {
     (void)t;
     char *line = NULL;
-    if (hb_knob_line(k->path, &line, why)) return NULL;
+    if (hb_config_knob_line(k->path, &line, why)) return NULL;
     const char *word = NULL;
     size_t len = 0;
     json_t *v = NULL;
     char quoted[200];
-    hb_knob_quote(line, strlen(line), quoted, sizeof(quoted));
+    hb_config_knob_quote(line, strlen(line), quoted, sizeof(quoted));
     if (hb_sysfs_word(line, &word, &len) == 0)
         v = json_stringn(word, len);
     else
@@ -104,21 +104,23 @@ static const struct hb_knob knob_table[] = {
     {"thp_defrag", "/sys/kernel/mm/transparent_hugepage/defrag", NULL, knob_word},
     {"numa_balancing", "/proc/sys/kernel/numa_balancing", NULL, knob_int},
     {"zone_reclaim_mode", "/proc/sys/vm/zone_reclaim_mode", NULL, knob_int},
-    {"governor", "/sys/devices/system/cpu/cpu", "/cpufreq/scaling_governor", hb_knob_governor},
+    {"governor", "/sys/devices/system/cpu/cpu", "/cpufreq/scaling_governor",
+     hb_config_sys_knob_governor},
     {"boost", "/sys/devices/system/cpu/cpufreq/boost",
-     "/sys/devices/system/cpu/intel_pstate/no_turbo", hb_knob_boost},
+     "/sys/devices/system/cpu/intel_pstate/no_turbo", hb_config_sys_knob_boost},
     {"smt", "/sys/devices/system/cpu/smt/control", NULL, knob_text},
-    {"hugepages", "/sys/devices/system/node/node", "/hugepages", hb_knob_hugepages},
+    {"hugepages", "/sys/devices/system/node/node", "/hugepages", hb_config_sys_knob_hugepages},
     {"microcode", "/proc/cpuinfo", "microcode", knob_cpuinfo},
     {"cpu_model", "/proc/cpuinfo", "model name", knob_cpuinfo},
-    {"memory_speed", "/sys/firmware/dmi/entries", NULL, hb_knob_memory_speed},
-    {"mitigations", "/sys/devices/system/cpu/vulnerabilities", NULL, hb_knob_mitigations},
+    {"memory_speed", "/sys/firmware/dmi/entries", NULL, hb_config_sys_knob_memory_speed},
+    {"mitigations", "/sys/devices/system/cpu/vulnerabilities", NULL,
+     hb_config_sys_knob_mitigations},
     {"cpuidle_driver", "/sys/devices/system/cpu/cpuidle/current_driver", NULL, knob_text},
     {"max_cstate", "/sys/module/intel_idle/parameters/max_cstate", NULL, knob_int},
     {"acpi_max_cstate", "/sys/module/processor/parameters/max_cstate", NULL, knob_int},
     {"dirty_ratio", "/proc/sys/vm/dirty_ratio", NULL, knob_int},
     {"dirty_background_ratio", "/proc/sys/vm/dirty_background_ratio", NULL, knob_int},
-    {"nodes_per_package", NULL, NULL, hb_knob_nps},
+    {"nodes_per_package", NULL, NULL, hb_config_sys_knob_nps},
 };
 
 json_t *hb_config_read(const struct hb_topo *t)

@@ -16,11 +16,11 @@ json_t *hb_config_read(const struct hb_topo *t);
  * powersave on 4-7" (one value alone: just it), null as "unreadable", an object as "key:
  * value, ..." (nested in brackets), a list as its items, a number as written; never JSON.
  * A new string; NULL when out of memory. */
-char *hb_config_words(const json_t *v);
+char *hb_config_diff_words(const json_t *v);
 
 /* {key: words, ...} as "governor=powersave, thp_enabled=never" ("" for none): a new string,
  * NULL when out of memory. */
-char *hb_config_pairs(const json_t *words);
+char *hb_config_diff_pairs(const json_t *words);
 
 /* Every knob that differs between two config objects, objects walked into ("hugepages.node0.
  * 2048kB.total"): fn(key, base value or NULL, new value or NULL, ctx) in key order of base,

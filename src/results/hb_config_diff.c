@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-char *hb_config_words(const json_t *v)
+char *hb_config_diff_words(const json_t *v)
 {
     char *s = NULL;
     if (!v) return strdup("absent");
@@ -42,7 +42,7 @@ char *hb_config_words(const json_t *v)
     size_t i, n = 0;
     if (f && json_is_object(v)) json_object_foreach((json_t *)v, key, e)
         {
-            char *w = hb_config_words(e);
+            char *w = hb_config_diff_words(e);
             bool nest = json_is_object(e) || json_is_array(e);
             fprintf(f, "%s%s: %s%s%s", n++ ? ", " : "", key, nest ? "[" : "", w ? w : "?",
                     nest ? "]" : "");
@@ -50,7 +50,7 @@ char *hb_config_words(const json_t *v)
         }
     if (f && json_is_array(v)) json_array_foreach(v, i, e)
         {
-            char *w = hb_config_words(e);
+            char *w = hb_config_diff_words(e);
             fprintf(f, "%s%s", i ? ", " : "", w ? w : "?");
             free(w);
         }
@@ -108,7 +108,7 @@ int hb_config_diff(const json_t *base, const json_t *new_, hb_config_diff_fn fn,
     return config_diff_at("", base, new_, fn, ctx);
 }
 
-char *hb_config_pairs(const json_t *words)
+char *hb_config_diff_pairs(const json_t *words)
 {
     char *s = NULL;
     size_t len = 0;

@@ -17,7 +17,7 @@ static int fleet_count(const char *key, const json_t *mine, const json_t *other,
     if (c)
         return json_integer_set(json_object_get(c, "n"),
                                 json_integer_value(json_object_get(c, "n")) + 1);
-    char *words = hb_config_words(mine);
+    char *words = hb_config_diff_words(mine);
     json_t *entry = words ? json_pack("{s:i, s:s}", "n", 1, "words", words) : NULL;
     free(words);
     return entry ? json_object_set_new(counts, key, entry) : -1;
@@ -46,7 +46,7 @@ static json_t *fleet_counts(const json_t *host_configs)
     return all;
 }
 
-json_t *hb_fleet_config_drift(const json_t *host_configs)
+json_t *hb_config_drift_fleet(const json_t *host_configs)
 {
     size_t nh = json_array_size(host_configs), h;
     json_t *counts = fleet_counts(host_configs), *out = counts ? json_object() : NULL;

@@ -10,6 +10,6 @@
  * on every knob (knobs walked into as hb_config_diff does: "hugepages.node0.2048kB.free"). A
  * knob has a majority when more hosts share one value than any other: with two hosts that
  * differ, neither is the odd one out. New reference; NULL when out of memory. */
-json_t *hb_fleet_config_drift(const json_t *host_configs);
+json_t *hb_config_drift_fleet(const json_t *host_configs);
 
 #endif

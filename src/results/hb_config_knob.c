@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void hb_knob_quote(const char *s, size_t n, char *out, size_t len)
+void hb_config_knob_quote(const char *s, size_t n, char *out, size_t len)
 {
     size_t o = 0;
     for (size_t i = 0; i < n && i < 40 && o + 5 < len; i++) {
@@ -40,7 +40,7 @@ static const char *knob_line_fault(const char *s, size_t n)
     return NULL;
 }
 
-int hb_knob_line(const char *path, char **line, char **why)
+int hb_config_knob_line(const char *path, char **line, char **why)
 {
     char *s = NULL;
     size_t n = 0;
@@ -55,7 +55,7 @@ int hb_knob_line(const char *path, char **line, char **why)
     json_decref(text);
     if (fault) {
         char quoted[200];
-        hb_knob_quote(s, n, quoted, sizeof(quoted));
+        hb_config_knob_quote(s, n, quoted, sizeof(quoted));
         *why = hb_strf("%s %s: \"%s\"", path, fault, quoted);
         free(s);
         return -1;
@@ -65,16 +65,16 @@ int hb_knob_line(const char *path, char **line, char **why)
     return 0;
 }
 
-int hb_knob_long(const char *path, long long *v, char **why)
+int hb_config_knob_long(const char *path, long long *v, char **why)
 {
     char *line = NULL, *end = NULL;
-    if (hb_knob_line(path, &line, why)) return -1;
+    if (hb_config_knob_line(path, &line, why)) return -1;
     errno = 0;
     *v = strtoll(line, &end, 10);
     bool ok = end != line && *end == '\0' && errno == 0 &&
               (line[0] == '-' || (line[0] >= '0' && line[0] <= '9'));
     char quoted[200];
-    hb_knob_quote(line, strlen(line), quoted, sizeof(quoted));
+    hb_config_knob_quote(line, strlen(line), quoted, sizeof(quoted));
     if (!ok) *why = hb_strf("%s holds \"%s\", not an integer", path, quoted);
     free(line);
     return ok ? 0 : -1;

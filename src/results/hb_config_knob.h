@@ -21,20 +21,22 @@ struct hb_knob {
 
 /* Up to 40 bytes of what a file held into out (len bytes), printable ASCII kept, other bytes
  * as \xNN: a reason quotes it and must stay valid text whatever the file held. */
-void hb_knob_quote(const char *s, size_t n, char *out, size_t len);
+void hb_config_knob_quote(const char *s, size_t n, char *out, size_t len);
 
 /* The one line of path, its newline cut, into *line (free it): 0, or -1 with *why (path and
  * strerror; empty, several lines, no newline (truncated), NUL or control bytes, not UTF-8). */
-int hb_knob_line(const char *path, char **line, char **why);
+int hb_config_knob_line(const char *path, char **line, char **why);
 
 /* An integer line of path, or -1 with *why. */
-int hb_knob_long(const char *path, long long *v, char **why);
+int hb_config_knob_long(const char *path, long long *v, char **why);
 
-json_t *hb_knob_governor(const struct hb_knob *k, const struct hb_topo *t, char **why);
-json_t *hb_knob_boost(const struct hb_knob *k, const struct hb_topo *t, char **why);
-json_t *hb_knob_hugepages(const struct hb_knob *k, const struct hb_topo *t, char **why);
-json_t *hb_knob_mitigations(const struct hb_knob *k, const struct hb_topo *t, char **why);
-json_t *hb_knob_memory_speed(const struct hb_knob *k, const struct hb_topo *t, char **why);
-json_t *hb_knob_nps(const struct hb_knob *k, const struct hb_topo *t, char **why);
+json_t *hb_config_sys_knob_governor(const struct hb_knob *k, const struct hb_topo *t, char **why);
+json_t *hb_config_sys_knob_boost(const struct hb_knob *k, const struct hb_topo *t, char **why);
+json_t *hb_config_sys_knob_hugepages(const struct hb_knob *k, const struct hb_topo *t, char **why);
+json_t *hb_config_sys_knob_mitigations(const struct hb_knob *k, const struct hb_topo *t,
+                                       char **why);
+json_t *hb_config_sys_knob_memory_speed(const struct hb_knob *k, const struct hb_topo *t,
+                                        char **why);
+json_t *hb_config_sys_knob_nps(const struct hb_knob *k, const struct hb_topo *t, char **why);
 
 #endif

@@ -55,7 +55,7 @@ static json_t *knob_groups(json_t *values, hwloc_bitmap_t *sets)
     return out;
 }
 
-json_t *hb_knob_governor(const struct hb_knob *k, const struct hb_topo *t, char **why)
+json_t *hb_config_sys_knob_governor(const struct hb_knob *k, const struct hb_topo *t, char **why)
 {
     json_t *values = json_object(), *out = NULL;
     hwloc_bitmap_t *sets = NULL;
@@ -64,7 +64,7 @@ json_t *hb_knob_governor(const struct hb_knob *k, const struct hb_topo *t, char 
     while (!bad && !*why && (pu = hwloc_get_next_obj_by_type(t->hw, HWLOC_OBJ_PU, pu))) {
         char *path = hb_strf("%s%u%s", k->path, pu->os_index, k->arg), *line = NULL;
         bad = !path;
-        if (path && hb_knob_line(path, &line, why) == 0)
+        if (path && hb_config_knob_line(path, &line, why) == 0)
             bad = knob_group(values, &sets, line, pu->os_index) != 0;
         free(line);
         free(path);
@@ -78,17 +78,17 @@ json_t *hb_knob_governor(const struct hb_knob *k, const struct hb_topo *t, char 
 }
 
 /* cpufreq's boost (1: on), or where it is absent intel_pstate's no_turbo inverted (k->arg). */
-json_t *hb_knob_boost(const struct hb_knob *k, const struct hb_topo *t, char **why)
+json_t *hb_config_sys_knob_boost(const struct hb_knob *k, const struct hb_topo *t, char **why)
 {
     (void)t;
     long long v = 0;
     const char *from = k->path;
-    int rc = hb_knob_long(from, &v, why);
+    int rc = hb_config_knob_long(from, &v, why);
     if (rc && access(k->path, F_OK) != 0 && errno == ENOENT) {
         char *first = *why;
         *why = NULL;
         from = k->arg;
-        rc = hb_knob_long(from, &v, why);
+        rc = hb_config_knob_long(from, &v, why);
         if (rc && first && *why) {
             char *both = hb_strf("%s; %s", first, *why);
             free(*why);
@@ -142,8 +142,8 @@ static json_t *knob_node_pages(const char *dir, char **why)
         long long nfree = 0, total = 0;
         char *fpath = hb_strf("%s/%s/free_hugepages", dir, names[i]->d_name);
         char *npath = hb_strf("%s/%s/nr_hugepages", dir, names[i]->d_name);
-        int rc = fpath && npath ? hb_knob_long(fpath, &nfree, why) : -1;
-        if (rc == 0) rc = hb_knob_long(npath, &total, why);
+        int rc = fpath && npath ? hb_config_knob_long(fpath, &nfree, why) : -1;
+        if (rc == 0) rc = hb_config_knob_long(npath, &total, why);
         free(fpath);
         free(npath);
         if (rc || json_object_set_new(out, size,
@@ -156,7 +156,7 @@ static json_t *knob_node_pages(const char *dir, char **why)
     return out;
 }
 
-json_t *hb_knob_hugepages(const struct hb_knob *k, const struct hb_topo *t, char **why)
+json_t *hb_config_sys_knob_hugepages(const struct hb_knob *k, const struct hb_topo *t, char **why)
 {
     json_t *out = json_object();
     for (int i = 0; out && i < t->nnodes; i++) {
@@ -173,7 +173,7 @@ json_t *hb_knob_hugepages(const struct hb_knob *k, const struct hb_topo *t, char
 }
 
 /* {"spectre_v2": "Mitigation: ...", ...}: each file of the vulnerabilities folder. */
-json_t *hb_knob_mitigations(const struct hb_knob *k, const struct hb_topo *t, char **why)
+json_t *hb_config_sys_knob_mitigations(const struct hb_knob *k, const struct hb_topo *t, char **why)
 {
     (void)t;
     struct dirent **names;
@@ -181,7 +181,7 @@ json_t *hb_knob_mitigations(const struct hb_knob *k, const struct hb_topo *t, ch
     json_t *out = n < 0 ? NULL : json_object();
     for (int i = 0; out && i < n; i++) {
         char *path = hb_strf("%s/%s", k->path, names[i]->d_name), *line = NULL;
-        int rc = path ? hb_knob_line(path, &line, why) : -1;
+        int rc = path ? hb_config_knob_line(path, &line, why) : -1;
         free(path);
         if (rc || json_object_set_new(out, names[i]->d_name, json_string(line))) {
             json_decref(out);
@@ -236,7 +236,8 @@ static json_t *knob_speeds_text(long *speeds, int n)
     return v;
 }
 
-json_t *hb_knob_memory_speed(const struct hb_knob *k, const struct hb_topo *t, char **why)
+json_t *hb_config_sys_knob_memory_speed(const struct hb_knob *k, const struct hb_topo *t,
+                                        char **why)
 {
     (void)t;
     struct dirent **names;
@@ -264,7 +265,7 @@ json_t *hb_knob_memory_speed(const struct hb_knob *k, const struct hb_topo *t, c
 
 /* The NPS (AMD) / SNC (Intel) mode as the topology shows it: NUMA nodes with CPUs per
  * package, the same on every package (memory-only nodes, CXL or HBM, not counted). */
-json_t *hb_knob_nps(const struct hb_knob *k, const struct hb_topo *t, char **why)
+json_t *hb_config_sys_knob_nps(const struct hb_knob *k, const struct hb_topo *t, char **why)
 {
     (void)k;
     int npkg = hwloc_get_nbobjs_by_type(t->hw, HWLOC_OBJ_PACKAGE), first = -1;

@@ -39,9 +39,9 @@ void hb_coverage_add(struct hb_coverage *c, bool has_interval, int repeats, doub
 void hb_coverage_add_rec(struct hb_coverage *c, const json_t *rec)
 {
     struct hb_interval iv;
-    bool has = hb_rec_interval(rec, &iv) && iv.n >= 2;
+    bool has = hb_jsonl_read_interval(rec, &iv) && iv.n >= 2;
     if (!has && !isfinite(iv.value)) return; /* no headline: nothing shown */
-    int repeats = (int)fmin(hb_rec_num(rec, "repeats", 0), 1e9);
+    int repeats = (int)fmin(hb_jsonl_read_num(rec, "repeats", 0), 1e9);
     hb_coverage_add(c, has, repeats, has ? iv.coverage : NAN);
 }
 

@@ -9,19 +9,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-bool hb_yy_has_nul(yyjson_val *s)
+bool hb_jsonl_accept_has_nul(yyjson_val *s)
 {
     return memchr(yyjson_get_str(s), 0, yyjson_get_len(s));
 }
 
-enum hb_yy hb_yy_scalar_ok(yyjson_val *v)
+enum hb_yy hb_jsonl_accept_scalar_ok(yyjson_val *v)
 {
     switch (yyjson_get_type(v)) {
     case YYJSON_TYPE_NULL:
     case YYJSON_TYPE_BOOL:
         return HB_YY_OK;
     case YYJSON_TYPE_STR:
-        return hb_yy_has_nul(v) ? HB_YY_DEFER : HB_YY_OK;
+        return hb_jsonl_accept_has_nul(v) ? HB_YY_DEFER : HB_YY_OK;
     case YYJSON_TYPE_NUM:
         if (yyjson_is_real(v) && !isfinite(yyjson_get_real(v))) return HB_YY_DEFER;
         /* jansson's integers are signed 64-bit: a larger one is its error to word */
@@ -31,13 +31,13 @@ enum hb_yy hb_yy_scalar_ok(yyjson_val *v)
     }
 }
 
-size_t hb_jsonl_key_hash(const char *s, size_t n)
+size_t hb_jsonl_accept_key_hash(const char *s, size_t n)
 {
     const unsigned char *u = (const unsigned char *)s;
     return n ? (n * 31 + u[0]) * 131 + u[n - 1] * 7 + u[n / 2] : 0;
 }
 
-/* The index of the n bytes of key (hash: hb_jsonl_key_hash's) in w's list, or -1. */
+/* The index of the n bytes of key (hash: hb_jsonl_accept_key_hash's) in w's list, or -1. */
 static int yy_key_index_h(const struct hb_jsonl_want *w, const char *key, size_t n, size_t hash)
 {
     if (w->nslots == 0) return -1; /* an empty list */
@@ -48,16 +48,16 @@ static int yy_key_index_h(const struct hb_jsonl_want *w, const char *key, size_t
     return -1;
 }
 
-int hb_yy_key_index(const struct hb_jsonl_want *w, yyjson_val *k)
+int hb_jsonl_accept_key_index(const struct hb_jsonl_want *w, yyjson_val *k)
 {
     const char *key = yyjson_get_str(k);
     size_t n = yyjson_get_len(k);
-    return yy_key_index_h(w, key, n, hb_jsonl_key_hash(key, n));
+    return yy_key_index_h(w, key, n, hb_jsonl_accept_key_hash(key, n));
 }
 
 /* An open-addressing table of the keys, for those the object built here does not see: for
  * a record's 80 keys one byte a slot (their index + 1), on the stack. */
-enum hb_yy hb_yy_unique_keys(yyjson_val *obj, const struct hb_jsonl_want *w, void **vals)
+enum hb_yy hb_jsonl_accept_unique_keys(yyjson_val *obj, const struct hb_jsonl_want *w, void **vals)
 {
     size_t n = yyjson_obj_size(obj), cap = 16;
     while (cap < 2 * n)
@@ -73,7 +73,8 @@ enum hb_yy hb_yy_unique_keys(yyjson_val *obj, const struct hb_jsonl_want *w, voi
     for (yyjson_val *k; rc == HB_YY_OK && (k = yyjson_obj_iter_next(&it)); i++) {
         const char *s = yyjson_get_str(k);
         size_t len = yyjson_get_len(k);
-        size_t hash = hb_jsonl_key_hash(s, len), h = hash & (cap - 1); /* equal ones compared */
+        size_t hash = hb_jsonl_accept_key_hash(s, len),
+               h = hash & (cap - 1); /* equal ones compared */
         int at = w ? yy_key_index_h(w, s, len, hash) : -1;
         if (at >= 0) vals[at] = yyjson_obj_iter_get_val(k);
         for (; slot ? slot[h] != NULL : small[h] != 0; h = (h + 1) & (cap - 1))
@@ -89,7 +90,7 @@ enum hb_yy hb_yy_unique_keys(yyjson_val *obj, const struct hb_jsonl_want *w, voi
     return rc;
 }
 
-int hb_jsonl_want_init(struct hb_jsonl_want *want, const char *const *keys)
+int hb_jsonl_accept_want_init(struct hb_jsonl_want *want, const char *const *keys)
 {
     *want = (struct hb_jsonl_want){.keys = keys};
     while (keys && keys[want->n])
@@ -101,12 +102,12 @@ int hb_jsonl_want_init(struct hb_jsonl_want *want, const char *const *keys)
     want->lens = malloc((size_t)want->n * sizeof(*want->lens));
     want->slots = calloc(want->nslots, sizeof(*want->slots));
     if (!want->lens || !want->slots) {
-        hb_jsonl_want_free(want);
+        hb_jsonl_accept_want_free(want);
         return -ENOMEM;
     }
     for (int i = 0; i < want->n; i++) {
         want->lens[i] = strlen(keys[i]);
-        size_t h = hb_jsonl_key_hash(keys[i], want->lens[i]) & (want->nslots - 1);
+        size_t h = hb_jsonl_accept_key_hash(keys[i], want->lens[i]) & (want->nslots - 1);
         while (want->slots[h])
             h = (h + 1) & (want->nslots - 1);
         want->slots[h] = i + 1;
@@ -114,7 +115,7 @@ int hb_jsonl_want_init(struct hb_jsonl_want *want, const char *const *keys)
     return 0;
 }
 
-void hb_jsonl_want_free(struct hb_jsonl_want *want)
+void hb_jsonl_accept_want_free(struct hb_jsonl_want *want)
 {
     free(want->lens);
     free(want->slots);

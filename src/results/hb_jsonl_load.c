@@ -45,8 +45,8 @@ struct hb_results_filter {
     hb_results_take_fn take;
     void *ctx;
     struct hb_jsonl_want want;
-    struct hb_jsonl_want mwant;         /* r->measurement_keys, once a take callback sets them */
-    const struct hb_results_scan *scan; /* a scan's (want its keys), or NULL */
+    struct hb_jsonl_want mwant;            /* r->measurement_keys, once a take callback sets them */
+    const struct hb_jsonl_load_scan *scan; /* a scan's (want its keys), or NULL */
 };
 
 /* The file's bytes: buf[pos, len) not yet cut into lines. */
@@ -274,7 +274,7 @@ static long jsonl_own_running(void)
  * process's own: the load average would count the command that ran just before. Under an
  * address-space limit below 1 GiB (ulimit -v) one thread: each other one takes its stack and
  * a malloc arena's 64 MiB reservation, which a small limit cannot give. */
-int hb_results_threads(void)
+int hb_jsonl_load_threads(void)
 {
 #ifdef _OPENMP
     int n = omp_get_max_threads();
@@ -310,7 +310,7 @@ static void jsonl_slot(struct hb_jsonl_line *lines, json_t **spent, int i,
 {
     json_decref(spent[i]);
     spent[i] = NULL;
-    hb_jsonl_parse_line(&lines[i], &flt->want, th, NULL);
+    hb_jsonl_yy_parse_line(&lines[i], &flt->want, th, NULL);
 }
 
 /* Parsed lines handed on in file order; after an error the rest are freed. spent: where the
@@ -429,8 +429,8 @@ static int jsonl_scan_all(FILE *f, const struct hb_results_filter *flt, struct h
 #pragma omp for schedule(dynamic, 16) nowait
 #endif
             for (int i = 0; i < now->n; i++)
-                hb_jsonl_parse_line(&now->lines[i], &flt->want, &ths[jsonl_thread_num()],
-                                    flt->scan);
+                hb_jsonl_yy_parse_line(&now->lines[i], &flt->want, &ths[jsonl_thread_num()],
+                                       flt->scan);
         }
         rc = handed ? handed : filled;
         pending = true;
@@ -453,8 +453,9 @@ static int jsonl_scan_all(FILE *f, const struct hb_results_filter *flt, struct h
 /* The measurement keys a take callback narrowed to, for the lines not yet parsed. */
 static int jsonl_narrow(struct hb_results_filter *flt, struct hb_results *r)
 {
-    hb_jsonl_want_free(&flt->mwant);
-    if (hb_jsonl_want_init(&flt->mwant, r->measurement_keys) != 0) return results_oom(r, r->line);
+    hb_jsonl_accept_want_free(&flt->mwant);
+    if (hb_jsonl_accept_want_init(&flt->mwant, r->measurement_keys) != 0)
+        return results_oom(r, r->line);
     flt->want.measurement = &flt->mwant;
     return 0;
 }
@@ -464,17 +465,17 @@ static int results_load(FILE *f, const char *path, struct hb_results_filter *flt
 {
     memset(r, 0, sizeof(*r));
     snprintf(r->path, sizeof(r->path), "%s", path);
-    hb_jsonl_alloc_funcs();
+    hb_jsonl_yy_alloc_funcs();
     struct hb_jsonl_src s = {.f = f, .cap = HB_JSONL_BLOCK};
     struct hb_jsonl_line *lines = malloc(HB_JSONL_BATCH * sizeof(*lines));
     json_t **spent = calloc(HB_JSONL_BATCH, sizeof(*spent));
     s.buf = malloc(s.cap);
     r->records = json_array();
     int n = 0, rc = r->records && s.buf && lines && spent ? 0 : results_oom(r, 0);
-    int threads = hb_results_threads(), made = 0;
+    int threads = hb_jsonl_load_threads(), made = 0;
     /* each thread's, for every batch */
     struct hb_jsonl_thread *ths = calloc((size_t)threads, sizeof(*ths));
-    while (ths && made < threads && hb_jsonl_thread_init(&ths[made], flt->want.n) == 0)
+    while (ths && made < threads && hb_jsonl_yy_thread_init(&ths[made], flt->want.n) == 0)
         made++;
     if (rc == 0 && made < threads) rc = results_oom(r, 0);
     if (rc == 0 && flt->scan) rc = jsonl_scan_all(f, flt, ths, threads, r);
@@ -484,7 +485,7 @@ static int results_load(FILE *f, const char *path, struct hb_results_filter *flt
     }
     if (rc == 0 && n < 0) rc = n;
     for (int t = 0; t < made; t++)
-        hb_jsonl_thread_free(&ths[t]);
+        hb_jsonl_yy_thread_free(&ths[t]);
     free(ths);
     for (int i = 0; spent && i < HB_JSONL_BATCH; i++)
         json_decref(spent[i]);
@@ -495,7 +496,7 @@ static int results_load(FILE *f, const char *path, struct hb_results_filter *flt
         hb_error_set("%s: no records; expected hopbench JSON Lines (--format jsonl)", path);
         rc = -EINVAL;
     }
-    if (rc) hb_results_free(r);
+    if (rc) hb_jsonl_load_free(r);
     return rc;
 }
 
@@ -517,48 +518,50 @@ static int results_open(const char *path, struct hb_results_filter *flt, struct 
 static int results_filtered(FILE *f, const char *path, const char *const *keys,
                             struct hb_results_filter *flt, struct hb_results *r)
 {
-    if (hb_jsonl_want_init(&flt->want, keys) != 0) {
+    if (hb_jsonl_accept_want_init(&flt->want, keys) != 0) {
         memset(r, 0, sizeof(*r));
         snprintf(r->path, sizeof(r->path), "%s", path);
         return results_oom(r, 0);
     }
     int rc = f ? results_load(f, path, flt, r) : results_open(path, flt, r);
-    hb_jsonl_want_free(&flt->want);
-    hb_jsonl_want_free(&flt->mwant);
+    hb_jsonl_accept_want_free(&flt->want);
+    hb_jsonl_accept_want_free(&flt->mwant);
     return rc;
 }
 
-int hb_results_readf_keys(FILE *f, const char *path, const char *const *keys,
-                          hb_results_take_fn take, void *ctx, struct hb_results *r)
+int hb_jsonl_load_readf_keys(FILE *f, const char *path, const char *const *keys,
+                             hb_results_take_fn take, void *ctx, struct hb_results *r)
 {
     struct hb_results_filter flt = {.take = take, .ctx = ctx};
     return results_filtered(f, path, keys, &flt, r);
 }
 
-int hb_results_scan(const char *path, const struct hb_results_scan *scan, struct hb_results *r)
+int hb_jsonl_load_scan(const char *path, const struct hb_jsonl_load_scan *scan,
+                       struct hb_results *r)
 {
     struct hb_results_filter flt = {.scan = scan};
     return results_filtered(NULL, path, scan->keys, &flt, r);
 }
 
-int hb_results_read_keys(const char *path, const char *const *keys, hb_results_take_fn take,
-                         void *ctx, struct hb_results *r)
+int hb_jsonl_load_read_keys(const char *path, const char *const *keys, hb_results_take_fn take,
+                            void *ctx, struct hb_results *r)
 {
-    return hb_results_readf_keys(NULL, path, keys, take, ctx, r);
+    return hb_jsonl_load_readf_keys(NULL, path, keys, take, ctx, r);
 }
 
-int hb_results_read_take(const char *path, hb_results_take_fn take, void *ctx, struct hb_results *r)
+int hb_jsonl_load_read_take(const char *path, hb_results_take_fn take, void *ctx,
+                            struct hb_results *r)
 {
-    return hb_results_readf_keys(NULL, path, NULL, take, ctx, r);
+    return hb_jsonl_load_readf_keys(NULL, path, NULL, take, ctx, r);
 }
 
-int hb_results_readf(FILE *f, const char *path, hb_results_take_fn take, void *ctx,
-                     struct hb_results *r)
+int hb_jsonl_load_readf(FILE *f, const char *path, hb_results_take_fn take, void *ctx,
+                        struct hb_results *r)
 {
-    return hb_results_readf_keys(f, path, NULL, take, ctx, r);
+    return hb_jsonl_load_readf_keys(f, path, NULL, take, ctx, r);
 }
 
-void hb_results_free(struct hb_results *r)
+void hb_jsonl_load_free(struct hb_results *r)
 {
     json_decref(r->records);
     r->records = NULL;

@@ -15,8 +15,8 @@ struct hb_jsonl_want {
     const char *const *keys; /* NULL: every key */
     size_t *lens;            /* strlen of each key */
     int n;
-    /* The keys by hash (hb_jsonl_key_hash, open addressing): index + 1, 0 for none. A record's
-     * 80 keys are each looked up once, not compared with every wanted key. */
+    /* The keys by hash (hb_jsonl_accept_key_hash, open addressing): index + 1, 0 for none. A
+     * record's 80 keys are each looked up once, not compared with every wanted key. */
     int *slots;
     size_t nslots;
     /* Measurement records' own keys, when a caller narrowed them (NULL: as the others). */
@@ -49,23 +49,23 @@ struct hb_jsonl_thread {
 };
 
 /* A key's hash: its length and three letters (hopbench's keys differ there). */
-size_t hb_jsonl_key_hash(const char *s, size_t n);
+size_t hb_jsonl_accept_key_hash(const char *s, size_t n);
 
 /* Makes want from a NULL-terminated list (keys NULL: every key). 0, or -ENOMEM. */
-int hb_jsonl_want_init(struct hb_jsonl_want *want, const char *const *keys);
-void hb_jsonl_want_free(struct hb_jsonl_want *want);
+int hb_jsonl_accept_want_init(struct hb_jsonl_want *want, const char *const *keys);
+void hb_jsonl_accept_want_free(struct hb_jsonl_want *want);
 
 /* Parses ln->text into ln->rec (or err, or oom) on thread th; with a scan (NULL: none) a
  * record other than the run record is instead shown to scan->prepare (ln->viewed), its
- * view holding want's keys. Thread-safe; jansson's allocator must be hb_jsonl_alloc_funcs'. */
-void hb_jsonl_parse_line(struct hb_jsonl_line *ln, const struct hb_jsonl_want *want,
-                         struct hb_jsonl_thread *th, const struct hb_results_scan *scan);
+ * view holding want's keys. Thread-safe; jansson's allocator must be hb_jsonl_yy_alloc_funcs'. */
+void hb_jsonl_yy_parse_line(struct hb_jsonl_line *ln, const struct hb_jsonl_want *want,
+                            struct hb_jsonl_thread *th, const struct hb_jsonl_load_scan *scan);
 
 /* A thread's state for a file whose scan reads nkeys keys (0: no scan). 0, or -ENOMEM. */
-int hb_jsonl_thread_init(struct hb_jsonl_thread *th, int nkeys);
-void hb_jsonl_thread_free(struct hb_jsonl_thread *th);
+int hb_jsonl_yy_thread_init(struct hb_jsonl_thread *th, int nkeys);
+void hb_jsonl_yy_thread_free(struct hb_jsonl_thread *th);
 
 /* Sets jansson's allocator to one that tells a failed allocation from a bad token. */
-void hb_jsonl_alloc_funcs(void);
+void hb_jsonl_yy_alloc_funcs(void);
 
 #endif

@@ -1,4 +1,4 @@
-/* A scan's records (hb_jsonl_read.h: hb_results_scan): each checked whole as jansson would
+/* A scan's records (hb_jsonl_read.h: hb_jsonl_load_scan): each checked whole as jansson would
  * read it, then shown to the scan's prepare through a view of the keys it names, straight
  * from yyjson's values: no record is built. */
 #include "hb_jsonl_yy.h"
@@ -21,7 +21,7 @@ static enum hb_yy yy_check_members(yyjson_val *obj, int depth, bool nul)
     yyjson_val *k, *x;
     yyjson_obj_foreach(obj, i, max, k, x)
     {
-        if (nul && hb_yy_has_nul(k)) return HB_YY_DEFER;
+        if (nul && hb_jsonl_accept_has_nul(k)) return HB_YY_DEFER;
         if ((rc = yy_check(x, depth + 1, nul)) != HB_YY_OK) return rc;
     }
     return HB_YY_OK;
@@ -43,9 +43,9 @@ static enum hb_yy yy_check(yyjson_val *v, int depth, bool nul)
         }
         return HB_YY_OK;
     }
-    if (yyjson_is_str(v)) return nul && hb_yy_has_nul(v) ? HB_YY_DEFER : HB_YY_OK;
-    if (!yyjson_is_obj(v)) return hb_yy_scalar_ok(v);
-    if ((rc = hb_yy_unique_keys(v, NULL, NULL)) != HB_YY_OK) return rc;
+    if (yyjson_is_str(v)) return nul && hb_jsonl_accept_has_nul(v) ? HB_YY_DEFER : HB_YY_OK;
+    if (!yyjson_is_obj(v)) return hb_jsonl_accept_scalar_ok(v);
+    if ((rc = hb_jsonl_accept_unique_keys(v, NULL, NULL)) != HB_YY_OK) return rc;
     return yy_check_members(v, depth, nul);
 }
 
@@ -60,13 +60,13 @@ static bool yy_may_nul(const char *text, size_t len)
 }
 
 enum hb_yy hb_jsonl_view(struct hb_jsonl_line *ln, yyjson_val *root, const struct hb_jsonl_want *w,
-                         struct hb_jsonl_thread *th, const struct hb_results_scan *scan,
+                         struct hb_jsonl_thread *th, const struct hb_jsonl_load_scan *scan,
                          bool checked)
 {
     for (int i = 0; i < w->n; i++)
         th->vals[i] = NULL;
     /* the record's keys: unique, and those the scan reads found, in one pass */
-    enum hb_yy rc = hb_yy_unique_keys(root, w, th->vals);
+    enum hb_yy rc = hb_jsonl_accept_unique_keys(root, w, th->vals);
     if (rc == HB_YY_OK && !checked) rc = yy_check_members(root, 1, yy_may_nul(ln->text, ln->len));
     if (rc == HB_YY_DEFER && checked) rc = HB_YY_OK; /* jansson took it whole */
     if (rc != HB_YY_OK) return rc;
@@ -75,7 +75,7 @@ enum hb_yy hb_jsonl_view(struct hb_jsonl_line *ln, yyjson_val *root, const struc
     return scan->prepare(scan->ctx, &view, ln->slot) == 0 ? HB_YY_OK : HB_YY_OOM;
 }
 
-enum hb_view_type hb_view_type(const struct hb_view *v, int key)
+enum hb_jsonl_view_type hb_jsonl_view_type(const struct hb_view *v, int key)
 {
     switch (yyjson_get_type(v->vals[key])) {
     case YYJSON_TYPE_NULL:
@@ -95,18 +95,18 @@ enum hb_view_type hb_view_type(const struct hb_view *v, int key)
     }
 }
 
-const char *hb_view_str(const struct hb_view *v, int key, const char *def)
+const char *hb_jsonl_view_str(const struct hb_view *v, int key, const char *def)
 {
     const char *s = yyjson_get_str(v->vals[key]);
     return s ? s : def;
 }
 
-double hb_view_num(const struct hb_view *v, int key, double def)
+double hb_jsonl_view_num(const struct hb_view *v, int key, double def)
 {
     return yyjson_is_num(v->vals[key]) ? yyjson_get_num(v->vals[key]) : def;
 }
 
-bool hb_view_integer(const struct hb_view *v, int key, long long *out)
+bool hb_jsonl_view_integer(const struct hb_view *v, int key, long long *out)
 {
     if (!yyjson_is_int(v->vals[key])) return false;
     *out = yyjson_is_sint(v->vals[key]) ? (long long)yyjson_get_sint(v->vals[key])
@@ -114,12 +114,12 @@ bool hb_view_integer(const struct hb_view *v, int key, long long *out)
     return true;
 }
 
-size_t hb_view_len(const struct hb_view *v, int key)
+size_t hb_jsonl_view_len(const struct hb_view *v, int key)
 {
     return yyjson_arr_size(v->vals[key]);
 }
 
-size_t hb_view_numbers(const struct hb_view *v, int key, double *out)
+size_t hb_jsonl_view_numbers(const struct hb_view *v, int key, double *out)
 {
     size_t i, max;
     yyjson_val *x;
@@ -127,7 +127,7 @@ size_t hb_view_numbers(const struct hb_view *v, int key, double *out)
     return yyjson_arr_size(v->vals[key]);
 }
 
-void *hb_view_alloc(const struct hb_view *v, size_t n)
+void *hb_jsonl_view_alloc(const struct hb_view *v, size_t n)
 {
     return hb_arena_alloc(v->arena, n);
 }

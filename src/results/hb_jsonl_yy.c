@@ -22,24 +22,24 @@ static void *json_malloc(size_t n)
     return p;
 }
 
-void hb_jsonl_alloc_funcs(void)
+void hb_jsonl_yy_alloc_funcs(void)
 {
     json_set_alloc_funcs(json_malloc, free);
 }
 
-int hb_jsonl_thread_init(struct hb_jsonl_thread *th, int nkeys)
+int hb_jsonl_yy_thread_init(struct hb_jsonl_thread *th, int nkeys)
 {
     /* alc NULL (no memory for it): yyjson's default allocator, malloc for each document */
     *th = (struct hb_jsonl_thread){.alc = yyjson_alc_dyn_new()};
     if (nkeys > 0) th->vals = calloc((size_t)nkeys, sizeof(*th->vals));
     if (nkeys > 0 && !th->vals) {
-        hb_jsonl_thread_free(th);
+        hb_jsonl_yy_thread_free(th);
         return -ENOMEM;
     }
     return 0;
 }
 
-void hb_jsonl_thread_free(struct hb_jsonl_thread *th)
+void hb_jsonl_yy_thread_free(struct hb_jsonl_thread *th)
 {
     if (th->alc) yyjson_alc_dyn_free(th->alc);
     hb_arena_free(&th->arenas[0]);
@@ -50,7 +50,7 @@ void hb_jsonl_thread_free(struct hb_jsonl_thread *th)
 
 static enum hb_yy yy_scalar(yyjson_val *v, json_t **out)
 {
-    if (hb_yy_scalar_ok(v) != HB_YY_OK) return HB_YY_DEFER;
+    if (hb_jsonl_accept_scalar_ok(v) != HB_YY_OK) return HB_YY_DEFER;
     switch (yyjson_get_type(v)) {
     case YYJSON_TYPE_NULL:
         *out = json_null();
@@ -93,7 +93,7 @@ static enum hb_yy yy_array(yyjson_val *v, int depth, json_t **out)
 /* The top-level keys a caller reads ("type" always). */
 static bool yy_wanted(const struct hb_jsonl_want *w, yyjson_val *k)
 {
-    return yyjson_equals_strn(k, "type", 4) || hb_yy_key_index(w, k) >= 0;
+    return yyjson_equals_strn(k, "type", 4) || hb_jsonl_accept_key_index(w, k) >= 0;
 }
 
 /* Whether a value left unbuilt nests deeper than jansson reads (it counts every value). */
@@ -113,7 +113,7 @@ static bool yy_too_deep(yyjson_val *v, int depth)
 static enum hb_yy yy_member(json_t *o, yyjson_val *k, yyjson_val *v, int depth,
                             const struct hb_jsonl_want *w, size_t line_len)
 {
-    if (hb_yy_has_nul(k)) return HB_YY_DEFER;
+    if (hb_jsonl_accept_has_nul(k)) return HB_YY_DEFER;
     if (w && !yy_wanted(w, k)) /* a line shorter than the limit cannot nest deeper than it */
         return line_len > JSON_PARSER_MAX_DEPTH && yy_too_deep(v, depth + 1) ? HB_YY_DEFER
                                                                              : HB_YY_OK;
@@ -130,7 +130,7 @@ static enum hb_yy yy_member(json_t *o, yyjson_val *k, yyjson_val *v, int depth,
 static enum hb_yy yy_object(yyjson_val *v, int depth, const struct hb_jsonl_want *w,
                             size_t line_len, json_t **out)
 {
-    enum hb_yy rc = w ? hb_yy_unique_keys(v, NULL, NULL) : HB_YY_OK;
+    enum hb_yy rc = w ? hb_jsonl_accept_unique_keys(v, NULL, NULL) : HB_YY_OK;
     json_t *o = rc == HB_YY_OK ? json_object() : NULL;
     if (rc != HB_YY_OK) return rc;
     if (!o) return HB_YY_OOM;
@@ -211,8 +211,8 @@ static bool jsonl_viewable(yyjson_val *root)
     return yyjson_is_str(type) && !yyjson_equals_str(type, "run");
 }
 
-void hb_jsonl_parse_line(struct hb_jsonl_line *ln, const struct hb_jsonl_want *w,
-                         struct hb_jsonl_thread *th, const struct hb_results_scan *scan)
+void hb_jsonl_yy_parse_line(struct hb_jsonl_line *ln, const struct hb_jsonl_want *w,
+                            struct hb_jsonl_thread *th, const struct hb_jsonl_load_scan *scan)
 {
     yyjson_read_err yerr;
     enum hb_yy rc = HB_YY_DEFER;

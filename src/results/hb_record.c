@@ -61,7 +61,7 @@ json_t *hb_record_topology(const struct hb_topo *t)
                       "cpus", cpus, "cores", n->ncores, "mem_bytes", (json_int_t)n->mem_bytes,
                       "mem_free_bytes", (json_int_t)n->mem_free_bytes, "has_cpus", n->has_cpus,
                       "has_memory", n->has_memory, "cpus_state",
-                      hb_topo_cpus_state_name(n->cpus_state), "cpus_shared_with",
+                      hb_topo_nodes_cpus_state_name(n->cpus_state), "cpus_shared_with",
                       n->cpus_shared_with >= 0 ? json_integer(n->cpus_shared_with) : json_null()));
         json_t *cpu = hb_topo_cpu_json(t, i);
         json_object_update(json_array_get(nodes, (size_t)i), cpu);
@@ -71,8 +71,9 @@ json_t *hb_record_topology(const struct hb_topo *t)
     return json_pack("{s:s, s:s, s:o, s:o, s:o, s:i, s:b, s:o, s:o, s:o}", "type", "topology",
                      "source", t->source, "nodes", nodes, "distances", record_distances(t),
                      "hop_class", hb_record_int_matrix(t, t->hop_class), "hop_classes", t->nclasses,
-                     "hmat", hb_hmat_present(t), "hmat_conflicts", hb_hmat_conflicts(t), "tiers",
-                     hb_mem_tiers(t), "nics", hb_topo_nics_json(t));
+                     "hmat", hb_topo_mem_hmat_present(t), "hmat_conflicts",
+                     hb_topo_mem_hmat_conflicts(t), "tiers", hb_topo_mem_tiers(t), "nics",
+                     hb_topo_nics_json(t));
 }
 
 static json_t *record_background(const struct hb_experiment *e, const struct hb_task_result *all,
@@ -121,11 +122,11 @@ static const char *record_level(const struct hb_topo *t, const struct hb_task *t
                                 const struct hb_task_result *r, int threads)
 {
     static _Thread_local struct hb_level l;
-    int ni = hb_topo_node_index(t, task->cpu_node);
+    int ni = hb_topo_nodes_index(t, task->cpu_node);
     const int *cpus = r->nthread_cpus > 0 ? r->thread_cpus : ni >= 0 ? t->nodes[ni].cpus : NULL;
     int n = r->nthread_cpus > 0 ? r->nthread_cpus : ni >= 0 ? t->nodes[ni].ncpus : 0;
     n = n < threads ? n : threads;
-    int mem = task->policy == HB_POLICY_BIND ? hb_topo_node_index(t, task->mem_node) : -1;
+    int mem = task->policy == HB_POLICY_BIND ? hb_topo_nodes_index(t, task->mem_node) : -1;
     hb_level_of(t, cpus, cpus ? n : 0, hb_level_footprint(task->bytes, task->chase_stride), mem,
                 &l);
     return l.name;
@@ -139,7 +140,7 @@ static void record_where(json_t *rec, const struct hb_topo *t, const struct hb_e
     json_object_set_new(rec, "cpu_node", json_integer(task->cpu_node));
     json_object_set_new(rec, "mem_node",
                         json_or_null(task->policy == HB_POLICY_BIND, json_integer(task->mem_node)));
-    json_object_set_new(rec, "policy", json_string(hb_policy_name(task->policy)));
+    json_object_set_new(rec, "policy", json_string(hb_placement_policy_name(task->policy)));
     json_t *set = hb_nodeset_json(task->mem_nodes);
     if (task->policy == HB_POLICY_BIND) json_array_append_new(set, json_integer(task->mem_node));
     json_object_set_new(rec, "mem_nodes", set);
@@ -155,7 +156,7 @@ static void record_where(json_t *rec, const struct hb_topo *t, const struct hb_e
     json_object_set_new(rec, "threads_on_node", json_integer(r->threads_on_node));
     json_object_set_new(rec, "bytes", json_integer((json_int_t)task->bytes));
     json_object_set_new(rec, "array_bytes", json_integer((json_int_t)(r->elements * 8)));
-    json_object_set_new(rec, "pages", json_string(hb_pages_name(task->pages)));
+    json_object_set_new(rec, "pages", json_string(hb_placement_pages_name(task->pages)));
     json_object_set_new(rec, "level", json_string(record_level(t, task, r, threads)));
     if (fg && strcmp(e->metric, "latency") == 0 && task->chase_stride) {
         /* --tlb-group all: the group is one thread's whole share of the buffer. */
@@ -239,7 +240,7 @@ json_t *hb_record_in_columns(json_t *rec, const struct hb_params *params)
         json_object_set(ordered, hb_record_columns[c], v ? v : json_null());
     }
     json_decref(rec);
-    json_t *keys = hb_params_json(params);
+    json_t *keys = hb_plan_params_json(params);
     if (keys) json_object_update(ordered, keys);
     json_decref(keys);
     return ordered;
@@ -276,7 +277,7 @@ json_t *hb_record_measurement(const struct hb_topo *t, const struct hb_experimen
     return hb_record_in_columns(rec, &e->params);
 }
 
-int hb_summary_add(struct hb_summary *s, const json_t *rec)
+int hb_record_summary_add(struct hb_summary *s, const json_t *rec)
 {
     const char *st = json_string_value(json_object_get(rec, "status"));
     s->measurements++;
@@ -304,7 +305,7 @@ int hb_summary_add(struct hb_summary *s, const json_t *rec)
     return json_array_append_new(s->cells, cell) ? -ENOMEM : 0;
 }
 
-void hb_summary_free(struct hb_summary *s)
+void hb_record_summary_free(struct hb_summary *s)
 {
     json_decref(s->cells);
     free(s->spreads);

@@ -57,8 +57,8 @@ struct hb_summary {
     double estimate_s;
 };
 /* Count one measurement record: 0 or -ENOMEM. */
-int hb_summary_add(struct hb_summary *s, const json_t *rec);
-void hb_summary_free(struct hb_summary *s);
+int hb_record_summary_add(struct hb_summary *s, const json_t *rec);
+void hb_record_summary_free(struct hb_summary *s);
 
 /* The last record of a run: counts of experiments and of measurement records by status, the
  * whole suite's time, and each experiment's cost (`cell_s`: the longest of its tasks, which

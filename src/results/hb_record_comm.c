@@ -30,21 +30,21 @@ static void comm_where(json_t *rec, const struct hb_topo *t, const struct hb_exp
                        const struct hb_comm_result *r)
 {
     const struct hb_task *task = &e->tasks[0];
-    int src = (int)hb_param_int_of(e, "src_node", -1),
-        dst = (int)hb_param_int_of(e, "dst_node", -1);
-    int si = hb_topo_node_index(t, src), di = hb_topo_node_index(t, dst);
-    uint64_t distance = si >= 0 && di >= 0 ? hb_topo_distance(t, si, di) : 0;
+    int src = (int)hb_plan_param_int_of(e, "src_node", -1),
+        dst = (int)hb_plan_param_int_of(e, "dst_node", -1);
+    int si = hb_topo_nodes_index(t, src), di = hb_topo_nodes_index(t, dst);
+    uint64_t distance = si >= 0 && di >= 0 ? hb_topo_distances_between(t, si, di) : 0;
     json_object_set_new(rec, "cpu_node", json_integer(src));
     json_object_set_new(rec, "mem_node", json_integer(task->mem_node));
-    json_object_set_new(rec, "policy", json_string(hb_policy_name(task->policy)));
+    json_object_set_new(rec, "policy", json_string(hb_placement_policy_name(task->policy)));
     json_object_set_new(rec, "mem_nodes",
                         json_pack("[I, I]", (json_int_t)task->mem_node,
-                                  (json_int_t)hb_param_int_of(e, "dst_mem_node", -1)));
+                                  (json_int_t)hb_plan_param_int_of(e, "dst_mem_node", -1)));
     json_object_set_new(rec, "distance",
                         distance ? json_integer((json_int_t)distance) : json_null());
     json_object_set_new(rec, "threads", json_integer(1));
-    json_object_set_new(rec, "bytes", json_integer(hb_param_int_of(e, "message_bytes", 0)));
-    json_object_set_new(rec, "pages", json_string(hb_pages_name(task->pages)));
+    json_object_set_new(rec, "bytes", json_integer(hb_plan_param_int_of(e, "message_bytes", 0)));
+    json_object_set_new(rec, "pages", json_string(hb_placement_pages_name(task->pages)));
     double pct = r->src_pages_pct < r->dst_pages_pct ? r->src_pages_pct : r->dst_pages_pct;
     json_object_set_new(rec, "pages_on_target_pct", json_real(round(pct * 100.0) / 100.0));
 }
@@ -58,7 +58,8 @@ json_t *hb_record_comm(const struct hb_topo *t, const struct hb_experiment *e,
     if (!rec) return NULL;
     char label[64];
     snprintf(label, sizeof(label), "r%d.n%lld-r%d.n%lld", r->src_rank,
-             hb_param_int_of(e, "src_node", -1), r->dst_rank, hb_param_int_of(e, "dst_node", -1));
+             hb_plan_param_int_of(e, "src_node", -1), r->dst_rank,
+             hb_plan_param_int_of(e, "dst_node", -1));
     json_object_set_new(rec, "type", json_string("measurement"));
     json_object_set_new(rec, "suite", json_string(e->suite));
     json_object_set_new(rec, "experiment", json_string(e->name));

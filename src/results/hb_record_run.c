@@ -37,7 +37,7 @@ json_t *hb_record_run(const struct hb_topo *t, const struct hb_options *o, const
     json_object_set_new(rec, "schema_version", json_integer(HB_SCHEMA_VERSION));
     json_object_set_new(rec, "hopbench_version", json_string(HB_VERSION));
     json_object_set_new(rec, "git_sha", json_string(HB_GIT_SHA));
-    /* Shell-quoted and valid UTF-8 (hb_sh_line): jansson keeps it whatever argv held. */
+    /* Shell-quoted and valid UTF-8 (hb_escape_sh_line): jansson keeps it whatever argv held. */
     json_object_set_new(rec, "command_line", json_string(o->command_line ? o->command_line : ""));
     json_object_set_new(rec, "command", json_string(o->command[0] ? o->command : "default"));
     /* The chase permutations' seed (repeat r uses seed + r): with the command line, what
@@ -47,7 +47,7 @@ json_t *hb_record_run(const struct hb_topo *t, const struct hb_options *o, const
     /* Alone, no MPI started (mpi/hb_ranks.h); else the launcher that made the ranks. */
     struct hb_launch launch;
     json_object_set_new(rec, "launcher",
-                        json_string(hb_launched(&launch) ? launch.launcher : "none"));
+                        json_string(hb_launcher_launched(&launch) ? launch.launcher : "none"));
     json_object_set_new(rec, "versions",
                         json_pack("{s:s, s:s, s:s}", "hwloc", hwloc_version, "compiler",
                                   "gcc " __VERSION__, "jansson", JANSSON_VERSION));
@@ -73,16 +73,16 @@ json_t *hb_record_run(const struct hb_topo *t, const struct hb_options *o, const
     json_object_set_new(rec, "sizes",
                         json_pack("{s:I, s:I, s:I, s:s, s:I, s:s}", "llc_bytes",
                                   (json_int_t)llc_bytes, "memside_cache_bytes",
-                                  (json_int_t)hb_mem_cache_max(t), "default_bytes",
+                                  (json_int_t)hb_topo_mem_cache_max(t), "default_bytes",
                                   (json_int_t)default_bytes, "default_source", size_source,
                                   "size_bytes", (json_int_t)(o->size ? o->size : default_bytes),
                                   "size_source", o->size ? "--size" : size_source));
     /* Per-level cache sizes of the CPU node measured: the report marks them on sweeps. */
-    int ci = hb_topo_node_index(t, o->cpu_node);
+    int ci = hb_topo_nodes_index(t, o->cpu_node);
     for (int i = 0; ci < 0 && i < t->nnodes; i++)
         if (t->nodes[i].has_cpus) ci = i;
     uint64_t levels[4];
-    if (hb_topo_cache_sizes(t, ci, levels) > 0) {
+    if (hb_topo_caches_sizes(t, ci, levels) > 0) {
         json_t *caches = json_array();
         for (int l = 0; l < 4; l++)
             if (levels[l])

@@ -15,8 +15,8 @@
  * else the median time. */
 static const char *repeat_key(const json_t *rec, const char **unit)
 {
-    bool fg = strcmp(hb_rec_str(rec, "role", "foreground"), "foreground") == 0;
-    const char *metric = hb_rec_str(rec, "metric", "");
+    bool fg = strcmp(hb_jsonl_read_str(rec, "role", "foreground"), "foreground") == 0;
+    const char *metric = hb_jsonl_read_str(rec, "metric", "");
     *unit = "GBps";
     if (!fg) return "bw_GBps_achieved";
     /* comm: a message's one-way latency, its median in microseconds. */
@@ -46,10 +46,10 @@ static void repeat_worst(json_t *out, json_t *const *recs, int n)
     double pages = INFINITY, overlap = INFINITY, elapsed = 0.0;
     const json_t *failed = NULL, *skipped = NULL;
     for (int i = 0; i < n; i++) {
-        pages = fmin(pages, hb_rec_num(recs[i], "pages_on_target_pct", INFINITY));
-        overlap = fmin(overlap, hb_rec_num(recs[i], "bg_overlap", INFINITY));
-        elapsed += hb_rec_num(recs[i], "elapsed_s", 0.0);
-        const char *st = hb_rec_str(recs[i], "status", "ok");
+        pages = fmin(pages, hb_jsonl_read_num(recs[i], "pages_on_target_pct", INFINITY));
+        overlap = fmin(overlap, hb_jsonl_read_num(recs[i], "bg_overlap", INFINITY));
+        elapsed += hb_jsonl_read_num(recs[i], "elapsed_s", 0.0);
+        const char *st = hb_jsonl_read_str(recs[i], "status", "ok");
         if (!failed && strcmp(st, "failed") == 0) failed = recs[i];
         if (!skipped && strcmp(st, "skipped") == 0) skipped = recs[i];
     }
@@ -99,7 +99,7 @@ static void repeat_background(json_t *out, json_t *const *recs, int n)
             int nv = 0;
             for (int i = 0; i < n; i++) {
                 json_t *x = json_array_get(json_object_get(recs[i], "background"), k);
-                double a = hb_rec_num(x, keys[key], NAN);
+                double a = hb_jsonl_read_num(x, keys[key], NAN);
                 if (isfinite(a)) v[nv++] = a;
             }
             struct hb_interval iv;

@@ -38,30 +38,31 @@ struct hb_repeats {
 };
 
 /* Room for nexp experiments: 0 or -ENOMEM. */
-int hb_repeats_init(struct hb_repeats *r, int nexp, double noise_pct);
+int hb_repeat_store_init(struct hb_repeats *r, int nexp, double noise_pct);
 /* Record rec (stolen; NULL: out of memory making it) of repeat `repeat` of experiment x, not
  * its last; every repeat lists its records in the same order (task by task, host by host):
  * written to the temporary file. 0, or -ENOMEM or -HB_EENV (the file) with a message. */
-int hb_repeats_put(struct hb_repeats *r, int x, int repeat, json_t *rec);
+int hb_repeat_store_put(struct hb_repeats *r, int x, int repeat, json_t *rec);
 /* The next record of experiment x's last repeat (stolen; NULL: out of memory making it):
  * merged with the same record of each earlier repeat (hb_repeat_merge), given to emit and
  * freed. 0, or the error of the merge, the file or emit. */
-int hb_repeats_last(struct hb_repeats *r, int x, json_t *rec, int (*emit)(json_t *rec, void *ctx),
-                    void *ctx);
+int hb_repeat_store_last(struct hb_repeats *r, int x, json_t *rec,
+                         int (*emit)(json_t *rec, void *ctx), void *ctx);
 /* Experiment x is done: forget its repeats. */
-void hb_repeats_end(struct hb_repeats *r, int x);
+void hb_repeat_store_end(struct hb_repeats *r, int x);
 /* After a run stopped before experiment x's last repeat: each record merged over the repeats
  * that wait and emitted, then forgotten. 0, or the first error of the file or emit. */
-int hb_repeats_flush(struct hb_repeats *r, int x, int (*emit)(json_t *rec, void *ctx), void *ctx);
+int hb_repeat_store_flush(struct hb_repeats *r, int x, int (*emit)(json_t *rec, void *ctx),
+                          void *ctx);
 /* Whether every record of experiment x's repeats so far is clear: its headline's interval
  * (hb_interval_median) within noise_pct, or no repeat with a headline (nothing more repeats
  * could settle). */
-bool hb_repeats_clear(const struct hb_repeats *r, int x);
+bool hb_repeat_store_clear(const struct hb_repeats *r, int x);
 /* Why experiment x's repeats stop ("fixed", "clear", "max", "time"; a static string, NULL
  * leaves it): its merged records say it as repeat_stop. */
-void hb_repeats_stop(struct hb_repeats *r, int x, const char *why);
+void hb_repeat_store_stop(struct hb_repeats *r, int x, const char *why);
 /* Whether experiment x has repeats waiting. */
-bool hb_repeats_has(const struct hb_repeats *r, int x);
-void hb_repeats_free(struct hb_repeats *r);
+bool hb_repeat_store_has(const struct hb_repeats *r, int x);
+void hb_repeat_store_free(struct hb_repeats *r);
 
 #endif

@@ -29,7 +29,7 @@ struct hb_repeat_exp {
     const char *stop;
 };
 
-int hb_repeats_init(struct hb_repeats *r, int nexp, double noise_pct)
+int hb_repeat_store_init(struct hb_repeats *r, int nexp, double noise_pct)
 {
     *r = (struct hb_repeats){
         nexp, noise_pct, NULL, {NULL, "the records that wait for their last repeat"}};
@@ -57,7 +57,7 @@ static struct hb_repeat_spans *repeats_room(struct hb_repeat_exp *e, size_t repe
                : s;
 }
 
-int hb_repeats_put(struct hb_repeats *r, int x, int repeat, json_t *rec)
+int hb_repeat_store_put(struct hb_repeats *r, int x, int repeat, json_t *rec)
 {
     struct hb_repeat_spans *s = rec ? repeats_room(&r->exps[x], (size_t)repeat) : NULL;
     hb_records_held_add(rec != NULL);
@@ -68,7 +68,7 @@ int hb_repeats_put(struct hb_repeats *r, int x, int repeat, json_t *rec)
     return rc;
 }
 
-bool hb_repeats_has(const struct hb_repeats *r, int x)
+bool hb_repeat_store_has(const struct hb_repeats *r, int x)
 {
     return r->exps[x].nrep > 0;
 }
@@ -105,8 +105,8 @@ static int repeats_merge_at(struct hb_repeats *r, struct hb_repeat_exp *e, size_
     return rc;
 }
 
-int hb_repeats_last(struct hb_repeats *r, int x, json_t *rec, int (*emit)(json_t *rec, void *ctx),
-                    void *ctx)
+int hb_repeat_store_last(struct hb_repeats *r, int x, json_t *rec,
+                         int (*emit)(json_t *rec, void *ctx), void *ctx)
 {
     if (!rec) return repeats_oom();
     struct hb_repeat_exp *e = &r->exps[x];
@@ -115,7 +115,7 @@ int hb_repeats_last(struct hb_repeats *r, int x, json_t *rec, int (*emit)(json_t
     return rc;
 }
 
-void hb_repeats_end(struct hb_repeats *r, int x)
+void hb_repeat_store_end(struct hb_repeats *r, int x)
 {
     struct hb_repeat_exp *e = &r->exps[x];
     for (size_t i = 0; i < e->nrep; i++) {
@@ -126,7 +126,7 @@ void hb_repeats_end(struct hb_repeats *r, int x)
     *e = (struct hb_repeat_exp){.stop = e->stop};
 }
 
-bool hb_repeats_clear(const struct hb_repeats *r, int x)
+bool hb_repeat_store_clear(const struct hb_repeats *r, int x)
 {
     const struct hb_repeat_exp *e = &r->exps[x];
     double *v = malloc(sizeof(*v) * (e->nrep ? e->nrep : 1));
@@ -146,12 +146,13 @@ bool hb_repeats_clear(const struct hb_repeats *r, int x)
     return clear;
 }
 
-void hb_repeats_stop(struct hb_repeats *r, int x, const char *why)
+void hb_repeat_store_stop(struct hb_repeats *r, int x, const char *why)
 {
     if (why) r->exps[x].stop = why;
 }
 
-int hb_repeats_flush(struct hb_repeats *r, int x, int (*emit)(json_t *rec, void *ctx), void *ctx)
+int hb_repeat_store_flush(struct hb_repeats *r, int x, int (*emit)(json_t *rec, void *ctx),
+                          void *ctx)
 {
     struct hb_repeat_exp *e = &r->exps[x];
     size_t most = 0;
@@ -160,14 +161,14 @@ int hb_repeats_flush(struct hb_repeats *r, int x, int (*emit)(json_t *rec, void 
     int rc = 0;
     for (size_t k = 0; rc == 0 && k < most; k++)
         rc = repeats_merge_at(r, e, k, NULL, emit, ctx);
-    hb_repeats_end(r, x);
+    hb_repeat_store_end(r, x);
     return rc;
 }
 
-void hb_repeats_free(struct hb_repeats *r)
+void hb_repeat_store_free(struct hb_repeats *r)
 {
     for (int x = 0; r->exps && x < r->nexp; x++)
-        hb_repeats_end(r, x);
+        hb_repeat_store_end(r, x);
     free(r->exps);
     hb_spool_close(&r->spool);
     *r = (struct hb_repeats){0};

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int hb_task_result_init(struct hb_task_result *r, int nnodes, int threads)
+int hb_result_task_init(struct hb_task_result *r, int nnodes, int threads)
 {
     memset(r, 0, sizeof(*r));
     r->pages_on_node = calloc((size_t)(nnodes > 0 ? nnodes : 1), sizeof(*r->pages_on_node));
@@ -22,7 +22,7 @@ int hb_task_result_init(struct hb_task_result *r, int nnodes, int threads)
     return 0;
 }
 
-void hb_task_result_free(struct hb_task_result *r)
+void hb_result_task_free(struct hb_task_result *r)
 {
     free(r->pages_on_node);
     free(r->thread_cpus);

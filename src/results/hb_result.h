@@ -35,8 +35,8 @@ struct hb_task_result {
 };
 
 /* An empty result with room for nnodes page counts and `threads` CPUs: 0 or -ENOMEM with
- * a message. Free with hb_task_result_free (also after a failed init). */
-int hb_task_result_init(struct hb_task_result *r, int nnodes, int threads);
-void hb_task_result_free(struct hb_task_result *r);
+ * a message. Free with hb_result_task_free (also after a failed init). */
+int hb_result_task_init(struct hb_task_result *r, int nnodes, int threads);
+void hb_result_task_free(struct hb_task_result *r);
 
 #endif

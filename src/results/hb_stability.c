@@ -11,11 +11,11 @@
 bool hb_stability_describe(const json_t *summary, char **text)
 {
     *text = NULL;
-    double figures = hb_rec_num(summary, "measurements", 0);
-    double noisy = hb_rec_num(summary, "noisy", 0);
-    double spread = hb_rec_num(summary, "spread_pct_median", NAN);
-    double elapsed = hb_rec_num(summary, "elapsed_s", NAN);
-    double estimate = hb_rec_num(summary, "estimate_s", NAN);
+    double figures = hb_jsonl_read_num(summary, "measurements", 0);
+    double noisy = hb_jsonl_read_num(summary, "noisy", 0);
+    double spread = hb_jsonl_read_num(summary, "spread_pct_median", NAN);
+    double elapsed = hb_jsonl_read_num(summary, "elapsed_s", NAN);
+    double estimate = hb_jsonl_read_num(summary, "estimate_s", NAN);
     /* Noise counts only where the repeats had a spread (two or more of them). */
     bool many_noisy = isfinite(spread) && figures > 0 && noisy > HB_UNSTABLE_NOISY_SHARE * figures;
     bool spread_wide = spread > HB_UNSTABLE_SPREAD_PCT;

@@ -19,15 +19,15 @@ static int local_nodes(const struct hb_suite_env *env, int *cpu, int *mem)
 {
     const struct hb_options *o = env->opts;
     *cpu = o->cpu_node >= 0 ? o->cpu_node : first_cpu_node(env->topo);
-    int rc = hb_suite_check_cpu_node(env->topo, *cpu, "--cpu-node");
+    int rc = hb_suite_kit_check_cpu_node(env->topo, *cpu, "--cpu-node");
     if (rc) return rc;
     *mem = o->mem_node >= 0 ? o->mem_node : *cpu;
     if (o->policy_set && o->policy == HB_POLICY_WEIGHTED) return 0; /* bw checked its set */
-    if (o->mem_node < 0 && !env->topo->nodes[hb_topo_node_index(env->topo, *cpu)].has_memory) {
+    if (o->mem_node < 0 && !env->topo->nodes[hb_topo_nodes_index(env->topo, *cpu)].has_memory) {
         hb_error_set("node %d has no memory of its own: choose one with --mem-node", *cpu);
         return -EINVAL;
     }
-    return hb_suite_check_mem_node(env->topo, *mem, "--mem-node");
+    return hb_suite_kit_check_mem_node(env->topo, *mem, "--mem-node");
 }
 
 /* stride: the chase stride of a latency kernel, 0 = the first --stride. */
@@ -36,8 +36,8 @@ static int add_one(const struct hb_suite_env *env, struct hb_plan *out, const ch
                    uint64_t bytes, uint64_t stride)
 {
     struct hb_experiment e;
-    int rc = hb_suite_single(env, &e, env->opts->command[0] ? env->opts->command : "default", name,
-                             kernel, cpu, threads, policy, mem, bytes, stride);
+    int rc = hb_suite_kit_single(env, &e, env->opts->command[0] ? env->opts->command : "default",
+                                 name, kernel, cpu, threads, policy, mem, bytes, stride);
     return rc ? rc : hb_plan_add(out, &e);
 }
 
@@ -61,8 +61,8 @@ int hb_local_plan_lat(const struct hb_suite_env *env, struct hb_plan *out, int c
                 return -EINVAL;
             }
             struct hb_experiment e;
-            rc = hb_suite_single(env, &e, o->command[0] ? o->command : "default", name, "chase",
-                                 cpu, 1, HB_POLICY_BIND, mem, bytes, o->strides[i]);
+            rc = hb_suite_kit_single(env, &e, o->command[0] ? o->command : "default", name, "chase",
+                                     cpu, 1, HB_POLICY_BIND, mem, bytes, o->strides[i]);
             if (rc == 0) {
                 e.tasks[0].chase_chains = o->chains[c];
                 rc = hb_plan_add(out, &e);
@@ -86,7 +86,7 @@ int hb_local_plan_bw(const struct hb_suite_env *env, struct hb_plan *out, int cp
                      uint64_t bytes)
 {
     const struct hb_options *o = env->opts;
-    const struct hb_node *n = &env->topo->nodes[hb_topo_node_index(env->topo, cpu)];
+    const struct hb_node *n = &env->topo->nodes[hb_topo_nodes_index(env->topo, cpu)];
     int threads = o->threads ? o->threads : n->ncores;
     char list[sizeof(o->kernels)];
     snprintf(list, sizeof(list), "%s", o->kernels[0] ? o->kernels : HB_BW_KERNELS);
@@ -105,7 +105,7 @@ int hb_local_plan(const struct hb_suite_env *env, struct hb_plan *out, hb_local_
     int cpu, mem;
     int rc = local_nodes(env, &cpu, &mem);
     if (rc) return rc;
-    if (o->threads && (rc = hb_suite_check_threads(env, cpu, o->threads))) return rc;
+    if (o->threads && (rc = hb_suite_kit_check_threads(env, cpu, o->threads))) return rc;
     uint64_t bytes = o->size ? o->size : env->default_bytes;
     return body(env, out, cpu, mem, bytes);
 }

@@ -77,7 +77,7 @@ static int suite_check_totals(const struct hb_suite_env *env, const struct hb_pl
                     if (!from && task->size_from[0]) from = task->size_from;
                 }
             }
-            int rc = n > 1 ? hb_suite_check_fits_from(env, os, sum, n, from) : 0;
+            int rc = n > 1 ? hb_suite_kit_check_fits_from(env, os, sum, n, from) : 0;
             if (rc && from) {
                 /* The line comes first, as every scenario message has it. */
                 char *why = strdup(hb_error_msg());
@@ -102,11 +102,11 @@ int hb_suite_check_nodes(const struct hb_topo *t, const struct hb_options *o)
     const hwloc_const_bitmap_t set = o->nodes;
     if (!set) return 0;
     int node, bad = -1;
-    hwloc_bitmap_foreach_begin(node, set) if (bad < 0 && hb_topo_node_index(t, node) < 0) bad =
+    hwloc_bitmap_foreach_begin(node, set) if (bad < 0 && hb_topo_nodes_index(t, node) < 0) bad =
         node;
     hwloc_bitmap_foreach_end();
     if (bad >= 0) {
-        char *valid = hb_topo_node_list(t, false, false);
+        char *valid = hb_topo_nodes_list(t, false, false);
         hb_error_set("--nodes %s: node %d does not exist; valid nodes: %s", o->nodes_text, bad,
                      hb_text_or_oom(valid));
         free(valid);
@@ -118,7 +118,7 @@ int hb_suite_check_nodes(const struct hb_topo *t, const struct hb_options *o)
         bool none = have && !hwloc_bitmap_intersects(have, set);
         hwloc_bitmap_free(have);
         if (!none) continue;
-        char *valid = hb_topo_node_list(t, need_cpus, !need_cpus);
+        char *valid = hb_topo_nodes_list(t, need_cpus, !need_cpus);
         hb_error_set("--nodes %s: no node with %s among them; nodes with %s: %s", o->nodes_text,
                      need_cpus ? "CPUs" : "memory", need_cpus ? "CPUs" : "memory",
                      hb_text_or_oom(valid));
@@ -134,9 +134,9 @@ int hb_suite_check_nodes(const struct hb_topo *t, const struct hb_options *o)
 static int suite_check_mem_nodes(const struct hb_suite_env *env, const struct hb_suite *s)
 {
     const struct hb_topo *t = env->topo;
-    int have = hb_topo_count_mem_nodes(t), chosen = 0;
+    int have = hb_topo_nodes_count_mem_nodes(t), chosen = 0;
     for (int i = 0; i < t->nnodes; i++)
-        chosen += t->nodes[i].has_memory && hb_suite_node_on(env, i);
+        chosen += t->nodes[i].has_memory && hb_suite_kit_node_on(env, i);
     if (have < s->needs_mem_nodes) {
         hb_error_set("%s needs %d or more NUMA nodes with memory (it %s); %s has %d: run it on "
                      "a machine with more",
@@ -188,23 +188,23 @@ int hb_suite_derive(const struct hb_suite_env *env, json_t *measured, json_t *de
     const struct hb_suite *s = hb_suite_find(env->opts->command);
     if (!s) return 0;
     /* The cross-node suites say how they grouped memory of other kinds or tiers. */
-    if (s->tiers) hb_suite_tiers_note(env, s->tiers, derived);
+    if (s->tiers) hb_suite_kit_tiers_note(env, s->tiers, derived);
     return s->derive ? s->derive(env, measured, derived) : 0;
 }
 
 void hb_suite_annotate(const struct hb_suite_env *env, const json_t *measured, json_t *rec)
 {
     const struct hb_suite *s = hb_suite_find(env->opts->command);
-    hb_mlp_annotate(measured, rec);
+    hb_suite_mlp_annotate(measured, rec);
     if (s && s->annotate) s->annotate(env, measured, rec);
     /* A cache is what sweep and c2c measure: their rows carry no "not memory" warning. */
     if (s && (s->flags & HB_SUITE_CACHES) &&
-        strcmp(hb_rec_str(rec, "type", ""), "measurement") == 0)
+        strcmp(hb_jsonl_read_str(rec, "type", ""), "measurement") == 0)
         json_object_set_new(rec, "cache_intended", json_true());
     hb_bounds_check(rec);
 }
 
-/* hb_mlp_annotate looks for the one-chain record of a chase with more chains. */
+/* hb_suite_mlp_annotate looks for the one-chain record of a chase with more chains. */
 static bool suite_chains(const struct hb_suite_env *env)
 {
     return env->opts->nchains > 1 || env->opts->chains[0] > 1;
@@ -219,7 +219,7 @@ bool hb_suite_annotate_reads(const struct hb_suite_env *env)
 bool hb_suite_refers(const struct hb_suite_env *env, const json_t *rec)
 {
     const struct hb_suite *s = hb_suite_find(env->opts->command);
-    return (suite_chains(env) && hb_mlp_refers(rec)) || (s && s->refers && s->refers(rec));
+    return (suite_chains(env) && hb_suite_mlp_refers(rec)) || (s && s->refers && s->refers(rec));
 }
 
 double hb_suite_estimate(const void *ctx, const struct hb_experiment *e, int *records)
@@ -242,7 +242,8 @@ double hb_suite_kernel_bps(const void *ctx, const char *kernel)
 
 const char *hb_suite_note(const struct hb_suite_env *env)
 {
-    if (hb_topo_count_cpu_nodes(env->topo) > 1 || hb_topo_count_mem_nodes(env->topo) > 1)
+    if (hb_topo_nodes_count_cpu_nodes(env->topo) > 1 ||
+        hb_topo_nodes_count_mem_nodes(env->topo) > 1)
         return NULL;
     /* The studies that refuse such a machine, from the suite table; made once (the table
      * does not change), grown to fit however many there are. */

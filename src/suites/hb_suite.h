@@ -29,7 +29,7 @@ int hb_suite_derive(const struct hb_suite_env *env, json_t *measured, json_t *de
 /* Rank 0, as each measurement record is made: the suite's annotate, if it has one. */
 void hb_suite_annotate(const struct hb_suite_env *env, const json_t *measured, json_t *rec);
 
-/* Whether annotate looks up earlier records (hb_mlp_annotate with --chains, a suite's
+/* Whether annotate looks up earlier records (hb_suite_mlp_annotate with --chains, a suite's
  * `refers`), and whether rec is one it looks up: rank 0 keeps those in memory
  * (hb_suite_keep.h). */
 bool hb_suite_annotate_reads(const struct hb_suite_env *env);

@@ -28,7 +28,7 @@ static int balance_check_on(const struct hb_topo *t)
 {
     int mode = 0;
     if (!t->is_this_system) return 0;
-    int rc = hb_numa_balancing_mode(&mode);
+    int rc = hb_vmstat_numa_balancing_mode(&mode);
     if (rc) return rc == -ENOENT ? -HB_EENV : rc;
     if (mode) return 0;
     hb_error_set("balance watches automatic NUMA balancing, which is off (numa_balancing is 0 in "
@@ -52,45 +52,45 @@ static int balance_nodes(const struct hb_suite_env *env, int *cpu, int *mem)
                      *cpu);
         return -EINVAL;
     }
-    int rc = hb_suite_check_cpu_node(t, *cpu, "--cpu-node");
-    if (rc == 0) rc = hb_suite_check_mem_node(t, *cpu, "--cpu-node");
+    int rc = hb_suite_kit_check_cpu_node(t, *cpu, "--cpu-node");
+    if (rc == 0) rc = hb_suite_kit_check_mem_node(t, *cpu, "--cpu-node");
     *mem = o->mem_node;
     for (int i = 0; i < t->nnodes && *mem < 0; i++)
         if (t->nodes[i].has_memory && t->nodes[i].os_index != *cpu) *mem = t->nodes[i].os_index;
-    if (rc == 0) rc = hb_suite_check_mem_node(t, *mem, "--mem-node");
+    if (rc == 0) rc = hb_suite_kit_check_mem_node(t, *mem, "--mem-node");
     return rc;
 }
 
 static int balance_plan(const struct hb_suite_env *env, struct hb_plan *out)
 {
     const struct hb_options *o = env->opts;
-    int cpu = -1, mem = -1, rc = hb_launch_refuse_ranks("balance", false);
+    int cpu = -1, mem = -1, rc = hb_launcher_refuse_ranks("balance", false);
     if (rc == 0) rc = balance_nodes(env, &cpu, &mem);
     if (rc == 0 && o->pages == HB_PAGES_HUGE) {
         hb_error_set("balance: --pages huge: NUMA balancing never moves hugetlbfs pages; use 4k "
                      "or thp");
         rc = -EINVAL;
     }
-    if (rc == 0 && o->threads) rc = hb_suite_check_threads(env, cpu, o->threads);
+    if (rc == 0 && o->threads) rc = hb_suite_kit_check_threads(env, cpu, o->threads);
     if (rc == 0) rc = balance_check_on(env->topo);
     if (rc) return rc;
-    const struct hb_node *n = &env->topo->nodes[hb_topo_node_index(env->topo, cpu)];
+    const struct hb_node *n = &env->topo->nodes[hb_topo_nodes_index(env->topo, cpu)];
     uint64_t bytes = o->size ? o->size : env->default_bytes;
     double every = o->max_time_s / HB_BALANCE_MAX_POINTS;
     every = every > HB_BALANCE_INTERVAL_S ? every : HB_BALANCE_INTERVAL_S;
     char name[HB_NAME_LEN];
     snprintf(name, sizeof(name), "balance-%d-%d", cpu, mem);
     struct hb_experiment e;
-    rc = hb_suite_single(env, &e, "balance", name, HB_BALANCE_KERNEL, cpu,
-                         o->threads ? o->threads : n->ncores, HB_POLICY_BIND, mem, bytes, 0);
+    rc = hb_suite_kit_single(env, &e, "balance", name, HB_BALANCE_KERNEL, cpu,
+                             o->threads ? o->threads : n->ncores, HB_POLICY_BIND, mem, bytes, 0);
     if (rc) return rc;
     /* One sample as long as the longest wait: what the plan's estimate then reads. */
     e.reps = 1;
     e.min_time_s = o->max_time_s;
-    rc = hb_param_num(&e, "max_time_s", o->max_time_s);
-    if (rc == 0) rc = hb_param_num(&e, "interval_s", every);
+    rc = hb_plan_param_num(&e, "max_time_s", o->max_time_s);
+    if (rc == 0) rc = hb_plan_param_num(&e, "interval_s", every);
     if (rc) {
-        hb_experiment_clear(&e);
+        hb_plan_experiment_clear(&e);
         return rc;
     }
     return hb_plan_add(out, &e);
@@ -112,13 +112,13 @@ static int balance_derive(const struct hb_suite_env *env, json_t *measured, json
         if (json_is_number(t90))
             text = hb_strf("%s: 90%% of the pages on node %lld after %.2f s (%zu samples; "
                            "numa_pages_migrated %lld)",
-                           hb_rec_str(rec, "experiment", ""),
-                           (long long)hb_rec_num(rec, "cpu_node", -1), json_number_value(t90),
-                           json_array_size(json_object_get(rec, "series")),
+                           hb_jsonl_read_str(rec, "experiment", ""),
+                           (long long)hb_jsonl_read_num(rec, "cpu_node", -1),
+                           json_number_value(t90), json_array_size(json_object_get(rec, "series")),
                            (long long)json_integer_value(moved));
         else if (json_is_string(json_object_get(rec, "time_to_90pct_why")))
-            text = hb_strf("%s: %s", hb_rec_str(rec, "experiment", ""),
-                           hb_rec_str(rec, "time_to_90pct_why", ""));
+            text = hb_strf("%s: %s", hb_jsonl_read_str(rec, "experiment", ""),
+                           hb_jsonl_read_str(rec, "time_to_90pct_why", ""));
         json_t *note =
             text ? json_pack("{s:s, s:s, s:s}", "type", "note", "suite", "balance", "text", text)
                  : NULL;

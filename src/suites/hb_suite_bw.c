@@ -18,14 +18,14 @@ static int bw_check_weighted(const struct hb_suite_env *env)
 {
     const struct hb_options *o = env->opts;
     for (int k = 0; k < o->nmem_nodes; k++) {
-        int rc = hb_suite_check_mem_node(env->topo, o->mem_nodes[k], "--mem-node");
+        int rc = hb_suite_kit_check_mem_node(env->topo, o->mem_nodes[k], "--mem-node");
         if (rc) return rc;
     }
     if (!env->topo->is_this_system) return 0;
     int rc = hb_interleave_weights_check("--policy weighted");
     if (rc == 0 && !hb_interleave_weights_writable())
-        hb_suite_say(env, "bw: not root, so --weights cannot be set: the kernel's current "
-                          "weights are used (the records say weights_set false)");
+        hb_suite_kit_say(env, "bw: not root, so --weights cannot be set: the kernel's current "
+                              "weights are used (the records say weights_set false)");
     return rc;
 }
 
@@ -36,7 +36,7 @@ static void bw_annotate(const struct hb_suite_env *env, const json_t *measured, 
     (void)env;
     (void)measured;
     const struct hb_interleave_weights_state *w = hb_interleave_weights_current();
-    if (!w || strcmp(hb_rec_str(rec, "policy", ""), "weighted") != 0) return;
+    if (!w || strcmp(hb_jsonl_read_str(rec, "policy", ""), "weighted") != 0) return;
     json_t *weights = json_object(), *share = json_object();
     long sum = 0;
     for (int k = 0; k < w->n; k++)
@@ -63,7 +63,7 @@ static int suite_bw_plan(const struct hb_suite_env *env, struct hb_plan *out)
         /* A policy that places the pages itself leaves no node to bind them to. */
         hb_error_set("bw --policy %s places the pages itself (%s): --mem-node %d contradicts it; "
                      "give one or the other",
-                     hb_policy_name(o->policy),
+                     hb_placement_policy_name(o->policy),
                      o->policy == HB_POLICY_INTERLEAVE ? "over every node with memory"
                                                        : "where each thread first touches them",
                      o->mem_node);

@@ -15,7 +15,7 @@ static int default_plan(const struct hb_suite_env *env, struct hb_plan *out, int
                         uint64_t bytes)
 {
     const struct hb_options *o = env->opts;
-    const struct hb_node *n = &env->topo->nodes[hb_topo_node_index(env->topo, cpu)];
+    const struct hb_node *n = &env->topo->nodes[hb_topo_nodes_index(env->topo, cpu)];
     int rc = hb_local_plan_lat(env, out, cpu, mem, bytes);
     int counts[2] = {1, o->threads ? o->threads : n->ncores};
     for (int c = 0; c < 2 && rc == 0; c++) {
@@ -31,7 +31,8 @@ static int default_plan(const struct hb_suite_env *env, struct hb_plan *out, int
 static int suite_default_plan(const struct hb_suite_env *env, struct hb_plan *out)
 {
     int rc = hb_local_plan(env, out, default_plan);
-    if (rc == 0 && hb_topo_count_cpu_nodes(env->topo) > 1) rc = hb_suite_matrix_plan(env, out);
+    if (rc == 0 && hb_topo_nodes_count_cpu_nodes(env->topo) > 1)
+        rc = hb_suite_matrix_plan(env, out);
     return rc;
 }
 
@@ -45,7 +46,7 @@ const struct hb_suite hb_suite_default = {
     .help = "quick default suite: topology, latency, bandwidth of every kernel",
     .plan = suite_default_plan,
     .derive = hb_suite_matrix_derive,
-    .reads = hb_matrix_reads,
+    .reads = hb_suite_matrix_reads,
     .derive_end = hb_suite_matrix_derive_end,
     .tiers = "matrix",
 };

@@ -14,9 +14,9 @@
 #include <unistd.h>
 
 /* The columns every suite keeps: a record's identity and place (what derive matches records
- * on), its headline figure and what its interval is made of (hb_rec_interval), its status, and
- * what hb_mlp_annotate matches a chase's one-chain record on. The rest of the columns (the
- * samples, the other statistics, the CPUs and node sets, the times) only a suite's `reads`
+ * on), its headline figure and what its interval is made of (hb_jsonl_read_interval), its status,
+ * and what hb_suite_mlp_annotate matches a chase's one-chain record on. The rest of the columns
+ * (the samples, the other statistics, the CPUs and node sets, the times) only a suite's `reads`
  * keeps. */
 static const char *const keep_always[] = {
     "type",           "suite",      "experiment", "label",         "host",
@@ -41,7 +41,7 @@ static int keep_oom(void)
     return -ENOMEM;
 }
 
-int hb_keep_init(struct hb_keep *k, const struct hb_suite_env *env)
+int hb_suite_keep_init(struct hb_keep *k, const struct hb_suite_env *env)
 {
     *k = (struct hb_keep){0};
     k->spool.what = "the records kept for the derived ones";
@@ -60,7 +60,7 @@ int hb_keep_init(struct hb_keep *k, const struct hb_suite_env *env)
         if (!keep_listed(keep_always, *c) && !keep_listed(s->reads, *c))
             ok = json_object_set_new(k->drop, *c, json_true()) == 0;
     if (ok) return 0;
-    hb_keep_free(k);
+    hb_suite_keep_free(k);
     return keep_oom();
 }
 
@@ -95,7 +95,7 @@ static void keep_note(struct hb_keep *k, const char *what, const json_t *a, cons
     if (k->differs) snprintf(k->differs, (size_t)len + 1, HB_KEEP_DIFFERS, what, x ? x : "-", key);
 }
 
-void hb_keep_annotate(struct hb_keep *k, const struct hb_suite_env *env, json_t *rec)
+void hb_suite_keep_annotate(struct hb_keep *k, const struct hb_suite_env *env, json_t *rec)
 {
     json_t *copy = k->whole ? json_deep_copy(rec) : NULL;
     hb_suite_annotate(env, k->refs, rec);
@@ -150,7 +150,7 @@ static int keep_spool(struct hb_keep *k, const json_t *part)
     return rc;
 }
 
-int hb_keep_add(struct hb_keep *k, const struct hb_suite_env *env, json_t *rec)
+int hb_suite_keep_add(struct hb_keep *k, const struct hb_suite_env *env, json_t *rec)
 {
     if (!k->drop) return 0;
     json_t *part = keep_part(k, rec);
@@ -307,15 +307,15 @@ static int keep_hosts(struct hb_keep *k, const struct hb_suite *s, const struct 
     return rc;
 }
 
-int hb_keep_derive(struct hb_keep *k, const struct hb_suite_env *env,
-                   int (*put)(json_t *rec, void *ctx), void *ctx)
+int hb_suite_keep_derive(struct hb_keep *k, const struct hb_suite_env *env,
+                         int (*put)(json_t *rec, void *ctx), void *ctx)
 {
     const struct hb_suite *s = hb_suite_find(env->opts->command);
     json_t *out = json_array();
     if (!out) return keep_oom();
     int rc = 0;
     /* The cross-node suites say first how they grouped memory of other kinds or tiers. */
-    if (s && s->tiers) hb_suite_tiers_note(env, s->tiers, out);
+    if (s && s->tiers) hb_suite_kit_tiers_note(env, s->tiers, out);
     rc = keep_put(out, NULL, put, ctx);
     if (rc == 0 && s && s->derive && !(s->flags & HB_SUITE_DERIVE_ALL)) {
         rc = keep_hosts(k, s, env, out, put, ctx);
@@ -336,7 +336,7 @@ int hb_keep_derive(struct hb_keep *k, const struct hb_suite_env *env,
     return -HB_EENV;
 }
 
-void hb_keep_free(struct hb_keep *k)
+void hb_suite_keep_free(struct hb_keep *k)
 {
     json_decref(k->drop);
     json_decref(k->refs);

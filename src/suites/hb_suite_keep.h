@@ -33,18 +33,18 @@ struct hb_keep {
 
 /* Keep what env's suite reads (nothing when it reads no earlier record): 0, or -ENOMEM with a
  * message. */
-int hb_keep_init(struct hb_keep *k, const struct hb_suite_env *env);
+int hb_suite_keep_init(struct hb_keep *k, const struct hb_suite_env *env);
 /* The suite's annotate of rec, from the records kept so far. */
-void hb_keep_annotate(struct hb_keep *k, const struct hb_suite_env *env, json_t *rec);
+void hb_suite_keep_annotate(struct hb_keep *k, const struct hb_suite_env *env, json_t *rec);
 /* Keep what the suite reads of rec (annotated, written): 0, or -ENOMEM or -HB_EENV (the
  * temporary file) with a message. */
-int hb_keep_add(struct hb_keep *k, const struct hb_suite_env *env, json_t *rec);
+int hb_suite_keep_add(struct hb_keep *k, const struct hb_suite_env *env, json_t *rec);
 /* The suite's derived records (the tiers note, derive host by host or all at once, derive_end),
  * each given to put as it is made and then freed: 0, the first error of derive or put, -HB_EENV
  * when the temporary file cannot be read back, or when HOPBENCH_DEBUG_KEEP found that annotate
  * or derive read what was not kept. */
-int hb_keep_derive(struct hb_keep *k, const struct hb_suite_env *env,
-                   int (*put)(json_t *rec, void *ctx), void *ctx);
-void hb_keep_free(struct hb_keep *k);
+int hb_suite_keep_derive(struct hb_keep *k, const struct hb_suite_env *env,
+                         int (*put)(json_t *rec, void *ctx), void *ctx);
+void hb_suite_keep_free(struct hb_keep *k);
 
 #endif

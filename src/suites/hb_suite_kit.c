@@ -12,11 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-int hb_suite_check_cpu_node(const struct hb_topo *t, int os_index, const char *opt)
+int hb_suite_kit_check_cpu_node(const struct hb_topo *t, int os_index, const char *opt)
 {
-    int i = hb_topo_node_index(t, os_index);
+    int i = hb_topo_nodes_index(t, os_index);
     if (i >= 0 && t->nodes[i].has_cpus) return 0;
-    char *valid = hb_topo_node_list(t, true, false);
+    char *valid = hb_topo_nodes_list(t, true, false);
     if (i < 0) {
         hb_error_set("%s %d: no such NUMA node; nodes with CPUs: %s", opt, os_index,
                      hb_text_or_oom(valid));
@@ -34,11 +34,11 @@ int hb_suite_check_cpu_node(const struct hb_topo *t, int os_index, const char *o
     return -EINVAL;
 }
 
-int hb_suite_check_mem_node(const struct hb_topo *t, int os_index, const char *opt)
+int hb_suite_kit_check_mem_node(const struct hb_topo *t, int os_index, const char *opt)
 {
-    int i = hb_topo_node_index(t, os_index);
+    int i = hb_topo_nodes_index(t, os_index);
     if (i >= 0 && t->nodes[i].has_memory) return 0;
-    char *valid = hb_topo_node_list(t, false, true);
+    char *valid = hb_topo_nodes_list(t, false, true);
     if (i < 0)
         hb_error_set("%s %d: no such NUMA node; nodes with memory: %s", opt, os_index,
                      hb_text_or_oom(valid));
@@ -49,11 +49,11 @@ int hb_suite_check_mem_node(const struct hb_topo *t, int os_index, const char *o
     return -EINVAL;
 }
 
-int hb_suite_check_threads(const struct hb_suite_env *env, int cpu_node, int threads)
+int hb_suite_kit_check_threads(const struct hb_suite_env *env, int cpu_node, int threads)
 {
     const struct hb_topo *t = env->topo;
     const struct hb_options *o = env->opts;
-    const struct hb_node *n = &t->nodes[hb_topo_node_index(t, cpu_node)];
+    const struct hb_node *n = &t->nodes[hb_topo_nodes_index(t, cpu_node)];
     if (threads <= n->ncpus) return 0;
     /* Past the node's CPUs only when the user's count is (a suite's own layout fits). */
     hb_error_set("%s%d is more than node %d has CPUs (%d); use 1-%d",
@@ -62,16 +62,17 @@ int hb_suite_check_threads(const struct hb_suite_env *env, int cpu_node, int thr
     return -EINVAL;
 }
 
-int hb_suite_check_fits(const struct hb_suite_env *env, int mem_node, uint64_t bytes, int ntasks)
+int hb_suite_kit_check_fits(const struct hb_suite_env *env, int mem_node, uint64_t bytes,
+                            int ntasks)
 {
-    return hb_suite_check_fits_from(env, mem_node, bytes, ntasks, NULL);
+    return hb_suite_kit_check_fits_from(env, mem_node, bytes, ntasks, NULL);
 }
 
-int hb_suite_check_fits_from(const struct hb_suite_env *env, int mem_node, uint64_t bytes,
-                             int ntasks, const char *size_from)
+int hb_suite_kit_check_fits_from(const struct hb_suite_env *env, int mem_node, uint64_t bytes,
+                                 int ntasks, const char *size_from)
 {
     const struct hb_topo *t = env->topo;
-    const struct hb_node *n = &t->nodes[hb_topo_node_index(t, mem_node)];
+    const struct hb_node *n = &t->nodes[hb_topo_nodes_index(t, mem_node)];
     if (bytes <= n->mem_free_bytes) return 0;
     char all[32], fr[32], per[32];
     hb_bytes_format(bytes, all, sizeof(all));
@@ -100,7 +101,7 @@ int hb_suite_check_fits_from(const struct hb_suite_env *env, int mem_node, uint6
     return -ENOMEM;
 }
 
-void hb_suite_say(const struct hb_suite_env *env, const char *fmt, ...)
+void hb_suite_kit_say(const struct hb_suite_env *env, const char *fmt, ...)
 {
     if (!env->note) return;
     if (ftell(env->note) > 0) fputs("; ", env->note);
@@ -110,21 +111,21 @@ void hb_suite_say(const struct hb_suite_env *env, const char *fmt, ...)
     va_end(ap);
 }
 
-bool hb_suite_node_on(const struct hb_suite_env *env, int i)
+bool hb_suite_kit_node_on(const struct hb_suite_env *env, int i)
 {
     return !env->opts->nodes ||
            hwloc_bitmap_isset(env->opts->nodes, (unsigned)env->topo->nodes[i].os_index);
 }
 
-int hb_suite_count_cpu_nodes(const struct hb_suite_env *env)
+int hb_suite_kit_count_cpu_nodes(const struct hb_suite_env *env)
 {
     int n = 0;
     for (int i = 0; i < env->topo->nnodes; i++)
-        n += env->topo->nodes[i].has_cpus && hb_suite_node_on(env, i);
+        n += env->topo->nodes[i].has_cpus && hb_suite_kit_node_on(env, i);
     return n;
 }
 
-hwloc_bitmap_t hb_suite_mem_nodes(const struct hb_suite_env *env)
+hwloc_bitmap_t hb_suite_kit_mem_nodes(const struct hb_suite_env *env)
 {
     hwloc_bitmap_t set = hb_topo_nodeset(env->topo, false, true);
     if (set && env->opts->nodes) hwloc_bitmap_and(set, set, env->opts->nodes);
@@ -142,8 +143,8 @@ static hwloc_bitmap_t suite_weighted_nodes(const struct hb_suite_env *env)
     return set;
 }
 
-void hb_suite_experiment(const struct hb_suite_env *env, struct hb_experiment *e, const char *suite,
-                         const char *name, const char *metric)
+void hb_suite_kit_experiment(const struct hb_suite_env *env, struct hb_experiment *e,
+                             const char *suite, const char *name, const char *metric)
 {
     memset(e, 0, sizeof(*e));
     snprintf(e->suite, sizeof(e->suite), "%s", suite);
@@ -154,17 +155,17 @@ void hb_suite_experiment(const struct hb_suite_env *env, struct hb_experiment *e
     e->seed = env->opts->seed;
 }
 
-int hb_suite_task(const struct hb_suite_env *env, struct hb_task *task, int cpu_node,
-                  int first_thread, int threads, const char *kernel, enum hb_policy policy,
-                  int mem_node, uint64_t bytes)
+int hb_suite_kit_task(const struct hb_suite_env *env, struct hb_task *task, int cpu_node,
+                      int first_thread, int threads, const char *kernel, enum hb_policy policy,
+                      int mem_node, uint64_t bytes)
 {
-    return hb_suite_task_from(env, task, cpu_node, first_thread, threads, kernel, policy, mem_node,
-                              bytes, NULL, false);
+    return hb_suite_kit_task_from(env, task, cpu_node, first_thread, threads, kernel, policy,
+                                  mem_node, bytes, NULL, false);
 }
 
-int hb_suite_task_from(const struct hb_suite_env *env, struct hb_task *task, int cpu_node,
-                       int first_thread, int threads, const char *kernel, enum hb_policy policy,
-                       int mem_node, uint64_t bytes, const char *size_from, bool per_thread)
+int hb_suite_kit_task_from(const struct hb_suite_env *env, struct hb_task *task, int cpu_node,
+                           int first_thread, int threads, const char *kernel, enum hb_policy policy,
+                           int mem_node, uint64_t bytes, const char *size_from, bool per_thread)
 {
     const struct hb_topo *t = env->topo;
     struct hb_kernel_ref k;
@@ -185,50 +186,50 @@ int hb_suite_task_from(const struct hb_suite_env *env, struct hb_task *task, int
     task->pages = env->opts->pages;
     task->bytes = bytes;
     /* Interleave spreads over every node with memory taking part, whatever its OS index. */
-    if (policy == HB_POLICY_INTERLEAVE && !(task->mem_nodes = hb_suite_mem_nodes(env)))
+    if (policy == HB_POLICY_INTERLEAVE && !(task->mem_nodes = hb_suite_kit_mem_nodes(env)))
         return -ENOMEM;
     /* Weighted interleave spreads over --mem-node's nodes (their weights are the kernel's). */
     if (policy == HB_POLICY_WEIGHTED && !(task->mem_nodes = suite_weighted_nodes(env)))
         return -ENOMEM;
-    if ((rc = hb_suite_check_threads(env, cpu_node, first_thread + threads))) return rc;
+    if ((rc = hb_suite_kit_check_threads(env, cpu_node, first_thread + threads))) return rc;
     if (policy == HB_POLICY_BIND &&
-        (rc = hb_suite_check_fits_from(env, mem_node, bytes, 1, size_from)))
+        (rc = hb_suite_kit_check_fits_from(env, mem_node, bytes, 1, size_from)))
         return rc;
     if (policy == HB_POLICY_FIRSTTOUCH &&
-        (rc = hb_suite_check_fits_from(env, cpu_node, bytes, 1, size_from)))
+        (rc = hb_suite_kit_check_fits_from(env, cpu_node, bytes, 1, size_from)))
         return rc;
     if (task->pages == HB_PAGES_HUGE) {
         int *nodes = NULL;
-        int n = hb_task_mem_nodes(task, &nodes);
-        rc = n < 0 ? n : hb_buf_check_huge(t, bytes, policy, nodes, n);
+        int n = hb_plan_task_mem_nodes(task, &nodes);
+        rc = n < 0 ? n : hb_placement_buf_check_huge(t, bytes, policy, nodes, n);
         free(nodes);
         if (rc) return rc;
     }
-    hb_task_describe(t, task, k.access);
+    hb_plan_task_describe(t, task, k.access);
     if (k.latency) {
         task->chase_group_bytes = env->opts->tlb_group;
         task->chase_chains = env->opts->chains[0];
-        return hb_suite_chase_stride(task, env->opts->strides[0]);
+        return hb_suite_kit_chase_stride(task, env->opts->strides[0]);
     }
     return 0;
 }
 
-int hb_suite_single(const struct hb_suite_env *env, struct hb_experiment *e, const char *suite,
-                    const char *name, const char *kernel, int cpu, int threads,
-                    enum hb_policy policy, int mem, uint64_t bytes, uint64_t stride)
+int hb_suite_kit_single(const struct hb_suite_env *env, struct hb_experiment *e, const char *suite,
+                        const char *name, const char *kernel, int cpu, int threads,
+                        enum hb_policy policy, int mem, uint64_t bytes, uint64_t stride)
 {
     struct hb_kernel_ref k;
     int rc = env->lookup(kernel, &k);
     if (rc) return rc;
-    hb_suite_experiment(env, e, suite, name, k.latency ? "latency" : "bandwidth");
-    struct hb_task *task = hb_experiment_task(e);
-    rc = task ? hb_suite_task(env, task, cpu, 0, threads, kernel, policy, mem, bytes) : -ENOMEM;
-    if (rc == 0 && k.latency && stride) rc = hb_suite_chase_stride(task, stride);
-    if (rc) hb_experiment_clear(e);
+    hb_suite_kit_experiment(env, e, suite, name, k.latency ? "latency" : "bandwidth");
+    struct hb_task *task = hb_plan_experiment_task(e);
+    rc = task ? hb_suite_kit_task(env, task, cpu, 0, threads, kernel, policy, mem, bytes) : -ENOMEM;
+    if (rc == 0 && k.latency && stride) rc = hb_suite_kit_chase_stride(task, stride);
+    if (rc) hb_plan_experiment_clear(e);
     return rc;
 }
 
-int hb_suite_chase_stride(struct hb_task *task, uint64_t stride)
+int hb_suite_kit_chase_stride(struct hb_task *task, uint64_t stride)
 {
     task->chase_stride = stride;
     int rc = hb_chase_check_group(task->chase_group_bytes, stride);
@@ -248,9 +249,9 @@ int hb_suite_chase_stride(struct hb_task *task, uint64_t stride)
     return -EINVAL;
 }
 
-void hb_suite_tiers_note(const struct hb_suite_env *env, const char *suite, json_t *derived)
+void hb_suite_kit_tiers_note(const struct hb_suite_env *env, const char *suite, json_t *derived)
 {
-    json_t *tiers = hb_mem_tiers(env->topo);
+    json_t *tiers = hb_topo_mem_tiers(env->topo);
     bool memonly = false;
     for (int i = 0; i < env->topo->nnodes; i++)
         memonly = memonly || (env->topo->nodes[i].has_memory && !env->topo->nodes[i].has_cpus);

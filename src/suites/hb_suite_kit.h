@@ -87,7 +87,7 @@ struct hb_suite {
     /* After derive saw each host's records in turn: the records that span hosts (matrix: the
      * fleet's), from env->across, appended to derived. NULL: none. */
     int (*derive_end)(const struct hb_suite_env *env, json_t *derived);
-    /* The suite name of the tiers record (hb_suite_tiers_note) derive adds first; NULL: the
+    /* The suite name of the tiers record (hb_suite_kit_tiers_note) derive adds first; NULL: the
      * suite groups no memory by kind or tier. */
     const char *tiers;
     /* Its own model of one repeat of an experiment, in seconds, where the kernel model of
@@ -111,76 +111,77 @@ struct hb_suite {
 };
 
 /* When the machine has memory-only nodes or more than one kind of memory: a
- * {"type":"tiers", suite, tiers} record (hb_mem_tiers) appended to derived, so a suite's
+ * {"type":"tiers", suite, tiers} record (hb_topo_mem_tiers) appended to derived, so a suite's
  * results say how it grouped them. */
-void hb_suite_tiers_note(const struct hb_suite_env *env, const char *suite, json_t *derived);
+void hb_suite_kit_tiers_note(const struct hb_suite_env *env, const char *suite, json_t *derived);
 
 /* Say why the plan leaves part of a study out: added to env->note (after "; " when it holds
  * something already), shown once after planning. Nothing when there is no note. */
-void hb_suite_say(const struct hb_suite_env *env, const char *fmt, ...)
+void hb_suite_kit_say(const struct hb_suite_env *env, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
 /* Whether node index i takes part: every node unless --nodes chose some. */
-bool hb_suite_node_on(const struct hb_suite_env *env, int i);
+bool hb_suite_kit_node_on(const struct hb_suite_env *env, int i);
 /* The nodes with CPUs that take part. */
-int hb_suite_count_cpu_nodes(const struct hb_suite_env *env);
+int hb_suite_kit_count_cpu_nodes(const struct hb_suite_env *env);
 
 /* The nodes with memory that take part, for interleave and "os" sets (hwloc_bitmap_free
  * it); NULL with a message when out of memory. */
-hwloc_bitmap_t hb_suite_mem_nodes(const struct hb_suite_env *env);
+hwloc_bitmap_t hb_suite_kit_mem_nodes(const struct hb_suite_env *env);
 
 /* Shared by suites: the common checks and task set-up. */
-int hb_suite_check_cpu_node(const struct hb_topo *t, int os_index, const char *opt);
-int hb_suite_check_mem_node(const struct hb_topo *t, int os_index, const char *opt);
-int hb_suite_check_threads(const struct hb_suite_env *env, int cpu_node, int threads);
+int hb_suite_kit_check_cpu_node(const struct hb_topo *t, int os_index, const char *opt);
+int hb_suite_kit_check_mem_node(const struct hb_topo *t, int os_index, const char *opt);
+int hb_suite_kit_check_threads(const struct hb_suite_env *env, int cpu_node, int threads);
 /* bytes (ntasks together) fit the free memory of mem_node, or one line naming the size
  * (--size or the default) and -ENOMEM. */
-int hb_suite_check_fits(const struct hb_suite_env *env, int mem_node, uint64_t bytes, int ntasks);
+int hb_suite_kit_check_fits(const struct hb_suite_env *env, int mem_node, uint64_t bytes,
+                            int ntasks);
 /* The same for a size that is not plainly --size or the default (a scenario line's size=):
- * size_from says how messages name it ("t.scn:3:13: size=4K"); NULL: as hb_suite_check_fits. */
-int hb_suite_check_fits_from(const struct hb_suite_env *env, int mem_node, uint64_t bytes,
-                             int ntasks, const char *size_from);
-void hb_suite_experiment(const struct hb_suite_env *env, struct hb_experiment *e, const char *suite,
-                         const char *name, const char *metric);
+ * size_from says how messages name it ("t.scn:3:13: size=4K"); NULL: as hb_suite_kit_check_fits. */
+int hb_suite_kit_check_fits_from(const struct hb_suite_env *env, int mem_node, uint64_t bytes,
+                                 int ntasks, const char *size_from);
+void hb_suite_kit_experiment(const struct hb_suite_env *env, struct hb_experiment *e,
+                             const char *suite, const char *name, const char *metric);
 /* A foreground task: threads on cpu_node running kernel against mem_node (bind) or the
  * given policy. Fills hops, distance and label. */
-int hb_suite_task(const struct hb_suite_env *env, struct hb_task *task, int cpu_node,
-                  int first_thread, int threads, const char *kernel, enum hb_policy policy,
-                  int mem_node, uint64_t bytes);
-/* hb_suite_task for a size that is not plainly --size or the default: its messages, and the
+int hb_suite_kit_task(const struct hb_suite_env *env, struct hb_task *task, int cpu_node,
+                      int first_thread, int threads, const char *kernel, enum hb_policy policy,
+                      int mem_node, uint64_t bytes);
+/* hb_suite_kit_task for a size that is not plainly --size or the default: its messages, and the
  * plan check's (the task's size_from), name it as size_from says, per thread when
  * per_thread (bytes = that size x threads). */
-int hb_suite_task_from(const struct hb_suite_env *env, struct hb_task *task, int cpu_node,
-                       int first_thread, int threads, const char *kernel, enum hb_policy policy,
-                       int mem_node, uint64_t bytes, const char *size_from, bool per_thread);
+int hb_suite_kit_task_from(const struct hb_suite_env *env, struct hb_task *task, int cpu_node,
+                           int first_thread, int threads, const char *kernel, enum hb_policy policy,
+                           int mem_node, uint64_t bytes, const char *size_from, bool per_thread);
 
-/* An experiment of one foreground task (hb_suite_task), its metric latency or bandwidth as
+/* An experiment of one foreground task (hb_suite_kit_task), its metric latency or bandwidth as
  * the kernel is; stride: a latency kernel's chase stride, 0 = the first --stride. 0, or the
  * task's error with e cleared. */
-int hb_suite_single(const struct hb_suite_env *env, struct hb_experiment *e, const char *suite,
-                    const char *name, const char *kernel, int cpu, int threads,
-                    enum hb_policy policy, int mem, uint64_t bytes, uint64_t stride);
+int hb_suite_kit_single(const struct hb_suite_env *env, struct hb_experiment *e, const char *suite,
+                        const char *name, const char *kernel, int cpu, int threads,
+                        enum hb_policy policy, int mem, uint64_t bytes, uint64_t stride);
 
 /* Set a latency task's chase stride and check it against its group and per-thread share:
- * 0 or -EINVAL with a message. hb_suite_task applies the first --stride. */
-int hb_suite_chase_stride(struct hb_task *task, uint64_t stride);
+ * 0 or -EINVAL with a message. hb_suite_kit_task applies the first --stride. */
+int hb_suite_kit_chase_stride(struct hb_task *task, uint64_t stride);
 
-/* Pace a background task at a --level (hb_bg_level_names index, 0 = idle = unpaced): 1/8,
+/* Pace a background task at a --level (hb_options_bg_level_names index, 0 = idle = unpaced): 1/8,
  * 1/4, 1/2, 1 of `very_high` GB/s per thread (--bg-rate), or, when that is 0, the same shares
  * of each thread's own measured unpaced rate (the team measures it before the foreground
  * starts). Sets task->bg_rate_GBps and task->bg_fraction. */
-void hb_suite_level_pace(int level, double very_high, struct hb_task *task);
+void hb_suite_bg_level_pace(int level, double very_high, struct hb_task *task);
 /* Add background tasks to e: on every CPU node with memory not in `skip_mask` (fg nodes at
  * under/high subscription) each reading its local memory, `subscription` 0 under (1 thread),
  * 1 high (all but one), 2 full (every CPU; on fg nodes the CPUs after the fg threads). */
-int hb_suite_add_background(const struct hb_suite_env *env, struct hb_experiment *e,
-                            int subscription, int level, uint64_t bytes_per_thread);
+int hb_suite_bg_add_background(const struct hb_suite_env *env, struct hb_experiment *e,
+                               int subscription, int level, uint64_t bytes_per_thread);
 
 /* A chase record with `chains` (hb_suite_mlp.c): loads_per_s (all chains and threads) and
  * concurrency (loads_per_s x the latency of one chain of the same pair measured before it in
  * `measured`; null without one), each with its ci95 from the latencies' intervals. */
-void hb_mlp_annotate(const json_t *measured, json_t *rec);
-/* The earlier records hb_mlp_annotate looks up: one chain, measured ok. */
-bool hb_mlp_refers(const json_t *rec);
+void hb_suite_mlp_annotate(const json_t *measured, json_t *rec);
+/* The earlier records hb_suite_mlp_annotate looks up: one chain, measured ok. */
+bool hb_suite_mlp_refers(const json_t *rec);
 
 #endif

@@ -22,7 +22,7 @@
 static const int delays_full[] = {6400, 3200, 1600, 800, 400, 200, 100, 50, 25, 0, -1};
 static const int delays_quick[] = {1600, 400, 100, 0, -1};
 
-/* The load kernel of each --mix (hb_mix_names): triad reads two arrays per one written. */
+/* The load kernel of each --mix (hb_options_mix_names): triad reads two arrays per one written. */
 static const char *const mix_kernels[] = {"read", "write", "triad"};
 
 /* load_bytes: each load thread's buffer, bytes: the chase's. */
@@ -36,30 +36,32 @@ static int loaded_add(const struct hb_suite_env *env, struct hb_plan *out, int c
     if (delay < 0)
         snprintf(name, sizeof(name), "loaded-%d-%d-idle", cpu, mem);
     else
-        snprintf(name, sizeof(name), "loaded-%d-%d-%s-%dns", cpu, mem, hb_mix_names[o->mix], delay);
-    hb_suite_experiment(env, &e, "loaded", name, "latency");
+        snprintf(name, sizeof(name), "loaded-%d-%d-%s-%dns", cpu, mem, hb_options_mix_names[o->mix],
+                 delay);
+    hb_suite_kit_experiment(env, &e, "loaded", name, "latency");
     int rc;
     if (delay < 0)
-        rc = hb_param_null(&e, "delay");
+        rc = hb_plan_param_null(&e, "delay");
     else
-        rc = hb_param_int(&e, "delay", delay);
-    if (rc == 0) rc = hb_param_str(&e, "mix", hb_mix_names[o->mix]);
-    if (rc == 0 && delay < 0) rc = hb_param_str(&e, "bg_level", "idle");
-    struct hb_task *fg = rc ? NULL : hb_experiment_task(&e);
+        rc = hb_plan_param_int(&e, "delay", delay);
+    if (rc == 0) rc = hb_plan_param_str(&e, "mix", hb_options_mix_names[o->mix]);
+    if (rc == 0 && delay < 0) rc = hb_plan_param_str(&e, "bg_level", "idle");
+    struct hb_task *fg = rc ? NULL : hb_plan_experiment_task(&e);
     if (rc == 0)
-        rc = fg ? hb_suite_task(env, fg, cpu, 0, 1, "chase", HB_POLICY_BIND, mem, bytes) : -ENOMEM;
+        rc = fg ? hb_suite_kit_task(env, fg, cpu, 0, 1, "chase", HB_POLICY_BIND, mem, bytes)
+                : -ENOMEM;
     for (int i = 0; rc == 0 && delay >= 0 && i < t->nnodes; i++) {
         if (!load_on[i]) continue;
         int first = t->nodes[i].os_index == cpu ? 1 : 0;
         int threads = t->nodes[i].ncpus - first;
         if (threads < 1) continue;
-        struct hb_task *task = hb_experiment_task(&e);
+        struct hb_task *task = hb_plan_experiment_task(&e);
         uint64_t all = 0;
         rc = task ? hb_bytes_mul("load size per thread", load_bytes, (uint64_t)threads, &all)
                   : -ENOMEM;
         if (rc == 0)
-            rc = hb_suite_task(env, task, t->nodes[i].os_index, first, threads, mix_kernels[o->mix],
-                               HB_POLICY_BIND, mem, all);
+            rc = hb_suite_kit_task(env, task, t->nodes[i].os_index, first, threads,
+                                   mix_kernels[o->mix], HB_POLICY_BIND, mem, all);
         if (rc) break;
         task->role = HB_ROLE_BG;
         task->bg_rate_GBps = delay > 0 ? 64.0 / delay : 0.0;
@@ -71,7 +73,7 @@ static int loaded_add(const struct hb_suite_env *env, struct hb_plan *out, int c
         rc = -EINVAL;
     }
     if (rc) {
-        hb_experiment_clear(&e);
+        hb_plan_experiment_clear(&e);
         return rc;
     }
     return hb_plan_add(out, &e);
@@ -84,16 +86,17 @@ static uint64_t loaded_load_bytes(const struct hb_suite_env *env, int cpu, int m
                                   const bool *load_on, uint64_t bytes)
 {
     const struct hb_topo *t = env->topo;
-    uint64_t threads = 0, free_bytes = t->nodes[hb_topo_node_index(t, mem)].mem_free_bytes;
+    uint64_t threads = 0, free_bytes = t->nodes[hb_topo_nodes_index(t, mem)].mem_free_bytes;
     for (int i = 0; i < t->nnodes; i++)
         if (load_on[i]) threads += (uint64_t)(t->nodes[i].ncpus - (t->nodes[i].os_index == cpu));
     if (env->opts->size || !threads || free_bytes <= bytes || bytes * (threads + 1) <= free_bytes)
         return bytes;
     uint64_t share = (free_bytes - bytes) / threads & ~(uint64_t)((1 << 20) - 1);
     char a[32], b[32];
-    hb_suite_say(env, "loaded: %llu load threads share node %d: %s each, not %s (--size sets it)",
-                 (unsigned long long)threads, mem, hb_bytes_format(share, a, sizeof(a)),
-                 hb_bytes_format(bytes, b, sizeof(b)));
+    hb_suite_kit_say(env,
+                     "loaded: %llu load threads share node %d: %s each, not %s (--size sets it)",
+                     (unsigned long long)threads, mem, hb_bytes_format(share, a, sizeof(a)),
+                     hb_bytes_format(bytes, b, sizeof(b)));
     return share;
 }
 
@@ -106,19 +109,19 @@ static int loaded_plan_load(const struct hb_suite_env *env, struct hb_plan *out,
     int rc = 0;
     if (o->nload_nodes) {
         for (int k = 0; k < o->nload_nodes; k++) {
-            if ((rc = hb_suite_check_cpu_node(t, o->load_nodes[k], "--load-nodes"))) return rc;
-            load_on[hb_topo_node_index(t, o->load_nodes[k])] = true;
+            if ((rc = hb_suite_kit_check_cpu_node(t, o->load_nodes[k], "--load-nodes"))) return rc;
+            load_on[hb_topo_nodes_index(t, o->load_nodes[k])] = true;
         }
     } else {
         for (int i = 0; i < t->nnodes; i++)
-            load_on[i] = t->nodes[i].has_cpus && hb_suite_node_on(env, i);
+            load_on[i] = t->nodes[i].has_cpus && hb_suite_kit_node_on(env, i);
         /* One CPU node: a study of its own load only, said before anything runs. */
-        if (hb_topo_count_cpu_nodes(t) == 1)
-            hb_suite_say(env,
-                         "loaded: one NUMA node: the load comes from node %d's own other CPUs "
-                         "into its own memory; latency under load from other nodes needs a "
-                         "multi-node machine",
-                         cpu);
+        if (hb_topo_nodes_count_cpu_nodes(t) == 1)
+            hb_suite_kit_say(env,
+                             "loaded: one NUMA node: the load comes from node %d's own other CPUs "
+                             "into its own memory; latency under load from other nodes needs a "
+                             "multi-node machine",
+                             cpu);
     }
     uint64_t bytes = o->size ? o->size : env->default_bytes;
     uint64_t load_bytes = loaded_load_bytes(env, cpu, mem, load_on, bytes);
@@ -135,10 +138,10 @@ static int suite_loaded_plan(const struct hb_suite_env *env, struct hb_plan *out
     const struct hb_topo *t = env->topo;
     int cpu = o->cpu_node, mem = o->mem_node;
     for (int i = 0; cpu < 0 && i < t->nnodes; i++)
-        if (t->nodes[i].has_cpus && hb_suite_node_on(env, i)) cpu = t->nodes[i].os_index;
+        if (t->nodes[i].has_cpus && hb_suite_kit_node_on(env, i)) cpu = t->nodes[i].os_index;
     if (mem < 0) mem = cpu;
-    int rc = hb_suite_check_cpu_node(t, cpu, "--cpu-node");
-    if (rc || (rc = hb_suite_check_mem_node(t, mem, "--mem-node"))) return rc;
+    int rc = hb_suite_kit_check_cpu_node(t, cpu, "--cpu-node");
+    if (rc || (rc = hb_suite_kit_check_mem_node(t, mem, "--mem-node"))) return rc;
     bool *load_on = calloc((size_t)t->nnodes, sizeof(*load_on));
     if (!load_on) {
         hb_error_set("out of memory choosing load nodes among %d", t->nnodes);
@@ -182,7 +185,7 @@ static int suite_loaded_derive(const struct hb_suite_env *env, json_t *measured,
     json_array_foreach(measured, i, r)
     {
         const char *role = json_string_value(json_object_get(r, "role"));
-        json_t *l = json_object_get(r, hb_rec_headline_key(r));
+        json_t *l = json_object_get(r, hb_jsonl_read_headline_key(r));
         if (!role || strcmp(role, "foreground") || !json_is_number(l)) continue;
         cpu = (int)json_integer_value(json_object_get(r, "cpu_node"));
         mem = (int)json_integer_value(json_object_get(r, "mem_node"));

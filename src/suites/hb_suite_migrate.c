@@ -26,11 +26,12 @@ static int migrate_add(const struct hb_suite_env *env, struct hb_plan *out, int 
 {
     struct hb_experiment e;
     char name[HB_NAME_LEN];
-    snprintf(name, sizeof(name), "migrate-%d-%d-%s-%s", src, dst, method, hb_pages_name(pages));
-    hb_suite_experiment(env, &e, "migrate", name, "bandwidth");
-    struct hb_task *task = hb_experiment_task(&e);
+    snprintf(name, sizeof(name), "migrate-%d-%d-%s-%s", src, dst, method,
+             hb_placement_pages_name(pages));
+    hb_suite_kit_experiment(env, &e, "migrate", name, "bandwidth");
+    struct hb_task *task = hb_plan_experiment_task(&e);
     if (!task) return -ENOMEM;
-    int ci = hb_topo_node_index(env->topo, cpu);
+    int ci = hb_topo_nodes_index(env->topo, cpu);
     task->role = HB_ROLE_FG;
     task->cpu_node = cpu;
     task->threads = 1;
@@ -40,12 +41,12 @@ static int migrate_add(const struct hb_suite_env *env, struct hb_plan *out, int 
     task->pages = pages;
     task->bytes = bytes;
     task->first_thread = env->topo->nodes[ci].ncpus > 0 ? 0 : -1;
-    hb_task_describe(env->topo, task, "rw");
-    int rc = hb_param_int(&e, "src_node", src);
-    if (rc == 0) rc = hb_param_int(&e, "dst_node", dst);
-    if (rc == 0) rc = hb_param_str(&e, "method", method);
+    hb_plan_task_describe(env->topo, task, "rw");
+    int rc = hb_plan_param_int(&e, "src_node", src);
+    if (rc == 0) rc = hb_plan_param_int(&e, "dst_node", dst);
+    if (rc == 0) rc = hb_plan_param_str(&e, "method", method);
     if (rc) {
-        hb_experiment_clear(&e);
+        hb_plan_experiment_clear(&e);
         return rc;
     }
     return hb_plan_add(out, &e);
@@ -57,10 +58,10 @@ static int migrate_plan(const struct hb_suite_env *env, struct hb_plan *out)
 {
     const struct hb_topo *t = env->topo;
     const struct hb_options *o = env->opts;
-    int rc = hb_launch_refuse_ranks("migrate", false), cpu = o->cpu_node;
+    int rc = hb_launcher_refuse_ranks("migrate", false), cpu = o->cpu_node;
     for (int i = 0; i < t->nnodes && cpu < 0; i++)
         if (t->nodes[i].has_cpus) cpu = t->nodes[i].os_index;
-    if (rc == 0) rc = hb_suite_check_cpu_node(t, cpu, "--cpu-node");
+    if (rc == 0) rc = hb_suite_kit_check_cpu_node(t, cpu, "--cpu-node");
     if (rc) return rc;
     uint64_t bytes = o->size ? o->size : HB_MIGRATE_DEFAULT_BYTES;
     /* Base pages and THP unless --pages names one. */
@@ -71,12 +72,12 @@ static int migrate_plan(const struct hb_suite_env *env, struct hb_plan *out)
         npages = 1;
     }
     for (int i = 0; i < t->nnodes && rc == 0; i++)
-        if (t->nodes[i].has_memory && hb_suite_node_on(env, i))
-            rc = hb_suite_check_fits(env, t->nodes[i].os_index, bytes, 1);
+        if (t->nodes[i].has_memory && hb_suite_kit_node_on(env, i))
+            rc = hb_suite_kit_check_fits(env, t->nodes[i].os_index, bytes, 1);
     for (int i = 0; i < t->nnodes && rc == 0; i++)
         for (int j = 0; j < t->nnodes && rc == 0; j++) {
             if (i == j || !t->nodes[i].has_memory || !t->nodes[j].has_memory ||
-                !hb_suite_node_on(env, i) || !hb_suite_node_on(env, j))
+                !hb_suite_kit_node_on(env, i) || !hb_suite_kit_node_on(env, j))
                 continue;
             for (int p = 0; p < npages && rc == 0; p++)
                 for (size_t m = 0; m < 2 && rc == 0; m++)
@@ -91,11 +92,11 @@ static void migrate_annotate(const struct hb_suite_env *env, const json_t *measu
 {
     (void)env;
     (void)measured;
-    if (strcmp(hb_rec_str(rec, "suite", ""), "migrate") != 0) return;
-    double page = strcmp(hb_rec_str(rec, "pages", "4k"), "4k") == 0 ? 4096.0 : 2097152.0;
+    if (strcmp(hb_jsonl_read_str(rec, "suite", ""), "migrate") != 0) return;
+    double page = strcmp(hb_jsonl_read_str(rec, "pages", "4k"), "4k") == 0 ? 4096.0 : 2097152.0;
     struct hb_interval iv;
-    bool have = hb_rec_interval(rec, &iv) && iv.n > 1;
-    double v = hb_rec_num(rec, "value", NAN);
+    bool have = hb_jsonl_read_interval(rec, &iv) && iv.n > 1;
+    double v = hb_jsonl_read_num(rec, "value", NAN);
     if (!(v > 0)) return;
     json_object_set_new(rec, "us_per_page", json_real(page / (v * 1e9) * 1e6));
     json_object_set_new(rec, "us_per_page_ci95",

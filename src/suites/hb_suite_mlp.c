@@ -19,17 +19,17 @@ static bool mlp_same_pair(const json_t *a, const json_t *b)
     return true;
 }
 
-bool hb_mlp_refers(const json_t *rec)
+bool hb_suite_mlp_refers(const json_t *rec)
 {
     return json_integer_value(json_object_get(rec, "chains")) == 1 &&
-           strcmp(hb_rec_str(rec, "status", ""), "ok") == 0;
+           strcmp(hb_jsonl_read_str(rec, "status", ""), "ok") == 0;
 }
 
 static const json_t *mlp_one_chain(const json_t *measured, const json_t *rec)
 {
     for (size_t i = json_array_size(measured); i-- > 0;) {
         const json_t *m = json_array_get(measured, i);
-        if (hb_mlp_refers(m) && mlp_same_pair(m, rec)) return m;
+        if (hb_suite_mlp_refers(m) && mlp_same_pair(m, rec)) return m;
     }
     return NULL;
 }
@@ -43,18 +43,19 @@ static json_t *mlp_pair(double lo, double hi)
 static double mlp_latency(const json_t *rec, double *lo, double *hi)
 {
     struct hb_interval iv;
-    bool have = hb_rec_interval(rec, &iv);
+    bool have = hb_jsonl_read_interval(rec, &iv);
     *lo = have && iv.n > 1 ? iv.lo : NAN;
     *hi = have && iv.n > 1 ? iv.hi : NAN;
-    return hb_rec_num(rec, hb_rec_headline_key(rec), NAN);
+    return hb_jsonl_read_num(rec, hb_jsonl_read_headline_key(rec), NAN);
 }
 
-void hb_mlp_annotate(const json_t *measured, json_t *rec)
+void hb_suite_mlp_annotate(const json_t *measured, json_t *rec)
 {
     json_int_t chains = json_integer_value(json_object_get(rec, "chains"));
     double loads = (double)chains * (double)json_integer_value(json_object_get(rec, "threads"));
     double lo, hi, lat = mlp_latency(rec, &lo, &hi);
-    if (chains < 1 || strcmp(hb_rec_str(rec, "metric", ""), "latency") != 0 || !(lat > 0)) return;
+    if (chains < 1 || strcmp(hb_jsonl_read_str(rec, "metric", ""), "latency") != 0 || !(lat > 0))
+        return;
     /* ns per step of each chain -> loads a second over all chains and threads. */
     json_object_set_new(rec, "loads_per_s", json_real(loads * 1e9 / lat));
     json_object_set_new(rec, "loads_per_s_ci95", mlp_pair(loads * 1e9 / hi, loads * 1e9 / lo));

@@ -44,21 +44,21 @@ static int peak_add(const struct hb_suite_env *env, struct hb_plan *out, const c
     const struct hb_topo *t = env->topo;
     struct hb_experiment e;
     char name[HB_NAME_LEN];
-    snprintf(name, sizeof(name), "peak-%s-%s", kernel, hb_policy_name(policy));
-    hb_suite_experiment(env, &e, "peak", name, "bandwidth");
+    snprintf(name, sizeof(name), "peak-%s-%s", kernel, hb_placement_policy_name(policy));
+    hb_suite_kit_experiment(env, &e, "peak", name, "bandwidth");
     for (int i = 0; i < t->nnodes; i++) {
         const struct hb_node *n = &t->nodes[i];
         /* Bound to its own node, a node needs memory of its own. */
         if (!n->has_cpus || (policy == HB_POLICY_BIND && !n->has_memory) ||
-            !hb_suite_node_on(env, i))
+            !hb_suite_kit_node_on(env, i))
             continue;
         int threads = o->threads ? o->threads : n->ncores;
-        struct hb_task *task = hb_experiment_task(&e);
-        int rc = task ? hb_suite_task(env, task, n->os_index, 0, threads, kernel, policy,
-                                      n->os_index, bytes)
+        struct hb_task *task = hb_plan_experiment_task(&e);
+        int rc = task ? hb_suite_kit_task(env, task, n->os_index, 0, threads, kernel, policy,
+                                          n->os_index, bytes)
                       : -ENOMEM;
         if (rc) {
-            hb_experiment_clear(&e);
+            hb_plan_experiment_clear(&e);
             return rc;
         }
     }
@@ -78,7 +78,7 @@ static int suite_peak_plan(const struct hb_suite_env *env, struct hb_plan *out)
     if (policy == HB_POLICY_FIRSTTOUCH || policy == HB_POLICY_WEIGHTED) {
         hb_error_set("peak: --policy %s is not a placement to peak at; use bind (each node its own "
                      "memory, the default) or interleave%s",
-                     hb_policy_name(policy),
+                     hb_placement_policy_name(policy),
                      policy == HB_POLICY_WEIGHTED ? " (bw takes weighted)" : "");
         return -EINVAL;
     }
@@ -196,7 +196,7 @@ static int suite_peak_derive(const struct hb_suite_env *env, json_t *measured, j
             p.end = INFINITY;
             p.min_span = INFINITY;
         }
-        json_t *bw = json_object_get(r, hb_rec_headline_key(r));
+        json_t *bw = json_object_get(r, hb_jsonl_read_headline_key(r));
         const char *status = json_string_value(json_object_get(r, "status"));
         if (!json_is_number(bw) || !status || strcmp(status, "ok") != 0) {
             p.failed = true;

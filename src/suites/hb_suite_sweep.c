@@ -34,7 +34,7 @@
 static uint64_t sweep_top(const struct hb_topo *t, int mem_node, uint64_t max_size)
 {
     /* A quarter of the free memory leaves room for the OS and the page-location checks. */
-    uint64_t cap = hb_topo_memfree_read(t, hb_topo_node_index(t, mem_node)) / 4;
+    uint64_t cap = hb_topo_nodes_memfree_read(t, hb_topo_nodes_index(t, mem_node)) / 4;
     if (max_size < cap) cap = max_size;
     uint64_t top = HB_SWEEP_MIN;
     while (top * 2 <= cap)
@@ -81,22 +81,22 @@ static int sweep_add(const struct hb_suite_env *env, struct hb_plan *out, int cp
         return -EINVAL;
     }
     struct hb_experiment e;
-    int rc =
-        hb_suite_single(env, &e, "sweep", name, kernel, cpu, 1, HB_POLICY_BIND, mem, ws, stride);
+    int rc = hb_suite_kit_single(env, &e, "sweep", name, kernel, cpu, 1, HB_POLICY_BIND, mem, ws,
+                                 stride);
     if (rc) return rc;
     e.tasks[0].pages = pages;
     uint64_t touched = hb_level_footprint(ws, stride);
-    sweep_cache_end(t, hb_topo_node_index(t, cpu), hb_topo_node_index(t, mem), touched, mark,
+    sweep_cache_end(t, hb_topo_nodes_index(t, cpu), hb_topo_nodes_index(t, mem), touched, mark,
                     sizeof(mark));
     const long long caches[4] = {(long long)levels[0], (long long)levels[1], (long long)levels[2],
                                  (long long)levels[3]};
-    rc = hb_param_int(&e, "ws_bytes", (long long)ws);
-    if (rc == 0) rc = hb_param_int(&e, "touched_bytes", (long long)touched);
-    if (rc == 0) rc = hb_param_ints(&e, "cache_bytes", caches, 4);
-    if (rc == 0) rc = hb_param_int(&e, "memside_cache_bytes", (long long)levels[4]);
-    if (rc == 0 && mark[0]) rc = hb_param_str(&e, "cache_end", mark);
+    rc = hb_plan_param_int(&e, "ws_bytes", (long long)ws);
+    if (rc == 0) rc = hb_plan_param_int(&e, "touched_bytes", (long long)touched);
+    if (rc == 0) rc = hb_plan_param_ints(&e, "cache_bytes", caches, 4);
+    if (rc == 0) rc = hb_plan_param_int(&e, "memside_cache_bytes", (long long)levels[4]);
+    if (rc == 0 && mark[0]) rc = hb_plan_param_str(&e, "cache_end", mark);
     if (rc) {
-        hb_experiment_clear(&e);
+        hb_plan_experiment_clear(&e);
         return rc;
     }
     return hb_plan_add(out, &e);
@@ -108,9 +108,9 @@ static int sweep_from(const struct hb_suite_env *env, struct hb_plan *out, int c
     const struct hb_options *o = env->opts;
     const struct hb_topo *t = env->topo;
     int rc;
-    if ((rc = hb_suite_check_cpu_node(t, cpu, "--cpu-node"))) return rc;
+    if ((rc = hb_suite_kit_check_cpu_node(t, cpu, "--cpu-node"))) return rc;
     int mem = o->mem_node >= 0 ? o->mem_node : cpu;
-    if ((rc = hb_suite_check_mem_node(t, mem, "--mem-node"))) return rc;
+    if ((rc = hb_suite_kit_check_mem_node(t, mem, "--mem-node"))) return rc;
     uint64_t max_size = o->max_size ? o->max_size : HB_SWEEP_MAX_DEFAULT;
     if (max_size < HB_SWEEP_MIN) {
         hb_error_set("--max-size %llu bytes: the sweep starts at 1 KiB; give at least 1K",
@@ -121,16 +121,16 @@ static int sweep_from(const struct hb_suite_env *env, struct hb_plan *out, int c
     /* A --max-size past a quarter of the node's free memory is cut there: said, not silent. */
     if (o->max_size && top * 2 <= o->max_size) {
         char asked[32], got[32];
-        hb_suite_say(env,
-                     "sweep: --max-size %s is cut to %s, the largest doubling within a quarter "
-                     "of node %d's free memory",
-                     hb_bytes_format(o->max_size, asked, sizeof(asked)),
-                     hb_bytes_format(top, got, sizeof(got)), mem);
+        hb_suite_kit_say(env,
+                         "sweep: --max-size %s is cut to %s, the largest doubling within a quarter "
+                         "of node %d's free memory",
+                         hb_bytes_format(o->max_size, asked, sizeof(asked)),
+                         hb_bytes_format(top, got, sizeof(got)), mem);
     }
     uint64_t levels[5];
-    hb_topo_cache_sizes(t, hb_topo_node_index(t, cpu), levels);
+    hb_topo_caches_sizes(t, hb_topo_nodes_index(t, cpu), levels);
     struct hb_memcache msc[4];
-    int nmsc = hb_mem_caches(t, hb_topo_node_index(t, mem), msc, 4);
+    int nmsc = hb_topo_mem_caches(t, hb_topo_nodes_index(t, mem), msc, 4);
     levels[4] = 0;
     for (int k = 0; k < nmsc && k < 4; k++)
         if (msc[k].size_bytes > levels[4]) levels[4] = msc[k].size_bytes;
@@ -172,7 +172,7 @@ static int suite_sweep_plan(const struct hb_suite_env *env, struct hb_plan *out)
     /* --nodes: a sweep from every CPU node chosen, each to its own memory (or --mem-node). */
     if (env->opts->nodes && o->cpu_node < 0) {
         for (int i = 0; rc == 0 && i < t->nnodes; i++)
-            if (t->nodes[i].has_cpus && hb_suite_node_on(env, i))
+            if (t->nodes[i].has_cpus && hb_suite_kit_node_on(env, i))
                 rc = sweep_from(env, out, t->nodes[i].os_index);
         return rc;
     }

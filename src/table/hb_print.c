@@ -20,7 +20,7 @@ int hb_print_topo(const struct hb_topo *t, const struct hb_options *o)
     json_object_set_new(rec, "mpirun", json_string(mpirun));
     json_object_set_new(rec, "srun", json_string(srun));
     json_object_set_new(rec, "mpirun_conventions", json_string(hb_mpirun_dialect()->name));
-    json_t *near = hb_topo_nic_launch_json(t, json_object_get(rec, "nics"));
+    json_t *near = hb_topo_nics_launch_json(t, json_object_get(rec, "nics"));
     if (!near) {
         hb_error_set("out of memory writing the launch lines near the NICs");
         rc = -ENOMEM;
@@ -86,17 +86,18 @@ int hb_print_plan(const struct hb_plan *plan, const struct hb_options *o,
             json_t *set = hb_nodeset_json(task->mem_nodes);
             json_array_append_new(
                 tasks,
-                json_pack("{s:s, s:i, s:i, s:i, s:s, s:s, s:o, s:s, s:o, s:o, s:o, s:I, s:s, "
-                          "s:s, s:f}",
-                          "role", task->role == HB_ROLE_FG ? "foreground" : "background",
-                          "cpu_node", task->cpu_node, "first_thread", task->first_thread, "threads",
-                          task->threads, "kernel", task->kernel, "access", task->access, "mem_node",
-                          task->mem_node >= 0 ? json_integer(task->mem_node) : json_null(),
-                          "policy", hb_policy_name(task->policy), "mem_nodes", set, "hops",
-                          task->hops >= 0 ? json_integer(task->hops) : json_null(), "distance",
-                          task->distance ? json_integer((json_int_t)task->distance) : json_null(),
-                          "bytes", (json_int_t)task->bytes, "pages", hb_pages_name(task->pages),
-                          "label", task->label, "bg_rate_GBps", task->bg_rate_GBps));
+                json_pack(
+                    "{s:s, s:i, s:i, s:i, s:s, s:s, s:o, s:s, s:o, s:o, s:o, s:I, s:s, "
+                    "s:s, s:f}",
+                    "role", task->role == HB_ROLE_FG ? "foreground" : "background", "cpu_node",
+                    task->cpu_node, "first_thread", task->first_thread, "threads", task->threads,
+                    "kernel", task->kernel, "access", task->access, "mem_node",
+                    task->mem_node >= 0 ? json_integer(task->mem_node) : json_null(), "policy",
+                    hb_placement_policy_name(task->policy), "mem_nodes", set, "hops",
+                    task->hops >= 0 ? json_integer(task->hops) : json_null(), "distance",
+                    task->distance ? json_integer((json_int_t)task->distance) : json_null(),
+                    "bytes", (json_int_t)task->bytes, "pages", hb_placement_pages_name(task->pages),
+                    "label", task->label, "bg_rate_GBps", task->bg_rate_GBps));
             json_t *tr = json_array_get(tasks, json_array_size(tasks) - 1);
             if (task->bg_fraction > 0.0)
                 json_object_set_new(tr, "bg_fraction", json_real(task->bg_fraction));
@@ -118,7 +119,7 @@ int hb_print_plan(const struct hb_plan *plan, const struct hb_options *o,
                       e->suite, "name", e->name, "label", e->ntasks ? e->tasks[0].label : "",
                       "metric", e->metric, "reps", e->reps, "repeats", o->repeats, "tasks", tasks);
         /* The suite's own keys (workload, policy, mode...) as the records will carry them. */
-        json_t *keys = hb_params_json(&e->params);
+        json_t *keys = hb_plan_params_json(&e->params);
         if (keys) json_object_update(rec, keys);
         json_decref(keys);
         rc = hb_sink_write(sink, rec);

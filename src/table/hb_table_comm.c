@@ -21,13 +21,13 @@ void hb_table_comm_matrix(FILE *f, json_t *rec)
 {
     json_t *rows = json_object_get(rec, "rows"), *cols = json_object_get(rec, "cols");
     char size[32];
-    hb_bytes_format((uint64_t)hb_rec_num(rec, "message_bytes", 0), size, sizeof(size));
+    hb_bytes_format((uint64_t)hb_jsonl_read_num(rec, "message_bytes", 0), size, sizeof(size));
     /* Each cell is an aggregate (hb_comm_derive.c): said so, and over what. */
     fprintf(f,
             "\nMPI message %s at %s (%s), each cell the median over the rank pairs of its node "
             "pair; sending node x receiving node, host %s:\n",
-            hb_rec_str(rec, "metric", ""), size, hb_unit_shown(hb_rec_str(rec, "unit", "")),
-            hb_rec_str(rec, "host", ""));
+            hb_jsonl_read_str(rec, "metric", ""), size,
+            hb_units_shown(hb_jsonl_read_str(rec, "unit", "")), hb_jsonl_read_str(rec, "host", ""));
     hb_table_grid(f, "src\\dst", rows, cols, json_object_get(rec, "values"), 2);
     if (json_array_size(rows) < 2) return;
     fprintf(f, "firmware hop classes:\n");
@@ -52,16 +52,16 @@ static void table_comm_bg_line(FILE *f, const char *what, const json_t *m)
         return;
     }
     char size[32], idle[HB_FIGURE_LEN], loaded[HB_FIGURE_LEN], ratio[HB_FIGURE_LEN];
-    hb_bytes_format((uint64_t)hb_rec_num(m, "message_bytes", 0), size, sizeof(size));
+    hb_bytes_format((uint64_t)hb_jsonl_read_num(m, "message_bytes", 0), size, sizeof(size));
     const json_t *ci = json_object_get(m, "ratio_ci95");
     const json_t *verdict = json_object_get(m, "verdict");
-    fprintf(
-        f, "  %s at %s: %s -> %s %s, x%s", what, size,
-        hb_figure_text(hb_rec_num(json_object_get(m, "idle"), "value", NAN), idle, sizeof(idle)),
-        hb_figure_text(hb_rec_num(json_object_get(m, "loaded"), "value", NAN), loaded,
-                       sizeof(loaded)),
-        hb_unit_shown(hb_rec_str(m, "unit", "")),
-        hb_figure_text(hb_rec_num(m, "ratio", NAN), ratio, sizeof(ratio)));
+    fprintf(f, "  %s at %s: %s -> %s %s, x%s", what, size,
+            hb_figure_text(hb_jsonl_read_num(json_object_get(m, "idle"), "value", NAN), idle,
+                           sizeof(idle)),
+            hb_figure_text(hb_jsonl_read_num(json_object_get(m, "loaded"), "value", NAN), loaded,
+                           sizeof(loaded)),
+            hb_units_shown(hb_jsonl_read_str(m, "unit", "")),
+            hb_figure_text(hb_jsonl_read_num(m, "ratio", NAN), ratio, sizeof(ratio)));
     const json_t *figs[2] = {json_object_get(m, "idle"), json_object_get(m, "loaded")};
     char label[HB_COVERAGE_LABEL_LEN], lo[HB_FIGURE_LEN], hi[HB_FIGURE_LEN];
     if (json_is_array(ci))
@@ -69,15 +69,18 @@ static void table_comm_bg_line(FILE *f, const char *what, const json_t *m)
                 hb_figure_text(json_number_value(json_array_get(ci, 0)), lo, sizeof(lo)),
                 hb_figure_text(json_number_value(json_array_get(ci, 1)), hi, sizeof(hi)));
     fprintf(f, ": %s\n",
-            json_is_string(verdict) ? json_string_value(verdict) : hb_rec_str(m, "separation", ""));
+            json_is_string(verdict) ? json_string_value(verdict)
+                                    : hb_jsonl_read_str(m, "separation", ""));
 }
 
 void hb_table_comm_bg(FILE *f, json_t *rec)
 {
     fprintf(f, "\nMPI messages under --bg %s, ranks %lld -> %lld (node %lld -> %lld, host %s):",
-            hb_rec_str(rec, "bg_level", ""), (long long)hb_rec_num(rec, "src_rank", -1),
-            (long long)hb_rec_num(rec, "dst_rank", -1), (long long)hb_rec_num(rec, "src_node", -1),
-            (long long)hb_rec_num(rec, "dst_node", -1), hb_rec_str(rec, "host", ""));
+            hb_jsonl_read_str(rec, "bg_level", ""),
+            (long long)hb_jsonl_read_num(rec, "src_rank", -1),
+            (long long)hb_jsonl_read_num(rec, "dst_rank", -1),
+            (long long)hb_jsonl_read_num(rec, "src_node", -1),
+            (long long)hb_jsonl_read_num(rec, "dst_node", -1), hb_jsonl_read_str(rec, "host", ""));
     size_t i;
     json_t *n;
     const json_t *gbps = json_object_get(rec, "bg_GBps"), *th = json_object_get(rec, "bg_threads");
@@ -102,12 +105,12 @@ static void table_comm_figure(FILE *f, const json_t *fig, int width)
 {
     const json_t *ci = json_object_get(fig, "ci95");
     char text[HB_FIGURE_LEN];
-    double v = hb_rec_num(fig, "value", NAN);
+    double v = hb_jsonl_read_num(fig, "value", NAN);
     if (isnan(v))
         snprintf(text, sizeof(text), "-");
     else
-        hb_figure_interval_text(v, comm_num(json_array_get(ci, 0)), comm_num(json_array_get(ci, 1)),
-                                text, sizeof(text));
+        hb_figure_text_interval_text(v, comm_num(json_array_get(ci, 0)),
+                                     comm_num(json_array_get(ci, 1)), text, sizeof(text));
     fprintf(f, " %-*s", width, text);
 }
 
@@ -127,12 +130,12 @@ static void table_comm_links_head(const json_t *links, const char *key, const ch
 void hb_table_comm_links(FILE *f, json_t *rec)
 {
     char lat[32], bw[32], lat_head[128], bw_head[128];
-    hb_bytes_format((uint64_t)hb_rec_num(rec, "latency_bytes", 0), lat, sizeof(lat));
-    hb_bytes_format((uint64_t)hb_rec_num(rec, "bandwidth_bytes", 0), bw, sizeof(bw));
+    hb_bytes_format((uint64_t)hb_jsonl_read_num(rec, "latency_bytes", 0), lat, sizeof(lat));
+    hb_bytes_format((uint64_t)hb_jsonl_read_num(rec, "bandwidth_bytes", 0), bw, sizeof(bw));
     fprintf(f,
             "\nMPI links (host pairs): latency (us) at %s, bandwidth (GB/s) at %s; flagged %.0f%% "
             "worse than the better half's median beyond the noise\n",
-            lat, bw, hb_rec_num(rec, "threshold_pct", 0));
+            lat, bw, hb_jsonl_read_num(rec, "threshold_pct", 0));
     const json_t *links = json_object_get(rec, "links");
     table_comm_links_head(links, "latency_us", "latency us", lat_head, sizeof(lat_head));
     table_comm_links_head(links, "bandwidth_GBps", "bandwidth GB/s", bw_head, sizeof(bw_head));
@@ -151,9 +154,10 @@ void hb_table_comm_links(FILE *f, json_t *rec)
         table_comm_figure(f, json_object_get(l, "latency_us"), lw);
         table_comm_figure(f, json_object_get(l, "bandwidth_GBps"), bwid);
         fprintf(f, " %s%s%s%s\n", json_is_true(json_object_get(l, "outlier")) ? "OUTLIER: " : "",
-                hb_rec_str(l, "reason", ""),
-                *hb_rec_str(l, "inconclusive", "") ? "inconclusive (within the noise): " : "",
-                hb_rec_str(l, "inconclusive", ""));
+                hb_jsonl_read_str(l, "reason", ""),
+                *hb_jsonl_read_str(l, "inconclusive", "") ? "inconclusive (within the noise): "
+                                                          : "",
+                hb_jsonl_read_str(l, "inconclusive", ""));
     }
     fprintf(f, "  %-31s", "reference");
     table_comm_figure(f, json_object_get(json_object_get(rec, "reference"), "latency_us"), lw);
@@ -164,8 +168,9 @@ void hb_table_comm_links(FILE *f, json_t *rec)
 
 void hb_table_comm_nic(FILE *f, json_t *rec)
 {
-    const char *host = hb_rec_str(rec, "host", ""), *peer = hb_rec_str(rec, "peer", "");
-    const char *note = hb_rec_str(rec, "note", NULL);
+    const char *host = hb_jsonl_read_str(rec, "host", ""),
+               *peer = hb_jsonl_read_str(rec, "peer", "");
+    const char *note = hb_jsonl_read_str(rec, "note", NULL);
     if (note) {
         fprintf(f, "NIC locality, %s -> %s: %s\n", host, peer, note);
         return;
@@ -177,20 +182,20 @@ void hb_table_comm_nic(FILE *f, json_t *rec)
         figs[2 * m + 1] = json_object_get(json_object_get(rec, metric[m]), "far");
     }
     char label[HB_COVERAGE_LABEL_LEN];
-    fprintf(f, "NIC locality, %s -> %s, NIC %s: [%s]\n", host, peer, hb_rec_str(rec, "nic", ""),
-            table_comm_label(figs, 4, label));
+    fprintf(f, "NIC locality, %s -> %s, NIC %s: [%s]\n", host, peer,
+            hb_jsonl_read_str(rec, "nic", ""), table_comm_label(figs, 4, label));
     for (int m = 0; m < 2; m++) {
         const json_t *c = json_object_get(rec, metric[m]);
         char size[32];
-        hb_bytes_format((uint64_t)hb_rec_num(c, "message_bytes", 0), size, sizeof(size));
+        hb_bytes_format((uint64_t)hb_jsonl_read_num(c, "message_bytes", 0), size, sizeof(size));
         fprintf(f, "  %-9s %-6s near", metric[m], size);
         table_comm_figure(f, json_object_get(c, "near"), 20);
         fprintf(f, " far");
         table_comm_figure(f, json_object_get(c, "far"), 20);
-        fprintf(f, " far/near %.2f (%s)%s%s\n", hb_rec_num(c, "ratio", NAN),
-                hb_rec_str(c, "noise", ""),
+        fprintf(f, " far/near %.2f (%s)%s%s\n", hb_jsonl_read_num(c, "ratio", NAN),
+                hb_jsonl_read_str(c, "noise", ""),
                 json_is_string(json_object_get(c, "verdict")) ? ": " : "",
-                hb_rec_str(c, "verdict", ""));
+                hb_jsonl_read_str(c, "verdict", ""));
     }
 }
 
@@ -202,17 +207,17 @@ static char comm_group[64];
 
 static void comm_group_of(const json_t *rec, char *buf, size_t len)
 {
-    snprintf(buf, len, "%s %lld %lld", hb_rec_str(rec, "metric", ""),
-             (long long)hb_rec_num(rec, "src_node", -1),
-             (long long)hb_rec_num(rec, "dst_node", -1));
+    snprintf(buf, len, "%s %lld %lld", hb_jsonl_read_str(rec, "metric", ""),
+             (long long)hb_jsonl_read_num(rec, "src_node", -1),
+             (long long)hb_jsonl_read_num(rec, "dst_node", -1));
 }
 
 /* Whether two records are of one block: the same rank pair under the same load. */
 static bool comm_same_block(const json_t *a, const json_t *b)
 {
-    return hb_rec_num(a, "src_rank", -1) == hb_rec_num(b, "src_rank", -1) &&
-           hb_rec_num(a, "dst_rank", -1) == hb_rec_num(b, "dst_rank", -1) &&
-           strcmp(hb_rec_str(a, "bg_level", ""), hb_rec_str(b, "bg_level", "")) == 0;
+    return hb_jsonl_read_num(a, "src_rank", -1) == hb_jsonl_read_num(b, "src_rank", -1) &&
+           hb_jsonl_read_num(a, "dst_rank", -1) == hb_jsonl_read_num(b, "dst_rank", -1) &&
+           strcmp(hb_jsonl_read_str(a, "bg_level", ""), hb_jsonl_read_str(b, "bg_level", "")) == 0;
 }
 
 /* One end of the pair in words: "rank 0 (node 1)", "rank 2 (host b, node 0)" across hosts. */
@@ -220,19 +225,20 @@ static void comm_end(const json_t *rec, const char *end, bool hosts, char *buf, 
 {
     char key[16];
     snprintf(key, sizeof(key), "%s_host", end);
-    const char *host = hb_rec_str(rec, key, "");
+    const char *host = hb_jsonl_read_str(rec, key, "");
     snprintf(key, sizeof(key), "%s_rank", end);
-    long long rank = (long long)hb_rec_num(rec, key, -1);
+    long long rank = (long long)hb_jsonl_read_num(rec, key, -1);
     snprintf(key, sizeof(key), "%s_node", end);
     snprintf(buf, len, "rank %lld (%s%s%snode %lld)", rank, hosts ? "host " : "", hosts ? host : "",
-             hosts ? ", " : "", (long long)hb_rec_num(rec, key, -1));
+             hosts ? ", " : "", (long long)hb_jsonl_read_num(rec, key, -1));
 }
 
 /* The pair in words: "rank 0 (node 0) → rank 1 (node 1), 1 hop, shared memory (btl vader,
  * single copy cma; pml default)". */
 static void comm_pair_line(FILE *f, const json_t *rec)
 {
-    bool hosts = strcmp(hb_rec_str(rec, "src_host", ""), hb_rec_str(rec, "dst_host", "")) != 0;
+    bool hosts =
+        strcmp(hb_jsonl_read_str(rec, "src_host", ""), hb_jsonl_read_str(rec, "dst_host", "")) != 0;
     char src[160], dst[160], apart[32];
     comm_end(rec, "src", hosts, src, sizeof(src));
     comm_end(rec, "dst", hosts, dst, sizeof(dst));
@@ -247,7 +253,7 @@ static void comm_pair_line(FILE *f, const json_t *rec)
     else
         snprintf(apart, sizeof(apart), "%lld hop%s", h, h == 1 ? "" : "s");
     /* What the MCA parameters allowed (hb_msg_transport.c), named first in words. */
-    const char *t = hb_rec_str(rec, "transport", "");
+    const char *t = hb_jsonl_read_str(rec, "transport", "");
     const char *words = strncmp(t, "btl vader", 9) == 0 || strncmp(t, "btl sm,", 7) == 0
                             ? "shared memory "
                         : strncmp(t, "btl tcp", 7) == 0 ? "TCP "
@@ -258,8 +264,8 @@ static void comm_pair_line(FILE *f, const json_t *rec)
 /* The block's metric, its unit and what its intervals are. */
 static void comm_metric_line(FILE *f, const json_t *rec, const struct hb_coverage *cov)
 {
-    const char *metric = hb_rec_str(rec, "metric", "");
-    long long window = (long long)hb_rec_num(rec, "window", 0);
+    const char *metric = hb_jsonl_read_str(rec, "metric", "");
+    long long window = (long long)hb_jsonl_read_num(rec, "window", 0);
     char what[128], label[HB_COVERAGE_LABEL_LEN];
     if (strcmp(metric, "latency") == 0)
         snprintf(what, sizeof(what), "latency, one way (half a ping-pong round trip)");
@@ -275,7 +281,8 @@ static void comm_metric_line(FILE *f, const json_t *rec, const struct hb_coverag
             : idle              ? ", idle"
                                 : ", under --bg ",
             json_is_string(bg) && !idle ? json_string_value(bg) : "",
-            json_is_string(bg) && !idle ? " load" : "", hb_unit_shown(hb_rec_str(rec, "unit", "")),
+            json_is_string(bg) && !idle ? " load" : "",
+            hb_units_shown(hb_jsonl_read_str(rec, "unit", "")),
             hb_coverage_label(cov, label, sizeof(label)));
 }
 
@@ -301,15 +308,16 @@ static void comm_row(FILE *f, const json_t *rec)
     const json_t *ci = json_object_get(rec, "ci95");
     double lo = comm_num(json_array_get(ci, 0)), hi = comm_num(json_array_get(ci, 1));
     char size[32], head[HB_FIGURE_LEN], p99[HB_FIGURE_LEN], max[HB_FIGURE_LEN];
-    hb_bytes_format((uint64_t)hb_rec_num(rec, "message_bytes", 0), size, sizeof(size));
-    bool lat = strcmp(hb_rec_str(rec, "metric", ""), "latency") == 0;
-    hb_figure_interval_text(hb_rec_num(rec, lat ? "p50_us" : "value", NAN), lo, hi, head,
-                            sizeof(head));
+    hb_bytes_format((uint64_t)hb_jsonl_read_num(rec, "message_bytes", 0), size, sizeof(size));
+    bool lat = strcmp(hb_jsonl_read_str(rec, "metric", ""), "latency") == 0;
+    hb_figure_text_interval_text(hb_jsonl_read_num(rec, lat ? "p50_us" : "value", NAN), lo, hi,
+                                 head, sizeof(head));
     if (lat) {
-        hb_figure_text(hb_rec_num(rec, "p99_us", NAN), p99, sizeof(p99));
-        hb_figure_text(hb_rec_num(rec, "max_us", NAN), max, sizeof(max));
+        hb_figure_text(hb_jsonl_read_num(rec, "p99_us", NAN), p99, sizeof(p99));
+        hb_figure_text(hb_jsonl_read_num(rec, "max_us", NAN), max, sizeof(max));
     }
-    const char *status = hb_rec_str(rec, "status", ""), *note = hb_rec_str(rec, "note", "");
+    const char *status = hb_jsonl_read_str(rec, "status", ""),
+               *note = hb_jsonl_read_str(rec, "note", "");
     bool ok = strcmp(status, "ok") == 0;
     char marks[512];
     snprintf(marks, sizeof(marks), "%s%s%s%s%s",
@@ -327,17 +335,18 @@ static void comm_pages_line(FILE *f, const json_t *recs, const json_t *first)
     json_t *r;
     json_array_foreach(recs, i, r)
     {
-        double pct = hb_rec_num(r, "pages_on_target_pct", NAN);
+        double pct = hb_jsonl_read_num(r, "pages_on_target_pct", NAN);
         if (!comm_same_block(r, first) || pct == 100.0) continue;
         char size[32], p[HB_FIGURE_LEN];
-        hb_bytes_format((uint64_t)hb_rec_num(r, "message_bytes", 0), size, sizeof(size));
+        hb_bytes_format((uint64_t)hb_jsonl_read_num(r, "message_bytes", 0), size, sizeof(size));
         fprintf(f, "%s%s %s%s", off++ ? ", " : "NOT ALL ON THEIR NODES: ", size,
                 isfinite(pct) ? hb_figure_text(pct, p, sizeof(p)) : "not located",
                 isfinite(pct) ? "%" : "");
     }
     fprintf(f, "%s the sender's buffers on node %lld, the receiver's on node %lld\n",
-            off ? "; of" : "all on their nodes:", (long long)hb_rec_num(first, "src_mem_node", -1),
-            (long long)hb_rec_num(first, "dst_mem_node", -1));
+            off ? "; of" : "all on their nodes:",
+            (long long)hb_jsonl_read_num(first, "src_mem_node", -1),
+            (long long)hb_jsonl_read_num(first, "dst_mem_node", -1));
 }
 
 /* The held group, a block per rank pair and load in the order they came. */
@@ -356,7 +365,7 @@ static void comm_print_held(FILE *f)
             hb_coverage_add_rec(&cov, r);
         comm_pair_line(f, first);
         comm_metric_line(f, first, &cov);
-        const char *metric = hb_rec_str(first, "metric", "");
+        const char *metric = hb_jsonl_read_str(first, "metric", "");
         if (strcmp(metric, "latency") == 0)
             comm_columns(f, "size", "p50 [lo, hi]", "p99", "max", "");
         else
@@ -379,8 +388,8 @@ void hb_table_comm_flush(FILE *f)
 
 bool hb_table_comm_hold(FILE *f, json_t *rec)
 {
-    bool comm = strcmp(hb_rec_str(rec, "type", ""), "measurement") == 0 &&
-                strcmp(hb_rec_str(rec, "suite", ""), "comm") == 0;
+    bool comm = strcmp(hb_jsonl_read_str(rec, "type", ""), "measurement") == 0 &&
+                strcmp(hb_jsonl_read_str(rec, "suite", ""), "comm") == 0;
     char group[sizeof(comm_group)] = "";
     if (comm) comm_group_of(rec, group, sizeof(group));
     if (strcmp(group, comm_group) != 0) hb_table_comm_flush(f);
@@ -404,7 +413,7 @@ const char *hb_table_comm_sizes(const json_t *run, char *buf, size_t len)
     hb_bytes_format((uint64_t)json_integer_value(json_array_get(bytes, 0)), lo, sizeof(lo));
     hb_bytes_format((uint64_t)json_integer_value(json_array_get(bytes, n - 1)), hi, sizeof(hi));
     snprintf(buf, len, "messages %s to %s (%zu size%s, the largest from %s), %s", lo, hi, n,
-             n == 1 ? "" : "s", hb_rec_str(json_object_get(run, "sizes"), "size_source", ""),
-             hb_rec_str(m, "buffers", ""));
+             n == 1 ? "" : "s", hb_jsonl_read_str(json_object_get(run, "sizes"), "size_source", ""),
+             hb_jsonl_read_str(m, "buffers", ""));
     return buf;
 }

@@ -3,7 +3,7 @@
 
 #include "hb_jsonl_read.h"
 
-void hb_table_topology_nics(FILE *f, json_t *rec)
+void hb_table_io_topology_nics(FILE *f, json_t *rec)
 {
     json_t *nics = json_object_get(rec, "nics"), *nic, *v;
     size_t i, k;
@@ -15,8 +15,9 @@ void hb_table_topology_nics(FILE *f, json_t *rec)
     json_array_foreach(nics, i, nic)
     {
         json_t *nodes = json_object_get(nic, "nodes");
-        fprintf(f, "  %s: %s, PCI %s, near node%s ", hb_rec_str(nic, "name", "?"),
-                hb_rec_str(nic, "kind", "?"), hb_rec_str(nic, "pci", "none (virtual)"),
+        fprintf(f, "  %s: %s, PCI %s, near node%s ", hb_jsonl_read_str(nic, "name", "?"),
+                hb_jsonl_read_str(nic, "kind", "?"),
+                hb_jsonl_read_str(nic, "pci", "none (virtual)"),
                 json_array_size(nodes) == 1 ? "" : "s");
         json_array_foreach(nodes, k, v)
             fprintf(f, "%s%lld", k ? "," : "", (long long)json_integer_value(v));
@@ -24,19 +25,20 @@ void hb_table_topology_nics(FILE *f, json_t *rec)
     }
 }
 
-void hb_table_topology_launch(FILE *f, json_t *rec)
+void hb_table_io_topology_launch(FILE *f, json_t *rec)
 {
     json_t *l, *name;
     size_t k, m;
     if (!json_is_string(json_object_get(rec, "mpirun"))) return;
-    fprintf(f, "one rank per NUMA node:\n  %s\n  %s\n", hb_rec_str(rec, "mpirun", ""),
-            hb_rec_str(rec, "srun", ""));
+    fprintf(f, "one rank per NUMA node:\n  %s\n  %s\n", hb_jsonl_read_str(rec, "mpirun", ""),
+            hb_jsonl_read_str(rec, "srun", ""));
     json_array_foreach(json_object_get(rec, "nic_launch"), k, l)
     {
         fprintf(f, "two hosts, one rank each on node %lld, near",
                 (long long)json_integer_value(json_object_get(l, "node")));
         json_array_foreach(json_object_get(l, "nics"), m, name)
             fprintf(f, "%s %s", m ? "," : "", json_string_value(name));
-        fprintf(f, ":\n  %s\n  %s\n", hb_rec_str(l, "mpirun", ""), hb_rec_str(l, "srun", ""));
+        fprintf(f, ":\n  %s\n  %s\n", hb_jsonl_read_str(l, "mpirun", ""),
+                hb_jsonl_read_str(l, "srun", ""));
     }
 }

@@ -9,7 +9,7 @@
 #include <math.h>
 #include <string.h>
 
-bool hb_table_hmat_said;
+bool hb_table_mem_hmat_said;
 
 static void table_int_list(FILE *f, json_t *list)
 {
@@ -19,7 +19,7 @@ static void table_int_list(FILE *f, json_t *list)
         fprintf(f, "%s%lld", k ? "," : "", (long long)json_integer_value(v));
 }
 
-void hb_table_topology_mem(FILE *f, json_t *rec)
+void hb_table_mem_topology(FILE *f, json_t *rec)
 {
     size_t i, k;
     json_t *n, *x;
@@ -28,7 +28,7 @@ void hb_table_topology_mem(FILE *f, json_t *rec)
     {
         json_t *tier = json_object_get(n, "tier");
         fprintf(f, "  node %lld: %s", (long long)json_integer_value(json_object_get(n, "os_index")),
-                hb_rec_str(n, "kind", "DRAM"));
+                hb_jsonl_read_str(n, "kind", "DRAM"));
         json_t *ktier = json_object_get(n, "kernel_tier");
         if (json_is_integer(tier)) fprintf(f, ", tier %lld", (long long)json_integer_value(tier));
         if (json_is_integer(ktier))
@@ -47,37 +47,39 @@ void hb_table_topology_mem(FILE *f, json_t *rec)
                     : assoc == -1 ? "fully associative"
                     : assoc == 0  ? "associativity unknown"
                                   : ways,
-                    hb_rec_str(x, "policy", "unknown"));
+                    hb_jsonl_read_str(x, "policy", "unknown"));
         }
         fputc('\n', f);
         json_array_foreach(json_object_get(n, "hmat"), k, x)
         {
-            fprintf(f, "    HMAT %-14s %8lld %-4s from node ", hb_rec_str(x, "attribute", ""),
+            fprintf(f, "    HMAT %-14s %8lld %-4s from node ",
+                    hb_jsonl_read_str(x, "attribute", ""),
                     (long long)json_integer_value(json_object_get(x, "value")),
-                    hb_rec_str(x, "unit", ""));
+                    hb_jsonl_read_str(x, "unit", ""));
             table_int_list(f, json_object_get(x, "initiators"));
-            fprintf(f, " (cpus %s)\n", hb_rec_str(x, "initiator_cpus", ""));
+            fprintf(f, " (cpus %s)\n", hb_jsonl_read_str(x, "initiator_cpus", ""));
         }
     }
     if (!json_is_true(json_object_get(rec, "hmat"))) {
         fprintf(f, "HMAT: none (the firmware gives no latency or bandwidth per initiator)\n");
-        hb_table_hmat_said = true;
+        hb_table_mem_hmat_said = true;
     }
     json_array_foreach(json_object_get(rec, "hmat_conflicts"), k, x)
-        fprintf(f, "firmware contradicts itself: %s\n", hb_rec_str(x, "reason", ""));
+        fprintf(f, "firmware contradicts itself: %s\n", hb_jsonl_read_str(x, "reason", ""));
 }
 
-void hb_table_matrix_hmat(FILE *f, json_t *rec)
+void hb_table_mem_matrix_hmat(FILE *f, json_t *rec)
 {
     json_t *h = json_object_get(rec, "hmat");
     if (!json_is_object(h)) {
-        if (*hb_rec_str(rec, "hmat_note", ""))
-            fprintf(f, "HMAT: %s\n", hb_rec_str(rec, "hmat_note", ""));
+        if (*hb_jsonl_read_str(rec, "hmat_note", ""))
+            fprintf(f, "HMAT: %s\n", hb_jsonl_read_str(rec, "hmat_note", ""));
         return;
     }
     json_t *rows = json_object_get(rec, "rows"), *cols = json_object_get(rec, "cols");
     fprintf(f, "firmware HMAT %s (%s) beside measured, ratio measured/firmware:\n",
-            hb_rec_str(h, "attribute", ""), hb_unit_shown(hb_rec_str(h, "unit", "")));
+            hb_jsonl_read_str(h, "attribute", ""),
+            hb_units_shown(hb_jsonl_read_str(h, "unit", "")));
     size_t i, j;
     json_t *r;
     json_array_foreach(rows, i, r)
@@ -100,13 +102,13 @@ void hb_table_matrix_hmat(FILE *f, json_t *rec)
     }
     json_t *fl;
     json_array_foreach(json_object_get(h, "flags"), i, fl)
-        fprintf(f, "HMAT flag: %s\n", hb_rec_str(fl, "reason", ""));
+        fprintf(f, "HMAT flag: %s\n", hb_jsonl_read_str(fl, "reason", ""));
     json_array_foreach(json_object_get(h, "inconclusive"), i, fl)
         fprintf(f, "HMAT inconclusive (within the measured figures' noise): %s\n",
-                hb_rec_str(fl, "reason", ""));
+                hb_jsonl_read_str(fl, "reason", ""));
 }
 
-void hb_table_matrix_kernel_tiers(FILE *f, json_t *rec)
+void hb_table_mem_matrix_kernel_tiers(FILE *f, json_t *rec)
 {
     json_t *k = json_object_get(rec, "kernel_tiers");
     if (!json_is_object(k)) return;
@@ -119,21 +121,21 @@ void hb_table_matrix_kernel_tiers(FILE *f, json_t *rec)
                 (long long)json_integer_value(json_object_get(x, "kernel_tier")));
     fputc('\n', f);
     json_array_foreach(json_object_get(k, "flags"), i, x)
-        fprintf(f, "kernel tier flag: %s\n", hb_rec_str(x, "reason", ""));
+        fprintf(f, "kernel tier flag: %s\n", hb_jsonl_read_str(x, "reason", ""));
     json_array_foreach(json_object_get(k, "inconclusive"), i, x)
         fprintf(f, "kernel tier inconclusive (within the measured figures' noise): %s\n",
-                hb_rec_str(x, "reason", ""));
+                hb_jsonl_read_str(x, "reason", ""));
 }
 
-void hb_table_tiers(FILE *f, json_t *rec)
+void hb_table_mem_tiers(FILE *f, json_t *rec)
 {
     size_t i;
     json_t *g;
-    fprintf(f, "%s: memory nodes by kind and tier:", hb_rec_str(rec, "suite", ""));
+    fprintf(f, "%s: memory nodes by kind and tier:", hb_jsonl_read_str(rec, "suite", ""));
     json_array_foreach(json_object_get(rec, "tiers"), i, g)
     {
         json_t *tier = json_object_get(g, "tier");
-        fprintf(f, "%s %s", i ? ";" : "", hb_rec_str(g, "kind", ""));
+        fprintf(f, "%s %s", i ? ";" : "", hb_jsonl_read_str(g, "kind", ""));
         if (json_is_integer(tier)) fprintf(f, " (tier %lld)", (long long)json_integer_value(tier));
         fprintf(f, " nodes ");
         table_int_list(f, json_object_get(g, "nodes"));

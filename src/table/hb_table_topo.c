@@ -106,12 +106,12 @@ void hb_table_topology(FILE *f, json_t *rec)
         free(list);
     }
     table_topology_caches(f, rec);
-    hb_table_topology_mem(f, rec);
-    hb_table_topology_nics(f, rec);
+    hb_table_mem_topology(f, rec);
+    hb_table_io_topology_nics(f, rec);
     json_t *d = json_object_get(rec, "distances");
     if (!d || json_is_null(d)) {
         fprintf(f, "distances: none (the firmware gives no distance table)\n");
-        hb_table_topology_launch(f, rec);
+        hb_table_io_topology_launch(f, rec);
         return;
     }
     json_t *ids = json_array();
@@ -129,5 +129,5 @@ void hb_table_topology(FILE *f, json_t *rec)
     hb_table_grid(f, "cpu\\mem", ids, ids, hops, 0);
     json_decref(hops);
     json_decref(ids);
-    hb_table_topology_launch(f, rec);
+    hb_table_io_topology_launch(f, rec);
 }

@@ -37,7 +37,7 @@ static int usage(const char *msg)
             "hb_kernel_bench: %s\nusage: hb_kernel_bench [--kernel K] [--threads T] [--size "
             "BYTES] [--reps N] [--min-time S] [--simd PATH] [--thp]\nkernels:\n",
             msg);
-    hb_kernel_help(stderr);
+    hb_kernel_registry_help(stderr);
     return 2;
 }
 
@@ -88,7 +88,7 @@ int main(int argc, char **argv)
                            .min_time_s = 0.2};
     int rc = opts_parse(argc, argv, &o);
     if (rc) return rc;
-    const struct hb_kernel *k = hb_kernel_find(o.kernel);
+    const struct hb_kernel *k = hb_kernel_registry_find(o.kernel);
     if (k == NULL) return usage(hb_error_msg());
     if (hb_simd_select(o.simd) < 0) return usage(hb_error_msg());
 
@@ -155,11 +155,11 @@ int main(int argc, char **argv)
     if (k->kind == HB_KIND_LATENCY)
         printf("%s %d %zu %s %.3f ns/load\n", k->name, o.threads,
                total * sizeof(double) * (size_t)k->streams, hb_simd_name(hb_simd_active()),
-               best / hb_kernel_loads(k, per_thread, sweeps, 0) * 1e9);
+               best / hb_kernel_registry_loads(k, per_thread, sweeps, 0) * 1e9);
     else
         printf("%s %d %zu %s %.3f GB/s\n", k->name, o.threads,
                total * sizeof(double) * (size_t)k->streams, hb_simd_name(hb_simd_active()),
-               hb_kernel_bytes(k, total, sweeps) / best / 1e9);
+               hb_kernel_registry_bytes(k, total, sweeps) / best / 1e9);
     for (int i = 0; i < k->streams; i++)
         munmap(arr[i], total * sizeof(double));
     return 0;

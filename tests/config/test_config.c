@@ -49,7 +49,7 @@ static void check_read(void)
 /* Each differing knob as "key base -> new" lines. */
 static int collect(const char *key, const json_t *base, const json_t *new_, void *ctx)
 {
-    char *b = hb_config_words(base), *n = hb_config_words(new_);
+    char *b = hb_config_diff_words(base), *n = hb_config_diff_words(new_);
     size_t used = strlen(ctx);
     snprintf((char *)ctx + used, 512 - used, "%s %s -> %s\n", key, b, n);
     free(b);

@@ -64,7 +64,7 @@ static void dimm(const char *dir, const char *name, int type, int len, unsigned 
 /* The entries folder DIR (made here) read as memory_speed: the value, or null and its reason. */
 static void check_speed(const char *dir, const char *want, const char *why_has)
 {
-    struct hb_knob k = {"memory_speed", dir, NULL, hb_knob_memory_speed};
+    struct hb_knob k = {"memory_speed", dir, NULL, hb_config_sys_knob_memory_speed};
     check_knob(&k, NULL, want, why_has);
 }
 
@@ -122,7 +122,7 @@ static void check_boost(const char *boost, const char *no_turbo, const char *wan
     unlink(np);
     if (*boost) write_file("boost", boost);
     if (*no_turbo) write_file("no_turbo", no_turbo);
-    struct hb_knob k = {"boost", bp, np, hb_knob_boost};
+    struct hb_knob k = {"boost", bp, np, hb_config_sys_knob_boost};
     check_knob(&k, NULL, want, why_has);
     free(bp);
     free(np);
@@ -134,13 +134,13 @@ static void check_nps(const char *dir, const char *file, const char *want, const
     char *path = hb_strf("%s/%s", dir, file);
     struct hb_topo *t = NULL;
     CHECK_INT(hb_topo_load(path, &t), 0);
-    struct hb_knob k = {"nodes_per_package", NULL, NULL, hb_knob_nps};
+    struct hb_knob k = {"nodes_per_package", NULL, NULL, hb_config_sys_knob_nps};
     if (t)
         check_knob(&k, t, want, why_has);
     else
         fprintf(stderr, "%s: %s\n", path, hb_error_msg());
     free(path);
-    hb_topo_free(t);
+    hb_topo_load_free(t);
 }
 
 int main(int argc, char **argv)

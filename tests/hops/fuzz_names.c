@@ -4,4 +4,5 @@
 
 #include <stddef.h>
 
-const char *const hb_bg_level_names[] = {"idle", "low", "medium", "high", "very-high", NULL};
+const char *const hb_options_bg_level_names[] = {"idle", "low",       "medium",
+                                                 "high", "very-high", NULL};

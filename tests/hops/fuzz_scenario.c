@@ -9,8 +9,8 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     struct hb_scenario s;
-    int rc = hb_scenario_parse("fuzz.scn", (const char *)data, size, &s);
+    int rc = hb_run_scenario_parse("fuzz.scn", (const char *)data, size, &s);
     if (rc != 0 && hb_error_msg()[0] == '\0') abort();
-    hb_scenario_free(&s);
+    hb_run_scenario_free(&s);
     return 0;
 }

@@ -16,7 +16,7 @@ int main(void)
                                "experiment second\n"
                                "fg 0.0.r.0";
     struct hb_scenario s;
-    int rc = hb_scenario_parse("t.scn", text, sizeof(text) - 1, &s);
+    int rc = hb_run_scenario_parse("t.scn", text, sizeof(text) - 1, &s);
     CHECK_INT(rc, 0);
     CHECK_INT(s.n, 2);
     if (s.n == 2) {
@@ -47,39 +47,39 @@ int main(void)
         CHECK_STR(s.exps[1].name, "second");
         CHECK_INT(s.exps[1].ntasks, 1);
     }
-    hb_scenario_free(&s);
+    hb_run_scenario_free(&s);
     /* A NUL inside the text is refused at its column, not read past. */
     static const char nul[] = "experiment a\nfg 0.0\0.r.0\n";
-    CHECK_INT(hb_scenario_parse("n.scn", nul, sizeof(nul) - 1, &s), -22);
+    CHECK_INT(hb_run_scenario_parse("n.scn", nul, sizeof(nul) - 1, &s), -22);
     CHECK_STR(hb_error_msg(), "n.scn:2:7: expected text, not a NUL byte, got ''");
-    hb_scenario_free(&s);
+    hb_run_scenario_free(&s);
 
     /* A repeated experiment name is refused at its line, naming where it was first. */
     static const char dup[] = "experiment one\nfg 0.0.r.0\nexperiment two\nfg 0.0.r.0\n"
                               "# again\n  experiment one\nfg 0.0.w.0\n";
-    CHECK_INT(hb_scenario_parse("d.scn", dup, sizeof(dup) - 1, &s), -22);
+    CHECK_INT(hb_run_scenario_parse("d.scn", dup, sizeof(dup) - 1, &s), -22);
     CHECK_STR(hb_error_msg(), "d.scn:6:14: experiment one is already defined at line 1; expected a "
                               "NAME no other experiment of the file has");
-    hb_scenario_free(&s);
+    hb_run_scenario_free(&s);
     /* Names differ by any byte, case too; many names are told apart (the table grows). */
     static char many[160 * 1024];
     size_t used = 0;
     for (int i = 0; i < 2000; i++)
         used += (size_t)snprintf(many + used, sizeof(many) - used,
                                  "experiment e%d\nfg 0.0.r.0\nexperiment E%d\nfg 0.0.r.0\n", i, i);
-    CHECK_INT(hb_scenario_parse("m.scn", many, used, &s), 0);
+    CHECK_INT(hb_run_scenario_parse("m.scn", many, used, &s), 0);
     CHECK_INT(s.n, 4000);
-    hb_scenario_free(&s);
+    hb_run_scenario_free(&s);
     used += (size_t)snprintf(many + used, sizeof(many) - used, "experiment E1234\nfg 0.0.r.0\n");
-    CHECK_INT(hb_scenario_parse("m.scn", many, used, &s), -22);
+    CHECK_INT(hb_run_scenario_parse("m.scn", many, used, &s), -22);
     CHECK_STR(hb_error_msg(), "m.scn:8001:12: experiment E1234 is already defined at line 4939; "
                               "expected a NAME no other experiment of the file has");
-    hb_scenario_free(&s);
+    hb_run_scenario_free(&s);
     /* A size the size reader refuses: its message, at the value. */
     static const char big[] = "experiment a\nfg 0.0.r.0 size=1e400\n";
-    CHECK_INT(hb_scenario_parse("b.scn", big, sizeof(big) - 1, &s), -22);
+    CHECK_INT(hb_run_scenario_parse("b.scn", big, sizeof(big) - 1, &s), -22);
     CHECK_STR(hb_error_msg(), "b.scn:2:17: size '1e400' is too large: it must be less than 16 EiB "
                               "(at most 18446744073709551615 bytes)");
-    hb_scenario_free(&s);
+    hb_run_scenario_free(&s);
     return hb_check_result();
 }

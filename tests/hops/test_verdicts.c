@@ -86,7 +86,7 @@ static json_t *myth1_family(int groups, int n, json_t **derived)
     struct hb_options o = {.tolerance_pct = 5.0, .command = "hops"};
     struct hb_suite_env env = {NULL, &o, NULL, 0, NULL, NULL, NULL, NULL};
     *derived = json_array();
-    CHECK_INT(hb_suite_hops_derive(&env, m, *derived), 0);
+    CHECK_INT(hb_hops_derive(&env, m, *derived), 0);
     json_decref(m);
     return find(*derived, 1, "single", "idle", "r", 1);
 }
@@ -94,21 +94,21 @@ static json_t *myth1_family(int groups, int n, json_t **derived)
 static void test_myth1_family(void)
 {
     json_t *d, *v = myth1_family(1, 5, &d);
-    CHECK_STR(hb_rec_str(v, "verdict", ""), "does not hold");
-    CHECK_WITHIN(hb_rec_num(v, "p", NAN), 2.0 / 252, 1e-12);
-    CHECK_WITHIN(hb_rec_num(v, "p_adjusted", NAN), 2.0 / 252, 1e-12);
-    CHECK_INT(hb_rec_num(json_object_get(v, "family"), "size", 0), 1);
+    CHECK_STR(hb_jsonl_read_str(v, "verdict", ""), "does not hold");
+    CHECK_WITHIN(hb_jsonl_read_num(v, "p", NAN), 2.0 / 252, 1e-12);
+    CHECK_WITHIN(hb_jsonl_read_num(v, "p_adjusted", NAN), 2.0 / 252, 1e-12);
+    CHECK_INT(hb_jsonl_read_num(json_object_get(v, "family"), "size", 0), 1);
     json_decref(d);
     v = myth1_family(16, 5, &d);
-    CHECK_STR(hb_rec_str(v, "verdict", ""), "inconclusive");
+    CHECK_STR(hb_jsonl_read_str(v, "verdict", ""), "inconclusive");
     CHECK(json_is_null(json_object_get(v, "holds")));
-    CHECK_WITHIN(hb_rec_num(v, "p_adjusted", NAN), 16 * 2.0 / 252, 1e-9);
-    CHECK_INT(hb_rec_num(json_object_get(v, "family"), "size", 0), 16);
-    CHECK_STR(hb_rec_str(json_object_get(v, "family"), "rule", ""), "BH FDR");
+    CHECK_WITHIN(hb_jsonl_read_num(v, "p_adjusted", NAN), 16 * 2.0 / 252, 1e-9);
+    CHECK_INT(hb_jsonl_read_num(json_object_get(v, "family"), "size", 0), 16);
+    CHECK_STR(hb_jsonl_read_str(json_object_get(v, "family"), "rule", ""), "BH FDR");
     json_decref(d);
     v = myth1_family(16, 9, &d);
-    CHECK_STR(hb_rec_str(v, "verdict", ""), "does not hold");
-    CHECK(hb_rec_num(v, "p_adjusted", NAN) < 16 * hb_signif_mwu_min_p(9, 9) + 1e-12);
+    CHECK_STR(hb_jsonl_read_str(v, "verdict", ""), "does not hold");
+    CHECK(hb_jsonl_read_num(v, "p_adjusted", NAN) < 16 * hb_signif_mwu_min_p(9, 9) + 1e-12);
     json_decref(d);
 }
 
@@ -138,7 +138,7 @@ int main(void)
     struct hb_options o = {.tolerance_pct = 5.0, .command = "hops"};
     struct hb_suite_env env = {NULL, &o, NULL, 0, NULL, NULL, NULL, NULL};
     json_t *d = json_array();
-    CHECK_INT(hb_suite_hops_derive(&env, m, d), 0);
+    CHECK_INT(hb_hops_derive(&env, m, d), 0);
 
     expect_verdict(find(d, 1, "single", "idle", "r", 0), true, 1.0);
     expect_verdict(find(d, 1, "single", "idle", "r", 1), false, 15.7);

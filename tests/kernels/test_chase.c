@@ -111,9 +111,10 @@ static void test_partial_sweeps(void)
     HB_EXPECT(r1 != r2, "runs did not continue: %g then %g", r1, r2);
     HB_EXPECT(chase->check(&s, r2, 3) == 0, "%s", hb_error_msg());
     HB_EXPECT(chase->check(&s, r1, 3) == -HB_EVALIDATE, "wrong end line passed");
-    HB_EXPECT(hb_kernel_loads(chase, elems * 32, 3, 0) == 3.0 * HB_LATENCY_SWEEP_LOADS,
+    HB_EXPECT(hb_kernel_registry_loads(chase, elems * 32, 3, 0) == 3.0 * HB_LATENCY_SWEEP_LOADS,
               "loads per sweep are not capped");
-    HB_EXPECT(hb_kernel_loads(chase, 800, 3, 64) == 300.0, "short ring: one load per line");
+    HB_EXPECT(hb_kernel_registry_loads(chase, 800, 3, 64) == 300.0,
+              "short ring: one load per line");
     free(s.a);
 }
 
@@ -218,7 +219,7 @@ static void test_corruption(void)
 
 int main(void)
 {
-    chase = hb_kernel_find("chase");
+    chase = hb_kernel_registry_find("chase");
     HB_EXPECT(chase != NULL, "%s", hb_error_msg());
     test_geometry_errors();
     test_partial_sweeps();

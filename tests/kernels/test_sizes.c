@@ -20,7 +20,7 @@ static int check(const char *kernel, int threads, uint64_t bytes, uint64_t strid
 {
     struct hb_experiment e = {.reps = 1};
     snprintf(e.name, sizeof(e.name), "sizes");
-    struct hb_task *t = hb_experiment_task(&e);
+    struct hb_task *t = hb_plan_experiment_task(&e);
     HB_EXPECT(t != NULL, "out of memory");
     t->cpu_node = topo->nodes[0].os_index;
     t->threads = threads;
@@ -33,9 +33,9 @@ static int check(const char *kernel, int threads, uint64_t bytes, uint64_t strid
     snprintf(t->label, sizeof(t->label), "0.0.r.0");
     struct hb_plan plan = {.n = 1, .cap = 1, .exps = &e};
     hb_error_clear();
-    int rc = hb_plan_check(topo, &plan);
+    int rc = hb_team_tasks_plan_check(topo, &plan);
     snprintf(msg, len, "%s", hb_error_msg());
-    hb_experiment_clear(&e);
+    hb_plan_experiment_clear(&e);
     return rc;
 }
 
@@ -147,6 +147,6 @@ int main(void)
         sweep("chase", 1, t, 4096, (uint64_t)4096 * (uint64_t)(t + 1) * (uint64_t)(t + 1), 29);
     }
     sweep("dgemm", 3, 2, 0, (uint64_t)3 * 8 * 16384 * 4, 1009);
-    hb_topo_free(topo);
+    hb_topo_load_free(topo);
     return hb_check_result();
 }

@@ -136,7 +136,7 @@ int main(void)
                                         "triad",  "triad-nt",  "memcpy",   "mix3:1",   "mix3:1-nt",
                                         "mix2:1", "mix2:1-nt", "mix1:1",   "mix1:1-nt"};
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-        const struct hb_kernel *k = hb_kernel_find(names[i]);
+        const struct hb_kernel *k = hb_kernel_registry_find(names[i]);
         HB_EXPECT(k != NULL, "%s", hb_error_msg());
         test_kernel(k);
     }

@@ -1,5 +1,5 @@
 /* Placement on this machine: buffers are mapped, bound and touched for real, then located
- * with hb_buf_locate and, independently, with hwloc_get_area_memlocation (as hwloc's own
+ * with hb_placement_buf_locate and, independently, with hwloc_get_area_memlocation (as hwloc's own
  * tests/hwloc/hwloc_get_area_memlocation.c does). Usage: test_numa_place CASE FIXTURE_DIR.
  * Cases that need two nodes with memory return 77 (skipped) on a smaller machine. */
 #include "../hb_check.h"
@@ -74,7 +74,7 @@ static void place_and_check(enum hb_policy policy, const int *nodes, int nnodes,
 {
     struct hb_buf b;
     struct hb_pageloc loc;
-    int rc = hb_buf_alloc(topo, bytes, policy, nodes, nnodes, pages, &b);
+    int rc = hb_placement_buf_alloc(topo, bytes, policy, nodes, nnodes, pages, &b);
     CHECK_INT(rc, 0);
     if (rc != 0) {
         fprintf(stderr, "%s\n", hb_error_msg());
@@ -87,29 +87,29 @@ static void place_and_check(enum hb_policy policy, const int *nodes, int nnodes,
     CHECK_INT(b.pages, pages);
 
     size_t step = pages == HB_PAGES_HUGE ? 2 * MIB : 4096;
-    CHECK_INT(hb_buf_locate(topo, &b, want, nwant, &loc), 0);
+    CHECK_INT(hb_placement_buf_locate(topo, &b, want, nwant, &loc), 0);
     CHECK_INT(loc.checked, bytes / step);
     CHECK_INT(loc.absent, loc.checked);
     CHECK(loc.on_target_pct == 0.0);
-    hb_pageloc_free(&loc);
+    hb_placement_pageloc_free(&loc);
 
     memset(b.ptr, 1, bytes);
-    CHECK_INT(hb_buf_locate(topo, &b, want, nwant, &loc), 0);
+    CHECK_INT(hb_placement_buf_locate(topo, &b, want, nwant, &loc), 0);
     CHECK_INT(loc.step_bytes, step);
     CHECK_INT(loc.checked, bytes / step);
     CHECK_INT(loc.absent, 0);
     if (loc.on_target_pct != 100.0) {
-        fprintf(stderr, "%s/%s: %.2f%% of pages on target\n", hb_policy_name(policy),
-                hb_pages_name(pages), loc.on_target_pct);
+        fprintf(stderr, "%s/%s: %.2f%% of pages on target\n", hb_placement_policy_name(policy),
+                hb_placement_pages_name(pages), loc.on_target_pct);
         hb_check_failures++;
     }
     uint64_t sum = 0;
     for (int i = 0; i < topo->nnodes; i++)
         sum += loc.on_node[i];
     CHECK_INT(sum, loc.checked);
-    hb_pageloc_free(&loc);
+    hb_placement_pageloc_free(&loc);
     check_memlocation(&b, want, nwant);
-    hb_buf_free(&b);
+    hb_placement_buf_free(&b);
     CHECK(b.ptr == NULL);
 }
 
@@ -124,17 +124,17 @@ static int case_machine(void)
         const struct hb_node *n = &topo->nodes[i];
         if (n->has_memory) CHECK(n->mem_free_bytes > 0 && n->mem_free_bytes <= n->mem_bytes);
         for (int k = 0; k < n->ncpus; k++)
-            CHECK_INT(hb_topo_node_of_cpu(topo, n->cpus[k]), i);
+            CHECK_INT(hb_topo_nodes_of_cpu(topo, n->cpus[k]), i);
         CHECK(n->ncores <= n->ncpus);
         if (i > 0) CHECK(n->os_index > topo->nodes[i - 1].os_index);
     }
     /* This process runs on some CPU, and that CPU belongs to a node. */
     int cpu = sched_getcpu();
-    CHECK(cpu >= 0 && hb_topo_node_of_cpu(topo, cpu) >= 0);
+    CHECK(cpu >= 0 && hb_topo_nodes_of_cpu(topo, cpu) >= 0);
     char *mpirun = NULL, *srun = NULL;
     char want[64];
     CHECK_INT(hb_topo_launch_lines(topo, NULL, &mpirun, &srun), 0);
-    snprintf(want, sizeof(want), "-np %d ", hb_topo_count_cpu_nodes(topo));
+    snprintf(want, sizeof(want), "-np %d ", hb_topo_nodes_count_cpu_nodes(topo));
     CHECK_HAS(mpirun, want);
     CHECK_HAS(mpirun, "hopbench");
     free(mpirun);
@@ -148,9 +148,9 @@ static int case_bind(void)
     CHECK(mem_nodes(os, HB_TEST_NODES) >= 1);
     place_and_check(HB_POLICY_BIND, os, 1, HB_PAGES_4K, 16 * MIB, os, 1);
     struct hb_buf b;
-    CHECK_INT(hb_buf_alloc(topo, 4 * MIB, HB_POLICY_BIND, os, 1, HB_PAGES_4K, &b), 0);
+    CHECK_INT(hb_placement_buf_alloc(topo, 4 * MIB, HB_POLICY_BIND, os, 1, HB_PAGES_4K, &b), 0);
     check_membind(&b, HWLOC_MEMBIND_BIND, os, 1);
-    hb_buf_free(&b);
+    hb_placement_buf_free(&b);
     return 0;
 }
 
@@ -160,9 +160,10 @@ static int case_interleave(void)
     CHECK(mem_nodes(os, HB_TEST_NODES) >= 1);
     place_and_check(HB_POLICY_INTERLEAVE, os, 1, HB_PAGES_4K, 16 * MIB, os, 1);
     struct hb_buf b;
-    CHECK_INT(hb_buf_alloc(topo, 4 * MIB, HB_POLICY_INTERLEAVE, os, 1, HB_PAGES_4K, &b), 0);
+    CHECK_INT(hb_placement_buf_alloc(topo, 4 * MIB, HB_POLICY_INTERLEAVE, os, 1, HB_PAGES_4K, &b),
+              0);
     check_membind(&b, HWLOC_MEMBIND_INTERLEAVE, os, 1);
-    hb_buf_free(&b);
+    hb_placement_buf_free(&b);
     return 0;
 }
 
@@ -170,7 +171,7 @@ static int case_firsttouch(void)
 {
     /* Pinned to the CPUs of the node it runs on, this thread's first touch must place every
      * page there. */
-    int i = hb_topo_node_of_cpu(topo, sched_getcpu());
+    int i = hb_topo_nodes_of_cpu(topo, sched_getcpu());
     CHECK(i >= 0);
     if (i < 0) return 0;
     int node = topo->nodes[i].os_index;
@@ -183,10 +184,11 @@ static int case_firsttouch(void)
     place_and_check(HB_POLICY_FIRSTTOUCH, NULL, 0, HB_PAGES_THP, 8 * MIB, NULL, 0);
 
     struct hb_buf b;
-    CHECK_INT(hb_buf_alloc(topo, 4 * MIB, HB_POLICY_FIRSTTOUCH, NULL, 0, HB_PAGES_4K, &b), 0);
+    CHECK_INT(hb_placement_buf_alloc(topo, 4 * MIB, HB_POLICY_FIRSTTOUCH, NULL, 0, HB_PAGES_4K, &b),
+              0);
     CHECK_INT(b.nnodes, 0);
     check_membind(&b, HWLOC_MEMBIND_FIRSTTOUCH, NULL, 0);
-    hb_buf_free(&b);
+    hb_placement_buf_free(&b);
     return 0;
 }
 
@@ -227,24 +229,26 @@ static int case_pages(void)
     struct hb_buf b;
 
     /* 4k: the kernel must know THP is off for the range (VmFlags "nh"). */
-    CHECK_INT(hb_buf_alloc(topo, 8 * MIB + 4096, HB_POLICY_BIND, os, 1, HB_PAGES_4K, &b), 0);
+    CHECK_INT(hb_placement_buf_alloc(topo, 8 * MIB + 4096, HB_POLICY_BIND, os, 1, HB_PAGES_4K, &b),
+              0);
     CHECK_INT(b.map_bytes, 8 * MIB + 4096);
     memset(b.ptr, 1, b.bytes);
     CHECK_INT(smaps_of(b.ptr, flags, sizeof(flags), &anon_huge), 0);
     CHECK_HAS(flags, " nh");
     CHECK_INT(anon_huge, 0);
-    hb_buf_free(&b);
+    hb_placement_buf_free(&b);
 
     /* thp: 2 MiB aligned, a whole number of huge pages, MADV_HUGEPAGE (VmFlags "hg").
      * Whether the kernel finds free huge pages right now is not ours to assert. */
-    CHECK_INT(hb_buf_alloc(topo, 8 * MIB + 4096, HB_POLICY_BIND, os, 1, HB_PAGES_THP, &b), 0);
+    CHECK_INT(hb_placement_buf_alloc(topo, 8 * MIB + 4096, HB_POLICY_BIND, os, 1, HB_PAGES_THP, &b),
+              0);
     CHECK_INT((uintptr_t)b.ptr % (2 * MIB), 0);
     CHECK_INT(b.map_bytes, 10 * MIB);
     memset(b.ptr, 1, b.bytes);
     CHECK_INT(smaps_of(b.ptr, flags, sizeof(flags), &anon_huge), 0);
     CHECK_HAS(flags, " hg");
     printf("thp buffer: AnonHugePages %ld kB of %zu kB\n", anon_huge, b.map_bytes / 1024);
-    hb_buf_free(&b);
+    hb_placement_buf_free(&b);
 
     place_and_check(HB_POLICY_BIND, os, 1, HB_PAGES_THP, 8 * MIB, os, 1);
     return 0;
@@ -276,7 +280,8 @@ static int case_huge(void)
     }
     struct hb_buf b = {.ptr = &b};
     char want[512];
-    CHECK_INT(hb_buf_alloc(topo, 3 * MIB, HB_POLICY_BIND, os, 1, HB_PAGES_HUGE, &b), -ENOMEM);
+    CHECK_INT(hb_placement_buf_alloc(topo, 3 * MIB, HB_POLICY_BIND, os, 1, HB_PAGES_HUGE, &b),
+              -ENOMEM);
     CHECK(b.ptr == NULL);
     snprintf(want, sizeof(want),
              "--pages huge needs 2 free 2 MiB huge pages on node %d, found %ld; reserve them "
@@ -305,24 +310,25 @@ static int case_errors(void)
     int before = maps_count();
 
     int bad = 999;
-    list = hb_topo_node_list(topo, false, false);
-    CHECK_INT(hb_buf_alloc(topo, MIB, HB_POLICY_BIND, &bad, 1, HB_PAGES_4K, &b), -EINVAL);
+    list = hb_topo_nodes_list(topo, false, false);
+    CHECK_INT(hb_placement_buf_alloc(topo, MIB, HB_POLICY_BIND, &bad, 1, HB_PAGES_4K, &b), -EINVAL);
     snprintf(want, sizeof(want), "unknown NUMA node 999; valid nodes: %s", list);
     CHECK_STR(hb_error_msg(), want);
     CHECK(b.ptr == NULL);
-    CHECK_INT(hb_buf_alloc(topo, MIB, HB_POLICY_INTERLEAVE, &bad, 1, HB_PAGES_4K, &b), -EINVAL);
+    CHECK_INT(hb_placement_buf_alloc(topo, MIB, HB_POLICY_INTERLEAVE, &bad, 1, HB_PAGES_4K, &b),
+              -EINVAL);
     CHECK_STR(hb_error_msg(), want);
 
     int os[HB_TEST_NODES];
     CHECK(mem_nodes(os, HB_TEST_NODES) >= 1);
     int two[2] = {os[0], os[0]};
-    CHECK_INT(hb_buf_alloc(topo, MIB, HB_POLICY_BIND, two, 2, HB_PAGES_4K, &b), -EINVAL);
+    CHECK_INT(hb_placement_buf_alloc(topo, MIB, HB_POLICY_BIND, two, 2, HB_PAGES_4K, &b), -EINVAL);
     CHECK_HAS(hb_error_msg(), "bind placement got 2 nodes; it needs exactly one");
-    CHECK_INT(hb_buf_alloc(topo, 0, HB_POLICY_BIND, os, 1, HB_PAGES_4K, &b), -EINVAL);
+    CHECK_INT(hb_placement_buf_alloc(topo, 0, HB_POLICY_BIND, os, 1, HB_PAGES_4K, &b), -EINVAL);
 
     /* Far more than the node has free: refused before anything is mapped. */
-    size_t huge = (size_t)topo->nodes[hb_topo_node_index(topo, os[0])].mem_bytes * 4;
-    CHECK_INT(hb_buf_alloc(topo, huge, HB_POLICY_BIND, os, 1, HB_PAGES_4K, &b), -ENOMEM);
+    size_t huge = (size_t)topo->nodes[hb_topo_nodes_index(topo, os[0])].mem_bytes * 4;
+    CHECK_INT(hb_placement_buf_alloc(topo, huge, HB_POLICY_BIND, os, 1, HB_PAGES_4K, &b), -ENOMEM);
     CHECK_HAS(hb_error_msg(), "buffer of ");
     snprintf(want, sizeof(want), " does not fit node %d: ", os[0]);
     CHECK_HAS(hb_error_msg(), want);
@@ -337,10 +343,11 @@ static int case_errors(void)
     CHECK_INT(hb_topo_load(path, &xml), 0);
     if (xml) {
         int zero = 0;
-        CHECK_INT(hb_buf_alloc(xml, MIB, HB_POLICY_BIND, &zero, 1, HB_PAGES_4K, &b), -EINVAL);
+        CHECK_INT(hb_placement_buf_alloc(xml, MIB, HB_POLICY_BIND, &zero, 1, HB_PAGES_4K, &b),
+                  -EINVAL);
         snprintf(want, sizeof(want), "cannot allocate on a topology loaded from %s", path);
         CHECK_STR(hb_error_msg(), want);
-        hb_topo_free(xml);
+        hb_topo_load_free(xml);
     }
     free(list);
     return 0;
@@ -363,26 +370,27 @@ static int case_multinode(void)
     /* Interleave over two nodes: every page on one of them, about half on each. */
     struct hb_buf b;
     struct hb_pageloc loc;
-    CHECK_INT(hb_buf_alloc(topo, 64 * MIB, HB_POLICY_INTERLEAVE, os, 2, HB_PAGES_4K, &b), 0);
+    CHECK_INT(hb_placement_buf_alloc(topo, 64 * MIB, HB_POLICY_INTERLEAVE, os, 2, HB_PAGES_4K, &b),
+              0);
     if (!b.ptr) return hb_check_result();
     memset(b.ptr, 1, b.bytes);
-    CHECK_INT(hb_buf_locate(topo, &b, NULL, 0, &loc), 0);
+    CHECK_INT(hb_placement_buf_locate(topo, &b, NULL, 0, &loc), 0);
     CHECK(loc.on_target_pct == 100.0);
     for (int k = 0; k < 2; k++) {
-        double share = loc.share_pct[hb_topo_node_index(topo, os[k])];
+        double share = loc.share_pct[hb_topo_nodes_index(topo, os[k])];
         if (share < 40.0 || share > 60.0) {
             fprintf(stderr, "interleave put %.1f%% of pages on node %d, expected about 50%%\n",
                     share, os[k]);
             hb_check_failures++;
         }
     }
-    hb_pageloc_free(&loc);
+    hb_placement_pageloc_free(&loc);
     /* Against a single expected node, half the pages are off target. */
-    CHECK_INT(hb_buf_locate(topo, &b, &os[0], 1, &loc), 0);
+    CHECK_INT(hb_placement_buf_locate(topo, &b, &os[0], 1, &loc), 0);
     CHECK(loc.on_target_pct > 40.0 && loc.on_target_pct < 60.0);
-    hb_pageloc_free(&loc);
+    hb_placement_pageloc_free(&loc);
     check_memlocation(&b, os, 2);
-    hb_buf_free(&b);
+    hb_placement_buf_free(&b);
     return 0;
 }
 
@@ -410,11 +418,11 @@ int main(int argc, char **argv)
     for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
         if (strcmp(argv[1], cases[k].name) == 0) {
             rc = cases[k].run();
-            hb_topo_free(topo);
+            hb_topo_load_free(topo);
             return rc == HB_SKIP ? HB_SKIP : hb_check_result();
         }
     }
-    hb_topo_free(topo);
+    hb_topo_load_free(topo);
     fprintf(stderr, "unknown case '%s'\n", argv[1]);
     return 2;
 }

@@ -68,13 +68,14 @@ static void child_not_root(int node)
 static void weighted_buffer(struct hb_topo *t, int node)
 {
     struct hb_buf b;
-    CHECK_INT(hb_buf_alloc(t, 8u << 20, HB_POLICY_WEIGHTED, &node, 1, HB_PAGES_4K, &b), 0);
+    CHECK_INT(hb_placement_buf_alloc(t, 8u << 20, HB_POLICY_WEIGHTED, &node, 1, HB_PAGES_4K, &b),
+              0);
     memset(b.ptr, 1, b.bytes);
     struct hb_pageloc pl;
-    CHECK_INT(hb_buf_locate(t, &b, NULL, 0, &pl), 0);
+    CHECK_INT(hb_placement_buf_locate(t, &b, NULL, 0, &pl), 0);
     CHECK_WITHIN(pl.on_target_pct, 100.0, 0.0);
-    hb_pageloc_free(&pl);
-    hb_buf_free(&b);
+    hb_placement_pageloc_free(&pl);
+    hb_placement_buf_free(&b);
 }
 
 int main(void)
@@ -118,6 +119,6 @@ int main(void)
     CHECK_INT(hb_interleave_weights_apply(&bad, &one, 1), -ENOENT);
     CHECK_HAS(hb_error_msg(), "node 4095");
     CHECK(hb_interleave_weights_current() == NULL);
-    hb_topo_free(t);
+    hb_topo_load_free(t);
     return hb_check_result();
 }

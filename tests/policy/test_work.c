@@ -29,7 +29,7 @@ static void release(struct hb_kslice *s)
 /* Runs 1 + 2 sweeps, checks, then corrupts one output and expects the check to fail. */
 static void exercise(const char *name, size_t n, double param, size_t corrupt)
 {
-    const struct hb_kernel *k = hb_kernel_find(name);
+    const struct hb_kernel *k = hb_kernel_registry_find(name);
     HB_EXPECT(k != NULL, "%s", hb_error_msg());
     struct hb_kslice s = make(k, n);
     s.param = param;
@@ -69,13 +69,13 @@ int main(void)
             exercise("intensity", 1000 + 7, x, 0);
     }
     /* The flops the intensity kernel does are what its param asks, 1 or an even count. */
-    HB_EXPECT(hb_intensity_flops(0.125) == 1, "1/8 -> %llu",
-              (unsigned long long)hb_intensity_flops(0.125));
-    HB_EXPECT(hb_intensity_flops(0.25) == 2, "1/4");
-    HB_EXPECT(hb_intensity_flops(1.0) == 8, "1");
-    HB_EXPECT(hb_intensity_flops(64.0) == 512, "64");
+    HB_EXPECT(hb_kernel_intensity_flops(0.125) == 1, "1/8 -> %llu",
+              (unsigned long long)hb_kernel_intensity_flops(0.125));
+    HB_EXPECT(hb_kernel_intensity_flops(0.25) == 2, "1/4");
+    HB_EXPECT(hb_kernel_intensity_flops(1.0) == 8, "1");
+    HB_EXPECT(hb_kernel_intensity_flops(64.0) == 512, "64");
     /* A dgemm slice too small for one product is refused with the size it needs. */
-    const struct hb_kernel *d = hb_kernel_find("dgemm");
+    const struct hb_kernel *d = hb_kernel_registry_find("dgemm");
     struct hb_kslice s = make(d, 1000);
     HB_EXPECT(d->init(&s) != 0, "tiny dgemm slice accepted");
     HB_EXPECT_CONTAINS(hb_error_msg(), "131072 bytes");

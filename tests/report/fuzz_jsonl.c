@@ -23,8 +23,8 @@ static void hb_fuzz_tables(const uint8_t *data, size_t size)
     hb_report_text(HB_FORMAT_CSV, "/dev/null", inputs, 1);
     struct hb_strtab str = {0};
     struct hb_cmp_side side = {.str = &str};
-    if (hb_cmp_side_read(path, &side) == 0) (void)hb_cmp_side_index(&side, 1);
-    hb_cmp_side_free(&side);
+    if (hb_compare_side_read(path, &side) == 0) (void)hb_compare_side_index(&side, 1);
+    hb_compare_side_free(&side);
     hb_strtab_free(&str);
     unlink(path);
 }
@@ -45,6 +45,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         hb_report_write(out, &r, 1);
         fclose(out);
     }
-    hb_report_in_free(&r);
+    hb_report_data_in_free(&r);
     return 0;
 }

@@ -32,7 +32,7 @@ def put(x, v):
 
 
 def fig(v, ci=None):
-    """As hb_figure_interval_text: "v [lo, hi]", or v alone without both ends."""
+    """As hb_figure_text_interval_text: "v [lo, hi]", or v alone without both ends."""
     s = put(v, v)
     if isinstance(ci, list) and len(ci) == 2 and all(isinstance(x, (int, float)) for x in ci):
         s += " [%s, %s]" % (put(ci[0], v), put(ci[1], v))

@@ -64,13 +64,13 @@ static void fold(struct hb_rfleet *fl, bool cut_keys)
         json_array_foreach(recs, i, rec)
         {
             json_t *r = cut_keys ? cut(rec) : json_incref(rec);
-            CHECK_INT(hb_rfleet_take(fl, r), 0);
+            CHECK_INT(hb_report_fleet_take(fl, r), 0);
             json_decref(r);
         }
         json_decref(recs);
     }
     CHECK(fl->on);
-    CHECK_INT(hb_rfleet_finish(fl), 0);
+    CHECK_INT(hb_report_fleet_stats_finish(fl), 0);
 }
 
 static bool same(double a, double b)
@@ -86,17 +86,17 @@ static bool fleet_after(size_t first)
     json_t *rec = json_pack("{s:s, s:s, s:s, s:f}", "type", "measurement", "host", "h0",
                             "experiment", "e", "value", 1.0);
     for (size_t i = 0; i < first; i++)
-        CHECK_INT(hb_rfleet_take(&fl, rec), 0);
+        CHECK_INT(hb_report_fleet_take(&fl, rec), 0);
     for (int h = 1; h <= 16; h++) {
         char host[16];
         snprintf(host, sizeof(host), "h%d", h);
         json_object_set_new(rec, "host", json_string(host));
-        CHECK_INT(hb_rfleet_take(&fl, rec), 0);
+        CHECK_INT(hb_report_fleet_take(&fl, rec), 0);
     }
     bool on = fl.on;
     CHECK(on ? fl.n == first + 16 : fl.n == 0);
     json_decref(rec);
-    hb_rfleet_free(&fl);
+    hb_report_fleet_free(&fl);
     return on;
 }
 
@@ -142,7 +142,7 @@ int main(void)
     CHECK_STR(hb_strtab_get(&all.cells, 1), "lat\x1flat-old\x1f?\x1f-\x1f-\x1fi\x1f"
                                             "0\x1f"
                                             "0\x1flatency");
-    hb_rfleet_free(&all);
-    hb_rfleet_free(&some);
+    hb_report_fleet_free(&all);
+    hb_report_fleet_free(&some);
     return hb_check_result();
 }

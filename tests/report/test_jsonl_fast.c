@@ -31,7 +31,7 @@ static bool wanted(const char *key, const char *const *keys)
 /* got holds exactly the wanted keys of want (all of a run record's), each json_equal. */
 static bool same_record(const json_t *got, const json_t *want, const char *const *keys)
 {
-    bool run = strcmp(hb_rec_str(want, "type", ""), "run") == 0;
+    bool run = strcmp(hb_jsonl_read_str(want, "type", ""), "run") == 0;
     size_t n = 0;
     const char *key;
     json_t *v;
@@ -95,7 +95,7 @@ static bool read_as_plain(const char *name, const struct plain *p, int rc, struc
             fprintf(stderr, "%s: got %d '%s', expected '%s'\n", name, rc, rc ? hb_error_msg() : "",
                     want);
         CHECK(rc == -EINVAL && strstr(hb_error_msg(), want));
-        if (rc == 0) hb_results_free(r);
+        if (rc == 0) hb_jsonl_load_free(r);
         return false;
     }
     if (rc) fprintf(stderr, "%s: %s\n", name, hb_error_msg());
@@ -111,7 +111,7 @@ static void check_same(const char *name, const char *text, size_t len, const cha
     struct hb_results r;
     put_file(text, len);
     plain_read(text, len, &p);
-    int rc = hb_results_read_keys(tmp_path, keys, NULL, NULL, &r);
+    int rc = hb_jsonl_load_read_keys(tmp_path, keys, NULL, NULL, &r);
     if (read_as_plain(name, &p, rc, &r)) {
         CHECK_INT(json_array_size(r.records), json_array_size(p.records));
         for (size_t i = 0; i < json_array_size(p.records); i++)
@@ -119,7 +119,7 @@ static void check_same(const char *name, const char *text, size_t len, const cha
                 fprintf(stderr, "%s: record %zu differs\n", name, i);
                 hb_check_failures++;
             }
-        hb_results_free(&r);
+        hb_jsonl_load_free(&r);
     }
     json_decref(p.records);
 }
@@ -133,20 +133,21 @@ static const char *const *scan_keys;
 static json_t *view_value(const struct hb_view *v, int k)
 {
     long long i;
-    switch (hb_view_type(v, k)) {
+    switch (hb_jsonl_view_type(v, k)) {
     case HB_VIEW_NULL:
         return json_null();
     case HB_VIEW_BOOL:
         return json_string("(bool)");
     case HB_VIEW_NUMBER:
-        return hb_view_integer(v, k, &i) ? json_integer(i) : json_real(hb_view_num(v, k, 0));
+        return hb_jsonl_view_integer(v, k, &i) ? json_integer(i)
+                                               : json_real(hb_jsonl_view_num(v, k, 0));
     case HB_VIEW_STRING:
-        return json_string(hb_view_str(v, k, NULL));
+        return json_string(hb_jsonl_view_str(v, k, NULL));
     case HB_VIEW_ARRAY: {
-        size_t n = hb_view_len(v, k);
+        size_t n = hb_jsonl_view_len(v, k);
         double *x = malloc((n ? n : 1) * sizeof(*x));
         json_t *a = json_array();
-        HB_EXPECT(x && a && hb_view_numbers(v, k, x) == n, "memory");
+        HB_EXPECT(x && a && hb_jsonl_view_numbers(v, k, x) == n, "memory");
         for (size_t j = 0; j < n; j++)
             json_array_append_new(a, isnan(x[j]) ? json_string("(not a number)") : json_real(x[j]));
         free(x);
@@ -192,7 +193,7 @@ static int scan_prepare(void *ctx, const struct hb_view *v, void *slot)
         if (x) json_object_set_new(rec, scan_keys[k], x);
     }
     /* the arena's memory stays until take: a string kept there must come back intact */
-    char *kept = hb_view_alloc(v, 32);
+    char *kept = hb_jsonl_view_alloc(v, 32);
     HB_EXPECT(kept, "memory");
     snprintf(kept, 32, "%s", "kept until take");
     *(json_t **)slot = rec;
@@ -220,11 +221,11 @@ static void check_scan(const char *name, const char *text, size_t len, const cha
     struct hb_results r;
     struct scan_got g = {json_array()};
     scan_keys = keys ? keys : scan_default;
-    const struct hb_results_scan scan = {scan_keys, 2 * sizeof(void *), scan_prepare, scan_take,
-                                         &g};
+    const struct hb_jsonl_load_scan scan = {scan_keys, 2 * sizeof(void *), scan_prepare, scan_take,
+                                            &g};
     put_file(text, len);
     plain_read(text, len, &p);
-    int rc = hb_results_scan(tmp_path, &scan, &r);
+    int rc = hb_jsonl_load_scan(tmp_path, &scan, &r);
     char scan_name[128];
     snprintf(scan_name, sizeof(scan_name), "scan %s", name);
     if (read_as_plain(scan_name, &p, rc, &r)) {
@@ -232,7 +233,7 @@ static void check_scan(const char *name, const char *text, size_t len, const cha
         json_t *want;
         json_array_foreach(p.records, i, want)
         {
-            if (strcmp(hb_rec_str(want, "type", ""), "run") == 0) {
+            if (strcmp(hb_jsonl_read_str(want, "type", ""), "run") == 0) {
                 CHECK(json_equal(json_array_get(r.records, runs++), want));
                 continue;
             }
@@ -252,7 +253,7 @@ static void check_scan(const char *name, const char *text, size_t len, const cha
         }
         CHECK_INT(json_array_size(r.records), runs);
         CHECK_INT(json_array_size(g.records), others);
-        hb_results_free(&r);
+        hb_jsonl_load_free(&r);
     }
     json_decref(g.records);
     json_decref(p.records);
@@ -370,7 +371,8 @@ static const char *const narrow_keys[] = {"host", "value", NULL};
 static int narrow_take(void *ctx, const json_t *rec)
 {
     struct hb_results *r = ctx;
-    if (strcmp(hb_rec_str(rec, "type", ""), "measurement") == 0) r->measurement_keys = narrow_keys;
+    if (strcmp(hb_jsonl_read_str(rec, "type", ""), "measurement") == 0)
+        r->measurement_keys = narrow_keys;
     return 1;
 }
 
@@ -392,13 +394,13 @@ static void check_narrowed(const char *dir)
     struct plain pl;
     plain_read(text, all, &pl);
     struct hb_results r;
-    HB_EXPECT(hb_results_readf_keys(NULL, tmp_path, NULL, narrow_take, &r, &r) == 0, "%s",
+    HB_EXPECT(hb_jsonl_load_readf_keys(NULL, tmp_path, NULL, narrow_take, &r, &r) == 0, "%s",
               hb_error_msg());
     CHECK_INT(json_array_size(r.records), json_array_size(pl.records));
     int narrowed = 0, last = -1;
     for (size_t i = 0; i < json_array_size(pl.records); i++) {
         const json_t *want = json_array_get(pl.records, i), *got = json_array_get(r.records, i);
-        bool meas = strcmp(hb_rec_str(want, "type", ""), "measurement") == 0;
+        bool meas = strcmp(hb_jsonl_read_str(want, "type", ""), "measurement") == 0;
         bool whole = same_record(got, want, NULL);
         bool cut = meas && same_record(got, want, narrow_keys);
         if (!whole && !cut) fprintf(stderr, "narrowed: record %zu differs\n", i);
@@ -408,7 +410,7 @@ static void check_narrowed(const char *dir)
     }
     CHECK(narrowed > 0);
     CHECK_INT(last, 1);
-    hb_results_free(&r);
+    hb_jsonl_load_free(&r);
     json_decref(pl.records);
     free(text);
 }
@@ -479,7 +481,7 @@ int main(int argc, char **argv)
     put_file(s, strlen(s));
     free(s);
     struct hb_results r;
-    CHECK(hb_results_read_take(tmp_path, NULL, NULL, &r) == -EINVAL);
+    CHECK(hb_jsonl_load_read_take(tmp_path, NULL, NULL, &r) == -EINVAL);
     CHECK_HAS(hb_error_msg(), ":1: not a hopbench JSON Lines record (maximum parsing depth");
     check_big();
     check_many();

@@ -46,7 +46,7 @@ static void check_node(const struct hb_topo *t, int i, int os, int first_cpu, in
     CHECK_INT(n->has_memory, mem > 0);
     for (int k = 0; k < n->ncpus && k < ncpus; k++)
         CHECK_INT(n->cpus[k], first_cpu + k);
-    CHECK_INT(hb_topo_node_index(t, os), i);
+    CHECK_INT(hb_topo_nodes_index(t, os), i);
 }
 
 static void check_matrix(const struct hb_topo *t, const uint64_t *dist, const int *hops)
@@ -56,12 +56,12 @@ static void check_matrix(const struct hb_topo *t, const uint64_t *dist, const in
     CHECK(t->hop_class != NULL);
     for (int i = 0; i < n; i++) {
         for (int j = 0; j < n; j++) {
-            if (hb_topo_distance(t, i, j) != dist[i * n + j] ||
-                hb_topo_hops(t, i, j) != hops[i * n + j]) {
+            if (hb_topo_distances_between(t, i, j) != dist[i * n + j] ||
+                hb_topo_distances_hops(t, i, j) != hops[i * n + j]) {
                 fprintf(stderr,
                         "%s [%d][%d]: distance %" PRIu64 " hops %d, expected %" PRIu64 " and %d\n",
-                        t->source, i, j, hb_topo_distance(t, i, j), hb_topo_hops(t, i, j),
-                        dist[i * n + j], hops[i * n + j]);
+                        t->source, i, j, hb_topo_distances_between(t, i, j),
+                        hb_topo_distances_hops(t, i, j), dist[i * n + j], hops[i * n + j]);
                 hb_check_failures++;
             }
         }
@@ -79,19 +79,19 @@ static void case_quartet(void)
     static const int hops[] = {0, 1, 1, 2, 1, 0, 2, 1, 1, 2, 0, 1, 2, 1, 1, 0};
     check_matrix(t, dist, hops);
     CHECK_INT(t->nclasses, 3);
-    CHECK_INT(hb_topo_count_cpu_nodes(t), 4);
-    CHECK_INT(hb_topo_count_mem_nodes(t), 4);
-    CHECK_INT(hb_topo_node_of_cpu(t, 5), 2);
-    CHECK_INT(hb_topo_node_of_cpu(t, 8), -1);
-    CHECK_INT(hb_topo_node_index(t, 4), -1);
-    CHECK_INT(hb_topo_hops(t, 0, 4), -1);
-    CHECK_INT(hb_topo_distance(t, -1, 0), 0);
+    CHECK_INT(hb_topo_nodes_count_cpu_nodes(t), 4);
+    CHECK_INT(hb_topo_nodes_count_mem_nodes(t), 4);
+    CHECK_INT(hb_topo_nodes_of_cpu(t, 5), 2);
+    CHECK_INT(hb_topo_nodes_of_cpu(t, 8), -1);
+    CHECK_INT(hb_topo_nodes_index(t, 4), -1);
+    CHECK_INT(hb_topo_distances_hops(t, 0, 4), -1);
+    CHECK_INT(hb_topo_distances_between(t, -1, 0), 0);
 
     const char *src = NULL;
-    CHECK_INT(hb_topo_llc_bytes(t, 1, &src), 32 * MIB);
+    CHECK_INT(hb_topo_caches_llc_bytes(t, 1, &src), 32 * MIB);
     CHECK_STR(src, "hwloc L3 (2 x 16 MiB)");
     uint64_t lv[4];
-    CHECK_INT(hb_topo_cache_sizes(t, 3, lv), 3);
+    CHECK_INT(hb_topo_caches_sizes(t, 3, lv), 3);
     CHECK_INT(lv[0], 48 * KIB);
     CHECK_INT(lv[1], 1 * MIB);
     CHECK_INT(lv[2], 16 * MIB);
@@ -101,12 +101,12 @@ static void case_quartet(void)
     CHECK_INT(hb_topo_launch_lines(t, NULL, &mpirun, &srun), 0);
     CHECK_STR(mpirun, "mpirun -np 4 --map-by numa --bind-to numa hopbench ...");
     CHECK_STR(srun, "srun --ntasks-per-node=4 --cpus-per-task=2 --cpu-bind=ldoms hopbench ...");
-    char *list = hb_topo_node_list(t, true, true);
+    char *list = hb_topo_nodes_list(t, true, true);
     CHECK_STR(list, "0,1,2,3");
     free(list);
     free(mpirun);
     free(srun);
-    hb_topo_free(t);
+    hb_topo_load_free(t);
 }
 
 static int popcount(unsigned x)
@@ -134,10 +134,10 @@ static void case_ladder(void)
     }
     check_matrix(t, dist, hops);
     CHECK_INT(t->nclasses, 4);
-    CHECK_INT(hb_topo_hops(t, 0, 7), 3);
-    CHECK_INT(hb_topo_distance(t, 0, 7), 28);
+    CHECK_INT(hb_topo_distances_hops(t, 0, 7), 3);
+    CHECK_INT(hb_topo_distances_between(t, 0, 7), 28);
     const char *src = NULL;
-    CHECK_INT(hb_topo_llc_bytes(t, 7, &src), 32 * MIB);
+    CHECK_INT(hb_topo_caches_llc_bytes(t, 7, &src), 32 * MIB);
     CHECK_STR(src, "hwloc L3 (1 x 32 MiB)");
     char *mpirun = NULL, *srun = NULL;
     CHECK_INT(hb_topo_launch_lines(t, NULL, &mpirun, &srun), 0);
@@ -145,7 +145,7 @@ static void case_ladder(void)
     CHECK_HAS(srun, "--ntasks-per-node=8 --cpus-per-task=4 --cpu-bind=ldoms");
     free(mpirun);
     free(srun);
-    hb_topo_free(t);
+    hb_topo_load_free(t);
 }
 
 static void case_snc(void)
@@ -160,14 +160,14 @@ static void case_snc(void)
     CHECK_INT(t->nclasses, 3);
     /* Both nodes of a socket sit under its one L3: each is served by all of it. */
     const char *src = NULL;
-    CHECK_INT(hb_topo_llc_bytes(t, 2, &src), 60 * MIB);
+    CHECK_INT(hb_topo_caches_llc_bytes(t, 2, &src), 60 * MIB);
     CHECK_STR(src, "hwloc L3 (1 x 60 MiB)");
     char *mpirun = NULL, *srun = NULL;
     CHECK_INT(hb_topo_launch_lines(t, NULL, &mpirun, &srun), 0);
     CHECK_HAS(mpirun, "-np 4 --map-by numa --bind-to numa");
     free(mpirun);
     free(srun);
-    hb_topo_free(t);
+    hb_topo_load_free(t);
 }
 
 static void case_memonly(void)
@@ -179,27 +179,27 @@ static void case_memonly(void)
     check_node(t, 2, 2, 0, 0, 0, 64 * GIB);
     check_node(t, 3, 3, 0, 0, 0, 64 * GIB);
     CHECK_INT(t->ncpus_total, 4);
-    CHECK_INT(hb_topo_count_cpu_nodes(t), 2);
-    CHECK_INT(hb_topo_count_mem_nodes(t), 4);
-    CHECK_INT(hb_topo_node_of_cpu(t, 0), 0);
-    CHECK_INT(hb_topo_node_of_cpu(t, 3), 1);
+    CHECK_INT(hb_topo_nodes_count_cpu_nodes(t), 2);
+    CHECK_INT(hb_topo_nodes_count_mem_nodes(t), 4);
+    CHECK_INT(hb_topo_nodes_of_cpu(t, 0), 0);
+    CHECK_INT(hb_topo_nodes_of_cpu(t, 3), 1);
     static const uint64_t dist[] = {10, 21, 14, 24, 21, 10, 24, 14, 14, 24, 10, 28, 24, 14, 28, 10};
     /* Hop classes are the interconnect's: the socket link is class 1, whatever the CXL
      * nodes' distances; their columns are -1. */
     static const int hops[] = {0, 1, -1, -1, 1, 0, -1, -1, -1, -1, 0, -1, -1, -1, -1, 0};
     check_matrix(t, dist, hops);
     CHECK_INT(t->nclasses, 2);
-    char *list = hb_topo_node_list(t, true, false);
+    char *list = hb_topo_nodes_list(t, true, false);
     CHECK_STR(list, "0,1");
     free(list);
-    list = hb_topo_node_list(t, false, true);
+    list = hb_topo_nodes_list(t, false, true);
     CHECK_STR(list, "0,1,2,3");
     free(list);
     const char *src = NULL;
-    CHECK_INT(hb_topo_llc_bytes(t, 3, &src), 0);
+    CHECK_INT(hb_topo_caches_llc_bytes(t, 3, &src), 0);
     CHECK_HAS(src, "no CPUs");
     uint64_t lv[4];
-    CHECK_INT(hb_topo_cache_sizes(t, 2, lv), 0);
+    CHECK_INT(hb_topo_caches_sizes(t, 2, lv), 0);
 
     /* One package per CPU node: Open MPI maps by package and never sees nodes 2 and 3. */
     char *mpirun = NULL, *srun = NULL;
@@ -217,7 +217,7 @@ static void case_memonly(void)
     hb_mpirun_dialect_choose("Open MPI v4.1.4");
     free(mpirun);
     free(srun);
-    hb_topo_free(t);
+    hb_topo_load_free(t);
 }
 
 static void case_snc_cxl(void)
@@ -237,7 +237,7 @@ static void case_snc_cxl(void)
     CHECK_HAS(srun, "--ntasks-per-node=2 --cpus-per-task=2 --cpu-bind=mask_cpu:0x3,0xc ");
     free(mpirun);
     free(srun);
-    hb_topo_free(t);
+    hb_topo_load_free(t);
 }
 
 static void case_single(void)
@@ -248,17 +248,17 @@ static void case_single(void)
     CHECK(t->distances == NULL);
     CHECK(t->hop_class == NULL);
     CHECK_INT(t->nclasses, 0);
-    CHECK_INT(hb_topo_hops(t, 0, 0), 0);
-    CHECK_INT(hb_topo_distance(t, 0, 0), 0);
+    CHECK_INT(hb_topo_distances_hops(t, 0, 0), 0);
+    CHECK_INT(hb_topo_distances_between(t, 0, 0), 0);
     const char *src = NULL;
-    CHECK_INT(hb_topo_llc_bytes(t, 0, &src), 8 * MIB);
+    CHECK_INT(hb_topo_caches_llc_bytes(t, 0, &src), 8 * MIB);
     char *mpirun = NULL, *srun = NULL;
     CHECK_INT(hb_topo_launch_lines(t, NULL, &mpirun, &srun), 0);
     CHECK_HAS(mpirun, "-np 1 --map-by numa --bind-to numa");
     CHECK_HAS(srun, "--ntasks-per-node=1 --cpus-per-task=8");
     free(mpirun);
     free(srun);
-    hb_topo_free(t);
+    hb_topo_load_free(t);
 }
 
 static void case_nodist(void)
@@ -269,10 +269,10 @@ static void case_nodist(void)
     check_node(t, 1, 1, 2, 2, 2, 16 * GIB);
     CHECK(t->distances == NULL);
     CHECK_INT(t->nclasses, 0);
-    CHECK_INT(hb_topo_hops(t, 0, 1), -1);
-    CHECK_INT(hb_topo_hops(t, 1, 1), 0);
-    CHECK_INT(hb_topo_distance(t, 0, 1), 0);
-    hb_topo_free(t);
+    CHECK_INT(hb_topo_distances_hops(t, 0, 1), -1);
+    CHECK_INT(hb_topo_distances_hops(t, 1, 1), 0);
+    CHECK_INT(hb_topo_distances_between(t, 0, 1), 0);
+    hb_topo_load_free(t);
 }
 
 static void case_badfiles(void)

@@ -88,7 +88,7 @@ static double link_cost(int sh, int sn, int dh, int dn, const void *ctx)
 static struct hb_interval figure(const json_t *fig)
 {
     const json_t *ci = json_object_get(fig, "ci95");
-    double v = hb_rec_num(fig, "value", NAN);
+    double v = hb_jsonl_read_num(fig, "value", NAN);
     struct hb_interval iv = {2, v, NAN, NAN, 0.0};
     if (json_is_array(ci)) {
         iv.lo = json_number_value(json_array_get(ci, 0));
@@ -112,7 +112,8 @@ static int check_links(const json_t *rec, double pct)
         struct hb_interval y = figure(json_object_get(l, "bandwidth_GBps"));
         bool lat_worse = x.value > rl.value * (1 + pct / 100), lat_apart = x.lo > rl.hi;
         bool bw_worse = y.value < rb.value * (1 - pct / 100), bw_apart = y.hi < rb.lo;
-        const char *why = hb_rec_str(l, "reason", ""), *in = hb_rec_str(l, "inconclusive", "");
+        const char *why = hb_jsonl_read_str(l, "reason", ""),
+                   *in = hb_jsonl_read_str(l, "inconclusive", "");
         CHECK(!!strstr(why, "latency") == (lat_worse && lat_apart));
         CHECK(!!strstr(in, "latency") == (lat_worse && !lat_apart));
         CHECK(!!strstr(why, "bandwidth") == (bw_worse && bw_apart));
@@ -160,7 +161,7 @@ static void test_links(void)
         if (kind == 2) c.slow_link = factor;
         m = run(nh, nr, node, link_cost, &c, spread);
         json_t *rec = links_of(m, pct);
-        CHECK_STR(hb_rec_str(rec, "type", ""), "comm_links");
+        CHECK_STR(hb_jsonl_read_str(rec, "type", ""), "comm_links");
         CHECK_INT(json_array_size(json_object_get(rec, "links")), nh * (nh - 1) / 2);
         int flagged = check_links(rec, pct);
         /* A clear difference (x3 or more at +-2%): exactly the slow links; none when all alike
@@ -199,7 +200,7 @@ static void test_links_drift(void)
     json_t *l;
     json_array_foreach(json_object_get(json_array_get(d, 0), "links"), i, l)
     {
-        const char *why = hb_rec_str(l, "reason", "?");
+        const char *why = hb_jsonl_read_str(l, "reason", "?");
         if (!joins(l, 3)) CHECK_STR(why, "");
         if (joins(l, 3) && joins(l, 0))
             CHECK_HAS(why, "; h1 differs in governor=powersave; h4 differs in thp_enabled=never; ");
@@ -247,13 +248,13 @@ static void test_links_family(void)
     CHECK(joins(l, 0) && joins(l, 1));
     CHECK(json_is_true(json_object_get(l, "outlier")));
     const json_t *lat = json_object_get(l, "latency_us");
-    CHECK_WITHIN(hb_rec_num(lat, "p", NAN), 2.0 / 252, 1e-12);
-    CHECK_WITHIN(hb_rec_num(lat, "p_adjusted", NAN), 2.0 / 252, 1e-12);
-    CHECK_INT(hb_rec_num(lat, "repeats", 0), REPEATS);
-    CHECK_WITHIN(hb_rec_num(lat, "ci_coverage", 0), 0.9375, 1e-12);
+    CHECK_WITHIN(hb_jsonl_read_num(lat, "p", NAN), 2.0 / 252, 1e-12);
+    CHECK_WITHIN(hb_jsonl_read_num(lat, "p_adjusted", NAN), 2.0 / 252, 1e-12);
+    CHECK_INT(hb_jsonl_read_num(lat, "repeats", 0), REPEATS);
+    CHECK_WITHIN(hb_jsonl_read_num(lat, "ci_coverage", 0), 0.9375, 1e-12);
     const json_t *fam = json_object_get(json_object_get(rec, "family"), "latency_us");
-    CHECK_INT(hb_rec_num(fam, "size", 0), 1);
-    CHECK_STR(hb_rec_str(fam, "rule", ""), "BH FDR");
+    CHECK_INT(hb_jsonl_read_num(fam, "size", 0), 1);
+    CHECK_STR(hb_jsonl_read_str(fam, "rule", ""), "BH FDR");
     CHECK(json_is_null(json_object_get(json_object_get(l, "bandwidth_GBps"), "p")));
     /* The reference: medians of intervals, no one coverage or count of repeats. */
     const json_t *ref = json_object_get(json_object_get(rec, "reference"), "latency_us");
@@ -314,24 +315,24 @@ static int check_nic(const json_t *d, double want_ratio)
         bool empty = !json_array_size(json_object_get(rec, "near_nodes")) ||
                      !json_array_size(json_object_get(rec, "far_nodes"));
         CHECK(json_is_string(json_object_get(rec, "note")) == (empty || json_is_null(nn)));
-        if (strcmp(hb_rec_str(rec, "host", ""), "h1") != 0 || empty) continue;
+        if (strcmp(hb_jsonl_read_str(rec, "host", ""), "h1") != 0 || empty) continue;
         mine++;
         const json_t *lat = json_object_get(rec, "latency");
         struct hb_interval n = figure(json_object_get(lat, "near")),
                            f = figure(json_object_get(lat, "far"));
         /* A verdict exactly when the intervals are apart and the family's adjusted p passes;
          * the record says its family. */
-        double adj = hb_rec_num(lat, "p_adjusted", NAN);
+        double adj = hb_jsonl_read_num(lat, "p_adjusted", NAN);
         CHECK(json_is_number(json_object_get(lat, "p")) && isfinite(adj));
         CHECK(json_is_string(json_object_get(lat, "verdict")) ==
               (hb_intervals_separate(&n, &f) && adj < 0.05));
-        CHECK_STR(hb_rec_str(lat, "noise", ""),
+        CHECK_STR(hb_jsonl_read_str(lat, "noise", ""),
                   json_is_string(json_object_get(lat, "verdict")) ? "clear" : "inconclusive");
-        CHECK(hb_rec_num(json_object_get(rec, "family"), "size", 0) >= 2);
-        CHECK_WITHIN(hb_rec_num(lat, "ratio", NAN), f.value / n.value, 1e-9);
+        CHECK(hb_jsonl_read_num(json_object_get(rec, "family"), "size", 0) >= 2);
+        CHECK_WITHIN(hb_jsonl_read_num(lat, "ratio", NAN), f.value / n.value, 1e-9);
         if (want_ratio > 0) {
-            CHECK_WITHIN(hb_rec_num(lat, "ratio", NAN), want_ratio, want_ratio * 0.05);
-            CHECK_HAS(hb_rec_str(lat, "verdict", ""), "ranks far from eth0 take");
+            CHECK_WITHIN(hb_jsonl_read_num(lat, "ratio", NAN), want_ratio, want_ratio * 0.05);
+            CHECK_HAS(hb_jsonl_read_str(lat, "verdict", ""), "ranks far from eth0 take");
         }
     }
     return mine;
@@ -358,13 +359,13 @@ static void test_nic(void)
         json_t *rec;
         json_array_foreach(d, i, rec)
         {
-            const char *host = hb_rec_str(rec, "host", "");
+            const char *host = hb_jsonl_read_str(rec, "host", "");
             if (strcmp(host, "h2") == 0)
-                CHECK_HAS(hb_rec_str(rec, "note", ""),
+                CHECK_HAS(hb_jsonl_read_str(rec, "note", ""),
                           "every rank of host h2 sits on a node local to its NIC ib0 (nodes 0-3): "
                           "no far rank to compare");
             if (strcmp(host, "h3") == 0)
-                CHECK_HAS(hb_rec_str(rec, "note", ""), "host h3 lists no network");
+                CHECK_HAS(hb_jsonl_read_str(rec, "note", ""), "host h3 lists no network");
             if (strcmp(host, "h1") == 0) {
                 CHECK_INT(json_array_size(json_object_get(rec, "near_nodes")), 1);
                 CHECK_INT(json_array_size(json_object_get(rec, "far_nodes")), 3);

@@ -76,16 +76,16 @@ int main(void)
     /* The summary: the median of its figures' spreads, and the estimate passed in. */
     struct hb_summary s = {.estimate_s = 2.5};
     json_t *r3 = hb_rec(3, 100.0, 0.01);
-    CHECK_INT(hb_summary_add(&s, r5), 0);
-    CHECK_INT(hb_summary_add(&s, r1), 0);
-    CHECK_INT(hb_summary_add(&s, r3), 0);
+    CHECK_INT(hb_record_summary_add(&s, r5), 0);
+    CHECK_INT(hb_record_summary_add(&s, r1), 0);
+    CHECK_INT(hb_record_summary_add(&s, r3), 0);
     json_t *sum = hb_record_summary("lat", &s, 3.0);
     double lo = json_real_value(json_object_get(r3, "spread_pct"));
     double hi = json_real_value(json_object_get(r5, "spread_pct"));
     CHECK_WITHIN(json_real_value(json_object_get(sum, "spread_pct_median")), (lo + hi) / 2, 1e-9);
     CHECK_WITHIN(json_real_value(json_object_get(sum, "estimate_s")), 2.5, 1e-12);
     json_decref(sum);
-    hb_summary_free(&s);
+    hb_record_summary_free(&s);
     sum = hb_record_summary("lat", &s, 3.0);
     CHECK(json_is_null(json_object_get(sum, "spread_pct_median")));
     CHECK(json_is_null(json_object_get(sum, "estimate_s")));

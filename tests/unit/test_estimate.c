@@ -15,7 +15,7 @@ static void one_task(struct hb_plan *p, const char *kernel, uint64_t bytes, int 
 {
     struct hb_experiment e = {.reps = 3, .min_time_s = 0.05};
     snprintf(e.name, sizeof(e.name), "%s", kernel);
-    struct hb_task *t = hb_experiment_task(&e);
+    struct hb_task *t = hb_plan_experiment_task(&e);
     HB_EXPECT(t != NULL, "out of memory");
     t->role = HB_ROLE_FG;
     t->threads = threads;

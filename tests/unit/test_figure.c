@@ -1,5 +1,5 @@
 /* What people read of a figure: one rounding (hb_figure_text), intervals as [lo, hi] never
- * as +- (hb_figure_interval_text), one spelling per unit (hb_units), the footprint a chase
+ * as +- (hb_figure_text_interval_text), one spelling per unit (hb_units), the footprint a chase
  * keeps in the caches (hb_level_footprint) and the physical bounds (hb_bounds_check) in
  * words (hb_bounds_text). */
 #include "../hb_check.h"
@@ -20,7 +20,7 @@ static const char *fig(double v)
 static const char *iv(double v, double lo, double hi)
 {
     static char buf[HB_FIGURE_LEN];
-    return hb_figure_interval_text(v, lo, hi, buf, sizeof(buf));
+    return hb_figure_text_interval_text(v, lo, hi, buf, sizeof(buf));
 }
 
 /* The out_of_bounds keys of a measurement record, comma-joined ("" for none). */
@@ -68,21 +68,21 @@ int main(void)
     CHECK_STR(fig(5.0), "5.000");
     CHECK_STR(fig(1.23456e9), "1.235e+09");
     CHECK_STR(fig(NAN), "n/a");
-    CHECK_INT(hb_figure_decimals(272.24), 1);
-    CHECK_INT(hb_figure_decimals(0.0), 2);
+    CHECK_INT(hb_figure_text_decimals(272.24), 1);
+    CHECK_INT(hb_figure_text_decimals(0.0), 2);
     /* c2c's 272.24 +-489.93 was the interval [221, 1201]: both ends at the value's decimals. */
     CHECK_STR(iv(272.24, 221.02, 1201.31), "272.2 [221.0, 1201.3]");
     CHECK_STR(iv(26.4651, 26.31, 26.52), "26.47 [26.31, 26.52]");
     CHECK_STR(iv(26.4651, NAN, 26.52), "26.47");
     CHECK_STR(iv(2.5e9, 2.4e9, 2.61e9), "2.500e+09 [2.400e+09, 2.610e+09]");
     /* One display spelling per unit; records keep theirs. */
-    CHECK_STR(hb_unit_shown("GBps"), "GB/s");
-    CHECK_STR(hb_unit_shown("ns"), "ns");
-    CHECK_STR(hb_unit_shown("flop/B"), "flop/B");
-    CHECK_STR(hb_unit_quantity("GBps"), "bandwidth");
-    CHECK_STR(hb_unit_quantity("ns"), "latency");
-    CHECK(hb_unit_higher_better("GBps") && !hb_unit_higher_better("ns"));
-    CHECK(hb_unit_higher_better("loads/ns") && !hb_unit_higher_better("s"));
+    CHECK_STR(hb_units_shown("GBps"), "GB/s");
+    CHECK_STR(hb_units_shown("ns"), "ns");
+    CHECK_STR(hb_units_shown("flop/B"), "flop/B");
+    CHECK_STR(hb_units_quantity("GBps"), "bandwidth");
+    CHECK_STR(hb_units_quantity("ns"), "latency");
+    CHECK(hb_units_higher_better("GBps") && !hb_units_higher_better("ns"));
+    CHECK(hb_units_higher_better("loads/ns") && !hb_units_higher_better("s"));
     /* A chase at a 256-byte stride holds a 128-byte line pair per stride: half its set; at 64
      * or 128 bytes, and for a streaming kernel, all of it. */
     CHECK_INT(hb_level_footprint(1 << 20, 256), 1 << 19);
@@ -90,8 +90,8 @@ int main(void)
     CHECK_INT(hb_level_footprint(1 << 20, 128), 1 << 20);
     CHECK_INT(hb_level_footprint(1 << 20, 64), 1 << 20);
     CHECK_INT(hb_level_footprint(1 << 20, 0), 1 << 20);
-    CHECK(hb_level_ws_of_footprint(32768, 256) == 65536);
-    CHECK(hb_level_ws_of_footprint(32768, 0) == 32768);
+    CHECK(hb_level_footprint_ws(32768, 256) == 65536);
+    CHECK(hb_level_footprint_ws(32768, 0) == 32768);
     /* Bounds: 22 loads in flight from 8 chains of 1 thread cannot be; 8 can. */
     CHECK_STR(bounds("{\"type\":\"measurement\",\"chains\":8,\"threads\":1,\"concurrency\":22}"),
               "concurrency");

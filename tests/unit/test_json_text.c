@@ -18,7 +18,7 @@ static uint64_t next(void)
     return seed;
 }
 
-/* v through hb_json_put and through json_dumps at the precision: the same text. */
+/* v through hb_json_text_put and through json_dumps at the precision: the same text. */
 static void same(const json_t *v, int digits)
 {
     char *want = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY | JSON_REAL_PRECISION(digits));
@@ -26,7 +26,7 @@ static void same(const json_t *v, int digits)
     size_t len = 0;
     FILE *m = open_memstream(&got, &len);
     HB_EXPECT(want && m, "memory");
-    hb_json_put(m, v, digits);
+    hb_json_text_put(m, v, digits);
     fclose(m);
     if (strcmp(got, want) != 0)
         fprintf(stderr, "digits %d: got %s, jansson %s\n", digits, got, want);

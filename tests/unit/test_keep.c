@@ -56,13 +56,13 @@ static void check_suite(const struct hb_suite *s, struct hb_options *o)
     snprintf(o->command, sizeof(o->command), "%s", s->name);
     struct hb_suite_env env = {.opts = o};
     struct hb_keep k;
-    CHECK_INT(hb_keep_init(&k, &env), 0);
+    CHECK_INT(hb_suite_keep_init(&k, &env), 0);
     for (const char *const *r = s->reads; r && *r; r++)
         if (!listed(hb_record_columns, *r))
             fprintf(stderr, "suite '%s' reads '%s', which is no column\n", s->name, *r),
                 hb_check_failures++;
     json_t *rec = full_record();
-    CHECK_INT(hb_keep_add(&k, &env, rec), 0);
+    CHECK_INT(hb_suite_keep_add(&k, &env, rec), 0);
     CHECK_INT(k.nhosts, s->derive ? 1 : 0);
     if (s->derive && k.nhosts == 1) {
         CHECK_STR(k.hosts[0].name, "h0");
@@ -74,7 +74,7 @@ static void check_suite(const struct hb_suite *s, struct hb_options *o)
     }
     CHECK(k.whole == NULL);
     json_decref(rec);
-    hb_keep_free(&k);
+    hb_suite_keep_free(&k);
 }
 
 /* A hops record of host `host` (the shape of tests/hops/test_verdicts.c). */
@@ -119,7 +119,7 @@ static void check_hosts(struct hb_options *o, const struct hb_topo *t)
     struct hb_suite_env env = {.topo = t, .opts = o};
     struct hb_keep k;
     long held = hb_records_held_max();
-    CHECK_INT(hb_keep_init(&k, &env), 0);
+    CHECK_INT(hb_suite_keep_init(&k, &env), 0);
     /* Experiment by experiment, host by host. h0's hop-1 reads are 15.7% apart, h1's equal. */
     static const struct {
         const char *exp;
@@ -133,7 +133,7 @@ static void check_hosts(struct hb_options *o, const struct hb_topo *t)
         for (int h = 0; h < 2; h++) {
             json_t *rec =
                 hops_rec(h ? "h1" : "h0", plan[x].exp, plan[x].cpu, plan[x].hops, plan[x].pct[h]);
-            CHECK_INT(hb_keep_add(&k, &env, rec), 0);
+            CHECK_INT(hb_suite_keep_add(&k, &env, rec), 0);
             json_decref(rec);
         }
     CHECK_INT(k.nhosts, 2);
@@ -142,7 +142,7 @@ static void check_hosts(struct hb_options *o, const struct hb_topo *t)
     CHECK_INT(json_array_size(k.whole), 8);
     CHECK_INT(hb_records_held_max(), held + 8);
     json_t *derived = json_array();
-    CHECK_INT(hb_keep_derive(&k, &env, collect, derived), 0);
+    CHECK_INT(hb_suite_keep_derive(&k, &env, collect, derived), 0);
     const json_t *v0 = verdict(derived, "h0"), *v1 = verdict(derived, "h1");
     CHECK(v0 && v1);
     if (v0 && v1) {
@@ -150,7 +150,7 @@ static void check_hosts(struct hb_options *o, const struct hb_topo *t)
         CHECK(json_is_true(json_object_get(v1, "holds")));
     }
     json_decref(derived);
-    hb_keep_free(&k);
+    hb_suite_keep_free(&k);
     unsetenv("HOPBENCH_DEBUG_KEEP");
 }
 
@@ -158,14 +158,14 @@ int main(void)
 {
     char prog[] = "hopbench", *argv[] = {prog, NULL};
     struct hb_options o;
-    HB_EXPECT(hb_options_parse(1, argv, &o) == 0, "the default options do not parse");
+    HB_EXPECT(hb_cli_options_parse(1, argv, &o) == 0, "the default options do not parse");
     unsetenv("HOPBENCH_DEBUG_KEEP");
     for (const struct hb_suite *const *s = hb_suites; *s; s++)
         check_suite(*s, &o);
     struct hb_topo *t = NULL;
     HB_EXPECT(hb_topo_load(HB_FIXTURES "/2n-nodist.xml", &t) == 0, "no topology fixture");
     check_hosts(&o, t);
-    hb_topo_free(t);
-    hb_options_free(&o);
+    hb_topo_load_free(t);
+    hb_cli_options_free(&o);
     return hb_check_result();
 }

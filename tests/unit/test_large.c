@@ -56,14 +56,14 @@ static void experiment_wire(void)
     struct hb_experiment e = {.reps = 7, .seed = 42};
     snprintf(e.name, sizeof(e.name), "wire-test");
     const long long pair[2] = {1, 2};
-    CHECK_INT(hb_param_str(&e, "k", "v"), 0);
-    CHECK_INT(hb_param_int(&e, "n", 1LL << 40), 0);
-    CHECK_INT(hb_param_null(&e, "d"), 0);
-    CHECK_INT(hb_param_num(&e, "x", 0.125), 0);
-    CHECK_INT(hb_param_num(&e, "i", 2.0), 0); /* "%g" writes 2: an integer, as always */
-    CHECK_INT(hb_param_ints(&e, "c", pair, 2), 0);
+    CHECK_INT(hb_plan_param_str(&e, "k", "v"), 0);
+    CHECK_INT(hb_plan_param_int(&e, "n", 1LL << 40), 0);
+    CHECK_INT(hb_plan_param_null(&e, "d"), 0);
+    CHECK_INT(hb_plan_param_num(&e, "x", 0.125), 0);
+    CHECK_INT(hb_plan_param_num(&e, "i", 2.0), 0); /* "%g" writes 2: an integer, as always */
+    CHECK_INT(hb_plan_param_ints(&e, "c", pair, 2), 0);
     for (int i = 0; i < 200; i++) {
-        struct hb_task *task = hb_experiment_task(&e);
+        struct hb_task *task = hb_plan_experiment_task(&e);
         CHECK(task != NULL);
         if (!task) return;
         task->cpu_node = i;
@@ -81,11 +81,11 @@ static void experiment_wire(void)
     }
     char *buf = NULL;
     size_t len = 0;
-    CHECK_INT(hb_experiment_pack(&e, &buf, &len), 0);
+    CHECK_INT(hb_plan_experiment_pack(&e, &buf, &len), 0);
     struct hb_experiment got;
-    CHECK_INT(hb_experiment_unpack(buf, len, &got), 0);
+    CHECK_INT(hb_plan_experiment_unpack(buf, len, &got), 0);
     CHECK_STR(got.name, "wire-test");
-    json_t *keys = hb_params_json(&got.params);
+    json_t *keys = hb_plan_params_json(&got.params);
     char *text = keys ? json_dumps(keys, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
     CHECK_STR(text ? text : "", "{\"k\":\"v\",\"n\":1099511627776,\"d\":null,\"x\":0.125,\"i\":2,"
                                 "\"c\":[1,2]}");
@@ -93,15 +93,15 @@ static void experiment_wire(void)
     json_decref(keys);
     /* No room is refused with a message, never cut. */
     for (int k = e.params.n; k < HB_PARAMS_MAX; k++)
-        CHECK_INT(hb_param_int(&e, "filler", k), 0);
-    CHECK_INT(hb_param_int(&e, "one_too_many", 7), -EINVAL);
+        CHECK_INT(hb_plan_param_int(&e, "filler", k), 0);
+    CHECK_INT(hb_plan_param_int(&e, "one_too_many", 7), -EINVAL);
     CHECK_HAS(hb_error_msg(), "one_too_many");
     struct hb_experiment small = {.params.n = 0};
     CHECK_INT(
-        hb_param_str(&small, "s", "a string of more than forty characters, which is too long"),
+        hb_plan_param_str(&small, "s", "a string of more than forty characters, which is too long"),
         -EINVAL);
     CHECK_HAS(hb_error_msg(), "longer than 39");
-    CHECK_INT(hb_param_str(&small, "a key longer than twenty", "x"), -EINVAL);
+    CHECK_INT(hb_plan_param_str(&small, "a key longer than twenty", "x"), -EINVAL);
     CHECK_INT(small.params.n, 0);
     CHECK_INT(got.reps, 7);
     CHECK_INT(got.ntasks, 200);
@@ -115,7 +115,7 @@ static void experiment_wire(void)
         CHECK((a->mem_nodes == NULL) == (b->mem_nodes == NULL));
         if (a->mem_nodes && b->mem_nodes) CHECK(hwloc_bitmap_isequal(a->mem_nodes, b->mem_nodes));
         int *nodes = NULL;
-        int n = hb_task_mem_nodes(b, &nodes);
+        int n = hb_plan_task_mem_nodes(b, &nodes);
         CHECK_INT(n, b->policy == HB_POLICY_BIND ? 1 : 9);
         if (n > 0) CHECK_INT(nodes[n - 1], b->policy == HB_POLICY_BIND ? 300 + i : 256 + i);
         free(nodes);
@@ -123,12 +123,12 @@ static void experiment_wire(void)
     /* Bytes cut anywhere are refused, never read past. */
     for (size_t cut = 0; cut < len; cut += len / 7 + 1) {
         struct hb_experiment part;
-        CHECK_INT(hb_experiment_unpack(buf, cut, &part), -EINVAL);
+        CHECK_INT(hb_plan_experiment_unpack(buf, cut, &part), -EINVAL);
         CHECK_INT(part.ntasks, 0);
     }
     free(buf);
-    hb_experiment_clear(&got);
-    hb_experiment_clear(&e);
+    hb_plan_experiment_clear(&got);
+    hb_plan_experiment_clear(&e);
     CHECK(e.tasks == NULL && e.ntasks == 0);
 }
 
@@ -147,7 +147,7 @@ static void launch_lines(void)
     struct hb_topo *t = NULL;
     CHECK_INT(hb_topo_load(HB_FIXTURES "/64c16m-hi-numbers.xml", &t), 0);
     if (!t) return;
-    CHECK_INT(hb_topo_count_cpu_nodes(t), 64);
+    CHECK_INT(hb_topo_nodes_count_cpu_nodes(t), 64);
     CHECK_INT(t->nnodes, 80);
     char *args = malloc(5001);
     memset(args, 'a', 5000);
@@ -165,7 +165,7 @@ static void launch_lines(void)
     CHECK_INT(count(srun, args), 1);
     free(mpirun);
     free(srun);
-    char *list = hb_topo_node_list(t, false, true);
+    char *list = hb_topo_nodes_list(t, false, true);
     CHECK_HAS(list, "0,1,2,3,4,");
     CHECK_HAS(list, ",63,252,253,254,255,256,");
     CHECK_HAS(list, ",267");
@@ -175,7 +175,7 @@ static void launch_lines(void)
     CHECK(hwloc_bitmap_isset(mem, 267));
     hwloc_bitmap_free(mem);
     free(args);
-    hb_topo_free(t);
+    hb_topo_load_free(t);
 }
 
 int main(void)

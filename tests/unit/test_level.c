@@ -49,7 +49,7 @@ int main(void)
     level(t, 1, 9 * MiB, 0, &l);
     hb_level_line(&l, 9 * MiB, line, sizeof(line));
     CHECK_STR(line, "");
-    hb_topo_free(t);
+    hb_topo_load_free(t);
 
     /* 4n-quartet: a 48 KiB L1 per CPU. 64 KiB over node 0's 2 CPUs is 32 KiB in each: L1, and
      * the line says so per thread rather than "64 KiB fits in L1 (48 KiB)". */
@@ -64,7 +64,7 @@ int main(void)
     level(t, 1, 32 * 1024, 0, &l);
     hb_level_line(&l, 32 * 1024, line, sizeof(line));
     CHECK_STR(line, "32 KiB fits in L1 (48 KiB): this measures L1, not memory");
-    hb_topo_free(t);
+    hb_topo_load_free(t);
 
     /* 8n-amd-numbers: a 32 MiB L3 per 8 CPUs. 48 MiB over CPUs 0-15 (two L3s, 8 threads
      * under each) is 3 MiB a thread, within each L3's 4 MiB per thread. */
@@ -77,7 +77,7 @@ int main(void)
     hb_level_line(&l, 48 * MiB, line, sizeof(line));
     CHECK_STR(line, "48 MiB over 16 threads (3 MiB each) fits in L3 (32 MiB shared by 8 threads, "
                     "4 MiB each): this measures L3, not memory");
-    hb_topo_free(t);
+    hb_topo_load_free(t);
 
     /* 1n-vmcache: a 480 MiB L3 for 2 cores, as this project's VM reports: taken as 64 MiB. */
     t = load("1n-vmcache.xml");
@@ -85,7 +85,7 @@ int main(void)
     CHECK_INT(l.cache_bytes, 64 * MiB);
     CHECK_STR(level(t, 1, 256 * MiB, 0, &l), "memory");
     CHECK_STR(level(t, 2, 1024 * MiB, 0, &l), "memory");
-    hb_topo_free(t);
+    hb_topo_load_free(t);
 
     /* 2n1m-hbm-cache: 16 GiB memory-side caches in front of each node's memory. */
     t = load("2n1m-hbm-cache.xml");
@@ -94,6 +94,6 @@ int main(void)
     CHECK_STR(level(t, 1, (uint64_t)32 << 30, 0, &l), "memory");
     /* Interleaved (no one memory node): no memory-side cache is counted. */
     CHECK_STR(level(t, 1, 1024 * MiB, -1, &l), "memory");
-    hb_topo_free(t);
+    hb_topo_load_free(t);
     return hb_check_result();
 }

@@ -349,6 +349,6 @@ int main(void)
         json_decref(derived);
         json_decref(measured);
     }
-    hb_topo_free(t);
+    hb_topo_load_free(t);
     return hb_check_result();
 }

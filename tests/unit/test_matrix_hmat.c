@@ -101,19 +101,19 @@ static void test_family(struct hb_topo *t)
     /* 4 repeats against 4, apart: p = 2/70 = 0.029 each, a family of 2: both drawn. */
     json_t *h = family_hmat(t, 4, false);
     CHECK_INT(json_array_size(json_object_get(h, "flags")), 2);
-    CHECK_INT(hb_rec_num(json_object_get(h, "family"), "size", 0), 2);
+    CHECK_INT(hb_jsonl_read_num(json_object_get(h, "family"), "size", 0), 2);
     json_t *f = json_array_get(json_object_get(h, "flags"), 0);
-    CHECK_WITHIN(hb_rec_num(f, "p", NAN), 2.0 / 70, 1e-12);
-    CHECK_WITHIN(hb_rec_num(f, "p_adjusted", NAN), 2.0 / 70, 1e-12);
+    CHECK_WITHIN(hb_jsonl_read_num(f, "p", NAN), 2.0 / 70, 1e-12);
+    CHECK_WITHIN(hb_jsonl_read_num(f, "p_adjusted", NAN), 2.0 / 70, 1e-12);
     json_decref(h);
     /* Beside two candidates within the noise: 4 x 0.029 / 2 = 0.057, inconclusive. */
     h = family_hmat(t, 4, true);
     CHECK_INT(json_array_size(json_object_get(h, "flags")), 0);
     CHECK_INT(json_array_size(json_object_get(h, "inconclusive")), 4);
-    CHECK_INT(hb_rec_num(json_object_get(h, "family"), "size", 0), 4);
+    CHECK_INT(hb_jsonl_read_num(json_object_get(h, "family"), "size", 0), 4);
     f = json_array_get(json_object_get(h, "inconclusive"), 0);
-    CHECK_WITHIN(hb_rec_num(f, "p_adjusted", NAN), 4 * 2.0 / 70 / 2, 1e-12);
-    CHECK_STR(hb_rec_str(f, "evidence", ""), "inconclusive");
+    CHECK_WITHIN(hb_jsonl_read_num(f, "p_adjusted", NAN), 4 * 2.0 / 70 / 2, 1e-12);
+    CHECK_STR(hb_jsonl_read_str(f, "evidence", ""), "inconclusive");
     json_decref(h);
     /* 9 repeats against 9: both drawn in that family. */
     h = family_hmat(t, 9, true);
@@ -236,7 +236,7 @@ int main(void)
     CHECK_INT(json_array_size(hmat_flags(d, "chase")), 0);
     json_decref(d);
     test_family(t);
-    hb_topo_free(t);
+    hb_topo_load_free(t);
 
     /* Without HMAT: the matrices carry hmat null and one note says so, once. */
     CHECK_INT(hb_topo_load(HB_FIXTURES "/2n-nodist.xml", &t), 0);
@@ -269,6 +269,6 @@ int main(void)
     const char *first = strstr(text, "HMAT: none");
     CHECK(first != NULL && strstr(first + 1, "HMAT: none") == NULL);
     json_decref(d);
-    hb_topo_free(t);
+    hb_topo_load_free(t);
     return hb_check_result();
 }

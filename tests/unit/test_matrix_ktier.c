@@ -47,7 +47,7 @@ static json_t *kernel_tiers(struct hb_topo *t, json_t *measured, double threshol
     size_t i;
     json_t *r;
     *matrix = NULL;
-    json_array_foreach(derived, i, r) if (strcmp(hb_rec_str(r, "type", ""), "matrix") == 0)
+    json_array_foreach(derived, i, r) if (strcmp(hb_jsonl_read_str(r, "type", ""), "matrix") == 0)
     {
         *matrix = json_incref(r);
         break;
@@ -99,19 +99,19 @@ static void test_family(struct hb_topo *t)
     json_t *k = family_tiers(t, 4, false, &m);
     CHECK_INT(json_array_size(json_object_get(k, "flags")), 1);
     json_t *f = json_array_get(json_object_get(k, "flags"), 0);
-    CHECK_STR(hb_rec_str(f, "evidence", ""), "clear");
-    CHECK_WITHIN(hb_rec_num(f, "p", NAN), 2.0 / 70, 1e-12);
-    CHECK_WITHIN(hb_rec_num(f, "p_adjusted", NAN), 2.0 / 70, 1e-12);
-    CHECK_INT(hb_rec_num(json_object_get(k, "family"), "size", 0), 1);
-    CHECK_STR(hb_rec_str(json_object_get(k, "family"), "rule", ""), "BH FDR");
+    CHECK_STR(hb_jsonl_read_str(f, "evidence", ""), "clear");
+    CHECK_WITHIN(hb_jsonl_read_num(f, "p", NAN), 2.0 / 70, 1e-12);
+    CHECK_WITHIN(hb_jsonl_read_num(f, "p_adjusted", NAN), 2.0 / 70, 1e-12);
+    CHECK_INT(hb_jsonl_read_num(json_object_get(k, "family"), "size", 0), 1);
+    CHECK_STR(hb_jsonl_read_str(json_object_get(k, "family"), "rule", ""), "BH FDR");
     json_decref(m);
     /* Beside a second candidate within the noise: 2 x 0.029 = 0.057, inconclusive. */
     k = family_tiers(t, 4, true, &m);
     CHECK_INT(json_array_size(json_object_get(k, "flags")), 0);
     CHECK_INT(json_array_size(json_object_get(k, "inconclusive")), 2);
-    CHECK_INT(hb_rec_num(json_object_get(k, "family"), "size", 0), 2);
+    CHECK_INT(hb_jsonl_read_num(json_object_get(k, "family"), "size", 0), 2);
     f = json_array_get(json_object_get(k, "inconclusive"), 0);
-    CHECK_WITHIN(hb_rec_num(f, "p_adjusted", NAN), 2 * 2.0 / 70, 1e-12);
+    CHECK_WITHIN(hb_jsonl_read_num(f, "p_adjusted", NAN), 2 * 2.0 / 70, 1e-12);
     json_decref(m);
     /* 9 repeats against 9: drawn in the same family. */
     k = family_tiers(t, 9, true, &m);
@@ -162,9 +162,9 @@ int main(void)
     CHECK_INT(json_integer_value(json_object_get(f, "other_mem_node")), 2);
     CHECK_INT(json_integer_value(json_object_get(f, "kernel_tier")), 4);
     CHECK_INT(json_integer_value(json_object_get(f, "other_kernel_tier")), 19);
-    CHECK_STR(hb_rec_str(f, "evidence", ""), "unknown noise");
+    CHECK_STR(hb_jsonl_read_str(f, "evidence", ""), "unknown noise");
     CHECK_STR(
-        hb_rec_str(f, "reason", ""),
+        hb_jsonl_read_str(f, "reason", ""),
         "from node 0 the kernel puts node 1 in a faster tier than node 2 (memory_tier4 vs "
         "memory_tier19), measured the other way (252.0 vs 204.0 ns, 18.5% beyond the threshold)");
     CHECK(json_number_value(json_object_get(json_object_get(f, "figure"), "value")) == 252.0);
@@ -179,15 +179,17 @@ int main(void)
     /* Beyond the intervals (+-5%: 239-265 against 194-214 ns): clear. */
     k = kernel_tiers(t, cells(true, 0.05), 5.0, &m);
     CHECK_INT(json_array_size(json_object_get(k, "flags")), 1);
-    CHECK_STR(hb_rec_str(json_array_get(json_object_get(k, "flags"), 0), "evidence", ""), "clear");
+    CHECK_STR(hb_jsonl_read_str(json_array_get(json_object_get(k, "flags"), 0), "evidence", ""),
+              "clear");
     CHECK_INT(json_array_size(json_object_get(k, "inconclusive")), 0);
     json_decref(m);
     /* Within them (+-15%: 214-290 against 173-235 ns): inconclusive, not flagged. */
     k = kernel_tiers(t, cells(true, 0.15), 5.0, &m);
     CHECK_INT(json_array_size(json_object_get(k, "flags")), 0);
     CHECK_INT(json_array_size(json_object_get(k, "inconclusive")), 1);
-    CHECK_STR(hb_rec_str(json_array_get(json_object_get(k, "inconclusive"), 0), "evidence", ""),
-              "inconclusive");
+    CHECK_STR(
+        hb_jsonl_read_str(json_array_get(json_object_get(k, "inconclusive"), 0), "evidence", ""),
+        "inconclusive");
     table_of(m, text, sizeof(text));
     CHECK_HAS(text, "kernel tier inconclusive (within the measured figures' noise): from node 0");
     json_decref(m);
@@ -199,10 +201,10 @@ int main(void)
     /* Bandwidth the other way up: node 1 reads 9.523 GB/s from node 0, node 2 11.764. */
     k = kernel_tiers(t, cells(false, 0), 5.0, &m);
     CHECK_INT(json_array_size(json_object_get(k, "flags")), 1);
-    CHECK_HAS(hb_rec_str(json_array_get(json_object_get(k, "flags"), 0), "reason", ""),
+    CHECK_HAS(hb_jsonl_read_str(json_array_get(json_object_get(k, "flags"), 0), "reason", ""),
               "measured the other way (9.523 vs 11.76 GB/s, 18.5% beyond the threshold)");
     json_decref(m);
     test_family(t);
-    hb_topo_free(t);
+    hb_topo_load_free(t);
     return hb_check_result();
 }

@@ -119,7 +119,7 @@ static void myth(double half, const char *want)
     struct hb_options o = {.tolerance_pct = 5.0, .command = "hops"};
     struct hb_suite_env env = {NULL, &o, NULL, 0, NULL, NULL, NULL, NULL};
     json_t *d = json_array();
-    CHECK_INT(hb_suite_hops_derive(&env, m, d), 0);
+    CHECK_INT(hb_hops_derive(&env, m, d), 0);
     json_t *v = first(d, "verdict");
     CHECK(v != NULL);
     CHECK_STR(json_string_value(json_object_get(v, "verdict")), want);
@@ -147,7 +147,7 @@ static void hmat(double half, size_t flags, size_t inconclusive)
     CHECK_INT(json_array_size(json_object_get(h, "flags")), flags);
     CHECK_INT(json_array_size(json_object_get(h, "inconclusive")), inconclusive);
     json_decref(d);
-    hb_topo_free(t);
+    hb_topo_load_free(t);
 }
 
 int main(void)
@@ -162,6 +162,6 @@ int main(void)
     myth(10, "inconclusive"); /* [98, 118] and [115, 135] overlap */
     hmat(3, 2, 0);            /* the order of nodes 1 and 2, and the ratio of nodes 0 and 2 */
     hmat(60, 0, 2);           /* 326 +-60 reaches 252 +-60 */
-    hb_topo_free(t);
+    hb_topo_load_free(t);
     return hb_check_result();
 }

@@ -35,7 +35,7 @@ static struct hb_topo *load(const char *file)
 static void plan_for(struct hb_topo *t, struct hb_options *o, const char *cmd, struct hb_plan *p)
 {
     const char *argv[] = {"hopbench", cmd, "--size", "64M"};
-    CHECK_INT(hb_options_parse(4, (char **)argv, o), 0);
+    CHECK_INT(hb_cli_options_parse(4, (char **)argv, o), 0);
     struct hb_suite_env env = {t, o, fake_lookup, (uint64_t)1 << 30, NULL, NULL, NULL, NULL};
     memset(p, 0, sizeof(*p));
     int rc = hb_suite_plan(&env, p);
@@ -71,8 +71,8 @@ static void quartet_matrix(void)
     CHECK_STR(p.exps[1].tasks[0].label, "0.0.r.1");
     CHECK_STR(p.exps[1].name, "matrix-lat-0-1");
     hb_plan_free(&p);
-    hb_options_free(&o);
-    hb_topo_free(t);
+    hb_cli_options_free(&o);
+    hb_topo_load_free(t);
 }
 
 static void ladder_matrix(void)
@@ -93,8 +93,8 @@ static void ladder_matrix(void)
     CHECK_INT(classes[2], 24);
     CHECK_INT(classes[3], 8);
     hb_plan_free(&p);
-    hb_options_free(&o);
-    hb_topo_free(t);
+    hb_cli_options_free(&o);
+    hb_topo_load_free(t);
 }
 
 static void memonly_matrix(void)
@@ -112,8 +112,8 @@ static void memonly_matrix(void)
     CHECK_INT(p.n, 2 * 4 * 4);
     CHECK_INT(as_column, 2 * 2 * 4); /* nodes 2 and 3 are memory targets */
     hb_plan_free(&p);
-    hb_options_free(&o);
-    hb_topo_free(t);
+    hb_cli_options_free(&o);
+    hb_topo_load_free(t);
 }
 
 static void labels_and_defaults(void)
@@ -121,11 +121,11 @@ static void labels_and_defaults(void)
     struct hb_topo *t = load("4n-quartet.xml");
     struct hb_task task = {
         .cpu_node = 2, .first_thread = 1, .policy = HB_POLICY_BIND, .mem_node = 3};
-    hb_task_describe(t, &task, "w");
+    hb_plan_task_describe(t, &task, "w");
     CHECK_STR(task.label, "2.1.w.3");
     CHECK_INT(task.hops, 1);
     task.policy = HB_POLICY_INTERLEAVE;
-    hb_task_describe(t, &task, "r");
+    hb_plan_task_describe(t, &task, "r");
     CHECK_STR(task.label, "2.1.r.i");
     CHECK_INT(task.hops, -1);
 
@@ -141,8 +141,8 @@ static void labels_and_defaults(void)
     CHECK_INT(p.n, 1);
     CHECK_STR(p.exps[0].tasks[0].label, "0.0.r.0");
     hb_plan_free(&p);
-    hb_options_free(&o);
-    hb_topo_free(t);
+    hb_cli_options_free(&o);
+    hb_topo_load_free(t);
 }
 
 /* The default working set and the reason the run record gives for it. */
@@ -153,7 +153,7 @@ static void default_size(const char *file, uint64_t want, const char *why)
     uint64_t llc = 0;
     CHECK_INT(hb_default_size_choose(t, source, sizeof(source), &llc), want);
     CHECK_HAS(source, why);
-    hb_topo_free(t);
+    hb_topo_load_free(t);
 }
 
 /* Memory-side caches: 4x the largest when memory allows (64 MiB caches: 256 MiB), and when a
@@ -179,13 +179,13 @@ static void memside_cache_size(void)
               "quarter of the smallest free node memory, which is 128 MiB), figures include its "
               "hits; "
               "--size above 64 MiB measures the memory behind it");
-    hb_topo_free(t);
+    hb_topo_load_free(t);
     t = load("2n1m-hbm-cache.xml"); /* memory enough for 4 x 16 GiB */
     for (int i = 0; i < t->nnodes; i++)
         t->nodes[i].mem_free_bytes = (uint64_t)1 << 40;
     CHECK_INT(hb_default_size_choose(t, source, sizeof(source), NULL), (uint64_t)64 << 30);
     CHECK_HAS(source, "4 x memory-side cache: ");
-    hb_topo_free(t);
+    hb_topo_load_free(t);
 }
 
 int main(void)

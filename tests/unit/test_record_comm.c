@@ -23,16 +23,16 @@ static void experiment(struct hb_experiment *e, const char *metric, int src, int
     snprintf(e->suite, sizeof(e->suite), "comm");
     snprintf(e->name, sizeof(e->name), "comm-%s-%d-%d-%d", metric, src, dst, bytes);
     snprintf(e->metric, sizeof(e->metric), "%s", metric);
-    struct hb_task *task = hb_experiment_task(e);
+    struct hb_task *task = hb_plan_experiment_task(e);
     task->cpu_node = src;
     task->mem_node = src;
     snprintf(task->kernel, sizeof(task->kernel), "pingpong");
-    hb_param_int(e, "src_node", src);
-    hb_param_int(e, "dst_node", dst);
-    hb_param_int(e, "hops", src == dst ? 0 : 1);
-    hb_param_int(e, "message_bytes", bytes);
-    hb_param_int(e, "src_mem_node", src);
-    hb_param_int(e, "dst_mem_node", dst);
+    hb_plan_param_int(e, "src_node", src);
+    hb_plan_param_int(e, "dst_node", dst);
+    hb_plan_param_int(e, "hops", src == dst ? 0 : 1);
+    hb_plan_param_int(e, "message_bytes", bytes);
+    hb_plan_param_int(e, "src_mem_node", src);
+    hb_plan_param_int(e, "dst_mem_node", dst);
 }
 
 static void check_record(const struct hb_topo *t)
@@ -74,7 +74,7 @@ static void check_record(const struct hb_topo *t)
     json_decref(merged);
     json_decref(rec);
     /* Two hosts: no hop class between their nodes; bandwidth from the fastest sample. */
-    hb_experiment_clear(&e);
+    hb_plan_experiment_clear(&e);
     experiment(&e, "bandwidth", 0, 1, 1024);
     r.bytes_per_sample = 2e9;
     r.window = 64;
@@ -85,7 +85,7 @@ static void check_record(const struct hb_topo *t)
     CHECK_WITHIN(json_number_value(json_object_get(rec, "bw_GBps_best")), 2000.0, 1e-6);
     CHECK_INT(json_integer_value(json_object_get(rec, "window")), 64);
     json_decref(rec);
-    hb_experiment_clear(&e);
+    hb_plan_experiment_clear(&e);
 }
 
 /* A measured comm record of host h: node src -> dst, metric, size, value. */
@@ -132,6 +132,6 @@ int main(void)
     if (!t) return 1;
     check_record(t);
     check_matrix(t);
-    hb_topo_free(t);
+    hb_topo_load_free(t);
     return hb_check_result();
 }

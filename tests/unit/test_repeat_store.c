@@ -56,44 +56,44 @@ static int collect(json_t *rec, void *ctx)
 static void round_trip(void)
 {
     struct hb_repeats reps;
-    CHECK_INT(hb_repeats_init(&reps, NEXP, 5.0), 0);
+    CHECK_INT(hb_repeat_store_init(&reps, NEXP, 5.0), 0);
     for (int r = 0; r < NREP; r++)
         for (int x = 0; x < NEXP; x++) {
             json_t *merged = json_array();
             for (int k = 0; k < NTASK; k++)
                 CHECK_INT(r < NREP - 1
-                              ? hb_repeats_put(&reps, x, r, record(x, k, r))
-                              : hb_repeats_last(&reps, x, record(x, k, r), collect, merged),
+                              ? hb_repeat_store_put(&reps, x, r, record(x, k, r))
+                              : hb_repeat_store_last(&reps, x, record(x, k, r), collect, merged),
                           0);
-            CHECK(hb_repeats_has(&reps, x));
+            CHECK(hb_repeat_store_has(&reps, x));
             if (r < NREP - 1) {
                 CHECK_INT(json_array_size(merged), 0);
                 json_decref(merged);
                 continue;
             }
-            hb_repeats_end(&reps, x);
+            hb_repeat_store_end(&reps, x);
             char *got = json_dumps(merged, JSON_COMPACT), *want = expected(x);
             CHECK_STR(got, want);
-            CHECK(!hb_repeats_has(&reps, x));
+            CHECK(!hb_repeat_store_has(&reps, x));
             free(got);
             free(want);
             json_decref(merged);
         }
     /* One task's repeats and their merge, never an experiment's, let alone the plan's. */
     CHECK_INT(hb_records_held_max(), NREP + 1);
-    hb_repeats_free(&reps);
+    hb_repeat_store_free(&reps);
 }
 
 /* A run stopped before the last repeat: what waits is merged over the repeats it has. */
 static void flush(void)
 {
     struct hb_repeats reps;
-    CHECK_INT(hb_repeats_init(&reps, NEXP, 5.0), 0);
+    CHECK_INT(hb_repeat_store_init(&reps, NEXP, 5.0), 0);
     for (int r = 0; r < 2; r++)
         for (int k = 0; k < NTASK; k++)
-            CHECK_INT(hb_repeats_put(&reps, 1, r, record(1, k, r)), 0);
+            CHECK_INT(hb_repeat_store_put(&reps, 1, r, record(1, k, r)), 0);
     json_t *got = json_array(), *want = json_array();
-    CHECK_INT(hb_repeats_flush(&reps, 1, collect, got), 0);
+    CHECK_INT(hb_repeat_store_flush(&reps, 1, collect, got), 0);
     for (int k = 0; k < NTASK; k++) {
         json_t *recs[2] = {record(1, k, 0), record(1, k, 1)};
         json_array_append_new(want, merge_fixed(recs, 2));
@@ -101,10 +101,10 @@ static void flush(void)
         json_decref(recs[1]);
     }
     CHECK(json_equal(got, want));
-    CHECK(!hb_repeats_has(&reps, 1));
+    CHECK(!hb_repeat_store_has(&reps, 1));
     json_decref(got);
     json_decref(want);
-    hb_repeats_free(&reps);
+    hb_repeat_store_free(&reps);
 }
 
 /* A repeat that waits needs the file; with one repeat none is made. */
@@ -112,15 +112,15 @@ static void unwritable_tmpdir(void)
 {
     struct hb_repeats reps;
     setenv("TMPDIR", "/nonexistent/hb-tmp", 1);
-    CHECK_INT(hb_repeats_init(&reps, NEXP, 5.0), 0);
+    CHECK_INT(hb_repeat_store_init(&reps, NEXP, 5.0), 0);
     json_t *got = json_array();
-    CHECK_INT(hb_repeats_last(&reps, 0, record(0, 0, 0), collect, got), 0);
+    CHECK_INT(hb_repeat_store_last(&reps, 0, record(0, 0, 0), collect, got), 0);
     CHECK_INT(json_array_size(got), 1);
-    CHECK_INT(hb_repeats_put(&reps, 1, 0, record(1, 0, 0)), -HB_EENV);
+    CHECK_INT(hb_repeat_store_put(&reps, 1, 0, record(1, 0, 0)), -HB_EENV);
     CHECK_HAS(hb_error_msg(), "/nonexistent/hb-tmp");
     CHECK_HAS(hb_error_msg(), "set TMPDIR");
     json_decref(got);
-    hb_repeats_free(&reps);
+    hb_repeat_store_free(&reps);
     unsetenv("TMPDIR");
 }
 

@@ -13,7 +13,7 @@ static void word(const char *arg, bool first, const char *want)
     size_t len = 0;
     FILE *f = open_memstream(&got, &len);
     if (!f) exit(1);
-    hb_sh_word(f, arg, first);
+    hb_escape_sh_word(f, arg, first);
     fclose(f);
     CHECK_STR(got, want);
     /* Whatever the argument, the word is UTF-8: jansson takes it. */
@@ -30,10 +30,10 @@ static void line(const char *in, const char *want)
     size_t len = 0;
     FILE *f = open_memstream(&got, &len);
     if (!f) exit(1);
-    hb_esc_line(f, in);
+    hb_escape_line(f, in);
     fclose(f);
     CHECK_STR(got, want);
-    hb_esc_line_str(small, sizeof(small), in);
+    hb_escape_line_str(small, sizeof(small), in);
     CHECK_STR(small, want);
     free(got);
 }
@@ -83,12 +83,12 @@ int main(void)
     /* The line and where argv[0]'s word ends, a quoted space in it or not. */
     char *argv[] = {"my dir/hopbench", "bw", "-o", "a b", NULL};
     const char *args = NULL;
-    char *line = hb_sh_line(4, argv, &args);
+    char *line = hb_escape_sh_line(4, argv, &args);
     CHECK_STR(line, "'my dir/hopbench' bw -o 'a b'");
     CHECK(args != NULL && args == line + strlen("'my dir/hopbench'"));
     if (args) CHECK_STR(args, " bw -o 'a b'");
     free(line);
-    line = hb_sh_line(1, argv, &args);
+    line = hb_escape_sh_line(1, argv, &args);
     CHECK_STR(line, "'my dir/hopbench'");
     CHECK(args == NULL);
     free(line);

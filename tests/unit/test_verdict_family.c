@@ -45,7 +45,7 @@ static json_t *with_repeats(json_t *rec, double lo, double hi, int n)
 
 static double num(const json_t *o, const char *key)
 {
-    return hb_rec_num(o, key, NAN);
+    return hb_jsonl_read_num(o, key, NAN);
 }
 
 /* comm --bg: pairs (rank 2k -> 2k+1), idle and loaded latency (8 B) and bandwidth (4 KiB);
@@ -82,13 +82,13 @@ static void test_comm_bg(void)
 {
     /* Alone (with its pair's bandwidth, no difference: a family of 2). */
     json_t *d = comm_bg(1, 5), *rec = json_array_get(d, 0), *lat = json_object_get(rec, "latency");
-    CHECK_STR(hb_rec_str(lat, "separation", ""), "clear");
-    CHECK_STR(hb_rec_str(lat, "verdict", ""), "slower under load");
+    CHECK_STR(hb_jsonl_read_str(lat, "separation", ""), "clear");
+    CHECK_STR(hb_jsonl_read_str(lat, "verdict", ""), "slower under load");
     CHECK_WITHIN(num(lat, "p"), BORDER, 1e-12);
     CHECK_WITHIN(num(lat, "p_adjusted"), BORDER * 2, 1e-12);
     CHECK_WITHIN(num(json_object_get(rec, "bandwidth"), "p"), 1.0, 1e-12);
     CHECK_INT(num(json_object_get(rec, "family"), "size"), 2);
-    CHECK_STR(hb_rec_str(json_object_get(rec, "family"), "rule", ""), "BH FDR");
+    CHECK_STR(hb_jsonl_read_str(json_object_get(rec, "family"), "rule", ""), "BH FDR");
     /* Figures with their coverage and repeats. */
     CHECK_WITHIN(num(json_object_get(lat, "idle"), "ci_coverage"), 0.9375, 1e-12);
     CHECK_INT(num(json_object_get(lat, "idle"), "repeats"), 5);
@@ -96,7 +96,7 @@ static void test_comm_bg(void)
     /* Among 8 pairs (16 verdicts): 16 x 2/252 = 0.127, inconclusive, the verdict withdrawn. */
     d = comm_bg(8, 5);
     lat = json_object_get(json_array_get(d, 0), "latency");
-    CHECK_STR(hb_rec_str(lat, "separation", ""), "inconclusive");
+    CHECK_STR(hb_jsonl_read_str(lat, "separation", ""), "inconclusive");
     CHECK(json_is_null(json_object_get(lat, "verdict")));
     CHECK_WITHIN(num(lat, "p_adjusted"), BORDER * 16, 1e-12);
     for (size_t i = 0; i < 8; i++)
@@ -105,14 +105,14 @@ static void test_comm_bg(void)
     /* 9 repeats against 9: 16 x 2/48620, still clear. */
     d = comm_bg(8, 9);
     lat = json_object_get(json_array_get(d, 0), "latency");
-    CHECK_STR(hb_rec_str(lat, "separation", ""), "clear");
-    CHECK_STR(hb_rec_str(lat, "verdict", ""), "slower under load");
+    CHECK_STR(hb_jsonl_read_str(lat, "separation", ""), "clear");
+    CHECK_STR(hb_jsonl_read_str(lat, "verdict", ""), "slower under load");
     CHECK_WITHIN(num(lat, "p_adjusted"), 16 * hb_signif_mwu_min_p(9, 9), 1e-12);
     json_decref(d);
     /* One repeat: no interval, unknown noise, no member; p null. */
     d = comm_bg(2, 1);
     lat = json_object_get(json_array_get(d, 0), "latency");
-    CHECK_STR(hb_rec_str(lat, "separation", ""), "unknown noise");
+    CHECK_STR(hb_jsonl_read_str(lat, "separation", ""), "unknown noise");
     CHECK(json_is_null(json_object_get(lat, "p")) &&
           json_is_null(json_object_get(lat, "p_adjusted")));
     CHECK_INT(num(json_object_get(json_array_get(d, 0), "family"), "size"), 0);
@@ -145,8 +145,9 @@ static json_t *gain_of(json_t *d, int w)
     snprintf(name, sizeof(name), "w%d", w);
     size_t i;
     json_t *r;
-    json_array_foreach(d, i, r) if (strcmp(hb_rec_str(r, "type", ""), "gain") == 0 &&
-                                    strcmp(hb_rec_str(r, "workload", ""), name) == 0) return r;
+    json_array_foreach(d, i,
+                       r) if (strcmp(hb_jsonl_read_str(r, "type", ""), "gain") == 0 &&
+                              strcmp(hb_jsonl_read_str(r, "workload", ""), name) == 0) return r;
     return NULL;
 }
 
@@ -155,7 +156,7 @@ static json_t *policy(struct hb_topo *t, int workloads, int n)
     struct hb_options o = {.threshold_pct = 5.0, .command = "policy"};
     struct hb_suite_env env = {t, &o, NULL, 0, NULL, NULL, NULL, NULL};
     json_t *m = policy_run(workloads, n), *d = json_array();
-    CHECK_INT(hb_suite_policy_derive(&env, m, d), 0);
+    CHECK_INT(hb_policy_derive(&env, m, d), 0);
     json_decref(m);
     return d;
 }
@@ -165,8 +166,8 @@ static void test_policy(struct hb_topo *t)
     /* One workload: vs interleave and vs remote, a family of 2 (one-node and os absent). */
     json_t *d = policy(t, 1, 5), *g = gain_of(d, 0);
     const json_t *noise = json_object_get(g, "gain_noise");
-    CHECK_STR(hb_rec_str(noise, "gain_vs_interleave", ""), "clear");
-    CHECK_STR(hb_rec_str(noise, "gain_vs_os", ""), "unknown noise");
+    CHECK_STR(hb_jsonl_read_str(noise, "gain_vs_interleave", ""), "clear");
+    CHECK_STR(hb_jsonl_read_str(noise, "gain_vs_os", ""), "unknown noise");
     CHECK_WITHIN(num(json_object_get(g, "gain_p"), "gain_vs_interleave"), BORDER, 1e-12);
     CHECK_WITHIN(num(json_object_get(g, "gain_p_adjusted"), "gain_vs_remote"), BORDER, 1e-12);
     CHECK(json_is_null(json_object_get(json_object_get(g, "gain_p"), "gain_vs_os")));
@@ -175,23 +176,24 @@ static void test_policy(struct hb_topo *t)
     /* Eight workloads, 16 gains: workload 0's are 2 of 16 at 2/252: 0.063, inconclusive. */
     d = policy(t, 8, 5);
     g = gain_of(d, 0);
-    CHECK_STR(hb_rec_str(json_object_get(g, "gain_noise"), "gain_vs_interleave", ""),
+    CHECK_STR(hb_jsonl_read_str(json_object_get(g, "gain_noise"), "gain_vs_interleave", ""),
               "inconclusive");
     CHECK_WITHIN(num(json_object_get(g, "gain_p_adjusted"), "gain_vs_interleave"), BORDER * 16 / 2,
                  1e-12);
     CHECK_INT(num(json_object_get(gain_of(d, 7), "family"), "size"), 16);
-    CHECK_STR(hb_rec_str(json_object_get(gain_of(d, 7), "gain_noise"), "gain_vs_remote", ""),
+    CHECK_STR(hb_jsonl_read_str(json_object_get(gain_of(d, 7), "gain_noise"), "gain_vs_remote", ""),
               "inconclusive");
     json_decref(d);
     /* 9 repeats against 9: clear among 16. */
     d = policy(t, 8, 9);
     g = gain_of(d, 0);
-    CHECK_STR(hb_rec_str(json_object_get(g, "gain_noise"), "gain_vs_interleave", ""), "clear");
+    CHECK_STR(hb_jsonl_read_str(json_object_get(g, "gain_noise"), "gain_vs_interleave", ""),
+              "clear");
     json_decref(d);
     /* One repeat: unknown noise, p null. */
     d = policy(t, 1, 1);
     g = gain_of(d, 0);
-    CHECK_STR(hb_rec_str(json_object_get(g, "gain_noise"), "gain_vs_interleave", ""),
+    CHECK_STR(hb_jsonl_read_str(json_object_get(g, "gain_noise"), "gain_vs_interleave", ""),
               "unknown noise");
     CHECK(json_is_null(json_object_get(json_object_get(g, "gain_p"), "gain_vs_interleave")));
     json_decref(d);
@@ -220,17 +222,17 @@ static json_t *weights(double lo, double hi, int n)
 static void test_weights(void)
 {
     json_t *d = weights(120, 130, 5), *w = json_array_get(d, 0);
-    CHECK_STR(hb_rec_str(w, "best_vs_next", ""), "clear");
+    CHECK_STR(hb_jsonl_read_str(w, "best_vs_next", ""), "clear");
     CHECK_WITHIN(num(w, "best_vs_next_p"), BORDER, 1e-12);
     CHECK_WITHIN(num(w, "best_vs_next_p_adjusted"), BORDER, 1e-12);
     CHECK_INT(num(json_object_get(w, "family"), "size"), 1);
     json_decref(d);
     d = weights(104, 114, 5);
-    CHECK_STR(hb_rec_str(json_array_get(d, 0), "best_vs_next", ""), "inconclusive");
+    CHECK_STR(hb_jsonl_read_str(json_array_get(d, 0), "best_vs_next", ""), "inconclusive");
     json_decref(d);
     d = weights(120, 130, 1);
     w = json_array_get(d, 0);
-    CHECK_STR(hb_rec_str(w, "best_vs_next", ""), "unknown noise");
+    CHECK_STR(hb_jsonl_read_str(w, "best_vs_next", ""), "unknown noise");
     CHECK(json_is_null(json_object_get(w, "best_vs_next_p")));
     json_decref(d);
 }
@@ -250,10 +252,10 @@ static void fleet(int n, double slow, struct hb_rfleet *fl)
                                   "latency", "unit", "ns", "status", "ok", "role", "foreground");
             double f = h == 5 ? slow : h == 9 ? 1.5 : 1.0;
             with_repeats(r, 100 * f, 110 * f, h == 9 ? 1 : n);
-            CHECK_INT(hb_rfleet_take(fl, r), 0);
+            CHECK_INT(hb_report_fleet_take(fl, r), 0);
             json_decref(r);
         }
-    CHECK_INT(hb_rfleet_finish(fl), 0);
+    CHECK_INT(hb_report_fleet_stats_finish(fl), 0);
 }
 
 static const struct hb_rfleet_host *fleet_host(const struct hb_rfleet *fl, const char *name)
@@ -280,12 +282,12 @@ static void test_fleet(void)
     CHECK(isnan(h9->p) && isnan(h9->p_adjusted));
     CHECK_INT(fl.family, 1);
     CHECK(isnan(fleet_host(&fl, "h1")->p));
-    hb_rfleet_free(&fl);
+    hb_report_fleet_free(&fl);
     /* 1.2 times: under the 35% threshold, no candidate. */
     fleet(5, 1.2, &fl);
     CHECK_INT(fleet_host(&fl, "h5")->verdict, HB_RFLEET_OK);
     CHECK_INT(fl.family, 0);
-    hb_rfleet_free(&fl);
+    hb_report_fleet_free(&fl);
 }
 
 int main(void)
@@ -297,6 +299,6 @@ int main(void)
     test_policy(t);
     test_weights();
     test_fleet();
-    hb_topo_free(t);
+    hb_topo_load_free(t);
     return hb_check_result();
 }

@@ -39,7 +39,7 @@ static json_t *c2c_matrix(const struct hb_c2c_in *in, bool cores)
     const struct hb_topo *t = in->env->topo;
     const struct hb_options *o = in->env->opts;
     int *ids = NULL;
-    int n = hb_c2c_ids(in->env, cores, &ids);
+    int n = hb_c2c_pairs_ids(in->env, cores, &ids);
     json_t *values = json_array(), *mins = json_array(), *homes = json_array(),
            *pairs = json_array(), *notes = json_array(), *jids = json_array();
     json_int_t round_trips = 0;
@@ -49,9 +49,9 @@ static json_t *c2c_matrix(const struct hb_c2c_in *in, bool cores)
         json_t *vr = json_array(), *mr = json_array(), *hr = json_array(), *pr = json_array();
         for (int k = 0; k < n; k++) {
             int a = -1, b = -1, home = -1;
-            int rc = hb_c2c_cell(t, o->c2c_home, cores, ids, r, k, &a, &b, &home);
+            int rc = hb_c2c_pairs_cell(t, o->c2c_home, cores, ids, r, k, &a, &b, &home);
             char name[HB_NAME_LEN];
-            hb_c2c_cell_name(name, sizeof(name), cores, ids[r], ids[k]);
+            hb_c2c_pairs_cell_name(name, sizeof(name), cores, ids[r], ids[k]);
             const json_t *rec = rc == 0 ? json_object_get(in->by_name, name) : NULL;
             json_t *v = json_null(), *m = json_null(), *h = json_null();
             if (rc < 0)
@@ -60,7 +60,7 @@ static json_t *c2c_matrix(const struct hb_c2c_in *in, bool cores)
                 json_array_append_new(notes, json_sprintf("CPUs %d-%d: %s", a, b, note_of(rec)));
             if (rc == 0) h = json_integer(home);
             if (rc == 0 && record_ok(rec)) {
-                v = json_real(num(rec, hb_rec_headline_key(rec)));
+                v = json_real(num(rec, hb_jsonl_read_headline_key(rec)));
                 m = json_real(num(rec, "lat_ns_min"));
                 round_trips = json_integer_value(json_object_get(rec, "sweeps_per_sample"));
                 double pct = num(rec, "pages_on_target_pct");
@@ -100,7 +100,7 @@ static json_t *c2c_pair_record(const struct hb_c2c_in *in, const char *type, boo
 {
     const struct hb_topo *t = in->env->topo;
     int a, b, home;
-    bool made = hb_c2c_pick(in->env, cross, &a, &b, &home) == 0;
+    bool made = hb_c2c_pairs_pick(in->env, cross, &a, &b, &home) == 0;
     const char *note = made ? "" : hb_error_msg();
     *ok = made;
     for (int i = 0; made && i < nrecs; i++)
@@ -109,7 +109,8 @@ static json_t *c2c_pair_record(const struct hb_c2c_in *in, const char *type, boo
             note = note_of(recs[i]);
             break;
         }
-    int na = a >= 0 ? hb_topo_node_of_cpu(t, a) : -1, nb = b >= 0 ? hb_topo_node_of_cpu(t, b) : -1;
+    int na = a >= 0 ? hb_topo_nodes_of_cpu(t, a) : -1,
+        nb = b >= 0 ? hb_topo_nodes_of_cpu(t, b) : -1;
     json_t *rec = json_pack("{s:s, s:s, s:s, s:s}", "type", type, "suite", "c2c", "host", in->host,
                             "placement", cross ? "cross-node" : "same-node");
     json_object_set_new(rec, "cpus", a >= 0 && b >= 0 ? json_pack("[i, i]", a, b) : json_null());
@@ -127,22 +128,22 @@ static json_t *c2c_pair_record(const struct hb_c2c_in *in, const char *type, boo
 static const json_t *c2c_find(const struct hb_c2c_in *in, const char *kernel, bool cross)
 {
     char name[HB_NAME_LEN];
-    hb_c2c_study_name(name, sizeof(name), kernel, cross);
+    hb_c2c_pairs_study_name(name, sizeof(name), kernel, cross);
     return json_object_get(in->by_name, name);
 }
 
 /* Two threads bump their own counters: in one line, then 128 bytes apart. */
 static json_t *false_sharing_record(const struct hb_c2c_in *in)
 {
-    bool cross = hb_suite_count_cpu_nodes(in->env) > 1, ok;
+    bool cross = hb_suite_kit_count_cpu_nodes(in->env) > 1, ok;
     const json_t *recs[2] = {c2c_find(in, "fs_shared", cross), c2c_find(in, "fs_padded", cross)};
     json_t *rec = c2c_pair_record(in, "c2c_false_sharing", cross, recs, 2, &ok);
     if (!ok) {
         json_object_set_new(rec, "slowdown", json_null());
         return rec;
     }
-    double ns_sh = num(recs[0], hb_rec_headline_key(recs[0]));
-    double ns_pad = num(recs[1], hb_rec_headline_key(recs[1]));
+    double ns_sh = num(recs[0], hb_jsonl_read_headline_key(recs[0]));
+    double ns_pad = num(recs[1], hb_jsonl_read_headline_key(recs[1]));
     json_object_set(rec, "increments_shared", json_object_get(recs[0], "sweeps_per_sample"));
     json_object_set(rec, "increments_padded", json_object_get(recs[1], "sweeps_per_sample"));
     json_object_set_new(rec, "ns_per_inc_shared", json_real(ns_sh));
@@ -162,7 +163,7 @@ static json_t *lock_record(const struct hb_c2c_in *in, const char *lock, bool cr
         json_object_set_new(rec, "handoffs_per_s", json_null());
         return rec;
     }
-    double ns = num(m, hb_rec_headline_key(m));
+    double ns = num(m, hb_jsonl_read_headline_key(m));
     /* Each iteration of a sample is a hand-off by each thread (omp/hb_pair.c). */
     json_int_t iters = json_integer_value(json_object_get(m, "sweeps_per_sample"));
     json_object_set_new(rec, "handoffs", json_integer(2 * iters));

@@ -33,7 +33,7 @@ static int c2c_second_cpu(const struct hb_topo *t, int i)
 static int c2c_home_node(const struct hb_topo *t, int home, int a, int b)
 {
     if (home >= 0) return home;
-    int i = hb_topo_node_of_cpu(t, home == HB_C2C_HOME_WRITER ? a : b);
+    int i = hb_topo_nodes_of_cpu(t, home == HB_C2C_HOME_WRITER ? a : b);
     if (i < 0 || !t->nodes[i].has_memory) {
         hb_error_set("CPUs %d-%d: the %s's node has no memory; choose --home N", a, b,
                      home == HB_C2C_HOME_WRITER ? "writer" : "reader");
@@ -42,7 +42,7 @@ static int c2c_home_node(const struct hb_topo *t, int home, int a, int b)
     return t->nodes[i].os_index;
 }
 
-int hb_c2c_ids(const struct hb_suite_env *env, bool cores, int **ids)
+int hb_c2c_pairs_ids(const struct hb_suite_env *env, bool cores, int **ids)
 {
     const struct hb_topo *t = env->topo;
     *ids = calloc((size_t)(cores ? t->ncpus_total : t->nnodes) + 1, sizeof(**ids));
@@ -53,7 +53,7 @@ int hb_c2c_ids(const struct hb_suite_env *env, bool cores, int **ids)
     int n = 0;
     for (int i = 0; i < t->nnodes; i++) {
         const struct hb_node *nd = &t->nodes[i];
-        if (!hb_suite_node_on(env, i)) continue;
+        if (!hb_suite_kit_node_on(env, i)) continue;
         if (!cores && nd->has_cpus && nd->ncpus > 0) (*ids)[n++] = nd->os_index;
         for (int k = 0; cores && k < nd->ncpus && n < t->ncpus_total; k++)
             (*ids)[n++] = nd->cpus[k];
@@ -61,15 +61,15 @@ int hb_c2c_ids(const struct hb_suite_env *env, bool cores, int **ids)
     return n;
 }
 
-int hb_c2c_cell(const struct hb_topo *t, int home_opt, bool cores, const int *ids, int r, int k,
-                int *a, int *b, int *home)
+int hb_c2c_pairs_cell(const struct hb_topo *t, int home_opt, bool cores, const int *ids, int r,
+                      int k, int *a, int *b, int *home)
 {
     if (cores) {
         if (r == k) return 1;
         *a = ids[r];
         *b = ids[k];
     } else {
-        int ni = hb_topo_node_index(t, ids[r]), nj = hb_topo_node_index(t, ids[k]);
+        int ni = hb_topo_nodes_index(t, ids[r]), nj = hb_topo_nodes_index(t, ids[k]);
         *a = t->nodes[ni].cpus[0];
         *b = r == k ? c2c_second_cpu(t, ni) : t->nodes[nj].cpus[0];
         if (*b < 0) {
@@ -81,13 +81,13 @@ int hb_c2c_cell(const struct hb_topo *t, int home_opt, bool cores, const int *id
     return *home < 0 ? -1 : 0;
 }
 
-int hb_c2c_pick(const struct hb_suite_env *env, bool cross, int *a, int *b, int *home)
+int hb_c2c_pairs_pick(const struct hb_suite_env *env, bool cross, int *a, int *b, int *home)
 {
     const struct hb_topo *t = env->topo;
     int home_opt = env->opts->c2c_home;
     int first = -1, second = -1;
     for (int i = 0; i < t->nnodes; i++)
-        if (t->nodes[i].has_cpus && t->nodes[i].ncpus > 0 && hb_suite_node_on(env, i)) {
+        if (t->nodes[i].has_cpus && t->nodes[i].ncpus > 0 && hb_suite_kit_node_on(env, i)) {
             if (first < 0)
                 first = i;
             else if (second < 0)
@@ -113,12 +113,12 @@ int hb_c2c_pick(const struct hb_suite_env *env, bool cross, int *a, int *b, int 
     return *home < 0 ? -1 : 0;
 }
 
-void hb_c2c_cell_name(char *buf, size_t len, bool cores, int id_row, int id_col)
+void hb_c2c_pairs_cell_name(char *buf, size_t len, bool cores, int id_row, int id_col)
 {
     snprintf(buf, len, "pingpong.%s.%d-%d", cores ? "core" : "node", id_row, id_col);
 }
 
-void hb_c2c_study_name(char *buf, size_t len, const char *kernel, bool cross)
+void hb_c2c_pairs_study_name(char *buf, size_t len, const char *kernel, bool cross)
 {
     snprintf(buf, len, "%s.%s", kernel, cross ? "cross-node" : "same-node");
 }

@@ -15,7 +15,7 @@
 static void c2c_task(const struct hb_topo *t, struct hb_task *task, int cpu, const char *kernel,
                      int home)
 {
-    int ni = hb_topo_node_of_cpu(t, cpu);
+    int ni = hb_topo_nodes_of_cpu(t, cpu);
     const struct hb_node *n = &t->nodes[ni];
     memset(task, 0, sizeof(*task));
     task->role = HB_ROLE_FG;
@@ -28,7 +28,7 @@ static void c2c_task(const struct hb_topo *t, struct hb_task *task, int cpu, con
     task->mem_node = home;
     task->pages = HB_PAGES_4K;
     task->bytes = HB_C2C_BYTES;
-    hb_task_describe(t, task, "rw");
+    hb_plan_task_describe(t, task, "rw");
 }
 
 /* Append the experiment of a pair: writer on a, reader on b, the line on home. Its keys:
@@ -39,26 +39,26 @@ static int c2c_add(const struct hb_suite_env *env, struct hb_plan *out, const ch
 {
     static const char *const homes[] = {"", "writer", "reader"};
     struct hb_experiment e;
-    hb_suite_experiment(env, &e, "c2c", name, "latency");
+    hb_suite_kit_experiment(env, &e, "c2c", name, "latency");
     /* A task pointer moves when the next is added: each is filled before the next. */
     for (int i = 0; i < 2; i++) {
-        struct hb_task *task = hb_experiment_task(&e);
+        struct hb_task *task = hb_plan_experiment_task(&e);
         if (!task) {
-            hb_experiment_clear(&e);
+            hb_plan_experiment_clear(&e);
             return -ENOMEM;
         }
         c2c_task(env->topo, task, i == 0 ? a : b, kernel, home);
     }
     int h = env->opts->c2c_home;
     const long long cpus[2] = {a, b}, cell[2] = {pair ? pair[0] : 0, pair ? pair[1] : 0};
-    int rc = hb_param_str(&e, "home",
-                          h == HB_C2C_HOME_WRITER || h == HB_C2C_HOME_READER ? homes[-h] : "node");
-    if (rc == 0) rc = hb_param_ints(&e, "cpus", cpus, 2);
-    if (rc == 0) rc = hb_param_str(&e, "study", study);
-    if (rc == 0 && axis) rc = hb_param_str(&e, "axis", axis);
-    if (rc == 0 && pair) rc = hb_param_ints(&e, "pair", cell, 2);
+    int rc = hb_plan_param_str(
+        &e, "home", h == HB_C2C_HOME_WRITER || h == HB_C2C_HOME_READER ? homes[-h] : "node");
+    if (rc == 0) rc = hb_plan_param_ints(&e, "cpus", cpus, 2);
+    if (rc == 0) rc = hb_plan_param_str(&e, "study", study);
+    if (rc == 0 && axis) rc = hb_plan_param_str(&e, "axis", axis);
+    if (rc == 0 && pair) rc = hb_plan_param_ints(&e, "pair", cell, 2);
     if (rc) {
-        hb_experiment_clear(&e);
+        hb_plan_experiment_clear(&e);
         return rc;
     }
     return hb_plan_add(out, &e);
@@ -67,14 +67,14 @@ static int c2c_add(const struct hb_suite_env *env, struct hb_plan *out, const ch
 static int c2c_plan_matrix(const struct hb_suite_env *env, struct hb_plan *out, bool cores)
 {
     int *ids = NULL;
-    int n = hb_c2c_ids(env, cores, &ids), rc = n < 0 ? n : 0;
+    int n = hb_c2c_pairs_ids(env, cores, &ids), rc = n < 0 ? n : 0;
     for (int r = 0; rc == 0 && r < n; r++)
         for (int k = 0; rc == 0 && k < n; k++) {
             int a, b, home;
-            if (hb_c2c_cell(env->topo, env->opts->c2c_home, cores, ids, r, k, &a, &b, &home))
+            if (hb_c2c_pairs_cell(env->topo, env->opts->c2c_home, cores, ids, r, k, &a, &b, &home))
                 continue; /* the matrix record says why */
             char name[HB_NAME_LEN];
-            hb_c2c_cell_name(name, sizeof(name), cores, ids[r], ids[k]);
+            hb_c2c_pairs_cell_name(name, sizeof(name), cores, ids[r], ids[k]);
             const int pair[2] = {ids[r], ids[k]};
             rc = c2c_add(env, out, name, "pingpong", a, b, home, "pingpong",
                          cores ? "core" : "node", pair);
@@ -89,8 +89,8 @@ static int c2c_plan(const struct hb_suite_env *env, struct hb_plan *out)
 {
     const struct hb_topo *t = env->topo;
     const struct hb_options *o = env->opts;
-    int rc = hb_launch_refuse_ranks("c2c", false);
-    if (rc == 0 && o->c2c_home >= 0) rc = hb_suite_check_mem_node(t, o->c2c_home, "--home");
+    int rc = hb_launcher_refuse_ranks("c2c", false);
+    if (rc == 0 && o->c2c_home >= 0) rc = hb_suite_kit_check_mem_node(t, o->c2c_home, "--home");
     if (rc == 0) rc = c2c_plan_matrix(env, out, false);
     if (rc == 0 && o->c2c_cores) rc = c2c_plan_matrix(env, out, true);
     /* False sharing on different nodes when there are several: where a shared line hurts
@@ -101,18 +101,19 @@ static int c2c_plan(const struct hb_suite_env *env, struct hb_plan *out)
     } studies[] = {{"fs_shared", -1}, {"fs_padded", -1}, {"spinlock", 0},
                    {"mutex", 0},      {"spinlock", 1},   {"mutex", 1}};
     for (size_t s = 0; rc == 0 && s < sizeof(studies) / sizeof(studies[0]); s++) {
-        bool cross = studies[s].cross < 0 ? hb_suite_count_cpu_nodes(env) > 1 : studies[s].cross;
+        bool cross =
+            studies[s].cross < 0 ? hb_suite_kit_count_cpu_nodes(env) > 1 : studies[s].cross;
         int a, b, home;
-        if (hb_c2c_pick(env, cross, &a, &b, &home)) continue; /* a record says why */
+        if (hb_c2c_pairs_pick(env, cross, &a, &b, &home)) continue; /* a record says why */
         char name[HB_NAME_LEN];
-        hb_c2c_study_name(name, sizeof(name), studies[s].kernel, cross);
+        hb_c2c_pairs_study_name(name, sizeof(name), studies[s].kernel, cross);
         rc = c2c_add(env, out, name, studies[s].kernel, a, b, home,
                      studies[s].kernel[0] == 'f' ? "false_sharing" : "lock", NULL, NULL);
     }
     if (rc == 0 && out->n == 0) {
         int a, b, home;
         char why[256];
-        hb_c2c_pick(env, false, &a, &b, &home);
+        hb_c2c_pairs_pick(env, false, &a, &b, &home);
         snprintf(why, sizeof(why), "%s", hb_error_msg());
         hb_error_set("c2c: no pair of CPUs to measure on this machine (%s)", why);
         return -HB_EENV;

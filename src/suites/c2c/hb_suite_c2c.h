@@ -24,22 +24,22 @@ int hb_c2c_derive(const struct hb_suite_env *env, json_t *measured, json_t *deri
 
 /* The ids of a matrix: CPU node OS indexes, or (cores) every CPU in node order, of the
  * nodes taking part (--nodes). Sets *ids (free it) and returns how many, or -ENOMEM. */
-int hb_c2c_ids(const struct hb_suite_env *env, bool cores, int **ids);
+int hb_c2c_pairs_ids(const struct hb_suite_env *env, bool cores, int **ids);
 
 /* Cell (r, k) of a matrix over ids: a node cell runs between the nodes' first CPUs, or two
  * CPUs of the node (on two cores when it has them) on the diagonal. Sets *a, *b and *home
  * (the node of the line) and returns 0; 1 for a core with itself (nothing to measure); -1
  * with a message when there is no pair (a node with one CPU) or the home node has no memory. */
-int hb_c2c_cell(const struct hb_topo *t, int home_opt, bool cores, const int *ids, int r, int k,
-                int *a, int *b, int *home);
+int hb_c2c_pairs_cell(const struct hb_topo *t, int home_opt, bool cores, const int *ids, int r,
+                      int k, int *a, int *b, int *home);
 
 /* The pair of the false-sharing and lock studies: the first CPU node's first two cores, or
  * (cross) the first CPUs of the first two CPU nodes, among the nodes taking part (--nodes).
  * 0, or -1 with a message. */
-int hb_c2c_pick(const struct hb_suite_env *env, bool cross, int *a, int *b, int *home);
+int hb_c2c_pairs_pick(const struct hb_suite_env *env, bool cross, int *a, int *b, int *home);
 
 /* Experiment names: "pingpong.node.0-1" for a cell, "spinlock.same-node" for the others. */
-void hb_c2c_cell_name(char *buf, size_t len, bool cores, int id_row, int id_col);
-void hb_c2c_study_name(char *buf, size_t len, const char *kernel, bool cross);
+void hb_c2c_pairs_cell_name(char *buf, size_t len, bool cores, int id_row, int id_col);
+void hb_c2c_pairs_study_name(char *buf, size_t len, const char *kernel, bool cross);
 
 #endif

@@ -11,7 +11,7 @@
  * -ENOMEM with a message. */
 int hb_comm_bg_check(const struct hb_suite_env *env);
 
-/* Mark e idle (level 0: key bg_level "idle") or loaded at hb_bg_level_names[level]: key
+/* Mark e idle (level 0: key bg_level "idle") or loaded at hb_options_bg_level_names[level]: key
  * bg_level and one background task per load node (--load-nodes, or every CPU node taking
  * part that has memory and two cores) from thread 1 (thread 0 is the rank's messaging
  * thread), reading 64 MiB per thread of its own node, paced as hops paces its levels. The plan

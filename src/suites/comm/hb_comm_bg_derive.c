@@ -15,9 +15,9 @@
 
 static bool comm_is_loaded(const json_t *rec)
 {
-    const char *level = hb_rec_str(rec, "bg_level", "idle");
-    return strcmp(hb_rec_str(rec, "type", ""), "measurement") == 0 &&
-           strcmp(hb_rec_str(rec, "suite", ""), "comm") == 0 && strcmp(level, "idle") != 0;
+    const char *level = hb_jsonl_read_str(rec, "bg_level", "idle");
+    return strcmp(hb_jsonl_read_str(rec, "type", ""), "measurement") == 0 &&
+           strcmp(hb_jsonl_read_str(rec, "suite", ""), "comm") == 0 && strcmp(level, "idle") != 0;
 }
 
 /* The record of `like`'s rank pair with this metric, size and load (loaded: not idle). */
@@ -29,14 +29,16 @@ static const json_t *comm_find(const json_t *measured, const json_t *like, const
     json_t *rec;
     json_array_foreach(measured, i, rec)
     {
-        bool match =
-            strcmp(hb_rec_str(rec, "suite", ""), "comm") == 0 && comm_is_loaded(rec) == loaded &&
-            strcmp(hb_rec_str(rec, "metric", ""), metric) == 0 &&
-            hb_rec_num(rec, "message_bytes", -1) == bytes &&
-            strcmp(hb_rec_str(rec, "src_host", ""), hb_rec_str(like, "src_host", "")) == 0 &&
-            strcmp(hb_rec_str(rec, "dst_host", ""), hb_rec_str(like, "dst_host", "")) == 0;
+        bool match = strcmp(hb_jsonl_read_str(rec, "suite", ""), "comm") == 0 &&
+                     comm_is_loaded(rec) == loaded &&
+                     strcmp(hb_jsonl_read_str(rec, "metric", ""), metric) == 0 &&
+                     hb_jsonl_read_num(rec, "message_bytes", -1) == bytes &&
+                     strcmp(hb_jsonl_read_str(rec, "src_host", ""),
+                            hb_jsonl_read_str(like, "src_host", "")) == 0 &&
+                     strcmp(hb_jsonl_read_str(rec, "dst_host", ""),
+                            hb_jsonl_read_str(like, "dst_host", "")) == 0;
         for (int k = 0; k < 2 && match; k++)
-            match = hb_rec_num(rec, same[k], -1) == hb_rec_num(like, same[k], -2);
+            match = hb_jsonl_read_num(rec, same[k], -1) == hb_jsonl_read_num(like, same[k], -2);
         if (match) return rec;
     }
     return NULL;
@@ -46,8 +48,8 @@ static const json_t *comm_find(const json_t *measured, const json_t *like, const
 static json_t *comm_bg_figure(const json_t *rec)
 {
     struct hb_interval iv;
-    if (!hb_rec_interval(rec, &iv) || iv.n < 2) iv.lo = iv.hi = NAN;
-    return hb_comm_figure_json(&iv);
+    if (!hb_jsonl_read_interval(rec, &iv) || iv.n < 2) iv.lo = iv.hi = NAN;
+    return hb_comm_pool_figure_json(&iv);
 }
 
 /* loaded / idle of one metric and size: both figures, the ratio with its interval (from the
@@ -58,19 +60,20 @@ static json_t *comm_bg_ratio(const json_t *idle, const json_t *loaded, double by
                              const char *more, const char *less, struct hb_family_rec *fam)
 {
     struct hb_interval a, b;
-    bool ia = idle && hb_rec_interval(idle, &a), ib = loaded && hb_rec_interval(loaded, &b);
+    bool ia = idle && hb_jsonl_read_interval(idle, &a),
+         ib = loaded && hb_jsonl_read_interval(loaded, &b);
     if (!idle || !loaded) return json_null();
-    enum hb_separation sep = hb_rec_separation(idle, loaded);
+    enum hb_separation sep = hb_jsonl_read_separation(idle, loaded);
     double ratio = a.value > 0.0 ? b.value / a.value : NAN;
     bool ci = ia && ib && a.n >= 2 && b.n >= 2 && a.lo > 0.0;
     const char *verdict = sep != HB_SEPARATE ? NULL : b.value > a.value ? more : less;
-    json_t *m =
-        json_pack("{s:I, s:s, s:o, s:o, s:o, s:o, s:s, s:o}", "message_bytes", (json_int_t)bytes,
-                  "unit", hb_rec_str(idle, "unit", ""), "idle", comm_bg_figure(idle), "loaded",
-                  comm_bg_figure(loaded), "ratio", isfinite(ratio) ? json_real(ratio) : json_null(),
-                  "ratio_ci95", ci ? json_pack("[f, f]", b.lo / a.hi, b.hi / a.lo) : json_null(),
-                  "separation", hb_separation_name(sep), "verdict",
-                  verdict ? json_string(verdict) : json_null());
+    json_t *m = json_pack("{s:I, s:s, s:o, s:o, s:o, s:o, s:s, s:o}", "message_bytes",
+                          (json_int_t)bytes, "unit", hb_jsonl_read_str(idle, "unit", ""), "idle",
+                          comm_bg_figure(idle), "loaded", comm_bg_figure(loaded), "ratio",
+                          isfinite(ratio) ? json_real(ratio) : json_null(), "ratio_ci95",
+                          ci ? json_pack("[f, f]", b.lo / a.hi, b.hi / a.lo) : json_null(),
+                          "separation", hb_jsonl_read_separation_name(sep), "verdict",
+                          verdict ? json_string(verdict) : json_null());
     if (m)
         hb_family_rec_add(fam, m, sep == HB_NO_INTERVAL ? NAN : hb_family_rec_p(loaded, idle, 1.0),
                           sep == HB_SEPARATE);
@@ -84,13 +87,13 @@ static json_t *comm_bg_pair(const json_t *measured, const json_t *lat, double le
     const json_t *bw = comm_find(measured, lat, "bandwidth", most, true);
     json_t *rec = json_pack(
         "{s:s, s:s, s:s, s:s, s:s, s:O?, s:O?, s:O?, s:O?, s:O?, s:s, s:O?, s:O?, s:O?}", "type",
-        "comm_bg", "suite", "comm", "host", hb_rec_str(lat, "src_host", ""), "src_host",
-        hb_rec_str(lat, "src_host", ""), "dst_host", hb_rec_str(lat, "dst_host", ""), "src_rank",
-        json_object_get(lat, "src_rank"), "dst_rank", json_object_get(lat, "dst_rank"), "src_node",
-        json_object_get(lat, "src_node"), "dst_node", json_object_get(lat, "dst_node"), "hops",
-        json_object_get(lat, "hops"), "bg_level", hb_rec_str(lat, "bg_level", ""), "bg_nodes",
-        json_object_get(lat, "bg_nodes"), "bg_threads", json_object_get(lat, "bg_threads"),
-        "bg_GBps", json_object_get(lat, "bg_GBps"));
+        "comm_bg", "suite", "comm", "host", hb_jsonl_read_str(lat, "src_host", ""), "src_host",
+        hb_jsonl_read_str(lat, "src_host", ""), "dst_host", hb_jsonl_read_str(lat, "dst_host", ""),
+        "src_rank", json_object_get(lat, "src_rank"), "dst_rank", json_object_get(lat, "dst_rank"),
+        "src_node", json_object_get(lat, "src_node"), "dst_node", json_object_get(lat, "dst_node"),
+        "hops", json_object_get(lat, "hops"), "bg_level", hb_jsonl_read_str(lat, "bg_level", ""),
+        "bg_nodes", json_object_get(lat, "bg_nodes"), "bg_threads",
+        json_object_get(lat, "bg_threads"), "bg_GBps", json_object_get(lat, "bg_GBps"));
     if (!rec) return NULL;
     const json_t *idle_lat = comm_find(measured, lat, "latency", least, false);
     const json_t *idle_bw = comm_find(measured, lat, "bandwidth", most, false);
@@ -111,7 +114,7 @@ int hb_comm_bg_derive(const struct hb_suite_env *env, json_t *measured, json_t *
     json_t *rec;
     json_array_foreach(measured, i, rec)
     {
-        double b = hb_rec_num(rec, "message_bytes", NAN);
+        double b = hb_jsonl_read_num(rec, "message_bytes", NAN);
         if (!comm_is_loaded(rec) || !isfinite(b)) continue;
         least = fmin(least, b);
         most = fmax(most, b);
@@ -122,8 +125,8 @@ int hb_comm_bg_derive(const struct hb_suite_env *env, json_t *measured, json_t *
     int rc = 0;
     json_array_foreach(measured, i, rec)
     {
-        if (!comm_is_loaded(rec) || strcmp(hb_rec_str(rec, "metric", ""), "latency") != 0 ||
-            hb_rec_num(rec, "message_bytes", -1) != least)
+        if (!comm_is_loaded(rec) || strcmp(hb_jsonl_read_str(rec, "metric", ""), "latency") != 0 ||
+            hb_jsonl_read_num(rec, "message_bytes", -1) != least)
             continue;
         json_t *pair = comm_bg_pair(measured, rec, least, most, &fam);
         if (!pair || json_array_append_new(derived, pair)) {

@@ -16,12 +16,12 @@
  * under --bg's load). */
 static bool comm_cell_of(const json_t *rec, const char *host, const char *metric, double bytes)
 {
-    return strcmp(hb_rec_str(rec, "suite", ""), "comm") == 0 &&
-           strcmp(hb_rec_str(rec, "bg_level", "idle"), "idle") == 0 &&
-           strcmp(hb_rec_str(rec, "src_host", ""), host) == 0 &&
-           strcmp(hb_rec_str(rec, "dst_host", ""), host) == 0 &&
-           strcmp(hb_rec_str(rec, "metric", ""), metric) == 0 &&
-           hb_rec_num(rec, "message_bytes", -1) == bytes;
+    return strcmp(hb_jsonl_read_str(rec, "suite", ""), "comm") == 0 &&
+           strcmp(hb_jsonl_read_str(rec, "bg_level", "idle"), "idle") == 0 &&
+           strcmp(hb_jsonl_read_str(rec, "src_host", ""), host) == 0 &&
+           strcmp(hb_jsonl_read_str(rec, "dst_host", ""), host) == 0 &&
+           strcmp(hb_jsonl_read_str(rec, "metric", ""), metric) == 0 &&
+           hb_jsonl_read_num(rec, "message_bytes", -1) == bytes;
 }
 
 /* The records measured without --bg's load (a new array; NULL when out of memory). */
@@ -32,7 +32,7 @@ static json_t *comm_idle(json_t *measured)
     json_t *rec;
     json_array_foreach(measured, i, rec)
     {
-        if (idle && strcmp(hb_rec_str(rec, "bg_level", "idle"), "idle") == 0 &&
+        if (idle && strcmp(hb_jsonl_read_str(rec, "bg_level", "idle"), "idle") == 0 &&
             json_array_append(idle, rec) != 0) {
             json_decref(idle);
             idle = NULL;
@@ -52,10 +52,11 @@ static json_t *comm_cell(json_t *measured, const char *host, const char *metric,
     if (!v) return NULL;
     json_array_foreach(measured, i, rec)
     {
-        double x = hb_rec_num(rec, "value", NAN);
-        if (comm_cell_of(rec, host, metric, bytes) && hb_rec_num(rec, "src_node", -1) == src &&
-            hb_rec_num(rec, "dst_node", -1) == dst && isfinite(x) &&
-            strcmp(hb_rec_str(rec, "status", ""), "ok") == 0)
+        double x = hb_jsonl_read_num(rec, "value", NAN);
+        if (comm_cell_of(rec, host, metric, bytes) &&
+            hb_jsonl_read_num(rec, "src_node", -1) == src &&
+            hb_jsonl_read_num(rec, "dst_node", -1) == dst && isfinite(x) &&
+            strcmp(hb_jsonl_read_str(rec, "status", ""), "ok") == 0)
             v[n++] = x;
     }
     json_t *out = n ? json_real(hb_stats_median(v, (int)n)) : json_null();
@@ -70,7 +71,7 @@ static json_t *matrix_record(const struct hb_suite_env *env, json_t *measured, c
     const struct hb_topo *t = env->topo;
     json_t *nodes = json_array(), *values = json_array(), *hops = json_array();
     for (int i = 0; i < t->nnodes; i++)
-        if (t->nodes[i].has_cpus && hb_suite_node_on(env, i))
+        if (t->nodes[i].has_cpus && hb_suite_kit_node_on(env, i))
             json_array_append_new(nodes, json_integer(t->nodes[i].os_index));
     size_t a, b;
     json_t *x, *y;
@@ -80,9 +81,9 @@ static json_t *matrix_record(const struct hb_suite_env *env, json_t *measured, c
         json_array_foreach(nodes, b, y)
         {
             int src = (int)json_integer_value(x), dst = (int)json_integer_value(y);
-            int si = hb_topo_node_index(t, src), di = hb_topo_node_index(t, dst);
+            int si = hb_topo_nodes_index(t, src), di = hb_topo_nodes_index(t, dst);
             json_array_append_new(row, comm_cell(measured, host, metric, bytes, src, dst));
-            json_array_append_new(hrow, json_integer(hb_topo_hops(t, si, di)));
+            json_array_append_new(hrow, json_integer(hb_topo_distances_hops(t, si, di)));
         }
         json_array_append_new(values, row);
         json_array_append_new(hops, hrow);
@@ -96,15 +97,15 @@ static json_t *matrix_record(const struct hb_suite_env *env, json_t *measured, c
 int hb_comm_derive(const struct hb_suite_env *env, json_t *measured, json_t *derived)
 {
     double least, most;
-    hb_comm_sizes(measured, &least, &most);
+    hb_comm_pool_sizes(measured, &least, &most);
     json_t *hosts = json_array();
     size_t i, k;
     json_t *rec, *h;
     /* The hosts in order of first appearance, each with a pair of its own. */
     json_array_foreach(measured, i, rec)
     {
-        const char *host = hb_rec_str(rec, "src_host", "");
-        bool seen = strcmp(host, hb_rec_str(rec, "dst_host", "")) != 0;
+        const char *host = hb_jsonl_read_str(rec, "src_host", "");
+        bool seen = strcmp(host, hb_jsonl_read_str(rec, "dst_host", "")) != 0;
         json_array_foreach(hosts, k, h) seen = seen || strcmp(json_string_value(h), host) == 0;
         if (!seen) json_array_append_new(hosts, json_string(host));
     }

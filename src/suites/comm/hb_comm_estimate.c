@@ -45,12 +45,12 @@ static double comm_pairs(const struct hb_suite_env *env, const struct hb_experim
 {
     int served = 0;
     for (int i = 0; i < env->topo->nnodes; i++)
-        served += env->topo->nodes[i].has_cpus && hb_suite_node_on(env, i);
+        served += env->topo->nodes[i].has_cpus && hb_suite_kit_node_on(env, i);
     struct hb_launch l;
-    bool launched = hb_launched(&l) && l.ranks > 0;
+    bool launched = hb_launcher_launched(&l) && l.ranks > 0;
     *spans_hosts = launched && l.local_ranks > 0 && l.local_ranks < l.ranks;
     double per_node = launched && served ? (double)l.ranks / served : served > 1 ? 1.0 : 2.0;
-    bool same = hb_param_int_of(e, "src_node", -1) == hb_param_int_of(e, "dst_node", -2);
+    bool same = hb_plan_param_int_of(e, "src_node", -1) == hb_plan_param_int_of(e, "dst_node", -2);
     return same ? per_node * (per_node - 1.0 > 0.0 ? per_node - 1.0 : 0.0) : per_node * per_node;
 }
 
@@ -60,7 +60,7 @@ double hb_comm_estimate(const struct hb_suite_env *env, const struct hb_experime
     double pairs = comm_pairs(env, e, &spans);
     *records = (int)pairs; /* one record a pair */
     const struct hb_comm_rates *r = spans ? &comm_net : &comm_shm;
-    double bytes = (double)hb_param_int_of(e, "message_bytes", 8);
+    double bytes = (double)hb_plan_param_int_of(e, "message_bytes", 8);
     /* The loads: each thread's own working set faulted in, then paced. */
     double load = 0.0;
     for (int k = 0; k < e->ntasks; k++) {

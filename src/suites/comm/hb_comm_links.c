@@ -34,7 +34,8 @@ struct hb_link {
 static bool link_pick(const json_t *rec, const void *ctx)
 {
     const struct hb_link *l = ctx;
-    const char *s = hb_rec_str(rec, "src_host", ""), *d = hb_rec_str(rec, "dst_host", "");
+    const char *s = hb_jsonl_read_str(rec, "src_host", ""),
+               *d = hb_jsonl_read_str(rec, "dst_host", "");
     return (strcmp(s, l->a) == 0 && strcmp(d, l->b) == 0) ||
            (strcmp(s, l->b) == 0 && strcmp(d, l->a) == 0);
 }
@@ -77,14 +78,14 @@ static struct hb_interval link_reference(const struct hb_link *links, int n, boo
 }
 
 /* "h3 differs in thp_enabled=never; " for each host of the link that differs from the fleet's
- * majority (drift: hb_fleet_config_drift's), "" for none; NULL when out of memory. */
+ * majority (drift: hb_config_drift_fleet's), "" for none; NULL when out of memory. */
 static char *link_drift(const struct hb_link *l, const json_t *drift)
 {
     const char *host[2] = {l->a, l->b};
     char *end[2] = {NULL, NULL};
     for (int e = 0; e < 2; e++) {
         const json_t *knobs = json_object_get(drift, host[e]);
-        char *pairs = json_object_size(knobs) ? hb_config_pairs(knobs) : NULL;
+        char *pairs = json_object_size(knobs) ? hb_config_diff_pairs(knobs) : NULL;
         if (pairs)
             end[e] = hb_strf("%s differs in %s; ", host[e], pairs);
         else if (!json_object_size(knobs))
@@ -158,7 +159,7 @@ static void link_family(const struct hb_link *links, int n, double pct, struct h
 static json_t *link_fig_json(const struct hb_link *l, int i, const struct hb_link_fig *f, char *why,
                              char *noise, char **to)
 {
-    json_t *fig = hb_comm_figure_json(link_iv(l, f->latency));
+    json_t *fig = hb_comm_pool_figure_json(link_iv(l, f->latency));
     const json_t *e = f->at[i] < 0 ? NULL : json_array_get(f->fam.entries, (size_t)f->at[i]);
     json_t *p = json_object_get(e, "p"), *adj = json_object_get(e, "p_adjusted");
     json_object_set_new(fig, "p", p ? json_incref(p) : json_null());
@@ -201,7 +202,7 @@ static json_t *link_json(const struct hb_link *l, int i, const struct hb_link_fi
  * of repeats (both null). */
 static json_t *link_ref_json(const struct hb_interval *ref)
 {
-    return hb_comm_figure_json(&(struct hb_interval){0, ref->value, ref->lo, ref->hi, 0.0});
+    return hb_comm_pool_figure_json(&(struct hb_interval){0, ref->value, ref->lo, ref->hi, 0.0});
 }
 
 /* The record of n links (n >= 3), figures filled in. */
@@ -241,7 +242,7 @@ static json_t *links_record(const struct hb_link *links, int n, double pct, doub
 int hb_comm_links_derive(const json_t *measured, double pct, const json_t *host_configs,
                          json_t *derived)
 {
-    json_t *pairs = hb_comm_links_of(measured);
+    json_t *pairs = hb_comm_pool_links_of(measured);
     if (!pairs) return -ENOMEM;
     int n = (int)json_array_size(pairs), rc = 0;
     if (n < 3) { /* two hosts have one link: nothing to set it beside */
@@ -249,7 +250,7 @@ int hb_comm_links_derive(const json_t *measured, double pct, const json_t *host_
         return 0;
     }
     double least, most;
-    hb_comm_sizes(measured, &least, &most);
+    hb_comm_pool_sizes(measured, &least, &most);
     struct hb_link *links = calloc((size_t)n, sizeof(*links));
     double *tmp = calloc((size_t)n * 4, sizeof(*tmp));
     for (int i = 0; links && tmp && rc == 0 && i < n; i++) {
@@ -260,7 +261,7 @@ int hb_comm_links_derive(const json_t *measured, double pct, const json_t *host_
         int b = hb_comm_pool(measured, "bandwidth", most, link_pick, l, &l->bw, &l->bw_v);
         if (l->pairs < 0 || b < 0) rc = -ENOMEM;
     }
-    json_t *drift = hb_fleet_config_drift(host_configs);
+    json_t *drift = hb_config_drift_fleet(host_configs);
     json_t *rec = links && tmp && drift && rc == 0
                       ? links_record(links, n, pct, least, most, tmp, drift)
                       : NULL;

@@ -37,11 +37,12 @@ static bool nic_has(const json_t *nodes, json_int_t node)
 /* The node of the side's host's rank in rec, -1 when rec is not a pair of the link. */
 static json_int_t nic_node(const json_t *rec, const char *host, const char *peer)
 {
-    const char *s = hb_rec_str(rec, "src_host", ""), *d = hb_rec_str(rec, "dst_host", "");
+    const char *s = hb_jsonl_read_str(rec, "src_host", ""),
+               *d = hb_jsonl_read_str(rec, "dst_host", "");
     if (strcmp(s, host) == 0 && strcmp(d, peer) == 0)
-        return (json_int_t)hb_rec_num(rec, "src_node", -1);
+        return (json_int_t)hb_jsonl_read_num(rec, "src_node", -1);
     if (strcmp(s, peer) == 0 && strcmp(d, host) == 0)
-        return (json_int_t)hb_rec_num(rec, "dst_node", -1);
+        return (json_int_t)hb_jsonl_read_num(rec, "dst_node", -1);
     return -1;
 }
 
@@ -60,7 +61,7 @@ static json_t *nic_rank_nodes(const json_t *measured, const struct hb_nic_side *
     json_array_foreach(measured, i, rec)
     {
         json_int_t node = nic_node(rec, side->host, side->peer);
-        if (strcmp(hb_rec_str(rec, "suite", ""), "comm") == 0 && nic_pick(rec, side) &&
+        if (strcmp(hb_jsonl_read_str(rec, "suite", ""), "comm") == 0 && nic_pick(rec, side) &&
             !nic_has(nodes, node))
             json_array_append_new(nodes, json_integer(node));
     }
@@ -95,12 +96,12 @@ static json_t *nic_compare(const json_t *measured, struct hb_nic_side *side, con
              latency ? "take" : "get", ratio, size, latency ? "latency" : "bandwidth");
     json_t *c =
         json_pack("{s:s, s:I, s:o, s:o, s:i, s:i, s:o, s:o, s:s, s:o}", "metric", metric,
-                  "message_bytes", (json_int_t)bytes, "near", hb_comm_figure_json(&near), "far",
-                  hb_comm_figure_json(&far), "near_pairs", nn, "far_pairs", nf, "ratio",
+                  "message_bytes", (json_int_t)bytes, "near", hb_comm_pool_figure_json(&near),
+                  "far", hb_comm_pool_figure_json(&far), "near_pairs", nn, "far_pairs", nf, "ratio",
                   isfinite(ratio) ? json_real(ratio) : json_null(), "ratio_ci95",
                   known && near.lo > 0 ? json_pack("[f, f]", far.lo / near.hi, far.hi / near.lo)
                                        : json_null(),
-                  "noise", hb_separation_name(sep), "verdict",
+                  "noise", hb_jsonl_read_separation_name(sep), "verdict",
                   sep == HB_SEPARATE ? json_string(verdict) : json_null());
     if (c) hb_family_rec_add(fam, c, p, sep == HB_SEPARATE);
     return c;
@@ -155,7 +156,7 @@ static void nic_say(json_t *said, const char *note)
 static json_t *nic_record(const json_t *measured, struct hb_nic_side *side, const json_t *nic,
                           json_t *said, struct hb_family_rec *fam)
 {
-    const char *name = hb_rec_str(nic, "name", "");
+    const char *name = hb_jsonl_read_str(nic, "name", "");
     side->nodes = json_object_get(nic, "nodes");
     side->near = true;
     json_t *near = nic_rank_nodes(measured, side);
@@ -172,7 +173,7 @@ static json_t *nic_record(const json_t *measured, struct hb_nic_side *side, cons
     else if (rc == 0 && nic)
         rc = nic_why_not(side->host, name, side->nodes, near, far, &why);
     double least, most;
-    hb_comm_sizes(measured, &least, &most);
+    hb_comm_pool_sizes(measured, &least, &most);
     json_t *lat =
         rc || why ? json_null() : nic_compare(measured, side, name, "latency", least, fam);
     json_t *bw =
@@ -211,7 +212,7 @@ static int nic_side_records(const json_t *measured, struct hb_nic_side *side, co
 
 int hb_comm_nic_derive(const json_t *measured, const json_t *host_nics, json_t *derived)
 {
-    json_t *links = hb_comm_links_of(measured), *said = json_array(), *l;
+    json_t *links = hb_comm_pool_links_of(measured), *said = json_array(), *l;
     int rc = links && said ? 0 : -ENOMEM;
     size_t i, first = json_array_size(derived);
     struct hb_family_rec fam = {0};

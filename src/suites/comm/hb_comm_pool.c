@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void hb_comm_sizes(const json_t *measured, double *least, double *most)
+void hb_comm_pool_sizes(const json_t *measured, double *least, double *most)
 {
     size_t i;
     json_t *rec;
@@ -17,7 +17,7 @@ void hb_comm_sizes(const json_t *measured, double *least, double *most)
     *most = 0;
     json_array_foreach(measured, i, rec)
     {
-        double b = hb_rec_num(rec, "message_bytes", NAN);
+        double b = hb_jsonl_read_num(rec, "message_bytes", NAN);
         if (!isfinite(b)) continue;
         *least = fmin(*least, b);
         *most = fmax(*most, b);
@@ -27,10 +27,10 @@ void hb_comm_sizes(const json_t *measured, double *least, double *most)
 /* Whether rec is an ok comm record of metric and bytes. */
 static bool comm_pool_of(const json_t *rec, const char *metric, double bytes)
 {
-    return strcmp(hb_rec_str(rec, "suite", ""), "comm") == 0 &&
-           strcmp(hb_rec_str(rec, "metric", ""), metric) == 0 &&
-           hb_rec_num(rec, "message_bytes", -1) == bytes &&
-           strcmp(hb_rec_str(rec, "status", ""), "ok") == 0;
+    return strcmp(hb_jsonl_read_str(rec, "suite", ""), "comm") == 0 &&
+           strcmp(hb_jsonl_read_str(rec, "metric", ""), metric) == 0 &&
+           hb_jsonl_read_num(rec, "message_bytes", -1) == bytes &&
+           strcmp(hb_jsonl_read_str(rec, "status", ""), "ok") == 0;
 }
 
 /* Append rec's repeat values (its value when it has none) to v; the count of them. */
@@ -40,7 +40,7 @@ static int comm_pool_values(const json_t *rec, double *v)
     size_t i;
     int n = 0;
     json_array_foreach(rv, i, x) if (json_is_number(x)) v[n++] = json_number_value(x);
-    double one = hb_rec_num(rec, "value", NAN);
+    double one = hb_jsonl_read_num(rec, "value", NAN);
     if (n == 0 && isfinite(one)) v[n++] = one;
     return n;
 }
@@ -70,7 +70,7 @@ int hb_comm_pool(const json_t *measured, const char *metric, double bytes, hb_co
     return taken;
 }
 
-json_t *hb_comm_figure_json(const struct hb_interval *iv)
+json_t *hb_comm_pool_figure_json(const struct hb_interval *iv)
 {
     bool ci = !isnan(iv->lo);
     return json_pack("{s:o, s:o, s:o, s:o}", "value",
@@ -80,14 +80,15 @@ json_t *hb_comm_figure_json(const struct hb_interval *iv)
                      iv->n > 0 ? json_integer(iv->n) : json_null());
 }
 
-json_t *hb_comm_links_of(const json_t *measured)
+json_t *hb_comm_pool_links_of(const json_t *measured)
 {
     json_t *links = json_array(), *rec, *l;
     size_t i, k;
     json_array_foreach(measured, i, rec)
     {
-        const char *a = hb_rec_str(rec, "src_host", ""), *b = hb_rec_str(rec, "dst_host", "");
-        bool seen = strcmp(hb_rec_str(rec, "suite", ""), "comm") != 0 || strcmp(a, b) == 0;
+        const char *a = hb_jsonl_read_str(rec, "src_host", ""),
+                   *b = hb_jsonl_read_str(rec, "dst_host", "");
+        bool seen = strcmp(hb_jsonl_read_str(rec, "suite", ""), "comm") != 0 || strcmp(a, b) == 0;
         json_array_foreach(links, k, l)
         {
             const char *x = json_string_value(json_array_get(l, 0)),

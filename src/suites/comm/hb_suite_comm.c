@@ -30,7 +30,7 @@ static const char *const comm_kernels[] = {"pingpong", "window", "biwindow", NUL
 static int comm_check_ranks(const struct hb_suite_env *env)
 {
     struct hb_launch l;
-    bool launched = hb_launched(&l);
+    bool launched = hb_launcher_launched(&l);
     if ((env->opts->dry_run && env->opts->topology[0]) || (launched && l.ranks != 1)) return 0;
     const char *args = env->opts->command_argv0_end;
     hb_error_set("comm needs two or more ranks (this launch has 1); run mpirun -np 2 "
@@ -61,9 +61,9 @@ static int comm_check_size(const struct hb_suite_env *env, uint64_t size, int me
         const struct hb_node *n = &env->topo->nodes[i];
         bool both = mem_node >= 0;
         if (!n->has_memory || (both && n->os_index != mem_node) ||
-            (!both && !hb_suite_node_on(env, i)))
+            (!both && !hb_suite_kit_node_on(env, i)))
             continue;
-        if (hb_suite_check_fits(env, n->os_index, (both ? 4 : 2) * size, both ? 2 : 1) != 0)
+        if (hb_suite_kit_check_fits(env, n->os_index, (both ? 4 : 2) * size, both ? 2 : 1) != 0)
             return -EINVAL; /* a usage error: a smaller --size runs */
     }
     return 0;
@@ -80,9 +80,10 @@ static int comm_add(const struct hb_suite_env *env, struct hb_plan *out, int src
     struct hb_experiment e;
     char name[HB_NAME_LEN];
     snprintf(name, sizeof(name), "comm-%s-%d-%d-%llu%s%s", comm_metrics[metric], src_os, dst_os,
-             (unsigned long long)bytes, level ? "-bg-" : "", level ? hb_bg_level_names[level] : "");
-    hb_suite_experiment(env, &e, "comm", name, comm_metrics[metric]);
-    struct hb_task *task = hb_experiment_task(&e);
+             (unsigned long long)bytes, level ? "-bg-" : "",
+             level ? hb_options_bg_level_names[level] : "");
+    hb_suite_kit_experiment(env, &e, "comm", name, comm_metrics[metric]);
+    struct hb_task *task = hb_plan_experiment_task(&e);
     if (!task) return -ENOMEM;
     /* The sending end: one thread on src, its send and receive buffers bound to src_mem. */
     task->role = HB_ROLE_FG;
@@ -93,16 +94,16 @@ static int comm_add(const struct hb_suite_env *env, struct hb_plan *out, int src
     task->mem_node = src_mem;
     task->pages = env->opts->pages;
     task->bytes = 2 * bytes;
-    hb_task_describe(t, task, "rw");
-    int rc = hb_param_int(&e, "src_node", src_os);
-    if (rc == 0) rc = hb_param_int(&e, "dst_node", dst_os);
-    if (rc == 0) rc = hb_param_int(&e, "hops", hb_topo_hops(t, src, dst));
-    if (rc == 0) rc = hb_param_int(&e, "message_bytes", (long long)bytes);
-    if (rc == 0) rc = hb_param_int(&e, "src_mem_node", src_mem);
-    if (rc == 0) rc = hb_param_int(&e, "dst_mem_node", dst_mem);
+    hb_plan_task_describe(t, task, "rw");
+    int rc = hb_plan_param_int(&e, "src_node", src_os);
+    if (rc == 0) rc = hb_plan_param_int(&e, "dst_node", dst_os);
+    if (rc == 0) rc = hb_plan_param_int(&e, "hops", hb_topo_distances_hops(t, src, dst));
+    if (rc == 0) rc = hb_plan_param_int(&e, "message_bytes", (long long)bytes);
+    if (rc == 0) rc = hb_plan_param_int(&e, "src_mem_node", src_mem);
+    if (rc == 0) rc = hb_plan_param_int(&e, "dst_mem_node", dst_mem);
     if (rc == 0 && env->opts->bg >= 0) rc = hb_comm_bg_add(env, &e, level);
     if (rc) {
-        hb_experiment_clear(&e);
+        hb_plan_experiment_clear(&e);
         return rc;
     }
     return hb_plan_add(out, &e);
@@ -122,7 +123,7 @@ static int suite_comm_plan(const struct hb_suite_env *env, struct hb_plan *out)
     const struct hb_options *o = env->opts;
     const struct hb_topo *t = env->topo;
     uint64_t size = o->size ? o->size : HB_COMM_DEFAULT_SIZE;
-    int rc = o->mem_node >= 0 ? hb_suite_check_mem_node(t, o->mem_node, "--mem-node") : 0;
+    int rc = o->mem_node >= 0 ? hb_suite_kit_check_mem_node(t, o->mem_node, "--mem-node") : 0;
     if (rc == 0) rc = comm_check_size(env, size, o->mem_node);
     if (rc == 0) rc = hb_comm_bg_check(env);
     if (rc == 0) rc = comm_check_ranks(env);
@@ -130,7 +131,8 @@ static int suite_comm_plan(const struct hb_suite_env *env, struct hb_plan *out)
      * runs, as lat and bw do, for one rank's send and receive buffers on each node. */
     for (int i = 0; rc == 0 && o->pages == HB_PAGES_HUGE && i < t->nnodes; i++) {
         int mem = o->mem_node >= 0 ? o->mem_node : t->nodes[i].os_index;
-        if (t->nodes[i].has_cpus) rc = hb_buf_check_huge(t, 2 * size, HB_POLICY_BIND, &mem, 1);
+        if (t->nodes[i].has_cpus)
+            rc = hb_placement_buf_check_huge(t, 2 * size, HB_POLICY_BIND, &mem, 1);
     }
     /* Sizes x4 from 8 B, and --size itself last when the steps miss it (16 sizes at most up
      * to an int's bytes); or a list's sizes. */
@@ -147,8 +149,8 @@ static int suite_comm_plan(const struct hb_suite_env *env, struct hb_plan *out)
     }
     for (int src = 0; rc == 0 && src < t->nnodes; src++)
         for (int dst = 0; rc == 0 && dst < t->nnodes; dst++) {
-            if (!t->nodes[src].has_cpus || !t->nodes[dst].has_cpus || !hb_suite_node_on(env, src) ||
-                !hb_suite_node_on(env, dst))
+            if (!t->nodes[src].has_cpus || !t->nodes[dst].has_cpus ||
+                !hb_suite_kit_node_on(env, src) || !hb_suite_kit_node_on(env, dst))
                 continue;
             for (int m = 0; rc == 0 && comm_metrics[m]; m++)
                 for (int k = 0; rc == 0 && k < nsteps; k++)
@@ -157,13 +159,13 @@ static int suite_comm_plan(const struct hb_suite_env *env, struct hb_plan *out)
     return rc;
 }
 
-int hb_comm_run_sizes(const struct hb_suite_env *env, const struct hb_plan *plan, json_t *run)
+int hb_suite_comm_run_sizes(const struct hb_suite_env *env, const struct hb_plan *plan, json_t *run)
 {
     const struct hb_options *o = env->opts;
     json_t *bytes = json_array();
     long long most = 0;
     for (int x = 0; bytes && x < plan->n; x++) {
-        long long b = hb_param_int_of(&plan->exps[x], "message_bytes", 0);
+        long long b = hb_plan_param_int_of(&plan->exps[x], "message_bytes", 0);
         size_t i, at = json_array_size(bytes);
         json_t *v;
         bool seen = false;

@@ -15,7 +15,8 @@ int hb_comm_derive(const struct hb_suite_env *env, json_t *measured, json_t *der
 /* What comm uses instead of a working set, into the run record `run`: "messages" ({"bytes":
  * the plan's message sizes, smallest first; "buffers": where each end's are}), and the largest
  * message as sizes.size_bytes with its source. 0 or -ENOMEM. */
-int hb_comm_run_sizes(const struct hb_suite_env *env, const struct hb_plan *plan, json_t *run);
+int hb_suite_comm_run_sizes(const struct hb_suite_env *env, const struct hb_plan *plan,
+                            json_t *run);
 
 /* One repeat of comm experiment e, in seconds, and its records, one a rank pair (struct
  * hb_suite.estimate). */
@@ -23,7 +24,7 @@ double hb_comm_estimate(const struct hb_suite_env *env, const struct hb_experime
                         int *records);
 
 /* The smallest and largest message size among the records (INFINITY and 0 when none). */
-void hb_comm_sizes(const json_t *measured, double *least, double *most);
+void hb_comm_pool_sizes(const json_t *measured, double *least, double *most);
 
 /* Whether a comm record belongs to a group (a link, the ranks near a NIC...). */
 typedef bool (*hb_comm_pick_fn)(const json_t *rec, const void *ctx);
@@ -39,11 +40,11 @@ int hb_comm_pool(const json_t *measured, const char *metric, double bytes, hb_co
 /* A figure as records conclude from it: {"value": v or null, "ci95": [lo, hi] or null,
  * "ci_coverage": the interval's exact coverage or null (none, or not known), "repeats": the
  * values it is the median of (a pooled figure: every pair's repeats) or null}. */
-json_t *hb_comm_figure_json(const struct hb_interval *iv);
+json_t *hb_comm_pool_figure_json(const struct hb_interval *iv);
 
 /* The unordered host pairs (links) of the cross-host records, in order of first appearance:
  * [[a, b], ...] (new reference, NULL when out of memory). */
-json_t *hb_comm_links_of(const json_t *measured);
+json_t *hb_comm_pool_links_of(const json_t *measured);
 
 /* With three hosts or more: a {"type":"comm_links"} record, one entry per link (8 B latency
  * and largest-size bandwidth pooled over its rank pairs, with intervals), a link worse than

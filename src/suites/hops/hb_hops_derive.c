@@ -18,23 +18,23 @@
 
 static bool is_fg_ok(const json_t *rec)
 {
-    return strcmp(hb_rec_str(rec, "type", ""), "measurement") == 0 &&
-           strcmp(hb_rec_str(rec, "role", ""), "foreground") == 0 &&
-           strcmp(hb_rec_str(rec, "status", ""), "ok") == 0 &&
+    return strcmp(hb_jsonl_read_str(rec, "type", ""), "measurement") == 0 &&
+           strcmp(hb_jsonl_read_str(rec, "role", ""), "foreground") == 0 &&
+           strcmp(hb_jsonl_read_str(rec, "status", ""), "ok") == 0 &&
            json_is_number(json_object_get(rec, "t_median_s"));
 }
 
 /* The local read with no load (40555's 0.0.r.0): the first such record measured. */
-bool hb_hops_refers(const json_t *rec)
+bool hb_hops_derive_refers(const json_t *rec)
 {
     json_t *mem = json_object_get(rec, "mem_node");
-    return is_fg_ok(rec) && strcmp(hb_rec_str(rec, "access", ""), "r") == 0 &&
+    return is_fg_ok(rec) && strcmp(hb_jsonl_read_str(rec, "access", ""), "r") == 0 &&
            json_is_integer(mem) &&
            json_integer_value(mem) == json_integer_value(json_object_get(rec, "cpu_node")) &&
            json_array_size(json_object_get(rec, "background")) == 0;
 }
 
-void hb_suite_hops_annotate(const struct hb_suite_env *env, const json_t *measured, json_t *rec)
+void hb_hops_derive_annotate(const struct hb_suite_env *env, const json_t *measured, json_t *rec)
 {
     (void)env;
     if (!is_fg_ok(rec)) return;
@@ -42,26 +42,28 @@ void hb_suite_hops_annotate(const struct hb_suite_env *env, const json_t *measur
      * each new one. */
     const json_t *ref = NULL;
     for (size_t i = 0; !ref && i < json_array_size(measured); i++)
-        if (hb_hops_refers(json_array_get(measured, i))) ref = json_array_get(measured, i);
-    if (!ref && hb_hops_refers(rec)) ref = rec;
+        if (hb_hops_derive_refers(json_array_get(measured, i))) ref = json_array_get(measured, i);
+    if (!ref && hb_hops_derive_refers(rec)) ref = rec;
     if (!ref) return;
     /* From the figures shown: the record's value against the reference's, in one unit. */
-    const char *unit = hb_rec_str(rec, "unit", "");
-    double value = hb_rec_num(rec, "value", NAN), ref_value = hb_rec_num(ref, "value", NAN);
-    if (strcmp(unit, hb_rec_str(ref, "unit", "")) != 0 || !(value > 0) || !(ref_value > 0)) return;
+    const char *unit = hb_jsonl_read_str(rec, "unit", "");
+    double value = hb_jsonl_read_num(rec, "value", NAN),
+           ref_value = hb_jsonl_read_num(ref, "value", NAN);
+    if (strcmp(unit, hb_jsonl_read_str(ref, "unit", "")) != 0 || !(value > 0) || !(ref_value > 0))
+        return;
     double ratio = value / ref_value;
-    json_object_set_new(rec, "reference_label", json_string(hb_rec_str(ref, "label", "")));
+    json_object_set_new(rec, "reference_label", json_string(hb_jsonl_read_str(ref, "label", "")));
     json_object_set_new(rec, "reference_value", json_real(ref_value));
     json_object_set_new(rec, "ratio_to_reference", json_real(ratio));
     /* The time per byte against the reference's, in percent (lower is faster): 40555's
      * figure, which the verdicts compare. */
-    bool higher_better = hb_unit_higher_better(unit);
+    bool higher_better = hb_units_higher_better(unit);
     double pct = 100.0 * (higher_better ? 1.0 / ratio : ratio);
     json_object_set_new(rec, "pct_of_local_read", json_real(round(pct * 10.0) / 10.0));
     /* Their intervals, from the record's own over its repeats; the reference is common to
      * every record it is compared with. */
     struct hb_interval iv;
-    bool known = hb_rec_interval(rec, &iv) && iv.n >= 2 && iv.lo > 0;
+    bool known = hb_jsonl_read_interval(rec, &iv) && iv.n >= 2 && iv.lo > 0;
     json_object_set_new(rec, "ratio_to_reference_ci95",
                         known ? json_pack("[f, f]", iv.lo / ref_value, iv.hi / ref_value)
                               : json_null());
@@ -97,8 +99,8 @@ static double pct_p(const json_t *a, const json_t *b)
     for (int k = 0; k < 2; k++) {
         v[k] = hb_family_rec_values(r[k], &n[k]);
         double pct = json_number_value(json_object_get(r[k], "pct_of_local_read"));
-        double value = hb_rec_num(r[k], "value", NAN);
-        bool higher_better = hb_unit_higher_better(hb_rec_str(r[k], "unit", ""));
+        double value = hb_jsonl_read_num(r[k], "value", NAN);
+        bool higher_better = hb_units_higher_better(hb_jsonl_read_str(r[k], "unit", ""));
         for (int i = 0; i < n[k]; i++)
             v[k][i] = higher_better ? pct * value / v[k][i] : pct * v[k][i] / value;
     }
@@ -133,7 +135,8 @@ static void verdict_set(json_t *v, bool holds, bool clear)
 static json_t *pct_figure(const json_t *rec)
 {
     json_t *ci = json_object_get(rec, "pct_of_local_read_ci95");
-    return json_pack("{s:s, s:f, s:O}", "label", hb_rec_str(rec, "label", ""), "pct_of_local_read",
+    return json_pack("{s:s, s:f, s:O}", "label", hb_jsonl_read_str(rec, "label", ""),
+                     "pct_of_local_read",
                      json_number_value(json_object_get(rec, "pct_of_local_read")), "ci95",
                      ci ? ci : json_null());
 }
@@ -157,26 +160,28 @@ static void hops_pairs(json_t *measured, json_t *derived)
     json_t *a, *b;
     json_array_foreach(measured, i, a)
     {
-        const char *c = hb_rec_str(a, "case", "");
+        const char *c = hb_jsonl_read_str(a, "case", "");
         if (!is_fg_ok(a) ||
             (strcmp(c, "pair") && strcmp(c, "crossfire") && strcmp(c, "no-crossfire")))
             continue;
         json_array_foreach(measured, j, b)
         {
             if (j <= i || !is_fg_ok(b) ||
-                strcmp(hb_rec_str(a, "experiment", ""), hb_rec_str(b, "experiment", "")))
+                strcmp(hb_jsonl_read_str(a, "experiment", ""),
+                       hb_jsonl_read_str(b, "experiment", "")))
                 continue;
             double ta = json_number_value(json_object_get(a, "t_median_s"));
             double tb = json_number_value(json_object_get(b, "t_median_s"));
             json_t *rec = json_pack(
                 "{s:s, s:s, s:s, s:s, s:s, s:s, s:O?, s:[s,s], s:[f,f], s:f, "
                 "s:f, s:o, s:o}",
-                "type", "pair", "suite", "hops", "experiment", hb_rec_str(a, "experiment", ""),
-                "case", c, "access", hb_rec_str(a, "access", ""), "placement",
-                hb_rec_str(a, "placement", ""), "pair",
+                "type", "pair", "suite", "hops", "experiment",
+                hb_jsonl_read_str(a, "experiment", ""), "case", c, "access",
+                hb_jsonl_read_str(a, "access", ""), "placement",
+                hb_jsonl_read_str(a, "placement", ""), "pair",
                 json_object_get(a, strcmp(c, "pair") ? "link" : "pair"), "labels",
-                hb_rec_str(a, "label", ""), hb_rec_str(b, "label", ""), "t_median_s", ta, tb,
-                "t_sum_s", ta + tb, "t_span_s", ta > tb ? ta : tb, "pct_of_local_read",
+                hb_jsonl_read_str(a, "label", ""), hb_jsonl_read_str(b, "label", ""), "t_median_s",
+                ta, tb, "t_sum_s", ta + tb, "t_span_s", ta > tb ? ta : tb, "pct_of_local_read",
                 json_pack("[o,o]", isnan(pct_of(a)) ? json_null() : json_real(pct_of(a)),
                           isnan(pct_of(b)) ? json_null() : json_real(pct_of(b))),
                 "hops", json_pack("[i,i]", hops_of(a), hops_of(b)));
@@ -188,16 +193,16 @@ static void hops_pairs(json_t *measured, json_t *derived)
 /* Does rec belong to the single-thread cases of this load level and subscription? */
 static bool is_single_at(const json_t *rec, const char *level, const char *sub)
 {
-    return strcmp(hb_rec_str(rec, "case", ""), "single") == 0 &&
-           strcmp(hb_rec_str(rec, "bg_level", ""), level) == 0 &&
-           strcmp(hb_rec_str(rec, "subscription", ""), sub) == 0;
+    return strcmp(hb_jsonl_read_str(rec, "case", ""), "single") == 0 &&
+           strcmp(hb_jsonl_read_str(rec, "bg_level", ""), level) == 0 &&
+           strcmp(hb_jsonl_read_str(rec, "subscription", ""), sub) == 0;
 }
 
 /* Does rec belong to the crossfire study (both directions of a link, or its twin)? */
 static bool is_crossfire_case(const json_t *rec)
 {
-    return strcmp(hb_rec_str(rec, "case", ""), "crossfire") == 0 ||
-           strcmp(hb_rec_str(rec, "case", ""), "no-crossfire") == 0;
+    return strcmp(hb_jsonl_read_str(rec, "case", ""), "crossfire") == 0 ||
+           strcmp(hb_jsonl_read_str(rec, "case", ""), "no-crossfire") == 0;
 }
 
 /* One myth-1 verdict over the records `want` selects with this access and hop class:
@@ -214,7 +219,7 @@ static void myth1_group(const struct hb_suite_env *env, json_t *measured, json_t
     json_array_foreach(measured, i, r)
     {
         bool in = crossfire ? is_crossfire_case(r) : is_single_at(r, level, sub);
-        if (!in || strcmp(hb_rec_str(r, "access", ""), access) || hops_of(r) != hop ||
+        if (!in || strcmp(hb_jsonl_read_str(r, "access", ""), access) || hops_of(r) != hop ||
             isnan(pct_of(r)))
             continue;
         n++;
@@ -228,7 +233,7 @@ static void myth1_group(const struct hb_suite_env *env, json_t *measured, json_t
         "verdict", "suite", "hops", "myth", 1, "bg_level", level, "case",
         crossfire ? "crossfire" : "single", "access", access, "hops", hop, "holds", spread <= tol,
         "tolerance_pct", tol, "spread_pct", round(spread * 10.0) / 10.0, "cases", n, "evidence",
-        hb_rec_str(lo, "label", ""), hb_rec_str(hi, "label", ""), "claim",
+        hb_jsonl_read_str(lo, "label", ""), hb_jsonl_read_str(hi, "label", ""), "claim",
         "all equal hop cases take equal time", "figures", pct_figure(lo), pct_figure(hi));
     /* A spread over the tolerance says the myth fails only beyond the two figures' noise:
      * decided with the family (myth1). */
@@ -254,10 +259,11 @@ static void myth1(const struct hb_suite_env *env, json_t *measured, json_t *deri
     json_t *all = json_array();
     for (int a = 0; a < 3; a++)
         for (int hop = 0; hop <= top; hop++) {
-            for (int l = 0; hb_bg_level_names[l]; l++)
+            for (int l = 0; hb_options_bg_level_names[l]; l++)
                 for (int s = l ? 0 : -1; s < (l ? 3 : 0); s++)
-                    myth1_group(env, measured, derived, &fam, all, hb_bg_level_names[l],
-                                s < 0 ? "" : hb_subscription_names[s], false, access[a], hop);
+                    myth1_group(env, measured, derived, &fam, all, hb_options_bg_level_names[l],
+                                s < 0 ? "" : hb_options_subscription_names[s], false, access[a],
+                                hop);
             myth1_group(env, measured, derived, &fam, all, "idle", "", true, access[a], hop);
         }
     /* One family: every myth-1 verdict of the run whose spread is over the tolerance. */
@@ -290,24 +296,26 @@ static void myth2_group(const struct hb_suite_env *env, json_t *measured, json_t
     uint64_t seen_classes = 0;
     json_array_foreach(measured, i, a)
     {
-        if (!is_single_at(a, level, sub) || strcmp(hb_rec_str(a, "access", ""), access) ||
+        if (!is_single_at(a, level, sub) || strcmp(hb_jsonl_read_str(a, "access", ""), access) ||
             isnan(pct_of(a)) || hops_of(a) < 0)
             continue;
         rows++;
         seen_classes |= (uint64_t)1 << (hops_of(a) & 63);
-        json_array_append_new(evidence,
-                              json_pack("{s:s, s:i, s:f}", "label", hb_rec_str(a, "label", ""),
-                                        "hops", hops_of(a), "pct_of_local_read", pct_of(a)));
+        json_array_append_new(evidence, json_pack("{s:s, s:i, s:f}", "label",
+                                                  hb_jsonl_read_str(a, "label", ""), "hops",
+                                                  hops_of(a), "pct_of_local_read", pct_of(a)));
         json_array_foreach(measured, j, b)
         {
-            if (!is_single_at(b, level, sub) || strcmp(hb_rec_str(b, "access", ""), access) ||
-                isnan(pct_of(b)) || hops_of(b) <= hops_of(a) ||
+            if (!is_single_at(b, level, sub) ||
+                strcmp(hb_jsonl_read_str(b, "access", ""), access) || isnan(pct_of(b)) ||
+                hops_of(b) <= hops_of(a) ||
                 !json_equal(json_object_get(a, "cpu_node"), json_object_get(b, "cpu_node")))
                 continue;
             if (pct_of(b) <= pct_of(a)) {
                 holds = false;
-                json_t *e = json_pack("{s:[s,s], s:[i,i]}", "labels", hb_rec_str(a, "label", ""),
-                                      hb_rec_str(b, "label", ""), "hops", hops_of(a), hops_of(b));
+                json_t *e =
+                    json_pack("{s:[s,s], s:[i,i]}", "labels", hb_jsonl_read_str(a, "label", ""),
+                              hb_jsonl_read_str(b, "label", ""), "hops", hops_of(a), hops_of(b));
                 pct_candidate(&fam, e, a, b);
                 json_decref(e);
                 double inv = (pct_of(a) / pct_of(b) - 1.0) * 100.0;
@@ -364,10 +372,10 @@ static void myth2_pairs(const struct hb_suite_env *env, json_t *derived, const c
     size_t i, j, n = json_array_size(derived);
     for (i = 0; i < n; i++) {
         json_t *a = json_array_get(derived, i);
-        if (strcmp(hb_rec_str(a, "type", ""), "pair") ||
-            strcmp(hb_rec_str(a, "case", ""), "pair") ||
-            strcmp(hb_rec_str(a, "placement", ""), "one-node") ||
-            strcmp(hb_rec_str(a, "access", ""), access))
+        if (strcmp(hb_jsonl_read_str(a, "type", ""), "pair") ||
+            strcmp(hb_jsonl_read_str(a, "case", ""), "pair") ||
+            strcmp(hb_jsonl_read_str(a, "placement", ""), "one-node") ||
+            strcmp(hb_jsonl_read_str(a, "access", ""), access))
             continue;
         rows++;
         double ta = json_number_value(json_object_get(a, "t_span_s"));
@@ -376,10 +384,10 @@ static void myth2_pairs(const struct hb_suite_env *env, json_t *derived, const c
                                         "hops", pair_hops(a), "t_span_s", ta));
         for (j = 0; j < n; j++) {
             json_t *b = json_array_get(derived, j);
-            if (strcmp(hb_rec_str(b, "type", ""), "pair") ||
-                strcmp(hb_rec_str(b, "case", ""), "pair") ||
-                strcmp(hb_rec_str(b, "placement", ""), "one-node") ||
-                strcmp(hb_rec_str(b, "access", ""), access) || pair_hops(b) <= pair_hops(a))
+            if (strcmp(hb_jsonl_read_str(b, "type", ""), "pair") ||
+                strcmp(hb_jsonl_read_str(b, "case", ""), "pair") ||
+                strcmp(hb_jsonl_read_str(b, "placement", ""), "one-node") ||
+                strcmp(hb_jsonl_read_str(b, "access", ""), access) || pair_hops(b) <= pair_hops(a))
                 continue;
             double tb = json_number_value(json_object_get(b, "t_span_s"));
             if (tb < ta) {
@@ -409,14 +417,14 @@ static void myth2(const struct hb_suite_env *env, json_t *measured, json_t *deri
     for (int a = 0; a < 3; a++)
         myth2_pairs(env, derived, pair_access[a]);
     static const char *const access[] = {"r", "w", "rw"};
-    for (int l = 0; hb_bg_level_names[l]; l++)
+    for (int l = 0; hb_options_bg_level_names[l]; l++)
         for (int s = l ? 0 : -1; s < (l ? 3 : 0); s++)
             for (int a = 0; a < 3; a++)
-                myth2_group(env, measured, derived, hb_bg_level_names[l],
-                            s < 0 ? "" : hb_subscription_names[s], access[a]);
+                myth2_group(env, measured, derived, hb_options_bg_level_names[l],
+                            s < 0 ? "" : hb_options_subscription_names[s], access[a]);
 }
 
-int hb_suite_hops_derive(const struct hb_suite_env *env, json_t *measured, json_t *derived)
+int hb_hops_derive(const struct hb_suite_env *env, json_t *measured, json_t *derived)
 {
     hops_pairs(measured, derived);
     myth1(env, measured, derived);

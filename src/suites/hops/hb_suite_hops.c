@@ -39,26 +39,26 @@ static int hops_add(struct hb_hops *h, const char *name, const char *const *keys
                     int subscription)
 {
     struct hb_experiment e;
-    hb_suite_experiment(h->env, &e, "hops", name, "bandwidth");
+    hb_suite_kit_experiment(h->env, &e, "hops", name, "bandwidth");
     int rc = 0;
     for (int k = 0; keys[k] && rc == 0; k += 2)
-        rc = hb_param_str(&e, keys[k], keys[k + 1]);
+        rc = hb_plan_param_str(&e, keys[k], keys[k + 1]);
     for (int k = 0; k < nfg && rc == 0; k++) {
-        struct hb_task *task = hb_experiment_task(&e);
-        rc = task ? hb_suite_task(h->env, task, fg[k].cpu, fg[k].thread, 1, hops_kernel(access),
-                                  HB_POLICY_BIND, fg[k].mem, h->bytes)
+        struct hb_task *task = hb_plan_experiment_task(&e);
+        rc = task ? hb_suite_kit_task(h->env, task, fg[k].cpu, fg[k].thread, 1, hops_kernel(access),
+                                      HB_POLICY_BIND, fg[k].mem, h->bytes)
                   : -ENOMEM;
     }
     if (rc == 0 && level > 0) {
-        rc = hb_suite_add_background(h->env, &e, subscription, level, h->bytes);
+        rc = hb_suite_bg_add_background(h->env, &e, subscription, level, h->bytes);
         /* No node is left to load at this subscription (one-node machines): nothing to show. */
         if (rc == 0 && e.ntasks == nfg) {
-            hb_experiment_clear(&e);
+            hb_plan_experiment_clear(&e);
             return 0;
         }
     }
     if (rc) {
-        hb_experiment_clear(&e);
+        hb_plan_experiment_clear(&e);
         return rc;
     }
     return hb_plan_add(h->out, &e);
@@ -70,7 +70,7 @@ static int hops_nodes(const struct hb_suite_env *env, bool cpus, int *idx)
     const struct hb_topo *t = env->topo;
     int n = 0;
     for (int i = 0; i < t->nnodes; i++)
-        if ((cpus ? t->nodes[i].has_cpus : t->nodes[i].has_memory) && hb_suite_node_on(env, i))
+        if ((cpus ? t->nodes[i].has_cpus : t->nodes[i].has_memory) && hb_suite_kit_node_on(env, i))
             idx[n++] = i;
     return n;
 }
@@ -86,8 +86,8 @@ static int hops_nearest(const struct hb_topo *t, int c, const int *mem, int nmem
     int best = mem[0];
     for (int m = 0; m < nmem; m++) {
         if (mem[m] == c) return c;
-        uint64_t d = hb_topo_distance(t, c, mem[m]);
-        if (d && d < hb_topo_distance(t, c, best)) best = mem[m];
+        uint64_t d = hb_topo_distances_between(t, c, mem[m]);
+        if (d && d < hb_topo_distances_between(t, c, best)) best = mem[m];
     }
     return best;
 }
@@ -96,8 +96,8 @@ static int hops_single(struct hb_hops *h, const int *cpu, int ncpu, const int *m
                        const char *const *access, int level, int subscription)
 {
     const struct hb_topo *t = h->env->topo;
-    const char *lvl = hb_bg_level_names[level];
-    const char *sub = level ? hb_subscription_names[subscription] : NULL;
+    const char *lvl = hb_options_bg_level_names[level];
+    const char *sub = level ? hb_options_subscription_names[subscription] : NULL;
     /* The reference 0.0.r.0 runs first, so every later record can be put against it. */
     int first_mem = hops_nearest(t, cpu[0], mem, nmem);
     for (int a = 0; access[a]; a++)
@@ -124,7 +124,7 @@ static int hops_at(const struct hb_topo *t, int c, int hop, const int *mem, int 
 {
     int found = -1;
     for (int m = 0; m < nmem; m++)
-        if (hb_topo_hops(t, c, mem[m]) == hop) {
+        if (hb_topo_distances_hops(t, c, mem[m]) == hop) {
             if (mem[m] != avoid) return mem[m];
             found = mem[m];
         }
@@ -190,8 +190,8 @@ static int hops_crossfire(struct hb_hops *h, const char *access)
         for (int b = a + 1; b < t->nnodes; b++) {
             const struct hb_node *na = &t->nodes[a], *nb = &t->nodes[b];
             if (!na->has_cpus || !na->has_memory || !nb->has_cpus || !nb->has_memory ||
-                !hb_suite_node_on(h->env, a) || !hb_suite_node_on(h->env, b) ||
-                hb_topo_hops(t, a, b) != 1 || hb_topo_hops(t, b, a) != 1)
+                !hb_suite_kit_node_on(h->env, a) || !hb_suite_kit_node_on(h->env, b) ||
+                hb_topo_distances_hops(t, a, b) != 1 || hb_topo_distances_hops(t, b, a) != 1)
                 continue;
             char name[HB_NAME_LEN], link[32];
             struct hb_fg fg[2] = {{na->os_index, 0, nb->os_index}, {nb->os_index, 0, na->os_index}};
@@ -202,8 +202,8 @@ static int hops_crossfire(struct hb_hops *h, const char *access)
             int rc = hops_add(h, name, keys, access, fg, 2, 0, 0);
             if (rc) return rc;
             for (int k = 0; k < t->nnodes; k++) {
-                if (k == a || k == b || !t->nodes[k].has_memory || !hb_suite_node_on(h->env, k) ||
-                    hb_topo_hops(t, b, k) != 1)
+                if (k == a || k == b || !t->nodes[k].has_memory ||
+                    !hb_suite_kit_node_on(h->env, k) || hb_topo_distances_hops(t, b, k) != 1)
                     continue;
                 fg[1].mem = t->nodes[k].os_index;
                 snprintf(name, sizeof(name), "hops-no-crossfire-%s-%d-%d", access, na->os_index,
@@ -248,33 +248,34 @@ static int hops_plan_nodes(struct hb_hops *hp, const int *cpu, int ncpu, const i
         rc = hops_crossfire(&h, rw_only[a]);
     /* A study without its crossfire half says why, in one line. */
     if (rc == 0 && out->n == before)
-        hb_suite_say(env, "hops: no crossfire planned: %s",
-                     ncpu < 2        ? "fewer than two CPU nodes"
-                     : !t->hop_class ? "the firmware gives no distance table, so no hop class 1"
-                                     : "no two CPU nodes with memory are linked at hop class 1");
+        hb_suite_kit_say(env, "hops: no crossfire planned: %s",
+                         ncpu < 2 ? "fewer than two CPU nodes"
+                         : !t->hop_class
+                             ? "the firmware gives no distance table, so no hop class 1"
+                             : "no two CPU nodes with memory are linked at hop class 1");
     /* Quick: the two ends of the load range at under subscription, from the first node. */
     bool level_on[8], sub_on[4];
     hops_select(o->level_mask ? o->level_mask >> 1
                 : o->quick    ? 1u | 1u << 3
                               : ~0u,
-                hb_bg_level_names + 1, level_on);
+                hb_options_bg_level_names + 1, level_on);
     hops_select(o->subscription_mask ? o->subscription_mask
                 : o->quick           ? 1u
                                      : ~0u,
-                hb_subscription_names, sub_on);
+                hb_options_subscription_names, sub_on);
     /* Loaded cases from every CPU node to every memory node grow as nodes squared times
      * levels and subscriptions (98304 experiments of 65 tasks on 64 nodes): past a few
      * nodes they run from the first one unless --nodes chose the nodes. */
     int from = o->quick ? 1 : ncpu;
     if (from > HB_HOPS_LOADED_FROM_ALL && !env->opts->nodes) {
         from = 1;
-        hb_suite_say(env,
-                     "hops: %d CPU nodes: the loaded cases run from node %d only; choose the "
-                     "nodes to load from with --nodes",
-                     ncpu, os(t, cpu[0]));
+        hb_suite_kit_say(env,
+                         "hops: %d CPU nodes: the loaded cases run from node %d only; choose the "
+                         "nodes to load from with --nodes",
+                         ncpu, os(t, cpu[0]));
     }
-    for (int l = 1; rc == 0 && hb_bg_level_names[l]; l++)
-        for (int s = 0; rc == 0 && hb_subscription_names[s]; s++)
+    for (int l = 1; rc == 0 && hb_options_bg_level_names[l]; l++)
+        for (int s = 0; rc == 0 && hb_options_subscription_names[s]; s++)
             if (level_on[l - 1] && sub_on[s])
                 rc = hops_single(&h, cpu, from, mem, nmem, o->quick ? r_only : rw_only, l, s);
     return rc;
@@ -310,7 +311,8 @@ static const int hops_takes[] = {OPT_SIZE,      OPT_PAGES,   OPT_STRIDE, OPT_TLB
                                  OPT_TOLERANCE, OPT_BG_RATE, 0};
 
 /* The columns its annotate and derive read beyond those always kept (hb_suite_keep.c). */
-const char *const hb_hops_reads[] = {"sweeps_per_sample", "t_median_s", "repeat_values", NULL};
+const char *const hb_suite_hops_reads[] = {"sweeps_per_sample", "t_median_s", "repeat_values",
+                                           NULL};
 
 const struct hb_suite hb_suite_hops = {
     .takes = hops_takes,
@@ -318,10 +320,10 @@ const struct hb_suite hb_suite_hops = {
     .help = "AMD 40555 foreground/background study: single, pairs, crossfire, background load "
             "levels, and the hop-myth verdicts",
     .plan = suite_hops_plan,
-    .annotate = hb_suite_hops_annotate,
-    .derive = hb_suite_hops_derive,
-    .reads = hb_hops_reads,
-    .refers = hb_hops_refers,
+    .annotate = hb_hops_derive_annotate,
+    .derive = hb_hops_derive,
+    .reads = hb_suite_hops_reads,
+    .refers = hb_hops_derive_refers,
     .tiers = "hops",
     .needs_mem_nodes = 2,
     .needs_why = "compares memory at different hop distances from each CPU node",

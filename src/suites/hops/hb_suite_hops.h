@@ -5,11 +5,11 @@
 
 #include "hb_suite_kit.h"
 
-void hb_suite_hops_annotate(const struct hb_suite_env *env, const json_t *measured, json_t *rec);
-int hb_suite_hops_derive(const struct hb_suite_env *env, json_t *measured, json_t *derived);
+void hb_hops_derive_annotate(const struct hb_suite_env *env, const json_t *measured, json_t *rec);
+int hb_hops_derive(const struct hb_suite_env *env, json_t *measured, json_t *derived);
 /* The columns annotate and derive read beyond those always kept (struct hb_suite.reads). */
-extern const char *const hb_hops_reads[];
+extern const char *const hb_suite_hops_reads[];
 /* The record annotate compares the others with: the reference (struct hb_suite.refers). */
-bool hb_hops_refers(const json_t *rec);
+bool hb_hops_derive_refers(const json_t *rec);
 
 #endif

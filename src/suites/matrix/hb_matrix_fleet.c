@@ -85,7 +85,7 @@ static double grid_local(const struct hb_topo *t, const struct hb_grid *g, doubl
                         : NULL;
         if (!json_is_number(m)) continue;
         struct hb_interval iv;
-        if (repeats && hb_rec_interval(rec, &iv) && iv.n >= 2) {
+        if (repeats && hb_jsonl_read_interval(rec, &iv) && iv.n >= 2) {
             slo += iv.lo;
             shi += iv.hi;
         } else {
@@ -398,7 +398,7 @@ static int fleet_emit(const struct hb_fleet_host *hosts, int nh, double pct, dou
     for (int h = 0; rc == 0 && h < nh; h++) {
         char *why = NULL, *noise = NULL;
         const json_t *mine = json_object_get(drift, hosts[h].host);
-        char *config = hb_config_pairs(mine);
+        char *config = hb_config_diff_pairs(mine);
         if (!config ||
             fleet_reason(hosts, h, &median, ref[nh + h], pct, config, &ff, &why, &noise)) {
             free(config);
@@ -436,7 +436,7 @@ int hb_matrix_fleet_end(const struct hb_fleet_acc *acc, double pct, const json_t
     int nh = acc ? acc->n : 0, rc = 0;
     if (nh < 2) return 0;
     double *tmp = calloc((size_t)nh + 1, sizeof(*tmp));
-    json_t *drift = host_configs ? hb_fleet_config_drift(host_configs) : NULL;
+    json_t *drift = host_configs ? hb_config_drift_fleet(host_configs) : NULL;
     if (!tmp || (host_configs && !drift)) {
         hb_error_set("out of memory comparing the configurations of %d hosts", nh);
         rc = -ENOMEM;

@@ -27,8 +27,8 @@ static const struct {
 /* Firmware figure in the measured unit: ns, or MB/s -> GB/s. */
 static double hmat_in_unit(const struct hb_topo *t, enum hb_hmat_attr a, int i, int j)
 {
-    double x = hb_hmat_value(t, a, i, j);
-    return hb_hmat_attr_is_latency(a) ? x : x / 1000.0;
+    double x = hb_topo_mem_hmat_value(t, a, i, j);
+    return hb_topo_mem_hmat_attr_is_latency(a) ? x : x / 1000.0;
 }
 
 /* Fill hmat[][] from attribute a over the measured cells; how many cells it covers. */
@@ -68,14 +68,14 @@ static bool hmat_clear(const struct hb_topo *t, json_t *const *rec, int i, int j
                        double firmware_ratio, double *p)
 {
     const json_t *a = HB_AT(rec, t, i, j), *b = HB_AT(rec, t, i, k);
-    enum hb_separation sep = hb_rec_separation(a, b);
+    enum hb_separation sep = hb_jsonl_read_separation(a, b);
     *p = NAN;
     if (sep == HB_NO_INTERVAL) return true;
     *p = hb_family_rec_p(a, b, order ? 1.0 : firmware_ratio);
     if (order) return sep == HB_SEPARATE;
     struct hb_interval x, y;
-    hb_rec_interval(a, &x);
-    hb_rec_interval(b, &y);
+    hb_jsonl_read_interval(a, &x);
+    hb_jsonl_read_interval(b, &y);
     return y.lo > 0 && y.hi > 0 && (firmware_ratio < x.lo / y.hi || firmware_ratio > x.hi / y.lo);
 }
 
@@ -107,9 +107,9 @@ static void hmat_pair(const struct hb_topo *t, bool latency, int i, int j, int k
                      "measured the other way (%s vs %s %s, %.1f%% beyond the threshold)",
                      ci, j_near ? cj : ck, j_near ? ck : cj,
                      hb_figure_text(j_near ? hj : hk, a, sizeof(a)),
-                     hb_figure_text(j_near ? hk : hj, b, sizeof(b)), hb_unit_shown(unit),
+                     hb_figure_text(j_near ? hk : hj, b, sizeof(b)), hb_units_shown(unit),
                      hb_figure_text(near_m, c, sizeof(c)), hb_figure_text(far_m, d, sizeof(d)),
-                     hb_unit_shown(unit), (excess - 1.0 - thr) * 100.0);
+                     hb_units_shown(unit), (excess - 1.0 - thr) * 100.0);
         }
     }
     if (!kind) {
@@ -128,8 +128,8 @@ static void hmat_pair(const struct hb_topo *t, bool latency, int i, int j, int k
     json_t *e = json_pack("{s:i, s:i, s:i, s:s, s:s, s:s, s:o, s:o}", "cpu_node", ci, "mem_node",
                           cj, "other_mem_node", ck, "kind", kind, "reason", why, "evidence",
                           clear ? "beyond the noise or noise unknown" : "inconclusive", "figure",
-                          hb_rec_figure(HB_AT(rec, t, i, j)), "other_figure",
-                          hb_rec_figure(HB_AT(rec, t, i, k)));
+                          hb_jsonl_read_figure(HB_AT(rec, t, i, j)), "other_figure",
+                          hb_jsonl_read_figure(HB_AT(rec, t, i, k)));
     hb_family_rec_add(fam, e, p, clear);
     json_decref(e);
 }
@@ -170,10 +170,10 @@ json_t *hb_matrix_hmat(const struct hb_topo *t, bool latency, const char *access
     json_t *flags[2] = {json_array(), json_array()};
     hb_family_rec_split(&fam, flags, "evidence", "inconclusive");
     json_t *out =
-        json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:f}", "attribute", hb_hmat_attr_name(*attr),
-                  "unit", unit, "values", grid_json(t, hmat), "ratio", grid_json(t, ratio), "flags",
-                  flags[0], "inconclusive", flags[1], "family", hb_family_rec_json(&fam),
-                  "threshold_pct", threshold_pct);
+        json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:f}", "attribute",
+                  hb_topo_mem_hmat_attr_name(*attr), "unit", unit, "values", grid_json(t, hmat),
+                  "ratio", grid_json(t, ratio), "flags", flags[0], "inconclusive", flags[1],
+                  "family", hb_family_rec_json(&fam), "threshold_pct", threshold_pct);
     hb_family_rec_free(&fam);
     free(ratio);
     return out;

@@ -29,11 +29,11 @@ static void ktier_pair(const struct hb_topo *t, bool latency, int i, int fast, i
     double excess = latency ? mf / ms : ms / mf; /* > 1: the faster tier measures costlier */
     if (excess <= 1.0 + thr) return;
     const json_t *a = HB_AT(rec, t, i, fast), *b = HB_AT(rec, t, i, slow);
-    enum hb_separation sep = hb_rec_separation(a, b);
+    enum hb_separation sep = hb_jsonl_read_separation(a, b);
     int ci = t->nodes[i].os_index, cf = t->nodes[fast].os_index, cs = t->nodes[slow].os_index;
     int tf = t->nodes[fast].kernel_tier, ts = t->nodes[slow].kernel_tier;
     /* the measured figures as their rows print them (hb_figure_text.h) */
-    const char *unit = hb_unit_shown(latency ? "ns" : "GBps");
+    const char *unit = hb_units_shown(latency ? "ns" : "GBps");
     char why[320], f1[HB_FIGURE_LEN], f2[HB_FIGURE_LEN];
     snprintf(why, sizeof(why),
              "from node %d the kernel puts node %d in a faster tier than node %d (memory_tier%d "
@@ -41,17 +41,18 @@ static void ktier_pair(const struct hb_topo *t, bool latency, int i, int fast, i
              "threshold)",
              ci, cf, cs, tf, ts, hb_figure_text(mf, f1, sizeof(f1)),
              hb_figure_text(ms, f2, sizeof(f2)), unit, (excess - 1.0 - thr) * 100.0);
-    json_t *e = json_pack(
-        "{s:i, s:i, s:i, s:i, s:i, s:s, s:s, s:o, s:o}", "cpu_node", ci, "mem_node", cf,
-        "other_mem_node", cs, "kernel_tier", tf, "other_kernel_tier", ts, "reason", why, "evidence",
-        hb_separation_name(sep), "figure", hb_rec_figure(a), "other_figure", hb_rec_figure(b));
+    json_t *e =
+        json_pack("{s:i, s:i, s:i, s:i, s:i, s:s, s:s, s:o, s:o}", "cpu_node", ci, "mem_node", cf,
+                  "other_mem_node", cs, "kernel_tier", tf, "other_kernel_tier", ts, "reason", why,
+                  "evidence", hb_jsonl_read_separation_name(sep), "figure", hb_jsonl_read_figure(a),
+                  "other_figure", hb_jsonl_read_figure(b));
     hb_family_rec_add(fam, e, sep == HB_NO_INTERVAL ? NAN : hb_family_rec_p(a, b, 1.0),
                       sep != HB_OVERLAP);
     json_decref(e);
 }
 
-json_t *hb_matrix_kernel_tiers(const struct hb_topo *t, bool latency, const double *v,
-                               json_t *const *rec, double threshold_pct)
+json_t *hb_matrix_ktier(const struct hb_topo *t, bool latency, const double *v, json_t *const *rec,
+                        double threshold_pct)
 {
     json_t *tiers = json_array();
     int first = -1;

@@ -15,7 +15,7 @@
  * faster tier's), other_mem_node, kernel_tier, other_kernel_tier, reason, evidence, figure,
  * other_figure}], inconclusive (the same within the noise), threshold_pct}, or NULL when no
  * two measured memory nodes sit in different kernel tiers. New reference. */
-json_t *hb_matrix_kernel_tiers(const struct hb_topo *t, bool latency, const double *v,
-                               json_t *const *rec, double threshold_pct);
+json_t *hb_matrix_ktier(const struct hb_topo *t, bool latency, const double *v, json_t *const *rec,
+                        double threshold_pct);
 
 #endif

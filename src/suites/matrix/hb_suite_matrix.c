@@ -29,8 +29,8 @@ static int matrix_add(const struct hb_suite_env *env, struct hb_plan *out, const
     struct hb_experiment e;
     char name[HB_NAME_LEN];
     snprintf(name, sizeof(name), "matrix-%s-%d-%d", k.latency ? "lat" : kernel, cpu, mem);
-    rc = hb_suite_single(env, &e, "matrix", name, kernel, cpu, k.latency ? 1 : threads,
-                         HB_POLICY_BIND, mem, bytes, 0);
+    rc = hb_suite_kit_single(env, &e, "matrix", name, kernel, cpu, k.latency ? 1 : threads,
+                             HB_POLICY_BIND, mem, bytes, 0);
     if (rc) return rc;
     /* Without --threads a bandwidth cell uses every core of the node on each host, so a host
      * with fewer CPUs in a fleet measures what it has instead of failing. */
@@ -49,10 +49,10 @@ int hb_suite_matrix_plan(const struct hb_suite_env *env, struct hb_plan *out)
     for (char *k = strtok_r(list, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
         if (k != list && strcmp(k, "chase") == 0) continue;
         for (int i = 0; i < t->nnodes; i++) {
-            if (!t->nodes[i].has_cpus || !hb_suite_node_on(env, i)) continue;
+            if (!t->nodes[i].has_cpus || !hb_suite_kit_node_on(env, i)) continue;
             int threads = o->threads ? o->threads : t->nodes[i].ncores;
             for (int j = 0; j < t->nnodes; j++) {
-                if (!t->nodes[j].has_memory || !hb_suite_node_on(env, j)) continue;
+                if (!t->nodes[j].has_memory || !hb_suite_kit_node_on(env, j)) continue;
                 int rc = matrix_add(env, out, k, t->nodes[i].os_index, t->nodes[j].os_index,
                                     threads, bytes);
                 if (rc) return rc;
@@ -123,12 +123,12 @@ static void flag_cell(struct hb_family_rec *fam, const struct hb_topo *t, const 
                       int i, int j, int a, int b, const char *reason)
 {
     const json_t *rc = HB_AT(g->rec, t, i, j), *rr = HB_AT(g->rec, t, a, b);
-    enum hb_separation sep = hb_rec_separation(rc, rr);
+    enum hb_separation sep = hb_jsonl_read_separation(rc, rr);
     json_t *flag = json_pack("{s:i, s:i, s:s, s:s, s:o, s:{s:i, s:i, s:o}}", "cpu_node",
                              t->nodes[i].os_index, "mem_node", t->nodes[j].os_index, "reason",
-                             reason, "evidence", hb_separation_name(sep), "figure",
-                             hb_rec_figure(rc), "against", "cpu_node", t->nodes[a].os_index,
-                             "mem_node", t->nodes[b].os_index, "figure", hb_rec_figure(rr));
+                             reason, "evidence", hb_jsonl_read_separation_name(sep), "figure",
+                             hb_jsonl_read_figure(rc), "against", "cpu_node", t->nodes[a].os_index,
+                             "mem_node", t->nodes[b].os_index, "figure", hb_jsonl_read_figure(rr));
     hb_family_rec_add(fam, flag, sep == HB_NO_INTERVAL ? NAN : hb_family_rec_p(rc, rr, 1.0),
                       sep != HB_OVERLAP);
     json_decref(flag);
@@ -227,11 +227,11 @@ static void grid_matrix(const struct hb_suite_env *env, const struct hb_grid *g,
     json_t *h = hb_matrix_hmat(t, g->latency, g->access, g->v, g->rec, env->opts->threshold_pct,
                                hmat, attr);
     json_object_set_new(m, "hmat", h ? h : json_null());
-    if (!h && hb_hmat_present(t))
+    if (!h && hb_topo_mem_hmat_present(t))
         json_object_set_new(m, "hmat_note",
                             json_string("the firmware's HMAT gives no figure for these cells"));
     /* The kernel's tiers decide promotion and demotion: do they order the nodes as measured? */
-    json_t *kt = hb_matrix_kernel_tiers(t, g->latency, g->v, g->rec, env->opts->threshold_pct);
+    json_t *kt = hb_matrix_ktier(t, g->latency, g->v, g->rec, env->opts->threshold_pct);
     json_object_set_new(m, "kernel_tiers", kt ? kt : json_null());
     json_array_append_new(derived, m);
 }
@@ -255,7 +255,8 @@ static void grid_cells(const struct hb_topo *t, const struct hb_grid *g, const d
                 json_object_get(src, "status"));
             bool covered = !isnan(HB_AT(hmat, t, i, j));
             json_object_set_new(cell, "hmat_attribute",
-                                covered ? json_string(hb_hmat_attr_name(attr)) : json_null());
+                                covered ? json_string(hb_topo_mem_hmat_attr_name(attr))
+                                        : json_null());
             json_object_set_new(cell, "hmat_value",
                                 covered ? json_real(HB_AT(hmat, t, i, j)) : json_null());
             json_object_set_new(cell, "hmat_ratio",
@@ -285,8 +286,8 @@ static void grid_emit(const struct hb_suite_env *env, struct hb_grid *g, json_t 
         for (int j = 0; j < t->nnodes; j++) {
             HB_AT(cost, t, i, j) =
                 isnan(HB_AT(g->v, t, i, j)) || isnan(best) ? NAN : cost_of(t, g, i, j, best);
-            HB_AT(hop, t, i, j) = t->hop_class ? hb_topo_hops(t, i, j) : -1;
-            HB_AT(dist, t, i, j) = t->distances ? (double)hb_topo_distance(t, i, j) : NAN;
+            HB_AT(hop, t, i, j) = t->hop_class ? hb_topo_distances_hops(t, i, j) : -1;
+            HB_AT(dist, t, i, j) = t->distances ? (double)hb_topo_distances_between(t, i, j) : NAN;
         }
     measured_classes(t, cost, cls, thr, sorted);
     struct hb_family_rec fam = {0};
@@ -368,9 +369,9 @@ int hb_suite_matrix_derive(const struct hb_suite_env *env, json_t *measured, jso
         if (!suite || strcmp(suite, "matrix") != 0 || !role || strcmp(role, "foreground") != 0)
             continue;
         bool latency = strcmp(json_string_value(json_object_get(rec, "metric")), "latency") == 0;
-        json_t *value = json_object_get(rec, hb_rec_headline_key(rec));
-        int i = hb_topo_node_index(t, (int)json_integer_value(json_object_get(rec, "cpu_node")));
-        int j = hb_topo_node_index(t, (int)json_integer_value(json_object_get(rec, "mem_node")));
+        json_t *value = json_object_get(rec, hb_jsonl_read_headline_key(rec));
+        int i = hb_topo_nodes_index(t, (int)json_integer_value(json_object_get(rec, "cpu_node")));
+        int j = hb_topo_nodes_index(t, (int)json_integer_value(json_object_get(rec, "mem_node")));
         struct hb_grid *g = grid_get(t, &all, json_string_value(json_object_get(rec, "host")),
                                      json_string_value(json_object_get(rec, "kernel")),
                                      json_string_value(json_object_get(rec, "access")), latency);
@@ -387,7 +388,7 @@ int hb_suite_matrix_derive(const struct hb_suite_env *env, json_t *measured, jso
     /* Said once, not per matrix (nor per host): the firmware has nothing beyond SLIT to
      * compare with. */
     bool said = env->across && env->across->said;
-    if (rc == 0 && all.n > 0 && !hb_hmat_present(t) && !said)
+    if (rc == 0 && all.n > 0 && !hb_topo_mem_hmat_present(t) && !said)
         json_array_append_new(
             derived, json_pack("{s:s, s:s, s:s, s:s}", "type", "note", "suite", "matrix", "about",
                                "hmat", "text",
@@ -422,7 +423,7 @@ static const int matrix_takes[] = {OPT_KERNEL,          OPT_THREADS,      OPT_SI
                                    OPT_FLEET_THRESHOLD, OPT_EXPORT_HWLOC, OPT_CHAINS, 0};
 
 /* The columns its annotate and derive read beyond those always kept (hb_suite_keep.c). */
-const char *const hb_matrix_reads[] = {"bw_GBps_median", "repeat_values", NULL};
+const char *const hb_suite_matrix_reads[] = {"bw_GBps_median", "repeat_values", NULL};
 
 const struct hb_suite hb_suite_matrix = {
     .takes = matrix_takes,
@@ -431,7 +432,7 @@ const struct hb_suite hb_suite_matrix = {
     .help = "latency and bandwidth for every CPU node x memory node",
     .plan = hb_suite_matrix_plan,
     .derive = hb_suite_matrix_derive,
-    .reads = hb_matrix_reads,
+    .reads = hb_suite_matrix_reads,
     .derive_end = hb_suite_matrix_derive_end,
     .tiers = "matrix",
 };

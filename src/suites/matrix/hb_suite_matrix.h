@@ -10,6 +10,6 @@ int hb_suite_matrix_derive(const struct hb_suite_env *env, json_t *measured, jso
 /* Host by host (env->across): the fleet record from every host's figures (derive_end). */
 int hb_suite_matrix_derive_end(const struct hb_suite_env *env, json_t *derived);
 /* The columns it reads beyond those always kept (struct hb_suite.reads). */
-extern const char *const hb_matrix_reads[];
+extern const char *const hb_suite_matrix_reads[];
 
 #endif

@@ -70,12 +70,12 @@ static struct hb_pgroup *pgroup_get(struct hb_pgroup *gs, int *n, const char *ho
 
 static void pgroup_add(const struct hb_topo *t, struct hb_pgroup *g, json_t *rec)
 {
-    g->latency = strcmp(hb_rec_str(rec, "metric", ""), "latency") == 0;
-    json_t *v = json_object_get(rec, hb_rec_headline_key(rec));
-    g->failed |= strcmp(hb_rec_str(rec, "status", ""), "ok") != 0 || !json_is_number(v);
+    g->latency = strcmp(hb_jsonl_read_str(rec, "metric", ""), "latency") == 0;
+    json_t *v = json_object_get(rec, hb_jsonl_read_headline_key(rec));
+    g->failed |= strcmp(hb_jsonl_read_str(rec, "status", ""), "ok") != 0 || !json_is_number(v);
     g->sum += json_number_value(v);
     struct hb_interval iv;
-    bool has = hb_rec_interval(rec, &iv) && iv.n >= 2;
+    bool has = hb_jsonl_read_interval(rec, &iv) && iv.n >= 2;
     g->lo += has ? iv.lo : NAN;
     g->hi += has ? iv.hi : NAN;
     int nv;
@@ -201,7 +201,7 @@ static void pemit_gain(struct hb_pgroup *gs, int n, const struct hb_pgroup *loca
         json_object_set_new(rec, pgain_keys[i], preal(o ? pspeed(local) / pspeed(o) : NAN));
         double p;
         enum hb_separation sep = pgain_noise(local, o, &p);
-        json_t *e = json_pack("{s:s}", "noise", hb_separation_name(sep));
+        json_t *e = json_pack("{s:s}", "noise", hb_jsonl_read_separation_name(sep));
         hb_family_rec_add(fam, e, p, sep == HB_SEPARATE);
         json_decref(e);
         json_object_set_new(speeds, pgain_others[i], pspeed_json(o));
@@ -220,7 +220,7 @@ static int pgain_decide(struct hb_family_rec *fam, json_t *derived, size_t first
     size_t k = 0;
     for (size_t j = first; rc == 0 && j < json_array_size(derived); j++) {
         json_t *rec = json_array_get(derived, j);
-        if (strcmp(hb_rec_str(rec, "type", ""), "gain") != 0) continue;
+        if (strcmp(hb_jsonl_read_str(rec, "type", ""), "gain") != 0) continue;
         json_t *noise = json_object(), *p = json_object(), *adj = json_object();
         for (int i = 0; pgain_keys[i]; i++, k++) {
             json_t *e = json_array_get(fam->entries, k);
@@ -280,7 +280,7 @@ static void pemit_knee(const struct hb_suite_env *env, struct hb_pgroup *gs, int
     json_array_append_new(derived, rec);
 }
 
-int hb_suite_policy_derive(const struct hb_suite_env *env, json_t *measured, json_t *derived)
+int hb_policy_derive(const struct hb_suite_env *env, json_t *measured, json_t *derived)
 {
     if (env->opts->weights_auto) return hb_policy_weights_derive(measured, derived);
     struct hb_pgroup *gs = calloc(HB_POLICY_GROUPS, sizeof(*gs));
@@ -290,13 +290,13 @@ int hb_suite_policy_derive(const struct hb_suite_env *env, json_t *measured, jso
     json_t *rec;
     json_array_foreach(measured, k, rec)
     {
-        if (strcmp(hb_rec_str(rec, "suite", ""), "policy") != 0 ||
-            strcmp(hb_rec_str(rec, "role", ""), "foreground") != 0)
+        if (strcmp(hb_jsonl_read_str(rec, "suite", ""), "policy") != 0 ||
+            strcmp(hb_jsonl_read_str(rec, "role", ""), "foreground") != 0)
             continue;
-        struct hb_pgroup *g =
-            pgroup_get(gs, &n, hb_rec_str(rec, "host", ""), hb_rec_str(rec, "mode", ""),
-                       hb_rec_str(rec, "workload", ""), hb_rec_str(rec, "policy", ""),
-                       json_number_value(json_object_get(rec, "intensity")));
+        struct hb_pgroup *g = pgroup_get(
+            gs, &n, hb_jsonl_read_str(rec, "host", ""), hb_jsonl_read_str(rec, "mode", ""),
+            hb_jsonl_read_str(rec, "workload", ""), hb_jsonl_read_str(rec, "policy", ""),
+            json_number_value(json_object_get(rec, "intensity")));
         if (g) pgroup_add(env->topo, g, rec);
     }
     for (int i = 0; i < n; i++)

@@ -37,7 +37,7 @@ static int weights_pair(const struct hb_suite_env *env, int cpu, int pair[2])
             return -EINVAL;
         }
         for (int k = 0; k < 2; k++) {
-            int rc = hb_suite_check_mem_node(t, o->mem_nodes[k], "--mem-node");
+            int rc = hb_suite_kit_check_mem_node(t, o->mem_nodes[k], "--mem-node");
             if (rc) return rc;
             pair[k] = o->mem_nodes[k];
         }
@@ -45,11 +45,11 @@ static int weights_pair(const struct hb_suite_env *env, int cpu, int pair[2])
     }
     /* The slower node: of another kind or tier (CXL, a memory-only node) before the farthest
      * of the CPU node's own. */
-    int ci = hb_topo_node_index(t, cpu), far = -1;
+    int ci = hb_topo_nodes_index(t, cpu), far = -1;
     uint64_t far_d = 0;
     for (int j = 0; ci >= 0 && t->nodes[ci].has_memory && j < t->nnodes; j++) {
-        uint64_t d = (t->distances ? hb_topo_distance(t, ci, j) : 1) +
-                     (hb_mem_same_tier(t, ci, j) ? 0 : (uint64_t)1 << 32);
+        uint64_t d = (t->distances ? hb_topo_distances_between(t, ci, j) : 1) +
+                     (hb_topo_mem_same_tier(t, ci, j) ? 0 : (uint64_t)1 << 32);
         if (j == ci || !t->nodes[j].has_memory || (far >= 0 && d <= far_d)) continue;
         far = j;
         far_d = d;
@@ -80,25 +80,25 @@ static int weights_add(const struct hb_suite_env *env, struct hb_plan *out, cons
     else
         snprintf(name, sizeof(name), "policy-weights-%s-bind%d", kernel, pair[weights[0] ? 0 : 1]);
     struct hb_experiment e;
-    hb_suite_experiment(env, &e, "policy", name, "bandwidth");
-    int rc = hb_param_str(&e, "workload", kernel);
-    if (rc == 0) rc = hb_param_str(&e, "policy", weighted ? "weighted" : "bind");
-    if (rc == 0) rc = hb_param_str(&e, "mode", "weights");
-    if (rc == 0) rc = hb_param_ints(&e, "weights", weights, 2);
+    hb_suite_kit_experiment(env, &e, "policy", name, "bandwidth");
+    int rc = hb_plan_param_str(&e, "workload", kernel);
+    if (rc == 0) rc = hb_plan_param_str(&e, "policy", weighted ? "weighted" : "bind");
+    if (rc == 0) rc = hb_plan_param_str(&e, "mode", "weights");
+    if (rc == 0) rc = hb_plan_param_ints(&e, "weights", weights, 2);
     const long long nodes[2] = {pair[0], pair[1]};
-    if (rc == 0) rc = hb_param_ints(&e, "weight_nodes", nodes, 2);
-    struct hb_task *task = rc ? NULL : hb_experiment_task(&e);
+    if (rc == 0) rc = hb_plan_param_ints(&e, "weight_nodes", nodes, 2);
+    struct hb_task *task = rc ? NULL : hb_plan_experiment_task(&e);
     if (!rc && !task) rc = -ENOMEM;
     if (rc == 0)
-        rc = hb_suite_task(env, task, cpu, 0, threads, kernel,
-                           weighted ? HB_POLICY_WEIGHTED : HB_POLICY_BIND, pair[weights[0] ? 0 : 1],
-                           bytes);
+        rc = hb_suite_kit_task(env, task, cpu, 0, threads, kernel,
+                               weighted ? HB_POLICY_WEIGHTED : HB_POLICY_BIND,
+                               pair[weights[0] ? 0 : 1], bytes);
     if (rc == 0 && weighted) { /* the pair, whatever --mem-node said */
         hwloc_bitmap_only(task->mem_nodes, (unsigned)pair[0]);
         hwloc_bitmap_set(task->mem_nodes, (unsigned)pair[1]);
     }
     if (rc) {
-        hb_experiment_clear(&e);
+        hb_plan_experiment_clear(&e);
         return rc;
     }
     return hb_plan_add(out, &e);
@@ -139,7 +139,7 @@ int hb_policy_weights_plan(const struct hb_suite_env *env, struct hb_plan *out, 
                      HB_INTERLEAVE_WEIGHTS_DIR);
         return -HB_EENV;
     }
-    int threads = o->threads ? o->threads : t->nodes[hb_topo_node_index(t, cpu)].ncores;
+    int threads = o->threads ? o->threads : t->nodes[hb_topo_nodes_index(t, cpu)].ncores;
     uint64_t bytes = o->size ? o->size : env->default_bytes;
     const long long binds[2][2] = {{1, 0}, {0, 1}};
     for (int b = 0; b < 2 && rc == 0; b++)
@@ -155,7 +155,7 @@ int hb_policy_weights_plan(const struct hb_suite_env *env, struct hb_plan *out, 
 static bool weights_of(const json_t *rec, long long w[2])
 {
     const json_t *a = json_object_get(rec, "weights");
-    if (strcmp(hb_rec_str(rec, "mode", ""), "weights") != 0 || json_array_size(a) != 2)
+    if (strcmp(hb_jsonl_read_str(rec, "mode", ""), "weights") != 0 || json_array_size(a) != 2)
         return false;
     w[0] = json_integer_value(json_array_get(a, 0));
     w[1] = json_integer_value(json_array_get(a, 1));
@@ -172,30 +172,30 @@ static json_t *weights_record(json_t *measured, const char *host, struct hb_fami
     json_array_foreach(measured, i, rec)
     {
         long long w[2];
-        if (strcmp(hb_rec_str(rec, "host", ""), host) != 0 || !weights_of(rec, w)) continue;
+        if (strcmp(hb_jsonl_read_str(rec, "host", ""), host) != 0 || !weights_of(rec, w)) continue;
         if (!w[0] || !w[1]) {
             bind[w[0] ? 0 : 1] = rec;
             continue;
         }
-        json_t *step = hb_rec_figure(rec);
+        json_t *step = hb_jsonl_read_figure(rec);
         json_object_set_new(step, "weights", json_pack("[I,I]", w[0], w[1]));
         json_object_set_new(step, "ratio", json_real((double)w[0] / (double)w[1]));
         json_array_append_new(ladder, step);
-        double v = hb_rec_num(rec, "value", 0.0);
-        if (!best || v > hb_rec_num(best, "value", 0.0)) {
+        double v = hb_jsonl_read_num(rec, "value", 0.0);
+        if (!best || v > hb_jsonl_read_num(best, "value", 0.0)) {
             next = best;
             best = rec;
-        } else if (!next || v > hb_rec_num(next, "value", 0.0)) {
+        } else if (!next || v > hb_jsonl_read_num(next, "value", 0.0)) {
             next = rec;
         }
     }
-    double a = bind[0] ? hb_rec_num(bind[0], "value", 0.0) : 0.0;
-    double b = bind[1] ? hb_rec_num(bind[1], "value", 0.0) : 0.0;
+    double a = bind[0] ? hb_jsonl_read_num(bind[0], "value", 0.0) : 0.0;
+    double b = bind[1] ? hb_jsonl_read_num(bind[1], "value", 0.0) : 0.0;
     long long bw[2] = {0, 0};
     if (best) weights_of(best, bw);
     double best_ratio = best ? (double)bw[0] / (double)bw[1] : 0.0, bw_ratio = b > 0 ? a / b : 0;
-    enum hb_separation sep = best && next ? hb_rec_separation(best, next) : HB_NO_INTERVAL;
-    json_t *e = json_pack("{s:s}", "best_vs_next", hb_separation_name(sep));
+    enum hb_separation sep = best && next ? hb_jsonl_read_separation(best, next) : HB_NO_INTERVAL;
+    json_t *e = json_pack("{s:s}", "best_vs_next", hb_jsonl_read_separation_name(sep));
     hb_family_rec_add(fam, e, sep == HB_NO_INTERVAL ? NAN : hb_family_rec_p(best, next, 1.0),
                       sep == HB_SEPARATE);
     json_decref(e);
@@ -204,12 +204,12 @@ static json_t *weights_record(json_t *measured, const char *host, struct hb_fami
         "suite", "policy", "host", host, "nodes",
         bind[0] ? json_incref(json_object_get(bind[0], "mem_node")) : json_null(),
         bind[1] ? json_incref(json_object_get(bind[1], "mem_node")) : json_null(), "ladder", ladder,
-        "bind", json_pack("[o,o]", hb_rec_figure(bind[0]), hb_rec_figure(bind[1])), "bw_ratio",
-        bw_ratio > 0 ? json_real(bw_ratio) : json_null(), "best_weights",
-        best ? json_pack("[I,I]", bw[0], bw[1]) : json_null(), "best", hb_rec_figure(best),
+        "bind", json_pack("[o,o]", hb_jsonl_read_figure(bind[0]), hb_jsonl_read_figure(bind[1])),
+        "bw_ratio", bw_ratio > 0 ? json_real(bw_ratio) : json_null(), "best_weights",
+        best ? json_pack("[I,I]", bw[0], bw[1]) : json_null(), "best", hb_jsonl_read_figure(best),
         "best_ratio", best ? json_real(best_ratio) : json_null(), "best_vs_bw_ratio",
         best && bw_ratio > 0 ? json_real(best_ratio / bw_ratio) : json_null(), "best_vs_next",
-        hb_separation_name(sep));
+        hb_jsonl_read_separation_name(sep));
 }
 
 int hb_policy_weights_derive(json_t *measured, json_t *derived)
@@ -221,11 +221,11 @@ int hb_policy_weights_derive(json_t *measured, json_t *derived)
     json_array_foreach(measured, i, rec)
     {
         long long w[2];
-        const char *host = hb_rec_str(rec, "host", "");
+        const char *host = hb_jsonl_read_str(rec, "host", "");
         bool first_of_host = weights_of(rec, w);
         for (size_t j = 0; first_of_host && j < i; j++)
             first_of_host =
-                strcmp(hb_rec_str(json_array_get(measured, j), "host", ""), host) != 0 ||
+                strcmp(hb_jsonl_read_str(json_array_get(measured, j), "host", ""), host) != 0 ||
                 !weights_of(json_array_get(measured, j), w);
         json_t *out = first_of_host ? weights_record(measured, host, &fam) : NULL;
         if (first_of_host && (!out || json_array_append_new(derived, out))) {

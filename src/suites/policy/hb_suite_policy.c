@@ -44,11 +44,11 @@ static const char *const intensity_policies[] = {"local", "remote", "interleave"
 static bool policy_remote_ok(const struct hb_topo *t, const char *tier, int ci, int j)
 {
     if (!t->nodes[j].has_memory) return false;
-    if (!tier[0]) return hb_mem_same_tier(t, ci, j);
+    if (!tier[0]) return hb_topo_mem_same_tier(t, ci, j);
     char *end = NULL;
     long n = strtol(tier, &end, 10);
-    if (end != tier && *end == '\0') return hb_mem_tier(t, j) == n;
-    return strcasecmp(hb_mem_kind(t, j), tier) == 0;
+    if (end != tier && *end == '\0') return hb_topo_mem_tier(t, j) == n;
+    return strcasecmp(hb_topo_mem_kind(t, j), tier) == 0;
 }
 
 /* The memory node farthest from cpu by firmware distance among the allowed ones; ties go to
@@ -57,12 +57,12 @@ static bool policy_remote_ok(const struct hb_topo *t, const char *tier, int ci, 
 static int policy_farthest(const struct hb_suite_env *env, const char *tier, int cpu)
 {
     const struct hb_topo *t = env->topo;
-    int ci = hb_topo_node_index(t, cpu), best = -1;
+    int ci = hb_topo_nodes_index(t, cpu), best = -1;
     uint64_t best_d = 0;
     for (int k = 1; k <= t->nnodes; k++) {
         int j = (ci + k) % t->nnodes;
-        if (!policy_remote_ok(t, tier, ci, j) || !hb_suite_node_on(env, j)) continue;
-        uint64_t d = t->distances ? hb_topo_distance(t, ci, j) : (j != ci);
+        if (!policy_remote_ok(t, tier, ci, j) || !hb_suite_kit_node_on(env, j)) continue;
+        uint64_t d = t->distances ? hb_topo_distances_between(t, ci, j) : (j != ci);
         if (best < 0 || d > best_d) {
             best = j;
             best_d = d;
@@ -77,7 +77,7 @@ static int policy_check_tier(const struct hb_topo *t, const char *tier)
     if (!tier[0]) return 0;
     for (int j = 0; j < t->nnodes; j++)
         if (policy_remote_ok(t, tier, 0, j)) return 0;
-    json_t *tiers = hb_mem_tiers(t);
+    json_t *tiers = hb_topo_mem_tiers(t);
     char *kinds = json_dumps(tiers, JSON_COMPACT);
     json_decref(tiers);
     hb_error_set("--tier '%s': no memory node of that kind or tier; this machine has %s", tier,
@@ -91,7 +91,7 @@ static int policy_first_mem(const struct hb_suite_env *env)
 {
     const struct hb_topo *t = env->topo;
     for (int i = 0; i < t->nnodes; i++)
-        if (t->nodes[i].has_memory && hb_suite_node_on(env, i)) return t->nodes[i].os_index;
+        if (t->nodes[i].has_memory && hb_suite_kit_node_on(env, i)) return t->nodes[i].os_index;
     return -1;
 }
 
@@ -109,10 +109,10 @@ static uint64_t policy_rate_bytes(const struct hb_suite_env *env, const char *po
     int *binds = calloc((size_t)t->nnodes, sizeof(int));
     if (!binds) return bytes; /* the sum check after planning says what does not fit */
     for (int i = 0; i < t->nnodes; i++) {
-        if (!t->nodes[i].has_cpus || !hb_suite_node_on(env, i)) continue;
+        if (!t->nodes[i].has_cpus || !hb_suite_kit_node_on(env, i)) continue;
         int target = one_node ? policy_first_mem(env)
                               : policy_farthest(env, env->opts->tier, t->nodes[i].os_index);
-        int ti = hb_topo_node_index(t, target);
+        int ti = hb_topo_nodes_index(t, target);
         if (ti >= 0) binds[ti]++;
     }
     for (int i = 0; i < t->nnodes; i++) {
@@ -135,19 +135,19 @@ static int policy_task(const struct hb_suite_env *env, struct hb_task *task, int
 {
     int rc;
     if (strcmp(policy, "interleave") == 0)
-        rc = hb_suite_task(env, task, cpu, 0, threads, kernel, HB_POLICY_INTERLEAVE, -1, bytes);
+        rc = hb_suite_kit_task(env, task, cpu, 0, threads, kernel, HB_POLICY_INTERLEAVE, -1, bytes);
     else if (strcmp(policy, "remote") == 0)
-        rc = hb_suite_task(env, task, cpu, 0, threads, kernel, HB_POLICY_BIND,
-                           policy_farthest(env, env->opts->tier, cpu), bytes);
+        rc = hb_suite_kit_task(env, task, cpu, 0, threads, kernel, HB_POLICY_BIND,
+                               policy_farthest(env, env->opts->tier, cpu), bytes);
     else if (strcmp(policy, "one-node") == 0)
-        rc = hb_suite_task(env, task, cpu, 0, threads, kernel, HB_POLICY_BIND,
-                           policy_first_mem(env), bytes);
+        rc = hb_suite_kit_task(env, task, cpu, 0, threads, kernel, HB_POLICY_BIND,
+                               policy_first_mem(env), bytes);
     else
-        rc = hb_suite_task(env, task, cpu, 0, threads, kernel, HB_POLICY_FIRSTTOUCH, -1, bytes);
+        rc = hb_suite_kit_task(env, task, cpu, 0, threads, kernel, HB_POLICY_FIRSTTOUCH, -1, bytes);
     /* "os": the kernel may place pages on any node with memory, whatever its OS index. */
     if (rc == 0 && strcmp(policy, "os") == 0) {
         task->touch_master = 1;
-        if (!(task->mem_nodes = hb_suite_mem_nodes(env))) rc = -ENOMEM;
+        if (!(task->mem_nodes = hb_suite_kit_mem_nodes(env))) rc = -ENOMEM;
     }
     return rc;
 }
@@ -170,37 +170,37 @@ static int policy_add(const struct hb_suite_env *env, struct hb_plan *out, const
     else
         snprintf(wl, sizeof(wl), "%s", kernel);
     snprintf(name, sizeof(name), "policy-%s-%s-%s", mode, wl, policy);
-    hb_suite_experiment(env, &e, "policy", name, k.latency ? "latency" : "bandwidth");
-    rc = hb_param_str(&e, "workload", kernel);
-    if (rc == 0) rc = hb_param_str(&e, "policy", policy);
-    if (rc == 0) rc = hb_param_str(&e, "mode", mode);
-    if (rc == 0 && param > 0.0) rc = hb_param_num(&e, "intensity", param);
+    hb_suite_kit_experiment(env, &e, "policy", name, k.latency ? "latency" : "bandwidth");
+    rc = hb_plan_param_str(&e, "workload", kernel);
+    if (rc == 0) rc = hb_plan_param_str(&e, "policy", policy);
+    if (rc == 0) rc = hb_plan_param_str(&e, "mode", mode);
+    if (rc == 0 && param > 0.0) rc = hb_plan_param_num(&e, "intensity", param);
     /* Which kind of memory "remote" is: the CPU node's own unless --tier chose. */
     if (rc == 0 && strcmp(policy, "remote") == 0) {
         int first = single_cpu >= 0 ? single_cpu : -1;
         for (int i = 0; first < 0 && i < t->nnodes; i++)
             if (t->nodes[i].has_cpus) first = t->nodes[i].os_index;
-        int far = hb_topo_node_index(t, policy_farthest(env, o->tier, first));
-        rc = hb_param_str(&e, "remote_kind", hb_mem_kind(t, far));
+        int far = hb_topo_nodes_index(t, policy_farthest(env, o->tier, first));
+        rc = hb_plan_param_str(&e, "remote_kind", hb_topo_mem_kind(t, far));
         if (rc == 0)
-            rc = hb_param_str(&e, "remote_rule",
-                              o->tier[0] ? "--tier" : "same kind and tier as the CPU node");
+            rc = hb_plan_param_str(&e, "remote_rule",
+                                   o->tier[0] ? "--tier" : "same kind and tier as the CPU node");
     }
     if (rc) return rc;
     for (int i = 0; i < t->nnodes; i++) {
         int cpu = t->nodes[i].os_index;
-        if (!t->nodes[i].has_cpus || !hb_suite_node_on(env, i) ||
+        if (!t->nodes[i].has_cpus || !hb_suite_kit_node_on(env, i) ||
             (single_cpu >= 0 && cpu != single_cpu))
             continue;
         /* Latency wants one dependent stream; everything else every core of the node. */
         int threads = k.latency ? 1 : o->threads ? o->threads : t->nodes[i].ncores;
-        struct hb_task *task = hb_experiment_task(&e);
+        struct hb_task *task = hb_plan_experiment_task(&e);
         rc = task ? policy_task(env, task, cpu, threads, kernel, policy, bytes) : -ENOMEM;
         if (rc) break;
         task->param = param;
     }
     if (rc) {
-        hb_experiment_clear(&e);
+        hb_plan_experiment_clear(&e);
         return rc;
     }
     return hb_plan_add(out, &e);
@@ -213,8 +213,9 @@ static int suite_policy_plan(const struct hb_suite_env *env, struct hb_plan *out
     int single_cpu = o->cpu_node;
     if (single_cpu < 0)
         for (int i = 0; i < t->nnodes && single_cpu < 0; i++)
-            if (t->nodes[i].has_cpus && hb_suite_node_on(env, i)) single_cpu = t->nodes[i].os_index;
-    int rc = hb_suite_check_cpu_node(t, single_cpu, "--cpu-node");
+            if (t->nodes[i].has_cpus && hb_suite_kit_node_on(env, i))
+                single_cpu = t->nodes[i].os_index;
+    int rc = hb_suite_kit_check_cpu_node(t, single_cpu, "--cpu-node");
     if (rc || (rc = policy_check_tier(t, o->tier))) return rc;
     if (o->weights_auto) return hb_policy_weights_plan(env, out, single_cpu);
     if (o->nmem_nodes) {
@@ -225,15 +226,15 @@ static int suite_policy_plan(const struct hb_suite_env *env, struct hb_plan *out
      * (each workload's speed), and the plan says why before anything runs. */
     int nmem = 0, mem = policy_first_mem(env);
     for (int i = 0; i < t->nnodes; i++)
-        nmem += t->nodes[i].has_memory && hb_suite_node_on(env, i);
+        nmem += t->nodes[i].has_memory && hb_suite_kit_node_on(env, i);
     bool local_only = nmem < 2;
     if (local_only)
-        hb_suite_say(env,
-                     "policy: one node with memory%s: only the local placement runs (each "
-                     "workload's speed on node %d); interleave, remote, one-node and os would "
-                     "put every page on node %d too, so the gains over them need two or more "
-                     "nodes with memory",
-                     o->nodes ? " among --nodes" : "", mem, mem);
+        hb_suite_kit_say(env,
+                         "policy: one node with memory%s: only the local placement runs (each "
+                         "workload's speed on node %d); interleave, remote, one-node and os would "
+                         "put every page on node %d too, so the gains over them need two or more "
+                         "nodes with memory",
+                         o->nodes ? " among --nodes" : "", mem, mem);
     /* Said once: rate mode's shared targets take a smaller share per task. */
     for (int p = 0; study_placements[p] && o->mode != 1 && !(local_only && p > 0); p++) {
         int busiest, count;
@@ -241,11 +242,12 @@ static int suite_policy_plan(const struct hb_suite_env *env, struct hb_plan *out
             policy_rate_bytes(env, study_placements[p], env->default_bytes, &busiest, &count);
         char a[32], b[32];
         if (busiest >= 0)
-            hb_suite_say(env,
-                         "policy: rate mode binds %d tasks to node %d under %s: %s each, not %s, "
-                         "so they fit together (--size sets it)",
-                         count, busiest, study_placements[p], hb_bytes_format(share, a, sizeof(a)),
-                         hb_bytes_format(env->default_bytes, b, sizeof(b)));
+            hb_suite_kit_say(
+                env,
+                "policy: rate mode binds %d tasks to node %d under %s: %s each, not %s, "
+                "so they fit together (--size sets it)",
+                count, busiest, study_placements[p], hb_bytes_format(share, a, sizeof(a)),
+                hb_bytes_format(env->default_bytes, b, sizeof(b)));
     }
     char list[sizeof(o->kernels)];
     snprintf(list, sizeof(list), "%s", o->kernels[0] ? o->kernels : HB_POLICY_WORKLOADS);
@@ -254,13 +256,13 @@ static int suite_policy_plan(const struct hb_suite_env *env, struct hb_plan *out
                      o->kernels);
         return -EINVAL;
     }
-    for (int m = 0; hb_mode_names[m]; m++) {
+    for (int m = 0; hb_options_mode_names[m]; m++) {
         if (o->mode >= 0 && o->mode != m) continue;
-        int cpu = strcmp(hb_mode_names[m], "single") == 0 ? single_cpu : -1;
+        int cpu = strcmp(hb_options_mode_names[m], "single") == 0 ? single_cpu : -1;
         if (o->intensity) {
             for (double x = HB_INTENSITY_LO; x <= HB_INTENSITY_HI; x *= 2.0)
                 for (int p = 0; intensity_policies[p] && !(local_only && p > 0); p++)
-                    if ((rc = policy_add(env, out, hb_mode_names[m], "intensity", x,
+                    if ((rc = policy_add(env, out, hb_options_mode_names[m], "intensity", x,
                                          intensity_policies[p], cpu)))
                         return rc;
             continue;
@@ -269,7 +271,7 @@ static int suite_policy_plan(const struct hb_suite_env *env, struct hb_plan *out
         snprintf(work, sizeof(work), "%s", list);
         for (char *k = strtok_r(work, ",", &save); k; k = strtok_r(NULL, ",", &save))
             for (int p = 0; study_placements[p] && !(local_only && p > 0); p++)
-                if ((rc = policy_add(env, out, hb_mode_names[m], k,
+                if ((rc = policy_add(env, out, hb_options_mode_names[m], k,
                                      strcmp(k, "intensity") == 0 ? 1.0 : 0.0, study_placements[p],
                                      cpu)))
                     return rc;
@@ -295,7 +297,7 @@ const struct hb_suite hb_suite_policy = {
             "no gain); --weights auto: the weighted-interleave weights that give the most "
             "bandwidth over a pair of memory nodes",
     .plan = suite_policy_plan,
-    .derive = hb_suite_policy_derive,
+    .derive = hb_policy_derive,
     .reads = policy_reads,
     .tiers = "policy",
 };

@@ -4,7 +4,7 @@
 
 #include "hb_suite_kit.h"
 
-int hb_suite_policy_derive(const struct hb_suite_env *env, json_t *measured, json_t *derived);
+int hb_policy_derive(const struct hb_suite_env *env, json_t *measured, json_t *derived);
 
 /* policy --weights auto (hb_suite_policy_weights.c): the weight search's plan from CPU node
  * cpu, and its derived `weights` record per host. */

@@ -103,8 +103,8 @@ static int scn_option(const struct hb_scn_cursor *c, const char *w, size_t len,
         memcpy(t->size_text, val, strlen(val) + 1); /* as long as val at most */
     } else if (klen == 5 && memcmp(w, "level", 5) == 0) {
         t->level = 0;
-        for (int i = 1; hb_bg_level_names[i]; i++)
-            if (strcmp(val, hb_bg_level_names[i]) == 0) t->level = i;
+        for (int i = 1; hb_options_bg_level_names[i]; i++)
+            if (strcmp(val, hb_options_bg_level_names[i]) == 0) t->level = i;
         if (t->level == 0)
             return scn_error(c, at, "level low, medium, high or very-high", val, strlen(val));
         if (!t->bg) return scn_error(c, w, "level= only on bg lines", w, len);
@@ -284,7 +284,7 @@ static int scn_line(struct hb_scenario *s, struct hb_scn_cursor *c, const char *
     return rc;
 }
 
-int hb_scenario_parse(const char *file, const char *text, size_t len, struct hb_scenario *out)
+int hb_run_scenario_parse(const char *file, const char *text, size_t len, struct hb_scenario *out)
 {
     memset(out, 0, sizeof(*out));
     snprintf(out->file, sizeof(out->file), "%s", file);
@@ -311,7 +311,7 @@ int hb_scenario_parse(const char *file, const char *text, size_t len, struct hb_
     return scn_close(out);
 }
 
-int hb_scenario_load(const char *path, struct hb_scenario *out)
+int hb_run_scenario_load(const char *path, struct hb_scenario *out)
 {
     memset(out, 0, sizeof(*out));
     FILE *f = fopen(path, "rb");
@@ -340,12 +340,12 @@ int hb_scenario_load(const char *path, struct hb_scenario *out)
         }
     }
     fclose(f);
-    if (rc == 0) rc = hb_scenario_parse(path, buf, len, out);
+    if (rc == 0) rc = hb_run_scenario_parse(path, buf, len, out);
     free(buf);
     return rc;
 }
 
-void hb_scenario_free(struct hb_scenario *s)
+void hb_run_scenario_free(struct hb_scenario *s)
 {
     for (int i = 0; i < s->n; i++)
         free(s->exps[i].tasks);

@@ -44,7 +44,7 @@ struct hb_scn_task {
     int mem_node;
     char kernel[24];    /* "" = from access */
     uint64_t size;      /* 0 = the default */
-    int level;          /* hb_bg_level_names index, 0 = none given */
+    int level;          /* hb_options_bg_level_names index, 0 = none given */
     double rate;        /* GB/s per thread, < 0 = none given */
     int line, col;      /* of the label, for messages */
     int access_col;     /* of the access letters */
@@ -68,12 +68,12 @@ struct hb_scenario {
 
 /* Parse `len` bytes of text (need not end in NUL). Returns 0, -EINVAL with
  * "FILE:LINE:COL: expected ..., got '...'" in hb_error_msg(), or -ENOMEM. `file` names the
- * text in messages. Free with hb_scenario_free() whatever it returns. */
-int hb_scenario_parse(const char *file, const char *text, size_t len, struct hb_scenario *out);
+ * text in messages. Free with hb_run_scenario_free() whatever it returns. */
+int hb_run_scenario_parse(const char *file, const char *text, size_t len, struct hb_scenario *out);
 
-/* Read and parse a file: as hb_scenario_parse, plus -ENOENT/-EACCES/-EISDIR... naming it. */
-int hb_scenario_load(const char *path, struct hb_scenario *out);
+/* Read and parse a file: as hb_run_scenario_parse, plus -ENOENT/-EACCES/-EISDIR... naming it. */
+int hb_run_scenario_load(const char *path, struct hb_scenario *out);
 
-void hb_scenario_free(struct hb_scenario *s);
+void hb_run_scenario_free(struct hb_scenario *s);
 
 #endif

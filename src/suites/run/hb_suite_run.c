@@ -33,17 +33,17 @@ static const char *run_access_words(const char *access)
 
 static int run_check_nodes(const struct hb_topo *t, const char *file, const struct hb_scn_task *st)
 {
-    int ci = hb_topo_node_index(t, st->node);
+    int ci = hb_topo_nodes_index(t, st->node);
     if (ci < 0 || !t->nodes[ci].has_cpus) {
-        char *valid = hb_topo_node_list(t, true, false);
+        char *valid = hb_topo_nodes_list(t, true, false);
         hb_error_set("%s:%d:%d: node %d %s; nodes with CPUs: %s", file, st->line, st->col, st->node,
                      ci < 0 ? "does not exist" : "has no CPUs", hb_text_or_oom(valid));
         free(valid);
         return -EINVAL;
     }
-    int mi = hb_topo_node_index(t, st->mem_node);
+    int mi = hb_topo_nodes_index(t, st->mem_node);
     if (mi < 0 || !t->nodes[mi].has_memory) {
-        char *valid = hb_topo_node_list(t, false, true);
+        char *valid = hb_topo_nodes_list(t, false, true);
         hb_error_set("%s:%d:%d: memory node %d %s; nodes with memory: %s", file, st->line, st->col,
                      st->mem_node, mi < 0 ? "does not exist" : "has no memory",
                      hb_text_or_oom(valid));
@@ -70,7 +70,7 @@ static int run_task(const struct hb_suite_env *env, const char *file, struct hb_
     const struct hb_options *o = env->opts;
     int rc = run_check_nodes(t, file, st);
     if (rc) return rc;
-    const struct hb_node *n = &t->nodes[hb_topo_node_index(t, st->node)];
+    const struct hb_node *n = &t->nodes[hb_topo_nodes_index(t, st->node)];
     int first = st->thread, threads = 1;
     if (first < 0) {
         first = run_next_thread(e, st->node);
@@ -112,12 +112,12 @@ static int run_task(const struct hb_suite_env *env, const char *file, struct hb_
     else
         snprintf(size_from, sizeof(size_from), "%s:%d:%d: the default size of 64 MiB", file,
                  st->line, col);
-    struct hb_task *task = hb_experiment_task(e);
+    struct hb_task *task = hb_plan_experiment_task(e);
     if (!task) return -ENOMEM;
     uint64_t bytes = 0;
     if ((rc = hb_bytes_mul(size_from, per, (uint64_t)threads, &bytes)) ||
-        (rc = hb_suite_task_from(env, task, st->node, first, threads, kernel, HB_POLICY_BIND,
-                                 st->mem_node, bytes, size_from, true))) {
+        (rc = hb_suite_kit_task_from(env, task, st->node, first, threads, kernel, HB_POLICY_BIND,
+                                     st->mem_node, bytes, size_from, true))) {
         /* Every message names the line; those that name the size start with it already. */
         char at[300];
         snprintf(at, sizeof(at), "%s:%d:", file, st->line);
@@ -133,7 +133,7 @@ static int run_task(const struct hb_suite_env *env, const char *file, struct hb_
         if (st->rate >= 0.0)
             task->bg_rate_GBps = st->rate;
         else
-            hb_suite_level_pace(st->level, o->bg_rate_GBps, task);
+            hb_suite_bg_level_pace(st->level, o->bg_rate_GBps, task);
     }
     return 0;
 }
@@ -141,28 +141,29 @@ static int run_task(const struct hb_suite_env *env, const char *file, struct hb_
 static int suite_run_plan(const struct hb_suite_env *env, struct hb_plan *out)
 {
     struct hb_scenario s;
-    int rc = hb_scenario_load(env->opts->operand, &s);
+    int rc = hb_run_scenario_load(env->opts->operand, &s);
     for (int x = 0; rc == 0 && x < s.n; x++) {
         const struct hb_scn_exp *se = &s.exps[x];
         struct hb_experiment e;
-        hb_suite_experiment(env, &e, "run", se->name, "bandwidth");
+        hb_suite_kit_experiment(env, &e, "run", se->name, "bandwidth");
         const char *level = NULL;
         for (int i = 0; rc == 0 && i < se->ntasks; i++) {
             rc = run_task(env, s.file, &e, &se->tasks[i]);
             if (se->tasks[i].bg && se->tasks[i].level)
-                level = hb_bg_level_names[se->tasks[i].level];
+                level = hb_options_bg_level_names[se->tasks[i].level];
         }
         bool any_bg = false;
         for (int i = 0; i < e.ntasks; i++)
             any_bg |= e.tasks[i].role == HB_ROLE_BG;
-        if (rc == 0) rc = hb_param_str(&e, "case", "scenario");
-        if (rc == 0) rc = hb_param_str(&e, "bg_level", level ? level : any_bg ? "custom" : "idle");
+        if (rc == 0) rc = hb_plan_param_str(&e, "case", "scenario");
+        if (rc == 0)
+            rc = hb_plan_param_str(&e, "bg_level", level ? level : any_bg ? "custom" : "idle");
         if (rc == 0)
             rc = hb_plan_add(out, &e);
         else
-            hb_experiment_clear(&e);
+            hb_plan_experiment_clear(&e);
     }
-    hb_scenario_free(&s);
+    hb_run_scenario_free(&s);
     return rc;
 }
 
@@ -178,8 +179,8 @@ const struct hb_suite hb_suite_run = {
         "a scenario FILE: hopbench run FILE (examples in " HB_DATADIR "/hopbench/scenarios)",
     .help = "the experiments of a scenario file (examples in {datadir}/hopbench/scenarios)",
     .plan = suite_run_plan,
-    .annotate = hb_suite_hops_annotate,
-    .derive = hb_suite_hops_derive,
-    .reads = hb_hops_reads,
-    .refers = hb_hops_refers,
+    .annotate = hb_hops_derive_annotate,
+    .derive = hb_hops_derive,
+    .reads = hb_suite_hops_reads,
+    .refers = hb_hops_derive_refers,
 };

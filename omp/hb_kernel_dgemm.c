@@ -28,7 +28,7 @@ static double dgemm_rhs(size_t m, size_t p, size_t j)
     return (double)((3 * p + j + m) % 7) - 3.0;
 }
 
-int hb_dgemm_fits(const struct hb_kslice *s)
+int hb_kernel_dgemm_fits(const struct hb_kslice *s)
 {
     if (s->n >= NN) return 0;
     /* What size would do is the plan check's to say: it knows the threads. */
@@ -38,9 +38,9 @@ int hb_dgemm_fits(const struct hb_kslice *s)
     return -EINVAL;
 }
 
-int hb_dgemm_init(struct hb_kslice *s)
+int hb_kernel_dgemm_init(struct hb_kslice *s)
 {
-    int rc = hb_dgemm_fits(s);
+    int rc = hb_kernel_dgemm_fits(s);
     if (rc) return rc;
     size_t count = s->n / NN;
     /* The tail past the last whole product is touched too, so its pages are placed. */
@@ -117,7 +117,7 @@ hb_dgemm_avx512(double *restrict c, const double *restrict a, const double *rest
 }
 #endif
 
-double hb_dgemm_run(struct hb_kslice *s, uint64_t sweeps)
+double hb_kernel_dgemm_run(struct hb_kslice *s, uint64_t sweeps)
 {
     size_t count = s->n / NN;
 #if defined(__x86_64__)
@@ -143,7 +143,7 @@ double hb_dgemm_run(struct hb_kslice *s, uint64_t sweeps)
 
 /* A full naive product would cost as much as a sweep, so every product is checked on a
  * fixed spread of 16 entries (all rows and column blocks are hit across the batch). */
-int hb_dgemm_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done)
+int hb_kernel_dgemm_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done)
 {
     (void)last_result;
     size_t count = s->n / NN;

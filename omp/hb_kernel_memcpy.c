@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-double hb_memcpy_run(struct hb_kslice *s, uint64_t sweeps)
+double hb_kernel_memcpy_run(struct hb_kslice *s, uint64_t sweeps)
 {
     for (uint64_t k = 0; k < sweeps; k++) {
         memcpy(s->a, s->b, s->n * sizeof(*s->a));
@@ -14,8 +14,8 @@ double hb_memcpy_run(struct hb_kslice *s, uint64_t sweeps)
     return s->n ? s->a[s->n - 1] : 0.0;
 }
 
-int hb_memcpy_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done)
+int hb_kernel_memcpy_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done)
 {
     (void)last_result;
-    return hb_stream_check_copy("memcpy", s, sweeps_done);
+    return hb_kernel_stream_check_copy("memcpy", s, sweeps_done);
 }

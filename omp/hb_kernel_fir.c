@@ -29,7 +29,7 @@ static double fir_input(size_t i)
 /* fir_tap(k) for every k, as a constant table so threads share it without a race. */
 static const double fir_taps[HB_FIR_TAPS] = {HB_FIR_T16, HB_FIR_T16, HB_FIR_T16, HB_FIR_T16};
 
-int hb_fir_init(struct hb_kslice *s)
+int hb_kernel_fir_init(struct hb_kslice *s)
 {
     for (size_t i = 0; i < s->n; i++) {
         s->b[i] = fir_input(i);
@@ -101,7 +101,7 @@ HB_FIR_SIMD(hb_fir_avx512, __attribute__((target("avx512f"))), __m512d, 8, _mm51
             _mm512_loadu_pd, _mm512_fmadd_pd, _mm512_storeu_pd, _mm512_setzero_pd)
 #endif
 
-double hb_fir_run(struct hb_kslice *s, uint64_t sweeps)
+double hb_kernel_fir_run(struct hb_kslice *s, uint64_t sweeps)
 {
     for (uint64_t i = 0; i < sweeps; i++) {
         switch (hb_simd_active()) {
@@ -132,7 +132,7 @@ static size_t fir_check_next(size_t i, size_t n)
     return next + edge > n ? n - edge : next;
 }
 
-int hb_fir_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done)
+int hb_kernel_fir_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done)
 {
     (void)last_result;
     for (size_t i = 0; i < s->n; i = fir_check_next(i, s->n)) {

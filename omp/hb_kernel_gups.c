@@ -15,7 +15,7 @@ static inline uint64_t gups_next(uint64_t *x)
     return *x;
 }
 
-int hb_gups_init(struct hb_kslice *s)
+int hb_kernel_gups_init(struct hb_kslice *s)
 {
     uint64_t *t = (uint64_t *)(void *)s->a;
     for (size_t i = 0; i < s->n; i++)
@@ -23,7 +23,7 @@ int hb_gups_init(struct hb_kslice *s)
     return 0;
 }
 
-double hb_gups_run(struct hb_kslice *s, uint64_t sweeps)
+double hb_kernel_gups_run(struct hb_kslice *s, uint64_t sweeps)
 {
     uint64_t *t = (uint64_t *)(void *)s->a;
     /* xorshift never leaves 0, so a zero seed gets a fixed odd start. */
@@ -41,7 +41,7 @@ double hb_gups_run(struct hb_kslice *s, uint64_t sweeps)
 }
 
 /* Every update adds one, so the table's sum grows by n per sweep whatever the indices. */
-int hb_gups_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done)
+int hb_kernel_gups_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done)
 {
     (void)last_result;
     const uint64_t *t = (const uint64_t *)(const void *)s->a;

@@ -15,7 +15,7 @@ static double blur_pixel(size_t i)
     return (double)((i * 7 + i / HB_BLUR_W * 3) % 13);
 }
 
-int hb_blur3_init(struct hb_kslice *s)
+int hb_kernel_blur3_init(struct hb_kslice *s)
 {
     for (size_t i = 0; i < s->n; i++) {
         s->b[i] = blur_pixel(i);
@@ -76,7 +76,7 @@ static void blur_c(double *restrict a, const double *restrict b, size_t n) HB_BL
     }
 }
 
-double hb_blur3_run(struct hb_kslice *s, uint64_t sweeps)
+double hb_kernel_blur3_run(struct hb_kslice *s, uint64_t sweeps)
 {
     for (uint64_t i = 0; i < sweeps; i++) {
         hb_blur_once(s->a, s->b, s->n);
@@ -93,7 +93,7 @@ static int blur_fail(const char *array, size_t i, double expected, double observ
     return -HB_EVALIDATE;
 }
 
-int hb_blur3_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done)
+int hb_kernel_blur3_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done)
 {
     (void)last_result;
     size_t n = s->n, rows = n / HB_BLUR_W;

@@ -23,7 +23,7 @@ static double intensity_value(size_t i)
     return (double)(i % 16);
 }
 
-uint64_t hb_intensity_flops(double param)
+uint64_t hb_kernel_intensity_flops(double param)
 {
     double f = 8.0 * param;
     if (f <= 1.5) return 1;
@@ -31,7 +31,7 @@ uint64_t hb_intensity_flops(double param)
     return 2 * (m ? m : 1);
 }
 
-int hb_intensity_init(struct hb_kslice *s)
+int hb_kernel_intensity_init(struct hb_kslice *s)
 {
     for (size_t i = 0; i < s->n; i++)
         s->a[i] = intensity_value(i);
@@ -112,9 +112,9 @@ hb_intensity_avx512(const double *x, size_t n, uint64_t fmas, double c, double d
 #endif
 
 /* Returns the sum of the last sweep, the same for every param and path. */
-double hb_intensity_run(struct hb_kslice *s, uint64_t sweeps)
+double hb_kernel_intensity_run(struct hb_kslice *s, uint64_t sweeps)
 {
-    uint64_t flops = hb_intensity_flops(s->param), fmas = flops == 1 ? 0 : flops / 2;
+    uint64_t flops = hb_kernel_intensity_flops(s->param), fmas = flops == 1 ? 0 : flops / 2;
     double c = intensity_one, d = hb_intensity_zero, sum = 0.0;
 #if defined(__x86_64__)
     enum hb_simd path = hb_simd_active();
@@ -133,7 +133,7 @@ double hb_intensity_run(struct hb_kslice *s, uint64_t sweeps)
     return sum;
 }
 
-int hb_intensity_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done)
+int hb_kernel_intensity_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done)
 {
     double want = 0.0;
     for (size_t i = 0; i < s->n; i++)

@@ -17,14 +17,14 @@ static const struct hb_stream_path *stream_path_active(void)
     switch (hb_simd_active()) {
 #if defined(__x86_64__)
     case HB_SIMD_AVX512:
-        return &hb_stream_path_avx512;
+        return &hb_kernel_stream_avx512_path;
     case HB_SIMD_AVX2:
-        return &hb_stream_path_avx2;
+        return &hb_kernel_stream_avx2_path;
     case HB_SIMD_SSE2:
-        return &hb_stream_path_sse2;
+        return &hb_kernel_stream_sse2_path;
 #endif
     default:
-        return &hb_stream_path_c;
+        return &hb_kernel_stream_c_path;
     }
 }
 
@@ -35,7 +35,7 @@ static void fill(double *x, size_t n, double v)
         x[i] = v;
 }
 
-int hb_stream_init(struct hb_kslice *s)
+int hb_kernel_stream_init(struct hb_kslice *s)
 {
     if (s->scalar == 0.0) s->scalar = HB_STREAM_SCALAR;
     fill(s->a, s->n, HB_STREAM_INIT_A);
@@ -78,7 +78,7 @@ static double last(const struct hb_kslice *s)
     return s->n ? s->a[s->n - 1] : 0.0;
 }
 
-double hb_read_run(struct hb_kslice *s, uint64_t sweeps)
+double hb_kernel_stream_read_run(struct hb_kslice *s, uint64_t sweeps)
 {
     const struct hb_stream_path *p = stream_path_active();
     double sum = 0.0;
@@ -89,7 +89,7 @@ double hb_read_run(struct hb_kslice *s, uint64_t sweeps)
     return sum;
 }
 
-int hb_read_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done)
+int hb_kernel_stream_read_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done)
 {
     int rc = check_const("read", "a", s->a, s->n, HB_STREAM_INIT_A);
     if (rc < 0 || sweeps_done == 0) return rc;
@@ -114,12 +114,12 @@ static double write_sweeps(struct hb_kslice *s, uint64_t sweeps, bool nt)
     return last(s);
 }
 
-double hb_write_run(struct hb_kslice *s, uint64_t sweeps)
+double hb_kernel_stream_write_run(struct hb_kslice *s, uint64_t sweeps)
 {
     return write_sweeps(s, sweeps, false);
 }
 
-double hb_write_nt_run(struct hb_kslice *s, uint64_t sweeps)
+double hb_kernel_stream_write_nt_run(struct hb_kslice *s, uint64_t sweeps)
 {
     return write_sweeps(s, sweeps, true);
 }
@@ -129,13 +129,15 @@ static int write_check_named(const char *kernel, const struct hb_kslice *s, uint
     return check_const(kernel, "a", s->a, s->n, sweeps_done ? s->scalar : HB_STREAM_INIT_A);
 }
 
-int hb_write_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done)
+int hb_kernel_stream_write_check(const struct hb_kslice *s, double last_result,
+                                 uint64_t sweeps_done)
 {
     (void)last_result;
     return write_check_named("write", s, sweeps_done);
 }
 
-int hb_write_nt_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done)
+int hb_kernel_stream_write_nt_check(const struct hb_kslice *s, double last_result,
+                                    uint64_t sweeps_done)
 {
     (void)last_result;
     return write_check_named("write-nt", s, sweeps_done);
@@ -152,17 +154,17 @@ static double copy_sweeps(struct hb_kslice *s, uint64_t sweeps, bool nt)
     return last(s);
 }
 
-double hb_copy_run(struct hb_kslice *s, uint64_t sweeps)
+double hb_kernel_stream_copy_run(struct hb_kslice *s, uint64_t sweeps)
 {
     return copy_sweeps(s, sweeps, false);
 }
 
-double hb_copy_nt_run(struct hb_kslice *s, uint64_t sweeps)
+double hb_kernel_stream_copy_nt_run(struct hb_kslice *s, uint64_t sweeps)
 {
     return copy_sweeps(s, sweeps, true);
 }
 
-int hb_stream_check_copy(const char *kernel, const struct hb_kslice *s, uint64_t sweeps_done)
+int hb_kernel_stream_check_copy(const char *kernel, const struct hb_kslice *s, uint64_t sweeps_done)
 {
     int rc = check_const(kernel, "b", s->b, s->n, HB_STREAM_INIT_B);
     if (rc < 0 || sweeps_done == 0)
@@ -172,16 +174,17 @@ int hb_stream_check_copy(const char *kernel, const struct hb_kslice *s, uint64_t
     return 0;
 }
 
-int hb_copy_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done)
+int hb_kernel_stream_copy_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done)
 {
     (void)last_result;
-    return hb_stream_check_copy("copy", s, sweeps_done);
+    return hb_kernel_stream_check_copy("copy", s, sweeps_done);
 }
 
-int hb_copy_nt_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done)
+int hb_kernel_stream_copy_nt_check(const struct hb_kslice *s, double last_result,
+                                   uint64_t sweeps_done)
 {
     (void)last_result;
-    return hb_stream_check_copy("copy-nt", s, sweeps_done);
+    return hb_kernel_stream_check_copy("copy-nt", s, sweeps_done);
 }
 
 static double triad_sweeps(struct hb_kslice *s, uint64_t sweeps, bool nt)
@@ -196,12 +199,12 @@ static double triad_sweeps(struct hb_kslice *s, uint64_t sweeps, bool nt)
     return last(s);
 }
 
-double hb_triad_run(struct hb_kslice *s, uint64_t sweeps)
+double hb_kernel_stream_triad_run(struct hb_kslice *s, uint64_t sweeps)
 {
     return triad_sweeps(s, sweeps, false);
 }
 
-double hb_triad_nt_run(struct hb_kslice *s, uint64_t sweeps)
+double hb_kernel_stream_triad_nt_run(struct hb_kslice *s, uint64_t sweeps)
 {
     return triad_sweeps(s, sweeps, true);
 }
@@ -220,13 +223,15 @@ static int triad_check_named(const char *kernel, const struct hb_kslice *s, uint
     return 0;
 }
 
-int hb_triad_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done)
+int hb_kernel_stream_triad_check(const struct hb_kslice *s, double last_result,
+                                 uint64_t sweeps_done)
 {
     (void)last_result;
     return triad_check_named("triad", s, sweeps_done);
 }
 
-int hb_triad_nt_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done)
+int hb_kernel_stream_triad_nt_check(const struct hb_kslice *s, double last_result,
+                                    uint64_t sweeps_done)
 {
     (void)last_result;
     return triad_check_named("triad-nt", s, sweeps_done);
@@ -273,11 +278,12 @@ static int mix_check(const char *kernel, const struct hb_kslice *s, uint64_t swe
 }
 
 #define HB_MIX_KERNEL(fn, name, reads, nt)                                                         \
-    double hb_##fn##_run(struct hb_kslice *s, uint64_t sweeps)                                     \
+    double hb_kernel_stream_##fn##_run(struct hb_kslice *s, uint64_t sweeps)                       \
     {                                                                                              \
         return mix_sweeps(s, sweeps, reads, nt);                                                   \
     }                                                                                              \
-    int hb_##fn##_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done)       \
+    int hb_kernel_stream_##fn##_check(const struct hb_kslice *s, double last_result,               \
+                                      uint64_t sweeps_done)                                        \
     {                                                                                              \
         (void)last_result;                                                                         \
         return mix_check(name, s, sweeps_done, reads, nt);                                         \

@@ -174,13 +174,13 @@ static void mend_slots(const struct hb_chase_geom *g, const size_t *slot_lo, siz
     }
 }
 
-int hb_chase_fits(const struct hb_kslice *s)
+int hb_kernel_chase_fits(const struct hb_kslice *s)
 {
     struct hb_chase_geom g;
     return chase_geom(s, &g);
 }
 
-int hb_chase_init(struct hb_kslice *s)
+int hb_kernel_chase_init(struct hb_kslice *s)
 {
     struct hb_chase_geom g;
     int rc = chase_geom(s, &g);
@@ -294,7 +294,7 @@ static void chase_chains(struct hb_kslice *s, const struct hb_chase_geom *g, int
         s->cursors[k] = (void *)(uintptr_t)c[k];
 }
 
-double hb_chase_run(struct hb_kslice *s, uint64_t sweeps)
+double hb_kernel_chase_run(struct hb_kslice *s, uint64_t sweeps)
 {
     struct hb_chase_geom g;
     if (chase_geom(s, &g) != 0) return -1.0;
@@ -312,7 +312,7 @@ double hb_chase_run(struct hb_kslice *s, uint64_t sweeps)
     return (double)(size_t)((const char *)p - g.base) / HB_LINE;
 }
 
-int hb_chase_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done)
+int hb_kernel_chase_check(const struct hb_kslice *s, double last_result, uint64_t sweeps_done)
 {
     struct hb_chase_geom g;
     int rc = chase_geom(s, &g);
