@@ -12,7 +12,7 @@
 /* Collective. Rank 0 writes every host's records from its own state: they say weights_set only
  * when every host set the weights, and weights kept as found (not root) that differ between
  * hosts are refused, since one record could not say which host had which. */
-static int world_wil_agree(const struct hb_world *w, const int *nodes, int n)
+static int world_weights_agree(const struct hb_world *w, const int *nodes, int n)
 {
     const struct hb_interleave_weights_state *s =
         w->host_rank == 0 ? hb_interleave_weights_current() : NULL;
@@ -40,7 +40,7 @@ int hb_world_interleave_weights_apply(const struct hb_world *w, const int *nodes
     if (rc) fprintf(stderr, "hopbench: host %s: %s\n", w->host, hb_error_msg());
     /* Collective: no rank touches a page before every host's weights are in force. */
     if (hb_ranks_max_int(rc ? 1 : 0)) return -HB_EENV;
-    return w->nhosts > 1 ? world_wil_agree(w, nodes, n) : 0;
+    return w->nhosts > 1 ? world_weights_agree(w, nodes, n) : 0;
 }
 
 void hb_world_interleave_weights_experiment(const struct hb_world *w, const struct hb_experiment *e)

@@ -21,20 +21,20 @@ struct hb_wil_saved {
     char old[8];
 };
 
-static struct hb_interleave_weights_state wil_now;
-static int *hb_wil_nodes, *wil_weights;
-static struct hb_wil_saved *wil_saved;
-static int wil_nsaved;
-static volatile sig_atomic_t wil_live; /* weights of ours are in force */
-static int wil_guard_fd = -1;          /* to the guardian: a byte = put back already */
-static pid_t wil_guard_pid = -1;
+static struct hb_interleave_weights_state weights_now;
+static int *hb_wil_nodes, *weights_weights;
+static struct hb_wil_saved *weights_saved;
+static int weights_nsaved;
+static volatile sig_atomic_t weights_live; /* weights of ours are in force */
+static int weights_guard_fd = -1;          /* to the guardian: a byte = put back already */
+static pid_t weights_guard_pid = -1;
 
 /* The signals whose default ends the process: the weights go back before it ends. */
-static const int wil_sigs[] = {SIGHUP,  SIGINT,  SIGQUIT, SIGILL,  SIGABRT,
-                               SIGBUS,  SIGFPE,  SIGSEGV, SIGPIPE, SIGALRM,
-                               SIGTERM, SIGUSR1, SIGUSR2, SIGXCPU, SIGXFSZ};
-#define HB_WIL_NSIGS (sizeof(wil_sigs) / sizeof(wil_sigs[0]))
-static struct sigaction wil_old[HB_WIL_NSIGS];
+static const int weights_sigs[] = {SIGHUP,  SIGINT,  SIGQUIT, SIGILL,  SIGABRT,
+                                   SIGBUS,  SIGFPE,  SIGSEGV, SIGPIPE, SIGALRM,
+                                   SIGTERM, SIGUSR1, SIGUSR2, SIGXCPU, SIGXFSZ};
+#define HB_WEIGHTS_NSIGS (sizeof(weights_sigs) / sizeof(weights_sigs[0]))
+static struct sigaction weights_old[HB_WEIGHTS_NSIGS];
 
 int hb_interleave_weights_check(const char *what)
 {
@@ -52,7 +52,7 @@ bool hb_interleave_weights_writable(void)
     return geteuid() == 0;
 }
 
-static void wil_path(int node, char *path, size_t len)
+static void weights_path(int node, char *path, size_t len)
 {
     snprintf(path, len, "%s/node%d", HB_INTERLEAVE_WEIGHTS_DIR, node);
 }
@@ -60,7 +60,7 @@ static void wil_path(int node, char *path, size_t len)
 int hb_interleave_weights_read(int node, int *weight)
 {
     char path[96];
-    wil_path(node, path, sizeof(path));
+    weights_path(node, path, sizeof(path));
     FILE *f = fopen(path, "r");
     int ok = f && fscanf(f, "%d", weight) == 1;
     int err = f ? EIO : errno;
@@ -72,29 +72,29 @@ int hb_interleave_weights_read(int node, int *weight)
 }
 
 /* Async-signal-safe: the saved texts back into their files, last changed first. */
-static void wil_write_back(void)
+static void weights_write_back(void)
 {
-    for (int k = wil_nsaved - 1; k >= 0; k--) {
-        int fd = open(wil_saved[k].path, O_WRONLY);
+    for (int k = weights_nsaved - 1; k >= 0; k--) {
+        int fd = open(weights_saved[k].path, O_WRONLY);
         if (fd < 0) continue;
-        ssize_t unused = write(fd, wil_saved[k].old, strlen(wil_saved[k].old));
+        ssize_t unused = write(fd, weights_saved[k].old, strlen(weights_saved[k].old));
         (void)unused;
         close(fd);
     }
 }
 
 /* Async-signal-safe: the weights back, then the guardian told it has nothing to do. */
-static void wil_put_back(void)
+static void weights_put_back(void)
 {
-    if (!wil_live) return;
-    wil_live = 0;
-    wil_write_back();
-    if (wil_guard_fd >= 0) {
-        ssize_t unused = write(wil_guard_fd, "d", 1);
+    if (!weights_live) return;
+    weights_live = 0;
+    weights_write_back();
+    if (weights_guard_fd >= 0) {
+        ssize_t unused = write(weights_guard_fd, "d", 1);
         (void)unused;
-        close(wil_guard_fd);
-        wil_guard_fd = -1;
-        waitpid(wil_guard_pid, NULL, 0); /* it ends at once: no zombie left */
+        close(weights_guard_fd);
+        weights_guard_fd = -1;
+        waitpid(weights_guard_pid, NULL, 0); /* it ends at once: no zombie left */
     }
 }
 
@@ -102,15 +102,15 @@ static void wil_put_back(void)
  * session of its own (a launcher that kills this process's group spares it), holding only a
  * pipe from this one, puts the weights back when the pipe closes without a byte, however this
  * process ended. It holds no other descriptor, so no peer or file waits for it. */
-static void wil_guard(void)
+static void weights_guard(void)
 {
     int p[2];
     if (pipe(p) != 0) return;
     pid_t pid = fork();
     if (pid == 0) {
         setsid();
-        for (size_t i = 0; i < HB_WIL_NSIGS; i++)
-            signal(wil_sigs[i], SIG_IGN);
+        for (size_t i = 0; i < HB_WEIGHTS_NSIGS; i++)
+            signal(weights_sigs[i], SIG_IGN);
         dup2(p[0], 0);
         /* No descriptor of the run stays open here (close_range: Linux 5.9). */
         if (close_range(1, ~0U, 0) != 0)
@@ -120,7 +120,10 @@ static void wil_guard(void)
         ssize_t n;
         while ((n = read(0, &c, 1)) < 0 && errno == EINTR)
             ;
-        if (n == 0) wil_write_back();
+        if (n == 0) weights_write_back();
+        /* Linked into hopbench, this _exit is mpi/hb_world.c's override of libc's: the one
+         * dependency from src/ up to mpi/, made at link time (docs/design.md#layers). Outside
+         * MPI_Init it exits untouched. */
         _exit(0);
     }
     close(p[0]);
@@ -129,79 +132,79 @@ static void wil_guard(void)
         return;
     }
     fcntl(p[1], F_SETFD, FD_CLOEXEC);
-    wil_guard_fd = p[1];
-    wil_guard_pid = pid;
+    weights_guard_fd = p[1];
+    weights_guard_pid = pid;
 }
 
-static void wil_on_signal(int sig)
+static void weights_on_signal(int sig)
 {
-    wil_put_back();
+    weights_put_back();
     /* Whatever was there before (the output file's handler, a runtime's, the default) goes on. */
-    for (size_t i = 0; i < HB_WIL_NSIGS; i++)
-        if (wil_sigs[i] == sig) sigaction(sig, &wil_old[i], NULL);
+    for (size_t i = 0; i < HB_WEIGHTS_NSIGS; i++)
+        if (weights_sigs[i] == sig) sigaction(sig, &weights_old[i], NULL);
     raise(sig);
 }
 
-static void wil_watch(bool on)
+static void weights_watch(bool on)
 {
-    for (size_t i = 0; i < HB_WIL_NSIGS; i++) {
+    for (size_t i = 0; i < HB_WEIGHTS_NSIGS; i++) {
         struct sigaction sa = {0}, cur;
-        if (sigaction(wil_sigs[i], NULL, &cur) != 0) continue;
+        if (sigaction(weights_sigs[i], NULL, &cur) != 0) continue;
         if (on && cur.sa_handler != SIG_IGN) { /* never take over an ignored signal (nohup) */
-            wil_old[i] = cur;
-            sa.sa_handler = wil_on_signal;
+            weights_old[i] = cur;
+            sa.sa_handler = weights_on_signal;
             sigfillset(&sa.sa_mask);
-            sigaction(wil_sigs[i], &sa, NULL);
-        } else if (!on && cur.sa_handler == wil_on_signal) {
-            sigaction(wil_sigs[i], &wil_old[i], NULL);
+            sigaction(weights_sigs[i], &sa, NULL);
+        } else if (!on && cur.sa_handler == weights_on_signal) {
+            sigaction(weights_sigs[i], &weights_old[i], NULL);
         }
     }
 }
 
-static void wil_forget(void)
+static void weights_forget(void)
 {
     free(hb_wil_nodes);
-    free(wil_weights);
-    free(wil_saved);
-    hb_wil_nodes = wil_weights = NULL;
-    wil_saved = NULL;
-    wil_nsaved = 0;
-    memset(&wil_now, 0, sizeof(wil_now));
+    free(weights_weights);
+    free(weights_saved);
+    hb_wil_nodes = weights_weights = NULL;
+    weights_saved = NULL;
+    weights_nsaved = 0;
+    memset(&weights_now, 0, sizeof(weights_now));
 }
 
 /* Linux 6.16+ derives the weights from the firmware's bandwidths while `auto` is true, and a
  * weight written by hand turns it false: saved first, it goes back last. */
-static void wil_save_auto(void)
+static void weights_save_auto(void)
 {
-    struct hb_wil_saved *s = &wil_saved[wil_nsaved];
+    struct hb_wil_saved *s = &weights_saved[weights_nsaved];
     snprintf(s->path, sizeof(s->path), "%s/auto", HB_INTERLEAVE_WEIGHTS_DIR);
     FILE *f = fopen(s->path, "r");
     if (!f) return;
-    if (fgets(s->old, sizeof(s->old), f) && strchr(s->old, '\n')) wil_nsaved++;
+    if (fgets(s->old, sizeof(s->old), f) && strchr(s->old, '\n')) weights_nsaved++;
     fclose(f);
 }
 
 /* Write each weight, saving the old text first; on a failure the ones written go back. */
-static int wil_write_all(const int *nodes, const int *weights, int n)
+static int weights_write_all(const int *nodes, const int *weights, int n)
 {
     static bool at_exit;
     if (!at_exit && atexit(hb_interleave_weights_restore) == 0) at_exit = true;
-    wil_watch(true);
-    wil_save_auto();
+    weights_watch(true);
+    weights_save_auto();
     /* Every old text saved before anything is written, so the guardian knows them all. */
     for (int k = 0; k < n; k++) {
-        struct hb_wil_saved *s = &wil_saved[wil_nsaved + k];
+        struct hb_wil_saved *s = &weights_saved[weights_nsaved + k];
         int old = 0, rc = hb_interleave_weights_read(nodes[k], &old);
         if (rc) return rc;
-        wil_path(nodes[k], s->path, sizeof(s->path));
+        weights_path(nodes[k], s->path, sizeof(s->path));
         snprintf(s->old, sizeof(s->old), "%d\n", old);
     }
-    int first = wil_nsaved;
-    wil_nsaved += n;
-    wil_guard();
-    wil_live = 1;
+    int first = weights_nsaved;
+    weights_nsaved += n;
+    weights_guard();
+    weights_live = 1;
     for (int k = 0; k < n; k++) {
-        struct hb_wil_saved *s = &wil_saved[first + k];
+        struct hb_wil_saved *s = &weights_saved[first + k];
         errno = 0;
         FILE *f = fopen(s->path, "w");
         int err = f ? 0 : errno;
@@ -220,10 +223,10 @@ int hb_interleave_weights_apply(const int *nodes, const int *weights, int n)
 {
     hb_interleave_weights_restore();
     hb_wil_nodes = malloc((size_t)(n > 0 ? n : 1) * sizeof(int));
-    wil_weights = malloc((size_t)(n > 0 ? n : 1) * sizeof(int));
-    wil_saved = calloc((size_t)n + 1, sizeof(*wil_saved)); /* the nodes and `auto` */
-    if (!hb_wil_nodes || !wil_weights || !wil_saved) {
-        wil_forget();
+    weights_weights = malloc((size_t)(n > 0 ? n : 1) * sizeof(int));
+    weights_saved = calloc((size_t)n + 1, sizeof(*weights_saved)); /* the nodes and `auto` */
+    if (!hb_wil_nodes || !weights_weights || !weights_saved) {
+        weights_forget();
         hb_error_set("out of memory holding the weights of %d nodes", n);
         return -ENOMEM;
     }
@@ -231,33 +234,33 @@ int hb_interleave_weights_apply(const int *nodes, const int *weights, int n)
     int rc = 0;
     bool set = hb_interleave_weights_writable();
     if (set) {
-        memcpy(wil_weights, weights, (size_t)n * sizeof(int));
-        rc = wil_write_all(nodes, weights, n);
+        memcpy(weights_weights, weights, (size_t)n * sizeof(int));
+        rc = weights_write_all(nodes, weights, n);
     } else {
         for (int k = 0; k < n && rc == 0; k++)
-            rc = hb_interleave_weights_read(nodes[k], &wil_weights[k]);
+            rc = hb_interleave_weights_read(nodes[k], &weights_weights[k]);
     }
     if (rc) {
         hb_interleave_weights_restore();
         return rc;
     }
-    wil_now = (struct hb_interleave_weights_state){n, hb_wil_nodes, wil_weights, set};
+    weights_now = (struct hb_interleave_weights_state){n, hb_wil_nodes, weights_weights, set};
     return 0;
 }
 
 const struct hb_interleave_weights_state *hb_interleave_weights_current(void)
 {
-    return wil_now.nodes ? &wil_now : NULL;
+    return weights_now.nodes ? &weights_now : NULL;
 }
 
 void hb_interleave_weights_set_elsewhere_failed(void)
 {
-    wil_now.set = false;
+    weights_now.set = false;
 }
 
 void hb_interleave_weights_restore(void)
 {
-    wil_put_back();
-    wil_watch(false);
-    wil_forget();
+    weights_put_back();
+    weights_watch(false);
+    weights_forget();
 }
