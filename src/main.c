@@ -107,7 +107,7 @@ static void on_progress(const struct hb_round_step *s, const struct hb_experimen
                  s->until_clear ? "at most " : "", s->rounds);
     else
         snprintf(what, sizeof(what), "%s", e->name);
-    hb_progress_step(rc->progress, s->round * s->n + s->x, s->rounds * s->n, what);
+    hb_progress_step(rc->progress, s->round, s->rounds, s->x, s->n, what);
 }
 
 /* Where a derived record goes: the output, and with --export-hwloc the matrices to export. */

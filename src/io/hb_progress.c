@@ -35,9 +35,12 @@ static void progress_write(struct hb_progress *p, const char *text, size_t len)
     if (write(STDERR_FILENO, text, len) != (ssize_t)len) p->dead = true;
 }
 
-void hb_progress_step(struct hb_progress *p, int i, int n, const char *what)
+void hb_progress_step(struct hb_progress *p, int repeat, int repeats, int x, int n,
+                      const char *what)
 {
     if (!p || p->dead) return;
+    int i = repeat * n + x; /* steps so far, of n a repeat */
+    n *= repeats;
     double spent = hb_timer_now() - p->t0;
     double left = i > 0 ? spent / i * (n - i) : 0.0;
     /* On a terminal the line is rewritten; elsewhere (--progress into a log) one per step. */
