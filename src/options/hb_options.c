@@ -1,6 +1,6 @@
 /* The value names of the options that others read too: the parser (hb_cli.c) checks them,
  * the suites name their experiments and records with them. --format's are the sinks'
- * (hb_output.c). */
+ * (hb_format.c). */
 #include "hb_options.h"
 
 #include <stddef.h>

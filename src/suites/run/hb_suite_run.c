@@ -1,5 +1,5 @@
-/* `run FILE`: the experiments of a scenario file (src/suites/hb_scenario.h), checked against the
- * topology with the line and column of the offending label. */
+/* `run FILE`: the experiments of a scenario file (src/suites/run/hb_run_scenario.h), checked
+ * against the topology with the line and column of the offending label. */
 #include "hb_suite_hops.h"
 #include "hb_opt_doc.h"
 
