@@ -89,6 +89,14 @@ const struct hb_opt_doc hb_opt_docs[] = {
     {"bg", 0, OPT_BG, "LEVEL", HB_COMPLETE_WORDS, hb_bg_level_names + 1,
      "also run each experiment under the hops suite's background read load at LEVEL "
      "({values}) on --load-nodes, idle and loaded in turn (default: idle only)"},
+    {"op", 0, OPT_OP, "OP[,OP]", HB_COMPLETE_WORDS, hb_coll_op_names,
+     "coll: the collectives to time, {values} (default all)"},
+    {"root", 0, OPT_ROOT, "R", HB_COMPLETE_NONE, NULL,
+     "coll: the rank that is the root of reduce and bcast (default: the first rank of each "
+     "node in turn)"},
+    {"clean-buffers", 0, OPT_CLEAN_BUFFERS, NULL, HB_COMPLETE_NONE, NULL,
+     "coll: reuse the send buffer unchanged between iterations, as OSU does (default: "
+     "rewritten before each)"},
     {"nodes", 0, OPT_NODES, "LIST", HB_COMPLETE_NONE, NULL,
      "only these NUMA nodes (OS indexes and ranges, e.g. 0-3,8; default every node)"},
     {"mix", 0, OPT_MIX, "M", HB_COMPLETE_WORDS, hb_mix_names, "{values} (default read)"},

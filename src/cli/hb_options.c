@@ -9,3 +9,5 @@ const char *const hb_bg_level_names[] = {"idle", "low", "medium", "high", "very-
 const char *const hb_subscription_names[] = {"under", "high", "full", NULL};
 const char *const hb_mix_names[] = {"read", "write", "2:1", NULL};
 const char *const hb_mode_names[] = {"rate", "single", NULL};
+const char *const hb_coll_op_names[] = {"allreduce", "reduce",  "bcast", "allgather",
+                                        "alltoall",  "barrier", NULL};
