@@ -59,7 +59,8 @@ struct hb_coll_mpit {
     char tuned_alg[HB_COLL_OPS][40]; /* forced algorithm's name, "" none */
 };
 
-/* Variable i's value as text (ints as decimal, an enumeration's item by name). */
+/* Variable i's value as text (ints as decimal, an enumeration's item by name, a bool as
+ * true or false). */
 static int coll_cvar_text(int i, MPI_Datatype type, MPI_T_enum et, char *out, size_t len)
 {
     MPI_T_cvar_handle h;
@@ -74,6 +75,12 @@ static int coll_cvar_text(int i, MPI_Datatype type, MPI_T_enum et, char *out, si
             rc = 0;
         }
         free(buf);
+    } else if (type == MPI_C_BOOL) {
+        bool v = false;
+        if (MPI_T_cvar_read(h, &v) == MPI_SUCCESS) {
+            snprintf(out, len, "%s", v ? "true" : "false");
+            rc = 0;
+        }
     } else if (type == MPI_INT || type == MPI_UNSIGNED) {
         int v = 0;
         if (MPI_T_cvar_read(h, &v) == MPI_SUCCESS) {
