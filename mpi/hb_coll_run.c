@@ -120,7 +120,9 @@ static double coll_batch(const struct hb_coll_job *job, struct coll_bufs *b, uin
 }
 
 /* Warm-up batches of 1, 2, 4 ... calls and a pilot, as comm's schedule; the first rank's
- * times decide for every rank. Returns the calls per sample. */
+ * times decide for every rank. A batch that alone lasts --min-time ends the warm-up too:
+ * calls that slow (a loaded or emulated machine) are warm after one, and 31 more would only
+ * cost time. Returns the calls per sample. */
 static uint64_t coll_size_samples(const struct hb_coll_job *job, struct coll_bufs *b)
 {
     uint64_t n = 1, done = 0;
@@ -129,7 +131,9 @@ static uint64_t coll_size_samples(const struct hb_coll_job *job, struct coll_buf
         t = coll_batch(job, b, n, NULL);
         MPI_Bcast(&t, 1, MPI_DOUBLE, 0, job->comm);
         done += n;
-        if (done >= HB_MSG_WARMUP_ITERS && t >= job->min_time_s * HB_MSG_WARMUP_SHARE) break;
+        if ((done >= HB_MSG_WARMUP_ITERS && t >= job->min_time_s * HB_MSG_WARMUP_SHARE) ||
+            t >= job->min_time_s)
+            break;
     }
     double again = coll_batch(job, b, n, NULL);
     MPI_Bcast(&again, 1, MPI_DOUBLE, 0, job->comm);
