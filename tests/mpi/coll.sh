@@ -2,7 +2,7 @@
 # coll under a real mpirun on this one-node machine: two ranks on node 0 form the world (the
 # only communicator here). The records' fields, pages, per-rank split and the collective
 # component are checked, the component again with one forced through an MCA parameter, then
-# --root, buffer placements and the launches coll refuses.
+# --root, buffer placements, --bg and the launches coll refuses.
 . "$(dirname "$0")/mpi-lib.sh"
 node=$("$HB" topo --format jsonl | jq -r '.nodes[0].os_index')
 quick=(--reps 2 --min-time 0.002 --quiet)
@@ -55,6 +55,17 @@ run --op alltoall,allgather --size 16K,64K --repeat 1 --policy interleave -o il.
 expect_eq "interleaved buffers, verified" \
     "$(jq -c -s "$m | map([.op, .policy, .buffers, .pages_on_target_pct, .status]) | unique" il.jsonl)" \
     '[["allgather","interleave","interleave",100,"ok"],["alltoall","interleave","interleave",100,"ok"]]'
+
+# --bg: each experiment idle, then under the hops suite's load on node 0 (ranks bound to the
+# whole node: a core for each rank's calls, the others for the load).
+cores=$("$HB" topo --format jsonl | jq -r 'select(.type=="topology") | .nodes[0].cores')
+if [ "$cores" -ge 2 ]; then
+    timeout 120 mpirun "${OVERSUB[@]}" --bind-to numa -np 2 "$HB" coll "${quick[@]}" --op allreduce \
+        --size 8 --bg high --repeat 1 -o bg.jsonl || fail "coll --bg high: exit $?"
+    expect_eq "--bg high: idle then loaded, the load on node $node read" \
+        "$(jq -c -s "$m | map([.bg_level, .bg_nodes, (.bg_GBps // [0] | .[0] > 0), .status])" bg.jsonl)" \
+        "[[\"idle\",null,false,\"ok\"],[\"high\",[$node],true,\"ok\"]]"
+fi
 
 # Refused before anything exists: a root outside the ranks, one rank.
 out=$(timeout 60 mpirun "${OVERSUB[@]}" -np 2 "$HB" coll --op bcast --root 2 -o bad.jsonl 2>&1) && rc=0 || rc=$?
