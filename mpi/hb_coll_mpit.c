@@ -55,7 +55,7 @@ struct hb_coll_mpit {
     struct coll_seen seen[COLL_MAX_SEEN];
     int nseen;
     int dynamic_rules; /* coll_tuned_use_dynamic_rules: -1 unknown */
-    char rules_file[128];
+    char rules_file[256];
     char tuned_alg[HB_COLL_OPS][40]; /* forced algorithm's name, "" none */
 };
 
@@ -139,7 +139,7 @@ static void coll_cvar(struct hb_coll_mpit *m, int i)
             snprintf(want_name, sizeof(want_name), "coll_tuned_%s_algorithm", hb_coll_op_names[op]);
             if (strcmp(name, want_name) == 0 && strcmp(value, "ignore") != 0 &&
                 strcmp(value, "0") != 0)
-                snprintf(m->tuned_alg[op], sizeof(m->tuned_alg[op]), "%s", value);
+                snprintf(m->tuned_alg[op], sizeof(m->tuned_alg[op]), "%.39s", value);
         }
     }
 }

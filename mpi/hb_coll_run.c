@@ -224,12 +224,11 @@ void hb_coll_run(const struct hb_coll_job *job, struct hb_coll_rank *mine, struc
     MPI_Comm_rank(job->comm, &me);
     char note[HB_COMM_NOTE_LEN] = "";
     uint64_t checked = 0;
-    int status = coll_alloc(job, &b, mine, &checked, note, sizeof(note));
-    if (status) {
-        char why[HB_COMM_NOTE_LEN];
-        snprintf(why, sizeof(why), "rank %d (node %d): %s", mine->rank, mine->node, note);
-        snprintf(note, sizeof(note), "%s", why);
-    }
+    /* A failure's note names the rank, then why. */
+    int at = snprintf(note, sizeof(note), "rank %d (node %d): ", mine->rank, mine->node);
+    at = at > 0 && (size_t)at < sizeof(note) ? at : 0;
+    int status = coll_alloc(job, &b, mine, &checked, note + at, sizeof(note) - (size_t)at);
+    if (status == 0) note[0] = '\0';
     if (me == 0) {
         memset(r, 0, sizeof(*r));
         r->ranks = b.n;

@@ -25,13 +25,13 @@ static void add(json_t *m, const char *op, const char *cls, int root, double bas
     }
     struct hb_interval iv;
     hb_interval_median(v, REPEATS, HB_CI_LEVEL, &iv);
-    json_t *rec = json_pack("{s:s, s:s, s:s, s:s, s:i, s:s, s:i, s:s, s:f, s:[f, f], s:f, s:i, "
-                            "s:o, s:s, s:s}",
-                            "type", "measurement", "suite", "coll", "host", "h", "op", op,
-                            "message_bytes", 8, "coll_class", cls, "ranks", 4, "status", status,
-                            "value", iv.value, "ci95", iv.lo, iv.hi, "ci_coverage", iv.coverage,
-                            "repeats", REPEATS, "repeat_values", rv, "buffers", "own-node",
-                            "bg_level", bg);
+    json_t *rec =
+        json_pack("{s:s, s:s, s:s, s:s, s:i, s:s, s:i, s:s, s:f, s:[f, f], s:f, s:i, "
+                  "s:o, s:s, s:s}",
+                  "type", "measurement", "suite", "coll", "host", "h", "op", op, "message_bytes", 8,
+                  "coll_class", cls, "ranks", 4, "status", status, "value", iv.value, "ci95", iv.lo,
+                  iv.hi, "ci_coverage", iv.coverage, "repeats", REPEATS, "repeat_values", rv,
+                  "buffers", "own-node", "bg_level", bg);
     json_object_set_new(rec, "root_node", root >= 0 ? json_integer(root) : json_null());
     json_array_append_new(m, rec);
 }
@@ -40,8 +40,9 @@ static const json_t *find(const json_t *derived, const char *op)
 {
     size_t i;
     json_t *d;
-    json_array_foreach(derived, i, d) if (strcmp(hb_rec_str(d, "op", ""), op) == 0 &&
-                                          strcmp(hb_rec_str(d, "bg_level", ""), "idle") == 0) return d;
+    json_array_foreach(derived, i,
+                       d) if (strcmp(hb_rec_str(d, "op", ""), op) == 0 &&
+                              strcmp(hb_rec_str(d, "bg_level", ""), "idle") == 0) return d;
     return NULL;
 }
 
@@ -73,8 +74,7 @@ int main(void)
         CHECK_STR(hb_rec_str(json_object_get(a, "worst"), "coll_class", ""), "world");
         CHECK_WITHIN(hb_rec_num(a, "ratio", 0), 2.0, 1e-9);
         const json_t *ci = json_object_get(a, "ratio_ci95");
-        CHECK(json_array_size(ci) == 2 &&
-              json_number_value(json_array_get(ci, 0)) < 2.0 &&
+        CHECK(json_array_size(ci) == 2 && json_number_value(json_array_get(ci, 0)) < 2.0 &&
               json_number_value(json_array_get(ci, 1)) > 2.0);
         CHECK_STR(hb_rec_str(a, "separation", ""), "clear");
         CHECK_STR(hb_rec_str(a, "verdict", ""), "placement matters: the worst is slower");
