@@ -77,13 +77,6 @@ struct coll_body {
     double *samples;
 };
 
-static int coll_op_index(const char *op)
-{
-    for (int k = 0; k < HB_COLL_OPS; k++)
-        if (strcmp(hb_coll_op_names[k], op) == 0) return k;
-    return HB_COLL_OPS - 1;
-}
-
 static void coll_body_run(void *ctx)
 {
     struct coll_body *b = ctx;
@@ -103,7 +96,7 @@ static void coll_body_run(void *ctx)
     struct hb_coll_job job = {
         b->x->t,
         b->comm,
-        coll_op_index(b->e->tasks[0].kernel),
+        hb_coll_op_index(b->e->tasks[0].kernel),
         (size_t)hb_param_int_of(b->e, "message_bytes", 0),
         root,
         task->policy,

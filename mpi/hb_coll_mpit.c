@@ -194,13 +194,6 @@ static bool coll_bystander(const char *name)
     return false;
 }
 
-static int coll_op_index(const char *op)
-{
-    for (int k = 0; k < HB_COLL_OPS; k++)
-        if (strcmp(hb_coll_op_names[k], op) == 0) return k;
-    return -1;
-}
-
 /* tuned's algorithm: a forced one by name, else its fixed decision rules (not exposed). */
 static void coll_tuned_algorithm(const struct hb_coll_mpit *m, int op, char *alg, size_t alen,
                                  char *why, size_t wlen)
@@ -227,7 +220,7 @@ void hb_coll_mpit_choose(const struct hb_coll_mpit *m, const char *op, bool one_
                               : "MPI_T did not start: the library does not say");
         return;
     }
-    int k = coll_op_index(op);
+    int k = hb_coll_op_index(op);
     unsigned bit = k >= 0 ? 1u << k : 0;
     const struct coll_seen *best = NULL, *stranger = NULL;
     for (int i = 0; i < m->nseen; i++) {

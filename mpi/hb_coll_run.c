@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* hb_coll_op_names' order. */
 enum { OP_ALLREDUCE, OP_REDUCE, OP_BCAST, OP_ALLGATHER, OP_ALLTOALL, OP_BARRIER };
 
 struct coll_bufs {

@@ -4,6 +4,7 @@
 #include "hb_options.h"
 
 #include <stddef.h>
+#include <string.h>
 
 const char *const hb_bg_level_names[] = {"idle", "low", "medium", "high", "very-high", NULL};
 const char *const hb_subscription_names[] = {"under", "high", "full", NULL};
@@ -11,3 +12,10 @@ const char *const hb_mix_names[] = {"read", "write", "2:1", NULL};
 const char *const hb_mode_names[] = {"rate", "single", NULL};
 const char *const hb_coll_op_names[] = {"allreduce", "reduce",  "bcast", "allgather",
                                         "alltoall",  "barrier", NULL};
+
+int hb_coll_op_index(const char *op)
+{
+    for (int k = 0; hb_coll_op_names[k]; k++)
+        if (strcmp(hb_coll_op_names[k], op) == 0) return k;
+    return -1;
+}

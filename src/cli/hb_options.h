@@ -123,6 +123,8 @@ extern const char *const hb_mode_names[];
 /* coll's --op values, NULL-ended (HB_COLL_OPS of them). */
 #define HB_COLL_OPS 6
 extern const char *const hb_coll_op_names[];
+/* op's index in hb_coll_op_names, -1 when it names none. */
+int hb_coll_op_index(const char *op);
 
 /* Names of the commands this build knows ("topo, bw, lat, matrix, ..."), for messages. */
 const char *hb_options_commands(void);

@@ -19,13 +19,6 @@ static const char *const coll_keys[] = {"op",        "message_bytes", "coll_clas
                                         "buffers",   "coll_component"};
 #define COLL_COLS ((int)(sizeof(coll_keys) / sizeof(coll_keys[0])))
 
-static int coll_op(const char *op)
-{
-    for (int k = 0; k < HB_COLL_OPS; k++)
-        if (strcmp(hb_coll_op_names[k], op) == 0) return k;
-    return -1;
-}
-
 int hb_report_coll_take(struct hb_report_in *in, const json_t *m)
 {
     if (!hb_report_is(m, "measurement", "coll", NULL) ||
@@ -33,7 +26,7 @@ int hb_report_coll_take(struct hb_report_in *in, const json_t *m)
         strcmp(hb_rec_str(m, "bg_level", "idle"), "idle") != 0 ||
         !json_is_number(json_object_get(m, "p50_us")))
         return 0;
-    int op = coll_op(hb_rec_str(m, "op", ""));
+    int op = hb_coll_op_index(hb_rec_str(m, "op", ""));
     if (op < 0) return 0;
     int rc = 0;
     in->coll_total++;

@@ -21,12 +21,10 @@
 /* osu_allreduce's and osu_bcast's largest message by default. */
 #define HB_COLL_DEFAULT_SIZE ((uint64_t)1 << 20)
 #define HB_COLL_MIN_SIZE 8
-#define HB_COLL_BARRIER 5
-
-/* Operations with a root: reduce and bcast (hb_coll_op_names' order). */
+/* Operations with a root: reduce and bcast. */
 static bool coll_rooted(int op)
 {
-    return op == 1 || op == 2;
+    return op == hb_coll_op_index("reduce") || op == hb_coll_op_index("bcast");
 }
 
 static bool coll_op_on(const struct hb_options *o, int op)
@@ -62,7 +60,7 @@ static int coll_check_root(const struct hb_suite_env *env)
 {
     const struct hb_options *o = env->opts;
     if (o->root < 0) return 0;
-    if (!coll_op_on(o, 1) && !coll_op_on(o, 2)) {
+    if (!coll_op_on(o, hb_coll_op_index("reduce")) && !coll_op_on(o, hb_coll_op_index("bcast"))) {
         hb_err_set("--root %d: none of --op's operations has a root; --root applies to reduce "
                    "and bcast",
                    o->root);
@@ -220,9 +218,9 @@ static int coll_add_group(const struct hb_suite_env *env, struct hb_plan *out,
     int rc = 0;
     for (int op = 0; rc == 0 && op < HB_COLL_OPS; op++) {
         if (!coll_op_on(o, op)) continue;
-        int n = op == HB_COLL_BARRIER ? 1 : nsteps;
-        for (int k = 0; rc == 0 && k < n; k++) {
-            uint64_t bytes = op == HB_COLL_BARRIER ? 0 : steps[k];
+        bool barrier = op == hb_coll_op_index("barrier");
+        for (int k = 0; rc == 0 && k < (barrier ? 1 : nsteps); k++) {
+            uint64_t bytes = barrier ? 0 : steps[k];
             if (!coll_rooted(op) || o->root >= 0) {
                 rc = coll_add_both(env, out, op, bytes, g, -1);
                 continue;

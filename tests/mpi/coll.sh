@@ -67,6 +67,12 @@ if [ "$cores" -ge 2 ]; then
         "[[\"idle\",null,false,\"ok\"],[\"high\",[$node],true,\"ok\"]]"
 fi
 
+# The dry run plans under the launch its run needs: rank 0 prints it, --root checked there.
+plan=$(timeout 60 mpirun "${OVERSUB[@]}" -np 2 "$HB" coll --dry-run --op bcast --size 8 --root 1 --quiet) ||
+    fail "coll --dry-run under mpirun: exit $?"
+expect_eq "dry run: one plan, bcast with rank 1 as root" \
+    "$(jq -c -s 'map(select(.type == "experiment") | .name)' <<<"$plan")" '["coll-bcast-8-world-rank1"]'
+
 # Refused before anything exists: a root outside the ranks, one rank.
 out=$(timeout 60 mpirun "${OVERSUB[@]}" -np 2 "$HB" coll --op bcast --root 2 -o bad.jsonl 2>&1) && rc=0 || rc=$?
 expect_eq "--root 2: exit" "$rc" 2
