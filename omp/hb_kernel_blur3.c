@@ -52,9 +52,9 @@ int hb_kernel_blur3_init(struct hb_kslice *s)
 
 static void blur_c(double *restrict a, const double *restrict b, size_t n) HB_BLUR_BODY
 #if defined(__x86_64__)
-    __attribute__((target("avx2,fma"))) static void hb_blur_avx2(double *restrict a,
-                                                                 const double *restrict b,
-                                                                 size_t n) HB_BLUR_BODY
+    __attribute__((target("avx2,fma"))) static void blur_avx2(double *restrict a,
+                                                              const double *restrict b,
+                                                              size_t n) HB_BLUR_BODY
     __attribute__((target("avx512f"))) static void hb_blur_avx512(double *restrict a,
                                                                   const double *restrict b,
                                                                   size_t n) HB_BLUR_BODY
@@ -68,7 +68,7 @@ static void blur_c(double *restrict a, const double *restrict b, size_t n) HB_BL
         hb_blur_avx512(a, b, n);
         return;
     case HB_SIMD_AVX2:
-        hb_blur_avx2(a, b, n);
+        blur_avx2(a, b, n);
         return;
 #endif
     default:

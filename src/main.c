@@ -14,6 +14,7 @@
 #include "hb_level.h"
 #include "hb_mpirun_dialect.h"
 #include "hb_msg.h"
+#include "hb_coll_exec.h"
 #include "hb_msg_bg.h"
 #include "hb_options.h"
 #include "hb_outfile.h"
@@ -35,7 +36,6 @@
 #include "hb_stability.h"
 #include "hb_topo_mem.h"
 #include "hb_suite.h"
-#include "hb_suite_comm.h"
 #include "hb_suite_keep.h"
 #include "hb_team.h"
 #include "hb_timer.h"
@@ -268,9 +268,10 @@ static int run_suite(int argc, char **argv, const struct hb_suite_env *env, stru
             json_object_set_new(run, "config_drift", drift ? drift : json_null());
         }
         wrc = trc ? trc : hb_suite_keep_init(&ctx.keep, env);
-        /* comm measures messages, not a working set: its record says what it uses. */
-        if (wrc == 0 && messages && (wrc = hb_suite_comm_run_sizes(env, plan, run)) != 0)
-            hb_error_set("out of memory listing comm's message sizes");
+        /* comm and coll measure messages, not a working set: the record says what they use. */
+        const struct hb_suite *s = hb_suite_find(o->command);
+        if (wrc == 0 && s->run_sizes && (wrc = s->run_sizes(env, plan, run)) != 0)
+            hb_error_set("out of memory listing %s's message sizes", o->command);
         if (wrc == 0) wrc = hb_sink_open(o->format, o->output, &hb_run_layout, &ctx.sink);
         if (wrc == 0) wrc = write_header(env, run, ctx.sink);
         json_decref(run);
@@ -301,7 +302,10 @@ static int run_suite(int argc, char **argv, const struct hb_suite_env *env, stru
     struct hb_exec_io io = {emit,         on_progress,        &ctx,
                             simd,         o->allow_misplaced, o->repeats,
                             o->noise_pct, o->repeat_auto,     repeat_max_time(o)};
-    int code = messages ? hb_msg_exec_plan(&w, t, plan, &io) : hb_exec_plan(&w, t, plan, &io);
+    bool coll = hb_suite_find(o->command)->flags & HB_SUITE_COLLECTIVES;
+    int code = coll       ? hb_coll_exec_plan(&w, t, plan, &io, o->clean_buffers)
+               : messages ? hb_msg_exec_plan(&w, t, plan, &io)
+                          : hb_exec_plan(&w, t, plan, &io);
     if (w.rank == 0) {
         /* The cause first, then where the records are (FILE.partial when incomplete). */
         /* Status 1 (a measurement failed its checks) derives and sums up too, as in-process. */

@@ -134,6 +134,7 @@ static const struct hb_opt_field opt_fields[] = {
     {OPT_QUICK, "--quick", HB_SET_FLAG, HB_OPT_AT(quick)},
     {OPT_INTENSITY, "--intensity", HB_SET_FLAG, HB_OPT_AT(intensity)},
     {OPT_CORES, "--cores", HB_SET_FLAG, HB_OPT_AT(c2c_cores)},
+    {OPT_CLEAN_BUFFERS, "--clean-buffers", HB_SET_FLAG, HB_OPT_AT(clean_buffers)},
     {'o', "--output", HB_SET_TEXT, HB_OPT_TEXT(output)},
     {OPT_TOPOLOGY, "--topology", HB_SET_TEXT, HB_OPT_TEXT(topology)},
     {OPT_SIMD, "--simd", HB_SET_TEXT, HB_OPT_TEXT(simd)},
@@ -141,6 +142,8 @@ static const struct hb_opt_field opt_fields[] = {
     {OPT_TIER, "--tier", HB_SET_TEXT, HB_OPT_TEXT(tier)},
     {OPT_CPU_NODE, "--cpu-node", HB_SET_INT, HB_OPT_AT(cpu_node),
      HB_OPT_RANGE(0, INT_MAX, "a node number (see hopbench topo)")},
+    {OPT_ROOT, "--root", HB_SET_INT, HB_OPT_AT(root),
+     HB_OPT_RANGE(0, INT_MAX, "a rank number from 0 to the launch's ranks - 1")},
     {OPT_THREADS, "--threads", HB_SET_INT, HB_OPT_AT(threads),
      HB_OPT_RANGE(1, HB_MAX_THREADS, "a thread count from 1 to 4096")},
     {OPT_REPS, "--reps", HB_SET_INT, HB_OPT_AT(reps),
@@ -165,6 +168,7 @@ static const struct hb_opt_field opt_fields[] = {
      .names = hb_options_subscription_names},
     /* --bg names one level of load; idle is its absence. */
     {OPT_BG, "--bg", HB_SET_NAME, HB_OPT_AT(bg), .names = hb_options_bg_level_names + 1},
+    {OPT_OP, "--op", HB_SET_NAMES, HB_OPT_AT(op_mask), .names = hb_coll_op_names},
 };
 
 /* HB_SET_NAME stores an index through an int: the enum fields it fills must be int-sized. */
@@ -274,6 +278,7 @@ static void options_defaults(struct hb_options *o)
     o->tolerance_pct = 5.0;
     o->bg_rate_GBps = 0.0; /* levels from each thread's measured rate */
     o->bg = -1;
+    o->root = -1;
     o->c2c_home = HB_C2C_HOME_WRITER;
     o->mode = -1;
     o->strides[0] = HB_CHASE_STRIDE_DEFAULT;

@@ -184,6 +184,10 @@ const struct hb_example_doc hb_cli_doc_examples[] = {
      "how soon automatic NUMA balancing brings remote pages home (30 s at most)"},
     {"comm", "mpirun -np 2 --map-by numa --bind-to numa hopbench comm --size 8,64K -o comm.jsonl",
      "8-byte and 64 KiB message latency and bandwidth between two nodes' ranks"},
+    {"coll",
+     "mpirun --map-by numa --bind-to numa hopbench coll --op allreduce,bcast --size 8,64K -o "
+     "coll.jsonl",
+     "allreduce and bcast over ranks by hop class and the world, each node as bcast's root"},
     {"topo", "hopbench topo", "the nodes and the mpirun/srun lines for one rank per node"},
     {"report", "hopbench report m.jsonl -o report.html", "the HTML report of a result file"},
     {"compare", "hopbench compare base.jsonl new.jsonl -o diff.jsonl",

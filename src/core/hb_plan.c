@@ -72,6 +72,14 @@ long long hb_plan_param_int_of(const struct hb_experiment *e, const char *key, l
     return dflt;
 }
 
+const char *hb_plan_param_str_of(const struct hb_experiment *e, const char *key, const char *dflt)
+{
+    for (int i = 0; i < e->params.n; i++)
+        if (e->params.v[i].kind == HB_PARAM_STR && strcmp(e->params.v[i].key, key) == 0)
+            return e->params.v[i].v.str;
+    return dflt;
+}
+
 double hb_plan_param_num_of(const struct hb_experiment *e, const char *key, double dflt)
 {
     for (int i = 0; i < e->params.n; i++) {

@@ -114,6 +114,8 @@ int hb_plan_param_ints(struct hb_experiment *e, const char *key, const long long
 long long hb_plan_param_int_of(const struct hb_experiment *e, const char *key, long long dflt);
 /* The value of e's number key `key` (an integer key too), or dflt when e has none. */
 double hb_plan_param_num_of(const struct hb_experiment *e, const char *key, double dflt);
+/* The text of e's string key `key`, or dflt when e has none. */
+const char *hb_plan_param_str_of(const struct hb_experiment *e, const char *key, const char *dflt);
 /* The values of e's list key `key` into out (HB_PARAM_INTS_MAX room): how many, 0 for none. */
 int hb_plan_param_ints_of(const struct hb_experiment *e, const char *key, long long *out);
 

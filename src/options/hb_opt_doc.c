@@ -17,10 +17,10 @@ const struct hb_opt_doc hb_opt_docs[] = {
     {"mem-node", 0, OPT_MEM_NODE, "N", HB_COMPLETE_NONE, NULL,
      "node that holds the memory (default: the CPU node); bw --policy weighted: the nodes to "
      "interleave over, A,B,...; balance: the node the pages start on (default: the first other "
-     "node with memory)"},
+     "node with memory); coll: every rank's buffers (default: each rank's node)"},
     {"policy", 0, OPT_POLICY, "P", HB_COMPLETE_WORDS, hb_placement_policy_names,
      "{values} (default bind; weighted: MPOL_WEIGHTED_INTERLEAVE over --mem-node's nodes by "
-     "--weights, Linux 6.9+)"},
+     "--weights, Linux 6.9+; coll: bind or interleave, over each communicator's nodes)"},
     {"weights", 0, OPT_WEIGHTS, "W,W", HB_COMPLETE_NONE, NULL,
      "bw --policy weighted: one weight from 1 to 255 per --mem-node node, set in "
      "/sys/kernel/mm/mempolicy/weighted_interleave/ for the run and put back after it (as "
@@ -31,8 +31,8 @@ const struct hb_opt_doc hb_opt_docs[] = {
      "threads (default: every core of the node)"},
     {"size", 0, OPT_SIZE, "S", HB_COMPLETE_NONE, NULL,
      "working set, e.g. 64M, 1GiB (default: 4x last-level cache, capped; the run record says "
-     "where the size came from); comm: the largest message (default 4 MiB), or a list of "
-     "message sizes, e.g. 8,1K,64K"},
+     "where the size came from); comm, coll: the largest message (default 4 MiB, coll 1 MiB), "
+     "or a list of message sizes, e.g. 8,1K,64K"},
     {"pages", 0, OPT_PAGES, "P", HB_COMPLETE_WORDS, hb_placement_pages_names,
      "{values} (huge: hugetlbfs 2 MiB pages; default 4k)"},
     {"min-time", 0, OPT_MIN_TIME, "SEC", HB_COMPLETE_NONE, NULL,
@@ -89,6 +89,14 @@ const struct hb_opt_doc hb_opt_docs[] = {
     {"bg", 0, OPT_BG, "LEVEL", HB_COMPLETE_WORDS, hb_options_bg_level_names + 1,
      "also run each experiment under the hops suite's background read load at LEVEL "
      "({values}) on --load-nodes, idle and loaded in turn (default: idle only)"},
+    {"op", 0, OPT_OP, "OP[,OP]", HB_COMPLETE_WORDS, hb_coll_op_names,
+     "coll: the collectives to time, {values} (default all)"},
+    {"root", 0, OPT_ROOT, "R", HB_COMPLETE_NONE, NULL,
+     "coll: the rank that is the root of reduce and bcast (default: the first rank of each "
+     "node in turn)"},
+    {"clean-buffers", 0, OPT_CLEAN_BUFFERS, NULL, HB_COMPLETE_NONE, NULL,
+     "coll: reuse the send buffer unchanged between iterations, as OSU does (default: "
+     "rewritten before each)"},
     {"nodes", 0, OPT_NODES, "LIST", HB_COMPLETE_NONE, NULL,
      "only these NUMA nodes (OS indexes and ranges, e.g. 0-3,8; default every node)"},
     {"mix", 0, OPT_MIX, "M", HB_COMPLETE_WORDS, hb_options_mix_names, "{values} (default read)"},

@@ -54,6 +54,9 @@ enum hb_opt_id {
     OPT_WEIGHTS,
     OPT_BG,
     OPT_MAX_TIME,
+    OPT_OP,
+    OPT_ROOT,
+    OPT_CLEAN_BUFFERS,
     OPT_HELP,
     OPT_VERSION,
 };

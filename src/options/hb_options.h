@@ -3,6 +3,7 @@
 #define HB_OPTIONS_H
 
 #include "hb_chase.h"
+#include "hb_coll_op.h"
 #include "hb_format.h"
 #include "hb_placement.h"
 
@@ -69,6 +70,9 @@ struct hb_options {
     double bg_rate_GBps;        /* hops/run: per-thread rate of level very-high; 0 = measured */
     unsigned level_mask;        /* hops: bit i = hb_options_bg_level_names[i] given; 0 = default */
     unsigned subscription_mask; /* hops: bit i = hb_options_subscription_names[i]; 0 = default */
+    unsigned op_mask;           /* coll: bit i = hb_coll_op_names[i] given; 0 = every op */
+    int root;                   /* coll: the root rank of rooted ops; -1 = each node's in turn */
+    bool clean_buffers;         /* coll: the send buffer is not rewritten between iterations */
     int bg; /* comm --bg: hb_options_bg_level_names index - 1 (low = 0); -1 = no load */
     /* loaded, comm --bg: the nodes of --load-nodes in the order given (none = every CPU node
      * taking part) and the list as written, for messages; 4095 characters hold at most 2048

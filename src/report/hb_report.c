@@ -132,6 +132,7 @@ static int report_take(void *ctx, const json_t *rec)
         if (rc == 0) rc = hb_report_verdicts_evidence_take(in, rec);
         if (rc == 0) rc = hb_report_curves_take(in, rec);
         if (rc == 0) rc = hb_report_comm_take(in, rec);
+        if (rc == 0) rc = hb_report_coll_take(in, rec);
         if (rc == 0) rc = hb_report_mlp_take(in, rec);
         return rc ? rc : hb_report_policy_keep(in, rec);
     }
@@ -158,6 +159,8 @@ static int report_take(void *ctx, const json_t *rec)
     if (strcmp(type, "comm_matrix") == 0)
         return hb_report_data_budget_take(&in->comm_matrices, hb_report_matrices_weight(rec),
                                           HB_REPORT_MAX_CELLS);
+    if (strcmp(type, "coll_placement") == 0)
+        return hb_report_data_budget_take(&in->coll_places, 1, HB_REPORT_MAX_ROWS);
     if (strcmp(type, "fleet") == 0)
         return hb_report_data_budget_take(&in->fleets, hb_report_matrices_fleet_weight(rec),
                                           HB_REPORT_MAX_CELLS);
@@ -244,6 +247,7 @@ int hb_report_write(FILE *out, const struct hb_report_in *in, int nin)
     hb_report_curves_policy(f, in, nin);
     hb_report_matrices(f, in, nin, 1);
     hb_report_comm(f, in, nin);
+    hb_report_coll(f, in, nin);
     hb_report_matrices_fleet(f, in, nin);
     fputs("</body></html>\n", f);
     int rc = fclose(f) ? -ENOMEM : 0;

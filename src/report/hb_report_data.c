@@ -273,6 +273,9 @@ void hb_report_data_records_free(struct hb_report_in *in)
         hb_report_data_curves_free(&in->intensity[i]);
     }
     free(in->comm.v);
+    for (int i = 0; i < HB_COLL_OPS; i++)
+        hb_report_data_curves_free(&in->coll[i]);
+    free(in->coll_rows);
     hb_strtab_free(&in->evidence.keys);
     free(in->evidence.chain);
     free(in->evidence.v);
@@ -296,6 +299,7 @@ void hb_report_data_records_free(struct hb_report_in *in)
     in->peaks = keep.peaks;
     in->policy_recs = keep.policy_recs;
     in->comm_matrices = keep.comm_matrices;
+    in->coll_places = keep.coll_places;
 }
 
 void hb_report_data_in_free(struct hb_report_in *in)

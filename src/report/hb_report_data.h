@@ -8,6 +8,7 @@
 
 #include "hb_coverage.h"
 #include "hb_jsonl_read.h"
+#include "hb_options.h"
 #include "hb_strtab.h"
 
 #include <stdbool.h>
@@ -147,6 +148,11 @@ struct hb_report_in {
     struct hb_rcurves mlp; /* latency per load against loads a second, per chain count */
     int mlp_chains[2];     /* the fewest and most chains of its points (0: none yet) */
     struct hb_rcomms comm;
+    /* coll: per op (hb_coll_op_names) p50 against size per placement class; the rows of its
+     * per-hop table (at most HB_REPORT_MAX_ROWS of coll_total) */
+    struct hb_rcurves coll[HB_COLL_OPS];
+    uint32_t *coll_rows;
+    size_t ncoll_rows, coll_rowcap, coll_total;
     struct hb_revidence evidence;
     /* The derived records kept: the first of each kind that fit their section's cap
      * (matrices: not c2c, c2c; knees: loaded, intensity). */
@@ -154,7 +160,8 @@ struct hb_report_in {
     struct hb_rbudget c2c_studies, peaks; /* c2c_false_sharing and c2c_lock; peak */
     struct hb_rbudget policy_recs;        /* policy throughput and gain, not --intensity's */
     struct hb_rbudget comm_matrices;
-    struct hb_coverage cov; /* every measurement's headline interval, fleets' too */
+    struct hb_rbudget coll_places; /* coll_placement */
+    struct hb_coverage cov;        /* every measurement's headline interval, fleets' too */
     /* Measurements of a metric no section draws: how many, the first's line and metric. */
     size_t unknown;
     int unknown_line;

@@ -49,6 +49,9 @@ void hb_report_peak(FILE *f, const struct hb_report_in *in, int nin);
 /* The comm section: per host, node x node heatmaps of comm_matrix records with hop classes;
  * latency and bandwidth against message size per pair class. */
 void hb_report_comm(FILE *f, const struct hb_report_in *in, int nin);
+/* The coll section: per op, p50 against message size per placement class; each
+ * communicator's ranks by hops from the root; the best and worst placements. */
+void hb_report_coll(FILE *f, const struct hb_report_in *in, int nin);
 /* In the c2c section: the false-sharing and lock studies with their notes. */
 void hb_report_c2c_studies(FILE *f, const struct hb_report_in *in, int nin);
 /* Below a matrix: its notes (why cells are empty), each a line. */
@@ -64,6 +67,7 @@ int hb_report_verdicts_evidence_take(struct hb_report_in *in, const json_t *rec)
 int hb_report_curves_take(struct hb_report_in *in, const json_t *rec);
 int hb_report_comm_take(struct hb_report_in *in, const json_t *rec);
 int hb_report_mlp_take(struct hb_report_in *in, const json_t *rec);
+int hb_report_coll_take(struct hb_report_in *in, const json_t *rec);
 
 /* Below a matrix panel: the firmware's HMAT figures and measured/firmware ratios as
  * heatmaps (data-kind "hmat" and "hmat-ratio"), HMAT flags outlined and listed; nothing when

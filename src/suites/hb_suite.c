@@ -27,6 +27,7 @@ extern const struct hb_suite hb_suite_c2c;
 extern const struct hb_suite hb_suite_migrate;
 extern const struct hb_suite hb_suite_balance;
 extern const struct hb_suite hb_suite_comm;
+extern const struct hb_suite hb_suite_coll;
 
 /* The suites in --help's order, the default first, one a line: a new suite is its extern
  * line and its row here. */
@@ -46,6 +47,7 @@ const struct hb_suite *const hb_suites[] = {
     &hb_suite_migrate,
     &hb_suite_balance,
     &hb_suite_comm,
+    &hb_suite_coll,
     NULL,
 };
 // clang-format on

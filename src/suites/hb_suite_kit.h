@@ -55,6 +55,8 @@ enum hb_suite_flag {
     HB_SUITE_SIZE_LIST = 1 << 4,   /* measures a --size list (others take one size) */
     HB_SUITE_DERIVE_ALL = 1 << 5,  /* its derive reads every host's records at once (comm: the
                                     * links between hosts); the others, one host's at a time */
+    HB_SUITE_COLLECTIVES = 1 << 7, /* MPI collectives over communicators of ranks (coll,
+                                    * mpi/hb_coll_exec.h); also HB_SUITE_MESSAGES */
     HB_SUITE_CACHES = 1 << 6,      /* measures caches on purpose (sweep walks through them, c2c
                                     * hands one line between cores): a working set in a cache is
                                     * no warning, and its records say `cache_intended` */
@@ -94,6 +96,9 @@ struct hb_suite {
      * hb_estimate.c does not fit (struct hb_estimate_model: it may set *records); NULL: that
      * model. */
     double (*estimate)(const struct hb_suite_env *env, const struct hb_experiment *e, int *records);
+    /* What a suite of messages writes into the run record instead of a working set (comm,
+     * coll: the message sizes and where the buffers are); NULL: none. 0 or -ENOMEM. */
+    int (*run_sizes)(const struct hb_suite_env *env, const struct hb_plan *plan, json_t *run);
     unsigned flags; /* enum hb_suite_flag */
     /* Its own options (enum hb_opt_id, 0-ended), besides the run options every suite takes
      * (hb_opt_doc.h): any other is refused, and --help lists these under the command. */

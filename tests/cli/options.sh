@@ -19,7 +19,7 @@ value() {
     --export-hwloc) echo x.xml ;; --tier) echo DRAM ;; --level | --bg) echo low ;;
     --subscription) echo full ;; --mix) echo read ;; --mode) echo rate ;; --stride) echo 256 ;; --chains) echo 2 ;;
     --weights) echo 3 ;;
-    --tlb-group) echo all ;; --home) echo writer ;;
+    --tlb-group) echo all ;; --home) echo writer ;; --op) echo bcast ;; --root) echo 0 ;;
     esac
 }
 # The commands, each one's help, and every option some command's help lists, with a value
@@ -81,7 +81,8 @@ echo "$twice options given twice"
 dups=0
 for case in "bw --kernel read,copy,read" "lat --stride 64,128,64" "sweep --stride 64,64" \
     "lat --chains 1,2,1" "loaded --load-nodes 0,0" "hops --level low,high,low" \
-    "hops --subscription full,full" "comm --size 8,1K,8" "bw --policy weighted --mem-node 0,0"; do
+    "hops --subscription full,full" "comm --size 8,1K,8" "bw --policy weighted --mem-node 0,0" \
+    "coll --op bcast,reduce,bcast" "coll --size 8,64,8"; do
     read -ra w <<<"$case"
     out=$("$hb" "${w[@]}" --dry-run 2>&1 >/dev/null)
     rc=$?

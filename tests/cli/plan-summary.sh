@@ -2,7 +2,7 @@
 # plan-summary.sh HOPBENCH FIXTURES - CTest test (label cli): every command's dry run, on this
 # machine and on the fixture topologies, ends with one plan_summary whose counts are those
 # of the plan's own records (experiments; measurements = the records a repeat writes: a
-# foreground task's, c2c's pair's one, comm's one a rank pair: with another machine's
+# foreground task's, c2c's pair's one, coll's one a communicator, comm's one a rank pair: with another machine's
 # topology one rank a node, so the pairs across nodes; repeats = --repeat), whose nodes are those the tasks use (a first-touch task's memory: its CPU node) and whose estimate is positive and grows
 # with --repeat (and with --min-time, --reps and --size); stderr says the same in one line (a real run's line: format-name.sh).
 hb=$1 fx=$2
@@ -22,7 +22,7 @@ for topo in "" "$fx/4n-memonly-cxl.xml"; do
             "$hb" "${args[@]}" --dry-run --repeat "$r" >plan.jsonl 2>err.txt || continue
             want=$(jq -s -c --argjson r "$r" '[.[] | select(.type == "experiment")] as $e |
                 {experiments: ($e | length),
-                 measurements: (if $e[0].suite == "c2c" then ($e | length)
+                 measurements: (if $e[0].suite == "c2c" or $e[0].suite == "coll" then ($e | length)
                                 elif $e[0].suite == "comm" then ([$e[] | select(.src_node != .dst_node)] | length)
                                 else ([$e[].tasks[] | select(.role == "foreground")] | length) end),
                  repeats: $r,

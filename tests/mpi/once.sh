@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Launched as several ranks, what runs once (report, compare, export, c2c, any dry run but
-# comm's, topo with -o; topo itself once per host) refuses in one line, exit 2, nothing
-# written (comm's dry run runs under the launch its run needs: comm.sh); a rank bound to fewer cores than its threads
+# comm's and coll's, topo with -o; topo itself once per host) refuses in one line, exit 2, nothing
+# written (comm's and coll's dry runs run under the launch their runs need: comm.sh, coll.sh); a rank bound to fewer cores than its threads
 # (mpirun's default binding for 1-2 ranks is one core each) refuses before measuring, exit 3,
 # with the launch line that works. The commands are those hopbench --help lists.
 . "$(dirname "$0")/mpi-lib.sh"
@@ -11,7 +11,7 @@ commands=$("$HB" --help | sed -n '/^commands:/,/^options:/s/^  \([a-z0-9]\{2,\}\
 tried=0
 for c in $commands; do
     case $c in
-    comm) continue ;;
+    comm | coll) continue ;;
     topo) args=("$c") what="topo -o" ;;
     report | compare | export | c2c) args=("$c") what=$c ;;
     run) args=("$c" "$(cd "$(dirname "$0")/../.." && pwd)/jobs/scenarios/one-node-load.scn" --dry-run) what="$c --dry-run" ;;

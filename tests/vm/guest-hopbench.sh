@@ -78,6 +78,17 @@ if [ "${GUEST:-}" = quartet ]; then
     # MPI messages between every ordered pair of the four ranks' nodes, 8 B only.
     run comm $MPI "$HB" comm --size 8 $TINY -o /out/comm.jsonl
     run comm-export "$HB" export /out/comm.jsonl -o /out/comm.xml
+    # bcast over the square's hop classes, each node as root; then allreduce with its buffers
+    # interleaved over the nodes of the pair 0-1 (its only communicator).
+    run coll $MPI "$HB" coll --op bcast --size 8 $TINY -o /out/coll.jsonl
+    run coll-il $MPI "$HB" coll --op allreduce --size 64K,128K --nodes 0,1 --policy interleave \
+        $TINY -o /out/coll-il.jsonl
+fi
+if [ "${GUEST:-}" = eight ]; then
+    # bcast over the cube's hop classes (1, 2, 3), each node as root.
+    MPI="mpirun --map-by numa --bind-to numa -np $NUMAVM_CPU_NODES"
+    run coll $MPI "$HB" coll --op bcast --size 8 --reps 1 --min-time 0.001 \
+        --repeat 1 --format jsonl --quiet -o /out/coll.jsonl
 fi
 if [ "${GUEST:-}" = quartet-mem ]; then
     # Both ends' buffers on the memory-only node 4, the pairs of nodes 0 and 1. One rank per

@@ -19,6 +19,8 @@
 #    nodes without foreground threads and covering the foreground; policy
 #    --mode rate pages: interleave ~25% per node, one-node on node 0, local
 #    on the thread's node;
+#  - quartet and eight: coll's communicators by the SLIT's hop classes, every node as root,
+#    buffers verified, the component named, best/worst placement records; quartet: interleaved;
 #  - quartet: comm over every ordered pair of the four ranks' nodes, hop classes from
 #    the SLIT, its node matrices and the hwloc export of its latency; quartet-mem: comm
 #    with both ends' buffers on the memory-only node, pairs as the rank layout has them;
@@ -343,6 +345,43 @@ if [[ $GUEST == quartet ]]; then
     bash -c "[ \"\$(cat '$OUT/comm-export.rc')\" = 0 ] && grep -q 'name=\"hopbench-mpi-latency\"' '$OUT/comm.xml'"
   expect "comm: the same-node pairs (no two ranks share a node) are named as not measured" \
     err_has comm "no two ranks on node pair\\(s\\) 0-0 1-1 2-2 3-3"
+fi
+# --- coll: collectives over communicators by hop class, every node as root ---
+if [[ $GUEST == quartet || $GUEST == eight ]]; then
+  cl='map(select(.type == "measurement" and .suite == "coll"))'
+  # the hop class of two nodes from the guest's SLIT (10 + 6 x hops)
+  hop='def hop(a; b): ($slit[a][b] - 10) / 6;'
+  classes='["hops-1","world"]' spans='[1,2]'
+  [[ $GUEST == quartet ]] || classes='["hops-1","hops-2","world"]' spans='[1,2,3]'
+  expect "coll over mpirun exits 0" status_is coll 0
+  expect "coll: placement classes $classes, spans $spans hops, as the SLIT's hop classes" \
+    recs coll.jsonl "$hop $cl | (map(.coll_class) | unique) == $classes and
+      (map(.span_hops) | unique) == $spans and
+      all(. as \$r | .span_hops == ([\$r.nodes[] as \$a | \$r.nodes[] as \$b | hop(\$a; \$b)] | max) and
+        (.coll_class == \"world\" or .coll_class == \"hops-\\(.span_hops)\"))"
+  expect "coll: the world holds every node, one rank each; a hops-k set is the largest within k" \
+    recs coll.jsonl "$cl | all(.ranks == (.nodes | length)) and
+      (map(select(.coll_class == \"world\") | .nodes) | unique) == [[range($nodes)]]"
+  expect "coll: bcast's roots cover every node of each communicator, ranks' hops from the root" \
+    recs coll.jsonl "$hop $cl | map(select(.op == \"bcast\")) | group_by(.coll_class) |
+      all((map(.root_node) | sort) == .[0].nodes) and
+      all(.[][]; . as \$r | \$r.per_rank | all(.hops == hop(.node; \$r.root_node)) and
+        (\$r.per_rank | map(select(.node == \$r.root_node)) | .[0].rank) == \$r.root_rank)"
+  expect "coll: buffers on each rank's node, every rank's pages verified" \
+    recs coll.jsonl "$cl | all(.status == \"ok\" and .buffers == \"own-node\" and .mem_nodes == .nodes and
+      .pages_on_target_pct == 100 and (.per_rank | all(.pages_on_target_pct == 100 and .mean_us > 0)))"
+  expect "coll: Open MPI's tuned named as the component" \
+    recs coll.jsonl "$cl | all(.coll_component == \"tuned\")"
+  expect "coll: a best/worst placement record per op, over every placement timed" \
+    recs coll.jsonl "($cl | group_by(.op) | map([.[0].op, length])) as \$n |
+      [.[] | select(.type == \"coll_placement\") | [.op, .placements]] == \$n and
+      all(.[] | select(.type == \"coll_placement\"); .ratio >= 1 and .best.p50_us.value <= .worst.p50_us.value)"
+fi
+if [[ $GUEST == quartet ]]; then
+  expect "coll --policy interleave --nodes 0,1: buffers interleaved over nodes 0 and 1, verified" \
+    eval 'status_is coll-il 0 && recs coll-il.jsonl "$cl | length == 2 and all(.policy == \"interleave\" and
+      .buffers == \"interleave\" and .nodes == [0,1] and .mem_node == null and
+      .pages_on_target_pct == 100 and .status == \"ok\")"'
 fi
 if [[ $GUEST == quartet-mem ]]; then
   cm='map(select(.type == "measurement" and .suite == "comm"))'

@@ -218,5 +218,6 @@ const struct hb_suite hb_suite_comm = {
     .derive = hb_comm_derive,
     .reads = comm_reads,
     .estimate = hb_comm_estimate,
+    .run_sizes = hb_suite_comm_run_sizes,
     .flags = HB_SUITE_MESSAGES | HB_SUITE_SIZE_LIST | HB_SUITE_DERIVE_ALL,
 };
