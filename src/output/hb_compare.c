@@ -126,7 +126,7 @@ static struct hb_cmp_opts hb_cmp_defaults(const char **bases, const char **news)
 {
     return (struct hb_cmp_opts){.bases = bases,
                                 .news = news,
-                                .threshold_pct = 5.0,
+                                .threshold_pct = HB_COMPARE_THRESHOLD_PCT,
                                 .level = HB_FAMILY_LEVEL,
                                 .rule = HB_FAMILY_FDR,
                                 .format = HB_FORMAT_TABLE,
