@@ -18,6 +18,11 @@ struct hb_changepoint_params {
     double min_change; /* percent a change must pass (--min-change, default compare's) */
     double fdr;        /* the false discovery rate over all series (default 0.05) */
     size_t recent;     /* a change point in the last `recent` points is recent (default 1) */
+    /* A history too big to hold at once (check of a whole fleet: the store hands over one
+     * host's series at a time): find keeps every split it tested, p_adjusted NaN, none
+     * dropped for its p (those failing min_change may go); hb_changepoint_fdr then adjusts
+     * the union of several calls' splits and keeps those that pass. false: find does both. */
+    bool fdr_later;
 };
 
 /* The defaults: window 50, compare's threshold, HB_FAMILY_LEVEL, recent 1. */
@@ -45,6 +50,12 @@ struct hb_changepoint {
 int hb_changepoint_find(const struct hb_history_series *series, size_t n_series,
                         const struct hb_changepoint_params *params, struct hb_changepoint **out,
                         size_t *n_out);
+
+/* params->fdr_later's second step: BH over the p of cps[0..*n) (the splits of several calls
+ * of find, their series indexes the callers' own), p_adjusted set, those that fail the level
+ * freed and the rest moved up in order: *n of them are left. 0 or -ENOMEM. */
+int hb_changepoint_fdr(struct hb_changepoint *cps, size_t *n,
+                       const struct hb_changepoint_params *params);
 
 void hb_changepoint_free(struct hb_changepoint *cps, size_t n);
 
