@@ -206,9 +206,9 @@ const struct hb_example_doc hb_example_docs[] = {
      "this machine's hwloc topology with the measured matrix"},
     {"history", "hopbench history add results/*/results.jsonl",
      "store every run so far in ./hopbench-history.sqlite"},
-    {"history", "hopbench history check --db postgresql://bench@db/fleet --since 2026-11-01",
-     "the change points of the fleet's series since November; exit 1 when last night's run "
-     "stepped worse"},
+    {"history", "hopbench history check --since 2026-11-01",
+     "the change points of every series since November; exit 1 when the last run stepped "
+     "worse"},
     {"history", "hopbench history export --format influx -o fleet.lp",
      "every point as InfluxDB line protocol"},
     {NULL, NULL, NULL},

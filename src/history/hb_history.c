@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 const char hb_history_operands[] = "add FILE... | check | export";
 
@@ -193,11 +194,24 @@ static int parse(int argc, char **argv, struct hb_history_opts *o, const char **
     return check_values(&g, o);
 }
 
+/* The SQLite file an add made, and its journal files. */
+static void unlink_made(const char *path)
+{
+    static const char *const ends[] = {"", "-wal", "-shm", "-journal"};
+    for (size_t i = 0; i < sizeof(ends) / sizeof(ends[0]); i++) {
+        char *name = hb_strf("%s%s", path, ends[i]);
+        if (name) unlink(name);
+        free(name);
+    }
+}
+
 /* add: every file in one transaction, stored or refused together. */
 static int history_add(const struct hb_history_opts *o)
 {
     struct hb_hdb *db = NULL;
     const struct hb_hdb_how how = {o->busy_ms, true};
+    /* A file this add makes is gone again when the add fails: bad input changes nothing. */
+    bool made = !hb_hdb_is_url(o->db) && access(o->db, F_OK) != 0;
     int rc = hb_hdb_open(o->db, &how, &db);
     if (rc == 0) rc = hb_hdb_begin(db);
     if (rc == 0) rc = hb_history_schema_ready(db, true);
@@ -226,6 +240,7 @@ static int history_add(const struct hb_history_opts *o)
     }
     free(added);
     hb_hdb_close(db);
+    if (rc && made) unlink_made(o->db);
     return rc;
 }
 

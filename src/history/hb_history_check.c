@@ -52,12 +52,19 @@ static char *knob_words(const char *config_json, const char *knob)
     return words;
 }
 
+/* The last point of the segment before the change (a step: the point before it; a creep: the
+ * best earlier segment's last), whose knobs and version the engine compared. */
+static const struct hb_history_point *before_point(const struct hb_history_series *s,
+                                                   const struct hb_changepoint *cp)
+{
+    return &s->points[cp->before_to ? cp->before_to - 1 : 0];
+}
+
 /* "thp_enabled always -> never, governor ..." of the knobs that changed at point `at`. */
 static char *knobs_text(const struct hb_history_series *s, const struct hb_changepoint *cp)
 {
     char *text = strdup("");
-    const struct hb_history_point *was = &s->points[cp->at ? cp->at - 1 : 0],
-                                  *now = &s->points[cp->at];
+    const struct hb_history_point *was = before_point(s, cp), *now = &s->points[cp->at];
     for (size_t i = 0; text && i < cp->n_knobs; i++) {
         char *a = knob_words(was->config_json, cp->knobs[i]);
         char *b = knob_words(now->config_json, cp->knobs[i]);
@@ -76,7 +83,7 @@ static char *knobs_text(const struct hb_history_series *s, const struct hb_chang
 static json_t *row_of(const struct hb_history_series *s, const struct hb_changepoint *cp)
 {
     const struct hb_history_point *at = &s->points[cp->at];
-    const struct hb_history_point *was = &s->points[cp->at ? cp->at - 1 : 0];
+    const struct hb_history_point *was = before_point(s, cp);
     char when[32];
     iso_time(at->time, when);
     char *knobs = knobs_text(s, cp);
