@@ -10,11 +10,11 @@
 /* One point of a series: one run's figure. */
 struct hb_history_point {
     long long run_id;
-    long long time;          /* run start, unix seconds */
-    const char *commit;      /* hopbench git sha of the run */
-    const char *version;     /* hopbench version */
+    long long time;      /* run start, unix seconds */
+    const char *commit;  /* hopbench git sha of the run */
+    const char *version; /* hopbench version */
     double value, ci_lo, ci_hi;
-    const double *repeats;   /* repeat values, n_repeats of them */
+    const double *repeats; /* repeat values, n_repeats of them */
     size_t n_repeats;
     const char *config_json; /* the run's captured config as JSON object text, or NULL */
 };
