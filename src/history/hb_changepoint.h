@@ -19,9 +19,9 @@ struct hb_changepoint_params {
     double fdr;        /* the false discovery rate over all series (default 0.05) */
     size_t recent;     /* a change point in the last `recent` points is recent (default 1) */
     /* A history too big to hold at once (check of a whole fleet: the store hands over one
-     * host's series at a time): find keeps every split it tested, p_adjusted NaN, none
-     * dropped for its p (those failing min_change may go); hb_changepoint_fdr then adjusts
-     * the union of several calls' splits and keeps those that pass. false: find does both. */
+     * host's series at a time): find keeps every split whose change passes min_change,
+     * p_adjusted NaN, none dropped for its p; hb_changepoint_fdr then adjusts the union of
+     * several calls' splits and keeps those that pass. false: find does both. */
     bool fdr_later;
 };
 
@@ -44,17 +44,21 @@ struct hb_changepoint {
     size_t n_knobs;
 };
 
-/* Every change point of the series, sorted by series then point: *out a new array (NULL when
- * none) of *n_out. 0; -ENOMEM; -EINVAL with hb_err_set's message for bad params (window < 8,
- * fdr outside (0, 0.5], min_change < 0) or a point whose config_json is not a JSON object. */
+/* Every change point of the series, sorted by series then point (a creep after the step at
+ * the same point): *out a new array (NULL when none) of *n_out. *n_tested (may be NULL)
+ * gets the size of the family these series add to the FDR (every split and creep tested
+ * whose p counts, at least one per series of two points or more). 0; -ENOMEM; -EINVAL with
+ * hb_err_set's message for bad params (window < 8, fdr outside (0, 0.5], min_change < 0) or a
+ * point whose config_json is not a JSON object. */
 int hb_changepoint_find(const struct hb_history_series *series, size_t n_series,
                         const struct hb_changepoint_params *params, struct hb_changepoint **out,
-                        size_t *n_out);
+                        size_t *n_out, size_t *n_tested);
 
-/* params->fdr_later's second step: BH over the p of cps[0..*n) (the splits of several calls
- * of find, their series indexes the callers' own), p_adjusted set, those that fail the level
- * freed and the rest moved up in order: *n of them are left. 0 or -ENOMEM. */
-int hb_changepoint_fdr(struct hb_changepoint *cps, size_t *n,
+/* params->fdr_later's second step: BH over a family of `family` members (the sum of the
+ * calls' *n_tested) of which cps[0..*n) are those whose change passed min_change (the rest
+ * count as p 1, which only makes the adjustment stricter): p_adjusted set, those that fail
+ * the level freed and the rest moved up in order: *n of them are left. 0 or -ENOMEM. */
+int hb_changepoint_fdr(struct hb_changepoint *cps, size_t *n, size_t family,
                        const struct hb_changepoint_params *params);
 
 void hb_changepoint_free(struct hb_changepoint *cps, size_t n);
