@@ -139,7 +139,7 @@ int hb_hdb_pg_open(const char *url, const struct hb_hdb_how *how, struct hb_hdb 
     PQsetNoticeProcessor(conn, pg_quiet, NULL);
     char set[64];
     snprintf(set, sizeof(set), "SET lock_timeout = %ld", how->busy_ms);
-    int rc = hb_hdb_exec(db, set);
+    int rc = pg_query(db, set, 0, NULL, NULL);
     if (rc) PQfinish(conn);
     return rc;
 }

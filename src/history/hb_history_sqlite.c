@@ -239,8 +239,8 @@ static int lite_wal(struct hb_hdb *db)
     bool wal = rc == 0 && lite_next(rows) == 1 && lite_text(rows, 0) &&
                strcmp(lite_text(rows, 0), "wal") == 0;
     if (rows) lite_rows_free(rows);
-    if (rc == 0 && !wal) rc = hb_hdb_exec(db, "PRAGMA journal_mode=WAL");
-    return rc ? rc : hb_hdb_exec(db, "PRAGMA synchronous=NORMAL");
+    if (rc == 0 && !wal) rc = lite_query(db, "PRAGMA journal_mode=WAL", 0, NULL, NULL);
+    return rc ? rc : lite_query(db, "PRAGMA synchronous=NORMAL", 0, NULL, NULL);
 }
 
 int hb_hdb_sqlite_open(const char *path, const struct hb_hdb_how *how, struct hb_hdb *db)
@@ -275,7 +275,7 @@ int hb_hdb_sqlite_open(const char *path, const struct hb_hdb_how *how, struct hb
         code = sqlite3_busy_timeout(h, how->busy_ms > INT32_MAX ? INT32_MAX : (int)how->busy_ms);
     rc = code == SQLITE_OK ? 0 : lite_error(db, code);
     /* Reading the file's header tells a file that is no database. */
-    if (rc == 0) rc = hb_hdb_exec(db, "SELECT count(*) FROM sqlite_master");
+    if (rc == 0) rc = lite_query(db, "SELECT count(*) FROM sqlite_master", 0, NULL, NULL);
     /* Several adds at once: WAL lets readers on while one writes, the others wait their turn
      * (set once, kept in the file); a commit then needs no sync of the whole file. */
     if (rc == 0 && how->write) rc = lite_wal(db);
