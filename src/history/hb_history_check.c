@@ -7,6 +7,7 @@
 #include "hb_changepoint.h"
 #include "hb_config.h"
 #include "hb_error.h"
+#include "hb_history_layout.h"
 #include "hb_history_load.h"
 #include "hb_history_schema.h"
 #include "hb_outfile.h"
@@ -17,8 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-extern const struct hb_layout hb_layout_history;
 
 /* The change points of every host so far, each with its row. */
 struct found {

@@ -1,7 +1,7 @@
 /* How check's rows are written (hb_history_check.c makes them), as compare's are: a header
  * (table only), one row per change point, a summary (table and JSONL); intervals and
  * escaping by compare's helpers. */
-#include "hb_history.h"
+#include "hb_history_layout.h"
 
 #include "hb_escape.h"
 #include "hb_figure_text.h"

@@ -47,8 +47,6 @@ struct hb_history_load {
     struct hb_arena arena;
     struct hb_history_series *series;
     size_t nseries, cap;
-    struct hb_history_point *points; /* the host's, sorted: the series point into it */
-    size_t npoints_total;
 };
 
 static int oom(void)
@@ -325,7 +323,6 @@ static int read_points(struct hb_history_load *l, const char *host, const struct
         if (!s->points) s->points = &pts[i];
         s->n_points++;
     }
-    l->npoints_total += rc == 0 ? n : 0;
     free(raw);
     return rc;
 }
@@ -371,11 +368,6 @@ int hb_history_load_next(struct hb_history_load *l, const struct hb_history_seri
 size_t hb_history_load_hosts(const struct hb_history_load *l)
 {
     return l->nhosts;
-}
-
-size_t hb_history_load_points(const struct hb_history_load *l)
-{
-    return l->npoints_total;
 }
 
 void hb_history_load_close(struct hb_history_load *l)

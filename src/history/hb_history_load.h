@@ -27,9 +27,8 @@ int hb_history_load_open(struct hb_hdb *db, const struct hb_history_filter *f,
 int hb_history_load_next(struct hb_history_load *l, const struct hb_history_series **series,
                          size_t *n);
 
-/* How many hosts the filter let through, and points read so far. */
+/* How many hosts the filter let through. */
 size_t hb_history_load_hosts(const struct hb_history_load *l);
-size_t hb_history_load_points(const struct hb_history_load *l);
 
 void hb_history_load_close(struct hb_history_load *l);
 
