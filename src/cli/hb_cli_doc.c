@@ -5,6 +5,7 @@
 #include "hb_compare.h"
 #include "hb_export.h"
 #include "hb_history.h"
+#include "hb_history_report.h"
 #include "hb_options.h"
 #include "hb_output.h"
 #include "hb_placement.h"
@@ -29,8 +30,10 @@ const struct hb_cmd_doc hb_cmd_docs[] = {
      NULL, hb_topo_takes, false, NULL, NULL, NULL, 0, NULL},
     {"report", hb_report_operands,
      "one self-contained HTML report with figures and tables of the records; -o NAME.txt or "
-     "NAME.csv: the records as the table or CSV a run prints",
-     hb_report_main, NULL, false, NULL, hb_report_opts, NULL, 0, NULL},
+     "NAME.csv: the records as the table or CSV a run prints; --history DB: the run history's "
+     "time plots with their change points and configuration changes, and a cell's fleet heatmap "
+     "of host x night (--cell)",
+     hb_history_report_main, NULL, false, NULL, hb_report_opts, NULL, 0, NULL},
     {"compare", hb_compare_operands,
      "regression gate: worse, better, same, unclear or undetermined per record, decided on the "
      "runs' independent repeats: worse or better when the rank test (Mann-Whitney U) separates "

@@ -75,8 +75,7 @@ static bool takes(const char *const *list, const char *name)
     return false;
 }
 
-/* DATE or DATE TIME in UTC as unix seconds. */
-static int parse_since(const char *text, long long *out)
+int hb_history_since(const char *opt, const char *text, long long *out)
 {
     static const char *const forms[] = {"%Y-%m-%dT%H:%M:%SZ", "%Y-%m-%dT%H:%M:%S", "%Y-%m-%d",
                                         NULL};
@@ -88,9 +87,7 @@ static int parse_since(const char *text, long long *out)
             return 0;
         }
     }
-    hb_err_set("history: --since '%s' is not a date: give 2026-11-01 or 2026-11-01T06:00:00Z "
-               "(UTC)",
-               text);
+    hb_err_set("%s '%s' is not a date: give 2026-11-01 or 2026-11-01T06:00:00Z (UTC)", opt, text);
     return -EINVAL;
 }
 
@@ -106,7 +103,7 @@ static int check_values(const struct given *g, struct hb_history_opts *o)
     if (g->busy && (rc = hb_parse_int("--busy-timeout", g->busy, 0, INT_MAX,
                                       "milliseconds, 0 or more", &v)) == 0)
         o->busy_ms = v;
-    if (rc == 0 && g->since) rc = parse_since(g->since, &o->since);
+    if (rc == 0 && g->since) rc = hb_history_since("history: --since", g->since, &o->since);
     if (rc == 0 && g->recent &&
         (rc = hb_parse_int("--recent", g->recent, 1, INT_MAX, "runs, 1 or more", &v)) == 0)
         o->recent = (size_t)v;
@@ -143,7 +140,7 @@ static int parse(int argc, char **argv, struct hb_history_opts *o, const char **
     struct hb_changepoint_params cp = hb_changepoint_defaults();
     const char *env = getenv("HOPBENCH_HISTORY");
     *o = (struct hb_history_opts){.db = NULL,
-                                  .busy_ms = 5000,
+                                  .busy_ms = HB_HISTORY_BUSY_MS,
                                   .since = LLONG_MIN,
                                   .window = cp.window,
                                   .recent = cp.recent,

@@ -25,6 +25,13 @@ extern const struct hb_opt_doc hb_history_opts[];
 /* The default database: $HOPBENCH_HISTORY, else this file in the current folder. */
 #define HB_HISTORY_DEFAULT_DB "hopbench-history.sqlite"
 
+/* How long to wait for another writer's lock by default (--busy-timeout), in ms. */
+#define HB_HISTORY_BUSY_MS 5000
+
+/* --since's DATE (2026-11-01 or 2026-11-01T06:00:00Z, UTC) as unix seconds: 0, or -EINVAL
+ * with a message naming opt and the text. */
+int hb_history_since(const char *opt, const char *text, long long *out);
+
 /* export's formats, in --format's words after the sink's (table, csv, jsonl). */
 enum hb_history_export_format { HB_HISTORY_INFLUX, HB_HISTORY_CSV, HB_HISTORY_GRAFANA };
 

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char hb_report_css[] =
+const char hb_report_css[] =
     "body{font:14px sans-serif;margin:20px;color:#222}"
     "h1{font-size:22px}h2{font-size:18px;border-bottom:1px solid #ccc;margin-top:32px}"
     "h3{font-size:15px}.row{display:flex;flex-wrap:wrap;gap:24px}"
@@ -250,11 +250,23 @@ int hb_report_write(FILE *out, const struct hb_report_in *in, int nin)
     return rc ? rc : ferror(out) ? -EIO : 0;
 }
 
-const char hb_report_operands[] = "RESULTS.jsonl... -o FILE";
+const char hb_report_operands[] = "RESULTS.jsonl... -o FILE | --history DB -o FILE";
 const struct hb_opt_doc hb_report_opts[] = {
     {"output", 'o', 'o', "FILE", HB_COMPLETE_FILE, NULL,
      "where the report goes (needed): NAME.txt the records as the table a run prints, NAME.csv "
      "their CSV, any other name the HTML report"},
+    {"history", 0, 0, "DB", HB_COMPLETE_FILE, NULL,
+     "draw the run history kept in DB (an SQLite file or a postgresql:// URL, as history --db) "
+     "instead of result files: per series a time plot of its runs with their intervals, its "
+     "change points (as history check finds them) and configuration changes marked"},
+    {"host", 0, 0, "H", HB_COMPLETE_NONE, NULL, "with --history: only the series of host H"},
+    {"match", 0, 0, "PATTERN", HB_COMPLETE_NONE, NULL,
+     "with --history: only the series whose \"identity metric\" matches the shell glob PATTERN"},
+    {"since", 0, 0, "DATE", HB_COMPLETE_NONE, NULL,
+     "with --history: only runs from DATE on (2026-11-01 or 2026-11-01T06:00:00Z, UTC)"},
+    {"cell", 0, 0, "PATTERN", HB_COMPLETE_NONE, NULL,
+     "with --history: for the series whose \"identity metric\" matches the glob PATTERN, the "
+     "fleet's heatmap of host x night and the hosts that changed most"},
     {NULL, 0, 0, NULL, HB_COMPLETE_NONE, NULL, NULL},
 };
 

@@ -7,6 +7,9 @@
 
 #include <stdio.h>
 
+/* The page's style (CSS), which the history's page (hb_report_history.c) shares. */
+extern const char hb_report_css[];
+
 /* Sections; each writes nothing when no input has records for it. */
 /* First: per file what ran, where, its first figures with their intervals and its verdicts. */
 void hb_report_summary(FILE *f, const struct hb_report_in *in, int nin);
