@@ -34,14 +34,15 @@ struct lite_rows {
     const struct hb_hdb *db;
 };
 
-/* The file systems SQLite's locking is not safe on (statfs f_type). */
+/* The network file systems SQLite's locking is not safe on (statfs f_type). FUSE is not
+ * among them: most FUSE mounts are local (a container's fuse-overlayfs). */
 static const struct {
     long magic;
     const char *name;
 } network_fs[] = {
-    {0x6969, "NFS"},      {0x0BD00BD0, "Lustre"}, {0x47504653, "GPFS"},   {0xFF534D42, "CIFS"},
-    {0xFE534D42, "SMB2"}, {0x517B, "SMB"},        {0x00C36400, "CephFS"}, {0x19830326, "BeeGFS"},
-    {0x5346414F, "AFS"},  {0x65735546, "FUSE"}, /* sshfs and most FUSE network mounts */
+    {0x6969, "NFS"},        {0x0BD00BD0, "Lustre"}, {0x47504653, "GPFS"},
+    {0xFF534D42, "CIFS"},   {0xFE534D42, "SMB2"},   {0x517B, "SMB"},
+    {0x00C36400, "CephFS"}, {0x19830326, "BeeGFS"}, {0x5346414F, "AFS"},
 };
 
 /* The network file system path lies on, or NULL (a file not made yet: its folder's). */
