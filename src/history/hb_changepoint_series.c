@@ -223,7 +223,9 @@ int hb_changepoint_series(const struct hb_history_series *s, size_t index,
         rc = *out ? collect(&x, index, c, p, k, *out, n_out, members) : -ENOMEM;
         if (rc == 0 && x.failed) rc = -ENOMEM;
         if (rc || *n_out == 0) {
-            hb_changepoint_free(*out, *n_out);
+            for (size_t i = 0; *out && i < *n_out; i++)
+                hb_changepoint_knobs_free((*out)[i].knobs, (*out)[i].n_knobs);
+            free(*out);
             *out = NULL, *n_out = 0;
         }
     }
