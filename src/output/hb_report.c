@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char hb_report_css[] =
+static const char hb_report_css[] =
     "body{font:14px sans-serif;margin:20px;color:#222}"
     "h1{font-size:22px}h2{font-size:18px;border-bottom:1px solid #ccc;margin-top:32px}"
     "h3{font-size:15px}.row{display:flex;flex-wrap:wrap;gap:24px}"
@@ -206,6 +206,17 @@ int hb_report_read(FILE *f, const char *path, struct hb_report_in *in)
     return rc;
 }
 
+void hb_report_page_head(FILE *f, const char *title)
+{
+    fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>", f);
+    hb_html_esc(f, title);
+    fputs("</title><style>", f);
+    fputs(hb_report_css, f);
+    fputs("</style></head><body>\n<h1>", f);
+    hb_html_esc(f, title);
+    fputs("</h1>\n", f);
+}
+
 int hb_report_write(FILE *out, const struct hb_report_in *in, int nin)
 {
     /* The page made in memory first: the contents at its top list the sections written. */
@@ -213,11 +224,8 @@ int hb_report_write(FILE *out, const struct hb_report_in *in, int nin)
     size_t len = 0;
     FILE *f = open_memstream(&page, &len);
     if (!f) return -ENOMEM;
-    fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-          "<title>hopbench report</title><style>",
-          f);
-    fputs(hb_report_css, f);
-    fputs("</style></head><body>\n<h1>hopbench report</h1>\n<p>Inputs:", f);
+    hb_report_page_head(f, "hopbench report");
+    fputs("<p>Inputs:", f);
     for (int i = 0; i < nin; i++) {
         fputs(" <code>", f);
         hb_html_esc(f, in[i].res.path);

@@ -8,6 +8,7 @@
 #include "hb_report_sections.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -86,16 +87,16 @@ static void cp_row(FILE *f, const struct hb_report_history *h, const struct hb_c
 static void summary(FILE *f, const struct hb_report_history *h)
 {
     size_t points = 0, hosts = 0, worse = 0, creep = 0;
-    long long t0 = 0, t1 = 0;
+    long long t0 = LLONG_MAX, t1 = LLONG_MIN;
     for (size_t i = 0; i < h->n; i++) {
         const struct hb_history_series *s = &h->series[i];
-        points += s->n_points;
         if (i == 0 || strcmp(s->host, h->series[i - 1].host) != 0) hosts++;
-        if (s->n_points && (points == s->n_points || s->points[0].time < t0))
-            t0 = s->points[0].time;
-        if (s->n_points && s->points[s->n_points - 1].time > t1)
-            t1 = s->points[s->n_points - 1].time;
+        if (!s->n_points) continue;
+        points += s->n_points;
+        t0 = s->points[0].time < t0 ? s->points[0].time : t0;
+        t1 = s->points[s->n_points - 1].time > t1 ? s->points[s->n_points - 1].time : t1;
     }
+    if (!points) t0 = t1 = 0;
     for (size_t k = 0; k < h->ncp; k++)
         worse += h->cps[k].worse, creep += h->cps[k].creep;
     char d0[16], d1[16];
@@ -166,11 +167,8 @@ int hb_report_history_write(FILE *out, const struct hb_report_history *h)
     size_t len = 0;
     FILE *f = open_memstream(&page, &len);
     if (!f) return -ENOMEM;
-    fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-          "<title>hopbench history</title><style>",
-          f);
-    fputs(hb_report_css, f);
-    fputs("</style></head><body>\n<h1>hopbench history</h1>\n<p>Database: <code>", f);
+    hb_report_page_head(f, "hopbench history");
+    fputs("<p>Database: <code>", f);
     hb_html_esc(f, h->source);
     fputs("</code>", f);
     if (h->filters && *h->filters) {

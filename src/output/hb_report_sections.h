@@ -7,8 +7,9 @@
 
 #include <stdio.h>
 
-/* The page's style (CSS), which the history's page (hb_report_history.c) shares. */
-extern const char hb_report_css[];
+/* A page's beginning up to its heading: the doctype, the report's style, <h1>title</h1>
+ * (the records' report and the history's page alike). */
+void hb_report_page_head(FILE *f, const char *title);
 
 /* Sections; each writes nothing when no input has records for it. */
 /* First: per file what ran, where, its first figures with their intervals and its verdicts. */
