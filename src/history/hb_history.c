@@ -96,6 +96,19 @@ struct given {
     const char *busy, *since, *recent, *window, *min_change, *fdr, *format;
 };
 
+/* Without --format, -o FILE's name says it, as for compare: .jsonl or .json JSON Lines, .csv
+ * CSV (export: .csv CSV, any other name line protocol). */
+static int format_of_name(struct hb_history_opts *o, bool exporting)
+{
+    enum hb_format f;
+    if (!o->output || !hb_format_of_name(o->output, &f)) return 0;
+    if (exporting)
+        o->exporting = f == HB_FORMAT_CSV ? HB_HISTORY_CSV : o->exporting;
+    else
+        o->format = f;
+    return 0;
+}
+
 static int check_values(const struct given *g, struct hb_history_opts *o)
 {
     int rc = 0, v = 0;
@@ -117,9 +130,9 @@ static int check_values(const struct given *g, struct hb_history_opts *o)
     if (rc == 0 && g->fdr &&
         (rc = hb_parse_double("--fdr", g->fdr, 1e-6, 0.5, "a rate from 0.000001 to 0.5", &x)) == 0)
         o->fdr = x;
-    if (rc || !g->format) return rc;
-    rc = hb_parse_enum("--format", g->format, history_formats, &v);
     bool exporting = strcmp(o->sub, "export") == 0;
+    if (rc || !g->format) return rc ? rc : format_of_name(o, exporting);
+    rc = hb_parse_enum("--format", g->format, history_formats, &v);
     if (rc == 0 && exporting == (v < HB_FORMAT_COUNT) && !(exporting && v == HB_FORMAT_CSV)) {
         hb_err_set("history %s: --format '%s' is not one of its formats: give %s", o->sub,
                    g->format, exporting ? "influx, csv or grafana" : "table, csv or jsonl");

@@ -115,6 +115,8 @@ table=$("${H[@]}" check --db "$db" --host p000)
 expect_has "check table: the row" "$table" "worse  step  "
 expect_has "check table: the knob" "$table" "[config changed: thp_enabled always -> never]"
 expect "check csv: a header and two rows" "$("${H[@]}" check --db "$db" --host p000 --format csv | wc -l)" 3
+"${H[@]}" check --db "$db" --host p000 -o rows.csv
+expect "check -o NAME.csv: CSV, as the name says" "$(head -1 rows.csv | cut -d, -f1-3)/$(wc -l <rows.csv)" "host,series,metric/3"
 expect "check --match: one series" "$("${H[@]}" check --db "$db" --host p000 --match '*latency' --format jsonl | jq -r 'select(.type == "history_summary") | .series')" 1
 # The last two nights step worse: the gate's exit 1 (--recent 2), the row recent, the commit
 # named.
