@@ -49,9 +49,10 @@ const struct hb_opt_doc hb_history_opts[] = {
      "check, export grafana: the false discovery rate over all series, Benjamini-Hochberg "
      "(default 0.05)"},
     {"format", 0, 0, "F", HB_COMPLETE_WORDS, history_formats,
-     "{values}: check writes table (default), csv or jsonl, as compare; export writes influx "
-     "(InfluxDB line protocol, the default), csv, or grafana (the change points as Grafana "
-     "annotations, JSON)"},
+     "{values}: check writes table, csv or jsonl, as compare (default: from -o FILE's name, "
+     ".jsonl or .json: jsonl, .csv: csv, else table); export writes influx (InfluxDB line "
+     "protocol, the default), csv (the default for -o NAME.csv), or grafana (the change points "
+     "as Grafana annotations, JSON)"},
     {"output", 'o', 'o', "FILE", HB_COMPLETE_FILE, NULL, HB_OPT_OUTPUT_HELP},
     {NULL, 0, 0, NULL, HB_COMPLETE_NONE, NULL, NULL},
 };
