@@ -7,6 +7,7 @@
 #include "hb_changepoint.h"
 #include "hb_config.h"
 #include "hb_error.h"
+#include "hb_grow.h"
 #include "hb_history_layout.h"
 #include "hb_history_load.h"
 #include "hb_history_schema.h"
@@ -21,9 +22,10 @@
 
 /* The change points of every host so far, each with its row. */
 struct found {
+    const struct hb_changepoint_params *params;
     struct hb_changepoint *cps;
     json_t **rows; /* rows[k] is cps[j]'s when cps[j].series == k */
-    size_t n, cap, family, series, points;
+    size_t n, cap_cps, cap_rows, family, series, points;
 };
 
 /* Unix seconds as "2026-12-07T07:38:41Z". */
@@ -130,18 +132,10 @@ static json_t *row_of(const struct hb_history_series *s, const struct hb_changep
 static int take(struct found *fd, const struct hb_history_series *s, struct hb_changepoint *cps,
                 size_t n)
 {
-    if (fd->n + n > fd->cap) {
-        size_t cap = fd->cap ? fd->cap : 256;
-        while (cap < fd->n + n)
-            cap *= 2;
-        struct hb_changepoint *c = realloc(fd->cps, cap * sizeof(*c));
-        if (c) fd->cps = c;
-        json_t **r = c ? realloc(fd->rows, cap * sizeof(*r)) : NULL;
-        if (r) fd->rows = r;
-        if (!c || !r) return -ENOMEM;
-        fd->cap = cap;
-    }
     for (size_t i = 0; i < n; i++) {
+        if (hb_grow((void **)&fd->cps, &fd->cap_cps, fd->n, sizeof(*fd->cps)) ||
+            hb_grow((void **)&fd->rows, &fd->cap_rows, fd->n, sizeof(*fd->rows)))
+            return -ENOMEM;
         json_t *row = row_of(&s[cps[i].series], &cps[i]);
         if (!row) return -ENOMEM;
         fd->rows[fd->n] = row;
@@ -154,33 +148,20 @@ static int take(struct found *fd, const struct hb_history_series *s, struct hb_c
     return 0;
 }
 
-/* Every host's series through the engine. */
-static int find_all(struct hb_hdb *db, const struct hb_history_opts *o,
-                    const struct hb_changepoint_params *params, struct found *fd, size_t *hosts)
+/* One host's series through the engine (hb_history_load_each's fn). */
+static int find_host(void *ctx, const struct hb_history_series *s, size_t n)
 {
-    struct hb_history_load *l = NULL;
-    const struct hb_history_filter f = {o->host, o->match, o->since};
-    int rc = hb_history_load_open(db, &f, &l), more;
-    const struct hb_history_series *s;
-    size_t n;
-    while (rc == 0 && (more = hb_history_load_next(l, &s, &n)) != 0) {
-        if (more < 0) {
-            rc = more;
-            break;
-        }
-        struct hb_changepoint *cps = NULL;
-        size_t ncp = 0, tested = 0;
-        rc = hb_changepoint_find(s, n, params, &cps, &ncp, &tested);
-        if (rc == 0 && (rc = take(fd, s, cps, ncp)) != 0)
-            hb_err_set("history check: out of memory keeping %zu change points", fd->n + ncp);
-        hb_changepoint_free(cps, ncp);
-        fd->family += tested;
-        fd->series += n;
-        for (size_t i = 0; i < n; i++)
-            fd->points += s[i].n_points;
-    }
-    if (l) *hosts = hb_history_load_hosts(l);
-    hb_history_load_close(l);
+    struct found *fd = ctx;
+    struct hb_changepoint *cps = NULL;
+    size_t ncp = 0, tested = 0;
+    int rc = hb_changepoint_find(s, n, fd->params, &cps, &ncp, &tested);
+    if (rc == 0 && (rc = take(fd, s, cps, ncp)) != 0)
+        hb_err_set("history check: out of memory keeping %zu change points", fd->n + ncp);
+    hb_changepoint_free(cps, ncp);
+    fd->family += tested;
+    fd->series += n;
+    for (size_t i = 0; i < n; i++)
+        fd->points += s[i].n_points;
     return rc;
 }
 
@@ -244,8 +225,10 @@ static int collect(struct hb_hdb *db, const struct hb_history_opts *o, struct fo
                    size_t *nrows, size_t *hosts)
 {
     const struct hb_changepoint_params params = params_of(o);
+    const struct hb_history_filter f = {o->host, o->match, o->since};
+    fd->params = &params;
     int rc = hb_history_schema_ready(db, false);
-    if (rc == 0) rc = find_all(db, o, &params, fd, hosts);
+    if (rc == 0) rc = hb_history_load_each(db, &f, find_host, fd, hosts);
     /* Each change point keeps its row's index in series while the FDR drops those that fail. */
     *nrows = fd->n;
     return rc ? rc : hb_changepoint_fdr(fd->cps, &fd->n, fd->family, &params);

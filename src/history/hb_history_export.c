@@ -139,35 +139,38 @@ static void csv_point(FILE *f, const struct hb_history_series *s, const struct i
     fputc('\n', f);
 }
 
+/* Where export_host writes. */
+struct points_out {
+    const struct hb_history_opts *o;
+    FILE *f;
+    struct hb_outfile *of;
+};
+
+/* One host's points (hb_history_load_each's fn), marked complete in the file. */
+static int export_host(void *ctx, const struct hb_history_series *s, size_t n)
+{
+    const struct points_out *out = ctx;
+    for (size_t i = 0; i < n; i++) {
+        char buf[1024];
+        struct ident_parts id;
+        split_identity(s[i].identity, buf, sizeof(buf), &id);
+        for (size_t k = 0; k < s[i].n_points; k++)
+            (out->o->exporting == HB_HISTORY_CSV ? csv_point : influx_point)(out->f, &s[i], &id,
+                                                                             &s[i].points[k]);
+    }
+    return hb_outfile_mark(out->of);
+}
+
 /* Every point of every series the filters let through, host by host. */
 static int export_points(struct hb_hdb *db, const struct hb_history_opts *o, FILE *f,
                          struct hb_outfile *of)
 {
     const struct hb_history_filter flt = {o->host, o->match, o->since};
-    struct hb_history_load *l = NULL;
-    int rc = hb_history_load_open(db, &flt, &l), more;
-    if (rc == 0 && o->exporting == HB_HISTORY_CSV)
+    struct points_out out = {o, f, of};
+    if (o->exporting == HB_HISTORY_CSV)
         for (int i = 0; csv_names[i]; i++)
             fprintf(f, "%s%s", csv_names[i], csv_names[i + 1] ? "," : "\n");
-    const struct hb_history_series *s;
-    size_t n;
-    while (rc == 0 && (more = hb_history_load_next(l, &s, &n)) != 0) {
-        if (more < 0) {
-            rc = more;
-            break;
-        }
-        for (size_t i = 0; i < n; i++) {
-            char buf[1024];
-            struct ident_parts id;
-            split_identity(s[i].identity, buf, sizeof(buf), &id);
-            for (size_t k = 0; k < s[i].n_points; k++)
-                (o->exporting == HB_HISTORY_CSV ? csv_point : influx_point)(f, &s[i], &id,
-                                                                            &s[i].points[k]);
-        }
-        rc = hb_outfile_mark(of);
-    }
-    hb_history_load_close(l);
-    return rc;
+    return hb_history_load_each(db, &flt, export_host, &out, NULL);
 }
 
 /* check's change points as Grafana annotations (POST /api/annotations takes each): time

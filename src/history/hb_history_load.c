@@ -5,6 +5,7 @@
 
 #include "hb_arena.h"
 #include "hb_error.h"
+#include "hb_grow.h"
 #include "hb_history_schema.h"
 
 #include <errno.h>
@@ -89,16 +90,8 @@ int hb_history_load_open(struct hb_hdb *db, const struct hb_history_filter *f,
             rc = more;
             break;
         }
-        if (l->nhosts == cap) {
-            cap = cap ? 2 * cap : 64;
-            char **h = realloc(l->hosts, cap * sizeof(*h));
-            if (!h) {
-                rc = oom();
-                break;
-            }
-            l->hosts = h;
-        }
-        if (!(l->hosts[l->nhosts] = strdup(hb_hdb_text(rows, 0)))) {
+        if (hb_grow((void **)&l->hosts, &cap, l->nhosts, sizeof(*l->hosts)) ||
+            !(l->hosts[l->nhosts] = strdup(hb_hdb_text(rows, 0)))) {
             rc = oom();
             break;
         }
@@ -130,14 +123,9 @@ static int read_runs(struct hb_history_load *l, const char *host, struct run_inf
             rc = more;
             break;
         }
-        if (*n == cap) {
-            cap = cap ? 2 * cap : 512;
-            struct run_info *r = realloc(*out, cap * sizeof(*r));
-            if (!r) {
-                rc = oom();
-                break;
-            }
-            *out = r;
+        if (hb_grow((void **)out, &cap, *n, sizeof(**out))) {
+            rc = oom();
+            break;
         }
         struct run_info *r = &(*out)[(*n)++];
         r->id = hb_hdb_int(rows, 0);
@@ -168,14 +156,9 @@ static int read_series(struct hb_history_load *l, const char *host, struct serie
             rc = more;
             break;
         }
-        if (*n == cap) {
-            cap = cap ? 2 * cap : 64;
-            struct series_info *s = realloc(*out, cap * sizeof(*s));
-            if (!s) {
-                rc = oom();
-                break;
-            }
-            *out = s;
+        if (hb_grow((void **)out, &cap, *n, sizeof(**out))) {
+            rc = oom();
+            break;
         }
         const char *ident = hb_hdb_text(rows, 1), *metric = hb_hdb_text(rows, 2);
         struct series_info *si = &(*out)[(*n)++];
@@ -190,15 +173,9 @@ static int read_series(struct hb_history_load *l, const char *host, struct serie
             free(both);
         }
         if (!si->wanted) continue;
-        if (l->nseries == l->cap) {
-            size_t c = l->cap ? 2 * l->cap : 64;
-            struct hb_history_series *s = realloc(l->series, c * sizeof(*s));
-            if (!s) {
-                rc = oom();
-                break;
-            }
-            l->series = s;
-            l->cap = c;
+        if (hb_grow((void **)&l->series, &l->cap, l->nseries, sizeof(*l->series))) {
+            rc = oom();
+            break;
         }
         si->index = l->nseries;
         l->series[l->nseries++] = (struct hb_history_series){h,
@@ -291,14 +268,9 @@ static int read_points(struct hb_history_load *l, const char *host, const struct
         FIND_BY_ID(si, nsi, hb_hdb_int(rows, 0), s);
         FIND_BY_ID(runs, nruns, hb_hdb_int(rows, 1), r);
         if (s == nsi || r == nruns || !si[s].wanted) continue;
-        if (n == cap) {
-            cap = cap ? 2 * cap : 4096;
-            struct raw_point *g = realloc(raw, cap * sizeof(*g));
-            if (!g) {
-                rc = oom();
-                break;
-            }
-            raw = g;
+        if (hb_grow((void **)&raw, &cap, n, sizeof(*raw))) {
+            rc = oom();
+            break;
         }
         struct raw_point *p = &raw[n++];
         *p = (struct raw_point){
@@ -365,9 +337,19 @@ int hb_history_load_next(struct hb_history_load *l, const struct hb_history_seri
     return 0;
 }
 
-size_t hb_history_load_hosts(const struct hb_history_load *l)
+int hb_history_load_each(struct hb_hdb *db, const struct hb_history_filter *f,
+                         int (*fn)(void *ctx, const struct hb_history_series *s, size_t n),
+                         void *ctx, size_t *hosts)
 {
-    return l->nhosts;
+    struct hb_history_load *l = NULL;
+    int rc = hb_history_load_open(db, f, &l), more;
+    const struct hb_history_series *s;
+    size_t n;
+    while (rc == 0 && (more = hb_history_load_next(l, &s, &n)) != 0)
+        rc = more < 0 ? more : fn(ctx, s, n);
+    if (l && hosts) *hosts = l->nhosts;
+    hb_history_load_close(l);
+    return rc;
 }
 
 void hb_history_load_close(struct hb_history_load *l)

@@ -27,8 +27,12 @@ int hb_history_load_open(struct hb_hdb *db, const struct hb_history_filter *f,
 int hb_history_load_next(struct hb_history_load *l, const struct hb_history_series **series,
                          size_t *n);
 
-/* How many hosts the filter let through. */
-size_t hb_history_load_hosts(const struct hb_history_load *l);
+/* fn(ctx, series, n) for each host's series in turn, as hb_history_load_next gives them,
+ * until fn returns non-zero; *hosts (may be NULL) gets how many hosts the filter let through.
+ * 0, fn's first non-zero, or the loader's -errno with its message. */
+int hb_history_load_each(struct hb_hdb *db, const struct hb_history_filter *f,
+                         int (*fn)(void *ctx, const struct hb_history_series *s, size_t n),
+                         void *ctx, size_t *hosts);
 
 void hb_history_load_close(struct hb_history_load *l);
 
