@@ -187,7 +187,7 @@ static int parse(int argc, char **argv, struct hb_history_opts *o, const char **
     o->nfiles = n - 1;
     if (sub == 0 ? o->nfiles == 0 : o->nfiles > 0) {
         hb_err_set(sub == 0 ? "history add: no result file given; %s"
-                            : "history %s: takes no file ('%s'); %s",
+                            : "history %s: unexpected argument '%s': it reads no file; %s",
                    sub == 0 ? usage : o->sub, sub == 0 ? "" : o->files[0], usage);
         return -EINVAL;
     }

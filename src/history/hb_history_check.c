@@ -254,7 +254,7 @@ int hb_history_check(const struct hb_history_opts *o)
     struct found fd = {0};
     size_t hosts = 0, worse_recent = 0, nrows = 0;
     const struct hb_hdb_how how = {o->busy_ms, false};
-    int rc = o->output ? hb_outfile_check(o->output, NULL) : 0;
+    int rc = o->output ? hb_outfile_check(o->output, (const char *const[]){o->db, NULL}) : 0;
     if (rc == 0) rc = hb_hdb_open(o->db, &how, &db);
     if (rc == 0) rc = collect(db, o, &fd, &nrows, &hosts);
     if (rc == 0) rc = write_rows(o, db, &fd, hosts, &worse_recent);

@@ -224,7 +224,7 @@ int hb_history_export(const struct hb_history_opts *o)
     FILE *f = NULL;
     const struct hb_hdb_how how = {o->busy_ms, false};
     const char *target = o->output ? o->output : "";
-    int rc = hb_outfile_check(target, NULL);
+    int rc = hb_outfile_check(target, (const char *const[]){o->db, NULL});
     if (rc == 0) rc = hb_hdb_open(o->db, &how, &db);
     if (rc == 0) rc = hb_history_schema_ready(db, false);
     if (rc == 0) rc = hb_outfile_open(target, false, &of, &f);
