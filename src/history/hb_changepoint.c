@@ -26,9 +26,9 @@ struct hb_changepoint_params hb_changepoint_defaults(void)
 
 static int check_params(const struct hb_changepoint_params *p)
 {
-    if (p->window < 8) {
-        hb_err_set("history: --window %zu is too small: give 8 points or more (default 50)",
-                   p->window);
+    if (p->window < 8 || p->window > HB_CHANGEPOINT_MAX_WINDOW) {
+        hb_err_set("history: --window %zu is outside 8 to %d points (default 50)", p->window,
+                   HB_CHANGEPOINT_MAX_WINDOW);
         return -EINVAL;
     }
     if (!(p->fdr > 0.0 && p->fdr <= 0.5)) {

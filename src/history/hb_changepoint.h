@@ -25,6 +25,9 @@ struct hb_changepoint_params {
     bool fdr_later;
 };
 
+/* The widest window: E-divisive keeps a window's (window + 1)^2 sums (8 MiB at 1000). */
+#define HB_CHANGEPOINT_MAX_WINDOW 1000
+
 /* The defaults: window 50, compare's threshold, HB_FAMILY_LEVEL, recent 1. */
 struct hb_changepoint_params hb_changepoint_defaults(void);
 
@@ -48,8 +51,8 @@ struct hb_changepoint {
  * the same point): *out a new array (NULL when none) of *n_out. *n_tested (may be NULL)
  * gets the size of the family these series add to the FDR (every split and creep tested
  * whose p counts, at least one per series of two points or more). 0; -ENOMEM; -EINVAL with
- * hb_err_set's message for bad params (window < 8, fdr outside (0, 0.5], min_change < 0) or a
- * point whose config_json is not a JSON object. */
+ * hb_err_set's message for bad params (window outside 8..HB_CHANGEPOINT_MAX_WINDOW, fdr
+ * outside (0, 0.5], min_change < 0) or a point whose config_json is not a JSON object. */
 int hb_changepoint_find(const struct hb_history_series *series, size_t n_series,
                         const struct hb_changepoint_params *params, struct hb_changepoint **out,
                         size_t *n_out, size_t *n_tested);

@@ -20,7 +20,7 @@ struct search {
     const struct hb_history_series *s;
     const struct hb_changepoint_params *params;
     struct hb_split_pool pool;
-    double *values, *rows; /* the points' values; E-divisive's scratch */
+    double *values, *rows; /* the points' values; E-divisive's scratch (a window's) */
     bool *cut;             /* cut[t]: a candidate split before point t */
     size_t tests;          /* splits tested: each a member of the FDR's family */
     bool failed;           /* out of memory in a test */
@@ -33,12 +33,21 @@ static double tested(struct search *x, double p)
     return isnan(p) ? 1.0 : p;
 }
 
-/* E-divisive's recursion over points [from, to). */
+/* E-divisive's recursion over points [from, to). The split is tested both against all the
+ * rest and against the stretch E-divisive compared it with (to kappa), each corrected for
+ * its search, and the smaller p doubled (Bonferroni over the two). */
 static void divide(struct search *x, size_t from, size_t to)
 {
-    if (to - from < 2) return;
-    size_t at = from + hb_edivisive_split(x->values + from, to - from, x->rows, NULL);
-    double p = tested(x, hb_split_test_p(&x->pool, from, at, to, to - from - 1));
+    size_t n = to - from, kappa;
+    if (n < 2) return;
+    size_t at = from + hb_edivisive_split(x->values + from, n, x->rows, NULL, &kappa);
+    double p = tested(x, hb_split_test_p(&x->pool, from, at, to, n - 1));
+    if (from + kappa < to) {
+        double stretch =
+            tested(x, hb_split_test_apart(&x->pool, from, at, at, from + kappa, n * (n - 1) / 2));
+        p = stretch < p ? stretch : p;
+    }
+    p = n > 2 ? fmin(1.0, 2.0 * p) : p;
     x->tests++;
     if (p >= x->params->fdr) return;
     x->cut[at] = true;
@@ -211,7 +220,8 @@ int hb_changepoint_series(const struct hb_history_series *s, size_t index,
     size_t *c = malloc(sizeof(*c) * n);
     double *p = malloc(sizeof(*p) * n);
     x.values = malloc(sizeof(*x.values) * n);
-    x.rows = malloc(sizeof(*x.rows) * 2 * params->window);
+    size_t w = params->window < n ? params->window : n;
+    x.rows = malloc(sizeof(*x.rows) * HB_EDIVISIVE_SCRATCH(w));
     x.cut = calloc(n, sizeof(*x.cut));
     int rc = c && p && x.values && x.rows && x.cut ? hb_split_pool_init(&x.pool, s) : -ENOMEM;
     if (rc == 0) {
