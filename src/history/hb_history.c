@@ -122,7 +122,8 @@ static int check_values(const struct given *g, struct hb_history_opts *o)
         (rc = hb_parse_int("--recent", g->recent, 1, INT_MAX, "runs, 1 or more", &v)) == 0)
         o->recent = (size_t)v;
     if (rc == 0 && g->window &&
-        (rc = hb_parse_int("--window", g->window, 8, 100000, "points, 8 to 100000", &v)) == 0)
+        (rc = hb_parse_int("--window", g->window, 8, HB_CHANGEPOINT_MAX_WINDOW, "points, 8 to 1000",
+                           &v)) == 0)
         o->window = (size_t)v;
     if (rc == 0 && g->min_change &&
         (rc = hb_parse_double("--min-change", g->min_change, 0, 1000, "percent, 0 to 1000", &x)) ==
