@@ -196,18 +196,19 @@ static int by_id_series(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The index of id in a (sorted by id), or n. */
+/* The index of want in a (sorted by id), or n; want read once (it is a cell of the row). */
 #define FIND_BY_ID(a, n, want, at)                                                                 \
     do {                                                                                           \
         size_t lo_ = 0, hi_ = (n);                                                                 \
+        const long long want_ = (want);                                                            \
         while (lo_ < hi_) {                                                                        \
             size_t mid_ = (lo_ + hi_) / 2;                                                         \
-            if ((a)[mid_].id < (want))                                                             \
+            if ((a)[mid_].id < want_)                                                              \
                 lo_ = mid_ + 1;                                                                    \
             else                                                                                   \
                 hi_ = mid_;                                                                        \
         }                                                                                          \
-        (at) = lo_ < (n) && (a)[lo_].id == (want) ? lo_ : (n);                                     \
+        (at) = lo_ < (n) && (a)[lo_].id == want_ ? lo_ : (n);                                      \
     } while (0)
 
 /* "1.5 1.25 1.75" as numbers in the arena. */
