@@ -85,7 +85,7 @@ int hb_changepoint_find(const struct hb_history_series *series, size_t n_series,
             hb_changepoint_free(f[i].cps, f[i].n);
             continue;
         }
-        memcpy(all + n, f[i].cps, sizeof(*all) * f[i].n);
+        if (f[i].n) memcpy(all + n, f[i].cps, sizeof(*all) * f[i].n);
         n += f[i].n;
         free(f[i].cps); /* its knobs now belong to all */
     }

@@ -146,8 +146,9 @@ static bool best_earlier(struct search *x, const size_t *c, size_t k, size_t *fr
 static int creep_of(struct search *x, size_t index, const size_t *c, size_t k,
                     struct hb_changepoint *cp)
 {
-    size_t n = x->s->n_points, tail = x->params->window / 10, bf, bt, last = c[k - 1];
-    if (!best_earlier(x, c, k, &bf, &bt)) return 0;
+    size_t n = x->s->n_points, tail = x->params->window / 10, bf, bt;
+    if (k == 0 || !best_earlier(x, c, k, &bf, &bt)) return 0;
+    size_t last = c[k - 1];
     size_t at = n - last > tail ? n - tail : last;
     if (bt == last) {
         struct hb_interval head, end;
