@@ -68,8 +68,7 @@ static int hb_pool_ranks(const double *a, int na, const double *b, int nb, doubl
     return 0;
 }
 
-/* The normal approximation's z of U of a (tie and continuity corrected), signed. */
-static double hb_mwu_z_of(double ua, int na, int nb, double ties)
+double hb_signif_mwu_z_of(double ua, int na, int nb, double ties)
 {
     int n = na + nb;
     double var = na * (double)nb / 12.0 * ((n + 1.0) - ties / ((double)n * (n - 1.0)));
@@ -165,7 +164,7 @@ double hb_signif_mwu(const double *a, int na, const double *b, int nb, double *u
         hb_subsets(v + n, n, 0, na, 0.0, fabs(ra - mean), mean, &hits, &all);
         p = hits / all;
     } else
-        p = erfc(fabs(hb_mwu_z_of(ua, na, nb, ties)) / sqrt(2.0));
+        p = erfc(fabs(hb_signif_mwu_z_of(ua, na, nb, ties)) / sqrt(2.0));
     if (v != small) free(v);
     return p > 1.0 ? 1.0 : p;
 }
@@ -179,7 +178,7 @@ double hb_signif_mwu_z(const double *a, int na, const double *b, int nb)
     if (!v) return NAN;
     double z = hb_pool_ranks(a, na, b, nb, v, &ra, &ties)
                    ? NAN
-                   : hb_mwu_z_of(ra - na * (na + 1) / 2.0, na, nb, ties);
+                   : hb_signif_mwu_z_of(ra - na * (na + 1) / 2.0, na, nb, ties);
     if (v != small) free(v);
     return z;
 }

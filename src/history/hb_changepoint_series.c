@@ -20,10 +20,11 @@ struct search {
     const struct hb_history_series *s;
     const struct hb_changepoint_params *params;
     struct hb_split_pool pool;
-    double *values, *rows; /* the points' values; E-divisive's scratch (a window's) */
-    bool *cut;             /* cut[t]: a candidate split before point t */
-    size_t tests;          /* splits tested: each a member of the FDR's family */
-    bool failed;           /* out of memory in a test */
+    double *values, *rows;         /* the points' values; E-divisive's scratch (a window's) */
+    struct hb_split_window ranked; /* the window's repeats, ranked once for its splits */
+    bool *cut;                     /* cut[t]: a candidate split before point t */
+    size_t tests;                  /* splits tested: each a member of the FDR's family */
+    bool failed;                   /* out of memory in a test */
 };
 
 /* A test's p; a NAN (out of memory) is remembered and reads as no step. */
@@ -41,10 +42,10 @@ static void divide(struct search *x, size_t from, size_t to)
     size_t n = to - from, kappa;
     if (n < 2) return;
     size_t at = from + hb_edivisive_split(x->values + from, n, x->rows, NULL, &kappa);
-    double p = tested(x, hb_split_test_p(&x->pool, from, at, to, n - 1));
+    double p = tested(x, hb_split_window_p(&x->ranked, &x->pool, from, at, at, to, n - 1));
     if (from + kappa < to) {
-        double stretch =
-            tested(x, hb_split_test_apart(&x->pool, from, at, at, from + kappa, n * (n - 1) / 2));
+        double stretch = tested(x, hb_split_window_p(&x->ranked, &x->pool, from, at, at,
+                                                     from + kappa, n * (n - 1) / 2));
         p = stretch < p ? stretch : p;
     }
     p = n > 2 ? fmin(1.0, 2.0 * p) : p;
@@ -202,6 +203,10 @@ static size_t candidates(struct search *x, size_t *c)
     size_t n = x->s->n_points, w = x->params->window, k = 0;
     for (size_t from = 0; from < n; from += w / 2) {
         size_t to = n - from > w ? from + w : n;
+        if (hb_split_window_rank(&x->ranked, &x->pool, from, to)) {
+            x->failed = true;
+            break;
+        }
         divide(x, from, to);
         if (to == n) break;
     }
@@ -217,7 +222,7 @@ int hb_changepoint_series(const struct hb_history_series *s, size_t index,
     *out = NULL, *n_out = 0, *members = 0;
     size_t n = s->n_points;
     if (n < 2) return 0;
-    struct search x = {s, params, {0}, NULL, NULL, NULL, 0, false};
+    struct search x = {s, params, {0}, NULL, NULL, {NULL, 0, 0}, NULL, 0, false};
     size_t *c = malloc(sizeof(*c) * n);
     double *p = malloc(sizeof(*p) * n);
     x.values = malloc(sizeof(*x.values) * n);
@@ -241,6 +246,7 @@ int hb_changepoint_series(const struct hb_history_series *s, size_t index,
         }
     }
     hb_split_pool_free(&x.pool);
+    hb_split_window_free(&x.ranked);
     free(c), free(p), free(x.values), free(x.rows), free(x.cut);
     return rc;
 }

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -112,6 +113,57 @@ double hb_split_test_p(const struct hb_split_pool *pool, size_t from, size_t at,
                        size_t searched)
 {
     return hb_split_test_apart(pool, from, at, at, to, searched);
+}
+
+static int ranked_cmp(const void *x, const void *y)
+{
+    double a = ((const struct hb_split_ranked *)x)->v, b = ((const struct hb_split_ranked *)y)->v;
+    return (a > b) - (a < b);
+}
+
+int hb_split_window_rank(struct hb_split_window *w, const struct hb_split_pool *pool, size_t from,
+                         size_t to)
+{
+    size_t n = pool->off[to] - pool->off[from];
+    if (n > w->cap) {
+        struct hb_split_ranked *at = realloc(w->at, sizeof(*at) * n);
+        if (!at) return -ENOMEM;
+        w->at = at, w->cap = n;
+    }
+    w->n = 0;
+    for (size_t i = from; i < to; i++)
+        for (size_t j = pool->off[i]; j < pool->off[i + 1]; j++)
+            w->at[w->n++] = (struct hb_split_ranked){pool->at[j], i};
+    qsort(w->at, w->n, sizeof(*w->at), ranked_cmp);
+    return 0;
+}
+
+void hb_split_window_free(struct hb_split_window *w)
+{
+    free(w->at);
+    *w = (struct hb_split_window){NULL, 0, 0};
+}
+
+double hb_split_window_p(const struct hb_split_window *w, const struct hb_split_pool *pool,
+                         size_t a_from, size_t a_to, size_t b_from, size_t b_to, size_t searched)
+{
+    /* The mid-ranks among the repeats of the two segments alone, tie group by tie group. */
+    double ra = 0.0, ties = 0.0, below = 0.0;
+    for (size_t i = 0, j; i < w->n; i = j) {
+        double t = 0.0, ta = 0.0;
+        for (j = i; j < w->n && w->at[j].v == w->at[i].v; j++) {
+            size_t pt = w->at[j].point;
+            bool in_a = pt >= a_from && pt < a_to, in_b = pt >= b_from && pt < b_to;
+            t += in_a || in_b, ta += in_a;
+        }
+        ra += ta * (below + (t + 1.0) / 2.0);
+        ties += t > 1.0 ? t * t * t - t : 0.0;
+        below += t;
+    }
+    int na = (int)(pool->off[a_to] - pool->off[a_from]),
+        nb = (int)(pool->off[b_to] - pool->off[b_from]);
+    double z = hb_signif_mwu_z_of(ra - na * (na + 1) / 2.0, na, nb, ties);
+    return searched_p(z / sqrt(pool->deff), searched);
 }
 
 int hb_split_test_interval(const struct hb_split_pool *pool, size_t from, size_t to,

@@ -35,6 +35,25 @@ double hb_split_test_p(const struct hb_split_pool *pool, size_t from, size_t at,
 double hb_split_test_apart(const struct hb_split_pool *pool, size_t a_from, size_t a_to,
                            size_t b_from, size_t b_to, size_t searched);
 
+/* A window's repeats ranked once (sorted, each with its point) for every split tested in
+ * it: each test then costs a pass over them, not a sort. */
+struct hb_split_window {
+    struct hb_split_ranked {
+        double v;
+        size_t point;
+    } * at;
+    size_t n, cap;
+};
+
+/* Rank the repeats of points [from, to) into w (grown as needed): 0 or -ENOMEM. */
+int hb_split_window_rank(struct hb_split_window *w, const struct hb_split_pool *pool, size_t from,
+                         size_t to);
+void hb_split_window_free(struct hb_split_window *w);
+
+/* hb_split_test_apart for segments inside the window ranked in w. */
+double hb_split_window_p(const struct hb_split_window *w, const struct hb_split_pool *pool,
+                         size_t a_from, size_t a_to, size_t b_from, size_t b_to, size_t searched);
+
 /* The median of points [from, to)'s pooled repeats with its ci95; -1 for no points. */
 int hb_split_test_interval(const struct hb_split_pool *pool, size_t from, size_t to,
                            struct hb_interval *iv);
