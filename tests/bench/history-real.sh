@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# history-real.sh HOPBENCH [WORKDIR] - a benchmark proof, not a CTest test (minutes): real runs
-# of the default suite on this machine, one after another, each added to an SQLite history as
-# it ends: 5 quiet, 5 with two busy loops on the CPUs, 4 quiet again, then 3 with THP "never".
+# history-real.sh HOPBENCH [WORKDIR] [SUITE] - a benchmark proof, not a CTest test (minutes):
+# real runs on this machine (SUITE: lat, the default; "default" for the default suite's
+# latency and bandwidth), one after another, each added to an SQLite history as it ends: 6
+# quiet, 6 with two busy loops on the CPUs, 6 quiet again, then 3 with THP "never".
 # THP is the kernel's, shared with everyone on the machine, so those runs see "never" through a
 # bind mount over /sys/kernel/mm/transparent_hugepage/enabled in a mount namespace of their own
 # (unshare -m): the captured config says never, and the runs ask for 4 KiB pages (--pages 4k),
@@ -10,11 +11,13 @@
 set -u
 hb=$(realpath "$1")
 work=${2:-$(mktemp -d)}
+suite=${3:-lat}
 mkdir -p "$work" && cd "$work" || exit 1
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 db=$work/history.sqlite
 rm -f "$db"
 opts=(--size 64M --reps 2 --min-time 0.01 --repeat 5 --quiet --format jsonl)
+[ "$suite" = default ] || opts=("$suite" "${opts[@]}")
 n=0
 
 # night HOW: one run (quiet, busy or thp), added to the history.
@@ -31,9 +34,9 @@ night() {
     if [ "$how" = thp ]; then
         sed 's/\[\(.*\)\]/\1/; s/never/[never]/' /sys/kernel/mm/transparent_hugepage/enabled >thp-never
         unshare -m sh -c 'mount --bind "$1" /sys/kernel/mm/transparent_hugepage/enabled && shift &&
-                          exec "$@"' sh "$work/thp-never" "$hb" --pages 4k "${opts[@]}" -o "$out"
+                          exec "$@"' sh "$work/thp-never" "$hb" "${opts[@]}" --pages 4k -o "$out"
     else
-        "$hb" --pages thp "${opts[@]}" -o "$out"
+        "$hb" "${opts[@]}" --pages thp -o "$out"
     fi
     local rc=$?
     for p in "${pids[@]}"; do kill "$p"; wait "$p" 2>/dev/null; done
@@ -44,10 +47,11 @@ night() {
 }
 
 start=$(date +%s)
-for how in quiet quiet quiet quiet quiet busy busy busy busy busy quiet quiet quiet quiet thp thp thp; do
+for how in quiet quiet quiet quiet quiet quiet busy busy busy busy busy busy \
+    quiet quiet quiet quiet quiet quiet thp thp thp; do
     night "$how"
 done
-echo "17 runs in $(($(date +%s) - start)) s"
+echo "$n runs in $(($(date +%s) - start)) s"
 echo "== history check"
 "$hb" history check --db "$db"
 echo "exit $?"
