@@ -42,10 +42,10 @@ static void divide(struct search *x, size_t from, size_t to)
     size_t n = to - from, kappa;
     if (n < 2) return;
     size_t at = from + hb_edivisive_split(x->values + from, n, x->rows, NULL, &kappa);
-    double p = tested(x, hb_split_window_p(&x->ranked, &x->pool, from, at, at, to, n - 1));
+    double p = tested(x, hb_split_test_window_p(&x->ranked, &x->pool, from, at, at, to, n - 1));
     if (from + kappa < to) {
-        double stretch = tested(x, hb_split_window_p(&x->ranked, &x->pool, from, at, at,
-                                                     from + kappa, n * (n - 1) / 2));
+        double stretch = tested(x, hb_split_test_window_p(&x->ranked, &x->pool, from, at, at,
+                                                          from + kappa, n * (n - 1) / 2));
         p = stretch < p ? stretch : p;
     }
     p = n > 2 ? fmin(1.0, 2.0 * p) : p;
@@ -203,7 +203,7 @@ static size_t candidates(struct search *x, size_t *c)
     size_t n = x->s->n_points, w = x->params->window, k = 0;
     for (size_t from = 0; from < n; from += w / 2) {
         size_t to = n - from > w ? from + w : n;
-        if (hb_split_window_rank(&x->ranked, &x->pool, from, to)) {
+        if (hb_split_test_window_rank(&x->ranked, &x->pool, from, to)) {
             x->failed = true;
             break;
         }
@@ -229,7 +229,7 @@ int hb_changepoint_series(const struct hb_history_series *s, size_t index,
     size_t w = params->window < n ? params->window : n;
     x.rows = malloc(sizeof(*x.rows) * HB_EDIVISIVE_SCRATCH(w));
     x.cut = calloc(n, sizeof(*x.cut));
-    int rc = c && p && x.values && x.rows && x.cut ? hb_split_pool_init(&x.pool, s) : -ENOMEM;
+    int rc = c && p && x.values && x.rows && x.cut ? hb_split_test_pool_init(&x.pool, s) : -ENOMEM;
     if (rc == 0) {
         for (size_t i = 0; i < n; i++)
             x.values[i] = s->points[i].value;
@@ -245,8 +245,8 @@ int hb_changepoint_series(const struct hb_history_series *s, size_t index,
             *out = NULL, *n_out = 0;
         }
     }
-    hb_split_pool_free(&x.pool);
-    hb_split_window_free(&x.ranked);
+    hb_split_test_pool_free(&x.pool);
+    hb_split_test_window_free(&x.ranked);
     free(c), free(p), free(x.values), free(x.rows), free(x.cut);
     return rc;
 }

@@ -50,7 +50,7 @@ static double design_effect(const struct hb_split_pool *p, size_t n, double *mea
     return 1.0 + (reps - 1.0) * between / (between + within);
 }
 
-int hb_split_pool_init(struct hb_split_pool *pool, const struct hb_history_series *s)
+int hb_split_test_pool_init(struct hb_split_pool *pool, const struct hb_history_series *s)
 {
     size_t n = s->n_points, total = 0;
     *pool = (struct hb_split_pool){NULL, NULL, 1.0, NULL};
@@ -60,7 +60,7 @@ int hb_split_pool_init(struct hb_split_pool *pool, const struct hb_history_serie
     pool->scratch = malloc(sizeof(*pool->scratch) * (total > n ? total : n ? n : 1));
     pool->off = malloc(sizeof(*pool->off) * (n + 1));
     if (!pool->at || !pool->off || !pool->scratch) {
-        hb_split_pool_free(pool);
+        hb_split_test_pool_free(pool);
         return -ENOMEM;
     }
     pool->off[0] = 0;
@@ -76,7 +76,7 @@ int hb_split_pool_init(struct hb_split_pool *pool, const struct hb_history_serie
     return 0;
 }
 
-void hb_split_pool_free(struct hb_split_pool *pool)
+void hb_split_test_pool_free(struct hb_split_pool *pool)
 {
     free(pool->at);
     free(pool->off);
@@ -121,8 +121,8 @@ static int ranked_cmp(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
-int hb_split_window_rank(struct hb_split_window *w, const struct hb_split_pool *pool, size_t from,
-                         size_t to)
+int hb_split_test_window_rank(struct hb_split_window *w, const struct hb_split_pool *pool,
+                              size_t from, size_t to)
 {
     size_t n = pool->off[to] - pool->off[from];
     if (n > w->cap) {
@@ -138,14 +138,15 @@ int hb_split_window_rank(struct hb_split_window *w, const struct hb_split_pool *
     return 0;
 }
 
-void hb_split_window_free(struct hb_split_window *w)
+void hb_split_test_window_free(struct hb_split_window *w)
 {
     free(w->at);
     *w = (struct hb_split_window){NULL, 0, 0};
 }
 
-double hb_split_window_p(const struct hb_split_window *w, const struct hb_split_pool *pool,
-                         size_t a_from, size_t a_to, size_t b_from, size_t b_to, size_t searched)
+double hb_split_test_window_p(const struct hb_split_window *w, const struct hb_split_pool *pool,
+                              size_t a_from, size_t a_to, size_t b_from, size_t b_to,
+                              size_t searched)
 {
     /* The mid-ranks among the repeats of the two segments alone, tie group by tie group. */
     double ra = 0.0, ties = 0.0, below = 0.0;

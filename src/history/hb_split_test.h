@@ -23,8 +23,8 @@ struct hb_split_pool {
 };
 
 /* 0, or -ENOMEM. */
-int hb_split_pool_init(struct hb_split_pool *pool, const struct hb_history_series *s);
-void hb_split_pool_free(struct hb_split_pool *pool);
+int hb_split_test_pool_init(struct hb_split_pool *pool, const struct hb_history_series *s);
+void hb_split_test_pool_free(struct hb_split_pool *pool);
 
 /* The two-sided p that points [from, at) and [at, to) share one level, the split searched
  * among `searched` positions (1: fixed beforehand); NAN when out of memory. */
@@ -46,13 +46,14 @@ struct hb_split_window {
 };
 
 /* Rank the repeats of points [from, to) into w (grown as needed): 0 or -ENOMEM. */
-int hb_split_window_rank(struct hb_split_window *w, const struct hb_split_pool *pool, size_t from,
-                         size_t to);
-void hb_split_window_free(struct hb_split_window *w);
+int hb_split_test_window_rank(struct hb_split_window *w, const struct hb_split_pool *pool,
+                              size_t from, size_t to);
+void hb_split_test_window_free(struct hb_split_window *w);
 
 /* hb_split_test_apart for segments inside the window ranked in w. */
-double hb_split_window_p(const struct hb_split_window *w, const struct hb_split_pool *pool,
-                         size_t a_from, size_t a_to, size_t b_from, size_t b_to, size_t searched);
+double hb_split_test_window_p(const struct hb_split_window *w, const struct hb_split_pool *pool,
+                              size_t a_from, size_t a_to, size_t b_from, size_t b_to,
+                              size_t searched);
 
 /* The median of points [from, to)'s pooled repeats with its ci95; -1 for no points. */
 int hb_split_test_interval(const struct hb_split_pool *pool, size_t from, size_t to,

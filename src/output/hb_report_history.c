@@ -68,7 +68,7 @@ static void cp_row(FILE *f, const struct hb_report_history *h, const struct hb_c
         fputs("</a></td>", f);
     }
     fprintf(f, "<td>%s (run %lld)</td><td class=\"kv\"><code>",
-            hb_report_history_day(p->time, day, sizeof(day)), p->run_id);
+            hb_report_history_plot_day(p->time, day, sizeof(day)), p->run_id);
     hb_html_esc(f, p->commit ? p->commit : "");
     fputs("</code></td>", f);
     figure_cell(f, &c->before);
@@ -108,8 +108,8 @@ static void summary(FILE *f, const struct hb_report_history *h)
             "repeats to pass the false discovery rate across every series (Benjamini-Hochberg) "
             "and its change to pass --min-change.</p>\n",
             h->n, hosts, points, h->ncp, h->n, hosts, points,
-            hb_report_history_day(t0, d0, sizeof(d0)), hb_report_history_day(t1, d1, sizeof(d1)),
-            h->ncp, worse, creep);
+            hb_report_history_plot_day(t0, d0, sizeof(d0)),
+            hb_report_history_plot_day(t1, d1, sizeof(d1)), h->ncp, worse, creep);
     if (h->ncp) {
         cp_head(f, true);
         for (size_t k = 0; k < h->ncp; k++)

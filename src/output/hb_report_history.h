@@ -38,6 +38,6 @@ int hb_report_history_plot(FILE *f, const struct hb_history_series *s, size_t in
 int hb_report_history_fleet(FILE *f, const struct hb_report_history *h);
 
 /* "2026-01-05" of unix seconds (UTC), in buf (11 bytes or more). */
-const char *hb_report_history_day(long long t, char *buf, size_t len);
+const char *hb_report_history_plot_day(long long t, char *buf, size_t len);
 
 #endif

@@ -124,7 +124,7 @@ static void heatmap(FILE *f, const struct hb_report_history *h, const struct hos
             fprintf(f,
                     "\" data-night=\"%s\" data-at=\"%zu\" data-value=\"%.17g\" x=\"%d\" y=\"%d\" "
                     "width=\"%d\" height=\"%d\" fill=\"%s\"/>\n",
-                    hb_report_history_day(s->points[i].time, date, sizeof(date)), i,
+                    hb_report_history_plot_day(s->points[i].time, date, sizeof(date)), i,
                     s->points[i].value, FLEET_LEFT + cw * (int)at, y, cw, FLEET_ROW - 1, col);
         }
     }
@@ -136,7 +136,7 @@ static void heatmap(FILE *f, const struct hb_report_history *h, const struct hos
                 "<text class=\"tick xtick\" x=\"%d\" y=\"%d\" text-anchor=\"end\" "
                 "transform=\"rotate(-60 %d %d)\">%s</text>\n",
                 x, top + 6, x, top + 6,
-                hb_report_history_day(nights[j] * FLEET_DAY, date, sizeof(date)));
+                hb_report_history_plot_day(nights[j] * FLEET_DAY, date, sizeof(date)));
     }
     hb_svg_colorscale(f, FLEET_LEFT, top + 80, 300, lo, hi, first->higher_is_better != 0,
                       first->unit ? first->unit : "");
@@ -160,7 +160,7 @@ static void changed_most(FILE *f, const struct hb_report_history *h, const struc
         fprintf(f, "\" data-change=\"%.17g\"><td class=\"kv\">", c->change_pct);
         hb_html_esc(f, s->host);
         fprintf(f, "</td><td>%s</td><td class=\"%s\">%+.2f%%</td><td>%s%s</td><td class=\"kv\">",
-                hb_report_history_day(s->points[c->at].time, day, sizeof(day)),
+                hb_report_history_plot_day(s->points[c->at].time, day, sizeof(day)),
                 c->worse ? "worse" : "better", c->change_pct, c->worse ? "worse" : "better",
                 c->creep ? ", creep" : "");
         for (size_t k = 0; k < c->n_knobs; k++) {

@@ -26,7 +26,7 @@
 #define BETTER_COLOR "#070"
 #define CONFIG_COLOR "#36c"
 
-const char *hb_report_history_day(long long t, char *buf, size_t len)
+const char *hb_report_history_plot_day(long long t, char *buf, size_t len)
 {
     time_t tt = (time_t)t;
     struct tm tmv;
@@ -84,7 +84,7 @@ static void time_axis(FILE *f, const struct frame *fr)
         fprintf(f,
                 "<line class=\"ax\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\"/><text "
                 "class=\"tick xtick\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\">%s</text>\n",
-                x, x, y, y + 4, x, y + 16, hb_report_history_day(t, date, sizeof(date)));
+                x, x, y, y + 4, x, y + 16, hb_report_history_plot_day(t, date, sizeof(date)));
     }
     fprintf(
         f, "<text class=\"axis\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">run start (UTC)</text>\n",
