@@ -40,10 +40,13 @@ struct hb_changepoint {
     double change_pct;                /* after's median against before's, in percent */
     double p, p_adjusted; /* the split's p (corrected for the split's search) and BH's */
     bool worse;           /* the change goes the bad way for the metric */
-    bool creep;           /* the latest segment against the best earlier one, not a step */
+    bool creep;           /* the latest level against the best earlier segment, not a step */
     bool recent;          /* at lies in the last params->recent points */
-    bool version_changed; /* hopbench's version or commit differs from the point before */
-    char **knobs;         /* config keys that differ from the point before ("thp_enabled") */
+    /* What else changed between the last point before (a creep: of the best earlier
+     * segment) and the first after: hopbench's version or commit, and the config keys whose
+     * values differ ("thp_enabled"). */
+    bool version_changed;
+    char **knobs;
     size_t n_knobs;
 };
 
