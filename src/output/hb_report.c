@@ -206,7 +206,8 @@ int hb_report_read(FILE *f, const char *path, struct hb_report_in *in)
     return rc;
 }
 
-void hb_report_page_head(FILE *f, const char *title)
+/* A page's beginning up to its heading: the doctype, the style, <h1>title</h1>. */
+static void hb_report_page_head(FILE *f, const char *title)
 {
     fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>", f);
     hb_html_esc(f, title);
@@ -217,14 +218,28 @@ void hb_report_page_head(FILE *f, const char *title)
     fputs("</h1>\n", f);
 }
 
-int hb_report_write(FILE *out, const struct hb_report_in *in, int nin)
+FILE *hb_report_page_open(struct hb_report_page *pg, const char *title)
 {
     /* The page made in memory first: the contents at its top list the sections written. */
-    char *page = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&page, &len);
+    *pg = (struct hb_report_page){NULL, 0, open_memstream(&pg->text, &pg->len)};
+    if (pg->f) hb_report_page_head(pg->f, title);
+    return pg->f;
+}
+
+int hb_report_page_close(struct hb_report_page *pg, FILE *out, int rc)
+{
+    fputs("</body></html>\n", pg->f);
+    if (fclose(pg->f) && rc == 0) rc = -ENOMEM;
+    if (rc == 0) hb_report_toc_write(out, pg->text, pg->len);
+    free(pg->text);
+    return rc ? rc : ferror(out) ? -EIO : 0;
+}
+
+int hb_report_write(FILE *out, const struct hb_report_in *in, int nin)
+{
+    struct hb_report_page pg;
+    FILE *f = hb_report_page_open(&pg, "hopbench report");
     if (!f) return -ENOMEM;
-    hb_report_page_head(f, "hopbench report");
     fputs("<p>Inputs:", f);
     for (int i = 0; i < nin; i++) {
         fputs(" <code>", f);
@@ -251,11 +266,7 @@ int hb_report_write(FILE *out, const struct hb_report_in *in, int nin)
     hb_report_matrices(f, in, nin, 1);
     hb_report_comm(f, in, nin);
     hb_report_fleet(f, in, nin);
-    fputs("</body></html>\n", f);
-    int rc = fclose(f) ? -ENOMEM : 0;
-    if (rc == 0) hb_report_toc_write(out, page, len);
-    free(page);
-    return rc ? rc : ferror(out) ? -EIO : 0;
+    return hb_report_page_close(&pg, out, 0);
 }
 
 const char hb_report_operands[] = "RESULTS.jsonl... -o FILE | --history DB -o FILE";

@@ -163,11 +163,9 @@ static int series_sections(FILE *f, const struct hb_report_history *h)
 
 int hb_report_history_write(FILE *out, const struct hb_report_history *h)
 {
-    char *page = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&page, &len);
+    struct hb_report_page pg;
+    FILE *f = hb_report_page_open(&pg, "hopbench history");
     if (!f) return -ENOMEM;
-    hb_report_page_head(f, "hopbench history");
     fputs("<p>Database: <code>", f);
     hb_html_esc(f, h->source);
     fputs("</code>", f);
@@ -180,9 +178,5 @@ int hb_report_history_write(FILE *out, const struct hb_report_history *h)
     summary(f, h);
     int rc = hb_report_history_fleet(f, h);
     if (rc == 0) rc = series_sections(f, h);
-    fputs("</body></html>\n", f);
-    if (fclose(f) && rc == 0) rc = -ENOMEM;
-    if (rc == 0) hb_report_toc_write(out, page, len);
-    free(page);
-    return rc ? rc : ferror(out) ? -EIO : 0;
+    return hb_report_page_close(&pg, out, rc);
 }
