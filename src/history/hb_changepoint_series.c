@@ -2,9 +2,9 @@
  * half-overlapping windows of --window points, recursing into each side of a split its test
  * accepts (at the FDR level, unadjusted: a screen); then, as Otava merges, each candidate is
  * tested again between its neighbours and the weakest dropped until every one stands at the
- * level over the series' tests. The
- * candidates left cut the series into segments: each cut is a step, and the latest level is
- * also held against the best earlier segment (slow creep, which no single step shows). */
+ * level over the series' tests. The candidates left cut the series into segments: each cut
+ * is a step, and the latest level is also held against the best earlier segment (slow creep,
+ * which no single step shows). */
 #include "hb_changepoint_series.h"
 
 #include "hb_changepoint_knobs.h"
