@@ -28,4 +28,4 @@ trap stop EXIT
     { echo "FAIL: pg_ctl start: $(tail -3 "$dir/server.log")"; exit 1; }
 timeout 30 psql "postgresql://hb@/postgres?host=$dir" -qAt -c "CREATE DATABASE history" >/dev/null ||
     { echo "FAIL: CREATE DATABASE"; exit 1; }
-timeout 300 "$here/store.sh" "$hb" "postgresql://hb@/history?host=$dir"
+timeout 240 "$here/store.sh" "$hb" "postgresql://hb@/history?host=$dir"
