@@ -28,6 +28,11 @@ set(ENV{PKG_CONFIG_SYSROOT_DIR} "${HB_ARM64_ROOT}")
 set(ENV{PKG_CONFIG_LIBDIR}
     "${HB_ARM64_ROOT}/usr/lib/aarch64-linux-gnu/pkgconfig:${HB_ARM64_ROOT}/usr/share/pkgconfig")
 
+# The arm64 root holds no libpq (its Kerberos, LDAP and OpenSSL would follow): history's
+# --db postgresql:// is refused in one line there, SQLite works (-DHB_POSTGRESQL=ON with a
+# root that has libpq-dev).
+set(HB_POSTGRESQL OFF CACHE BOOL "history: keep runs in PostgreSQL too (libpq)")
+
 # FindMPI cannot run the arm64 mpicc wrapper: name the library and headers.
 set(MPI_SKIP_COMPILER_WRAPPER TRUE)
 set(MPI_C_HEADER_DIR "${HB_ARM64_ROOT}/usr/lib/aarch64-linux-gnu/openmpi/include" CACHE PATH "")

@@ -12,7 +12,8 @@
 #   the package check and the build; RESULTS_ROOT  where <timestamp>/ goes [results/ of the
 #   clone; ./results when installed]; HOPBENCH_PREFIX  where a clone's build is installed
 #   [build/install of the clone; $HOME/.local puts the man page and the completion where man
-#   and bash-completion look].
+#   and bash-completion look]; HOPBENCH_HISTORY  add each finished run to this history
+#   (hopbench history add: an SQLite file or a postgresql:// URL; docs/history.md).
 # Bad arguments fail before anything is created: hopbench checks them with --dry-run first.
 # It writes the results itself: -o, --format and --dry-run are refused.
 set -euo pipefail
@@ -86,6 +87,10 @@ fi
 "$hb" report "$tmp/results.jsonl" -o "$tmp/report.html"
 mv -T -- "$tmp" "$out"
 trap - EXIT
+# With HOPBENCH_HISTORY set, the run goes into the history (a failed add is the exit status).
+hrc=0
+hb_history_add "$hb" "$out/results.jsonl" || hrc=$?
+[ "$rc" != 0 ] || rc=$hrc
 cat "$out/table.txt"
 echo
 echo "results: $out/results.jsonl"

@@ -55,9 +55,9 @@ static void blur_c(double *restrict a, const double *restrict b, size_t n) HB_BL
     __attribute__((target("avx2,fma"))) static void blur_avx2(double *restrict a,
                                                               const double *restrict b,
                                                               size_t n) HB_BLUR_BODY
-    __attribute__((target("avx512f"))) static void hb_blur_avx512(double *restrict a,
-                                                                  const double *restrict b,
-                                                                  size_t n) HB_BLUR_BODY
+    __attribute__((target("avx512f"))) static void blur_avx512(double *restrict a,
+                                                               const double *restrict b,
+                                                               size_t n) HB_BLUR_BODY
 #endif
 
     static void hb_blur_once(double *a, const double *b, size_t n)
@@ -65,7 +65,7 @@ static void blur_c(double *restrict a, const double *restrict b, size_t n) HB_BL
     switch (hb_simd_active()) {
 #if defined(__x86_64__)
     case HB_SIMD_AVX512:
-        hb_blur_avx512(a, b, n);
+        blur_avx512(a, b, n);
         return;
     case HB_SIMD_AVX2:
         blur_avx2(a, b, n);

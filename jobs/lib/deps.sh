@@ -2,13 +2,15 @@
 # tests/run.sh). As root they are installed; otherwise the exact command is printed and the
 # caller stops.
 
-HB_PKGS_BUILD="cmake make gcc pkg-config libhwloc-dev hwloc libopenmpi-dev openmpi-bin libjansson-dev jq"
+HB_PKGS_BUILD="cmake make gcc pkg-config libhwloc-dev hwloc libopenmpi-dev openmpi-bin libjansson-dev jq
+ libsqlite3-dev libpq-dev"
 # tests/bench/peers.sh's independent tools (a benchmark, not part of tests/run.sh).
 HB_PKGS_BENCH="likwid numactl jq"
-HB_PKGS_TEST="cpio bsdextrautils python3 gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static binfmt-support qemu-system-arm qemu-system-x86 munge slurmctld slurmd slurm-client clang clang-format libclang-rt-dev chromium jq debhelper dpkg-dev build-essential man-db groff-base chromium"
+# sqlite3 and postgresql: the history's tests read its databases and start a real server.
+HB_PKGS_TEST="sqlite3 postgresql cpio bsdextrautils python3 gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static binfmt-support qemu-system-arm qemu-system-x86 munge slurmctld slurmd slurm-client clang clang-format libclang-rt-dev chromium jq debhelper dpkg-dev build-essential man-db groff-base chromium"
 # tests/distros/trixie.sh: the Debian 13 root's packages (the build's and the tests' of the
 # labels it runs: unit cli topo report mpi style install), and what makes the root here.
-HB_PKGS_TRIXIE="$HB_PKGS_BUILD git ca-certificates procps python3 bsdextrautils cpio clang-format
+HB_PKGS_TRIXIE="$HB_PKGS_BUILD git ca-certificates procps python3 bsdextrautils cpio clang-format sqlite3
  debhelper dpkg-dev build-essential man-db groff-base chromium"
 HB_PKGS_DISTRO="mmdebstrap"
 # The aarch64 build's libraries (label arm): Debian arm64 packages fetched with
@@ -19,7 +21,8 @@ HB_PKGS_ARM64_ROOT="libc6 libc6-dev linux-libc-dev libgcc-s1 libgomp1 libhwloc15
  libjansson4 libjansson-dev libopenmpi3 libopenmpi-dev openmpi-bin libpmix2 libmunge2
  libevent-core-2.1-7 libevent-pthreads-2.1-7 libudev1 libucx0 libfabric1 libibverbs1
  librdmacm1 libnl-3-200 libnl-route-3-200 libxml2 zlib1g liblzma5 libicu72 libstdc++6
- libnuma1 libpciaccess0 libltdl7 libcap2 libgfortran5 libcrypt1 busybox-static"
+ libnuma1 libpciaccess0 libltdl7 libcap2 libgfortran5 libcrypt1 busybox-static
+ libsqlite3-0 libsqlite3-dev"
 
 hb_missing_pkgs() {
     local p missing=()

@@ -117,6 +117,17 @@ hb_results_settle() {
     fi
 }
 
+# hb_history_add HOPBENCH RESULTS: a finished run's records added to the run history when
+# HOPBENCH_HISTORY names one (an SQLite file or a postgresql:// URL; docs/history.md). Its
+# status: 0 when unset or added; else hopbench's (its one line said why), the results kept.
+hb_history_add() {
+    [ -n "${HOPBENCH_HISTORY:-}" ] || return 0
+    local rc=0
+    "$1" history add "$2" || rc=$?
+    [ "$rc" = 0 ] || echo "hopbench: $2 was not added to the history $HOPBENCH_HISTORY (exit $rc); the results stay where they are" >&2
+    return "$rc"
+}
+
 # hb_hosts_named LOG HOST...: the HOSTs that the launcher's output (LOG) says it could not
 # reach or lost (ssh's "connect to host H", "Connection to H closed", Open MPI's "lost
 # communication with a remote daemon ... on node H", 4.1's and 5's alike), then the first such

@@ -3,7 +3,8 @@
 # sourced from inside a job. hb_slurm_job checks the study with `hopbench --dry-run` before
 # anything is created, takes the binding from `hopbench topo` of this node, runs
 # `srun --mpi=pmix` with the allocation's task count, and moves the results into place only
-# when hopbench finished; a failed job leaves no results directory. hopbench's own one-line
+# when hopbench finished; a failed job leaves no results directory. With HOPBENCH_HISTORY set,
+# the finished run is added to that history (hopbench history add). hopbench's own one-line
 # messages (bad study, bad option, wrong rank layout) go to the job's output file.
 HB_JOBS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # shellcheck source=../lib/launch.sh
@@ -11,7 +12,7 @@ HB_JOBS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 # hb_slurm_job ARGS...: run one study in this job; exit status is hopbench's.
 hb_slurm_job() {
-    local hb record bind results parent rc=0
+    local hb record bind results parent rc=0 hrc
     hb=$(hb_find_hopbench "$HB_JOBS_DIR")
     echo "hopbench job ${SLURM_JOB_ID:-?}: ${SLURM_JOB_NUM_NODES:-?} node(s) x ${SLURM_NTASKS_PER_NODE:-?} task(s), ${SLURM_CPUS_PER_TASK:-?} CPU(s) per task; study: ${*:-default suite}"
     hb_launch_check "the job" "$hb" "$@" || return
@@ -52,6 +53,10 @@ hb_slurm_job() {
         mv -T -- "$HB_SLURM_TMP" "$results"
         trap - EXIT
         echo "hopbench: results in $results"
+        # With HOPBENCH_HISTORY set, the run goes into the history (a fleet's hosts apart).
+        hrc=0
+        hb_history_add "$hb" "$results/results.jsonl" || hrc=$?
+        [ "$rc" != 0 ] || rc=$hrc
     fi
     return "$rc"
 }

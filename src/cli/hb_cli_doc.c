@@ -4,6 +4,8 @@
 
 #include "hb_compare.h"
 #include "hb_export.h"
+#include "hb_history.h"
+#include "hb_report_route.h"
 #include "hb_options.h"
 #include "hb_format.h"
 #include "hb_placement.h"
@@ -28,8 +30,10 @@ const struct hb_cmd_doc hb_cli_doc_commands[] = {
      NULL, topo_takes, false, NULL, NULL, NULL, 0, NULL},
     {"report", hb_report_operands,
      "one self-contained HTML report with figures and tables of the records; -o NAME.txt or "
-     "NAME.csv: the records as the table or CSV a run prints",
-     hb_report_main, NULL, false, NULL, hb_report_opts, NULL, 0, NULL},
+     "NAME.csv: the records as the table or CSV a run prints; --history DB: the run history's "
+     "time plots with their change points and configuration changes, and a cell's fleet heatmap "
+     "of host x night (--cell)",
+     hb_report_route_main, NULL, false, NULL, hb_report_opts, NULL, 0, NULL},
     {"compare", hb_compare_operands,
      "regression gate: worse, better, same, unclear or undetermined per record, decided on the "
      "runs' independent repeats: worse or better when the rank test (Mann-Whitney U) separates "
@@ -44,6 +48,15 @@ const struct hb_cmd_doc hb_cli_doc_commands[] = {
      "the machine's topology with the measured matrix as hwloc distances and memory "
      "attributes (one host of a fleet's results: --host)",
      hb_export_main, NULL, false, NULL, hb_export_opts, NULL, 0, NULL},
+    {"history", hb_history_operands,
+     "every run kept in a database ({docdir}/docs/history.md): add stores result files (SQLite, "
+     "or PostgreSQL for a fleet; the same run twice is stored once); check finds the change "
+     "points of each series (host x compare's identity x metric) by E-divisive means over the "
+     "repeats, with the configuration knobs and hopbench versions that changed there, the "
+     "false discovery rate controlled over all series, exit 1 when a worse one falls in the "
+     "last --recent runs; export writes the series as InfluxDB line protocol or CSV, or the "
+     "change points as Grafana annotations",
+     hb_history_main, NULL, false, NULL, hb_history_opts, NULL, 0, NULL},
     {NULL, NULL, NULL, NULL, NULL, false, NULL, NULL, NULL, 0, NULL},
 };
 
@@ -119,7 +132,8 @@ bool hb_cli_doc_command_find(const char *name, struct hb_cmd_doc *out)
 
 const struct hb_term_doc hb_cli_doc_exits[] = {
     {"0", "success"},
-    {"1", "a measurement failed validation or placement (pages or threads off target)"},
+    {"1", "a measurement failed validation or placement (pages or threads off target); "
+          "history check: a worse change point in the last --recent runs"},
     {"2", "bad usage or input: the message names the value and what would be valid"},
     {"3", "environment: binding impossible, wrong rank layout, out of memory, unwritable output"},
     {"4", "compare: measurements of BASE are missing from NEW (a crashed or empty run)"},
@@ -145,6 +159,9 @@ const struct hb_term_doc hb_cli_doc_env[] = {
      "CPU lists separated by ':' (0-7:8-15): each rank binds itself to the list of its rank on "
      "its host before anything starts (the line topo prints where CPU nodes are neither all "
      "nodes nor packages: mpirun --bind-to none -x HOPBENCH_RANK_CPUS=...)"},
+    {"HOPBENCH_HISTORY",
+     "history: the database when --db is not given (an SQLite file or a postgresql:// URL); "
+     "run-local.sh and the Slurm jobs add each finished run to it"},
     {"HOPBENCH_HOST", "tests only: makes ranks on one machine act as separate hosts"},
     {"TMPDIR",
      "where rank 0 keeps the records that wait for their last --repeat, and the part of each "
@@ -194,6 +211,13 @@ const struct hb_example_doc hb_cli_doc_examples[] = {
      "exit 1 when new.jsonl is significantly worse; the rows also in diff.jsonl"},
     {"export", "hopbench export m.jsonl -o machine.xml",
      "this machine's hwloc topology with the measured matrix"},
+    {"history", "hopbench history add results/*/results.jsonl",
+     "store every run so far in ./hopbench-history.sqlite"},
+    {"history", "hopbench history check --since 2026-11-01",
+     "the change points of every series since November; exit 1 when the last run stepped "
+     "worse"},
+    {"history", "hopbench history export --format influx -o fleet.lp",
+     "every point as InfluxDB line protocol"},
     {NULL, NULL, NULL},
 };
 

@@ -128,7 +128,7 @@ static struct hb_cmp_opts cmp_defaults(const char **bases, const char **news)
 {
     return (struct hb_cmp_opts){.bases = bases,
                                 .news = news,
-                                .threshold_pct = 5.0,
+                                .threshold_pct = HB_COMPARE_THRESHOLD_PCT,
                                 .level = HB_FAMILY_LEVEL,
                                 .rule = HB_FAMILY_FDR,
                                 .format = HB_FORMAT_TABLE,

@@ -6,6 +6,10 @@
 
 #include <jansson.h>
 
+/* The least change, in percent, that compare calls worse or better (--threshold's default);
+ * history check's --min-change defaults to it too. */
+#define HB_COMPARE_THRESHOLD_PCT 5.0
+
 /* argv[0] is "compare". Prints the comparison on stdout, messages on stderr. Returns the exit
  * code: 0 no regression; 1 a record worse (a change over --threshold whose repeats separate);
  * 4 measurements of BASE missing from NEW; 2 bad usage or input (unusable, duplicated or

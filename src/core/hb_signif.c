@@ -7,20 +7,74 @@
 #include <stdlib.h>
 
 /* Mid-ranks (1-based) of the pooled values into rank, and the tie term sum(t^3 - t) over tie
- * groups. */
-static void midranks(const double *v, int n, double *rank, double *ties)
+ * groups: by counting for a few dozen values (nothing to allocate), by sorting above, where a
+ * history's segments pool hundreds. -1 when out of memory. */
+#define HB_MIDRANKS_COUNTED 64
+
+static int value_cmp(const void *x, const void *y)
+{
+    double a = **(const double *const *)x, b = **(const double *const *)y;
+    return (a > b) - (a < b);
+}
+
+static int midranks(const double *v, int n, double *rank, double *ties)
 {
     *ties = 0.0;
-    for (int i = 0; i < n; i++) {
-        int below = 0, equal = 0;
-        for (int j = 0; j < n; j++) {
-            below += v[j] < v[i];
-            equal += v[j] == v[i];
+    if (n <= HB_MIDRANKS_COUNTED) {
+        for (int i = 0; i < n; i++) {
+            int below = 0, equal = 0;
+            for (int j = 0; j < n; j++) {
+                below += v[j] < v[i];
+                equal += v[j] == v[i];
+            }
+            rank[i] = below + (equal + 1) / 2.0;
+            /* Each of a group of t tied values adds (t^3 - t) / t. */
+            *ties += equal > 1 ? (double)equal * equal - 1.0 : 0.0;
         }
-        rank[i] = below + (equal + 1) / 2.0;
-        /* Each of a group of t tied values adds (t^3 - t) / t. */
-        *ties += equal > 1 ? (double)equal * equal - 1.0 : 0.0;
+        return 0;
     }
+    const double **at = malloc(sizeof(*at) * (size_t)n);
+    if (!at) return -1;
+    for (int i = 0; i < n; i++)
+        at[i] = v + i;
+    qsort(at, (size_t)n, sizeof(*at), value_cmp);
+    for (int i = 0, j; i < n; i = j) {
+        for (j = i + 1; j < n && *at[j] == *at[i]; j++)
+            ;
+        for (int k = i; k < j; k++)
+            rank[at[k] - v] = (i + 1 + j) / 2.0;
+        double t = j - i;
+        *ties += t > 1.0 ? t * t * t - t : 0.0;
+    }
+    free(at);
+    return 0;
+}
+
+/* The pooled values of a and b and their ranks: v (2 (na + nb) doubles, ranks after the
+ * values) filled, *ra the rank sum of a; -1 when out of memory. */
+static int pool_ranks(const double *a, int na, const double *b, int nb, double *v, double *ra,
+                      double *ties)
+{
+    int n = na + nb;
+    double *rank = v + n;
+    for (int i = 0; i < na; i++)
+        v[i] = a[i];
+    for (int j = 0; j < nb; j++)
+        v[na + j] = b[j];
+    if (midranks(v, n, rank, ties)) return -1;
+    *ra = 0.0;
+    for (int i = 0; i < na; i++)
+        *ra += rank[i];
+    return 0;
+}
+
+double hb_signif_mwu_z_of(double ua, int na, int nb, double ties)
+{
+    int n = na + nb;
+    double var = na * (double)nb / 12.0 * ((n + 1.0) - ties / ((double)n * (n - 1.0)));
+    double off = ua - na * (double)nb / 2.0, dev = fabs(off) - 0.5;
+    if (var <= 0.0 || dev <= 0.0) return 0.0;
+    return copysign(dev / sqrt(var), off);
 }
 
 /* Over every way to give k of the ranks rank[from..n) to the first side (sum: the ranks given
@@ -94,32 +148,39 @@ double hb_signif_mwu(const double *a, int na, const double *b, int nb, double *u
     if (na < 1 || nb < 1) return 1.0;
     int n = na + nb;
     /* a comparison of repeats has a few dozen values: on the stack, a million times over */
-    double small[2 * 64], ties = 0.0;
-    double *v = n <= 64 ? small : malloc(2 * sizeof(*v) * (size_t)n), *rank = v + n;
+    double small[2 * HB_MIDRANKS_COUNTED], ties = 0.0, ra;
+    double *v = n <= HB_MIDRANKS_COUNTED ? small : malloc(2 * sizeof(*v) * (size_t)n);
     if (!v) return NAN;
-    for (int i = 0; i < na; i++)
-        v[i] = a[i];
-    for (int j = 0; j < nb; j++)
-        v[na + j] = b[j];
-    midranks(v, n, rank, &ties);
-    double ra = 0.0;
-    for (int i = 0; i < na; i++)
-        ra += rank[i];
+    if (pool_ranks(a, na, b, nb, v, &ra, &ties)) {
+        if (v != small) free(v);
+        return NAN;
+    }
     double ua = ra - na * (na + 1) / 2.0, mean = na * (n + 1) / 2.0, p;
     if (u) *u = ua;
-    if (n <= HB_SIGNIF_EXACT_MAX && ties == 0.0) {
+    if (n <= HB_SIGNIF_EXACT_MAX && ties == 0.0)
         p = null_p(n, na, fabs(ra - mean), mean);
-    } else if (n <= HB_SIGNIF_EXACT_MAX) {
+    else if (n <= HB_SIGNIF_EXACT_MAX) {
         double hits = 0.0, all = 0.0;
-        count_subsets(rank, n, 0, na, 0.0, fabs(ra - mean), mean, &hits, &all);
+        count_subsets(v + n, n, 0, na, 0.0, fabs(ra - mean), mean, &hits, &all);
         p = hits / all;
-    } else {
-        double var = na * (double)nb / 12.0 * ((n + 1.0) - ties / ((double)n * (n - 1.0)));
-        double dev = fabs(ua - na * (double)nb / 2.0) - 0.5;
-        p = var > 0.0 ? erfc((dev > 0.0 ? dev : 0.0) / sqrt(2.0 * var)) : 1.0;
-    }
+    } else
+        p = erfc(fabs(hb_signif_mwu_z_of(ua, na, nb, ties)) / sqrt(2.0));
     if (v != small) free(v);
     return p > 1.0 ? 1.0 : p;
+}
+
+double hb_signif_mwu_z(const double *a, int na, const double *b, int nb)
+{
+    if (na < 1 || nb < 1) return 0.0;
+    int n = na + nb;
+    double small[2 * HB_MIDRANKS_COUNTED], ties = 0.0, ra;
+    double *v = n <= HB_MIDRANKS_COUNTED ? small : malloc(2 * sizeof(*v) * (size_t)n);
+    if (!v) return NAN;
+    double z = pool_ranks(a, na, b, nb, v, &ra, &ties)
+                   ? NAN
+                   : hb_signif_mwu_z_of(ra - na * (na + 1) / 2.0, na, nb, ties);
+    if (v != small) free(v);
+    return z;
 }
 
 double hb_signif_mwu_min_p(int na, int nb)

@@ -11,6 +11,16 @@
 #define HB_SIGNIF_EXACT_MAX 20
 double hb_signif_mwu(const double *a, int na, const double *b, int nb, double *u);
 
+/* The normal approximation's z of U of a (tie and continuity corrected): positive when a's
+ * values rank above b's, 0 when a side is empty or nothing differs, NAN when out of memory.
+ * For callers that scale the variance themselves (history's repeats, clustered in runs). */
+double hb_signif_mwu_z(const double *a, int na, const double *b, int nb);
+
+/* The same z from U of a and the tie term sum(t^3 - t) over the pooled values' tie groups,
+ * for a caller that ranked them itself (history ranks a window's repeats once for all the
+ * splits it tests there); 0 when nothing differs. */
+double hb_signif_mwu_z_of(double ua, int na, int nb, double ties);
+
 /* The smallest two-sided p the exact test can give for na and nb repeats without ties:
  * 2 / C(na + nb, na) (complete separation). */
 double hb_signif_mwu_min_p(int na, int nb);

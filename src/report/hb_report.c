@@ -211,18 +211,41 @@ int hb_report_read(FILE *f, const char *path, struct hb_report_in *in)
     return rc;
 }
 
-int hb_report_write(FILE *out, const struct hb_report_in *in, int nin)
+/* A page's beginning up to its heading: the doctype, the style, <h1>title</h1>. */
+static void report_page_head(FILE *f, const char *title)
+{
+    fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>", f);
+    hb_escape_html(f, title);
+    fputs("</title><style>", f);
+    fputs(report_css, f);
+    fputs("</style></head><body>\n<h1>", f);
+    hb_escape_html(f, title);
+    fputs("</h1>\n", f);
+}
+
+FILE *hb_report_page_open(struct hb_report_page *pg, const char *title)
 {
     /* The page made in memory first: the contents at its top list the sections written. */
-    char *page = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&page, &len);
+    *pg = (struct hb_report_page){NULL, 0, open_memstream(&pg->text, &pg->len)};
+    if (pg->f) report_page_head(pg->f, title);
+    return pg->f;
+}
+
+int hb_report_page_close(struct hb_report_page *pg, FILE *out, int rc)
+{
+    fputs("</body></html>\n", pg->f);
+    if (fclose(pg->f) && rc == 0) rc = -ENOMEM;
+    if (rc == 0) hb_report_toc_write(out, pg->text, pg->len);
+    free(pg->text);
+    return rc ? rc : ferror(out) ? -EIO : 0;
+}
+
+int hb_report_write(FILE *out, const struct hb_report_in *in, int nin)
+{
+    struct hb_report_page pg;
+    FILE *f = hb_report_page_open(&pg, "hopbench report");
     if (!f) return -ENOMEM;
-    fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-          "<title>hopbench report</title><style>",
-          f);
-    fputs(report_css, f);
-    fputs("</style></head><body>\n<h1>hopbench report</h1>\n<p>Inputs:", f);
+    fputs("<p>Inputs:", f);
     for (int i = 0; i < nin; i++) {
         fputs(" <code>", f);
         hb_escape_html(f, in[i].res.path);
@@ -247,20 +270,27 @@ int hb_report_write(FILE *out, const struct hb_report_in *in, int nin)
     hb_report_curves_policy(f, in, nin);
     hb_report_matrices(f, in, nin, 1);
     hb_report_comm(f, in, nin);
-    hb_report_coll(f, in, nin);
     hb_report_matrices_fleet(f, in, nin);
-    fputs("</body></html>\n", f);
-    int rc = fclose(f) ? -ENOMEM : 0;
-    if (rc == 0) hb_report_toc_write(out, page, len);
-    free(page);
-    return rc ? rc : ferror(out) ? -EIO : 0;
+    return hb_report_page_close(&pg, out, 0);
 }
 
-const char hb_report_operands[] = "RESULTS.jsonl... -o FILE";
+const char hb_report_operands[] = "RESULTS.jsonl... -o FILE | --history DB -o FILE";
 const struct hb_opt_doc hb_report_opts[] = {
     {"output", 'o', 'o', "FILE", HB_COMPLETE_FILE, NULL,
      "where the report goes (needed): NAME.txt the records as the table a run prints, NAME.csv "
      "their CSV, any other name the HTML report"},
+    {"history", 0, 0, "DB", HB_COMPLETE_FILE, NULL,
+     "draw the run history kept in DB (an SQLite file or a postgresql:// URL, as history --db) "
+     "instead of result files: per series a time plot of its runs with their intervals, its "
+     "change points (as history check finds them) and configuration changes marked"},
+    {"host", 0, 0, "H", HB_COMPLETE_NONE, NULL, "with --history: only the series of host H"},
+    {"match", 0, 0, "PATTERN", HB_COMPLETE_NONE, NULL,
+     "with --history: only the series whose \"identity metric\" matches the shell glob PATTERN"},
+    {"since", 0, 0, "DATE", HB_COMPLETE_NONE, NULL,
+     "with --history: only runs from DATE on (2026-11-01 or 2026-11-01T06:00:00Z, UTC)"},
+    {"cell", 0, 0, "PATTERN", HB_COMPLETE_NONE, NULL,
+     "with --history: for the series whose \"identity metric\" matches the glob PATTERN, the "
+     "fleet's heatmap of host x night and the hosts that changed most"},
     {NULL, 0, 0, NULL, HB_COMPLETE_NONE, NULL, NULL},
 };
 

@@ -39,6 +39,20 @@ void hb_report_axis_nice(struct hb_axis *a, double lo, double hi)
     a->hi = ceil(hi / step - 1e-9) * step;
 }
 
+void hb_report_axis_fit(struct hb_axis *a, double lo, double hi)
+{
+    a->log = a->bytes = false;
+    if (!isfinite(lo) || !isfinite(hi)) lo = hi = 0;
+    if (!(hi > lo)) {
+        double d = fabs(lo) * 0.05 + 0.5;
+        lo -= d;
+        hi = lo + 2 * d;
+    }
+    double step = nice_step(hi - lo, 5);
+    a->lo = floor(lo / step) * step;
+    a->hi = ceil(hi / step - 1e-9) * step;
+}
+
 int hb_report_axis_ticks(const struct hb_axis *a, double *v, int max)
 {
     int n = 0;

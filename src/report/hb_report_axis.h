@@ -20,6 +20,9 @@ struct hb_axis {
  * step, a log axis from decade to decade (powers of two for bytes). Empty or invalid ranges
  * become a small range around what there is. */
 void hb_report_axis_nice(struct hb_axis *a, double lo, double hi);
+/* The range [lo, hi] widened to whole steps of 1, 2 or 5 without reaching for 0: a time
+ * plot, where a few percent of change matter and the figure's size does not. */
+void hb_report_axis_fit(struct hb_axis *a, double lo, double hi);
 /* The ticks of a, ascending: their count (at most max). */
 int hb_report_axis_ticks(const struct hb_axis *a, double *v, int max);
 /* Where v lies along a: 0 at lo, 1 at hi. */

@@ -7,6 +7,20 @@
 
 #include <stdio.h>
 
+/* A page of the report made in memory (the records' report and the history's alike), so
+ * that its contents can be listed at its top once its sections are written. */
+struct hb_report_page {
+    char *text;
+    size_t len;
+    FILE *f;
+};
+/* Open one with its doctype, style and <h1>title</h1>: the stream to write the sections to,
+ * NULL when out of memory. */
+FILE *hb_report_page_open(struct hb_report_page *pg, const char *title);
+/* Close it and write it to out with its contents (nothing when rc, the sections' status, is
+ * not 0): rc, -ENOMEM, or -EIO when out failed. */
+int hb_report_page_close(struct hb_report_page *pg, FILE *out, int rc);
+
 /* Sections; each writes nothing when no input has records for it. */
 /* First: per file what ran, where, its first figures with their intervals and its verdicts. */
 void hb_report_summary(FILE *f, const struct hb_report_in *in, int nin);

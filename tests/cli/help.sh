@@ -44,17 +44,17 @@ for c in "${cmds[@]}"; do
             { echo "FAIL: help $c: the example '$ex' is not of $c"; fail=1; continue; }
         w=("${w[@]//*\/hopbench\/scenarios\//$src/jobs/scenarios/}")
         case $c in
-        report | compare | export) out=$("$hb" "${w[@]}" 2>&1) ;;
+        report | compare | export | history) out=$("$hb" "${w[@]}" 2>&1) ;;
         topo) out=$("$hb" "${w[@]}" --topology "$TOPO" 2>&1 >/dev/null) || { echo "FAIL: example '$ex': exit $?: $out"; fail=1; } ;;
         *) out=$("$hb" "${w[@]}" --dry-run --topology "$TOPO" 2>&1 >/dev/null) || { echo "FAIL: example '$ex': exit $?: $out"; fail=1; } ;;
         esac
         case $out in *"unknown option"* | *"takes no"*) echo "FAIL: example '$ex': $out"; fail=1 ;; esac
     done
 done
-# report, compare and export: every option any help lists, taken or refused as their help says.
+# report, compare, export and history: every option any help lists, taken or refused as their help says.
 mapfile -t opts < <(printf '%s\n' "${listed[@]}" | sort -u)
 pairs=0
-for c in report compare export; do
+for c in report compare export history; do
     for line in "${opts[@]}"; do
         read -r opt kind <<<"$line"
         case $opt in --help | --version) continue ;; esac
@@ -67,7 +67,7 @@ for c in report compare export; do
     done
 done
 [ "$pairs" -ge 120 ] || { echo "FAIL: only $pairs command x option pairs"; fail=1; }
-echo "$pairs pairs of report, compare and export with every option"
+echo "$pairs pairs of report, compare, export and history with every option"
 # An unknown command, a second one: one line, exit 2, naming it and what is valid.
 out=$("$hb" help nosuch 2>&1)
 rc=$?

@@ -30,17 +30,17 @@ declare -A listed
 for c in "${cmds[@]}"; do
     listed[$c]=$("$hb" help "$c" | help_options)
 done
-# The options of the run's parser: those the suites and topo list (report, compare and export
-# read their own arguments; tests/cli/help.sh takes them).
+# The options of the run's parser: those the suites and topo list (report, compare, export and
+# history read their own arguments; tests/cli/help.sh takes them).
 mapfile -t opts < <(for c in "${cmds[@]}"; do
-    case $c in report | compare | export) ;; *) printf '%s\n' "${listed[$c]}" ;; esac
+    case $c in report | compare | export | history) ;; *) printf '%s\n' "${listed[$c]}" ;; esac
 done | sort -u)
 [ "${#opts[@]}" -ge 35 ] || { echo "FAIL: only ${#opts[@]} options read from the commands' help"; exit 1; }
 pairs=0 total=0
 for c in "${cmds[@]}"; do
     [ "$c" = "run" ] && cmd=(run "$scn") || cmd=("$c")
     [ "$c" = "default" ] && cmd=()
-    case $c in report | compare | export) continue ;; esac
+    case $c in report | compare | export | history) continue ;; esac
     for line in "${opts[@]}"; do
         read -r opt kind <<<"$line"
         case $opt in --help | --version | --output) continue ;; esac

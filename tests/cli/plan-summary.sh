@@ -14,7 +14,7 @@ checked=0
 for topo in "" "$fx/4n-memonly-cxl.xml"; do
     [ -z "$topo" ] || [ -e "$topo" ] || continue
     for c in "" $commands; do
-        case $c in topo | report | compare | export) continue ;; esac
+        case $c in topo | report | compare | export | history) continue ;; esac
         args=(${c:+"$c"})
         [ "$c" = run ] && args+=("$scn")
         [ -z "$topo" ] || args+=(--topology "$topo")

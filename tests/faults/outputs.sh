@@ -10,6 +10,9 @@
 . "$(dirname "$0")/faults-lib.sh"
 cp "$TOP/tests/report/fixtures/base.jsonl" in.jsonl
 "$HB" matrix "${QUICK[@]}" --repeat 1 --format jsonl -o m.jsonl || fail "matrix for export: exit $?"
+# history export reads a history (without WAL's side files, so that reading it leaves none).
+"$HB" history add --db hist.sqlite m.jsonl >/dev/null || fail "history add: exit $?"
+sqlite3 hist.sqlite "PRAGMA journal_mode=DELETE" >/dev/null || fail "hist.sqlite out of WAL mode"
 scn=$TOP/jobs/scenarios/one-node-load.scn
 other=$(id -u nobody 2>/dev/null || echo 65534)
 commands=$("$HB" --help | sed -n '/^commands:/,/^options:/s/^  \([a-z0-9]\{2,\}\)\( .*\)\{0,1\}$/\1/p')
@@ -19,6 +22,7 @@ args_for() {
     topo) echo topo --format jsonl ;;
     report) echo report in.jsonl ;;
     export) echo export m.jsonl ;;
+    history) echo history export --db hist.sqlite ;;
     compare) ;; # exits 1, 4 or 5 on these fixtures, never 0: tests/cli/compare-output.sh takes its -o
     run) echo run "$scn" --dry-run ;;
     # what this one-node machine cannot plan: two memory nodes, two ranks (another machine's)
@@ -97,7 +101,7 @@ for c in $commands; do
         *) "$k" "$c" ;;
         esac
     done
-    expect_files "$c: files left" . app.log err.txt in.jsonl m.jsonl
+    expect_files "$c: files left" . app.log err.txt in.jsonl m.jsonl hist.sqlite
 done
 for k in "${cases[@]}"; do [ -n "${met[$k]:-}" ] || fail "output case $k met no command"; done
 [ "$tried" -ge 13 ] || fail "only $tried commands tried"
@@ -158,18 +162,19 @@ for pair in "-o same.xml --export-hwloc same.xml" "-o same.xml --export-hwloc al
     run_hb matrix "${QUICK[@]}" $pair
     expect "matrix $pair" 2 "are the same file: one output would be lost; give each its own"
 done
-expect_files "same-path outputs" . alias.xml err.txt in.jsonl app.log m.jsonl
+expect_files "same-path outputs" . alias.xml err.txt in.jsonl app.log m.jsonl hist.sqlite
 # An output that is an input of the same command (the file itself, or through the user's own
 # link): refused before anything runs, the input unchanged. Every command that writes -o,
 # with --topology's file; report, export and run with their operand too.
 cp "$FIX/2n-nodist.xml" t.xml && cp "$scn" s.scn && ln -s t.xml t-alias.xml
-sums=$(md5sum t.xml in.jsonl m.jsonl s.scn)
+sums=$(md5sum t.xml in.jsonl m.jsonl s.scn hist.sqlite)
 inputs=0
 for c in $commands; do
     case $c in
     compare) continue ;;
     report) pairs=("in.jsonl in.jsonl") ;;
     export) pairs=("m.jsonl m.jsonl" "m.jsonl --topology t.xml t.xml" "m.jsonl --topology t.xml t-alias.xml") ;;
+    history) pairs=("export --db hist.sqlite hist.sqlite" "check --db hist.sqlite hist.sqlite") ;;
     run) pairs=("s.scn --dry-run s.scn" "s.scn --dry-run --topology t.xml t.xml") ;;
     topo) pairs=("--topology t.xml t.xml" "--topology t.xml t-alias.xml") ;;
     *) pairs=("--dry-run --topology t.xml t.xml" "--dry-run --topology t.xml t-alias.xml") ;;
@@ -183,7 +188,7 @@ for c in $commands; do
         inputs=$((inputs + 1))
     done
 done
-[ "$(md5sum t.xml in.jsonl m.jsonl s.scn)" = "$sums" ] || fail "input as output: an input changed"
+[ "$(md5sum t.xml in.jsonl m.jsonl s.scn hist.sqlite)" = "$sums" ] || fail "input as output: an input changed"
 [ "$inputs" -ge 27 ] || fail "only $inputs input-as-output cases tried"
 rm -f t.xml s.scn t-alias.xml
 echo "$tried commands tried, $inputs input-as-output cases"

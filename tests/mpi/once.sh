@@ -13,7 +13,7 @@ for c in $commands; do
     case $c in
     comm | coll) continue ;;
     topo) args=("$c") what="topo -o" ;;
-    report | compare | export | c2c) args=("$c") what=$c ;;
+    report | compare | export | history | c2c) args=("$c") what=$c ;;
     run) args=("$c" "$(cd "$(dirname "$0")/../.." && pwd)/jobs/scenarios/one-node-load.scn" --dry-run) what="$c --dry-run" ;;
     *) args=("$c" --dry-run) what="$c --dry-run" ;;
     esac
@@ -22,6 +22,7 @@ for c in $commands; do
     report) args+=(in.jsonl -o out.html) ;;
     compare) args+=(a.jsonl b.jsonl) ;;
     export) args+=(in.jsonl -o out.xml) ;;
+    history) args+=(add in.jsonl --db out.sqlite) ;;
     *) args+=(-o out.jsonl) ;;
     esac
     err=$(timeout 60 mpirun "${OVERSUB[@]}" -np 2 "$HB" "${args[@]}" 2>&1)

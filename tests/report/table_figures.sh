@@ -19,7 +19,7 @@ expect "the command table lists the suites" [ -n "$cmds" ]
 for cmd in "" $cmds; do
     args=("${tiny[@]}")
     case "$cmd" in
-    topo | report | compare | export | help) continue ;; # they measure nothing
+    topo | report | compare | export | history | help) continue ;; # they measure nothing
     default) continue ;;                                  # "" runs the default suite
     sweep) args+=(--max-size 64K) ;;
     balance) args=(--repeat 2 --quiet --size 4M) ;; # it takes no --min-time, --reps

@@ -44,7 +44,8 @@ expect "a rejected option: exit 2 with hopbench's message" \
 
 out=$WORK/run-local.out
 rc=0
-RESULTS_ROOT=$WORK/results HOPBENCH_ARGS="matrix ${small[*]}" "$JOBS/run-local.sh" >"$out" 2>&1 || rc=$?
+HOPBENCH_HISTORY=$WORK/history.sqlite RESULTS_ROOT=$WORK/results HOPBENCH_ARGS="matrix ${small[*]}" \
+    "$JOBS/run-local.sh" >"$out" 2>&1 || rc=$?
 cat "$out"
 dir=$(dirname "$(sed -n 's/^results: //p' "$out")")
 expect "run-local.sh exits 0" [ "$rc" = 0 ]
@@ -67,6 +68,11 @@ expect "says where the table and the report are" \
     [ "$(sed -n 's/^table: *//p; s/^report: *//p' "$out")" = "$dir/table.txt"$'\n'"$dir/report.html" ]
 expect "report.html beside the records, with the matrix heatmap" grep -q '<svg' "$dir/report.html"
 expect "nothing else under results/" [ "$(ls -A "$WORK/results")" = "$(basename "$dir")" ]
+# HOPBENCH_HISTORY: the finished run added to the history, its figures those of the records.
+expect "HOPBENCH_HISTORY: run-local.sh added the run" grep -q "^$dir/results.jsonl: stored in $WORK/history.sqlite: 1 host" "$out"
+expect "HOPBENCH_HISTORY: its points are the records' values" [ \
+    "$(HOPBENCH_HISTORY=$WORK/history.sqlite "$HOPBENCH" history export --format csv | tail -n +2 | cut -d, -f15 | sort -g | tr '\n' ' ')" = \
+    "$(jq -r 'select(.type == "measurement" and .role == "foreground" and .status == "ok") | .value' "$dir/results.jsonl" | sort -g | tr '\n' ' ')" ]
 rc=0
 RESULTS_ROOT=$WORK/bad "$JOBS/run-local.sh" nosuch >"$out" 2>&1 || rc=$?
 expect "run-local.sh nosuch: exit 2, hopbench's message, no results" \

@@ -50,11 +50,16 @@ expect "summary: none failed" jq_true "$res" '.[] | select(.type == "summary") |
 # The fleet script with only options: its default study (matrix) runs with them.
 fleet=$WORK/fleet
 rc=0
-RESULTS_DIR=$fleet slurm_submit_wait -o "$WORK/fleet-%j.out" -N 1 --ntasks-per-node="$nodes" \
+HOPBENCH_HISTORY=$WORK/history.sqlite RESULTS_DIR=$fleet slurm_submit_wait -o "$WORK/fleet-%j.out" -N 1 --ntasks-per-node="$nodes" \
     --cpus-per-task="$cpus" "$JOBS/slurm/hopbench-fleet.sbatch" --size 16M --reps 2 --min-time 0.01 || rc=$?
 cat "$HB_JOB_OUT" 2>/dev/null || true
 expect "fleet job COMPLETED with status 0" [ "$HB_JOB_STATE/$rc" = COMPLETED/0 ]
 expect "fleet job ran the matrix study" jq_true "$fleet/results.jsonl" \
     '.[] | select(.type == "run") | .command == "matrix"'
 expect "fleet job wrote matrix records" jq_true "$fleet/results.jsonl" '[.[] | select(.type == "matrix")] | length > 0'
+# HOPBENCH_HISTORY: the job added its run, under its host; check reports per host.
+expect "fleet job added its run to the history" grep -q "results.jsonl: stored in $WORK/history.sqlite" "$HB_JOB_OUT"
+expect "check: the run's hosts and its series" [ "$("$HOPBENCH" history check --db "$WORK/history.sqlite" --format jsonl |
+    jq -c 'select(.type == "history_summary") | [.hosts, .series > 0, .points == .series]')" = \
+    "[$(jq -s '[.[] | select(.type == "run") | .hosts[]] | length' "$fleet/results.jsonl"),true,true]" ]
 expect_done

@@ -18,6 +18,8 @@ class Hopbench(CMakePackage):
     version("main", branch="main")
 
     variant("werror", default=False, description="Treat compiler warnings as errors")
+    variant("postgresql", default=True,
+            description="history: keep runs in PostgreSQL too (libpq), not only in SQLite")
 
     depends_on("c", type="build")
     depends_on("cmake@3.20:", type="build")
@@ -28,11 +30,15 @@ class Hopbench(CMakePackage):
     depends_on("mpi")
     depends_on("hwloc@2:")
     depends_on("jansson")
+    # The run history (docs/history.md): SQLite always, libpq for --db postgresql://.
+    depends_on("sqlite@3.35:")
+    depends_on("postgresql", when="+postgresql")
     depends_on("jq", type="run")
 
     def cmake_args(self):
         return [
             self.define_from_variant("HB_WERROR", "werror"),
+            self.define_from_variant("HB_POSTGRESQL", "postgresql"),
             self.define("BUILD_TESTING", self.run_tests),
             self.define("MPI_C_COMPILER", self.spec["mpi"].mpicc),
         ]
