@@ -22,7 +22,7 @@ args_for() {
     compare) ;; # exits 1, 4 or 5 on these fixtures, never 0: tests/cli/compare-output.sh takes its -o
     run) echo run "$scn" --dry-run ;;
     # what this one-node machine cannot plan: two memory nodes, two ranks (another machine's)
-    migrate | comm | balance | hops) echo "$1" --dry-run --topology "$FIX/2n-nodist.xml" ;;
+    migrate | comm | coll | balance | hops) echo "$1" --dry-run --topology "$FIX/2n-nodist.xml" ;;
     *) echo "$1" --dry-run ;;
     esac
 }
