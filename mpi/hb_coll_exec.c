@@ -175,6 +175,7 @@ static int coll_one(struct coll_exec *x, const struct hb_plan *plan, int xi, int
     struct coll_body b = {x, &e, &m, MPI_COMM_NULL, {0}, {0}, NULL, NULL};
     b.mine.rank = w->rank;
     b.mine.node = w->node;
+    b.mine.host = w->host_index;
     b.per = calloc((size_t)m.n, sizeof(*b.per));
     b.samples = calloc((size_t)e.reps, sizeof(*b.samples));
     if (!b.per || !b.samples) hb_world_abort(w, HB_EXIT_ENV, "out of memory for coll's results");

@@ -15,20 +15,23 @@ static json_t *coll_us(double us)
     return isfinite(us) && us > 0.0 ? json_real(us) : json_null();
 }
 
-/* Hops between two nodes (OS indexes) of this host, -1 when unknown. */
-static int coll_hops(const struct hb_topo *t, int a, int b)
+/* Hops from the reference rank's node to rank x's, -1 when unknown or on another host (hop
+ * classes are one host's). */
+static int coll_hops(const struct hb_topo *t, const struct hb_coll_rank *x,
+                     const struct hb_coll_rank *ref)
 {
-    int i = hb_topo_nodes_index(t, a), j = hb_topo_nodes_index(t, b);
-    return i >= 0 && j >= 0 ? hb_topo_distances_hops(t, i, j) : -1;
+    int i = hb_topo_node_index(t, x->node), j = ref ? hb_topo_node_index(t, ref->node) : -1;
+    return i >= 0 && j >= 0 && x->host == ref->host ? hb_topo_hops(t, i, j) : -1;
 }
 
 /* Each rank, and the ranks grouped by hops from the reference rank's node. */
 static int coll_per_rank(json_t *out, const struct hb_topo *t, const struct hb_coll_result *r,
                          const struct hb_coll_rank *per)
 {
-    int ref_node = -1, slowest = -1;
+    int slowest = -1;
+    const struct hb_coll_rank *ref = NULL;
     for (int k = 0; k < r->ranks; k++) {
-        if (per[k].rank == r->ref_rank) ref_node = per[k].node;
+        if (per[k].rank == r->ref_rank) ref = &per[k];
         if (slowest < 0 || per[k].mean_us > per[slowest].mean_us) slowest = k;
     }
     json_t *ranks = json_array(), *nodes = json_array(), *split = json_array();
@@ -36,7 +39,7 @@ static int coll_per_rank(json_t *out, const struct hb_topo *t, const struct hb_c
     int rc = ranks && nodes && split && v ? 0 : -1;
     int most = -1;
     for (int k = 0; rc == 0 && k < r->ranks; k++) {
-        int h = coll_hops(t, per[k].node, ref_node);
+        int h = coll_hops(t, &per[k], ref);
         most = h > most ? h : most;
         rc |= json_array_append_new(
             ranks, json_pack("{s:i, s:i, s:o, s:o, s:o, s:f}", "rank", per[k].rank, "node",
@@ -54,7 +57,7 @@ static int coll_per_rank(json_t *out, const struct hb_topo *t, const struct hb_c
         int want = h <= most ? h : -1, n = 0;
         double worst = 0.0;
         for (int k = 0; k < r->ranks; k++)
-            if (coll_hops(t, per[k].node, ref_node) == want) {
+            if (coll_hops(t, &per[k], ref) == want) {
                 v[n++] = per[k].mean_us;
                 worst = fmax(worst, per[k].mean_us);
             }

@@ -32,6 +32,7 @@ struct hb_coll_result {
 struct hb_coll_rank {
     int rank;       /* world rank */
     int node;       /* OS index of its node */
+    int host;       /* its host's index (hops join only nodes of one host) */
     double mean_us; /* its mean time per iteration */
     double max_us;  /* its longest iteration */
     double pages_pct;
@@ -46,12 +47,13 @@ struct hb_coll_origin {
 
 /* The record: the columns of every measurement record (cpu_node and mem_node of the
  * reference rank; mem_nodes: every rank's buffer node), the plan's keys (op, message_bytes,
- * coll_class, span_hops, root_node, buffers), then ranks, nodes, root_rank, ref_rank, p50_us,
+ * coll_class, span_hops, root_node, buffers), then ranks, nodes (its ranks' node numbers),
+ * root_rank, ref_rank, p50_us,
  * p99_us, max_us, mean_us, slowest_rank, slowest_us, per_rank (rank, node, hops from the
- * reference, mean_us, max_us, pages_on_target_pct), hop_split (per hop distance from the
- * reference: ranks, median and max of their mean_us), iterations, timer, send_buffer,
- * coll_component, coll_algorithm, coll_component_source. New reference, NULL when out of
- * memory. */
+ * reference: null on another host, mean_us, max_us, pages_on_target_pct), hop_split (per hop
+ * distance from the reference: ranks, median and max of their mean_us), iterations, timer,
+ * send_buffer, coll_component, coll_algorithm, coll_component_source. New reference, NULL when out
+ * of memory. */
 json_t *hb_record_coll(const struct hb_topo *t, const struct hb_experiment *e,
                        const struct hb_coll_result *r, const struct hb_coll_rank *per,
                        const double *samples, bool clean, const struct hb_coll_origin *o);

@@ -30,11 +30,11 @@ hb_mpi_root_env
 read -ra oversub <<<"$(hb_mpi_oversubscribe)"
 read -ra extra <<<"${MPIRUN_ARGS:-}"
 mpi=(mpirun "${oversub[@]}" "${extra[@]}" -np 2)
-out=/tmp/hopbench-coll-osu
+out=/tmp/hopbench-coll-osu3
 mkdir -p "$out"
 for b in osu_allreduce osu_bcast; do
     [[ -x $out/$b ]] || mpicc -O2 -I"$src/mpi/collective" -DPACKAGE_VERSION='"peer"' \
-        -DFIELD_WIDTH=18 -DFLOAT_PRECISION=2 -o "$out/$b" "$src/mpi/collective/$b.c" \
+        -DFIELD_WIDTH=18 -DFLOAT_PRECISION=3 -o "$out/$b" "$src/mpi/collective/$b.c" \
         "$src/mpi/collective/osu_coll.c" >&2 || exit 3
 done
 work=$(mktemp -d)

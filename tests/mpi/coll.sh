@@ -67,6 +67,14 @@ if [ "$cores" -ge 2 ]; then
         "[[\"idle\",null,false,\"ok\"],[\"high\",[$node],true,\"ok\"]]"
 fi
 
+# Two emulated hosts (HOPBENCH_HOST): hop classes are one host's, so the other host's rank has
+# no hops from the root and a group of its own in the split.
+timeout 120 "${TWO_HOSTS[@]}" coll "${quick[@]}" --op bcast --size 8 --repeat 1 -o two.jsonl ||
+    fail "coll on two hosts: exit $?"
+expect_eq "two hosts: rank 1's hops unknown" \
+    "$(jq -c -s "$m | map([.host, (.per_rank | map([.rank, .hops])), (.hop_split | map([.hops, .ranks]))])" two.jsonl)" \
+    '[["hostA",[[0,0],[1,null]],[[0,1],[null,1]]]]'
+
 # The dry run plans under the launch its run needs: rank 0 prints it, --root checked there.
 plan=$(timeout 60 mpirun "${OVERSUB[@]}" -np 2 "$HB" coll --dry-run --op bcast --size 8 --root 1 --quiet) ||
     fail "coll --dry-run under mpirun: exit $?"
