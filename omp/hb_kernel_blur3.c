@@ -60,7 +60,7 @@ static void blur_c(double *restrict a, const double *restrict b, size_t n) HB_BL
                                                                size_t n) HB_BLUR_BODY
 #endif
 
-    static void hb_blur_once(double *a, const double *b, size_t n)
+    static void blur_once(double *a, const double *b, size_t n)
 {
     switch (hb_simd_active()) {
 #if defined(__x86_64__)
@@ -79,7 +79,7 @@ static void blur_c(double *restrict a, const double *restrict b, size_t n) HB_BL
 double hb_kernel_blur3_run(struct hb_kslice *s, uint64_t sweeps)
 {
     for (uint64_t i = 0; i < sweeps; i++) {
-        hb_blur_once(s->a, s->b, s->n);
+        blur_once(s->a, s->b, s->n);
         __asm__ volatile("" ::: "memory");
     }
     return s->n ? s->a[s->n / 2] : 0.0;
