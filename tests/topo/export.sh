@@ -105,8 +105,8 @@ rc=$?
 expect "unwritable -o: exit 3 (the file system refuses) with one line naming the path" \
     [ $rc = 3 -a "$(wc -l <"$tmp/err")" = 1 ] && grep -q "cannot write -o '$tmp/no/such/dir/x.xml'" "$tmp/err"
 # Export keeps only the run record and the matrices: 5000 records of 200 samples beside
-# them (some 60 MB as one JSON tree) fit in 35 MB of address space, of which the binary's
-# libraries (libpq's TLS and Kerberos among them) map some 25 MB before a record is read.
+# them (some 60 MB as one JSON tree) fit in 35 MB of address space (the history's libpq, with
+# its TLS and Kerberos libraries, maps some 10 MB of it before a record is read).
 {
     cat "$tmp/r.jsonl"
     jq -nc '[range(200) | . + 0.5] as $s | range(5000) | {type: "measurement", suite: "lat",
