@@ -111,7 +111,7 @@ static double coll_batch(const struct hb_coll_job *job, struct coll_bufs *b, uin
     size_t send = 0, recv = 0;
     coll_sizes(job, b->n, &send, &recv);
     bool dirty = !job->clean && send && (job->op != OP_BCAST || me == job->root);
-    double start = hb_now();
+    double start = hb_timer_now();
     uint64_t k0 = hb_ticks();
     for (uint64_t i = 0; i < n; i++) {
         /* Normal floats whatever the byte (0x3c..0x3f): no denormal slows a reduction. */
@@ -121,7 +121,7 @@ static double coll_batch(const struct hb_coll_job *job, struct coll_bufs *b, uin
         if (lat) lat[i] = (double)(hb_ticks() - t0);
         MPI_Barrier(job->comm);
     }
-    double t = hb_now() - start;
+    double t = hb_timer_now() - start;
     uint64_t k = hb_ticks() - k0;
     double per_tick = k ? t / (double)k : 0.0;
     for (uint64_t i = 0; lat && i < n; i++)
@@ -226,7 +226,7 @@ static int coll_measure(const struct hb_coll_job *job, struct coll_bufs *b,
 void hb_coll_run(const struct hb_coll_job *job, struct hb_coll_rank *mine, struct hb_coll_result *r,
                  struct hb_coll_rank *per, double *samples)
 {
-    double t0 = hb_now();
+    double t0 = hb_timer_now();
     const char *timer = hb_ticks_source(); /* every rank decides its counter before timing */
     struct coll_bufs b;
     memset(&b, 0, sizeof(b));

@@ -20,8 +20,8 @@ static json_t *coll_us(double us)
 static int coll_hops(const struct hb_topo *t, const struct hb_coll_rank *x,
                      const struct hb_coll_rank *ref)
 {
-    int i = hb_topo_node_index(t, x->node), j = ref ? hb_topo_node_index(t, ref->node) : -1;
-    return i >= 0 && j >= 0 && x->host == ref->host ? hb_topo_hops(t, i, j) : -1;
+    int i = hb_topo_nodes_index(t, x->node), j = ref ? hb_topo_nodes_index(t, ref->node) : -1;
+    return i >= 0 && j >= 0 && x->host == ref->host ? hb_topo_distances_hops(t, i, j) : -1;
 }
 
 /* Each rank, and the ranks grouped by hops from the reference rank's node. */
