@@ -213,11 +213,11 @@ static int run_suite(int argc, char **argv, const struct hb_suite_env *env, stru
     if (hb_world_init(&argc, &argv, t, !messages || o->bg >= 0, &w) != 0)
         return exit_failed(-HB_EENV);
     const char *args = o->command_argv0_end;
-    int rc = messages ? hb_msg_check_layout(&w, args ? args + 1 : "")
+    int rc = messages ? hb_msg_check_layout(&w, o->command, args ? args + 1 : "")
                       : hb_world_check_layout(&w, t, args ? args + 1 : "");
-    /* comm --bg: a node named to load needs a rank there, as the world now shows. */
+    /* comm and coll --bg: a node named to load needs a rank there, as the world now shows. */
     if (rc == 0 && messages)
-        rc = hb_msg_bg_check(&w, t, plan, o->nload_nodes > 0, args ? args + 1 : "");
+        rc = hb_msg_bg_check(&w, t, plan, o->nload_nodes > 0, o->command, args ? args + 1 : "");
     if (rc && messages) {
         if (w.rank == 0) hb_error_print(rc);
         hb_world_finalize(&w);
