@@ -242,8 +242,11 @@ int hb_coll_exec_plan(const struct hb_world *w, const struct hb_topo *t, const s
         hb_world_abort(w, HB_EXIT_ENV, "out of memory reading the MPI library's variables");
     if (!x.bg || !x.unserved || (w->rank == 0 && hb_repeat_store_init(&reps, n, io->noise_pct)))
         hb_world_abort(w, HB_EXIT_ENV, "out of memory for the repeats' records");
+    char(*machine)[HB_HOST_LEN] = hb_msg_core_machines(w);
+    int code = hb_msg_core_apart(w, t, (const char(*)[HB_HOST_LEN])machine, "coll");
+    free(machine);
     struct coll_round cr = {&x, plan, &reps};
-    int code = hb_exec_rounds(w, plan, n, io, &reps, coll_round_one, &cr);
+    if (code == 0) code = hb_exec_rounds(w, plan, n, io, &reps, coll_round_one, &cr);
     /* A rank failed: what was measured is still written, with the repeats it has. */
     code = hb_exec_emit_rest(w, &reps, io, code);
     if (w->rank == 0) coll_say_unserved(x.unserved);

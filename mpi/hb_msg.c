@@ -15,24 +15,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #define HB_TAG_RESULT 7201
 
-int hb_msg_check_layout(const struct hb_world *w, const char *args)
+int hb_msg_check_layout(const struct hb_world *w, const char *command, const char *args)
 {
     if (w->size < 2) {
-        hb_error_set("comm needs two or more ranks (this launch has 1); run mpirun -np 2 "
+        hb_error_set("%s needs two or more ranks (this launch has 1); run mpirun -np 2 "
                      "hopbench %s",
-                     args);
+                     command, args);
         return -EINVAL;
     }
     for (int r = 0; r < w->size; r++)
         if (w->rank_node[r] < 0) {
-            hb_error_set("rank %d (host %s, CPUs %s) is not bound inside one NUMA node: comm runs "
+            hb_error_set("rank %d (host %s, CPUs %s) is not bound inside one NUMA node: %s runs "
                          "each rank on one node; run mpirun --map-by numa --bind-to numa hopbench "
                          "%s (two ranks per node: --map-by ppr:2:numa)",
-                         r, w->hosts[w->rank_host[r]], w->rank_cpus[r], args);
+                         r, w->hosts[w->rank_host[r]], w->rank_cpus[r], command, args);
             return -HB_EENV;
         }
     return 0;
@@ -219,33 +218,6 @@ static int msg_one(struct hb_msg_run *run, const struct hb_plan *plan, int x, in
     return hb_ranks_max_int(keep_rc ? HB_EXIT_ENV : failed ? HB_EXIT_FAILED : 0);
 }
 
-/* Two ranks messaging from one core of one machine (more ranks than cores, emulated hosts)
- * time the scheduler, not the messages: refused before anything is measured, every rank
- * agreeing (rank 0 says why, with what to start instead). 0, or HB_EXIT_ENV. */
-static int msg_cores_apart(const struct hb_world *w, const struct hb_topo *t,
-                           const char (*machine)[HB_HOST_LEN])
-{
-    int *core = calloc((size_t)w->size, sizeof(*core));
-    if (!core) hb_world_abort(w, HB_EXIT_ENV, "out of memory for the ranks' cores");
-    hb_ranks_allgather_int(hb_msg_core_now(t), core);
-    int code = 0;
-    for (int a = 0; a < w->size && !code; a++)
-        for (int b = a + 1; b < w->size && !code; b++)
-            if (core[a] >= 0 && core[a] == core[b] && strcmp(machine[a], machine[b]) == 0) {
-                code = HB_EXIT_ENV;
-                if (w->rank == 0)
-                    fprintf(stderr,
-                            "hopbench: comm: ranks %d and %d message from one core (core L#%d "
-                            "of %s): their latency would be the scheduler's; start at most one "
-                            "rank per core (on this host: mpirun -np %d --bind-to core hopbench "
-                            "comm)\n",
-                            a, b, core[a], machine[a],
-                            hwloc_get_nbobjs_by_type(t->hw, HWLOC_OBJ_CORE));
-            }
-    free(core);
-    return code;
-}
-
 /* What hb_exec_rounds hands each experiment's round to. */
 struct msg_round {
     struct hb_msg_run *run;
@@ -268,7 +240,7 @@ int hb_msg_exec_plan(const struct hb_world *w, const struct hb_topo *t, const st
                              t,
                              io,
                              {"", ""},
-                             calloc((size_t)w->size, HB_HOST_LEN),
+                             hb_msg_core_machines(w),
                              json_array(),
                              calloc((size_t)w->size, sizeof(struct hb_msg_bg_got)),
                              calloc((size_t)w->size, sizeof(int))};
@@ -279,10 +251,7 @@ int hb_msg_exec_plan(const struct hb_world *w, const struct hb_topo *t, const st
     if (!run.unpaired || !run.machine || !run.bg ||
         (w->rank == 0 && hb_repeat_store_init(&reps, n, io->noise_pct)))
         hb_world_abort(w, HB_EXIT_ENV, "out of memory for the repeats' records");
-    char me[HB_HOST_LEN] = "";
-    if (gethostname(me, sizeof(me) - 1) != 0) snprintf(me, sizeof(me), "unknown");
-    hb_ranks_allgather_bytes(me, HB_HOST_LEN, run.machine);
-    int code = msg_cores_apart(w, t, (const char(*)[HB_HOST_LEN])run.machine);
+    int code = hb_msg_core_apart(w, t, (const char(*)[HB_HOST_LEN])run.machine, "comm");
     if (w->rank == 0) {
         hb_msg_transport(false, run.transport[0], sizeof(run.transport[0]));
         hb_msg_transport(true, run.transport[1], sizeof(run.transport[1]));

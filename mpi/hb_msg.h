@@ -10,11 +10,11 @@
 
 #include <jansson.h>
 
-/* comm's launch: two or more ranks, each bound inside one NUMA node (several may share a
- * node). Same answer on every rank; -HB_EENV, or -EINVAL for a launch of one rank, with one
- * line that says what was found and a launch line that works (`args`: the command line
- * without argv[0]). */
-int hb_msg_check_layout(const struct hb_world *w, const char *args);
+/* comm's and coll's launch: two or more ranks, each bound inside one NUMA node (several may
+ * share a node). Same answer on every rank; -HB_EENV, or -EINVAL for a launch of one rank,
+ * with one line that names the command, says what was found and gives a launch line that
+ * works (`args`: the command line without argv[0]). */
+int hb_msg_check_layout(const struct hb_world *w, const char *command, const char *args);
 
 /* Run a comm plan io->repeats times round the whole plan, as hb_exec_plan does: each
  * record merged over its repeats, emitted on rank 0. Returns the exit code every rank agrees

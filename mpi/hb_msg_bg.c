@@ -1,5 +1,5 @@
-/* comm --bg at run time (hb_msg_bg.h): who loads which node for a pair, the load as a team
- * around the pair's exchanges, and what it achieved. */
+/* comm's and coll's --bg at run time (hb_msg_bg.h): who loads which node for a pair, the load as a
+ * team around the pair's exchanges, and what it achieved. */
 #include "hb_msg_bg.h"
 
 #include "hb_ranks.h"
@@ -34,17 +34,17 @@ static char *msg_rank_nodes(const struct hb_world *w)
 /* A rank on a load node needs a core for its messages and one for the load at least (with
  * several ranks there, the load gets what their messages leave, msg_bg_team). */
 static int msg_check_bg_cores(const struct hb_world *w, const struct hb_topo *t, int node,
-                              const char *args)
+                              const char *command, const char *args)
 {
     int i = hb_topo_nodes_index(t, node);
     for (int r = 0; i >= 0 && r < w->size; r++) {
         int have = w->rank_node[r] == node ? hb_world_cores_in(t, w->rank_cpus[r], i) : 2;
         if (have >= 2) continue;
-        hb_error_set("rank %d (host %s) is bound to %d core of node %d (CPUs %s), but comm --bg "
+        hb_error_set("rank %d (host %s) is bound to %d core of node %d (CPUs %s), but %s --bg "
                      "runs a rank's messages on one core and the load of its node on the others; "
                      "bind each rank to its node: mpirun --map-by numa --bind-to numa hopbench %s "
                      "(two ranks per node: --map-by ppr:2:numa)",
-                     r, w->hosts[w->rank_host[r]], have, node, w->rank_cpus[r], args);
+                     r, w->hosts[w->rank_host[r]], have, node, w->rank_cpus[r], command, args);
         return -HB_EENV;
     }
     return 0;
@@ -52,7 +52,8 @@ static int msg_check_bg_cores(const struct hb_world *w, const struct hb_topo *t,
 
 /* Rank 0: say where a node's ranks' messaging threads leave its load no core of its own (the
  * load then shares one, and its figures hold CPU contention besides memory traffic). */
-static void msg_bg_say_shared(const struct hb_world *w, const struct hb_topo *t, int node)
+static void msg_bg_say_shared(const struct hb_world *w, const struct hb_topo *t, int node,
+                              const char *command)
 {
     int i = hb_topo_nodes_index(t, node);
     for (int h = 0; i >= 0 && h < w->nhosts; h++) {
@@ -65,10 +66,10 @@ static void msg_bg_say_shared(const struct hb_world *w, const struct hb_topo *t,
         int cores = first >= 0 ? hb_world_cores_in(t, w->rank_cpus[first], i) : 0;
         if (ranks > 1 && cores <= ranks)
             fprintf(stderr,
-                    "hopbench: note: comm --bg: on host %s, node %d's %d ranks message from "
+                    "hopbench: note: %s --bg: on host %s, node %d's %d ranks message from "
                     "%d of its %d cores; the load's thread shares a core with one of them, so "
                     "the loaded figures hold CPU contention besides memory traffic\n",
-                    w->hosts[h], node, ranks, ranks < cores ? ranks : cores, cores);
+                    command, w->hosts[h], node, ranks, ranks < cores ? ranks : cores, cores);
     }
 }
 
@@ -85,7 +86,7 @@ static hwloc_bitmap_t msg_bg_nodes(const struct hb_plan *plan)
 }
 
 int hb_msg_bg_check(const struct hb_world *w, const struct hb_topo *t, const struct hb_plan *plan,
-                    bool named, const char *args)
+                    bool named, const char *command, const char *args)
 {
     hwloc_bitmap_t loads = msg_bg_nodes(plan);
     if (!loads) {
@@ -99,8 +100,8 @@ int hb_msg_bg_check(const struct hb_world *w, const struct hb_topo *t, const str
         for (int r = 0; r < w->size && !seated; r++)
             seated = w->rank_node[r] == node;
         if (rc == 0 && (seated || !named)) {
-            rc = msg_check_bg_cores(w, t, node, args);
-            if (rc == 0 && w->rank == 0) msg_bg_say_shared(w, t, node);
+            rc = msg_check_bg_cores(w, t, node, command, args);
+            if (rc == 0 && w->rank == 0) msg_bg_say_shared(w, t, node, command);
         } else if (rc == 0) {
             char *nodes = msg_rank_nodes(w);
             hb_error_set("--load-nodes %d: no rank runs on node %d (ranks sit on node%s %s), and "

@@ -25,9 +25,9 @@ struct hb_msg_bg_got {
  * naming the node and the nodes ranks sit on (without `named`, the default nodes, a node
  * without a rank is simply not loaded); every rank on a load node is bound to two of its cores
  * or more, else -HB_EENV with a launch line that works (args: the command line without
- * argv[0]). */
+ * argv[0]). Messages name `command` (comm, coll). */
 int hb_msg_bg_check(const struct hb_world *w, const struct hb_topo *t, const struct hb_plan *plan,
-                    bool named, const char *args);
+                    bool named, const char *command, const char *args);
 
 /* Whether e is a loaded experiment (it has background tasks). */
 bool hb_msg_bg_loaded(const struct hb_experiment *e);

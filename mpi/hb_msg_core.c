@@ -1,10 +1,14 @@
-/* The messaging thread's own core (hb_msg_core.h). */
+/* The messaging thread's own core (hb_msg_core.h), and the refusal of two ranks on one. */
 #include "hb_msg_core.h"
 
 #include "hb_error.h"
+#include "hb_ranks.h"
 
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int hb_msg_core_own(const struct hb_world *w, const struct hb_topo *t)
 {
@@ -53,4 +57,38 @@ int hb_msg_core_now(const struct hb_topo *t)
     }
     hwloc_bitmap_free(set);
     return core;
+}
+
+char (*hb_msg_core_machines(const struct hb_world *w))[HB_HOST_LEN]
+{
+    char(*all)[HB_HOST_LEN] = calloc((size_t)w->size, HB_HOST_LEN);
+    if (!all) hb_world_abort(w, HB_EXIT_ENV, "out of memory for the ranks' host names");
+    char me[HB_HOST_LEN] = "";
+    if (gethostname(me, sizeof(me) - 1) != 0) snprintf(me, sizeof(me), "unknown");
+    hb_ranks_allgather_bytes(me, HB_HOST_LEN, all);
+    return all;
+}
+
+int hb_msg_core_apart(const struct hb_world *w, const struct hb_topo *t,
+                      const char (*machine)[HB_HOST_LEN], const char *command)
+{
+    int *core = calloc((size_t)w->size, sizeof(*core));
+    if (!core) hb_world_abort(w, HB_EXIT_ENV, "out of memory for the ranks' cores");
+    hb_ranks_allgather_int(hb_msg_core_now(t), core);
+    int code = 0;
+    for (int a = 0; a < w->size && !code; a++)
+        for (int b = a + 1; b < w->size && !code; b++)
+            if (core[a] >= 0 && core[a] == core[b] && strcmp(machine[a], machine[b]) == 0) {
+                code = HB_EXIT_ENV;
+                if (w->rank == 0)
+                    fprintf(stderr,
+                            "hopbench: %s: ranks %d and %d message from one core (core L#%d "
+                            "of %s): their latency would be the scheduler's; start at most one "
+                            "rank per core (on this host: mpirun -np %d --bind-to core hopbench "
+                            "%s)\n",
+                            command, a, b, core[a], machine[a],
+                            hwloc_get_nbobjs_by_type(t->hw, HWLOC_OBJ_CORE), command);
+            }
+    free(core);
+    return code;
 }

@@ -1,4 +1,4 @@
-/* The core each rank's messaging thread runs on (comm). */
+/* The core each rank's messaging thread runs on (comm, coll). */
 #ifndef HB_MSG_CORE_H
 #define HB_MSG_CORE_H
 
@@ -19,5 +19,15 @@ int hb_msg_core_cpu_now(const struct hb_topo *t);
 /* The one core (hwloc logical index) this thread is bound to, -1 when it is bound to more
  * (or its binding cannot be read). */
 int hb_msg_core_now(const struct hb_topo *t);
+
+/* Collective: every rank's gethostname() (where HOPBENCH_HOST names emulated hosts, these
+ * still tell one machine from another), w->size of them (the job ends when out of memory). */
+char (*hb_msg_core_machines(const struct hb_world *w))[HB_HOST_LEN];
+
+/* Collective: two ranks messaging from one core of one machine (more ranks than cores,
+ * emulated hosts) time the scheduler, not the messages. 0, or HB_EXIT_ENV on every rank, rank
+ * 0 having said which ranks and the launch that works for `command` (comm, coll). */
+int hb_msg_core_apart(const struct hb_world *w, const struct hb_topo *t,
+                      const char (*machine)[HB_HOST_LEN], const char *command);
 
 #endif

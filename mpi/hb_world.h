@@ -28,14 +28,16 @@ struct hb_world {
  * the limit and how to raise it; 0 when no launcher started this process (no MPI then). */
 int hb_world_limits(void);
 
-/* Started by a launcher: MPI_Init_thread(FUNNELED), then group ranks by host:
- * MPI_Comm_split_type(SHARED), or by the HOPBENCH_HOST variable when set (lets several ranks
+/* Started by a launcher: MPI_Init_thread, FUNNELED when threads (other threads run beside
+ * the main thread's MPI calls: OpenMP teams, a background load), else SINGLE; then group ranks by
+ * host: MPI_Comm_split_type(SHARED), or by the HOPBENCH_HOST variable when set (lets several ranks
  * on one machine act as several hosts in tests). Started alone: a world of one rank, without
  * MPI (hb_ranks.h). Each rank reads its binding with hwloc and finds its node. 0 or -HB_EENV
  * (also before MPI_Init when ulimit -n or -v is below what MPI_Init needs). When MPI_Init
  * itself fails, Open MPI ends the process: with one hopbench line and status 3 (see _exit
  * there). */
-int hb_world_init(int *argc, char ***argv, const struct hb_topo *t, struct hb_world *w);
+int hb_world_init(int *argc, char ***argv, const struct hb_topo *t, bool threads,
+                  struct hb_world *w);
 
 /* Check that the ranks of every host cover each node with CPUs exactly once. Same answer on
  * every rank; -HB_EENV with a message that says what was found and the launch lines that

@@ -207,15 +207,17 @@ static int run_suite(int argc, char **argv, const struct hb_suite_env *env, stru
     const struct hb_options *o = env->opts;
     const struct hb_topo *t = env->topo;
     struct hb_world w;
-    if (hb_world_init(&argc, &argv, t, &w) != 0) return exit_failed(-HB_EENV);
-    const char *args = o->command_argv0_end;
     /* comm pairs ranks wherever they are bound; the other suites want one rank per node. */
     bool messages = hb_suite_find(o->command)->flags & HB_SUITE_MESSAGES;
-    int rc = messages ? hb_msg_check_layout(&w, args ? args + 1 : "")
+    /* comm and coll without --bg run no thread but the one that calls MPI. */
+    if (hb_world_init(&argc, &argv, t, !messages || o->bg >= 0, &w) != 0)
+        return exit_failed(-HB_EENV);
+    const char *args = o->command_argv0_end;
+    int rc = messages ? hb_msg_check_layout(&w, o->command, args ? args + 1 : "")
                       : hb_world_check_layout(&w, t, args ? args + 1 : "");
-    /* comm --bg: a node named to load needs a rank there, as the world now shows. */
+    /* comm and coll --bg: a node named to load needs a rank there, as the world now shows. */
     if (rc == 0 && messages)
-        rc = hb_msg_bg_check(&w, t, plan, o->nload_nodes > 0, args ? args + 1 : "");
+        rc = hb_msg_bg_check(&w, t, plan, o->nload_nodes > 0, o->command, args ? args + 1 : "");
     if (rc && messages) {
         if (w.rank == 0) hb_error_print(rc);
         hb_world_finalize(&w);

@@ -270,6 +270,7 @@ int hb_report_write(FILE *out, const struct hb_report_in *in, int nin)
     hb_report_curves_policy(f, in, nin);
     hb_report_matrices(f, in, nin, 1);
     hb_report_comm(f, in, nin);
+    hb_report_coll(f, in, nin);
     hb_report_matrices_fleet(f, in, nin);
     return hb_report_page_close(&pg, out, 0);
 }

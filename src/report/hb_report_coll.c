@@ -44,6 +44,8 @@ int hb_report_coll_take(struct hb_report_in *in, const json_t *m)
     if (rc || (json_is_integer(root) &&
                !json_equal(root, json_array_get(json_object_get(m, "nodes"), 0))))
         return rc;
+    /* A barrier moves no message: nothing to place on a size axis (its row is in the table). */
+    if (hb_jsonl_read_num(m, "message_bytes", 0) <= 0) return 0;
     char name[96], span[24] = "unknown";
     if (json_is_integer(json_object_get(m, "span_hops")))
         snprintf(span, sizeof(span), "%lld", (long long)hb_jsonl_read_num(m, "span_hops", 0));

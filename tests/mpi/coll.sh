@@ -60,12 +60,32 @@ expect_eq "interleaved buffers, verified" \
 # whole node: a core for each rank's calls, the others for the load).
 cores=$("$HB" topo --format jsonl | jq -r 'select(.type=="topology") | .nodes[0].cores')
 if [ "$cores" -ge 2 ]; then
-    timeout 120 mpirun "${OVERSUB[@]}" --bind-to numa -np 2 "$HB" coll "${quick[@]}" --op allreduce \
-        --size 8 --bg high --repeat 1 -o bg.jsonl || fail "coll --bg high: exit $?"
+    err=$(timeout 120 mpirun "${OVERSUB[@]}" --bind-to numa -np 2 "$HB" coll "${quick[@]}" --op allreduce \
+        --size 8 --bg high --repeat 1 -o bg.jsonl 2>&1) || fail "coll --bg high: exit $?"
     expect_eq "--bg high: idle then loaded, the load on node $node read" \
         "$(jq -c -s "$m | map([.bg_level, .bg_nodes, (.bg_GBps // [0] | .[0] > 0), .status])" bg.jsonl)" \
         "[[\"idle\",null,false,\"ok\"],[\"high\",[$node],true,\"ok\"]]"
+    if [ "$cores" -le 2 ]; then
+        expect_has "--bg: the load shares a core, said as coll's" "$err" \
+            "hopbench: note: coll --bg: on host $(hostname), node $node's 2 ranks message from 2 of its $cores cores"
+    fi
+    # Ranks bound to one core each (mpirun's default for two): no core for the load.
+    out=$(timeout 60 mpirun "${OVERSUB[@]}" --bind-to core -np 2 "$HB" coll --bg high --size 8 -o bgcore.jsonl 2>&1) && rc=0 || rc=$?
+    expect_eq "--bg, one core per rank: exit" "$rc" 3
+    expect_has "--bg, one core per rank: coll's message" "$out" "is bound to 1 core of node $node (CPUs "
+    expect_has "... naming coll" "$out" "but coll --bg runs a rank's messages on one core"
+    expect_eq "... and no output file" "$(ls bgcore.jsonl* 2>/dev/null | wc -l)" 0
 fi
+
+# More ranks than cores: two would time the scheduler's turns, not the collective: refused
+# before measuring (exit 3), as comm refuses, naming coll's launch that fits.
+cpus=$(nproc)
+out=$(timeout 120 mpirun "${OVERSUB[@]}" -np $((cpus + 1)) "$HB" coll "${quick[@]}" --op barrier \
+    --repeat 1 -o over.jsonl 2>&1) && rc=0 || rc=$?
+expect_eq "ranks over cores: exit" "$rc" 3
+expect_has "ranks over cores: coll's message" "$out" "hopbench: coll: ranks "
+expect_has "ranks over cores: one core" "$out" "message from one core"
+expect_has "ranks over cores: the launch that fits" "$out" "mpirun -np $cpus --bind-to core hopbench coll)"
 
 # Two emulated hosts (HOPBENCH_HOST): hop classes are one host's, so the other host's rank has
 # no hops from the root and a group of its own in the split.
