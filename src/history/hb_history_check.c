@@ -219,6 +219,7 @@ static struct hb_changepoint_params params_of(const struct hb_history_opts *o)
     params.fdr = o->fdr;
     params.recent = o->recent;
     params.fdr_later = true;
+    params.one_thread = true;
     return params;
 }
 
