@@ -183,6 +183,10 @@ postgres*)
     refused "a newer schema" 2 "newer.sqlite: its history schema is version 2, newer than this hopbench's 1" "${H[@]}" add --db newer.sqlite g/night-010.jsonl
     refused "check: a newer schema" 2 "newer.sqlite: its history schema is version 2" "${H[@]}" check --db newer.sqlite
     refused "check: no history there" 2 "none.sqlite: no history there" "${H[@]}" check --db none.sqlite
+    # A damaged point on the last host: its error comes from the thread that reads ahead.
+    cp "$db" damaged.sqlite
+    sqlite3 damaged.sqlite "UPDATE points SET repeats = '1.5 x' WHERE series_id = (SELECT max(id) FROM series)"
+    refused "check: repeats that are no numbers" 2 "damaged.sqlite: a point's repeat values '1.5 x' are not numbers" "${H[@]}" check --db damaged.sqlite
     refused "a bad run into a new file: no file left" 2 "empty.jsonl" "${H[@]}" add --db new.sqlite empty.jsonl
     expect "no file left" "$(ls new.sqlite* 2>/dev/null)" ""
     # Another writer holds the lock past --busy-timeout (its hold ends after 3 s at most).
