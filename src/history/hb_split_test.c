@@ -120,11 +120,8 @@ static void rank_merge(const struct hb_split_ranked *a, size_t na, const struct 
                        size_t nb, struct hb_split_ranked *out)
 {
     size_t i = 0, j = 0, k = 0;
-    while (i < na && j < nb) { /* no branch on the values: they come in no order */
-        size_t take_b = b[j].v < a[i].v;
-        out[k++] = take_b ? b[j] : a[i];
-        j += take_b, i += 1 - take_b;
-    }
+    while (i < na && j < nb)
+        out[k++] = b[j].v < a[i].v ? b[j++] : a[i++];
     while (i < na)
         out[k++] = a[i++];
     while (j < nb)
