@@ -39,6 +39,7 @@ static void *read_ahead(void *arg)
         if (stop) break;
         int rc = hb_history_load_host(a->slot[i % 2], i, &a->series[i % 2], &a->n[i % 2]);
         char *why = rc ? hb_strf("%s", hb_error_msg()) : NULL;
+        hb_error_clear(); /* this thread's message, copied: given back before the thread ends */
         pthread_mutex_lock(&a->mu);
         a->rc = rc, a->why = why;
         if (rc == 0) a->read = i + 1;
