@@ -6,7 +6,6 @@
 
 #include "hb_changepoint.h"
 #include "hb_error.h"
-#include "hb_strf.h"
 #include "hb_grow.h"
 #include "hb_history_config_change.h"
 #include "hb_history_layout.h"
@@ -54,9 +53,7 @@ static json_t *row_of(const struct hb_history_series *s, const struct hb_changep
     hb_history_time_iso(at->time, when);
     char *knobs = hb_history_config_change_knobs_text(was->config_json, at->config_json, cp->knobs,
                                                       cp->n_knobs);
-    char *version = hb_strf("%s %s -> %s %s", was->version ? was->version : "?",
-                            was->commit ? was->commit : "?", at->version ? at->version : "?",
-                            at->commit ? at->commit : "?");
+    char *version = hb_history_config_change_version_text(was, at);
     json_t *row = knobs && version ? json_object() : NULL;
     if (row) {
         json_object_set_new(row, "type", json_string("change_point"));

@@ -43,6 +43,14 @@ char *hb_history_config_change_knobs_text(const char *was_json, const char *now_
     return text;
 }
 
+char *hb_history_config_change_version_text(const struct hb_history_point *was,
+                                            const struct hb_history_point *now)
+{
+    return hb_strf("%s %s -> %s %s", was->version ? was->version : "?",
+                   was->commit ? was->commit : "?", now->version ? now->version : "?",
+                   now->commit ? now->commit : "?");
+}
+
 static bool text_differs(const char *a, const char *b)
 {
     return (a || b) && (!a || !b || strcmp(a, b) != 0);
@@ -90,9 +98,7 @@ static json_t *row_of(const char *host, const struct hb_history_point *was,
     char when[HB_HISTORY_TIME_LEN];
     hb_history_time_iso(now->time, when);
     char *text = hb_history_config_change_knobs_text(was->config_json, now->config_json, knobs, nk);
-    char *version = hb_strf("%s %s -> %s %s", was->version ? was->version : "?",
-                            was->commit ? was->commit : "?", now->version ? now->version : "?",
-                            now->commit ? now->commit : "?");
+    char *version = hb_history_config_change_version_text(was, now);
     json_t *row = text && version ? json_object() : NULL;
     if (row) {
         json_object_set_new(row, "type", json_string("config_change"));

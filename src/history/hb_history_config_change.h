@@ -15,6 +15,11 @@
 char *hb_history_config_change_knobs_text(const char *was_json, const char *now_json,
                                           char *const *knobs, size_t n);
 
+/* "0.1.0 1111111111aa -> 0.1.0 2222222222bb": hopbench's version and commit at two runs (a
+ * value a run lacks is "?"); NULL when out of memory. */
+char *hb_history_config_change_version_text(const struct hb_history_point *was,
+                                            const struct hb_history_point *now);
+
 /* One host's runs, from the points of its series s[0..n) (sorted by time), each compared with
  * the run before it: a "config_change" row (kind "config", at_time, at_commit, at_run, knobs,
  * version_changed, version_change) appended to rows for each that changed. *count (added to)

@@ -32,6 +32,22 @@ static void side(FILE *f, const json_t *rec, const char *key, const char *low, c
           f);
 }
 
+/* " [config changed: ...] [hopbench changed: ...]" of a row, the parts that apply. */
+static void what_changed(FILE *f, const json_t *rec)
+{
+    const char *knobs = hb_jsonl_read_str(rec, "knobs", "");
+    if (knobs[0]) {
+        fputs(" [config changed: ", f);
+        hb_escape_line(f, knobs);
+        fputc(']', f);
+    }
+    if (json_is_true(json_object_get(rec, "version_changed"))) {
+        fputs(" [hopbench changed: ", f);
+        hb_escape_line(f, hb_jsonl_read_str(rec, "version_change", ""));
+        fputc(']', f);
+    }
+}
+
 static void table_history(FILE *f, json_t *rec)
 {
     const char *type = hb_jsonl_read_str(rec, "type", "");
@@ -62,17 +78,7 @@ static void table_history(FILE *f, json_t *rec)
         side(f, rec, "after", "after_low", "after_high");
         fputc(' ', f);
         hb_escape_line(f, hb_units_shown(hb_jsonl_read_str(rec, "unit", "")));
-        const char *knobs = hb_jsonl_read_str(rec, "knobs", "");
-        if (knobs[0]) {
-            fputs(" [config changed: ", f);
-            hb_escape_line(f, knobs);
-            fputc(']', f);
-        }
-        if (json_is_true(json_object_get(rec, "version_changed"))) {
-            fputs(" [hopbench changed: ", f);
-            hb_escape_line(f, hb_jsonl_read_str(rec, "version_change", ""));
-            fputc(']', f);
-        }
+        what_changed(f, rec);
         if (json_is_true(json_object_get(rec, "recent"))) fputs(" RECENT", f);
         fputc('\n', f);
     } else if (strcmp(type, "config_change") == 0) {
@@ -83,17 +89,7 @@ static void table_history(FILE *f, json_t *rec)
         fprintf(f, " (run %lld, ", get_int(rec, "at_run"));
         hb_escape_line(f, hb_jsonl_read_str(rec, "at_commit", "?"));
         fputs("):", f);
-        const char *knobs = hb_jsonl_read_str(rec, "knobs", "");
-        if (knobs[0]) {
-            fputs(" [config changed: ", f);
-            hb_escape_line(f, knobs);
-            fputc(']', f);
-        }
-        if (json_is_true(json_object_get(rec, "version_changed"))) {
-            fputs(" [hopbench changed: ", f);
-            hb_escape_line(f, hb_jsonl_read_str(rec, "version_change", ""));
-            fputc(']', f);
-        }
+        what_changed(f, rec);
         fputc('\n', f);
     } else if (strcmp(type, "history_summary") == 0) {
         fprintf(f,
