@@ -53,8 +53,9 @@ const struct hb_cmd_doc hb_cli_doc_commands[] = {
      "or PostgreSQL for a fleet; the same run twice is stored once); check finds the change "
      "points of each series (host x compare's identity x metric) by E-divisive means over the "
      "repeats, with the configuration knobs and hopbench versions that changed there, the "
-     "false discovery rate controlled over all series, exit 1 when a worse one falls in the "
-     "last --recent runs; export writes the series as InfluxDB line protocol or CSV, or the "
+     "false discovery rate controlled over all series, and each host's configuration changes "
+     "as rows of their own, exit 1 when a worse one falls in the last --recent runs; export writes "
+     "the series as InfluxDB line protocol or CSV, or the "
      "change points as Grafana annotations",
      hb_history_main, NULL, false, NULL, hb_history_opts, NULL, 0, NULL},
     {NULL, NULL, NULL, NULL, NULL, false, NULL, NULL, NULL, 0, NULL},

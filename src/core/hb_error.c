@@ -49,7 +49,8 @@ const char *hb_error_msg(void)
 
 void hb_error_clear(void)
 {
-    if (err_buf) err_buf[0] = '\0';
+    free(err_buf);
+    err_buf = NULL;
     err_oom[0] = '\0';
 }
 

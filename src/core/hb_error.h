@@ -33,7 +33,8 @@ const char *hb_error_msg(void);
  * neg_errno means (a path that sets none still never prints an empty line). */
 void hb_error_print(int neg_errno);
 
-/* Forget the current message. */
+/* Forget the current message, its memory given back (a thread of one's own that set one
+ * calls it before it ends: the message is the thread's). */
 void hb_error_clear(void);
 
 /* Exit code for a negative errno returned by a hopbench function:

@@ -22,7 +22,8 @@ struct hb_changepoint_params hb_changepoint_defaults(void)
                                           .min_change = HB_COMPARE_THRESHOLD_PCT,
                                           .fdr = HB_FAMILY_LEVEL,
                                           .recent = 1,
-                                          .fdr_later = false};
+                                          .fdr_later = false,
+                                          .one_thread = false};
 }
 
 static int check_params(const struct hb_changepoint_params *p)
@@ -63,7 +64,7 @@ int hb_changepoint_find(const struct hb_history_series *series, size_t n_series,
     /* Series by series, each its own: the answer does not depend on the threads. A message
      * set on a worker thread is copied to this one below (hb_error_set is per thread). */
     char *why = NULL;
-#pragma omp parallel for schedule(dynamic, 8)
+#pragma omp parallel for schedule(dynamic, 8) if (!params->one_thread)
     for (size_t i = 0; i < n_series; i++) {
         f[i].rc = hb_changepoint_series(&series[i], i, params, &f[i].cps, &f[i].n, &f[i].members);
         if (f[i].rc == -EINVAL) {

@@ -23,6 +23,10 @@ struct hb_changepoint_params {
      * p_adjusted NaN, none dropped for its p; hb_changepoint_fdr then adjusts the union of
      * several calls' splits and keeps those that pass. false: find does both. */
     bool fdr_later;
+    /* The series one after another on the caller's thread (check: its other thread reads the
+     * next host meanwhile, and a team of threads would spin while it waits), not in
+     * parallel. */
+    bool one_thread;
 };
 
 /* The widest window: E-divisive keeps a window's (window + 1)^2 sums (8 MiB at 1000). */

@@ -222,7 +222,7 @@ int hb_changepoint_series(const struct hb_history_series *s, size_t index,
     *out = NULL, *n_out = 0, *members = 0;
     size_t n = s->n_points;
     if (n < 2) return 0;
-    struct search x = {s, params, {0}, NULL, NULL, {NULL, 0, 0}, NULL, 0, false};
+    struct search x = {s, params, {0}, NULL, NULL, {0}, NULL, 0, false};
     size_t *c = malloc(sizeof(*c) * n);
     double *p = malloc(sizeof(*p) * n);
     x.values = malloc(sizeof(*x.values) * n);

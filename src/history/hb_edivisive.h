@@ -9,8 +9,9 @@
 
 #include <stddef.h>
 
-/* The (n + 1)^2 doubles of scratch hb_edivisive_split needs for n values. */
-#define HB_EDIVISIVE_SCRATCH(n) (((n) + 1) * ((n) + 1))
+/* The doubles of scratch hb_edivisive_split needs for n values: the (n + 1)^2 prefix sums
+ * and two tables of n + 1 reciprocals. */
+#define HB_EDIVISIVE_SCRATCH(n) (((n) + 1) * ((n) + 3))
 
 /* The split tau in [1, n) of x[0..n) and the end kappa in (tau, n] with the largest
  * Q = m k / (m + k) * (2 mean |x - y| - mean |x - x'| - mean |y - y'|) over X = x[0..tau) of

@@ -5,13 +5,13 @@
 #include "hb_history.h"
 
 #include "hb_changepoint.h"
-#include "hb_config.h"
 #include "hb_error.h"
-#include "hb_strf.h"
 #include "hb_grow.h"
+#include "hb_history_config_change.h"
 #include "hb_history_layout.h"
 #include "hb_history_load.h"
 #include "hb_history_schema.h"
+#include "hb_history_time.h"
 #include "hb_outfile.h"
 
 #include <errno.h>
@@ -19,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 /* The change points of every host so far, each with its row. */
 struct found {
@@ -27,31 +26,14 @@ struct found {
     struct hb_changepoint *cps;
     json_t **rows; /* rows[k] is cps[j]'s when cps[j].series == k */
     size_t n, cap_cps, cap_rows, family, series, points;
+    json_t *configs; /* every host's config_change rows, host by host */
+    size_t n_configs;
 };
-
-/* Unix seconds as "2026-12-07T07:38:41Z". */
-static void iso_time(long long t, char buf[32])
-{
-    time_t tt = (time_t)t;
-    struct tm tmv;
-    gmtime_r(&tt, &tmv);
-    strftime(buf, 32, "%Y-%m-%dT%H:%M:%SZ", &tmv);
-}
 
 /* A number, or null when it cannot be computed. */
 static json_t *num(double v)
 {
     return isfinite(v) ? json_real(v) : json_null();
-}
-
-/* The knob's value in a config's JSON text as words ("never"), or NULL. */
-static char *knob_words(const char *config_json, const char *knob)
-{
-    json_t *config = config_json ? json_loads(config_json, 0, NULL) : NULL;
-    const json_t *v = json_object_get(config, knob);
-    char *words = v ? hb_config_diff_words(v) : NULL;
-    json_decref(config);
-    return words;
 }
 
 /* The last point of the segment before the change (a step: the point before it; a creep: the
@@ -62,36 +44,16 @@ static const struct hb_history_point *before_point(const struct hb_history_serie
     return &s->points[cp->before_to ? cp->before_to - 1 : 0];
 }
 
-/* "thp_enabled always -> never, governor ..." of the knobs that changed at point `at`. */
-static char *knobs_text(const struct hb_history_series *s, const struct hb_changepoint *cp)
-{
-    char *text = strdup("");
-    const struct hb_history_point *was = before_point(s, cp), *now = &s->points[cp->at];
-    for (size_t i = 0; text && i < cp->n_knobs; i++) {
-        char *a = knob_words(was->config_json, cp->knobs[i]);
-        char *b = knob_words(now->config_json, cp->knobs[i]);
-        char *more = a || b ? hb_strf("%s%s%s %s -> %s", text, i ? ", " : "", cp->knobs[i],
-                                      a ? a : "?", b ? b : "?")
-                            : hb_strf("%s%s%s", text, i ? ", " : "", cp->knobs[i]);
-        free(a);
-        free(b);
-        free(text);
-        text = more;
-    }
-    return text;
-}
-
 /* The row of one change point (its series and points still loaded). */
 static json_t *row_of(const struct hb_history_series *s, const struct hb_changepoint *cp)
 {
     const struct hb_history_point *at = &s->points[cp->at];
     const struct hb_history_point *was = before_point(s, cp);
-    char when[32];
-    iso_time(at->time, when);
-    char *knobs = knobs_text(s, cp);
-    char *version = hb_strf("%s %s -> %s %s", was->version ? was->version : "?",
-                            was->commit ? was->commit : "?", at->version ? at->version : "?",
-                            at->commit ? at->commit : "?");
+    char when[HB_HISTORY_TIME_LEN];
+    hb_history_time_iso(at->time, when);
+    char *knobs = hb_history_config_change_knobs_text(was->config_json, at->config_json, cp->knobs,
+                                                      cp->n_knobs);
+    char *version = hb_history_config_change_version_text(was, at);
     json_t *row = knobs && version ? json_object() : NULL;
     if (row) {
         json_object_set_new(row, "type", json_string("change_point"));
@@ -159,6 +121,8 @@ static int find_host(void *ctx, const struct hb_history_series *s, size_t n)
     if (rc == 0 && (rc = take(fd, s, cps, ncp)) != 0)
         hb_error_set("history check: out of memory keeping %zu change points", fd->n + ncp);
     hb_changepoint_free(cps, ncp);
+    if (rc == 0) rc = hb_history_config_change_rows(s, n, fd->configs, &fd->n_configs);
+    if (rc == -ENOMEM) hb_error_set("history check: out of memory keeping the config changes");
     fd->family += tested;
     fd->series += n;
     for (size_t i = 0; i < n; i++)
@@ -187,14 +151,16 @@ static int write_rows(const struct hb_history_opts *o, const struct hb_history_d
         if (cp->worse && cp->recent) (*worse_recent)++;
         rc = hb_sink_write(sink, row);
     }
+    for (size_t i = 0; rc == 0 && i < fd->n_configs; i++)
+        rc = hb_sink_write(sink, json_array_get(fd->configs, i));
     json_t *sum =
         rc ? NULL
-           : json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:s, s:f}", "type",
+           : json_pack("{s:s, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:s, s:f}", "type",
                        "history_summary", "hosts", (json_int_t)hosts, "series",
                        (json_int_t)fd->series, "points", (json_int_t)fd->points, "change_points",
-                       (json_int_t)fd->n, "worse_recent", (json_int_t)*worse_recent, "recent",
-                       (json_int_t)o->recent, "family", (json_int_t)fd->family, "rule", "BH FDR",
-                       "level", o->fdr);
+                       (json_int_t)fd->n, "config_changes", (json_int_t)fd->n_configs,
+                       "worse_recent", (json_int_t)*worse_recent, "recent", (json_int_t)o->recent,
+                       "family", (json_int_t)fd->family, "rule", "BH FDR", "level", o->fdr);
     if (rc == 0) rc = sum ? hb_sink_write(sink, sum) : -ENOMEM;
     json_decref(sum);
     int crc = hb_sink_close(sink, rc == 0);
@@ -208,6 +174,7 @@ static void found_free(struct found *fd, size_t nrows)
         json_decref(fd->rows[i]);
     free(fd->rows);
     hb_changepoint_free(fd->cps, fd->n);
+    json_decref(fd->configs);
 }
 
 /* The engine's settings from the options. */
@@ -219,6 +186,7 @@ static struct hb_changepoint_params params_of(const struct hb_history_opts *o)
     params.fdr = o->fdr;
     params.recent = o->recent;
     params.fdr_later = true;
+    params.one_thread = true;
     return params;
 }
 
@@ -229,7 +197,8 @@ static int collect(struct hb_history_db *db, const struct hb_history_opts *o, st
     const struct hb_changepoint_params params = params_of(o);
     const struct hb_history_filter f = {o->host, o->match, o->since};
     fd->params = &params;
-    int rc = hb_history_schema_ready(db, false);
+    fd->configs = json_array();
+    int rc = fd->configs ? hb_history_schema_ready(db, false) : -ENOMEM;
     if (rc == 0) rc = hb_history_load_each(db, &f, find_host, fd, hosts);
     /* Each change point keeps its row's index in series while the FDR drops those that fail. */
     *nrows = fd->n;

@@ -91,6 +91,11 @@ int hb_history_sqlite_open(const char *path, const struct hb_history_db_how *how
 int hb_history_pg_open(const char *url, const struct hb_history_db_how *how,
                        struct hb_history_db *db);
 
+/* The network file system of a statfs(2) f_type (NFS, Lustre, GPFS, CIFS, SMB2, SMB, CephFS,
+ * BeeGFS, AFS: SQLite's locks are not safe there), or NULL for a local one (ext4, xfs, tmpfs,
+ * overlay, FUSE...). f_type as statfs gives it: its low 32 bits are the magic. */
+const char *hb_history_sqlite_network_fs(unsigned long f_type);
+
 /* Whether where names a PostgreSQL server (postgresql:// or postgres://). */
 bool hb_history_db_is_url(const char *where);
 

@@ -32,6 +32,22 @@ static void side(FILE *f, const json_t *rec, const char *key, const char *low, c
           f);
 }
 
+/* " [config changed: ...] [hopbench changed: ...]" of a row, the parts that apply. */
+static void what_changed(FILE *f, const json_t *rec)
+{
+    const char *knobs = hb_jsonl_read_str(rec, "knobs", "");
+    if (knobs[0]) {
+        fputs(" [config changed: ", f);
+        hb_escape_line(f, knobs);
+        fputc(']', f);
+    }
+    if (json_is_true(json_object_get(rec, "version_changed"))) {
+        fputs(" [hopbench changed: ", f);
+        hb_escape_line(f, hb_jsonl_read_str(rec, "version_change", ""));
+        fputc(']', f);
+    }
+}
+
 static void table_history(FILE *f, json_t *rec)
 {
     const char *type = hb_jsonl_read_str(rec, "type", "");
@@ -62,26 +78,27 @@ static void table_history(FILE *f, json_t *rec)
         side(f, rec, "after", "after_low", "after_high");
         fputc(' ', f);
         hb_escape_line(f, hb_units_shown(hb_jsonl_read_str(rec, "unit", "")));
-        const char *knobs = hb_jsonl_read_str(rec, "knobs", "");
-        if (knobs[0]) {
-            fputs(" [config changed: ", f);
-            hb_escape_line(f, knobs);
-            fputc(']', f);
-        }
-        if (json_is_true(json_object_get(rec, "version_changed"))) {
-            fputs(" [hopbench changed: ", f);
-            hb_escape_line(f, hb_jsonl_read_str(rec, "version_change", ""));
-            fputc(']', f);
-        }
+        what_changed(f, rec);
         if (json_is_true(json_object_get(rec, "recent"))) fputs(" RECENT", f);
+        fputc('\n', f);
+    } else if (strcmp(type, "config_change") == 0) {
+        fputs("config ", f);
+        hb_escape_line(f, hb_jsonl_read_str(rec, "host", ""));
+        fputs(" at ", f);
+        hb_escape_line(f, hb_jsonl_read_str(rec, "at_time", ""));
+        fprintf(f, " (run %lld, ", get_int(rec, "at_run"));
+        hb_escape_line(f, hb_jsonl_read_str(rec, "at_commit", "?"));
+        fputs("):", f);
+        what_changed(f, rec);
         fputc('\n', f);
     } else if (strcmp(type, "history_summary") == 0) {
         fprintf(f,
-                "%lld change points (%lld worse in the last %lld runs of their series) in %lld "
-                "series of %lld hosts, %lld points; family %lld splits tested\n",
+                "%lld change points (%lld worse in the last %lld runs of their series), %lld "
+                "config changes, in %lld series of %lld hosts, %lld points; family %lld splits "
+                "tested\n",
                 get_int(rec, "change_points"), get_int(rec, "worse_recent"), get_int(rec, "recent"),
-                get_int(rec, "series"), get_int(rec, "hosts"), get_int(rec, "points"),
-                get_int(rec, "family"));
+                get_int(rec, "config_changes"), get_int(rec, "series"), get_int(rec, "hosts"),
+                get_int(rec, "points"), get_int(rec, "family"));
     }
 }
 
@@ -93,6 +110,7 @@ static const char *const history_csv[] = {
 
 static const struct hb_layout_type history_types[] = {{"history_header", NULL, true, false},
                                                       {"change_point", NULL, false, true},
+                                                      {"config_change", NULL, false, true},
                                                       {"history_summary", NULL, false, false},
                                                       {NULL, NULL, false, false}};
 

@@ -7,6 +7,7 @@
 #include "hb_error.h"
 #include "hb_strf.h"
 #include "hb_grow.h"
+#include "hb_history_number.h"
 #include "hb_history_schema.h"
 
 #include <errno.h>
@@ -228,7 +229,7 @@ static int parse_repeats(struct hb_history_load *l, const char *text, struct raw
     const char *c = text;
     for (size_t i = 0; i < n; i++) {
         char *end;
-        x[i] = strtod(c, &end);
+        x[i] = hb_history_number_read(c, &end);
         if (end == c || (*end && *end != ' ')) {
             hb_error_set("%s: a point's repeat values '%s' are not numbers",
                          hb_history_db_name(l->db), text);
@@ -327,38 +328,35 @@ static int read_host(struct hb_history_load *l, const char *host)
     return rc;
 }
 
+size_t hb_history_load_hosts(const struct hb_history_load *l)
+{
+    return l->nhosts;
+}
+
+int hb_history_load_host(struct hb_history_load *l, size_t host,
+                         const struct hb_history_series **series, size_t *n)
+{
+    if (!l->keep) {
+        hb_arena_reset(&l->arena);
+        l->nseries = 0;
+    }
+    size_t first = l->keep ? l->nseries : 0;
+    int rc = read_host(l, l->hosts[host]);
+    if (rc) return rc;
+    *series = l->series + first;
+    *n = l->nseries - first;
+    return 0;
+}
+
 int hb_history_load_next(struct hb_history_load *l, const struct hb_history_series **series,
                          size_t *n)
 {
     while (l->next < l->nhosts) {
-        if (!l->keep) {
-            hb_arena_reset(&l->arena);
-            l->nseries = 0;
-        }
-        size_t first = l->keep ? l->nseries : 0;
-        int rc = read_host(l, l->hosts[l->next++]);
+        int rc = hb_history_load_host(l, l->next++, series, n);
         if (rc) return rc;
-        if (l->nseries == first) continue;
-        *series = l->series + first;
-        *n = l->nseries - first;
-        return 1;
+        if (*n) return 1;
     }
     return 0;
-}
-
-int hb_history_load_each(struct hb_history_db *db, const struct hb_history_filter *f,
-                         int (*fn)(void *ctx, const struct hb_history_series *s, size_t n),
-                         void *ctx, size_t *hosts)
-{
-    struct hb_history_load *l = NULL;
-    int rc = hb_history_load_open(db, f, &l), more;
-    const struct hb_history_series *s;
-    size_t n;
-    while (rc == 0 && (more = hb_history_load_next(l, &s, &n)) != 0)
-        rc = more < 0 ? more : fn(ctx, s, n);
-    if (l && hosts) *hosts = l->nhosts;
-    hb_history_load_close(l);
-    return rc;
 }
 
 void hb_history_load_close(struct hb_history_load *l)

@@ -27,8 +27,15 @@ int hb_history_load_open(struct hb_history_db *db, const struct hb_history_filte
 int hb_history_load_next(struct hb_history_load *l, const struct hb_history_series **series,
                          size_t *n);
 
+/* How many hosts the filter let through; host i's series (none when it has no points),
+ * read as hb_history_load_next reads them: hb_history_load_each reads ahead with these. */
+size_t hb_history_load_hosts(const struct hb_history_load *l);
+int hb_history_load_host(struct hb_history_load *l, size_t host,
+                         const struct hb_history_series **series, size_t *n);
+
 /* fn(ctx, series, n) for each host's series in turn, as hb_history_load_next gives them,
  * until fn returns non-zero; *hosts (may be NULL) gets how many hosts the filter let through.
+ * The next host is read on a thread of its own while fn works (fn must not use db).
  * 0, fn's first non-zero, or the loader's -errno with its message. */
 int hb_history_load_each(struct hb_history_db *db, const struct hb_history_filter *f,
                          int (*fn)(void *ctx, const struct hb_history_series *s, size_t n),

@@ -45,6 +45,13 @@ static const struct {
     {0x00C36400, "CephFS"}, {0x19830326, "BeeGFS"}, {0x5346414F, "AFS"},
 };
 
+const char *hb_history_sqlite_network_fs(unsigned long f_type)
+{
+    for (size_t i = 0; i < sizeof(network_fs) / sizeof(network_fs[0]); i++)
+        if ((long)(unsigned int)f_type == network_fs[i].magic) return network_fs[i].name;
+    return NULL;
+}
+
 /* The network file system path lies on, or NULL (a file not made yet: its folder's). */
 static const char *on_network_fs(const char *path)
 {
@@ -53,10 +60,7 @@ static const char *on_network_fs(const char *path)
     int rc = statfs(path, &sf);
     if (rc != 0 && copy) rc = statfs(dirname(copy), &sf);
     free(copy);
-    if (rc != 0) return NULL;
-    for (size_t i = 0; i < sizeof(network_fs) / sizeof(network_fs[0]); i++)
-        if ((long)(unsigned int)sf.f_type == network_fs[i].magic) return network_fs[i].name;
-    return NULL;
+    return rc == 0 ? hb_history_sqlite_network_fs((unsigned long)sf.f_type) : NULL;
 }
 
 /* SQLite's result code as hopbench's errno, with the message naming the file. */

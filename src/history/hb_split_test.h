@@ -42,7 +42,9 @@ struct hb_split_window {
         double v;
         size_t point;
     } * at;
+    struct hb_split_ranked *tmp; /* the sort's room */
     size_t n, cap;
+    size_t from, to; /* the points ranked */
 };
 
 /* Rank the repeats of points [from, to) into w (grown as needed): 0 or -ENOMEM. */

@@ -7,7 +7,8 @@
 # bind mount over /sys/kernel/mm/transparent_hugepage/enabled in a mount namespace of their own
 # (unshare -m): the captured config says never, and the runs ask for 4 KiB pages (--pages 4k),
 # which is what a run asking for THP (--pages thp, every other run) gets under never. Then
-# `history check` and `report --history`: the steps found, the knobs named.
+# `history check` and `report --history`: the steps found, the knobs named, and THP's change
+# a config row of its own at the first THP run (exit 1 when it is not).
 set -u
 hb=$(realpath "$1")
 work=${2:-$(mktemp -d)}
@@ -60,3 +61,12 @@ echo "exit $?"
 echo "== change points: kind, series, run after, change, knobs"
 jq -r 'select(.type == "change_point") | [.direction, .kind, .series + " " + .metric, .at_run,
        (.change_pct | tostring) + "%", .knobs] | @tsv' check.jsonl
+echo "== config changes: at, run, knobs, hopbench"
+jq -r 'select(.type == "config_change") | [.at_time, .at_run, .knobs, .version_change] | @tsv' check.jsonl
+first_thp=$(printf 'run-%02d-thp.jsonl' $((n - 2)))
+want=$(jq -r 'select(.type == "run") | .start_time' "$first_thp")
+got=$(jq -r --arg t "$want" 'select(.type == "config_change" and .at_time == $t) | .knobs' check.jsonl)
+case "$got" in
+*"thp_enabled "*" -> never"*) echo "PASS: $first_thp ($want) named: $got" ;;
+*) echo "FAIL: no config row naming thp_enabled -> never at $first_thp ($want): '$got'"; exit 1 ;;
+esac

@@ -102,7 +102,7 @@ refused "check: a --since that is no date" 2 "--since 'May' is not a date" "${H[
 
 # check: planted steps on a host of their own, found on their night with the knob named.
 gen p --host-prefix p --nights 60 --noise 3 --step 40:-8:p000:1 --step 50:10:p000:0 \
-    --knob 50:thp_enabled:never --version 55:2222222222bb
+    --knob 30:governor:powersave --knob 50:thp_enabled:never --version 55:2222222222bb
 "${H[@]}" add --db "$db" p/*.jsonl >/dev/null
 out=$("${H[@]}" check --db "$db" --host p000 --format jsonl)
 expect "check: exit 0 (no worse change in the last run)" "$?" 0
@@ -110,19 +110,28 @@ rows=$(jq -c 'select(.type == "change_point") | [.series, .at_time, .direction, 
 expect "check: the bandwidth step on night 40, the latency step on night 50 with THP named" "$rows" \
     '["bw s01 0.0.r.0 cpu=0 mem=1 read threads=1 bytes=67108864","2026-10-11T02:00:00Z","worse","step","",false]
 ["lat s00 0.0.r.0 cpu=0 mem=0 chase threads=1 bytes=67108864","2026-10-21T02:00:00Z","worse","step","thp_enabled always -> never",false]'
+# What changed on the host, each run against the one before, whether or not a figure stepped
+# there: the governor (no step), THP (the latency step), hopbench's commit (no step).
+expect "check: the config changes, rows of their own" \
+    "$(jq -c 'select(.type == "config_change") | [.host, .kind, .at_time, .at_commit, .knobs, .version_change]' <<<"$out")" \
+    '["p000","config","2026-10-01T02:00:00Z","1111111111aa","governor performance -> powersave",null]
+["p000","config","2026-10-21T02:00:00Z","1111111111aa","thp_enabled always -> never",null]
+["p000","config","2026-10-26T02:00:00Z","2222222222bb","","0.1.0 1111111111aa -> 0.1.0 2222222222bb"]'
 expect "check: the change about -8%" "$(jq -r 'select(.type == "change_point" and .metric == "bandwidth") | .change_pct | . > -10 and . < -6' <<<"$out")" true
-expect "check: the summary" "$(jq -c 'select(.type == "history_summary") | [.hosts, .series, .points, .change_points, .worse_recent]' <<<"$out")" "[1,2,120,2,0]"
+expect "check: the summary" "$(jq -c 'select(.type == "history_summary") | [.hosts, .series, .points, .change_points, .config_changes, .worse_recent]' <<<"$out")" "[1,2,120,2,3,0]"
 table=$("${H[@]}" check --db "$db" --host p000)
 expect_has "check table: the row" "$table" "worse  step  "
 expect_has "check table: the knob" "$table" "[config changed: thp_enabled always -> never]"
-expect "check csv: a header and two rows" "$("${H[@]}" check --db "$db" --host p000 --format csv | wc -l)" 3
+expect_has "check table: a config row" "$table" "config p000 at 2026-10-01T02:00:00Z (run "
+expect "check csv: a header, two change points, three config rows" "$("${H[@]}" check --db "$db" --host p000 --format csv | wc -l)" 6
 "${H[@]}" check --db "$db" --host p000 -o rows.csv
-expect "check -o NAME.csv: CSV, as the name says" "$(head -1 rows.csv | cut -d, -f1-3)/$(wc -l <rows.csv)" "host,series,metric/3"
+expect "check -o NAME.csv: CSV, as the name says" "$(head -1 rows.csv | cut -d, -f1-3)/$(wc -l <rows.csv)" "host,series,metric/6"
 expect "check --match: one series" "$("${H[@]}" check --db "$db" --host p000 --match '*latency' --format jsonl | jq -r 'select(.type == "history_summary") | .series')" 1
 # The last two nights step worse: the gate's exit 1 (--recent 2), the row recent, the commit
 # named.
 gen p --host-prefix p --first 60 --nights 2 --noise 3 --step 40:-8:p000:1 --step 50:10:p000:0 \
-    --step 60:-25:p000:1 --knob 50:thp_enabled:never --version 55:2222222222bb
+    --step 60:-25:p000:1 --knob 30:governor:powersave --knob 50:thp_enabled:never \
+    --version 55:2222222222bb
 "${H[@]}" add --db "$db" p/night-060.jsonl p/night-061.jsonl >/dev/null
 out=$("${H[@]}" check --db "$db" --host p000 --recent 2 --format jsonl)
 expect "check: exit 1 when the last runs stepped worse" "$?" 1
@@ -174,6 +183,10 @@ postgres*)
     refused "a newer schema" 2 "newer.sqlite: its history schema is version 2, newer than this hopbench's 1" "${H[@]}" add --db newer.sqlite g/night-010.jsonl
     refused "check: a newer schema" 2 "newer.sqlite: its history schema is version 2" "${H[@]}" check --db newer.sqlite
     refused "check: no history there" 2 "none.sqlite: no history there" "${H[@]}" check --db none.sqlite
+    # A damaged point on the last host: its error comes from the thread that reads ahead.
+    cp "$db" damaged.sqlite
+    sqlite3 damaged.sqlite "UPDATE points SET repeats = '1.5 x' WHERE series_id = (SELECT max(id) FROM series)"
+    refused "check: repeats that are no numbers" 2 "damaged.sqlite: a point's repeat values '1.5 x' are not numbers" "${H[@]}" check --db damaged.sqlite
     refused "a bad run into a new file: no file left" 2 "empty.jsonl" "${H[@]}" add --db new.sqlite empty.jsonl
     expect "no file left" "$(ls new.sqlite* 2>/dev/null)" ""
     # Another writer holds the lock past --busy-timeout (its hold ends after 3 s at most).

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Slurm across real hosts: the local Slurm of tests/slurm with one slurmd per host (h1, h2)
 # and slurmctld on the head. `sbatch -N 2` of hopbench-fleet.sbatch and of hopbench.sbatch run
-# hopbench on both hosts with srun --mpi=pmix; results land in results/JOBID/. Then a host is
+# hopbench on both hosts with srun --mpi=pmix; results land in results/JOBID/, and the fleet
+# job adds its run to $HOPBENCH_HISTORY, which `history check` reports per host. Then a host is
 # lost mid-job (every process of h2 killed, its slurmd with them): the job ends within 30 s,
 # its output names h2 on one line, and what was measured is kept in results/JOBID.incomplete.
 # shellcheck source=hosts-lib.sh
@@ -47,10 +48,23 @@ check_job() {
 }
 
 small=(--size 16M --reps 2 --min-time 0.01)
+# The fleet job adds its run to the history HOPBENCH_HISTORY names (sbatch passes the
+# environment on), each host's records under their host; check then reports per host.
+export HOPBENCH_HISTORY=$work/history.sqlite
 submit -N 2 --ntasks-per-node=1 --cpus-per-task=1 "$TOP/jobs/slurm/hopbench-fleet.sbatch" "${small[@]}"
+unset HOPBENCH_HISTORY
 check_job hopbench-fleet.sbatch
 expect_eq "hopbench-fleet.sbatch: fleet record lists both hosts" \
     "$(jqs "$work/results/$JOB/results.jsonl" '[.[] | select(.type=="fleet")][0].hosts | map(.host)')" '["h1","h2"]'
+expect_eq "hopbench-fleet.sbatch: its run in HOPBENCH_HISTORY, a run per host" \
+    "$(sqlite3 "$work/history.sqlite" 'SELECT host FROM runs ORDER BY host' | tr '\n' ' ')" "h1 h2 "
+"$HB" history check --db "$work/history.sqlite" --format jsonl >check.jsonl
+expect_eq "history check: exit 0, both hosts" "$?/$(jq -c 'select(.type == "history_summary") | .hosts' check.jsonl)" "0/2"
+for h in h1 h2; do
+    expect_eq "history check --host $h: that host's series, a point each" \
+        "$("$HB" history check --db "$work/history.sqlite" --host "$h" --format jsonl |
+            jq -c 'select(.type == "history_summary") | [.hosts, .series > 0, .points == .series]')" '[1,true,true]'
+done
 rm -rf "$work/results"
 submit -N 2 --ntasks-per-node=1 --cpus-per-task=1 "$TOP/jobs/slurm/hopbench.sbatch" bw --kernel read "${small[@]}"
 check_job hopbench.sbatch
