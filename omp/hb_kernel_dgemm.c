@@ -69,7 +69,7 @@ static void dgemm_c(double *restrict c, const double *restrict a, const double *
 
 #if defined(__x86_64__)
 __attribute__((target("avx2,fma"))) static void
-hb_dgemm_avx2(double *restrict c, const double *restrict a, const double *restrict b)
+dgemm_avx2(double *restrict c, const double *restrict a, const double *restrict b)
 {
     for (size_t jb = 0; jb < N; jb += 8)
         for (size_t ib = 0; ib < N; ib += 4) {
@@ -93,7 +93,7 @@ hb_dgemm_avx2(double *restrict c, const double *restrict a, const double *restri
 }
 
 __attribute__((target("avx512f"))) static void
-hb_dgemm_avx512(double *restrict c, const double *restrict a, const double *restrict b)
+dgemm_avx512(double *restrict c, const double *restrict a, const double *restrict b)
 {
     for (size_t jb = 0; jb < N; jb += 16)
         for (size_t ib = 0; ib < N; ib += 8) {
@@ -129,9 +129,9 @@ double hb_kernel_dgemm_run(struct hb_kslice *s, uint64_t sweeps)
             const double *a = s->b + m * NN, *b = s->c + m * NN;
 #if defined(__x86_64__)
             if (path == HB_SIMD_AVX512)
-                hb_dgemm_avx512(c, a, b);
+                dgemm_avx512(c, a, b);
             else if (path == HB_SIMD_AVX2)
-                hb_dgemm_avx2(c, a, b);
+                dgemm_avx2(c, a, b);
             else
 #endif
                 dgemm_c(c, a, b);

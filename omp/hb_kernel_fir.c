@@ -81,11 +81,11 @@ static void fir_c(double *restrict a, const double *restrict b, const double *re
             for (size_t j = 0; j < 8; j++)                                                         \
                 STOREU(a + i + j * W, acc[j]);                                                     \
         }                                                                                          \
-        hb_fir_tail(a, b, h, n, full);                                                             \
+        fir_tail(a, b, h, n, full);                                                                \
     }
 
-        static void hb_fir_tail(double *restrict a, const double *restrict b,
-                                const double *restrict h, size_t n, size_t from)
+        static void fir_tail(double *restrict a, const double *restrict b, const double *restrict h,
+                             size_t n, size_t from)
 {
     for (size_t i = from; i < n; i++) {
         double acc = 0.0;
@@ -95,9 +95,9 @@ static void fir_c(double *restrict a, const double *restrict b, const double *re
     }
 }
 
-HB_FIR_SIMD(hb_fir_avx2, __attribute__((target("avx2,fma"))), __m256d, 4, _mm256_set1_pd,
+HB_FIR_SIMD(fir_avx2, __attribute__((target("avx2,fma"))), __m256d, 4, _mm256_set1_pd,
             _mm256_loadu_pd, _mm256_fmadd_pd, _mm256_storeu_pd, _mm256_setzero_pd)
-HB_FIR_SIMD(hb_fir_avx512, __attribute__((target("avx512f"))), __m512d, 8, _mm512_set1_pd,
+HB_FIR_SIMD(fir_avx512, __attribute__((target("avx512f"))), __m512d, 8, _mm512_set1_pd,
             _mm512_loadu_pd, _mm512_fmadd_pd, _mm512_storeu_pd, _mm512_setzero_pd)
 #endif
 
@@ -107,10 +107,10 @@ double hb_kernel_fir_run(struct hb_kslice *s, uint64_t sweeps)
         switch (hb_simd_active()) {
 #if defined(__x86_64__)
         case HB_SIMD_AVX512:
-            hb_fir_avx512(s->a, s->b, fir_taps, s->n);
+            fir_avx512(s->a, s->b, fir_taps, s->n);
             break;
         case HB_SIMD_AVX2:
-            hb_fir_avx2(s->a, s->b, fir_taps, s->n);
+            fir_avx2(s->a, s->b, fir_taps, s->n);
             break;
 #endif
         default:

@@ -16,7 +16,7 @@
 #include <immintrin.h>
 #endif
 
-static volatile double intensity_one = 1.0, hb_intensity_zero = 0.0;
+static volatile double intensity_one = 1.0, intensity_zero = 0.0;
 
 static double intensity_value(size_t i)
 {
@@ -60,8 +60,8 @@ static double intensity_c(const double *x, size_t n, uint64_t fmas, double c, do
 }
 
 #if defined(__x86_64__)
-__attribute__((target("avx2,fma"))) static double
-hb_intensity_avx2(const double *x, size_t n, uint64_t fmas, double c, double d)
+__attribute__((target("avx2,fma"))) static double intensity_avx2(const double *x, size_t n,
+                                                                 uint64_t fmas, double c, double d)
 {
     __m256d acc[8], vc = _mm256_set1_pd(c), vd = _mm256_set1_pd(d);
     for (int k = 0; k < 8; k++)
@@ -86,8 +86,8 @@ hb_intensity_avx2(const double *x, size_t n, uint64_t fmas, double c, double d)
     return sum;
 }
 
-__attribute__((target("avx512f"))) static double
-hb_intensity_avx512(const double *x, size_t n, uint64_t fmas, double c, double d)
+__attribute__((target("avx512f"))) static double intensity_avx512(const double *x, size_t n,
+                                                                  uint64_t fmas, double c, double d)
 {
     __m512d acc[8], vc = _mm512_set1_pd(c), vd = _mm512_set1_pd(d);
     for (int k = 0; k < 8; k++)
@@ -115,16 +115,16 @@ hb_intensity_avx512(const double *x, size_t n, uint64_t fmas, double c, double d
 double hb_kernel_intensity_run(struct hb_kslice *s, uint64_t sweeps)
 {
     uint64_t flops = hb_kernel_intensity_flops(s->param), fmas = flops == 1 ? 0 : flops / 2;
-    double c = intensity_one, d = hb_intensity_zero, sum = 0.0;
+    double c = intensity_one, d = intensity_zero, sum = 0.0;
 #if defined(__x86_64__)
     enum hb_simd path = hb_simd_active();
 #endif
     for (uint64_t sw = 0; sw < sweeps; sw++) {
 #if defined(__x86_64__)
         if (path == HB_SIMD_AVX512)
-            sum = hb_intensity_avx512(s->a, s->n, fmas, c, d);
+            sum = intensity_avx512(s->a, s->n, fmas, c, d);
         else if (path == HB_SIMD_AVX2)
-            sum = hb_intensity_avx2(s->a, s->n, fmas, c, d);
+            sum = intensity_avx2(s->a, s->n, fmas, c, d);
         else
 #endif
             sum = intensity_c(s->a, s->n, fmas, c, d);

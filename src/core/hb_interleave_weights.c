@@ -22,7 +22,7 @@ struct hb_wil_saved {
 };
 
 static struct hb_interleave_weights_state weights_now;
-static int *hb_wil_nodes, *weights_weights;
+static int *weights_nodes, *weights_weights;
 static struct hb_wil_saved *weights_saved;
 static int weights_nsaved;
 static volatile sig_atomic_t weights_live; /* weights of ours are in force */
@@ -163,10 +163,10 @@ static void weights_watch(bool on)
 
 static void weights_forget(void)
 {
-    free(hb_wil_nodes);
+    free(weights_nodes);
     free(weights_weights);
     free(weights_saved);
-    hb_wil_nodes = weights_weights = NULL;
+    weights_nodes = weights_weights = NULL;
     weights_saved = NULL;
     weights_nsaved = 0;
     memset(&weights_now, 0, sizeof(weights_now));
@@ -222,15 +222,15 @@ static int weights_write_all(const int *nodes, const int *weights, int n)
 int hb_interleave_weights_apply(const int *nodes, const int *weights, int n)
 {
     hb_interleave_weights_restore();
-    hb_wil_nodes = malloc((size_t)(n > 0 ? n : 1) * sizeof(int));
+    weights_nodes = malloc((size_t)(n > 0 ? n : 1) * sizeof(int));
     weights_weights = malloc((size_t)(n > 0 ? n : 1) * sizeof(int));
     weights_saved = calloc((size_t)n + 1, sizeof(*weights_saved)); /* the nodes and `auto` */
-    if (!hb_wil_nodes || !weights_weights || !weights_saved) {
+    if (!weights_nodes || !weights_weights || !weights_saved) {
         weights_forget();
         hb_error_set("out of memory holding the weights of %d nodes", n);
         return -ENOMEM;
     }
-    memcpy(hb_wil_nodes, nodes, (size_t)n * sizeof(int));
+    memcpy(weights_nodes, nodes, (size_t)n * sizeof(int));
     int rc = 0;
     bool set = hb_interleave_weights_writable();
     if (set) {
@@ -244,7 +244,7 @@ int hb_interleave_weights_apply(const int *nodes, const int *weights, int n)
         hb_interleave_weights_restore();
         return rc;
     }
-    weights_now = (struct hb_interleave_weights_state){n, hb_wil_nodes, weights_weights, set};
+    weights_now = (struct hb_interleave_weights_state){n, weights_nodes, weights_weights, set};
     return 0;
 }
 

@@ -11,16 +11,16 @@ const char *const hb_format_names[HB_FORMAT_COUNT + 1] = {
 static const struct {
     const char *suffix;
     enum hb_format format;
-} hb_format_suffixes[] = {
+} format_suffixes[] = {
     {".jsonl", HB_FORMAT_JSONL}, {".json", HB_FORMAT_JSONL}, {".csv", HB_FORMAT_CSV}};
 
 bool hb_format_of_name(const char *path, enum hb_format *f)
 {
     size_t n = path ? strlen(path) : 0;
-    for (size_t i = 0; i < sizeof(hb_format_suffixes) / sizeof(hb_format_suffixes[0]); i++) {
-        size_t k = strlen(hb_format_suffixes[i].suffix);
-        if (n > k && strcasecmp(path + n - k, hb_format_suffixes[i].suffix) == 0) {
-            *f = hb_format_suffixes[i].format;
+    for (size_t i = 0; i < sizeof(format_suffixes) / sizeof(format_suffixes[0]); i++) {
+        size_t k = strlen(format_suffixes[i].suffix);
+        if (n > k && strcasecmp(path + n - k, format_suffixes[i].suffix) == 0) {
+            *f = format_suffixes[i].format;
             return true;
         }
     }

@@ -9,12 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-static long hb_held_now, held_most;
+static long held_now, held_most;
 
 void hb_records_held_add(long n)
 {
-    hb_held_now += n;
-    if (hb_held_now > held_most) held_most = hb_held_now;
+    held_now += n;
+    if (held_now > held_most) held_most = held_now;
 }
 
 long hb_records_held_max(void)

@@ -1,6 +1,9 @@
-/* A file whose public function does not carry its stem: style.names-fail expects it named. */
+/* A file whose public function does not carry its stem and whose file-local variable keeps the
+ * hb_ prefix: style.names-fail expects both named. */
+static volatile int hb_kept_prefix = 1;
+
 int hb_elsewhere(void);
 int hb_elsewhere(void)
 {
-    return 0;
+    return hb_kept_prefix - 1;
 }
