@@ -75,9 +75,11 @@ hb_mpi_keepalive_env() {
 
 # hb_mpi_no_grace_env: once a rank has failed, mpirun sends the others SIGTERM and, after a
 # grace of 1 s, SIGKILL; it waits out that grace even when nothing is left, so every failing
-# launch takes 2 s more. For launches that fail before measuring (hopbench's refusals), where
-# no rank has records to keep. Not for runs stopped mid-way, whose ranks need the grace to keep
-# their records. ORTE reads OMPI_MCA_odls_*, PRRTE PRTE_MCA_odls_*.
+# launch takes 2 s more. For launches that hopbench refuses before measuring, where no rank
+# has records to keep and the refusal's line is out before the rank ends. Not for runs stopped
+# mid-way, whose ranks need the grace to keep their records, nor where Open MPI itself stops a
+# rank (a failed MPI_Init), which needs it to print hopbench's line. ORTE reads
+# OMPI_MCA_odls_*, PRRTE PRTE_MCA_odls_*.
 hb_mpi_no_grace_env() {
     if [ "$(hb_mpi_flavor)" = ompi5 ]; then
         export PRTE_MCA_odls_base_sigkill_timeout=0
