@@ -64,7 +64,7 @@ while read -r n t; do
 done < <(numbers cli)
 [ "$(id -u)" = 0 ] && export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # The unit tests that draw thousands of inputs (unit.interval, unit.comm_links,
-# report.jsonl_fast) took 8-22 s each here, half of the tests' time: the x86 build runs every
+# report.jsonl_fast, kernels_sizes) took 5-22 s each here, half of the tests' time: the x86 build runs every
 # input; here they take a share (tests/hb_check.h: hb_check_short), every check still made.
 [ "${HB_TEST_FULL:-0}" = 1 ] || export HB_TEST_SHORT=1
 rc=0
