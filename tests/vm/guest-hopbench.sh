@@ -5,7 +5,7 @@
 # /out, and hopbench-test.sh asserts on them (records only, never timings).
 # Needs $HB; $MIGRATOR (hb_vm_migrator) adds the misplaced-pages runs, $PROBE (hb_vm_probe)
 # the guest's own checks (selftest/guest-probe.sh, $PROBE_SH). LAYOUT=1: the rank layout
-# errors of too few ranks; MATRIX_NODES: the matrix's --nodes.
+# errors of too few ranks; MATRIX_NODES: the matrix's --nodes; WITH_MATRIX=0: no matrix.
 # SMALL, MATRIX, MPI, TINY and BW are option lists: split on purpose.
 # $GUEST (the preset's name) picks the runs only one guest does.
 # shellcheck disable=SC2086
@@ -34,8 +34,10 @@ run topo "$HB" topo --format jsonl
 # placeholder cut off (busybox has no JSON tool; the field is a plain string).
 sed -n 's/.*"mpirun":"\([^"]*\) hopbench \.\.\.".*/\1/p' /out/topo.out >/out/suggested.txt
 
-run matrix $REFUSED --map-by numa --bind-to numa -np "$NUMAVM_CPU_NODES" \
-    "$HB" matrix $MATRIX ${MATRIX_NODES:+--nodes "$MATRIX_NODES"} -o /out/matrix.jsonl
+if [ "${WITH_MATRIX:-1}" = 1 ]; then
+    run matrix $REFUSED --map-by numa --bind-to numa -np "$NUMAVM_CPU_NODES" \
+        "$HB" matrix $MATRIX ${MATRIX_NODES:+--nodes "$MATRIX_NODES"} -o /out/matrix.jsonl
+fi
 if [ "${LAYOUT:-0}" = 1 ]; then
     run layout-np1 $REFUSED -np 1 "$HB" lat $SMALL
     if [ "$NUMAVM_CPU_NODES" -gt 2 ]; then
