@@ -7,6 +7,7 @@
 #   hb_mpi_oversubscribe     the words that allow more ranks than cores
 #   hb_mpi_agent_args AGENT  the words that make mpirun reach other hosts through AGENT, not ssh
 #   hb_mpi_oob_args ARGS...  mpirun's own (daemon) MCA parameters NAME VALUE...
+#   hb_mpi_no_grace_env      no grace between SIGTERM and SIGKILL once a rank has failed
 # hopbench itself decides the same in C from MPI_Get_library_version (src/core/hb_mpirun_dialect.c).
 
 # hb_mpi_detect: sets and exports HB_MPI_FLAVOR (ompi4, ompi5 or other) from the mpirun in
@@ -70,4 +71,19 @@ hb_mpi_keepalive_env() {
         v=$p${n%%=*}
         [ -n "${!v:-}" ] || export "$v=${n#*=}"
     done
+}
+
+# hb_mpi_no_grace_env: once a rank has failed, mpirun sends the others SIGTERM and, after a
+# grace of 1 s, SIGKILL; it waits out that grace even when nothing is left, so every failing
+# launch takes 2 s more. For launches that hopbench refuses before measuring, where no rank
+# has records to keep and the refusal's line is out before the rank ends. Not for runs stopped
+# mid-way, whose ranks need the grace to keep their records, nor where Open MPI itself stops a
+# rank (a failed MPI_Init), which needs it to print hopbench's line. ORTE reads
+# OMPI_MCA_odls_*, PRRTE PRTE_MCA_odls_*.
+hb_mpi_no_grace_env() {
+    if [ "$(hb_mpi_flavor)" = ompi5 ]; then
+        export PRTE_MCA_odls_base_sigkill_timeout=0
+    else
+        export OMPI_MCA_odls_base_sigkill_timeout=0
+    fi
 }

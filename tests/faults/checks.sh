@@ -132,6 +132,10 @@ rm -f mib.scn
 # started alone never starts MPI): hopbench's line and exit 3, nothing written.
 if command -v mpirun >/dev/null; then
     if [ "$(id -u)" = 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
+    # The limits are refused before MPI_Init: no 2 s grace after each (jobs/lib/mpi.sh).
+    # shellcheck source=../../jobs/lib/mpi.sh
+    . "$TOP/jobs/lib/mpi.sh"
+    hb_mpi_no_grace_env
     MPIRUN=(mpirun -np 1 --bind-to none)
     out=$("${MPIRUN[@]}" bash -c 'ulimit -n 16 && exec "$0" "$@"' "$HB" lat "${QUICK[@]}" -o out.jsonl 2>&1)
     rc=$?
@@ -141,7 +145,9 @@ if command -v mpirun >/dev/null; then
     rc=$?
     expect "ulimit -v" 3 "address space limited to 292 MiB (ulimit -v)"
     # Any other MPI_Init failure (here a transport Open MPI cannot load): after Open MPI's own
-    # messages, one hopbench line and 3, never 1 (a failed measurement).
+    # messages, one hopbench line and 3, never 1 (a failed measurement). Open MPI stops the
+    # rank: the grace before SIGKILL is what lets it print that line.
+    unset OMPI_MCA_odls_base_sigkill_timeout PRTE_MCA_odls_base_sigkill_timeout
     out=$(OMPI_MCA_pml=nosuch "${MPIRUN[@]}" "$HB" lat "${QUICK[@]}" -o out.jsonl 2>&1)
     rc=$?
     # mpirun itself ends with 1 when a rank's MPI_Init fails; the rank ends with 3.

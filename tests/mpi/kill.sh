@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # A rank killed mid-run (SIGKILL), then Ctrl-C to mpirun: the job ends within 30 s with a
 # message naming the rank, and the records written before stay intact (complete lines).
+# Ctrl-C: the ranks that mpirun then stops need its grace before SIGKILL to keep their records.
+MPI_GRACE=1
 . "$(dirname "$0")/mpi-lib.sh"
 kernels=read,write,copy,triad,write-nt,copy-nt,triad-nt,memcpy
 long=(bw --kernel "$kernels" --size 64M --reps 200 --min-time 0.02 --repeat 1 --threads 1 --format jsonl)

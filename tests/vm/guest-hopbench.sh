@@ -5,7 +5,7 @@
 # /out, and hopbench-test.sh asserts on them (records only, never timings).
 # Needs $HB; $MIGRATOR (hb_vm_migrator) adds the misplaced-pages runs, $PROBE (hb_vm_probe)
 # the guest's own checks (selftest/guest-probe.sh, $PROBE_SH). LAYOUT=1: the rank layout
-# errors of too few ranks; MATRIX_NODES: the matrix's --nodes.
+# errors of too few ranks; MATRIX_NODES: the matrix's --nodes; WITH_MATRIX=0: no matrix.
 # SMALL, MATRIX, MPI, TINY and BW are option lists: split on purpose.
 # $GUEST (the preset's name) picks the runs only one guest does.
 # shellcheck disable=SC2086
@@ -13,6 +13,10 @@
 SMALL="--size 4M --reps 2 --min-time 0.001 --repeat 1 --quiet"
 # latency (chase) and one bandwidth kernel: every cell kind, half the experiments
 MATRIX="--kernel read --format jsonl $SMALL"
+# Launches that hopbench refuses before measuring (and the matrix, refused on quartet-mem):
+# once a rank has failed, mpirun waits out a grace between SIGTERM and SIGKILL (1 s; 2-4 s a
+# launch here) though no rank has records to keep.
+REFUSED="mpirun --mca odls_base_sigkill_timeout 0"
 
 # run NAME CMD...: the command's output and status into /out
 run() {
@@ -30,27 +34,29 @@ run topo "$HB" topo --format jsonl
 # placeholder cut off (busybox has no JSON tool; the field is a plain string).
 sed -n 's/.*"mpirun":"\([^"]*\) hopbench \.\.\.".*/\1/p' /out/topo.out >/out/suggested.txt
 
-run matrix mpirun --map-by numa --bind-to numa -np "$NUMAVM_CPU_NODES" \
-    "$HB" matrix $MATRIX ${MATRIX_NODES:+--nodes "$MATRIX_NODES"} -o /out/matrix.jsonl
+if [ "${WITH_MATRIX:-1}" = 1 ]; then
+    run matrix $REFUSED --map-by numa --bind-to numa -np "$NUMAVM_CPU_NODES" \
+        "$HB" matrix $MATRIX ${MATRIX_NODES:+--nodes "$MATRIX_NODES"} -o /out/matrix.jsonl
+fi
 if [ "${LAYOUT:-0}" = 1 ]; then
-    run layout-np1 mpirun -np 1 "$HB" lat $SMALL
+    run layout-np1 $REFUSED -np 1 "$HB" lat $SMALL
     if [ "$NUMAVM_CPU_NODES" -gt 2 ]; then
-        run layout-np2 mpirun --map-by numa --bind-to numa -np 2 "$HB" lat $SMALL
+        run layout-np2 $REFUSED --map-by numa --bind-to numa -np 2 "$HB" lat $SMALL
     fi
 fi
 if [ "$NUMAVM_NODES" -gt "$NUMAVM_CPU_NODES" ]; then
     # one rank per NUMA node, the memory-only ones included: what people try first
-    run layout-all mpirun --map-by numa --oversubscribe -np "$NUMAVM_NODES" "$HB" lat $SMALL
+    run layout-all $REFUSED --map-by numa --oversubscribe -np "$NUMAVM_NODES" "$HB" lat $SMALL
     # shellcheck disable=SC2046  # the suggested line is words without spaces
     run suggested $(cat /out/suggested.txt) "$HB" matrix $MATRIX -o /out/suggested.jsonl
 fi
 if [ "${GUEST:-}" = two-smp ]; then
     # Ranks and threads left unbound (libgomp ignores OMP_PLACES without binding): the ranks
     # may run anywhere, so hopbench must refuse before timing anything (exit 3).
-    run unbound mpirun --bind-to none -np 1 -x OMP_PLACES="{0},{1}" -x OMP_PROC_BIND=false \
+    run unbound $REFUSED --bind-to none -np 1 -x OMP_PLACES="{0},{1}" -x OMP_PROC_BIND=false \
         "$HB" lat $SMALL : -np 1 -x OMP_PLACES="{2},{3}" -x OMP_PROC_BIND=false "$HB" lat $SMALL
     # Ranks bound to nothing: each spans both nodes, so none serves one (exit 3, the line).
-    run unbound-ranks mpirun --bind-to none -np 2 "$HB" lat $SMALL
+    run unbound-ranks $REFUSED --bind-to none -np 2 "$HB" lat $SMALL
     # The ranks bind themselves (the one-app-context line topo prints for SNC + CXL machines),
     # here in reverse: local rank 0 on node 1's CPUs, rank 1 on node 0's.
     run rank-cpus mpirun --bind-to none -np 2 -x HOPBENCH_RANK_CPUS=2-3:0-1 "$HB" lat $SMALL \
@@ -94,7 +100,7 @@ if [ "${GUEST:-}" = quartet-mem ]; then
     # Both ends' buffers on the memory-only node 4, the pairs of nodes 0 and 1. One rank per
     # core: --map-by numa counts node 4 too and put two ranks on node 0's one core, which comm
     # refuses (their latency would be the scheduler's); that launch is checked too.
-    run comm-shared mpirun --map-by numa --bind-to numa -np "$NUMAVM_CPU_NODES" "$HB" comm \
+    run comm-shared $REFUSED --map-by numa --bind-to numa -np "$NUMAVM_CPU_NODES" "$HB" comm \
         --size 8 --nodes 0,1 --mem-node 4 --reps 1 --min-time 0.001 --repeat 1 --quiet \
         -o /out/comm-shared.jsonl
     run comm-mem mpirun --map-by core --bind-to core -np "$NUMAVM_CPU_NODES" "$HB" comm \
