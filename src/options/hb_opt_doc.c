@@ -97,6 +97,12 @@ const struct hb_opt_doc hb_opt_docs[] = {
     {"clean-buffers", 0, OPT_CLEAN_BUFFERS, NULL, HB_COMPLETE_NONE, NULL,
      "coll: reuse the send buffer unchanged between iterations, as OSU does (default: "
      "rewritten before each)"},
+    {"baseline", 0, OPT_BASELINE, "FILE", HB_COMPLETE_FILE, NULL,
+     "check: judge each cell against FILE, an earlier check or any run with these cells "
+     "(JSON Lines) of this machine (default: the history, else the run's peers)"},
+    {"history", 0, OPT_HISTORY, "URL", HB_COMPLETE_NONE, NULL,
+     "check: judge each cell against this host's last healthy points in the run history at URL "
+     "(a SQLite file or postgresql://..., as hopbench history add writes it)"},
     {"nodes", 0, OPT_NODES, "LIST", HB_COMPLETE_NONE, NULL,
      "only these NUMA nodes (OS indexes and ranges, e.g. 0-3,8; default every node)"},
     {"mix", 0, OPT_MIX, "M", HB_COMPLETE_WORDS, hb_options_mix_names, "{values} (default read)"},
