@@ -535,7 +535,7 @@ static int plan_and_run(int argc, char **argv, const struct hb_options *o, const
         if (rc == 0) rc = hb_health_fit_repeats(o, est.seconds, &repeats);
         hb_estimate_free(&est);
         est = (struct hb_estimate){0};
-        if (rc == 0 && !o->dry_run) rc = hb_health_precheck(o, t);
+        if (rc == 0 && !o->dry_run) rc = hb_health_precheck(o, t, &plan);
         if (rc == 0 && !(fitted = malloc(sizeof(*fitted)))) {
             hb_error_set("out of memory fitting check's repeats");
             rc = -ENOMEM;

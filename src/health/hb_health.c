@@ -40,7 +40,34 @@ static const char *run_cpu_model(const json_t *run)
     return hb_jsonl_read_str(json_object_get(run, "config"), "cpu_model", "");
 }
 
-int hb_health_precheck(const struct hb_options *o, const struct hb_topo *t)
+/* Every key of the plan among the baseline's cells (of any host), or one line naming the
+ * first missing. */
+static int baseline_has(const char *path, const struct hb_health_cells *cells,
+                        const struct hb_plan *plan)
+{
+    json_t *keys = json_array();
+    int rc = keys ? hb_health_cells_plan_keys(plan, keys) : -ENOMEM;
+    size_t i;
+    json_t *k;
+    json_array_foreach(keys, i, k)
+    {
+        bool found = false;
+        for (size_t c = 0; rc == 0 && !found && c < cells->n; c++)
+            found = strcmp(cells->v[c].key, json_string_value(k)) == 0;
+        if (rc == 0 && !found) {
+            hb_error_set("check: --baseline %s lacks the cell '%s' that this check measures: "
+                         "give an earlier check of this machine with the same --size and "
+                         "--nodes",
+                         path, json_string_value(k));
+            rc = -EINVAL;
+        }
+    }
+    json_decref(keys);
+    return rc;
+}
+
+int hb_health_precheck(const struct hb_options *o, const struct hb_topo *t,
+                       const struct hb_plan *plan)
 {
     if (!o->baseline[0]) return 0;
     json_t *cfg = hb_config_read(t);
@@ -50,7 +77,10 @@ int hb_health_precheck(const struct hb_options *o, const struct hb_topo *t)
     }
     struct hb_health_baseline b;
     int rc = hb_health_baseline_load(o->baseline, t, run_cpu_model(cfg), &b);
-    if (rc == 0) hb_health_baseline_free(&b);
+    if (rc == 0) {
+        rc = baseline_has(o->baseline, &b.cells, plan);
+        hb_health_baseline_free(&b);
+    }
     json_decref(cfg);
     return rc;
 }

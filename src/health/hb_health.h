@@ -6,6 +6,7 @@
 #define HB_HEALTH_H
 
 #include "hb_options.h"
+#include "hb_plan.h"
 #include "hb_topo.h"
 
 #include <jansson.h>
@@ -26,10 +27,10 @@ struct hb_health_run {
     int nhosts;
 };
 
-/* Before anything runs: --baseline readable and of this machine, with every cell of the plan's
- * experiments (checked after the run too); --history reachable. 0 or -EINVAL / -ENOENT with one
- * line. */
-int hb_health_precheck(const struct hb_options *o, const struct hb_topo *t);
+/* Before anything runs: --baseline readable, of this machine, with every cell of the plan
+ * (checked after the run too, host by host). 0 or -EINVAL / -ENOMEM with one line. */
+int hb_health_precheck(const struct hb_options *o, const struct hb_topo *t,
+                       const struct hb_plan *plan);
 
 /* Judge the run: one line per failing cell or differing knob and one verdict line per host on
  * out; returns 0, 1 or HB_HEALTH_EXIT_UNCLEAR, or -errno with a message (bad input: 2). */

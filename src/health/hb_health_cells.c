@@ -56,6 +56,41 @@ void hb_health_cells_free(struct hb_health_cells *c)
     *c = (struct hb_health_cells){0};
 }
 
+char *hb_health_cells_key(const char *name, int threads, long long bytes)
+{
+    /* The peak's: its node count (negative threads), each node's cores being its threads. */
+    return threads < 0 ? hb_strf("%s nodes=%d bytes=%lld", name, -threads, bytes)
+                       : hb_strf("%s threads=%d bytes=%lld", name, threads, bytes);
+}
+
+/* A task's cell name as name_of gives its record's. */
+static char *task_name(const struct hb_task *t)
+{
+    if (t->kernel[0] == 'c') return hb_strf("latency %d", t->cpu_node);
+    return t->cpu_node == t->mem_node ? hb_strf("local read %d", t->cpu_node)
+                                      : hb_strf("remote read %d->%d", t->cpu_node, t->mem_node);
+}
+
+int hb_health_cells_plan_keys(const struct hb_plan *plan, json_t *keys)
+{
+    for (int x = 0; x < plan->n; x++) {
+        const struct hb_experiment *e = &plan->exps[x];
+        bool peak = strcmp(e->name, HB_CHECK_PEAK) == 0;
+        for (int k = 0; k < (peak ? 1 : e->ntasks); k++) {
+            const struct hb_task *t = &e->tasks[k];
+            char *name = peak ? strdup("peak read") : task_name(t);
+            char *key = name ? hb_health_cells_key(name, peak ? -e->ntasks : t->threads,
+                                                   (long long)t->bytes)
+                             : NULL;
+            int rc = key ? json_array_append_new(keys, json_string(key)) : -1;
+            free(name);
+            free(key);
+            if (rc) return -ENOMEM;
+        }
+    }
+    return 0;
+}
+
 /* The record's repeats in *out (free it): how many; -1 when out of memory. */
 static int repeats_of(const json_t *rec, double **out)
 {
@@ -99,7 +134,7 @@ static int peak_flush(struct peak_sum *p, struct hb_health_cells *c)
 {
     int rc = 0;
     if (p->host && !p->broken && p->n > 0) {
-        char *key = hb_strf("peak read nodes=%d bytes=%lld", p->nodes, p->bytes);
+        char *key = hb_health_cells_key("peak read", -p->nodes, p->bytes);
         rc = key ? hb_health_cells_add(c, p->host, "peak read", key, "GBps", p->sums, p->n)
                  : -ENOMEM;
         free(key);

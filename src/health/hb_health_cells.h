@@ -5,6 +5,8 @@
 #ifndef HB_HEALTH_CELLS_H
 #define HB_HEALTH_CELLS_H
 
+#include "hb_plan.h"
+
 #include <jansson.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -24,6 +26,12 @@ struct hb_health_cells {
 /* The cells of the records (measurement records and their repeat_values) appended to c:
  * 0 or -ENOMEM with a message. A peak cell sums its nodes' repeats, repeat by repeat. */
 int hb_health_cells_of(const json_t *records, struct hb_health_cells *c);
+
+/* A cell's key: its name, threads and bytes (a new string; NULL when out of memory). */
+char *hb_health_cells_key(const char *name, int threads, long long bytes);
+
+/* The keys of the cells a plan of check measures, appended to keys (strings): 0 or -ENOMEM. */
+int hb_health_cells_plan_keys(const struct hb_plan *plan, json_t *keys);
 
 /* The cell of host with key, or NULL. */
 const struct hb_health_cell *hb_health_cells_find(const struct hb_health_cells *c, const char *host,
