@@ -119,9 +119,6 @@ static int suite_check_plan(const struct hb_suite_env *env, struct hb_plan *out)
     }
     /* One node: its local read is the machine's total already. */
     if (rc == 0 && nodes > 1) rc = check_peak(env, out, bytes);
-    if (rc == 0 && nodes == 1)
-        hb_suite_kit_say(env, "check: one node, so its local read is the machine's total peak "
-                              "read (no peak cell)");
     return rc;
 }
 
