@@ -4,6 +4,7 @@
 # hopbench on both hosts with srun --mpi=pmix; results land in results/JOBID/. Then a host is
 # lost mid-job (every process of h2 killed, its slurmd with them): the job ends within 30 s,
 # its output names h2 on one line, and what was measured is kept in results/JOBID.incomplete.
+# Between them, the health check of every host while h2 runs a memory hog: h2 drained.
 # shellcheck source=hosts-lib.sh
 . "$(dirname "$0")/hosts-lib.sh"
 SLURM_SH=$TOP/tests/slurm/slurm-cluster.sh
@@ -55,6 +56,39 @@ rm -rf "$work/results"
 submit -N 2 --ntasks-per-node=1 --cpus-per-task=1 "$TOP/jobs/slurm/hopbench.sbatch" bw --kernel read "${small[@]}"
 check_job hopbench.sbatch
 rm -rf "$work/results"
+
+# Health checks (docs/running.md#health-checks): each host's baseline, then
+# jobs/slurm/hopbench-healthcheck.sh --drain on every host at once while h2 runs a memory hog on
+# its only CPU (a read loop over 8 MiB): h2 is degraded and drained with hopbench's reason in
+# `sinfo -R`, h1 is healthy and stays idle. --threshold 30: the hosts share this machine's
+# memory and its other load, which moves an undisturbed host by more than a quiet node's 10%.
+CHK=(--size 16M --max-time 6 --threshold 30)
+mkdir -p "$work/check"
+checked=$(date +%s)
+for h in h1 h2; do
+    on "$h" "$HB" check "${CHK[@]}" --quiet --format jsonl -o "$work/check/baseline-$h.jsonl" >/dev/null
+done
+on h2 "$HB" bw --kernel read --threads 1 --size 8M --reps 100000 --min-time 0.01 --repeat 1 \
+    --quiet --format jsonl -o "$work/check/hog.jsonl" &
+hog=$!
+sleep 1
+for h in h1 h2; do
+    on "$h" env HOPBENCH="$HB" HOPBENCH_CHECK_DIR="$work/check" SLURMD_NODENAME="$h" SLURM_CONF="$SLURM_CONF" \
+        "$TOP/jobs/slurm/hopbench-healthcheck.sh" --drain "${CHK[@]}" >"$work/check/$h.out" 2>&1 &
+    eval "check_$h=\$!"
+done
+wait "$check_h1"; rc1=$?
+wait "$check_h2"; rc2=$?
+kill "$hog" 2>/dev/null
+wait "$hog" 2>/dev/null
+echo "health checks ($(($(date +%s) - checked)) s):"; cat "$work/check/h1.out" "$work/check/h2.out"
+expect_eq "check: h1 healthy (exit 0), h2 degraded (exit 1)" "$rc1 $rc2" "0 1"
+expect_has "check: h1 says healthy" "$(cat "$work/check/h1.out")" "hopbench check: h1: healthy ("
+expect_has "check: h2 names a worse cell against its baseline" "$(cat "$work/check/h2.out")" "below baseline"
+expect_eq "check: sinfo -R lists h2 alone, drained with hopbench's reason" \
+    "$(on head sinfo -R -h -o '%n|%E' | sed 's/|hopbench: .*/|hopbench: .../')" "h2|hopbench: ..."
+expect_eq "check: h1 still idle" "$(on head sinfo -h -N -n h1 -o '%t')" idle
+on head scontrol update nodename=h2 state=resume
 
 # A host lost mid-job.
 JOB=$(on head sbatch --parsable -o "$work/lost-%j.out" -N 2 --ntasks-per-node=1 --cpus-per-task=1 \
