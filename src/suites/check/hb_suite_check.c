@@ -13,6 +13,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 
 extern const struct hb_suite hb_suite_peak;
 
@@ -32,16 +33,20 @@ static int check_add(const struct hb_suite_env *env, struct hb_plan *out, const 
     return rc ? rc : hb_plan_add(out, &e);
 }
 
-/* Every checked node's chase on its own memory, at once. */
-static int check_latency(const struct hb_suite_env *env, struct hb_plan *out, uint64_t bytes)
+/* One task on every checked node at once, each on its own memory: the chase on one thread
+ * (latency: one thread barely loads the others), or read on every core (the peak). */
+static int check_every_node(const struct hb_suite_env *env, struct hb_plan *out, const char *name,
+                            const char *kernel, uint64_t bytes)
 {
+    bool latency = strcmp(kernel, "chase") == 0;
     struct hb_experiment e;
-    hb_suite_kit_experiment(env, &e, "check", HB_CHECK_LATENCY, "latency");
+    hb_suite_kit_experiment(env, &e, "check", name, latency ? "latency" : "bandwidth");
     for (int i = 0; i < env->topo->nnodes; i++) {
+        const struct hb_node *n = &env->topo->nodes[i];
         if (!check_node(env, i)) continue;
-        int os = env->topo->nodes[i].os_index;
         struct hb_task *task = hb_plan_experiment_task(&e);
-        int rc = task ? hb_suite_kit_task(env, task, os, 0, 1, "chase", HB_POLICY_BIND, os, bytes)
+        int rc = task ? hb_suite_kit_task(env, task, n->os_index, 0, latency ? 1 : n->ncores,
+                                          kernel, HB_POLICY_BIND, n->os_index, bytes)
                       : -ENOMEM;
         if (rc) {
             hb_plan_experiment_clear(&e);
@@ -76,26 +81,6 @@ static int check_remote(const struct hb_suite_env *env, struct hb_plan *out, int
     return 0;
 }
 
-/* Every checked node's cores at once, each on its own memory (peak's experiment). */
-static int check_peak(const struct hb_suite_env *env, struct hb_plan *out, uint64_t bytes)
-{
-    struct hb_experiment e;
-    hb_suite_kit_experiment(env, &e, "check", HB_CHECK_PEAK, "bandwidth");
-    for (int i = 0; i < env->topo->nnodes; i++) {
-        const struct hb_node *n = &env->topo->nodes[i];
-        if (!check_node(env, i)) continue;
-        struct hb_task *task = hb_plan_experiment_task(&e);
-        int rc = task ? hb_suite_kit_task(env, task, n->os_index, 0, n->ncores, "read",
-                                          HB_POLICY_BIND, n->os_index, bytes)
-                      : -ENOMEM;
-        if (rc) {
-            hb_plan_experiment_clear(&e);
-            return rc;
-        }
-    }
-    return hb_plan_add(out, &e);
-}
-
 static int suite_check_plan(const struct hb_suite_env *env, struct hb_plan *out)
 {
     const struct hb_topo *t = env->topo;
@@ -108,7 +93,7 @@ static int suite_check_plan(const struct hb_suite_env *env, struct hb_plan *out)
                      env->opts->nodes ? " of --nodes" : "");
         return -EINVAL;
     }
-    int rc = check_latency(env, out, bytes);
+    int rc = check_every_node(env, out, HB_CHECK_LATENCY, "chase", bytes);
     for (int i = 0; i < t->nnodes && rc == 0; i++) {
         if (!check_node(env, i)) continue;
         char name[HB_NAME_LEN];
@@ -118,7 +103,7 @@ static int suite_check_plan(const struct hb_suite_env *env, struct hb_plan *out)
         if (rc == 0) rc = check_remote(env, out, i, bytes);
     }
     /* One node: its local read is the machine's total already. */
-    if (rc == 0 && nodes > 1) rc = check_peak(env, out, bytes);
+    if (rc == 0 && nodes > 1) rc = check_every_node(env, out, HB_CHECK_PEAK, "read", bytes);
     return rc;
 }
 
