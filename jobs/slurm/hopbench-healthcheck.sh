@@ -43,7 +43,7 @@ hb=$(hb_find_hopbench "$HB_JOBS_DIR") || exit $?
 nodes=$(hb_topo_cpu_nodes "$(hb_topo_record "$hb")")
 cmd=("$hb")
 [ "${nodes:-1}" -le 1 ] || cmd=("$HB_JOBS_DIR/hopbench-mpirun.sh")
-out=$(HOPBENCH="$hb" "${cmd[@]}" check --quiet --format jsonl -o "$dir/last-$node.jsonl" \
+out=$(HOPBENCH="$hb" "${cmd[@]}" check --format jsonl -o "$dir/last-$node.jsonl" \
     "${judge[@]}" "$@")
 rc=$?
 printf '%s\n' "$out"

@@ -20,8 +20,10 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* The least change check calls worse, in percent, unless --threshold says otherwise: a
  * health check looks for a lost channel or a wrong setting, not for compare's 5%. */
@@ -66,9 +68,29 @@ static int baseline_has(const char *path, const struct hb_health_cells *cells,
     return rc;
 }
 
+/* --history: this host's series are there. */
+static int history_has(const char *url)
+{
+    char host[256];
+    if (gethostname(host, sizeof(host)) != 0) snprintf(host, sizeof(host), "localhost");
+    host[sizeof(host) - 1] = '\0';
+    struct hb_health_cells cells = {0};
+    json_t *config = NULL;
+    int rc = hb_health_history_load(url, host, &cells, &config);
+    hb_health_cells_free(&cells);
+    json_decref(config);
+    return rc;
+}
+
 int hb_health_precheck(const struct hb_options *o, const struct hb_topo *t,
                        const struct hb_plan *plan)
 {
+    if (o->history[0] && o->baseline[0]) {
+        hb_error_set("check: --baseline %s and --history %s both name a reference: give one",
+                     o->baseline, o->history);
+        return -EINVAL;
+    }
+    if (o->history[0]) return history_has(o->history);
     if (!o->baseline[0]) return 0;
     json_t *cfg = hb_config_read(t);
     if (!cfg) {

@@ -4,10 +4,11 @@
 # private mount namespace) is degraded, exit 1, and names the knob in the issue's words
 # ("config differs from baseline: thp_enabled never (baseline: W)"); the Slurm wrapper prints
 # the drain line for it and, with --drain, runs scontrol (a stand-in that logs its words).
-# Bad input, each one line and exit 2 before anything is measured: a baseline of another CPU
-# model and of another node count, a baseline without check's cells (another --size), a
-# --max-time too short (the line gives the least), --repeat, and --drain without scontrol on
-# PATH (nothing drained).
+# --history: the baseline added to a history judges a check. Bad input, each one line and
+# exit 2 before anything is measured: a baseline of another CPU model and of another node
+# count, a baseline without check's cells (another --size), a --max-time too short (the line
+# gives the least), --repeat, a history that is not there, --baseline with --history, and
+# --drain without scontrol on PATH (nothing drained).
 # shellcheck source=config-lib.sh
 . "$(dirname "$0")/config-lib.sh"
 THP=/sys/kernel/mm/transparent_hugepage/enabled
@@ -46,6 +47,14 @@ expect "wrapper --drain: scontrol ran once, with the node and a hopbench reason"
     "$(sed 's/reason=hopbench: .*/reason=hopbench: .../' "$work/scontrol.log")" "update nodename=$host state=drain reason=hopbench: ..."
 expect "wrapper: the last check kept" "$(jq -r 'select(.type == "run") | .command' "$work/dir/last-$host.jsonl")" check
 
+# --history: the baseline added to a run history is the reference ("... history ..." lines).
+"$HB" history add --db "$work/h.sqlite" "$work/base.jsonl" >/dev/null
+out=$("$HB" "${CHECK[@]}" --history "$work/h.sqlite" -o "$work/hist.jsonl" 2>/dev/null)
+rc=$?
+echo "$out"
+case $rc in 0 | 1 | 5) echo "ok: --history: a verdict (exit $rc)" ;; *) echo "FAIL: --history: exit $rc"; fail=1 ;; esac
+expect "--history: judged against the history" "$(grep -cE "^hopbench check: $host: (healthy|cannot tell|degraded) \(.*history" <<<"$out")" 1
+
 # Bad input: one line, exit 2, before anything is measured.
 bad() { # bad WHAT WANT ARGS...
     local what=$1 want=$2 got rc
@@ -66,6 +75,9 @@ bad "baseline without the cells" "lacks the cell 'latency 0 threads=1 bytes=3355
     check --size 32M --max-time 6 --quiet --baseline "$work/base.jsonl"
 bad "--max-time too short" "is too short: one repeat of its plan takes about" check --max-time 2
 bad "--repeat" "--repeat" check --repeat 5
+bad "a history without this host" "no history there" "${CHECK[@]}" --history "$work/none.sqlite"
+bad "--baseline and --history" "both name a reference: give one" \
+    "${CHECK[@]}" --baseline "$work/base.jsonl" --history "$work/h.sqlite"
 mkdir -p "$work/noscontrol"
 for t in bash dirname hostname mkdir sed grep cat; do ln -s "$(command -v $t)" "$work/noscontrol/$t"; done
 got=$(PATH=$work/noscontrol HOPBENCH="$HB" "$TOP/jobs/slurm/hopbench-healthcheck.sh" --drain 2>&1)
