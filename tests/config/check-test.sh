@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # hopbench check against its own baseline, for real: one quick check (--size 16M, --max-time
-# 6) is the baseline; a second with THP set to never for that run only (a bind mount in a
-# private mount namespace) is degraded, exit 1, and names the knob in the issue's words
-# ("config differs from baseline: thp_enabled never (baseline: W)"); the Slurm wrapper prints
-# the drain line for it and, with --drain, runs scontrol (a stand-in that logs its words).
+# 6) is the baseline; a second, through the Slurm wrapper, with THP set to never for that run
+# only (a bind mount in a private mount namespace) is degraded, exit 1, and names the knob in
+# the issue's words ("config differs from baseline: thp_enabled never (baseline: W)"); the
+# wrapper prints the drain line for it and, with --drain, runs scontrol (a stand-in that logs
+# its words).
 # --history: the baseline added to a history judges a check. Bad input, each one line and
 # exit 2 before anything is measured: a baseline of another CPU model and of another node
 # count, a baseline without check's cells (another --size), a --max-time too short (the line
@@ -22,26 +23,22 @@ expect "its records: check's cells with their repeats" \
     "$(jq -c 'select(.type == "measurement") | [.experiment, .kernel, .threads, (.repeat_values | length >= 4)]' "$work/base.jsonl" | head -1)" \
     '["check-latency","chase",1,true]'
 
-out=$(with_knobs "$(knob never 'always madvise [never]\n')" "$THP" -- \
-    "$HB" "${CHECK[@]}" --baseline "$work/base.jsonl" -o "$work/never.jsonl" 2>&1)
-rc=$?
-echo "$out"
-expect "THP never: degraded, exit 1" "$rc" 1
+# THP never for one run, through the Slurm wrapper: degraded (exit 1), the knob named in words,
+# the drain line, and with --drain scontrol run with it.
 host=$(jq -r 'select(.type == "run") | .hosts[0]' "$work/base.jsonl")
-expect "THP never: the knob named, in words" \
-    "$(grep -c "^hopbench check: $host: config differs from baseline: thp_enabled never (baseline: $real)\$" <<<"$out")" 1
-expect_has "THP never: the verdict line" "$out" "hopbench check: $host: degraded ("
-
-# The wrapper: the drain line, and with --drain scontrol run with it.
 mkdir -p "$work/bin" "$work/dir"
 printf '#!/bin/sh\necho "$@" >>%s/scontrol.log\n' "$work" >"$work/bin/scontrol"
 chmod +x "$work/bin/scontrol"
 cp "$work/base.jsonl" "$work/dir/baseline-$host.jsonl"
-out=$(with_knobs "$work/never" "$THP" -- \
+out=$(with_knobs "$(knob never 'always madvise [never]\n')" "$THP" -- \
     env PATH="$work/bin:$PATH" HOPBENCH="$HB" HOPBENCH_CHECK_DIR="$work/dir" SLURMD_NODENAME="$host" \
     "$TOP/jobs/slurm/hopbench-healthcheck.sh" --drain --size 16M --max-time 6 2>&1)
 rc=$?
-expect "wrapper: check's exit 1" "$rc" 1
+echo "$out"
+expect "THP never: degraded, check's exit 1" "$rc" 1
+expect "THP never: the knob named, in words" \
+    "$(grep -c "^hopbench check: $host: config differs from baseline: thp_enabled never (baseline: $real)\$" <<<"$out")" 1
+expect_has "THP never: the verdict line" "$out" "hopbench check: $host: degraded ("
 expect_has "wrapper: the drain line" "$out" "scontrol update nodename=$host state=drain reason=\"hopbench: "
 expect "wrapper --drain: scontrol ran once, with the node and a hopbench reason" \
     "$(sed 's/reason=hopbench: .*/reason=hopbench: .../' "$work/scontrol.log")" "update nodename=$host state=drain reason=hopbench: ..."
