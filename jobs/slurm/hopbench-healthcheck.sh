@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# hopbench-healthcheck.sh [--drain] [CHECK OPTIONS...]: Slurm's HealthCheckProgram (or a
+# prolog's body, hopbench-prolog.sh): `hopbench check` on this node, under mpirun with one rank
+# per NUMA node when it has several (hopbench-mpirun.sh), judged against this node's baseline.
+# On `degraded` (exit 1) it prints, per degraded host,
+#   scontrol update nodename=N state=drain reason="hopbench: <its first failing line>"
+# and with --drain runs it. The exit status is check's: 0 healthy, 1 degraded, 5 cannot tell,
+# 2 bad input (nothing drained), 3 the environment (docs/running.md#health-checks).
+#
+# Settings: HOPBENCH_CHECK_DIR [/var/lib/hopbench]: the baseline is
+# $HOPBENCH_CHECK_DIR/baseline-$NODE.jsonl when it exists (make it once, on a node known to be
+# good: hopbench check -o that file), the last check goes to $HOPBENCH_CHECK_DIR/last-$NODE.jsonl;
+# HOPBENCH_HISTORY [none]: judge against the run history instead (--history); NODE is
+# $SLURMD_NODENAME, else the short host name. CHECK OPTIONS go to hopbench check as they are
+# (--max-time, --threshold, --baseline FILE ...).
+set -u
+HB_JOBS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=../lib/launch.sh
+. "$HB_JOBS_DIR/lib/launch.sh"
+
+drain=0
+if [ "${1:-}" = --drain ]; then
+    drain=1
+    shift
+fi
+if [ "$drain" = 1 ] && ! command -v scontrol >/dev/null 2>&1; then
+    echo "hopbench-healthcheck: --drain needs scontrol on PATH (PATH=$PATH); install Slurm's client or drop --drain" >&2
+    exit 2
+fi
+node=${SLURMD_NODENAME:-$(hostname -s)}
+dir=${HOPBENCH_CHECK_DIR:-/var/lib/hopbench}
+if ! mkdir -p "$dir" 2>/dev/null || [ ! -w "$dir" ]; then
+    echo "hopbench-healthcheck: cannot write to HOPBENCH_CHECK_DIR=$dir; set it to a writable directory" >&2
+    exit 3
+fi
+judge=()
+if [ -n "${HOPBENCH_HISTORY:-}" ]; then
+    judge=(--history "$HOPBENCH_HISTORY")
+elif [ -f "$dir/baseline-$node.jsonl" ]; then
+    judge=(--baseline "$dir/baseline-$node.jsonl")
+fi
+hb=$(hb_find_hopbench "$HB_JOBS_DIR") || exit $?
+nodes=$(hb_topo_cpu_nodes "$(hb_topo_record "$hb")")
+cmd=("$hb")
+[ "${nodes:-1}" -le 1 ] || cmd=("$HB_JOBS_DIR/hopbench-mpirun.sh")
+out=$(HOPBENCH="$hb" "${cmd[@]}" check --format jsonl -o "$dir/last-$node.jsonl" \
+    "${judge[@]}" "$@")
+rc=$?
+printf '%s\n' "$out"
+[ "$rc" = 1 ] || exit "$rc"
+# One drain line per degraded host, its reason the host's first failing line.
+for host in $(printf '%s\n' "$out" | sed -n 's/^hopbench check: \([^:]*\): degraded.*/\1/p'); do
+    why=$(printf '%s\n' "$out" | grep -m1 "^hopbench check: $host: " | sed "s/^hopbench check: $host: //; s/\"/'/g")
+    line=(scontrol update "nodename=$host" state=drain "reason=hopbench: $why")
+    echo "scontrol update nodename=$host state=drain reason=\"hopbench: $why\""
+    [ "$drain" = 0 ] || "${line[@]}" || echo "hopbench-healthcheck: scontrol could not drain $host" >&2
+done
+exit 1

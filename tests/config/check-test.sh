@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# hopbench check against its own baseline, for real: one quick check (--size 16M, --max-time
+# 6) is the baseline; a second, through the Slurm wrapper, with THP set to never for that run
+# only (a bind mount in a private mount namespace) is degraded, exit 1, and names the knob in
+# the issue's words ("config differs from baseline: thp_enabled never (baseline: W)"); the
+# wrapper prints the drain line for it and, with --drain, runs scontrol (a stand-in that logs
+# its words).
+# --history: the baseline added to a history judges a check. Bad input, each one line and
+# exit 2 before anything is measured: a baseline of another CPU model and of another node
+# count, a baseline without check's cells (another --size), a --max-time too short (the line
+# gives the least), --repeat, a history that is not there, --baseline with --history, and
+# --drain without scontrol on PATH (nothing drained).
+# shellcheck source=config-lib.sh
+. "$(dirname "$0")/config-lib.sh"
+THP=/sys/kernel/mm/transparent_hugepage/enabled
+real=$(sed 's/.*\[\(.*\)\].*/\1/' "$THP")
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+CHECK=(check --size 16M --max-time 6 --quiet --format jsonl)
+"$HB" "${CHECK[@]}" -o "$work/base.jsonl" >"$work/base.out"
+expect "a check alone, nothing to judge against: cannot tell (5)" "$?" 5
+expect_has "... and says why" "$(cat "$work/base.out")" "cannot tell (no peer of the same hardware in this run: give --baseline or --history)"
+expect "its records: check's cells with their repeats" \
+    "$(jq -c 'select(.type == "measurement") | [.experiment, .kernel, .threads, (.repeat_values | length >= 4)]' "$work/base.jsonl" | head -1)" \
+    '["check-latency","chase",1,true]'
+
+# THP never for one run, through the Slurm wrapper: degraded (exit 1), the knob named in words,
+# the drain line, and with --drain scontrol run with it.
+host=$(jq -r 'select(.type == "run") | .hosts[0]' "$work/base.jsonl")
+mkdir -p "$work/bin" "$work/dir"
+printf '#!/bin/sh\necho "$@" >>%s/scontrol.log\n' "$work" >"$work/bin/scontrol"
+chmod +x "$work/bin/scontrol"
+cp "$work/base.jsonl" "$work/dir/baseline-$host.jsonl"
+out=$(with_knobs "$(knob never 'always madvise [never]\n')" "$THP" -- \
+    env PATH="$work/bin:$PATH" HOPBENCH="$HB" HOPBENCH_CHECK_DIR="$work/dir" SLURMD_NODENAME="$host" \
+    "$TOP/jobs/slurm/hopbench-healthcheck.sh" --drain --size 16M --max-time 6 2>&1)
+rc=$?
+echo "$out"
+expect "THP never: degraded, check's exit 1" "$rc" 1
+expect "THP never: the knob named, in words" \
+    "$(grep -c "^hopbench check: $host: config differs from baseline: thp_enabled never (baseline: $real)\$" <<<"$out")" 1
+expect_has "THP never: the verdict line" "$out" "hopbench check: $host: degraded ("
+expect_has "wrapper: the drain line" "$out" "scontrol update nodename=$host state=drain reason=\"hopbench: "
+expect "wrapper --drain: scontrol ran once, with the node and a hopbench reason" \
+    "$(sed 's/reason=hopbench: .*/reason=hopbench: .../' "$work/scontrol.log")" "update nodename=$host state=drain reason=hopbench: ..."
+expect "wrapper: the last check kept" "$(jq -r 'select(.type == "run") | .command' "$work/dir/last-$host.jsonl")" check
+
+# --history: the baseline added to a run history is the reference ("... history ..." lines).
+"$HB" history add --db "$work/h.sqlite" "$work/base.jsonl" >/dev/null
+out=$("$HB" "${CHECK[@]}" --history "$work/h.sqlite" -o "$work/hist.jsonl" 2>/dev/null)
+rc=$?
+echo "$out"
+case $rc in 0 | 1 | 5) echo "ok: --history: a verdict (exit $rc)" ;; *) echo "FAIL: --history: exit $rc"; fail=1 ;; esac
+expect "--history: judged against the history" "$(grep -cE "^hopbench check: $host: (healthy|cannot tell|degraded) \(.*history" <<<"$out")" 1
+
+# Bad input: one line, exit 2, before anything is measured.
+bad() { # bad WHAT WANT ARGS...
+    local what=$1 want=$2 got rc
+    shift 2
+    got=$("$HB" "$@" 2>&1)
+    rc=$?
+    expect "$what: exit 2" "$rc" 2
+    expect "$what: one line" "$(wc -l <<<"$got")" 1
+    expect_has "$what: says so" "$got" "$want"
+}
+jq -c 'if .type == "run" then .config.cpu_model = "Other CPU 9000" else . end' "$work/base.jsonl" >"$work/other-cpu.jsonl"
+bad "baseline of another CPU model" "comes from another machine: CPU model 'Other CPU 9000'" \
+    "${CHECK[@]}" --baseline "$work/other-cpu.jsonl"
+jq -c 'if .type == "run" then .topology.nodes += .topology.nodes else . end' "$work/base.jsonl" >"$work/other-nodes.jsonl"
+bad "baseline of another node count" "comes from another machine: 2 NUMA nodes, this machine has 1" \
+    "${CHECK[@]}" --baseline "$work/other-nodes.jsonl"
+bad "baseline without the cells" "lacks the cell 'latency 0 threads=1 bytes=33554432'" \
+    check --size 32M --max-time 6 --quiet --baseline "$work/base.jsonl"
+bad "--max-time too short" "is too short: one repeat of its plan takes about" check --max-time 2
+bad "--repeat" "--repeat" check --repeat 5
+bad "a history without this host" "no history there" "${CHECK[@]}" --history "$work/none.sqlite"
+bad "--baseline and --history" "both name a reference: give one" \
+    "${CHECK[@]}" --baseline "$work/base.jsonl" --history "$work/h.sqlite"
+mkdir -p "$work/noscontrol"
+for t in bash dirname hostname mkdir sed grep cat; do ln -s "$(command -v $t)" "$work/noscontrol/$t"; done
+got=$(PATH=$work/noscontrol HOPBENCH="$HB" "$TOP/jobs/slurm/hopbench-healthcheck.sh" --drain 2>&1)
+expect "--drain without scontrol: exit 2, one line" "$?/$(wc -l <<<"$got")" 2/1
+expect_has "--drain without scontrol: says so" "$got" "--drain needs scontrol on PATH"
+config_finish
