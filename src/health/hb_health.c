@@ -8,6 +8,7 @@
 #include "hb_health_config.h"
 #include "hb_health_history.h"
 #include "hb_health_verdict.h"
+#include "hb_suite_check.h"
 
 #include "hb_config.h"
 #include "hb_error.h"
@@ -146,23 +147,9 @@ static int peers_ref(const struct hb_health_run *r, const struct hb_health_cells
             for (size_t k = 0; rc == 0 && k < all->n; k++) {
                 const struct hb_health_cell *c = &all->v[k];
                 if (strcmp(c->host, r->hosts[p]) != 0) continue;
-                const struct hb_health_cell *have =
-                    hb_health_cells_find(&ref->cells, r->hosts[h], c->key);
-                if (!have) {
-                    rc = hb_health_cells_add(&ref->cells, r->hosts[h], c->name, c->key, c->unit,
-                                             c->values, c->n);
-                    continue;
-                }
-                /* More repeats for the same cell: pooled. */
-                struct hb_health_cell *w = (struct hb_health_cell *)have;
-                double *v = realloc(w->values, sizeof(double) * (size_t)(w->n + c->n));
-                if (!v)
-                    rc = -ENOMEM;
-                else {
-                    memcpy(v + w->n, c->values, sizeof(double) * (size_t)c->n);
-                    w->values = v;
-                    w->n += c->n;
-                }
+                /* Every peer's repeats of a cell pool under h's name. */
+                rc = hb_health_cells_add(&ref->cells, r->hosts[h], c->name, c->key, c->unit,
+                                         c->values, c->n);
             }
         }
         free(hw);
@@ -191,6 +178,22 @@ static char *cell_line(const struct hb_health_cell *c, const struct hb_health_ve
                    num(v->ref, b, 32), num(v->ref_lo, bl, 32), num(v->ref_hi, bh, 32));
 }
 
+/* An unclear cell's line: its figures, then how bad the interval allows it to be, e.g.
+ * "local read 0 30.1 GB/s [27.0, 31.2], 3% below baseline 31.0 [30.5, 31.4]: cannot tell,
+ * could be 14% below (threshold 10%)". */
+static char *unclear_line(const struct hb_health_cell *c, const struct hb_health_verdict *v,
+                          const char *what, double threshold)
+{
+    char *figures = cell_line(c, v, what);
+    char *line = !figures ? NULL
+                 : isfinite(v->worst_pct)
+                     ? hb_strf("%s: cannot tell, could be %.0f%% %s (threshold %g%%)", figures,
+                               fabs(v->worst_pct), v->worst_pct < 0 ? "below" : "above", threshold)
+                     : hb_strf("%s: cannot tell, too few repeats for an interval", figures);
+    free(figures);
+    return line;
+}
+
 /* One host: its cells' calls against ref, its config's lines. Returns its exit code. */
 static int judge_host(const struct hb_health_run *r, const char *host,
                       const struct hb_health_cells *all, const struct health_ref *ref,
@@ -203,8 +206,8 @@ static int judge_host(const struct hb_health_run *r, const char *host,
     const struct hb_health_cell **mine = calloc(n + 1, sizeof(*mine)),
                                 **theirs = calloc(n + 1, sizeof(*theirs));
     double *p = calloc(n + 1, sizeof(*p));
-    json_t *lines = json_array();
-    int rc = v && mine && theirs && p && lines ? 0 : -ENOMEM;
+    json_t *lines = json_array(), *unsure = json_array();
+    int rc = v && mine && theirs && p && lines && unsure ? 0 : -ENOMEM;
     size_t m = 0;
     for (size_t k = 0; rc == 0 && k < all->n; k++) {
         const struct hb_health_cell *c = &all->v[k];
@@ -227,17 +230,20 @@ static int judge_host(const struct hb_health_run *r, const char *host,
         m++;
     }
     if (rc == 0 && hb_family_adjust(p, m, HB_FAMILY_FDR, p) < 0) rc = -ENOMEM;
-    int worse = 0, unclear = 0, judged = 0;
+    int worse = 0, unclear = 0, judged = 0, fewest = 0;
     for (size_t k = 0; rc == 0 && k < m; k++) {
         if (!theirs[k]) continue;
         judged++;
+        if (!fewest || mine[k]->n < fewest) fewest = mine[k]->n;
         hb_health_verdict_call(&v[k], mine[k]->values, mine[k]->n, theirs[k]->values, theirs[k]->n,
                                p[k], threshold, hb_units_higher_better(mine[k]->unit));
-        unclear += v[k].call == HB_HEALTH_UNCLEAR;
-        if (v[k].call != HB_HEALTH_WORSE) continue;
-        worse++;
-        char *line = cell_line(mine[k], &v[k], ref->what);
-        if (!line || json_array_append_new(lines, json_string(line))) rc = -ENOMEM;
+        if (v[k].call != HB_HEALTH_WORSE && v[k].call != HB_HEALTH_UNCLEAR) continue;
+        bool bad = v[k].call == HB_HEALTH_WORSE;
+        worse += bad;
+        unclear += !bad;
+        char *line = bad ? cell_line(mine[k], &v[k], ref->what)
+                         : unclear_line(mine[k], &v[k], ref->what, threshold);
+        if (!line || json_array_append_new(bad ? lines : unsure, json_string(line))) rc = -ENOMEM;
         free(line);
     }
     if (rc == 0 && ref->config &&
@@ -247,7 +253,10 @@ static int judge_host(const struct hb_health_run *r, const char *host,
     if (rc == 0) {
         size_t i;
         json_t *l;
+        /* What fails first: the drain line's reason is a host's first line. */
         json_array_foreach(lines, i, l)
+            fprintf(out, "hopbench check: %s: %s\n", host, json_string_value(l));
+        json_array_foreach(unsure, i, l)
             fprintf(out, "hopbench check: %s: %s\n", host, json_string_value(l));
         if (json_array_size(lines)) {
             code = 1;
@@ -262,17 +271,26 @@ static int judge_host(const struct hb_health_run *r, const char *host,
                     "run: give --baseline or --history)\n",
                     host);
         } else if (unclear) {
+            /* More repeats narrow the intervals while --max-time can still buy them. */
+            char *more =
+                fewest < HB_CHECK_REPEATS_GIVEN_MAX
+                    ? hb_strf("rerun with a longer --max-time for more than %d repeats, "
+                              "or on a quieter node",
+                              fewest)
+                    : hb_strf("%d repeats were not enough: rerun on a quieter node", fewest);
             fprintf(out,
-                    "hopbench check: %s: cannot tell (%d of %d cells unclear against %s: "
-                    "noisy repeats; rerun with a longer --max-time or on a quieter node)\n",
-                    host, unclear, judged, ref->what);
+                    "hopbench check: %s: cannot tell (%d of %d cells unclear against %s: %s)\n",
+                    host, unclear, judged, ref->what, more ? more : "noisy repeats");
+            free(more);
         } else {
             code = 0;
-            fprintf(out, "hopbench check: %s: healthy (%d cells the same as %s or better)\n", host,
-                    judged, ref->what);
+            fprintf(out,
+                    "hopbench check: %s: healthy (%d of %d cells within %g%% of %s or better)\n",
+                    host, judged, judged, threshold, ref->what);
         }
     }
     json_decref(lines);
+    json_decref(unsure);
     free(v);
     free(mine);
     free(theirs);

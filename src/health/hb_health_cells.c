@@ -14,6 +14,16 @@
 int hb_health_cells_add(struct hb_health_cells *c, const char *host, const char *name,
                         const char *key, const char *unit, const double *values, int n)
 {
+    /* A cell met again (peers, or a baseline of several checks) pools its repeats. */
+    struct hb_health_cell *have = (struct hb_health_cell *)hb_health_cells_find(c, host, key);
+    if (have) {
+        double *v = realloc(have->values, sizeof(double) * (size_t)(have->n + n + 1));
+        if (!v) goto oom;
+        memcpy(v + have->n, values, sizeof(double) * (size_t)n);
+        have->values = v;
+        have->n += n;
+        return 0;
+    }
     if (c->n == c->cap) {
         size_t cap = c->cap ? c->cap * 2 : 16;
         struct hb_health_cell *v = realloc(c->v, cap * sizeof(*v));
@@ -126,6 +136,7 @@ struct peak_sum {
     const char *host;
     double *sums;
     int n, nodes;
+    int *cpu_nodes; /* the nodes summed (nodes of them): one met again starts the next run's */
     long long bytes;
     bool broken; /* a node without repeats, or with another count */
 };
@@ -140,15 +151,29 @@ static int peak_flush(struct peak_sum *p, struct hb_health_cells *c)
         free(key);
     }
     free(p->sums);
+    free(p->cpu_nodes);
     memset(p, 0, sizeof(*p));
     return rc;
+}
+
+static bool peak_has(const struct peak_sum *p, int cpu_node)
+{
+    for (int i = 0; i < p->nodes; i++)
+        if (p->cpu_nodes[i] == cpu_node) return true;
+    return false;
 }
 
 static int peak_add(struct peak_sum *p, const json_t *rec, struct hb_health_cells *c)
 {
     const char *host = hb_jsonl_read_str(rec, "host", "");
-    int rc = 0;
-    if (p->host && strcmp(p->host, host) != 0) rc = peak_flush(p, c);
+    int node = (int)hb_jsonl_read_num(rec, "cpu_node", -1), rc = 0;
+    /* Another host, or the same node again (a file of several checks): the next sum. */
+    if (p->host && (strcmp(p->host, host) != 0 || peak_has(p, node))) rc = peak_flush(p, c);
+    if (rc) return rc;
+    int *nodes = realloc(p->cpu_nodes, sizeof(int) * (size_t)(p->nodes + 1));
+    if (!nodes) return -ENOMEM;
+    p->cpu_nodes = nodes;
+    nodes[p->nodes] = node;
     double *v;
     int n = repeats_of(rec, &v);
     if (n < 0) return -ENOMEM;

@@ -37,7 +37,8 @@ int hb_health_cells_plan_keys(const struct hb_plan *plan, json_t *keys);
 const struct hb_health_cell *hb_health_cells_find(const struct hb_health_cells *c, const char *host,
                                                   const char *key);
 
-/* Add one cell (strings copied, values copied): 0 or -ENOMEM with a message. */
+/* Add one cell (strings copied, values copied), or its values to the cell of the same host
+ * and key: 0 or -ENOMEM with a message. */
 int hb_health_cells_add(struct hb_health_cells *c, const char *host, const char *name,
                         const char *key, const char *unit, const double *values, int n);
 

@@ -23,6 +23,7 @@ int hb_health_fit_repeats(const struct hb_options *o, double repeat_s, int *repe
                      max_s, given ? "" : " (the default)", repeat_s, least, ceil(repeat_s * least));
         return -EINVAL;
     }
-    *repeats = fit < HB_CHECK_REPEATS_MAX ? fit : HB_CHECK_REPEATS_MAX;
+    int most = given ? HB_CHECK_REPEATS_GIVEN_MAX : HB_CHECK_REPEATS_MAX;
+    *repeats = fit < most ? fit : most;
     return 0;
 }

@@ -1,6 +1,6 @@
 /* check's repeats, fitted into --max-time (default HB_CHECK_MAX_TIME_S) from the estimate of
  * one repeat of its plan: as many as fit, from the fewest the rank test needs to decide to
- * HB_CHECK_REPEATS_MAX. */
+ * HB_CHECK_REPEATS_MAX by default, HB_CHECK_REPEATS_GIVEN_MAX when --max-time is given. */
 #ifndef HB_HEALTH_FIT_H
 #define HB_HEALTH_FIT_H
 

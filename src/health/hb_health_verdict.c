@@ -1,5 +1,5 @@
 /* One cell's verdict by compare's rules (hb_health_verdict.h): the rank test, the
- * threshold, and the shift's interval for "same". */
+ * threshold, and the shift's interval for "no worse". */
 #include "hb_health_verdict.h"
 
 #include "hb_family.h"
@@ -45,15 +45,18 @@ void hb_health_verdict_call(struct hb_health_verdict *v, const double *now, int 
                             bool higher_better)
 {
     v->call = HB_HEALTH_UNCLEAR;
+    v->shift_pct = v->worst_pct = NAN;
+    struct hb_shift sh;
+    bool shown = hb_shift_log(ref, nref, now, n, HB_CI_LEVEL, &sh) && sh.coverage >= HB_CI_LEVEL;
+    if (shown) {
+        v->shift_pct = (sh.ratio - 1.0) * 100.0;
+        v->worst_pct = ((higher_better ? sh.lo : sh.hi) - 1.0) * 100.0;
+    }
     if (!v->decidable || !isfinite(v->change_pct)) return;
-    if (p_adjusted < HB_FAMILY_LEVEL && fabs(v->change_pct) > threshold_pct) {
+    if (p_adjusted < HB_FAMILY_LEVEL && fabs(v->change_pct) > threshold_pct)
         v->call = (higher_better ? -v->change_pct : v->change_pct) > 0 ? HB_HEALTH_WORSE
                                                                        : HB_HEALTH_BETTER;
-        return;
-    }
-    struct hb_shift sh;
-    if (!hb_shift_log(ref, nref, now, n, HB_CI_LEVEL, &sh)) return;
-    double lo = (sh.lo - 1.0) * 100.0, hi = (sh.hi - 1.0) * 100.0;
-    if (sh.coverage >= HB_CI_LEVEL && lo >= -threshold_pct && hi <= threshold_pct)
+    else if (shown &&
+             (higher_better ? v->worst_pct >= -threshold_pct : v->worst_pct <= threshold_pct))
         v->call = HB_HEALTH_SAME;
 }

@@ -1,20 +1,27 @@
 /* One cell's verdict against its reference, by compare's rules (src/compare/hb_compare.c):
  * worse or better only when the rank test over the repeats separates them (p adjusted over
- * the host's cells, Benjamini-Hochberg) and the change passes the threshold; same only when
- * the shift's interval lies inside +-threshold; else unclear. */
+ * the host's cells, Benjamini-Hochberg) and the change passes the threshold; else unclear
+ * unless the shift's interval shows the cell no worse than the threshold. A health check asks
+ * non-inferiority (compare asks sameness, both bounds): a cell faster than its reference by any
+ * amount is no fault of the node, so only the interval's bound on the worse side must lie
+ * within the threshold. */
 #ifndef HB_HEALTH_VERDICT_H
 #define HB_HEALTH_VERDICT_H
 
 #include <stdbool.h>
 
+/* SAME: shown no worse than the threshold (and not separated as better by more). */
 enum hb_health_call { HB_HEALTH_SAME, HB_HEALTH_BETTER, HB_HEALTH_WORSE, HB_HEALTH_UNCLEAR };
 
 struct hb_health_verdict {
     double now, now_lo, now_hi; /* the cell's median and interval */
     double ref, ref_lo, ref_hi; /* the reference's */
     double change_pct;          /* now against ref */
-    double p;                   /* the rank test's, before the family's adjustment */
-    bool decidable;             /* the rank test can reach the level at these repeats */
+    /* The shift of now against ref (Hodges-Lehmann, in %) and its interval's bound on the
+     * worse side (NAN until called, or where no interval could be drawn). */
+    double shift_pct, worst_pct;
+    double p;       /* the rank test's, before the family's adjustment */
+    bool decidable; /* the rank test can reach the level at these repeats */
     enum hb_health_call call;
 };
 

@@ -126,7 +126,8 @@ const struct hb_opt_doc hb_opt_docs[] = {
     {"max-time", 0, OPT_MAX_TIME, "SEC", HB_COMPLETE_NONE, NULL,
      "balance: longest wait for automatic NUMA balancing to bring the pages to the CPU node "
      "(default 60); with --repeat auto: no round starts that would end past it; check: the time "
-     "its repeats fit in (default 45); from 2 to 3600 seconds"},
+     "its repeats fill, up to 50 (default: 10 repeats, fewer where they would take over 45 s); "
+     "from 2 to 3600 seconds"},
     {"cores", 0, OPT_CORES, NULL, HB_COMPLETE_NONE, NULL,
      "also the core x core latency matrix (cores^2 pairs)"},
     {"home", 0, OPT_HOME, "H", HB_COMPLETE_NONE, NULL,

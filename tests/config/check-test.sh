@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # hopbench check against its own baseline, for real: one quick check (--size 16M, --max-time
-# 6) is the baseline; a second, through the Slurm wrapper, with THP set to never for that run
+# 3) alone cannot tell; the Slurm wrapper's --make-baseline 2 pools two into the baseline
+# (written whole, two run records); a check through the wrapper, with THP set to never for that run
 # only (a bind mount in a private mount namespace) is degraded, exit 1, and names the knob in
 # the issue's words ("config differs from baseline: thp_enabled never (baseline: W)"); the
 # wrapper prints the drain line for it and, with --drain, runs scontrol (a stand-in that logs
@@ -15,7 +16,7 @@
 THP=/sys/kernel/mm/transparent_hugepage/enabled
 real=$(sed 's/.*\[\(.*\)\].*/\1/' "$THP")
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
-CHECK=(check --size 16M --max-time 6 --quiet --format jsonl)
+CHECK=(check --size 16M --max-time 3 --quiet --format jsonl)
 "$HB" "${CHECK[@]}" -o "$work/base.jsonl" >"$work/base.out"
 expect "a check alone, nothing to judge against: cannot tell (5)" "$?" 5
 expect_has "... and says why" "$(cat "$work/base.out")" "cannot tell (no peer of the same hardware in this run: give --baseline or --history)"
@@ -29,10 +30,15 @@ host=$(jq -r 'select(.type == "run") | .hosts[0]' "$work/base.jsonl")
 mkdir -p "$work/bin" "$work/dir"
 printf '#!/bin/sh\necho "$@" >>%s/scontrol.log\n' "$work" >"$work/bin/scontrol"
 chmod +x "$work/bin/scontrol"
-cp "$work/base.jsonl" "$work/dir/baseline-$host.jsonl"
+env HOPBENCH="$HB" HOPBENCH_CHECK_DIR="$work/dir" SLURMD_NODENAME="$host" \
+    "$TOP/jobs/slurm/hopbench-healthcheck.sh" --make-baseline 2 --size 16M --max-time 3 >"$work/mb.out" 2>&1
+expect "wrapper --make-baseline 2: exit 0" "$?" 0
+expect "... the baseline holds both checks" \
+    "$(jq -r 'select(.type == "run") | .command' "$work/dir/baseline-$host.jsonl" | tr '\n' ' ')" "check check "
+expect "... and nothing else is left in the directory" "$(ls "$work/dir")" "baseline-$host.jsonl"
 out=$(with_knobs "$(knob never 'always madvise [never]\n')" "$THP" -- \
     env PATH="$work/bin:$PATH" HOPBENCH="$HB" HOPBENCH_CHECK_DIR="$work/dir" SLURMD_NODENAME="$host" \
-    "$TOP/jobs/slurm/hopbench-healthcheck.sh" --drain --size 16M --max-time 6 2>&1)
+    "$TOP/jobs/slurm/hopbench-healthcheck.sh" --drain --size 16M --max-time 3 2>&1)
 rc=$?
 echo "$out"
 expect "THP never: degraded, check's exit 1" "$rc" 1
@@ -69,7 +75,7 @@ jq -c 'if .type == "run" then .topology.nodes += .topology.nodes else . end' "$w
 bad "baseline of another node count" "comes from another machine: 2 NUMA nodes, this machine has 1" \
     "${CHECK[@]}" --baseline "$work/other-nodes.jsonl"
 bad "baseline without the cells" "lacks the cell 'latency 0 threads=1 bytes=33554432'" \
-    check --size 32M --max-time 6 --quiet --baseline "$work/base.jsonl"
+    check --size 32M --max-time 3 --quiet --baseline "$work/base.jsonl"
 bad "--max-time too short" "is too short: one repeat of its plan takes about" check --max-time 2
 bad "--repeat" "--repeat" check --repeat 5
 bad "a history without this host" "no history there" "${CHECK[@]}" --history "$work/none.sqlite"
@@ -80,4 +86,7 @@ for t in bash dirname hostname mkdir sed grep cat; do ln -s "$(command -v $t)" "
 got=$(PATH=$work/noscontrol HOPBENCH="$HB" "$TOP/jobs/slurm/hopbench-healthcheck.sh" --drain 2>&1)
 expect "--drain without scontrol: exit 2, one line" "$?/$(wc -l <<<"$got")" 2/1
 expect_has "--drain without scontrol: says so" "$got" "--drain needs scontrol on PATH"
+got=$(HOPBENCH="$HB" HOPBENCH_CHECK_DIR="$work/dir" "$TOP/jobs/slurm/hopbench-healthcheck.sh" --make-baseline 0 2>&1)
+expect "--make-baseline 0: exit 2, one line" "$?/$(wc -l <<<"$got")" 2/1
+expect_has "--make-baseline 0: says what is valid" "$got" "--make-baseline 0: give 1 to 100 runs"
 config_finish

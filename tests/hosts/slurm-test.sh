@@ -71,7 +71,7 @@ submit -N 2 --ntasks-per-node=1 --cpus-per-task=1 "$TOP/jobs/slurm/hopbench.sbat
 check_job hopbench.sbatch
 rm -rf "$work/results"
 
-# Health checks (docs/running.md#health-checks): each host's baseline, then
+# Health checks (docs/running.md#health-checks): each host's baseline (two checks pooled), then
 # jobs/slurm/hopbench-healthcheck.sh --drain on every host at once while h2 runs a memory hog on
 # its only CPU (three read loops over 8 MiB): h2 is degraded and drained with hopbench's reason in
 # `sinfo -R`, h1 is not degraded and stays idle. --threshold 50: the hosts share this
@@ -80,15 +80,17 @@ rm -rf "$work/results"
 CHK=(--size 64M --max-time 8 --threshold 50)
 mkdir -p "$work/check"
 checked=$(date +%s)
-# Baselines as the checks will run: both hosts at once (they share this machine's L3 and memory).
+# Baselines as the checks will run: both hosts at once (they share this machine's L3 and memory),
+# two checks each pooled by the wrapper's --make-baseline.
 for h in h1 h2; do
-    on "$h" "$HB" check "${CHK[@]}" --quiet --format jsonl -o "$work/check/baseline-$h.jsonl" >/dev/null &
+    on "$h" env HOPBENCH="$HB" HOPBENCH_CHECK_DIR="$work/check" SLURMD_NODENAME="$h" \
+        "$TOP/jobs/slurm/hopbench-healthcheck.sh" --make-baseline 2 --size 64M --max-time 5 >/dev/null 2>&1 &
     eval "base_$h=\$!"
 done
 rc1=0 rc2=0
 wait "$base_h1" || rc1=$?
 wait "$base_h2" || rc2=$?
-expect_eq "check: the baselines, nothing to judge them against: cannot tell (5)" "$rc1 $rc2" "5 5"
+expect_eq "check: the wrapper's baselines of two checks each" "$rc1 $rc2" "0 0"
 # The hog: three read loops on h2's one CPU, so its check gets a quarter of it.
 for k in 1 2 3; do
     on h2 bash -c 'echo $$ >"$1"; exec timeout 60 "$2" bw --kernel read --threads 1 --size 8M --reps 1000 \

@@ -34,6 +34,12 @@ int main(void)
     CHECK_INT(call(near, 8, ref, 8, 10.0, true), HB_HEALTH_SAME);
     /* Repeats all over the place: neither separated nor shown the same. */
     CHECK_INT(call(wild, 8, ref, 8, 10.0, true), HB_HEALTH_UNCLEAR);
+    /* Non-inferiority: repeats that are sometimes far faster, never slower, are no worse for
+     * a bandwidth (only the interval's low bound counts), but as a latency they could be 40%
+     * worse: unclear. */
+    double spiky[] = {20.6, 20.8, 20.7, 30.0, 20.9, 35.0, 20.5, 28.0};
+    CHECK_INT(call(spiky, 8, ref, 8, 10.0, true), HB_HEALTH_SAME);
+    CHECK_INT(call(spiky, 8, ref, 8, 10.0, false), HB_HEALTH_UNCLEAR);
     /* Too few repeats for the rank test to reach 5%: unclear, however far apart. */
     CHECK_INT(call(low, 2, ref, 2, 10.0, true), HB_HEALTH_UNCLEAR);
     struct hb_health_verdict v;
@@ -41,6 +47,11 @@ int main(void)
     CHECK_WITHIN(v.now, 18.2, 1e-9);
     CHECK_WITHIN(v.ref, 20.7, 1e-9);
     CHECK_WITHIN(v.change_pct, (18.2 / 20.7 - 1.0) * 100.0, 1e-9);
+    /* The call gives the shift and its worse-side bound: for the spiky bandwidth near 0%. */
+    CHECK(hb_health_verdict_test(spiky, 8, ref, 8, &v));
+    hb_health_verdict_call(&v, spiky, 8, ref, 8, v.p, 10.0, true);
+    CHECK(v.worst_pct > -2.0 && v.worst_pct <= 0.5);
+    CHECK(v.shift_pct > v.worst_pct);
 
     /* Cells from records: a remote read, a latency, and the peak's two nodes summed. */
     json_t *recs = json_loads(
@@ -75,16 +86,39 @@ int main(void)
         CHECK(hb_health_cells_find(&c, "n07", "latency 1 threads=1 bytes=1024") == &c.v[1]);
         CHECK(!hb_health_cells_find(&c, "n08", "latency 1 threads=1 bytes=1024"));
     }
+    /* A baseline of two checks (the same records twice): each cell pools both checks'
+     * repeats, and the peak sums each check's nodes, never the two checks together. */
+    json_t *twice = json_array();
+    CHECK(twice && json_array_extend(twice, recs) == 0 && json_array_extend(twice, recs) == 0);
+    struct hb_health_cells pooled = {0};
+    CHECK(hb_health_cells_of(twice, &pooled) == 0);
+    CHECK_INT(pooled.n, 3);
+    if (pooled.n == 3) {
+        CHECK_INT(pooled.v[1].n, 8);
+        CHECK_WITHIN(pooled.v[1].values[7], 93.0, 1e-12);
+        CHECK_INT(pooled.v[2].n, 8);
+        CHECK_WITHIN(pooled.v[2].values[3], 36.0, 1e-12);
+        CHECK_WITHIN(pooled.v[2].values[7], 36.0, 1e-12);
+    }
+    hb_health_cells_free(&pooled);
+    json_decref(twice);
     hb_health_cells_free(&c);
     json_decref(recs);
 
-    /* Repeats fitted into --max-time: 10 at most, the rank test's 4 at least. */
+    /* Repeats fitted into --max-time: by default 10 at most (within 45 s), a --max-time given
+     * filled up to 50, the rank test's 4 at least. */
     struct hb_options o = {0};
-    o.given = 1ULL << (OPT_MAX_TIME - OPT_KERNEL);
-    o.max_time_s = 20.0;
     int repeats = 0;
     CHECK_INT(hb_health_fit_repeats(&o, 1.0, &repeats), 0);
     CHECK_INT(repeats, 10);
+    CHECK_INT(hb_health_fit_repeats(&o, 9.0, &repeats), 0);
+    CHECK_INT(repeats, 5);
+    o.given = 1ULL << (OPT_MAX_TIME - OPT_KERNEL);
+    o.max_time_s = 20.0;
+    CHECK_INT(hb_health_fit_repeats(&o, 1.0, &repeats), 0);
+    CHECK_INT(repeats, 20);
+    CHECK_INT(hb_health_fit_repeats(&o, 0.1, &repeats), 0);
+    CHECK_INT(repeats, 50);
     CHECK_INT(hb_health_fit_repeats(&o, 3.0, &repeats), 0);
     CHECK_INT(repeats, 6);
     CHECK(hb_health_fit_repeats(&o, 6.0, &repeats) < 0);

@@ -10,9 +10,11 @@
 #define HB_CHECK_FAR "check-far"
 #define HB_CHECK_PEAK "check-peak"
 
-/* The least and most repeats check fits into --max-time: the least the rank test needs to
- * tell a change at 5% (hb_signif_mwu_repeats_for), the most a quick check takes. */
+/* The most repeats check fits into --max-time: by default a quick check's 10; a --max-time
+ * given fills its time up to 50, the repeats that narrow a noisy node's intervals (the least is
+ * what the rank test needs to tell a change at 5%: hb_signif_mwu_repeats_for). */
 #define HB_CHECK_REPEATS_MAX 10
+#define HB_CHECK_REPEATS_GIVEN_MAX 50
 /* --max-time's default: a 2-socket, 128-core machine's plan fits with room under Slurm's 60 s. */
 #define HB_CHECK_MAX_TIME_S 45.0
 
