@@ -208,6 +208,32 @@ static int read_configs(const struct hb_world *w, const struct hb_topo *t, json_
     return rc ? rc : grc;
 }
 
+/* check's verdict on its records: the lines on stdout, each host's "health" record into the
+ * sink. The exit code: 0 healthy, 1 degraded, 5 cannot tell, or an error's (bad input: 2). */
+static int check_verdict(const struct hb_options *o, const struct hb_world *w, json_t *run,
+                         json_t *records, struct hb_topo **host_topos, const struct hb_topo *t,
+                         struct hb_sink *sink)
+{
+    const char **hosts = calloc((size_t)w->nhosts, sizeof(*hosts));
+    json_t *verdicts = json_array();
+    for (int h = 0; hosts && h < w->nhosts; h++)
+        hosts[h] = w->hosts[h];
+    struct hb_health_run hr = {o, run, records, hosts, host_topos, t, w->nhosts};
+    int rc = hosts && verdicts ? hb_health_judge(&hr, stdout, verdicts) : -ENOMEM;
+    fflush(stdout);
+    size_t i;
+    json_t *rec;
+    json_array_foreach(verdicts, i, rec)
+    {
+        int wrc = rc >= 0 ? hb_sink_write(sink, rec) : 0;
+        if (wrc) rc = wrc;
+    }
+    if (rc < 0) hb_error_print(rc);
+    json_decref(verdicts);
+    free(hosts);
+    return rc < 0 ? hb_error_exit_code(rc) : rc;
+}
+
 static int run_suite(int argc, char **argv, const struct hb_suite_env *env, struct hb_plan *plan,
                      const char *size_source, uint64_t llc, const struct hb_estimate *est)
 {
@@ -331,23 +357,17 @@ static int run_suite(int argc, char **argv, const struct hb_suite_env *env, stru
         hb_progress_free(ctx.progress);
         /* Status 1 (a measurement failed its checks) still completes the file. */
         bool complete = wrc == 0 && code <= HB_EXIT_FAILED;
+        /* check: the verdict on what was measured (exit 0 healthy, 1 degraded, 5 cannot tell),
+         * its records in the file before it closes. */
+        int judged = judges && code == HB_EXIT_OK && complete
+                         ? check_verdict(o, &w, run_rec, ctx.judged, host_topos, t, ctx.sink)
+                         : HB_EXIT_OK;
         int closed = hb_sink_close(ctx.sink, complete);
         if (closed != 0) {
             hb_error_print(closed);
             code = code ? code : HB_EXIT_ENV;
         }
-        /* check: the verdict on what was measured (exit 0 healthy, 1 degraded, 5 cannot tell). */
-        if (judges && code == HB_EXIT_OK && complete) {
-            const char **hosts = calloc((size_t)w.nhosts, sizeof(*hosts));
-            for (int h = 0; hosts && h < w.nhosts; h++)
-                hosts[h] = w.hosts[h];
-            struct hb_health_run hr = {o, run_rec, ctx.judged, hosts, host_topos, t, w.nhosts};
-            int jrc = hosts ? hb_health_judge(&hr, stdout) : -ENOMEM;
-            if (jrc < 0) hb_error_print(jrc);
-            code = jrc < 0 ? hb_error_exit_code(jrc) : jrc;
-            fflush(stdout);
-            free(hosts);
-        }
+        if (code == HB_EXIT_OK) code = judged;
     }
     json_decref(run_rec);
     json_decref(ctx.judged);

@@ -7,6 +7,7 @@
 #include "hb_health_cells.h"
 #include "hb_health_config.h"
 #include "hb_health_history.h"
+#include "hb_health_record.h"
 #include "hb_health_verdict.h"
 #include "hb_suite_check.h"
 
@@ -194,10 +195,49 @@ static char *unclear_line(const struct hb_health_cell *c, const struct hb_health
     return line;
 }
 
-/* One host: its cells' calls against ref, its config's lines. Returns its exit code. */
+/* The host's verdict line after its cells' lines, and the verdict's word and exit code. */
+static int verdict_line(FILE *out, const char *host, const struct health_ref *ref, size_t failing,
+                        int worse, int unclear, int judged, int fewest, double threshold,
+                        const char **word)
+{
+    if (failing) {
+        *word = "degraded";
+        fprintf(out,
+                "hopbench check: %s: degraded (%d of %d cells worse than %s, %zu config "
+                "difference%s)\n",
+                host, worse, judged, ref->what, failing - (size_t)worse,
+                failing - (size_t)worse == 1 ? "" : "s");
+        return 1;
+    }
+    *word = judged && !unclear ? "healthy" : "cannot tell";
+    if (judged == 0) {
+        fprintf(out,
+                "hopbench check: %s: cannot tell (no peer of the same hardware in this "
+                "run: give --baseline or --history)\n",
+                host);
+    } else if (unclear) {
+        /* More repeats narrow the intervals while --max-time can still buy them. */
+        char *more = fewest < HB_CHECK_REPEATS_GIVEN_MAX
+                         ? hb_strf("rerun with a longer --max-time for more than %d repeats, "
+                                   "or on a quieter node",
+                                   fewest)
+                         : hb_strf("%d repeats were not enough: rerun on a quieter node", fewest);
+        fprintf(out, "hopbench check: %s: cannot tell (%d of %d cells unclear against %s: %s)\n",
+                host, unclear, judged, ref->what, more ? more : "noisy repeats");
+        free(more);
+    } else {
+        fprintf(out, "hopbench check: %s: healthy (%d of %d cells within %g%% of %s or better)\n",
+                host, judged, judged, threshold, ref->what);
+        return 0;
+    }
+    return HB_HEALTH_EXIT_UNCLEAR;
+}
+
+/* One host: its cells' calls against ref, its config's lines, its verdict line and its
+ * "health" record appended to verdicts. Returns its exit code. */
 static int judge_host(const struct hb_health_run *r, const char *host,
                       const struct hb_health_cells *all, const struct health_ref *ref,
-                      double threshold, FILE *out)
+                      double threshold, FILE *out, json_t *verdicts)
 {
     size_t n = 0;
     for (size_t k = 0; k < all->n; k++)
@@ -206,8 +246,8 @@ static int judge_host(const struct hb_health_run *r, const char *host,
     const struct hb_health_cell **mine = calloc(n + 1, sizeof(*mine)),
                                 **theirs = calloc(n + 1, sizeof(*theirs));
     double *p = calloc(n + 1, sizeof(*p));
-    json_t *lines = json_array(), *unsure = json_array();
-    int rc = v && mine && theirs && p && lines && unsure ? 0 : -ENOMEM;
+    json_t *lines = json_array(), *unsure = json_array(), *cells = json_array();
+    int rc = v && mine && theirs && p && lines && unsure && cells ? 0 : -ENOMEM;
     size_t m = 0;
     for (size_t k = 0; rc == 0 && k < all->n; k++) {
         const struct hb_health_cell *c = &all->v[k];
@@ -232,12 +272,17 @@ static int judge_host(const struct hb_health_run *r, const char *host,
     if (rc == 0 && hb_family_adjust(p, m, HB_FAMILY_FDR, p) < 0) rc = -ENOMEM;
     int worse = 0, unclear = 0, judged = 0, fewest = 0;
     for (size_t k = 0; rc == 0 && k < m; k++) {
-        if (!theirs[k]) continue;
-        judged++;
-        if (!fewest || mine[k]->n < fewest) fewest = mine[k]->n;
-        hb_health_verdict_call(&v[k], mine[k]->values, mine[k]->n, theirs[k]->values, theirs[k]->n,
-                               p[k], threshold, hb_units_higher_better(mine[k]->unit));
-        if (v[k].call != HB_HEALTH_WORSE && v[k].call != HB_HEALTH_UNCLEAR) continue;
+        if (theirs[k]) {
+            judged++;
+            if (!fewest || mine[k]->n < fewest) fewest = mine[k]->n;
+            hb_health_verdict_call(&v[k], mine[k]->values, mine[k]->n, theirs[k]->values,
+                                   theirs[k]->n, p[k], threshold,
+                                   hb_units_higher_better(mine[k]->unit));
+        }
+        if (json_array_append_new(cells, hb_health_record_cell(mine[k], theirs[k], &v[k], p[k])))
+            rc = -ENOMEM;
+        if (!theirs[k] || (v[k].call != HB_HEALTH_WORSE && v[k].call != HB_HEALTH_UNCLEAR))
+            continue;
         bool bad = v[k].call == HB_HEALTH_WORSE;
         worse += bad;
         unclear += !bad;
@@ -258,39 +303,20 @@ static int judge_host(const struct hb_health_run *r, const char *host,
             fprintf(out, "hopbench check: %s: %s\n", host, json_string_value(l));
         json_array_foreach(unsure, i, l)
             fprintf(out, "hopbench check: %s: %s\n", host, json_string_value(l));
-        if (json_array_size(lines)) {
-            code = 1;
-            fprintf(out,
-                    "hopbench check: %s: degraded (%d of %d cells worse than %s, %zu config "
-                    "difference%s)\n",
-                    host, worse, judged, ref->what, json_array_size(lines) - (size_t)worse,
-                    json_array_size(lines) - (size_t)worse == 1 ? "" : "s");
-        } else if (judged == 0) {
-            fprintf(out,
-                    "hopbench check: %s: cannot tell (no peer of the same hardware in this "
-                    "run: give --baseline or --history)\n",
-                    host);
-        } else if (unclear) {
-            /* More repeats narrow the intervals while --max-time can still buy them. */
-            char *more =
-                fewest < HB_CHECK_REPEATS_GIVEN_MAX
-                    ? hb_strf("rerun with a longer --max-time for more than %d repeats, "
-                              "or on a quieter node",
-                              fewest)
-                    : hb_strf("%d repeats were not enough: rerun on a quieter node", fewest);
-            fprintf(out,
-                    "hopbench check: %s: cannot tell (%d of %d cells unclear against %s: %s)\n",
-                    host, unclear, judged, ref->what, more ? more : "noisy repeats");
-            free(more);
-        } else {
-            code = 0;
-            fprintf(out,
-                    "hopbench check: %s: healthy (%d of %d cells within %g%% of %s or better)\n",
-                    host, judged, judged, threshold, ref->what);
-        }
+        const char *word;
+        code = verdict_line(out, host, ref, json_array_size(lines), worse, unclear, judged, fewest,
+                            threshold, &word);
+        const char *source = strcmp(ref->what, "baseline") == 0  ? r->opts->baseline
+                             : strcmp(ref->what, "history") == 0 ? r->opts->history
+                                                                 : NULL;
+        json_t *rec =
+            hb_health_record_host(host, word, code, ref->what, source, threshold,
+                                  json_incref(cells), json_incref(lines), json_incref(unsure));
+        if (!rec || json_array_append_new(verdicts, rec)) rc = -ENOMEM;
     }
     json_decref(lines);
     json_decref(unsure);
+    json_decref(cells);
     free(v);
     free(mine);
     free(theirs);
@@ -305,7 +331,7 @@ static void ref_free(struct health_ref *ref)
     *ref = (struct health_ref){0};
 }
 
-int hb_health_judge(const struct hb_health_run *r, FILE *out)
+int hb_health_judge(const struct hb_health_run *r, FILE *out, json_t *verdicts)
 {
     const struct hb_options *o = r->opts;
     double threshold =
@@ -330,7 +356,7 @@ int hb_health_judge(const struct hb_health_run *r, FILE *out)
             ref.what = "peers";
             rc = peers_ref(r, &all, h, &ref);
         }
-        int hc = rc ? rc : judge_host(r, r->hosts[h], &all, &ref, threshold, out);
+        int hc = rc ? rc : judge_host(r, r->hosts[h], &all, &ref, threshold, out, verdicts);
         /* degraded over cannot tell over healthy, errors over all. */
         if (hc < 0)
             rc = hc;

@@ -32,8 +32,10 @@ struct hb_health_run {
 int hb_health_precheck(const struct hb_options *o, const struct hb_topo *t,
                        const struct hb_plan *plan);
 
-/* Judge the run: one line per failing cell or differing knob and one verdict line per host on
- * out; returns 0, 1 or HB_HEALTH_EXIT_UNCLEAR, or -errno with a message (bad input: 2). */
-int hb_health_judge(const struct hb_health_run *r, FILE *out);
+/* Judge the run: one line per failing cell or differing knob, per unclear cell, and one
+ * verdict line per host on out, and each host's "health" record (hb_health_record.h) appended
+ * to verdicts; returns 0, 1 or HB_HEALTH_EXIT_UNCLEAR, or -errno with a message (bad input:
+ * 2). */
+int hb_health_judge(const struct hb_health_run *r, FILE *out, json_t *verdicts);
 
 #endif

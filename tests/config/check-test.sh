@@ -20,6 +20,9 @@ CHECK=(check --size 16M --max-time 3 --quiet --format jsonl)
 "$HB" "${CHECK[@]}" -o "$work/base.jsonl" >"$work/base.out"
 expect "a check alone, nothing to judge against: cannot tell (5)" "$?" 5
 expect_has "... and says why" "$(cat "$work/base.out")" "cannot tell (no peer of the same hardware in this run: give --baseline or --history)"
+expect "its health record: cannot tell, no reference, every cell unjudged" \
+    "$(jq -c 'select(.type == "health") | [.verdict, .exit, .reference, .source, ([.cells[].call] | unique)]' "$work/base.jsonl")" \
+    '["cannot tell",5,"peers",null,["unjudged"]]'
 expect "its records: check's cells with their repeats" \
     "$(jq -c 'select(.type == "measurement") | [.experiment, .kernel, .threads, (.repeat_values | length >= 4)]' "$work/base.jsonl" | head -1)" \
     '["check-latency","chase",1,true]'
@@ -49,6 +52,16 @@ expect_has "wrapper: the drain line" "$out" "scontrol update nodename=$host stat
 expect "wrapper --drain: scontrol ran once, with the node and a hopbench reason" \
     "$(sed 's/reason=hopbench: .*/reason=hopbench: .../' "$work/scontrol.log")" "update nodename=$host state=drain reason=hopbench: ..."
 expect "wrapper: the last check kept" "$(jq -r 'select(.type == "run") | .command' "$work/dir/last-$host.jsonl")" check
+# The verdict as data: the health record says what the lines say, each cell with its figures.
+expect "THP never: the health record, after the summary: degraded, exit 1, against the baseline file" \
+    "$(jq -sc '[.[-2].type, .[-1].type, .[-1].verdict, .[-1].exit, .[-1].reference, (.[-1].source | endswith("baseline-'"$host"'.jsonl"))]' "$work/dir/last-$host.jsonl")" \
+    '["summary","health","degraded",1,"baseline",true]'
+expect "... its failing line is the knob's, as printed" \
+    "$(jq -r 'select(.type == "health") | .failing[]' "$work/dir/last-$host.jsonl" | grep -c "^config differs from baseline: thp_enabled never")" 1
+expect "... every cell judged against both baseline checks' repeats, with its figures and call" \
+    "$(jq -c 'select(.type == "health") | [.cells[] | (.call | IN("no_worse", "better", "worse", "unclear")) and .repeats >= 4
+        and .ref_repeats == 2 * .repeats and (.value > 0) and (.ci95 | length) == 2 and (.p_adjusted >= .p)] | unique' "$work/dir/last-$host.jsonl")" '[true]'
+
 
 # --history: the baseline added to a run history is the reference ("... history ..." lines).
 "$HB" history add --db "$work/h.sqlite" "$work/base.jsonl" >/dev/null
