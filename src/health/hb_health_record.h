@@ -1,4 +1,4 @@
-/* check's verdict as data: one "health" record per host (docs/records.md#health), written
+/* check's verdict as data: one "health" record per host (docs/records.md, derived records), written
  * into the run's output beside the measurements it judges, so a nightly job reads the
  * verdict, each cell's call and the figures behind it from the file, not from the lines. */
 #ifndef HB_HEALTH_RECORD_H
