@@ -13,7 +13,9 @@
 # Settings: HOPBENCH_CHECK_DIR [/var/lib/hopbench]: the baseline is
 # $HOPBENCH_CHECK_DIR/baseline-$NODE.jsonl when it exists (--make-baseline), the last check goes
 # to $HOPBENCH_CHECK_DIR/last-$NODE.jsonl;
-# HOPBENCH_HISTORY [none]: judge against the run history instead (--history); NODE is
+# HOPBENCH_HISTORY [none]: judge against the run history instead (--history), and add each check
+# to it afterwards (hopbench history add keeps a host's points only when its check was healthy,
+# or had nothing to judge against yet: --make-baseline's checks start the history); NODE is
 # $SLURMD_NODENAME, else the short host name. CHECK OPTIONS go to hopbench check as they are
 # (--max-time, --threshold, --baseline FILE ...).
 set -u
@@ -67,6 +69,8 @@ if [ "$baseline_runs" -gt 0 ]; then
             exit "$rc"
         fi
         cat "$dir/baseline-$node.run.jsonl" >>"$base.partial"
+        [ -z "${HOPBENCH_HISTORY:-}" ] ||
+            "$hb" history add --db "$HOPBENCH_HISTORY" "$dir/baseline-$node.run.jsonl" >/dev/null || exit $?
     done
     rm -f "$dir/baseline-$node.run.jsonl"
     mv "$base.partial" "$base"
@@ -83,6 +87,10 @@ out=$(HOPBENCH="$hb" "${cmd[@]}" check --format jsonl -o "$dir/last-$node.jsonl"
     "${judge[@]}" "$@")
 rc=$?
 printf '%s\n' "$out"
+if [ -n "${HOPBENCH_HISTORY:-}" ] && [[ $rc =~ ^[015]$ ]]; then
+    "$hb" history add --db "$HOPBENCH_HISTORY" "$dir/last-$node.jsonl" >&2 ||
+        echo "hopbench-healthcheck: could not add this check to HOPBENCH_HISTORY=$HOPBENCH_HISTORY" >&2
+fi
 [ "$rc" = 1 ] || exit "$rc"
 # One drain line per degraded host, its reason the host's first failing line.
 for host in $(printf '%s\n' "$out" | sed -n 's/^hopbench check: \([^:]*\): degraded.*/\1/p'); do

@@ -6,7 +6,7 @@
 # the issue's words ("config differs from baseline: thp_enabled never (baseline: W)"); the
 # wrapper prints the drain line for it and, with --drain, runs scontrol (a stand-in that logs
 # its words).
-# --history: the baseline added to a history judges a check. Bad input, each one line and
+# --history: the baseline added to a history judges a check; a degraded check is not added. Bad input, each one line and
 # exit 2 before anything is measured: a baseline of another CPU model and of another node
 # count, a baseline without check's cells (another --size), a --max-time too short (the line
 # gives the least), --repeat, a history that is not there, --baseline with --history, and
@@ -65,6 +65,13 @@ expect "... every cell judged against both baseline checks' repeats, with its fi
 
 # --history: the baseline added to a run history is the reference ("... history ..." lines).
 "$HB" history add --db "$work/h.sqlite" "$work/base.jsonl" >/dev/null
+# The degraded check (THP never) is left out: the history keeps healthy points (and the first
+# checks, which had nothing to judge against) for check --history to judge by.
+out=$("$HB" history add --db "$work/h.sqlite" "$work/dir/last-$host.jsonl")
+expect "history add of a degraded check: exit 0" "$?" 0
+expect "... says its host was left out" "$out" \
+    "$work/dir/last-$host.jsonl: 1 host left out: its check was not healthy (check --history judges against healthy points only)"
+expect "... and stores no run of it" "$(sqlite3 "$work/h.sqlite" 'SELECT count(*) FROM runs')" 1
 out=$("$HB" "${CHECK[@]}" --history "$work/h.sqlite" -o "$work/hist.jsonl" 2>/dev/null)
 rc=$?
 echo "$out"
