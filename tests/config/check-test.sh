@@ -6,7 +6,9 @@
 # the issue's words ("config differs from baseline: thp_enabled never (baseline: W)"); the
 # wrapper prints the drain line for it and, with --drain, runs scontrol (a stand-in that logs
 # its words).
-# --history: the baseline added to a history judges a check; a degraded check is not added. Bad input, each one line and
+# --history: the baseline added to a history judges a check; a degraded check is not added;
+# the wrapper with HOPBENCH_HISTORY starts a history with --make-baseline and adds a check to it
+# only when healthy. Bad input, each one line and
 # exit 2 before anything is measured: a baseline of another CPU model and of another node
 # count, a baseline without check's cells (another --size), a --max-time too short (the line
 # gives the least), --repeat, a history that is not there, --baseline with --history, and
@@ -77,6 +79,21 @@ rc=$?
 echo "$out"
 case $rc in 0 | 1 | 5) echo "ok: --history: a verdict (exit $rc)" ;; *) echo "FAIL: --history: exit $rc"; fail=1 ;; esac
 expect "--history: judged against the history" "$(grep -cE "^hopbench check: $host: (healthy|cannot tell|degraded) \(.*history" <<<"$out")" 1
+
+# The wrapper with HOPBENCH_HISTORY: --make-baseline's checks start the history, a check is
+# judged against it and then added to it only when it was healthy.
+wrap() { env HOPBENCH="$HB" HOPBENCH_CHECK_DIR="$work/hdir" HOPBENCH_HISTORY="$work/w.sqlite" \
+    SLURMD_NODENAME="$host" "$TOP/jobs/slurm/hopbench-healthcheck.sh" "$@" --size 16M --max-time 3; }
+wrap --make-baseline 2 >/dev/null 2>&1
+expect "wrapper --make-baseline with HOPBENCH_HISTORY: its two checks in the history" \
+    "$(sqlite3 "$work/w.sqlite" 'SELECT count(*) FROM runs')" 2
+out=$(wrap 2>/dev/null)
+rc=$?
+echo "$out"
+expect "wrapper with HOPBENCH_HISTORY: judged against the history" \
+    "$(grep -cE "^hopbench check: $host: (healthy|cannot tell|degraded) \(.*history" <<<"$out")" 1
+expect "... and added to it only when healthy (exit $rc)" "$(sqlite3 "$work/w.sqlite" 'SELECT count(*) FROM runs')" \
+    "$([ "$rc" = 0 ] && echo 3 || echo 2)"
 
 # Bad input: one line, exit 2, before anything is measured.
 bad() { # bad WHAT WANT ARGS...
