@@ -5,7 +5,7 @@
 # job adds its run to $HOPBENCH_HISTORY, which `history check` reports per host. Then a host is
 # lost mid-job (every process of h2 killed, its slurmd with them): the job ends within 30 s,
 # its output names h2 on one line, and what was measured is kept in results/JOBID.incomplete.
-# Between them, the health check of every host while h2 runs a memory hog: h2 drained.
+# Between them, the health check of every host while h2 runs a memory hog: h2 drained, h1 healthy.
 # shellcheck source=hosts-lib.sh
 . "$(dirname "$0")/hosts-lib.sh"
 SLURM_SH=$TOP/tests/slurm/slurm-cluster.sh
@@ -74,9 +74,9 @@ rm -rf "$work/results"
 # Health checks (docs/running.md#health-checks): each host's baseline (two checks pooled), then
 # jobs/slurm/hopbench-healthcheck.sh --drain on every host at once while h2 runs a memory hog on
 # its only CPU (three read loops over 8 MiB): h2 is degraded and drained with hopbench's reason in
-# `sinfo -R`, h1 is not degraded and stays idle. --threshold 50: the hosts share this
-# machine's memory and its other load, which moves an undisturbed host by more than a quiet
-# node's 10%.
+# `sinfo -R`, h1 is healthy (on a second check where the first could not tell) and stays idle.
+# --threshold 50: the hosts share this machine's memory and its other load, which moves an
+# undisturbed host by more than a quiet node's 10%.
 CHK=(--size 64M --max-time 8 --threshold 50)
 mkdir -p "$work/check"
 checked=$(date +%s)
@@ -105,16 +105,24 @@ done
 rc1=0 rc2=0
 wait "$check_h1" || rc1=$?
 wait "$check_h2" || rc2=$?
+# h1 could not tell (its figures too noisy to show them within the threshold): the next health
+# check, as HealthCheckInterval would run it, while the hog still runs on h2.
+tries=1
+if [ "$rc1" = 5 ]; then
+    cat "$work/check/h1.out"
+    tries=2 rc1=0
+    on h1 env HOPBENCH="$HB" HOPBENCH_CHECK_DIR="$work/check" SLURMD_NODENAME=h1 SLURM_CONF="$SLURM_CONF" \
+        "$TOP/jobs/slurm/hopbench-healthcheck.sh" --drain "${CHK[@]}" >"$work/check/h1.out" 2>&1 || rc1=$?
+fi
 for k in 1 2 3; do kill "$(cat "$work/check/hog$k.pid")" 2>/dev/null || true; done
 wait
 echo "health checks ($(($(date +%s) - checked)) s):"
 cat "$work/check/h1.out" "$work/check/h2.out"
 expect_eq "check: h2 degraded (exit 1)" "$rc2" 1
-# h1 shares this machine's memory and caches with h2's hog and with whatever else runs here:
-# healthy (0) where its figures are shown the same, cannot tell (5) where they are too noisy
-# to show it; never degraded, never drained.
-case $rc1 in 0 | 5) echo "ok: check: h1 not degraded (exit $rc1)" ;; *) fail "check: h1 exit $rc1, expected 0 or 5" ;; esac
-expect_eq "check: h1's verdict line" "$(grep -cE '^hopbench check: h1: (healthy|cannot tell) \(' "$work/check/h1.out")" 1
+# h1 shares this machine's memory and caches with h2's hog and with whatever else runs here,
+# yet is healthy (at the first check, or the second where the first could not tell).
+expect_eq "check: h1 healthy beside the hog (exit 0, check $tries of 2)" "$rc1" 0
+expect_eq "check: h1's verdict line" "$(grep -cE '^hopbench check: h1: healthy \(' "$work/check/h1.out")" 1
 expect_eq "check: h2 names a worse cell against its baseline" \
     "$(grep -cE '^hopbench check: h2: (latency|local read) 0 .*% (above|below) baseline ' "$work/check/h2.out" | sed 's/^[1-9][0-9]*$/some/')" some
 expect_eq "check: sinfo -R lists h2 alone, drained with hopbench's reason" \
