@@ -36,7 +36,7 @@ expect_eq "the machine's own THP is untouched" "$(sed 's/.*\[\(.*\)\].*/\1/' "$T
 # check judges each host against its peers of the same hardware in the run: h3's knob names
 # h3 alone, in the issue's words, and the run is degraded (exit 1).
 rc=0
-fleet --host h1,h2,h3 check --size 16M --max-time 4 --quiet --format jsonl -o check.jsonl >check.out 2>check.log || rc=$?
+fleet --host h1,h2,h3 check --size 16M --max-time 6 --quiet --format jsonl -o check.jsonl >check.out 2>check.log || rc=$?
 cat check.out
 expect_eq "check: degraded (exit 1)" "$rc" 1
 expect_eq "check: h3's THP against its peers', the only config line" \
