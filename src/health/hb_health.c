@@ -44,10 +44,10 @@ static const char *run_cpu_model(const json_t *run)
     return hb_jsonl_read_str(json_object_get(run, "config"), "cpu_model", "");
 }
 
-/* Every key of the plan among the baseline's cells (of any host), or one line naming the
- * first missing. */
-static int baseline_has(const char *path, const struct hb_health_cells *cells,
-                        const struct hb_plan *plan)
+/* Every key of the plan among the reference's cells (of any host), or one line naming the
+ * first missing: option is "--baseline" or "--history", where its file or URL. */
+static int reference_has(const char *option, const char *where, const struct hb_health_cells *cells,
+                         const struct hb_plan *plan)
 {
     json_t *keys = json_array();
     int rc = keys ? hb_health_cells_plan_keys(plan, keys) : -ENOMEM;
@@ -59,10 +59,11 @@ static int baseline_has(const char *path, const struct hb_health_cells *cells,
         for (size_t c = 0; rc == 0 && !found && c < cells->n; c++)
             found = strcmp(cells->v[c].key, json_string_value(k)) == 0;
         if (rc == 0 && !found) {
-            hb_error_set("check: --baseline %s lacks the cell '%s' that this check measures: "
-                         "give an earlier check of this machine with the same --size and "
-                         "--nodes",
-                         path, json_string_value(k));
+            hb_error_set("check: %s %s lacks the cell '%s' that this check measures: "
+                         "give %s of this machine with the same --size and --nodes",
+                         option, where, json_string_value(k),
+                         strcmp(option, "--history") == 0 ? "a history of checks"
+                                                          : "an earlier check");
             rc = -EINVAL;
         }
     }
@@ -70,8 +71,8 @@ static int baseline_has(const char *path, const struct hb_health_cells *cells,
     return rc;
 }
 
-/* --history: this host's series are there. */
-static int history_has(const char *url)
+/* --history: this host's series are there, with every cell of the plan. */
+static int history_has(const char *url, const struct hb_plan *plan)
 {
     char host[256];
     if (gethostname(host, sizeof(host)) != 0) snprintf(host, sizeof(host), "localhost");
@@ -79,6 +80,7 @@ static int history_has(const char *url)
     struct hb_health_cells cells = {0};
     json_t *config = NULL;
     int rc = hb_health_history_load(url, host, &cells, &config);
+    if (rc == 0) rc = reference_has("--history", url, &cells, plan);
     hb_health_cells_free(&cells);
     json_decref(config);
     return rc;
@@ -92,7 +94,7 @@ int hb_health_precheck(const struct hb_options *o, const struct hb_topo *t,
                      o->baseline, o->history);
         return -EINVAL;
     }
-    if (o->history[0]) return history_has(o->history);
+    if (o->history[0]) return history_has(o->history, plan);
     if (!o->baseline[0]) return 0;
     json_t *cfg = hb_config_read(t);
     if (!cfg) {
@@ -102,7 +104,7 @@ int hb_health_precheck(const struct hb_options *o, const struct hb_topo *t,
     struct hb_health_baseline b;
     int rc = hb_health_baseline_load(o->baseline, t, run_cpu_model(cfg), &b);
     if (rc == 0) {
-        rc = baseline_has(o->baseline, &b.cells, plan);
+        rc = reference_has("--baseline", o->baseline, &b.cells, plan);
         hb_health_baseline_free(&b);
     }
     json_decref(cfg);

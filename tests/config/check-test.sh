@@ -8,11 +8,11 @@
 # its words).
 # --history: the baseline added to a history judges a check; a degraded check is not added;
 # the wrapper with HOPBENCH_HISTORY starts a history with --make-baseline and adds a check to it
-# only when healthy. Bad input, each one line and
-# exit 2 before anything is measured: a baseline of another CPU model and of another node
-# count, a baseline without check's cells (another --size), a --max-time too short (the line
-# gives the least), --repeat, a history that is not there, --baseline with --history, and
-# --drain without scontrol on PATH (nothing drained).
+# only when healthy. Bad input, each one line and exit 2 before anything is measured: a
+# baseline of another CPU model and of another node count, a baseline or a history without
+# check's cells (another --size), a --max-time too short (the line gives the least), --repeat,
+# a history that is not there, --baseline with --history, --drain without scontrol on PATH
+# (nothing drained) and --make-baseline 0.
 # shellcheck source=config-lib.sh
 . "$(dirname "$0")/config-lib.sh"
 THP=/sys/kernel/mm/transparent_hugepage/enabled
@@ -113,6 +113,8 @@ bad "baseline of another node count" "comes from another machine: 2 NUMA nodes, 
     "${CHECK[@]}" --baseline "$work/other-nodes.jsonl"
 bad "baseline without the cells" "lacks the cell 'latency 0 threads=1 bytes=33554432'" \
     check --size 32M --max-time 3 --quiet --baseline "$work/base.jsonl"
+bad "a history without the cells" "--history $work/h.sqlite lacks the cell 'latency 0 threads=1 bytes=33554432'" \
+    check --size 32M --max-time 3 --quiet --history "$work/h.sqlite"
 bad "--max-time too short" "is too short: one repeat of its plan takes about" check --max-time 2
 bad "--repeat" "--repeat" check --repeat 5
 bad "a history without this host" "no history there" "${CHECK[@]}" --history "$work/none.sqlite"
