@@ -7,6 +7,8 @@
 #include "hb_error.h"
 #include "hb_exec.h"
 #include "hb_records_held.h"
+#include "hb_health.h"
+#include "hb_health_fit.h"
 #include "hb_help.h"
 #include "hb_export.h"
 #include "hb_kernel.h"
@@ -76,6 +78,7 @@ struct hb_run_ctx {
     const struct hb_suite_env *env;
     struct hb_keep keep; /* what the suite's annotate and derive read of each record */
     struct hb_summary summary;
+    json_t *judged; /* check: its measurement records for the verdict (a few per node) */
 };
 
 static int emit(json_t *rec, void *ctx)
@@ -88,6 +91,10 @@ static int emit(json_t *rec, void *ctx)
         return -ENOMEM;
     }
     int wrc = hb_sink_write(rc->sink, rec);
+    if (wrc == 0 && rc->judged && json_array_append(rc->judged, rec)) {
+        hb_error_set("out of memory keeping check's records");
+        wrc = -ENOMEM;
+    }
     return wrc ? wrc : hb_suite_keep_add(&rc->keep, rc->env, rec);
 }
 
@@ -201,6 +208,32 @@ static int read_configs(const struct hb_world *w, const struct hb_topo *t, json_
     return rc ? rc : grc;
 }
 
+/* check's verdict on its records: the lines on stdout, each host's "health" record into the
+ * sink. The exit code: 0 healthy, 1 degraded, 5 cannot tell, or an error's (bad input: 2). */
+static int check_verdict(const struct hb_options *o, const struct hb_world *w, json_t *run,
+                         json_t *records, struct hb_topo **host_topos, const struct hb_topo *t,
+                         struct hb_sink *sink)
+{
+    const char **hosts = calloc((size_t)w->nhosts, sizeof(*hosts));
+    json_t *verdicts = json_array();
+    for (int h = 0; hosts && h < w->nhosts; h++)
+        hosts[h] = w->hosts[h];
+    struct hb_health_run hr = {o, run, records, hosts, host_topos, t, w->nhosts};
+    int rc = hosts && verdicts ? hb_health_judge(&hr, stdout, verdicts) : -ENOMEM;
+    fflush(stdout);
+    size_t i;
+    json_t *rec;
+    json_array_foreach(verdicts, i, rec)
+    {
+        int wrc = rc >= 0 ? hb_sink_write(sink, rec) : 0;
+        if (wrc) rc = wrc;
+    }
+    if (rc < 0) hb_error_print(rc);
+    json_decref(verdicts);
+    free(hosts);
+    return rc < 0 ? hb_error_exit_code(rc) : rc;
+}
+
 static int run_suite(int argc, char **argv, const struct hb_suite_env *env, struct hb_plan *plan,
                      const char *size_source, uint64_t llc, const struct hb_estimate *est)
 {
@@ -213,6 +246,8 @@ static int run_suite(int argc, char **argv, const struct hb_suite_env *env, stru
     if (hb_world_init(&argc, &argv, t, !messages || o->bg >= 0, &w) != 0)
         return exit_failed(-HB_EENV);
     const char *args = o->command_argv0_end;
+    /* check judges each host against its peers of the same hardware: their topologies. */
+    bool judges = hb_suite_find(o->command)->flags & HB_SUITE_FIT_REPEATS;
     int rc = messages ? hb_msg_check_layout(&w, o->command, args ? args + 1 : "")
                       : hb_world_check_layout(&w, t, args ? args + 1 : "");
     /* comm and coll --bg: a node named to load needs a rank there, as the world now shows. */
@@ -239,7 +274,7 @@ static int run_suite(int argc, char **argv, const struct hb_suite_env *env, stru
     /* Hosts of a fleet may differ: each exports with its own topology; comm tells ranks near
      * each host's NICs from far ones. */
     struct hb_topo **host_topos = NULL;
-    int trc = (o->export_hwloc[0] || messages) && w.nhosts > 1
+    int trc = (o->export_hwloc[0] || messages || judges) && w.nhosts > 1
                   ? hb_world_topo_host_topos(&w, t, &host_topos)
                   : 0;
     json_t *host_nics = host_topos && messages ? hb_world_topo_host_nics(&w, host_topos) : NULL;
@@ -255,6 +290,7 @@ static int run_suite(int argc, char **argv, const struct hb_suite_env *env, stru
     struct hb_run_ctx ctx = {0};
     ctx.summary.estimate_s = est->seconds;
     ctx.env = env;
+    json_t *run_rec = NULL; /* check: the run record its verdict reads */
     const char *simd = hb_simd_name(hb_simd_active());
     /* Rank 0 opens the output and writes the run record before anything is measured: an
      * output that cannot take it stops every rank now. */
@@ -276,6 +312,8 @@ static int run_suite(int argc, char **argv, const struct hb_suite_env *env, stru
             hb_error_set("out of memory listing %s's message sizes", o->command);
         if (wrc == 0) wrc = hb_sink_open(o->format, o->output, &hb_run_layout, &ctx.sink);
         if (wrc == 0) wrc = write_header(env, run, ctx.sink);
+        if (judges && wrc == 0 && !(ctx.judged = json_array())) wrc = -ENOMEM;
+        if (judges) run_rec = json_incref(run);
         json_decref(run);
         if (wrc && ctx.sink) hb_sink_close(ctx.sink, false);
         if (wrc) hb_error_print(wrc);
@@ -299,8 +337,8 @@ static int run_suite(int argc, char **argv, const struct hb_suite_env *env, stru
     }
     bool tty = any_terminal();
     if (w.rank == 0) ctx.progress = hb_progress_new(o->quiet, o->progress, tty);
-    /* Where progress shows, the plan and its estimate come first. */
-    if (ctx.progress) hb_print_plan_line(est);
+    /* Where progress shows, the plan and its estimate come first; check says it always. */
+    if (ctx.progress || (judges && w.rank == 0 && !o->quiet)) hb_print_plan_line(est);
     struct hb_exec_io io = {emit,         on_progress,        &ctx,
                             simd,         o->allow_misplaced, o->repeats,
                             o->noise_pct, o->repeat_auto,     repeat_max_time(o)};
@@ -319,12 +357,20 @@ static int run_suite(int argc, char **argv, const struct hb_suite_env *env, stru
         hb_progress_free(ctx.progress);
         /* Status 1 (a measurement failed its checks) still completes the file. */
         bool complete = wrc == 0 && code <= HB_EXIT_FAILED;
+        /* check: the verdict on what was measured (exit 0 healthy, 1 degraded, 5 cannot tell),
+         * its records in the file before it closes. */
+        int judged = judges && code == HB_EXIT_OK && complete
+                         ? check_verdict(o, &w, run_rec, ctx.judged, host_topos, t, ctx.sink)
+                         : HB_EXIT_OK;
         int closed = hb_sink_close(ctx.sink, complete);
         if (closed != 0) {
             hb_error_print(closed);
             code = code ? code : HB_EXIT_ENV;
         }
+        if (code == HB_EXIT_OK) code = judged;
     }
+    json_decref(run_rec);
+    json_decref(ctx.judged);
     hb_suite_keep_free(&ctx.keep);
     hb_record_summary_free(&ctx.summary);
     json_decref(cfg);
@@ -502,6 +548,26 @@ static int plan_and_run(int argc, char **argv, const struct hb_options *o, const
     struct hb_estimate est = {0};
     char host[HB_HOST_LEN];
     const struct hb_estimate_model model = {hb_suite_estimate, hb_suite_kernel_bps, &env};
+    /* check: as many repeats as its --max-time holds, from the estimate of one (and its
+     * --baseline checked before anything is measured). */
+    struct hb_options *fitted = NULL;
+    if (rc == 0 && (flags & HB_SUITE_FIT_REPEATS)) {
+        int repeats = 0;
+        rc = hb_estimate_plan(&plan, 1, &model, &est);
+        if (rc == 0) rc = hb_health_fit_repeats(o, est.seconds, &repeats);
+        hb_estimate_free(&est);
+        est = (struct hb_estimate){0};
+        if (rc == 0 && !o->dry_run) rc = hb_health_precheck(o, t, &plan);
+        if (rc == 0 && !(fitted = malloc(sizeof(*fitted)))) {
+            hb_error_set("out of memory fitting check's repeats");
+            rc = -ENOMEM;
+        }
+        if (rc == 0) {
+            *fitted = *o;
+            fitted->repeats = repeats;
+            env.opts = o = fitted;
+        }
+    }
     if (rc == 0) rc = hb_estimate_plan(&plan, o->repeats, &model, &est);
     if (rc == 0 && o->repeat_auto)
         hb_estimate_range(&est, HB_ROUNDS_AUTO_MIN, o->repeats, repeat_max_time(o));
@@ -525,6 +591,7 @@ static int plan_and_run(int argc, char **argv, const struct hb_options *o, const
         code = run_suite(argc, argv, &env, &plan, size_source, llc, &est);
     hb_estimate_free(&est);
     hb_plan_free(&plan);
+    free(fitted);
     fclose(note);
     free(note_text);
     return rc ? exit_failed(rc) : code;

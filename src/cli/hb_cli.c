@@ -140,6 +140,8 @@ static const struct hb_opt_field opt_fields[] = {
     {OPT_SIMD, "--simd", HB_SET_TEXT, HB_OPT_TEXT(simd)},
     {OPT_EXPORT_HWLOC, "--export-hwloc", HB_SET_TEXT, HB_OPT_TEXT(export_hwloc)},
     {OPT_TIER, "--tier", HB_SET_TEXT, HB_OPT_TEXT(tier)},
+    {OPT_BASELINE, "--baseline", HB_SET_TEXT, HB_OPT_TEXT(baseline)},
+    {OPT_HISTORY, "--history", HB_SET_TEXT, HB_OPT_TEXT(history)},
     {OPT_CPU_NODE, "--cpu-node", HB_SET_INT, HB_OPT_AT(cpu_node),
      HB_OPT_RANGE(0, INT_MAX, "a node number (see hopbench topo)")},
     {OPT_ROOT, "--root", HB_SET_INT, HB_OPT_AT(root),

@@ -206,6 +206,9 @@ const struct hb_example_doc hb_cli_doc_examples[] = {
      "mpirun --map-by numa --bind-to numa hopbench coll --op allreduce,bcast --size 8,64K -o "
      "coll.jsonl",
      "allreduce and bcast over ranks by hop class and the world, each node as bcast's root"},
+    {"check", "hopbench check --baseline base.jsonl",
+     "this node's health against an earlier check of it: exit 0 healthy, 1 degraded, 5 cannot "
+     "tell"},
     {"topo", "hopbench topo", "the nodes and the mpirun/srun lines for one rank per node"},
     {"report", "hopbench report m.jsonl -o report.html", "the HTML report of a result file"},
     {"compare", "hopbench compare base.jsonl new.jsonl -o diff.jsonl",

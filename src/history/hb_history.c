@@ -246,8 +246,13 @@ static int history_add(const struct hb_history_opts *o)
             printf("%s: stored in %s: %ld host%s, %ld points%s\n", o->files[i],
                    hb_history_db_name(db), a->hosts_new, a->hosts_new == 1 ? "" : "s", a->points,
                    a->hosts_seen ? " (other hosts held already)" : "");
-        else
+        else if (!a->hosts_unhealthy)
             printf("%s: held already in %s (the same run)\n", o->files[i], hb_history_db_name(db));
+        if (a->hosts_unhealthy)
+            printf("%s: %ld host%s left out: %s check was not healthy (check --history judges "
+                   "against healthy points only)\n",
+                   o->files[i], a->hosts_unhealthy, a->hosts_unhealthy == 1 ? "" : "s",
+                   a->hosts_unhealthy == 1 ? "its" : "their");
         if (a->skipped)
             fprintf(stderr,
                     "hopbench: warning: %s: %ld measurement records not stored (unusable or "

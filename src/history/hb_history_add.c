@@ -2,6 +2,7 @@
  * identities, headlines, intervals and repeats), then per host a run row, its series made
  * when new and its points, in batches of rows per statement. */
 #include "hb_history_add.h"
+#include "hb_history_health.h"
 
 #include "hb_compare_side.h"
 #include "hb_error.h"
@@ -325,9 +326,9 @@ static int by_host(const void *a, const void *b)
     return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
 }
 
-/* Every host's records stored in turn. */
+/* Every host's records stored in turn, but those of left_out's hosts. */
 static int put_hosts(struct hb_history_db *db, const struct hb_cmp_side *sd, size_t *k, size_t n,
-                     struct hb_history_added *out)
+                     const json_t *left_out, struct hb_history_added *out)
 {
     char key[17];
     long long t = 0;
@@ -353,6 +354,8 @@ static int put_hosts(struct hb_history_db *db, const struct hb_cmp_side *sd, siz
             hb_error_set("%s:%d: a measurement names no host, nor does the run record",
                          sd->res.path, sd->v[k[i]].line);
             rc = -EINVAL;
+        } else if (json_object_get(left_out, h.host)) {
+            out->hosts_unhealthy++;
         } else {
             rc = put_host(db, sd, &h, key, t, out, b);
         }
@@ -394,7 +397,10 @@ int hb_history_add_file(struct hb_history_db *db, const char *path, struct hb_hi
     for (size_t i = 0; k && i < sd.n; i++)
         if (stored(&sd, i)) k[n++] = i;
     if (rc == 0 && n == 0) rc = no_measurements(&sd);
-    if (rc == 0) rc = put_hosts(db, &sd, k, n, out);
+    json_t *left_out = NULL;
+    if (rc == 0) rc = hb_history_health_left_out(path, sd.res.run, &left_out);
+    if (rc == 0) rc = put_hosts(db, &sd, k, n, left_out, out);
+    json_decref(left_out);
     out->skipped = (long)(sd.n - n);
     free(k);
     hb_compare_side_free(&sd);

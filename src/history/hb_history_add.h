@@ -8,10 +8,12 @@
 
 /* What one file added. */
 struct hb_history_added {
-    long hosts_new;  /* hosts of the run stored now */
-    long hosts_seen; /* hosts of the run the history held already (the same run again) */
-    long points;     /* points stored */
-    long skipped;    /* measurement records not stored: unusable or duplicated */
+    long hosts_new;       /* hosts of the run stored now */
+    long hosts_seen;      /* hosts of the run the history held already (the same run again) */
+    long points;          /* points stored */
+    long skipped;         /* measurement records not stored: unusable or duplicated */
+    long hosts_unhealthy; /* hosts of a check run left out: their check was not healthy
+                           * (hb_history_health.h) */
 };
 
 /* Store path's run into db, inside the caller's transaction (the schema ready). 0 and *out;

@@ -62,7 +62,7 @@ const struct hb_opt_doc hb_opt_docs[] = {
     {"threshold", 0, OPT_THRESHOLD, "PCT", HB_COMPLETE_NONE, NULL,
      "matrix: flag same-class pairs differing more, and target ratios differing more from the "
      "firmware's HMAT; policy --intensity: placement stops mattering where it costs less "
-     "(default 5)"},
+     "(default 5); check: the least change it calls worse (default 10)"},
     {"fleet-threshold", 0, OPT_FLEET_THRESHOLD, "PCT", HB_COMPLETE_NONE, NULL,
      "matrix: flag hosts worse than the fleet's median by more; comm: host pairs worse than "
      "the better half's median (default 35)"},
@@ -97,6 +97,12 @@ const struct hb_opt_doc hb_opt_docs[] = {
     {"clean-buffers", 0, OPT_CLEAN_BUFFERS, NULL, HB_COMPLETE_NONE, NULL,
      "coll: reuse the send buffer unchanged between iterations, as OSU does (default: "
      "rewritten before each)"},
+    {"baseline", 0, OPT_BASELINE, "FILE", HB_COMPLETE_FILE, NULL,
+     "check: judge each cell against FILE, an earlier check or any run with these cells "
+     "(JSON Lines) of this machine (default: the history, else the run's peers)"},
+    {"history", 0, OPT_HISTORY, "URL", HB_COMPLETE_NONE, NULL,
+     "check: judge each cell against this host's last healthy points in the run history at URL "
+     "(a SQLite file or postgresql://..., as hopbench history add writes it)"},
     {"nodes", 0, OPT_NODES, "LIST", HB_COMPLETE_NONE, NULL,
      "only these NUMA nodes (OS indexes and ranges, e.g. 0-3,8; default every node)"},
     {"mix", 0, OPT_MIX, "M", HB_COMPLETE_WORDS, hb_options_mix_names, "{values} (default read)"},
@@ -119,8 +125,9 @@ const struct hb_opt_doc hb_opt_docs[] = {
      "largest working set (default 2G; at most 1/4 of the memory node's free memory)"},
     {"max-time", 0, OPT_MAX_TIME, "SEC", HB_COMPLETE_NONE, NULL,
      "balance: longest wait for automatic NUMA balancing to bring the pages to the CPU node "
-     "(default 60); with --repeat auto: no round starts that would end past it; from 2 to 3600 "
-     "seconds"},
+     "(default 60); with --repeat auto: no round starts that would end past it; check: the time "
+     "its repeats fill, up to 50 (default: 10 repeats, fewer where they would take over 45 s); "
+     "from 2 to 3600 seconds"},
     {"cores", 0, OPT_CORES, NULL, HB_COMPLETE_NONE, NULL,
      "also the core x core latency matrix (cores^2 pairs)"},
     {"home", 0, OPT_HOME, "H", HB_COMPLETE_NONE, NULL,

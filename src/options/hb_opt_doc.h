@@ -57,6 +57,8 @@ enum hb_opt_id {
     OPT_OP,
     OPT_ROOT,
     OPT_CLEAN_BUFFERS,
+    OPT_BASELINE,
+    OPT_HISTORY,
     OPT_HELP,
     OPT_VERSION,
 };

@@ -96,6 +96,8 @@ struct hb_options {
     uint64_t tlb_group;                     /* chase: TLB group bytes or HB_CHASE_GROUP_ALL */
     bool c2c_cores;                         /* c2c: the core x core matrix too */
     int c2c_home;            /* c2c: HB_C2C_HOME_WRITER (default) / _READER, or a node */
+    char baseline[4096];     /* check: the run it judges against; "" = none */
+    char history[4096];      /* check: the run history's URL; "" = none */
     char export_hwloc[4096]; /* matrix: hwloc XML with the measured matrix; "" = none */
     char tier[32];           /* policy: memory kind of the remote node; "" = the CPU node's */
     /* argv as a shell line that re-runs it (hb_escape_sh_line: quoted where a word needs it,

@@ -28,6 +28,7 @@ extern const struct hb_suite hb_suite_migrate;
 extern const struct hb_suite hb_suite_balance;
 extern const struct hb_suite hb_suite_comm;
 extern const struct hb_suite hb_suite_coll;
+extern const struct hb_suite hb_suite_check;
 
 /* The suites in --help's order, the default first, one a line: a new suite is its extern
  * line and its row here. */
@@ -48,6 +49,7 @@ const struct hb_suite *const hb_suites[] = {
     &hb_suite_balance,
     &hb_suite_comm,
     &hb_suite_coll,
+    &hb_suite_check,
     NULL,
 };
 // clang-format on

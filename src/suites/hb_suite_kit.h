@@ -60,6 +60,8 @@ enum hb_suite_flag {
     HB_SUITE_CACHES = 1 << 6,      /* measures caches on purpose (sweep walks through them, c2c
                                     * hands one line between cores): a working set in a cache is
                                     * no warning, and its records say `cache_intended` */
+    HB_SUITE_FIT_REPEATS = 1 << 8, /* its repeats fitted into --max-time, not --repeat, and its
+                                    * records judged after the run (check, src/health) */
 };
 
 /* A suite: its command, its help line and what it does at each step of a run. */

@@ -5,7 +5,7 @@
 # in the run record, only h3 is listed as differing from the majority (in the fleet record
 # and in the run record's config_drift, for peak as for matrix), and when a memory
 # load on h3 makes it the outlier (as in outlier-test.sh), its flag's reason names the knob.
-# The table shows the drift on h3's line only.
+# The table shows the drift on h3's line only. check names h3's knob against its peers.
 # shellcheck source=hosts-lib.sh
 . "$(dirname "$0")/hosts-lib.sh"
 hosts_up 3 0-1 0-1 0-1
@@ -33,6 +33,15 @@ fleet --host h1,h2,h3 peak --kernel read --size 4M --reps 1 --repeat 1 --min-tim
 expect_eq "peak over three hosts: h3's drift in the run record" \
     "$(jqs peak.jsonl '[.[] | select(.type=="run")][0].config_drift')" '{"h1":{},"h2":{},"h3":{"thp_enabled":"never"}}'
 expect_eq "the machine's own THP is untouched" "$(sed 's/.*\[\(.*\)\].*/\1/' "$THP")" "$real"
+# check judges each host against its peers of the same hardware in the run: h3's knob names
+# h3 alone, in the issue's words, and the run is degraded (exit 1).
+rc=0
+fleet --host h1,h2,h3 check --size 16M --max-time 6 --quiet --format jsonl -o check.jsonl >check.out 2>check.log || rc=$?
+cat check.out
+expect_eq "check: degraded (exit 1)" "$rc" 1
+expect_eq "check: h3's THP against its peers', the only config line" \
+    "$(grep 'config differs' check.out)" "hopbench check: h3: config differs from peers: thp_enabled never (peers: $real)"
+expect_has "check: h3 degraded" "$(cat check.out)" "hopbench check: h3: degraded ("
 
 "$HB" report idle.jsonl -o idle.html || fail "report: exit $?"
 expect_eq "report: the hosts side by side, h3's THP marked and nothing else" \
