@@ -20,6 +20,7 @@ value() {
     --subscription) echo full ;; --mix) echo read ;; --mode) echo rate ;; --stride) echo 256 ;; --chains) echo 2 ;;
     --weights) echo 3 ;;
     --tlb-group) echo all ;; --home) echo writer ;; --op) echo bcast ;; --root) echo 0 ;;
+    --baseline) echo base.jsonl ;; --history) echo history.sqlite ;;
     esac
 }
 # The commands, each one's help, and every option some command's help lists, with a value

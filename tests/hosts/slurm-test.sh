@@ -77,14 +77,14 @@ rm -rf "$work/results"
 # `sinfo -R`, h1 is healthy (on a second check where the first could not tell) and stays idle.
 # --threshold 50: the hosts share this machine's memory and its other load, which moves an
 # undisturbed host by more than a quiet node's 10%.
-CHK=(--size 64M --max-time 8 --threshold 50)
+CHK=(--size 64M --max-time 6 --threshold 50)
 mkdir -p "$work/check"
 checked=$(date +%s)
 # Baselines as the checks will run: both hosts at once (they share this machine's L3 and memory),
 # two checks each pooled by the wrapper's --make-baseline.
 for h in h1 h2; do
     on "$h" env HOPBENCH="$HB" HOPBENCH_CHECK_DIR="$work/check" SLURMD_NODENAME="$h" \
-        "$TOP/jobs/slurm/hopbench-healthcheck.sh" --make-baseline 2 --size 64M --max-time 5 >/dev/null 2>&1 &
+        "$TOP/jobs/slurm/hopbench-healthcheck.sh" --make-baseline 2 --size 64M --max-time 4 >/dev/null 2>&1 &
     eval "base_$h=\$!"
 done
 rc1=0 rc2=0
