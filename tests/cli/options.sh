@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# options.sh HOPBENCH SCENARIO - CTest test (label cli): every command that takes hopbench's
+# options.sh HOPBENCH SCENARIO - CTest test (label options): every command that takes hopbench's
 # options (the suites and topo), with every option any command's help lists. An option the
 # command's own help (`hopbench help CMD`: its options and run options) lists is taken: never
 # "takes no". Any other exits 2 with one line naming the command and the option (and, where
