@@ -5,27 +5,11 @@
 # job adds its run to $HOPBENCH_HISTORY, which `history check` reports per host. Then a host is
 # lost mid-job (every process of h2 killed, its slurmd with them): the job ends within 30 s,
 # its output names h2 on one line, and what was measured is kept in results/JOBID.incomplete.
-# Between them, the health check of every host while h2 runs a memory hog: h2 drained, h1 healthy.
+# (The health checks on these hosts: slurm-check-test.sh.)
 # shellcheck source=hosts-lib.sh
 . "$(dirname "$0")/hosts-lib.sh"
-SLURM_SH=$TOP/tests/slurm/slurm-cluster.sh
-export HOPBENCH_SLURM_DIR=$work/slurm HOPBENCH_SLURM_HOSTS_SH=$HOSTS_LIB/hosts.sh
-# Slurm ends the jobs of a node that stopped answering after SlurmdTimeout (a site's choice,
-# often 300 s); 6 s here so a lost host is seen within the test.
-export HOPBENCH_SLURM_SLURMD_TIMEOUT=6
-export SLURM_CONF=$HOPBENCH_SLURM_DIR/etc/slurm.conf
-chmod 755 "$work" # munged wants every directory above its socket open to all
-hosts_up 2
-slurm_down() {
-    on head "$SLURM_SH" down >/dev/null 2>&1 || echo "slurm-test: stopping the cluster failed" >&2
-    hosts_cleanup
-}
-trap slurm_down EXIT
-rc=0
-on head "$SLURM_SH" up 2>slurm-up.log || rc=$?
-[ "$rc" != 77 ] || { echo "SKIP: no local Slurm here ($(tail -n 1 slurm-up.log))"; exit 77; }
-[ "$rc" = 0 ] || { cat slurm-up.log; fail "slurm-cluster.sh up: exit $rc"; finish; }
-expect_eq "sinfo: two idle nodes, one per host" "$(on head sinfo -h -N -o '%N %t %c' | sort | tr '\n' ' ')" "h1 idle 1 h2 idle 1 "
+# shellcheck source=slurm-lib.sh
+. "$(dirname "$0")/slurm-lib.sh"
 
 # submit ARGS...: sbatch on the head, wait (at most 150 s); sets JOB, JOB_OUT, JOB_RC.
 submit() {
@@ -70,65 +54,6 @@ rm -rf "$work/results"
 submit -N 2 --ntasks-per-node=1 --cpus-per-task=1 "$TOP/jobs/slurm/hopbench.sbatch" bw --kernel read "${small[@]}"
 check_job hopbench.sbatch
 rm -rf "$work/results"
-
-# Health checks (docs/running.md#health-checks): each host's baseline (two checks pooled), then
-# jobs/slurm/hopbench-healthcheck.sh --drain on every host at once while h2 runs a memory hog on
-# its only CPU (three read loops over 8 MiB): h2 is degraded and drained with hopbench's reason in
-# `sinfo -R`, h1 is healthy (on a second check where the first could not tell) and stays idle.
-# --threshold 50: the hosts share this machine's memory and its other load, which moves an
-# undisturbed host by more than a quiet node's 10%.
-CHK=(--size 64M --max-time 6 --threshold 50)
-mkdir -p "$work/check"
-checked=$(date +%s)
-# Baselines as the checks will run: both hosts at once (they share this machine's L3 and memory),
-# two checks each pooled by the wrapper's --make-baseline.
-for h in h1 h2; do
-    on "$h" env HOPBENCH="$HB" HOPBENCH_CHECK_DIR="$work/check" SLURMD_NODENAME="$h" \
-        "$TOP/jobs/slurm/hopbench-healthcheck.sh" --make-baseline 2 --size 64M --max-time 4 >/dev/null 2>&1 &
-    eval "base_$h=\$!"
-done
-rc1=0 rc2=0
-wait "$base_h1" || rc1=$?
-wait "$base_h2" || rc2=$?
-expect_eq "check: the wrapper's baselines of two checks each" "$rc1 $rc2" "0 0"
-# The hog: three read loops on h2's one CPU, so its check gets a quarter of it.
-for k in 1 2 3; do
-    on h2 bash -c 'echo $$ >"$1"; exec timeout 60 "$2" bw --kernel read --threads 1 --size 8M --reps 1000 \
-        --min-time 0.05 --repeat 1 --quiet --format jsonl -o "$3"' _ "$work/check/hog$k.pid" "$HB" "$work/check/hog$k.jsonl" 2>/dev/null &
-done
-sleep 1
-for h in h1 h2; do
-    on "$h" env HOPBENCH="$HB" HOPBENCH_CHECK_DIR="$work/check" SLURMD_NODENAME="$h" SLURM_CONF="$SLURM_CONF" \
-        "$TOP/jobs/slurm/hopbench-healthcheck.sh" --drain "${CHK[@]}" >"$work/check/$h.out" 2>&1 &
-    eval "check_$h=\$!"
-done
-rc1=0 rc2=0
-wait "$check_h1" || rc1=$?
-wait "$check_h2" || rc2=$?
-# h1 could not tell (its figures too noisy to show them within the threshold): the next health
-# check, as HealthCheckInterval would run it, while the hog still runs on h2.
-tries=1
-if [ "$rc1" = 5 ]; then
-    cat "$work/check/h1.out"
-    tries=2 rc1=0
-    on h1 env HOPBENCH="$HB" HOPBENCH_CHECK_DIR="$work/check" SLURMD_NODENAME=h1 SLURM_CONF="$SLURM_CONF" \
-        "$TOP/jobs/slurm/hopbench-healthcheck.sh" --drain "${CHK[@]}" >"$work/check/h1.out" 2>&1 || rc1=$?
-fi
-for k in 1 2 3; do kill "$(cat "$work/check/hog$k.pid")" 2>/dev/null || true; done
-wait
-echo "health checks ($(($(date +%s) - checked)) s):"
-cat "$work/check/h1.out" "$work/check/h2.out"
-expect_eq "check: h2 degraded (exit 1)" "$rc2" 1
-# h1 shares this machine's memory and caches with h2's hog and with whatever else runs here,
-# yet is healthy (at the first check, or the second where the first could not tell).
-expect_eq "check: h1 healthy beside the hog (exit 0, check $tries of 2)" "$rc1" 0
-expect_eq "check: h1's verdict line" "$(grep -cE '^hopbench check: h1: healthy \(' "$work/check/h1.out")" 1
-expect_eq "check: h2 names a worse cell against its baseline" \
-    "$(grep -cE '^hopbench check: h2: (latency|local read) 0 .*% (above|below) baseline ' "$work/check/h2.out" | sed 's/^[1-9][0-9]*$/some/')" some
-expect_eq "check: sinfo -R lists h2 alone, drained with hopbench's reason" \
-    "$(on head sinfo -R -h -o '%n|%E' | sed 's/|hopbench: .*/|hopbench: .../')" "h2|hopbench: ..."
-# Every node back for the jobs below, whatever was drained.
-for h in $(on head sinfo -R -h -o '%n'); do on head scontrol update nodename="$h" state=resume; done
 
 # A host lost mid-job.
 JOB=$(on head sbatch --parsable -o "$work/lost-%j.out" -N 2 --ntasks-per-node=1 --cpus-per-task=1 \
