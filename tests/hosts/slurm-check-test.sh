@@ -2,7 +2,7 @@
 # slurm-check-test.sh - CTest test hosts.slurm-check: the node health check under the local
 # Slurm of slurm-lib.sh (two hosts, h1 and h2, one CPU each). It expects verdicts from timings,
 # so it runs with the machine to itself (CMakeLists.txt: PROCESSORS 2): another test on the
-# other CPU moved h1's latency by 60% and more in CI.
+# other CPU moved h1's latency by 60% and more in a full run of the suite.
 # shellcheck source=hosts-lib.sh
 . "$(dirname "$0")/hosts-lib.sh"
 # shellcheck source=slurm-lib.sh
