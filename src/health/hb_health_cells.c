@@ -14,9 +14,16 @@
 int hb_health_cells_add(struct hb_health_cells *c, const char *host, const char *name,
                         const char *key, const char *unit, const double *values, int n)
 {
+    char *place = hb_strf("%s\n%s", host, key);
+    if (!place || (!c->index && !(c->index = json_object()))) {
+        free(place);
+        goto oom;
+    }
     /* A cell met again (peers, or a baseline of several checks) pools its repeats. */
-    struct hb_health_cell *have = (struct hb_health_cell *)hb_health_cells_find(c, host, key);
-    if (have) {
+    const json_t *at = json_object_get(c->index, place);
+    if (at) {
+        free(place);
+        struct hb_health_cell *have = &c->v[json_integer_value(at)];
         double *v = realloc(have->values, sizeof(double) * (size_t)(have->n + n + 1));
         if (!v) goto oom;
         memcpy(v + have->n, values, sizeof(double) * (size_t)n);
@@ -27,7 +34,10 @@ int hb_health_cells_add(struct hb_health_cells *c, const char *host, const char 
     if (c->n == c->cap) {
         size_t cap = c->cap ? c->cap * 2 : 16;
         struct hb_health_cell *v = realloc(c->v, cap * sizeof(*v));
-        if (!v) goto oom;
+        if (!v) {
+            free(place);
+            goto oom;
+        }
         c->v = v;
         c->cap = cap;
     }
@@ -38,10 +48,12 @@ int hb_health_cells_add(struct hb_health_cells *c, const char *host, const char 
                                  unit,
                                  malloc(sizeof(double) * (size_t)(n ? n : 1)),
                                  n};
-    if (!x->host || !x->name || !x->key || !x->values) {
-        free(x->host), free(x->name), free(x->key), free(x->values);
+    if (!x->host || !x->name || !x->key || !x->values ||
+        json_object_set_new(c->index, place, json_integer((json_int_t)c->n))) {
+        free(x->host), free(x->name), free(x->key), free(x->values), free(place);
         goto oom;
     }
+    free(place);
     memcpy(x->values, values, sizeof(double) * (size_t)n);
     c->n++;
     return 0;
@@ -53,9 +65,10 @@ oom:
 const struct hb_health_cell *hb_health_cells_find(const struct hb_health_cells *c, const char *host,
                                                   const char *key)
 {
-    for (size_t i = 0; i < c->n; i++)
-        if (strcmp(c->v[i].host, host) == 0 && strcmp(c->v[i].key, key) == 0) return &c->v[i];
-    return NULL;
+    char *place = c->index ? hb_strf("%s\n%s", host, key) : NULL;
+    const json_t *i = place ? json_object_get(c->index, place) : NULL;
+    free(place);
+    return i ? &c->v[json_integer_value(i)] : NULL;
 }
 
 void hb_health_cells_free(struct hb_health_cells *c)
@@ -63,6 +76,7 @@ void hb_health_cells_free(struct hb_health_cells *c)
     for (size_t i = 0; i < c->n; i++)
         free(c->v[i].host), free(c->v[i].name), free(c->v[i].key), free(c->v[i].values);
     free(c->v);
+    json_decref(c->index);
     *c = (struct hb_health_cells){0};
 }
 

@@ -21,6 +21,8 @@ struct hb_health_cell {
 struct hb_health_cells {
     struct hb_health_cell *v;
     size_t n, cap;
+    json_t *index; /* "host\nkey" -> the cell's place in v: a fleet's thousands of cells pool
+                    * and are found without a scan each */
 };
 
 /* The cells of the records (measurement records and their repeat_values) appended to c:
