@@ -8,7 +8,8 @@
 # its words).
 # --history: the baseline added to a history judges a check; a degraded check is not added;
 # the wrapper with HOPBENCH_HISTORY starts a history with --make-baseline and adds a check to it
-# only when healthy. Bad input, each one line and exit 2 before anything is measured: a
+# only when healthy. The prolog example fails a degraded node's prolog and lets the job run
+# where the check cannot. Bad input, each one line and exit 2 before anything is measured: a
 # baseline of another CPU model and of another node count, a baseline or a history without
 # check's cells (another --size), a --max-time too short (the line gives the least), --repeat,
 # a history that is not there, --baseline with --history, --drain without scontrol on PATH
@@ -94,6 +95,20 @@ expect "wrapper with HOPBENCH_HISTORY: judged against the history" \
     "$(grep -cE "^hopbench check: $host: (healthy|cannot tell|degraded) \(.*history" <<<"$out")" 1
 expect "... and added to it only when healthy (exit $rc)" "$(sqlite3 "$work/w.sqlite" 'SELECT count(*) FROM runs')" \
     "$([ "$rc" = 0 ] && echo 3 || echo 2)"
+
+# The prolog example: a degraded node fails the prolog (exit 1, Slurm requeues the job) and is
+# drained; a check that cannot run at all (here an unwritable HOPBENCH_CHECK_DIR, exit 3) lets
+# the job run (exit 0) and says why.
+out=$(with_knobs "$(knob never 'always madvise [never]\n')" "$THP" -- \
+    env PATH="$work/bin:$PATH" HOPBENCH="$HB" HOPBENCH_CHECK_DIR="$work/dir" SLURMD_NODENAME="$host" \
+    HOPBENCH_PROLOG_MAX_TIME=3 "$TOP/jobs/slurm/hopbench-prolog.sh" --size 16M 2>&1)
+expect "prolog on a degraded node: exit 1" "$?" 1
+expect "... and the node drained (scontrol's second call)" "$(wc -l <"$work/scontrol.log")" 2
+out=$(env PATH="$work/bin:$PATH" HOPBENCH="$HB" HOPBENCH_CHECK_DIR=/proc/hopbench-none SLURMD_NODENAME="$host" \
+    "$TOP/jobs/slurm/hopbench-prolog.sh" 2>&1)
+expect "prolog where the check cannot run: exit 0, the job runs" "$?" 0
+expect_has "... saying why" "$out" "hopbench-prolog: check exit 3: the job runs"
+expect "... nothing drained" "$(wc -l <"$work/scontrol.log")" 2
 
 # Bad input: one line, exit 2, before anything is measured.
 bad() { # bad WHAT WANT ARGS...
